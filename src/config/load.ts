@@ -1,0 +1,108 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { LineCounter, type Node, parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { InputError } from '../errors.js';
+import { toModelSpec } from '../models/spec.js';
+import { WaverConfig, type WaverConfigInput } from './schema.js';
+
+export const DEFAULT_CONFIG_FILE = 'waver.yaml';
+
+/**
+ * Reads and validates a `waver.yaml`. Any problem — YAML syntax, an unknown field, a wrong type, a
+ * malformed model spec — becomes an InputError naming the file, the line and the field.
+ */
+export function loadConfigFile(file: string): WaverConfigInput {
+  if (!existsSync(file)) throw new InputError('config file not found', { file });
+  const text = readFileSync(file, 'utf8');
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const syntax = doc.errors[0];
+  if (syntax) {
+    throw new InputError(syntax.message.split('\n')[0] ?? 'invalid YAML', {
+      file,
+      line: lines.linePos(syntax.pos[0]).line,
+    });
+  }
+  const value = doc.toJS() ?? {};
+  const lineOf = (path: readonly PropertyKey[]): number | undefined => {
+    // Walk up until a node with a position exists (a missing key points at its parent).
+    for (let depth = path.length; depth >= 0; depth--) {
+      const node = doc.getIn(path.slice(0, depth) as unknown[], true) as Node | undefined;
+      const start = node?.range?.[0];
+      if (start !== undefined) return lines.linePos(start).line;
+      if (depth === 0) return undefined;
+    }
+    return undefined;
+  };
+  const parsed = WaverConfig.safeParse(value);
+  if (!parsed.success) throw fromZodIssue(parsed.error.issues[0], file, lineOf);
+  // Model spec strings are checked here too, so a typo'd provider is reported with its line.
+  for (const [field, specs] of modelFields(value)) {
+    specs.forEach((spec, i) => {
+      const path = Array.isArray(value[field]) ? [field, i] : [field];
+      toModelSpec(spec, { file, line: lineOf(path), field: path.join('.') });
+    });
+  }
+  return value as WaverConfigInput;
+}
+
+function modelFields(value: Record<string, unknown>): [string, (string | Record<string, unknown>)[]][] {
+  const out: [string, (string | Record<string, unknown>)[]][] = [];
+  for (const field of ['models', 'judge', 'generator', 'embedder']) {
+    const v = value[field];
+    if (v === undefined) continue;
+    out.push([field, (Array.isArray(v) ? v : [v]) as (string | Record<string, unknown>)[]]);
+  }
+  return out;
+}
+
+function fromZodIssue(
+  issue: z.core.$ZodIssue | undefined,
+  file: string | undefined,
+  lineOf: (path: readonly PropertyKey[]) => number | undefined,
+): InputError {
+  if (!issue) return new InputError('invalid config', { file });
+  let path = issue.path;
+  let message = issue.message;
+  if (issue.code === 'unrecognized_keys') {
+    path = [...issue.path, issue.keys[0] ?? ''];
+    message = `unknown field (did you mean one of the documented fields? see 'waver schema')`;
+  }
+  return new InputError(message, {
+    file,
+    line: file ? lineOf(path) : undefined,
+    field: path.map(String).join('.') || undefined,
+  });
+}
+
+/**
+ * The config in force: built-in defaults, then the file (if any), then CLI flags. Flags win.
+ * The result is the same typed object the library API takes.
+ */
+export function resolveConfig(opts: { file?: string; flags?: WaverConfigInput }): WaverConfig {
+  let fromFile: WaverConfigInput = {};
+  if (opts.file) fromFile = loadConfigFile(opts.file);
+  else if (existsSync(DEFAULT_CONFIG_FILE)) fromFile = loadConfigFile(DEFAULT_CONFIG_FILE);
+  const merged: WaverConfigInput = {
+    ...fromFile,
+    ...definedOnly(opts.flags ?? {}),
+    params: { ...fromFile.params, ...definedOnly(opts.flags?.params ?? {}) },
+  };
+  return validateConfig(merged);
+}
+
+/** Validates a config given to the library API (no file: errors name the field only). */
+export function validateConfig(input: WaverConfigInput): WaverConfig {
+  const parsed = WaverConfig.safeParse(input);
+  if (!parsed.success) throw fromZodIssue(parsed.error.issues[0], undefined, () => undefined);
+  for (const [field, specs] of modelFields(parsed.data as unknown as Record<string, unknown>)) {
+    specs.forEach((spec, i) => {
+      toModelSpec(spec, { field: field === 'models' ? `models.${i}` : field });
+    });
+  }
+  return parsed.data;
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,115 @@
+/**
+ * The one interface every model provider implements, whatever role it plays
+ * (sut, generator, judge, embedder). Shaped like the Vercel AI SDK's provider spec:
+ * a factory per provider, declared capabilities, settings from options or environment,
+ * an injectable `fetch` for HTTP providers.
+ */
+
+export type Role = 'sut' | 'generator' | 'judge' | 'embedder';
+
+export type ProviderName = 'openai' | 'anthropic' | 'gguf' | 'replay';
+
+/** What a provider can do. A protocol reads these before asking; a missing one is "unavailable", never 0. */
+export interface Capabilities {
+  /** Chat generation. */
+  chat: boolean;
+  /** Log-probability of each generated token. */
+  tokenLogprobs: boolean;
+  /** Top-k alternatives per generated token (k = the number, 0 when none). */
+  topLogprobs: number;
+  /** The full next-token distribution (so entropy is exact, not a top-k approximation). */
+  fullDistribution: boolean;
+  /** Teacher-forced log-prob of a given continuation. */
+  scoreContinuation: boolean;
+  /** Pooled text embeddings. */
+  embeddings: boolean;
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** Everything that determines a response. It is stored verbatim and hashed into the cache key. */
+export interface GenerateRequest {
+  messages: ChatMessage[];
+  /** 0 by default: waver measures behaviour, not sampling noise, unless asked. */
+  temperature?: number;
+  maxTokens?: number;
+  topP?: number;
+  seed?: number;
+  stop?: string[];
+  /** Ask for per-token log-probs (when the provider can). */
+  logprobs?: boolean;
+  /** Ask for this many alternatives per token (when the provider can). */
+  topLogprobs?: number;
+}
+
+export interface TokenLogprob {
+  token: string;
+  logprob: number;
+  /** Entropy (nats) of the next-token distribution at this position; exact when `fullDistribution`. */
+  entropy?: number;
+  top?: { token: string; logprob: number }[];
+}
+
+export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls' | 'error' | 'other';
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface GenerateResult {
+  text: string;
+  tokens?: TokenLogprob[];
+  finishReason: FinishReason;
+  usage: Usage;
+  /** The model name the server says answered (may differ from the requested alias). */
+  responseModel?: string;
+}
+
+export interface ScoreRequest {
+  messages: ChatMessage[];
+  /** The continuation (assistant reply) to score under teacher forcing. */
+  continuation: string;
+}
+
+export interface ScoreResult {
+  /** Sum of the continuation tokens' log-probs (nats). */
+  logprob: number;
+  tokens: TokenLogprob[];
+}
+
+export interface EmbedRequest {
+  input: string[];
+}
+
+export interface EmbedResult {
+  embeddings: number[][];
+  usage?: { inputTokens: number };
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface ModelProvider {
+  readonly provider: ProviderName;
+  /** The model as the provider names it (file path for gguf, model id for APIs). */
+  readonly modelId: string;
+  /**
+   * Stable identity used in cache keys and reports: provider, model and endpoint (base URL),
+   * plus anything else that changes answers (chat template). Never contains a secret.
+   */
+  readonly identity: string;
+  readonly capabilities: Capabilities;
+  generate(request: GenerateRequest, options?: CallOptions): Promise<GenerateResult>;
+  score?(request: ScoreRequest, options?: CallOptions): Promise<ScoreResult>;
+  embed?(request: EmbedRequest, options?: CallOptions): Promise<EmbedResult>;
+  /** Tokens in a text, when the provider can count them locally (used for estimates). */
+  countTokens?(text: string): Promise<number>;
+  close?(): Promise<void>;
+}
+
+export type FetchFn = typeof globalThis.fetch;

@@ -1,0 +1,62 @@
+import type { ProviderErrorKind } from '../models/errors.js';
+import type { GenerateRequest, GenerateResult } from '../models/types.js';
+
+/** One test of a suite: the plain form is `{id, prompt, system?}`; protocols add `meta`. */
+export interface SuiteTest {
+  id: string;
+  prompt: string;
+  system?: string;
+  /** Protocol fields (family, level, gold, gates...) kept verbatim in the store. */
+  meta?: Record<string, unknown>;
+}
+
+export interface Suite {
+  /** Where it came from (file path or protocol name). */
+  name: string;
+  /** sha256 of the suite's canonical JSONL: identifies it in the store. */
+  hash: string;
+  tests: SuiteTest[];
+}
+
+/** A unit of work: test x model x repeat, with the exact request it sends. */
+export interface Cell {
+  testId: string;
+  /** The model's label (its spec string unless the config names it). */
+  model: string;
+  /** 0-based repeat index. Part of the cache key, so repeats are real repeated calls. */
+  repeat: number;
+  request: GenerateRequest;
+}
+
+export type CellStatus = 'done' | 'failed';
+
+export interface CellError {
+  kind: ProviderErrorKind | 'internal';
+  message: string;
+  status?: number;
+}
+
+/** What the store holds for a finished cell. */
+export interface CellOutcome {
+  cell: Cell;
+  status: CellStatus;
+  /** Cache key of the stored response (done cells). */
+  responseKey?: string;
+  response?: GenerateResult;
+  error?: CellError;
+  /** Calls made for this cell in this run (0 when served from the cache). */
+  attempts: number;
+  latencyMs?: number;
+  cached: boolean;
+}
+
+export interface Coverage {
+  total: number;
+  done: number;
+  failed: number;
+  pending: number;
+  /** Done cells answered from the store without a call. */
+  cached: number;
+  /** Failed cells counted by the reason of their last attempt. */
+  errorsByKind: Record<string, number>;
+}

@@ -1,0 +1,31 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * JSON with object keys sorted and `undefined` members dropped, so equal values always hash
+ * equally whatever order their keys were written in.
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = sortKeys(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+export function sha256(text: string | Uint8Array): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** sha256 of the canonical JSON of a value. */
+export function hashOf(value: unknown): string {
+  return sha256(canonicalJson(value));
+}
