@@ -79,7 +79,7 @@ export function parseModelSpec(text: string, where: { file?: string; line?: numb
 
 /** Normalises either form into the object form. */
 export function toModelSpec(
-  spec: string | ModelSpecInput,
+  spec: string | ModelSpecInput | Record<string, unknown>,
   where: { file?: string; line?: number; field?: string } = {},
 ): ModelSpec {
   if (typeof spec === 'string') return parseModelSpec(spec, where);

@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { InputError } from '../errors.js';
+import { ProviderError } from '../models/errors.js';
+import { WAVER_VERSION } from '../version.js';
+import { demoCommand } from './commands/demo.js';
+import { exportCommand } from './commands/export.js';
+import { runCommand } from './commands/run.js';
+import { schemaCommand } from './commands/schema.js';
+import { serveCommand } from './commands/serve.js';
+import { EXIT } from './output.js';
+
+const program = new Command('waver')
+  .description("measure how much a language model's behaviour wavers when the same question is asked differently")
+  .version(WAVER_VERSION)
+  .showHelpAfterError()
+  .addCommand(demoCommand())
+  .addCommand(runCommand())
+  .addCommand(serveCommand())
+  .addCommand(exportCommand())
+  .addCommand(schemaCommand());
+
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  process.exitCode = report(e);
+}
+
+/** One clear line on stderr and an exit code that says what kind of failure it was. */
+function report(e: unknown): number {
+  if (e instanceof InputError) {
+    process.stderr.write(`waver: ${e.format()}\n`);
+    return EXIT.input;
+  }
+  if (e instanceof ProviderError && (e.kind === 'auth' || e.kind === 'client' || e.kind === 'unsupported')) {
+    process.stderr.write(`waver: ${e.message}\n`);
+    return EXIT.input;
+  }
+  const err = e as Error;
+  process.stderr.write(`waver: internal error: ${err?.message ?? String(e)}\n`);
+  if (process.env.WAVER_DEBUG) process.stderr.write(`${err?.stack ?? ''}\n`);
+  return EXIT.internal;
+}

@@ -1,0 +1,15 @@
+/** waver's library API: the same typed config the CLI and waver.yaml use. */
+export { loadConfigFile, resolveConfig, validateConfig } from './config/load.js';
+export { configJsonSchema, WaverConfig, type WaverConfigInput } from './config/schema.js';
+export { InputError } from './errors.js';
+export { ProviderError, type ProviderErrorKind } from './models/errors.js';
+export { createProvider } from './models/registry.js';
+export { type ModelSpec, parseModelSpec, toModelSpec } from './models/spec.js';
+export type * from './models/types.js';
+export { exportTranscripts } from './run/export.js';
+export { estimateSuite, type RunResult, type RunSuiteOptions, runSuite } from './run/run-suite.js';
+export { openStore, Store } from './run/store.js';
+export type { Cell, Coverage, Suite, SuiteTest } from './run/types.js';
+export { startOpenAIServer } from './server/openai-server.js';
+export { loadPlainSuite, suiteOf } from './suite/plain.js';
+export { WAVER_VERSION } from './version.js';

@@ -1,0 +1,35 @@
+import { InputError } from '../errors.js';
+import type { ModelSpec } from '../models/spec.js';
+import type { FetchFn, ModelProvider } from '../models/types.js';
+
+const DEFAULT_BASE: Record<string, string> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com',
+};
+
+/**
+ * Before a run writes anything, makes sure an HTTP model's endpoint answers at all. Any HTTP
+ * status counts as reachable (auth and model errors surface per cell, with their reason); only a
+ * network failure — refused, unknown host, no route, timeout — stops the run here with one clear line.
+ */
+export async function checkReachable(
+  spec: ModelSpec,
+  _provider: ModelProvider,
+  opts: { env?: NodeJS.ProcessEnv; fetch?: FetchFn; timeoutMs?: number } = {},
+): Promise<void> {
+  const env = opts.env ?? process.env;
+  const envBase = spec.provider === 'openai' ? env.OPENAI_BASE_URL : spec.provider === 'anthropic' ? env.ANTHROPIC_BASE_URL : undefined;
+  const base = spec.baseURL ?? envBase ?? DEFAULT_BASE[spec.provider];
+  if (!base) return; // in-process or recorded models: nothing to reach
+  const doFetch = opts.fetch ?? globalThis.fetch;
+  try {
+    const res = await doFetch(base, { method: 'GET', signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000) });
+    await res.body?.cancel();
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    const reason = cause?.code ?? cause?.message ?? (e as Error).name ?? String(e);
+    throw new InputError(`cannot reach ${base} for model '${spec.label ?? spec.model}' (${reason}); is the server running and the URL right?`, {
+      field: 'models',
+    });
+  }
+}

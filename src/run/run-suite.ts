@@ -1,0 +1,149 @@
+import { existsSync } from 'node:fs';
+import type { WaverConfig } from '../config/schema.js';
+import { createProvider } from '../models/registry.js';
+import type { FetchFn, ModelProvider } from '../models/types.js';
+import { withoutSecrets } from './store.js';
+import { runCells } from './engine.js';
+import { estimateRun, type ModelEstimate } from './estimate.js';
+import { type PlannedModel, planCells, plannedModels } from './plan.js';
+import { checkReachable } from './reachability.js';
+import { openStore } from './store.js';
+import type { Coverage, Progress, RunSummary, Suite } from './types.js';
+import { WAVER_VERSION } from '../version.js';
+
+export interface RunSuiteOptions {
+  env?: NodeJS.ProcessEnv;
+  fetch?: FetchFn;
+  onProgress?: (p: Progress) => void;
+  signal?: AbortSignal;
+  /** Called once the providers are ready and before any call (e.g. to print what will run). */
+  onStart?: (info: { runId: string; models: { label: string; identity: string }[]; cells: number }) => void;
+}
+
+export interface ModelOutcome {
+  label: string;
+  identity: string;
+  coverage: Coverage;
+  /** Done share of this model's cells >= `minCoverage`. */
+  complete: boolean;
+}
+
+export interface RunResult {
+  runId: string;
+  store: string;
+  suite: { name: string; hash: string; tests: number };
+  repeats: number;
+  models: ModelOutcome[];
+  summary: RunSummary;
+  /** Every model complete and no cell failed or pending. */
+  complete: boolean;
+}
+
+/**
+ * Runs a suite against the config's models and stores every request, response and error.
+ * Bad input (unknown provider, missing key or model file, unreachable endpoint) is found before
+ * the store is opened, so a failed start writes nothing.
+ */
+export async function runSuite(config: WaverConfig, suite: Suite, opts: RunSuiteOptions = {}): Promise<RunResult> {
+  const models = plannedModels(config);
+  const providers = await createProviders(models, opts);
+  try {
+    const cells = planCells(suite, models, config);
+    const store = openStore(config.store);
+    try {
+      store.saveSuite(suite);
+      const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));
+      // Only reach out when something will be called: a warm re-run makes no request at all.
+      const toCall = models.filter((m) => {
+        if (!config.cache) return true;
+        const done = store.doneCellKeys(suite.hash, identities.get(m.label) as string).size;
+        return done < suite.tests.length * config.repeats;
+      });
+      await Promise.all(toCall.map((m) => checkReachable(m.spec, providers.get(m.label) as ModelProvider, opts)));
+      const runId = store.beginRun({
+        suiteHash: suite.hash,
+        config: withoutSecrets({ ...config, models: models.map((m) => m.spec) }),
+        waverVersion: WAVER_VERSION,
+      });
+      opts.onStart?.({
+        runId,
+        models: models.map((m) => ({ label: m.label, identity: identities.get(m.label) as string })),
+        cells: cells.length,
+      });
+      const summary = await runCells({
+        store,
+        runId,
+        suite,
+        cells,
+        providers: new Map(
+          models.map((m) => [
+            m.label,
+            {
+              provider: providers.get(m.label) as ModelProvider,
+              concurrency: m.spec.concurrency,
+              rpm: m.spec.rpm,
+              tpm: m.spec.tpm,
+              timeoutMs: m.spec.timeoutMs,
+              maxRetries: m.spec.maxRetries,
+            },
+          ]),
+        ),
+        cache: config.cache,
+        defaults: { concurrency: config.concurrency, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries },
+        onProgress: opts.onProgress,
+        signal: opts.signal,
+      });
+      const outcomes = models.map((m): ModelOutcome => {
+        const identity = identities.get(m.label) as string;
+        const coverage = store.coverage(suite.hash, [{ identity, repeats: config.repeats }], { runId });
+        const share = coverage.total === 0 ? 1 : coverage.done / coverage.total;
+        return { label: m.label, identity, coverage, complete: share >= config.minCoverage };
+      });
+      const complete = outcomes.every((o) => o.complete && o.coverage.failed === 0 && o.coverage.pending === 0);
+      store.finishRun(runId, summary.aborted ? 'aborted' : complete ? 'complete' : 'incomplete');
+      return {
+        runId,
+        store: config.store,
+        suite: { name: suite.name, hash: suite.hash, tests: suite.tests.length },
+        repeats: config.repeats,
+        models: outcomes,
+        summary,
+        complete,
+      };
+    } finally {
+      store.close();
+    }
+  } finally {
+    await Promise.all([...providers.values()].map((p) => p.close?.()));
+  }
+}
+
+/** `--dry-run`: how many calls, tokens and dollars the run would spend. Writes nothing. */
+export async function estimateSuite(config: WaverConfig, suite: Suite, opts: RunSuiteOptions = {}): Promise<ModelEstimate[]> {
+  const models = plannedModels(config);
+  const providers = await createProviders(models, opts);
+  try {
+    const cells = planCells(suite, models, config);
+    const store = existsSync(config.store) ? openStore(config.store) : undefined;
+    try {
+      return estimateRun(cells, models, config, (m) =>
+        store ? store.doneCellKeys(suite.hash, providers.get(m.label)?.identity ?? m.label).size : 0,
+      );
+    } finally {
+      store?.close();
+    }
+  } finally {
+    await Promise.all([...providers.values()].map((p) => p.close?.()));
+  }
+}
+
+async function createProviders(models: readonly PlannedModel[], opts: RunSuiteOptions): Promise<Map<string, ModelProvider>> {
+  const providers = new Map<string, ModelProvider>();
+  try {
+    for (const m of models) providers.set(m.label, await createProvider(m.spec, { env: opts.env, fetch: opts.fetch }));
+  } catch (e) {
+    await Promise.all([...providers.values()].map((p) => p.close?.()));
+    throw e;
+  }
+  return providers;
+}
