@@ -11,7 +11,9 @@ import { serveCommand } from './commands/serve.js';
 import { EXIT } from './output.js';
 
 const program = new Command('waver')
-  .description("measure how much a language model's behaviour wavers when the same question is asked differently")
+  .description(
+    "measure how much a language model's behaviour wavers when the same question is asked differently",
+  )
   .version(WAVER_VERSION)
   .showHelpAfterError()
   .addCommand(demoCommand())
@@ -30,6 +32,11 @@ try {
 function report(e: unknown): number {
   if (e instanceof InputError) {
     process.stderr.write(`waver: ${e.format()}\n`);
+    return EXIT.input;
+  }
+  // A model that cannot be fetched or opened is the user's to fix, like bad input.
+  if ((e as Error)?.name === 'DownloadError') {
+    process.stderr.write(`waver: ${(e as Error).message}\n`);
     return EXIT.input;
   }
   if (e instanceof ProviderError && (e.kind === 'auth' || e.kind === 'client' || e.kind === 'unsupported')) {

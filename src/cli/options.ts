@@ -88,13 +88,15 @@ export function splitList(value: string): string[] {
 
 function int(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^-?\d+$/.test(value.trim())) throw new InputError(`expected an integer, got '${value}'`, { field: flag });
+  if (!/^-?\d+$/.test(value.trim()))
+    throw new InputError(`expected an integer, got '${value}'`, { field: flag });
   return Number(value);
 }
 
 function num(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n)) throw new InputError(`expected a number, got '${value}'`, { field: flag });
+  if (value.trim() === '' || !Number.isFinite(n))
+    throw new InputError(`expected a number, got '${value}'`, { field: flag });
   return n;
 }

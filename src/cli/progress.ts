@@ -28,7 +28,8 @@ export function createProgress(
   const interval = opts.intervalMs ?? (tty ? 100 : 5000);
   let last = 0;
   const label = opts.label ? `${opts.label} ` : '';
-  const render = (p: ProgressSnapshot): string => formatProgress(p, tty ? Math.max(10, (stream.columns ?? 80) - 90) : 0);
+  const render = (p: ProgressSnapshot): string =>
+    formatProgress(p, tty ? Math.max(10, (stream.columns ?? 80) - 90) : 0);
   return {
     update(p) {
       const now = Date.now();

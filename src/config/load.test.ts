@@ -25,7 +25,10 @@ function errorOf(fn: () => unknown): InputError {
 
 describe('waver.yaml', () => {
   it('loads a valid file with defaults filled in', () => {
-    const path = file('ok.yaml', 'models:\n  - gguf:./m.gguf\n  - provider: openai\n    model: gpt-4o-mini\nconcurrency: 8\n');
+    const path = file(
+      'ok.yaml',
+      'models:\n  - gguf:./m.gguf\n  - provider: openai\n    model: gpt-4o-mini\nconcurrency: 8\n',
+    );
     const config = resolveConfig({ file: path });
     expect(config.concurrency).toBe(8);
     expect(config.models).toHaveLength(2);

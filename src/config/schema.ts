@@ -42,6 +42,11 @@ export const WaverConfig = z
     repeats: z.int().positive().default(1),
     timeoutMs: z.int().positive().default(120_000),
     maxRetries: z.int().nonnegative().default(4),
+    /** Backoff between retries: full jitter over min(capMs, baseMs * 2^retry); Retry-After wins when sent. */
+    backoff: z
+      .object({ baseMs: z.int().nonnegative().default(500), capMs: z.int().nonnegative().default(30_000) })
+      .strict()
+      .default({ baseMs: 500, capMs: 30_000 }),
     /** Reuse stored responses; false calls again and overwrites. */
     cache: z.boolean().default(true),
     /** Print what would be called, and an estimate of tokens and cost, then stop. */

@@ -13,7 +13,13 @@ export type ProviderErrorKind =
   | 'no_recording' // replay: no recorded answer for this request
   | 'unsupported'; // the provider lacks the capability
 
-const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'server', 'timeout', 'network', 'bad_response']);
+const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set([
+  'rate_limit',
+  'server',
+  'timeout',
+  'network',
+  'bad_response',
+]);
 
 export class ProviderError extends Error {
   override readonly name = 'ProviderError';
@@ -22,7 +28,11 @@ export class ProviderError extends Error {
   /** From a Retry-After header, when the server sent one. */
   readonly retryAfterMs?: number;
 
-  constructor(kind: ProviderErrorKind, message: string, opts: { status?: number; retryAfterMs?: number; cause?: unknown } = {}) {
+  constructor(
+    kind: ProviderErrorKind,
+    message: string,
+    opts: { status?: number; retryAfterMs?: number; cause?: unknown } = {},
+  ) {
     super(message, { cause: opts.cause });
     this.kind = kind;
     this.status = opts.status;

@@ -52,7 +52,10 @@ export type ModelSpecInput = z.input<typeof ModelSpecObject>;
 export const ModelSpecSchema = z.union([z.string().min(1), ModelSpecObject]);
 
 /** Parses the string shorthand. Throws an InputError naming the spec when it is malformed. */
-export function parseModelSpec(text: string, where: { file?: string; line?: number; field?: string } = {}): ModelSpec {
+export function parseModelSpec(
+  text: string,
+  where: { file?: string; line?: number; field?: string } = {},
+): ModelSpec {
   const colon = text.indexOf(':');
   const prefix = colon > 0 ? text.slice(0, colon) : '';
   const rest = colon > 0 ? text.slice(colon + 1) : '';

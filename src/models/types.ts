@@ -43,6 +43,12 @@ export interface GenerateRequest {
   logprobs?: boolean;
   /** Ask for this many alternatives per token (when the provider can). */
   topLogprobs?: number;
+  /**
+   * A plain-text prompt sent as is, with no chat template (OpenAI's legacy `/v1/completions`).
+   * When set, `messages` is ignored (pass `[]`). Only providers that take raw text honour it (gguf);
+   * other providers should reject it (ProviderError kind `unsupported`).
+   */
+  rawPrompt?: string;
 }
 
 export interface TokenLogprob {

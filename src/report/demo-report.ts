@@ -73,7 +73,9 @@ export function formatDemoReport(store: Store, suite: Suite, format: 'md' | 'jso
     );
     for (const row of r.rows) {
       const reply = row.reply.replace(/\s+/g, ' ').slice(0, 60).replace(/\|/g, '\\|');
-      out.push(`| ${row.item} | ${row.phrasing} | ${row.gold} | ${row.answer ?? '—'} | ${row.correct ? 'yes' : 'no'} | ${reply} |`);
+      out.push(
+        `| ${row.item} | ${row.phrasing} | ${row.gold} | ${row.answer ?? '—'} | ${row.correct ? 'yes' : 'no'} | ${reply} |`,
+      );
     }
     out.push('');
   }

@@ -1,5 +1,5 @@
-import type { RunResult } from '../run/run-suite.js';
 import type { ModelEstimate } from '../run/estimate.js';
+import type { RunResult } from '../run/run-suite.js';
 
 /** The end-of-run summary: coverage per model (over its test x repeat cells), errors by reason, cost. */
 export function formatRunSummary(result: RunResult, format: 'md' | 'json'): string {
@@ -23,13 +23,17 @@ export function formatRunSummary(result: RunResult, format: 'md' | 'json'): stri
   lines.push('');
   for (const m of result.models) {
     const errors = Object.entries(m.coverage.errorsByKind);
-    if (errors.length) lines.push(`failed cells of ${m.label} by reason: ${errors.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    if (errors.length)
+      lines.push(`failed cells of ${m.label} by reason: ${errors.map(([k, n]) => `${k} ${n}`).join(', ')}`);
   }
   lines.push(
     `calls ${s.calls} (${s.retries} retries) · tokens ${s.tokensIn} in / ${s.tokensOut} out · ${(s.elapsedMs / 1000).toFixed(2)} s${s.aborted ? ' · ABORTED' : ''}`,
   );
   if (!result.complete) {
-    lines.push('', 'The run is incomplete: re-run the same command to retry failed and pending cells (stored cells are not called again).');
+    lines.push(
+      '',
+      'The run is incomplete: re-run the same command to retry failed and pending cells (stored cells are not called again).',
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -43,8 +47,11 @@ export function formatEstimate(estimates: ModelEstimate[], format: 'md' | 'json'
     '|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const e of estimates) {
-    const cost = e.maxCostUsd === undefined ? 'unknown (no price)' : `${e.maxCostUsd.toFixed(4)} (${e.priceSource})`;
-    lines.push(`| ${e.label} | ${e.cells} | ${e.stored} | ${e.calls} | ${e.inputTokens} | ${e.maxOutputTokens} | ${cost} |`);
+    const cost =
+      e.maxCostUsd === undefined ? 'unknown (no price)' : `${e.maxCostUsd.toFixed(4)} (${e.priceSource})`;
+    lines.push(
+      `| ${e.label} | ${e.cells} | ${e.stored} | ${e.calls} | ${e.inputTokens} | ${e.maxOutputTokens} | ${cost} |`,
+    );
   }
   const calls = estimates.reduce((n, e) => n + e.calls, 0);
   lines.push('', `${calls} call(s) would be made. Prompt tokens are estimated at ~4 characters a token.`);

@@ -1,7 +1,7 @@
 import type { WaverConfig } from '../config/schema.js';
-import { estimateTokens } from './rate-limit.js';
 import type { PlannedModel } from './plan.js';
 import { listPrice, PRICES_AS_OF } from './prices.js';
+import { estimateTokens } from './rate-limit.js';
 import type { Cell } from './types.js';
 
 export interface ModelEstimate {
@@ -36,7 +36,14 @@ export function estimateRun(
     const maxOutputTokens = calls * config.params.maxTokens;
     const price = model.spec.price ?? listPrice(model.spec.provider, model.spec.model, model.spec.baseURL);
     const priceSource = model.spec.price ? 'config' : price ? `list prices ${PRICES_AS_OF}` : undefined;
-    const estimate: ModelEstimate = { label: model.label, cells: own.length, stored, calls, inputTokens, maxOutputTokens };
+    const estimate: ModelEstimate = {
+      label: model.label,
+      cells: own.length,
+      stored,
+      calls,
+      inputTokens,
+      maxOutputTokens,
+    };
     if (price) {
       estimate.maxCostUsd = (inputTokens * price.input + maxOutputTokens * price.output) / 1e6;
       estimate.priceSource = priceSource;

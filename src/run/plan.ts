@@ -11,7 +11,10 @@ export interface PlannedModel {
 
 /** The config's systems under test, as specs with unique labels. */
 export function plannedModels(config: WaverConfig): PlannedModel[] {
-  if (config.models.length === 0) throw new InputError('no model to run: pass --models SPEC[,SPEC] or set models in waver.yaml', { field: 'models' });
+  if (config.models.length === 0)
+    throw new InputError('no model to run: pass --models SPEC[,SPEC] or set models in waver.yaml', {
+      field: 'models',
+    });
   const out: PlannedModel[] = [];
   const seen = new Set<string>();
   config.models.forEach((raw, i) => {

@@ -18,7 +18,13 @@ const TABLE: Record<string, { input: number; output: number }> = {
 };
 
 /** The list price of a hosted model, looked up only for the provider's own default endpoint. */
-export function listPrice(provider: string, model: string, baseURL?: string): { input: number; output: number } | undefined {
+export function listPrice(
+  provider: string,
+  model: string,
+  baseURL?: string,
+): { input: number; output: number } | undefined {
   if (baseURL && !/api\.(openai|anthropic)\.com/.test(baseURL)) return undefined;
-  return TABLE[`${provider}:${model}`] ?? TABLE[`${provider}:${model.replace(/-\d{4}-\d{2}-\d{2}$|-\d{8}$/, '')}`];
+  return (
+    TABLE[`${provider}:${model}`] ?? TABLE[`${provider}:${model.replace(/-\d{4}-\d{2}-\d{2}$|-\d{8}$/, '')}`]
+  );
 }

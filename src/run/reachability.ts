@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js';
 import type { ModelSpec } from '../models/spec.js';
-import type { FetchFn, ModelProvider } from '../models/types.js';
+import type { FetchFn } from '../models/types.js';
 
 const DEFAULT_BASE: Record<string, string> = {
   openai: 'https://api.openai.com/v1',
@@ -14,11 +14,15 @@ const DEFAULT_BASE: Record<string, string> = {
  */
 export async function checkReachable(
   spec: ModelSpec,
-  _provider: ModelProvider,
   opts: { env?: NodeJS.ProcessEnv; fetch?: FetchFn; timeoutMs?: number } = {},
 ): Promise<void> {
   const env = opts.env ?? process.env;
-  const envBase = spec.provider === 'openai' ? env.OPENAI_BASE_URL : spec.provider === 'anthropic' ? env.ANTHROPIC_BASE_URL : undefined;
+  const envBase =
+    spec.provider === 'openai'
+      ? env.OPENAI_BASE_URL
+      : spec.provider === 'anthropic'
+        ? env.ANTHROPIC_BASE_URL
+        : undefined;
   const base = spec.baseURL ?? envBase ?? DEFAULT_BASE[spec.provider];
   if (!base) return; // in-process or recorded models: nothing to reach
   const doFetch = opts.fetch ?? globalThis.fetch;
@@ -28,8 +32,11 @@ export async function checkReachable(
   } catch (e) {
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     const reason = cause?.code ?? cause?.message ?? (e as Error).name ?? String(e);
-    throw new InputError(`cannot reach ${base} for model '${spec.label ?? spec.model}' (${reason}); is the server running and the URL right?`, {
-      field: 'models',
-    });
+    throw new InputError(
+      `cannot reach ${base} for model '${spec.label ?? spec.model}' (${reason}); is the server running and the URL right?`,
+      {
+        field: 'models',
+      },
+    );
   }
 }

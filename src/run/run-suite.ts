@@ -2,14 +2,13 @@ import { existsSync } from 'node:fs';
 import type { WaverConfig } from '../config/schema.js';
 import { createProvider } from '../models/registry.js';
 import type { FetchFn, ModelProvider } from '../models/types.js';
-import { withoutSecrets } from './store.js';
+import { WAVER_VERSION } from '../version.js';
 import { runCells } from './engine.js';
 import { estimateRun, type ModelEstimate } from './estimate.js';
 import { type PlannedModel, planCells, plannedModels } from './plan.js';
 import { checkReachable } from './reachability.js';
-import { openStore } from './store.js';
+import { openStore, withoutSecrets } from './store.js';
 import type { Coverage, Progress, RunSummary, Suite } from './types.js';
-import { WAVER_VERSION } from '../version.js';
 
 export interface RunSuiteOptions {
   env?: NodeJS.ProcessEnv;
@@ -44,22 +43,26 @@ export interface RunResult {
  * Bad input (unknown provider, missing key or model file, unreachable endpoint) is found before
  * the store is opened, so a failed start writes nothing.
  */
-export async function runSuite(config: WaverConfig, suite: Suite, opts: RunSuiteOptions = {}): Promise<RunResult> {
+export async function runSuite(
+  config: WaverConfig,
+  suite: Suite,
+  opts: RunSuiteOptions = {},
+): Promise<RunResult> {
   const models = plannedModels(config);
   const providers = await createProviders(models, opts);
   try {
     const cells = planCells(suite, models, config);
+    const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));
+    // Reach out only to models with something to call (a warm re-run makes no request at all), and
+    // before the store is created, so an unreachable endpoint leaves nothing behind.
+    const stored = storedCounts(config, suite, models, identities);
+    const toCall = models.filter(
+      (m) => !config.cache || (stored.get(m.label) ?? 0) < suite.tests.length * config.repeats,
+    );
+    await Promise.all(toCall.map((m) => checkReachable(m.spec, opts)));
     const store = openStore(config.store);
     try {
       store.saveSuite(suite);
-      const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));
-      // Only reach out when something will be called: a warm re-run makes no request at all.
-      const toCall = models.filter((m) => {
-        if (!config.cache) return true;
-        const done = store.doneCellKeys(suite.hash, identities.get(m.label) as string).size;
-        return done < suite.tests.length * config.repeats;
-      });
-      await Promise.all(toCall.map((m) => checkReachable(m.spec, providers.get(m.label) as ModelProvider, opts)));
       const runId = store.beginRun({
         suiteHash: suite.hash,
         config: withoutSecrets({ ...config, models: models.map((m) => m.spec) }),
@@ -89,7 +92,12 @@ export async function runSuite(config: WaverConfig, suite: Suite, opts: RunSuite
           ]),
         ),
         cache: config.cache,
-        defaults: { concurrency: config.concurrency, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries },
+        defaults: {
+          concurrency: config.concurrency,
+          timeoutMs: config.timeoutMs,
+          maxRetries: config.maxRetries,
+        },
+        retry: config.backoff,
         onProgress: opts.onProgress,
         signal: opts.signal,
       });
@@ -99,7 +107,9 @@ export async function runSuite(config: WaverConfig, suite: Suite, opts: RunSuite
         const share = coverage.total === 0 ? 1 : coverage.done / coverage.total;
         return { label: m.label, identity, coverage, complete: share >= config.minCoverage };
       });
-      const complete = outcomes.every((o) => o.complete && o.coverage.failed === 0 && o.coverage.pending === 0);
+      const complete = outcomes.every(
+        (o) => o.complete && o.coverage.failed === 0 && o.coverage.pending === 0,
+      );
       store.finishRun(runId, summary.aborted ? 'aborted' : complete ? 'complete' : 'incomplete');
       return {
         runId,
@@ -119,28 +129,49 @@ export async function runSuite(config: WaverConfig, suite: Suite, opts: RunSuite
 }
 
 /** `--dry-run`: how many calls, tokens and dollars the run would spend. Writes nothing. */
-export async function estimateSuite(config: WaverConfig, suite: Suite, opts: RunSuiteOptions = {}): Promise<ModelEstimate[]> {
+export async function estimateSuite(
+  config: WaverConfig,
+  suite: Suite,
+  opts: RunSuiteOptions = {},
+): Promise<ModelEstimate[]> {
   const models = plannedModels(config);
   const providers = await createProviders(models, opts);
   try {
-    const cells = planCells(suite, models, config);
-    const store = existsSync(config.store) ? openStore(config.store) : undefined;
-    try {
-      return estimateRun(cells, models, config, (m) =>
-        store ? store.doneCellKeys(suite.hash, providers.get(m.label)?.identity ?? m.label).size : 0,
-      );
-    } finally {
-      store?.close();
-    }
+    const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));
+    const stored = storedCounts(config, suite, models, identities);
+    return estimateRun(planCells(suite, models, config), models, config, (m) => stored.get(m.label) ?? 0);
   } finally {
     await Promise.all([...providers.values()].map((p) => p.close?.()));
   }
 }
 
-async function createProviders(models: readonly PlannedModel[], opts: RunSuiteOptions): Promise<Map<string, ModelProvider>> {
+/** Done cells per model already in the store; reads nothing when the store does not exist yet. */
+function storedCounts(
+  config: WaverConfig,
+  suite: Suite,
+  models: readonly PlannedModel[],
+  identities: Map<string, string>,
+): Map<string, number> {
+  const counts = new Map<string, number>();
+  if (!existsSync(config.store)) return counts;
+  const store = openStore(config.store);
+  try {
+    for (const m of models)
+      counts.set(m.label, store.doneCellKeys(suite.hash, identities.get(m.label) as string).size);
+  } finally {
+    store.close();
+  }
+  return counts;
+}
+
+async function createProviders(
+  models: readonly PlannedModel[],
+  opts: RunSuiteOptions,
+): Promise<Map<string, ModelProvider>> {
   const providers = new Map<string, ModelProvider>();
   try {
-    for (const m of models) providers.set(m.label, await createProvider(m.spec, { env: opts.env, fetch: opts.fetch }));
+    for (const m of models)
+      providers.set(m.label, await createProvider(m.spec, { env: opts.env, fetch: opts.fetch }));
   } catch (e) {
     await Promise.all([...providers.values()].map((p) => p.close?.()));
     throw e;

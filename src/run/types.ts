@@ -60,3 +60,35 @@ export interface Coverage {
   /** Failed cells counted by the reason of their last attempt. */
   errorsByKind: Record<string, number>;
 }
+
+/** A live view of a run, sent to `onProgress` each time a cell finishes or a call starts. */
+export interface Progress {
+  total: number;
+  done: number;
+  failed: number;
+  /** Done cells answered from the store without a call. */
+  cached: number;
+  pending: number;
+  /** Calls on the wire right now. */
+  inFlight: number;
+  /** Tokens of the calls made in this run (cached cells cost none). */
+  tokensIn: number;
+  tokensOut: number;
+  /** Failed cells counted by the reason of their last attempt. */
+  errorsByKind: Record<string, number>;
+  /** Calls made again after a retryable error. */
+  retries: number;
+  elapsedMs: number;
+}
+
+export interface RunSummary {
+  coverage: Coverage;
+  /** Calls made (first tries and retries). */
+  calls: number;
+  retries: number;
+  elapsedMs: number;
+  tokensIn: number;
+  tokensOut: number;
+  /** True when the run's signal stopped it before every cell finished. */
+  aborted: boolean;
+}

@@ -3,7 +3,9 @@
  * a JSON object with `ground_truth` or `answer`; the last `#### <number>` line; the last number in
  * the text (a bare comma is not a number); otherwise unparsed.
  */
-export type ParsedNumber = { value: number; via: 'json' | 'hashes' | 'last-number' } | { value: undefined; via: 'unparsed' };
+export type ParsedNumber =
+  | { value: number; via: 'json' | 'hashes' | 'last-number' }
+  | { value: undefined; via: 'unparsed' };
 
 const NUMBER = /-?\$?\d+(?:,\d{3})*(?:\.\d+)?|-?\$?\.\d+/g;
 

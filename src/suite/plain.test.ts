@@ -13,11 +13,17 @@ function suiteFile(name: string, text: string): string {
 
 describe('plain suite', () => {
   it('loads tests and hashes them independently of key order and blank lines', () => {
-    const a = loadPlainSuite(suiteFile('a.jsonl', '{"id":"1","prompt":"hi"}\n\n{"id":"2","prompt":"yo","system":"s"}\n'));
-    const b = loadPlainSuite(suiteFile('b.jsonl', '{"prompt":"hi","id":"1"}\n{"system":"s","prompt":"yo","id":"2"}'));
+    const a = loadPlainSuite(
+      suiteFile('a.jsonl', '{"id":"1","prompt":"hi"}\n\n{"id":"2","prompt":"yo","system":"s"}\n'),
+    );
+    const b = loadPlainSuite(
+      suiteFile('b.jsonl', '{"prompt":"hi","id":"1"}\n{"system":"s","prompt":"yo","id":"2"}'),
+    );
     expect(a.tests).toHaveLength(2);
     expect(a.hash).toBe(b.hash);
-    const c = loadPlainSuite(suiteFile('c.jsonl', '{"id":"1","prompt":"hi!"}\n{"id":"2","prompt":"yo","system":"s"}'));
+    const c = loadPlainSuite(
+      suiteFile('c.jsonl', '{"id":"1","prompt":"hi!"}\n{"id":"2","prompt":"yo","system":"s"}'),
+    );
     expect(c.hash).not.toBe(a.hash);
   });
 

@@ -28,7 +28,12 @@ export function loadPlainSuite(file: string): Suite {
     }
     const test = parseTest(value, { file, line });
     const earlier = seen.get(test.id);
-    if (earlier !== undefined) throw new InputError(`duplicate id '${test.id}' (first on line ${earlier})`, { file, line, field: 'id' });
+    if (earlier !== undefined)
+      throw new InputError(`duplicate id '${test.id}' (first on line ${earlier})`, {
+        file,
+        line,
+        field: 'id',
+      });
     seen.set(test.id, line);
     tests.push(test);
   });
@@ -43,10 +48,12 @@ function parseTest(value: unknown, where: { file: string; line: number }): Suite
   const v = value as Record<string, unknown>;
   const known = new Set(['id', 'prompt', 'system', 'meta']);
   for (const key of Object.keys(v)) {
-    if (!known.has(key)) throw new InputError('unknown field (expected id, prompt, system, meta)', { ...where, field: key });
+    if (!known.has(key))
+      throw new InputError('unknown field (expected id, prompt, system, meta)', { ...where, field: key });
   }
   if (typeof v.id === 'number') v.id = String(v.id);
-  if (typeof v.id !== 'string' || v.id === '') throw new InputError('must be a non-empty string', { ...where, field: 'id' });
+  if (typeof v.id !== 'string' || v.id === '')
+    throw new InputError('must be a non-empty string', { ...where, field: 'id' });
   if (typeof v.prompt !== 'string' || v.prompt === '') {
     throw new InputError('must be a non-empty string', { ...where, field: 'prompt' });
   }

@@ -1,11 +1,15 @@
 import { Command } from 'commander';
 import { resolveConfig } from '../../config/load.js';
-import { DEMO_PHRASING_NAMES, DEMO_QUESTIONS, DEMO_SYSTEM_PROMPT } from '../../data/builtin/demo-questions.js';
+import {
+  DEMO_PHRASING_NAMES,
+  DEMO_QUESTIONS,
+  DEMO_SYSTEM_PROMPT,
+} from '../../data/builtin/demo-questions.js';
 import { formatDemoReport } from '../../report/demo-report.js';
 import { openStore } from '../../run/store.js';
 import type { SuiteTest } from '../../run/types.js';
 import { suiteOf } from '../../suite/plain.js';
-import { emit, EXIT } from '../output.js';
+import { EXIT, emit } from '../output.js';
 import { executeRun } from './run.js';
 
 /**
@@ -16,7 +20,9 @@ export const DEFAULT_DEMO_MODEL = 'gguf:hf:Qwen/Qwen2.5-0.5B-Instruct-GGUF/qwen2
 
 export function demoCommand(): Command {
   return new Command('demo')
-    .description('a small end-to-end pass on built-in items: each question asked three ways; does the answer waver?')
+    .description(
+      'a small end-to-end pass on built-in items: each question asked three ways; does the answer waver?',
+    )
     .option('--model <spec>', `model to test (default: env WAVER_MODEL, else ${DEFAULT_DEMO_MODEL})`)
     .option('--store <file>', 'SQLite store', '.waver/store.db')
     .option('--format <format>', 'md or json', 'md')

@@ -18,7 +18,8 @@ export function exportCommand(): Command {
       try {
         const out: NodeJS.WritableStream = opts.out ? createWriteStream(opts.out) : process.stdout;
         for (const record of exportTranscripts(store, { suiteHash: opts.suite, model: opts.model })) {
-          if (!out.write(`${JSON.stringify(record)}\n`)) await new Promise((r) => out.once('drain', () => r(undefined)));
+          if (!out.write(`${JSON.stringify(record)}\n`))
+            await new Promise((r) => out.once('drain', () => r(undefined)));
         }
         if (out !== process.stdout) {
           out.end();

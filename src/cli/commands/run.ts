@@ -7,7 +7,7 @@ import { estimateSuite, runSuite } from '../../run/run-suite.js';
 import type { Suite } from '../../run/types.js';
 import { loadPlainSuite } from '../../suite/plain.js';
 import { addCommonOptions, flagsToConfig } from '../options.js';
-import { emit, EXIT, withAbort } from '../output.js';
+import { EXIT, emit, withAbort } from '../output.js';
 import { createProgress } from '../progress.js';
 
 export function runCommand(): Command {
@@ -18,14 +18,19 @@ export function runCommand(): Command {
     const { file, flags } = flagsToConfig(cmd);
     const suiteFlag = cmd.opts<{ suite?: string }>().suite;
     const config = resolveConfig({ file, flags: { ...flags, suite: suiteFlag ?? flags.suite } });
-    if (!config.suite) throw new InputError('no suite: pass --suite FILE or set suite in waver.yaml', { field: 'suite' });
+    if (!config.suite)
+      throw new InputError('no suite: pass --suite FILE or set suite in waver.yaml', { field: 'suite' });
     process.exitCode = await executeRun(config, loadPlainSuite(config.suite));
   });
   return cmd;
 }
 
 /** Runs (or dry-runs) a suite with progress on stderr and the summary on stdout; returns the exit code. */
-export async function executeRun(config: WaverConfig, suite: Suite, opts: { quiet?: boolean } = {}): Promise<number> {
+export async function executeRun(
+  config: WaverConfig,
+  suite: Suite,
+  opts: { quiet?: boolean } = {},
+): Promise<number> {
   if (config.dryRun) {
     emit(formatEstimate(await estimateSuite(config, suite), config.format), config.out);
     return EXIT.ok;

@@ -6,40 +6,55 @@ import { startOpenAIServer } from '../../server/openai-server.js';
 
 export function serveCommand(): Command {
   return new Command('serve')
-    .description('serve a local gguf: model as an OpenAI-compatible HTTP API (chat, completions, embeddings, models)')
+    .description(
+      'serve a local gguf: model as an OpenAI-compatible HTTP API (chat, completions, embeddings, models)',
+    )
     .requiredOption('--model <spec>', 'the model, e.g. gguf:./model.gguf or gguf:hf:OWNER/REPO/FILE.gguf')
     .option('--host <address>', 'address to bind', '127.0.0.1')
     .option('--port <n>', 'port (0 = any free port)', '8080')
     .option('--allow-remote', 'allow binding a non-loopback address (the API has no authentication)')
     .option('--context-size <n>', 'context window in tokens')
-    .action(async (opts: { model: string; host: string; port: string; allowRemote?: boolean; contextSize?: string }) => {
-      const spec = toModelSpec(opts.model, { field: '--model' });
-      if (spec.provider !== 'gguf') throw new InputError(`serve takes a gguf: model, got '${opts.model}'`, { field: '--model' });
-      const port = Number(opts.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InputError(`not a port: '${opts.port}'`, { field: '--port' });
-      if (opts.contextSize !== undefined) {
-        const n = Number(opts.contextSize);
-        if (!Number.isInteger(n) || n <= 0) throw new InputError(`expected a positive integer, got '${opts.contextSize}'`, { field: '--context-size' });
-        spec.contextSize = n;
-      }
-      const provider = await createProvider(spec);
-      const server = await startOpenAIServer({
-        provider,
-        modelName: specLabel(spec).replace(/^gguf:/, ''),
-        host: opts.host,
-        port,
-        allowRemote: opts.allowRemote,
-        log: (line) => process.stderr.write(`${line}\n`),
-      });
-      // The URL on stdout alone, so a script can read it; everything else goes to stderr.
-      process.stdout.write(`${server.url}\n`);
-      process.stderr.write(`waver serve: ${provider.identity} on ${server.url} (Ctrl-C to stop)\n`);
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
-      await server.close();
-      await provider.close?.();
-    });
+    .action(
+      async (opts: {
+        model: string;
+        host: string;
+        port: string;
+        allowRemote?: boolean;
+        contextSize?: string;
+      }) => {
+        const spec = toModelSpec(opts.model, { field: '--model' });
+        if (spec.provider !== 'gguf')
+          throw new InputError(`serve takes a gguf: model, got '${opts.model}'`, { field: '--model' });
+        const port = Number(opts.port);
+        if (!Number.isInteger(port) || port < 0 || port > 65535)
+          throw new InputError(`not a port: '${opts.port}'`, { field: '--port' });
+        if (opts.contextSize !== undefined) {
+          const n = Number(opts.contextSize);
+          if (!Number.isInteger(n) || n <= 0)
+            throw new InputError(`expected a positive integer, got '${opts.contextSize}'`, {
+              field: '--context-size',
+            });
+          spec.contextSize = n;
+        }
+        const provider = await createProvider(spec);
+        const server = await startOpenAIServer({
+          provider,
+          modelName: specLabel(spec).replace(/^gguf:/, ''),
+          host: opts.host,
+          port,
+          allowRemote: opts.allowRemote,
+          log: (line) => process.stderr.write(`${line}\n`),
+        });
+        // The URL on stdout alone, so a script can read it; everything else goes to stderr.
+        process.stdout.write(`${server.url}\n`);
+        process.stderr.write(`waver serve: ${provider.identity} on ${server.url} (Ctrl-C to stop)\n`);
+        await new Promise<void>((resolve) => {
+          const stop = () => resolve();
+          process.once('SIGINT', stop);
+          process.once('SIGTERM', stop);
+        });
+        await server.close();
+        await provider.close?.();
+      },
+    );
 }

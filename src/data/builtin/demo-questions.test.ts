@@ -4,15 +4,17 @@ import { DEMO_QUESTIONS } from './demo-questions.js';
 describe('demo questions', () => {
   it('have the keys their numbers give', () => {
     // Recomputed from the numbers as they appear in the plain wording, independently of the source's constants.
-    const recompute: Record<string, (n: number[]) => number> = {
-      jars: ([a, b, c]) => a! * b! - c!,
-      bus: ([a, b, c]) => a! - b! + c!,
-      garden: ([a, b, c]) => a! * b! - c!,
-      savings: ([a, b, c]) => a! * b! - c!,
+    const recompute: Record<string, (a: number, b: number, c: number) => number> = {
+      jars: (a, b, c) => a * b - c,
+      bus: (a, b, c) => a - b + c,
+      garden: (a, b, c) => a * b - c,
+      savings: (a, b, c) => a * b - c,
     };
     for (const q of DEMO_QUESTIONS) {
-      const numbers = (q.phrasings[0].match(/\d+/g) ?? []).map(Number);
-      expect(recompute[q.id]?.(numbers), q.id).toBe(q.gold);
+      const [a = Number.NaN, b = Number.NaN, c = Number.NaN] = (q.phrasings[0].match(/\d+/g) ?? []).map(
+        Number,
+      );
+      expect(recompute[q.id]?.(a, b, c), q.id).toBe(q.gold);
     }
   });
 

@@ -1,0 +1,60 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
+import { repoRoot } from '../../test-support/shared.js';
+
+/** The built CLI: end-to-end tests drive the real `waver` binary as a user would. `npm test` builds first. */
+export const cliPath = resolve(repoRoot, 'dist/cli/main.js');
+
+export function assertBuilt(): void {
+  if (!existsSync(cliPath))
+    throw new Error(`${cliPath} is missing: run 'npm run build' (npm test does it first)`);
+}
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Environment without the caller's API keys or model settings, so tests see only what they set. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_OPTIONS: '' };
+  return { ...env, ...extra };
+}
+
+export function startCli(
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): {
+  child: ChildProcess;
+  done: Promise<CliResult>;
+} {
+  const child = spawn(process.execPath, [cliPath, ...args], {
+    // Not the repo: a waver.yaml or .waver/ there must not leak into tests.
+    cwd: opts.cwd ?? tmpdir(),
+    env: opts.env ?? cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const done = new Promise<CliResult>((resolveDone) => {
+    child.on('close', (code, signal) => resolveDone({ code, signal, stdout, stderr }));
+  });
+  return { child, done };
+}
+
+export function runCli(
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
+  return startCli(args, opts).done;
+}

@@ -1,0 +1,174 @@
+import Anthropic, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from '@anthropic-ai/sdk';
+import { normaliseBaseURL, resolveApiKey } from './api-settings.js';
+import { badResponse, describeBody, isObject, toProviderError } from './http-errors.js';
+import type {
+  CallOptions,
+  Capabilities,
+  FetchFn,
+  FinishReason,
+  GenerateRequest,
+  GenerateResult,
+  ModelProvider,
+} from './types.js';
+
+export interface AnthropicSettings {
+  model: string;
+  /** Default env ANTHROPIC_BASE_URL, else https://api.anthropic.com. */
+  baseURL?: string;
+  apiKey?: string;
+  /** Environment variable holding the key (default ANTHROPIC_API_KEY). */
+  apiKeyEnv?: string;
+  fetch?: FetchFn;
+  label?: string;
+  env?: NodeJS.ProcessEnv;
+  /**
+   * The `anthropic-version` header. Unset: the SDK's own (2026-10-21), which rejects temperature
+   * and top_p with a 400, so none are sent and the model samples as the API decides.
+   * '2023-06-01' (the previous version) still accepts them: temperature (default 0) and top_p are sent.
+   */
+  apiVersion?: string;
+}
+
+/** The last API version that accepts sampling parameters. */
+export const ANTHROPIC_SAMPLING_API_VERSION = '2023-06-01';
+
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+/** The Messages API requires max_tokens; this is used when the request leaves it out. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 1024;
+
+/** See openai.ts: timeouts belong to the caller's AbortSignal. */
+const NO_SDK_TIMEOUT = 2_147_483_647;
+
+const SDK_ERRORS = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
+
+/** `anthropic:` — the Messages API through the official SDK. Chat only: no log-probs, no embeddings. */
+export function createAnthropicProvider(settings: AnthropicSettings): ModelProvider {
+  const env = settings.env ?? process.env;
+  const baseURL = normaliseBaseURL(settings.baseURL ?? env.ANTHROPIC_BASE_URL ?? ANTHROPIC_DEFAULT_BASE_URL);
+  const apiKey = resolveApiKey({
+    apiKey: settings.apiKey,
+    apiKeyEnv: settings.apiKeyEnv,
+    env,
+    defaultEnv: 'ANTHROPIC_API_KEY',
+    vendorHost: 'api.anthropic.com',
+    baseURL,
+    provider: 'anthropic',
+  });
+  const client = new Anthropic({
+    // Always explicit, so the SDK never falls back to its own credential chain or process.env.
+    apiKey,
+    baseURL,
+    maxRetries: 0,
+    timeout: NO_SDK_TIMEOUT,
+    fetch: settings.fetch,
+    logLevel: 'off',
+    ...(settings.apiVersion && { defaultHeaders: { 'anthropic-version': settings.apiVersion } }),
+  });
+  // The API version changes what a request means (sampling), so a non-default one is part of the identity.
+  const identity = `anthropic:${settings.model}@${baseURL}${settings.apiVersion ? `;version=${settings.apiVersion}` : ''}`;
+  const sampling = settings.apiVersion === ANTHROPIC_SAMPLING_API_VERSION;
+
+  const capabilities: Capabilities = {
+    chat: true,
+    tokenLogprobs: false,
+    topLogprobs: 0,
+    fullDistribution: false,
+    scoreContinuation: false,
+    embeddings: false,
+  };
+
+  return {
+    provider: 'anthropic',
+    modelId: settings.model,
+    identity,
+    capabilities,
+
+    async generate(request: GenerateRequest, options: CallOptions = {}): Promise<GenerateResult> {
+      try {
+        const body = await client.messages.create(toMessagesBody(settings.model, request, { sampling }), {
+          signal: options.signal,
+        });
+        return fromMessagesBody(body as unknown);
+      } catch (err) {
+        throw toProviderError(err, SDK_ERRORS, {
+          where: identity,
+          secrets: [apiKey],
+          signal: options.signal,
+        });
+      }
+    },
+  };
+}
+
+/**
+ * System messages go to the `system` parameter (joined by blank lines). `seed` and log-probs have
+ * no Messages API equivalent and are not sent; temperature and top_p only with `sampling`
+ * (API version 2023-06-01, see AnthropicSettings.apiVersion).
+ */
+export function toMessagesBody(
+  model: string,
+  request: GenerateRequest,
+  opts: { sampling?: boolean } = {},
+): Anthropic.Messages.MessageCreateParamsNonStreaming {
+  const system = request.messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
+  const messages = request.messages
+    .filter((m) => m.role !== 'system')
+    .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
+  const body: Anthropic.Messages.MessageCreateParamsNonStreaming = {
+    model,
+    max_tokens: request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    messages,
+    ...(system && { system }),
+    ...(request.stop?.length && { stop_sequences: request.stop }),
+  };
+  if (!opts.sampling) return body;
+  // Not in the SDK's types any more (they follow the newest API version), hence the widening.
+  return {
+    ...body,
+    temperature: request.temperature ?? 0,
+    ...(request.topP !== undefined && { top_p: request.topP }),
+  } as Anthropic.Messages.MessageCreateParamsNonStreaming;
+}
+
+const FINISH: Record<string, FinishReason> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  max_tokens: 'length',
+  model_context_window_exceeded: 'length',
+  tool_use: 'tool_calls',
+  refusal: 'content_filter',
+};
+
+export function fromMessagesBody(body: unknown): GenerateResult {
+  if (!isObject(body)) throw badResponse(`expected a JSON object, got ${describeBody(body)}`);
+  if (!Array.isArray(body.content)) throw badResponse('the body has no content array');
+  // Text blocks only; thinking and tool-use blocks are not the answer text.
+  const text = body.content
+    .filter((block): block is Record<string, unknown> => isObject(block) && block.type === 'text')
+    .map((block) => {
+      if (typeof block.text !== 'string') throw badResponse('a text block has no text');
+      return block.text;
+    })
+    .join('');
+  const usage = isObject(body.usage) ? body.usage : {};
+  const result: GenerateResult = {
+    text,
+    finishReason: typeof body.stop_reason === 'string' ? (FINISH[body.stop_reason] ?? 'other') : 'other',
+    usage: { inputTokens: count(usage.input_tokens), outputTokens: count(usage.output_tokens) },
+  };
+  if (typeof body.model === 'string') result.responseModel = body.model;
+  return result;
+}
+
+function count(x: unknown): number {
+  return typeof x === 'number' && Number.isFinite(x) ? x : 0;
+}

@@ -1,0 +1,138 @@
+import { ProviderError, parseRetryAfter } from './errors.js';
+
+/**
+ * Maps whatever an HTTP provider's SDK throws to a ProviderError, so the run engine retries and
+ * counts failures the same way for every provider. Both official SDKs (openai, @anthropic-ai/sdk)
+ * are Stainless-generated and share error shapes; the caller hands in its SDK's classes so this
+ * module loads neither SDK itself.
+ */
+export interface SdkErrorClasses {
+  APIError: abstract new (...args: never[]) => Error;
+  APIConnectionError: abstract new (...args: never[]) => Error;
+  APIConnectionTimeoutError: abstract new (...args: never[]) => Error;
+  APIUserAbortError: abstract new (...args: never[]) => Error;
+}
+
+export interface ErrorContext {
+  /** Prefix naming the model and endpoint, e.g. `openai:gpt-4o-mini@https://api.openai.com/v1`. */
+  where: string;
+  /** Secrets to scrub from every message (the API key). */
+  secrets: readonly (string | undefined)[];
+  /** The caller's signal: an abort it caused is a timeout, whatever the SDK calls it. */
+  signal?: AbortSignal;
+}
+
+/** Longest server-provided text kept in a message: error pages can be whole HTML documents. */
+const MAX_DETAIL = 300;
+
+export function toProviderError(err: unknown, classes: SdkErrorClasses, ctx: ErrorContext): ProviderError {
+  if (err instanceof ProviderError) {
+    // Already mapped (our own validation of a body); still scrub, the message may quote the body.
+    const message = err.message.startsWith(ctx.where) ? err.message : `${ctx.where}: ${err.message}`;
+    return new ProviderError(err.kind, redact(message, ctx.secrets), {
+      status: err.status,
+      retryAfterMs: err.retryAfterMs,
+    });
+  }
+  const make = (kind: ConstructorParameters<typeof ProviderError>[0], detail: string, extra = {}) =>
+    new ProviderError(kind, redact(`${ctx.where}: ${clip(detail)}`, ctx.secrets), extra);
+
+  if (ctx.signal?.aborted || err instanceof classes.APIUserAbortError || isAbortError(err)) {
+    const reason = ctx.signal?.reason;
+    const why =
+      reason instanceof Error && reason.name === 'TimeoutError' ? 'request timed out' : 'request aborted';
+    return make('timeout', why);
+  }
+  if (err instanceof classes.APIConnectionTimeoutError) return make('timeout', 'request timed out');
+  if (err instanceof classes.APIConnectionError)
+    return make('network', `connection failed (${causeChain(err)})`);
+  if (err instanceof classes.APIError) {
+    const status = (err as { status?: unknown }).status;
+    const headers = (err as { headers?: unknown }).headers;
+    if (typeof status === 'number') {
+      const retryAfterMs = retryAfterFrom(headers instanceof Headers ? headers : undefined);
+      const opts = { status, retryAfterMs };
+      const detail = `HTTP ${err.message}`;
+      if (status === 429) return make('rate_limit', detail, opts);
+      if (status === 401 || status === 403) return make('auth', `${detail} (check the API key)`, opts);
+      // 408 is the server saying it gave up waiting: the same as our own timeout.
+      if (status === 408) return make('timeout', detail, opts);
+      if (status >= 500) return make('server', detail, opts);
+      if (status >= 400) return make('client', detail, opts);
+      return make('bad_response', detail, opts);
+    }
+    return make('network', err.message);
+  }
+  if (err instanceof SyntaxError) return make('bad_response', `malformed response body (${err.message})`);
+  // undici: a body cut off mid-read ("terminated") or a socket error surfacing outside the SDK.
+  if (
+    err instanceof TypeError &&
+    /terminated|fetch failed|socket|ECONN/i.test(`${err.message} ${causeChain(err)}`)
+  ) {
+    return make('network', `connection failed (${causeChain(err)})`);
+  }
+  return make('bad_response', err instanceof Error ? err.message : String(err));
+}
+
+/** Retry-After as the OpenAI/Anthropic APIs send it: `retry-after-ms` (float ms) wins over `retry-after`. */
+export function retryAfterFrom(headers: Headers | undefined): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null) {
+    const n = Number.parseFloat(ms);
+    if (Number.isFinite(n) && n >= 0) return n;
+  }
+  return parseRetryAfter(headers.get('retry-after'));
+}
+
+/**
+ * Removes secrets from text that may reach a store, log or report. Besides the exact key, APIs
+ * echo partial keys ("Incorrect API key provided: sk-abc***xyz"), so key-like tokens go too.
+ */
+export function redact(text: string, secrets: readonly (string | undefined)[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
+  }
+  return out
+    .replace(/\b(sk|pk|rk)-[A-Za-z0-9_*.-]{6,}/g, '$1-[redacted]')
+    .replace(/\b(Bearer|x-api-key:?)\s+[^\s"',]+/gi, '$1 [redacted]');
+}
+
+function clip(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_DETAIL ? `${flat.slice(0, MAX_DETAIL)}…` : flat;
+}
+
+function isAbortError(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError');
+}
+
+/** "fetch failed: read ECONNRESET" — the useful part of a connection error is in its causes. */
+function causeChain(err: Error): string {
+  const parts: string[] = [];
+  let cur: unknown = err;
+  for (let depth = 0; cur instanceof Error && depth < 4; depth++) {
+    const code = (cur as { code?: unknown }).code;
+    parts.push(
+      typeof code === 'string' && !cur.message.includes(code) ? `${cur.message} [${code}]` : cur.message,
+    );
+    cur = cur.cause;
+  }
+  return parts.join(': ');
+}
+
+/** A 2xx body that does not fit the API: retryable, since a flaky proxy or server produces these. */
+export function badResponse(detail: string): ProviderError {
+  return new ProviderError('bad_response', `malformed response: ${detail}`);
+}
+
+export function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** A short description of an unexpected body, for error messages. */
+export function describeBody(x: unknown): string {
+  if (typeof x === 'string') return `text '${clip(x).slice(0, 60)}'`;
+  return x === null ? 'null' : Array.isArray(x) ? 'an array' : typeof x;
+}

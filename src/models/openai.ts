@@ -1,0 +1,217 @@
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { normaliseBaseURL, resolveApiKey } from './api-settings.js';
+import { badResponse, describeBody, isObject, toProviderError } from './http-errors.js';
+import type {
+  CallOptions,
+  Capabilities,
+  EmbedRequest,
+  EmbedResult,
+  FetchFn,
+  FinishReason,
+  GenerateRequest,
+  GenerateResult,
+  ModelProvider,
+  TokenLogprob,
+} from './types.js';
+
+export interface OpenAISettings {
+  model: string;
+  /** Any OpenAI-compatible endpoint; default env OPENAI_BASE_URL, else https://api.openai.com/v1. */
+  baseURL?: string;
+  apiKey?: string;
+  /** Environment variable holding the key (default OPENAI_API_KEY). */
+  apiKeyEnv?: string;
+  fetch?: FetchFn;
+  label?: string;
+  /** Where keys and OPENAI_BASE_URL are read from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/** The API's cap on `top_logprobs`. */
+const MAX_TOP_LOGPROBS = 20;
+
+/**
+ * Longest timer Node accepts (a larger one fires at once). Timeouts belong to the caller's
+ * AbortSignal, so the SDK's own 10-minute default must not cut a slow local model short.
+ */
+const NO_SDK_TIMEOUT = 2_147_483_647;
+
+const SDK_ERRORS = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
+
+/**
+ * `openai:` — chat completions and embeddings through the official SDK against any
+ * OpenAI-compatible server. Entropy is left undefined: a top-20 approximation would pass for
+ * the exact figure; protocols that want it can compute it from `top` and say so.
+ */
+export function createOpenAIProvider(settings: OpenAISettings): ModelProvider {
+  const env = settings.env ?? process.env;
+  const baseURL = normaliseBaseURL(settings.baseURL ?? env.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL);
+  const apiKey = resolveApiKey({
+    apiKey: settings.apiKey,
+    apiKeyEnv: settings.apiKeyEnv,
+    env,
+    defaultEnv: 'OPENAI_API_KEY',
+    vendorHost: 'api.openai.com',
+    baseURL,
+    provider: 'openai',
+  });
+  const client = new OpenAI({
+    apiKey,
+    baseURL,
+    // The run engine retries uniformly and records every attempt; the SDK must not retry behind it.
+    maxRetries: 0,
+    timeout: NO_SDK_TIMEOUT,
+    fetch: settings.fetch,
+    // Explicit so the SDK does not read these from process.env behind an injected `env`.
+    organization: env.OPENAI_ORG_ID ?? null,
+    project: env.OPENAI_PROJECT_ID ?? null,
+    webhookSecret: null,
+    logLevel: 'off',
+  });
+  const identity = `openai:${settings.model}@${baseURL}`;
+  const fail = (err: unknown, signal?: AbortSignal) =>
+    toProviderError(err, SDK_ERRORS, { where: identity, secrets: [apiKey], signal });
+
+  const capabilities: Capabilities = {
+    chat: true,
+    tokenLogprobs: true,
+    topLogprobs: MAX_TOP_LOGPROBS,
+    fullDistribution: false,
+    scoreContinuation: false,
+    embeddings: true,
+  };
+
+  return {
+    provider: 'openai',
+    modelId: settings.model,
+    identity,
+    capabilities,
+
+    async generate(request: GenerateRequest, options: CallOptions = {}): Promise<GenerateResult> {
+      try {
+        const body = await client.chat.completions.create(toChatBody(settings.model, request), {
+          signal: options.signal,
+        });
+        return fromChatBody(body as unknown);
+      } catch (err) {
+        throw fail(err, options.signal);
+      }
+    },
+
+    async embed(request: EmbedRequest, options: CallOptions = {}): Promise<EmbedResult> {
+      try {
+        const body = await client.embeddings.create(
+          // 'float' explicitly: without it the SDK asks for base64, which many compatible servers lack.
+          { model: settings.model, input: request.input, encoding_format: 'float' },
+          { signal: options.signal },
+        );
+        return fromEmbeddingBody(body as unknown, request.input.length);
+      } catch (err) {
+        throw fail(err, options.signal);
+      }
+    },
+  };
+}
+
+export function toChatBody(
+  model: string,
+  request: GenerateRequest,
+): OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming {
+  const top = request.topLogprobs ? Math.min(request.topLogprobs, MAX_TOP_LOGPROBS) : 0;
+  const wantLogprobs = Boolean(request.logprobs) || top > 0;
+  return {
+    model,
+    messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+    temperature: request.temperature ?? 0,
+    ...(request.maxTokens !== undefined && { max_tokens: request.maxTokens }),
+    ...(request.topP !== undefined && { top_p: request.topP }),
+    ...(request.seed !== undefined && { seed: request.seed }),
+    ...(request.stop?.length && { stop: request.stop }),
+    ...(wantLogprobs && { logprobs: true }),
+    ...(top > 0 && { top_logprobs: top }),
+  };
+}
+
+const FINISH: Record<string, FinishReason> = {
+  stop: 'stop',
+  length: 'length',
+  content_filter: 'content_filter',
+  tool_calls: 'tool_calls',
+  function_call: 'tool_calls',
+};
+
+/** Validates the body by hand: a compatible server may send anything, and the SDK does not check. */
+export function fromChatBody(body: unknown): GenerateResult {
+  if (!isObject(body)) throw badResponse(`expected a JSON object, got ${describeBody(body)}`);
+  const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
+  if (!isObject(choice)) {
+    // Some proxies answer 200 with an error object instead of an error status.
+    const error =
+      isObject(body.error) && typeof body.error.message === 'string' ? `: ${body.error.message}` : '';
+    throw badResponse(`the body has no choices${error}`);
+  }
+  const message = choice.message;
+  if (!isObject(message)) throw badResponse('choices[0] has no message');
+  const content = message.content;
+  if (content !== null && content !== undefined && typeof content !== 'string') {
+    throw badResponse('choices[0].message.content is not a string');
+  }
+  const usage = isObject(body.usage) ? body.usage : {};
+  const result: GenerateResult = {
+    text: content ?? '',
+    finishReason:
+      typeof choice.finish_reason === 'string' ? (FINISH[choice.finish_reason] ?? 'other') : 'other',
+    usage: { inputTokens: count(usage.prompt_tokens), outputTokens: count(usage.completion_tokens) },
+  };
+  const tokens = readLogprobs(choice.logprobs);
+  if (tokens) result.tokens = tokens;
+  if (typeof body.model === 'string') result.responseModel = body.model;
+  return result;
+}
+
+function readLogprobs(logprobs: unknown): TokenLogprob[] | undefined {
+  if (!isObject(logprobs) || !Array.isArray(logprobs.content)) return undefined;
+  return logprobs.content.map((entry, i) => {
+    if (!isObject(entry) || typeof entry.token !== 'string' || typeof entry.logprob !== 'number') {
+      throw badResponse(`choices[0].logprobs.content[${i}] is not {token, logprob}`);
+    }
+    const out: TokenLogprob = { token: entry.token, logprob: entry.logprob };
+    if (Array.isArray(entry.top_logprobs) && entry.top_logprobs.length > 0) {
+      out.top = entry.top_logprobs.map((alt, j) => {
+        if (!isObject(alt) || typeof alt.token !== 'string' || typeof alt.logprob !== 'number') {
+          throw badResponse(`choices[0].logprobs.content[${i}].top_logprobs[${j}] is not {token, logprob}`);
+        }
+        return { token: alt.token, logprob: alt.logprob };
+      });
+    }
+    return out;
+  });
+}
+
+export function fromEmbeddingBody(body: unknown, expected: number): EmbedResult {
+  if (!isObject(body) || !Array.isArray(body.data))
+    throw badResponse('the embeddings body has no data array');
+  const rows = body.data.map((row, i) => {
+    if (
+      !isObject(row) ||
+      !Array.isArray(row.embedding) ||
+      !row.embedding.every((x) => typeof x === 'number')
+    ) {
+      throw badResponse(`data[${i}].embedding is not an array of numbers`);
+    }
+    return { index: typeof row.index === 'number' ? row.index : i, embedding: row.embedding as number[] };
+  });
+  if (rows.length !== expected) throw badResponse(`asked for ${expected} embeddings, got ${rows.length}`);
+  rows.sort((a, b) => a.index - b.index);
+  const result: EmbedResult = { embeddings: rows.map((r) => r.embedding) };
+  if (isObject(body.usage) && typeof body.usage.prompt_tokens === 'number') {
+    result.usage = { inputTokens: body.usage.prompt_tokens };
+  }
+  return result;
+}
+
+function count(x: unknown): number {
+  return typeof x === 'number' && Number.isFinite(x) ? x : 0;
+}

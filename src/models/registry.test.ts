@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { InputError } from '../errors.js';
+import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
+import { createProvider } from './registry.js';
+import { recordingLine } from './replay.js';
+import { parseModelSpec } from './spec.js';
+import { startLoopback } from './test-support/loopback.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'waver-registry-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('createProvider', () => {
+  it('openai: model, base URL and apiKeyEnv from the spec, key from the given env', async () => {
+    const p = await createProvider(
+      { ...parseModelSpec('openai:qwen@http://127.0.0.1:9/v1'), apiKeyEnv: 'LOCAL_KEY' },
+      { env: { LOCAL_KEY: 'x' } },
+    );
+    expect(p.provider).toBe('openai');
+    expect(p.modelId).toBe('qwen');
+    expect(p.identity).toBe('openai:qwen@http://127.0.0.1:9/v1');
+  });
+
+  it('openai/anthropic against the vendor host without a key: InputError before any call', async () => {
+    await expect(createProvider(parseModelSpec('openai:gpt-4o-mini'), { env: {} })).rejects.toThrow(
+      InputError,
+    );
+    await expect(createProvider(parseModelSpec('anthropic:claude-x'), { env: {} })).rejects.toThrow(
+      /ANTHROPIC_API_KEY/,
+    );
+    const a = await createProvider(parseModelSpec('anthropic:claude-x'), { env: { ANTHROPIC_API_KEY: 'k' } });
+    expect(a.identity).toBe('anthropic:claude-x@https://api.anthropic.com');
+  });
+
+  it('replay: the JSONL file', async () => {
+    const file = join(dir, 'rec.jsonl');
+    const q = { messages: [{ role: 'user' as const, content: 'hi' }] };
+    writeFileSync(
+      file,
+      `${recordingLine(q, { text: 'hello', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } })}\n`,
+    );
+    const p = await createProvider(parseModelSpec(`replay:${file}`));
+    expect(p.provider).toBe('replay');
+    expect((await p.generate(q)).text).toBe('hello');
+  });
+
+  it('gguf: a missing file is an InputError naming the path and both ways to name a model', async () => {
+    const err = await createProvider(parseModelSpec('gguf:./no/such/model.gguf')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    const message = (err as Error).message;
+    expect(message).toContain(join(process.cwd(), 'no/such/model.gguf'));
+    expect(message).toContain('gguf:hf:OWNER/REPO/FILE.gguf');
+    expect(message).toContain('local path');
+  });
+
+  it('gguf: an invalid hf: URI is an InputError', async () => {
+    await expect(createProvider(parseModelSpec('gguf:hf:owner/repo:Q4_K_M'))).rejects.toThrow(InputError);
+  });
+});
+
+describe.skipIf(tinyModelMissing)(`createProvider with the tiny model ${tinyModelMissing ?? ''}`, () => {
+  it('gguf: a path relative to the current directory loads and generates', async () => {
+    const rel = relative(process.cwd(), tinyModelPath as string);
+    const p = await createProvider({ ...parseModelSpec(`gguf:${rel}`), contextSize: 256 });
+    try {
+      expect(p.provider).toBe('gguf');
+      expect(p.identity).toContain('ctx=256');
+      const out = await p.generate({
+        messages: [{ role: 'user', content: 'Once upon a time' }],
+        maxTokens: 8,
+      });
+      expect(out.text.length).toBeGreaterThan(0);
+    } finally {
+      await p.close?.();
+    }
+  });
+
+  it('gguf:hf: is downloaded into the cache (with progress) and then loaded', async () => {
+    const model = readFileSync(tinyModelPath as string);
+    const sha = createHash('sha256').update(model).digest('hex');
+    const hub = await startLoopback((_req, res, seen) => {
+      if (seen.url !== '/o/r/resolve/main/stories260K.gguf') {
+        res.writeHead(404);
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-length': model.length, 'x-linked-etag': `"${sha}"` });
+      res.end(model);
+    });
+    try {
+      const progress: number[] = [];
+      const spec = parseModelSpec(`gguf:hf:o/r/stories260K.gguf#sha256=${sha}`);
+      const p = await createProvider(spec, {
+        env: { HF_ENDPOINT: hub.origin },
+        cacheDir: join(dir, 'models'),
+        onDownloadProgress: ({ received }) => progress.push(received),
+      });
+      try {
+        expect(p.provider).toBe('gguf');
+        expect(p.modelId).toContain(join(dir, 'models', 'o', 'r', 'stories260K.gguf'));
+        expect(progress.at(-1)).toBe(model.length);
+        expect(hub.requests).toHaveLength(1);
+      } finally {
+        await p.close?.();
+      }
+    } finally {
+      await hub.close();
+    }
+  });
+});

@@ -1,0 +1,401 @@
+import { setMaxListeners } from 'node:events';
+import PQueue from 'p-queue';
+import { ProviderError } from '../models/errors.js';
+import type { GenerateRequest, GenerateResult, ModelProvider } from '../models/types.js';
+import { cacheKey } from './cache-key.js';
+import { estimateTokens, requestsPerMinute, type TokenBucket, tokensPerMinute } from './rate-limit.js';
+import {
+  DEFAULT_RETRY_POLICY,
+  type RetryPolicy,
+  retryDelayMs,
+  type SleepFn,
+  sleep,
+  toCellError,
+} from './retry.js';
+import { type AttemptRecord, doneCellSlot, type SaveCellCached, type Store } from './store.js';
+import type { Cell, Progress, RunSummary, Suite } from './types.js';
+
+/** How one model (by label) is called. Unset limits fall back to the run's defaults. */
+export interface ModelEntry {
+  provider: ModelProvider;
+  concurrency?: number;
+  /** Requests per minute (token bucket). */
+  rpm?: number;
+  /** Tokens per minute (token bucket; estimated before a call, corrected with usage after). */
+  tpm?: number;
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+export interface RunCellsOptions {
+  store: Store;
+  /** From store.beginRun. */
+  runId: string;
+  suite: Suite;
+  cells: Cell[];
+  /** Keyed by model label (Cell.model). */
+  providers: Map<string, ModelEntry>;
+  /** Default true. false: call even when stored, and overwrite the stored answer. */
+  cache?: boolean;
+  defaults: { concurrency: number; timeoutMs: number; maxRetries: number };
+  /** Backoff tuning (base 500 ms, cap 30 s by default). */
+  retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
+  onProgress?: (p: Progress) => void;
+  /** Stops the run: queued cells stay pending, in-flight calls are aborted and not stored. */
+  signal?: AbortSignal;
+  /** Injectable for tests: the backoff sleep, jitter source and monotonic clock. */
+  sleep?: SleepFn;
+  random?: () => number;
+  now?: () => number;
+}
+
+interface Lane {
+  label: string;
+  entry: ModelEntry;
+  identity: string;
+  queue: PQueue;
+  timeoutMs: number;
+  policy: RetryPolicy;
+  rpm?: TokenBucket;
+  tpm?: TokenBucket;
+}
+
+interface Work {
+  cell: Cell;
+  lane: Lane;
+  key: string;
+}
+
+/** Thrown inside a cell when the run itself was stopped: the cell is left pending, not stored. */
+class RunStopped extends Error {}
+
+/**
+ * Runs cells (test x model x repeat) against their providers and writes each one to the store
+ * the moment it finishes, in its own transaction: a killed run loses at most the cells in
+ * flight and never stores one twice (cells are unique per suite, model identity, test, repeat).
+ * Every cell ends done or failed (with its reason) unless the run is stopped, when the cells
+ * not finished stay pending.
+ */
+export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
+  const now = opts.now ?? (() => performance.now());
+  const random = opts.random ?? Math.random;
+  const pause = opts.sleep ?? sleep;
+  const cache = opts.cache ?? true;
+  const { store, runId, suite } = opts;
+  const t0 = now();
+
+  if (!store.hasSuite(suite.hash)) store.saveSuite(suite);
+
+  const lanes = new Map<string, Lane>();
+  const laneFor = (label: string): Lane => {
+    const existing = lanes.get(label);
+    if (existing) return existing;
+    const entry = opts.providers.get(label);
+    if (!entry) throw new Error(`no provider for model "${label}"`);
+    const clock = { now, sleep: pause };
+    const lane: Lane = {
+      label,
+      entry,
+      identity: entry.provider.identity,
+      queue: new PQueue({ concurrency: Math.max(1, entry.concurrency ?? opts.defaults.concurrency) }),
+      timeoutMs: entry.timeoutMs ?? opts.defaults.timeoutMs,
+      policy: {
+        ...DEFAULT_RETRY_POLICY,
+        ...opts.retry,
+        maxRetries: entry.maxRetries ?? opts.defaults.maxRetries,
+      },
+      ...(entry.rpm ? { rpm: requestsPerMinute(entry.rpm, clock) } : {}),
+      ...(entry.tpm ? { tpm: tokensPerMinute(entry.tpm, clock) } : {}),
+    };
+    lanes.set(label, lane);
+    return lane;
+  };
+
+  const p: Progress = {
+    total: opts.cells.length,
+    done: 0,
+    failed: 0,
+    cached: 0,
+    pending: opts.cells.length,
+    inFlight: 0,
+    tokensIn: 0,
+    tokensOut: 0,
+    errorsByKind: {},
+    retries: 0,
+    elapsedMs: 0,
+  };
+  let calls = 0;
+  const emit = () => {
+    if (!opts.onProgress) return;
+    p.pending = p.total - p.done - p.failed;
+    p.elapsedMs = now() - t0;
+    opts.onProgress({ ...p, errorsByKind: { ...p.errorsByKind } });
+  };
+
+  // Sort the cells: stored for this very cell (no write), stored for another (link), to call.
+  const doneSlots = new Map<string, Set<string>>();
+  const storedKeys = new Map<string, Set<string>>();
+  const seen = new Map<string, string>(); // slot -> label
+  const toLink: SaveCellCached[] = [];
+  const toCall: Work[] = [];
+  for (const cell of opts.cells) {
+    const lane = laneFor(cell.model);
+    const slot = `${lane.identity}\u0000${cell.testId}\u0000${cell.repeat}`;
+    const other = seen.get(slot);
+    if (other !== undefined) {
+      const why =
+        other === cell.model
+          ? `model "${cell.model}"`
+          : `models "${other}" and "${cell.model}" share the identity ${lane.identity} (cells are stored per identity)`;
+      throw new Error(`cell listed twice: test "${cell.testId}", repeat ${cell.repeat}, ${why}`);
+    }
+    seen.set(slot, cell.model);
+    const key = cacheKey(lane.identity, cell.request, cell.repeat);
+    if (cache) {
+      let done = doneSlots.get(lane.identity);
+      if (!done) {
+        done = store.doneCellKeys(suite.hash, lane.identity);
+        doneSlots.set(lane.identity, done);
+      }
+      if (done.has(doneCellSlot(cell.testId, cell.repeat, key))) {
+        p.done++;
+        p.cached++;
+        continue;
+      }
+      let keys = storedKeys.get(lane.identity);
+      if (!keys) {
+        keys = store.responseKeys(lane.identity);
+        storedKeys.set(lane.identity, keys);
+      }
+      if (keys.has(key)) {
+        toLink.push({ ...ref(cell, lane, suite.hash), runId, key });
+        continue;
+      }
+    }
+    toCall.push({ cell, lane, key });
+  }
+  store.saveCellsCached(toLink);
+  p.done += toLink.length;
+  p.cached += toLink.length;
+  emit();
+
+  // Stopping: the caller's signal, or a store failure (a run that cannot record must not go on).
+  const stop = new AbortController();
+  let fatal: unknown;
+  const onOuterAbort = () => stop.abort(new RunStopped('run stopped'));
+  if (opts.signal?.aborted) onOuterAbort();
+  else opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const signal = stop.signal;
+  // Every call in flight listens to it: one listener per call is expected, not a leak.
+  setMaxListeners(0, signal);
+
+  // With the cache on, cells whose requests are identical (same key) share one call: the
+  // first calls, the others wait for it and reuse its stored answer.
+  const inFlightKeys = new Map<string, Promise<void>>();
+  const answeredKeys = new Set<string>();
+
+  const runOne = async (w: Work): Promise<void> => {
+    if (signal.aborted) return;
+    if (cache) {
+      const earlier = inFlightKeys.get(w.key);
+      if (earlier) {
+        await earlier;
+        if (signal.aborted) return;
+        if (answeredKeys.has(w.key)) {
+          store.saveCellsCached([{ ...ref(w.cell, w.lane, suite.hash), runId, key: w.key }]);
+          p.done++;
+          p.cached++;
+          emit();
+          return;
+        }
+      }
+    }
+    const call = callCell(w);
+    if (cache && !inFlightKeys.has(w.key)) {
+      inFlightKeys.set(
+        w.key,
+        call.then(
+          () => {},
+          () => {},
+        ),
+      );
+    }
+    await call;
+  };
+
+  const callCell = async (w: Work): Promise<void> => {
+    const { cell, lane } = w;
+    const attempts: AttemptRecord[] = [];
+    for (let attempt = 1; ; attempt++) {
+      const estimate = lane.tpm ? estimateTokens(cell.request) : 0;
+      try {
+        await lane.rpm?.take(1, signal);
+        await lane.tpm?.take(estimate, signal);
+      } catch {
+        return; // stopped while waiting for the rate limit
+      }
+      if (signal.aborted) return;
+      const startedAt = new Date().toISOString();
+      const started = now();
+      p.inFlight++;
+      calls++;
+      emit();
+      let result: GenerateResult;
+      try {
+        result = await callWithTimeout(lane.entry.provider, cell.request, lane.timeoutMs, signal);
+      } catch (error) {
+        p.inFlight--;
+        if (signal.aborted) return;
+        const latencyMs = now() - started;
+        const err = toCellError(error);
+        attempts.push({
+          attempt,
+          startedAt,
+          latencyMs,
+          outcome: err.kind,
+          message: err.message,
+          ...(err.status !== undefined ? { status: err.status } : {}),
+        });
+        lane.tpm?.adjust(-estimate); // a failed call spent (about) nothing
+        const delay = retryDelayMs(error, attempt - 1, lane.policy, random);
+        if (delay === undefined) {
+          store.saveCellFailed({
+            ...ref(cell, lane, suite.hash),
+            runId,
+            request: cell.request,
+            error: err,
+            attempts,
+          });
+          p.failed++;
+          p.errorsByKind[err.kind] = (p.errorsByKind[err.kind] ?? 0) + 1;
+          emit();
+          return;
+        }
+        p.retries++;
+        try {
+          await pause(delay, signal);
+        } catch {
+          return;
+        }
+        continue;
+      }
+      p.inFlight--;
+      const latencyMs = now() - started;
+      attempts.push({ attempt, startedAt, latencyMs, outcome: 'ok' });
+      const inTokens = result.usage?.inputTokens ?? 0;
+      const outTokens = result.usage?.outputTokens ?? 0;
+      lane.tpm?.adjust(inTokens + outTokens - estimate);
+      if (signal.aborted) return; // stopped as it answered: leave it pending rather than half-written
+      store.saveCellDone({
+        ...ref(cell, lane, suite.hash),
+        runId,
+        key: w.key,
+        request: cell.request,
+        result,
+        latencyMs,
+        attempts,
+      });
+      answeredKeys.add(w.key);
+      p.done++;
+      p.tokensIn += inTokens;
+      p.tokensOut += outTokens;
+      emit();
+      return;
+    }
+  };
+
+  const guarded = (w: Work) => async () => {
+    try {
+      await runOne(w);
+    } catch (error) {
+      // Only the store can throw here (provider errors are caught per call): stop everything.
+      if (fatal === undefined) fatal = error;
+      stop.abort(new RunStopped('store write failed'));
+    }
+  };
+
+  try {
+    for (const w of toCall) void w.lane.queue.add(guarded(w));
+    await Promise.all([...lanes.values()].map((l) => l.queue.onIdle()));
+  } finally {
+    opts.signal?.removeEventListener('abort', onOuterAbort);
+  }
+  if (fatal !== undefined) throw fatal;
+
+  p.pending = p.total - p.done - p.failed;
+  const elapsedMs = now() - t0;
+  emit();
+  return {
+    coverage: {
+      total: p.total,
+      done: p.done,
+      failed: p.failed,
+      pending: p.pending,
+      cached: p.cached,
+      errorsByKind: { ...p.errorsByKind },
+    },
+    calls,
+    retries: p.retries,
+    elapsedMs,
+    tokensIn: p.tokensIn,
+    tokensOut: p.tokensOut,
+    aborted: signal.aborted,
+  };
+}
+
+function ref(cell: Cell, lane: Lane, suiteHash: string) {
+  return {
+    suiteHash,
+    testId: cell.testId,
+    model: cell.model,
+    modelIdentity: lane.identity,
+    repeat: cell.repeat,
+  };
+}
+
+/**
+ * One call with a deadline. The provider gets a signal that fires on the deadline or when the
+ * run stops; the race makes sure a provider that ignores its signal cannot hang the run.
+ */
+async function callWithTimeout(
+  provider: ModelProvider,
+  request: GenerateRequest,
+  timeoutMs: number,
+  runSignal: AbortSignal,
+): Promise<GenerateResult> {
+  const controller = new AbortController();
+  // Made only when the deadline passes: building an Error (its stack) on every call is not free.
+  let timeout: ProviderError | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let onRunAbort: (() => void) | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      timeout = new ProviderError('timeout', `no answer within ${timeoutMs} ms`);
+      controller.abort(timeout);
+      reject(timeout);
+    }, timeoutMs);
+    onRunAbort = () => {
+      controller.abort(runSignal.reason);
+      reject(runSignal.reason);
+    };
+    runSignal.addEventListener('abort', onRunAbort, { once: true });
+  });
+  const answer = (async () => provider.generate(request, { signal: controller.signal }))();
+  // The loser of the race may still settle later; nobody is listening then.
+  answer.catch(() => {});
+  deadline.catch(() => {});
+  try {
+    const result = await Promise.race([answer, deadline]);
+    if (!result || typeof result.text !== 'string') {
+      throw new TypeError(`provider ${provider.identity} returned no text`);
+    }
+    return result;
+  } catch (error) {
+    // Whatever the provider threw on being aborted, the reason is ours: the deadline.
+    if (timeout && !runSignal.aborted) throw timeout;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    if (onRunAbort) runSignal.removeEventListener('abort', onRunAbort);
+  }
+}

@@ -1,0 +1,82 @@
+import type { GenerateRequest, TokenLogprob, Usage } from '../models/types.js';
+import { assertNoSecrets, type CellFilter, type Store, type StoredAttempt } from './store.js';
+import type { CellError, CellStatus } from './types.js';
+
+/** One line of a JSONL transcript: everything about one cell. */
+export interface Transcript {
+  suite: { name: string; hash: string };
+  test: { id: string; prompt?: string; system?: string; meta?: Record<string, unknown> };
+  model: { label: string; identity: string };
+  repeat: number;
+  status: CellStatus;
+  request: GenerateRequest;
+  response?: {
+    key: string;
+    text: string;
+    tokens?: TokenLogprob[];
+    usage: Usage;
+    latencyMs?: number;
+    finishReason: string;
+    responseModel?: string;
+  };
+  error?: CellError;
+  /** Calls the run that last wrote the cell made for it (0: served from the store). */
+  calls: number;
+  /** Every call ever made for this cell, across runs, failures included. */
+  attempts: StoredAttempt[];
+  runId: string;
+  updatedAt: string;
+}
+
+/**
+ * Every stored cell matching the filter as a transcript object (JSON.stringify each for JSONL).
+ * The store holds no secrets; each object is checked anyway before it leaves.
+ */
+export function* exportTranscripts(store: Store, filter: CellFilter = {}): Generator<Transcript> {
+  const suites = new Map<string, string>();
+  const suiteName = (hash: string): string => {
+    let name = suites.get(hash);
+    if (name === undefined) {
+      name = store.getSuite(hash)?.name ?? '';
+      suites.set(hash, name);
+    }
+    return name;
+  };
+  for (const cell of store.cells(filter)) {
+    const test = store.getTest(cell.suiteHash, cell.testId);
+    const r = cell.response;
+    const t: Transcript = {
+      suite: { name: suiteName(cell.suiteHash), hash: cell.suiteHash },
+      test: {
+        id: cell.testId,
+        ...(test?.prompt !== undefined ? { prompt: test.prompt } : {}),
+        ...(test?.system !== undefined ? { system: test.system } : {}),
+        ...(test?.meta !== undefined ? { meta: test.meta } : {}),
+      },
+      model: { label: cell.model, identity: cell.modelIdentity },
+      repeat: cell.repeat,
+      status: cell.status,
+      request: cell.request,
+      ...(r
+        ? {
+            response: {
+              key: r.key,
+              text: r.text,
+              ...(r.tokens ? { tokens: r.tokens } : {}),
+              usage: r.usage,
+              ...(r.latencyMs !== undefined ? { latencyMs: r.latencyMs } : {}),
+              finishReason: r.finishReason,
+              ...(r.responseModel !== undefined ? { responseModel: r.responseModel } : {}),
+            },
+          }
+        : {}),
+      ...(cell.error ? { error: cell.error } : {}),
+      calls: cell.attempts,
+      attempts: store.attemptsOf(cell.id),
+      runId: cell.runId,
+      updatedAt: cell.updatedAt,
+    };
+    assertNoSecrets(t, 'transcript');
+    yield t;
+  }
+}

@@ -1,0 +1,210 @@
+import { z } from 'zod';
+import type { ChatMessage, GenerateRequest } from '../models/types.js';
+import { HttpError } from './http-util.js';
+
+/**
+ * Request bodies of the OpenAI endpoints waver serves, validated the way OpenAI does: a wrong or
+ * missing field is a 400 naming the parameter. Fields a local model cannot honour (n > 1, tools,
+ * echo, suffix) are refused rather than silently ignored; unknown fields are ignored, as OpenAI does.
+ */
+
+const MAX_TOP_LOGPROBS = 20;
+const MAX_STOP = 16;
+
+const textPart = z.object({ type: z.literal('text'), text: z.string() });
+const content = z.union([z.string(), z.array(textPart)]);
+
+const chatMessage = z.object({
+  // `developer` is OpenAI's newer name for `system`.
+  role: z.enum(['system', 'developer', 'user', 'assistant']),
+  content: content.nullable(),
+});
+
+const stop = z.union([z.string().min(1), z.array(z.string().min(1)).max(MAX_STOP)]).nullish();
+const sampling = {
+  model: z.string().nullish(),
+  temperature: z.number().min(0).max(2).nullish(),
+  top_p: z.number().gt(0).max(1).nullish(),
+  seed: z.int().nullish(),
+  stop,
+  n: z.literal(1, { error: 'only n = 1 is supported' }).nullish(),
+  stream: z.boolean().nullish(),
+  stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
+};
+
+const chatBody = z.object({
+  ...sampling,
+  messages: z.array(chatMessage).min(1),
+  max_tokens: z.int().min(1).nullish(),
+  max_completion_tokens: z.int().min(1).nullish(),
+  logprobs: z.boolean().nullish(),
+  top_logprobs: z.int().min(0).max(MAX_TOP_LOGPROBS).nullish(),
+  tools: z.array(z.unknown()).max(0, { error: 'tools are not supported by this server' }).nullish(),
+  response_format: z
+    .object({ type: z.literal('text', { error: 'only response_format text is supported' }) })
+    .nullish(),
+});
+
+const completionBody = z.object({
+  ...sampling,
+  prompt: z.union([z.string(), z.array(z.string()).length(1, { error: 'exactly one prompt is supported' })]),
+  max_tokens: z.int().min(1).nullish(),
+  // Legacy completions: an integer, the number of alternatives per token.
+  logprobs: z.int().min(0).max(MAX_TOP_LOGPROBS).nullish(),
+  echo: z.literal(false, { error: 'echo is not supported' }).nullish(),
+  suffix: z.null({ error: 'suffix is not supported' }).optional(),
+});
+
+const embeddingBody = z.object({
+  model: z.string().nullish(),
+  input: z.union([z.string(), z.array(z.string()).min(1)], {
+    error: 'input must be a string or an array of strings (token arrays are not supported)',
+  }),
+  encoding_format: z.enum(['float', 'base64']).nullish(),
+  dimensions: z.int().min(1).nullish(),
+});
+
+export interface ChatCall {
+  request: GenerateRequest;
+  stream: boolean;
+  includeUsage: boolean;
+  logprobs: boolean;
+  topLogprobs: number;
+}
+
+export interface CompletionCall {
+  request: GenerateRequest;
+  prompt: string;
+  stream: boolean;
+  includeUsage: boolean;
+  /** null when no log-probs were asked for; else the number of alternatives per token. */
+  logprobs: number | null;
+}
+
+export interface EmbeddingCall {
+  input: string[];
+  encoding: 'float' | 'base64';
+  dimensions?: number;
+}
+
+/** Max tokens when a chat request gives none (OpenAI: up to the context; a local model gets a finite default). */
+export const DEFAULT_CHAT_MAX_TOKENS = 256;
+/** OpenAI's legacy completions default. */
+export const DEFAULT_COMPLETION_MAX_TOKENS = 16;
+
+export function parseChatRequest(body: unknown): ChatCall {
+  const b = parse(chatBody, body);
+  if ((b.top_logprobs ?? 0) > 0 && b.logprobs !== true) {
+    throw new HttpError(
+      400,
+      "Invalid value for 'top_logprobs': 'logprobs' must be set to true when 'top_logprobs' is used.",
+      {
+        param: 'top_logprobs',
+        code: 'invalid_value',
+      },
+    );
+  }
+  const messages: ChatMessage[] = b.messages.map((m) => ({
+    role: m.role === 'developer' ? 'system' : m.role,
+    content: typeof m.content === 'string' ? m.content : (m.content ?? []).map((part) => part.text).join(''),
+  }));
+  const logprobs = b.logprobs === true;
+  const topLogprobs = logprobs ? (b.top_logprobs ?? 0) : 0;
+  return {
+    request: clean({
+      messages,
+      temperature: b.temperature ?? undefined,
+      topP: b.top_p ?? undefined,
+      seed: b.seed ?? undefined,
+      maxTokens: b.max_completion_tokens ?? b.max_tokens ?? DEFAULT_CHAT_MAX_TOKENS,
+      stop: stopList(b.stop),
+      logprobs: logprobs || undefined,
+      topLogprobs: topLogprobs || undefined,
+    }),
+    stream: b.stream === true,
+    includeUsage: b.stream_options?.include_usage === true,
+    logprobs,
+    topLogprobs,
+  };
+}
+
+export function parseCompletionRequest(body: unknown): CompletionCall {
+  const b = parse(completionBody, body);
+  const prompt = typeof b.prompt === 'string' ? b.prompt : (b.prompt[0] as string);
+  const logprobs = b.logprobs ?? null;
+  return {
+    request: clean({
+      messages: [],
+      rawPrompt: prompt,
+      temperature: b.temperature ?? undefined,
+      topP: b.top_p ?? undefined,
+      seed: b.seed ?? undefined,
+      maxTokens: b.max_tokens ?? DEFAULT_COMPLETION_MAX_TOKENS,
+      stop: stopList(b.stop),
+      logprobs: logprobs !== null || undefined,
+      topLogprobs: logprobs || undefined,
+    }),
+    prompt,
+    stream: b.stream === true,
+    includeUsage: b.stream_options?.include_usage === true,
+    logprobs,
+  };
+}
+
+export function parseEmbeddingRequest(body: unknown): EmbeddingCall {
+  const b = parse(embeddingBody, body);
+  return {
+    input: typeof b.input === 'string' ? [b.input] : b.input,
+    encoding: b.encoding_format ?? 'float',
+    dimensions: b.dimensions ?? undefined,
+  };
+}
+
+function stopList(value: string | string[] | null | undefined): string[] | undefined {
+  if (value === null || value === undefined) return undefined;
+  const list = typeof value === 'string' ? [value] : value;
+  return list.length > 0 ? list : undefined;
+}
+
+/** Drops undefined members so the request (which is hashed into cache keys downstream) has one spelling. */
+function clean(request: GenerateRequest): GenerateRequest {
+  return Object.fromEntries(
+    Object.entries(request).filter(([, v]) => v !== undefined),
+  ) as unknown as GenerateRequest;
+}
+
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new HttpError(400, 'The request body must be a JSON object.', { code: 'invalid_json' });
+  }
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0] as z.core.$ZodIssue;
+  const param = paramName(issue.path);
+  if (valueAt(body, issue.path) === undefined && issue.code === 'invalid_type') {
+    throw new HttpError(400, `Missing required parameter: '${param}'.`, {
+      param,
+      code: 'missing_required_parameter',
+    });
+  }
+  throw new HttpError(400, `Invalid value for '${param}': ${issue.message}.`, {
+    param,
+    code: 'invalid_value',
+  });
+}
+
+/** `messages[0].content`, as OpenAI names nested parameters. */
+function paramName(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : `${out ? '.' : ''}${String(key)}`;
+  return out;
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import type { FinishReason, GenerateResult, TokenLogprob } from '../models/types.js';
+
+/**
+ * Response bodies in OpenAI's shapes (chat.completion, text_completion, embeddings, their stream
+ * chunks), so that any OpenAI client, waver's own `openai:` provider included, reads them unchanged.
+ */
+
+/** OpenAI's log-prob for "impossible": a probability that underflowed is reported no lower than this. */
+const MIN_LOGPROB = -9999;
+
+export interface ResponseMeta {
+  id: string;
+  created: number;
+  model: string;
+  systemFingerprint: string;
+}
+
+export function newId(prefix: 'chatcmpl' | 'cmpl'): string {
+  return `${prefix}-${randomUUID().replaceAll('-', '')}`;
+}
+
+export function unixSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+/** OpenAI has only stop and length (and tool/content-filter reasons that do not arise here). */
+export function finishReason(reason: FinishReason): 'stop' | 'length' {
+  return reason === 'length' ? 'length' : 'stop';
+}
+
+export function usage(result: GenerateResult) {
+  return {
+    prompt_tokens: result.usage.inputTokens,
+    completion_tokens: result.usage.outputTokens,
+    total_tokens: result.usage.inputTokens + result.usage.outputTokens,
+  };
+}
+
+const bytesOf = (text: string) => [...Buffer.from(text, 'utf8')];
+const finite = (logprob: number) => (Number.isFinite(logprob) ? Math.max(MIN_LOGPROB, logprob) : MIN_LOGPROB);
+
+/** One entry of `choices[0].logprobs.content` (chat format). */
+export function chatLogprob(token: TokenLogprob, topLogprobs: number) {
+  return {
+    token: token.token,
+    logprob: finite(token.logprob),
+    bytes: bytesOf(token.token),
+    top_logprobs: (token.top ?? [])
+      .slice(0, topLogprobs)
+      .map((t) => ({ token: t.token, logprob: finite(t.logprob), bytes: bytesOf(t.token) })),
+  };
+}
+
+export function chatCompletion(
+  meta: ResponseMeta,
+  result: GenerateResult,
+  logprobs: boolean,
+  topLogprobs: number,
+) {
+  return {
+    id: meta.id,
+    object: 'chat.completion' as const,
+    created: meta.created,
+    model: meta.model,
+    system_fingerprint: meta.systemFingerprint,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant' as const, content: result.text, refusal: null },
+        logprobs: logprobs
+          ? { content: (result.tokens ?? []).map((t) => chatLogprob(t, topLogprobs)), refusal: null }
+          : null,
+        finish_reason: finishReason(result.finishReason),
+      },
+    ],
+    usage: usage(result),
+  };
+}
+
+/**
+ * Legacy completions log-probs. `text_offset` counts characters from the start of the prompt, as
+ * OpenAI's did (the first generated token sits at the prompt's length).
+ */
+export function completionLogprobs(
+  tokens: readonly TokenLogprob[],
+  topLogprobs: number,
+  startOffset: number,
+) {
+  const textOffset: number[] = [];
+  let offset = startOffset;
+  for (const t of tokens) {
+    textOffset.push(offset);
+    offset += t.token.length;
+  }
+  return {
+    tokens: tokens.map((t) => t.token),
+    token_logprobs: tokens.map((t) => finite(t.logprob)),
+    top_logprobs:
+      topLogprobs > 0
+        ? tokens.map((t) =>
+            Object.fromEntries((t.top ?? []).slice(0, topLogprobs).map((x) => [x.token, finite(x.logprob)])),
+          )
+        : null,
+    text_offset: textOffset,
+  };
+}
+
+export function textCompletion(
+  meta: ResponseMeta,
+  result: GenerateResult,
+  prompt: string,
+  logprobs: number | null,
+) {
+  return {
+    id: meta.id,
+    object: 'text_completion' as const,
+    created: meta.created,
+    model: meta.model,
+    system_fingerprint: meta.systemFingerprint,
+    choices: [
+      {
+        index: 0,
+        text: result.text,
+        logprobs: logprobs === null ? null : completionLogprobs(result.tokens ?? [], logprobs, prompt.length),
+        finish_reason: finishReason(result.finishReason),
+      },
+    ],
+    usage: usage(result),
+  };
+}
+
+export function embeddingList(
+  model: string,
+  vectors: number[][],
+  encoding: 'float' | 'base64',
+  inputTokens: number,
+) {
+  return {
+    object: 'list' as const,
+    data: vectors.map((vector, index) => ({
+      object: 'embedding' as const,
+      index,
+      // base64 is little-endian float32, as OpenAI sends it (and the openai SDK asks for by default).
+      embedding:
+        encoding === 'base64' ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector,
+    })),
+    model,
+    usage: { prompt_tokens: inputTokens, total_tokens: inputTokens },
+  };
+}
+
+/**
+ * How a finished generation is cut into stream deltas: one per token when the tokens spell the text
+ * exactly, else the whole text at once. (Generation runs to completion before the first chunk.)
+ */
+export function streamPieces(result: GenerateResult): { text: string; tokens: TokenLogprob[] }[] {
+  const tokens = result.tokens ?? [];
+  if (tokens.length > 0 && tokens.map((t) => t.token).join('') === result.text) {
+    return tokens.map((token) => ({ text: token.token, tokens: [token] }));
+  }
+  return result.text === '' && tokens.length === 0 ? [] : [{ text: result.text, tokens }];
+}

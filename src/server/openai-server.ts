@@ -1,0 +1,259 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { basename } from 'node:path';
+import { InputError } from '../errors.js';
+import { ProviderError } from '../models/errors.js';
+import type { ModelProvider } from '../models/types.js';
+import { HttpError, readJsonBody, sendError, sendJson, startEventStream } from './http-util.js';
+import { parseChatRequest, parseCompletionRequest, parseEmbeddingRequest } from './openai-requests.js';
+import {
+  chatCompletion,
+  chatLogprob,
+  completionLogprobs,
+  embeddingList,
+  finishReason,
+  newId,
+  type ResponseMeta,
+  streamPieces,
+  textCompletion,
+  unixSeconds,
+  usage,
+} from './openai-responses.js';
+
+export interface OpenAIServerOptions {
+  provider: ModelProvider;
+  /** The id clients see in `/v1/models` and every response's `model` (default: the model file's name). */
+  modelName?: string;
+  /** Default 127.0.0.1. Anything but a loopback address needs `allowRemote`. */
+  host?: string;
+  /** Default 0: any free port. */
+  port?: number;
+  /** The API has no authentication: binding beyond loopback must be asked for explicitly. */
+  allowRemote?: boolean;
+  /** One line per request (method, path, status, time); never bodies. */
+  log?: (line: string) => void;
+  /** Largest request body accepted (default 8 MiB); larger ones get a 413. */
+  maxBodyBytes?: number;
+}
+
+export interface OpenAIServer {
+  /** Base URL for OpenAI clients, e.g. `http://127.0.0.1:PORT/v1`. */
+  url: string;
+  host: string;
+  port: number;
+  /** Stops listening, aborts requests in flight and closes connections. The provider stays open (the caller owns it). */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+const ROUTES: Record<string, 'GET' | 'POST'> = {
+  '/v1/models': 'GET',
+  '/v1/chat/completions': 'POST',
+  '/v1/completions': 'POST',
+  '/v1/embeddings': 'POST',
+  '/health': 'GET',
+};
+
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return (
+    h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || /^::ffff:127\./.test(h)
+  );
+}
+
+/** Serves a provider (a gguf model, typically) as an OpenAI-compatible HTTP API on node:http. */
+export async function startOpenAIServer(opts: OpenAIServerOptions): Promise<OpenAIServer> {
+  const host = opts.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host) && opts.allowRemote !== true) {
+    throw new InputError(
+      `refusing to bind ${host}: it is not a loopback address and the API has no authentication; ` +
+        'pass allowRemote: true (waver serve --allow-remote) to expose the model on the network',
+      { field: 'host' },
+    );
+  }
+  const { provider } = opts;
+  const modelName = opts.modelName ?? basename(provider.modelId);
+  const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const systemFingerprint = `fp_${createHash('sha256').update(provider.identity).digest('hex').slice(0, 10)}`;
+  const startedAt = unixSeconds();
+  const inFlight = new Set<AbortController>();
+  const meta = (prefix: 'chatcmpl' | 'cmpl'): ResponseMeta => ({
+    id: newId(prefix),
+    created: unixSeconds(),
+    model: modelName,
+    systemFingerprint,
+  });
+  const modelObject = { id: modelName, object: 'model', created: startedAt, owned_by: 'waver' };
+
+  async function route(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
+    const method = req.method ?? 'GET';
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/(.)\/+$/, '$1');
+    if (path.startsWith('/v1/models/') && method === 'GET') {
+      const id = decodeURIComponent(path.slice('/v1/models/'.length));
+      if (id !== modelName) {
+        throw new HttpError(404, `The model '${id}' does not exist`, {
+          param: 'model',
+          code: 'model_not_found',
+        });
+      }
+      return sendJson(res, 200, modelObject);
+    }
+    const allowed = ROUTES[path];
+    if (!allowed) throw new HttpError(404, `Invalid URL (${method} ${path})`, { code: 'unknown_url' });
+    if (method !== allowed) {
+      throw new HttpError(405, `Method ${method} is not allowed on ${path}; use ${allowed}.`, {
+        code: 'method_not_allowed',
+        headers: { allow: allowed },
+      });
+    }
+    if (path === '/health') return sendJson(res, 200, { status: 'ok' });
+    if (path === '/v1/models') return sendJson(res, 200, { object: 'list', data: [modelObject] });
+
+    const body = await readJsonBody(req, maxBody);
+    if (path === '/v1/chat/completions') {
+      const call = parseChatRequest(body);
+      const result = await provider.generate(call.request, { signal });
+      const m = meta('chatcmpl');
+      if (!call.stream) return sendJson(res, 200, chatCompletion(m, result, call.logprobs, call.topLogprobs));
+      const stream = startEventStream(res);
+      const chunk = (delta: object, extra: { logprobs?: unknown; finish_reason?: string | null } = {}) => ({
+        id: m.id,
+        object: 'chat.completion.chunk',
+        created: m.created,
+        model: m.model,
+        system_fingerprint: m.systemFingerprint,
+        choices: [
+          { index: 0, delta, logprobs: extra.logprobs ?? null, finish_reason: extra.finish_reason ?? null },
+        ],
+        ...(call.includeUsage ? { usage: null } : {}),
+      });
+      stream.send(chunk({ role: 'assistant', content: '' }));
+      for (const piece of streamPieces(result)) {
+        const logprobs = call.logprobs
+          ? { content: piece.tokens.map((t) => chatLogprob(t, call.topLogprobs)), refusal: null }
+          : null;
+        stream.send(chunk({ content: piece.text }, { logprobs }));
+      }
+      stream.send(chunk({}, { finish_reason: finishReason(result.finishReason) }));
+      if (call.includeUsage) stream.send({ ...chunk({}), choices: [], usage: usage(result) });
+      return stream.done();
+    }
+    if (path === '/v1/completions') {
+      const call = parseCompletionRequest(body);
+      const result = await provider.generate(call.request, { signal });
+      const m = meta('cmpl');
+      if (!call.stream) return sendJson(res, 200, textCompletion(m, result, call.prompt, call.logprobs));
+      const stream = startEventStream(res);
+      const chunk = (text: string, logprobs: unknown, finish: string | null) => ({
+        id: m.id,
+        object: 'text_completion',
+        created: m.created,
+        model: m.model,
+        system_fingerprint: m.systemFingerprint,
+        choices: [{ index: 0, text, logprobs, finish_reason: finish }],
+        ...(call.includeUsage ? { usage: null } : {}),
+      });
+      let offset = call.prompt.length;
+      for (const piece of streamPieces(result)) {
+        const logprobs =
+          call.logprobs === null ? null : completionLogprobs(piece.tokens, call.logprobs, offset);
+        offset += piece.text.length;
+        stream.send(chunk(piece.text, logprobs, null));
+      }
+      stream.send(chunk('', null, finishReason(result.finishReason)));
+      if (call.includeUsage) stream.send({ ...chunk('', null, null), choices: [], usage: usage(result) });
+      return stream.done();
+    }
+    // /v1/embeddings
+    const call = parseEmbeddingRequest(body);
+    if (!provider.embed || !provider.capabilities.embeddings) {
+      throw new HttpError(400, `The model '${modelName}' does not support embeddings.`, {
+        param: 'model',
+        code: 'unsupported',
+      });
+    }
+    const result = await provider.embed({ input: call.input }, { signal });
+    const width = result.embeddings[0]?.length;
+    if (call.dimensions !== undefined && call.dimensions !== width) {
+      throw new HttpError(
+        400,
+        `This model's embeddings have ${width} dimensions; 'dimensions' cannot change that.`,
+        {
+          param: 'dimensions',
+          code: 'invalid_value',
+        },
+      );
+    }
+    return sendJson(
+      res,
+      200,
+      embeddingList(modelName, result.embeddings, call.encoding, result.usage?.inputTokens ?? 0),
+    );
+  }
+
+  const server = createServer((req, res) => {
+    const started = performance.now();
+    const controller = new AbortController();
+    inFlight.add(controller);
+    // A client that hangs up stops its generation instead of holding the model.
+    res.on('close', () => {
+      inFlight.delete(controller);
+      if (!res.writableFinished) controller.abort(new Error('client disconnected'));
+      opts.log?.(`${req.method} ${req.url} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
+    });
+    route(req, res, controller.signal).catch((error: unknown) => {
+      if (controller.signal.aborted || res.headersSent) {
+        if (!res.writableEnded) res.destroy();
+        return;
+      }
+      const httpError = toHttpError(error);
+      // A body refused before it was read: tell the client, then drop the connection rather than read it.
+      if (httpError.status === 413) res.setHeader('connection', 'close');
+      sendError(res, httpError);
+    });
+  });
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${address.port}/v1`,
+    host: address.address,
+    port: address.port,
+    close() {
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        for (const controller of inFlight) controller.abort(new Error('server closing'));
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof ProviderError) {
+    if (error.kind === 'client' || error.kind === 'unsupported') {
+      return new HttpError(400, error.message, {
+        code: error.kind === 'unsupported' ? 'unsupported' : 'invalid_request',
+      });
+    }
+    if (error.kind === 'rate_limit')
+      return new HttpError(429, error.message, { type: 'rate_limit_error', code: 'rate_limit' });
+    return new HttpError(500, error.message, { code: error.kind });
+  }
+  return new HttpError(500, `internal error: ${error instanceof Error ? error.message : String(error)}`);
+}
