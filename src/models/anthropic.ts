@@ -5,6 +5,7 @@ import Anthropic, {
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
 import { normaliseBaseURL, resolveApiKey } from './api-settings.js';
+import { ProviderError } from './errors.js';
 import { badResponse, describeBody, isObject, toProviderError } from './http-errors.js';
 import type {
   CallOptions,
@@ -90,6 +91,9 @@ export function createAnthropicProvider(settings: AnthropicSettings): ModelProvi
     capabilities,
 
     async generate(request: GenerateRequest, options: CallOptions = {}): Promise<GenerateResult> {
+      // A raw prompt bypasses chat templates; the Messages API always applies one, so say so instead of guessing.
+      if (request.rawPrompt !== undefined)
+        throw new ProviderError('unsupported', `${identity}: raw prompts are not supported (chat only)`);
       try {
         const body = await client.messages.create(toMessagesBody(settings.model, request, { sampling }), {
           signal: options.signal,

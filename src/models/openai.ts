@@ -1,5 +1,6 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { normaliseBaseURL, resolveApiKey } from './api-settings.js';
+import { ProviderError } from './errors.js';
 import { badResponse, describeBody, isObject, toProviderError } from './http-errors.js';
 import type {
   CallOptions,
@@ -90,6 +91,9 @@ export function createOpenAIProvider(settings: OpenAISettings): ModelProvider {
     capabilities,
 
     async generate(request: GenerateRequest, options: CallOptions = {}): Promise<GenerateResult> {
+      // A raw prompt bypasses chat templates; chat completions always applies one, so say so instead of guessing.
+      if (request.rawPrompt !== undefined)
+        throw new ProviderError('unsupported', `${identity}: raw prompts are not supported (chat only)`);
       try {
         const body = await client.chat.completions.create(toChatBody(settings.model, request), {
           signal: options.signal,

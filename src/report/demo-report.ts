@@ -1,3 +1,4 @@
+import { wilsonInterval } from '../metrics/stats.js';
 import type { Store } from '../run/store.js';
 import type { Suite } from '../run/types.js';
 import { isCorrectNumber, parseNumericAnswer } from '../score/numeric-answer.js';
@@ -63,10 +64,14 @@ export function formatDemoReport(store: Store, suite: Suite, format: 'md' | 'jso
   if (format === 'json') return `${JSON.stringify({ suite: suite.hash, models: reports }, null, 2)}\n`;
   const out: string[] = ['', '## demo: the same question asked three ways', ''];
   for (const r of reports) {
+    const ci = wilsonInterval(Math.round(r.accuracy * r.n), r.n);
+    const ciText = ci
+      ? ` [95% Wilson CI ${(ci.low * 100).toFixed(1)}–${(ci.high * 100).toFixed(1)}%, cells treated as independent]`
+      : '';
     out.push(
       `### ${r.model}`,
       '',
-      `accuracy ${(r.accuracy * 100).toFixed(1)}% over n=${r.n} cells (${r.items} items x 3 phrasings) · answers parsed ${r.parsed}/${r.n} · same answer in every phrasing: ${r.itemsStable}/${r.items} items`,
+      `accuracy ${(r.accuracy * 100).toFixed(1)}%${ciText} over n=${r.n} cells (${r.items} items x 3 phrasings) · answers parsed ${r.parsed}/${r.n} · same answer in every phrasing: ${r.itemsStable}/${r.items} items`,
       '',
       '| item | phrasing | gold | answer | correct | reply (first 60 chars) |',
       '|---|---|---:|---:|---|---|',

@@ -12,7 +12,13 @@ import {
   sleep,
   toCellError,
 } from './retry.js';
-import { type AttemptRecord, doneCellSlot, type SaveCellCached, type Store } from './store.js';
+import {
+  type AttemptRecord,
+  type CellWrite,
+  doneCellSlot,
+  type SaveCellCached,
+  type Store,
+} from './store.js';
 import type { Cell, Progress, RunSummary, Suite } from './types.js';
 
 /** How one model (by label) is called. Unset limits fall back to the run's defaults. */
@@ -71,8 +77,9 @@ class RunStopped extends Error {}
 
 /**
  * Runs cells (test x model x repeat) against their providers and writes each one to the store
- * the moment it finishes, in its own transaction: a killed run loses at most the cells in
- * flight and never stores one twice (cells are unique per suite, model identity, test, repeat).
+ * as it finishes (cells finishing in the same event-loop turn share one transaction): a killed
+ * run loses at most the cells in flight or finished within the last turn, and never stores one
+ * twice (cells are unique per suite, model identity, test, repeat).
  * Every cell ends done or failed (with its reason) unless the run is stopped, when the cells
  * not finished stay pending.
  */
@@ -189,6 +196,31 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
   // Every call in flight listens to it: one listener per call is expected, not a leak.
   setMaxListeners(0, signal);
 
+  // Group commit: cells that finish in the same turn of the event loop are written in one
+  // transaction at the next turn (see Store.saveBatch). A write failure stops the run.
+  let batch: CellWrite[] = [];
+  let flushing: Promise<void> | undefined;
+  const flush = () => {
+    const writes = batch;
+    batch = [];
+    flushing = undefined;
+    try {
+      store.saveBatch(writes);
+    } catch (error) {
+      if (fatal === undefined) fatal = error;
+      stop.abort(new RunStopped('store write failed'));
+    }
+  };
+  const write = (w: CellWrite) => {
+    batch.push(w);
+    flushing ??= new Promise<void>((resolve) =>
+      setImmediate(() => {
+        flush();
+        resolve();
+      }),
+    );
+  };
+
   // With the cache on, cells whose requests are identical (same key) share one call: the
   // first calls, the others wait for it and reuse its stored answer.
   const inFlightKeys = new Map<string, Promise<void>>();
@@ -202,7 +234,7 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
         await earlier;
         if (signal.aborted) return;
         if (answeredKeys.has(w.key)) {
-          store.saveCellsCached([{ ...ref(w.cell, w.lane, suite.hash), runId, key: w.key }]);
+          write({ kind: 'cached', cells: [{ ...ref(w.cell, w.lane, suite.hash), runId, key: w.key }] });
           p.done++;
           p.cached++;
           emit();
@@ -259,12 +291,9 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
         lane.tpm?.adjust(-estimate); // a failed call spent (about) nothing
         const delay = retryDelayMs(error, attempt - 1, lane.policy, random);
         if (delay === undefined) {
-          store.saveCellFailed({
-            ...ref(cell, lane, suite.hash),
-            runId,
-            request: cell.request,
-            error: err,
-            attempts,
+          write({
+            kind: 'failed',
+            cell: { ...ref(cell, lane, suite.hash), runId, request: cell.request, error: err, attempts },
           });
           p.failed++;
           p.errorsByKind[err.kind] = (p.errorsByKind[err.kind] ?? 0) + 1;
@@ -286,14 +315,17 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
       const outTokens = result.usage?.outputTokens ?? 0;
       lane.tpm?.adjust(inTokens + outTokens - estimate);
       if (signal.aborted) return; // stopped as it answered: leave it pending rather than half-written
-      store.saveCellDone({
-        ...ref(cell, lane, suite.hash),
-        runId,
-        key: w.key,
-        request: cell.request,
-        result,
-        latencyMs,
-        attempts,
+      write({
+        kind: 'done',
+        cell: {
+          ...ref(cell, lane, suite.hash),
+          runId,
+          key: w.key,
+          request: cell.request,
+          result,
+          latencyMs,
+          attempts,
+        },
       });
       answeredKeys.add(w.key);
       p.done++;
@@ -317,6 +349,7 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
   try {
     for (const w of toCall) void w.lane.queue.add(guarded(w));
     await Promise.all([...lanes.values()].map((l) => l.queue.onIdle()));
+    await flushing;
   } finally {
     opts.signal?.removeEventListener('abort', onOuterAbort);
   }

@@ -151,6 +151,12 @@ export interface SaveCellCached extends CellRef {
   key: string;
 }
 
+/** One write of a finished cell, for `saveBatch`. */
+export type CellWrite =
+  | { kind: 'done'; cell: SaveCellDone }
+  | { kind: 'failed'; cell: SaveCellFailed }
+  | { kind: 'cached'; cells: SaveCellCached[] };
+
 export interface StoredResponse extends GenerateResult {
   key: string;
   identity: string;
@@ -286,8 +292,8 @@ const PAGE = 500;
 
 /**
  * The SQLite store: suites, runs, responses (the cache), cells and every attempt. A report is
- * built from it alone. Each finished cell is one transaction, so a process killed at any point
- * loses at most the cells that were in flight.
+ * built from it alone. A finished cell is written whole in one transaction (alone or with others
+ * that finished at the same moment), so a process killed at any point never leaves half a cell.
  */
 export class Store {
   readonly db: DB;
@@ -296,6 +302,7 @@ export class Store {
   private readonly txDone: Database.Transaction<(c: SaveCellDone) => void>;
   private readonly txFailed: Database.Transaction<(c: SaveCellFailed) => void>;
   private readonly txCached: Database.Transaction<(cells: SaveCellCached[]) => void>;
+  private readonly txBatch: Database.Transaction<(writes: readonly CellWrite[]) => void>;
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -311,6 +318,14 @@ export class Store {
     this.txDone = this.makeTxDone();
     this.txFailed = this.makeTxFailed();
     this.txCached = this.makeTxCached();
+    // Nested transaction functions run as savepoints inside the batch's one commit.
+    this.txBatch = this.db.transaction((writes: readonly CellWrite[]) => {
+      for (const w of writes) {
+        if (w.kind === 'done') this.txDone(w.cell);
+        else if (w.kind === 'failed') this.txFailed(w.cell);
+        else this.txCached(w.cells);
+      }
+    });
   }
 
   close(): void {
@@ -403,6 +418,15 @@ export class Store {
   /** A failed cell with its reason and attempts, in one transaction. */
   saveCellFailed(c: SaveCellFailed): void {
     this.txFailed.immediate(c);
+  }
+
+  /**
+   * Several finished cells in one transaction (group commit): the engine flushes the cells that
+   * finished in the same turn of the event loop together, so a commit's cost is shared while a
+   * killed process still loses only cells that were not yet committed — never half a cell.
+   */
+  saveBatch(writes: readonly CellWrite[]): void {
+    if (writes.length > 0) this.txBatch.immediate(writes);
   }
 
   /** Done cells whose response is already stored (attempts 0), in one transaction. */

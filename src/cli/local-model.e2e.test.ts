@@ -1,0 +1,103 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { configJsonSchema } from '../config/schema.js';
+import { repoRoot, tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
+import { assertBuilt, cleanEnv, runCli, startCli } from './test-support/cli.js';
+
+beforeAll(assertBuilt);
+
+const withModel = tinyModelPath ? describe : describe.skip;
+
+withModel(`the CLI with the real tiny model ${tinyModelMissing ?? ''}`, () => {
+  const model = `gguf:${tinyModelPath}`;
+
+  it('waver demo runs end to end from WAVER_MODEL and reads its verdict from the store', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waver-demo-'));
+    const r = await runCli(['demo'], { cwd: dir, env: cleanEnv({ WAVER_MODEL: model }) });
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\| 12 \| 12 \| 0 \| 0 \| 0 \| 100\.0% \| complete \|/);
+    expect(r.stdout).toMatch(
+      /accuracy \d+\.\d% \[95% Wilson CI .*\] over n=12 cells \(4 items x 3 phrasings\)/,
+    );
+    // Again: everything comes from the store, nothing is generated twice.
+    const again = await runCli(['demo', '--format', 'json'], {
+      cwd: dir,
+      env: cleanEnv({ WAVER_MODEL: model }),
+    });
+    expect(again.code).toBe(0);
+    const summary = JSON.parse(again.stdout.slice(0, again.stdout.indexOf('\n}\n') + 3)) as {
+      summary: { calls: number };
+    };
+    expect(summary.summary.calls).toBe(0);
+  }, 120_000);
+
+  it('waver serve answers a waver run through the openai: provider, and stops on SIGTERM', async () => {
+    const server = startCli(['serve', '--model', model, '--port', '0']);
+    const url = await new Promise<string>((resolve, reject) => {
+      server.child.stdout?.on('data', (d: Buffer) => {
+        const line = d.toString().trim();
+        if (line.startsWith('http://')) resolve(line);
+      });
+      server.done.then((r) => reject(new Error(`serve exited: ${r.stderr}`)));
+    });
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'waver-serve-'));
+      const suite = join(dir, 'suite.jsonl');
+      writeFileSync(
+        suite,
+        `${['Once upon a time', 'The cat sat', 'Lily went to'].map((p, i) => JSON.stringify({ id: `s${i}`, prompt: p })).join('\n')}\n`,
+      );
+      const store = join(dir, 'store.db');
+      const r = await runCli([
+        'run',
+        '--suite',
+        suite,
+        '--models',
+        `openai:tiny@${url}`,
+        '--store',
+        store,
+        '--max-tokens',
+        '16',
+      ]);
+      expect(r.code).toBe(0);
+      const exported = await runCli(['export', '--store', store]);
+      const cells = exported.stdout
+        .trim()
+        .split('\n')
+        .map(
+          (l) =>
+            JSON.parse(l) as { status: string; response: { text: string; usage: { outputTokens: number } } },
+        );
+      expect(cells).toHaveLength(3);
+      for (const c of cells) {
+        expect(c.status).toBe('done');
+        expect(c.response.text.length).toBeGreaterThan(0);
+        expect(c.response.usage.outputTokens).toBe(16);
+      }
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    const end = await server.done;
+    expect(end.code).toBe(0);
+  }, 120_000);
+
+  it('waver serve refuses a non-loopback address unless told', async () => {
+    const r = await runCli(['serve', '--model', model, '--host', '0.0.0.0', '--port', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/allow-remote|loopback/i);
+  });
+});
+
+describe('waver schema', () => {
+  it('prints the config schema, and the committed copy is current', async () => {
+    const r = await runCli(['schema']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(configJsonSchema());
+    const committed = JSON.parse(readFileSync(join(repoRoot, 'schema/waver.schema.json'), 'utf8'));
+    expect(committed, "schema/waver.schema.json is stale: run 'npm run schema'").toEqual(configJsonSchema());
+  });
+});
