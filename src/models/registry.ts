@@ -40,6 +40,7 @@ export async function createProvider(
         model: spec.model,
         baseURL: spec.baseURL,
         apiKeyEnv: spec.apiKeyEnv,
+        apiVersion: spec.apiVersion,
       });
     }
     case 'replay': {

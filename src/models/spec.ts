@@ -23,6 +23,11 @@ export const ModelSpecObject = z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
       .optional(),
+    /**
+     * anthropic: the `anthropic-version` header. The SDK's default version no longer accepts
+     * temperature; '2023-06-01' does, so waver can pin temperature 0 (see docs/decisions.md E9).
+     */
+    apiVersion: z.string().min(1).optional(),
     /** gguf: context window in tokens (defaults to the model's training context, capped at 4096). */
     contextSize: z.int().positive().optional(),
     /**
