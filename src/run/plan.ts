@@ -41,13 +41,18 @@ export function requestFor(test: SuiteTest, params: WaverConfig['params']): Gene
   return request;
 }
 
+/** Cells a model owes a suite: the sum over tests of their repeats. */
+export function expectedCells(suite: Suite, repeats: number): number {
+  return suite.tests.reduce((n, t) => n + (t.repeats ?? repeats), 0);
+}
+
 /** Cells = test x model x repeat, in a stable order (test-major, so partial runs cover whole tests first). */
 export function planCells(suite: Suite, models: readonly PlannedModel[], config: WaverConfig): Cell[] {
   const cells: Cell[] = [];
   for (const test of suite.tests) {
     const request = requestFor(test, config.params);
     for (const model of models) {
-      for (let repeat = 0; repeat < config.repeats; repeat++) {
+      for (let repeat = 0; repeat < (test.repeats ?? config.repeats); repeat++) {
         cells.push({ testId: test.id, model: model.label, repeat, request });
       }
     }

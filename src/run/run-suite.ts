@@ -5,7 +5,7 @@ import type { FetchFn, ModelProvider } from '../models/types.js';
 import { WAVER_VERSION } from '../version.js';
 import { runCells } from './engine.js';
 import { estimateRun, type ModelEstimate } from './estimate.js';
-import { type PlannedModel, planCells, plannedModels } from './plan.js';
+import { expectedCells, type PlannedModel, planCells, plannedModels } from './plan.js';
 import { checkReachable } from './reachability.js';
 import { openStore, withoutSecrets } from './store.js';
 import type { Coverage, Progress, RunSummary, Suite } from './types.js';
@@ -57,7 +57,7 @@ export async function runSuite(
     // before the store is created, so an unreachable endpoint leaves nothing behind.
     const stored = storedCounts(config, suite, models, identities);
     const toCall = models.filter(
-      (m) => !config.cache || (stored.get(m.label) ?? 0) < suite.tests.length * config.repeats,
+      (m) => !config.cache || (stored.get(m.label) ?? 0) < expectedCells(suite, config.repeats),
     );
     await Promise.all(toCall.map((m) => checkReachable(m.spec, opts)));
     const store = openStore(config.store);

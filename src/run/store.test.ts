@@ -316,3 +316,38 @@ describe('withoutSecrets', () => {
     ).toEqual({ nested: [{ maxTokens: 5, apiKeyEnv: 'OPENAI_API_KEY' }] });
   });
 });
+
+describe('coverage with per-test repeats', () => {
+  it('expects a test’s own repeats and ignores cells beyond them', () => {
+    const store = openStore(tempDb());
+    const own: Suite = {
+      name: 'baseline.jsonl',
+      hash: 'b'.repeat(64),
+      tests: [
+        { id: 'base', prompt: 'Q', repeats: 3 },
+        { id: 'v1', prompt: 'Q, reworded' },
+      ],
+    };
+    store.saveSuite(own);
+    const runId = store.beginRun({ suiteHash: own.hash, config: {}, waverVersion: '0.1.0' });
+    const done = (testId: string, repeat: number) =>
+      store.saveCellDone({
+        suiteHash: own.hash,
+        testId,
+        model: 'm',
+        modelIdentity: identity,
+        repeat,
+        runId,
+        key: cacheKey(identity, req(testId), repeat),
+        request: req(testId),
+        result: { text: 'x', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } },
+        attempts: [],
+      });
+    for (const r of [0, 1, 2]) done('base', r);
+    done('v1', 0);
+    done('v1', 1); // beyond the run's 1 repeat: not counted
+    const cov = store.coverage(own.hash, [{ identity, repeats: 1 }]);
+    expect(cov).toMatchObject({ total: 4, done: 4, pending: 0 });
+    store.close();
+  });
+});

@@ -546,16 +546,15 @@ export class Store {
   }
 
   /**
-   * Coverage of a suite for some models, from the store alone: total = tests x repeats per
-   * model; pending = total - done - failed. With `runId`, `cached` counts done cells that run
+   * Coverage of a suite for some models, from the store alone: total = the sum over tests of
+   * their repeats (a test's own `repeats`, else the model's) per model; pending = total - done - failed. With `runId`, `cached` counts done cells that run
    * did not call for (written earlier, or linked to a stored response); without, cells stored
    * with no call.
    */
   coverage(suiteHash: string, models: CoverageModel[], opts: { runId?: string } = {}): Coverage {
-    const tests = this.stmts.countTests.pluck().get(suiteHash) as number;
     const cov: Coverage = { total: 0, done: 0, failed: 0, pending: 0, cached: 0, errorsByKind: {} };
     for (const m of models) {
-      cov.total += tests * m.repeats;
+      cov.total += this.stmts.expectedCells.pluck().get({ suite_hash: suiteHash, repeats: m.repeats }) as number;
       const rows = this.stmts.coverageRows.all({
         suite_hash: suiteHash,
         identity: m.identity,
@@ -636,7 +635,6 @@ function prepare(db: DB) {
     getSuite: db.prepare('SELECT hash, name FROM suites WHERE hash = ?'),
     getTests: db.prepare('SELECT json FROM tests WHERE suite_hash = ? ORDER BY position'),
     getTest: db.prepare('SELECT json FROM tests WHERE suite_hash = ? AND test_id = ?'),
-    countTests: db.prepare('SELECT count(*) FROM tests WHERE suite_hash = ?'),
     insertRun: db.prepare(
       'INSERT INTO runs (id, started_at, waver_version, config_json, suite_hash, status) VALUES (?, ?, ?, ?, ?, ?)',
     ),
@@ -679,10 +677,13 @@ function prepare(db: DB) {
       SELECT status, error_kind, count(*) AS n,
              sum(CASE WHEN status = 'done' AND (attempts = 0 OR (@run_id IS NOT NULL AND run_id != @run_id))
                       THEN 1 ELSE 0 END) AS cached
-      FROM cells
-      WHERE suite_hash = @suite_hash AND model_identity = @identity AND repeat < @repeats
-        AND test_id IN (SELECT test_id FROM tests WHERE suite_hash = @suite_hash)
+      FROM cells c JOIN tests t ON t.suite_hash = c.suite_hash AND t.test_id = c.test_id
+      WHERE c.suite_hash = @suite_hash AND c.model_identity = @identity
+        AND c.repeat < coalesce(json_extract(t.json, '$.repeats'), @repeats)
       GROUP BY status, error_kind`),
+    expectedCells: db.prepare(`
+      SELECT coalesce(sum(coalesce(json_extract(json, '$.repeats'), @repeats)), 0)
+      FROM tests WHERE suite_hash = @suite_hash`),
   };
 }
 

@@ -6,6 +6,8 @@ export interface SuiteTest {
   id: string;
   prompt: string;
   system?: string;
+  /** Calls per model for this test, overriding the run's `repeats` (the ladder asks baselines 3 times). */
+  repeats?: number;
   /** Protocol fields (family, level, gold, gates...) kept verbatim in the store. */
   meta?: Record<string, unknown>;
 }

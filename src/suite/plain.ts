@@ -5,7 +5,7 @@ import { canonicalJson, sha256 } from '../util/hash.js';
 
 /**
  * The plain suite format: JSONL, one test per line, `{"id": "...", "prompt": "...", "system"?: "...",
- * "meta"?: {...}}`. Protocol suites use the same shape with their fields in `meta`.
+ * "repeats"?: n, "meta"?: {...}}`. Protocol suites use the same shape with their fields in `meta`.
  */
 export function loadPlainSuite(file: string): Suite {
   let text: string;
@@ -46,10 +46,10 @@ function parseTest(value: unknown, where: { file: string; line: number }): Suite
     throw new InputError('each line must be a JSON object', where);
   }
   const v = value as Record<string, unknown>;
-  const known = new Set(['id', 'prompt', 'system', 'meta']);
+  const known = new Set(['id', 'prompt', 'system', 'repeats', 'meta']);
   for (const key of Object.keys(v)) {
     if (!known.has(key))
-      throw new InputError('unknown field (expected id, prompt, system, meta)', { ...where, field: key });
+      throw new InputError('unknown field (expected id, prompt, system, repeats, meta)', { ...where, field: key });
   }
   if (typeof v.id === 'number') v.id = String(v.id);
   if (typeof v.id !== 'string' || v.id === '')
@@ -60,6 +60,9 @@ function parseTest(value: unknown, where: { file: string; line: number }): Suite
   if (v.system !== undefined && typeof v.system !== 'string') {
     throw new InputError('must be a string', { ...where, field: 'system' });
   }
+  if (v.repeats !== undefined && !(Number.isInteger(v.repeats) && (v.repeats as number) > 0)) {
+    throw new InputError('must be a positive integer', { ...where, field: 'repeats' });
+  }
   if (v.meta !== undefined && (typeof v.meta !== 'object' || v.meta === null || Array.isArray(v.meta))) {
     throw new InputError('must be an object', { ...where, field: 'meta' });
   }
@@ -67,6 +70,7 @@ function parseTest(value: unknown, where: { file: string; line: number }): Suite
     id: v.id,
     prompt: v.prompt,
     ...(v.system !== undefined ? { system: v.system as string } : {}),
+    ...(v.repeats !== undefined ? { repeats: v.repeats as number } : {}),
     ...(v.meta !== undefined ? { meta: v.meta as Record<string, unknown> } : {}),
   };
 }
