@@ -3,7 +3,7 @@
 //
 //   npm run bench                      (builds, then runs this)
 //   node bench/run.mjs [--repeat 3] [--count 2000] [--concurrency 16] [--timeout-s 300]
-//                      [--skip-promptfoo] [--skip-waver] [--skip-gguf]
+//                      [--skip-promptfoo] [--skip-waver] [--skip-gguf] [--skip-protocols]
 //
 // Exit code: 0 when every measurement ran and was valid (goal misses are reported, not fatal),
 // 1 when a measurement failed or saw the wrong number of requests.
@@ -47,6 +47,7 @@ function parseArgs(argv) {
     skipPromptfoo: false,
     skipWaver: false,
     skipGguf: false,
+    skipProtocols: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -62,6 +63,7 @@ function parseArgs(argv) {
     else if (a === '--skip-promptfoo') o.skipPromptfoo = true;
     else if (a === '--skip-waver') o.skipWaver = true;
     else if (a === '--skip-gguf') o.skipGguf = true;
+    else if (a === '--skip-protocols') o.skipProtocols = true;
     else throw new Error(`unknown option ${a}`);
   }
   return o;
@@ -336,6 +338,8 @@ async function main() {
   }
 
   stopServer();
+  const protocols = opts.skipProtocols ? [] : await runProtocolBenches(env, timeoutMs, notes);
+  if (protocols.some((p) => p.broken)) valid = false;
   const summary = summarise(rows);
   const ratios = computeRatios(summary, gguf);
   const results = {
@@ -351,11 +355,13 @@ async function main() {
     summary,
     gguf,
     ratios,
+    protocols,
     notes,
     valid,
   };
   writeFileSync(join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   printReport(summary, ratios, notes);
+  printProtocols(protocols);
   process.stdout.write(`\nresults: ${rel(join(OUT, 'results.json'))}\n`);
   return valid ? 0 : 1;
 }
@@ -550,3 +556,44 @@ main().then(
     process.exit(1);
   },
 );
+
+/**
+ * The protocols' own benchmarks (one script each, `bench/<name>.mjs`), each ending with a line
+ * `RESULT {"name", "value"?, "ratio"?, "goal", "pass"}`. A missing script is skipped and said so.
+ */
+const PROTOCOL_BENCHES = ['ladder-sim', 'ladder-suite', 'ladder-metrics', 'paraphrase-metrics', 'sago-bleu', 'sago-metrics'];
+
+async function runProtocolBenches(env, timeoutMs, notes) {
+  const out = [];
+  for (const name of PROTOCOL_BENCHES) {
+    const script = join(BENCH, `${name}.mjs`);
+    if (!existsSync(script)) {
+      notes.push(`${name}: ${rel(script)} not present, skipped`);
+      continue;
+    }
+    log(`protocol bench: ${rel(script)}`);
+    const m = await measureProcess(NODE, [script], { env, cwd: ROOT, timeoutMs });
+    const line = m.stdout.split('\n').filter((l) => l.startsWith('RESULT ')).at(-1);
+    let result;
+    try {
+      result = line ? JSON.parse(line.slice('RESULT '.length)) : undefined;
+    } catch {
+      result = undefined;
+    }
+    const broken = m.exitCode !== 0 || result === undefined;
+    if (broken) notes.push(`${name}: exit ${m.exitCode}${result ? '' : ', no RESULT line'}: ${tail(m.stderr, 300)}`);
+    out.push({ name, wallS: m.wallS, result, broken, stdoutTail: tail(m.stdout, 3000) });
+  }
+  return out;
+}
+
+function printProtocols(protocols) {
+  if (protocols.length === 0) return;
+  process.stdout.write('\nprotocol benchmarks (each script prints its own detail; see results.json)\n\n');
+  for (const p of protocols) {
+    const r = p.result ?? {};
+    const figure = r.ratio !== undefined ? `ratio ${r.ratio}` : r.value !== undefined ? `${r.value}${r.unit ? ` ${r.unit}` : ''}` : '';
+    const verdict = p.broken ? 'BROKEN' : r.pass ? 'PASS' : 'FAIL';
+    process.stdout.write(`${p.name.padEnd(20)} ${figure.padEnd(28)} goal ${String(r.goal ?? '?').padEnd(14)} ${verdict}\n`);
+  }
+}
