@@ -3,11 +3,16 @@ import { Command } from 'commander';
 import { InputError } from '../errors.js';
 import { ProviderError } from '../models/errors.js';
 import { WAVER_VERSION } from '../version.js';
+import { checkCommand } from './commands/check.js';
 import { demoCommand } from './commands/demo.js';
 import { exportCommand } from './commands/export.js';
+import { ladderCommand } from './commands/ladder.js';
+import { paraphraseCommand } from './commands/paraphrase.js';
 import { runCommand } from './commands/run.js';
 import { schemaCommand } from './commands/schema.js';
 import { serveCommand } from './commands/serve.js';
+import { suiteCommand } from './commands/suite.js';
+import { viewCommand } from './commands/view.js';
 import { EXIT } from './output.js';
 
 const program = new Command('waver')
@@ -17,7 +22,12 @@ const program = new Command('waver')
   .version(WAVER_VERSION)
   .showHelpAfterError()
   .addCommand(demoCommand())
+  .addCommand(ladderCommand())
+  .addCommand(paraphraseCommand())
+  .addCommand(suiteCommand())
   .addCommand(runCommand())
+  .addCommand(checkCommand())
+  .addCommand(viewCommand())
   .addCommand(serveCommand())
   .addCommand(exportCommand())
   .addCommand(schemaCommand());

@@ -10,6 +10,7 @@ export const EXIT = {
   input: 2,
   /** The run finished but some cells failed or coverage is below the threshold. */
   incomplete: 3,
+  checkFailed: 4, // `waver check`: a threshold failed, or `--compare` found the new model significantly worse.
   /** Stopped by SIGINT/SIGTERM; the store is consistent and the run resumes on re-run. */
   aborted: 130,
 } as const;

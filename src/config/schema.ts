@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import { CheckConfig } from '../check/config.js';
 import { ModelSpecSchema } from '../models/spec.js';
+import { LadderConfigSchema } from '../protocols/ladder/config.js';
+import { ParaphraseConfig } from '../protocols/paraphrase/config.js';
+import { SagoConfig } from '../protocols/sago/config.js';
 
 /**
  * The one typed config. The CLI builds it from flags, `waver.yaml` supplies it from a file, and the
@@ -54,6 +58,13 @@ export const WaverConfig = z
     /** A model whose share of done cells is below this is reported as incomplete. */
     minCoverage: z.number().min(0).max(1).default(0.9),
     params: GenerationParams.default(GenerationParams.parse({})),
+    /** `waver sago` settings (docs/sago.md). */
+    sago: SagoConfig.optional(),
+    /** `waver ladder` settings (docs/ladder.md). */
+    ladder: LadderConfigSchema.optional(),
+    /** `waver paraphrase` settings (docs/paraphrase.md). */
+    paraphrase: ParaphraseConfig.optional(),
+    check: CheckConfig.optional(), // `waver check` thresholds (docs/check.md)
   })
   .strict();
 

@@ -86,6 +86,19 @@ export const MIGRATIONS: readonly ((db: DB) => void)[] = [
       CREATE INDEX attempts_cell ON attempts(cell_id);
     `);
   },
+  // Results of calls that are not chat generations (embeddings, teacher-forced scores): see aux-cache.ts.
+  (db) => {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS aux_results (
+        key TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        identity TEXT NOT NULL,
+        request_json TEXT NOT NULL,
+        result_json TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+    `);
+  },
 ];
 
 /** Runs the migrations a store lacks, each in its own transaction with its user_version bump. */

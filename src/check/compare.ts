@@ -1,0 +1,260 @@
+import type { WaverConfig } from '../config/schema.js';
+import { InputError } from '../errors.js';
+import { type PairedComparison, type PairedObservation, pairedComparison } from '../metrics/paired.js';
+import { LadderConfigSchema } from '../protocols/ladder/config.js';
+import { loadLadderResults } from '../protocols/ladder/results.js';
+import { loadParaphraseResults } from '../protocols/paraphrase/results.js';
+import type { Store } from '../run/store.js';
+import { deriveSeed } from '../util/random.js';
+import { type ProtocolSuite, protocolSuites } from './suites.js';
+
+/**
+ * "Did the upgrade make it less stable?": two models on the same suite, paired test by test
+ * (docs/check.md#compare). Each (test, repeat) both answered is a pair of correctness verdicts;
+ * McNemar's exact test on the discordant pairs gives the p-value, and a cluster bootstrap (seeds
+ * for the ladder, items for paraphrase) the CI of the accuracy difference. The new model is
+ * significantly worse when both agree: p < alpha with more base-only wins, and the (1 - alpha)
+ * CI of new - base entirely below 0.
+ */
+
+export type CompareProtocol = 'ladder' | 'paraphrase';
+
+export interface ModelRef {
+  label: string;
+  identity: string;
+}
+
+export interface CompareResult {
+  protocol: CompareProtocol;
+  suite: ProtocolSuite;
+  base: ModelRef;
+  new: ModelRef;
+  alpha: number;
+  /** What a pair and a cluster are. */
+  unit: { pair: string; cluster: string };
+  comparison: PairedComparison;
+  /** Answers without a partner, or without a verdict (a KB response not judged). */
+  unpaired: { base: number; new: number; unscored: number };
+  worse: boolean;
+  better: boolean;
+  verdict: string;
+}
+
+export interface CompareOptions {
+  config: WaverConfig;
+  base: string;
+  new: string;
+  protocol?: CompareProtocol;
+  /** A suite chosen with --suite. */
+  suite?: ProtocolSuite;
+  alpha: number;
+}
+
+export function compareModels(store: Store, opts: CompareOptions): CompareResult {
+  const { suite, protocol } = pickSuite(store, opts);
+  const base = resolveModel(store, suite.hash, opts.base, 'base');
+  const next = resolveModel(store, suite.hash, opts.new, 'new');
+  if (base.identity === next.identity)
+    throw new InputError(`base and new are the same model (${base.identity})`, { field: '--compare' });
+  const { pairs, unpaired, unit } =
+    protocol === 'ladder'
+      ? ladderPairs(store, suite.hash, base, next, opts.config)
+      : paraphrasePairs(store, suite.hash, base, next, opts.config);
+  const comparison = pairedComparison(pairs, {
+    seed: deriveSeed(opts.config.seed, 'check-compare', base.identity, next.identity),
+    confidence: 1 - opts.alpha,
+  });
+  const { b, c, p } = comparison.mcnemar;
+  const d = comparison.difference;
+  const worse = p < opts.alpha && b > c && d.high !== undefined && d.high < 0;
+  const better = p < opts.alpha && c > b && d.low !== undefined && d.low > 0;
+  const verdict =
+    comparison.n === 0
+      ? 'no pairs: the two models have no test answered by both'
+      : worse
+        ? `new is significantly worse at alpha ${opts.alpha}`
+        : better
+          ? `new is significantly better at alpha ${opts.alpha}`
+          : p < opts.alpha
+            ? `McNemar p < ${opts.alpha}, but the clustered CI of the difference includes 0: not significant once pairs that share a ${unit.cluster} are allowed to be correlated`
+            : `no significant difference at alpha ${opts.alpha}`;
+  return {
+    protocol,
+    suite,
+    base,
+    new: next,
+    alpha: opts.alpha,
+    unit,
+    comparison,
+    unpaired,
+    worse,
+    better,
+    verdict,
+  };
+}
+
+function pickSuite(store: Store, opts: CompareOptions): { suite: ProtocolSuite; protocol: CompareProtocol } {
+  if (opts.suite) {
+    if (opts.suite.protocol === 'sago')
+      throw new InputError(
+        'a paired comparison needs a ladder or paraphrase suite (sago has no correctness)',
+        { field: '--suite' },
+      );
+    if (opts.protocol && opts.protocol !== opts.suite.protocol)
+      throw new InputError(`--suite is a ${opts.suite.protocol} suite but --protocol is ${opts.protocol}`, {
+        field: '--protocol',
+      });
+    return { suite: opts.suite, protocol: opts.suite.protocol };
+  }
+  const candidates: ProtocolSuite[] = [];
+  for (const protocol of opts.protocol ? [opts.protocol] : (['ladder', 'paraphrase'] as const)) {
+    // The most recent suite of the protocol that both models answered.
+    const hash = protocolSuites(store, protocol).find(
+      (h) => hasModel(store, h, opts.base) && hasModel(store, h, opts.new),
+    );
+    if (hash)
+      candidates.push({ protocol, hash, name: protocol === 'ladder' ? 'ladder/tests' : 'paraphrase/items' });
+  }
+  const [first, second] = candidates;
+  if (!first)
+    throw new InputError(
+      `no ${opts.protocol ?? 'ladder or paraphrase'} suite in ${store.path} has cells of both '${opts.base}' and '${opts.new}'`,
+      { field: '--compare' },
+    );
+  if (second)
+    throw new InputError(
+      'both a ladder and a paraphrase suite have both models: pass --protocol ladder|paraphrase',
+      {
+        field: '--protocol',
+      },
+    );
+  return { suite: first, protocol: first.protocol as CompareProtocol };
+}
+
+function modelRows(store: Store, suiteHash: string): { model: string; model_identity: string }[] {
+  return store.db
+    .prepare('SELECT DISTINCT model, model_identity FROM cells WHERE suite_hash = ? ORDER BY model_identity')
+    .all(suiteHash) as { model: string; model_identity: string }[];
+}
+
+function hasModel(store: Store, suiteHash: string, name: string): boolean {
+  return modelRows(store, suiteHash).some((r) => r.model === name || r.model_identity === name);
+}
+
+/** A model by its label or identity; a label shared by two identities must be given as an identity. */
+function resolveModel(store: Store, suiteHash: string, name: string, role: string): ModelRef {
+  const rows = modelRows(store, suiteHash);
+  const byIdentity = rows.find((r) => r.model_identity === name);
+  if (byIdentity) return { label: byIdentity.model, identity: byIdentity.model_identity };
+  const byLabel = rows.filter((r) => r.model === name);
+  if (byLabel.length === 1) {
+    const r = byLabel[0] as { model: string; model_identity: string };
+    return { label: r.model, identity: r.model_identity };
+  }
+  if (byLabel.length > 1)
+    throw new InputError(
+      `${role} model '${name}' names ${byLabel.length} identities in suite ${suiteHash.slice(0, 12)}; give one of: ${byLabel.map((r) => r.model_identity).join(', ')}`,
+      { field: '--compare' },
+    );
+  throw new InputError(
+    `${role} model '${name}' has no cells in suite ${suiteHash.slice(0, 12)} (models there: ${rows.map((r) => r.model).join(', ') || 'none'})`,
+    { field: '--compare' },
+  );
+}
+
+interface Pairing {
+  pairs: PairedObservation[];
+  unpaired: CompareResult['unpaired'];
+  unit: CompareResult['unit'];
+}
+
+/** Joins two models' verdicts on a key; a verdict of undefined (not scored) leaves the pair out. */
+function join(
+  baseCells: Map<string, { cluster: string; correct: boolean | undefined }>,
+  newCells: Map<string, { cluster: string; correct: boolean | undefined }>,
+): Omit<Pairing, 'unit'> {
+  const pairs: PairedObservation[] = [];
+  let unscored = 0;
+  let baseOnly = 0;
+  for (const [key, b] of baseCells) {
+    const n = newCells.get(key);
+    if (!n) {
+      baseOnly++;
+      continue;
+    }
+    if (b.correct === undefined || n.correct === undefined) {
+      unscored++;
+      continue;
+    }
+    pairs.push({ cluster: b.cluster, base: b.correct, new: n.correct });
+  }
+  let newOnly = 0;
+  for (const key of newCells.keys()) if (!baseCells.has(key)) newOnly++;
+  return { pairs, unpaired: { base: baseOnly, new: newOnly, unscored } };
+}
+
+/**
+ * Ladder pairs: (test, repeat), clustered by seed. A numeric answer is correct when it scores 1; a
+ * Knowledge Boundary response when its rubric score recognises the boundary (>= the threshold).
+ * Failed calls are incorrect (DESIGN.md); KB responses without a verdict are left out.
+ */
+function ladderPairs(
+  store: Store,
+  hash: string,
+  base: ModelRef,
+  next: ModelRef,
+  config: WaverConfig,
+): Pairing {
+  const settings = LadderConfigSchema.parse(config.ladder ?? {});
+  const results = loadLadderResults(store, hash, {
+    settings,
+    seed: config.seed,
+    minCoverage: config.minCoverage,
+    models: [base, next],
+  });
+  const verdicts = (identity: string) => {
+    const m = results.models.find((x) => x.identity === identity);
+    const out = new Map<string, { cluster: string; correct: boolean | undefined }>();
+    for (const c of m?.cells ?? []) {
+      const correct =
+        c.score === undefined
+          ? undefined
+          : c.family === 'KB'
+            ? c.score >= settings.kbRecognizeThreshold
+            : c.score >= 1;
+      out.set(`${c.testId}\u0000${c.repeat}`, { cluster: c.seedId, correct });
+    }
+    return out;
+  };
+  return {
+    ...join(verdicts(base.identity), verdicts(next.identity)),
+    unit: { pair: 'test x repeat', cluster: 'seed' },
+  };
+}
+
+/** Paraphrase pairs: (item, phrasing, repeat), clustered by item; failed or unparsed answers are wrong. */
+function paraphrasePairs(
+  store: Store,
+  hash: string,
+  base: ModelRef,
+  next: ModelRef,
+  config: WaverConfig,
+): Pairing {
+  // The pairs need the scored cells only; one resample keeps the loader's own CIs cheap.
+  const results = loadParaphraseResults(store, hash, {
+    models: [base.identity, next.identity],
+    seed: config.seed,
+    resamples: 1,
+  });
+  const verdicts = (identity: string) => {
+    const m = results.models.find((x) => x.identity === identity);
+    const out = new Map<string, { cluster: string; correct: boolean | undefined }>();
+    for (const c of m?.cells ?? [])
+      out.set(`${c.item}\u0000${c.phrasing}\u0000${c.repeat}`, { cluster: c.item, correct: c.correct });
+    return out;
+  };
+  return {
+    ...join(verdicts(base.identity), verdicts(next.identity)),
+    unit: { pair: 'item x phrasing x repeat', cluster: 'item' },
+  };
+}

@@ -1,0 +1,63 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../config/load.js';
+import { InputError } from '../../errors.js';
+import { LadderConfigSchema, ladderSettings } from './config.js';
+
+describe('the ladder config section', () => {
+  it("defaults to the paper's and DESIGN.md's choices", () => {
+    expect(LadderConfigSchema.parse({})).toEqual({
+      answerFormat: 'json',
+      baselineRepeats: 3,
+      strictLoadBands: false,
+      kbRecognizeThreshold: 0.75,
+      kbJudgeMaxTokens: 256,
+      collapseRatio: 0.8,
+      stabilityThreshold: 0.8,
+      resamples: 2000,
+      confidence: 0.95,
+      attempts: 2,
+    });
+    expect(ladderSettings({})).toEqual(LadderConfigSchema.parse({}));
+  });
+
+  it('is read from waver.yaml, and a bad value or band table is an error naming file, line and key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waver-ladder-config-'));
+    const file = join(dir, 'waver.yaml');
+    writeFileSync(
+      file,
+      'ladder:\n  answerFormat: hashes\n  kbRecognizeThreshold: 0.8\n  families: [SV, KB]\n',
+    );
+    const config = resolveConfig({ file });
+    expect(ladderSettings(config)).toMatchObject({
+      answerFormat: 'hashes',
+      kbRecognizeThreshold: 0.8,
+      families: ['SV', 'KB'],
+    });
+
+    const fail = (yaml: string) => {
+      writeFileSync(file, yaml);
+      try {
+        resolveConfig({ file });
+      } catch (e) {
+        if (e instanceof InputError) return e;
+        throw e;
+      }
+      throw new Error('expected an InputError');
+    };
+    expect(fail('ladder:\n  answerFormat: xml\n')).toMatchObject({
+      file,
+      line: 2,
+      field: 'ladder.answerFormat',
+    });
+    expect(fail('ladder:\n  families: [SV, XX]\n').field).toBe('ladder.families.1');
+    expect(fail('ladder:\n  collapse: 0.8\n').field).toBe('ladder.collapse');
+    // Bands must be increasing by their lower edge: a table that is not is refused with its key.
+    const bad = fail(
+      'ladder:\n  bands:\n    IQ: [[0.2, 0.3], [0.1, 0.2], [0.3, 0.4], [0.4, 0.5], [0.5, 0.6]]\n',
+    );
+    expect(bad.field).toMatch(/^ladder\.bands\.IQ/);
+  });
+});

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import type { WaverConfig } from '../../config/schema.js';
+import { BandTablesSchema } from '../../measure/levels.js';
+import { DEFAULT_RECOGNIZE_THRESHOLD, KB_JUDGE_MAX_TOKENS } from '../../score/kb-judge.js';
+import { FAMILIES, LEVELS } from './types.js';
+
+/**
+ * The `ladder:` section of waver.yaml: the protocol's own options, each defaulting to the paper's
+ * (or DESIGN.md's) choice. Where the paper, its code and DESIGN.md differ, docs/ladder.md says why.
+ */
+export const LadderConfigSchema = z
+  .object({
+    /** Appendix A answer format for the non-KB tests: `json` (the API models) or `hashes` (phi4-mini's `#### <n>`). */
+    answerFormat: z.enum(['json', 'hashes']).default('json'),
+    /** Times each seed is asked unperturbed; acc(L0) is their mean (the paper: 3). */
+    baselineRepeats: z.int().positive().default(3),
+    /** Level band tables (partial: missing families keep DESIGN.md's bands). */
+    bands: BandTablesSchema.optional(),
+    /** Apply the paper's Context Load expansion bands [1.10,1.20)..[1.50,1.60) at admission. */
+    strictLoadBands: z.boolean().default(false),
+    /** A KB score at or above this counts as recognising the boundary (DESIGN.md 0.75; the code used 0.80). */
+    kbRecognizeThreshold: z.number().min(0).max(1).default(DEFAULT_RECOGNIZE_THRESHOLD),
+    /** Output-token cap of a KB judge call. */
+    kbJudgeMaxTokens: z.int().positive().default(KB_JUDGE_MAX_TOKENS),
+    /** Collapse Point: the lowest level k with acc(Lk) < collapseRatio x acc(L0) (the paper: 0.80). */
+    collapseRatio: z.number().gt(0).max(1).default(0.8),
+    /** Quadrant plot: the Stability threshold on the y axis (the paper: 0.80). */
+    stabilityThreshold: z.number().min(0).max(1).default(0.8),
+    /** Bootstrap resamples (clustered by seed) and confidence of every interval. */
+    resamples: z.int().positive().default(2000),
+    confidence: z.number().gt(0).lt(1).default(0.95),
+    /**
+     * How `waver ladder` builds a suite when none is given: `rules` (offline) or `model` (the
+     * generator role). Unset: `model` when a generator model is configured, else `rules` (as `waver suite build`).
+     */
+    generator: z.enum(['rules', 'model']).optional(),
+    /** Candidates per (seed, family, requested level) (DESIGN.md: 2). */
+    attempts: z.int().positive().default(2),
+    /** Restrict a built suite to these families and requested levels. */
+    families: z.array(z.enum(FAMILIES)).min(1).optional(),
+    levels: z.array(z.int().min(1).max(LEVELS.length)).min(1).optional(),
+    /** Use only the first N seeds of the dataset (a quick run). */
+    seeds: z.int().positive().optional(),
+  })
+  .strict();
+
+export type LadderConfig = z.infer<typeof LadderConfigSchema>;
+export type LadderConfigInput = z.input<typeof LadderConfigSchema>;
+
+/** The ladder settings of a config, every default filled in. */
+export function ladderSettings(config: Pick<WaverConfig, 'ladder'> | { ladder?: unknown }): LadderConfig {
+  return LadderConfigSchema.parse((config as { ladder?: unknown }).ladder ?? {});
+}

@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { sharedFile } from '../../test-support/shared.js';
+import {
+  HASHES_ANSWER_PROMPT,
+  JSON_ANSWER_PROMPT,
+  KB_PROMPT,
+  systemPromptFor,
+  userMessageFor,
+} from './prompts.js';
+
+const paper = sharedFile('spec/papers/ladder-stability-and-failure.txt');
+
+/** The paper's text lost line breaks and braces in typesetting, and writes an em dash as `---`. */
+function asTypeset(prompt: string): string {
+  return prompt
+    .replace(/[{}]/g, '')
+    .replace(/\u2014/g, '---')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+describe('the Appendix A prompts', () => {
+  it.skipIf(!paper)(
+    `are word for word the paper's${paper ? '' : ' (skipped: ../shared/spec/papers/ladder-stability-and-failure.txt missing)'}`,
+    () => {
+      const text = readFileSync(paper as string, 'utf8').replace(/\s+/g, ' ');
+      const appendix = text.slice(text.lastIndexOf('Appendix A. Prompt templates'));
+      expect(appendix.length).toBeGreaterThan(100);
+      for (const prompt of [JSON_ANSWER_PROMPT, HASHES_ANSWER_PROMPT, KB_PROMPT])
+        expect(appendix).toContain(asTypeset(prompt));
+    },
+  );
+
+  it('keep the JSON example and the #### line on lines of their own', () => {
+    expect(JSON_ANSWER_PROMPT).toContain('\n{"ground_truth": <number>}\n');
+    expect(HASHES_ANSWER_PROMPT).toContain('\n#### <number>\n');
+    expect(KB_PROMPT.endsWith('\n#### <number>')).toBe(true);
+  });
+
+  it('use the KB prompt for Knowledge Boundary tests whatever the answer format', () => {
+    expect(systemPromptFor('KB', 'json')).toBe(KB_PROMPT);
+    expect(systemPromptFor('KB', 'hashes')).toBe(KB_PROMPT);
+    expect(systemPromptFor('baseline', 'json')).toBe(JSON_ANSWER_PROMPT);
+    expect(systemPromptFor('SV', 'hashes')).toBe(HASHES_ANSWER_PROMPT);
+    expect(userMessageFor('What is 2 + 2?')).toBe('QUESTION: What is 2 + 2?');
+  });
+});

@@ -1,0 +1,329 @@
+import { type LadderMetrics, type LadderObservation, ladderMetrics } from '../../metrics/ladder.js';
+import type { Store, StoredCell } from '../../run/store.js';
+import type { Coverage, SuiteTest } from '../../run/types.js';
+import { KB_JUDGE_SUITE, type KbVerdict, parseKbJudgeReply } from '../../score/kb-judge.js';
+import { isCorrectNumber, parseNumericAnswer } from '../../score/numeric-answer.js';
+import { deriveSeed } from '../../util/random.js';
+import { type LadderConfig, LadderConfigSchema } from './config.js';
+import { kbTypeOf } from './run.js';
+import { FAMILIES, type Family, type KbType, type LadderTest, type Level } from './types.js';
+
+/**
+ * Everything `waver ladder` reports, rebuilt from the store alone: the suite's tests (their
+ * LadderTest in `meta`), each model's stored cells, and the KB judge's stored verdicts (the
+ * `ladder/kb-judge` suites whose tests point back at this suite). Nothing is taken from memory,
+ * so the report and a later HTML report read the same numbers. See docs/ladder.md#report.
+ */
+
+/** One response, scored. */
+export interface ScoredCell {
+  testId: string;
+  seedId: string;
+  family: Family | 'baseline';
+  /** Measured level (0 = baseline). */
+  level: Level | 0 | undefined;
+  kbType?: KbType;
+  repeat: number;
+  magnitude: number;
+  status: 'done' | 'failed';
+  /** Correctness in [0, 1] (KB: the rubric score); undefined when the KB response has no verdict. */
+  score: number | undefined;
+  /** Numeric families: the parsed answer and how it was found. */
+  parsed?: number;
+  parsedVia?: string;
+  error?: string;
+  /** KB: the judge's verdict, or why there is none. */
+  judge?: { status: 'scored' | 'unparsable' | 'failed' | 'not-run'; score?: number; reason: string };
+}
+
+export interface LadderModelResults {
+  label: string;
+  identity: string;
+  coverage: Coverage;
+  /** KB verdicts: needed (done KB cells), judged (a rubric score), missing (no judge run or unusable reply). */
+  judge: { identity?: string; needed: number; scored: number; missing: number };
+  /** Done share >= minCoverage, and (when KB responses exist and a judge ran) judged share >= minCoverage. */
+  complete: boolean;
+  /** Why the model is incomplete. */
+  incomplete?: string;
+  cells: ScoredCell[];
+  metrics: LadderMetrics;
+}
+
+export interface LadderResults {
+  suite: { hash: string; name: string; tests: number; seeds: number; perturbed: number };
+  settings: LadderConfig;
+  /** Seed of the bootstraps. */
+  seed: number;
+  models: LadderModelResults[];
+}
+
+export interface LoadLadderResultsOptions {
+  /** The ladder settings (defaults when omitted). */
+  settings?: Partial<LadderConfig>;
+  /** Bootstrap seed (config.seed). */
+  seed?: number;
+  /** Coverage below this marks a model incomplete (config.minCoverage). */
+  minCoverage?: number;
+  /** Which models to report, in order (default: every model with cells in the suite). */
+  models?: { label?: string; identity: string }[];
+  /** Only this judge's verdicts (default: the most recent verdict for each response, any judge). */
+  judgeIdentity?: string;
+}
+
+export function loadLadderResults(
+  store: Store,
+  suiteHash: string,
+  opts: LoadLadderResultsOptions = {},
+): LadderResults {
+  const suite = store.getSuite(suiteHash);
+  if (!suite) throw new Error(`no suite ${suiteHash} in the store ${store.path}`);
+  const settings = LadderConfigSchema.parse(opts.settings ?? {});
+  const seed = opts.seed ?? 0;
+  const minCoverage = opts.minCoverage ?? 0.9;
+  const tests = new Map(suite.tests.map((t) => [t.id, ladderTestOf(t)]));
+  const suiteTests = new Map(suite.tests.map((t) => [t.id, t]));
+  const expected = suite.tests.reduce((n, t) => n + (t.repeats ?? 1), 0);
+
+  const cellsByModel = new Map<string, { label: string; cells: StoredCell[] }>();
+  for (const cell of store.cells({ suiteHash })) {
+    let entry = cellsByModel.get(cell.modelIdentity);
+    if (!entry) {
+      entry = { label: cell.model, cells: [] };
+      cellsByModel.set(cell.modelIdentity, entry);
+    }
+    entry.cells.push(cell);
+  }
+  const models =
+    opts.models?.map((m) => ({
+      label: m.label ?? cellsByModel.get(m.identity)?.label ?? m.identity,
+      identity: m.identity,
+    })) ?? [...cellsByModel].map(([identity, e]) => ({ label: e.label, identity }));
+  const verdicts = judgeVerdicts(store, suiteHash, opts.judgeIdentity);
+
+  const out = models.map(({ label, identity }): LadderModelResults => {
+    const stored = cellsByModel.get(identity)?.cells ?? [];
+    const cells: ScoredCell[] = [];
+    let needed = 0;
+    let scored = 0;
+    let judgeIdentity: string | undefined;
+    for (const cell of stored) {
+      const test = tests.get(cell.testId);
+      const suiteTest = suiteTests.get(cell.testId);
+      // A cell beyond the test's repeats (a run with more repeats earlier) is not part of this suite's design.
+      if (!test || !suiteTest || cell.repeat >= (suiteTest.repeats ?? 1)) continue;
+      const verdict =
+        test.family === 'KB' && cell.status === 'done'
+          ? verdicts.get(verdictKey(identity, cell.testId, cell.repeat, cell.responseKey))
+          : undefined;
+      if (test.family === 'KB' && cell.status === 'done') {
+        needed++;
+        if (verdict?.verdict.ok) scored++;
+        if (verdict) judgeIdentity = verdict.judge;
+      }
+      cells.push(scoreCell(test, cell, verdict?.verdict, verdict?.callFailed));
+    }
+    const coverage = coverageOf(stored, suite.tests, expected);
+    const share = coverage.total === 0 ? 1 : coverage.done / coverage.total;
+    const judged = needed === 0 ? 1 : scored / needed;
+    // Without any verdict KB is shown unavailable (no judge), not incomplete; a partial pass is incomplete.
+    const judgeRan = scored > 0 || judgeIdentity !== undefined;
+    const incomplete =
+      share < minCoverage
+        ? `coverage ${(100 * share).toFixed(1)}% < ${(100 * minCoverage).toFixed(0)}%`
+        : judgeRan && judged < minCoverage
+          ? `KB judged ${scored}/${needed} responses (< ${(100 * minCoverage).toFixed(0)}%)`
+          : undefined;
+    const metrics = ladderMetrics(cells.map(observationOf), {
+      seed: deriveSeed(seed, 'ladder', identity),
+      resamples: settings.resamples,
+      confidence: settings.confidence,
+      collapseRatio: settings.collapseRatio,
+      recognizeThreshold: settings.kbRecognizeThreshold,
+      stabilityThreshold: settings.stabilityThreshold,
+    });
+    return {
+      label,
+      identity,
+      coverage,
+      judge: { ...(judgeIdentity && { identity: judgeIdentity }), needed, scored, missing: needed - scored },
+      complete: incomplete === undefined,
+      ...(incomplete && { incomplete }),
+      cells,
+      metrics,
+    };
+  });
+
+  const ladderTests = [...tests.values()];
+  return {
+    suite: {
+      hash: suiteHash,
+      name: suite.name,
+      tests: ladderTests.length,
+      seeds: new Set(ladderTests.map((t) => t.seedId)).size,
+      perturbed: ladderTests.filter((t) => t.family !== 'baseline').length,
+    },
+    settings,
+    seed,
+    models: out,
+  };
+}
+
+/** The LadderTest a stored SuiteTest carries (run.ts puts every field but the id in `meta`). */
+export function ladderTestOf(test: SuiteTest): LadderTest {
+  const meta = (test.meta ?? {}) as Partial<LadderTest>;
+  const family = meta.family;
+  if (family !== 'baseline' && !FAMILIES.includes(family as Family))
+    throw new Error(`test ${test.id} is not a ladder test (meta.family is ${JSON.stringify(family)})`);
+  return { ...(meta as LadderTest), id: test.id };
+}
+
+/** Scores one stored cell: numeric parse and 0.1% tolerance, or the KB judge's rubric score. */
+export function scoreCell(
+  test: LadderTest,
+  cell: Pick<StoredCell, 'status' | 'response' | 'error' | 'repeat'>,
+  verdict?: KbVerdict,
+  judgeCallFailed = false,
+): ScoredCell {
+  const kbType = kbTypeOf(test);
+  const base = {
+    testId: test.id,
+    seedId: test.seedId,
+    family: test.family,
+    level: test.family === 'baseline' ? (0 as const) : test.measuredLevel,
+    ...(kbType && { kbType }),
+    repeat: cell.repeat,
+    magnitude: test.family === 'baseline' ? 0 : (test.severity?.magnitude ?? 0),
+  };
+  if (cell.status !== 'done' || !cell.response) {
+    // Errors count as incorrect (and are counted in coverage): DESIGN.md.
+    const error = cell.error ? `${cell.error.kind}: ${cell.error.message}` : 'no response';
+    return { ...base, status: 'failed', score: 0, error };
+  }
+  if (test.family === 'KB') {
+    if (!verdict)
+      return {
+        ...base,
+        status: 'done',
+        score: undefined,
+        judge: { status: 'not-run', reason: 'no judge verdict' },
+      };
+    if (!verdict.ok)
+      return {
+        ...base,
+        status: 'done',
+        score: undefined,
+        judge: { status: judgeCallFailed ? 'failed' : 'unparsable', reason: verdict.reason },
+      };
+    return {
+      ...base,
+      status: 'done',
+      score: verdict.score,
+      judge: { status: 'scored', score: verdict.score, reason: verdict.reason },
+    };
+  }
+  const parsed = parseNumericAnswer(cell.response.text);
+  const gold = typeof test.gold === 'number' ? test.gold : Number.NaN;
+  const correct = isCorrectNumber(parsed.value, gold);
+  return {
+    ...base,
+    status: 'done',
+    score: correct ? 1 : 0,
+    ...(parsed.value !== undefined && { parsed: parsed.value }),
+    parsedVia: parsed.via,
+  };
+}
+
+function observationOf(c: ScoredCell): LadderObservation {
+  return {
+    seedId: c.seedId,
+    family: c.family,
+    level: c.level,
+    ...(c.kbType && { kbType: c.kbType }),
+    magnitude: c.magnitude,
+    score: c.score,
+    ...(c.status === 'failed' && { error: true }),
+  };
+}
+
+function coverageOf(cells: readonly StoredCell[], tests: readonly SuiteTest[], total: number): Coverage {
+  const repeats = new Map(tests.map((t) => [t.id, t.repeats ?? 1]));
+  const cov: Coverage = { total, done: 0, failed: 0, pending: 0, cached: 0, errorsByKind: {} };
+  for (const c of cells) {
+    if (c.repeat >= (repeats.get(c.testId) ?? 0)) continue;
+    if (c.status === 'done') {
+      cov.done++;
+      if (c.attempts === 0) cov.cached++;
+    } else {
+      cov.failed++;
+      const kind = c.error?.kind ?? 'unknown';
+      cov.errorsByKind[kind] = (cov.errorsByKind[kind] ?? 0) + 1;
+    }
+  }
+  cov.pending = total - cov.done - cov.failed;
+  return cov;
+}
+
+interface StoredVerdict {
+  verdict: KbVerdict;
+  /** The judge call itself failed (no reply), as opposed to a reply without a usable score. */
+  callFailed: boolean;
+  judge: string;
+  /** When the judge cell was written: the latest verdict wins. */
+  at: string;
+}
+
+function verdictKey(
+  identity: string,
+  testId: string,
+  repeat: number,
+  responseKey: string | undefined,
+): string {
+  return [identity, testId, repeat, responseKey ?? ''].join('\u0000');
+}
+
+/**
+ * The stored KB verdicts for a SUT suite: every `ladder/kb-judge` suite whose tests point at it,
+ * the latest verdict per (model, test, repeat, response). A judge call that failed gives no verdict.
+ */
+function judgeVerdicts(
+  store: Store,
+  suiteHash: string,
+  judgeIdentity: string | undefined,
+): Map<string, StoredVerdict> {
+  const out = new Map<string, StoredVerdict>();
+  const hashes = new Set(store.listRuns().flatMap((r) => (r.suiteHash ? [r.suiteHash] : [])));
+  hashes.delete(suiteHash); // the SUT suite itself: no need to read its tests again
+  for (const hash of hashes) {
+    const judgeSuite = store.getSuite(hash);
+    if (judgeSuite?.name !== KB_JUDGE_SUITE) continue;
+    const meta = new Map(judgeSuite.tests.map((t) => [t.id, t.meta ?? {}]));
+    if (![...meta.values()].some((m) => m.sutSuite === suiteHash)) continue;
+    for (const cell of store.cells({ suiteHash: hash })) {
+      if (judgeIdentity !== undefined && cell.modelIdentity !== judgeIdentity) continue;
+      const m = meta.get(cell.testId);
+      if (!m || m.sutSuite !== suiteHash) continue;
+      const key = verdictKey(
+        String(m.modelIdentity),
+        String(m.testId),
+        Number(m.repeat),
+        m.responseKey as string | undefined,
+      );
+      const earlier = out.get(key);
+      if (earlier && earlier.at > cell.updatedAt) continue;
+      const failed = cell.status !== 'done' || !cell.response;
+      out.set(key, {
+        verdict: failed
+          ? {
+              ok: false,
+              reason: `judge call failed: ${cell.error ? `${cell.error.kind}: ${cell.error.message}` : 'no response'}`,
+            }
+          : parseKbJudgeReply(cell.response?.text ?? ''),
+        callFailed: failed,
+        judge: cell.modelIdentity,
+        at: cell.updatedAt,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,145 @@
+import type { WaverConfig } from '../../config/schema.js';
+import { runRole } from '../../perturb/role-run.js';
+import { type RunResult, type RunSuiteOptions, runSuite } from '../../run/run-suite.js';
+import { openStore } from '../../run/store.js';
+import type { Suite, SuiteTest } from '../../run/types.js';
+import { KB_JUDGE_SUITE, type KbJudgeJob, kbJudgeTest } from '../../score/kb-judge.js';
+import { suiteOf } from '../../suite/plain.js';
+import { sha256 } from '../../util/hash.js';
+import { type LadderConfig, ladderSettings } from './config.js';
+import { systemPromptFor, userMessageFor } from './prompts.js';
+import { KB_LEVEL, KB_TYPES, type KbType, type LadderTest } from './types.js';
+
+/**
+ * Running the ladder (the paper's Section 4.3, DESIGN.md "Running the ladder"): every test asked
+ * with the Appendix A system prompt and `QUESTION: <text>`, each baseline `baselineRepeats` times,
+ * through runSuite as the suite `ladder/tests`; then each Knowledge Boundary response judged on
+ * the rubric through the judge role as the suite `ladder/kb-judge`. Scores and metrics are
+ * computed afterwards from the store alone (results.ts).
+ */
+
+export const LADDER_TESTS_SUITE = 'ladder/tests';
+
+/** The SUT suite: one SuiteTest per ladder test, the LadderTest kept in `meta` for results.ts. */
+export function ladderSuite(tests: readonly LadderTest[], config: WaverConfig): Suite {
+  const settings = ladderSettings(config);
+  return suiteOf(
+    LADDER_TESTS_SUITE,
+    tests.map((t) => ladderSuiteTest(t, settings, config.repeats)),
+  );
+}
+
+export function ladderSuiteTest(test: LadderTest, settings: LadderConfig, repeats: number): SuiteTest {
+  const { id, ...meta } = test;
+  return {
+    id,
+    system: systemPromptFor(test.family, settings.answerFormat),
+    prompt: userMessageFor(test.text),
+    // Written on every test, so the cells a model owes are known from the suite alone.
+    repeats: test.family === 'baseline' ? settings.baselineRepeats : repeats,
+    meta: { ...meta },
+  };
+}
+
+/**
+ * The boundary type of a KB test: its subtype when that names one, else the type its level stands
+ * for (KB is categorical: the boundary type is the level).
+ */
+export function kbTypeOf(test: Pick<LadderTest, 'family' | 'subtype' | 'measuredLevel'>): KbType | undefined {
+  if (test.family !== 'KB') return undefined;
+  if (KB_TYPES.includes(test.subtype as KbType)) return test.subtype as KbType;
+  return KB_TYPES.find((t) => KB_LEVEL[t] === test.measuredLevel);
+}
+
+export interface LadderRunResult {
+  suite: Suite;
+  sut: RunResult;
+  /** The KB judge pass: undefined when no judge is configured or nothing needed judging. */
+  judge?: { identity: string; suiteHash: string; jobs: number; failed: number };
+}
+
+export interface RunLadderOptions extends RunSuiteOptions {
+  /** Progress of the KB judge pass (the SUT pass reports through `onProgress`). */
+  onJudgeProgress?: RunSuiteOptions['onProgress'];
+  /** One line per stage, for a command's output. */
+  log?: (line: string) => void;
+}
+
+export async function runLadder(
+  config: WaverConfig,
+  tests: readonly LadderTest[],
+  opts: RunLadderOptions = {},
+): Promise<LadderRunResult> {
+  const settings = ladderSettings(config);
+  const suite = ladderSuite(tests, config);
+  const sut = await runSuite(config, suite, opts);
+  if (config.judge === undefined || sut.summary.aborted) return { suite, sut };
+
+  const jobs = kbJudgeJobs(
+    config.store,
+    suite,
+    sut.models.map((m) => m.identity),
+  );
+  if (jobs.length === 0) return { suite, sut };
+  opts.log?.(`judging ${jobs.length} Knowledge Boundary responses (${KB_JUDGE_SUITE})`);
+  const tests2 = jobs.map(kbJudgeTest);
+  const judged = await runRole(
+    config,
+    'judge',
+    KB_JUDGE_SUITE,
+    [{ temperature: 0, maxTokens: settings.kbJudgeMaxTokens, tests: tests2 }],
+    { ...opts, onProgress: opts.onJudgeProgress },
+  );
+  const failed = [...judged.answers.values()].filter((a) => !a.ok).length;
+  return {
+    suite,
+    sut,
+    judge: {
+      identity: judged.identity,
+      suiteHash: suiteOf(KB_JUDGE_SUITE, tests2).hash,
+      jobs: jobs.length,
+      failed,
+    },
+  };
+}
+
+/**
+ * A judge job for every done KB cell of the given models, read from the store. The job's meta
+ * ties the verdict back to its cell (suite, model identity, test, repeat, and the stored response
+ * it judged, so a response replaced later is never matched with an old verdict).
+ */
+export function kbJudgeJobs(storePath: string, suite: Suite, identities: readonly string[]): KbJudgeJob[] {
+  const byId = new Map(suite.tests.map((t) => [t.id, t]));
+  const store = openStore(storePath);
+  try {
+    const jobs: KbJudgeJob[] = [];
+    for (const identity of identities) {
+      const tag = sha256(identity).slice(0, 12);
+      for (const cell of store.cells({ suiteHash: suite.hash, modelIdentity: identity, status: 'done' })) {
+        const test = byId.get(cell.testId);
+        if (test?.meta?.family !== 'KB' || !cell.response) continue;
+        const kbType = kbTypeOf({
+          family: 'KB',
+          subtype: test.meta?.subtype as string | undefined,
+          measuredLevel: test.meta?.measuredLevel as LadderTest['measuredLevel'],
+        });
+        jobs.push({
+          key: `${tag}/${cell.testId}/${cell.repeat}`,
+          question: String(test.meta?.text ?? test.prompt),
+          response: cell.response.text,
+          ...(kbType && { kbType }),
+          meta: {
+            sutSuite: suite.hash,
+            modelIdentity: identity,
+            testId: cell.testId,
+            repeat: cell.repeat,
+            responseKey: cell.responseKey,
+          },
+        });
+      }
+    }
+    return jobs;
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,161 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { InputError } from '../../errors.js';
+import { canonicalJson, hashOf } from '../../util/hash.js';
+import { FAMILIES, KB_TYPES, type LadderTest } from './types.js';
+
+/**
+ * The ladder suite file: JSONL, one LadderTest per line, keys in canonical (sorted) order, so the
+ * same tests always give the same bytes. DESIGN.md lists what a line holds; docs/ladder-suite.md#suite-file.
+ */
+
+/** The content hash that is a test's id: what it asks (seed, family, requested level, text). */
+export function ladderTestId(t: Pick<LadderTest, 'seedId' | 'family' | 'requestedLevel' | 'text'>): string {
+  return hashOf({ seedId: t.seedId, family: t.family, requestedLevel: t.requestedLevel, text: t.text }).slice(
+    0,
+    16,
+  );
+}
+
+/** The suite as JSONL text: one canonical JSON object per line, newline-terminated. */
+export function ladderSuiteJsonl(tests: readonly LadderTest[]): string {
+  return tests.map((t) => `${canonicalJson(t)}\n`).join('');
+}
+
+/**
+ * Writes text to a file through a temporary file in the same directory and a rename, so a reader
+ * (or a run killed half way) never sees a partly written file, and a failure leaves nothing behind.
+ */
+export function writeFileAtomic(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  mkdirSync(dirname(path), { recursive: true });
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+export function writeLadderSuite(path: string, tests: readonly LadderTest[]): void {
+  writeFileAtomic(path, ladderSuiteJsonl(tests));
+}
+
+const Level = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)]);
+const LevelOr0 = z.union([z.literal(0), Level]);
+
+const SeveritySchema = z
+  .object({
+    sim: z.number().min(0).max(1),
+    magnitude: z.number().min(0).max(1),
+    score: z.number(),
+    level: Level.optional(),
+    via: z.enum(['band', 'generic', 'format-l1-rule', 'ces', 'kb-type']),
+    expansionRatio: z.number().optional(),
+    ces: z.number().optional(),
+    cesNorm: z.number().optional(),
+  })
+  .strict();
+
+const GateSchema = z
+  .object({ gate: z.string().min(1), verdict: z.enum(['pass', 'fail', 'not-run']), reason: z.string() })
+  .strict();
+
+const GeneratorSchema = z.discriminatedUnion('kind', [
+  z
+    .object({ kind: z.literal('rules'), name: z.string().min(1), seed: z.int(), attempt: z.int().positive() })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('model'),
+      model: z.string().min(1),
+      temperature: z.number().min(0),
+      attempt: z.int().positive(),
+    })
+    .strict(),
+]);
+
+const LadderTestSchema = z
+  .object({
+    id: z.string().min(1),
+    seedId: z.string().min(1),
+    family: z.enum([...FAMILIES, 'baseline']),
+    subtype: z.string().min(1).optional(),
+    requestedLevel: LevelOr0,
+    measuredLevel: LevelOr0.optional(),
+    severity: SeveritySchema.optional(),
+    original: z.string().min(1),
+    text: z.string().min(1),
+    gold: z.union([z.number(), z.literal('unanswerable')]),
+    gates: z.array(GateSchema),
+    generator: GeneratorSchema.optional(),
+  })
+  .strict();
+
+/**
+ * Reads a ladder suite. Every problem — bad JSON, a missing or mistyped field, a baseline that is
+ * not level 0, a KB test with a numeric gold, an id that is not the test's content hash, a
+ * duplicate id — is an InputError naming the file, the line and the field.
+ */
+export function readLadderSuite(file: string): LadderTest[] {
+  let content: string;
+  try {
+    content = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new InputError(`cannot read suite: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { file });
+  }
+  const tests: LadderTest[] = [];
+  const seen = new Map<string, number>();
+  const lines = content.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i] as string;
+    if (raw.trim() === '') continue;
+    const line = i + 1;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (e) {
+      throw new InputError(`not valid JSON (${(e as Error).message})`, { file, line });
+    }
+    const parsed = LadderTestSchema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      let field = (issue?.path ?? []).map(String).join('.') || undefined;
+      let message = issue?.message ?? 'invalid ladder test';
+      if (issue?.code === 'unrecognized_keys') {
+        field = [...issue.path.map(String), issue.keys[0] ?? ''].join('.');
+        message = 'unknown field';
+      }
+      throw new InputError(message, { file, line, field });
+    }
+    const test = parsed.data as LadderTest;
+    const where = (f: string) => ({ file, line, field: f });
+    if ((test.family === 'baseline') !== (test.requestedLevel === 0))
+      throw new InputError('a baseline test has level 0, and only a baseline does', where('requestedLevel'));
+    if ((test.family === 'KB') !== (test.gold === 'unanswerable'))
+      throw new InputError("gold is 'unanswerable' for KB tests and a number otherwise", where('gold'));
+    if (
+      test.family === 'KB' &&
+      test.subtype !== undefined &&
+      !(KB_TYPES as readonly string[]).includes(test.subtype)
+    )
+      throw new InputError(
+        `unknown boundary type (expected one of ${KB_TYPES.join(', ')})`,
+        where('subtype'),
+      );
+    const expected = ladderTestId(test);
+    if (test.id !== expected)
+      throw new InputError(
+        `id is not the test's content hash (expected ${expected}; was the text edited?)`,
+        where('id'),
+      );
+    const earlier = seen.get(test.id);
+    if (earlier !== undefined) throw new InputError(`duplicate test (first on line ${earlier})`, where('id'));
+    seen.set(test.id, line);
+    tests.push(test);
+  }
+  if (tests.length === 0) throw new InputError('the ladder suite has no tests', { file });
+  return tests;
+}

@@ -1,0 +1,382 @@
+import type { WaverConfig } from '../../config/schema.js';
+import { InputError } from '../../errors.js';
+import { type BandTablesInput, BandTablesSchema, measureSeverity } from '../../measure/levels.js';
+import { FAMILY_MODULES } from '../../perturb/families.js';
+import { type GateJob, runModelGates } from '../../perturb/model-gates.js';
+import { type GenerationJob, generateWithModel, generationKey } from '../../perturb/model-generator.js';
+import { structuralGate } from '../../perturb/structural-gate.js';
+import type { Candidate, FamilyModule } from '../../perturb/types.js';
+import type { RunSuiteOptions } from '../../run/run-suite.js';
+import { deriveSeed, PyRandom } from '../../util/random.js';
+import { ladderTestId } from './suite-file.js';
+import {
+  type AdmissionRow,
+  FAMILIES,
+  type Family,
+  type GateVerdict,
+  type GeneratorInfo,
+  type LadderTest,
+  LEVELS,
+  type Level,
+  type Seed,
+  type Severity,
+} from './types.js';
+
+/**
+ * Builds the ladder suite (the paper's Section 4.2): for every seed, family and requested level,
+ * up to `attempts` candidates from the family's generator, each through the structural gate, the
+ * family's rules, severity binning and the model gates; the first candidate that passes every gate
+ * that ran is admitted (an on-level one preferred), labelled by its MEASURED level. Plus one
+ * baseline test per seed. See docs/ladder-suite.md#admission.
+ */
+
+export interface BuildLadderSuiteOptions {
+  seeds: Seed[];
+  config: WaverConfig;
+  generator: 'rules' | 'model';
+  families?: Family[];
+  levels?: Level[];
+  /** Candidates per (seed, family, requested level); DESIGN.md: 2. */
+  attempts?: number;
+  /** The suite seed: every random choice derives from it. */
+  seed: number;
+  /** The family modules (default FAMILY_MODULES); tests may pass their own. */
+  modules?: Record<Family, FamilyModule>;
+  /** For the generator and judge runs (signal, progress, env). */
+  runOptions?: RunSuiteOptions;
+  /** One line per stage, for a command's progress output. */
+  log?: (line: string) => void;
+}
+
+export interface LadderSuiteBuild {
+  tests: LadderTest[];
+  admission: AdmissionRow[];
+}
+
+/** One candidate and what became of it. */
+interface Tried {
+  attempt: number;
+  candidate?: Candidate;
+  generator: GeneratorInfo;
+  gates: GateVerdict[];
+  severity?: Severity;
+  /** The gate that rejected it (the first that failed), or undefined when it passed every gate that ran. */
+  rejectedBy?: string;
+}
+
+/** A (seed, family, requested level) cell of the ladder. */
+interface Slot {
+  seed: Seed;
+  family: Family;
+  level: Level;
+  tried: Tried[];
+}
+
+const DEFAULT_ATTEMPTS = 2;
+
+interface MeasureSettings {
+  bands?: BandTablesInput;
+  strictLoadBands: boolean;
+}
+
+export async function buildLadderSuite(opts: BuildLadderSuiteOptions): Promise<LadderSuiteBuild> {
+  const families = checkFamilies(opts.families ?? [...FAMILIES]);
+  const levels = checkLevels(opts.levels ?? [...LEVELS]);
+  const attempts = opts.attempts ?? DEFAULT_ATTEMPTS;
+  if (!Number.isInteger(attempts) || attempts < 1)
+    throw new InputError(`attempts must be a positive integer, got ${attempts}`, { field: 'attempts' });
+  checkSeeds(opts.seeds);
+  const measure = ladderMeasureOptions(opts.config);
+  if (opts.generator === 'model' && opts.config.generator === undefined)
+    throw new InputError('the model generator needs a generator model: pass --generator SPEC', {
+      field: 'generator',
+    });
+  const modules = opts.modules ?? FAMILY_MODULES;
+  const log = opts.log ?? (() => {});
+
+  const slots: Slot[] = [];
+  for (const seed of opts.seeds)
+    for (const family of families) for (const level of levels) slots.push({ seed, family, level, tried: [] });
+
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const due = slots.filter((s) => needsAnotherAttempt(s));
+    if (due.length === 0) break;
+    log(`attempt ${attempt}: ${due.length} candidates to generate (${opts.generator} generator)`);
+    const produced = await produceCandidates(due, attempt, opts, modules, measure);
+
+    // Cheap, offline gates first; the judge sees only candidates that survive them.
+    const survivors: { slot: Slot; tried: Tried }[] = [];
+    for (const slot of due) {
+      const tried = produced.get(slot) as Tried;
+      slot.tried.push(tried);
+      if (tried.rejectedBy !== undefined || !tried.candidate) continue;
+      offlineGates(slot, tried, modules[slot.family], measure);
+      if (tried.rejectedBy === undefined) survivors.push({ slot, tried });
+    }
+
+    const jobs: GateJob[] = survivors.map(({ slot, tried }) => ({
+      key: keyOf(slot, attempt),
+      family: slot.family,
+      original: slot.seed.question,
+      candidate: (tried.candidate as Candidate).text,
+      ...(tried.candidate?.kbType && { kbType: tried.candidate.kbType }),
+    }));
+    if (jobs.length > 0 && opts.config.judge !== undefined)
+      log(`attempt ${attempt}: ${jobs.length} candidates to the judge`);
+    const verdicts = await runModelGates(opts.config, jobs, opts.runOptions);
+    for (const { slot, tried } of survivors) {
+      for (const v of verdicts.get(keyOf(slot, attempt)) ?? []) {
+        tried.gates.push(v);
+        if (v.verdict === 'fail' && tried.rejectedBy === undefined) tried.rejectedBy = v.gate;
+      }
+    }
+  }
+
+  const tests: LadderTest[] = [];
+  for (const seed of opts.seeds) {
+    tests.push(baselineTest(seed));
+    for (const slot of slots) {
+      if (slot.seed !== seed) continue;
+      const chosen = admitted(slot);
+      if (chosen) tests.push(testOf(slot, chosen));
+    }
+  }
+  return { tests, admission: admissionRows(slots, families) };
+}
+
+/** Another attempt is made until a candidate passed every gate at the requested level. */
+function needsAnotherAttempt(slot: Slot): boolean {
+  return !slot.tried.some((t) => t.rejectedBy === undefined && t.severity?.level === slot.level);
+}
+
+/** The admitted candidate: the first on-level one that passed, else the first that passed. */
+function admitted(slot: Slot): Tried | undefined {
+  const passed = slot.tried.filter((t) => t.rejectedBy === undefined);
+  return passed.find((t) => t.severity?.level === slot.level) ?? passed[0];
+}
+
+function keyOf(slot: Slot, attempt: number): string {
+  return generationKey({ seed: slot.seed, family: slot.family, level: slot.level, attempt });
+}
+
+async function produceCandidates(
+  due: readonly Slot[],
+  attempt: number,
+  opts: BuildLadderSuiteOptions,
+  modules: Record<Family, FamilyModule>,
+  measure: MeasureSettings,
+): Promise<Map<Slot, Tried>> {
+  const out = new Map<Slot, Tried>();
+  if (opts.generator === 'rules') {
+    for (const slot of due) {
+      // One seeded generator per (suite seed, item, family, level, attempt): DESIGN.md "Determinism".
+      const rngSeed = deriveSeed(opts.seed, slot.seed.id, slot.family, slot.level, attempt);
+      // The rules aim at the bands the candidate will be binned by.
+      const candidate = modules[slot.family].rules(slot.seed, slot.level, attempt, new PyRandom(rngSeed), {
+        ...measure,
+        rngSeed,
+      });
+      const generator: GeneratorInfo = candidate?.generator ?? {
+        kind: 'rules',
+        name: slot.family,
+        seed: rngSeed,
+        attempt,
+      };
+      out.set(
+        slot,
+        candidate
+          ? { attempt, candidate, generator, gates: [] }
+          : {
+              attempt,
+              generator,
+              gates: [
+                {
+                  gate: 'generator',
+                  verdict: 'fail',
+                  reason: 'the rule cannot apply to this seed at this level',
+                },
+              ],
+              rejectedBy: 'generator',
+            },
+      );
+    }
+    return out;
+  }
+  const jobs: GenerationJob[] = due.map((s) => ({ seed: s.seed, family: s.family, level: s.level, attempt }));
+  const outcomes = await generateWithModel(opts.config, modules, jobs, opts.runOptions);
+  for (const slot of due) {
+    const outcome = outcomes.get(keyOf(slot, attempt));
+    if (outcome?.ok)
+      out.set(slot, {
+        attempt,
+        candidate: outcome.candidate,
+        generator: outcome.candidate.generator,
+        gates: [],
+      });
+    else
+      out.set(slot, {
+        attempt,
+        generator: outcome?.generator ?? { kind: 'model', model: 'unknown', temperature: 0, attempt },
+        gates: [{ gate: 'generator', verdict: 'fail', reason: outcome?.reason ?? 'no generation' }],
+        rejectedBy: 'generator',
+      });
+  }
+  return out;
+}
+
+/** Structural gate (every family but KB), the family's own rules, then severity binning. */
+function offlineGates(slot: Slot, tried: Tried, module: FamilyModule, measure: MeasureSettings): void {
+  const original = slot.seed.question;
+  const text = (tried.candidate as Candidate).text;
+  const add = (v: GateVerdict): boolean => {
+    tried.gates.push(v);
+    if (v.verdict === 'fail') tried.rejectedBy = v.gate;
+    return v.verdict !== 'fail';
+  };
+  // KB changes the quantities on purpose (DESIGN.md: the numeric gate is for every family but KB).
+  if (slot.family !== 'KB' && !add(structuralGate(original, text))) return;
+  if (!add(module.familyGate(original, text, slot.level))) return;
+  const severity = measureSeverity(slot.family, original, text, {
+    ...(measure.bands && { bands: measure.bands }),
+    strictLoadBands: measure.strictLoadBands,
+    ...(tried.candidate?.kbType && { kbType: tried.candidate.kbType }),
+  });
+  tried.severity = severity;
+  add(
+    severity.level === undefined
+      ? {
+          gate: 'level',
+          verdict: 'fail',
+          reason: `score ${severity.score} is outside every ${slot.family} band`,
+        }
+      : {
+          gate: 'level',
+          verdict: 'pass',
+          reason: `measured L${severity.level} (requested L${slot.level}) by ${severity.via}, score ${severity.score}`,
+        },
+  );
+}
+
+function testOf(slot: Slot, t: Tried): LadderTest {
+  const candidate = t.candidate as Candidate;
+  const base = {
+    seedId: slot.seed.id,
+    family: slot.family,
+    requestedLevel: slot.level,
+    text: candidate.text,
+  } as const;
+  const subtype = candidate.subtype ?? candidate.kbType;
+  return {
+    id: ladderTestId(base),
+    ...base,
+    ...(subtype !== undefined && { subtype }),
+    measuredLevel: t.severity?.level,
+    ...(t.severity && { severity: t.severity }),
+    original: slot.seed.question,
+    gold: slot.family === 'KB' ? 'unanswerable' : slot.seed.gold,
+    gates: t.gates,
+    generator: t.generator,
+  };
+}
+
+function baselineTest(seed: Seed): LadderTest {
+  const base = { seedId: seed.id, family: 'baseline', requestedLevel: 0, text: seed.question } as const;
+  return {
+    id: ladderTestId(base),
+    ...base,
+    measuredLevel: 0,
+    original: seed.question,
+    gold: seed.gold,
+    gates: [],
+  };
+}
+
+/** The paper's Table 3, per family: candidates, admitted, rejections by the first gate that failed. */
+function admissionRows(slots: readonly Slot[], families: readonly Family[]): AdmissionRow[] {
+  return families.map((family) => {
+    const row: AdmissionRow = {
+      family,
+      candidates: 0,
+      admitted: 0,
+      rejectedByGate: {},
+      admittedByLevel: { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 },
+      offLevel: 0,
+      superseded: 0,
+    };
+    for (const slot of slots) {
+      if (slot.family !== family) continue;
+      const chosen = admitted(slot);
+      for (const t of slot.tried) {
+        row.candidates++;
+        if (t.rejectedBy !== undefined)
+          row.rejectedByGate[t.rejectedBy] = (row.rejectedByGate[t.rejectedBy] ?? 0) + 1;
+        else if (t !== chosen) row.superseded = (row.superseded ?? 0) + 1;
+      }
+      if (chosen) {
+        row.admitted++;
+        const level = chosen.severity?.level;
+        if (level !== undefined)
+          row.admittedByLevel[String(level)] = (row.admittedByLevel[String(level)] ?? 0) + 1;
+        if (level !== slot.level) row.offLevel++;
+      }
+    }
+    return row;
+  });
+}
+
+// --- input checks ------------------------------------------------------------------------------
+
+function checkFamilies(families: readonly string[]): Family[] {
+  if (families.length === 0) throw new InputError('no family to build', { field: 'families' });
+  for (const f of families)
+    if (!(FAMILIES as readonly string[]).includes(f))
+      throw new InputError(`unknown family '${f}' (expected some of ${FAMILIES.join(', ')})`, {
+        field: 'families',
+      });
+  // Canonical order and no repeats, so the suite does not depend on how the list was written.
+  return FAMILIES.filter((f) => families.includes(f));
+}
+
+function checkLevels(levels: readonly number[]): Level[] {
+  if (levels.length === 0) throw new InputError('no level to build', { field: 'levels' });
+  for (const l of levels)
+    if (!(LEVELS as readonly number[]).includes(l))
+      throw new InputError(`unknown level '${l}' (expected some of ${LEVELS.join(', ')})`, {
+        field: 'levels',
+      });
+  return LEVELS.filter((l) => levels.includes(l));
+}
+
+function checkSeeds(seeds: readonly Seed[]): void {
+  if (seeds.length === 0)
+    throw new InputError('no seed problems to build a suite from', { field: 'dataset' });
+  const seen = new Set<string>();
+  for (const s of seeds) {
+    if (seen.has(s.id)) throw new InputError(`seed id '${s.id}' appears twice`, { field: 'dataset' });
+    seen.add(s.id);
+  }
+}
+
+/** The config's band tables (validated here too: a library caller may pass an unchecked object). */
+function ladderMeasureOptions(config: WaverConfig): MeasureSettings {
+  const ladder = config.ladder as { bands?: unknown; strictLoadBands?: boolean } | undefined;
+  if (ladder?.bands === undefined) return { strictLoadBands: ladder?.strictLoadBands ?? false };
+  const parsed = BandTablesSchema.safeParse(ladder.bands);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = ['ladder', 'bands', ...(issue?.path ?? []).map(String)].join('.');
+    throw new InputError(issue?.message ?? 'invalid band table', { field });
+  }
+  return { bands: parsed.data, strictLoadBands: ladder.strictLoadBands ?? false };
+}
+
+/** Per family x requested level: seeds whose admitted test measured at the requested level (the fill table). */
+export function fillCounts(tests: readonly LadderTest[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of tests) {
+    if (t.family === 'baseline' || t.measuredLevel !== t.requestedLevel) continue;
+    const key = `${t.family}/L${t.requestedLevel}`;
+    out.set(key, (out.get(key) ?? 0) + 1);
+  }
+  return out;
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/**
+ * The `paraphrase` section of waver.yaml. Kept free of other imports: the top-level config schema
+ * imports it, so it must not import the schema back.
+ */
+
+/** The five phrasings of DESIGN.md, in report order. */
+export const PHRASINGS = ['canonical', 'reworded', 'terse', 'verbose', 'options-shuffled'] as const;
+export type Phrasing = (typeof PHRASINGS)[number];
+
+export const ParaphraseConfig = z
+  .object({
+    /** Calls per (item, phrasing, model); `--repeats` wins. Two, so run instability can be measured. */
+    repeats: z.int().positive().optional(),
+    /** Which phrasings to ask (all five by default). */
+    phrasings: z
+      .array(z.enum(PHRASINGS))
+      .min(1)
+      .refine((xs) => new Set(xs).size === xs.length, 'phrasings must not repeat')
+      .optional(),
+    /** Bootstrap resamples for every confidence interval. */
+    resamples: z.int().min(1).optional(),
+    /** Use only the first N items of the dataset. */
+    limit: z.int().positive().optional(),
+  })
+  .strict();
+export type ParaphraseConfigInput = z.input<typeof ParaphraseConfig>;
+
+export interface ParaphraseSettings {
+  repeats: number;
+  phrasings: Phrasing[];
+  resamples: number;
+  limit?: number;
+}
+
+export const PARAPHRASE_DEFAULTS = { repeats: 2, resamples: 2000 } as const;
+
+/**
+ * The settings in force: `--repeats` when the user typed it (the common flag's default of 1 is not
+ * this protocol's), else `paraphrase.repeats`, else 2 (docs/paraphrase.md#repeats).
+ */
+export function paraphraseSettings(
+  section: ParaphraseConfigInput | undefined,
+  flags: { repeats?: number; limit?: number } = {},
+): ParaphraseSettings {
+  const s = ParaphraseConfig.parse(section ?? {});
+  const limit = flags.limit ?? s.limit;
+  return {
+    repeats: flags.repeats ?? s.repeats ?? PARAPHRASE_DEFAULTS.repeats,
+    phrasings: s.phrasings ? [...PHRASINGS].filter((p) => s.phrasings?.includes(p)) : [...PHRASINGS],
+    resamples: s.resamples ?? PARAPHRASE_DEFAULTS.resamples,
+    ...(limit !== undefined ? { limit } : {}),
+  };
+}

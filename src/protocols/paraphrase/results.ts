@@ -1,0 +1,222 @@
+import {
+  type ParaphraseModelMetrics,
+  type ParaphraseObservation,
+  paraphraseLeaderboard,
+  paraphraseMetrics,
+} from '../../metrics/paraphrase.js';
+import type { Store } from '../../run/store.js';
+import type { SuiteTest } from '../../run/types.js';
+import { parseLetterAnswer } from '../../score/letter-answer.js';
+import { PARAPHRASE_DEFAULTS, PHRASINGS } from './config.js';
+import type { ParaphraseTestMeta } from './suite.js';
+
+/**
+ * Everything the paraphrase report shows, rebuilt from the store alone: the suite's tests carry
+ * the options, keys and letter maps; the cells carry the replies. Scoring (the letter parser) and
+ * metrics are recomputed each time, so a parser fix re-scores old runs without a call.
+ */
+
+export interface ScoredCell {
+  item: string;
+  phrasing: string;
+  repeat: number;
+  status: 'done' | 'failed';
+  /** The key as this phrasing showed it. */
+  key: string;
+  /** The letter as given (shown lettering), or undefined when unparsed / failed. */
+  given?: string;
+  /** In the item's own lettering. */
+  answer?: string;
+  correct: boolean;
+  via: string;
+  reason?: string;
+  reply?: string;
+  error?: { kind: string; message: string };
+}
+
+export interface ParaphraseModelResult {
+  label: string;
+  identity: string;
+  metrics: ParaphraseModelMetrics;
+  cells: ScoredCell[];
+}
+
+export interface ParaphraseResults {
+  suite: {
+    hash: string;
+    name: string;
+    dataset: string;
+    items: number;
+    itemIds: string[];
+    categories: Record<string, number>;
+    phrasings: string[];
+    repeats: number;
+    /** Items whose key a rule recomputed before the run. */
+    keysVerified: number;
+    reworded: { alternate: number; generator: number; generators: string[] };
+  };
+  settings: { seed: number; resamples: number; confidence: number; minCoverage: number };
+  models: ParaphraseModelResult[];
+  leaderboard: {
+    /** Identities, best first (complete models only). */
+    ranked: string[];
+    /** Identities of models below the coverage threshold: reported, not ranked. */
+    incomplete: string[];
+    warnings: string[];
+  };
+}
+
+export interface LoadParaphraseOptions {
+  /** Only these model identities (default: every model with cells for the suite). */
+  models?: readonly string[];
+  seed?: number;
+  resamples?: number;
+  confidence?: number;
+  minCoverage?: number;
+}
+
+const REPLY_EXCERPT = 160;
+
+export function loadParaphraseResults(
+  store: Store,
+  suiteHash: string,
+  opts: LoadParaphraseOptions = {},
+): ParaphraseResults {
+  const suite = store.getSuite(suiteHash);
+  if (!suite) throw new Error(`no suite ${suiteHash} in the store ${store.path}`);
+  const tests = new Map<string, SuiteTest & { meta: ParaphraseTestMeta }>();
+  for (const t of suite.tests) {
+    const meta = t.meta as ParaphraseTestMeta | undefined;
+    if (meta?.protocol !== 'paraphrase')
+      throw new Error(`suite ${suiteHash} is not a paraphrase suite (test ${t.id})`);
+    tests.set(t.id, t as SuiteTest & { meta: ParaphraseTestMeta });
+  }
+  const metas = [...tests.values()].map((t) => t.meta);
+  const itemIds = [...new Set(metas.map((m) => m.item))];
+  const phrasings = PHRASINGS.filter((p) => metas.some((m) => m.phrasing === p));
+  const repeats = Math.max(...[...tests.values()].map((t) => t.repeats ?? 1));
+  const categories: Record<string, number> = {};
+  const firstOf = new Map<string, ParaphraseTestMeta>();
+  for (const m of metas) if (!firstOf.has(m.item)) firstOf.set(m.item, m);
+  for (const m of firstOf.values()) categories[m.category] = (categories[m.category] ?? 0) + 1;
+  const rewordedMetas = metas.filter((m) => m.phrasing === 'reworded');
+  const generators = [
+    ...new Set(
+      rewordedMetas.flatMap((m) => (m.reworded?.kind === 'generator' ? [m.reworded.generator] : [])),
+    ),
+  ];
+
+  const settings = {
+    seed: opts.seed ?? 0,
+    resamples: opts.resamples ?? PARAPHRASE_DEFAULTS.resamples,
+    confidence: opts.confidence ?? 0.95,
+    minCoverage: opts.minCoverage ?? 0.9,
+  };
+  const wanted = opts.models ? new Set(opts.models) : undefined;
+  const byModel = new Map<string, { label: string; cells: ScoredCell[] }>();
+  for (const cell of store.cells({ suiteHash })) {
+    if (wanted && !wanted.has(cell.modelIdentity)) continue;
+    const test = tests.get(cell.testId);
+    if (!test || cell.repeat >= (test.repeats ?? 1)) continue;
+    const entry = byModel.get(cell.modelIdentity) ?? { label: cell.model, cells: [] };
+    entry.label = cell.model;
+    entry.cells.push(scoreCell(test.meta, cell.repeat, cell.status, cell.response?.text, cell.error));
+    byModel.set(cell.modelIdentity, entry);
+  }
+  // A model asked for but with no cell at all is still reported (coverage 0), never dropped.
+  for (const id of opts.models ?? []) if (!byModel.has(id)) byModel.set(id, { label: id, cells: [] });
+
+  const design = { items: itemIds, phrasings, repeats };
+  const models: ParaphraseModelResult[] = [...byModel].map(([identity, { label, cells }]) => ({
+    label,
+    identity,
+    cells,
+    metrics: paraphraseMetrics(design, cells.map(toObservation), {
+      seed: settings.seed,
+      streamKey: identity,
+      resamples: settings.resamples,
+      confidence: settings.confidence,
+      minCoverage: settings.minCoverage,
+    }),
+  }));
+  const board = paraphraseLeaderboard(models);
+  return {
+    suite: {
+      hash: suiteHash,
+      name: suite.name,
+      dataset: metas[0]?.dataset ?? 'unknown',
+      items: itemIds.length,
+      itemIds,
+      categories,
+      phrasings: [...phrasings],
+      repeats,
+      keysVerified: [...firstOf.values()].filter((m) => m.keyVerified).length,
+      reworded: {
+        alternate: rewordedMetas.filter((m) => m.reworded?.kind === 'alternate').length,
+        generator: rewordedMetas.filter((m) => m.reworded?.kind === 'generator').length,
+        generators,
+      },
+    },
+    settings,
+    models,
+    leaderboard: {
+      ranked: board.ranked.map((m) => m.identity),
+      incomplete: board.incomplete.map((m) => m.identity),
+      warnings: board.warnings,
+    },
+  };
+}
+
+/** One cell scored by the letter parser against the options as that phrasing showed them. */
+export function scoreCell(
+  meta: ParaphraseTestMeta,
+  repeat: number,
+  status: 'done' | 'failed',
+  reply: string | undefined,
+  error?: { kind: string; message: string },
+): ScoredCell {
+  const base = { item: meta.item, phrasing: meta.phrasing, repeat, key: meta.key };
+  if (status !== 'done' || reply === undefined)
+    return {
+      ...base,
+      status: 'failed',
+      correct: false,
+      via: 'error',
+      error: { kind: error?.kind ?? 'unknown', message: error?.message ?? 'no response stored' },
+    };
+  const parsed = parseLetterAnswer(reply, meta.options);
+  const excerpt = reply.length > REPLY_EXCERPT ? `${reply.slice(0, REPLY_EXCERPT)}…` : reply;
+  if (parsed.letter === undefined)
+    return {
+      ...base,
+      status: 'done',
+      correct: false,
+      via: 'unparsed',
+      reason: parsed.reason,
+      reply: excerpt,
+    };
+  return {
+    ...base,
+    status: 'done',
+    given: parsed.letter,
+    answer: meta.canonicalOf[parsed.letter] ?? parsed.letter,
+    correct: parsed.letter === meta.key,
+    via: parsed.via,
+    reply: excerpt,
+  };
+}
+
+function toObservation(c: ScoredCell): ParaphraseObservation {
+  return {
+    item: c.item,
+    phrasing: c.phrasing,
+    repeat: c.repeat,
+    status: c.status,
+    correct: c.correct,
+    key: c.key,
+    ...(c.answer !== undefined ? { answer: c.answer } : {}),
+    given: c.given ?? (c.status === 'done' ? 'unparsed' : 'error'),
+    ...(c.error ? { error: c.error } : {}),
+    ...(c.reply !== undefined ? { note: c.reply } : {}),
+  };
+}

@@ -1,0 +1,181 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { WaverConfig } from '../../config/schema.js';
+import { type McDataset, resolveMcItems } from '../../data/mc-datasets.js';
+import type { McItem } from '../../data/mc-item.js';
+import { InputError } from '../../errors.js';
+import { specLabel, toModelSpec } from '../../models/spec.js';
+import { roleParams } from '../../perturb/role-run.js';
+import type { ModelEstimate } from '../../run/estimate.js';
+import { plannedModels } from '../../run/plan.js';
+import { estimateSuite, type RunResult, type RunSuiteOptions, runSuite } from '../../run/run-suite.js';
+import { openStore } from '../../run/store.js';
+import type { Suite } from '../../run/types.js';
+import { suiteOf } from '../../suite/plain.js';
+import type { ParaphraseSettings } from './config.js';
+import { type KeyCheck, verifyKeys } from './key-check.js';
+import { shuffleSeedOf } from './phrasings.js';
+import { loadParaphraseResults, type ParaphraseResults } from './results.js';
+import {
+  checkRewordable,
+  itemsNeedingGenerator,
+  REWORD_MAX_TOKENS,
+  REWORD_SUITE,
+  REWORD_TEMPERATURE,
+  type Rewords,
+  rewordItems,
+  rewordTest,
+} from './reword.js';
+import { buildParaphraseSuite } from './suite.js';
+
+/**
+ * The paraphrase protocol end to end: items -> key check -> rewordings -> the `paraphrase/items`
+ * suite -> runSuite -> results from the store. Every check on the user's input (dataset, keys,
+ * shuffle seeds, a missing generator, model specs and files) happens in `loadParaphraseItems`,
+ * before anything is written.
+ */
+
+export interface ParaphraseItems {
+  dataset: McDataset;
+  /** After `limit`. */
+  items: McItem[];
+  keyCheck: KeyCheck;
+}
+
+/** Loads and checks everything the run needs from the user's input. Writes nothing, calls nothing. */
+export function loadParaphraseItems(
+  config: WaverConfig,
+  settings: ParaphraseSettings,
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): ParaphraseItems {
+  plannedModels(config);
+  checkModelFiles(config, opts.cwd);
+  const dataset = resolveMcItems(config.dataset, opts);
+  const items = settings.limit !== undefined ? dataset.items.slice(0, settings.limit) : dataset.items;
+  // The key check first of all: a wrong key stops the run before a single call, generator included.
+  const keyCheck = verifyKeys(items, { file: dataset.file });
+  for (const item of items) shuffleSeedOf(item, config.seed);
+  if (settings.phrasings.includes('reworded')) checkRewordable(config, items);
+  return { dataset, items, keyCheck };
+}
+
+/**
+ * Local files named by the model specs (gguf paths, replay recordings) must exist before the
+ * generator writes its suite, so that a typo'd model file leaves the store untouched.
+ */
+function checkModelFiles(config: WaverConfig, cwd = process.cwd()): void {
+  config.models.forEach((raw, i) => {
+    const spec = toModelSpec(raw, { field: `models.${i}` });
+    const local = (spec.provider === 'gguf' && !spec.model.startsWith('hf:')) || spec.provider === 'replay';
+    if (local && !existsSync(resolve(cwd, spec.model)))
+      throw new InputError(`model file not found: ${spec.model}`, { field: `models.${i}` });
+  });
+}
+
+export interface ParaphraseRun {
+  items: ParaphraseItems;
+  rewords: Rewords;
+  suite: Suite;
+  run: RunResult;
+  results: ParaphraseResults;
+}
+
+/**
+ * The `paraphrase/items` suite for the loaded items: every phrasing of every item not dropped
+ * (a failed rewording drops the item for every model), asked `settings.repeats` times.
+ */
+export function paraphraseSuite(
+  config: WaverConfig,
+  settings: ParaphraseSettings,
+  loaded: ParaphraseItems,
+  rewords: Pick<Rewords, 'byItem' | 'dropped'>,
+): Suite {
+  const dropped = new Set(rewords.dropped.map((d) => d.item));
+  const kept = loaded.items.filter((i) => !dropped.has(i.id));
+  if (kept.length === 0)
+    throw new Error('every item was dropped: the generator could not reword any of them');
+  return buildParaphraseSuite(kept, {
+    phrasings: settings.phrasings,
+    repeats: settings.repeats,
+    runSeed: config.seed,
+    dataset: loaded.dataset.name,
+    verified: new Set(loaded.keyCheck.verified.map((v) => v.item)),
+    rewords,
+  });
+}
+
+/** The run config the items suite is sent with: the protocol's repeats. */
+function itemsConfig(config: WaverConfig, settings: ParaphraseSettings): WaverConfig {
+  return { ...config, repeats: settings.repeats };
+}
+
+export async function runParaphrase(
+  config: WaverConfig,
+  settings: ParaphraseSettings,
+  opts: RunSuiteOptions & { cwd?: string; onRewordStart?: (n: number) => void } = {},
+): Promise<ParaphraseRun> {
+  const items = loadParaphraseItems(config, settings, opts);
+  let rewords: Rewords = { byItem: new Map(), dropped: [], fromAlternate: 0, fromGenerator: 0 };
+  if (settings.phrasings.includes('reworded')) {
+    const needing = itemsNeedingGenerator(items.items).length;
+    if (needing > 0) opts.onRewordStart?.(needing);
+    // The generator's run gets no progress callback: the bar belongs to the items run.
+    rewords = await rewordItems(config, items.items, {
+      env: opts.env,
+      fetch: opts.fetch,
+      signal: opts.signal,
+    });
+  }
+  const suite = paraphraseSuite(config, settings, items, rewords);
+  const run = await runSuite(itemsConfig(config, settings), suite, opts);
+  const store = openStore(run.store);
+  try {
+    const results = loadParaphraseResults(store, suite.hash, {
+      models: run.models.map((m) => m.identity),
+      seed: config.seed,
+      resamples: settings.resamples,
+      minCoverage: config.minCoverage,
+    });
+    return { items, rewords, suite, run, results };
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * `--dry-run`: calls, tokens and cost of the items suite (and of the generator's rewordings, when
+ * some items need one). Stems the generator would reword are estimated from the original stem.
+ * Writes nothing.
+ */
+export async function estimateParaphrase(
+  config: WaverConfig,
+  settings: ParaphraseSettings,
+  opts: RunSuiteOptions & { cwd?: string } = {},
+): Promise<{ estimates: ModelEstimate[]; items: ParaphraseItems }> {
+  const items = loadParaphraseItems(config, settings, opts);
+  const byItem = new Map(
+    items.items.map((i) => [
+      i.id,
+      { text: i.alternates?.[0] ?? i.stem, source: { kind: 'alternate' as const } },
+    ]),
+  );
+  const suite = paraphraseSuite(config, settings, items, { byItem, dropped: [] });
+  const estimates = await estimateSuite(itemsConfig(config, settings), suite, opts);
+  const needing = settings.phrasings.includes('reworded') ? itemsNeedingGenerator(items.items) : [];
+  if (needing.length > 0 && config.generator !== undefined) {
+    const generator = toModelSpec(config.generator, { field: 'generator' });
+    const rewordSuite = suiteOf(REWORD_SUITE, needing.map(rewordTest));
+    const gen = await estimateSuite(
+      {
+        ...config,
+        models: [generator],
+        repeats: 1,
+        params: roleParams(REWORD_TEMPERATURE, REWORD_MAX_TOKENS),
+      },
+      rewordSuite,
+      opts,
+    );
+    for (const e of gen) estimates.push({ ...e, label: `${specLabel(generator)} (generator)` });
+  }
+  return { estimates, items };
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import type { WaverConfig } from '../../config/schema.js';
+import { InputError } from '../../errors.js';
+import { ABLATION_DRAWS, ABLATION_SIZES, DEFAULT_EPSILONS, PRIMARY_EPSILON, SAGO_AXES } from '../../metrics/sago.js';
+
+/** The variation families (paper Section 3.2). */
+export const SAGO_FAMILIES = ['register', 'noise', 'structural'] as const;
+export type SagoFamily = (typeof SAGO_FAMILIES)[number];
+
+/**
+ * The `sago:` section of waver.yaml (flags of `waver sago` override it). Every default is the
+ * paper's or DESIGN's; waver's own choices are written in docs/sago.md.
+ */
+export const SagoConfig = z
+  .object({
+    /** Prompts sampled per dataset (paper: 16). */
+    n: z.int().positive().default(16),
+    /** Named datasets (truthfulqa, nq-open, triviaqa, hotpotqa, simpleqa, alpaca) or files; none = the built-in set. */
+    datasets: z.array(z.string().min(1)).default([]),
+    /** Where named datasets live (default: env WAVER_DATA_DIR, else ../shared/data from the cwd). */
+    dataDir: z.string().min(1).optional(),
+    /** Field mapping for dataset files (JSONL/JSON/CSV). */
+    fields: z
+      .object({ prompt: z.string().min(1).optional(), id: z.string().min(1).optional(), references: z.string().min(1).optional() })
+      .strict()
+      .optional(),
+    /** Variation families to use (default all three). */
+    families: z.array(z.enum(SAGO_FAMILIES)).min(1).optional(),
+    /** Keep only these strengths per subtype (e.g. `{spacing: [1, 5]}`); each must be in the subtype's range. */
+    strengths: z.record(z.string(), z.array(z.number()).min(1)).optional(),
+    /** Use at most this many variations per prompt (a seeded sample of the set; for quick runs). */
+    variations: z.int().positive().optional(),
+    /** Register strengths -10,-6,-2,0,2,6,10 only (the paper's closed-model subset). */
+    closedModelSubset: z.boolean().default(false),
+    /** Structural rewrites: by the generator model (`generator`), by rules (`rules`), or generator when one is configured (`auto`). */
+    structural: z.enum(['auto', 'generator', 'rules']).default('auto'),
+    /** `sentence`: sacrebleu sentence BLEU with effective order; `sago-reference`: corpus_bleu per pair (the reference code). */
+    bleuMode: z.enum(['sentence', 'sago-reference']).default('sentence'),
+    /** Tolerances tested (H0: E[s] <= eps). */
+    eps: z.array(z.number().gt(0).lt(1)).min(1).default([...DEFAULT_EPSILONS]),
+    /** The eps whose markers the per-dataset tables show. */
+    primaryEps: z.number().gt(0).lt(1).default(PRIMARY_EPSILON),
+    /** Axes that must be computed: a model that cannot give one is an input error (default: whatever each model allows). */
+    axes: z.array(z.enum(SAGO_AXES)).min(1).optional(),
+    /** Log-prob and entropy from the generation's own tokens (`generation`) or a teacher-forced re-score (`teacher-forced`). */
+    confidence: z.enum(['generation', 'teacher-forced']).default('generation'),
+    /** What the activation axis embeds: the prompt (paper Eq.: h(x)) or the response. */
+    activationInput: z.enum(['prompt', 'response']).default('prompt'),
+    /**
+     * BERTScore needs contextual token embeddings. `word-prefix`: the embedder's final hidden state at
+     * the end of each word prefix; `auto`: that when the embedder is a local gguf model, else off.
+     */
+    bertscore: z.enum(['auto', 'word-prefix', 'off']).default('auto'),
+    /** Meaning-preservation filter for register and structural variants (noise preserves meaning by construction). */
+    meaningFilter: z
+      .object({
+        /** BERTScore-F1 threshold (paper: 0.85). */
+        bertscore: z.number().min(0).max(1).default(0.85),
+        /** Pooled-embedding cosine threshold, used when no token-level embedder exists (waver's choice). */
+        cosine: z.number().min(-1).max(1).default(0.8),
+        /** `variant`: drop a failing variant; `prompt`: drop the prompt's non-noise variants when any fails (the paper). */
+        scope: z.enum(['variant', 'prompt']).default('variant'),
+      })
+      .strict()
+      .default({ bertscore: 0.85, cosine: 0.8, scope: 'variant' }),
+    /** Prompt-sample-size ablation (paper Appendix D). */
+    ablation: z
+      .object({
+        sizes: z.array(z.int().positive()).min(1).default([...ABLATION_SIZES]),
+        draws: z.int().positive().default(ABLATION_DRAWS),
+      })
+      .strict()
+      .default({ sizes: [...ABLATION_SIZES], draws: ABLATION_DRAWS }),
+    /** Output cap for the generator's rewrites and the judge's verdicts. */
+    generatorMaxTokens: z.int().positive().default(256),
+    judgeMaxTokens: z.int().positive().default(64),
+  })
+  .strict();
+
+export type SagoConfig = z.infer<typeof SagoConfig>;
+export type SagoConfigInput = z.input<typeof SagoConfig>;
+
+/** The sago settings in force: the config's `sago` section with defaults filled in. */
+export function sagoSettings(config: WaverConfig): SagoConfig {
+  const raw: SagoConfigInput = config.sago ?? {};
+  const parsed = SagoConfig.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InputError(issue?.message ?? 'invalid sago settings', {
+      field: ['sago', ...(issue?.path ?? []).map(String)].join('.'),
+    });
+  }
+  const settings = parsed.data;
+  // The common --dataset flag names one more dataset.
+  if (config.dataset !== undefined && !settings.datasets.includes(config.dataset))
+    settings.datasets = [...settings.datasets, config.dataset];
+  if (!settings.eps.includes(settings.primaryEps))
+    throw new InputError(`primary eps ${settings.primaryEps} is not among the tested eps (${settings.eps.join(', ')})`, {
+      field: 'sago.primaryEps',
+    });
+  return settings;
+}

@@ -1,0 +1,90 @@
+import { tokenEmbeddingsByPrefix } from '../../measure/bertscore.js';
+import { ProviderError } from '../../models/errors.js';
+import type { ModelProvider } from '../../models/types.js';
+import { auxCall, auxGet } from '../../run/aux-cache.js';
+import type { Store } from '../../run/store.js';
+
+/**
+ * Embeddings SAGO asks for, always through the aux cache (so the report finds them in the store):
+ * a pooled vector per text (activation, embedding cosine, the cosine meaning filter) and word-prefix
+ * vectors (BERTScore's contextual token embeddings; docs/sago.md#bertscore).
+ */
+
+/** The aux request of a pooled embedding (the provider's own EmbedRequest). */
+export function pooledRequest(text: string): { input: string[] } {
+  return { input: [text] };
+}
+
+/** The aux request of a text's word-prefix embeddings. */
+export function wordPrefixRequest(text: string): { mode: 'word-prefix'; text: string } {
+  return { mode: 'word-prefix', text };
+}
+
+/** End offsets of the whitespace-separated words of a text: the prefixes embedded for BERTScore. */
+export function wordEnds(text: string): number[] {
+  const ends: number[] = [];
+  for (const m of text.matchAll(/\S+/g)) ends.push((m.index as number) + m[0].length);
+  return ends;
+}
+
+/** A text's pooled embedding (stored, or asked and stored); undefined for empty text. */
+export async function pooledEmbedding(
+  store: Store,
+  provider: ModelProvider,
+  text: string,
+  signal?: AbortSignal,
+): Promise<number[] | undefined> {
+  if (text.trim() === '' || !provider.embed) return undefined;
+  const embed = provider.embed.bind(provider);
+  const request = pooledRequest(text);
+  return auxCall(store, 'embed', provider.identity, request, async () => {
+    const r = await embed(request, { signal });
+    const v = r.embeddings[0];
+    if (!v) throw new ProviderError('bad_response', `${provider.identity}: no embedding returned`);
+    return v;
+  }, { signal });
+}
+
+/**
+ * The hidden state at the end of each word prefix of `text` (one embed call per word, stored as
+ * one aux row). For a causal model whose embedding is its last token's final hidden state, the
+ * state at a word's last token given the words before it is that token's contextual embedding.
+ */
+export async function wordPrefixEmbeddings(
+  store: Store,
+  provider: ModelProvider,
+  text: string,
+  signal?: AbortSignal,
+): Promise<number[][] | undefined> {
+  if (text.trim() === '' || !provider.embed) return undefined;
+  const embed = provider.embed.bind(provider);
+  return auxCall(store, 'embed', provider.identity, wordPrefixRequest(text), async () => {
+    const vectors = await tokenEmbeddingsByPrefix(wordEnds(text), async (prefix) => {
+      const r = await embed({ input: [text.slice(0, prefix.at(-1) as number)] }, { signal });
+      const v = r.embeddings[0];
+      if (!v) throw new ProviderError('bad_response', `${provider.identity}: no embedding returned`);
+      return v;
+    });
+    return vectors.map((v) => Array.from(v));
+  }, { signal });
+}
+
+/** Stored pooled embedding (read-only). */
+export function storedPooled(store: Store, identity: string, text: string): number[] | undefined {
+  if (text.trim() === '') return undefined;
+  return auxGet<number[]>(store, 'embed', identity, pooledRequest(text));
+}
+
+/** Stored word-prefix embeddings (read-only). */
+export function storedWordPrefix(store: Store, identity: string, text: string): number[][] | undefined {
+  if (text.trim() === '') return undefined;
+  return auxGet<number[][]>(store, 'embed', identity, wordPrefixRequest(text));
+}
+
+/** Whether an embedder gives contextual token embeddings (word-prefix) under a `bertscore` setting. */
+export function tokenLevelEmbedder(provider: Pick<ModelProvider, 'provider'>, mode: 'auto' | 'word-prefix' | 'off'): boolean {
+  if (mode === 'off') return false;
+  if (mode === 'word-prefix') return true;
+  // auto: one call per word is cheap in process, costly over an API.
+  return provider.provider === 'gguf';
+}

@@ -1,0 +1,89 @@
+import type { Store } from '../../run/store.js';
+import { suiteOf } from '../../suite/plain.js';
+import { WAVER_VERSION } from '../../version.js';
+import type { SagoEmbedderRecord, SagoModelRecord } from './axes.js';
+import type { SagoConfig } from './config.js';
+
+/**
+ * What a sago run used besides the responses suite — models and their capabilities, the embedder,
+ * the judge and generator suites, the settings, the variants the filters dropped — kept in the
+ * store as a one-test suite `sago/manifest` with a run record, so `loadSagoResults` (and the HTML
+ * report) rebuild every number from the store alone.
+ */
+
+export const MANIFEST_SUITE = 'sago/manifest';
+
+export interface RejectedVariant {
+  dataset: string;
+  promptId: string;
+  key: string;
+  family: string;
+  subtype: string;
+  strength: number;
+  position: string;
+  generator: string;
+  reason: string;
+  meaningCheck?: unknown;
+}
+
+export interface SagoManifest {
+  version: 1;
+  responsesSuite: string;
+  generatorSuite?: string;
+  judgeSuite?: string;
+  judge?: { label: string; identity: string };
+  generator?: { label: string; identity: string };
+  embedder?: SagoEmbedderRecord;
+  models: SagoModelRecord[];
+  seed: number;
+  minCoverage: number;
+  settings: Pick<
+    SagoConfig,
+    | 'n'
+    | 'bleuMode'
+    | 'eps'
+    | 'primaryEps'
+    | 'activationInput'
+    | 'confidence'
+    | 'axes'
+    | 'ablation'
+    | 'families'
+    | 'structural'
+    | 'meaningFilter'
+    | 'closedModelSubset'
+    | 'variations'
+    | 'bertscore'
+  >;
+  datasets: { name: string; available: number; n: number }[];
+  rejected: RejectedVariant[];
+}
+
+/** Stores the manifest and records a run for it (the newest run marks the manifest in force). */
+export function saveManifest(store: Store, manifest: SagoManifest): string {
+  const suite = suiteOf(MANIFEST_SUITE, [
+    { id: 'manifest', prompt: `sago results of suite ${manifest.responsesSuite}`, meta: manifest as unknown as Record<string, unknown> },
+  ]);
+  store.saveSuite(suite);
+  const runId = store.beginRun({ suiteHash: suite.hash, config: { sago: manifest.settings }, waverVersion: WAVER_VERSION });
+  store.finishRun(runId, 'complete');
+  return suite.hash;
+}
+
+/**
+ * The newest manifest of a responses suite (or of any sago run when `responsesSuite` is not
+ * given); undefined when the store has none.
+ */
+export function latestManifest(store: Store, responsesSuite?: string): SagoManifest | undefined {
+  const hashes = store.db
+    .prepare(
+      `SELECT s.hash FROM suites s JOIN runs r ON r.suite_hash = s.hash
+       WHERE s.name = ? ORDER BY r.started_at DESC, r.rowid DESC`,
+    )
+    .pluck()
+    .all(MANIFEST_SUITE) as string[];
+  for (const hash of hashes) {
+    const meta = store.getTest(hash, 'manifest')?.meta as SagoManifest | undefined;
+    if (meta && (responsesSuite === undefined || meta.responsesSuite === responsesSuite)) return meta;
+  }
+  return undefined;
+}

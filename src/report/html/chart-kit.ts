@@ -1,0 +1,233 @@
+import type { ChartSpec } from '../charts.js';
+
+/**
+ * vega-lite specs the sections share: lines with confidence bands, estimates with interval bars,
+ * heatmaps. Data is inline (values), so rendering needs nothing from outside.
+ */
+
+/** Tableau 10, then darker variants: distinct colours for up to 20 models. */
+const PALETTE = [
+  '#4e79a7',
+  '#f28e2b',
+  '#e15759',
+  '#76b7b2',
+  '#59a14f',
+  '#edc948',
+  '#b07aa1',
+  '#ff9da7',
+  '#9c755f',
+  '#bab0ac',
+  '#1f4e79',
+  '#a65b00',
+  '#8c1c1d',
+  '#2f6f6a',
+  '#2e6b27',
+  '#8a7400',
+  '#6b3f62',
+  '#b35860',
+  '#5c4433',
+  '#6e6661',
+];
+
+export function colorsFor(labels: readonly string[]): { domain: string[]; range: string[] } {
+  const domain = [...new Set(labels)];
+  return { domain, range: domain.map((_, i) => PALETTE[i % PALETTE.length] as string) };
+}
+
+export type Row = Record<string, string | number | null>;
+
+export interface BandLines {
+  values: Row[];
+  x: {
+    field: string;
+    title: string;
+    sort?: string[];
+    type?: 'ordinal' | 'quantitative';
+    scale?: Record<string, unknown>;
+    /** Tick values (e.g. the sample sizes of an ablation). */
+    axisValues?: number[];
+  };
+  y: { field: string; low: string; high: string; title: string; domain?: [number, number] };
+  color: { field: string; title: string; domain: string[]; range: string[] };
+  width?: number;
+  height?: number;
+  legend?: boolean;
+  title?: string;
+}
+
+/** One line per colour group with a shaded interval band (low..high) and points. */
+export function bandLines(o: BandLines): ChartSpec {
+  const x = {
+    field: o.x.field,
+    type: o.x.type ?? 'ordinal',
+    title: o.x.title,
+    ...(o.x.sort && { sort: o.x.sort }),
+    ...(o.x.scale && { scale: o.x.scale }),
+    axis: { labelAngle: 0, ...(o.x.axisValues && { values: o.x.axisValues }) },
+  };
+  const color = {
+    field: o.color.field,
+    type: 'nominal',
+    title: o.color.title,
+    scale: { domain: o.color.domain, range: o.color.range },
+    ...(o.legend === false && { legend: null }),
+  };
+  const y = {
+    field: o.y.field,
+    type: 'quantitative',
+    title: o.y.title,
+    scale: { domain: o.y.domain ?? [0, 1], clamp: true },
+  };
+  return {
+    vegaLite: {
+      width: o.width ?? 420,
+      height: o.height ?? 240,
+      ...(o.title && { title: o.title }),
+      data: { values: o.values },
+      layer: [
+        {
+          transform: [{ filter: `isValid(datum.${o.y.low}) && isValid(datum.${o.y.high})` }],
+          mark: { type: 'area', opacity: 0.15 },
+          // The band carries no legend: the line layer's symbols name the groups.
+          encoding: { x, y: { ...y, field: o.y.low }, y2: { field: o.y.high }, color: { ...color, legend: null } },
+        },
+        {
+          mark: { type: 'line', point: { filled: true, size: 36 } },
+          encoding: { x, y, color },
+        },
+      ],
+    },
+  };
+}
+
+export interface IntervalDots {
+  values: Row[];
+  /** The category axis (one row per category). */
+  category: { field: string; title: string | null; sort?: string[] };
+  /** Several estimates per category, offset and coloured by this field. */
+  series: { field: string; title: string; domain: string[]; range: string[] };
+  value: { field: string; low: string; high: string; title: string; domain?: [number, number] };
+  horizontal?: boolean;
+  width?: number;
+  height?: number;
+  title?: string;
+}
+
+/** Point estimates with interval bars, grouped by category and offset by series. */
+export function intervalDots(o: IntervalDots): ChartSpec {
+  const cat = o.horizontal ? 'y' : 'x';
+  const val = o.horizontal ? 'x' : 'y';
+  const catEnc = {
+    field: o.category.field,
+    type: 'nominal',
+    title: o.category.title,
+    ...(o.category.sort && { sort: o.category.sort }),
+    ...(!o.horizontal && { axis: { labelAngle: 0 } }),
+  };
+  const offset = { field: o.series.field, type: 'nominal', scale: { domain: o.series.domain } };
+  const color = {
+    field: o.series.field,
+    type: 'nominal',
+    title: o.series.title,
+    scale: { domain: o.series.domain, range: o.series.range },
+  };
+  const valEnc = {
+    field: o.value.field,
+    type: 'quantitative',
+    title: o.value.title,
+    scale: { domain: o.value.domain ?? [0, 1], clamp: true },
+  };
+  const offsetChannel = `${cat}Offset`;
+  return {
+    vegaLite: {
+      ...(o.horizontal
+        ? { width: o.width ?? 420, height: { step: 14 * Math.max(1, o.series.domain.length) + 8 } }
+        : { width: { step: 18 * Math.max(1, o.series.domain.length) + 16 }, height: o.height ?? 220 }),
+      ...(o.title && { title: o.title }),
+      data: { values: o.values },
+      layer: [
+        {
+          transform: [{ filter: `isValid(datum.${o.value.low}) && isValid(datum.${o.value.high})` }],
+          mark: { type: 'rule', strokeWidth: 2 },
+          encoding: {
+            [cat]: catEnc,
+            [offsetChannel]: offset,
+            [val]: { ...valEnc, field: o.value.low },
+            [`${val}2`]: { field: o.value.high },
+            color,
+          },
+        },
+        {
+          transform: [{ filter: `isValid(datum.${o.value.field})` }],
+          mark: { type: 'point', filled: true, size: 50 },
+          encoding: { [cat]: catEnc, [offsetChannel]: offset, [val]: valEnc, color },
+        },
+        {
+          // An estimate that cannot be computed is written as such at the axis, never drawn as 0.
+          transform: [{ filter: `!isValid(datum.${o.value.field})` }],
+          mark: { type: 'text', align: 'left', baseline: 'middle', dx: 3, fontSize: 10, color: '#6b7280' },
+          encoding: {
+            [cat]: catEnc,
+            [offsetChannel]: offset,
+            [val]: { datum: 0, type: 'quantitative', scale: valEnc.scale },
+            text: { value: 'unavailable' },
+          },
+        },
+      ],
+    },
+  };
+}
+
+export interface Heatmap {
+  values: Row[];
+  x: { field: string; title: string; sort?: string[] };
+  y: { field: string; title: string | null; sort?: string[] };
+  /** Colour by this number (null = no value: drawn grey). */
+  value: { field: string; title: string; domain?: [number, number]; scheme?: string; reverse?: boolean };
+  /** Text drawn in each cell (e.g. "0.124†"); omitted for dense maps. */
+  text?: string;
+  cell?: { width: number; height: number };
+  title?: string;
+}
+
+export function heatmap(o: Heatmap): ChartSpec {
+  const x = { field: o.x.field, type: 'nominal', title: o.x.title, ...(o.x.sort && { sort: o.x.sort }), axis: { labelAngle: -30 } };
+  const y = { field: o.y.field, type: 'nominal', title: o.y.title, ...(o.y.sort && { sort: o.y.sort }) };
+  const layers: Record<string, unknown>[] = [
+    {
+      mark: { type: 'rect', stroke: 'white', strokeWidth: 1 },
+      encoding: {
+        x,
+        y,
+        color: {
+          condition: {
+            test: `!isValid(datum.${o.value.field})`,
+            value: '#e5e7eb',
+          },
+          field: o.value.field,
+          type: 'quantitative',
+          title: o.value.title,
+          scale: {
+            scheme: o.value.scheme ?? 'oranges',
+            ...(o.value.domain && { domain: o.value.domain }),
+            ...(o.value.reverse && { reverse: true }),
+          },
+        },
+      },
+    },
+  ];
+  if (o.text)
+    layers.push({
+      mark: { type: 'text', fontSize: 10 },
+      encoding: { x, y, text: { field: o.text, type: 'nominal' }, color: { value: '#111827' } },
+    });
+  return {
+    vegaLite: {
+      width: { step: o.cell?.width ?? 70 },
+      height: { step: o.cell?.height ?? 22 },
+      ...(o.title && { title: o.title }),
+      data: { values: o.values },
+      layer: layers,
+    },
+  };
+}

@@ -1,0 +1,292 @@
+/**
+ * The report page's own script (no library): the transcript browser — filters, a paged table, a
+ * cell's detail with a character-level diff of original vs perturbed text, and a side-by-side
+ * comparison of two models on the same tests. Every text from the data is put in the page with
+ * textContent (never as HTML), so a model's `<script>` or `onerror=` stays text
+ * (docs/report.md#security). Kept as plain ES2020 in a string: the page must work offline in any
+ * browser, and the repository's TypeScript has no DOM types to check it against (the browser tests
+ * in report.browser.test.ts drive it instead).
+ */
+export const CLIENT_JS = String.raw`
+(function () {
+  'use strict';
+  var el = document.getElementById('waver-data');
+  if (!el) return;
+  var D = JSON.parse(el.textContent || '{}');
+  var S = D.s || [];
+  var str = function (i) { return i === undefined || i < 0 ? undefined : S[i]; };
+  var PAGE = 50;
+
+  var tests = (D.t || []).map(function (t) {
+    var perturbed = str(t.x);
+    return {
+      protocol: D.protocols[t.p], suite: S[t.s], id: S[t.i], item: S[t.it],
+      family: str(t.f), level: str(t.l), variant: str(t.v), system: str(t.sy),
+      prompt: t.qp !== undefined ? S[t.qp] + perturbed : S[t.q],
+      original: str(t.o), perturbed: perturbed, gold: str(t.g)
+    };
+  });
+  var cells = (D.c || []).map(function (c, n) {
+    var t = tests[c[0]];
+    return {
+      n: n, t: t, key: t.protocol + '\u0000' + t.suite + '\u0000' + t.id + '\u0000' + c[2],
+      model: D.models[c[1]], repeat: c[2], done: c[3] === 1,
+      response: str(c[4]), error: str(c[5]), parsed: str(c[6]), score: c[7],
+      correct: c[8] === -1 ? undefined : c[8] === 1, flipped: c[9] === -1 ? undefined : c[9] === 1,
+      reason: str(c[10])
+    };
+  });
+
+  function $(id) { return document.getElementById(id); }
+  function node(tag, text, cls) {
+    var e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    if (cls) e.className = cls;
+    return e;
+  }
+  function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); }
+  function outcome(c) {
+    if (!c.done) return 'failed';
+    if (c.correct === true) return 'correct';
+    if (c.correct === false) return 'incorrect';
+    return 'unscored';
+  }
+  var MARK = { correct: '\u2713 correct', incorrect: '\u2717 incorrect', unscored: '\u2013 unscored', failed: '! failed' };
+  function excerpt(s, n) {
+    if (s === undefined) return '';
+    s = s.replace(/\s+/g, ' ').trim();
+    return s.length > n ? s.slice(0, n - 1) + '\u2026' : s;
+  }
+  function uniq(xs) {
+    var seen = {}, out = [];
+    xs.forEach(function (x) { if (x !== undefined && !seen['$' + x]) { seen['$' + x] = 1; out.push(x); } });
+    return out;
+  }
+  function fill(select, values, allLabel) {
+    clear(select);
+    var o = node('option', allLabel); o.value = ''; select.appendChild(o);
+    values.forEach(function (v) { var x = node('option', v); x.value = v; select.appendChild(x); });
+  }
+
+  var F = {
+    protocol: $('f-protocol'), model: $('f-model'), family: $('f-family'), level: $('f-level'),
+    outcome: $('f-outcome'), flipped: $('f-flipped'), search: $('f-search')
+  };
+  fill(F.protocol, D.protocols, 'every protocol');
+  fill(F.model, D.models, 'every model');
+  fill(F.family, uniq(tests.map(function (t) { return t.family; })).sort(), 'every family / phrasing');
+  fill(F.level, uniq(tests.map(function (t) { return t.level; })).sort(), 'every level');
+  var cmpA = $('cmp-a'), cmpB = $('cmp-b'), cmpOn = $('cmp-toggle'), cmpDiffer = $('cmp-differ');
+  fill(cmpA, D.models, '(model A)'); fill(cmpB, D.models, '(model B)');
+  if (D.models.length > 0) cmpA.value = D.models[0];
+  if (D.models.length > 1) cmpB.value = D.models[1];
+
+  var state = { page: 0, rows: [], selected: null };
+
+  function matches(c) {
+    var t = c.t, v;
+    if ((v = F.protocol.value) && t.protocol !== v) return false;
+    if ((v = F.family.value) && t.family !== v) return false;
+    if ((v = F.level.value) && t.level !== v) return false;
+    if ((v = F.flipped.value)) {
+      if (v === 'yes' && c.flipped !== true) return false;
+      if (v === 'no' && c.flipped === true) return false;
+    }
+    if ((v = F.search.value.trim().toLowerCase())) {
+      var hay = (t.id + ' ' + t.item + ' ' + (c.response || '') + ' ' + (c.error || '')).toLowerCase();
+      if (hay.indexOf(v) < 0) return false;
+    }
+    return true;
+  }
+
+  function compute() {
+    var comparing = cmpOn.checked && cmpA.value && cmpB.value && cmpA.value !== cmpB.value;
+    var out = [];
+    if (!comparing) {
+      var m = F.model.value, o = F.outcome.value;
+      cells.forEach(function (c) {
+        if (m && c.model !== m) return;
+        if (o && outcome(c) !== o) return;
+        if (matches(c)) out.push({ a: c });
+      });
+    } else {
+      var byKey = {};
+      cells.forEach(function (c) { if (c.model === cmpB.value) byKey[c.key] = c; });
+      var o2 = F.outcome.value;
+      cells.forEach(function (c) {
+        if (c.model !== cmpA.value || !matches(c)) return;
+        var b = byKey[c.key];
+        if (!b) return;
+        if (o2 && outcome(c) !== o2 && outcome(b) !== o2) return;
+        if (cmpDiffer.checked && outcome(c) === outcome(b) && c.response === b.response) return;
+        out.push({ a: c, b: b });
+      });
+    }
+    state.rows = out;
+    state.comparing = !!comparing;
+    state.page = 0;
+    render();
+  }
+
+  function outcomeCell(c) {
+    var o = outcome(c);
+    var td = node('td', MARK[o] + (c.score !== null && c.score !== undefined && c.score !== 0 && c.score !== 1 ? ' (' + c.score + ')' : ''), 'o-' + o);
+    return td;
+  }
+
+  function render() {
+    var body = $('rows'), head = $('rows-head');
+    clear(body); clear(head);
+    var cols = state.comparing
+      ? ['protocol', 'item', 'family', 'level', 'rep', 'A: ' + cmpA.value, 'B: ' + cmpB.value, 'A response', 'B response']
+      : ['protocol', 'model', 'item', 'family', 'level', 'rep', 'outcome', 'flipped', 'response'];
+    var tr = node('tr');
+    cols.forEach(function (c) { tr.appendChild(node('th', c)); });
+    head.appendChild(tr);
+    var start = state.page * PAGE, rows = state.rows.slice(start, start + PAGE);
+    rows.forEach(function (r, k) {
+      var c = r.a, t = c.t;
+      var row = node('tr');
+      row.tabIndex = 0;
+      row.setAttribute('data-row', String(start + k));
+      row.appendChild(node('td', t.protocol));
+      if (!state.comparing) row.appendChild(node('td', c.model));
+      row.appendChild(node('td', t.item));
+      row.appendChild(node('td', t.family || ''));
+      row.appendChild(node('td', t.level || ''));
+      row.appendChild(node('td', c.repeat));
+      if (state.comparing) {
+        row.appendChild(outcomeCell(c));
+        row.appendChild(outcomeCell(r.b));
+        row.appendChild(node('td', excerpt(c.response || c.error, 70), 'resp'));
+        row.appendChild(node('td', excerpt(r.b.response || r.b.error, 70), 'resp'));
+      } else {
+        row.appendChild(outcomeCell(c));
+        row.appendChild(node('td', c.flipped === true ? '\u21c4 flipped' : ''));
+        row.appendChild(node('td', excerpt(c.response || c.error, 100), 'resp'));
+      }
+      var open = function () { show(r); };
+      row.addEventListener('click', open);
+      row.addEventListener('keydown', function (e) { if (e.key === 'Enter') open(); });
+      body.appendChild(row);
+    });
+    var total = state.rows.length;
+    $('count').textContent = total === 0
+      ? 'no ' + (state.comparing ? 'paired tests' : 'cells') + ' match'
+      : 'showing ' + (start + 1) + '\u2013' + (start + rows.length) + ' of ' + total + (state.comparing ? ' paired tests' : ' cells') + ' (' + cells.length + ' in the report)';
+    $('prev').disabled = state.page === 0;
+    $('next').disabled = start + PAGE >= total;
+  }
+
+  // --- diff: common prefix and suffix, then an LCS of the middle (characters, else words) -------
+  function lcsOps(a, b) {
+    var n = a.length, m = b.length, w = m + 1;
+    var T = new Uint32Array((n + 1) * w);
+    for (var i = n - 1; i >= 0; i--)
+      for (var j = m - 1; j >= 0; j--)
+        T[i * w + j] = a[i] === b[j] ? T[(i + 1) * w + j + 1] + 1 : Math.max(T[(i + 1) * w + j], T[i * w + j + 1]);
+    var ops = [];
+    i = 0; j = 0;
+    while (i < n && j < m) {
+      if (a[i] === b[j]) { ops.push(['eq', a[i]]); i++; j++; }
+      else if (T[(i + 1) * w + j] >= T[i * w + j + 1]) { ops.push(['del', a[i]]); i++; }
+      else { ops.push(['ins', b[j]]); j++; }
+    }
+    for (; i < n; i++) ops.push(['del', a[i]]);
+    for (; j < m; j++) ops.push(['ins', b[j]]);
+    return ops;
+  }
+  function diff(x, y) {
+    var a = Array.from(x), b = Array.from(y);
+    var p = 0;
+    while (p < a.length && p < b.length && a[p] === b[p]) p++;
+    var s = 0;
+    while (s < a.length - p && s < b.length - p && a[a.length - 1 - s] === b[b.length - 1 - s]) s++;
+    var am = a.slice(p, a.length - s), bm = b.slice(p, b.length - s);
+    var mid;
+    if (am.length * bm.length <= 4e6) mid = lcsOps(am, bm);
+    else {
+      var wa = am.join('').match(/\s+|[^\s]+/g) || [], wb = bm.join('').match(/\s+|[^\s]+/g) || [];
+      if (wa.length * wb.length <= 4e6) mid = lcsOps(wa, wb);
+      else mid = [['del', am.join('')], ['ins', bm.join('')]];
+    }
+    var ops = [];
+    if (p > 0) ops.push(['eq', a.slice(0, p).join('')]);
+    mid.forEach(function (o) {
+      var last = ops[ops.length - 1];
+      if (last && last[0] === o[0]) last[1] += o[1]; else ops.push([o[0], o[1]]);
+    });
+    if (s > 0) ops.push(['eq', a.slice(a.length - s).join('')]);
+    return ops;
+  }
+  function diffNode(x, y) {
+    var pre = node('pre', undefined, 'diff');
+    var ops = diff(x, y), changed = 0;
+    ops.forEach(function (o) {
+      if (o[0] === 'eq') pre.appendChild(document.createTextNode(o[1]));
+      else { pre.appendChild(node(o[0] === 'del' ? 'del' : 'ins', o[1])); changed += o[1].length; }
+    });
+    return { el: pre, changed: changed };
+  }
+
+  function field(dl, name, value, pre) {
+    if (value === undefined || value === null || value === '') return;
+    dl.appendChild(node('dt', name));
+    var dd = node('dd');
+    dd.appendChild(node(pre ? 'pre' : 'span', value));
+    dl.appendChild(dd);
+  }
+  function cellPanel(c, title) {
+    var box = node('div', undefined, 'cell');
+    box.appendChild(node('h4', title));
+    var dl = node('dl');
+    field(dl, 'outcome', MARK[outcome(c)] + (c.flipped === true ? ' \u00b7 \u21c4 flipped (right on the unperturbed form)' : ''));
+    field(dl, 'score', c.score === null ? undefined : String(c.score));
+    field(dl, 'parsed answer', c.parsed);
+    field(dl, 'reason', c.reason, true);
+    field(dl, 'error', c.error, true);
+    var resp = node('dt', 'response'); dl.appendChild(resp);
+    var dd = node('dd');
+    var pre = node('pre', c.response === undefined ? '(no response)' : c.response, 'response');
+    pre.setAttribute('data-testid', 'response');
+    dd.appendChild(pre); dl.appendChild(dd);
+    box.appendChild(dl);
+    return box;
+  }
+
+  function show(r) {
+    var c = r.a, t = c.t, d = $('detail');
+    clear(d);
+    d.hidden = false;
+    d.appendChild(node('h3', t.protocol + ' \u00b7 ' + t.item + (t.family ? ' \u00b7 ' + t.family : '') + (t.level ? ' \u00b7 ' + t.level : '') + ' \u00b7 repeat ' + c.repeat));
+    var dl = node('dl');
+    field(dl, 'test', t.id);
+    field(dl, 'suite', t.suite);
+    field(dl, 'variant', t.variant);
+    field(dl, 'gold', t.gold);
+    field(dl, 'system prompt', t.system, true);
+    field(dl, 'prompt', t.prompt, true);
+    field(dl, 'original item', t.original, true);
+    d.appendChild(dl);
+    var changed = t.perturbed !== undefined ? t.perturbed : t.prompt;
+    if (t.original !== undefined && changed !== undefined) {
+      var df = diffNode(t.original, changed);
+      d.appendChild(node('h4', 'original \u2192 as asked (character diff: ' + df.changed + ' characters changed)'));
+      d.appendChild(df.el);
+    }
+    var panes = node('div', undefined, r.b ? 'panes two' : 'panes');
+    panes.appendChild(cellPanel(c, c.model));
+    if (r.b) panes.appendChild(cellPanel(r.b, r.b.model));
+    d.appendChild(panes);
+    d.scrollIntoView({ block: 'nearest' });
+  }
+
+  ['protocol', 'model', 'family', 'level', 'outcome', 'flipped'].forEach(function (k) { F[k].addEventListener('change', compute); });
+  F.search.addEventListener('input', compute);
+  [cmpA, cmpB, cmpOn, cmpDiffer].forEach(function (e) { e.addEventListener('change', compute); });
+  $('prev').addEventListener('click', function () { if (state.page > 0) { state.page--; render(); } });
+  $('next').addEventListener('click', function () { if ((state.page + 1) * PAGE < state.rows.length) { state.page++; render(); } });
+  compute();
+  document.body.setAttribute('data-ready', '1');
+})();
+`;

@@ -1,0 +1,188 @@
+import { chartSvg } from '../charts.js';
+import type { ReportData } from '../report-data.js';
+import { colorsFor } from './chart-kit.js';
+import { CLIENT_JS } from './client.js';
+import { escapeHtml as esc, markdownToHtml } from './markdown.js';
+import { buildPayload, embedJson, TRUNCATION_NOTE } from './payload.js';
+import { SECTION_MODULES } from './sections/index.js';
+import type { HtmlKit } from './sections/types.js';
+import { CSS } from './style.js';
+
+/**
+ * The self-contained HTML report: one file, no network (a Content-Security-Policy forbids any
+ * request), charts as inline SVG, the transcript data as escaped JSON in a non-executable script
+ * element, and the page's own small script. Every text from the store is escaped here or set with
+ * textContent by the script (docs/report.md#security).
+ */
+
+export const CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'";
+
+export interface HtmlOptions {
+  /** Text budget of the embedded transcripts (characters). */
+  textBudget?: number;
+}
+
+export interface HtmlStats {
+  charts: number;
+  /** Chart specs that failed to render (the figure says why). */
+  chartErrors: number;
+}
+
+export function renderHtml(data: ReportData, opts: HtmlOptions = {}, stats: HtmlStats = { charts: 0, chartErrors: 0 }): string {
+  const labels = [
+    ...data.coverage.filter((c) => c.role === 'system under test').map((c) => c.model),
+    ...data.cells.map((c) => c.model),
+  ];
+  const kit: HtmlKit = {
+    chart(spec, label) {
+      const id = `c${++stats.charts}`;
+      let body: string;
+      try {
+        const t0 = performance.now();
+        body = chartSvg(spec, id);
+        if (process.env.WAVER_CHART_TIMING) process.stderr.write(`${(performance.now() - t0).toFixed(1)} ms ${label.title}\n`);
+      } catch (e) {
+        stats.chartErrors++;
+        body = `<p class="warn">chart unavailable: ${esc((e as Error).message)}</p>`;
+      }
+      return `<figure class="chart" id="${id}" role="img" aria-label="${esc(label.title)}">${body}<figcaption><strong>${esc(
+        label.title,
+      )}</strong>${esc(label.caption)}</figcaption></figure>`;
+    },
+    md: markdownToHtml,
+    esc,
+    modelColors: colorsFor(labels),
+  };
+
+  const nav: string[] = ['<a href="#run">What was run</a>', '<a href="#coverage">Coverage and errors</a>'];
+  const body: string[] = [whatWasRun(data), coverageHtml(data)];
+  for (const section of data.sections) {
+    const module = SECTION_MODULES.find((m) => m.protocol === section.protocol);
+    nav.push(`<a href="#${esc(section.id)}">${esc(section.protocol)} <small>${esc(section.suite.hash.slice(0, 8))}</small></a>`);
+    let inner: string;
+    if (section.unavailable !== undefined || section.results === undefined || !module)
+      inner = `<p class="unavailable-section">Unavailable: ${esc(section.unavailable ?? 'no module for this protocol')}</p>`;
+    else {
+      try {
+        inner = module.html(section.results, kit);
+      } catch (e) {
+        inner = `<p class="unavailable-section">This section could not be drawn: ${esc((e as Error).message)}</p>`;
+      }
+    }
+    body.push(
+      `<section id="${esc(section.id)}" class="protocol" data-protocol="${esc(section.protocol)}"><h2>${esc(section.title)}</h2>${inner}</section>`,
+    );
+  }
+  nav.push('<a href="#transcripts">Transcripts</a>');
+  const payload = buildPayload(data.cells, { budget: opts.textBudget });
+  body.push(transcriptsHtml(data, payload.truncated, payload.cap));
+
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="waver ${esc(data.waverVersion)}">
+<title>waver report — ${esc(data.store.file)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<header><h1>waver report</h1><p>Store <code>${esc(data.store.file)}</code> (schema v${data.store.schemaVersion}) · ${data.runs.length} runs · ${
+    data.sections.length
+  } protocol sections · ${data.cells.length} cells · generated ${esc(data.generatedAt)} by waver ${esc(data.waverVersion)}</p></header>
+<nav>${nav.join('')}</nav>
+<main>
+${body.join('\n')}
+</main>
+<footer>Every model response and dataset text in this file is shown as plain text: nothing from the store is run or loaded. This file makes no network request.</footer>
+<script type="application/json" id="waver-data">${embedJson(payload)}</script>
+<script>${CLIENT_JS}</script>
+</body>
+</html>
+`;
+}
+
+function table(head: string[], rows: string[][], numeric: number[] = []): string {
+  const cls = (k: number) => (numeric.includes(k) ? ' class="num"' : '');
+  return `<div class="table-wrap"><table><thead><tr>${head.map((h, k) => `<th${cls(k)}>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
+    .map((r) => `<tr>${r.map((c, k) => `<td${cls(k)}>${c}</td>`).join('')}</tr>`)
+    .join('')}</tbody></table></div>`;
+}
+
+function whatWasRun(data: ReportData): string {
+  const rows = data.runs.map((r) => [
+    `<code>${esc(r.id.slice(0, 8))}</code>`,
+    esc(r.suite ? r.suite.name : '—'),
+    r.suite ? `<code>${esc(r.suite.hash.slice(0, 12))}</code>` : '—',
+    esc(r.role),
+    esc(r.models.join(', ') || '—'),
+    esc([r.judge && `judge ${r.judge}`, r.generator && `generator ${r.generator}`, r.embedder && `embedder ${r.embedder}`].filter(Boolean).join('; ') || '—'),
+    esc(r.seed === undefined ? '—' : String(r.seed)),
+    esc(r.repeats === undefined ? '—' : String(r.repeats)),
+    esc(r.temperature === undefined ? '—' : String(r.temperature)),
+    esc(r.waverVersion),
+    esc(r.startedAt),
+    esc(r.finishedAt ?? '—'),
+    esc(r.status),
+  ]);
+  return `<section id="run"><h2>What was run</h2><p class="lede">Every run recorded in the store, oldest first: the suite (name and sha256), whether its models were the systems under test or served a role, the models and roles configured, and the seed, repeats and temperature the run used.</p>${
+    rows.length === 0
+      ? '<p>No runs in this store.</p>'
+      : table(
+          ['run', 'suite', 'suite hash', 'role', 'models', 'roles configured', 'seed', 'repeats', 'temperature', 'waver', 'started', 'finished', 'status'],
+          rows,
+          [6, 7, 8],
+        )
+  }</section>`;
+}
+
+function coverageHtml(data: ReportData): string {
+  const pct = (x: number | undefined) => (x === undefined ? '—' : `${(100 * x).toFixed(1)}%`);
+  const rows = data.coverage.map((c) => [
+    esc(c.suite.name),
+    `<code>${esc(c.suite.hash.slice(0, 12))}</code>`,
+    esc(c.role),
+    esc(c.model),
+    `${c.coverage.done}/${c.coverage.total} (${pct(c.share)})`,
+    String(c.coverage.failed),
+    String(c.coverage.pending),
+    String(c.coverage.cached),
+    esc(Object.entries(c.coverage.errorsByKind).map(([k, n]) => `${k} ${n}`).join(', ') || '—'),
+    c.complete ? 'complete' : `<strong>incomplete</strong> (below ${pct(c.minCoverage)} or pending)`,
+  ]);
+  const errors = data.errors.map((e) => [
+    esc(e.suite.name),
+    esc(e.model),
+    esc(e.kind + (e.status !== undefined ? ` (${e.status})` : '')),
+    String(e.count),
+    esc(e.example.length > 300 ? `${e.example.slice(0, 300)}…` : e.example),
+  ]);
+  return `<section id="coverage"><h2>Coverage and errors</h2><p class="lede">Per suite and model: responses stored out of those the suite asks for (tests × repeats), failed calls (they count as incorrect in every metric), pending cells, and cells answered from the store without a call.</p>${
+    rows.length === 0
+      ? '<p>No cells in this store.</p>'
+      : table(['suite', 'hash', 'role', 'model', 'done / expected', 'failed', 'pending', 'cached', 'errors by kind', 'status'], rows, [4, 5, 6, 7])
+  }${errors.length === 0 ? '<p>No failed cells.</p>' : `<h3>Errors</h3>${table(['suite', 'model', 'kind', 'cells', 'latest message'], errors, [3])}`}</section>`;
+}
+
+function transcriptsHtml(data: ReportData, truncated: number, cap: number): string {
+  const note =
+    truncated > 0
+      ? `<p class="warn">${truncated} long texts are cut to ${cap} characters in this file to keep it small, each marked “truncated”; ${esc(TRUNCATION_NOTE)} (e.g. <code>waver export --store ${esc(data.store.file)} --suite HASH</code>).</p>`
+      : '';
+  return `<section id="transcripts"><h2>Transcripts</h2><p class="lede">Every cell of the protocol suites: the prompt as sent, the original item and a character diff against what was asked, the response, the parsed answer, the score and the judge's reason. Pick two models to compare them side by side on the same tests.</p>${note}
+<div class="filters">
+<select id="f-protocol" aria-label="protocol"></select>
+<select id="f-model" aria-label="model"></select>
+<select id="f-family" aria-label="family or phrasing"></select>
+<select id="f-level" aria-label="level"></select>
+<select id="f-outcome" aria-label="outcome"><option value="">any outcome</option><option value="correct">correct</option><option value="incorrect">incorrect</option><option value="unscored">unscored</option><option value="failed">failed call</option></select>
+<select id="f-flipped" aria-label="flipped"><option value="">flipped or not</option><option value="yes">flipped only</option><option value="no">not flipped</option></select>
+<input id="f-search" type="search" placeholder="search item, test, response" aria-label="search">
+<span class="compare"><label><input id="cmp-toggle" type="checkbox"> compare</label><select id="cmp-a" aria-label="model A"></select><select id="cmp-b" aria-label="model B"></select><label><input id="cmp-differ" type="checkbox"> only where they differ</label></span>
+</div>
+<table><thead id="rows-head"></thead><tbody id="rows"></tbody></table>
+<div class="pager"><button id="prev" type="button">previous</button><button id="next" type="button">next</button><span id="count"></span></div>
+<div id="detail" hidden></div>
+</section>`;
+}

@@ -1,0 +1,414 @@
+import { basename } from 'node:path';
+import { specLabel, toModelSpec } from '../models/spec.js';
+import type { Store } from '../run/store.js';
+import type { Coverage } from '../run/types.js';
+import { WAVER_VERSION } from '../version.js';
+import { SECTION_MODULES, type SectionModule } from './html/sections/index.js';
+
+/**
+ * Everything a report shows, read from the store alone (docs/report.md): what was run (the runs
+ * table), coverage and errors per suite and model, one section per protocol suite (its results
+ * recomputed by the protocol's own loader), and every cell for the transcript browser. The HTML,
+ * Markdown, JSON and CSV forms (formats.ts) all render this one object.
+ */
+
+export interface SuiteRef {
+  hash: string;
+  name: string;
+}
+
+/** What a suite's cells are for: the models under test, or a role (judge, generator) serving them. */
+export type SuiteRole = 'system under test' | 'judge' | 'generator' | 'bookkeeping';
+
+export interface RunInfo {
+  id: string;
+  startedAt: string;
+  finishedAt?: string;
+  status: string;
+  waverVersion: string;
+  suite?: SuiteRef;
+  role: SuiteRole;
+  /** Labels of the models the run called. */
+  models: string[];
+  judge?: string;
+  generator?: string;
+  embedder?: string;
+  seed?: number;
+  repeats?: number;
+  temperature?: number;
+  maxTokens?: number;
+}
+
+export interface SuiteInfo extends SuiteRef {
+  /** `ladder` for `ladder/tests`; undefined for a plain suite. */
+  protocol?: string;
+  stage?: string;
+  role: SuiteRole;
+  tests: number;
+  createdAt: string;
+}
+
+export interface CoverageRow {
+  suite: SuiteRef;
+  role: SuiteRole;
+  model: string;
+  identity: string;
+  /** Calls per test the run asked for (a test's own `repeats` wins). */
+  repeats: number;
+  coverage: Coverage;
+  /** done / total; undefined when nothing is expected. */
+  share: number | undefined;
+  minCoverage: number;
+  complete: boolean;
+}
+
+export interface ErrorRow {
+  suite: SuiteRef;
+  model: string;
+  identity: string;
+  kind: string;
+  status?: number;
+  count: number;
+  /** One message of that kind (the latest). */
+  example: string;
+}
+
+/** One protocol suite's part of the report; `results` is what the protocol's loader returned. */
+export interface ReportSection<R = unknown> {
+  protocol: string;
+  /** Anchor in the HTML page, unique within the report. */
+  id: string;
+  title: string;
+  suite: SuiteRef;
+  results?: R;
+  /** Why the section could not be built (the loader failed), shown instead of its figures. */
+  unavailable?: string;
+}
+
+/** One cell for the transcript browser: the question as asked, its source, the answer and its score. */
+export interface TranscriptCell {
+  protocol: string;
+  /** Suite hash. */
+  suite: string;
+  model: string;
+  identity: string;
+  test: string;
+  repeat: number;
+  /** The seed / item / prompt the test was made from. */
+  item: string;
+  /** Ladder family, paraphrase phrasing, sago variation family; `baseline` for the unperturbed form. */
+  family?: string;
+  /** Ladder measured level (`L0` baseline .. `L5`). */
+  level?: string;
+  /** Subtype, strength, position... */
+  variant?: string;
+  system?: string;
+  /** The user message as sent. */
+  prompt: string;
+  /** The unperturbed text the test was made from. */
+  original?: string;
+  /** The perturbed text, when the prompt wraps it in more (e.g. `QUESTION: ...`). */
+  perturbed?: string;
+  gold?: string;
+  status: 'done' | 'failed';
+  response?: string;
+  error?: string;
+  parsed?: string;
+  /** The protocol's score in [0, 1]; undefined when the cell is not scored (no judge verdict, sago). */
+  score?: number;
+  correct?: boolean;
+  /** Wrong where the same model was right on the unperturbed form (docs/report.md#flipped). */
+  flipped?: boolean;
+  /** The judge's reason, the parser's note or the error. */
+  reason?: string;
+}
+
+export interface ReportData {
+  report: 'waver';
+  version: 1;
+  generatedAt: string;
+  /** The waver that built the report (each run records its own version too). */
+  waverVersion: string;
+  store: { file: string; schemaVersion: number };
+  runs: RunInfo[];
+  suites: SuiteInfo[];
+  coverage: CoverageRow[];
+  errors: ErrorRow[];
+  sections: ReportSection[];
+  cells: TranscriptCell[];
+}
+
+export interface BuildReportOptions {
+  /** The report's timestamp (ISO); default now. Tests pin it. */
+  now?: string;
+  /** Compute sago's ablations (the slowest part of its loader); default true. */
+  ablations?: boolean;
+  /** Only these protocols' sections and cells (default all). */
+  protocols?: readonly string[];
+}
+
+/** Context a section module's loader gets: the settings the suite was run with. */
+export interface LoadContext {
+  /** The config of the latest run of a suite (secrets were never stored). */
+  runConfig(suiteHash: string): Record<string, unknown> | undefined;
+  ablations: boolean;
+}
+
+const DEFAULT_MIN_COVERAGE = 0.9;
+
+export function buildReport(store: Store, opts: BuildReportOptions = {}): ReportData {
+  const runs = store.listRuns();
+  const latestConfig = new Map<string, Record<string, unknown>>();
+  for (const r of runs)
+    if (r.suiteHash !== undefined && r.config && typeof r.config === 'object')
+      latestConfig.set(r.suiteHash, r.config as Record<string, unknown>); // listRuns is oldest first
+  const suites = suiteInfos(store);
+  const suiteByHash = new Map(suites.map((s) => [s.hash, s]));
+  const ref = (hash: string): SuiteRef => ({ hash, name: suiteByHash.get(hash)?.name ?? '(unknown suite)' });
+
+  const runInfos: RunInfo[] = runs.map((r) => {
+    const config = (r.config ?? {}) as Record<string, unknown>;
+    const params = (config.params ?? {}) as Record<string, unknown>;
+    const suite = r.suiteHash !== undefined ? ref(r.suiteHash) : undefined;
+    return {
+      id: r.id,
+      startedAt: r.startedAt,
+      ...(r.finishedAt !== undefined && { finishedAt: r.finishedAt }),
+      status: r.status,
+      waverVersion: r.waverVersion,
+      ...(suite && { suite }),
+      role: suite ? suiteRole(suite.name) : 'bookkeeping',
+      models: Array.isArray(config.models) ? config.models.map(labelOf) : [],
+      ...optionalLabel('judge', config.judge),
+      ...optionalLabel('generator', config.generator),
+      ...optionalLabel('embedder', config.embedder),
+      ...(typeof config.seed === 'number' && { seed: config.seed }),
+      ...(typeof config.repeats === 'number' && { repeats: config.repeats }),
+      ...(typeof params.temperature === 'number' && { temperature: params.temperature }),
+      ...(typeof params.maxTokens === 'number' && { maxTokens: params.maxTokens }),
+    };
+  });
+
+  const minCoverageOf = (hash: string): number => {
+    const v = latestConfig.get(hash)?.minCoverage;
+    return typeof v === 'number' ? v : DEFAULT_MIN_COVERAGE;
+  };
+  const coverage = coverageRows(store, latestConfig, minCoverageOf, (h) => ({
+    ref: ref(h),
+    role: suiteByHash.get(h)?.role ?? 'system under test',
+  }));
+  const errors = errorRows(store, ref);
+
+  const wanted = opts.protocols ? new Set(opts.protocols) : undefined;
+  const ctx: LoadContext = {
+    runConfig: (hash) => latestConfig.get(hash),
+    ablations: opts.ablations ?? true,
+  };
+  const sections: ReportSection[] = [];
+  const cells: TranscriptCell[] = [];
+  const lastRun = new Map<string, string>();
+  for (const r of runs) if (r.suiteHash !== undefined) lastRun.set(r.suiteHash, r.startedAt);
+  const ordered = [...suites].sort(
+    (a, b) =>
+      moduleRank(a) - moduleRank(b) ||
+      (lastRun.get(a.hash) ?? a.createdAt).localeCompare(lastRun.get(b.hash) ?? b.createdAt) ||
+      a.hash.localeCompare(b.hash),
+  );
+  const ids = new Set<string>();
+  for (const suite of ordered) {
+    const module = moduleFor(suite);
+    if (!module || (wanted && !wanted.has(module.protocol))) continue;
+    const id = uniqueId(`${module.protocol}-${suite.hash.slice(0, 8)}`, ids);
+    const section: ReportSection = {
+      protocol: module.protocol,
+      id,
+      title: module.title,
+      suite: { hash: suite.hash, name: suite.name },
+    };
+    try {
+      section.results = module.load(store, section.suite, ctx);
+    } catch (e) {
+      section.unavailable = `the ${module.protocol} results could not be rebuilt: ${(e as Error).message}`;
+    }
+    if (module.sectioned) sections.push(section);
+    cells.push(...module.cells(store, section.suite, section.results));
+  }
+
+  return {
+    report: 'waver',
+    version: 1,
+    generatedAt: opts.now ?? new Date().toISOString(),
+    waverVersion: WAVER_VERSION,
+    store: { file: store.path === ':memory:' ? ':memory:' : basename(store.path), schemaVersion: store.schemaVersion },
+    runs: runInfos,
+    suites,
+    coverage,
+    errors,
+    sections,
+    cells,
+  };
+}
+
+/** What a suite is for, from its `<protocol>/<stage>` name (docs/report.md#roles). */
+export function suiteRole(name: string): SuiteRole {
+  const stage = name.includes('/') ? name.slice(name.indexOf('/') + 1) : '';
+  if (/judge|gate/.test(stage)) return 'judge';
+  if (/generat|reword|rewrite/.test(stage)) return 'generator';
+  if (/manifest/.test(stage)) return 'bookkeeping';
+  return 'system under test';
+}
+
+function moduleFor(suite: SuiteInfo): SectionModule | undefined {
+  return SECTION_MODULES.find((m) => m.claims(suite));
+}
+
+function moduleRank(suite: SuiteInfo): number {
+  const m = moduleFor(suite);
+  return m ? SECTION_MODULES.indexOf(m) : SECTION_MODULES.length;
+}
+
+function uniqueId(base: string, taken: Set<string>): string {
+  let id = base.replace(/[^A-Za-z0-9-]/g, '-');
+  for (let i = 2; taken.has(id); i++) id = `${base}-${i}`;
+  taken.add(id);
+  return id;
+}
+
+function labelOf(spec: unknown): string {
+  try {
+    return specLabel(toModelSpec(spec as string));
+  } catch {
+    return typeof spec === 'string' ? spec : JSON.stringify(spec);
+  }
+}
+
+function optionalLabel<K extends string>(key: K, spec: unknown): Partial<Record<K, string>> {
+  return spec === undefined || spec === null ? {} : ({ [key]: labelOf(spec) } as Record<K, string>);
+}
+
+function suiteInfos(store: Store): SuiteInfo[] {
+  const rows = store.db
+    .prepare(
+      `SELECT s.hash, s.name, s.created_at, (SELECT count(*) FROM tests t WHERE t.suite_hash = s.hash) AS tests
+       FROM suites s ORDER BY s.created_at, s.rowid`,
+    )
+    .all() as { hash: string; name: string; created_at: string; tests: number }[];
+  return rows.map((r) => {
+    const slash = r.name.indexOf('/');
+    const named = slash > 0 && !r.name.includes(':');
+    return {
+      hash: r.hash,
+      name: r.name,
+      ...(named && { protocol: r.name.slice(0, slash), stage: r.name.slice(slash + 1) }),
+      role: named ? suiteRole(r.name) : 'system under test',
+      tests: r.tests,
+      createdAt: r.created_at,
+    };
+  });
+}
+
+/**
+ * Coverage of every (suite, model) in the store, as Store.coverage counts it (a test's own
+ * `repeats`, else the run's; cells beyond them are not counted), in one pass over the cells: the
+ * per-pair Store.coverage re-reads every test's JSON for every cell, which a large store feels.
+ */
+function coverageRows(
+  store: Store,
+  configs: Map<string, Record<string, unknown>>,
+  minCoverageOf: (hash: string) => number,
+  suiteOf: (hash: string) => { ref: SuiteRef; role: SuiteRole },
+): CoverageRow[] {
+  const testRepeats = new Map<string, Map<string, number | null>>();
+  for (const [hash, id, repeats] of store.db
+    .prepare(`SELECT suite_hash, test_id, json_extract(json, '$.repeats') FROM tests`)
+    .raw()
+    .all() as [string, string, number | null][]) {
+    let m = testRepeats.get(hash);
+    if (!m) testRepeats.set(hash, (m = new Map()));
+    m.set(id, repeats);
+  }
+  const runRepeats = (hash: string) => {
+    const v = configs.get(hash)?.repeats;
+    return typeof v === 'number' ? v : 1;
+  };
+  const pairs = new Map<string, { hash: string; identity: string; model: string; coverage: Coverage }>();
+  const rows = store.db
+    .prepare(
+      `SELECT suite_hash, model_identity, model, test_id, repeat, status, error_kind, attempts FROM cells ORDER BY id`,
+    )
+    .raw()
+    .all() as [string, string, string, string, number, 'done' | 'failed', string | null, number][];
+  for (const [hash, identity, model, testId, repeat, status, kind, attempts] of rows) {
+    const key = `${hash}\u0000${identity}`;
+    let pair = pairs.get(key);
+    if (!pair) {
+      let total = 0;
+      const fallback = runRepeats(hash);
+      for (const r of testRepeats.get(hash)?.values() ?? []) total += r ?? fallback;
+      pair = { hash, identity, model, coverage: { total, done: 0, failed: 0, pending: 0, cached: 0, errorsByKind: {} } };
+      pairs.set(key, pair);
+    }
+    pair.model = model; // the latest label
+    const tests = testRepeats.get(hash);
+    if (!tests?.has(testId) || repeat >= (tests.get(testId) ?? runRepeats(hash))) continue;
+    const cov = pair.coverage;
+    if (status === 'done') {
+      cov.done++;
+      if (attempts === 0) cov.cached++;
+    } else {
+      cov.failed++;
+      const k = kind ?? 'unknown';
+      cov.errorsByKind[k] = (cov.errorsByKind[k] ?? 0) + 1;
+    }
+  }
+  return [...pairs.values()].map((p) => {
+    const coverage = p.coverage;
+    coverage.pending = coverage.total - coverage.done - coverage.failed;
+    const share = coverage.total === 0 ? undefined : coverage.done / coverage.total;
+    const minCoverage = minCoverageOf(p.hash);
+    const { ref, role } = suiteOf(p.hash);
+    return {
+      suite: ref,
+      role,
+      model: p.model,
+      identity: p.identity,
+      repeats: runRepeats(p.hash),
+      coverage,
+      share,
+      minCoverage,
+      complete: share !== undefined && share >= minCoverage && coverage.pending === 0,
+    };
+  });
+}
+
+function errorRows(store: Store, ref: (hash: string) => SuiteRef): ErrorRow[] {
+  const rows = store.db
+    .prepare(
+      `SELECT suite_hash, model_identity, max(model) AS model, coalesce(error_kind, 'unknown') AS kind,
+              max(error_status) AS status, count(*) AS n,
+              (SELECT c2.error_message FROM cells c2
+                WHERE c2.suite_hash = c.suite_hash AND c2.model_identity = c.model_identity
+                  AND c2.status = 'failed' AND coalesce(c2.error_kind, 'unknown') = coalesce(c.error_kind, 'unknown')
+                ORDER BY c2.updated_at DESC, c2.id DESC LIMIT 1) AS example
+       FROM cells c WHERE status = 'failed'
+       GROUP BY suite_hash, model_identity, coalesce(error_kind, 'unknown') ORDER BY min(id)`,
+    )
+    .all() as {
+    suite_hash: string;
+    model_identity: string;
+    model: string;
+    kind: string;
+    status: number | null;
+    n: number;
+    example: string | null;
+  }[];
+  return rows.map((r) => ({
+    suite: ref(r.suite_hash),
+    model: r.model,
+    identity: r.model_identity,
+    kind: r.kind,
+    ...(r.status !== null && { status: r.status }),
+    count: r.n,
+    example: r.example ?? '',
+  }));
+}

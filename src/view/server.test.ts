@@ -1,0 +1,163 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { InputError } from '../errors.js';
+import { CSP as REPORT_CSP } from '../report/html/page.js';
+import { cacheKey } from '../run/cache-key.js';
+import { openStore } from '../run/store.js';
+import { suiteOf } from '../suite/plain.js';
+import { startViewer } from './server.js';
+
+/** The viewer in process: address policy, pages, report, progress JSON and escaping. */
+
+const dir = mkdtempSync(join(tmpdir(), 'waver-view-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Got {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function get(url: string, headers: Record<string, string> = {}): Promise<Got> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => {
+        body += d;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A store with a run in progress: 3 tests x 2 repeats for one model, 2 cells done and 1 failed. */
+function runningStore(path: string, label: string): string {
+  const store = openStore(path);
+  const suite = suiteOf('<b>suite</b>', [
+    { id: 't1', prompt: 'one' },
+    { id: 't2', prompt: 'two' },
+    { id: 't3', prompt: 'three' },
+  ]);
+  store.saveSuite(suite);
+  const runId = store.beginRun({
+    suiteHash: suite.hash,
+    config: { models: [label], repeats: 2 },
+    waverVersion: 'test',
+  });
+  const request = { messages: [{ role: 'user' as const, content: 'one' }] };
+  const ref = {
+    suiteHash: suite.hash,
+    model: label,
+    modelIdentity: 'replay:x',
+    runId,
+    request,
+    attempts: [],
+  };
+  const result = { text: 'ok', finishReason: 'stop' as const, usage: { inputTokens: 1, outputTokens: 1 } };
+  store.saveCellDone({ ...ref, testId: 't1', repeat: 0, key: cacheKey('replay:x', request, 0), result });
+  store.saveCellDone({ ...ref, testId: 't1', repeat: 1, key: cacheKey('replay:x', request, 1), result });
+  store.saveCellFailed({ ...ref, testId: 't2', repeat: 0, error: { kind: 'server', message: 'HTTP 500' } });
+  store.close();
+  return runId;
+}
+
+describe('startViewer address policy', () => {
+  it.each(['0.0.0.0', '192.168.1.10', '::'])('refuses %s without allowRemote', async (host) => {
+    const e = await startViewer({ host }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InputError);
+    expect((e as InputError).field).toBe('--host');
+    expect((e as InputError).message).toMatch(
+      /not a loopback address and the viewer has no authentication; pass --allow-remote/,
+    );
+  });
+
+  it('binds a non-loopback address when allowed (and then takes any Host)', async () => {
+    const viewer = await startViewer({ host: '0.0.0.0', allowRemote: true });
+    try {
+      expect(viewer.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/$/);
+      const port = new URL(viewer.url).port;
+      expect((await get(`http://127.0.0.1:${port}/`, { Host: 'viewer.example:80' })).status).toBe(200);
+    } finally {
+      await viewer.close();
+    }
+  });
+});
+
+describe('the viewer on loopback', async () => {
+  const storePath = join(dir, 'runs.db');
+  const label = 'openai:m<script>alert(1)</script>';
+  const runId = runningStore(storePath, label);
+  const reportPath = join(dir, 'r.md');
+  writeFileSync(reportPath, '# a report\n');
+  const viewer = await startViewer({ stores: [storePath, join(dir, 'later.db')], reports: [reportPath] });
+  afterAll(() => viewer.close());
+
+  it('lists stores and reports, with its own CSP (a nonce, nothing from outside)', async () => {
+    const r = await get(viewer.url);
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(r.body).toContain('href="/stores/0"');
+    expect(r.body).toContain('href="/reports/0"');
+    expect(r.headers['content-security-policy']).toMatch(
+      /^default-src 'none'; script-src 'nonce-[A-Za-z0-9+/=]+'; style-src 'nonce-/,
+    );
+  });
+
+  it('refuses a request whose Host is not loopback (DNS rebinding)', async () => {
+    const r = await get(viewer.url, { Host: 'attacker.example' });
+    expect(r.status).toBe(403);
+  });
+
+  it('progress JSON: the latest run, its suite and per-model coverage', async () => {
+    const r = await get(`${viewer.url}stores/0/progress`);
+    expect(r.status).toBe(200);
+    const p = JSON.parse(r.body);
+    expect(p).toMatchObject({
+      state: 'ok',
+      run: { id: runId, status: 'running', suiteName: '<b>suite</b>' },
+      total: 6,
+      done: 2,
+      failed: 1,
+      pending: 3,
+      share: 2 / 6,
+      writtenThisRun: 3,
+      models: [{ label, total: 6, done: 2, failed: 1, pending: 3 }],
+    });
+    const later = JSON.parse((await get(`${viewer.url}stores/1/progress`)).body);
+    expect(later.state).toBe('missing');
+  });
+
+  it('the store page escapes what the store holds, and its script runs under the nonce', async () => {
+    const r = await get(`${viewer.url}stores/0`);
+    expect(r.status).toBe(200);
+    expect(r.body).toContain('&#60;b&#62;suite&#60;/b&#62;');
+    expect(r.body).not.toContain('<b>suite</b>');
+    const nonce = /'nonce-([^']+)'/.exec(String(r.headers['content-security-policy']))?.[1];
+    expect(r.body).toContain(`<script nonce="${nonce}">`);
+    expect(r.body).not.toMatch(/innerHTML|src=|https?:\/\//);
+  });
+
+  it('renders the store report on request: HTTP 200, html, under the report CSP', async () => {
+    const r = await get(`${viewer.url}stores/0/report`);
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(r.headers['content-security-policy']).toBe(REPORT_CSP);
+    expect(r.body.slice(0, 100).toLowerCase()).toContain('<!doctype html>');
+    expect(r.body).not.toContain('<script>alert(1)</script>');
+  });
+
+  it('serves report files with a type from the extension; unknown paths are 404', async () => {
+    const r = await get(`${viewer.url}reports/0`);
+    expect(r).toMatchObject({ status: 200, body: '# a report\n' });
+    expect(r.headers['content-type']).toBe('text/markdown; charset=utf-8');
+    expect((await get(`${viewer.url}reports/7`)).status).toBe(404);
+    expect((await get(`${viewer.url}stores/0/nothing`)).status).toBe(404);
+    expect((await get(`${viewer.url}stores/1/report`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,267 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { basename, extname } from 'node:path';
+import { InputError } from '../errors.js';
+import { renderReport } from '../report/formats.js';
+import { CSP } from '../report/html/page.js';
+import { buildReport } from '../report/report-data.js';
+import { openStore } from '../run/store.js';
+import { isLoopbackHost } from '../server/openai-server.js';
+import { indexPage, pageCsp, storePage } from './pages.js';
+import { type RunProgress, StoreReader } from './progress.js';
+
+/**
+ * `waver view`: a small HTTP server on loopback that lists stores and report files, renders a
+ * store's HTML report on request, and streams the latest run's progress by Server-Sent Events.
+ * It reads only: stores through a read-only connection (progress, runs) or a Store opened for the
+ * report, which writes nothing. No authentication, so it refuses a non-loopback address unless
+ * `allowRemote`, and (when on loopback) requests whose Host is not loopback, so a web page
+ * elsewhere cannot reach it through DNS rebinding.
+ */
+
+export interface ViewerOptions {
+  stores?: readonly string[];
+  reports?: readonly string[];
+  host?: string;
+  /** 0 = any free port. */
+  port?: number;
+  allowRemote?: boolean;
+  /** How often the stores are polled for progress (1 s). */
+  pollMs?: number;
+  /** Comment lines keep idle SSE connections open through proxies (15 s). */
+  heartbeatMs?: number;
+}
+
+export interface Viewer {
+  url: string;
+  close(): Promise<void>;
+}
+
+interface StoreEntry {
+  path: string;
+  reader: StoreReader;
+  clients: Set<ServerResponse>;
+  last?: string;
+  /** The last read error, printed once. */
+  lastError?: string;
+}
+
+export async function startViewer(opts: ViewerOptions): Promise<Viewer> {
+  const host = opts.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host) && opts.allowRemote !== true)
+    throw new InputError(
+      `refusing to bind ${host}: it is not a loopback address and the viewer has no authentication; ` +
+        'pass --allow-remote to serve stores and reports on the network',
+      { field: '--host' },
+    );
+  const reports = [...(opts.reports ?? [])];
+  for (const r of reports)
+    if (!existsSync(r)) throw new InputError('report file not found', { field: '--report', file: r });
+  const stores: StoreEntry[] = (opts.stores ?? []).map((path) => ({
+    path,
+    reader: new StoreReader(path),
+    clients: new Set(),
+  }));
+  const pollMs = opts.pollMs ?? 1000;
+  const heartbeatMs = opts.heartbeatMs ?? 15_000;
+  const loopbackOnly = isLoopbackHost(host);
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (res.headersSent) res.destroy();
+      else text(res, 500, `error: ${(e as Error)?.message ?? String(e)}`);
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'only GET and HEAD');
+    if (loopbackOnly && !isLoopbackHost(hostName(req.headers.host)))
+      return text(res, 403, 'not a loopback Host');
+    const path = new URL(req.url ?? '/', 'http://viewer').pathname;
+    if (path === '/') {
+      const nonce = newNonce();
+      return html(
+        res,
+        indexPage(
+          nonce,
+          stores.map((s, i) => ({ href: `/stores/${i}`, name: basename(s.path), note: s.path })),
+          reports.map((r, i) => ({ href: `/reports/${i}`, name: basename(r), note: r })),
+        ),
+        pageCsp(nonce),
+      );
+    }
+    const m = /^\/(stores|reports)\/(\d+)(\/[a-z]+)?$/.exec(path);
+    if (m?.[1] === 'reports' && m[3] === undefined) {
+      const file = reports[Number(m[2])];
+      if (!file) return text(res, 404, 'no such report');
+      if (!existsSync(file)) return text(res, 404, 'the report file is gone');
+      // Read on each request: a report rewritten by `waver report` shows at once.
+      return send(res, 200, contentType(file), readFileSync(file), REPORT_CSP);
+    }
+    const entry = m?.[1] === 'stores' ? stores[Number(m[2])] : undefined;
+    if (!entry) return text(res, 404, 'not found');
+    const base = `/stores/${m?.[2]}`;
+    switch (m?.[3]) {
+      case undefined: {
+        const nonce = newNonce();
+        return html(
+          res,
+          storePage(nonce, { name: basename(entry.path), base, runs: entry.reader.runs() }),
+          pageCsp(nonce),
+        );
+      }
+      case '/progress':
+        return send(res, 200, 'application/json; charset=utf-8', JSON.stringify(entry.reader.progress()));
+      case '/events':
+        return subscribe(entry, req, res);
+      case '/report': {
+        if (!existsSync(entry.path)) return text(res, 404, 'no store file yet');
+        const store = openStore(entry.path);
+        try {
+          return send(
+            res,
+            200,
+            'text/html; charset=utf-8',
+            renderReport(buildReport(store), 'html'),
+            REPORT_CSP,
+          );
+        } finally {
+          store.close();
+        }
+      }
+      default:
+        return text(res, 404, 'not found');
+    }
+  }
+
+  function subscribe(entry: StoreEntry, req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-store',
+      Connection: 'keep-alive',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    res.write('retry: 2000\n\n');
+    entry.clients.add(res);
+    // The current state at once, then only changes.
+    res.write(event(snapshot(entry)));
+    req.on('close', () => entry.clients.delete(res));
+  }
+
+  function snapshot(entry: StoreEntry): string {
+    let p: RunProgress;
+    try {
+      p = entry.reader.progress();
+    } catch (e) {
+      // A store being created (tables half made) or replaced: report and retry at the next poll.
+      p = { state: 'empty', total: 0, done: 0, failed: 0, pending: 0, writtenThisRun: 0, models: [] };
+      const message = `waver view: reading ${entry.path}: ${(e as Error).message}`;
+      if (entry.lastError !== message) process.stderr.write(`${message}\n`);
+      entry.lastError = message;
+      entry.last = JSON.stringify(p);
+      return entry.last;
+    }
+    entry.lastError = undefined;
+    const json = JSON.stringify(p);
+    entry.last = json;
+    return json;
+  }
+
+  const poll = setInterval(() => {
+    for (const entry of stores) {
+      if (entry.clients.size === 0) continue;
+      const before = entry.last;
+      const now = snapshot(entry);
+      if (now !== before) for (const c of entry.clients) c.write(event(now));
+    }
+  }, pollMs);
+  const heartbeat = setInterval(() => {
+    for (const entry of stores) for (const c of entry.clients) c.write(': keep-alive\n\n');
+  }, heartbeatMs);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const shown = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return {
+    url: `http://${shown}:${port}/`,
+    close: async () => {
+      clearInterval(poll);
+      clearInterval(heartbeat);
+      for (const entry of stores) {
+        for (const c of entry.clients) c.end();
+        entry.clients.clear();
+        entry.reader.close();
+      }
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A served report is held to the report's own policy by header too (the same string as its meta tag). */
+const REPORT_CSP = CSP;
+
+function event(json: string): string {
+  return `event: progress\ndata: ${json}\n\n`;
+}
+
+function newNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+/** The host name of a Host header (`127.0.0.1:8080`, `[::1]:80`, `localhost`). */
+function hostName(header: string | undefined): string {
+  if (!header) return '';
+  if (header.startsWith('[')) return header.slice(1, header.indexOf(']'));
+  return header.replace(/:\d+$/, '');
+}
+
+function contentType(file: string): string {
+  switch (extname(file).toLowerCase()) {
+    case '.html':
+    case '.htm':
+      return 'text/html; charset=utf-8';
+    case '.json':
+      return 'application/json; charset=utf-8';
+    case '.csv':
+      return 'text/csv; charset=utf-8';
+    case '.md':
+      return 'text/markdown; charset=utf-8';
+    default:
+      return 'text/plain; charset=utf-8';
+  }
+}
+
+function html(res: ServerResponse, body: string, csp: string): void {
+  send(res, 200, 'text/html; charset=utf-8', body, csp);
+}
+
+function text(res: ServerResponse, status: number, body: string): void {
+  send(res, status, 'text/plain; charset=utf-8', `${body}\n`);
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string | Buffer,
+  csp = "default-src 'none'",
+): void {
+  res.writeHead(status, {
+    'Content-Type': type,
+    'Content-Length': Buffer.byteLength(body),
+    'Content-Security-Policy': csp,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+  });
+  res.end(res.req.method === 'HEAD' ? undefined : body);
+}
