@@ -1,13 +1,16 @@
 #!/usr/bin/env node
-// SAGO metrics at paper scale, from stored responses: 11 models (8 in-process with every axis,
-// 3 APIs with fewer) x 6 datasets x 16 prompts x the full variation set (83 variants per prompt),
-// written through the Store API into a real SQLite store (not timed). Timed: loadSagoResults —
-// reading every cell, the deltas on every axis (BLEU, BERTScore, embedding cosine, activation,
-// log-prob, entropy, mirroring with judge verdicts), SGS per dataset and total, t-tests at three
-// eps, and the ablations (sample size: 500 draws per N; position; strength) — plus the Markdown
-// and JSON tables. Goal: < 3 s.
+// SAGO metrics at paper scale, from the store: 11 models (8 in-process with every axis, 3 APIs with
+// fewer) x 6 datasets x 16 prompts x the full variation set (83 variants per prompt), 88,704
+// responses written through the Store API into a real SQLite store, with what a run stores after
+// its calls: the measure rows (response features — BLEU against the baseline, log-prob, entropy,
+// rule mirroring — computed by the real code from the stored responses; similarities — activation,
+// embedding cosine, BERTScore — as synthetic values) and politeness verdicts (not timed).
+// Timed: loadSagoResults — every cell's status and text, the measure rows, the judge verdicts,
+// the deltas on every axis, SGS per dataset and total, t-tests at three eps, the ablations
+// (sample size: 500 draws per N; position; strength) — plus the Markdown and JSON tables.
+// Goal: < 3 s.
 //
-//   npm run build && node bench/sago-metrics.mjs [--repeat 3]
+//   npm run build && node bench/sago-metrics.mjs [--repeat 3] [--debug]
 //
 // Prints a small table and one line `RESULT {...}` (the median of the repeats).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,10 +18,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { politenessJudgePrompt } from '../dist/measure/mirroring.js';
 import { SagoConfig } from '../dist/protocols/sago/config.js';
-import { saveManifest } from '../dist/protocols/sago/manifest.js';
 import { featureRow, featuresRequest } from '../dist/protocols/sago/features.js';
+import { saveManifest } from '../dist/protocols/sago/manifest.js';
 import { promptRowRequest, writePromptRow } from '../dist/protocols/sago/measures.js';
-import { activationRequest, JUDGE_SUITE, judgeTestId, loadSagoResults } from '../dist/protocols/sago/results.js';
+import {
+  activationRequest,
+  JUDGE_SUITE,
+  judgeTestId,
+  loadSagoResults,
+} from '../dist/protocols/sago/results.js';
 import { responsesSuite } from '../dist/protocols/sago/run.js';
 import { ruleVariations } from '../dist/protocols/sago/variants.js';
 import { formatSagoResults } from '../dist/report/sago-tables.js';
@@ -37,19 +45,68 @@ const GOAL_MS = 3000;
 const DATASETS = ['truthfulqa', 'nq-open', 'alpaca', 'simpleqa', 'triviaqa', 'hotpotqa'];
 const PROMPTS_PER_DATASET = 16;
 
-const GGUF = { chat: true, tokenLogprobs: true, topLogprobs: 20, fullDistribution: true, scoreContinuation: true, embeddings: true };
-const OPENAI = { chat: true, tokenLogprobs: true, topLogprobs: 20, fullDistribution: false, scoreContinuation: false, embeddings: true };
-const ANTHROPIC = { chat: true, tokenLogprobs: false, topLogprobs: 0, fullDistribution: false, scoreContinuation: false, embeddings: false };
+const GGUF = {
+  chat: true,
+  tokenLogprobs: true,
+  topLogprobs: 20,
+  fullDistribution: true,
+  scoreContinuation: true,
+  embeddings: true,
+};
+const OPENAI = {
+  chat: true,
+  tokenLogprobs: true,
+  topLogprobs: 20,
+  fullDistribution: false,
+  scoreContinuation: false,
+  embeddings: true,
+};
+const ANTHROPIC = {
+  chat: true,
+  tokenLogprobs: false,
+  topLogprobs: 0,
+  fullDistribution: false,
+  scoreContinuation: false,
+  embeddings: false,
+};
 const models = [
-  ...Array.from({ length: 8 }, (_, i) => ({ label: `gguf:open-${i}.gguf`, identity: `gguf:open-${i}.gguf#${i}`, provider: 'gguf', capabilities: GGUF })),
-  { label: 'openai:closed-a', identity: 'openai:closed-a@https://api.openai.com/v1', provider: 'openai', capabilities: OPENAI },
-  { label: 'openai:closed-b', identity: 'openai:closed-b@https://example.test/v1', provider: 'openai', capabilities: OPENAI },
-  { label: 'anthropic:closed-c', identity: 'anthropic:closed-c@https://api.anthropic.com', provider: 'anthropic', capabilities: ANTHROPIC },
+  ...Array.from({ length: 8 }, (_, i) => ({
+    label: `gguf:open-${i}.gguf`,
+    identity: `gguf:open-${i}.gguf#${i}`,
+    provider: 'gguf',
+    capabilities: GGUF,
+  })),
+  {
+    label: 'openai:closed-a',
+    identity: 'openai:closed-a@https://api.openai.com/v1',
+    provider: 'openai',
+    capabilities: OPENAI,
+  },
+  {
+    label: 'openai:closed-b',
+    identity: 'openai:closed-b@https://example.test/v1',
+    provider: 'openai',
+    capabilities: OPENAI,
+  },
+  {
+    label: 'anthropic:closed-c',
+    identity: 'anthropic:closed-c@https://api.anthropic.com',
+    provider: 'anthropic',
+    capabilities: ANTHROPIC,
+  },
 ];
-const embedder = { label: 'gguf:embedder.gguf', identity: 'gguf:embedder.gguf#e', provider: 'gguf', tokenLevel: true };
+const embedder = {
+  label: 'gguf:embedder.gguf',
+  identity: 'gguf:embedder.gguf#e',
+  provider: 'gguf',
+  tokenLevel: true,
+};
 const judge = { label: 'replay:judge.jsonl', identity: 'replay:judge' };
 
-const WORDS = 'the a river light sound cold warm because often people energy water small large city answer time first most'.split(' ');
+const WORDS =
+  'the a river light sound cold warm because often people energy water small large city answer time first most'.split(
+    ' ',
+  );
 const rng = new PyRandom(4242);
 // A distinct reply per cell, 20-60 words; some polite, some with noise the detectors look for.
 const reply = (i) => {
@@ -70,7 +127,12 @@ function build(dir) {
   const prompts = DATASETS.flatMap((d) =>
     Array.from({ length: PROMPTS_PER_DATASET }, (_, i) => ({
       key: `${d}::p${i}`,
-      prompt: { id: `p${i}`, dataset: d, text: `Why does the ${WORDS[i]} ${WORDS[(i * 7) % WORDS.length]} of ${d} change over time?`, source: { file: 'bench' } },
+      prompt: {
+        id: `p${i}`,
+        dataset: d,
+        text: `Why does the ${WORDS[i]} ${WORDS[(i * 7) % WORDS.length]} of ${d} change over time?`,
+        source: { file: 'bench' },
+      },
     })),
   );
   const sets = ruleVariations(prompts, settings, 0);
@@ -94,14 +156,23 @@ function build(dir) {
       if (!byRequest.has(key)) byRequest.set(key, reply(m * 100000 + k));
       const text = byRequest.get(key);
       // The judge rates every reply a register variant needs: the variant's and its baseline's.
-      if (t.meta.role === 'baseline' || (t.meta.family === 'register' && t.meta.strength !== 0)) judged.add(text);
+      if (t.meta.role === 'baseline' || (t.meta.family === 'register' && t.meta.strength !== 0))
+        judged.add(text);
       const words = text.split(' ');
       const api = model.provider !== 'gguf';
       const tokens = model.capabilities.tokenLogprobs
         ? words.map((w) => {
             const lp = -rng.random() * 2;
             return api
-              ? { token: w, logprob: lp, top: [{ token: w, logprob: lp }, { token: 'x', logprob: lp - 1 }, { token: 'y', logprob: lp - 2 }] }
+              ? {
+                  token: w,
+                  logprob: lp,
+                  top: [
+                    { token: w, logprob: lp },
+                    { token: 'x', logprob: lp - 1 },
+                    { token: 'y', logprob: lp - 2 },
+                  ],
+                }
               : { token: w, logprob: lp, entropy: rng.random() * 3 };
           })
         : undefined;
@@ -117,7 +188,12 @@ function build(dir) {
           runId,
           key: cacheKey(model.identity, request, 0),
           request,
-          result: { text, ...(tokens ? { tokens } : {}), finishReason: 'stop', usage: { inputTokens: 20, outputTokens: words.length } },
+          result: {
+            text,
+            ...(tokens ? { tokens } : {}),
+            finishReason: 'stop',
+            usage: { inputTokens: 20, outputTokens: words.length },
+          },
           attempts: [],
         },
       };
@@ -127,19 +203,40 @@ function build(dir) {
     // code from the stored responses, and pairwise similarities (activation from the model's own
     // hidden states, the embedder's cosine and BERTScore) as synthetic values.
     const cells = new Map();
-    for (const c of store.cells({ suiteHash: suite.hash, modelIdentity: model.identity })) cells.set(c.testId, c);
+    for (const c of store.cells({ suiteHash: suite.hash, modelIdentity: model.identity }))
+      cells.set(c.testId, c);
     store.db.transaction(() => {
       for (const g of groups) {
         const features = featureRow(store, model.identity, g, cells, settings);
-        writePromptRow(store, model.identity, featuresRequest(model.identity, suite.hash, g, settings), features);
+        writePromptRow(
+          store,
+          model.identity,
+          featuresRequest(model.identity, suite.hash, g, settings),
+          features,
+        );
         const row = () => ({
           fingerprint: features.fingerprint,
           columns: { value: [1, ...g.variants.map(() => cosine())] },
         });
         if (model.provider === 'gguf')
-          writePromptRow(store, model.identity, activationRequest(model.identity, suite.hash, g, settings), row());
-        writePromptRow(store, embedder.identity, promptRowRequest('embedding-cosine', model.identity, suite.hash, g), row());
-        writePromptRow(store, embedder.identity, promptRowRequest('bertscore-f1', model.identity, suite.hash, g), row());
+          writePromptRow(
+            store,
+            model.identity,
+            activationRequest(model.identity, suite.hash, g, settings),
+            row(),
+          );
+        writePromptRow(
+          store,
+          embedder.identity,
+          promptRowRequest('embedding-cosine', model.identity, suite.hash, g),
+          row(),
+        );
+        writePromptRow(
+          store,
+          embedder.identity,
+          promptRowRequest('bertscore-f1', model.identity, suite.hash, g),
+          row(),
+        );
       }
     })();
   }
@@ -155,9 +252,19 @@ function build(dir) {
       return {
         kind: 'done',
         cell: {
-          suiteHash: judgeSuite.hash, testId: t.id, model: judge.label, modelIdentity: judge.identity, repeat: 0, runId: jRun,
-          key: cacheKey(judge.identity, request, 0), request,
-          result: { text: `{"register": "${register}"}`, finishReason: 'stop', usage: { inputTokens: 50, outputTokens: 6 } },
+          suiteHash: judgeSuite.hash,
+          testId: t.id,
+          model: judge.label,
+          modelIdentity: judge.identity,
+          repeat: 0,
+          runId: jRun,
+          key: cacheKey(judge.identity, request, 0),
+          request,
+          result: {
+            text: `{"register": "${register}"}`,
+            finishReason: 'stop',
+            usage: { inputTokens: 50, outputTokens: 6 },
+          },
           attempts: [],
         },
       };
@@ -207,7 +314,13 @@ try {
   );
   if (process.argv.includes('--debug'))
     for (const m of r.models)
-      console.log(m.model.label, JSON.stringify(Object.fromEntries(Object.entries(m.scores.at(-1).axes).map(([a, x]) => [a, x.values]))), JSON.stringify(m.missing));
+      console.log(
+        m.model.label,
+        JSON.stringify(
+          Object.fromEntries(Object.entries(m.scores.at(-1).axes).map(([a, x]) => [a, x.values])),
+        ),
+        JSON.stringify(m.missing),
+      );
   const pass = ms < GOAL_MS;
   const rows = [
     ['models x datasets x prompts', `${r.models.length} x ${DATASETS.length} x ${PROMPTS_PER_DATASET}`],

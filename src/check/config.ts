@@ -17,7 +17,7 @@ export const CheckConfig = z
     minStability: z.union([share, z.partialRecord(z.enum(FAMILIES), share)]).optional(),
     /** No Collapse Point at or below this level (ladder): `2` for every family, or `{ SV: 2 }`. */
     noCollapseAtOrBelow: z.union([level, z.partialRecord(z.enum(FAMILIES), level)]).optional(),
-    /** Minimum Strict Agreement Accuracy (paraphrase). */
+    /** Minimum Stability-Adjusted Accuracy (paraphrase). */
     minSaa: share.optional(),
     /** Maximum SGS (sago, all prompts pooled) per axis: `0.1` for every axis, or `{ bleu: 0.1 }`. */
     maxSgs: z.union([z.number().min(0), z.partialRecord(z.enum(SAGO_AXES), z.number().min(0))]).optional(),

@@ -9,6 +9,7 @@ import { exportCommand } from './commands/export.js';
 import { ladderCommand } from './commands/ladder.js';
 import { paraphraseCommand } from './commands/paraphrase.js';
 import { runCommand } from './commands/run.js';
+import { sagoCommand } from './commands/sago.js';
 import { schemaCommand } from './commands/schema.js';
 import { serveCommand } from './commands/serve.js';
 import { suiteCommand } from './commands/suite.js';
@@ -24,6 +25,7 @@ const program = new Command('waver')
   .addCommand(demoCommand())
   .addCommand(ladderCommand())
   .addCommand(paraphraseCommand())
+  .addCommand(sagoCommand())
   .addCommand(suiteCommand())
   .addCommand(runCommand())
   .addCommand(checkCommand())

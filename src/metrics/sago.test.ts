@@ -13,7 +13,12 @@ import {
 
 const N = Number.NaN;
 
-function variation(family: string, subtype: string, strength: number | string, position: string): VariationKey {
+function variation(
+  family: string,
+  subtype: string,
+  strength: number | string,
+  position: string,
+): VariationKey {
   return { key: `${family}/${subtype}/${strength}/${position}`, family, subtype, strength, position };
 }
 
@@ -99,7 +104,10 @@ describe('SGS on a hand-computed table', () => {
   });
 
   it('a dataset with one prompt has an SGS but no t-test, and says why', () => {
-    const one: SagoDeltaTable = { ...table, prompts: table.prompts.map((p, i) => ({ ...p, dataset: i === 0 ? 'solo' : 'rest' })) };
+    const one: SagoDeltaTable = {
+      ...table,
+      prompts: table.prompts.map((p, i) => ({ ...p, dataset: i === 0 ? 'solo' : 'rest' })),
+    };
     const solo = sagoScores(one).find((s) => s.scope === 'solo');
     expect(solo?.axes.bleu?.sgs).toBeCloseTo(sA1, 12);
     expect(solo?.axes.bleu?.sd).toBeUndefined();

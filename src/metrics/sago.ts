@@ -10,7 +10,15 @@ import { oneSampleTTest } from './student-t.js';
  * H0: E[s] <= eps says whether the instability exceeds a tolerance.
  */
 
-export const SAGO_AXES = ['activation', 'bleu', 'bertscore', 'cosine', 'logprob', 'entropy', 'mirroring'] as const;
+export const SAGO_AXES = [
+  'activation',
+  'bleu',
+  'bertscore',
+  'cosine',
+  'logprob',
+  'entropy',
+  'mirroring',
+] as const;
 export type SagoAxis = (typeof SAGO_AXES)[number];
 
 /**
@@ -120,7 +128,8 @@ export function sagoScores(table: SagoDeltaTable, opts: SgsOptions = {}): ScopeS
       const counts = table.deltas[axis] as Float64Array;
       let values = 0;
       const V = table.variations.length;
-      for (const r of rows) for (let v = 0; v < V; v++) if (!Number.isNaN(counts[r * V + v] as number)) values++;
+      for (const r of rows)
+        for (let v = 0; v < V; v++) if (!Number.isNaN(counts[r * V + v] as number)) values++;
       axes[axis] = scoreOf(xs, values, epsilons);
     }
     return { scope, prompts: rows.length, axes };
@@ -145,7 +154,7 @@ export function perPromptInstability(
     if (columns) {
       for (const v of columns) {
         const d = deltas[base + v] as number;
-        if (d === d) {
+        if (!Number.isNaN(d)) {
           sum += (d / R) * (d / R);
           n++;
         }
@@ -153,7 +162,7 @@ export function perPromptInstability(
     } else {
       for (let v = 0; v < V; v++) {
         const d = deltas[base + v] as number;
-        if (d === d) {
+        if (!Number.isNaN(d)) {
           sum += (d / R) * (d / R);
           n++;
         }
@@ -167,7 +176,8 @@ export function perPromptInstability(
 /** SGS, sd and one-sided t-tests over per-prompt instabilities. */
 export function scoreOf(xs: readonly number[], values: number, epsilons: readonly number[]): AxisScore {
   const n = xs.length;
-  if (n === 0) return { n, sgs: undefined, sd: undefined, values, tests: [], untested: 'no prompt has a value' };
+  if (n === 0)
+    return { n, sgs: undefined, sd: undefined, values, tests: [], untested: 'no prompt has a value' };
   const mean = xs.reduce((a, b) => a + b, 0) / n;
   const sd = n < 2 ? undefined : Math.sqrt(xs.reduce((a, x) => a + (x - mean) * (x - mean), 0) / (n - 1));
   const tests: EpsilonTest[] = [];
@@ -277,7 +287,7 @@ export function sampleSizeAblations(
     for (let i = 0; i < P; i++)
       for (let v = 0; v < V; v++) {
         const d = deltas[i * V + v] as number;
-        if (d === d) {
+        if (!Number.isNaN(d)) {
           abs[i * W + a * V + v] = Math.abs(d) / R;
           mask[i * W + a * V + v] = 1;
         }
@@ -324,7 +334,8 @@ export function sampleSizeAblations(
       }
       if (complement) {
         for (let k = 0; k < W; k++) sums[k] = (totalSum[k] as number) - (sums[k] as number);
-        if (anyMissing) for (let k = maskFrom; k < W; k++) counts[k] = (totalCount[k] as number) - (counts[k] as number);
+        if (anyMissing)
+          for (let k = maskFrom; k < W; k++) counts[k] = (totalCount[k] as number) - (counts[k] as number);
       }
       for (let a = 0; a < present.length; a++) {
         const sd = sdOfMeans(sums.subarray(a * V, a * V + V), counts.subarray(a * V, a * V + V));
@@ -433,7 +444,8 @@ export interface StrengthAblation {
 export function strengthAblation(table: SagoDeltaTable, axis: SagoAxis): StrengthAblation[] {
   const subtypes = new Map<string, { family: string; subtype: string }>();
   for (const v of table.variations)
-    if (typeof v.strength === 'number') subtypes.set(`${v.family}/${v.subtype}`, { family: v.family, subtype: v.subtype });
+    if (typeof v.strength === 'number')
+      subtypes.set(`${v.family}/${v.subtype}`, { family: v.family, subtype: v.subtype });
   return [...subtypes.values()].map(({ family, subtype }) => {
     const ofSubtype = table.variations
       .map((v, i) => ({ v, i }))
@@ -466,7 +478,7 @@ function sliceScore(table: SagoDeltaTable, axis: SagoAxis, label: string, column
   for (let i = 0; i < table.prompts.length; i++) {
     columns.forEach((v, g) => {
       const d = deltas[i * V + v] as number;
-      if (d === d) {
+      if (!Number.isNaN(d)) {
         sums[g] = (sums[g] as number) + Math.abs(d) / R;
         counts[g] = (counts[g] as number) + 1;
       }

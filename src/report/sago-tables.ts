@@ -73,7 +73,9 @@ export function sagoMarkdown(r: SagoResults): string {
     out.push(`|---|---:|${axes.map(() => '---').join('|')}|`);
     for (const scope of m.scores) {
       const name = scope.scope === 'total' ? '**Total SGS**' : scope.scope;
-      out.push(`| ${name} | ${scope.prompts} | ${axes.map((a) => axisCell(m, a, scope.axes[a], eps)).join(' | ')} |`);
+      out.push(
+        `| ${name} | ${scope.prompts} | ${axes.map((a) => axisCell(m, a, scope.axes[a], eps)).join(' | ')} |`,
+      );
     }
     out.push('');
     for (const a of axes) {
@@ -95,7 +97,9 @@ export function sagoMarkdown(r: SagoResults): string {
   for (const e of s.eps)
     for (const m of r.models) {
       const total = m.scores.at(-1);
-      out.push(`| ${m.model.label} | ${e} | ${axes.map((a) => axisCell(m, a, total?.axes[a], e)).join(' | ')} |`);
+      out.push(
+        `| ${m.model.label} | ${e} | ${axes.map((a) => axisCell(m, a, total?.axes[a], e)).join(' | ')} |`,
+      );
     }
   out.push('');
   const counts = significanceCounts(r);
@@ -105,7 +109,9 @@ export function sagoMarkdown(r: SagoResults): string {
   out.push(`| | n available | ${axes.map((a) => counts.available[a]).join(' | ')} |`);
   for (const e of s.eps)
     for (const level of LEVELS)
-      out.push(`| ${e} | p < ${level} | ${axes.map((a) => counts.rejected[String(e)]?.[String(level)]?.[a] ?? 0).join(' | ')} |`);
+      out.push(
+        `| ${e} | p < ${level} | ${axes.map((a) => counts.rejected[String(e)]?.[String(level)]?.[a] ?? 0).join(' | ')} |`,
+      );
   out.push('');
 
   out.push('## Ablations', '');
@@ -117,9 +123,22 @@ export function sagoMarkdown(r: SagoResults): string {
     const computed = axes.filter((a) => m.ablations.sampleSize[a]);
     if (computed.length === 0) continue;
     out.push(`### ${m.model.label}: sample size`, '');
-    out.push(`| N | ${computed.map((a) => AXIS_HEADING[a]).join(' | ')} |`);
-    out.push(`|---:|${computed.map(() => '---').join('|')}|`);
-    for (const n of s.ablation.sizes) {
+    const sizes = s.ablation.sizes.filter((n) =>
+      computed.some((a) => m.ablations.sampleSize[a]?.find((x) => x.n === n && !x.unavailable)),
+    );
+    const skipped = s.ablation.sizes.filter((n) => !sizes.includes(n));
+    for (const n of skipped) {
+      const why = computed
+        .map((a) => m.ablations.sampleSize[a]?.find((x) => x.n === n)?.unavailable)
+        .find(Boolean);
+      out.push(`- N = ${n}: n/a (${why ?? 'no value'})`);
+    }
+    if (skipped.length > 0) out.push('');
+    if (sizes.length > 0) {
+      out.push(`| N | ${computed.map((a) => AXIS_HEADING[a]).join(' | ')} |`);
+      out.push(`|---:|${computed.map(() => '---').join('|')}|`);
+    }
+    for (const n of sizes) {
       const cells = computed.map((a) => {
         const p = m.ablations.sampleSize[a]?.find((x) => x.n === n);
         if (!p || p.unavailable) return `n/a (${p?.unavailable ?? 'none'})`;
@@ -128,10 +147,15 @@ export function sagoMarkdown(r: SagoResults): string {
       out.push(`| ${n} | ${cells.join(' | ')} |`);
     }
     out.push('');
-    out.push(`### ${m.model.label}: by position (SGS over the position's variations; sd of (F, u, s) group means)`, '');
+    out.push(
+      `### ${m.model.label}: by position (SGS over the position's variations; sd of (F, u, s) group means)`,
+      '',
+    );
     out.push(`| position | ${computed.map((a) => AXIS_HEADING[a]).join(' | ')} |`);
     out.push(`|---|${computed.map(() => '---').join('|')}|`);
-    const positions = [...new Set(computed.flatMap((a) => (m.ablations.position[a] ?? []).map((p) => p.label)))];
+    const positions = [
+      ...new Set(computed.flatMap((a) => (m.ablations.position[a] ?? []).map((p) => p.label))),
+    ];
     for (const pos of positions) {
       const cells = computed.map((a) => {
         const sl = m.ablations.position[a]?.find((x) => x.label === pos);
@@ -140,7 +164,10 @@ export function sagoMarkdown(r: SagoResults): string {
       out.push(`| ${pos} | ${cells.join(' | ')} |`);
     }
     out.push('');
-    out.push(`### ${m.model.label}: by strength (SGS over the strength's variations; sd of (F, u, p) group means)`, '');
+    out.push(
+      `### ${m.model.label}: by strength (SGS over the strength's variations; sd of (F, u, p) group means)`,
+      '',
+    );
     out.push(`| subtype | strength | ${computed.map((a) => AXIS_HEADING[a]).join(' | ')} |`);
     out.push(`|---|---:|${computed.map(() => '---').join('|')}|`);
     const first = m.ablations.strength[computed[0] as SagoAxis] ?? [];
@@ -258,7 +285,13 @@ export function sagoJson(r: SagoResults): Record<string, unknown> {
               values: sc.values,
               sgs: sc.sgs,
               sd: sc.sd,
-              tests: sc.tests.map((t) => ({ eps: t.eps, t: finite(t.t), df: t.df, p: t.p, marker: t.marker })),
+              tests: sc.tests.map((t) => ({
+                eps: t.eps,
+                t: finite(t.t),
+                df: t.df,
+                p: t.p,
+                marker: t.marker,
+              })),
               ...(sc.untested ? { untested: sc.untested } : {}),
             },
           ]),

@@ -37,7 +37,9 @@ describe('auxCall: embeddings and scores kept in the store', () => {
     expect(auxCount(store, { kind: 'score' })).toBe(1);
     expect(auxGet(store, 'embed', 'gguf:m#1', request)).toEqual({ embeddings: [[0.5, -1]] });
     expect(auxGet(store, 'embed', 'gguf:m#1', { input: ['never asked'] })).toBeUndefined();
-    const row = store.db.prepare('SELECT * FROM aux_results WHERE key = ?').get(auxKey('embed', 'gguf:m#1', request)) as {
+    const row = store.db
+      .prepare('SELECT * FROM aux_results WHERE key = ?')
+      .get(auxKey('embed', 'gguf:m#1', request)) as {
       kind: string;
       identity: string;
       request_json: string;
@@ -80,7 +82,10 @@ describe('auxCall: embeddings and scores kept in the store', () => {
       throw new ProviderError('server', 'down', { status: 503 });
     };
     await expect(
-      auxCall(store, 'embed', 'm', { i: 3 }, always, { sleep: noWait, retry: { maxRetries: 2, baseMs: 1, capMs: 1, maxRetryAfterMs: 1 } }),
+      auxCall(store, 'embed', 'm', { i: 3 }, always, {
+        sleep: noWait,
+        retry: { maxRetries: 2, baseMs: 1, capMs: 1, maxRetryAfterMs: 1 },
+      }),
     ).rejects.toThrow('down');
     expect(auxCount(store)).toBe(1);
     store.close();

@@ -109,16 +109,22 @@ export async function auxCall<T>(
  * Writes (or replaces) a result directly: for values computed locally from stored ones, which a
  * later run may extend (see `auxCall` for results of calls).
  */
-export function auxPut(store: Store, kind: AuxKind, identity: string, request: unknown, result: unknown): void {
+export function auxPut(
+  store: Store,
+  kind: AuxKind,
+  identity: string,
+  request: unknown,
+  result: unknown,
+): void {
   assertNoSecrets(request, 'aux request');
   statements(store).put.run(
-      auxKey(kind, identity, request),
-      kind,
-      identity,
-      JSON.stringify(request),
-      JSON.stringify(result),
-      new Date().toISOString(),
-    );
+    auxKey(kind, identity, request),
+    kind,
+    identity,
+    JSON.stringify(request),
+    JSON.stringify(result),
+    new Date().toISOString(),
+  );
 }
 
 /** How many aux results the store holds (by kind and identity when given). */

@@ -46,7 +46,7 @@ export function checkCommand(): Command {
       collect,
       [],
     )
-    .option('--min-saa <X>', 'minimum paraphrase Strict Agreement Accuracy', collect, [])
+    .option('--min-saa <X>', 'minimum paraphrase Stability-Adjusted Accuracy', collect, [])
     .option(
       '--max-sgs <[AXIS=]X>',
       'maximum SAGO SGS (all prompts), per axis (bleu=0.1) or every axis',

@@ -15,7 +15,7 @@ import { auxCount } from '../../run/aux-cache.js';
 import { requestFor } from '../../run/plan.js';
 import { openStore } from '../../run/store.js';
 import { repoRoot, tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
-import { assertBuilt, type CliResult, cleanEnv, cliPath, runCli } from '../test-support/cli.js';
+import { assertBuilt, type CliResult, cleanEnv, runCli } from '../test-support/cli.js';
 
 beforeAll(assertBuilt);
 
@@ -34,8 +34,8 @@ function runner(): string {
       `const { sagoCommand } = await import(${JSON.stringify(dist('cli/commands/sago.js'))});`,
       `const { InputError } = await import(${JSON.stringify(dist('errors.js'))});`,
       'try { await sagoCommand().parseAsync(process.argv); } catch (e) {',
-      '  if (e instanceof InputError) { process.stderr.write(`waver: ${e.format()}\\n`); process.exitCode = 2; }',
-      '  else { process.stderr.write(`waver: internal error: ${e?.stack ?? e}\\n`); process.exitCode = 1; }',
+      "  if (e instanceof InputError) { process.stderr.write('waver: ' + e.format() + '\\n'); process.exitCode = 2; }",
+      "  else { process.stderr.write('waver: internal error: ' + (e?.stack ?? e) + '\\n'); process.exitCode = 1; }",
       '}',
     ].join('\n'),
   );
@@ -43,7 +43,10 @@ function runner(): string {
 }
 
 let script: string | undefined;
-async function sago(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+async function sago(
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
   if (registered) return runCli(['sago', ...args], opts);
   script ??= runner();
   const { spawn } = await import('node:child_process');
@@ -129,6 +132,17 @@ withModel(`waver sago with the real tiny GGUF ${tinyModelMissing ?? ''}`, () => 
         }
       }
       expect(auxCount(db, { kind: 'embed' })).toBeGreaterThan(14);
+      // The measure rows are a cache: stale or gone, the loader recomputes the same numbers from
+      // the stored responses and embeddings.
+      const stale = db.db
+        .prepare(
+          "UPDATE aux_results SET result_json = json_set(result_json, '$.fingerprint', 'stale') WHERE kind = 'measure' AND request_json LIKE '%response-features%'",
+        )
+        .run();
+      expect(stale.changes).toBe(2);
+      expect(JSON.parse(JSON.stringify(sagoJson(loadSagoResults(db, out.suite))))).toEqual(out);
+      db.db.prepare("DELETE FROM aux_results WHERE kind = 'measure'").run();
+      expect(JSON.parse(JSON.stringify(sagoJson(loadSagoResults(db, out.suite))))).toEqual(out);
     } finally {
       db.close();
     }
@@ -207,15 +221,24 @@ withModel(`waver sago with the real tiny GGUF ${tinyModelMissing ?? ''}`, () => 
     const judgeLines: string[] = [];
     try {
       const suite = db.getSuite(a.suite);
-      const generated = suite?.tests.filter((t) => (t.meta as unknown as SagoTestMeta).family === 'structural') ?? [];
-      expect(generated.every((t) => (t.meta as unknown as SagoTestMeta).generator === `replay:${generator}`)).toBe(true);
+      const generated =
+        suite?.tests.filter((t) => (t.meta as unknown as SagoTestMeta).family === 'structural') ?? [];
+      expect(
+        generated.every((t) => (t.meta as unknown as SagoTestMeta).generator === `replay:${generator}`),
+      ).toBe(true);
       expect(generated.some((t) => t.prompt.startsWith('Please tell me: '))).toBe(true);
       const seen = new Set<string>();
       for (const cell of db.cells({ suiteHash: a.suite })) {
         const text = cell.response?.text ?? '';
         if (seen.has(text)) continue;
         seen.add(text);
-        const request = requestFor({ id: judgeTestId(text), prompt: (await import('../../measure/mirroring.js')).politenessJudgePrompt(text) }, roleParams(0, 64));
+        const request = requestFor(
+          {
+            id: judgeTestId(text),
+            prompt: (await import('../../measure/mirroring.js')).politenessJudgePrompt(text),
+          },
+          roleParams(0, 64),
+        );
         judgeLines.push(
           recordingLine(request, {
             text: `{"register": "${seen.size % 2 === 0 ? 'rude' : 'neutral'}", "reason": "recorded for the test"}`,
@@ -239,15 +262,25 @@ withModel(`waver sago with the real tiny GGUF ${tinyModelMissing ?? ''}`, () => 
     expect(b.roles.judge.identity).toMatch(/^replay:/);
     expect(b.models[0].axes.mirroring.method).toMatch(/politeness judge \(replay:/);
     expect(b.models[0].axes.mirroring.missing?.['no judge for politeness']).toBeUndefined();
-    expect(b.models[0].scores.at(-1).axes.mirroring.values).toBeGreaterThan(a.models[0].scores.at(-1).axes.mirroring.values);
+    expect(b.models[0].scores.at(-1).axes.mirroring.values).toBeGreaterThan(
+      a.models[0].scores.at(-1).axes.mirroring.values,
+    );
   }, 120_000);
 });
 
 describe('waver sago: bad input is named and nothing is written', () => {
   const cases: [string, string[], RegExp][] = [
     ['an empty dataset', ['--datasets', 'EMPTY'], /dataset '.*empty\.jsonl' has no prompts/],
-    ['a sample larger than the dataset', ['--n', '40'], /sample size 40 is larger than dataset 'builtin' \(32 prompts\)/],
-    ['a strength outside the family range', ['--strengths', 'spacing=7'], /strength 7 is outside the noise family's spacing range \(allowed: 1, 5, 20, 50, 100\)/],
+    [
+      'a sample larger than the dataset',
+      ['--n', '40'],
+      /sample size 40 is larger than dataset 'builtin' \(32 prompts\)/,
+    ],
+    [
+      'a strength outside the family range',
+      ['--strengths', 'spacing=7'],
+      /strength 7 is outside the noise family's spacing range \(allowed: 1, 5, 20, 50, 100\)/,
+    ],
     [
       'an axis the provider cannot give',
       ['--models', 'openai:gpt-4o-mini@http://127.0.0.1:9/v1', '--axes', 'activation'],
@@ -271,4 +304,3 @@ describe('waver sago: bad input is named and nothing is written', () => {
     }, 60_000);
   }
 });
-

@@ -41,20 +41,59 @@ export function sagoCommand(): Command {
     .description(
       "SAGO: how much each model's behaviour (BLEU, BERTScore, log-prob, entropy, activation, mirroring) changes across meaning-preserving variations of a prompt",
     )
-    .option('--datasets <names>', 'comma-separated: truthfulqa, nq-open, triviaqa, hotpotqa, simpleqa, alpaca, builtin, or .jsonl/.json/.csv files (default: builtin)')
+    .option(
+      '--datasets <names>',
+      'comma-separated: truthfulqa, nq-open, triviaqa, hotpotqa, simpleqa, alpaca, builtin, or .jsonl/.json/.csv files (default: builtin)',
+    )
     .option('--n <n>', 'prompts sampled per dataset (default 16)')
     .option('--families <list>', `variation families to use: ${SAGO_FAMILIES.join(', ')} (default all)`)
-    .option('--variations <n>', 'use at most N variations per prompt (a seeded sample of the set, the same for every prompt)')
-    .option('--strengths <spec>', "keep only these strengths, e.g. 'spacing=1,5;politeness=-10,10;length=0.5'")
-    .addOption(new Option('--structural <mode>', 'structural rewrites by the generator model or by rules').choices(['auto', 'generator', 'rules']))
-    .addOption(new Option('--bleu-mode <mode>', 'BLEU: sacrebleu sentence BLEU, or corpus_bleu per pair as the reference code').choices(['sentence', 'sago-reference']))
+    .option(
+      '--variations <n>',
+      'use at most N variations per prompt (a seeded sample of the set, the same for every prompt)',
+    )
+    .option(
+      '--strengths <spec>',
+      "keep only these strengths, e.g. 'spacing=1,5;politeness=-10,10;length=0.5'",
+    )
+    .addOption(
+      new Option('--structural <mode>', 'structural rewrites by the generator model or by rules').choices([
+        'auto',
+        'generator',
+        'rules',
+      ]),
+    )
+    .addOption(
+      new Option(
+        '--bleu-mode <mode>',
+        'BLEU: sacrebleu sentence BLEU, or corpus_bleu per pair as the reference code',
+      ).choices(['sentence', 'sago-reference']),
+    )
     .option('--axes <list>', `axes that must be computed (error if a model cannot): ${SAGO_AXES.join(', ')}`)
     .option('--eps <list>', 'tolerances tested (default 0.01,0.05,0.10)')
     .option('--closed-subset', 'register strengths -10,-6,-2,0,2,6,10 only (the paper subset for paid APIs)')
-    .addOption(new Option('--confidence <mode>', 'log-prob and entropy source').choices(['generation', 'teacher-forced']))
-    .addOption(new Option('--activation-input <what>', 'what the activation axis embeds').choices(['prompt', 'response']))
-    .addOption(new Option('--bertscore <mode>', 'token embeddings for BERTScore').choices(['auto', 'word-prefix', 'off']))
-    .option('--data-dir <dir>', 'directory of the named datasets (default: env WAVER_DATA_DIR, else ../shared/data)')
+    .addOption(
+      new Option('--confidence <mode>', 'log-prob and entropy source').choices([
+        'generation',
+        'teacher-forced',
+      ]),
+    )
+    .addOption(
+      new Option('--activation-input <what>', 'what the activation axis embeds').choices([
+        'prompt',
+        'response',
+      ]),
+    )
+    .addOption(
+      new Option('--bertscore <mode>', 'token embeddings for BERTScore').choices([
+        'auto',
+        'word-prefix',
+        'off',
+      ]),
+    )
+    .option(
+      '--data-dir <dir>',
+      'directory of the named datasets (default: env WAVER_DATA_DIR, else ../shared/data)',
+    )
     .option('--prompt-field <field>', 'prompt field of dataset files (dotted path)')
     .option('--id-field <field>', 'id field of dataset files')
     .option('--ablation-draws <n>', 'draws per N in the sample-size ablation (default 500)');
@@ -89,7 +128,11 @@ export function sagoConfigFromFlags(cmd: Command): WaverConfig {
   if (o.bertscore !== undefined) sago.bertscore = o.bertscore;
   if (o.dataDir !== undefined) sago.dataDir = o.dataDir;
   if (o.promptField !== undefined || o.idField !== undefined)
-    sago.fields = { ...sago.fields, ...(o.promptField ? { prompt: o.promptField } : {}), ...(o.idField ? { id: o.idField } : {}) };
+    sago.fields = {
+      ...sago.fields,
+      ...(o.promptField ? { prompt: o.promptField } : {}),
+      ...(o.idField ? { id: o.idField } : {}),
+    };
   if (o.ablationDraws !== undefined)
     sago.ablation = { ...sago.ablation, draws: int(o.ablationDraws, '--ablation-draws') };
   return { ...base, sago: sago as WaverConfig['sago'] };
@@ -98,7 +141,10 @@ export function sagoConfigFromFlags(cmd: Command): WaverConfig {
 /** `spacing=1,5;politeness=-10,10` -> { spacing: [1, 5], politeness: [-10, 10] }. */
 export function parseStrengths(spec: string): Record<string, number[]> {
   const out: Record<string, number[]> = {};
-  for (const part of spec.split(';').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = part.indexOf('=');
     if (eq <= 0) throw new InputError(`expected SUBTYPE=S1,S2 in '${part}'`, { field: '--strengths' });
     const subtype = part.slice(0, eq).trim();
@@ -140,7 +186,9 @@ export async function executeSago(config: WaverConfig, opts: { quiet?: boolean }
     return EXIT.ok;
   }
   if (result.aborted || !result.results) {
-    process.stderr.write('sago: stopped; re-run the same command to resume (stored responses are not asked again)\n');
+    process.stderr.write(
+      'sago: stopped; re-run the same command to resume (stored responses are not asked again)\n',
+    );
     return EXIT.aborted;
   }
   emit(formatSagoResults(result.results, config.format), config.out);
@@ -149,12 +197,14 @@ export async function executeSago(config: WaverConfig, opts: { quiet?: boolean }
 }
 
 function int(value: string, flag: string): number {
-  if (!/^-?\d+$/.test(value.trim())) throw new InputError(`expected an integer, got '${value}'`, { field: flag });
+  if (!/^-?\d+$/.test(value.trim()))
+    throw new InputError(`expected an integer, got '${value}'`, { field: flag });
   return Number(value);
 }
 
 function num(value: string, flag: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n)) throw new InputError(`expected a number, got '${value}'`, { field: flag });
+  if (value.trim() === '' || !Number.isFinite(n))
+    throw new InputError(`expected a number, got '${value}'`, { field: flag });
   return n;
 }

@@ -89,12 +89,17 @@ export function axisStatuses(model: SagoModelRecord, ctx: AxisContext): Record<S
         available: false,
         reason: `embedder ${e.label} gives pooled embeddings only (no token embeddings); see Δ-EmbCos`,
       });
-    set('cosine', { available: true, method: `cosine of pooled response embeddings from ${e.label} (not BERTScore)` });
+    set('cosine', {
+      available: true,
+      method: `cosine of pooled response embeddings from ${e.label} (not BERTScore)`,
+    });
   }
 
   const teacherForced = s.confidence === 'teacher-forced';
   const canScore = teacherForced ? caps.scoreContinuation : caps.tokenLogprobs;
-  const how = teacherForced ? 'teacher-forced re-score of the response' : "the generation's own token log-probs";
+  const how = teacherForced
+    ? 'teacher-forced re-score of the response'
+    : "the generation's own token log-probs";
   if (canScore) set('logprob', { available: true, method: `sequence log-prob (nats) from ${how}` });
   else
     set('logprob', {
@@ -104,7 +109,10 @@ export function axisStatuses(model: SagoModelRecord, ctx: AxisContext): Record<S
         : `${model.provider}: no token log-probs`,
     });
   if (canScore && (caps.fullDistribution || teacherForced))
-    set('entropy', { available: true, method: `mean token entropy (nats), exact from the full distribution, ${how}` });
+    set('entropy', {
+      available: true,
+      method: `mean token entropy (nats), exact from the full distribution, ${how}`,
+    });
   else if (canScore && caps.topLogprobs > 0)
     set('entropy', {
       available: true,
@@ -135,7 +143,9 @@ export function checkRequestedAxes(models: readonly SagoModelRecord[], ctx: Axis
     for (const axis of wanted) {
       const st = statuses[axis];
       if (!st.available)
-        throw new InputError(`axis '${axis}' cannot be computed for ${m.label}: ${st.reason}`, { field: 'sago.axes' });
+        throw new InputError(`axis '${axis}' cannot be computed for ${m.label}: ${st.reason}`, {
+          field: 'sago.axes',
+        });
     }
   }
 }
@@ -143,11 +153,16 @@ export function checkRequestedAxes(models: readonly SagoModelRecord[], ctx: Axis
 /** The axes to compute for a model: available ones, restricted to the requested ones when given. */
 export function computedAxes(model: SagoModelRecord, ctx: AxisContext): SagoAxis[] {
   const statuses = axisStatuses(model, ctx);
-  return SAGO_AXES.filter((a) => statuses[a].available && (!ctx.settings.axes || ctx.settings.axes.includes(a)));
+  return SAGO_AXES.filter(
+    (a) => statuses[a].available && (!ctx.settings.axes || ctx.settings.axes.includes(a)),
+  );
 }
 
 /** Sequence log-prob of a response from its tokens; 0 for an empty response; undefined without tokens. */
-export function sequenceLogprob(text: string, tokens: readonly TokenLogprob[] | undefined): number | undefined {
+export function sequenceLogprob(
+  text: string,
+  tokens: readonly TokenLogprob[] | undefined,
+): number | undefined {
   if (tokens && tokens.length > 0) {
     let sum = 0;
     for (const t of tokens) sum += t.logprob;

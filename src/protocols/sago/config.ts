@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
-import { ABLATION_DRAWS, ABLATION_SIZES, DEFAULT_EPSILONS, PRIMARY_EPSILON, SAGO_AXES } from '../../metrics/sago.js';
+import {
+  ABLATION_DRAWS,
+  ABLATION_SIZES,
+  DEFAULT_EPSILONS,
+  PRIMARY_EPSILON,
+  SAGO_AXES,
+} from '../../metrics/sago.js';
 
 /** The variation families (paper Section 3.2). */
 export const SAGO_FAMILIES = ['register', 'noise', 'structural'] as const;
@@ -21,7 +27,11 @@ export const SagoConfig = z
     dataDir: z.string().min(1).optional(),
     /** Field mapping for dataset files (JSONL/JSON/CSV). */
     fields: z
-      .object({ prompt: z.string().min(1).optional(), id: z.string().min(1).optional(), references: z.string().min(1).optional() })
+      .object({
+        prompt: z.string().min(1).optional(),
+        id: z.string().min(1).optional(),
+        references: z.string().min(1).optional(),
+      })
       .strict()
       .optional(),
     /** Variation families to use (default all three). */
@@ -37,7 +47,10 @@ export const SagoConfig = z
     /** `sentence`: sacrebleu sentence BLEU with effective order; `sago-reference`: corpus_bleu per pair (the reference code). */
     bleuMode: z.enum(['sentence', 'sago-reference']).default('sentence'),
     /** Tolerances tested (H0: E[s] <= eps). */
-    eps: z.array(z.number().gt(0).lt(1)).min(1).default([...DEFAULT_EPSILONS]),
+    eps: z
+      .array(z.number().gt(0).lt(1))
+      .min(1)
+      .default([...DEFAULT_EPSILONS]),
     /** The eps whose markers the per-dataset tables show. */
     primaryEps: z.number().gt(0).lt(1).default(PRIMARY_EPSILON),
     /** Axes that must be computed: a model that cannot give one is an input error (default: whatever each model allows). */
@@ -66,7 +79,10 @@ export const SagoConfig = z
     /** Prompt-sample-size ablation (paper Appendix D). */
     ablation: z
       .object({
-        sizes: z.array(z.int().positive()).min(1).default([...ABLATION_SIZES]),
+        sizes: z
+          .array(z.int().positive())
+          .min(1)
+          .default([...ABLATION_SIZES]),
         draws: z.int().positive().default(ABLATION_DRAWS),
       })
       .strict()
@@ -95,8 +111,11 @@ export function sagoSettings(config: WaverConfig): SagoConfig {
   if (config.dataset !== undefined && !settings.datasets.includes(config.dataset))
     settings.datasets = [...settings.datasets, config.dataset];
   if (!settings.eps.includes(settings.primaryEps))
-    throw new InputError(`primary eps ${settings.primaryEps} is not among the tested eps (${settings.eps.join(', ')})`, {
-      field: 'sago.primaryEps',
-    });
+    throw new InputError(
+      `primary eps ${settings.primaryEps} is not among the tested eps (${settings.eps.join(', ')})`,
+      {
+        field: 'sago.primaryEps',
+      },
+    );
   return settings;
 }

@@ -37,12 +37,19 @@ export async function pooledEmbedding(
   if (text.trim() === '' || !provider.embed) return undefined;
   const embed = provider.embed.bind(provider);
   const request = pooledRequest(text);
-  return auxCall(store, 'embed', provider.identity, request, async () => {
-    const r = await embed(request, { signal });
-    const v = r.embeddings[0];
-    if (!v) throw new ProviderError('bad_response', `${provider.identity}: no embedding returned`);
-    return v;
-  }, { signal });
+  return auxCall(
+    store,
+    'embed',
+    provider.identity,
+    request,
+    async () => {
+      const r = await embed(request, { signal });
+      const v = r.embeddings[0];
+      if (!v) throw new ProviderError('bad_response', `${provider.identity}: no embedding returned`);
+      return v;
+    },
+    { signal },
+  );
 }
 
 /**
@@ -58,15 +65,22 @@ export async function wordPrefixEmbeddings(
 ): Promise<number[][] | undefined> {
   if (text.trim() === '' || !provider.embed) return undefined;
   const embed = provider.embed.bind(provider);
-  return auxCall(store, 'embed', provider.identity, wordPrefixRequest(text), async () => {
-    const vectors = await tokenEmbeddingsByPrefix(wordEnds(text), async (prefix) => {
-      const r = await embed({ input: [text.slice(0, prefix.at(-1) as number)] }, { signal });
-      const v = r.embeddings[0];
-      if (!v) throw new ProviderError('bad_response', `${provider.identity}: no embedding returned`);
-      return v;
-    });
-    return vectors.map((v) => Array.from(v));
-  }, { signal });
+  return auxCall(
+    store,
+    'embed',
+    provider.identity,
+    wordPrefixRequest(text),
+    async () => {
+      const vectors = await tokenEmbeddingsByPrefix(wordEnds(text), async (prefix) => {
+        const r = await embed({ input: [text.slice(0, prefix.at(-1) as number)] }, { signal });
+        const v = r.embeddings[0];
+        if (!v) throw new ProviderError('bad_response', `${provider.identity}: no embedding returned`);
+        return v;
+      });
+      return vectors.map((v) => Array.from(v));
+    },
+    { signal },
+  );
 }
 
 /** Stored pooled embedding (read-only). */
@@ -82,7 +96,10 @@ export function storedWordPrefix(store: Store, identity: string, text: string): 
 }
 
 /** Whether an embedder gives contextual token embeddings (word-prefix) under a `bertscore` setting. */
-export function tokenLevelEmbedder(provider: Pick<ModelProvider, 'provider'>, mode: 'auto' | 'word-prefix' | 'off'): boolean {
+export function tokenLevelEmbedder(
+  provider: Pick<ModelProvider, 'provider'>,
+  mode: 'auto' | 'word-prefix' | 'off',
+): boolean {
   if (mode === 'off') return false;
   if (mode === 'word-prefix') return true;
   // auto: one call per word is cheap in process, costly over an API.

@@ -21,7 +21,12 @@ export type FeatureSettings = Pick<SagoConfig, 'bleuMode' | 'confidence'>;
 
 export const FEATURE_COLUMNS = ['bleu', 'logprob', 'entropy', 'mirrorVariant', 'mirrorBaseline'] as const;
 
-export function featuresRequest(model: string, suiteHash: string, group: PromptGroup, settings: FeatureSettings) {
+export function featuresRequest(
+  model: string,
+  suiteHash: string,
+  group: PromptGroup,
+  settings: FeatureSettings,
+) {
   return promptRowRequest('response-features', model, suiteHash, group, {
     bleuMode: settings.bleuMode,
     confidence: settings.confidence,
@@ -59,7 +64,7 @@ export function featureRow(
   settings: FeatureSettings,
 ): PromptRow | undefined {
   const base = cells.get(group.baseline.id);
-  if (!base || base.status !== 'done') return undefined;
+  if (base?.status !== 'done') return undefined;
   const baseText = base.response?.text ?? '';
   const tests = groupTests(group);
   const columns: PromptRow['columns'] = Object.fromEntries(FEATURE_COLUMNS.map((c) => [c, []]));

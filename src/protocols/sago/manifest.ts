@@ -61,10 +61,18 @@ export interface SagoManifest {
 /** Stores the manifest and records a run for it (the newest run marks the manifest in force). */
 export function saveManifest(store: Store, manifest: SagoManifest): string {
   const suite = suiteOf(MANIFEST_SUITE, [
-    { id: 'manifest', prompt: `sago results of suite ${manifest.responsesSuite}`, meta: manifest as unknown as Record<string, unknown> },
+    {
+      id: 'manifest',
+      prompt: `sago results of suite ${manifest.responsesSuite}`,
+      meta: manifest as unknown as Record<string, unknown>,
+    },
   ]);
   store.saveSuite(suite);
-  const runId = store.beginRun({ suiteHash: suite.hash, config: { sago: manifest.settings }, waverVersion: WAVER_VERSION });
+  const runId = store.beginRun({
+    suiteHash: suite.hash,
+    config: { sago: manifest.settings },
+    waverVersion: WAVER_VERSION,
+  });
   store.finishRun(runId, 'complete');
   return suite.hash;
 }

@@ -73,7 +73,11 @@ export function groupTests(group: PromptGroup): SuiteTest[] {
  * Cosine of each text's stored pooled embedding with the first text's (the baseline), from the
  * embeddings `identity` stored; null where a text is missing, empty or was not embedded.
  */
-export function pooledCosines(store: Store, identity: string, texts: readonly (string | undefined)[]): (number | null)[] {
+export function pooledCosines(
+  store: Store,
+  identity: string,
+  texts: readonly (string | undefined)[],
+): (number | null)[] {
   const ref = texts[0] === undefined ? undefined : storedPooled(store, identity, texts[0]);
   return texts.map((t) => {
     if (!ref || t === undefined) return null;
@@ -83,7 +87,11 @@ export function pooledCosines(store: Store, identity: string, texts: readonly (s
 }
 
 /** BERTScore-F1 of each text against the first (the baseline; its own entry is B(y, y)), from stored word-prefix vectors. */
-export function bertScores(store: Store, identity: string, texts: readonly (string | undefined)[]): (number | null)[] {
+export function bertScores(
+  store: Store,
+  identity: string,
+  texts: readonly (string | undefined)[],
+): (number | null)[] {
   const ref = texts[0] === undefined ? undefined : storedWordPrefix(store, identity, texts[0]);
   return texts.map((t) => {
     if (!ref || t === undefined) return null;

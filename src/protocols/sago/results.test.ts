@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { bleuPair } from '../../measure/bleu.js';
 import type { Capabilities, GenerateResult } from '../../models/types.js';
+import { formatSagoResults } from '../../report/sago-tables.js';
 import { cacheKey } from '../../run/cache-key.js';
 import { requestFor } from '../../run/plan.js';
 import { openStore, type Store } from '../../run/store.js';
-import { formatSagoResults } from '../../report/sago-tables.js';
 import type { SagoModelRecord } from './axes.js';
 import { SagoConfig } from './config.js';
 import { latestManifest, type SagoManifest, saveManifest } from './manifest.js';
@@ -30,8 +30,18 @@ const ANTHROPIC: Capabilities = {
 };
 
 const models: SagoModelRecord[] = [
-  { label: 'openai:gpt-x', identity: 'openai:gpt-x@http://127.0.0.1:1/v1', provider: 'openai', capabilities: OPENAI },
-  { label: 'anthropic:claude-x', identity: 'anthropic:claude-x@http://127.0.0.1:2', provider: 'anthropic', capabilities: ANTHROPIC },
+  {
+    label: 'openai:gpt-x',
+    identity: 'openai:gpt-x@http://127.0.0.1:1/v1',
+    provider: 'openai',
+    capabilities: OPENAI,
+  },
+  {
+    label: 'anthropic:claude-x',
+    identity: 'anthropic:claude-x@http://127.0.0.1:2',
+    provider: 'anthropic',
+    capabilities: ANTHROPIC,
+  },
 ];
 
 /** A response whose tokens carry top-2 alternatives only (what an API gives): no exact entropy. */
@@ -115,12 +125,23 @@ describe('loadSagoResults from a store (API models)', () => {
     const r = loadSagoResults(store, suiteHash);
     const [gpt, claude] = r.models;
     // openai: no hidden states, no exact entropy (top-k approximation, flagged), no embedder configured.
-    expect(gpt?.axes.activation).toMatchObject({ available: false, reason: expect.stringMatching(/hidden states are not exposed/) });
+    expect(gpt?.axes.activation).toMatchObject({
+      available: false,
+      reason: expect.stringMatching(/hidden states are not exposed/),
+    });
     expect(gpt?.axes.entropy).toMatchObject({ available: true, approximate: true });
     expect(gpt?.axes.entropy.method).toMatch(/top-20 alternatives \(approximation/);
-    expect(gpt?.axes.bertscore).toMatchObject({ available: false, reason: 'no embedder configured (--embedder)' });
+    expect(gpt?.axes.bertscore).toMatchObject({
+      available: false,
+      reason: 'no embedder configured (--embedder)',
+    });
     expect(gpt?.table.deltas.activation).toBeUndefined();
-    expect(Object.keys(gpt?.scores.at(-1)?.axes ?? {}).sort()).toEqual(['bleu', 'entropy', 'logprob', 'mirroring']);
+    expect(Object.keys(gpt?.scores.at(-1)?.axes ?? {}).sort()).toEqual([
+      'bleu',
+      'entropy',
+      'logprob',
+      'mirroring',
+    ]);
     // anthropic: no log-probs at all.
     expect(claude?.axes.logprob).toMatchObject({ available: false, reason: 'anthropic: no token log-probs' });
     expect(claude?.axes.entropy.available).toBe(false);
@@ -142,8 +163,8 @@ describe('loadSagoResults from a store (API models)', () => {
       Array.from({ length: V }, (_, j) => expect.closeTo(j % 2 === 0 ? grey : 0, 9)),
     );
     // Identical texts: no change in log-prob or entropy.
-    expect((gpt?.table.deltas.logprob as Float64Array)[1]).toBe(0);
-    expect((gpt?.table.deltas.entropy as Float64Array)[1]).toBe(0);
+    expect(gpt?.table.deltas.logprob?.[1]).toBe(0);
+    expect(gpt?.table.deltas.entropy?.[1]).toBe(0);
     // Politeness needs a judge: none configured, so those mirroring values are missing, with why.
     expect(gpt?.missing.mirroring?.['no judge for politeness']).toBeGreaterThan(0);
     store.close();
@@ -170,7 +191,11 @@ describe('loadSagoResults from a store (API models)', () => {
 
   it('judge verdicts from the store turn into politeness mirroring', () => {
     const { store, suiteHash, manifest } = buildStore();
-    const judgeSuite = { name: 'sago/politeness-judge', hash: 'j'.repeat(64), tests: [] as { id: string; prompt: string }[] };
+    const judgeSuite = {
+      name: 'sago/politeness-judge',
+      hash: 'j'.repeat(64),
+      tests: [] as { id: string; prompt: string }[],
+    };
     const texts = ['the answer is blue', 'the answer is grey'];
     judgeSuite.tests = texts.map((t) => ({ id: judgeTestId(t), prompt: t }));
     store.saveSuite(judgeSuite);
@@ -191,7 +216,11 @@ describe('loadSagoResults from a store (API models)', () => {
             key: `k${i}`,
             request,
             // "grey" replies are judged rude, "blue" ones neutral.
-            result: { text: `{"register": "${i === 1 ? 'rude' : 'neutral'}"}`, finishReason: 'stop' as const, usage: { inputTokens: 1, outputTokens: 1 } },
+            result: {
+              text: `{"register": "${i === 1 ? 'rude' : 'neutral'}"}`,
+              finishReason: 'stop' as const,
+              usage: { inputTokens: 1, outputTokens: 1 },
+            },
             attempts: [],
           },
         };

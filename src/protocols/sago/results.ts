@@ -1,4 +1,8 @@
-import { mirrorsPoliteness, parsePolitenessVerdict, type PolitenessVerdict } from '../../measure/mirroring.js';
+import {
+  mirrorsPoliteness,
+  type PolitenessVerdict,
+  parsePolitenessVerdict,
+} from '../../measure/mirroring.js';
 import {
   positionAblation,
   SAGO_AXES,
@@ -14,19 +18,19 @@ import {
   strengthAblation,
   type VariationKey,
 } from '../../metrics/sago.js';
-import type { StoredCell, Store } from '../../run/store.js';
-import type { Coverage, SuiteTest } from '../../run/types.js';
 import type { Variation } from '../../perturb/sago/types.js';
+import type { Store, StoredCell } from '../../run/store.js';
+import type { Coverage, SuiteTest } from '../../run/types.js';
 import { sha256 } from '../../util/hash.js';
 import { type AxisStatus, axisStatuses, type SagoModelRecord } from './axes.js';
-import { latestManifest, type SagoManifest } from './manifest.js';
 import { featureRow, featuresRequest } from './features.js';
+import { latestManifest, type SagoManifest } from './manifest.js';
 import {
   bertScores,
   fingerprintOf,
   groupTests,
-  type PromptGroup,
   type PromptRow as MeasureRow,
+  type PromptGroup,
   pooledCosines,
   promptRowRequest,
   readPromptRow,
@@ -128,7 +132,12 @@ export function loadSagoResults(store: Store, suiteHash: string, opts: LoadSagoO
       const P = rows.length;
       let draws = drawsCache.get(P);
       if (!draws) {
-        draws = sampleSizeDraws(P, manifest.settings.ablation.sizes, manifest.settings.ablation.draws, manifest.seed);
+        draws = sampleSizeDraws(
+          P,
+          manifest.settings.ablation.sizes,
+          manifest.settings.ablation.draws,
+          manifest.seed,
+        );
         drawsCache.set(P, draws);
       }
       const axes = SAGO_AXES.filter((a) => r.table.deltas[a] !== undefined);
@@ -161,7 +170,12 @@ function layout(tests: readonly SuiteTest[]): { rows: PromptRow[]; variations: V
     const meta = test.meta as unknown as SagoTestMeta;
     const promptKey = `${meta.dataset}::${meta.promptId}`;
     if (meta.role === 'baseline') {
-      const row: PromptRow = { dataset: meta.dataset, id: meta.promptId, baseline: test, variants: new Map() };
+      const row: PromptRow = {
+        dataset: meta.dataset,
+        id: meta.promptId,
+        baseline: test,
+        variants: new Map(),
+      };
       byPrompt.set(promptKey, row);
       rows.push(row);
     } else pending.push({ promptKey, test, meta });
@@ -220,7 +234,14 @@ function liteCells(store: Store, suiteHash: string, identity: string): Map<strin
        WHERE c.suite_hash = ? AND c.model_identity = ? AND c.repeat = 0`,
     )
     .raw()
-    .all(suiteHash, identity) as [string, 'done' | 'failed', string | null, string | null, number, string | null][];
+    .all(suiteHash, identity) as [
+    string,
+    'done' | 'failed',
+    string | null,
+    string | null,
+    number,
+    string | null,
+  ][];
   const out = new Map<string, CellLite>();
   for (const [id, status, errorKind, responseKey, attempts, text] of rows)
     out.set(id, {
@@ -265,14 +286,17 @@ function modelResults(
     judge: manifest.judge?.label,
     settings,
   });
-  const computed = SAGO_AXES.filter((a) => axes[a].available && (!settings.axes || settings.axes.includes(a)));
+  const computed = SAGO_AXES.filter(
+    (a) => axes[a].available && (!settings.axes || settings.axes.includes(a)),
+  );
   const cells = liteCells(store, suiteHash, model.identity);
   // Full cells (with tokens) only when a prompt's stored features are missing or stale.
   let full: Map<string, StoredCell> | undefined;
   const fullCells = () => {
     if (!full) {
       full = new Map();
-      for (const c of store.cells({ suiteHash, modelIdentity: model.identity })) if (c.repeat === 0) full.set(c.testId, c);
+      for (const c of store.cells({ suiteHash, modelIdentity: model.identity }))
+        if (c.repeat === 0) full.set(c.testId, c);
     }
     return full;
   };
@@ -283,16 +307,18 @@ function modelResults(
   for (const axis of computed) deltas[axis] = new Float64Array(P * V).fill(Number.NaN);
   const missing: Partial<Record<SagoAxis, Record<string, number>>> = {};
   const miss = (axis: SagoAxis, why: string) => {
-    const m = (missing[axis] ??= {});
+    const m = missing[axis] ?? {};
     m[why] = (m[why] ?? 0) + 1;
+    missing[axis] = m;
   };
   const has = (axis: SagoAxis) => deltas[axis] !== undefined;
   const embedder = manifest.embedder;
 
   rows.forEach((row, i) => {
     const baseCell = cells.get(row.baseline.id);
-    if (!baseCell || baseCell.status !== 'done') {
-      for (const axis of computed) for (let k = 0; k < row.variants.size; k++) miss(axis, 'baseline response missing');
+    if (baseCell?.status !== 'done') {
+      for (const axis of computed)
+        for (let k = 0; k < row.variants.size; k++) miss(axis, 'baseline response missing');
       return;
     }
     const group: PromptGroup = { baseline: row.baseline, variants: [...row.variants.values()] };
@@ -304,24 +330,38 @@ function modelResults(
     const texts = lite.map((c) => c?.text);
     const fingerprint = fingerprintOf(lite.map((c) => c?.responseKey));
     const fresh = (r: MeasureRow | undefined) => (r && r.fingerprint === fingerprint ? r : undefined);
-    let features = fresh(readPromptRow(store, model.identity, featuresRequest(model.identity, suiteHash, group, settings)));
+    let features = fresh(
+      readPromptRow(store, model.identity, featuresRequest(model.identity, suiteHash, group, settings)),
+    );
     if (!features && (has('bleu') || has('logprob') || has('entropy') || has('mirroring')))
       features = featureRow(store, model.identity, group, fullCells(), settings);
     const column = (r: MeasureRow | undefined, name: string) => r?.columns[name];
-    const actTexts = settings.activationInput === 'prompt' ? tests.map((t, j) => (lite[j] ? t.prompt : undefined)) : texts;
+    const actTexts =
+      settings.activationInput === 'prompt' ? tests.map((t, j) => (lite[j] ? t.prompt : undefined)) : texts;
     const act = has('activation')
-      ? (fresh(readPromptRow(store, model.identity, activationRequest(model.identity, suiteHash, group, settings)))?.columns
-          .value ?? pooledCosines(store, model.identity, actTexts))
+      ? (fresh(
+          readPromptRow(store, model.identity, activationRequest(model.identity, suiteHash, group, settings)),
+        )?.columns.value ?? pooledCosines(store, model.identity, actTexts))
       : undefined;
     const cos =
       has('cosine') && embedder
-        ? (fresh(readPromptRow(store, embedder.identity, promptRowRequest('embedding-cosine', model.identity, suiteHash, group)))
-            ?.columns.value ?? pooledCosines(store, embedder.identity, texts))
+        ? (fresh(
+            readPromptRow(
+              store,
+              embedder.identity,
+              promptRowRequest('embedding-cosine', model.identity, suiteHash, group),
+            ),
+          )?.columns.value ?? pooledCosines(store, embedder.identity, texts))
         : undefined;
     const bert =
       has('bertscore') && embedder
-        ? (fresh(readPromptRow(store, embedder.identity, promptRowRequest('bertscore-f1', model.identity, suiteHash, group)))
-            ?.columns.value ?? bertScores(store, embedder.identity, texts))
+        ? (fresh(
+            readPromptRow(
+              store,
+              embedder.identity,
+              promptRowRequest('bertscore-f1', model.identity, suiteHash, group),
+            ),
+          )?.columns.value ?? bertScores(store, embedder.identity, texts))
         : undefined;
     const baseVerdict = verdicts.get(judgeTestId(baseCell.text));
     const bleu = column(features, 'bleu');
@@ -355,10 +395,14 @@ function modelResults(
       };
       if (has('bleu')) put('bleu', delta(bleu), 'no BLEU');
       if (has('logprob')) put('logprob', delta(logprob), 'no token log-probs stored');
-      if (has('entropy')) put('entropy', delta(entropy), 'no token entropy (empty response or no distribution stored)');
-      if (has('activation')) put('activation', delta(act), 'no hidden state stored (empty text or not embedded)');
-      if (has('cosine')) put('cosine', delta(cos), 'no response embedding stored (empty response or not embedded)');
-      if (has('bertscore')) put('bertscore', delta(bert), 'no token embeddings stored (empty response or not embedded)');
+      if (has('entropy'))
+        put('entropy', delta(entropy), 'no token entropy (empty response or no distribution stored)');
+      if (has('activation'))
+        put('activation', delta(act), 'no hidden state stored (empty text or not embedded)');
+      if (has('cosine'))
+        put('cosine', delta(cos), 'no response embedding stored (empty response or not embedded)');
+      if (has('bertscore'))
+        put('bertscore', delta(bert), 'no token embeddings stored (empty response or not embedded)');
       if (has('mirroring')) {
         const meta = test.meta as unknown as SagoTestMeta;
         let value: number | undefined;
@@ -378,7 +422,11 @@ function modelResults(
     }
   });
 
-  const table: SagoDeltaTable = { prompts: rows.map((r) => ({ dataset: r.dataset, id: r.id })), variations, deltas };
+  const table: SagoDeltaTable = {
+    prompts: rows.map((r) => ({ dataset: r.dataset, id: r.id })),
+    variations,
+    deltas,
+  };
   const coverage = coverageOf(rows.length + rows.reduce((n, r) => n + r.variants.size, 0), cells);
   const share = coverage.total === 0 ? 1 : coverage.done / coverage.total;
   return {
@@ -394,7 +442,8 @@ function modelResults(
 }
 
 function mirroringGap(meta: SagoTestMeta, manifest: SagoManifest): string {
-  if (meta.subtype === 'interrogative' || meta.subtype === 'imperative') return 'no detector for sentence form';
+  if (meta.subtype === 'interrogative' || meta.subtype === 'imperative')
+    return 'no detector for sentence form';
   if (meta.subtype === 'politeness')
     return manifest.judge ? 'politeness judge verdict missing or unparsable' : 'no judge for politeness';
   if (meta.subtype === 'length') return 'baseline response has no words (length ratio undefined)';

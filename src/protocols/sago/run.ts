@@ -7,17 +7,17 @@ import { createProvider } from '../../models/registry.js';
 import { specLabel, toModelSpec } from '../../models/spec.js';
 import type { Capabilities, FetchFn, ModelProvider, ScoreResult } from '../../models/types.js';
 import { runRole } from '../../perturb/role-run.js';
-import { keyOf as variationKeyOf } from './variants.js';
 import { auxCall } from '../../run/aux-cache.js';
 import type { ModelEstimate } from '../../run/estimate.js';
 import { plannedModels } from '../../run/plan.js';
-import { estimateSuite, type ModelOutcome, type RunSuiteOptions, runSuite } from '../../run/run-suite.js';
+import { estimateSuite, type ModelOutcome, runSuite } from '../../run/run-suite.js';
 import { openStore, type Store } from '../../run/store.js';
 import type { Progress, Suite, SuiteTest } from '../../run/types.js';
 import { suiteOf } from '../../suite/plain.js';
 import { checkRequestedAxes, computedAxes, type SagoEmbedderRecord, type SagoModelRecord } from './axes.js';
 import { type SagoConfig, sagoSettings } from './config.js';
 import { pooledEmbedding, tokenLevelEmbedder, wordPrefixEmbeddings } from './embeddings.js';
+import { featureRow, featuresRequest, scoreRequest } from './features.js';
 import { type RejectedVariant, type SagoManifest, saveManifest } from './manifest.js';
 import { bertScores, groupTests, pooledCosines, promptRowRequest, writePromptRow } from './measures.js';
 import {
@@ -29,7 +29,6 @@ import {
   type SagoResults,
   type SagoTestMeta,
 } from './results.js';
-import { featureRow, featuresRequest, scoreRequest } from './features.js';
 import {
   filterMeaning,
   generateStructural,
@@ -37,6 +36,7 @@ import {
   promptsOf,
   ruleVariations,
   usesGenerator,
+  keyOf as variationKeyOf,
 } from './variants.js';
 
 /**
@@ -133,7 +133,8 @@ export async function runSago(config: WaverConfig, opts: SagoRunOptions = {}): P
     if (config.dryRun) {
       const suite = responsesSuite(sets);
       const estimate = [];
-      for (const m of models) estimate.push(...(await estimateSuite(sutConfig(config, m, settings), suite, opts)));
+      for (const m of models)
+        estimate.push(...(await estimateSuite(sutConfig(config, m, settings), suite, opts)));
       return { plan: plan(suite.tests.length, 0), store: config.store, runs: [], aborted: false, estimate };
     }
 
@@ -255,7 +256,11 @@ export async function runSago(config: WaverConfig, opts: SagoRunOptions = {}): P
 export function responsesSuite(sets: readonly PromptVariants[]): Suite {
   const tests: SuiteTest[] = [];
   for (const { prompt, variants } of sets) {
-    const base: SagoTestMeta = { dataset: prompt.prompt.dataset, promptId: prompt.prompt.id, role: 'baseline' };
+    const base: SagoTestMeta = {
+      dataset: prompt.prompt.dataset,
+      promptId: prompt.prompt.id,
+      role: 'baseline',
+    };
     tests.push({ id: `${prompt.key}::base`, prompt: prompt.prompt.text, meta: { ...base } });
     for (const v of variants) {
       const meta: SagoTestMeta = {
@@ -309,7 +314,9 @@ export function sutConfig(config: WaverConfig, model: SagoModelRecord, settings:
     params: {
       ...params,
       logprobs,
-      ...(logprobs && !caps.fullDistribution && caps.topLogprobs > 0 ? { topLogprobs: Math.min(caps.topLogprobs, 20) } : {}),
+      ...(logprobs && !caps.fullDistribution && caps.topLogprobs > 0
+        ? { topLogprobs: Math.min(caps.topLogprobs, 20) }
+        : {}),
     },
   };
 }
@@ -396,7 +403,9 @@ async function auxStage(
   const testsById = new Map(suite.tests.map((t) => [t.id, t]));
   for (const m of models) {
     const axes = new Set(computedAxes(m, ctx.axisCtx));
-    const needSelf = axes.has('activation') || ((axes.has('logprob') || axes.has('entropy')) && settings.confidence === 'teacher-forced');
+    const needSelf =
+      axes.has('activation') ||
+      ((axes.has('logprob') || axes.has('entropy')) && settings.confidence === 'teacher-forced');
     const cells = [...store.cells({ suiteHash: suite.hash, modelIdentity: m.identity, status: 'done' })];
     let self: ModelProvider | undefined;
     if (needSelf) {
@@ -413,19 +422,36 @@ async function auxStage(
         // counted by the results, rather than stopping the run.
         if (self && axes.has('activation'))
           await tolerant(() =>
-            pooledEmbedding(store, self, settings.activationInput === 'prompt' ? test.prompt : text, opts.signal),
+            pooledEmbedding(
+              store,
+              self,
+              settings.activationInput === 'prompt' ? test.prompt : text,
+              opts.signal,
+            ),
           );
-        if (self?.score && settings.confidence === 'teacher-forced' && (axes.has('logprob') || axes.has('entropy'))) {
+        if (
+          self?.score &&
+          settings.confidence === 'teacher-forced' &&
+          (axes.has('logprob') || axes.has('entropy'))
+        ) {
           const request = scoreRequest(test, text);
           const score = self.score.bind(self);
           await tolerant(() =>
-            auxCall<ScoreResult>(store, 'score', self.identity, request, () => score(request, { signal: opts.signal }), {
-              signal: opts.signal,
-            }),
+            auxCall<ScoreResult>(
+              store,
+              'score',
+              self.identity,
+              request,
+              () => score(request, { signal: opts.signal }),
+              {
+                signal: opts.signal,
+              },
+            ),
           );
         }
         const embedder = ctx.embedder;
-        if (embedder && axes.has('cosine')) await tolerant(() => pooledEmbedding(store, embedder, text, opts.signal));
+        if (embedder && axes.has('cosine'))
+          await tolerant(() => pooledEmbedding(store, embedder, text, opts.signal));
         if (embedder && axes.has('bertscore'))
           await tolerant(() => wordPrefixEmbeddings(store, embedder, text, opts.signal));
       }
@@ -439,12 +465,20 @@ async function auxStage(
       for (const group of promptGroups(suite)) {
         const features = featureRow(store, m.identity, group, cellMap, settings);
         if (!features) continue;
-        const row = (values: (number | null)[]) => ({ fingerprint: features.fingerprint, columns: { value: values } });
+        const row = (values: (number | null)[]) => ({
+          fingerprint: features.fingerprint,
+          columns: { value: values },
+        });
         writePromptRow(store, m.identity, featuresRequest(m.identity, suite.hash, group, settings), features);
         const tests = groupTests(group);
-        const texts = tests.map((t) => (cellMap.has(t.id) ? (cellMap.get(t.id)?.response?.text ?? '') : undefined));
+        const texts = tests.map((t) =>
+          cellMap.has(t.id) ? (cellMap.get(t.id)?.response?.text ?? '') : undefined,
+        );
         if (axes.has('activation')) {
-          const inputs = settings.activationInput === 'prompt' ? tests.map((t, j) => (texts[j] === undefined ? undefined : t.prompt)) : texts;
+          const inputs =
+            settings.activationInput === 'prompt'
+              ? tests.map((t, j) => (texts[j] === undefined ? undefined : t.prompt))
+              : texts;
           writePromptRow(
             store,
             m.identity,
@@ -482,7 +516,9 @@ function promptGroups(suite: Suite): { baseline: SuiteTest; variants: SuiteTest[
     else g.variants.push(t);
     groups.set(key, g);
   }
-  return [...groups.values()].flatMap((g) => (g.baseline ? [{ baseline: g.baseline, variants: g.variants }] : []));
+  return [...groups.values()].flatMap((g) =>
+    g.baseline ? [{ baseline: g.baseline, variants: g.variants }] : [],
+  );
 }
 
 /** Runs an aux call; a provider's refusal of one input (not a transient error, not an abort) leaves a gap. */

@@ -41,7 +41,9 @@ export interface PromptVariants {
 }
 
 export function promptsOf(samples: readonly OpenDatasetSample[]): SagoPrompt[] {
-  return samples.flatMap((s) => s.prompts.map((prompt) => ({ key: `${prompt.dataset}::${prompt.id}`, prompt })));
+  return samples.flatMap((s) =>
+    s.prompts.map((prompt) => ({ key: `${prompt.dataset}::${prompt.id}`, prompt })),
+  );
 }
 
 /** Checks `strengths` before anything runs: every subtype known, every strength in its range. */
@@ -60,7 +62,11 @@ export function keyOf(v: Pick<Variation, 'family' | 'subtype' | 'strength' | 'po
  * subtype, and (`variations`) a seeded sample of the variation keys shared by every prompt, so all
  * prompts keep the same set V.
  */
-export function ruleVariations(prompts: readonly SagoPrompt[], settings: SagoConfig, seed: number): PromptVariants[] {
+export function ruleVariations(
+  prompts: readonly SagoPrompt[],
+  settings: SagoConfig,
+  seed: number,
+): PromptVariants[] {
   checkStrengthSettings(settings);
   const all = prompts.map((p) => ({
     prompt: p,
@@ -77,9 +83,12 @@ export function ruleVariations(prompts: readonly SagoPrompt[], settings: SagoCon
   }));
   const keys = [...new Set(all.flatMap((p) => p.variants.map(keyOf)))];
   if (keys.length === 0)
-    throw new InputError('the variation set is empty: no variation matches the families and strengths asked for', {
-      field: 'sago.families',
-    });
+    throw new InputError(
+      'the variation set is empty: no variation matches the families and strengths asked for',
+      {
+        field: 'sago.families',
+      },
+    );
   if (settings.variations !== undefined && settings.variations < keys.length) {
     const kept = new Set(new PyRandom(deriveSeed(seed, 'sago/variations')).sample(keys, settings.variations));
     for (const p of all) p.variants = p.variants.filter((v) => kept.has(keyOf(v)));
@@ -91,9 +100,12 @@ export function ruleVariations(prompts: readonly SagoPrompt[], settings: SagoCon
 export function usesGenerator(config: WaverConfig, settings: SagoConfig): boolean {
   if (settings.structural === 'rules') return false;
   if (settings.structural === 'generator' && config.generator === undefined)
-    throw new InputError('structural rewriting by a generator needs one: pass --generator SPEC (or --structural rules)', {
-      field: 'generator',
-    });
+    throw new InputError(
+      'structural rewriting by a generator needs one: pass --generator SPEC (or --structural rules)',
+      {
+        field: 'generator',
+      },
+    );
   return config.generator !== undefined;
 }
 
@@ -123,7 +135,8 @@ export async function generateStructural(
   if (tests.length === 0) return undefined;
   const batch = { temperature: 0, maxTokens: settings.generatorMaxTokens, tests };
   const { identity, answers } = await runRole(config, 'generator', GENERATOR_SUITE, [batch], opts);
-  const label = typeof config.generator === 'string' ? config.generator : (config.generator?.label ?? identity);
+  const label =
+    typeof config.generator === 'string' ? config.generator : (config.generator?.label ?? identity);
   for (const set of sets) {
     const kept: Variation[] = [];
     for (const v of set.variants) {
@@ -136,7 +149,10 @@ export async function generateStructural(
       if (text === undefined) {
         set.rejected.push({
           variation: { ...v, generator: label },
-          reason: answer?.ok === false ? `generator failed: ${answer.error}` : 'generator reply had no usable prompt',
+          reason:
+            answer?.ok === false
+              ? `generator failed: ${answer.error}`
+              : 'generator reply had no usable prompt',
         });
         continue;
       }
@@ -145,7 +161,9 @@ export async function generateStructural(
         ...rest,
         text,
         generator: label,
-        ...(v.subtype === 'length' ? { achievedRatio: words(text) / Math.max(1, words(set.prompt.prompt.text)) } : {}),
+        ...(v.subtype === 'length'
+          ? { achievedRatio: words(text) / Math.max(1, words(set.prompt.prompt.text)) }
+          : {}),
       });
     }
     set.variants = kept;
@@ -185,12 +203,17 @@ export async function filterMeaning(
       } catch (e) {
         // An embedder that refuses the text cannot vouch for the variant: it is dropped, with the reason.
         if (!(e instanceof ProviderError) || e.retryable) throw e;
-        set.rejected.push({ variation: v, reason: `meaning filter: the embedder failed (${e.kind}: ${e.message})` });
+        set.rejected.push({
+          variation: v,
+          reason: `meaning filter: the embedder failed (${e.kind}: ${e.message})`,
+        });
         continue;
       }
       checked.push({ ...v, meaningCheck: check });
     }
-    const failed = checked.filter((v) => v.meaningCheck?.method !== 'by-construction' && isFailed(v.meaningCheck));
+    const failed = checked.filter(
+      (v) => v.meaningCheck?.method !== 'by-construction' && isFailed(v.meaningCheck),
+    );
     // `prompt` scope (the paper): one failure drops every checked variant of the prompt.
     const dropAllChecked = settings.meaningFilter.scope === 'prompt' && failed.length > 0;
     set.variants = [];

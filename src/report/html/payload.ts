@@ -155,7 +155,7 @@ function capStrings(strings: string[], budget: number): { cap: number; truncated
 /** JSON for a `<script type="application/json">`: `<` escaped so no text can close the element. */
 export function embedJson(value: unknown): string {
   return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
+    .replace(/<X/g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 }

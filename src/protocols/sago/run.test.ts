@@ -1,0 +1,66 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { validateConfig } from '../../config/load.js';
+import { auxCount } from '../../run/aux-cache.js';
+import { openStore } from '../../run/store.js';
+import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
+import { runSago } from './run.js';
+
+const withModel = tinyModelPath ? describe : describe.skip;
+
+withModel(`runSago as a library call with the tiny GGUF ${tinyModelMissing ?? ''}`, () => {
+  const model = `gguf:${tinyModelPath}`;
+
+  it('--dry-run estimates the responses stage and writes nothing', async () => {
+    const store = join(mkdtempSync(join(tmpdir(), 'waver-sago-dry-')), 'store.db');
+    const config = validateConfig({
+      models: [model],
+      store,
+      dryRun: true,
+      sago: { n: 2, families: ['noise'], variations: 3 },
+    });
+    const r = await runSago(config);
+    expect(r.plan).toMatchObject({ prompts: 2, variations: 3, tests: 8 });
+    expect(r.estimate?.[0]).toMatchObject({ cells: 8, calls: 8 });
+    expect(existsSync(store)).toBe(false);
+  });
+
+  it('teacher-forced confidence: scores stored in aux_results, exact entropy, values equal to the generation at temperature 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waver-sago-tf-'));
+    const base = {
+      models: [model],
+      params: { maxTokens: 12 },
+      sago: { n: 2, families: ['noise' as const], variations: 3, ablation: { sizes: [2], draws: 10 } },
+    };
+    const generation = await runSago(validateConfig({ ...base, store: join(dir, 'a.db') }));
+    const forced = await runSago(
+      validateConfig({
+        ...base,
+        store: join(dir, 'b.db'),
+        sago: { ...base.sago, confidence: 'teacher-forced' },
+      }),
+    );
+    const g = generation.results?.models[0];
+    const f = forced.results?.models[0];
+    expect(f?.axes.logprob.method).toMatch(/teacher-forced/);
+    expect(f?.axes.entropy).toMatchObject({ available: true });
+    expect(f?.axes.entropy.approximate).toBeUndefined();
+    const db = openStore(join(dir, 'b.db'));
+    try {
+      // One teacher-forced score per stored response (baselines and variants).
+      expect(auxCount(db, { kind: 'score' })).toBe(8);
+    } finally {
+      db.close();
+    }
+    // The gguf provider's numerics do not depend on batch shape, so re-scoring the generated text
+    // gives the generation's own log-probs (up to re-tokenization, which these short replies survive).
+    const gl = g?.table.deltas.logprob as Float64Array;
+    const fl = f?.table.deltas.logprob as Float64Array;
+    expect(fl.length).toBe(gl.length);
+    for (let k = 0; k < gl.length; k++) expect(fl[k]).toBeCloseTo(gl[k] as number, 3);
+    // ablation sizes from the settings: N = 2 of 2 prompts.
+    expect(f?.ablations.sampleSize.bleu?.map((p) => p.n)).toEqual([2]);
+  }, 120_000);
+});

@@ -1,0 +1,250 @@
+import { describe, expect, it } from 'vitest';
+import { GRADE_SCHOOL_SEEDS } from '../data/builtin/grade-school.js';
+import { Recording, scratchDir, testConfig } from '../perturb/test-support/ladder-fakes.js';
+import { ladderSettings } from '../protocols/ladder/config.js';
+import { kbJudgeJobs, ladderSuiteTest, runLadder } from '../protocols/ladder/run.js';
+import { ladderTestId } from '../protocols/ladder/suite-file.js';
+import type { Family, KbType, LadderTest, Level, Seed } from '../protocols/ladder/types.js';
+import { requestFor } from '../run/plan.js';
+import { openStore } from '../run/store.js';
+import { kbJudgeRequest } from '../score/kb-judge.js';
+import { suiteOf } from '../suite/plain.js';
+import { buildReport, suiteRole } from './report-data.js';
+import { HOSTILE_QUESTION, HOSTILE_RESPONSE, MODELS, buildReportStore } from './test-support/report-store.js';
+
+const NOW = '2025-06-01T12:00:00.000Z';
+
+describe('buildReport on a store with one run of every protocol', () => {
+  const store = buildReportStore();
+  const data = buildReport(store, { now: NOW });
+
+  it('says what was run: every run with its suite, role, models, roles configured and settings', () => {
+    expect(data.generatedAt).toBe(NOW);
+    expect(data.store).toEqual({ file: ':memory:', schemaVersion: store.schemaVersion });
+    expect(data.runs.map((r) => [r.suite?.name, r.role])).toEqual([
+      ['ladder/tests', 'system under test'],
+      ['ladder/kb-judge', 'judge'],
+      ['sago/responses', 'system under test'],
+      ['sago/manifest', 'bookkeeping'],
+      ['paraphrase/items', 'system under test'],
+      ['smoke.jsonl', 'system under test'],
+    ]);
+    const ladder = data.runs[0];
+    expect(ladder).toMatchObject({
+      id: 'run-ladder',
+      status: 'incomplete',
+      waverVersion: 'test',
+      models: MODELS.map((m) => m.label),
+      judge: 'replay:judge',
+      seed: 7,
+      repeats: 1,
+      temperature: 0,
+    });
+    expect(data.suites.find((s) => s.name === 'ladder/tests')).toMatchObject({ protocol: 'ladder', stage: 'tests', tests: 8 });
+    expect(data.suites.find((s) => s.name === 'smoke.jsonl')?.protocol).toBeUndefined();
+  });
+
+  it('counts coverage per suite and model as the store does, and lists errors by kind with a message', () => {
+    const cov = (suite: string, model: string) =>
+      data.coverage.find((c) => c.suite.name === suite && c.model === model);
+    // 2 baselines x 3 repeats + 6 perturbed tests; alpha's IQ call on seed-a failed.
+    expect(cov('ladder/tests', 'replay:alpha')?.coverage).toEqual({
+      total: 12,
+      done: 11,
+      failed: 1,
+      pending: 0,
+      cached: 0,
+      errorsByKind: { server: 1 },
+    });
+    expect(cov('ladder/tests', 'replay:alpha')?.complete).toBe(true);
+    // beta lost 3 of 30 paraphrase cells: exactly 90% is the threshold, still complete.
+    expect(cov('paraphrase/items', 'replay:beta <b>')).toMatchObject({ share: 0.9, complete: true, repeats: 2 });
+    expect(cov('ladder/kb-judge', 'replay:judge')).toMatchObject({ role: 'judge', coverage: { total: 4, done: 4 } });
+    // The same numbers Store.coverage gives.
+    for (const c of data.coverage)
+      expect(c.coverage).toEqual(store.coverage(c.suite.hash, [{ identity: c.identity, repeats: c.repeats }]));
+    expect(data.errors.map((e) => [e.suite.name, e.model, e.kind, e.status, e.count, e.example])).toEqual([
+      ['ladder/tests', 'replay:alpha', 'server', 503, 1, 'upstream overloaded'],
+      ['paraphrase/items', 'replay:beta <b>', 'server', 503, 3, 'connection reset'],
+    ]);
+  });
+
+  it('builds one section per protocol suite from the protocol loaders, in protocol order', () => {
+    expect(data.sections.map((s) => [s.protocol, s.suite.name, s.unavailable])).toEqual([
+      ['ladder', 'ladder/tests', undefined],
+      ['sago', 'sago/responses', undefined],
+      ['paraphrase', 'paraphrase/items', undefined],
+    ]);
+    expect(new Set(data.sections.map((s) => s.id)).size).toBe(3);
+    const ladder = data.sections[0]?.results as { results: { models: { label: string; metrics: { baseline: { n: number } } }[] } };
+    expect(ladder.results.models.map((m) => [m.label, m.metrics.baseline.n])).toEqual([
+      ['replay:alpha', 6],
+      ['replay:beta <b>', 6],
+    ]);
+  });
+
+  it('lists every cell of the protocol and plain suites for the browser (judge suites are not cells of their own)', () => {
+    const count = (p: string) => data.cells.filter((c) => c.protocol === p).length;
+    expect([count('ladder'), count('sago'), count('paraphrase'), count('run')]).toEqual([24, 96, 60, 2]);
+    expect(data.cells).toHaveLength(182);
+  });
+
+  it('gives a ladder cell its prompt, original, perturbed text, parse, score, flip and the judge reason', () => {
+    const ladder = data.cells.filter((c) => c.protocol === 'ladder');
+    const flipped = ladder.filter((c) => c.flipped);
+    expect(flipped.map((c) => [c.model, c.item, c.family, c.level, c.parsed, c.gold])).toEqual([
+      ['replay:beta <b>', 'seed-b', 'SV', 'L1', '13', '12'],
+    ]);
+    const sv = flipped[0];
+    expect(sv?.original).toBe(HOSTILE_QUESTION);
+    expect(sv?.perturbed).toBe(HOSTILE_QUESTION.replace('sells', 'offers'));
+    expect(sv?.prompt).toBe(`QUESTION: ${sv?.perturbed}`);
+    expect(sv?.system).toMatch(/math problem/);
+    expect(sv).toMatchObject({ score: 0, correct: false, reason: 'parsed via hashes' });
+    const failed = ladder.find((c) => c.status === 'failed');
+    expect(failed).toMatchObject({ model: 'replay:alpha', family: 'IQ', error: 'server (503): upstream overloaded', flipped: false });
+    expect(failed?.response).toBeUndefined();
+    const hostile = ladder.find((c) => c.response === HOSTILE_RESPONSE && c.model === 'replay:alpha');
+    expect(hostile).toMatchObject({
+      family: 'KB',
+      level: 'L5',
+      variant: 'impossible-premise',
+      gold: 'unanswerable',
+      score: 0,
+      correct: false,
+      flipped: false,
+      reason: 'judge (scored): answers <b>7</b> as if the premise held',
+    });
+    const baseline = ladder.filter((c) => c.family === 'baseline');
+    expect(baseline).toHaveLength(12);
+    expect(baseline.every((c) => c.level === 'L0' && c.correct === true && c.flipped === false)).toBe(true);
+  });
+
+  it('gives paraphrase cells their phrasing, shown key, parse and the flips the metric counts', () => {
+    const para = data.cells.filter((c) => c.protocol === 'paraphrase');
+    expect(para.filter((c) => c.flipped).map((c) => [c.model, c.family, c.repeat, c.parsed ?? c.reason])).toEqual([
+      ['replay:alpha', 'options-shuffled', 0, 'unparsed: letter Z is not an option'],
+      ['replay:alpha', 'options-shuffled', 1, 'unparsed: letter Z is not an option'],
+      ['replay:beta <b>', 'verbose', 0, 'A'],
+      ['replay:beta <b>', 'verbose', 1, 'B'],
+    ]);
+    const canonical = para.find((c) => c.family === 'canonical');
+    expect(canonical?.original).toBe(canonical?.prompt);
+    const shuffled = para.find((c) => c.family === 'options-shuffled');
+    expect(shuffled?.original).not.toBe(shuffled?.prompt);
+    expect(para.filter((c) => c.status === 'failed')).toHaveLength(3);
+  });
+
+  it('gives sago variants their baseline prompt as original and their deltas as the reason', () => {
+    const sago = data.cells.filter((c) => c.protocol === 'sago');
+    const variant = sago.find((c) => c.family === 'register');
+    expect(variant?.original).toBe('Why is the sky blue?');
+    expect(variant?.variant).toMatch(/^politeness s=-?10 @/);
+    expect(variant?.reason).toMatch(/^deltas vs the baseline response: Δ-BLEU -?\d/);
+    expect(variant?.correct).toBeUndefined();
+    expect(sago.filter((c) => c.family === 'baseline')).toHaveLength(6);
+  });
+
+  it('keeps only the asked protocols', () => {
+    const only = buildReport(store, { now: NOW, protocols: ['paraphrase'] });
+    expect(only.sections.map((s) => s.protocol)).toEqual(['paraphrase']);
+    expect(new Set(only.cells.map((c) => c.protocol))).toEqual(new Set(['paraphrase']));
+    expect(only.coverage).toEqual(data.coverage);
+  });
+});
+
+describe('buildReport when a protocol cannot be rebuilt', () => {
+  it('marks that section unavailable with the reason and still reports the rest', () => {
+    const store = openStore(':memory:');
+    const orphan = suiteOf('sago/responses', [
+      { id: 'q::base', prompt: 'Why?', meta: { dataset: 'd', promptId: 'q', role: 'baseline' } },
+    ]);
+    store.saveSuite(orphan);
+    const notLadder = suiteOf('ladder/tests', [{ id: 't1', prompt: 'hello', meta: { family: 'nope' } }]);
+    store.saveSuite(notLadder);
+    const data = buildReport(store, { now: NOW });
+    expect(data.sections.map((s) => [s.protocol, s.unavailable])).toEqual([
+      ['ladder', expect.stringMatching(/ladder results could not be rebuilt: .*not a ladder test/)],
+      ['sago', expect.stringMatching(/sago results could not be rebuilt: no sago manifest/)],
+    ]);
+    expect(data.runs).toEqual([]);
+    expect(data.cells).toEqual([]);
+    store.close();
+  });
+
+  it('names roles from the suite stage', () => {
+    expect(suiteRole('ladder/kb-judge')).toBe('judge');
+    expect(suiteRole('ladder/gate-nli')).toBe('judge');
+    expect(suiteRole('paraphrase/reword')).toBe('generator');
+    expect(suiteRole('sago/generator')).toBe('generator');
+    expect(suiteRole('sago/manifest')).toBe('bookkeeping');
+    expect(suiteRole('ladder/tests')).toBe('system under test');
+  });
+});
+
+describe('buildReport on a store written by a real ladder run (runLadder, replay recordings)', () => {
+  it('shows the run, its coverage, the ladder section and every cell with the judge’s verdict', async () => {
+    const [A, B] = GRADE_SCHOOL_SEEDS as [Seed, Seed];
+    const mk = (seed: Seed, family: Family | 'baseline', level: Level | 0, text: string, kbType?: KbType): LadderTest => {
+      const base = { seedId: seed.id, family, requestedLevel: level, text };
+      const magnitude = family === 'baseline' ? 0 : 0.1 * level;
+      return {
+        id: ladderTestId(base),
+        ...base,
+        ...(kbType && { subtype: kbType }),
+        measuredLevel: level,
+        ...(family !== 'baseline' && {
+          severity: { sim: 1 - magnitude, magnitude, score: magnitude, level: level as Level, via: 'band' as const },
+        }),
+        original: seed.question,
+        gold: family === 'KB' ? 'unanswerable' : seed.gold,
+        gates: [],
+      };
+    };
+    const tests = [
+      mk(A, 'baseline', 0, A.question),
+      mk(B, 'baseline', 0, B.question),
+      mk(A, 'CI', 2, `${A.question} Unrelated: the shop opens at 9.`),
+      mk(B, 'KB', 1, B.question.replace(/\d+/, 'some'), 'missing-information'),
+    ];
+    const dir = scratchDir('waver-report-ladder-');
+    const sut = new Recording(dir, 'sut.jsonl');
+    const config0 = testConfig(dir, { models: [sut.spec] });
+    const settings = ladderSettings(config0);
+    for (const t of tests.slice(0, 3))
+      sut.add(requestFor(ladderSuiteTest(t, settings, 1), config0.params), `{"ground_truth": ${t.gold}}`);
+    sut.add(requestFor(ladderSuiteTest(tests[3] as LadderTest, settings, 1), config0.params), HOSTILE_RESPONSE);
+    const run1 = await runLadder(config0, tests);
+    const judge = new Recording(dir, 'judge.jsonl');
+    for (const job of kbJudgeJobs(config0.store, run1.suite, [run1.sut.models[0]?.identity as string]))
+      judge.add(kbJudgeRequest(job), '{"score": 0, "reason": "answers as if <i>nothing</i> were missing"}');
+    const config = testConfig(dir, { models: [sut.spec], judge: judge.spec, ladder: { resamples: 100 } });
+    await runLadder(config, tests);
+
+    const store = openStore(config.store);
+    const data = buildReport(store, { now: NOW });
+    store.close();
+    expect(data.runs.map((r) => [r.suite?.name, r.role, r.status])).toEqual([
+      ['ladder/tests', 'system under test', 'complete'],
+      ['ladder/tests', 'system under test', 'complete'],
+      ['ladder/kb-judge', 'judge', 'complete'],
+    ]);
+    expect(data.runs[1]?.judge).toBe(judge.spec);
+    expect(data.coverage.find((c) => c.suite.name === 'ladder/tests')?.coverage).toMatchObject({ total: 8, done: 8, failed: 0 });
+    const section = data.sections[0];
+    expect(section?.protocol).toBe('ladder');
+    expect(section?.unavailable).toBeUndefined();
+    // The stored run config carries the ladder settings: the report's bootstrap uses its 100 resamples.
+    expect((section?.results as { results: { settings: { resamples: number } } }).results.settings.resamples).toBe(100);
+    expect(data.cells).toHaveLength(8);
+    const kb = data.cells.find((c) => c.family === 'KB');
+    expect(kb).toMatchObject({
+      response: HOSTILE_RESPONSE,
+      score: 0,
+      correct: false,
+      reason: 'judge (scored): answers as if <i>nothing</i> were missing',
+      level: 'L1',
+    });
+    expect(data.cells.filter((c) => c.correct === true)).toHaveLength(7);
+  });
+});
