@@ -18,9 +18,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WaverConfig } from '../dist/config/schema.js';
 import { BUILTIN_MC_ITEMS } from '../dist/data/builtin/mc-items.js';
-import { buildParaphraseSuite } from '../dist/protocols/paraphrase/suite.js';
 import { ladderSuite } from '../dist/protocols/ladder/run.js';
 import { FAMILIES, KB_TYPES } from '../dist/protocols/ladder/types.js';
+import { buildParaphraseSuite } from '../dist/protocols/paraphrase/suite.js';
 import { SagoConfig } from '../dist/protocols/sago/config.js';
 import { saveManifest } from '../dist/protocols/sago/manifest.js';
 import { responsesSuite } from '../dist/protocols/sago/run.js';
@@ -48,14 +48,22 @@ const dir = mkdtempSync(join(tmpdir(), 'waver-bench-report-'));
 const storePath = join(dir, 'store.db');
 const outPath = join(dir, 'report.html');
 const rng = new PyRandom(6);
-const words = 'the a of to and in is was for on that with as by at from his her it an be this which or are have'.split(' ');
-const nouns = 'farmer apples baker trays muffins train miles store pencils boxes garden roses tickets students'.split(' ');
+const words =
+  'the a of to and in is was for on that with as by at from his her it an be this which or are have'.split(
+    ' ',
+  );
+const nouns =
+  'farmer apples baker trays muffins train miles store pencils boxes garden roses tickets students'.split(
+    ' ',
+  );
 const sentence = (n) => {
   const out = [];
-  for (let i = 0; i < n; i++) out.push(rng.random() < 0.3 ? nouns[rng.randrange(nouns.length)] : words[rng.randrange(words.length)]);
+  for (let i = 0; i < n; i++)
+    out.push(rng.random() < 0.3 ? nouns[rng.randrange(nouns.length)] : words[rng.randrange(words.length)]);
   return `${out.join(' ')} ${rng.randint(2, 90)}.`;
 };
-const paragraph = (sentences) => Array.from({ length: sentences }, () => sentence(rng.randint(8, 16))).join(' ');
+const paragraph = (sentences) =>
+  Array.from({ length: sentences }, () => sentence(rng.randint(8, 16))).join(' ');
 
 // --- ladder ---------------------------------------------------------------------------------
 const modelLabels = ['openai:gpt-4o-mini', 'anthropic:claude-haiku', 'gguf:phi4-mini.gguf', 'openai:o4-mini'];
@@ -73,7 +81,13 @@ const ladderTest = (s, family, level, text, kbType) => {
     requestedLevel: level,
     measuredLevel: level,
     ...(family !== 'baseline' && {
-      severity: { sim: 1 - magnitude, magnitude, score: magnitude, level, via: family === 'KB' ? 'kb-type' : 'band' },
+      severity: {
+        sim: 1 - magnitude,
+        magnitude,
+        score: magnitude,
+        level,
+        via: family === 'KB' ? 'kb-type' : 'band',
+      },
     }),
     original: originals[s],
     text,
@@ -102,10 +116,25 @@ for (let m = 0; m < MODELS; m++) {
   for (const t of suite.tests)
     for (let repeat = 0; repeat < t.repeats; repeat++) {
       ladderCells++;
-      const ref = { suiteHash: suite.hash, testId: t.id, model: modelLabels[m], modelIdentity: identities[m], repeat, runId };
+      const ref = {
+        suiteHash: suite.hash,
+        testId: t.id,
+        model: modelLabels[m],
+        modelIdentity: identities[m],
+        repeat,
+        runId,
+      };
       const request = requestFor(t, config.params);
       if (rng.random() < 0.005) {
-        writes.push({ kind: 'failed', cell: { ...ref, request, error: { kind: 'timeout', message: 'request timed out after 60000 ms' }, attempts: attempt('timeout') } });
+        writes.push({
+          kind: 'failed',
+          cell: {
+            ...ref,
+            request,
+            error: { kind: 'timeout', message: 'request timed out after 60000 ms' },
+            attempts: attempt('timeout'),
+          },
+        });
         continue;
       }
       const right = rng.random() < skill - 0.04 * (t.meta.measuredLevel ?? 0);
@@ -120,7 +149,14 @@ for (let m = 0; m < MODELS; m++) {
             : `Let me work through it step by step. ${paragraph(rng.randint(2, 6))}\n#### ${n}`;
       writes.push({
         kind: 'done',
-        cell: { ...ref, key: `${identities[m]}/${t.id}/${repeat}`, request, result: { text, finishReason: 'stop', usage: { inputTokens: 120, outputTokens: 40 } }, latencyMs: 900, attempts: attempt('ok') },
+        cell: {
+          ...ref,
+          key: `${identities[m]}/${t.id}/${repeat}`,
+          request,
+          result: { text, finishReason: 'stop', usage: { inputTokens: 120, outputTokens: 40 } },
+          latencyMs: 900,
+          attempts: attempt('ok'),
+        },
       });
     }
   store.saveBatch(writes);
@@ -137,12 +173,22 @@ for (let m = 0; m < MODELS; m++)
       question: t.meta.text,
       response: cell.response.text,
       kbType: t.meta.subtype,
-      meta: { sutSuite: suite.hash, modelIdentity: identities[m], testId: cell.testId, repeat: cell.repeat, responseKey: cell.responseKey },
+      meta: {
+        sutSuite: suite.hash,
+        modelIdentity: identities[m],
+        testId: cell.testId,
+        repeat: cell.repeat,
+        responseKey: cell.responseKey,
+      },
     });
   }
 const judgeSuite = suiteOf(KB_JUDGE_SUITE, jobs.map(kbJudgeTest));
 store.saveSuite(judgeSuite);
-const judgeRun = store.beginRun({ suiteHash: judgeSuite.hash, config: { ...config, models: ['openai:gpt-4o'] }, waverVersion: 'bench' });
+const judgeRun = store.beginRun({
+  suiteHash: judgeSuite.hash,
+  config: { ...config, models: ['openai:gpt-4o'] },
+  waverVersion: 'bench',
+});
 const rubric = [1, 0.75, 0.25, 0];
 store.saveBatch(
   judgeSuite.tests.map((t) => ({
@@ -156,7 +202,11 @@ store.saveBatch(
       runId: judgeRun,
       key: `judge/${t.id}`,
       request: requestFor(t, { temperature: 0, maxTokens: 256, logprobs: false }),
-      result: { text: JSON.stringify({ score: rubric[rng.randrange(4)], reason: sentence(10) }), finishReason: 'stop', usage: { inputTokens: 300, outputTokens: 30 } },
+      result: {
+        text: JSON.stringify({ score: rubric[rng.randrange(4)], reason: sentence(10) }),
+        finishReason: 'stop',
+        usage: { inputTokens: 300, outputTokens: 30 },
+      },
       attempts: attempt('ok'),
     },
   })),
@@ -167,23 +217,61 @@ store.finishRun(judgeRun, 'complete');
 const sagoSettings = SagoConfig.parse({ structural: 'rules' });
 const prompts = Array.from({ length: 32 }, (_, i) => ({
   key: `${i < 16 ? 'truthfulqa' : 'nq-open'}::q${i}`,
-  prompt: { id: `q${i}`, dataset: i < 16 ? 'truthfulqa' : 'nq-open', text: `${sentence(12)} What ${words[i % words.length]} ${nouns[i % nouns.length]}?`, source: { file: 'bench' } },
+  prompt: {
+    id: `q${i}`,
+    dataset: i < 16 ? 'truthfulqa' : 'nq-open',
+    text: `${sentence(12)} What ${words[i % words.length]} ${nouns[i % nouns.length]}?`,
+    source: { file: 'bench' },
+  },
 }));
 const sagoSuite = responsesSuite(ruleVariations(prompts, sagoSettings, 1));
 store.saveSuite(sagoSuite);
 const caps = [
-  { chat: true, tokenLogprobs: true, topLogprobs: 5, fullDistribution: false, scoreContinuation: false, embeddings: false },
-  { chat: true, tokenLogprobs: false, topLogprobs: 0, fullDistribution: false, scoreContinuation: false, embeddings: false },
+  {
+    chat: true,
+    tokenLogprobs: true,
+    topLogprobs: 5,
+    fullDistribution: false,
+    scoreContinuation: false,
+    embeddings: false,
+  },
+  {
+    chat: true,
+    tokenLogprobs: false,
+    topLogprobs: 0,
+    fullDistribution: false,
+    scoreContinuation: false,
+    embeddings: false,
+  },
 ];
-const sagoModels = [0, 1].map((m) => ({ label: modelLabels[m], identity: identities[m], provider: m === 0 ? 'openai' : 'anthropic', capabilities: caps[m] }));
-const sagoRun = store.beginRun({ suiteHash: sagoSuite.hash, config: { ...config, models: modelLabels.slice(0, 2) }, waverVersion: 'bench' });
+const sagoModels = [0, 1].map((m) => ({
+  label: modelLabels[m],
+  identity: identities[m],
+  provider: m === 0 ? 'openai' : 'anthropic',
+  capabilities: caps[m],
+}));
+const sagoRun = store.beginRun({
+  suiteHash: sagoSuite.hash,
+  config: { ...config, models: modelLabels.slice(0, 2) },
+  waverVersion: 'bench',
+});
 let sagoCells = 0;
 for (const [m, model] of sagoModels.entries()) {
   const writes = [];
   for (const t of sagoSuite.tests) {
     sagoCells++;
     const text = paragraph(rng.randint(2, 5));
-    const tokens = m === 0 ? text.split(' ').map((w) => ({ token: w, logprob: -rng.random(), top: [{ token: w, logprob: -rng.random() }, { token: 'x', logprob: -3 }] })) : undefined;
+    const tokens =
+      m === 0
+        ? text.split(' ').map((w) => ({
+            token: w,
+            logprob: -rng.random(),
+            top: [
+              { token: w, logprob: -rng.random() },
+              { token: 'x', logprob: -3 },
+            ],
+          }))
+        : undefined;
     writes.push({
       kind: 'done',
       cell: {
@@ -195,7 +283,12 @@ for (const [m, model] of sagoModels.entries()) {
         runId: sagoRun,
         key: `sago/${m}/${t.id}`,
         request: requestFor(t, config.params),
-        result: { text, ...(tokens && { tokens }), finishReason: 'stop', usage: { inputTokens: 40, outputTokens: 80 } },
+        result: {
+          text,
+          ...(tokens && { tokens }),
+          finishReason: 'stop',
+          usage: { inputTokens: 40, outputTokens: 80 },
+        },
         attempts: attempt('ok'),
       },
     });
@@ -225,10 +318,16 @@ const paraSuite = buildParaphraseSuite(items, {
   runSeed: 1,
   dataset: 'builtin',
   verified: new Set(),
-  rewords: { byItem: new Map(items.map((i) => [i.id, { text: i.alternates[0], source: { kind: 'alternate' } }])) },
+  rewords: {
+    byItem: new Map(items.map((i) => [i.id, { text: i.alternates[0], source: { kind: 'alternate' } }])),
+  },
 });
 store.saveSuite(paraSuite);
-const paraRun = store.beginRun({ suiteHash: paraSuite.hash, config: { ...config, repeats: 2 }, waverVersion: 'bench' });
+const paraRun = store.beginRun({
+  suiteHash: paraSuite.hash,
+  config: { ...config, repeats: 2 },
+  waverVersion: 'bench',
+});
 let paraCells = 0;
 for (let m = 0; m < MODELS; m++) {
   const writes = [];
@@ -247,7 +346,11 @@ for (let m = 0; m < MODELS; m++) {
           runId: paraRun,
           key: `para/${m}/${t.id}/${repeat}`,
           request: requestFor(t, config.params),
-          result: { text: `${sentence(10)} Answer: ${letter}`, finishReason: 'stop', usage: { inputTokens: 90, outputTokens: 20 } },
+          result: {
+            text: `${sentence(10)} Answer: ${letter}`,
+            finishReason: 'stop',
+            usage: { inputTokens: 90, outputTokens: 20 },
+          },
           attempts: attempt('ok'),
         },
       });
@@ -263,7 +366,11 @@ const launcher = `import(${JSON.stringify(join(ROOT, 'dist/cli/commands/report.j
 function writeOnce() {
   rmSync(outPath, { force: true });
   const started = performance.now();
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', launcher, '--', '--store', storePath, '--out', outPath], { encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', launcher, '--', '--store', storePath, '--out', outPath],
+    { encoding: 'utf8' },
+  );
   const ms = performance.now() - started;
   if (r.status !== 0) throw new Error(`waver report failed (${r.status}): ${r.stderr}`);
   return { ms, stderr: r.stderr.trim() };
@@ -274,7 +381,15 @@ async function firstPaint() {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-quic',
+    ],
   });
   try {
     const out = [];
@@ -331,9 +446,14 @@ process.stdout.write(
     paintMs === undefined
       ? `| first paint in Chromium | skipped: ${paint.skipped} | < ${GOALS.paintMs / 1000} s | FAIL |`
       : `| first contentful paint in Chromium | ${(paintMs / 1000).toFixed(2)} s | < ${GOALS.paintMs / 1000} s | ${verdict(pass.paint)} |`,
+    readyMs === undefined
+      ? ''
+      : `| transcript browser ready (data parsed, first page drawn) | ${(readyMs / 1000).toFixed(2)} s | (info) | |`,
     '',
     `writes (s): ${writes.map((w) => (w.ms / 1000).toFixed(2)).join(', ')} · ${writes.at(-1).stderr}`,
-    paint.runs ? `paint (ms): ${paint.runs.map((r) => `fp ${r.fp?.toFixed(0)} fcp ${r.fcp?.toFixed(0)} ready ${r.ready.toFixed(0)}`).join('; ')} · requests per load ${requests} (the file itself)` : '',
+    paint.runs
+      ? `paint (ms): ${paint.runs.map((r) => `fp ${r.fp?.toFixed(0)} fcp ${r.fcp?.toFixed(0)} ready ${r.ready.toFixed(0)}`).join('; ')} · requests per load ${requests} (the file itself)`
+      : '',
     '',
     `RESULT ${JSON.stringify({
       name: 'report',

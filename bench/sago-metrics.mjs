@@ -17,6 +17,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { politenessJudgePrompt } from '../dist/measure/mirroring.js';
+import { ANTHROPIC_CAPABILITIES } from '../dist/models/anthropic.js';
+import { GGUF_CAPABILITIES } from '../dist/models/gguf.js';
+import { OPENAI_CAPABILITIES } from '../dist/models/openai.js';
 import { SagoConfig } from '../dist/protocols/sago/config.js';
 import { featureRow, featuresRequest } from '../dist/protocols/sago/features.js';
 import { saveManifest } from '../dist/protocols/sago/manifest.js';
@@ -45,54 +48,30 @@ const GOAL_MS = 3000;
 const DATASETS = ['truthfulqa', 'nq-open', 'alpaca', 'simpleqa', 'triviaqa', 'hotpotqa'];
 const PROMPTS_PER_DATASET = 16;
 
-const GGUF = {
-  chat: true,
-  tokenLogprobs: true,
-  topLogprobs: 20,
-  fullDistribution: true,
-  scoreContinuation: true,
-  embeddings: true,
-};
-const OPENAI = {
-  chat: true,
-  tokenLogprobs: true,
-  topLogprobs: 20,
-  fullDistribution: false,
-  scoreContinuation: false,
-  embeddings: true,
-};
-const ANTHROPIC = {
-  chat: true,
-  tokenLogprobs: false,
-  topLogprobs: 0,
-  fullDistribution: false,
-  scoreContinuation: false,
-  embeddings: false,
-};
 const models = [
   ...Array.from({ length: 8 }, (_, i) => ({
     label: `gguf:open-${i}.gguf`,
     identity: `gguf:open-${i}.gguf#${i}`,
     provider: 'gguf',
-    capabilities: GGUF,
+    capabilities: GGUF_CAPABILITIES,
   })),
   {
     label: 'openai:closed-a',
     identity: 'openai:closed-a@https://api.openai.com/v1',
     provider: 'openai',
-    capabilities: OPENAI,
+    capabilities: OPENAI_CAPABILITIES,
   },
   {
     label: 'openai:closed-b',
     identity: 'openai:closed-b@https://example.test/v1',
     provider: 'openai',
-    capabilities: OPENAI,
+    capabilities: OPENAI_CAPABILITIES,
   },
   {
     label: 'anthropic:closed-c',
     identity: 'anthropic:closed-c@https://api.anthropic.com',
     provider: 'anthropic',
-    capabilities: ANTHROPIC,
+    capabilities: ANTHROPIC_CAPABILITIES,
   },
 ];
 const embedder = {

@@ -168,11 +168,14 @@ interface Pairing {
   unit: CompareResult['unit'];
 }
 
+/** One model's verdict on a cell: undefined when it was not scored. */
+interface Verdict {
+  cluster: string;
+  correct: boolean | undefined;
+}
+
 /** Joins two models' verdicts on a key; a verdict of undefined (not scored) leaves the pair out. */
-function join(
-  baseCells: Map<string, { cluster: string; correct: boolean | undefined }>,
-  newCells: Map<string, { cluster: string; correct: boolean | undefined }>,
-): Omit<Pairing, 'unit'> {
+function join(baseCells: Map<string, Verdict>, newCells: Map<string, Verdict>): Omit<Pairing, 'unit'> {
   const pairs: PairedObservation[] = [];
   let unscored = 0;
   let baseOnly = 0;
@@ -193,18 +196,34 @@ function join(
   return { pairs, unpaired: { base: baseOnly, new: newOnly, unscored } };
 }
 
-/**
- * Ladder pairs: (test, repeat), clustered by seed. A numeric answer is correct when it scores 1; a
- * Knowledge Boundary response when its rubric score recognises the boundary (>= the threshold).
- * Failed calls are incorrect (DESIGN.md); KB responses without a verdict are left out.
- */
-function ladderPairs(
+/** Loads one protocol's results for the two models and pairs their cells. */
+type PairingLoader = (
   store: Store,
   hash: string,
   base: ModelRef,
   next: ModelRef,
   config: WaverConfig,
+) => Pairing;
+
+/** Pairs the two models' cells of one protocol's results; `verdict` gives a cell's pairing key and verdict. */
+function pairCells<C>(
+  models: readonly { identity: string; cells: readonly C[] }[],
+  base: ModelRef,
+  next: ModelRef,
+  verdict: (cell: C) => [key: string, Verdict],
+  unit: Pairing['unit'],
 ): Pairing {
+  const verdicts = (identity: string) =>
+    new Map((models.find((x) => x.identity === identity)?.cells ?? []).map(verdict));
+  return { ...join(verdicts(base.identity), verdicts(next.identity)), unit };
+}
+
+/**
+ * Ladder pairs: (test, repeat), clustered by seed. A numeric answer is correct when it scores 1; a
+ * Knowledge Boundary response when its rubric score recognises the boundary (>= the threshold).
+ * Failed calls are incorrect (DESIGN.md); KB responses without a verdict are left out.
+ */
+const ladderPairs: PairingLoader = (store, hash, base, next, config) => {
   const settings = LadderConfigSchema.parse(config.ladder ?? {});
   const results = loadLadderResults(store, hash, {
     settings,
@@ -212,49 +231,36 @@ function ladderPairs(
     minCoverage: config.minCoverage,
     models: [base, next],
   });
-  const verdicts = (identity: string) => {
-    const m = results.models.find((x) => x.identity === identity);
-    const out = new Map<string, { cluster: string; correct: boolean | undefined }>();
-    for (const c of m?.cells ?? []) {
+  return pairCells(
+    results.models,
+    base,
+    next,
+    (c) => {
       const correct =
         c.score === undefined
           ? undefined
           : c.family === 'KB'
             ? c.score >= settings.kbRecognizeThreshold
             : c.score >= 1;
-      out.set(`${c.testId}\u0000${c.repeat}`, { cluster: c.seedId, correct });
-    }
-    return out;
-  };
-  return {
-    ...join(verdicts(base.identity), verdicts(next.identity)),
-    unit: { pair: 'test x repeat', cluster: 'seed' },
-  };
-}
+      return [`${c.testId}\u0000${c.repeat}`, { cluster: c.seedId, correct }];
+    },
+    { pair: 'test x repeat', cluster: 'seed' },
+  );
+};
 
 /** Paraphrase pairs: (item, phrasing, repeat), clustered by item; failed or unparsed answers are wrong. */
-function paraphrasePairs(
-  store: Store,
-  hash: string,
-  base: ModelRef,
-  next: ModelRef,
-  config: WaverConfig,
-): Pairing {
+const paraphrasePairs: PairingLoader = (store, hash, base, next, config) => {
   // The pairs need the scored cells only; one resample keeps the loader's own CIs cheap.
   const results = loadParaphraseResults(store, hash, {
     models: [base.identity, next.identity],
     seed: config.seed,
     resamples: 1,
   });
-  const verdicts = (identity: string) => {
-    const m = results.models.find((x) => x.identity === identity);
-    const out = new Map<string, { cluster: string; correct: boolean | undefined }>();
-    for (const c of m?.cells ?? [])
-      out.set(`${c.item}\u0000${c.phrasing}\u0000${c.repeat}`, { cluster: c.item, correct: c.correct });
-    return out;
-  };
-  return {
-    ...join(verdicts(base.identity), verdicts(next.identity)),
-    unit: { pair: 'item x phrasing x repeat', cluster: 'item' },
-  };
-}
+  return pairCells(
+    results.models,
+    base,
+    next,
+    (c) => [`${c.item}\u0000${c.phrasing}\u0000${c.repeat}`, { cluster: c.item, correct: c.correct }],
+    { pair: 'item x phrasing x repeat', cluster: 'item' },
+  );
+};

@@ -4,29 +4,18 @@ import Anthropic, {
   APIError,
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
-import { normaliseBaseURL, resolveApiKey } from './api-settings.js';
-import { ProviderError } from './errors.js';
-import { badResponse, describeBody, isObject, toProviderError } from './http-errors.js';
+import { type HttpProviderSettings, resolveEndpoint, sdkClientOptions } from './api-settings.js';
+import { badResponse, describeBody, isObject, rejectRawPrompt, sdkErrorMapper } from './http-errors.js';
 import type {
   CallOptions,
   Capabilities,
-  FetchFn,
   FinishReason,
   GenerateRequest,
   GenerateResult,
   ModelProvider,
 } from './types.js';
 
-export interface AnthropicSettings {
-  model: string;
-  /** Default env ANTHROPIC_BASE_URL, else https://api.anthropic.com. */
-  baseURL?: string;
-  apiKey?: string;
-  /** Environment variable holding the key (default ANTHROPIC_API_KEY). */
-  apiKeyEnv?: string;
-  fetch?: FetchFn;
-  label?: string;
-  env?: NodeJS.ProcessEnv;
+export interface AnthropicSettings extends HttpProviderSettings {
   /**
    * The `anthropic-version` header. Unset: the SDK's own (2026-10-21), which rejects temperature
    * and top_p with a 400, so none are sent and the model samples as the API decides.
@@ -43,68 +32,49 @@ export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** The Messages API requires max_tokens; this is used when the request leaves it out. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 1024;
 
-/** See openai.ts: timeouts belong to the caller's AbortSignal. */
-const NO_SDK_TIMEOUT = 2_147_483_647;
+export const ANTHROPIC_CAPABILITIES: Capabilities = {
+  chat: true,
+  tokenLogprobs: false,
+  topLogprobs: 0,
+  fullDistribution: false,
+  scoreContinuation: false,
+  embeddings: false,
+};
 
 const SDK_ERRORS = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
 
 /** `anthropic:` — the Messages API through the official SDK. Chat only: no log-probs, no embeddings. */
 export function createAnthropicProvider(settings: AnthropicSettings): ModelProvider {
-  const env = settings.env ?? process.env;
-  const baseURL = normaliseBaseURL(settings.baseURL ?? env.ANTHROPIC_BASE_URL ?? ANTHROPIC_DEFAULT_BASE_URL);
-  const apiKey = resolveApiKey({
-    apiKey: settings.apiKey,
-    apiKeyEnv: settings.apiKeyEnv,
-    env,
-    defaultEnv: 'ANTHROPIC_API_KEY',
-    vendorHost: 'api.anthropic.com',
-    baseURL,
+  const endpoint = resolveEndpoint(settings, {
     provider: 'anthropic',
+    defaultBaseURL: ANTHROPIC_DEFAULT_BASE_URL,
+    baseURLEnv: 'ANTHROPIC_BASE_URL',
+    apiKeyEnv: 'ANTHROPIC_API_KEY',
   });
   const client = new Anthropic({
-    // Always explicit, so the SDK never falls back to its own credential chain or process.env.
-    apiKey,
-    baseURL,
-    maxRetries: 0,
-    timeout: NO_SDK_TIMEOUT,
-    fetch: settings.fetch,
-    logLevel: 'off',
+    ...sdkClientOptions(endpoint, settings.fetch),
     ...(settings.apiVersion && { defaultHeaders: { 'anthropic-version': settings.apiVersion } }),
   });
   // The API version changes what a request means (sampling), so a non-default one is part of the identity.
-  const identity = `anthropic:${settings.model}@${baseURL}${settings.apiVersion ? `;version=${settings.apiVersion}` : ''}`;
+  const identity = `${endpoint.identity}${settings.apiVersion ? `;version=${settings.apiVersion}` : ''}`;
+  const fail = sdkErrorMapper(SDK_ERRORS, identity, [endpoint.apiKey]);
   const sampling = settings.apiVersion === ANTHROPIC_SAMPLING_API_VERSION;
-
-  const capabilities: Capabilities = {
-    chat: true,
-    tokenLogprobs: false,
-    topLogprobs: 0,
-    fullDistribution: false,
-    scoreContinuation: false,
-    embeddings: false,
-  };
 
   return {
     provider: 'anthropic',
     modelId: settings.model,
     identity,
-    capabilities,
+    capabilities: ANTHROPIC_CAPABILITIES,
 
     async generate(request: GenerateRequest, options: CallOptions = {}): Promise<GenerateResult> {
-      // A raw prompt bypasses chat templates; the Messages API always applies one, so say so instead of guessing.
-      if (request.rawPrompt !== undefined)
-        throw new ProviderError('unsupported', `${identity}: raw prompts are not supported (chat only)`);
+      rejectRawPrompt(identity, request);
       try {
         const body = await client.messages.create(toMessagesBody(settings.model, request, { sampling }), {
           signal: options.signal,
         });
         return fromMessagesBody(body as unknown);
       } catch (err) {
-        throw toProviderError(err, SDK_ERRORS, {
-          where: identity,
-          secrets: [apiKey],
-          signal: options.signal,
-        });
+        throw fail(err, options.signal);
       }
     },
   };

@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import type { FetchFn } from './types.js';
 
 /**
  * Settings shared by the HTTP providers: where the endpoint is and which key to send.
@@ -48,4 +49,76 @@ export function resolveApiKey(s: KeySettings): string {
     throw new InputError(`${s.provider}: ${which}`, { field: 'apiKeyEnv' });
   }
   return NO_KEY;
+}
+
+/**
+ * Longest timer Node accepts (a larger one fires at once). Timeouts belong to the caller's
+ * AbortSignal, so an SDK's own default (10 minutes) must not cut a slow local model short.
+ */
+const NO_SDK_TIMEOUT = 2_147_483_647;
+
+/** The settings every HTTP provider takes for its endpoint and key. */
+export interface EndpointSettings {
+  model: string;
+  /** Default: the vendor's variable (OPENAI_BASE_URL, ANTHROPIC_BASE_URL), else the vendor's own endpoint. */
+  baseURL?: string;
+  apiKey?: string;
+  /** Environment variable holding the key (default the vendor's: OPENAI_API_KEY, ANTHROPIC_API_KEY). */
+  apiKeyEnv?: string;
+  /** Where keys and the base URL variable are read from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Settings shared by the SDK-backed providers. */
+export interface HttpProviderSettings extends EndpointSettings {
+  fetch?: FetchFn;
+  label?: string;
+}
+
+/** A vendor's defaults: its own endpoint (where a key is required) and the variables naming another. */
+export interface VendorDefaults {
+  provider: string;
+  defaultBaseURL: string;
+  /** e.g. OPENAI_BASE_URL. */
+  baseURLEnv: string;
+  /** e.g. OPENAI_API_KEY. */
+  apiKeyEnv: string;
+}
+
+export interface Endpoint {
+  env: NodeJS.ProcessEnv;
+  baseURL: string;
+  apiKey: string;
+  /** `provider:model@baseURL`, without the key. */
+  identity: string;
+}
+
+/** Where a provider sends requests, with which key, and the identity that names it. */
+export function resolveEndpoint(settings: EndpointSettings, vendor: VendorDefaults): Endpoint {
+  const env = settings.env ?? process.env;
+  const baseURL = normaliseBaseURL(settings.baseURL ?? env[vendor.baseURLEnv] ?? vendor.defaultBaseURL);
+  const apiKey = resolveApiKey({
+    apiKey: settings.apiKey,
+    apiKeyEnv: settings.apiKeyEnv,
+    env,
+    defaultEnv: vendor.apiKeyEnv,
+    vendorHost: new URL(vendor.defaultBaseURL).hostname,
+    baseURL,
+    provider: vendor.provider,
+  });
+  return { env, baseURL, apiKey, identity: `${vendor.provider}:${settings.model}@${baseURL}` };
+}
+
+/** The options both official SDK clients take alike. */
+export function sdkClientOptions(endpoint: Endpoint, fetch: FetchFn | undefined) {
+  return {
+    // Always explicit, so an SDK never falls back to its own credential chain or process.env.
+    apiKey: endpoint.apiKey,
+    baseURL: endpoint.baseURL,
+    // The run engine retries uniformly and records every attempt; an SDK must not retry behind it.
+    maxRetries: 0,
+    timeout: NO_SDK_TIMEOUT,
+    fetch,
+    logLevel: 'off' as const,
+  };
 }

@@ -1,4 +1,5 @@
 import { ProviderError, parseRetryAfter } from './errors.js';
+import type { GenerateRequest } from './types.js';
 
 /**
  * Maps whatever an HTTP provider's SDK throws to a ProviderError, so the run engine retries and
@@ -20,6 +21,15 @@ export interface ErrorContext {
   secrets: readonly (string | undefined)[];
   /** The caller's signal: an abort it caused is a timeout, whatever the SDK calls it. */
   signal?: AbortSignal;
+}
+
+/** `toProviderError` bound to one provider's SDK classes, identity and key; the signal varies per call. */
+export function sdkErrorMapper(
+  classes: SdkErrorClasses,
+  where: string,
+  secrets: readonly (string | undefined)[],
+): (err: unknown, signal?: AbortSignal) => ProviderError {
+  return (err, signal) => toProviderError(err, classes, { where, secrets, signal });
 }
 
 /** Longest server-provided text kept in a message: error pages can be whole HTML documents. */
@@ -123,6 +133,12 @@ function causeChain(err: Error): string {
 }
 
 /** A 2xx body that does not fit the API: retryable, since a flaky proxy or server produces these. */
+/** A chat API always applies a chat template, which a raw prompt means to bypass: say so instead of guessing. */
+export function rejectRawPrompt(where: string, request: GenerateRequest): void {
+  if (request.rawPrompt !== undefined)
+    throw new ProviderError('unsupported', `${where}: raw prompts are not supported (chat only)`);
+}
+
 export function badResponse(detail: string): ProviderError {
   return new ProviderError('bad_response', `malformed response: ${detail}`);
 }

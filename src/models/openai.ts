@@ -1,13 +1,11 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { normaliseBaseURL, resolveApiKey } from './api-settings.js';
-import { ProviderError } from './errors.js';
-import { badResponse, describeBody, isObject, toProviderError } from './http-errors.js';
+import { type HttpProviderSettings, resolveEndpoint, sdkClientOptions } from './api-settings.js';
+import { badResponse, describeBody, isObject, rejectRawPrompt, sdkErrorMapper } from './http-errors.js';
 import type {
   CallOptions,
   Capabilities,
   EmbedRequest,
   EmbedResult,
-  FetchFn,
   FinishReason,
   GenerateRequest,
   GenerateResult,
@@ -15,29 +13,22 @@ import type {
   TokenLogprob,
 } from './types.js';
 
-export interface OpenAISettings {
-  model: string;
-  /** Any OpenAI-compatible endpoint; default env OPENAI_BASE_URL, else https://api.openai.com/v1. */
-  baseURL?: string;
-  apiKey?: string;
-  /** Environment variable holding the key (default OPENAI_API_KEY). */
-  apiKeyEnv?: string;
-  fetch?: FetchFn;
-  label?: string;
-  /** Where keys and OPENAI_BASE_URL are read from (default process.env). */
-  env?: NodeJS.ProcessEnv;
-}
+/** `baseURL` may be any OpenAI-compatible endpoint. */
+export type OpenAISettings = HttpProviderSettings;
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 /** The API's cap on `top_logprobs`. */
 const MAX_TOP_LOGPROBS = 20;
 
-/**
- * Longest timer Node accepts (a larger one fires at once). Timeouts belong to the caller's
- * AbortSignal, so the SDK's own 10-minute default must not cut a slow local model short.
- */
-const NO_SDK_TIMEOUT = 2_147_483_647;
+export const OPENAI_CAPABILITIES: Capabilities = {
+  chat: true,
+  tokenLogprobs: true,
+  topLogprobs: MAX_TOP_LOGPROBS,
+  fullDistribution: false,
+  scoreContinuation: false,
+  embeddings: true,
+};
 
 const SDK_ERRORS = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
 
@@ -47,53 +38,30 @@ const SDK_ERRORS = { APIError, APIConnectionError, APIConnectionTimeoutError, AP
  * the exact figure; protocols that want it can compute it from `top` and say so.
  */
 export function createOpenAIProvider(settings: OpenAISettings): ModelProvider {
-  const env = settings.env ?? process.env;
-  const baseURL = normaliseBaseURL(settings.baseURL ?? env.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL);
-  const apiKey = resolveApiKey({
-    apiKey: settings.apiKey,
-    apiKeyEnv: settings.apiKeyEnv,
-    env,
-    defaultEnv: 'OPENAI_API_KEY',
-    vendorHost: 'api.openai.com',
-    baseURL,
+  const endpoint = resolveEndpoint(settings, {
     provider: 'openai',
+    defaultBaseURL: OPENAI_DEFAULT_BASE_URL,
+    baseURLEnv: 'OPENAI_BASE_URL',
+    apiKeyEnv: 'OPENAI_API_KEY',
   });
+  const { env, identity } = endpoint;
   const client = new OpenAI({
-    apiKey,
-    baseURL,
-    // The run engine retries uniformly and records every attempt; the SDK must not retry behind it.
-    maxRetries: 0,
-    timeout: NO_SDK_TIMEOUT,
-    fetch: settings.fetch,
+    ...sdkClientOptions(endpoint, settings.fetch),
     // Explicit so the SDK does not read these from process.env behind an injected `env`.
     organization: env.OPENAI_ORG_ID ?? null,
     project: env.OPENAI_PROJECT_ID ?? null,
     webhookSecret: null,
-    logLevel: 'off',
   });
-  const identity = `openai:${settings.model}@${baseURL}`;
-  const fail = (err: unknown, signal?: AbortSignal) =>
-    toProviderError(err, SDK_ERRORS, { where: identity, secrets: [apiKey], signal });
-
-  const capabilities: Capabilities = {
-    chat: true,
-    tokenLogprobs: true,
-    topLogprobs: MAX_TOP_LOGPROBS,
-    fullDistribution: false,
-    scoreContinuation: false,
-    embeddings: true,
-  };
+  const fail = sdkErrorMapper(SDK_ERRORS, identity, [endpoint.apiKey]);
 
   return {
     provider: 'openai',
     modelId: settings.model,
     identity,
-    capabilities,
+    capabilities: OPENAI_CAPABILITIES,
 
     async generate(request: GenerateRequest, options: CallOptions = {}): Promise<GenerateResult> {
-      // A raw prompt bypasses chat templates; chat completions always applies one, so say so instead of guessing.
-      if (request.rawPrompt !== undefined)
-        throw new ProviderError('unsupported', `${identity}: raw prompts are not supported (chat only)`);
+      rejectRawPrompt(identity, request);
       try {
         const body = await client.chat.completions.create(toChatBody(settings.model, request), {
           signal: options.signal,

@@ -10,10 +10,10 @@ import type { PyRandom } from '../util/random.js';
 import { aimAtLevel } from './aim.js';
 import { contextInterferenceGate } from './family-gates.js';
 import { instructionsFor } from './model-instructions.js';
-import { fill, freshNumber, rulesGenerator, type Slots, shuffled, slotsFor } from './rules-common.js';
+import { fill, freshNumber, rulesFor, type Slots, shuffled, slotsFor } from './rules-common.js';
 import { extractEntities } from './text/entities.js';
 import { numbersIn, numberValue } from './text/tokens.js';
-import type { Candidate, FamilyModule, RulesOptions } from './types.js';
+import type { FamilyModule } from './types.js';
 
 /** Background sentences without numbers (CI L1, and some filler at higher levels). */
 export const QUIET_DISTRACTORS: readonly string[] = [
@@ -102,17 +102,10 @@ function assemble(original: string, sentences: readonly Planned[]): string {
   return [...before, original, ...after].join(' ');
 }
 
-function rules(
-  seed: Seed,
-  level: Level,
-  attempt: number,
-  rng: PyRandom,
-  opts?: RulesOptions,
-): Candidate | undefined {
-  const original = seed.question;
+const rules = rulesFor('CI', contextInterferenceGate, ({ seed, original, level, rng, target }) => {
   const planned = plan(seed, level, rng);
   const aimed = aimAtLevel(
-    { family: 'CI', original, level, familyGate: contextInterferenceGate, opts },
+    target,
     planned.length,
     // L1: one sentence of rising length; L2-L5: the first k+1 planned sentences.
     (k) => assemble(original, level === 1 ? [planned[k] as Planned] : planned.slice(0, k + 1)),
@@ -121,10 +114,10 @@ function rules(
   const sentences = level === 1 ? 1 : aimed.strength + 1;
   return {
     text: aimed.text,
-    generator: rulesGenerator('CI', `distractors-${sentences}`, attempt, opts),
+    name: `distractors-${sentences}`,
     subtype: level === 1 ? 'background' : 'numeric-distractors',
   };
-}
+});
 
 export const contextInterference: FamilyModule = {
   family: 'CI',

@@ -6,21 +6,20 @@
  * only used when its measured CES equals the level asked for.
  */
 import { conflictExplicitness } from '../measure/ces.js';
-import type { Level, Seed } from '../protocols/ladder/types.js';
-import type { PyRandom } from '../util/random.js';
+import type { Level } from '../protocols/ladder/types.js';
 import { conflictGate } from './family-gates.js';
 import { instructionsFor } from './model-instructions.js';
 import {
   fill,
   insertAt,
-  rulesGenerator,
+  rulesFor,
   type Slots,
   sentenceBoundaries,
   shuffled,
   slotsFor,
 } from './rules-common.js';
 import { extractEntities } from './text/entities.js';
-import type { Candidate, FamilyModule, RulesOptions } from './types.js';
+import type { FamilyModule } from './types.js';
 
 /** Directives per tier. Each contains a phrase of its tier and none of a higher tier (checked by a test). */
 export const DIRECTIVES: Record<Level, readonly string[]> = {
@@ -87,14 +86,7 @@ function place(original: string, directive: string, placement: Placement): strin
     : insertAt(original, last, [directive]);
 }
 
-function rules(
-  seed: Seed,
-  level: Level,
-  attempt: number,
-  rng: PyRandom,
-  opts?: RulesOptions,
-): Candidate | undefined {
-  const original = seed.question;
+const rules = rulesFor('CIS', conflictGate, ({ original, level, rng }) => {
   const slots: Slots = slotsFor(extractEntities(original), rng);
   const placements = shuffled<Placement>(['end', 'before-question', 'start'], rng);
   for (const template of shuffled(DIRECTIVES[level], rng)) {
@@ -106,16 +98,12 @@ function rules(
         conflictExplicitness(original, text).ces === level &&
         conflictGate(original, text).verdict === 'pass'
       ) {
-        return {
-          text,
-          generator: rulesGenerator('CIS', `tier${level}-${placement}`, attempt, opts),
-          subtype: `tier${level}`,
-        };
+        return { text, name: `tier${level}-${placement}`, subtype: `tier${level}` };
       }
     }
   }
   return undefined;
-}
+});
 
 export const conflictInstructionStress: FamilyModule = {
   family: 'CIS',

@@ -6,14 +6,14 @@
  * length; with `strictLoadBands` the paper's words(G)/words(O) bands [1.1, 1.2) .. [1.5, 1.6) are
  * aimed at instead. See docs/ladder-families.md#cl.
  */
-import type { Level, Seed } from '../protocols/ladder/types.js';
+import type { Seed } from '../protocols/ladder/types.js';
 import type { PyRandom } from '../util/random.js';
 import { aimAtLevel } from './aim.js';
 import { contextLoadGate } from './family-gates.js';
 import { instructionsFor } from './model-instructions.js';
-import { fill, rulesGenerator, type Slots, shuffled, slotsFor } from './rules-common.js';
+import { fill, rulesFor, type Slots, shuffled, slotsFor } from './rules-common.js';
 import { extractEntities } from './text/entities.js';
-import type { Candidate, FamilyModule, RulesOptions } from './types.js';
+import type { FamilyModule } from './types.js';
 
 /** On-topic, non-essential sentences; no numbers, no number words. */
 export const PADDING: readonly string[] = [
@@ -111,30 +111,17 @@ function assemble(original: string, sentences: readonly string[]): string {
   return [...before, original, ...after].join(' ');
 }
 
-function rules(
-  seed: Seed,
-  level: Level,
-  attempt: number,
-  rng: PyRandom,
-  opts?: RulesOptions,
-): Candidate | undefined {
-  const original = seed.question;
+const rules = rulesFor('CL', contextLoadGate, ({ seed, original, level, rng, target }) => {
   const planned = plan(seed, rng);
   // L1: a single sentence of rising length before the question (one whole sentence can already
   // be too much for a short problem); higher levels: the first k+1 planned sentences.
   const single = [...new Set(planned)].sort((a, b) => a.length - b.length);
-  const aimed = aimAtLevel(
-    { family: 'CL', original, level, familyGate: contextLoadGate, opts },
-    level === 1 ? single.length : planned.length,
-    (k) => (level === 1 ? `${single[k]} ${original}` : assemble(original, planned.slice(0, k + 1))),
+  const aimed = aimAtLevel(target, level === 1 ? single.length : planned.length, (k) =>
+    level === 1 ? `${single[k]} ${original}` : assemble(original, planned.slice(0, k + 1)),
   );
   if (!aimed) return undefined;
-  return {
-    text: aimed.text,
-    generator: rulesGenerator('CL', `padding-${aimed.strength + 1}`, attempt, opts),
-    subtype: 'on-topic-padding',
-  };
-}
+  return { text: aimed.text, name: `padding-${aimed.strength + 1}`, subtype: 'on-topic-padding' };
+});
 
 export const contextLoad: FamilyModule = {
   family: 'CL',

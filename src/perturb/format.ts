@@ -7,14 +7,14 @@
  * chosen by measuring (see aim.ts); when a level's own devices cannot reach its band, the other
  * devices are tried.
  */
-import type { Level, Seed } from '../protocols/ladder/types.js';
+import type { Level } from '../protocols/ladder/types.js';
 import type { PyRandom } from '../util/random.js';
 import { type Aimed, aimAtLevel } from './aim.js';
 import { formatGate } from './family-gates.js';
 import { instructionsFor } from './model-instructions.js';
-import { rulesGenerator } from './rules-common.js';
+import { rulesFor } from './rules-common.js';
 import { splitSentences } from './text/tokens.js';
-import type { Candidate, FamilyModule, RulesOptions } from './types.js';
+import type { FamilyModule } from './types.js';
 
 interface Device {
   name: string;
@@ -186,41 +186,26 @@ function devicesFor(level: Level, text: string, rng: PyRandom): Device[] {
   return byLevel[level];
 }
 
-function rules(
-  seed: Seed,
-  level: Level,
-  attempt: number,
-  rng: PyRandom,
-  opts?: RulesOptions,
-): Candidate | undefined {
-  const original = seed.question;
+const rules = rulesFor('F', formatGate, ({ original, level, rng, target }) => {
   let fallback: { aimed: Aimed; device: string } | undefined;
   for (const device of devicesFor(level, original, rng)) {
-    const aimed = aimAtLevel(
-      { family: 'F', original, level, familyGate: formatGate, opts },
-      device.strengths,
-      (s) => {
-        const text = device.build(original, s);
-        return text === original ? undefined : text;
-      },
-    );
+    const aimed = aimAtLevel(target, device.strengths, (s) => {
+      const text = device.build(original, s);
+      return text === original ? undefined : text;
+    });
     if (!aimed) continue;
     if (aimed.severity.level === level) {
-      return {
-        text: aimed.text,
-        generator: rulesGenerator('F', `${device.name}-${aimed.strength}`, attempt, opts),
-        subtype: device.name,
-      };
+      return { text: aimed.text, name: `${device.name}-${aimed.strength}`, subtype: device.name };
     }
     fallback ??= { aimed, device: device.name };
   }
   if (!fallback) return undefined;
   return {
     text: fallback.aimed.text,
-    generator: rulesGenerator('F', `${fallback.device}-${fallback.aimed.strength}`, attempt, opts),
+    name: `${fallback.device}-${fallback.aimed.strength}`,
     subtype: fallback.device,
   };
-}
+});
 
 export const structuralFormat: FamilyModule = {
   family: 'F',

@@ -5,13 +5,13 @@
  * is ever written, and no whitespace is added inside a word or removed between words, so the
  * numbers and the whitespace word count stay as they were.
  */
-import type { Level, Seed } from '../protocols/ladder/types.js';
+import type { Level } from '../protocols/ladder/types.js';
 import type { PyRandom } from '../util/random.js';
 import { aimAtLevel } from './aim.js';
 import { inputQualityGate } from './family-gates.js';
 import { instructionsFor } from './model-instructions.js';
-import { rulesGenerator } from './rules-common.js';
-import type { Candidate, FamilyModule, RulesOptions } from './types.js';
+import { rulesFor } from './rules-common.js';
+import type { FamilyModule } from './types.js';
 
 type Op = 'swap' | 'drop' | 'double' | 'neighbor' | 'punct' | 'case' | 'space' | 'ocr';
 
@@ -206,15 +206,7 @@ function build(text: string, edits: readonly Edit[], k: number): string {
  * another seeded order often lands inside a band that the first one stepped over. */
 const PLANS = 4;
 
-function rules(
-  seed: Seed,
-  level: Level,
-  attempt: number,
-  rng: PyRandom,
-  opts?: RulesOptions,
-): Candidate | undefined {
-  const original = seed.question;
-  const target = { family: 'IQ' as const, original, level, familyGate: inputQualityGate, opts };
+const rules = rulesFor('IQ', inputQualityGate, ({ original, level, rng, target }) => {
   let aimed: ReturnType<typeof aimAtLevel>;
   for (let p = 0; p < PLANS; p++) {
     const edits = planEdits(segments(original).words, level, rng);
@@ -227,12 +219,8 @@ function rules(
     if (aimed?.severity.level === level) break;
   }
   if (!aimed) return undefined;
-  return {
-    text: aimed.text,
-    generator: rulesGenerator('IQ', `${SUBTYPE[level]}-${aimed.strength + 1}`, attempt, opts),
-    subtype: SUBTYPE[level],
-  };
-}
+  return { text: aimed.text, name: `${SUBTYPE[level]}-${aimed.strength + 1}`, subtype: SUBTYPE[level] };
+});
 
 export const inputQuality: FamilyModule = {
   family: 'IQ',

@@ -10,15 +10,15 @@
  * The quantity is taken from the problem's givens (not the question sentence when possible); all
  * its occurrences are replaced, so the value cannot be read back from a repeat.
  */
-import { KB_LEVEL, KB_TYPES, type KbType, type Level, type Seed } from '../protocols/ladder/types.js';
+import { KB_LEVEL, KB_TYPES, type KbType, type Level } from '../protocols/ladder/types.js';
 import type { PyRandom } from '../util/random.js';
 import { knowledgeBoundaryGate } from './family-gates.js';
 import { instructionsFor } from './model-instructions.js';
-import { rulesGenerator } from './rules-common.js';
+import { rulesFor } from './rules-common.js';
 import { extractEntities } from './text/entities.js';
 import { findQuantities, type Quantity, replaceQuantity } from './text/quantities.js';
 import { capitalize } from './text/tokens.js';
-import type { Candidate, FamilyModule, RulesOptions } from './types.js';
+import type { FamilyModule } from './types.js';
 
 export const KB_TYPE_OF_LEVEL: Record<Level, KbType> = Object.fromEntries(
   KB_TYPES.map((t) => [KB_LEVEL[t], t]),
@@ -180,18 +180,12 @@ function rewrite(type: KbType, question: string, rng: PyRandom): { text: string;
   }
 }
 
-function rules(
-  seed: Seed,
-  level: Level,
-  attempt: number,
-  rng: PyRandom,
-  opts?: RulesOptions,
-): Candidate | undefined {
+const rules = rulesFor('KB', knowledgeBoundaryGate, ({ original, level, rng }) => {
   const kbType = KB_TYPE_OF_LEVEL[level];
-  const made = rewrite(kbType, seed.question, rng);
-  if (!made || knowledgeBoundaryGate(seed.question, made.text).verdict !== 'pass') return undefined;
-  return { text: made.text, generator: rulesGenerator('KB', kbType, attempt, opts), subtype: kbType, kbType };
-}
+  const made = rewrite(kbType, original, rng);
+  if (!made || knowledgeBoundaryGate(original, made.text).verdict !== 'pass') return undefined;
+  return { text: made.text, name: kbType, subtype: kbType, kbType };
+});
 
 export const knowledgeBoundary: FamilyModule = {
   family: 'KB',

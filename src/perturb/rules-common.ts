@@ -1,12 +1,14 @@
 /**
- * Small pieces the rules generators share: their generator record, seeded picks, filling sentence
- * templates with a problem's own entities, and inserting sentences at sentence boundaries.
+ * Small pieces the rules generators share: the `rules` wrapper and its generator record, seeded
+ * picks, filling sentence templates with a problem's own entities, and inserting sentences at
+ * sentence boundaries.
  */
-import type { Family, GeneratorInfo, Level } from '../protocols/ladder/types.js';
+import type { Family, GateVerdict, GeneratorInfo, KbType, Level, Seed } from '../protocols/ladder/types.js';
 import type { PyRandom } from '../util/random.js';
+import type { AimTarget } from './aim.js';
 import type { Entities } from './text/entities.js';
 import { capitalize } from './text/tokens.js';
-import type { RulesOptions } from './types.js';
+import type { Candidate, FamilyModule, RulesOptions } from './types.js';
 
 /** The generator record of a rules candidate; `seed` is the suite's derived seed when the caller passes it. */
 export function rulesGenerator(
@@ -16,6 +18,49 @@ export function rulesGenerator(
   opts?: RulesOptions,
 ): GeneratorInfo {
   return { kind: 'rules', name: `${family}/${subtype}`, seed: opts?.rngSeed ?? 0, attempt };
+}
+
+/** What one family's rules made for (seed, level); `rulesFor` adds the generator record. */
+export interface RulesMade {
+  text: string;
+  /** The generator's name after `${family}/`: the technique and its strength (`distractors-3`, `tier2-end`). */
+  name: string;
+  subtype: string;
+  kbType?: KbType;
+}
+
+/** What a family's rules work from. */
+export interface RulesInput {
+  seed: Seed;
+  /** `seed.question`. */
+  original: string;
+  level: Level;
+  rng: PyRandom;
+  /** The family, question, level, family gate and band options, ready for `aimAtLevel`. */
+  target: AimTarget;
+}
+
+/**
+ * A family's `rules` from the part that differs per family (making the text); the aim target and
+ * the generator record (family, attempt, seed) are the same for all.
+ */
+export function rulesFor(
+  family: Family,
+  familyGate: (original: string, candidate: string, level: Level) => GateVerdict,
+  make: (input: RulesInput) => RulesMade | undefined,
+): FamilyModule['rules'] {
+  return (seed, level, attempt, rng, opts) => {
+    const original = seed.question;
+    const made = make({ seed, original, level, rng, target: { family, original, level, familyGate, opts } });
+    if (!made) return undefined;
+    const candidate: Candidate = {
+      text: made.text,
+      generator: rulesGenerator(family, made.name, attempt, opts),
+      subtype: made.subtype,
+    };
+    if (made.kbType !== undefined) candidate.kbType = made.kbType;
+    return candidate;
+  };
 }
 
 /** A seeded shuffled copy (CPython's shuffle, so Python can replay it). */

@@ -18,13 +18,13 @@ import type { PyRandom } from '../util/random.js';
 import { type Aimed, aimAtLevel } from './aim.js';
 import { semanticVariationGate } from './family-gates.js';
 import { instructionsFor } from './model-instructions.js';
-import { rulesGenerator, shuffled } from './rules-common.js';
+import { rulesFor, shuffled } from './rules-common.js';
 import { type Entities, extractEntities } from './text/entities.js';
 import { bounded, CONTRACTIONS, LEXICON } from './text/lexicon.js';
 import { analyse, inflect, isGraded, matchCase } from './text/morphology.js';
 import { capitalize, isNumberWord, numbersIn, splitSentences, whitespaceWords } from './text/tokens.js';
 import { type Pos, safeSynonyms, senseCount, synsets } from './text/wordnet.js';
-import type { Candidate, FamilyModule, RulesOptions } from './types.js';
+import type { FamilyModule } from './types.js';
 
 /** A word-level rewrite: every match of `pattern` (case-insensitive, word-bounded) becomes `replacement`. */
 interface WordOp {
@@ -798,14 +798,7 @@ function whoOf(entities: Entities): Who | undefined {
 /** Seeded plans tried per candidate: another order of the same operations often lands in a band the first stepped over. */
 const PLANS = 3;
 
-function rules(
-  seed: Seed,
-  level: Level,
-  attempt: number,
-  rng: PyRandom,
-  opts?: RulesOptions,
-): Candidate | undefined {
-  const original = seed.question;
+const rules = rulesFor('SV', semanticVariationGate, ({ original, level, rng, target }) => {
   const hidden = original.replace(ABBREVIATION, `$1${HIDDEN_DOT} `);
   const entities = extractEntities(original);
   const names = new Set(entities.names.flatMap((n) => n.split(' ')));
@@ -814,14 +807,10 @@ function rules(
   for (let p = 0; p < PLANS; p++) {
     const ops = plan(hidden, level, rng, names, who);
     if (ops.length === 0) return undefined;
-    const aimed = aimAtLevel(
-      { family: 'SV', original, level, familyGate: semanticVariationGate, opts },
-      ops.length,
-      (k) => {
-        const text = build(hidden, ops, k + 1, names, who).replaceAll(HIDDEN_DOT, '.');
-        return text === original ? undefined : text;
-      },
-    );
+    const aimed = aimAtLevel(target, ops.length, (k) => {
+      const text = build(hidden, ops, k + 1, names, who).replaceAll(HIDDEN_DOT, '.');
+      return text === original ? undefined : text;
+    });
     if (!aimed) continue;
     const nearer =
       !best ||
@@ -838,10 +827,10 @@ function rules(
   const restructured = kinds.some((k) => ['question-first', 'merge', 'reverse-givens', 'frame'].includes(k));
   return {
     text: best.aimed.text,
-    generator: rulesGenerator('SV', kinds.join('+'), attempt, opts),
+    name: kinds.join('+'),
     subtype: wordOnly ? 'synonyms' : restructured ? 'restructure' : 'clauses',
   };
-}
+});
 
 export const semanticVariation: FamilyModule = {
   family: 'SV',

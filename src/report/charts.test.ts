@@ -68,6 +68,41 @@ describe('chartSvg', () => {
     for (const m of a.matchAll(/url\(#([^)]+)\)/g)) expect(m[1]?.startsWith('one-')).toBe(true);
   });
 
+  it('charts of one shape share a parsed spec and still draw their own rows', () => {
+    const shape = (rows: object[]): ChartSpec => ({
+      vegaLite: {
+        width: 120,
+        height: 80,
+        data: { name: 'table' },
+        mark: 'bar',
+        encoding: { x: { field: 'k', type: 'nominal' }, y: { field: 'v', type: 'quantitative' } },
+      },
+      data: { table: rows },
+    });
+    const first = chartSvg(shape([{ k: 'a', v: 1 }]), 's');
+    const second = chartSvg(
+      shape([
+        { k: 'b', v: 2 },
+        { k: 'c', v: 3 },
+      ]),
+      's',
+    );
+    expect(first).not.toBe(second);
+    // The second, drawn from the cached spec, is what a fresh parse gives.
+    const { data, ...rest } = shape([
+      { k: 'b', v: 2 },
+      { k: 'c', v: 3 },
+    ]);
+    const inline = {
+      vegaLite: {
+        ...(rest as { vegaLite: Record<string, unknown> }).vegaLite,
+        data: { values: data?.table },
+      },
+    };
+    expect(second).toBe(chartSvg(inline, 's'));
+    expect(second.match(/<path[^>]*\bd="M[^"]*Z"/g)?.length).toBeGreaterThanOrEqual(2);
+  });
+
   it('renders a plain vega spec', () => {
     const svg = chartSvg(
       {

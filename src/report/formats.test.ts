@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../run/store.js';
 import { inertMarkdown, renderReport, reportCsv } from './formats.js';
 import { markdownToHtml } from './html/markdown.js';
 import { buildPayload, embedJson } from './html/payload.js';
@@ -11,12 +12,17 @@ import { buildReportStore, HOSTILE_RESPONSE } from './test-support/report-store.
  */
 function fixedReport(): ReportData {
   const store = buildReportStore();
-  const runs = store.db.prepare('SELECT rowid, id FROM runs ORDER BY rowid').all() as { rowid: number; id: string }[];
+  const runs = store.db.prepare('SELECT rowid, id FROM runs ORDER BY rowid').all() as {
+    rowid: number;
+    id: string;
+  }[];
   for (const r of runs) {
     const at = `2025-01-01T00:00:${String(r.rowid).padStart(2, '0')}.000Z`;
     const id = r.id.startsWith('run-') ? r.id : 'run-manifest';
     store.db.prepare('UPDATE cells SET run_id = ? WHERE run_id = ?').run(id, r.id);
-    store.db.prepare('UPDATE runs SET id = ?, started_at = ?, finished_at = ? WHERE rowid = ?').run(id, at, at, r.rowid);
+    store.db
+      .prepare('UPDATE runs SET id = ?, started_at = ?, finished_at = ? WHERE rowid = ?')
+      .run(id, at, at, r.rowid);
   }
   store.db.prepare("UPDATE suites SET created_at = '2025-01-01T00:00:00.000Z'").run();
   const data = buildReport(store, { now: '2025-06-01T12:00:00.000Z' });
@@ -79,11 +85,17 @@ describe('report formats on a fixed store (snapshots)', () => {
       'sections',
       'cells',
     ]);
-    expect(parsed.sections.map((s: { protocol: string }) => s.protocol)).toEqual(['ladder', 'sago', 'paraphrase']);
+    expect(parsed.sections.map((s: { protocol: string }) => s.protocol)).toEqual([
+      'ladder',
+      'sago',
+      'paraphrase',
+    ]);
     expect(parsed.sections[0].results.models[0].families).toHaveLength(7);
     expect(parsed.cells).toHaveLength(182);
     // What cannot be computed is null with a reason, never 0.
-    const kb = parsed.sections[0].results.models[0].families.find((f: { family: string }) => f.family === 'CL');
+    const kb = parsed.sections[0].results.models[0].families.find(
+      (f: { family: string }) => f.family === 'CL',
+    );
     expect(kb.overall.accuracy).toEqual({ value: null, low: null, high: null, unavailable: 'no tests' });
   });
 
@@ -97,12 +109,25 @@ describe('report formats on a fixed store (snapshots)', () => {
     // Nothing from the store reaches the markup unescaped: only the page's own two scripts exist,
     // and the hostile texts are inside the JSON data element, with every `<` escaped.
     expect(html.match(/<script/g)).toHaveLength(2);
-    const embedded = /<script type="application\/json" id="waver-data">([^<]*)<\/script>/.exec(html)?.[1] ?? '';
+    const embedded =
+      /<script type="application\/json" id="waver-data">([^<]*)<\/script>/.exec(html)?.[1] ?? '';
     expect(embedded).toContain('\\u003cscript>window.__waverPwned');
     const markup = html.replace(embedded, '');
     expect(markup).not.toContain('<b>bold</b>');
     expect(markup).not.toMatch(/<img|javascript:|onerror=/);
     expect(markup).not.toMatch(/src=|href="(?!#)/);
+  });
+});
+
+describe('an empty store', () => {
+  it('renders every format, saying there is nothing', () => {
+    const store = openStore(':memory:');
+    const data = buildReport(store, { now: '2025-06-01T12:00:00.000Z' });
+    store.close();
+    expect(renderReport(data, 'md')).toContain('No runs in this store.');
+    expect(renderReport(data, 'html')).toContain('<p>No runs in this store.</p>');
+    expect(JSON.parse(renderReport(data, 'json'))).toMatchObject({ runs: [], sections: [], cells: [] });
+    expect(renderReport(data, 'csv').split('\r\n')).toHaveLength(2);
   });
 });
 
@@ -137,7 +162,9 @@ describe('CSV', () => {
 describe('inertMarkdown', () => {
   it('turns tags, links and images in text into text, leaving code spans and comparisons alone', () => {
     expect(inertMarkdown('a <script>x</script> b')).toBe('a &lt;script>x&lt;/script> b');
-    expect(inertMarkdown('[x](javascript:alert(1)) ![](http://t/p.png)')).toBe('[x]\\(javascript:alert(1)) ![]\\(http://t/p.png)');
+    expect(inertMarkdown('[x](javascript:alert(1)) ![](http://t/p.png)')).toBe(
+      '[x]\\(javascript:alert(1)) ![]\\(http://t/p.png)',
+    );
     expect(inertMarkdown('p < .05 and `<b>` in code')).toBe('p < .05 and `<b>` in code');
   });
 });
@@ -145,7 +172,18 @@ describe('inertMarkdown', () => {
 describe('markdownToHtml', () => {
   it('renders the table writers’ Markdown with every text escaped', () => {
     const html = markdownToHtml(
-      ['### Title <i>', '', 'Text with `code` and **bold** <img src=x onerror=alert(1)>.', '', '| a | b \\| c |', '|---|---:|', `| ${HOSTILE_RESPONSE.replace(/\|/g, '\\|')} | 1 |`, '', '- item <b>', '> warning: <script>'].join('\n'),
+      [
+        '### Title <i>',
+        '',
+        'Text with `code` and **bold** <img src=x onerror=alert(1)>.',
+        '',
+        '| a | b \\| c |',
+        '|---|---:|',
+        `| ${HOSTILE_RESPONSE.replace(/\|/g, '\\|')} | 1 |`,
+        '',
+        '- item <b>',
+        '> warning: <script>',
+      ].join('\n'),
     );
     expect(html).toContain('<h3>Title &lt;i&gt;</h3>');
     expect(html).toContain('<code>code</code> and <strong>bold</strong> &lt;img src=x onerror=alert(1)&gt;.');

@@ -79,7 +79,21 @@ export function reportMarkdown(data: ReportData): string {
   if (data.runs.length === 0) out.push('No runs in this store.', '');
   else {
     out.push(
-      row(['run', 'suite', 'suite hash', 'role', 'models', 'roles configured', 'seed', 'repeats', 'temperature', 'waver', 'started', 'finished', 'status']),
+      row([
+        'run',
+        'suite',
+        'suite hash',
+        'role',
+        'models',
+        'roles configured',
+        'seed',
+        'repeats',
+        'temperature',
+        'waver',
+        'started',
+        'finished',
+        'status',
+      ]),
       row(['---', '---', '---', '---', '---', '---', '---:', '---:', '---:', '---', '---', '---', '---']),
     );
     for (const r of data.runs)
@@ -90,7 +104,11 @@ export function reportMarkdown(data: ReportData): string {
           r.suite ? `\`${r.suite.hash.slice(0, 12)}\`` : '—',
           r.role,
           r.models.join(', ') || '—',
-          [r.judge && `judge ${r.judge}`, r.generator && `generator ${r.generator}`, r.embedder && `embedder ${r.embedder}`]
+          [
+            r.judge && `judge ${r.judge}`,
+            r.generator && `generator ${r.generator}`,
+            r.embedder && `embedder ${r.embedder}`,
+          ]
             .filter(Boolean)
             .join('; ') || '—',
           r.seed === undefined ? '—' : String(r.seed),
@@ -114,7 +132,18 @@ export function reportMarkdown(data: ReportData): string {
   if (data.coverage.length === 0) out.push('No cells in this store.', '');
   else {
     out.push(
-      row(['suite', 'hash', 'role', 'model', 'done / expected', 'failed', 'pending', 'cached', 'errors by kind', 'status']),
+      row([
+        'suite',
+        'hash',
+        'role',
+        'model',
+        'done / expected',
+        'failed',
+        'pending',
+        'cached',
+        'errors by kind',
+        'status',
+      ]),
       row(['---', '---', '---', '---', '---:', '---:', '---:', '---:', '---', '---']),
     );
     for (const c of data.coverage)
@@ -137,7 +166,12 @@ export function reportMarkdown(data: ReportData): string {
     out.push('');
   }
   if (data.errors.length > 0) {
-    out.push('### Errors', '', row(['suite', 'model', 'kind', 'cells', 'latest message']), row(['---', '---', '---', '---:', '---']));
+    out.push(
+      '### Errors',
+      '',
+      row(['suite', 'model', 'kind', 'cells', 'latest message']),
+      row(['---', '---', '---', '---:', '---']),
+    );
     for (const e of data.errors)
       out.push(
         row([
@@ -199,20 +233,42 @@ export function reportMarkdown(data: ReportData): string {
 export function inertMarkdown(markdown: string): string {
   return markdown
     .split(/(`[^`\n]*`)/)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(/<(?=[A-Za-z/!?])/g, '&lt;').replace(/\]\(/g, ']\\(')))
+    .map((part, i) =>
+      i % 2 === 1 ? part : part.replace(/<(?=[A-Za-z/!?])/g, '&lt;').replace(/\]\(/g, ']\\('),
+    )
     .join('');
 }
 
 function cellGroups(cells: readonly TranscriptCell[]) {
   const groups = new Map<
     string,
-    { protocol: string; model: string; cells: number; done: number; failed: number; correct: number; incorrect: number; unscored: number; flipped: number }
+    {
+      protocol: string;
+      model: string;
+      cells: number;
+      done: number;
+      failed: number;
+      correct: number;
+      incorrect: number;
+      unscored: number;
+      flipped: number;
+    }
   >();
   for (const c of cells) {
     const key = `${c.protocol}\u0000${c.model}`;
     let g = groups.get(key);
     if (!g) {
-      g = { protocol: c.protocol, model: c.model, cells: 0, done: 0, failed: 0, correct: 0, incorrect: 0, unscored: 0, flipped: 0 };
+      g = {
+        protocol: c.protocol,
+        model: c.model,
+        cells: 0,
+        done: 0,
+        failed: 0,
+        correct: 0,
+        incorrect: 0,
+        unscored: 0,
+        flipped: 0,
+      };
       groups.set(key, g);
     }
     g.cells++;
@@ -251,7 +307,19 @@ const CSV_COLUMNS = [
 ] as const;
 
 /** Text columns: a leading = + - @ (a spreadsheet formula) is neutralised with a quote. */
-const TEXT_COLUMNS = new Set(['model', 'model_identity', 'test', 'item', 'family', 'variant', 'gold', 'parsed', 'reason', 'error', 'response']);
+const TEXT_COLUMNS = new Set([
+  'model',
+  'model_identity',
+  'test',
+  'item',
+  'family',
+  'variant',
+  'gold',
+  'parsed',
+  'reason',
+  'error',
+  'response',
+]);
 
 function csvField(column: string, value: string | number | boolean | undefined): string {
   if (value === undefined) return '';

@@ -1,5 +1,6 @@
 import type { Estimate } from '../metrics/paraphrase.js';
 import type { ParaphraseModelResult, ParaphraseResults } from '../protocols/paraphrase/results.js';
+import type { RunSummary } from '../run/types.js';
 
 /**
  * The paraphrase report in Markdown or JSON: the leaderboard (raw accuracy vs SAA, with CIs), the
@@ -12,15 +13,7 @@ export interface ParaphraseReportExtras {
   /** Items left out because their rewording failed (from the run, not the store). */
   dropped?: { item: string; reason: string }[];
   /** The run's calls and time, when the report follows a run. */
-  run?: {
-    runId: string;
-    calls: number;
-    retries: number;
-    elapsedMs: number;
-    tokensIn: number;
-    tokensOut: number;
-    aborted: boolean;
-  };
+  run?: { runId: string } & Omit<RunSummary, 'coverage'>;
 }
 
 /** Markdown rows shown per table before "... N more" (JSON always has everything). */

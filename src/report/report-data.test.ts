@@ -10,7 +10,7 @@ import { openStore } from '../run/store.js';
 import { kbJudgeRequest } from '../score/kb-judge.js';
 import { suiteOf } from '../suite/plain.js';
 import { buildReport, suiteRole } from './report-data.js';
-import { HOSTILE_QUESTION, HOSTILE_RESPONSE, MODELS, buildReportStore } from './test-support/report-store.js';
+import { buildReportStore, HOSTILE_QUESTION, HOSTILE_RESPONSE, MODELS } from './test-support/report-store.js';
 
 const NOW = '2025-06-01T12:00:00.000Z';
 
@@ -40,7 +40,11 @@ describe('buildReport on a store with one run of every protocol', () => {
       repeats: 1,
       temperature: 0,
     });
-    expect(data.suites.find((s) => s.name === 'ladder/tests')).toMatchObject({ protocol: 'ladder', stage: 'tests', tests: 8 });
+    expect(data.suites.find((s) => s.name === 'ladder/tests')).toMatchObject({
+      protocol: 'ladder',
+      stage: 'tests',
+      tests: 8,
+    });
     expect(data.suites.find((s) => s.name === 'smoke.jsonl')?.protocol).toBeUndefined();
   });
 
@@ -58,11 +62,20 @@ describe('buildReport on a store with one run of every protocol', () => {
     });
     expect(cov('ladder/tests', 'replay:alpha')?.complete).toBe(true);
     // beta lost 3 of 30 paraphrase cells: exactly 90% is the threshold, still complete.
-    expect(cov('paraphrase/items', 'replay:beta <b>')).toMatchObject({ share: 0.9, complete: true, repeats: 2 });
-    expect(cov('ladder/kb-judge', 'replay:judge')).toMatchObject({ role: 'judge', coverage: { total: 4, done: 4 } });
+    expect(cov('paraphrase/items', 'replay:beta <b>')).toMatchObject({
+      share: 0.9,
+      complete: true,
+      repeats: 2,
+    });
+    expect(cov('ladder/kb-judge', 'replay:judge')).toMatchObject({
+      role: 'judge',
+      coverage: { total: 4, done: 4 },
+    });
     // The same numbers Store.coverage gives.
     for (const c of data.coverage)
-      expect(c.coverage).toEqual(store.coverage(c.suite.hash, [{ identity: c.identity, repeats: c.repeats }]));
+      expect(c.coverage).toEqual(
+        store.coverage(c.suite.hash, [{ identity: c.identity, repeats: c.repeats }]),
+      );
     expect(data.errors.map((e) => [e.suite.name, e.model, e.kind, e.status, e.count, e.example])).toEqual([
       ['ladder/tests', 'replay:alpha', 'server', 503, 1, 'upstream overloaded'],
       ['paraphrase/items', 'replay:beta <b>', 'server', 503, 3, 'connection reset'],
@@ -76,7 +89,9 @@ describe('buildReport on a store with one run of every protocol', () => {
       ['paraphrase', 'paraphrase/items', undefined],
     ]);
     expect(new Set(data.sections.map((s) => s.id)).size).toBe(3);
-    const ladder = data.sections[0]?.results as { results: { models: { label: string; metrics: { baseline: { n: number } } }[] } };
+    const ladder = data.sections[0]?.results as {
+      results: { models: { label: string; metrics: { baseline: { n: number } } }[] };
+    };
     expect(ladder.results.models.map((m) => [m.label, m.metrics.baseline.n])).toEqual([
       ['replay:alpha', 6],
       ['replay:beta <b>', 6],
@@ -102,7 +117,12 @@ describe('buildReport on a store with one run of every protocol', () => {
     expect(sv?.system).toMatch(/math problem/);
     expect(sv).toMatchObject({ score: 0, correct: false, reason: 'parsed via hashes' });
     const failed = ladder.find((c) => c.status === 'failed');
-    expect(failed).toMatchObject({ model: 'replay:alpha', family: 'IQ', error: 'server (503): upstream overloaded', flipped: false });
+    expect(failed).toMatchObject({
+      model: 'replay:alpha',
+      family: 'IQ',
+      error: 'server (503): upstream overloaded',
+      flipped: false,
+    });
     expect(failed?.response).toBeUndefined();
     const hostile = ladder.find((c) => c.response === HOSTILE_RESPONSE && c.model === 'replay:alpha');
     expect(hostile).toMatchObject({
@@ -122,7 +142,9 @@ describe('buildReport on a store with one run of every protocol', () => {
 
   it('gives paraphrase cells their phrasing, shown key, parse and the flips the metric counts', () => {
     const para = data.cells.filter((c) => c.protocol === 'paraphrase');
-    expect(para.filter((c) => c.flipped).map((c) => [c.model, c.family, c.repeat, c.parsed ?? c.reason])).toEqual([
+    expect(
+      para.filter((c) => c.flipped).map((c) => [c.model, c.family, c.repeat, c.parsed ?? c.reason]),
+    ).toEqual([
       ['replay:alpha', 'options-shuffled', 0, 'unparsed: letter Z is not an option'],
       ['replay:alpha', 'options-shuffled', 1, 'unparsed: letter Z is not an option'],
       ['replay:beta <b>', 'verbose', 0, 'A'],
@@ -172,6 +194,42 @@ describe('buildReport when a protocol cannot be rebuilt', () => {
     store.close();
   });
 
+  it("counts a run's repeats for tests without their own, and no cell beyond them", () => {
+    const store = openStore(':memory:');
+    const suite = suiteOf('plain.jsonl', [
+      { id: 'a', prompt: 'A?' },
+      { id: 'b', prompt: 'B?', repeats: 1 },
+    ]);
+    store.saveSuite(suite);
+    const runId = store.beginRun({
+      suiteHash: suite.hash,
+      config: { models: ['replay:x'], repeats: 3 },
+      waverVersion: 'test',
+    });
+    const request = { messages: [{ role: 'user' as const, content: 'A?' }] };
+    const cell = (testId: string, repeat: number) => ({
+      kind: 'done' as const,
+      cell: {
+        suiteHash: suite.hash,
+        testId,
+        model: 'replay:x',
+        modelIdentity: 'x',
+        repeat,
+        runId,
+        key: `${testId}/${repeat}`,
+        request,
+        result: { text: 'ok', finishReason: 'stop' as const, usage: { inputTokens: 1, outputTokens: 1 } },
+        attempts: [],
+      },
+    });
+    store.saveBatch([cell('a', 0), cell('a', 1), cell('a', 5), cell('b', 0), cell('b', 1)]);
+    const [row] = buildReport(store, { now: NOW }).coverage;
+    expect(row?.coverage).toEqual({ total: 4, done: 3, failed: 0, pending: 1, cached: 3, errorsByKind: {} });
+    expect(row?.coverage).toEqual(store.coverage(suite.hash, [{ identity: 'x', repeats: 3 }]));
+    expect(row?.complete).toBe(false);
+    store.close();
+  });
+
   it('names roles from the suite stage', () => {
     expect(suiteRole('ladder/kb-judge')).toBe('judge');
     expect(suiteRole('ladder/gate-nli')).toBe('judge');
@@ -185,7 +243,13 @@ describe('buildReport when a protocol cannot be rebuilt', () => {
 describe('buildReport on a store written by a real ladder run (runLadder, replay recordings)', () => {
   it('shows the run, its coverage, the ladder section and every cell with the judge’s verdict', async () => {
     const [A, B] = GRADE_SCHOOL_SEEDS as [Seed, Seed];
-    const mk = (seed: Seed, family: Family | 'baseline', level: Level | 0, text: string, kbType?: KbType): LadderTest => {
+    const mk = (
+      seed: Seed,
+      family: Family | 'baseline',
+      level: Level | 0,
+      text: string,
+      kbType?: KbType,
+    ): LadderTest => {
       const base = { seedId: seed.id, family, requestedLevel: level, text };
       const magnitude = family === 'baseline' ? 0 : 0.1 * level;
       return {
@@ -194,7 +258,13 @@ describe('buildReport on a store written by a real ladder run (runLadder, replay
         ...(kbType && { subtype: kbType }),
         measuredLevel: level,
         ...(family !== 'baseline' && {
-          severity: { sim: 1 - magnitude, magnitude, score: magnitude, level: level as Level, via: 'band' as const },
+          severity: {
+            sim: 1 - magnitude,
+            magnitude,
+            score: magnitude,
+            level: level as Level,
+            via: 'band' as const,
+          },
         }),
         original: seed.question,
         gold: family === 'KB' ? 'unanswerable' : seed.gold,
@@ -213,7 +283,10 @@ describe('buildReport on a store written by a real ladder run (runLadder, replay
     const settings = ladderSettings(config0);
     for (const t of tests.slice(0, 3))
       sut.add(requestFor(ladderSuiteTest(t, settings, 1), config0.params), `{"ground_truth": ${t.gold}}`);
-    sut.add(requestFor(ladderSuiteTest(tests[3] as LadderTest, settings, 1), config0.params), HOSTILE_RESPONSE);
+    sut.add(
+      requestFor(ladderSuiteTest(tests[3] as LadderTest, settings, 1), config0.params),
+      HOSTILE_RESPONSE,
+    );
     const run1 = await runLadder(config0, tests);
     const judge = new Recording(dir, 'judge.jsonl');
     for (const job of kbJudgeJobs(config0.store, run1.suite, [run1.sut.models[0]?.identity as string]))
@@ -230,12 +303,17 @@ describe('buildReport on a store written by a real ladder run (runLadder, replay
       ['ladder/kb-judge', 'judge', 'complete'],
     ]);
     expect(data.runs[1]?.judge).toBe(judge.spec);
-    expect(data.coverage.find((c) => c.suite.name === 'ladder/tests')?.coverage).toMatchObject({ total: 8, done: 8, failed: 0 });
+    expect(data.coverage.find((c) => c.suite.name === 'ladder/tests')?.coverage).toMatchObject({
+      total: 8,
+      done: 8,
+      failed: 0,
+    });
     const section = data.sections[0];
     expect(section?.protocol).toBe('ladder');
     expect(section?.unavailable).toBeUndefined();
     // The stored run config carries the ladder settings: the report's bootstrap uses its 100 resamples.
-    expect((section?.results as { results: { settings: { resamples: number } } }).results.settings.resamples).toBe(100);
+    const loaded = section?.results as { results: { settings: { resamples: number } } } | undefined;
+    expect(loaded?.results.settings.resamples).toBe(100);
     expect(data.cells).toHaveLength(8);
     const kb = data.cells.find((c) => c.family === 'KB');
     expect(kb).toMatchObject({

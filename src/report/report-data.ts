@@ -156,7 +156,8 @@ export interface LoadContext {
 
 const DEFAULT_MIN_COVERAGE = 0.9;
 
-export function buildReport(store: Store, opts: BuildReportOptions = {}): ReportData {
+export function buildReport(source: Store, opts: BuildReportOptions = {}): ReportData {
+  const store = readOnce(source);
   const runs = store.listRuns();
   const latestConfig = new Map<string, Record<string, unknown>>();
   for (const r of runs)
@@ -239,7 +240,10 @@ export function buildReport(store: Store, opts: BuildReportOptions = {}): Report
     version: 1,
     generatedAt: opts.now ?? new Date().toISOString(),
     waverVersion: WAVER_VERSION,
-    store: { file: store.path === ':memory:' ? ':memory:' : basename(store.path), schemaVersion: store.schemaVersion },
+    store: {
+      file: store.path === ':memory:' ? ':memory:' : basename(store.path),
+      schemaVersion: store.schemaVersion,
+    },
     runs: runInfos,
     suites,
     coverage,
@@ -247,6 +251,23 @@ export function buildReport(store: Store, opts: BuildReportOptions = {}): Report
     sections,
     cells,
   };
+}
+
+/**
+ * The store as the report reads it: each suite parsed once. The loaders and the section modules
+ * each ask for the suites they need (the ladder's is asked for four times), and parsing a suite of
+ * thousands of tests is a good part of a large report's time. Everything else is the store itself.
+ */
+function readOnce(store: Store): Store {
+  const suites = new Map<string, ReturnType<Store['getSuite']>>();
+  return Object.create(store, {
+    getSuite: {
+      value(hash: string) {
+        if (!suites.has(hash)) suites.set(hash, store.getSuite(hash));
+        return suites.get(hash);
+      },
+    },
+  }) as Store;
 }
 
 /** What a suite is for, from its `<protocol>/<stage>` name (docs/report.md#roles). */
@@ -309,7 +330,7 @@ function suiteInfos(store: Store): SuiteInfo[] {
 
 /**
  * Coverage of every (suite, model) in the store, as Store.coverage counts it (a test's own
- * `repeats`, else the run's; cells beyond them are not counted), in one pass over the cells: the
+ * `repeats`, else the run's; cells beyond them are not counted), in one grouped query: the
  * per-pair Store.coverage re-reads every test's JSON for every cell, which a large store feels.
  */
 function coverageRows(
@@ -318,61 +339,77 @@ function coverageRows(
   minCoverageOf: (hash: string) => number,
   suiteOf: (hash: string) => { ref: SuiteRef; role: SuiteRole },
 ): CoverageRow[] {
-  const testRepeats = new Map<string, Map<string, number | null>>();
-  for (const [hash, id, repeats] of store.db
-    .prepare(`SELECT suite_hash, test_id, json_extract(json, '$.repeats') FROM tests`)
-    .raw()
-    .all() as [string, string, number | null][]) {
-    let m = testRepeats.get(hash);
-    if (!m) testRepeats.set(hash, (m = new Map()));
-    m.set(id, repeats);
-  }
   const runRepeats = (hash: string) => {
     const v = configs.get(hash)?.repeats;
     return typeof v === 'number' ? v : 1;
   };
-  const pairs = new Map<string, { hash: string; identity: string; model: string; coverage: Coverage }>();
+  const fallback = JSON.stringify(Object.fromEntries([...configs.keys()].map((h) => [h, runRepeats(h)])));
+  const expected = new Map(
+    (
+      store.db
+        .prepare(
+          `SELECT suite_hash, sum(coalesce(json_extract(json, '$.repeats'), json_extract(@fallback, '$."' || suite_hash || '"'), 1))
+           FROM tests GROUP BY suite_hash`,
+        )
+        .raw()
+        .all({ fallback }) as [string, number][]
+    ).map(([h, n]) => [h, n]),
+  );
   const rows = store.db
     .prepare(
-      `SELECT suite_hash, model_identity, model, test_id, repeat, status, error_kind, attempts FROM cells ORDER BY id`,
+      `WITH tr AS MATERIALIZED (
+         SELECT suite_hash, test_id,
+                coalesce(json_extract(json, '$.repeats'), json_extract(@fallback, '$."' || suite_hash || '"'), 1) AS repeats
+         FROM tests)
+       SELECT c.suite_hash, c.model_identity, max(c.model), min(c.id) AS first,
+              sum(c.status = 'done' AND c.repeat < coalesce(tr.repeats, -1)),
+              sum(c.status = 'done' AND c.attempts = 0 AND c.repeat < coalesce(tr.repeats, -1)),
+              sum(c.status = 'failed' AND c.repeat < coalesce(tr.repeats, -1))
+       FROM cells c LEFT JOIN tr ON tr.suite_hash = c.suite_hash AND tr.test_id = c.test_id
+       GROUP BY c.suite_hash, c.model_identity ORDER BY first`,
     )
     .raw()
-    .all() as [string, string, string, string, number, 'done' | 'failed', string | null, number][];
-  for (const [hash, identity, model, testId, repeat, status, kind, attempts] of rows) {
+    .all({ fallback }) as [string, string, string, number, number, number, number][];
+  // Failed cells by kind: only pairs with failures, counted in a second small query.
+  const kinds = store.db
+    .prepare(
+      `WITH tr AS MATERIALIZED (
+         SELECT suite_hash, test_id,
+                coalesce(json_extract(json, '$.repeats'), json_extract(@fallback, '$."' || suite_hash || '"'), 1) AS repeats
+         FROM tests)
+       SELECT c.suite_hash, c.model_identity, coalesce(c.error_kind, 'unknown'), count(*)
+       FROM cells c JOIN tr ON tr.suite_hash = c.suite_hash AND tr.test_id = c.test_id
+       WHERE c.status = 'failed' AND c.repeat < tr.repeats
+       GROUP BY c.suite_hash, c.model_identity, c.error_kind`,
+    )
+    .raw()
+    .all({ fallback }) as [string, string, string, number][];
+  const errorsOf = new Map<string, Record<string, number>>();
+  for (const [hash, identity, kind, n] of kinds) {
     const key = `${hash}\u0000${identity}`;
-    let pair = pairs.get(key);
-    if (!pair) {
-      let total = 0;
-      const fallback = runRepeats(hash);
-      for (const r of testRepeats.get(hash)?.values() ?? []) total += r ?? fallback;
-      pair = { hash, identity, model, coverage: { total, done: 0, failed: 0, pending: 0, cached: 0, errorsByKind: {} } };
-      pairs.set(key, pair);
-    }
-    pair.model = model; // the latest label
-    const tests = testRepeats.get(hash);
-    if (!tests?.has(testId) || repeat >= (tests.get(testId) ?? runRepeats(hash))) continue;
-    const cov = pair.coverage;
-    if (status === 'done') {
-      cov.done++;
-      if (attempts === 0) cov.cached++;
-    } else {
-      cov.failed++;
-      const k = kind ?? 'unknown';
-      cov.errorsByKind[k] = (cov.errorsByKind[k] ?? 0) + 1;
-    }
+    const e = errorsOf.get(key) ?? {};
+    e[kind] = (e[kind] ?? 0) + n;
+    errorsOf.set(key, e);
   }
-  return [...pairs.values()].map((p) => {
-    const coverage = p.coverage;
-    coverage.pending = coverage.total - coverage.done - coverage.failed;
-    const share = coverage.total === 0 ? undefined : coverage.done / coverage.total;
-    const minCoverage = minCoverageOf(p.hash);
-    const { ref, role } = suiteOf(p.hash);
+  return rows.map(([hash, identity, model, , done, cached, failed]) => {
+    const total = expected.get(hash) ?? 0;
+    const coverage: Coverage = {
+      total,
+      done,
+      failed,
+      pending: total - done - failed,
+      cached,
+      errorsByKind: errorsOf.get(`${hash}\u0000${identity}`) ?? {},
+    };
+    const share = total === 0 ? undefined : done / total;
+    const minCoverage = minCoverageOf(hash);
+    const { ref, role } = suiteOf(hash);
     return {
       suite: ref,
       role,
-      model: p.model,
-      identity: p.identity,
-      repeats: runRepeats(p.hash),
+      model,
+      identity,
+      repeats: runRepeats(hash),
       coverage,
       share,
       minCoverage,

@@ -7,7 +7,6 @@ import { specLabel, toModelSpec } from '../../models/spec.js';
 import { type LadderConfigInput, LadderConfigSchema, ladderSettings } from '../../protocols/ladder/config.js';
 import { loadLadderResults } from '../../protocols/ladder/results.js';
 import { ladderSuite, runLadder } from '../../protocols/ladder/run.js';
-import { buildLadderSuite } from '../../protocols/ladder/suite.js';
 import { readLadderSuite } from '../../protocols/ladder/suite-file.js';
 import type { AdmissionRow, LadderTest, Level } from '../../protocols/ladder/types.js';
 import { formatLadderReport } from '../../report/ladder-tables.js';
@@ -18,7 +17,7 @@ import type { Progress } from '../../run/types.js';
 import { addCommonOptions, flagsToConfig } from '../options.js';
 import { EXIT, emit, withAbort } from '../output.js';
 import { createProgress } from '../progress.js';
-import { parseFamilies, parseLevels } from './suite.js';
+import { buildLadderSuiteOrStop, parseFamilies, parseLevels } from './suite.js';
 
 interface LadderFlags {
   suite?: string;
@@ -106,24 +105,17 @@ export async function executeLadder(config: WaverConfig, suiteFile?: string): Pr
     const generator = settings.generator ?? (config.generator === undefined ? 'rules' : 'model');
     const name = generator === 'rules' ? 'rules' : specLabel(toModelSpec(config.generator ?? ''));
     process.stderr.write(`ladder: building the suite from ${seeds.length} seeds (${name} generator)\n`);
-    let stopped = false;
-    const build = await withAbort((signal) => {
-      signal.addEventListener('abort', () => {
-        stopped = true;
-      });
-      return buildLadderSuite({
-        seeds,
-        config,
-        generator,
-        ...(settings.families && { families: settings.families }),
-        ...(settings.levels && { levels: settings.levels as Level[] }),
-        attempts: settings.attempts,
-        seed: config.seed,
-        runOptions: { signal },
-        log: (line) => process.stderr.write(`ladder: ${line}\n`),
-      });
+    const build = await buildLadderSuiteOrStop({
+      seeds,
+      config,
+      generator,
+      families: settings.families,
+      levels: settings.levels as Level[] | undefined,
+      attempts: settings.attempts,
+      seed: config.seed,
+      log: (line) => process.stderr.write(`ladder: ${line}\n`),
     });
-    if (stopped) return EXIT.aborted;
+    if (!build) return EXIT.aborted;
     tests = build.tests;
     admission = { rows: build.admission, context: { seeds: seeds.length, generator: name } };
   }

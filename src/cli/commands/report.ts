@@ -42,7 +42,11 @@ export function reportCommand(): Command {
     )
     .option('--store <file>', 'SQLite store', '.waver/store.db')
     .option('--out <file>', 'output file (default: stdout); its extension picks the format')
-    .addOption(new Option('--format <format>', 'html, md, json or csv (default: from --out, else html)').choices(FORMATS))
+    .addOption(
+      new Option('--format <format>', 'html, md, json or csv (default: from --out, else html)').choices(
+        FORMATS,
+      ),
+    )
     .option('--no-ablations', "skip SAGO's ablations (the slowest part of a large report)")
     .action(async (opts: { store: string; out?: string; format?: Format; ablations: boolean }) => {
       // Checked before anything is opened: a mistyped path must not create an empty store.

@@ -5,7 +5,11 @@ import { resolveLadderSeeds } from '../../data/ladder-datasets.js';
 import { InputError } from '../../errors.js';
 import { specLabel, toModelSpec } from '../../models/spec.js';
 import { ladderSettings } from '../../protocols/ladder/config.js';
-import { buildLadderSuite } from '../../protocols/ladder/suite.js';
+import {
+  type BuildLadderSuiteOptions,
+  buildLadderSuite,
+  type LadderSuiteBuild,
+} from '../../protocols/ladder/suite.js';
 import { ladderSuiteJsonl, writeFileAtomic } from '../../protocols/ladder/suite-file.js';
 import { FAMILIES, type Family, LEVELS, type Level } from '../../protocols/ladder/types.js';
 import { formatAdmissionTable } from '../../report/admission-table.js';
@@ -76,25 +80,17 @@ export async function executeSuiteBuild(config: WaverConfig, flags: BuildFlags):
   // A generator named on the command line means "use it"; one in waver.yaml only with ladder.generator: model.
   const generator = flags.generatorFlag || settings.generator === 'model' ? 'model' : 'rules';
 
-  let stopped = false;
-  const build = await withAbort((signal) => {
-    signal.addEventListener('abort', () => {
-      stopped = true;
-    });
-    return buildLadderSuite({
-      seeds,
-      config,
-      generator,
-      families,
-      levels,
-      attempts: settings.attempts,
-      seed: config.seed,
-      runOptions: { signal },
-      log: (line) => process.stderr.write(`${line}\n`),
-    });
+  const build = await buildLadderSuiteOrStop({
+    seeds,
+    config,
+    generator,
+    families,
+    levels,
+    attempts: settings.attempts,
+    seed: config.seed,
+    log: (line) => process.stderr.write(`${line}\n`),
   });
-  // A stopped generator or judge run leaves answers missing: such a suite would be wrong, so none is written.
-  if (stopped) return EXIT.aborted;
+  if (!build) return EXIT.aborted;
 
   const table = formatAdmissionTable(build.admission, config.format, {
     seeds: seeds.length,
@@ -111,6 +107,23 @@ export async function executeSuiteBuild(config: WaverConfig, flags: BuildFlags):
     `wrote ${build.tests.length} tests (${baselines} baselines, ${build.tests.length - baselines} perturbed) to ${config.out}\n`,
   );
   return EXIT.ok;
+}
+
+/**
+ * Builds a ladder suite, stopping at Ctrl-C; undefined when stopped. A stopped generator or judge
+ * run leaves answers missing: such a suite would be wrong, so none is returned.
+ */
+export async function buildLadderSuiteOrStop(
+  opts: Omit<BuildLadderSuiteOptions, 'runOptions'>,
+): Promise<LadderSuiteBuild | undefined> {
+  let stopped = false;
+  const build = await withAbort((signal) => {
+    signal.addEventListener('abort', () => {
+      stopped = true;
+    });
+    return buildLadderSuite({ ...opts, runOptions: { signal } });
+  });
+  return stopped ? undefined : build;
 }
 
 /** `SV,IQ` -> families; an unknown one is an InputError naming the flag and the value. */

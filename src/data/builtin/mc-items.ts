@@ -8,6 +8,7 @@
  * any model call, so a wording or option edit that breaks a key stops the run. Quantities are
  * written once and used both in the text and in the rule.
  */
+import { numberWord } from '../../util/number-words.js';
 import type { McItem } from '../mc-item.js';
 import { WEEKDAYS } from '../mc-rules.js';
 import {
@@ -67,26 +68,6 @@ function cents(x: number): string {
   return `$${x.toFixed(2)}`;
 }
 
-const NUMBER_WORDS = [
-  'zero',
-  'one',
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
-  'eleven',
-  'twelve',
-];
-function words(n: number): string {
-  const w = NUMBER_WORDS[n];
-  if (w === undefined) throw new Error(`no word for ${n}`);
-  return w;
-}
 const capitalised = (s: string) => `${s[0]?.toUpperCase()}${s.slice(1)}`;
 const MONTHS = [
   'January',
@@ -376,7 +357,7 @@ const QUANTITATIVE: McItem[] = [
   item({
     id: 'quant-printers',
     category: 'quantitative',
-    stem: `${capitalised(words(printers.machines))} printers print ${words(printers.posters)} posters in ${words(printers.minutes)} minutes. Working at the same rate, how many minutes do ${words(printers.moreMachines)} printers need to print ${words(printers.morePosters)} posters?`,
+    stem: `${capitalised(numberWord(printers.machines))} printers print ${numberWord(printers.posters)} posters in ${numberWord(printers.minutes)} minutes. Working at the same rate, how many minutes do ${numberWord(printers.moreMachines)} printers need to print ${numberWord(printers.morePosters)} posters?`,
     alternate: `If ${printers.machines} printers together produce ${printers.posters} posters in ${printers.minutes} minutes, how long would ${printers.moreMachines} printers take to produce ${printers.morePosters} posters at the same pace?`,
     options: ['3 minutes', '4 minutes', '9 minutes', '12 minutes'],
     key: 'A',
@@ -586,7 +567,7 @@ const ATTENTION: McItem[] = [
   item({
     id: 'trap-tablets',
     category: 'attention',
-    stem: `You are given ${words(tablets.count)} tablets and told to take one every ${tablets.everyMinutes} minutes, starting now. How many minutes pass between the first tablet and the last?`,
+    stem: `You are given ${numberWord(tablets.count)} tablets and told to take one every ${tablets.everyMinutes} minutes, starting now. How many minutes pass between the first tablet and the last?`,
     alternate: `Starting immediately, you take one of your ${tablets.count} tablets every ${tablets.everyMinutes} minutes. How many minutes is it from the first tablet to the last one?`,
     options: ['40', '60', '80', '100'],
     key: 'B',

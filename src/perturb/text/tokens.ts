@@ -4,6 +4,7 @@
  */
 import { splitSentences } from '../../measure/ces.js';
 import { pySplit } from '../../measure/python.js';
+import { SMALL_NUMBER_WORDS } from '../../util/number-words.js';
 
 /** DESIGN.md "Structural gate": a number is `\$?\d+(?:[.,]\d+)*`. */
 export const NUMBER_PATTERN = /\$?\d+(?:[.,]\d+)*/g;
@@ -48,18 +49,8 @@ export function hasDigit(text: string): boolean {
 
 /** Number words a grade-school problem uses for quantities (KB removes them when a problem has no digits). */
 export const NUMBER_WORDS = [
-  'one',
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
-  'eleven',
-  'twelve',
+  // Not `zero`: "zero" is not a quantity a problem gives.
+  ...SMALL_NUMBER_WORDS.slice(1),
   'thirteen',
   'fourteen',
   'fifteen',

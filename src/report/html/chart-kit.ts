@@ -83,13 +83,20 @@ export function bandLines(o: BandLines): ChartSpec {
       width: o.width ?? 420,
       height: o.height ?? 240,
       ...(o.title && { title: o.title }),
-      data: { values: o.values },
+      data: { name: 'table' },
+      resolve: { legend: { fill: 'independent', color: 'independent' } },
       layer: [
         {
           transform: [{ filter: `isValid(datum.${o.y.low}) && isValid(datum.${o.y.high})` }],
           mark: { type: 'area', opacity: 0.15 },
-          // The band carries no legend: the line layer's symbols name the groups.
-          encoding: { x, y: { ...y, field: o.y.low }, y2: { field: o.y.high }, color: { ...color, legend: null } },
+          // The band is coloured through `fill`, a scale of its own without a legend: the line
+          // layer's legend names the groups (a `legend: null` on the shared colour scale hides both).
+          encoding: {
+            x,
+            y: { ...y, field: o.y.low },
+            y2: { field: o.y.high },
+            fill: { ...color, legend: null },
+          },
         },
         {
           mark: { type: 'line', point: { filled: true, size: 36 } },
@@ -97,6 +104,7 @@ export function bandLines(o: BandLines): ChartSpec {
         },
       ],
     },
+    data: { table: o.values },
   };
 }
 
@@ -144,7 +152,7 @@ export function intervalDots(o: IntervalDots): ChartSpec {
         ? { width: o.width ?? 420, height: { step: 14 * Math.max(1, o.series.domain.length) + 8 } }
         : { width: { step: 18 * Math.max(1, o.series.domain.length) + 16 }, height: o.height ?? 220 }),
       ...(o.title && { title: o.title }),
-      data: { values: o.values },
+      data: { name: 'table' },
       layer: [
         {
           transform: [{ filter: `isValid(datum.${o.value.low}) && isValid(datum.${o.value.high})` }],
@@ -175,6 +183,7 @@ export function intervalDots(o: IntervalDots): ChartSpec {
         },
       ],
     },
+    data: { table: o.values },
   };
 }
 
@@ -191,7 +200,13 @@ export interface Heatmap {
 }
 
 export function heatmap(o: Heatmap): ChartSpec {
-  const x = { field: o.x.field, type: 'nominal', title: o.x.title, ...(o.x.sort && { sort: o.x.sort }), axis: { labelAngle: -30 } };
+  const x = {
+    field: o.x.field,
+    type: 'nominal',
+    title: o.x.title,
+    ...(o.x.sort && { sort: o.x.sort }),
+    axis: { labelAngle: -30 },
+  };
   const y = { field: o.y.field, type: 'nominal', title: o.y.title, ...(o.y.sort && { sort: o.y.sort }) };
   const layers: Record<string, unknown>[] = [
     {
@@ -226,8 +241,9 @@ export function heatmap(o: Heatmap): ChartSpec {
       width: { step: o.cell?.width ?? 70 },
       height: { step: o.cell?.height ?? 22 },
       ...(o.title && { title: o.title }),
-      data: { values: o.values },
+      data: { name: 'table' },
       layer: layers,
     },
+    data: { table: o.values },
   };
 }

@@ -5,7 +5,13 @@
  * inline marks are turned into tags, so model or dataset text inside a table stays text.
  */
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
@@ -61,7 +67,8 @@ export function markdownToHtml(markdown: string): string {
       const align = cellsOf(lines[i + 1] as string).map((c) => (c.endsWith(':') ? 'num' : ''));
       const rows: string[][] = [];
       i += 2;
-      while (i < lines.length && (lines[i] as string).trim().startsWith('|')) rows.push(cellsOf(lines[i++] as string));
+      while (i < lines.length && (lines[i] as string).trim().startsWith('|'))
+        rows.push(cellsOf(lines[i++] as string));
       i--;
       const td = (c: string, k: number, tag: 'td' | 'th') =>
         `<${tag}${align[k] ? ` class="${align[k]}"` : ''}>${inline(c)}</${tag}>`;
@@ -75,7 +82,8 @@ export function markdownToHtml(markdown: string): string {
     if (/^\s*- /.test(line)) {
       flush();
       const items: string[] = [];
-      while (i < lines.length && /^\s*- /.test(lines[i] as string)) items.push((lines[i++] as string).replace(/^\s*- /, ''));
+      while (i < lines.length && /^\s*- /.test(lines[i] as string))
+        items.push((lines[i++] as string).replace(/^\s*- /, ''));
       i--;
       out.push(`<ul>${items.map((t) => `<li>${inline(t)}</li>`).join('')}</ul>`);
       continue;

@@ -26,9 +26,15 @@ export interface HtmlStats {
   charts: number;
   /** Chart specs that failed to render (the figure says why). */
   chartErrors: number;
+  /** Time spent drawing them. */
+  chartMs: number;
 }
 
-export function renderHtml(data: ReportData, opts: HtmlOptions = {}, stats: HtmlStats = { charts: 0, chartErrors: 0 }): string {
+export function renderHtml(
+  data: ReportData,
+  opts: HtmlOptions = {},
+  stats: HtmlStats = { charts: 0, chartErrors: 0, chartMs: 0 },
+): string {
   const labels = [
     ...data.coverage.filter((c) => c.role === 'system under test').map((c) => c.model),
     ...data.cells.map((c) => c.model),
@@ -37,14 +43,14 @@ export function renderHtml(data: ReportData, opts: HtmlOptions = {}, stats: Html
     chart(spec, label) {
       const id = `c${++stats.charts}`;
       let body: string;
+      const started = performance.now();
       try {
-        const t0 = performance.now();
         body = chartSvg(spec, id);
-        if (process.env.WAVER_CHART_TIMING) process.stderr.write(`${(performance.now() - t0).toFixed(1)} ms ${label.title}\n`);
       } catch (e) {
         stats.chartErrors++;
         body = `<p class="warn">chart unavailable: ${esc((e as Error).message)}</p>`;
       }
+      stats.chartMs += performance.now() - started;
       return `<figure class="chart" id="${id}" role="img" aria-label="${esc(label.title)}">${body}<figcaption><strong>${esc(
         label.title,
       )}</strong>${esc(label.caption)}</figcaption></figure>`;
@@ -58,7 +64,9 @@ export function renderHtml(data: ReportData, opts: HtmlOptions = {}, stats: Html
   const body: string[] = [whatWasRun(data), coverageHtml(data)];
   for (const section of data.sections) {
     const module = SECTION_MODULES.find((m) => m.protocol === section.protocol);
-    nav.push(`<a href="#${esc(section.id)}">${esc(section.protocol)} <small>${esc(section.suite.hash.slice(0, 8))}</small></a>`);
+    nav.push(
+      `<a href="#${esc(section.id)}">${esc(section.protocol)} <small>${esc(section.suite.hash.slice(0, 8))}</small></a>`,
+    );
     let inner: string;
     if (section.unavailable !== undefined || section.results === undefined || !module)
       inner = `<p class="unavailable-section">Unavailable: ${esc(section.unavailable ?? 'no module for this protocol')}</p>`;
@@ -117,7 +125,15 @@ function whatWasRun(data: ReportData): string {
     r.suite ? `<code>${esc(r.suite.hash.slice(0, 12))}</code>` : '—',
     esc(r.role),
     esc(r.models.join(', ') || '—'),
-    esc([r.judge && `judge ${r.judge}`, r.generator && `generator ${r.generator}`, r.embedder && `embedder ${r.embedder}`].filter(Boolean).join('; ') || '—'),
+    esc(
+      [
+        r.judge && `judge ${r.judge}`,
+        r.generator && `generator ${r.generator}`,
+        r.embedder && `embedder ${r.embedder}`,
+      ]
+        .filter(Boolean)
+        .join('; ') || '—',
+    ),
     esc(r.seed === undefined ? '—' : String(r.seed)),
     esc(r.repeats === undefined ? '—' : String(r.repeats)),
     esc(r.temperature === undefined ? '—' : String(r.temperature)),
@@ -130,7 +146,21 @@ function whatWasRun(data: ReportData): string {
     rows.length === 0
       ? '<p>No runs in this store.</p>'
       : table(
-          ['run', 'suite', 'suite hash', 'role', 'models', 'roles configured', 'seed', 'repeats', 'temperature', 'waver', 'started', 'finished', 'status'],
+          [
+            'run',
+            'suite',
+            'suite hash',
+            'role',
+            'models',
+            'roles configured',
+            'seed',
+            'repeats',
+            'temperature',
+            'waver',
+            'started',
+            'finished',
+            'status',
+          ],
           rows,
           [6, 7, 8],
         )
@@ -148,7 +178,11 @@ function coverageHtml(data: ReportData): string {
     String(c.coverage.failed),
     String(c.coverage.pending),
     String(c.coverage.cached),
-    esc(Object.entries(c.coverage.errorsByKind).map(([k, n]) => `${k} ${n}`).join(', ') || '—'),
+    esc(
+      Object.entries(c.coverage.errorsByKind)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ') || '—',
+    ),
     c.complete ? 'complete' : `<strong>incomplete</strong> (below ${pct(c.minCoverage)} or pending)`,
   ]);
   const errors = data.errors.map((e) => [
@@ -161,7 +195,22 @@ function coverageHtml(data: ReportData): string {
   return `<section id="coverage"><h2>Coverage and errors</h2><p class="lede">Per suite and model: responses stored out of those the suite asks for (tests × repeats), failed calls (they count as incorrect in every metric), pending cells, and cells answered from the store without a call.</p>${
     rows.length === 0
       ? '<p>No cells in this store.</p>'
-      : table(['suite', 'hash', 'role', 'model', 'done / expected', 'failed', 'pending', 'cached', 'errors by kind', 'status'], rows, [4, 5, 6, 7])
+      : table(
+          [
+            'suite',
+            'hash',
+            'role',
+            'model',
+            'done / expected',
+            'failed',
+            'pending',
+            'cached',
+            'errors by kind',
+            'status',
+          ],
+          rows,
+          [4, 5, 6, 7],
+        )
   }${errors.length === 0 ? '<p>No failed cells.</p>' : `<h3>Errors</h3>${table(['suite', 'model', 'kind', 'cells', 'latest message'], errors, [3])}`}</section>`;
 }
 

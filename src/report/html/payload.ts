@@ -40,7 +40,19 @@ export interface TestRecord {
   g?: number;
 }
 
-export type CellRecord = [number, number, number, 0 | 1, number, number, number, number | null, -1 | 0 | 1, -1 | 0 | 1, number];
+export type CellRecord = [
+  number,
+  number,
+  number,
+  0 | 1,
+  number,
+  number,
+  number,
+  number | null,
+  -1 | 0 | 1,
+  -1 | 0 | 1,
+  number,
+];
 
 export interface PayloadOptions {
   /** Characters of text the page may hold in all (default 6,000,000, about 6 MB). */
@@ -75,13 +87,23 @@ export function buildPayload(cells: readonly TranscriptCell[], opts: PayloadOpti
   };
 
   const tests: TestRecord[] = [];
-  const testIndex = new Map<string, number>();
+  // Tests by suite, then id (a suite hash belongs to one protocol).
+  const testIndex = new Map<string, Map<string, number>>();
   const records: CellRecord[] = [];
   for (const c of cells) {
-    const key = `${c.protocol}\u0000${c.suite}\u0000${c.test}`;
-    let t = testIndex.get(key);
+    let ofSuite = testIndex.get(c.suite);
+    if (!ofSuite) {
+      ofSuite = new Map();
+      testIndex.set(c.suite, ofSuite);
+    }
+    let t = ofSuite.get(c.test);
     if (t === undefined) {
-      const rec: TestRecord = { p: indexIn(protocols, c.protocol), s: intern(c.suite), i: intern(c.test), it: intern(c.item) };
+      const rec: TestRecord = {
+        p: indexIn(protocols, c.protocol),
+        s: intern(c.suite),
+        i: intern(c.test),
+        it: intern(c.item),
+      };
       if (c.family !== undefined) rec.f = intern(c.family);
       if (c.level !== undefined) rec.l = intern(c.level);
       if (c.variant !== undefined) rec.v = intern(c.variant);
@@ -96,7 +118,7 @@ export function buildPayload(cells: readonly TranscriptCell[], opts: PayloadOpti
       if (c.original !== undefined) rec.o = intern(c.original);
       if (c.gold !== undefined) rec.g = intern(c.gold);
       t = tests.push(rec) - 1;
-      testIndex.set(key, t);
+      ofSuite.set(c.test, t);
     }
     records.push([
       t,
@@ -154,8 +176,6 @@ function capStrings(strings: string[], budget: number): { cap: number; truncated
 
 /** JSON for a `<script type="application/json">`: `<` escaped so no text can close the element. */
 export function embedJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/<X/g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  // One pass: the payload is megabytes. U+2028/9 are escaped too, for older parsers of script text.
+  return JSON.stringify(value).replace(/[<\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -14,7 +14,9 @@ import { buildReportStore, HOSTILE_QUESTION, HOSTILE_RESPONSE } from '../test-su
  */
 
 const CHROMIUM = '/usr/bin/chromium';
-const missing = existsSync(CHROMIUM) ? undefined : `skipped: ${CHROMIUM} is missing (apt-get install chromium)`;
+const missing = existsSync(CHROMIUM)
+  ? undefined
+  : `skipped: ${CHROMIUM} is missing (apt-get install chromium)`;
 const ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -84,7 +86,10 @@ describe.skipIf(missing !== undefined)(`the HTML report in Chromium${missing ? `
       expect(svgs, protocol).toBeGreaterThanOrEqual(3);
     }
     // A degradation curve has its lines drawn.
-    const lines = await page.locator('section[data-protocol="ladder"] figure.chart >> nth=0').locator('path[aria-roledescription="line mark"]').count();
+    const lines = await page
+      .locator('section[data-protocol="ladder"] figure.chart >> nth=0')
+      .locator('g.mark-line path')
+      .count();
     expect(lines).toBe(2);
     expect(await page.locator('figure.chart .warn').count()).toBe(0);
     await page.close();
@@ -106,7 +111,10 @@ describe.skipIf(missing !== undefined)(`the HTML report in Chromium${missing ? `
     expect(await rowCount(page)).toBe(3);
     await page.selectOption('#f-outcome', '');
     await page.selectOption('#f-flipped', 'yes');
-    expect(await page.locator('#rows tr td:nth-child(8)').allTextContents()).toEqual(['⇄ flipped', '⇄ flipped']);
+    expect(await page.locator('#rows tr td:nth-child(8)').allTextContents()).toEqual([
+      '⇄ flipped',
+      '⇄ flipped',
+    ]);
 
     await page.selectOption('#f-protocol', '');
     await page.selectOption('#f-model', '');
@@ -146,17 +154,18 @@ describe.skipIf(missing !== undefined)(`the HTML report in Chromium${missing ? `
     const ins = await detail.locator('pre.diff ins').allTextContents();
     expect(dels.join('')).not.toBe('');
     expect(ins.join('')).not.toBe('');
-    const plain = await detail.locator('pre.diff').evaluate((pre) => {
+    // (Page code as a string: the repository's TypeScript has no DOM types.)
+    const plain = await page.evaluate(`(() => {
+      const pre = document.querySelector('#detail pre.diff');
       let before = '';
       let after = '';
       for (const n of Array.from(pre.childNodes)) {
-        const t = n.textContent ?? '';
-        const tag = (n as Element).tagName;
-        if (tag !== 'INS') before += t;
-        if (tag !== 'DEL') after += t;
+        const t = n.textContent || '';
+        if (n.nodeName !== 'INS') before += t;
+        if (n.nodeName !== 'DEL') after += t;
       }
       return { before, after };
-    });
+    })()`);
     expect(plain).toEqual({ before: HOSTILE_QUESTION, after: HOSTILE_QUESTION.replace('sells', 'offers') });
     await page.close();
   });
@@ -176,7 +185,7 @@ describe.skipIf(missing !== undefined)(`the HTML report in Chromium${missing ? `
     expect(await page.locator('b').count()).toBe(0);
     expect(await page.locator('img').count()).toBe(0);
     expect(await page.locator('a[href^="javascript:"], a[href^="http"]').count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { __waverPwned?: unknown }).__waverPwned)).toBeUndefined();
+    expect(await page.evaluate('typeof window.__waverPwned')).toBe('undefined');
     expect(errors).toEqual([]);
     expect(requests).toEqual([`file://${file}`]);
     await page.close();
@@ -187,7 +196,17 @@ describe.skipIf(missing !== undefined)(`the HTML report in Chromium${missing ? `
     await page.check('#cmp-toggle');
     expect(await countText(page)).toBe(`showing 1–50 of 90 paired tests (${cells} in the report)`);
     const heads = await page.locator('#rows-head th').allTextContents();
-    expect(heads).toEqual(['protocol', 'item', 'family', 'level', 'rep', 'A: replay:alpha', 'B: replay:beta <b>', 'A response', 'B response']);
+    expect(heads).toEqual([
+      'protocol',
+      'item',
+      'family',
+      'level',
+      'rep',
+      'A: replay:alpha',
+      'B: replay:beta <b>',
+      'A response',
+      'B response',
+    ]);
     await page.check('#cmp-differ');
     const differing = await rowCount(page);
     expect(differing).toBeGreaterThan(0);

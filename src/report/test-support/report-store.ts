@@ -1,11 +1,11 @@
 import { WaverConfig } from '../../config/schema.js';
 import { BUILTIN_MC_ITEMS } from '../../data/builtin/mc-items.js';
 import type { Capabilities, GenerateResult } from '../../models/types.js';
-import { buildParaphraseSuite } from '../../protocols/paraphrase/suite.js';
-import type { SagoModelRecord } from '../../protocols/sago/axes.js';
 import { ladderSuite } from '../../protocols/ladder/run.js';
 import { ladderTestId } from '../../protocols/ladder/suite-file.js';
 import type { Family, KbType, LadderTest, Level, Seed } from '../../protocols/ladder/types.js';
+import { buildParaphraseSuite } from '../../protocols/paraphrase/suite.js';
+import type { SagoModelRecord } from '../../protocols/sago/axes.js';
 import { SagoConfig } from '../../protocols/sago/config.js';
 import { type SagoManifest, saveManifest } from '../../protocols/sago/manifest.js';
 import { responsesSuite } from '../../protocols/sago/run.js';
@@ -41,14 +41,22 @@ export const MODELS = [
 const SEEDS: Seed[] = [
   {
     id: 'seed-a',
-    question: 'Mia buys 3 boxes of pencils. Each box holds 12 pencils. She gives 5 pencils to her brother. How many pencils does Mia have left?',
+    question:
+      'Mia buys 3 boxes of pencils. Each box holds 12 pencils. She gives 5 pencils to her brother. How many pencils does Mia have left?',
     gold: 31,
     source: 'test',
   },
   { id: 'seed-b', question: HOSTILE_QUESTION, gold: 12, source: 'test' },
 ];
 
-function ladderTest(seed: Seed, family: Family | 'baseline', level: Level | 0, text: string, magnitude: number, kbType?: KbType): LadderTest {
+function ladderTest(
+  seed: Seed,
+  family: Family | 'baseline',
+  level: Level | 0,
+  text: string,
+  magnitude: number,
+  kbType?: KbType,
+): LadderTest {
   const base = { seedId: seed.id, family, requestedLevel: level, text };
   return {
     id: ladderTestId(base),
@@ -56,7 +64,13 @@ function ladderTest(seed: Seed, family: Family | 'baseline', level: Level | 0, t
     ...(kbType && { subtype: kbType }),
     measuredLevel: level,
     ...(family !== 'baseline' && {
-      severity: { sim: 1 - magnitude, magnitude, score: magnitude, level: level as Level, via: family === 'KB' ? ('kb-type' as const) : ('band' as const) },
+      severity: {
+        sim: 1 - magnitude,
+        magnitude,
+        score: magnitude,
+        level: level as Level,
+        via: family === 'KB' ? ('kb-type' as const) : ('band' as const),
+      },
     }),
     original: seed.question,
     gold: family === 'KB' ? 'unanswerable' : seed.gold,
@@ -104,7 +118,14 @@ function writeCells(
       const a = answer(t.id, r);
       if (!a) continue;
       const request = requestFor(t, params);
-      const ref = { suiteHash: suite.hash, testId: t.id, model: model.label, modelIdentity: model.identity, repeat: r, runId };
+      const ref = {
+        suiteHash: suite.hash,
+        testId: t.id,
+        model: model.label,
+        modelIdentity: model.identity,
+        repeat: r,
+        runId,
+      };
       if (a.error !== undefined)
         writes.push({
           kind: 'failed',
@@ -155,17 +176,24 @@ function addLadder(store: Store): void {
   store.saveSuite(suite);
   const runId = store.beginRun({ id: 'run-ladder', suiteHash: suite.hash, config, waverVersion: 'test' });
   const byId = new Map(LADDER_TESTS.map((t) => [t.id, t]));
-  const answers = (model: number) => (testId: string, repeat: number): Answer => {
-    const t = byId.get(testId) as LadderTest;
-    if (t.family === 'KB')
-      return { text: t.seedId === 'seed-a' ? 'The number of boxes is missing, so it cannot be answered.' : HOSTILE_RESPONSE };
-    if (t.family === 'IQ' && t.seedId === 'seed-a' && model === 0) return { error: 'upstream overloaded' };
-    // beta misreads the rephrased SV question of seed-b (a flip); alpha answers in JSON.
-    const gold = t.gold as number;
-    const wrong = model === 1 && t.family === 'SV' && t.seedId === 'seed-b';
-    const n = wrong ? gold + 1 : gold;
-    return { text: model === 0 ? `{"ground_truth": ${n}}` : `Step by step (repeat ${repeat}).\n#### ${n}` };
-  };
+  const answers =
+    (model: number) =>
+    (testId: string, repeat: number): Answer => {
+      const t = byId.get(testId) as LadderTest;
+      if (t.family === 'KB')
+        return {
+          text:
+            t.seedId === 'seed-a'
+              ? 'The number of boxes is missing, so it cannot be answered.'
+              : HOSTILE_RESPONSE,
+        };
+      if (t.family === 'IQ' && t.seedId === 'seed-a' && model === 0) return { error: 'upstream overloaded' };
+      // beta misreads the rephrased SV question of seed-b (a flip); alpha answers in JSON.
+      const gold = t.gold as number;
+      const wrong = model === 1 && t.family === 'SV' && t.seedId === 'seed-b';
+      const n = wrong ? gold + 1 : gold;
+      return { text: model === 0 ? `{"ground_truth": ${n}}` : `Step by step (repeat ${repeat}).\n#### ${n}` };
+    };
   MODELS.forEach((m, k) => {
     writeCells(store, suite, runId, m, answers(k), config.params);
   });
@@ -182,13 +210,29 @@ function addLadder(store: Store): void {
         question: t.text,
         response: cell.response.text,
         kbType: t.subtype as KbType,
-        meta: { sutSuite: suite.hash, modelIdentity: m.identity, testId: cell.testId, repeat: cell.repeat, responseKey: cell.responseKey },
+        meta: {
+          sutSuite: suite.hash,
+          modelIdentity: m.identity,
+          testId: cell.testId,
+          repeat: cell.repeat,
+          responseKey: cell.responseKey,
+        },
       });
     }
   const judgeSuite = suiteOf(KB_JUDGE_SUITE, jobs.map(kbJudgeTest));
   store.saveSuite(judgeSuite);
-  const judgeConfig = { ...config, models: ['replay:judge'], repeats: 1, params: { temperature: 0, maxTokens: 256, logprobs: false } };
-  const judgeRun = store.beginRun({ id: 'run-kb-judge', suiteHash: judgeSuite.hash, config: judgeConfig, waverVersion: 'test' });
+  const judgeConfig = {
+    ...config,
+    models: ['replay:judge'],
+    repeats: 1,
+    params: { temperature: 0, maxTokens: 256, logprobs: false },
+  };
+  const judgeRun = store.beginRun({
+    id: 'run-kb-judge',
+    suiteHash: judgeSuite.hash,
+    config: judgeConfig,
+    waverVersion: 'test',
+  });
   writeCells(
     store,
     judgeSuite,
@@ -197,9 +241,10 @@ function addLadder(store: Store): void {
     (testId) => {
       const job = jobs.find((j) => j.key === testId);
       return {
-        text: job?.response === HOSTILE_RESPONSE
-          ? '{"score": 0, "reason": "answers <b>7</b> as if the premise held"}'
-          : '{"score": 1.0, "reason": "names the missing number of boxes"}',
+        text:
+          job?.response === HOSTILE_RESPONSE
+            ? '{"score": 0, "reason": "answers <b>7</b> as if the premise held"}'
+            : '{"score": 1.0, "reason": "names the missing number of boxes"}',
       };
     },
     judgeConfig.params,
@@ -229,7 +274,12 @@ function addSago(store: Store): void {
   const suite = responsesSuite(ruleVariations(prompts, settings, 0));
   store.saveSuite(suite);
   const records: SagoModelRecord[] = MODELS.map((m) => ({ ...m, provider: 'openai', capabilities: OPENAI }));
-  const config = { models: MODELS.map((m) => m.label), seed: 7, repeats: 1, params: { temperature: 0, maxTokens: 64, logprobs: true } };
+  const config = {
+    models: MODELS.map((m) => m.label),
+    seed: 7,
+    repeats: 1,
+    params: { temperature: 0, maxTokens: 64, logprobs: true },
+  };
   const runId = store.beginRun({ id: 'run-sago', suiteHash: suite.hash, config, waverVersion: 'test' });
   const tokens = (text: string) =>
     text.split(' ').map((w, i) => ({
@@ -280,10 +330,24 @@ function addParaphrase(store: Store): void {
     runSeed: 7,
     dataset: 'builtin',
     verified: new Set(items.map((i) => i.id)),
-    rewords: { byItem: new Map(items.map((i) => [i.id, { text: i.alternates?.[0] ?? i.stem, source: { kind: 'alternate' as const } }])) },
+    rewords: {
+      byItem: new Map(
+        items.map((i) => [
+          i.id,
+          { text: i.alternates?.[0] ?? i.stem, source: { kind: 'alternate' as const } },
+        ]),
+      ),
+    },
   });
   store.saveSuite(suite);
-  const config = { models: MODELS.map((m) => m.label), seed: 7, repeats: 2, minCoverage: 0.9, paraphrase: { resamples: 200 }, params: { temperature: 0 } };
+  const config = {
+    models: MODELS.map((m) => m.label),
+    seed: 7,
+    repeats: 2,
+    minCoverage: 0.9,
+    paraphrase: { resamples: 200 },
+    params: { temperature: 0 },
+  };
   const runId = store.beginRun({ id: 'run-paraphrase', suiteHash: suite.hash, config, waverVersion: 'test' });
   const byId = new Map(suite.tests.map((t) => [t.id, t]));
   MODELS.forEach((m, k) => {
@@ -295,8 +359,10 @@ function addParaphrase(store: Store): void {
       (testId, repeat) => {
         const meta = byId.get(testId)?.meta as { key: string; phrasing: string; item: string };
         if (k === 1 && meta.phrasing === 'terse' && repeat === 1) return { error: 'connection reset' };
-        if (k === 0 && meta.phrasing === 'options-shuffled' && meta.item === items[0]?.id) return { text: 'Answer: Z' };
-        if (k === 1 && meta.phrasing === 'verbose' && meta.item === items[1]?.id) return { text: repeat === 0 ? 'Answer: A' : 'Answer: B' };
+        if (k === 0 && meta.phrasing === 'options-shuffled' && meta.item === items[0]?.id)
+          return { text: 'Answer: Z' };
+        if (k === 1 && meta.phrasing === 'verbose' && meta.item === items[1]?.id)
+          return { text: repeat === 0 ? 'Answer: A' : 'Answer: B' };
         return { text: `Answer: ${meta.key}` };
       },
       PLAIN_PARAMS,
@@ -312,7 +378,12 @@ function addPlain(store: Store): void {
     { id: 'q2', prompt: 'What is 2 + 2?' },
   ]);
   store.saveSuite(suite);
-  const runId = store.beginRun({ id: 'run-plain', suiteHash: suite.hash, config: { models: [MODELS[0].label], seed: 0 }, waverVersion: 'test' });
+  const runId = store.beginRun({
+    id: 'run-plain',
+    suiteHash: suite.hash,
+    config: { models: [MODELS[0].label], seed: 0 },
+    waverVersion: 'test',
+  });
   writeCells(store, suite, runId, MODELS[0], (id) => ({ text: id === 'q1' ? 'hi' : '4' }), PLAIN_PARAMS);
   store.finishRun(runId, 'complete');
 }

@@ -7,4 +7,9 @@ import type { SectionModule } from './types.js';
 export type { SectionModule } from './types.js';
 
 /** The protocols a report knows, in report order. A new protocol adds its module here. */
-export const SECTION_MODULES: readonly SectionModule[] = [ladderSection, sagoSection, paraphraseSection, plainSection];
+export const SECTION_MODULES: readonly SectionModule[] = [
+  ladderSection,
+  sagoSection,
+  paraphraseSection,
+  plainSection,
+];

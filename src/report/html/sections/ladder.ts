@@ -10,6 +10,7 @@ import { LADDER_TESTS_SUITE } from '../../../protocols/ladder/run.js';
 import { FAMILIES, FAMILY_NAMES, type LadderTest, LEVELS } from '../../../protocols/ladder/types.js';
 import type { Store } from '../../../run/store.js';
 import type { SuiteTest } from '../../../run/types.js';
+import type { ChartSpec } from '../../charts.js';
 import { formatLadderReport } from '../../ladder-tables.js';
 import type { TranscriptCell } from '../../report-data.js';
 import { bandLines, type Row } from '../chart-kit.js';
@@ -93,7 +94,10 @@ function ladderCells(store: Store, suiteHash: string, data: LadderSectionData | 
     baseline.set(m.identity, bases);
     for (const c of m.cells) {
       let list = byTest.get(c.testId);
-      if (!list) byTest.set(c.testId, (list = []));
+      if (!list) {
+        list = [];
+        byTest.set(c.testId, list);
+      }
       list[c.repeat] = c;
       if (c.family === 'baseline' && c.score !== undefined) {
         const b = bases.get(c.seedId) ?? { sum: 0, n: 0 };
@@ -198,7 +202,9 @@ function ladderHtml(data: LadderSectionData, kit: HtmlKit): string {
   parts.push(`<div class="charts">${charts.join('')}</div>`);
 
   // Per-family curves (L0 = the baseline, shared by every family).
-  const families = FAMILIES.filter((f) => r.models.some((m) => m.metrics.families.find((x) => x.family === f)?.overall.n));
+  const families = FAMILIES.filter((f) =>
+    r.models.some((m) => m.metrics.families.find((x) => x.family === f)?.overall.n),
+  );
   const small: string[] = [];
   for (const f of families) {
     const values: Row[] = [];
@@ -206,7 +212,12 @@ function ladderHtml(data: LadderSectionData, kit: HtmlKit): string {
       const fm = m.metrics.families.find((x) => x.family === f);
       if (!fm) continue;
       if (m.metrics.baseline.accuracy.value !== undefined)
-        values.push({ model: m.label, level: 'L0', n: m.metrics.baseline.n, ...iv(m.metrics.baseline.accuracy) });
+        values.push({
+          model: m.label,
+          level: 'L0',
+          n: m.metrics.baseline.n,
+          ...iv(m.metrics.baseline.accuracy),
+        });
       for (const k of LEVELS) {
         const set = fm.levels[k];
         if (set.accuracy.value === undefined) continue;
@@ -217,7 +228,11 @@ function ladderHtml(data: LadderSectionData, kit: HtmlKit): string {
       kit.chart(
         bandLines({
           values,
-          x: { field: 'level', title: f === 'KB' ? 'boundary type as level' : 'measured level', sort: LEVEL_NAMES },
+          x: {
+            field: 'level',
+            title: f === 'KB' ? 'boundary type as level' : 'measured level',
+            sort: LEVEL_NAMES,
+          },
           y: { field: 'value', low: 'low', high: 'high', title: f === 'KB' ? 'rubric score' : 'accuracy' },
           color,
           width: 230,
@@ -235,7 +250,11 @@ function ladderHtml(data: LadderSectionData, kit: HtmlKit): string {
     );
   }
   if (small.length > 0) {
-    parts.push('<h3>Per-family curves</h3>', legendHtml(kit), `<div class="charts small">${small.join('')}</div>`);
+    parts.push(
+      '<h3>Per-family curves</h3>',
+      legendHtml(kit),
+      `<div class="charts small">${small.join('')}</div>`,
+    );
   }
 
   // Quadrants (the paper's Figure 2), one plot per model: thresholds drawn.
@@ -253,10 +272,12 @@ function ladderHtml(data: LadderSectionData, kit: HtmlKit): string {
       );
       continue;
     }
-    quads.push(kit.chart(quadrantSpec(points, q.xThreshold, q.yThreshold), {
-      title: `Magnitude vs Stability: ${m.label}`,
-      caption: `One point per family: x = mean perturbation magnitude (1 − SIM), y = Stability (Σ correct × magnitude / Σ magnitude). Thresholds: x = ${fmt3(q.xThreshold)} (mean of the family magnitudes), y = ${fmt3(q.yThreshold)}.`,
-    }));
+    quads.push(
+      kit.chart(quadrantSpec(points, q.xThreshold, q.yThreshold), {
+        title: `Magnitude vs Stability: ${m.label}`,
+        caption: `One point per family: x = mean perturbation magnitude (1 − SIM), y = Stability (Σ correct × magnitude / Σ magnitude). Thresholds: x = ${fmt3(q.xThreshold)} (mean of the family magnitudes), y = ${fmt3(q.yThreshold)}.`,
+      }),
+    );
   }
   parts.push('<h3>Magnitude–stability quadrants</h3>', `<div class="charts">${quads.join('')}</div>`);
 
@@ -267,7 +288,13 @@ function ladderHtml(data: LadderSectionData, kit: HtmlKit): string {
       if (f.overall.n === 0) continue;
       const est = f.collapse.status === 'collapsed' ? `L${f.collapse.level}` : f.collapse.status;
       for (const d of f.collapse.distribution)
-        cpRows.push({ model: m.label, family: `${f.family} (CP ${est})`, value: d.value, share: d.share, order: CP_VALUES.indexOf(d.value) });
+        cpRows.push({
+          model: m.label,
+          family: `${f.family} (CP ${est})`,
+          value: d.value,
+          share: d.share,
+          order: CP_VALUES.indexOf(d.value),
+        });
     }
   if (cpRows.length > 0) {
     const cps: string[] = [];
@@ -292,55 +319,85 @@ function ladderHtml(data: LadderSectionData, kit: HtmlKit): string {
   return parts.join('\n');
 }
 
-function quadrantSpec(points: Row[], xThreshold: number | undefined, yThreshold: number) {
-  const xs = points.map((p) => Number(p.x));
-  const xMax = Math.max(0.05, ...xs, xThreshold ?? 0) * 1.15;
-  const x = { field: 'x', type: 'quantitative', title: 'mean magnitude (1 − SIM)', scale: { domain: [0, xMax] } };
+function quadrantSpec(points: Row[], xThreshold: number | undefined, yThreshold: number): ChartSpec {
+  // x starts at 0 and ends past the largest magnitude or threshold (vega's nice domain).
+  const x = {
+    field: 'x',
+    type: 'quantitative',
+    title: 'mean magnitude (1 − SIM)',
+    scale: { zero: true, nice: true },
+  };
   const y = { field: 'y', type: 'quantitative', title: 'Stability', scale: { domain: [0, 1] } };
   const corners = [
-    { x: xMax * 0.02, y: 0.98, label: 'stable', align: 'left', baseline: 'top' },
-    { x: xMax * 0.98, y: 0.98, label: 'robust', align: 'right', baseline: 'top' },
-    { x: xMax * 0.02, y: 0.02, label: 'unstable', align: 'left', baseline: 'bottom' },
-    { x: xMax * 0.98, y: 0.02, label: 'failure', align: 'right', baseline: 'bottom' },
+    { label: 'stable', x: 4, y: 4, align: 'left', baseline: 'top' },
+    { label: 'robust', x: 'width', dx: -4, y: 4, align: 'right', baseline: 'top' },
+    { label: 'unstable', x: 4, y: 'height', dy: -4, align: 'left', baseline: 'bottom' },
+    { label: 'failure', x: 'width', dx: -4, y: 'height', dy: -4, align: 'right', baseline: 'bottom' },
   ];
   const layer: Record<string, unknown>[] = [
-    { data: { values: [{ y: yThreshold }] }, mark: { type: 'rule', strokeDash: [4, 3], color: '#6b7280' }, encoding: { y } },
+    {
+      data: { name: 'xrule' },
+      mark: { type: 'rule', strokeDash: [4, 3], color: '#6b7280' },
+      encoding: { x },
+    },
+    {
+      data: { name: 'yrule' },
+      mark: { type: 'rule', strokeDash: [4, 3], color: '#6b7280' },
+      encoding: { y },
+    },
     ...corners.map((c) => ({
-      data: { values: [c] },
-      mark: { type: 'text', align: c.align, baseline: c.baseline, color: '#9ca3af', fontSize: 11 },
-      encoding: { x: { ...x, field: 'x' }, y: { ...y, field: 'y' }, text: { field: 'label' } },
+      data: { values: [{}] },
+      mark: {
+        type: 'text',
+        align: c.align,
+        baseline: c.baseline,
+        color: '#9ca3af',
+        fontSize: 11,
+        ...(c.dx !== undefined && { dx: c.dx }),
+        ...(c.dy !== undefined && { dy: c.dy }),
+      },
+      encoding: { x: { value: c.x }, y: { value: c.y }, text: { value: c.label } },
     })),
     {
-      data: { values: points },
+      data: { name: 'points' },
       mark: { type: 'point', filled: true, size: 70, color: '#1f2937' },
       encoding: { x, y },
     },
     {
-      data: { values: points },
+      data: { name: 'points' },
       mark: { type: 'text', dx: 7, align: 'left', fontSize: 11 },
       encoding: { x, y, text: { field: 'family' } },
     },
   ];
-  if (xThreshold !== undefined)
-    layer.unshift({
-      data: { values: [{ x: xThreshold }] },
-      mark: { type: 'rule', strokeDash: [4, 3], color: '#6b7280' },
-      encoding: { x },
-    });
-  return { vegaLite: { width: 300, height: 240, layer } };
+  return {
+    vegaLite: { width: 300, height: 240, layer },
+    data: { points, xrule: xThreshold === undefined ? [] : [{ x: xThreshold }], yrule: [{ y: yThreshold }] },
+  };
 }
 
-function collapseSpec(values: Row[]) {
+function collapseSpec(values: Row[]): ChartSpec {
   return {
+    data: { table: values },
     vegaLite: {
       width: 300,
       height: { step: 18 },
-      data: { values },
+      data: { name: 'table' },
       mark: { type: 'bar' },
       encoding: {
         y: { field: 'family', type: 'nominal', title: null },
-        x: { field: 'share', type: 'quantitative', title: 'share of bootstrap resamples', scale: { domain: [0, 1] }, axis: { format: '%' } },
-        color: { field: 'value', type: 'nominal', title: 'Collapse Point', scale: { domain: CP_VALUES, range: CP_COLORS } },
+        x: {
+          field: 'share',
+          type: 'quantitative',
+          title: 'share of bootstrap resamples',
+          scale: { domain: [0, 1] },
+          axis: { format: '%' },
+        },
+        color: {
+          field: 'value',
+          type: 'nominal',
+          title: 'Collapse Point',
+          scale: { domain: CP_VALUES, range: CP_COLORS },
+        },
         order: { field: 'order', type: 'quantitative' },
       },
     },

@@ -57,7 +57,11 @@ export const paraphraseSection = defineSection<ParaphraseResults>({
   },
 });
 
-function paraphraseCells(store: Store, suiteHash: string, results: ParaphraseResults | undefined): TranscriptCell[] {
+function paraphraseCells(
+  store: Store,
+  suiteHash: string,
+  results: ParaphraseResults | undefined,
+): TranscriptCell[] {
   const suite = store.getSuite(suiteHash);
   if (!suite) return [];
   const tests = new Map(suite.tests.map((t) => [t.id, t]));
@@ -71,8 +75,10 @@ function paraphraseCells(store: Store, suiteHash: string, results: ParaphraseRes
   const scored = new Map<string, ScoredCell>();
   const flips = new Set<string>();
   for (const m of results?.models ?? []) {
-    for (const c of m.cells) scored.set(`${m.identity}\u0000${c.item}\u0000${c.phrasing}\u0000${c.repeat}`, c);
-    for (const f of m.metrics.flips) flips.add(`${m.identity}\u0000${f.item}\u0000${f.phrasing}\u0000${f.repeat}`);
+    for (const c of m.cells)
+      scored.set(`${m.identity}\u0000${c.item}\u0000${c.phrasing}\u0000${c.repeat}`, c);
+    for (const f of m.metrics.flips)
+      flips.add(`${m.identity}\u0000${f.item}\u0000${f.phrasing}\u0000${f.repeat}`);
   }
   const out: TranscriptCell[] = [];
   for (const cell of lightCells(store, suiteHash)) {
@@ -87,8 +93,18 @@ function paraphraseCells(store: Store, suiteHash: string, results: ParaphraseRes
     const key = `${cell.modelIdentity}\u0000${meta.item}\u0000${meta.phrasing}\u0000${cell.repeat}`;
     const s = scored.get(key);
     const parsed =
-      s?.given !== undefined ? (s.answer !== undefined && s.answer !== s.given ? `${s.given} (item's ${s.answer})` : s.given) : undefined;
-    const reason = s ? (s.via === 'unparsed' ? `unparsed: ${s.reason ?? ''}` : s.via === 'error' ? undefined : `parsed via ${s.via}`) : undefined;
+      s?.given !== undefined
+        ? s.answer !== undefined && s.answer !== s.given
+          ? `${s.given} (item's ${s.answer})`
+          : s.given
+        : undefined;
+    const reason = s
+      ? s.via === 'unparsed'
+        ? `unparsed: ${s.reason ?? ''}`
+        : s.via === 'error'
+          ? undefined
+          : `parsed via ${s.via}`
+      : undefined;
     out.push({
       ...base,
       item: meta.item,
@@ -130,7 +146,10 @@ function paraphraseHtml(r: ParaphraseResults, kit: HtmlKit): string {
   charts.push(
     kit.chart(
       intervalDots({
-        values: order.flatMap((m) => [row(nameOf(m), 'SAA', m.metrics.saa), row(nameOf(m), 'raw accuracy', m.metrics.rawAccuracy)]),
+        values: order.flatMap((m) => [
+          row(nameOf(m), 'SAA', m.metrics.saa),
+          row(nameOf(m), 'raw accuracy', m.metrics.rawAccuracy),
+        ]),
         category: { field: 'model', title: null, sort: order.map(nameOf) },
         series: { field: 'series', title: 'metric', ...metricColors },
         value: { field: 'value', low: 'low', high: 'high', title: 'share' },
@@ -167,7 +186,12 @@ function paraphraseHtml(r: ParaphraseResults, kit: HtmlKit): string {
           row(nameOf(m), 'prompt instability', m.metrics.promptInstability),
         ]),
         category: { field: 'model', title: null, sort: order.map(nameOf) },
-        series: { field: 'series', title: 'instability', domain: ['run instability', 'prompt instability'], range: ['#59a14f', '#e15759'] },
+        series: {
+          field: 'series',
+          title: 'instability',
+          domain: ['run instability', 'prompt instability'],
+          range: ['#59a14f', '#e15759'],
+        },
         value: { field: 'value', low: 'low', high: 'high', title: 'share that disagrees' },
         horizontal: true,
       }),

@@ -1,5 +1,10 @@
-import { AXIS_HEADING, AXIS_SCALE, SAGO_AXES, type SagoAxis } from '../../../metrics/sago.js';
-import { loadSagoResults, RESPONSES_SUITE, type SagoResults, type SagoTestMeta } from '../../../protocols/sago/results.js';
+import { AXIS_HEADING, AXIS_SCALE, SAGO_AXES } from '../../../metrics/sago.js';
+import {
+  loadSagoResults,
+  RESPONSES_SUITE,
+  type SagoResults,
+  type SagoTestMeta,
+} from '../../../protocols/sago/results.js';
 import type { Store } from '../../../run/store.js';
 import type { ChartSpec } from '../../charts.js';
 import type { TranscriptCell } from '../../report-data.js';
@@ -57,8 +62,8 @@ function sagoCells(store: Store, suiteHash: string, results: SagoResults | undef
   const colOf = new Map<string, number>();
   if (results) {
     const table = results.models[0]?.table;
-    table?.prompts.forEach((p, i) => rowOf.set(`${p.dataset}::${p.id}`, i));
-    results.variations.forEach((v, j) => colOf.set(v.key, j));
+    for (const [i, p] of (table?.prompts ?? []).entries()) rowOf.set(`${p.dataset}::${p.id}`, i);
+    for (const [j, v] of results.variations.entries()) colOf.set(v.key, j);
   }
   const byIdentity = new Map((results?.models ?? []).map((m) => [m.model.identity, m]));
   const V = results?.variations.length ?? 0;
@@ -115,12 +120,16 @@ function sagoHtml(r: SagoResults, kit: HtmlKit): string {
     } dropped; seed ${r.manifest.seed}; ${r.models.length} model${r.models.length === 1 ? '' : 's'}. SGS = mean over prompts of the RMS of Δ/R over a prompt's variants; markers: one-sided t-test of H0: E[s] ≤ ε at ε = ${eps} (* p &lt; .05, ** p &lt; .01, † p &lt; .001).</p>`,
   ];
   const unavailable = r.models.flatMap((m) =>
-    SAGO_AXES.filter((a) => !m.axes[a].available).map((a) => `${m.model.label}: ${AXIS_HEADING[a]} — ${m.axes[a].reason ?? ''}`),
+    SAGO_AXES.filter((a) => !m.axes[a].available).map(
+      (a) => `${m.model.label}: ${AXIS_HEADING[a]} — ${m.axes[a].reason ?? ''}`,
+    ),
   );
   if (unavailable.length > 0)
-    parts.push(`<details class="notes"><summary>Axes unavailable for some models (${unavailable.length})</summary><ul>${unavailable
-      .map((u) => `<li>${kit.esc(u)}</li>`)
-      .join('')}</ul></details>`);
+    parts.push(
+      `<details class="notes"><summary>Axes unavailable for some models (${unavailable.length})</summary><ul>${unavailable
+        .map((u) => `<li>${kit.esc(u)}</li>`)
+        .join('')}</ul></details>`,
+    );
 
   // Heatmaps: per axis, model x dataset (and total).
   const scopes = [...new Set(r.models.flatMap((m) => m.scores.map((x) => x.scope)))];
@@ -144,7 +153,11 @@ function sagoHtml(r: SagoResults, kit: HtmlKit): string {
       kit.chart(
         heatmap({
           values,
-          x: { field: 'scope', title: 'dataset', sort: scopes.map((x) => (x === 'total' ? 'total (all prompts)' : x)) },
+          x: {
+            field: 'scope',
+            title: 'dataset',
+            sort: scopes.map((x) => (x === 'total' ? 'total (all prompts)' : x)),
+          },
           y: { field: 'model', title: null, sort: models },
           value: { field: 'sgs', title: 'SGS' },
           text: 'label',
@@ -165,36 +178,65 @@ function sagoHtml(r: SagoResults, kit: HtmlKit): string {
     const total = m.scores.find((x) => x.scope === 'total');
     for (const axis of axes) {
       const v = total?.axes[axis]?.sgs;
-      if (v !== undefined && m.table.deltas[axis]) radarRows.push({ model: m.model.label, axis: AXIS_HEADING[axis], value: v });
+      if (v !== undefined && m.table.deltas[axis])
+        radarRows.push({ model: m.model.label, axis: AXIS_HEADING[axis], value: v });
     }
   }
   if (axes.length >= 3 && radarRows.length > 0)
     parts.push(
       '<h3>Axes per model</h3>',
       legendHtml(kit),
-      `<div class="charts">${kit.chart(radarSpec(radarRows, axes.map((a) => AXIS_HEADING[a]), kit), {
-        title: 'Total SGS per axis',
-        caption:
-          'Radius (square-root scale, to the largest value): total SGS over all prompts, each axis normalised by its R. Colours as in the key above. A model without an axis has no vertex there (its polygon skips it); values per axis are in the tables.',
-      })}</div>`,
+      `<div class="charts">${kit.chart(
+        radarSpec(
+          radarRows,
+          axes.map((a) => AXIS_HEADING[a]),
+          kit,
+        ),
+        {
+          title: 'Total SGS per axis',
+          caption:
+            'Radius (square-root scale, to the largest value): total SGS over all prompts, each axis normalised by its R. Colours as in the key above. A model without an axis has no vertex there (its polygon skips it); values per axis are in the tables.',
+        },
+      )}</div>`,
     );
 
   // Ablations.
   const abl: string[] = [];
-  const axisColors = { domain: axes.map((a) => AXIS_HEADING[a]), range: axes.map((_, i) => AXIS_PALETTE[i % AXIS_PALETTE.length] as string) };
+  const axisColors = {
+    domain: axes.map((a) => AXIS_HEADING[a]),
+    range: axes.map((_, i) => AXIS_PALETTE[i % AXIS_PALETTE.length] as string),
+  };
   for (const m of r.models) {
     const sampleRows: Row[] = [];
     for (const axis of axes)
       for (const p of m.ablations.sampleSize[axis] ?? [])
         if (p.p50 !== undefined)
-          sampleRows.push({ axis: AXIS_HEADING[axis], n: p.n, value: p.p50, low: p.p10 ?? null, high: p.p90 ?? null });
+          sampleRows.push({
+            axis: AXIS_HEADING[axis],
+            n: p.n,
+            value: p.p50,
+            low: p.p10 ?? null,
+            high: p.p90 ?? null,
+          });
     if (sampleRows.length > 0)
       abl.push(
         kit.chart(
           bandLines({
             values: sampleRows,
-            x: { field: 'n', title: 'prompts drawn (N)', type: 'quantitative', scale: { type: 'log', base: 2 }, axisValues: s.ablation.sizes },
-            y: { field: 'value', low: 'low', high: 'high', title: 'sd across variation groups', domain: [0, maxOf(sampleRows, 'high')] },
+            x: {
+              field: 'n',
+              title: 'prompts drawn (N)',
+              type: 'quantitative',
+              scale: { type: 'log', base: 2 },
+              axisValues: s.ablation.sizes,
+            },
+            y: {
+              field: 'value',
+              low: 'low',
+              high: 'high',
+              title: 'sd across variation groups',
+              domain: [0, maxOf(sampleRows, 'high')],
+            },
             color: { field: 'axis', title: 'axis', ...axisColors },
             width: 300,
             height: 200,
@@ -208,12 +250,14 @@ function sagoHtml(r: SagoResults, kit: HtmlKit): string {
     const posRows: Row[] = [];
     for (const axis of axes)
       for (const sl of m.ablations.position[axis] ?? [])
-        if (sl.sgs !== undefined) posRows.push({ axis: AXIS_HEADING[axis], position: sl.label, sgs: sl.sgs, n: sl.n });
+        if (sl.sgs !== undefined)
+          posRows.push({ axis: AXIS_HEADING[axis], position: sl.label, sgs: sl.sgs, n: sl.n });
     if (posRows.length > 0)
       abl.push(
         kit.chart(groupedBars(posRows, 'position', 'position', axisColors), {
           title: `By position: ${m.model.label}`,
-          caption: 'SGS restricted to the variations inserted at each position (over the prompts with a value there; n in the tables).',
+          caption:
+            'SGS restricted to the variations inserted at each position (over the prompts with a value there; n in the tables).',
         }),
       );
     const strRows: Row[] = [];
@@ -221,7 +265,13 @@ function sagoHtml(r: SagoResults, kit: HtmlKit): string {
       for (const sub of m.ablations.strength[axis] ?? [])
         for (const sl of sub.slices)
           if (sl.sgs !== undefined)
-            strRows.push({ axis: AXIS_HEADING[axis], step: `${sub.subtype} ${sl.label}`, subtype: sub.subtype, sgs: sl.sgs, n: sl.n });
+            strRows.push({
+              axis: AXIS_HEADING[axis],
+              step: `${sub.subtype} ${sl.label}`,
+              subtype: sub.subtype,
+              sgs: sl.sgs,
+              n: sl.n,
+            });
     if (strRows.length > 0)
       abl.push(
         kit.chart(strengthSpec(strRows, axisColors), {
@@ -248,12 +298,18 @@ function maxOf(rows: Row[], field: string): number {
   return Math.max(1e-6, ...xs) * 1.1;
 }
 
-function groupedBars(values: Row[], field: string, title: string, colors: { domain: string[]; range: string[] }): ChartSpec {
+function groupedBars(
+  values: Row[],
+  field: string,
+  title: string,
+  colors: { domain: string[]; range: string[] },
+): ChartSpec {
   return {
+    data: { table: values },
     vegaLite: {
       width: { step: 16 * Math.max(1, colors.domain.length) + 14 },
       height: 200,
-      data: { values },
+      data: { name: 'table' },
       mark: { type: 'bar' },
       encoding: {
         x: { field, type: 'nominal', title, axis: { labelAngle: 0 } },
@@ -267,12 +323,19 @@ function groupedBars(values: Row[], field: string, title: string, colors: { doma
 
 function strengthSpec(values: Row[], colors: { domain: string[]; range: string[] }): ChartSpec {
   const steps = [...new Set(values.map((v) => String(v.step)))];
-  const x = { field: 'step', type: 'ordinal', title: 'subtype and strength', sort: steps, axis: { labelAngle: -45 } };
+  const x = {
+    field: 'step',
+    type: 'ordinal',
+    title: 'subtype and strength',
+    sort: steps,
+    axis: { labelAngle: -45 },
+  };
   return {
+    data: { table: values },
     vegaLite: {
       width: { step: 22 },
       height: 200,
-      data: { values },
+      data: { name: 'table' },
       layer: [
         {
           mark: { type: 'line', opacity: 0.7 },
@@ -315,7 +378,14 @@ function radarSpec(values: Row[], keys: string[], kit: HtmlKit): ChartSpec {
       scales: [
         { name: 'angular', type: 'point', range: { signal: '[-PI, PI]' }, padding: 0.5, domain: keys },
         // Square root: SGS differ by orders of magnitude across axes; linear radii hide the small ones.
-        { name: 'radial', type: 'sqrt', range: { signal: '[0, radius]' }, zero: true, nice: false, domain: [0, max] },
+        {
+          name: 'radial',
+          type: 'sqrt',
+          range: { signal: '[0, radius]' },
+          zero: true,
+          nice: false,
+          domain: [0, max],
+        },
         { name: 'color', type: 'ordinal', domain: models, range },
       ],
       encode: { enter: { x: { signal: 'radius' }, y: { signal: 'radius' } } },

@@ -44,10 +44,10 @@ export function lightCells(store: Store, suiteHash: string): LightCell[] {
   ][];
   // Sorted here, not by SQLite: sorting in SQL carries every response text through a temporary B-tree.
   const position = new Map(
-    store.db
-      .prepare('SELECT test_id, position FROM tests WHERE suite_hash = ?')
-      .raw()
-      .all(suiteHash) as [string, number][],
+    store.db.prepare('SELECT test_id, position FROM tests WHERE suite_hash = ?').raw().all(suiteHash) as [
+      string,
+      number,
+    ][],
   );
   const at = (id: string) => position.get(id) ?? Number.MAX_SAFE_INTEGER;
   rows.sort(
@@ -62,13 +62,22 @@ export function lightCells(store: Store, suiteHash: string): LightCell[] {
     if (text !== null && status === 'done') cell.text = text;
     if (key !== null) cell.responseKey = key;
     if (status === 'failed')
-      cell.error = { kind: kind ?? 'internal', message: message ?? '', ...(errStatus !== null && { status: errStatus }) };
+      cell.error = {
+        kind: kind ?? 'internal',
+        message: message ?? '',
+        ...(errStatus !== null && { status: errStatus }),
+      };
     return cell;
   });
 }
 
 /** The protocol-independent part of a transcript cell: the test as asked and the answer or error. */
-export function cellBase(protocol: string, suiteHash: string, cell: LightCell, test: SuiteTest | undefined): TranscriptCell {
+export function cellBase(
+  protocol: string,
+  suiteHash: string,
+  cell: LightCell,
+  test: SuiteTest | undefined,
+): TranscriptCell {
   const out: TranscriptCell = {
     protocol,
     suite: suiteHash,

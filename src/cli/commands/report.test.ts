@@ -1,0 +1,92 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { InputError } from '../../errors.js';
+import { buildReportStore } from '../../report/test-support/report-store.js';
+import { assertBuilt, cliPath, runCli } from '../test-support/cli.js';
+import { reportCommand, reportFormat } from './report.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'waver-report-cli-'));
+const storePath = join(dir, 'runs.db');
+buildReportStore(storePath).close();
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function report(args: string[]): Promise<void> {
+  await reportCommand().exitOverride().parseAsync(args, { from: 'user' });
+}
+
+describe('waver report', () => {
+  it('writes each format, picked from the --out extension', async () => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      for (const [file, check] of [
+        ['report.html', (t: string) => t.startsWith('<!doctype html>')],
+        ['report.md', (t: string) => t.startsWith('# waver report\n')],
+        ['report.json', (t: string) => JSON.parse(t).report === 'waver'],
+        ['report.csv', (t: string) => t.startsWith('protocol,suite,model,')],
+      ] as const) {
+        const out = join(dir, 'out', file);
+        await report(['--store', storePath, '--out', out]);
+        expect(check(readFileSync(out, 'utf8')), file).toBe(true);
+      }
+      expect(String(stderr.mock.calls.at(-1)?.[0])).toMatch(
+        /^waver: wrote .*report\.csv \(csv, [\d.]+ MB: 3 protocol sections, 182 cells\) in [\d.]+ s\n$/,
+      );
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+
+  it('--format wins over the extension; without --out the report goes to stdout', async () => {
+    const out = join(dir, 'as-md.html');
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    await report(['--store', storePath, '--out', out, '--format', 'md']);
+    stderr.mockRestore();
+    expect(readFileSync(out, 'utf8')).toMatch(/^# waver report/);
+    const chunks: string[] = [];
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((c) => {
+      chunks.push(String(c));
+      return true;
+    });
+    try {
+      await report(['--store', storePath, '--format', 'csv']);
+    } finally {
+      stdout.mockRestore();
+    }
+    expect(chunks.join('').split('\r\n')[0]).toMatch(/^protocol,suite,model/);
+  });
+
+  it('refuses a missing store without creating one, and an extension it cannot read', async () => {
+    const missing = join(dir, 'nope', 'missing.db');
+    const out = join(dir, 'never.html');
+    await expect(report(['--store', missing, '--out', out])).rejects.toThrow(InputError);
+    expect(existsSync(missing)).toBe(false);
+    expect(existsSync(out)).toBe(false);
+    await expect(report(['--store', storePath, '--out', join(dir, 'r.txt')])).rejects.toThrow(
+      /cannot tell the report format from '.txt'/,
+    );
+    expect(reportFormat(undefined, undefined)).toBe('html');
+    expect(reportFormat(undefined, 'a/b.HTM')).toBe('html');
+    expect(reportFormat('json', 'x.csv')).toBe('json');
+  });
+});
+
+// The built binary, once the command is registered in main.ts.
+const registered = existsSync(cliPath) && readFileSync(cliPath, 'utf8').includes('reportCommand');
+describe.skipIf(!registered)(
+  `waver report as a process${registered ? '' : ' (skipped: dist/cli/main.js does not register reportCommand yet)'}`,
+  () => {
+    it('writes the HTML report and exits 0; a missing store exits 2', async () => {
+      assertBuilt();
+      const out = join(dir, 'cli.html');
+      const ok = await runCli(['report', '--store', storePath, '--out', out]);
+      expect(ok.code).toBe(0);
+      expect(readFileSync(out, 'utf8')).toContain('<h1>waver report</h1>');
+      const bad = await runCli(['report', '--store', join(dir, 'missing.db')]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/store not found/);
+    });
+  },
+);
