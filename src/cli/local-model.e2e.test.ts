@@ -13,26 +13,23 @@ const withModel = tinyModelPath ? describe : describe.skip;
 withModel(`the CLI with the real tiny model ${tinyModelMissing ?? ''}`, () => {
   const model = `gguf:${tinyModelPath}`;
 
-  it('waver demo runs end to end from WAVER_MODEL and reads its verdict from the store', async () => {
+  it('waver demo runs end to end from WAVER_MODEL, reads its verdicts from the store and writes the report', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'waver-demo-'));
     const r = await runCli(['demo'], { cwd: dir, env: cleanEnv({ WAVER_MODEL: model }) });
     expect(r.stderr).not.toMatch(/internal error/);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\| 12 \| 12 \| 0 \| 0 \| 0 \| 100\.0% \| complete \|/);
-    expect(r.stdout).toMatch(
-      /accuracy \d+\.\d% \[95% Wilson CI .*\] over n=12 cells \(4 items x 3 phrasings\)/,
-    );
+    expect(r.stdout).toMatch(/accuracy \d+\.\d% \[95% Wilson CI .*\] over n=12 cells \(4 items x 3 phrasings\)/);
+    expect(r.stdout).toMatch(/Stability-Adjusted Accuracy/);
+    const report = readFileSync(join(dir, '.waver/report.html'), 'utf8');
+    expect(report).toMatch(/^<!doctype html>/i);
     // Again: everything comes from the store, nothing is generated twice.
-    const again = await runCli(['demo', '--format', 'json'], {
-      cwd: dir,
-      env: cleanEnv({ WAVER_MODEL: model }),
-    });
+    const again = await runCli(['demo', '--format', 'json'], { cwd: dir, env: cleanEnv({ WAVER_MODEL: model }) });
     expect(again.code).toBe(0);
-    const summary = JSON.parse(again.stdout.slice(0, again.stdout.indexOf('\n}\n') + 3)) as {
-      summary: { calls: number };
-    };
-    expect(summary.summary.calls).toBe(0);
-  }, 120_000);
+    const out = JSON.parse(again.stdout) as { run: { summary: { calls: number } }; report: string };
+    expect(out.run.summary.calls).toBe(0);
+    expect(out.report).toBe('.waver/report.html');
+  }, 180_000);
 
   it('waver serve answers a waver run through the openai: provider, and stops on SIGTERM', async () => {
     const server = startCli(['serve', '--model', model, '--port', '0']);

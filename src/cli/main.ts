@@ -8,6 +8,7 @@ import { demoCommand } from './commands/demo.js';
 import { exportCommand } from './commands/export.js';
 import { ladderCommand } from './commands/ladder.js';
 import { paraphraseCommand } from './commands/paraphrase.js';
+import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { sagoCommand } from './commands/sago.js';
 import { schemaCommand } from './commands/schema.js';
@@ -28,6 +29,7 @@ const program = new Command('waver')
   .addCommand(sagoCommand())
   .addCommand(suiteCommand())
   .addCommand(runCommand())
+  .addCommand(reportCommand())
   .addCommand(checkCommand())
   .addCommand(viewCommand())
   .addCommand(serveCommand())

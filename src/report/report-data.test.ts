@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GRADE_SCHOOL_SEEDS } from '../data/builtin/grade-school.js';
 import { Recording, scratchDir, testConfig } from '../perturb/test-support/ladder-fakes.js';
@@ -324,5 +325,6 @@ describe('buildReport on a store written by a real ladder run (runLadder, replay
       level: 'L1',
     });
     expect(data.cells.filter((c) => c.correct === true)).toHaveLength(7);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
