@@ -561,7 +561,15 @@ main().then(
  * The protocols' own benchmarks (one script each, `bench/<name>.mjs`), each ending with a line
  * `RESULT {"name", "value"?, "ratio"?, "goal", "pass"}`. A missing script is skipped and said so.
  */
-const PROTOCOL_BENCHES = ['ladder-sim', 'ladder-suite', 'ladder-metrics', 'paraphrase-metrics', 'sago-bleu', 'sago-metrics'];
+const PROTOCOL_BENCHES = [
+  'ladder-sim',
+  'ladder-suite',
+  'ladder-metrics',
+  'paraphrase-metrics',
+  'sago-bleu',
+  'sago-metrics',
+  'report',
+];
 
 async function runProtocolBenches(env, timeoutMs, notes) {
   const out = [];
@@ -573,7 +581,10 @@ async function runProtocolBenches(env, timeoutMs, notes) {
     }
     log(`protocol bench: ${rel(script)}`);
     const m = await measureProcess(NODE, [script], { env, cwd: ROOT, timeoutMs });
-    const line = m.stdout.split('\n').filter((l) => l.startsWith('RESULT ')).at(-1);
+    const line = m.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('RESULT '))
+      .at(-1);
     let result;
     try {
       result = line ? JSON.parse(line.slice('RESULT '.length)) : undefined;
@@ -581,7 +592,8 @@ async function runProtocolBenches(env, timeoutMs, notes) {
       result = undefined;
     }
     const broken = m.exitCode !== 0 || result === undefined;
-    if (broken) notes.push(`${name}: exit ${m.exitCode}${result ? '' : ', no RESULT line'}: ${tail(m.stderr, 300)}`);
+    if (broken)
+      notes.push(`${name}: exit ${m.exitCode}${result ? '' : ', no RESULT line'}: ${tail(m.stderr, 300)}`);
     out.push({ name, wallS: m.wallS, result, broken, stdoutTail: tail(m.stdout, 3000) });
   }
   return out;
@@ -592,8 +604,15 @@ function printProtocols(protocols) {
   process.stdout.write('\nprotocol benchmarks (each script prints its own detail; see results.json)\n\n');
   for (const p of protocols) {
     const r = p.result ?? {};
-    const figure = r.ratio !== undefined ? `ratio ${r.ratio}` : r.value !== undefined ? `${r.value}${r.unit ? ` ${r.unit}` : ''}` : '';
+    const figure =
+      r.ratio !== undefined
+        ? `ratio ${r.ratio}`
+        : r.value !== undefined
+          ? `${r.value}${r.unit ? ` ${r.unit}` : ''}`
+          : '';
     const verdict = p.broken ? 'BROKEN' : r.pass ? 'PASS' : 'FAIL';
-    process.stdout.write(`${p.name.padEnd(20)} ${figure.padEnd(28)} goal ${String(r.goal ?? '?').padEnd(14)} ${verdict}\n`);
+    process.stdout.write(
+      `${p.name.padEnd(20)} ${figure.padEnd(28)} goal ${String(r.goal ?? '?').padEnd(14)} ${verdict}\n`,
+    );
   }
 }

@@ -19,12 +19,17 @@ withModel(`the CLI with the real tiny model ${tinyModelMissing ?? ''}`, () => {
     expect(r.stderr).not.toMatch(/internal error/);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\| 12 \| 12 \| 0 \| 0 \| 0 \| 100\.0% \| complete \|/);
-    expect(r.stdout).toMatch(/accuracy \d+\.\d% \[95% Wilson CI .*\] over n=12 cells \(4 items x 3 phrasings\)/);
+    expect(r.stdout).toMatch(
+      /accuracy \d+\.\d% \[95% Wilson CI .*\] over n=12 cells \(4 items x 3 phrasings\)/,
+    );
     expect(r.stdout).toMatch(/Stability-Adjusted Accuracy/);
     const report = readFileSync(join(dir, '.waver/report.html'), 'utf8');
     expect(report).toMatch(/^<!doctype html>/i);
     // Again: everything comes from the store, nothing is generated twice.
-    const again = await runCli(['demo', '--format', 'json'], { cwd: dir, env: cleanEnv({ WAVER_MODEL: model }) });
+    const again = await runCli(['demo', '--format', 'json'], {
+      cwd: dir,
+      env: cleanEnv({ WAVER_MODEL: model }),
+    });
     expect(again.code).toBe(0);
     const out = JSON.parse(again.stdout) as { run: { summary: { calls: number } }; report: string };
     expect(out.run.summary.calls).toBe(0);

@@ -44,7 +44,7 @@ describe('report formats on a fixed store (snapshots)', () => {
 
   it('Markdown: what was run, coverage and errors, each protocol’s tables, transcript counts', async () => {
     const md = renderReport(data, 'md');
-    await expect(md).toMatchFileSnapshot('./__snapshots__/report.md');
+    await expect(md).toMatchFileSnapshot('./__snapshots__/report.md.snap');
     expect(md).toMatch(/^## What was run$/m);
     expect(md).toMatch(/^## Coverage and errors$/m);
     expect(md).toMatch(/^## Ladder: .* — suite `[0-9a-f]{12}`$/m);
@@ -59,7 +59,7 @@ describe('report formats on a fixed store (snapshots)', () => {
 
   it('CSV: one row per cell with its scores', async () => {
     const csv = renderReport(data, 'csv');
-    await expect(csv).toMatchFileSnapshot('./__snapshots__/report.csv');
+    await expect(csv).toMatchFileSnapshot('./__snapshots__/report.csv.snap');
     const lines = csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
       'protocol,suite,model,model_identity,test,repeat,item,family,level,variant,gold,status,parsed,score,correct,flipped,reason,error,response',
@@ -70,7 +70,7 @@ describe('report formats on a fixed store (snapshots)', () => {
 
   it('JSON: the same content, every figure of every section and every cell', async () => {
     const json = renderReport(data, 'json');
-    await expect(stableJson(json)).toMatchFileSnapshot('./__snapshots__/report.json');
+    await expect(stableJson(json)).toMatchFileSnapshot('./__snapshots__/report.json.snap');
     const parsed = JSON.parse(json);
     expect(Object.keys(parsed)).toEqual([
       'report',

@@ -567,7 +567,9 @@ export class Store {
   coverage(suiteHash: string, models: CoverageModel[], opts: { runId?: string } = {}): Coverage {
     const cov: Coverage = { total: 0, done: 0, failed: 0, pending: 0, cached: 0, errorsByKind: {} };
     for (const m of models) {
-      cov.total += this.stmts.expectedCells.pluck().get({ suite_hash: suiteHash, repeats: m.repeats }) as number;
+      cov.total += this.stmts.expectedCells
+        .pluck()
+        .get({ suite_hash: suiteHash, repeats: m.repeats }) as number;
       const rows = this.stmts.coverageRows.all({
         suite_hash: suiteHash,
         identity: m.identity,

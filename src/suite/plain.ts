@@ -49,7 +49,10 @@ function parseTest(value: unknown, where: { file: string; line: number }): Suite
   const known = new Set(['id', 'prompt', 'system', 'repeats', 'meta']);
   for (const key of Object.keys(v)) {
     if (!known.has(key))
-      throw new InputError('unknown field (expected id, prompt, system, repeats, meta)', { ...where, field: key });
+      throw new InputError('unknown field (expected id, prompt, system, repeats, meta)', {
+        ...where,
+        field: key,
+      });
   }
   if (typeof v.id === 'number') v.id = String(v.id);
   if (typeof v.id !== 'string' || v.id === '')

@@ -3,7 +3,11 @@ import { dirname, join } from 'node:path';
 import { Command } from 'commander';
 import { resolveConfig } from '../../config/load.js';
 import type { WaverConfig } from '../../config/schema.js';
-import { DEMO_PHRASING_NAMES, DEMO_QUESTIONS, DEMO_SYSTEM_PROMPT } from '../../data/builtin/demo-questions.js';
+import {
+  DEMO_PHRASING_NAMES,
+  DEMO_QUESTIONS,
+  DEMO_SYSTEM_PROMPT,
+} from '../../data/builtin/demo-questions.js';
 import { paraphraseSettings } from '../../protocols/paraphrase/config.js';
 import { runParaphrase } from '../../protocols/paraphrase/run.js';
 import { formatDemoReport } from '../../report/demo-report.js';
@@ -78,7 +82,9 @@ async function runDemo(config: WaverConfig): Promise<number> {
   // 2. A short paraphrase run: multiple-choice items x five phrasings x two repeats (SAA, flips).
   const settings = paraphraseSettings(undefined, { limit: DEMO_PARAPHRASE_ITEMS });
   const paraphraseConfig = { ...config, params: { ...config.params, maxTokens: 48 } };
-  const paraphrase = await withAbort((signal) => runParaphrase(paraphraseConfig, settings, { signal, onProgress }));
+  const paraphrase = await withAbort((signal) =>
+    runParaphrase(paraphraseConfig, settings, { signal, onProgress }),
+  );
   finish();
   const paraphraseText = formatParaphraseReport(paraphrase.results, config.format, {
     dropped: paraphrase.rewords.dropped,

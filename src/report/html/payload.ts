@@ -177,5 +177,8 @@ function capStrings(strings: string[], budget: number): { cap: number; truncated
 /** JSON for a `<script type="application/json">`: `<` escaped so no text can close the element. */
 export function embedJson(value: unknown): string {
   // One pass: the payload is megabytes. U+2028/9 are escaped too, for older parsers of script text.
-  return JSON.stringify(value).replace(/[<\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[<\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
