@@ -1,8 +1,6 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordingLine } from '../models/replay.js';
 import { ladderTestOf } from '../protocols/ladder/results.js';
@@ -10,52 +8,17 @@ import { kbJudgeJobs } from '../protocols/ladder/run.js';
 import { writeLadderSuite } from '../protocols/ladder/suite-file.js';
 import { openStore } from '../run/store.js';
 import { KB_JUDGE_MAX_TOKENS, kbJudgeRequest } from '../score/kb-judge.js';
-import { repoRoot, tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
-import { assertBuilt, type CliResult, cleanEnv, cliPath, runCli } from './test-support/cli.js';
+import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
+import { assertBuilt, type CliResult, cleanEnv, runCli } from './test-support/cli.js';
 
 beforeAll(assertBuilt);
 
-// `waver ladder` through the built binary once main.ts registers ladderCommand; until then the
-// same command mounted on a bare program (with main.ts's one-line error report and exit codes).
-const registered =
-  existsSync(cliPath) &&
-  /^\s+ladder\b/m.test(spawnSync(process.execPath, [cliPath, '--help'], { encoding: 'utf8' }).stdout ?? '');
-
+/** `waver ladder` through the built binary, with an environment that holds only what the tests set. */
 function ladder(args: string[], opts: { cwd: string }): Promise<CliResult> {
-  if (registered) return runCli(['ladder', ...args], { cwd: opts.cwd, env: cleanEnv() });
-  const url = (p: string) => pathToFileURL(resolve(repoRoot, p)).href;
-  const script = `
-    import { Command } from ${JSON.stringify(url('node_modules/commander/esm.mjs'))};
-    import { ladderCommand } from ${JSON.stringify(url('dist/cli/commands/ladder.js'))};
-    import { InputError } from ${JSON.stringify(url('dist/errors.js'))};
-    try { await new Command('waver').addCommand(ladderCommand()).parseAsync(process.argv); }
-    catch (e) {
-      if (e instanceof InputError) { process.stderr.write('waver: ' + e.format() + '\\n'); process.exitCode = 2; }
-      else { process.stderr.write('waver: internal error: ' + (e && e.stack) + '\\n'); process.exitCode = 1; }
-    }`;
-  return new Promise((done) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script, 'waver', 'ladder', ...args], {
-      cwd: opts.cwd,
-      env: cleanEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on('close', (code, signal) => done({ code, signal, stdout, stderr }));
-  });
+  return runCli(['ladder', ...args], { cwd: opts.cwd, env: cleanEnv() });
 }
 
-const how = registered
-  ? 'dist/cli/main.js'
-  : 'ladderCommand on a bare program (main.ts does not register it yet)';
-
-describe(`waver ladder, bad input (${how})`, () => {
+describe('waver ladder, bad input', () => {
   it('names an unknown dataset, exits 2 and writes nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'waver-ladder-bad-'));
     const r = await ladder(['--models', 'replay:none.jsonl', '--dataset', 'no-such-set'], { cwd: dir });
@@ -87,7 +50,7 @@ describe(`waver ladder, bad input (${how})`, () => {
 
 const withModel = tinyModelPath ? describe : describe.skip;
 
-withModel(`waver ladder end to end with the tiny GGUF (${how}) ${tinyModelMissing ?? ''}`, () => {
+withModel(`waver ladder end to end with the tiny GGUF ${tinyModelMissing ?? ''}`, () => {
   it('builds the suite from the built-in seeds, runs it, prints Tables 3-5; then judges KB through a replay judge', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'waver-ladder-e2e-'));
     const model = `gguf:${tinyModelPath}`;

@@ -3,40 +3,37 @@ import { Command } from 'commander';
 import { InputError } from '../errors.js';
 import { ProviderError } from '../models/errors.js';
 import { WAVER_VERSION } from '../version.js';
-import { checkCommand } from './commands/check.js';
-import { demoCommand } from './commands/demo.js';
-import { exportCommand } from './commands/export.js';
-import { ladderCommand } from './commands/ladder.js';
-import { paraphraseCommand } from './commands/paraphrase.js';
-import { reportCommand } from './commands/report.js';
-import { runCommand } from './commands/run.js';
-import { sagoCommand } from './commands/sago.js';
-import { schemaCommand } from './commands/schema.js';
-import { serveCommand } from './commands/serve.js';
-import { suiteCommand } from './commands/suite.js';
-import { viewCommand } from './commands/view.js';
 import { EXIT } from './output.js';
 
+/**
+ * Each command's module, loaded only when that command runs: the protocols, the report (vega) and
+ * the local model runtime are heavy, and `waver run` should not pay for `waver sago`'s imports in
+ * start-up time and memory. Help and unknown commands load them all.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  demo: async () => (await import('./commands/demo.js')).demoCommand(),
+  ladder: async () => (await import('./commands/ladder.js')).ladderCommand(),
+  paraphrase: async () => (await import('./commands/paraphrase.js')).paraphraseCommand(),
+  sago: async () => (await import('./commands/sago.js')).sagoCommand(),
+  suite: async () => (await import('./commands/suite.js')).suiteCommand(),
+  run: async () => (await import('./commands/run.js')).runCommand(),
+  report: async () => (await import('./commands/report.js')).reportCommand(),
+  check: async () => (await import('./commands/check.js')).checkCommand(),
+  view: async () => (await import('./commands/view.js')).viewCommand(),
+  serve: async () => (await import('./commands/serve.js')).serveCommand(),
+  export: async () => (await import('./commands/export.js')).exportCommand(),
+  schema: async () => (await import('./commands/schema.js')).schemaCommand(),
+};
+
 const program = new Command('waver')
-  .description(
-    "measure how much a language model's behaviour wavers when the same question is asked differently",
-  )
+  .description("measure how much a language model's behaviour wavers when the same question is asked differently")
   .version(WAVER_VERSION)
-  .showHelpAfterError()
-  .addCommand(demoCommand())
-  .addCommand(ladderCommand())
-  .addCommand(paraphraseCommand())
-  .addCommand(sagoCommand())
-  .addCommand(suiteCommand())
-  .addCommand(runCommand())
-  .addCommand(reportCommand())
-  .addCommand(checkCommand())
-  .addCommand(viewCommand())
-  .addCommand(serveCommand())
-  .addCommand(exportCommand())
-  .addCommand(schemaCommand());
+  .showHelpAfterError();
 
 try {
+  const requested = process.argv[2];
+  const names = requested !== undefined && requested in COMMANDS ? [requested] : Object.keys(COMMANDS);
+  for (const name of names) program.addCommand(await (COMMANDS[name] as () => Promise<Command>)());
   await program.parseAsync(process.argv);
 } catch (e) {
   process.exitCode = report(e);

@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { leanFetch } from './lean-fetch.js';
 import type { FetchFn } from './types.js';
 
 /**
@@ -118,7 +119,7 @@ export function sdkClientOptions(endpoint: Endpoint, fetch: FetchFn | undefined)
     // The run engine retries uniformly and records every attempt; an SDK must not retry behind it.
     maxRetries: 0,
     timeout: NO_SDK_TIMEOUT,
-    fetch,
+    fetch: fetch ?? leanFetch,
     logLevel: 'off' as const,
   };
 }

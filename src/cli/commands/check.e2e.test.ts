@@ -1,20 +1,17 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeModel, ladderMeta, ladderStore, paraphraseStore } from '../../check/test-support/stores.js';
 import { openStore } from '../../run/store.js';
-import { repoRoot } from '../../test-support/shared.js';
 import { assertBuilt, type CliResult, cleanEnv, runCli } from '../test-support/cli.js';
 
 /**
  * `waver check` through the built CLI (real process, real store file): exit 0 when every
  * threshold passes, 4 with a table of what failed, 2 on bad input; and the paired comparison.
- * Until src/cli/main.ts registers the command, a preload adds it to the real binary.
  */
 
-const preload = resolve(repoRoot, 'src/check/test-support/register-commands.mjs');
-const env = cleanEnv({ NODE_OPTIONS: `--import ${preload}` });
+const env = cleanEnv();
 const dir = mkdtempSync(join(tmpdir(), 'waver-check-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(assertBuilt);

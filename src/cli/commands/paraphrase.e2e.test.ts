@@ -1,7 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../config/load.js';
 import { resolveMcItems } from '../../data/mc-datasets.js';
@@ -12,23 +11,14 @@ import { rewordItems } from '../../protocols/paraphrase/reword.js';
 import { paraphraseSuite } from '../../protocols/paraphrase/run.js';
 import type { ParaphraseTestMeta } from '../../protocols/paraphrase/suite.js';
 import { requestFor } from '../../run/plan.js';
-import { repoRoot, tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
+import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
 import { assertBuilt, cleanEnv, runCli } from '../test-support/cli.js';
 
 beforeAll(assertBuilt);
 
-// The real binary; until src/cli/main.ts registers the command, a preload adds it (see the file).
-const registered = readFileSync(resolve(repoRoot, 'src/cli/main.ts'), 'utf8').includes('paraphraseCommand');
-const preload = pathToFileURL(
-  resolve(repoRoot, 'src/protocols/paraphrase/test-support/register-command.mjs'),
-).href;
-const env = (extra: Record<string, string> = {}) =>
-  cleanEnv({ ...(registered ? {} : { NODE_OPTIONS: `--import ${preload}` }), ...extra });
+/** The real binary, with an environment that holds only what the tests set. */
 const waver = (args: string[], cwd?: string) =>
-  runCli(['paraphrase', ...args], { env: env(), ...(cwd ? { cwd } : {}) });
-const via = registered
-  ? 'the waver binary'
-  : 'the waver binary (command added by the test preload until main.ts registers it)';
+  runCli(['paraphrase', ...args], { env: cleanEnv(), ...(cwd ? { cwd } : {}) });
 
 /**
  * A recorded "model" for the built-in items: right everywhere (in varied reply styles) except three
@@ -124,7 +114,7 @@ interface Json {
   run: { calls: number };
 }
 
-describe(`waver paraphrase through ${via}`, () => {
+describe('waver paraphrase through the waver binary', () => {
   it('with a recorded model: exact SAA, raw accuracy, instabilities and flips; --out gets the same report; a re-run makes no call', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'waver-para-'));
     const model = await recordModel(dir, 'knows-most');
@@ -355,43 +345,46 @@ describe(`waver paraphrase through ${via}`, () => {
 });
 
 const withModel = tinyModelPath ? describe : describe.skip;
-withModel(`waver paraphrase with the real tiny GGUF model through ${via} ${tinyModelMissing ?? ''}`, () => {
-  it('runs every cell, scores what it can (structure, not quality) and reports SAA with a CI', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'waver-para-gguf-'));
-    const r = await waver([
-      '--models',
-      `gguf:${tinyModelPath}`,
-      '--store',
-      join(dir, 'store.db'),
-      '--max-tokens',
-      '6',
-      '--limit',
-      '8',
-      '--format',
-      'json',
-    ]);
-    expect(r.stderr).not.toMatch(/internal error/);
-    expect(r.code).toBe(0);
-    const j = JSON.parse(r.stdout) as Json;
-    const model = j.models[0];
-    if (!model) throw new Error('no model');
-    const m = model.metrics;
-    // 8 items x 5 phrasings x 2 repeats, every one answered by the real model and stored.
-    expect(m.coverage).toMatchObject({ expected: 80, done: 80, failed: 0, complete: true });
-    expect(model.cells).toHaveLength(80);
-    expect(model.cells.every((c) => c.status === 'done' && typeof c.reply === 'string')).toBe(true);
-    // A story model cannot answer: whatever it scores, every rate is a number in [0, 1] with its CI.
-    for (const e of [m.rawAccuracy, m.saa, m.runInstability, m.promptInstability]) {
-      expect(e.value).toBeGreaterThanOrEqual(0);
-      expect(e.value).toBeLessThanOrEqual(1);
-      expect(e.low).toBeLessThanOrEqual(e.value);
-      expect(e.high).toBeGreaterThanOrEqual(e.value);
-    }
-    expect(m.saa.itemsScored).toBe(8);
-    expect(m.parse.done).toBe(80);
-    // Greedy decoding of the same prompt gives the same reply: no run instability.
-    expect(m.runInstability).toMatchObject({ value: 0, n: 40 });
-    expect(j.suite.phrasings).toHaveLength(5);
-    expect(j.leaderboard).toHaveLength(1);
-  }, 300_000);
-});
+withModel(
+  `waver paraphrase with the real tiny GGUF model through the waver binary ${tinyModelMissing ?? ''}`,
+  () => {
+    it('runs every cell, scores what it can (structure, not quality) and reports SAA with a CI', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'waver-para-gguf-'));
+      const r = await waver([
+        '--models',
+        `gguf:${tinyModelPath}`,
+        '--store',
+        join(dir, 'store.db'),
+        '--max-tokens',
+        '6',
+        '--limit',
+        '8',
+        '--format',
+        'json',
+      ]);
+      expect(r.stderr).not.toMatch(/internal error/);
+      expect(r.code).toBe(0);
+      const j = JSON.parse(r.stdout) as Json;
+      const model = j.models[0];
+      if (!model) throw new Error('no model');
+      const m = model.metrics;
+      // 8 items x 5 phrasings x 2 repeats, every one answered by the real model and stored.
+      expect(m.coverage).toMatchObject({ expected: 80, done: 80, failed: 0, complete: true });
+      expect(model.cells).toHaveLength(80);
+      expect(model.cells.every((c) => c.status === 'done' && typeof c.reply === 'string')).toBe(true);
+      // A story model cannot answer: whatever it scores, every rate is a number in [0, 1] with its CI.
+      for (const e of [m.rawAccuracy, m.saa, m.runInstability, m.promptInstability]) {
+        expect(e.value).toBeGreaterThanOrEqual(0);
+        expect(e.value).toBeLessThanOrEqual(1);
+        expect(e.low).toBeLessThanOrEqual(e.value);
+        expect(e.high).toBeGreaterThanOrEqual(e.value);
+      }
+      expect(m.saa.itemsScored).toBe(8);
+      expect(m.parse.done).toBe(80);
+      // Greedy decoding of the same prompt gives the same reply: no run instability.
+      expect(m.runInstability).toMatchObject({ value: 0, n: 40 });
+      expect(j.suite.phrasings).toHaveLength(5);
+      expect(j.leaderboard).toHaveLength(1);
+    }, 300_000);
+  },
+);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { InputError } from '../../errors.js';
 import { buildReportStore } from '../../report/test-support/report-store.js';
-import { assertBuilt, cliPath, runCli } from '../test-support/cli.js';
+import { assertBuilt, runCli } from '../test-support/cli.js';
 import { reportCommand, reportFormat } from './report.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'waver-report-cli-'));
@@ -73,20 +73,15 @@ describe('waver report', () => {
   });
 });
 
-// The built binary, once the command is registered in main.ts.
-const registered = existsSync(cliPath) && readFileSync(cliPath, 'utf8').includes('reportCommand');
-describe.skipIf(!registered)(
-  `waver report as a process${registered ? '' : ' (skipped: dist/cli/main.js does not register reportCommand yet)'}`,
-  () => {
-    it('writes the HTML report and exits 0; a missing store exits 2', async () => {
-      assertBuilt();
-      const out = join(dir, 'cli.html');
-      const ok = await runCli(['report', '--store', storePath, '--out', out]);
-      expect(ok.code).toBe(0);
-      expect(readFileSync(out, 'utf8')).toContain('<h1>waver report</h1>');
-      const bad = await runCli(['report', '--store', join(dir, 'missing.db')]);
-      expect(bad.code).toBe(2);
-      expect(bad.stderr).toMatch(/store not found/);
-    });
-  },
-);
+describe('waver report as a process', () => {
+  it('writes the HTML report and exits 0; a missing store exits 2', async () => {
+    assertBuilt();
+    const out = join(dir, 'cli.html');
+    const ok = await runCli(['report', '--store', storePath, '--out', out]);
+    expect(ok.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain('<h1>waver report</h1>');
+    const bad = await runCli(['report', '--store', join(dir, 'missing.db')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/store not found/);
+  });
+});

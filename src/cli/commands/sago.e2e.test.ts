@@ -1,7 +1,6 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveOpenPrompts } from '../../data/open-datasets.js';
 import { recordingLine } from '../../models/replay.js';
@@ -14,58 +13,14 @@ import { sagoJson } from '../../report/sago-tables.js';
 import { auxCount } from '../../run/aux-cache.js';
 import { requestFor } from '../../run/plan.js';
 import { openStore } from '../../run/store.js';
-import { repoRoot, tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
+import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
 import { assertBuilt, type CliResult, cleanEnv, runCli } from '../test-support/cli.js';
 
 beforeAll(assertBuilt);
 
-/**
- * `waver sago` through the built CLI. Until src/cli/main.ts registers the command, the same
- * command object is driven by a two-line runner (same exit codes for bad input).
- */
-const registered = readFileSync(join(repoRoot, 'src/cli/main.ts'), 'utf8').includes('sagoCommand');
-
-function runner(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'waver-sago-cli-')), 'sago.mjs');
-  const dist = (p: string) => pathToFileURL(join(repoRoot, 'dist', p)).href;
-  writeFileSync(
-    file,
-    [
-      `const { sagoCommand } = await import(${JSON.stringify(dist('cli/commands/sago.js'))});`,
-      `const { InputError } = await import(${JSON.stringify(dist('errors.js'))});`,
-      'try { await sagoCommand().parseAsync(process.argv); } catch (e) {',
-      "  if (e instanceof InputError) { process.stderr.write('waver: ' + e.format() + '\\n'); process.exitCode = 2; }",
-      "  else { process.stderr.write('waver: internal error: ' + (e?.stack ?? e) + '\\n'); process.exitCode = 1; }",
-      '}',
-    ].join('\n'),
-  );
-  return file;
-}
-
-let script: string | undefined;
-async function sago(
-  args: string[],
-  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<CliResult> {
-  if (registered) return runCli(['sago', ...args], opts);
-  script ??= runner();
-  const { spawn } = await import('node:child_process');
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script as string, ...args], {
-      cwd: opts.cwd ?? tmpdir(),
-      env: opts.env ?? cleanEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+/** `waver sago` through the built CLI, with an environment that holds only what the tests set. */
+function sago(args: string[], opts: { cwd: string }): Promise<CliResult> {
+  return runCli(['sago', ...args], { cwd: opts.cwd, env: cleanEnv() });
 }
 
 const withModel = tinyModelPath ? describe : describe.skip;

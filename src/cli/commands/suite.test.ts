@@ -10,7 +10,7 @@ import { readLadderSuite } from '../../protocols/ladder/suite-file.js';
 import { parseFamilies, parseLevels, suiteCommand } from './suite.js';
 
 /**
- * `waver suite build` in process (the lead registers the command in main.ts): what it writes, what
+ * `waver suite build` in process: what it writes, what
  * it prints, and that bad input writes nothing.
  */
 

@@ -1,21 +1,18 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FaultServer, startFaultServer } from '../../test-support/fault-server.js';
-import { repoRoot } from '../../test-support/shared.js';
 import { assertBuilt, cleanEnv, runCli, startCli } from '../test-support/cli.js';
 
 /**
  * `waver view` through the built CLI: it refuses non-loopback addresses unless asked, serves the
  * report, and its SSE endpoint streams progress that changes while a real `waver run` (another
- * process, against a local OpenAI-compatible server) writes to the same store. Until
- * src/cli/main.ts registers the command, a preload adds it to the real binary.
+ * process, against a local OpenAI-compatible server) writes to the same store.
  */
 
-const preload = resolve(repoRoot, 'src/check/test-support/register-commands.mjs');
-const env = cleanEnv({ NODE_OPTIONS: `--import ${preload}` });
+const env = cleanEnv();
 const dir = mkdtempSync(join(tmpdir(), 'waver-view-e2e-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(assertBuilt);
