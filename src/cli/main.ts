@@ -26,7 +26,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 const program = new Command('waver')
-  .description("measure how much a language model's behaviour wavers when the same question is asked differently")
+  .description(
+    "measure how much a language model's behaviour wavers when the same question is asked differently",
+  )
   .version(WAVER_VERSION)
   .showHelpAfterError();
 
