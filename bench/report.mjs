@@ -22,8 +22,10 @@ import { ladderSuite } from '../dist/protocols/ladder/run.js';
 import { FAMILIES, KB_TYPES } from '../dist/protocols/ladder/types.js';
 import { buildParaphraseSuite } from '../dist/protocols/paraphrase/suite.js';
 import { SagoConfig } from '../dist/protocols/sago/config.js';
+import { featureRow, featuresRequest } from '../dist/protocols/sago/features.js';
 import { saveManifest } from '../dist/protocols/sago/manifest.js';
-import { responsesSuite } from '../dist/protocols/sago/run.js';
+import { writePromptRow } from '../dist/protocols/sago/measures.js';
+import { promptGroups, responsesSuite } from '../dist/protocols/sago/run.js';
 import { ruleVariations } from '../dist/protocols/sago/variants.js';
 import { requestFor } from '../dist/run/plan.js';
 import { openStore } from '../dist/run/store.js';
@@ -296,6 +298,25 @@ for (const [m, model] of sagoModels.entries()) {
   store.saveBatch(writes);
 }
 store.finishRun(sagoRun, 'complete');
+// What `waver sago` leaves behind besides the responses: the per-prompt derived values (BLEU,
+// log-prob, entropy, rule mirroring) it stores once the calls are done, which the report reads.
+for (const model of sagoModels) {
+  const cellMap = new Map();
+  for (const c of store.cells({ suiteHash: sagoSuite.hash, modelIdentity: model.identity }))
+    if (c.repeat === 0) cellMap.set(c.testId, c);
+  store.db.transaction(() => {
+    for (const group of promptGroups(sagoSuite)) {
+      const features = featureRow(store, model.identity, group, cellMap, sagoSettings);
+      if (features)
+        writePromptRow(
+          store,
+          model.identity,
+          featuresRequest(model.identity, sagoSuite.hash, group, sagoSettings),
+          features,
+        );
+    }
+  })();
+}
 saveManifest(store, {
   version: 1,
   responsesSuite: sagoSuite.hash,

@@ -506,7 +506,7 @@ async function auxStage(
 }
 
 /** The responses suite's tests grouped by prompt: the baseline and its variants. */
-function promptGroups(suite: Suite): { baseline: SuiteTest; variants: SuiteTest[] }[] {
+export function promptGroups(suite: Suite): { baseline: SuiteTest; variants: SuiteTest[] }[] {
   const groups = new Map<string, { baseline?: SuiteTest; variants: SuiteTest[] }>();
   for (const t of suite.tests) {
     const meta = t.meta as unknown as SagoTestMeta;
