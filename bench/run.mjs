@@ -610,7 +610,10 @@ function printProtocols(protocols) {
         : r.value !== undefined
           ? `${r.value}${r.unit ? ` ${r.unit}` : ''}`
           : '';
-    const verdict = p.broken ? 'BROKEN' : r.pass ? 'PASS' : 'FAIL';
+    let verdict = p.broken ? 'BROKEN' : r.pass ? 'PASS' : 'FAIL';
+    // A script may judge a second goal (the ladder suite's fill table) apart from its timing.
+    if (r.fillPass === false)
+      verdict += `; fill FAIL (below ${r.fillGoal}: ${r.fillBelowGoal.join(', ')}; min ${r.fillMin})`;
     process.stdout.write(
       `${p.name.padEnd(20)} ${figure.padEnd(28)} goal ${String(r.goal ?? '?').padEnd(14)} ${verdict}\n`,
     );
