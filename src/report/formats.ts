@@ -1,6 +1,12 @@
 import { renderHtml } from './html/page.js';
 import { SECTION_MODULES } from './html/sections/index.js';
-import type { ReportData, TranscriptCell } from './report-data.js';
+import {
+  type ReportData,
+  RUN_COLUMNS,
+  RUN_NUMERIC_COLUMNS,
+  runRow,
+  type TranscriptCell,
+} from './report-data.js';
 
 /**
  * One report, four forms (docs/report.md#formats): `html` (charts, tables, the transcript browser),
@@ -79,47 +85,12 @@ export function reportMarkdown(data: ReportData): string {
   if (data.runs.length === 0) out.push('No runs in this store.', '');
   else {
     out.push(
-      row([
-        'run',
-        'suite',
-        'suite hash',
-        'role',
-        'models',
-        'roles configured',
-        'seed',
-        'repeats',
-        'temperature',
-        'waver',
-        'started',
-        'finished',
-        'status',
-      ]),
-      row(['---', '---', '---', '---', '---', '---', '---:', '---:', '---:', '---', '---', '---', '---']),
+      row([...RUN_COLUMNS]),
+      row(
+        RUN_COLUMNS.map((_, i) => ((RUN_NUMERIC_COLUMNS as readonly number[]).includes(i) ? '---:' : '---')),
+      ),
     );
-    for (const r of data.runs)
-      out.push(
-        row([
-          `\`${r.id.slice(0, 8)}\``,
-          r.suite?.name ?? '—',
-          r.suite ? `\`${r.suite.hash.slice(0, 12)}\`` : '—',
-          r.role,
-          r.models.join(', ') || '—',
-          [
-            r.judge && `judge ${r.judge}`,
-            r.generator && `generator ${r.generator}`,
-            r.embedder && `embedder ${r.embedder}`,
-          ]
-            .filter(Boolean)
-            .join('; ') || '—',
-          r.seed === undefined ? '—' : String(r.seed),
-          r.repeats === undefined ? '—' : String(r.repeats),
-          r.temperature === undefined ? '—' : String(r.temperature),
-          r.waverVersion,
-          r.startedAt,
-          r.finishedAt ?? '—',
-          r.status,
-        ]),
-      );
+    for (const r of data.runs) out.push(row(runRow(r, { text: (x) => x, code: (x) => `\`${x}\`` })));
     out.push('');
   }
 

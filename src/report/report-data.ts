@@ -39,6 +39,58 @@ export interface RunInfo {
   maxTokens?: number;
 }
 
+/** The "what was run" table's columns; seed, repeats and temperature (indices 6-8) are numeric. */
+export const RUN_COLUMNS = [
+  'run',
+  'suite',
+  'suite hash',
+  'role',
+  'models',
+  'roles configured',
+  'seed',
+  'repeats',
+  'temperature',
+  'waver',
+  'started',
+  'finished',
+  'status',
+] as const;
+export const RUN_NUMERIC_COLUMNS = [6, 7, 8] as const;
+
+/**
+ * One row of that table, for every output format: `text` renders plain values, `code` the ids
+ * and hashes (backticks in Markdown, <code> in HTML), each escaping as its format needs.
+ */
+export function runRow(
+  r: RunInfo,
+  render: { text: (s: string) => string; code: (s: string) => string },
+): string[] {
+  const { text, code } = render;
+  const dash = (v: number | undefined) => text(v === undefined ? '—' : String(v));
+  const roles = [
+    r.judge && `judge ${r.judge}`,
+    r.generator && `generator ${r.generator}`,
+    r.embedder && `embedder ${r.embedder}`,
+  ]
+    .filter(Boolean)
+    .join('; ');
+  return [
+    code(r.id.slice(0, 8)),
+    text(r.suite?.name ?? '—'),
+    r.suite ? code(r.suite.hash.slice(0, 12)) : text('—'),
+    text(r.role),
+    text(r.models.join(', ') || '—'),
+    text(roles || '—'),
+    dash(r.seed),
+    dash(r.repeats),
+    dash(r.temperature),
+    text(r.waverVersion),
+    text(r.startedAt),
+    text(r.finishedAt ?? '—'),
+    text(r.status),
+  ];
+}
+
 export interface SuiteInfo extends SuiteRef {
   /** `ladder` for `ladder/tests`; undefined for a plain suite. */
   protocol?: string;

@@ -1,5 +1,5 @@
 import { chartSvg } from '../charts.js';
-import type { ReportData } from '../report-data.js';
+import { type ReportData, RUN_COLUMNS, RUN_NUMERIC_COLUMNS, runRow } from '../report-data.js';
 import { colorsFor } from './chart-kit.js';
 import { CLIENT_JS } from './client.js';
 import { escapeHtml as esc, markdownToHtml } from './markdown.js';
@@ -119,51 +119,11 @@ function table(head: string[], rows: string[][], numeric: number[] = []): string
 }
 
 function whatWasRun(data: ReportData): string {
-  const rows = data.runs.map((r) => [
-    `<code>${esc(r.id.slice(0, 8))}</code>`,
-    esc(r.suite ? r.suite.name : '—'),
-    r.suite ? `<code>${esc(r.suite.hash.slice(0, 12))}</code>` : '—',
-    esc(r.role),
-    esc(r.models.join(', ') || '—'),
-    esc(
-      [
-        r.judge && `judge ${r.judge}`,
-        r.generator && `generator ${r.generator}`,
-        r.embedder && `embedder ${r.embedder}`,
-      ]
-        .filter(Boolean)
-        .join('; ') || '—',
-    ),
-    esc(r.seed === undefined ? '—' : String(r.seed)),
-    esc(r.repeats === undefined ? '—' : String(r.repeats)),
-    esc(r.temperature === undefined ? '—' : String(r.temperature)),
-    esc(r.waverVersion),
-    esc(r.startedAt),
-    esc(r.finishedAt ?? '—'),
-    esc(r.status),
-  ]);
+  const rows = data.runs.map((r) => runRow(r, { text: esc, code: (x) => `<code>${esc(x)}</code>` }));
   return `<section id="run"><h2>What was run</h2><p class="lede">Every run recorded in the store, oldest first: the suite (name and sha256), whether its models were the systems under test or served a role, the models and roles configured, and the seed, repeats and temperature the run used.</p>${
     rows.length === 0
       ? '<p>No runs in this store.</p>'
-      : table(
-          [
-            'run',
-            'suite',
-            'suite hash',
-            'role',
-            'models',
-            'roles configured',
-            'seed',
-            'repeats',
-            'temperature',
-            'waver',
-            'started',
-            'finished',
-            'status',
-          ],
-          rows,
-          [6, 7, 8],
-        )
+      : table([...RUN_COLUMNS], rows, [...RUN_NUMERIC_COLUMNS])
   }</section>`;
 }
 
