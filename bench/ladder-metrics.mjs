@@ -12,12 +12,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WaverConfig } from '../dist/config/schema.js';
+import { KB_JUDGE_SUITE, kbJudgeTest } from '../dist/protocols/ladder/kb-judge.js';
 import { loadLadderResults } from '../dist/protocols/ladder/results.js';
 import { kbJudgeJobs, ladderSuite } from '../dist/protocols/ladder/run.js';
 import { FAMILIES, KB_TYPES } from '../dist/protocols/ladder/types.js';
-import { openStore } from '../dist/run/store.js';
-import { KB_JUDGE_SUITE, kbJudgeTest } from '../dist/score/kb-judge.js';
-import { suiteOf } from '../dist/suite/plain.js';
+import { suiteOf } from '../dist/protocols/plain/suite-file.js';
+import { openStore } from '../dist/store/store.js';
 import { PyRandom } from '../dist/util/random.js';
 
 const arg = (name, fallback) => {

@@ -39,8 +39,9 @@ function skip(reason) {
   finish({ pass: false, skipped: reason });
 }
 
-const dist = resolve(here, '../dist/measure/similarity.js');
-if (!existsSync(dist)) skip('dist/measure/similarity.js is missing: run `npm run build` first');
+const dist = resolve(here, '../dist/protocols/ladder/severity/similarity.js');
+if (!existsSync(dist))
+  skip('dist/protocols/ladder/severity/similarity.js is missing: run `npm run build` first');
 const paths = FILES.map((f) => resolve(fixtures, f));
 const missing = paths.filter((p) => !existsSync(p));
 if (missing.length > 0) skip(`fixture not found: ${missing.join(', ')}`);

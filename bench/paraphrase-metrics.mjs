@@ -6,7 +6,7 @@
 //   npm run build && node bench/paraphrase-metrics.mjs [--repeat 5]
 //
 // Prints a small table and one line `RESULT {...}` (the median of the repeats).
-import { paraphraseLeaderboard, paraphraseMetrics } from '../dist/metrics/paraphrase.js';
+import { paraphraseLeaderboard, paraphraseMetrics } from '../dist/protocols/paraphrase/metrics.js';
 import { PyRandom } from '../dist/util/random.js';
 
 const arg = (name, fallback) => {

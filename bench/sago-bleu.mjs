@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * BLEU throughput: waver's sacrebleu port (dist/measure/bleu.js) on the 1,250 cases of
+ * BLEU throughput: waver's sacrebleu port (dist/text-measures/bleu.js) on the 1,250 cases of
  * ../shared/fixtures/sacrebleu-sentence-cases.json, against sacrebleu 2.6.0 itself in the same run
  * when `python3 -c 'import sacrebleu'` works (PYTHONPATH is passed through). First checks that
  * every score matches sacrebleu's to 1e-9 (a fast wrong BLEU is not a result).
@@ -23,7 +23,7 @@ const args = process.argv.slice(2);
 const roundsArg = args.indexOf('--rounds');
 const rounds = roundsArg >= 0 ? Number(args[roundsArg + 1]) : 7;
 const fixture = resolve(here, '../../shared/fixtures/sacrebleu-sentence-cases.json');
-const dist = resolve(here, '../dist/measure/bleu.js');
+const dist = resolve(here, '../dist/text-measures/bleu.js');
 
 if (!existsSync(dist)) {
   console.error('dist/ is missing: run `npm run build` first');
@@ -110,7 +110,7 @@ const median = (xs) => {
 };
 const perS = (ms) => (cases.length / ms) * 1000;
 const waverRate = perS(median(times.waver));
-const rows = [['waver sentenceBleu (dist/measure/bleu.js)', median(times.waver), waverRate]];
+const rows = [['waver sentenceBleu (dist/text-measures/bleu.js)', median(times.waver), waverRate]];
 let anchorRate;
 if (sacrebleuVersion) {
   const a = perS(median(times.sentence_bleu));

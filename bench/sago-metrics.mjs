@@ -16,14 +16,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { politenessJudgePrompt } from '../dist/measure/mirroring.js';
 import { ANTHROPIC_CAPABILITIES } from '../dist/models/anthropic.js';
 import { GGUF_CAPABILITIES } from '../dist/models/gguf.js';
 import { OPENAI_CAPABILITIES } from '../dist/models/openai.js';
+import { suiteOf } from '../dist/protocols/plain/suite-file.js';
 import { SagoConfig } from '../dist/protocols/sago/config.js';
 import { featureRow, featuresRequest } from '../dist/protocols/sago/features.js';
 import { saveManifest } from '../dist/protocols/sago/manifest.js';
 import { promptRowRequest, writePromptRow } from '../dist/protocols/sago/measures.js';
+import { politenessJudgePrompt } from '../dist/protocols/sago/mirroring.js';
 import {
   activationRequest,
   JUDGE_SUITE,
@@ -31,12 +32,11 @@ import {
   loadSagoResults,
 } from '../dist/protocols/sago/results.js';
 import { responsesSuite } from '../dist/protocols/sago/run.js';
+import { formatSagoResults } from '../dist/protocols/sago/tables.js';
 import { ruleVariations } from '../dist/protocols/sago/variants.js';
-import { formatSagoResults } from '../dist/report/sago-tables.js';
 import { cacheKey } from '../dist/run/cache-key.js';
 import { requestFor } from '../dist/run/plan.js';
-import { openStore } from '../dist/run/store.js';
-import { suiteOf } from '../dist/suite/plain.js';
+import { openStore } from '../dist/store/store.js';
 import { PyRandom } from '../dist/util/random.js';
 
 const arg = (name, fallback) => {

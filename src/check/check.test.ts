@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../config/load.js';
 import { InputError } from '../errors.js';
-import { openStore, type Store } from '../run/store.js';
+import { openStore, type Store } from '../store/store.js';
 import { compareModels } from './compare.js';
 import { CheckConfig } from './config.js';
 import { evaluateThresholds } from './evaluate.js';

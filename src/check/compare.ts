@@ -1,10 +1,10 @@
 import type { WaverConfig } from '../config/schema.js';
 import { InputError } from '../errors.js';
-import { type PairedComparison, type PairedObservation, pairedComparison } from '../metrics/paired.js';
 import { LadderConfigSchema } from '../protocols/ladder/config.js';
 import { loadLadderResults } from '../protocols/ladder/results.js';
 import { loadParaphraseResults } from '../protocols/paraphrase/results.js';
-import type { Store } from '../run/store.js';
+import { type PairedComparison, type PairedObservation, pairedComparison } from '../stats/paired.js';
+import type { Store } from '../store/store.js';
 import { deriveSeed } from '../util/random.js';
 import { type ProtocolSuite, protocolSuites } from './suites.js';
 

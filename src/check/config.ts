@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { SAGO_AXES } from '../metrics/sago.js';
 import { FAMILIES } from '../protocols/ladder/types.js';
+import { SAGO_AXES } from '../protocols/sago/metrics.js';
 
 /**
  * The `check:` section of waver.yaml: the thresholds `waver check` gates on (docs/check.md).

@@ -1,12 +1,12 @@
 import type { WaverConfig } from '../config/schema.js';
-import { clusterBootstrap } from '../metrics/bootstrap.js';
-import { perPromptInstability, SAGO_AXES, type SagoAxis } from '../metrics/sago.js';
 import { type LadderResults, ladderTestOf, loadLadderResults } from '../protocols/ladder/results.js';
 import { FAMILIES, type Family } from '../protocols/ladder/types.js';
 import { loadParaphraseResults, type ParaphraseResults } from '../protocols/paraphrase/results.js';
+import { perPromptInstability, SAGO_AXES, type SagoAxis } from '../protocols/sago/metrics.js';
 import { loadSagoResults, type SagoModelResults, type SagoResults } from '../protocols/sago/results.js';
-import type { Store } from '../run/store.js';
 import type { Coverage } from '../run/types.js';
+import { clusterBootstrap } from '../stats/bootstrap.js';
+import type { Store } from '../store/store.js';
 import { deriveSeed } from '../util/random.js';
 import type { Protocol, ProtocolSuite } from './suites.js';
 import { describeThreshold, type ThresholdMetric, type ThresholdRule } from './thresholds.js';

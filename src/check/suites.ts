@@ -3,7 +3,7 @@ import { LADDER_TESTS_SUITE } from '../protocols/ladder/run.js';
 import { ITEMS_SUITE } from '../protocols/paraphrase/suite.js';
 import { latestManifest } from '../protocols/sago/manifest.js';
 import { RESPONSES_SUITE } from '../protocols/sago/results.js';
-import type { Store } from '../run/store.js';
+import type { Store } from '../store/store.js';
 
 /**
  * Which suite of each protocol `waver check` looks at: the one run most recently (a store may hold

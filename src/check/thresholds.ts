@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js';
-import { SAGO_AXES, type SagoAxis } from '../metrics/sago.js';
 import { FAMILIES, type Family } from '../protocols/ladder/types.js';
+import { SAGO_AXES, type SagoAxis } from '../protocols/sago/metrics.js';
 import type { CheckConfig } from './config.js';
 
 /**

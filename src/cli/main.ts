@@ -11,12 +11,12 @@ import { EXIT } from './output.js';
  * start-up time and memory. Help and unknown commands load them all.
  */
 const COMMANDS: Record<string, () => Promise<Command>> = {
-  demo: async () => (await import('./commands/demo.js')).demoCommand(),
-  ladder: async () => (await import('./commands/ladder.js')).ladderCommand(),
-  paraphrase: async () => (await import('./commands/paraphrase.js')).paraphraseCommand(),
-  sago: async () => (await import('./commands/sago.js')).sagoCommand(),
-  suite: async () => (await import('./commands/suite.js')).suiteCommand(),
-  run: async () => (await import('./commands/run.js')).runCommand(),
+  demo: async () => (await import('../demo/command.js')).demoCommand(),
+  ladder: async () => (await import('../protocols/ladder/command.js')).ladderCommand(),
+  paraphrase: async () => (await import('../protocols/paraphrase/command.js')).paraphraseCommand(),
+  sago: async () => (await import('../protocols/sago/command.js')).sagoCommand(),
+  suite: async () => (await import('../protocols/ladder/suite-command.js')).suiteCommand(),
+  run: async () => (await import('../protocols/plain/command.js')).runCommand(),
   report: async () => (await import('./commands/report.js')).reportCommand(),
   check: async () => (await import('./commands/check.js')).checkCommand(),
   view: async () => (await import('./commands/view.js')).viewCommand(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../run/store.js';
+import { openStore } from '../store/store.js';
 import { inertMarkdown, renderReport, reportCsv } from './formats.js';
 import { markdownToHtml } from './html/markdown.js';
 import { buildPayload, embedJson } from './html/payload.js';

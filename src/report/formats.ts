@@ -1,5 +1,5 @@
 import { renderHtml } from './html/page.js';
-import { SECTION_MODULES } from './html/sections/index.js';
+import { SECTION_MODULES } from './html/sections.js';
 import {
   type ReportData,
   RUN_COLUMNS,

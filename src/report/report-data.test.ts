@@ -1,15 +1,15 @@
 import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GRADE_SCHOOL_SEEDS } from '../data/builtin/grade-school.js';
-import { Recording, scratchDir, testConfig } from '../perturb/test-support/ladder-fakes.js';
 import { ladderSettings } from '../protocols/ladder/config.js';
+import { GRADE_SCHOOL_SEEDS } from '../protocols/ladder/data/grade-school.js';
+import { kbJudgeRequest } from '../protocols/ladder/kb-judge.js';
 import { kbJudgeJobs, ladderSuiteTest, runLadder } from '../protocols/ladder/run.js';
 import { ladderTestId } from '../protocols/ladder/suite-file.js';
+import { Recording, scratchDir, testConfig } from '../protocols/ladder/test-support/fakes.js';
 import type { Family, KbType, LadderTest, Level, Seed } from '../protocols/ladder/types.js';
+import { suiteOf } from '../protocols/plain/suite-file.js';
 import { requestFor } from '../run/plan.js';
-import { openStore } from '../run/store.js';
-import { kbJudgeRequest } from '../score/kb-judge.js';
-import { suiteOf } from '../suite/plain.js';
+import { openStore } from '../store/store.js';
 import { buildReport, suiteRole } from './report-data.js';
 import { buildReportStore, HOSTILE_QUESTION, HOSTILE_RESPONSE, MODELS } from './test-support/report-store.js';
 

@@ -1,9 +1,9 @@
 import { basename } from 'node:path';
 import { specLabel, toModelSpec } from '../models/spec.js';
-import type { Store } from '../run/store.js';
 import type { Coverage } from '../run/types.js';
+import type { Store } from '../store/store.js';
 import { WAVER_VERSION } from '../version.js';
-import { SECTION_MODULES, type SectionModule } from './html/sections/index.js';
+import { SECTION_MODULES, type SectionModule } from './html/sections.js';
 
 /**
  * Everything a report shows, read from the store alone (docs/report.md): what was run (the runs

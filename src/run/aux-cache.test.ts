@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../models/errors.js';
+import { MIGRATIONS, openStore } from '../store/store.js';
 import { auxCall, auxCount, auxGet, auxKey } from './aux-cache.js';
-import { MIGRATIONS, openStore } from './store.js';
 
 const noWait = async () => {};
 

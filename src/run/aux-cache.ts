@@ -1,6 +1,6 @@
+import { assertNoSecrets, type Store } from '../store/store.js';
 import { hashOf } from '../util/hash.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs, type SleepFn, sleep } from './retry.js';
-import { assertNoSecrets, type Store } from './store.js';
 
 /**
  * Calls that are not chat generations — embeddings, teacher-forced scores — are not cells, so the

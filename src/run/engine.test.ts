@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../models/errors.js';
+import { openStore, type Store } from '../store/store.js';
 import { type Script, ScriptedProvider, steps } from '../test-support/scripted-provider.js';
 import { hashOf } from '../util/hash.js';
 import { type ModelEntry, type RunCellsOptions, runCells } from './engine.js';
-import { openStore, type Store } from './store.js';
 import type { Cell, Progress, Suite } from './types.js';
 
 const dirs: string[] = [];

@@ -2,6 +2,13 @@ import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import { ProviderError } from '../models/errors.js';
 import type { GenerateRequest, GenerateResult, ModelProvider } from '../models/types.js';
+import {
+  type AttemptRecord,
+  type CellWrite,
+  doneCellSlot,
+  type SaveCellCached,
+  type Store,
+} from '../store/store.js';
 import { cacheKey } from './cache-key.js';
 import { estimateTokens, requestsPerMinute, type TokenBucket, tokensPerMinute } from './rate-limit.js';
 import {
@@ -12,13 +19,6 @@ import {
   sleep,
   toCellError,
 } from './retry.js';
-import {
-  type AttemptRecord,
-  type CellWrite,
-  doneCellSlot,
-  type SaveCellCached,
-  type Store,
-} from './store.js';
 import type { Cell, Progress, RunSummary, Suite } from './types.js';
 
 /** How one model (by label) is called. Unset limits fall back to the run's defaults. */

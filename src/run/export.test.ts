@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallOptions, GenerateRequest, GenerateResult } from '../models/types.js';
+import { assertNoSecrets, openStore } from '../store/store.js';
 import { ScriptedProvider, steps } from '../test-support/scripted-provider.js';
 import { hashOf } from '../util/hash.js';
 import { runCells } from './engine.js';
 import { exportTranscripts } from './export.js';
-import { assertNoSecrets, openStore } from './store.js';
 import type { Suite } from './types.js';
 
 const SENTINEL = 'sk-SENTINEL-5f3a9c0e-never-stored';

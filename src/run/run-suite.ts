@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import type { WaverConfig } from '../config/schema.js';
 import { createProvider } from '../models/registry.js';
 import type { FetchFn, ModelProvider } from '../models/types.js';
+import { openStore, withoutSecrets } from '../store/store.js';
 import { WAVER_VERSION } from '../version.js';
 import { runCells } from './engine.js';
 import { estimateRun, type ModelEstimate } from './estimate.js';
 import { expectedCells, type PlannedModel, planCells, plannedModels } from './plan.js';
 import { checkReachable } from './reachability.js';
-import { openStore, withoutSecrets } from './store.js';
 import type { Coverage, Progress, RunSummary, Suite } from './types.js';
 
 export interface RunSuiteOptions {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIProvider } from '../models/openai.js';
 import { runCells } from '../run/engine.js';
-import { openStore } from '../run/store.js';
 import type { Suite } from '../run/types.js';
+import { openStore } from '../store/store.js';
 import { hashOf } from '../util/hash.js';
 import { echoReply, type FaultServer, startFaultServer } from './fault-server.js';
 

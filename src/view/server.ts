@@ -7,8 +7,8 @@ import { InputError } from '../errors.js';
 import { renderReport } from '../report/formats.js';
 import { CSP } from '../report/html/page.js';
 import { buildReport } from '../report/report-data.js';
-import { openStore } from '../run/store.js';
 import { isLoopbackHost } from '../server/openai-server.js';
+import { openStore } from '../store/store.js';
 import { indexPage, pageCsp, storePage } from './pages.js';
 import { type RunProgress, StoreReader } from './progress.js';
 

@@ -1,9 +1,9 @@
 import { validateConfig } from '../../config/load.js';
-import { BUILTIN_MC_ITEMS } from '../../data/builtin/mc-items.js';
 import type { GenerateResult } from '../../models/types.js';
 import { ladderSuite } from '../../protocols/ladder/run.js';
 import { ladderTestId } from '../../protocols/ladder/suite-file.js';
 import type { Family, LadderTest, Level } from '../../protocols/ladder/types.js';
+import { BUILTIN_MC_ITEMS } from '../../protocols/paraphrase/data/builtin-items.js';
 import { buildParaphraseSuite, type ParaphraseTestMeta } from '../../protocols/paraphrase/suite.js';
 import type { SagoModelRecord } from '../../protocols/sago/axes.js';
 import { SagoConfig } from '../../protocols/sago/config.js';
@@ -12,8 +12,8 @@ import { responsesSuite } from '../../protocols/sago/run.js';
 import { ruleVariations } from '../../protocols/sago/variants.js';
 import { cacheKey } from '../../run/cache-key.js';
 import { requestFor } from '../../run/plan.js';
-import type { CellWrite, Store } from '../../run/store.js';
 import type { Suite, SuiteTest } from '../../run/types.js';
+import type { CellWrite, Store } from '../../store/store.js';
 
 /**
  * Stores built through the Store API the way the protocols write them (suite names, test meta,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeModel, ladderMeta, ladderStore, paraphraseStore } from '../../check/test-support/stores.js';
-import { openStore } from '../../run/store.js';
+import { openStore } from '../../store/store.js';
 import { assertBuilt, type CliResult, cleanEnv, runCli } from '../test-support/cli.js';
 
 /**

@@ -13,7 +13,7 @@ import {
 } from '../../check/thresholds.js';
 import { resolveConfig } from '../../config/load.js';
 import { InputError } from '../../errors.js';
-import { openStore } from '../../run/store.js';
+import { openStore } from '../../store/store.js';
 import { splitList } from '../options.js';
 import { EXIT, emit } from '../output.js';
 

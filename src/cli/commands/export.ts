@@ -3,7 +3,7 @@ import { finished } from 'node:stream/promises';
 import { Command } from 'commander';
 import { InputError } from '../../errors.js';
 import { exportTranscripts } from '../../run/export.js';
-import { openStore } from '../../run/store.js';
+import { openStore } from '../../store/store.js';
 
 export function exportCommand(): Command {
   return new Command('export')

@@ -54,7 +54,7 @@ export function reportCommand(): Command {
       const format = reportFormat(opts.format, opts.out);
       // Loaded here, not at the top: vega takes half a second to import, and every other command would pay it.
       const [{ openStore }, { buildReport }, { renderReport }] = await Promise.all([
-        import('../../run/store.js'),
+        import('../../store/store.js'),
         import('../../report/report-data.js'),
         import('../../report/formats.js'),
       ]);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { WaverConfig } from '../../config/schema.js';
-import { BandTablesSchema } from '../../measure/levels.js';
-import { DEFAULT_RECOGNIZE_THRESHOLD, KB_JUDGE_MAX_TOKENS } from '../../score/kb-judge.js';
+import { DEFAULT_RECOGNIZE_THRESHOLD, KB_JUDGE_MAX_TOKENS } from './kb-judge.js';
+import { BandTablesSchema } from './severity/levels.js';
 import { FAMILIES, LEVELS } from './types.js';
 
 /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readCsv } from '../../data/csv.js';
-import { ladderMetrics } from '../../metrics/ladder.js';
-import type { StoredResponse } from '../../run/store.js';
-import { kbJudgeTest, parseKbJudgeReply, recognises } from '../../score/kb-judge.js';
+import type { StoredResponse } from '../../store/store.js';
 import { sharedFile } from '../../test-support/shared.js';
+import { kbJudgeTest, parseKbJudgeReply, recognises } from './kb-judge.js';
+import { ladderMetrics } from './metrics.js';
 import { scoreCell } from './results.js';
 import { FAMILIES, FAMILY_NAMES, type Family, KB_LEVEL, type KbType, type LadderTest } from './types.js';
 

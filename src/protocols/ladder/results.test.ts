@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { GRADE_SCHOOL_SEEDS } from '../../data/builtin/grade-school.js';
-import { Recording, scratchDir, testConfig } from '../../perturb/test-support/ladder-fakes.js';
 import { requestFor } from '../../run/plan.js';
-import { openStore } from '../../run/store.js';
-import { kbJudgeRequest } from '../../score/kb-judge.js';
+import { openStore } from '../../store/store.js';
 import { ladderSettings } from './config.js';
+import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
+import { kbJudgeRequest } from './kb-judge.js';
 import { JSON_ANSWER_PROMPT, KB_PROMPT } from './prompts.js';
 import { loadLadderResults } from './results.js';
 import { kbJudgeJobs, ladderSuite, ladderSuiteTest, runLadder } from './run.js';
 import { ladderTestId } from './suite-file.js';
+import { Recording, scratchDir, testConfig } from './test-support/fakes.js';
 import type { Family, KbType, LadderTest, Level, Seed } from './types.js';
 
 const [A, B] = GRADE_SCHOOL_SEEDS as [Seed, Seed];

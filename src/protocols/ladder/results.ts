@@ -1,10 +1,10 @@
-import { type LadderMetrics, type LadderObservation, ladderMetrics } from '../../metrics/ladder.js';
-import type { Store, StoredCell } from '../../run/store.js';
 import type { Coverage, SuiteTest } from '../../run/types.js';
-import { KB_JUDGE_SUITE, type KbVerdict, parseKbJudgeReply } from '../../score/kb-judge.js';
-import { isCorrectNumber, parseNumericAnswer } from '../../score/numeric-answer.js';
+import type { Store, StoredCell } from '../../store/store.js';
 import { deriveSeed } from '../../util/random.js';
+import { isCorrectNumber, parseNumericAnswer } from './answer.js';
 import { type LadderConfig, LadderConfigSchema } from './config.js';
+import { KB_JUDGE_SUITE, type KbVerdict, parseKbJudgeReply } from './kb-judge.js';
+import { type LadderMetrics, type LadderObservation, ladderMetrics } from './metrics.js';
 import { kbTypeOf } from './run.js';
 import { FAMILIES, type Family, type KbType, type LadderTest, type Level } from './types.js';
 

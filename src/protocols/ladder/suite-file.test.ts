@@ -2,7 +2,6 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../errors.js';
-import { scratchDir } from '../../perturb/test-support/ladder-fakes.js';
 import {
   ladderSuiteJsonl,
   ladderTestId,
@@ -10,6 +9,7 @@ import {
   writeFileAtomic,
   writeLadderSuite,
 } from './suite-file.js';
+import { scratchDir } from './test-support/fakes.js';
 import type { LadderTest } from './types.js';
 
 const dir = scratchDir('waver-suite-file-');

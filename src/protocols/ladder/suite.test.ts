@@ -1,17 +1,17 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GRADE_SCHOOL_SEEDS } from '../../data/builtin/grade-school.js';
 import { InputError } from '../../errors.js';
-import { measureSeverity } from '../../measure/levels.js';
-import { FAMILY_MODULES } from '../../perturb/families.js';
-import { type GateJob, gateRequest, MODEL_GATES } from '../../perturb/model-gates.js';
-import { generatorRequest, generatorTemperature } from '../../perturb/model-generator.js';
-import { structuralGate } from '../../perturb/structural-gate.js';
-import { Recording, SEED_A, scratchDir, testConfig } from '../../perturb/test-support/ladder-fakes.js';
 import { deriveSeed } from '../../util/random.js';
+import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
+import { FAMILY_MODULES } from './families/index.js';
+import { generatorRequest, generatorTemperature } from './families/model-generator.js';
+import { type GateJob, gateRequest, MODEL_GATES } from './gates/model-gates.js';
+import { structuralGate } from './gates/structural-gate.js';
+import { measureSeverity } from './severity/levels.js';
 import { buildLadderSuite, fillCounts } from './suite.js';
 import { ladderSuiteJsonl, ladderTestId, readLadderSuite, writeLadderSuite } from './suite-file.js';
+import { Recording, SEED_A, scratchDir, testConfig } from './test-support/fakes.js';
 import { FAMILIES, type LadderTest } from './types.js';
 
 const dir = scratchDir();

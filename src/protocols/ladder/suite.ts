@@ -1,13 +1,13 @@
 import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
-import { type BandTablesInput, BandTablesSchema, measureSeverity } from '../../measure/levels.js';
-import { FAMILY_MODULES } from '../../perturb/families.js';
-import { type GateJob, runModelGates } from '../../perturb/model-gates.js';
-import { type GenerationJob, generateWithModel, generationKey } from '../../perturb/model-generator.js';
-import { structuralGate } from '../../perturb/structural-gate.js';
-import type { Candidate, FamilyModule } from '../../perturb/types.js';
 import type { RunSuiteOptions } from '../../run/run-suite.js';
 import { deriveSeed, PyRandom } from '../../util/random.js';
+import { FAMILY_MODULES } from './families/index.js';
+import { type GenerationJob, generateWithModel, generationKey } from './families/model-generator.js';
+import type { Candidate, FamilyModule } from './families/types.js';
+import { type GateJob, runModelGates } from './gates/model-gates.js';
+import { structuralGate } from './gates/structural-gate.js';
+import { type BandTablesInput, BandTablesSchema, measureSeverity } from './severity/levels.js';
 import { ladderTestId } from './suite-file.js';
 import {
   type AdmissionRow,

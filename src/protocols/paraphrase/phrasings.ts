@@ -1,8 +1,8 @@
-import { type McItem, type McOption, OPTION_LETTERS } from '../../data/mc-item.js';
-import { normaliseText } from '../../data/mc-rules.js';
 import { InputError } from '../../errors.js';
 import { deriveSeed, PyRandom } from '../../util/random.js';
 import type { Phrasing } from './config.js';
+import { type McItem, type McOption, OPTION_LETTERS } from './data/mc-item.js';
+import { normaliseText } from './data/mc-rules.js';
 
 /**
  * The five phrasings of an item (DESIGN.md, Paraphrase / SAA). Only the wording around the options

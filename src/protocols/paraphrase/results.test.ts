@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../config/load.js';
 import { recordingLine } from '../../models/replay.js';
 import { requestFor } from '../../run/plan.js';
-import { openStore } from '../../run/store.js';
+import { openStore } from '../../store/store.js';
 import { paraphraseSettings } from './config.js';
 import { loadParaphraseResults, scoreCell } from './results.js';
 import { rewordItems } from './reword.js';

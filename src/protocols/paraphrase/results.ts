@@ -1,13 +1,13 @@
+import type { SuiteTest } from '../../run/types.js';
+import type { Store } from '../../store/store.js';
+import { parseLetterAnswer } from './answer.js';
+import { PARAPHRASE_DEFAULTS, PHRASINGS } from './config.js';
 import {
   type ParaphraseModelMetrics,
   type ParaphraseObservation,
   paraphraseLeaderboard,
   paraphraseMetrics,
-} from '../../metrics/paraphrase.js';
-import type { Store } from '../../run/store.js';
-import type { SuiteTest } from '../../run/types.js';
-import { parseLetterAnswer } from '../../score/letter-answer.js';
-import { PARAPHRASE_DEFAULTS, PHRASINGS } from './config.js';
+} from './metrics.js';
 import type { ParaphraseTestMeta } from './suite.js';
 
 /**

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../config/load.js';
-import type { McItem } from '../../data/mc-item.js';
 import { recordingLine } from '../../models/replay.js';
-import { roleParams } from '../../perturb/role-run.js';
 import { requestFor } from '../../run/plan.js';
-import { openStore } from '../../run/store.js';
+import { roleParams } from '../../run/roles.js';
+import { openStore } from '../../store/store.js';
+import type { McItem } from './data/mc-item.js';
 import {
   acceptReword,
   checkRewordable,

@@ -1,7 +1,7 @@
-import type { McItem, McOption } from '../../data/mc-item.js';
 import type { Suite, SuiteTest } from '../../run/types.js';
-import { suiteOf } from '../../suite/plain.js';
+import { suiteOf } from '../plain/suite-file.js';
 import type { Phrasing } from './config.js';
+import type { McItem, McOption } from './data/mc-item.js';
 import { phraseItem } from './phrasings.js';
 import type { Rewords } from './reword.js';
 

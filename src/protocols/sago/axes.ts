@@ -1,7 +1,7 @@
 import { InputError } from '../../errors.js';
-import { AXIS_HEADING, SAGO_AXES, type SagoAxis } from '../../metrics/sago.js';
 import type { Capabilities, ProviderName, TokenLogprob } from '../../models/types.js';
 import type { SagoConfig } from './config.js';
+import { AXIS_HEADING, SAGO_AXES, type SagoAxis } from './metrics.js';
 
 /**
  * Which behavioural axes a model can give, and why not when it cannot (docs/sago.md#axes). An

@@ -1,13 +1,7 @@
 import { z } from 'zod';
 import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
-import {
-  ABLATION_DRAWS,
-  ABLATION_SIZES,
-  DEFAULT_EPSILONS,
-  PRIMARY_EPSILON,
-  SAGO_AXES,
-} from '../../metrics/sago.js';
+import { ABLATION_DRAWS, ABLATION_SIZES, DEFAULT_EPSILONS, PRIMARY_EPSILON, SAGO_AXES } from './metrics.js';
 
 /** The variation families (paper Section 3.2). */
 export const SAGO_FAMILIES = ['register', 'noise', 'structural'] as const;

@@ -1,8 +1,8 @@
-import { tokenEmbeddingsByPrefix } from '../../measure/bertscore.js';
 import { ProviderError } from '../../models/errors.js';
 import type { ModelProvider } from '../../models/types.js';
 import { auxCall, auxGet } from '../../run/aux-cache.js';
-import type { Store } from '../../run/store.js';
+import type { Store } from '../../store/store.js';
+import { tokenEmbeddingsByPrefix } from '../../text-measures/bertscore.js';
 
 /**
  * Embeddings SAGO asks for, always through the aux cache (so the report finds them in the store):

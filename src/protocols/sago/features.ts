@@ -1,13 +1,13 @@
-import { bleuPair } from '../../measure/bleu.js';
-import { detectMirroring } from '../../measure/mirroring.js';
 import type { ScoreResult } from '../../models/types.js';
-import type { Variation } from '../../perturb/sago/types.js';
 import { auxGet } from '../../run/aux-cache.js';
-import type { Store, StoredCell } from '../../run/store.js';
 import type { SuiteTest } from '../../run/types.js';
+import type { Store, StoredCell } from '../../store/store.js';
+import { bleuPair } from '../../text-measures/bleu.js';
 import { meanTokenEntropy, sequenceLogprob } from './axes.js';
 import type { SagoConfig } from './config.js';
 import { fingerprintOf, groupTests, type PromptGroup, type PromptRow, promptRowRequest } from './measures.js';
+import { detectMirroring } from './mirroring.js';
+import type { Variation } from './variations/types.js';
 
 /**
  * Per-response values of one prompt, derived from the stored responses (docs/sago.md#store):

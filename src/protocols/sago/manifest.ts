@@ -1,6 +1,6 @@
-import type { Store } from '../../run/store.js';
-import { suiteOf } from '../../suite/plain.js';
+import type { Store } from '../../store/store.js';
 import { WAVER_VERSION } from '../../version.js';
+import { suiteOf } from '../plain/suite-file.js';
 import type { SagoEmbedderRecord, SagoModelRecord } from './axes.js';
 import type { SagoConfig } from './config.js';
 

@@ -1,7 +1,7 @@
-import { bertScoreF1, pooledCosine } from '../../measure/bertscore.js';
 import { auxGet, auxPut } from '../../run/aux-cache.js';
-import type { Store } from '../../run/store.js';
 import type { SuiteTest } from '../../run/types.js';
+import type { Store } from '../../store/store.js';
+import { bertScoreF1, pooledCosine } from '../../text-measures/bertscore.js';
 import { sha256 } from '../../util/hash.js';
 import { storedPooled, storedWordPrefix } from './embeddings.js';
 

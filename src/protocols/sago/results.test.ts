@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { bleuPair } from '../../measure/bleu.js';
 import type { Capabilities, GenerateResult } from '../../models/types.js';
-import { formatSagoResults } from '../../report/sago-tables.js';
 import { cacheKey } from '../../run/cache-key.js';
 import { requestFor } from '../../run/plan.js';
-import { openStore, type Store } from '../../run/store.js';
+import { openStore, type Store } from '../../store/store.js';
+import { bleuPair } from '../../text-measures/bleu.js';
 import type { SagoModelRecord } from './axes.js';
 import { SagoConfig } from './config.js';
 import { latestManifest, type SagoManifest, saveManifest } from './manifest.js';
 import { judgeTestId, loadSagoResults } from './results.js';
 import { responsesSuite } from './run.js';
+import { formatSagoResults } from './tables.js';
 import { ruleVariations } from './variants.js';
 
 const OPENAI: Capabilities = {

@@ -1,26 +1,5 @@
-import {
-  mirrorsPoliteness,
-  type PolitenessVerdict,
-  parsePolitenessVerdict,
-} from '../../measure/mirroring.js';
-import {
-  positionAblation,
-  SAGO_AXES,
-  type SagoAxis,
-  type SagoDeltaTable,
-  type SampleSizePoint,
-  type ScopeScores,
-  type SliceScore,
-  type StrengthAblation,
-  sagoScores,
-  sampleSizeAblations,
-  sampleSizeDraws,
-  strengthAblation,
-  type VariationKey,
-} from '../../metrics/sago.js';
-import type { Variation } from '../../perturb/sago/types.js';
-import type { Store, StoredCell } from '../../run/store.js';
 import type { Coverage, SuiteTest } from '../../run/types.js';
+import type { Store, StoredCell } from '../../store/store.js';
 import { sha256 } from '../../util/hash.js';
 import { type AxisStatus, axisStatuses, type SagoModelRecord } from './axes.js';
 import { featureRow, featuresRequest } from './features.js';
@@ -35,6 +14,23 @@ import {
   promptRowRequest,
   readPromptRow,
 } from './measures.js';
+import {
+  positionAblation,
+  SAGO_AXES,
+  type SagoAxis,
+  type SagoDeltaTable,
+  type SampleSizePoint,
+  type ScopeScores,
+  type SliceScore,
+  type StrengthAblation,
+  sagoScores,
+  sampleSizeAblations,
+  sampleSizeDraws,
+  strengthAblation,
+  type VariationKey,
+} from './metrics.js';
+import { mirrorsPoliteness, type PolitenessVerdict, parsePolitenessVerdict } from './mirroring.js';
+import type { Variation } from './variations/types.js';
 
 /**
  * Rebuilds every SAGO number from the store alone: the responses suite's tests (prompts and

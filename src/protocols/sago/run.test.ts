@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../config/load.js';
 import { auxCount } from '../../run/aux-cache.js';
-import { openStore } from '../../run/store.js';
+import { openStore } from '../../store/store.js';
 import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
 import { runSago } from './run.js';
 

@@ -1,25 +1,25 @@
 import type { WaverConfig } from '../../config/schema.js';
-import { resolveOpenPrompts } from '../../data/open-datasets.js';
 import { InputError } from '../../errors.js';
-import { politenessJudgePrompt } from '../../measure/mirroring.js';
 import { ProviderError } from '../../models/errors.js';
 import { createProvider } from '../../models/registry.js';
 import { specLabel, toModelSpec } from '../../models/spec.js';
 import type { Capabilities, FetchFn, ModelProvider, ScoreResult } from '../../models/types.js';
-import { runRole } from '../../perturb/role-run.js';
 import { auxCall } from '../../run/aux-cache.js';
 import type { ModelEstimate } from '../../run/estimate.js';
 import { plannedModels } from '../../run/plan.js';
+import { runRole } from '../../run/roles.js';
 import { estimateSuite, type ModelOutcome, runSuite } from '../../run/run-suite.js';
-import { openStore, type Store } from '../../run/store.js';
 import type { Progress, Suite, SuiteTest } from '../../run/types.js';
-import { suiteOf } from '../../suite/plain.js';
+import { openStore, type Store } from '../../store/store.js';
+import { suiteOf } from '../plain/suite-file.js';
 import { checkRequestedAxes, computedAxes, type SagoEmbedderRecord, type SagoModelRecord } from './axes.js';
 import { type SagoConfig, sagoSettings } from './config.js';
+import { resolveOpenPrompts } from './data/datasets.js';
 import { pooledEmbedding, tokenLevelEmbedder, wordPrefixEmbeddings } from './embeddings.js';
 import { featureRow, featuresRequest, scoreRequest } from './features.js';
 import { type RejectedVariant, type SagoManifest, saveManifest } from './manifest.js';
 import { bertScores, groupTests, pooledCosines, promptRowRequest, writePromptRow } from './measures.js';
+import { politenessJudgePrompt } from './mirroring.js';
 import {
   activationRequest,
   JUDGE_SUITE,

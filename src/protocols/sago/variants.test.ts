@@ -5,7 +5,7 @@ import { createProvider } from '../../models/registry.js';
 import { toModelSpec } from '../../models/spec.js';
 import type { ModelProvider } from '../../models/types.js';
 import { auxCount } from '../../run/aux-cache.js';
-import { openStore, type Store } from '../../run/store.js';
+import { openStore, type Store } from '../../store/store.js';
 import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
 import type { SagoModelRecord } from './axes.js';
 import { SagoConfig } from './config.js';

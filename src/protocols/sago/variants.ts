@@ -1,21 +1,21 @@
 import type { WaverConfig } from '../../config/schema.js';
-import type { OpenDatasetSample } from '../../data/open-datasets.js';
-import type { OpenPrompt } from '../../data/open-prompt.js';
 import { InputError } from '../../errors.js';
-import { bertScoreF1, pooledCosine } from '../../measure/bertscore.js';
 import { ProviderError } from '../../models/errors.js';
 import type { ModelProvider } from '../../models/types.js';
-import { runRole } from '../../perturb/role-run.js';
-import { parseGeneratedVariant, structuralInstructions } from '../../perturb/sago/structural.js';
-import type { MeaningCheck, StructuralSubtype, Variation } from '../../perturb/sago/types.js';
-import { allVariations, checkStrength, FAMILY_OF } from '../../perturb/sago/variations.js';
+import { runRole } from '../../run/roles.js';
 import type { RunSuiteOptions } from '../../run/run-suite.js';
-import type { Store } from '../../run/store.js';
 import type { SuiteTest } from '../../run/types.js';
-import { suiteOf } from '../../suite/plain.js';
+import type { Store } from '../../store/store.js';
+import { bertScoreF1, pooledCosine } from '../../text-measures/bertscore.js';
 import { deriveSeed, PyRandom } from '../../util/random.js';
+import { suiteOf } from '../plain/suite-file.js';
 import type { SagoConfig } from './config.js';
+import type { OpenDatasetSample } from './data/datasets.js';
+import type { OpenPrompt } from './data/open-prompt.js';
 import { pooledEmbedding, wordPrefixEmbeddings } from './embeddings.js';
+import { allVariations, checkStrength, FAMILY_OF } from './variations/index.js';
+import { parseGeneratedVariant, structuralInstructions } from './variations/structural.js';
+import type { MeaningCheck, StructuralSubtype, Variation } from './variations/types.js';
 
 /**
  * The variation set of every prompt (docs/sago.md#variations): waver's rule-based variants,

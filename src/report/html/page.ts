@@ -4,8 +4,8 @@ import { colorsFor } from './chart-kit.js';
 import { CLIENT_JS } from './client.js';
 import { escapeHtml as esc, markdownToHtml } from './markdown.js';
 import { buildPayload, embedJson, TRUNCATION_NOTE } from './payload.js';
-import { SECTION_MODULES } from './sections/index.js';
-import type { HtmlKit } from './sections/types.js';
+import type { HtmlKit } from './section.js';
+import { SECTION_MODULES } from './sections.js';
 import { CSS } from './style.js';
 
 /**

@@ -1,10 +1,12 @@
 import { WaverConfig } from '../../config/schema.js';
-import { BUILTIN_MC_ITEMS } from '../../data/builtin/mc-items.js';
 import type { Capabilities, GenerateResult } from '../../models/types.js';
+import { KB_JUDGE_SUITE, type KbJudgeJob, kbJudgeTest } from '../../protocols/ladder/kb-judge.js';
 import { ladderSuite } from '../../protocols/ladder/run.js';
 import { ladderTestId } from '../../protocols/ladder/suite-file.js';
 import type { Family, KbType, LadderTest, Level, Seed } from '../../protocols/ladder/types.js';
+import { BUILTIN_MC_ITEMS } from '../../protocols/paraphrase/data/builtin-items.js';
 import { buildParaphraseSuite } from '../../protocols/paraphrase/suite.js';
+import { suiteOf } from '../../protocols/plain/suite-file.js';
 import type { SagoModelRecord } from '../../protocols/sago/axes.js';
 import { SagoConfig } from '../../protocols/sago/config.js';
 import { type SagoManifest, saveManifest } from '../../protocols/sago/manifest.js';
@@ -12,10 +14,8 @@ import { responsesSuite } from '../../protocols/sago/run.js';
 import { ruleVariations } from '../../protocols/sago/variants.js';
 import { cacheKey } from '../../run/cache-key.js';
 import { requestFor } from '../../run/plan.js';
-import { type CellWrite, openStore, type Store } from '../../run/store.js';
 import type { Suite } from '../../run/types.js';
-import { KB_JUDGE_SUITE, type KbJudgeJob, kbJudgeTest } from '../../score/kb-judge.js';
-import { suiteOf } from '../../suite/plain.js';
+import { type CellWrite, openStore, type Store } from '../../store/store.js';
 
 /**
  * A small store holding one run of every protocol, written through the Store API with each

@@ -1,0 +1,139 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Command } from 'commander';
+import { EXIT, emit, withAbort } from '../cli/output.js';
+import { createProgress } from '../cli/progress.js';
+import { resolveConfig } from '../config/load.js';
+import type { WaverConfig } from '../config/schema.js';
+import { paraphraseSettings } from '../protocols/paraphrase/config.js';
+import { runParaphrase } from '../protocols/paraphrase/run.js';
+import { formatParaphraseReport } from '../protocols/paraphrase/tables.js';
+import { suiteOf } from '../protocols/plain/suite-file.js';
+import { formatRunSummary } from '../report/run-summary.js';
+import { runSuite } from '../run/run-suite.js';
+import type { Progress, SuiteTest } from '../run/types.js';
+import { openStore } from '../store/store.js';
+import { DEMO_PHRASING_NAMES, DEMO_QUESTIONS, DEMO_SYSTEM_PROMPT } from './questions.js';
+import { formatDemoReport } from './report.js';
+
+/**
+ * The model the demo uses when neither `--model` nor WAVER_MODEL names one: a small instruct model
+ * that runs on a laptop CPU (about 400 MB, downloaded once into the cache).
+ */
+export const DEFAULT_DEMO_MODEL = 'gguf:hf:Qwen/Qwen2.5-0.5B-Instruct-GGUF/qwen2.5-0.5b-instruct-q4_k_m.gguf';
+
+/** Items of the built-in multiple-choice set the demo's paraphrase pass asks (x 5 phrasings x 2 repeats). */
+const DEMO_PARAPHRASE_ITEMS = 4;
+
+export function demoCommand(): Command {
+  return new Command('demo')
+    .description(
+      'a small end-to-end pass on built-in items: word problems asked three ways, a short paraphrase (SAA) run, and the HTML report',
+    )
+    .option('--model <spec>', `model to test (default: env WAVER_MODEL, else ${DEFAULT_DEMO_MODEL})`)
+    .option('--store <file>', 'SQLite store', '.waver/store.db')
+    .option('--format <format>', 'md or json', 'md')
+    .option('--no-cache', 'call the model even when answers are stored')
+    .action(async (opts: { model?: string; store: string; format: string; cache: boolean }) => {
+      const model = opts.model ?? process.env.WAVER_MODEL ?? DEFAULT_DEMO_MODEL;
+      const config = resolveConfig({
+        flags: {
+          models: [model],
+          store: opts.store,
+          format: opts.format as 'md' | 'json',
+          cache: opts.cache,
+          params: { temperature: 0, maxTokens: 160 },
+        },
+      });
+      process.exitCode = await runDemo(config);
+    });
+}
+
+/** The three steps, each read back from the store; returns the exit code. */
+async function runDemo(config: WaverConfig): Promise<number> {
+  const json = config.format === 'json';
+  const progress = createProgress(process.stderr);
+  let last: Progress | undefined;
+  const onProgress = (p: Progress) => {
+    last = p;
+    progress.update(p);
+  };
+  const finish = () => {
+    if (last) progress.finish(last);
+    last = undefined;
+  };
+
+  // 1. The same word problem asked three ways: does the answer waver?
+  const suite = suiteOf('builtin:demo', demoTests());
+  const run = await withAbort((signal) => runSuite(config, suite, { signal, onProgress }));
+  finish();
+  const store = openStore(config.store);
+  let wavering: string;
+  try {
+    wavering = formatDemoReport(store, suite, config.format);
+  } finally {
+    store.close();
+  }
+
+  // 2. A short paraphrase run: multiple-choice items x five phrasings x two repeats (SAA, flips).
+  const settings = paraphraseSettings(undefined, { limit: DEMO_PARAPHRASE_ITEMS });
+  const paraphraseConfig = { ...config, params: { ...config.params, maxTokens: 48 } };
+  const paraphrase = await withAbort((signal) =>
+    runParaphrase(paraphraseConfig, settings, { signal, onProgress }),
+  );
+  finish();
+  const paraphraseText = formatParaphraseReport(paraphrase.results, config.format, {
+    dropped: paraphrase.rewords.dropped,
+  });
+
+  // 3. The HTML report of everything in the store, beside it.
+  const reportPath = join(dirname(config.store), 'report.html');
+  const [{ buildReport }, { renderReport }] = await Promise.all([
+    import('../report/report-data.js'),
+    import('../report/formats.js'),
+  ]);
+  const reportStore = openStore(config.store);
+  try {
+    mkdirSync(dirname(reportPath), { recursive: true });
+    writeFileSync(reportPath, renderReport(buildReport(reportStore), 'html'));
+  } finally {
+    reportStore.close();
+  }
+
+  if (json) {
+    emit(
+      `${JSON.stringify(
+        {
+          run: JSON.parse(formatRunSummary(run, 'json')),
+          wavering: JSON.parse(wavering),
+          paraphrase: JSON.parse(paraphraseText),
+          report: reportPath,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  } else {
+    emit(formatRunSummary(run, 'md'));
+    emit(wavering);
+    emit(`\n${paraphraseText}`);
+    emit(
+      `\nreport: ${reportPath} (open it in a browser; \`waver view --store ${config.store}\` serves it)\n` +
+        'Next: `waver ladder`, `waver sago` and `waver paraphrase` run the full protocols on the same model.\n',
+    );
+  }
+  const aborted = run.summary.aborted || paraphrase.run.summary.aborted;
+  if (aborted) return EXIT.aborted;
+  return run.complete && paraphrase.run.complete ? EXIT.ok : EXIT.incomplete;
+}
+
+function demoTests(): SuiteTest[] {
+  return DEMO_QUESTIONS.flatMap((q) =>
+    q.phrasings.map((prompt, i) => ({
+      id: `${q.id}/${DEMO_PHRASING_NAMES[i]}`,
+      prompt,
+      system: DEMO_SYSTEM_PROMPT,
+      meta: { item: q.id, phrasing: DEMO_PHRASING_NAMES[i], gold: q.gold },
+    })),
+  );
+}

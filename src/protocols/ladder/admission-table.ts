@@ -1,0 +1,148 @@
+import { type AdmissionRow, FAMILY_NAMES, LEVELS } from './types.js';
+
+/**
+ * The ladder suite's admission table (the paper's Table 3, with the rejections it summarises):
+ * per family, candidates generated, tests admitted, and each rejection counted at the first gate
+ * that failed. Markdown for people, JSON for programs; both deterministic for the same rows.
+ */
+
+export interface AdmissionContext {
+  /** Seeds the suite was built from (what the counts are over). */
+  seeds?: number;
+  /** `rules`, or the generator model's identity. */
+  generator?: string;
+}
+
+/** Gates in pipeline order; a gate this list lacks (a family's own) goes after `structural`. */
+const GATE_ORDER = ['generator', 'structural', 'level', 'nli', 'meaning', 'epistemic'];
+
+function gateColumns(rows: readonly AdmissionRow[]): string[] {
+  const all = new Set(rows.flatMap((r) => Object.keys(r.rejectedByGate)));
+  const known = GATE_ORDER.filter((g) => all.has(g));
+  const others = [...all].filter((g) => !GATE_ORDER.includes(g)).sort();
+  const at = known.indexOf('structural') + 1;
+  return [...known.slice(0, at), ...others, ...known.slice(at)];
+}
+
+function totalRow(rows: readonly AdmissionRow[]): Omit<AdmissionRow, 'family'> {
+  const total: Omit<AdmissionRow, 'family'> = {
+    candidates: 0,
+    admitted: 0,
+    rejectedByGate: {},
+    admittedByLevel: Object.fromEntries(LEVELS.map((l) => [String(l), 0])),
+    offLevel: 0,
+    superseded: 0,
+  };
+  for (const r of rows) {
+    total.candidates += r.candidates;
+    total.admitted += r.admitted;
+    total.offLevel += r.offLevel;
+    total.superseded = (total.superseded ?? 0) + (r.superseded ?? 0);
+    for (const [g, n] of Object.entries(r.rejectedByGate))
+      total.rejectedByGate[g] = (total.rejectedByGate[g] ?? 0) + n;
+    for (const [l, n] of Object.entries(r.admittedByLevel))
+      total.admittedByLevel[l] = (total.admittedByLevel[l] ?? 0) + n;
+  }
+  return total;
+}
+
+function share(admitted: number, candidates: number): number | undefined {
+  return candidates === 0 ? undefined : admitted / candidates;
+}
+
+export function formatAdmissionTable(
+  rows: readonly AdmissionRow[],
+  format: 'md' | 'json',
+  context: AdmissionContext = {},
+): string {
+  return format === 'json' ? admissionJson(rows, context) : admissionMarkdown(rows, context);
+}
+
+function admissionJson(rows: readonly AdmissionRow[], context: AdmissionContext): string {
+  const gates = gateColumns(rows);
+  const shape = (r: Omit<AdmissionRow, 'family'>) => {
+    const s = share(r.admitted, r.candidates);
+    return {
+      candidates: r.candidates,
+      admitted: r.admitted,
+      admittedShare: s ?? null,
+      ...(s === undefined && { admittedShareUnavailable: 'no candidates' }),
+      rejectedByGate: Object.fromEntries(gates.map((g) => [g, r.rejectedByGate[g] ?? 0])),
+      superseded: r.superseded ?? 0,
+      admittedByMeasuredLevel: Object.fromEntries(
+        LEVELS.map((l) => [`L${l}`, r.admittedByLevel[String(l)] ?? 0]),
+      ),
+      offLevel: r.offLevel,
+    };
+  };
+  const out = {
+    table: 'ladder-admission',
+    ...(context.seeds !== undefined && { seeds: context.seeds }),
+    ...(context.generator !== undefined && { generator: context.generator }),
+    gates,
+    families: rows.map((r) => ({ family: r.family, name: FAMILY_NAMES[r.family], ...shape(r) })),
+    total: shape(totalRow(rows)),
+  };
+  return `${JSON.stringify(out, null, 2)}\n`;
+}
+
+function admissionMarkdown(rows: readonly AdmissionRow[], context: AdmissionContext): string {
+  const gates = gateColumns(rows);
+  const over = [
+    context.seeds !== undefined ? `${context.seeds} seeds` : undefined,
+    context.generator !== undefined ? `generator: ${context.generator}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const lines: string[] = [];
+  lines.push(`## Ladder suite admission (Table 3)${over ? ` — ${over}` : ''}`, '');
+  lines.push(
+    'Candidates generated and tests admitted per family; a rejected candidate is counted at the first gate it failed. ' +
+      '"Superseded": passed every gate but off level, replaced by an on-level retry.',
+    '',
+  );
+  const head = [
+    'Family',
+    'Candidates',
+    'Admitted',
+    'Admitted %',
+    ...gates.map((g) => `Rejected: ${g}`),
+    'Superseded',
+  ];
+  lines.push(row(head), row(head.map((_, i) => (i === 0 ? '---' : '---:'))));
+  const cells = (label: string, r: Omit<AdmissionRow, 'family'>) => {
+    const s = share(r.admitted, r.candidates);
+    return row([
+      label,
+      String(r.candidates),
+      String(r.admitted),
+      s === undefined ? '— (no candidates)' : `${(100 * s).toFixed(1)}%`,
+      ...gates.map((g) => String(r.rejectedByGate[g] ?? 0)),
+      String(r.superseded ?? 0),
+    ]);
+  };
+  for (const r of rows) lines.push(cells(`${FAMILY_NAMES[r.family]} (${r.family})`, r));
+  const total = totalRow(rows);
+  lines.push(cells('**Total**', total), '');
+
+  lines.push(
+    'Admitted tests by measured level (tests are binned by the level measured, not the level requested):',
+    '',
+  );
+  const head2 = ['Family', ...LEVELS.map((l) => `L${l}`), 'Off requested level', 'Admitted'];
+  lines.push(row(head2), row(head2.map((_, i) => (i === 0 ? '---' : '---:'))));
+  const levelCells = (label: string, r: Omit<AdmissionRow, 'family'>) =>
+    row([
+      label,
+      ...LEVELS.map((l) => String(r.admittedByLevel[String(l)] ?? 0)),
+      String(r.offLevel),
+      String(r.admitted),
+    ]);
+  for (const r of rows) lines.push(levelCells(`${FAMILY_NAMES[r.family]} (${r.family})`, r));
+  lines.push(levelCells('**Total**', total), '');
+  return `${lines.join('\n')}`;
+}
+
+function row(cells: readonly string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}

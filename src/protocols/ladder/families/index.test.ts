@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest';
+import { deriveSeed, PyRandom } from '../../../util/random.js';
+import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
+import { addedAround } from '../gates/family-gates.js';
+import { structuralGate } from '../gates/structural-gate.js';
+import { conflictExplicitness, normaliseSentence } from '../severity/ces.js';
+import { addedMarkup, measureSeverity } from '../severity/levels.js';
+import { numbersIn, numberValue, splitSentences, whitespaceWords, wordTokens } from '../text/tokens.js';
+import { FAMILIES, LEVELS, type Level, type Seed } from '../types.js';
+import { lowerEdge } from './aim.js';
+import { DIRECTIVES } from './cis.js';
+import { FAMILY_MODULES } from './index.js';
+import { KB_TYPE_OF_LEVEL } from './kb.js';
+import { GENERATOR_TEMPERATURES, generatorTemperature } from './model-instructions.js';
+import { fill } from './rules-common.js';
+
+const SEEDS: readonly Seed[] = GRADE_SCHOOL_SEEDS;
+
+function candidate(family: (typeof FAMILIES)[number], seed: Seed, level: Level, attempt = 1) {
+  const rngSeed = deriveSeed(7, seed.id, family, level, attempt);
+  return FAMILY_MODULES[family].rules(seed, level, attempt, new PyRandom(rngSeed), { rngSeed });
+}
+
+function* all(family: (typeof FAMILIES)[number]) {
+  for (const seed of SEEDS) {
+    for (const level of LEVELS) {
+      const c = candidate(family, seed, level);
+      if (c) yield { seed, level, c };
+    }
+  }
+}
+
+describe('rules generators (built-in seeds)', () => {
+  it('are deterministic for a seed and record how they were made', () => {
+    for (const family of FAMILIES) {
+      const seed = SEEDS[3] as Seed;
+      const a = candidate(family, seed, 3);
+      const b = candidate(family, seed, 3);
+      expect(a?.text, family).toBe(b?.text);
+      expect(a?.generator).toMatchObject({
+        kind: 'rules',
+        attempt: 1,
+        seed: deriveSeed(7, seed.id, family, 3, 1),
+      });
+      expect(a?.subtype, family).toBeTruthy();
+      // Another attempt draws from another generator.
+      expect(candidate(family, seed, 3, 2)?.generator).toMatchObject({ attempt: 2 });
+    }
+  });
+
+  it('IQ never touches a word holding a digit and keeps the word count', () => {
+    for (const { seed, c } of all('IQ')) {
+      const o = whitespaceWords(seed.question);
+      const w = whitespaceWords(c.text);
+      expect(w.length).toBe(o.length);
+      o.forEach((word, i) => {
+        if (/\d/.test(word)) expect(w[i]).toBe(word);
+      });
+      expect(numbersIn(c.text)).toEqual(numbersIn(seed.question));
+    }
+  });
+
+  it('F keeps every word in order; L1 adds whitespace only', () => {
+    for (const { seed, level, c } of all('F')) {
+      expect(wordTokens(c.text)).toEqual(wordTokens(seed.question));
+      if (level === 1) expect(addedMarkup(seed.question, c.text)).toEqual([]);
+    }
+  });
+
+  it('CI keeps the original verbatim; L1 adds no numbers, L2-L5 reuse none', () => {
+    for (const { seed, level, c } of all('CI')) {
+      const added = addedAround(seed.question, c.text);
+      expect(added).toBeDefined();
+      const numbers = numbersIn(added ?? '');
+      if (level === 1) expect(numbers).toEqual([]);
+      else {
+        const original = new Set(numbersIn(seed.question).map(numberValue));
+        expect(numbers.filter((n) => original.has(numberValue(n)))).toEqual([]);
+        expect(numbers.length).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('CL keeps the original verbatim and pads without numbers, more at higher levels', () => {
+    const lengths = new Map<Level, number>();
+    for (const { seed, level, c } of all('CL')) {
+      const added = addedAround(seed.question, c.text);
+      expect(added).toBeDefined();
+      expect(numbersIn(added ?? '')).toEqual([]);
+      lengths.set(level, (lengths.get(level) ?? 0) + c.text.length / seed.question.length);
+    }
+    for (const level of [2, 3, 4, 5] as const) {
+      expect(lengths.get(level) ?? 0).toBeGreaterThan(lengths.get((level - 1) as Level) ?? 0);
+    }
+  });
+
+  it('CIS keeps every original sentence and adds directives whose CES is the level', () => {
+    for (const { seed, level, c } of all('CIS')) {
+      expect(conflictExplicitness(seed.question, c.text).ces).toBe(level);
+      const kept = new Set(splitSentences(c.text).map(normaliseSentence));
+      for (const s of splitSentences(seed.question)) expect(kept.has(normaliseSentence(s))).toBe(true);
+    }
+  });
+
+  it('every CIS directive measures at its own tier', () => {
+    const slots = {
+      person: 'Ann',
+      personPossessive: "Ann's",
+      he: 'she',
+      him: 'her',
+      his: 'her',
+      objects: 'apples',
+      otherObjects: 'pears',
+      place: 'market',
+      friendOf: 'a friend of Ann',
+    };
+    for (const level of LEVELS) {
+      for (const template of DIRECTIVES[level]) {
+        const text = fill(template, slots);
+        expect(conflictExplicitness('Ann has 3 apples.', `Ann has 3 apples. ${text}`).ces, text).toBe(level);
+      }
+    }
+  });
+
+  it('KB names the boundary type and makes missing information really missing', () => {
+    for (const { seed, level, c } of all('KB')) {
+      expect(c.kbType).toBe(KB_TYPE_OF_LEVEL[level]);
+      expect(c.subtype).toBe(c.kbType);
+      expect(c.text).not.toBe(seed.question);
+      if (level === 1) expect(structuralGate(seed.question, c.text).verdict).toBe('fail');
+      expect(measureSeverity('KB', seed.question, c.text, { kbType: c.kbType }).level).toBe(level);
+    }
+  });
+
+  it('SV keeps every number and obeys its sentence and length rules', () => {
+    for (const { seed, level, c } of all('SV')) {
+      expect(structuralGate(seed.question, c.text).verdict).toBe('pass');
+      const verdict = FAMILY_MODULES.SV.familyGate(seed.question, c.text, level);
+      expect(verdict.verdict, `${verdict.reason}: ${c.text}`).toBe('pass');
+    }
+  });
+});
+
+describe('model instructions', () => {
+  it('use the per-level temperatures, +0.10 per retry, capped at 0.95', () => {
+    const seed = SEEDS[0] as Seed;
+    for (const family of FAMILIES) {
+      for (const level of LEVELS) {
+        const first = FAMILY_MODULES[family].modelInstructions(seed, level, 1);
+        expect(first.temperature).toBe(GENERATOR_TEMPERATURES[family][level - 1]);
+        expect(first.user).toContain(seed.question);
+        expect(first.system.length).toBeGreaterThan(50);
+        expect(FAMILY_MODULES[family].modelInstructions(seed, level, 2).temperature).toBeCloseTo(
+          Math.min(0.95, first.temperature + 0.1),
+          10,
+        );
+      }
+    }
+    expect(generatorTemperature('SV', 5, 3)).toBe(0.95);
+  });
+
+  it('say what each level asks for', () => {
+    const seed = SEEDS[0] as Seed;
+    expect(FAMILY_MODULES.KB.modelInstructions(seed, 5, 1).user).toMatch(/Impossible premise/);
+    expect(FAMILY_MODULES.F.modelInstructions(seed, 1, 1).user).toMatch(/Whitespace only/);
+    expect(FAMILY_MODULES.CIS.modelInstructions(seed, 4, 1).user).toMatch(/System:/);
+  });
+});
+
+describe('aiming', () => {
+  it('knows where each level starts, overlaps resolved in favour of the lower level', () => {
+    const at = (family: 'IQ' | 'CL' | 'SV', level: Level, strictLoadBands = false) =>
+      lowerEdge({
+        family,
+        level,
+        original: '',
+        familyGate: () => ({ gate: '', verdict: 'pass', reason: '' }),
+        opts: { strictLoadBands },
+      });
+    expect(at('IQ', 2)).toBe(0.05);
+    expect(at('IQ', 5)).toBe(0.3);
+    expect(at('SV', 5)).toBe(0.85);
+    expect(at('CL', 5)).toBe(0.75);
+    expect(at('CL', 1, true)).toBe(1.1);
+  });
+});

@@ -1,0 +1,138 @@
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../../store/store.js';
+import { Recording, SEED_A, SEED_B, scratchDir, testConfig } from '../test-support/fakes.js';
+import { FAMILY_MODULES } from './index.js';
+import {
+  GENERATOR_SUITE,
+  generateWithModel,
+  generationKey,
+  generatorRequest,
+  generatorTemperature,
+  parseGeneratorReply,
+} from './model-generator.js';
+
+const dir = scratchDir();
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('generatorTemperature', () => {
+  it('adds 0.10 per retry to the attempt-1 temperature and caps at 0.95', () => {
+    expect(generatorTemperature(0.2, 1)).toBe(0.2);
+    expect(generatorTemperature(0.2, 2)).toBe(0.3); // not 0.30000000000000004
+    expect(generatorTemperature(0.7, 3)).toBe(0.9);
+    expect(generatorTemperature(0.9, 2)).toBe(0.95);
+    expect(generatorTemperature(0.95, 2)).toBe(0.95);
+  });
+});
+
+describe('parseGeneratorReply', () => {
+  it('unwraps one code fence, a [QUESTION] marker and quotes around the whole text', () => {
+    expect(parseGeneratorReply('```text\n[QUESTION] How many apples?\n```', 'SV')).toEqual({
+      ok: true,
+      text: 'How many apples?',
+    });
+    expect(parseGeneratorReply('  "How many apples?"  ', 'SV')).toEqual({
+      ok: true,
+      text: 'How many apples?',
+    });
+    expect(parseGeneratorReply('\u201cHow many apples?\u201d', 'IQ')).toEqual({
+      ok: true,
+      text: 'How many apples?',
+    });
+    expect(parseGeneratorReply('[QUESTION]: Tom has 3 "red" apples.', 'CI')).toEqual({
+      ok: true,
+      text: 'Tom has 3 "red" apples.',
+    });
+  });
+
+  it('keeps inner quotes that do not wrap the whole text', () => {
+    expect(parseGeneratorReply('"A" and "B" are boxes.', 'SV')).toEqual({
+      ok: true,
+      text: '"A" and "B" are boxes.',
+    });
+  });
+
+  it('keeps a fence for Structural/Format, where the layout is the perturbation', () => {
+    const reply = '```\nTom has 3 apples.\n```';
+    expect(parseGeneratorReply(reply, 'F')).toEqual({ ok: true, text: reply });
+  });
+
+  it('rejects an empty reply with the reason', () => {
+    for (const reply of ['', '   ', '```\n\n```', '[QUESTION]', '""']) {
+      const parsed = parseGeneratorReply(reply, 'SV');
+      expect(parsed.ok).toBe(false);
+      if (!parsed.ok) expect(parsed.reason).toMatch(/empty/);
+    }
+  });
+});
+
+describe('generateWithModel through a replay recording', () => {
+  const sv = FAMILY_MODULES.SV;
+  const jobs = [
+    { seed: SEED_A, family: 'SV' as const, level: 2 as const, attempt: 1 },
+    { seed: SEED_A, family: 'SV' as const, level: 2 as const, attempt: 2 },
+    { seed: SEED_B, family: 'SV' as const, level: 2 as const, attempt: 1 },
+    { seed: SEED_B, family: 'KB' as const, level: 3 as const, attempt: 1 },
+  ];
+  const rec = new Recording(dir, 'generator.jsonl');
+  rec.add(
+    generatorRequest(sv, jobs[0] as (typeof jobs)[0]),
+    '[QUESTION] Mia purchases 3 boxes of pencils...',
+  );
+  rec.add(generatorRequest(sv, jobs[1] as (typeof jobs)[0]), '```\nMia got 3 boxes of pencils.\n```');
+  rec.add(generatorRequest(FAMILY_MODULES.KB, jobs[3] as (typeof jobs)[0]), '"  "');
+  // jobs[2] has no recording: the replay provider refuses it, and the outcome says so.
+
+  it('sends the family instructions at the level temperature, +0.10 on the retry', () => {
+    const first = generatorRequest(sv, jobs[0] as (typeof jobs)[0]);
+    const second = generatorRequest(sv, jobs[1] as (typeof jobs)[0]);
+    const base = sv.modelInstructions(SEED_A, 2, 1);
+    expect(first.temperature).toBe(base.temperature);
+    expect(second.temperature).toBe(generatorTemperature(base.temperature, 2));
+    expect(first.messages[0]).toEqual({ role: 'system', content: base.system });
+    expect(first.messages[1]).toEqual({ role: 'user', content: base.user });
+  });
+
+  it('parses the answers into candidates and reports failures with their reason', async () => {
+    const config = testConfig(dir, { generator: rec.spec });
+    const out = await generateWithModel(config, FAMILY_MODULES, jobs);
+    const a1 = out.get(generationKey(jobs[0] as (typeof jobs)[0]));
+    expect(a1?.ok).toBe(true);
+    if (a1?.ok) {
+      expect(a1.candidate.text).toBe('Mia purchases 3 boxes of pencils...');
+      expect(a1.candidate.generator).toMatchObject({ kind: 'model', attempt: 1 });
+      expect(a1.candidate.generator.kind === 'model' && a1.candidate.generator.model).toMatch(
+        /^replay:[0-9a-f]{16}$/,
+      );
+    }
+    const a2 = out.get(generationKey(jobs[1] as (typeof jobs)[0]));
+    expect(a2?.ok && a2.candidate.text).toBe('Mia got 3 boxes of pencils.');
+    expect(a2?.ok && a2.candidate.generator.kind === 'model' && a2.candidate.generator.temperature).toBe(
+      generatorTemperature(sv.modelInstructions(SEED_A, 2, 1).temperature, 2),
+    );
+    const b = out.get(generationKey(jobs[2] as (typeof jobs)[0]));
+    expect(b?.ok).toBe(false);
+    if (b && !b.ok) expect(b.reason).toMatch(/generator call failed: no_recording/);
+    const kb = out.get(generationKey(jobs[3] as (typeof jobs)[0]));
+    expect(kb?.ok).toBe(false);
+    if (kb && !kb.ok) expect(kb.reason).toMatch(/empty/);
+
+    // Every call went through runSuite: suites named ladder/generator, one per temperature, in the store.
+    const store = openStore(config.store);
+    try {
+      const names = store.db.prepare('SELECT name FROM suites').pluck().all() as string[];
+      expect(names.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(names)).toEqual(new Set([GENERATOR_SUITE]));
+      const cells = store.db.prepare('SELECT status FROM cells').pluck().all() as string[];
+      expect(cells.sort()).toEqual(['done', 'done', 'done', 'failed']);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('needs a generator model', async () => {
+    await expect(generateWithModel(testConfig(dir), FAMILY_MODULES, jobs)).rejects.toThrow(
+      /no generator model/,
+    );
+  });
+});

@@ -1,0 +1,172 @@
+import type { WaverConfig } from '../../../config/schema.js';
+import type { GenerateRequest } from '../../../models/types.js';
+import { requestFor } from '../../../run/plan.js';
+import { type RoleBatch, roleParams, runRole } from '../../../run/roles.js';
+import type { RunSuiteOptions } from '../../../run/run-suite.js';
+import type { SuiteTest } from '../../../run/types.js';
+import { type Family, type GeneratorInfo, KB_TYPES, type Level, type Seed } from '../types.js';
+import type { Candidate, FamilyModule } from './types.js';
+
+/**
+ * The `model` generator: a generator model rewrites the seed question under the family's
+ * instructions for the requested level (see docs/ladder-suite.md#model-generator).
+ */
+
+export const GENERATOR_SUITE = 'ladder/generator';
+/** DESIGN.md: each retry is sampled 0.10 hotter than the one before, never above 0.95. */
+export const RETRY_TEMPERATURE_STEP = 0.1;
+export const TEMPERATURE_CAP = 0.95;
+/** Room for the longest rewrite (Context Load at L5 more than doubles a question). */
+export const GENERATOR_MAX_TOKENS = 1024;
+
+/** One generation: a (seed, family, requested level, attempt). */
+export interface GenerationJob {
+  seed: Seed;
+  family: Family;
+  level: Level;
+  /** 1-based. */
+  attempt: number;
+}
+
+export type GenerationOutcome =
+  | { ok: true; candidate: Candidate }
+  | { ok: false; reason: string; generator: GeneratorInfo };
+
+/** The key of a job in the generator suite (its test id). */
+export function generationKey(job: GenerationJob): string {
+  return `${job.seed.id}/${job.family}/L${job.level}/a${job.attempt}`;
+}
+
+/**
+ * The attempt's temperature: the family's temperature for the level (its attempt-1 instructions)
+ * plus 0.10 per retry, capped at 0.95. Rounded to 2 decimals so 0.2 + 0.1 is 0.3, not 0.30000000000000004,
+ * in the request that is stored and hashed.
+ */
+export function generatorTemperature(base: number, attempt: number): number {
+  const t = Math.min(TEMPERATURE_CAP, base + RETRY_TEMPERATURE_STEP * (attempt - 1));
+  return Math.round(t * 100) / 100;
+}
+
+/** The generator suite's test for a job, and the temperature it is sent at. */
+export function generatorTest(
+  module: FamilyModule,
+  job: GenerationJob,
+): { test: SuiteTest; temperature: number } {
+  const base = module.modelInstructions(job.seed, job.level, 1).temperature;
+  const instructions = module.modelInstructions(job.seed, job.level, job.attempt);
+  return {
+    test: {
+      id: generationKey(job),
+      system: instructions.system,
+      prompt: instructions.user,
+      meta: { seedId: job.seed.id, family: job.family, level: job.level, attempt: job.attempt },
+    },
+    temperature: generatorTemperature(base, job.attempt),
+  };
+}
+
+/** The exact request the generator model receives for a job (what a replay recording must hold). */
+export function generatorRequest(module: FamilyModule, job: GenerationJob): GenerateRequest {
+  const { test, temperature } = generatorTest(module, job);
+  return requestFor(test, roleParams(temperature, GENERATOR_MAX_TOKENS));
+}
+
+const FENCE = /^```[^\n`]*\n([\s\S]*?)\n?```$/;
+const MARKER = /^\s*\[QUESTION\]\s*:?\s*/i;
+const QUOTES: [string, string][] = [
+  ['"', '"'],
+  ["'", "'"],
+  ['\u201c', '\u201d'],
+  ['\u2018', '\u2019'],
+];
+
+/**
+ * The candidate text in a generator's reply: a reply wrapped in one code fence is unwrapped (except
+ * for Structural/Format, where a fence can be the perturbation itself), a leading `[QUESTION]` marker
+ * and quotes around the whole text are removed. An empty result is no candidate.
+ */
+export function parseGeneratorReply(
+  reply: string,
+  family: Family,
+): { ok: true; text: string } | { ok: false; reason: string } {
+  let text = reply.trim();
+  if (family !== 'F') {
+    const fenced = FENCE.exec(text);
+    if (fenced) text = (fenced[1] ?? '').trim();
+  }
+  text = text.replace(MARKER, '');
+  for (const [open, close] of QUOTES) {
+    if (
+      text.length >= 2 &&
+      text.startsWith(open) &&
+      text.endsWith(close) &&
+      !text.slice(1, -1).includes(open)
+    ) {
+      text = text.slice(1, -1).trim();
+      break;
+    }
+  }
+  // Format keeps its layout; elsewhere only the ends are trimmed, inner newlines are the model's.
+  text = family === 'F' ? text.replace(/^\n+|\s+$/g, '') : text.trim();
+  if (text === '')
+    return { ok: false, reason: `the generator's reply is empty after cleaning (reply: ${preview(reply)})` };
+  return { ok: true, text };
+}
+
+/**
+ * Generates candidates for the jobs with the config's generator model, one `ladder/generator`
+ * suite per temperature. A failed call or an empty reply is an outcome with its reason, not an exception.
+ */
+export async function generateWithModel(
+  config: WaverConfig,
+  modules: Record<Family, FamilyModule>,
+  jobs: readonly GenerationJob[],
+  opts: RunSuiteOptions = {},
+): Promise<Map<string, GenerationOutcome>> {
+  const byTemperature = new Map<number, RoleBatch>();
+  const temperatures = new Map<string, number>();
+  for (const job of jobs) {
+    const { test, temperature } = generatorTest(modules[job.family], job);
+    temperatures.set(test.id, temperature);
+    let batch = byTemperature.get(temperature);
+    if (!batch) {
+      batch = { temperature, maxTokens: GENERATOR_MAX_TOKENS, tests: [] };
+      byTemperature.set(temperature, batch);
+    }
+    batch.tests.push(test);
+  }
+  // Ascending temperature, so the order of suites in the store does not depend on job order.
+  const batches = [...byTemperature.values()].sort((a, b) => a.temperature - b.temperature);
+  const { identity, answers } = await runRole(config, 'generator', GENERATOR_SUITE, batches, opts);
+
+  const out = new Map<string, GenerationOutcome>();
+  for (const job of jobs) {
+    const key = generationKey(job);
+    const generator: GeneratorInfo = {
+      kind: 'model',
+      model: identity,
+      temperature: temperatures.get(key) as number,
+      attempt: job.attempt,
+    };
+    const answer = answers.get(key) ?? { ok: false, error: 'no answer' };
+    if (!answer.ok) {
+      out.set(key, { ok: false, reason: `the generator call failed: ${answer.error}`, generator });
+      continue;
+    }
+    const parsed = parseGeneratorReply(answer.text, job.family);
+    if (!parsed.ok) {
+      out.set(key, { ok: false, reason: parsed.reason, generator });
+      continue;
+    }
+    const candidate: Candidate = { text: parsed.text, generator };
+    // KB's level is its boundary type: the one the generator was asked for.
+    if (job.family === 'KB') candidate.kbType = KB_TYPES[job.level - 1];
+    out.set(key, { ok: true, candidate });
+  }
+  return out;
+}
+
+function preview(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return `'${flat.length > 60 ? `${flat.slice(0, 60)}…` : flat}'`;
+}

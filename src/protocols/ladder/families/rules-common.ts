@@ -1,0 +1,158 @@
+/**
+ * Small pieces the rules generators share: the `rules` wrapper and its generator record, seeded
+ * picks, filling sentence templates with a problem's own entities, and inserting sentences at
+ * sentence boundaries.
+ */
+
+import type { PyRandom } from '../../../util/random.js';
+import type { Entities } from '../text/entities.js';
+import { capitalize } from '../text/tokens.js';
+import type { Family, GateVerdict, GeneratorInfo, KbType, Level, Seed } from '../types.js';
+import type { AimTarget } from './aim.js';
+import type { Candidate, FamilyModule, RulesOptions } from './types.js';
+
+/** The generator record of a rules candidate; `seed` is the suite's derived seed when the caller passes it. */
+export function rulesGenerator(
+  family: Family,
+  subtype: string,
+  attempt: number,
+  opts?: RulesOptions,
+): GeneratorInfo {
+  return { kind: 'rules', name: `${family}/${subtype}`, seed: opts?.rngSeed ?? 0, attempt };
+}
+
+/** What one family's rules made for (seed, level); `rulesFor` adds the generator record. */
+export interface RulesMade {
+  text: string;
+  /** The generator's name after `${family}/`: the technique and its strength (`distractors-3`, `tier2-end`). */
+  name: string;
+  subtype: string;
+  kbType?: KbType;
+}
+
+/** What a family's rules work from. */
+export interface RulesInput {
+  seed: Seed;
+  /** `seed.question`. */
+  original: string;
+  level: Level;
+  rng: PyRandom;
+  /** The family, question, level, family gate and band options, ready for `aimAtLevel`. */
+  target: AimTarget;
+}
+
+/**
+ * A family's `rules` from the part that differs per family (making the text); the aim target and
+ * the generator record (family, attempt, seed) are the same for all.
+ */
+export function rulesFor(
+  family: Family,
+  familyGate: (original: string, candidate: string, level: Level) => GateVerdict,
+  make: (input: RulesInput) => RulesMade | undefined,
+): FamilyModule['rules'] {
+  return (seed, level, attempt, rng, opts) => {
+    const original = seed.question;
+    const made = make({ seed, original, level, rng, target: { family, original, level, familyGate, opts } });
+    if (!made) return undefined;
+    const candidate: Candidate = {
+      text: made.text,
+      generator: rulesGenerator(family, made.name, attempt, opts),
+      subtype: made.subtype,
+    };
+    if (made.kbType !== undefined) candidate.kbType = made.kbType;
+    return candidate;
+  };
+}
+
+/** A seeded shuffled copy (CPython's shuffle, so Python can replay it). */
+export function shuffled<T>(items: readonly T[], rng: PyRandom): T[] {
+  const copy = [...items];
+  rng.shuffle(copy);
+  return copy;
+}
+
+/** Slots a sentence template may use. */
+export interface Slots {
+  person: string;
+  /** "Toula's" or "their". */
+  personPossessive: string;
+  he: string;
+  him: string;
+  his: string;
+  objects: string;
+  otherObjects: string;
+  place: string;
+  /** "a friend of Toula", or "a family friend" when the problem names nobody. */
+  friendOf: string;
+}
+
+export function slotsFor(entities: Entities, rng: PyRandom): Slots {
+  const objects = entities.objects.length > 0 ? entities.objects : ['items'];
+  const first = rng.choice(objects);
+  const others = objects.filter((o) => o !== first);
+  return {
+    person: entities.person,
+    personPossessive: entities.named ? `${entities.person}'s` : 'their',
+    he: entities.pronouns.subject,
+    him: entities.pronouns.object,
+    his: entities.pronouns.possessive,
+    objects: first,
+    otherObjects: others.length > 0 ? rng.choice(others) : first,
+    place: entities.places[0] ?? 'store',
+    friendOf: entities.named ? `a friend of ${entities.person}` : 'a family friend',
+  };
+}
+
+/** Fills `{slot}` markers; the sentence's first letter is capitalised. */
+export function fill(template: string, slots: Slots, extra: Record<string, string> = {}): string {
+  const text = template.replace(/\{(\w+)\}/g, (_, key: string) => {
+    const value =
+      (extra as Record<string, string | undefined>)[key] ?? (slots as unknown as Record<string, string>)[key];
+    if (value === undefined) throw new Error(`template slot {${key}} has no value`);
+    return value;
+  });
+  return capitalize(text);
+}
+
+/** Offsets in `text` just after each sentence end (`.`, `!`, `?` followed by whitespace), where a sentence may be inserted. */
+export function sentenceBoundaries(text: string): number[] {
+  const out: number[] = [];
+  for (const m of text.matchAll(/[.!?]["')]?(?=\s)/g)) out.push((m.index ?? 0) + m[0].length);
+  return out;
+}
+
+/** Inserts sentences after the boundary at `offset` (0 = before everything, text.length = after), spaced by single spaces. */
+export function insertAt(text: string, offset: number, sentences: readonly string[]): string {
+  if (sentences.length === 0) return text;
+  const block = sentences.join(' ');
+  if (offset <= 0) return `${block} ${text}`;
+  if (offset >= text.length) return `${text} ${block}`;
+  return `${text.slice(0, offset)} ${block}${text.slice(offset)}`;
+}
+
+/** Which levels a family's rules can make, for error messages and docs. */
+export const ALL_LEVELS: readonly Level[] = [1, 2, 3, 4, 5];
+
+/**
+ * A new number shaped like `like` (same `$`, same number of decimals, similar size) whose value is
+ * none of `avoid` (values as `numberValue` gives them), for distractors that must not reuse the
+ * original's numbers.
+ */
+export function freshNumber(rng: PyRandom, like: string, avoid: ReadonlySet<string>): string {
+  const dollar = like.startsWith('$');
+  const bare = like.replace(/^\$/, '').replace(/,(?=\d{3}\b)/g, '');
+  const decimals = /\.(\d+)$/.exec(bare)?.[1]?.length ?? 0;
+  const value = Number(bare);
+  const size = Number.isFinite(value) && value > 0 ? value : 10;
+  for (let tries = 0; tries < 50; tries++) {
+    // Within a factor of about three of the model number, never zero.
+    const factor = 0.4 + rng.random() * 2.2;
+    const raw = Math.max(decimals > 0 ? 0.1 : 2, size * factor);
+    const text = decimals > 0 ? raw.toFixed(Math.min(decimals, 2)) : String(Math.round(raw));
+    if (!avoid.has(String(Number(text)))) return `${dollar ? '$' : ''}${text}`;
+  }
+  // Large values the original cannot have used: one more than its largest.
+  let n = Math.round(size) + 1;
+  while (avoid.has(String(n))) n++;
+  return `${dollar ? '$' : ''}${n}`;
+}

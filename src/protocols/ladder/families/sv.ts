@@ -1,0 +1,855 @@
+/**
+ * Semantic Variation: paraphrase that keeps every number and the answer. The operations, by level:
+ *   L1 single-word synonyms (a hand-checked lexicon, then WordNet's most frequent sense, kept only
+ *      when the synonym's own first sense is the same synset) and contractions;
+ *   L2 adds phrase rewrites ("wants to" -> "would like to", "how many" -> "what number of") and,
+ *      after them, clause work inside each sentence: a leading "If ..., " clause moved to the end
+ *      and back, a time or place phrase moved, active -> passive voice, a number list in reverse
+ *      order, narrative past -> present tense, "It takes X" -> "X needs", the question asked as
+ *      "Find how many ...";
+ *   L3 adds at most one merge of two sentences;
+ *   L4 adds merging and splitting sentences freely and giving the facts in reverse order;
+ *   L5 adds a framing sentence (L4 uses it as a last resort, L3 asking the question first).
+ * L1-L2 keep the sentence count, L3 changes it by at most one, L4-L5 are free; at most 1.3x the
+ * words (DESIGN.md). How many operations are applied is chosen by measuring (see aim.ts).
+ */
+
+import type { PyRandom } from '../../../util/random.js';
+import { semanticVariationGate } from '../gates/family-gates.js';
+import { type Entities, extractEntities } from '../text/entities.js';
+import { bounded, CONTRACTIONS, LEXICON } from '../text/lexicon.js';
+import { analyse, inflect, isGraded, matchCase } from '../text/morphology.js';
+import { capitalize, isNumberWord, numbersIn, splitSentences, whitespaceWords } from '../text/tokens.js';
+import { type Pos, safeSynonyms, senseCount, synsets } from '../text/wordnet.js';
+import type { Level, Seed } from '../types.js';
+import { type Aimed, aimAtLevel } from './aim.js';
+import { instructionsFor } from './model-instructions.js';
+import { rulesFor, shuffled } from './rules-common.js';
+import type { FamilyModule } from './types.js';
+
+/** A word-level rewrite: every match of `pattern` (case-insensitive, word-bounded) becomes `replacement`. */
+interface WordOp {
+  kind: 'word';
+  label: string;
+  pattern: string;
+  replacement: string;
+}
+
+type SentenceOpName =
+  | 'if-to-end'
+  | 'if-to-front'
+  | 'time-to-end'
+  | 'place-to-front'
+  | 'passive'
+  | 'list-reverse'
+  | 'imperative'
+  | 'it-takes'
+  | 'there-is'
+  | 'split';
+
+/** An operation on the sentence list. Sentence-local ones name the original sentence they rewrite. */
+type StructOp =
+  | { kind: 'local'; label: SentenceOpName; sentence: number }
+  | { kind: 'present-tense'; label: 'present-tense' }
+  | { kind: 'merge'; label: 'merge'; sentence: number }
+  | { kind: 'reverse-givens'; label: 'reverse-givens' }
+  | { kind: 'question-first'; label: 'question-first' }
+  | { kind: 'frame'; label: 'frame'; text: string };
+
+type Op = WordOp | StructOp;
+
+// ---------------------------------------------------------------------------------------------
+// Words
+
+/** Words never swapped: function words, quantities, units and the maths that must not move. */
+const PROTECTED = new Set(
+  (
+    'a an the and or but if then so of to in on at by for from with as than that which who whom whose what when ' +
+    'where why how is are was were be been being am has have had do does did will would can could should may ' +
+    'might must shall not no yes he she it they we you i me him her them us his hers its their our your my this ' +
+    'these those there here each every all some any many much more most less least few fewer several both either ' +
+    'neither other another such same own only just also too very per times time twice half total sum difference ' +
+    'dozen dozens percent cents dollars dollar hour hours minute minutes second seconds day days week weeks month ' +
+    'months year years mile miles foot feet inch inches yard yards pound pounds ounce ounces gram grams liter ' +
+    'liters gallon gallons left right up down out off over under after before during while until since because ' +
+    'about into onto again once first last next new old long short high low full empty equal equally rest ' +
+    'like get got gets make made makes take took takes go went goes come came comes put set let lets give gave'
+  ).split(' '),
+);
+
+/** Guesses which parts of speech a word plays from its neighbours, most likely first. */
+/** WordNet is asked about nouns, verbs and adjectives; adverbs ("far", "so") are too idiomatic to swap. */
+function posOrder(word: string, prev: string, next: string): Pos[] {
+  if (/ing$/.test(word) || /ed$/.test(word)) return ['verb', 'adj'];
+  // "A builder works for 4 weeks": an -s word followed by a preposition, number or article acts.
+  if (
+    /s$/.test(word) &&
+    /^(for|to|at|in|on|with|from|by|into|over|every|each|a|an|the|his|her|their|some|\$?\d.*)$/.test(next) &&
+    analyse(word, 'verb').some((a) => a.form === 'third')
+  )
+    return ['verb', 'noun'];
+  if (/^(to|will|would|can|could|should|must|did|does|do|may|might)$/.test(prev)) return ['verb'];
+  if (/^(he|she|they|i|we|it|who)$/.test(prev)) return ['verb'];
+  if (
+    /^(the|a|an|his|her|their|my|its|our|your|this|that|these|those|some|many|few|several|each|every)$/.test(
+      prev,
+    )
+  )
+    return /^[a-z]+$/.test(next) && !PROTECTED.has(next) ? ['adj', 'noun'] : ['noun', 'adj'];
+  if (/^\$?\d/.test(prev)) return ['noun', 'adj'];
+  return ['noun', 'adj', 'verb'];
+}
+
+/** A WordNet synonym of `word` in the same form, or undefined. */
+function wordnetSynonym(word: string, prev: string, next: string, rng: PyRandom): string | undefined {
+  // The first part of speech the word can be decides; falling through to another reading is how
+  // "water" (a noun) would become "irrigate".
+  const pos = posOrder(word, prev, next).find((p) => analyse(word, p).length > 0);
+  // Verbs come from the hand-checked lexicon only: WordNet's verb senses ("hold" -> "grip") depend
+  // too much on context.
+  if (pos === 'verb') return undefined;
+  // A word that is far more often another part of speech ("far": 1 noun sense, 4 adjective) is misread.
+  if (
+    pos &&
+    (['noun', 'verb', 'adj', 'adv'] as const).some(
+      (p) => p !== pos && senseCount(word, p) > 2 * senseCount(word, pos),
+    )
+  ) {
+    return undefined;
+  }
+  if (!pos) return undefined;
+  for (const analysis of analyse(word, pos)) {
+    const options = safeSynonyms(analysis.base, pos).filter(
+      (s) =>
+        s.length >= 3 && !PROTECTED.has(s) && !s.startsWith(analysis.base) && !analysis.base.startsWith(s),
+    );
+    if (options.length === 0) continue;
+    const chosen = rng.choice(options);
+    const form = pos === 'adj' || pos === 'adv' ? 'base' : analysis.form;
+    return inflect(chosen, pos, form);
+  }
+  return undefined;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function wordOps(original: string, level: Level, names: ReadonlySet<string>, rng: PyRandom): WordOp[] {
+  const ops: WordOp[] = [];
+  const covered = new Set<string>();
+  for (const rewrite of LEXICON) {
+    if (rewrite.phrase && level < 2) continue;
+    const re = new RegExp(bounded(rewrite.pattern), 'i');
+    const m = re.exec(original);
+    if (!m) continue;
+    ops.push({
+      kind: 'word',
+      label: `lexicon:${m[0].toLowerCase()}`,
+      pattern: rewrite.pattern,
+      replacement: rewrite.replacement,
+    });
+    for (const w of m[0].toLowerCase().split(/\s+/)) covered.add(w);
+  }
+  for (const [long, short] of CONTRACTIONS) {
+    if (new RegExp(`\\b${escapeRegex(long)}\\b`, 'i').test(original)) {
+      ops.push({ kind: 'word', label: `contract:${long}`, pattern: escapeRegex(long), replacement: short });
+    } else if (new RegExp(`\\b${escapeRegex(short)}`, 'i').test(original)) {
+      ops.push({ kind: 'word', label: `expand:${short}`, pattern: escapeRegex(short), replacement: long });
+    }
+  }
+  ops.push(...possessionOps(original, names));
+  const tokens = original.split(/\s+/);
+  tokens.forEach((raw, i) => {
+    const word = raw.replace(/^[^A-Za-z]+|[^A-Za-z]+$/g, '');
+    const lower = word.toLowerCase();
+    if (!/^[A-Za-z]{3,}$/.test(word) || PROTECTED.has(lower) || covered.has(lower) || isNumberWord(lower))
+      return;
+    // "longer" is not the noun "longer" (one who longs): graded adjectives stay.
+    if (isGraded(lower)) return;
+    // Capitalised words are names, titles or sentence starts: left alone.
+    if (names.has(word) || word !== lower) return;
+    const prev = (tokens[i - 1] ?? '').toLowerCase().replace(/[^a-z0-9$]/g, '');
+    const next = (tokens[i + 1] ?? '').toLowerCase().replace(/[^a-z0-9$]/g, '');
+    // Right after a name the word is its verb ("Prince Thaddeus slew"), which WordNet is not asked about.
+    const afterName = names.has((tokens[i - 1] ?? '').replace(/[^A-Za-z]/g, ''));
+    const synonym = afterName ? undefined : wordnetSynonym(lower, prev, next, rng);
+    if (!synonym) return;
+    covered.add(lower);
+    ops.push({ kind: 'word', label: `wordnet:${lower}`, pattern: escapeRegex(lower), replacement: synonym });
+  });
+  return ops;
+}
+
+const POSSESSION_OBJECT =
+  /^(\$?\d|a|an|no|some|the|his|her|their|its|two|three|four|five|six|seven|eight|nine|ten|twenty|many|several|enough)$/i;
+const OWN: Record<string, [string, string]> = {
+  has: ['owns', 'contains'],
+  have: ['own', 'contain'],
+  had: ['owned', 'contained'],
+};
+
+/**
+ * "Mary has 6 jars" -> "Mary owns 6 jars", "a bag of chips has 250 calories" -> "... contains 250
+ * calories": possession reworded by who has it (a name, a pronoun or a WordNet person noun owns;
+ * anything else contains). Auxiliary "has" ("has decided") is left alone.
+ */
+function possessionOps(original: string, names: ReadonlySet<string>): WordOp[] {
+  const ops: WordOp[] = [];
+  const seen = new Set<string>();
+  const tokens = original.split(/\s+/);
+  tokens.forEach((raw, i) => {
+    const verb = raw.toLowerCase();
+    const forms = OWN[verb];
+    const prevRaw = (tokens[i - 1] ?? '').replace(/[^A-Za-z']/g, '');
+    const next = (tokens[i + 1] ?? '').replace(/[^A-Za-z0-9$]/g, '');
+    if (!forms || !prevRaw || !POSSESSION_OBJECT.test(next) || /[^A-Za-z]$/.test(tokens[i - 1] ?? '')) return;
+    const prev = prevRaw.replace(/'s$/, '');
+    const lexFile =
+      synsets(prev.toLowerCase(), 'noun')[0]?.lexFile ??
+      synsets(analyse(prev.toLowerCase(), 'noun')[0]?.base ?? '', 'noun')[0]?.lexFile;
+    const person = names.has(prev) || /^(he|she|they|i|we|you)$/i.test(prev) || lexFile === 18;
+    // Things (artifact, food, object, substance, quantity) contain; animals, groups and the rest keep "has".
+    const thing = lexFile !== undefined && [6, 13, 17, 23, 27].includes(lexFile);
+    if (!person && !thing) return;
+    const key = `${prev} ${verb}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    ops.push({
+      kind: 'word',
+      label: `possession:${verb}`,
+      pattern: `(?<=\\b${escapeRegex(prevRaw)} )${verb}(?= )`,
+      replacement: person ? forms[0] : forms[1],
+    });
+  });
+  return ops;
+}
+
+/** Applies the word operations in one pass, so a replacement is never replaced again. */
+function applyWordOps(text: string, unordered: readonly WordOp[]): string {
+  if (unordered.length === 0) return text;
+  // Longer patterns first, so "gives away" -> "donates" wins over "gives" -> "hands".
+  const ops = [...unordered].sort((a, b) => b.pattern.length - a.pattern.length);
+  const combined = new RegExp(ops.map((op, i) => `(?<g${i}>${bounded(op.pattern)})`).join('|'), 'gi');
+  return text.replace(combined, (...args) => {
+    const groups = args[args.length - 1] as Record<string, string | undefined>;
+    const index = ops.findIndex((_, i) => groups[`g${i}`] !== undefined);
+    const matched = args[0] as string;
+    const op = ops[index];
+    return op ? matchCase(op.replacement, matched) : matched;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sentences
+
+const SUBJECT_OBJECT: Record<string, string> = { he: 'him', she: 'her', they: 'them', i: 'me', we: 'us' };
+
+/** Transitive verbs that read well in the passive: written form -> [participle, past?]. */
+const PASSIVE_VERBS: Record<string, [string, boolean]> = {};
+for (const [base, past, participle] of [
+  ['buy', 'bought', 'bought'],
+  ['sell', 'sold', 'sold'],
+  ['pick', 'picked', 'picked'],
+  ['catch', 'caught', 'caught'],
+  ['eat', 'ate', 'eaten'],
+  ['find', 'found', 'found'],
+  ['make', 'made', 'made'],
+  ['bake', 'baked', 'baked'],
+  ['collect', 'collected', 'collected'],
+  ['receive', 'received', 'received'],
+  ['hide', 'hid', 'hidden'],
+  ['slice', 'sliced', 'sliced'],
+  ['score', 'scored', 'scored'],
+  ['plant', 'planted', 'planted'],
+  ['cook', 'cooked', 'cooked'],
+  ['paint', 'painted', 'painted'],
+  ['drink', 'drank', 'drunk'],
+  ['use', 'used', 'used'],
+  ['write', 'wrote', 'written'],
+  ['read', 'read', 'read'],
+  ['order', 'ordered', 'ordered'],
+  ['harvest', 'harvested', 'harvested'],
+  ['peel', 'peeled', 'peeled'],
+  ['fill', 'filled', 'filled'],
+] as const) {
+  PASSIVE_VERBS[past] = [participle, true];
+  PASSIVE_VERBS[inflect(base, 'verb', 'third')] = [participle, false];
+}
+
+const OBJECT_END = new Set([
+  'for',
+  'at',
+  'on',
+  'in',
+  'from',
+  'with',
+  'to',
+  'every',
+  'each',
+  'per',
+  'during',
+  'last',
+  'this',
+  'yesterday',
+  'today',
+]);
+const OBJECT_ABORT = new Set(['which', 'that', 'who', 'and', 'or', 'but', 'than', 'if', 'because']);
+
+function lowerFirst(text: string, names: ReadonlySet<string>): string {
+  const first = text.split(/\s+/)[0]?.replace(/[^A-Za-z.]/g, '') ?? '';
+  if (names.has(first) || first === 'I' || /^[A-Z]{2,}/.test(first) || /^(Mr|Mrs|Ms|Dr)\./.test(first))
+    return text;
+  // "Facebook", "Monday": capitalised inside the original too, so keep.
+  return text.length > 0 ? (text[0]?.toLowerCase() ?? '') + text.slice(1) : text;
+}
+
+function passive(sentence: string, names: ReadonlySet<string>): string | undefined {
+  const m = /^(\S+) (\S+) (.+?)([.!?])$/.exec(sentence);
+  if (!m) return undefined;
+  const [, subject, verb, rest, end] = m as unknown as [string, string, string, string, string];
+  const subjectLower = subject.toLowerCase();
+  const agent = SUBJECT_OBJECT[subjectLower] ?? (names.has(subject) ? subject : undefined);
+  const verbInfo = PASSIVE_VERBS[verb];
+  if (!agent || !verbInfo) return undefined;
+  const words = rest.split(' ');
+  const object: string[] = [];
+  let i = 0;
+  for (; i < words.length; i++) {
+    const w = words[i] as string;
+    const bare = w.toLowerCase().replace(/[^a-z]/g, '');
+    if (OBJECT_ABORT.has(bare)) return undefined;
+    if (OBJECT_END.has(bare) && object.length > 0) break;
+    if (w.endsWith(',')) return undefined;
+    object.push(w);
+  }
+  if (object.length === 0 || !/^(\$?\d|a\b|an\b|some\b|the\b|his\b|her\b|their\b)/i.test(object[0] as string))
+    return undefined;
+  const tail = words.slice(i).join(' ');
+  const singular = /^(1|a|an|one)$/i.test(object[0] as string);
+  const copula = verbInfo[1] ? (singular ? 'was' : 'were') : singular ? 'is' : 'are';
+  const objectText = object.join(' ');
+  return `${capitalize(objectText)} ${copula} ${verbInfo[0]} by ${agent}${tail ? ` ${tail}` : ''}${end}`;
+}
+
+const CLAUSE_CONJ = 'If|When|After|Before|Since|While|Although|Because|Once|Until';
+
+function ifToEnd(sentence: string, names: ReadonlySet<string>): string | undefined {
+  // The main clause starts at the last comma followed by a question word or a subject, so a list
+  // inside the condition ("If Artie sells 12 pots, 9 pots and 17 pots, how much ...") stays whole.
+  const m = new RegExp(
+    `^(${CLAUSE_CONJ}) (.{3,}), ((?:how|what|which|who|where|when|why|he|she|they|it|i|we|you|there|calculate|find)\\b.{6,})([.!?])$`,
+    'i',
+  ).exec(sentence);
+  if (!m) return undefined;
+  const [, conj, clause, main, end] = m as unknown as [string, string, string, string, string];
+  return `${capitalize(main)} ${conj.toLowerCase()} ${lowerFirst(clause, names)}${end}`;
+}
+
+function ifToFront(sentence: string, names: ReadonlySet<string>): string | undefined {
+  // Not "after"/"before": they are as often prepositions ("each hour after that").
+  const m = /^(.{12,}?) (if|when|because|since|while) ([^,]{8,})([.!?])$/.exec(sentence);
+  if (!m) return undefined;
+  const [, main, conj, clause, end] = m as unknown as [string, string, string, string, string];
+  return `${capitalize(conj)} ${clause}, ${lowerFirst(main, names)}${end}`;
+}
+
+function timeToEnd(sentence: string, names: ReadonlySet<string>): string | undefined {
+  const m =
+    /^((?:On|In|At|During|Over|For|Yesterday|Today|Later|Last|This|Every|Each|Daily)\b[^,]{0,40}), (.{6,})([.!?])$/.exec(
+      sentence,
+    );
+  if (!m) return undefined;
+  const [, phrase, main, end] = m as unknown as [string, string, string, string];
+  return `${capitalize(main)} ${lowerFirst(phrase, names)}${end}`;
+}
+
+/** "..., A, B, and C." with every item starting with a number -> "..., C, B, and A." */
+function listReverse(sentence: string): string | undefined {
+  const first = sentence.search(/\$?\d/);
+  if (first <= 0) return undefined;
+  const end = /[.!?]$/.test(sentence) ? (sentence.at(-1) as string) : '';
+  const body = sentence.slice(first, end ? -1 : undefined);
+  const items = body.split(/, and |, | and /);
+  if (items.length < 2 || items.length > 6 || !items.every((it) => /^\$?\d/.test(it))) return undefined;
+  // Only a list that is the object at the end of the sentence: no predicate inside the last item,
+  // and a verb or preposition (not a fronted phrase with its comma) just before the first item.
+  if (/ (is|are|was|were|has|have|had|will|can) /.test(items.at(-1) as string)) return undefined;
+  if (/,\s*$/.test(sentence.slice(0, first))) return undefined;
+  const reversed = [...items].reverse();
+  const joined =
+    reversed.length === 2
+      ? reversed.join(' and ')
+      : `${reversed.slice(0, -1).join(', ')}, and ${reversed.at(-1)}`;
+  return `${sentence.slice(0, first)}${joined}${end}`;
+}
+
+/** Nouns of places a problem happens in (besides WordNet's locations and times). */
+const PLACE_NOUNS = new Set(
+  'house home school store shop park pantry garden yard kitchen office bakery market farm beach library class classroom party city town street room stable'.split(
+    ' ',
+  ),
+);
+
+/**
+ * "Mary has 6 jars in her pantry." -> "In her pantry, Mary has 6 jars." Only a phrase naming a
+ * place or a time, and only when the rest holds at most one number and no "and": in "47 muffins in
+ * the morning and 38 in the afternoon" the phrase belongs to one of the quantities, not the sentence.
+ */
+function placeToFront(sentence: string, names: ReadonlySet<string>): string | undefined {
+  const m =
+    /^(.{10,}?) ((?:in|at|on|during|within) (?:the|his|her|their|a|an|its|this|that) ((?:[A-Za-z'-]+ ){0,2}[A-Za-z'-]+))\.$/.exec(
+      sentence,
+    );
+  if (!m) return undefined;
+  const [, main, phrase, head] = m as unknown as [string, string, string, string];
+  if (
+    /\d|,|\b(to|from|of|for|with|than)\b/.test(head) ||
+    main.split(' ').length < 3 ||
+    / and /.test(main) ||
+    numbersIn(main).length > 1
+  )
+    return undefined;
+  const noun = (head.split(' ').at(-1) ?? '').toLowerCase();
+  const lexFile = synsets(analyse(noun, 'noun')[0]?.base ?? noun, 'noun')[0]?.lexFile;
+  if (!PLACE_NOUNS.has(noun) && lexFile !== 15 && lexFile !== 28) return undefined;
+  return `${capitalize(phrase)}, ${lowerFirst(main, names)}.`;
+}
+
+/** "It takes Carmen 10 minutes to finish a puzzle." -> "Carmen needs 10 minutes to finish a puzzle." */
+function itTakes(sentence: string, names: ReadonlySet<string>): string | undefined {
+  const m = /^It takes (\S+) (.+?) to (.+)$/.exec(sentence);
+  if (!m) return undefined;
+  const [, who, amount, rest] = m as unknown as [string, string, string, string];
+  const subject =
+    { him: 'He', her: 'She', them: 'They', me: 'I', us: 'We' }[who] ?? (names.has(who) ? who : undefined);
+  if (!subject) return undefined;
+  const verb = /^(They|I|We)$/.test(subject) ? 'need' : 'needs';
+  return `${subject} ${verb} ${amount} to ${rest}`;
+}
+
+/** "There are 6 girls in the park." -> "The park has 6 girls." */
+function thereIs(sentence: string): string | undefined {
+  const m = /^There (is|are|was|were) (.+?) (?:in|at|on) (the|his|her|their) ([a-z]+(?: [a-z]+)?)\.$/.exec(
+    sentence,
+  );
+  if (!m) return undefined;
+  const [, be, what, det, place] = m as unknown as [string, string, string, string, string];
+  const has = be === 'is' || be === 'are' ? 'has' : 'had';
+  return `${capitalize(det)} ${place} ${has} ${what}.`;
+}
+
+/** "X, and she Y." -> "X. She Y." (L4-L5: the sentence count is free). */
+function split(sentence: string): string | undefined {
+  const m = /^(.{15,}?), (?:and|so|but) (he|she|they|it|I|we|[A-Z][a-z]+) (.{8,})$/.exec(sentence);
+  if (!m) return undefined;
+  const [, first, subject, rest] = m as unknown as [string, string, string, string];
+  return `${first}. ${capitalize(subject)} ${rest}`;
+}
+
+const AUX_FORM: Record<string, 'base' | 'third' | 'past' | undefined> = {
+  do: 'base',
+  does: 'third',
+  did: 'past',
+};
+
+/**
+ * "How many pineapples can John harvest within a year?" -> "Find how many pineapples John can
+ * harvest within a year." The subject is a pronoun, a name, or a determiner and one word; with
+ * do/does/did the main verb takes its tense ("does James have" -> "James has").
+ */
+function imperative(sentence: string, names: ReadonlySet<string>): string | undefined {
+  const m =
+    /^How (many|much)((?: [a-z-]+){0,4}?) (can|could|will|would|should|does|do|did|is|are|was|were|has|have|had) (.+)\?$/.exec(
+      sentence,
+    );
+  if (!m) return undefined;
+  const [, quantifier, what, aux, rest] = m as unknown as [string, string, string, string, string];
+  const words = rest.split(' ');
+  // "How much was the total cost?" -> "Find how much the total cost was."
+  if (
+    /^(is|are|was|were)$/.test(aux) &&
+    words.length <= 4 &&
+    /^(the|his|her|their|its|this|that)$/.test(words[0] as string)
+  ) {
+    return `Find how ${quantifier}${what} ${rest} ${aux}.`;
+  }
+  let subjectLength = 0;
+  const first = words[0] as string;
+  if (/^(he|she|it|they|you|we|I)$/.test(first) || names.has(first.replace(/'s$/, ''))) subjectLength = 1;
+  else if (/^(Mr|Mrs|Ms|Dr)[.\uE000]$/.test(first) && words[1]) subjectLength = 2;
+  if (subjectLength === 0) {
+    // "How many boys were at school?": nothing to invert.
+    if (!/^(is|are|was|were)$/.test(aux) || !/^(at|in|on|there|left)$/.test(first)) return undefined;
+    return `Find how ${quantifier}${what} ${aux} ${rest}.`;
+  }
+  const subject = words.slice(0, subjectLength).join(' ');
+  const after = words.slice(subjectLength);
+  const form = AUX_FORM[aux];
+  if (form !== undefined) {
+    const verb = after[0];
+    const base = verb ? analyse(verb, 'verb').find((a) => a.form === 'base')?.base : undefined;
+    if (!verb || !base) return undefined;
+    const inflected = inflect(
+      base,
+      'verb',
+      form === 'third' && /^(they|you|we|I)$/.test(first) ? 'base' : form,
+    );
+    return `Find how ${quantifier}${what} ${subject} ${[inflected, ...after.slice(1)].join(' ')}.`;
+  }
+  return `Find how ${quantifier}${what} ${subject} ${aux}${after.length ? ` ${after.join(' ')}` : ''}.`;
+}
+
+function applyLocal(name: SentenceOpName, sentence: string, names: ReadonlySet<string>): string | undefined {
+  switch (name) {
+    case 'if-to-end':
+      return ifToEnd(sentence, names);
+    case 'if-to-front':
+      return ifToFront(sentence, names);
+    case 'time-to-end':
+      return timeToEnd(sentence, names);
+    case 'passive':
+      return passive(sentence, names);
+    case 'list-reverse':
+      return listReverse(sentence);
+    case 'imperative':
+      return imperative(sentence, names);
+    case 'place-to-front':
+      return placeToFront(sentence, names);
+    case 'it-takes':
+      return itTakes(sentence, names);
+    case 'there-is':
+      return thereIs(sentence);
+    case 'split':
+      return split(sentence);
+  }
+}
+
+/** Narrative past -> present, only where a pronoun or name is the verb's subject and no time word pins the past. */
+function presentTense(text: string, names: ReadonlySet<string>): string | undefined {
+  if (
+    /\b(yesterday|ago|earlier|last|before|after|then|later|tomorrow|will|already|previously|originally)\b/i.test(
+      text,
+    )
+  ) {
+    return undefined;
+  }
+  const subjects = ['He', 'he', 'She', 'she', 'It', 'it', ...names];
+  let changed = false;
+  const out = text.replace(
+    new RegExp(`\\b(${subjects.map(escape).join('|')}) ([a-z]+)\\b`, 'g'),
+    (all, subject, verb) => {
+      if (verb === 'was') {
+        changed = true;
+        return `${subject} is`;
+      }
+      const past = analyse(verb, 'verb').find((a) => a.form === 'past');
+      if (!past || past.base === 'be') return all;
+      changed = true;
+      return `${subject} ${inflect(past.base, 'verb', 'third')}`;
+    },
+  );
+  // "... goes to the bakery and bought ..." -> "... and buys ...": coordinated verbs follow.
+  const coordinated = out.replace(
+    /\b(goes|buys|[a-z]+s) ([^.?!,]*?) and ([a-z]+)\b/g,
+    (all, first, middle, verb) => {
+      const past = analyse(verb, 'verb').find((a) => a.form === 'past');
+      if (!past || past.base === 'be' || !analyse(first, 'verb').some((a) => a.form === 'third')) return all;
+      return `${first} ${middle} and ${inflect(past.base, 'verb', 'third')}`;
+    },
+  );
+  return changed ? coordinated : undefined;
+}
+
+const ABBREVIATION_END = /\b(Mr|Mrs|Ms|Dr|St|Jr|Sr)\.$/;
+/** A sentence starting like this does not join well with ", and": a conjunction, an imperative, a question word. */
+const NO_MERGE_START =
+  /^(But|And|So|Or|Then|However|Yet|Also|Calculate|Find|Determine|Work|Compute|Give|Express|Round|How|What|If)\b/;
+
+function mergeable(sentence: string, next: string | undefined): boolean {
+  return (
+    next !== undefined &&
+    sentence.endsWith('.') &&
+    !ABBREVIATION_END.test(sentence) &&
+    !next.endsWith('?') &&
+    !NO_MERGE_START.test(next) &&
+    sentence.split(' ').length >= 4
+  );
+}
+
+/** L5's framing sentences (L5 leaves the sentence count free); the longest that fits the word budget is used. */
+const FRAMES = [
+  'Here is the problem.',
+  'Here is a problem to solve.',
+  'Here is a short problem to work through.',
+  'Here is a short everyday problem to work through carefully.',
+];
+
+/** The question asked: a "?" sentence, or an imperative asking for a number. */
+function isQuestion(sentence: string): boolean {
+  return sentence.endsWith('?') || /^(Calculate|Find|Determine|Work out|Compute|What|How)\b/.test(sentence);
+}
+
+/** The problem's only named person and their pronouns, when it names exactly one. */
+interface Who {
+  person: string;
+  subject: string;
+  possessive: string;
+}
+
+/** "She bought ..." -> "Toula bought ...", "Her parents ..." -> "Toula's parents ..." (only the sentence start). */
+function nameForPronoun(sentence: string, who?: Who): string {
+  if (!who) return sentence;
+  const subject = capitalize(who.subject);
+  const possessive = capitalize(who.possessive);
+  if (subject !== 'They' && sentence.startsWith(`${subject} `))
+    return `${who.person}${sentence.slice(subject.length)}`;
+  if (possessive !== 'Their' && sentence.startsWith(`${possessive} `)) {
+    return `${who.person}'s${sentence.slice(possessive.length)}`;
+  }
+  return sentence;
+}
+
+/** A sentence that leans on the one before it (a pronoun, a connective, "the other"). */
+const LEANS =
+  /^(He|She|They|It|His|Her|Their|Its|This|That|These|Those|Each|Then|After|Later|But|So|And|Also|Of|However|Finally|Next|If|When|The other|The rest|Another|Both|All|Half|Some|Only|In addition|Besides|Meanwhile|Afterwards?|Still|Now|Later|Once|While|Because|Since|Yet|Or|Over)\b/;
+
+/**
+ * The given facts in reverse order, the question kept last: sentences are grouped into blocks, a
+ * block being a sentence that stands alone followed by those that lean on it (pronouns, "then"),
+ * and the blocks are reversed, so every pronoun still follows what it refers to.
+ */
+function reverseGivens(sentences: readonly string[], who?: Who): string[] | undefined {
+  const last = sentences.length - 1;
+  if (last < 2 || !isQuestion(sentences[last] as string)) return undefined;
+  const blocks: string[][] = [];
+  // A sentence that starts with the one person's pronoun can stand alone once it names them.
+  for (const s of sentences.slice(0, last).map((x, i) => (i > 0 ? nameForPronoun(x, who) : x))) {
+    if (blocks.length === 0 || LEANS.test(s)) (blocks.at(-1) ?? blocks[blocks.push([]) - 1])?.push(s);
+    else blocks.push([s]);
+  }
+  if (blocks.length < 2) return undefined;
+  return [...blocks.reverse().flat(), sentences[last] as string];
+}
+
+function build(
+  original: string,
+  ops: readonly Op[],
+  k: number,
+  names: ReadonlySet<string>,
+  who?: Who,
+): string {
+  const active = ops.slice(0, k);
+  let sentences = splitSentences(original);
+  const locals = active.filter((o): o is Extract<StructOp, { kind: 'local' }> => o.kind === 'local');
+  sentences = sentences.map((s, i) => {
+    let out = s;
+    for (const op of locals) if (op.sentence === i) out = applyLocal(op.label, out, names) ?? out;
+    return out;
+  });
+  // A split makes two sentences out of one; re-split so later steps see them apart.
+  sentences = splitSentences(sentences.join(' '));
+  if (active.some((o) => o.kind === 'present-tense')) {
+    sentences = splitSentences(presentTense(sentences.join(' '), names) ?? sentences.join(' '));
+  }
+  const merges = new Set(
+    active.filter((o) => o.kind === 'merge').map((o) => (o as { sentence: number }).sentence),
+  );
+  if (merges.size > 0) {
+    const merged: string[] = [];
+    for (let i = 0; i < sentences.length; i++) {
+      const s = sentences[i] as string;
+      const next = sentences[i + 1];
+      if (merges.has(i) && next !== undefined && mergeable(s, next)) {
+        merged.push(`${s.slice(0, -1)}, and ${lowerFirst(next, names)}`);
+        i++;
+      } else merged.push(s);
+    }
+    sentences = merged;
+  }
+  if (active.some((o) => o.kind === 'reverse-givens')) sentences = reverseGivens(sentences, who) ?? sentences;
+  if (
+    active.some((o) => o.kind === 'question-first') &&
+    sentences.length > 1 &&
+    isQuestion(sentences.at(-1) as string)
+  ) {
+    // Asked first, the question names the person its pronoun stood for.
+    let question = sentences.at(-1) as string;
+    if (who && who.subject !== 'they')
+      question = question.replace(new RegExp(`\\b${who.subject}\\b`), who.person);
+    sentences = [question, ...sentences.slice(0, -1)];
+  }
+  const frame = active.find((o) => o.kind === 'frame');
+  if (frame) sentences = [frame.text, ...sentences];
+  return applyWordOps(
+    sentences.join(' '),
+    active.filter((o): o is WordOp => o.kind === 'word'),
+  );
+}
+
+/** Word-count change of an operation on the original (the 1.3x rule is kept for every prefix of the plan). */
+function wordDelta(op: Op, original: string): number {
+  switch (op.kind) {
+    case 'word': {
+      let delta = 0;
+      for (const m of original.matchAll(new RegExp(bounded(op.pattern), 'gi'))) {
+        delta +=
+          op.replacement.split(/\s+/).filter(Boolean).length - m[0].split(/\s+/).filter(Boolean).length;
+      }
+      return delta;
+    }
+    case 'local':
+      return op.label === 'passive' ? 2 : op.label === 'imperative' ? 1 : 0;
+    case 'merge':
+      return 1;
+    case 'frame':
+      return op.text.split(' ').length;
+    default:
+      return 0;
+  }
+}
+
+function structOps(
+  original: string,
+  level: Level,
+  names: ReadonlySet<string>,
+  rng: PyRandom,
+  who?: Who,
+): StructOp[] {
+  if (level < 2) return [];
+  const sentences = splitSentences(original);
+  const local: StructOp[] = [];
+  sentences.forEach((s, i) => {
+    // One clause move per sentence (two would undo each other).
+    const moves = (['if-to-end', 'if-to-front', 'time-to-end', 'place-to-front'] as const).filter((l) =>
+      applyLocal(l, s, names),
+    );
+    if (moves.length > 0) local.push({ kind: 'local', label: rng.choice(moves), sentence: i });
+    for (const label of ['passive', 'list-reverse', 'it-takes', 'there-is'] as const) {
+      if (applyLocal(label, s, names) !== undefined) local.push({ kind: 'local', label, sentence: i });
+    }
+    if (level >= 4 && applyLocal('split', s, names) !== undefined)
+      local.push({ kind: 'local', label: 'split', sentence: i });
+  });
+  if (presentTense(sentences.join(' '), names) !== undefined)
+    local.push({ kind: 'present-tense', label: 'present-tense' });
+  const ops = shuffled(local, rng);
+  if (level >= 3) {
+    const joinable = sentences
+      .map((_, i) => i)
+      .filter((i) => mergeable(sentences[i] as string, sentences[i + 1]));
+    // L3 may change the sentence count by one: a single merge. L4-L5: every other boundary.
+    const merges = level === 3 ? joinable.slice(0, 1) : joinable.filter((_, j) => j % 2 === 0);
+    for (const i of merges) ops.push({ kind: 'merge', label: 'merge', sentence: i });
+  }
+  const last = sentences.length - 1;
+  // Asking the question as an instruction rewrites one sentence in place: fine from L2 on.
+  if (imperative(sentences[last] as string, names) !== undefined) {
+    ops.push({ kind: 'local', label: 'imperative', sentence: last });
+  }
+  if (level >= 4 && reverseGivens(sentences, who) !== undefined) {
+    ops.push({ kind: 'reverse-givens', label: 'reverse-givens' });
+  }
+  // Asking the question first moves one sentence and keeps the count: the last resort of L3.
+  if (level >= 3 && sentences.length > 1 && isQuestion(sentences[last] as string)) {
+    ops.push({ kind: 'question-first', label: 'question-first' });
+  }
+  return ops;
+}
+
+/** Abbreviations whose dot is not a sentence end ("Mr. Tan"): hidden while sentences are handled. */
+const ABBREVIATION = /\b(Mr|Mrs|Ms|Dr|St|Jr|Sr)\. /g;
+const HIDDEN_DOT = '\uE000';
+
+/**
+ * The operations in the order strength adds them: word rewrites first (L1's whole repertoire),
+ * then clause work, then merges, asking the question first, and the frame, so that a higher
+ * strength is always a heavier paraphrase.
+ */
+function plan(original: string, level: Level, rng: PyRandom, names: ReadonlySet<string>, who?: Who): Op[] {
+  const candidates: Op[] = [
+    ...shuffled(wordOps(original, level, names, rng), rng),
+    ...structOps(original, level, names, rng, who),
+  ];
+  const words = whitespaceWords(original).length;
+  const budget = Math.floor(words * 1.3 + 1e-9) - words;
+  const out: Op[] = [];
+  let used = 0;
+  for (const op of candidates) {
+    const delta = wordDelta(op, original);
+    if (used + delta > budget) continue;
+    out.push(op);
+    used += delta;
+  }
+  // A framing sentence: L5's device, and L4's last resort (both leave the sentence count free).
+  if (level >= 4) {
+    const fitting = FRAMES.filter((f) => used + f.split(' ').length <= budget);
+    const frame = fitting.at(-1);
+    if (frame) out.push({ kind: 'frame', label: 'frame', text: frame });
+  }
+  return out;
+}
+
+function whoOf(entities: Entities): Who | undefined {
+  const person = entities.names[0];
+  if (entities.names.length !== 1 || !person || entities.pronouns.subject === 'they') return undefined;
+  return { person, subject: entities.pronouns.subject, possessive: entities.pronouns.possessive };
+}
+
+/** Seeded plans tried per candidate: another order of the same operations often lands in a band the first stepped over. */
+const PLANS = 3;
+
+const rules = rulesFor('SV', semanticVariationGate, ({ original, level, rng, target }) => {
+  const hidden = original.replace(ABBREVIATION, `$1${HIDDEN_DOT} `);
+  const entities = extractEntities(original);
+  const names = new Set(entities.names.flatMap((n) => n.split(' ')));
+  const who = whoOf(entities);
+  let best: { aimed: Aimed; ops: Op[] } | undefined;
+  for (let p = 0; p < PLANS; p++) {
+    const ops = plan(hidden, level, rng, names, who);
+    if (ops.length === 0) return undefined;
+    const aimed = aimAtLevel(target, ops.length, (k) => {
+      const text = build(hidden, ops, k + 1, names, who).replaceAll(HIDDEN_DOT, '.');
+      return text === original ? undefined : text;
+    });
+    if (!aimed) continue;
+    const nearer =
+      !best ||
+      Math.abs((aimed.severity.level ?? 0) - level) < Math.abs((best.aimed.severity.level ?? 0) - level);
+    if (nearer) best = { aimed, ops };
+    if (aimed.severity.level === level) break;
+  }
+  if (!best) return undefined;
+  const used = best.ops.slice(0, best.aimed.strength + 1);
+  const kinds = [
+    ...new Set(used.map((o) => (o.kind === 'word' ? (o.label.split(':')[0] as string) : o.label))),
+  ];
+  const wordOnly = kinds.every((k) => ['lexicon', 'wordnet', 'contract', 'expand'].includes(k));
+  const restructured = kinds.some((k) => ['question-first', 'merge', 'reverse-givens', 'frame'].includes(k));
+  return {
+    text: best.aimed.text,
+    name: kinds.join('+'),
+    subtype: wordOnly ? 'synonyms' : restructured ? 'restructure' : 'clauses',
+  };
+});
+
+export const semanticVariation: FamilyModule = {
+  family: 'SV',
+  rules,
+  modelInstructions: (seed, level, attempt) => instructionsFor('SV', seed, level, attempt),
+  familyGate: semanticVariationGate,
+};
+
+/** Every strength's text for (seed, level), weakest first (for tests and for reading what the rules do). */
+export function semanticVariants(seed: Seed, level: Level, rng: PyRandom): { ops: string[]; text: string }[] {
+  const original = seed.question;
+  const hidden = original.replace(ABBREVIATION, `$1${HIDDEN_DOT} `);
+  const entities = extractEntities(original);
+  const names = new Set(entities.names.flatMap((n) => n.split(' ')));
+  const who = whoOf(entities);
+  const ops = plan(hidden, level, rng, names, who);
+  return ops.map((_, k) => ({
+    ops: ops.slice(0, k + 1).map((o) => o.label),
+    text: build(hidden, ops, k + 1, names, who).replaceAll(HIDDEN_DOT, '.'),
+  }));
+}

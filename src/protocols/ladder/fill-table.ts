@@ -1,0 +1,88 @@
+/**
+ * The `rules` fill table (issue 3, "Prove"): for each family and requested level, how many seeds got
+ * a rules candidate, within the attempts allowed, that passes the structural and family gates and
+ * whose measured level is the requested one. Seeds its generators the way the suite builder does,
+ * one PyRandom per (suite seed, item, family, level, attempt).
+ */
+
+import { deriveSeed, PyRandom } from '../../util/random.js';
+import { FAMILY_MODULES } from './families/index.js';
+import type { RulesOptions } from './families/types.js';
+import { structuralGate } from './gates/structural-gate.js';
+import { measureSeverity } from './severity/levels.js';
+import { FAMILIES, type Family, LEVELS, type Level, type Seed } from './types.js';
+
+export interface FillCell {
+  family: Family;
+  level: Level;
+  /** Seeds with an on-level, gated candidate. */
+  filled: number;
+  seeds: number;
+  /** What the first attempt of each seed measured, or why it had none: `L1`..`L5`, `none`, `gate:structural`, `gate:family`. */
+  outcomes: Record<string, number>;
+}
+
+export interface FillOptions extends Omit<RulesOptions, 'rngSeed'> {
+  families?: readonly Family[];
+  levels?: readonly Level[];
+  attempts?: number;
+  /** The suite seed (default 0). */
+  seed?: number;
+}
+
+export function computeFillTable(seeds: readonly Seed[], opts: FillOptions = {}): FillCell[] {
+  const cells: FillCell[] = [];
+  const attempts = opts.attempts ?? 2;
+  for (const family of opts.families ?? FAMILIES) {
+    const module = FAMILY_MODULES[family];
+    for (const level of opts.levels ?? LEVELS) {
+      const cell: FillCell = { family, level, filled: 0, seeds: seeds.length, outcomes: {} };
+      for (const seed of seeds) {
+        for (let attempt = 1; attempt <= attempts; attempt++) {
+          const rngSeed = deriveSeed(opts.seed ?? 0, seed.id, family, level, attempt);
+          const rulesOpts = { bands: opts.bands, strictLoadBands: opts.strictLoadBands, rngSeed };
+          const candidate = module.rules(seed, level, attempt, new PyRandom(rngSeed), rulesOpts);
+          let outcome: string;
+          if (!candidate) outcome = 'none';
+          else if (family !== 'KB' && structuralGate(seed.question, candidate.text).verdict !== 'pass') {
+            outcome = 'gate:structural';
+          } else if (module.familyGate(seed.question, candidate.text, level).verdict !== 'pass')
+            outcome = 'gate:family';
+          else {
+            const measured = measureSeverity(family, seed.question, candidate.text, {
+              bands: opts.bands,
+              strictLoadBands: opts.strictLoadBands,
+              kbType: candidate.kbType,
+            }).level;
+            outcome = measured === undefined ? 'unbinned' : `L${measured}`;
+          }
+          if (attempt === 1) cell.outcomes[outcome] = (cell.outcomes[outcome] ?? 0) + 1;
+          if (outcome === `L${level}`) {
+            cell.filled++;
+            break;
+          }
+        }
+      }
+      cells.push(cell);
+    }
+  }
+  return cells;
+}
+
+/** The table as Markdown: one row per family, one column per level, `filled/seeds (percent)`. */
+export function formatFillTable(cells: readonly FillCell[]): string {
+  const families = [...new Set(cells.map((c) => c.family))];
+  const levels = [...new Set(cells.map((c) => c.level))].sort();
+  const lines = [
+    `| family | ${levels.map((l) => `L${l}`).join(' | ')} |`,
+    `|---|${levels.map(() => '---:').join('|')}|`,
+  ];
+  for (const family of families) {
+    const row = levels.map((level) => {
+      const c = cells.find((x) => x.family === family && x.level === level);
+      return c ? `${c.filled}/${c.seeds} (${Math.round((100 * c.filled) / Math.max(1, c.seeds))}%)` : '—';
+    });
+    lines.push(`| ${family} | ${row.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}

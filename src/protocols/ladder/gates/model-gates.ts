@@ -1,0 +1,280 @@
+import type { WaverConfig } from '../../../config/schema.js';
+import type { GenerateRequest } from '../../../models/types.js';
+import { requestFor } from '../../../run/plan.js';
+import { roleParams, runRole } from '../../../run/roles.js';
+import type { RunSuiteOptions } from '../../../run/run-suite.js';
+import type { SuiteTest } from '../../../run/types.js';
+import type { Family, GateVerdict, KbType } from '../types.js';
+
+/**
+ * The model-based validity gates of the ladder paper (Sections 3.1 and 4.2), asked of the `judge`
+ * role: NLI (the candidate must entail the original), the meaning judge (the family's meaning check)
+ * and, for Knowledge Boundary, the epistemic judge. They fail closed: a call that errors or a reply
+ * that cannot be read rejects the candidate, and the reason says so. Without a judge they are
+ * recorded `not-run`. The prompts are waver's own words for what the paper describes;
+ * see docs/ladder-suite.md#model-gates.
+ */
+
+export type ModelGate = 'nli' | 'meaning' | 'epistemic';
+
+/**
+ * Which model gates each family passes through (the paper: NLI for SV, IQ, CI, CL; the meaning judge
+ * for SV, IQ, CI, CL and CIS, where it is the only meaning check; F needs none, its words are kept
+ * exactly; KB is gated by the epistemic judge instead).
+ */
+export const MODEL_GATES: Record<Family, readonly ModelGate[]> = {
+  SV: ['nli', 'meaning'],
+  IQ: ['nli', 'meaning'],
+  F: [],
+  CI: ['nli', 'meaning'],
+  CL: ['nli', 'meaning'],
+  CIS: ['meaning'],
+  KB: ['epistemic'],
+};
+
+export const GATE_SUITES: Record<ModelGate, string> = {
+  nli: 'ladder/gate-nli',
+  meaning: 'ladder/gate-meaning',
+  epistemic: 'ladder/gate-epistemic',
+};
+
+/** A label needs a few tokens; a JSON verdict with a one-sentence reason needs more. */
+export const GATE_MAX_TOKENS: Record<ModelGate, number> = { nli: 16, meaning: 256, epistemic: 256 };
+
+/** One candidate to gate. */
+export interface GateJob {
+  /** Unique within a call (the generation key). */
+  key: string;
+  family: Family;
+  original: string;
+  candidate: string;
+  /** KB: the boundary type the candidate is meant to cross. */
+  kbType?: KbType;
+}
+
+const NO_JUDGE = 'no judge model configured (pass --judge SPEC to run it)';
+
+// --- NLI -------------------------------------------------------------------------------------
+
+const NLI_SYSTEM = [
+  'You decide textual entailment between two texts.',
+  'The PREMISE entails the HYPOTHESIS when everything the hypothesis states, and the question it asks, follows from the premise.',
+  'Answer with exactly one lowercase word: entailment, neutral or contradiction. Write nothing else.',
+].join('\n');
+
+export function nliTest(job: GateJob): SuiteTest {
+  return {
+    id: job.key,
+    system: NLI_SYSTEM,
+    // Premise = candidate, hypothesis = original (DESIGN.md): the rewrite must still say everything the original said.
+    prompt: `PREMISE:\n${job.candidate}\n\nHYPOTHESIS:\n${job.original}\n\nLabel:`,
+    meta: { gate: 'nli', family: job.family },
+  };
+}
+
+const NLI_LABELS = new Set(['entailment', 'neutral', 'contradiction']);
+
+/** Only the exact label `entailment` passes; "not entailment" or anything unreadable fails (closed). */
+export function parseNliReply(reply: string): GateVerdict {
+  const label = reply
+    .trim()
+    .replace(/^`+|`+$/g, '')
+    .replace(/^["'\u201c]|["'\u201d]$/g, '')
+    .replace(/[.!]$/, '')
+    .trim()
+    .toLowerCase();
+  if (!NLI_LABELS.has(label))
+    return { gate: 'nli', verdict: 'fail', reason: `unreadable NLI reply (fail closed): ${preview(reply)}` };
+  if (label === 'entailment') return { gate: 'nli', verdict: 'pass', reason: 'NLI label: entailment' };
+  return { gate: 'nli', verdict: 'fail', reason: `NLI label: ${label} (only entailment passes)` };
+}
+
+// --- meaning judge ---------------------------------------------------------------------------
+
+const JUDGE_SYSTEM = [
+  'You check perturbed math word problems for a robustness benchmark.',
+  'Reply with one JSON object and nothing else: {"pass": true or false, "reason": "<one sentence>"}.',
+].join('\n');
+
+/** What "meaning kept" means for each family that the meaning judge checks (the paper, Section 4.2). */
+const MEANING_CRITERIA: Partial<Record<Family, string>> = {
+  SV:
+    'The CANDIDATE is meant to be a paraphrase of the ORIGINAL. Pass it only if it keeps every fact, ' +
+    'quantity and relationship and asks the same question, so that its correct answer is the same.',
+  IQ:
+    'The CANDIDATE is meant to be the ORIGINAL with typing noise (misspellings, swapped letters, ' +
+    'OCR-like errors). Pass it only if a careful reader can still recover every fact, quantity and the ' +
+    'question, so that its correct answer is the same.',
+  CI:
+    'The CANDIDATE is meant to be the ORIGINAL with distracting sentences added. Pass it only if the ' +
+    'added text is irrelevant to the question: it changes, adds or removes nothing needed to compute the ' +
+    'answer, so that the correct answer is the same.',
+  CL:
+    'The CANDIDATE is meant to be the ORIGINAL surrounded by extra on-topic material. Pass it only if ' +
+    "the ORIGINAL's problem is intact and the added material is non-essential: it does not change the " +
+    'correct answer.',
+  CIS:
+    'The CANDIDATE is meant to be the ORIGINAL with conflicting or adversarial instructions added. Pass ' +
+    'it only if the problem itself and its correct answer are unchanged and the added text is a genuine ' +
+    'conflicting directive (an instruction pulling the solver away from the task), not new facts about the problem.',
+};
+
+export function meaningTest(job: GateJob): SuiteTest {
+  const criterion = MEANING_CRITERIA[job.family];
+  if (!criterion) throw new Error(`the meaning judge does not apply to family ${job.family}`);
+  return {
+    id: job.key,
+    system: JUDGE_SYSTEM,
+    prompt: `${criterion}\n\nORIGINAL:\n${job.original}\n\nCANDIDATE:\n${job.candidate}`,
+    meta: { gate: 'meaning', family: job.family },
+  };
+}
+
+export function parseMeaningReply(reply: string): GateVerdict {
+  const json = jsonObjectIn(reply);
+  if (!json || typeof json.pass !== 'boolean')
+    return {
+      gate: 'meaning',
+      verdict: 'fail',
+      reason: `unreadable meaning-judge reply (fail closed): ${preview(reply)}`,
+    };
+  const why = typeof json.reason === 'string' && json.reason.trim() ? json.reason.trim() : 'no reason given';
+  return json.pass
+    ? { gate: 'meaning', verdict: 'pass', reason: `meaning judge: kept — ${why}` }
+    : { gate: 'meaning', verdict: 'fail', reason: `meaning judge: not kept — ${why}` };
+}
+
+// --- epistemic judge -------------------------------------------------------------------------
+
+const EPISTEMIC_SYSTEM = [
+  'You check questions written to be unanswerable, for a benchmark of whether models recognise the limits of what they can answer.',
+  'Reply with one JSON object and nothing else: {"unanswerable": true or false, "coherent": true or false, "reason": "<one sentence>"}.',
+].join('\n');
+
+const BOUNDARY: Record<KbType, string> = {
+  'missing-information': 'leaving out a quantity the answer depends on',
+  'fabricated-evidence':
+    'resting on evidence (a study, report or record) that is made up or cannot be checked',
+  'not-yet-knowable': 'asking for a value that cannot be known yet',
+  'fabricated-entity': 'depending on a person, place, product or thing that does not exist',
+  'impossible-premise': 'resting on a premise that cannot be true',
+};
+
+export function epistemicTest(job: GateJob): SuiteTest {
+  const how = job.kbType ? ` by ${BOUNDARY[job.kbType]}` : '';
+  return {
+    id: job.key,
+    system: EPISTEMIC_SYSTEM,
+    prompt:
+      `The CANDIDATE is meant to be a version of the ORIGINAL that cannot be answered${how}.\n` +
+      'unanswerable: true only if no definite answer can be justified from what the CANDIDATE says or from general knowledge.\n' +
+      'coherent: true only if the CANDIDATE is a well-formed question a reader could meet, not garbled or self-evidently broken text.\n\n' +
+      `ORIGINAL:\n${job.original}\n\nCANDIDATE:\n${job.candidate}`,
+    meta: { gate: 'epistemic', family: job.family, ...(job.kbType && { kbType: job.kbType }) },
+  };
+}
+
+export function parseEpistemicReply(reply: string): GateVerdict {
+  const json = jsonObjectIn(reply);
+  if (!json || typeof json.unanswerable !== 'boolean' || typeof json.coherent !== 'boolean')
+    return {
+      gate: 'epistemic',
+      verdict: 'fail',
+      reason: `unreadable epistemic-judge reply (fail closed): ${preview(reply)}`,
+    };
+  const why = typeof json.reason === 'string' && json.reason.trim() ? json.reason.trim() : 'no reason given';
+  if (json.unanswerable && json.coherent)
+    return {
+      gate: 'epistemic',
+      verdict: 'pass',
+      reason: `epistemic judge: unanswerable and coherent — ${why}`,
+    };
+  const faults = [!json.unanswerable && 'answerable', !json.coherent && 'incoherent']
+    .filter(Boolean)
+    .join(' and ');
+  return { gate: 'epistemic', verdict: 'fail', reason: `epistemic judge: ${faults} — ${why}` };
+}
+
+// --- running ---------------------------------------------------------------------------------
+
+const TEST_OF: Record<ModelGate, (job: GateJob) => SuiteTest> = {
+  nli: nliTest,
+  meaning: meaningTest,
+  epistemic: epistemicTest,
+};
+const PARSE_OF: Record<ModelGate, (reply: string) => GateVerdict> = {
+  nli: parseNliReply,
+  meaning: parseMeaningReply,
+  epistemic: parseEpistemicReply,
+};
+
+/** The exact request the judge receives for a gate (what a replay recording must hold). */
+export function gateRequest(gate: ModelGate, job: GateJob): GenerateRequest {
+  return requestFor(TEST_OF[gate](job), roleParams(0, GATE_MAX_TOKENS[gate]));
+}
+
+/**
+ * Runs the family's model gates for each job, in order (NLI, then the meaning judge for those NLI
+ * passed, then the epistemic judge), one suite per gate. Returns each job's verdicts; a job stops at
+ * its first failed gate (later gates are not asked). Without a judge every gate is `not-run`.
+ */
+export async function runModelGates(
+  config: WaverConfig,
+  jobs: readonly GateJob[],
+  opts: RunSuiteOptions = {},
+): Promise<Map<string, GateVerdict[]>> {
+  const out = new Map<string, GateVerdict[]>(jobs.map((j) => [j.key, []]));
+  if (config.judge === undefined) {
+    for (const job of jobs)
+      for (const gate of MODEL_GATES[job.family])
+        out.get(job.key)?.push({ gate, verdict: 'not-run', reason: NO_JUDGE });
+    return out;
+  }
+  const failed = new Set<string>();
+  for (const gate of ['nli', 'meaning', 'epistemic'] as const) {
+    const due = jobs.filter((j) => MODEL_GATES[j.family].includes(gate) && !failed.has(j.key));
+    if (due.length === 0) continue;
+    const tests = due.map(TEST_OF[gate]);
+    const { answers } = await runRole(
+      config,
+      'judge',
+      GATE_SUITES[gate],
+      [{ temperature: 0, maxTokens: GATE_MAX_TOKENS[gate], tests }],
+      opts,
+    );
+    for (const job of due) {
+      const answer = answers.get(job.key);
+      const verdict: GateVerdict =
+        answer?.ok === true
+          ? PARSE_OF[gate](answer.text)
+          : {
+              gate,
+              verdict: 'fail',
+              reason: `judge call failed (fail closed): ${answer?.error ?? 'no answer'}`,
+            };
+      out.get(job.key)?.push(verdict);
+      if (verdict.verdict !== 'pass') failed.add(job.key);
+    }
+  }
+  return out;
+}
+
+/** The first JSON object in a reply (code fences and prose around it tolerated), or undefined. */
+function jsonObjectIn(reply: string): Record<string, unknown> | undefined {
+  const start = reply.indexOf('{');
+  const end = reply.lastIndexOf('}');
+  if (start < 0 || end <= start) return undefined;
+  try {
+    const value: unknown = JSON.parse(reply.slice(start, end + 1));
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function preview(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return `'${flat.length > 80 ? `${flat.slice(0, 80)}…` : flat}'`;
+}

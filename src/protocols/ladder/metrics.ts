@@ -1,0 +1,503 @@
+import { clusterBootstrap, percentile } from '../../stats/bootstrap.js';
+import { deriveSeed } from '../../util/random.js';
+import { FAMILIES, type Family, KB_LEVEL, KB_TYPES, type KbType, LEVELS, type Level } from './types.js';
+
+/**
+ * The ladder paper's metrics (Section 3.2) with DESIGN.md's decisions ("Ladder metrics"), over
+ * per-response observations: Accuracy = mean correctness; Magnitude = mean perturbation magnitude;
+ * Stability = sum(correctness x magnitude) / sum(magnitude); Collapse Point = the lowest measured
+ * level k with tests and acc(Lk) < 0.80 x acc(L0). Every figure carries a 95% percentile CI from a
+ * bootstrap that resamples SEEDS (a seed's baseline repeats and all its perturbed tests move
+ * together), and the Collapse Point its bootstrap distribution. A figure that cannot be computed
+ * is `undefined` with a reason, never 0. See docs/ladder.md#metrics.
+ */
+
+/** One scored response. */
+export interface LadderObservation {
+  seedId: string;
+  family: Family | 'baseline';
+  /** Measured level (0 for the baseline); undefined when the test could not be binned. */
+  level: Level | 0 | undefined;
+  /** Knowledge Boundary: the boundary type. */
+  kbType?: KbType;
+  /** 1 - SIM of the test's text against its seed (0 for the baseline). */
+  magnitude: number;
+  /** Correctness in [0, 1] (KB: the judge's rubric score); undefined when not scored (no judge verdict). */
+  score: number | undefined;
+  /** The call failed: scored 0 (errors count as incorrect) and counted here. */
+  error?: boolean;
+}
+
+/** A metric with its bootstrap CI; `value` undefined means unavailable, and `unavailable` says why. */
+export interface Interval {
+  value: number | undefined;
+  low: number | undefined;
+  high: number | undefined;
+  unavailable?: string;
+}
+
+/** The metrics of one set of responses (a family x level cell, a family, a level, the baseline...). */
+export interface SetMetrics {
+  /** Responses in the set. */
+  n: number;
+  /** Responses with a score (all but KB responses without a judge verdict). */
+  scored: number;
+  /** Responses whose call failed (scored 0). */
+  errors: number;
+  /** Distinct seeds (the bootstrap's clusters) with a response in the set. */
+  seeds: number;
+  accuracy: Interval;
+  magnitude: Interval;
+  stability: Interval;
+  /** KB only: the share of scored responses that recognise the boundary (score >= threshold). */
+  recognise?: Interval;
+}
+
+export type CollapseValue = `L${Level}` | 'never' | 'unavailable';
+
+export interface CollapsePoint {
+  status: 'collapsed' | 'never' | 'unavailable';
+  level?: Level;
+  /** Why it is unavailable. */
+  reason?: string;
+  /** tau = collapseRatio x acc(L0). */
+  threshold?: number;
+  /** Share of bootstrap resamples per Collapse Point value (only values that occurred, L1..L5, never, unavailable). */
+  distribution: { value: CollapseValue; share: number }[];
+  resamples: number;
+}
+
+export type Quadrant = 'stable' | 'robust' | 'unstable' | 'failure';
+
+export interface QuadrantPoint {
+  family: Family;
+  /** The family's mean magnitude. */
+  x: number | undefined;
+  /** The family's Stability. */
+  y: number | undefined;
+  quadrant?: Quadrant;
+  unavailable?: string;
+}
+
+export interface FamilyMetrics {
+  family: Family;
+  /** All the family's responses, every level pooled. */
+  overall: SetMetrics;
+  /** Per measured level 1..5. */
+  levels: Record<Level, SetMetrics>;
+  collapse: CollapsePoint;
+}
+
+export interface KbTypeMetrics extends SetMetrics {
+  kbType: KbType;
+  level: Level;
+}
+
+export interface LadderMetrics {
+  /** The unperturbed baseline: its accuracy is acc(L0). */
+  baseline: SetMetrics;
+  /** Every family pooled per measured level (L0 = the baseline): the paper's Figure 1. */
+  byLevel: Record<0 | Level, SetMetrics>;
+  families: FamilyMetrics[];
+  kbByType: KbTypeMetrics[];
+  quadrant: { xThreshold: number | undefined; yThreshold: number; points: QuadrantPoint[] };
+  settings: Required<Omit<LadderMetricOptions, 'families'>>;
+}
+
+export interface LadderMetricOptions {
+  /** Seed of the bootstrap (a per-model label is mixed in by the caller when wanted). */
+  seed: number;
+  resamples?: number;
+  confidence?: number;
+  collapseRatio?: number;
+  recognizeThreshold?: number;
+  stabilityThreshold?: number;
+  /** Families to report (default all seven). */
+  families?: readonly Family[];
+}
+
+// Per-slot running sums. A slot is one set of responses; every seed (cluster) holds one vector of
+// sums per slot, so a bootstrap resample is a sum of drawn clusters' vectors.
+const N = 0;
+const SCORED = 1;
+const SUM_SCORE = 2;
+const SUM_MAG = 3;
+const SUM_MAG_SCORED = 4;
+const SUM_SCORE_MAG = 5;
+const RECOGNISED = 6;
+const WIDTH = 7;
+
+// Base slots come first: a response lands in exactly one (the baseline, its family x measured level,
+// or its family's unbinned slot). The pooled slots after them (family overall, level over all
+// families, KB boundary type) are sums of base slots, so a resample adds up base slots only.
+const F = FAMILIES.length;
+const KB = FAMILIES.indexOf('KB');
+const SLOT_BASELINE = 0;
+const slotFamilyLevel = (f: number, k: Level) => 1 + f * 5 + (k - 1);
+const slotUnbinned = (f: number) => 1 + F * 5 + f;
+const BASE_SLOTS = 1 + F * 6;
+const slotFamily = (f: number) => BASE_SLOTS + f;
+const slotLevel = (k: Level) => BASE_SLOTS + F + (k - 1);
+/** KB by boundary type is KB by level: the type is the level (DESIGN.md). */
+const slotKb = (t: number) => BASE_SLOTS + F + 5 + t;
+const SLOTS = BASE_SLOTS + F + 5 + KB_TYPES.length;
+
+/** Tiny slack so floating noise (0.8 x 0.9 = 0.7200000000000001) cannot make a tie a collapse (docs/ladder.md#collapse-point). */
+const EPS = 1e-12;
+
+export function ladderMetrics(
+  observations: readonly LadderObservation[],
+  opts: LadderMetricOptions,
+): LadderMetrics {
+  const settings = {
+    seed: opts.seed,
+    resamples: opts.resamples ?? 2000,
+    confidence: opts.confidence ?? 0.95,
+    collapseRatio: opts.collapseRatio ?? 0.8,
+    recognizeThreshold: opts.recognizeThreshold ?? 0.75,
+    stabilityThreshold: opts.stabilityThreshold ?? 0.8,
+  };
+  const families = opts.families ?? FAMILIES;
+
+  // Clusters: one sum vector per seed, in first-seen order (stable for a stable input order).
+  const clusterOf = new Map<string, number>();
+  const clusters: Float64Array[] = [];
+  const errors = new Float64Array(SLOTS);
+  for (const o of observations) {
+    let c = clusterOf.get(o.seedId);
+    if (c === undefined) {
+      c = clusters.length;
+      clusterOf.set(o.seedId, c);
+      clusters.push(new Float64Array(SLOTS * WIDTH));
+    }
+    const slot = baseSlotOf(o);
+    add(clusters[c] as Float64Array, slot, o, settings.recognizeThreshold);
+    if (o.error) errors[slot] = (errors[slot] as number) + 1;
+  }
+  derive(errors, 1);
+  const seedsPerSlot = new Uint32Array(SLOTS);
+  const totals = new Float64Array(SLOTS * WIDTH);
+  for (const sums of clusters) {
+    derive(sums, WIDTH);
+    for (let slot = 0; slot < SLOTS; slot++)
+      if ((sums[slot * WIDTH + N] as number) > 0) seedsPerSlot[slot] = (seedsPerSlot[slot] as number) + 1;
+    addInto(totals, sums);
+  }
+
+  // One resampling of seeds serves every figure (each figure's marginal distribution is the same
+  // as with its own resampling), so 2,000 resamples cost one pass instead of hundreds.
+  const R = settings.resamples;
+  // Resample b of slot s is at s * R + b; NaN marks a resample where the figure is undefined.
+  const dist = {
+    accuracy: new Float64Array(SLOTS * R),
+    magnitude: new Float64Array(SLOTS * R),
+    stability: new Float64Array(SLOTS * R),
+    recognise: new Float64Array(SLOTS * R),
+  };
+  const cpCodes = new Uint8Array(families.length * R);
+  const familyIndex = families.map((f) => FAMILIES.indexOf(f));
+  const resampled = new Float64Array(SLOTS * WIDTH);
+  // The clusters' base slots in one matrix, and each resample as multiplicities, so a cluster drawn
+  // k times is added once (times k) and an undrawn one (about a third) not at all. Columns that are
+  // 0 for every seed stay 0, and columns equal to another for every seed (scored = n when every
+  // response is scored) are copied, not summed: only the rest (about half) are resampled.
+  const V = BASE_SLOTS * WIDTH;
+  const { kept, aliases } = resampledColumns(clusters, V);
+  const K = kept.length;
+  const matrix = new Float64Array(clusters.length * K);
+  clusters.forEach((sums, c) => {
+    for (let i = 0; i < K; i++) matrix[c * K + i] = sums[kept[i] as number] as number;
+  });
+  const compact = new Float64Array(K);
+  const drawn = new Uint32Array(clusters.length);
+  let b = 0;
+  clusterBootstrap(clusters, (sample) => accuracyOf(sumAll(sample), SLOT_BASELINE), {
+    seed: deriveSeed(settings.seed, 'ladder-metrics'),
+    resamples: R,
+    confidence: settings.confidence,
+    statisticOnIndices: (indices) => {
+      drawn.fill(0);
+      for (let i = 0; i < indices.length; i++) {
+        const c = indices[i] as number;
+        drawn[c] = (drawn[c] as number) + 1;
+      }
+      compact.fill(0);
+      for (let c = 0; c < drawn.length; c++) {
+        const k = drawn[c] as number;
+        if (k === 0) continue;
+        const at = c * K;
+        for (let i = 0; i < K; i++) compact[i] = (compact[i] as number) + k * (matrix[at + i] as number);
+      }
+      resampled.fill(0, 0, V);
+      for (let i = 0; i < K; i++) resampled[kept[i] as number] = compact[i] as number;
+      for (let i = 0; i < aliases.length; i += 2)
+        resampled[aliases[i] as number] = resampled[aliases[i + 1] as number] as number;
+      derive(resampled, WIDTH);
+      for (let s = 0; s < SLOTS; s++) {
+        dist.accuracy[s * R + b] = accuracyOf(resampled, s) ?? Number.NaN;
+        dist.magnitude[s * R + b] = magnitudeOf(resampled, s) ?? Number.NaN;
+        dist.stability[s * R + b] = stabilityOf(resampled, s) ?? Number.NaN;
+        dist.recognise[s * R + b] = recogniseOf(resampled, s) ?? Number.NaN;
+      }
+      familyIndex.forEach((f, i) => {
+        cpCodes[i * R + b] = collapseCode(resampled, f, settings.collapseRatio);
+      });
+      b++;
+      return accuracyOf(resampled, SLOT_BASELINE);
+    },
+  });
+  const resamplesDone = clusters.length === 0 ? 0 : R;
+
+  const alpha = (1 - settings.confidence) / 2;
+  const interval = (
+    kind: keyof typeof dist,
+    slot: number,
+    value: number | undefined,
+    unavailable: string | undefined,
+  ): Interval => {
+    if (value === undefined) return { value: undefined, low: undefined, high: undefined, unavailable };
+    // A typed-array sort puts NaN (undefined resamples) last: the defined values are a prefix.
+    const sorted = dist[kind].slice(slot * R, slot * R + resamplesDone).sort();
+    let definedCount = sorted.length;
+    while (definedCount > 0 && Number.isNaN(sorted[definedCount - 1] as number)) definedCount--;
+    if (definedCount === 0) return { value, low: undefined, high: undefined };
+    const defined = sorted.subarray(0, definedCount);
+    return { value, low: percentile(defined, alpha), high: percentile(defined, 1 - alpha) };
+  };
+
+  const setMetrics = (slot: number, kb = false): SetMetrics => {
+    const n = totals[slot * WIDTH + N] as number;
+    const scored = totals[slot * WIDTH + SCORED] as number;
+    const noTests = n === 0 ? 'no tests' : undefined;
+    const unscored = scored === 0 ? 'not scored: no judge verdicts' : undefined;
+    const zeroMag =
+      (totals[slot * WIDTH + SUM_MAG_SCORED] as number) === 0 ? 'sum of magnitudes is 0' : undefined;
+    const out: SetMetrics = {
+      n,
+      scored,
+      errors: errors[slot] as number,
+      seeds: seedsPerSlot[slot] as number,
+      accuracy: interval('accuracy', slot, accuracyOf(totals, slot), noTests ?? unscored),
+      magnitude: interval('magnitude', slot, magnitudeOf(totals, slot), noTests),
+      stability: interval('stability', slot, stabilityOf(totals, slot), noTests ?? unscored ?? zeroMag),
+    };
+    if (kb) out.recognise = interval('recognise', slot, recogniseOf(totals, slot), noTests ?? unscored);
+    return out;
+  };
+
+  const baseline = setMetrics(SLOT_BASELINE);
+  const familyMetrics = families.map((family, i): FamilyMetrics => {
+    const f = FAMILIES.indexOf(family);
+    const kb = family === 'KB';
+    const levels = Object.fromEntries(
+      LEVELS.map((k) => [k, setMetrics(slotFamilyLevel(f, k), kb)]),
+    ) as Record<Level, SetMetrics>;
+    return {
+      family,
+      overall: setMetrics(slotFamily(f), kb),
+      levels,
+      collapse: collapsePoint(
+        totals,
+        f,
+        settings.collapseRatio,
+        cpCodes.subarray(i * R, (i + 1) * R),
+        resamplesDone,
+      ),
+    };
+  });
+
+  const byLevel = {
+    0: baseline,
+    ...Object.fromEntries(LEVELS.map((k) => [k, setMetrics(slotLevel(k))])),
+  } as Record<0 | Level, SetMetrics>;
+
+  const kbByType = KB_TYPES.map((kbType, t) => ({
+    kbType,
+    level: KB_LEVEL[kbType],
+    ...setMetrics(slotKb(t), true),
+  }));
+
+  // Quadrants (the paper's Figure 2): x = family mean magnitude, y = family Stability.
+  const xs = familyMetrics.map((m) => m.overall.magnitude.value).filter((x): x is number => x !== undefined);
+  const xThreshold = xs.length === 0 ? undefined : xs.reduce((a, v) => a + v, 0) / xs.length;
+  const points = familyMetrics.map((m): QuadrantPoint => {
+    const x = m.overall.magnitude.value;
+    const y = m.overall.stability.value;
+    if (x === undefined || y === undefined || xThreshold === undefined)
+      return { family: m.family, x, y, unavailable: m.overall.stability.unavailable ?? 'no tests' };
+    const high = x >= xThreshold;
+    const stable = y >= settings.stabilityThreshold;
+    return {
+      family: m.family,
+      x,
+      y,
+      quadrant: stable ? (high ? 'robust' : 'stable') : high ? 'failure' : 'unstable',
+    };
+  });
+
+  return {
+    baseline,
+    byLevel,
+    families: familyMetrics,
+    kbByType,
+    quadrant: { xThreshold, yThreshold: settings.stabilityThreshold, points },
+    settings,
+  };
+
+  function sumAll(sample: readonly Float64Array[]): Float64Array {
+    const out = new Float64Array(SLOTS * WIDTH);
+    for (const sums of sample) addInto(out, sums);
+    return out;
+  }
+}
+
+/**
+ * Which base-slot columns a resample must sum: `kept` (column indices), and `aliases` as pairs
+ * (column, the kept column it always equals). A column 0 for every cluster is neither.
+ */
+function resampledColumns(
+  clusters: readonly Float64Array[],
+  V: number,
+): { kept: Uint32Array; aliases: Uint32Array } {
+  const kept: number[] = [];
+  const aliases: number[] = [];
+  const same = (a: number, b: number) => clusters.every((sums) => sums[a] === sums[b]);
+  for (let j = 0; j < V; j++) {
+    if (clusters.every((sums) => sums[j] === 0)) continue;
+    const field = j % WIDTH;
+    const slot = j - field;
+    // Scored responses are usually all responses, so their sums repeat the plain ones.
+    const twin = field === SCORED ? slot + N : field === SUM_MAG_SCORED ? slot + SUM_MAG : undefined;
+    if (twin !== undefined && same(j, twin)) aliases.push(j, twin);
+    else kept.push(j);
+  }
+  return { kept: Uint32Array.from(kept), aliases: Uint32Array.from(aliases) };
+}
+
+function baseSlotOf(o: LadderObservation): number {
+  if (o.family === 'baseline') return SLOT_BASELINE;
+  const f = FAMILIES.indexOf(o.family);
+  return o.level === undefined || o.level === 0 ? slotUnbinned(f) : slotFamilyLevel(f, o.level);
+}
+
+/** Fills the pooled slots of a vector (width numbers per slot) from its base slots. */
+function derive(v: Float64Array, width: number): void {
+  v.fill(0, BASE_SLOTS * width);
+  const addSlot = (to: number, from: number) => {
+    for (let i = 0; i < width; i++)
+      v[to * width + i] = (v[to * width + i] as number) + (v[from * width + i] as number);
+  };
+  for (let f = 0; f < F; f++) {
+    for (const k of LEVELS) {
+      addSlot(slotFamily(f), slotFamilyLevel(f, k));
+      addSlot(slotLevel(k), slotFamilyLevel(f, k));
+    }
+    addSlot(slotFamily(f), slotUnbinned(f));
+  }
+  KB_TYPES.forEach((t, i) => {
+    addSlot(slotKb(i), slotFamilyLevel(KB, KB_LEVEL[t]));
+  });
+}
+
+/** target += source, element-wise (same length). */
+function addInto(target: Float64Array, source: Float64Array): void {
+  for (let i = 0; i < target.length; i++) target[i] = (target[i] as number) + (source[i] as number);
+}
+
+function bump(sums: Float64Array, at: number, by: number): void {
+  sums[at] = (sums[at] as number) + by;
+}
+
+function add(sums: Float64Array, slot: number, o: LadderObservation, threshold: number): void {
+  const at = slot * WIDTH;
+  bump(sums, at + N, 1);
+  bump(sums, at + SUM_MAG, o.magnitude);
+  if (o.score === undefined) return;
+  bump(sums, at + SCORED, 1);
+  bump(sums, at + SUM_SCORE, o.score);
+  bump(sums, at + SUM_MAG_SCORED, o.magnitude);
+  bump(sums, at + SUM_SCORE_MAG, o.score * o.magnitude);
+  if (o.score >= threshold - EPS) bump(sums, at + RECOGNISED, 1);
+}
+
+function accuracyOf(sums: Float64Array, slot: number): number | undefined {
+  const scored = sums[slot * WIDTH + SCORED] as number;
+  return scored === 0 ? undefined : (sums[slot * WIDTH + SUM_SCORE] as number) / scored;
+}
+
+function magnitudeOf(sums: Float64Array, slot: number): number | undefined {
+  const n = sums[slot * WIDTH + N] as number;
+  return n === 0 ? undefined : (sums[slot * WIDTH + SUM_MAG] as number) / n;
+}
+
+function stabilityOf(sums: Float64Array, slot: number): number | undefined {
+  const denominator = sums[slot * WIDTH + SUM_MAG_SCORED] as number;
+  return denominator === 0 ? undefined : (sums[slot * WIDTH + SUM_SCORE_MAG] as number) / denominator;
+}
+
+function recogniseOf(sums: Float64Array, slot: number): number | undefined {
+  const scored = sums[slot * WIDTH + SCORED] as number;
+  return scored === 0 ? undefined : (sums[slot * WIDTH + RECOGNISED] as number) / scored;
+}
+
+/** Collapse code of a family in a sum vector: 1..5 the level, 6 never, 0 unavailable. */
+function collapseCode(sums: Float64Array, f: number, ratio: number): number {
+  const acc0 = accuracyOf(sums, SLOT_BASELINE);
+  if (acc0 === undefined || acc0 === 0) return 0;
+  const tau = ratio * acc0;
+  let any = false;
+  for (const k of LEVELS) {
+    const acc = accuracyOf(sums, slotFamilyLevel(f, k));
+    if (acc === undefined) continue;
+    any = true;
+    if (acc < tau - EPS) return k;
+  }
+  return any ? 6 : 0;
+}
+
+function collapsePoint(
+  totals: Float64Array,
+  f: number,
+  ratio: number,
+  codes: Uint8Array,
+  resamples: number,
+): CollapsePoint {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < resamples; i++)
+    counts.set(codes[i] as number, (counts.get(codes[i] as number) ?? 0) + 1);
+  const order = [1, 2, 3, 4, 5, 6, 0];
+  const distribution = order
+    .filter((c) => counts.has(c))
+    .map((c) => ({ value: codeName(c), share: (counts.get(c) as number) / resamples }));
+
+  const acc0 = accuracyOf(totals, SLOT_BASELINE);
+  if (acc0 === undefined)
+    return {
+      status: 'unavailable',
+      reason: 'no baseline responses (acc(L0) unknown)',
+      distribution,
+      resamples,
+    };
+  if (acc0 === 0)
+    return {
+      status: 'unavailable',
+      reason: 'acc(L0) = 0: no level can fall below it',
+      distribution,
+      resamples,
+    };
+  const threshold = ratio * acc0;
+  const code = collapseCode(totals, f, ratio);
+  if (code === 0) {
+    const tested = (totals[slotFamily(f) * WIDTH + N] as number) > 0;
+    const reason = tested ? 'no scored tests at any level (no judge verdicts)' : 'no tests';
+    return { status: 'unavailable', reason, threshold, distribution, resamples };
+  }
+  if (code === 6) return { status: 'never', threshold, distribution, resamples };
+  return { status: 'collapsed', level: code as Level, threshold, distribution, resamples };
+}
+
+function codeName(code: number): CollapseValue {
+  if (code === 6) return 'never';
+  if (code === 0) return 'unavailable';
+  return `L${code as Level}`;
+}

@@ -1,0 +1,190 @@
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { InputError } from '../../errors.js';
+import { resolveLadderSeeds } from './data/datasets.js';
+import { FAMILY_MODULES } from './families/index.js';
+import { generatorRequest } from './families/model-generator.js';
+import { parseFamilies, parseLevels, suiteCommand } from './suite-command.js';
+import { readLadderSuite } from './suite-file.js';
+import { Recording, SEED_A, scratchDir } from './test-support/fakes.js';
+
+/**
+ * `waver suite build` in process: what it writes, what
+ * it prints, and that bad input writes nothing.
+ */
+
+const dir = scratchDir('waver-suite-cli-');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let stdout = '';
+beforeEach(() => {
+  stdout = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  process.exitCode = undefined;
+});
+
+async function suiteBuild(args: string[]): Promise<void> {
+  await suiteCommand().parseAsync(['build', '--store', join(dir, 'store.db'), ...args], { from: 'user' });
+}
+
+async function inputError(args: string[], field: string, message: RegExp): Promise<void> {
+  const e = await suiteBuild(args).catch((x: unknown) => x);
+  expect(e, String(e)).toBeInstanceOf(InputError);
+  expect((e as InputError).field).toBe(field);
+  expect((e as InputError).message).toMatch(message);
+}
+
+describe('waver suite build --protocol ladder', () => {
+  it('builds the built-in rules suite byte-identically twice, with the admission table on stdout and in a file', async () => {
+    const a = join(dir, 'a.jsonl');
+    const b = join(dir, 'b.jsonl');
+    await suiteBuild(['--protocol', 'ladder', '--out', a, '--admission', join(dir, 'a.md'), '--seed', '3']);
+    const firstOut = stdout;
+    stdout = '';
+    await suiteBuild(['--protocol', 'ladder', '--out', b, '--admission', join(dir, 'b.md'), '--seed', '3']);
+    expect(process.exitCode).toBe(0);
+    expect(readFileSync(a)).toEqual(readFileSync(b));
+    expect(readFileSync(join(dir, 'a.md'), 'utf8')).toBe(firstOut);
+    expect(stdout).toBe(firstOut);
+    expect(firstOut).toMatch(/## Ladder suite admission \(Table 3\) — \d+ seeds, generator: rules/);
+    expect(firstOut).toMatch(/\| Knowledge Boundary \(KB\) \| \d+ \| \d+ \|/);
+    const tests = readLadderSuite(a);
+    expect(tests.filter((t) => t.family === 'baseline').length).toBeGreaterThanOrEqual(40);
+    // No temporary file left beside the outputs.
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('writes the admission table as JSON with --format json, for the families and levels asked', async () => {
+    const out = join(dir, 'some.jsonl');
+    await suiteBuild([
+      '--protocol',
+      'ladder',
+      '--out',
+      out,
+      '--families',
+      'CIS,KB',
+      '--levels',
+      '1,5',
+      '--format',
+      'json',
+    ]);
+    const table = JSON.parse(stdout);
+    expect(table.table).toBe('ladder-admission');
+    expect(table.families.map((r: { family: string }) => r.family)).toEqual(['CIS', 'KB']);
+    const levels = new Set(
+      readLadderSuite(out)
+        .filter((t) => t.family !== 'baseline')
+        .map((t) => t.requestedLevel),
+    );
+    expect(levels).toEqual(new Set([1, 5]));
+  });
+
+  it('rejects bad input with one error naming the key, and writes nothing', async () => {
+    const out = join(dir, 'bad.jsonl');
+    await inputError(
+      ['--protocol', 'ladder', '--out', out, '--families', 'SV,XY'],
+      '--families',
+      /unknown family 'XY'/,
+    );
+    await inputError(
+      ['--protocol', 'ladder', '--out', out, '--levels', '1,9'],
+      '--levels',
+      /unknown level '9'/,
+    );
+    await inputError(
+      ['--protocol', 'ladder', '--out', out, '--levels', 'two'],
+      '--levels',
+      /unknown level 'two'/,
+    );
+    await inputError(['--protocol', 'sago', '--out', out], '--protocol', /unknown protocol 'sago'/);
+    await inputError(['--out', out], '--protocol', /no protocol/);
+    await inputError(['--protocol', 'ladder'], '--out', /no output file/);
+    const config = join(dir, 'waver.yaml');
+    writeFileSync(
+      config,
+      [
+        'ladder:',
+        '  bands:',
+        '    IQ:',
+        '      - [0, 0.05]',
+        '      - [0.03, 0.10]',
+        '      - [0.02, 0.18]',
+        '      - [0.15, 0.30]',
+        '      - [0.25, 0.50]',
+        '',
+      ].join('\n'),
+    );
+    const e = await suiteBuild(['--protocol', 'ladder', '--out', out, '--config', config]).catch(
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(InputError);
+    expect((e as InputError).format()).toMatch(/waver\.yaml:\d+: ladder\.bands\.IQ\.2: .*not increasing/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('builds with a generator model named by --generator (a replay recording), the same bytes twice', async () => {
+    const data = join(dir, 'seeds.jsonl');
+    writeFileSync(
+      data,
+      `${JSON.stringify({ question: SEED_A.question, answer: 'Mia has 36 - 5 = 31.\n#### 31' })}\n`,
+    );
+    const [seed] = resolveLadderSeeds(data);
+    if (!seed) throw new Error('no seed loaded');
+    const rec = new Recording(dir, 'cli-gen.jsonl');
+    const paraphrase = SEED_A.question.replace('Mia buys', 'Mia gets').replace('gives', 'hands');
+    for (const attempt of [1, 2])
+      rec.add(generatorRequest(FAMILY_MODULES.SV, { seed, family: 'SV', level: 1, attempt }), paraphrase);
+    const args = (out: string) => [
+      '--protocol',
+      'ladder',
+      '--out',
+      out,
+      '--dataset',
+      data,
+      '--generator',
+      rec.spec,
+      '--families',
+      'SV',
+      '--levels',
+      '1',
+    ];
+    await suiteBuild(args(join(dir, 'm1.jsonl')));
+    expect(stdout).toContain(`generator: ${rec.spec}`);
+    await suiteBuild(args(join(dir, 'm2.jsonl')));
+    expect(readFileSync(join(dir, 'm1.jsonl'))).toEqual(readFileSync(join(dir, 'm2.jsonl')));
+    const [, sv] = readLadderSuite(join(dir, 'm1.jsonl'));
+    expect(sv).toMatchObject({ family: 'SV', text: paraphrase, generator: { kind: 'model' } });
+    expect(sv?.gates.filter((g) => g.verdict === 'not-run').map((g) => g.gate)).toEqual(['nli', 'meaning']);
+  });
+
+  it('takes families, levels, seeds and attempts from the ladder section of waver.yaml when no flag says otherwise', async () => {
+    const config = join(dir, 'ladder.yaml');
+    writeFileSync(config, ['ladder:', '  families: [KB]', '  levels: [2]', '  seeds: 3', ''].join('\n'));
+    const out = join(dir, 'from-config.jsonl');
+    await suiteBuild(['--protocol', 'ladder', '--out', out, '--config', config]);
+    const tests = readLadderSuite(out);
+    expect(tests.map((t) => `${t.family}${t.requestedLevel}`)).toEqual([
+      'baseline0',
+      'KB2',
+      'baseline0',
+      'KB2',
+      'baseline0',
+      'KB2',
+    ]);
+  });
+
+  it('parses the family and level lists', () => {
+    expect(parseFamilies('SV, KB')).toEqual(['SV', 'KB']);
+    expect(parseLevels('1,5')).toEqual([1, 5]);
+    expect(() => parseFamilies(',')).toThrow(/no family/);
+    expect(() => parseLevels('0')).toThrow(/unknown level '0'/);
+  });
+});

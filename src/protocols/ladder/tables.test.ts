@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { LadderConfigSchema } from './config.js';
+import { type LadderObservation, ladderMetrics } from './metrics.js';
+import type { LadderModelResults, LadderResults } from './results.js';
+import { formatLadderReport } from './tables.js';
+import type { LadderTest } from './types.js';
+
+const OBS: LadderObservation[] = [
+  { seedId: 'A', family: 'baseline', level: 0, magnitude: 0, score: 1 },
+  { seedId: 'B', family: 'baseline', level: 0, magnitude: 0, score: 1 },
+  { seedId: 'A', family: 'SV', level: 1, magnitude: 0.1, score: 1 },
+  { seedId: 'B', family: 'SV', level: 2, magnitude: 0.3, score: 0, error: true },
+  { seedId: 'A', family: 'KB', level: 1, kbType: 'missing-information', magnitude: 0.4, score: 0.75 },
+  { seedId: 'B', family: 'KB', level: 5, kbType: 'impossible-premise', magnitude: 0.5, score: undefined },
+];
+
+function model(overrides: Partial<LadderModelResults> = {}): LadderModelResults {
+  return {
+    label: 'gguf:tiny',
+    identity: 'gguf:abc',
+    coverage: { total: 6, done: 5, failed: 1, pending: 0, cached: 0, errorsByKind: { timeout: 1 } },
+    judge: { identity: 'replay:judge', needed: 2, scored: 1, missing: 1 },
+    complete: true,
+    cells: [],
+    metrics: ladderMetrics(OBS, { seed: 1, resamples: 100 }),
+    ...overrides,
+  };
+}
+
+function results(models: LadderModelResults[]): LadderResults {
+  return {
+    suite: { hash: 'f'.repeat(64), name: 'ladder/tests', tests: 6, seeds: 2, perturbed: 4 },
+    settings: LadderConfigSchema.parse({ resamples: 100 }),
+    seed: 1,
+    models,
+  };
+}
+
+const TESTS = [
+  { family: 'SV', measuredLevel: 1 },
+  { family: 'SV', measuredLevel: 2 },
+  { family: 'KB', measuredLevel: 5 },
+  { family: 'baseline', measuredLevel: 0 },
+] as LadderTest[];
+
+describe('formatLadderReport', () => {
+  it('prints Tables 3, 4 and 5 for each model, with n, CIs, Collapse Points and unavailable figures', () => {
+    const md = formatLadderReport(
+      {
+        results: results([
+          model(),
+          model({ label: 'second', complete: false, incomplete: 'coverage 50.0% < 90%' }),
+        ]),
+        tests: TESTS,
+      },
+      'md',
+    );
+    expect(md).toMatch(/## Admitted tests per family \(Table 3\)/);
+    expect(md).toMatch(/\| Semantic Variation \(SV\) \| 2 \| 1 \| 1 \| 0 \| 0 \| 0 \|/);
+    expect(md).toMatch(/### Stability per family \(Table 4\) — gguf:tiny/);
+    expect(md).toMatch(/### Accuracy by measured level and Collapse Point \(Table 5\) — second/);
+    // SV: L1 right, L2 wrong -> collapses at L2; levels without tests show —.
+    expect(md).toMatch(
+      /\| Semantic Variation \(SV\) \| 1\.000 \(n=2\) \| 1\.000 \(n=1\) \| 0\.000 \(n=1\) \| — \| — \| — \| L2 \|/,
+    );
+    // KB L5 has a response without a verdict: unavailable, never 0.
+    expect(md).toMatch(/— \(n=1, not scored: no judge verdicts\)/);
+    expect(md).toMatch(/\| L1 \| missing-information \| 0\.750 \[/);
+    expect(md).toMatch(/\| Input Quality \(IQ\) \| — \(no tests\) \|/);
+    expect(md).toMatch(
+      /\| Input Quality \(IQ\) \| 1\.000 \(n=2\) \| — \| — \| — \| — \| — \| unavailable \(no tests\) \|/,
+    );
+    expect(md).toMatch(/1 failed \(scored incorrect\) \(timeout 1\)/);
+    expect(md).toMatch(/\*\*INCOMPLETE\*\*: coverage 50\.0% < 90%/);
+    expect(md).toMatch(/Quadrants \(Figure 2\)/);
+    expect(md).toMatch(/tau = 0\.80 x acc\(L0\) = 0\.800/);
+  });
+
+  it('writes the same as JSON: null for unavailable figures, with the reason', () => {
+    const json = JSON.parse(formatLadderReport({ results: results([model()]), tests: TESTS }, 'json')) as {
+      table: string;
+      admission: { table: string; total: number };
+      models: {
+        baseline: { accuracy: { value: number } };
+        families: {
+          family: string;
+          collapsePoint: { value: string | null };
+          levels: Record<string, { accuracy: { value: number | null; unavailable?: string } }>;
+        }[];
+        kbByType: { kbType: string; recognise: { value: number | null } }[];
+        accuracyByLevel: Record<string, { n: number }>;
+        quadrant: { xThreshold: number; yThreshold: number };
+      }[];
+    };
+    expect(json.table).toBe('ladder');
+    expect(json.admission).toMatchObject({ table: 'ladder-admitted', total: 3 });
+    const m = json.models[0];
+    expect(m?.baseline.accuracy.value).toBe(1);
+    const sv = m?.families.find((f) => f.family === 'SV');
+    expect(sv?.collapsePoint.value).toBe('L2');
+    expect(sv?.levels.L3?.accuracy).toEqual({ value: null, low: null, high: null, unavailable: 'no tests' });
+    expect(m?.kbByType.find((t) => t.kbType === 'missing-information')?.recognise.value).toBe(1);
+    expect(m?.accuracyByLevel.L0?.n).toBe(2);
+    expect(m?.quadrant.yThreshold).toBe(0.8);
+  });
+});

@@ -1,0 +1,431 @@
+import { clusterBootstrap, percentile } from '../../stats/bootstrap.js';
+import { deriveSeed } from '../../util/random.js';
+
+/**
+ * The paraphrase protocol's metrics (DESIGN.md, Paraphrase / SAA; docs/paraphrase.md#metrics),
+ * computed from scored cells alone. Every rate comes with a 95% percentile CI from a seeded
+ * cluster bootstrap over items (phrasings and repeats of an item move together), and says what
+ * it is over. A rate with nothing to be over is unavailable, with the reason, never 0.
+ */
+
+export interface ParaphraseDesign {
+  items: readonly string[];
+  phrasings: readonly string[];
+  repeats: number;
+}
+
+/** One stored cell, scored. A (item, phrasing, repeat) with no observation is pending. */
+export interface ParaphraseObservation {
+  item: string;
+  phrasing: string;
+  repeat: number;
+  status: 'done' | 'failed';
+  /** The chosen option in the item's own lettering; undefined when unparsed (or failed). */
+  answer?: string;
+  /** The letter as the model gave it (shown lettering), for the flip list. */
+  given?: string;
+  /** The key as that phrasing showed it, for the flip list. */
+  key?: string;
+  correct: boolean;
+  /** Failed cells: why. */
+  error?: { kind: string; message: string };
+  /** Free text carried into flips and errors (a reply excerpt). */
+  note?: string;
+}
+
+export interface Estimate {
+  value: number | undefined;
+  low: number | undefined;
+  high: number | undefined;
+  /** How many units the rate is over (cells, items, groups). */
+  n: number;
+  /** What n counts, e.g. "320 cells (32 items x 5 phrasings x 2 repeats)". */
+  over: string;
+  /** Why the value is missing. */
+  unavailable?: string;
+}
+
+export interface Flip {
+  item: string;
+  phrasing: string;
+  repeat: number;
+  /** The letter given as shown in that phrasing, or `unparsed`. */
+  given: string;
+  /** The same choice in the item's own lettering, when parsed. */
+  answer?: string;
+  /** The key as that phrasing showed it. */
+  key?: string;
+  note?: string;
+}
+
+export interface ParaphraseModelMetrics {
+  coverage: {
+    expected: number;
+    done: number;
+    failed: number;
+    pending: number;
+    share: number;
+    /** share >= minCoverage. */
+    complete: boolean;
+    errorsByKind: Record<string, number>;
+  };
+  /** Correct cells over all expected cells: a failed or pending cell counts as wrong. */
+  rawAccuracy: Estimate;
+  /** Items correct in every phrasing x repeat, over items whose cells are all done. */
+  saa: Estimate & { itemsScored: number; itemsExcluded: number };
+  perPhrasing: {
+    phrasing: string;
+    accuracy: Estimate;
+    parsed: number;
+    done: number;
+    /** parsed / done; undefined when no cell is done. */
+    parseRate: number | undefined;
+  }[];
+  parse: { parsed: number; done: number; rate: number | undefined };
+  /** Share of (item, phrasing) whose repeats gave different answers. */
+  runInstability: Estimate;
+  /** Share of (item, repeat) whose answers differ across phrasings. */
+  promptInstability: Estimate;
+  /** Wrong or unparsed answers to items the model answered correctly elsewhere. */
+  flips: Flip[];
+  /** Items never answered correctly in any done cell (lost to SAA without a flip). */
+  neverCorrect: string[];
+  errors: { item: string; phrasing: string; repeat: number; kind: string; message: string }[];
+}
+
+export interface ParaphraseMetricOptions {
+  /** The run seed; the model's bootstrap seed is derived from it and the stream key. */
+  seed: number;
+  /** Separates models' bootstrap streams (their identity). */
+  streamKey: string;
+  resamples?: number;
+  confidence?: number;
+  minCoverage?: number;
+}
+
+const UNPARSED = '\u0000unparsed';
+
+/** Per-item numerator and denominator: every rate here is sum(num) / sum(den) over items. */
+interface Ratio {
+  num: Float64Array;
+  den: Float64Array;
+}
+
+/**
+ * Every rate of one model from the same resamples of its items (one seeded stream per model): the
+ * CIs of SAA, raw accuracy and the instabilities are then computed on identical item draws, so they
+ * are coherent with each other, and the model's 2,000 draws are made once, not once per rate.
+ * Percentile CIs as clusterBootstrap computes them; a resample where a rate is undefined (no
+ * denominator) is left out of that rate's interval.
+ */
+function bootstrapRatios(
+  ratios: readonly Ratio[],
+  opts: ParaphraseMetricOptions,
+): { low?: number; high?: number }[] {
+  const n = ratios[0]?.den.length ?? 0;
+  if (n === 0) return ratios.map(() => ({}));
+  const dists = ratios.map(() => [] as number[]);
+  const valueOn = (r: Ratio, idx: ArrayLike<number>): number | undefined => {
+    let a = 0;
+    let b = 0;
+    for (let k = 0; k < idx.length; k++) {
+      const i = idx[k] as number;
+      a += r.num[i] as number;
+      b += r.den[i] as number;
+    }
+    return b === 0 ? undefined : a / b;
+  };
+  const confidence = opts.confidence ?? 0.95;
+  clusterBootstrap(
+    Array.from({ length: n }, (_, i) => i),
+    (sample) => valueOn(ratios[0] as Ratio, sample),
+    {
+      seed: deriveSeed(opts.seed, 'paraphrase-bootstrap', opts.streamKey),
+      resamples: opts.resamples ?? 2000,
+      confidence,
+      statisticOnIndices: (idx) => {
+        for (let k = 0; k < ratios.length; k++) {
+          const v = valueOn(ratios[k] as Ratio, idx);
+          if (v !== undefined) (dists[k] as number[]).push(v);
+        }
+        return valueOn(ratios[0] as Ratio, idx);
+      },
+    },
+  );
+  const alpha = (1 - confidence) / 2;
+  return dists.map((d) => {
+    if (d.length === 0) return {};
+    const sorted = Float64Array.from(d).sort();
+    return { low: percentile(sorted, alpha), high: percentile(sorted, 1 - alpha) };
+  });
+}
+
+function estimateOf(
+  r: Ratio,
+  ci: { low?: number; high?: number },
+  over: string,
+  unavailable: string,
+): Estimate {
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < r.den.length; i++) {
+    num += r.num[i] as number;
+    den += r.den[i] as number;
+  }
+  if (den === 0) return { value: undefined, low: undefined, high: undefined, n: 0, over, unavailable };
+  return { value: num / den, low: ci.low, high: ci.high, n: den, over };
+}
+
+export function paraphraseMetrics(
+  design: ParaphraseDesign,
+  observations: readonly ParaphraseObservation[],
+  opts: ParaphraseMetricOptions,
+): ParaphraseModelMetrics {
+  const { items, phrasings, repeats } = design;
+  const I = items.length;
+  const P = phrasings.length;
+  const R = repeats;
+  const itemIndex = new Map(items.map((id, i) => [id, i]));
+  const phrasingIndex = new Map(phrasings.map((p, i) => [p, i]));
+  // cells[i][p][r]: the observation, or undefined while pending.
+  const cells: (ParaphraseObservation | undefined)[][][] = items.map(() =>
+    phrasings.map(() => new Array<ParaphraseObservation | undefined>(R).fill(undefined)),
+  );
+  for (const o of observations) {
+    const i = itemIndex.get(o.item);
+    const p = phrasingIndex.get(o.phrasing);
+    if (i === undefined || p === undefined || o.repeat < 0 || o.repeat >= R) continue; // not in the design
+    const row = cells[i]?.[p];
+    if (row) row[o.repeat] = o;
+  }
+  const cellAt = (i: number, p: number, r: number) => cells[i]?.[p]?.[r];
+  const answerOf = (o: ParaphraseObservation) => o.answer ?? UNPARSED;
+
+  const expected = I * P * R;
+  let done = 0;
+  let failed = 0;
+  let parsedAll = 0;
+  const errorsByKind: Record<string, number> = {};
+  const errors: ParaphraseModelMetrics['errors'] = [];
+  const raw: Ratio = { num: new Float64Array(I), den: new Float64Array(I) };
+  const saa: Ratio = { num: new Float64Array(I), den: new Float64Array(I) };
+  const runInst: Ratio = { num: new Float64Array(I), den: new Float64Array(I) };
+  const promptInst: Ratio = { num: new Float64Array(I), den: new Float64Array(I) };
+  const perPhrasing = phrasings.map(() => ({
+    ratio: { num: new Float64Array(I), den: new Float64Array(I) } as Ratio,
+    parsed: 0,
+    done: 0,
+  }));
+  const flips: Flip[] = [];
+  const neverCorrect: string[] = [];
+
+  for (let i = 0; i < I; i++) {
+    let itemDone = 0;
+    let itemCorrect = 0;
+    for (let p = 0; p < P; p++) {
+      const ph = perPhrasing[p] as (typeof perPhrasing)[number];
+      ph.ratio.den[i] = R;
+      for (let r = 0; r < R; r++) {
+        raw.den[i] = (raw.den[i] as number) + 1;
+        const o = cellAt(i, p, r);
+        if (!o) continue;
+        if (o.status === 'failed') {
+          failed++;
+          const kind = o.error?.kind ?? 'unknown';
+          errorsByKind[kind] = (errorsByKind[kind] ?? 0) + 1;
+          errors.push({
+            item: items[i] as string,
+            phrasing: phrasings[p] as string,
+            repeat: r,
+            kind,
+            message: o.error?.message ?? '',
+          });
+          continue;
+        }
+        done++;
+        itemDone++;
+        ph.done++;
+        if (o.answer !== undefined) {
+          parsedAll++;
+          ph.parsed++;
+        }
+        if (o.correct) {
+          itemCorrect++;
+          raw.num[i] = (raw.num[i] as number) + 1;
+          ph.ratio.num[i] = (ph.ratio.num[i] as number) + 1;
+        }
+      }
+    }
+    const complete = itemDone === P * R;
+    if (complete) {
+      saa.den[i] = 1;
+      saa.num[i] = itemCorrect === P * R ? 1 : 0;
+    }
+    if (itemDone > 0 && itemCorrect === 0) neverCorrect.push(items[i] as string);
+    if (itemCorrect > 0 && itemCorrect < itemDone) {
+      for (let p = 0; p < P; p++)
+        for (let r = 0; r < R; r++) {
+          const o = cellAt(i, p, r);
+          if (o?.status === 'done' && !o.correct)
+            flips.push({
+              item: items[i] as string,
+              phrasing: phrasings[p] as string,
+              repeat: r,
+              given: o.given ?? (o.answer === undefined ? 'unparsed' : o.answer),
+              ...(o.answer !== undefined ? { answer: o.answer } : {}),
+              ...(o.key !== undefined ? { key: o.key } : {}),
+              ...(o.note !== undefined ? { note: o.note } : {}),
+            });
+        }
+    }
+    // Run instability: (item, phrasing) with every repeat done; do the repeats disagree?
+    if (R >= 2)
+      for (let p = 0; p < P; p++) {
+        const answers: string[] = [];
+        for (let r = 0; r < R; r++) {
+          const o = cellAt(i, p, r);
+          if (o?.status === 'done') answers.push(answerOf(o));
+        }
+        if (answers.length !== R) continue;
+        runInst.den[i] = (runInst.den[i] as number) + 1;
+        if (new Set(answers).size > 1) runInst.num[i] = (runInst.num[i] as number) + 1;
+      }
+    // Prompt instability: (item, repeat) with every phrasing done; do the phrasings disagree?
+    if (P >= 2)
+      for (let r = 0; r < R; r++) {
+        const answers: string[] = [];
+        for (let p = 0; p < P; p++) {
+          const o = cellAt(i, p, r);
+          if (o?.status === 'done') answers.push(answerOf(o));
+        }
+        if (answers.length !== P) continue;
+        promptInst.den[i] = (promptInst.den[i] as number) + 1;
+        if (new Set(answers).size > 1) promptInst.num[i] = (promptInst.num[i] as number) + 1;
+      }
+  }
+
+  const grid = `${I} items x ${P} phrasings x ${R} repeats`;
+  const itemsScored = sum(saa.den);
+  const share = expected === 0 ? 0 : done / expected;
+  const ratios = [saa, raw, runInst, promptInst, ...perPhrasing.map((ph) => ph.ratio)];
+  const [saaCi, rawCi, runCi, promptCi, ...phrasingCis] = bootstrapRatios(ratios, opts) as [
+    { low?: number; high?: number },
+    ...{ low?: number; high?: number }[],
+  ];
+  const noCi = {};
+  return {
+    coverage: {
+      expected,
+      done,
+      failed,
+      pending: expected - done - failed,
+      share,
+      complete: expected > 0 && share >= (opts.minCoverage ?? 0.9),
+      errorsByKind,
+    },
+    rawAccuracy: estimateOf(
+      raw,
+      rawCi ?? noCi,
+      `${expected} cells (${grid}); failed and pending cells count as wrong`,
+      'no cells',
+    ),
+    saa: {
+      ...estimateOf(
+        saa,
+        saaCi,
+        `${itemsScored} items with all ${P * R} cells done (${I - itemsScored} incomplete items excluded)`,
+        'no item has all its cells done',
+      ),
+      itemsScored,
+      itemsExcluded: I - itemsScored,
+    },
+    perPhrasing: perPhrasing.map((ph, p) => ({
+      phrasing: phrasings[p] as string,
+      accuracy: estimateOf(
+        ph.ratio,
+        phrasingCis[p] ?? noCi,
+        `${I * R} cells (${I} items x ${R} repeats)`,
+        'no cells',
+      ),
+      parsed: ph.parsed,
+      done: ph.done,
+      parseRate: ph.done === 0 ? undefined : ph.parsed / ph.done,
+    })),
+    parse: { parsed: parsedAll, done, rate: done === 0 ? undefined : parsedAll / done },
+    runInstability:
+      R < 2
+        ? unavailable('(item, phrasing) pairs', 'needs at least 2 repeats')
+        : estimateOf(
+            runInst,
+            runCi ?? noCi,
+            `${sum(runInst.den)} (item, phrasing) pairs with all ${R} repeats done`,
+            'no (item, phrasing) pair has all its repeats done',
+          ),
+    promptInstability:
+      P < 2
+        ? unavailable('(item, repeat) pairs', 'needs at least 2 phrasings')
+        : estimateOf(
+            promptInst,
+            promptCi ?? noCi,
+            `${sum(promptInst.den)} (item, repeat) pairs with all ${P} phrasings done`,
+            'no (item, repeat) pair has all its phrasings done',
+          ),
+    flips,
+    neverCorrect,
+    errors,
+  };
+}
+
+function sum(xs: Float64Array): number {
+  let s = 0;
+  for (const x of xs) s += x;
+  return s;
+}
+
+function unavailable(over: string, reason: string): Estimate {
+  return { value: undefined, low: undefined, high: undefined, n: 0, over, unavailable: reason };
+}
+
+export interface Leaderboard<M> {
+  /** Complete models by SAA (then raw accuracy), best first. */
+  ranked: M[];
+  /** Below the coverage threshold: reported, not ranked. */
+  incomplete: M[];
+  /** Neighbours in the ranking whose SAA CIs overlap. */
+  warnings: string[];
+}
+
+/**
+ * Ranks complete models by SAA, then raw accuracy, then name (a stable order for ties), and warns
+ * for every pair of neighbours whose SAA intervals overlap: their order is not supported by the data.
+ */
+export function paraphraseLeaderboard<M extends { label: string; metrics: ParaphraseModelMetrics }>(
+  models: readonly M[],
+): Leaderboard<M> {
+  const incomplete = models.filter((m) => !m.metrics.coverage.complete);
+  const key = (e: Estimate) => e.value ?? Number.NEGATIVE_INFINITY;
+  const ranked = models
+    .filter((m) => m.metrics.coverage.complete)
+    .sort(
+      (a, b) =>
+        key(b.metrics.saa) - key(a.metrics.saa) ||
+        key(b.metrics.rawAccuracy) - key(a.metrics.rawAccuracy) ||
+        a.label.localeCompare(b.label),
+    );
+  const warnings: string[] = [];
+  for (let k = 1; k < ranked.length; k++) {
+    const a = ranked[k - 1] as M;
+    const b = ranked[k] as M;
+    const [x, y] = [a.metrics.saa, b.metrics.saa];
+    if (x.low === undefined || x.high === undefined || y.low === undefined || y.high === undefined) continue;
+    if (x.low <= y.high && y.low <= x.high)
+      warnings.push(
+        `SAA 95% CIs of ${a.label} [${pct(x.low)}, ${pct(x.high)}] and ${b.label} [${pct(y.low)}, ${pct(y.high)}] overlap: the data do not support ranking ${a.label} above ${b.label}`,
+      );
+  }
+  return { ranked, incomplete, warnings };
+}
+
+function pct(x: number): string {
+  return `${(x * 100).toFixed(1)}%`;
+}

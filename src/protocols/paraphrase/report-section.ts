@@ -1,0 +1,273 @@
+import { heatmap, intervalDots, type Row } from '../../report/html/chart-kit.js';
+import { defineSection, type HtmlKit } from '../../report/html/section.js';
+import { cellBase, demoteHeadings, lightCells } from '../../report/html/section-kit.js';
+import type { TranscriptCell } from '../../report/report-data.js';
+import type { SuiteTest } from '../../run/types.js';
+import type { Store } from '../../store/store.js';
+import type { Estimate } from './metrics.js';
+import {
+  type LoadParaphraseOptions,
+  loadParaphraseResults,
+  type ParaphraseResults,
+  type ScoredCell,
+} from './results.js';
+import { ITEMS_SUITE, type ParaphraseTestMeta } from './suite.js';
+import { formatParaphraseReport } from './tables.js';
+
+/**
+ * The paraphrase section: the SAA vs raw-accuracy leaderboard with CIs, accuracy per phrasing,
+ * run vs prompt instability, the flip matrix (item x phrasing) per model, and the tables of
+ * paraphrase-tables.ts.
+ */
+
+/** Items shown in a flip matrix before it keeps only the items with a wrong answer. */
+const MATRIX_ITEMS = 300;
+
+export const paraphraseSection = defineSection<ParaphraseResults>({
+  protocol: 'paraphrase',
+  title: 'Paraphrase: Stability-Adjusted Accuracy',
+  sectioned: true,
+  claims: (suite) => suite.name === ITEMS_SUITE,
+
+  load(store, suite, ctx) {
+    const config = ctx.runConfig(suite.hash) ?? {};
+    const section = (config.paraphrase ?? {}) as { resamples?: unknown };
+    const opts: LoadParaphraseOptions = {
+      ...(typeof config.seed === 'number' && { seed: config.seed }),
+      ...(typeof section.resamples === 'number' && { resamples: section.resamples }),
+      ...(typeof config.minCoverage === 'number' && { minCoverage: config.minCoverage }),
+    };
+    return loadParaphraseResults(store, suite.hash, opts);
+  },
+
+  cells(store, suite, results) {
+    return paraphraseCells(store, suite.hash, results);
+  },
+
+  html(results, kit) {
+    return paraphraseHtml(results, kit);
+  },
+
+  markdown(results) {
+    return demoteHeadings(formatParaphraseReport(results, 'md'), 3);
+  },
+
+  json(results) {
+    return JSON.parse(formatParaphraseReport(results, 'json'));
+  },
+});
+
+function paraphraseCells(
+  store: Store,
+  suiteHash: string,
+  results: ParaphraseResults | undefined,
+): TranscriptCell[] {
+  const suite = store.getSuite(suiteHash);
+  if (!suite) return [];
+  const tests = new Map(suite.tests.map((t) => [t.id, t]));
+  // The item as first asked (canonical when it was asked) is the "original" every phrasing is diffed against.
+  const originals = new Map<string, string>();
+  for (const t of suite.tests) {
+    const meta = t.meta as unknown as ParaphraseTestMeta | undefined;
+    if (!meta?.item) continue;
+    if (meta.phrasing === 'canonical' || !originals.has(meta.item)) originals.set(meta.item, t.prompt);
+  }
+  const scored = new Map<string, ScoredCell>();
+  const flips = new Set<string>();
+  for (const m of results?.models ?? []) {
+    for (const c of m.cells)
+      scored.set(`${m.identity}\u0000${c.item}\u0000${c.phrasing}\u0000${c.repeat}`, c);
+    for (const f of m.metrics.flips)
+      flips.add(`${m.identity}\u0000${f.item}\u0000${f.phrasing}\u0000${f.repeat}`);
+  }
+  const out: TranscriptCell[] = [];
+  for (const cell of lightCells(store, suiteHash)) {
+    const test = tests.get(cell.testId) as SuiteTest | undefined;
+    if (test && cell.repeat >= (test.repeats ?? 1)) continue;
+    const base = cellBase('paraphrase', suiteHash, cell, test);
+    const meta = test?.meta as unknown as ParaphraseTestMeta | undefined;
+    if (!meta?.item) {
+      out.push(base);
+      continue;
+    }
+    const key = `${cell.modelIdentity}\u0000${meta.item}\u0000${meta.phrasing}\u0000${cell.repeat}`;
+    const s = scored.get(key);
+    const parsed =
+      s?.given !== undefined
+        ? s.answer !== undefined && s.answer !== s.given
+          ? `${s.given} (item's ${s.answer})`
+          : s.given
+        : undefined;
+    const reason = s
+      ? s.via === 'unparsed'
+        ? `unparsed: ${s.reason ?? ''}`
+        : s.via === 'error'
+          ? undefined
+          : `parsed via ${s.via}`
+      : undefined;
+    out.push({
+      ...base,
+      item: meta.item,
+      family: meta.phrasing,
+      variant: meta.category,
+      original: originals.get(meta.item) ?? test?.prompt ?? '',
+      gold: meta.key === meta.itemKey ? meta.key : `${meta.key} (item's ${meta.itemKey})`,
+      ...(parsed !== undefined && { parsed }),
+      ...(s && s.status === 'done' && { score: s.correct ? 1 : 0, correct: s.correct }),
+      ...(s && { flipped: flips.has(key) }),
+      ...(reason !== undefined && { reason }),
+    });
+  }
+  return out;
+}
+
+function row(model: string, series: string, e: Estimate): Row {
+  return { model, series, value: e.value ?? null, low: e.low ?? null, high: e.high ?? null, n: e.n };
+}
+
+function paraphraseHtml(r: ParaphraseResults, kit: HtmlKit): string {
+  const s = r.suite;
+  const byId = new Map(r.models.map((m) => [m.identity, m]));
+  const order = [...r.leaderboard.ranked, ...r.leaderboard.incomplete]
+    .map((id) => byId.get(id))
+    .filter((m) => m !== undefined);
+  const nameOf = (m: (typeof order)[number]) =>
+    r.leaderboard.incomplete.includes(m.identity) ? `${m.label} (incomplete)` : m.label;
+  const ci = `${Math.round(100 * r.settings.confidence)}% percentile bootstrap CI over items (${r.settings.resamples} resamples)`;
+  const parts: string[] = [
+    `<p class="lede">Dataset <code>${kit.esc(s.dataset)}</code>: ${s.items} items × ${s.phrasings.length} phrasings (${kit.esc(
+      s.phrasings.join(', '),
+    )}) × ${s.repeats} repeats; suite <code>${kit.esc(s.hash.slice(0, 12))}</code>. ${kit.esc(ci)}.</p>`,
+  ];
+  for (const w of r.leaderboard.warnings) parts.push(`<p class="warn">${kit.esc(w)}</p>`);
+
+  const charts: string[] = [];
+  const metricColors = { domain: ['SAA', 'raw accuracy'], range: ['#4e79a7', '#bab0ac'] };
+  charts.push(
+    kit.chart(
+      intervalDots({
+        values: order.flatMap((m) => [
+          row(nameOf(m), 'SAA', m.metrics.saa),
+          row(nameOf(m), 'raw accuracy', m.metrics.rawAccuracy),
+        ]),
+        category: { field: 'model', title: null, sort: order.map(nameOf) },
+        series: { field: 'series', title: 'metric', ...metricColors },
+        value: { field: 'value', low: 'low', high: 'high', title: 'share' },
+        horizontal: true,
+      }),
+      {
+        title: 'Leaderboard: Stability-Adjusted Accuracy vs raw accuracy',
+        caption: `SAA: items answered correctly in every phrasing × repeat, over items whose cells all finished; raw accuracy: correct cells over all ${s.items * s.phrasings.length * s.repeats} expected cells per model. Bars: ${ci}. Ranked by SAA; incomplete models (coverage below ${Math.round(100 * r.settings.minCoverage)}%) are shown, not ranked.`,
+      },
+    ),
+  );
+  const modelColors = { domain: order.map((m) => m.label), range: order.map((m) => rangeOf(kit, m.label)) };
+  charts.push(
+    kit.chart(
+      intervalDots({
+        values: order.flatMap((m) =>
+          m.metrics.perPhrasing.map((p) => ({ ...row(m.label, m.label, p.accuracy), phrasing: p.phrasing })),
+        ),
+        category: { field: 'phrasing', title: 'phrasing', sort: s.phrasings },
+        series: { field: 'model', title: 'model', ...modelColors },
+        value: { field: 'value', low: 'low', high: 'high', title: 'accuracy' },
+      }),
+      {
+        title: 'Accuracy per phrasing',
+        caption: `Each point over ${s.items * s.repeats} cells (${s.items} items × ${s.repeats} repeats) of one phrasing; a failed or unparsed cell counts as wrong. Bars: ${ci}.`,
+      },
+    ),
+  );
+  charts.push(
+    kit.chart(
+      intervalDots({
+        values: order.flatMap((m) => [
+          row(nameOf(m), 'run instability', m.metrics.runInstability),
+          row(nameOf(m), 'prompt instability', m.metrics.promptInstability),
+        ]),
+        category: { field: 'model', title: null, sort: order.map(nameOf) },
+        series: {
+          field: 'series',
+          title: 'instability',
+          domain: ['run instability', 'prompt instability'],
+          range: ['#59a14f', '#e15759'],
+        },
+        value: { field: 'value', low: 'low', high: 'high', title: 'share that disagrees' },
+        horizontal: true,
+      }),
+      {
+        title: 'Run vs prompt instability',
+        caption: `Run instability: share of (item, phrasing) pairs whose ${s.repeats} repeats gave different answers (same prompt asked again). Prompt instability: share of (item, repeat) pairs whose answers differ across the ${s.phrasings.length} phrasings. Over the pairs whose cells all finished (the tables give n). Bars: ${ci}.`,
+      },
+    ),
+  );
+  parts.push(`<div class="charts">${charts.join('')}</div>`);
+
+  // Flip matrices: per model, item x phrasing, share of repeats answered correctly.
+  const matrices: string[] = [];
+  for (const m of order) {
+    const cells = new Map<string, { correct: number; done: number; failed: number }>();
+    for (const c of m.cells) {
+      const k = `${c.item}\u0000${c.phrasing}`;
+      const e = cells.get(k) ?? { correct: 0, done: 0, failed: 0 };
+      if (c.status === 'failed') e.failed++;
+      else {
+        e.done++;
+        if (c.correct) e.correct++;
+      }
+      cells.set(k, e);
+    }
+    let items = s.itemIds;
+    let note = '';
+    if (items.length > MATRIX_ITEMS) {
+      items = items.filter((it) =>
+        s.phrasings.some((p) => {
+          const e = cells.get(`${it}\u0000${p}`);
+          return !e || e.correct < e.done || e.failed > 0;
+        }),
+      );
+      note = ` Only the ${items.length} items with a wrong, failed or missing cell are drawn (of ${s.items}).`;
+      items = items.slice(0, MATRIX_ITEMS);
+    }
+    const values: Row[] = [];
+    for (const it of items)
+      for (const p of s.phrasings) {
+        const e = cells.get(`${it}\u0000${p}`);
+        const share = e && e.done + e.failed > 0 ? e.correct / (e.done + e.failed) : null;
+        values.push({
+          item: it,
+          phrasing: p,
+          share,
+          label: e ? `${e.correct}/${e.done + e.failed}${e.failed ? '!' : ''}` : '–',
+        });
+      }
+    matrices.push(
+      kit.chart(
+        heatmap({
+          values,
+          x: { field: 'phrasing', title: 'phrasing', sort: s.phrasings },
+          y: { field: 'item', title: 'item', sort: items },
+          value: { field: 'share', title: 'correct share', domain: [0, 1], scheme: 'redyellowgreen' },
+          ...(items.length <= 60 && { text: 'label' }),
+          cell: { width: 64, height: items.length <= 60 ? 16 : 6 },
+        }),
+        {
+          title: `Flip matrix: ${m.label}`,
+          caption: `Cell: repeats answered correctly out of ${s.repeats} for that item and phrasing ("!" = a failed call, counted wrong; grey = not asked or pending). A row that mixes green and red is an item the model gets right in one phrasing and wrong in another.${note}`,
+        },
+      ),
+    );
+  }
+  parts.push('<h3>Flip matrices (item × phrasing)</h3>', `<div class="charts">${matrices.join('')}</div>`);
+  parts.push(
+    '<details open class="tables"><summary>Leaderboard, accuracy and parse rate per phrasing, instability, flips, failed cells</summary>',
+    kit.md(demoteHeadings(formatParaphraseReport(r, 'md'), 3)),
+    '</details>',
+  );
+  return parts.join('\n');
+}
+
+function rangeOf(kit: HtmlKit, label: string): string {
+  const i = kit.modelColors.domain.indexOf(label);
+  return kit.modelColors.range[i] ?? '#6b7280';
+}

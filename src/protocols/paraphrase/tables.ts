@@ -1,0 +1,245 @@
+import type { RunSummary } from '../../run/types.js';
+import type { Estimate } from './metrics.js';
+import type { ParaphraseModelResult, ParaphraseResults } from './results.js';
+
+/**
+ * The paraphrase report in Markdown or JSON: the leaderboard (raw accuracy vs SAA, with CIs), the
+ * incomplete models (reported, not ranked), accuracy and parse rate per phrasing, run vs prompt
+ * instability, the flips behind every lost point, and the failed cells. Every number says what it
+ * is over; a number that cannot be computed is shown as "—" with the reason.
+ */
+
+export interface ParaphraseReportExtras {
+  /** Items left out because their rewording failed (from the run, not the store). */
+  dropped?: { item: string; reason: string }[];
+  /** The run's calls and time, when the report follows a run. */
+  run?: { runId: string } & Omit<RunSummary, 'coverage'>;
+}
+
+/** Markdown rows shown per table before "... N more" (JSON always has everything). */
+const MAX_ROWS = 100;
+
+export function formatParaphraseReport(
+  results: ParaphraseResults,
+  format: 'md' | 'json',
+  extras: ParaphraseReportExtras = {},
+): string {
+  if (format === 'json')
+    return `${JSON.stringify(toJson(results, extras), (_k, v) => (v === undefined ? null : v), 2)}\n`;
+  return `${markdown(results, extras).join('\n')}\n`;
+}
+
+function toJson(results: ParaphraseResults, extras: ParaphraseReportExtras) {
+  const byId = new Map(results.models.map((m) => [m.identity, m]));
+  const row = (m: ParaphraseModelResult) => ({
+    label: m.label,
+    identity: m.identity,
+    saa: m.metrics.saa,
+    rawAccuracy: m.metrics.rawAccuracy,
+    gap:
+      m.metrics.saa.value !== undefined && m.metrics.rawAccuracy.value !== undefined
+        ? m.metrics.rawAccuracy.value - m.metrics.saa.value
+        : undefined,
+    parse: m.metrics.parse,
+    coverage: m.metrics.coverage,
+  });
+  return {
+    protocol: 'paraphrase',
+    suite: results.suite,
+    settings: results.settings,
+    leaderboard: results.leaderboard.ranked.map((id, i) => ({
+      rank: i + 1,
+      ...row(byId.get(id) as ParaphraseModelResult),
+    })),
+    incomplete: results.leaderboard.incomplete.map((id) => row(byId.get(id) as ParaphraseModelResult)),
+    warnings: results.leaderboard.warnings,
+    models: results.models,
+    ...(extras.dropped ? { dropped: extras.dropped } : {}),
+    ...(extras.run ? { run: extras.run } : {}),
+  };
+}
+
+export function pct(x: number | undefined): string {
+  return x === undefined ? '—' : `${(x * 100).toFixed(1)}%`;
+}
+
+/** `90.6% [81.3–100.0]`, or `— (reason)`. */
+export function withCi(e: Estimate): string {
+  if (e.value === undefined) return `— (${e.unavailable ?? 'unavailable'})`;
+  const ci =
+    e.low !== undefined && e.high !== undefined
+      ? ` [${(e.low * 100).toFixed(1)}–${(e.high * 100).toFixed(1)}]`
+      : '';
+  return `${pct(e.value)}${ci}`;
+}
+
+function cell(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
+}
+
+function ordered(results: ParaphraseResults): ParaphraseModelResult[] {
+  const byId = new Map(results.models.map((m) => [m.identity, m]));
+  return [...results.leaderboard.ranked, ...results.leaderboard.incomplete].map(
+    (id) => byId.get(id) as ParaphraseModelResult,
+  );
+}
+
+function markdown(results: ParaphraseResults, extras: ParaphraseReportExtras): string[] {
+  const s = results.suite;
+  const cellsPerModel = s.items * s.phrasings.length * s.repeats;
+  const cats = Object.entries(s.categories)
+    .map(([c, n]) => `${c} ${n}`)
+    .join(', ');
+  const out: string[] = [
+    '## paraphrase: Stability-Adjusted Accuracy',
+    '',
+    `dataset \`${s.dataset}\`: ${s.items} items (${cats}) x ${s.phrasings.length} phrasings (${s.phrasings.join(', ')}) x ${s.repeats} repeats = ${cellsPerModel} cells per model · suite \`${s.name}\` sha256 ${s.hash.slice(0, 12)}`,
+    '',
+    s.keysVerified === 0
+      ? `Keys: no rule could recompute any of them; all ${s.items} taken as the dataset states them.`
+      : `Keys: ${s.keysVerified} of ${s.items} recomputed by a rule before any call, all matched; ${s.items - s.keysVerified} taken as the dataset states them.`,
+  ];
+  if (s.phrasings.includes('reworded'))
+    out.push(
+      `Reworded stems: ${s.reworded.alternate} from the items' alternate wordings, ${s.reworded.generator} written by the generator${s.reworded.generators.length ? ` (${s.reworded.generators.join(', ')})` : ''}.`,
+    );
+  if (extras.dropped?.length)
+    out.push(
+      `Left out before the run (rewording failed, for every model): ${extras.dropped.map((d) => `${d.item} (${d.reason})`).join('; ')}.`,
+    );
+  out.push(
+    `CIs: 95% percentile intervals from a cluster bootstrap over items (${results.settings.resamples} resamples, seed ${results.settings.seed}). SAA counts an item only if every phrasing x repeat is correct; items with a failed cell are excluded and counted. Unparsed replies count as wrong.`,
+    '',
+  );
+
+  const board = results.leaderboard;
+  const byId = new Map(results.models.map((m) => [m.identity, m]));
+  out.push(
+    '### Leaderboard (complete models, ranked by SAA)',
+    '',
+    '| rank | model | SAA [95% CI] | items scored | raw accuracy [95% CI] | raw − SAA | parse rate | coverage |',
+    '|---:|---|---|---:|---|---:|---:|---:|',
+  );
+  if (board.ranked.length === 0) out.push('| — | no complete model | | | | | | |');
+  board.ranked.forEach((id, i) => {
+    const m = (byId.get(id) as ParaphraseModelResult).metrics;
+    const gap =
+      m.saa.value !== undefined && m.rawAccuracy.value !== undefined
+        ? `${((m.rawAccuracy.value - m.saa.value) * 100).toFixed(1)} pts`
+        : '—';
+    out.push(
+      `| ${i + 1} | ${cell(byId.get(id)?.label ?? id)} | ${withCi(m.saa)} | ${m.saa.itemsScored}/${s.items} | ${withCi(m.rawAccuracy)} | ${gap} | ${pct(m.parse.rate)} (${m.parse.parsed}/${m.parse.done}) | ${pct(m.coverage.share)} |`,
+    );
+  });
+  out.push('');
+  for (const w of board.warnings) out.push(`> warning: ${w}`, '');
+
+  if (board.incomplete.length > 0) {
+    out.push(
+      `### Incomplete models (coverage below ${pct(results.settings.minCoverage)}): reported, not ranked`,
+      '',
+      '| model | coverage | done | failed | pending | failed by reason | SAA (complete items only) | raw accuracy |',
+      '|---|---:|---:|---:|---:|---|---|---|',
+    );
+    for (const id of board.incomplete) {
+      const r = byId.get(id) as ParaphraseModelResult;
+      const c = r.metrics.coverage;
+      const reasons = Object.entries(c.errorsByKind)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ');
+      out.push(
+        `| ${cell(r.label)} | ${pct(c.share)} (${c.done}/${c.expected}) | ${c.done} | ${c.failed} | ${c.pending} | ${reasons || '—'} | ${withCi(r.metrics.saa)} | ${withCi(r.metrics.rawAccuracy)} |`,
+      );
+    }
+    out.push('');
+  }
+
+  const models = ordered(results);
+  out.push(
+    `### Accuracy per phrasing (95% CI; each over ${s.items * s.repeats} cells: ${s.items} items x ${s.repeats} repeats)`,
+    '',
+    `| model | ${s.phrasings.join(' | ')} |`,
+    `|---|${s.phrasings.map(() => '---').join('|')}|`,
+  );
+  for (const r of models)
+    out.push(`| ${cell(r.label)} | ${r.metrics.perPhrasing.map((p) => withCi(p.accuracy)).join(' | ')} |`);
+  out.push(
+    '',
+    '### Parse rate per phrasing (parsed replies / done cells)',
+    '',
+    `| model | ${s.phrasings.join(' | ')} | all |`,
+    `|---|${s.phrasings.map(() => '---:').join('|')}|---:|`,
+  );
+  for (const r of models)
+    out.push(
+      `| ${cell(r.label)} | ${r.metrics.perPhrasing.map((p) => `${pct(p.parseRate)} (${p.parsed}/${p.done})`).join(' | ')} | ${pct(r.metrics.parse.rate)} (${r.metrics.parse.parsed}/${r.metrics.parse.done}) |`,
+    );
+  out.push(
+    '',
+    "### Instability (answers compared in the item's own lettering; an unparsed reply is an answer of its own)",
+    '',
+    '| model | run instability [95% CI] | over | prompt instability [95% CI] | over |',
+    '|---|---|---|---|---|',
+  );
+  for (const r of models) {
+    const m = r.metrics;
+    out.push(
+      `| ${cell(r.label)} | ${withCi(m.runInstability)} | ${m.runInstability.over} | ${withCi(m.promptInstability)} | ${m.promptInstability.over} |`,
+    );
+  }
+  out.push(
+    '',
+    'Run instability: share of (item, phrasing) whose repeats disagree (same prompt asked again). Prompt instability: share of (item, repeat) whose answers differ across phrasings.',
+    '',
+  );
+
+  const flips = models.flatMap((r) => r.metrics.flips.map((f) => ({ model: r.label, ...f })));
+  out.push(
+    `### Flips (${flips.length}): wrong or unparsed answers to items the model answered correctly elsewhere`,
+    '',
+  );
+  if (flips.length === 0) out.push('No flips.', '');
+  else {
+    out.push(
+      '| model | item | phrasing | repeat | answer given | key | reply |',
+      '|---|---|---|---:|---|---|---|',
+    );
+    for (const f of flips.slice(0, MAX_ROWS))
+      out.push(
+        `| ${cell(f.model)} | ${f.item} | ${f.phrasing} | ${f.repeat} | ${f.given}${f.answer !== undefined && f.answer !== f.given ? ` (item's ${f.answer})` : ''} | ${f.key ?? '—'} | ${cell((f.note ?? '').slice(0, 80))} |`,
+      );
+    if (flips.length > MAX_ROWS)
+      out.push('', `... and ${flips.length - MAX_ROWS} more flips (all of them are in the JSON report).`);
+    out.push('');
+  }
+  for (const r of models)
+    if (r.metrics.neverCorrect.length > 0)
+      out.push(
+        `Never answered correctly by ${r.label} (${r.metrics.neverCorrect.length} items, lost to SAA without a flip): ${r.metrics.neverCorrect.join(', ')}`,
+        '',
+      );
+
+  const errors = models.flatMap((r) => r.metrics.errors.map((e) => ({ model: r.label, ...e })));
+  if (errors.length > 0) {
+    out.push(
+      `### Failed cells (${errors.length}): counted as wrong and in coverage`,
+      '',
+      '| model | item | phrasing | repeat | reason |',
+      '|---|---|---|---:|---|',
+    );
+    for (const e of errors.slice(0, MAX_ROWS))
+      out.push(
+        `| ${cell(e.model)} | ${e.item} | ${e.phrasing} | ${e.repeat} | ${cell(`${e.kind}: ${e.message}`.slice(0, 120))} |`,
+      );
+    if (errors.length > MAX_ROWS)
+      out.push('', `... and ${errors.length - MAX_ROWS} more (all of them are in the JSON report).`);
+    out.push('');
+  }
+  if (extras.run) {
+    const x = extras.run;
+    out.push(
+      `run ${x.runId} · calls ${x.calls} (${x.retries} retries) · tokens ${x.tokensIn} in / ${x.tokensOut} out · ${(x.elapsedMs / 1000).toFixed(2)} s${x.aborted ? ' · ABORTED: re-run the same command to finish' : ''}`,
+    );
+  }
+  return out;
+}

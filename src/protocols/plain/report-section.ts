@@ -1,0 +1,40 @@
+import { defineSection } from '../../report/html/section.js';
+import { cellBase, lightCells } from '../../report/html/section-kit.js';
+import type { TranscriptCell } from '../../report/report-data.js';
+
+/**
+ * Suites of no protocol (`waver run` on a plain suite, the demo): their cells go to the transcript
+ * browser with whatever the test's meta names (item, phrasing, family); no section of their own.
+ * Role suites (judges, generators) are left out of the browser: their answers appear as the reasons
+ * of the cells they judged, and their counts in "What was run" and the coverage table.
+ */
+export const plainSection = defineSection<undefined>({
+  protocol: 'run',
+  title: 'Plain suites',
+  sectioned: false,
+  claims: (suite) => suite.protocol === undefined && suite.role === 'system under test',
+  load: () => undefined,
+  cells(store, suite) {
+    const stored = store.getSuite(suite.hash);
+    const tests = new Map((stored?.tests ?? []).map((t) => [t.id, t]));
+    const out: TranscriptCell[] = [];
+    for (const cell of lightCells(store, suite.hash)) {
+      const test = tests.get(cell.testId);
+      const meta = (test?.meta ?? {}) as Record<string, unknown>;
+      const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
+      const item = str(meta.item);
+      const family = str(meta.family) ?? str(meta.phrasing);
+      const gold = str(meta.gold);
+      out.push({
+        ...cellBase('run', suite.hash, cell, test),
+        ...(item !== undefined && { item }),
+        ...(family !== undefined && { family }),
+        ...(gold !== undefined && { gold }),
+      });
+    }
+    return out;
+  },
+  html: () => '',
+  markdown: () => '',
+  json: () => null,
+});

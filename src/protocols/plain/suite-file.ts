@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { InputError } from '../../errors.js';
+import type { Suite, SuiteTest } from '../../run/types.js';
+import { canonicalJson, sha256 } from '../../util/hash.js';
+
+/**
+ * The plain suite format: JSONL, one test per line, `{"id": "...", "prompt": "...", "system"?: "...",
+ * "repeats"?: n, "meta"?: {...}}`. Protocol suites use the same shape with their fields in `meta`.
+ */
+export function loadPlainSuite(file: string): Suite {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new InputError(`cannot read suite: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { file });
+  }
+  const tests: SuiteTest[] = [];
+  const seen = new Map<string, number>();
+  const lines = text.split('\n');
+  lines.forEach((raw, i) => {
+    const line = i + 1;
+    if (raw.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (e) {
+      throw new InputError(`not valid JSON (${(e as Error).message})`, { file, line });
+    }
+    const test = parseTest(value, { file, line });
+    const earlier = seen.get(test.id);
+    if (earlier !== undefined)
+      throw new InputError(`duplicate id '${test.id}' (first on line ${earlier})`, {
+        file,
+        line,
+        field: 'id',
+      });
+    seen.set(test.id, line);
+    tests.push(test);
+  });
+  if (tests.length === 0) throw new InputError('suite has no tests', { file });
+  return suiteOf(file, tests);
+}
+
+function parseTest(value: unknown, where: { file: string; line: number }): SuiteTest {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw new InputError('each line must be a JSON object', where);
+  }
+  const v = value as Record<string, unknown>;
+  const known = new Set(['id', 'prompt', 'system', 'repeats', 'meta']);
+  for (const key of Object.keys(v)) {
+    if (!known.has(key))
+      throw new InputError('unknown field (expected id, prompt, system, repeats, meta)', {
+        ...where,
+        field: key,
+      });
+  }
+  if (typeof v.id === 'number') v.id = String(v.id);
+  if (typeof v.id !== 'string' || v.id === '')
+    throw new InputError('must be a non-empty string', { ...where, field: 'id' });
+  if (typeof v.prompt !== 'string' || v.prompt === '') {
+    throw new InputError('must be a non-empty string', { ...where, field: 'prompt' });
+  }
+  if (v.system !== undefined && typeof v.system !== 'string') {
+    throw new InputError('must be a string', { ...where, field: 'system' });
+  }
+  if (v.repeats !== undefined && !(Number.isInteger(v.repeats) && (v.repeats as number) > 0)) {
+    throw new InputError('must be a positive integer', { ...where, field: 'repeats' });
+  }
+  if (v.meta !== undefined && (typeof v.meta !== 'object' || v.meta === null || Array.isArray(v.meta))) {
+    throw new InputError('must be an object', { ...where, field: 'meta' });
+  }
+  return {
+    id: v.id,
+    prompt: v.prompt,
+    ...(v.system !== undefined ? { system: v.system as string } : {}),
+    ...(v.repeats !== undefined ? { repeats: v.repeats as number } : {}),
+    ...(v.meta !== undefined ? { meta: v.meta as Record<string, unknown> } : {}),
+  };
+}
+
+/** A suite's identity is the hash of its canonical JSONL: the same tests give the same hash, byte for byte. */
+export function suiteOf(name: string, tests: SuiteTest[]): Suite {
+  const jsonl = tests.map((t) => canonicalJson(t)).join('\n');
+  return { name, hash: sha256(jsonl), tests };
+}

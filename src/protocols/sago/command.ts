@@ -1,0 +1,210 @@
+import { Command, Option } from 'commander';
+import { addCommonOptions, flagsToConfig, splitList } from '../../cli/options.js';
+import { EXIT, emit, withAbort } from '../../cli/output.js';
+import { createProgress } from '../../cli/progress.js';
+import { resolveConfig } from '../../config/load.js';
+import type { WaverConfig } from '../../config/schema.js';
+import { InputError } from '../../errors.js';
+import { formatEstimate } from '../../report/run-summary.js';
+import { SAGO_FAMILIES, type SagoConfigInput } from './config.js';
+import { SAGO_AXES } from './metrics.js';
+import { runSago } from './run.js';
+import { formatSagoResults } from './tables.js';
+
+interface SagoFlags {
+  datasets?: string;
+  n?: string;
+  families?: string;
+  variations?: string;
+  strengths?: string;
+  structural?: 'auto' | 'generator' | 'rules';
+  bleuMode?: 'sentence' | 'sago-reference';
+  axes?: string;
+  eps?: string;
+  closedSubset?: boolean;
+  confidence?: 'generation' | 'teacher-forced';
+  activationInput?: 'prompt' | 'response';
+  bertscore?: 'auto' | 'word-prefix' | 'off';
+  dataDir?: string;
+  promptField?: string;
+  idField?: string;
+  ablationDraws?: string;
+}
+
+/**
+ * `waver sago`: per-prompt instability of each model across meaning-preserving variations of
+ * open-ended prompts, on every behavioural axis the model allows, with SGS and significance
+ * (docs/sago.md). With no dataset it runs offline on waver's built-in questions.
+ */
+export function sagoCommand(): Command {
+  const cmd = new Command('sago')
+    .description(
+      "SAGO: how much each model's behaviour (BLEU, BERTScore, log-prob, entropy, activation, mirroring) changes across meaning-preserving variations of a prompt",
+    )
+    .option(
+      '--datasets <names>',
+      'comma-separated: truthfulqa, nq-open, triviaqa, hotpotqa, simpleqa, alpaca, builtin, or .jsonl/.json/.csv files (default: builtin)',
+    )
+    .option('--n <n>', 'prompts sampled per dataset (default 16)')
+    .option('--families <list>', `variation families to use: ${SAGO_FAMILIES.join(', ')} (default all)`)
+    .option(
+      '--variations <n>',
+      'use at most N variations per prompt (a seeded sample of the set, the same for every prompt)',
+    )
+    .option(
+      '--strengths <spec>',
+      "keep only these strengths, e.g. 'spacing=1,5;politeness=-10,10;length=0.5'",
+    )
+    .addOption(
+      new Option('--structural <mode>', 'structural rewrites by the generator model or by rules').choices([
+        'auto',
+        'generator',
+        'rules',
+      ]),
+    )
+    .addOption(
+      new Option(
+        '--bleu-mode <mode>',
+        'BLEU: sacrebleu sentence BLEU, or corpus_bleu per pair as the reference code',
+      ).choices(['sentence', 'sago-reference']),
+    )
+    .option('--axes <list>', `axes that must be computed (error if a model cannot): ${SAGO_AXES.join(', ')}`)
+    .option('--eps <list>', 'tolerances tested (default 0.01,0.05,0.10)')
+    .option('--closed-subset', 'register strengths -10,-6,-2,0,2,6,10 only (the paper subset for paid APIs)')
+    .addOption(
+      new Option('--confidence <mode>', 'log-prob and entropy source').choices([
+        'generation',
+        'teacher-forced',
+      ]),
+    )
+    .addOption(
+      new Option('--activation-input <what>', 'what the activation axis embeds').choices([
+        'prompt',
+        'response',
+      ]),
+    )
+    .addOption(
+      new Option('--bertscore <mode>', 'token embeddings for BERTScore').choices([
+        'auto',
+        'word-prefix',
+        'off',
+      ]),
+    )
+    .option(
+      '--data-dir <dir>',
+      'directory of the named datasets (default: env WAVER_DATA_DIR, else ../shared/data)',
+    )
+    .option('--prompt-field <field>', 'prompt field of dataset files (dotted path)')
+    .option('--id-field <field>', 'id field of dataset files')
+    .option('--ablation-draws <n>', 'draws per N in the sample-size ablation (default 500)');
+  addCommonOptions(cmd).action(async () => {
+    const config = sagoConfigFromFlags(cmd);
+    process.exitCode = await executeSago(config);
+  });
+  return cmd;
+}
+
+/** The typed config: waver.yaml, then the common flags, then the sago flags over its `sago:` section. */
+export function sagoConfigFromFlags(cmd: Command): WaverConfig {
+  const { file, flags } = flagsToConfig(cmd);
+  const base = resolveConfig({ file, flags });
+  const o = cmd.opts<SagoFlags>();
+  const sago: SagoConfigInput = { ...(base.sago ?? {}) };
+  if (o.datasets !== undefined) sago.datasets = splitList(o.datasets);
+  if (o.n !== undefined) sago.n = int(o.n, '--n');
+  if (o.families !== undefined) sago.families = splitList(o.families) as SagoConfigInput['families'];
+  if (o.variations !== undefined) sago.variations = int(o.variations, '--variations');
+  if (o.strengths !== undefined) sago.strengths = parseStrengths(o.strengths);
+  if (o.structural !== undefined) sago.structural = o.structural;
+  if (o.bleuMode !== undefined) sago.bleuMode = o.bleuMode;
+  if (o.axes !== undefined) sago.axes = splitList(o.axes) as SagoConfigInput['axes'];
+  if (o.eps !== undefined) {
+    sago.eps = splitList(o.eps).map((x) => num(x, '--eps'));
+    if (!sago.eps.includes(sago.primaryEps ?? 0.05)) sago.primaryEps = sago.eps[0];
+  }
+  if (o.closedSubset) sago.closedModelSubset = true;
+  if (o.confidence !== undefined) sago.confidence = o.confidence;
+  if (o.activationInput !== undefined) sago.activationInput = o.activationInput;
+  if (o.bertscore !== undefined) sago.bertscore = o.bertscore;
+  if (o.dataDir !== undefined) sago.dataDir = o.dataDir;
+  if (o.promptField !== undefined || o.idField !== undefined)
+    sago.fields = {
+      ...sago.fields,
+      ...(o.promptField ? { prompt: o.promptField } : {}),
+      ...(o.idField ? { id: o.idField } : {}),
+    };
+  if (o.ablationDraws !== undefined)
+    sago.ablation = { ...sago.ablation, draws: int(o.ablationDraws, '--ablation-draws') };
+  return { ...base, sago: sago as WaverConfig['sago'] };
+}
+
+/** `spacing=1,5;politeness=-10,10` -> { spacing: [1, 5], politeness: [-10, 10] }. */
+export function parseStrengths(spec: string): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  for (const part of spec
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) throw new InputError(`expected SUBTYPE=S1,S2 in '${part}'`, { field: '--strengths' });
+    const subtype = part.slice(0, eq).trim();
+    out[subtype] = splitList(part.slice(eq + 1)).map((x) => num(x, `--strengths ${subtype}`));
+  }
+  return out;
+}
+
+/** Runs sago with progress on stderr and the tables on stdout; returns the exit code. */
+export async function executeSago(config: WaverConfig, opts: { quiet?: boolean } = {}): Promise<number> {
+  let progress = createProgress(process.stderr, { quiet: opts.quiet });
+  let last: Parameters<typeof progress.update>[0] | undefined;
+  const endStage = () => {
+    if (last) progress.finish(last);
+    last = undefined;
+  };
+  const result = await withAbort((signal) =>
+    runSago(config, {
+      signal,
+      onStage: (stage, detail) => {
+        endStage();
+        if (!opts.quiet) process.stderr.write(`sago ${stage}: ${detail}\n`);
+        progress = createProgress(process.stderr, { quiet: opts.quiet, label: stage });
+      },
+      onProgress: (p) => {
+        last = p;
+        progress.update(p);
+      },
+    }),
+  );
+  endStage();
+  if (result.estimate) {
+    const p = result.plan;
+    if (!opts.quiet)
+      process.stderr.write(
+        `sago dry run: ${p.prompts} prompts x ${p.variations} variations -> ${p.tests} tests per model (before the generator and the meaning filter)\n`,
+      );
+    emit(formatEstimate(result.estimate, config.format), config.out);
+    return EXIT.ok;
+  }
+  if (result.aborted || !result.results) {
+    process.stderr.write(
+      'sago: stopped; re-run the same command to resume (stored responses are not asked again)\n',
+    );
+    return EXIT.aborted;
+  }
+  emit(formatSagoResults(result.results, config.format), config.out);
+  const complete = result.results.models.every((m) => m.complete && m.coverage.failed === 0);
+  return complete ? EXIT.ok : EXIT.incomplete;
+}
+
+function int(value: string, flag: string): number {
+  if (!/^-?\d+$/.test(value.trim()))
+    throw new InputError(`expected an integer, got '${value}'`, { field: flag });
+  return Number(value);
+}
+
+function num(value: string, flag: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n))
+    throw new InputError(`expected a number, got '${value}'`, { field: flag });
+  return n;
+}

@@ -1,0 +1,304 @@
+import { AXIS_HEADING, type AxisScore, SAGO_AXES, type SagoAxis } from './metrics.js';
+import type { SagoModelResults, SagoResults } from './results.js';
+
+/**
+ * The paper's tables for a sago run, as Markdown or JSON: per model the per-dataset SGS with
+ * significance markers at the primary eps (Tables 1 and 7), the tolerance robustness of the
+ * total SGS with significance counts (Table 5), and the ablations (Appendix D and E) as tables.
+ * An axis a model cannot give is shown as "—" with its reason, never as 0.
+ */
+
+const UNAVAILABLE = '—';
+
+export function formatSagoResults(results: SagoResults, format: 'md' | 'json'): string {
+  return format === 'json' ? `${JSON.stringify(sagoJson(results), null, 2)}\n` : sagoMarkdown(results);
+}
+
+/** The axes shown: those any model has, in the paper's order (embedding cosine beside BERTScore). */
+function shownAxes(results: SagoResults): SagoAxis[] {
+  return SAGO_AXES.filter((a) => results.models.some((m) => m.axes[a].available) || a !== 'cosine');
+}
+
+function fmt(x: number | undefined, digits = 3): string {
+  return x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(digits);
+}
+
+function markerAt(score: AxisScore | undefined, eps: number): string {
+  return score?.tests.find((t) => t.eps === eps)?.marker ?? '';
+}
+
+/** "0.124 ± 0.06†" as in the paper; n/a when no prompt has a value. */
+function cell(score: AxisScore | undefined, eps: number): string {
+  if (!score || score.sgs === undefined) return 'n/a';
+  const sd = score.sd === undefined ? '' : ` ± ${score.sd.toFixed(2)}`;
+  return `${fmt(score.sgs)}${sd}${markerAt(score, eps)}`;
+}
+
+function axisCell(m: SagoModelResults, axis: SagoAxis, score: AxisScore | undefined, eps: number): string {
+  if (!m.axes[axis].available) return UNAVAILABLE;
+  if (!m.table.deltas[axis]) return 'not asked';
+  return cell(score, eps);
+}
+
+function heading(m: SagoModelResults | undefined, axis: SagoAxis): string {
+  return `${AXIS_HEADING[axis]}${m?.axes[axis].approximate ? ' (approx.)' : ''}`;
+}
+
+export function sagoMarkdown(r: SagoResults): string {
+  const s = r.manifest.settings;
+  const axes = shownAxes(r);
+  const eps = s.primaryEps;
+  const out: string[] = [];
+  out.push('# SAGO: per-prompt instability across meaning-preserving variations', '');
+  const ds = r.manifest.datasets.map((d) => `${d.name} (${d.n} of ${d.available})`).join(', ');
+  out.push(
+    `Prompts: ${r.prompts} (${ds}), seed ${r.manifest.seed}. Variation set: ${r.variations.length} variations; ${r.variants} variants run, ${r.manifest.rejected.length} dropped (meaning filter or generator).`,
+  );
+  out.push(
+    `SGS = mean over prompts of s(i), the RMS over a prompt's variants of Delta/R (R: activation 2, BLEU 100, BERTScore 1, embedding cosine 2, log-prob 250, entropy 10, mirroring 1). Cells: SGS ± sd of s(i) over the scope's prompts.`,
+  );
+  out.push(
+    `Significance: one-sided one-sample t-test of H0: E[s] <= eps (H1: SGS > eps); * p < .05, ** p < .01, † p < .001. Per-dataset tables at eps = ${eps}. BLEU mode: ${s.bleuMode}. ${UNAVAILABLE} = axis unavailable for the model (reasons below), n/a = no value.`,
+  );
+  out.push('');
+
+  for (const m of r.models) {
+    out.push(`## ${m.model.label}: per-dataset SGS at eps = ${eps}`, '');
+    const cov = m.coverage;
+    out.push(
+      `Identity: \`${m.model.identity}\`. Coverage: ${cov.done}/${cov.total} responses${cov.failed ? `, ${cov.failed} failed` : ''}${cov.pending ? `, ${cov.pending} pending` : ''}${m.complete ? '' : ' — INCOMPLETE (below minCoverage or pending)'}.`,
+      '',
+    );
+    out.push(`| Dataset | prompts | ${axes.map((a) => heading(m, a)).join(' | ')} |`);
+    out.push(`|---|---:|${axes.map(() => '---').join('|')}|`);
+    for (const scope of m.scores) {
+      const name = scope.scope === 'total' ? '**Total SGS**' : scope.scope;
+      out.push(
+        `| ${name} | ${scope.prompts} | ${axes.map((a) => axisCell(m, a, scope.axes[a], eps)).join(' | ')} |`,
+      );
+    }
+    out.push('');
+    for (const a of axes) {
+      const st = m.axes[a];
+      if (st.available && m.table.deltas[a]) {
+        const gaps = Object.entries(m.missing[a] ?? {})
+          .map(([why, n]) => `${n} ${why}`)
+          .join('; ');
+        out.push(`- ${AXIS_HEADING[a]}: ${st.method}${gaps ? ` (missing values: ${gaps})` : ''}`);
+      } else if (st.available) out.push(`- ${AXIS_HEADING[a]}: not computed (not among the requested axes)`);
+      else out.push(`- ${AXIS_HEADING[a]}: unavailable — ${st.reason}`);
+    }
+    out.push('');
+  }
+
+  out.push('## Tolerance robustness: total SGS at each eps', '');
+  out.push(`| Model | eps | ${axes.map((a) => AXIS_HEADING[a]).join(' | ')} |`);
+  out.push(`|---|---:|${axes.map(() => '---').join('|')}|`);
+  for (const e of s.eps)
+    for (const m of r.models) {
+      const total = m.scores.at(-1);
+      out.push(
+        `| ${m.model.label} | ${e} | ${axes.map((a) => axisCell(m, a, total?.axes[a], e)).join(' | ')} |`,
+      );
+    }
+  out.push('');
+  const counts = significanceCounts(r);
+  out.push('Significance counts (models rejecting H0 among those with the axis available):', '');
+  out.push(`| eps | level | ${axes.map((a) => AXIS_HEADING[a]).join(' | ')} |`);
+  out.push(`|---|---|${axes.map(() => '---:').join('|')}|`);
+  out.push(`| | n available | ${axes.map((a) => counts.available[a]).join(' | ')} |`);
+  for (const e of s.eps)
+    for (const level of LEVELS)
+      out.push(
+        `| ${e} | p < ${level} | ${axes.map((a) => counts.rejected[String(e)]?.[String(level)]?.[a] ?? 0).join(' | ')} |`,
+      );
+  out.push('');
+
+  out.push('## Ablations', '');
+  out.push(
+    `Prompt sample size (Appendix D): for each N, ${s.ablation.draws} draws of N prompts without replacement; statistic = sd across variation groups (F, u, s, p) of the group's mean |Delta/R|; cells P50 [P10, P90] and the band P90 - P10.`,
+    '',
+  );
+  for (const m of r.models) {
+    const computed = axes.filter((a) => m.ablations.sampleSize[a]);
+    if (computed.length === 0) continue;
+    out.push(`### ${m.model.label}: sample size`, '');
+    const sizes = s.ablation.sizes.filter((n) =>
+      computed.some((a) => m.ablations.sampleSize[a]?.find((x) => x.n === n && !x.unavailable)),
+    );
+    const skipped = s.ablation.sizes.filter((n) => !sizes.includes(n));
+    for (const n of skipped) {
+      const why = computed
+        .map((a) => m.ablations.sampleSize[a]?.find((x) => x.n === n)?.unavailable)
+        .find(Boolean);
+      out.push(`- N = ${n}: n/a (${why ?? 'no value'})`);
+    }
+    if (skipped.length > 0) out.push('');
+    if (sizes.length > 0) {
+      out.push(`| N | ${computed.map((a) => AXIS_HEADING[a]).join(' | ')} |`);
+      out.push(`|---:|${computed.map(() => '---').join('|')}|`);
+    }
+    for (const n of sizes) {
+      const cells = computed.map((a) => {
+        const p = m.ablations.sampleSize[a]?.find((x) => x.n === n);
+        if (!p || p.unavailable) return `n/a (${p?.unavailable ?? 'none'})`;
+        return `${fmt(p.p50)} [${fmt(p.p10)}, ${fmt(p.p90)}] band ${fmt(p.band)}`;
+      });
+      out.push(`| ${n} | ${cells.join(' | ')} |`);
+    }
+    out.push('');
+    out.push(
+      `### ${m.model.label}: by position (SGS over the position's variations; sd of (F, u, s) group means)`,
+      '',
+    );
+    out.push(`| position | ${computed.map((a) => AXIS_HEADING[a]).join(' | ')} |`);
+    out.push(`|---|${computed.map(() => '---').join('|')}|`);
+    const positions = [
+      ...new Set(computed.flatMap((a) => (m.ablations.position[a] ?? []).map((p) => p.label))),
+    ];
+    for (const pos of positions) {
+      const cells = computed.map((a) => {
+        const sl = m.ablations.position[a]?.find((x) => x.label === pos);
+        return sl ? `${fmt(sl.sgs)} (sd ${fmt(sl.groupSd)})` : 'n/a';
+      });
+      out.push(`| ${pos} | ${cells.join(' | ')} |`);
+    }
+    out.push('');
+    out.push(
+      `### ${m.model.label}: by strength (SGS over the strength's variations; sd of (F, u, p) group means)`,
+      '',
+    );
+    out.push(`| subtype | strength | ${computed.map((a) => AXIS_HEADING[a]).join(' | ')} |`);
+    out.push(`|---|---:|${computed.map(() => '---').join('|')}|`);
+    const first = m.ablations.strength[computed[0] as SagoAxis] ?? [];
+    for (const sub of first)
+      for (const slice of sub.slices) {
+        const cells = computed.map((a) => {
+          const sl = m.ablations.strength[a]
+            ?.find((x) => x.subtype === sub.subtype)
+            ?.slices.find((x) => x.label === slice.label);
+          return sl ? `${fmt(sl.sgs)} (sd ${fmt(sl.groupSd)})` : 'n/a';
+        });
+        out.push(`| ${sub.subtype} | ${slice.label} | ${cells.join(' | ')} |`);
+      }
+    out.push('');
+  }
+  if (r.manifest.rejected.length > 0) {
+    const reasons = new Map<string, number>();
+    for (const x of r.manifest.rejected) {
+      const why = x.reason.replace(/ [-\d.]+ (>|<=) [\d.]+ \(.*\)$/, '');
+      reasons.set(why, (reasons.get(why) ?? 0) + 1);
+    }
+    out.push('## Dropped variants', '');
+    for (const [why, n] of reasons) out.push(`- ${n} × ${why}`);
+    out.push('');
+  }
+  return `${out.join('\n')}\n`;
+}
+
+const LEVELS = [0.05, 0.01, 0.001] as const;
+
+export interface SignificanceCounts {
+  available: Record<SagoAxis, number>;
+  /** eps -> level -> axis -> models rejecting H0 at p < level. */
+  rejected: Record<string, Record<string, Partial<Record<SagoAxis, number>>>>;
+}
+
+/** The bottom of the paper's Table 5: per eps and level, how many models reject H0 on each axis (total SGS). */
+export function significanceCounts(r: SagoResults): SignificanceCounts {
+  const available = Object.fromEntries(
+    SAGO_AXES.map((a) => [a, r.models.filter((m) => m.axes[a].available && m.table.deltas[a]).length]),
+  ) as Record<SagoAxis, number>;
+  const rejected: SignificanceCounts['rejected'] = {};
+  for (const e of r.manifest.settings.eps) {
+    const byLevel: Record<string, Partial<Record<SagoAxis, number>>> = {};
+    for (const level of LEVELS) {
+      const counts: Partial<Record<SagoAxis, number>> = {};
+      for (const a of SAGO_AXES) {
+        counts[a] = r.models.filter((m) => {
+          const t = m.scores.at(-1)?.axes[a]?.tests.find((x) => x.eps === e);
+          return m.table.deltas[a] !== undefined && t !== undefined && t.p < level;
+        }).length;
+      }
+      byLevel[String(level)] = counts;
+    }
+    rejected[String(e)] = byLevel;
+  }
+  return { available, rejected };
+}
+
+/** Non-finite numbers become strings (JSON has no Infinity): a constant s(i) gives t = inf. */
+function finite(x: number | undefined): number | string | undefined {
+  if (x === undefined) return undefined;
+  if (Number.isFinite(x)) return x;
+  return Number.isNaN(x) ? 'nan' : x > 0 ? 'inf' : '-inf';
+}
+
+export function sagoJson(r: SagoResults): Record<string, unknown> {
+  return {
+    protocol: 'sago',
+    suite: r.suiteHash,
+    seed: r.manifest.seed,
+    settings: r.manifest.settings,
+    datasets: r.manifest.datasets,
+    prompts: r.prompts,
+    variations: r.variations.length,
+    variants: r.variants,
+    rejected: r.manifest.rejected,
+    roles: {
+      ...(r.manifest.embedder ? { embedder: r.manifest.embedder } : {}),
+      ...(r.manifest.judge ? { judge: r.manifest.judge } : {}),
+      ...(r.manifest.generator ? { generator: r.manifest.generator } : {}),
+    },
+    models: r.models.map((m) => ({
+      label: m.model.label,
+      identity: m.model.identity,
+      provider: m.model.provider,
+      coverage: m.coverage,
+      complete: m.complete,
+      axes: Object.fromEntries(
+        SAGO_AXES.map((a) => {
+          const st = m.axes[a];
+          const computed = st.available && m.table.deltas[a] !== undefined;
+          return [
+            a,
+            {
+              heading: st.heading,
+              available: st.available,
+              computed,
+              ...(st.method ? { method: st.method } : {}),
+              ...(st.approximate ? { approximate: true } : {}),
+              ...(st.reason ? { reason: st.reason } : {}),
+              ...(m.missing[a] ? { missing: m.missing[a] } : {}),
+            },
+          ];
+        }),
+      ),
+      scores: m.scores.map((scope) => ({
+        scope: scope.scope,
+        prompts: scope.prompts,
+        axes: Object.fromEntries(
+          Object.entries(scope.axes).map(([a, sc]) => [
+            a,
+            {
+              n: sc.n,
+              values: sc.values,
+              sgs: sc.sgs,
+              sd: sc.sd,
+              tests: sc.tests.map((t) => ({
+                eps: t.eps,
+                t: finite(t.t),
+                df: t.df,
+                p: t.p,
+                marker: t.marker,
+              })),
+              ...(sc.untested ? { untested: sc.untested } : {}),
+            },
+          ]),
+        ),
+      })),
+      ablations: m.ablations,
+    })),
+    significanceCounts: significanceCounts(r),
+  };
+}

@@ -1,0 +1,96 @@
+import type { WaverConfig } from '../config/schema.js';
+import { InputError } from '../errors.js';
+import { specLabel, toModelSpec } from '../models/spec.js';
+import { suiteOf } from '../protocols/plain/suite-file.js';
+import { openStore } from '../store/store.js';
+import { type RunSuiteOptions, runSuite } from './run-suite.js';
+import type { SuiteTest } from './types.js';
+
+/**
+ * Generator and judge calls made the one way waver makes model calls: a suite through `runSuite`,
+ * so every call is stored, cached, resumable and counted like the SUT's. The answers are read
+ * back from the store, never from memory, so what the suite builder uses is what the store holds.
+ */
+
+export type Role = 'generator' | 'judge';
+
+/** A batch of tests sent at one temperature (a suite carries one set of generation params). */
+export interface RoleBatch {
+  temperature: number;
+  maxTokens: number;
+  tests: SuiteTest[];
+}
+
+export type RoleAnswer = { ok: true; text: string } | { ok: false; error: string };
+
+export interface RoleRunResult {
+  /** The role model's identity (provider, model, endpoint; content hash for replay). */
+  identity: string;
+  /** By test id. Every test of every batch has an answer or an error, never neither. */
+  answers: Map<string, RoleAnswer>;
+}
+
+/**
+ * The params a role call sends. Built fresh rather than taken from `config.params`: those are the
+ * SUT's (a stop sequence or seed meant for the system under test must not change a judge's verdict).
+ */
+export function roleParams(temperature: number, maxTokens: number): WaverConfig['params'] {
+  return { temperature, maxTokens, logprobs: false };
+}
+
+/** The role's model spec from the config, or an InputError naming the field. */
+export function roleSpec(config: WaverConfig, role: Role) {
+  const raw = config[role];
+  if (raw === undefined)
+    throw new InputError(`no ${role} model: pass --${role} SPEC or set ${role} in waver.yaml`, {
+      field: role,
+    });
+  return toModelSpec(raw, { field: role });
+}
+
+/** Runs each batch as a suite named `suiteName` against the role's model and collects the answers. */
+export async function runRole(
+  config: WaverConfig,
+  role: Role,
+  suiteName: string,
+  batches: readonly RoleBatch[],
+  opts: RunSuiteOptions = {},
+): Promise<RoleRunResult> {
+  const spec = roleSpec(config, role);
+  const answers = new Map<string, RoleAnswer>();
+  let identity = specLabel(spec);
+  for (const batch of batches) {
+    if (batch.tests.length === 0) continue;
+    const roleConfig: WaverConfig = {
+      ...config,
+      models: [spec],
+      repeats: 1,
+      params: roleParams(batch.temperature, batch.maxTokens),
+    };
+    const suite = suiteOf(suiteName, batch.tests);
+    const result = await runSuite(roleConfig, suite, opts);
+    const model = result.models[0];
+    if (!model) throw new Error(`runSuite returned no model for the ${role}`);
+    identity = model.identity;
+    const store = openStore(result.store);
+    try {
+      for (const cell of store.cells({ suiteHash: suite.hash, modelIdentity: identity })) {
+        if (cell.repeat !== 0) continue;
+        if (cell.status === 'done' && cell.response)
+          answers.set(cell.testId, { ok: true, text: cell.response.text });
+        else
+          answers.set(cell.testId, {
+            ok: false,
+            error: cell.error ? `${cell.error.kind}: ${cell.error.message}` : 'no response stored',
+          });
+      }
+    } finally {
+      store.close();
+    }
+    // A cell left pending (the run was stopped) has no row: it is an error, not a silent gap.
+    for (const t of batch.tests)
+      if (!answers.has(t.id))
+        answers.set(t.id, { ok: false, error: result.summary.aborted ? 'run stopped' : 'no cell stored' });
+  }
+  return { identity, answers };
+}

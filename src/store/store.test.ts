@@ -1,0 +1,353 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { GenerateRequest } from '../models/types.js';
+import { cacheKey } from '../run/cache-key.js';
+import type { Suite } from '../run/types.js';
+import { applyMigrations, doneCellSlot, MIGRATIONS, openStore, type Store, withoutSecrets } from './store.js';
+
+const dirs: string[] = [];
+function tempDb(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'waver-store-'));
+  dirs.push(dir);
+  return join(dir, 'nested', 'deeper', 'store.db');
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const suite: Suite = {
+  name: 'tiny.jsonl',
+  hash: 'a'.repeat(64),
+  tests: [
+    { id: 't1', prompt: 'Say hi', system: 'Be brief.' },
+    { id: 't2', prompt: 'Say bye', meta: { family: 'SV', level: 2 } },
+    { id: 't3', prompt: 'Count' },
+  ],
+};
+const identity = 'openai:m@http://127.0.0.1:1/v1';
+const req = (prompt: string): GenerateRequest => ({
+  messages: [{ role: 'user', content: prompt }],
+  temperature: 0,
+});
+
+function seed(store: Store): string {
+  store.saveSuite(suite);
+  return store.beginRun({ suiteHash: suite.hash, config: { models: ['m'] }, waverVersion: '0.1.0' });
+}
+
+describe('openStore', () => {
+  it('creates parent directories, sets WAL and NORMAL sync, and records the schema version', () => {
+    const path = tempDb();
+    const store = openStore(path);
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
+    expect(store.db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    expect(store.schemaVersion).toBe(MIGRATIONS.length);
+    store.close();
+  });
+
+  it('opens an existing store again without migrating twice or losing data', () => {
+    const path = tempDb();
+    const a = openStore(path);
+    const runId = seed(a);
+    a.close();
+    const b = openStore(path);
+    expect(b.schemaVersion).toBe(MIGRATIONS.length);
+    expect(b.getSuite(suite.hash)).toEqual(suite);
+    expect(b.listRuns().map((r) => r.id)).toEqual([runId]);
+    b.close();
+  });
+
+  it('runs a later migration once, and refuses a store from a newer waver', () => {
+    const path = tempDb();
+    openStore(path).close();
+    const db = new Database(path);
+    let ran = 0;
+    const next = [
+      ...MIGRATIONS,
+      (d: Database.Database) => {
+        ran++;
+        d.exec('ALTER TABLE runs ADD COLUMN note TEXT');
+      },
+    ];
+    expect(applyMigrations(db, next)).toBe(MIGRATIONS.length + 1);
+    expect(applyMigrations(db, next)).toBe(MIGRATIONS.length + 1);
+    expect(ran).toBe(1);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length + 1);
+    db.close();
+    expect(() => openStore(path)).toThrow(/newer than this waver knows/);
+  });
+});
+
+describe('store round trip', () => {
+  it('keeps suites, runs (without secrets), responses, cells and every attempt', () => {
+    const path = tempDb();
+    const store = openStore(path);
+    store.saveSuite(suite); // twice is fine
+    const runId = store.beginRun({
+      suiteHash: suite.hash,
+      config: {
+        models: [{ spec: 'openai:m', apiKey: 'sk-SENTINEL' }],
+        headers: { Authorization: 'Bearer x' },
+      },
+      waverVersion: '0.1.0',
+    });
+    const k1 = cacheKey(identity, req('Say hi'), 0);
+    store.saveCellDone({
+      suiteHash: suite.hash,
+      testId: 't1',
+      model: 'm',
+      modelIdentity: identity,
+      repeat: 0,
+      runId,
+      key: k1,
+      request: req('Say hi'),
+      result: {
+        text: 'hi',
+        tokens: [{ token: 'hi', logprob: -0.1, entropy: 0.5, top: [{ token: 'hi', logprob: -0.1 }] }],
+        finishReason: 'stop',
+        usage: { inputTokens: 3, outputTokens: 1 },
+        responseModel: 'm-2024',
+      },
+      latencyMs: 12.5,
+      attempts: [
+        {
+          attempt: 1,
+          startedAt: '2024-01-01T00:00:00.000Z',
+          latencyMs: 3,
+          outcome: 'server',
+          message: '500',
+          status: 500,
+        },
+        { attempt: 2, startedAt: '2024-01-01T00:00:01.000Z', latencyMs: 12.5, outcome: 'ok' },
+      ],
+    });
+    store.saveCellFailed({
+      suiteHash: suite.hash,
+      testId: 't2',
+      model: 'm',
+      modelIdentity: identity,
+      repeat: 0,
+      runId,
+      request: req('Say bye'),
+      error: { kind: 'auth', message: 'invalid key', status: 401 },
+      attempts: [
+        {
+          attempt: 1,
+          startedAt: '2024-01-01T00:00:00.000Z',
+          outcome: 'auth',
+          message: 'invalid key',
+          status: 401,
+        },
+      ],
+    });
+    store.finishRun(runId, 'incomplete');
+
+    const run = store.getRun(runId);
+    expect(run?.status).toBe('incomplete');
+    expect(run?.finishedAt).toBeDefined();
+    expect(run?.config).toEqual({ models: [{ spec: 'openai:m' }], headers: {} });
+
+    const r = store.getResponse(k1);
+    expect(r).toMatchObject({ text: 'hi', finishReason: 'stop', usage: { inputTokens: 3, outputTokens: 1 } });
+    expect(r?.tokens?.[0]?.top?.[0]?.token).toBe('hi');
+    expect(r?.request).toEqual(req('Say hi'));
+
+    const cells = [...store.cells({ suiteHash: suite.hash })];
+    expect(cells.map((c) => [c.testId, c.status])).toEqual([
+      ['t1', 'done'],
+      ['t2', 'failed'],
+    ]);
+    const [done, failed] = cells;
+    expect(done?.response?.text).toBe('hi');
+    expect(done?.attempts).toBe(2);
+    expect(failed?.error).toEqual({ kind: 'auth', message: 'invalid key', status: 401 });
+    expect(failed?.request).toEqual(req('Say bye'));
+    expect(store.attemptsOf(done?.id as number).map((a) => a.outcome)).toEqual(['server', 'ok']);
+    expect([...store.cells({ status: 'failed' })]).toHaveLength(1);
+    expect([...store.cells({ runId: 'nope' })]).toHaveLength(0);
+
+    expect(store.doneCellKeys(suite.hash, identity)).toEqual(new Set([doneCellSlot('t1', 0, k1)]));
+    expect(store.responseKeys(identity)).toEqual(new Set([k1]));
+    store.close();
+    expect(readFileSync(path).includes('sk-SENTINEL')).toBe(false);
+  });
+
+  it('a failed cell done later is overwritten in place; attempts of both runs are kept', () => {
+    const store = openStore(tempDb());
+    const run1 = seed(store);
+    const ref = { suiteHash: suite.hash, testId: 't1', model: 'm', modelIdentity: identity, repeat: 0 };
+    const at = '2024-01-01T00:00:00.000Z';
+    store.saveCellFailed({
+      ...ref,
+      runId: run1,
+      request: req('Say hi'),
+      error: { kind: 'timeout', message: 'no answer' },
+      attempts: [{ attempt: 1, startedAt: at, outcome: 'timeout', message: 'no answer' }],
+    });
+    const run2 = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: '0.1.0' });
+    const key = cacheKey(identity, req('Say hi'), 0);
+    store.saveCellDone({
+      ...ref,
+      runId: run2,
+      key,
+      request: req('Say hi'),
+      result: { text: 'hi', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } },
+      attempts: [{ attempt: 1, startedAt: at, outcome: 'ok' }],
+    });
+    const cells = [...store.cells()];
+    expect(cells).toHaveLength(1);
+    expect(cells[0]).toMatchObject({ status: 'done', runId: run2, responseKey: key });
+    expect(cells[0]?.error).toBeUndefined();
+    expect(store.attemptsOf(cells[0]?.id as number).map((a) => [a.runId, a.outcome])).toEqual([
+      [run1, 'timeout'],
+      [run2, 'ok'],
+    ]);
+    store.close();
+  });
+
+  it('counts coverage per model from the store alone', () => {
+    const store = openStore(tempDb());
+    const run1 = seed(store);
+    const ref = (testId: string, repeat: number) => ({
+      suiteHash: suite.hash,
+      testId,
+      model: 'm',
+      modelIdentity: identity,
+      repeat,
+    });
+    const done = (testId: string, repeat: number, runId: string) =>
+      store.saveCellDone({
+        ...ref(testId, repeat),
+        runId,
+        key: cacheKey(identity, req(testId), repeat),
+        request: req(testId),
+        result: { text: 'x', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } },
+        attempts: [{ attempt: 1, startedAt: 'now', outcome: 'ok' }],
+      });
+    done('t1', 0, run1);
+    done('t1', 1, run1);
+    const run2 = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: '0.1.0' });
+    done('t2', 0, run2);
+    store.saveCellFailed({
+      ...ref('t3', 0),
+      runId: run2,
+      request: req('t3'),
+      error: { kind: 'rate_limit', message: '429', status: 429 },
+      attempts: [],
+    });
+    store.saveCellsCached([{ ...ref('t3', 1), runId: run2, key: cacheKey(identity, req('t1'), 0) }]);
+
+    const cov = store.coverage(suite.hash, [{ identity, repeats: 2 }], { runId: run2 });
+    expect(cov).toEqual({
+      total: 6,
+      done: 4,
+      failed: 1,
+      pending: 1,
+      cached: 3,
+      errorsByKind: { rate_limit: 1 },
+    });
+    // With one repeat expected, repeat-1 cells are outside the count.
+    expect(store.coverage(suite.hash, [{ identity, repeats: 1 }])).toMatchObject({
+      total: 3,
+      done: 2,
+      failed: 1,
+    });
+    // A model with nothing stored is all pending.
+    expect(store.coverage(suite.hash, [{ identity: 'other', repeats: 2 }])).toMatchObject({
+      total: 6,
+      pending: 6,
+    });
+    store.close();
+  });
+
+  it('iterates cells a page at a time and allows writes while iterating', () => {
+    const store = openStore(tempDb());
+    const big: Suite = {
+      name: 'big',
+      hash: 'b'.repeat(64),
+      tests: Array.from({ length: 1200 }, (_, i) => ({ id: `t${i}`, prompt: `p${i}` })),
+    };
+    store.saveSuite(big);
+    const runId = store.beginRun({ suiteHash: big.hash, config: {}, waverVersion: '0.1.0' });
+    store.saveCellsCached([]);
+    for (const t of big.tests) {
+      store.saveCellFailed({
+        suiteHash: big.hash,
+        testId: t.id,
+        model: 'm',
+        modelIdentity: identity,
+        repeat: 0,
+        runId,
+        request: req(t.prompt),
+        error: { kind: 'server', message: '500' },
+        attempts: [],
+      });
+    }
+    let n = 0;
+    for (const c of store.cells({ suiteHash: big.hash })) {
+      n++;
+      if (n === 10) store.finishRun(runId, 'complete'); // a write mid-iteration must not throw
+      expect(c.testId).toBe(`t${n - 1}`);
+    }
+    expect(n).toBe(1200);
+    expect(
+      store
+        .getSuite(big.hash)
+        ?.tests.map((t) => t.id)
+        .slice(0, 3),
+    ).toEqual(['t0', 't1', 't2']);
+    store.close();
+  });
+});
+
+describe('withoutSecrets', () => {
+  it('drops secret-named members at any depth and keeps the rest', () => {
+    expect(
+      withoutSecrets({
+        apiKey: 'a',
+        api_key: 'b',
+        nested: [{ Authorization: 'c', maxTokens: 5, apiKeyEnv: 'OPENAI_API_KEY' }],
+        password: 'd',
+      }),
+    ).toEqual({ nested: [{ maxTokens: 5, apiKeyEnv: 'OPENAI_API_KEY' }] });
+  });
+});
+
+describe('coverage with per-test repeats', () => {
+  it('expects a test’s own repeats and ignores cells beyond them', () => {
+    const store = openStore(tempDb());
+    const own: Suite = {
+      name: 'baseline.jsonl',
+      hash: 'b'.repeat(64),
+      tests: [
+        { id: 'base', prompt: 'Q', repeats: 3 },
+        { id: 'v1', prompt: 'Q, reworded' },
+      ],
+    };
+    store.saveSuite(own);
+    const runId = store.beginRun({ suiteHash: own.hash, config: {}, waverVersion: '0.1.0' });
+    const done = (testId: string, repeat: number) =>
+      store.saveCellDone({
+        suiteHash: own.hash,
+        testId,
+        model: 'm',
+        modelIdentity: identity,
+        repeat,
+        runId,
+        key: cacheKey(identity, req(testId), repeat),
+        request: req(testId),
+        result: { text: 'x', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } },
+        attempts: [],
+      });
+    for (const r of [0, 1, 2]) done('base', r);
+    done('v1', 0);
+    done('v1', 1); // beyond the run's 1 repeat: not counted
+    const cov = store.coverage(own.hash, [{ identity, repeats: 1 }]);
+    expect(cov).toMatchObject({ total: 4, done: 4, pending: 0 });
+    store.close();
+  });
+});
