@@ -8,8 +8,6 @@ import { spawnSync } from 'node:child_process';
 const probe = spawnSync('python3', ['-c', 'import sys; print(sys.version_info[:2])'], { encoding: 'utf8' });
 export const python3Missing =
   probe.status === 0 ? undefined : 'skipped: python3 is not on the PATH (needed to compare with CPython)';
-/** e.g. `(3, 11)`. */
-export const python3Version = probe.status === 0 ? probe.stdout.trim() : undefined;
 
 export function runPython<T>(program: string, input: unknown): T {
   const r = spawnSync('python3', ['-c', program], {

@@ -130,9 +130,6 @@ export function insertAt(text: string, offset: number, sentences: readonly strin
   return `${text.slice(0, offset)} ${block}${text.slice(offset)}`;
 }
 
-/** Which levels a family's rules can make, for error messages and docs. */
-export const ALL_LEVELS: readonly Level[] = [1, 2, 3, 4, 5];
-
 /**
  * A new number shaped like `like` (same `$`, same number of decimals, similar size) whose value is
  * none of `avoid` (values as `numberValue` gives them), for distractors that must not reuse the

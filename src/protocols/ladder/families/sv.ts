@@ -21,7 +21,7 @@ import { bounded, CONTRACTIONS, LEXICON } from '../text/lexicon.js';
 import { analyse, inflect, isGraded, matchCase } from '../text/morphology.js';
 import { capitalize, isNumberWord, numbersIn, splitSentences, whitespaceWords } from '../text/tokens.js';
 import { type Pos, safeSynonyms, senseCount, synsets } from '../text/wordnet.js';
-import type { Level, Seed } from '../types.js';
+import type { Level } from '../types.js';
 import { type Aimed, aimAtLevel } from './aim.js';
 import { instructionsFor } from './model-instructions.js';
 import { rulesFor, shuffled } from './rules-common.js';
@@ -839,17 +839,3 @@ export const semanticVariation: FamilyModule = {
   modelInstructions: (seed, level, attempt) => instructionsFor('SV', seed, level, attempt),
   familyGate: semanticVariationGate,
 };
-
-/** Every strength's text for (seed, level), weakest first (for tests and for reading what the rules do). */
-export function semanticVariants(seed: Seed, level: Level, rng: PyRandom): { ops: string[]; text: string }[] {
-  const original = seed.question;
-  const hidden = original.replace(ABBREVIATION, `$1${HIDDEN_DOT} `);
-  const entities = extractEntities(original);
-  const names = new Set(entities.names.flatMap((n) => n.split(' ')));
-  const who = whoOf(entities);
-  const ops = plan(hidden, level, rng, names, who);
-  return ops.map((_, k) => ({
-    ops: ops.slice(0, k + 1).map((o) => o.label),
-    text: build(hidden, ops, k + 1, names, who).replaceAll(HIDDEN_DOT, '.'),
-  }));
-}

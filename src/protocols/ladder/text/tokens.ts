@@ -44,10 +44,6 @@ export function wordTokens(text: string): string[] {
 /** Sentences as the reference split them (after `.`, `!` or `?` and whitespace); the CES module's rule. */
 export { splitSentences };
 
-export function hasDigit(text: string): boolean {
-  return /\d/.test(text);
-}
-
 /** Number words a grade-school problem uses for quantities (KB removes them when a problem has no digits). */
 export const NUMBER_WORDS = [
   // Not `zero`: "zero" is not a quantity a problem gives.

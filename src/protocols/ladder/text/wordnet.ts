@@ -6,12 +6,11 @@
  * dozen lines here. The index files are loaded once per part of speech on first use (about 0.1 s
  * for nouns); synsets are read from the data files by byte offset, as WordNet intends.
  */
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 export type Pos = 'noun' | 'verb' | 'adj' | 'adv';
-export const POS_LIST: readonly Pos[] = ['noun', 'verb', 'adj', 'adv'];
 
 export interface Synset {
   offset: number;
@@ -84,12 +83,6 @@ function readLineAt(pos: Pos, offset: number): string {
     at += n;
   }
   return Buffer.concat(chunks).toString('latin1');
-}
-
-/** Closes the data files (tests; a process that exits need not call it). */
-export function closeWordnet(): void {
-  for (const fd of dataFds.values()) closeSync(fd);
-  dataFds.clear();
 }
 
 function readSynset(pos: Pos, offset: number): Synset {
