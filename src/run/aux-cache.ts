@@ -1,5 +1,6 @@
-import { assertNoSecrets, type Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import { hashOf } from '../util/hash.js';
+import { assertNoSecrets } from '../util/secrets.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs, type SleepFn, sleep } from './retry.js';
 
 /**

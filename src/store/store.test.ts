@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { GenerateRequest } from '../models/types.js';
 import { cacheKey } from '../run/cache-key.js';
 import type { Suite } from '../run/types.js';
-import { applyMigrations, doneCellSlot, MIGRATIONS, openStore, type Store, withoutSecrets } from './store.js';
+import { applyMigrations, doneCellSlot, MIGRATIONS, openStore, type Store } from './store.js';
 
 const dirs: string[] = [];
 function tempDb(): string {
@@ -301,19 +301,6 @@ describe('store round trip', () => {
         .slice(0, 3),
     ).toEqual(['t0', 't1', 't2']);
     store.close();
-  });
-});
-
-describe('withoutSecrets', () => {
-  it('drops secret-named members at any depth and keeps the rest', () => {
-    expect(
-      withoutSecrets({
-        apiKey: 'a',
-        api_key: 'b',
-        nested: [{ Authorization: 'c', maxTokens: 5, apiKeyEnv: 'OPENAI_API_KEY' }],
-        password: 'd',
-      }),
-    ).toEqual({ nested: [{ maxTokens: 5, apiKeyEnv: 'OPENAI_API_KEY' }] });
   });
 });
 
