@@ -7,6 +7,7 @@ import type { GenerateRequest } from '../models/types.js';
 import { cacheKey } from '../run/cache-key.js';
 import type { Suite } from '../run/types.js';
 import { applyMigrations, doneCellSlot, MIGRATIONS, openStore, type Store } from './store.js';
+import { connectionOf } from './test-support/connection.js';
 
 const dirs: string[] = [];
 function tempDb(): string {
@@ -42,9 +43,10 @@ describe('openStore', () => {
   it('creates parent directories, sets WAL and NORMAL sync, and records the schema version', () => {
     const path = tempDb();
     const store = openStore(path);
-    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(store.db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
-    expect(store.db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    const db = connectionOf(store);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
     expect(store.schemaVersion).toBe(MIGRATIONS.length);
     store.close();
   });

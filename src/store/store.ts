@@ -72,7 +72,7 @@ export interface OpenOptions {
  */
 export class Store {
   readonly path: string;
-  readonly db: Database.Database;
+  private readonly db: Database.Database;
   private readonly st: Statements;
   private readonly writes: CellWriters;
 
