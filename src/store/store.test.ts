@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GenerateRequest } from '../models/types.js';
@@ -81,6 +81,55 @@ describe('openStore', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length + 1);
     db.close();
     expect(() => openStore(path)).toThrow(/newer than this waver knows/);
+  });
+});
+
+describe('openStore read-only', () => {
+  it('reads what a writer commits, refuses writes, and leaves no -wal or -shm file behind', () => {
+    const path = tempDb();
+    const writer = openStore(path);
+    const reader = openStore(path, { readonly: true });
+    expect(reader.hasSchema()).toBe(true);
+    expect(reader.listRuns()).toEqual([]);
+    const runId = seed(writer);
+    expect(reader.latestRuns(5).map((r) => [r.id, r.suiteName])).toEqual([[runId, suite.name]]);
+    expect(() => reader.finishRun(runId, 'complete')).toThrow(/readonly/);
+    expect(() => reader.saveSuite({ ...suite, hash: 'b'.repeat(64) })).toThrow(/readonly/);
+    writer.close();
+    expect(reader.getSuite(suite.hash)).toEqual(suite);
+    reader.close();
+    expect(readdirSync(dirname(path))).toEqual(['store.db']);
+  });
+
+  it('needs the file, and opens one the writer has not made tables in yet', () => {
+    const path = tempDb();
+    expect(() => openStore(path, { readonly: true })).toThrow();
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, '');
+    const reader = openStore(path, { readonly: true });
+    expect(reader.hasSchema()).toBe(false);
+    reader.close();
+  });
+});
+
+describe('Store.transaction', () => {
+  it('commits its writes together, or none when it throws', () => {
+    const store = openStore(':memory:');
+    const runId = seed(store);
+    expect(() =>
+      store.transaction(() => {
+        store.finishRun(runId, 'complete');
+        throw new Error('stop');
+      }),
+    ).toThrow('stop');
+    expect(store.getRun(runId)?.status).toBe('running');
+    const value = store.transaction(() => {
+      store.finishRun(runId, 'complete');
+      return 7;
+    });
+    expect(value).toBe(7);
+    expect(store.getRun(runId)?.status).toBe('complete');
+    store.close();
   });
 });
 
