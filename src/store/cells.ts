@@ -30,6 +30,8 @@ const CELL_SELECT = `
          r.created_at AS r_created_at
   FROM cells c LEFT JOIN responses r ON r.key = c.response_key`;
 
+const CELLS_BY_IDS = `${CELL_SELECT} WHERE c.id IN (SELECT value FROM json_each(?))`;
+
 const PAGE = 500;
 
 export function getResponse(st: Statements, key: string): StoredResponse | undefined {
@@ -64,7 +66,7 @@ export function* cells(st: Statements, filter: CellFilter): Generator<StoredCell
     )
     .pluck()
     .all(params) as number[];
-  const page = st.prepared(`${CELL_SELECT} WHERE c.id IN (SELECT value FROM json_each(?))`);
+  const page = st.prepared(CELLS_BY_IDS);
   for (let i = 0; i < ids.length; i += PAGE) {
     const chunk = ids.slice(i, i + PAGE);
     const rows = new Map((page.all(JSON.stringify(chunk)) as CellRow[]).map((r) => [r.id, r]));

@@ -56,6 +56,36 @@ export function coverage(
 /** Each test's repeats: its own, else its suite's in @fallback ({hash: repeats} as JSON), else 1. */
 const TEST_REPEATS = `coalesce(json_extract(json, '$.repeats'), json_extract(@fallback, '$."' || suite_hash || '"'), 1)`;
 
+const EXPECTED_BY_SUITE = `SELECT suite_hash, sum(${TEST_REPEATS}) FROM tests GROUP BY suite_hash`;
+
+const COUNTS_BY_PAIR = `
+  WITH tr AS MATERIALIZED (SELECT suite_hash, test_id, ${TEST_REPEATS} AS repeats FROM tests)
+  SELECT c.suite_hash, c.model_identity, max(c.model), min(c.id) AS first,
+         sum(c.status = 'done' AND c.repeat < coalesce(tr.repeats, -1)),
+         sum(c.status = 'done' AND c.attempts = 0 AND c.repeat < coalesce(tr.repeats, -1)),
+         sum(c.status = 'failed' AND c.repeat < coalesce(tr.repeats, -1))
+  FROM cells c LEFT JOIN tr ON tr.suite_hash = c.suite_hash AND tr.test_id = c.test_id
+  GROUP BY c.suite_hash, c.model_identity ORDER BY first`;
+
+// Failed cells by kind: only pairs with failures, counted in a second small query.
+const FAILED_KINDS_BY_PAIR = `
+  WITH tr AS MATERIALIZED (SELECT suite_hash, test_id, ${TEST_REPEATS} AS repeats FROM tests)
+  SELECT c.suite_hash, c.model_identity, coalesce(c.error_kind, 'unknown'), count(*)
+  FROM cells c JOIN tr ON tr.suite_hash = c.suite_hash AND tr.test_id = c.test_id
+  WHERE c.status = 'failed' AND c.repeat < tr.repeats
+  GROUP BY c.suite_hash, c.model_identity, c.error_kind`;
+
+type PairCounts = [
+  suiteHash: string,
+  modelIdentity: string,
+  model: string,
+  firstCell: number,
+  done: number,
+  cached: number,
+  failed: number,
+];
+type PairKindCount = [suiteHash: string, modelIdentity: string, kind: string, count: number];
+
 /**
  * In three grouped queries for the whole store: coverage() per pair re-reads every test's JSON for
  * every cell, which a large store feels.
@@ -65,35 +95,9 @@ export function coverageOfEverySuite(
   repeatsBySuite: Record<string, number>,
 ): SuiteModelCoverage[] {
   const fallback = JSON.stringify(repeatsBySuite);
-  const expected = new Map(
-    st
-      .prepared(`SELECT suite_hash, sum(${TEST_REPEATS}) FROM tests GROUP BY suite_hash`)
-      .raw()
-      .all({ fallback }) as [string, number][],
-  );
-  const rows = st
-    .prepared(
-      `WITH tr AS MATERIALIZED (SELECT suite_hash, test_id, ${TEST_REPEATS} AS repeats FROM tests)
-       SELECT c.suite_hash, c.model_identity, max(c.model), min(c.id) AS first,
-              sum(c.status = 'done' AND c.repeat < coalesce(tr.repeats, -1)),
-              sum(c.status = 'done' AND c.attempts = 0 AND c.repeat < coalesce(tr.repeats, -1)),
-              sum(c.status = 'failed' AND c.repeat < coalesce(tr.repeats, -1))
-       FROM cells c LEFT JOIN tr ON tr.suite_hash = c.suite_hash AND tr.test_id = c.test_id
-       GROUP BY c.suite_hash, c.model_identity ORDER BY first`,
-    )
-    .raw()
-    .all({ fallback }) as [string, string, string, number, number, number, number][];
-  // Failed cells by kind: only pairs with failures, counted in a second small query.
-  const kinds = st
-    .prepared(
-      `WITH tr AS MATERIALIZED (SELECT suite_hash, test_id, ${TEST_REPEATS} AS repeats FROM tests)
-       SELECT c.suite_hash, c.model_identity, coalesce(c.error_kind, 'unknown'), count(*)
-       FROM cells c JOIN tr ON tr.suite_hash = c.suite_hash AND tr.test_id = c.test_id
-       WHERE c.status = 'failed' AND c.repeat < tr.repeats
-       GROUP BY c.suite_hash, c.model_identity, c.error_kind`,
-    )
-    .raw()
-    .all({ fallback }) as [string, string, string, number][];
+  const expected = new Map(st.prepared(EXPECTED_BY_SUITE).raw().all({ fallback }) as [string, number][]);
+  const rows = st.prepared(COUNTS_BY_PAIR).raw().all({ fallback }) as PairCounts[];
+  const kinds = st.prepared(FAILED_KINDS_BY_PAIR).raw().all({ fallback }) as PairKindCount[];
   const errorsOf = new Map<string, Record<string, number>>();
   for (const [hash, identity, kind, n] of kinds) {
     const key = `${hash}\u0000${identity}`;
