@@ -4,7 +4,7 @@ import { LadderConfigSchema } from '../protocols/ladder/config.js';
 import { loadLadderResults } from '../protocols/ladder/results.js';
 import { loadParaphraseResults } from '../protocols/paraphrase/results.js';
 import { type PairedComparison, type PairedObservation, pairedComparison } from '../stats/paired.js';
-import type { Store } from '../store/store.js';
+import type { Store, SuiteModel } from '../store/store.js';
 import { deriveSeed } from '../util/random.js';
 import { type ProtocolSuite, protocolSuites } from './suites.js';
 
@@ -131,29 +131,23 @@ function pickSuite(store: Store, opts: CompareOptions): { suite: ProtocolSuite; 
   return { suite: first, protocol: first.protocol as CompareProtocol };
 }
 
-function modelRows(store: Store, suiteHash: string): { model: string; model_identity: string }[] {
-  return store.db
-    .prepare('SELECT DISTINCT model, model_identity FROM cells WHERE suite_hash = ? ORDER BY model_identity')
-    .all(suiteHash) as { model: string; model_identity: string }[];
-}
-
 function hasModel(store: Store, suiteHash: string, name: string): boolean {
-  return modelRows(store, suiteHash).some((r) => r.model === name || r.model_identity === name);
+  return store.modelsOfSuite(suiteHash).some((r) => r.model === name || r.modelIdentity === name);
 }
 
 /** A model by its label or identity; a label shared by two identities must be given as an identity. */
 function resolveModel(store: Store, suiteHash: string, name: string, role: string): ModelRef {
-  const rows = modelRows(store, suiteHash);
-  const byIdentity = rows.find((r) => r.model_identity === name);
-  if (byIdentity) return { label: byIdentity.model, identity: byIdentity.model_identity };
+  const rows = store.modelsOfSuite(suiteHash);
+  const byIdentity = rows.find((r) => r.modelIdentity === name);
+  if (byIdentity) return { label: byIdentity.model, identity: byIdentity.modelIdentity };
   const byLabel = rows.filter((r) => r.model === name);
   if (byLabel.length === 1) {
-    const r = byLabel[0] as { model: string; model_identity: string };
-    return { label: r.model, identity: r.model_identity };
+    const r = byLabel[0] as SuiteModel;
+    return { label: r.model, identity: r.modelIdentity };
   }
   if (byLabel.length > 1)
     throw new InputError(
-      `${role} model '${name}' names ${byLabel.length} identities in suite ${suiteHash.slice(0, 12)}; give one of: ${byLabel.map((r) => r.model_identity).join(', ')}`,
+      `${role} model '${name}' names ${byLabel.length} identities in suite ${suiteHash.slice(0, 12)}; give one of: ${byLabel.map((r) => r.modelIdentity).join(', ')}`,
       { field: '--compare' },
     );
   throw new InputError(

@@ -35,14 +35,7 @@ export function protocolOfSuite(name: string): Protocol | undefined {
  * manifest (the results cannot be rebuilt without one).
  */
 export function protocolSuites(store: Store, protocol: Protocol): string[] {
-  const hashes = store.db
-    .prepare(
-      `SELECT s.hash FROM suites s JOIN runs r ON r.suite_hash = s.hash
-       WHERE s.name = ? AND EXISTS (SELECT 1 FROM cells c WHERE c.suite_hash = s.hash)
-       GROUP BY s.hash ORDER BY max(r.started_at) DESC, max(r.rowid) DESC`,
-    )
-    .pluck()
-    .all(SUITE_NAME[protocol]) as string[];
+  const hashes = store.suitesWithCellsNamed(SUITE_NAME[protocol]);
   return protocol === 'sago' ? hashes.filter((h) => latestManifest(store, h) !== undefined) : hashes;
 }
 
@@ -78,9 +71,7 @@ export function chooseSuites(
 function findSuite(store: Store, want: string): { hash: string; name: string } {
   if (!/^[0-9a-f]{8,}$/i.test(want))
     throw new InputError(`expected a suite hash (8+ hex characters), got '${want}'`, { field: '--suite' });
-  const rows = store.db
-    .prepare('SELECT hash, name FROM suites WHERE hash LIKE ? ORDER BY hash LIMIT 2')
-    .all(`${want.toLowerCase()}%`) as { hash: string; name: string }[];
+  const rows = store.findSuitesByPrefix(want);
   if (rows.length === 0) throw new InputError(`no suite ${want} in ${store.path}`, { field: '--suite' });
   if (rows.length > 1) throw new InputError(`suite prefix ${want} is ambiguous`, { field: '--suite' });
   return rows[0] as { hash: string; name: string };

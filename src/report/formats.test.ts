@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../store/store.js';
+import { connectionOf } from '../store/test-support/connection.js';
 import { inertMarkdown, renderReport, reportCsv } from './formats.js';
 import { markdownToHtml } from './html/markdown.js';
 import { buildPayload, embedJson } from './html/payload.js';
@@ -12,19 +13,23 @@ import { buildReportStore, HOSTILE_RESPONSE } from './test-support/report-store.
  */
 function fixedReport(): ReportData {
   const store = buildReportStore();
-  const runs = store.db.prepare('SELECT rowid, id FROM runs ORDER BY rowid').all() as {
+  const db = connectionOf(store);
+  const runs = db.prepare('SELECT rowid, id FROM runs ORDER BY rowid').all() as {
     rowid: number;
     id: string;
   }[];
   for (const r of runs) {
     const at = `2025-01-01T00:00:${String(r.rowid).padStart(2, '0')}.000Z`;
     const id = r.id.startsWith('run-') ? r.id : 'run-manifest';
-    store.db.prepare('UPDATE cells SET run_id = ? WHERE run_id = ?').run(id, r.id);
-    store.db
-      .prepare('UPDATE runs SET id = ?, started_at = ?, finished_at = ? WHERE rowid = ?')
-      .run(id, at, at, r.rowid);
+    db.prepare('UPDATE cells SET run_id = ? WHERE run_id = ?').run(id, r.id);
+    db.prepare('UPDATE runs SET id = ?, started_at = ?, finished_at = ? WHERE rowid = ?').run(
+      id,
+      at,
+      at,
+      r.rowid,
+    );
   }
-  store.db.prepare("UPDATE suites SET created_at = '2025-01-01T00:00:00.000Z'").run();
+  db.prepare("UPDATE suites SET created_at = '2025-01-01T00:00:00.000Z'").run();
   const data = buildReport(store, { now: '2025-06-01T12:00:00.000Z' });
   store.close();
   return { ...data, waverVersion: 'VERSION' };

@@ -360,13 +360,7 @@ function optionalLabel<K extends string>(key: K, spec: unknown): Partial<Record<
 }
 
 function suiteInfos(store: Store): SuiteInfo[] {
-  const rows = store.db
-    .prepare(
-      `SELECT s.hash, s.name, s.created_at, (SELECT count(*) FROM tests t WHERE t.suite_hash = s.hash) AS tests
-       FROM suites s ORDER BY s.created_at, s.rowid`,
-    )
-    .all() as { hash: string; name: string; created_at: string; tests: number }[];
-  return rows.map((r) => {
+  return store.listSuites().map((r) => {
     const slash = r.name.indexOf('/');
     const named = slash > 0 && !r.name.includes(':');
     return {
@@ -375,16 +369,12 @@ function suiteInfos(store: Store): SuiteInfo[] {
       ...(named && { protocol: r.name.slice(0, slash), stage: r.name.slice(slash + 1) }),
       role: named ? suiteRole(r.name) : 'system under test',
       tests: r.tests,
-      createdAt: r.created_at,
+      createdAt: r.createdAt,
     };
   });
 }
 
-/**
- * Coverage of every (suite, model) in the store, as Store.coverage counts it (a test's own
- * `repeats`, else the run's; cells beyond them are not counted), in one grouped query: the
- * per-pair Store.coverage re-reads every test's JSON for every cell, which a large store feels.
- */
+/** Coverage of every (suite, model) in the store, as Store.coverage counts it. */
 function coverageRows(
   store: Store,
   configs: Map<string, Record<string, unknown>>,
@@ -395,109 +385,36 @@ function coverageRows(
     const v = configs.get(hash)?.repeats;
     return typeof v === 'number' ? v : 1;
   };
-  const fallback = JSON.stringify(Object.fromEntries([...configs.keys()].map((h) => [h, runRepeats(h)])));
-  const expected = new Map(
-    (
-      store.db
-        .prepare(
-          `SELECT suite_hash, sum(coalesce(json_extract(json, '$.repeats'), json_extract(@fallback, '$."' || suite_hash || '"'), 1))
-           FROM tests GROUP BY suite_hash`,
-        )
-        .raw()
-        .all({ fallback }) as [string, number][]
-    ).map(([h, n]) => [h, n]),
-  );
-  const rows = store.db
-    .prepare(
-      `WITH tr AS MATERIALIZED (
-         SELECT suite_hash, test_id,
-                coalesce(json_extract(json, '$.repeats'), json_extract(@fallback, '$."' || suite_hash || '"'), 1) AS repeats
-         FROM tests)
-       SELECT c.suite_hash, c.model_identity, max(c.model), min(c.id) AS first,
-              sum(c.status = 'done' AND c.repeat < coalesce(tr.repeats, -1)),
-              sum(c.status = 'done' AND c.attempts = 0 AND c.repeat < coalesce(tr.repeats, -1)),
-              sum(c.status = 'failed' AND c.repeat < coalesce(tr.repeats, -1))
-       FROM cells c LEFT JOIN tr ON tr.suite_hash = c.suite_hash AND tr.test_id = c.test_id
-       GROUP BY c.suite_hash, c.model_identity ORDER BY first`,
-    )
-    .raw()
-    .all({ fallback }) as [string, string, string, number, number, number, number][];
-  // Failed cells by kind: only pairs with failures, counted in a second small query.
-  const kinds = store.db
-    .prepare(
-      `WITH tr AS MATERIALIZED (
-         SELECT suite_hash, test_id,
-                coalesce(json_extract(json, '$.repeats'), json_extract(@fallback, '$."' || suite_hash || '"'), 1) AS repeats
-         FROM tests)
-       SELECT c.suite_hash, c.model_identity, coalesce(c.error_kind, 'unknown'), count(*)
-       FROM cells c JOIN tr ON tr.suite_hash = c.suite_hash AND tr.test_id = c.test_id
-       WHERE c.status = 'failed' AND c.repeat < tr.repeats
-       GROUP BY c.suite_hash, c.model_identity, c.error_kind`,
-    )
-    .raw()
-    .all({ fallback }) as [string, string, string, number][];
-  const errorsOf = new Map<string, Record<string, number>>();
-  for (const [hash, identity, kind, n] of kinds) {
-    const key = `${hash}\u0000${identity}`;
-    const e = errorsOf.get(key) ?? {};
-    e[kind] = (e[kind] ?? 0) + n;
-    errorsOf.set(key, e);
-  }
-  return rows.map(([hash, identity, model, , done, cached, failed]) => {
-    const total = expected.get(hash) ?? 0;
-    const coverage: Coverage = {
-      total,
-      done,
-      failed,
-      pending: total - done - failed,
-      cached,
-      errorsByKind: errorsOf.get(`${hash}\u0000${identity}`) ?? {},
-    };
-    const share = total === 0 ? undefined : done / total;
-    const minCoverage = minCoverageOf(hash);
-    const { ref, role } = suiteOf(hash);
-    return {
-      suite: ref,
-      role,
-      model,
-      identity,
-      repeats: runRepeats(hash),
-      coverage,
-      share,
-      minCoverage,
-      complete: share !== undefined && share >= minCoverage && coverage.pending === 0,
-    };
-  });
+  const repeatsBySuite = Object.fromEntries([...configs.keys()].map((h) => [h, runRepeats(h)]));
+  return store
+    .coverageOfEverySuite(repeatsBySuite)
+    .map(({ suiteHash: hash, modelIdentity, model, coverage }) => {
+      const total = coverage.total;
+      const share = total === 0 ? undefined : coverage.done / total;
+      const minCoverage = minCoverageOf(hash);
+      const { ref, role } = suiteOf(hash);
+      return {
+        suite: ref,
+        role,
+        model,
+        identity: modelIdentity,
+        repeats: runRepeats(hash),
+        coverage,
+        share,
+        minCoverage,
+        complete: share !== undefined && share >= minCoverage && coverage.pending === 0,
+      };
+    });
 }
 
 function errorRows(store: Store, ref: (hash: string) => SuiteRef): ErrorRow[] {
-  const rows = store.db
-    .prepare(
-      `SELECT suite_hash, model_identity, max(model) AS model, coalesce(error_kind, 'unknown') AS kind,
-              max(error_status) AS status, count(*) AS n,
-              (SELECT c2.error_message FROM cells c2
-                WHERE c2.suite_hash = c.suite_hash AND c2.model_identity = c.model_identity
-                  AND c2.status = 'failed' AND coalesce(c2.error_kind, 'unknown') = coalesce(c.error_kind, 'unknown')
-                ORDER BY c2.updated_at DESC, c2.id DESC LIMIT 1) AS example
-       FROM cells c WHERE status = 'failed'
-       GROUP BY suite_hash, model_identity, coalesce(error_kind, 'unknown') ORDER BY min(id)`,
-    )
-    .all() as {
-    suite_hash: string;
-    model_identity: string;
-    model: string;
-    kind: string;
-    status: number | null;
-    n: number;
-    example: string | null;
-  }[];
-  return rows.map((r) => ({
-    suite: ref(r.suite_hash),
-    model: r.model,
-    identity: r.model_identity,
-    kind: r.kind,
-    ...(r.status !== null && { status: r.status }),
-    count: r.n,
-    example: r.example ?? '',
+  return store.failureGroups().map((g) => ({
+    suite: ref(g.suiteHash),
+    model: g.model,
+    identity: g.modelIdentity,
+    kind: g.kind,
+    ...(g.status !== undefined && { status: g.status }),
+    count: g.count,
+    example: g.example ?? '',
   }));
 }

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../models/errors.js';
 import { MIGRATIONS, openStore } from '../store/store.js';
+import { connectionOf } from '../store/test-support/connection.js';
 import { auxCall, auxCount, auxGet, auxKey } from './aux-cache.js';
 
 const noWait = async () => {};
@@ -37,7 +38,7 @@ describe('auxCall: embeddings and scores kept in the store', () => {
     expect(auxCount(store, { kind: 'score' })).toBe(1);
     expect(auxGet(store, 'embed', 'gguf:m#1', request)).toEqual({ embeddings: [[0.5, -1]] });
     expect(auxGet(store, 'embed', 'gguf:m#1', { input: ['never asked'] })).toBeUndefined();
-    const row = store.db
+    const row = connectionOf(store)
       .prepare('SELECT * FROM aux_results WHERE key = ?')
       .get(auxKey('embed', 'gguf:m#1', request)) as {
       kind: string;

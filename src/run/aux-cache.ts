@@ -1,5 +1,6 @@
-import { assertNoSecrets, type Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import { hashOf } from '../util/hash.js';
+import { assertNoSecrets } from '../util/secrets.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs, type SleepFn, sleep } from './retry.js';
 
 /**
@@ -27,35 +28,8 @@ export function auxKey(kind: AuxKind, identity: string, request: unknown): strin
 
 /** The stored result of an aux call, or undefined when it was never made (read-only: never calls). */
 export function auxGet<T>(store: Store, kind: AuxKind, identity: string, request: unknown): T | undefined {
-  const json = statements(store).get.get(auxKey(kind, identity, request)) as string | undefined;
+  const json = store.auxResult(auxKey(kind, identity, request));
   return json === undefined ? undefined : (JSON.parse(json) as T);
-}
-
-/** Prepared statements per store (preparing costs more than a lookup). */
-const prepared = new WeakMap<Store, ReturnType<typeof prepare>>();
-
-function statements(store: Store): ReturnType<typeof prepare> {
-  let s = prepared.get(store);
-  if (!s) {
-    s = prepare(store);
-    prepared.set(store, s);
-  }
-  return s;
-}
-
-function prepare(store: Store) {
-  return {
-    get: store.db.prepare('SELECT result_json FROM aux_results WHERE key = ?').pluck(),
-    insert: store.db.prepare(
-      `INSERT INTO aux_results (key, kind, identity, request_json, result_json, created_at)
-       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
-    ),
-    put: store.db.prepare(
-      `INSERT INTO aux_results (key, kind, identity, request_json, result_json, created_at)
-       VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (key) DO UPDATE SET result_json = excluded.result_json, created_at = excluded.created_at`,
-    ),
-  };
 }
 
 /** Calls already in flight per store, so two identical concurrent asks make one call. */
@@ -87,14 +61,13 @@ export async function auxCall<T>(
   if (running) return running as Promise<T>;
   const work = (async () => {
     const result = await withRetries(call, opts);
-    statements(store).insert.run(
+    store.insertAuxResult({
       key,
       kind,
       identity,
-      JSON.stringify(request),
-      JSON.stringify(result),
-      new Date().toISOString(),
-    );
+      requestJson: JSON.stringify(request),
+      resultJson: JSON.stringify(result),
+    });
     return result;
   })();
   pending.set(key, work);
@@ -117,24 +90,18 @@ export function auxPut(
   result: unknown,
 ): void {
   assertNoSecrets(request, 'aux request');
-  statements(store).put.run(
-    auxKey(kind, identity, request),
+  store.putAuxResult({
+    key: auxKey(kind, identity, request),
     kind,
     identity,
-    JSON.stringify(request),
-    JSON.stringify(result),
-    new Date().toISOString(),
-  );
+    requestJson: JSON.stringify(request),
+    resultJson: JSON.stringify(result),
+  });
 }
 
 /** How many aux results the store holds (by kind and identity when given). */
 export function auxCount(store: Store, filter: { kind?: AuxKind; identity?: string } = {}): number {
-  return store.db
-    .prepare(
-      'SELECT count(*) FROM aux_results WHERE (@kind IS NULL OR kind = @kind) AND (@identity IS NULL OR identity = @identity)',
-    )
-    .pluck()
-    .get({ kind: filter.kind ?? null, identity: filter.identity ?? null }) as number;
+  return store.countAuxResults(filter);
 }
 
 async function withRetries<T>(call: () => Promise<T>, opts: AuxCallOptions): Promise<T> {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../models/errors.js';
 import { openStore, type Store } from '../store/store.js';
+import { connectionOf } from '../store/test-support/connection.js';
 import { type Script, ScriptedProvider, steps } from '../test-support/scripted-provider.js';
 import { hashOf } from '../util/hash.js';
 import { type ModelEntry, type RunCellsOptions, runCells } from './engine.js';
@@ -412,7 +413,7 @@ describe('runCells', () => {
       providers: new Map([['m', { provider, concurrency: 1 }]]),
       defaults: { concurrency: 1, timeoutMs: 1000, maxRetries: 0 },
       onProgress: (p) => {
-        if (p.done === 3) store.db.exec('DROP TABLE attempts');
+        if (p.done === 3) connectionOf(store).exec('DROP TABLE attempts');
       },
     });
     await expect(pending).rejects.toThrow(/attempts/);

@@ -1,5 +1,6 @@
 import type { GenerateRequest, TokenLogprob, Usage } from '../models/types.js';
-import { assertNoSecrets, type CellFilter, type Store, type StoredAttempt } from '../store/store.js';
+import type { CellFilter, Store, StoredAttempt } from '../store/store.js';
+import { assertNoSecrets } from '../util/secrets.js';
 import type { CellError, CellStatus } from './types.js';
 
 /** One line of a JSONL transcript: everything about one cell. */

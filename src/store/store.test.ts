@@ -1,12 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GenerateRequest } from '../models/types.js';
 import { cacheKey } from '../run/cache-key.js';
 import type { Suite } from '../run/types.js';
-import { applyMigrations, doneCellSlot, MIGRATIONS, openStore, type Store, withoutSecrets } from './store.js';
+import { applyMigrations, doneCellSlot, MIGRATIONS, openStore, type Store } from './store.js';
+import { connectionOf } from './test-support/connection.js';
 
 const dirs: string[] = [];
 function tempDb(): string {
@@ -42,9 +43,10 @@ describe('openStore', () => {
   it('creates parent directories, sets WAL and NORMAL sync, and records the schema version', () => {
     const path = tempDb();
     const store = openStore(path);
-    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(store.db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
-    expect(store.db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    const db = connectionOf(store);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
     expect(store.schemaVersion).toBe(MIGRATIONS.length);
     store.close();
   });
@@ -79,6 +81,55 @@ describe('openStore', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length + 1);
     db.close();
     expect(() => openStore(path)).toThrow(/newer than this waver knows/);
+  });
+});
+
+describe('openStore read-only', () => {
+  it('reads what a writer commits, refuses writes, and leaves no -wal or -shm file behind', () => {
+    const path = tempDb();
+    const writer = openStore(path);
+    const reader = openStore(path, { readonly: true });
+    expect(reader.hasSchema()).toBe(true);
+    expect(reader.listRuns()).toEqual([]);
+    const runId = seed(writer);
+    expect(reader.latestRuns(5).map((r) => [r.id, r.suiteName])).toEqual([[runId, suite.name]]);
+    expect(() => reader.finishRun(runId, 'complete')).toThrow(/readonly/);
+    expect(() => reader.saveSuite({ ...suite, hash: 'b'.repeat(64) })).toThrow(/readonly/);
+    writer.close();
+    expect(reader.getSuite(suite.hash)).toEqual(suite);
+    reader.close();
+    expect(readdirSync(dirname(path))).toEqual(['store.db']);
+  });
+
+  it('needs the file, and opens one the writer has not made tables in yet', () => {
+    const path = tempDb();
+    expect(() => openStore(path, { readonly: true })).toThrow();
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, '');
+    const reader = openStore(path, { readonly: true });
+    expect(reader.hasSchema()).toBe(false);
+    reader.close();
+  });
+});
+
+describe('Store.transaction', () => {
+  it('commits its writes together, or none when it throws', () => {
+    const store = openStore(':memory:');
+    const runId = seed(store);
+    expect(() =>
+      store.transaction(() => {
+        store.finishRun(runId, 'complete');
+        throw new Error('stop');
+      }),
+    ).toThrow('stop');
+    expect(store.getRun(runId)?.status).toBe('running');
+    const value = store.transaction(() => {
+      store.finishRun(runId, 'complete');
+      return 7;
+    });
+    expect(value).toBe(7);
+    expect(store.getRun(runId)?.status).toBe('complete');
+    store.close();
   });
 });
 
@@ -301,19 +352,6 @@ describe('store round trip', () => {
         .slice(0, 3),
     ).toEqual(['t0', 't1', 't2']);
     store.close();
-  });
-});
-
-describe('withoutSecrets', () => {
-  it('drops secret-named members at any depth and keeps the rest', () => {
-    expect(
-      withoutSecrets({
-        apiKey: 'a',
-        api_key: 'b',
-        nested: [{ Authorization: 'c', maxTokens: 5, apiKeyEnv: 'OPENAI_API_KEY' }],
-        password: 'd',
-      }),
-    ).toEqual({ nested: [{ maxTokens: 5, apiKeyEnv: 'OPENAI_API_KEY' }] });
   });
 });
 

@@ -1,4 +1,4 @@
-import type { RunRow } from './progress.js';
+import type { RunWithCells } from '../store/store.js';
 
 /**
  * The viewer's own pages: an index and a page per store with its runs and a live progress panel.
@@ -58,11 +58,11 @@ export function indexPage(nonce: string, stores: IndexEntry[], reports: IndexEnt
 }
 
 /** A store: live progress of its latest run (updated by Server-Sent Events) and its runs. */
-export function storePage(nonce: string, opts: { name: string; base: string; runs: RunRow[] }): string {
+export function storePage(nonce: string, opts: { name: string; base: string; runs: RunWithCells[] }): string {
   const rows = opts.runs
     .map(
       (r) =>
-        `<tr><td><code>${escapeHtml(r.id.slice(0, 8))}</code></td><td>${escapeHtml(r.suite_name ?? '—')} <code>${escapeHtml((r.suite_hash ?? '').slice(0, 12))}</code></td><td>${escapeHtml(r.status)}</td><td>${escapeHtml(r.started_at)}</td><td>${escapeHtml(r.finished_at ?? '—')}</td><td>${r.cells}</td></tr>`,
+        `<tr><td><code>${escapeHtml(r.id.slice(0, 8))}</code></td><td>${escapeHtml(r.suiteName ?? '—')} <code>${escapeHtml((r.suiteHash ?? '').slice(0, 12))}</code></td><td>${escapeHtml(r.status)}</td><td>${escapeHtml(r.startedAt)}</td><td>${escapeHtml(r.finishedAt ?? '—')}</td><td>${r.cells}</td></tr>`,
     )
     .join('');
   const body = `<h1>${escapeHtml(opts.name)}</h1>

@@ -1,7 +1,7 @@
 import type { ChartSpec } from '../../report/charts.js';
 import { bandLines, type Row } from '../../report/html/chart-kit.js';
 import { defineSection, type HtmlKit } from '../../report/html/section.js';
-import { cellBase, demoteHeadings, fmt3, legendHtml, lightCells } from '../../report/html/section-kit.js';
+import { cellBase, demoteHeadings, fmt3, legendHtml } from '../../report/html/section-kit.js';
 import type { TranscriptCell } from '../../report/report-data.js';
 import type { SuiteTest } from '../../run/types.js';
 import type { Store } from '../../store/store.js';
@@ -103,7 +103,7 @@ function ladderCells(store: Store, suiteHash: string, data: LadderSectionData | 
     }
   }
   const out: TranscriptCell[] = [];
-  for (const cell of lightCells(store, suiteHash)) {
+  for (const cell of store.lightCells(suiteHash)) {
     const entry = tests.get(cell.testId);
     if (entry && cell.repeat >= (entry.suiteTest.repeats ?? 1)) continue; // not part of the suite's design
     const base = cellBase('ladder', suiteHash, cell, entry?.suiteTest);

@@ -1,6 +1,6 @@
 import { heatmap, intervalDots, type Row } from '../../report/html/chart-kit.js';
 import { defineSection, type HtmlKit } from '../../report/html/section.js';
-import { cellBase, demoteHeadings, lightCells } from '../../report/html/section-kit.js';
+import { cellBase, demoteHeadings } from '../../report/html/section-kit.js';
 import type { TranscriptCell } from '../../report/report-data.js';
 import type { SuiteTest } from '../../run/types.js';
 import type { Store } from '../../store/store.js';
@@ -81,7 +81,7 @@ function paraphraseCells(
       flips.add(`${m.identity}\u0000${f.item}\u0000${f.phrasing}\u0000${f.repeat}`);
   }
   const out: TranscriptCell[] = [];
-  for (const cell of lightCells(store, suiteHash)) {
+  for (const cell of store.lightCells(suiteHash)) {
     const test = tests.get(cell.testId) as SuiteTest | undefined;
     if (test && cell.repeat >= (test.repeats ?? 1)) continue;
     const base = cellBase('paraphrase', suiteHash, cell, test);

@@ -1,5 +1,5 @@
 import { defineSection } from '../../report/html/section.js';
-import { cellBase, lightCells } from '../../report/html/section-kit.js';
+import { cellBase } from '../../report/html/section-kit.js';
 import type { TranscriptCell } from '../../report/report-data.js';
 
 /**
@@ -18,7 +18,7 @@ export const plainSection = defineSection<undefined>({
     const stored = store.getSuite(suite.hash);
     const tests = new Map((stored?.tests ?? []).map((t) => [t.id, t]));
     const out: TranscriptCell[] = [];
-    for (const cell of lightCells(store, suite.hash)) {
+    for (const cell of store.lightCells(suite.hash)) {
       const test = tests.get(cell.testId);
       const meta = (test?.meta ?? {}) as Record<string, unknown>;
       const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);

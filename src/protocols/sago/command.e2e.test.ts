@@ -8,6 +8,7 @@ import { auxCount } from '../../run/aux-cache.js';
 import { requestFor } from '../../run/plan.js';
 import { roleParams } from '../../run/roles.js';
 import { openStore } from '../../store/store.js';
+import { connectionOf } from '../../store/test-support/connection.js';
 import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
 import { resolveOpenPrompts } from './data/datasets.js';
 import { latestManifest } from './manifest.js';
@@ -89,14 +90,14 @@ withModel(`waver sago with the real tiny GGUF ${tinyModelMissing ?? ''}`, () => 
       expect(auxCount(db, { kind: 'embed' })).toBeGreaterThan(14);
       // The measure rows are a cache: stale or gone, the loader recomputes the same numbers from
       // the stored responses and embeddings.
-      const stale = db.db
+      const stale = connectionOf(db)
         .prepare(
           "UPDATE aux_results SET result_json = json_set(result_json, '$.fingerprint', 'stale') WHERE kind = 'measure' AND request_json LIKE '%response-features%'",
         )
         .run();
       expect(stale.changes).toBe(2);
       expect(JSON.parse(JSON.stringify(sagoJson(loadSagoResults(db, out.suite))))).toEqual(out);
-      db.db.prepare("DELETE FROM aux_results WHERE kind = 'measure'").run();
+      connectionOf(db).prepare("DELETE FROM aux_results WHERE kind = 'measure'").run();
       expect(JSON.parse(JSON.stringify(sagoJson(loadSagoResults(db, out.suite))))).toEqual(out);
     } finally {
       db.close();

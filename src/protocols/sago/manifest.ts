@@ -82,14 +82,7 @@ export function saveManifest(store: Store, manifest: SagoManifest): string {
  * given); undefined when the store has none.
  */
 export function latestManifest(store: Store, responsesSuite?: string): SagoManifest | undefined {
-  const hashes = store.db
-    .prepare(
-      `SELECT s.hash FROM suites s JOIN runs r ON r.suite_hash = s.hash
-       WHERE s.name = ? ORDER BY r.started_at DESC, r.rowid DESC`,
-    )
-    .pluck()
-    .all(MANIFEST_SUITE) as string[];
-  for (const hash of hashes) {
+  for (const hash of store.suiteRunsNamed(MANIFEST_SUITE)) {
     const meta = store.getTest(hash, 'manifest')?.meta as SagoManifest | undefined;
     if (meta && (responsesSuite === undefined || meta.responsesSuite === responsesSuite)) return meta;
   }

@@ -1,7 +1,7 @@
 import type { ChartSpec } from '../../report/charts.js';
 import { bandLines, heatmap, type Row } from '../../report/html/chart-kit.js';
 import { defineSection, type HtmlKit } from '../../report/html/section.js';
-import { cellBase, demoteHeadings, legendHtml, lightCells } from '../../report/html/section-kit.js';
+import { cellBase, demoteHeadings, legendHtml } from '../../report/html/section-kit.js';
 import type { TranscriptCell } from '../../report/report-data.js';
 import type { Store } from '../../store/store.js';
 import { AXIS_HEADING, AXIS_SCALE, SAGO_AXES } from './metrics.js';
@@ -63,7 +63,7 @@ function sagoCells(store: Store, suiteHash: string, results: SagoResults | undef
   const byIdentity = new Map((results?.models ?? []).map((m) => [m.model.identity, m]));
   const V = results?.variations.length ?? 0;
   const out: TranscriptCell[] = [];
-  for (const cell of lightCells(store, suiteHash)) {
+  for (const cell of store.lightCells(suiteHash)) {
     if (cell.repeat !== 0) continue; // SAGO compares single responses
     const test = tests.get(cell.testId);
     const base = cellBase('sago', suiteHash, cell, test);

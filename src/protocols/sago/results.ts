@@ -200,15 +200,11 @@ function layout(tests: readonly SuiteTest[]): { rows: PromptRow[]; variations: V
 function judgeVerdicts(store: Store, manifest: SagoManifest): Map<string, PolitenessVerdict | undefined> {
   const out = new Map<string, PolitenessVerdict | undefined>();
   if (!manifest.judgeSuite || !manifest.judge) return out;
-  const rows = store.db
-    .prepare(
-      `SELECT c.test_id, c.status, r.text FROM cells c LEFT JOIN responses r ON r.key = c.response_key
-       WHERE c.suite_hash = ? AND c.model_identity = ? AND c.repeat = 0`,
-    )
-    .raw()
-    .all(manifest.judgeSuite, manifest.judge.identity) as [string, string, string | null][];
-  for (const [id, status, text] of rows)
-    out.set(id, status === 'done' && text !== null ? parsePolitenessVerdict(text) : undefined);
+  for (const c of store.firstRepeatCells(manifest.judgeSuite, manifest.judge.identity))
+    out.set(
+      c.testId,
+      c.status === 'done' && c.text !== undefined ? parsePolitenessVerdict(c.text) : undefined,
+    );
   return out;
 }
 
@@ -223,29 +219,14 @@ interface CellLite {
 
 /** Status, response key and text of a model's cells in one query (tokens stay unparsed). */
 function liteCells(store: Store, suiteHash: string, identity: string): Map<string, CellLite> {
-  const rows = store.db
-    .prepare(
-      `SELECT c.test_id, c.status, c.error_kind, c.response_key, c.attempts, r.text
-       FROM cells c LEFT JOIN responses r ON r.key = c.response_key
-       WHERE c.suite_hash = ? AND c.model_identity = ? AND c.repeat = 0`,
-    )
-    .raw()
-    .all(suiteHash, identity) as [
-    string,
-    'done' | 'failed',
-    string | null,
-    string | null,
-    number,
-    string | null,
-  ][];
   const out = new Map<string, CellLite>();
-  for (const [id, status, errorKind, responseKey, attempts, text] of rows)
-    out.set(id, {
-      status,
-      ...(errorKind !== null ? { errorKind } : {}),
-      ...(responseKey !== null ? { responseKey } : {}),
-      attempts,
-      text: text ?? '',
+  for (const c of store.firstRepeatCells(suiteHash, identity))
+    out.set(c.testId, {
+      status: c.status,
+      ...(c.errorKind !== undefined ? { errorKind: c.errorKind } : {}),
+      ...(c.responseKey !== undefined ? { responseKey: c.responseKey } : {}),
+      attempts: c.attempts,
+      text: c.text ?? '',
     });
   return out;
 }

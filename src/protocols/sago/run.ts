@@ -461,7 +461,7 @@ async function auxStage(
     // The values the axes read, per prompt (measure rows, see measures.ts).
     const cellMap = new Map(cells.filter((c) => c.repeat === 0).map((c) => [c.testId, c]));
     const e = ctx.embedderRecord;
-    store.db.transaction(() => {
+    store.transaction(() => {
       for (const group of promptGroups(suite)) {
         const features = featureRow(store, m.identity, group, cellMap, settings);
         if (!features) continue;
@@ -501,7 +501,7 @@ async function auxStage(
             row(bertScores(store, e.identity, texts)),
           );
       }
-    })();
+    });
   }
 }
 

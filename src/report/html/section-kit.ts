@@ -1,75 +1,7 @@
 import type { SuiteTest } from '../../run/types.js';
-import type { Store } from '../../store/store.js';
+import type { LightCell } from '../../store/store.js';
 import type { TranscriptCell } from '../report-data.js';
 import type { HtmlKit } from './section.js';
-
-/** What the transcript needs of a stored cell (no request or token log-probs: those are not shown). */
-export interface LightCell {
-  testId: string;
-  model: string;
-  modelIdentity: string;
-  repeat: number;
-  status: 'done' | 'failed';
-  text?: string;
-  /** The stored response's key (done cells). */
-  responseKey?: string;
-  error?: { kind: string; message: string; status?: number };
-}
-
-/**
- * A suite's cells in the store's order (model identity, test position, repeat), read with one
- * query that skips the stored requests and token log-probs: at 20,000 cells, parsing those
- * would cost the report more than everything else it reads.
- */
-export function lightCells(store: Store, suiteHash: string): LightCell[] {
-  const rows = store.db
-    .prepare(
-      `SELECT c.test_id, c.model, c.model_identity, c.repeat, c.status, c.response_key, c.error_kind, c.error_message,
-              c.error_status, r.text
-       FROM cells c LEFT JOIN responses r ON r.key = c.response_key
-       WHERE c.suite_hash = ?`,
-    )
-    .raw()
-    .all(suiteHash) as [
-    string,
-    string,
-    string,
-    number,
-    'done' | 'failed',
-    string | null,
-    string | null,
-    string | null,
-    number | null,
-    string | null,
-  ][];
-  // Sorted here, not by SQLite: sorting in SQL carries every response text through a temporary B-tree.
-  const position = new Map(
-    store.db.prepare('SELECT test_id, position FROM tests WHERE suite_hash = ?').raw().all(suiteHash) as [
-      string,
-      number,
-    ][],
-  );
-  const at = (id: string) => position.get(id) ?? Number.MAX_SAFE_INTEGER;
-  rows.sort(
-    (a, b) =>
-      (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0) ||
-      at(a[0]) - at(b[0]) ||
-      (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0) ||
-      a[3] - b[3],
-  );
-  return rows.map(([testId, model, modelIdentity, repeat, status, key, kind, message, errStatus, text]) => {
-    const cell: LightCell = { testId, model, modelIdentity, repeat, status };
-    if (text !== null && status === 'done') cell.text = text;
-    if (key !== null) cell.responseKey = key;
-    if (status === 'failed')
-      cell.error = {
-        kind: kind ?? 'internal',
-        message: message ?? '',
-        ...(errStatus !== null && { status: errStatus }),
-      };
-    return cell;
-  });
-}
 
 /** The protocol-independent part of a transcript cell: the test as asked and the answer or error. */
 export function cellBase(

@@ -167,9 +167,10 @@ describe('runModelGates', () => {
     // Judge calls are stored like any run: one suite per gate, at temperature 0.
     const store = openStore(config.store);
     try {
-      const names = (
-        store.db.prepare('SELECT name FROM suites ORDER BY name').pluck().all() as string[]
-      ).sort();
+      const names = store
+        .listSuites()
+        .map((s) => s.name)
+        .sort();
       expect(names).toEqual([GATE_SUITES.epistemic, GATE_SUITES.meaning, GATE_SUITES.nli]);
       const cells = [...store.cells({})];
       expect(cells).toHaveLength(4 + 3 + 1); // NLI: good, neutral, garbage, no-answer; meaning: good, garbage, cis; epistemic: kb

@@ -1,0 +1,204 @@
+import type { GenerateRequest, GenerateResult } from '../models/types.js';
+import type { CellError, CellStatus, Coverage } from '../run/types.js';
+
+/** What the store takes and gives: records in the callers' terms, not its rows. */
+
+/** One call made for a cell, kept even when a later retry succeeded. */
+export interface AttemptRecord {
+  /** 1-based. */
+  attempt: number;
+  /** ISO time the call started. */
+  startedAt: string;
+  latencyMs?: number;
+  /** 'ok' or the error kind. */
+  outcome: string;
+  message?: string;
+  status?: number;
+}
+
+export interface CellRef {
+  suiteHash: string;
+  testId: string;
+  /** The model's label. */
+  model: string;
+  modelIdentity: string;
+  repeat: number;
+}
+
+export interface SaveCellDone extends CellRef {
+  runId: string;
+  /** Cache key of the request (see cache-key.ts). */
+  key: string;
+  request: GenerateRequest;
+  result: GenerateResult;
+  latencyMs?: number;
+  attempts: AttemptRecord[];
+}
+
+export interface SaveCellFailed extends CellRef {
+  runId: string;
+  request: GenerateRequest;
+  error: CellError;
+  attempts: AttemptRecord[];
+}
+
+/** A done cell that reuses a response already stored (no call made). */
+export interface SaveCellCached extends CellRef {
+  runId: string;
+  key: string;
+}
+
+/** One write of a finished cell, for `saveBatch`. */
+export type CellWrite =
+  | { kind: 'done'; cell: SaveCellDone }
+  | { kind: 'failed'; cell: SaveCellFailed }
+  | { kind: 'cached'; cells: SaveCellCached[] };
+
+export interface StoredResponse extends GenerateResult {
+  key: string;
+  identity: string;
+  /** The label of the model that first stored it. */
+  model: string;
+  request: GenerateRequest;
+  latencyMs?: number;
+  createdAt: string;
+}
+
+export interface StoredCell extends CellRef {
+  id: number;
+  status: CellStatus;
+  responseKey?: string;
+  /** The request it sent (from the response for done cells). */
+  request: GenerateRequest;
+  response?: StoredResponse;
+  error?: CellError;
+  /** Calls made for it by the run that last wrote it (0: served from the store). */
+  attempts: number;
+  latencyMs?: number;
+  updatedAt: string;
+  runId: string;
+}
+
+export interface StoredAttempt extends AttemptRecord {
+  runId: string;
+}
+
+export interface RunRecord {
+  id: string;
+  startedAt: string;
+  finishedAt?: string;
+  waverVersion: string;
+  config: unknown;
+  suiteHash?: string;
+  status: string;
+}
+
+export interface CellFilter {
+  suiteHash?: string;
+  model?: string;
+  modelIdentity?: string;
+  testId?: string;
+  status?: CellStatus;
+  /** Cells last written by this run. */
+  runId?: string;
+}
+
+/** A model in a coverage count: cells are matched by identity; `repeats` sets how many are expected. */
+export interface CoverageModel {
+  identity: string;
+  repeats: number;
+}
+
+/** A stored suite without its tests: how many it has and when it was first stored. */
+export interface SuiteSummary {
+  hash: string;
+  name: string;
+  createdAt: string;
+  tests: number;
+}
+
+/** A model that has cells in a suite: the label they were stored under and its identity. */
+export interface SuiteModel {
+  model: string;
+  modelIdentity: string;
+}
+
+/** Coverage of one suite for one model identity. */
+export interface SuiteModelCoverage {
+  suiteHash: string;
+  modelIdentity: string;
+  /** A label the cells were stored under. */
+  model: string;
+  coverage: Coverage;
+}
+
+/** The failed cells of one suite and model identity with one error kind. */
+export interface FailureGroup {
+  suiteHash: string;
+  modelIdentity: string;
+  model: string;
+  kind: string;
+  /** The highest HTTP status among them. */
+  status?: number;
+  count: number;
+  /** The message of the latest. */
+  example?: string;
+}
+
+/** What a transcript needs of a stored cell (no request or token log-probs: those are not shown). */
+export interface LightCell {
+  testId: string;
+  model: string;
+  modelIdentity: string;
+  repeat: number;
+  status: CellStatus;
+  text?: string;
+  /** The stored response's key (done cells). */
+  responseKey?: string;
+  error?: { kind: string; message: string; status?: number };
+}
+
+/** A cell as a results loader needs it: status and text, without its request or tokens. */
+export interface CellText {
+  testId: string;
+  status: CellStatus;
+  errorKind?: string;
+  responseKey?: string;
+  attempts: number;
+  /** The response's text (done cells). */
+  text?: string;
+}
+
+/** A run as a listing shows it: with its suite's name and its config as stored. */
+export interface RunListing {
+  id: string;
+  startedAt: string;
+  finishedAt?: string;
+  status: string;
+  suiteHash?: string;
+  suiteName?: string;
+  configJson: string;
+}
+
+export interface RunWithCells extends RunListing {
+  /** Cells this run wrote last. */
+  cells: number;
+}
+
+/** Cells of one model label with one status. */
+export interface ModelStatusCount {
+  model: string;
+  status: CellStatus;
+  count: number;
+  /** Of them, the cells written last by the run asked about. */
+  byRun: number;
+}
+
+/** A result of a call that is not a chat generation (see run/aux-cache.ts). */
+export interface AuxResultRow {
+  key: string;
+  kind: string;
+  identity: string;
+  requestJson: string;
+  resultJson: string;
+}

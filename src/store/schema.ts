@@ -1,0 +1,128 @@
+import type Database from 'better-sqlite3';
+import type { Statements } from './statements.js';
+
+type DB = Database.Database;
+
+/**
+ * Schema migrations: MIGRATIONS[i] takes a store from user_version i to i + 1. Append, never
+ * edit a shipped one: stores on disk were made by them.
+ */
+export const MIGRATIONS: readonly ((db: DB) => void)[] = [
+  (db) => {
+    db.exec(`
+      CREATE TABLE suites (
+        hash TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE tests (
+        suite_hash TEXT NOT NULL REFERENCES suites(hash),
+        test_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        json TEXT NOT NULL,
+        PRIMARY KEY (suite_hash, test_id)
+      ) WITHOUT ROWID;
+      CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        started_at TEXT NOT NULL,
+        finished_at TEXT,
+        waver_version TEXT NOT NULL,
+        config_json TEXT NOT NULL,
+        suite_hash TEXT, -- no foreign key: a run may begin before its suite is stored
+        status TEXT NOT NULL
+      );
+      CREATE INDEX runs_suite ON runs(suite_hash);
+      CREATE TABLE responses (
+        key TEXT PRIMARY KEY,
+        identity TEXT NOT NULL,
+        model TEXT NOT NULL,
+        request_json TEXT NOT NULL,
+        text TEXT NOT NULL,
+        tokens_json TEXT,
+        finish_reason TEXT NOT NULL,
+        input_tokens INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        latency_ms REAL,
+        response_model TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX responses_identity ON responses(identity);
+      CREATE TABLE cells (
+        id INTEGER PRIMARY KEY,
+        suite_hash TEXT NOT NULL REFERENCES suites(hash),
+        test_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        model_identity TEXT NOT NULL,
+        repeat INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
+        response_key TEXT REFERENCES responses(key),
+        request_json TEXT,
+        error_kind TEXT,
+        error_message TEXT,
+        error_status INTEGER,
+        attempts INTEGER NOT NULL,
+        latency_ms REAL,
+        updated_at TEXT NOT NULL,
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        -- Also the index for doneCellKeys / coverage (suite, identity). Few indexes on purpose:
+        -- each one is another page written by every cell's commit.
+        UNIQUE (suite_hash, model_identity, test_id, repeat)
+      );
+      CREATE TABLE attempts (
+        id INTEGER PRIMARY KEY,
+        cell_id INTEGER NOT NULL REFERENCES cells(id),
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        attempt INTEGER NOT NULL,
+        started_at TEXT NOT NULL,
+        latency_ms REAL,
+        outcome TEXT NOT NULL,
+        message TEXT,
+        status INTEGER
+      );
+      CREATE INDEX attempts_cell ON attempts(cell_id);
+    `);
+  },
+  // Results of calls that are not chat generations (embeddings, teacher-forced scores): see aux-cache.ts.
+  (db) => {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS aux_results (
+        key TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        identity TEXT NOT NULL,
+        request_json TEXT NOT NULL,
+        result_json TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+    `);
+  },
+];
+
+/** Runs the migrations a store lacks, each in its own transaction with its user_version bump. */
+export function applyMigrations(db: DB, migrations: readonly ((db: DB) => void)[] = MIGRATIONS): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > migrations.length) {
+    throw new Error(
+      `store ${db.name} has schema version ${current}, newer than this waver knows (${migrations.length}); upgrade waver`,
+    );
+  }
+  for (let v = current; v < migrations.length; v++) {
+    const step = migrations[v] as (db: DB) => void;
+    db.transaction(() => {
+      step(db);
+      db.pragma(`user_version = ${v + 1}`);
+    }).immediate();
+  }
+  return migrations.length;
+}
+
+/** Whether the tables exist: a reader may open a store before the writer's first migration committed. */
+export function hasSchema(st: Statements): boolean {
+  return (
+    st
+      .prepared(
+        `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('runs', 'cells', 'tests', 'suites')`,
+      )
+      .pluck()
+      .get() === 4
+  );
+}

@@ -1,0 +1,96 @@
+import type { Suite, SuiteTest } from '../run/types.js';
+import type { SuiteModel, SuiteSummary } from './records.js';
+import { now } from './rows.js';
+import type { Statements } from './statements.js';
+
+/** Suites and their tests: stored once per hash, found by hash, name or the runs that ran them. */
+
+/** Stores a suite and its tests once (a suite is identified by its hash). */
+export function saveSuite(st: Statements, suite: Suite): void {
+  st.db
+    .transaction(() => {
+      const inserted = st
+        .prepared('INSERT OR IGNORE INTO suites (hash, name, created_at) VALUES (?, ?, ?)')
+        .run(suite.hash, suite.name, now());
+      if (inserted.changes === 0) return;
+      const insertTest = st.prepared(
+        'INSERT OR IGNORE INTO tests (suite_hash, test_id, position, json) VALUES (?, ?, ?, ?)',
+      );
+      suite.tests.forEach((test, position) => {
+        insertTest.run(suite.hash, test.id, position, JSON.stringify(test));
+      });
+    })
+    .immediate();
+}
+
+export function hasSuite(st: Statements, hash: string): boolean {
+  return st.prepared('SELECT 1 FROM suites WHERE hash = ?').get(hash) !== undefined;
+}
+
+export function getSuite(st: Statements, hash: string): Suite | undefined {
+  const row = st.prepared('SELECT hash, name FROM suites WHERE hash = ?').get(hash) as
+    | { hash: string; name: string }
+    | undefined;
+  if (!row) return undefined;
+  const tests = (
+    st.prepared('SELECT json FROM tests WHERE suite_hash = ? ORDER BY position').all(hash) as {
+      json: string;
+    }[]
+  ).map((t) => JSON.parse(t.json) as SuiteTest);
+  return { name: row.name, hash: row.hash, tests };
+}
+
+export function getTest(st: Statements, suiteHash: string, testId: string): SuiteTest | undefined {
+  const json = st
+    .prepared('SELECT json FROM tests WHERE suite_hash = ? AND test_id = ?')
+    .pluck()
+    .get(suiteHash, testId) as string | undefined;
+  return json === undefined ? undefined : (JSON.parse(json) as SuiteTest);
+}
+
+export function listSuites(st: Statements): SuiteSummary[] {
+  const rows = st
+    .prepared(
+      `SELECT s.hash, s.name, s.created_at, (SELECT count(*) FROM tests t WHERE t.suite_hash = s.hash) AS tests
+       FROM suites s ORDER BY s.created_at, s.rowid`,
+    )
+    .all() as { hash: string; name: string; created_at: string; tests: number }[];
+  return rows.map((r) => ({ hash: r.hash, name: r.name, createdAt: r.created_at, tests: r.tests }));
+}
+
+export function findSuitesByPrefix(st: Statements, prefix: string): { hash: string; name: string }[] {
+  return st
+    .prepared('SELECT hash, name FROM suites WHERE hash LIKE ? ORDER BY hash LIMIT 2')
+    .all(`${prefix.toLowerCase()}%`) as { hash: string; name: string }[];
+}
+
+export function suitesWithCellsNamed(st: Statements, name: string): string[] {
+  return st
+    .prepared(
+      `SELECT s.hash FROM suites s JOIN runs r ON r.suite_hash = s.hash
+       WHERE s.name = ? AND EXISTS (SELECT 1 FROM cells c WHERE c.suite_hash = s.hash)
+       GROUP BY s.hash ORDER BY max(r.started_at) DESC, max(r.rowid) DESC`,
+    )
+    .pluck()
+    .all(name) as string[];
+}
+
+export function suiteRunsNamed(st: Statements, name: string): string[] {
+  return st
+    .prepared(
+      `SELECT s.hash FROM suites s JOIN runs r ON r.suite_hash = s.hash
+       WHERE s.name = ? ORDER BY r.started_at DESC, r.rowid DESC`,
+    )
+    .pluck()
+    .all(name) as string[];
+}
+
+export function modelsOfSuite(st: Statements, suiteHash: string): SuiteModel[] {
+  return (
+    st
+      .prepared(
+        'SELECT DISTINCT model, model_identity FROM cells WHERE suite_hash = ? ORDER BY model_identity',
+      )
+      .all(suiteHash) as { model: string; model_identity: string }[]
+  ).map((r) => ({ model: r.model, modelIdentity: r.model_identity }));
+}
