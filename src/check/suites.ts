@@ -1,40 +1,22 @@
 import { InputError } from '../errors.js';
-import { LADDER_TESTS_SUITE } from '../protocols/ladder/run.js';
-import { ITEMS_SUITE } from '../protocols/paraphrase/suite.js';
-import { latestManifest } from '../protocols/sago/manifest.js';
-import { RESPONSES_SUITE } from '../protocols/sago/results.js';
 import type { Store } from '../store/store.js';
+import type { CheckedSuite, CheckProtocol } from './types.js';
 
 /**
- * Which suite of each protocol `waver check` looks at: the one run most recently (a store may hold
+ * Which suites `waver check` looks at: per protocol the one run most recently (a store may hold
  * several, e.g. an old ladder suite and a rebuilt one), unless `--suite HASH` names one.
  */
 
-export type Protocol = 'ladder' | 'paraphrase' | 'sago';
-export const PROTOCOLS: readonly Protocol[] = ['ladder', 'paraphrase', 'sago'];
-
-const SUITE_NAME: Record<Protocol, string> = {
-  ladder: LADDER_TESTS_SUITE,
-  paraphrase: ITEMS_SUITE,
-  sago: RESPONSES_SUITE,
-};
-
-export interface ProtocolSuite {
-  protocol: Protocol;
-  hash: string;
-  name: string;
-}
-
 /** The protocol a suite name belongs to, if any. */
-export function protocolOfSuite(name: string): Protocol | undefined {
-  return PROTOCOLS.find((p) => SUITE_NAME[p] === name);
+export function protocolOfSuite(
+  protocols: readonly CheckProtocol[],
+  name: string,
+): CheckProtocol | undefined {
+  return protocols.find((p) => p.suiteName === name);
 }
 
-/**
- * Suites of a protocol that have cells, most recently run first. Sago suites count only with a
- * manifest (the results cannot be rebuilt without one).
- */
-export function protocolSuites(store: Store, protocol: Protocol): string[] {
+/** Suites of a protocol that have cells and can be checked, most recently run first. */
+export function protocolSuites(store: Store, protocol: CheckProtocol): string[] {
   const hashes = store.db
     .prepare(
       `SELECT s.hash FROM suites s JOIN runs r ON r.suite_hash = s.hash
@@ -42,35 +24,37 @@ export function protocolSuites(store: Store, protocol: Protocol): string[] {
        GROUP BY s.hash ORDER BY max(r.started_at) DESC, max(r.rowid) DESC`,
     )
     .pluck()
-    .all(SUITE_NAME[protocol]) as string[];
-  return protocol === 'sago' ? hashes.filter((h) => latestManifest(store, h) !== undefined) : hashes;
+    .all(protocol.suiteName) as string[];
+  return protocol.usable ? hashes.filter((h) => protocol.usable?.(store, h)) : hashes;
 }
 
 /**
- * The suite to check per protocol: `--suite` hashes (each names its protocol by its suite name; a
- * hash prefix of 8+ characters is enough), else the most recent.
+ * The suite to check per protocol, by name: `--suite` hashes (each names its protocol by its
+ * suite name; a hash prefix of 8+ characters is enough), else the most recent.
  */
 export function chooseSuites(
   store: Store,
+  protocols: readonly CheckProtocol[],
   requested: readonly string[] = [],
   opts: { latest?: boolean } = {},
-): Partial<Record<Protocol, ProtocolSuite>> {
-  const out: Partial<Record<Protocol, ProtocolSuite>> = {};
+): Record<string, CheckedSuite> {
+  const out: Record<string, CheckedSuite> = {};
   for (const want of requested) {
     const suite = findSuite(store, want);
-    const protocol = protocolOfSuite(suite.name);
+    const protocol = protocolOfSuite(protocols, suite.name)?.protocol;
     if (!protocol)
-      throw new InputError(`suite ${want} is '${suite.name}', not a ladder, paraphrase or sago suite`, {
-        field: '--suite',
-      });
+      throw new InputError(
+        `suite ${want} is '${suite.name}', not a ${orList(protocols.map((p) => p.protocol))} suite`,
+        { field: '--suite' },
+      );
     if (out[protocol]) throw new InputError(`two ${protocol} suites given`, { field: '--suite' });
     out[protocol] = { protocol, hash: suite.hash, name: suite.name };
   }
   if (opts.latest === false) return out;
-  for (const protocol of PROTOCOLS) {
-    if (out[protocol]) continue;
-    const hash = protocolSuites(store, protocol)[0];
-    if (hash) out[protocol] = { protocol, hash, name: SUITE_NAME[protocol] };
+  for (const p of protocols) {
+    if (out[p.protocol]) continue;
+    const hash = protocolSuites(store, p)[0];
+    if (hash) out[p.protocol] = { protocol: p.protocol, hash, name: p.suiteName };
   }
   return out;
 }
@@ -84,4 +68,16 @@ function findSuite(store: Store, want: string): { hash: string; name: string } {
   if (rows.length === 0) throw new InputError(`no suite ${want} in ${store.path}`, { field: '--suite' });
   if (rows.length > 1) throw new InputError(`suite prefix ${want} is ambiguous`, { field: '--suite' });
   return rows[0] as { hash: string; name: string };
+}
+
+/** The models with cells in a suite, by identity. */
+export function modelRows(store: Store, suiteHash: string): { model: string; model_identity: string }[] {
+  return store.db
+    .prepare('SELECT DISTINCT model, model_identity FROM cells WHERE suite_hash = ? ORDER BY model_identity')
+    .all(suiteHash) as { model: string; model_identity: string }[];
+}
+
+/** `a`, `a or b`, `a, b or c`. */
+export function orList(names: readonly string[]): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
 }

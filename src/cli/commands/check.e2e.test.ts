@@ -2,7 +2,9 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeModel, ladderMeta, ladderStore, paraphraseStore } from '../../check/test-support/stores.js';
+import type { FakeModel } from '../../check/test-support/stores.js';
+import { ladderMeta, ladderStore } from '../../protocols/ladder/test-support/store.js';
+import { paraphraseStore } from '../../protocols/paraphrase/test-support/store.js';
 import { openStore } from '../../store/store.js';
 import { assertBuilt, type CliResult, cleanEnv, runCli } from '../test-support/cli.js';
 
