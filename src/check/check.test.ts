@@ -16,7 +16,7 @@ import type { CheckProtocol, ThresholdDef } from './types.js';
 /**
  * The check shell in process, with a toy protocol handed to it as the real ones are (their own
  * thresholds and comparisons are tested beside each protocol's check.ts):
- * rules from flags and the check: section, rows and unavailable metrics, coverage,
+ * rules from flags and the check: section, rows and unavailable metrics, coverage of every suite,
  * the suites chosen, and the paired comparison. The CLI's exit codes are proven in
  * src/cli/commands/check.e2e.test.ts.
  */
@@ -217,30 +217,87 @@ describe('evaluateThresholds', () => {
       }),
     ]);
   });
+
+  it('a rule that checks nothing says so, and fails unless allowed', () => {
+    const t = store();
+    const empty: CheckProtocol<ToyResults> = { ...toy, load: () => ({ models: [] }) };
+    writeCells(t, toySuite(1), [right], yesNo);
+    const r = evaluateThresholds(t, {
+      config,
+      protocols: [empty],
+      suites: chooseSuites(t, [empty]),
+      rules: parseRuleFlag(minAccuracy, ['0.5']),
+    });
+    expect(r.rows).toEqual([
+      expect.objectContaining({
+        model: '—',
+        metric: 'Accuracy',
+        pass: false,
+        reason: expect.stringMatching(/^unavailable: nothing to check in the toy suite [0-9a-f]{12}$/),
+      }),
+    ]);
+  });
 });
 
 describe('coverage', () => {
   const rules = parseRuleFlag(MIN_COVERAGE, ['0.9']);
+  const failing: FakeModel = { label: 'down', identity: 'replay:down', answer: () => 'fail' };
   const flaky: FakeModel = {
     label: 'flaky',
     identity: 'replay:flaky',
     answer: (t, repeat) => (t.id === 'A-0' && repeat === 0 ? 'fail' : true),
   };
 
-  it("covers each protocol's suite, per model; a failed call lowers it", () => {
+  it("covers each protocol's suite and every plain suite, per model; a failed call lowers it", () => {
     const s = store();
     writeCells(s, toySuite(2), [right, flaky], yesNo);
+    const plain = suiteOf('prompts.jsonl', [
+      { id: 'p1', prompt: 'hello' },
+      { id: 'p2', prompt: 'bye' },
+    ]);
+    writeCells(s, plain, [failing], yesNo);
+    // A protocol's own helper suites (judges, generators) are not plain.
+    writeCells(s, suiteOf('toy/judge', [{ id: 'j', prompt: 'judge' }]), [failing], yesNo);
     const r = evaluateThresholds(s, { config, protocols, suites: chooseSuites(s, protocols), rules });
     expect(r.rows.map((x) => [x.protocol, x.model, x.metric, x.value, x.pass])).toEqual([
       ['toy', 'flaky', 'coverage', 7 / 8, false],
       ['toy', 'right', 'coverage', 1, true],
+      ['plain', 'down', 'coverage prompts.jsonl', 0, false],
     ]);
     expect(r.rows[0]).toMatchObject({
       n: 8,
       over: 'cells (7 done, 1 failed, 0 pending)',
       threshold: '>= 0.9',
     });
-    expect(r.suites.map((x) => x.protocol)).toEqual(['toy']);
+    expect(r.suites.map((x) => x.protocol)).toEqual(['toy', 'plain']);
+  });
+
+  it('a store of plain suites only: every cell failed is a failure, not "0/0 passed"', () => {
+    const s = store();
+    writeCells(s, suiteOf('builtin:demo', [{ id: 'd', prompt: 'demo', repeats: 3 }]), [failing], yesNo);
+    const r = evaluateThresholds(s, { config, protocols, suites: chooseSuites(s, protocols), rules });
+    expect(r.rows).toEqual([
+      expect.objectContaining({ protocol: 'plain', value: 0, n: 3, pass: false, reason: 'below threshold' }),
+    ]);
+    expect(r.pass).toBe(false);
+  });
+
+  it('a store with no suite with cells has nothing to cover: unavailable, a failure unless allowed', () => {
+    const s = store();
+    const r = evaluateThresholds(s, { config, protocols, suites: {}, rules });
+    expect(r.rows).toEqual([
+      expect.objectContaining({
+        protocol: '—',
+        model: '—',
+        metric: 'coverage',
+        value: undefined,
+        pass: false,
+        reason: 'unavailable: no suite with cells in the store',
+      }),
+    ]);
+    expect(evaluateThresholds(s, { config, protocols, suites: {}, rules, allowUnavailable: true }).pass).toBe(
+      true,
+    );
   });
 });
 

@@ -5,6 +5,7 @@ import type { CheckedSuite, Measurement, ThresholdRule } from './types.js';
 /**
  * The coverage threshold, one for every suite: done cells over expected cells per (suite, model),
  * counted by the store as `waver run` counts them (a test's own repeats, else its latest run's).
+ * A plain suite names itself as the scope, so that two of them read apart.
  */
 export function coverageMeasurements(
   store: Store,
@@ -18,7 +19,7 @@ export function coverageMeasurements(
     const labels = new Map(modelRows(store, suite.hash).map((r) => [r.model_identity, r.model]));
     for (const [identity, model] of labels) {
       const c = store.coverage(suite.hash, [{ identity, repeats: repeats.get(suite.hash) ?? 1 }]);
-      const base = { model, identity };
+      const base = { model, identity, ...(suite.protocol === 'plain' && { scope: suite.name }) };
       if (c.total === 0) {
         out.push({
           suite,

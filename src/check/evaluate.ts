@@ -1,17 +1,20 @@
 import type { WaverConfig } from '../config/schema.js';
 import type { Store } from '../store/store.js';
 import { coverageMeasurements } from './coverage.js';
+import { plainSuites } from './suites.js';
 import { MIN_COVERAGE, type ThresholdSpec } from './threshold-spec.js';
 import { metricName } from './thresholds.js';
 import type { CheckedSuite, CheckProtocol, Measurement, ThresholdDef, ThresholdRule } from './types.js';
 
 /**
  * Evaluates thresholds per model from the protocols' results loaders (the store alone), one row
- * per (model, metric, scope). A metric a model lacks fails as `unavailable` unless allowed: a gate
- * that passes on missing data passes on a broken run (docs/check.md#unavailable).
+ * per (model, metric, scope). A metric a model lacks fails as `unavailable` unless allowed, and so
+ * does a rule with nothing to check: a gate that passes on missing data passes on a broken run
+ * (docs/check.md#unavailable).
  */
 
 export interface CheckRow {
+  /** The suite's protocol (`plain` for a suite of none); `—` when there is no suite at all. */
   protocol: string;
   model: string;
   identity?: string;
@@ -54,6 +57,7 @@ export function evaluateThresholds(store: Store, opts: CheckOptions): CheckResul
   const { config, protocols } = opts;
   const allow = opts.allowUnavailable === true;
   const chosen = Object.values(opts.suites);
+  const plain = opts.rules.some((r) => r.metric === MIN_COVERAGE.metric) ? plainSuites(store, protocols) : [];
   const read = new Set<string>();
   const results = new Map<string, unknown>(); // by protocol, loaded once
   const rows: CheckRow[] = [];
@@ -62,9 +66,16 @@ export function evaluateThresholds(store: Store, opts: CheckOptions): CheckResul
     const row = (spec: ThresholdSpec, protocol: string, m: Measurement): CheckRow =>
       toRow(spec, rule, protocol, m, allow);
     if (rule.metric === MIN_COVERAGE.metric) {
-      for (const s of chosen) read.add(s.hash);
-      for (const { suite, measurement } of coverageMeasurements(store, chosen, rule))
-        rows.push(row(MIN_COVERAGE, suite.protocol, measurement));
+      const covered = [...chosen, ...plain];
+      for (const s of covered) read.add(s.hash);
+      const found = coverageMeasurements(store, covered, rule).map(({ suite, measurement }) =>
+        row(MIN_COVERAGE, suite.protocol, measurement),
+      );
+      rows.push(
+        ...orNothing(found, () =>
+          row(MIN_COVERAGE, '—', { model: '—', unavailable: 'no suite with cells in the store' }),
+        ),
+      );
       continue;
     }
     const { protocol, def } = thresholdOf(protocols, rule.metric);
@@ -77,11 +88,19 @@ export function evaluateThresholds(store: Store, opts: CheckOptions): CheckResul
     }
     read.add(suite.hash);
     if (!results.has(name)) results.set(name, protocol.load(store, suite.hash, config));
-    for (const m of def.evaluate(results.get(name), rule, { store, suite, config }))
-      rows.push(row(def, name, m));
+    const found = def
+      .evaluate(results.get(name), rule, { store, suite, config })
+      .map((m) => row(def, name, m));
+    const nothing = `nothing to check in the ${name} suite ${suite.hash.slice(0, 12)}`;
+    rows.push(...orNothing(found, () => row(def, name, { ...none, unavailable: nothing })));
   }
-  const suites = chosen.filter((s) => read.has(s.hash));
+  const suites = [...chosen, ...plain].filter((s) => read.has(s.hash));
   return { rows, suites, pass: rows.every((r) => r.pass) };
+}
+
+/** The rows a rule found, or one saying it found none: a gate must not pass on nothing checked. */
+function orNothing(found: CheckRow[], nothing: () => CheckRow): CheckRow[] {
+  return found.length > 0 ? found : [nothing()];
 }
 
 /** The protocol and definition of a threshold; the rules come from its specs, so it is there. */

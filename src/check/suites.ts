@@ -4,7 +4,8 @@ import type { CheckedSuite, CheckProtocol } from './types.js';
 
 /**
  * Which suites `waver check` looks at: per protocol the one run most recently (a store may hold
- * several, e.g. an old ladder suite and a rebuilt one), unless `--suite HASH` names one.
+ * several, e.g. an old ladder suite and a rebuilt one), unless `--suite HASH` names one; for
+ * coverage, also every plain suite (one of no protocol) with cells.
  */
 
 /** The protocol a suite name belongs to, if any. */
@@ -55,6 +56,21 @@ export function chooseSuites(
     if (out[p.protocol]) continue;
     const hash = protocolSuites(store, p)[0];
     if (hash) out[p.protocol] = { protocol: p.protocol, hash, name: p.suiteName };
+  }
+  return out;
+}
+
+/**
+ * Suites of no protocol with cells (`waver run` on a suite file, the demo), in the order first
+ * run. A protocol's suites, its answers' and its judges' alike, are named `<protocol>/<stage>`.
+ */
+export function plainSuites(store: Store, protocols: readonly CheckProtocol[]): CheckedSuite[] {
+  const hashes = new Set(store.listRuns().flatMap((r) => (r.suiteHash === undefined ? [] : [r.suiteHash])));
+  const out: CheckedSuite[] = [];
+  for (const hash of hashes) {
+    const name = store.getSuite(hash)?.name;
+    if (name === undefined || protocols.some((p) => name.startsWith(`${p.protocol}/`))) continue;
+    if (modelRows(store, hash).length > 0) out.push({ protocol: 'plain', hash, name });
   }
   return out;
 }

@@ -80,12 +80,12 @@ export function flagOf(spec: Pick<ThresholdSpec, 'metric'>): string {
   return `--${spec.metric}`;
 }
 
-/** The check's own threshold: every protocol's suite alike (docs/check.md#thresholds). */
+/** The check's own threshold: every suite with cells, whatever its protocol (docs/check.md#thresholds). */
 export const MIN_COVERAGE: ThresholdSpec = {
   metric: 'min-coverage',
   configKey: 'minCoverage',
   label: 'coverage',
-  help: 'minimum share of done cells per model, every protocol',
+  help: 'minimum share of done cells per model, every suite with cells (plain ones too)',
   value: SHARE,
   describe: (v) => `>= ${v}`,
 };

@@ -25,7 +25,7 @@ export interface CheckProtocol<R = unknown> {
 
 /** A threshold a protocol gates on: its flag and `check:` key, and how it reads the results. */
 export interface ThresholdDef<R = unknown> extends ThresholdSpec {
-  /** One entry per (model, scope) the rule covers. */
+  /** One entry per (model, scope) the rule covers; none only when there is nothing to check. */
   evaluate(results: R, rule: ThresholdRule, ctx: ThresholdContext): Measurement[];
 }
 
@@ -39,7 +39,7 @@ export interface ThresholdRule {
   value: number;
 }
 
-/** A suite `waver check` reads. */
+/** A suite `waver check` reads: a protocol's, or a plain one (`protocol: 'plain'`). */
 export interface CheckedSuite {
   protocol: string;
   hash: string;
