@@ -1,311 +1,302 @@
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../config/load.js';
-import { InputError } from '../errors.js';
+import type { Suite, SuiteTest } from '../run/types.js';
 import { openStore, type Store } from '../store/store.js';
-import { compareModels } from './compare.js';
-import { CheckConfig } from './config.js';
+import { canonicalJson, sha256 } from '../util/hash.js';
+import { compareModels, modelVerdicts } from './compare.js';
+import { checkConfigSchema } from './config.js';
 import { evaluateThresholds } from './evaluate.js';
 import { chooseSuites } from './suites.js';
-import {
-  type FakeModel,
-  ladderMeta,
-  ladderStore,
-  paraphraseStore,
-  sagoStore,
-} from './test-support/stores.js';
+import { inputError } from './test-support/rules.js';
+import { type FakeModel, writeCells } from './test-support/stores.js';
+import { MIN_COVERAGE, SHARE, type ThresholdSpec } from './threshold-spec.js';
 import { mergeRules, parseRuleFlag, rulesFromConfig } from './thresholds.js';
+import type { CheckProtocol, ThresholdDef } from './types.js';
 
 /**
- * The gate's logic in process, on stores written as the protocols write them: thresholds per
- * model with CI and n, unavailable metrics, and the paired comparison. The CLI's exit codes are
- * proven in src/cli/commands/check.e2e.test.ts.
+ * The check shell in process, with a toy protocol handed to it as the real ones are (their own
+ * thresholds and comparisons are tested beside each protocol's check.ts):
+ * rules from flags and the check: section, rows and unavailable metrics, coverage of every suite,
+ * the suites chosen, and the paired comparison. The CLI's exit codes are proven in
+ * src/cli/commands/check.e2e.test.ts.
  */
 
-const config = validateConfig({ ladder: { resamples: 200 }, paraphrase: { resamples: 200 } });
+const config = validateConfig({});
 
-/** Right on everything. */
-const steady: FakeModel = { label: 'steady', identity: 'replay:steady', answer: () => true };
-/** Right at L0 and L1; wrong on half the seeds at L2 (collapse at L2) and on every L3. */
-const fragile: FakeModel = {
-  label: 'fragile',
-  identity: 'replay:fragile',
-  answer: (t) => {
-    const m = ladderMeta(t);
-    const level = m.family === 'baseline' ? 0 : (m.measuredLevel as number);
-    const seed = Number(m.seedId.slice(5));
-    return level <= 1 || (level === 2 && seed % 2 === 1);
+/** A toy protocol: tests in groups A and B, answered `yes` (right) or `no`. */
+interface ToyResults {
+  models: { label: string; identity: string; cells: { key: string; group: string; correct: boolean }[] }[];
+}
+
+const minAccuracy: ThresholdDef<ToyResults> = {
+  metric: 'min-accuracy',
+  configKey: 'minAccuracy',
+  label: 'Accuracy',
+  help: 'minimum toy accuracy, per group (A=0.8) or every group',
+  value: SHARE,
+  scopes: { noun: 'group', values: ['A', 'B', 'Rare'] },
+  describe: (v) => `>= ${v}`,
+  evaluate: (results, rule) =>
+    results.models.flatMap((m) => {
+      const groups = rule.scope === '*' ? [...new Set(m.cells.map((c) => c.group))] : [rule.scope];
+      return groups.map((group) => {
+        const cells = m.cells.filter((c) => c.group === group);
+        const base = { model: m.label, identity: m.identity, scope: group, n: cells.length, over: 'cells' };
+        if (cells.length === 0) return { ...base, unavailable: `no ${group} tests` };
+        const value = cells.filter((c) => c.correct).length / cells.length;
+        return { ...base, value, ...(value < rule.value && { failure: 'below threshold' }) };
+      });
+    }),
+};
+
+const toy: CheckProtocol<ToyResults> = {
+  protocol: 'toy',
+  suiteName: 'toy/answers',
+  load(store, suiteHash) {
+    const groups = new Map(
+      (store.getSuite(suiteHash)?.tests ?? []).map((t) => [t.id, String(t.meta?.group)]),
+    );
+    const models = new Map<string, ToyResults['models'][number]>();
+    for (const c of store.cells({ suiteHash })) {
+      const m = models.get(c.modelIdentity) ?? { label: c.model, identity: c.modelIdentity, cells: [] };
+      const correct = c.status === 'done' && c.response?.text === 'yes';
+      m.cells.push({ key: `${c.testId}\u0000${c.repeat}`, group: groups.get(c.testId) ?? '', correct });
+      models.set(c.modelIdentity, m);
+    }
+    return { models: [...models.values()] };
+  },
+  thresholds: [minAccuracy],
+  compare: {
+    unit: { pair: 'test x repeat', cluster: 'group' },
+    verdicts(store, suiteHash, models) {
+      const results = toy.load(store, suiteHash, config);
+      const verdicts = (model: typeof models.base) =>
+        modelVerdicts(results.models, model, (c) => [c.key, { cluster: c.group, correct: c.correct }]);
+      return { base: verdicts(models.base), new: verdicts(models.new) };
+    },
   },
 };
+
+/** Another protocol, whose answers have no correctness: no comparison. */
+const loose: CheckProtocol<ToyResults> = { ...toy, protocol: 'loose', suiteName: 'loose/answers' };
+delete loose.compare;
+
+const protocols = [toy, loose];
+const specs: ThresholdSpec[] = [minAccuracy, MIN_COVERAGE];
+
+function suiteOf(name: string, tests: SuiteTest[]): Suite {
+  return { name, hash: sha256(canonicalJson({ name, tests })), tests };
+}
+
+/** `n` tests per group A and B, asked twice each. */
+function toySuite(n: number, name = 'toy/answers'): Suite {
+  const tests = ['A', 'B'].flatMap((group) =>
+    Array.from({ length: n }, (_, i) => ({
+      id: `${group}-${i}`,
+      prompt: `question ${group}${i}`,
+      repeats: 2,
+      meta: { group },
+    })),
+  );
+  return suiteOf(name, tests);
+}
 
 function store(): Store {
   return openStore(':memory:');
 }
 
+const right: FakeModel = { label: 'right', identity: 'replay:right', answer: () => true };
+/** Right on group A; on group B only on the first repeat of even tests. */
+const halfB: FakeModel = {
+  label: 'halfB',
+  identity: 'replay:halfB',
+  answer: (t, repeat) => t.meta?.group === 'A' || (repeat === 0 && Number(t.id.slice(2)) % 2 === 0),
+};
+const yesNo = (_t: SuiteTest, ok: boolean) => (ok ? 'yes' : 'no');
+
 describe('threshold rules', () => {
-  it('parses flags: plain, per family or axis (either case), several per flag, L-levels', () => {
-    expect(parseRuleFlag('min-stability', ['0.8'])).toEqual([
-      { metric: 'min-stability', scope: '*', value: 0.8 },
-    ]);
-    expect(parseRuleFlag('min-stability', ['sv=0.8,CL=0.7', 'all=0.5'])).toEqual([
-      { metric: 'min-stability', scope: 'SV', value: 0.8 },
-      { metric: 'min-stability', scope: 'CL', value: 0.7 },
-      { metric: 'min-stability', scope: '*', value: 0.5 },
-    ]);
-    expect(parseRuleFlag('no-collapse-at-or-below', ['L2'])).toEqual([
-      { metric: 'no-collapse-at-or-below', scope: '*', value: 2 },
-    ]);
-    expect(parseRuleFlag('max-sgs', ['BLEU=0.1'])).toEqual([
-      { metric: 'max-sgs', scope: 'bleu', value: 0.1 },
+  it('parses flags: plain, per scope (either case), several per flag, all', () => {
+    expect(parseRuleFlag(minAccuracy, ['0.8'])).toEqual([{ metric: 'min-accuracy', scope: '*', value: 0.8 }]);
+    expect(parseRuleFlag(minAccuracy, ['a=0.8,rare=0.7', 'all=0.5'])).toEqual([
+      { metric: 'min-accuracy', scope: 'A', value: 0.8 },
+      { metric: 'min-accuracy', scope: 'Rare', value: 0.7 },
+      { metric: 'min-accuracy', scope: '*', value: 0.5 },
     ]);
   });
 
   it('refuses bad values with the flag named', () => {
-    const field = (f: () => unknown) => {
-      try {
-        f();
-      } catch (e) {
-        expect(e).toBeInstanceOf(InputError);
-        return `${(e as InputError).field}: ${(e as InputError).message}`;
-      }
-      throw new Error('no error');
-    };
-    expect(field(() => parseRuleFlag('min-stability', ['XX=0.8']))).toMatch(
-      /^--min-stability: unknown family 'XX'/,
+    expect(inputError(() => parseRuleFlag(minAccuracy, ['XX=0.8']))).toBe(
+      "--min-accuracy: unknown group 'XX' (one of A, B, Rare, or all)",
     );
-    expect(field(() => parseRuleFlag('min-saa', ['1.5']))).toMatch(
-      /^--min-saa: expected a share in \[0, 1\]/,
+    expect(inputError(() => parseRuleFlag(minAccuracy, ['A=1.5']))).toMatch(
+      /^--min-accuracy: expected a share in \[0, 1\]/,
     );
-    expect(field(() => parseRuleFlag('min-saa', ['SV=0.5']))).toMatch(/^--min-saa: takes a plain number/);
-    expect(field(() => parseRuleFlag('no-collapse-at-or-below', ['6']))).toMatch(/expected a level 1\.\.5/);
-    expect(field(() => parseRuleFlag('max-sgs', ['bleu=abc']))).toMatch(/expected a number/);
+    expect(inputError(() => parseRuleFlag(MIN_COVERAGE, ['A=0.5']))).toMatch(
+      /^--min-coverage: takes a plain number/,
+    );
+    expect(inputError(() => parseRuleFlag(MIN_COVERAGE, [' , ']))).toBe('--min-coverage: expected a value');
   });
 
-  it('reads the check: section, and a flag replaces that metric of the config only', () => {
+  it('reads the check: section built from the protocols, and a flag replaces that metric of the config only', () => {
+    const schema = checkConfigSchema([toy]);
     const fromConfig = rulesFromConfig(
-      CheckConfig.parse({
-        minStability: { SV: 0.8 },
-        noCollapseAtOrBelow: 2,
-        minSaa: 0.6,
-        maxSgs: { bleu: 0.1 },
-      }),
+      schema.parse({ minAccuracy: { A: 0.8, B: 0.6 }, minCoverage: 0.9, alpha: 0.01 }),
+      specs,
     );
-    expect(fromConfig).toHaveLength(4);
-    const merged = mergeRules(fromConfig, parseRuleFlag('min-stability', ['0.5']));
-    expect(merged.filter((r) => r.metric === 'min-stability')).toEqual([
-      { metric: 'min-stability', scope: '*', value: 0.5 },
+    expect(fromConfig).toHaveLength(3);
+    const merged = mergeRules(fromConfig, parseRuleFlag(minAccuracy, ['0.5']));
+    expect(merged.filter((r) => r.metric === 'min-accuracy')).toEqual([
+      { metric: 'min-accuracy', scope: '*', value: 0.5 },
     ]);
-    expect(merged).toHaveLength(4);
-    expect(() => CheckConfig.parse({ minStability: { XX: 0.8 } })).toThrow();
+    expect(merged).toHaveLength(2);
+    expect(() => schema.parse({ minAccuracy: { XX: 0.8 } })).toThrow();
+    expect(() => schema.parse({ minStability: 0.8 })).toThrow();
+    expect(rulesFromConfig(undefined, specs)).toEqual([]);
   });
 });
 
-describe('evaluateThresholds on ladder, paraphrase and sago stores', () => {
+describe('evaluateThresholds', () => {
   const s = store();
-  ladderStore(s, [steady, fragile]);
-  paraphraseStore(s, [
-    { label: 'steady', identity: 'replay:steady', answer: () => true },
-    // Wrong once (terse, first repeat) on the 4 quantitative items: they leave SAA, 8 of 12 stay.
-    {
-      label: 'fragile',
-      identity: 'replay:fragile',
-      answer: (t, repeat) => {
-        const m = t.meta as { item: string; phrasing: string };
-        return !(m.phrasing === 'terse' && repeat === 0 && m.item.startsWith('quant-'));
-      },
-    },
-  ]);
-  sagoStore(s);
-  const suites = chooseSuites(s);
+  writeCells(s, toySuite(4), [right, halfB], yesNo);
+  const suites = chooseSuites(s, protocols);
 
-  it('finds the latest suite of each protocol', () => {
-    expect(Object.keys(suites).sort()).toEqual(['ladder', 'paraphrase', 'sago']);
-  });
-
-  it('Stability per family: value, bootstrap CI and n per model; the fragile model fails', () => {
-    const r = evaluateThresholds(s, { config, suites, rules: parseRuleFlag('min-stability', ['0.8']) });
-    // Models in the loaders' order (by identity), families in the paper's order.
-    expect(r.rows.map((x) => `${x.model} ${x.metric} ${x.pass}`)).toEqual([
-      'fragile Stability SV false',
-      'fragile Stability CL false',
-      'steady Stability SV true',
-      'steady Stability CL true',
+  it('one row per (model, scope) with the scope in the metric, the threshold and why it failed', () => {
+    const r = evaluateThresholds(s, {
+      config,
+      protocols,
+      suites,
+      rules: parseRuleFlag(minAccuracy, ['0.8']),
+    });
+    expect(r.rows.map((x) => `${x.protocol} ${x.model} ${x.metric} ${x.value} ${x.pass}`)).toEqual([
+      // The toy loader's order: by identity.
+      'toy halfB Accuracy A 1 true',
+      'toy halfB Accuracy B 0.25 false',
+      'toy right Accuracy A 1 true',
+      'toy right Accuracy B 1 true',
     ]);
-    const bad = r.rows.find((x) => x.model === 'fragile' && x.metric === 'Stability SV');
-    // Stability = sum(score x magnitude) / sum(magnitude) = (0.1 + 0.5 x 0.2) / 0.6 over 30 seeds.
-    expect(bad?.value).toBeCloseTo((0.1 + 0.5 * 0.2) / 0.6, 10);
-    expect(bad?.low).toBeLessThan(bad?.value as number);
-    expect(bad?.high).toBeGreaterThan(bad?.value as number);
-    expect(bad).toMatchObject({ n: 90, over: 'responses', threshold: '>= 0.8', reason: 'below threshold' });
-    expect(bad?.ci).toMatch(/95% bootstrap over 30 seeds/);
+    expect(r.rows[1]).toMatchObject({
+      identity: 'replay:halfB',
+      rule: 'min-accuracy',
+      n: 8,
+      over: 'cells',
+      threshold: '>= 0.8',
+      reason: 'below threshold',
+    });
+    expect(r.suites).toEqual([suites.toy]);
     expect(r.pass).toBe(false);
   });
 
-  it('Collapse Point: fragile collapses at L2 (fails "at or below L2", passes "at or below L1")', () => {
-    const r2 = evaluateThresholds(s, {
-      config,
-      suites,
-      rules: parseRuleFlag('no-collapse-at-or-below', ['SV=2']),
-    });
-    expect(r2.rows.map((x) => [x.model, x.value, x.pass])).toEqual([
-      ['fragile', 'L2', false],
-      ['steady', 'never', true],
+  it('a scope the results lack is unavailable: a failure unless allowed', () => {
+    const rules = parseRuleFlag(minAccuracy, ['Rare=0.5']);
+    const r = evaluateThresholds(s, { config, protocols, suites, rules });
+    expect(r.rows.map((x) => [x.metric, x.value, x.pass, x.reason])).toEqual([
+      ['Accuracy Rare', undefined, false, 'unavailable: no Rare tests'],
+      ['Accuracy Rare', undefined, false, 'unavailable: no Rare tests'],
     ]);
-    expect(r2.rows[0]?.ci).toMatch(/collapses at <= L2 in \d+% of 200 resamples/);
-    const r1 = evaluateThresholds(s, {
-      config,
-      suites,
-      rules: parseRuleFlag('no-collapse-at-or-below', ['SV=1']),
-    });
-    expect(r1.pass).toBe(true);
-  });
-
-  it('SAA with its CI and what n counts', () => {
-    const r = evaluateThresholds(s, { config, suites, rules: parseRuleFlag('min-saa', ['0.9']) });
-    const [b, a] = r.rows;
-    expect(a).toMatchObject({ model: 'steady', value: 1, pass: true, n: 12 });
-    expect(b).toMatchObject({
-      model: 'fragile',
-      value: 8 / 12,
-      pass: false,
-      n: 12,
-      reason: 'below threshold',
-    });
-    expect(b?.low).toBeLessThan(8 / 12);
-    expect(b?.high).toBeGreaterThan(8 / 12);
-    expect(b?.over).toMatch(/items/);
-  });
-
-  it('SGS on BLEU with a bootstrap CI over prompts; an axis never computed is unavailable', () => {
-    const r = evaluateThresholds(s, {
-      config,
-      suites,
-      rules: parseRuleFlag('max-sgs', ['bleu=0.1', 'entropy=0.1']),
-    });
-    const bleu = r.rows.filter((x) => x.metric === 'SGS bleu');
-    // Sago lists models in the manifest's order.
-    expect(bleu.map((x) => [x.model, x.pass])).toEqual([
-      ['steady', true],
-      ['fragile', false],
-    ]);
-    expect(bleu[0]?.value).toBe(0);
-    expect(bleu[1]?.value as number).toBeGreaterThan(0.1);
-    expect(bleu[1]?.low).toBeLessThanOrEqual(bleu[1]?.value as number);
-    expect(bleu[1]).toMatchObject({ n: 3, over: 'prompts', reason: 'above threshold' });
-    const entropy = r.rows.filter((x) => x.metric === 'SGS entropy');
-    expect(
-      entropy.every((x) => !x.pass && x.value === undefined && x.reason?.startsWith('unavailable:')),
-    ).toBe(true);
-    const allowed = evaluateThresholds(s, {
-      config,
-      suites,
-      rules: parseRuleFlag('max-sgs', ['entropy=0.1']),
-      allowUnavailable: true,
-    });
-    expect(allowed.pass).toBe(true);
-  });
-
-  it('coverage per protocol and model: a failed call lowers it', () => {
-    const t = store();
-    ladderStore(
-      t,
-      [steady, { ...fragile, answer: (test) => (ladderMeta(test).seedId === 'seed-0' ? 'fail' : true) }],
-      10,
+    expect(evaluateThresholds(s, { config, protocols, suites, rules, allowUnavailable: true }).pass).toBe(
+      true,
     );
-    const r = evaluateThresholds(t, {
-      config,
-      suites: chooseSuites(t),
-      rules: parseRuleFlag('min-coverage', ['0.95']),
-    });
-    expect(r.rows.map((x) => [x.model, x.value, x.pass])).toEqual([
-      ['fragile', 0.9, false],
-      ['steady', 1, true],
-    ]);
-    expect(r.rows[0]?.over).toBe('cells (81 done, 9 failed, 0 pending)');
   });
 
   it('a threshold on a protocol the store lacks is unavailable, not a pass', () => {
     const t = store();
-    ladderStore(t, [steady], 5);
+    writeCells(t, toySuite(1, 'loose/answers'), [right], yesNo);
     const r = evaluateThresholds(t, {
       config,
-      suites: chooseSuites(t),
-      rules: parseRuleFlag('min-saa', ['0.5']),
+      protocols: [toy],
+      suites: chooseSuites(t, [toy]),
+      rules: parseRuleFlag(minAccuracy, ['A=0.5']),
     });
     expect(r.rows).toEqual([
       expect.objectContaining({
+        protocol: 'toy',
         model: '—',
-        metric: 'SAA',
+        metric: 'Accuracy A',
         pass: false,
-        reason: 'unavailable: no paraphrase run in the store',
+        reason: 'unavailable: no toy run in the store',
       }),
     ]);
   });
 
-  it('a family named but absent from the suite is unavailable', () => {
-    const r = evaluateThresholds(s, { config, suites, rules: parseRuleFlag('min-stability', ['KB=0.5']) });
-    expect(r.rows.every((x) => !x.pass && x.reason?.startsWith('unavailable'))).toBe(true);
+  it('a rule that checks nothing says so, and fails unless allowed', () => {
+    const t = store();
+    const empty: CheckProtocol<ToyResults> = { ...toy, load: () => ({ models: [] }) };
+    writeCells(t, toySuite(1), [right], yesNo);
+    const r = evaluateThresholds(t, {
+      config,
+      protocols: [empty],
+      suites: chooseSuites(t, [empty]),
+      rules: parseRuleFlag(minAccuracy, ['0.5']),
+    });
+    expect(r.rows).toEqual([
+      expect.objectContaining({
+        model: '—',
+        metric: 'Accuracy',
+        pass: false,
+        reason: expect.stringMatching(/^unavailable: nothing to check in the toy suite [0-9a-f]{12}$/),
+      }),
+    ]);
   });
 });
 
-describe('compareModels (paired)', () => {
-  const s = store();
-  // The twin differs from steady on one test only: not a significant change.
-  const twin: FakeModel = {
-    label: 'twin',
-    identity: 'replay:twin',
-    answer: (t, repeat) =>
-      !(
-        ladderMeta(t).seedId === 'seed-3' &&
-        ladderMeta(t).family === 'SV' &&
-        repeat === 0 &&
-        ladderMeta(t).measuredLevel === 3
-      ),
+describe('coverage', () => {
+  const rules = parseRuleFlag(MIN_COVERAGE, ['0.9']);
+  const failing: FakeModel = { label: 'down', identity: 'replay:down', answer: () => 'fail' };
+  const flaky: FakeModel = {
+    label: 'flaky',
+    identity: 'replay:flaky',
+    answer: (t, repeat) => (t.id === 'A-0' && repeat === 0 ? 'fail' : true),
   };
-  ladderStore(s, [steady, fragile, twin]);
 
-  it('steady -> fragile: b and c from the pairs, McNemar p, a CI below 0: significantly worse', () => {
-    const r = compareModels(s, { config, base: 'steady', new: 'fragile', alpha: 0.05 });
-    expect(r.protocol).toBe('ladder');
-    // Per seed and family, fragile is wrong at L3 always and at L2 on even seeds: 30 x 2 x (1 + 0.5).
-    expect(r.comparison.table).toEqual({ a: 30 * 3 + 30 * 2 + 15 * 2, b: 90, c: 0, d: 0 });
-    expect(r.comparison.n).toBe(270);
-    expect(r.comparison.clusters).toBe(30);
-    expect(r.comparison.mcnemar.p).toBe(2 * 0.5 ** 90);
-    expect(r.comparison.difference.estimate).toBeCloseTo(-90 / 270, 12);
-    expect(r.comparison.difference.high as number).toBeLessThan(0);
-    expect(r.worse).toBe(true);
-    expect(r.verdict).toMatch(/significantly worse at alpha 0.05/);
-  });
-
-  it('fragile -> steady is better, steady -> twin is no significant difference', () => {
-    expect(compareModels(s, { config, base: 'fragile', new: 'steady', alpha: 0.05 })).toMatchObject({
-      worse: false,
-      better: true,
-    });
-    const t = compareModels(s, { config, base: 'steady', new: 'replay:twin', alpha: 0.05 });
-    expect(t.comparison.mcnemar).toMatchObject({ b: 1, c: 0, p: 1 });
-    expect(t).toMatchObject({ worse: false, better: false });
-  });
-
-  it('paraphrase pairs are (item, phrasing, repeat), clustered by item', () => {
-    const p = store();
-    paraphraseStore(p, [
-      { label: 'a', identity: 'replay:a', answer: () => true },
-      { label: 'b', identity: 'replay:b', answer: (_t, repeat) => repeat === 1 },
+  it("covers each protocol's suite and every plain suite, per model; a failed call lowers it", () => {
+    const s = store();
+    writeCells(s, toySuite(2), [right, flaky], yesNo);
+    const plain = suiteOf('prompts.jsonl', [
+      { id: 'p1', prompt: 'hello' },
+      { id: 'p2', prompt: 'bye' },
     ]);
-    const r = compareModels(p, { config, base: 'a', new: 'b', alpha: 0.05 });
-    expect(r.protocol).toBe('paraphrase');
-    expect(r.unit).toEqual({ pair: 'item x phrasing x repeat', cluster: 'item' });
-    expect(r.comparison).toMatchObject({ n: 12 * 4 * 2, clusters: 12, table: { a: 48, b: 48, c: 0, d: 0 } });
-    expect(r.worse).toBe(true);
+    writeCells(s, plain, [failing], yesNo);
+    // A protocol's own helper suites (judges, generators) are not plain.
+    writeCells(s, suiteOf('toy/judge', [{ id: 'j', prompt: 'judge' }]), [failing], yesNo);
+    const r = evaluateThresholds(s, { config, protocols, suites: chooseSuites(s, protocols), rules });
+    expect(r.rows.map((x) => [x.protocol, x.model, x.metric, x.value, x.pass])).toEqual([
+      ['toy', 'flaky', 'coverage', 7 / 8, false],
+      ['toy', 'right', 'coverage', 1, true],
+      ['plain', 'down', 'coverage prompts.jsonl', 0, false],
+    ]);
+    expect(r.rows[0]).toMatchObject({
+      n: 8,
+      over: 'cells (7 done, 1 failed, 0 pending)',
+      threshold: '>= 0.9',
+    });
+    expect(r.suites.map((x) => x.protocol)).toEqual(['toy', 'plain']);
   });
 
-  it('unknown or identical models are input errors', () => {
-    expect(() => compareModels(s, { config, base: 'steady', new: 'nobody', alpha: 0.05 })).toThrow(
-      /no ladder or paraphrase suite/,
-    );
-    expect(() => compareModels(s, { config, base: 'steady', new: 'replay:steady', alpha: 0.05 })).toThrow(
-      /same model/,
+  it('a store of plain suites only: every cell failed is a failure, not "0/0 passed"', () => {
+    const s = store();
+    writeCells(s, suiteOf('builtin:demo', [{ id: 'd', prompt: 'demo', repeats: 3 }]), [failing], yesNo);
+    const r = evaluateThresholds(s, { config, protocols, suites: chooseSuites(s, protocols), rules });
+    expect(r.rows).toEqual([
+      expect.objectContaining({ protocol: 'plain', value: 0, n: 3, pass: false, reason: 'below threshold' }),
+    ]);
+    expect(r.pass).toBe(false);
+  });
+
+  it('a store with no suite with cells has nothing to cover: unavailable, a failure unless allowed', () => {
+    const s = store();
+    const r = evaluateThresholds(s, { config, protocols, suites: {}, rules });
+    expect(r.rows).toEqual([
+      expect.objectContaining({
+        protocol: '—',
+        model: '—',
+        metric: 'coverage',
+        value: undefined,
+        pass: false,
+        reason: 'unavailable: no suite with cells in the store',
+      }),
+    ]);
+    expect(evaluateThresholds(s, { config, protocols, suites: {}, rules, allowUnavailable: true }).pass).toBe(
+      true,
     );
   });
 });
@@ -313,14 +304,93 @@ describe('compareModels (paired)', () => {
 describe('chooseSuites', () => {
   it('takes a --suite hash prefix, and refuses a suite of no protocol or an unknown one', () => {
     const s = store();
-    const older = ladderStore(s, [steady], 3);
-    const newer = ladderStore(s, [steady], 4);
-    expect(chooseSuites(s).ladder?.hash).toBe(newer.hash);
-    expect(chooseSuites(s, [older.hash.slice(0, 10)]).ladder?.hash).toBe(older.hash);
-    expect(chooseSuites(s, [older.hash.slice(0, 10)], { latest: false })).toEqual({
-      ladder: { protocol: 'ladder', hash: older.hash, name: 'ladder/tests' },
+    const older = toySuite(3);
+    const newer = toySuite(4);
+    writeCells(s, older, [right], yesNo);
+    writeCells(s, newer, [right], yesNo);
+    const plain = suiteOf('prompts.jsonl', [{ id: 'p', prompt: 'p' }]);
+    writeCells(s, plain, [right], yesNo);
+    expect(chooseSuites(s, protocols).toy?.hash).toBe(newer.hash);
+    expect(chooseSuites(s, protocols, [older.hash.slice(0, 10)]).toy?.hash).toBe(older.hash);
+    expect(chooseSuites(s, protocols, [older.hash.slice(0, 10)], { latest: false })).toEqual({
+      toy: { protocol: 'toy', hash: older.hash, name: 'toy/answers' },
     });
-    expect(() => chooseSuites(s, ['ffffffffff'])).toThrow(/no suite ffffffffff/);
-    expect(() => chooseSuites(s, ['xyz'])).toThrow(/expected a suite hash/);
+    expect(() => chooseSuites(s, protocols, [plain.hash.slice(0, 10)])).toThrow(
+      `suite ${plain.hash.slice(0, 10)} is 'prompts.jsonl', not a toy or loose suite`,
+    );
+    expect(() => chooseSuites(s, protocols, [older.hash, newer.hash])).toThrow(/two toy suites given/);
+    expect(() => chooseSuites(s, protocols, ['ffffffffff'])).toThrow(/no suite ffffffffff/);
+    expect(() => chooseSuites(s, protocols, ['xyz'])).toThrow(/expected a suite hash/);
+  });
+
+  it('skips a suite without cells, and one its protocol cannot use', () => {
+    const s = store();
+    writeCells(s, toySuite(1), [], yesNo);
+    expect(chooseSuites(s, protocols)).toEqual({});
+    writeCells(s, toySuite(2), [right], yesNo);
+    expect(chooseSuites(s, protocols).toy).toBeDefined();
+    expect(chooseSuites(s, [{ ...toy, usable: () => false }])).toEqual({});
+  });
+});
+
+describe('compareModels (paired)', () => {
+  const s = store();
+  writeCells(s, toySuite(4), [right, halfB], yesNo);
+  const compare = (base: string, next: string, more: Partial<Parameters<typeof compareModels>[1]> = {}) =>
+    compareModels(s, { config, protocols, base, new: next, alpha: 0.05, ...more });
+
+  it("pairs the protocol's verdicts by key and clusters them: McNemar and the clustered CI", () => {
+    const r = compare('right', 'halfB');
+    expect(r).toMatchObject({ protocol: 'toy', unit: { pair: 'test x repeat', cluster: 'group' } });
+    // halfB is wrong on 6 of group B's 8 cells.
+    expect(r.comparison).toMatchObject({ n: 16, clusters: 2, table: { a: 10, b: 6, c: 0, d: 0 } });
+    expect(r.comparison.mcnemar.p).toBe(2 * 0.5 ** 6);
+    expect(r.unpaired).toEqual({ base: 0, new: 0, unscored: 0 });
+    // Two clusters cannot exclude 0: McNemar alone would call it.
+    expect(r.worse).toBe(false);
+    expect(r.verdict).toMatch(/clustered CI of the difference includes 0: .* share a group/);
+  });
+
+  it('answers one model lacks are left out and counted', () => {
+    const t = store();
+    const suite = toySuite(2);
+    writeCells(t, suite, [right], yesNo);
+    writeCells(t, { ...suite, tests: suite.tests.slice(1) }, [halfB], yesNo);
+    // The suite is stored once: the second write only adds halfB's cells, for all tests but A-0.
+    const r = compareModels(t, { config, protocols, base: 'right', new: 'halfB', alpha: 0.05 });
+    expect(r.unpaired).toEqual({ base: 2, new: 0, unscored: 0 });
+    expect(r.comparison.n).toBe(6);
+  });
+
+  it('unknown or identical models, or a suite of a protocol without correctness, are input errors', () => {
+    expect(() => compare('right', 'nobody')).toThrow(/no toy suite in :memory: has cells of both/);
+    expect(() => compare('right', 'replay:right')).toThrow(/same model/);
+    const loose = { protocol: 'loose', hash: 'f'.repeat(64), name: 'loose/answers' };
+    expect(inputError(() => compare('right', 'halfB', { suite: loose }))).toBe(
+      '--suite: a paired comparison needs a toy suite (loose has no correctness)',
+    );
+  });
+
+  it('two protocols with both models need --protocol', () => {
+    const t = store();
+    const other: CheckProtocol<ToyResults> = { ...toy, protocol: 'other', suiteName: 'other/answers' };
+    writeCells(t, toySuite(1), [right, halfB], yesNo);
+    writeCells(t, toySuite(1, 'other/answers'), [right, halfB], yesNo);
+    const both = [toy, other];
+    expect(
+      inputError(() =>
+        compareModels(t, { config, protocols: both, base: 'right', new: 'halfB', alpha: 0.05 }),
+      ),
+    ).toBe('--protocol: both a toy and a other suite have both models: pass --protocol toy|other');
+    expect(
+      compareModels(t, {
+        config,
+        protocols: both,
+        base: 'right',
+        new: 'halfB',
+        alpha: 0.05,
+        protocol: 'other',
+      }).protocol,
+    ).toBe('other');
   });
 });

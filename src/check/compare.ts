@@ -1,37 +1,28 @@
 import type { WaverConfig } from '../config/schema.js';
 import { InputError } from '../errors.js';
-import { LadderConfigSchema } from '../protocols/ladder/config.js';
-import { loadLadderResults } from '../protocols/ladder/results.js';
-import { loadParaphraseResults } from '../protocols/paraphrase/results.js';
 import { type PairedComparison, type PairedObservation, pairedComparison } from '../stats/paired.js';
 import type { Store, SuiteModel } from '../store/store.js';
 import { deriveSeed } from '../util/random.js';
-import { type ProtocolSuite, protocolSuites } from './suites.js';
+import { orList, protocolSuites } from './suites.js';
+import type { CheckedSuite, CheckProtocol, CompareDef, ModelRef, Verdict } from './types.js';
 
 /**
  * "Did the upgrade make it less stable?": two models on the same suite, paired test by test
- * (docs/check.md#compare). Each (test, repeat) both answered is a pair of correctness verdicts;
- * McNemar's exact test on the discordant pairs gives the p-value, and a cluster bootstrap (seeds
- * for the ladder, items for paraphrase) the CI of the accuracy difference. The new model is
- * significantly worse when both agree: p < alpha with more base-only wins, and the (1 - alpha)
- * CI of new - base entirely below 0.
+ * (docs/check.md#compare). Each pair key both answered (a (test, repeat) for the ladder) is a
+ * pair of correctness verdicts, from the protocol's CompareDef; McNemar's exact test on the
+ * discordant pairs gives the p-value, and a cluster bootstrap (seeds for the ladder, items for
+ * paraphrase) the CI of the accuracy difference. The new model is significantly worse when both
+ * agree: p < alpha with more base-only wins, and the (1 - alpha) CI of new - base entirely below 0.
  */
 
-export type CompareProtocol = 'ladder' | 'paraphrase';
-
-export interface ModelRef {
-  label: string;
-  identity: string;
-}
-
 export interface CompareResult {
-  protocol: CompareProtocol;
-  suite: ProtocolSuite;
+  protocol: string;
+  suite: CheckedSuite;
   base: ModelRef;
   new: ModelRef;
   alpha: number;
   /** What a pair and a cluster are. */
-  unit: { pair: string; cluster: string };
+  unit: CompareDef['unit'];
   comparison: PairedComparison;
   /** Answers without a partner, or without a verdict (a KB response not judged). */
   unpaired: { base: number; new: number; unscored: number };
@@ -42,24 +33,26 @@ export interface CompareResult {
 
 export interface CompareOptions {
   config: WaverConfig;
+  protocols: readonly CheckProtocol[];
   base: string;
   new: string;
-  protocol?: CompareProtocol;
+  /** The protocol to compare on, by name (--protocol). */
+  protocol?: string;
   /** A suite chosen with --suite. */
-  suite?: ProtocolSuite;
+  suite?: CheckedSuite;
   alpha: number;
 }
 
 export function compareModels(store: Store, opts: CompareOptions): CompareResult {
   const { suite, protocol } = pickSuite(store, opts);
+  const def = protocol.compare as CompareDef;
   const base = resolveModel(store, suite.hash, opts.base, 'base');
   const next = resolveModel(store, suite.hash, opts.new, 'new');
   if (base.identity === next.identity)
     throw new InputError(`base and new are the same model (${base.identity})`, { field: '--compare' });
-  const { pairs, unpaired, unit } =
-    protocol === 'ladder'
-      ? ladderPairs(store, suite.hash, base, next, opts.config)
-      : paraphrasePairs(store, suite.hash, base, next, opts.config);
+  const verdicts = def.verdicts(store, suite.hash, { base, new: next }, opts.config);
+  const { pairs, unpaired } = join(verdicts.base, verdicts.new);
+  const unit = def.unit;
   const comparison = pairedComparison(pairs, {
     seed: deriveSeed(opts.config.seed, 'check-compare', base.identity, next.identity),
     confidence: 1 - opts.alpha,
@@ -79,7 +72,7 @@ export function compareModels(store: Store, opts: CompareOptions): CompareResult
             ? `McNemar p < ${opts.alpha}, but the clustered CI of the difference includes 0: not significant once pairs that share a ${unit.cluster} are allowed to be correlated`
             : `no significant difference at alpha ${opts.alpha}`;
   return {
-    protocol,
+    protocol: protocol.protocol,
     suite,
     base,
     new: next,
@@ -93,42 +86,49 @@ export function compareModels(store: Store, opts: CompareOptions): CompareResult
   };
 }
 
-function pickSuite(store: Store, opts: CompareOptions): { suite: ProtocolSuite; protocol: CompareProtocol } {
+/** The protocols whose answers are right or wrong: those a comparison can run on. */
+export function comparable(protocols: readonly CheckProtocol[]): CheckProtocol[] {
+  return protocols.filter((p) => p.compare !== undefined);
+}
+
+function pickSuite(store: Store, opts: CompareOptions): { suite: CheckedSuite; protocol: CheckProtocol } {
+  const candidates = comparable(opts.protocols);
+  const names = candidates.map((p) => p.protocol);
   if (opts.suite) {
-    if (opts.suite.protocol === 'sago')
+    const chosen = opts.suite;
+    const protocol = candidates.find((p) => p.protocol === chosen.protocol);
+    if (!protocol)
       throw new InputError(
-        'a paired comparison needs a ladder or paraphrase suite (sago has no correctness)',
+        `a paired comparison needs a ${orList(names)} suite (${chosen.protocol} has no correctness)`,
         { field: '--suite' },
       );
-    if (opts.protocol && opts.protocol !== opts.suite.protocol)
-      throw new InputError(`--suite is a ${opts.suite.protocol} suite but --protocol is ${opts.protocol}`, {
+    if (opts.protocol && opts.protocol !== chosen.protocol)
+      throw new InputError(`--suite is a ${chosen.protocol} suite but --protocol is ${opts.protocol}`, {
         field: '--protocol',
       });
-    return { suite: opts.suite, protocol: opts.suite.protocol };
+    return { suite: chosen, protocol };
   }
-  const candidates: ProtocolSuite[] = [];
-  for (const protocol of opts.protocol ? [opts.protocol] : (['ladder', 'paraphrase'] as const)) {
+  const found: { suite: CheckedSuite; protocol: CheckProtocol }[] = [];
+  for (const protocol of candidates.filter((p) => !opts.protocol || p.protocol === opts.protocol)) {
     // The most recent suite of the protocol that both models answered.
     const hash = protocolSuites(store, protocol).find(
       (h) => hasModel(store, h, opts.base) && hasModel(store, h, opts.new),
     );
     if (hash)
-      candidates.push({ protocol, hash, name: protocol === 'ladder' ? 'ladder/tests' : 'paraphrase/items' });
+      found.push({ suite: { protocol: protocol.protocol, hash, name: protocol.suiteName }, protocol });
   }
-  const [first, second] = candidates;
+  const [first, second] = found;
   if (!first)
     throw new InputError(
-      `no ${opts.protocol ?? 'ladder or paraphrase'} suite in ${store.path} has cells of both '${opts.base}' and '${opts.new}'`,
+      `no ${opts.protocol ?? orList(names)} suite in ${store.path} has cells of both '${opts.base}' and '${opts.new}'`,
       { field: '--compare' },
     );
   if (second)
     throw new InputError(
-      'both a ladder and a paraphrase suite have both models: pass --protocol ladder|paraphrase',
-      {
-        field: '--protocol',
-      },
+      `both a ${first.protocol.protocol} and a ${second.protocol.protocol} suite have both models: pass --protocol ${names.join('|')}`,
+      { field: '--protocol' },
     );
-  return { suite: first, protocol: first.protocol as CompareProtocol };
+  return first;
 }
 
 function hasModel(store: Store, suiteHash: string, name: string): boolean {
@@ -156,20 +156,11 @@ function resolveModel(store: Store, suiteHash: string, name: string, role: strin
   );
 }
 
-interface Pairing {
-  pairs: PairedObservation[];
-  unpaired: CompareResult['unpaired'];
-  unit: CompareResult['unit'];
-}
-
-/** One model's verdict on a cell: undefined when it was not scored. */
-interface Verdict {
-  cluster: string;
-  correct: boolean | undefined;
-}
-
 /** Joins two models' verdicts on a key; a verdict of undefined (not scored) leaves the pair out. */
-function join(baseCells: Map<string, Verdict>, newCells: Map<string, Verdict>): Omit<Pairing, 'unit'> {
+function join(
+  baseCells: ReadonlyMap<string, Verdict>,
+  newCells: ReadonlyMap<string, Verdict>,
+): { pairs: PairedObservation[]; unpaired: CompareResult['unpaired'] } {
   const pairs: PairedObservation[] = [];
   let unscored = 0;
   let baseOnly = 0;
@@ -190,71 +181,14 @@ function join(baseCells: Map<string, Verdict>, newCells: Map<string, Verdict>): 
   return { pairs, unpaired: { base: baseOnly, new: newOnly, unscored } };
 }
 
-/** Loads one protocol's results for the two models and pairs their cells. */
-type PairingLoader = (
-  store: Store,
-  hash: string,
-  base: ModelRef,
-  next: ModelRef,
-  config: WaverConfig,
-) => Pairing;
-
-/** Pairs the two models' cells of one protocol's results; `verdict` gives a cell's pairing key and verdict. */
-function pairCells<C>(
-  models: readonly { identity: string; cells: readonly C[] }[],
-  base: ModelRef,
-  next: ModelRef,
-  verdict: (cell: C) => [key: string, Verdict],
-  unit: Pairing['unit'],
-): Pairing {
-  const verdicts = (identity: string) =>
-    new Map((models.find((x) => x.identity === identity)?.cells ?? []).map(verdict));
-  return { ...join(verdicts(base.identity), verdicts(next.identity)), unit };
-}
-
 /**
- * Ladder pairs: (test, repeat), clustered by seed. A numeric answer is correct when it scores 1; a
- * Knowledge Boundary response when its rubric score recognises the boundary (>= the threshold).
- * Failed calls are incorrect (DESIGN.md); KB responses without a verdict are left out.
+ * One model's verdicts from a results loader's cells per model (a CompareDef's helper): `verdict`
+ * gives a cell's pair key and verdict. A model without cells has none.
  */
-const ladderPairs: PairingLoader = (store, hash, base, next, config) => {
-  const settings = LadderConfigSchema.parse(config.ladder ?? {});
-  const results = loadLadderResults(store, hash, {
-    settings,
-    seed: config.seed,
-    minCoverage: config.minCoverage,
-    models: [base, next],
-  });
-  return pairCells(
-    results.models,
-    base,
-    next,
-    (c) => {
-      const correct =
-        c.score === undefined
-          ? undefined
-          : c.family === 'KB'
-            ? c.score >= settings.kbRecognizeThreshold
-            : c.score >= 1;
-      return [`${c.testId}\u0000${c.repeat}`, { cluster: c.seedId, correct }];
-    },
-    { pair: 'test x repeat', cluster: 'seed' },
-  );
-};
-
-/** Paraphrase pairs: (item, phrasing, repeat), clustered by item; failed or unparsed answers are wrong. */
-const paraphrasePairs: PairingLoader = (store, hash, base, next, config) => {
-  // The pairs need the scored cells only; one resample keeps the loader's own CIs cheap.
-  const results = loadParaphraseResults(store, hash, {
-    models: [base.identity, next.identity],
-    seed: config.seed,
-    resamples: 1,
-  });
-  return pairCells(
-    results.models,
-    base,
-    next,
-    (c) => [`${c.item}\u0000${c.phrasing}\u0000${c.repeat}`, { cluster: c.item, correct: c.correct }],
-    { pair: 'item x phrasing x repeat', cluster: 'item' },
-  );
-};
+export function modelVerdicts<C>(
+  models: readonly { identity: string; cells: readonly C[] }[],
+  model: ModelRef,
+  verdict: (cell: C) => [key: string, Verdict],
+): Map<string, Verdict> {
+  return new Map((models.find((m) => m.identity === model.identity)?.cells ?? []).map(verdict));
+}

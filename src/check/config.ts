@@ -1,33 +1,38 @@
 import { z } from 'zod';
-import { FAMILIES } from '../protocols/ladder/types.js';
-import { SAGO_AXES } from '../protocols/sago/metrics.js';
+import { MIN_COVERAGE, type ThresholdSpec } from './threshold-spec.js';
 
 /**
- * The `check:` section of waver.yaml: the thresholds `waver check` gates on (docs/check.md).
- * Kept free of the top-level schema: schema.ts imports this, so it must not import schema.ts.
- * A number applies to every family (axis) the store has; a map names families (axes) one by one.
+ * The `check:` section of waver.yaml (docs/check.md): one key per threshold of the protocols it is
+ * built from, plus the check's own. A scoped threshold takes a number for every scope the store
+ * has, or a map naming scopes one by one: `minStability: 0.8` or `{ SV: 0.8, CL: 0.7 }`.
+ * It reads only the protocols' threshold specs, so that the config schema can import it without
+ * the results loaders.
  */
+export function checkConfigSchema(
+  protocols: readonly { readonly thresholds: readonly ThresholdSpec[] }[],
+): z.ZodType<CheckConfig, CheckConfig> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const spec of [...protocols.flatMap((p) => p.thresholds), MIN_COVERAGE]) {
+    const value = spec.value.schema;
+    shape[spec.configKey] = (
+      spec.scopes ? z.union([value, z.partialRecord(z.enum(spec.scopes.values), value)]) : value
+    ).optional();
+  }
+  return z
+    .object({
+      ...shape,
+      /** A metric a model lacks passes instead of failing. */
+      allowUnavailable: z.boolean().optional(),
+      /** Significance level of `--compare`. */
+      alpha: z.number().gt(0).lt(1).optional(),
+    })
+    .strict() as unknown as z.ZodType<CheckConfig, CheckConfig>;
+}
 
-const share = z.number().min(0).max(1);
-const level = z.int().min(1).max(5);
-
-export const CheckConfig = z
-  .object({
-    /** Minimum Stability (ladder) per family: `0.8` for every family, or `{ SV: 0.8, CL: 0.7 }`. */
-    minStability: z.union([share, z.partialRecord(z.enum(FAMILIES), share)]).optional(),
-    /** No Collapse Point at or below this level (ladder): `2` for every family, or `{ SV: 2 }`. */
-    noCollapseAtOrBelow: z.union([level, z.partialRecord(z.enum(FAMILIES), level)]).optional(),
-    /** Minimum Stability-Adjusted Accuracy (paraphrase). */
-    minSaa: share.optional(),
-    /** Maximum SGS (sago, all prompts pooled) per axis: `0.1` for every axis, or `{ bleu: 0.1 }`. */
-    maxSgs: z.union([z.number().min(0), z.partialRecord(z.enum(SAGO_AXES), z.number().min(0))]).optional(),
-    /** Minimum share of a model's cells that are done, for every protocol in the store. */
-    minCoverage: share.optional(),
-    /** A metric a model lacks passes instead of failing. */
-    allowUnavailable: z.boolean().optional(),
-    /** Significance level of `--compare`. */
-    alpha: z.number().gt(0).lt(1).optional(),
-  })
-  .strict();
-
-export type CheckConfig = z.infer<typeof CheckConfig>;
+/** What the section holds, typed loosely: its threshold keys are the protocols'. */
+export interface CheckConfig {
+  /** A threshold by its `configKey`: a value, or values by scope. */
+  [configKey: string]: number | Partial<Record<string, number>> | boolean | undefined;
+  allowUnavailable?: boolean;
+  alpha?: number;
+}

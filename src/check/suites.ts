@@ -1,69 +1,69 @@
 import { InputError } from '../errors.js';
-import { LADDER_TESTS_SUITE } from '../protocols/ladder/run.js';
-import { ITEMS_SUITE } from '../protocols/paraphrase/suite.js';
-import { latestManifest } from '../protocols/sago/manifest.js';
-import { RESPONSES_SUITE } from '../protocols/sago/results.js';
 import type { Store } from '../store/store.js';
+import type { CheckedSuite, CheckProtocol } from './types.js';
 
 /**
- * Which suite of each protocol `waver check` looks at: the one run most recently (a store may hold
- * several, e.g. an old ladder suite and a rebuilt one), unless `--suite HASH` names one.
+ * Which suites `waver check` looks at: per protocol the one run most recently (a store may hold
+ * several, e.g. an old ladder suite and a rebuilt one), unless `--suite HASH` names one; for
+ * coverage, also every plain suite (one of no protocol) with cells.
  */
-
-export type Protocol = 'ladder' | 'paraphrase' | 'sago';
-export const PROTOCOLS: readonly Protocol[] = ['ladder', 'paraphrase', 'sago'];
-
-const SUITE_NAME: Record<Protocol, string> = {
-  ladder: LADDER_TESTS_SUITE,
-  paraphrase: ITEMS_SUITE,
-  sago: RESPONSES_SUITE,
-};
-
-export interface ProtocolSuite {
-  protocol: Protocol;
-  hash: string;
-  name: string;
-}
 
 /** The protocol a suite name belongs to, if any. */
-export function protocolOfSuite(name: string): Protocol | undefined {
-  return PROTOCOLS.find((p) => SUITE_NAME[p] === name);
+export function protocolOfSuite(
+  protocols: readonly CheckProtocol[],
+  name: string,
+): CheckProtocol | undefined {
+  return protocols.find((p) => p.suiteName === name);
+}
+
+/** Suites of a protocol that have cells and can be checked, most recently run first. */
+export function protocolSuites(store: Store, protocol: CheckProtocol): string[] {
+  const hashes = store.suitesWithCellsNamed(protocol.suiteName);
+  return protocol.usable ? hashes.filter((h) => protocol.usable?.(store, h)) : hashes;
 }
 
 /**
- * Suites of a protocol that have cells, most recently run first. Sago suites count only with a
- * manifest (the results cannot be rebuilt without one).
- */
-export function protocolSuites(store: Store, protocol: Protocol): string[] {
-  const hashes = store.suitesWithCellsNamed(SUITE_NAME[protocol]);
-  return protocol === 'sago' ? hashes.filter((h) => latestManifest(store, h) !== undefined) : hashes;
-}
-
-/**
- * The suite to check per protocol: `--suite` hashes (each names its protocol by its suite name; a
- * hash prefix of 8+ characters is enough), else the most recent.
+ * The suite to check per protocol, by name: `--suite` hashes (each names its protocol by its
+ * suite name; a hash prefix of 8+ characters is enough), else the most recent.
  */
 export function chooseSuites(
   store: Store,
+  protocols: readonly CheckProtocol[],
   requested: readonly string[] = [],
   opts: { latest?: boolean } = {},
-): Partial<Record<Protocol, ProtocolSuite>> {
-  const out: Partial<Record<Protocol, ProtocolSuite>> = {};
+): Record<string, CheckedSuite> {
+  const out: Record<string, CheckedSuite> = {};
   for (const want of requested) {
     const suite = findSuite(store, want);
-    const protocol = protocolOfSuite(suite.name);
+    const protocol = protocolOfSuite(protocols, suite.name)?.protocol;
     if (!protocol)
-      throw new InputError(`suite ${want} is '${suite.name}', not a ladder, paraphrase or sago suite`, {
-        field: '--suite',
-      });
+      throw new InputError(
+        `suite ${want} is '${suite.name}', not a ${orList(protocols.map((p) => p.protocol))} suite`,
+        { field: '--suite' },
+      );
     if (out[protocol]) throw new InputError(`two ${protocol} suites given`, { field: '--suite' });
     out[protocol] = { protocol, hash: suite.hash, name: suite.name };
   }
   if (opts.latest === false) return out;
-  for (const protocol of PROTOCOLS) {
-    if (out[protocol]) continue;
-    const hash = protocolSuites(store, protocol)[0];
-    if (hash) out[protocol] = { protocol, hash, name: SUITE_NAME[protocol] };
+  for (const p of protocols) {
+    if (out[p.protocol]) continue;
+    const hash = protocolSuites(store, p)[0];
+    if (hash) out[p.protocol] = { protocol: p.protocol, hash, name: p.suiteName };
+  }
+  return out;
+}
+
+/**
+ * Suites of no protocol with cells (`waver run` on a suite file, the demo), in the order first
+ * run. A protocol's suites, its answers' and its judges' alike, are named `<protocol>/<stage>`.
+ */
+export function plainSuites(store: Store, protocols: readonly CheckProtocol[]): CheckedSuite[] {
+  const hashes = new Set(store.listRuns().flatMap((r) => (r.suiteHash === undefined ? [] : [r.suiteHash])));
+  const out: CheckedSuite[] = [];
+  for (const hash of hashes) {
+    const name = store.getSuite(hash)?.name;
+    if (name === undefined || protocols.some((p) => name.startsWith(`${p.protocol}/`))) continue;
+    if (store.modelsOfSuite(hash).length > 0) out.push({ protocol: 'plain', hash, name });
   }
   return out;
 }
@@ -75,4 +75,9 @@ function findSuite(store: Store, want: string): { hash: string; name: string } {
   if (rows.length === 0) throw new InputError(`no suite ${want} in ${store.path}`, { field: '--suite' });
   if (rows.length > 1) throw new InputError(`suite prefix ${want} is ambiguous`, { field: '--suite' });
   return rows[0] as { hash: string; name: string };
+}
+
+/** `a`, `a or b`, `a, b or c`. */
+export function orList(names: readonly string[]): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
 }

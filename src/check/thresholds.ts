@@ -1,54 +1,29 @@
 import { InputError } from '../errors.js';
-import { FAMILIES, type Family } from '../protocols/ladder/types.js';
-import { SAGO_AXES, type SagoAxis } from '../protocols/sago/metrics.js';
 import type { CheckConfig } from './config.js';
+import { flagOf, type ThresholdSpec } from './threshold-spec.js';
+import type { ThresholdRule } from './types.js';
 
 /**
  * Thresholds as one flat list of rules, whether they came from waver.yaml's `check:` section or
- * from flags. A rule's scope is a family (ladder), an axis (sago) or `*` (every family or axis the
- * store has). Flags for a metric replace that metric's config entirely (docs/check.md#thresholds).
+ * from flags. A rule's scope is one of its threshold's scopes or `*` (every scope the results
+ * have). Flags for a metric replace that metric's config entirely (docs/check.md#thresholds).
  */
 
-export type ThresholdMetric =
-  | 'min-stability'
-  | 'no-collapse-at-or-below'
-  | 'min-saa'
-  | 'max-sgs'
-  | 'min-coverage';
-
-export interface ThresholdRule {
-  metric: ThresholdMetric;
-  /** A ladder family, a sago axis, or `*`. Always `*` for SAA and coverage. */
-  scope: '*' | Family | SagoAxis;
-  /** A share, a level (collapse) or an SGS bound. */
-  value: number;
-}
-
-export const METRIC_FLAGS: Record<ThresholdMetric, string> = {
-  'min-stability': '--min-stability',
-  'no-collapse-at-or-below': '--no-collapse-at-or-below',
-  'min-saa': '--min-saa',
-  'max-sgs': '--max-sgs',
-  'min-coverage': '--min-coverage',
-};
-
-/** Rules from the `check:` section. */
-export function rulesFromConfig(check: CheckConfig | undefined): ThresholdRule[] {
+/** Rules from the `check:` section, in the order of the specs. */
+export function rulesFromConfig(
+  check: CheckConfig | undefined,
+  specs: readonly ThresholdSpec[],
+): ThresholdRule[] {
   if (!check) return [];
   const out: ThresholdRule[] = [];
-  const scoped = (metric: ThresholdMetric, v: number | Partial<Record<string, number>> | undefined) => {
-    if (v === undefined) return;
+  for (const { metric, configKey } of specs) {
+    const v = check[configKey] as number | Partial<Record<string, number>> | undefined;
+    if (v === undefined) continue;
     if (typeof v === 'number') out.push({ metric, scope: '*', value: v });
     else
       for (const [scope, value] of Object.entries(v))
-        if (value !== undefined) out.push({ metric, scope: scope as ThresholdRule['scope'], value });
-  };
-  scoped('min-stability', check.minStability);
-  scoped('no-collapse-at-or-below', check.noCollapseAtOrBelow);
-  if (check.minSaa !== undefined) out.push({ metric: 'min-saa', scope: '*', value: check.minSaa });
-  scoped('max-sgs', check.maxSgs);
-  if (check.minCoverage !== undefined)
-    out.push({ metric: 'min-coverage', scope: '*', value: check.minCoverage });
+        if (value !== undefined) out.push({ metric, scope, value });
+  }
   return out;
 }
 
@@ -65,14 +40,8 @@ export function mergeRules(
  * Parses one flag's values (repeatable, each possibly comma-separated): `0.8`, `SV=0.8`,
  * `SV=0.8,CL=0.7`, `all=0.8`. Bad input is an InputError naming the flag.
  */
-export function parseRuleFlag(metric: ThresholdMetric, values: readonly string[]): ThresholdRule[] {
-  const flag = METRIC_FLAGS[metric];
-  const scopes: readonly string[] =
-    metric === 'min-stability' || metric === 'no-collapse-at-or-below'
-      ? FAMILIES
-      : metric === 'max-sgs'
-        ? SAGO_AXES
-        : [];
+export function parseRuleFlag(spec: ThresholdSpec, values: readonly string[]): ThresholdRule[] {
+  const flag = flagOf(spec);
   const out: ThresholdRule[] = [];
   for (const part of values.flatMap((v) => v.split(',')).map((s) => s.trim())) {
     if (part === '') continue;
@@ -82,55 +51,26 @@ export function parseRuleFlag(metric: ThresholdMetric, values: readonly string[]
     if (eq >= 0) {
       scope = part.slice(0, eq).trim();
       raw = part.slice(eq + 1).trim();
-      if (scopes.length === 0) throw new InputError(`takes a plain number, got '${part}'`, { field: flag });
+      if (!spec.scopes) throw new InputError(`takes a plain number, got '${part}'`, { field: flag });
       if (scope === 'all') scope = '*';
       else {
-        // Families are upper case (SV), axes lower case (bleu): accept either spelling.
+        // Scopes are matched in any case: families are spelt SV, axes bleu.
+        const { noun, values: scopes } = spec.scopes;
         const match = scopes.find((s) => s.toLowerCase() === scope.toLowerCase());
         if (!match)
-          throw new InputError(
-            `unknown ${metric === 'max-sgs' ? 'axis' : 'family'} '${scope}' (one of ${scopes.join(', ')}, or all)`,
-            {
-              field: flag,
-            },
-          );
+          throw new InputError(`unknown ${noun} '${scope}' (one of ${scopes.join(', ')}, or all)`, {
+            field: flag,
+          });
         scope = match;
       }
     }
-    out.push({ metric, scope: scope as ThresholdRule['scope'], value: parseValue(metric, raw, flag) });
+    out.push({ metric: spec.metric, scope, value: spec.value.parse(raw, flag) });
   }
   if (out.length === 0) throw new InputError('expected a value', { field: flag });
   return out;
 }
 
-function parseValue(metric: ThresholdMetric, raw: string, flag: string): number {
-  if (metric === 'no-collapse-at-or-below') {
-    const level = Number(raw.replace(/^L/i, ''));
-    if (!/^L?\d+$/i.test(raw) || level < 1 || level > 5)
-      throw new InputError(`expected a level 1..5 (or L1..L5), got '${raw}'`, { field: flag });
-    return level;
-  }
-  const n = Number(raw);
-  if (raw === '' || !Number.isFinite(n))
-    throw new InputError(`expected a number, got '${raw}'`, { field: flag });
-  if (metric === 'max-sgs') {
-    if (n < 0) throw new InputError(`expected a non-negative number, got '${raw}'`, { field: flag });
-    return n;
-  }
-  if (n < 0 || n > 1) throw new InputError(`expected a share in [0, 1], got '${raw}'`, { field: flag });
-  return n;
-}
-
-/** How a rule reads in a table: `Stability SV >= 0.8`, `no Collapse Point <= L2`. */
-export function describeThreshold(rule: Pick<ThresholdRule, 'metric' | 'value'>): string {
-  switch (rule.metric) {
-    case 'min-stability':
-    case 'min-saa':
-    case 'min-coverage':
-      return `>= ${rule.value}`;
-    case 'max-sgs':
-      return `<= ${rule.value}`;
-    case 'no-collapse-at-or-below':
-      return `no collapse at <= L${rule.value}`;
-  }
+/** How a rule's metric reads in a row: the label, and the scope when the rule names one. */
+export function metricName(spec: Pick<ThresholdSpec, 'label'>, scope: string | undefined): string {
+  return scope === undefined || scope === '*' ? spec.label : `${spec.label} ${scope}`;
 }

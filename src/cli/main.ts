@@ -18,7 +18,12 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   suite: async () => (await import('../protocols/ladder/suite-command.js')).suiteCommand(),
   run: async () => (await import('../protocols/plain/command.js')).runCommand(),
   report: async () => (await import('./commands/report.js')).reportCommand(),
-  check: async () => (await import('./commands/check.js')).checkCommand(),
+  check: async () =>
+    (await import('./commands/check.js')).checkCommand([
+      (await import('../protocols/ladder/check.js')).ladderCheck,
+      (await import('../protocols/paraphrase/check.js')).paraphraseCheck,
+      (await import('../protocols/sago/check.js')).sagoCheck,
+    ]),
   view: async () => (await import('./commands/view.js')).viewCommand(),
   serve: async () => (await import('./commands/serve.js')).serveCommand(),
   export: async () => (await import('./commands/export.js')).exportCommand(),

@@ -1,8 +1,12 @@
 import { z } from 'zod';
-import { CheckConfig } from '../check/config.js';
+import { checkConfigSchema } from '../check/config.js';
 import { ModelSpecSchema } from '../models/spec.js';
+// TEMPORARY until the protocol registry lands: ladderCheck, paraphraseCheck and sagoCheck build `check:`.
+import { ladderCheck } from '../protocols/ladder/check.js';
 import { LadderConfigSchema } from '../protocols/ladder/config.js';
+import { paraphraseCheck } from '../protocols/paraphrase/check.js';
 import { ParaphraseConfig } from '../protocols/paraphrase/config.js';
+import { sagoCheck } from '../protocols/sago/check.js';
 import { SagoConfig } from '../protocols/sago/config.js';
 
 /**
@@ -64,7 +68,8 @@ export const WaverConfig = z
     ladder: LadderConfigSchema.optional(),
     /** `waver paraphrase` settings (docs/paraphrase.md). */
     paraphrase: ParaphraseConfig.optional(),
-    check: CheckConfig.optional(), // `waver check` thresholds (docs/check.md)
+    /** `waver check` thresholds (docs/check.md); TEMPORARY: the registry's protocols will build it. */
+    check: checkConfigSchema([ladderCheck, paraphraseCheck, sagoCheck]).optional(),
   })
   .strict();
 

@@ -2,7 +2,9 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeModel, ladderMeta, ladderStore, paraphraseStore } from '../../check/test-support/stores.js';
+import { type FakeModel, writeCells } from '../../check/test-support/stores.js';
+import { ladderMeta, ladderStore } from '../../protocols/ladder/test-support/store.js';
+import { paraphraseStore } from '../../protocols/paraphrase/test-support/store.js';
 import { openStore } from '../../store/store.js';
 import { assertBuilt, type CliResult, cleanEnv, runCli } from '../test-support/cli.js';
 
@@ -122,6 +124,31 @@ describe('waver check thresholds', () => {
     const allowed = await check(['--store', passing, '--max-sgs', 'bleu=0.1', '--allow-unavailable']);
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).toMatch(/1 unavailable metric\(s\) passed with --allow-unavailable/);
+  });
+});
+
+describe('waver check --min-coverage on plain suites', () => {
+  it('covers a plain suite: every cell failed is exit 4, not "0/0 passed"', async () => {
+    const path = join(dir, 'plain.db');
+    const store = openStore(path);
+    const suite = { name: 'prompts.jsonl', hash: 'a'.repeat(64), tests: [{ id: 'p1', prompt: 'hello' }] };
+    writeCells(store, suite, [{ label: 'down', identity: 'replay:down', answer: () => 'fail' }], () => '');
+    store.close();
+    const r = await check(['--store', path, '--min-coverage', '0.9']);
+    expect(r.code).toBe(4);
+    expect(r.stdout).toMatch(/## Thresholds: 0\/1 passed \(suites: plain a{12}\)/);
+    expect(r.stdout).toContain(
+      '| down | plain | coverage prompts.jsonl | 0.000 | 1 cells (0 done, 1 failed, 0 pending) | >= 0.9 | below threshold |',
+    );
+  });
+
+  it('a store with nothing to cover fails unless --allow-unavailable', async () => {
+    const path = join(dir, 'empty.db');
+    openStore(path).close();
+    const r = await check(['--store', path, '--min-coverage', '0.9']);
+    expect(r.code).toBe(4);
+    expect(r.stdout).toContain('unavailable: no suite with cells in the store');
+    expect((await check(['--store', path, '--min-coverage', '0.9', '--allow-unavailable'])).code).toBe(0);
   });
 });
 

@@ -1,16 +1,12 @@
 import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { type CompareProtocol, type CompareResult, compareModels } from '../../check/compare.js';
+import { type CompareResult, comparable, compareModels } from '../../check/compare.js';
 import { type CheckResult, evaluateThresholds } from '../../check/evaluate.js';
 import { formatCheck } from '../../check/format.js';
-import { chooseSuites, type Protocol, type ProtocolSuite } from '../../check/suites.js';
-import {
-  mergeRules,
-  parseRuleFlag,
-  rulesFromConfig,
-  type ThresholdMetric,
-  type ThresholdRule,
-} from '../../check/thresholds.js';
+import { chooseSuites } from '../../check/suites.js';
+import { flagOf, MIN_COVERAGE, type ThresholdSpec } from '../../check/threshold-spec.js';
+import { mergeRules, parseRuleFlag, rulesFromConfig } from '../../check/thresholds.js';
+import type { CheckedSuite, CheckProtocol, ThresholdRule } from '../../check/types.js';
 import { resolveConfig } from '../../config/load.js';
 import { InputError } from '../../errors.js';
 import { openStore } from '../../store/store.js';
@@ -20,9 +16,10 @@ import { EXIT, emit } from '../output.js';
 /**
  * `waver check`: a CI gate over a store. Thresholds (waver.yaml `check:` or flags) evaluated per
  * model, and/or a paired comparison of two models; exit 0 when everything passes, 4 otherwise
- * (docs/check.md). Reads the store only.
+ * (docs/check.md). Reads the store only. Its threshold flags are the protocols' thresholds.
  */
-export function checkCommand(): Command {
+export function checkCommand(protocols: readonly CheckProtocol[]): Command {
+  const thresholds = thresholdFlags(protocols);
   const collect = (v: string, prev: string[]) => [...prev, v];
   const cmd = new Command('check')
     .description('gate on thresholds (and compare two models): exit 0 when all pass, 4 when any fails')
@@ -33,62 +30,60 @@ export function checkCommand(): Command {
       'check this suite (hash or 8+ character prefix) instead of the latest of its protocol',
       collect,
       [],
-    )
-    .option(
-      '--min-stability <[FAMILY=]X>',
-      'minimum ladder Stability, per family (SV=0.8) or every family (0.8)',
-      collect,
-      [],
-    )
-    .option(
-      '--no-collapse-at-or-below <[FAMILY=]LEVEL>',
-      'fail on a ladder Collapse Point at or below this level',
-      collect,
-      [],
-    )
-    .option('--min-saa <X>', 'minimum paraphrase Stability-Adjusted Accuracy', collect, [])
-    .option(
-      '--max-sgs <[AXIS=]X>',
-      'maximum SAGO SGS (all prompts), per axis (bleu=0.1) or every axis',
-      collect,
-      [],
-    )
-    .option('--min-coverage <X>', 'minimum share of done cells per model, every protocol', collect, [])
+    );
+  for (const { option } of thresholds) cmd.addOption(option.argParser(collect).default([]));
+  cmd
     .option('--allow-unavailable', 'a metric a model lacks passes instead of failing')
     .option(
       '--compare <BASE,NEW>',
       'paired comparison of two models (labels or identities) on the same suite',
     )
-    .addOption(new Option('--protocol <name>', 'suite of the comparison').choices(['ladder', 'paraphrase']))
+    .addOption(
+      new Option('--protocol <name>', 'suite of the comparison').choices(
+        comparable(protocols).map((p) => p.protocol),
+      ),
+    )
     .option('--alpha <a>', 'significance level of the comparison (default 0.05)')
     .option('--seed <n>', 'seed of the bootstraps')
     .addOption(new Option('--format <format>', 'output format').choices(['md', 'json']))
     .option('--out <file>', 'also write the output to this file');
   cmd.action(async () => {
-    process.exitCode = executeCheck(cmd);
+    process.exitCode = executeCheck(cmd, protocols, thresholds);
   });
   return cmd;
+}
+
+interface ThresholdFlag {
+  spec: ThresholdSpec;
+  option: Option;
+}
+
+/** A flag per threshold, the protocols' then the check's own: `--min-stability <[FAMILY=]X>`. */
+function thresholdFlags(protocols: readonly CheckProtocol[]): ThresholdFlag[] {
+  return [...protocols.flatMap((p) => p.thresholds), MIN_COVERAGE].map((spec) => {
+    const scope = spec.scopes ? `[${spec.scopes.noun.toUpperCase()}=]` : '';
+    return { spec, option: new Option(`${flagOf(spec)} <${scope}${spec.value.placeholder}>`, spec.help) };
+  });
 }
 
 interface CheckFlags {
   config?: string;
   store?: string;
   suite: string[];
-  minStability: string[];
-  collapseAtOrBelow: string[] | boolean;
-  minSaa: string[];
-  maxSgs: string[];
-  minCoverage: string[];
   allowUnavailable?: boolean;
   compare?: string;
-  protocol?: CompareProtocol;
+  protocol?: string;
   alpha?: string;
   seed?: string;
   format?: 'md' | 'json';
   out?: string;
 }
 
-function executeCheck(cmd: Command): number {
+function executeCheck(
+  cmd: Command,
+  protocols: readonly CheckProtocol[],
+  thresholds: readonly ThresholdFlag[],
+): number {
   const o = cmd.opts<CheckFlags>();
   // Every flag is checked before the store is opened: bad input reads nothing.
   const seed = o.seed === undefined ? undefined : integer(o.seed, '--seed');
@@ -97,15 +92,13 @@ function executeCheck(cmd: Command): number {
     flags: { store: o.store, format: o.format, out: o.out, seed },
   });
   const flagRules: ThresholdRule[] = [];
-  const add = (metric: ThresholdMetric, values: string[] | boolean) => {
-    if (Array.isArray(values) && values.length > 0) flagRules.push(...parseRuleFlag(metric, values));
-  };
-  add('min-stability', o.minStability);
-  add('no-collapse-at-or-below', o.collapseAtOrBelow);
-  add('min-saa', o.minSaa);
-  add('max-sgs', o.maxSgs);
-  add('min-coverage', o.minCoverage);
-  const rules = mergeRules(rulesFromConfig(config.check), flagRules);
+  for (const { spec, option } of thresholds) {
+    // Commander keeps a `--no-...` flag's values under the positive name (`collapseAtOrBelow`).
+    const values = cmd.getOptionValue(option.attributeName()) as string[] | boolean;
+    if (Array.isArray(values) && values.length > 0) flagRules.push(...parseRuleFlag(spec, values));
+  }
+  const specs = thresholds.map((t) => t.spec);
+  const rules = mergeRules(rulesFromConfig(config.check, specs), flagRules);
   const alpha = o.alpha === undefined ? (config.check?.alpha ?? 0.05) : share(o.alpha, '--alpha');
   const allowUnavailable = o.allowUnavailable ?? config.check?.allowUnavailable ?? false;
   let pair: [string, string] | undefined;
@@ -118,21 +111,24 @@ function executeCheck(cmd: Command): number {
     throw new InputError('--protocol applies to --compare only', { field: '--protocol' });
   if (rules.length === 0 && !pair)
     throw new InputError(
-      'nothing to check: give a threshold (e.g. --min-stability 0.8, --min-saa 0.6, or check: in waver.yaml) or --compare BASE,NEW',
+      `nothing to check: give a threshold (${specs.map(flagOf).join(', ')}, or check: in waver.yaml) or --compare BASE,NEW`,
     );
   if (!existsSync(config.store))
     throw new InputError('store not found', { field: '--store', file: config.store });
 
   const store = openStore(config.store);
   try {
-    const suites = chooseSuites(store, o.suite);
+    const suites = chooseSuites(store, protocols, o.suite);
     let thresholds: CheckResult | undefined;
     let compare: CompareResult | undefined;
-    if (rules.length > 0) thresholds = evaluateThresholds(store, { config, rules, suites, allowUnavailable });
+    if (rules.length > 0)
+      thresholds = evaluateThresholds(store, { config, protocols, rules, suites, allowUnavailable });
     if (pair) {
-      const chosen = comparedSuite(chooseSuites(store, o.suite, { latest: false }), o.protocol);
+      const explicit = chooseSuites(store, protocols, o.suite, { latest: false });
+      const chosen = comparedSuite(protocols, explicit, o.protocol);
       compare = compareModels(store, {
         config,
+        protocols,
         base: pair[0],
         new: pair[1],
         alpha,
@@ -148,18 +144,21 @@ function executeCheck(cmd: Command): number {
   }
 }
 
-/** The suite `--suite` named for the comparison, if any (a sago suite is refused by compareModels). */
+/** The suite `--suite` named for the comparison, if any (one of no comparison is refused by compareModels). */
 function comparedSuite(
-  explicit: Partial<Record<Protocol, ProtocolSuite>>,
-  protocol: CompareProtocol | undefined,
-): ProtocolSuite | undefined {
+  protocols: readonly CheckProtocol[],
+  explicit: Readonly<Record<string, CheckedSuite>>,
+  protocol: string | undefined,
+): CheckedSuite | undefined {
   if (protocol) return explicit[protocol];
-  const given = [explicit.ladder, explicit.paraphrase].filter((s) => s !== undefined);
-  if (given.length > 1)
-    throw new InputError('--suite names a ladder and a paraphrase suite: pass --protocol to compare on one', {
-      field: '--protocol',
-    });
-  return given[0] ?? explicit.sago;
+  const given = comparable(protocols).flatMap((p) => explicit[p.protocol] ?? []);
+  const [first, second] = given;
+  if (first && second)
+    throw new InputError(
+      `--suite names a ${first.protocol} and a ${second.protocol} suite: pass --protocol to compare on one`,
+      { field: '--protocol' },
+    );
+  return first ?? Object.values(explicit)[0];
 }
 
 function integer(value: string, flag: string): number {

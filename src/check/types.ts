@@ -1,0 +1,104 @@
+import type { WaverConfig } from '../config/schema.js';
+import type { Store } from '../store/store.js';
+import type { ThresholdSpec } from './threshold-spec.js';
+
+/**
+ * What a protocol hands `waver check` (docs/check.md): the suite it reads, its results loader,
+ * the thresholds it can gate on and, when its answers are right or wrong, how two models' answers
+ * pair up for `--compare`. The check shell does the rest for every protocol alike: rules from
+ * waver.yaml and flags, the suite chosen, coverage, unavailable metrics, the paired tests, output.
+ */
+export interface CheckProtocol<R = unknown> {
+  /** Its name in rows, `--protocol` and messages: `ladder`. */
+  protocol: string;
+  /** The name of the suite its runs write the answers under test to: `ladder/tests`. */
+  suiteName: string;
+  /** Whether a suite of it can be checked at all (sago needs its manifest); default yes. */
+  usable?(store: Store, suiteHash: string): boolean;
+  /** Its results for the suite, from the store alone, as its thresholds read them. */
+  load(store: Store, suiteHash: string, config: WaverConfig): R;
+  /** In the order of their flags and `check:` keys. */
+  thresholds: readonly ThresholdDef<R>[];
+  /** Absent when its answers have no correctness (sago). */
+  compare?: CompareDef;
+}
+
+/** A threshold a protocol gates on: its flag and `check:` key, and how it reads the results. */
+export interface ThresholdDef<R = unknown> extends ThresholdSpec {
+  /** One entry per (model, scope) the rule covers; none only when there is nothing to check. */
+  evaluate(results: R, rule: ThresholdRule, ctx: ThresholdContext): Measurement[];
+}
+
+/** One threshold in force, from waver.yaml's `check:` section or a flag. */
+export interface ThresholdRule {
+  /** The threshold's metric: `min-stability`. */
+  metric: string;
+  /** One of its scopes (a ladder family, a sago axis), or `*` for every scope the results have. */
+  scope: string;
+  /** A share, a level, a bound: what the threshold's value allows. */
+  value: number;
+}
+
+/** A suite `waver check` reads: a protocol's, or a plain one (`protocol: 'plain'`). */
+export interface CheckedSuite {
+  protocol: string;
+  hash: string;
+  name: string;
+}
+
+export interface ThresholdContext {
+  store: Store;
+  suite: CheckedSuite;
+  config: WaverConfig;
+}
+
+/**
+ * What a threshold found for one model (and scope). Without `unavailable` it has a value; the
+ * check shell turns it into a row, passing unless `failure` says why not.
+ */
+export interface Measurement {
+  model: string;
+  identity?: string;
+  /** The family or axis of a scoped threshold. */
+  scope?: string;
+  /** The value (`L2` / `never` for a Collapse Point); absent when unavailable. */
+  value?: number | string;
+  low?: number;
+  high?: number;
+  /** What the CI is (`95% bootstrap over 50 seeds`), or what stands in for one. */
+  ci?: string;
+  n?: number;
+  /** What n counts. */
+  over?: string;
+  /** Why the value misses the threshold (`below threshold`); absent when it meets it. */
+  failure?: string;
+  /** Why there is no value: the row fails unless unavailable metrics are allowed. */
+  unavailable?: string;
+}
+
+/**
+ * How a protocol's answers pair up for `--compare` (docs/check.md#compare): each model's
+ * correctness verdict per pair key, e.g. (test, repeat), within a cluster of correlated pairs
+ * (a seed, an item). The check shell joins the two models on the keys and runs the paired tests.
+ */
+export interface CompareDef {
+  /** What a pair and a cluster are: `test x repeat`, `seed`. */
+  unit: { pair: string; cluster: string };
+  verdicts(
+    store: Store,
+    suiteHash: string,
+    models: { base: ModelRef; new: ModelRef },
+    config: WaverConfig,
+  ): { base: ReadonlyMap<string, Verdict>; new: ReadonlyMap<string, Verdict> };
+}
+
+export interface ModelRef {
+  label: string;
+  identity: string;
+}
+
+/** One model's verdict on one pair key; `correct` is undefined when the answer was not scored. */
+export interface Verdict {
+  cluster: string;
+  correct: boolean | undefined;
+}

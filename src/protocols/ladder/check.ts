@@ -1,0 +1,143 @@
+import { modelVerdicts } from '../../check/compare.js';
+import { LEVEL, SHARE, type ThresholdScopes } from '../../check/threshold-spec.js';
+import type { CheckProtocol, Measurement, ThresholdContext, ThresholdDef } from '../../check/types.js';
+import { LadderConfigSchema } from './config.js';
+import { type LadderResults, ladderTestOf, loadLadderResults } from './results.js';
+import { LADDER_TESTS_SUITE } from './run.js';
+import { FAMILIES, type Family } from './types.js';
+
+/**
+ * What `waver check` gates on for the ladder (docs/check.md#thresholds): Stability and the
+ * Collapse Point per family, all levels pooled; and the paired comparison of two models' answers,
+ * test by test.
+ */
+
+const families: ThresholdScopes = { noun: 'family', values: FAMILIES };
+
+const minStability: ThresholdDef<LadderResults> = {
+  metric: 'min-stability',
+  configKey: 'minStability',
+  label: 'Stability',
+  help: 'minimum ladder Stability, per family (SV=0.8) or every family (0.8)',
+  value: SHARE,
+  scopes: families,
+  describe: (v) => `>= ${v}`,
+  evaluate: (results, rule, ctx) =>
+    perFamily(results, rule.scope, ctx, (m, family): Measurement => {
+      const base = { model: m.label, identity: m.identity, scope: family };
+      const fm = m.metrics.families.find((f) => f.family === family);
+      const s = fm?.overall.stability;
+      if (!fm || !s || s.value === undefined)
+        return {
+          ...base,
+          n: fm?.overall.n ?? 0,
+          over: 'responses',
+          unavailable: s?.unavailable ?? `no ${family} tests`,
+        };
+      return {
+        ...base,
+        value: s.value,
+        ...(s.low !== undefined && { low: s.low }),
+        ...(s.high !== undefined && { high: s.high }),
+        ci: `${Math.round(results.settings.confidence * 100)}% bootstrap over ${fm.overall.seeds} seeds`,
+        n: fm.overall.n,
+        over: 'responses',
+        ...(s.value < rule.value && { failure: 'below threshold' }),
+      };
+    }),
+};
+
+const noCollapseAtOrBelow: ThresholdDef<LadderResults> = {
+  metric: 'no-collapse-at-or-below',
+  configKey: 'noCollapseAtOrBelow',
+  label: 'Collapse Point',
+  help: 'fail on a ladder Collapse Point at or below this level',
+  value: LEVEL,
+  scopes: families,
+  describe: (v) => `no collapse at <= L${v}`,
+  evaluate: (results, rule, ctx) =>
+    perFamily(results, rule.scope, ctx, (m, family): Measurement => {
+      const base = { model: m.label, identity: m.identity, scope: family };
+      const fm = m.metrics.families.find((f) => f.family === family);
+      const cp = fm?.collapse;
+      if (!fm || !cp || cp.status === 'unavailable')
+        return {
+          ...base,
+          n: fm?.overall.n ?? 0,
+          over: 'responses',
+          unavailable: cp?.reason ?? `no ${family} tests`,
+        };
+      // The Collapse Point has no interval: the share of resamples collapsing at or below stands in.
+      const atOrBelow = cp.distribution
+        .filter((d) => /^L\d$/.test(d.value) && Number(d.value.slice(1)) <= rule.value)
+        .reduce((a, d) => a + d.share, 0);
+      const collapsed = cp.status === 'collapsed' && (cp.level as number) <= rule.value;
+      return {
+        ...base,
+        value: cp.status === 'collapsed' ? `L${cp.level}` : 'never',
+        ci: `collapses at <= L${rule.value} in ${(100 * atOrBelow).toFixed(0)}% of ${cp.resamples} resamples`,
+        n: fm.overall.n,
+        over: 'responses',
+        ...(collapsed && { failure: `collapses at L${cp.level}` }),
+      };
+    }),
+};
+
+/** One measurement per model and family: the family named, or every family with a test in the suite. */
+function perFamily(
+  results: LadderResults,
+  scope: string,
+  ctx: ThresholdContext,
+  measure: (model: LadderResults['models'][number], family: Family) => Measurement,
+): Measurement[] {
+  const chosen = scope === '*' ? suiteFamilies(ctx) : [scope as Family];
+  return results.models.flatMap((m) => chosen.map((family) => measure(m, family)));
+}
+
+/** Families with at least one test in the suite, in the paper's order. */
+function suiteFamilies(ctx: ThresholdContext): Family[] {
+  const present = new Set(
+    (ctx.store.getSuite(ctx.suite.hash)?.tests ?? []).map((t) => ladderTestOf(t).family),
+  );
+  return FAMILIES.filter((f) => present.has(f));
+}
+
+export const ladderCheck: CheckProtocol<LadderResults> = {
+  protocol: 'ladder',
+  suiteName: LADDER_TESTS_SUITE,
+  load: (store, suiteHash, config) =>
+    loadLadderResults(store, suiteHash, {
+      ...(config.ladder && { settings: config.ladder }),
+      seed: config.seed,
+      minCoverage: config.minCoverage,
+    }),
+  thresholds: [minStability, noCollapseAtOrBelow],
+  compare: {
+    unit: { pair: 'test x repeat', cluster: 'seed' },
+    /**
+     * Pairs are (test, repeat), clustered by seed. A numeric answer is correct when it scores 1; a
+     * Knowledge Boundary response when its rubric score recognises the boundary (>= the threshold).
+     * Failed calls are incorrect (DESIGN.md); KB responses without a verdict are left out.
+     */
+    verdicts(store, suiteHash, models, config) {
+      const settings = LadderConfigSchema.parse(config.ladder ?? {});
+      const results = loadLadderResults(store, suiteHash, {
+        settings,
+        seed: config.seed,
+        minCoverage: config.minCoverage,
+        models: [models.base, models.new],
+      });
+      const verdicts = (model: typeof models.base) =>
+        modelVerdicts(results.models, model, (c) => {
+          const correct =
+            c.score === undefined
+              ? undefined
+              : c.family === 'KB'
+                ? c.score >= settings.kbRecognizeThreshold
+                : c.score >= 1;
+          return [`${c.testId}\u0000${c.repeat}`, { cluster: c.seedId, correct }];
+        });
+      return { base: verdicts(models.base), new: verdicts(models.new) };
+    },
+  },
+};

@@ -1,0 +1,67 @@
+import { type FakeModel, writeCells } from '../../../check/test-support/stores.js';
+import { validateConfig } from '../../../config/load.js';
+import type { Suite, SuiteTest } from '../../../run/types.js';
+import type { Store } from '../../../store/store.js';
+import { ladderSuite } from '../run.js';
+import { ladderTestId } from '../suite-file.js';
+import type { Family, LadderTest, Level } from '../types.js';
+
+/**
+ * A ladder suite as `waver ladder` stores it, answered by fake models: replies are what a model
+ * would send (`#### 42`), scored by the real loader.
+ */
+
+/** Ladder: `seeds` synthetic seeds; a baseline (3 repeats) and SV and CL at levels 1..3, magnitude 0.1 x level. */
+export function ladderTests(seeds: number, families: readonly Family[] = ['SV', 'CL']): LadderTest[] {
+  const tests: LadderTest[] = [];
+  for (let s = 0; s < seeds; s++) {
+    const seedId = `seed-${s}`;
+    const gold = 10 + s;
+    const original = `Ann has ${gold} apples. How many apples does Ann have?`;
+    const make = (family: Family | 'baseline', level: Level | 0, text: string): LadderTest => {
+      const base = { seedId, family, requestedLevel: level, text };
+      const magnitude = 0.1 * level;
+      return {
+        id: ladderTestId(base),
+        ...base,
+        measuredLevel: level,
+        ...(family !== 'baseline' && {
+          severity: {
+            sim: 1 - magnitude,
+            magnitude,
+            score: magnitude,
+            level: level as Level,
+            via: 'band' as const,
+          },
+        }),
+        original,
+        gold,
+        gates: [],
+      };
+    };
+    tests.push(make('baseline', 0, original));
+    for (const family of families)
+      for (const level of [1, 2, 3] as const)
+        tests.push(make(family, level, `${original} (${family} level ${level})`));
+  }
+  return tests;
+}
+
+export function ladderMeta(test: SuiteTest): LadderTest {
+  return test.meta as unknown as LadderTest;
+}
+
+/** Stores a ladder suite answered by the models; returns the suite. */
+export function ladderStore(
+  store: Store,
+  models: readonly FakeModel[],
+  seeds = 30,
+  families?: readonly Family[],
+): Suite {
+  const suite = ladderSuite(ladderTests(seeds, families), validateConfig({}));
+  writeCells(store, suite, models, (test, right) => {
+    const gold = ladderMeta(test).gold as number;
+    return `Working it out.\n#### ${right ? gold : gold + 1}`;
+  });
+  return suite;
+}

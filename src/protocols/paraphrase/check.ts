@@ -1,0 +1,63 @@
+import { modelVerdicts } from '../../check/compare.js';
+import { SHARE } from '../../check/threshold-spec.js';
+import type { CheckProtocol, ThresholdDef } from '../../check/types.js';
+import { loadParaphraseResults, type ParaphraseResults } from './results.js';
+import { ITEMS_SUITE } from './suite.js';
+
+/**
+ * What `waver check` gates on for paraphrase (docs/check.md#thresholds): Stability-Adjusted
+ * Accuracy; and the paired comparison of two models' answers, item by item.
+ */
+
+const minSaa: ThresholdDef<ParaphraseResults> = {
+  metric: 'min-saa',
+  configKey: 'minSaa',
+  label: 'SAA',
+  help: 'minimum paraphrase Stability-Adjusted Accuracy',
+  value: SHARE,
+  describe: (v) => `>= ${v}`,
+  evaluate: (results, rule) =>
+    results.models.map((m) => {
+      const saa = m.metrics.saa;
+      const base = { model: m.label, identity: m.identity, n: saa.n, over: saa.over };
+      if (saa.value === undefined) return { ...base, unavailable: saa.unavailable ?? 'no item scored' };
+      return {
+        ...base,
+        value: saa.value,
+        ...(saa.low !== undefined && { low: saa.low }),
+        ...(saa.high !== undefined && { high: saa.high }),
+        ci: `${Math.round(results.settings.confidence * 100)}% bootstrap over items`,
+        ...(saa.value < rule.value && { failure: 'below threshold' }),
+      };
+    }),
+};
+
+export const paraphraseCheck: CheckProtocol<ParaphraseResults> = {
+  protocol: 'paraphrase',
+  suiteName: ITEMS_SUITE,
+  load: (store, suiteHash, config) =>
+    loadParaphraseResults(store, suiteHash, {
+      seed: config.seed,
+      minCoverage: config.minCoverage,
+      ...(config.paraphrase?.resamples !== undefined && { resamples: config.paraphrase.resamples }),
+    }),
+  thresholds: [minSaa],
+  compare: {
+    unit: { pair: 'item x phrasing x repeat', cluster: 'item' },
+    /** Pairs are (item, phrasing, repeat), clustered by item; failed or unparsed answers are wrong. */
+    verdicts(store, suiteHash, models, config) {
+      // The pairs need the scored cells only; one resample keeps the loader's own CIs cheap.
+      const results = loadParaphraseResults(store, suiteHash, {
+        models: [models.base.identity, models.new.identity],
+        seed: config.seed,
+        resamples: 1,
+      });
+      const verdicts = (model: typeof models.base) =>
+        modelVerdicts(results.models, model, (c) => [
+          `${c.item}\u0000${c.phrasing}\u0000${c.repeat}`,
+          { cluster: c.item, correct: c.correct },
+        ]);
+      return { base: verdicts(models.base), new: verdicts(models.new) };
+    },
+  },
+};
