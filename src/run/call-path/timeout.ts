@@ -34,8 +34,9 @@ export function timeout(ms: number): ProviderMiddleware {
     try {
       return await Promise.race([answer, deadline]);
     } catch (error) {
-      // Whatever the provider threw on being aborted, the reason is ours: the deadline.
-      if (expired && !outer?.aborted) throw expired;
+      // Whatever the provider threw on being aborted, the reason is ours: the caller's or the deadline.
+      if (outer?.aborted) throw outer.reason;
+      if (expired) throw expired;
       throw error;
     } finally {
       clearTimeout(timer);
