@@ -29,8 +29,8 @@ export interface CallClock {
 
 /**
  * The standard path, outermost first: share identical deterministic asks, retry, wait for a slot
- * and for the rate limit, report the try, time it out. Each call of this list's middleware shares
- * its state (slots, buckets, calls in flight), so one list belongs to one provider instance.
+ * and for the rate limit, report the try, time it out. The middleware keep state (slots, buckets,
+ * calls in flight) that every call through them shares, so one list belongs to one provider instance.
  */
 export function callPath(limits: CallLimits, clock: CallClock = {}): ProviderMiddleware[] {
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...limits.backoff, maxRetries: limits.maxRetries };
