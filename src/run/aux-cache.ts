@@ -1,7 +1,6 @@
 import type { Store } from '../store/store.js';
 import { hashOf } from '../util/hash.js';
 import { assertNoSecrets } from '../util/secrets.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs, type SleepFn, sleep } from './retry.js';
 
 /**
  * Calls that are not chat generations — embeddings, teacher-forced scores — are not cells, so the
@@ -13,12 +12,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs, type SleepFn, sle
 export type AuxKind = 'embed' | 'score' | 'measure';
 
 export interface AuxCallOptions {
-  /** Retries on transient errors (429, 5xx, resets, timeouts), as for cells. */
-  retry?: Pick<RetryPolicy, 'maxRetries' | 'baseMs' | 'capMs' | 'maxRetryAfterMs'>;
   signal?: AbortSignal;
-  /** Injected in tests. */
-  sleep?: SleepFn;
-  random?: () => number;
 }
 
 /** The row key of an aux result: the same (kind, identity, request) always maps to the same row. */
@@ -36,9 +30,11 @@ export function auxGet<T>(store: Store, kind: AuxKind, identity: string, request
 const inFlight = new WeakMap<Store, Map<string, Promise<unknown>>>();
 
 /**
- * The stored result for (kind, identity, request), or the result of `call()` — retried on
- * transient provider errors, then stored — when there is none. Errors that are not transient
- * (or outlast the retries) are thrown and nothing is stored, so the next run tries again.
+ * The stored result for (kind, identity, request), or the result of `call()`, then stored, when
+ * there is none. `call` makes its calls through a provider's call path (`call-path/`, as every
+ * provider from a ProviderPool is wrapped): they time out, are retried on transient errors and
+ * wait for the model's rate limits and slots exactly as cells do. An error that outlasts the
+ * retries is thrown and nothing is stored, so the next run tries again.
  */
 export async function auxCall<T>(
   store: Store,
@@ -60,7 +56,9 @@ export async function auxCall<T>(
   const running = pending.get(key);
   if (running) return running as Promise<T>;
   const work = (async () => {
-    const result = await withRetries(call, opts);
+    opts.signal?.throwIfAborted();
+    const result = await call();
+    // An existing row stays: the first answer is the one kept.
     store.insertAuxResult({
       key,
       kind,
@@ -102,20 +100,4 @@ export function auxPut(
 /** How many aux results the store holds (by kind and identity when given). */
 export function auxCount(store: Store, filter: { kind?: AuxKind; identity?: string } = {}): number {
   return store.countAuxResults(filter);
-}
-
-async function withRetries<T>(call: () => Promise<T>, opts: AuxCallOptions): Promise<T> {
-  const policy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
-  const random = opts.random ?? Math.random;
-  const wait = opts.sleep ?? sleep;
-  for (let retry = 0; ; retry++) {
-    opts.signal?.throwIfAborted();
-    try {
-      return await call();
-    } catch (error) {
-      const delay = retryDelayMs(error, retry, policy, random);
-      if (delay === undefined) throw error;
-      await wait(delay, opts.signal);
-    }
-  }
 }

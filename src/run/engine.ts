@@ -1,7 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
-import { ProviderError } from '../models/errors.js';
-import type { GenerateRequest, GenerateResult, ModelProvider } from '../models/types.js';
+import type { GenerateResult, ModelProvider } from '../models/types.js';
 import {
   type AttemptRecord,
   type CellWrite,
@@ -10,18 +9,18 @@ import {
   type Store,
 } from '../store/store.js';
 import { cacheKey } from './cache-key.js';
-import { estimateTokens, requestsPerMinute, type TokenBucket, tokensPerMinute } from './rate-limit.js';
-import {
-  DEFAULT_RETRY_POLICY,
-  type RetryPolicy,
-  retryDelayMs,
-  type SleepFn,
-  sleep,
-  toCellError,
-} from './retry.js';
+import { callPath } from './call-path/call-path.js';
+import type { CallObserver, PathCallOptions } from './call-path/middleware.js';
+import { isWrapped, wrapProvider } from './call-path/wrap-provider.js';
+import { type RetryPolicy, type SleepFn, sleep, toCellError } from './retry.js';
 import type { Cell, Progress, RunSummary, Suite } from './types.js';
 
-/** How one model (by label) is called. Unset limits fall back to the run's defaults. */
+/**
+ * How one model (by label) is called. A bare provider is wrapped here in the call path
+ * (`call-path/`) built from these limits, unset ones falling back to the run's defaults. A provider
+ * that is already wrapped (a ProviderPool's) brings its own path, shared with the model's other
+ * calls, and only `concurrency` (cells in progress at once) applies.
+ */
 export interface ModelEntry {
   provider: ModelProvider;
   concurrency?: number;
@@ -57,13 +56,10 @@ export interface RunCellsOptions {
 
 interface Lane {
   label: string;
-  entry: ModelEntry;
   identity: string;
   queue: PQueue;
-  timeoutMs: number;
-  policy: RetryPolicy;
-  rpm?: TokenBucket;
-  tpm?: TokenBucket;
+  /** The entry's provider in its call path. */
+  provider: ModelProvider;
 }
 
 interface Work {
@@ -99,20 +95,27 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
     if (existing) return existing;
     const entry = opts.providers.get(label);
     if (!entry) throw new Error(`no provider for model "${label}"`);
-    const clock = { now, sleep: pause };
+    const concurrency = Math.max(1, entry.concurrency ?? opts.defaults.concurrency);
     const lane: Lane = {
       label,
-      entry,
       identity: entry.provider.identity,
-      queue: new PQueue({ concurrency: Math.max(1, entry.concurrency ?? opts.defaults.concurrency) }),
-      timeoutMs: entry.timeoutMs ?? opts.defaults.timeoutMs,
-      policy: {
-        ...DEFAULT_RETRY_POLICY,
-        ...opts.retry,
-        maxRetries: entry.maxRetries ?? opts.defaults.maxRetries,
-      },
-      ...(entry.rpm ? { rpm: requestsPerMinute(entry.rpm, clock) } : {}),
-      ...(entry.tpm ? { tpm: tokensPerMinute(entry.tpm, clock) } : {}),
+      queue: new PQueue({ concurrency }),
+      provider: isWrapped(entry.provider)
+        ? entry.provider
+        : wrapProvider(
+            entry.provider,
+            callPath(
+              {
+                timeoutMs: entry.timeoutMs ?? opts.defaults.timeoutMs,
+                maxRetries: entry.maxRetries ?? opts.defaults.maxRetries,
+                ...(opts.retry ? { backoff: opts.retry } : {}),
+                concurrency,
+                ...(entry.rpm ? { rpm: entry.rpm } : {}),
+                ...(entry.tpm ? { tpm: entry.tpm } : {}),
+              },
+              { now, sleep: pause, random },
+            ),
+          ),
     };
     lanes.set(label, lane);
     return lane;
@@ -257,29 +260,28 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
 
   const callCell = async (w: Work): Promise<void> => {
     const { cell, lane } = w;
+    // Every try (after its rate-limit wait) is an attempt, recorded with its outcome and latency.
     const attempts: AttemptRecord[] = [];
-    for (let attempt = 1; ; attempt++) {
-      const estimate = lane.tpm ? estimateTokens(cell.request) : 0;
-      try {
-        await lane.rpm?.take(1, signal);
-        await lane.tpm?.take(estimate, signal);
-      } catch {
-        return; // stopped while waiting for the rate limit
-      }
-      if (signal.aborted) return;
-      const startedAt = new Date().toISOString();
-      const started = now();
-      p.inFlight++;
-      calls++;
-      emit();
-      let result: GenerateResult;
-      try {
-        result = await callWithTimeout(lane.entry.provider, cell.request, lane.timeoutMs, signal);
-      } catch (error) {
+    let startedAt = '';
+    let started = 0;
+    let latencyMs = 0;
+    const observer: CallObserver = {
+      onTryStart: () => {
+        startedAt = new Date().toISOString();
+        started = now();
+        p.inFlight++;
+        calls++;
+        emit();
+      },
+      onTryEnd: (outcome) => {
         p.inFlight--;
-        if (signal.aborted) return;
-        const latencyMs = now() - started;
-        const err = toCellError(error);
+        latencyMs = now() - started;
+        const attempt = attempts.length + 1;
+        if (outcome.ok) {
+          attempts.push({ attempt, startedAt, latencyMs, outcome: 'ok' });
+          return;
+        }
+        const err = toCellError(outcome.error);
         attempts.push({
           attempt,
           startedAt,
@@ -288,52 +290,47 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
           message: err.message,
           ...(err.status !== undefined ? { status: err.status } : {}),
         });
-        lane.tpm?.adjust(-estimate); // a failed call spent (about) nothing
-        const delay = retryDelayMs(error, attempt - 1, lane.policy, random);
-        if (delay === undefined) {
-          write({
-            kind: 'failed',
-            cell: { ...ref(cell, lane, suite.hash), runId, request: cell.request, error: err, attempts },
-          });
-          p.failed++;
-          p.errorsByKind[err.kind] = (p.errorsByKind[err.kind] ?? 0) + 1;
-          emit();
-          return;
-        }
+      },
+      onRetry: () => {
         p.retries++;
-        try {
-          await pause(delay, signal);
-        } catch {
-          return;
-        }
-        continue;
-      }
-      p.inFlight--;
-      const latencyMs = now() - started;
-      attempts.push({ attempt, startedAt, latencyMs, outcome: 'ok' });
-      const inTokens = result.usage?.inputTokens ?? 0;
-      const outTokens = result.usage?.outputTokens ?? 0;
-      lane.tpm?.adjust(inTokens + outTokens - estimate);
-      if (signal.aborted) return; // stopped as it answered: leave it pending rather than half-written
+      },
+    };
+    const options: PathCallOptions = { signal, observer };
+    let result: GenerateResult;
+    try {
+      result = await lane.provider.generate(cell.request, options);
+    } catch (error) {
+      if (signal.aborted) return; // stopped: the cell stays pending
+      const err = toCellError(error);
       write({
-        kind: 'done',
-        cell: {
-          ...ref(cell, lane, suite.hash),
-          runId,
-          key: w.key,
-          request: cell.request,
-          result,
-          latencyMs,
-          attempts,
-        },
+        kind: 'failed',
+        cell: { ...ref(cell, lane, suite.hash), runId, request: cell.request, error: err, attempts },
       });
-      answeredKeys.add(w.key);
-      p.done++;
-      p.tokensIn += inTokens;
-      p.tokensOut += outTokens;
+      p.failed++;
+      p.errorsByKind[err.kind] = (p.errorsByKind[err.kind] ?? 0) + 1;
       emit();
       return;
     }
+    if (signal.aborted) return; // stopped as it answered: leave it pending rather than half-written
+    const inTokens = result.usage?.inputTokens ?? 0;
+    const outTokens = result.usage?.outputTokens ?? 0;
+    write({
+      kind: 'done',
+      cell: {
+        ...ref(cell, lane, suite.hash),
+        runId,
+        key: w.key,
+        request: cell.request,
+        result,
+        latencyMs,
+        attempts,
+      },
+    });
+    answeredKeys.add(w.key);
+    p.done++;
+    p.tokensIn += inTokens;
+    p.tokensOut += outTokens;
+    emit();
   };
 
   const guarded = (w: Work) => async () => {
@@ -384,51 +381,4 @@ function ref(cell: Cell, lane: Lane, suiteHash: string) {
     modelIdentity: lane.identity,
     repeat: cell.repeat,
   };
-}
-
-/**
- * One call with a deadline. The provider gets a signal that fires on the deadline or when the
- * run stops; the race makes sure a provider that ignores its signal cannot hang the run.
- */
-async function callWithTimeout(
-  provider: ModelProvider,
-  request: GenerateRequest,
-  timeoutMs: number,
-  runSignal: AbortSignal,
-): Promise<GenerateResult> {
-  const controller = new AbortController();
-  // Made only when the deadline passes: building an Error (its stack) on every call is not free.
-  let timeout: ProviderError | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let onRunAbort: (() => void) | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      timeout = new ProviderError('timeout', `no answer within ${timeoutMs} ms`);
-      controller.abort(timeout);
-      reject(timeout);
-    }, timeoutMs);
-    onRunAbort = () => {
-      controller.abort(runSignal.reason);
-      reject(runSignal.reason);
-    };
-    runSignal.addEventListener('abort', onRunAbort, { once: true });
-  });
-  const answer = (async () => provider.generate(request, { signal: controller.signal }))();
-  // The loser of the race may still settle later; nobody is listening then.
-  answer.catch(() => {});
-  deadline.catch(() => {});
-  try {
-    const result = await Promise.race([answer, deadline]);
-    if (!result || typeof result.text !== 'string') {
-      throw new TypeError(`provider ${provider.identity} returned no text`);
-    }
-    return result;
-  } catch (error) {
-    // Whatever the provider threw on being aborted, the reason is ours: the deadline.
-    if (timeout && !runSignal.aborted) throw timeout;
-    throw error;
-  } finally {
-    clearTimeout(timer);
-    if (onRunAbort) runSignal.removeEventListener('abort', onRunAbort);
-  }
 }

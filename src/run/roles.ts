@@ -3,6 +3,7 @@ import { InputError } from '../errors.js';
 import { specLabel, toModelSpec } from '../models/spec.js';
 import { suiteOf } from '../protocols/plain/suite-file.js';
 import { openStore } from '../store/store.js';
+import { createProviderPool } from './provider-pool.js';
 import { type RunSuiteOptions, runSuite } from './run-suite.js';
 import type { SuiteTest } from './types.js';
 
@@ -59,8 +60,17 @@ export async function runRole(
   const spec = roleSpec(config, role);
   const answers = new Map<string, RoleAnswer>();
   let identity = specLabel(spec);
-  for (const batch of batches) {
-    if (batch.tests.length === 0) continue;
+  // One instance of the role's model for every batch (and one gguf load), unless the caller shares theirs.
+  const pool = opts.pool ?? createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config });
+  try {
+    for (const batch of batches) await runBatch(batch);
+  } finally {
+    if (!opts.pool) await pool.closeAll();
+  }
+  return { identity, answers };
+
+  async function runBatch(batch: RoleBatch): Promise<void> {
+    if (batch.tests.length === 0) return;
     const roleConfig: WaverConfig = {
       ...config,
       models: [spec],
@@ -68,7 +78,7 @@ export async function runRole(
       params: roleParams(batch.temperature, batch.maxTokens),
     };
     const suite = suiteOf(suiteName, batch.tests);
-    const result = await runSuite(roleConfig, suite, opts);
+    const result = await runSuite(roleConfig, suite, { ...opts, pool });
     const model = result.models[0];
     if (!model) throw new Error(`runSuite returned no model for the ${role}`);
     identity = model.identity;
@@ -92,5 +102,4 @@ export async function runRole(
       if (!answers.has(t.id))
         answers.set(t.id, { ok: false, error: result.summary.aborted ? 'run stopped' : 'no cell stored' });
   }
-  return { identity, answers };
 }

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import type { WaverConfig } from '../config/schema.js';
-import { createProvider } from '../models/registry.js';
 import type { FetchFn, ModelProvider } from '../models/types.js';
 import { openStore } from '../store/store.js';
 import { withoutSecrets } from '../util/secrets.js';
@@ -8,6 +7,7 @@ import { WAVER_VERSION } from '../version.js';
 import { runCells } from './engine.js';
 import { estimateRun, type ModelEstimate } from './estimate.js';
 import { expectedCells, type PlannedModel, planCells, plannedModels } from './plan.js';
+import { createProviderPool, type ProviderPool } from './provider-pool.js';
 import { checkReachable } from './reachability.js';
 import type { Coverage, Progress, RunSummary, Suite } from './types.js';
 
@@ -16,6 +16,12 @@ export interface RunSuiteOptions {
   fetch?: FetchFn;
   onProgress?: (p: Progress) => void;
   signal?: AbortSignal;
+  /**
+   * The run's models, for a caller that runs several suites (roles, protocol stages) so each model
+   * is created once and its limits hold across them; its call settings then apply, and the caller
+   * closes it. Default: a pool of this call's own, with the config's settings.
+   */
+  pool?: ProviderPool;
   /** Called once the providers are ready and before any call (e.g. to print what will run). */
   onStart?: (info: { runId: string; models: { label: string; identity: string }[]; cells: number }) => void;
 }
@@ -50,8 +56,9 @@ export async function runSuite(
   opts: RunSuiteOptions = {},
 ): Promise<RunResult> {
   const models = plannedModels(config);
-  const providers = await createProviders(models, opts);
+  const pool = opts.pool ?? createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config });
   try {
+    const providers = await providersOf(models, pool);
     const cells = planCells(suite, models, config);
     const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));
     // Reach out only to models with something to call (a warm re-run makes no request at all), and
@@ -82,14 +89,8 @@ export async function runSuite(
         providers: new Map(
           models.map((m) => [
             m.label,
-            {
-              provider: providers.get(m.label) as ModelProvider,
-              concurrency: m.spec.concurrency,
-              rpm: m.spec.rpm,
-              tpm: m.spec.tpm,
-              timeoutMs: m.spec.timeoutMs,
-              maxRetries: m.spec.maxRetries,
-            },
+            // The pool's provider carries the model's timeout, retries and rate limits.
+            { provider: providers.get(m.label) as ModelProvider, concurrency: m.spec.concurrency },
           ]),
         ),
         cache: config.cache,
@@ -98,7 +99,6 @@ export async function runSuite(
           timeoutMs: config.timeoutMs,
           maxRetries: config.maxRetries,
         },
-        retry: config.backoff,
         onProgress: opts.onProgress,
         signal: opts.signal,
       });
@@ -125,7 +125,7 @@ export async function runSuite(
       store.close();
     }
   } finally {
-    await Promise.all([...providers.values()].map((p) => p.close?.()));
+    if (!opts.pool) await pool.closeAll();
   }
 }
 
@@ -136,13 +136,14 @@ export async function estimateSuite(
   opts: RunSuiteOptions = {},
 ): Promise<ModelEstimate[]> {
   const models = plannedModels(config);
-  const providers = await createProviders(models, opts);
+  const pool = opts.pool ?? createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config });
   try {
+    const providers = await providersOf(models, pool);
     const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));
     const stored = storedCounts(config, suite, models, identities);
     return estimateRun(planCells(suite, models, config), models, config, (m) => stored.get(m.label) ?? 0);
   } finally {
-    await Promise.all([...providers.values()].map((p) => p.close?.()));
+    if (!opts.pool) await pool.closeAll();
   }
 }
 
@@ -165,17 +166,12 @@ function storedCounts(
   return counts;
 }
 
-async function createProviders(
+/** Each model's provider from the pool, in order (a bad spec fails before any other is asked for). */
+async function providersOf(
   models: readonly PlannedModel[],
-  opts: RunSuiteOptions,
+  pool: ProviderPool,
 ): Promise<Map<string, ModelProvider>> {
   const providers = new Map<string, ModelProvider>();
-  try {
-    for (const m of models)
-      providers.set(m.label, await createProvider(m.spec, { env: opts.env, fetch: opts.fetch }));
-  } catch (e) {
-    await Promise.all([...providers.values()].map((p) => p.close?.()));
-    throw e;
-  }
+  for (const m of models) providers.set(m.label, await pool.get(m.spec));
   return providers;
 }

@@ -1,12 +1,19 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { validateConfig } from '../../config/load.js';
+import { createProvider } from '../../models/registry.js';
 import { auxCount } from '../../run/aux-cache.js';
 import { openStore } from '../../store/store.js';
 import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
 import { runSago } from './run.js';
+
+// Counts the providers a run creates (the real factory does the work).
+vi.mock('../../models/registry.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../models/registry.js')>();
+  return { ...real, createProvider: vi.fn(real.createProvider) };
+});
 
 const withModel = tinyModelPath ? describe : describe.skip;
 
@@ -62,5 +69,28 @@ withModel(`runSago as a library call with the tiny GGUF ${tinyModelMissing ?? ''
     for (let k = 0; k < gl.length; k++) expect(fl[k]).toBeCloseTo(gl[k] as number, 3);
     // ablation sizes from the settings: N = 2 of 2 prompts.
     expect(f?.ablations.sampleSize.bleu?.map((p) => p.n)).toEqual([2]);
+  }, 120_000);
+
+  it('creates each model once for the whole run: responses, self-scoring, hidden states and embedder share it', async () => {
+    const store = join(mkdtempSync(join(tmpdir(), 'waver-sago-once-')), 'store.db');
+    vi.mocked(createProvider).mockClear();
+    const r = await runSago(
+      validateConfig({
+        models: [model],
+        embedder: model,
+        store,
+        params: { maxTokens: 12 },
+        sago: { n: 2, families: ['noise'], variations: 3, confidence: 'teacher-forced' },
+      }),
+    );
+    expect(r.results?.models[0]?.axes.activation).toMatchObject({ available: true });
+    expect(vi.mocked(createProvider).mock.calls.map(([spec]) => spec.model)).toEqual([tinyModelPath]);
+    const db = openStore(store);
+    try {
+      expect(auxCount(db, { kind: 'score' })).toBe(8);
+      expect(auxCount(db, { kind: 'embed' })).toBeGreaterThan(8);
+    } finally {
+      db.close();
+    }
   }, 120_000);
 });

@@ -1,12 +1,12 @@
 import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import { ProviderError } from '../../models/errors.js';
-import { createProvider } from '../../models/registry.js';
 import { specLabel, toModelSpec } from '../../models/spec.js';
 import type { Capabilities, FetchFn, ModelProvider, ScoreResult } from '../../models/types.js';
 import { auxCall } from '../../run/aux-cache.js';
 import type { ModelEstimate } from '../../run/estimate.js';
 import { plannedModels } from '../../run/plan.js';
+import { createProviderPool, type ProviderPool } from '../../run/provider-pool.js';
 import { runRole } from '../../run/roles.js';
 import { estimateSuite, type ModelOutcome, runSuite } from '../../run/run-suite.js';
 import type { Progress, Suite, SuiteTest } from '../../run/types.js';
@@ -96,28 +96,29 @@ export async function runSago(config: WaverConfig, opts: SagoRunOptions = {}): P
   const generatorOn = hasStructural && usesGenerator(config, settings);
   const hasRegister = sets.some((s) => s.variants.some((v) => v.family === 'register' && v.strength !== 0));
 
-  // Every model is created (and so checked: spec, key, file) before the store is opened.
-  const models = await describeModels(config, opts);
-  const roles = await checkRoles(config, { generator: generatorOn, judge: hasRegister }, opts);
-  let embedder: ModelProvider | undefined;
-  let embedderRecord: SagoEmbedderRecord | undefined;
-  if (config.embedder !== undefined) {
-    const spec = toModelSpec(config.embedder, { field: 'embedder' });
-    embedder = await createProvider(spec, { env: opts.env, fetch: opts.fetch });
-    if (!embedder.capabilities.embeddings || !embedder.embed) {
-      await embedder.close?.();
-      throw new InputError(`embedder ${specLabel(spec)} cannot embed (its provider gives no embeddings)`, {
-        field: 'embedder',
-      });
-    }
-    embedderRecord = {
-      label: specLabel(spec),
-      identity: embedder.identity,
-      provider: embedder.provider,
-      tokenLevel: tokenLevelEmbedder(embedder, settings.bertscore),
-    };
-  }
+  // Every model is created (and so checked: spec, key, file) before the store is opened, once for
+  // the whole run: the responses, the roles, the embedder and the model's own scores and hidden
+  // states share one instance per model, and its limits.
+  const pool = createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config });
   try {
+    const models = await describeModels(config, pool);
+    const roles = await checkRoles(config, { generator: generatorOn, judge: hasRegister }, pool);
+    let embedder: ModelProvider | undefined;
+    let embedderRecord: SagoEmbedderRecord | undefined;
+    if (config.embedder !== undefined) {
+      const spec = toModelSpec(config.embedder, { field: 'embedder' });
+      embedder = await pool.get(spec);
+      if (!embedder.capabilities.embeddings || !embedder.embed)
+        throw new InputError(`embedder ${specLabel(spec)} cannot embed (its provider gives no embeddings)`, {
+          field: 'embedder',
+        });
+      embedderRecord = {
+        label: specLabel(spec),
+        identity: embedder.identity,
+        provider: embedder.provider,
+        tokenLevel: tokenLevelEmbedder(embedder, settings.bertscore),
+      };
+    }
     const axisCtx = { embedder: embedderRecord, judge: roles.judge?.label, settings };
     checkRequestedAxes(models, axisCtx);
     const plan = (suiteTests: number, rejected: number): SagoPlan => ({
@@ -134,7 +135,7 @@ export async function runSago(config: WaverConfig, opts: SagoRunOptions = {}): P
       const suite = responsesSuite(sets);
       const estimate = [];
       for (const m of models)
-        estimate.push(...(await estimateSuite(sutConfig(config, m, settings), suite, opts)));
+        estimate.push(...(await estimateSuite(sutConfig(config, m, settings), suite, { ...opts, pool })));
       return { plan: plan(suite.tests.length, 0), store: config.store, runs: [], aborted: false, estimate };
     }
 
@@ -147,6 +148,7 @@ export async function runSago(config: WaverConfig, opts: SagoRunOptions = {}): P
         fetch: opts.fetch,
         signal: opts.signal,
         onProgress: opts.onProgress,
+        pool,
       });
     }
     const store = openStore(config.store);
@@ -173,6 +175,7 @@ export async function runSago(config: WaverConfig, opts: SagoRunOptions = {}): P
           fetch: opts.fetch,
           signal: opts.signal,
           onProgress: opts.onProgress,
+          pool,
         });
         runs.push(...r.models);
         if (r.summary.aborted) {
@@ -191,7 +194,7 @@ export async function runSago(config: WaverConfig, opts: SagoRunOptions = {}): P
             'judge',
             JUDGE_SUITE,
             [{ temperature: 0, maxTokens: settings.judgeMaxTokens, tests }],
-            { env: opts.env, fetch: opts.fetch, signal: opts.signal, onProgress: opts.onProgress },
+            { env: opts.env, fetch: opts.fetch, signal: opts.signal, onProgress: opts.onProgress, pool },
           );
           roles.judge.identity = judged.identity;
           judgeSuiteHash = suiteOf(JUDGE_SUITE, tests).hash;
@@ -200,7 +203,8 @@ export async function runSago(config: WaverConfig, opts: SagoRunOptions = {}): P
 
       if (!aborted) {
         opts.onStage?.('embeddings', 'hidden states, response embeddings and scores (stored in aux_results)');
-        await auxStage(store, config, settings, suite, models, { embedder, embedderRecord, axisCtx }, opts);
+        const auxCtx = { embedder, embedderRecord, axisCtx, pool };
+        await auxStage(store, config, settings, suite, models, auxCtx, opts);
       }
 
       const manifest: SagoManifest = {
@@ -248,7 +252,7 @@ export async function runSago(config: WaverConfig, opts: SagoRunOptions = {}): P
       store.close();
     }
   } finally {
-    await embedder?.close?.();
+    await pool.closeAll();
   }
 }
 
@@ -321,20 +325,16 @@ export function sutConfig(config: WaverConfig, model: SagoModelRecord, settings:
   };
 }
 
-async function describeModels(config: WaverConfig, opts: SagoRunOptions): Promise<SagoModelRecord[]> {
+async function describeModels(config: WaverConfig, pool: ProviderPool): Promise<SagoModelRecord[]> {
   const out: SagoModelRecord[] = [];
   for (const m of plannedModels(config)) {
-    const provider = await createProvider(m.spec, { env: opts.env, fetch: opts.fetch });
-    try {
-      out.push({
-        label: m.label,
-        identity: provider.identity,
-        provider: provider.provider,
-        capabilities: { ...provider.capabilities } as Capabilities,
-      });
-    } finally {
-      await provider.close?.();
-    }
+    const provider = await pool.get(m.spec);
+    out.push({
+      label: m.label,
+      identity: provider.identity,
+      provider: provider.provider,
+      capabilities: { ...provider.capabilities } as Capabilities,
+    });
   }
   return out;
 }
@@ -344,22 +344,18 @@ interface RoleRecord {
   identity: string;
 }
 
-/** Creates (and closes) the generator and judge when they will be used, so a bad spec fails before any write. */
+/** Creates the generator and judge when they will be used, so a bad spec fails before any write. */
 async function checkRoles(
   config: WaverConfig,
   needed: { generator: boolean; judge: boolean },
-  opts: SagoRunOptions,
+  pool: ProviderPool,
 ): Promise<{ generator?: RoleRecord; judge?: RoleRecord }> {
   const out: { generator?: RoleRecord; judge?: RoleRecord } = {};
   for (const role of ['generator', 'judge'] as const) {
     if (!needed[role] || config[role] === undefined) continue;
     const spec = toModelSpec(config[role], { field: role });
-    const provider = await createProvider(spec, { env: opts.env, fetch: opts.fetch });
-    try {
-      out[role] = { label: specLabel(spec), identity: provider.identity };
-    } finally {
-      await provider.close?.();
-    }
+    const provider = await pool.get(spec);
+    out[role] = { label: specLabel(spec), identity: provider.identity };
   }
   return out;
 }
@@ -397,6 +393,7 @@ async function auxStage(
     embedder?: ModelProvider;
     embedderRecord?: SagoEmbedderRecord;
     axisCtx: Parameters<typeof computedAxes>[1];
+    pool: ProviderPool;
   },
   opts: SagoRunOptions,
 ): Promise<void> {
@@ -410,53 +407,49 @@ async function auxStage(
     let self: ModelProvider | undefined;
     if (needSelf) {
       const spec = plannedModels(config).find((p) => p.label === m.label)?.spec;
-      if (spec) self = await createProvider(spec, { env: opts.env, fetch: opts.fetch });
+      if (spec) self = await ctx.pool.get(spec);
     }
-    try {
-      for (const cell of cells) {
-        opts.signal?.throwIfAborted();
-        const test = testsById.get(cell.testId);
-        const text = cell.response?.text ?? '';
-        if (!test) continue;
-        // A text the model cannot take (too long for its context...) leaves that value missing,
-        // counted by the results, rather than stopping the run.
-        if (self && axes.has('activation'))
-          await tolerant(() =>
-            pooledEmbedding(
-              store,
-              self,
-              settings.activationInput === 'prompt' ? test.prompt : text,
-              opts.signal,
-            ),
-          );
-        if (
-          self?.score &&
-          settings.confidence === 'teacher-forced' &&
-          (axes.has('logprob') || axes.has('entropy'))
-        ) {
-          const request = scoreRequest(test, text);
-          const score = self.score.bind(self);
-          await tolerant(() =>
-            auxCall<ScoreResult>(
-              store,
-              'score',
-              self.identity,
-              request,
-              () => score(request, { signal: opts.signal }),
-              {
-                signal: opts.signal,
-              },
-            ),
-          );
-        }
-        const embedder = ctx.embedder;
-        if (embedder && axes.has('cosine'))
-          await tolerant(() => pooledEmbedding(store, embedder, text, opts.signal));
-        if (embedder && axes.has('bertscore'))
-          await tolerant(() => wordPrefixEmbeddings(store, embedder, text, opts.signal));
+    for (const cell of cells) {
+      opts.signal?.throwIfAborted();
+      const test = testsById.get(cell.testId);
+      const text = cell.response?.text ?? '';
+      if (!test) continue;
+      // A text the model cannot take (too long for its context...) leaves that value missing,
+      // counted by the results, rather than stopping the run.
+      if (self && axes.has('activation'))
+        await tolerant(() =>
+          pooledEmbedding(
+            store,
+            self,
+            settings.activationInput === 'prompt' ? test.prompt : text,
+            opts.signal,
+          ),
+        );
+      if (
+        self?.score &&
+        settings.confidence === 'teacher-forced' &&
+        (axes.has('logprob') || axes.has('entropy'))
+      ) {
+        const request = scoreRequest(test, text);
+        const score = self.score.bind(self);
+        await tolerant(() =>
+          auxCall<ScoreResult>(
+            store,
+            'score',
+            self.identity,
+            request,
+            () => score(request, { signal: opts.signal }),
+            {
+              signal: opts.signal,
+            },
+          ),
+        );
       }
-    } finally {
-      await self?.close?.();
+      const embedder = ctx.embedder;
+      if (embedder && axes.has('cosine'))
+        await tolerant(() => pooledEmbedding(store, embedder, text, opts.signal));
+      if (embedder && axes.has('bertscore'))
+        await tolerant(() => wordPrefixEmbeddings(store, embedder, text, opts.signal));
     }
     // The values the axes read, per prompt (measure rows, see measures.ts).
     const cellMap = new Map(cells.filter((c) => c.repeat === 0).map((c) => [c.testId, c]));

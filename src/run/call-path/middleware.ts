@@ -1,0 +1,57 @@
+import type { CallOptions, EmbedRequest, GenerateRequest, ScoreRequest } from '../../models/types.js';
+
+/**
+ * The call path: every call a run makes to a model (a cell's generation, a role's answer, an
+ * embedding, a teacher-forced score, a hidden state) goes through the same middleware around its
+ * provider (`wrapProvider`), in the spirit of the Vercel AI SDK's `wrapLanguageModel`. It lives in
+ * `run/` beside the retry policy and token buckets it reuses: resilience and pacing are the run's
+ * concern, and the providers in `models/` stay plain clients that make one call when asked.
+ */
+
+export type CallKind = 'generate' | 'score' | 'embed';
+
+/** One provider call as middleware sees it. */
+export type ProviderCall =
+  | { kind: 'generate'; request: GenerateRequest }
+  | { kind: 'score'; request: ScoreRequest }
+  | { kind: 'embed'; request: EmbedRequest };
+
+/** How one try of a call ended (a timeout ends with its ProviderError). */
+export type TryOutcome = { ok: true; result: unknown } | { ok: false; error: unknown };
+
+/** Told what happens to one call: the engine records each try as an attempt. */
+export interface CallObserver {
+  /** A try goes on the wire (after any rate-limit wait). */
+  onTryStart?(): void;
+  onTryEnd?(outcome: TryOutcome): void;
+  /** A retry is due in `delayMs` after `error`. */
+  onRetry?(delayMs: number, error: unknown): void;
+}
+
+/** What a caller may pass to a wrapped provider's methods (a bare provider sees only the signal). */
+export interface PathCallOptions extends CallOptions {
+  observer?: CallObserver;
+}
+
+export type Next<T> = (options: PathCallOptions) => Promise<T>;
+
+/** One concern of the path (timeout, retry...): it makes the call by calling `next`, as often as it needs. */
+export type ProviderMiddleware = <T>(
+  call: ProviderCall,
+  options: PathCallOptions,
+  next: Next<T>,
+) => Promise<T>;
+
+/** Runs `last` through `middleware`, the first one outermost. */
+export function runThrough<T>(
+  middleware: readonly ProviderMiddleware[],
+  call: ProviderCall,
+  options: PathCallOptions,
+  last: Next<T>,
+): Promise<T> {
+  const step = (i: number, o: PathCallOptions): Promise<T> => {
+    const m = middleware[i];
+    return m ? m(call, o, (next) => step(i + 1, next)) : last(o);
+  };
+  return step(0, options);
+}

@@ -1,0 +1,62 @@
+import type { EmbedResult, GenerateResult } from '../../models/types.js';
+import { estimateTokens, requestsPerMinute, tokensPerMinute } from '../rate-limit.js';
+import type { SleepFn } from '../retry.js';
+import type { ProviderCall, ProviderMiddleware } from './middleware.js';
+
+export interface RateLimits {
+  /** Requests per minute. */
+  rpm?: number;
+  /** Tokens per minute: estimated before a try, corrected with the usage it reports after. */
+  tpm?: number;
+}
+
+/**
+ * Paces every try through token buckets (`rate-limit.ts`). The buckets belong to this middleware,
+ * so every call of the provider it wraps (cells, scores, embeddings) draws from the same ones.
+ */
+export function rateLimit(
+  limits: RateLimits,
+  clock: { now?: () => number; sleep?: SleepFn } = {},
+): ProviderMiddleware {
+  const rpm = limits.rpm ? requestsPerMinute(limits.rpm, clock) : undefined;
+  const tpm = limits.tpm ? tokensPerMinute(limits.tpm, clock) : undefined;
+  return async (call, options, next) => {
+    const estimate = tpm ? estimatedTokens(call) : 0;
+    await rpm?.take(1, options.signal);
+    await tpm?.take(estimate, options.signal);
+    options.signal?.throwIfAborted();
+    let result: Awaited<ReturnType<typeof next>>;
+    try {
+      result = await next(options);
+    } catch (error) {
+      tpm?.adjust(-estimate); // a failed try spent (about) nothing
+      throw error;
+    }
+    tpm?.adjust(usedTokens(call, result, estimate) - estimate);
+    return result;
+  };
+}
+
+/** Tokens a call will cost before we know (about 4 characters a token, plus a generation's output cap). */
+function estimatedTokens(call: ProviderCall): number {
+  switch (call.kind) {
+    case 'generate':
+      return estimateTokens(call.request);
+    case 'score':
+      return estimateTokens({
+        messages: [...call.request.messages, { content: call.request.continuation }],
+      });
+    case 'embed':
+      return estimateTokens({ messages: call.request.input.map((content) => ({ content })) });
+  }
+}
+
+/** Tokens a call spent, from the usage it reports (a score reports none: its estimate stands). */
+function usedTokens(call: ProviderCall, result: unknown, estimate: number): number {
+  if (call.kind === 'generate') {
+    const usage = (result as GenerateResult).usage;
+    return (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
+  }
+  if (call.kind === 'embed') return (result as EmbedResult).usage?.inputTokens ?? estimate;
+  return estimate;
+}
