@@ -7,8 +7,8 @@ import { kbJudgeJobs, ladderSuiteTest, runLadder } from '../protocols/ladder/run
 import { ladderTestId } from '../protocols/ladder/suite-file.js';
 import { Recording, scratchDir, testConfig } from '../protocols/ladder/test-support/fakes.js';
 import type { Family, KbType, LadderTest, Level, Seed } from '../protocols/ladder/types.js';
-import { suiteOf } from '../protocols/plain/suite-file.js';
 import { requestFor } from '../run/plan.js';
+import { suiteOf } from '../run/suite.js';
 import { openStore } from '../store/store.js';
 import { buildReport, suiteRole } from './report-data.js';
 import { buildReportStore, HOSTILE_QUESTION, HOSTILE_RESPONSE, MODELS } from './test-support/report-store.js';

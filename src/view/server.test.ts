@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
-import { suiteOf } from '../protocols/plain/suite-file.js';
 import { CSP as REPORT_CSP } from '../report/html/page.js';
 import { cacheKey } from '../run/cache-key.js';
+import { suiteOf } from '../run/suite.js';
 import { openStore } from '../store/store.js';
 import { startViewer } from './server.js';
 

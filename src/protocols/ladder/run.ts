@@ -1,10 +1,10 @@
 import type { WaverConfig } from '../../config/schema.js';
 import { runRole } from '../../run/roles.js';
 import { type RunResult, type RunSuiteOptions, runSuite } from '../../run/run-suite.js';
+import { suiteOf } from '../../run/suite.js';
 import type { Suite, SuiteTest } from '../../run/types.js';
 import { openStore } from '../../store/store.js';
 import { sha256 } from '../../util/hash.js';
-import { suiteOf } from '../plain/suite-file.js';
 import { type LadderConfig, ladderSettings } from './config.js';
 import { KB_JUDGE_SUITE, type KbJudgeJob, kbJudgeTest } from './kb-judge.js';
 import { systemPromptFor, userMessageFor } from './prompts.js';

@@ -6,7 +6,6 @@ import { ladderTestId } from '../../protocols/ladder/suite-file.js';
 import type { Family, KbType, LadderTest, Level, Seed } from '../../protocols/ladder/types.js';
 import { BUILTIN_MC_ITEMS } from '../../protocols/paraphrase/data/builtin-items.js';
 import { buildParaphraseSuite } from '../../protocols/paraphrase/suite.js';
-import { suiteOf } from '../../protocols/plain/suite-file.js';
 import type { SagoModelRecord } from '../../protocols/sago/axes.js';
 import { SagoConfig } from '../../protocols/sago/config.js';
 import { type SagoManifest, saveManifest } from '../../protocols/sago/manifest.js';
@@ -14,6 +13,7 @@ import { responsesSuite } from '../../protocols/sago/run.js';
 import { ruleVariations } from '../../protocols/sago/variants.js';
 import { cacheKey } from '../../run/cache-key.js';
 import { requestFor } from '../../run/plan.js';
+import { suiteOf } from '../../run/suite.js';
 import type { Suite } from '../../run/types.js';
 import { type CellWrite, openStore, type Store } from '../../store/store.js';
 
