@@ -1,0 +1,28 @@
+import { type ConfigContext, configContext } from '../config/load.js';
+import { ladderProtocol } from './ladder/index.js';
+import { paraphraseProtocol } from './paraphrase/index.js';
+import { plainProtocol } from './plain/index.js';
+import { sagoProtocol } from './sago/index.js';
+import type { ProtocolModule } from './types.js';
+
+/**
+ * The protocols waver knows, in report order: the one list of them (docs/protocols.md). The CLI
+ * and the library hand them, or what is made from them, to the config, the report, the viewer and
+ * the check; a new protocol is added here.
+ */
+export const PROTOCOLS: readonly ProtocolModule[] = [
+  ladderProtocol,
+  sagoProtocol,
+  paraphraseProtocol,
+  plainProtocol,
+];
+
+/** The protocol of that name, or undefined. */
+export function protocolNamed(name: string): ProtocolModule | undefined {
+  return PROTOCOLS.find((p) => p.name === name);
+}
+
+/** waver.yaml as these protocols make it: the base fields and each protocol's section. */
+export const CONFIG: ConfigContext = configContext(PROTOCOLS.flatMap((p) => (p.config ? [p.config] : [])));
+
+export { ladderProtocol, paraphraseProtocol, plainProtocol, sagoProtocol };
