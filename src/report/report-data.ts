@@ -205,7 +205,7 @@ export interface LoadContext {
 }
 
 /**
- * A protocol as the report sees it (docs/report.md#sections): its name (each section's anchor),
+ * A protocol as the report sees it (docs/report.md#sections-are-modules): its name (each section's anchor),
  * its section's title, and its section. The report is handed these by whoever holds the
  * protocols, and knows nothing else about a protocol.
  */
