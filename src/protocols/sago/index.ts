@@ -3,8 +3,8 @@ import type { RunOutcome } from '../types.js';
 import { SagoConfig } from './config.js';
 import { MANIFEST_SUITE } from './manifest.js';
 import type { SagoPromptSets } from './prompt-sets.js';
-import { JUDGE_SUITE, RESPONSES_SUITE, type SagoResults } from './results.js';
-import { GENERATOR_SUITE } from './variants.js';
+import type { SagoResults } from './results.js';
+import { GENERATOR_SUITE, JUDGE_SUITE, RESPONSES_SUITE } from './suites.js';
 
 /**
  * SAGO (docs/sago.md): how much each model's behaviour changes across meaning-preserving

@@ -5,7 +5,8 @@ import { cellBase, demoteHeadings, legendHtml, lightCells } from '../../report/h
 import type { SectionModule, TranscriptCell } from '../../report/report-data.js';
 import type { Store } from '../../store/store.js';
 import { AXIS_HEADING, AXIS_SCALE, SAGO_AXES } from './metrics.js';
-import { loadSagoResults, RESPONSES_SUITE, type SagoResults, type SagoTestMeta } from './results.js';
+import { loadSagoResults, type SagoResults, type SagoTestMeta } from './results.js';
+import { RESPONSES_SUITE } from './suites.js';
 import { formatSagoResults, sagoMarkdown } from './tables.js';
 
 /**

@@ -13,6 +13,7 @@ import type { SagoConfig } from './config.js';
 import type { OpenDatasetSample } from './data/datasets.js';
 import type { OpenPrompt } from './data/open-prompt.js';
 import { pooledEmbedding, wordPrefixEmbeddings } from './embeddings.js';
+import { GENERATOR_SUITE } from './suites.js';
 import { allVariations, checkStrength, FAMILY_OF } from './variations/index.js';
 import { parseGeneratedVariant, structuralInstructions } from './variations/structural.js';
 import type { MeaningCheck, StructuralSubtype, Variation } from './variations/types.js';
@@ -22,8 +23,6 @@ import type { MeaningCheck, StructuralSubtype, Variation } from './variations/ty
  * structural rewrites by the generator model when there is one, and the meaning-preservation
  * filter through the embedder. Every decision is recorded on the variant.
  */
-
-export const GENERATOR_SUITE = 'sago/generator';
 
 /** A prompt of the run: its dataset sample entry and a key unique across datasets. */
 export interface SagoPrompt {
