@@ -83,7 +83,7 @@ export type ConfigSchema = z.ZodType<WaverConfig, WaverConfigInput>;
 
 /** The config with these sections beside the base fields; any other key is an unknown field. */
 export function configSchema(sections: readonly ConfigSection[]): ConfigSchema {
-  // `check:` after the sections, where waver.yaml's JSON schema has always listed it.
+  // `check:` last, after the sections whose metrics it gates.
   const { check, ...fields } = BaseConfig.shape;
   const owned = Object.fromEntries(sections.map((s) => [s.key, s.schema.optional()]));
   return z.object({ ...fields, ...owned, check }).strict() as unknown as ConfigSchema;

@@ -205,8 +205,8 @@ export interface LoadContext {
 }
 
 /**
- * A protocol as the report sees it (docs/report.md#sections-are-modules): its name (each section's anchor),
- * its section's title, and its section. The report is handed these by whoever holds the
+ * A protocol as the report sees it (docs/report.md#sections-are-modules): its name (each section's
+ * anchor), its section's title, and its section. The report is handed these by whoever holds the
  * protocols, and knows nothing else about a protocol.
  */
 export interface ReportedProtocol<R = unknown> {

@@ -15,6 +15,8 @@ import { FAMILIES } from './types.js';
 
 const PROTOCOLS = ['ladder'] as const;
 
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
 interface BuildFlags {
   protocol?: string;
   admission?: string;
@@ -51,21 +53,17 @@ export const suiteCommand: ProtocolCommand<LadderPlan, LadderSectionData, RunOut
       });
     const config = commandConfig(build, ctx.config, { ladder: ladderFlags(build) });
     if (!config.out) throw new InputError('no output file: pass --out suite.jsonl', { field: '--out' });
-    if (config.dryRun)
-      throw new InputError(
-        '--dry-run is not available for suite build (the rules generators make no calls)',
-        {
-          field: '--dry-run',
-        },
-      );
+    if (config.dryRun) {
+      const why = 'the rules generators make no calls';
+      throw new InputError(`--dry-run is not available for suite build (${why})`, { field: '--dry-run' });
+    }
     // A suite file in waver.yaml is what `waver ladder` would run, not what this command builds.
     const plan = await buildOrStop(
       ladder,
       { ...config, suite: undefined },
-      {
-        onStage: (_stage, detail) => process.stderr.write(`${detail}\n`),
-      },
+      { onStage: (_, line) => log(line) },
     );
+    // A built suite always has its admission table: none means the build was stopped.
     if (!plan?.admission) {
       process.exitCode = EXIT.aborted;
       return;
@@ -75,8 +73,8 @@ export const suiteCommand: ProtocolCommand<LadderPlan, LadderSectionData, RunOut
     if (flags.admission) writeFileAtomic(flags.admission, table);
     process.stdout.write(table);
     const baselines = plan.tests.filter((t) => t.family === 'baseline').length;
-    process.stderr.write(
-      `wrote ${plan.tests.length} tests (${baselines} baselines, ${plan.tests.length - baselines} perturbed) to ${config.out}\n`,
+    log(
+      `wrote ${plan.tests.length} tests (${baselines} baselines, ${plan.tests.length - baselines} perturbed) to ${config.out}`,
     );
     process.exitCode = EXIT.ok;
   });
