@@ -1,14 +1,47 @@
-/** waver's library API: the same typed config the CLI and waver.yaml use. */
-export { loadConfigFile, resolveConfig, validateConfig } from './config/load.js';
-export { configJsonSchema, WaverConfig, type WaverConfigInput } from './config/schema.js';
+/**
+ * waver's library API: the protocols the CLI runs, with the same typed config the CLI and
+ * waver.yaml use (every protocol's section, validated by the same composed schema).
+ */
+import type { WaverConfig as Config } from './config/schema.js';
+import { CONFIG } from './protocols/index.js';
+
+export const { loadFile: loadConfigFile, resolve: resolveConfig, validate: validateConfig } = CONFIG;
+/** The JSON schema of waver.yaml (what `waver schema` prints). */
+export const configJsonSchema = CONFIG.jsonSchema;
+/** The schema of the one typed config: the base fields and every protocol's section. */
+export const WaverConfig = CONFIG.schema;
+export type WaverConfig = Config;
+export type { ConfigContext } from './config/load.js';
+export type { WaverConfigInput } from './config/schema.js';
 export { InputError } from './errors.js';
 export { ProviderError, type ProviderErrorKind } from './models/errors.js';
 export { createProvider } from './models/registry.js';
 export { type ModelSpec, parseModelSpec, toModelSpec } from './models/spec.js';
 export type * from './models/types.js';
-export { loadPlainSuite, suiteOf } from './protocols/plain/suite-file.js';
+export {
+  CONFIG,
+  ladderProtocol,
+  PROTOCOLS,
+  paraphraseProtocol,
+  plainProtocol,
+  protocolNamed,
+  sagoProtocol,
+} from './protocols/index.js';
+export type { LadderPlan } from './protocols/ladder/protocol.js';
+export type { LadderSectionData } from './protocols/ladder/report-section.js';
+export type { LadderResults } from './protocols/ladder/results.js';
+export type { ParaphraseOutcome } from './protocols/paraphrase/protocol.js';
+export type { ParaphraseResults } from './protocols/paraphrase/results.js';
+export type { ParaphraseItems } from './protocols/paraphrase/run.js';
+export { loadPlainSuite } from './protocols/plain/suite-file.js';
+export type { SagoPromptSets } from './protocols/sago/prompt-sets.js';
+export type { SagoResults } from './protocols/sago/results.js';
+export type { ProtocolModule, ProtocolOptions, ProtocolSuites, RunOutcome } from './protocols/types.js';
+export type { LoadContext } from './report/report-data.js';
+export type { ModelEstimate } from './run/estimate.js';
 export { exportTranscripts } from './run/export.js';
 export { estimateSuite, type RunResult, type RunSuiteOptions, runSuite } from './run/run-suite.js';
+export { suiteOf } from './run/suite.js';
 export type { Cell, Coverage, Suite, SuiteTest } from './run/types.js';
 export { startOpenAIServer } from './server/openai-server.js';
 export { openStore, Store } from './store/store.js';

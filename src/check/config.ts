@@ -36,3 +36,10 @@ export interface CheckConfig {
   allowUnavailable?: boolean;
   alpha?: number;
 }
+
+declare module '../config/schema.js' {
+  interface ConfigSections {
+    /** `waver check` thresholds (docs/check.md), as written. */
+    check?: CheckConfig;
+  }
+}

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { configJsonSchema } from '../config/schema.js';
+import { CONFIG } from '../protocols/index.js';
 import { repoRoot, tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
 import { assertBuilt, cleanEnv, runCli, startCli } from './test-support/cli.js';
 
@@ -98,8 +98,8 @@ describe('waver schema', () => {
   it('prints the config schema, and the committed copy is current', async () => {
     const r = await runCli(['schema']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual(configJsonSchema());
+    expect(JSON.parse(r.stdout)).toEqual(CONFIG.jsonSchema());
     const committed = JSON.parse(readFileSync(join(repoRoot, 'schema/waver.schema.json'), 'utf8'));
-    expect(committed, "schema/waver.schema.json is stale: run 'npm run schema'").toEqual(configJsonSchema());
+    expect(committed, "schema/waver.schema.json is stale: run 'npm run schema'").toEqual(CONFIG.jsonSchema());
   });
 });

@@ -2,32 +2,29 @@
 import { Command } from 'commander';
 import { InputError } from '../errors.js';
 import { ProviderError } from '../models/errors.js';
+import { CONFIG, PROTOCOLS } from '../protocols/index.js';
 import { WAVER_VERSION } from '../version.js';
+import type { CliContext } from './context.js';
 import { EXIT } from './output.js';
+
+/** What every command is handed: the protocols, and waver.yaml as their sections make it. */
+const ctx: CliContext = { protocols: PROTOCOLS, config: CONFIG };
 
 /**
  * Each command's module, loaded only when that command runs: the protocols, the report (vega) and
  * the local model runtime are heavy, and `waver run` should not pay for `waver sago`'s imports in
- * start-up time and memory. Help and unknown commands load them all.
+ * start-up time and memory. Help and unknown commands load them all. The protocols' commands are
+ * theirs (`ladder`, `suite`, `sago`, `paraphrase`, `run`).
  */
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  demo: async () => (await import('../demo/command.js')).demoCommand(),
-  ladder: async () => (await import('../protocols/ladder/command.js')).ladderCommand(),
-  paraphrase: async () => (await import('../protocols/paraphrase/command.js')).paraphraseCommand(),
-  sago: async () => (await import('../protocols/sago/command.js')).sagoCommand(),
-  suite: async () => (await import('../protocols/ladder/suite-command.js')).suiteCommand(),
-  run: async () => (await import('../protocols/plain/command.js')).runCommand(),
-  report: async () => (await import('./commands/report.js')).reportCommand(),
-  check: async () =>
-    (await import('./commands/check.js')).checkCommand([
-      (await import('../protocols/ladder/check.js')).ladderCheck,
-      (await import('../protocols/paraphrase/check.js')).paraphraseCheck,
-      (await import('../protocols/sago/check.js')).sagoCheck,
-    ]),
-  view: async () => (await import('./commands/view.js')).viewCommand(),
+const COMMANDS: Record<string, (ctx: CliContext) => Promise<Command>> = {
+  demo: async (c) => (await import('../demo/command.js')).demoCommand(c),
+  ...Object.fromEntries(PROTOCOLS.flatMap((p) => Object.entries(p.commands))),
+  report: async (c) => (await import('./commands/report.js')).reportCommand(c),
+  check: async (c) => (await import('./commands/check.js')).checkCommand(c),
+  view: async (c) => (await import('./commands/view.js')).viewCommand(c),
   serve: async () => (await import('./commands/serve.js')).serveCommand(),
   export: async () => (await import('./commands/export.js')).exportCommand(),
-  schema: async () => (await import('./commands/schema.js')).schemaCommand(),
+  schema: async (c) => (await import('./commands/schema.js')).schemaCommand(c),
 };
 
 const program = new Command('waver')
@@ -40,7 +37,8 @@ const program = new Command('waver')
 try {
   const requested = process.argv[2];
   const names = requested !== undefined && requested in COMMANDS ? [requested] : Object.keys(COMMANDS);
-  for (const name of names) program.addCommand(await (COMMANDS[name] as () => Promise<Command>)());
+  for (const name of names)
+    program.addCommand(await (COMMANDS[name] as (ctx: CliContext) => Promise<Command>)(ctx));
   await program.parseAsync(process.argv);
 } catch (e) {
   process.exitCode = report(e);

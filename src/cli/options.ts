@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
-import type { WaverConfigInput } from '../config/schema.js';
+import type { ConfigContext } from '../config/load.js';
+import type { WaverConfig, WaverConfigInput } from '../config/schema.js';
 import { InputError } from '../errors.js';
 
 /**
@@ -79,11 +80,28 @@ export function flagsToConfig(cmd: Command): { file?: string; flags: WaverConfig
   };
 }
 
+/**
+ * The typed config of a protocol command: waver.yaml, the common flags over it, and the command's
+ * own (`own`: `--suite`, and the protocol's flags as fields of its section, `{ ladder: {...} }`)
+ * over those, a flag inside a section replacing that field only; validated once by the composed
+ * schema, so a bad value is an InputError naming its field (`ladder.seeds`).
+ */
+export function commandConfig(cmd: Command, config: ConfigContext, own: WaverConfigInput = {}): WaverConfig {
+  const { file, flags } = flagsToConfig(cmd);
+  return config.resolve({ file, flags: { ...flags, ...own } });
+}
+
 export function splitList(value: string): string[] {
   return value
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+export function positiveInt(value: string, flag: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1)
+    throw new InputError(`expected a positive integer, got '${value}'`, { field: flag });
+  return Number(value);
 }
 
 function int(value: string | undefined, flag: string): number | undefined {

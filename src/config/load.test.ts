@@ -2,9 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { InputError } from '../errors.js';
 import { loadConfigFile, resolveConfig, validateConfig } from './load.js';
-import { configJsonSchema } from './schema.js';
+import { configJsonSchema, configSchema } from './schema.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'waver-config-'));
 function file(name: string, text: string): string {
@@ -86,8 +87,25 @@ describe('waver.yaml', () => {
     expect(errorOf(() => validateConfig({ repeats: 0 })).field).toBe('repeats');
   });
 
+  it("adds each section it is handed, checked by that section's schema; flags replace a section's fields one by one", () => {
+    const section = z
+      .object({ depth: z.int().positive().default(3), mode: z.enum(['a', 'b']).optional() })
+      .strict();
+    const schema = configSchema([{ key: 'probe', schema: section }]);
+    const path = file('section.yaml', 'probe:\n  depth: 5\n  mode: a\n');
+    const config = resolveConfig({ file: path, flags: { probe: { mode: 'b' } } as never, schema });
+    expect((config as { probe?: unknown }).probe).toEqual({ depth: 5, mode: 'b' });
+    const err = errorOf(() => loadConfigFile(file('typo.yaml', 'probe:\n\n  dpth: 5\n'), schema));
+    expect(err).toMatchObject({ line: 3, field: 'probe.dpth' });
+    expect(errorOf(() => validateConfig({ prob: {} } as never, schema)).field).toBe('prob');
+    // Without the sections at hand, a section is kept as written for its owner to check.
+    expect((validateConfig({ probe: { dpth: 5 } } as never) as { probe?: unknown }).probe).toEqual({
+      dpth: 5,
+    });
+  });
+
   it('produces a JSON schema that lists every top-level field', () => {
-    const schema = configJsonSchema() as { properties: Record<string, unknown> };
+    const schema = configJsonSchema(configSchema([])) as { properties: Record<string, unknown> };
     expect(Object.keys(schema.properties)).toEqual(
       expect.arrayContaining(['models', 'judge', 'store', 'concurrency', 'params', 'cache']),
     );

@@ -3,15 +3,47 @@ import { LineCounter, type Node, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { InputError } from '../errors.js';
 import { toModelSpec } from '../models/spec.js';
-import { WaverConfig, type WaverConfigInput } from './schema.js';
+import {
+  type ConfigSchema,
+  type ConfigSection,
+  configJsonSchema,
+  configSchema,
+  OPEN_CONFIG,
+  type WaverConfig,
+  type WaverConfigInput,
+} from './schema.js';
 
 export const DEFAULT_CONFIG_FILE = 'waver.yaml';
+
+/**
+ * The config functions bound to one composed schema, made once from the registry of protocols
+ * (the CLI and the library share it).
+ */
+export interface ConfigContext {
+  readonly schema: ConfigSchema;
+  loadFile(file: string): WaverConfigInput;
+  resolve(opts: { file?: string; flags?: WaverConfigInput }): WaverConfig;
+  validate(input: WaverConfigInput): WaverConfig;
+  /** The JSON schema of waver.yaml (`waver schema`). */
+  jsonSchema(): Record<string, unknown>;
+}
+
+export function configContext(sections: readonly ConfigSection[]): ConfigContext {
+  const schema = configSchema(sections);
+  return {
+    schema,
+    loadFile: (file) => loadConfigFile(file, schema),
+    resolve: (opts) => resolveConfig({ ...opts, schema }),
+    validate: (input) => validateConfig(input, schema),
+    jsonSchema: () => configJsonSchema(schema),
+  };
+}
 
 /**
  * Reads and validates a `waver.yaml`. Any problem — YAML syntax, an unknown field, a wrong type, a
  * malformed model spec — becomes an InputError naming the file, the line and the field.
  */
-export function loadConfigFile(file: string): WaverConfigInput {
+export function loadConfigFile(file: string, schema: ConfigSchema = OPEN_CONFIG): WaverConfigInput {
   if (!existsSync(file)) throw new InputError('config file not found', { file });
   const text = readFileSync(file, 'utf8');
   const lines = new LineCounter();
@@ -34,7 +66,7 @@ export function loadConfigFile(file: string): WaverConfigInput {
     }
     return undefined;
   };
-  const parsed = WaverConfig.safeParse(value);
+  const parsed = schema.safeParse(value);
   if (!parsed.success) throw fromZodIssue(parsed.error.issues[0], file, lineOf);
   // Model spec strings are checked here too, so a typo'd provider is reported with its line.
   for (const [field, specs] of modelFields(value)) {
@@ -76,24 +108,35 @@ function fromZodIssue(
 }
 
 /**
- * The config in force: built-in defaults, then the file (if any), then CLI flags. Flags win.
+ * The config in force: built-in defaults, then the file (if any), then CLI flags. Flags win; a flag
+ * inside an object (`params`, a protocol's section such as `ladder:`) replaces that field only.
  * The result is the same typed object the library API takes.
  */
-export function resolveConfig(opts: { file?: string; flags?: WaverConfigInput }): WaverConfig {
+export function resolveConfig(opts: {
+  file?: string;
+  flags?: WaverConfigInput;
+  schema?: ConfigSchema;
+}): WaverConfig {
+  const schema = opts.schema ?? OPEN_CONFIG;
   let fromFile: WaverConfigInput = {};
-  if (opts.file) fromFile = loadConfigFile(opts.file);
-  else if (existsSync(DEFAULT_CONFIG_FILE)) fromFile = loadConfigFile(DEFAULT_CONFIG_FILE);
-  const merged: WaverConfigInput = {
-    ...fromFile,
-    ...definedOnly(opts.flags ?? {}),
-    params: { ...fromFile.params, ...definedOnly(opts.flags?.params ?? {}) },
-  };
-  return validateConfig(merged);
+  if (opts.file) fromFile = loadConfigFile(opts.file, schema);
+  else if (existsSync(DEFAULT_CONFIG_FILE)) fromFile = loadConfigFile(DEFAULT_CONFIG_FILE, schema);
+  return validateConfig(mergeFlags(fromFile, opts.flags ?? {}), schema);
+}
+
+/** The flags over the file's values: objects field by field, anything else (a list) as a whole. */
+function mergeFlags<T extends object>(file: T, flags: T): T {
+  const merged = { ...file } as Record<string, unknown>;
+  for (const [key, flag] of Object.entries(definedOnly(flags))) {
+    const under = merged[key];
+    merged[key] = isObject(flag) ? mergeFlags(isObject(under) ? under : {}, flag) : flag;
+  }
+  return merged as T;
 }
 
 /** Validates a config given to the library API (no file: errors name the field only). */
-export function validateConfig(input: WaverConfigInput): WaverConfig {
-  const parsed = WaverConfig.safeParse(input);
+export function validateConfig(input: WaverConfigInput, schema: ConfigSchema = OPEN_CONFIG): WaverConfig {
+  const parsed = schema.safeParse(input);
   if (!parsed.success) throw fromZodIssue(parsed.error.issues[0], undefined, () => undefined);
   for (const [field, specs] of modelFields(parsed.data as unknown as Record<string, unknown>)) {
     specs.forEach((spec, i) => {
@@ -101,6 +144,10 @@ export function validateConfig(input: WaverConfigInput): WaverConfig {
     });
   }
   return parsed.data;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -1,17 +1,11 @@
 import { z } from 'zod';
-import { checkConfigSchema } from '../check/config.js';
 import { ModelSpecSchema } from '../models/spec.js';
-// TEMPORARY until the protocol registry lands: ladderCheck, paraphraseCheck and sagoCheck build `check:`.
-import { ladderCheck } from '../protocols/ladder/check.js';
-import { LadderConfigSchema } from '../protocols/ladder/config.js';
-import { paraphraseCheck } from '../protocols/paraphrase/check.js';
-import { ParaphraseConfig } from '../protocols/paraphrase/config.js';
-import { sagoCheck } from '../protocols/sago/check.js';
-import { SagoConfig } from '../protocols/sago/config.js';
 
 /**
  * The one typed config. The CLI builds it from flags, `waver.yaml` supplies it from a file, and the
  * library API takes it as is: the same object, validated by the same schema, flows through all three.
+ * That schema is composed: the base fields here, and a section for each protocol that has one
+ * (`ladder:`, `sago:`...), handed in by the protocols themselves (configSchema).
  */
 export const GenerationParams = z
   .object({
@@ -27,7 +21,7 @@ export const GenerationParams = z
   })
   .strict();
 
-export const WaverConfig = z
+export const BaseConfig = z
   .object({
     /** Systems under test. */
     models: z.array(ModelSpecSchema).default([]),
@@ -62,25 +56,46 @@ export const WaverConfig = z
     /** A model whose share of done cells is below this is reported as incomplete. */
     minCoverage: z.number().min(0).max(1).default(0.9),
     params: GenerationParams.default(GenerationParams.parse({})),
-    /** `waver sago` settings (docs/sago.md). */
-    sago: SagoConfig.optional(),
-    /** `waver ladder` settings (docs/ladder.md). */
-    ladder: LadderConfigSchema.optional(),
-    /** `waver paraphrase` settings (docs/paraphrase.md). */
-    paraphrase: ParaphraseConfig.optional(),
-    /** `waver check` thresholds (docs/check.md); TEMPORARY: the registry's protocols will build it. */
-    check: checkConfigSchema([ladderCheck, paraphraseCheck, sagoCheck]).optional(),
   })
   .strict();
 
-export type WaverConfig = z.infer<typeof WaverConfig>;
+/** A top-level section of waver.yaml that a protocol (`ladder:`) or the check (`check:`) owns, checked by its owner's schema. */
+export interface ConfigSection {
+  key: string;
+  schema: z.ZodType;
+}
+
+/**
+ * The protocols' sections as a config may carry them, each declared by the protocol that owns it
+ * (a `declare module` beside its schema), so this file imports none. Typed as written: a protocol
+ * reads its section through its own schema (`ladderSettings(config)`), defaults filled there.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging, one section per protocol
+export interface ConfigSections {}
+
+export type WaverConfig = z.infer<typeof BaseConfig> & ConfigSections;
 /** What a user writes: every field optional where a default exists. */
-export type WaverConfigInput = z.input<typeof WaverConfig>;
+export type WaverConfigInput = z.input<typeof BaseConfig> & ConfigSections;
+/** The composed schema: the base fields and the protocols' sections. */
+export type ConfigSchema = z.ZodType<WaverConfig, WaverConfigInput>;
+
+/** The config with these sections beside the base fields, in this order; any other key is an unknown field. */
+export function configSchema(sections: readonly ConfigSection[]): ConfigSchema {
+  const owned = Object.fromEntries(sections.map((s) => [s.key, s.schema.optional()]));
+  return BaseConfig.extend(owned).strict() as unknown as ConfigSchema;
+}
+
+/**
+ * The config for a caller that holds no protocols: the base fields are checked, and any other
+ * key is taken as a section (an object) and kept as written, for its protocol to check when it
+ * reads it.
+ */
+export const OPEN_CONFIG = BaseConfig.catchall(z.record(z.string(), z.unknown())) as unknown as ConfigSchema;
 
 /** The JSON schema editors use for `waver.yaml` (see `waver schema`). */
-export function configJsonSchema(): Record<string, unknown> {
+export function configJsonSchema(schema: ConfigSchema): Record<string, unknown> {
   return {
-    ...z.toJSONSchema(WaverConfig, { io: 'input', unrepresentable: 'any' }),
+    ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }),
     title: 'waver.yaml',
     description: 'Configuration for waver. CLI flags override these values.',
   };

@@ -1,16 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Command } from 'commander';
+import { type CliContext, reportedProtocols } from '../cli/context.js';
 import { EXIT, emit, withAbort } from '../cli/output.js';
 import { createProgress } from '../cli/progress.js';
-import { resolveConfig } from '../config/load.js';
 import type { WaverConfig } from '../config/schema.js';
-import { paraphraseSettings } from '../protocols/paraphrase/config.js';
-import { runParaphrase } from '../protocols/paraphrase/run.js';
+import { paraphraseProtocol } from '../protocols/paraphrase/index.js';
 import { formatParaphraseReport } from '../protocols/paraphrase/tables.js';
-import { suiteOf } from '../protocols/plain/suite-file.js';
 import { formatRunSummary } from '../report/run-summary.js';
 import { runSuite } from '../run/run-suite.js';
+import { suiteOf } from '../run/suite.js';
 import type { Progress, SuiteTest } from '../run/types.js';
 import { openStore } from '../store/store.js';
 import { DEMO_PHRASING_NAMES, DEMO_QUESTIONS, DEMO_SYSTEM_PROMPT } from './questions.js';
@@ -25,7 +24,7 @@ export const DEFAULT_DEMO_MODEL = 'gguf:hf:Qwen/Qwen2.5-0.5B-Instruct-GGUF/qwen2
 /** Items of the built-in multiple-choice set the demo's paraphrase pass asks (x 5 phrasings x 2 repeats). */
 const DEMO_PARAPHRASE_ITEMS = 4;
 
-export function demoCommand(): Command {
+export function demoCommand(ctx: CliContext): Command {
   return new Command('demo')
     .description(
       'a small end-to-end pass on built-in items: word problems asked three ways, a short paraphrase (SAA) run, and the HTML report',
@@ -36,7 +35,7 @@ export function demoCommand(): Command {
     .option('--no-cache', 'call the model even when answers are stored')
     .action(async (opts: { model?: string; store: string; format: string; cache: boolean }) => {
       const model = opts.model ?? process.env.WAVER_MODEL ?? DEFAULT_DEMO_MODEL;
-      const config = resolveConfig({
+      const config = ctx.config.resolve({
         flags: {
           models: [model],
           store: opts.store,
@@ -45,12 +44,12 @@ export function demoCommand(): Command {
           params: { temperature: 0, maxTokens: 160 },
         },
       });
-      process.exitCode = await runDemo(config);
+      process.exitCode = await runDemo(config, ctx);
     });
 }
 
 /** The three steps, each read back from the store; returns the exit code. */
-async function runDemo(config: WaverConfig): Promise<number> {
+async function runDemo(config: WaverConfig, ctx: CliContext): Promise<number> {
   const json = config.format === 'json';
   const progress = createProgress(process.stderr);
   let last: Progress | undefined;
@@ -76,26 +75,31 @@ async function runDemo(config: WaverConfig): Promise<number> {
   }
 
   // 2. A short paraphrase run: multiple-choice items x five phrasings x two repeats (SAA, flips).
-  const settings = paraphraseSettings(undefined, { limit: DEMO_PARAPHRASE_ITEMS });
-  const paraphraseConfig = { ...config, params: { ...config.params, maxTokens: 48 } };
+  const paraphraseConfig = {
+    ...config,
+    params: { ...config.params, maxTokens: 48 },
+    paraphrase: { limit: DEMO_PARAPHRASE_ITEMS },
+  };
+  const items = await paraphraseProtocol.build(paraphraseConfig);
   const paraphrase = await withAbort((signal) =>
-    runParaphrase(paraphraseConfig, settings, { signal, onProgress }),
+    paraphraseProtocol.run(paraphraseConfig, items, { signal, onProgress }),
   );
   finish();
-  const paraphraseText = formatParaphraseReport(paraphrase.results, config.format, {
-    dropped: paraphrase.rewords.dropped,
-  });
+  const paraphraseText = paraphrase.results
+    ? formatParaphraseReport(paraphrase.results, config.format, { dropped: paraphrase.rewords.dropped })
+    : '';
 
   // 3. The HTML report of everything in the store, beside it.
   const reportPath = join(dirname(config.store), 'report.html');
-  const [{ buildReport }, { renderReport }] = await Promise.all([
+  const [{ buildReport }, { renderReport }, protocols] = await Promise.all([
     import('../report/report-data.js'),
     import('../report/formats.js'),
+    reportedProtocols(ctx.protocols),
   ]);
   const reportStore = openStore(config.store);
   try {
     mkdirSync(dirname(reportPath), { recursive: true });
-    writeFileSync(reportPath, renderReport(buildReport(reportStore), 'html'));
+    writeFileSync(reportPath, renderReport(buildReport(reportStore, protocols), 'html', protocols));
   } finally {
     reportStore.close();
   }
@@ -122,9 +126,8 @@ async function runDemo(config: WaverConfig): Promise<number> {
         'Next: `waver ladder`, `waver sago` and `waver paraphrase` run the full protocols on the same model.\n',
     );
   }
-  const aborted = run.summary.aborted || paraphrase.run.summary.aborted;
-  if (aborted) return EXIT.aborted;
-  return run.complete && paraphrase.run.complete ? EXIT.ok : EXIT.incomplete;
+  if (run.summary.aborted || paraphrase.aborted) return EXIT.aborted;
+  return run.complete && paraphrase.runs.every((r) => r.complete) ? EXIT.ok : EXIT.incomplete;
 }
 
 function demoTests(): SuiteTest[] {

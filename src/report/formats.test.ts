@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../store/store.js';
 import { connectionOf } from '../store/test-support/connection.js';
+import { buildReportStore, HOSTILE_RESPONSE, REPORTED } from '../test-support/report-store.js';
 import { inertMarkdown, renderReport, reportCsv } from './formats.js';
 import { markdownToHtml } from './html/markdown.js';
 import { buildPayload, embedJson } from './html/payload.js';
 import { buildReport, type ReportData, type TranscriptCell } from './report-data.js';
-import { buildReportStore, HOSTILE_RESPONSE } from './test-support/report-store.js';
 
 /**
  * The fixed store, made deterministic: the store stamps runs and suites with the wall clock and
@@ -30,7 +30,7 @@ function fixedReport(): ReportData {
     );
   }
   db.prepare("UPDATE suites SET created_at = '2025-01-01T00:00:00.000Z'").run();
-  const data = buildReport(store, { now: '2025-06-01T12:00:00.000Z' });
+  const data = buildReport(store, REPORTED, { now: '2025-06-01T12:00:00.000Z' });
   store.close();
   return { ...data, waverVersion: 'VERSION' };
 }
@@ -48,7 +48,7 @@ describe('report formats on a fixed store (snapshots)', () => {
   const data = fixedReport();
 
   it('Markdown: what was run, coverage and errors, each protocol’s tables, transcript counts', async () => {
-    const md = renderReport(data, 'md');
+    const md = renderReport(data, 'md', REPORTED);
     await expect(md).toMatchFileSnapshot('./__snapshots__/report.md.snap');
     expect(md).toMatch(/^## What was run$/m);
     expect(md).toMatch(/^## Coverage and errors$/m);
@@ -63,7 +63,7 @@ describe('report formats on a fixed store (snapshots)', () => {
   });
 
   it('CSV: one row per cell with its scores', async () => {
-    const csv = renderReport(data, 'csv');
+    const csv = renderReport(data, 'csv', REPORTED);
     await expect(csv).toMatchFileSnapshot('./__snapshots__/report.csv.snap');
     const lines = csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
@@ -74,7 +74,7 @@ describe('report formats on a fixed store (snapshots)', () => {
   });
 
   it('JSON: the same content, every figure of every section and every cell', async () => {
-    const json = renderReport(data, 'json');
+    const json = renderReport(data, 'json', REPORTED);
     await expect(stableJson(json)).toMatchFileSnapshot('./__snapshots__/report.json.snap');
     const parsed = JSON.parse(json);
     expect(Object.keys(parsed)).toEqual([
@@ -105,7 +105,7 @@ describe('report formats on a fixed store (snapshots)', () => {
   });
 
   it('HTML: one document with the CSP, a section per protocol and the transcript data', () => {
-    const html = renderReport(data, 'html');
+    const html = renderReport(data, 'html', REPORTED);
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html).toContain(
       `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">`,
@@ -127,12 +127,16 @@ describe('report formats on a fixed store (snapshots)', () => {
 describe('an empty store', () => {
   it('renders every format, saying there is nothing', () => {
     const store = openStore(':memory:');
-    const data = buildReport(store, { now: '2025-06-01T12:00:00.000Z' });
+    const data = buildReport(store, REPORTED, { now: '2025-06-01T12:00:00.000Z' });
     store.close();
-    expect(renderReport(data, 'md')).toContain('No runs in this store.');
-    expect(renderReport(data, 'html')).toContain('<p>No runs in this store.</p>');
-    expect(JSON.parse(renderReport(data, 'json'))).toMatchObject({ runs: [], sections: [], cells: [] });
-    expect(renderReport(data, 'csv').split('\r\n')).toHaveLength(2);
+    expect(renderReport(data, 'md', REPORTED)).toContain('No runs in this store.');
+    expect(renderReport(data, 'html', REPORTED)).toContain('<p>No runs in this store.</p>');
+    expect(JSON.parse(renderReport(data, 'json', REPORTED))).toMatchObject({
+      runs: [],
+      sections: [],
+      cells: [],
+    });
+    expect(renderReport(data, 'csv', REPORTED).split('\r\n')).toHaveLength(2);
   });
 });
 

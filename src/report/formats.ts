@@ -1,5 +1,5 @@
 import { renderHtml } from './html/page.js';
-import { SECTION_MODULES } from './html/sections.js';
+import type { ReportedProtocol, SectionModule } from './report-data.js';
 import {
   type ReportData,
   RUN_COLUMNS,
@@ -22,14 +22,20 @@ export interface RenderOptions {
   textBudget?: number;
 }
 
-export function renderReport(data: ReportData, format: ReportFormat, opts: RenderOptions = {}): string {
+/** `protocols` are those the report was built with: each section is rendered by its own. */
+export function renderReport(
+  data: ReportData,
+  format: ReportFormat,
+  protocols: readonly ReportedProtocol[],
+  opts: RenderOptions = {},
+): string {
   switch (format) {
     case 'html':
-      return renderHtml(data, opts);
+      return renderHtml(data, protocols, opts);
     case 'md':
-      return inertMarkdown(reportMarkdown(data));
+      return inertMarkdown(reportMarkdown(data, protocols));
     case 'json':
-      return `${JSON.stringify(reportJson(data), null, 2)}\n`;
+      return `${JSON.stringify(reportJson(data, protocols), null, 2)}\n`;
     case 'csv':
       return reportCsv(data.cells);
     default:
@@ -39,7 +45,18 @@ export function renderReport(data: ReportData, format: ReportFormat, opts: Rende
 
 // --- JSON --------------------------------------------------------------------------------------
 
-export function reportJson(data: ReportData): Record<string, unknown> {
+/** The section module of a report section's protocol. */
+export function sectionOf(
+  protocols: readonly ReportedProtocol[],
+  protocol: string,
+): SectionModule | undefined {
+  return protocols.find((p) => p.name === protocol)?.section;
+}
+
+export function reportJson(
+  data: ReportData,
+  protocols: readonly ReportedProtocol[],
+): Record<string, unknown> {
   return {
     report: data.report,
     version: data.version,
@@ -51,7 +68,7 @@ export function reportJson(data: ReportData): Record<string, unknown> {
     coverage: data.coverage,
     errors: data.errors,
     sections: data.sections.map((s) => {
-      const module = SECTION_MODULES.find((m) => m.protocol === s.protocol);
+      const module = sectionOf(protocols, s.protocol);
       const head = { protocol: s.protocol, id: s.id, title: s.title, suite: s.suite };
       if (s.unavailable !== undefined || s.results === undefined || !module)
         return { ...head, unavailable: s.unavailable ?? 'no module for this protocol' };
@@ -73,7 +90,7 @@ function row(cells: readonly string[]): string {
 
 const pct = (x: number | undefined) => (x === undefined ? '—' : `${(100 * x).toFixed(1)}%`);
 
-export function reportMarkdown(data: ReportData): string {
+export function reportMarkdown(data: ReportData, protocols: readonly ReportedProtocol[]): string {
   const out: string[] = [
     '# waver report',
     '',
@@ -157,7 +174,7 @@ export function reportMarkdown(data: ReportData): string {
   }
 
   for (const s of data.sections) {
-    const module = SECTION_MODULES.find((m) => m.protocol === s.protocol);
+    const module = sectionOf(protocols, s.protocol);
     out.push(`## ${s.title} — suite \`${s.suite.hash.slice(0, 12)}\``, '');
     if (s.unavailable !== undefined || s.results === undefined || !module)
       out.push(`Unavailable: ${s.unavailable ?? 'no module for this protocol'}.`, '');

@@ -1,23 +1,20 @@
-import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ladderSettings } from '../protocols/ladder/config.js';
-import { GRADE_SCHOOL_SEEDS } from '../protocols/ladder/data/grade-school.js';
-import { kbJudgeRequest } from '../protocols/ladder/kb-judge.js';
-import { kbJudgeJobs, ladderSuiteTest, runLadder } from '../protocols/ladder/run.js';
-import { ladderTestId } from '../protocols/ladder/suite-file.js';
-import { Recording, scratchDir, testConfig } from '../protocols/ladder/test-support/fakes.js';
-import type { Family, KbType, LadderTest, Level, Seed } from '../protocols/ladder/types.js';
-import { suiteOf } from '../protocols/plain/suite-file.js';
-import { requestFor } from '../run/plan.js';
+import { suiteOf } from '../run/suite.js';
 import { openStore } from '../store/store.js';
+import {
+  buildReportStore,
+  HOSTILE_QUESTION,
+  HOSTILE_RESPONSE,
+  MODELS,
+  REPORTED,
+} from '../test-support/report-store.js';
 import { buildReport, suiteRole } from './report-data.js';
-import { buildReportStore, HOSTILE_QUESTION, HOSTILE_RESPONSE, MODELS } from './test-support/report-store.js';
 
 const NOW = '2025-06-01T12:00:00.000Z';
 
 describe('buildReport on a store with one run of every protocol', () => {
   const store = buildReportStore();
-  const data = buildReport(store, { now: NOW });
+  const data = buildReport(store, REPORTED, { now: NOW });
 
   it('says what was run: every run with its suite, role, models, roles configured and settings', () => {
     expect(data.generatedAt).toBe(NOW);
@@ -168,8 +165,12 @@ describe('buildReport on a store with one run of every protocol', () => {
     expect(sago.filter((c) => c.family === 'baseline')).toHaveLength(6);
   });
 
-  it('keeps only the asked protocols', () => {
-    const only = buildReport(store, { now: NOW, protocols: ['paraphrase'] });
+  it('keeps only the protocols it is handed', () => {
+    const only = buildReport(
+      store,
+      REPORTED.filter((p) => p.name === 'paraphrase'),
+      { now: NOW },
+    );
     expect(only.sections.map((s) => s.protocol)).toEqual(['paraphrase']);
     expect(new Set(only.cells.map((c) => c.protocol))).toEqual(new Set(['paraphrase']));
     expect(only.coverage).toEqual(data.coverage);
@@ -185,7 +186,7 @@ describe('buildReport when a protocol cannot be rebuilt', () => {
     store.saveSuite(orphan);
     const notLadder = suiteOf('ladder/tests', [{ id: 't1', prompt: 'hello', meta: { family: 'nope' } }]);
     store.saveSuite(notLadder);
-    const data = buildReport(store, { now: NOW });
+    const data = buildReport(store, REPORTED, { now: NOW });
     expect(data.sections.map((s) => [s.protocol, s.unavailable])).toEqual([
       ['ladder', expect.stringMatching(/ladder results could not be rebuilt: .*not a ladder test/)],
       ['sago', expect.stringMatching(/sago results could not be rebuilt: no sago manifest/)],
@@ -224,7 +225,7 @@ describe('buildReport when a protocol cannot be rebuilt', () => {
       },
     });
     store.saveBatch([cell('a', 0), cell('a', 1), cell('a', 5), cell('b', 0), cell('b', 1)]);
-    const [row] = buildReport(store, { now: NOW }).coverage;
+    const [row] = buildReport(store, REPORTED, { now: NOW }).coverage;
     expect(row?.coverage).toEqual({ total: 4, done: 3, failed: 0, pending: 1, cached: 3, errorsByKind: {} });
     expect(row?.coverage).toEqual(store.coverage(suite.hash, [{ identity: 'x', repeats: 3 }]));
     expect(row?.complete).toBe(false);
@@ -238,93 +239,5 @@ describe('buildReport when a protocol cannot be rebuilt', () => {
     expect(suiteRole('sago/generator')).toBe('generator');
     expect(suiteRole('sago/manifest')).toBe('bookkeeping');
     expect(suiteRole('ladder/tests')).toBe('system under test');
-  });
-});
-
-describe('buildReport on a store written by a real ladder run (runLadder, replay recordings)', () => {
-  it('shows the run, its coverage, the ladder section and every cell with the judge’s verdict', async () => {
-    const [A, B] = GRADE_SCHOOL_SEEDS as [Seed, Seed];
-    const mk = (
-      seed: Seed,
-      family: Family | 'baseline',
-      level: Level | 0,
-      text: string,
-      kbType?: KbType,
-    ): LadderTest => {
-      const base = { seedId: seed.id, family, requestedLevel: level, text };
-      const magnitude = family === 'baseline' ? 0 : 0.1 * level;
-      return {
-        id: ladderTestId(base),
-        ...base,
-        ...(kbType && { subtype: kbType }),
-        measuredLevel: level,
-        ...(family !== 'baseline' && {
-          severity: {
-            sim: 1 - magnitude,
-            magnitude,
-            score: magnitude,
-            level: level as Level,
-            via: 'band' as const,
-          },
-        }),
-        original: seed.question,
-        gold: family === 'KB' ? 'unanswerable' : seed.gold,
-        gates: [],
-      };
-    };
-    const tests = [
-      mk(A, 'baseline', 0, A.question),
-      mk(B, 'baseline', 0, B.question),
-      mk(A, 'CI', 2, `${A.question} Unrelated: the shop opens at 9.`),
-      mk(B, 'KB', 1, B.question.replace(/\d+/, 'some'), 'missing-information'),
-    ];
-    const dir = scratchDir('waver-report-ladder-');
-    const sut = new Recording(dir, 'sut.jsonl');
-    const config0 = testConfig(dir, { models: [sut.spec] });
-    const settings = ladderSettings(config0);
-    for (const t of tests.slice(0, 3))
-      sut.add(requestFor(ladderSuiteTest(t, settings, 1), config0.params), `{"ground_truth": ${t.gold}}`);
-    sut.add(
-      requestFor(ladderSuiteTest(tests[3] as LadderTest, settings, 1), config0.params),
-      HOSTILE_RESPONSE,
-    );
-    const run1 = await runLadder(config0, tests);
-    const judge = new Recording(dir, 'judge.jsonl');
-    for (const job of kbJudgeJobs(config0.store, run1.suite, [run1.sut.models[0]?.identity as string]))
-      judge.add(kbJudgeRequest(job), '{"score": 0, "reason": "answers as if <i>nothing</i> were missing"}');
-    const config = testConfig(dir, { models: [sut.spec], judge: judge.spec, ladder: { resamples: 100 } });
-    await runLadder(config, tests);
-
-    const store = openStore(config.store);
-    const data = buildReport(store, { now: NOW });
-    store.close();
-    expect(data.runs.map((r) => [r.suite?.name, r.role, r.status])).toEqual([
-      ['ladder/tests', 'system under test', 'complete'],
-      ['ladder/tests', 'system under test', 'complete'],
-      ['ladder/kb-judge', 'judge', 'complete'],
-    ]);
-    expect(data.runs[1]?.judge).toBe(judge.spec);
-    expect(data.coverage.find((c) => c.suite.name === 'ladder/tests')?.coverage).toMatchObject({
-      total: 8,
-      done: 8,
-      failed: 0,
-    });
-    const section = data.sections[0];
-    expect(section?.protocol).toBe('ladder');
-    expect(section?.unavailable).toBeUndefined();
-    // The stored run config carries the ladder settings: the report's bootstrap uses its 100 resamples.
-    const loaded = section?.results as { results: { settings: { resamples: number } } } | undefined;
-    expect(loaded?.results.settings.resamples).toBe(100);
-    expect(data.cells).toHaveLength(8);
-    const kb = data.cells.find((c) => c.family === 'KB');
-    expect(kb).toMatchObject({
-      response: HOSTILE_RESPONSE,
-      score: 0,
-      correct: false,
-      reason: 'judge (scored): answers as if <i>nothing</i> were missing',
-      level: 'L1',
-    });
-    expect(data.cells.filter((c) => c.correct === true)).toHaveLength(7);
-    rmSync(dir, { recursive: true, force: true });
   });
 });

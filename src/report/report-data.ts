@@ -3,7 +3,7 @@ import { specLabel, toModelSpec } from '../models/spec.js';
 import type { Coverage } from '../run/types.js';
 import type { Store } from '../store/store.js';
 import { WAVER_VERSION } from '../version.js';
-import { SECTION_MODULES, type SectionModule } from './html/sections.js';
+import type { HtmlKit } from './html/section.js';
 
 /**
  * Everything a report shows, read from the store alone (docs/report.md): what was run (the runs
@@ -195,8 +195,6 @@ export interface BuildReportOptions {
   now?: string;
   /** Compute sago's ablations (the slowest part of its loader); default true. */
   ablations?: boolean;
-  /** Only these protocols' sections and cells (default all). */
-  protocols?: readonly string[];
 }
 
 /** Context a section module's loader gets: the settings the suite was run with. */
@@ -206,9 +204,47 @@ export interface LoadContext {
   ablations: boolean;
 }
 
+/**
+ * A protocol as the report sees it (docs/report.md#sections-are-modules): its name (each section's
+ * anchor), its section's title, and its section. The report is handed these by whoever holds the
+ * protocols, and knows nothing else about a protocol.
+ */
+export interface ReportedProtocol<R = unknown> {
+  name: string;
+  title: string;
+  section: SectionModule<R>;
+}
+
+/**
+ * A protocol's part of the report: which suites it claims, how it rebuilds their results from
+ * the store (the protocol's own loader), the cells it adds to the transcript browser, and how it
+ * renders as HTML, Markdown and JSON.
+ */
+export interface SectionModule<R = unknown> {
+  /** False for a module that only lists cells (plain suites): no section of its own. */
+  sectioned: boolean;
+  claims(suite: SuiteInfo): boolean;
+  /** The protocol's results for a suite; throws when they cannot be rebuilt (the section says why). */
+  load(store: Store, suiteHash: string, ctx: LoadContext): R;
+  /** Every cell of the suite for the browser; `results` is undefined when `load` failed. */
+  cells(store: Store, suiteHash: string, results: R | undefined): TranscriptCell[];
+  /** The section body: charts and tables. */
+  html(results: R, kit: HtmlKit): string;
+  markdown(results: R): string;
+  json(results: R): unknown;
+}
+
 const DEFAULT_MIN_COVERAGE = 0.9;
 
-export function buildReport(source: Store, opts: BuildReportOptions = {}): ReportData {
+/**
+ * The report of a store, with a section (and cells) for each suite one of `protocols` claims, in
+ * their order; suites none claims are counted in the tables only.
+ */
+export function buildReport(
+  source: Store,
+  protocols: readonly ReportedProtocol[],
+  opts: BuildReportOptions = {},
+): ReportData {
   const store = readOnce(source);
   const runs = store.listRuns();
   const latestConfig = new Map<string, Record<string, unknown>>();
@@ -252,7 +288,6 @@ export function buildReport(source: Store, opts: BuildReportOptions = {}): Repor
   }));
   const errors = errorRows(store, ref);
 
-  const wanted = opts.protocols ? new Set(opts.protocols) : undefined;
   const ctx: LoadContext = {
     runConfig: (hash) => latestConfig.get(hash),
     ablations: opts.ablations ?? true,
@@ -261,30 +296,35 @@ export function buildReport(source: Store, opts: BuildReportOptions = {}): Repor
   const cells: TranscriptCell[] = [];
   const lastRun = new Map<string, string>();
   for (const r of runs) if (r.suiteHash !== undefined) lastRun.set(r.suiteHash, r.startedAt);
+  const claimant = (suite: SuiteInfo) => protocols.find((p) => p.section.claims(suite));
+  const rank = (suite: SuiteInfo) => {
+    const p = claimant(suite);
+    return p ? protocols.indexOf(p) : protocols.length;
+  };
   const ordered = [...suites].sort(
     (a, b) =>
-      moduleRank(a) - moduleRank(b) ||
+      rank(a) - rank(b) ||
       (lastRun.get(a.hash) ?? a.createdAt).localeCompare(lastRun.get(b.hash) ?? b.createdAt) ||
       a.hash.localeCompare(b.hash),
   );
   const ids = new Set<string>();
   for (const suite of ordered) {
-    const module = moduleFor(suite);
-    if (!module || (wanted && !wanted.has(module.protocol))) continue;
-    const id = uniqueId(`${module.protocol}-${suite.hash.slice(0, 8)}`, ids);
+    const protocol = claimant(suite);
+    if (!protocol) continue;
+    const id = uniqueId(`${protocol.name}-${suite.hash.slice(0, 8)}`, ids);
     const section: ReportSection = {
-      protocol: module.protocol,
+      protocol: protocol.name,
       id,
-      title: module.title,
+      title: protocol.title,
       suite: { hash: suite.hash, name: suite.name },
     };
     try {
-      section.results = module.load(store, section.suite, ctx);
+      section.results = protocol.section.load(store, suite.hash, ctx);
     } catch (e) {
-      section.unavailable = `the ${module.protocol} results could not be rebuilt: ${(e as Error).message}`;
+      section.unavailable = `the ${protocol.name} results could not be rebuilt: ${(e as Error).message}`;
     }
-    if (module.sectioned) sections.push(section);
-    cells.push(...module.cells(store, section.suite, section.results));
+    if (protocol.section.sectioned) sections.push(section);
+    cells.push(...protocol.section.cells(store, suite.hash, section.results));
   }
 
   return {
@@ -329,15 +369,6 @@ export function suiteRole(name: string): SuiteRole {
   if (/generat|reword|rewrite/.test(stage)) return 'generator';
   if (/manifest/.test(stage)) return 'bookkeeping';
   return 'system under test';
-}
-
-function moduleFor(suite: SuiteInfo): SectionModule | undefined {
-  return SECTION_MODULES.find((m) => m.claims(suite));
-}
-
-function moduleRank(suite: SuiteInfo): number {
-  const m = moduleFor(suite);
-  return m ? SECTION_MODULES.indexOf(m) : SECTION_MODULES.length;
 }
 
 function uniqueId(base: string, taken: Set<string>): string {

@@ -5,11 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { validateConfig } from '../config/load.js';
 import { type ModelSpec, toModelSpec } from '../models/spec.js';
 import type { ModelProvider } from '../models/types.js';
-import { suiteOf } from '../protocols/plain/suite-file.js';
 import { type Script, ScriptedProvider, steps } from '../test-support/scripted-provider.js';
 import { createProviderPool } from './provider-pool.js';
 import { runRole } from './roles.js';
 import { runSuite } from './run-suite.js';
+import { suiteOf } from './suite.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,10 +1,10 @@
 import type { WaverConfig } from '../config/schema.js';
 import { InputError } from '../errors.js';
 import { specLabel, toModelSpec } from '../models/spec.js';
-import { suiteOf } from '../protocols/plain/suite-file.js';
 import { openStore } from '../store/store.js';
 import { createProviderPool } from './provider-pool.js';
 import { type RunSuiteOptions, runSuite } from './run-suite.js';
+import { suiteOf } from './suite.js';
 import type { SuiteTest } from './types.js';
 
 /**

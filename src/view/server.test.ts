@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
-import { suiteOf } from '../protocols/plain/suite-file.js';
 import { CSP as REPORT_CSP } from '../report/html/page.js';
 import { cacheKey } from '../run/cache-key.js';
+import { suiteOf } from '../run/suite.js';
 import { openStore } from '../store/store.js';
+import { REPORTED } from '../test-support/report-store.js';
 import { startViewer } from './server.js';
 
 /** The viewer in process: address policy, pages, report, progress JSON and escaping. */
@@ -69,7 +70,7 @@ function runningStore(path: string, label: string): string {
 
 describe('startViewer address policy', () => {
   it.each(['0.0.0.0', '192.168.1.10', '::'])('refuses %s without allowRemote', async (host) => {
-    const e = await startViewer({ host }).catch((x: unknown) => x);
+    const e = await startViewer({ protocols: [], host }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(InputError);
     expect((e as InputError).field).toBe('--host');
     expect((e as InputError).message).toMatch(
@@ -78,7 +79,7 @@ describe('startViewer address policy', () => {
   });
 
   it('binds a non-loopback address when allowed (and then takes any Host)', async () => {
-    const viewer = await startViewer({ host: '0.0.0.0', allowRemote: true });
+    const viewer = await startViewer({ protocols: [], host: '0.0.0.0', allowRemote: true });
     try {
       expect(viewer.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/$/);
       const port = new URL(viewer.url).port;
@@ -95,7 +96,11 @@ describe('the viewer on loopback', async () => {
   const runId = runningStore(storePath, label);
   const reportPath = join(dir, 'r.md');
   writeFileSync(reportPath, '# a report\n');
-  const viewer = await startViewer({ stores: [storePath, join(dir, 'later.db')], reports: [reportPath] });
+  const viewer = await startViewer({
+    protocols: REPORTED,
+    stores: [storePath, join(dir, 'later.db')],
+    reports: [reportPath],
+  });
   afterAll(() => viewer.close());
 
   it('lists stores and reports, with its own CSP (a nonce, nothing from outside)', async () => {

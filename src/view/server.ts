@@ -6,6 +6,7 @@ import { basename, extname } from 'node:path';
 import { InputError } from '../errors.js';
 import { renderReport } from '../report/formats.js';
 import { CSP } from '../report/html/page.js';
+import type { ReportedProtocol } from '../report/report-data.js';
 import { buildReport } from '../report/report-data.js';
 import { isLoopbackHost } from '../server/openai-server.js';
 import { openStore } from '../store/store.js';
@@ -22,6 +23,8 @@ import { type RunProgress, StoreReader } from './progress.js';
  */
 
 export interface ViewerOptions {
+  /** The protocols a store's report is built with (their sections). */
+  protocols: readonly ReportedProtocol[];
   stores?: readonly string[];
   reports?: readonly string[];
   host?: string;
@@ -124,7 +127,7 @@ export async function startViewer(opts: ViewerOptions): Promise<Viewer> {
             res,
             200,
             'text/html; charset=utf-8',
-            renderReport(buildReport(store), 'html'),
+            renderReport(buildReport(store, opts.protocols), 'html', opts.protocols),
             REPORT_CSP,
           );
         } finally {

@@ -7,9 +7,10 @@ import { chooseSuites } from '../../check/suites.js';
 import { flagOf, MIN_COVERAGE, type ThresholdSpec } from '../../check/threshold-spec.js';
 import { mergeRules, parseRuleFlag, rulesFromConfig } from '../../check/thresholds.js';
 import type { CheckedSuite, CheckProtocol, ThresholdRule } from '../../check/types.js';
-import { resolveConfig } from '../../config/load.js';
+import type { ConfigContext } from '../../config/load.js';
 import { InputError } from '../../errors.js';
 import { openStore } from '../../store/store.js';
+import type { CliContext } from '../context.js';
 import { splitList } from '../options.js';
 import { EXIT, emit } from '../output.js';
 
@@ -18,7 +19,8 @@ import { EXIT, emit } from '../output.js';
  * model, and/or a paired comparison of two models; exit 0 when everything passes, 4 otherwise
  * (docs/check.md). Reads the store only. Its threshold flags are the protocols' thresholds.
  */
-export function checkCommand(protocols: readonly CheckProtocol[]): Command {
+export async function checkCommand(ctx: CliContext): Promise<Command> {
+  const protocols = await Promise.all(ctx.protocols.flatMap((p) => (p.check ? [p.check()] : [])));
   const thresholds = thresholdFlags(protocols);
   const collect = (v: string, prev: string[]) => [...prev, v];
   const cmd = new Command('check')
@@ -48,7 +50,7 @@ export function checkCommand(protocols: readonly CheckProtocol[]): Command {
     .addOption(new Option('--format <format>', 'output format').choices(['md', 'json']))
     .option('--out <file>', 'also write the output to this file');
   cmd.action(async () => {
-    process.exitCode = executeCheck(cmd, protocols, thresholds);
+    process.exitCode = executeCheck(cmd, ctx.config, protocols, thresholds);
   });
   return cmd;
 }
@@ -81,13 +83,14 @@ interface CheckFlags {
 
 function executeCheck(
   cmd: Command,
+  configContext: ConfigContext,
   protocols: readonly CheckProtocol[],
   thresholds: readonly ThresholdFlag[],
 ): number {
   const o = cmd.opts<CheckFlags>();
   // Every flag is checked before the store is opened: bad input reads nothing.
   const seed = o.seed === undefined ? undefined : integer(o.seed, '--seed');
-  const config = resolveConfig({
+  const config = configContext.resolve({
     file: o.config,
     flags: { store: o.store, format: o.format, out: o.out, seed },
   });

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { InputError } from '../../errors.js';
-import { buildReportStore } from '../../report/test-support/report-store.js';
-import { assertBuilt, runCli } from '../test-support/cli.js';
+import { buildReportStore } from '../../test-support/report-store.js';
+import { assertBuilt, CLI_CONTEXT, runCli } from '../test-support/cli.js';
 import { reportCommand, reportFormat } from './report.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'waver-report-cli-'));
@@ -14,7 +14,7 @@ buildReportStore(storePath).close();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function report(args: string[]): Promise<void> {
-  await reportCommand().exitOverride().parseAsync(args, { from: 'user' });
+  await reportCommand(CLI_CONTEXT).exitOverride().parseAsync(args, { from: 'user' });
 }
 
 describe('waver report', () => {

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
 import { Command, Option } from 'commander';
 import { InputError } from '../../errors.js';
+import { type CliContext, reportedProtocols } from '../context.js';
 import { EXIT } from '../output.js';
 
 const FORMATS = ['html', 'md', 'json', 'csv'] as const;
@@ -35,7 +36,7 @@ export function reportFormat(format: string | undefined, out: string | undefined
  * and a transcript browser, or the same content as Markdown or JSON, or one CSV row per cell
  * (docs/report.md). Reads the store only; makes no model call.
  */
-export function reportCommand(): Command {
+export function reportCommand(ctx: CliContext): Command {
   return new Command('report')
     .description(
       'write a report of a store: self-contained HTML (charts, tables, transcript browser), Markdown, JSON, or CSV (one row per cell)',
@@ -53,18 +54,19 @@ export function reportCommand(): Command {
       if (!existsSync(opts.store)) throw new InputError('store not found', { file: opts.store });
       const format = reportFormat(opts.format, opts.out);
       // Loaded here, not at the top: vega takes half a second to import, and every other command would pay it.
-      const [{ openStore }, { buildReport }, { renderReport }] = await Promise.all([
+      const [{ openStore }, { buildReport }, { renderReport }, protocols] = await Promise.all([
         import('../../store/store.js'),
         import('../../report/report-data.js'),
         import('../../report/formats.js'),
+        reportedProtocols(ctx.protocols),
       ]);
       const started = performance.now();
       const store = openStore(opts.store);
       let text: string;
       let summary: string;
       try {
-        const data = buildReport(store, { ablations: opts.ablations });
-        text = renderReport(data, format);
+        const data = buildReport(store, protocols, { ablations: opts.ablations });
+        text = renderReport(data, format, protocols);
         summary = `${data.sections.length} protocol section${data.sections.length === 1 ? '' : 's'}, ${data.cells.length} cells`;
       } finally {
         store.close();

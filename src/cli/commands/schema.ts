@@ -1,12 +1,12 @@
 import { Command } from 'commander';
-import { configJsonSchema } from '../../config/schema.js';
+import type { CliContext } from '../context.js';
 import { emit } from '../output.js';
 
-export function schemaCommand(): Command {
+export function schemaCommand(ctx: CliContext): Command {
   return new Command('schema')
     .description("print the JSON schema of waver.yaml (for editors: '# yaml-language-server: $schema=...')")
     .option('--out <file>', 'also write it to this file')
     .action((opts: { out?: string }) => {
-      emit(`${JSON.stringify(configJsonSchema(), null, 2)}\n`, opts.out);
+      emit(`${JSON.stringify(ctx.config.jsonSchema(), null, 2)}\n`, opts.out);
     });
 }

@@ -2,12 +2,13 @@ import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import { InputError } from '../../errors.js';
 import { startViewer } from '../../view/server.js';
+import { type CliContext, reportedProtocols } from '../context.js';
 
 /**
  * `waver view`: serves stores (their HTML report, their runs, a running run's live progress) and
  * report files on 127.0.0.1 until Ctrl-C. The URL goes alone on stdout, so a script can read it.
  */
-export function viewCommand(): Command {
+export function viewCommand(ctx: CliContext): Command {
   const collect = (v: string, prev: string[]) => [...prev, v];
   return new Command('view')
     .description("serve stores and reports on 127.0.0.1, with a running run's progress updating live")
@@ -34,6 +35,7 @@ export function viewCommand(): Command {
           throw new InputError(`not a port: '${opts.port}'`, { field: '--port' });
         const stores = opts.store.length === 0 && opts.report.length === 0 ? ['.waver/store.db'] : opts.store;
         const viewer = await startViewer({
+          protocols: await reportedProtocols(ctx.protocols),
           stores,
           reports: opts.report,
           host: opts.host,

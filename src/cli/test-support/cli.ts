@@ -2,7 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
+import { CONFIG, PROTOCOLS } from '../../protocols/index.js';
 import { repoRoot } from '../../test-support/shared.js';
+import type { CliContext } from '../context.js';
+
+/** What main.ts hands every command, for tests that run a command in process. */
+export const CLI_CONTEXT: CliContext = { protocols: PROTOCOLS, config: CONFIG };
 
 /** The built CLI: end-to-end tests drive the real `waver` binary as a user would. `npm test` builds first. */
 export const cliPath = resolve(repoRoot, 'dist/cli/main.js');

@@ -1,9 +1,9 @@
 import { modelVerdicts } from '../../check/compare.js';
-import { LEVEL, SHARE, type ThresholdScopes } from '../../check/threshold-spec.js';
 import type { CheckProtocol, Measurement, ThresholdContext, ThresholdDef } from '../../check/types.js';
 import { LadderConfigSchema } from './config.js';
 import { type LadderResults, ladderTestOf, loadLadderResults } from './results.js';
 import { LADDER_TESTS_SUITE } from './run.js';
+import { MIN_STABILITY, NO_COLLAPSE_AT_OR_BELOW } from './thresholds.js';
 import { FAMILIES, type Family } from './types.js';
 
 /**
@@ -12,16 +12,8 @@ import { FAMILIES, type Family } from './types.js';
  * test by test.
  */
 
-const families: ThresholdScopes = { noun: 'family', values: FAMILIES };
-
 const minStability: ThresholdDef<LadderResults> = {
-  metric: 'min-stability',
-  configKey: 'minStability',
-  label: 'Stability',
-  help: 'minimum ladder Stability, per family (SV=0.8) or every family (0.8)',
-  value: SHARE,
-  scopes: families,
-  describe: (v) => `>= ${v}`,
+  ...MIN_STABILITY,
   evaluate: (results, rule, ctx) =>
     perFamily(results, rule.scope, ctx, (m, family): Measurement => {
       const base = { model: m.label, identity: m.identity, scope: family };
@@ -48,13 +40,7 @@ const minStability: ThresholdDef<LadderResults> = {
 };
 
 const noCollapseAtOrBelow: ThresholdDef<LadderResults> = {
-  metric: 'no-collapse-at-or-below',
-  configKey: 'noCollapseAtOrBelow',
-  label: 'Collapse Point',
-  help: 'fail on a ladder Collapse Point at or below this level',
-  value: LEVEL,
-  scopes: families,
-  describe: (v) => `no collapse at <= L${v}`,
+  ...NO_COLLAPSE_AT_OR_BELOW,
   evaluate: (results, rule, ctx) =>
     perFamily(results, rule.scope, ctx, (m, family): Measurement => {
       const base = { model: m.label, identity: m.identity, scope: family };

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../config/load.js';
 import { InputError } from '../../errors.js';
+import { CONFIG } from '../index.js';
 import { LadderConfigSchema, ladderSettings } from './config.js';
 
 describe('the ladder config section', () => {
@@ -30,7 +30,7 @@ describe('the ladder config section', () => {
       file,
       'ladder:\n  answerFormat: hashes\n  kbRecognizeThreshold: 0.8\n  families: [SV, KB]\n',
     );
-    const config = resolveConfig({ file });
+    const config = CONFIG.resolve({ file });
     expect(ladderSettings(config)).toMatchObject({
       answerFormat: 'hashes',
       kbRecognizeThreshold: 0.8,
@@ -40,7 +40,7 @@ describe('the ladder config section', () => {
     const fail = (yaml: string) => {
       writeFileSync(file, yaml);
       try {
-        resolveConfig({ file });
+        CONFIG.resolve({ file });
       } catch (e) {
         if (e instanceof InputError) return e;
         throw e;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { WaverConfig } from '../../config/schema.js';
 import { DEFAULT_RECOGNIZE_THRESHOLD, KB_JUDGE_MAX_TOKENS } from './kb-judge.js';
 import { BandTablesSchema } from './severity/levels.js';
 import { FAMILIES, LEVELS } from './types.js';
@@ -30,8 +29,8 @@ export const LadderConfigSchema = z
     resamples: z.int().positive().default(2000),
     confidence: z.number().gt(0).lt(1).default(0.95),
     /**
-     * How `waver ladder` builds a suite when none is given: `rules` (offline) or `model` (the
-     * generator role). Unset: `model` when a generator model is configured, else `rules` (as `waver suite build`).
+     * How a suite is built (`waver ladder` without `--suite`, `waver suite build`): `rules`
+     * (offline) or `model` (the generator role). Unset: `rules` (see suiteGenerator).
      */
     generator: z.enum(['rules', 'model']).optional(),
     /** Candidates per (seed, family, requested level) (DESIGN.md: 2). */
@@ -47,7 +46,25 @@ export const LadderConfigSchema = z
 export type LadderConfig = z.infer<typeof LadderConfigSchema>;
 export type LadderConfigInput = z.input<typeof LadderConfigSchema>;
 
+declare module '../../config/schema.js' {
+  interface ConfigSections {
+    /** `waver ladder` settings (docs/ladder.md), as written. */
+    ladder?: LadderConfigInput;
+  }
+}
+
+/**
+ * Which generator builds a ladder suite, for `waver ladder` and `waver suite build` alike
+ * (docs/ladder-suite.md#which-generator): `ladder.generator`, else `rules`. On the command line
+ * `--generate`, or else a typed `--generator SPEC`, sets `ladder.generator` (ladderFlags); a
+ * generator model named only in waver.yaml does not switch it, as it may be there for sago or
+ * paraphrase.
+ */
+export function suiteGenerator(config: { ladder?: LadderConfigInput }): 'rules' | 'model' {
+  return ladderSettings(config).generator ?? 'rules';
+}
+
 /** The ladder settings of a config, every default filled in. */
-export function ladderSettings(config: Pick<WaverConfig, 'ladder'> | { ladder?: unknown }): LadderConfig {
-  return LadderConfigSchema.parse((config as { ladder?: unknown }).ladder ?? {});
+export function ladderSettings(config: { ladder?: LadderConfigInput }): LadderConfig {
+  return LadderConfigSchema.parse(config.ladder ?? {});
 }

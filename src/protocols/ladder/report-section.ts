@@ -1,8 +1,8 @@
 import type { ChartSpec } from '../../report/charts.js';
 import { bandLines, type Row } from '../../report/html/chart-kit.js';
-import { defineSection, type HtmlKit } from '../../report/html/section.js';
+import type { HtmlKit } from '../../report/html/section.js';
 import { cellBase, demoteHeadings, fmt3, legendHtml } from '../../report/html/section-kit.js';
-import type { TranscriptCell } from '../../report/report-data.js';
+import type { SectionModule, TranscriptCell } from '../../report/report-data.js';
 import type { SuiteTest } from '../../run/types.js';
 import type { Store } from '../../store/store.js';
 import { LadderConfigSchema } from './config.js';
@@ -27,18 +27,16 @@ const LEVEL_NAMES = ['L0', ...LEVELS.map((k) => `L${k}`)];
 const CP_VALUES = ['L1', 'L2', 'L3', 'L4', 'L5', 'never', 'unavailable'];
 const CP_COLORS = ['#7f1d1d', '#b91c1c', '#ef4444', '#f97316', '#fbbf24', '#16a34a', '#9ca3af'];
 
-export const ladderSection = defineSection<LadderSectionData>({
-  protocol: 'ladder',
-  title: 'Ladder: accuracy and stability under graded perturbation',
+export const ladderSection: SectionModule<LadderSectionData> = {
   sectioned: true,
   claims: (suite) => suite.name === LADDER_TESTS_SUITE,
 
-  load(store, suite, ctx) {
-    const config = ctx.runConfig(suite.hash) ?? {};
+  load(store, suiteHash, ctx) {
+    const config = ctx.runConfig(suiteHash) ?? {};
     const parsed = LadderConfigSchema.safeParse(config.ladder ?? {});
-    const stored = store.getSuite(suite.hash);
-    if (!stored) throw new Error(`suite ${suite.hash} is not in the store`);
-    const results = loadLadderResults(store, suite.hash, {
+    const stored = store.getSuite(suiteHash);
+    if (!stored) throw new Error(`suite ${suiteHash} is not in the store`);
+    const results = loadLadderResults(store, suiteHash, {
       ...(parsed.success && { settings: parsed.data }),
       ...(typeof config.seed === 'number' && { seed: config.seed }),
       ...(typeof config.minCoverage === 'number' && { minCoverage: config.minCoverage }),
@@ -46,8 +44,8 @@ export const ladderSection = defineSection<LadderSectionData>({
     return { results, tests: stored.tests.map(ladderTestOf) };
   },
 
-  cells(store, suite, data) {
-    return ladderCells(store, suite.hash, data);
+  cells(store, suiteHash, data) {
+    return ladderCells(store, suiteHash, data);
   },
 
   html(data, kit) {
@@ -61,7 +59,7 @@ export const ladderSection = defineSection<LadderSectionData>({
   json(data) {
     return JSON.parse(formatLadderReport({ results: data.results, tests: data.tests }, 'json'));
   },
-});
+};
 
 // --- transcript ------------------------------------------------------------------------------
 

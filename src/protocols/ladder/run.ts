@@ -1,10 +1,11 @@
 import type { WaverConfig } from '../../config/schema.js';
 import { runRole } from '../../run/roles.js';
-import { type RunResult, type RunSuiteOptions, runSuite } from '../../run/run-suite.js';
+import { type RunResult, runSuite } from '../../run/run-suite.js';
+import { suiteOf } from '../../run/suite.js';
 import type { Suite, SuiteTest } from '../../run/types.js';
 import { openStore } from '../../store/store.js';
 import { sha256 } from '../../util/hash.js';
-import { suiteOf } from '../plain/suite-file.js';
+import type { ProtocolOptions } from '../types.js';
 import { type LadderConfig, ladderSettings } from './config.js';
 import { KB_JUDGE_SUITE, type KbJudgeJob, kbJudgeTest } from './kb-judge.js';
 import { systemPromptFor, userMessageFor } from './prompts.js';
@@ -58,17 +59,11 @@ export interface LadderRunResult {
   judge?: { identity: string; suiteHash: string; jobs: number; failed: number };
 }
 
-export interface RunLadderOptions extends RunSuiteOptions {
-  /** Progress of the KB judge pass (the SUT pass reports through `onProgress`). */
-  onJudgeProgress?: RunSuiteOptions['onProgress'];
-  /** One line per stage, for a command's output. */
-  log?: (line: string) => void;
-}
-
+/** Progress goes to `onProgress`: the SUT pass, then (after its `onStage`) the KB judge pass. */
 export async function runLadder(
   config: WaverConfig,
   tests: readonly LadderTest[],
-  opts: RunLadderOptions = {},
+  opts: ProtocolOptions = {},
 ): Promise<LadderRunResult> {
   const settings = ladderSettings(config);
   const suite = ladderSuite(tests, config);
@@ -81,14 +76,14 @@ export async function runLadder(
     sut.models.map((m) => m.identity),
   );
   if (jobs.length === 0) return { suite, sut };
-  opts.log?.(`judging ${jobs.length} Knowledge Boundary responses (${KB_JUDGE_SUITE})`);
+  opts.onStage?.(KB_JUDGE_SUITE, `judging ${jobs.length} Knowledge Boundary responses (${KB_JUDGE_SUITE})`);
   const tests2 = jobs.map(kbJudgeTest);
   const judged = await runRole(
     config,
     'judge',
     KB_JUDGE_SUITE,
     [{ temperature: 0, maxTokens: settings.kbJudgeMaxTokens, tests: tests2 }],
-    { ...opts, onProgress: opts.onJudgeProgress },
+    opts,
   );
   const failed = [...judged.answers.values()].filter((a) => !a.ok).length;
   return {

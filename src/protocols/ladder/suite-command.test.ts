@@ -1,11 +1,14 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CLI_CONTEXT } from '../../cli/test-support/cli.js';
 import { InputError } from '../../errors.js';
 import { resolveLadderSeeds } from './data/datasets.js';
 import { FAMILY_MODULES } from './families/index.js';
 import { generatorRequest } from './families/model-generator.js';
-import { parseFamilies, parseLevels, suiteCommand } from './suite-command.js';
+import { parseFamilies, parseLevels } from './flags.js';
+import { ladderProtocol } from './index.js';
+import { suiteCommand } from './suite-command.js';
 import { readLadderSuite } from './suite-file.js';
 import { Recording, SEED_A, scratchDir } from './test-support/fakes.js';
 
@@ -32,7 +35,10 @@ afterEach(() => {
 });
 
 async function suiteBuild(args: string[]): Promise<void> {
-  await suiteCommand().parseAsync(['build', '--store', join(dir, 'store.db'), ...args], { from: 'user' });
+  await suiteCommand(ladderProtocol, CLI_CONTEXT).parseAsync(
+    ['build', '--store', join(dir, 'store.db'), ...args],
+    { from: 'user' },
+  );
 }
 
 async function inputError(args: string[], field: string, message: RegExp): Promise<void> {

@@ -1,8 +1,8 @@
 import { modelVerdicts } from '../../check/compare.js';
-import { SHARE } from '../../check/threshold-spec.js';
 import type { CheckProtocol, ThresholdDef } from '../../check/types.js';
 import { loadParaphraseResults, type ParaphraseResults } from './results.js';
 import { ITEMS_SUITE } from './suite.js';
+import { MIN_SAA } from './thresholds.js';
 
 /**
  * What `waver check` gates on for paraphrase (docs/check.md#thresholds): Stability-Adjusted
@@ -10,12 +10,7 @@ import { ITEMS_SUITE } from './suite.js';
  */
 
 const minSaa: ThresholdDef<ParaphraseResults> = {
-  metric: 'min-saa',
-  configKey: 'minSaa',
-  label: 'SAA',
-  help: 'minimum paraphrase Stability-Adjusted Accuracy',
-  value: SHARE,
-  describe: (v) => `>= ${v}`,
+  ...MIN_SAA,
   evaluate: (results, rule) =>
     results.models.map((m) => {
       const saa = m.metrics.saa;

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanEnv, runCli } from '../../cli/test-support/cli.js';
-import { validateConfig } from '../../config/load.js';
 import { recordingLine } from '../../models/replay.js';
 import { requestFor } from '../../run/plan.js';
 import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
+import { CONFIG } from '../index.js';
 import { paraphraseSettings } from './config.js';
 import { resolveMcItems } from './data/datasets.js';
 import { verifyKeys } from './key-check.js';
@@ -30,8 +30,8 @@ async function recordModel(
   name: string,
   skipItems: ReadonlySet<string> = new Set(),
 ): Promise<string> {
-  const config = validateConfig({});
-  const settings = paraphraseSettings(undefined);
+  const config = CONFIG.validate({});
+  const settings = paraphraseSettings({});
   const dataset = resolveMcItems();
   const rewords = await rewordItems(config, dataset.items);
   const suite = paraphraseSuite(

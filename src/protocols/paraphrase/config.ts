@@ -1,9 +1,6 @@
 import { z } from 'zod';
 
-/**
- * The `paraphrase` section of waver.yaml. Kept free of other imports: the top-level config schema
- * imports it, so it must not import the schema back.
- */
+/** The `paraphrase` section of waver.yaml. */
 
 /** The five phrasings of DESIGN.md, in report order. */
 export const PHRASINGS = ['canonical', 'reworded', 'terse', 'verbose', 'options-shuffled'] as const;
@@ -27,6 +24,13 @@ export const ParaphraseConfig = z
   .strict();
 export type ParaphraseConfigInput = z.input<typeof ParaphraseConfig>;
 
+declare module '../../config/schema.js' {
+  interface ConfigSections {
+    /** `waver paraphrase` settings (docs/paraphrase.md), as written. */
+    paraphrase?: ParaphraseConfigInput;
+  }
+}
+
 export interface ParaphraseSettings {
   repeats: number;
   phrasings: Phrasing[];
@@ -37,19 +41,15 @@ export interface ParaphraseSettings {
 export const PARAPHRASE_DEFAULTS = { repeats: 2, resamples: 2000 } as const;
 
 /**
- * The settings in force: `--repeats` when the user typed it (the common flag's default of 1 is not
- * this protocol's), else `paraphrase.repeats`, else 2 (docs/paraphrase.md#repeats).
+ * The settings in force: `paraphrase.repeats` (on the command line `--repeats`: the common flag's
+ * run-wide default of 1 is not this protocol's), else 2 (docs/paraphrase.md#repeats).
  */
-export function paraphraseSettings(
-  section: ParaphraseConfigInput | undefined,
-  flags: { repeats?: number; limit?: number } = {},
-): ParaphraseSettings {
-  const s = ParaphraseConfig.parse(section ?? {});
-  const limit = flags.limit ?? s.limit;
+export function paraphraseSettings(config: { paraphrase?: ParaphraseConfigInput }): ParaphraseSettings {
+  const s = ParaphraseConfig.parse(config.paraphrase ?? {});
   return {
-    repeats: flags.repeats ?? s.repeats ?? PARAPHRASE_DEFAULTS.repeats,
+    repeats: s.repeats ?? PARAPHRASE_DEFAULTS.repeats,
     phrasings: s.phrasings ? [...PHRASINGS].filter((p) => s.phrasings?.includes(p)) : [...PHRASINGS],
     resamples: s.resamples ?? PARAPHRASE_DEFAULTS.resamples,
-    ...(limit !== undefined ? { limit } : {}),
+    ...(s.limit !== undefined ? { limit: s.limit } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import { heatmap, intervalDots, type Row } from '../../report/html/chart-kit.js';
-import { defineSection, type HtmlKit } from '../../report/html/section.js';
+import type { HtmlKit } from '../../report/html/section.js';
 import { cellBase, demoteHeadings } from '../../report/html/section-kit.js';
-import type { TranscriptCell } from '../../report/report-data.js';
+import type { SectionModule, TranscriptCell } from '../../report/report-data.js';
 import type { SuiteTest } from '../../run/types.js';
 import type { Store } from '../../store/store.js';
 import type { Estimate } from './metrics.js';
@@ -23,25 +23,23 @@ import { formatParaphraseReport } from './tables.js';
 /** Items shown in a flip matrix before it keeps only the items with a wrong answer. */
 const MATRIX_ITEMS = 300;
 
-export const paraphraseSection = defineSection<ParaphraseResults>({
-  protocol: 'paraphrase',
-  title: 'Paraphrase: Stability-Adjusted Accuracy',
+export const paraphraseSection: SectionModule<ParaphraseResults> = {
   sectioned: true,
   claims: (suite) => suite.name === ITEMS_SUITE,
 
-  load(store, suite, ctx) {
-    const config = ctx.runConfig(suite.hash) ?? {};
+  load(store, suiteHash, ctx) {
+    const config = ctx.runConfig(suiteHash) ?? {};
     const section = (config.paraphrase ?? {}) as { resamples?: unknown };
     const opts: LoadParaphraseOptions = {
       ...(typeof config.seed === 'number' && { seed: config.seed }),
       ...(typeof section.resamples === 'number' && { resamples: section.resamples }),
       ...(typeof config.minCoverage === 'number' && { minCoverage: config.minCoverage }),
     };
-    return loadParaphraseResults(store, suite.hash, opts);
+    return loadParaphraseResults(store, suiteHash, opts);
   },
 
-  cells(store, suite, results) {
-    return paraphraseCells(store, suite.hash, results);
+  cells(store, suiteHash, results) {
+    return paraphraseCells(store, suiteHash, results);
   },
 
   html(results, kit) {
@@ -55,7 +53,7 @@ export const paraphraseSection = defineSection<ParaphraseResults>({
   json(results) {
     return JSON.parse(formatParaphraseReport(results, 'json'));
   },
-});
+};
 
 function paraphraseCells(
   store: Store,

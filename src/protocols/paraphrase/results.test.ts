@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../config/load.js';
 import { recordingLine } from '../../models/replay.js';
 import { requestFor } from '../../run/plan.js';
 import { openStore } from '../../store/store.js';
+import { CONFIG } from '../index.js';
 import { paraphraseSettings } from './config.js';
 import { loadParaphraseResults, scoreCell } from './results.js';
 import { rewordItems } from './reword.js';
@@ -69,11 +69,15 @@ describe('scoreCell', () => {
 describe('loadParaphraseResults', () => {
   it('rebuilds from the store alone what the run reported, for every model the store holds for the suite', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'waver-para-results-'));
-    const settings = paraphraseSettings({ limit: 4 });
-    const base = validateConfig({});
+    const settings = paraphraseSettings({ paraphrase: { limit: 4 } });
+    const base = CONFIG.validate({});
     // Two recorded models: one always answers the key, one always "A".
     const recordings = ['key', 'always-a'].map((name) => join(dir, `${name}.jsonl`));
-    const config0 = validateConfig({ models: [`replay:${recordings[0]}`], store: join(dir, 'store.db') });
+    const config0 = CONFIG.validate({
+      models: [`replay:${recordings[0]}`],
+      store: join(dir, 'store.db'),
+      paraphrase: { limit: 4 },
+    });
     for (const file of recordings) writeFileSync(file, '');
     const loaded = loadParaphraseItems(config0, settings);
     const suite = paraphraseSuite(config0, settings, loaded, await rewordItems(config0, loaded.items));
@@ -92,15 +96,16 @@ describe('loadParaphraseResults', () => {
           .join('\n')}\n`,
       );
     });
-    const first = await runParaphrase(config0, settings);
+    const first = await runParaphrase(config0, loaded);
     expect(first.suite.hash).toBe(suite.hash);
     expect(first.results.models).toHaveLength(1);
     expect(first.results.models[0]?.metrics.saa.value).toBe(1);
-    const both = validateConfig({
+    const both = CONFIG.validate({
       models: recordings.map((r) => `replay:${r}`),
       store: join(dir, 'store.db'),
+      paraphrase: { limit: 4 },
     });
-    const second = await runParaphrase(both, settings);
+    const second = await runParaphrase(both, loadParaphraseItems(both, settings));
     expect(second.run.summary.calls).toBe(40);
 
     const store = openStore(join(dir, 'store.db'));

@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../config/load.js';
 import { recordingLine } from '../../models/replay.js';
 import { requestFor } from '../../run/plan.js';
 import { roleParams } from '../../run/roles.js';
 import { openStore } from '../../store/store.js';
+import { CONFIG } from '../index.js';
 import type { McItem } from './data/mc-item.js';
 import {
   acceptReword,
@@ -80,7 +80,7 @@ describe('rewording with the generator role', () => {
       ].join('\n')}\n`,
     );
     const store = join(dir, 'store.db');
-    const config = validateConfig({ generator: `replay:${recording}`, store });
+    const config = CONFIG.validate({ generator: `replay:${recording}`, store });
     const rewords = await rewordItems(config, [withAlt, good, lossy, unrecorded]);
     expect(rewords.fromAlternate).toBe(1);
     expect(rewords.fromGenerator).toBe(1);
@@ -111,7 +111,7 @@ describe('rewording with the generator role', () => {
   it('needs no generator when every item has an alternate wording, and refuses to start without one otherwise', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'waver-reword-'));
     const store = join(dir, 'store.db');
-    const config = validateConfig({ store });
+    const config = CONFIG.validate({ store });
     const rewords = await rewordItems(config, [item('alt', 'Pick 3?', ['Choose 3?'])]);
     expect(rewords.byItem.size).toBe(1);
     expect(() => checkRewordable(config, [item('bare', 'Pick 3?')])).toThrow(

@@ -7,10 +7,10 @@ import type { ModelEstimate } from '../../run/estimate.js';
 import { plannedModels } from '../../run/plan.js';
 import { roleParams } from '../../run/roles.js';
 import { estimateSuite, type RunResult, type RunSuiteOptions, runSuite } from '../../run/run-suite.js';
+import { suiteOf } from '../../run/suite.js';
 import type { Suite } from '../../run/types.js';
 import { openStore } from '../../store/store.js';
-import { suiteOf } from '../plain/suite-file.js';
-import type { ParaphraseSettings } from './config.js';
+import { type ParaphraseSettings, paraphraseSettings } from './config.js';
 import { type McDataset, resolveMcItems } from './data/datasets.js';
 import type { McItem } from './data/mc-item.js';
 import { type KeyCheck, verifyKeys } from './key-check.js';
@@ -32,7 +32,7 @@ import { buildParaphraseSuite } from './suite.js';
  * The paraphrase protocol end to end: items -> key check -> rewordings -> the `paraphrase/items`
  * suite -> runSuite -> results from the store. Every check on the user's input (dataset, keys,
  * shuffle seeds, a missing generator, model specs and files) happens in `loadParaphraseItems`,
- * before anything is written.
+ * before anything is written. The settings are the config's `paraphrase:` (paraphraseSettings).
  */
 
 export interface ParaphraseItems {
@@ -111,10 +111,10 @@ function itemsConfig(config: WaverConfig, settings: ParaphraseSettings): WaverCo
 
 export async function runParaphrase(
   config: WaverConfig,
-  settings: ParaphraseSettings,
-  opts: RunSuiteOptions & { cwd?: string; onRewordStart?: (n: number) => void } = {},
+  items: ParaphraseItems,
+  opts: RunSuiteOptions & { onRewordStart?: (n: number) => void } = {},
 ): Promise<ParaphraseRun> {
-  const items = loadParaphraseItems(config, settings, opts);
+  const settings = paraphraseSettings(config);
   let rewords: Rewords = { byItem: new Map(), dropped: [], fromAlternate: 0, fromGenerator: 0 };
   if (settings.phrasings.includes('reworded')) {
     const needing = itemsNeedingGenerator(items.items).length;
@@ -149,10 +149,10 @@ export async function runParaphrase(
  */
 export async function estimateParaphrase(
   config: WaverConfig,
-  settings: ParaphraseSettings,
-  opts: RunSuiteOptions & { cwd?: string } = {},
-): Promise<{ estimates: ModelEstimate[]; items: ParaphraseItems }> {
-  const items = loadParaphraseItems(config, settings, opts);
+  items: ParaphraseItems,
+  opts: RunSuiteOptions = {},
+): Promise<ModelEstimate[]> {
+  const settings = paraphraseSettings(config);
   const byItem = new Map(
     items.items.map((i) => [
       i.id,
@@ -177,5 +177,5 @@ export async function estimateParaphrase(
     );
     for (const e of gen) estimates.push({ ...e, label: `${specLabel(generator)} (generator)` });
   }
-  return { estimates, items };
+  return estimates;
 }

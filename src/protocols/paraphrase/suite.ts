@@ -1,5 +1,5 @@
+import { suiteOf } from '../../run/suite.js';
 import type { Suite, SuiteTest } from '../../run/types.js';
-import { suiteOf } from '../plain/suite-file.js';
 import type { Phrasing } from './config.js';
 import type { McItem, McOption } from './data/mc-item.js';
 import { phraseItem } from './phrasings.js';

@@ -1,6 +1,5 @@
-import { defineSection } from '../../report/html/section.js';
 import { cellBase } from '../../report/html/section-kit.js';
-import type { TranscriptCell } from '../../report/report-data.js';
+import type { SectionModule, TranscriptCell } from '../../report/report-data.js';
 
 /**
  * Suites of no protocol (`waver run` on a plain suite, the demo): their cells go to the transcript
@@ -8,17 +7,15 @@ import type { TranscriptCell } from '../../report/report-data.js';
  * Role suites (judges, generators) are left out of the browser: their answers appear as the reasons
  * of the cells they judged, and their counts in "What was run" and the coverage table.
  */
-export const plainSection = defineSection<undefined>({
-  protocol: 'run',
-  title: 'Plain suites',
+export const plainSection: SectionModule<undefined> = {
   sectioned: false,
   claims: (suite) => suite.protocol === undefined && suite.role === 'system under test',
   load: () => undefined,
-  cells(store, suite) {
-    const stored = store.getSuite(suite.hash);
+  cells(store, suiteHash) {
+    const stored = store.getSuite(suiteHash);
     const tests = new Map((stored?.tests ?? []).map((t) => [t.id, t]));
     const out: TranscriptCell[] = [];
-    for (const cell of store.lightCells(suite.hash)) {
+    for (const cell of store.lightCells(suiteHash)) {
       const test = tests.get(cell.testId);
       const meta = (test?.meta ?? {}) as Record<string, unknown>;
       const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
@@ -26,7 +23,7 @@ export const plainSection = defineSection<undefined>({
       const family = str(meta.family) ?? str(meta.phrasing);
       const gold = str(meta.gold);
       out.push({
-        ...cellBase('run', suite.hash, cell, test),
+        ...cellBase('run', suiteHash, cell, test),
         ...(item !== undefined && { item }),
         ...(family !== undefined && { family }),
         ...(gold !== undefined && { gold }),
@@ -37,4 +34,4 @@ export const plainSection = defineSection<undefined>({
   html: () => '',
   markdown: () => '',
   json: () => null,
-});
+};

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { InputError } from '../../errors.js';
+import { suiteOf } from '../../run/suite.js';
 import type { Suite, SuiteTest } from '../../run/types.js';
-import { canonicalJson, sha256 } from '../../util/hash.js';
 
 /**
  * The plain suite format: JSONL, one test per line, `{"id": "...", "prompt": "...", "system"?: "...",
@@ -76,10 +76,4 @@ function parseTest(value: unknown, where: { file: string; line: number }): Suite
     ...(v.repeats !== undefined ? { repeats: v.repeats as number } : {}),
     ...(v.meta !== undefined ? { meta: v.meta as Record<string, unknown> } : {}),
   };
-}
-
-/** A suite's identity is the hash of its canonical JSONL: the same tests give the same hash, byte for byte. */
-export function suiteOf(name: string, tests: SuiteTest[]): Suite {
-  const jsonl = tests.map((t) => canonicalJson(t)).join('\n');
-  return { name, hash: sha256(jsonl), tests };
 }

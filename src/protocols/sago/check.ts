@@ -1,10 +1,10 @@
-import { NON_NEGATIVE } from '../../check/threshold-spec.js';
 import type { CheckProtocol, Measurement, ThresholdDef } from '../../check/types.js';
 import { clusterBootstrap } from '../../stats/bootstrap.js';
 import { deriveSeed } from '../../util/random.js';
 import { latestManifest } from './manifest.js';
 import { perPromptInstability, SAGO_AXES, type SagoAxis } from './metrics.js';
 import { loadSagoResults, RESPONSES_SUITE, type SagoModelResults, type SagoResults } from './results.js';
+import { MAX_SGS } from './thresholds.js';
 
 /**
  * What `waver check` gates on for SAGO (docs/check.md#thresholds): the SGS over all prompts per
@@ -12,13 +12,7 @@ import { loadSagoResults, RESPONSES_SUITE, type SagoModelResults, type SagoResul
  */
 
 const maxSgs: ThresholdDef<SagoResults> = {
-  metric: 'max-sgs',
-  configKey: 'maxSgs',
-  label: 'SGS',
-  help: 'maximum SAGO SGS (all prompts), per axis (bleu=0.1) or every axis',
-  value: NON_NEGATIVE,
-  scopes: { noun: 'axis', values: SAGO_AXES },
-  describe: (v) => `<= ${v}`,
+  ...MAX_SGS,
   evaluate(results, rule, ctx) {
     const axes =
       rule.scope === '*'

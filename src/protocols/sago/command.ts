@@ -1,14 +1,14 @@
 import { Command, Option } from 'commander';
-import { addCommonOptions, flagsToConfig, splitList } from '../../cli/options.js';
-import { EXIT, emit, withAbort } from '../../cli/output.js';
-import { createProgress } from '../../cli/progress.js';
-import { resolveConfig } from '../../config/load.js';
+import { executeProtocol, runView } from '../../cli/execute.js';
+import { addCommonOptions, commandConfig, splitList } from '../../cli/options.js';
 import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
-import { formatEstimate } from '../../report/run-summary.js';
+import type { ProtocolCommand } from '../define.js';
+import type { CommandContext, RunOutcome } from '../types.js';
 import { SAGO_FAMILIES, type SagoConfigInput } from './config.js';
 import { SAGO_AXES } from './metrics.js';
-import { runSago } from './run.js';
+import { promptSetsSize, type SagoPromptSets } from './prompt-sets.js';
+import type { SagoResults } from './results.js';
 import { formatSagoResults } from './tables.js';
 
 interface SagoFlags {
@@ -36,7 +36,10 @@ interface SagoFlags {
  * open-ended prompts, on every behavioural axis the model allows, with SGS and significance
  * (docs/sago.md). With no dataset it runs offline on waver's built-in questions.
  */
-export function sagoCommand(): Command {
+export const sagoCommand: ProtocolCommand<SagoPromptSets, SagoResults, RunOutcome<SagoResults>> = (
+  sago,
+  ctx,
+) => {
   const cmd = new Command('sago')
     .description(
       "SAGO: how much each model's behaviour (BLEU, BERTScore, log-prob, entropy, activation, mirroring) changes across meaning-preserving variations of a prompt",
@@ -98,18 +101,29 @@ export function sagoCommand(): Command {
     .option('--id-field <field>', 'id field of dataset files')
     .option('--ablation-draws <n>', 'draws per N in the sample-size ablation (default 500)');
   addCommonOptions(cmd).action(async () => {
-    const config = sagoConfigFromFlags(cmd);
-    process.exitCode = await executeSago(config);
+    const config = sagoConfig(cmd, ctx);
+    process.exitCode = await executeProtocol(sago, config, {
+      run: runView({ line: (stage, detail) => `sago ${stage}: ${detail}`, label: (stage) => stage }),
+      dryRunNote: (plan) => {
+        const p = promptSetsSize(plan);
+        return `sago dry run: ${p.prompts} prompts x ${p.variations} variations -> ${p.tests} tests per model (before the generator and the meaning filter)`;
+      },
+      print: ({ results }) => {
+        if (results) return formatSagoResults(results, config.format);
+        process.stderr.write(
+          'sago: stopped; re-run the same command to resume (stored responses are not asked again)\n',
+        );
+        return undefined;
+      },
+    });
   });
   return cmd;
-}
+};
 
 /** The typed config: waver.yaml, then the common flags, then the sago flags over its `sago:` section. */
-export function sagoConfigFromFlags(cmd: Command): WaverConfig {
-  const { file, flags } = flagsToConfig(cmd);
-  const base = resolveConfig({ file, flags });
+function sagoConfig(cmd: Command, ctx: CommandContext): WaverConfig {
   const o = cmd.opts<SagoFlags>();
-  const sago: SagoConfigInput = { ...(base.sago ?? {}) };
+  const sago: SagoConfigInput = {};
   if (o.datasets !== undefined) sago.datasets = splitList(o.datasets);
   if (o.n !== undefined) sago.n = int(o.n, '--n');
   if (o.families !== undefined) sago.families = splitList(o.families) as SagoConfigInput['families'];
@@ -118,10 +132,8 @@ export function sagoConfigFromFlags(cmd: Command): WaverConfig {
   if (o.structural !== undefined) sago.structural = o.structural;
   if (o.bleuMode !== undefined) sago.bleuMode = o.bleuMode;
   if (o.axes !== undefined) sago.axes = splitList(o.axes) as SagoConfigInput['axes'];
-  if (o.eps !== undefined) {
-    sago.eps = splitList(o.eps).map((x) => num(x, '--eps'));
-    if (!sago.eps.includes(sago.primaryEps ?? 0.05)) sago.primaryEps = sago.eps[0];
-  }
+  const eps = o.eps === undefined ? undefined : splitList(o.eps).map((x) => num(x, '--eps'));
+  if (eps !== undefined) sago.eps = eps;
   if (o.closedSubset) sago.closedModelSubset = true;
   if (o.confidence !== undefined) sago.confidence = o.confidence;
   if (o.activationInput !== undefined) sago.activationInput = o.activationInput;
@@ -129,13 +141,16 @@ export function sagoConfigFromFlags(cmd: Command): WaverConfig {
   if (o.dataDir !== undefined) sago.dataDir = o.dataDir;
   if (o.promptField !== undefined || o.idField !== undefined)
     sago.fields = {
-      ...sago.fields,
       ...(o.promptField ? { prompt: o.promptField } : {}),
       ...(o.idField ? { id: o.idField } : {}),
     };
-  if (o.ablationDraws !== undefined)
-    sago.ablation = { ...sago.ablation, draws: int(o.ablationDraws, '--ablation-draws') };
-  return { ...base, sago: sago as WaverConfig['sago'] };
+  if (o.ablationDraws !== undefined) sago.ablation = { draws: int(o.ablationDraws, '--ablation-draws') };
+  const config = commandConfig(cmd, ctx.config, { sago });
+  // `--eps` without the primary eps among them makes the first of them primary.
+  const primary = config.sago?.primaryEps;
+  if (eps?.[0] !== undefined && primary !== undefined && !eps.includes(primary))
+    return { ...config, sago: { ...config.sago, primaryEps: eps[0] } };
+  return config;
 }
 
 /** `spacing=1,5;politeness=-10,10` -> { spacing: [1, 5], politeness: [-10, 10] }. */
@@ -151,49 +166,6 @@ export function parseStrengths(spec: string): Record<string, number[]> {
     out[subtype] = splitList(part.slice(eq + 1)).map((x) => num(x, `--strengths ${subtype}`));
   }
   return out;
-}
-
-/** Runs sago with progress on stderr and the tables on stdout; returns the exit code. */
-export async function executeSago(config: WaverConfig, opts: { quiet?: boolean } = {}): Promise<number> {
-  let progress = createProgress(process.stderr, { quiet: opts.quiet });
-  let last: Parameters<typeof progress.update>[0] | undefined;
-  const endStage = () => {
-    if (last) progress.finish(last);
-    last = undefined;
-  };
-  const result = await withAbort((signal) =>
-    runSago(config, {
-      signal,
-      onStage: (stage, detail) => {
-        endStage();
-        if (!opts.quiet) process.stderr.write(`sago ${stage}: ${detail}\n`);
-        progress = createProgress(process.stderr, { quiet: opts.quiet, label: stage });
-      },
-      onProgress: (p) => {
-        last = p;
-        progress.update(p);
-      },
-    }),
-  );
-  endStage();
-  if (result.estimate) {
-    const p = result.plan;
-    if (!opts.quiet)
-      process.stderr.write(
-        `sago dry run: ${p.prompts} prompts x ${p.variations} variations -> ${p.tests} tests per model (before the generator and the meaning filter)\n`,
-      );
-    emit(formatEstimate(result.estimate, config.format), config.out);
-    return EXIT.ok;
-  }
-  if (result.aborted || !result.results) {
-    process.stderr.write(
-      'sago: stopped; re-run the same command to resume (stored responses are not asked again)\n',
-    );
-    return EXIT.aborted;
-  }
-  emit(formatSagoResults(result.results, config.format), config.out);
-  const complete = result.results.models.every((m) => m.complete && m.coverage.failed === 0);
-  return complete ? EXIT.ok : EXIT.incomplete;
 }
 
 function int(value: string, flag: string): number {

@@ -90,6 +90,13 @@ export const SagoConfig = z
 export type SagoConfig = z.infer<typeof SagoConfig>;
 export type SagoConfigInput = z.input<typeof SagoConfig>;
 
+declare module '../../config/schema.js' {
+  interface ConfigSections {
+    /** `waver sago` settings (docs/sago.md), as written. */
+    sago?: SagoConfigInput;
+  }
+}
+
 /** The sago settings in force: the config's `sago` section with defaults filled in. */
 export function sagoSettings(config: WaverConfig): SagoConfig {
   const raw: SagoConfigInput = config.sago ?? {};

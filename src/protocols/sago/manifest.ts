@@ -1,6 +1,6 @@
+import { suiteOf } from '../../run/suite.js';
 import type { Store } from '../../store/store.js';
 import { WAVER_VERSION } from '../../version.js';
-import { suiteOf } from '../plain/suite-file.js';
 import type { SagoEmbedderRecord, SagoModelRecord } from './axes.js';
 import type { SagoConfig } from './config.js';
 

@@ -1,11 +1,12 @@
 import type { ChartSpec } from '../../report/charts.js';
 import { bandLines, heatmap, type Row } from '../../report/html/chart-kit.js';
-import { defineSection, type HtmlKit } from '../../report/html/section.js';
+import type { HtmlKit } from '../../report/html/section.js';
 import { cellBase, demoteHeadings, legendHtml } from '../../report/html/section-kit.js';
-import type { TranscriptCell } from '../../report/report-data.js';
+import type { SectionModule, TranscriptCell } from '../../report/report-data.js';
 import type { Store } from '../../store/store.js';
 import { AXIS_HEADING, AXIS_SCALE, SAGO_AXES } from './metrics.js';
-import { loadSagoResults, RESPONSES_SUITE, type SagoResults, type SagoTestMeta } from './results.js';
+import { loadSagoResults, type SagoResults, type SagoTestMeta } from './results.js';
+import { RESPONSES_SUITE } from './suites.js';
 import { formatSagoResults, sagoMarkdown } from './tables.js';
 
 /**
@@ -14,18 +15,16 @@ import { formatSagoResults, sagoMarkdown } from './tables.js';
  * position, strength), and the tables of sago-tables.ts.
  */
 
-export const sagoSection = defineSection<SagoResults>({
-  protocol: 'sago',
-  title: 'SAGO: stability across meaning-preserving variations',
+export const sagoSection: SectionModule<SagoResults> = {
   sectioned: true,
   claims: (suite) => suite.name === RESPONSES_SUITE,
 
-  load(store, suite, ctx) {
-    return loadSagoResults(store, suite.hash, { ablations: ctx.ablations });
+  load(store, suiteHash, ctx) {
+    return loadSagoResults(store, suiteHash, { ablations: ctx.ablations });
   },
 
-  cells(store, suite, results) {
-    return sagoCells(store, suite.hash, results);
+  cells(store, suiteHash, results) {
+    return sagoCells(store, suiteHash, results);
   },
 
   html(results, kit) {
@@ -39,7 +38,7 @@ export const sagoSection = defineSection<SagoResults>({
   json(results) {
     return JSON.parse(formatSagoResults(results, 'json'));
   },
-});
+};
 
 const keyOf = (m: Pick<SagoTestMeta, 'family' | 'subtype' | 'strength' | 'position'>) =>
   `${m.family}/${m.subtype}/${m.strength}/${m.position}`;

@@ -38,8 +38,7 @@ import type { Variation } from './variations/types.js';
  * the judge's verdicts and the manifest. The command calls this after running; the report will too.
  */
 
-export const RESPONSES_SUITE = 'sago/responses';
-export const JUDGE_SUITE = 'sago/politeness-judge';
+export { JUDGE_SUITE, RESPONSES_SUITE } from './suites.js';
 
 /** Test meta of the responses suite. */
 export interface SagoTestMeta {

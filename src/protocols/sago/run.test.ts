@@ -2,12 +2,14 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { validateConfig } from '../../config/load.js';
+import type { WaverConfig } from '../../config/schema.js';
 import { createProvider } from '../../models/registry.js';
 import { auxCount } from '../../run/aux-cache.js';
 import { openStore } from '../../store/store.js';
 import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
-import { runSago } from './run.js';
+import { CONFIG } from '../index.js';
+import { promptSetsSize, sagoPromptSets } from './prompt-sets.js';
+import { estimateSago, runSago } from './run.js';
 
 // Counts the providers a run creates (the real factory does the work).
 vi.mock('../../models/registry.js', async (importOriginal) => {
@@ -22,15 +24,16 @@ withModel(`runSago as a library call with the tiny GGUF ${tinyModelMissing ?? ''
 
   it('--dry-run estimates the responses stage and writes nothing', async () => {
     const store = join(mkdtempSync(join(tmpdir(), 'waver-sago-dry-')), 'store.db');
-    const config = validateConfig({
+    const config = CONFIG.validate({
       models: [model],
       store,
       dryRun: true,
       sago: { n: 2, families: ['noise'], variations: 3 },
     });
-    const r = await runSago(config);
-    expect(r.plan).toMatchObject({ prompts: 2, variations: 3, tests: 8 });
-    expect(r.estimate?.[0]).toMatchObject({ cells: 8, calls: 8 });
+    const plan = sagoPromptSets(config);
+    expect(promptSetsSize(plan)).toMatchObject({ prompts: 2, variations: 3, tests: 8 });
+    const estimate = await estimateSago(config, plan);
+    expect(estimate[0]).toMatchObject({ cells: 8, calls: 8 });
     expect(existsSync(store)).toBe(false);
   });
 
@@ -41,9 +44,10 @@ withModel(`runSago as a library call with the tiny GGUF ${tinyModelMissing ?? ''
       params: { maxTokens: 12 },
       sago: { n: 2, families: ['noise' as const], variations: 3, ablation: { sizes: [2], draws: 10 } },
     };
-    const generation = await runSago(validateConfig({ ...base, store: join(dir, 'a.db') }));
-    const forced = await runSago(
-      validateConfig({
+    const run = (config: WaverConfig) => runSago(config, sagoPromptSets(config));
+    const generation = await run(CONFIG.validate({ ...base, store: join(dir, 'a.db') }));
+    const forced = await run(
+      CONFIG.validate({
         ...base,
         store: join(dir, 'b.db'),
         sago: { ...base.sago, confidence: 'teacher-forced' },
@@ -74,15 +78,14 @@ withModel(`runSago as a library call with the tiny GGUF ${tinyModelMissing ?? ''
   it('creates each model once for the whole run: responses, self-scoring, hidden states and embedder share it', async () => {
     const store = join(mkdtempSync(join(tmpdir(), 'waver-sago-once-')), 'store.db');
     vi.mocked(createProvider).mockClear();
-    const r = await runSago(
-      validateConfig({
-        models: [model],
-        embedder: model,
-        store,
-        params: { maxTokens: 12 },
-        sago: { n: 2, families: ['noise'], variations: 3, confidence: 'teacher-forced' },
-      }),
-    );
+    const config = CONFIG.validate({
+      models: [model],
+      embedder: model,
+      store,
+      params: { maxTokens: 12 },
+      sago: { n: 2, families: ['noise'], variations: 3, confidence: 'teacher-forced' },
+    });
+    const r = await runSago(config, sagoPromptSets(config));
     expect(r.results?.models[0]?.axes.activation).toMatchObject({ available: true });
     expect(vi.mocked(createProvider).mock.calls.map(([spec]) => spec.model)).toEqual([tinyModelPath]);
     const db = openStore(store);

@@ -8,18 +8,18 @@ import type { ModelEstimate } from '../../run/estimate.js';
 import { plannedModels } from '../../run/plan.js';
 import { createProviderPool, type ProviderPool } from '../../run/provider-pool.js';
 import { runRole } from '../../run/roles.js';
-import { estimateSuite, type ModelOutcome, runSuite } from '../../run/run-suite.js';
+import { estimateSuite, type RunResult, runSuite } from '../../run/run-suite.js';
+import { suiteOf } from '../../run/suite.js';
 import type { Progress, Suite, SuiteTest } from '../../run/types.js';
 import { openStore, type Store } from '../../store/store.js';
-import { suiteOf } from '../plain/suite-file.js';
 import { checkRequestedAxes, computedAxes, type SagoEmbedderRecord, type SagoModelRecord } from './axes.js';
 import { type SagoConfig, sagoSettings } from './config.js';
-import { resolveOpenPrompts } from './data/datasets.js';
 import { pooledEmbedding, tokenLevelEmbedder, wordPrefixEmbeddings } from './embeddings.js';
 import { featureRow, featuresRequest, scoreRequest } from './features.js';
 import { type RejectedVariant, type SagoManifest, saveManifest } from './manifest.js';
 import { bertScores, groupTests, pooledCosines, promptRowRequest, writePromptRow } from './measures.js';
 import { politenessJudgePrompt } from './mirroring.js';
+import type { SagoPromptSets } from './prompt-sets.js';
 import {
   activationRequest,
   JUDGE_SUITE,
@@ -33,18 +33,17 @@ import {
   filterMeaning,
   generateStructural,
   type PromptVariants,
-  promptsOf,
-  ruleVariations,
   usesGenerator,
   keyOf as variationKeyOf,
 } from './variants.js';
 
 /**
- * `waver sago` as a library call (docs/sago.md): sample prompts, build the variation set
- * (rules, generator rewrites, meaning filter), run every system under test on the baseline and
- * every variant (suite `sago/responses`), judge politeness (suite `sago/politeness-judge`), store
- * the embeddings and scores the axes need (aux cache), save the manifest, and compute the results
- * from the store. Bad input is found before anything is written.
+ * `waver sago` as a library call (docs/sago.md): from the sampled prompts and their rule
+ * variations (prompt-sets.ts), finish the variation set (generator rewrites, meaning filter), run
+ * every system under test on the baseline and every variant (suite `sago/responses`), judge
+ * politeness (suite `sago/politeness-judge`), store the embeddings and scores the axes need (aux
+ * cache), save the manifest, and compute the results from the store. Bad input is found before
+ * anything is written. The prompt sets are filled in place.
  */
 
 export interface SagoRunOptions {
@@ -74,24 +73,17 @@ export interface SagoRunResult {
   store: string;
   suiteHash?: string;
   /** One per system under test (the responses stage). */
-  runs: ModelOutcome[];
+  runs: RunResult[];
   aborted: boolean;
   results?: SagoResults;
-  /** Dry run: what the responses stage would call. */
-  estimate?: ModelEstimate[];
 }
 
-export async function runSago(config: WaverConfig, opts: SagoRunOptions = {}): Promise<SagoRunResult> {
+export async function runSago(
+  config: WaverConfig,
+  { samples, prompts, sets }: SagoPromptSets,
+  opts: SagoRunOptions = {},
+): Promise<SagoRunResult> {
   const settings = sagoSettings(config);
-  const samples = resolveOpenPrompts(settings.datasets, {
-    n: settings.n,
-    seed: config.seed,
-    dataDir: settings.dataDir,
-    env: opts.env,
-    fields: settings.fields,
-  });
-  const prompts = promptsOf(samples);
-  const sets = ruleVariations(prompts, settings, config.seed);
   const hasStructural = sets.some((s) => s.variants.some((v) => v.family === 'structural'));
   const generatorOn = hasStructural && usesGenerator(config, settings);
   const hasRegister = sets.some((s) => s.variants.some((v) => v.family === 'register' && v.strength !== 0));
@@ -131,14 +123,6 @@ export async function runSago(config: WaverConfig, opts: SagoRunOptions = {}): P
       ...(embedderRecord ? { embedder: embedderRecord } : {}),
     });
 
-    if (config.dryRun) {
-      const suite = responsesSuite(sets);
-      const estimate = [];
-      for (const m of models)
-        estimate.push(...(await estimateSuite(sutConfig(config, m, settings), suite, { ...opts, pool })));
-      return { plan: plan(suite.tests.length, 0), store: config.store, runs: [], aborted: false, estimate };
-    }
-
     // From here on the store is written.
     let generatorStage: { suiteHash: string; identity: string } | undefined;
     if (generatorOn) {
@@ -166,7 +150,7 @@ export async function runSago(config: WaverConfig, opts: SagoRunOptions = {}): P
       const suite = responsesSuite(sets);
       const rejected = rejectedOf(sets);
 
-      const runs: ModelOutcome[] = [];
+      const runs: RunResult[] = [];
       let aborted = false;
       for (const m of models) {
         opts.onStage?.('responses', `${m.label}: ${suite.tests.length} prompts (baselines and variants)`);
@@ -177,7 +161,7 @@ export async function runSago(config: WaverConfig, opts: SagoRunOptions = {}): P
           onProgress: opts.onProgress,
           pool,
         });
-        runs.push(...r.models);
+        runs.push(r);
         if (r.summary.aborted) {
           aborted = true;
           break;
@@ -251,6 +235,28 @@ export async function runSago(config: WaverConfig, opts: SagoRunOptions = {}): P
     } finally {
       store.close();
     }
+  } finally {
+    await pool.closeAll();
+  }
+}
+
+/**
+ * `--dry-run`: what the responses stage would call, per model, for the rule variations (before the
+ * generator's rewrites and the meaning filter). Writes nothing.
+ */
+export async function estimateSago(
+  config: WaverConfig,
+  { sets }: SagoPromptSets,
+  opts: SagoRunOptions = {},
+): Promise<ModelEstimate[]> {
+  const settings = sagoSettings(config);
+  const suite = responsesSuite(sets);
+  const pool = createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config });
+  try {
+    const estimate: ModelEstimate[] = [];
+    for (const m of await describeModels(config, pool))
+      estimate.push(...(await estimateSuite(sutConfig(config, m, settings), suite, { ...opts, pool })));
+    return estimate;
   } finally {
     await pool.closeAll();
   }

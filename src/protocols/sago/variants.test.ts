@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../config/load.js';
 import { InputError } from '../../errors.js';
 import { createProvider } from '../../models/registry.js';
 import { toModelSpec } from '../../models/spec.js';
@@ -7,6 +6,7 @@ import type { ModelProvider } from '../../models/types.js';
 import { auxCount } from '../../run/aux-cache.js';
 import { openStore, type Store } from '../../store/store.js';
 import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
+import { CONFIG } from '../index.js';
 import type { SagoModelRecord } from './axes.js';
 import { SagoConfig } from './config.js';
 import { sutConfig } from './run.js';
@@ -75,7 +75,7 @@ describe('the rule-based variation set', () => {
 });
 
 describe('SUT params per capability', () => {
-  const config = validateConfig({
+  const config = CONFIG.validate({
     models: ['openai:m@http://127.0.0.1:1/v1', 'anthropic:c', 'gguf:./x.gguf'],
   });
   const settings = SagoConfig.parse({});

@@ -4,15 +4,16 @@ import { ProviderError } from '../../models/errors.js';
 import type { ModelProvider } from '../../models/types.js';
 import { runRole } from '../../run/roles.js';
 import type { RunSuiteOptions } from '../../run/run-suite.js';
+import { suiteOf } from '../../run/suite.js';
 import type { SuiteTest } from '../../run/types.js';
 import type { Store } from '../../store/store.js';
 import { bertScoreF1, pooledCosine } from '../../text-measures/bertscore.js';
 import { deriveSeed, PyRandom } from '../../util/random.js';
-import { suiteOf } from '../plain/suite-file.js';
 import type { SagoConfig } from './config.js';
 import type { OpenDatasetSample } from './data/datasets.js';
 import type { OpenPrompt } from './data/open-prompt.js';
 import { pooledEmbedding, wordPrefixEmbeddings } from './embeddings.js';
+import { GENERATOR_SUITE } from './suites.js';
 import { allVariations, checkStrength, FAMILY_OF } from './variations/index.js';
 import { parseGeneratedVariant, structuralInstructions } from './variations/structural.js';
 import type { MeaningCheck, StructuralSubtype, Variation } from './variations/types.js';
@@ -22,8 +23,6 @@ import type { MeaningCheck, StructuralSubtype, Variation } from './variations/ty
  * structural rewrites by the generator model when there is one, and the meaning-preservation
  * filter through the embedder. Every decision is recorded on the variant.
  */
-
-export const GENERATOR_SUITE = 'sago/generator';
 
 /** A prompt of the run: its dataset sample entry and a key unique across datasets. */
 export interface SagoPrompt {

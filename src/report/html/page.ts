@@ -1,11 +1,11 @@
 import { chartSvg } from '../charts.js';
+import type { ReportedProtocol } from '../report-data.js';
 import { type ReportData, RUN_COLUMNS, RUN_NUMERIC_COLUMNS, runRow } from '../report-data.js';
 import { colorsFor } from './chart-kit.js';
 import { CLIENT_JS } from './client.js';
 import { escapeHtml as esc, markdownToHtml } from './markdown.js';
 import { buildPayload, embedJson, TRUNCATION_NOTE } from './payload.js';
 import type { HtmlKit } from './section.js';
-import { SECTION_MODULES } from './sections.js';
 import { CSS } from './style.js';
 
 /**
@@ -32,6 +32,7 @@ export interface HtmlStats {
 
 export function renderHtml(
   data: ReportData,
+  protocols: readonly ReportedProtocol[],
   opts: HtmlOptions = {},
   stats: HtmlStats = { charts: 0, chartErrors: 0, chartMs: 0 },
 ): string {
@@ -63,7 +64,7 @@ export function renderHtml(
   const nav: string[] = ['<a href="#run">What was run</a>', '<a href="#coverage">Coverage and errors</a>'];
   const body: string[] = [whatWasRun(data), coverageHtml(data)];
   for (const section of data.sections) {
-    const module = SECTION_MODULES.find((m) => m.protocol === section.protocol);
+    const module = protocols.find((p) => p.name === section.protocol)?.section;
     nav.push(
       `<a href="#${esc(section.id)}">${esc(section.protocol)} <small>${esc(section.suite.hash.slice(0, 8))}</small></a>`,
     );

@@ -3,9 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildReportStore,
+  HOSTILE_QUESTION,
+  HOSTILE_RESPONSE,
+  REPORTED,
+} from '../../test-support/report-store.js';
 import { renderReport } from '../formats.js';
 import { buildReport } from '../report-data.js';
-import { buildReportStore, HOSTILE_QUESTION, HOSTILE_RESPONSE } from '../test-support/report-store.js';
 
 /**
  * The HTML report in headless Chromium (Debian's package; .ci/run installs it): it opens with no
@@ -35,12 +40,12 @@ describe.skipIf(missing !== undefined)(`the HTML report in Chromium${missing ? `
 
   beforeAll(async () => {
     const store = buildReportStore();
-    const data = buildReport(store, { now: '2025-06-01T12:00:00.000Z' });
+    const data = buildReport(store, REPORTED, { now: '2025-06-01T12:00:00.000Z' });
     store.close();
     cells = data.cells.length;
     dir = mkdtempSync(join(tmpdir(), 'waver-report-browser-'));
     file = join(dir, 'report.html');
-    writeFileSync(file, renderReport(data, 'html'));
+    writeFileSync(file, renderReport(data, 'html', REPORTED));
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   });
 

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfigFile } from '../../../config/load.js';
 import { InputError } from '../../../errors.js';
+import { CONFIG } from '../../index.js';
 import {
   addedMarkup,
   type BandTable,
@@ -186,7 +186,7 @@ describe('band tables as config', () => {
         file,
         'ladder:\n  bands:\n    IQ:\n      - [0, 0.05]\n      - [0.03, 0.10]\n      - [0.02, 0.18]\n      - [0.15, 0.30]\n      - [0.25, 0.50]\n',
       );
-      const err = inputError(() => loadConfigFile(file));
+      const err = inputError(() => CONFIG.loadFile(file));
       expect(err.file).toBe(file);
       expect(err.field).toBe('ladder.bands.IQ.2');
       expect(err.line).toBe(6);

@@ -1,9 +1,10 @@
 import { appendFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WaverConfig, type WaverConfigInput } from '../../../config/schema.js';
+import type { WaverConfig, WaverConfigInput } from '../../../config/schema.js';
 import { recordingLine } from '../../../models/replay.js';
 import type { GenerateRequest, GenerateResult } from '../../../models/types.js';
+import { CONFIG } from '../../index.js';
 import type { Seed } from '../types.js';
 
 /**
@@ -37,7 +38,7 @@ export class Recording {
 }
 
 export function testConfig(dir: string, extra: WaverConfigInput = {}): WaverConfig {
-  return WaverConfig.parse({ store: join(dir, 'store.db'), maxRetries: 0, ...extra });
+  return CONFIG.schema.parse({ store: join(dir, 'store.db'), maxRetries: 0, ...extra });
 }
 
 export const SEED_A: Seed = {

@@ -1,21 +1,23 @@
-import { WaverConfig } from '../../config/schema.js';
-import type { Capabilities, GenerateResult } from '../../models/types.js';
-import { KB_JUDGE_SUITE, type KbJudgeJob, kbJudgeTest } from '../../protocols/ladder/kb-judge.js';
-import { ladderSuite } from '../../protocols/ladder/run.js';
-import { ladderTestId } from '../../protocols/ladder/suite-file.js';
-import type { Family, KbType, LadderTest, Level, Seed } from '../../protocols/ladder/types.js';
-import { BUILTIN_MC_ITEMS } from '../../protocols/paraphrase/data/builtin-items.js';
-import { buildParaphraseSuite } from '../../protocols/paraphrase/suite.js';
-import { suiteOf } from '../../protocols/plain/suite-file.js';
-import type { SagoModelRecord } from '../../protocols/sago/axes.js';
-import { SagoConfig } from '../../protocols/sago/config.js';
-import { type SagoManifest, saveManifest } from '../../protocols/sago/manifest.js';
-import { responsesSuite } from '../../protocols/sago/run.js';
-import { ruleVariations } from '../../protocols/sago/variants.js';
-import { cacheKey } from '../../run/cache-key.js';
-import { requestFor } from '../../run/plan.js';
-import type { Suite } from '../../run/types.js';
-import { type CellWrite, openStore, type Store } from '../../store/store.js';
+import { reportedProtocols } from '../cli/context.js';
+import type { WaverConfig } from '../config/schema.js';
+import type { Capabilities, GenerateResult } from '../models/types.js';
+import { CONFIG, PROTOCOLS } from '../protocols/index.js';
+import { KB_JUDGE_SUITE, type KbJudgeJob, kbJudgeTest } from '../protocols/ladder/kb-judge.js';
+import { ladderSuite } from '../protocols/ladder/run.js';
+import { ladderTestId } from '../protocols/ladder/suite-file.js';
+import type { Family, KbType, LadderTest, Level, Seed } from '../protocols/ladder/types.js';
+import { BUILTIN_MC_ITEMS } from '../protocols/paraphrase/data/builtin-items.js';
+import { buildParaphraseSuite } from '../protocols/paraphrase/suite.js';
+import type { SagoModelRecord } from '../protocols/sago/axes.js';
+import { SagoConfig } from '../protocols/sago/config.js';
+import { type SagoManifest, saveManifest } from '../protocols/sago/manifest.js';
+import { responsesSuite } from '../protocols/sago/run.js';
+import { ruleVariations } from '../protocols/sago/variants.js';
+import { cacheKey } from '../run/cache-key.js';
+import { requestFor } from '../run/plan.js';
+import { suiteOf } from '../run/suite.js';
+import type { Suite } from '../run/types.js';
+import { type CellWrite, openStore, type Store } from '../store/store.js';
 
 /**
  * A small store holding one run of every protocol, written through the Store API with each
@@ -32,6 +34,9 @@ export const HOSTILE_RESPONSE =
 /** A dataset string that tries to close the page's data element. */
 export const HOSTILE_QUESTION =
   'A shop sells 4 boxes of 3 pens. </script><script>window.__waverPwned = "data"</script> How many pens?';
+
+/** Every protocol as the report is handed it (the CLI's: src/protocols/index.ts). */
+export const REPORTED = await reportedProtocols(PROTOCOLS);
 
 export const MODELS = [
   { label: 'replay:alpha', identity: 'replay:alpha@sha256:aaaa' },
@@ -165,7 +170,7 @@ export function buildReportStore(path = ':memory:'): Store {
 }
 
 function addLadder(store: Store): void {
-  const config = WaverConfig.parse({
+  const config = CONFIG.schema.parse({
     store: 'fixture.db',
     models: MODELS.map((m) => m.label),
     judge: 'replay:judge',

@@ -1,0 +1,98 @@
+import type { WaverConfig } from '../config/schema.js';
+import type { ProtocolModule, ProtocolOptions, RunOutcome } from '../protocols/types.js';
+import { formatEstimate } from '../report/run-summary.js';
+import type { Progress } from '../run/types.js';
+import { EXIT, emit, withAbort } from './output.js';
+import { createProgress } from './progress.js';
+
+/** How a command shows a run on stderr: its stage lines and a progress bar per stage. */
+export interface RunView extends Pick<ProtocolOptions, 'onStage' | 'onProgress'> {
+  /** The run is over: the last bar's final line. */
+  finish(): void;
+}
+
+/**
+ * A bar per stage: a stage's start ends the previous stage's bar and prints `line(stage, detail)`
+ * when that gives a line; `label(stage)` labels its bar. Progress before any stage goes to a bar
+ * labelled `first`.
+ */
+export function runView(opts: {
+  line: (stage: string, detail: string) => string | undefined;
+  label?: (stage: string) => string | undefined;
+  first?: string;
+}): RunView {
+  let bar = createProgress(process.stderr, { label: opts.first });
+  let last: Progress | undefined;
+  const finish = () => {
+    if (last) bar.finish(last);
+    last = undefined;
+  };
+  return {
+    onStage(stage, detail) {
+      finish();
+      const line = opts.line(stage, detail);
+      if (line !== undefined) process.stderr.write(`${line}\n`);
+      bar = createProgress(process.stderr, { label: opts.label?.(stage) });
+    },
+    onProgress(p) {
+      last = p;
+      bar.update(p);
+    },
+    finish,
+  };
+}
+
+export interface ExecuteOptions<Plan, Outcome> {
+  /** The build's stage lines. */
+  build?: Pick<ProtocolOptions, 'onStage'>;
+  run: RunView;
+  /** A line on stderr beside a dry run's estimate (what the plan holds). */
+  dryRunNote?: (plan: Plan) => string;
+  /** What the outcome prints (and `--out` receives); undefined prints nothing. */
+  print: (outcome: Outcome, plan: Plan) => string | undefined;
+}
+
+/**
+ * The one shape of a protocol command once its config is typed: build the plan, then estimate it
+ * (`--dry-run`) or run it, print, and return the exit code (docs/decisions.md#e8-exit-codes). A
+ * first Ctrl-C stops the build or the run; what is stored stays.
+ */
+export async function executeProtocol<Plan, Outcome extends RunOutcome>(
+  protocol: Pick<ProtocolModule<Plan, unknown, Outcome>, 'build' | 'estimate' | 'run'>,
+  config: WaverConfig,
+  io: ExecuteOptions<Plan, Outcome>,
+): Promise<number> {
+  const plan = await buildOrStop(protocol, config, io.build);
+  if (plan === undefined) return EXIT.aborted;
+  if (config.dryRun) {
+    if (io.dryRunNote) process.stderr.write(`${io.dryRunNote(plan)}\n`);
+    emit(formatEstimate(await protocol.estimate(config, plan), config.format), config.out);
+    return EXIT.ok;
+  }
+  const outcome = await withAbort((signal) =>
+    protocol.run(config, plan, { signal, onStage: io.run.onStage, onProgress: io.run.onProgress }),
+  );
+  io.run.finish();
+  const text = io.print(outcome, plan);
+  if (text !== undefined) emit(text, config.out);
+  if (outcome.aborted) return EXIT.aborted;
+  return outcome.complete ? EXIT.ok : EXIT.incomplete;
+}
+
+/** The plan, or undefined when a Ctrl-C stopped the build (a build rejects with its signal's reason). */
+export async function buildOrStop<Plan>(
+  protocol: Pick<ProtocolModule<Plan>, 'build'>,
+  config: WaverConfig,
+  opts: Pick<ProtocolOptions, 'onStage'> = {},
+): Promise<Plan | undefined> {
+  let stopped: AbortSignal | undefined;
+  try {
+    return await withAbort((signal) => {
+      stopped = signal;
+      return protocol.build(config, { ...opts, signal });
+    });
+  } catch (e) {
+    if (stopped?.aborted && e === stopped.reason) return undefined;
+    throw e;
+  }
+}

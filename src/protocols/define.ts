@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import type { CheckProtocol } from '../check/types.js';
+import type { SectionModule } from '../report/report-data.js';
+import type { CommandContext, ProtocolModule, RunOutcome } from './types.js';
+
+/**
+ * A protocol's code behind its module (protocols/<name>/protocol.ts): imported on first use, so a
+ * command loads its own protocol's code and no other's (docs/protocols.md#loading).
+ */
+export interface ProtocolCode<Plan, Results, Outcome extends RunOutcome> {
+  build: ProtocolModule<Plan, Results, Outcome>['build'];
+  estimate: ProtocolModule<Plan, Results, Outcome>['estimate'];
+  run: ProtocolModule<Plan, Results, Outcome>['run'];
+  section: SectionModule<Results>;
+}
+
+/** A command of the protocol, given the protocol's module and the command context. */
+export type ProtocolCommand<Plan, Results, Outcome extends RunOutcome> = (
+  protocol: ProtocolModule<Plan, Results, Outcome>,
+  ctx: CommandContext,
+) => Command;
+
+export interface ProtocolDefinition<Plan, Results, Outcome extends RunOutcome>
+  extends Pick<
+    ProtocolModule<Plan, Results, Outcome>,
+    'name' | 'title' | 'config' | 'suites' | 'thresholds'
+  > {
+  code(): Promise<ProtocolCode<Plan, Results, Outcome>>;
+  /** Its part of `waver check` (protocols/<name>/check.ts), when it has thresholds. */
+  check?(): Promise<CheckProtocol>;
+  commands: Readonly<Record<string, () => Promise<ProtocolCommand<Plan, Results, Outcome>>>>;
+}
+
+/**
+ * The module of a protocol: what it is (name, title, config section, suites) at once, its code
+ * and its commands when first used.
+ */
+export function defineProtocol<Plan, Results, Outcome extends RunOutcome>(
+  definition: ProtocolDefinition<Plan, Results, Outcome>,
+): ProtocolModule<Plan, Results, Outcome> {
+  const { code, commands, check, ...about } = definition;
+  const protocol: ProtocolModule<Plan, Results, Outcome> = {
+    ...about,
+    build: async (config, opts) => (await code()).build(config, opts),
+    estimate: async (config, plan, opts) => (await code()).estimate(config, plan, opts),
+    run: async (config, plan, opts) => (await code()).run(config, plan, opts),
+    load: async (store, suiteHash, ctx) => (await code()).section.load(store, suiteHash, ctx),
+    section: async () => (await code()).section,
+    ...(check && { check }),
+    commands: Object.fromEntries(
+      Object.entries(commands).map(([name, command]) => [
+        name,
+        async (ctx: CommandContext) => (await command())(protocol, ctx),
+      ]),
+    ),
+  };
+  return protocol;
+}

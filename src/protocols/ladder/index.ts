@@ -1,0 +1,32 @@
+import { defineProtocol } from '../define.js';
+import type { RunOutcome } from '../types.js';
+import { LadderConfigSchema } from './config.js';
+import { GENERATOR_SUITE } from './families/model-generator.js';
+import { GATE_SUITES } from './gates/model-gates.js';
+import { KB_JUDGE_SUITE } from './kb-judge.js';
+import type { LadderPlan } from './protocol.js';
+import type { LadderSectionData } from './report-section.js';
+import type { LadderResults } from './results.js';
+import { LADDER_TESTS_SUITE } from './run.js';
+import { LADDER_THRESHOLDS } from './thresholds.js';
+
+/**
+ * The ladder (docs/ladder.md): seed problems x seven perturbation families x five measured
+ * severity levels; Accuracy, Stability and Collapse Point per model.
+ */
+export const ladderProtocol = defineProtocol<LadderPlan, LadderSectionData, RunOutcome<LadderResults>>({
+  name: 'ladder',
+  title: 'Ladder: accuracy and stability under graded perturbation',
+  config: { key: 'ladder', schema: LadderConfigSchema },
+  suites: {
+    primary: LADDER_TESTS_SUITE,
+    others: [KB_JUDGE_SUITE, GENERATOR_SUITE, ...Object.values(GATE_SUITES)],
+  },
+  thresholds: LADDER_THRESHOLDS,
+  check: async () => (await import('./check.js')).ladderCheck,
+  code: () => import('./protocol.js'),
+  commands: {
+    ladder: async () => (await import('./command.js')).ladderCommand,
+    suite: async () => (await import('./suite-command.js')).suiteCommand,
+  },
+});

@@ -1,0 +1,96 @@
+import type { WaverConfig } from '../../config/schema.js';
+import { specLabel, toModelSpec } from '../../models/spec.js';
+import type { ModelEstimate } from '../../run/estimate.js';
+import { estimateSuite } from '../../run/run-suite.js';
+import { openStore } from '../../store/store.js';
+import type { ProtocolOptions, RunOutcome } from '../types.js';
+import type { AdmissionContext } from './admission-table.js';
+import { ladderSettings, suiteGenerator } from './config.js';
+import { resolveLadderSeeds } from './data/datasets.js';
+import { type LadderResults, loadLadderResults } from './results.js';
+import { ladderSuite, runLadder } from './run.js';
+import { buildLadderSuite } from './suite.js';
+import { readLadderSuite } from './suite-file.js';
+import type { AdmissionRow, LadderTest, Level } from './types.js';
+
+/** The code behind ladderProtocol (index.ts): build, estimate and run, and the report section. */
+
+export { ladderSection as section } from './report-section.js';
+
+/** The tests a ladder run asks, and how they were admitted when the suite was built here. */
+export interface LadderPlan {
+  tests: LadderTest[];
+  /** Absent when the suite was read from a file (`--suite`). */
+  admission?: { rows: AdmissionRow[]; context: AdmissionContext };
+}
+
+/**
+ * The suite file `config.suite`, or a suite built from `config.dataset` (default the built-in
+ * seeds) with the generator suiteGenerator picks and the `ladder:` families, levels and attempts.
+ * A stopped generator or judge leaves answers missing: such a suite would be wrong, so a stopped
+ * build rejects with the signal's reason.
+ */
+export async function build(config: WaverConfig, opts: ProtocolOptions = {}): Promise<LadderPlan> {
+  if (config.suite !== undefined) return { tests: readLadderSuite(config.suite) };
+  const settings = ladderSettings(config);
+  const seeds = resolveLadderSeeds(config.dataset, { limit: settings.seeds });
+  const generator = suiteGenerator(config);
+  const name =
+    generator === 'rules' || config.generator === undefined
+      ? generator
+      : specLabel(toModelSpec(config.generator, { field: 'generator' }));
+  opts.onStage?.('build', `building the suite from ${seeds.length} seeds (${name} generator)`);
+  const built = await buildLadderSuite({
+    seeds,
+    config,
+    generator,
+    families: settings.families,
+    levels: settings.levels as Level[] | undefined,
+    attempts: settings.attempts,
+    seed: config.seed,
+    runOptions: { env: opts.env, fetch: opts.fetch, signal: opts.signal },
+    log: (line) => opts.onStage?.('build', line),
+  });
+  opts.signal?.throwIfAborted();
+  return {
+    tests: built.tests,
+    admission: { rows: built.admission, context: { seeds: seeds.length, generator: name } },
+  };
+}
+
+/** The systems under test's calls (the KB judge's depend on their answers and are not estimated). */
+export function estimate(
+  config: WaverConfig,
+  plan: LadderPlan,
+  opts: ProtocolOptions = {},
+): Promise<ModelEstimate[]> {
+  return estimateSuite(config, ladderSuite(plan.tests, config), opts);
+}
+
+/** The ladder/tests run and the KB judge pass, then Tables 3, 4 and 5's figures from the store. */
+export async function run(
+  config: WaverConfig,
+  plan: LadderPlan,
+  opts: ProtocolOptions = {},
+): Promise<RunOutcome<LadderResults>> {
+  const run = await runLadder(config, plan.tests, opts);
+  const store = openStore(config.store);
+  try {
+    const results = loadLadderResults(store, run.suite.hash, {
+      settings: ladderSettings(config),
+      seed: config.seed,
+      minCoverage: config.minCoverage,
+      models: run.sut.models.map((m) => ({ label: m.label, identity: m.identity })),
+      // A judge named now is the one whose verdicts count; without one, any stored verdicts are read.
+      ...(run.judge && { judgeIdentity: run.judge.identity }),
+    });
+    return {
+      runs: [run.sut],
+      aborted: run.sut.summary.aborted,
+      complete: results.models.every((m) => m.complete),
+      results,
+    };
+  } finally {
+    store.close();
+  }
+}

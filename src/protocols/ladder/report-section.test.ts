@@ -1,0 +1,103 @@
+import { rmSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { buildReport } from '../../report/report-data.js';
+import { requestFor } from '../../run/plan.js';
+import { openStore } from '../../store/store.js';
+import { HOSTILE_RESPONSE, REPORTED } from '../../test-support/report-store.js';
+import { ladderSettings } from './config.js';
+import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
+import { kbJudgeRequest } from './kb-judge.js';
+import { kbJudgeJobs, ladderSuiteTest, runLadder } from './run.js';
+import { ladderTestId } from './suite-file.js';
+import { Recording, scratchDir, testConfig } from './test-support/fakes.js';
+import type { Family, KbType, LadderTest, Level, Seed } from './types.js';
+
+const NOW = '2025-06-01T12:00:00.000Z';
+
+describe('buildReport on a store written by a real ladder run (runLadder, replay recordings)', () => {
+  it('shows the run, its coverage, the ladder section and every cell with the judge’s verdict', async () => {
+    const [A, B] = GRADE_SCHOOL_SEEDS as [Seed, Seed];
+    const mk = (
+      seed: Seed,
+      family: Family | 'baseline',
+      level: Level | 0,
+      text: string,
+      kbType?: KbType,
+    ): LadderTest => {
+      const base = { seedId: seed.id, family, requestedLevel: level, text };
+      const magnitude = family === 'baseline' ? 0 : 0.1 * level;
+      return {
+        id: ladderTestId(base),
+        ...base,
+        ...(kbType && { subtype: kbType }),
+        measuredLevel: level,
+        ...(family !== 'baseline' && {
+          severity: {
+            sim: 1 - magnitude,
+            magnitude,
+            score: magnitude,
+            level: level as Level,
+            via: 'band' as const,
+          },
+        }),
+        original: seed.question,
+        gold: family === 'KB' ? 'unanswerable' : seed.gold,
+        gates: [],
+      };
+    };
+    const tests = [
+      mk(A, 'baseline', 0, A.question),
+      mk(B, 'baseline', 0, B.question),
+      mk(A, 'CI', 2, `${A.question} Unrelated: the shop opens at 9.`),
+      mk(B, 'KB', 1, B.question.replace(/\d+/, 'some'), 'missing-information'),
+    ];
+    const dir = scratchDir('waver-report-ladder-');
+    const sut = new Recording(dir, 'sut.jsonl');
+    const config0 = testConfig(dir, { models: [sut.spec] });
+    const settings = ladderSettings(config0);
+    for (const t of tests.slice(0, 3))
+      sut.add(requestFor(ladderSuiteTest(t, settings, 1), config0.params), `{"ground_truth": ${t.gold}}`);
+    sut.add(
+      requestFor(ladderSuiteTest(tests[3] as LadderTest, settings, 1), config0.params),
+      HOSTILE_RESPONSE,
+    );
+    const run1 = await runLadder(config0, tests);
+    const judge = new Recording(dir, 'judge.jsonl');
+    for (const job of kbJudgeJobs(config0.store, run1.suite, [run1.sut.models[0]?.identity as string]))
+      judge.add(kbJudgeRequest(job), '{"score": 0, "reason": "answers as if <i>nothing</i> were missing"}');
+    const config = testConfig(dir, { models: [sut.spec], judge: judge.spec, ladder: { resamples: 100 } });
+    await runLadder(config, tests);
+
+    const store = openStore(config.store);
+    const data = buildReport(store, REPORTED, { now: NOW });
+    store.close();
+    expect(data.runs.map((r) => [r.suite?.name, r.role, r.status])).toEqual([
+      ['ladder/tests', 'system under test', 'complete'],
+      ['ladder/tests', 'system under test', 'complete'],
+      ['ladder/kb-judge', 'judge', 'complete'],
+    ]);
+    expect(data.runs[1]?.judge).toBe(judge.spec);
+    expect(data.coverage.find((c) => c.suite.name === 'ladder/tests')?.coverage).toMatchObject({
+      total: 8,
+      done: 8,
+      failed: 0,
+    });
+    const section = data.sections[0];
+    expect(section?.protocol).toBe('ladder');
+    expect(section?.unavailable).toBeUndefined();
+    // The stored run config carries the ladder settings: the report's bootstrap uses its 100 resamples.
+    const loaded = section?.results as { results: { settings: { resamples: number } } } | undefined;
+    expect(loaded?.results.settings.resamples).toBe(100);
+    expect(data.cells).toHaveLength(8);
+    const kb = data.cells.find((c) => c.family === 'KB');
+    expect(kb).toMatchObject({
+      response: HOSTILE_RESPONSE,
+      score: 0,
+      correct: false,
+      reason: 'judge (scored): answers as if <i>nothing</i> were missing',
+      level: 'L1',
+    });
+    expect(data.cells.filter((c) => c.correct === true)).toHaveLength(7);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

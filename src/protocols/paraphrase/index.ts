@@ -1,0 +1,23 @@
+import { defineProtocol } from '../define.js';
+import { ParaphraseConfig } from './config.js';
+import type { ParaphraseOutcome } from './protocol.js';
+import type { ParaphraseResults } from './results.js';
+import { REWORD_SUITE } from './reword.js';
+import type { ParaphraseItems } from './run.js';
+import { ITEMS_SUITE } from './suite.js';
+import { PARAPHRASE_THRESHOLDS } from './thresholds.js';
+
+/**
+ * Paraphrase (docs/paraphrase.md): multiple-choice items in five phrasings x repeats; raw accuracy
+ * vs Stability-Adjusted Accuracy with CIs, run vs prompt instability, and every flip.
+ */
+export const paraphraseProtocol = defineProtocol<ParaphraseItems, ParaphraseResults, ParaphraseOutcome>({
+  name: 'paraphrase',
+  title: 'Paraphrase: Stability-Adjusted Accuracy',
+  config: { key: 'paraphrase', schema: ParaphraseConfig },
+  suites: { primary: ITEMS_SUITE, others: [REWORD_SUITE] },
+  thresholds: PARAPHRASE_THRESHOLDS,
+  check: async () => (await import('./check.js')).paraphraseCheck,
+  code: () => import('./protocol.js'),
+  commands: { paraphrase: async () => (await import('./command.js')).paraphraseCommand },
+});

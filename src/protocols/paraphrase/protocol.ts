@@ -1,0 +1,47 @@
+import type { WaverConfig } from '../../config/schema.js';
+import type { ModelEstimate } from '../../run/estimate.js';
+import type { ProtocolOptions, RunOutcome } from '../types.js';
+import { paraphraseSettings } from './config.js';
+import type { ParaphraseResults } from './results.js';
+import type { Rewords } from './reword.js';
+import { estimateParaphrase, loadParaphraseItems, type ParaphraseItems, runParaphrase } from './run.js';
+
+/** The code behind paraphraseProtocol (index.ts): build, estimate and run, and the report section. */
+
+export { paraphraseSection as section } from './report-section.js';
+
+/** A paraphrase run's outcome, with the generator's rewordings (an item it could not reword is dropped). */
+export interface ParaphraseOutcome extends RunOutcome<ParaphraseResults> {
+  rewords: Rewords;
+}
+
+export async function build(config: WaverConfig, opts: ProtocolOptions = {}): Promise<ParaphraseItems> {
+  return loadParaphraseItems(config, paraphraseSettings(config), opts);
+}
+
+export function estimate(
+  config: WaverConfig,
+  plan: ParaphraseItems,
+  opts: ProtocolOptions = {},
+): Promise<ModelEstimate[]> {
+  return estimateParaphrase(config, plan, opts);
+}
+
+/** Complete when the items run is and every model's leaderboard entry is (no model short of cells). */
+export async function run(
+  config: WaverConfig,
+  plan: ParaphraseItems,
+  opts: ProtocolOptions = {},
+): Promise<ParaphraseOutcome> {
+  const r = await runParaphrase(config, plan, {
+    ...opts,
+    onRewordStart: (n) => opts.onStage?.('reword', `rewording ${n} item(s) with the generator`),
+  });
+  return {
+    runs: [r.run],
+    aborted: r.run.summary.aborted,
+    complete: r.run.complete && r.results.leaderboard.incomplete.length === 0,
+    results: r.results,
+    rewords: r.rewords,
+  };
+}

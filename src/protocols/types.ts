@@ -1,0 +1,96 @@
+import type { Command } from 'commander';
+import type { ThresholdSpec } from '../check/threshold-spec.js';
+import type { CheckProtocol } from '../check/types.js';
+import type { ConfigContext } from '../config/load.js';
+import type { ConfigSection, WaverConfig } from '../config/schema.js';
+import type { FetchFn } from '../models/types.js';
+import type { LoadContext, SectionModule } from '../report/report-data.js';
+import type { ModelEstimate } from '../run/estimate.js';
+import type { RunResult } from '../run/run-suite.js';
+import type { Progress } from '../run/types.js';
+import type { Store } from '../store/store.js';
+
+/**
+ * A protocol, in the one shape every protocol has (docs/protocols.md): its section of waver.yaml,
+ * the suites it writes, how it turns a config into a plan (`build`), what that plan would cost
+ * (`estimate`) and what running it gives (`run`), how its results are rebuilt from a store
+ * (`load`), its part of the report (`section`) and of `waver check` (`check`), and its commands.
+ * The registry (src/protocols/index.ts) lists them; the config, the report, the viewer and the
+ * check are handed them and know none by name.
+ *
+ * Every function takes the config as the CLI and the library both make it (waver.yaml, flags, or
+ * an object, through the composed schema) and reads its own section through its own schema.
+ */
+export interface ProtocolModule<Plan = unknown, Results = unknown, Outcome extends RunOutcome = RunOutcome> {
+  /** Its command and its suites' prefix (`ladder` for `ladder/tests`); each report section's anchor. */
+  readonly name: string;
+  /** The heading of its report section. */
+  readonly title: string;
+  /** Its section of waver.yaml (`ladder:`); none for a protocol without settings of its own. */
+  readonly config?: ConfigSection;
+  /** The suites its runs write; none for plain suites, which are named by their file. */
+  readonly suites?: ProtocolSuites;
+  /**
+   * Everything a run needs from the user's input, read and checked before any model is called or
+   * anything is written: the ladder's tests (from the suite file or the dataset), sago's prompts
+   * and their variations, paraphrase's items, a plain suite. Building a ladder suite with the
+   * generator model makes calls; stopped by `opts.signal`, it rejects with the signal's reason.
+   */
+  build(config: WaverConfig, opts?: ProtocolOptions): Promise<Plan>;
+  /** `--dry-run`: the calls, tokens and cost the run of `plan` would spend. Writes nothing. */
+  estimate(config: WaverConfig, plan: Plan, opts?: ProtocolOptions): Promise<ModelEstimate[]>;
+  /** Runs `plan` (resuming what the store already holds) and rebuilds the results from the store. */
+  run(config: WaverConfig, plan: Plan, opts?: ProtocolOptions): Promise<Outcome>;
+  /** Its results for a suite of the store, rebuilt from the store alone (the report's loader). */
+  load(store: Store, suiteHash: string, ctx: LoadContext): Promise<Results>;
+  /** Its part of the report, imported on first use. */
+  section(): Promise<SectionModule<Results>>;
+  /** What `waver check` can gate on (light: the config schema and the flags are made from it). */
+  readonly thresholds?: readonly ThresholdSpec[];
+  /** Its part of `waver check`, imported on first use; none for a protocol with nothing to gate. */
+  check?(): Promise<CheckProtocol>;
+  /** Its commands by name (`waver ladder`, `waver suite`), each imported when it is the one run. */
+  readonly commands: Readonly<Record<string, CommandFactory>>;
+}
+
+export interface ProtocolSuites {
+  /** The systems under test's answers: its report section and its `waver check` gates read this one. */
+  readonly primary: string;
+  /** Its roles' calls (generator, judges) and its bookkeeping. */
+  readonly others: readonly string[];
+}
+
+/** What build, estimate and run may be given; a command gives its signal and its progress lines. */
+export interface ProtocolOptions {
+  env?: NodeJS.ProcessEnv;
+  fetch?: FetchFn;
+  /** Stops the calls in flight; what is stored stays, and the same call again resumes. */
+  signal?: AbortSignal;
+  /** A stage starts: `stage` names it (`build`, `judge`, `ladder/kb-judge`...), `detail` says what it does. */
+  onStage?: (stage: string, detail: string) => void;
+  /** Progress of the current stage's cells. */
+  onProgress?: (p: Progress) => void;
+}
+
+/** What a run gives, in one shape for every protocol: the CLI prints from it and the library returns it. */
+export interface RunOutcome<Results = unknown> {
+  /**
+   * What was run: the systems under test's run of the protocol's primary suite (its suite,
+   * models and their coverage, calls, tokens, time), or one run per model where the protocol asks
+   * each model apart (sago). Role calls (generator, judges) are the protocol's own account.
+   */
+  runs: RunResult[];
+  /** Stopped by the signal: the store is consistent, and the same run again resumes. */
+  aborted: boolean;
+  /** Every model complete, by the protocol's own measure (coverage, failed cells). */
+  complete: boolean;
+  /** The results rebuilt from the store; absent when the run stopped before they could be. */
+  results?: Results;
+}
+
+/** What a protocol's command is handed: the config as every protocol's section extends it. */
+export interface CommandContext {
+  config: ConfigContext;
+}
+
+export type CommandFactory = (ctx: CommandContext) => Promise<Command>;
