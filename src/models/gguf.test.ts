@@ -271,6 +271,8 @@ describe.skipIf(!tinyModelPath)(`gguf provider settings and errors ${tinyModelMi
         .catch((e: unknown) => e);
       expect(error).toMatchObject({ kind: 'client' });
       expect((error as Error).message).toMatch(/context holds 32/);
+      // It says how to raise it: a context that holds the prompt and the whole answer.
+      expect((error as Error).message).toMatch(/\(\d+ tokens\).*\?ctx=512 .*contextSize: 512/);
       await expect(
         small.score({ messages: user('Once upon a time'), continuation: ' the end'.repeat(20) }),
       ).rejects.toMatchObject({

@@ -47,6 +47,11 @@ export interface GgufProviderSettings {
   contextSize?: number;
   /** See PromptFormat: `auto` (default) uses the model's template when it has one, else `raw`. */
   chatTemplate?: ChatTemplateSetting;
+  /**
+   * CPU threads per evaluation (default 1). Speed only: the tiny model's log-probs are bit-identical
+   * at 1 and 2 threads, so the count stays out of the identity.
+   */
+  threads?: number;
   /** Display name in reports; not part of the identity. */
   label?: string;
   /**
@@ -91,6 +96,10 @@ export async function createGgufProvider(settings: GgufProviderSettings): Promis
   if (!(Number.isInteger(sequences) && sequences > 0)) {
     throw new ProviderError('client', `sequences must be a positive integer, got ${settings.sequences}`);
   }
+  const threads = settings.threads ?? 1;
+  if (!(Number.isInteger(threads) && threads > 0)) {
+    throw new ProviderError('client', `threads must be a positive integer, got ${settings.threads}`);
+  }
 
   const [fingerprint, lease] = await Promise.all([
     modelFingerprint(modelPath),
@@ -106,9 +115,12 @@ export async function createGgufProvider(settings: GgufProviderSettings): Promis
     const contextSize = settings.contextSize ?? Math.min(model.trainContextSize, DEFAULT_CONTEXT_CAP);
     let context: LlamaContext;
     try {
+      // The binding's thread budget caps every context's threads; a context that asks for more raises it.
+      if (threads > model.llama.maxThreads) model.llama.maxThreads = threads;
       context = await model.createContext({
         contextSize,
         sequences,
+        threads,
         // Numerics that do not depend on batch shape: with flash attention or an f16 KV cache, a
         // prompt evaluated in one batch and the same tokens evaluated one by one differ by up to
         // ~1e-3 nats per token on the tiny model; with neither they agree to ~1e-6. That keeps a
@@ -202,6 +214,7 @@ export class GgufProvider implements ModelProvider {
     this.#ensureFits(
       prompt.tokens.length + 1,
       `the prompt (${prompt.tokens.length} tokens) plus one generated token`,
+      prompt.tokens.length + params.maxTokens,
     );
     return this.#run(options.signal, (sequence) =>
       this.#generate(sequence, prompt.tokens, params, options.signal),
@@ -238,7 +251,7 @@ export class GgufProvider implements ModelProvider {
       if (length >= this.contextSize) {
         throw new ProviderError(
           'client',
-          `embed: input[${i}] is ${length} tokens but the context holds ${this.contextSize} (contextSize); shorten it or raise contextSize`,
+          `embed: input[${i}] is ${length} tokens but the context holds ${this.contextSize}; ${raiseContext(length + 1)}`,
         );
       }
       inputTokens += length;
@@ -279,12 +292,15 @@ export class GgufProvider implements ModelProvider {
     return { text, tokens };
   }
 
-  /** `needed` = prompt tokens plus at least one generated token (generate) or the continuation (score). */
-  #ensureFits(needed: number, what: string): void {
+  /**
+   * `needed` = prompt tokens plus at least one generated token (generate) or the continuation
+   * (score); `wanted` = all the call would use (the whole answer), which sizes the suggested context.
+   */
+  #ensureFits(needed: number, what: string, wanted = needed): void {
     if (needed > this.contextSize) {
       throw new ProviderError(
         'client',
-        `${what} needs ${needed} tokens but the context holds ${this.contextSize} (contextSize); shorten it or raise contextSize`,
+        `${what} needs ${needed} tokens but the context holds ${this.contextSize}; ${raiseContext(wanted)}`,
       );
     }
   }
@@ -587,6 +603,12 @@ function endsWith(tokens: readonly Token[], tail: readonly Token[]): boolean {
   for (let i = 1; i <= tail.length; i++)
     if (tokens[tokens.length - i] !== tail[tail.length - i]) return false;
   return true;
+}
+
+/** How to give a request more room: the context rounded up to a power of two, in either spec form. */
+function raiseContext(tokens: number): string {
+  const ctx = 2 ** Math.ceil(Math.log2(tokens));
+  return `raise the context with ?ctx=${ctx} on the model spec (gguf:FILE.gguf?ctx=${ctx}) or contextSize: ${ctx} on the model in waver.yaml`;
 }
 
 function findStop(text: string, stops: readonly string[], from: number): number | undefined {
