@@ -9,6 +9,7 @@ import {
   type Token,
 } from 'node-llama-cpp';
 import { ProviderError } from './errors.js';
+import { EventQueue } from './event-queue.js';
 import {
   type ChatTemplateSetting,
   createPromptFormat,
@@ -32,6 +33,7 @@ import type {
   EmbedRequest,
   EmbedResult,
   FinishReason,
+  GenerateEvent,
   GenerateRequest,
   GenerateResult,
   ModelProvider,
@@ -208,17 +210,31 @@ export class GgufProvider implements ModelProvider {
   }
 
   async generate(request: GenerateRequest, options: CallOptions = {}): Promise<GenerateResult> {
-    this.#ensureOpen();
-    const params = validateGenerate(request);
-    const prompt = this.#prepare(request);
-    this.#ensureFits(
-      prompt.tokens.length + 1,
-      `the prompt (${prompt.tokens.length} tokens) plus one generated token`,
-      prompt.tokens.length + params.maxTokens,
-    );
+    const { prompt, params } = this.#prepareGenerate(request);
     return this.#run(options.signal, (sequence) =>
       this.#generate(sequence, prompt.tokens, params, options.signal),
     );
+  }
+
+  async *stream(request: GenerateRequest, options: CallOptions = {}): AsyncGenerator<GenerateEvent> {
+    const { prompt, params } = this.#prepareGenerate(request);
+    // A reader that stops early (a client that hung up) aborts the generation through `stop`.
+    const stop = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+    const events = new EventQueue<GenerateEvent>();
+    const onDelta = (text: string, tokens: TokenLogprob[]) => events.push({ type: 'delta', text, tokens });
+    this.#run(signal, (sequence) => this.#generate(sequence, prompt.tokens, params, signal, onDelta)).then(
+      (result) => {
+        events.push({ type: 'done', result });
+        events.end();
+      },
+      (error: unknown) => events.fail(error),
+    );
+    try {
+      yield* events;
+    } finally {
+      stop.abort(new Error('stream closed by its reader'));
+    }
   }
 
   async score(request: ScoreRequest, options: CallOptions = {}): Promise<ScoreResult> {
@@ -271,6 +287,18 @@ export class GgufProvider implements ModelProvider {
     this.#embedding = undefined;
     await Promise.allSettled([this.#context.dispose(), embedding?.then((context) => context.dispose())]);
     await this.#lease.release();
+  }
+
+  #prepareGenerate(request: GenerateRequest): { prompt: PreparedPrompt; params: GenerateParams } {
+    this.#ensureOpen();
+    const params = validateGenerate(request);
+    const prompt = this.#prepare(request);
+    this.#ensureFits(
+      prompt.tokens.length + 1,
+      `the prompt (${prompt.tokens.length} tokens) plus one generated token`,
+      prompt.tokens.length + params.maxTokens,
+    );
+    return { prompt, params };
   }
 
   #ensureOpen(): void {
@@ -330,6 +358,7 @@ export class GgufProvider implements ModelProvider {
     prompt: Token[],
     params: GenerateParams,
     signal: AbortSignal | undefined,
+    onDelta?: (text: string, tokens: TokenLogprob[]) => void,
   ): Promise<GenerateResult> {
     const model = this.#model;
     const { temperature, topP, stop, wantTokens, topK } = params;
@@ -350,6 +379,17 @@ export class GgufProvider implements ModelProvider {
     let stopAt: number | undefined;
     let dropTail = 0;
     let searchFrom = 0;
+    // Streaming: nothing sent is taken back, so text that may still become a stop string (and
+    // tokens that may still become a stop-token sequence) waits until it cannot. The deltas thus
+    // spell exactly the text and tokens of the result.
+    let sentChars = 0;
+    let sentTokens = 0;
+    const send = (text: string, upTo: number, tokenCount: number) => {
+      if (!onDelta || (upTo <= sentChars && tokenCount <= sentTokens)) return;
+      onDelta(text.slice(sentChars, upTo), entries.slice(sentTokens, tokenCount));
+      sentChars = upTo;
+      sentTokens = tokenCount;
+    };
 
     const iterator = sequence.evaluateWithMetadata(
       prompt,
@@ -410,6 +450,16 @@ export class GgufProvider implements ModelProvider {
             break;
           }
         }
+        if (onDelta) {
+          const held = heldForTokenStop(generated, tokenStops);
+          const safe = Math.min(
+            decoder.text.length - heldForTextStop(decoder.text, textStops),
+            offsets[generated.length - held] ?? decoder.text.length,
+          );
+          let count = sentTokens;
+          while (count < entries.length && (offsets[count] as number) < safe) count++;
+          send(decoder.text, safe, count);
+        }
         if (generated.length >= limit) break;
         step = await iterator.next(token);
       }
@@ -436,6 +486,7 @@ export class GgufProvider implements ModelProvider {
       responseModel: basename(this.modelId),
     };
     if (wantTokens) result.tokens = entries.slice(0, kept);
+    send(text, text.length, wantTokens ? kept : 0);
     return result;
   }
 
@@ -603,6 +654,34 @@ function endsWith(tokens: readonly Token[], tail: readonly Token[]): boolean {
   for (let i = 1; i <= tail.length; i++)
     if (tokens[tokens.length - i] !== tail[tail.length - i]) return false;
   return true;
+}
+
+/** How many characters at the end of `text` could be the start of a stop string. */
+function heldForTextStop(text: string, stops: readonly string[]): number {
+  let held = 0;
+  for (const stop of stops) {
+    for (let k = Math.min(stop.length - 1, text.length); k > held; k--) {
+      if (text.endsWith(stop.slice(0, k))) {
+        held = k;
+        break;
+      }
+    }
+  }
+  return held;
+}
+
+/** How many tokens at the end of `tokens` could be the start of a stop-token sequence. */
+function heldForTokenStop(tokens: readonly Token[], stops: readonly Token[][]): number {
+  let held = 0;
+  for (const stop of stops) {
+    for (let k = Math.min(stop.length - 1, tokens.length); k > held; k--) {
+      if (endsWith(tokens, stop.slice(0, k))) {
+        held = k;
+        break;
+      }
+    }
+  }
+  return held;
 }
 
 /** How to give a request more room: the context rounded up to a power of two, in either spec form. */
