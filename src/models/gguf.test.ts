@@ -238,6 +238,58 @@ describe.skipIf(!tinyModelPath)(`gguf provider on the tiny model ${tinyModelMiss
     );
   });
 
+  it('streams deltas that spell exactly what generate returns, stop strings included', async () => {
+    const requests: GenerateRequest[] = [
+      { messages: user('Once upon a time'), maxTokens: 60, logprobs: true, topLogprobs: 2 },
+      // Stops that start matching several times before they match (or never do): nothing sent is taken back.
+      { messages: user('Once upon a time'), maxTokens: 60, stop: [' named', 'Lily loved'], logprobs: true },
+      { messages: user('The cat'), maxTokens: 80, stop: ['.'] },
+      {
+        messages: [],
+        rawPrompt: 'One day, a bird',
+        maxTokens: 40,
+        logprobs: true,
+        temperature: 0.8,
+        seed: 3,
+      },
+    ];
+    for (const request of requests) {
+      const direct = await provider.generate(request);
+      if (request.stop) expect(direct.finishReason).toBe('stop');
+      const deltas: { text: string; tokens: unknown[] }[] = [];
+      let done: unknown;
+      for await (const event of provider.stream(request)) {
+        if (event.type === 'delta') deltas.push(event);
+        else done = event.result;
+      }
+      expect(done).toEqual(direct);
+      expect(deltas.map((d) => d.text).join('')).toBe(direct.text);
+      expect(deltas.flatMap((d) => d.tokens)).toEqual(direct.tokens ?? []);
+      expect(deltas.length).toBeGreaterThan(1);
+    }
+  });
+
+  it('a stream whose reader stops early ends its generation; bad requests fail on the first read', async () => {
+    const t0 = performance.now();
+    let seen = 0;
+    for await (const event of provider.stream({ messages: user('Once upon a time'), maxTokens: 2000 })) {
+      if (event.type === 'delta' && ++seen === 3) break;
+    }
+    // The sequence is free again at once: a short request is not queued behind 2,000 tokens.
+    const after = await provider.generate({ messages: user('The cat'), maxTokens: 4 });
+    expect(after.usage.outputTokens).toBe(4);
+    expect(performance.now() - t0).toBeLessThan(1000);
+    const read = async (request: GenerateRequest, signal?: AbortSignal) => {
+      for await (const _ of provider.stream(request, { signal })) {
+        // drain
+      }
+    };
+    await expect(read({ messages: [] })).rejects.toMatchObject({ kind: 'client' });
+    const controller = new AbortController();
+    controller.abort(new Error('stop now'));
+    await expect(read({ messages: user('x') }, controller.signal)).rejects.toThrow('stop now');
+  });
+
   async function tokensOf(text: string): Promise<number[]> {
     const lease = await acquireModel(tinyModelPath as string);
     try {
@@ -271,6 +323,8 @@ describe.skipIf(!tinyModelPath)(`gguf provider settings and errors ${tinyModelMi
         .catch((e: unknown) => e);
       expect(error).toMatchObject({ kind: 'client' });
       expect((error as Error).message).toMatch(/context holds 32/);
+      // It says how to raise it: a context that holds the prompt and the whole answer.
+      expect((error as Error).message).toMatch(/\(\d+ tokens\).*\?ctx=512 .*contextSize: 512/);
       await expect(
         small.score({ messages: user('Once upon a time'), continuation: ' the end'.repeat(20) }),
       ).rejects.toMatchObject({

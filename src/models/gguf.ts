@@ -9,6 +9,7 @@ import {
   type Token,
 } from 'node-llama-cpp';
 import { ProviderError } from './errors.js';
+import { EventQueue } from './event-queue.js';
 import {
   type ChatTemplateSetting,
   createPromptFormat,
@@ -32,6 +33,7 @@ import type {
   EmbedRequest,
   EmbedResult,
   FinishReason,
+  GenerateEvent,
   GenerateRequest,
   GenerateResult,
   ModelProvider,
@@ -47,6 +49,11 @@ export interface GgufProviderSettings {
   contextSize?: number;
   /** See PromptFormat: `auto` (default) uses the model's template when it has one, else `raw`. */
   chatTemplate?: ChatTemplateSetting;
+  /**
+   * CPU threads per evaluation (default 1). Speed only: the tiny model's log-probs are bit-identical
+   * at 1 and 2 threads, so the count stays out of the identity.
+   */
+  threads?: number;
   /** Display name in reports; not part of the identity. */
   label?: string;
   /**
@@ -91,6 +98,10 @@ export async function createGgufProvider(settings: GgufProviderSettings): Promis
   if (!(Number.isInteger(sequences) && sequences > 0)) {
     throw new ProviderError('client', `sequences must be a positive integer, got ${settings.sequences}`);
   }
+  const threads = settings.threads ?? 1;
+  if (!(Number.isInteger(threads) && threads > 0)) {
+    throw new ProviderError('client', `threads must be a positive integer, got ${settings.threads}`);
+  }
 
   const [fingerprint, lease] = await Promise.all([
     modelFingerprint(modelPath),
@@ -106,9 +117,12 @@ export async function createGgufProvider(settings: GgufProviderSettings): Promis
     const contextSize = settings.contextSize ?? Math.min(model.trainContextSize, DEFAULT_CONTEXT_CAP);
     let context: LlamaContext;
     try {
+      // The binding's thread budget caps every context's threads; a context that asks for more raises it.
+      if (threads > model.llama.maxThreads) model.llama.maxThreads = threads;
       context = await model.createContext({
         contextSize,
         sequences,
+        threads,
         // Numerics that do not depend on batch shape: with flash attention or an f16 KV cache, a
         // prompt evaluated in one batch and the same tokens evaluated one by one differ by up to
         // ~1e-3 nats per token on the tiny model; with neither they agree to ~1e-6. That keeps a
@@ -196,16 +210,31 @@ export class GgufProvider implements ModelProvider {
   }
 
   async generate(request: GenerateRequest, options: CallOptions = {}): Promise<GenerateResult> {
-    this.#ensureOpen();
-    const params = validateGenerate(request);
-    const prompt = this.#prepare(request);
-    this.#ensureFits(
-      prompt.tokens.length + 1,
-      `the prompt (${prompt.tokens.length} tokens) plus one generated token`,
-    );
+    const { prompt, params } = this.#prepareGenerate(request);
     return this.#run(options.signal, (sequence) =>
       this.#generate(sequence, prompt.tokens, params, options.signal),
     );
+  }
+
+  async *stream(request: GenerateRequest, options: CallOptions = {}): AsyncGenerator<GenerateEvent> {
+    const { prompt, params } = this.#prepareGenerate(request);
+    // A reader that stops early (a client that hung up) aborts the generation through `stop`.
+    const stop = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+    const events = new EventQueue<GenerateEvent>();
+    const onDelta = (text: string, tokens: TokenLogprob[]) => events.push({ type: 'delta', text, tokens });
+    this.#run(signal, (sequence) => this.#generate(sequence, prompt.tokens, params, signal, onDelta)).then(
+      (result) => {
+        events.push({ type: 'done', result });
+        events.end();
+      },
+      (error: unknown) => events.fail(error),
+    );
+    try {
+      yield* events;
+    } finally {
+      stop.abort(new Error('stream closed by its reader'));
+    }
   }
 
   async score(request: ScoreRequest, options: CallOptions = {}): Promise<ScoreResult> {
@@ -238,7 +267,7 @@ export class GgufProvider implements ModelProvider {
       if (length >= this.contextSize) {
         throw new ProviderError(
           'client',
-          `embed: input[${i}] is ${length} tokens but the context holds ${this.contextSize} (contextSize); shorten it or raise contextSize`,
+          `embed: input[${i}] is ${length} tokens but the context holds ${this.contextSize}; ${raiseContext(length + 1)}`,
         );
       }
       inputTokens += length;
@@ -260,6 +289,18 @@ export class GgufProvider implements ModelProvider {
     await this.#lease.release();
   }
 
+  #prepareGenerate(request: GenerateRequest): { prompt: PreparedPrompt; params: GenerateParams } {
+    this.#ensureOpen();
+    const params = validateGenerate(request);
+    const prompt = this.#prepare(request);
+    this.#ensureFits(
+      prompt.tokens.length + 1,
+      `the prompt (${prompt.tokens.length} tokens) plus one generated token`,
+      prompt.tokens.length + params.maxTokens,
+    );
+    return { prompt, params };
+  }
+
   #ensureOpen(): void {
     if (this.#closed) throw new ProviderError('client', `gguf provider for ${this.modelId} is closed`);
   }
@@ -279,12 +320,15 @@ export class GgufProvider implements ModelProvider {
     return { text, tokens };
   }
 
-  /** `needed` = prompt tokens plus at least one generated token (generate) or the continuation (score). */
-  #ensureFits(needed: number, what: string): void {
+  /**
+   * `needed` = prompt tokens plus at least one generated token (generate) or the continuation
+   * (score); `wanted` = all the call would use (the whole answer), which sizes the suggested context.
+   */
+  #ensureFits(needed: number, what: string, wanted = needed): void {
     if (needed > this.contextSize) {
       throw new ProviderError(
         'client',
-        `${what} needs ${needed} tokens but the context holds ${this.contextSize} (contextSize); shorten it or raise contextSize`,
+        `${what} needs ${needed} tokens but the context holds ${this.contextSize}; ${raiseContext(wanted)}`,
       );
     }
   }
@@ -314,6 +358,7 @@ export class GgufProvider implements ModelProvider {
     prompt: Token[],
     params: GenerateParams,
     signal: AbortSignal | undefined,
+    onDelta?: (text: string, tokens: TokenLogprob[]) => void,
   ): Promise<GenerateResult> {
     const model = this.#model;
     const { temperature, topP, stop, wantTokens, topK } = params;
@@ -334,6 +379,17 @@ export class GgufProvider implements ModelProvider {
     let stopAt: number | undefined;
     let dropTail = 0;
     let searchFrom = 0;
+    // Streaming: nothing sent is taken back, so text that may still become a stop string (and
+    // tokens that may still become a stop-token sequence) waits until it cannot. The deltas thus
+    // spell exactly the text and tokens of the result.
+    let sentChars = 0;
+    let sentTokens = 0;
+    const send = (text: string, upTo: number, tokenCount: number) => {
+      if (!onDelta || (upTo <= sentChars && tokenCount <= sentTokens)) return;
+      onDelta(text.slice(sentChars, upTo), entries.slice(sentTokens, tokenCount));
+      sentChars = upTo;
+      sentTokens = tokenCount;
+    };
 
     const iterator = sequence.evaluateWithMetadata(
       prompt,
@@ -394,6 +450,16 @@ export class GgufProvider implements ModelProvider {
             break;
           }
         }
+        if (onDelta) {
+          const held = heldForTokenStop(generated, tokenStops);
+          const safe = Math.min(
+            decoder.text.length - heldForTextStop(decoder.text, textStops),
+            offsets[generated.length - held] ?? decoder.text.length,
+          );
+          let count = sentTokens;
+          while (count < entries.length && (offsets[count] as number) < safe) count++;
+          send(decoder.text, safe, count);
+        }
         if (generated.length >= limit) break;
         step = await iterator.next(token);
       }
@@ -420,6 +486,7 @@ export class GgufProvider implements ModelProvider {
       responseModel: basename(this.modelId),
     };
     if (wantTokens) result.tokens = entries.slice(0, kept);
+    send(text, text.length, wantTokens ? kept : 0);
     return result;
   }
 
@@ -587,6 +654,40 @@ function endsWith(tokens: readonly Token[], tail: readonly Token[]): boolean {
   for (let i = 1; i <= tail.length; i++)
     if (tokens[tokens.length - i] !== tail[tail.length - i]) return false;
   return true;
+}
+
+/** How many characters at the end of `text` could be the start of a stop string. */
+function heldForTextStop(text: string, stops: readonly string[]): number {
+  let held = 0;
+  for (const stop of stops) {
+    for (let k = Math.min(stop.length - 1, text.length); k > held; k--) {
+      if (text.endsWith(stop.slice(0, k))) {
+        held = k;
+        break;
+      }
+    }
+  }
+  return held;
+}
+
+/** How many tokens at the end of `tokens` could be the start of a stop-token sequence. */
+function heldForTokenStop(tokens: readonly Token[], stops: readonly Token[][]): number {
+  let held = 0;
+  for (const stop of stops) {
+    for (let k = Math.min(stop.length - 1, tokens.length); k > held; k--) {
+      if (endsWith(tokens, stop.slice(0, k))) {
+        held = k;
+        break;
+      }
+    }
+  }
+  return held;
+}
+
+/** How to give a request more room: the context rounded up to a power of two, in either spec form. */
+function raiseContext(tokens: number): string {
+  const ctx = 2 ** Math.ceil(Math.log2(tokens));
+  return `raise the context with ?ctx=${ctx} on the model spec (gguf:FILE.gguf?ctx=${ctx}) or contextSize: ${ctx} on the model in waver.yaml`;
 }
 
 function findStop(text: string, stops: readonly string[], from: number): number | undefined {

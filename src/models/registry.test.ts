@@ -7,7 +7,7 @@ import { InputError } from '../errors.js';
 import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
 import { createProvider } from './registry.js';
 import { recordingLine } from './replay.js';
-import { parseModelSpec } from './spec.js';
+import { parseModelSpec, toModelSpec } from './spec.js';
 import { startLoopback } from './test-support/loopback.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'waver-registry-'));
@@ -75,6 +75,47 @@ describe.skipIf(tinyModelMissing)(`createProvider with the tiny model ${tinyMode
       expect(out.text.length).toBeGreaterThan(0);
     } finally {
       await p.close?.();
+    }
+  });
+
+  it('gguf:FILE?ctx=4096 answers a prompt longer than the default 2,048-token context, whose error says how', async () => {
+    const rel = relative(process.cwd(), tinyModelPath as string);
+    const long = {
+      messages: [{ role: 'user' as const, content: 'Once upon a time '.repeat(600) }],
+      maxTokens: 8,
+    };
+    const small = await createProvider(parseModelSpec(`gguf:${rel}`));
+    try {
+      const error = await small.generate(long).catch((e: unknown) => e);
+      expect((error as Error).message).toMatch(
+        /^the prompt \((\d+) tokens\) plus one generated token needs \d+ tokens but the context holds 2048; raise the context with \?ctx=4096 on the model spec/,
+      );
+    } finally {
+      await small.close?.();
+    }
+    const big = await createProvider(parseModelSpec(`gguf:${rel}?ctx=4096&template=raw`));
+    try {
+      expect(big.identity).toMatch(/\?template=raw&ctx=4096$/);
+      const out = await big.generate(long);
+      expect(out.usage.inputTokens).toBeGreaterThan(2048);
+      expect(out.usage.outputTokens).toBe(8);
+      expect(out.text.length).toBeGreaterThan(0);
+    } finally {
+      await big.close?.();
+    }
+  });
+
+  it('gguf: settings in the query and in the object form give the same provider identity', async () => {
+    const rel = relative(process.cwd(), tinyModelPath as string);
+    const fromQuery = await createProvider(parseModelSpec(`gguf:${rel}?ctx=512`));
+    const fromObject = await createProvider(toModelSpec({ provider: 'gguf', model: rel, contextSize: 512 }));
+    const plain = await createProvider(parseModelSpec(`gguf:${rel}`));
+    try {
+      expect(fromQuery.identity).toBe(fromObject.identity);
+      // Unchanged settings keep the identity (and so every stored answer) of before.
+      expect(plain.identity).toMatch(/^gguf:stories260K\.gguf#[0-9a-f]{12}\?template=raw&ctx=2048$/);
+    } finally {
+      await Promise.all([fromQuery.close?.(), fromObject.close?.(), plain.close?.()]);
     }
   });
 

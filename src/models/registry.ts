@@ -54,6 +54,7 @@ export async function createProvider(
         modelPath,
         contextSize: spec.contextSize,
         chatTemplate: spec.chatTemplate,
+        threads: spec.threads,
         label: spec.label,
       });
     }

@@ -6,6 +6,16 @@ import type { ProviderName } from './types.js';
  * A model as the user names it: a string such as `openai:gpt-4o-mini`,
  * `openai:MODEL@http://127.0.0.1:8080/v1`, `anthropic:claude-sonnet-4-5`, `gguf:./model.gguf`,
  * `gguf:hf:OWNER/REPO/FILE.gguf` or `replay:./responses.jsonl`, or the object below in the config file.
+ *
+ * A gguf string takes its settings as a query, in URL order (query, then fragment):
+ *
+ *     gguf:LOCATION[?KEY=VALUE[&KEY=VALUE]...][#sha256=HEX]
+ *     LOCATION  a file path, or hf:OWNER/REPO/FILE.gguf (the #sha256= pin is for hf: files)
+ *     KEY       ctx (contextSize) | template (chatTemplate) | threads | gpuLayers
+ *
+ * e.g. `gguf:hf:OWNER/REPO/FILE.gguf?ctx=4096&template=raw#sha256=...`. Each key maps onto the
+ * object form's field and is checked by the same schema. A file path cannot contain `?` in the
+ * string form (the object form takes any path).
  */
 export const PROVIDERS = ['openai', 'anthropic', 'gguf', 'replay'] as const satisfies readonly ProviderName[];
 
@@ -29,12 +39,19 @@ export const ModelSpecObject = z
      */
     apiVersion: z.string().min(1).optional(),
     /** gguf: context window in tokens (defaults to the model's training context, capped at 4096). */
-    contextSize: z.int().positive().optional(),
+    contextSize: z.int('must be a positive integer').positive('must be a positive integer').optional(),
     /**
      * gguf: how messages become a prompt. `auto`: the model's own Jinja template when it has one,
      * else `raw`. `raw`: message contents joined by blank lines, no role markers, no system prompt added.
      */
-    chatTemplate: z.enum(['auto', 'model', 'raw']).default('auto'),
+    chatTemplate: z.enum(['auto', 'model', 'raw'], 'must be auto, model or raw').default('auto'),
+    /**
+     * gguf: CPU threads per evaluation (default 1: on a 2-core machine two threads collapse
+     * throughput). Speed only: answers are identical at any count, so it is not in the identity.
+     */
+    threads: z.int('must be a positive integer').positive('must be a positive integer').optional(),
+    /** gguf: waver's llama.cpp binding runs on the CPU only, so 0 is the one value (for specs that spell it out). */
+    gpuLayers: z.literal(0, 'must be 0: waver runs gguf models on the CPU only').optional(),
     /** Parallel requests to this model. */
     concurrency: z.int().positive().optional(),
     /** Requests per minute (a token bucket; unset = unlimited). */
@@ -82,7 +99,70 @@ export function parseModelSpec(
     if (!model) throw new InputError(`model spec '${text}' names no model before '@'`, where);
     if (!URL.canParse(baseURL)) throw new InputError(`model spec '${text}' has an invalid base URL`, where);
   }
-  return ModelSpecObject.parse({ provider, model, baseURL, label: text });
+  const settings = provider === 'gguf' ? splitGgufSettings(text, rest, where) : undefined;
+  if (settings) model = settings.model;
+  const parsed = ModelSpecObject.safeParse({ provider, model, baseURL, label: text, ...settings?.fields });
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = String(issue?.path[0] ?? '');
+  const key = Object.entries(GGUF_KEYS).find(([, name]) => name === field)?.[0] ?? field;
+  const given = settings?.given[key];
+  throw new InputError(
+    `model spec '${text}': ${key} ${issue?.message ?? 'is invalid'}${given === undefined ? '' : `, got '${given}'`}`,
+    where,
+  );
+}
+
+/** Query keys of a gguf spec string and the object-form fields they set. */
+const GGUF_KEYS = {
+  ctx: 'contextSize',
+  template: 'chatTemplate',
+  threads: 'threads',
+  gpuLayers: 'gpuLayers',
+} as const satisfies Record<string, keyof ModelSpec>;
+
+const NUMERIC = new Set<string>(['contextSize', 'threads', 'gpuLayers']);
+
+/**
+ * Splits `LOCATION?QUERY#FRAGMENT` (see the grammar above). The fragment stays on the model, where
+ * the hf: resolver reads its `sha256=` pin. Values are converted only as far as their syntax goes;
+ * the schema checks them, so the string and object forms accept exactly the same settings.
+ */
+function splitGgufSettings(
+  text: string,
+  rest: string,
+  where: { file?: string; line?: number; field?: string },
+): { model: string; fields: Record<string, unknown>; given: Record<string, string> } | undefined {
+  const q = rest.indexOf('?');
+  if (q < 0) return undefined;
+  const hash = rest.indexOf('#');
+  if (hash >= 0 && hash < q) {
+    throw new InputError(
+      `model spec '${text}': put the settings before the pin, as in gguf:hf:OWNER/REPO/FILE.gguf?ctx=4096#sha256=HEX`,
+      where,
+    );
+  }
+  const model = rest.slice(0, q) + (hash >= 0 ? rest.slice(hash) : '');
+  const query = rest.slice(q + 1, hash >= 0 ? hash : undefined);
+  if (!model) throw new InputError(`model spec '${text}' names no model file before '?'`, where);
+  const known = Object.keys(GGUF_KEYS).join(', ');
+  const fields: Record<string, unknown> = {};
+  const given: Record<string, string> = {};
+  for (const pair of query.split('&')) {
+    const eq = pair.indexOf('=');
+    const key = eq > 0 ? pair.slice(0, eq) : pair;
+    const value = eq > 0 ? pair.slice(eq + 1) : '';
+    if (!Object.hasOwn(GGUF_KEYS, key)) {
+      throw new InputError(`model spec '${text}': unknown setting '${key}'; expected one of ${known}`, where);
+    }
+    if (key in given) throw new InputError(`model spec '${text}': ${key} is given twice`, where);
+    if (eq < 0 || value === '')
+      throw new InputError(`model spec '${text}': ${key} needs a value (${key}=...)`, where);
+    const name = GGUF_KEYS[key as keyof typeof GGUF_KEYS];
+    given[key] = value;
+    fields[name] = NUMERIC.has(name) && /^\d+$/.test(value) ? Number(value) : value;
+  }
+  return { model, fields, given };
 }
 
 /** Normalises either form into the object form. */

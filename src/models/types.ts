@@ -75,6 +75,14 @@ export interface GenerateResult {
   responseModel?: string;
 }
 
+/**
+ * What `stream` yields: deltas as the answer is produced, then the finished result. The deltas'
+ * texts concatenate to `result.text`, and their tokens to `result.tokens`.
+ */
+export type GenerateEvent =
+  | { type: 'delta'; text: string; tokens: TokenLogprob[] }
+  | { type: 'done'; result: GenerateResult };
+
 export interface ScoreRequest {
   messages: ChatMessage[];
   /** The continuation (assistant reply) to score under teacher forcing. */
@@ -111,6 +119,13 @@ export interface ModelProvider {
   readonly identity: string;
   readonly capabilities: Capabilities;
   generate(request: GenerateRequest, options?: CallOptions): Promise<GenerateResult>;
+  /**
+   * `generate`, yielding the answer as it is produced (same request, same result). Present only on
+   * providers that produce tokens one by one in process (gguf); the method itself is the capability.
+   * A wrapped provider leaves it out: retries and caching cannot apply to a half-sent answer.
+   * Ending the iteration early stops the generation.
+   */
+  stream?(request: GenerateRequest, options?: CallOptions): AsyncIterable<GenerateEvent>;
   score?(request: ScoreRequest, options?: CallOptions): Promise<ScoreResult>;
   embed?(request: EmbedRequest, options?: CallOptions): Promise<EmbedResult>;
   /** Tokens in a text, when the provider can count them locally (used for estimates). */

@@ -151,8 +151,8 @@ export function embeddingList(
 }
 
 /**
- * How a finished generation is cut into stream deltas: one per token when the tokens spell the text
- * exactly, else the whole text at once. (Generation runs to completion before the first chunk.)
+ * How a finished answer is cut into stream deltas, for a provider that cannot stream: one per token
+ * when the tokens spell the text exactly, else the whole text at once.
  */
 export function streamPieces(result: GenerateResult): { text: string; tokens: TokenLogprob[] }[] {
   const tokens = result.tokens ?? [];

@@ -27,6 +27,36 @@ async function sse(res: Response): Promise<string[]> {
     .map((frame) => frame.slice('data: '.length));
 }
 
+/**
+ * Reads an SSE response as it arrives: its `data:` payloads, and when the first chunk with answer
+ * text came and when the stream ended (ms from `t0`).
+ */
+async function timedSse(
+  res: Response,
+  t0: number,
+): Promise<{ frames: string[]; firstText: number; end: number }> {
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  const frames: string[] = [];
+  let buffer = '';
+  let firstText = Number.NaN;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    const parts = buffer.split('\n\n');
+    buffer = parts.pop() ?? '';
+    for (const frame of parts) {
+      if (!frame.startsWith('data: ')) continue;
+      const data = frame.slice('data: '.length);
+      frames.push(data);
+      if (Number.isNaN(firstText) && data !== '[DONE]' && JSON.parse(data).choices[0]?.delta?.content)
+        firstText = performance.now() - t0;
+    }
+  }
+  return { frames, firstText, end: performance.now() - t0 };
+}
+
 describe.skipIf(!tinyModelPath)(
   `OpenAI-compatible server over the tiny model ${tinyModelMissing ?? ''}`,
   () => {
@@ -155,6 +185,54 @@ describe.skipIf(!tinyModelPath)(
       expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { completion_tokens: 12 } });
     });
 
+    it('streams tokens as they are produced: the first text arrives long before the end', async () => {
+      const request = {
+        messages: [{ role: 'user', content: 'Once upon a time' }],
+        max_tokens: 1500,
+        logprobs: true,
+        top_logprobs: 2,
+      };
+      const t0 = performance.now();
+      const res = await post(`${server.url}/chat/completions`, { ...request, stream: true });
+      const { frames, firstText, end } = await timedSse(res, t0);
+      const chunks = frames.slice(0, -1).map((f) => JSON.parse(f));
+      const whole = await json(await post(`${server.url}/chat/completions`, request));
+      expect(whole.usage.completion_tokens).toBeGreaterThan(1000);
+      // Streamed at temperature 0: the deltas spell the whole answer, and their log-probs are its log-probs.
+      expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe(
+        whole.choices[0].message.content,
+      );
+      expect(chunks.flatMap((c) => c.choices[0]?.logprobs?.content ?? [])).toEqual(
+        whole.choices[0].logprobs.content,
+      );
+      expect(chunks.length).toBeGreaterThan(100);
+      expect(firstText, `first text after ${Math.round(firstText)} ms of ${Math.round(end)} ms`).toBeLessThan(
+        end / 3,
+      );
+    });
+
+    it('a client that disconnects mid-stream stops the generation', async () => {
+      const controller = new AbortController();
+      const res = await post(
+        `${server.url}/chat/completions`,
+        { messages: [{ role: 'user', content: 'Once upon a time' }], max_tokens: 2000, stream: true },
+        { signal: controller.signal },
+      );
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      await reader.read();
+      controller.abort();
+      // One sequence serves every request: this one is answered at once only if that generation ended.
+      const t0 = performance.now();
+      const next = await json(
+        await post(`${server.url}/chat/completions`, {
+          messages: [{ role: 'user', content: 'The cat' }],
+          max_tokens: 4,
+        }),
+      );
+      expect(next.usage.completion_tokens).toBe(4);
+      expect(performance.now() - t0).toBeLessThan(1000);
+    });
+
     it('completions take a raw prompt (no template) and return legacy log-probs', async () => {
       const res = await post(`${server.url}/completions`, {
         prompt: 'Once upon a time',
@@ -199,6 +277,27 @@ describe.skipIf(!tinyModelPath)(
       const direct = await provider.generate({ messages: [], rawPrompt: 'The cat', maxTokens: 8 });
       expect(chunks.map((c) => c.choices[0].text).join('')).toBe(direct.text);
       expect(chunks.at(-1).choices[0].finish_reason).toBe('length');
+      // With log-probs and usage: the chunks' legacy log-probs join into the whole response's.
+      const request = { prompt: 'Once upon a time', max_tokens: 40, logprobs: 2, stop: ' named' };
+      const streamed = (
+        await sse(
+          await post(`${server.url}/completions`, {
+            ...request,
+            stream: true,
+            stream_options: { include_usage: true },
+          }),
+        )
+      )
+        .slice(0, -1)
+        .map((f) => JSON.parse(f));
+      const whole = await json(await post(`${server.url}/completions`, request));
+      const pieces = streamed.flatMap((c) => c.choices).filter((c) => c.logprobs);
+      const joined = (key: string) => pieces.flatMap((c) => c.logprobs[key]);
+      expect(pieces.map((c) => c.text).join('')).toBe(whole.choices[0].text);
+      for (const key of ['tokens', 'token_logprobs', 'top_logprobs', 'text_offset'])
+        expect(joined(key), key).toEqual(whole.choices[0].logprobs[key]);
+      expect(streamed.at(-2).choices[0].finish_reason).toBe('stop');
+      expect(streamed.at(-1)).toMatchObject({ choices: [], usage: whole.usage });
     });
 
     it('embeddings: OpenAI shape for a string and a list, float and base64', async () => {
@@ -272,6 +371,13 @@ describe.skipIf(!tinyModelPath)(
       });
       expect(res.status).toBe(400);
       expect((await json(res)).error.message).toMatch(/context holds 2048/);
+      // Streamed too: the headers wait for the first token, so the refusal is still an HTTP error.
+      const streamed = await post(`${server.url}/chat/completions`, {
+        messages: [{ role: 'user', content: 'Once upon a time '.repeat(600) }],
+        stream: true,
+      });
+      expect(streamed.status).toBe(400);
+      expect((await json(streamed)).error.message).toMatch(/context holds 2048.*\?ctx=4096/);
     });
 
     it('404 for unknown routes, 405 for a wrong method, 413 for an oversized body', async () => {
@@ -340,6 +446,23 @@ describe.skipIf(!tinyModelPath)(
         streamed += chunk.choices[0]?.delta.content ?? '';
       }
       expect(streamed).toBe(chat.choices[0]?.message.content);
+      // Log-probs and usage in the stream, read through the SDK's chunk types.
+      const logprobs: number[] = [];
+      let usage: number | undefined;
+      for await (const chunk of await client.chat.completions.create({
+        model: 'tiny',
+        messages: [{ role: 'user', content: 'Once upon a time' }],
+        max_tokens: 10,
+        logprobs: true,
+        top_logprobs: 2,
+        stream: true,
+        stream_options: { include_usage: true },
+      })) {
+        for (const entry of chunk.choices[0]?.logprobs?.content ?? []) logprobs.push(entry.logprob);
+        usage ??= chunk.usage?.completion_tokens;
+      }
+      expect(logprobs).toEqual(chat.choices[0]?.logprobs?.content?.map((entry) => entry.logprob));
+      expect(usage).toBe(10);
       const completion = await client.completions.create({
         model: 'tiny',
         prompt: 'Once upon a time',

@@ -5,21 +5,17 @@ import { basename } from 'node:path';
 import { InputError } from '../errors.js';
 import { ProviderError } from '../models/errors.js';
 import type { ModelProvider } from '../models/types.js';
-import { HttpError, readJsonBody, sendError, sendJson, startEventStream } from './http-util.js';
+import { HttpError, readJsonBody, sendError, sendJson } from './http-util.js';
 import { parseChatRequest, parseCompletionRequest, parseEmbeddingRequest } from './openai-requests.js';
 import {
   chatCompletion,
-  chatLogprob,
-  completionLogprobs,
   embeddingList,
-  finishReason,
   newId,
   type ResponseMeta,
-  streamPieces,
   textCompletion,
   unixSeconds,
-  usage,
 } from './openai-responses.js';
+import { generateEvents, streamChat, streamCompletion } from './openai-stream.js';
 
 export interface OpenAIServerOptions {
   provider: ModelProvider;
@@ -114,57 +110,17 @@ export async function startOpenAIServer(opts: OpenAIServerOptions): Promise<Open
     const body = await readJsonBody(req, maxBody);
     if (path === '/v1/chat/completions') {
       const call = parseChatRequest(body);
-      const result = await provider.generate(call.request, { signal });
       const m = meta('chatcmpl');
-      if (!call.stream) return sendJson(res, 200, chatCompletion(m, result, call.logprobs, call.topLogprobs));
-      const stream = startEventStream(res);
-      const chunk = (delta: object, extra: { logprobs?: unknown; finish_reason?: string | null } = {}) => ({
-        id: m.id,
-        object: 'chat.completion.chunk',
-        created: m.created,
-        model: m.model,
-        system_fingerprint: m.systemFingerprint,
-        choices: [
-          { index: 0, delta, logprobs: extra.logprobs ?? null, finish_reason: extra.finish_reason ?? null },
-        ],
-        ...(call.includeUsage ? { usage: null } : {}),
-      });
-      stream.send(chunk({ role: 'assistant', content: '' }));
-      for (const piece of streamPieces(result)) {
-        const logprobs = call.logprobs
-          ? { content: piece.tokens.map((t) => chatLogprob(t, call.topLogprobs)), refusal: null }
-          : null;
-        stream.send(chunk({ content: piece.text }, { logprobs }));
-      }
-      stream.send(chunk({}, { finish_reason: finishReason(result.finishReason) }));
-      if (call.includeUsage) stream.send({ ...chunk({}), choices: [], usage: usage(result) });
-      return stream.done();
+      if (call.stream) return streamChat(res, generateEvents(provider, call.request, signal), m, call);
+      const result = await provider.generate(call.request, { signal });
+      return sendJson(res, 200, chatCompletion(m, result, call.logprobs, call.topLogprobs));
     }
     if (path === '/v1/completions') {
       const call = parseCompletionRequest(body);
-      const result = await provider.generate(call.request, { signal });
       const m = meta('cmpl');
-      if (!call.stream) return sendJson(res, 200, textCompletion(m, result, call.prompt, call.logprobs));
-      const stream = startEventStream(res);
-      const chunk = (text: string, logprobs: unknown, finish: string | null) => ({
-        id: m.id,
-        object: 'text_completion',
-        created: m.created,
-        model: m.model,
-        system_fingerprint: m.systemFingerprint,
-        choices: [{ index: 0, text, logprobs, finish_reason: finish }],
-        ...(call.includeUsage ? { usage: null } : {}),
-      });
-      let offset = call.prompt.length;
-      for (const piece of streamPieces(result)) {
-        const logprobs =
-          call.logprobs === null ? null : completionLogprobs(piece.tokens, call.logprobs, offset);
-        offset += piece.text.length;
-        stream.send(chunk(piece.text, logprobs, null));
-      }
-      stream.send(chunk('', null, finishReason(result.finishReason)));
-      if (call.includeUsage) stream.send({ ...chunk('', null, null), choices: [], usage: usage(result) });
-      return stream.done();
+      if (call.stream) return streamCompletion(res, generateEvents(provider, call.request, signal), m, call);
+      const result = await provider.generate(call.request, { signal });
+      return sendJson(res, 200, textCompletion(m, result, call.prompt, call.logprobs));
     }
     // /v1/embeddings
     const call = parseEmbeddingRequest(body);

@@ -9,7 +9,10 @@ export function serveCommand(): Command {
     .description(
       'serve a local gguf: model as an OpenAI-compatible HTTP API (chat, completions, embeddings, models)',
     )
-    .requiredOption('--model <spec>', 'the model, e.g. gguf:./model.gguf or gguf:hf:OWNER/REPO/FILE.gguf')
+    .requiredOption(
+      '--model <spec>',
+      'the model, e.g. gguf:./model.gguf, gguf:hf:OWNER/REPO/FILE.gguf or gguf:./model.gguf?ctx=4096',
+    )
     .option('--host <address>', 'address to bind', '127.0.0.1')
     .option('--port <n>', 'port (0 = any free port)', '8080')
     .option('--allow-remote', 'allow binding a non-loopback address (the API has no authentication)')
@@ -39,7 +42,10 @@ export function serveCommand(): Command {
         const provider = await createProvider(spec);
         const server = await startOpenAIServer({
           provider,
-          modelName: specLabel(spec).replace(/^gguf:/, ''),
+          // The file alone: a `?ctx=` query or `#sha256=` pin in a model id would break `/v1/models/ID`.
+          modelName: specLabel(spec)
+            .replace(/^gguf:/, '')
+            .replace(/[?#].*$/, ''),
           host: opts.host,
           port,
           allowRemote: opts.allowRemote,
