@@ -4,8 +4,8 @@ import type { Capabilities, GenerateResult } from '../models/types.js';
 import { CONFIG, PROTOCOLS } from '../protocols/index.js';
 import { KB_JUDGE_SUITE, type KbJudgeJob, kbJudgeTest } from '../protocols/ladder/kb-judge.js';
 import { ladderSuite } from '../protocols/ladder/run.js';
-import { ladderTestId } from '../protocols/ladder/suite-file.js';
-import type { Family, KbType, LadderTest, Level, Seed } from '../protocols/ladder/types.js';
+import { ladderTest } from '../protocols/ladder/test-support/ladder-test.js';
+import type { KbType, LadderTest, Seed } from '../protocols/ladder/types.js';
 import { BUILTIN_MC_ITEMS } from '../protocols/paraphrase/data/builtin-items.js';
 import { buildParaphraseSuite } from '../protocols/paraphrase/suite.js';
 import type { SagoModelRecord } from '../protocols/sago/axes.js';
@@ -54,45 +54,22 @@ const SEEDS: Seed[] = [
   { id: 'seed-b', question: HOSTILE_QUESTION, gold: 12, source: 'test' },
 ];
 
-function ladderTest(
-  seed: Seed,
-  family: Family | 'baseline',
-  level: Level | 0,
-  text: string,
-  magnitude: number,
-  kbType?: KbType,
-): LadderTest {
-  const base = { seedId: seed.id, family, requestedLevel: level, text };
-  return {
-    id: ladderTestId(base),
-    ...base,
-    ...(kbType && { subtype: kbType }),
-    measuredLevel: level,
-    ...(family !== 'baseline' && {
-      severity: {
-        sim: 1 - magnitude,
-        magnitude,
-        score: magnitude,
-        level: level as Level,
-        via: family === 'KB' ? ('kb-type' as const) : ('band' as const),
-      },
-    }),
-    original: seed.question,
-    gold: family === 'KB' ? 'unanswerable' : seed.gold,
-    gates: [],
-  };
-}
-
 const [A, B] = SEEDS as [Seed, Seed];
 export const LADDER_TESTS: LadderTest[] = [
-  ladderTest(A, 'baseline', 0, A.question, 0),
-  ladderTest(B, 'baseline', 0, B.question, 0),
-  ladderTest(A, 'SV', 1, A.question.replace('buys', 'purchases'), 0.08),
-  ladderTest(B, 'SV', 1, B.question.replace('sells', 'offers'), 0.07),
-  ladderTest(A, 'IQ', 2, A.question.replace('pencils', 'pencls'), 0.03),
-  ladderTest(B, 'IQ', 2, B.question.replace('boxes', 'boxs'), 0.03),
-  ladderTest(A, 'KB', 1, A.question.replace('3 boxes', 'some boxes'), 0.1, 'missing-information'),
-  ladderTest(B, 'KB', 5, `${B.question} The pens are made of thunder.`, 0.3, 'impossible-premise'),
+  ladderTest(A, 'baseline', 0, A.question, { magnitude: 0 }),
+  ladderTest(B, 'baseline', 0, B.question, { magnitude: 0 }),
+  ladderTest(A, 'SV', 1, A.question.replace('buys', 'purchases'), { magnitude: 0.08 }),
+  ladderTest(B, 'SV', 1, B.question.replace('sells', 'offers'), { magnitude: 0.07 }),
+  ladderTest(A, 'IQ', 2, A.question.replace('pencils', 'pencls'), { magnitude: 0.03 }),
+  ladderTest(B, 'IQ', 2, B.question.replace('boxes', 'boxs'), { magnitude: 0.03 }),
+  ladderTest(A, 'KB', 1, A.question.replace('3 boxes', 'some boxes'), {
+    magnitude: 0.1,
+    kbType: 'missing-information',
+  }),
+  ladderTest(B, 'KB', 5, `${B.question} The pens are made of thunder.`, {
+    magnitude: 0.3,
+    kbType: 'impossible-premise',
+  }),
 ];
 
 function result(text: string, extra: Partial<GenerateResult> = {}): GenerateResult {

@@ -8,48 +8,20 @@ import { ladderSettings } from './config.js';
 import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
 import { kbJudgeRequest } from './kb-judge.js';
 import { kbJudgeJobs, ladderSuiteTest, runLadder } from './run.js';
-import { ladderTestId } from './suite-file.js';
 import { Recording, scratchDir, testConfig } from './test-support/fakes.js';
-import type { Family, KbType, LadderTest, Level, Seed } from './types.js';
+import { ladderTest } from './test-support/ladder-test.js';
+import type { LadderTest, Seed } from './types.js';
 
 const NOW = '2025-06-01T12:00:00.000Z';
 
 describe('buildReport on a store written by a real ladder run (runLadder, replay recordings)', () => {
   it('shows the run, its coverage, the ladder section and every cell with the judge’s verdict', async () => {
     const [A, B] = GRADE_SCHOOL_SEEDS as [Seed, Seed];
-    const mk = (
-      seed: Seed,
-      family: Family | 'baseline',
-      level: Level | 0,
-      text: string,
-      kbType?: KbType,
-    ): LadderTest => {
-      const base = { seedId: seed.id, family, requestedLevel: level, text };
-      const magnitude = family === 'baseline' ? 0 : 0.1 * level;
-      return {
-        id: ladderTestId(base),
-        ...base,
-        ...(kbType && { subtype: kbType }),
-        measuredLevel: level,
-        ...(family !== 'baseline' && {
-          severity: {
-            sim: 1 - magnitude,
-            magnitude,
-            score: magnitude,
-            level: level as Level,
-            via: 'band' as const,
-          },
-        }),
-        original: seed.question,
-        gold: family === 'KB' ? 'unanswerable' : seed.gold,
-        gates: [],
-      };
-    };
     const tests = [
-      mk(A, 'baseline', 0, A.question),
-      mk(B, 'baseline', 0, B.question),
-      mk(A, 'CI', 2, `${A.question} Unrelated: the shop opens at 9.`),
-      mk(B, 'KB', 1, B.question.replace(/\d+/, 'some'), 'missing-information'),
+      ladderTest(A, 'baseline', 0, A.question),
+      ladderTest(B, 'baseline', 0, B.question),
+      ladderTest(A, 'CI', 2, `${A.question} Unrelated: the shop opens at 9.`),
+      ladderTest(B, 'KB', 1, B.question.replace(/\d+/, 'some'), { kbType: 'missing-information' }),
     ];
     const dir = scratchDir('waver-report-ladder-');
     const sut = new Recording(dir, 'sut.jsonl');

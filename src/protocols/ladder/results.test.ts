@@ -7,49 +7,26 @@ import { kbJudgeRequest } from './kb-judge.js';
 import { JSON_ANSWER_PROMPT, KB_PROMPT } from './prompts.js';
 import { loadLadderResults } from './results.js';
 import { kbJudgeJobs, ladderSuite, ladderSuiteTest, runLadder } from './run.js';
-import { ladderTestId } from './suite-file.js';
 import { Recording, scratchDir, testConfig } from './test-support/fakes.js';
-import type { Family, KbType, LadderTest, Level, Seed } from './types.js';
+import { ladderTest } from './test-support/ladder-test.js';
+import type { Family, LadderTest, Seed } from './types.js';
 
 const [A, B] = GRADE_SCHOOL_SEEDS as [Seed, Seed];
 
-function test(
-  seed: Seed,
-  family: Family | 'baseline',
-  level: Level | 0,
-  text: string,
-  magnitude: number,
-  kbType?: KbType,
-): LadderTest {
-  const base = { seedId: seed.id, family, requestedLevel: level, text };
-  return {
-    id: ladderTestId(base),
-    ...base,
-    ...(kbType && { subtype: kbType }),
-    measuredLevel: level,
-    ...(family !== 'baseline' && {
-      severity: {
-        sim: 1 - magnitude,
-        magnitude,
-        score: magnitude,
-        level: level as Level,
-        via: family === 'KB' ? ('kb-type' as const) : ('band' as const),
-      },
-    }),
-    original: seed.question,
-    gold: family === 'KB' ? 'unanswerable' : seed.gold,
-    gates: [],
-  };
-}
-
 const TESTS: LadderTest[] = [
-  test(A, 'baseline', 0, A.question, 0),
-  test(B, 'baseline', 0, B.question, 0),
-  test(A, 'SV', 1, A.question.replace('bakes', 'makes'), 0.12),
-  test(B, 'SV', 1, B.question.replace('buys', 'purchases'), 0.1),
-  test(A, 'KB', 1, A.question.replace(/ 5 trays/, ' some trays'), 0.3, 'missing-information'),
-  test(B, 'KB', 5, `${B.question} The books are written on clouds.`, 0.4, 'impossible-premise'),
-  test(A, 'IQ', 2, A.question.replace('muffins', 'mufins'), 0.05),
+  ladderTest(A, 'baseline', 0, A.question, { magnitude: 0 }),
+  ladderTest(B, 'baseline', 0, B.question, { magnitude: 0 }),
+  ladderTest(A, 'SV', 1, A.question.replace('bakes', 'makes'), { magnitude: 0.12 }),
+  ladderTest(B, 'SV', 1, B.question.replace('buys', 'purchases'), { magnitude: 0.1 }),
+  ladderTest(A, 'KB', 1, A.question.replace(/ 5 trays/, ' some trays'), {
+    magnitude: 0.3,
+    kbType: 'missing-information',
+  }),
+  ladderTest(B, 'KB', 5, `${B.question} The books are written on clouds.`, {
+    magnitude: 0.4,
+    kbType: 'impossible-premise',
+  }),
+  ladderTest(A, 'IQ', 2, A.question.replace('muffins', 'mufins'), { magnitude: 0.05 }),
 ];
 
 /** The recorded SUT answers (the IQ test is left unrecorded: its call fails). */

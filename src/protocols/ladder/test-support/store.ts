@@ -3,8 +3,8 @@ import { validateConfig } from '../../../config/load.js';
 import type { Suite, SuiteTest } from '../../../run/types.js';
 import type { Store } from '../../../store/store.js';
 import { ladderSuite } from '../run.js';
-import { ladderTestId } from '../suite-file.js';
 import type { Family, LadderTest, Level } from '../types.js';
+import { ladderTest } from './ladder-test.js';
 
 /**
  * A ladder suite as `waver ladder` stores it, answered by fake models: replies are what a model
@@ -18,27 +18,9 @@ export function ladderTests(seeds: number, families: readonly Family[] = ['SV', 
     const seedId = `seed-${s}`;
     const gold = 10 + s;
     const original = `Ann has ${gold} apples. How many apples does Ann have?`;
-    const make = (family: Family | 'baseline', level: Level | 0, text: string): LadderTest => {
-      const base = { seedId, family, requestedLevel: level, text };
-      const magnitude = 0.1 * level;
-      return {
-        id: ladderTestId(base),
-        ...base,
-        measuredLevel: level,
-        ...(family !== 'baseline' && {
-          severity: {
-            sim: 1 - magnitude,
-            magnitude,
-            score: magnitude,
-            level: level as Level,
-            via: 'band' as const,
-          },
-        }),
-        original,
-        gold,
-        gates: [],
-      };
-    };
+    const seed = { id: seedId, question: original, gold };
+    const make = (family: Family | 'baseline', level: Level | 0, text: string): LadderTest =>
+      ladderTest(seed, family, level, text);
     tests.push(make('baseline', 0, original));
     for (const family of families)
       for (const level of [1, 2, 3] as const)
