@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { InputError } from '../errors.js';
+import { inputErrorOf } from '../test-support/scratch.js';
 import { loadConfigFile, resolveConfig, validateConfig } from './load.js';
 import { configJsonSchema, configSchema } from './schema.js';
 
@@ -12,16 +12,6 @@ function file(name: string, text: string): string {
   const path = join(dir, name);
   writeFileSync(path, text);
   return path;
-}
-
-function errorOf(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof InputError) return e;
-    throw e;
-  }
-  throw new Error('expected an InputError');
 }
 
 describe('waver.yaml', () => {
@@ -39,7 +29,7 @@ describe('waver.yaml', () => {
 
   it('names file, line and field for a wrong type', () => {
     const path = file('type.yaml', 'models: []\n\nconcurrency: lots\n');
-    const err = errorOf(() => loadConfigFile(path));
+    const err = inputErrorOf(() => loadConfigFile(path));
     expect(err.file).toBe(path);
     expect(err.line).toBe(3);
     expect(err.field).toBe('concurrency');
@@ -48,21 +38,21 @@ describe('waver.yaml', () => {
 
   it('names the line of an unknown field', () => {
     const path = file('unknown.yaml', 'models: []\nparams:\n  temperature: 0\n  tempreature: 1\n');
-    const err = errorOf(() => loadConfigFile(path));
+    const err = inputErrorOf(() => loadConfigFile(path));
     expect(err.line).toBe(4);
     expect(err.field).toBe('params.tempreature');
   });
 
   it('names the line of a nested model field', () => {
     const path = file('nested.yaml', 'models:\n  - provider: openai\n    model: x\n    rpm: -3\n');
-    const err = errorOf(() => loadConfigFile(path));
+    const err = inputErrorOf(() => loadConfigFile(path));
     expect(err.line).toBe(4);
     expect(err.field).toBe('models.0.rpm');
   });
 
   it('rejects an unknown provider prefix with its line', () => {
     const path = file('prefix.yaml', 'concurrency: 2\nmodels:\n  - gguf:./a.gguf\n  - olama:llama3\n');
-    const err = errorOf(() => loadConfigFile(path));
+    const err = inputErrorOf(() => loadConfigFile(path));
     expect(err.line).toBe(4);
     expect(err.field).toBe('models.1');
     expect(err.message).toMatch(/unknown model provider in 'olama:llama3'/);
@@ -70,7 +60,7 @@ describe('waver.yaml', () => {
 
   it('reports YAML syntax errors with a line', () => {
     const path = file('syntax.yaml', 'models:\n  - a\n b: [\n');
-    const err = errorOf(() => loadConfigFile(path));
+    const err = inputErrorOf(() => loadConfigFile(path));
     expect(err.line).toBeGreaterThanOrEqual(2);
   });
 
@@ -84,7 +74,7 @@ describe('waver.yaml', () => {
 
   it('validates the library API object with field names', () => {
     expect(() => validateConfig({ models: ['nope:x'] })).toThrow(/unknown model provider/);
-    expect(errorOf(() => validateConfig({ repeats: 0 })).field).toBe('repeats');
+    expect(inputErrorOf(() => validateConfig({ repeats: 0 })).field).toBe('repeats');
   });
 
   it("adds each section it is handed, checked by that section's schema; flags replace a section's fields one by one", () => {
@@ -95,9 +85,9 @@ describe('waver.yaml', () => {
     const path = file('section.yaml', 'probe:\n  depth: 5\n  mode: a\n');
     const config = resolveConfig({ file: path, flags: { probe: { mode: 'b' } } as never, schema });
     expect((config as { probe?: unknown }).probe).toEqual({ depth: 5, mode: 'b' });
-    const err = errorOf(() => loadConfigFile(file('typo.yaml', 'probe:\n\n  dpth: 5\n'), schema));
+    const err = inputErrorOf(() => loadConfigFile(file('typo.yaml', 'probe:\n\n  dpth: 5\n'), schema));
     expect(err).toMatchObject({ line: 3, field: 'probe.dpth' });
-    expect(errorOf(() => validateConfig({ prob: {} } as never, schema)).field).toBe('prob');
+    expect(inputErrorOf(() => validateConfig({ prob: {} } as never, schema)).field).toBe('prob');
     // Without the sections at hand, a section is kept as written for its owner to check.
     expect((validateConfig({ probe: { dpth: 5 } } as never) as { probe?: unknown }).probe).toEqual({
       dpth: 5,

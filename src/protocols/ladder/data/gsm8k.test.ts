@@ -2,19 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../errors.js';
+import { inputErrorOf } from '../../../test-support/scratch.js';
 import { sharedFile } from '../../../test-support/shared.js';
 import { goldAfterHashes, loadGsm8k, plainNumber } from './gsm8k.js';
-
-function thrown(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof InputError) return e;
-    throw e;
-  }
-  throw new Error('expected an InputError');
-}
 
 describe('goldAfterHashes', () => {
   it('reads the number after the last ####, with thousands separators stripped', () => {
@@ -58,17 +48,17 @@ describe('loadGsm8k', () => {
       file,
       `${JSON.stringify({ question: 'q1', answer: 'ok\n#### 5' })}\n${JSON.stringify({ question: 'q2', answer: 'so\n#### about ten' })}\n`,
     );
-    const err = thrown(() => loadGsm8k(file));
+    const err = inputErrorOf(() => loadGsm8k(file));
     expect(err.file).toBe(file);
     expect(err.line).toBe(2);
     expect(err.field).toBe('answer');
     expect(err.message).toMatch(/no parsable gold/);
 
     writeFileSync(file, `${JSON.stringify({ question: 'q', answer: 'no marker 5' })}\n`);
-    expect(thrown(() => loadGsm8k(file)).line).toBe(1);
+    expect(inputErrorOf(() => loadGsm8k(file)).line).toBe(1);
     writeFileSync(file, '{"question": "q",\n');
-    expect(thrown(() => loadGsm8k(file)).message).toMatch(/not valid JSON/);
+    expect(inputErrorOf(() => loadGsm8k(file)).message).toMatch(/not valid JSON/);
     writeFileSync(file, `${JSON.stringify({ answer: '#### 1' })}\n`);
-    expect(thrown(() => loadGsm8k(file)).field).toBe('question');
+    expect(inputErrorOf(() => loadGsm8k(file)).field).toBe('question');
   });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../errors.js';
+import { inputErrorOf } from '../../../test-support/scratch.js';
 import { CONFIG } from '../../index.js';
 import {
   addedMarkup,
@@ -18,16 +18,6 @@ import {
 /** 100 letters; replacing the last k by digits gives ratio 1 - k/100, i.e. magnitude k/100. */
 const O = 'abcdefghij'.repeat(10);
 const withMagnitude = (k: number) => O.slice(0, 100 - k) + '0'.repeat(k);
-
-function inputError(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof InputError) return e;
-    throw e;
-  }
-  throw new Error('expected an InputError');
-}
 
 describe('levelFromBands: first band in L1..L5 order with lo <= score < hi', () => {
   it('gives the lowest level where bands overlap (IQ, F and CI overlap on purpose)', () => {
@@ -111,7 +101,7 @@ describe('measureSeverity', () => {
       via: 'kb-type',
       magnitude: 0.02,
     });
-    expect(inputError(() => measureSeverity('KB', O, O)).field).toBe('kbType');
+    expect(inputErrorOf(() => measureSeverity('KB', O, O)).field).toBe('kbType');
   });
 
   it('records the Context Load expansion ratio, and bins by it only with strictLoadBands', () => {
@@ -153,7 +143,7 @@ describe('measureSeverity', () => {
   });
 
   it('rejects an unknown family', () => {
-    expect(inputError(() => measureSeverity('XX' as never, O, O)).field).toBe('family');
+    expect(inputErrorOf(() => measureSeverity('XX' as never, O, O)).field).toBe('family');
   });
 });
 
@@ -168,11 +158,11 @@ describe('band tables as config', () => {
         [0.25, 0.5],
       ],
     };
-    const err = inputError(() => resolveBandTables(bad as never));
+    const err = inputErrorOf(() => resolveBandTables(bad as never));
     expect(err.field).toBe('bands.IQ.2');
     expect(err.message).toMatch(/not increasing/);
-    expect(inputError(() => measureSeverity('IQ', O, O, { bands: bad as never })).field).toBe('bands.IQ.2');
-    const inConfig = inputError(() =>
+    expect(inputErrorOf(() => measureSeverity('IQ', O, O, { bands: bad as never })).field).toBe('bands.IQ.2');
+    const inConfig = inputErrorOf(() =>
       resolveBandTables(bad as never, { file: 'waver.yaml', field: 'ladder.bands' }),
     );
     expect(inConfig.format()).toMatch(/^waver\.yaml: ladder\.bands\.IQ\.2: band table is not increasing/);
@@ -186,7 +176,7 @@ describe('band tables as config', () => {
         file,
         'ladder:\n  bands:\n    IQ:\n      - [0, 0.05]\n      - [0.03, 0.10]\n      - [0.02, 0.18]\n      - [0.15, 0.30]\n      - [0.25, 0.50]\n',
       );
-      const err = inputError(() => CONFIG.loadFile(file));
+      const err = inputErrorOf(() => CONFIG.loadFile(file));
       expect(err.file).toBe(file);
       expect(err.field).toBe('ladder.bands.IQ.2');
       expect(err.line).toBe(6);
@@ -198,7 +188,7 @@ describe('band tables as config', () => {
 
   it('reject an empty band, a wrong number of bands and unknown keys', () => {
     expect(
-      inputError(() =>
+      inputErrorOf(() =>
         resolveBandTables({
           SV: [
             [0.2, 0.1],
@@ -210,8 +200,8 @@ describe('band tables as config', () => {
         }),
       ).field,
     ).toBe('bands.SV.0');
-    expect(inputError(() => resolveBandTables({ F: [[0, 0.1]] } as never)).field).toMatch(/^bands\.F/);
-    expect(inputError(() => resolveBandTables({ XX: [] } as never)).field).toBe('bands');
+    expect(inputErrorOf(() => resolveBandTables({ F: [[0, 0.1]] } as never)).field).toMatch(/^bands\.F/);
+    expect(inputErrorOf(() => resolveBandTables({ XX: [] } as never)).field).toBe('bands');
   });
 
   it('accept the defaults, an open last band and a null CL', () => {

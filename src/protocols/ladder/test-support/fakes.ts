@@ -1,5 +1,4 @@
-import { appendFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WaverConfig, WaverConfigInput } from '../../../config/schema.js';
 import { recordingLine } from '../../../models/replay.js';
@@ -13,9 +12,7 @@ import type { Seed } from '../types.js';
  * send (each answer is a recorded response, named as such), and a config pointing at it.
  */
 
-export function scratchDir(prefix = 'waver-ladder-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+export { scratchDir } from '../../../test-support/scratch.js';
 
 export class Recording {
   readonly file: string;

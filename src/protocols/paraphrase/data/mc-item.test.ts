@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../errors.js';
+import { inputErrorOf } from '../../../test-support/scratch.js';
 import { checkMcItem, checkMcItems, type McItem, parseMcItem } from './mc-item.js';
 
 const where = { file: 'items.jsonl', line: 3 };
-
-function error(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof InputError) return e;
-    throw e;
-  }
-  throw new Error('expected an InputError');
-}
 
 const good = { id: 'q1', stem: 'What is 2 + 2?', options: { A: '3', B: '4' }, key: 'B' };
 
@@ -92,7 +82,7 @@ describe('parseMcItem', () => {
     [{ ...good, rule: { kind: 'eval', code: 'x' } }, 'rule.kind', "item 'q1': "],
     [{ ...good, options: 'A, B' }, 'options', "item 'q1': must be an object of letter -> text"],
   ])('bad input %# names the item and the field', (raw, field, message) => {
-    const e = error(() => parseMcItem(raw, where));
+    const e = inputErrorOf(() => parseMcItem(raw, where));
     expect(e.field).toBe(field);
     expect(e.file).toBe('items.jsonl');
     expect(e.line).toBe(3);
@@ -100,7 +90,7 @@ describe('parseMcItem', () => {
   });
 
   it('names an item without an id by its position', () => {
-    const e = error(() =>
+    const e = inputErrorOf(() =>
       parseMcItem({ stem: 'x', options: ['1'], key: 'A' }, { index: 4 }, { id: undefined }),
     );
     expect(e.format()).toBe('id: item #5: missing id');
@@ -121,7 +111,7 @@ describe('checkMcItems', () => {
   });
 
   it('refuses a duplicate id, naming both positions', () => {
-    const e = error(() => checkMcItems([item('a'), item('b'), item('a')], { file: 'd.jsonl' }));
+    const e = inputErrorOf(() => checkMcItems([item('a'), item('b'), item('a')], { file: 'd.jsonl' }));
     expect(e.format()).toBe("d.jsonl: id: item 'a': duplicate id (also item #1)");
   });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../errors.js';
+import { inputErrorOf } from '../../../test-support/scratch.js';
 import { firstDuplicateKey, loadMcJsonl } from './mc-jsonl.js';
 
 function file(lines: string[]): string {
@@ -10,16 +10,6 @@ function file(lines: string[]): string {
   const path = join(dir, 'items.jsonl');
   writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
-}
-
-function inputError(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof InputError) return e;
-    throw e;
-  }
-  throw new Error('expected an InputError');
 }
 
 describe('loadMcJsonl', () => {
@@ -38,7 +28,7 @@ describe('loadMcJsonl', () => {
 
   it('refuses duplicate option letters that JSON.parse would silently merge', () => {
     const path = file(['{"id": "q7", "stem": "s", "options": {"A": "x", "B": "y", "B": "z"}, "key": "A"}']);
-    const e = inputError(() => loadMcJsonl(path));
+    const e = inputErrorOf(() => loadMcJsonl(path));
     expect(e.format()).toBe(`${path}:1: options.B: item 'q7': duplicate option letter 'B'`);
   });
 
@@ -47,21 +37,21 @@ describe('loadMcJsonl', () => {
       JSON.stringify({ id: 'a', stem: 's', options: ['x', 'y'], key: 'A' }),
       '{"id": "b", ',
     ]);
-    expect(inputError(() => loadMcJsonl(notJson)).line).toBe(2);
+    expect(inputErrorOf(() => loadMcJsonl(notJson)).line).toBe(2);
     const badKey = file([JSON.stringify({ id: 'a', stem: 's', options: ['x', 'y'], key: 'Z' })]);
-    expect(inputError(() => loadMcJsonl(badKey)).format()).toBe(
+    expect(inputErrorOf(() => loadMcJsonl(badKey)).format()).toBe(
       `${badKey}:1: key: item 'a': key 'Z' is not one of the options (A, B)`,
     );
     const empty = file(['', '  ']);
-    expect(inputError(() => loadMcJsonl(empty)).message).toBe('the dataset has no items');
-    expect(inputError(() => loadMcJsonl(join(tmpdir(), 'no-such-waver-file.jsonl'))).message).toBe(
+    expect(inputErrorOf(() => loadMcJsonl(empty)).message).toBe('the dataset has no items');
+    expect(inputErrorOf(() => loadMcJsonl(join(tmpdir(), 'no-such-waver-file.jsonl'))).message).toBe(
       'cannot read dataset: no such file',
     );
   });
 
   it('refuses two items with the same id', () => {
     const item = JSON.stringify({ id: 'same', stem: 's', options: ['x', 'y'], key: 'A' });
-    const e = inputError(() => loadMcJsonl(file([item, item])));
+    const e = inputErrorOf(() => loadMcJsonl(file([item, item])));
     expect(e.message).toBe("item 'same': duplicate id (also item #1)");
   });
 });

@@ -2,23 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../errors.js';
+import { inputErrorOf } from '../../../test-support/scratch.js';
 import { sharedDir, sharedFile } from '../../../test-support/shared.js';
 import { BUILTIN_OPEN_QUESTIONS } from './builtin-questions.js';
 import { loadOpenDataset, OPEN_DATASETS, resolveOpenPrompts } from './datasets.js';
 import { loadOpenFile } from './open-jsonl.js';
 
 const dataDir = join(sharedDir, 'data');
-
-function inputError(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof InputError) return e;
-    throw e;
-  }
-  throw new Error('expected an InputError');
-}
 
 /** Row counts from ../shared/data/README.md. */
 const EXPECTED: Record<string, { rows: number; first: string }> = {
@@ -70,7 +60,7 @@ describe('named open-ended datasets', () => {
   );
 
   it('reads WAVER_DATA_DIR when no data directory is given, and names the missing file', () => {
-    const err = inputError(() =>
+    const err = inputErrorOf(() =>
       loadOpenDataset('truthfulqa', { env: { WAVER_DATA_DIR: '/nonexistent-waver-data' } }),
     );
     expect(err.message).toMatch(
@@ -122,27 +112,27 @@ describe('dataset files and bad input', () => {
   it('an empty dataset is an error naming it', () => {
     const empty = join(dir, 'empty.jsonl');
     writeFileSync(empty, '\n');
-    const err = inputError(() => resolveOpenPrompts([empty], { n: 2 }));
+    const err = inputErrorOf(() => resolveOpenPrompts([empty], { n: 2 }));
     expect(err.format()).toBe(`${empty}: datasets: dataset '${empty}' has no prompts`);
   });
 
   it('a sample larger than the dataset is an error naming both', () => {
-    const err = inputError(() => resolveOpenPrompts([], { n: 40 }));
+    const err = inputErrorOf(() => resolveOpenPrompts([], { n: 40 }));
     expect(err.message).toBe("sample size 40 is larger than dataset 'builtin' (32 prompts); lower --n");
   });
 
   it('unknown names, missing prompt fields and bad JSON name the thing', () => {
-    expect(inputError(() => resolveOpenPrompts(['nope'])).message).toMatch(/unknown dataset 'nope'/);
+    expect(inputErrorOf(() => resolveOpenPrompts(['nope'])).message).toMatch(/unknown dataset 'nope'/);
     const noField = join(dir, 'nofield.jsonl');
     writeFileSync(noField, '{"body": "x"}\n');
-    expect(inputError(() => loadOpenFile(noField)).message).toMatch(
+    expect(inputErrorOf(() => loadOpenFile(noField)).message).toMatch(
       /no prompt field.*fields: body.*--prompt-field/,
     );
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, '{"prompt": "ok"}\n{oops\n');
-    const err = inputError(() => loadOpenFile(bad));
+    const err = inputErrorOf(() => loadOpenFile(bad));
     expect([err.file, err.line]).toEqual([bad, 2]);
-    expect(inputError(() => resolveOpenPrompts(['builtin', 'builtin'])).message).toMatch(/listed twice/);
-    expect(inputError(() => resolveOpenPrompts([], { n: 0 })).message).toMatch(/positive integer/);
+    expect(inputErrorOf(() => resolveOpenPrompts(['builtin', 'builtin'])).message).toMatch(/listed twice/);
+    expect(inputErrorOf(() => resolveOpenPrompts([], { n: 0 })).message).toMatch(/positive integer/);
   });
 });

@@ -1,0 +1,20 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InputError } from '../errors.js';
+
+/** A new empty directory under the OS temp dir, for a test's files. */
+export function scratchDir(prefix = 'waver-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** The InputError `fn` throws; any other outcome fails the test. */
+export function inputErrorOf(fn: () => unknown): InputError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof InputError) return e;
+    throw e;
+  }
+  throw new Error('expected an InputError');
+}
