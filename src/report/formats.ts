@@ -1,6 +1,9 @@
 import { renderHtml } from './html/page.js';
 import type { ReportedProtocol, SectionModule } from './report-data.js';
 import {
+  COVERAGE_COLUMNS,
+  COVERAGE_NUMERIC_COLUMNS,
+  coverageRow,
   type ReportData,
   RUN_COLUMNS,
   RUN_NUMERIC_COLUMNS,
@@ -88,8 +91,6 @@ function row(cells: readonly string[]): string {
   return `| ${cells.map(cell).join(' | ')} |`;
 }
 
-const pct = (x: number | undefined) => (x === undefined ? '—' : `${(100 * x).toFixed(1)}%`);
-
 export function reportMarkdown(data: ReportData, protocols: readonly ReportedProtocol[]): string {
   const out: string[] = [
     '# waver report',
@@ -120,37 +121,15 @@ export function reportMarkdown(data: ReportData, protocols: readonly ReportedPro
   if (data.coverage.length === 0) out.push('No cells in this store.', '');
   else {
     out.push(
-      row([
-        'suite',
-        'hash',
-        'role',
-        'model',
-        'done / expected',
-        'failed',
-        'pending',
-        'cached',
-        'errors by kind',
-        'status',
-      ]),
-      row(['---', '---', '---', '---', '---:', '---:', '---:', '---:', '---', '---']),
+      row([...COVERAGE_COLUMNS]),
+      row(
+        COVERAGE_COLUMNS.map((_, i) =>
+          (COVERAGE_NUMERIC_COLUMNS as readonly number[]).includes(i) ? '---:' : '---',
+        ),
+      ),
     );
     for (const c of data.coverage)
-      out.push(
-        row([
-          c.suite.name,
-          `\`${c.suite.hash.slice(0, 12)}\``,
-          c.role,
-          c.model,
-          `${c.coverage.done}/${c.coverage.total} (${pct(c.share)})`,
-          String(c.coverage.failed),
-          String(c.coverage.pending),
-          String(c.coverage.cached),
-          Object.entries(c.coverage.errorsByKind)
-            .map(([k, n]) => `${k} ${n}`)
-            .join(', ') || '—',
-          c.complete ? 'complete' : `**incomplete** (below ${pct(c.minCoverage)} or pending)`,
-        ]),
-      );
+      out.push(row(coverageRow(c, { text: (x) => x, code: (x) => `\`${x}\``, strong: (x) => `**${x}**` })));
     out.push('');
   }
   if (data.errors.length > 0) {

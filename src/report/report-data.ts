@@ -91,6 +91,47 @@ export function runRow(
   ];
 }
 
+/** The coverage table's columns; done, failed, pending and cached (indices 4-7) are numeric. */
+export const COVERAGE_COLUMNS = [
+  'suite',
+  'hash',
+  'role',
+  'model',
+  'done / expected',
+  'failed',
+  'pending',
+  'cached',
+  'errors by kind',
+  'status',
+] as const;
+export const COVERAGE_NUMERIC_COLUMNS = [4, 5, 6, 7] as const;
+
+/** One row of that table, for every output format (`strong` marks an incomplete run). */
+export function coverageRow(
+  c: CoverageRow,
+  render: { text: (s: string) => string; code: (s: string) => string; strong: (s: string) => string },
+): string[] {
+  const { text, code, strong } = render;
+  const pct = (x: number | undefined) => (x === undefined ? '—' : `${(100 * x).toFixed(1)}%`);
+  const errors = Object.entries(c.coverage.errorsByKind)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+  return [
+    text(c.suite.name),
+    code(c.suite.hash.slice(0, 12)),
+    text(c.role),
+    text(c.model),
+    text(`${c.coverage.done}/${c.coverage.total} (${pct(c.share)})`),
+    text(String(c.coverage.failed)),
+    text(String(c.coverage.pending)),
+    text(String(c.coverage.cached)),
+    text(errors || '—'),
+    c.complete
+      ? text('complete')
+      : `${strong('incomplete')}${text(` (below ${pct(c.minCoverage)} or pending)`)}`,
+  ];
+}
+
 export interface SuiteInfo extends SuiteRef {
   /** `ladder` for `ladder/tests`; undefined for a plain suite. */
   protocol?: string;

@@ -1,6 +1,14 @@
 import { chartSvg } from '../charts.js';
 import type { ReportedProtocol } from '../report-data.js';
-import { type ReportData, RUN_COLUMNS, RUN_NUMERIC_COLUMNS, runRow } from '../report-data.js';
+import {
+  COVERAGE_COLUMNS,
+  COVERAGE_NUMERIC_COLUMNS,
+  coverageRow,
+  type ReportData,
+  RUN_COLUMNS,
+  RUN_NUMERIC_COLUMNS,
+  runRow,
+} from '../report-data.js';
 import { colorsFor } from './chart-kit.js';
 import { CLIENT_JS } from './client.js';
 import { escapeHtml as esc, markdownToHtml } from './markdown.js';
@@ -129,23 +137,13 @@ function whatWasRun(data: ReportData): string {
 }
 
 function coverageHtml(data: ReportData): string {
-  const pct = (x: number | undefined) => (x === undefined ? '—' : `${(100 * x).toFixed(1)}%`);
-  const rows = data.coverage.map((c) => [
-    esc(c.suite.name),
-    `<code>${esc(c.suite.hash.slice(0, 12))}</code>`,
-    esc(c.role),
-    esc(c.model),
-    `${c.coverage.done}/${c.coverage.total} (${pct(c.share)})`,
-    String(c.coverage.failed),
-    String(c.coverage.pending),
-    String(c.coverage.cached),
-    esc(
-      Object.entries(c.coverage.errorsByKind)
-        .map(([k, n]) => `${k} ${n}`)
-        .join(', ') || '—',
-    ),
-    c.complete ? 'complete' : `<strong>incomplete</strong> (below ${pct(c.minCoverage)} or pending)`,
-  ]);
+  const rows = data.coverage.map((c) =>
+    coverageRow(c, {
+      text: esc,
+      code: (x) => `<code>${esc(x)}</code>`,
+      strong: (x) => `<strong>${esc(x)}</strong>`,
+    }),
+  );
   const errors = data.errors.map((e) => [
     esc(e.suite.name),
     esc(e.model),
@@ -156,22 +154,7 @@ function coverageHtml(data: ReportData): string {
   return `<section id="coverage"><h2>Coverage and errors</h2><p class="lede">Per suite and model: responses stored out of those the suite asks for (tests × repeats), failed calls (they count as incorrect in every metric), pending cells, and cells answered from the store without a call.</p>${
     rows.length === 0
       ? '<p>No cells in this store.</p>'
-      : table(
-          [
-            'suite',
-            'hash',
-            'role',
-            'model',
-            'done / expected',
-            'failed',
-            'pending',
-            'cached',
-            'errors by kind',
-            'status',
-          ],
-          rows,
-          [4, 5, 6, 7],
-        )
+      : table([...COVERAGE_COLUMNS], rows, [...COVERAGE_NUMERIC_COLUMNS])
   }${errors.length === 0 ? '<p>No failed cells.</p>' : `<h3>Errors</h3>${table(['suite', 'model', 'kind', 'cells', 'latest message'], errors, [3])}`}</section>`;
 }
 
