@@ -101,7 +101,10 @@ export async function executeLadder(config: WaverConfig, suiteFile?: string): Pr
   if (suiteFile !== undefined) {
     tests = readLadderSuite(suiteFile);
   } else {
-    const seeds = resolveLadderSeeds(config.dataset, { limit: settings.seeds });
+    const seeds = await resolveLadderSeeds(config.dataset, {
+      limit: settings.seeds,
+      fields: settings.fields,
+    });
     const generator = settings.generator ?? (config.generator === undefined ? 'rules' : 'model');
     const name = generator === 'rules' ? 'rules' : specLabel(toModelSpec(config.generator ?? ''));
     process.stderr.write(`ladder: building the suite from ${seeds.length} seeds (${name} generator)\n`);

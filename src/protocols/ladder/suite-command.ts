@@ -69,10 +69,10 @@ export async function executeSuiteBuild(config: WaverConfig, flags: BuildFlags):
   const families = flags.families !== undefined ? parseFamilies(flags.families) : settings.families;
   const levels =
     flags.levels !== undefined ? parseLevels(flags.levels) : (settings.levels as Level[] | undefined);
-  const seeds = resolveLadderSeeds(
-    config.dataset,
-    settings.seeds !== undefined ? { limit: settings.seeds } : {},
-  );
+  const seeds = await resolveLadderSeeds(config.dataset, {
+    ...(settings.seeds !== undefined && { limit: settings.seeds }),
+    fields: settings.fields,
+  });
   // A generator named on the command line means "use it"; one in waver.yaml only with ladder.generator: model.
   const generator = flags.generatorFlag || settings.generator === 'model' ? 'model' : 'rules';
 
