@@ -32,7 +32,7 @@ async function recordModel(
 ): Promise<string> {
   const config = validateConfig({});
   const settings = paraphraseSettings(undefined);
-  const dataset = resolveMcItems();
+  const dataset = await resolveMcItems();
   const rewords = await rewordItems(config, dataset.items);
   const suite = paraphraseSuite(
     config,

@@ -75,7 +75,7 @@ describe('loadParaphraseResults', () => {
     const recordings = ['key', 'always-a'].map((name) => join(dir, `${name}.jsonl`));
     const config0 = validateConfig({ models: [`replay:${recordings[0]}`], store: join(dir, 'store.db') });
     for (const file of recordings) writeFileSync(file, '');
-    const loaded = loadParaphraseItems(config0, settings);
+    const loaded = await loadParaphraseItems(config0, settings);
     const suite = paraphraseSuite(config0, settings, loaded, await rewordItems(config0, loaded.items));
     recordings.forEach((file, k) => {
       writeFileSync(

@@ -14,10 +14,10 @@ import { openStore, type Store } from '../../store/store.js';
 import { suiteOf } from '../plain/suite-file.js';
 import { checkRequestedAxes, computedAxes, type SagoEmbedderRecord, type SagoModelRecord } from './axes.js';
 import { type SagoConfig, sagoSettings } from './config.js';
-import { resolveOpenPrompts } from './data/datasets.js';
+import { type OpenDatasetSample, resolveOpenPrompts } from './data/datasets.js';
 import { pooledEmbedding, tokenLevelEmbedder, wordPrefixEmbeddings } from './embeddings.js';
 import { featureRow, featuresRequest, scoreRequest } from './features.js';
-import { type RejectedVariant, type SagoManifest, saveManifest } from './manifest.js';
+import { type RejectedVariant, type SagoDatasetRecord, type SagoManifest, saveManifest } from './manifest.js';
 import { bertScores, groupTests, pooledCosines, promptRowRequest, writePromptRow } from './measures.js';
 import { politenessJudgePrompt } from './mirroring.js';
 import {
@@ -58,7 +58,7 @@ export interface SagoRunOptions {
 }
 
 export interface SagoPlan {
-  datasets: { name: string; available: number; n: number }[];
+  datasets: SagoDatasetRecord[];
   prompts: number;
   /** Distinct variation keys in the set. */
   variations: number;
@@ -81,9 +81,14 @@ export interface SagoRunResult {
   estimate?: ModelEstimate[];
 }
 
+/** A sampled dataset as the plan and the manifest record it: sizes, and where it came from. */
+function datasetRecord(s: OpenDatasetSample): SagoDatasetRecord {
+  return { name: s.name, available: s.available, n: s.prompts.length, ...(s.source && { source: s.source }) };
+}
+
 export async function runSago(config: WaverConfig, opts: SagoRunOptions = {}): Promise<SagoRunResult> {
   const settings = sagoSettings(config);
-  const samples = resolveOpenPrompts(settings.datasets, {
+  const samples = await resolveOpenPrompts(settings.datasets, {
     n: settings.n,
     seed: config.seed,
     dataDir: settings.dataDir,
@@ -122,7 +127,7 @@ export async function runSago(config: WaverConfig, opts: SagoRunOptions = {}): P
     const axisCtx = { embedder: embedderRecord, judge: roles.judge?.label, settings };
     checkRequestedAxes(models, axisCtx);
     const plan = (suiteTests: number, rejected: number): SagoPlan => ({
-      datasets: samples.map((s) => ({ name: s.name, available: s.available, n: s.prompts.length })),
+      datasets: samples.map(datasetRecord),
       prompts: prompts.length,
       variations: new Set(sets.flatMap((s) => s.variants.map(variationKeyOf))).size,
       tests: suiteTests,
@@ -235,7 +240,7 @@ export async function runSago(config: WaverConfig, opts: SagoRunOptions = {}): P
           variations: settings.variations,
           bertscore: settings.bertscore,
         },
-        datasets: samples.map((s) => ({ name: s.name, available: s.available, n: s.prompts.length })),
+        datasets: samples.map(datasetRecord),
         rejected,
       };
       saveManifest(store, manifest);
