@@ -24,6 +24,13 @@ export function isRecordFile(path: string): boolean {
 /** Reads every record of `file`; `label` names it in errors (default: the path). */
 export async function readRecords(file: string, label = file): Promise<DataRecord[]> {
   const ext = extname(file).toLowerCase();
+  if (!isRecordFile(file))
+    throw new InputError(
+      `cannot read '${ext || 'no extension'}' files: expected ${RECORD_FORMATS.join(', ')}`,
+      {
+        file: label,
+      },
+    );
   if (ext === '.parquet') return readParquet(file, label);
   const text = readText(file, label);
   if (ext === '.jsonl' || ext === '.ndjson') return jsonlRecords(text, label);
@@ -32,17 +39,10 @@ export async function readRecords(file: string, label = file): Promise<DataRecor
     if (!Array.isArray(value)) throw new InputError('expected a JSON array of records', { file: label });
     return value.map((v, index) => ({ value: v, where: { file: label, index } }));
   }
-  if (ext === '.csv')
-    return parseCsv(text, label).records.map((r, index) => ({
-      value: r.fields,
-      where: { file: label, line: r.line, index },
-    }));
-  throw new InputError(
-    `cannot read '${ext || 'no extension'}' files: expected ${RECORD_FORMATS.join(', ')}`,
-    {
-      file: label,
-    },
-  );
+  return parseCsv(text, label).records.map((r, index) => ({
+    value: r.fields,
+    where: { file: label, line: r.line, index },
+  }));
 }
 
 function readText(file: string, label: string): string {
