@@ -5,7 +5,7 @@ import { checkMcItems, type McItem, OPTION_LETTERS, parseMcItem } from './mc-ite
 import { readDataFile } from './mc-jsonl.js';
 
 /**
- * TruthfulQA's MC1 task (../shared/data/truthfulqa/mc_task.json): a JSON array of
+ * TruthfulQA's MC1 task (`truthfulqa/mc_task.json`, docs/datasets.md#offline): a JSON array of
  * `{"question", "mc1_targets": {answer text: 1 | 0}}` with exactly one true answer.
  *
  * In the file the true answer is always listed first, so presenting the options in file order
