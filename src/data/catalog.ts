@@ -28,6 +28,7 @@ export const HUB_DATASETS = {
     repo: 'apple/GSM-Symbolic',
     config: 'main',
     split: 'test',
+    file: 'main/test.jsonl',
     licence: 'CC-BY-NC-ND-4.0',
     licenceNote: NC_ND_NOTE,
   },

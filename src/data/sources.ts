@@ -73,11 +73,17 @@ export async function readHubRecords(
   };
 }
 
-/** A named dataset read from its Hub home. */
-export function readNamedFromHub(name: HubDatasetName, opts: DataOptions = {}): Promise<LoadedRecords> {
+/**
+ * A named dataset read from its Hub home. `pass` is how the protocol takes the downloaded file
+ * (`--dataset FILE`, `--dataset arc:FILE`), said when the Hub cannot be reached.
+ */
+export function readNamedFromHub(
+  name: HubDatasetName,
+  opts: DataOptions & { pass?: string } = {},
+): Promise<LoadedRecords> {
   const known: HubDatasetRef = HUB_DATASETS[name];
   const spec = hubSpecOf(known);
-  return readHubRecords(name, spec, { ...opts, known, advice: namedAdvice(name, known) });
+  return readHubRecords(name, spec, { ...opts, known, advice: namedAdvice(name, known, opts.pass) });
 }
 
 export function hubSpecOf(ref: HubDatasetRef): HfDatasetSpec {
@@ -104,9 +110,9 @@ export function hubAdvice(spec: HfDatasetSpec): string {
  * What to do when a named dataset cannot be downloaded: the repository and files to fetch, and the
  * two ways to point waver at a copy (the file itself, or WAVER_DATA_DIR; docs/datasets.md#offline).
  */
-export function namedAdvice(name: string, ref: HubDatasetRef): string {
+export function namedAdvice(name: string, ref: HubDatasetRef, pass = '--dataset FILE'): string {
   const what = ref.file ?? `the ${ref.config ? `'${ref.config}' config's ` : ''}'${ref.split}' split`;
-  return `dataset '${name}' is ${ref.repo} on the Hugging Face Hub: download ${what} from https://huggingface.co/datasets/${ref.repo} and pass the file as --dataset FILE, or set WAVER_DATA_DIR to a folder laid out as docs/datasets.md#offline describes, or set HF_ENDPOINT to a mirror`;
+  return `dataset '${name}' is ${ref.repo} on the Hugging Face Hub: download ${what} from https://huggingface.co/datasets/${ref.repo} and pass it as ${pass}, or set WAVER_DATA_DIR to a folder laid out as docs/datasets.md#offline describes, or set HF_ENDPOINT to a mirror`;
 }
 
 /** The name a local file is recorded under: the path as the user gave it, never made absolute. */

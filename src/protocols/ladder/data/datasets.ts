@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { catalogNameOf, HUB_DATASETS } from '../../../data/catalog.js';
 import { isHfDatasetSpec, parseHfDatasetSpec } from '../../../data/dataset-spec.js';
@@ -153,8 +153,17 @@ async function loadPath(dataset: string, opts: LadderSeedOptions): Promise<Seed[
   if (statSync(path).isDirectory())
     return withSource(loadGsmSymbolic(path), { name: label, files: [localFolderEntry(path, label)] });
   const file = { name: label, files: [localFileEntry(path, label)] };
-  // GSM8K JSONL and the paper's CSV keep their own readers (their ids and checks) unless remapped.
-  if (opts.fields === undefined && /\.jsonl$/i.test(path)) return withSource(loadGsm8k(path), file);
+  // GSM8K JSONL and the paper's CSV keep their own readers (their ids and checks) unless remapped;
+  // GSM-Symbolic's release file (main/test.jsonl, downloaded by hand) gives its 100 originals.
+  if (opts.fields === undefined && /\.jsonl$/i.test(path)) {
+    if (!isGsmSymbolicRelease(path)) return withSource(loadGsm8k(path), file);
+    const loaded = await readLocalRecords(path, label);
+    return withSource(gsmSymbolicSeeds(loaded.records, label), {
+      ...loaded.source,
+      licence: HUB_DATASETS['gsm-symbolic'].licence,
+      licenceNote: HUB_DATASETS['gsm-symbolic'].licenceNote,
+    });
+  }
   if (opts.fields === undefined && /\.csv$/i.test(path)) return withSource(loadLadderSeedsCsv(path), file);
   if (!isRecordFile(path))
     throw new InputError(
@@ -175,6 +184,17 @@ async function loadPath(dataset: string, opts: LadderSeedOptions): Promise<Seed[
     }),
     loaded.source,
   );
+}
+
+/** Whether a JSONL file's first record is a GSM-Symbolic instance (it names its GSM8K original). */
+function isGsmSymbolicRelease(path: string): boolean {
+  const first = readFileSync(path, 'utf8').split('\n', 1)[0] ?? '';
+  try {
+    const v = JSON.parse(first) as Record<string, unknown>;
+    return typeof v?.original_question === 'string' && v.original_id !== undefined;
+  } catch {
+    return false; // The GSM8K reader names the bad line.
+  }
 }
 
 function withSource(seeds: Seed[], source: DatasetSource): Seed[] {

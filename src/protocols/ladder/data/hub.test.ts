@@ -14,8 +14,11 @@ describe.skipIf(sharedHubMissing)(
   `ladder seeds from a loopback Hub built from ../shared/data ${sharedHubMissing ? `(skipped: ${sharedHubMissing} missing)` : ''}`,
   () => {
     let hub: LoopbackHub;
+    let release: string | Buffer;
     beforeAll(async () => {
-      hub = await startLoopbackHub(await sharedHubRepos(['openai/gsm8k', 'apple/GSM-Symbolic']));
+      const repos = await sharedHubRepos(['openai/gsm8k', 'apple/GSM-Symbolic']);
+      release = repos['apple/GSM-Symbolic']?.files['main/test.jsonl'] as string;
+      hub = await startLoopbackHub(repos);
     });
     afterAll(() => hub.close());
     const env = () => ({
@@ -58,6 +61,14 @@ describe.skipIf(sharedHubMissing)(
       expect(strip(fromHub)).toEqual(strip(await resolveLadderSeeds('gsm-symbolic', { env: local })));
       expect(fromHub[0]?.dataset?.licence).toBe('cc-by-nc-nd-4.0');
       expect(fromHub[0]?.dataset?.licenceNote).toMatch(/non-commercial.*no adapted material may be shared/);
+    });
+
+    it("GSM-Symbolic's release file downloaded by hand (main/test.jsonl) gives the same 100 seeds", async () => {
+      const file = join(mkdtempSync(join(tmpdir(), 'waver-gsmsym-')), 'test.jsonl');
+      writeFileSync(file, release);
+      const seeds = await resolveLadderSeeds(file);
+      expect(strip(seeds)).toEqual(strip(await resolveLadderSeeds('gsm-symbolic', { env: local })));
+      expect(seeds[0]?.dataset?.licence).toBe('CC-BY-NC-ND-4.0');
     });
 
     it('offline with no data directory: names apple/GSM-Symbolic and how to point at a copy, and no local path', async () => {

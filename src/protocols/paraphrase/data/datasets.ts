@@ -124,7 +124,7 @@ export async function resolveMcItems(dataset?: string, opts: McDatasetOptions = 
     const [name, d] = byName;
     const dir = mcDataDir(opts.env, cwd);
     if (dir === undefined) {
-      const loaded = await readNamedFromHub(name, opts);
+      const loaded = await readNamedFromHub(name, { ...opts, pass: `--dataset ${name}:FILE` });
       return { name, items: d.fromHub(loaded.records), source: loaded.source };
     }
     const file = resolve(dir, d.file);
@@ -143,6 +143,11 @@ export async function resolveMcItems(dataset?: string, opts: McDatasetOptions = 
       const file = resolve(cwd, given);
       if (!isFile(file))
         throw new InputError('cannot read dataset: no such file', { file, field: 'dataset' });
+      // A Parquet file is the Hub's form of the dataset (downloaded by hand).
+      if (extname(file).toLowerCase() === '.parquet') {
+        const loaded = await readLocalRecords(file, localLabel(given), prefixed[0]);
+        return { name: prefixed[0], file, items: prefixed[1].fromHub(loaded.records), source: loaded.source };
+      }
       return {
         name: prefixed[0],
         file,

@@ -36,6 +36,18 @@ describe.skipIf(sharedHubMissing)(
       });
     }
 
+    it("NAME:FILE with the Hub's Parquet file (downloaded by hand) reads it in the Hub's columns", async () => {
+      const repos = await sharedHubRepos(['allenai/ai2_arc']);
+      const file = join(mkdtempSync(join(tmpdir(), 'waver-arcpq-')), 'test-00000-of-00001.parquet');
+      writeFileSync(
+        file,
+        repos['allenai/ai2_arc']?.files['ARC-Challenge/test-00000-of-00001.parquet'] as Buffer,
+      );
+      const ds = await resolveMcItems(`arc:${file}`);
+      expect(view(ds.items)).toEqual(view((await resolveMcItems('arc', { env: local })).items));
+      expect(ds.source?.files[0]?.path).toBe('test-00000-of-00001.parquet');
+    });
+
     it('a named repository as hf: reads as that dataset; the suite record carries the licence', async () => {
       const ds = await resolveMcItems('hf:allenai/ai2_arc?config=ARC-Challenge&split=test', opts());
       expect(ds.name).toBe('arc-challenge');

@@ -175,7 +175,7 @@ async function loadOpenSource(
   if (named) {
     const dir = explicitDataDir(opts);
     if (dir === undefined) {
-      const loaded = await readNamedFromHub(name as OpenName, opts);
+      const loaded = await readNamedFromHub(name as OpenName, { ...opts, pass: '--datasets FILE' });
       return { prompts: hubPrompts(name, named, loaded.records), source: loaded.source };
     }
     const path = resolve(dir, named.file);
