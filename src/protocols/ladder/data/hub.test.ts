@@ -6,6 +6,9 @@ import { type LoopbackHub, parquetOf, startLoopbackHub } from '../../../hub/test
 import { sharedHubMissing, sharedHubRepos } from '../../../hub/test-support/shared-hub.js';
 import { closedPort } from '../../../models/test-support/loopback.js';
 import { sharedDir } from '../../../test-support/shared.js';
+import { buildLadderSuite } from '../suite.js';
+import { readLadderSuite, writeLadderSuite } from '../suite-file.js';
+import { testConfig } from '../test-support/fakes.js';
 import { resolveLadderSeeds } from './datasets.js';
 
 const local = { WAVER_DATA_DIR: join(sharedDir, 'data') };
@@ -105,6 +108,28 @@ describe('ladder seeds from Parquet and mapped fields', () => {
       ['gsm8k-test-1', 8],
     ]);
     expect(seeds[0]?.dataset?.files[0]?.path).toBe('test-00000-of-00001.parquet');
+  });
+
+  it('every test of a suite built from it records the dataset, and the suite file reads back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waver-pq-'));
+    const file = join(dir, 'test.parquet');
+    writeFileSync(
+      file,
+      await parquetOf([{ question: 'Tom has 3 apples and buys 4 more. How many apples?', answer: '#### 7' }]),
+    );
+    const seeds = await resolveLadderSeeds(file);
+    const build = await buildLadderSuite({
+      seeds,
+      config: testConfig(dir),
+      generator: 'rules',
+      seed: 1,
+      families: ['SV'],
+    });
+    const path = join(dir, 'suite.jsonl');
+    writeLadderSuite(path, build.tests);
+    const back = readLadderSuite(path);
+    expect(back.length).toBeGreaterThan(1);
+    for (const t of back) expect(t.dataset).toEqual(seeds[0]?.dataset);
   });
 
   it('ladder.fields maps other columns (dotted paths); a missing one is named', async () => {
