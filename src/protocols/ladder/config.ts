@@ -40,6 +40,16 @@ export const LadderConfigSchema = z
     levels: z.array(z.int().min(1).max(LEVELS.length)).min(1).optional(),
     /** Use only the first N seeds of the dataset (a quick run). */
     seeds: z.int().positive().optional(),
+    /** Which fields of a dataset file or `hf:` dataset hold a seed (docs/datasets.md#fields); dotted paths reach into objects. */
+    fields: z
+      .object({
+        question: z.string().min(1).optional(),
+        answer: z.string().min(1).optional(),
+        gold: z.string().min(1).optional(),
+        id: z.string().min(1).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

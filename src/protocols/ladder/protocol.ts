@@ -33,7 +33,7 @@ export interface LadderPlan {
 export async function build(config: WaverConfig, opts: ProtocolOptions = {}): Promise<LadderPlan> {
   if (config.suite !== undefined) return { tests: readLadderSuite(config.suite) };
   const settings = ladderSettings(config);
-  const seeds = resolveLadderSeeds(config.dataset, { limit: settings.seeds });
+  const seeds = await resolveLadderSeeds(config.dataset, { limit: settings.seeds, fields: settings.fields });
   const generator = suiteGenerator(config);
   const name =
     generator === 'rules' || config.generator === undefined

@@ -142,7 +142,7 @@ describe('waver suite build --protocol ladder', () => {
       data,
       `${JSON.stringify({ question: SEED_A.question, answer: 'Mia has 36 - 5 = 31.\n#### 31' })}\n`,
     );
-    const [seed] = resolveLadderSeeds(data);
+    const [seed] = await resolveLadderSeeds(data);
     if (!seed) throw new Error('no seed loaded');
     const rec = new Recording(dir, 'cli-gen.jsonl');
     const paraphrase = SEED_A.question.replace('Mia buys', 'Mia gets').replace('gives', 'hands');

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { DatasetSourceSchema } from '../../data/provenance.js';
 import { InputError } from '../../errors.js';
 import { canonicalJson, hashOf } from '../../util/hash.js';
 import { FAMILIES, KB_TYPES, type LadderTest } from './types.js';
@@ -91,6 +92,7 @@ const LadderTestSchema = z
     gold: z.union([z.number(), z.literal('unanswerable')]),
     gates: z.array(GateSchema),
     generator: GeneratorSchema.optional(),
+    dataset: DatasetSourceSchema.optional(),
   })
   .strict();
 

@@ -276,6 +276,7 @@ function testOf(slot: Slot, t: Tried): LadderTest {
     gold: slot.family === 'KB' ? 'unanswerable' : slot.seed.gold,
     gates: t.gates,
     generator: t.generator,
+    ...(slot.seed.dataset && { dataset: slot.seed.dataset }),
   };
 }
 
@@ -288,6 +289,7 @@ function baselineTest(seed: Seed): LadderTest {
     original: seed.question,
     gold: seed.gold,
     gates: [],
+    ...(seed.dataset && { dataset: seed.dataset }),
   };
 }
 

@@ -1,3 +1,5 @@
+import type { DatasetSource } from '../../data/provenance.js';
+
 /**
  * The ladder protocol's shared vocabulary: seven perturbation families x five severity levels
  * (see the ladder paper and DESIGN.md). Written once here; families, gates, severity, the suite
@@ -45,6 +47,8 @@ export interface Seed {
   gold: number;
   /** Where it came from (dataset and index, or `builtin`). */
   source: string;
+  /** The dataset's record (Hub commit, files' sha256, licence); absent for the built-in seeds. */
+  dataset?: DatasetSource;
 }
 
 /** Who wrote a candidate. */
@@ -97,6 +101,8 @@ export interface LadderTest {
   gold: number | 'unanswerable';
   gates: GateVerdict[];
   generator?: GeneratorInfo;
+  /** The seed's dataset record (docs/datasets.md#provenance); absent for the built-in seeds. */
+  dataset?: DatasetSource;
 }
 
 /** Admission statistics (the paper's Table 3), per family. */

@@ -32,7 +32,7 @@ async function recordModel(
 ): Promise<string> {
   const config = CONFIG.validate({});
   const settings = paraphraseSettings({});
-  const dataset = resolveMcItems();
+  const dataset = await resolveMcItems();
   const rewords = await rewordItems(config, dataset.items);
   const suite = paraphraseSuite(
     config,

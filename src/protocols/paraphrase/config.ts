@@ -20,6 +20,17 @@ export const ParaphraseConfig = z
     resamples: z.int().min(1).optional(),
     /** Use only the first N items of the dataset. */
     limit: z.int().positive().optional(),
+    /** Which fields of a dataset file or `hf:` dataset hold an item (docs/datasets.md#fields); dotted paths reach into objects. */
+    fields: z
+      .object({
+        id: z.string().min(1).optional(),
+        stem: z.string().min(1).optional(),
+        options: z.string().min(1).optional(),
+        key: z.string().min(1).optional(),
+        category: z.string().min(1).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type ParaphraseConfigInput = z.input<typeof ParaphraseConfig>;
@@ -36,6 +47,7 @@ export interface ParaphraseSettings {
   phrasings: Phrasing[];
   resamples: number;
   limit?: number;
+  fields?: NonNullable<z.infer<typeof ParaphraseConfig>['fields']>;
 }
 
 export const PARAPHRASE_DEFAULTS = { repeats: 2, resamples: 2000 } as const;
@@ -51,5 +63,6 @@ export function paraphraseSettings(config: { paraphrase?: ParaphraseConfigInput 
     phrasings: s.phrasings ? [...PHRASINGS].filter((p) => s.phrasings?.includes(p)) : [...PHRASINGS],
     resamples: s.resamples ?? PARAPHRASE_DEFAULTS.resamples,
     ...(s.limit !== undefined ? { limit: s.limit } : {}),
+    ...(s.fields !== undefined ? { fields: s.fields } : {}),
   };
 }

@@ -79,7 +79,7 @@ describe('loadParaphraseResults', () => {
       paraphrase: { limit: 4 },
     });
     for (const file of recordings) writeFileSync(file, '');
-    const loaded = loadParaphraseItems(config0, settings);
+    const loaded = await loadParaphraseItems(config0, settings);
     const suite = paraphraseSuite(config0, settings, loaded, await rewordItems(config0, loaded.items));
     recordings.forEach((file, k) => {
       writeFileSync(
@@ -105,7 +105,7 @@ describe('loadParaphraseResults', () => {
       store: join(dir, 'store.db'),
       paraphrase: { limit: 4 },
     });
-    const second = await runParaphrase(both, loadParaphraseItems(both, settings));
+    const second = await runParaphrase(both, await loadParaphraseItems(both, settings));
     expect(second.run.summary.calls).toBe(40);
 
     const store = openStore(join(dir, 'store.db'));

@@ -42,15 +42,22 @@ export interface ParaphraseItems {
   keyCheck: KeyCheck;
 }
 
-/** Loads and checks everything the run needs from the user's input. Writes nothing, calls nothing. */
-export function loadParaphraseItems(
+/**
+ * Loads and checks everything the run needs from the user's input. Writes nothing but the dataset
+ * cache (a Hub dataset is downloaded), calls no model.
+ */
+export async function loadParaphraseItems(
   config: WaverConfig,
   settings: ParaphraseSettings,
   opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
-): ParaphraseItems {
+): Promise<ParaphraseItems> {
   plannedModels(config);
   checkModelFiles(config, opts.cwd);
-  const dataset = resolveMcItems(config.dataset, opts);
+  const dataset = await resolveMcItems(config.dataset, {
+    ...(opts.env && { env: opts.env }),
+    ...(opts.cwd && { cwd: opts.cwd }),
+    ...(settings.fields && { fields: settings.fields }),
+  });
   const items = settings.limit !== undefined ? dataset.items.slice(0, settings.limit) : dataset.items;
   // The key check first of all: a wrong key stops the run before a single call, generator included.
   const keyCheck = verifyKeys(items, { file: dataset.file });
@@ -99,6 +106,7 @@ export function paraphraseSuite(
     repeats: settings.repeats,
     runSeed: config.seed,
     dataset: loaded.dataset.name,
+    ...(loaded.dataset.source && { datasetSource: loaded.dataset.source }),
     verified: new Set(loaded.keyCheck.verified.map((v) => v.item)),
     rewords,
   });

@@ -1,3 +1,4 @@
+import type { DatasetSource } from '../../data/provenance.js';
 import { suiteOf } from '../../run/suite.js';
 import type { Suite, SuiteTest } from '../../run/types.js';
 import type { Phrasing } from './config.js';
@@ -27,6 +28,8 @@ export interface ParaphraseTestMeta {
   /** Shown letter -> the item's own letter. */
   canonicalOf: Record<string, string>;
   dataset: string;
+  /** The dataset's record (commit, files' sha256, licence); absent for the built-in items. */
+  datasetSource?: DatasetSource;
   source: string;
   /** Whether a rule recomputed the key before the run. */
   keyVerified: boolean;
@@ -45,6 +48,7 @@ export function buildParaphraseSuite(
     repeats: number;
     runSeed: number;
     dataset: string;
+    datasetSource?: DatasetSource;
     verified: ReadonlySet<string>;
     rewords?: Pick<Rewords, 'byItem'>;
   },
@@ -67,6 +71,7 @@ export function buildParaphraseSuite(
         itemKey: item.key,
         canonicalOf: phrased.canonicalOf,
         dataset: opts.dataset,
+        ...(opts.datasetSource && { datasetSource: opts.datasetSource }),
         source: item.source,
         keyVerified: opts.verified.has(item.id),
         ...(phrased.reworded ? { reworded: phrased.reworded.source } : {}),

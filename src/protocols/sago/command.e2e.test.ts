@@ -113,7 +113,7 @@ withModel(`waver sago with the real tiny GGUF ${tinyModelMissing ?? ''}`, () => 
     const dir = mkdtempSync(join(tmpdir(), 'waver-sago-roles-'));
     const store = join(dir, 'store.db');
     // The generator's recorded answers: one per structural test the run will send.
-    const [sample] = resolveOpenPrompts([], { n: 2, seed: 0 });
+    const [sample] = await resolveOpenPrompts([], { n: 2, seed: 0 });
     const prompts = promptsOf(sample ? [sample] : []);
     const genLines: string[] = [];
     const params = roleParams(0, 256);

@@ -95,7 +95,7 @@ export const sagoCommand: ProtocolCommand<SagoPromptSets, SagoResults, RunOutcom
     )
     .option(
       '--data-dir <dir>',
-      'directory of the named datasets (default: env WAVER_DATA_DIR, else ../shared/data)',
+      'directory of the named datasets (default: env WAVER_DATA_DIR, else none: named datasets come from the Hugging Face Hub)',
     )
     .option('--prompt-field <field>', 'prompt field of dataset files (dotted path)')
     .option('--id-field <field>', 'id field of dataset files')

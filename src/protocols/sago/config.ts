@@ -17,7 +17,7 @@ export const SagoConfig = z
     n: z.int().positive().default(16),
     /** Named datasets (truthfulqa, nq-open, triviaqa, hotpotqa, simpleqa, alpaca) or files; none = the built-in set. */
     datasets: z.array(z.string().min(1)).default([]),
-    /** Where named datasets live (default: env WAVER_DATA_DIR, else ../shared/data from the cwd). */
+    /** Where named datasets live (default: env WAVER_DATA_DIR, else none: they come from the Hugging Face Hub). */
     dataDir: z.string().min(1).optional(),
     /** Field mapping for dataset files (JSONL/JSON/CSV). */
     fields: z

@@ -1,3 +1,4 @@
+import type { DatasetSource } from '../../data/provenance.js';
 import { suiteOf } from '../../run/suite.js';
 import type { Store } from '../../store/store.js';
 import { WAVER_VERSION } from '../../version.js';
@@ -24,6 +25,14 @@ export interface RejectedVariant {
   generator: string;
   reason: string;
   meaningCheck?: unknown;
+}
+
+/** A dataset of the run: prompts available and sampled, and its record (absent for the built-in set). */
+export interface SagoDatasetRecord {
+  name: string;
+  available: number;
+  n: number;
+  source?: DatasetSource;
 }
 
 export interface SagoManifest {
@@ -54,7 +63,7 @@ export interface SagoManifest {
     | 'variations'
     | 'bertscore'
   >;
-  datasets: { name: string; available: number; n: number }[];
+  datasets: SagoDatasetRecord[];
   rejected: RejectedVariant[];
 }
 

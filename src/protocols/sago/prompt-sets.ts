@@ -16,9 +16,12 @@ export interface SagoPromptSets {
 }
 
 /** Samples the prompts and builds their variations; bad datasets, sizes and strengths are input errors. */
-export function sagoPromptSets(config: WaverConfig, opts: { env?: NodeJS.ProcessEnv } = {}): SagoPromptSets {
+export async function sagoPromptSets(
+  config: WaverConfig,
+  opts: { env?: NodeJS.ProcessEnv } = {},
+): Promise<SagoPromptSets> {
   const settings = sagoSettings(config);
-  const samples = resolveOpenPrompts(settings.datasets, {
+  const samples = await resolveOpenPrompts(settings.datasets, {
     n: settings.n,
     seed: config.seed,
     dataDir: settings.dataDir,

@@ -30,7 +30,7 @@ withModel(`runSago as a library call with the tiny GGUF ${tinyModelMissing ?? ''
       dryRun: true,
       sago: { n: 2, families: ['noise'], variations: 3 },
     });
-    const plan = sagoPromptSets(config);
+    const plan = await sagoPromptSets(config);
     expect(promptSetsSize(plan)).toMatchObject({ prompts: 2, variations: 3, tests: 8 });
     const estimate = await estimateSago(config, plan);
     expect(estimate[0]).toMatchObject({ cells: 8, calls: 8 });
@@ -44,7 +44,7 @@ withModel(`runSago as a library call with the tiny GGUF ${tinyModelMissing ?? ''
       params: { maxTokens: 12 },
       sago: { n: 2, families: ['noise' as const], variations: 3, ablation: { sizes: [2], draws: 10 } },
     };
-    const run = (config: WaverConfig) => runSago(config, sagoPromptSets(config));
+    const run = async (config: WaverConfig) => runSago(config, await sagoPromptSets(config));
     const generation = await run(CONFIG.validate({ ...base, store: join(dir, 'a.db') }));
     const forced = await run(
       CONFIG.validate({
@@ -85,7 +85,7 @@ withModel(`runSago as a library call with the tiny GGUF ${tinyModelMissing ?? ''
       params: { maxTokens: 12 },
       sago: { n: 2, families: ['noise'], variations: 3, confidence: 'teacher-forced' },
     });
-    const r = await runSago(config, sagoPromptSets(config));
+    const r = await runSago(config, await sagoPromptSets(config));
     expect(r.results?.models[0]?.axes.activation).toMatchObject({ available: true });
     expect(vi.mocked(createProvider).mock.calls.map(([spec]) => spec.model)).toEqual([tinyModelPath]);
     const db = openStore(store);

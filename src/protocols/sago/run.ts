@@ -14,9 +14,10 @@ import type { Progress, Suite, SuiteTest } from '../../run/types.js';
 import { openStore, type Store } from '../../store/store.js';
 import { checkRequestedAxes, computedAxes, type SagoEmbedderRecord, type SagoModelRecord } from './axes.js';
 import { type SagoConfig, sagoSettings } from './config.js';
+import type { OpenDatasetSample } from './data/datasets.js';
 import { pooledEmbedding, tokenLevelEmbedder, wordPrefixEmbeddings } from './embeddings.js';
 import { featureRow, featuresRequest, scoreRequest } from './features.js';
-import { type RejectedVariant, type SagoManifest, saveManifest } from './manifest.js';
+import { type RejectedVariant, type SagoDatasetRecord, type SagoManifest, saveManifest } from './manifest.js';
 import { bertScores, groupTests, pooledCosines, promptRowRequest, writePromptRow } from './measures.js';
 import { politenessJudgePrompt } from './mirroring.js';
 import type { SagoPromptSets } from './prompt-sets.js';
@@ -57,7 +58,7 @@ export interface SagoRunOptions {
 }
 
 export interface SagoPlan {
-  datasets: { name: string; available: number; n: number }[];
+  datasets: SagoDatasetRecord[];
   prompts: number;
   /** Distinct variation keys in the set. */
   variations: number;
@@ -76,6 +77,11 @@ export interface SagoRunResult {
   runs: RunResult[];
   aborted: boolean;
   results?: SagoResults;
+}
+
+/** A sampled dataset as the plan and the manifest record it: sizes, and where it came from. */
+function datasetRecord(s: OpenDatasetSample): SagoDatasetRecord {
+  return { name: s.name, available: s.available, n: s.prompts.length, ...(s.source && { source: s.source }) };
 }
 
 export async function runSago(
@@ -114,7 +120,7 @@ export async function runSago(
     const axisCtx = { embedder: embedderRecord, judge: roles.judge?.label, settings };
     checkRequestedAxes(models, axisCtx);
     const plan = (suiteTests: number, rejected: number): SagoPlan => ({
-      datasets: samples.map((s) => ({ name: s.name, available: s.available, n: s.prompts.length })),
+      datasets: samples.map(datasetRecord),
       prompts: prompts.length,
       variations: new Set(sets.flatMap((s) => s.variants.map(variationKeyOf))).size,
       tests: suiteTests,
@@ -219,7 +225,7 @@ export async function runSago(
           variations: settings.variations,
           bertscore: settings.bertscore,
         },
-        datasets: samples.map((s) => ({ name: s.name, available: s.available, n: s.prompts.length })),
+        datasets: samples.map(datasetRecord),
         rejected,
       };
       saveManifest(store, manifest);

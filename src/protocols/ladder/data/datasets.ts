@@ -1,42 +1,65 @@
-import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { catalogNameOf, HUB_DATASETS } from '../../../data/catalog.js';
+import { isHfDatasetSpec, parseHfDatasetSpec } from '../../../data/dataset-spec.js';
+import { type DatasetSource, localFileEntry, localFolderEntry } from '../../../data/provenance.js';
+import { isRecordFile } from '../../../data/records.js';
+import {
+  type DataOptions,
+  explicitDataDir,
+  hubSpecOf,
+  type LoadedRecords,
+  localLabel,
+  readHubRecords,
+  readLocalRecords,
+  readNamedFromHub,
+} from '../../../data/sources.js';
 import { InputError } from '../../../errors.js';
 import type { Seed } from '../types.js';
 import { GRADE_SCHOOL_SEEDS } from './grade-school.js';
 import { loadGsmSymbolic } from './gsm-symbolic.js';
-import { loadGsm8k } from './gsm8k.js';
+import { gsm8kSplit, loadGsm8k } from './gsm8k.js';
+import { gsmSymbolicSeeds, type LadderFields, seedsFromRecords } from './seed-records.js';
 import { loadLadderSeedsCsv } from './seeds-csv.js';
 
 /**
- * Where the ladder's seed problems come from: a dataset name or a file. Names resolve against a
- * data directory laid out like ../shared/data (see its README); files are read by their shape.
+ * Where the ladder's seed problems come from (docs/datasets.md): the built-in problems, a named
+ * dataset, a `hf:` dataset, or a file. A named dataset is read from its Hugging Face Hub home
+ * (src/data/catalog.ts), or from the data directory when one is set (`WAVER_DATA_DIR`, laid out as
+ * docs/datasets.md#offline describes). Every seed of a dataset carries its record (commit, files'
+ * sha256, licence), which the suite builder writes into each test.
  */
 
 export const LADDER_DATASET_NAMES = ['builtin', 'gsm8k', 'gsm-symbolic', 'ladder-seeds'] as const;
 
-export interface LadderSeedOptions {
-  /** The data directory; default env WAVER_DATA_DIR, else `../shared/data` relative to `cwd`. */
+export interface LadderSeedOptions extends DataOptions {
+  /** A data directory holding the named datasets; default env WAVER_DATA_DIR, else none (the Hub). */
   dataDir?: string;
-  cwd?: string;
-  env?: NodeJS.ProcessEnv;
   /** Keep only the first N seeds (a quick run). */
   limit?: number;
+  /** Field mapping for files and `hf:` datasets in another layout (the `ladder.fields` config). */
+  fields?: LadderFields;
 }
 
-export function ladderDataDir(opts: LadderSeedOptions = {}): string {
-  const cwd = opts.cwd ?? process.cwd();
-  const env = opts.env ?? process.env;
-  return resolve(cwd, opts.dataDir ?? env.WAVER_DATA_DIR ?? join('..', 'shared', 'data'));
-}
+/** Paths of the named datasets inside a data directory (docs/datasets.md#offline). */
+export const LADDER_LOCAL_FILES = {
+  gsm8k: 'gsm8k/test.jsonl',
+  'gsm-symbolic': 'gsm-symbolic/templates/symbolic',
+  'ladder-seeds': 'ladder/gsm8k_symbolic100.csv',
+} as const;
 
 /**
  * The seeds of a dataset. `builtin` (the default): waver's own grade-school problems. `gsm8k`: the
  * GSM8K test split. `gsm-symbolic`: the 100 GSM8K problems the GSM-Symbolic templates come from.
- * `ladder-seeds`: the paper's `gsm8k_symbolic100.csv` (the same 100). Anything else is a path: a
- * `.jsonl` in GSM8K form, a `.csv` in the paper's seed form, or a folder of GSM-Symbolic templates.
+ * `ladder-seeds`: the paper's `gsm8k_symbolic100.csv` (the same 100; local only). `hf:...`: a Hub
+ * dataset. Anything else is a path: `.jsonl` in GSM8K form, `.csv` in the paper's seed form,
+ * `.parquet`/`.json` records, or a folder of GSM-Symbolic templates.
  */
-export function resolveLadderSeeds(dataset: string | undefined, opts: LadderSeedOptions = {}): Seed[] {
-  const seeds = loadNamed(dataset ?? 'builtin', opts);
+export async function resolveLadderSeeds(
+  dataset: string | undefined,
+  opts: LadderSeedOptions = {},
+): Promise<Seed[]> {
+  const seeds = await loadNamed(dataset ?? 'builtin', opts);
   if (seeds.length === 0) throw new InputError('the dataset has no seed problems', { field: 'dataset' });
   if (opts.limit !== undefined) {
     if (!Number.isInteger(opts.limit) || opts.limit < 1)
@@ -46,52 +69,142 @@ export function resolveLadderSeeds(dataset: string | undefined, opts: LadderSeed
   return seeds;
 }
 
-function loadNamed(dataset: string, opts: LadderSeedOptions): Seed[] {
-  const dataDir = () => ladderDataDir(opts);
-  switch (dataset) {
-    case 'builtin':
-      // A copy, so a caller that edits its seeds cannot change the built-in set.
-      return GRADE_SCHOOL_SEEDS.map((s) => ({ ...s }));
-    case 'gsm8k':
-      return loadGsm8k(needFile(join(dataDir(), 'gsm8k', 'test.jsonl'), dataset));
-    case 'gsm-symbolic': {
-      const dir = needFile(join(dataDir(), 'gsm-symbolic', 'templates', 'symbolic'), dataset);
-      const test = join(dataDir(), 'gsm8k', 'test.jsonl');
-      return loadGsmSymbolic(dir, existsSync(test) ? { gsm8kTest: test } : {});
-    }
-    case 'ladder-seeds': {
-      // The paper's CSV is a reference fixture, not a dataset: look in the data dir, then beside it.
-      const candidates = [
-        join(dataDir(), 'ladder', 'gsm8k_symbolic100.csv'),
-        join(dataDir(), '..', 'fixtures', 'ladder-reference', 'gsm8k_symbolic100.csv'),
-      ];
-      const found = candidates.find((c) => existsSync(c));
-      return loadLadderSeedsCsv(needFile(found ?? (candidates[0] as string), dataset));
-    }
-    default:
-      return loadPath(resolve(opts.cwd ?? process.cwd(), dataset), dataset);
+async function loadNamed(dataset: string, opts: LadderSeedOptions): Promise<Seed[]> {
+  if (dataset === 'builtin')
+    // A copy, so a caller that edits its seeds cannot change the built-in set.
+    return GRADE_SCHOOL_SEEDS.map((s) => ({ ...s }));
+  if (isHfDatasetSpec(dataset)) return loadHub(dataset, opts);
+  if (dataset === 'gsm8k' || dataset === 'gsm-symbolic' || dataset === 'ladder-seeds') {
+    const dir = explicitDataDir(opts);
+    if (dir !== undefined) return loadLocalNamed(dataset, dir);
+    if (dataset === 'ladder-seeds')
+      throw new InputError(
+        "'ladder-seeds' is the ladder paper's gsm8k_symbolic100.csv, which is not on the Hugging Face Hub: pass that file as --dataset FILE, or use --dataset gsm-symbolic (the same 100 problems, from apple/GSM-Symbolic)",
+        { field: 'dataset' },
+      );
+    const loaded = await readNamedFromHub(dataset, opts);
+    return withSource(hubSeeds(dataset, loaded, HUB_DATASETS[dataset].split, opts.fields), loaded.source);
+  }
+  return loadPath(dataset, opts);
+}
+
+async function loadHub(text: string, opts: LadderSeedOptions): Promise<Seed[]> {
+  const spec = parseHfDatasetSpec(text);
+  const known = catalogNameOf(spec.repo, spec.config, ['gsm8k', 'gsm-symbolic']);
+  // A named dataset's repository without a config or split means that dataset's own.
+  const ref = known ? HUB_DATASETS[known] : undefined;
+  const full =
+    ref && spec.config === undefined && spec.split === undefined ? { ...hubSpecOf(ref), ...spec } : spec;
+  const loaded = await readHubRecords(text, full, { ...opts, ...(ref && { known: ref }) });
+  const split = loaded.source.hub?.split ?? 'data';
+  const seeds = known
+    ? hubSeeds(known, loaded, split, opts.fields)
+    : seedsFromRecords(loaded.records, {
+        prefix: `${spec.repo.split('/')[1]}-${split}`,
+        label: text,
+        ...(opts.fields && { fields: opts.fields }),
+      });
+  return withSource(seeds, loaded.source);
+}
+
+function hubSeeds(
+  name: 'gsm8k' | 'gsm-symbolic',
+  loaded: LoadedRecords,
+  split: string,
+  fields: LadderFields | undefined,
+): Seed[] {
+  if (name === 'gsm-symbolic') return gsmSymbolicSeeds(loaded.records, `hf:${HUB_DATASETS[name].repo}`);
+  // GSM8K's own numbering: `gsm8k-test-<index>`, the index GSM-Symbolic's `original_id` uses.
+  return seedsFromRecords(loaded.records, {
+    prefix: `gsm8k-${split}`,
+    label: `gsm8k ${split}`,
+    fields: fields ?? { question: 'question', answer: 'answer' },
+  });
+}
+
+function loadLocalNamed(dataset: keyof typeof LADDER_LOCAL_FILES, dir: string): Seed[] {
+  const relative = LADDER_LOCAL_FILES[dataset];
+  const path = needFile(join(dir, relative), dataset);
+  if (dataset === 'gsm8k')
+    return withSource(loadGsm8k(path), { name: dataset, files: [localFileEntry(path, relative)] });
+  if (dataset === 'ladder-seeds')
+    return withSource(loadLadderSeedsCsv(path), { name: dataset, files: [localFileEntry(path, relative)] });
+  const test = join(dir, LADDER_LOCAL_FILES.gsm8k);
+  const hasTest = existsSync(test);
+  return withSource(loadGsmSymbolic(path, hasTest ? { gsm8kTest: test } : {}), {
+    name: dataset,
+    files: [
+      localFolderEntry(path, relative),
+      ...(hasTest ? [localFileEntry(test, LADDER_LOCAL_FILES.gsm8k)] : []),
+    ],
+    licence: HUB_DATASETS['gsm-symbolic'].licence,
+    licenceNote: HUB_DATASETS['gsm-symbolic'].licenceNote,
+  });
+}
+
+async function loadPath(dataset: string, opts: LadderSeedOptions): Promise<Seed[]> {
+  const path = resolve(opts.cwd ?? process.cwd(), dataset);
+  if (!existsSync(path))
+    throw new InputError(
+      `unknown dataset '${dataset}': not one of ${LADDER_DATASET_NAMES.join(', ')}, an hf:OWNER/NAME dataset, or a file or folder`,
+      { field: 'dataset' },
+    );
+  const label = localLabel(dataset);
+  if (statSync(path).isDirectory())
+    return withSource(loadGsmSymbolic(path), { name: label, files: [localFolderEntry(path, label)] });
+  const file = { name: label, files: [localFileEntry(path, label)] };
+  // GSM8K JSONL and the paper's CSV keep their own readers (their ids and checks) unless remapped;
+  // GSM-Symbolic's release file (main/test.jsonl, downloaded by hand) gives its 100 originals.
+  if (opts.fields === undefined && /\.jsonl$/i.test(path)) {
+    if (!isGsmSymbolicRelease(path)) return withSource(loadGsm8k(path), file);
+    const loaded = await readLocalRecords(path, label);
+    return withSource(gsmSymbolicSeeds(loaded.records, label), {
+      ...loaded.source,
+      licence: HUB_DATASETS['gsm-symbolic'].licence,
+      licenceNote: HUB_DATASETS['gsm-symbolic'].licenceNote,
+    });
+  }
+  if (opts.fields === undefined && /\.csv$/i.test(path)) return withSource(loadLadderSeedsCsv(path), file);
+  if (!isRecordFile(path))
+    throw new InputError(
+      'cannot tell the seed format: expected a .jsonl (GSM8K), a .csv (the paper seed CSV), a .parquet or .json of records, or a folder of GSM-Symbolic templates',
+      { file: path },
+    );
+  const loaded = await readLocalRecords(path, label);
+  // A file in GSM8K's layout is named like GSM8K's JSONL: `gsm8k-<split>-<index>` (shard suffix dropped).
+  const split = gsm8kSplit(basename(path).replace(/\.(parquet|json)$/i, '.jsonl')).replace(
+    /-\d+-of-\d+$/,
+    '',
+  );
+  return withSource(
+    seedsFromRecords(loaded.records, {
+      prefix: `gsm8k-${split}`,
+      label,
+      ...(opts.fields && { fields: opts.fields }),
+    }),
+    loaded.source,
+  );
+}
+
+/** Whether a JSONL file's first record is a GSM-Symbolic instance (it names its GSM8K original). */
+function isGsmSymbolicRelease(path: string): boolean {
+  const first = readFileSync(path, 'utf8').split('\n', 1)[0] ?? '';
+  try {
+    const v = JSON.parse(first) as Record<string, unknown>;
+    return typeof v?.original_question === 'string' && v.original_id !== undefined;
+  } catch {
+    return false; // The GSM8K reader names the bad line.
   }
 }
 
-function loadPath(path: string, dataset: string): Seed[] {
-  if (!existsSync(path))
-    throw new InputError(
-      `unknown dataset '${dataset}': not one of ${LADDER_DATASET_NAMES.join(', ')}, and no such file or folder`,
-      { field: 'dataset' },
-    );
-  if (statSync(path).isDirectory()) return loadGsmSymbolic(path);
-  if (/\.jsonl?$/i.test(path)) return loadGsm8k(path);
-  if (/\.csv$/i.test(path)) return loadLadderSeedsCsv(path);
-  throw new InputError(
-    'cannot tell the seed format: expected a .jsonl (GSM8K), a .csv (the paper seed CSV) or a folder of GSM-Symbolic templates',
-    { file: path },
-  );
+function withSource(seeds: Seed[], source: DatasetSource): Seed[] {
+  return seeds.map((s) => ({ ...s, dataset: source }));
 }
 
 function needFile(path: string, dataset: string): string {
   if (!existsSync(path))
     throw new InputError(
-      `dataset '${dataset}' not found: set WAVER_DATA_DIR to a folder laid out like ../shared/data, or pass a file`,
+      `dataset '${dataset}' not found in the data directory (WAVER_DATA_DIR): ${path} is missing; unset WAVER_DATA_DIR to download it from the Hugging Face Hub, or pass a file`,
       { file: path },
     );
   return path;

@@ -7,8 +7,8 @@ import { goldAfterHashes, readGsm8k } from './gsm8k.js';
 /**
  * GSM-Symbolic templates (apple/ml-gsm-symbolic): one JSON file per template, `NNNN.json`, whose
  * `id_orig` is the 0-based line of the GSM8K test record it was built from. The ladder paper's
- * seeds are those 100 original problems, not the symbolic instances (see ../shared/data/README.md,
- * "Recipe"), so a seed is the GSM8K question and gold the template points to.
+ * seeds are those 100 original problems, not the symbolic instances (docs/datasets.md#catalog),
+ * so a seed is the GSM8K question and gold the template points to.
  */
 
 export interface GsmSymbolicOptions {

@@ -4,7 +4,7 @@ import { checkMcItems, type McItem, OPTION_LETTERS, parseMcItem } from './mc-ite
 import { readJsonLines } from './mc-jsonl.js';
 
 /**
- * ARC-Challenge as ../shared/data/arc-challenge/arc_challenge.jsonl holds it (llm-foundry's copy):
+ * ARC-Challenge as `arc-challenge/arc_challenge.jsonl` holds it (llm-foundry's copy, docs/datasets.md#offline):
  * `{"query": "Question: ...", "choices": [4 texts], "gold": 0-based index}`. The rows carry no ARC
  * id, so an item is named by its 0-based line: `arc-challenge-0`, `arc-challenge-1`, ...
  */

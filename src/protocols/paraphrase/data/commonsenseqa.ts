@@ -4,7 +4,7 @@ import { checkMcItems, type McItem, parseMcItem } from './mc-item.js';
 import { readJsonLines } from './mc-jsonl.js';
 
 /**
- * CommonsenseQA in its original JSONL (../shared/data/commonsenseqa/dev_rand_split.jsonl):
+ * CommonsenseQA in its original JSONL (`commonsenseqa/dev_rand_split.jsonl`, docs/datasets.md#offline):
  * `{"id", "answerKey": "A".."E", "question": {"question_concept", "stem", "choices": [{"label", "text"}]}}`.
  * Items keep the dataset's own ids; the concept is kept in the source for reference.
  */

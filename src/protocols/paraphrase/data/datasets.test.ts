@@ -8,55 +8,62 @@ import { mcDataDir, resolveMcItems } from './datasets.js';
 const ARC = sharedFile('data/arc-challenge/arc_challenge.jsonl');
 
 describe('resolveMcItems', () => {
-  it('gives the 32 built-in items when no dataset is named, or `builtin`', () => {
-    expect(resolveMcItems().items).toHaveLength(32);
-    expect(resolveMcItems('builtin')).toMatchObject({ name: 'builtin' });
-    expect(resolveMcItems().file).toBeUndefined();
+  it('gives the 32 built-in items when no dataset is named, or `builtin`', async () => {
+    expect((await resolveMcItems()).items).toHaveLength(32);
+    expect(await resolveMcItems('builtin')).toMatchObject({ name: 'builtin' });
+    expect((await resolveMcItems()).file).toBeUndefined();
   });
 
-  it('finds the data directory: WAVER_DATA_DIR, else ../shared/data from the cwd', () => {
-    expect(mcDataDir({}, '/a/repo')).toBe(resolve('/a/shared/data'));
+  it('finds the data directory: WAVER_DATA_DIR, else none (named datasets come from the Hub)', () => {
+    expect(mcDataDir({}, '/a/repo')).toBeUndefined();
     expect(mcDataDir({ WAVER_DATA_DIR: 'data' }, '/a/repo')).toBe(resolve('/a/repo/data'));
   });
 
-  it('reads a generic JSONL file by path (relative to the cwd)', () => {
+  it('reads a generic JSONL file by path (relative to the cwd)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'waver-mcds-'));
     writeFileSync(
       join(dir, 'mine.jsonl'),
       `${JSON.stringify({ id: 'm1', stem: 's', options: ['x', 'y'], key: 'B' })}\n`,
     );
-    const ds = resolveMcItems('mine.jsonl', { cwd: dir });
+    const ds = await resolveMcItems('mine.jsonl', { cwd: dir });
     expect(ds).toMatchObject({ name: 'jsonl', file: join(dir, 'mine.jsonl') });
     expect(ds.items.map((i) => i.id)).toEqual(['m1']);
   });
 
-  it('names what it expected for an unknown dataset, and where it looked for a missing named one', () => {
-    expect(() => resolveMcItems('mmlu', { cwd: tmpdir() })).toThrow(
-      "unknown dataset 'mmlu': expected builtin, arc-challenge, commonsenseqa, truthfulqa-mc, NAME:FILE, or a JSONL file",
+  it('names what it expected for an unknown dataset, and where it looked for a missing named one', async () => {
+    await expect(resolveMcItems('mmlu', { cwd: tmpdir() })).rejects.toThrow(
+      "unknown dataset 'mmlu': expected builtin, arc-challenge, commonsenseqa, truthfulqa-mc, hf:OWNER/NAME, NAME:FILE, or a JSONL file",
     );
     const empty = mkdtempSync(join(tmpdir(), 'waver-nodata-'));
-    expect(() => resolveMcItems('arc', { env: { WAVER_DATA_DIR: empty } })).toThrow(
+    await expect(resolveMcItems('arc', { env: { WAVER_DATA_DIR: empty } })).rejects.toThrow(
       `dataset 'arc-challenge' not found at ${join(empty, 'arc-challenge/arc_challenge.jsonl')}: set WAVER_DATA_DIR`,
     );
-    expect(() => resolveMcItems('csqa:missing.jsonl', { cwd: empty })).toThrow(
+    await expect(resolveMcItems('csqa:missing.jsonl', { cwd: empty })).rejects.toThrow(
       'cannot read dataset: no such file',
     );
   });
 
   (ARC ? it : it.skip)(
     `loads named datasets from WAVER_DATA_DIR, by alias and as NAME:FILE ${ARC ? '' : `(skipped: ${resolve(sharedDir, 'data')} is not there)`}`,
-    () => {
+    async () => {
       const dataDir = resolve(sharedDir, 'data');
-      const byName = resolveMcItems('arc', { env: { WAVER_DATA_DIR: dataDir } });
+      const byName = await resolveMcItems('arc', { env: { WAVER_DATA_DIR: dataDir } });
       expect(byName).toMatchObject({ name: 'arc-challenge', file: ARC });
       expect(byName.items).toHaveLength(1172);
-      const byPrefix = resolveMcItems(`arc-challenge:${ARC}`, { cwd: dirname(ARC as string) });
+      const byPrefix = await resolveMcItems(`arc-challenge:${ARC}`, { cwd: dirname(ARC as string) });
       expect(byPrefix.items).toHaveLength(1172);
-      // Default data dir: ../shared/data relative to a cwd beside shared/.
-      expect(resolveMcItems('csqa', { env: {}, cwd: resolve(sharedDir, '..', 'main') }).items).toHaveLength(
-        1221,
+      // A relative WAVER_DATA_DIR is read from the cwd.
+      expect(
+        (
+          await resolveMcItems('csqa', {
+            env: { WAVER_DATA_DIR: '../shared/data' },
+            cwd: resolve(sharedDir, '..', 'main'),
+          })
+        ).items,
+      ).toHaveLength(1221);
+      expect((await resolveMcItems('truthfulqa', { env: { WAVER_DATA_DIR: dataDir } })).items).toHaveLength(
+        790,
       );
-      expect(resolveMcItems('truthfulqa', { env: { WAVER_DATA_DIR: dataDir } }).items).toHaveLength(790);
     },
   );
 });

@@ -1,94 +1,217 @@
 import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
+import { catalogNameOf, HUB_DATASETS } from '../../../data/catalog.js';
+import { isHfDatasetSpec, parseHfDatasetSpec } from '../../../data/dataset-spec.js';
+import { type DatasetSource, localFileEntry } from '../../../data/provenance.js';
+import type { DataRecord } from '../../../data/records.js';
+import {
+  type DataOptions,
+  explicitDataDir,
+  hubSpecOf,
+  localLabel,
+  readHubRecords,
+  readLocalRecords,
+  readNamedFromHub,
+} from '../../../data/sources.js';
 import { InputError } from '../../../errors.js';
 import { loadArcChallenge } from './arc.js';
 import { BUILTIN_MC_ITEMS } from './builtin-items.js';
 import { loadCommonsenseQa } from './commonsenseqa.js';
 import type { McItem } from './mc-item.js';
 import { loadMcJsonl } from './mc-jsonl.js';
-import { loadTruthfulQaMc } from './truthfulqa-mc.js';
+import { type McFields, mcItemsFromRecords } from './mc-records.js';
+import { loadTruthfulQaMc, truthfulQaHubRows, truthfulQaMcItems } from './truthfulqa-mc.js';
 
 /**
- * Where multiple-choice items come from, by `--dataset`:
+ * Where multiple-choice items come from, by `--dataset` (docs/datasets.md):
  * - nothing or `builtin`: the 32 built-in items;
- * - a name (`arc-challenge`, `commonsenseqa`, `truthfulqa-mc`, or an alias): that dataset's file
- *   under the data directory — `WAVER_DATA_DIR`, else `../shared/data` relative to the cwd;
- * - `NAME:FILE`: that dataset's format read from FILE;
- * - any other existing file: generic JSONL (see mc-jsonl.ts).
+ * - a name (`arc-challenge`, `commonsenseqa`, `truthfulqa-mc`, or an alias): that dataset from its
+ *   Hugging Face Hub home, or its file under the data directory when `WAVER_DATA_DIR` is set;
+ * - `hf:OWNER/NAME...`: a Hub dataset (a named one's repository reads as that dataset);
+ * - `NAME:FILE`: that dataset's file format read from FILE;
+ * - any other file: generic JSONL (see mc-jsonl.ts), or Parquet/JSON/CSV records mapped by
+ *   `paraphrase.fields` (see mc-records.ts).
  */
+
+type McName = 'arc-challenge' | 'commonsenseqa' | 'truthfulqa-mc';
 
 interface NamedDataset {
   /** Path under the data directory. */
   file: string;
   load: (file: string) => McItem[];
   aliases: string[];
+  /** The Hub's rows as items. */
+  fromHub: (records: readonly DataRecord[]) => McItem[];
 }
 
-export const MC_DATASETS: Readonly<Record<string, NamedDataset>> = {
-  'arc-challenge': { file: 'arc-challenge/arc_challenge.jsonl', load: loadArcChallenge, aliases: ['arc'] },
-  commonsenseqa: { file: 'commonsenseqa/dev_rand_split.jsonl', load: loadCommonsenseQa, aliases: ['csqa'] },
+export const MC_DATASETS: Readonly<Record<McName, NamedDataset>> = {
+  'arc-challenge': {
+    file: 'arc-challenge/arc_challenge.jsonl',
+    load: loadArcChallenge,
+    aliases: ['arc'],
+    // Numbered by position as the file's rows are; the ARC id is kept in the source.
+    fromHub: (records) =>
+      mcItemsFromRecords(records, {
+        prefix: 'arc-challenge',
+        category: 'science',
+        sourcePrefix: 'arc-challenge',
+        fields: { stem: 'question', options: 'choices', key: 'answerKey' },
+      }).map((item, i) => ({
+        ...item,
+        source: `arc-challenge:${String((records[i]?.value as { id?: unknown })?.id ?? i)}`,
+      })),
+  },
+  commonsenseqa: {
+    file: 'commonsenseqa/dev_rand_split.jsonl',
+    load: loadCommonsenseQa,
+    aliases: ['csqa'],
+    fromHub: (records) =>
+      mcItemsFromRecords(records, {
+        prefix: 'commonsenseqa',
+        category: 'commonsense',
+        sourcePrefix: 'commonsenseqa',
+        fields: { id: 'id', stem: 'question', options: 'choices', key: 'answerKey' },
+      }),
+  },
   'truthfulqa-mc': {
     file: 'truthfulqa/mc_task.json',
     load: loadTruthfulQaMc,
     aliases: ['truthfulqa', 'truthfulqa-mc1'],
+    fromHub: (records) =>
+      truthfulQaMcItems(
+        truthfulQaHubRows(records.map((r) => r.value)),
+        records[0]?.where.file ?? 'truthfulqa-mc',
+      ),
   },
 };
 
+const MC_NAMES = Object.keys(MC_DATASETS) as McName[];
+
 export interface McDataset {
-  /** `builtin`, a dataset name, or `jsonl`. */
+  /** `builtin`, a dataset name, `jsonl`, or the `hf:` spec / file as given. */
   name: string;
-  /** The file read (absent for the built-in items). */
+  /** The file read (absent for the built-in items and Hub datasets). */
   file?: string;
   items: McItem[];
+  /** The dataset's record (commit, files' sha256, licence); absent for the built-in items. */
+  source?: DatasetSource;
 }
 
-/** The data directory: `WAVER_DATA_DIR`, else `../shared/data` relative to `cwd`. */
-export function mcDataDir(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
-  return env.WAVER_DATA_DIR ? resolve(cwd, env.WAVER_DATA_DIR) : resolve(cwd, '..', 'shared', 'data');
+export interface McDatasetOptions extends DataOptions {
+  /** Field mapping for record files and `hf:` datasets (the `paraphrase.fields` config). */
+  fields?: McFields;
 }
 
-function named(name: string): [string, NamedDataset] | undefined {
+/** The data directory the user set (`WAVER_DATA_DIR`), or undefined: named datasets then come from the Hub. */
+export function mcDataDir(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string | undefined {
+  return explicitDataDir({ env, cwd });
+}
+
+function named(name: string): [McName, NamedDataset] | undefined {
   const lower = name.toLowerCase();
-  for (const [canonical, d] of Object.entries(MC_DATASETS))
+  for (const [canonical, d] of Object.entries(MC_DATASETS) as [McName, NamedDataset][])
     if (canonical === lower || d.aliases.includes(lower)) return [canonical, d];
   return undefined;
 }
 
-export function resolveMcItems(
-  dataset?: string,
-  opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
-): McDataset {
+export async function resolveMcItems(dataset?: string, opts: McDatasetOptions = {}): Promise<McDataset> {
   const cwd = opts.cwd ?? process.cwd();
   if (dataset === undefined || dataset === 'builtin')
     return { name: 'builtin', items: [...BUILTIN_MC_ITEMS] };
+  if (isHfDatasetSpec(dataset)) return loadHub(dataset, opts);
   const byName = named(dataset);
   if (byName) {
     const [name, d] = byName;
     const dir = mcDataDir(opts.env, cwd);
+    if (dir === undefined) {
+      const loaded = await readNamedFromHub(name, { ...opts, pass: `--dataset ${name}:FILE` });
+      return { name, items: d.fromHub(loaded.records), source: loaded.source };
+    }
     const file = resolve(dir, d.file);
     if (!existsSync(file))
       throw new InputError(
-        `dataset '${name}' not found at ${file}: set WAVER_DATA_DIR to the folder that holds ${d.file}, or pass ${name}:FILE`,
+        `dataset '${name}' not found at ${file}: set WAVER_DATA_DIR to the folder that holds ${d.file}, pass ${name}:FILE, or unset WAVER_DATA_DIR to download it from the Hugging Face Hub`,
         { field: 'dataset' },
       );
-    return { name, file, items: d.load(file) };
+    return { name, file, items: d.load(file), source: namedSource(name, file, d.file) };
   }
   const colon = dataset.indexOf(':');
   if (colon > 0) {
     const prefixed = named(dataset.slice(0, colon));
     if (prefixed) {
-      const file = resolve(cwd, dataset.slice(colon + 1));
+      const given = dataset.slice(colon + 1);
+      const file = resolve(cwd, given);
       if (!isFile(file))
         throw new InputError('cannot read dataset: no such file', { file, field: 'dataset' });
-      return { name: prefixed[0], file, items: prefixed[1].load(file) };
+      // A Parquet file is the Hub's form of the dataset (downloaded by hand).
+      if (extname(file).toLowerCase() === '.parquet') {
+        const loaded = await readLocalRecords(file, localLabel(given), prefixed[0]);
+        return { name: prefixed[0], file, items: prefixed[1].fromHub(loaded.records), source: loaded.source };
+      }
+      return {
+        name: prefixed[0],
+        file,
+        items: prefixed[1].load(file),
+        source: namedSource(prefixed[0], file, localLabel(given)),
+      };
     }
   }
   const file = resolve(cwd, dataset);
-  if (isFile(file)) return { name: 'jsonl', file, items: loadMcJsonl(file) };
+  if (isFile(file)) {
+    const label = localLabel(dataset);
+    if (extname(file).toLowerCase() === '.jsonl' && opts.fields === undefined)
+      return {
+        name: 'jsonl',
+        file,
+        items: loadMcJsonl(file),
+        source: { name: label, files: [localFileEntry(file, label)] },
+      };
+    const loaded = await readLocalRecords(file, label);
+    return {
+      name: label,
+      file,
+      items: mcItemsFromRecords(loaded.records, {
+        prefix: 'item',
+        category: 'uncategorised',
+        sourcePrefix: label,
+        ...(opts.fields && { fields: opts.fields }),
+      }),
+      source: loaded.source,
+    };
+  }
   throw new InputError(
-    `unknown dataset '${dataset}': expected builtin, ${Object.keys(MC_DATASETS).join(', ')}, NAME:FILE, or a JSONL file`,
+    `unknown dataset '${dataset}': expected builtin, ${MC_NAMES.join(', ')}, hf:OWNER/NAME, NAME:FILE, or a JSONL file`,
     { field: 'dataset' },
   );
+}
+
+async function loadHub(dataset: string, opts: McDatasetOptions): Promise<McDataset> {
+  const spec = parseHfDatasetSpec(dataset);
+  const known = catalogNameOf(spec.repo, spec.config, MC_NAMES);
+  const ref = known ? HUB_DATASETS[known] : undefined;
+  const full =
+    ref && spec.config === undefined && spec.split === undefined ? { ...hubSpecOf(ref), ...spec } : spec;
+  const loaded = await readHubRecords(dataset, full, { ...opts, ...(ref && { known: ref }) });
+  const items =
+    known && opts.fields === undefined
+      ? MC_DATASETS[known].fromHub(loaded.records)
+      : mcItemsFromRecords(loaded.records, {
+          prefix: spec.repo.split('/')[1] ?? 'item',
+          category: 'uncategorised',
+          sourcePrefix: dataset,
+          ...(opts.fields && { fields: opts.fields }),
+        });
+  return { name: known ?? dataset, items, source: loaded.source };
+}
+
+function namedSource(name: McName, file: string, label: string): DatasetSource {
+  const ref = HUB_DATASETS[name] as { licence: string; licenceNote?: string };
+  return {
+    name,
+    files: [localFileEntry(file, label)],
+    licence: ref.licence,
+    ...(ref.licenceNote !== undefined && { licenceNote: ref.licenceNote }),
+  };
 }
 
 function isFile(path: string): boolean {

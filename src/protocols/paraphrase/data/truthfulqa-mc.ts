@@ -5,7 +5,7 @@ import { checkMcItems, type McItem, OPTION_LETTERS, parseMcItem } from './mc-ite
 import { readDataFile } from './mc-jsonl.js';
 
 /**
- * TruthfulQA's MC1 task (../shared/data/truthfulqa/mc_task.json): a JSON array of
+ * TruthfulQA's MC1 task (`truthfulqa/mc_task.json`, docs/datasets.md#offline): a JSON array of
  * `{"question", "mc1_targets": {answer text: 1 | 0}}` with exactly one true answer.
  *
  * In the file the true answer is always listed first, so presenting the options in file order
@@ -29,6 +29,27 @@ export function loadTruthfulQaMc(file: string): McItem[] {
     throw new InputError(`not valid JSON (${(e as Error).message})`, { file });
   }
   if (!Array.isArray(rows)) throw new InputError('expected a JSON array of questions', { file });
+  return truthfulQaMcItems(rows, file);
+}
+
+/**
+ * The Hub's `multiple_choice` rows (`mc1_targets: {choices: [...], labels: [1, 0, ...]}`) in the
+ * file's shape (`mc1_targets: {text: 1 | 0}`), so both are read, ordered and checked alike.
+ */
+export function truthfulQaHubRows(rows: readonly unknown[]): unknown[] {
+  return rows.map((row) => {
+    const r = (row ?? {}) as { question?: unknown; mc1_targets?: { choices?: unknown; labels?: unknown } };
+    const choices = Array.isArray(r.mc1_targets?.choices) ? r.mc1_targets.choices : [];
+    const labels = Array.isArray(r.mc1_targets?.labels) ? r.mc1_targets.labels : [];
+    return {
+      question: r.question,
+      mc1_targets: Object.fromEntries(choices.map((c, i) => [String(c), labels[i]])),
+    };
+  });
+}
+
+/** Items from rows in the file's shape; `file` names the source in errors. */
+export function truthfulQaMcItems(rows: readonly unknown[], file: string): McItem[] {
   const items = rows.map((value, index) => {
     const id = `truthfulqa-mc1-${index}`;
     const row = Row.safeParse(value);

@@ -2,13 +2,23 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inputErrorOf } from '../../../test-support/scratch.js';
+import { InputError } from '../../../errors.js';
 import { sharedDir, sharedFile } from '../../../test-support/shared.js';
 import { BUILTIN_OPEN_QUESTIONS } from './builtin-questions.js';
 import { loadOpenDataset, OPEN_DATASETS, resolveOpenPrompts } from './datasets.js';
 import { loadOpenFile } from './open-jsonl.js';
 
 const dataDir = join(sharedDir, 'data');
+
+async function inputError(fn: () => unknown): Promise<InputError> {
+  try {
+    await fn();
+  } catch (e) {
+    if (e instanceof InputError) return e;
+    throw e;
+  }
+  throw new Error('expected an InputError');
+}
 
 /** Row counts from ../shared/data/README.md. */
 const EXPECTED: Record<string, { rows: number; first: string }> = {
@@ -29,8 +39,8 @@ describe('named open-ended datasets', () => {
     const run = present ? it : it.skip;
     run(
       `${name} loads every row with a clean prompt${present ? '' : ` (skipped: ../shared/data/${file} is missing)`}`,
-      () => {
-        const prompts = loadOpenDataset(name, { dataDir });
+      async () => {
+        const prompts = await loadOpenDataset(name, { dataDir });
         const expected = EXPECTED[name] as { rows: number; first: string };
         expect(prompts).toHaveLength(expected.rows);
         expect(prompts[0]?.text).toBe(expected.first);
@@ -49,18 +59,18 @@ describe('named open-ended datasets', () => {
   const tqa = sharedFile('data/truthfulqa/TruthfulQA.csv');
   (tqa ? it : it.skip)(
     `samples N prompts like CPython's random.Random(seed).sample${tqa ? '' : ' (skipped: TruthfulQA.csv missing)'}`,
-    () => {
-      const [sample] = resolveOpenPrompts(['truthfulqa'], { n: 4, seed: 0, dataDir });
+    async () => {
+      const [sample] = await resolveOpenPrompts(['truthfulqa'], { n: 4, seed: 0, dataDir });
       // python3: random.Random(deriveSeed(0, 'sago/sample', 'truthfulqa')).sample(range(790), 4)
       expect(sample?.prompts.map((p) => p.id)).toEqual(['tqa-494', 'tqa-176', 'tqa-35', 'tqa-530']);
       expect(sample?.available).toBe(790);
-      const again = resolveOpenPrompts(['truthfulqa'], { n: 4, seed: 0, dataDir });
+      const again = await resolveOpenPrompts(['truthfulqa'], { n: 4, seed: 0, dataDir });
       expect(again).toEqual([sample]);
     },
   );
 
-  it('reads WAVER_DATA_DIR when no data directory is given, and names the missing file', () => {
-    const err = inputErrorOf(() =>
+  it('reads WAVER_DATA_DIR when no data directory is given, and names the missing file', async () => {
+    const err = await inputError(() =>
       loadOpenDataset('truthfulqa', { env: { WAVER_DATA_DIR: '/nonexistent-waver-data' } }),
     );
     expect(err.message).toMatch(
@@ -70,8 +80,8 @@ describe('named open-ended datasets', () => {
 });
 
 describe('the built-in open questions', () => {
-  it('run with no dataset named: N sampled with the seed', () => {
-    const [sample] = resolveOpenPrompts([], { n: 4, seed: 0 });
+  it('run with no dataset named: N sampled with the seed', async () => {
+    const [sample] = await resolveOpenPrompts([], { n: 4, seed: 0 });
     expect(sample?.name).toBe('builtin');
     expect(sample?.available).toBe(BUILTIN_OPEN_QUESTIONS.length);
     // python3: random.Random(deriveSeed(0, 'sago/sample', 'builtin')).sample(range(32), 4)
@@ -90,49 +100,51 @@ describe('the built-in open questions', () => {
 describe('dataset files and bad input', () => {
   const dir = mkdtempSync(join(tmpdir(), 'waver-open-'));
 
-  it('reads JSONL, JSON and CSV with a field mapping (dotted paths, ids, references)', () => {
+  it('reads JSONL, JSON and CSV with a field mapping (dotted paths, ids, references)', async () => {
     const jsonl = join(dir, 'q.jsonl');
     writeFileSync(
       jsonl,
       '{"q": {"stem": "Why is the sea salty?"}, "key": 7, "gold": ["salt"]}\n\n{"q": {"stem": "What is fog?"}, "key": 8}\n',
     );
-    const prompts = loadOpenFile(jsonl, { prompt: 'q.stem', id: 'key', references: 'gold' });
+    const prompts = await loadOpenFile(jsonl, { prompt: 'q.stem', id: 'key', references: 'gold' });
     expect(prompts.map((p) => [p.id, p.text, p.references])).toEqual([
       ['7', 'Why is the sea salty?', ['salt']],
       ['8', 'What is fog?', undefined],
     ]);
     const csv = join(dir, 'q.csv');
     writeFileSync(csv, 'question,answer\n"Why, then?",x\n');
-    expect(loadOpenFile(csv).map((p) => [p.id, p.text])).toEqual([['row-2', 'Why, then?']]);
+    expect((await loadOpenFile(csv)).map((p) => [p.id, p.text])).toEqual([['row-2', 'Why, then?']]);
     const json = join(dir, 'q.json');
     writeFileSync(json, JSON.stringify([{ instruction: 'Name a colour.' }]));
-    expect(loadOpenFile(json)[0]?.id).toBe('row-0');
+    expect((await loadOpenFile(json))[0]?.id).toBe('row-0');
   });
 
-  it('an empty dataset is an error naming it', () => {
+  it('an empty dataset is an error naming it', async () => {
     const empty = join(dir, 'empty.jsonl');
     writeFileSync(empty, '\n');
-    const err = inputErrorOf(() => resolveOpenPrompts([empty], { n: 2 }));
+    const err = await inputError(() => resolveOpenPrompts([empty], { n: 2 }));
     expect(err.format()).toBe(`${empty}: datasets: dataset '${empty}' has no prompts`);
   });
 
-  it('a sample larger than the dataset is an error naming both', () => {
-    const err = inputErrorOf(() => resolveOpenPrompts([], { n: 40 }));
+  it('a sample larger than the dataset is an error naming both', async () => {
+    const err = await inputError(() => resolveOpenPrompts([], { n: 40 }));
     expect(err.message).toBe("sample size 40 is larger than dataset 'builtin' (32 prompts); lower --n");
   });
 
-  it('unknown names, missing prompt fields and bad JSON name the thing', () => {
-    expect(inputErrorOf(() => resolveOpenPrompts(['nope'])).message).toMatch(/unknown dataset 'nope'/);
+  it('unknown names, missing prompt fields and bad JSON name the thing', async () => {
+    expect((await inputError(() => resolveOpenPrompts(['nope']))).message).toMatch(/unknown dataset 'nope'/);
     const noField = join(dir, 'nofield.jsonl');
     writeFileSync(noField, '{"body": "x"}\n');
-    expect(inputErrorOf(() => loadOpenFile(noField)).message).toMatch(
+    expect((await inputError(() => loadOpenFile(noField))).message).toMatch(
       /no prompt field.*fields: body.*--prompt-field/,
     );
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, '{"prompt": "ok"}\n{oops\n');
-    const err = inputErrorOf(() => loadOpenFile(bad));
+    const err = await inputError(() => loadOpenFile(bad));
     expect([err.file, err.line]).toEqual([bad, 2]);
-    expect(inputErrorOf(() => resolveOpenPrompts(['builtin', 'builtin'])).message).toMatch(/listed twice/);
-    expect(inputErrorOf(() => resolveOpenPrompts([], { n: 0 })).message).toMatch(/positive integer/);
+    expect((await inputError(() => resolveOpenPrompts(['builtin', 'builtin']))).message).toMatch(
+      /listed twice/,
+    );
+    expect((await inputError(() => resolveOpenPrompts([], { n: 0 }))).message).toMatch(/positive integer/);
   });
 });

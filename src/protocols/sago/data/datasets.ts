@@ -1,40 +1,104 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { catalogNameOf, HUB_DATASETS } from '../../../data/catalog.js';
+import { isHfDatasetSpec, parseHfDatasetSpec } from '../../../data/dataset-spec.js';
+import { type DatasetSource, localFileEntry } from '../../../data/provenance.js';
+import { type DataRecord, isRecordFile, pick } from '../../../data/records.js';
+import {
+  type DataOptions,
+  explicitDataDir,
+  hubSpecOf,
+  localLabel,
+  readHubRecords,
+  readLocalRecords,
+  readNamedFromHub,
+} from '../../../data/sources.js';
 import { InputError } from '../../../errors.js';
 import { deriveSeed, PyRandom } from '../../../util/random.js';
 import { ALPACA_FILE, loadAlpaca } from './alpaca.js';
 import { BUILTIN_OPEN_QUESTIONS } from './builtin-questions.js';
 import { HOTPOTQA_FILE, loadHotpotQa } from './hotpotqa.js';
 import { loadNqOpen, NQ_OPEN_FILE } from './nq-open.js';
-import { type FieldMapping, loadOpenFile } from './open-jsonl.js';
-import type { OpenPrompt } from './open-prompt.js';
+import { type FieldMapping, promptsFromRecords } from './open-jsonl.js';
+import { cleanText, type OpenPrompt } from './open-prompt.js';
 import { loadSimpleQa, SIMPLEQA_FILE } from './simpleqa.js';
 import { loadTriviaQa, TRIVIAQA_FILE } from './triviaqa.js';
 import { loadTruthfulQa, TRUTHFULQA_FILE } from './truthfulqa.js';
 
-/** The named open-ended datasets: file under the data directory and its loader. */
-export const OPEN_DATASETS: Readonly<
-  Record<string, { file: string; load: (path: string, label: string) => OpenPrompt[] }>
-> = {
-  truthfulqa: { file: TRUTHFULQA_FILE, load: loadTruthfulQa },
-  'nq-open': { file: NQ_OPEN_FILE, load: loadNqOpen },
-  triviaqa: { file: TRIVIAQA_FILE, load: loadTriviaQa },
-  hotpotqa: { file: HOTPOTQA_FILE, load: loadHotpotQa },
-  simpleqa: { file: SIMPLEQA_FILE, load: loadSimpleQa },
-  alpaca: { file: ALPACA_FILE, load: loadAlpaca },
+type OpenName = 'truthfulqa' | 'nq-open' | 'triviaqa' | 'hotpotqa' | 'simpleqa' | 'alpaca';
+
+interface OpenNamed {
+  /** Path under a data directory (docs/datasets.md#offline) and the loader of that file. */
+  file: string;
+  load: (path: string, label: string) => OpenPrompt[];
+  /** How the Hub's rows map to prompts: the prompt field, references, and the id of row `index`. */
+  hub: {
+    prompt: string;
+    references?: (row: unknown) => string[];
+    id: (row: unknown, index: number) => string;
+    /** Instructions keep their line breaks; questions read as one line. */
+    keepLines?: boolean;
+  };
+}
+
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : [];
+
+/** The named open-ended datasets: file under a data directory, its loader, and their Hub form. */
+export const OPEN_DATASETS: Readonly<Record<OpenName, OpenNamed>> = {
+  truthfulqa: {
+    file: TRUTHFULQA_FILE,
+    load: loadTruthfulQa,
+    hub: {
+      prompt: 'question',
+      references: (r) => strings(pick(r, 'correct_answers')),
+      id: (_r, i) => `tqa-${i}`,
+    },
+  },
+  // NQ-open and TriviaQA ids are 1-based lines in their JSONL files; the Hub's rows keep that numbering.
+  'nq-open': {
+    file: NQ_OPEN_FILE,
+    load: loadNqOpen,
+    hub: { prompt: 'question', references: (r) => strings(pick(r, 'answer')), id: (_r, i) => `nq-${i + 1}` },
+  },
+  triviaqa: {
+    file: TRIVIAQA_FILE,
+    load: loadTriviaQa,
+    hub: {
+      prompt: 'question',
+      references: (r) => strings(pick(r, 'answer.value')),
+      id: (r, i) => `trivia-${String(pick(r, 'question_id') ?? i + 1)}`,
+    },
+  },
+  hotpotqa: {
+    file: HOTPOTQA_FILE,
+    load: loadHotpotQa,
+    hub: { prompt: 'question', references: (r) => strings(pick(r, 'answer')), id: (_r, i) => `hotpot-${i}` },
+  },
+  simpleqa: {
+    file: SIMPLEQA_FILE,
+    load: loadSimpleQa,
+    hub: { prompt: 'problem', references: (r) => strings(pick(r, 'answer')), id: (_r, i) => `simpleqa-${i}` },
+  },
+  alpaca: {
+    file: ALPACA_FILE,
+    load: loadAlpaca,
+    hub: { prompt: 'instruction', id: (_r, i) => `alpaca-${i}`, keepLines: true },
+  },
 };
+
+const OPEN_NAMES = Object.keys(OPEN_DATASETS) as OpenName[];
 
 /** The built-in set's name (original questions, no file needed). */
 export const BUILTIN_OPEN_DATASET = 'builtin';
 
-export interface ResolveOpenPromptsOptions {
+export interface ResolveOpenPromptsOptions extends DataOptions {
   /** Prompts sampled per dataset (default 16, the paper's operating point). */
   n?: number;
   seed?: number;
-  /** Where named datasets live: this, else env WAVER_DATA_DIR, else `../shared/data` from the cwd. */
+  /** Where named datasets live: this, else env WAVER_DATA_DIR, else none (they come from the Hub). */
   dataDir?: string;
-  env?: NodeJS.ProcessEnv;
-  /** Field mapping for dataset files given by path. */
+  /** Field mapping for dataset files and `hf:` datasets. */
   fields?: FieldMapping;
 }
 
@@ -43,15 +107,11 @@ export interface OpenDatasetSample {
   /** Prompts in the dataset before sampling. */
   available: number;
   prompts: OpenPrompt[];
+  /** The dataset's record (commit, files' sha256, licence); absent for the built-in set. */
+  source?: DatasetSource;
 }
 
 export const DEFAULT_PROMPTS_PER_DATASET = 16;
-
-/** The data directory named datasets are read from. */
-export function openDataDir(opts: Pick<ResolveOpenPromptsOptions, 'dataDir' | 'env'> = {}): string {
-  const env = opts.env ?? process.env;
-  return resolve(opts.dataDir ?? env.WAVER_DATA_DIR ?? '../shared/data');
-}
 
 /**
  * N prompts per dataset, sampled without replacement with CPython's `random.Random(seed).sample`
@@ -59,19 +119,22 @@ export function openDataDir(opts: Pick<ResolveOpenPromptsOptions, 'dataDir' | 'e
  * others' samples). With no names, the built-in set. Every problem is an InputError naming the
  * dataset or file: an unknown name, a missing file, an empty dataset, N larger than the dataset.
  */
-export function resolveOpenPrompts(
+export async function resolveOpenPrompts(
   names: readonly string[],
   opts: ResolveOpenPromptsOptions = {},
-): OpenDatasetSample[] {
+): Promise<OpenDatasetSample[]> {
   const n = opts.n ?? DEFAULT_PROMPTS_PER_DATASET;
   if (!(Number.isInteger(n) && n > 0))
     throw new InputError(`the sample size must be a positive integer, got ${n}`, { field: 'n' });
   const list = names.length > 0 ? [...names] : [BUILTIN_OPEN_DATASET];
   const seen = new Set<string>();
-  return list.map((name) => {
+  for (const name of list) {
     if (seen.has(name)) throw new InputError(`dataset '${name}' is listed twice`, { field: 'datasets' });
     seen.add(name);
-    const all = loadOpenDataset(name, opts);
+  }
+  const samples: OpenDatasetSample[] = [];
+  for (const name of list) {
+    const { prompts: all, source } = await loadOpenSource(name, opts);
     if (all.length === 0)
       throw new InputError(`dataset '${name}' has no prompts`, { field: 'datasets', ...fileOf(name, opts) });
     if (n > all.length)
@@ -80,41 +143,113 @@ export function resolveOpenPrompts(
         { field: 'n' },
       );
     const rng = new PyRandom(deriveSeed(opts.seed ?? 0, 'sago/sample', name));
-    return { name, available: all.length, prompts: rng.sample(all, n) };
-  });
+    samples.push({ name, available: all.length, prompts: rng.sample(all, n), ...(source && { source }) });
+  }
+  return samples;
 }
 
-/** Every prompt of one dataset (built-in, named, or a file path). */
-export function loadOpenDataset(name: string, opts: ResolveOpenPromptsOptions = {}): OpenPrompt[] {
+/** Every prompt of one dataset (built-in, named, `hf:`, or a file path). */
+export async function loadOpenDataset(
+  name: string,
+  opts: ResolveOpenPromptsOptions = {},
+): Promise<OpenPrompt[]> {
+  return (await loadOpenSource(name, opts)).prompts;
+}
+
+async function loadOpenSource(
+  name: string,
+  opts: ResolveOpenPromptsOptions,
+): Promise<{ prompts: OpenPrompt[]; source?: DatasetSource }> {
   if (name === BUILTIN_OPEN_DATASET) {
-    return BUILTIN_OPEN_QUESTIONS.map((q, index) => ({
-      id: q.id,
-      dataset: BUILTIN_OPEN_DATASET,
-      text: q.text,
-      source: { file: 'builtin:open-questions', index },
-    }));
+    return {
+      prompts: BUILTIN_OPEN_QUESTIONS.map((q, index) => ({
+        id: q.id,
+        dataset: BUILTIN_OPEN_DATASET,
+        text: q.text,
+        source: { file: 'builtin:open-questions', index },
+      })),
+    };
   }
-  const named = OPEN_DATASETS[name];
+  if (isHfDatasetSpec(name)) return loadHub(name, opts);
+  const named = OPEN_DATASETS[name as OpenName];
   if (named) {
-    const dir = openDataDir(opts);
+    const dir = explicitDataDir(opts);
+    if (dir === undefined) {
+      const loaded = await readNamedFromHub(name as OpenName, { ...opts, pass: '--datasets FILE' });
+      return { prompts: hubPrompts(name, named, loaded.records), source: loaded.source };
+    }
     const path = resolve(dir, named.file);
     if (!existsSync(path))
       throw new InputError(
-        `dataset '${name}' not found: ${path} is missing (set WAVER_DATA_DIR or --data-dir to the directory holding ${named.file})`,
+        `dataset '${name}' not found: ${path} is missing (set WAVER_DATA_DIR or --data-dir to the directory holding ${named.file}, or unset both to download it from the Hugging Face Hub)`,
         { field: 'datasets' },
       );
-    return named.load(path, named.file);
+    const ref = HUB_DATASETS[name as OpenName] as { licence: string; licenceNote?: string };
+    return {
+      prompts: named.load(path, named.file),
+      source: {
+        name,
+        files: [localFileEntry(path, named.file)],
+        licence: ref.licence,
+        ...(ref.licenceNote !== undefined && { licenceNote: ref.licenceNote }),
+      },
+    };
   }
-  if (/\.(jsonl|ndjson|json|csv)$/i.test(name)) return loadOpenFile(name, opts.fields);
+  if (isRecordFile(name)) {
+    const loaded = await readLocalRecords(resolve(opts.cwd ?? process.cwd(), name), localLabel(name), name);
+    // Records are named by the path as given, as the prompts' dataset is.
+    const records = loaded.records.map((r) => ({ ...r, where: { ...r.where, file: name } }));
+    return { prompts: promptsFromRecords(records, name, opts.fields), source: loaded.source };
+  }
   throw new InputError(
-    `unknown dataset '${name}': expected ${[BUILTIN_OPEN_DATASET, ...Object.keys(OPEN_DATASETS)].join(', ')} or a .jsonl/.json/.csv file`,
+    `unknown dataset '${name}': expected ${[BUILTIN_OPEN_DATASET, ...OPEN_NAMES].join(', ')}, an hf:OWNER/NAME dataset, or a .jsonl/.json/.csv/.parquet file`,
     { field: 'datasets' },
   );
 }
 
+async function loadHub(name: string, opts: ResolveOpenPromptsOptions) {
+  const spec = parseHfDatasetSpec(name);
+  const known = catalogNameOf(spec.repo, spec.config, OPEN_NAMES);
+  const ref = known ? HUB_DATASETS[known] : undefined;
+  const full =
+    ref && spec.config === undefined && spec.split === undefined ? { ...hubSpecOf(ref), ...spec } : spec;
+  const loaded = await readHubRecords(name, full, { ...opts, ...(ref && { known: ref }) });
+  const prompts =
+    known && opts.fields === undefined
+      ? hubPrompts(name, OPEN_DATASETS[known], loaded.records)
+      : promptsFromRecords(loaded.records, name, opts.fields);
+  return { prompts, source: loaded.source };
+}
+
+/** A named dataset's prompts from its Hub rows (the Hub's columns, not the local files'). */
+function hubPrompts(dataset: string, named: OpenNamed, records: readonly DataRecord[]): OpenPrompt[] {
+  return records.flatMap((r) => {
+    const raw = pick(r.value, named.hub.prompt);
+    if (typeof raw !== 'string')
+      throw new InputError('must be a string', {
+        file: r.where.file,
+        ...(r.where.line !== undefined && { line: r.where.line }),
+        field: named.hub.prompt,
+      });
+    const text = named.hub.keepLines ? raw.trim() : cleanText(raw);
+    if (cleanText(text) === '') return [];
+    const references = named.hub.references?.(r.value) ?? [];
+    return [
+      {
+        id: named.hub.id(r.value, r.where.index),
+        dataset,
+        text,
+        ...(references.length > 0 && { references }),
+        source: { file: r.where.file, index: r.where.index },
+      },
+    ];
+  });
+}
+
 function fileOf(name: string, opts: ResolveOpenPromptsOptions): { file?: string } {
-  const named = OPEN_DATASETS[name];
-  if (named) return { file: resolve(openDataDir(opts), named.file) };
-  if (name === BUILTIN_OPEN_DATASET) return {};
+  const named = OPEN_DATASETS[name as OpenName];
+  const dir = explicitDataDir(opts);
+  if (named) return dir !== undefined ? { file: resolve(dir, named.file) } : {};
+  if (name === BUILTIN_OPEN_DATASET || isHfDatasetSpec(name)) return {};
   return { file: name };
 }

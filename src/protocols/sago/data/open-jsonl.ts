@@ -1,7 +1,6 @@
-import { extname } from 'node:path';
-import { parseCsv } from '../../../data/csv.js';
+import { type DataRecord, fieldNames, isRecordFile, pick, readRecords } from '../../../data/records.js';
 import { InputError } from '../../../errors.js';
-import { cleanText, type OpenPrompt, parseJsonFile, parseJsonl, readDataFile } from './open-prompt.js';
+import { cleanText, type OpenPrompt } from './open-prompt.js';
 
 /** Which fields of a record hold the prompt, its id and (optionally) reference answers. Dotted paths reach into objects. */
 export interface FieldMapping {
@@ -22,47 +21,42 @@ export const PROMPT_FIELD_GUESSES = [
 ] as const;
 
 /**
- * Any JSONL (`.jsonl`), JSON array (`.json`) or CSV (`.csv`) file of open prompts. The dataset
- * name is the path as given; ids are the mapped id field, else `row-<n>` (1-based line for JSONL
- * and CSV, 0-based index for JSON arrays).
+ * Any JSONL (`.jsonl`), JSON array (`.json`), CSV (`.csv`) or Parquet (`.parquet`) file of open
+ * prompts. The dataset name is the path as given; ids are the mapped id field, else `row-<n>`
+ * (1-based line for JSONL and CSV, 0-based index for JSON arrays and Parquet).
  */
-export function loadOpenFile(path: string, mapping: FieldMapping = {}): OpenPrompt[] {
-  const text = readDataFile(path, path);
-  const ext = extname(path).toLowerCase();
-  let records: { line?: number; index?: number; value: unknown }[];
-  if (ext === '.jsonl' || ext === '.ndjson') records = parseJsonl(text, path);
-  else if (ext === '.json') {
-    const value = parseJsonFile(text, path);
-    if (!Array.isArray(value)) throw new InputError('expected a JSON array of records', { file: path });
-    records = value.map((v, index) => ({ index, value: v }));
-  } else if (ext === '.csv')
-    records = parseCsv(text, path).records.map((r) => ({ line: r.line, value: r.fields }));
-  else
+export async function loadOpenFile(path: string, mapping: FieldMapping = {}): Promise<OpenPrompt[]> {
+  if (!isRecordFile(path))
     throw new InputError(
-      `unknown dataset '${path}': expected a named dataset or a .jsonl, .json or .csv file`,
-      {
-        field: 'datasets',
-      },
+      `unknown dataset '${path}': expected a named dataset or a .jsonl, .json, .csv or .parquet file`,
+      { field: 'datasets' },
     );
+  return promptsFromRecords(await readRecords(path), path, mapping);
+}
+
+/** Open prompts from records of any file or Hub dataset, with a field mapping (docs/datasets.md#fields). */
+export function promptsFromRecords(
+  records: readonly DataRecord[],
+  dataset: string,
+  mapping: FieldMapping = {},
+): OpenPrompt[] {
   if (records.length === 0) return [];
-  const first = records[0] as { line?: number; index?: number; value: unknown };
+  const first = records[0] as DataRecord;
   const promptField =
     mapping.prompt ?? PROMPT_FIELD_GUESSES.find((f) => typeof pick(first.value, f) === 'string');
   if (promptField === undefined) {
-    const keys =
-      first.value && typeof first.value === 'object' ? Object.keys(first.value).join(', ') : 'none';
     throw new InputError(
-      `no prompt field: none of ${PROMPT_FIELD_GUESSES.join(', ')} is a string in the first record (fields: ${keys}); name one with --prompt-field`,
-      { file: path, line: first.line },
+      `no prompt field: none of ${PROMPT_FIELD_GUESSES.join(', ')} is a string in the first record (fields: ${fieldNames(first.value)}); name one with --prompt-field`,
+      { file: first.where.file, line: first.where.line },
     );
   }
   const seen = new Map<string, number | undefined>();
   return records.flatMap((r) => {
-    const where = { file: path, ...(r.line !== undefined ? { line: r.line } : {}) };
+    const where = { file: r.where.file, ...(r.where.line !== undefined ? { line: r.where.line } : {}) };
     const raw = pick(r.value, promptField);
     if (typeof raw !== 'string') throw new InputError('must be a string', { ...where, field: promptField });
     if (cleanText(raw) === '') return [];
-    const rowId = r.line !== undefined ? `row-${r.line}` : `row-${r.index}`;
+    const rowId = r.where.line !== undefined ? `row-${r.where.line}` : `row-${r.where.index}`;
     let id = rowId;
     if (mapping.id !== undefined) {
       const v = pick(r.value, mapping.id);
@@ -70,7 +64,7 @@ export function loadOpenFile(path: string, mapping: FieldMapping = {}): OpenProm
         throw new InputError('must be a string or a number', { ...where, field: mapping.id });
       id = String(v);
       if (seen.has(id)) throw new InputError(`duplicate id '${id}'`, { ...where, field: mapping.id });
-      seen.set(id, r.line);
+      seen.set(id, r.where.line);
     }
     const refs = mapping.references !== undefined ? pick(r.value, mapping.references) : undefined;
     const references = Array.isArray(refs)
@@ -81,21 +75,14 @@ export function loadOpenFile(path: string, mapping: FieldMapping = {}): OpenProm
     return [
       {
         id,
-        dataset: path,
+        dataset,
         text: raw.trim(),
         ...(references.length > 0 ? { references } : {}),
-        source: { file: path, ...(r.line !== undefined ? { line: r.line } : { index: r.index }) },
+        source: {
+          file: r.where.file,
+          ...(r.where.line !== undefined ? { line: r.where.line } : { index: r.where.index }),
+        },
       },
     ];
   });
-}
-
-/** A dotted-path member of a record (`question.stem`), or undefined. */
-function pick(value: unknown, path: string): unknown {
-  let v: unknown = value;
-  for (const part of path.split('.')) {
-    if (!v || typeof v !== 'object') return undefined;
-    v = (v as Record<string, unknown>)[part];
-  }
-  return v;
 }

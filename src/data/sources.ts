@@ -1,0 +1,121 @@
+import { basename, resolve } from 'node:path';
+import { selectDataFiles } from '../hub/data-files.js';
+import { fetchDatasetFile, type HubOptions, openDatasetSnapshot } from '../hub/datasets.js';
+import { HUB_DATASETS, type HubDatasetName, type HubDatasetRef } from './catalog.js';
+import { formatHfDatasetSpec, type HfDatasetSpec } from './dataset-spec.js';
+import { type DatasetSource, localFileEntry } from './provenance.js';
+import { type DataRecord, readRecords } from './records.js';
+
+/**
+ * The records of a dataset and where they came from, for the protocols' loaders: a Hub dataset
+ * (downloaded and cached, src/hub/), a named dataset's Hub home (src/data/catalog.ts), or a local
+ * file. The Hub's files of one split are read in path order as one sequence: record `index` counts
+ * across shards.
+ */
+
+export interface LoadedRecords {
+  records: DataRecord[];
+  source: DatasetSource;
+}
+
+export interface DataOptions {
+  /** Hub endpoint, token, cache, progress: see HubOptions (env HF_ENDPOINT, HF_TOKEN, WAVER_CACHE_DIR). */
+  hub?: HubOptions;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/** The data directory the user set (WAVER_DATA_DIR, or an explicit option); none by default. */
+export function explicitDataDir(opts: {
+  dataDir?: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}): string | undefined {
+  const dir = opts.dataDir ?? (opts.env ?? process.env).WAVER_DATA_DIR;
+  return dir ? resolve(opts.cwd ?? process.cwd(), dir) : undefined;
+}
+
+/** A `hf:` dataset's records. `name` is how the suite names it; `known` adds the catalog's licence. */
+export async function readHubRecords(
+  name: string,
+  spec: HfDatasetSpec,
+  opts: DataOptions & { known?: HubDatasetRef; advice?: string } = {},
+): Promise<LoadedRecords> {
+  const revision = spec.revision ?? 'main';
+  const advice = opts.advice ?? hubAdvice(spec);
+  const hub = { env: opts.env, ...opts.hub };
+  const snapshot = await openDatasetSnapshot(spec.repo, revision, advice, hub);
+  const choice = selectDataFiles(snapshot.files, spec, spec.repo);
+  const records: DataRecord[] = [];
+  const files: DatasetSource['files'] = [];
+  for (const file of choice.files) {
+    const got = await fetchDatasetFile(snapshot, file, advice, hub);
+    files.push({ path: file.path, sha256: got.sha256, bytes: got.bytes });
+    for (const r of await readRecords(got.localPath, `hf:${spec.repo}/${file.path}`))
+      records.push({ value: r.value, where: { ...r.where, index: records.length } });
+  }
+  const licence = snapshot.licence ?? opts.known?.licence;
+  return {
+    records,
+    source: {
+      name,
+      hub: {
+        repo: spec.repo,
+        revision,
+        commit: snapshot.commit,
+        ...(choice.config !== undefined && { config: choice.config }),
+        ...(choice.split !== undefined && { split: choice.split }),
+      },
+      files,
+      ...(licence !== undefined && { licence }),
+      ...(opts.known?.licenceNote !== undefined && { licenceNote: opts.known.licenceNote }),
+    },
+  };
+}
+
+/**
+ * A named dataset read from its Hub home. `pass` is how the protocol takes the downloaded file
+ * (`--dataset FILE`, `--dataset arc:FILE`), said when the Hub cannot be reached.
+ */
+export function readNamedFromHub(
+  name: HubDatasetName,
+  opts: DataOptions & { pass?: string } = {},
+): Promise<LoadedRecords> {
+  const known: HubDatasetRef = HUB_DATASETS[name];
+  const spec = hubSpecOf(known);
+  return readHubRecords(name, spec, { ...opts, known, advice: namedAdvice(name, known, opts.pass) });
+}
+
+export function hubSpecOf(ref: HubDatasetRef): HfDatasetSpec {
+  return {
+    repo: ref.repo,
+    ...(ref.config !== undefined && { config: ref.config }),
+    split: ref.split,
+    ...(ref.file !== undefined && { file: ref.file }),
+  };
+}
+
+/** A local data file's records (Parquet, JSONL, JSON, CSV); `label` is what the suite records. */
+export async function readLocalRecords(path: string, label: string, name = label): Promise<LoadedRecords> {
+  const records = await readRecords(path, path);
+  return { records, source: { name, files: [localFileEntry(path, label)] } };
+}
+
+/** What to do when a `hf:` dataset cannot be downloaded. */
+export function hubAdvice(spec: HfDatasetSpec): string {
+  return `download its files from https://huggingface.co/datasets/${spec.repo} and pass one as --dataset FILE (Parquet, JSONL, JSON or CSV), or set HF_ENDPOINT to a mirror (${formatHfDatasetSpec(spec)})`;
+}
+
+/**
+ * What to do when a named dataset cannot be downloaded: the repository and files to fetch, and the
+ * two ways to point waver at a copy (the file itself, or WAVER_DATA_DIR; docs/datasets.md#offline).
+ */
+export function namedAdvice(name: string, ref: HubDatasetRef, pass = '--dataset FILE'): string {
+  const what = ref.file ?? `the ${ref.config ? `'${ref.config}' config's ` : ''}'${ref.split}' split`;
+  return `dataset '${name}' is ${ref.repo} on the Hugging Face Hub: download ${what} from https://huggingface.co/datasets/${ref.repo} and pass it as ${pass}, or set WAVER_DATA_DIR to a folder laid out as docs/datasets.md#offline describes, or set HF_ENDPOINT to a mirror`;
+}
+
+/** The name a local file is recorded under: the path as the user gave it, never made absolute. */
+export function localLabel(path: string): string {
+  return path.startsWith('/') ? basename(path) : path;
+}

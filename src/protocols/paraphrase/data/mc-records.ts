@@ -1,0 +1,101 @@
+import { type DataRecord, fieldNames, firstPresent, pick } from '../../../data/records.js';
+import { InputError } from '../../../errors.js';
+import { checkMcItems, type McItem, type McItemInput, OPTION_LETTERS, parseMcItem } from './mc-item.js';
+
+/**
+ * Multiple-choice items from records of any file or Hub dataset (docs/datasets.md#fields). An item
+ * needs a stem, its options and the key; options may be written the ways datasets write them:
+ * an array of texts, an object of letter -> text, an array of `{label, text}`, or the Hub's column
+ * of parallel lists `{text: [...], label: [...]}` (ARC, CommonsenseQA). The key may be a letter, an
+ * option's own label (ARC's `1`..`4`), or a 0-based index.
+ */
+
+export interface McFields {
+  /** Default: none (the record's 0-based position is the id). */
+  id?: string;
+  /** Default: `stem`, else `question`. */
+  stem?: string;
+  /** Default: `options`, else `choices`. */
+  options?: string;
+  /** Default: `key`, else `answerKey`, `answer`, `label`. */
+  key?: string;
+  category?: string;
+}
+
+const STEM_GUESSES = ['stem', 'question'] as const;
+const OPTIONS_GUESSES = ['options', 'choices'] as const;
+const KEY_GUESSES = ['key', 'answerKey', 'answer', 'label'] as const;
+
+export function mcItemsFromRecords(
+  records: readonly DataRecord[],
+  opts: { prefix: string; category: string; sourcePrefix: string; fields?: McFields },
+): McItem[] {
+  const first = records[0];
+  if (!first) throw new InputError('the dataset has no items', { field: 'dataset' });
+  const f = opts.fields ?? {};
+  const guess = (given: string | undefined, names: readonly string[], what: string, config: string) => {
+    const field = given ?? firstPresent(first.value, names);
+    if (field === undefined)
+      throw new InputError(
+        `no ${what} field: none of ${names.join(', ')} (fields: ${fieldNames(first.value)}); map one with paraphrase.fields.${config}`,
+        { file: first.where.file, line: first.where.line },
+      );
+    return field;
+  };
+  const stemField = guess(f.stem, STEM_GUESSES, 'stem', 'stem');
+  const optionsField = guess(f.options, OPTIONS_GUESSES, 'options', 'options');
+  const keyField = guess(f.key, KEY_GUESSES, 'key', 'key');
+  const items = records.map((r) => {
+    const where = { file: r.where.file, line: r.where.line, index: r.where.index };
+    const rawId = f.id !== undefined ? pick(r.value, f.id) : undefined;
+    const id =
+      typeof rawId === 'string' || typeof rawId === 'number'
+        ? String(rawId)
+        : `${opts.prefix}-${r.where.index}`;
+    const { options, labels } = optionsOf(pick(r.value, optionsField));
+    const input: McItemInput = {
+      id,
+      stem: pick(r.value, stemField) as string,
+      options,
+      key: keyOf(pick(r.value, keyField), labels),
+      category: (f.category !== undefined ? String(pick(r.value, f.category) ?? '') : '') || opts.category,
+      source: `${opts.sourcePrefix}:${typeof rawId === 'string' || typeof rawId === 'number' ? rawId : r.where.index}`,
+    };
+    return parseMcItem(input, where);
+  });
+  checkMcItems(items, { file: first.where.file });
+  return items;
+}
+
+/**
+ * Options as texts lettered A, B, ... in order, with the labels the dataset gave them (so a key
+ * written as a label can be found). Anything else is passed through for parseMcItem to refuse.
+ */
+function optionsOf(value: unknown): { options: McItemInput['options']; labels: string[] } {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const v = value as Record<string, unknown>;
+    if (Array.isArray(v.text)) {
+      const texts = v.text.map(String);
+      const labels = Array.isArray(v.label) ? v.label.map(String) : [];
+      return { options: texts, labels };
+    }
+    // Letter -> text: the letters are the labels already.
+    return { options: v as Record<string, string>, labels: [] };
+  }
+  if (Array.isArray(value) && value.every((o) => o && typeof o === 'object' && 'text' in o)) {
+    const list = value as { label?: unknown; letter?: unknown; text: unknown }[];
+    return {
+      options: list.map((o) => String(o.text)),
+      labels: list.map((o) => String(o.label ?? o.letter ?? '')),
+    };
+  }
+  return { options: value as McItemInput['options'], labels: [] };
+}
+
+function keyOf(value: unknown, labels: readonly string[]): string {
+  if (typeof value === 'number' && Number.isInteger(value)) return OPTION_LETTERS[value] ?? String(value);
+  const text = typeof value === 'string' ? value.trim() : String(value ?? '');
+  const at = labels.indexOf(text);
+  if (at >= 0) return OPTION_LETTERS[at] ?? text;
+  return text;
+}
