@@ -27,12 +27,19 @@ export function plannedModels(config: WaverConfig): PlannedModel[] {
   return out;
 }
 
-/** The exact request a test sends: system prompt (if any), the prompt, and the config's generation params. */
-export function requestFor(test: SuiteTest, params: WaverConfig['params']): GenerateRequest {
+/**
+ * The exact request a test sends: system prompt (if any), the prompt, and the config's generation
+ * params, the test's own output cap winning; for `model` (a label), that model's own way of being
+ * asked (`test.byModel`) wins in turn.
+ */
+export function requestFor(test: SuiteTest, params: WaverConfig['params'], model?: string): GenerateRequest {
+  const own = model === undefined ? undefined : test.byModel?.[model];
+  const system = own?.system ?? test.system;
   const messages: ChatMessage[] = [];
-  if (test.system !== undefined) messages.push({ role: 'system', content: test.system });
+  if (system !== undefined) messages.push({ role: 'system', content: system });
   messages.push({ role: 'user', content: test.prompt });
-  const request: GenerateRequest = { messages, temperature: params.temperature, maxTokens: params.maxTokens };
+  const maxTokens = own?.maxTokens ?? test.maxTokens ?? params.maxTokens;
+  const request: GenerateRequest = { messages, temperature: params.temperature, maxTokens };
   if (params.topP !== undefined) request.topP = params.topP;
   if (params.seed !== undefined) request.seed = params.seed;
   if (params.stop !== undefined) request.stop = params.stop;
@@ -50,8 +57,8 @@ export function expectedCells(suite: Suite, repeats: number): number {
 export function planCells(suite: Suite, models: readonly PlannedModel[], config: WaverConfig): Cell[] {
   const cells: Cell[] = [];
   for (const test of suite.tests) {
-    const request = requestFor(test, config.params);
     for (const model of models) {
+      const request = requestFor(test, config.params, model.label);
       for (let repeat = 0; repeat < (test.repeats ?? config.repeats); repeat++) {
         cells.push({ testId: test.id, model: model.label, repeat, request });
       }

@@ -40,6 +40,13 @@ export function systemPromptFor(family: Family | 'baseline', format: AnswerForma
   return format === 'hashes' ? HASHES_ANSWER_PROMPT : JSON_ANSWER_PROMPT;
 }
 
+/** The answer format a stored system prompt asks for, if it is one of Appendix A's two. */
+export function answerFormatOfPrompt(system: string): AnswerFormat | undefined {
+  if (system === JSON_ANSWER_PROMPT) return 'json';
+  if (system === HASHES_ANSWER_PROMPT) return 'hashes';
+  return undefined;
+}
+
 /** The user message: the paper's runner sends each input field as `NAME: value`, here the one field. */
 export function userMessageFor(text: string): string {
   return `QUESTION: ${text}`;
