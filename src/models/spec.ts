@@ -35,6 +35,11 @@ export const ModelSpecObject = z
      * else `raw`. `raw`: message contents joined by blank lines, no role markers, no system prompt added.
      */
     chatTemplate: z.enum(['auto', 'model', 'raw']).default('auto'),
+    /**
+     * openai: a reasoning model (o-series, gpt-5 family), sent `max_completion_tokens` and no
+     * temperature, top_p or log-probs. Unset: guessed from the model id (docs/decisions.md E11).
+     */
+    reasoning: z.boolean().optional(),
     /** Parallel requests to this model. */
     concurrency: z.int().positive().optional(),
     /** Requests per minute (a token bucket; unset = unlimited). */

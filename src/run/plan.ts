@@ -1,5 +1,6 @@
 import type { WaverConfig } from '../config/schema.js';
 import { InputError } from '../errors.js';
+import { asReasoningRequest, isReasoningSpec } from '../models/reasoning.js';
 import { type ModelSpec, specLabel, toModelSpec } from '../models/spec.js';
 import type { ChatMessage, GenerateRequest } from '../models/types.js';
 import type { Cell, Suite, SuiteTest } from './types.js';
@@ -53,12 +54,17 @@ export function expectedCells(suite: Suite, repeats: number): number {
   return suite.tests.reduce((n, t) => n + (t.repeats ?? repeats), 0);
 }
 
-/** Cells = test x model x repeat, in a stable order (test-major, so partial runs cover whole tests first). */
+/**
+ * Cells = test x model x repeat, in a stable order (test-major, so partial runs cover whole tests
+ * first). Each cell's request is what its model is sent: a reasoning model's has no sampling
+ * controls (docs/decisions.md E11), so the store and the cache key hold what was sent.
+ */
 export function planCells(suite: Suite, models: readonly PlannedModel[], config: WaverConfig): Cell[] {
   const cells: Cell[] = [];
   for (const test of suite.tests) {
     for (const model of models) {
-      const request = requestFor(test, config.params, model.label);
+      const asked = requestFor(test, config.params, model.label);
+      const request = isReasoningSpec(model.spec) ? asReasoningRequest(asked) : asked;
       for (let repeat = 0; repeat < (test.repeats ?? config.repeats); repeat++) {
         cells.push({ testId: test.id, model: model.label, repeat, request });
       }
