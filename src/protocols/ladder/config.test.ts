@@ -21,6 +21,7 @@ describe('the ladder config section', () => {
       attempts: 2,
       reference: false,
       parser: 'waver',
+      kbPrompt: 'waver',
       quadrant: 'waver',
       collapse: 'waver',
     });
@@ -30,6 +31,7 @@ describe('the ladder config section', () => {
   it("takes the reference code's side of every switch with reference: true, a switch set alone still winning", () => {
     expect(LadderConfigSchema.parse({ reference: true })).toMatchObject({
       parser: 'reference',
+      kbPrompt: 'reference',
       quadrant: 'reference',
       collapse: 'reference',
     });

@@ -40,6 +40,8 @@ export const LadderConfigSchema = z
     reference: z.boolean().default(false),
     /** `reference`: the reference code's parse_math exactly (docs/fidelity.md#ladder). */
     parser: Compat.optional(),
+    /** `reference`: the reference code's KB prompt wording (a dash for the paper's comma). */
+    kbPrompt: Compat.optional(),
     /** Quadrant plot: `waver` y = Stability (the paper); `reference` y = mean Sim, the baseline a point. */
     quadrant: Compat.optional(),
     /** Collapse Point: `reference` takes acc(L0) = 1 without a baseline and compares floats exactly. */
@@ -75,9 +77,15 @@ export const LadderConfigSchema = z
     seeds: z.int().positive().optional(),
   })
   .strict()
-  .transform(({ parser, quadrant, collapse, ...s }) => {
+  .transform(({ parser, kbPrompt, quadrant, collapse, ...s }) => {
     const side = s.reference ? 'reference' : 'waver';
-    return { ...s, parser: parser ?? side, quadrant: quadrant ?? side, collapse: collapse ?? side };
+    return {
+      ...s,
+      parser: parser ?? side,
+      kbPrompt: kbPrompt ?? side,
+      quadrant: quadrant ?? side,
+      collapse: collapse ?? side,
+    };
   });
 
 export type LadderConfig = z.infer<typeof LadderConfigSchema>;

@@ -92,10 +92,10 @@ export function ladderSuiteTest(
   asks: LadderAsks = ladderAsks(settings),
 ): SuiteTest {
   const { id, ...meta } = test;
-  const system = systemPromptFor(test.family, asks.default.answerFormat);
+  const system = systemPromptFor(test.family, asks.default.answerFormat, settings.kbPrompt);
   const byModel: NonNullable<SuiteTest['byModel']> = {};
   for (const [label, ask] of asks.byModel) {
-    const own = systemPromptFor(test.family, ask.answerFormat);
+    const own = systemPromptFor(test.family, ask.answerFormat, settings.kbPrompt);
     const asked = {
       ...(own !== system && { system: own }),
       ...(ask.maxTokens !== asks.default.maxTokens && { maxTokens: ask.maxTokens }),

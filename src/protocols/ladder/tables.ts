@@ -75,6 +75,7 @@ export function ladderReportJson(input: LadderReportInput) {
       ...(results.settings.maxTokens !== undefined && { maxTokens: results.settings.maxTokens }),
       reference: results.settings.reference,
       parser: results.settings.parser,
+      kbPrompt: results.settings.kbPrompt,
       quadrant: results.settings.quadrant,
       collapse: results.settings.collapse,
       baselineRepeats: results.settings.baselineRepeats,
@@ -384,7 +385,7 @@ function formatSetting(f: LadderResults['settings']['answerFormat']): string {
 
 /** Which decisions take the reference code's side (docs/fidelity.md#ladder), when any does. */
 function compatNote(s: LadderResults['settings']): string {
-  const sides = (['parser', 'quadrant', 'collapse'] as const).filter((k) => s[k] === 'reference');
+  const sides = (['parser', 'kbPrompt', 'quadrant', 'collapse'] as const).filter((k) => s[k] === 'reference');
   return sides.length === 0 ? '' : ` Reference code's behaviour for: ${sides.join(', ')}.`;
 }
 
