@@ -1,6 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../config/load.js';
+import { GenerationParams } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import { recordingLine } from '../../models/replay.js';
 import { planCells, plannedModels, requestFor } from '../../run/plan.js';
@@ -9,7 +10,7 @@ import { LadderConfigSchema, ladderSettings } from './config.js';
 import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
 import { HASHES_ANSWER_PROMPT, JSON_ANSWER_PROMPT, KB_PROMPT } from './prompts.js';
 import { loadLadderResults } from './results.js';
-import { ladderAsks, ladderSuite, ladderSuiteTest, runLadder } from './run.js';
+import { ladderAsks, ladderSuite, ladderSuiteTest, PARAMS_DEFAULT_MAX_TOKENS, runLadder } from './run.js';
 import { ladderTestId } from './suite-file.js';
 import { formatLadderReport } from './tables.js';
 import { scratchDir, testConfig } from './test-support/fakes.js';
@@ -48,6 +49,7 @@ describe('how the ladder asks each model (output cap, answer format)', () => {
     // The run's default params (256 tokens) do not lower it.
     const config = validateConfig({});
     expect(config.params.maxTokens).toBe(256);
+    expect(GenerationParams.parse({}).maxTokens).toBe(PARAMS_DEFAULT_MAX_TOKENS);
     expect(ladderAsks(ladderSettings(config), config.params).default.maxTokens).toBe(768);
     const suite = ladderSuite([BASELINE, SV, KB], config);
     expect(suite.tests.map((t) => requestFor(t, config.params).maxTokens)).toEqual([768, 768, 768]);

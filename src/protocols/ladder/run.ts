@@ -1,4 +1,4 @@
-import { GenerationParams, type WaverConfig } from '../../config/schema.js';
+import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import { specLabel, toModelSpec } from '../../models/spec.js';
 import { runRole } from '../../run/roles.js';
@@ -29,6 +29,12 @@ export const LADDER_TESTS_SUITE = 'ladder/tests';
  */
 export const SUT_MAX_TOKENS: Record<AnswerFormat, number> = { json: 768, hashes: 900 };
 
+/**
+ * The default of `params.maxTokens` (config/schema.ts; a test keeps the two equal). Not imported:
+ * the config schema imports this protocol, and the cycle would leave this module half-loaded.
+ */
+export const PARAMS_DEFAULT_MAX_TOKENS = 256;
+
 /** How a model is asked the SUT tests: the answer format of its non-KB prompt and its output cap. */
 export interface LadderAsk {
   answerFormat: AnswerFormat;
@@ -52,7 +58,7 @@ export function ladderAsks(
 ): LadderAsks {
   const explicit =
     settings.maxTokens ??
-    (params && params.maxTokens !== GenerationParams.parse({}).maxTokens ? params.maxTokens : undefined);
+    (params && params.maxTokens !== PARAMS_DEFAULT_MAX_TOKENS ? params.maxTokens : undefined);
   const ask = (answerFormat: AnswerFormat): LadderAsk => ({
     answerFormat,
     maxTokens: explicit ?? SUT_MAX_TOKENS[answerFormat],
