@@ -1,6 +1,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { type HttpProviderSettings, resolveEndpoint, sdkClientOptions } from './api-settings.js';
 import { badResponse, describeBody, isObject, rejectRawPrompt, sdkErrorMapper } from './http-errors.js';
+import { asReasoningRequest, isReasoningModelId } from './reasoning.js';
 import type {
   CallOptions,
   Capabilities,
@@ -14,7 +15,10 @@ import type {
 } from './types.js';
 
 /** `baseURL` may be any OpenAI-compatible endpoint. */
-export type OpenAISettings = HttpProviderSettings;
+export interface OpenAISettings extends HttpProviderSettings {
+  /** A reasoning model (docs/decisions.md E12); unset: guessed from the model id. */
+  reasoning?: boolean;
+}
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -53,6 +57,7 @@ export function createOpenAIProvider(settings: OpenAISettings): ModelProvider {
     webhookSecret: null,
   });
   const fail = sdkErrorMapper(SDK_ERRORS, identity, [endpoint.apiKey]);
+  const reasoning = settings.reasoning ?? isReasoningModelId(settings.model);
 
   return {
     provider: 'openai',
@@ -62,8 +67,10 @@ export function createOpenAIProvider(settings: OpenAISettings): ModelProvider {
 
     async generate(request: GenerateRequest, options: CallOptions = {}): Promise<GenerateResult> {
       rejectRawPrompt(identity, request);
+      // Whoever built the request, a reasoning model is sent only what it takes.
+      const sent = reasoning ? asReasoningRequest(request) : request;
       try {
-        const body = await client.chat.completions.create(toChatBody(settings.model, request), {
+        const body = await client.chat.completions.create(toChatBody(settings.model, sent), {
           signal: options.signal,
         });
         return fromChatBody(body as unknown);
@@ -91,11 +98,20 @@ export function toChatBody(
   model: string,
   request: GenerateRequest,
 ): OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming {
+  const messages = request.messages.map((m) => ({ role: m.role, content: m.content }));
+  if (request.reasoning)
+    return {
+      model,
+      messages,
+      ...(request.maxTokens !== undefined && { max_completion_tokens: request.maxTokens }),
+      ...(request.seed !== undefined && { seed: request.seed }),
+      ...(request.stop?.length && { stop: request.stop }),
+    };
   const top = request.topLogprobs ? Math.min(request.topLogprobs, MAX_TOP_LOGPROBS) : 0;
   const wantLogprobs = Boolean(request.logprobs) || top > 0;
   return {
     model,
-    messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+    messages,
     temperature: request.temperature ?? 0,
     ...(request.maxTokens !== undefined && { max_tokens: request.maxTokens }),
     ...(request.topP !== undefined && { top_p: request.topP }),

@@ -31,6 +31,7 @@ export async function createProvider(
         model: spec.model,
         baseURL: spec.baseURL,
         apiKeyEnv: spec.apiKeyEnv,
+        reasoning: spec.reasoning,
       });
     }
     case 'anthropic': {

@@ -52,6 +52,11 @@ export const ModelSpecObject = z
     threads: z.int('must be a positive integer').positive('must be a positive integer').optional(),
     /** gguf: waver's llama.cpp binding runs on the CPU only, so 0 is the one value (for specs that spell it out). */
     gpuLayers: z.literal(0, 'must be 0: waver runs gguf models on the CPU only').optional(),
+    /**
+     * openai: a reasoning model (o-series, gpt-5 family), sent `max_completion_tokens` and no
+     * temperature, top_p or log-probs. Unset: guessed from the model id (docs/decisions.md E12).
+     */
+    reasoning: z.boolean().optional(),
     /** Parallel requests to this model. */
     concurrency: z.int().positive().optional(),
     /** Requests per minute (a token bucket; unset = unlimited). */

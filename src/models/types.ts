@@ -44,6 +44,11 @@ export interface GenerateRequest {
   /** Ask for this many alternatives per token (when the provider can). */
   topLogprobs?: number;
   /**
+   * Sent to a reasoning model (docs/decisions.md E12): `maxTokens` caps reasoning and answer
+   * together (`max_completion_tokens`), and no sampling control is in the request, as none is sent.
+   */
+  reasoning?: true;
+  /**
    * A plain-text prompt sent as is, with no chat template (OpenAI's legacy `/v1/completions`).
    * When set, `messages` is ignored (pass `[]`). Only providers that take raw text honour it (gguf);
    * other providers should reject it (ProviderError kind `unsupported`).

@@ -1,5 +1,6 @@
 import type { WaverConfig } from '../config/schema.js';
 import { InputError } from '../errors.js';
+import { asReasoningRequest, isReasoningSpec } from '../models/reasoning.js';
 import { type ModelSpec, specLabel, toModelSpec } from '../models/spec.js';
 import type { ChatMessage, GenerateRequest } from '../models/types.js';
 import type { Cell, Suite, SuiteTest } from './types.js';
@@ -27,12 +28,19 @@ export function plannedModels(config: WaverConfig): PlannedModel[] {
   return out;
 }
 
-/** The exact request a test sends: system prompt (if any), the prompt, and the config's generation params. */
-export function requestFor(test: SuiteTest, params: WaverConfig['params']): GenerateRequest {
+/**
+ * The exact request a test sends: system prompt (if any), the prompt, and the config's generation
+ * params, the test's own output cap winning; for `model` (a label), that model's own way of being
+ * asked (`test.byModel`) wins in turn.
+ */
+export function requestFor(test: SuiteTest, params: WaverConfig['params'], model?: string): GenerateRequest {
+  const own = model === undefined ? undefined : test.byModel?.[model];
+  const system = own?.system ?? test.system;
   const messages: ChatMessage[] = [];
-  if (test.system !== undefined) messages.push({ role: 'system', content: test.system });
+  if (system !== undefined) messages.push({ role: 'system', content: system });
   messages.push({ role: 'user', content: test.prompt });
-  const request: GenerateRequest = { messages, temperature: params.temperature, maxTokens: params.maxTokens };
+  const maxTokens = own?.maxTokens ?? test.maxTokens ?? params.maxTokens;
+  const request: GenerateRequest = { messages, temperature: params.temperature, maxTokens };
   if (params.topP !== undefined) request.topP = params.topP;
   if (params.seed !== undefined) request.seed = params.seed;
   if (params.stop !== undefined) request.stop = params.stop;
@@ -46,12 +54,17 @@ export function expectedCells(suite: Suite, repeats: number): number {
   return suite.tests.reduce((n, t) => n + (t.repeats ?? repeats), 0);
 }
 
-/** Cells = test x model x repeat, in a stable order (test-major, so partial runs cover whole tests first). */
+/**
+ * Cells = test x model x repeat, in a stable order (test-major, so partial runs cover whole tests
+ * first). Each cell's request is what its model is sent: a reasoning model's has no sampling
+ * controls (docs/decisions.md E12), so the store and the cache key hold what was sent.
+ */
 export function planCells(suite: Suite, models: readonly PlannedModel[], config: WaverConfig): Cell[] {
   const cells: Cell[] = [];
   for (const test of suite.tests) {
-    const request = requestFor(test, config.params);
     for (const model of models) {
+      const asked = requestFor(test, config.params, model.label);
+      const request = isReasoningSpec(model.spec) ? asReasoningRequest(asked) : asked;
       for (let repeat = 0; repeat < (test.repeats ?? config.repeats); repeat++) {
         cells.push({ testId: test.id, model: model.label, repeat, request });
       }

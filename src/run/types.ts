@@ -8,6 +8,13 @@ export interface SuiteTest {
   system?: string;
   /** Calls per model for this test, overriding the run's `repeats` (the ladder asks baselines 3 times). */
   repeats?: number;
+  /** Output-token cap of this test's calls, overriding the run's `params.maxTokens` (the ladder's caps). */
+  maxTokens?: number;
+  /**
+   * How some models, by label, are asked this test instead: their own system prompt or output cap
+   * (the ladder's answer format per model). Part of the suite, so what each model was asked is on record.
+   */
+  byModel?: Record<string, { system?: string; maxTokens?: number }>;
   /** Protocol fields (family, level, gold, gates...) kept verbatim in the store. */
   meta?: Record<string, unknown>;
 }

@@ -1,6 +1,6 @@
 import { modelVerdicts } from '../../check/compare.js';
 import type { CheckProtocol, Measurement, ThresholdContext, ThresholdDef } from '../../check/types.js';
-import { LadderConfigSchema } from './config.js';
+import { ladderSettings } from './config.js';
 import { type LadderResults, ladderTestOf, loadLadderResults } from './results.js';
 import { LADDER_TESTS_SUITE } from './run.js';
 import { MIN_STABILITY, NO_COLLAPSE_AT_OR_BELOW } from './thresholds.js';
@@ -93,7 +93,7 @@ export const ladderCheck: CheckProtocol<LadderResults> = {
   suiteName: LADDER_TESTS_SUITE,
   load: (store, suiteHash, config) =>
     loadLadderResults(store, suiteHash, {
-      ...(config.ladder && { settings: config.ladder }),
+      settings: ladderSettings(config),
       seed: config.seed,
       minCoverage: config.minCoverage,
     }),
@@ -106,7 +106,7 @@ export const ladderCheck: CheckProtocol<LadderResults> = {
      * Failed calls are incorrect (DESIGN.md); KB responses without a verdict are left out.
      */
     verdicts(store, suiteHash, models, config) {
-      const settings = LadderConfigSchema.parse(config.ladder ?? {});
+      const settings = ladderSettings(config);
       const results = loadLadderResults(store, suiteHash, {
         settings,
         seed: config.seed,

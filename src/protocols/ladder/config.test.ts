@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../errors.js';
 import { CONFIG } from '../index.js';
-import { LadderConfigSchema, ladderSettings } from './config.js';
+import { answerFormatOf, LadderConfigSchema, ladderSettings } from './config.js';
 
 describe('the ladder config section', () => {
   it("defaults to the paper's and DESIGN.md's choices", () => {
@@ -19,8 +19,45 @@ describe('the ladder config section', () => {
       resamples: 2000,
       confidence: 0.95,
       attempts: 2,
+      reference: false,
+      parser: 'waver',
+      kbPrompt: 'waver',
+      quadrant: 'waver',
+      collapse: 'waver',
     });
     expect(ladderSettings({})).toEqual(LadderConfigSchema.parse({}));
+  });
+
+  it("takes the reference code's side of every switch with reference: true, a switch set alone still winning", () => {
+    expect(LadderConfigSchema.parse({ reference: true })).toMatchObject({
+      parser: 'reference',
+      kbPrompt: 'reference',
+      quadrant: 'reference',
+      collapse: 'reference',
+    });
+    expect(LadderConfigSchema.parse({ reference: true, quadrant: 'waver' })).toMatchObject({
+      parser: 'reference',
+      quadrant: 'waver',
+      collapse: 'reference',
+    });
+    expect(LadderConfigSchema.parse({ parser: 'reference' })).toMatchObject({
+      parser: 'reference',
+      quadrant: 'waver',
+    });
+    // Settings already resolved read the same when parsed again (a stored run's config).
+    const once = LadderConfigSchema.parse({ reference: true, collapse: 'waver' });
+    expect(LadderConfigSchema.parse(once)).toEqual(once);
+  });
+
+  it('takes an answer format per model', () => {
+    const settings = LadderConfigSchema.parse({
+      answerFormat: { models: { phi: 'hashes' } },
+    });
+    expect(settings.answerFormat).toEqual({ default: 'json', models: { phi: 'hashes' } });
+    expect(answerFormatOf(settings, 'phi')).toBe('hashes');
+    expect(answerFormatOf(settings, 'openai:gpt-4o-mini')).toBe('json');
+    expect(answerFormatOf(LadderConfigSchema.parse({ answerFormat: 'hashes' }), 'any')).toBe('hashes');
+    expect(() => LadderConfigSchema.parse({ answerFormat: { models: { phi: 'xml' } } })).toThrow();
   });
 
   it('is read from waver.yaml, and a bad value or band table is an error naming file, line and key', () => {

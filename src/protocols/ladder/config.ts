@@ -1,16 +1,50 @@
 import { z } from 'zod';
 import { DEFAULT_RECOGNIZE_THRESHOLD, KB_JUDGE_MAX_TOKENS } from './kb-judge.js';
+import type { AnswerFormat } from './prompts.js';
 import { BandTablesSchema } from './severity/levels.js';
 import { FAMILIES, LEVELS } from './types.js';
 
+const AnswerFormatSchema = z.enum(['json', 'hashes']);
+/** `waver`: waver's default (the paper where it speaks); `reference`: the reference code's behaviour. */
+const Compat = z.enum(['waver', 'reference']);
+
 /**
  * The `ladder:` section of waver.yaml: the protocol's own options, each defaulting to the paper's
- * (or DESIGN.md's) choice. Where the paper, its code and DESIGN.md differ, docs/ladder.md says why.
+ * (or DESIGN.md's) choice. Where the paper, its code and waver differ, docs/fidelity.md#ladder has
+ * the decision, and `reference: true` takes the reference code's side of every one with a setting.
  */
 export const LadderConfigSchema = z
   .object({
-    /** Appendix A answer format for the non-KB tests: `json` (the API models) or `hashes` (phi4-mini's `#### <n>`). */
-    answerFormat: z.enum(['json', 'hashes']).default('json'),
+    /**
+     * Appendix A answer format for the non-KB tests: `json` (the paper's API models) or `hashes`
+     * (its phi4-mini, `#### <n>`); per model as `{default: json, models: {LABEL: hashes}}`.
+     */
+    answerFormat: z
+      .union([
+        AnswerFormatSchema,
+        z
+          .object({
+            default: AnswerFormatSchema.default('json'),
+            models: z.record(z.string().min(1), AnswerFormatSchema),
+          })
+          .strict(),
+      ])
+      .default('json'),
+    /**
+     * Output-token cap of every SUT call (`--max-tokens` on `waver ladder`). Unset: the reference
+     * runners' caps, 768 (900 for a model asked in the hashes format).
+     */
+    maxTokens: z.int().positive().optional(),
+    /** Take the reference code's side of every decision below that has a setting (docs/fidelity.md#ladder). */
+    reference: z.boolean().default(false),
+    /** `reference`: the reference code's parse_math exactly (docs/fidelity.md#ladder). */
+    parser: Compat.optional(),
+    /** `reference`: the reference code's KB prompt wording (a dash for the paper's comma). */
+    kbPrompt: Compat.optional(),
+    /** Quadrant plot: `waver` y = Stability (the paper); `reference` y = mean Sim, the baseline a point. */
+    quadrant: Compat.optional(),
+    /** Collapse Point: `reference` takes acc(L0) = 1 without a baseline and compares floats exactly. */
+    collapse: Compat.optional(),
     /** Times each seed is asked unperturbed; acc(L0) is their mean (the paper: 3). */
     baselineRepeats: z.int().positive().default(3),
     /** Level band tables (partial: missing families keep DESIGN.md's bands). */
@@ -51,10 +85,25 @@ export const LadderConfigSchema = z
       .strict()
       .optional(),
   })
-  .strict();
+  .strict()
+  .transform(({ parser, kbPrompt, quadrant, collapse, ...s }) => {
+    const side = s.reference ? 'reference' : 'waver';
+    return {
+      ...s,
+      parser: parser ?? side,
+      kbPrompt: kbPrompt ?? side,
+      quadrant: quadrant ?? side,
+      collapse: collapse ?? side,
+    };
+  });
 
 export type LadderConfig = z.infer<typeof LadderConfigSchema>;
 export type LadderConfigInput = z.input<typeof LadderConfigSchema>;
+/** The answer format a model is asked in: its own under `answerFormat.models`, else the default. */
+export function answerFormatOf(settings: Pick<LadderConfig, 'answerFormat'>, label: string): AnswerFormat {
+  const f = settings.answerFormat;
+  return typeof f === 'string' ? f : (f.models[label] ?? f.default);
+}
 
 declare module '../../config/schema.js' {
   interface ConfigSections {

@@ -11,6 +11,7 @@ interface LadderFlags {
   answerFormat?: 'json' | 'hashes';
   generate?: 'rules' | 'model';
   judgeThreshold?: string;
+  maxTokens?: string;
 }
 
 /**
@@ -28,6 +29,8 @@ export function ladderFlags(cmd: Command): LadderConfigInput {
     ...(o.levels !== undefined && { levels: parseLevels(o.levels) }),
     ...(o.answerFormat !== undefined && { answerFormat: o.answerFormat }),
     ...(generator !== undefined && { generator }),
+    // The common --max-tokens is the SUT's cap here: the ladder's own default (768/900) is not params'.
+    ...(o.maxTokens !== undefined && { maxTokens: positiveInt(o.maxTokens, '--max-tokens') }),
     ...(o.judgeThreshold !== undefined && {
       kbRecognizeThreshold: unitNumber(o.judgeThreshold, '--judge-threshold'),
     }),

@@ -26,7 +26,7 @@ const FIXTURE: LadderObservation[] = [
   obs('B', 'baseline', 0, 0, 1),
   obs('B', 'baseline', 0, 0, 1),
   obs('B', 'baseline', 0, 0, 0),
-  // SV: L1 both right; L2 A right, B's call failed (counted 0); L3..L5 no tests.
+  // SV: L1 both right; L2 A right, B's call failed (wrong in Accuracy, left out of Stability); L3..L5 no tests.
   obs('A', 'SV', 1, 0.1, 1),
   obs('B', 'SV', 1, 0.1, 1),
   obs('A', 'SV', 2, 0.2, 1),
@@ -54,7 +54,7 @@ describe('ladderMetrics on a hand-computed fixture', () => {
     expect(m.baseline.stability.unavailable).toBe('sum of magnitudes is 0');
   });
 
-  it('computes Accuracy, Magnitude and Stability per family x measured level, errors counted as incorrect', () => {
+  it('computes Accuracy, Magnitude and Stability per family x measured level, errors wrong in Accuracy and absent from Stability', () => {
     const sv = fam('SV');
     expect(sv?.levels[1]).toMatchObject({ n: 2, scored: 2, errors: 0, seeds: 2 });
     expect(sv?.levels[1].accuracy.value).toBe(1);
@@ -63,12 +63,13 @@ describe('ladderMetrics on a hand-computed fixture', () => {
     expect(sv?.levels[2]).toMatchObject({ n: 2, errors: 1 });
     expect(sv?.levels[2].accuracy.value).toBe(0.5);
     expect(sv?.levels[2].magnitude.value).toBeCloseTo(0.25, 12);
-    // Stability = sum(score x magnitude) / sum(magnitude) = (0.2) / (0.5).
-    expect(sv?.levels[2].stability.value).toBeCloseTo(0.4, 12);
-    // All SV pooled: accuracy 3/4, magnitude 0.7/4, stability 0.4/0.7.
+    // Stability = sum(score x magnitude) / sum(magnitude) over answered responses: 0.2 / 0.2 (the
+    // failed call has no output to compare, so it is left out, as in the reference code).
+    expect(sv?.levels[2].stability.value).toBeCloseTo(1, 12);
+    // All SV pooled: accuracy 3/4, magnitude 0.7/4, stability 0.4/0.4.
     expect(sv?.overall.accuracy.value).toBe(0.75);
     expect(sv?.overall.magnitude.value).toBeCloseTo(0.175, 12);
-    expect(sv?.overall.stability.value).toBeCloseTo(0.4 / 0.7, 12);
+    expect(sv?.overall.stability.value).toBeCloseTo(1, 12);
   });
 
   it('marks a level with no tests unavailable, never 0', () => {
@@ -136,7 +137,7 @@ describe('ladderMetrics on a hand-computed fixture', () => {
     expect(m.quadrant.xThreshold).toBeCloseTo((xSv + xIq + xKb) / 3, 12);
     expect(m.quadrant.yThreshold).toBe(0.8);
     const at = (f: Family) => m.quadrant.points.find((p) => p.family === f);
-    expect(at('SV')).toMatchObject({ quadrant: 'unstable' });
+    expect(at('SV')).toMatchObject({ quadrant: 'stable', y: 1 });
     expect(at('SV')?.x).toBeCloseTo(xSv, 12);
     expect(at('IQ')).toMatchObject({ quadrant: 'stable', y: 1 });
     expect(at('KB')).toMatchObject({ quadrant: 'failure' });
@@ -218,7 +219,66 @@ describe('the seed bootstrap', () => {
   });
 });
 
+describe("the reference code's quadrant and Collapse Point (quadrant / collapse: 'reference')", () => {
+  it('plots mean Sim over the answered responses, with the baseline a point at x = 0 in the x threshold', () => {
+    const m = ladderMetrics(FIXTURE, { seed: 7, resamples: 20, quadrant: 'reference' });
+    expect(m.quadrant.mode).toBe('reference');
+    const at = (f: Family) => m.quadrant.points.find((p) => p.family === f);
+    // SV answered: 0.1, 0.1, 0.2 all right (the failed call is dropped, as pandas' dropna does).
+    expect(at('SV')?.x).toBeCloseTo(0.4 / 3, 12);
+    expect(at('SV')?.y).toBe(1);
+    // IQ: 0, 0, 0.2 all right; KB scored: 1, 0.75, 0 at 0.5, 0.5, 0.6 (the unscored one dropped).
+    expect(at('IQ')?.x).toBeCloseTo(0.2 / 3, 12);
+    expect(at('KB')?.x).toBeCloseTo(1.6 / 3, 12);
+    expect(at('KB')?.y).toBeCloseTo(1.75 / 3, 12);
+    expect(m.quadrant.baseline).toEqual({ x: 0, y: 5 / 6 });
+    expect(m.quadrant.xThreshold).toBeCloseTo((0.4 / 3 + 0.2 / 3 + 1.6 / 3 + 0) / 4, 12);
+    expect(at('KB')?.quadrant).toBe('failure');
+    // The default is the paper's: y = Stability, no baseline point.
+    expect(ladderMetrics(FIXTURE, { seed: 7, resamples: 20 }).quadrant.baseline).toBeUndefined();
+  });
+
+  it('takes acc(L0) = 1 without a baseline, where waver leaves the Collapse Point unavailable', () => {
+    const data = [obs('A', 'SV', 1, 0.1, 1), obs('B', 'SV', 2, 0.2, 0)];
+    const waver = ladderMetrics(data, { seed: 1, resamples: 20 });
+    expect(waver.families.find((f) => f.family === 'SV')?.collapse.status).toBe('unavailable');
+    const reference = ladderMetrics(data, { seed: 1, resamples: 20, collapse: 'reference' });
+    expect(reference.baseline.accuracy.value).toBeUndefined();
+    expect(reference.families.find((f) => f.family === 'SV')?.collapse).toMatchObject({
+      status: 'collapsed',
+      level: 2,
+      threshold: 0.8,
+    });
+  });
+
+  it('compares floats exactly, so a tie within floating noise collapses, and acc(L0) = 0 never collapses', () => {
+    const data: LadderObservation[] = [];
+    for (let i = 0; i < 10; i++) data.push(obs(`s${i}`, 'baseline', 0, 0, i < 9 ? 1 : 0));
+    for (let i = 0; i < 25; i++) data.push(obs(`s${i % 10}`, 'F', 1, 0.02, i < 18 ? 1 : 0));
+    const m = ladderMetrics(data, { seed: 1, resamples: 20, collapse: 'reference' });
+    // 0.72 < 0.8 * 0.9 = 0.7200000000000001, as pandas computes it.
+    expect(m.families.find((f) => f.family === 'F')?.collapse).toMatchObject({
+      status: 'collapsed',
+      level: 1,
+    });
+    const zero = ladderMetrics([obs('A', 'baseline', 0, 0, 0), obs('A', 'SV', 1, 0.1, 0)], {
+      seed: 1,
+      resamples: 20,
+      collapse: 'reference',
+    });
+    expect(zero.families.find((f) => f.family === 'SV')?.collapse.status).toBe('never');
+  });
+});
+
 describe('ladderMetrics edge cases', () => {
+  it('a set whose every call failed: accuracy 0, Stability unavailable', () => {
+    const m = ladderMetrics([obs('A', 'SV', 1, 0.1, 0, { error: true })], { seed: 1, resamples: 20 });
+    const l1 = m.families.find((f) => f.family === 'SV')?.levels[1];
+    expect(l1).toMatchObject({ n: 1, scored: 1, errors: 1 });
+    expect(l1?.accuracy.value).toBe(0);
+    expect(l1?.stability).toMatchObject({ value: undefined, unavailable: 'every call failed' });
+  });
+
   it('acc(L0) = 0: every Collapse Point is unavailable, not a collapse at L1', () => {
     const m = ladderMetrics(
       [

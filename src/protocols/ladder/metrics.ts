@@ -6,10 +6,11 @@ import { FAMILIES, type Family, KB_LEVEL, KB_TYPES, type KbType, LEVELS, type Le
  * The ladder paper's metrics (Section 3.2) with DESIGN.md's decisions ("Ladder metrics"), over
  * per-response observations: Accuracy = mean correctness; Magnitude = mean perturbation magnitude;
  * Stability = sum(correctness x magnitude) / sum(magnitude); Collapse Point = the lowest measured
- * level k with tests and acc(Lk) < 0.80 x acc(L0). Every figure carries a 95% percentile CI from a
- * bootstrap that resamples SEEDS (a seed's baseline repeats and all its perturbed tests move
- * together), and the Collapse Point its bootstrap distribution. A figure that cannot be computed
- * is `undefined` with a reason, never 0. See docs/ladder.md#metrics.
+ * level k with tests and acc(Lk) < 0.80 x acc(L0). A failed call counts wrong in Accuracy and is
+ * left out of Stability, as the reference code has it (docs/fidelity.md#ladder). Every figure
+ * carries a 95% percentile CI from a bootstrap that resamples SEEDS (a seed's baseline repeats and
+ * all its perturbed tests move together), and the Collapse Point its bootstrap distribution. A
+ * figure that cannot be computed is `undefined` with a reason, never 0. See docs/ladder.md#metrics.
  */
 
 /** One scored response. */
@@ -24,7 +25,7 @@ export interface LadderObservation {
   magnitude: number;
   /** Correctness in [0, 1] (KB: the judge's rubric score); undefined when not scored (no judge verdict). */
   score: number | undefined;
-  /** The call failed: scored 0 (errors count as incorrect) and counted here. */
+  /** The call failed: counted wrong in Accuracy (score 0), left out of Stability, and counted here. */
   error?: boolean;
 }
 
@@ -42,7 +43,7 @@ export interface SetMetrics {
   n: number;
   /** Responses with a score (all but KB responses without a judge verdict). */
   scored: number;
-  /** Responses whose call failed (scored 0). */
+  /** Responses whose call failed (wrong in Accuracy, not in Stability). */
   errors: number;
   /** Distinct seeds (the bootstrap's clusters) with a response in the set. */
   seeds: number;
@@ -71,13 +72,27 @@ export type Quadrant = 'stable' | 'robust' | 'unstable' | 'failure';
 
 export interface QuadrantPoint {
   family: Family;
-  /** The family's mean magnitude. */
+  /** The family's mean magnitude (reference quadrant: over its answered, scored responses). */
   x: number | undefined;
-  /** The family's Stability. */
+  /** The family's Stability (reference quadrant: its mean score over answered, scored responses). */
   y: number | undefined;
   quadrant?: Quadrant;
   unavailable?: string;
 }
+
+/**
+ * `waver`: the paper's Figure 2, y = Stability, x threshold the mean of the family magnitudes;
+ * `reference`: the reference code's plot, y = mean Sim (score) of the answered responses, the
+ * baseline a point at magnitude 0 that counts in the x threshold (docs/fidelity.md#ladder).
+ */
+export type QuadrantMode = 'waver' | 'reference';
+
+/**
+ * `waver`: no baseline, or acc(L0) = 0, leaves the Collapse Point unavailable, and a tie within
+ * floating noise is no collapse; `reference`: acc(L0) = 1 without a baseline, "never" at
+ * acc(L0) = 0, and floats compared exactly, as the reference code does (docs/fidelity.md#ladder).
+ */
+export type CollapseMode = 'waver' | 'reference';
 
 export interface FamilyMetrics {
   family: Family;
@@ -100,7 +115,14 @@ export interface LadderMetrics {
   byLevel: Record<0 | Level, SetMetrics>;
   families: FamilyMetrics[];
   kbByType: KbTypeMetrics[];
-  quadrant: { xThreshold: number | undefined; yThreshold: number; points: QuadrantPoint[] };
+  quadrant: {
+    mode: QuadrantMode;
+    xThreshold: number | undefined;
+    yThreshold: number;
+    points: QuadrantPoint[];
+    /** Reference quadrant: the baseline's point (x = 0), when it has answered responses. */
+    baseline?: { x: number; y: number };
+  };
   settings: Required<Omit<LadderMetricOptions, 'families'>>;
 }
 
@@ -112,6 +134,8 @@ export interface LadderMetricOptions {
   collapseRatio?: number;
   recognizeThreshold?: number;
   stabilityThreshold?: number;
+  quadrant?: QuadrantMode;
+  collapse?: CollapseMode;
   /** Families to report (default all seven). */
   families?: readonly Family[];
 }
@@ -125,7 +149,9 @@ const SUM_MAG = 3;
 const SUM_MAG_SCORED = 4;
 const SUM_SCORE_MAG = 5;
 const RECOGNISED = 6;
-const WIDTH = 7;
+/** Scored responses whose call did not fail: the reference quadrant's rows. */
+const ANSWERED = 7;
+const WIDTH = 8;
 
 // Base slots come first: a response lands in exactly one (the baseline, its family x measured level,
 // or its family's unbinned slot). The pooled slots after them (family overall, level over all
@@ -156,7 +182,10 @@ export function ladderMetrics(
     collapseRatio: opts.collapseRatio ?? 0.8,
     recognizeThreshold: opts.recognizeThreshold ?? 0.75,
     stabilityThreshold: opts.stabilityThreshold ?? 0.8,
+    quadrant: opts.quadrant ?? 'waver',
+    collapse: opts.collapse ?? 'waver',
   };
+  const collapseRule = { ratio: settings.collapseRatio, reference: settings.collapse === 'reference' };
   const families = opts.families ?? FAMILIES;
 
   // Clusters: one sum vector per seed, in first-seen order (stable for a stable input order).
@@ -240,7 +269,7 @@ export function ladderMetrics(
         dist.recognise[s * R + b] = recogniseOf(resampled, s) ?? Number.NaN;
       }
       familyIndex.forEach((f, i) => {
-        cpCodes[i * R + b] = collapseCode(resampled, f, settings.collapseRatio);
+        cpCodes[i * R + b] = collapseCode(resampled, f, collapseRule);
       });
       b++;
       return accuracyOf(resampled, SLOT_BASELINE);
@@ -270,6 +299,7 @@ export function ladderMetrics(
     const scored = totals[slot * WIDTH + SCORED] as number;
     const noTests = n === 0 ? 'no tests' : undefined;
     const unscored = scored === 0 ? 'not scored: no judge verdicts' : undefined;
+    const allFailed = (totals[slot * WIDTH + ANSWERED] as number) === 0 ? 'every call failed' : undefined;
     const zeroMag =
       (totals[slot * WIDTH + SUM_MAG_SCORED] as number) === 0 ? 'sum of magnitudes is 0' : undefined;
     const out: SetMetrics = {
@@ -279,7 +309,12 @@ export function ladderMetrics(
       seeds: seedsPerSlot[slot] as number,
       accuracy: interval('accuracy', slot, accuracyOf(totals, slot), noTests ?? unscored),
       magnitude: interval('magnitude', slot, magnitudeOf(totals, slot), noTests),
-      stability: interval('stability', slot, stabilityOf(totals, slot), noTests ?? unscored ?? zeroMag),
+      stability: interval(
+        'stability',
+        slot,
+        stabilityOf(totals, slot),
+        noTests ?? unscored ?? allFailed ?? zeroMag,
+      ),
     };
     if (kb) out.recognise = interval('recognise', slot, recogniseOf(totals, slot), noTests ?? unscored);
     return out;
@@ -296,13 +331,7 @@ export function ladderMetrics(
       family,
       overall: setMetrics(slotFamily(f), kb),
       levels,
-      collapse: collapsePoint(
-        totals,
-        f,
-        settings.collapseRatio,
-        cpCodes.subarray(i * R, (i + 1) * R),
-        resamplesDone,
-      ),
+      collapse: collapsePoint(totals, f, collapseRule, cpCodes.subarray(i * R, (i + 1) * R), resamplesDone),
     };
   });
 
@@ -317,30 +346,13 @@ export function ladderMetrics(
     ...setMetrics(slotKb(t), true),
   }));
 
-  // Quadrants (the paper's Figure 2): x = family mean magnitude, y = family Stability.
-  const xs = familyMetrics.map((m) => m.overall.magnitude.value).filter((x): x is number => x !== undefined);
-  const xThreshold = xs.length === 0 ? undefined : xs.reduce((a, v) => a + v, 0) / xs.length;
-  const points = familyMetrics.map((m): QuadrantPoint => {
-    const x = m.overall.magnitude.value;
-    const y = m.overall.stability.value;
-    if (x === undefined || y === undefined || xThreshold === undefined)
-      return { family: m.family, x, y, unavailable: m.overall.stability.unavailable ?? 'no tests' };
-    const high = x >= xThreshold;
-    const stable = y >= settings.stabilityThreshold;
-    return {
-      family: m.family,
-      x,
-      y,
-      quadrant: stable ? (high ? 'robust' : 'stable') : high ? 'failure' : 'unstable',
-    };
-  });
-
+  const quadrant = quadrantOf(totals, familyMetrics, settings.stabilityThreshold, settings.quadrant);
   return {
     baseline,
     byLevel,
     families: familyMetrics,
     kbByType,
-    quadrant: { xThreshold, yThreshold: settings.stabilityThreshold, points },
+    quadrant,
     settings,
   };
 
@@ -349,6 +361,67 @@ export function ladderMetrics(
     for (const sums of sample) addInto(out, sums);
     return out;
   }
+}
+
+/**
+ * The paper's Figure 2 (docs/ladder.md#quadrants): each family at (x, y), high meaning at or above
+ * the threshold. `waver`: x = mean magnitude, y = Stability, x threshold = mean of the family
+ * x's. `reference`: x and y = mean magnitude and mean score over the answered, scored responses,
+ * and the baseline (x = 0) is a point that counts in the x threshold.
+ */
+function quadrantOf(
+  totals: Float64Array,
+  families: readonly FamilyMetrics[],
+  yThreshold: number,
+  mode: QuadrantMode,
+): LadderMetrics['quadrant'] {
+  const answered = (slot: number) => totals[slot * WIDTH + ANSWERED] as number;
+  const coordinates = (m: FamilyMetrics): { x?: number; y?: number; unavailable?: string } => {
+    if (mode === 'waver')
+      return {
+        ...(m.overall.magnitude.value !== undefined && { x: m.overall.magnitude.value }),
+        ...(m.overall.stability.value !== undefined && { y: m.overall.stability.value }),
+        unavailable: m.overall.stability.unavailable ?? 'no tests',
+      };
+    const slot = slotFamily(FAMILIES.indexOf(m.family));
+    const n = answered(slot);
+    if (n === 0) return { unavailable: m.overall.n === 0 ? 'no tests' : 'no answered, scored responses' };
+    return { x: (totals[slot * WIDTH + SUM_MAG_SCORED] as number) / n, y: answeredScore(totals, slot) };
+  };
+  const placed = families.map((m) => ({ family: m.family, ...coordinates(m) }));
+  const baselineN = answered(SLOT_BASELINE);
+  const baseline =
+    mode === 'reference' && baselineN > 0
+      ? { x: 0, y: answeredScore(totals, SLOT_BASELINE) as number }
+      : undefined;
+  const xs = [
+    ...placed.flatMap((p) => (p.x === undefined || p.y === undefined ? [] : [p.x])),
+    ...(baseline ? [baseline.x] : []),
+  ];
+  // waver: a family with a magnitude counts even when its Stability is unavailable (a property of the suite).
+  const waverXs = placed.flatMap((p) => (p.x === undefined ? [] : [p.x]));
+  const thresholdXs = mode === 'waver' ? waverXs : xs;
+  const xThreshold =
+    thresholdXs.length === 0 ? undefined : thresholdXs.reduce((a, v) => a + v, 0) / thresholdXs.length;
+  const points = placed.map((p): QuadrantPoint => {
+    if (p.x === undefined || p.y === undefined || xThreshold === undefined)
+      return { family: p.family, x: p.x, y: p.y, unavailable: p.unavailable ?? 'no tests' };
+    const high = p.x >= xThreshold;
+    const stable = p.y >= yThreshold;
+    return {
+      family: p.family,
+      x: p.x,
+      y: p.y,
+      quadrant: stable ? (high ? 'robust' : 'stable') : high ? 'failure' : 'unstable',
+    };
+  });
+  return { mode, xThreshold, yThreshold, points, ...(baseline && { baseline }) };
+}
+
+/** Mean score over a slot's answered, scored responses (failed calls score 0 and are not answered). */
+function answeredScore(sums: Float64Array, slot: number): number | undefined {
+  const n = sums[slot * WIDTH + ANSWERED] as number;
+  return n === 0 ? undefined : (sums[slot * WIDTH + SUM_SCORE] as number) / n;
 }
 
 /**
@@ -415,9 +488,12 @@ function add(sums: Float64Array, slot: number, o: LadderObservation, threshold: 
   if (o.score === undefined) return;
   bump(sums, at + SCORED, 1);
   bump(sums, at + SUM_SCORE, o.score);
+  if (o.score >= threshold - EPS) bump(sums, at + RECOGNISED, 1);
+  // A failed call has no output to compare: wrong in Accuracy, absent from Stability (the reference code).
+  if (o.error) return;
+  bump(sums, at + ANSWERED, 1);
   bump(sums, at + SUM_MAG_SCORED, o.magnitude);
   bump(sums, at + SUM_SCORE_MAG, o.score * o.magnitude);
-  if (o.score >= threshold - EPS) bump(sums, at + RECOGNISED, 1);
 }
 
 function accuracyOf(sums: Float64Array, slot: number): number | undefined {
@@ -440,17 +516,29 @@ function recogniseOf(sums: Float64Array, slot: number): number | undefined {
   return scored === 0 ? undefined : (sums[slot * WIDTH + RECOGNISED] as number) / scored;
 }
 
+interface CollapseRule {
+  ratio: number;
+  /** The reference code's rule: acc(L0) = 1 without a baseline, exact comparison. */
+  reference: boolean;
+}
+
+/** acc(L0) as the Collapse Point reads it: the reference code takes 1 when there is no baseline. */
+function collapseBase(sums: Float64Array, rule: CollapseRule): number | undefined {
+  return accuracyOf(sums, SLOT_BASELINE) ?? (rule.reference ? 1 : undefined);
+}
+
 /** Collapse code of a family in a sum vector: 1..5 the level, 6 never, 0 unavailable. */
-function collapseCode(sums: Float64Array, f: number, ratio: number): number {
-  const acc0 = accuracyOf(sums, SLOT_BASELINE);
-  if (acc0 === undefined || acc0 === 0) return 0;
-  const tau = ratio * acc0;
+function collapseCode(sums: Float64Array, f: number, rule: CollapseRule): number {
+  const acc0 = collapseBase(sums, rule);
+  if (acc0 === undefined || (acc0 === 0 && !rule.reference)) return 0;
+  const tau = rule.ratio * acc0;
+  const slack = rule.reference ? 0 : EPS;
   let any = false;
   for (const k of LEVELS) {
     const acc = accuracyOf(sums, slotFamilyLevel(f, k));
     if (acc === undefined) continue;
     any = true;
-    if (acc < tau - EPS) return k;
+    if (acc < tau - slack) return k;
   }
   return any ? 6 : 0;
 }
@@ -458,7 +546,7 @@ function collapseCode(sums: Float64Array, f: number, ratio: number): number {
 function collapsePoint(
   totals: Float64Array,
   f: number,
-  ratio: number,
+  rule: CollapseRule,
   codes: Uint8Array,
   resamples: number,
 ): CollapsePoint {
@@ -470,7 +558,7 @@ function collapsePoint(
     .filter((c) => counts.has(c))
     .map((c) => ({ value: codeName(c), share: (counts.get(c) as number) / resamples }));
 
-  const acc0 = accuracyOf(totals, SLOT_BASELINE);
+  const acc0 = collapseBase(totals, rule);
   if (acc0 === undefined)
     return {
       status: 'unavailable',
@@ -478,15 +566,15 @@ function collapsePoint(
       distribution,
       resamples,
     };
-  if (acc0 === 0)
+  if (acc0 === 0 && !rule.reference)
     return {
       status: 'unavailable',
       reason: 'acc(L0) = 0: no level can fall below it',
       distribution,
       resamples,
     };
-  const threshold = ratio * acc0;
-  const code = collapseCode(totals, f, ratio);
+  const threshold = rule.ratio * acc0;
+  const code = collapseCode(totals, f, rule);
   if (code === 0) {
     const tested = (totals[slotFamily(f) * WIDTH + N] as number) > 0;
     const reason = tested ? 'no scored tests at any level (no judge verdicts)' : 'no tests';

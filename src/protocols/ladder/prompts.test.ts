@@ -5,6 +5,7 @@ import {
   HASHES_ANSWER_PROMPT,
   JSON_ANSWER_PROMPT,
   KB_PROMPT,
+  KB_PROMPT_REFERENCE,
   systemPromptFor,
   userMessageFor,
 } from './prompts.js';
@@ -44,5 +45,11 @@ describe('the Appendix A prompts', () => {
     expect(systemPromptFor('baseline', 'json')).toBe(JSON_ANSWER_PROMPT);
     expect(systemPromptFor('SV', 'hashes')).toBe(HASHES_ANSWER_PROMPT);
     expect(userMessageFor('What is 2 + 2?')).toBe('QUESTION: What is 2 + 2?');
+  });
+
+  it("offer the reference code's KB wording (a dash for the paper's comma) as kbPrompt: reference", () => {
+    expect(systemPromptFor('KB', 'json', 'reference')).toBe(KB_PROMPT_REFERENCE);
+    expect(KB_PROMPT_REFERENCE).toContain('do NOT invent an answer \u2014 briefly explain why');
+    expect(KB_PROMPT_REFERENCE.replace(' \u2014', ',')).toBe(KB_PROMPT);
   });
 });

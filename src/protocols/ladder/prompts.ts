@@ -32,12 +32,32 @@ export const KB_PROMPT =
   'cannot be answered. Otherwise end with the final answer on its own line as a plain number only ' +
   '(no units, $, words, or commas):\n#### <number>';
 
+/** The reference code's KB prompt (`run_sut_model.py`): a dash where the paper has a comma. */
+export const KB_PROMPT_REFERENCE = KB_PROMPT.replace(
+  'do NOT invent an answer, briefly',
+  'do NOT invent an answer \u2014 briefly',
+);
+
 export type AnswerFormat = 'json' | 'hashes';
 
-/** The system prompt a test is asked with: the KB prompt for Knowledge Boundary, else the answer format's. */
-export function systemPromptFor(family: Family | 'baseline', format: AnswerFormat): string {
-  if (family === 'KB') return KB_PROMPT;
+/**
+ * The system prompt a test is asked with: the KB prompt for Knowledge Boundary (`kbPrompt:
+ * reference`: the reference code's wording), else the answer format's.
+ */
+export function systemPromptFor(
+  family: Family | 'baseline',
+  format: AnswerFormat,
+  kbPrompt: 'waver' | 'reference' = 'waver',
+): string {
+  if (family === 'KB') return kbPrompt === 'reference' ? KB_PROMPT_REFERENCE : KB_PROMPT;
   return format === 'hashes' ? HASHES_ANSWER_PROMPT : JSON_ANSWER_PROMPT;
+}
+
+/** The answer format a stored system prompt asks for, if it is one of Appendix A's two. */
+export function answerFormatOfPrompt(system: string): AnswerFormat | undefined {
+  if (system === JSON_ANSWER_PROMPT) return 'json';
+  if (system === HASHES_ANSWER_PROMPT) return 'hashes';
+  return undefined;
 }
 
 /** The user message: the paper's runner sends each input field as `NAME: value`, here the one field. */

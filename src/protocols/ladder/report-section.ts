@@ -163,6 +163,16 @@ function ladderHtml(data: LadderSectionData, kit: HtmlKit): string {
       `${r.suite.seeds} seeds, ${r.suite.perturbed} perturbed tests and ${baselines} baseline tests (each asked ${s.baselineRepeats}x); ` +
       `${r.models.length} model${r.models.length === 1 ? '' : 's'}. ${kit.esc(ci)}.</p>`,
   );
+  const cut = r.models.filter((m) => m.truncated.n > 0);
+  if (cut.length > 0)
+    parts.push(
+      `<p class="warn">Replies cut at the output cap (finish_reason length): ${cut
+        .map(
+          (m) =>
+            `${kit.esc(m.label)} ${m.truncated.n} (${m.truncated.wrong} scored wrong; cap ${m.asked.maxTokens.join(', ')})`,
+        )
+        .join('; ')}.</p>`,
+    );
   const incomplete = r.models.filter((m) => !m.complete);
   if (incomplete.length > 0)
     parts.push(
@@ -257,6 +267,7 @@ function ladderHtml(data: LadderSectionData, kit: HtmlKit): string {
     const points: Row[] = q.points
       .filter((p) => p.x !== undefined && p.y !== undefined)
       .map((p) => ({ family: p.family, x: p.x ?? null, y: p.y ?? null, quadrant: p.quadrant ?? null }));
+    if (q.baseline) points.push({ family: 'baseline', x: q.baseline.x, y: q.baseline.y, quadrant: null });
     if (points.length === 0) {
       quads.push(
         `<figure class="chart unavailable"><figcaption><strong>${kit.esc(m.label)}</strong>: quadrant plot unavailable (${kit.esc(
@@ -265,11 +276,18 @@ function ladderHtml(data: LadderSectionData, kit: HtmlKit): string {
       );
       continue;
     }
+    const caption =
+      q.mode === 'waver'
+        ? `One point per family: x = mean perturbation magnitude (1 − SIM), y = Stability (Σ correct × magnitude / Σ magnitude over the answered responses), as in the paper's Figure 2. Thresholds: x = ${fmt3(q.xThreshold)} (mean of the family magnitudes), y = ${fmt3(q.yThreshold)}.`
+        : `One point per family and one for the baseline: x = mean perturbation magnitude (1 − SIM), y = mean score, both over the answered, scored responses, as the reference code plots it (ladder.quadrant: reference). Thresholds: x = ${fmt3(q.xThreshold)} (mean of the points' x, the baseline's 0 included), y = ${fmt3(q.yThreshold)}.`;
     quads.push(
-      kit.chart(quadrantSpec(points, q.xThreshold, q.yThreshold), {
-        title: `Magnitude vs Stability: ${m.label}`,
-        caption: `One point per family: x = mean perturbation magnitude (1 − SIM), y = Stability (Σ correct × magnitude / Σ magnitude). Thresholds: x = ${fmt3(q.xThreshold)} (mean of the family magnitudes), y = ${fmt3(q.yThreshold)}.`,
-      }),
+      kit.chart(
+        quadrantSpec(points, q.xThreshold, q.yThreshold, q.mode === 'waver' ? 'Stability' : 'mean score'),
+        {
+          title: `Magnitude vs ${q.mode === 'waver' ? 'Stability' : 'mean score'}: ${m.label}`,
+          caption,
+        },
+      ),
     );
   }
   parts.push('<h3>Magnitude–stability quadrants</h3>', `<div class="charts">${quads.join('')}</div>`);
@@ -312,7 +330,12 @@ function ladderHtml(data: LadderSectionData, kit: HtmlKit): string {
   return parts.join('\n');
 }
 
-function quadrantSpec(points: Row[], xThreshold: number | undefined, yThreshold: number): ChartSpec {
+function quadrantSpec(
+  points: Row[],
+  xThreshold: number | undefined,
+  yThreshold: number,
+  yTitle: string,
+): ChartSpec {
   // x starts at 0 and ends past the largest magnitude or threshold (vega's nice domain).
   const x = {
     field: 'x',
@@ -320,7 +343,7 @@ function quadrantSpec(points: Row[], xThreshold: number | undefined, yThreshold:
     title: 'mean magnitude (1 − SIM)',
     scale: { zero: true, nice: true },
   };
-  const y = { field: 'y', type: 'quantitative', title: 'Stability', scale: { domain: [0, 1] } };
+  const y = { field: 'y', type: 'quantitative', title: yTitle, scale: { domain: [0, 1] } };
   const corners = [
     { label: 'stable', x: 4, y: 4, align: 'left', baseline: 'top' },
     { label: 'robust', x: 'width', dx: -4, y: 4, align: 'right', baseline: 'top' },

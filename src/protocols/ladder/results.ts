@@ -1,10 +1,11 @@
 import type { Coverage, SuiteTest } from '../../run/types.js';
 import type { Store, StoredCell } from '../../store/store.js';
 import { deriveSeed } from '../../util/random.js';
-import { isCorrectNumber, parseNumericAnswer } from './answer.js';
+import { type AnswerParser, isCorrectNumber, parseNumericAnswer } from './answer.js';
 import { type LadderConfig, LadderConfigSchema } from './config.js';
 import { KB_JUDGE_SUITE, type KbVerdict, parseKbJudgeReply } from './kb-judge.js';
 import { type LadderMetrics, type LadderObservation, ladderMetrics } from './metrics.js';
+import { type AnswerFormat, answerFormatOfPrompt } from './prompts.js';
 import { kbTypeOf } from './run.js';
 import { FAMILIES, type Family, type KbType, type LadderTest, type Level } from './types.js';
 
@@ -31,6 +32,8 @@ export interface ScoredCell {
   /** Numeric families: the parsed answer and how it was found. */
   parsed?: number;
   parsedVia?: string;
+  /** The reply stopped at the output cap (`finish_reason: length`): its last line may be missing. */
+  truncated?: true;
   error?: string;
   /** KB: the judge's verdict, or why there is none. */
   judge?: { status: 'scored' | 'unparsable' | 'failed' | 'not-run'; score?: number; reason: string };
@@ -46,6 +49,10 @@ export interface LadderModelResults {
   complete: boolean;
   /** Why the model is incomplete. */
   incomplete?: string;
+  /** How it was asked, read from the stored requests: the answer formats and output caps sent. */
+  asked: { answerFormats: AnswerFormat[]; maxTokens: number[] };
+  /** Replies cut at the output cap (`finish_reason: length`), and how many of them scored below 1. */
+  truncated: { n: number; wrong: number };
   cells: ScoredCell[];
   metrics: LadderMetrics;
 }
@@ -121,8 +128,9 @@ export function loadLadderResults(
         if (verdict?.verdict.ok) scored++;
         if (verdict) judgeIdentity = verdict.judge;
       }
-      cells.push(scoreCell(test, cell, verdict?.verdict, verdict?.callFailed));
+      cells.push(scoreCell(test, cell, verdict?.verdict, verdict?.callFailed, settings.parser));
     }
+    const cut = cells.filter((c) => c.truncated);
     const coverage = coverageOf(stored, suite.tests, expected);
     const share = coverage.total === 0 ? 1 : coverage.done / coverage.total;
     const judged = needed === 0 ? 1 : scored / needed;
@@ -141,11 +149,15 @@ export function loadLadderResults(
       collapseRatio: settings.collapseRatio,
       recognizeThreshold: settings.kbRecognizeThreshold,
       stabilityThreshold: settings.stabilityThreshold,
+      quadrant: settings.quadrant,
+      collapse: settings.collapse,
     });
     return {
       label,
       identity,
       coverage,
+      asked: askedOf(stored, tests),
+      truncated: { n: cut.length, wrong: cut.filter((c) => (c.score ?? 1) < 1).length },
       judge: { ...(judgeIdentity && { identity: judgeIdentity }), needed, scored, missing: needed - scored },
       complete: incomplete === undefined,
       ...(incomplete && { incomplete }),
@@ -178,12 +190,30 @@ export function ladderTestOf(test: SuiteTest): LadderTest {
   return { ...(meta as LadderTest), id: test.id };
 }
 
-/** Scores one stored cell: numeric parse and 0.1% tolerance, or the KB judge's rubric score. */
+/** What a model's stored requests sent: the distinct answer formats (non-KB prompts) and output caps. */
+function askedOf(cells: readonly StoredCell[], tests: Map<string, LadderTest>): LadderModelResults['asked'] {
+  const formats = new Set<AnswerFormat>();
+  const caps = new Set<number>();
+  for (const cell of cells) {
+    if (cell.request.maxTokens !== undefined) caps.add(cell.request.maxTokens);
+    if (tests.get(cell.testId)?.family === 'KB') continue;
+    const system = cell.request.messages.find((m) => m.role === 'system')?.content;
+    const format = system === undefined ? undefined : answerFormatOfPrompt(system);
+    if (format) formats.add(format);
+  }
+  return { answerFormats: [...formats].sort(), maxTokens: [...caps].sort((a, b) => a - b) };
+}
+
+/**
+ * Scores one stored cell: numeric parse (docs/fidelity.md#ladder: `parser`) and 0.1% tolerance,
+ * or the KB judge's rubric score.
+ */
 export function scoreCell(
   test: LadderTest,
   cell: Pick<StoredCell, 'status' | 'response' | 'error' | 'repeat'>,
   verdict?: KbVerdict,
   judgeCallFailed = false,
+  parser: AnswerParser = 'waver',
 ): ScoredCell {
   const kbType = kbTypeOf(test);
   const base = {
@@ -194,9 +224,10 @@ export function scoreCell(
     ...(kbType && { kbType }),
     repeat: cell.repeat,
     magnitude: test.family === 'baseline' ? 0 : (test.severity?.magnitude ?? 0),
+    ...(cell.status === 'done' && cell.response?.finishReason === 'length' && { truncated: true as const }),
   };
   if (cell.status !== 'done' || !cell.response) {
-    // Errors count as incorrect (and are counted in coverage): DESIGN.md.
+    // Errors count as incorrect (and are counted in coverage): DESIGN.md; metrics.ts leaves them out of Stability.
     const error = cell.error ? `${cell.error.kind}: ${cell.error.message}` : 'no response';
     return { ...base, status: 'failed', score: 0, error };
   }
@@ -222,7 +253,7 @@ export function scoreCell(
       judge: { status: 'scored', score: verdict.score, reason: verdict.reason },
     };
   }
-  const parsed = parseNumericAnswer(cell.response.text);
+  const parsed = parseNumericAnswer(cell.response.text, parser);
   const gold = typeof test.gold === 'number' ? test.gold : Number.NaN;
   const correct = isCorrectNumber(parsed.value, gold);
   return {

@@ -1,4 +1,6 @@
 import type { WaverConfig } from '../../config/schema.js';
+import { InputError } from '../../errors.js';
+import { specLabel, toModelSpec } from '../../models/spec.js';
 import { runRole } from '../../run/roles.js';
 import { type RunResult, runSuite } from '../../run/run-suite.js';
 import { suiteOf } from '../../run/suite.js';
@@ -6,9 +8,9 @@ import type { Suite, SuiteTest } from '../../run/types.js';
 import { openStore } from '../../store/store.js';
 import { sha256 } from '../../util/hash.js';
 import type { ProtocolOptions } from '../types.js';
-import { type LadderConfig, ladderSettings } from './config.js';
+import { answerFormatOf, type LadderConfig, ladderSettings } from './config.js';
 import { KB_JUDGE_SUITE, type KbJudgeJob, kbJudgeTest } from './kb-judge.js';
-import { systemPromptFor, userMessageFor } from './prompts.js';
+import { type AnswerFormat, systemPromptFor, userMessageFor } from './prompts.js';
 import { KB_LEVEL, KB_TYPES, type KbType, type LadderTest } from './types.js';
 
 /**
@@ -21,21 +23,85 @@ import { KB_LEVEL, KB_TYPES, type KbType, type LadderTest } from './types.js';
 
 export const LADDER_TESTS_SUITE = 'ladder/tests';
 
+/**
+ * The reference runners' output caps (docs/fidelity.md#ladder): 768 for the JSON prompt
+ * (`run_sut_model.py`), 900 for the hashes prompt (`phi_cot_run.py`), the KB prompt included.
+ * Every prompt asks for step-by-step work, so a smaller cap cuts answers before their last line.
+ */
+export const SUT_MAX_TOKENS: Record<AnswerFormat, number> = { json: 768, hashes: 900 };
+
+/** How a model is asked the SUT tests: the answer format of its non-KB prompt and its output cap. */
+export interface LadderAsk {
+  answerFormat: AnswerFormat;
+  maxTokens: number;
+}
+
+/** The default way of asking, and each model (by label) asked otherwise. */
+export interface LadderAsks {
+  default: LadderAsk;
+  byModel: Map<string, LadderAsk>;
+}
+
+/**
+ * How each model is asked. The cap: `ladder.maxTokens` (`--max-tokens` on `waver ladder` sets it),
+ * else the format's SUT_MAX_TOKENS; `params.maxTokens` is the roles' and plain suites' cap, not this.
+ */
+export function ladderAsks(settings: LadderConfig, labels: readonly string[] = []): LadderAsks {
+  const ask = (answerFormat: AnswerFormat): LadderAsk => ({
+    answerFormat,
+    maxTokens: settings.maxTokens ?? SUT_MAX_TOKENS[answerFormat],
+  });
+  const format = settings.answerFormat;
+  const byFormat = typeof format === 'string' ? {} : format.models;
+  for (const label of Object.keys(byFormat))
+    if (!labels.includes(label))
+      throw new InputError(
+        `'${label}' is not a model of this run (${labels.length === 0 ? 'none given' : labels.join(', ')})`,
+        { field: `ladder.answerFormat.models.${label}` },
+      );
+  const base = ask(typeof format === 'string' ? format : format.default);
+  const byModel = new Map<string, LadderAsk>();
+  for (const label of labels) {
+    const own = ask(answerFormatOf(settings, label));
+    if (own.answerFormat !== base.answerFormat || own.maxTokens !== base.maxTokens) byModel.set(label, own);
+  }
+  return { default: base, byModel };
+}
+
 /** The SUT suite: one SuiteTest per ladder test, the LadderTest kept in `meta` for results.ts. */
 export function ladderSuite(tests: readonly LadderTest[], config: WaverConfig): Suite {
   const settings = ladderSettings(config);
+  const labels = config.models.map((m, i) => specLabel(toModelSpec(m, { field: `models.${i}` })));
+  const asks = ladderAsks(settings, labels);
   return suiteOf(
     LADDER_TESTS_SUITE,
-    tests.map((t) => ladderSuiteTest(t, settings, config.repeats)),
+    tests.map((t) => ladderSuiteTest(t, settings, config.repeats, asks)),
   );
 }
 
-export function ladderSuiteTest(test: LadderTest, settings: LadderConfig, repeats: number): SuiteTest {
+export function ladderSuiteTest(
+  test: LadderTest,
+  settings: LadderConfig,
+  repeats: number,
+  asks: LadderAsks = ladderAsks(settings),
+): SuiteTest {
   const { id, ...meta } = test;
+  const system = systemPromptFor(test.family, asks.default.answerFormat, settings.kbPrompt);
+  const byModel: NonNullable<SuiteTest['byModel']> = {};
+  for (const [label, ask] of asks.byModel) {
+    const own = systemPromptFor(test.family, ask.answerFormat, settings.kbPrompt);
+    const asked = {
+      ...(own !== system && { system: own }),
+      ...(ask.maxTokens !== asks.default.maxTokens && { maxTokens: ask.maxTokens }),
+    };
+    if (Object.keys(asked).length > 0) byModel[label] = asked;
+  }
   return {
     id,
-    system: systemPromptFor(test.family, settings.answerFormat),
+    system,
     prompt: userMessageFor(test.text),
+    maxTokens: asks.default.maxTokens,
+    ...(Object.keys(byModel).length > 0 && { byModel }),
     // Written on every test, so the cells a model owes are known from the suite alone.
     repeats: test.family === 'baseline' ? settings.baselineRepeats : repeats,
     meta: { ...meta },

@@ -21,6 +21,8 @@ function model(overrides: Partial<LadderModelResults> = {}): LadderModelResults 
     coverage: { total: 6, done: 5, failed: 1, pending: 0, cached: 0, errorsByKind: { timeout: 1 } },
     judge: { identity: 'replay:judge', needed: 2, scored: 1, missing: 1 },
     complete: true,
+    asked: { answerFormats: ['json'], maxTokens: [768] },
+    truncated: { n: 0, wrong: 0 },
     cells: [],
     metrics: ladderMetrics(OBS, { seed: 1, resamples: 100 }),
     ...overrides,

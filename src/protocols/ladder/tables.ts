@@ -72,6 +72,12 @@ export function ladderReportJson(input: LadderReportInput) {
     suite: results.suite,
     settings: {
       answerFormat: results.settings.answerFormat,
+      ...(results.settings.maxTokens !== undefined && { maxTokens: results.settings.maxTokens }),
+      reference: results.settings.reference,
+      parser: results.settings.parser,
+      kbPrompt: results.settings.kbPrompt,
+      quadrant: results.settings.quadrant,
+      collapse: results.settings.collapse,
       baselineRepeats: results.settings.baselineRepeats,
       collapseRatio: results.settings.collapseRatio,
       kbRecognizeThreshold: results.settings.kbRecognizeThreshold,
@@ -116,6 +122,8 @@ function modelJson(m: LadderModelResults) {
     complete: m.complete,
     ...(m.incomplete && { incomplete: m.incomplete }),
     coverage: m.coverage,
+    asked: m.asked,
+    truncated: m.truncated,
     kbJudge: m.judge,
     baseline: setJson(x.baseline),
     families: x.families.map((f) => ({
@@ -130,8 +138,12 @@ function modelJson(m: LadderModelResults) {
     ),
     kbByType: x.kbByType.map((t) => ({ kbType: t.kbType, level: `L${t.level}`, ...setJson(t) })),
     quadrant: {
+      mode: x.quadrant.mode,
+      x: 'mean magnitude',
+      y: x.quadrant.mode === 'waver' ? 'Stability' : 'mean score of the answered responses',
       xThreshold: x.quadrant.xThreshold ?? null,
       yThreshold: x.quadrant.yThreshold,
+      ...(x.quadrant.baseline && { baseline: x.quadrant.baseline }),
       points: x.quadrant.points.map((p) => ({
         family: p.family,
         x: p.x ?? null,
@@ -153,10 +165,10 @@ function ladderMarkdown(input: LadderReportInput): string {
   out.push(
     `# Ladder — ${results.suite.seeds} seeds, ${results.suite.perturbed} perturbed tests + ${baselines} baseline tests`,
     '',
-    `Suite \`${results.suite.name}\` ${results.suite.hash.slice(0, 12)}. Answer format: ${s.answerFormat}; ` +
+    `Suite \`${results.suite.name}\` ${results.suite.hash.slice(0, 12)}. Answer format: ${formatSetting(s.answerFormat)}; ` +
       `baseline asked ${s.baselineRepeats}x per seed; Collapse Point: lowest measured level with acc(Lk) < ${s.collapseRatio.toFixed(2)} x acc(L0); ` +
       `KB recognised at score >= ${s.kbRecognizeThreshold}. Intervals: ${Math.round(100 * s.confidence)}% percentile bootstrap, ` +
-      `${s.resamples} resamples of seeds (seed ${results.seed}).`,
+      `${s.resamples} resamples of seeds (seed ${results.seed}).${compatNote(s)}`,
     '',
   );
   if (input.admission) out.push(formatAdmissionTable(input.admission.rows, 'md', input.admission.context));
@@ -179,6 +191,7 @@ function modelMarkdown(m: LadderModelResults, results: LadderResults): string {
       `${cov.failed} failed (scored incorrect)${errorKinds(cov.errorsByKind)}, ${cov.pending} pending — ` +
       (m.complete ? 'complete.' : `**INCOMPLETE**: ${m.incomplete}.`),
   );
+  lines.push(askedLine(m));
   lines.push(
     m.judge.needed === 0
       ? 'No Knowledge Boundary responses to judge.'
@@ -194,7 +207,7 @@ function modelMarkdown(m: LadderModelResults, results: LadderResults): string {
   // Table 4.
   lines.push(`### Stability per family (Table 4) — ${m.label}`, '');
   lines.push(
-    'Stability = sum(correct x magnitude) / sum(magnitude); Accuracy = mean correctness; Magnitude = mean (1 - SIM).',
+    'Stability = sum(correct x magnitude) / sum(magnitude) over answered responses; Accuracy = mean correctness, a failed call counted wrong; Magnitude = mean (1 - SIM).',
     '',
   );
   lines.push(row(['Family', 'Stability [95% CI]', 'Accuracy [95% CI]', 'Magnitude [95% CI]', 'n', 'seeds']));
@@ -301,8 +314,13 @@ function modelMarkdown(m: LadderModelResults, results: LadderResults): string {
 
   lines.push(`### Quadrants (Figure 2) — ${m.label}`, '');
   lines.push(quadrantNote(x), '');
-  lines.push(row(['Family', 'Magnitude (x)', 'Stability (y)', 'Quadrant']));
+  const yName = x.quadrant.mode === 'waver' ? 'Stability (y)' : 'Mean score (y)';
+  lines.push(row(['Family', 'Magnitude (x)', yName, 'Quadrant']));
   lines.push(row(['---', '---:', '---:', '---']));
+  if (x.quadrant.baseline)
+    lines.push(
+      row(['Baseline', num(x.quadrant.baseline.x), num(x.quadrant.baseline.y), '— (in the x threshold)']),
+    );
   for (const p of x.quadrant.points)
     lines.push(
       row([familyLabel(p.family), num(p.x), num(p.y), p.quadrant ?? `— (${p.unavailable ?? 'unavailable'})`]),
@@ -335,11 +353,40 @@ function modelMarkdown(m: LadderModelResults, results: LadderResults): string {
 
 function quadrantNote(x: LadderMetrics): string {
   const xt = x.quadrant.xThreshold;
+  const at = xt === undefined ? '— (no families with tests)' : xt.toFixed(3);
+  const axes =
+    x.quadrant.mode === 'waver'
+      ? `x = the family's mean magnitude, y = its Stability (the paper). Thresholds: x = ${at} ` +
+        '(mean of the family mean magnitudes, a property of the suite)'
+      : "x = the family's mean magnitude and y = its mean score, over its answered, scored responses (the reference code's plot). " +
+        `Thresholds: x = ${at} (mean of the points' x, the baseline's 0 included)`;
   return (
-    `x = the family's mean magnitude, y = its Stability. Thresholds: x = ${xt === undefined ? '— (no families with tests)' : xt.toFixed(3)} ` +
-    `(mean of the family mean magnitudes, a property of the suite), y = ${x.quadrant.yThreshold.toFixed(2)}. ` +
+    `${axes}, y = ${x.quadrant.yThreshold.toFixed(2)}. ` +
     'stable: low x, high y; robust: high x, high y; unstable: low x, low y; failure: high x, low y (high = at or above the threshold).'
   );
+}
+
+/** How the model was asked, and how many replies the output cap cut. */
+function askedLine(m: LadderModelResults): string {
+  const formats = m.asked.answerFormats.join(', ') || '—';
+  const caps = m.asked.maxTokens.join(', ') || '—';
+  const cut =
+    m.truncated.n === 0
+      ? 'no reply cut at the cap'
+      : `**${responses(m.truncated.n)} cut at the cap** (finish_reason length), ${m.truncated.wrong} of them scored wrong`;
+  return `Asked in the ${formats} answer format, output cap ${caps} tokens; ${cut}.`;
+}
+
+function formatSetting(f: LadderResults['settings']['answerFormat']): string {
+  if (typeof f === 'string') return f;
+  const own = Object.entries(f.models).map(([label, format]) => `${label} ${format}`);
+  return `${f.default}${own.length > 0 ? ` (${own.join(', ')})` : ''}`;
+}
+
+/** Which decisions take the reference code's side (docs/fidelity.md#ladder), when any does. */
+function compatNote(s: LadderResults['settings']): string {
+  const sides = (['parser', 'kbPrompt', 'quadrant', 'collapse'] as const).filter((k) => s[k] === 'reference');
+  return sides.length === 0 ? '' : ` Reference code's behaviour for: ${sides.join(', ')}.`;
 }
 
 function admittedRows(tests: readonly LadderTest[]) {

@@ -83,6 +83,10 @@ const TABLE: Row[] = [
   ['Both A and C look plausible.', PRICE, undefined, 'unparsed'],
   ['We can rule out A. C it is.', PRICE, 'C', 'letter-mention'],
   ['D cannot be right; B.', PRICE, 'B', 'letter-mention'],
+  ['B. A is tempting but wrong.', PRICE, 'B', 'letter-mention'],
+  ['Both A and C are wrong; B.', PRICE, 'B', 'letter-mention'],
+  ['A, C and D are all incorrect, so B', PRICE, 'B', 'letter-mention'],
+  ['A is right but B is wrong.', PRICE, 'A', 'letter-mention'],
   ['It was made in the U.S.A. in 1990.', PRICE, undefined, 'unparsed'],
   ['BECAUSE', PRICE, undefined, 'unparsed'],
   ['Because', PRICE, undefined, 'unparsed'],
@@ -126,6 +130,27 @@ describe('parseLetterAnswer on real-looking replies', () => {
     const parsed = parseLetterAnswer(reply, options);
     expect(parsed.letter).toBe(letter);
     if (via !== undefined) expect(parsed.via).toBe(via);
+  });
+
+  it('reads a letter the question uses as a name as the person, not the option', () => {
+    const KIND = lettered('a knight', 'a knave');
+    const question =
+      'On an island, knights always tell the truth and knaves always lie. You meet A, who says: "I am a knave and 2 + 2 = 5." What is A?';
+    const read = (reply: string) => parseLetterAnswer(reply, KIND, { question });
+    expect(read("A can't be a knight, so A is a knave: B")).toEqual({ letter: 'B', via: 'letter-mention' });
+    expect(read('A is a knave.')).toEqual({ letter: 'B', via: 'option-text' });
+    expect(read('A is not a knight, so A is a knave.')).toEqual({ letter: 'B', via: 'option-text' });
+    // Without the question, "A is a knave" reads as option A: the name is what changes it.
+    expect(parseLetterAnswer('A is a knave.', KIND).letter).toBe('A');
+    // The letter as an option is still read: bare, bracketed, stated, or judged as an option.
+    expect(read('A').letter).toBe('A');
+    expect(read('(A)').letter).toBe('A');
+    expect(read('The answer is A.').letter).toBe('A');
+    expect(read('A is correct.').letter).toBe('A');
+    expect(read('Option A, since he lies.').letter).toBe('A');
+    // A question whose capital A is only the article names nobody.
+    const article = 'A farmer has 3 cows. How many legs?';
+    expect(parseLetterAnswer('A is a knave.', KIND, { question: article }).letter).toBe('A');
   });
 
   it('says why a reply is unparsed and which letters competed', () => {

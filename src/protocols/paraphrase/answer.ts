@@ -9,8 +9,9 @@ import { normaliseText } from './data/mc-rules.js';
  *    when the text after it is that option's text);
  * 2. an answer statement: "the answer is X", "Answer: x", "I'd go with (X)", "correct option is X";
  * 3. letter mentions anywhere: `(X)`, `**X**`, "option X", a capital X standing alone — but not a
- *    letter inside a word, an article ("A jacket"), a pronoun ("I think"), or a negated letter
- *    ("not A", "A is wrong");
+ *    letter inside a word, an article ("A jacket"), a pronoun ("I think"), a negated letter
+ *    ("not A", "A is wrong", "A is tempting but wrong", "A and C are wrong"), or a person the
+ *    question names with that letter ("You meet A": "A is a knave" is about A, not option A);
  * 4. option text: the reply states exactly one option's text ("$90", "Canberra").
  *
  * Within a step, several different letters (or option texts) mean the reply did not choose: it is
@@ -23,8 +24,19 @@ export type ParsedLetter =
   | { letter: string; via: LetterVia }
   | { letter: undefined; via: 'unparsed'; reason: string; candidates?: string[] };
 
-export function parseLetterAnswer(reply: string, options: readonly McOption[]): ParsedLetter {
+/** What the model was asked, for reading its reply: the question up to its options. */
+export interface ParseContext {
+  question?: string;
+}
+
+export function parseLetterAnswer(
+  reply: string,
+  options: readonly McOption[],
+  context: ParseContext = {},
+): ParsedLetter {
   const letters = new Set(options.map((o) => o.letter));
+  const names =
+    context.question === undefined ? new Set<string>() : lettersNamedIn(context.question, letters);
   // NFKC folds full-width letters (Ｂ) and compatibility forms; zero-width characters are noise.
   const text = reply.normalize('NFKC').replace(/[\u200B-\u200D\uFEFF]/g, '');
   if (text.trim() === '') return unparsed('empty reply');
@@ -47,7 +59,7 @@ export function parseLetterAnswer(reply: string, options: readonly McOption[]): 
     return { letter: valid[0] as string, via: 'answer-statement' };
   }
 
-  const mentions = letterMentions(plain, letters);
+  const mentions = letterMentions(plain, letters, names);
   if (mentions.chosen.size > 1)
     return unparsed(
       `several letters: ${[...mentions.chosen].sort().join(', ')}`,
@@ -140,13 +152,20 @@ function isArticleOrPronoun(letter: string, after: string, wrapped: boolean): bo
 
 const NEGATED_BEFORE =
   /\b(?:not|isn't|isn’t|never|no|exclude|excluding|eliminate|eliminating|rule\s+out|ruling\s+out|except|rather\s+than|instead\s+of|against)\s+(?:option\s+|choice\s+|letter\s+)?[([]?$/i;
-const NEGATED_AFTER =
-  /^[)\]]?\s*(?:(?:is|was|are|seems|looks)\s+(?:not\b|wrong|incorrect|false|a\s+trap|a\s+distractor|ruled\s+out|eliminated)|(?:can|could)\s+be\s+(?:ruled\s+out|eliminated)|(?:cannot|can't|can’t|can\s+not)\s+be\s+(?:right|correct|the\s+answer))/i;
+const WRONG = String.raw`(?:not\b|wrong|incorrect|false|a\s+trap|a\s+distractor|ruled\s+out|eliminated)`;
+const NEGATED_AFTER = new RegExp(
+  String.raw`^[)\]]?\s*(?:(?:is|was|are|were|seems|seem|looks|look)\s+(?:(?:(?:all|both|clearly|obviously|definitely)\s+)?${WRONG}|(?:[a-z'’-]+\s+){1,3}but\s+${WRONG})|(?:can|could)\s+be\s+(?:ruled\s+out|eliminated)|(?:cannot|can't|can’t|can\s+not)\s+be\s+(?:right|correct|the\s+answer))`,
+  'i',
+);
+/** The rest of a letter list after a letter ("A and C are wrong": " and C"), skipped to reach its verb. */
+const LIST_TAIL =
+  /^(?:[)\]]?\s*(?:,|&|\/|\band\b|\bor\b|\bnor\b)\s*(?:option\s+|choice\s+)?[([]?[A-Z][)\]]?(?![A-Za-z0-9'’-]))+/;
 
 /** Step 3: every option letter standing alone, split into chosen and negated mentions. */
 function letterMentions(
   text: string,
   letters: ReadonlySet<string>,
+  names: ReadonlySet<string>,
 ): { chosen: Set<string>; negated: Set<string> } {
   const chosen = new Set<string>();
   const negated = new Set<string>();
@@ -161,11 +180,46 @@ function letterMentions(
     const after = text.slice(start + m[0].length);
     const wrapped = m[1] === undefined || /[([]$/.test(before) || /^[)\]]/.test(after);
     if (m[1] !== undefined && isArticleOrPronoun(m[1], after, wrapped)) continue;
-    if (NEGATED_BEFORE.test(before) || NEGATED_AFTER.test(after)) negated.add(letter);
+    if (m[1] !== undefined && !wrapped && names.has(letter) && isAboutThePerson(before, after)) continue;
+    if (NEGATED_BEFORE.test(before) || NEGATED_AFTER.test(after.replace(LIST_TAIL, ''))) negated.add(letter);
     else chosen.add(letter);
   }
   return { chosen, negated };
 }
+
+/**
+ * Option letters the question uses as names ("You meet A and B"): a capital standing alone, not
+ * an article or a pronoun, and not in the question's own list of letters ("(A, B, C, or D)").
+ */
+function lettersNamedIn(question: string, letters: ReadonlySet<string>): Set<string> {
+  const names = new Set<string>();
+  const lone = /(?<![A-Za-z0-9'’.([-])([A-Z])(?![A-Za-z0-9'’)\]-])(?!\.[A-Za-z])/g;
+  for (const m of question.matchAll(lone)) {
+    const letter = m[1] as string;
+    if (!letters.has(letter) || letter === 'I') continue;
+    const start = m.index ?? 0;
+    const before = question.slice(Math.max(0, start - 20), start);
+    const after = question.slice(start + 1);
+    // "A farmer..." opening a sentence is the article; "... meet A" is a name.
+    if (letter === 'A' && /(?:^|[.!?:"“]\s*)$/.test(before) && /^\s+[a-z]/.test(after)) continue;
+    if (/\b(?:option|choice|letter)\s+$/i.test(before)) continue;
+    names.add(letter);
+  }
+  return names;
+}
+
+/**
+ * A named letter followed by a predicate is the person ("A is a knave", "A can't be a knight"),
+ * unless the predicate judges an option ("A is correct", "A is the answer", "A is wrong").
+ */
+function isAboutThePerson(before: string, after: string): boolean {
+  if (/\b(?:option|choice|letter|answer)\s*(?:is\s+)?[:\-–—]?\s*$/i.test(before)) return false;
+  return /^\s+[a-z]/.test(after) && !OPTION_PREDICATE.test(after);
+}
+
+/** What is said of an option, not of a person: "is correct", "is the answer", "is not right", "is wrong". */
+const OPTION_PREDICATE =
+  /^\s+(?:(?:is|was|seems|looks|(?:would|must|should)\s+be)(?:\s+not)?|isn't|isn’t|(?:cannot|can't|can’t|can\s+not)\s+be)\s+(?:the\s+)?(?:(?:correct|right|best)\b(?!\s+(?:about|that|to)\b)|answer\b|wrong\b|incorrect\b|false\b|(?:a\s+)?(?:trap|distractor)\b|ruled\s+out\b|eliminated\b|(?:[a-z'’-]+\s+){1,3}but\s+(?:wrong|incorrect|false)\b)/i;
 
 /**
  * Step 4: the options whose text the reply states at word boundaries, not negated. An occurrence

@@ -43,6 +43,11 @@ function instruction(options: readonly McOption[]): string {
   return `Select the correct answer and reply with just its letter (${letterList(options.map((o) => o.letter))}).`;
 }
 
+/** A phrased prompt up to its first option line: the question as the model read it (for the parser). */
+export function questionOf(prompt: string): string {
+  return prompt.split(/\n(?=[A-Z]\. )/)[0] ?? prompt;
+}
+
 export function canonicalPrompt(stem: string, options: readonly McOption[]): string {
   return `${stem}\n\n${optionLines(options)}\n\n${instruction(options)}`;
 }

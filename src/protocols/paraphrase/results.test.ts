@@ -7,6 +7,7 @@ import { requestFor } from '../../run/plan.js';
 import { openStore } from '../../store/store.js';
 import { CONFIG } from '../index.js';
 import { paraphraseSettings } from './config.js';
+import { canonicalPrompt, questionOf } from './phrasings.js';
 import { loadParaphraseResults, scoreCell } from './results.js';
 import { rewordItems } from './reword.js';
 import { loadParaphraseItems, paraphraseSuite, runParaphrase } from './run.js';
@@ -54,6 +55,30 @@ describe('scoreCell', () => {
       correct: false,
       via: 'unparsed',
       reason: 'several letters: A, C',
+    });
+  });
+
+  it('reads a reply with the question it answers: a letter the question names is that person', () => {
+    const kinds: ParaphraseTestMeta = {
+      ...meta,
+      phrasing: 'canonical',
+      options: [
+        { letter: 'A', text: 'a knight' },
+        { letter: 'B', text: 'a knave' },
+      ],
+      key: 'B',
+      itemKey: 'B',
+      canonicalOf: { A: 'A', B: 'B' },
+    };
+    const prompt = canonicalPrompt(
+      'You meet A, who says: "I am a knave and 2 + 2 = 5." What is A?',
+      kinds.options,
+    );
+    expect(questionOf(prompt)).toBe('You meet A, who says: "I am a knave and 2 + 2 = 5." What is A?\n');
+    expect(scoreCell(kinds, 0, 'done', 'A is a knave.', undefined, questionOf(prompt))).toMatchObject({
+      given: 'B',
+      correct: true,
+      via: 'option-text',
     });
   });
 

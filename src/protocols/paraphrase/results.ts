@@ -8,6 +8,7 @@ import {
   paraphraseLeaderboard,
   paraphraseMetrics,
 } from './metrics.js';
+import { questionOf } from './phrasings.js';
 import type { ParaphraseTestMeta } from './suite.js';
 
 /**
@@ -120,7 +121,16 @@ export function loadParaphraseResults(
     if (!test || cell.repeat >= (test.repeats ?? 1)) continue;
     const entry = byModel.get(cell.modelIdentity) ?? { label: cell.model, cells: [] };
     entry.label = cell.model;
-    entry.cells.push(scoreCell(test.meta, cell.repeat, cell.status, cell.response?.text, cell.error));
+    entry.cells.push(
+      scoreCell(
+        test.meta,
+        cell.repeat,
+        cell.status,
+        cell.response?.text,
+        cell.error,
+        questionOf(test.prompt),
+      ),
+    );
     byModel.set(cell.modelIdentity, entry);
   }
   // A model asked for but with no cell at all is still reported (coverage 0), never dropped.
@@ -167,13 +177,17 @@ export function loadParaphraseResults(
   };
 }
 
-/** One cell scored by the letter parser against the options as that phrasing showed them. */
+/**
+ * One cell scored by the letter parser against the options as that phrasing showed them, and the
+ * question it asked (a letter the question uses as a name is read as the name).
+ */
 export function scoreCell(
   meta: ParaphraseTestMeta,
   repeat: number,
   status: 'done' | 'failed',
   reply: string | undefined,
   error?: { kind: string; message: string },
+  question?: string,
 ): ScoredCell {
   const base = { item: meta.item, phrasing: meta.phrasing, repeat, key: meta.key };
   if (status !== 'done' || reply === undefined)
@@ -184,7 +198,7 @@ export function scoreCell(
       via: 'error',
       error: { kind: error?.kind ?? 'unknown', message: error?.message ?? 'no response stored' },
     };
-  const parsed = parseLetterAnswer(reply, meta.options);
+  const parsed = parseLetterAnswer(reply, meta.options, question === undefined ? {} : { question });
   const excerpt = reply.length > REPLY_EXCERPT ? `${reply.slice(0, REPLY_EXCERPT)}…` : reply;
   if (parsed.letter === undefined)
     return {

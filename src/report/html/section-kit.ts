@@ -21,7 +21,8 @@ export function cellBase(
     prompt: test?.prompt ?? '',
     status: cell.status,
   };
-  if (test?.system !== undefined) out.system = test.system;
+  const system = test?.byModel?.[cell.model]?.system ?? test?.system;
+  if (system !== undefined) out.system = system;
   if (cell.text !== undefined) out.response = cell.text;
   if (cell.error)
     out.error = `${cell.error.kind}${cell.error.status !== undefined ? ` (${cell.error.status})` : ''}: ${cell.error.message}`;

@@ -98,6 +98,20 @@ const race = { overtakenPlace: 3 };
 const weights = { strawKg: 2, bricksKg: 2 };
 const halves = { start: 30, divisor: 0.5, add: 10 };
 const tablets = { count: 4, everyMinutes: 20 };
+const polygon = { name: 'heptagon' };
+const family = { child: 'Tessa', named: ['Spring', 'Summer', 'Autumn'] };
+/** Greek numeral prefixes of polygon names, by the number they count. */
+const GREEK_PREFIX: Record<string, number> = {
+  tri: 3,
+  tetra: 4,
+  penta: 5,
+  hexa: 6,
+  hepta: 7,
+  octa: 8,
+  nona: 9,
+  enna: 9,
+  deca: 10,
+};
 const ORDINALS = ['First', 'Second', 'Third', 'Fourth'] as const;
 
 /** `2023-03-01` -> `1 March 2023` (no locale data needed). */
@@ -475,12 +489,21 @@ const KNOWLEDGE: McItem[] = [
   item({
     id: 'know-heptagon-sides',
     category: 'knowledge',
-    stem: 'How many sides does a heptagon have?',
-    alternate: 'A heptagon is a polygon with how many sides?',
+    stem: `How many sides does a ${polygon.name} have?`,
+    alternate: `A ${polygon.name} is a polygon with how many sides?`,
     options: ['6', '7', '8', '9'],
     key: 'B',
+    rule: code("the Greek numeral prefix of the polygon's name", () => {
+      const prefix = polygon.name.replace(/gon$/, '');
+      const sides = GREEK_PREFIX[prefix];
+      if (sides === undefined) throw new Error(`no Greek numeral '${prefix}'`);
+      return sides;
+    }),
   }),
 ];
+
+const BORDER_STEM =
+  'A cargo plane crashes exactly on the border between Austria and Hungary. In which country are the survivors buried?';
 
 const ATTENTION: McItem[] = [
   item({
@@ -509,11 +532,17 @@ const ATTENTION: McItem[] = [
   item({
     id: 'trap-border-survivors',
     category: 'attention',
-    stem: 'A cargo plane crashes exactly on the border between Austria and Hungary. In which country are the survivors buried?',
+    stem: BORDER_STEM,
     alternate:
       'A cargo plane comes down right on the Austria-Hungary border. Where should the survivors be buried?',
     options: ['Austria', 'Hungary', 'In the country they came from', 'Survivors are not buried'],
     key: 'D',
+    rule: code('the question asks where survivors, who are alive, are buried', () => {
+      const stem = BORDER_STEM.toLowerCase();
+      if (!/\bsurvivors\b/.test(stem) || !/\bburied\b/.test(stem))
+        throw new Error('the stem no longer asks about burying survivors');
+      return 'Survivors are not buried';
+    }),
   }),
   item({
     id: 'trap-months-28-days',
@@ -534,11 +563,14 @@ const ATTENTION: McItem[] = [
   item({
     id: 'trap-fourth-child',
     category: 'attention',
-    stem: "Tessa's mother has four children. Three of them are named Spring, Summer and Autumn. What is the name of the fourth child?",
-    alternate:
-      "Tessa's mum has four kids: Spring, Summer, Autumn, and one more. What is the fourth kid called?",
+    stem: `${family.child}'s mother has four children. Three of them are named ${family.named.slice(0, -1).join(', ')} and ${family.named.at(-1)}. What is the name of the fourth child?`,
+    alternate: `${family.child}'s mum has four kids: ${family.named.join(', ')}, and one more. What is the fourth kid called?`,
     options: ['Winter', 'Tessa', 'Fall', 'It cannot be known'],
     key: 'B',
+    rule: code('the child the question names, who is none of the three', () => {
+      if (family.named.includes(family.child)) throw new Error(`${family.child} is one of the three named`);
+      return family.child;
+    }),
   }),
   item({
     id: 'trap-straw-bricks',
