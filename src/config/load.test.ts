@@ -37,6 +37,17 @@ describe('waver.yaml', () => {
     expect(config.store).toBe('.waver/store.db');
   });
 
+  it('reads a file saved with a byte-order mark and CRLF line ends, lines still counted', () => {
+    const config = resolveConfig({
+      file: file('bom.yaml', '\ufeffmodels:\r\n  - gguf:./m.gguf\r\nconcurrency: 3\r\n'),
+    });
+    expect(config.concurrency).toBe(3);
+    const err = errorOf(() =>
+      loadConfigFile(file('bom-bad.yaml', '\ufeffmodels: []\r\n\r\nconcurrency: lots\r\n')),
+    );
+    expect([err.line, err.field]).toEqual([3, 'concurrency']);
+  });
+
   it('names file, line and field for a wrong type', () => {
     const path = file('type.yaml', 'models: []\n\nconcurrency: lots\n');
     const err = errorOf(() => loadConfigFile(path));

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { LineCounter, type Node, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { InputError } from '../errors.js';
 import { toModelSpec } from '../models/spec.js';
+import { readTextFile } from '../util/text-file.js';
 import {
   type ConfigSchema,
   type ConfigSection,
@@ -45,7 +46,7 @@ export function configContext(sections: readonly ConfigSection[]): ConfigContext
  */
 export function loadConfigFile(file: string, schema: ConfigSchema = OPEN_CONFIG): WaverConfigInput {
   if (!existsSync(file)) throw new InputError('config file not found', { file });
-  const text = readFileSync(file, 'utf8');
+  const text = readTextFile(file);
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const syntax = doc.errors[0];
