@@ -64,6 +64,26 @@ describe('waver.yaml', () => {
     expect(err.field).toBe('params.tempreature');
   });
 
+  it('suggests the field an unknown one was meant to be, at any depth, in a file and in the library', () => {
+    const schema = configSchema([
+      { key: 'ladder', schema: z.object({ seeds: z.int().optional() }).strict() },
+    ]);
+    const top = errorOf(() => loadConfigFile(file('typo-top.yaml', 'models: []\nconcurency: 8\n'), schema));
+    expect(top.format()).toBe(
+      `${dir}/typo-top.yaml:2: concurency: unknown field (did you mean concurrency?)`,
+    );
+    const deep = errorOf(() => loadConfigFile(file('typo-deep.yaml', 'ladder:\n  sedes: 3\n'), schema));
+    expect(deep.format()).toMatch(
+      /typo-deep\.yaml:2: ladder\.sedes: unknown field \(did you mean seeds\?\)$/,
+    );
+    const model = errorOf(() =>
+      validateConfig({ models: [{ provider: 'openai', model: 'm', rmp: 3 }] } as never),
+    );
+    expect([model.field, model.message]).toEqual(['models.0.rmp', 'unknown field (did you mean rpm?)']);
+    const far = errorOf(() => validateConfig({ params: { banana: 1 } } as never, schema));
+    expect(far.message).toBe("unknown field (see 'waver schema' for the fields)");
+  });
+
   it('names the line of a nested model field', () => {
     const path = file('nested.yaml', 'models:\n  - provider: openai\n    model: x\n    rpm: -3\n');
     const err = errorOf(() => loadConfigFile(path));
