@@ -156,8 +156,10 @@ function storedCounts(
 ): Map<string, number> {
   const counts = new Map<string, number>();
   if (!existsSync(config.store)) return counts;
-  const store = openStore(config.store);
+  // Read-only: a start that fails after this (an unreachable endpoint) must have written nothing.
+  const store = openStore(config.store, { readonly: true });
   try {
+    if (!store.hasSchema()) return counts;
     for (const m of models)
       counts.set(m.label, store.doneCellKeys(suite.hash, identities.get(m.label) as string).size);
   } finally {

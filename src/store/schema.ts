@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { InputError } from '../errors.js';
 import type { Statements } from './statements.js';
 
 type DB = Database.Database;
@@ -97,12 +98,36 @@ export const MIGRATIONS: readonly ((db: DB) => void)[] = [
   },
 ];
 
+/** The tables of the first migration: a SQLite file with tables but not these is not a waver store. */
+const WAVER_TABLES = ['suites', 'tests', 'runs', 'responses', 'cells', 'attempts'];
+
+/**
+ * Why a SQLite file is not a waver store, or undefined when it is one or has no tables yet (a new
+ * file, or a store whose writer has not migrated it). A waver store always has a user_version:
+ * each migration sets it in the transaction that makes its tables.
+ */
+export function foreignSchema(db: DB): string | undefined {
+  const tables = (
+    db
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
+      .pluck()
+      .all() as string[]
+  ).sort();
+  if (tables.length === 0) return undefined;
+  const version = db.pragma('user_version', { simple: true }) as number;
+  const missing = WAVER_TABLES.filter((t) => !tables.includes(t));
+  if (version > 0 && missing.length === 0) return undefined;
+  const shown = tables.slice(0, 5).join(', ') + (tables.length > 5 ? ', ...' : '');
+  return `its tables are ${shown}`;
+}
+
 /** Runs the migrations a store lacks, each in its own transaction with its user_version bump. */
 export function applyMigrations(db: DB, migrations: readonly ((db: DB) => void)[] = MIGRATIONS): number {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > migrations.length) {
-    throw new Error(
-      `store ${db.name} has schema version ${current}, newer than this waver knows (${migrations.length}); upgrade waver`,
+    throw new InputError(
+      `the store has schema version ${current}, newer than this waver knows (${migrations.length}); upgrade waver`,
+      { file: db.name },
     );
   }
   for (let v = current; v < migrations.length; v++) {

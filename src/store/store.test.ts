@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { InputError } from '../errors.js';
 import type { GenerateRequest } from '../models/types.js';
 import { cacheKey } from '../run/cache-key.js';
 import type { Suite } from '../run/types.js';
@@ -109,6 +110,53 @@ describe('openStore read-only', () => {
     const reader = openStore(path, { readonly: true });
     expect(reader.hasSchema()).toBe(false);
     reader.close();
+  });
+});
+
+describe('openStore refuses what is not a waver store', () => {
+  it('a file that is not SQLite, for writing and for reading, naming it and leaving it as it was', () => {
+    const path = tempDb();
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, 'plain text, not a database\n'.repeat(50));
+    const before = readFileSync(path);
+    for (const readonly of [false, true]) {
+      const e = (() => {
+        try {
+          openStore(path, { readonly });
+        } catch (x) {
+          return x as InputError;
+        }
+      })();
+      expect(e).toBeInstanceOf(InputError);
+      expect(e?.format()).toBe(
+        `${path}: not a SQLite database, so not a waver store (file is not a database)`,
+      );
+    }
+    expect(readFileSync(path).equals(before)).toBe(true);
+    expect(readdirSync(dirname(path))).toEqual(['store.db']);
+  });
+
+  it('a SQLite file with tables of its own: never migrated, switched to WAL or written', () => {
+    const path = tempDb();
+    mkdirSync(dirname(path), { recursive: true });
+    const other = new Database(path);
+    other.exec('CREATE TABLE cells (x); CREATE TABLE notes (y)');
+    other.close();
+    expect(() => openStore(path)).toThrow(/not a waver store \(its tables are cells, notes\)/);
+    expect(() => openStore(path, { readonly: true })).toThrow(/not a waver store/);
+    const after = new Database(path, { readonly: true });
+    expect(after.pragma('journal_mode', { simple: true })).toBe('delete');
+    expect(after.pragma('user_version', { simple: true })).toBe(0);
+    after.close();
+  });
+
+  it('an empty SQLite file becomes a store', () => {
+    const path = tempDb();
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, '');
+    const store = openStore(path);
+    expect(store.hasSchema()).toBe(true);
+    store.close();
   });
 });
 

@@ -1,6 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { Coverage, Suite, SuiteTest } from '../run/types.js';
 import { auxResult, countAuxResults, insertAuxResult, putAuxResult } from './aux-results.js';
 import { type CellWriters, cellWriters } from './cell-writes.js';
@@ -15,6 +13,7 @@ import {
   responseKeys,
 } from './cells.js';
 import { coverage, coverageOfEverySuite, expectedCells, modelStatusCounts } from './coverage.js';
+import { openReader, openWriter } from './open.js';
 import type {
   AuxResultRow,
   CellFilter,
@@ -38,7 +37,7 @@ import type {
   SuiteSummary,
 } from './records.js';
 import { beginRun, finishRun, getRun, latestRuns, listRuns, runsWithCells } from './runs.js';
-import { applyMigrations, hasSchema } from './schema.js';
+import { hasSchema } from './schema.js';
 import { Statements } from './statements.js';
 import {
   findSuitesByPrefix,
@@ -58,8 +57,9 @@ export { applyMigrations, MIGRATIONS } from './schema.js';
 
 export interface OpenOptions {
   /**
-   * Read only: the file must exist, nothing is migrated and every write is refused. For a reader
-   * beside a running writer (the store is in WAL mode, so it sees each commit and never blocks it).
+   * Read only: the file must exist, nothing is migrated, every write is refused and nothing is left
+   * beside the file (see open.ts). For the commands that only read, and a reader beside a running
+   * writer (the store is in WAL mode, so it sees each commit and never blocks it).
    */
   readonly?: boolean;
 }
@@ -72,29 +72,16 @@ export interface OpenOptions {
  */
 export class Store {
   readonly path: string;
+  /** Opened read-only: every write is refused (a derived value is computed, not kept). */
+  readonly readonly: boolean;
   private readonly db: Database.Database;
   private readonly st: Statements;
   private readonly writes: CellWriters;
 
   constructor(path: string, opts: OpenOptions = {}) {
     this.path = path;
-    if (opts.readonly) {
-      // query_only rather than SQLite's read-only flag: a read-only connection cannot checkpoint,
-      // so the last one to close would leave the -wal and -shm files behind.
-      this.db = new Database(path, { fileMustExist: true });
-      this.db.pragma('query_only = ON');
-      // A reader polls again soon: it waits for a lock less than a writer does.
-      this.db.pragma('busy_timeout = 2000');
-    } else {
-      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-      this.db = new Database(path);
-      this.db.pragma('journal_mode = WAL');
-      // NORMAL in WAL mode survives a killed process (only an OS crash can lose the last commits).
-      this.db.pragma('synchronous = NORMAL');
-      this.db.pragma('busy_timeout = 5000');
-      this.db.pragma('foreign_keys = ON');
-      applyMigrations(this.db);
-    }
+    this.readonly = opts.readonly ?? false;
+    this.db = this.readonly ? openReader(path) : openWriter(path);
     this.st = new Statements(this.db);
     this.writes = cellWriters(this.st);
   }
@@ -319,7 +306,11 @@ export class Store {
   }
 }
 
-/** Opens (and creates, then migrates, unless read-only) the store at `path`; ':memory:' works. */
+/**
+ * Opens (and creates, then migrates, unless read-only) the store at `path`; ':memory:' works. A
+ * store that cannot be opened (missing, unwritable for a writer, damaged, not a SQLite file, a
+ * SQLite file that is not a waver store) is an InputError naming the file.
+ */
 export function openStore(path: string, opts: OpenOptions = {}): Store {
   return new Store(path, opts);
 }
