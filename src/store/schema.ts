@@ -96,6 +96,27 @@ export const MIGRATIONS: readonly ((db: DB) => void)[] = [
       );
     `);
   },
+  // The tries of calls a stop cut short, for cells that stay pending (docs/decisions.md#e12-stopped-calls).
+  (db) => {
+    db.exec(`
+      CREATE TABLE stopped_attempts (
+        id INTEGER PRIMARY KEY,
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        suite_hash TEXT NOT NULL,
+        model_identity TEXT NOT NULL,
+        model TEXT NOT NULL,
+        test_id TEXT NOT NULL,
+        repeat INTEGER NOT NULL,
+        attempt INTEGER NOT NULL,
+        started_at TEXT NOT NULL,
+        latency_ms REAL,
+        outcome TEXT NOT NULL,
+        message TEXT,
+        status INTEGER
+      );
+      CREATE INDEX stopped_attempts_cell ON stopped_attempts(suite_hash, model_identity, test_id, repeat);
+    `);
+  },
 ];
 
 /** The tables of the first migration: a SQLite file with tables but not these is not a waver store. */

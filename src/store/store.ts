@@ -11,8 +11,9 @@ import {
   getResponse,
   lightCells,
   responseKeys,
+  stoppedAttempts,
 } from './cells.js';
-import { coverage, coverageOfEverySuite, expectedCells, modelStatusCounts } from './coverage.js';
+import { coverage, coverageOfEverySuite, expectedCells, failedKinds, modelStatusCounts } from './coverage.js';
 import { openReader, openWriter } from './open.js';
 import type {
   AuxResultRow,
@@ -20,6 +21,7 @@ import type {
   CellText,
   CellWrite,
   CoverageModel,
+  FailedKind,
   FailureGroup,
   LightCell,
   ModelStatusCount,
@@ -29,6 +31,7 @@ import type {
   SaveCellCached,
   SaveCellDone,
   SaveCellFailed,
+  StoppedAttempt,
   StoredAttempt,
   StoredCell,
   StoredResponse,
@@ -232,9 +235,14 @@ export class Store {
     return cells(this.st, filter);
   }
 
-  /** Every call made for a cell, oldest first (all runs). */
+  /** Every call made for a cell, oldest first (all runs), tries a stop cut short included. */
   attemptsOf(cellId: number): StoredAttempt[] {
     return attemptsOf(this.st, cellId);
+  }
+
+  /** The tries of calls a stop cut short (their cells stayed pending), oldest first; of one run when given. */
+  stoppedAttempts(runId?: string): StoppedAttempt[] {
+    return stoppedAttempts(this.st, runId);
   }
 
   /** A suite's cells in the order of `cells()`, without their requests and token log-probs. */
@@ -262,6 +270,11 @@ export class Store {
    */
   coverage(suiteHash: string, models: CoverageModel[], opts: { runId?: string } = {}): Coverage {
     return coverage(this.st, suiteHash, models, opts);
+  }
+
+  /** A model's failed cells of a suite (as coverage() counts them) by kind, each with its first message. */
+  failedKinds(suiteHash: string, modelIdentity: string, repeats: number): FailedKind[] {
+    return failedKinds(this.st, suiteHash, modelIdentity, repeats);
   }
 
   /** How many cells a suite expects of one model with `repeats` (tests with their own repeats keep them). */
