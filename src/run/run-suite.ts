@@ -9,6 +9,7 @@ import { estimateRun, type ModelEstimate } from './estimate.js';
 import { expectedCells, type PlannedModel, planCells, plannedModels } from './plan.js';
 import { createProviderPool, type ProviderPool } from './provider-pool.js';
 import { checkReachable } from './reachability.js';
+import { holdSuiteLease, type SuiteLease } from './suite-lease.js';
 import type { Coverage, Progress, RunSummary, Suite } from './types.js';
 
 export interface RunSuiteOptions {
@@ -79,7 +80,11 @@ export async function runSuite(
     );
     await Promise.all(toCall.map((m) => checkReachable(m.spec, opts)));
     const store = openStore(config.store);
+    let lease: SuiteLease | undefined;
     try {
+      // Before anything is written: a second process on this suite and store says so and stops.
+      lease = holdSuiteLease(store, suite);
+      const signal = opts.signal ? AbortSignal.any([opts.signal, lease.lost]) : lease.lost;
       store.saveSuite(suite);
       const runId = store.beginRun({
         suiteHash: suite.hash,
@@ -110,8 +115,12 @@ export async function runSuite(
           maxRetries: config.maxRetries,
         },
         onProgress: opts.onProgress,
-        signal: opts.signal,
+        signal,
       });
+      if (lease.lost.aborted) {
+        store.finishRun(runId, 'aborted');
+        throw lease.lost.reason;
+      }
       const outcomes = models.map((m): ModelOutcome => {
         const identity = identities.get(m.label) as string;
         const coverage = store.coverage(suite.hash, [{ identity, repeats: config.repeats }], { runId });
@@ -138,6 +147,7 @@ export async function runSuite(
       opts.onRunEnd?.(result);
       return result;
     } finally {
+      lease?.release();
       store.close();
     }
   } finally {

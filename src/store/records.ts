@@ -146,6 +146,27 @@ export interface SuiteModelCoverage {
 }
 
 /** The failed cells of one suite and model identity with one error kind. */
+/** Who asks for a lease: a process on a host, and what it runs. */
+export interface LeaseHolder {
+  pid: number;
+  host: string;
+  /** What the holder runs, for the message another process gets (`waver ladder`). */
+  command?: string;
+}
+
+/** A lease held: its key (a suite's hash), this holding's token, and when it began and was last renewed. */
+export interface Lease extends LeaseHolder {
+  key: string;
+  token: string;
+  startedAt: string;
+  /** Epoch milliseconds of the last renewal. */
+  heartbeatMs: number;
+}
+
+export type LeaseOutcome =
+  | { acquired: true; lease: Lease /** The stale lease it replaced. */; tookOver?: Lease }
+  | { acquired: false; holder: Lease };
+
 /** The failed cells of one kind (a suite and model's), with the message of the first one stored. */
 export interface FailedKind {
   kind: string;

@@ -117,6 +117,20 @@ export const MIGRATIONS: readonly ((db: DB) => void)[] = [
       CREATE INDEX stopped_attempts_cell ON stopped_attempts(suite_hash, model_identity, test_id, repeat);
     `);
   },
+  // Which process runs a suite on this store (docs/decisions.md#e13-one-run-per-suite-and-store).
+  (db) => {
+    db.exec(`
+      CREATE TABLE leases (
+        key TEXT PRIMARY KEY,
+        token TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        command TEXT,
+        started_at TEXT NOT NULL,
+        heartbeat_ms INTEGER NOT NULL
+      );
+    `);
+  },
 ];
 
 /** The tables of the first migration: a SQLite file with tables but not these is not a waver store. */

@@ -160,6 +160,55 @@ describe('openStore refuses what is not a waver store', () => {
   });
 });
 
+describe('leases', () => {
+  const me = { pid: 100, host: 'here' };
+  const other = { pid: 200, host: 'here' };
+  const alive = () => true;
+
+  it('one holder at a time; released, or stale by heartbeat or by a dead pid, it is taken over', () => {
+    const store = openStore(tempDb());
+    const first = store.acquireLease('suite-a', me, { now: () => 1_000, isAlive: alive });
+    if (!first.acquired) throw new Error('expected the lease');
+    const refused = store.acquireLease('suite-a', other, { now: () => 20_000, isAlive: alive });
+    expect(refused).toMatchObject({
+      acquired: false,
+      holder: { pid: 100, host: 'here', heartbeatMs: 1_000 },
+    });
+    // Another suite is another lease.
+    expect(store.acquireLease('suite-b', other, { isAlive: alive }).acquired).toBe(true);
+    // Renewed, it stays; not renewed within the time to live, it is taken over.
+    expect(store.renewLease(first.lease, 25_000)).toBe(true);
+    expect(store.acquireLease('suite-a', other, { now: () => 50_000, isAlive: alive }).acquired).toBe(false);
+    const late = store.acquireLease('suite-a', other, { now: () => 60_000, isAlive: alive });
+    expect(late).toMatchObject({ acquired: true, tookOver: { pid: 100 } });
+    // The old holder learns it lost the lease, and its release leaves the new holder's alone.
+    expect(store.renewLease(first.lease, 61_000)).toBe(false);
+    store.releaseLease(first.lease);
+    expect(store.acquireLease('suite-a', me, { now: () => 62_000, isAlive: alive }).acquired).toBe(false);
+    // A holder of this host whose process is gone is taken over at once; one of another host is not.
+    expect(store.acquireLease('suite-a', me, { now: () => 62_000, isAlive: () => false }).acquired).toBe(
+      true,
+    );
+    const remote = { pid: 300, host: 'elsewhere' };
+    expect(store.acquireLease('suite-c', remote, { now: () => 0 }).acquired).toBe(true);
+    expect(store.acquireLease('suite-c', me, { now: () => 1_000, isAlive: () => false }).acquired).toBe(
+      false,
+    );
+    store.close();
+  });
+
+  it('a released lease is free, and the real pid check sees this process alive', () => {
+    const store = openStore(tempDb());
+    const mine = { pid: process.pid, host: 'here' };
+    const held = store.acquireLease('s', mine);
+    if (!held.acquired) throw new Error('expected the lease');
+    expect(store.acquireLease('s', { pid: process.pid + 1, host: 'here' }).acquired).toBe(false);
+    store.releaseLease(held.lease);
+    expect(store.acquireLease('s', { pid: process.pid + 1, host: 'here' }).acquired).toBe(true);
+    store.close();
+  });
+});
+
 describe('Store.transaction', () => {
   it('commits its writes together, or none when it throws', () => {
     const store = openStore(':memory:');

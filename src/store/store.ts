@@ -14,6 +14,7 @@ import {
   stoppedAttempts,
 } from './cells.js';
 import { coverage, coverageOfEverySuite, expectedCells, failedKinds, modelStatusCounts } from './coverage.js';
+import { type AcquireOptions, acquireLease, releaseLease, renewLease } from './leases.js';
 import { openReader, openWriter } from './open.js';
 import type {
   AuxResultRow,
@@ -23,6 +24,9 @@ import type {
   CoverageModel,
   FailedKind,
   FailureGroup,
+  Lease,
+  LeaseHolder,
+  LeaseOutcome,
   LightCell,
   ModelStatusCount,
   RunListing,
@@ -55,6 +59,7 @@ import {
 } from './suites.js';
 
 export { doneCellSlot } from './cells.js';
+export { type AcquireOptions, LEASE_TTL_MS } from './leases.js';
 export type * from './records.js';
 export { applyMigrations, MIGRATIONS } from './schema.js';
 
@@ -294,6 +299,27 @@ export class Store {
   /** A suite's counted cells by model label and status, and how many of them `runId` wrote last. */
   modelStatusCounts(suiteHash: string, runId: string, repeats: number): ModelStatusCount[] {
     return modelStatusCounts(this.st, suiteHash, runId, repeats);
+  }
+
+  // Leases
+
+  /**
+   * The lease on a suite of this store for `holder`, unless another process holds it (then that
+   * holder): a lease not renewed within its time to live, or of a process of this host that is
+   * gone, is taken over (see leases.ts).
+   */
+  acquireLease(suiteHash: string, holder: LeaseHolder, opts: AcquireOptions = {}): LeaseOutcome {
+    return acquireLease(this.st, suiteHash, holder, opts);
+  }
+
+  /** Renews a lease's heartbeat; false when it was taken over meanwhile. */
+  renewLease(lease: Lease, now?: number): boolean {
+    return renewLease(this.st, lease, now);
+  }
+
+  /** Gives a lease up (a lease taken over since is left to its new holder). */
+  releaseLease(lease: Lease): void {
+    releaseLease(this.st, lease);
   }
 
   // Aux results
