@@ -38,7 +38,8 @@ export function openWriter(path: string): Database.Database {
  * read-write connection with writes refused (query_only): SQLite's read-only connections cannot
  * checkpoint, so the last one to close would leave the -wal and -shm files behind. Where they
  * cannot, a read-only connection when a -wal is there to be read, else a copy of the file in
- * memory (a read-only connection would have to create the -shm, or could not read at all).
+ * memory (a read-only connection would have to create the -shm, or could not read at all):
+ * docs/decisions.md#e14-readers-leave-the-store-as-they-found-it.
  */
 export function openReader(path: string): Database.Database {
   return opening(path, 'read', () => {
