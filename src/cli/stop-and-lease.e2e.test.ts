@@ -96,22 +96,30 @@ describe('Ctrl-C during waver ladder', () => {
 });
 
 describe('two runs of one suite on one store', () => {
+  // Slower still (1 s an answer, 16 cells two at a time): the second process must start and
+  // stop while the first runs, even on a loaded machine.
+  let slower: FaultServer;
+  beforeAll(async () => {
+    slower = await startFaultServer({ faultRate: 1, faults: ['hang'], hangMs: 1000, seed: 2 });
+  });
+  afterAll(() => slower.close());
+
   it('the second says which process holds it and exits 2; every cell is asked once', async () => {
     const dir = workdir();
     const store = join(dir, 'store.db');
     const args = [
       'run',
       '--suite',
-      writeSuite(dir, 12),
+      writeSuite(dir, 16),
       '--models',
-      `openai:m@${slow.url}`,
+      `openai:m@${slower.url}`,
       '--store',
       store,
     ];
-    const before = slow.requests();
     const first = startCli([...args, '--concurrency', '2'], { cwd: dir });
-    await waitFor(() => slow.requests() - before >= 2, 30_000);
+    await waitFor(() => slower.requests() >= 2, 30_000);
     const second = await runCli(args, { cwd: dir });
+    expect(first.child.exitCode, 'the first run was still running').toBeNull();
     expect(second.code).toBe(2);
     expect(second.stderr.trim()).toMatch(
       new RegExp(
@@ -120,11 +128,11 @@ describe('two runs of one suite on one store', () => {
     );
     const r = await first.done;
     expect(r.code, r.stderr).toBe(0);
-    expect(slow.requests() - before).toBe(12);
+    expect(slower.requests()).toBe(16);
     // Its lease released, the same command runs (and has nothing left to ask).
     const third = await runCli(args, { cwd: dir });
     expect(third.code, third.stderr).toBe(0);
-    expect(slow.requests() - before).toBe(12);
+    expect(slower.requests()).toBe(16);
   }, 60_000);
 
   it('the lease of a process killed with -9 is taken over at once, and no cell is stored twice', async () => {
