@@ -123,7 +123,7 @@ describe('two runs of one suite on one store', () => {
     expect(second.code).toBe(2);
     expect(second.stderr.trim()).toMatch(
       new RegExp(
-        `^waver: ${store}: another run holds suite .*suite\\.jsonl \\([0-9a-f]{12}\\) on this store: pid ${first.child.pid} on \\S+, started \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z, alive \\d+ s ago; wait for it to end or stop it`,
+        `^waver: ${store}: another run holds suite .*suite\\.jsonl \\([0-9a-f]{12}\\) on this store: pid ${first.child.pid} on \\S+, started \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z, last heartbeat \\d+ s ago; wait for it to end or stop it`,
       ),
     );
     const r = await first.done;

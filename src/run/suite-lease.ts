@@ -45,6 +45,6 @@ function heldBy(suite: Suite, holder: Lease): string {
   const ago = Math.max(0, Math.round((Date.now() - holder.heartbeatMs) / 1000));
   return (
     `another run holds suite ${suite.name} (${suite.hash.slice(0, 12)}) on this store: pid ${holder.pid} on ${holder.host}, ` +
-    `started ${holder.startedAt}, alive ${ago} s ago; wait for it to end or stop it (the lease of a process that is gone is taken over)`
+    `started ${holder.startedAt}, last heartbeat ${ago} s ago; wait for it to end or stop it (the lease of a process that is gone is taken over)`
   );
 }
