@@ -1,6 +1,7 @@
 import type { WaverConfig } from '../config/schema.js';
 import type { ProtocolModule, ProtocolOptions, RunOutcome } from '../protocols/types.js';
-import { formatEstimate } from '../report/run-summary.js';
+import { formatEstimate, formatRunEnd } from '../report/run-summary.js';
+import type { RunResult } from '../run/run-suite.js';
 import type { Progress } from '../run/types.js';
 import { EXIT, emit, withAbort } from './output.js';
 import { createProgress } from './progress.js';
@@ -63,20 +64,45 @@ export async function executeProtocol<Plan, Outcome extends RunOutcome>(
   io: ExecuteOptions<Plan, Outcome>,
 ): Promise<number> {
   const plan = await buildOrStop(protocol, config, io.build);
-  if (plan === undefined) return EXIT.aborted;
+  if (plan === undefined) return endOfRun({ aborted: true, complete: false, runs: [] });
   if (config.dryRun) {
     if (io.dryRunNote) process.stderr.write(`${io.dryRunNote(plan)}\n`);
     emit(formatEstimate(await protocol.estimate(config, plan), config.format), config.out);
     return EXIT.ok;
   }
+  const ran: RunResult[] = [];
   const outcome = await withAbort((signal) =>
-    protocol.run(config, plan, { signal, onStage: io.run.onStage, onProgress: io.run.onProgress }),
+    protocol.run(config, plan, {
+      signal,
+      onStage: io.run.onStage,
+      onProgress: io.run.onProgress,
+      onRunEnd: (run) => ran.push(run),
+    }),
   );
   io.run.finish();
   const text = io.print(outcome, plan);
   if (text !== undefined) emit(text, config.out);
+  return endOfRun(outcome, ran);
+}
+
+/**
+ * The exit code of a run command, one meaning of complete for all (docs/decisions.md#e8-exit-codes):
+ * 130 when stopped, 3 when any cell of any suite it ran (`outcome.runs`, and `ran`: the roles'
+ * too) failed or is pending or the protocol calls its metrics incomplete, else 0. Unless complete,
+ * stderr says why, each kind of failure with its count and first message, and how to go on.
+ */
+export function endOfRun(
+  outcome: Pick<RunOutcome, 'aborted' | 'complete' | 'runs'>,
+  ran: readonly RunResult[] = [],
+): number {
+  const runs = [...new Map([...ran, ...outcome.runs].map((r) => [r.runId, r])).values()];
+  const complete = outcome.complete && runs.every((r) => r.complete);
+  const lines = formatRunEnd(runs, outcome.aborted);
+  if (!outcome.aborted && !complete && lines.length === 0)
+    lines.push('waver: incomplete: the metrics of some model are (see the summary above)');
+  for (const line of lines) process.stderr.write(`${line}\n`);
   if (outcome.aborted) return EXIT.aborted;
-  return outcome.complete ? EXIT.ok : EXIT.incomplete;
+  return complete ? EXIT.ok : EXIT.incomplete;
 }
 
 /** The plan, or undefined when a Ctrl-C stopped the build (a build rejects with its signal's reason). */

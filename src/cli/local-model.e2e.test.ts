@@ -36,6 +36,35 @@ withModel(`the CLI with the real tiny model ${tinyModelMissing ?? ''}`, () => {
     expect(out.report).toBe('.waver/report.html');
   }, 180_000);
 
+  it('a ladder run with cells over the context exits 3 and says why, each kind with its count and first message', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waver-ladder-ctx-'));
+    const args = [
+      'ladder',
+      '--models',
+      model,
+      '--seeds',
+      '3',
+      '--families',
+      'CL',
+      '--levels',
+      '5',
+      '--max-tokens',
+      '8',
+    ];
+    const r = await runCli(args, { cwd: dir });
+    expect(r.code, r.stderr).toBe(3);
+    const lines = r.stderr.trim().split('\n').slice(-2);
+    expect(lines[0]).toMatch(
+      /^waver: ladder\/tests · gguf:\S+stories260K\.gguf: 9 of 12 done, failed 3: client 3 — "the prompt \(\d+ tokens\) plus one generated token needs \d+ tokens but the context holds 2048; raise the context with \?ctx=4096 on the model spec/,
+    );
+    expect(lines[1]).toBe(
+      'waver: incomplete: re-run the same command to retry the failed and pending cells (9 cells done, 3 failed, 0 pending; stored cells are not called again)',
+    );
+    expect(r.stdout).toContain(
+      '3 failed (scored incorrect) (client 3), 0 pending — **INCOMPLETE**: coverage 75.0% < 90%.',
+    );
+  }, 120_000);
+
   it('waver serve answers a waver run through the openai: provider, and stops on SIGTERM', async () => {
     const server = startCli(['serve', '--model', model, '--port', '0']);
     const url = await new Promise<string>((resolve, reject) => {

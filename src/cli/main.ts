@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { InputError } from '../errors.js';
 import { ProviderError } from '../models/errors.js';
 import { CONFIG, PROTOCOLS } from '../protocols/index.js';
@@ -39,13 +39,27 @@ try {
   const names = requested !== undefined && requested in COMMANDS ? [requested] : Object.keys(COMMANDS);
   for (const name of names)
     program.addCommand(await (COMMANDS[name] as (ctx: CliContext) => Promise<Command>)(ctx));
+  throwOnParseErrors(program);
   await program.parseAsync(process.argv);
 } catch (e) {
   process.exitCode = report(e);
 }
 
+/**
+ * Commander's own errors (an unknown option or command, a bad choice, a missing value) are bad
+ * input, exit 2 like every other (docs/decisions.md#e8-exit-codes), not commander's 1: it throws
+ * them instead of exiting, after printing its message (with its "Did you mean"). Commands added
+ * with addCommand do not inherit the setting, so each gets it.
+ */
+function throwOnParseErrors(cmd: Command): void {
+  cmd.exitOverride();
+  for (const sub of cmd.commands) throwOnParseErrors(sub);
+}
+
 /** One clear line on stderr and an exit code that says what kind of failure it was. */
 function report(e: unknown): number {
+  // Commander has printed its message; help and --version end with 0.
+  if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.input;
   if (e instanceof InputError) {
     process.stderr.write(`waver: ${e.format()}\n`);
     return EXIT.input;

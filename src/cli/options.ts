@@ -4,29 +4,81 @@ import type { WaverConfig, WaverConfigInput } from '../config/schema.js';
 import { InputError } from '../errors.js';
 
 /**
- * The flags every protocol command shares, defined once. Each maps onto a field of the typed
- * config; only flags the user actually typed override `waver.yaml`.
+ * The shared flags by what they set, so a command shows only the flags that apply to it
+ * (`suite build` asks no system under test: no `--models`, `--temperature` or `--repeats`).
  */
-export function addCommonOptions(cmd: Command): Command {
-  return cmd
-    .option('-c, --config <file>', 'config file (default: ./waver.yaml when present)')
-    .option('--models <specs>', 'systems under test, comma-separated (e.g. gguf:./m.gguf,openai:gpt-4o-mini)')
-    .option('--judge <spec>', 'judge model')
-    .option('--generator <spec>', 'generator model (writes perturbations)')
-    .option('--embedder <spec>', 'embedder model')
-    .option('--dataset <name>', 'dataset name or file')
-    .option('--store <file>', 'SQLite store (default .waver/store.db)')
-    .addOption(new Option('--format <format>', 'summary format').choices(['md', 'json']))
-    .option('--out <file>', 'also write the summary to this file')
-    .option('--seed <n>', 'seed for every random choice')
-    .option('--concurrency <n>', 'parallel calls per model')
-    .option('--repeats <n>', 'calls per (test, model)')
-    .option('--timeout-ms <n>', 'per-request timeout in milliseconds')
-    .option('--max-retries <n>', 'retries after a retryable error (429, 5xx, reset, timeout)')
-    .option('--temperature <t>', 'sampling temperature (default 0)')
-    .option('--max-tokens <n>', 'output token cap per call')
-    .option('--no-cache', 'call the models even for cells already stored, and overwrite them')
-    .option('--dry-run', 'print calls, estimated tokens and cost, then stop');
+export type FlagGroup =
+  /** The systems under test and what they are asked: --models, --repeats, --temperature, --max-tokens. */
+  | 'models'
+  | 'judge'
+  | 'generator'
+  | 'embedder'
+  | 'dataset'
+  /** --store, --no-cache. */
+  | 'store'
+  /** --format, --out. */
+  | 'output'
+  | 'seed'
+  /** How calls are made: --concurrency, --timeout-ms, --max-retries. */
+  | 'calls'
+  | 'dryRun';
+
+export const FLAG_GROUPS: readonly FlagGroup[] = [
+  'models',
+  'judge',
+  'generator',
+  'embedder',
+  'dataset',
+  'store',
+  'output',
+  'seed',
+  'calls',
+  'dryRun',
+];
+
+/** Each shared flag with its group, in the order help lists them. */
+const COMMON_OPTIONS: readonly [FlagGroup, () => Option][] = [
+  [
+    'models',
+    () =>
+      new Option(
+        '--models <specs>',
+        'systems under test, comma-separated (e.g. gguf:./m.gguf,openai:gpt-4o-mini)',
+      ),
+  ],
+  ['judge', () => new Option('--judge <spec>', 'judge model')],
+  ['generator', () => new Option('--generator <spec>', 'generator model (writes perturbations)')],
+  ['embedder', () => new Option('--embedder <spec>', 'embedder model')],
+  ['dataset', () => new Option('--dataset <name>', 'dataset name or file')],
+  ['store', () => new Option('--store <file>', 'SQLite store (default .waver/store.db)')],
+  ['output', () => new Option('--format <format>', 'summary format').choices(['md', 'json'])],
+  ['output', () => new Option('--out <file>', 'also write the summary to this file')],
+  ['seed', () => new Option('--seed <n>', 'seed for every random choice')],
+  ['calls', () => new Option('--concurrency <n>', 'parallel calls per model')],
+  ['models', () => new Option('--repeats <n>', 'calls per (test, model)')],
+  ['calls', () => new Option('--timeout-ms <n>', 'per-request timeout in milliseconds')],
+  [
+    'calls',
+    () => new Option('--max-retries <n>', 'retries after a retryable error (429, 5xx, reset, timeout)'),
+  ],
+  ['models', () => new Option('--temperature <t>', 'sampling temperature (default 0)')],
+  ['models', () => new Option('--max-tokens <n>', 'output token cap per call')],
+  [
+    'store',
+    () => new Option('--no-cache', 'call the models even for cells already stored, and overwrite them'),
+  ],
+  ['dryRun', () => new Option('--dry-run', 'print calls, estimated tokens and cost, then stop')],
+];
+
+/**
+ * The flags protocol commands share, defined once: `--config`, and those of `groups` (default
+ * all). Each maps onto a field of the typed config; only flags the user actually typed override
+ * `waver.yaml`, and a flag a command lacks is simply not given.
+ */
+export function addCommonOptions(cmd: Command, groups: readonly FlagGroup[] = FLAG_GROUPS): Command {
+  cmd.option('-c, --config <file>', 'config file (default: ./waver.yaml when present)');
+  for (const [group, option] of COMMON_OPTIONS) if (groups.includes(group)) cmd.addOption(option());
+  return cmd;
 }
 
 interface CommonFlags {

@@ -137,6 +137,23 @@ describe('bad input: one clear line, non-zero exit, nothing written', () => {
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe("waver: --concurrency: expected an integer, got 'many'");
   });
+
+  it.each([
+    [['run', '--modles', 'x'], "error: unknown option '--modles'\n(Did you mean --models?)"],
+    [['lader'], "error: unknown command 'lader'\n(Did you mean ladder?)"],
+    [['ladder', '--format', 'xml'], "argument 'xml' is invalid. Allowed choices are md, json."],
+    [['run', '--models'], "error: option '--models <specs>' argument missing"],
+  ])("commander's own errors are bad input too: %j exits 2 with its message", async (args, message) => {
+    const r = await runCli([...args.slice(0, 1), '--store', store, ...args.slice(1)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(existsSync(store)).toBe(false);
+  });
+
+  it('help and --version still exit 0', async () => {
+    expect((await runCli(['run', '--help'])).code).toBe(0);
+    expect((await runCli(['--version'])).code).toBe(0);
+  });
 });
 
 describe('a run against an endpoint that misbehaves', () => {

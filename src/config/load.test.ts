@@ -27,6 +27,17 @@ describe('waver.yaml', () => {
     expect(config.store).toBe('.waver/store.db');
   });
 
+  it('reads a file saved with a byte-order mark and CRLF line ends, lines still counted', () => {
+    const config = resolveConfig({
+      file: file('bom.yaml', '\ufeffmodels:\r\n  - gguf:./m.gguf\r\nconcurrency: 3\r\n'),
+    });
+    expect(config.concurrency).toBe(3);
+    const err = inputErrorOf(() =>
+      loadConfigFile(file('bom-bad.yaml', '\ufeffmodels: []\r\n\r\nconcurrency: lots\r\n')),
+    );
+    expect([err.line, err.field]).toEqual([3, 'concurrency']);
+  });
+
   it('names file, line and field for a wrong type', () => {
     const path = file('type.yaml', 'models: []\n\nconcurrency: lots\n');
     const err = inputErrorOf(() => loadConfigFile(path));
@@ -41,6 +52,28 @@ describe('waver.yaml', () => {
     const err = inputErrorOf(() => loadConfigFile(path));
     expect(err.line).toBe(4);
     expect(err.field).toBe('params.tempreature');
+  });
+
+  it('suggests the field an unknown one was meant to be, at any depth, in a file and in the library', () => {
+    const schema = configSchema([
+      { key: 'ladder', schema: z.object({ seeds: z.int().optional() }).strict() },
+    ]);
+    const top = inputErrorOf(() =>
+      loadConfigFile(file('typo-top.yaml', 'models: []\nconcurency: 8\n'), schema),
+    );
+    expect(top.format()).toBe(
+      `${dir}/typo-top.yaml:2: concurency: unknown field (did you mean concurrency?)`,
+    );
+    const deep = inputErrorOf(() => loadConfigFile(file('typo-deep.yaml', 'ladder:\n  sedes: 3\n'), schema));
+    expect(deep.format()).toMatch(
+      /typo-deep\.yaml:2: ladder\.sedes: unknown field \(did you mean seeds\?\)$/,
+    );
+    const model = inputErrorOf(() =>
+      validateConfig({ models: [{ provider: 'openai', model: 'm', rmp: 3 }] } as never),
+    );
+    expect([model.field, model.message]).toEqual(['models.0.rmp', 'unknown field (did you mean rpm?)']);
+    const far = inputErrorOf(() => validateConfig({ params: { banana: 1 } } as never, schema));
+    expect(far.message).toBe("unknown field (see 'waver schema' for the fields)");
   });
 
   it('names the line of a nested model field', () => {

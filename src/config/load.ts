@@ -1,8 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { LineCounter, type Node, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { InputError } from '../errors.js';
 import { toModelSpec } from '../models/spec.js';
+import { readTextFile } from '../util/text-file.js';
+import { didYouMean } from './fields.js';
 import {
   type ConfigSchema,
   type ConfigSection,
@@ -45,7 +47,7 @@ export function configContext(sections: readonly ConfigSection[]): ConfigContext
  */
 export function loadConfigFile(file: string, schema: ConfigSchema = OPEN_CONFIG): WaverConfigInput {
   if (!existsSync(file)) throw new InputError('config file not found', { file });
-  const text = readFileSync(file, 'utf8');
+  const text = readTextFile(file);
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const syntax = doc.errors[0];
@@ -67,7 +69,7 @@ export function loadConfigFile(file: string, schema: ConfigSchema = OPEN_CONFIG)
     return undefined;
   };
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw fromZodIssue(parsed.error.issues[0], file, lineOf);
+  if (!parsed.success) throw fromZodIssue(schema, parsed.error.issues[0], file, lineOf);
   // Model spec strings are checked here too, so a typo'd provider is reported with its line.
   for (const [field, specs] of modelFields(value)) {
     specs.forEach((spec, i) => {
@@ -89,6 +91,7 @@ function modelFields(value: Record<string, unknown>): [string, (string | Record<
 }
 
 function fromZodIssue(
+  schema: ConfigSchema,
   issue: z.core.$ZodIssue | undefined,
   file: string | undefined,
   lineOf: (path: readonly PropertyKey[]) => number | undefined,
@@ -97,8 +100,9 @@ function fromZodIssue(
   let path = issue.path;
   let message = issue.message;
   if (issue.code === 'unrecognized_keys') {
-    path = [...issue.path, issue.keys[0] ?? ''];
-    message = `unknown field (did you mean one of the documented fields? see 'waver schema')`;
+    const field = issue.keys[0] ?? '';
+    path = [...issue.path, field];
+    message = `unknown field (${didYouMean(schema, issue.path, field) ?? "see 'waver schema' for the fields"})`;
   }
   return new InputError(message, {
     file,
@@ -137,7 +141,7 @@ function mergeFlags<T extends object>(file: T, flags: T): T {
 /** Validates a config given to the library API (no file: errors name the field only). */
 export function validateConfig(input: WaverConfigInput, schema: ConfigSchema = OPEN_CONFIG): WaverConfig {
   const parsed = schema.safeParse(input);
-  if (!parsed.success) throw fromZodIssue(parsed.error.issues[0], undefined, () => undefined);
+  if (!parsed.success) throw fromZodIssue(schema, parsed.error.issues[0], undefined, () => undefined);
   for (const [field, specs] of modelFields(parsed.data as unknown as Record<string, unknown>)) {
     specs.forEach((spec, i) => {
       toModelSpec(spec, { field: field === 'models' ? `models.${i}` : field });

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { InputError } from '../errors.js';
+import { readTextFile } from '../util/text-file.js';
 
 /**
  * A small CSV reader (RFC 4180): comma-separated fields, fields quoted with `"` may hold commas,
@@ -116,7 +116,7 @@ export function parseCsv(text: string, file?: string): CsvTable {
 export function readCsv(file: string): CsvTable {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readTextFile(file);
   } catch (e) {
     throw new InputError(`cannot read CSV: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { file });
   }

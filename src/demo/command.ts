@@ -2,13 +2,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Command } from 'commander';
 import { type CliContext, reportedProtocols } from '../cli/context.js';
-import { EXIT, emit, withAbort } from '../cli/output.js';
+import { endOfRun } from '../cli/execute.js';
+import { emit, withAbort } from '../cli/output.js';
 import { createProgress } from '../cli/progress.js';
 import type { WaverConfig } from '../config/schema.js';
 import { paraphraseProtocol } from '../protocols/paraphrase/index.js';
 import { formatParaphraseReport } from '../protocols/paraphrase/tables.js';
 import { formatRunSummary } from '../report/run-summary.js';
-import { runSuite } from '../run/run-suite.js';
+import { type RunResult, runSuite } from '../run/run-suite.js';
 import { suiteOf } from '../run/suite.js';
 import type { Progress, SuiteTest } from '../run/types.js';
 import { openStore } from '../store/store.js';
@@ -64,8 +65,15 @@ async function runDemo(config: WaverConfig, ctx: CliContext): Promise<number> {
 
   // 1. The same word problem asked three ways: does the answer waver?
   const suite = suiteOf('builtin:demo', demoTests());
-  const run = await withAbort((signal) => runSuite(config, suite, { signal, onProgress }));
+  const ran: RunResult[] = [];
+  const onRunEnd = (r: RunResult) => ran.push(r);
+  const run = await withAbort((signal) => runSuite(config, suite, { signal, onProgress, onRunEnd }));
   finish();
+  // Stopped: the next steps are not started, and the closing line says how to resume.
+  if (run.summary.aborted) {
+    emit(formatRunSummary(run, config.format));
+    return endOfRun({ aborted: true, complete: false, runs: [run] }, ran);
+  }
   const store = openStore(config.store);
   let wavering: string;
   try {
@@ -82,7 +90,7 @@ async function runDemo(config: WaverConfig, ctx: CliContext): Promise<number> {
   };
   const items = await paraphraseProtocol.build(paraphraseConfig);
   const paraphrase = await withAbort((signal) =>
-    paraphraseProtocol.run(paraphraseConfig, items, { signal, onProgress }),
+    paraphraseProtocol.run(paraphraseConfig, items, { signal, onProgress, onRunEnd }),
   );
   finish();
   const paraphraseText = paraphrase.results
@@ -126,8 +134,14 @@ async function runDemo(config: WaverConfig, ctx: CliContext): Promise<number> {
         'Next: `waver ladder`, `waver sago` and `waver paraphrase` run the full protocols on the same model.\n',
     );
   }
-  if (run.summary.aborted || paraphrase.aborted) return EXIT.aborted;
-  return run.complete && paraphrase.runs.every((r) => r.complete) ? EXIT.ok : EXIT.incomplete;
+  return endOfRun(
+    {
+      aborted: paraphrase.aborted,
+      complete: run.complete && paraphrase.complete,
+      runs: [run, ...paraphrase.runs],
+    },
+    ran,
+  );
 }
 
 function demoTests(): SuiteTest[] {

@@ -70,6 +70,8 @@ export interface ProtocolOptions {
   onStage?: (stage: string, detail: string) => void;
   /** Progress of the current stage's cells. */
   onProgress?: (p: Progress) => void;
+  /** Each run of a suite, the roles' too, once it ends (runSuite's `onRunEnd`). */
+  onRunEnd?: (run: RunResult) => void;
 }
 
 /** What a run gives, in one shape for every protocol: the CLI prints from it and the library returns it. */
@@ -82,7 +84,11 @@ export interface RunOutcome<Results = unknown> {
   runs: RunResult[];
   /** Stopped by the signal: the store is consistent, and the same run again resumes. */
   aborted: boolean;
-  /** Every model complete, by the protocol's own measure (coverage, failed cells). */
+  /**
+   * No cell of `runs` failed or is pending, nor one of the protocol's roles where it accounts for
+   * them, and every model's metrics are complete (docs/decisions.md#e8-exit-codes). The coverage
+   * threshold (minCoverage) only decides whether a model's metrics are shown as complete.
+   */
   complete: boolean;
   /** The results rebuilt from the store; absent when the run stopped before they could be. */
   results?: Results;

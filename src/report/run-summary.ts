@@ -1,5 +1,6 @@
 import type { ModelEstimate } from '../run/estimate.js';
-import type { RunResult } from '../run/run-suite.js';
+import type { ModelOutcome, RunResult } from '../run/run-suite.js';
+import type { FailedKind } from '../store/store.js';
 
 /** The end-of-run summary: coverage per model (over its test x repeat cells), errors by reason, cost. */
 export function formatRunSummary(result: RunResult, format: 'md' | 'json'): string {
@@ -17,15 +18,12 @@ export function formatRunSummary(result: RunResult, format: 'md' | 'json'): stri
     const c = m.coverage;
     const share = c.total === 0 ? 1 : c.done / c.total;
     lines.push(
-      `| ${m.label} | ${c.total} | ${c.done} | ${c.failed} | ${c.pending} | ${c.cached} | ${(share * 100).toFixed(1)}% | ${m.complete ? (c.failed || c.pending ? 'complete (some cells failed)' : 'complete') : 'INCOMPLETE'} |`,
+      `| ${m.label} | ${c.total} | ${c.done} | ${c.failed} | ${c.pending} | ${c.cached} | ${(share * 100).toFixed(1)}% | ${modelStatus(m)} |`,
     );
   }
   lines.push('');
-  for (const m of result.models) {
-    const errors = Object.entries(m.coverage.errorsByKind);
-    if (errors.length)
-      lines.push(`failed cells of ${m.label} by reason: ${errors.map(([k, n]) => `${k} ${n}`).join(', ')}`);
-  }
+  for (const m of result.models)
+    if (m.failures.length) lines.push(`failed cells of ${m.label} by reason: ${formatFailures(m.failures)}`);
   lines.push(
     `calls ${s.calls} (${s.retries} retries) · tokens ${s.tokensIn} in / ${s.tokensOut} out · ${(s.elapsedMs / 1000).toFixed(2)} s${s.aborted ? ' · ABORTED' : ''}`,
   );
@@ -36,6 +34,60 @@ export function formatRunSummary(result: RunResult, format: 'md' | 'json'): stri
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A model is complete when none of its cells failed or is pending; below minCoverage its metrics
+ * are not shown as complete either (docs/decisions.md#e8-exit-codes).
+ */
+function modelStatus(m: ModelOutcome): string {
+  if (m.coverage.failed === 0 && m.coverage.pending === 0) return 'complete';
+  return m.complete ? 'INCOMPLETE' : 'INCOMPLETE, below minCoverage';
+}
+
+/** `client 3 — "the prompt (2502 tokens) ..."; timeout 1 — "..."`: each kind, its count and first message. */
+export function formatFailures(failures: readonly FailedKind[], maxMessage = 300): string {
+  return failures
+    .map((f) => {
+      if (f.message === undefined) return `${f.kind} ${f.count}`;
+      const message = f.message.length > maxMessage ? `${f.message.slice(0, maxMessage - 1)}…` : f.message;
+      return `${f.kind} ${f.count} — ${JSON.stringify(message)}`;
+    })
+    .join('; ');
+}
+
+/**
+ * The lines a run command ends with on stderr when it did not finish every cell
+ * (docs/decisions.md#e8-exit-codes): per suite and model, the failed cells by kind with the first
+ * message of each, and the pending ones; then how to go on. `runs` are every suite the command ran
+ * (the systems under test's and the roles'); none when it completed.
+ */
+export function formatRunEnd(runs: readonly RunResult[], aborted: boolean): string[] {
+  const lines: string[] = [];
+  let done = 0;
+  let failed = 0;
+  let pending = 0;
+  for (const run of runs)
+    for (const m of run.models) {
+      const c = m.coverage;
+      done += c.done;
+      failed += c.failed;
+      pending += c.pending;
+      if (c.failed === 0 && (c.pending === 0 || aborted)) continue;
+      const parts = [
+        `${c.done} of ${c.total} done`,
+        ...(c.failed ? [`failed ${c.failed}: ${formatFailures(m.failures)}`] : []),
+        ...(c.pending ? [`${c.pending} pending`] : []),
+      ];
+      lines.push(`${run.suite.name} · ${m.label}: ${parts.join(', ')}`);
+    }
+  const counts = `${done} cells done, ${failed ? `${failed} failed, ` : ''}${pending} pending`;
+  if (aborted) lines.push(`stopped: re-run the same command to resume${runs.length ? ` (${counts})` : ''}`);
+  else if (failed || pending)
+    lines.push(
+      `incomplete: re-run the same command to retry the failed and pending cells (${counts}; stored cells are not called again)`,
+    );
+  return lines.map((l) => `waver: ${l}`);
 }
 
 export function formatEstimate(estimates: ModelEstimate[], format: 'md' | 'json'): string {

@@ -78,7 +78,7 @@ export async function auxCall<T>(
 
 /**
  * Writes (or replaces) a result directly: for values computed locally from stored ones, which a
- * later run may extend (see `auxCall` for results of calls).
+ * later run may extend (see `auxCall` for results of calls). A read-only store keeps none.
  */
 export function auxPut(
   store: Store,
@@ -88,6 +88,9 @@ export function auxPut(
   result: unknown,
 ): void {
   assertNoSecrets(request, 'aux request');
+  // A derived value is a cache of what the store holds: a reader (`waver report` on a store it
+  // may not write) computes it and keeps nothing.
+  if (store.readonly) return;
   store.putAuxResult({
     key: auxKey(kind, identity, request),
     kind,

@@ -369,6 +369,46 @@ describe('runCells', () => {
     expectStoredOnce(store, cells, { m: provider.identity });
   });
 
+  it('keeps the tries of calls in flight at the stop, the last as aborted, and shows them with the cell once it is done', async () => {
+    const store = newStore();
+    const suite = makeSuite(['quick', 'slow']);
+    const cells = makeCells(suite, ['m']);
+    // `slow` fails once (a retryable 503), then hangs until the stop.
+    const stalling = new ScriptedProvider((prompt, nth) =>
+      prompt === 'quick' ? steps.ok('fine') : nth === 0 ? steps.fail('server', 503) : { hang: true },
+    );
+    const ac = new AbortController();
+    const first = await run(
+      store,
+      suite,
+      cells,
+      { m: { provider: stalling } },
+      {
+        signal: ac.signal,
+        onProgress: (p) => {
+          // The second try of `slow` is on the wire: stop while it hangs.
+          if (p.retries === 1 && p.inFlight === 1 && !ac.signal.aborted) setTimeout(() => ac.abort(), 20);
+        },
+      },
+    );
+    expect(first.summary).toMatchObject({ aborted: true, coverage: { done: 1, pending: 1 } });
+    const stopped = store.stoppedAttempts(first.runId);
+    expect(stopped.map((a) => [a.testId, a.attempt, a.outcome])).toEqual([
+      ['t1', 1, 'server'],
+      ['t1', 2, 'aborted'],
+    ]);
+    expect([...store.cells()].map((c) => c.testId)).toEqual(['t0']);
+
+    const second = await run(store, suite, cells, { m: { provider: new ScriptedProvider(echo) } });
+    expect(second.summary.coverage).toMatchObject({ done: 2, pending: 0 });
+    const slow = [...store.cells({ testId: 't1' })][0];
+    expect(store.attemptsOf(slow?.id as number).map((a) => [a.runId, a.attempt, a.outcome])).toEqual([
+      [first.runId, 1, 'server'],
+      [first.runId, 2, 'aborted'],
+      [second.runId, 1, 'ok'],
+    ]);
+  });
+
   it('paces calls by requests per minute', async () => {
     const store = newStore();
     const suite = makeSuite(Array.from({ length: 15 }, (_, i) => `p${i}`));

@@ -46,7 +46,10 @@ export interface RunCellsOptions {
   /** Backoff tuning (base 500 ms, cap 30 s by default). */
   retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
   onProgress?: (p: Progress) => void;
-  /** Stops the run: queued cells stay pending, in-flight calls are aborted and not stored. */
+  /**
+   * Stops the run: queued cells stay pending; calls in flight are aborted, their cells stay
+   * pending and their tries are stored as stopped attempts (the last one 'aborted').
+   */
   signal?: AbortSignal;
   /** Injectable for tests: the backoff sleep, jitter source and monotonic clock. */
   sleep?: SleepFn;
@@ -281,6 +284,17 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
           attempts.push({ attempt, startedAt, latencyMs, outcome: 'ok' });
           return;
         }
+        // A try the stop cut short is recorded as such, not as the error the abort made.
+        if (signal.aborted) {
+          attempts.push({
+            attempt,
+            startedAt,
+            latencyMs,
+            outcome: 'aborted',
+            message: 'the run was stopped during the call',
+          });
+          return;
+        }
         const err = toCellError(outcome.error);
         attempts.push({
           attempt,
@@ -300,7 +314,12 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
     try {
       result = await lane.provider.generate(cell.request, options);
     } catch (error) {
-      if (signal.aborted) return; // stopped: the cell stays pending
+      if (signal.aborted) {
+        // Stopped: the cell stays pending, and the tries it made are kept (docs/decisions.md#e13-stopped-calls).
+        if (attempts.length > 0)
+          write({ kind: 'stopped', cell: { ...ref(cell, lane, suite.hash), runId, attempts } });
+        return;
+      }
       const err = toCellError(error);
       write({
         kind: 'failed',
@@ -311,7 +330,7 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
       emit();
       return;
     }
-    if (signal.aborted) return; // stopped as it answered: leave it pending rather than half-written
+    // An answer that came back as the run was stopped is whole: it is stored like any other.
     const inTokens = result.usage?.inputTokens ?? 0;
     const outTokens = result.usage?.outputTokens ?? 0;
     write({

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { WaverConfig } from '../config/schema.js';
 import type { FetchFn, ModelProvider } from '../models/types.js';
-import { openStore } from '../store/store.js';
+import { type FailedKind, openStore } from '../store/store.js';
 import { withoutSecrets } from '../util/secrets.js';
 import { WAVER_VERSION } from '../version.js';
 import { runCells } from './engine.js';
@@ -9,6 +9,7 @@ import { estimateRun, type ModelEstimate } from './estimate.js';
 import { expectedCells, type PlannedModel, planCells, plannedModels } from './plan.js';
 import { createProviderPool, type ProviderPool } from './provider-pool.js';
 import { checkReachable } from './reachability.js';
+import { holdSuiteLease, type SuiteLease } from './suite-lease.js';
 import type { Coverage, Progress, RunSummary, Suite } from './types.js';
 
 export interface RunSuiteOptions {
@@ -22,6 +23,11 @@ export interface RunSuiteOptions {
    * closes it. Default: a pool of this call's own, with the config's settings.
    */
   pool?: ProviderPool;
+  /**
+   * Told of the run once it ends, stopped or not: for a caller that accounts for every run a
+   * command makes, the roles' too (the CLI's exit code, docs/decisions.md#e8-exit-codes).
+   */
+  onRunEnd?: (run: RunResult) => void;
   /** Called once the providers are ready and before any call (e.g. to print what will run). */
   onStart?: (info: { runId: string; models: { label: string; identity: string }[]; cells: number }) => void;
 }
@@ -30,7 +36,12 @@ export interface ModelOutcome {
   label: string;
   identity: string;
   coverage: Coverage;
-  /** Done share of this model's cells >= `minCoverage`. */
+  /** Its failed cells by kind, each with the message of the first. */
+  failures: FailedKind[];
+  /**
+   * Done share of this model's cells >= `minCoverage`: its metrics are shown as complete. Whether
+   * the run is complete is RunResult.complete (no failed or pending cell).
+   */
   complete: boolean;
 }
 
@@ -41,7 +52,7 @@ export interface RunResult {
   repeats: number;
   models: ModelOutcome[];
   summary: RunSummary;
-  /** Every model complete and no cell failed or pending. */
+  /** No cell failed or is pending (docs/decisions.md#e8-exit-codes: else exit 3). */
   complete: boolean;
 }
 
@@ -69,7 +80,11 @@ export async function runSuite(
     );
     await Promise.all(toCall.map((m) => checkReachable(m.spec, opts)));
     const store = openStore(config.store);
+    let lease: SuiteLease | undefined;
     try {
+      // Before anything is written: a second process on this suite and store says so and stops.
+      lease = holdSuiteLease(store, suite);
+      const signal = opts.signal ? AbortSignal.any([opts.signal, lease.lost]) : lease.lost;
       store.saveSuite(suite);
       const runId = store.beginRun({
         suiteHash: suite.hash,
@@ -100,19 +115,27 @@ export async function runSuite(
           maxRetries: config.maxRetries,
         },
         onProgress: opts.onProgress,
-        signal: opts.signal,
+        signal,
       });
+      if (lease.lost.aborted) {
+        store.finishRun(runId, 'aborted');
+        throw lease.lost.reason;
+      }
       const outcomes = models.map((m): ModelOutcome => {
         const identity = identities.get(m.label) as string;
         const coverage = store.coverage(suite.hash, [{ identity, repeats: config.repeats }], { runId });
         const share = coverage.total === 0 ? 1 : coverage.done / coverage.total;
-        return { label: m.label, identity, coverage, complete: share >= config.minCoverage };
+        return {
+          label: m.label,
+          identity,
+          coverage,
+          failures: store.failedKinds(suite.hash, identity, config.repeats),
+          complete: share >= config.minCoverage,
+        };
       });
-      const complete = outcomes.every(
-        (o) => o.complete && o.coverage.failed === 0 && o.coverage.pending === 0,
-      );
+      const complete = outcomes.every((o) => o.coverage.failed === 0 && o.coverage.pending === 0);
       store.finishRun(runId, summary.aborted ? 'aborted' : complete ? 'complete' : 'incomplete');
-      return {
+      const result: RunResult = {
         runId,
         store: config.store,
         suite: { name: suite.name, hash: suite.hash, tests: suite.tests.length },
@@ -121,7 +144,10 @@ export async function runSuite(
         summary,
         complete,
       };
+      opts.onRunEnd?.(result);
+      return result;
     } finally {
+      lease?.release();
       store.close();
     }
   } finally {
@@ -156,8 +182,10 @@ function storedCounts(
 ): Map<string, number> {
   const counts = new Map<string, number>();
   if (!existsSync(config.store)) return counts;
-  const store = openStore(config.store);
+  // Read-only: a start that fails after this (an unreachable endpoint) must have written nothing.
+  const store = openStore(config.store, { readonly: true });
   try {
+    if (!store.hasSchema()) return counts;
     for (const m of models)
       counts.set(m.label, store.doneCellKeys(suite.hash, identities.get(m.label) as string).size);
   } finally {

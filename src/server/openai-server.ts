@@ -6,6 +6,7 @@ import { InputError } from '../errors.js';
 import { ProviderError } from '../models/errors.js';
 import type { ModelProvider } from '../models/types.js';
 import { HttpError, readJsonBody, sendError, sendJson } from './http-util.js';
+import { listen } from './listen.js';
 import { parseChatRequest, parseCompletionRequest, parseEmbeddingRequest } from './openai-requests.js';
 import {
   chatCompletion,
@@ -174,13 +175,7 @@ export async function startOpenAIServer(opts: OpenAIServerOptions): Promise<Open
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, opts.port ?? 0, host);
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let closing: Promise<void> | undefined;

@@ -7,6 +7,7 @@ import type {
   SaveCellCached,
   SaveCellDone,
   SaveCellFailed,
+  SaveCellStopped,
 } from './records.js';
 import { now } from './rows.js';
 import type { Statements } from './statements.js';
@@ -21,6 +22,7 @@ export interface CellWriters {
   done: Database.Transaction<(c: SaveCellDone) => void>;
   failed: Database.Transaction<(c: SaveCellFailed) => void>;
   cached: Database.Transaction<(cells: SaveCellCached[]) => void>;
+  stopped: Database.Transaction<(c: SaveCellStopped) => void>;
   batch: Database.Transaction<(writes: readonly CellWrite[]) => void>;
 }
 
@@ -47,6 +49,12 @@ const UPSERT_CELL = `
     attempts = excluded.attempts, latency_ms = excluded.latency_ms, updated_at = excluded.updated_at,
     run_id = excluded.run_id
   RETURNING id`;
+
+const INSERT_STOPPED_ATTEMPT = `
+  INSERT INTO stopped_attempts (run_id, suite_hash, model_identity, model, test_id, repeat, attempt, started_at,
+                                latency_ms, outcome, message, status)
+  VALUES (@run_id, @suite_hash, @model_identity, @model, @test_id, @repeat, @attempt, @started_at, @latency_ms,
+          @outcome, @message, @status)`;
 
 const INSERT_ATTEMPT =
   'INSERT INTO attempts (cell_id, run_id, attempt, started_at, latency_ms, outcome, message, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
@@ -106,15 +114,34 @@ export function cellWriters(st: Statements): CellWriters {
       });
     }
   });
+  const stopped = st.db.transaction((c: SaveCellStopped) => {
+    const insert = st.prepared(INSERT_STOPPED_ATTEMPT);
+    for (const a of c.attempts)
+      insert.run({
+        run_id: c.runId,
+        suite_hash: c.suiteHash,
+        model_identity: c.modelIdentity,
+        model: c.model,
+        test_id: c.testId,
+        repeat: c.repeat,
+        attempt: a.attempt,
+        started_at: a.startedAt,
+        latency_ms: a.latencyMs ?? null,
+        outcome: a.outcome,
+        message: a.message ?? null,
+        status: a.status ?? null,
+      });
+  });
   // Nested transaction functions run as savepoints inside the batch's one commit.
   const batch = st.db.transaction((writes: readonly CellWrite[]) => {
     for (const w of writes) {
       if (w.kind === 'done') done(w.cell);
       else if (w.kind === 'failed') failed(w.cell);
+      else if (w.kind === 'stopped') stopped(w.cell);
       else cached(w.cells);
     }
   });
-  return { done, failed, cached, batch };
+  return { done, failed, cached, stopped, batch };
 }
 
 function upsertCell(

@@ -4,6 +4,7 @@ import type {
   CellText,
   FailureGroup,
   LightCell,
+  StoppedAttempt,
   StoredAttempt,
   StoredCell,
   StoredResponse,
@@ -94,10 +95,40 @@ function cellWhere(filter: CellFilter): { where: string; params: Record<string, 
   return { where: parts.map((p) => ` AND ${p}`).join(''), params };
 }
 
+// A cell's tries in order: its own, and those of calls for it that a stop cut short (kept apart,
+// by the cell's coordinates, as the cell had no row then).
+const ATTEMPTS_OF = `
+  SELECT run_id, attempt, started_at, latency_ms, outcome, message, status, id, 0 AS stopped
+  FROM attempts WHERE cell_id = @id
+  UNION ALL
+  SELECT s.run_id, s.attempt, s.started_at, s.latency_ms, s.outcome, s.message, s.status, s.id, 1 AS stopped
+  FROM stopped_attempts s JOIN cells c ON c.id = @id AND s.suite_hash = c.suite_hash
+    AND s.model_identity = c.model_identity AND s.test_id = c.test_id AND s.repeat = c.repeat
+  ORDER BY started_at, attempt, stopped DESC, id`;
+
 export function attemptsOf(st: Statements, cellId: number): StoredAttempt[] {
-  return (
-    st.prepared('SELECT * FROM attempts WHERE cell_id = ? ORDER BY id').all(cellId) as AttemptRow[]
-  ).map(toAttempt);
+  return (st.prepared(ATTEMPTS_OF).all({ id: cellId }) as AttemptRow[]).map(toAttempt);
+}
+
+/** The tries of calls a stop cut short, oldest first (of one run when given). */
+export function stoppedAttempts(st: Statements, runId?: string): StoppedAttempt[] {
+  const rows = st
+    .prepared(`SELECT * FROM stopped_attempts WHERE @run_id IS NULL OR run_id = @run_id ORDER BY id`)
+    .all({ run_id: runId ?? null }) as (AttemptRow & {
+    suite_hash: string;
+    model_identity: string;
+    model: string;
+    test_id: string;
+    repeat: number;
+  })[];
+  return rows.map((r) => ({
+    ...toAttempt(r),
+    suiteHash: r.suite_hash,
+    modelIdentity: r.model_identity,
+    model: r.model,
+    testId: r.test_id,
+    repeat: r.repeat,
+  }));
 }
 
 /**

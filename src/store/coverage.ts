@@ -1,5 +1,5 @@
 import type { CellStatus, Coverage } from '../run/types.js';
-import type { CoverageModel, ModelStatusCount, SuiteModelCoverage } from './records.js';
+import type { CoverageModel, FailedKind, ModelStatusCount, SuiteModelCoverage } from './records.js';
 import type { Statements } from './statements.js';
 
 /**
@@ -51,6 +51,32 @@ export function coverage(
   }
   cov.pending = cov.total - cov.done - cov.failed;
   return cov;
+}
+
+/**
+ * A suite and model identity's failed cells (those coverage() counts) by kind, most frequent first,
+ * each with the message of its first cell: SQLite takes a bare column from the row min() picks.
+ */
+export function failedKinds(
+  st: Statements,
+  suiteHash: string,
+  identity: string,
+  repeats: number,
+): FailedKind[] {
+  const rows = st
+    .prepared(
+      `SELECT coalesce(c.error_kind, 'unknown') AS kind, count(*) AS n, min(c.id) AS first, c.error_message AS message
+       FROM cells c JOIN tests t ON t.suite_hash = c.suite_hash AND t.test_id = c.test_id
+       WHERE c.suite_hash = @suite_hash AND c.model_identity = @identity AND c.status = 'failed'
+         AND c.repeat < coalesce(json_extract(t.json, '$.repeats'), @repeats)
+       GROUP BY coalesce(c.error_kind, 'unknown') ORDER BY n DESC, first`,
+    )
+    .all({ suite_hash: suiteHash, identity, repeats }) as {
+    kind: string;
+    n: number;
+    message: string | null;
+  }[];
+  return rows.map((r) => ({ kind: r.kind, count: r.n, ...(r.message !== null && { message: r.message }) }));
 }
 
 /** Each test's repeats: its own, else its suite's in @fallback ({hash: repeats} as JSON), else 1. */

@@ -48,11 +48,24 @@ export interface SaveCellCached extends CellRef {
   key: string;
 }
 
-/** One write of a finished cell, for `saveBatch`. */
+/**
+ * The tries of a cell whose call a stop cut short: the cell stays pending (no cell row), its
+ * tries are kept, the last with outcome 'aborted' (docs/decisions.md#e13-stopped-calls).
+ */
+export interface SaveCellStopped extends CellRef {
+  runId: string;
+  attempts: AttemptRecord[];
+}
+
+/** A stopped call's try, with the cell it was for. */
+export interface StoppedAttempt extends StoredAttempt, CellRef {}
+
+/** One write of a finished cell (or of a stopped call's tries), for `saveBatch`. */
 export type CellWrite =
   | { kind: 'done'; cell: SaveCellDone }
   | { kind: 'failed'; cell: SaveCellFailed }
-  | { kind: 'cached'; cells: SaveCellCached[] };
+  | { kind: 'cached'; cells: SaveCellCached[] }
+  | { kind: 'stopped'; cell: SaveCellStopped };
 
 export interface StoredResponse extends GenerateResult {
   key: string;
@@ -133,6 +146,34 @@ export interface SuiteModelCoverage {
 }
 
 /** The failed cells of one suite and model identity with one error kind. */
+/** Who asks for a lease: a process on a host, and what it runs. */
+export interface LeaseHolder {
+  pid: number;
+  host: string;
+  /** What the holder runs, for the message another process gets (`waver ladder`). */
+  command?: string;
+}
+
+/** A lease held: its key (a suite's hash), this holding's token, and when it began and was last renewed. */
+export interface Lease extends LeaseHolder {
+  key: string;
+  token: string;
+  startedAt: string;
+  /** Epoch milliseconds of the last renewal. */
+  heartbeatMs: number;
+}
+
+export type LeaseOutcome =
+  | { acquired: true; lease: Lease /** The stale lease it replaced. */; tookOver?: Lease }
+  | { acquired: false; holder: Lease };
+
+/** The failed cells of one kind (a suite and model's), with the message of the first one stored. */
+export interface FailedKind {
+  kind: string;
+  count: number;
+  message?: string;
+}
+
 export interface FailureGroup {
   suiteHash: string;
   modelIdentity: string;

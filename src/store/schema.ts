@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { InputError } from '../errors.js';
 import type { Statements } from './statements.js';
 
 type DB = Database.Database;
@@ -95,14 +96,73 @@ export const MIGRATIONS: readonly ((db: DB) => void)[] = [
       );
     `);
   },
+  // The tries of calls a stop cut short, for cells that stay pending (docs/decisions.md#e13-stopped-calls).
+  (db) => {
+    db.exec(`
+      CREATE TABLE stopped_attempts (
+        id INTEGER PRIMARY KEY,
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        suite_hash TEXT NOT NULL,
+        model_identity TEXT NOT NULL,
+        model TEXT NOT NULL,
+        test_id TEXT NOT NULL,
+        repeat INTEGER NOT NULL,
+        attempt INTEGER NOT NULL,
+        started_at TEXT NOT NULL,
+        latency_ms REAL,
+        outcome TEXT NOT NULL,
+        message TEXT,
+        status INTEGER
+      );
+      CREATE INDEX stopped_attempts_cell ON stopped_attempts(suite_hash, model_identity, test_id, repeat);
+    `);
+  },
+  // Which process runs a suite on this store (docs/decisions.md#e14-one-run-per-suite-and-store).
+  (db) => {
+    db.exec(`
+      CREATE TABLE leases (
+        key TEXT PRIMARY KEY,
+        token TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        command TEXT,
+        started_at TEXT NOT NULL,
+        heartbeat_ms INTEGER NOT NULL
+      );
+    `);
+  },
 ];
+
+/** The tables of the first migration: a SQLite file with tables but not these is not a waver store. */
+const WAVER_TABLES = ['suites', 'tests', 'runs', 'responses', 'cells', 'attempts'];
+
+/**
+ * Why a SQLite file is not a waver store, or undefined when it is one or has no tables yet (a new
+ * file, or a store whose writer has not migrated it). A waver store always has a user_version:
+ * each migration sets it in the transaction that makes its tables.
+ */
+export function foreignSchema(db: DB): string | undefined {
+  const tables = (
+    db
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
+      .pluck()
+      .all() as string[]
+  ).sort();
+  if (tables.length === 0) return undefined;
+  const version = db.pragma('user_version', { simple: true }) as number;
+  const missing = WAVER_TABLES.filter((t) => !tables.includes(t));
+  if (version > 0 && missing.length === 0) return undefined;
+  const shown = tables.slice(0, 5).join(', ') + (tables.length > 5 ? ', ...' : '');
+  return `its tables are ${shown}`;
+}
 
 /** Runs the migrations a store lacks, each in its own transaction with its user_version bump. */
 export function applyMigrations(db: DB, migrations: readonly ((db: DB) => void)[] = MIGRATIONS): number {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > migrations.length) {
-    throw new Error(
-      `store ${db.name} has schema version ${current}, newer than this waver knows (${migrations.length}); upgrade waver`,
+    throw new InputError(
+      `the store has schema version ${current}, newer than this waver knows (${migrations.length}); upgrade waver`,
+      { file: db.name },
     );
   }
   for (let v = current; v < migrations.length; v++) {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { InputError } from '../errors.js';
 import type { GenerateRequest } from '../models/types.js';
 import { cacheKey } from '../run/cache-key.js';
 import type { Suite } from '../run/types.js';
@@ -109,6 +110,102 @@ describe('openStore read-only', () => {
     const reader = openStore(path, { readonly: true });
     expect(reader.hasSchema()).toBe(false);
     reader.close();
+  });
+});
+
+describe('openStore refuses what is not a waver store', () => {
+  it('a file that is not SQLite, for writing and for reading, naming it and leaving it as it was', () => {
+    const path = tempDb();
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, 'plain text, not a database\n'.repeat(50));
+    const before = readFileSync(path);
+    for (const readonly of [false, true]) {
+      const e = (() => {
+        try {
+          openStore(path, { readonly });
+        } catch (x) {
+          return x as InputError;
+        }
+      })();
+      expect(e).toBeInstanceOf(InputError);
+      expect(e?.format()).toBe(
+        `${path}: not a SQLite database, so not a waver store (file is not a database)`,
+      );
+    }
+    expect(readFileSync(path).equals(before)).toBe(true);
+    expect(readdirSync(dirname(path))).toEqual(['store.db']);
+  });
+
+  it('a SQLite file with tables of its own: never migrated, switched to WAL or written', () => {
+    const path = tempDb();
+    mkdirSync(dirname(path), { recursive: true });
+    const other = new Database(path);
+    other.exec('CREATE TABLE cells (x); CREATE TABLE notes (y)');
+    other.close();
+    expect(() => openStore(path)).toThrow(/not a waver store \(its tables are cells, notes\)/);
+    expect(() => openStore(path, { readonly: true })).toThrow(/not a waver store/);
+    const after = new Database(path, { readonly: true });
+    expect(after.pragma('journal_mode', { simple: true })).toBe('delete');
+    expect(after.pragma('user_version', { simple: true })).toBe(0);
+    after.close();
+  });
+
+  it('an empty SQLite file becomes a store', () => {
+    const path = tempDb();
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, '');
+    const store = openStore(path);
+    expect(store.hasSchema()).toBe(true);
+    store.close();
+  });
+});
+
+describe('leases', () => {
+  const me = { pid: 100, host: 'here' };
+  const other = { pid: 200, host: 'here' };
+  const alive = () => true;
+
+  it('one holder at a time; released, or stale by heartbeat or by a dead pid, it is taken over', () => {
+    const store = openStore(tempDb());
+    const first = store.acquireLease('suite-a', me, { now: () => 1_000, isAlive: alive });
+    if (!first.acquired) throw new Error('expected the lease');
+    const refused = store.acquireLease('suite-a', other, { now: () => 20_000, isAlive: alive });
+    expect(refused).toMatchObject({
+      acquired: false,
+      holder: { pid: 100, host: 'here', heartbeatMs: 1_000 },
+    });
+    // Another suite is another lease.
+    expect(store.acquireLease('suite-b', other, { isAlive: alive }).acquired).toBe(true);
+    // Renewed, it stays; not renewed within the time to live, it is taken over.
+    expect(store.renewLease(first.lease, 25_000)).toBe(true);
+    expect(store.acquireLease('suite-a', other, { now: () => 50_000, isAlive: alive }).acquired).toBe(false);
+    const late = store.acquireLease('suite-a', other, { now: () => 60_000, isAlive: alive });
+    expect(late).toMatchObject({ acquired: true, tookOver: { pid: 100 } });
+    // The old holder learns it lost the lease, and its release leaves the new holder's alone.
+    expect(store.renewLease(first.lease, 61_000)).toBe(false);
+    store.releaseLease(first.lease);
+    expect(store.acquireLease('suite-a', me, { now: () => 62_000, isAlive: alive }).acquired).toBe(false);
+    // A holder of this host whose process is gone is taken over at once; one of another host is not.
+    expect(store.acquireLease('suite-a', me, { now: () => 62_000, isAlive: () => false }).acquired).toBe(
+      true,
+    );
+    const remote = { pid: 300, host: 'elsewhere' };
+    expect(store.acquireLease('suite-c', remote, { now: () => 0 }).acquired).toBe(true);
+    expect(store.acquireLease('suite-c', me, { now: () => 1_000, isAlive: () => false }).acquired).toBe(
+      false,
+    );
+    store.close();
+  });
+
+  it('a released lease is free, and the real pid check sees this process alive', () => {
+    const store = openStore(tempDb());
+    const mine = { pid: process.pid, host: 'here' };
+    const held = store.acquireLease('s', mine);
+    if (!held.acquired) throw new Error('expected the lease');
+    expect(store.acquireLease('s', { pid: process.pid + 1, host: 'here' }).acquired).toBe(false);
+    store.releaseLease(held.lease);
+    expect(store.acquireLease('s', { pid: process.pid + 1, host: 'here' }).acquired).toBe(true);
+    store.close();
   });
 });
 

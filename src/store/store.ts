@@ -1,6 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { Coverage, Suite, SuiteTest } from '../run/types.js';
 import { auxResult, countAuxResults, insertAuxResult, putAuxResult } from './aux-results.js';
 import { type CellWriters, cellWriters } from './cell-writes.js';
@@ -13,15 +11,22 @@ import {
   getResponse,
   lightCells,
   responseKeys,
+  stoppedAttempts,
 } from './cells.js';
-import { coverage, coverageOfEverySuite, expectedCells, modelStatusCounts } from './coverage.js';
+import { coverage, coverageOfEverySuite, expectedCells, failedKinds, modelStatusCounts } from './coverage.js';
+import { type AcquireOptions, acquireLease, releaseLease, renewLease } from './leases.js';
+import { openReader, openWriter } from './open.js';
 import type {
   AuxResultRow,
   CellFilter,
   CellText,
   CellWrite,
   CoverageModel,
+  FailedKind,
   FailureGroup,
+  Lease,
+  LeaseHolder,
+  LeaseOutcome,
   LightCell,
   ModelStatusCount,
   RunListing,
@@ -30,6 +35,7 @@ import type {
   SaveCellCached,
   SaveCellDone,
   SaveCellFailed,
+  StoppedAttempt,
   StoredAttempt,
   StoredCell,
   StoredResponse,
@@ -38,7 +44,7 @@ import type {
   SuiteSummary,
 } from './records.js';
 import { beginRun, finishRun, getRun, latestRuns, listRuns, runsWithCells } from './runs.js';
-import { applyMigrations, hasSchema } from './schema.js';
+import { hasSchema } from './schema.js';
 import { Statements } from './statements.js';
 import {
   findSuitesByPrefix,
@@ -53,13 +59,15 @@ import {
 } from './suites.js';
 
 export { doneCellSlot } from './cells.js';
+export { type AcquireOptions, LEASE_TTL_MS } from './leases.js';
 export type * from './records.js';
 export { applyMigrations, MIGRATIONS } from './schema.js';
 
 export interface OpenOptions {
   /**
-   * Read only: the file must exist, nothing is migrated and every write is refused. For a reader
-   * beside a running writer (the store is in WAL mode, so it sees each commit and never blocks it).
+   * Read only: the file must exist, nothing is migrated, every write is refused and nothing is left
+   * beside the file (see open.ts). For the commands that only read, and a reader beside a running
+   * writer (the store is in WAL mode, so it sees each commit and never blocks it).
    */
   readonly?: boolean;
 }
@@ -72,29 +80,16 @@ export interface OpenOptions {
  */
 export class Store {
   readonly path: string;
+  /** Opened read-only: every write is refused (a derived value is computed, not kept). */
+  readonly readonly: boolean;
   private readonly db: Database.Database;
   private readonly st: Statements;
   private readonly writes: CellWriters;
 
   constructor(path: string, opts: OpenOptions = {}) {
     this.path = path;
-    if (opts.readonly) {
-      // query_only rather than SQLite's read-only flag: a read-only connection cannot checkpoint,
-      // so the last one to close would leave the -wal and -shm files behind.
-      this.db = new Database(path, { fileMustExist: true });
-      this.db.pragma('query_only = ON');
-      // A reader polls again soon: it waits for a lock less than a writer does.
-      this.db.pragma('busy_timeout = 2000');
-    } else {
-      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-      this.db = new Database(path);
-      this.db.pragma('journal_mode = WAL');
-      // NORMAL in WAL mode survives a killed process (only an OS crash can lose the last commits).
-      this.db.pragma('synchronous = NORMAL');
-      this.db.pragma('busy_timeout = 5000');
-      this.db.pragma('foreign_keys = ON');
-      applyMigrations(this.db);
-    }
+    this.readonly = opts.readonly ?? false;
+    this.db = this.readonly ? openReader(path) : openWriter(path);
     this.st = new Statements(this.db);
     this.writes = cellWriters(this.st);
   }
@@ -245,9 +240,14 @@ export class Store {
     return cells(this.st, filter);
   }
 
-  /** Every call made for a cell, oldest first (all runs). */
+  /** Every call made for a cell, oldest first (all runs), tries a stop cut short included. */
   attemptsOf(cellId: number): StoredAttempt[] {
     return attemptsOf(this.st, cellId);
+  }
+
+  /** The tries of calls a stop cut short (their cells stayed pending), oldest first; of one run when given. */
+  stoppedAttempts(runId?: string): StoppedAttempt[] {
+    return stoppedAttempts(this.st, runId);
   }
 
   /** A suite's cells in the order of `cells()`, without their requests and token log-probs. */
@@ -277,6 +277,11 @@ export class Store {
     return coverage(this.st, suiteHash, models, opts);
   }
 
+  /** A model's failed cells of a suite (as coverage() counts them) by kind, each with its first message. */
+  failedKinds(suiteHash: string, modelIdentity: string, repeats: number): FailedKind[] {
+    return failedKinds(this.st, suiteHash, modelIdentity, repeats);
+  }
+
   /** How many cells a suite expects of one model with `repeats` (tests with their own repeats keep them). */
   expectedCells(suiteHash: string, repeats: number): number {
     return expectedCells(this.st, suiteHash, repeats);
@@ -294,6 +299,27 @@ export class Store {
   /** A suite's counted cells by model label and status, and how many of them `runId` wrote last. */
   modelStatusCounts(suiteHash: string, runId: string, repeats: number): ModelStatusCount[] {
     return modelStatusCounts(this.st, suiteHash, runId, repeats);
+  }
+
+  // Leases
+
+  /**
+   * The lease on a suite of this store for `holder`, unless another process holds it (then that
+   * holder): a lease not renewed within its time to live, or of a process of this host that is
+   * gone, is taken over (see leases.ts).
+   */
+  acquireLease(suiteHash: string, holder: LeaseHolder, opts: AcquireOptions = {}): LeaseOutcome {
+    return acquireLease(this.st, suiteHash, holder, opts);
+  }
+
+  /** Renews a lease's heartbeat; false when it was taken over meanwhile. */
+  renewLease(lease: Lease, now?: number): boolean {
+    return renewLease(this.st, lease, now);
+  }
+
+  /** Gives a lease up (a lease taken over since is left to its new holder). */
+  releaseLease(lease: Lease): void {
+    releaseLease(this.st, lease);
   }
 
   // Aux results
@@ -319,7 +345,11 @@ export class Store {
   }
 }
 
-/** Opens (and creates, then migrates, unless read-only) the store at `path`; ':memory:' works. */
+/**
+ * Opens (and creates, then migrates, unless read-only) the store at `path`; ':memory:' works. A
+ * store that cannot be opened (missing, unwritable for a writer, damaged, not a SQLite file, a
+ * SQLite file that is not a waver store) is an InputError naming the file.
+ */
 export function openStore(path: string, opts: OpenOptions = {}): Store {
   return new Store(path, opts);
 }

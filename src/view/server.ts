@@ -8,6 +8,7 @@ import { renderReport } from '../report/formats.js';
 import { CSP } from '../report/html/page.js';
 import type { ReportedProtocol } from '../report/report-data.js';
 import { buildReport } from '../report/report-data.js';
+import { listen } from '../server/listen.js';
 import { isLoopbackHost } from '../server/openai-server.js';
 import { openStore } from '../store/store.js';
 import { indexPage, pageCsp, storePage } from './pages.js';
@@ -121,7 +122,7 @@ export async function startViewer(opts: ViewerOptions): Promise<Viewer> {
         return subscribe(entry, req, res);
       case '/report': {
         if (!existsSync(entry.path)) return text(res, 404, 'no store file yet');
-        const store = openStore(entry.path);
+        const store = openStore(entry.path, { readonly: true });
         try {
           return send(
             res,
@@ -172,6 +173,8 @@ export async function startViewer(opts: ViewerOptions): Promise<Viewer> {
     return json;
   }
 
+  // Before the timers start: a port in use must leave nothing running.
+  await listen(server, opts.port ?? 0, host);
   const poll = setInterval(() => {
     for (const entry of stores) {
       if (entry.clients.size === 0) continue;
@@ -184,13 +187,6 @@ export async function startViewer(opts: ViewerOptions): Promise<Viewer> {
     for (const entry of stores) for (const c of entry.clients) c.write(': keep-alive\n\n');
   }, heartbeatMs);
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
   const { port } = server.address() as AddressInfo;
   const shown = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   return {

@@ -119,7 +119,7 @@ function executeCheck(
   if (!existsSync(config.store))
     throw new InputError('store not found', { field: '--store', file: config.store });
 
-  const store = openStore(config.store);
+  const store = openStore(config.store, { readonly: true });
   try {
     const suites = chooseSuites(store, protocols, o.suite);
     let thresholds: CheckResult | undefined;

@@ -61,7 +61,8 @@ export function reportCommand(ctx: CliContext): Command {
         reportedProtocols(ctx.protocols),
       ]);
       const started = performance.now();
-      const store = openStore(opts.store);
+      // Read-only: a report writes nothing, and works on a store this user may not write.
+      const store = openStore(opts.store, { readonly: true });
       let text: string;
       let summary: string;
       try {

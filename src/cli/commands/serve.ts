@@ -40,6 +40,7 @@ export function serveCommand(): Command {
           spec.contextSize = n;
         }
         const provider = await createProvider(spec);
+        // A port in use: the model is closed too, so the process exits with the error line.
         const server = await startOpenAIServer({
           provider,
           // The file alone: a `?ctx=` query or `#sha256=` pin in a model id would break `/v1/models/ID`.
@@ -50,6 +51,9 @@ export function serveCommand(): Command {
           port,
           allowRemote: opts.allowRemote,
           log: (line) => process.stderr.write(`${line}\n`),
+        }).catch(async (e: unknown) => {
+          await provider.close?.();
+          throw e;
         });
         // The URL on stdout alone, so a script can read it; everything else goes to stderr.
         process.stdout.write(`${server.url}\n`);

@@ -30,9 +30,25 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ...extra };
 }
 
+export interface CliOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Run as a user that file modes bind (see asUnprivileged). */
+  unprivileged?: boolean;
+}
+
+/**
+ * Root may write any file whatever its mode, so a test of a read-only file or directory that runs
+ * as root runs the CLI as `nobody` (uid 65534); anyone else is bound by the modes already. The
+ * files it must read then need read bits for others.
+ */
+export function asUnprivileged(): { uid?: number; gid?: number } {
+  return process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+}
+
 export function startCli(
   args: string[],
-  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  opts: CliOptions = {},
 ): {
   child: ChildProcess;
   done: Promise<CliResult>;
@@ -42,6 +58,7 @@ export function startCli(
     cwd: opts.cwd ?? tmpdir(),
     env: opts.env ?? cleanEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(opts.unprivileged ? asUnprivileged() : {}),
   });
   let stdout = '';
   let stderr = '';
@@ -57,9 +74,6 @@ export function startCli(
   return { child, done };
 }
 
-export function runCli(
-  args: string[],
-  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<CliResult> {
+export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
   return startCli(args, opts).done;
 }

@@ -57,9 +57,14 @@ withModel(`waver ladder end to end with the tiny GGUF ${tinyModelMissing ?? ''}`
     const common = ['--models', model, '--seeds', '2', '--max-tokens', '8', '--store', 'store.db'];
 
     // Run 1: no judge. The tiny model cannot do arithmetic: accuracy 0 everywhere, KB unavailable.
+    // Its 2,048-token context cannot hold the longest Context Load prompts: those cells fail, so
+    // the run is incomplete (exit 3) and says why, though its metrics stand (coverage >= 90%).
     const r1 = await ladder([...common, '--out', 'report.md'], { cwd: dir });
     expect(r1.stderr).not.toMatch(/internal error/);
-    expect(r1.code).toBe(0);
+    expect(r1.code).toBe(3);
+    expect(r1.stderr).toMatch(
+      /^waver: ladder\/tests · gguf:\S+: \d+ of \d+ done, failed \d+: client \d+ — "the prompt/m,
+    );
     expect(r1.stdout).toMatch(/## Ladder suite admission \(Table 3\) — 2 seeds, generator: rules/);
     expect(r1.stdout).toMatch(/### Stability per family \(Table 4\)/);
     expect(r1.stdout).toMatch(/### Accuracy by measured level and Collapse Point \(Table 5\)/);
@@ -113,7 +118,7 @@ withModel(`waver ladder end to end with the tiny GGUF ${tinyModelMissing ?? ''}`
       },
     );
     expect(r2.stderr).not.toMatch(/internal error/);
-    expect(r2.code).toBe(0);
+    expect(r2.code).toBe(3);
     const report = JSON.parse(r2.stdout) as {
       suite: { seeds: number; perturbed: number };
       admission: { table: string };

@@ -87,7 +87,8 @@ export async function run(
     return {
       runs: [run.sut],
       aborted: run.sut.summary.aborted,
-      complete: results.models.every((m) => m.complete),
+      // No failed or pending cell, the judge's included (docs/decisions.md#e8-exit-codes).
+      complete: run.sut.complete && !run.judge?.failed && results.models.every((m) => m.complete),
       results,
     };
   } finally {

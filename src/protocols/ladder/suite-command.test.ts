@@ -93,6 +93,23 @@ describe('waver suite build --protocol ladder', () => {
     expect(levels).toEqual(new Set([1, 5]));
   });
 
+  it('its help lists only the flags that apply: no system under test, no dry run', async () => {
+    const build = (await suiteCommand(ladderProtocol, CLI_CONTEXT)).commands.find(
+      (c) => c.name() === 'build',
+    );
+    const flags = build?.options.map((o) => o.long) ?? [];
+    expect(flags).toEqual(expect.arrayContaining(['--generator', '--judge', '--dataset', '--seed', '--out']));
+    for (const ignored of [
+      '--models',
+      '--temperature',
+      '--max-tokens',
+      '--repeats',
+      '--embedder',
+      '--dry-run',
+    ])
+      expect(flags).not.toContain(ignored);
+  });
+
   it('rejects bad input with one error naming the key, and writes nothing', async () => {
     const out = join(dir, 'bad.jsonl');
     await inputError(

@@ -39,10 +39,13 @@ export const suiteCommand: ProtocolCommand<LadderPlan, LadderSectionData, RunOut
     .option('--families <list>', `families to build, comma-separated (default all: ${FAMILIES.join(',')})`)
     .option('--levels <list>', 'requested levels, comma-separated (default 1,2,3,4,5)')
     .option('--admission <file>', 'also write the admission table to this file');
-  addCommonOptions(build);
+  // No system under test is asked, and the rules generators make no calls to estimate.
+  addCommonOptions(build, ['judge', 'generator', 'dataset', 'store', 'output', 'seed', 'calls']);
   // The shared `--out` is "also write the summary"; here it is where the suite goes.
   const out = build.options.find((o) => o.long === '--out');
   if (out) out.description = 'where to write the suite (JSONL)';
+  const format = build.options.find((o) => o.long === '--format');
+  if (format) format.description = 'format of the admission table';
   build.action(async () => {
     const flags = build.opts<BuildFlags>();
     if (flags.protocol === undefined)
@@ -55,7 +58,7 @@ export const suiteCommand: ProtocolCommand<LadderPlan, LadderSectionData, RunOut
     if (!config.out) throw new InputError('no output file: pass --out suite.jsonl', { field: '--out' });
     if (config.dryRun) {
       const why = 'the rules generators make no calls';
-      throw new InputError(`--dry-run is not available for suite build (${why})`, { field: '--dry-run' });
+      throw new InputError(`a dry run is not available for suite build (${why})`, { field: 'dryRun' });
     }
     // A suite file in waver.yaml is what `waver ladder` would run, not what this command builds.
     const plan = await buildOrStop(

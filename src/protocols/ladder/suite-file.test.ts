@@ -76,6 +76,12 @@ describe('ladder suite file', () => {
     expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
 
+  it('reads a suite saved again with a byte-order mark and CRLF line ends', () => {
+    const file = join(dir, 'bom.jsonl');
+    writeFileSync(file, `\ufeff${ladderSuiteJsonl([baseline, iq, kb]).replaceAll('\n', '\r\n')}`);
+    expect(readLadderSuite(file)).toEqual([baseline, iq, kb]);
+  });
+
   it('the id is a content hash of seed, family, requested level and text', () => {
     expect(iq.id).toMatch(/^[0-9a-f]{16}$/);
     const sameContent: LadderTest = { ...iq, gates: [], severity: undefined };

@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { DatasetSourceSchema } from '../../data/provenance.js';
 import { InputError } from '../../errors.js';
 import { canonicalJson, hashOf } from '../../util/hash.js';
+import { readTextFile } from '../../util/text-file.js';
 import { FAMILIES, KB_TYPES, type LadderTest } from './types.js';
 
 /**
@@ -104,7 +105,7 @@ const LadderTestSchema = z
 export function readLadderSuite(file: string): LadderTest[] {
   let content: string;
   try {
-    content = readFileSync(file, 'utf8');
+    content = readTextFile(file);
   } catch (e) {
     throw new InputError(`cannot read suite: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { file });
   }

@@ -189,7 +189,12 @@ function modelMarkdown(m: LadderModelResults, results: LadderResults): string {
   lines.push(
     `Model \`${m.identity}\`. Coverage ${cov.done}/${cov.total} responses (${share.toFixed(1)}%), ` +
       `${cov.failed} failed (scored incorrect)${errorKinds(cov.errorsByKind)}, ${cov.pending} pending — ` +
-      (m.complete ? 'complete.' : `**INCOMPLETE**: ${m.incomplete}.`),
+      // Complete only with no failed or pending cell; above minCoverage the metrics still stand (docs/decisions.md#e8-exit-codes).
+      (!m.complete
+        ? `**INCOMPLETE**: ${m.incomplete}.`
+        : cov.failed || cov.pending
+          ? 'incomplete (re-run to retry them); the metrics stand, coverage being above minCoverage.'
+          : 'complete.'),
   );
   lines.push(askedLine(m));
   lines.push(

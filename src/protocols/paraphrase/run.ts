@@ -132,6 +132,7 @@ export async function runParaphrase(
       env: opts.env,
       fetch: opts.fetch,
       signal: opts.signal,
+      onRunEnd: opts.onRunEnd,
     });
   }
   const suite = paraphraseSuite(config, settings, items, rewords);

@@ -11,7 +11,8 @@ export const runCommand: ProtocolCommand<Suite, undefined, RunOutcome<undefined>
   const cmd = new Command('run')
     .description('run a suite file (JSONL of {id, prompt, system?}) against models and store every response')
     .option('--suite <file>', 'suite file');
-  addCommonOptions(cmd).action(async () => {
+  // A plain suite has no roles, no dataset and no random choices.
+  addCommonOptions(cmd, ['models', 'store', 'output', 'calls', 'dryRun']).action(async () => {
     const config = commandConfig(cmd, ctx.config, { suite: cmd.opts<{ suite?: string }>().suite });
     process.exitCode = await executeProtocol(plain, config, {
       run: runView({ line: () => undefined }),

@@ -27,6 +27,15 @@ describe('plain suite', () => {
     expect(c.hash).not.toBe(a.hash);
   });
 
+  it('reads a file saved with a byte-order mark and CRLF line ends as the same suite', () => {
+    const lf = loadPlainSuite(suiteFile('lf.jsonl', '{"id":"1","prompt":"hi"}\n{"id":"2","prompt":"yo"}\n'));
+    const bom = loadPlainSuite(
+      suiteFile('bom.jsonl', '\ufeff{"id":"1","prompt":"hi"}\r\n{"id":"2","prompt":"yo"}\r\n'),
+    );
+    expect(bom.tests.map((t) => t.id)).toEqual(['1', '2']);
+    expect(bom.hash).toBe(lf.hash);
+  });
+
   it.each([
     ['{"id":"1","prompt":"a"}\n{"id":"2"}', 2, 'prompt'],
     ['{"id":"1","prompt":"a"}\n{"id":"1","prompt":"b"}', 2, 'id'],

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { InputError } from '../../errors.js';
 import { suiteOf } from '../../run/suite.js';
 import type { Suite, SuiteTest } from '../../run/types.js';
+import { readTextFile } from '../../util/text-file.js';
 
 /**
  * The plain suite format: JSONL, one test per line, `{"id": "...", "prompt": "...", "system"?: "...",
@@ -10,7 +10,7 @@ import type { Suite, SuiteTest } from '../../run/types.js';
 export function loadPlainSuite(file: string): Suite {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readTextFile(file);
   } catch (e) {
     throw new InputError(`cannot read suite: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { file });
   }

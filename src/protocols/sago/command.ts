@@ -108,13 +108,8 @@ export const sagoCommand: ProtocolCommand<SagoPromptSets, SagoResults, RunOutcom
         const p = promptSetsSize(plan);
         return `sago dry run: ${p.prompts} prompts x ${p.variations} variations -> ${p.tests} tests per model (before the generator and the meaning filter)`;
       },
-      print: ({ results }) => {
-        if (results) return formatSagoResults(results, config.format);
-        process.stderr.write(
-          'sago: stopped; re-run the same command to resume (stored responses are not asked again)\n',
-        );
-        return undefined;
-      },
+      // Stopped, it has no results: the closing line says how to resume.
+      print: ({ results }) => results && formatSagoResults(results, config.format),
     });
   });
   return cmd;

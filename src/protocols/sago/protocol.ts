@@ -21,7 +21,7 @@ export function estimate(
   return estimateSago(config, plan, opts);
 }
 
-/** A model is complete when its coverage is and none of its cells failed (SAGO compares single responses). */
+/** Complete when no response failed or is pending (docs/decisions.md#e8-exit-codes) and every model's metrics are. */
 export async function run(
   config: WaverConfig,
   plan: SagoPromptSets,
@@ -32,7 +32,7 @@ export async function run(
   return {
     runs: r.runs,
     aborted: r.aborted,
-    complete: r.results?.models.every((m) => m.complete && m.coverage.failed === 0) ?? false,
+    complete: r.runs.every((run) => run.complete) && (r.results?.models.every((m) => m.complete) ?? false),
     ...(r.results && { results: r.results }),
   };
 }

@@ -55,6 +55,8 @@ export interface SagoRunOptions {
   onStage?: (stage: string, detail: string) => void;
   /** Progress of the stage's cells. */
   onProgress?: (p: Progress) => void;
+  /** Each suite run (responses, generator, judge) once it ends. */
+  onRunEnd?: (run: RunResult) => void;
 }
 
 export interface SagoPlan {
@@ -138,6 +140,7 @@ export async function runSago(
         fetch: opts.fetch,
         signal: opts.signal,
         onProgress: opts.onProgress,
+        onRunEnd: opts.onRunEnd,
         pool,
       });
     }
@@ -165,6 +168,7 @@ export async function runSago(
           fetch: opts.fetch,
           signal: opts.signal,
           onProgress: opts.onProgress,
+          onRunEnd: opts.onRunEnd,
           pool,
         });
         runs.push(r);
@@ -184,7 +188,14 @@ export async function runSago(
             'judge',
             JUDGE_SUITE,
             [{ temperature: 0, maxTokens: settings.judgeMaxTokens, tests }],
-            { env: opts.env, fetch: opts.fetch, signal: opts.signal, onProgress: opts.onProgress, pool },
+            {
+              env: opts.env,
+              fetch: opts.fetch,
+              signal: opts.signal,
+              onProgress: opts.onProgress,
+              onRunEnd: opts.onRunEnd,
+              pool,
+            },
           );
           roles.judge.identity = judged.identity;
           judgeSuiteHash = suiteOf(JUDGE_SUITE, tests).hash;

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { InputError } from '../../../errors.js';
+import { readTextFile } from '../../../util/text-file.js';
 import type { Seed } from '../types.js';
 import { goldAfterHashes, readGsm8k } from './gsm8k.js';
 
@@ -48,7 +49,7 @@ export function loadGsmSymbolic(dir: string, opts: GsmSymbolicOptions = {}): See
     const file = join(folder, name);
     let value: unknown;
     try {
-      value = JSON.parse(readFileSync(file, 'utf8'));
+      value = JSON.parse(readTextFile(file));
     } catch (e) {
       throw new InputError(`not valid JSON (${(e as Error).message})`, { file });
     }

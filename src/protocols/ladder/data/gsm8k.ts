@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { InputError } from '../../../errors.js';
+import { readTextFile } from '../../../util/text-file.js';
 import type { Seed } from '../types.js';
 
 /**
@@ -41,7 +41,7 @@ export interface Gsm8kRecord {
 export function readGsm8k(file: string): Gsm8kRecord[] {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readTextFile(file);
   } catch (e) {
     throw new InputError(`cannot read GSM8K file: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, {
       file,

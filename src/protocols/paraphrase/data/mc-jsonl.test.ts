@@ -26,6 +26,16 @@ describe('loadMcJsonl', () => {
     ]);
   });
 
+  it('reads a file saved with a byte-order mark and CRLF line ends', () => {
+    const path = file([]);
+    const item = JSON.stringify({ id: 'a', stem: 'Pick one', options: { A: 'x', B: 'y' }, key: 'B' });
+    writeFileSync(path, `\ufeff${item}\r\n${item.replace('"a"', '"b"')}\r\n`);
+    expect(loadMcJsonl(path).map((i) => [i.id, i.key])).toEqual([
+      ['a', 'B'],
+      ['b', 'B'],
+    ]);
+  });
+
   it('refuses duplicate option letters that JSON.parse would silently merge', () => {
     const path = file(['{"id": "q7", "stem": "s", "options": {"A": "x", "B": "y", "B": "z"}, "key": "A"}']);
     const e = inputErrorOf(() => loadMcJsonl(path));

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { InputError } from '../../../errors.js';
+import { readTextFile } from '../../../util/text-file.js';
 import { checkMcItems, type McItem, parseMcItem } from './mc-item.js';
 
 /**
@@ -38,7 +38,7 @@ export function loadMcJsonl(file: string): McItem[] {
 /** Reads a text file, or an InputError naming it. */
 export function readDataFile(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readTextFile(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError(`cannot read dataset: ${code === 'ENOENT' ? 'no such file' : (code ?? String(e))}`, {

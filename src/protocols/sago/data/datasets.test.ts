@@ -119,6 +119,21 @@ describe('dataset files and bad input', () => {
     expect((await loadOpenFile(json))[0]?.id).toBe('row-0');
   });
 
+  it('reads JSONL, JSON and CSV saved with a byte-order mark and CRLF line ends', async () => {
+    const jsonl = join(dir, 'bom.jsonl');
+    writeFileSync(jsonl, '\ufeff{"question": "Why is the sea salty?"}\r\n{"question": "What is fog?"}\r\n');
+    expect((await loadOpenFile(jsonl)).map((p) => [p.id, p.text])).toEqual([
+      ['row-1', 'Why is the sea salty?'],
+      ['row-2', 'What is fog?'],
+    ]);
+    const json = join(dir, 'bom.json');
+    writeFileSync(json, `\ufeff${JSON.stringify([{ instruction: 'Name a colour.' }])}\r\n`);
+    expect((await loadOpenFile(json))[0]?.text).toBe('Name a colour.');
+    const csv = join(dir, 'bom.csv');
+    writeFileSync(csv, '\ufeffquestion,answer\r\n"Why, then?",x\r\n');
+    expect((await loadOpenFile(csv)).map((p) => [p.id, p.text])).toEqual([['row-2', 'Why, then?']]);
+  });
+
   it('an empty dataset is an error naming it', async () => {
     const empty = join(dir, 'empty.jsonl');
     writeFileSync(empty, '\n');

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { InputError } from '../../../errors.js';
+import { readTextFile } from '../../../util/text-file.js';
 
 /** One open-ended prompt (a question or an instruction) with where it came from. */
 export interface OpenPrompt {
@@ -17,7 +17,7 @@ export interface OpenPrompt {
 /** Reads a dataset file, turning a missing or unreadable file into an InputError that names it. */
 export function readDataFile(path: string, what: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    return readTextFile(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : (code ?? String(e));

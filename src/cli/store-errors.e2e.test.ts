@@ -1,0 +1,191 @@
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
+import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
+import { assertBuilt, runCli } from './test-support/cli.js';
+
+/**
+ * A store or a port the user must fix: one line naming the file or port, exit 2, nothing left
+ * behind. File modes are tested as a user they bind (see asUnprivileged).
+ */
+
+beforeAll(assertBuilt);
+
+/** A scratch directory that another user may read and enter (mkdtemp makes it 0700). */
+function workdir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'waver-store-errors-'));
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
+function writeSuite(dir: string): string {
+  const path = join(dir, 'suite.jsonl');
+  writeFileSync(path, '{"id":"a","prompt":"one"}\n{"id":"b","prompt":"two"}\n');
+  chmodSync(path, 0o644);
+  return path;
+}
+
+let server: FaultServer;
+beforeAll(async () => {
+  server = await startFaultServer({ faultRate: 0, seed: 1 });
+});
+afterAll(() => server.close());
+
+const model = () => `openai:m@${server.url}`;
+
+describe('a store that cannot be used', () => {
+  it('a corrupt file: every command says so, naming the file, exit 2, and leaves it as it was', async () => {
+    const dir = workdir();
+    const store = join(dir, 'broken.db');
+    const bytes = Buffer.from('this is not a database, though someone named it one\n'.repeat(40));
+    writeFileSync(store, bytes);
+    for (const args of [
+      ['run', '--suite', writeSuite(dir), '--models', model()],
+      ['report', '--format', 'md'],
+      ['check', '--min-coverage', '0.5'],
+    ]) {
+      const r = await runCli([...args, '--store', store]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.trim()).toBe(
+        `waver: ${store}: not a SQLite database, so not a waver store (file is not a database)`,
+      );
+    }
+    expect(readFileSync(store).equals(bytes)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['broken.db', 'suite.jsonl']);
+  });
+
+  it('a SQLite file that is not a waver store is refused and never written into', async () => {
+    const dir = workdir();
+    const store = join(dir, 'other.db');
+    const other = new Database(store);
+    other.exec(
+      "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('mine')",
+    );
+    other.close();
+    const before = readFileSync(store);
+    const r = await runCli(['run', '--suite', writeSuite(dir), '--models', model(), '--store', store]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      `waver: ${store}: not a waver store (its tables are notes); refusing to use it: name another --store`,
+    );
+    const report = await runCli(['report', '--store', store, '--format', 'md']);
+    expect(report.code).toBe(2);
+    expect(report.stderr).toContain('not a waver store');
+    expect(readFileSync(store).equals(before)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['other.db', 'suite.jsonl']);
+  });
+
+  it('a store in a directory this user cannot write: exit 2, naming the file', async () => {
+    const dir = workdir();
+    const suite = writeSuite(dir);
+    const locked = join(dir, 'locked');
+    mkdirSync(locked, { mode: 0o555 });
+    chmodSync(locked, 0o555);
+    const store = join(locked, 'store.db');
+    const r = await runCli(['run', '--suite', suite, '--models', model(), '--store', store], {
+      unprivileged: true,
+    });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      `waver: ${store}: cannot create the store: its directory cannot be written (unable to open database file)`,
+    );
+    expect(readdirSync(locked)).toEqual([]);
+  });
+
+  describe('report and check on a store this user may not write', () => {
+    let store: string;
+    beforeAll(async () => {
+      const dir = workdir();
+      store = join(dir, 'store.db');
+      const r = await runCli(['run', '--suite', writeSuite(dir), '--models', model(), '--store', store]);
+      expect(r.code, r.stderr).toBe(0);
+    });
+
+    it.each([
+      ['a read-only file in a writable directory', 0o444, 0o777],
+      ['a store in a read-only directory', 0o644, 0o555],
+    ])('%s: the report is written and nothing is left beside the store', async (_, fileMode, dirMode) => {
+      const dir = workdir();
+      const copy = join(dir, 'store.db');
+      writeFileSync(copy, readFileSync(store));
+      chmodSync(copy, fileMode);
+      chmodSync(dir, dirMode);
+      try {
+        const report = await runCli(['report', '--store', copy, '--format', 'md'], { unprivileged: true });
+        expect(report.code, report.stderr).toBe(0);
+        expect(report.stdout).toMatch(/\| 2\/2 \(100\.0%\) \|/);
+        const check = await runCli(['check', '--store', copy, '--min-coverage', '0.5'], {
+          unprivileged: true,
+        });
+        expect(check.stderr).not.toMatch(/internal error|readonly/);
+        expect(readdirSync(dir)).toEqual(['store.db']);
+        // A run writes: it says the store is read-only, naming it.
+        const run = await runCli(
+          ['run', '--suite', writeSuite(tmpdir()), '--models', model(), '--store', copy],
+          {
+            unprivileged: true,
+          },
+        );
+        expect(run.code).toBe(2);
+        expect(run.stderr).toContain(`waver: ${copy}: the store is read-only to this user`);
+        expect(readdirSync(dir)).toEqual(['store.db']);
+      } finally {
+        chmodSync(dir, 0o755);
+      }
+    });
+
+    it('a writable store is left without -wal or -shm after a report', async () => {
+      const report = await runCli(['report', '--store', store, '--format', 'md']);
+      expect(report.code).toBe(0);
+      expect(readdirSync(join(store, '..')).filter((f) => f.startsWith('store.db'))).toEqual(['store.db']);
+    });
+  });
+});
+
+/** A loopback port something already listens on. */
+async function takenPort(): Promise<{ port: number; close: () => Promise<void> }> {
+  const taken = createServer();
+  await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+  return {
+    port: (taken.address() as AddressInfo).port,
+    close: () => new Promise((r) => taken.close(() => r())),
+  };
+}
+
+describe('a port in use', () => {
+  it('waver view: exit 2, naming the port', async () => {
+    const taken = await takenPort();
+    try {
+      const dir = workdir();
+      const r = await runCli(['view', '--store', join(dir, 'store.db'), '--port', String(taken.port)]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toBe(
+        `waver: --port: 127.0.0.1:${taken.port} is in use (EADDRINUSE): pass another --port, or --port 0 for any free one`,
+      );
+    } finally {
+      await taken.close();
+    }
+  });
+
+  (tinyModelPath ? it : it.skip)(
+    `waver serve: exit 2, naming the port ${tinyModelMissing ?? ''}`,
+    async () => {
+      const taken = await takenPort();
+      try {
+        const r = await runCli(['serve', '--model', `gguf:${tinyModelPath}`, '--port', String(taken.port)]);
+        expect(r.code).toBe(2);
+        expect(r.stderr.trim().split('\n').at(-1)).toBe(
+          `waver: --port: 127.0.0.1:${taken.port} is in use (EADDRINUSE): pass another --port, or --port 0 for any free one`,
+        );
+      } finally {
+        await taken.close();
+      }
+    },
+    60_000,
+  );
+});

@@ -1,0 +1,126 @@
+import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { InputError } from '../errors.js';
+import { applyMigrations, foreignSchema } from './schema.js';
+
+/**
+ * Opening the store's connection, for writing or for reading, and saying in one line what is wrong
+ * with a store that cannot be opened: bad input for the user to fix (a path, a permission, a
+ * damaged or foreign file), never an internal error (docs/decisions.md#e8-exit-codes).
+ */
+
+/** A writer: the file and its directory are created, then WAL mode and the migrations. */
+export function openWriter(path: string): Database.Database {
+  return opening(path, 'write', () => {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    // SQLite opens a file it may not write read-only without a word: the first write would fail mid-run.
+    if (path !== ':memory:' && existsSync(path) && !writable(path)) throw readOnly(path);
+    const db = new Database(path);
+    try {
+      refuseForeign(db, path);
+      db.pragma('journal_mode = WAL');
+      // NORMAL in WAL mode survives a killed process (only an OS crash can lose the last commits).
+      db.pragma('synchronous = NORMAL');
+      db.pragma('busy_timeout = 5000');
+      db.pragma('foreign_keys = ON');
+      applyMigrations(db);
+      return db;
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+  });
+}
+
+/**
+ * A reader, which leaves nothing behind. Where the file and its directory can be written, a
+ * read-write connection with writes refused (query_only): SQLite's read-only connections cannot
+ * checkpoint, so the last one to close would leave the -wal and -shm files behind. Where they
+ * cannot, a read-only connection when a -wal is there to be read, else a copy of the file in
+ * memory (a read-only connection would have to create the -shm, or could not read at all):
+ * docs/decisions.md#e15-readers-leave-the-store-as-they-found-it.
+ */
+export function openReader(path: string): Database.Database {
+  return opening(path, 'read', () => {
+    if (!existsSync(path)) throw new InputError('store not found', { file: path });
+    const db = writable(path)
+      ? new Database(path, { fileMustExist: true })
+      : existsSync(`${path}-wal`)
+        ? new Database(path, { readonly: true, fileMustExist: true })
+        : snapshot(path);
+    try {
+      db.pragma('query_only = ON');
+      // A reader polls again soon: it waits for a lock less than a writer does.
+      db.pragma('busy_timeout = 2000');
+      refuseForeign(db, path);
+      return db;
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+  });
+}
+
+/** The file as it is now, in memory; a WAL-mode header is marked rollback so SQLite opens it there. */
+function snapshot(path: string): Database.Database {
+  const bytes = readFileSync(path);
+  if (bytes.length >= 20 && bytes[18] === 2 && bytes[19] === 2) {
+    bytes[18] = 1;
+    bytes[19] = 1;
+  }
+  return new Database(bytes, { readonly: true });
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    accessSync(dirname(path), constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A SQLite file with tables that are not a waver store's is never migrated or written into. */
+function refuseForeign(db: Database.Database, path: string): void {
+  const why = foreignSchema(db);
+  if (why)
+    throw new InputError(`not a waver store (${why}); refusing to use it: name another --store`, {
+      file: path,
+    });
+}
+
+function readOnly(path: string): InputError {
+  return new InputError(
+    'the store is read-only to this user (its file or directory cannot be written), and this command writes to it',
+    { file: path },
+  );
+}
+
+/** Runs `open`, turning what SQLite and the file system say about the path into one line naming it. */
+function opening(path: string, mode: 'read' | 'write', open: () => Database.Database): Database.Database {
+  try {
+    return open();
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    const code = String((e as { code?: unknown }).code ?? '');
+    const raw = (e as Error).message;
+    const say = (message: string) => new InputError(`${message} (${raw})`, { file: path });
+    if (code === 'SQLITE_NOTADB') throw say('not a SQLite database, so not a waver store');
+    if (code.startsWith('SQLITE_CORRUPT')) throw say('the store is damaged; restore it from a copy');
+    if (code.startsWith('SQLITE_READONLY'))
+      throw mode === 'write' ? readOnly(path) : say('the store cannot be read here');
+    if (code.startsWith('SQLITE_BUSY')) throw say('the store is locked by another process');
+    if (
+      code.startsWith('SQLITE_CANTOPEN') ||
+      ['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EISDIR'].includes(code)
+    )
+      throw say(
+        existsSync(path)
+          ? `cannot open the store for ${mode === 'write' ? 'writing' : 'reading'}`
+          : 'cannot create the store: its directory cannot be written',
+      );
+    throw e;
+  }
+}
