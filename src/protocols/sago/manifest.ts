@@ -3,6 +3,7 @@ import type { Store } from '../../store/store.js';
 import { WAVER_VERSION } from '../../version.js';
 import type { SagoEmbedderRecord, SagoModelRecord } from './axes.js';
 import { PAPER_SWITCHES, type SagoConfig } from './config.js';
+import type { ImportChecks } from './import/checks.js';
 
 /**
  * What a sago run used besides the responses suite — models and their capabilities, the embedder,
@@ -70,6 +71,8 @@ export interface SagoManifest {
 export interface ImportedSource {
   kind: 'sago-runs';
   runs: ImportedRun[];
+  /** What the import checked in the recorded values (import/checks.ts), with the first mismatches. */
+  checks: ImportChecks;
 }
 
 export interface ImportedRun {

@@ -10,7 +10,11 @@
  * case when it has a cased character and no lower- or title-case one).
  */
 
-import type { MirrorResult } from './mirroring.js';
+/** A rule's verdict and, in words, what it measured against which threshold. */
+export interface ReferenceVerdict {
+  mirrored: boolean;
+  evidence: string;
+}
 
 export type ReferenceNoiseSubtype = 'spacing' | 'punctuation' | 'casing';
 
@@ -143,7 +147,7 @@ function countDetector(
   original: string,
   varied: string,
   strength: number,
-): MirrorResult {
+): ReferenceVerdict {
   const before = count(original);
   const after = count(varied);
   const rate = (after / Math.max(pyLen(varied), 1)) * 100;
@@ -161,7 +165,7 @@ export function referenceMirroring(
   original: string,
   varied: string,
   strength: number,
-): MirrorResult {
+): ReferenceVerdict {
   if (subtype === 'spacing')
     return countDetector('spacing', countExtraSpaces, SPACING_BANDS, original, varied, strength);
   if (subtype === 'punctuation')
