@@ -8,6 +8,9 @@ import type { CliContext } from '../context.js';
  */
 export async function importCommand(ctx: CliContext): Promise<Command> {
   const kinds = ctx.protocols.flatMap((p) => Object.entries(p.imports ?? {}));
+  const names = kinds.map(([k]) => k);
+  const twice = names.find((k, i) => names.indexOf(k) !== i);
+  if (twice !== undefined) throw new Error(`two protocols offer 'waver import ${twice}'`);
   const cmd = new Command('import').description(
     `read recorded runs of another tool into the store: ${kinds.map(([k]) => k).join(', ')}`,
   );
