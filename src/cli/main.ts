@@ -14,11 +14,12 @@ const ctx: CliContext = { protocols: PROTOCOLS, config: CONFIG };
  * Each command's module, loaded only when that command runs: the protocols, the report (vega) and
  * the local model runtime are heavy, and `waver run` should not pay for `waver sago`'s imports in
  * start-up time and memory. Help and unknown commands load them all. The protocols' commands are
- * theirs (`ladder`, `suite`, `sago`, `paraphrase`, `run`).
+ * theirs (`ladder`, `suite`, `sago`, `paraphrase`, `run`), and so are the kinds of `waver import`.
  */
 const COMMANDS: Record<string, (ctx: CliContext) => Promise<Command>> = {
   demo: async (c) => (await import('../demo/command.js')).demoCommand(c),
   ...Object.fromEntries(PROTOCOLS.flatMap((p) => Object.entries(p.commands))),
+  import: async (c) => (await import('./commands/import.js')).importCommand(c),
   report: async (c) => (await import('./commands/report.js')).reportCommand(c),
   check: async (c) => (await import('./commands/check.js')).checkCommand(c),
   view: async (c) => (await import('./commands/view.js')).viewCommand(c),

@@ -29,6 +29,8 @@ export interface ProtocolDefinition<Plan, Results, Outcome extends RunOutcome>
   /** Its part of `waver check` (protocols/<name>/check.ts), when it has thresholds. */
   check?(): Promise<CheckProtocol>;
   commands: Readonly<Record<string, () => Promise<ProtocolCommand<Plan, Results, Outcome>>>>;
+  /** Its `waver import` kinds, each a command of its own (protocols/<name>/import/). */
+  imports?: Readonly<Record<string, () => Promise<ProtocolCommand<Plan, Results, Outcome>>>>;
 }
 
 /**
@@ -38,7 +40,14 @@ export interface ProtocolDefinition<Plan, Results, Outcome extends RunOutcome>
 export function defineProtocol<Plan, Results, Outcome extends RunOutcome>(
   definition: ProtocolDefinition<Plan, Results, Outcome>,
 ): ProtocolModule<Plan, Results, Outcome> {
-  const { code, commands, check, ...about } = definition;
+  const { code, commands, imports, check, ...about } = definition;
+  const bound = (factories: ProtocolDefinition<Plan, Results, Outcome>['commands']) =>
+    Object.fromEntries(
+      Object.entries(factories).map(([name, command]) => [
+        name,
+        async (ctx: CommandContext) => (await command())(protocol, ctx),
+      ]),
+    );
   const protocol: ProtocolModule<Plan, Results, Outcome> = {
     ...about,
     build: async (config, opts) => (await code()).build(config, opts),
@@ -47,12 +56,8 @@ export function defineProtocol<Plan, Results, Outcome extends RunOutcome>(
     load: async (store, suiteHash, ctx) => (await code()).section.load(store, suiteHash, ctx),
     section: async () => (await code()).section,
     ...(check && { check }),
-    commands: Object.fromEntries(
-      Object.entries(commands).map(([name, command]) => [
-        name,
-        async (ctx: CommandContext) => (await command())(protocol, ctx),
-      ]),
-    ),
+    commands: bound(commands),
+    ...(imports && { imports: bound(imports) }),
   };
   return protocol;
 }

@@ -51,6 +51,11 @@ export interface ProtocolModule<Plan = unknown, Results = unknown, Outcome exten
   check?(): Promise<CheckProtocol>;
   /** Its commands by name (`waver ladder`, `waver suite`), each imported when it is the one run. */
   readonly commands: Readonly<Record<string, CommandFactory>>;
+  /**
+   * What `waver import <kind>` can read into the store for it, by kind (`sago-runs`): each a
+   * subcommand of `waver import`, imported when it is the one run (docs/protocols.md#imports).
+   */
+  readonly imports?: Readonly<Record<string, CommandFactory>>;
 }
 
 export interface ProtocolSuites {

@@ -185,15 +185,20 @@ export function lightCells(st: Statements, suiteHash: string): LightCell[] {
   });
 }
 
-export function firstRepeatCells(st: Statements, suiteHash: string, modelIdentity: string): CellText[] {
+export function repeatCells(
+  st: Statements,
+  suiteHash: string,
+  modelIdentity: string,
+  repeat: number,
+): CellText[] {
   const rows = st
     .prepared(
       `SELECT c.test_id, c.status, c.error_kind, c.response_key, c.attempts, r.text
        FROM cells c LEFT JOIN responses r ON r.key = c.response_key
-       WHERE c.suite_hash = ? AND c.model_identity = ? AND c.repeat = 0`,
+       WHERE c.suite_hash = ? AND c.model_identity = ? AND c.repeat = ?`,
     )
     .raw()
-    .all(suiteHash, modelIdentity) as [
+    .all(suiteHash, modelIdentity, repeat) as [
     string,
     CellStatus,
     string | null,

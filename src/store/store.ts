@@ -7,9 +7,9 @@ import {
   cells,
   doneCellKeys,
   failureGroups,
-  firstRepeatCells,
   getResponse,
   lightCells,
+  repeatCells,
   responseKeys,
   stoppedAttempts,
 } from './cells.js';
@@ -257,7 +257,12 @@ export class Store {
 
   /** A model's cells of repeat 0 in a suite, without their requests and tokens, in no set order. */
   firstRepeatCells(suiteHash: string, modelIdentity: string): CellText[] {
-    return firstRepeatCells(this.st, suiteHash, modelIdentity);
+    return repeatCells(this.st, suiteHash, modelIdentity, 0);
+  }
+
+  /** A model's cells of one repeat in a suite, as firstRepeatCells gives those of repeat 0. */
+  repeatCells(suiteHash: string, modelIdentity: string, repeat: number): CellText[] {
+    return repeatCells(this.st, suiteHash, modelIdentity, repeat);
   }
 
   /** Failed cells grouped by suite, model identity and error kind, in the order they were first stored. */

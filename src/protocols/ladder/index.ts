@@ -29,4 +29,5 @@ export const ladderProtocol = defineProtocol<LadderPlan, LadderSectionData, RunO
     ladder: async () => (await import('./command.js')).ladderCommand,
     suite: async () => (await import('./suite-command.js')).suiteCommand,
   },
+  imports: { 'ladder-runs': async () => (await import('./import/command.js')).ladderRunsImportCommand },
 });

@@ -3,6 +3,7 @@ import type { Store, StoredCell } from '../../store/store.js';
 import { deriveSeed } from '../../util/random.js';
 import { type AnswerParser, isCorrectNumber, parseNumericAnswer } from './answer.js';
 import { type LadderConfig, LadderConfigSchema } from './config.js';
+import { recordedCorrectness, recordedSlot } from './import/recorded.js';
 import { KB_JUDGE_SUITE, type KbVerdict, parseKbJudgeReply } from './kb-judge.js';
 import { type LadderMetrics, type LadderObservation, ladderMetrics } from './metrics.js';
 import { type AnswerFormat, answerFormatOfPrompt } from './prompts.js';
@@ -114,11 +115,30 @@ export function loadLadderResults(
     let needed = 0;
     let scored = 0;
     let judgeIdentity: string | undefined;
+    // An imported run's cells keep the correctness that run recorded (import/recorded.ts).
+    const recorded = recordedCorrectness(store, suiteHash, identity);
     for (const cell of stored) {
       const test = tests.get(cell.testId);
       const suiteTest = suiteTests.get(cell.testId);
       // A cell beyond the test's repeats (a run with more repeats earlier) is not part of this suite's design.
       if (!test || !suiteTest || cell.repeat >= (suiteTest.repeats ?? 1)) continue;
+      const r = recorded?.get(recordedSlot(cell.testId, cell.repeat));
+      if (r) {
+        const scoredCell = scoreCell(test, cell);
+        cells.push(
+          cell.status === 'done'
+            ? {
+                ...scoredCell,
+                score: r.score,
+                parsedVia: 'recorded',
+                ...(test.family === 'KB' && {
+                  judge: { status: 'scored', score: r.score, reason: r.reason },
+                }),
+              }
+            : scoredCell,
+        );
+        continue;
+      }
       const verdict =
         test.family === 'KB' && cell.status === 'done'
           ? verdicts.get(verdictKey(identity, cell.testId, cell.repeat, cell.responseKey))

@@ -5,7 +5,7 @@ import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import type { ProtocolCommand } from '../define.js';
 import type { CommandContext, RunOutcome } from '../types.js';
-import { SAGO_FAMILIES, type SagoConfigInput } from './config.js';
+import { MIRRORING_RULES, SAGO_FAMILIES, SAGO_POSITIONS, type SagoConfigInput } from './config.js';
 import { SAGO_AXES } from './metrics.js';
 import { promptSetsSize, type SagoPromptSets } from './prompt-sets.js';
 import type { SagoResults } from './results.js';
@@ -29,6 +29,12 @@ interface SagoFlags {
   promptField?: string;
   idField?: string;
   ablationDraws?: string;
+  reference?: boolean;
+  deltaBaseline?: 'self' | 'strength-zero';
+  sentenceForm?: 'against-prompt' | 'imperative-vs-interrogative';
+  zeroStrength?: 'in-set' | 'left-out';
+  positions?: string;
+  mirroringRules?: 'sago-reference' | 'density';
 }
 
 /**
@@ -99,7 +105,36 @@ export const sagoCommand: ProtocolCommand<SagoPromptSets, SagoResults, RunOutcom
     )
     .option('--prompt-field <field>', 'prompt field of dataset files (dotted path)')
     .option('--id-field <field>', 'id field of dataset files')
-    .option('--ablation-draws <n>', 'draws per N in the sample-size ablation (default 500)');
+    .option('--ablation-draws <n>', 'draws per N in the sample-size ablation (default 500)')
+    .option(
+      '--reference',
+      "the SAGO reference code's behaviour for every switch not given (docs/fidelity.md#sago)",
+    )
+    .addOption(
+      new Option(
+        '--delta-baseline <what>',
+        "Delta against the baseline's self-similarity, or a second baseline sample",
+      ).choices(['self', 'strength-zero']),
+    )
+    .addOption(
+      new Option(
+        '--sentence-form <how>',
+        'both forms against the prompt, or the imperative against the interrogative',
+      ).choices(['against-prompt', 'imperative-vs-interrogative']),
+    )
+    .addOption(
+      new Option('--zero-strength <where>', 'register strength 0 in the variation set or left out').choices([
+        'in-set',
+        'left-out',
+      ]),
+    )
+    .option('--positions <list>', `positions of register and noise variants: ${SAGO_POSITIONS.join(', ')}`)
+    .addOption(
+      new Option(
+        '--mirroring-rules <rules>',
+        "noise mirroring: the SAGO authors' rules or waver's density rules",
+      ).choices([...MIRRORING_RULES]),
+    );
   addCommonOptions(cmd).action(async () => {
     const config = sagoConfig(cmd, ctx);
     process.exitCode = await executeProtocol(sago, config, {
@@ -140,6 +175,12 @@ function sagoConfig(cmd: Command, ctx: CommandContext): WaverConfig {
       ...(o.idField ? { id: o.idField } : {}),
     };
   if (o.ablationDraws !== undefined) sago.ablation = { draws: int(o.ablationDraws, '--ablation-draws') };
+  if (o.reference) sago.reference = true;
+  if (o.deltaBaseline !== undefined) sago.deltaBaseline = o.deltaBaseline;
+  if (o.sentenceForm !== undefined) sago.sentenceForm = o.sentenceForm;
+  if (o.zeroStrength !== undefined) sago.zeroStrength = o.zeroStrength;
+  if (o.positions !== undefined) sago.positions = splitList(o.positions) as SagoConfigInput['positions'];
+  if (o.mirroringRules !== undefined) sago.mirroringRules = o.mirroringRules;
   const config = commandConfig(cmd, ctx.config, { sago });
   // `--eps` without the primary eps among them makes the first of them primary.
   const primary = config.sago?.primaryEps;

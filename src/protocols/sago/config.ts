@@ -7,12 +7,61 @@ import { ABLATION_DRAWS, ABLATION_SIZES, DEFAULT_EPSILONS, PRIMARY_EPSILON, SAGO
 export const SAGO_FAMILIES = ['register', 'noise', 'structural'] as const;
 export type SagoFamily = (typeof SAGO_FAMILIES)[number];
 
+/** Where register and noise variants go (paper Section 4.1; structural variants are global). */
+export const SAGO_POSITIONS = ['prefix', 'suffix', 'global'] as const;
+
+/**
+ * The decisions where the SAGO authors' code differs from the paper (docs/fidelity.md#sago), each
+ * a switch: the paper's reading (waver's default) and the reference code's. `reference: true`
+ * gives every switch left unset its reference value at once; a switch set explicitly wins.
+ */
+export interface SagoReferenceSwitches {
+  /** BLEU per pair: sentence BLEU with effective order, or corpus_bleu per pair (the reference code). */
+  bleuMode: 'sentence' | 'sago-reference';
+  /** Delta against the baseline's self-similarity (paper), or against a second, separately sampled baseline response (the strength-0 row). */
+  deltaBaseline: 'self' | 'strength-zero';
+  /** Sentence form: both forms against the prompt (paper), or the imperative against the interrogative rewrite. */
+  sentenceForm: 'against-prompt' | 'imperative-vs-interrogative';
+  /** Register strength 0 (the prompt itself): one of the eleven levels in V (paper), or left out of V. */
+  zeroStrength: 'in-set' | 'left-out';
+  /** Positions of register and noise variants: all three (paper), or global only (the closed-model runs). */
+  positions: (typeof SAGO_POSITIONS)[number][];
+  /** Register strengths -10,-6,-2,0,2,6,10 only (the closed-model runs). */
+  closedModelSubset: boolean;
+}
+
+/** The paper's reading: waver's defaults. */
+export const PAPER_SWITCHES: Readonly<SagoReferenceSwitches> = {
+  bleuMode: 'sentence',
+  deltaBaseline: 'self',
+  sentenceForm: 'against-prompt',
+  zeroStrength: 'in-set',
+  positions: [...SAGO_POSITIONS],
+  closedModelSubset: false,
+};
+
+/** The SAGO authors' closed-model runs (`experiments/run_closed_models.py` and `utils/sgs_core.py`). */
+export const REFERENCE_SWITCHES: Readonly<SagoReferenceSwitches> = {
+  bleuMode: 'sago-reference',
+  deltaBaseline: 'strength-zero',
+  sentenceForm: 'imperative-vs-interrogative',
+  zeroStrength: 'left-out',
+  positions: ['global'],
+  closedModelSubset: true,
+};
+
+/** Noise mirroring: the SAGO authors' published detectors and thresholds, or waver's density rules. */
+export const MIRRORING_RULES = ['sago-reference', 'density'] as const;
+export type MirroringRules = (typeof MIRRORING_RULES)[number];
+
 /**
  * The `sago:` section of waver.yaml (flags of `waver sago` override it). Every default is the
  * paper's or DESIGN's; waver's own choices are written in docs/sago.md.
  */
-export const SagoConfig = z
+const SagoSection = z
   .object({
+    /** Every reference switch left unset takes the SAGO reference code's value (docs/fidelity.md#sago). */
+    reference: z.boolean().default(false),
     /** Prompts sampled per dataset (paper: 16). */
     n: z.int().positive().default(16),
     /** Named datasets (truthfulqa, nq-open, triviaqa, hotpotqa, simpleqa, alpaca) or files; none = the built-in set. */
@@ -34,12 +83,22 @@ export const SagoConfig = z
     strengths: z.record(z.string(), z.array(z.number()).min(1)).optional(),
     /** Use at most this many variations per prompt (a seeded sample of the set; for quick runs). */
     variations: z.int().positive().optional(),
-    /** Register strengths -10,-6,-2,0,2,6,10 only (the paper's closed-model subset). */
-    closedModelSubset: z.boolean().default(false),
+    /** Register strengths -10,-6,-2,0,2,6,10 only (the paper's closed-model subset); reference: on. */
+    closedModelSubset: z.boolean().optional(),
+    /** Positions of register and noise variants; reference: global only. */
+    positions: z.array(z.enum(SAGO_POSITIONS)).min(1).optional(),
+    /** `self`: Delta = X(y_v, y) - X(y, y) (paper); `strength-zero`: minus a second baseline sample's (reference). */
+    deltaBaseline: z.enum(['self', 'strength-zero']).optional(),
+    /** `against-prompt` (paper) or `imperative-vs-interrogative` (reference). */
+    sentenceForm: z.enum(['against-prompt', 'imperative-vs-interrogative']).optional(),
+    /** Register strength 0 in V (`in-set`, paper) or not (`left-out`, reference). */
+    zeroStrength: z.enum(['in-set', 'left-out']).optional(),
+    /** Noise mirroring detectors: the SAGO authors' published thresholds (default) or waver's density rules. */
+    mirroringRules: z.enum(MIRRORING_RULES).default('sago-reference'),
     /** Structural rewrites: by the generator model (`generator`), by rules (`rules`), or generator when one is configured (`auto`). */
     structural: z.enum(['auto', 'generator', 'rules']).default('auto'),
     /** `sentence`: sacrebleu sentence BLEU with effective order; `sago-reference`: corpus_bleu per pair (the reference code). */
-    bleuMode: z.enum(['sentence', 'sago-reference']).default('sentence'),
+    bleuMode: z.enum(['sentence', 'sago-reference']).optional(),
     /** Tolerances tested (H0: E[s] <= eps). */
     eps: z
       .array(z.number().gt(0).lt(1))
@@ -86,6 +145,24 @@ export const SagoConfig = z
     judgeMaxTokens: z.int().positive().default(64),
   })
   .strict();
+
+/**
+ * The `sago:` section with every reference switch resolved: a switch set explicitly keeps its
+ * value, an unset one takes the reference value under `reference: true`, else the paper's.
+ */
+export const SagoConfig = SagoSection.transform((s) => ({ ...s, ...resolveSwitches(s) }));
+
+function resolveSwitches(s: Partial<SagoReferenceSwitches> & { reference: boolean }): SagoReferenceSwitches {
+  const base = s.reference ? REFERENCE_SWITCHES : PAPER_SWITCHES;
+  return {
+    bleuMode: s.bleuMode ?? base.bleuMode,
+    deltaBaseline: s.deltaBaseline ?? base.deltaBaseline,
+    sentenceForm: s.sentenceForm ?? base.sentenceForm,
+    zeroStrength: s.zeroStrength ?? base.zeroStrength,
+    positions: s.positions ?? [...base.positions],
+    closedModelSubset: s.closedModelSubset ?? base.closedModelSubset,
+  };
+}
 
 export type SagoConfig = z.infer<typeof SagoConfig>;
 export type SagoConfigInput = z.input<typeof SagoConfig>;

@@ -15,11 +15,25 @@ import type { Variation } from './variations/types.js';
  * BLEU(y, y)); `logprob` and `entropy` from the generation's tokens or the teacher-forced score;
  * `mirrorVariant` / `mirrorBaseline` = m(y_v, v) and m(y, v) of the rule detectors (spacing,
  * punctuation, case, length) as 1/0 — politeness needs the judge and is read at load time.
+ *
+ * With `deltaBaseline: strength-zero` the row also holds the second baseline sample y' (the
+ * baseline test's repeat 1): one more entry at the end of `bleu`, `logprob` and `entropy`, and
+ * `mirrorZero` = m(y', v) at v's zero strength (the reference code's strength-0 row).
  */
 
-export type FeatureSettings = Pick<SagoConfig, 'bleuMode' | 'confidence'>;
+export type FeatureSettings = Pick<
+  SagoConfig,
+  'bleuMode' | 'confidence' | 'mirroringRules' | 'deltaBaseline'
+>;
 
-export const FEATURE_COLUMNS = ['bleu', 'logprob', 'entropy', 'mirrorVariant', 'mirrorBaseline'] as const;
+export const FEATURE_COLUMNS = [
+  'bleu',
+  'logprob',
+  'entropy',
+  'mirrorVariant',
+  'mirrorBaseline',
+  'mirrorZero',
+] as const;
 
 export function featuresRequest(
   model: string,
@@ -30,6 +44,8 @@ export function featuresRequest(
   return promptRowRequest('response-features', model, suiteHash, group, {
     bleuMode: settings.bleuMode,
     confidence: settings.confidence,
+    mirroringRules: settings.mirroringRules,
+    deltaBaseline: settings.deltaBaseline,
   });
 }
 
@@ -55,21 +71,46 @@ export function variationOf(test: SuiteTest): Variation {
   } as Variation;
 }
 
-/** The features row of a prompt from its stored cells; undefined when the baseline has no response. */
+/**
+ * The variation as the strength-0 row sees it: the same subtype at its zero strength (length 1,
+ * otherwise 0) on the unvaried prompt.
+ */
+export function zeroVariation(v: Variation, prompt: string): Variation {
+  return { ...v, strength: v.subtype === 'length' ? 1 : 0, text: prompt } as Variation;
+}
+
+/**
+ * The features row of a prompt from its stored cells; undefined when the baseline has no response.
+ * `zero` is the second baseline sample when the settings ask for one (a missing one gives nulls).
+ */
 export function featureRow(
   store: Store,
   identity: string,
   group: PromptGroup,
   cells: ReadonlyMap<string, StoredCell>,
   settings: FeatureSettings,
+  zero?: StoredCell,
 ): PromptRow | undefined {
   const base = cells.get(group.baseline.id);
   if (base?.status !== 'done') return undefined;
   const baseText = base.response?.text ?? '';
+  const withZero = settings.deltaBaseline === 'strength-zero';
+  const zeroText = withZero && zero?.status === 'done' ? (zero.response?.text ?? '') : undefined;
+  const rules = { baselineResponse: baseText, rules: settings.mirroringRules };
   const tests = groupTests(group);
   const columns: PromptRow['columns'] = Object.fromEntries(FEATURE_COLUMNS.map((c) => [c, []]));
   const push = (name: (typeof FEATURE_COLUMNS)[number], v: number | undefined) => {
     (columns[name] as (number | null)[]).push(v === undefined || !Number.isFinite(v) ? null : v);
+  };
+  const confidence = (test: SuiteTest, cell: StoredCell, text: string) => {
+    if (settings.confidence === 'teacher-forced') {
+      const scored = auxGet<ScoreResult>(store, 'score', identity, scoreRequest(test, text));
+      return { logprob: scored?.logprob, entropy: scored ? meanTokenEntropy(scored.tokens) : undefined };
+    }
+    return {
+      logprob: sequenceLogprob(text, cell.response?.tokens),
+      entropy: meanTokenEntropy(cell.response?.tokens),
+    };
   };
   const keys: (string | undefined)[] = [];
   tests.forEach((test, j) => {
@@ -81,16 +122,7 @@ export function featureRow(
       return;
     }
     const text = cell.response?.text ?? '';
-    let logprob: number | undefined;
-    let entropy: number | undefined;
-    if (settings.confidence === 'teacher-forced') {
-      const scored = auxGet<ScoreResult>(store, 'score', identity, scoreRequest(test, text));
-      logprob = scored?.logprob;
-      entropy = scored ? meanTokenEntropy(scored.tokens) : undefined;
-    } else {
-      logprob = sequenceLogprob(text, cell.response?.tokens);
-      entropy = meanTokenEntropy(cell.response?.tokens);
-    }
+    const { logprob, entropy } = confidence(test, cell, text);
     push('bleu', bleuPair(text, baseText, settings.bleuMode).score);
     push('logprob', logprob);
     push('entropy', entropy);
@@ -98,12 +130,28 @@ export function featureRow(
     if (!variation || variation.subtype === 'politeness') {
       push('mirrorVariant', undefined);
       push('mirrorBaseline', undefined);
+      push('mirrorZero', undefined);
       return;
     }
-    const mv = detectMirroring(text, variation, { baselineResponse: baseText }).mirrored;
-    const mb = detectMirroring(baseText, variation, { baselineResponse: baseText }).mirrored;
-    push('mirrorVariant', mv === undefined ? undefined : Number(mv));
-    push('mirrorBaseline', mb === undefined ? undefined : Number(mb));
+    const mirrored = (t: string, v: Variation) => {
+      const m = detectMirroring(t, v, rules).mirrored;
+      return m === undefined ? undefined : Number(m);
+    };
+    push('mirrorVariant', mirrored(text, variation));
+    push('mirrorBaseline', mirrored(baseText, variation));
+    push(
+      'mirrorZero',
+      zeroText === undefined
+        ? undefined
+        : mirrored(zeroText, zeroVariation(variation, group.baseline.prompt)),
+    );
   });
+  if (withZero) {
+    keys.push(zeroText === undefined ? undefined : zero?.responseKey);
+    const z = zeroText === undefined || !zero ? undefined : confidence(group.baseline, zero, zeroText);
+    push('bleu', zeroText === undefined ? undefined : bleuPair(zeroText, baseText, settings.bleuMode).score);
+    push('logprob', z?.logprob);
+    push('entropy', z?.entropy);
+  }
   return { fingerprint: fingerprintOf(keys), columns };
 }

@@ -20,4 +20,5 @@ export const sagoProtocol = defineProtocol<SagoPromptSets, SagoResults, RunOutco
   check: async () => (await import('./check.js')).sagoCheck,
   code: () => import('./protocol.js'),
   commands: { sago: async () => (await import('./command.js')).sagoCommand },
+  imports: { 'sago-runs': async () => (await import('./import/command.js')).sagoRunsImportCommand },
 });

@@ -3,7 +3,8 @@ import { suiteOf } from '../../run/suite.js';
 import type { Store } from '../../store/store.js';
 import { WAVER_VERSION } from '../../version.js';
 import type { SagoEmbedderRecord, SagoModelRecord } from './axes.js';
-import type { SagoConfig } from './config.js';
+import { PAPER_SWITCHES, type SagoConfig } from './config.js';
+import type { ImportChecks } from './import/checks.js';
 
 /**
  * What a sago run used besides the responses suite — models and their capabilities, the embedder,
@@ -62,9 +63,61 @@ export interface SagoManifest {
     | 'closedModelSubset'
     | 'variations'
     | 'bertscore'
+    | 'reference'
+    | 'deltaBaseline'
+    | 'sentenceForm'
+    | 'zeroStrength'
+    | 'positions'
+    | 'mirroringRules'
   >;
   datasets: SagoDatasetRecord[];
   rejected: RejectedVariant[];
+  /** Where the responses came from when not from a waver run (`waver import sago-runs`). */
+  source?: ImportedSource;
+}
+
+/** The SAGO authors' run folders a suite was imported from (src/protocols/sago/import/). */
+export interface ImportedSource {
+  kind: 'sago-runs';
+  runs: ImportedRun[];
+  /** What the import checked in the recorded values (import/checks.ts), with the first mismatches. */
+  checks: ImportChecks;
+}
+
+export interface ImportedRun {
+  /** The run folder's name (`run_<model>_<dataset>_<style>_<timestamp>`). */
+  folder: string;
+  model: string;
+  dataset: string;
+  style: string;
+  rows: number;
+  /** 21 or 22 (the later files add `delta_entropy`). */
+  columns: number;
+  /** The folder's metadata.json as recorded (model, dataset, max_tokens, temperature, judge...). */
+  metadata: Record<string, unknown>;
+}
+
+/**
+ * A stored manifest with the settings later versions added filled in as the run had them: a run
+ * stored before the reference switches existed used the paper's reading and waver's density
+ * mirroring rules.
+ */
+export function normalizedManifest(m: SagoManifest): SagoManifest {
+  const s = m.settings as Partial<SagoManifest['settings']>;
+  return {
+    ...m,
+    settings: {
+      ...m.settings,
+      reference: s.reference ?? false,
+      bleuMode: s.bleuMode ?? PAPER_SWITCHES.bleuMode,
+      deltaBaseline: s.deltaBaseline ?? PAPER_SWITCHES.deltaBaseline,
+      sentenceForm: s.sentenceForm ?? PAPER_SWITCHES.sentenceForm,
+      zeroStrength: s.zeroStrength ?? PAPER_SWITCHES.zeroStrength,
+      positions: s.positions ?? [...PAPER_SWITCHES.positions],
+      closedModelSubset: s.closedModelSubset ?? PAPER_SWITCHES.closedModelSubset,
+      mirroringRules: s.mirroringRules ?? 'density',
+    },
+  };
 }
 
 /** Stores the manifest and records a run for it (the newest run marks the manifest in force). */
@@ -93,7 +146,8 @@ export function saveManifest(store: Store, manifest: SagoManifest): string {
 export function latestManifest(store: Store, responsesSuite?: string): SagoManifest | undefined {
   for (const hash of store.suiteRunsNamed(MANIFEST_SUITE)) {
     const meta = store.getTest(hash, 'manifest')?.meta as SagoManifest | undefined;
-    if (meta && (responsesSuite === undefined || meta.responsesSuite === responsesSuite)) return meta;
+    if (meta && (responsesSuite === undefined || meta.responsesSuite === responsesSuite))
+      return normalizedManifest(meta);
   }
   return undefined;
 }

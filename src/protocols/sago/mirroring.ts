@@ -2,13 +2,16 @@
  * Response mirroring detectors m(y, v) in {0, 1}: does response y reflect the surface property
  * that variation v put into the prompt? (The paper's X_MR; Delta = m(y_v, v) - m(y_base, v).)
  * Rules for spacing, punctuation and case; the word-count ratio for length; a judge-role verdict
- * for politeness. The SAGO reference code's own thresholds are not published with the paper, so
- * the thresholds here are waver's, written down in docs/sago-measures.md#mirroring.
+ * for politeness. Noise uses the SAGO authors' published detectors by default
+ * (mirroring-reference.ts); the density rules here are waver's alternative (`mirroringRules:
+ * density`), both in docs/sago-measures.md#mirroring.
  *
  * A detector that cannot decide returns `mirrored: undefined` (a missing value, never 0).
  */
 
 import { PY_WHITESPACE_CLASS, pySplit } from '../../text-measures/python.js';
+import type { MirroringRules } from './config.js';
+import { referenceMirroring } from './mirroring-reference.js';
 import type { Variation } from './variations/types.js';
 
 export interface MirrorResult {
@@ -265,8 +268,10 @@ export function mirrorsPoliteness(verdict: PolitenessVerdict | undefined, streng
 }
 
 export interface MirroringContext {
-  /** The baseline response to the unvaried prompt (for length). */
+  /** The baseline response to the unvaried prompt (for length, and the reference noise rules). */
   baselineResponse: string;
+  /** Noise detectors: the authors' (default), which compare with the baseline response, or waver's density rules. */
+  rules?: MirroringRules;
   /** The judge's verdict on THIS response (for register variations). */
   politeness?: PolitenessVerdict;
 }
@@ -276,6 +281,12 @@ export interface MirroringContext {
  * Sentence form has no detector in the paper, so it is undefined (the axis skips it).
  */
 export function detectMirroring(response: string, variation: Variation, ctx: MirroringContext): MirrorResult {
+  const reference = (ctx.rules ?? 'sago-reference') === 'sago-reference';
+  if (
+    reference &&
+    (variation.subtype === 'spacing' || variation.subtype === 'punctuation' || variation.subtype === 'casing')
+  )
+    return referenceMirroring(variation.subtype, ctx.baselineResponse, response, variation.strength);
   switch (variation.subtype) {
     case 'spacing':
       return mirrorsSpacing(response, variation);

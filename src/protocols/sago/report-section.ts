@@ -50,7 +50,10 @@ function sagoCells(store: Store, suiteHash: string, results: SagoResults | undef
   const baselines = new Map<string, string>();
   for (const t of suite.tests) {
     const m = t.meta as unknown as SagoTestMeta | undefined;
-    if (m?.role === 'baseline') baselines.set(`${m.dataset}::${m.promptId}`, t.prompt);
+    // An imported run has no shared baseline test: each row's own (pair-baseline) holds the prompt.
+    const key = `${m?.dataset}::${m?.promptId}`;
+    if (m?.role === 'baseline' || (m?.role === 'pair-baseline' && !baselines.has(key)))
+      baselines.set(key, t.prompt);
   }
   const rowOf = new Map<string, number>();
   const colOf = new Map<string, number>();

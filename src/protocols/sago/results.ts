@@ -1,9 +1,10 @@
 import type { Coverage, SuiteTest } from '../../run/types.js';
-import type { Store, StoredCell } from '../../store/store.js';
+import type { CellText, Store, StoredCell } from '../../store/store.js';
 import { sha256 } from '../../util/hash.js';
-import { type AxisStatus, axisStatuses, type SagoModelRecord } from './axes.js';
+import { axisStatuses, type SagoModelRecord } from './axes.js';
 import { featureRow, featuresRequest } from './features.js';
-import { latestManifest, type SagoManifest } from './manifest.js';
+import { importedResults } from './import/imported-results.js';
+import { latestManifest, normalizedManifest, type SagoManifest } from './manifest.js';
 import {
   bertScores,
   fingerprintOf,
@@ -19,10 +20,6 @@ import {
   SAGO_AXES,
   type SagoAxis,
   type SagoDeltaTable,
-  type SampleSizePoint,
-  type ScopeScores,
-  type SliceScore,
-  type StrengthAblation,
   sagoScores,
   sampleSizeAblations,
   sampleSizeDraws,
@@ -30,30 +27,23 @@ import {
   type VariationKey,
 } from './metrics.js';
 import { mirrorsPoliteness, type PolitenessVerdict, parsePolitenessVerdict } from './mirroring.js';
-import type { Variation } from './variations/types.js';
+import type {
+  LoadSagoOptions,
+  SagoModelResults,
+  SagoResults,
+  SagoTables,
+  SagoTestMeta,
+} from './result-types.js';
 
 /**
  * Rebuilds every SAGO number from the store alone: the responses suite's tests (prompts and
  * variants with their coordinates), the stored responses, the aux results (embeddings, scores),
  * the judge's verdicts and the manifest. The command calls this after running; the report will too.
+ * A suite imported from the SAGO authors' runs is read by import/imported-results.ts.
  */
 
+export type * from './result-types.js';
 export { JUDGE_SUITE, RESPONSES_SUITE } from './suites.js';
-
-/** Test meta of the responses suite. */
-export interface SagoTestMeta {
-  dataset: string;
-  promptId: string;
-  role: 'baseline' | 'variant';
-  /** Variants only. */
-  family?: Variation['family'];
-  subtype?: Variation['subtype'];
-  strength?: number;
-  position?: Variation['position'];
-  generator?: string;
-  achievedRatio?: number;
-  meaningCheck?: Variation['meaningCheck'];
-}
 
 /** The row of activation cosines of a prompt (the model's own hidden states). */
 export function activationRequest(
@@ -70,71 +60,23 @@ export function judgeTestId(text: string): string {
   return `politeness::${sha256(text).slice(0, 32)}`;
 }
 
-/** The axes computed for a model; unavailable ones keep their reason. */
-export interface SagoModelResults {
-  model: SagoModelRecord;
-  coverage: Coverage;
-  complete: boolean;
-  axes: Record<SagoAxis, AxisStatus>;
-  table: SagoDeltaTable;
-  scores: ScopeScores[];
-  ablations: {
-    sampleSize: Partial<Record<SagoAxis, SampleSizePoint[]>>;
-    position: Partial<Record<SagoAxis, SliceScore[]>>;
-    strength: Partial<Record<SagoAxis, StrengthAblation[]>>;
-  };
-  /** Values that could not be computed, by axis and reason (failed cells, missing embeddings...). */
-  missing: Partial<Record<SagoAxis, Record<string, number>>>;
-}
-
-export interface SagoResults {
-  manifest: SagoManifest;
-  suiteHash: string;
-  prompts: number;
-  variations: VariationKey[];
-  /** Variants kept per prompt, summed. */
-  variants: number;
-  models: SagoModelResults[];
-}
-
-export interface LoadSagoOptions {
-  /** Use this manifest instead of the newest one stored for the suite. */
-  manifest?: SagoManifest;
-  /** Skip the ablations (they are the slowest part). */
-  ablations?: boolean;
-}
-
-interface PromptRow {
-  dataset: string;
-  id: string;
-  baseline: SuiteTest;
-  /** Column index -> variant test. */
-  variants: Map<number, SuiteTest>;
-}
-
 /** Everything SAGO computed for a responses suite, from the store. */
 export function loadSagoResults(store: Store, suiteHash: string, opts: LoadSagoOptions = {}): SagoResults {
-  const manifest = opts.manifest ?? latestManifest(store, suiteHash);
-  if (!manifest) throw new Error(`no sago manifest for suite ${suiteHash} in ${store.path}`);
-  const suite = store.getSuite(suiteHash);
-  if (!suite) throw new Error(`suite ${suiteHash} is not in ${store.path}`);
-  const { rows, variations } = layout(suite.tests);
-  const verdicts = judgeVerdicts(store, manifest);
-  const drawsCache = new Map<number, Map<number, Uint32Array[]>>();
-  const models = manifest.models.map((model) => {
-    const r = modelResults(store, suiteHash, manifest, model, rows, variations, verdicts);
-    if (opts.ablations !== false) {
-      const P = rows.length;
-      let draws = drawsCache.get(P);
-      if (!draws) {
-        draws = sampleSizeDraws(
-          P,
-          manifest.settings.ablation.sizes,
-          manifest.settings.ablation.draws,
-          manifest.seed,
-        );
-        drawsCache.set(P, draws);
-      }
+  const stored = opts.manifest ?? latestManifest(store, suiteHash);
+  if (!stored) throw new Error(`no sago manifest for suite ${suiteHash} in ${store.path}`);
+  const manifest = normalizedManifest(stored);
+  const tables =
+    manifest.source?.kind === 'sago-runs'
+      ? importedResults(store, suiteHash, manifest)
+      : ownRunResults(store, suiteHash, manifest);
+  if (opts.ablations !== false) {
+    const draws = sampleSizeDraws(
+      tables.prompts,
+      manifest.settings.ablation.sizes,
+      manifest.settings.ablation.draws,
+      manifest.seed,
+    );
+    for (const r of tables.models) {
       const axes = SAGO_AXES.filter((a) => r.table.deltas[a] !== undefined);
       r.ablations.sampleSize = sampleSizeAblations(r.table, axes, draws, manifest.settings.ablation.sizes);
       for (const axis of axes) {
@@ -142,20 +84,48 @@ export function loadSagoResults(store: Store, suiteHash: string, opts: LoadSagoO
         r.ablations.strength[axis] = strengthAblation(r.table, axis);
       }
     }
-    return r;
-  });
+  }
+  return { manifest, suiteHash, ...tables };
+}
+
+interface PromptRow {
+  dataset: string;
+  id: string;
+  baseline: SuiteTest;
+  /** Every variant test of the prompt, in suite order (the order of its measure rows). */
+  variants: SuiteTest[];
+  /** Per variant, its column in V; undefined for a variant that is only a Delta reference. */
+  columns: (number | undefined)[];
+}
+
+/** A waver run's results: prompts, their variants and each model's deltas. */
+function ownRunResults(store: Store, suiteHash: string, manifest: SagoManifest): SagoTables {
+  const suite = store.getSuite(suiteHash);
+  if (!suite) throw new Error(`suite ${suiteHash} is not in ${store.path}`);
+  const { rows, variations } = layout(suite.tests, manifest.settings);
+  const verdicts = judgeVerdicts(store, manifest);
   return {
-    manifest,
-    suiteHash,
     prompts: rows.length,
     variations,
-    variants: rows.reduce((n, r) => n + r.variants.size, 0),
-    models,
+    variants: rows.reduce((n, r) => n + r.columns.filter((c) => c !== undefined).length, 0),
+    models: manifest.models.map((model) =>
+      modelResults(store, suiteHash, manifest, model, rows, variations, verdicts),
+    ),
   };
 }
 
-/** Prompts (rows) and variation keys (columns) from the suite's tests, in suite order. */
-function layout(tests: readonly SuiteTest[]): { rows: PromptRow[]; variations: VariationKey[] } {
+const isImperativeVsInterrogative = (s: Pick<SagoManifest['settings'], 'sentenceForm'>) =>
+  s.sentenceForm === 'imperative-vs-interrogative';
+
+/**
+ * Prompts (rows) and variation keys (columns) from the suite's tests, in suite order. With
+ * `sentenceForm: imperative-vs-interrogative` the interrogative rewrite is the imperative's Delta
+ * reference, not a column of V (docs/fidelity.md#sago).
+ */
+function layout(
+  tests: readonly SuiteTest[],
+  settings: Pick<SagoManifest['settings'], 'sentenceForm'>,
+): { rows: PromptRow[]; variations: VariationKey[] } {
   const rows: PromptRow[] = [];
   const byPrompt = new Map<string, PromptRow>();
   const columns = new Map<string, number>();
@@ -169,7 +139,8 @@ function layout(tests: readonly SuiteTest[]): { rows: PromptRow[]; variations: V
         dataset: meta.dataset,
         id: meta.promptId,
         baseline: test,
-        variants: new Map(),
+        variants: [],
+        columns: [],
       };
       byPrompt.set(promptKey, row);
       rows.push(row);
@@ -178,6 +149,11 @@ function layout(tests: readonly SuiteTest[]): { rows: PromptRow[]; variations: V
   for (const { promptKey, test, meta } of pending) {
     const row = byPrompt.get(promptKey);
     if (!row) continue;
+    row.variants.push(test);
+    if (isImperativeVsInterrogative(settings) && meta.subtype === 'interrogative') {
+      row.columns.push(undefined);
+      continue;
+    }
     const key = `${meta.family}/${meta.subtype}/${meta.strength}/${meta.position}`;
     let col = columns.get(key);
     if (col === undefined) {
@@ -191,7 +167,7 @@ function layout(tests: readonly SuiteTest[]): { rows: PromptRow[]; variations: V
         position: meta.position as string,
       });
     }
-    row.variants.set(col, test);
+    row.columns.push(col);
   }
   return { rows, variations };
 }
@@ -216,24 +192,25 @@ interface CellLite {
   text: string;
 }
 
-/** Status, response key and text of a model's cells in one query (tokens stay unparsed). */
-function liteCells(store: Store, suiteHash: string, identity: string): Map<string, CellLite> {
-  const out = new Map<string, CellLite>();
-  for (const c of store.firstRepeatCells(suiteHash, identity))
-    out.set(c.testId, {
-      status: c.status,
-      ...(c.errorKind !== undefined ? { errorKind: c.errorKind } : {}),
-      ...(c.responseKey !== undefined ? { responseKey: c.responseKey } : {}),
-      attempts: c.attempts,
-      text: c.text ?? '',
-    });
-  return out;
+function lite(c: CellText): CellLite {
+  return {
+    status: c.status,
+    ...(c.errorKind !== undefined ? { errorKind: c.errorKind } : {}),
+    ...(c.responseKey !== undefined ? { responseKey: c.responseKey } : {}),
+    attempts: c.attempts,
+    text: c.text ?? '',
+  };
 }
 
-/** Coverage of the suite's tests (one call each) from the cells already read. */
-function coverageOf(tests: number, cells: Map<string, CellLite>): Coverage {
-  const cov: Coverage = { total: tests, done: 0, failed: 0, pending: 0, cached: 0, errorsByKind: {} };
-  for (const c of cells.values()) {
+/** Status, response key and text of a model's cells of one repeat in one query (tokens stay unparsed). */
+function liteCells(store: Store, suiteHash: string, identity: string, repeat: number): Map<string, CellLite> {
+  return new Map(store.repeatCells(suiteHash, identity, repeat).map((c) => [c.testId, lite(c)]));
+}
+
+/** Coverage of the suite's expected cells from the cells already read. */
+function coverageOf(total: number, cells: Iterable<CellLite>): Coverage {
+  const cov: Coverage = { total, done: 0, failed: 0, pending: 0, cached: 0, errorsByKind: {} };
+  for (const c of cells) {
     if (c.status === 'done') {
       cov.done++;
       if (c.attempts === 0) cov.cached++;
@@ -265,14 +242,18 @@ function modelResults(
   const computed = SAGO_AXES.filter(
     (a) => axes[a].available && (!settings.axes || settings.axes.includes(a)),
   );
-  const cells = liteCells(store, suiteHash, model.identity);
+  const cells = liteCells(store, suiteHash, model.identity, 0);
+  // The second baseline sample (repeat 1 of each baseline test) of `deltaBaseline: strength-zero`.
+  const withZero = settings.deltaBaseline === 'strength-zero';
+  const zeros = withZero ? liteCells(store, suiteHash, model.identity, 1) : new Map<string, CellLite>();
   // Full cells (with tokens) only when a prompt's stored features are missing or stale.
-  let full: Map<string, StoredCell> | undefined;
+  let full: { first: Map<string, StoredCell>; second: Map<string, StoredCell> } | undefined;
   const fullCells = () => {
     if (!full) {
-      full = new Map();
+      full = { first: new Map(), second: new Map() };
       for (const c of store.cells({ suiteHash, modelIdentity: model.identity }))
-        if (c.repeat === 0) full.set(c.testId, c);
+        if (c.repeat === 0) full.first.set(c.testId, c);
+        else if (c.repeat === 1) full.second.set(c.testId, c);
     }
     return full;
   };
@@ -292,28 +273,40 @@ function modelResults(
 
   rows.forEach((row, i) => {
     const baseCell = cells.get(row.baseline.id);
+    const inV = row.columns.filter((c) => c !== undefined).length;
     if (baseCell?.status !== 'done') {
-      for (const axis of computed)
-        for (let k = 0; k < row.variants.size; k++) miss(axis, 'baseline response missing');
+      for (const axis of computed) for (let k = 0; k < inV; k++) miss(axis, 'baseline response missing');
       return;
     }
-    const group: PromptGroup = { baseline: row.baseline, variants: [...row.variants.values()] };
+    const group: PromptGroup = { baseline: row.baseline, variants: row.variants };
     const tests = groupTests(group);
-    const lite = tests.map((t) => {
+    const done = tests.map((t) => {
       const c = cells.get(t.id);
       return c?.status === 'done' ? c : undefined;
     });
-    const texts = lite.map((c) => c?.text);
-    const fingerprint = fingerprintOf(lite.map((c) => c?.responseKey));
+    const zeroCell = zeros.get(row.baseline.id);
+    const zero = zeroCell?.status === 'done' ? zeroCell : undefined;
+    // Index Z of the second baseline sample in every column of the prompt's measure rows.
+    const Z = tests.length;
+    const keys = done.map((c) => c?.responseKey);
+    const texts = done.map((c) => c?.text);
+    const prompts = tests.map((t, j) => (done[j] ? t.prompt : undefined));
+    if (withZero) {
+      keys.push(zero?.responseKey);
+      texts.push(zero?.text);
+      prompts.push(zero ? row.baseline.prompt : undefined);
+    }
+    const fingerprint = fingerprintOf(keys);
     const fresh = (r: MeasureRow | undefined) => (r && r.fingerprint === fingerprint ? r : undefined);
     let features = fresh(
       readPromptRow(store, model.identity, featuresRequest(model.identity, suiteHash, group, settings)),
     );
-    if (!features && (has('bleu') || has('logprob') || has('entropy') || has('mirroring')))
-      features = featureRow(store, model.identity, group, fullCells(), settings);
+    if (!features && (has('bleu') || has('logprob') || has('entropy') || has('mirroring'))) {
+      const f = fullCells();
+      features = featureRow(store, model.identity, group, f.first, settings, f.second.get(row.baseline.id));
+    }
     const column = (r: MeasureRow | undefined, name: string) => r?.columns[name];
-    const actTexts =
-      settings.activationInput === 'prompt' ? tests.map((t, j) => (lite[j] ? t.prompt : undefined)) : texts;
+    const actTexts = settings.activationInput === 'prompt' ? prompts : texts;
     const act = has('activation')
       ? (fresh(
           readPromptRow(store, model.identity, activationRequest(model.identity, suiteHash, group, settings)),
@@ -345,17 +338,38 @@ function modelResults(
     const entropy = column(features, 'entropy');
     const mirrorVariant = column(features, 'mirrorVariant');
     const mirrorBaseline = column(features, 'mirrorBaseline');
+    const mirrorZero = column(features, 'mirrorZero');
+    const interrogative = tests.findIndex(
+      (t) => (t.meta as unknown as SagoTestMeta).subtype === 'interrogative',
+    );
 
-    let j = 0;
-    for (const [col, test] of row.variants) {
-      j++;
+    row.variants.forEach((test, v) => {
+      const j = v + 1;
+      const col = row.columns[v];
+      if (col === undefined) return;
       const at = i * V + col;
-      const cell = lite[j];
+      const cell = done[j];
       if (!cell) {
         const c = cells.get(test.id);
         for (const axis of computed)
           miss(axis, c ? `variant call failed (${c.errorKind ?? 'error'})` : 'variant response missing');
-        continue;
+        return;
+      }
+      const meta = test.meta as unknown as SagoTestMeta;
+      // What the variant is compared with (docs/fidelity.md#sago): the baseline's own value (paper),
+      // the second baseline sample (strength-zero), or the interrogative rewrite (sentence form).
+      let r = 0;
+      let noReference: string | undefined;
+      if (isImperativeVsInterrogative(settings) && meta.subtype === 'imperative') {
+        r = interrogative;
+        if (r < 0 || !done[r]) noReference = 'no interrogative response to compare the imperative with';
+      } else if (withZero) {
+        r = Z;
+        if (!zero) noReference = 'second baseline sample missing (strength-zero Delta)';
+      }
+      if (noReference !== undefined) {
+        for (const axis of computed) miss(axis, noReference);
+        return;
       }
       const put = (axis: SagoAxis, value: number | undefined, why: string) => {
         const arr = deltas[axis];
@@ -363,10 +377,10 @@ function modelResults(
         if (value === undefined || !Number.isFinite(value)) miss(axis, why);
         else arr[at] = value;
       };
-      // Delta = X(variant) - X(baseline); for a similarity the baseline's X is its self-similarity.
+      // Delta = X(variant) - X(reference); for a similarity the baseline's X is its self-similarity.
       const delta = (values: readonly (number | null)[] | undefined) => {
         const a = values?.[j];
-        const b = values?.[0];
+        const b = values?.[r];
         return a === undefined || a === null || b === undefined || b === null ? undefined : a - b;
       };
       if (has('bleu')) put('bleu', delta(bleu), 'no BLEU');
@@ -380,22 +394,22 @@ function modelResults(
       if (has('bertscore'))
         put('bertscore', delta(bert), 'no token embeddings stored (empty response or not embedded)');
       if (has('mirroring')) {
-        const meta = test.meta as unknown as SagoTestMeta;
         let value: number | undefined;
         if (meta.subtype === 'politeness') {
           const strength = meta.strength ?? 0;
           const mv = mirrorsPoliteness(verdicts.get(judgeTestId(cell.text)), strength).mirrored;
-          const mb = mirrorsPoliteness(baseVerdict, strength).mirrored;
+          // The strength-0 row targets no register: it never mirrors.
+          const mb = r === Z ? false : mirrorsPoliteness(baseVerdict, strength).mirrored;
           value = mv === undefined || mb === undefined ? undefined : Number(mv) - Number(mb);
         } else {
           const mv = mirrorVariant?.[j];
-          const mb = mirrorBaseline?.[j];
+          const mb = r === Z ? mirrorZero?.[j] : r === 0 ? mirrorBaseline?.[j] : undefined;
           value = mv === undefined || mv === null || mb === undefined || mb === null ? undefined : mv - mb;
         }
         if (value === undefined) miss('mirroring', mirroringGap(meta, manifest));
         else put('mirroring', value, 'no mirroring value');
       }
-    }
+    });
   });
 
   const table: SagoDeltaTable = {
@@ -403,7 +417,8 @@ function modelResults(
     variations,
     deltas,
   };
-  const coverage = coverageOf(rows.length + rows.reduce((n, r) => n + r.variants.size, 0), cells);
+  const expected = rows.length * (withZero ? 2 : 1) + rows.reduce((n, r) => n + r.variants.length, 0);
+  const coverage = coverageOf(expected, [...cells.values(), ...zeros.values()]);
   const share = coverage.total === 0 ? 1 : coverage.done / coverage.total;
   return {
     model,

@@ -156,7 +156,7 @@ export async function runSago(
           signal: opts.signal,
         });
       } else await filterMeaning(sets, settings, { store, tokenLevel: false });
-      const suite = responsesSuite(sets);
+      const suite = responsesSuite(sets, settings);
       const rejected = rejectedOf(sets);
 
       const runs: RunResult[] = [];
@@ -235,6 +235,12 @@ export async function runSago(
           closedModelSubset: settings.closedModelSubset,
           variations: settings.variations,
           bertscore: settings.bertscore,
+          reference: settings.reference,
+          deltaBaseline: settings.deltaBaseline,
+          sentenceForm: settings.sentenceForm,
+          zeroStrength: settings.zeroStrength,
+          positions: settings.positions,
+          mirroringRules: settings.mirroringRules,
         },
         datasets: samples.map(datasetRecord),
         rejected,
@@ -267,7 +273,7 @@ export async function estimateSago(
   opts: SagoRunOptions = {},
 ): Promise<ModelEstimate[]> {
   const settings = sagoSettings(config);
-  const suite = responsesSuite(sets);
+  const suite = responsesSuite(sets, settings);
   const pool = createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config });
   try {
     const estimate: ModelEstimate[] = [];
@@ -279,16 +285,24 @@ export async function estimateSago(
   }
 }
 
-/** The responses suite: per prompt its baseline, then every kept variant. */
-export function responsesSuite(sets: readonly PromptVariants[]): Suite {
+/**
+ * The responses suite: per prompt its baseline, then every kept variant. With `deltaBaseline:
+ * strength-zero` the baseline is asked twice: repeat 1 is the second, separately sampled baseline
+ * response the reference code subtracts (docs/fidelity.md#sago).
+ */
+export function responsesSuite(
+  sets: readonly PromptVariants[],
+  settings: Pick<SagoConfig, 'deltaBaseline'> = { deltaBaseline: 'self' },
+): Suite {
   const tests: SuiteTest[] = [];
+  const repeats = settings.deltaBaseline === 'strength-zero' ? { repeats: 2 } : {};
   for (const { prompt, variants } of sets) {
     const base: SagoTestMeta = {
       dataset: prompt.prompt.dataset,
       promptId: prompt.prompt.id,
       role: 'baseline',
     };
-    tests.push({ id: `${prompt.key}::base`, prompt: prompt.prompt.text, meta: { ...base } });
+    tests.push({ id: `${prompt.key}::base`, prompt: prompt.prompt.text, ...repeats, meta: { ...base } });
     for (const v of variants) {
       const meta: SagoTestMeta = {
         ...base,
@@ -476,10 +490,14 @@ async function auxStage(
     }
     // The values the axes read, per prompt (measure rows, see measures.ts).
     const cellMap = new Map(cells.filter((c) => c.repeat === 0).map((c) => [c.testId, c]));
+    // The second baseline samples (strength-zero Delta): appended to every measure row.
+    const zeroMap = new Map(cells.filter((c) => c.repeat === 1).map((c) => [c.testId, c]));
+    const withZero = settings.deltaBaseline === 'strength-zero';
     const e = ctx.embedderRecord;
     store.transaction(() => {
       for (const group of promptGroups(suite)) {
-        const features = featureRow(store, m.identity, group, cellMap, settings);
+        const zero = zeroMap.get(group.baseline.id);
+        const features = featureRow(store, m.identity, group, cellMap, settings, zero);
         if (!features) continue;
         const row = (values: (number | null)[]) => ({
           fingerprint: features.fingerprint,
@@ -490,11 +508,14 @@ async function auxStage(
         const texts = tests.map((t) =>
           cellMap.has(t.id) ? (cellMap.get(t.id)?.response?.text ?? '') : undefined,
         );
+        const prompts = tests.map((t, j) => (texts[j] === undefined ? undefined : t.prompt));
+        if (withZero) {
+          const zeroText = zero?.status === 'done' ? (zero.response?.text ?? '') : undefined;
+          texts.push(zeroText);
+          prompts.push(zeroText === undefined ? undefined : group.baseline.prompt);
+        }
         if (axes.has('activation')) {
-          const inputs =
-            settings.activationInput === 'prompt'
-              ? tests.map((t, j) => (texts[j] === undefined ? undefined : t.prompt))
-              : texts;
+          const inputs = settings.activationInput === 'prompt' ? prompts : texts;
           writePromptRow(
             store,
             m.identity,

@@ -234,6 +234,45 @@ function finite(x: number | undefined): number | string | undefined {
   return Number.isNaN(x) ? 'nan' : x > 0 ? 'inf' : '-inf';
 }
 
+/** One cell of the paper's per-dataset tables: a model's SGS on one axis for a dataset (or `total`). */
+export interface SgsRow {
+  model: string;
+  dataset: string;
+  axis: SagoAxis;
+  sgs: number | undefined;
+  sd: number | undefined;
+  n: number;
+  /** One-sided p-value per eps (as a string key: `0.05`). */
+  p: Record<string, number>;
+  /** The significance marker at the primary eps. */
+  marker: string;
+}
+
+/** Every (model, dataset, axis) SGS with its p-values, flat: the JSON report's `sgs`. */
+export function sgsTable(r: SagoResults): SgsRow[] {
+  const eps = r.manifest.settings.primaryEps;
+  return r.models.flatMap((m) =>
+    m.scores.flatMap((scope) =>
+      SAGO_AXES.flatMap((axis) => {
+        const sc = scope.axes[axis];
+        if (!sc) return [];
+        return [
+          {
+            model: m.model.label,
+            dataset: scope.scope,
+            axis,
+            sgs: sc.sgs,
+            sd: sc.sd,
+            n: sc.n,
+            p: Object.fromEntries(sc.tests.map((t) => [String(t.eps), t.p])),
+            marker: markerAt(sc, eps),
+          },
+        ];
+      }),
+    ),
+  );
+}
+
 export function sagoJson(r: SagoResults): Record<string, unknown> {
   return {
     protocol: 'sago',
@@ -245,6 +284,8 @@ export function sagoJson(r: SagoResults): Record<string, unknown> {
     variations: r.variations.length,
     variants: r.variants,
     rejected: r.manifest.rejected,
+    ...(r.manifest.source && { source: r.manifest.source }),
+    sgs: sgsTable(r),
     roles: {
       ...(r.manifest.embedder ? { embedder: r.manifest.embedder } : {}),
       ...(r.manifest.judge ? { judge: r.manifest.judge } : {}),

@@ -74,7 +74,10 @@ export function ruleVariations(
       itemKey: p.key,
       closedModelSubset: settings.closedModelSubset,
       families: settings.families,
+      positions: settings.positions,
     }).filter((v) => {
+      // Register strength 0 is the prompt itself; `left-out` keeps it out of V (docs/fidelity.md#sago).
+      if (settings.zeroStrength === 'left-out' && v.family === 'register' && v.strength === 0) return false;
       const only = settings.strengths?.[v.subtype];
       return only === undefined || only.includes(v.strength);
     }),

@@ -1,0 +1,144 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCsvRows } from '../../../data/csv.js';
+import { InputError } from '../../../errors.js';
+import { openStore } from '../../../store/store.js';
+import { loadLadderResults } from '../results.js';
+import { type Family, LEVELS } from '../types.js';
+import { planLadderRunsImport, writeLadderRunsImport } from './ladder-runs.js';
+import { demoMissing, demoRunFolder } from './test-support/demo-run.js';
+
+const withDemo = demoMissing === undefined ? describe : describe.skip;
+
+function importDemo(dirs: readonly string[]) {
+  const store = openStore(':memory:');
+  const plan = planLadderRunsImport(dirs);
+  const [suite] = writeLadderRunsImport(store, plan);
+  if (!suite) throw new Error('nothing imported');
+  return { store, plan, suite, results: loadLadderResults(store, suite.suiteHash) };
+}
+
+/** Rewrites one field of one record of a CSV file (record 1 = the first data row). */
+function setField(file: string, record: number, column: string, value: string): number {
+  const rows = parseCsvRows(readFileSync(file, 'utf8'));
+  const k = rows[0]?.values.indexOf(column) ?? -1;
+  const row = rows[record];
+  if (!row || k < 0) throw new Error(`no record ${record} / column ${column}`);
+  row.values[k] = value;
+  const quote = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  writeFileSync(file, `${rows.map((r) => r.values.map(quote).join(',')).join('\n')}\n`);
+  return row.line;
+}
+
+withDemo(
+  `waver import ladder-runs on a run folder assembled from the reference's demo eval ${demoMissing ?? ''}`,
+  () => {
+    it("reproduces the per-level accuracies and Collapse Points of the reference's own aggregation", () => {
+      const demo = demoRunFolder();
+      const { results, suite, plan } = importDemo([demo.root]);
+      expect(suite).toMatchObject({
+        model: 'gpt-4o-mini',
+        identity: 'ladder-runs:gpt-4o-mini',
+        tests: 45,
+        cells: 47,
+      });
+      const m = results.models[0];
+      if (!m) throw new Error('no model');
+      expect(m.coverage).toMatchObject({ total: 47, done: 47, failed: 0 });
+      expect(Object.keys(demo.accuracy).sort()).toEqual(['CI', 'CIS', 'CL', 'F', 'IQ', 'KB', 'SV']);
+      for (const [family, levels] of Object.entries(demo.accuracy)) {
+        const f = m.metrics.families.find((x) => x.family === (family as Family));
+        expect(m.metrics.baseline.accuracy.value).toBeCloseTo(levels.L0 as number, 12);
+        for (const k of LEVELS) {
+          const theirs = levels[`L${k}`];
+          const ours = f?.levels[k].accuracy.value;
+          if (theirs === undefined) expect(ours, `${family} L${k}`).toBeUndefined();
+          else expect(ours, `${family} L${k}`).toBeCloseTo(theirs, 12);
+        }
+        const cp = f?.collapse.status === 'collapsed' ? `L${f.collapse.level}` : f?.collapse.status;
+        expect(cp, `${family} CP`).toBe(demo.collapse[family] === '' ? 'never' : demo.collapse[family]);
+      }
+      // The run's own metrics files agree with its rows.
+      expect(plan.runs[0]?.mismatches).toEqual([]);
+      // Knowledge Boundary keeps the recorded score (the reference's >= 0.80), not a judge call.
+      const kb = m.cells.filter((c) => c.family === 'KB');
+      expect(kb.map((c) => c.score)).toEqual([0, 0, 0, 0]);
+      expect(kb[0]?.judge?.reason).toMatch(/recorded by gpt-4o-mini__demo line \d+/);
+    });
+
+    it('reports a recorded metrics file that does not follow from the rows', () => {
+      const demo = demoRunFolder();
+      const acc = join(demo.dir, 'metrics_acc.csv');
+      const rows = parseCsvRows(readFileSync(acc, 'utf8'));
+      const ci = rows.findIndex((r) => r.values[0] === 'CI');
+      setField(acc, ci, 'L1', '0.5');
+      const { plan } = importDemo([demo.root]);
+      expect(plan.runs[0]?.mismatches).toEqual([
+        expect.objectContaining({ family: 'CI', column: 'L1', recorded: '0.5', computed: '0.25' }),
+      ]);
+    });
+
+    const expectInputError = (
+      root: string,
+      match: { file: RegExp; line?: number; field?: string; message: RegExp },
+    ) => {
+      let error: unknown;
+      try {
+        planLadderRunsImport([root]);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(InputError);
+      const e = error as InputError;
+      expect(e.file).toMatch(match.file);
+      expect(e.message).toMatch(match.message);
+      if (match.line !== undefined) expect(e.line).toBe(match.line);
+      if (match.field !== undefined) expect(e.field).toBe(match.field);
+    };
+
+    it('bad input: a missing column, a different prompt for the same row, a value that is not a number', () => {
+      const missing = demoRunFolder();
+      const evalFile = join(missing.dir, 'eval.csv');
+      writeFileSync(evalFile, readFileSync(evalFile, 'utf8').replace('Sim: outputs', 'Sim: output'));
+      expectInputError(missing.root, {
+        file: /eval\.csv$/,
+        line: 1,
+        field: 'Sim: outputs',
+        message: /missing column 'Sim: outputs'/,
+      });
+
+      const other = demoRunFolder();
+      const line = setField(
+        join(other.dir, 'responses.csv'),
+        5,
+        'Generated Input',
+        '[QUESTION] How many apples?',
+      );
+      expectInputError(other.root, {
+        file: /eval\.csv$/,
+        line,
+        field: 'Generated Input',
+        message: new RegExp(`different prompt than responses\\.csv line ${line}`),
+      });
+
+      const seed = demoRunFolder();
+      for (const f of ['eval.csv', 'responses.csv'])
+        setField(join(seed.dir, f), 2, 'Generated Input', '[QUESTION] How many pears?');
+      expectInputError(seed.root, {
+        file: /eval\.csv$/,
+        field: 'Generated Input',
+        message: /source row 0 asks another question/,
+      });
+
+      const nan = demoRunFolder();
+      const at = setField(join(nan.dir, 'eval.csv'), 7, 'Sim: outputs', 'high');
+      expectInputError(nan.root, {
+        file: /eval\.csv$/,
+        line: at,
+        field: 'Sim: outputs',
+        message: /expected a number, got 'high'/,
+      });
+    });
+  },
+);
