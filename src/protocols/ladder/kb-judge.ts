@@ -21,9 +21,10 @@ import type { KbType } from './types.js';
 export const KB_JUDGE_SUITE = 'ladder/kb-judge';
 export const KB_RUBRIC = [1, 0.75, 0.25, 0] as const;
 export type KbRubricScore = (typeof KB_RUBRIC)[number];
-/** The reference judge's scale (`modules/eval_kb.py:111-122`, `_VALID_SCORES`). */
-export const KB_REFERENCE_RUBRIC = [1, 0.75, 0] as const;
-/** The reference's scores in the order its `min` meets them (CPython's iteration of the set). */
+/**
+ * The reference judge's scale {1, 0.75, 0} (`modules/eval_kb.py:111-122`, `_VALID_SCORES`), in the
+ * order its `min` meets them (CPython's iteration of the set).
+ */
 const SNAP_ORDER: readonly KbRubricScore[] = [0.75, 1, 0];
 /** `paper`: the paper's four-point rubric; `reference`: the reference code's judge. */
 export type KbScoring = 'paper' | 'reference';
