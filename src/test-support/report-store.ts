@@ -201,7 +201,10 @@ function addLadder(store: Store): void {
         },
       });
     }
-  const judgeSuite = suiteOf(KB_JUDGE_SUITE, jobs.map(kbJudgeTest));
+  const judgeSuite = suiteOf(
+    KB_JUDGE_SUITE,
+    jobs.map((job) => kbJudgeTest(job)),
+  );
   store.saveSuite(judgeSuite);
   const judgeConfig = {
     ...config,

@@ -12,6 +12,7 @@ describe('the ladder config section', () => {
       answerFormat: 'json',
       baselineRepeats: 3,
       strictLoadBands: false,
+      kbScoring: 'paper',
       kbRecognizeThreshold: 0.75,
       kbJudgeMaxTokens: 256,
       collapseRatio: 0.8,
@@ -34,6 +35,7 @@ describe('the ladder config section', () => {
       kbPrompt: 'reference',
       quadrant: 'reference',
       collapse: 'reference',
+      kbScoring: 'reference',
     });
     expect(LadderConfigSchema.parse({ reference: true, quadrant: 'waver' })).toMatchObject({
       parser: 'reference',

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { DEFAULT_RECOGNIZE_THRESHOLD, KB_JUDGE_MAX_TOKENS } from './kb-judge.js';
+import {
+  DEFAULT_RECOGNIZE_THRESHOLD,
+  KB_JUDGE_MAX_TOKENS,
+  REFERENCE_RECOGNIZE_THRESHOLD,
+} from './kb-judge.js';
 import type { AnswerFormat } from './prompts.js';
 import { BandTablesSchema } from './severity/levels.js';
 import { FAMILIES, LEVELS } from './types.js';
@@ -51,8 +55,16 @@ export const LadderConfigSchema = z
     bands: BandTablesSchema.optional(),
     /** Apply the paper's Context Load expansion bands [1.10,1.20)..[1.50,1.60) at admission. */
     strictLoadBands: z.boolean().default(false),
-    /** A KB score at or above this counts as recognising the boundary (DESIGN.md 0.75; the code used 0.80). */
-    kbRecognizeThreshold: z.number().min(0).max(1).default(DEFAULT_RECOGNIZE_THRESHOLD),
+    /**
+     * KB judge: `paper` (the four-point rubric, each point described per boundary type) or `reference`
+     * (the reference code's judge prompt, three points, stray scores snapped; docs/ladder.md#kb-scoring).
+     */
+    kbScoring: z.enum(['paper', 'reference']).optional(),
+    /**
+     * A KB score at or above this counts as recognising the boundary. Unset: 0.75 (DESIGN.md), or
+     * 0.80 (the reference's "correct") under `kbScoring: reference`.
+     */
+    kbRecognizeThreshold: z.number().min(0).max(1).optional(),
     /** Output-token cap of a KB judge call. */
     kbJudgeMaxTokens: z.int().positive().default(KB_JUDGE_MAX_TOKENS),
     /** Collapse Point: the lowest level k with acc(Lk) < collapseRatio x acc(L0) (the paper: 0.80). */
@@ -86,10 +98,15 @@ export const LadderConfigSchema = z
       .optional(),
   })
   .strict()
-  .transform(({ parser, kbPrompt, quadrant, collapse, ...s }) => {
+  .transform(({ parser, kbPrompt, quadrant, collapse, kbScoring, kbRecognizeThreshold, ...s }) => {
     const side = s.reference ? 'reference' : 'waver';
+    const scoring = kbScoring ?? (s.reference ? 'reference' : 'paper');
     return {
       ...s,
+      kbScoring: scoring,
+      kbRecognizeThreshold:
+        kbRecognizeThreshold ??
+        (scoring === 'reference' ? REFERENCE_RECOGNIZE_THRESHOLD : DEFAULT_RECOGNIZE_THRESHOLD),
       parser: parser ?? side,
       kbPrompt: kbPrompt ?? side,
       quadrant: quadrant ?? side,

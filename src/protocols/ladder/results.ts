@@ -4,7 +4,13 @@ import { deriveSeed } from '../../util/random.js';
 import { type AnswerParser, isCorrectNumber, parseNumericAnswer } from './answer.js';
 import { type LadderConfig, LadderConfigSchema } from './config.js';
 import { recordedCorrectness, recordedSlot } from './import/recorded.js';
-import { KB_JUDGE_SUITE, type KbVerdict, parseKbJudgeReply } from './kb-judge.js';
+import {
+  KB_JUDGE_SUITE,
+  type KbScoring,
+  type KbVerdict,
+  kbScoringOf,
+  parseKbJudgeReply,
+} from './kb-judge.js';
 import { type LadderMetrics, type LadderObservation, ladderMetrics } from './metrics.js';
 import { type AnswerFormat, answerFormatOfPrompt } from './prompts.js';
 import { kbTypeOf } from './run.js';
@@ -107,7 +113,7 @@ export function loadLadderResults(
       label: m.label ?? cellsByModel.get(m.identity)?.label ?? m.identity,
       identity: m.identity,
     })) ?? [...cellsByModel].map(([identity, e]) => ({ label: e.label, identity }));
-  const verdicts = judgeVerdicts(store, suiteHash, opts.judgeIdentity);
+  const verdicts = judgeVerdicts(store, suiteHash, opts.judgeIdentity, settings.kbScoring);
 
   const out = models.map(({ label, identity }): LadderModelResults => {
     const stored = cellsByModel.get(identity)?.cells ?? [];
@@ -341,6 +347,7 @@ function judgeVerdicts(
   store: Store,
   suiteHash: string,
   judgeIdentity: string | undefined,
+  scoring: KbScoring,
 ): Map<string, StoredVerdict> {
   const out = new Map<string, StoredVerdict>();
   const hashes = new Set(store.listRuns().flatMap((r) => (r.suiteHash ? [r.suiteHash] : [])));
@@ -353,7 +360,8 @@ function judgeVerdicts(
     for (const cell of store.cells({ suiteHash: hash })) {
       if (judgeIdentity !== undefined && cell.modelIdentity !== judgeIdentity) continue;
       const m = meta.get(cell.testId);
-      if (!m || m.sutSuite !== suiteHash) continue;
+      // A verdict given under the other scoring mode is not this mode's (its prompt and scale differ).
+      if (!m || m.sutSuite !== suiteHash || kbScoringOf(m) !== scoring) continue;
       const key = verdictKey(
         String(m.modelIdentity),
         String(m.testId),
@@ -369,7 +377,7 @@ function judgeVerdicts(
               ok: false,
               reason: `judge call failed: ${cell.error ? `${cell.error.kind}: ${cell.error.message}` : 'no response'}`,
             }
-          : parseKbJudgeReply(cell.response?.text ?? ''),
+          : parseKbJudgeReply(cell.response?.text ?? '', scoring),
         callFailed: failed,
         judge: cell.modelIdentity,
         at: cell.updatedAt,

@@ -143,7 +143,7 @@ export async function runLadder(
   );
   if (jobs.length === 0) return { suite, sut };
   opts.onStage?.(KB_JUDGE_SUITE, `judging ${jobs.length} Knowledge Boundary responses (${KB_JUDGE_SUITE})`);
-  const tests2 = jobs.map(kbJudgeTest);
+  const tests2 = jobs.map((job) => kbJudgeTest(job, settings.kbScoring));
   const judged = await runRole(
     config,
     'judge',

@@ -283,7 +283,9 @@ function modelMarkdown(m: LadderModelResults, results: LadderResults): string {
 
   lines.push(`### Knowledge Boundary by boundary type — ${m.label}`, '');
   lines.push(
-    `Accuracy = mean rubric score {1, 0.75, 0.25, 0} (the paper's formula); Recognise = share of judged responses scoring >= ${results.settings.kbRecognizeThreshold}.`,
+    results.settings.kbScoring === 'reference'
+      ? `Accuracy = mean judge score on the reference judge's scale {1, 0.75, 0} (kbScoring: reference); Recognise = share of judged responses scoring >= ${results.settings.kbRecognizeThreshold}, the reference's KB accuracy.`
+      : `Accuracy = mean rubric score {1, 0.75, 0.25, 0} (the paper's formula); Recognise = share of judged responses scoring >= ${results.settings.kbRecognizeThreshold}.`,
     '',
   );
   lines.push(

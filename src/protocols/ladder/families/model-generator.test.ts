@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../store/store.js';
 import { Recording, SEED_A, SEED_B, scratchDir, testConfig } from '../test-support/fakes.js';
@@ -133,6 +134,29 @@ describe('generateWithModel through a replay recording', () => {
   it('needs a generator model', async () => {
     await expect(generateWithModel(testConfig(dir), FAMILY_MODULES, jobs)).rejects.toThrow(
       /no generator model/,
+    );
+  });
+});
+
+describe('Context Interference through a replay recording: append-only', () => {
+  const job = { seed: SEED_A, family: 'CI' as const, level: 1 as const, attempt: 1 };
+  const rec = new Recording(dir, 'generator-ci.jsonl');
+  rec.add(generatorRequest(FAMILY_MODULES.CI, job), 'The pencils were bright yellow.');
+
+  it('keeps the original verbatim and appends the one distractor sentence the model wrote', async () => {
+    const config = testConfig(dir, { generator: rec.spec, store: join(dir, 'ci.db') });
+    const out = await generateWithModel(config, FAMILY_MODULES, [job]);
+    const ci = out.get(generationKey(job));
+    expect(ci?.ok).toBe(true);
+    if (ci?.ok) {
+      expect(ci.candidate.text).toBe(`${SEED_A.question}\nThe pencils were bright yellow.`);
+      expect(ci.candidate.text.startsWith(SEED_A.question)).toBe(true);
+    }
+    // What the model was asked for is the distractor, not a rewrite.
+    const sent = generatorRequest(FAMILY_MODULES.CI, job).messages;
+    expect(sent[0]?.content).toMatch(/Reply with the distractor only/);
+    expect(FAMILY_MODULES.CI.familyGate(SEED_A.question, ci?.ok ? ci.candidate.text : '', 1).verdict).toBe(
+      'pass',
     );
   });
 });

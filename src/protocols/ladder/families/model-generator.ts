@@ -9,7 +9,9 @@ import type { Candidate, FamilyModule } from './types.js';
 
 /**
  * The `model` generator: a generator model rewrites the seed question under the family's
- * instructions for the requested level (see docs/ladder-suite.md#model-generator).
+ * instructions for the requested level, or, for an append-only family (Context Interference),
+ * writes only the addition that the builder appends to the verbatim question
+ * (see docs/ladder-suite.md#model-generator).
  */
 
 export const GENERATOR_SUITE = 'ladder/generator';
@@ -51,7 +53,7 @@ export function generatorTemperature(base: number, attempt: number): number {
 export function generatorTest(
   module: FamilyModule,
   job: GenerationJob,
-): { test: SuiteTest; temperature: number } {
+): { test: SuiteTest; temperature: number; append: boolean } {
   const base = module.modelInstructions(job.seed, job.level, 1).temperature;
   const instructions = module.modelInstructions(job.seed, job.level, job.attempt);
   return {
@@ -62,6 +64,7 @@ export function generatorTest(
       meta: { seedId: job.seed.id, family: job.family, level: job.level, attempt: job.attempt },
     },
     temperature: generatorTemperature(base, job.attempt),
+    append: instructions.output === 'append',
   };
 }
 
@@ -125,9 +128,11 @@ export async function generateWithModel(
 ): Promise<Map<string, GenerationOutcome>> {
   const byTemperature = new Map<number, RoleBatch>();
   const temperatures = new Map<string, number>();
+  const appended = new Set<string>();
   for (const job of jobs) {
-    const { test, temperature } = generatorTest(modules[job.family], job);
+    const { test, temperature, append } = generatorTest(modules[job.family], job);
     temperatures.set(test.id, temperature);
+    if (append) appended.add(test.id);
     let batch = byTemperature.get(temperature);
     if (!batch) {
       batch = { temperature, maxTokens: GENERATOR_MAX_TOKENS, tests: [] };
@@ -158,7 +163,9 @@ export async function generateWithModel(
       out.set(key, { ok: false, reason: parsed.reason, generator });
       continue;
     }
-    const candidate: Candidate = { text: parsed.text, generator };
+    // An append-only family's reply is the addition alone: the original is kept verbatim before it.
+    const text = appended.has(key) ? `${job.seed.question}\n${parsed.text}` : parsed.text;
+    const candidate: Candidate = { text, generator };
     // KB's level is its boundary type: the one the generator was asked for.
     if (job.family === 'KB') candidate.kbType = KB_TYPES[job.level - 1];
     out.set(key, { ok: true, candidate });

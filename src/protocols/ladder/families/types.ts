@@ -21,6 +21,11 @@ export interface ModelInstructions {
   system: string;
   user: string;
   temperature: number;
+  /**
+   * `append`: the reply is only an addition, and the candidate is the seed's question, a line
+   * break, then the reply (Context Interference, as the reference builds it). Unset: the reply is the candidate.
+   */
+  output?: 'append';
 }
 
 /**

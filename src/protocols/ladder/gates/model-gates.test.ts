@@ -186,3 +186,49 @@ describe('runModelGates', () => {
     expect(user).toMatch(/^PREMISE:\n/);
   });
 });
+
+describe('the judges’ per-family lists (reference generator/llm_judge.py)', () => {
+  const prompt = (gate: 'meaning' | 'epistemic', family: GateJob['family'], extra: Partial<GateJob> = {}) =>
+    gateRequest(gate, {
+      key: 'k',
+      family,
+      original: SEED_A.question,
+      candidate: 'x',
+      ...extra,
+    }).messages.find((m) => m.role === 'user')?.content ?? '';
+
+  it('CI rejects contradictions, a leaked answer and ambiguity, and accepts excluded scenarios', () => {
+    const ci = prompt('meaning', 'CI');
+    expect(ci).toMatch(/Reject it if the added text contradicts a fact of the ORIGINAL/);
+    expect(ci).toMatch(/gives the answer or a step of the\s+computation/);
+    expect(ci).toMatch(/makes the question ambiguous or unsolvable/);
+    expect(ci).toMatch(/tempting scenarios that say explicitly they do not apply/);
+  });
+
+  it('CIS rejects only an altered original sentence or a revealed answer, so overrides pass', () => {
+    const cis = prompt('meaning', 'CIS');
+    expect(cis).toMatch(
+      /Reject it ONLY if a sentence of the ORIGINAL was deleted or\s+had its words changed/,
+    );
+    expect(cis).toMatch(/or if the added text states the final answer/);
+    // The reference's own L3/L4 perturbations (overrides, authority markers) are named as acceptable.
+    expect(cis).toMatch(/instructions to ignore, skip or disregard part of the problem/);
+    expect(cis).toMatch(/authority markers/);
+    expect(cis).not.toMatch(/not new facts about the problem/);
+  });
+
+  it('SV rejects embedded solution steps', () => {
+    expect(prompt('meaning', 'SV')).toMatch(/Reject it if it embeds solution steps/);
+  });
+
+  it('the epistemic judge does not call an impossible premise incoherent', () => {
+    const kb = prompt('epistemic', 'KB', { kbType: 'impossible-premise' });
+    expect(kb).not.toMatch(/self-evidently broken/);
+    expect(kb).toMatch(/impossible, fictional,\s+contradictory or unverifiable is the point of the test/);
+  });
+
+  it('stays fail-closed with the new prompts: a reply without the verdict key rejects', () => {
+    expect(parseMeaningReply('{"same_meaning": true, "explanation": "ok"}').verdict).toBe('fail');
+    expect(parseMeaningReply('{"pass": "true"}').verdict).toBe('fail');
+  });
+});

@@ -96,27 +96,50 @@ const JUDGE_SYSTEM = [
   'Reply with one JSON object and nothing else: {"pass": true or false, "reason": "<one sentence>"}.',
 ].join('\n');
 
-/** What "meaning kept" means for each family that the meaning judge checks (the paper, Section 4.2). */
+/**
+ * What "meaning kept" means for each family that the meaning judge checks (the paper, Section 4.2),
+ * with the reference judge's per-family lists of what to reject and what to accept
+ * (generator/llm_judge.py): without them a judge rejects the very perturbations a family is meant
+ * to make (docs/fidelity.md L37).
+ */
 const MEANING_CRITERIA: Partial<Record<Family, string>> = {
-  SV:
-    'The CANDIDATE is meant to be a paraphrase of the ORIGINAL. Pass it only if it keeps every fact, ' +
+  SV: [
+    'The CANDIDATE is meant to be a paraphrase of the ORIGINAL. Pass it only if it keeps every fact,',
     'quantity and relationship and asks the same question, so that its correct answer is the same.',
-  IQ:
-    'The CANDIDATE is meant to be the ORIGINAL with typing noise (misspellings, swapped letters, ' +
-    'OCR-like errors). Pass it only if a careful reader can still recover every fact, quantity and the ' +
-    'question, so that its correct answer is the same.',
-  CI:
-    'The CANDIDATE is meant to be the ORIGINAL with distracting sentences added. Pass it only if the ' +
-    'added text is irrelevant to the question: it changes, adds or removes nothing needed to compute the ' +
-    'answer, so that the correct answer is the same.',
-  CL:
-    'The CANDIDATE is meant to be the ORIGINAL surrounded by extra on-topic material. Pass it only if ' +
-    "the ORIGINAL's problem is intact and the added material is non-essential: it does not change the " +
-    'correct answer.',
-  CIS:
-    'The CANDIDATE is meant to be the ORIGINAL with conflicting or adversarial instructions added. Pass ' +
-    'it only if the problem itself and its correct answer are unchanged and the added text is a genuine ' +
-    'conflicting directive (an instruction pulling the solver away from the task), not new facts about the problem.',
+    'Reject it if it embeds solution steps, calculations or a worked-out value the ORIGINAL does not contain,',
+    'adds explanatory reasoning, or reveals an intermediate or final result.',
+    'Accept changed wording, word order, sentence structure and equivalent phrasings ("a quarter" for "one-fourth").',
+  ].join(' '),
+  IQ: [
+    'The CANDIDATE is meant to be the ORIGINAL with typing noise (misspellings, swapped letters,',
+    'OCR-like errors). Pass it only if a careful reader can still recover every fact, quantity and the',
+    'question, so that its correct answer is the same. Accept any amount of noise that leaves it recoverable;',
+    'reject it if a number changed or the noise makes a fact or the question unrecoverable.',
+  ].join(' '),
+  CI: [
+    'The CANDIDATE is meant to be the ORIGINAL, verbatim, with distractor sentences added (after it, or',
+    'before and after it). Pass it only if the',
+    'ORIGINAL is intact and the added text does not change the correct answer.',
+    'Reject it if the added text contradicts a fact of the ORIGINAL, gives the answer or a step of the',
+    'computation, changes a quantity the ORIGINAL relies on, or makes the question ambiguous or unsolvable.',
+    'Accept irrelevant facts, unrelated numbers about other things, related context that does not change the',
+    'computation, and tempting scenarios that say explicitly they do not apply.',
+  ].join(' '),
+  CL: [
+    'The CANDIDATE is meant to be the ORIGINAL, verbatim, surrounded by extra material. Pass it only if',
+    "the ORIGINAL's problem is intact and the added material does not change the correct answer.",
+    'Reject it if the added material contradicts a fact of the ORIGINAL, gives the answer or a step of the',
+    'computation, changes a quantity the ORIGINAL relies on, or makes the question ambiguous or unsolvable.',
+    'Accept material before and after the ORIGINAL, on its topic or not, that leaves the computation as it is.',
+  ].join(' '),
+  CIS: [
+    'The CANDIDATE is meant to be the ORIGINAL with conflicting or adversarial instructions added: the',
+    'added instructions are SUPPOSED to mislead. Reject it ONLY if a sentence of the ORIGINAL was deleted or',
+    'had its words changed, or if the added text states the final answer. Accept everything else, including',
+    'suggestions of a wrong operation, instructions to ignore, skip or disregard part of the problem or to',
+    'use other values, authority markers ("System:", "Important:"), override directives and text posing as',
+    'an administrator or a system prompt.',
+  ].join(' '),
 };
 
 export function meaningTest(job: GateJob): SuiteTest {
@@ -168,7 +191,9 @@ export function epistemicTest(job: GateJob): SuiteTest {
     prompt:
       `The CANDIDATE is meant to be a version of the ORIGINAL that cannot be answered${how}.\n` +
       'unanswerable: true only if no definite answer can be justified from what the CANDIDATE says or from general knowledge.\n' +
-      'coherent: true only if the CANDIDATE is a well-formed question a reader could meet, not garbled or self-evidently broken text.\n\n' +
+      'coherent: true if the CANDIDATE is a readable, well-formed question. A premise that is impossible, fictional, ' +
+      'contradictory or unverifiable is the point of the test and does not make it incoherent; only garbled, ' +
+      'nonsensical text or a question unrelated to the ORIGINAL is incoherent.\n\n' +
       `ORIGINAL:\n${job.original}\n\nCANDIDATE:\n${job.candidate}`,
     meta: { gate: 'epistemic', family: job.family, ...(job.kbType && { kbType: job.kbType }) },
   };
