@@ -199,13 +199,38 @@ export interface Heatmap {
   title?: string;
 }
 
+/** Colour schemes dark at both ends (the rest are dark at the high end, or the low one reversed). */
+const DIVERGING = new Set([
+  'redyellowgreen',
+  'redblue',
+  'redyellowblue',
+  'blueorange',
+  'spectral',
+  'purplegreen',
+]);
+
+/**
+ * The test (a vega expression) for a cell whose fill is dark enough that its text must be white:
+ * the value's place in the colour domain, past 60% of the dark end.
+ */
+function darkCell(o: Heatmap): string {
+  const f = `datum[${JSON.stringify(o.value.field)}]`;
+  const nums = o.values.map((r) => r[o.value.field]).filter((v): v is number => typeof v === 'number');
+  const [lo, hi] = o.value.domain ?? [Math.min(0, ...nums), Math.max(0, ...nums)];
+  const t = `((${f} - ${lo}) / ${hi - lo || 1})`;
+  const scheme = o.value.scheme ?? 'oranges';
+  if (DIVERGING.has(scheme)) return `isValid(${f}) && abs(${t} - 0.5) > 0.3`;
+  return `isValid(${f}) && ${o.value.reverse ? `${t} < 0.4` : `${t} > 0.6`}`;
+}
+
 export function heatmap(o: Heatmap): ChartSpec {
   const x = {
     field: o.x.field,
     type: 'nominal',
     title: o.x.title,
     ...(o.x.sort && { sort: o.x.sort }),
-    axis: { labelAngle: -30 },
+    // Steep enough that long names (phrasings, datasets) clear their neighbours at any cell width.
+    axis: { labelAngle: -45 },
   };
   const y = { field: o.y.field, type: 'nominal', title: o.y.title, ...(o.y.sort && { sort: o.y.sort }) };
   const layers: Record<string, unknown>[] = [
@@ -234,7 +259,12 @@ export function heatmap(o: Heatmap): ChartSpec {
   if (o.text)
     layers.push({
       mark: { type: 'text', fontSize: 10 },
-      encoding: { x, y, text: { field: o.text, type: 'nominal' }, color: { value: '#111827' } },
+      encoding: {
+        x,
+        y,
+        text: { field: o.text, type: 'nominal' },
+        color: { condition: { test: darkCell(o), value: '#ffffff' }, value: '#111827' },
+      },
     });
   return {
     vegaLite: {
