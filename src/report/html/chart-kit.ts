@@ -121,6 +121,16 @@ export interface IntervalDots {
   title?: string;
 }
 
+/**
+ * Whether the category names fit side by side under their group (about 6.5 px a character at the
+ * axis font, a group being one 20 px step per series); else they are angled.
+ */
+function fitsLevel(o: IntervalDots): boolean {
+  const names = o.category.sort ?? o.values.map((r) => String(r[o.category.field]));
+  const longest = Math.max(0, ...names.map((n) => n.length));
+  return longest * 6.5 + 8 <= 20 * Math.max(1, o.series.domain.length);
+}
+
 /** Point estimates with interval bars, grouped by category and offset by series. */
 export function intervalDots(o: IntervalDots): ChartSpec {
   const cat = o.horizontal ? 'y' : 'x';
@@ -130,7 +140,7 @@ export function intervalDots(o: IntervalDots): ChartSpec {
     type: 'nominal',
     title: o.category.title,
     ...(o.category.sort && { sort: o.category.sort }),
-    ...(!o.horizontal && { axis: { labelAngle: 0 } }),
+    ...(!o.horizontal && { axis: { labelAngle: fitsLevel(o) ? 0 : -40 } }),
   };
   const offset = { field: o.series.field, type: 'nominal', scale: { domain: o.series.domain } };
   const color = {
@@ -149,8 +159,9 @@ export function intervalDots(o: IntervalDots): ChartSpec {
   return {
     vegaLite: {
       ...(o.horizontal
-        ? { width: o.width ?? 420, height: { step: 14 * Math.max(1, o.series.domain.length) + 8 } }
-        : { width: { step: 18 * Math.max(1, o.series.domain.length) + 16 }, height: o.height ?? 220 }),
+        ? // With an offset channel the step is one series' (vega-lite sizes the offset band), not a category's.
+          { width: o.width ?? 420, height: { step: 16 } }
+        : { width: { step: 20 }, height: o.height ?? 220 }),
       ...(o.title && { title: o.title }),
       data: { name: 'table' },
       layer: [
