@@ -243,9 +243,10 @@ export const CLIENT_JS = String.raw`
     var pre = null;
     function draw() {
       var df = diffNode(original, changed, diffChars);
-      var unit = diffChars ? ' characters' : ' words';
-      title.textContent = 'original \u2192 as asked (' + (diffChars ? 'character' : 'word') + ' diff: ' + df.out + unit +
-        ' taken out, ' + df.added + unit + ' put in)';
+      var unit = diffChars ? 'character' : 'word';
+      var count = function (n) { return n + ' ' + unit + (n === 1 ? '' : 's'); };
+      title.textContent = 'original \u2192 as asked (' + unit + ' diff: ' + count(df.out) + ' taken out, ' +
+        count(df.added) + ' put in)';
       if (pre) box.replaceChild(df.el, pre); else box.appendChild(df.el);
       pre = df.el;
     }

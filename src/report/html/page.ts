@@ -120,10 +120,14 @@ ${body.join('\n')}
 `;
 }
 
+/** A table that becomes one card per row on a narrow page (each cell labelled with its column). */
 function table(head: string[], rows: string[][], numeric: number[] = []): string {
   const cls = (k: number) => (numeric.includes(k) ? ' class="num"' : '');
-  return `<div class="table-wrap"><table><thead><tr>${head.map((h, k) => `<th${cls(k)}>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
-    .map((r) => `<tr>${r.map((c, k) => `<td${cls(k)}>${c}</td>`).join('')}</tr>`)
+  return `<div class="table-wrap"><table class="stack"><thead><tr>${head.map((h, k) => `<th${cls(k)}>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
+    .map(
+      (r) =>
+        `<tr>${r.map((c, k) => `<td${cls(k)} data-label="${esc(head[k] ?? '')}">${c}</td>`).join('')}</tr>`,
+    )
     .join('')}</tbody></table></div>`;
 }
 

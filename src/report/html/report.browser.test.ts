@@ -160,7 +160,7 @@ describe.skipIf(missing !== undefined)(`the HTML report in Chromium${missing ? `
     expect(dels).toEqual(['sells']);
     expect(ins).toEqual(['offers']);
     expect(await detail.locator('h4').first().textContent()).toContain(
-      'word diff: 1 words taken out, 1 words put in',
+      'word diff: 1 word taken out, 1 word put in',
     );
     // (Page code as a string: the repository's TypeScript has no DOM types.)
     const plain = await page.evaluate(`(() => {

@@ -68,6 +68,8 @@ describe.skipIf(missing !== undefined)(`the HTML report's layout${missing ? ` ($
       })()`)) as string[];
       if (SHOTS) {
         await page.screenshot({ path: join(SHOTS, `report-${width}.png`), fullPage: true });
+        // Per section, without the sticky bar drawn over each one.
+        await page.addStyleTag({ content: 'nav { position: static; }' });
         for (const id of (await page.evaluate(
           `Array.from(document.querySelectorAll('main > section')).map((s) => s.id)`,
         )) as string[])

@@ -29,9 +29,19 @@ figure.chart figcaption strong { display: block; color: var(--fg); font-size: 13
 .swatch { display: inline-block; width: 11px; height: 11px; border-radius: 2px; margin-right: 5px; vertical-align: -1px; }
 .table-wrap { overflow-x: auto; margin: 8px 0 14px; }
 table { border-collapse: collapse; font-size: 12.5px; }
-th, td { border: 1px solid var(--line); padding: 3px 7px; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+th, td { border: 1px solid var(--line); padding: 3px 7px; text-align: left; vertical-align: top; }
+table.stack td { overflow-wrap: anywhere; }
 th { background: var(--panel); font-weight: 600; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; overflow-wrap: normal; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.stack td.num { overflow-wrap: normal; }
+/* The run and coverage tables have a dozen columns: on a narrow page each row is a card. */
+@media (max-width: 1000px) {
+  table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; }
+  table.stack thead { display: none; }
+  table.stack tr { border: 1px solid var(--line); border-radius: 6px; margin-bottom: 8px; padding: 4px 0; }
+  table.stack td { border: 0; display: grid; grid-template-columns: 10em minmax(0, 1fr); gap: 8px; text-align: left; }
+  table.stack td::before { content: attr(data-label); color: var(--muted); }
+}
 details.tables, details.notes { margin-top: 18px; }
 details > summary { cursor: pointer; color: var(--accent); font-weight: 600; }
 .filters { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; background: var(--panel); padding: 10px; border: 1px solid var(--line); border-radius: 6px; }
