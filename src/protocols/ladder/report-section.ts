@@ -149,20 +149,17 @@ function ladderCells(store: Store, suiteHash: string, data: LadderSectionData | 
       : s?.error
         ? s.error
         : s?.parsedVia !== undefined
-          ? (PARSED_VIA[s.parsedVia] ?? `answer read from ${s.parsedVia}`)
+          ? s.parsedVia === 'unparsed'
+            ? UNPARSED
+            : `parsed via ${s.parsedVia}`
           : undefined;
     if (reason !== undefined) base.reason = reason;
   }
   return out;
 }
 
-/** How the answer was read from the response, in words (answer.ts's `via`). */
-const PARSED_VIA: Record<string, string> = {
-  json: 'answer read from the JSON field',
-  hashes: 'answer read after ####',
-  'last-number': 'answer read as the last number',
-  unparsed: 'no number found in the response (scored wrong)',
-};
+/** "parsed via unparsed" says nothing: a response with no number in it is named as such. */
+const UNPARSED = 'no number found in the response (scored wrong)';
 
 // --- HTML ------------------------------------------------------------------------------------
 

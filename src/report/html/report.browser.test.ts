@@ -152,7 +152,7 @@ describe.skipIf(missing !== undefined)(`the HTML report in Chromium${missing ? `
     const text = (await detail.textContent()) ?? '';
     expect(text).toContain(`QUESTION: ${HOSTILE_QUESTION.replace('sells', 'offers')}`);
     expect(text).toContain('parsed answer13');
-    expect(text).toContain('reasonanswer read after ####');
+    expect(text).toContain('reasonparsed via hashes');
     expect(text).toContain('⇄ flipped');
     // "sells" -> "offers": the word diff marks the word taken out and the one put in.
     const dels = await detail.locator('pre.diff del').allTextContents();
