@@ -28,8 +28,17 @@ const VEGA_LITE_CONFIG = {
   // labels would double the SVG and the time to make it.
   aria: false,
   font: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
-  axis: { labelFontSize: 11, titleFontSize: 12, gridColor: '#e5e7eb', labelLimit: 260 },
-  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 260 },
+  // Labels are model, dataset and phrasing names: room for whole names (a longer one is cut with
+  // an ellipsis).
+  axis: {
+    labelFontSize: 11,
+    titleFontSize: 12,
+    gridColor: '#e5e7eb',
+    labelLimit: 360,
+  },
+  // Number ticks may be thinned; names on a band axis never are (they are angled or wrapped instead).
+  axisQuantitative: { tickCount: 6, labelOverlap: 'greedy', labelSeparation: 6 },
+  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 360, orient: 'right' },
   title: { fontSize: 13, anchor: 'start' },
   view: { stroke: '#d1d5db' },
 };

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { renderReport } from '../../report/formats.js';
 import { buildReport } from '../../report/report-data.js';
 import { requestFor } from '../../run/plan.js';
 import { openStore } from '../../store/store.js';
@@ -70,6 +71,44 @@ describe('buildReport on a store written by a real ladder run (runLadder, replay
       level: 'L1',
     });
     expect(data.cells.filter((c) => c.correct === true)).toHaveLength(7);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('the ladder section of a run without a judge', () => {
+  it('names an unparsed response as such and draws no KB curve of its L0 point alone', async () => {
+    const [A, B] = GRADE_SCHOOL_SEEDS as [Seed, Seed];
+    const tests = [
+      ladderTest(A, 'baseline', 0, A.question),
+      ladderTest(B, 'baseline', 0, B.question),
+      ladderTest(A, 'CI', 2, `${A.question} Unrelated: the shop opens early.`),
+      ladderTest(B, 'KB', 1, B.question.replace(/\d+/, 'some'), { kbType: 'missing-information' }),
+    ];
+    const dir = scratchDir('waver-report-ladder-nojudge-');
+    const sut = new Recording(dir, 'sut.jsonl');
+    const config = testConfig(dir, { models: [sut.spec], ladder: { resamples: 50 } });
+    const settings = ladderSettings(config);
+    const answers = [
+      `{"ground_truth": ${A.gold}}`,
+      `{"ground_truth": ${B.gold}}`,
+      'I cannot say.',
+      'Not enough.',
+    ];
+    tests.forEach((t, i) => {
+      sut.add(requestFor(ladderSuiteTest(t, settings, 1), config.params), answers[i] as string);
+    });
+    await runLadder(config, tests);
+    const store = openStore(config.store);
+    const data = buildReport(store, REPORTED, { now: NOW });
+    store.close();
+    expect(data.cells.find((c) => c.family === 'CI')?.reason).toBe(
+      'no number found in the response (scored wrong)',
+    );
+    const html = renderReport(data, 'html', REPORTED);
+    expect(html).toContain(
+      '<strong>Knowledge Boundary (KB)</strong>Unavailable: no perturbed level has a score. Not drawn: L1 (not scored: no judge verdicts).',
+    );
+    expect(html).not.toContain('parsed via unparsed');
     rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -25,6 +25,17 @@ export interface LadderSectionData {
 
 const LEVEL_NAMES = ['L0', ...LEVELS.map((k) => `L${k}`)];
 const CP_VALUES = ['L1', 'L2', 'L3', 'L4', 'L5', 'never', 'unavailable'];
+const QUADRANT_FAMILIES = ['baseline', ...FAMILIES];
+const QUADRANT_COLORS = [
+  '#111827',
+  '#4e79a7',
+  '#f28e2b',
+  '#e15759',
+  '#76b7b2',
+  '#59a14f',
+  '#b07aa1',
+  '#9c755f',
+];
 const CP_COLORS = ['#7f1d1d', '#b91c1c', '#ef4444', '#f97316', '#fbbf24', '#16a34a', '#9ca3af'];
 
 export const ladderSection: SectionModule<LadderSectionData> = {
@@ -138,12 +149,17 @@ function ladderCells(store: Store, suiteHash: string, data: LadderSectionData | 
       : s?.error
         ? s.error
         : s?.parsedVia !== undefined
-          ? `parsed via ${s.parsedVia}`
+          ? s.parsedVia === 'unparsed'
+            ? UNPARSED
+            : `parsed via ${s.parsedVia}`
           : undefined;
     if (reason !== undefined) base.reason = reason;
   }
   return out;
 }
+
+/** "parsed via unparsed" says nothing: a response with no number in it is named as such. */
+const UNPARSED = 'no number found in the response (scored wrong)';
 
 // --- HTML ------------------------------------------------------------------------------------
 
@@ -211,6 +227,9 @@ function ladderHtml(data: LadderSectionData, kit: HtmlKit): string {
   const small: string[] = [];
   for (const f of families) {
     const values: Row[] = [];
+    // Levels with tests whose score cannot be computed (e.g. KB without judge verdicts): named in
+    // the caption, never drawn as 0.
+    const missing = new Map<string, string>();
     for (const m of r.models) {
       const fm = m.metrics.families.find((x) => x.family === f);
       if (!fm) continue;
@@ -223,9 +242,25 @@ function ladderHtml(data: LadderSectionData, kit: HtmlKit): string {
         });
       for (const k of LEVELS) {
         const set = fm.levels[k];
-        if (set.accuracy.value === undefined) continue;
+        if (set.accuracy.value === undefined) {
+          if (set.n > 0) missing.set(`L${k}`, set.accuracy.unavailable ?? 'unavailable');
+          continue;
+        }
         values.push({ model: m.label, level: `L${k}`, n: set.n, ...iv(set.accuracy) });
       }
+      if (fm.overall.n > 0 && LEVELS.every((k) => fm.levels[k].n === 0))
+        missing.set('every level', 'no test has a measured level');
+    }
+    const title = `${FAMILY_NAMES[f]} (${f})`;
+    const gaps =
+      missing.size === 0
+        ? ''
+        : ` Not drawn: ${[...missing].map(([level, why]) => `${level} (${why})`).join('; ')}.`;
+    if (!values.some((v) => v.level !== 'L0')) {
+      small.push(
+        `<figure class="chart unavailable"><figcaption><strong>${kit.esc(title)}</strong>Unavailable: no perturbed level has a score.${kit.esc(gaps)}</figcaption></figure>`,
+      );
+      continue;
     }
     small.push(
       kit.chart(
@@ -243,11 +278,12 @@ function ladderHtml(data: LadderSectionData, kit: HtmlKit): string {
           legend: false,
         }),
         {
-          title: `${FAMILY_NAMES[f]} (${f})`,
+          title,
           caption:
-            f === 'KB'
+            (f === 'KB'
               ? `Mean judge rubric score per boundary type (L1 missing information … L5 impossible premise); L0 = baseline accuracy. Band: ${ci}.`
-              : `Accuracy per measured level; L0 = baseline accuracy. Band: ${ci}. n per cell in Table 5.`,
+              : `Accuracy per measured level; L0 = baseline accuracy. Band: ${ci}. n per cell in Table 5.`) +
+            gaps,
         },
       ),
     );
@@ -344,6 +380,8 @@ function quadrantSpec(
     scale: { zero: true, nice: true },
   };
   const y = { field: 'y', type: 'quantitative', title: yTitle, scale: { domain: [0, 1] } };
+  // The same colour and shape for a family in every model's plot; the legend lists those present.
+  const shown = QUADRANT_FAMILIES.filter((f) => points.some((p) => p.family === f));
   const corners = [
     { label: 'stable', x: 4, y: 4, align: 'left', baseline: 'top' },
     { label: 'robust', x: 'width', dx: -4, y: 4, align: 'right', baseline: 'top' },
@@ -375,14 +413,21 @@ function quadrantSpec(
       encoding: { x: { value: c.x }, y: { value: c.y }, text: { value: c.label } },
     })),
     {
+      // Families are told apart by colour and shape in a legend: text beside each point collides
+      // when families sit close together (docs/report.md#charts).
       data: { name: 'points' },
-      mark: { type: 'point', filled: true, size: 70, color: '#1f2937' },
-      encoding: { x, y },
-    },
-    {
-      data: { name: 'points' },
-      mark: { type: 'text', dx: 7, align: 'left', fontSize: 11 },
-      encoding: { x, y, text: { field: 'family' } },
+      mark: { type: 'point', filled: true, size: 80, opacity: 0.9 },
+      encoding: {
+        x,
+        y,
+        color: {
+          field: 'family',
+          type: 'nominal',
+          title: 'family',
+          scale: { domain: shown, range: shown.map((f) => QUADRANT_COLORS[QUADRANT_FAMILIES.indexOf(f)]) },
+        },
+        shape: { field: 'family', type: 'nominal', title: 'family', scale: { domain: shown } },
+      },
     },
   ];
   return {

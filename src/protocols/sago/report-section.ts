@@ -304,7 +304,8 @@ function groupedBars(
   return {
     data: { table: values },
     vegaLite: {
-      width: { step: 16 * Math.max(1, colors.domain.length) + 14 },
+      // With an xOffset the step is one bar's (vega-lite sizes the offset band), not a group's.
+      width: { step: 16 },
       height: 200,
       data: { name: 'table' },
       mark: { type: 'bar' },

@@ -121,6 +121,16 @@ export interface IntervalDots {
   title?: string;
 }
 
+/**
+ * Whether the category names fit side by side under their group (about 6.5 px a character at the
+ * axis font, a group being one 20 px step per series); else they are angled.
+ */
+function fitsLevel(o: IntervalDots): boolean {
+  const names = o.category.sort ?? o.values.map((r) => String(r[o.category.field]));
+  const longest = Math.max(0, ...names.map((n) => n.length));
+  return longest * 6.5 + 8 <= 20 * Math.max(1, o.series.domain.length);
+}
+
 /** Point estimates with interval bars, grouped by category and offset by series. */
 export function intervalDots(o: IntervalDots): ChartSpec {
   const cat = o.horizontal ? 'y' : 'x';
@@ -130,7 +140,7 @@ export function intervalDots(o: IntervalDots): ChartSpec {
     type: 'nominal',
     title: o.category.title,
     ...(o.category.sort && { sort: o.category.sort }),
-    ...(!o.horizontal && { axis: { labelAngle: 0 } }),
+    ...(!o.horizontal && { axis: { labelAngle: fitsLevel(o) ? 0 : -40 } }),
   };
   const offset = { field: o.series.field, type: 'nominal', scale: { domain: o.series.domain } };
   const color = {
@@ -149,8 +159,9 @@ export function intervalDots(o: IntervalDots): ChartSpec {
   return {
     vegaLite: {
       ...(o.horizontal
-        ? { width: o.width ?? 420, height: { step: 14 * Math.max(1, o.series.domain.length) + 8 } }
-        : { width: { step: 18 * Math.max(1, o.series.domain.length) + 16 }, height: o.height ?? 220 }),
+        ? // With an offset channel the step is one series' (vega-lite sizes the offset band), not a category's.
+          { width: o.width ?? 420, height: { step: 16 } }
+        : { width: { step: 20 }, height: o.height ?? 220 }),
       ...(o.title && { title: o.title }),
       data: { name: 'table' },
       layer: [
@@ -199,13 +210,38 @@ export interface Heatmap {
   title?: string;
 }
 
+/** Colour schemes dark at both ends (the rest are dark at the high end, or the low one reversed). */
+const DIVERGING = new Set([
+  'redyellowgreen',
+  'redblue',
+  'redyellowblue',
+  'blueorange',
+  'spectral',
+  'purplegreen',
+]);
+
+/**
+ * The test (a vega expression) for a cell whose fill is dark enough that its text must be white:
+ * the value's place in the colour domain, past 60% of the dark end.
+ */
+function darkCell(o: Heatmap): string {
+  const f = `datum[${JSON.stringify(o.value.field)}]`;
+  const nums = o.values.map((r) => r[o.value.field]).filter((v): v is number => typeof v === 'number');
+  const [lo, hi] = o.value.domain ?? [Math.min(0, ...nums), Math.max(0, ...nums)];
+  const t = `((${f} - ${lo}) / ${hi - lo || 1})`;
+  const scheme = o.value.scheme ?? 'oranges';
+  if (DIVERGING.has(scheme)) return `isValid(${f}) && abs(${t} - 0.5) > 0.3`;
+  return `isValid(${f}) && ${o.value.reverse ? `${t} < 0.4` : `${t} > 0.6`}`;
+}
+
 export function heatmap(o: Heatmap): ChartSpec {
   const x = {
     field: o.x.field,
     type: 'nominal',
     title: o.x.title,
     ...(o.x.sort && { sort: o.x.sort }),
-    axis: { labelAngle: -30 },
+    // Steep enough that long names (phrasings, datasets) clear their neighbours at any cell width.
+    axis: { labelAngle: -45 },
   };
   const y = { field: o.y.field, type: 'nominal', title: o.y.title, ...(o.y.sort && { sort: o.y.sort }) };
   const layers: Record<string, unknown>[] = [
@@ -234,7 +270,12 @@ export function heatmap(o: Heatmap): ChartSpec {
   if (o.text)
     layers.push({
       mark: { type: 'text', fontSize: 10 },
-      encoding: { x, y, text: { field: o.text, type: 'nominal' }, color: { value: '#111827' } },
+      encoding: {
+        x,
+        y,
+        text: { field: o.text, type: 'nominal' },
+        color: { condition: { test: darkCell(o), value: '#ffffff' }, value: '#111827' },
+      },
     });
   return {
     vegaLite: {

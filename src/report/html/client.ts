@@ -1,7 +1,7 @@
 /**
  * The report page's own script (no library): the transcript browser — filters, a paged table, a
- * cell's detail with a character-level diff of original vs perturbed text, and a side-by-side
- * comparison of two models on the same tests. Every text from the data is put in the page with
+ * cell's detail (above the table) with a word diff of original vs perturbed text (characters on
+ * request), and a side-by-side comparison of two models on the same tests. Every text from the data is put in the page with
  * textContent (never as HTML), so a model's `<script>` or `onerror=` stays text
  * (docs/report.md#security). Kept as plain ES2020 in a string: the page must work offline in any
  * browser, and the repository's TypeScript has no DOM types to check it against (the browser tests
@@ -178,7 +178,8 @@ export const CLIENT_JS = String.raw`
     $('next').disabled = start + PAGE >= total;
   }
 
-  // --- diff: common prefix and suffix, then an LCS of the middle (characters, else words) -------
+  // --- diff: common prefix and suffix, then an LCS of the middle ----------------------------
+  // By words (a changed word is marked whole: easier to read), by characters on request.
   function lcsOps(a, b) {
     var n = a.length, m = b.length, w = m + 1;
     var T = new Uint32Array((n + 1) * w);
@@ -196,8 +197,11 @@ export const CLIENT_JS = String.raw`
     for (; j < m; j++) ops.push(['ins', b[j]]);
     return ops;
   }
-  function diff(x, y) {
-    var a = Array.from(x), b = Array.from(y);
+  function tokens(x, chars) {
+    return chars ? Array.from(x) : x.match(/\s+|[\p{L}\p{N}_']+|[^\s\p{L}\p{N}_']/gu) || [];
+  }
+  function diff(x, y, chars) {
+    var a = tokens(x, chars), b = tokens(y, chars);
     var p = 0;
     while (p < a.length && p < b.length && a[p] === b[p]) p++;
     var s = 0;
@@ -205,28 +209,50 @@ export const CLIENT_JS = String.raw`
     var am = a.slice(p, a.length - s), bm = b.slice(p, b.length - s);
     var mid;
     if (am.length * bm.length <= 4e6) mid = lcsOps(am, bm);
-    else {
-      var wa = am.join('').match(/\s+|[^\s]+/g) || [], wb = bm.join('').match(/\s+|[^\s]+/g) || [];
-      if (wa.length * wb.length <= 4e6) mid = lcsOps(wa, wb);
-      else mid = [['del', am.join('')], ['ins', bm.join('')]];
-    }
-    var ops = [];
+    else if (chars) return diff(x, y, false);
+    else mid = [['del', am.join('')], ['ins', bm.join('')]];
+    var ops = [], out = 0, added = 0;
     if (p > 0) ops.push(['eq', a.slice(0, p).join('')]);
     mid.forEach(function (o) {
+      if (o[0] !== 'eq' && (chars || /\S/.test(o[1]))) { if (o[0] === 'del') out++; else added++; }
       var last = ops[ops.length - 1];
       if (last && last[0] === o[0]) last[1] += o[1]; else ops.push([o[0], o[1]]);
     });
     if (s > 0) ops.push(['eq', a.slice(a.length - s).join('')]);
-    return ops;
+    return { ops: ops, out: out, added: added };
   }
-  function diffNode(x, y) {
+  function diffNode(x, y, chars) {
     var pre = node('pre', undefined, 'diff');
-    var ops = diff(x, y), changed = 0;
-    ops.forEach(function (o) {
+    var d = diff(x, y, chars);
+    d.ops.forEach(function (o) {
       if (o[0] === 'eq') pre.appendChild(document.createTextNode(o[1]));
-      else { pre.appendChild(node(o[0] === 'del' ? 'del' : 'ins', o[1])); changed += o[1].length; }
+      else pre.appendChild(node(o[0] === 'del' ? 'del' : 'ins', o[1]));
     });
-    return { el: pre, changed: changed };
+    return { el: pre, out: d.out, added: d.added };
+  }
+  var diffChars = false;
+  function diffBlock(original, changed) {
+    var box = node('div', undefined, 'diff-block');
+    var head = node('div', undefined, 'diff-head');
+    var title = node('h4');
+    var toggle = node('label');
+    var box2 = node('input'); box2.type = 'checkbox'; box2.id = 'diff-chars'; box2.checked = diffChars;
+    toggle.appendChild(box2); toggle.appendChild(document.createTextNode(' by character'));
+    head.appendChild(title); head.appendChild(toggle);
+    box.appendChild(head);
+    var pre = null;
+    function draw() {
+      var df = diffNode(original, changed, diffChars);
+      var unit = diffChars ? 'character' : 'word';
+      var count = function (n) { return n + ' ' + unit + (n === 1 ? '' : 's'); };
+      title.textContent = 'original \u2192 as asked (' + unit + ' diff: ' + count(df.out) + ' taken out, ' +
+        count(df.added) + ' put in)';
+      if (pre) box.replaceChild(df.el, pre); else box.appendChild(df.el);
+      pre = df.el;
+    }
+    box2.addEventListener('change', function () { diffChars = box2.checked; draw(); });
+    draw();
+    return box;
   }
 
   function field(dl, name, value, pre) {
@@ -258,6 +284,9 @@ export const CLIENT_JS = String.raw`
     var c = r.a, t = c.t, d = $('detail');
     clear(d);
     d.hidden = false;
+    var close = node('button', 'close', 'close'); close.type = 'button';
+    close.addEventListener('click', function () { d.hidden = true; clear(d); });
+    d.appendChild(close);
     d.appendChild(node('h3', t.protocol + ' \u00b7 ' + t.item + (t.family ? ' \u00b7 ' + t.family : '') + (t.level ? ' \u00b7 ' + t.level : '') + ' \u00b7 repeat ' + c.repeat));
     var dl = node('dl');
     field(dl, 'test', t.id);
@@ -269,16 +298,12 @@ export const CLIENT_JS = String.raw`
     field(dl, 'original item', t.original, true);
     d.appendChild(dl);
     var changed = t.perturbed !== undefined ? t.perturbed : t.prompt;
-    if (t.original !== undefined && changed !== undefined) {
-      var df = diffNode(t.original, changed);
-      d.appendChild(node('h4', 'original \u2192 as asked (character diff: ' + df.changed + ' characters changed)'));
-      d.appendChild(df.el);
-    }
+    if (t.original !== undefined && changed !== undefined) d.appendChild(diffBlock(t.original, changed));
     var panes = node('div', undefined, r.b ? 'panes two' : 'panes');
     panes.appendChild(cellPanel(c, c.model));
     if (r.b) panes.appendChild(cellPanel(r.b, r.b.model));
     d.appendChild(panes);
-    d.scrollIntoView({ block: 'nearest' });
+    d.scrollIntoView({ block: 'start' });
   }
 
   ['protocol', 'model', 'family', 'level', 'outcome', 'flipped'].forEach(function (k) { F[k].addEventListener('change', compute); });

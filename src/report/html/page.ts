@@ -120,10 +120,14 @@ ${body.join('\n')}
 `;
 }
 
+/** A table that becomes one card per row on a narrow page (each cell labelled with its column). */
 function table(head: string[], rows: string[][], numeric: number[] = []): string {
   const cls = (k: number) => (numeric.includes(k) ? ' class="num"' : '');
-  return `<div class="table-wrap"><table><thead><tr>${head.map((h, k) => `<th${cls(k)}>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
-    .map((r) => `<tr>${r.map((c, k) => `<td${cls(k)}>${c}</td>`).join('')}</tr>`)
+  return `<div class="table-wrap"><table class="stack"><thead><tr>${head.map((h, k) => `<th${cls(k)}>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
+    .map(
+      (r) =>
+        `<tr>${r.map((c, k) => `<td${cls(k)} data-label="${esc(head[k] ?? '')}">${c}</td>`).join('')}</tr>`,
+    )
     .join('')}</tbody></table></div>`;
 }
 
@@ -163,7 +167,7 @@ function transcriptsHtml(data: ReportData, truncated: number, cap: number): stri
     truncated > 0
       ? `<p class="warn">${truncated} long texts are cut to ${cap} characters in this file to keep it small, each marked “truncated”; ${esc(TRUNCATION_NOTE)} (e.g. <code>waver export --store ${esc(data.store.file)} --suite HASH</code>).</p>`
       : '';
-  return `<section id="transcripts"><h2>Transcripts</h2><p class="lede">Every cell of the protocol suites: the prompt as sent, the original item and a character diff against what was asked, the response, the parsed answer, the score and the judge's reason. Pick two models to compare them side by side on the same tests.</p>${note}
+  return `<section id="transcripts"><h2>Transcripts</h2><p class="lede">Every cell of the protocol suites: the prompt as sent, the original item and a word diff against what was asked (characters on request), the response, the parsed answer, the score and the judge's reason. Pick two models to compare them side by side on the same tests; a cell's detail opens above the table.</p>${note}
 <div class="filters">
 <select id="f-protocol" aria-label="protocol"></select>
 <select id="f-model" aria-label="model"></select>
@@ -174,8 +178,8 @@ function transcriptsHtml(data: ReportData, truncated: number, cap: number): stri
 <input id="f-search" type="search" placeholder="search item, test, response" aria-label="search">
 <span class="compare"><label><input id="cmp-toggle" type="checkbox"> compare</label><select id="cmp-a" aria-label="model A"></select><select id="cmp-b" aria-label="model B"></select><label><input id="cmp-differ" type="checkbox"> only where they differ</label></span>
 </div>
-<table><thead id="rows-head"></thead><tbody id="rows"></tbody></table>
-<div class="pager"><button id="prev" type="button">previous</button><button id="next" type="button">next</button><span id="count"></span></div>
 <div id="detail" hidden></div>
+<div class="table-wrap"><table><thead id="rows-head"></thead><tbody id="rows"></tbody></table></div>
+<div class="pager"><button id="prev" type="button">previous</button><button id="next" type="button">next</button><span id="count"></span></div>
 </section>`;
 }

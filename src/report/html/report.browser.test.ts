@@ -154,11 +154,14 @@ describe.skipIf(missing !== undefined)(`the HTML report in Chromium${missing ? `
     expect(text).toContain('parsed answer13');
     expect(text).toContain('reasonparsed via hashes');
     expect(text).toContain('⇄ flipped');
-    // "sells" -> "offers": the diff marks what was taken out and put in, characters only.
+    // "sells" -> "offers": the word diff marks the word taken out and the one put in.
     const dels = await detail.locator('pre.diff del').allTextContents();
     const ins = await detail.locator('pre.diff ins').allTextContents();
-    expect(dels.join('')).not.toBe('');
-    expect(ins.join('')).not.toBe('');
+    expect(dels).toEqual(['sells']);
+    expect(ins).toEqual(['offers']);
+    expect(await detail.locator('h4').first().textContent()).toContain(
+      'word diff: 1 word taken out, 1 word put in',
+    );
     // (Page code as a string: the repository's TypeScript has no DOM types.)
     const plain = await page.evaluate(`(() => {
       const pre = document.querySelector('#detail pre.diff');
@@ -172,6 +175,11 @@ describe.skipIf(missing !== undefined)(`the HTML report in Chromium${missing ? `
       return { before, after };
     })()`);
     expect(plain).toEqual({ before: HOSTILE_QUESTION, after: HOSTILE_QUESTION.replace('sells', 'offers') });
+    // By character on request: only the letters that differ are marked.
+    await page.check('#diff-chars');
+    const charDels = (await detail.locator('pre.diff del').allTextContents()).join('');
+    expect(charDels.length).toBeGreaterThan(0);
+    expect(charDels.length).toBeLessThan('sells'.length);
     await page.close();
   });
 

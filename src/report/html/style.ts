@@ -18,9 +18,11 @@ code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; background: va
 .warn { background: #fef3c7; border-left: 4px solid #f59e0b; padding: 6px 10px; }
 .unavailable-section { background: #fee2e2; border-left: 4px solid #ef4444; padding: 6px 10px; }
 .charts { display: flex; flex-wrap: wrap; gap: 18px; align-items: flex-start; }
-figure.chart { margin: 0; padding: 10px; border: 1px solid var(--line); border-radius: 6px; background: #fff; max-width: 100%; overflow-x: auto; }
-figure.chart svg { display: block; max-width: none; }
-figure.chart figcaption { max-width: 520px; color: var(--muted); font-size: 12px; margin-top: 6px; }
+figure.chart { margin: 0; padding: 10px; border: 1px solid var(--line); border-radius: 6px; background: #fff; max-width: 100%; min-width: 0; }
+/* A chart wider than its card is scaled down to fit (the SVG has a viewBox), never cut. */
+figure.chart svg { display: block; max-width: 100%; height: auto; }
+/* The caption wraps to the chart's width: it takes no part in the card's width. */
+figure.chart figcaption { contain: inline-size; min-width: 220px; color: var(--muted); font-size: 12px; margin-top: 6px; }
 figure.chart figcaption strong { display: block; color: var(--fg); font-size: 13px; margin-bottom: 2px; }
 .legend { color: var(--muted); }
 .key { margin-right: 14px; white-space: nowrap; }
@@ -28,14 +30,25 @@ figure.chart figcaption strong { display: block; color: var(--fg); font-size: 13
 .table-wrap { overflow-x: auto; margin: 8px 0 14px; }
 table { border-collapse: collapse; font-size: 12.5px; }
 th, td { border: 1px solid var(--line); padding: 3px 7px; text-align: left; vertical-align: top; }
+table.stack td { overflow-wrap: anywhere; }
 th { background: var(--panel); font-weight: 600; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.stack td.num { overflow-wrap: normal; }
+/* The run and coverage tables have a dozen columns: on a narrow page each row is a card. */
+@media (max-width: 1000px) {
+  table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; }
+  table.stack thead { display: none; }
+  table.stack tr { border: 1px solid var(--line); border-radius: 6px; margin-bottom: 8px; padding: 4px 0; }
+  table.stack td { border: 0; display: grid; grid-template-columns: 10em minmax(0, 1fr); gap: 8px; text-align: left; }
+  table.stack td::before { content: attr(data-label); color: var(--muted); }
+}
 details.tables, details.notes { margin-top: 18px; }
 details > summary { cursor: pointer; color: var(--accent); font-weight: 600; }
 .filters { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; background: var(--panel); padding: 10px; border: 1px solid var(--line); border-radius: 6px; }
 .filters select, .filters input[type=search] { font: inherit; padding: 3px 6px; }
 .filters .compare { margin-left: auto; display: flex; gap: 6px; align-items: center; }
 #transcripts table { width: 100%; margin-top: 8px; }
+#transcripts td.resp { overflow-wrap: anywhere; }
 #transcripts tbody tr { cursor: pointer; }
 #transcripts tbody tr:hover, #transcripts tbody tr:focus { background: #eef2ff; outline: none; }
 td.resp { color: #374151; max-width: 520px; }
@@ -44,13 +57,17 @@ td.resp { color: #374151; max-width: 520px; }
 .o-unscored { color: var(--muted); white-space: nowrap; }
 .o-failed { color: #92400e; white-space: nowrap; }
 .pager { margin-top: 8px; display: flex; gap: 10px; align-items: center; }
-#detail { margin-top: 14px; padding: 12px 14px; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); }
+#detail { scroll-margin-top: 48px; margin-top: 10px; padding: 12px 14px; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); }
 #detail dl { display: grid; grid-template-columns: 140px 1fr; gap: 4px 12px; margin: 0; }
 #detail dt { color: var(--muted); }
 #detail dd { margin: 0; min-width: 0; }
 pre { white-space: pre-wrap; word-break: break-word; margin: 0; font: 12px/1.45 ui-monospace, SFMono-Regular, Menlo, monospace; background: #fff; border: 1px solid var(--line); border-radius: 4px; padding: 6px 8px; }
 pre.diff del { background: #fecaca; color: #7f1d1d; text-decoration: line-through; }
 pre.diff ins { background: #bbf7d0; color: #14532d; text-decoration: none; }
+pre.diff del, pre.diff ins { border-radius: 2px; padding: 0 1px; }
+.diff-head { display: flex; gap: 12px; align-items: baseline; flex-wrap: wrap; }
+.diff-head h4 { margin-right: auto; }
+#detail .close { float: right; }
 .panes { display: grid; grid-template-columns: 1fr; gap: 14px; margin-top: 10px; }
 .panes.two { grid-template-columns: 1fr 1fr; }
 .cell { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; min-width: 0; }
