@@ -132,6 +132,8 @@ export async function buildLadderSuite(opts: BuildLadderSuiteOptions): Promise<L
     }
   }
 
+  for (const seed of opts.seeds) dropDuplicates(slots.filter((s) => s.seed === seed));
+
   const tests: LadderTest[] = [];
   for (const seed of opts.seeds) {
     tests.push(baselineTest(seed));
@@ -153,6 +155,37 @@ function needsAnotherAttempt(slot: Slot): boolean {
 function admitted(slot: Slot): Tried | undefined {
   const passed = slot.tried.filter((t) => t.rejectedBy === undefined);
   return passed.find((t) => t.severity?.level === slot.level) ?? passed[0];
+}
+
+/**
+ * One test per (seed, family, measured level) and no text twice for a seed
+ * (docs/ladder-suite.md#admission): on-level admissions claim their cell first, then an off-level
+ * one takes a cell still free, falling back to its slot's other passed candidates; a candidate
+ * whose cell or text is taken is rejected at gate `duplicate`. Mutates the slots' `tried`.
+ */
+function dropDuplicates(seedSlots: readonly Slot[]): void {
+  const cells = new Set<string>();
+  const texts = new Set<string>();
+  const onLevel = (s: Slot) => admitted(s)?.severity?.level === s.level;
+  const ordered = [...seedSlots.filter(onLevel), ...seedSlots.filter((s) => !onLevel(s))];
+  for (const slot of ordered) {
+    for (let chosen = admitted(slot); chosen; chosen = admitted(slot)) {
+      const cell = `${slot.family}/${chosen.severity?.level}`;
+      const text = (chosen.candidate as Candidate).text;
+      const clash = cells.has(cell)
+        ? `the seed already has a ${slot.family} test measured L${chosen.severity?.level}`
+        : texts.has(text)
+          ? 'the seed already has a test with this text'
+          : undefined;
+      if (clash === undefined) {
+        cells.add(cell);
+        texts.add(text);
+        break;
+      }
+      chosen.gates.push({ gate: 'duplicate', verdict: 'fail', reason: clash });
+      chosen.rejectedBy = 'duplicate';
+    }
+  }
 }
 
 function keyOf(slot: Slot, attempt: number): string {
