@@ -49,8 +49,16 @@ export const LadderConfigSchema = z
     baselineRepeats: z.int().positive().default(3),
     /** Level band tables (partial: missing families keep DESIGN.md's bands). */
     bands: BandTablesSchema.optional(),
-    /** Apply the paper's Context Load expansion bands [1.10,1.20)..[1.50,1.60) at admission. */
-    strictLoadBands: z.boolean().default(false),
+    /**
+     * Bin Context Load by the paper's expansion bands [1.10,1.20)..[1.50,1.60) (unset: true; with
+     * `reference: true`, false = the generic magnitude scale, as the reference code).
+     */
+    strictLoadBands: z.boolean().optional(),
+    /**
+     * Bin a score outside every band of its family on the generic scale (unset: false, so it is
+     * rejected at gate `level`; with `reference: true`, true, as the reference code).
+     */
+    genericFallback: z.boolean().optional(),
     /** A KB score at or above this counts as recognising the boundary (DESIGN.md 0.75; the code used 0.80). */
     kbRecognizeThreshold: z.number().min(0).max(1).default(DEFAULT_RECOGNIZE_THRESHOLD),
     /** Output-token cap of a KB judge call. */
@@ -86,10 +94,12 @@ export const LadderConfigSchema = z
       .optional(),
   })
   .strict()
-  .transform(({ parser, kbPrompt, quadrant, collapse, ...s }) => {
+  .transform(({ parser, kbPrompt, quadrant, collapse, strictLoadBands, genericFallback, ...s }) => {
     const side = s.reference ? 'reference' : 'waver';
     return {
       ...s,
+      strictLoadBands: strictLoadBands ?? !s.reference,
+      genericFallback: genericFallback ?? s.reference,
       parser: parser ?? side,
       kbPrompt: kbPrompt ?? side,
       quadrant: quadrant ?? side,

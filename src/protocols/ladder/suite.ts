@@ -77,6 +77,7 @@ const DEFAULT_ATTEMPTS = 2;
 interface MeasureSettings {
   bands?: BandTablesInput;
   strictLoadBands: boolean;
+  genericFallback: boolean;
 }
 
 export async function buildLadderSuite(opts: BuildLadderSuiteOptions): Promise<LadderSuiteBuild> {
@@ -272,6 +273,7 @@ function offlineGates(slot: Slot, tried: Tried, module: FamilyModule, measure: M
   const severity = measureSeverity(slot.family, original, text, {
     ...(measure.bands && { bands: measure.bands }),
     strictLoadBands: measure.strictLoadBands,
+    genericFallback: measure.genericFallback,
     ...(tried.candidate?.kbType && { kbType: tried.candidate.kbType }),
   });
   tried.severity = severity;
@@ -392,17 +394,28 @@ function checkSeeds(seeds: readonly Seed[]): void {
   }
 }
 
-/** The config's band tables (validated here too: a library caller may pass an unchecked object). */
+/**
+ * The config's band tables (validated here too: a library caller may pass an unchecked object) and
+ * binning settings: the paper's CL bands and no generic fallback, or with `reference: true` the
+ * reference code's side of both (docs/fidelity.md#ladder).
+ */
 function ladderMeasureOptions(config: WaverConfig): MeasureSettings {
-  const ladder = config.ladder as { bands?: unknown; strictLoadBands?: boolean } | undefined;
-  if (ladder?.bands === undefined) return { strictLoadBands: ladder?.strictLoadBands ?? false };
+  const ladder = config.ladder as
+    | { bands?: unknown; strictLoadBands?: boolean; genericFallback?: boolean; reference?: boolean }
+    | undefined;
+  const reference = ladder?.reference ?? false;
+  const settings = {
+    strictLoadBands: ladder?.strictLoadBands ?? !reference,
+    genericFallback: ladder?.genericFallback ?? reference,
+  };
+  if (ladder?.bands === undefined) return settings;
   const parsed = BandTablesSchema.safeParse(ladder.bands);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = ['ladder', 'bands', ...(issue?.path ?? []).map(String)].join('.');
     throw new InputError(issue?.message ?? 'invalid band table', { field });
   }
-  return { bands: parsed.data, strictLoadBands: ladder.strictLoadBands ?? false };
+  return { bands: parsed.data, ...settings };
 }
 
 /** Per family x requested level: seeds whose admitted test measured at the requested level (the fill table). */

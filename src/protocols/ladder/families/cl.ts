@@ -13,54 +13,51 @@ import { extractEntities } from '../text/entities.js';
 import type { Seed } from '../types.js';
 import { aimAtLevel } from './aim.js';
 import { instructionsFor } from './model-instructions.js';
-import { fill, rulesFor, type Slots, shuffled, slotsFor } from './rules-common.js';
+import { fill, rulesFor, type Slots, shuffled, slotsFor, templatesFor, topicOf } from './rules-common.js';
 import type { FamilyModule } from './types.js';
 
-/** On-topic, non-essential sentences; no numbers, no number words. */
+/**
+ * On-topic, non-essential sentences about the problem's own person, place and things; no numbers,
+ * no number words, nothing the computation could use. Templates whose slots the problem cannot fill
+ * (no place, no counted things, nobody named) are left out (rules-common `fitsTopic`).
+ */
 export const PADDING: readonly string[] = [
-  'It was warm.',
-  'All was calm.',
-  '{person} smiled.',
-  'The day was busy.',
-  'Nothing was rushed.',
-  '{person} usually plans the day carefully.',
-  'The {place} is a familiar spot in the area.',
-  'People often talk about the {place} with fondness.',
-  '{person} enjoys a calm, unhurried routine.',
-  'There is always something interesting to notice about {objects}.',
-  'Some people collect {objects} simply because they like them.',
-  '{person} once read a short article about {objects}.',
-  'The morning light made everything look cheerful.',
+  'It was a quiet day.',
+  'The weather was mild.',
+  'Nothing about the day was unusual.',
+  'Everyone involved took their time.',
+  'There was no particular rush.',
+  'It had rained a little the night before.',
+  'The morning was bright and clear.',
   'Nobody was in any particular hurry that day.',
-  '{person} tends to keep good notes.',
-  '{objects} come in many shapes and colors.',
-  'A light breeze was blowing outside.',
-  '{person} smiled while thinking about the plans for the week.',
-  'The {place} has been around for a long time.',
-  'Friends sometimes ask {person} for advice about {otherObjects}.',
-  '{person} likes to be organized about everyday tasks.',
-  'Conversations about {objects} can go on for a while.',
-  'The street outside was lined with tall trees.',
-  '{person} had a cup of tea earlier in the day.',
+  'Situations like this come up in everyday life.',
   'It is the kind of situation many families know well.',
   'Details like these are part of ordinary life.',
+  'A friend had asked about it earlier in the week.',
+  'The plan had been made a few days before.',
+  '{person} had thought about this for a while.',
+  '{person} likes to keep track of such things.',
+  '{person} tends to keep good notes.',
   '{person} prefers to do things step by step.',
-  'Everyone agreed that it was a pleasant afternoon.',
+  '{person} wanted to get the details right.',
+  '{person} had a cup of tea before starting.',
+  '{person} mentioned the plan to a neighbor.',
+  '{personPossessive} family was curious how it would turn out.',
+  '{person} keeps a small notebook for such plans.',
+  '{person} had done something similar before.',
+  'The {place} was busy that day.',
+  'The {place} is a familiar spot in the area.',
+  'The {place} has been around for a long time.',
   'The {place} usually gets busier in the evening.',
-  'Stories about {otherObjects} are surprisingly common.',
-  '{person} has always been curious about how things work.',
-  'The sound of birds could be heard nearby.',
-  '{person} often hums a song while working.',
-  'Neighbors say the {place} is worth a visit.',
-  'Small choices like this add up over time.',
-  '{person} enjoys sharing stories with friends.',
-  'The colors of the season were bright and warm.',
-  'It had rained a little the night before.',
-  '{person} keeps a small notebook for ideas.',
-  'Many people have opinions about {objects}.',
-  'There was a gentle hum of activity all around.',
-  '{person} believes that patience usually pays off.',
   'The {place} is known for its friendly atmosphere.',
+  'Neighbors say the {place} is worth a visit.',
+  'The {place} was a short walk from home.',
+  'The {objects} were easy to find.',
+  'The {objects} were of the usual kind.',
+  '{person} had always liked {objects}.',
+  'Friends sometimes ask {person} about {otherObjects}.',
+  '{person} checked the {objects} carefully.',
+  'The {objects} looked just as expected.',
 ];
 
 /** Openers that vary repeated padding without adding content. */
@@ -84,11 +81,12 @@ function lowerFirst(text: string): string {
 
 function plan(seed: Seed, rng: PyRandom): string[] {
   const entities = extractEntities(seed.question);
+  const padding = templatesFor(PADDING, topicOf(seed.question, entities));
   const out: string[] = [];
   let round = 0;
   while (out.length < MAX_SENTENCES) {
     const slots: Slots = slotsFor(entities, rng);
-    for (const template of shuffled(PADDING, rng)) {
+    for (const template of shuffled(padding, rng)) {
       const sentence = fill(template, slots);
       // The first round plain; later rounds vary the opener so repeats read less like copies.
       const opener = round === 0 ? '' : (OPENERS[(round + out.length) % OPENERS.length] as string);
