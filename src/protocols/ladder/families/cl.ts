@@ -1,17 +1,18 @@
 /**
  * Context Load: the original verbatim inside on-topic, non-essential sentences about its own
  * people, things and places, with no quantities, so that the input grows while the problem stays
- * the same. How much is added is chosen by measuring: by default Context Load is binned on the
- * generic magnitude scale (DESIGN.md: no family bands), so L5 needs several times the original's
- * length; with `strictLoadBands` the paper's words(G)/words(O) bands [1.1, 1.2) .. [1.5, 1.6) are
- * aimed at instead. See docs/ladder-families.md#cl.
+ * the same. How much is added is chosen by measuring: by default the paper's words(G)/words(O)
+ * bands [1.1, 1.2) .. [1.5, 1.6); with `strictLoadBands: false` (the reference code) the generic
+ * magnitude scale, where L5 needs several times the original's length. See docs/ladder-families.md#cl.
  */
 
+import { pySplit } from '../../../text-measures/python.js';
 import type { PyRandom } from '../../../util/random.js';
 import { contextLoadGate } from '../gates/family-gates.js';
+import { resolveBandTables } from '../severity/levels.js';
 import { extractEntities } from '../text/entities.js';
 import type { Seed } from '../types.js';
-import { aimAtLevel } from './aim.js';
+import { type AimTarget, aimAtLevel, assess } from './aim.js';
 import { instructionsFor } from './model-instructions.js';
 import { fill, rulesFor, type Slots, shuffled, slotsFor, templatesFor, topicOf } from './rules-common.js';
 import type { FamilyModule } from './types.js';
@@ -112,8 +113,13 @@ function assemble(original: string, sentences: readonly string[]): string {
 
 const rules = rulesFor('CL', contextLoadGate, ({ seed, original, level, rng, target }) => {
   const planned = plan(seed, rng);
-  // L1: a single sentence of rising length before the question (one whole sentence can already
-  // be too much for a short problem); higher levels: the first k+1 planned sentences.
+  if (target.opts?.strictLoadBands ?? true) {
+    const text = intoBand(target, [...new Set(planned)]);
+    return text === undefined ? undefined : { text, name: 'padding-band', subtype: 'on-topic-padding' };
+  }
+  // The generic magnitude scale (reference side). L1: a single sentence of rising length before
+  // the question (one whole sentence can already be too much for a short problem); higher
+  // levels: the first k+1 planned sentences.
   const single = [...new Set(planned)].sort((a, b) => a.length - b.length);
   const aimed = aimAtLevel(target, level === 1 ? single.length : planned.length, (k) =>
     level === 1 ? `${single[k]} ${original}` : assemble(original, planned.slice(0, k + 1)),
@@ -121,6 +127,39 @@ const rules = rulesFor('CL', contextLoadGate, ({ seed, original, level, rng, tar
   if (!aimed) return undefined;
   return { text: aimed.text, name: `padding-${aimed.strength + 1}`, subtype: 'on-topic-padding' };
 });
+
+/**
+ * The paper's expansion bands are a tenth of the original's length wide, narrower than a sentence
+ * on a short problem, so padding is picked by word count: the first subset of the (seeded, distinct)
+ * sentences, in their order, whose words bring words(G)/words(O) into the level's band; all of it
+ * before the original, so the question stays last (docs/ladder-families.md#cl).
+ */
+function intoBand(target: AimTarget, sentences: readonly string[]): string | undefined {
+  const original = target.original;
+  const base = pySplit(original).length;
+  const band = resolveBandTables(target.opts?.bands).clExpansion[target.level - 1];
+  if (!band || base === 0) return undefined;
+  const [lo, hi] = band;
+  const most = hi === null ? base : Math.ceil(hi * base - base);
+  const least = Math.max(1, Math.floor(lo * base - base));
+  // Subset sums over the sentences' word counts, earliest sentences first.
+  const reach = new Map<number, number[]>([[0, []]]);
+  sentences.forEach((sentence, i) => {
+    const words = pySplit(sentence).length;
+    for (const [sum, picks] of [...reach.entries()]) {
+      const next = sum + words;
+      if (next <= most && !reach.has(next)) reach.set(next, [...picks, i]);
+    }
+  });
+  const sums = [...reach.keys()].filter((n) => n >= least).sort((a, b) => a - b);
+  for (const sum of sums) {
+    const padding = (reach.get(sum) as number[]).map((i) => sentences[i] as string);
+    const text = [...padding, original].join(' ');
+    const { severity, gatesPass } = assess(target, text);
+    if (gatesPass && severity.level === target.level) return text;
+  }
+  return undefined;
+}
 
 export const contextLoad: FamilyModule = {
   family: 'CL',

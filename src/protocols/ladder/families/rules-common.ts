@@ -100,7 +100,8 @@ export interface Topic {
   named: boolean;
 }
 
-const MONEY = /\$|\b(?:cost|costs|price|prices|priced|pay|paid|pays|buy|buys|bought|sell|sells|sold|spend|spent|dollars?|cents?|earn|earns|earned|store|shop|market)\b/i;
+const MONEY =
+  /\$|\b(?:cost|costs|price|prices|priced|pay|paid|pays|buy|buys|bought|sell|sells|sold|spend|spent|dollars?|cents?|earn|earns|earned|store|shop|market)\b/i;
 const FOOD =
   /\b(?:bake|baked|bakes|bakery|cook|cooks|cooked|recipe|recipes|cake|cakes|cookies|pie|pies|eggs?|flour|sugar|pizza|pizzas|bread|muffins|cupcakes|donuts|sandwich(?:es)?|soup|meal|meals|fruit|apples|oranges|bananas|vegetables)\b/i;
 
