@@ -12,19 +12,22 @@ const SEATS: Seed = {
   id: 'seats',
   question:
     'Apple High School is holding graduation in their Fine Arts Center this year which has space for 6000 people. After accounting for 950 seats for graduates and 300 seats for faculty attending, how many tickets would each graduate receive to give to their friends and family if the tickets are split equally?',
-  gold: '2',
+  gold: 2,
+  source: 'issue-11',
 };
 const STUDENTS: Seed = {
   id: 'students',
   question:
     'A class has 32 students. Half of the students like to play video games and a quarter like to read. How many students like neither?',
-  gold: '8',
+  gold: 8,
+  source: 'issue-11',
 };
 const FOG: Seed = {
   id: 'fog',
   question:
     'A fog bank rolls in from the ocean to cover a city. It takes 10 minutes to cover every 3 miles of the city. If the city is 42 miles across from the oceanfront to the opposite inland edge, how many minutes will it take for the fog bank to cover the whole city?',
-  gold: '140',
+  gold: 140,
+  source: 'issue-11',
 };
 
 function added(seed: Seed, text: string): string {

@@ -236,7 +236,9 @@ export function measureSeverity(
   }
 
   const severity = byMagnitude(bands[family], opts.genericFallback ? bands.generic : null, magnitude, base);
-  if (family === 'F' && severity.level === 1 && addedMarkup(original, candidate).length > 0) {
+  // An L1 candidate is one binned L1 or one below F's L1 band (which the generic scale would call L1).
+  const l1Candidate = severity.level === 1 || (severity.level === undefined && magnitude < bands.F[0][0]);
+  if (family === 'F' && l1Candidate && addedMarkup(original, candidate).length > 0) {
     return { ...severity, level: 2, via: 'format-l1-rule' };
   }
   return severity;
