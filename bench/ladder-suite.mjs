@@ -32,8 +32,8 @@ if (!existsSync(SEEDS_CSV)) {
   process.exit(0);
 }
 
-const { WaverConfig } = await import(join(DIST, 'config', 'schema.js'));
-const { loadLadderSeedsCsv } = await import(join(DIST, 'data', 'ladder-seeds-csv.js'));
+const { BaseConfig: WaverConfig } = await import(join(DIST, 'config', 'schema.js'));
+const { loadLadderSeedsCsv } = await import(join(DIST, 'protocols', 'ladder', 'data', 'seeds-csv.js'));
 const { buildLadderSuite, fillCounts } = await import(join(DIST, 'protocols', 'ladder', 'suite.js'));
 const { ladderSuiteJsonl } = await import(join(DIST, 'protocols', 'ladder', 'suite-file.js'));
 const { FAMILIES, LEVELS } = await import(join(DIST, 'protocols', 'ladder', 'types.js'));

@@ -11,7 +11,8 @@ describe('the ladder config section', () => {
     expect(LadderConfigSchema.parse({})).toEqual({
       answerFormat: 'json',
       baselineRepeats: 3,
-      strictLoadBands: false,
+      strictLoadBands: true,
+      genericFallback: false,
       kbScoring: 'paper',
       kbRecognizeThreshold: 0.75,
       kbJudgeMaxTokens: 256,

@@ -53,8 +53,16 @@ export const LadderConfigSchema = z
     baselineRepeats: z.int().positive().default(3),
     /** Level band tables (partial: missing families keep DESIGN.md's bands). */
     bands: BandTablesSchema.optional(),
-    /** Apply the paper's Context Load expansion bands [1.10,1.20)..[1.50,1.60) at admission. */
-    strictLoadBands: z.boolean().default(false),
+    /**
+     * Bin Context Load by the paper's expansion bands [1.10,1.20)..[1.50,1.60) (unset: true; with
+     * `reference: true`, false = the generic magnitude scale, as the reference code).
+     */
+    strictLoadBands: z.boolean().optional(),
+    /**
+     * Bin a score outside every band of its family on the generic scale (unset: false, so it is
+     * rejected at gate `level`; with `reference: true`, true, as the reference code).
+     */
+    genericFallback: z.boolean().optional(),
     /**
      * KB judge: `paper` (the four-point rubric, each point described per boundary type) or `reference`
      * (the reference code's judge prompt, three points, stray scores snapped; docs/ladder.md#kb-scoring).
@@ -98,21 +106,35 @@ export const LadderConfigSchema = z
       .optional(),
   })
   .strict()
-  .transform(({ parser, kbPrompt, quadrant, collapse, kbScoring, kbRecognizeThreshold, ...s }) => {
-    const side = s.reference ? 'reference' : 'waver';
-    const scoring = kbScoring ?? (s.reference ? 'reference' : 'paper');
-    return {
-      ...s,
-      kbScoring: scoring,
-      kbRecognizeThreshold:
-        kbRecognizeThreshold ??
-        (scoring === 'reference' ? REFERENCE_RECOGNIZE_THRESHOLD : DEFAULT_RECOGNIZE_THRESHOLD),
-      parser: parser ?? side,
-      kbPrompt: kbPrompt ?? side,
-      quadrant: quadrant ?? side,
-      collapse: collapse ?? side,
-    };
-  });
+  .transform(
+    ({
+      parser,
+      kbPrompt,
+      quadrant,
+      collapse,
+      kbScoring,
+      kbRecognizeThreshold,
+      strictLoadBands,
+      genericFallback,
+      ...s
+    }) => {
+      const side = s.reference ? 'reference' : 'waver';
+      const scoring = kbScoring ?? (s.reference ? 'reference' : 'paper');
+      return {
+        ...s,
+        kbScoring: scoring,
+        kbRecognizeThreshold:
+          kbRecognizeThreshold ??
+          (scoring === 'reference' ? REFERENCE_RECOGNIZE_THRESHOLD : DEFAULT_RECOGNIZE_THRESHOLD),
+        strictLoadBands: strictLoadBands ?? !s.reference,
+        genericFallback: genericFallback ?? s.reference,
+        parser: parser ?? side,
+        kbPrompt: kbPrompt ?? side,
+        quadrant: quadrant ?? side,
+        collapse: collapse ?? side,
+      };
+    },
+  );
 
 export type LadderConfig = z.infer<typeof LadderConfigSchema>;
 export type LadderConfigInput = z.input<typeof LadderConfigSchema>;

@@ -2,8 +2,10 @@
  * The rules fill table (issue 3 "Prove"): for each family x requested level, the share of seeds
  * that got, within 2 attempts, a gated candidate measured at that level. Goal: >= 80% per cell.
  *
- * Semantic Variation L3-L5 (and L2 on the short built-in problems) fall short and are held to
- * floors a little under what they measure today; the reason is
+ * Semantic Variation falls short at every level and is held to floors a little under what it
+ * measures today: since issue 11 it uses no raw WordNet synonym and never asks the question first,
+ * and a score below its L1 band is rejected rather than binned L1 by the generic scale; the reason
+ * for L3-L5 is
  * in docs/ladder-families.md#sv-fill: DESIGN.md's SV bands ask for magnitudes (>= .35, .60, .85)
  * that difflib only gives a short problem (under 200 characters, no autojunk) when most of its
  * characters change, which meaning-preserving rewording within 1.3x the words cannot do; even a
@@ -20,8 +22,8 @@ const GOAL = 0.8;
 
 /** Cells below the goal, with the share they are held to (see the header comment). */
 const KNOWN_SHORT: Record<'paper' | 'builtin', Partial<Record<`${Family}${Level}`, number>>> = {
-  paper: { SV3: 0.68, SV4: 0.65, SV5: 0.22 },
-  builtin: { SV2: 0.68, SV3: 0.62, SV4: 0.35, SV5: 0.02 },
+  paper: { SV1: 0.6, SV2: 0.74, SV3: 0.38, SV4: 0.39, SV5: 0.1 },
+  builtin: { SV1: 0.56, SV2: 0.67, SV3: 0.14, SV4: 0.2, SV5: 0 },
 };
 
 function check(cells: readonly FillCell[], set: 'paper' | 'builtin'): void {

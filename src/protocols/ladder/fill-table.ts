@@ -40,7 +40,12 @@ export function computeFillTable(seeds: readonly Seed[], opts: FillOptions = {})
       for (const seed of seeds) {
         for (let attempt = 1; attempt <= attempts; attempt++) {
           const rngSeed = deriveSeed(opts.seed ?? 0, seed.id, family, level, attempt);
-          const rulesOpts = { bands: opts.bands, strictLoadBands: opts.strictLoadBands, rngSeed };
+          const rulesOpts = {
+            bands: opts.bands,
+            strictLoadBands: opts.strictLoadBands,
+            genericFallback: opts.genericFallback,
+            rngSeed,
+          };
           const candidate = module.rules(seed, level, attempt, new PyRandom(rngSeed), rulesOpts);
           let outcome: string;
           if (!candidate) outcome = 'none';
@@ -52,6 +57,7 @@ export function computeFillTable(seeds: readonly Seed[], opts: FillOptions = {})
             const measured = measureSeverity(family, seed.question, candidate.text, {
               bands: opts.bands,
               strictLoadBands: opts.strictLoadBands,
+              genericFallback: opts.genericFallback,
               kbType: candidate.kbType,
             }).level;
             outcome = measured === undefined ? 'unbinned' : `L${measured}`;

@@ -130,6 +130,53 @@ describe('buildLadderSuite with the rules generators', async () => {
   });
 });
 
+describe('one test per (seed, family, measured level), no text twice for a seed', () => {
+  const config = testConfig(dir);
+  // A rule that ignores the level: every request yields the same text, measured at one level
+  // (issue 11: 81 identical texts admitted under two requested levels).
+  const sv = FAMILY_MODULES.SV;
+  const sameText: typeof sv = {
+    ...sv,
+    rules: (seed, _level, attempt, rng, opts) => sv.rules(seed, 2, attempt, rng, opts),
+  };
+  const modules = { ...FAMILY_MODULES, SV: sameText };
+
+  it('admits the on-level test and rejects the copies at gate duplicate', async () => {
+    const build = await buildLadderSuite({
+      seeds: SEEDS.slice(0, 3),
+      config,
+      generator: 'rules',
+      seed: 7,
+      families: ['SV'],
+      modules,
+    });
+    for (const seed of SEEDS.slice(0, 3)) {
+      const tests = build.tests.filter((t) => t.seedId === seed.id && t.family === 'SV');
+      const cells = tests.map((t) => t.measuredLevel);
+      expect(new Set(cells).size).toBe(cells.length);
+      expect(new Set(tests.map((t) => t.text)).size).toBe(tests.length);
+    }
+    const row = build.admission[0];
+    expect(row?.rejectedByGate.duplicate).toBeGreaterThan(0);
+    const rejected = Object.values(row?.rejectedByGate ?? {}).reduce((a, b) => a + b, 0);
+    expect(row?.candidates).toBe((row?.admitted ?? 0) + rejected + (row?.superseded ?? 0));
+  });
+
+  it('holds on the full rules suite', async () => {
+    const build = await buildLadderSuite({ seeds: SEEDS, config, generator: 'rules', seed: 3 });
+    const cells = new Set<string>();
+    const texts = new Set<string>();
+    for (const t of build.tests) {
+      if (t.family === 'baseline') continue;
+      const cell = `${t.seedId}/${t.family}/${t.measuredLevel}`;
+      expect(cells.has(cell), cell).toBe(false);
+      expect(texts.has(`${t.seedId}/${t.text}`), t.text).toBe(false);
+      cells.add(cell);
+      texts.add(`${t.seedId}/${t.text}`);
+    }
+  });
+});
+
 describe('buildLadderSuite with a generator model and a judge (replay recordings)', () => {
   const sv = FAMILY_MODULES.SV;
   const iq = FAMILY_MODULES.IQ;

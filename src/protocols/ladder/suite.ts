@@ -77,6 +77,7 @@ const DEFAULT_ATTEMPTS = 2;
 interface MeasureSettings {
   bands?: BandTablesInput;
   strictLoadBands: boolean;
+  genericFallback: boolean;
 }
 
 export async function buildLadderSuite(opts: BuildLadderSuiteOptions): Promise<LadderSuiteBuild> {
@@ -132,6 +133,8 @@ export async function buildLadderSuite(opts: BuildLadderSuiteOptions): Promise<L
     }
   }
 
+  for (const seed of opts.seeds) dropDuplicates(slots.filter((s) => s.seed === seed));
+
   const tests: LadderTest[] = [];
   for (const seed of opts.seeds) {
     tests.push(baselineTest(seed));
@@ -153,6 +156,37 @@ function needsAnotherAttempt(slot: Slot): boolean {
 function admitted(slot: Slot): Tried | undefined {
   const passed = slot.tried.filter((t) => t.rejectedBy === undefined);
   return passed.find((t) => t.severity?.level === slot.level) ?? passed[0];
+}
+
+/**
+ * One test per (seed, family, measured level) and no text twice for a seed
+ * (docs/ladder-suite.md#admission): on-level admissions claim their cell first, then an off-level
+ * one takes a cell still free, falling back to its slot's other passed candidates; a candidate
+ * whose cell or text is taken is rejected at gate `duplicate`. Mutates the slots' `tried`.
+ */
+function dropDuplicates(seedSlots: readonly Slot[]): void {
+  const cells = new Set<string>();
+  const texts = new Set<string>();
+  const onLevel = (s: Slot) => admitted(s)?.severity?.level === s.level;
+  const ordered = [...seedSlots.filter(onLevel), ...seedSlots.filter((s) => !onLevel(s))];
+  for (const slot of ordered) {
+    for (let chosen = admitted(slot); chosen; chosen = admitted(slot)) {
+      const cell = `${slot.family}/${chosen.severity?.level}`;
+      const text = (chosen.candidate as Candidate).text;
+      const clash = cells.has(cell)
+        ? `the seed already has a ${slot.family} test measured L${chosen.severity?.level}`
+        : texts.has(text)
+          ? 'the seed already has a test with this text'
+          : undefined;
+      if (clash === undefined) {
+        cells.add(cell);
+        texts.add(text);
+        break;
+      }
+      chosen.gates.push({ gate: 'duplicate', verdict: 'fail', reason: clash });
+      chosen.rejectedBy = 'duplicate';
+    }
+  }
 }
 
 function keyOf(slot: Slot, attempt: number): string {
@@ -239,6 +273,7 @@ function offlineGates(slot: Slot, tried: Tried, module: FamilyModule, measure: M
   const severity = measureSeverity(slot.family, original, text, {
     ...(measure.bands && { bands: measure.bands }),
     strictLoadBands: measure.strictLoadBands,
+    genericFallback: measure.genericFallback,
     ...(tried.candidate?.kbType && { kbType: tried.candidate.kbType }),
   });
   tried.severity = severity;
@@ -359,17 +394,28 @@ function checkSeeds(seeds: readonly Seed[]): void {
   }
 }
 
-/** The config's band tables (validated here too: a library caller may pass an unchecked object). */
+/**
+ * The config's band tables (validated here too: a library caller may pass an unchecked object) and
+ * binning settings: the paper's CL bands and no generic fallback, or with `reference: true` the
+ * reference code's side of both (docs/fidelity.md#ladder).
+ */
 function ladderMeasureOptions(config: WaverConfig): MeasureSettings {
-  const ladder = config.ladder as { bands?: unknown; strictLoadBands?: boolean } | undefined;
-  if (ladder?.bands === undefined) return { strictLoadBands: ladder?.strictLoadBands ?? false };
+  const ladder = config.ladder as
+    | { bands?: unknown; strictLoadBands?: boolean; genericFallback?: boolean; reference?: boolean }
+    | undefined;
+  const reference = ladder?.reference ?? false;
+  const settings = {
+    strictLoadBands: ladder?.strictLoadBands ?? !reference,
+    genericFallback: ladder?.genericFallback ?? reference,
+  };
+  if (ladder?.bands === undefined) return settings;
   const parsed = BandTablesSchema.safeParse(ladder.bands);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = ['ladder', 'bands', ...(issue?.path ?? []).map(String)].join('.');
     throw new InputError(issue?.message ?? 'invalid band table', { field });
   }
-  return { bands: parsed.data, strictLoadBands: ladder.strictLoadBands ?? false };
+  return { bands: parsed.data, ...settings };
 }
 
 /** Per family x requested level: seeds whose admitted test measured at the requested level (the fill table). */

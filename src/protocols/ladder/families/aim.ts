@@ -31,6 +31,7 @@ export function assess(target: AimTarget, text: string): { severity: Severity; g
   const severity = measureSeverity(target.family, target.original, text, {
     bands: target.opts?.bands,
     strictLoadBands: target.opts?.strictLoadBands,
+    genericFallback: target.opts?.genericFallback,
     kbType: target.kbType,
   });
   const structural = target.family === 'KB' ? true : structuralGate(target.original, text).verdict === 'pass';
@@ -41,14 +42,15 @@ export function assess(target: AimTarget, text: string): { severity: Severity; g
 /**
  * The smallest score binned at `level`: the band's lower edge, raised to the previous band's upper
  * edge where bands overlap (the first band wins). Below it, a stronger variant is needed; at or
- * above it, a weaker one (a score past the band falls to the generic scale, never back to `level`).
+ * above it, a weaker one (a score past the band has no level, or with `genericFallback` a generic
+ * one, never `level` again).
  */
 export function lowerEdge(target: AimTarget): number | undefined {
   if (target.family === 'CIS' || target.family === 'KB') return undefined;
   const tables = resolveBandTables(target.opts?.bands);
   const table =
     target.family === 'CL'
-      ? target.opts?.strictLoadBands
+      ? (target.opts?.strictLoadBands ?? true)
         ? tables.clExpansion
         : (tables.CL ?? tables.generic)
       : tables[target.family];

@@ -13,7 +13,16 @@ import { numbersIn, numberValue } from '../text/tokens.js';
 import type { Level, Seed } from '../types.js';
 import { aimAtLevel } from './aim.js';
 import { instructionsFor } from './model-instructions.js';
-import { fill, freshNumber, rulesFor, type Slots, shuffled, slotsFor } from './rules-common.js';
+import {
+  fill,
+  freshNumber,
+  rulesFor,
+  type Slots,
+  shuffled,
+  slotsFor,
+  templatesFor,
+  topicOf,
+} from './rules-common.js';
 import type { FamilyModule } from './types.js';
 
 /** Background sentences without numbers (CI L1, and some filler at higher levels). */
@@ -32,9 +41,17 @@ export const QUIET_DISTRACTORS: readonly string[] = [
   'The {place} has bright yellow walls and a friendly owner.',
   '{personPossessive} neighbor prefers {otherObjects} to anything else.',
   'There was a long line of cars on the road outside.',
+  'A friend called to ask about the weekend.',
+  'The radio was playing an old song.',
+  '{person} had a busy week at work.',
+  '{person} wrote everything down in a notebook.',
+  '{friendOf} stopped by to say hello.',
 ];
 
-/** Distractors with numbers; `{n}` is a count and `{m}` an amount of money, both new to the problem. */
+/**
+ * Distractors with numbers, new to the problem: `{n}` a count the size of the problem's own, `{k}`
+ * an everyday small count (an age, pages, blocks: never "1316 years old"), `{m}` an amount of money.
+ */
 export const NUMBER_DISTRACTORS: readonly string[] = [
   '{personPossessive} neighbor bought {n} {otherObjects} last month.',
   'Last year, the {place} sold {n} {objects} in a single week.',
@@ -52,6 +69,14 @@ export const NUMBER_DISTRACTORS: readonly string[] = [
   'Before any of this, {friendOf} had read that a chef once used {n} {objects} in one recipe.',
   'In a puzzle book, a similar story has someone with {n} {otherObjects} and {m} to spend.',
   'Had prices been like those of the year before, {objects} would have cost {m}, but they were not.',
+  '{friendOf} is {k} years old.',
+  '{personPossessive} neighbor lives {k} houses down the street.',
+  'Last week, {friendOf} read {k} pages of a novel.',
+  'On a different day, a classmate walked {k} blocks to the library.',
+  'The nearest bus stop is {k} meters from {personPossessive} door.',
+  'Last summer, {friendOf} planted {k} flowers in the garden.',
+  'A different family in town keeps {k} photos in an album.',
+  'On another occasion, {friendOf} spent {m} on a birthday present.',
 ];
 
 /** The most distractor sentences a candidate gets (the L5 band needs up to about 3.7x the original's length). */
@@ -64,14 +89,19 @@ interface Planned {
 
 function plan(seed: Seed, level: Level, rng: PyRandom): Planned[] {
   const original = seed.question;
-  const slots: Slots = slotsFor(extractEntities(original), rng);
+  const entities = extractEntities(original);
+  const slots: Slots = slotsFor(entities, rng);
+  // Only templates the problem's own place, things and subject fit (issue 11: no store where there is none).
+  const topic = topicOf(original, entities);
+  const quietPool = templatesFor(QUIET_DISTRACTORS, topic);
+  const numberPool = templatesFor(NUMBER_DISTRACTORS, topic);
   const numbers = numbersIn(original);
   const avoid = new Set(numbers.map(numberValue));
   const money = numbers.find((n) => n.startsWith('$')) ?? '$12';
   const count = numbers.find((n) => !n.startsWith('$') && !n.includes('.')) ?? '7';
   if (level === 1) {
     // One sentence; the shortest first, so aiming walks from the mildest to the longest.
-    return shuffled(QUIET_DISTRACTORS, rng)
+    return shuffled(quietPool, rng)
       .map((t) => ({ text: fill(t, slots), before: rng.random() < 0.5 }))
       .sort((a, b) => a.text.length - b.text.length);
   }
@@ -83,13 +113,14 @@ function plan(seed: Seed, level: Level, rng: PyRandom): Planned[] {
     // The first sentence always carries numbers, so every L2-L5 candidate has some.
     const useQuiet = level >= 3 && out.length > 0 && rng.random() < 0.25;
     if (useQuiet) {
-      if (quiet.length === 0) quiet = shuffled(QUIET_DISTRACTORS, rng);
+      if (quiet.length === 0) quiet = shuffled(quietPool, rng);
       out.push({ text: fill(quiet.pop() as string, slots), before: rng.random() < 0.5 });
       continue;
     }
-    if (pool.length === 0) pool = shuffled(NUMBER_DISTRACTORS, rng);
+    if (pool.length === 0) pool = shuffled(numberPool, rng);
     const text = fill(pool.pop() as string, slots, {
       n: freshNumber(rng, count, avoid).replace(/^\$/, ''),
+      k: freshNumber(rng, '12', avoid),
       m: freshNumber(rng, money.startsWith('$') ? money : `$${money}`, avoid),
     });
     out.push({ text, before: rng.random() < 0.5 });

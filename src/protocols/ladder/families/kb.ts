@@ -5,8 +5,8 @@
  *   L2 fabricated evidence: that quantity is only "reported" in a study that does not exist;
  *   L3 not yet knowable: it will only be set in the future;
  *   L4 fabricated entity: it is whatever an invented organisation's guide says;
- *   L5 impossible premise: a sentence contradicts a given quantity (fewer ever existed than were used),
- *      or, when no count is available, the story is set on a date that does not exist.
+ *   L5 impossible premise: a given the computation uses is made impossible in place (a share over
+ *      the whole, more hours than a day has, a negative count or price).
  * The quantity is taken from the problem's givens (not the question sentence when possible); all
  * its occurrences are replaced, so the value cannot be read back from a repeat.
  */
@@ -15,7 +15,6 @@ import type { PyRandom } from '../../../util/random.js';
 import { knowledgeBoundaryGate } from '../gates/family-gates.js';
 import { extractEntities } from '../text/entities.js';
 import { findQuantities, type Quantity, replaceQuantity } from '../text/quantities.js';
-import { capitalize } from '../text/tokens.js';
 import { KB_LEVEL, KB_TYPES, type KbType, type Level } from '../types.js';
 import { instructionsFor } from './model-instructions.js';
 import { rulesFor } from './rules-common.js';
@@ -56,10 +55,6 @@ function described(q: Quantity): string {
       return q.follows && !q.hyphenated ? `number of ${q.follows}` : 'number';
   }
 }
-
-/** Units of time or measure: "fewer than 5 minutes have ever existed" is no premise at all. */
-const MEASURE_UNIT =
-  /^(seconds?|minutes?|hours?|days?|weeks?|months?|years?|miles?|feet|foot|inches?|yards?|meters?|kilometers?|pounds?|ounces?|grams?|kilograms?|liters?|litres?|gallons?|cups?|cents?|dollars?|times|percent|points?)\b/;
 
 const SURNAMES = [
   'Hartwell',
@@ -110,11 +105,31 @@ function pickQuantity(
  */
 function blur(question: string, q: Quantity): string {
   const escaped = q.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const withArticle =
-    q.kind === 'money'
-      ? question.replace(new RegExp(`\\b(an?) ${escaped}(?![\\d.,])`, 'g'), 'a certain')
+  // After a determiner the amount is an adjective: "her $400,000 budget" becomes "her undisclosed
+  // budget", never "her a certain amount 000 budget" (issue 11).
+  const determined =
+    q.kind === 'money' || q.kind === 'count'
+      ? question.replace(
+          new RegExp(`\\b(an?|the|her|his|their|my|your|its|our) ${escaped}(?![\\d.,])(?=\\s+[a-z])`, 'gi'),
+          (_m, det: string) => `${/^an?$/i.test(det) ? matchArticle(det) : det} undisclosed`,
+        )
       : question;
-  return replaceQuantity(withArticle, q, vague(q));
+  return unrecoverable(replaceQuantity(determined, q, vague(q)), q);
+}
+
+/** "a"/"A" before "undisclosed" is "an"/"An". */
+function matchArticle(det: string): string {
+  return det[0] === 'A' ? 'An' : 'an';
+}
+
+/**
+ * A total in the question gives the blurred given back ("the remaining 24 liters" when 10 and 15
+ * were given and one spilled, issue 11): such a number after "the remaining/other/total/whole"
+ * goes too.
+ */
+function unrecoverable(text: string, q: Quantity): string {
+  if (q.inQuestion) return text;
+  return text.replace(/\b(the (?:remaining|other|total|whole|entire|combined)) \d+(?:[.,]\d+)*\s/gi, '$1 ');
 }
 
 /** Builds the rewrite for one boundary type; undefined when the problem offers nothing to work with. */
@@ -160,25 +175,50 @@ function rewrite(type: KbType, question: string, rng: PyRandom): { text: string;
       return { text, how: `${q.text} tied to an invented organisation` };
     }
     case 'impossible-premise': {
-      const countable = (x: Quantity) =>
-        x.kind === 'count' &&
-        (x.value ?? 0) >= 2 &&
-        x.follows !== '' &&
-        !x.hyphenated &&
-        !MEASURE_UNIT.test(x.follows);
-      const count = pickQuantity(quantities, rng, countable);
-      if (count && countable(count)) {
-        const fewer = Math.max(1, Math.floor((count.value as number) / 2));
-        const sentence = `Yet fewer than ${fewer} ${count.follows} have ever existed anywhere.`;
-        return { text: `${question} ${sentence}`, how: `contradicts ${count.text} ${count.follows}` };
-      }
-      const who = entities.named ? entities.person : 'everything described here';
-      const sentence = entities.named
-        ? `${capitalize(who)} did all of this on the 30th of February.`
-        : 'All of this took place on the 30th of February.';
-      return { text: `${question} ${sentence}`, how: 'set on a date that does not exist' };
+      return impossible(question, quantities, rng);
     }
   }
+}
+
+/**
+ * L5: a given the computation uses is made impossible in place, so the arithmetic itself rests on
+ * the impossible premise (issue 11: an appended "30th of February" touched nothing): a share over
+ * the whole ("130% of"), more hours in a day than it has, or a count or price below zero.
+ */
+function impossible(
+  question: string,
+  quantities: readonly Quantity[],
+  rng: PyRandom,
+): { text: string; how: string } | undefined {
+  const given = quantities.filter((q) => !q.inQuestion && !q.hyphenated);
+  const percent = given.find(
+    (q) => q.kind === 'percent' && /^\s+of\b/.test(question.slice(q.index + q.text.length)),
+  );
+  if (percent) {
+    const value = 110 + 10 * rng.randrange(9);
+    const text = replaceQuantity(
+      question,
+      percent,
+      percent.text.includes('percent') ? `${value} percent` : `${value}%`,
+    );
+    return { text, how: `${percent.text} of a whole made ${value}%` };
+  }
+  const perDay = given.find(
+    (q) => q.kind === 'count' && /^hours? (?:a|per|each|every) day\b/.test(q.follows),
+  );
+  if (perDay) {
+    const value = 25 + rng.randrange(12);
+    return {
+      text: replaceQuantity(question, perDay, String(value)),
+      how: `${perDay.text} hours a day made ${value}`,
+    };
+  }
+  const counted = given.filter((q) => (q.kind === 'count' || q.kind === 'money') && (q.value ?? 1) > 0);
+  const q = counted.length > 0 ? rng.choice(counted) : undefined;
+  if (!q) return undefined;
+  const negative = q.kind === 'money' ? `-${q.text}` : `-${q.text}`;
+  const text = replaceQuantity(question, q, negative);
+  return { text, how: `${q.text} made negative (${negative})` };
 }
 
 const rules = rulesFor('KB', knowledgeBoundaryGate, ({ original, level, rng }) => {

@@ -86,6 +86,53 @@ export interface Slots {
   friendOf: string;
 }
 
+/** What a problem is about, for choosing only the templates that fit it (issue 11: no store where there is none). */
+export interface Topic {
+  /** The problem names a place (`bakery`), so `{place}` is its own. */
+  place: boolean;
+  /** The problem counts things, so `{objects}` is its own. */
+  objects: boolean;
+  /** Money, buying or selling appear in it, so shop talk fits. */
+  money: boolean;
+  /** Food or cooking appear in it, so a recipe fits. */
+  food: boolean;
+  /** The problem names its person, so `{person}` reads as a name, not "someone". */
+  named: boolean;
+}
+
+const MONEY =
+  /\$|\b(?:cost|costs|price|prices|priced|pay|paid|pays|buy|buys|bought|sell|sells|sold|spend|spent|dollars?|cents?|earn|earns|earned|store|shop|market)\b/i;
+const FOOD =
+  /\b(?:bake|baked|bakes|bakery|cook|cooks|cooked|recipe|recipes|cake|cakes|cookies|pie|pies|eggs?|flour|sugar|pizza|pizzas|bread|muffins|cupcakes|donuts|sandwich(?:es)?|soup|meal|meals|fruit|apples|oranges|bananas|vegetables)\b/i;
+
+export function topicOf(text: string, entities: Entities): Topic {
+  return {
+    place: entities.places.length > 0,
+    objects: entities.objects.length > 0,
+    money: MONEY.test(text),
+    food: FOOD.test(text),
+    named: entities.named,
+  };
+}
+
+const NEEDS_MONEY = /\{m\}|\b(?:sold|sale|charges|paid|spent|customer|stall|prices?|cost)\b/;
+const NEEDS_FOOD = /\b(?:chef|recipe)\b/;
+
+/** Whether a template's slots and subject fit the problem (its place, its things, money, food). */
+export function fitsTopic(template: string, topic: Topic): boolean {
+  if (template.includes('{place}') && !topic.place) return false;
+  if (/\{(?:objects|otherObjects)\}/.test(template) && !topic.objects) return false;
+  if (NEEDS_MONEY.test(template) && !topic.money) return false;
+  if (NEEDS_FOOD.test(template) && !topic.food) return false;
+  if (/\{(?:person|personPossessive)\}/.test(template) && !topic.named) return false;
+  return true;
+}
+
+/** The templates that fit the problem's topic (see fitsTopic). */
+export function templatesFor(templates: readonly string[], topic: Topic): string[] {
+  return templates.filter((t) => fitsTopic(t, topic));
+}
+
 export function slotsFor(entities: Entities, rng: PyRandom): Slots {
   const objects = entities.objects.length > 0 ? entities.objects : ['items'];
   const first = rng.choice(objects);

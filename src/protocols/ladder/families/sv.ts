@@ -1,7 +1,7 @@
 /**
  * Semantic Variation: paraphrase that keeps every number and the answer. The operations, by level:
- *   L1 single-word synonyms (a hand-checked lexicon, then WordNet's most frequent sense, kept only
- *      when the synonym's own first sense is the same synset) and contractions;
+ *   L1 single-word synonyms from the hand-checked lexicon only (no raw WordNet synonym: "slew" ->
+ *      "mint", "use" -> "usage", "tubes" -> "tubings", issue 11) and contractions;
  *   L2 adds phrase rewrites ("wants to" -> "would like to", "how many" -> "what number of") and,
  *      after them, clause work inside each sentence: a leading "If ..., " clause moved to the end
  *      and back, a time or place phrase moved, active -> passive voice, a number list in reverse
@@ -9,7 +9,7 @@
  *      "Find how many ...";
  *   L3 adds at most one merge of two sentences;
  *   L4 adds merging and splitting sentences freely and giving the facts in reverse order;
- *   L5 adds a framing sentence (L4 uses it as a last resort, L3 asking the question first).
+ *   L5 adds a framing sentence (L4 uses it as a last resort). The question stays last.
  * L1-L2 keep the sentence count, L3 changes it by at most one, L4-L5 are free; at most 1.3x the
  * words (DESIGN.md). How many operations are applied is chosen by measuring (see aim.ts).
  */
@@ -18,9 +18,9 @@ import type { PyRandom } from '../../../util/random.js';
 import { semanticVariationGate } from '../gates/family-gates.js';
 import { type Entities, extractEntities } from '../text/entities.js';
 import { bounded, CONTRACTIONS, LEXICON } from '../text/lexicon.js';
-import { analyse, inflect, isGraded, matchCase } from '../text/morphology.js';
-import { capitalize, isNumberWord, numbersIn, splitSentences, whitespaceWords } from '../text/tokens.js';
-import { type Pos, safeSynonyms, senseCount, synsets } from '../text/wordnet.js';
+import { analyse, inflect, matchCase } from '../text/morphology.js';
+import { capitalize, numbersIn, splitSentences, whitespaceWords } from '../text/tokens.js';
+import { synsets } from '../text/wordnet.js';
 import type { Level } from '../types.js';
 import { type Aimed, aimAtLevel } from './aim.js';
 import { instructionsFor } from './model-instructions.js';
@@ -53,7 +53,6 @@ type StructOp =
   | { kind: 'present-tense'; label: 'present-tense' }
   | { kind: 'merge'; label: 'merge'; sentence: number }
   | { kind: 'reverse-givens'; label: 'reverse-givens' }
-  | { kind: 'question-first'; label: 'question-first' }
   | { kind: 'frame'; label: 'frame'; text: string };
 
 type Op = WordOp | StructOp;
@@ -62,7 +61,7 @@ type Op = WordOp | StructOp;
 // Words
 
 /** Words never swapped: function words, quantities, units and the maths that must not move. */
-const PROTECTED = new Set(
+const _PROTECTED = new Set(
   (
     'a an the and or but if then so of to in on at by for from with as than that which who whom whose what when ' +
     'where why how is are was were be been being am has have had do does did will would can could should may ' +
@@ -77,65 +76,11 @@ const PROTECTED = new Set(
   ).split(' '),
 );
 
-/** Guesses which parts of speech a word plays from its neighbours, most likely first. */
-/** WordNet is asked about nouns, verbs and adjectives; adverbs ("far", "so") are too idiomatic to swap. */
-function posOrder(word: string, prev: string, next: string): Pos[] {
-  if (/ing$/.test(word) || /ed$/.test(word)) return ['verb', 'adj'];
-  // "A builder works for 4 weeks": an -s word followed by a preposition, number or article acts.
-  if (
-    /s$/.test(word) &&
-    /^(for|to|at|in|on|with|from|by|into|over|every|each|a|an|the|his|her|their|some|\$?\d.*)$/.test(next) &&
-    analyse(word, 'verb').some((a) => a.form === 'third')
-  )
-    return ['verb', 'noun'];
-  if (/^(to|will|would|can|could|should|must|did|does|do|may|might)$/.test(prev)) return ['verb'];
-  if (/^(he|she|they|i|we|it|who)$/.test(prev)) return ['verb'];
-  if (
-    /^(the|a|an|his|her|their|my|its|our|your|this|that|these|those|some|many|few|several|each|every)$/.test(
-      prev,
-    )
-  )
-    return /^[a-z]+$/.test(next) && !PROTECTED.has(next) ? ['adj', 'noun'] : ['noun', 'adj'];
-  if (/^\$?\d/.test(prev)) return ['noun', 'adj'];
-  return ['noun', 'adj', 'verb'];
-}
-
-/** A WordNet synonym of `word` in the same form, or undefined. */
-function wordnetSynonym(word: string, prev: string, next: string, rng: PyRandom): string | undefined {
-  // The first part of speech the word can be decides; falling through to another reading is how
-  // "water" (a noun) would become "irrigate".
-  const pos = posOrder(word, prev, next).find((p) => analyse(word, p).length > 0);
-  // Verbs come from the hand-checked lexicon only: WordNet's verb senses ("hold" -> "grip") depend
-  // too much on context.
-  if (pos === 'verb') return undefined;
-  // A word that is far more often another part of speech ("far": 1 noun sense, 4 adjective) is misread.
-  if (
-    pos &&
-    (['noun', 'verb', 'adj', 'adv'] as const).some(
-      (p) => p !== pos && senseCount(word, p) > 2 * senseCount(word, pos),
-    )
-  ) {
-    return undefined;
-  }
-  if (!pos) return undefined;
-  for (const analysis of analyse(word, pos)) {
-    const options = safeSynonyms(analysis.base, pos).filter(
-      (s) =>
-        s.length >= 3 && !PROTECTED.has(s) && !s.startsWith(analysis.base) && !analysis.base.startsWith(s),
-    );
-    if (options.length === 0) continue;
-    const chosen = rng.choice(options);
-    const form = pos === 'adj' || pos === 'adv' ? 'base' : analysis.form;
-    return inflect(chosen, pos, form);
-  }
-  return undefined;
-}
-
 function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function wordOps(original: string, level: Level, names: ReadonlySet<string>, rng: PyRandom): WordOp[] {
+function wordOps(original: string, level: Level, names: ReadonlySet<string>): WordOp[] {
   const ops: WordOp[] = [];
   const covered = new Set<string>();
   for (const rewrite of LEXICON) {
@@ -159,25 +104,6 @@ function wordOps(original: string, level: Level, names: ReadonlySet<string>, rng
     }
   }
   ops.push(...possessionOps(original, names));
-  const tokens = original.split(/\s+/);
-  tokens.forEach((raw, i) => {
-    const word = raw.replace(/^[^A-Za-z]+|[^A-Za-z]+$/g, '');
-    const lower = word.toLowerCase();
-    if (!/^[A-Za-z]{3,}$/.test(word) || PROTECTED.has(lower) || covered.has(lower) || isNumberWord(lower))
-      return;
-    // "longer" is not the noun "longer" (one who longs): graded adjectives stay.
-    if (isGraded(lower)) return;
-    // Capitalised words are names, titles or sentence starts: left alone.
-    if (names.has(word) || word !== lower) return;
-    const prev = (tokens[i - 1] ?? '').toLowerCase().replace(/[^a-z0-9$]/g, '');
-    const next = (tokens[i + 1] ?? '').toLowerCase().replace(/[^a-z0-9$]/g, '');
-    // Right after a name the word is its verb ("Prince Thaddeus slew"), which WordNet is not asked about.
-    const afterName = names.has((tokens[i - 1] ?? '').replace(/[^A-Za-z]/g, ''));
-    const synonym = afterName ? undefined : wordnetSynonym(lower, prev, next, rng);
-    if (!synonym) return;
-    covered.add(lower);
-    ops.push({ kind: 'word', label: `wordnet:${lower}`, pattern: escapeRegex(lower), replacement: synonym });
-  });
   return ops;
 }
 
@@ -668,17 +594,6 @@ function build(
     sentences = merged;
   }
   if (active.some((o) => o.kind === 'reverse-givens')) sentences = reverseGivens(sentences, who) ?? sentences;
-  if (
-    active.some((o) => o.kind === 'question-first') &&
-    sentences.length > 1 &&
-    isQuestion(sentences.at(-1) as string)
-  ) {
-    // Asked first, the question names the person its pronoun stood for.
-    let question = sentences.at(-1) as string;
-    if (who && who.subject !== 'they')
-      question = question.replace(new RegExp(`\\b${who.subject}\\b`), who.person);
-    sentences = [question, ...sentences.slice(0, -1)];
-  }
   const frame = active.find((o) => o.kind === 'frame');
   if (frame) sentences = [frame.text, ...sentences];
   return applyWordOps(
@@ -750,10 +665,6 @@ function structOps(
   if (level >= 4 && reverseGivens(sentences, who) !== undefined) {
     ops.push({ kind: 'reverse-givens', label: 'reverse-givens' });
   }
-  // Asking the question first moves one sentence and keeps the count: the last resort of L3.
-  if (level >= 3 && sentences.length > 1 && isQuestion(sentences[last] as string)) {
-    ops.push({ kind: 'question-first', label: 'question-first' });
-  }
   return ops;
 }
 
@@ -768,7 +679,7 @@ const HIDDEN_DOT = '\uE000';
  */
 function plan(original: string, level: Level, rng: PyRandom, names: ReadonlySet<string>, who?: Who): Op[] {
   const candidates: Op[] = [
-    ...shuffled(wordOps(original, level, names, rng), rng),
+    ...shuffled(wordOps(original, level, names), rng),
     ...structOps(original, level, names, rng, who),
   ];
   const words = whitespaceWords(original).length;
@@ -825,7 +736,7 @@ const rules = rulesFor('SV', semanticVariationGate, ({ original, level, rng, tar
     ...new Set(used.map((o) => (o.kind === 'word' ? (o.label.split(':')[0] as string) : o.label))),
   ];
   const wordOnly = kinds.every((k) => ['lexicon', 'wordnet', 'contract', 'expand'].includes(k));
-  const restructured = kinds.some((k) => ['question-first', 'merge', 'reverse-givens', 'frame'].includes(k));
+  const restructured = kinds.some((k) => ['merge', 'reverse-givens', 'frame'].includes(k));
   return {
     text: best.aimed.text,
     name: kinds.join('+'),

@@ -32,7 +32,7 @@ export interface ModelInstructions {
  * How the severity of a candidate will be measured, so a rules generator can aim at the band the
  * suite will bin it into (the suite passes its configured bands; defaults otherwise).
  */
-export type RulesOptions = Pick<MeasureOptions, 'bands' | 'strictLoadBands'> & {
+export type RulesOptions = Pick<MeasureOptions, 'bands' | 'strictLoadBands' | 'genericFallback'> & {
   /** The seed `rng` was made from, recorded in the candidate's generator info (0 when not given). */
   rngSeed?: number;
 };

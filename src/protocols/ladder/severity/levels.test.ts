@@ -47,18 +47,23 @@ describe('measureSeverity', () => {
     expect(measureSeverity('SV', O, withMagnitude(40))).toMatchObject({ level: 3, via: 'band' });
   });
 
-  it('falls back to the generic scale outside every band of the family', () => {
-    expect(measureSeverity('SV', O, withMagnitude(3))).toMatchObject({
+  it('gives no level outside every band of the family, unless told to fall back to the generic scale', () => {
+    // Issue 11: IQ/CI scores far past their L5 band were silently binned L4/L5 by the generic scale.
+    expect(measureSeverity('SV', O, withMagnitude(3))).toMatchObject({ level: undefined, via: 'band' });
+    expect(measureSeverity('CI', O, withMagnitude(70)).level).toBeUndefined();
+    expect(measureSeverity('IQ', O, withMagnitude(61)).level).toBeUndefined();
+    const fallback = { genericFallback: true };
+    expect(measureSeverity('SV', O, withMagnitude(3), fallback)).toMatchObject({
       magnitude: 0.03,
       level: 1,
       via: 'generic',
     });
-    expect(measureSeverity('SV', O, withMagnitude(97))).toMatchObject({
+    expect(measureSeverity('SV', O, withMagnitude(97), fallback)).toMatchObject({
       magnitude: 0.97,
       level: 5,
       via: 'generic',
     });
-    expect(measureSeverity('CI', O, withMagnitude(70))).toMatchObject({ level: 4, via: 'generic' });
+    expect(measureSeverity('CI', O, withMagnitude(70), fallback)).toMatchObject({ level: 4, via: 'generic' });
   });
 
   it('makes a Format L1 candidate that adds # - > * | or ` an L2, and only then', () => {
@@ -70,8 +75,12 @@ describe('measureSeverity', () => {
     // the original has '-' already: adding more is no new markup
     const dashed = `${O.slice(0, 50)}-${O.slice(50)}`;
     expect(measureSeverity('F', dashed, `-- ${dashed}`)).toMatchObject({ level: 1, via: 'band' });
-    // an L1 by the generic scale (below F's L1 band) is an L1 candidate too
-    expect(measureSeverity('F', O, `${O} `)).toMatchObject({ magnitude: 0.005, level: 1, via: 'generic' });
+    // below F's L1 band: no level, or L1 by the generic scale; with new markup an L2 either way
+    expect(measureSeverity('F', O, `${O} `)).toMatchObject({ magnitude: 0.005, level: undefined });
+    expect(measureSeverity('F', O, `${O} `, { genericFallback: true })).toMatchObject({
+      level: 1,
+      via: 'generic',
+    });
     expect(measureSeverity('F', O, `${O}#`)).toMatchObject({ level: 2, via: 'format-l1-rule' });
     // higher levels are left alone
     expect(measureSeverity('F', O, `| ${withMagnitude(10)}`)).toMatchObject({ level: 3, via: 'band' });
@@ -104,13 +113,13 @@ describe('measureSeverity', () => {
     expect(inputErrorOf(() => measureSeverity('KB', O, O)).field).toBe('kbType');
   });
 
-  it('records the Context Load expansion ratio, and bins by it only with strictLoadBands', () => {
+  it("records the Context Load expansion ratio and bins by the paper's bands, or the generic scale if told", () => {
     const o = 'one two three four five six seven eight nine ten';
     const g = `Some padding words here. ${o}`; // 14 words / 10
-    const loose = measureSeverity('CL', o, g);
+    const loose = measureSeverity('CL', o, g, { strictLoadBands: false });
     expect(loose.expansionRatio).toBe(1.4);
-    expect(loose.via).toBe('generic'); // CL has no family bands by default
-    expect(measureSeverity('CL', o, g, { strictLoadBands: true })).toMatchObject({
+    expect(loose.via).toBe('generic'); // CL has no family bands: the reference code's magnitude scale
+    expect(measureSeverity('CL', o, g)).toMatchObject({
       score: 1.4,
       level: 4,
       via: 'band',
@@ -136,7 +145,7 @@ describe('measureSeverity', () => {
     expect(measureSeverity('SV', O, withMagnitude(40), { bands: custom }).level).toBe(1);
     expect(measureSeverity('IQ', O, withMagnitude(4), { bands: custom }).level).toBe(1);
     const cl = { CL: DEFAULT_BANDS.CI };
-    expect(measureSeverity('CL', O, withMagnitude(13), { bands: cl })).toMatchObject({
+    expect(measureSeverity('CL', O, withMagnitude(13), { bands: cl, strictLoadBands: false })).toMatchObject({
       level: 1,
       via: 'band',
     });

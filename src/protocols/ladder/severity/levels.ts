@@ -176,8 +176,16 @@ export function expansionRatio(original: string, candidate: string): number {
 export interface MeasureOptions {
   /** Band tables (partial: the rest are DESIGN.md's). */
   bands?: BandTablesInput | Partial<BandTables>;
-  /** Context Load: bin by the expansion ratio bands instead of the magnitude. */
+  /**
+   * Context Load: bin by the paper's expansion-ratio bands (default true); false bins it by the
+   * magnitude on the generic scale, as the reference code does (docs/ladder-measure.md#levels).
+   */
   strictLoadBands?: boolean;
+  /**
+   * A score outside every band of its family: false (default) leaves it without a level, so the
+   * suite rejects it at gate `level`; true bins it on the generic scale, as the reference code does.
+   */
+  genericFallback?: boolean;
   /** Knowledge Boundary: the boundary type, which is the level. */
   kbType?: KbType;
 }
@@ -214,7 +222,7 @@ export function measureSeverity(
 
   if (family === 'CL') {
     const ratio = expansionRatio(original, candidate);
-    if (opts.strictLoadBands) {
+    if (opts.strictLoadBands ?? true) {
       // Outside the admission bands the candidate has no level; the suite builder rejects it.
       return {
         ...base,
@@ -227,20 +235,24 @@ export function measureSeverity(
     return { ...byMagnitude(bands.CL, bands.generic, magnitude, base), expansionRatio: ratio };
   }
 
-  const severity = byMagnitude(bands[family], bands.generic, magnitude, base);
-  if (family === 'F' && severity.level === 1 && addedMarkup(original, candidate).length > 0) {
+  const severity = byMagnitude(bands[family], opts.genericFallback ? bands.generic : null, magnitude, base);
+  // An L1 candidate is one binned L1 or one below F's L1 band (which the generic scale would call L1).
+  const l1Candidate = severity.level === 1 || (severity.level === undefined && magnitude < bands.F[0][0]);
+  if (family === 'F' && l1Candidate && addedMarkup(original, candidate).length > 0) {
     return { ...severity, level: 2, via: 'format-l1-rule' };
   }
   return severity;
 }
 
+/** The family's band, else (when `generic` is given) the generic scale, else no level. */
 function byMagnitude(
   table: BandTable | null,
-  generic: BandTable,
+  generic: BandTable | null,
   magnitude: number,
   base: { sim: number; magnitude: number },
 ): Severity {
   const banded = table ? levelFromBands(table, magnitude) : undefined;
-  if (banded !== undefined) return { ...base, score: magnitude, level: banded, via: 'band' };
+  if (banded !== undefined || generic === null)
+    return { ...base, score: magnitude, level: banded, via: 'band' };
   return { ...base, score: magnitude, level: levelFromBands(generic, magnitude), via: 'generic' };
 }

@@ -13,6 +13,8 @@ import { conflictExplicitness } from './ces.js';
 import { measureSeverity } from './levels.js';
 import { magnitude, sim } from './similarity.js';
 
+const REFERENCE_BINNING = { strictLoadBands: false, genericFallback: true } as const;
+
 describe.skipIf(!generatedDemoPath)(
   generatedDemoMissing ?? 'generated_demo.csv reproduced row by row',
   () => {
@@ -50,7 +52,9 @@ describe.skipIf(!generatedDemoPath)(
         targetLevel: r.targetLevel,
         attempt: r.attempt,
         reference: r.classifiedLevel,
-        waver: measureSeverity(r.family, r.original, r.candidate, { kbType: r.kbType }).level,
+        // The reference code's binning: the generic fallback, CL on the magnitude scale.
+        waver: measureSeverity(r.family, r.original, r.candidate, { kbType: r.kbType, ...REFERENCE_BINNING })
+          .level,
       }));
       const differing = measured.filter((m) => m.waver !== m.reference);
       expect(differing).toEqual(GENERATED_DEMO_DEVIATIONS.map(({ reason: _reason, ...d }) => d));
@@ -61,7 +65,7 @@ describe.skipIf(!generatedDemoPath)(
         const r = rows[d.row - 1];
         if (!r) throw new Error(`row ${d.row} missing`);
         expect(r.structuralGate).toBe(false);
-        expect(measureSeverity(r.family, r.original, r.candidate)).toMatchObject({
+        expect(measureSeverity(r.family, r.original, r.candidate, REFERENCE_BINNING)).toMatchObject({
           level: 2,
           via: 'format-l1-rule',
         });

@@ -21,7 +21,7 @@ export interface Entities {
   /** Whether `person` is a proper name (templates write "Toula's friend" vs "a friend of the shopper"). */
   named: boolean;
   pronouns: Pronouns;
-  /** Plural noun phrases of the things counted (`donuts`, `mini cupcakes`). */
+  /** Plural noun phrases of the things counted (`donuts`, `mini cupcakes`); never people (`students`). */
   objects: string[];
   /** Places (`bakery`, `store`). */
   places: string[];
@@ -169,6 +169,12 @@ function isPluralNoun(word: string): boolean {
   return /s$/.test(word) && analyse(word, 'noun').some((a) => a.form === 'plural');
 }
 
+/** A plural whose commonest noun sense is a person (WordNet's noun.person, lexicographer file 18). */
+function isPersonNoun(plural: string): boolean {
+  const base = analyse(plural, 'noun').find((a) => a.form === 'plural')?.base ?? plural;
+  return synsets(base, 'noun')[0]?.lexFile === 18;
+}
+
 function findObjects(text: string): string[] {
   const out: string[] = [];
   const add = (phrase: string) => {
@@ -194,6 +200,8 @@ function findObjects(text: string): string[] {
     const phrase = plural >= 0 ? words.slice(0, plural + 1) : [];
     if (phrase.length === 0) continue;
     if (phrase.some((w) => !/^[a-z]+$/.test(w))) continue;
+    // Counted people are not things: "the store sold 115 students" (issue 11).
+    if (isPersonNoun(phrase[phrase.length - 1] as string)) continue;
     add(phrase.slice(-2).join(' '));
   }
   for (const m of text.matchAll(/\b(?:kinds|types|sorts|variety) of ([a-z]+)/g)) {

@@ -22,7 +22,9 @@ export interface Quantity {
   hyphenated: boolean;
 }
 
-const QUANTITY = /\$\d+(?:[.,]\d+)*|\d+\/\d+|\d+(?:[.,]\d+)*\s?%|\d+(?:[.,]\d+)*(?:\s+percent\b)?/g;
+// `$400 000`: a space may group thousands in an amount of money (issue 11: "her a certain amount 000 budget").
+const QUANTITY =
+  /\$\d+(?:[.,]\d+| \d{3}(?!\d))*|\d+\/\d+|\d+(?:[.,]\d+)*\s?%|\d+(?:[.,]\d+)*(?:\s+percent\b)?/g;
 
 const STOP_AFTER =
   /^(which|that|who|and|or|but|for|per|each|to|of|in|on|at|with|from|by|as|than|if|is|are|was|were|the|a|an)$/i;

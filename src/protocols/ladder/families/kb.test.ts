@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { PyRandom } from '../../../util/random.js';
+import { LEVELS, type Level, type Seed } from '../types.js';
+import { knowledgeBoundary } from './kb.js';
+
+const seed = (id: string, question: string): Seed => ({ id, question, gold: 0, source: 'issue-11' });
+// Issue 11's bad examples.
+const DRINK = seed(
+  'drink',
+  'I have 10 liters of orange drink that are two-thirds water and I wish to add it to 15 liters of pineapple drink that is three-fifths water. But as I pour it, I spill one liter of the orange drink. How much water is in the remaining 24 liters?',
+);
+const HOUSE = seed(
+  'house',
+  "Mrs. Cruz is looking for a house that will not go beyond her $400 000 budget. She saw a property that has a selling price of $350 000. On top of that, the buyer has to pay a brokerage fee which is 5% of the selling price, and also the transfer fee that is 12% of the selling price. How much more is the total price of the house than Mrs. Cruz's budget?",
+);
+const EGGS = seed(
+  'eggs',
+  'Cole hid 3 dozen eggs in the yard for the Easter egg hunt. Lamar finds 5 eggs. Stacy finds twice as many as Lamar. How many eggs are still hidden in the yard?',
+);
+const EMAILS = seed(
+  'emails',
+  'James gets 80 emails a day. 20% of those emails do not require any response. He responds to the rest of them. How many emails does he respond to in a 5 day work week?',
+);
+
+function kb(s: Seed, level: Level, r = 1) {
+  return knowledgeBoundary.rules(s, level, 1, new PyRandom(r));
+}
+
+describe('Knowledge Boundary rules', () => {
+  it('leave no total in the question that gives the removed value back', () => {
+    for (let r = 0; r < 8; r++) {
+      const text = kb(DRINK, 1, r)?.text as string;
+      if (!/\b(?:10|15)\b/.test(text.replace(/two-thirds|three-fifths/, '')) || !text.includes(' 24 '))
+        continue;
+      throw new Error(`recoverable: ${text}`);
+    }
+    expect(kb(DRINK, 1, 0)?.text).not.toMatch(/remaining 24 liters/);
+  });
+
+  it('write a removed amount grammatically', () => {
+    for (const level of LEVELS)
+      for (let r = 0; r < 6; r++) {
+        const text = kb(HOUSE, level, r)?.text ?? '';
+        expect(text).not.toMatch(/a certain amount \d|a several|her a certain|undisclosed \d/);
+      }
+  });
+
+  it('make L5 an impossible value the computation uses, never an appended sentence', () => {
+    for (const s of [DRINK, HOUSE, EGGS, EMAILS]) {
+      const c = kb(s, 5);
+      expect(c?.kbType).toBe('impossible-premise');
+      const text = c?.text as string;
+      // Same number of sentences: the impossibility is inside the problem, not after it.
+      expect(text.split(/(?<=[.?!])\s+/).length).toBe(s.question.split(/(?<=[.?!])\s+/).length);
+      expect(text).not.toMatch(/30th of February|fewer than 1 |have ever existed/);
+      expect(text).toMatch(/-\$?\d|1[1-9]0%|\b(?:2[5-9]|3[0-6]) hours/);
+    }
+    expect(kb(HOUSE, 5)?.text).toMatch(/1[1-9]0% of the selling price/);
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { PyRandom } from '../../../util/random.js';
+import { LEVELS, type Seed } from '../types.js';
+import { semanticVariation } from './sv.js';
+
+const seed = (id: string, question: string): Seed => ({ id, question, gold: 0, source: 'issue-11' });
+// Issue 11's bad examples.
+const SEEDS = [
+  seed(
+    'dragons',
+    'Prince Thaddeus slew 100 dragons with his sword, while Prince Bruce slew 3 fewer dragons than Prince Thaddeus. How many dragons has Prince Bruce slain?',
+  ),
+  seed(
+    'cubes',
+    'John makes giant ice cubes that use 4 oz of water each. He makes 10 of them. How many ounces of water does he use?',
+  ),
+  seed(
+    'paint',
+    'Jane has 4 tubes of blue paint and 3 tubes of yellow paint. How many tubes of paint does she have?',
+  ),
+  seed(
+    'change',
+    'Lee owns no change today, so he has decided to round all his prices. He sells 5 pens at $2 each. How much does he earn?',
+  ),
+  seed('games', 'A class has 30 students. Of those, how many like to play video games if half of them do?'),
+];
+
+describe('Semantic Variation rules', () => {
+  it('write no bare or wrongly inflected substitutions and keep the question last', () => {
+    let made = 0;
+    for (const s of SEEDS)
+      for (const level of LEVELS)
+        for (let r = 0; r < 4; r++) {
+          const c = semanticVariation.rules(s, level, 1, new PyRandom(r));
+          if (!c) continue;
+          made++;
+          expect(c.text).not.toMatch(
+            /\bmint\b|\busage\b|\btubings\b|\bhas chose\b|\bhas began\b|what number of like/,
+          );
+          const sentences = c.text.trim().split(/(?<=[.?!])\s+/);
+          expect(
+            sentences.at(-1)?.endsWith('?') ||
+              /^(?:Find|Work out|Determine|Calculate)\b/.test(sentences.at(-1) ?? ''),
+            c.text,
+          ).toBe(true);
+        }
+    expect(made).toBeGreaterThan(40);
+  });
+});
