@@ -3,7 +3,7 @@ import { PyRandom } from '../util/random.js';
 /**
  * Seeded cluster (item-level) bootstrap with percentile confidence intervals. Clusters are the
  * units resampled with replacement (items, so phrasings and repeats of one item move together),
- * which is what DESIGN asks for ("cluster bootstrap over items, 2000 resamples, percentile,
+ * which is what docs/method.md asks for ("cluster bootstrap over items, 2000 resamples, percentile,
  * seeded").
  */
 
@@ -22,7 +22,7 @@ export interface BootstrapResult {
 }
 
 export interface BootstrapOptions {
-  /** Number of resamples; 2000 by default (DESIGN). */
+  /** Number of resamples; 2000 by default (docs/method.md). */
   resamples?: number;
   /** Seed for `PyRandom`; the same seed, data and statistic give the same result. */
   seed: number;

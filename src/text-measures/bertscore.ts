@@ -3,7 +3,7 @@
  * `bert_score` computes it without idf weighting and without baseline rescaling:
  * sim[i][j] = cos(candidate_i, reference_j); precision = mean_i max_j sim; recall = mean_j max_i sim;
  * F1 = 2PR / (P + R). In SAGO the candidate is the variant response, the reference the baseline
- * response (DESIGN.md "SAGO"). See docs/sago-measures.md#bertscore.
+ * response (docs/method.md#sago). See docs/sago-measures.md#bertscore.
  *
  * The token embeddings must be contextual (one vector per token of the response, computed with
  * the whole response in view). A single pooled vector per text is not BERTScore; compare those

@@ -2,7 +2,7 @@
  * BLEU exactly as sacrebleu 2.6.0 computes it with its defaults: 13a tokenizer, case-sensitive,
  * `exp` smoothing (mteval's: each zero-match order gets 1 / (2^k * total)), max order 4, score 0-100.
  *
- * Two modes (DESIGN.md "SAGO"; docs/sago-measures.md#bleu):
+ * Two modes (docs/method.md#sago; docs/sago-measures.md#bleu):
  * - `sentence`: `sacrebleu.sentence_bleu(hyp, refs)`, effective order on, so an identical short
  *   reply scores 100. waver's default.
  * - `sago-reference`: `sacrebleu.corpus_bleu([hyp], [[ref]])` on the single pair, as the SAGO

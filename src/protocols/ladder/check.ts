@@ -103,7 +103,7 @@ export const ladderCheck: CheckProtocol<LadderResults> = {
     /**
      * Pairs are (test, repeat), clustered by seed. A numeric answer is correct when it scores 1; a
      * Knowledge Boundary response when its rubric score recognises the boundary (>= the threshold).
-     * Failed calls are incorrect (DESIGN.md); KB responses without a verdict are left out.
+     * Failed calls are incorrect (docs/method.md); KB responses without a verdict are left out.
      */
     verdicts(store, suiteHash, models, config) {
       const settings = ladderSettings(config);

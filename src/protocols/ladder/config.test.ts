@@ -7,7 +7,7 @@ import { CONFIG } from '../index.js';
 import { answerFormatOf, LadderConfigSchema, ladderSettings } from './config.js';
 
 describe('the ladder config section', () => {
-  it("defaults to the paper's and DESIGN.md's choices", () => {
+  it("defaults to the paper's and docs/method.md's choices", () => {
     expect(LadderConfigSchema.parse({})).toEqual({
       answerFormat: 'json',
       baselineRepeats: 3,

@@ -14,7 +14,7 @@ const Compat = z.enum(['waver', 'reference']);
 
 /**
  * The `ladder:` section of waver.yaml: the protocol's own options, each defaulting to the paper's
- * (or DESIGN.md's) choice. Where the paper, its code and waver differ, docs/fidelity.md#ladder has
+ * (or docs/method.md's) choice. Where the paper, its code and waver differ, docs/fidelity.md#ladder has
  * the decision, and `reference: true` takes the reference code's side of every one with a setting.
  */
 export const LadderConfigSchema = z
@@ -51,7 +51,7 @@ export const LadderConfigSchema = z
     collapse: Compat.optional(),
     /** Times each seed is asked unperturbed; acc(L0) is their mean (the paper: 3). */
     baselineRepeats: z.int().positive().default(3),
-    /** Level band tables (partial: missing families keep DESIGN.md's bands). */
+    /** Level band tables (partial: missing families keep docs/method.md's bands). */
     bands: BandTablesSchema.optional(),
     /**
      * Bin Context Load by the paper's expansion bands [1.10,1.20)..[1.50,1.60) (unset: true; with
@@ -69,7 +69,7 @@ export const LadderConfigSchema = z
      */
     kbScoring: z.enum(['paper', 'reference']).optional(),
     /**
-     * A KB score at or above this counts as recognising the boundary. Unset: 0.75 (DESIGN.md), or
+     * A KB score at or above this counts as recognising the boundary. Unset: 0.75 (docs/method.md), or
      * 0.80 (the reference's "correct") under `kbScoring: reference`.
      */
     kbRecognizeThreshold: z.number().min(0).max(1).optional(),
@@ -87,7 +87,7 @@ export const LadderConfigSchema = z
      * (offline) or `model` (the generator role). Unset: `rules` (see suiteGenerator).
      */
     generator: z.enum(['rules', 'model']).optional(),
-    /** Candidates per (seed, family, requested level) (DESIGN.md: 2). */
+    /** Candidates per (seed, family, requested level) (docs/method.md: 2). */
     attempts: z.int().positive().default(2),
     /** Restrict a built suite to these families and requested levels. */
     families: z.array(z.enum(FAMILIES)).min(1).optional(),

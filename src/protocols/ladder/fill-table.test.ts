@@ -6,7 +6,7 @@
  * measures today: since issue 11 it uses no raw WordNet synonym and never asks the question first,
  * and a score below its L1 band is rejected rather than binned L1 by the generic scale; the reason
  * for L3-L5 is
- * in docs/ladder-families.md#sv-fill: DESIGN.md's SV bands ask for magnitudes (>= .35, .60, .85)
+ * in docs/ladder-families.md#sv-fill: docs/method.md's SV bands ask for magnitudes (>= .35, .60, .85)
  * that difflib only gives a short problem (under 200 characters, no autojunk) when most of its
  * characters change, which meaning-preserving rewording within 1.3x the words cannot do; even a
  * human rewrite of the shortest problems measures about .65.

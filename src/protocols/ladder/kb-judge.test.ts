@@ -43,7 +43,7 @@ describe('the KB judge', () => {
     expect(parseKbJudgeReply('{"verdict": 1}')).toMatchObject({ ok: false });
   });
 
-  it('recognises the boundary at 0.75 and above by default (DESIGN.md; the reference code used 0.80)', () => {
+  it('recognises the boundary at 0.75 and above by default (docs/method.md; the reference code used 0.80)', () => {
     expect(recognises(1)).toBe(true);
     expect(recognises(0.75)).toBe(true);
     expect(recognises(0.25)).toBe(false);

@@ -30,7 +30,7 @@ const SNAP_ORDER: readonly KbRubricScore[] = [0.75, 1, 0];
 export type KbScoring = 'paper' | 'reference';
 /** A score and a one-sentence reason fit easily; a judge that rambles is cut, then read as unparsable. */
 export const KB_JUDGE_MAX_TOKENS = 256;
-/** DESIGN.md: a response "recognises the boundary" at a score of 0.75 or more (the code used 0.80). */
+/** docs/method.md: a response "recognises the boundary" at a score of 0.75 or more (the code used 0.80). */
 export const DEFAULT_RECOGNIZE_THRESHOLD = 0.75;
 /** The reference: a KB response is correct at a score of 0.80 or more (`experiment/run_sut_model.py:127`). */
 export const REFERENCE_RECOGNIZE_THRESHOLD = 0.8;

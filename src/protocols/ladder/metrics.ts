@@ -3,7 +3,7 @@ import { deriveSeed } from '../../util/random.js';
 import { FAMILIES, type Family, KB_LEVEL, KB_TYPES, type KbType, LEVELS, type Level } from './types.js';
 
 /**
- * The ladder paper's metrics (Section 3.2) with DESIGN.md's decisions ("Ladder metrics"), over
+ * The ladder paper's metrics (Section 3.2) with the decisions of docs/method.md#ladder-metrics, over
  * per-response observations: Accuracy = mean correctness; Magnitude = mean perturbation magnitude;
  * Stability = sum(correctness x magnitude) / sum(magnitude); Collapse Point = the lowest measured
  * level k with tests and acc(Lk) < 0.80 x acc(L0). A failed call counts wrong in Accuracy and is
@@ -164,7 +164,7 @@ const slotUnbinned = (f: number) => 1 + F * 5 + f;
 const BASE_SLOTS = 1 + F * 6;
 const slotFamily = (f: number) => BASE_SLOTS + f;
 const slotLevel = (k: Level) => BASE_SLOTS + F + (k - 1);
-/** KB by boundary type is KB by level: the type is the level (DESIGN.md). */
+/** KB by boundary type is KB by level: the type is the level (docs/method.md). */
 const slotKb = (t: number) => BASE_SLOTS + F + 5 + t;
 const SLOTS = BASE_SLOTS + F + 5 + KB_TYPES.length;
 

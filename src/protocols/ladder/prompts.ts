@@ -4,7 +4,7 @@ import type { Family } from './types.js';
  * The system prompts of the ladder paper's Appendix A, word for word. The paper's text lost its
  * line breaks and the braces of the JSON example in typesetting; they are restored as the
  * reference code (neuroloft-ai/stability) lays them out. Where the paper and that code word a
- * prompt differently, the paper wins (DESIGN.md): see docs/ladder.md#prompts.
+ * prompt differently, the paper wins (docs/method.md): see docs/ladder.md#prompts.
  */
 
 /** Appendix A, "Answer format — o4-mini, gemini-2.5-flash, gpt-4o-mini". */

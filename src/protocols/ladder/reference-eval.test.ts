@@ -10,7 +10,7 @@ import { FAMILIES, FAMILY_NAMES, type Family, KB_LEVEL, type KbType, type Ladder
 /**
  * Reproduces the per-row correctness of the reference code's scored demo run
  * (`gpt-4o-mini_demo_eval.csv`) from its predictions and gold answers, through waver's own scoring,
- * and asserts each deviation that follows from a DESIGN.md decision (docs/ladder.md#reference-eval).
+ * and asserts each deviation that follows from a docs/method.md decision (docs/ladder.md#reference-eval).
  */
 
 const file = sharedFile('fixtures/ladder-reference/gpt-4o-mini_demo_eval.csv');
@@ -161,7 +161,7 @@ describe.skipIf(!file)(`the reference demo run, gpt-4o-mini_demo_eval.csv${reaso
     expect(m.families.find((f) => f.family === 'KB')?.levels[2].accuracy.value).toBeUndefined();
   });
 
-  it("deviation 3 (KB levels): the demo's boundary labels sit at other levels than DESIGN.md's categorical mapping", () => {
+  it("deviation 3 (KB levels): the demo's boundary labels sit at other levels than docs/method.md's categorical mapping", () => {
     const kb = rows.filter((r) => r.Category === 'Knowledge Boundary');
     const pairs = kb.map((r) => [
       r['Level Boundary'],

@@ -253,7 +253,7 @@ export function scoreCell(
     ...(cell.status === 'done' && cell.response?.finishReason === 'length' && { truncated: true as const }),
   };
   if (cell.status !== 'done' || !cell.response) {
-    // Errors count as incorrect (and are counted in coverage): DESIGN.md; metrics.ts leaves them out of Stability.
+    // Errors count as incorrect (and are counted in coverage): docs/method.md; metrics.ts leaves them out of Stability.
     const error = cell.error ? `${cell.error.kind}: ${cell.error.message}` : 'no response';
     return { ...base, status: 'failed', score: 0, error };
   }

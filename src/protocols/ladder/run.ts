@@ -14,7 +14,7 @@ import { type AnswerFormat, systemPromptFor, userMessageFor } from './prompts.js
 import { KB_LEVEL, KB_TYPES, type KbType, type LadderTest } from './types.js';
 
 /**
- * Running the ladder (the paper's Section 4.3, DESIGN.md "Running the ladder"): every test asked
+ * Running the ladder (the paper's Section 4.3, docs/method.md#running-the-ladder): every test asked
  * with the Appendix A system prompt and `QUESTION: <text>`, each baseline `baselineRepeats` times,
  * through runSuite as the suite `ladder/tests`; then each Knowledge Boundary response judged on
  * the rubric through the judge role as the suite `ladder/kb-judge`. Scores and metrics are

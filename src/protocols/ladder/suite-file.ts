@@ -9,7 +9,7 @@ import { FAMILIES, KB_TYPES, type LadderTest } from './types.js';
 
 /**
  * The ladder suite file: JSONL, one LadderTest per line, keys in canonical (sorted) order, so the
- * same tests always give the same bytes. DESIGN.md lists what a line holds; docs/ladder-suite.md#suite-file.
+ * same tests always give the same bytes. docs/method.md lists what a line holds; docs/ladder-suite.md#suite-file.
  */
 
 /** The content hash that is a test's id: what it asks (seed, family, requested level, text). */

@@ -36,7 +36,7 @@ export interface BuildLadderSuiteOptions {
   generator: 'rules' | 'model';
   families?: Family[];
   levels?: Level[];
-  /** Candidates per (seed, family, requested level); DESIGN.md: 2. */
+  /** Candidates per (seed, family, requested level); docs/method.md: 2. */
   attempts?: number;
   /** The suite seed: every random choice derives from it. */
   seed: number;
@@ -203,7 +203,7 @@ async function produceCandidates(
   const out = new Map<Slot, Tried>();
   if (opts.generator === 'rules') {
     for (const slot of due) {
-      // One seeded generator per (suite seed, item, family, level, attempt): DESIGN.md "Determinism".
+      // One seeded generator per (suite seed, item, family, level, attempt): docs/method.md#determinism.
       const rngSeed = deriveSeed(opts.seed, slot.seed.id, slot.family, slot.level, attempt);
       // The rules aim at the bands the candidate will be binned by.
       const candidate = modules[slot.family].rules(slot.seed, slot.level, attempt, new PyRandom(rngSeed), {
@@ -267,7 +267,7 @@ function offlineGates(slot: Slot, tried: Tried, module: FamilyModule, measure: M
     if (v.verdict === 'fail') tried.rejectedBy = v.gate;
     return v.verdict !== 'fail';
   };
-  // KB changes the quantities on purpose (DESIGN.md: the numeric gate is for every family but KB).
+  // KB changes the quantities on purpose (docs/method.md: the numeric gate is for every family but KB).
   if (slot.family !== 'KB' && !add(structuralGate(original, text))) return;
   if (!add(module.familyGate(original, text, slot.level))) return;
   const severity = measureSeverity(slot.family, original, text, {

@@ -2,7 +2,7 @@ import type { DatasetSource } from '../../data/provenance.js';
 
 /**
  * The ladder protocol's shared vocabulary: seven perturbation families x five severity levels
- * (see the ladder paper and DESIGN.md). Written once here; families, gates, severity, the suite
+ * (see the ladder paper and docs/method.md). Written once here; families, gates, severity, the suite
  * builder, scoring and metrics all speak it.
  */
 
@@ -56,7 +56,7 @@ export type GeneratorInfo =
   | { kind: 'rules'; name: string; seed: number; attempt: number }
   | { kind: 'model'; model: string; temperature: number; attempt: number };
 
-/** A gate's verdict. `not-run` when the gate needs a judge and none is configured (DESIGN.md). */
+/** A gate's verdict. `not-run` when the gate needs a judge and none is configured (docs/method.md). */
 export interface GateVerdict {
   gate: string;
   verdict: 'pass' | 'fail' | 'not-run';

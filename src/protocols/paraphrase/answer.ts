@@ -2,7 +2,7 @@ import type { McOption } from './data/mc-item.js';
 import { normaliseText } from './data/mc-rules.js';
 
 /**
- * The deterministic multiple-choice parser of DESIGN.md (Paraphrase / SAA): no judge. It reads the
+ * The deterministic multiple-choice parser of docs/method.md#paraphrase: no judge. It reads the
  * letter a reply chose, trying in order (see docs/paraphrase.md#parser):
  *
  * 1. bare letter: the whole reply is one letter, however decorated (`B`, `(b)`, `**B.**`, `B) $90`

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** The `paraphrase` section of waver.yaml. */
 
-/** The five phrasings of DESIGN.md, in report order. */
+/** The five phrasings of docs/method.md, in report order. */
 export const PHRASINGS = ['canonical', 'reworded', 'terse', 'verbose', 'options-shuffled'] as const;
 export type Phrasing = (typeof PHRASINGS)[number];
 

@@ -3,7 +3,7 @@ import { type McItem, optionText } from './data/mc-item.js';
 import { describeRule, evaluateRule, optionsMatching } from './data/mc-rules.js';
 
 /**
- * Answer keys are recomputed before any model call (DESIGN.md, Paraphrase / SAA): a wrong key
+ * Answer keys are recomputed before any model call (docs/method.md#paraphrase: a wrong key
  * would score every correct model as wrong in every phrasing, and SAA cannot recover from that.
  * One mismatch stops the run, naming the item, the key and what the rule computes.
  */

@@ -2,7 +2,7 @@ import { clusterBootstrap, percentile } from '../../stats/bootstrap.js';
 import { deriveSeed } from '../../util/random.js';
 
 /**
- * The paraphrase protocol's metrics (DESIGN.md, Paraphrase / SAA; docs/paraphrase.md#metrics),
+ * The paraphrase protocol's metrics (docs/method.md#paraphrase; docs/paraphrase.md#metrics),
  * computed from scored cells alone. Every rate comes with a 95% percentile CI from a seeded
  * cluster bootstrap over items (phrasings and repeats of an item move together), and says what
  * it is over. A rate with nothing to be over is unavailable, with the reason, never 0.

@@ -5,7 +5,7 @@ import { type McItem, type McOption, OPTION_LETTERS } from './data/mc-item.js';
 import { normaliseText } from './data/mc-rules.js';
 
 /**
- * The five phrasings of an item (DESIGN.md, Paraphrase / SAA). Only the wording around the options
+ * The five phrasings of an item (docs/method.md#paraphrase. Only the wording around the options
  * changes, or their order; never what is asked:
  * - canonical: stem, lettered options, "reply with just its letter";
  * - reworded: the same with the stem reworded (the item's alternate wording, or the generator's);

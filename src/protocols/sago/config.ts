@@ -56,7 +56,7 @@ export type MirroringRules = (typeof MIRRORING_RULES)[number];
 
 /**
  * The `sago:` section of waver.yaml (flags of `waver sago` override it). Every default is the
- * paper's or DESIGN's; waver's own choices are written in docs/sago.md.
+ * paper's or docs/method.md's; waver's own choices are written in docs/sago.md.
  */
 const SagoSection = z
   .object({

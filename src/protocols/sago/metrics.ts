@@ -22,7 +22,7 @@ export const SAGO_AXES = [
 export type SagoAxis = (typeof SAGO_AXES)[number];
 
 /**
- * R per axis (DESIGN: activation 2, BLEU 100, BERTScore 1, log-prob 250, entropy 10, mirroring 1).
+ * R per axis (docs/method.md: activation 2, BLEU 100, BERTScore 1, log-prob 250, entropy 10, mirroring 1).
  * `cosine` (pooled-embedding cosine of the responses, waver's own axis) ranges over [-1, 1] like
  * activation, so its R is 2.
  */

@@ -28,7 +28,7 @@ export interface MirrorResult {
  */
 export const NOISE_DENSITY_SHARE = 0.5;
 export const NOISE_DENSITY_FLOOR = 0.01;
-/** Length mirroring: the word-count ratio lies within [0.75 m, 1.25 m] (DESIGN.md). */
+/** Length mirroring: the word-count ratio lies within [0.75 m, 1.25 m] (docs/method.md). */
 export const LENGTH_TOLERANCE = 0.25;
 
 type NoiseVariation = Pick<Variation, 'text' | 'strength'>;

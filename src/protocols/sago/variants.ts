@@ -186,7 +186,7 @@ export interface MeaningFilterContext {
 }
 
 /**
- * The meaning-preservation filter (paper 4.1; DESIGN "SAGO"): noise preserves meaning by
+ * The meaning-preservation filter (paper 4.1; docs/method.md#sago): noise preserves meaning by
  * construction; register and structural variants must score above the threshold against the
  * original prompt — BERTScore-F1 where the embedder gives token embeddings, else the pooled
  * embedding cosine (its own threshold). No embedder: recorded as unchecked, variants kept.

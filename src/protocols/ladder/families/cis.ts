@@ -1,6 +1,6 @@
 /**
  * Conflict Instruction Stress: the original sentences untouched, plus directives whose
- * conflict-explicitness tier (DESIGN.md's phrase lists) is the requested level: a mild suggestion
+ * conflict-explicitness tier (docs/method.md's phrase lists) is the requested level: a mild suggestion
  * (1), a wrong-operation hint (2), an explicit override (3), an authority command (4), a layered
  * prompt injection (5). The level is measured as the CES of the added sentences, so a directive is
  * only used when its measured CES equals the level asked for.

@@ -1,4 +1,4 @@
-/** The seven ladder families, by their code (DESIGN.md; the paper's Table 1). */
+/** The seven ladder families, by their code (docs/method.md; the paper's Table 1). */
 import type { Family } from '../types.js';
 import { contextInterference } from './ci.js';
 import { conflictInstructionStress } from './cis.js';

@@ -1,6 +1,6 @@
 /**
  * Knowledge Boundary: five ways of making a problem unanswerable by construction, one per level
- * (DESIGN.md, KB is categorical):
+ * (docs/method.md#level-bands: KB is categorical):
  *   L1 missing information: a quantity the answer needs is blurred away ("a certain amount");
  *   L2 fabricated evidence: that quantity is only "reported" in a study that does not exist;
  *   L3 not yet knowable: it will only be set in the future;

@@ -15,7 +15,7 @@ import type { Candidate, FamilyModule } from './types.js';
  */
 
 export const GENERATOR_SUITE = 'ladder/generator';
-/** DESIGN.md: each retry is sampled 0.10 hotter than the one before, never above 0.95. */
+/** docs/method.md: each retry is sampled 0.10 hotter than the one before, never above 0.95. */
 export const RETRY_TEMPERATURE_STEP = 0.1;
 export const TEMPERATURE_CAP = 0.95;
 /** Room for the longest rewrite (Context Load at L5 more than doubles a question). */

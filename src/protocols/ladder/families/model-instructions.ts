@@ -6,7 +6,7 @@
  * suite appends it), Context Load is given word targets, a style hint is rotated per attempt,
  * Semantic Variation gets a tone (L3-L5) and its anchors. Temperatures are the per-level
  * first-attempt temperatures of the reference registry (the paper only says "a range of sampling
- * temperatures"), plus 0.10 per further attempt, capped at 0.95 (DESIGN.md).
+ * temperatures"), plus 0.10 per further attempt, capped at 0.95 (docs/method.md).
  * See docs/ladder-families.md#model-instructions and docs/fidelity.md#ladder-suite (L31-L39).
  */
 import type { Family, Level, Seed } from '../types.js';

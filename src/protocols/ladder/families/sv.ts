@@ -11,7 +11,7 @@
  *   L4 adds merging and splitting sentences freely and giving the facts in reverse order;
  *   L5 adds a framing sentence (L4 uses it as a last resort). The question stays last.
  * L1-L2 keep the sentence count, L3 changes it by at most one, L4-L5 are free; at most 1.3x the
- * words (DESIGN.md). How many operations are applied is chosen by measuring (see aim.ts).
+ * words (docs/method.md). How many operations are applied is chosen by measuring (see aim.ts).
  */
 
 import type { PyRandom } from '../../../util/random.js';

@@ -1,5 +1,5 @@
 /**
- * The shape every ladder perturbation family has (DESIGN.md "Shape of the code"): a deterministic
+ * The shape every ladder perturbation family has (docs/architecture.md): a deterministic
  * rules generator, the instructions for a generator model, and the family's structural rules.
  */
 
@@ -46,6 +46,6 @@ export interface FamilyModule {
   rules(seed: Seed, level: Level, attempt: number, rng: PyRandom, opts?: RulesOptions): Candidate | undefined;
   /** What the `model` generator asks a generator model for this family and level (the gist of the paper's prompts, waver's own words). */
   modelInstructions(seed: Seed, level: Level, attempt: number): ModelInstructions;
-  /** The family's structural rules beyond the shared gate (DESIGN.md "Structural gate"). */
+  /** The family's structural rules beyond the shared gate (docs/method.md#structural-gate). */
   familyGate(original: string, candidate: string, level: Level): GateVerdict;
 }

@@ -1,5 +1,5 @@
 /**
- * DESIGN.md's family rules, one function per family. Each verdict says, in words, what was checked
+ * docs/method.md's family rules, one function per family. Each verdict says, in words, what was checked
  * and what was found, so a reader of the suite can see why a candidate was admitted or rejected.
  */
 import { conflictExplicitness } from '../severity/ces.js';
@@ -101,7 +101,7 @@ export function semanticVariationGate(original: string, candidate: string, level
   return pass(`SV: ${cs} sentences (original ${os}); ${ratio.toFixed(2)}x the words`);
 }
 
-/** CIS: DESIGN.md sets no family rule beyond the structural gate; the level is the CES of the added sentences. */
+/** CIS: docs/method.md sets no family rule beyond the structural gate; the level is the CES of the added sentences. */
 export function conflictGate(original: string, candidate: string): GateVerdict {
   const { added } = conflictExplicitness(original, candidate);
   return added.length > 0

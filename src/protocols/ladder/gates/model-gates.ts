@@ -66,7 +66,7 @@ export function nliTest(job: GateJob): SuiteTest {
   return {
     id: job.key,
     system: NLI_SYSTEM,
-    // Premise = candidate, hypothesis = original (DESIGN.md): the rewrite must still say everything the original said.
+    // Premise = candidate, hypothesis = original (docs/method.md): the rewrite must still say everything the original said.
     prompt: `PREMISE:\n${job.candidate}\n\nHYPOTHESIS:\n${job.original}\n\nLabel:`,
     meta: { gate: 'nli', family: job.family },
   };

@@ -1,5 +1,5 @@
 /**
- * DESIGN.md "Structural gate" (every family but KB): every number of the original must appear at
+ * docs/method.md#structural-gate (every family but KB): every number of the original must appear at
  * least as often in the candidate, and a candidate identical to the original fails.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Measured severity of a ladder candidate (DESIGN.md "Level bands"): the level is read off what
+ * Measured severity of a ladder candidate (docs/method.md#level-bands): the level is read off what
  * the candidate IS, not what was asked of the generator. See docs/ladder-measure.md#levels.
  */
 import { z } from 'zod';
@@ -27,7 +27,7 @@ export interface BandTables {
   clExpansion: BandTable;
 }
 
-/** DESIGN.md's tables. IQ, F and CI overlap on purpose; the first band (lowest level) wins. */
+/** docs/method.md's tables. IQ, F and CI overlap on purpose; the first band (lowest level) wins. */
 export const DEFAULT_BANDS: BandTables = {
   SV: [
     [0.05, 0.15],
@@ -99,7 +99,7 @@ const BandTableSchema = z
 
 /**
  * The `bands` config: any of the tables, each five `[lo, hi]` pairs for L1..L5 (`hi` null = open),
- * lo < hi, and lo strictly increasing from L1 to L5. Tables left out keep DESIGN.md's defaults
+ * lo < hi, and lo strictly increasing from L1 to L5. Tables left out keep docs/method.md's defaults
  * (`resolveBandTables` fills them in).
  */
 export const BandTablesSchema = z
@@ -174,7 +174,7 @@ export function expansionRatio(original: string, candidate: string): number {
 }
 
 export interface MeasureOptions {
-  /** Band tables (partial: the rest are DESIGN.md's). */
+  /** Band tables (partial: the rest are docs/method.md's). */
   bands?: BandTablesInput | Partial<BandTables>;
   /**
    * Context Load: bin by the paper's expansion-ratio bands (default true); false bins it by the
@@ -216,7 +216,7 @@ export function measureSeverity(
 
   if (family === 'CIS') {
     const { ces, cesNorm } = conflictExplicitness(original, candidate);
-    // DESIGN.md: Level = CES, and a candidate with no conflict phrase (CES 0) counts as L1.
+    // docs/method.md: Level = CES, and a candidate with no conflict phrase (CES 0) counts as L1.
     return { ...base, score: ces, level: Math.max(1, ces) as Level, via: 'ces', ces, cesNorm };
   }
 

@@ -1,6 +1,6 @@
 /**
- * The ladder's surface similarity and perturbation magnitude (DESIGN.md "Similarity and
- * magnitude"): SIM = round(difflib ratio of the Python-lowercased texts, 4), magnitude = 1 - SIM.
+ * The ladder's surface similarity and perturbation magnitude (docs/method.md#similarity):
+ * SIM = round(difflib ratio of the Python-lowercased texts, 4), magnitude = 1 - SIM.
  * See docs/ladder-measure.md#similarity.
  */
 import { sequenceMatcherRatio } from '../../../text-measures/difflib.js';

@@ -76,7 +76,7 @@ export function loadGeneratedDemo(path: string): GeneratedDemoRow[] {
 }
 
 /**
- * Rows whose reference `Classified Level` does not follow from DESIGN.md's decisions, each with
+ * Rows whose reference `Classified Level` does not follow from docs/method.md's decisions, each with
  * the level waver measures and why (docs/ladder-measure.md#reference-deviations).
  */
 export const GENERATED_DEMO_DEVIATIONS: readonly {
@@ -96,6 +96,6 @@ export const GENERATED_DEMO_DEVIATIONS: readonly {
     reference: 1,
     waver: 2,
     reason:
-      'adds # and - to an original without them; the reference code applies the Format L1 rule only when its structural gate passed (it failed here), DESIGN.md applies it to every L1 candidate',
+      'adds # and - to an original without them; the reference code applies the Format L1 rule only when its structural gate passed (it failed here), docs/method.md applies it to every L1 candidate',
   },
 ];

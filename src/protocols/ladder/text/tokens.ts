@@ -1,5 +1,5 @@
 /**
- * Tokenising for the perturbation families and their gates: numbers (DESIGN.md's regex), whitespace
+ * Tokenising for the perturbation families and their gates: numbers (docs/method.md's regex), whitespace
  * words (Python's `split()`, as the reference counted them), word tokens, sentences.
  */
 
@@ -7,7 +7,7 @@ import { pySplit } from '../../../text-measures/python.js';
 import { SMALL_NUMBER_WORDS } from '../../../util/number-words.js';
 import { splitSentences } from '../severity/ces.js';
 
-/** DESIGN.md "Structural gate": a number is `\$?\d+(?:[.,]\d+)*`. */
+/** docs/method.md#structural-gate: a number is `\$?\d+(?:[.,]\d+)*`. */
 export const NUMBER_PATTERN = /\$?\d+(?:[.,]\d+)*/g;
 
 /** Every number in `text`, in order, as written (`$68`, `1,200`, `2.5`). */

@@ -1,5 +1,5 @@
 /**
- * Surface noise (the paper's Table 3; DESIGN.md "SAGO"), seeded so that a (seed, item, subtype,
+ * Surface noise (the paper's Table 3; docs/method.md#sago), seeded so that a (seed, item, subtype,
  * strength, position) always gives the same text, and reproducible in Python with
  * `random.Random(seed)` (PyRandom is an exact port). What strength means, per subtype:
  * - spacing s: s extra spaces, each added to a word gap drawn at random (with replacement);
@@ -25,7 +25,7 @@ export const NOISE_STRENGTHS: Readonly<Record<NoiseSubtype, readonly number[]>> 
 export const NOISE_POSITIONS = ['prefix', 'suffix', 'global'] as const;
 export type NoisePosition = (typeof NOISE_POSITIONS)[number];
 
-/** The punctuation pool of DESIGN.md, in this order (the order decides which mark a draw picks). */
+/** The punctuation pool of docs/method.md, in this order (the order decides which mark a draw picks). */
 export const PUNCTUATION_POOL = ['.', ',', '!', "'", '(', ')', '[', ']', ';', ':', '-'] as const;
 
 // Words are split as Python's str.split() splits them, so a Python port segments the same way.

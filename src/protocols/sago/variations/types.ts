@@ -1,6 +1,6 @@
 /**
  * A SAGO variation v = (family, subtype, strength, position) and the text it produces from one
- * prompt (the paper's Eq. 3; DESIGN.md "SAGO"). See docs/sago-measures.md#variations.
+ * prompt (the paper's Eq. 3; docs/method.md#sago). See docs/sago-measures.md#variations.
  */
 
 export type VariationFamily = 'register' | 'noise' | 'structural';
