@@ -9,7 +9,7 @@ const TOULA =
   'Toula went to the bakery and bought various types of pastries. She bought 3 dozen donuts which cost $68 per dozen, 2 dozen mini cupcakes which cost $80 per dozen, and 6 dozen mini cheesecakes for $55 per dozen. How much was the total cost?';
 
 describe('tokens', () => {
-  it('finds numbers with docs/method.md's pattern and compares them by value', () => {
+  it('finds numbers with the pattern of docs/method.md#structural-gate and compares them by value', () => {
     expect(numbersIn('Pay $1,200.50 for 3 items, or 2.5 each.')).toEqual(['$1,200.50', '3', '2.5']);
     expect(numberValue('$1,200')).toBe('1200');
     expect(numberValue('5')).toBe(numberValue('$5'));
