@@ -9,7 +9,7 @@
 import { pySplit } from '../../../text-measures/python.js';
 import type { PyRandom } from '../../../util/random.js';
 import { contextLoadGate } from '../gates/family-gates.js';
-import { resolveBandTables } from '../severity/levels.js';
+import { expansionRatio, resolveBandTables } from '../severity/levels.js';
 import { extractEntities } from '../text/entities.js';
 import type { Seed } from '../types.js';
 import { type AimTarget, aimAtLevel, assess } from './aim.js';
@@ -155,6 +155,9 @@ function intoBand(target: AimTarget, sentences: readonly string[]): string | und
   for (const sum of sums) {
     const padding = (reach.get(sum) as number[]).map((i) => sentences[i] as string);
     const text = [...padding, original].join(' ');
+    // The ratio alone decides the level: measure (difflib, slow) only a text already in the band.
+    const ratio = expansionRatio(original, text);
+    if (ratio < lo || (hi !== null && ratio >= hi)) continue;
     const { severity, gatesPass } = assess(target, text);
     if (gatesPass && severity.level === target.level) return text;
   }

@@ -22,7 +22,7 @@ import { analyse, inflect, matchCase } from '../text/morphology.js';
 import { capitalize, numbersIn, splitSentences, whitespaceWords } from '../text/tokens.js';
 import { synsets } from '../text/wordnet.js';
 import type { Level } from '../types.js';
-import { type Aimed, aimAtLevel } from './aim.js';
+import { type Aimed, aimAtLevel, lowerEdge } from './aim.js';
 import { instructionsFor } from './model-instructions.js';
 import { rulesFor, shuffled } from './rules-common.js';
 import type { FamilyModule } from './types.js';
@@ -729,6 +729,10 @@ const rules = rulesFor('SV', semanticVariationGate, ({ original, level, rng, tar
       Math.abs((aimed.severity.level ?? 0) - level) < Math.abs((best.aimed.severity.level ?? 0) - level);
     if (nearer) best = { aimed, ops };
     if (aimed.severity.level === level) break;
+    // Every operation applied and still below the band: another order of the same operations will
+    // not reach it either, so the other plans are not tried (they cost most of the suite's time).
+    const edge = lowerEdge(target);
+    if (aimed.strength === ops.length - 1 && edge !== undefined && aimed.severity.score < edge) break;
   }
   if (!best) return undefined;
   const used = best.ops.slice(0, best.aimed.strength + 1);
