@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { InputError } from '../errors.js';
+import { readTextFile } from '../util/text-file.js';
 import { parseCsv } from './csv.js';
 
 /**
@@ -47,7 +48,7 @@ export async function readRecords(file: string, label = file): Promise<DataRecor
 
 function readText(file: string, label: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readTextFile(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError(`cannot read dataset: ${code === 'ENOENT' ? 'no such file' : (code ?? String(e))}`, {
