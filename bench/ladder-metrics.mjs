@@ -11,12 +11,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WaverConfig } from '../dist/config/schema.js';
+import { CONFIG } from '../dist/protocols/index.js';
 import { KB_JUDGE_SUITE, kbJudgeTest } from '../dist/protocols/ladder/kb-judge.js';
 import { loadLadderResults } from '../dist/protocols/ladder/results.js';
 import { kbJudgeJobs, ladderSuite } from '../dist/protocols/ladder/run.js';
 import { FAMILIES, KB_TYPES } from '../dist/protocols/ladder/types.js';
-import { suiteOf } from '../dist/protocols/plain/suite-file.js';
+import { suiteOf } from '../dist/run/suite.js';
 import { openStore } from '../dist/store/store.js';
 import { PyRandom } from '../dist/util/random.js';
 
@@ -35,7 +35,7 @@ const ADMITTED = { F: 818, IQ: 751, CL: 737, CI: 605, CIS: 600, SV: 573, KB: 389
 
 const dir = mkdtempSync(join(tmpdir(), 'waver-bench-ladder-'));
 const storePath = join(dir, 'store.db');
-const config = WaverConfig.parse({ store: storePath, models: ['replay:bench.jsonl'] });
+const config = CONFIG.validate({ store: storePath, models: ['replay:bench.jsonl'] });
 const rng = new PyRandom(4773);
 
 // --- the suite: 100 seeds, the paper's family sizes spread over seeds and measured levels --------

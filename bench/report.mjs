@@ -16,13 +16,12 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WaverConfig } from '../dist/config/schema.js';
+import { CONFIG } from '../dist/protocols/index.js';
 import { KB_JUDGE_SUITE, kbJudgeTest } from '../dist/protocols/ladder/kb-judge.js';
 import { ladderSuite } from '../dist/protocols/ladder/run.js';
 import { FAMILIES, KB_TYPES } from '../dist/protocols/ladder/types.js';
 import { BUILTIN_MC_ITEMS } from '../dist/protocols/paraphrase/data/builtin-items.js';
 import { buildParaphraseSuite } from '../dist/protocols/paraphrase/suite.js';
-import { suiteOf } from '../dist/protocols/plain/suite-file.js';
 import { SagoConfig } from '../dist/protocols/sago/config.js';
 import { featureRow, featuresRequest } from '../dist/protocols/sago/features.js';
 import { saveManifest } from '../dist/protocols/sago/manifest.js';
@@ -30,6 +29,7 @@ import { writePromptRow } from '../dist/protocols/sago/measures.js';
 import { promptGroups, responsesSuite } from '../dist/protocols/sago/run.js';
 import { ruleVariations } from '../dist/protocols/sago/variants.js';
 import { requestFor } from '../dist/run/plan.js';
+import { suiteOf } from '../dist/run/suite.js';
 import { openStore } from '../dist/store/store.js';
 import { PyRandom } from '../dist/util/random.js';
 
@@ -70,7 +70,7 @@ const paragraph = (sentences) =>
 // --- ladder ---------------------------------------------------------------------------------
 const modelLabels = ['openai:gpt-4o-mini', 'anthropic:claude-haiku', 'gguf:phi4-mini.gguf', 'openai:o4-mini'];
 const identities = modelLabels.map((l) => `${l}@bench`);
-const config = WaverConfig.parse({ store: storePath, models: modelLabels, judge: 'openai:gpt-4o', seed: 1 });
+const config = CONFIG.validate({ store: storePath, models: modelLabels, judge: 'openai:gpt-4o', seed: 1 });
 const originals = Array.from({ length: SEEDS }, () => `${paragraph(4)} How many are left?`);
 const tests = [];
 const ladderTest = (s, family, level, text, kbType) => {
@@ -382,16 +382,14 @@ store.finishRun(paraRun, 'complete');
 store.close();
 
 // --- measured -------------------------------------------------------------------------------
-// `waver report` as a user runs it: a fresh process (reportCommand is what main.ts registers).
-const launcher = `import(${JSON.stringify(join(ROOT, 'dist/cli/commands/report.js'))}).then((m) => m.reportCommand().parseAsync(process.argv.slice(1), { from: 'user' }))`;
+// `waver report` as a user runs it: a fresh process of the CLI.
+const cli = join(ROOT, 'dist/cli/main.js');
 function writeOnce() {
   rmSync(outPath, { force: true });
   const started = performance.now();
-  const r = spawnSync(
-    process.execPath,
-    ['--input-type=module', '-e', launcher, '--', '--store', storePath, '--out', outPath],
-    { encoding: 'utf8' },
-  );
+  const r = spawnSync(process.execPath, [cli, 'report', '--store', storePath, '--out', outPath], {
+    encoding: 'utf8',
+  });
   const ms = performance.now() - started;
   if (r.status !== 0) throw new Error(`waver report failed (${r.status}): ${r.stderr}`);
   return { ms, stderr: r.stderr.trim() };

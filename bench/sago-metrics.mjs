@@ -19,7 +19,6 @@ import { join } from 'node:path';
 import { ANTHROPIC_CAPABILITIES } from '../dist/models/anthropic.js';
 import { GGUF_CAPABILITIES } from '../dist/models/gguf.js';
 import { OPENAI_CAPABILITIES } from '../dist/models/openai.js';
-import { suiteOf } from '../dist/protocols/plain/suite-file.js';
 import { SagoConfig } from '../dist/protocols/sago/config.js';
 import { featureRow, featuresRequest } from '../dist/protocols/sago/features.js';
 import { saveManifest } from '../dist/protocols/sago/manifest.js';
@@ -36,6 +35,7 @@ import { formatSagoResults } from '../dist/protocols/sago/tables.js';
 import { ruleVariations } from '../dist/protocols/sago/variants.js';
 import { cacheKey } from '../dist/run/cache-key.js';
 import { requestFor } from '../dist/run/plan.js';
+import { suiteOf } from '../dist/run/suite.js';
 import { openStore } from '../dist/store/store.js';
 import { PyRandom } from '../dist/util/random.js';
 
