@@ -46,16 +46,22 @@ export function expectedCells(suite: Suite, repeats: number): number {
   return suite.tests.reduce((n, t) => n + (t.repeats ?? repeats), 0);
 }
 
-/** Cells = test x model x repeat, in a stable order (test-major, so partial runs cover whole tests first). */
-export function planCells(suite: Suite, models: readonly PlannedModel[], config: WaverConfig): Cell[] {
-  const cells: Cell[] = [];
+/**
+ * Cells = test x model x repeat, in a stable order (test-major, so partial runs cover whole tests
+ * first), made as they are read: a suite of a million cells is never held as cells. The models and
+ * repeats of one test share one request object.
+ */
+export function* planCells(
+  suite: Suite,
+  models: readonly PlannedModel[],
+  config: WaverConfig,
+): Generator<Cell> {
   for (const test of suite.tests) {
     const request = requestFor(test, config.params);
     for (const model of models) {
       for (let repeat = 0; repeat < (test.repeats ?? config.repeats); repeat++) {
-        cells.push({ testId: test.id, model: model.label, repeat, request });
+        yield { testId: test.id, model: model.label, repeat, request };
       }
     }
   }
-  return cells;
 }

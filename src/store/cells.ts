@@ -1,6 +1,8 @@
-import type { CellStatus } from '../run/types.js';
+import type { CellStatus, SuiteTest } from '../run/types.js';
 import type {
   CellFilter,
+  CellPageFilter,
+  CellPageRow,
   CellText,
   FailureGroup,
   LightCell,
@@ -12,14 +14,6 @@ import { type AttemptRow, type CellRow, type ResponseRow, toAttempt, toCell, toR
 import type { Statements } from './statements.js';
 
 /** Reading cells, their responses and attempts: whole, in bulk without the heavy parts, or grouped. */
-
-/** Separator for doneCellKeys entries: cannot occur in a hex key and is unlikely in a test id. */
-const SEP = '\u0000';
-
-/** The doneCellKeys entry of a cell: a done cell counts only when it stored this very request. */
-export function doneCellSlot(testId: string, repeat: number, key: string): string {
-  return `${testId}${SEP}${repeat}${SEP}${key}`;
-}
 
 const CELL_SELECT = `
   SELECT c.id, c.suite_hash, c.test_id, c.model, c.model_identity, c.repeat, c.status, c.response_key,
@@ -37,24 +31,6 @@ const PAGE = 500;
 export function getResponse(st: Statements, key: string): StoredResponse | undefined {
   const row = st.prepared('SELECT * FROM responses WHERE key = ?').get(key) as ResponseRow | undefined;
   return row && toResponse(row);
-}
-
-export function responseKeys(st: Statements, identity: string): Set<string> {
-  return new Set(
-    st.prepared('SELECT key FROM responses WHERE identity = ?').pluck().all(identity) as string[],
-  );
-}
-
-export function doneCellKeys(st: Statements, suiteHash: string, modelIdentity: string): Set<string> {
-  const rows = st
-    .prepared(
-      "SELECT test_id, repeat, response_key FROM cells WHERE suite_hash = ? AND model_identity = ? AND status = 'done'",
-    )
-    .raw()
-    .all(suiteHash, modelIdentity) as [string, number, string][];
-  const out = new Set<string>();
-  for (const [testId, repeat, key] of rows) out.add(doneCellSlot(testId, repeat, key));
-  return out;
 }
 
 export function* cells(st: Statements, filter: CellFilter): Generator<StoredCell> {
@@ -140,18 +116,9 @@ export function lightCells(st: Statements, suiteHash: string): LightCell[] {
       (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0) ||
       a[3] - b[3],
   );
-  return rows.map(([testId, model, modelIdentity, repeat, status, key, kind, message, errStatus, text]) => {
-    const cell: LightCell = { testId, model, modelIdentity, repeat, status };
-    if (text !== null && status === 'done') cell.text = text;
-    if (key !== null) cell.responseKey = key;
-    if (status === 'failed')
-      cell.error = {
-        kind: kind ?? 'internal',
-        message: message ?? '',
-        ...(errStatus !== null && { status: errStatus }),
-      };
-    return cell;
-  });
+  return rows.map(([testId, model, modelIdentity, repeat, status, key, kind, message, errStatus, text]) =>
+    lightCell(testId, model, modelIdentity, repeat, status, key, kind, message, errStatus, text),
+  );
 }
 
 export function firstRepeatCells(st: Statements, suiteHash: string, modelIdentity: string): CellText[] {
@@ -210,4 +177,185 @@ export function failureGroups(st: Statements): FailureGroup[] {
     count: r.n,
     ...(r.example !== null && { example: r.example }),
   }));
+}
+
+/** The response key of a done cell, or undefined when the cell is not stored done. */
+export function doneCellKey(
+  st: Statements,
+  suiteHash: string,
+  modelIdentity: string,
+  testId: string,
+  repeat: number,
+): string | undefined {
+  return st
+    .prepared(
+      `SELECT response_key FROM cells
+       WHERE suite_hash = ? AND model_identity = ? AND test_id = ? AND repeat = ? AND status = 'done'`,
+    )
+    .pluck()
+    .get(suiteHash, modelIdentity, testId, repeat) as string | undefined;
+}
+
+export function hasResponse(st: Statements, key: string): boolean {
+  return st.prepared('SELECT 1 FROM responses WHERE key = ?').get(key) !== undefined;
+}
+
+/** Tests per page when streaming a suite's cells: a page's rows are all that is held at once. */
+const TEST_PAGE = 500;
+
+type CellWithTestRow = [
+  position: number,
+  json: string,
+  testId: string,
+  model: string,
+  repeat: number,
+  status: CellStatus,
+  responseKey: string | null,
+  errorKind: string | null,
+  errorMessage: string | null,
+  errorStatus: number | null,
+  text: string | null,
+];
+
+/**
+ * A suite's cells with their tests in lightCells' order (model identity, test position, repeat),
+ * read a page of tests at a time along the tests_position and cells indexes: memory stays that of
+ * one page whatever the size of the suite. Cells of tests the suite does not hold are left out.
+ */
+export function* cellsWithTests(
+  st: Statements,
+  suiteHash: string,
+  identities: readonly string[],
+): Generator<{ cell: LightCell; test: SuiteTest }> {
+  const last = st.prepared('SELECT max(position) FROM tests WHERE suite_hash = ?').pluck().get(suiteHash) as
+    | number
+    | null;
+  if (last === null) return;
+  const page = st.prepared(`
+    SELECT t.position, t.json, c.test_id, c.model, c.repeat, c.status, c.response_key, c.error_kind,
+           c.error_message, c.error_status, r.text
+    FROM tests t
+    JOIN cells c ON c.suite_hash = t.suite_hash AND c.model_identity = @identity AND c.test_id = t.test_id
+    LEFT JOIN responses r ON r.key = c.response_key
+    WHERE t.suite_hash = @suite AND t.position >= @from AND t.position < @to
+    ORDER BY t.position, c.repeat`);
+  for (const identity of identities) {
+    for (let from = 0; from <= last; from += TEST_PAGE) {
+      const rows = page
+        .raw()
+        .all({ suite: suiteHash, identity, from, to: from + TEST_PAGE }) as CellWithTestRow[];
+      let at = -1;
+      let test: SuiteTest | undefined;
+      for (const [
+        position,
+        json,
+        testId,
+        model,
+        repeat,
+        status,
+        key,
+        kind,
+        message,
+        errStatus,
+        text,
+      ] of rows) {
+        if (position !== at || !test) {
+          at = position;
+          test = JSON.parse(json) as SuiteTest;
+        }
+        yield {
+          cell: lightCell(testId, model, identity, repeat, status, key, kind, message, errStatus, text),
+          test,
+        };
+      }
+    }
+  }
+}
+
+function lightCell(
+  testId: string,
+  model: string,
+  modelIdentity: string,
+  repeat: number,
+  status: CellStatus,
+  key: string | null,
+  kind: string | null,
+  message: string | null,
+  errStatus: number | null,
+  text: string | null,
+): LightCell {
+  const cell: LightCell = { testId, model, modelIdentity, repeat, status };
+  if (text !== null && status === 'done') cell.text = text;
+  if (key !== null) cell.responseKey = key;
+  if (status === 'failed')
+    cell.error = {
+      kind: kind ?? 'internal',
+      message: message ?? '',
+      ...(errStatus !== null && { status: errStatus }),
+    };
+  return cell;
+}
+
+/**
+ * One page of a suite's cells for the viewer, in the order of the cells' unique index (model
+ * identity, test id, repeat) after the `after` cell, filtered by model, status and a text
+ * (case-insensitive, in the prompt or the response). Each filter is a range of an index, the
+ * text aside: a search reads on from `after` until it has a page, so a rare text costs a scan.
+ */
+export function cellPage(st: Statements, filter: CellPageFilter): CellPageRow[] {
+  const where: string[] = ['c.suite_hash = @suite'];
+  const params: Record<string, unknown> = { suite: filter.suiteHash, limit: filter.limit };
+  if (filter.modelIdentity !== undefined) {
+    where.push('c.model_identity = @identity');
+    params.identity = filter.modelIdentity;
+  }
+  if (filter.status !== undefined) {
+    where.push('c.status = @status');
+    params.status = filter.status;
+  }
+  if (filter.after) {
+    where.push('(c.model_identity, c.test_id, c.repeat) > (@ai, @at, @ar)');
+    params.ai = filter.after.modelIdentity;
+    params.at = filter.after.testId;
+    params.ar = filter.after.repeat;
+  }
+  if (filter.search !== undefined && filter.search !== '') {
+    where.push(`(instr(lower(r.text), @q) > 0 OR instr(lower(json_extract(t.json, '$.prompt')), @q) > 0)`);
+    params.q = filter.search.toLowerCase();
+  }
+  // The failed cells have their own (partial) index; the planner needs telling, as it cannot
+  // know that a bound @status is 'failed'.
+  const index = filter.status === 'failed' ? 'INDEXED BY cells_failed' : '';
+  const rows = st
+    .prepared(
+      `SELECT c.id, c.model_identity, c.model, c.test_id, c.repeat, c.status, c.response_key, c.error_kind,
+              c.error_message, c.error_status, r.text, t.json
+       FROM cells c ${index}
+       LEFT JOIN responses r ON r.key = c.response_key
+       LEFT JOIN tests t ON t.suite_hash = c.suite_hash AND t.test_id = c.test_id
+       WHERE ${where.join(' AND ')}
+       ORDER BY c.model_identity, c.test_id, c.repeat LIMIT @limit`,
+    )
+    .raw()
+    .all(params) as [
+    number,
+    string,
+    string,
+    string,
+    number,
+    CellStatus,
+    string | null,
+    string | null,
+    string | null,
+    number | null,
+    string | null,
+    string | null,
+  ][];
+  return rows.map(
+    ([id, identity, model, testId, repeat, status, key, kind, message, errStatus, text, json]) => ({
+      id,
+      cell: lightCell(testId, model, identity, repeat, status, key, kind, message, errStatus, text),
+      ...(json !== null && { test: JSON.parse(json) as SuiteTest }),
+    }),
+  );
 }

@@ -1,5 +1,5 @@
 import type { GenerateRequest, GenerateResult } from '../models/types.js';
-import type { CellError, CellStatus, Coverage } from '../run/types.js';
+import type { CellError, CellStatus, Coverage, SuiteTest } from '../run/types.js';
 
 /** What the store takes and gives: records in the callers' terms, not its rows. */
 
@@ -201,4 +201,23 @@ export interface AuxResultRow {
   identity: string;
   requestJson: string;
   resultJson: string;
+}
+
+/** What a page of the viewer's transcript browser asks for (Store.cellPage). */
+export interface CellPageFilter {
+  suiteHash: string;
+  modelIdentity?: string;
+  status?: CellStatus;
+  /** Case-insensitive text in the prompt or the response. */
+  search?: string;
+  /** The last cell of the previous page. */
+  after?: { modelIdentity: string; testId: string; repeat: number };
+  limit: number;
+}
+
+export interface CellPageRow {
+  id: number;
+  cell: LightCell;
+  /** The cell's test (absent when the suite does not hold it). */
+  test?: SuiteTest;
 }

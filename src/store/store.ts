@@ -6,18 +6,29 @@ import { auxResult, countAuxResults, insertAuxResult, putAuxResult } from './aux
 import { type CellWriters, cellWriters } from './cell-writes.js';
 import {
   attemptsOf,
+  cellPage,
   cells,
-  doneCellKeys,
+  cellsWithTests,
+  doneCellKey,
   failureGroups,
   firstRepeatCells,
   getResponse,
+  hasResponse,
   lightCells,
-  responseKeys,
 } from './cells.js';
-import { coverage, coverageOfEverySuite, expectedCells, modelStatusCounts } from './coverage.js';
+import {
+  cellsByRun,
+  coverage,
+  coverageOfEverySuite,
+  doneCellCount,
+  expectedCells,
+  modelStatusCounts,
+} from './coverage.js';
 import type {
   AuxResultRow,
   CellFilter,
+  CellPageFilter,
+  CellPageRow,
   CellText,
   CellWrite,
   CoverageModel,
@@ -48,11 +59,11 @@ import {
   listSuites,
   modelsOfSuite,
   saveSuite,
+  suiteName,
   suiteRunsNamed,
   suitesWithCellsNamed,
 } from './suites.js';
 
-export { doneCellSlot } from './cells.js';
 export type * from './records.js';
 export { applyMigrations, MIGRATIONS } from './schema.js';
 
@@ -137,6 +148,11 @@ export class Store {
     return getTest(this.st, suiteHash, testId);
   }
 
+  /** A suite's name, without reading its tests. */
+  suiteName(hash: string): string | undefined {
+    return suiteName(this.st, hash);
+  }
+
   /** Every suite without its tests, oldest first. */
   listSuites(): SuiteSummary[] {
     return listSuites(this.st);
@@ -188,7 +204,7 @@ export class Store {
 
   /** Every run, newest first, with its suite's name and how many cells it wrote last. */
   runsWithCells(): RunWithCells[] {
-    return runsWithCells(this.st);
+    return runsWithCells(this.st, cellsByRun(this.st));
   }
 
   /** The `limit` newest runs, newest first, with their suite's name. */
@@ -202,14 +218,19 @@ export class Store {
     return getResponse(this.st, key);
   }
 
-  /** Keys of every response stored for a provider identity (the cache, across suites). */
-  responseKeys(identity: string): Set<string> {
-    return responseKeys(this.st, identity);
+  /** Whether a response is stored under `key`. */
+  hasResponse(key: string): boolean {
+    return hasResponse(this.st, key);
   }
 
-  /** doneCellSlot(testId, repeat, key) of every done cell of a suite and model identity. */
-  doneCellKeys(suiteHash: string, modelIdentity: string): Set<string> {
-    return doneCellKeys(this.st, suiteHash, modelIdentity);
+  /** The response key of a cell stored done, else undefined (one lookup in the cells' unique index). */
+  doneCellKey(suiteHash: string, modelIdentity: string, testId: string, repeat: number): string | undefined {
+    return doneCellKey(this.st, suiteHash, modelIdentity, testId, repeat);
+  }
+
+  /** How many cells of a suite and model identity are stored done (any repeat). */
+  doneCellCount(suiteHash: string, modelIdentity: string): number {
+    return doneCellCount(this.st, suiteHash, modelIdentity);
   }
 
   /** Response, cell and attempts of a finished cell, in one transaction. */
@@ -253,6 +274,22 @@ export class Store {
   /** A suite's cells in the order of `cells()`, without their requests and token log-probs. */
   lightCells(suiteHash: string): LightCell[] {
     return lightCells(this.st, suiteHash);
+  }
+
+  /**
+   * A suite's cells with their tests, in the order of lightCells, for the given model identities
+   * (each in turn), streamed a page of tests at a time: for suites too large to hold.
+   */
+  cellsWithTests(
+    suiteHash: string,
+    identities: readonly string[],
+  ): Generator<{ cell: LightCell; test: SuiteTest }> {
+    return cellsWithTests(this.st, suiteHash, identities);
+  }
+
+  /** A page of a suite's cells, filtered and searched, for the viewer's transcript browser. */
+  cellPage(filter: CellPageFilter): CellPageRow[] {
+    return cellPage(this.st, filter);
   }
 
   /** A model's cells of repeat 0 in a suite, without their requests and tokens, in no set order. */
