@@ -196,6 +196,10 @@ export function doneCellKey(
     .get(suiteHash, modelIdentity, testId, repeat) as string | undefined;
 }
 
+export function responseText(st: Statements, key: string): string | undefined {
+  return st.prepared('SELECT text FROM responses WHERE key = ?').pluck().get(key) as string | undefined;
+}
+
 export function hasResponse(st: Statements, key: string): boolean {
   return st.prepared('SELECT 1 FROM responses WHERE key = ?').get(key) !== undefined;
 }
@@ -221,6 +225,8 @@ type CellWithTestRow = [
  * A suite's cells with their tests in lightCells' order (model identity, test position, repeat),
  * read a page of tests at a time along the tests_position and cells indexes: memory stays that of
  * one page whatever the size of the suite. Cells of tests the suite does not hold are left out.
+ * Without their response texts: looking each one up (responses are keyed by a hash, so in no
+ * order on disk) is most of the cost, and a caller that keeps a few asks responseText for those.
  */
 export function* cellsWithTests(
   st: Statements,
@@ -233,10 +239,9 @@ export function* cellsWithTests(
   if (last === null) return;
   const page = st.prepared(`
     SELECT t.position, t.json, c.test_id, c.model, c.repeat, c.status, c.response_key, c.error_kind,
-           c.error_message, c.error_status, r.text
+           c.error_message, c.error_status, NULL
     FROM tests t
     JOIN cells c ON c.suite_hash = t.suite_hash AND c.model_identity = @identity AND c.test_id = t.test_id
-    LEFT JOIN responses r ON r.key = c.response_key
     WHERE t.suite_hash = @suite AND t.position >= @from AND t.position < @to
     ORDER BY t.position, c.repeat`);
   for (const identity of identities) {

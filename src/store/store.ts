@@ -15,6 +15,7 @@ import {
   getResponse,
   hasResponse,
   lightCells,
+  responseText,
 } from './cells.js';
 import {
   cellsByRun,
@@ -218,6 +219,11 @@ export class Store {
     return getResponse(this.st, key);
   }
 
+  /** The text of the response stored under `key`. */
+  responseText(key: string): string | undefined {
+    return responseText(this.st, key);
+  }
+
   /** Whether a response is stored under `key`. */
   hasResponse(key: string): boolean {
     return hasResponse(this.st, key);
@@ -278,7 +284,8 @@ export class Store {
 
   /**
    * A suite's cells with their tests, in the order of lightCells, for the given model identities
-   * (each in turn), streamed a page of tests at a time: for suites too large to hold.
+   * (each in turn), streamed a page of tests at a time: for suites too large to hold. Without
+   * their response texts (responseText has them).
    */
   cellsWithTests(
     suiteHash: string,

@@ -11,25 +11,31 @@ export const plainSection: SectionModule<undefined> = {
   sectioned: false,
   claims: (suite) => suite.protocol === undefined && suite.role === 'system under test',
   load: () => undefined,
-  cells(store, suiteHash) {
-    const stored = store.getSuite(suiteHash);
-    const tests = new Map((stored?.tests ?? []).map((t) => [t.id, t]));
-    const out: TranscriptCell[] = [];
-    for (const cell of store.lightCells(suiteHash)) {
-      const test = tests.get(cell.testId);
-      const meta = (test?.meta ?? {}) as Record<string, unknown>;
-      const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
+  // Streamed from the store a page of tests at a time (a plain suite may hold a million cells),
+  // each response's text read only when asked for: the report keeps a sample of the cells.
+  *cells(store, suiteHash) {
+    const identities = [...new Set(store.modelsOfSuite(suiteHash).map((m) => m.modelIdentity))];
+    const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
+    for (const { cell, test } of store.cellsWithTests(suiteHash, identities)) {
+      const meta = (test.meta ?? {}) as Record<string, unknown>;
       const item = str(meta.item);
       const family = str(meta.family) ?? str(meta.phrasing);
       const gold = str(meta.gold);
-      out.push({
+      const out: TranscriptCell = {
         ...cellBase('run', suiteHash, cell, test),
         ...(item !== undefined && { item }),
         ...(family !== undefined && { family }),
         ...(gold !== undefined && { gold }),
-      });
+      };
+      const key = cell.responseKey;
+      if (cell.status === 'done' && key !== undefined)
+        Object.defineProperty(out, 'response', {
+          get: () => store.responseText(key),
+          enumerable: true,
+          configurable: true,
+        });
+      yield out;
     }
-    return out;
   },
   html: () => '',
   markdown: () => '',
