@@ -64,6 +64,47 @@ export function coverage(
   return cov;
 }
 
+/** Coverage of a suite for each model identity with cells (by identity), the tests read once. */
+export function coverageByModel(st: Statements, suiteHash: string, repeats: number): SuiteModelCoverage[] {
+  const total = expectedCells(st, suiteHash, repeats);
+  const rows = st
+    .prepared(
+      `SELECT model_identity, max(model), status, error_kind,
+              sum(CASE WHEN ${COUNTED('@repeats')} THEN n ELSE 0 END),
+              sum(CASE WHEN stored AND ${COUNTED('@repeats')} THEN n ELSE 0 END)
+       FROM ${cellCountsSource(st)} WHERE suite_hash = @suite AND n > 0
+       GROUP BY model_identity, status, error_kind ORDER BY model_identity`,
+    )
+    .raw()
+    .all({ suite: suiteHash, repeats }) as [string, string, CellStatus, string, number, number][];
+  const out = new Map<string, SuiteModelCoverage>();
+  for (const [modelIdentity, model, status, kind, counted, stored] of rows) {
+    let m = out.get(modelIdentity);
+    if (!m) {
+      m = {
+        suiteHash,
+        modelIdentity,
+        model,
+        coverage: { total, done: 0, failed: 0, pending: 0, cached: 0, errorsByKind: {} },
+      };
+      out.set(modelIdentity, m);
+    }
+    if (model > m.model) m.model = model;
+    if (status === 'done') {
+      m.coverage.done += counted;
+      m.coverage.cached += stored;
+    } else if (counted > 0) {
+      m.coverage.failed += counted;
+      const k = kind || 'unknown';
+      m.coverage.errorsByKind[k] = (m.coverage.errorsByKind[k] ?? 0) + counted;
+    }
+  }
+  return [...out.values()].map((m) => {
+    m.coverage.pending = total - m.coverage.done - m.coverage.failed;
+    return m;
+  });
+}
+
 /** Each test's repeats: its own, else its suite's in @fallback ({hash: repeats} as JSON), else 1. */
 const TEST_REPEATS = `coalesce(json_extract(json, '$.repeats'), json_extract(@fallback, '$."' || suite_hash || '"'), 1)`;
 

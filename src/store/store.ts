@@ -20,6 +20,7 @@ import {
 import {
   cellsByRun,
   coverage,
+  coverageByModel,
   coverageOfEverySuite,
   doneCellCount,
   expectedCells,
@@ -58,6 +59,7 @@ import {
   getTest,
   hasSuite,
   listSuites,
+  modelLabels,
   modelsOfSuite,
   saveSuite,
   suiteName,
@@ -180,6 +182,11 @@ export class Store {
   /** The models that have cells in a suite (label and identity pairs), by identity. */
   modelsOfSuite(suiteHash: string): SuiteModel[] {
     return modelsOfSuite(this.st, suiteHash);
+  }
+
+  /** The labels cells are stored under, of one suite or of every suite, sorted. */
+  modelLabels(suiteHash?: string): string[] {
+    return modelLabels(this.st, suiteHash);
   }
 
   // Runs
@@ -319,6 +326,14 @@ export class Store {
    */
   coverage(suiteHash: string, models: CoverageModel[], opts: { runId?: string } = {}): Coverage {
     return coverage(this.st, suiteHash, models, opts);
+  }
+
+  /**
+   * Coverage of a suite for each model identity that has cells in it, with `repeats` for the
+   * tests that set none, as coverage() counts it without a run; by identity.
+   */
+  coverageByModel(suiteHash: string, repeats: number): SuiteModelCoverage[] {
+    return coverageByModel(this.st, suiteHash, repeats);
   }
 
   /** How many cells a suite expects of one model with `repeats` (tests with their own repeats keep them). */

@@ -102,3 +102,13 @@ export function modelsOfSuite(st: Statements, suiteHash: string): SuiteModel[] {
       .all(suiteHash) as { model: string; model_identity: string }[]
   ).map((r) => ({ model: r.model, modelIdentity: r.model_identity }));
 }
+
+export function modelLabels(st: Statements, suiteHash: string | undefined): string[] {
+  return st
+    .prepared(
+      `SELECT DISTINCT model FROM ${cellCountsSource(st)}
+       WHERE n > 0 AND (@suite IS NULL OR suite_hash = @suite) ORDER BY model`,
+    )
+    .pluck()
+    .all({ suite: suiteHash ?? null }) as string[];
+}
