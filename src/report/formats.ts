@@ -47,13 +47,17 @@ export function writeReport(
 ): void {
   switch (format) {
     case 'html':
-      return write(renderHtml(data, protocols, opts));
+      write(renderHtml(data, protocols, opts));
+      return;
     case 'md':
-      return write(inertMarkdown(reportMarkdown(data, protocols)));
+      write(inertMarkdown(reportMarkdown(data, protocols)));
+      return;
     case 'json':
-      return writeJson(data, protocols, write);
+      writeJson(data, protocols, write);
+      return;
     case 'csv':
-      return writeCsv(data.eachCell(), write);
+      writeCsv(data.eachCell(), write);
+      return;
     default:
       throw new Error(`unknown report format ${String(format)}`);
   }

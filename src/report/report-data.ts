@@ -7,9 +7,12 @@ import type { HtmlKit } from './html/section.js';
 import {
   SAMPLE_LIMITS,
   type SampleLimits,
+  type TranscriptCell,
   TranscriptSampler,
   type TranscriptSummary,
 } from './transcript-sample.js';
+
+export type { TranscriptCell } from './transcript-sample.js';
 
 /**
  * Everything a report shows, read from the store alone (docs/report.md): what was run (the runs
@@ -143,44 +146,6 @@ export interface ReportSection<R = unknown> {
   results?: R;
   /** Why the section could not be built (the loader failed), shown instead of its figures. */
   unavailable?: string;
-}
-
-/** One cell for the transcript browser: the question as asked, its source, the answer and its score. */
-export interface TranscriptCell {
-  protocol: string;
-  /** Suite hash. */
-  suite: string;
-  model: string;
-  identity: string;
-  test: string;
-  repeat: number;
-  /** The seed / item / prompt the test was made from. */
-  item: string;
-  /** Ladder family, paraphrase phrasing, sago variation family; `baseline` for the unperturbed form. */
-  family?: string;
-  /** Ladder measured level (`L0` baseline .. `L5`). */
-  level?: string;
-  /** Subtype, strength, position... */
-  variant?: string;
-  system?: string;
-  /** The user message as sent. */
-  prompt: string;
-  /** The unperturbed text the test was made from. */
-  original?: string;
-  /** The perturbed text, when the prompt wraps it in more (e.g. `QUESTION: ...`). */
-  perturbed?: string;
-  gold?: string;
-  status: 'done' | 'failed';
-  response?: string;
-  error?: string;
-  parsed?: string;
-  /** The protocol's score in [0, 1]; undefined when the cell is not scored (no judge verdict, sago). */
-  score?: number;
-  correct?: boolean;
-  /** Wrong where the same model was right on the unperturbed form (docs/report.md#flipped). */
-  flipped?: boolean;
-  /** The judge's reason, the parser's note or the error. */
-  reason?: string;
 }
 
 export interface ReportData {

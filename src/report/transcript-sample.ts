@@ -1,5 +1,3 @@
-import type { TranscriptCell } from './report-data.js';
-
 /**
  * The transcript cells a static report embeds (docs/report.md#transcript-sample): every cell up to
  * `all`; beyond, every flipped or failed cell up to `flagged`, then a sample of the others
@@ -9,6 +7,44 @@ import type { TranscriptCell } from './report-data.js';
  * test and repeat: the same store always gives the same sample, and the sample does not depend on
  * the order the cells come in. Memory holds at most `all` cells plus twice each sample's size.
  */
+
+/** One cell for the transcript browser: the question as asked, its source, the answer and its score. */
+export interface TranscriptCell {
+  protocol: string;
+  /** Suite hash. */
+  suite: string;
+  model: string;
+  identity: string;
+  test: string;
+  repeat: number;
+  /** The seed / item / prompt the test was made from. */
+  item: string;
+  /** Ladder family, paraphrase phrasing, sago variation family; `baseline` for the unperturbed form. */
+  family?: string;
+  /** Ladder measured level (`L0` baseline .. `L5`). */
+  level?: string;
+  /** Subtype, strength, position... */
+  variant?: string;
+  system?: string;
+  /** The user message as sent. */
+  prompt: string;
+  /** The unperturbed text the test was made from. */
+  original?: string;
+  /** The perturbed text, when the prompt wraps it in more (e.g. `QUESTION: ...`). */
+  perturbed?: string;
+  gold?: string;
+  status: 'done' | 'failed';
+  response?: string;
+  error?: string;
+  parsed?: string;
+  /** The protocol's score in [0, 1]; undefined when the cell is not scored (no judge verdict, sago). */
+  score?: number;
+  correct?: boolean;
+  /** Wrong where the same model was right on the unperturbed form (docs/report.md#flipped). */
+  flipped?: boolean;
+  /** The judge's reason, the parser's note or the error. */
+  reason?: string;
+}
 
 export interface SampleLimits {
   /** Every cell is embedded up to this many. */

@@ -1,6 +1,8 @@
 import type { CellStatus, SuiteTest } from '../run/types.js';
 import type {
+  CellCursor,
   CellFilter,
+  CellPage,
   CellPageFilter,
   CellPageRow,
   CellText,
@@ -303,64 +305,92 @@ function lightCell(
 
 /**
  * One page of a suite's cells for the viewer, in the order of the cells' unique index (model
- * identity, test id, repeat) after the `after` cell, filtered by model, status and a text
- * (case-insensitive, in the prompt or the response). Each filter is a range of an index, the
- * text aside: a search reads on from `after` until it has a page, so a rare text costs a scan.
+ * identity, test id, repeat) after the `after` cell, filtered by model and status (each a range of
+ * an index) and by a text (case-insensitive for ASCII, in the test or the response). A text is
+ * looked for in at most `scan` cells a page, so that every page answers in bounded time whatever
+ * the store holds; `next` goes on from where the page stopped (docs/decisions.md#e12 says why
+ * there is no full-text index).
  */
-export function cellPage(st: Statements, filter: CellPageFilter): CellPageRow[] {
+export function cellPage(st: Statements, filter: CellPageFilter): CellPage {
   const where: string[] = ['c.suite_hash = @suite'];
   const params: Record<string, unknown> = { suite: filter.suiteHash, limit: filter.limit };
   if (filter.modelIdentity !== undefined) {
     where.push('c.model_identity = @identity');
     params.identity = filter.modelIdentity;
   }
-  if (filter.status !== undefined) {
-    where.push('c.status = @status');
-    params.status = filter.status;
+  // A literal, not a parameter: the planner then takes the failed cells' partial index.
+  if (filter.status !== undefined)
+    where.push(filter.status === 'failed' ? "c.status = 'failed'" : "c.status = 'done'");
+  const searching = filter.search !== undefined && filter.search !== '';
+  // LIKE is case-insensitive for ASCII and cheaper than lower() per row; the test is matched in
+  // its stored JSON (prompt, system, meta), so the text is matched as JSON writes it.
+  const hit = searching ? `(r.text LIKE @q ESCAPE '\\' OR t.json LIKE @qj ESCAPE '\\')` : '1';
+  if (searching) {
+    params.q = `%${likeEscaped(filter.search as string)}%`;
+    params.qj = `%${likeEscaped(JSON.stringify(filter.search).slice(1, -1))}%`;
   }
-  if (filter.after) {
-    where.push('(c.model_identity, c.test_id, c.repeat) > (@ai, @at, @ar)');
-    params.ai = filter.after.modelIdentity;
-    params.at = filter.after.testId;
-    params.ar = filter.after.repeat;
-  }
-  if (filter.search !== undefined && filter.search !== '') {
-    where.push(`(instr(lower(r.text), @q) > 0 OR instr(lower(json_extract(t.json, '$.prompt')), @q) > 0)`);
-    params.q = filter.search.toLowerCase();
-  }
-  // The failed cells have their own (partial) index; the planner needs telling, as it cannot
-  // know that a bound @status is 'failed'.
-  const index = filter.status === 'failed' ? 'INDEXED BY cells_failed' : '';
-  const rows = st
-    .prepared(
-      `SELECT c.id, c.model_identity, c.model, c.test_id, c.repeat, c.status, c.response_key, c.error_kind,
-              c.error_message, c.error_status, r.text, t.json
-       FROM cells c ${index}
-       LEFT JOIN responses r ON r.key = c.response_key
-       LEFT JOIN tests t ON t.suite_hash = c.suite_hash AND t.test_id = c.test_id
-       WHERE ${where.join(' AND ')}
-       ORDER BY c.model_identity, c.test_id, c.repeat LIMIT @limit`,
-    )
-    .raw()
-    .all(params) as [
-    number,
-    string,
-    string,
-    string,
-    number,
-    CellStatus,
-    string | null,
-    string | null,
-    string | null,
-    number | null,
-    string | null,
-    string | null,
-  ][];
-  return rows.map(
-    ([id, identity, model, testId, repeat, status, key, kind, message, errStatus, text, json]) => ({
-      id,
-      cell: lightCell(testId, model, identity, repeat, status, key, kind, message, errStatus, text),
-      ...(json !== null && { test: JSON.parse(json) as SuiteTest }),
-    }),
+  const window = st.prepared(
+    `SELECT c.id, c.model_identity, c.model, c.test_id, c.repeat, c.status, c.response_key, c.error_kind,
+            c.error_message, c.error_status, r.text, t.json, ${hit} AS hit
+     FROM (SELECT * FROM cells c WHERE ${where.join(' AND ')}${filter.after || searching ? ' AND (c.model_identity, c.test_id, c.repeat) > (@ai, @at, @ar)' : ''}
+           ORDER BY c.model_identity, c.test_id, c.repeat LIMIT @window) c
+     LEFT JOIN responses r ON r.key = c.response_key
+     LEFT JOIN tests t ON t.suite_hash = c.suite_hash AND t.test_id = c.test_id
+     ORDER BY c.model_identity, c.test_id, c.repeat`,
   );
+  const budget = searching ? (filter.scan ?? 5_000) : filter.limit;
+  const out: CellPageRow[] = [];
+  let at: CellCursor | undefined = filter.after;
+  let scanned = 0;
+  let exhausted = false;
+  // A search reads windows that grow fourfold (a common text fills the page from the first),
+  // until the page is full or `scan` cells were looked at.
+  for (let size = searching ? 200 : filter.limit; out.length < filter.limit && scanned < budget; size *= 4) {
+    const n = Math.min(size, budget - scanned);
+    const rows = window
+      .raw()
+      .all({
+        ...params,
+        ai: at?.modelIdentity ?? '',
+        at: at?.testId ?? '',
+        ar: at?.repeat ?? -1,
+        window: n,
+      }) as [
+      number,
+      string,
+      string,
+      string,
+      number,
+      CellStatus,
+      string | null,
+      string | null,
+      string | null,
+      number | null,
+      string | null,
+      string | null,
+      number,
+    ][];
+    for (const row of rows) {
+      scanned++;
+      at = { modelIdentity: row[1], testId: row[3], repeat: row[4] };
+      if (!row[12]) continue;
+      const [id, identity, model, testId, repeat, status, key, kind, message, errStatus, text, json] = row;
+      out.push({
+        id,
+        cell: lightCell(testId, model, identity, repeat, status, key, kind, message, errStatus, text),
+        ...(json !== null && { test: JSON.parse(json) as SuiteTest }),
+      });
+      if (out.length === filter.limit) break;
+    }
+    if (rows.length < n) {
+      exhausted = true;
+      break;
+    }
+  }
+  return { rows: out, scanned, ...(!exhausted && at && { next: at }) };
+}
+
+/** A LIKE pattern's wildcards taken literally. */
+function likeEscaped(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

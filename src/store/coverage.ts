@@ -1,5 +1,5 @@
 import type { CellStatus, Coverage } from '../run/types.js';
-import type { CoverageModel, ModelStatusCount, SuiteModelCoverage } from './records.js';
+import type { CellTotal, CoverageModel, ModelStatusCount, SuiteModelCoverage } from './records.js';
 import { cellCountsSource } from './schema.js';
 import type { Statements } from './statements.js';
 
@@ -216,4 +216,24 @@ export function cellsByRun(st: Statements): Map<string, number> {
       .raw()
       .all() as [string, number][],
   );
+}
+
+/** Stored cells per suite, model identity and status, whatever their repeat. */
+export function cellTotals(st: Statements, suiteHash: string | undefined): CellTotal[] {
+  return (
+    st
+      .prepared(
+        `SELECT suite_hash, model_identity, max(model), status, sum(n) FROM ${cellCountsSource(st)}
+         WHERE n > 0 AND (@suite IS NULL OR suite_hash = @suite)
+         GROUP BY suite_hash, model_identity, status ORDER BY suite_hash, model_identity, status`,
+      )
+      .raw()
+      .all({ suite: suiteHash ?? null }) as [string, string, string, CellStatus, number][]
+  ).map(([suiteHash, modelIdentity, model, status, count]) => ({
+    suiteHash,
+    modelIdentity,
+    model,
+    status,
+    count,
+  }));
 }

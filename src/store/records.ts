@@ -211,8 +211,25 @@ export interface CellPageFilter {
   /** Case-insensitive text in the prompt or the response. */
   search?: string;
   /** The last cell of the previous page. */
-  after?: { modelIdentity: string; testId: string; repeat: number };
+  after?: CellCursor;
   limit: number;
+  /** With `search`: cells looked at at most (default 5,000), so a page takes bounded time. */
+  scan?: number;
+}
+
+/** A place in a suite's cells in the viewer's order. */
+export interface CellCursor {
+  modelIdentity: string;
+  testId: string;
+  repeat: number;
+}
+
+export interface CellPage {
+  rows: CellPageRow[];
+  /** Cells looked at. */
+  scanned: number;
+  /** Where the next page starts, when there may be one. */
+  next?: CellCursor;
 }
 
 export interface CellPageRow {
@@ -220,4 +237,13 @@ export interface CellPageRow {
   cell: LightCell;
   /** The cell's test (absent when the suite does not hold it). */
   test?: SuiteTest;
+}
+
+/** Stored cells of one suite, model identity and status. */
+export interface CellTotal {
+  suiteHash: string;
+  modelIdentity: string;
+  model: string;
+  status: CellStatus;
+  count: number;
 }

@@ -19,6 +19,7 @@ import {
 } from './cells.js';
 import {
   cellsByRun,
+  cellTotals,
   coverage,
   coverageByModel,
   coverageOfEverySuite,
@@ -29,9 +30,10 @@ import {
 import type {
   AuxResultRow,
   CellFilter,
+  CellPage,
   CellPageFilter,
-  CellPageRow,
   CellText,
+  CellTotal,
   CellWrite,
   CoverageModel,
   FailureGroup,
@@ -119,6 +121,14 @@ export class Store {
 
   get schemaVersion(): number {
     return this.db.pragma('user_version', { simple: true }) as number;
+  }
+
+  /**
+   * A number that changes whenever another connection commits to the store (SQLite's
+   * data_version): a reader keeps what it computed until it does.
+   */
+  dataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
   }
 
   /** Whether the tables exist: a read-only store may be opened before the writer made them. */
@@ -302,7 +312,7 @@ export class Store {
   }
 
   /** A page of a suite's cells, filtered and searched, for the viewer's transcript browser. */
-  cellPage(filter: CellPageFilter): CellPageRow[] {
+  cellPage(filter: CellPageFilter): CellPage {
     return cellPage(this.st, filter);
   }
 
@@ -334,6 +344,11 @@ export class Store {
    */
   coverageByModel(suiteHash: string, repeats: number): SuiteModelCoverage[] {
     return coverageByModel(this.st, suiteHash, repeats);
+  }
+
+  /** Stored cells per suite (or of one suite), model identity and status, from the counts. */
+  cellTotals(suiteHash?: string): CellTotal[] {
+    return cellTotals(this.st, suiteHash);
   }
 
   /** How many cells a suite expects of one model with `repeats` (tests with their own repeats keep them). */
