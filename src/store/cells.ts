@@ -330,13 +330,13 @@ export function cellPage(st: Statements, filter: CellPageFilter): CellPage {
     params.qj = `%${likeEscaped(JSON.stringify(filter.search).slice(1, -1))}%`;
   }
   const window = st.prepared(
-    `SELECT c.id, c.model_identity, c.model, c.test_id, c.repeat, c.status, c.response_key, c.error_kind,
-            c.error_message, c.error_status, r.text, t.json, ${hit} AS hit
+    `SELECT page.id, page.model_identity, page.model, page.test_id, page.repeat, page.status, page.response_key,
+            page.error_kind, page.error_message, page.error_status, r.text, t.json, ${hit} AS hit
      FROM (SELECT * FROM cells c WHERE ${where.join(' AND ')}${filter.after || searching ? ' AND (c.model_identity, c.test_id, c.repeat) > (@ai, @at, @ar)' : ''}
-           ORDER BY c.model_identity, c.test_id, c.repeat LIMIT @window) c
-     LEFT JOIN responses r ON r.key = c.response_key
-     LEFT JOIN tests t ON t.suite_hash = c.suite_hash AND t.test_id = c.test_id
-     ORDER BY c.model_identity, c.test_id, c.repeat`,
+           ORDER BY c.model_identity, c.test_id, c.repeat LIMIT @window) page
+     LEFT JOIN responses r ON r.key = page.response_key
+     LEFT JOIN tests t ON t.suite_hash = page.suite_hash AND t.test_id = page.test_id
+     ORDER BY page.model_identity, page.test_id, page.repeat`,
   );
   const budget = searching ? (filter.scan ?? 5_000) : filter.limit;
   const out: CellPageRow[] = [];
@@ -347,15 +347,13 @@ export function cellPage(st: Statements, filter: CellPageFilter): CellPage {
   // until the page is full or `scan` cells were looked at.
   for (let size = searching ? 200 : filter.limit; out.length < filter.limit && scanned < budget; size *= 4) {
     const n = Math.min(size, budget - scanned);
-    const rows = window
-      .raw()
-      .all({
-        ...params,
-        ai: at?.modelIdentity ?? '',
-        at: at?.testId ?? '',
-        ar: at?.repeat ?? -1,
-        window: n,
-      }) as [
+    const rows = window.raw().all({
+      ...params,
+      ai: at?.modelIdentity ?? '',
+      at: at?.testId ?? '',
+      ar: at?.repeat ?? -1,
+      window: n,
+    }) as [
       number,
       string,
       string,
