@@ -46,6 +46,11 @@ export interface RunCellsOptions {
   defaults: { concurrency: number; timeoutMs: number; maxRetries: number };
   /** Backoff tuning (base 500 ms, cap 30 s by default). */
   retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
+  /**
+   * How long finished cells wait to be committed together (default 25 ms; 0: at the next turn of
+   * the event loop). A process killed meanwhile loses them, and a resumed run calls them again.
+   */
+  commitMs?: number;
   onProgress?: (p: Progress) => void;
   /** Stops the run: queued cells stay pending, in-flight calls are aborted and not stored. */
   signal?: AbortSignal;
@@ -76,14 +81,16 @@ interface Work {
 /** Thrown inside a cell when the run itself was stopped: the cell is left pending, not stored. */
 class RunStopped extends Error {}
 
-/** Cells written together at most: a batch of links to stored answers is flushed at this size. */
-const MAX_BATCH = 1000;
+/** Cells written together at most: a batch is committed at once at this size. */
+const MAX_BATCH = 256;
+/** How long a finished cell waits for others to be committed with (docs/decisions.md#e13). */
+const COMMIT_MS = 25;
 
 /**
  * Runs cells (test x model x repeat) against their providers and writes each one to the store
- * as it finishes (cells finishing in the same event-loop turn share one transaction): a killed
- * run loses at most the cells in flight or finished within the last turn, and never stores one
- * twice (cells are unique per suite, model identity, test, repeat).
+ * as it finishes (cells finishing within `commitMs` share one transaction): a killed run loses at
+ * most the cells in flight or finished within the last `commitMs`, and never stores one twice
+ * (cells are unique per suite, model identity, test, repeat).
  * Every cell ends done or failed (with its reason) unless the run is stopped, when the cells
  * not finished stay pending.
  *
@@ -187,17 +194,23 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
   // until its answer is committed, when the store itself has it (hasResponse).
   const inFlightKeys = new Map<string, Promise<boolean>>();
 
-  // Group commit: cells that finish in the same turn of the event loop are written in one
-  // transaction at the next turn (see Store.saveBatch). A write failure stops the run.
+  // Group commit (docs/decisions.md#e13): finished cells wait up to `commitMs` to be written in
+  // one transaction with those finishing meanwhile (a commit costs far more than a cell's rows).
+  // A write failure stops the run.
+  const commitMs = opts.commitMs ?? COMMIT_MS;
   let batch: CellWrite[] = [];
   let answered: string[] = [];
-  let flushing: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
   const flush = () => {
+    if (timer !== undefined) {
+      clearTimeout(timer as NodeJS.Timeout);
+      clearImmediate(timer as NodeJS.Immediate);
+    }
+    timer = undefined;
     const writes = batch;
     const keys = answered;
     batch = [];
     answered = [];
-    flushing = undefined;
     try {
       store.saveBatch(writes);
     } catch (error) {
@@ -209,13 +222,7 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
     batch.push(w);
     if (answeredKey !== undefined) answered.push(answeredKey);
     if (batch.length >= MAX_BATCH) flush();
-    else
-      flushing ??= new Promise<void>((resolve) =>
-        setImmediate(() => {
-          if (batch.length > 0 || answered.length > 0) flush();
-          resolve();
-        }),
-      );
+    else timer ??= commitMs > 0 ? setTimeout(flush, commitMs) : setImmediate(flush);
   };
   const linked = (w: Work) => {
     write({ kind: 'cached', cells: [{ ...ref(w.cell, w.lane, suite.hash), runId, key: w.key }] });
@@ -391,8 +398,7 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
     emit();
     pump();
     await idle;
-    await flushing;
-    if (batch.length > 0) flush();
+    if (batch.length > 0 || timer !== undefined) flush();
   } finally {
     opts.signal?.removeEventListener('abort', onOuterAbort);
   }

@@ -267,9 +267,9 @@ export class Store {
   }
 
   /**
-   * Several finished cells in one transaction (group commit): the engine flushes the cells that
-   * finished in the same turn of the event loop together, so a commit's cost is shared while a
-   * killed process still loses only cells that were not yet committed — never half a cell.
+   * Several finished cells in one transaction (group commit): the engine commits the cells that
+   * finished within a few milliseconds together, so a commit's cost is shared while a killed
+   * process still loses only cells that were not yet committed — never half a cell.
    */
   saveBatch(writes: readonly CellWrite[]): void {
     if (writes.length > 0) this.writes.batch.immediate(writes);
