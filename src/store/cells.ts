@@ -239,6 +239,25 @@ export function* cellsWithTests(
     | number
     | null;
   if (last === null) return;
+  if (!st.prepared("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'tests_position'").get()) {
+    // A store opened read-only before a writer added the index (schema 2): read as before, whole.
+    const tests = new Map(
+      (
+        st.prepared('SELECT test_id, json FROM tests WHERE suite_hash = ?').raw().all(suiteHash) as [
+          string,
+          string,
+        ][]
+      ).map(([id, json]) => [id, JSON.parse(json) as SuiteTest]),
+    );
+    for (const cell of lightCells(st, suiteHash)) {
+      const test = tests.get(cell.testId);
+      if (test && identities.includes(cell.modelIdentity)) {
+        delete cell.text;
+        yield { cell, test };
+      }
+    }
+    return;
+  }
   const page = st.prepared(`
     SELECT t.position, t.json, c.test_id, c.model, c.repeat, c.status, c.response_key, c.error_kind,
            c.error_message, c.error_status, NULL

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { GenerateRequest } from '../models/types.js';
@@ -243,5 +246,36 @@ describe('cell counts', () => {
       db.prepare('SELECT DISTINCT test_repeats FROM cell_counts WHERE n > 0 ORDER BY 1').pluck().all(),
     ).toEqual([0, 2]);
     store.close();
+  });
+});
+
+describe('a store of schema 2, opened read-only', () => {
+  it('answers coverage, progress, listings and its cells as a migrated one does', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waver-schema2-'));
+    try {
+      const path = join(dir, 'store.db');
+      const writer = openStore(path);
+      const { run2 } = filled(writer);
+      const ask = (s: Store) => ({
+        coverage: s.coverage(suite.hash, [{ identity: 'replay:a', repeats: 2 }], { runId: run2 }),
+        every: s.coverageOfEverySuite({ [suite.hash]: 1 }),
+        byModel: s.coverageByModel(suite.hash, 1),
+        progress: s.modelStatusCounts(suite.hash, run2, 1),
+        runs: s.runsWithCells().map((r) => r.cells),
+        models: s.modelsOfSuite(suite.hash),
+        cells: [...s.cellsWithTests(suite.hash, ['replay:a', 'replay:b'])],
+      });
+      const migrated = ask(writer);
+      connectionOf(writer).exec(`
+        DROP TRIGGER cell_counts_insert; DROP TRIGGER cell_counts_update; DROP TRIGGER cell_counts_delete;
+        DROP TABLE cell_counts; DROP INDEX tests_position; DROP INDEX cells_failed; PRAGMA user_version = 2;`);
+      writer.close();
+      const reader = openStore(path, { readonly: true });
+      expect(reader.schemaVersion).toBe(2);
+      expect(ask(reader)).toEqual(migrated);
+      reader.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
