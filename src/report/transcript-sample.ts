@@ -117,11 +117,12 @@ interface Entry {
 /**
  * One stratified sample of at most `size` cells. Each stratum keeps the cells with the smallest
  * hashes; when more than twice `size` are held, each stratum is cut to the share it would get if
- * the stream ended now. Shares only fall as cells come, so a cut never drops a cell the final
- * sample would hold.
+ * the stream ended now (from how many cells it has seen). Shares only fall as cells come, so a cut
+ * never drops a cell the final sample would hold, and a cell whose hash is above what a stratum
+ * kept at its last cut is passed over at once.
  */
 class StratifiedSample {
-  private readonly strata = new Map<string, Entry[]>();
+  private readonly strata = new Map<string, Stratum>();
   private held = 0;
 
   constructor(
@@ -129,29 +130,32 @@ class StratifiedSample {
     private readonly maxStrata: number,
   ) {}
 
-  add(key: string, e: Entry): void {
+  add(key: string, hash: number, seq: number, cell: TranscriptCell): void {
     let stratum = this.strata.get(key);
     if (!stratum) {
       const k = this.strata.size < this.maxStrata ? key : '\u0000other';
       stratum = this.strata.get(k);
       if (!stratum) {
-        stratum = [];
+        stratum = { entries: [], seen: 0, above: Number.POSITIVE_INFINITY };
         this.strata.set(k, stratum);
       }
     }
-    stratum.push(e);
+    stratum.seen++;
+    // A later cell of equal hash sorts after the one kept: it is past the share too.
+    if (hash >= stratum.above) return;
+    stratum.entries.push({ hash, seq, cell });
     if (++this.held > 2 * this.size) this.cut();
   }
 
   /** The sample, in order of arrival. */
   result(): Entry[] {
     this.cut();
-    return [...this.strata.values()].flat().sort((a, b) => a.seq - b.seq);
+    return [...this.strata.values()].flatMap((s) => s.entries).sort((a, b) => a.seq - b.seq);
   }
 
-  /** The largest share q with sum(min(|stratum|, q)) <= size. */
+  /** The largest share q with sum(min(seen, q)) <= size over the strata. */
   private share(): number {
-    const sizes = [...this.strata.values()].map((s) => s.length).sort((a, b) => a - b);
+    const sizes = [...this.strata.values()].map((s) => s.seen).sort((a, b) => a - b);
     let left = this.size;
     for (let i = 0; i < sizes.length; i++) {
       const fair = Math.floor(left / (sizes.length - i));
@@ -166,13 +170,23 @@ class StratifiedSample {
     const q = this.share();
     this.held = 0;
     for (const stratum of this.strata.values()) {
-      if (stratum.length > q) {
-        stratum.sort((a, b) => a.hash - b.hash || a.seq - b.seq);
-        stratum.length = q;
+      const e = stratum.entries;
+      if (e.length > q) {
+        e.sort((a, b) => a.hash - b.hash || a.seq - b.seq);
+        e.length = q;
       }
-      this.held += stratum.length;
+      if (e.length === q) stratum.above = q === 0 ? Number.NEGATIVE_INFINITY : (e[q - 1] as Entry).hash;
+      this.held += e.length;
     }
   }
+}
+
+interface Stratum {
+  entries: Entry[];
+  /** Cells of the stratum seen, kept or not. */
+  seen: number;
+  /** Hashes from this one up are past the stratum's share. */
+  above: number;
 }
 
 /** Cells are added as the sections yield them; `finish` gives the embedded cells and the summary. */
@@ -192,13 +206,13 @@ export class TranscriptSampler {
   add(c: TranscriptCell): void {
     const outcome = outcomeOf(c);
     this.count(c, outcome);
-    const e: Entry = { hash: hashOf(c), seq: this.seq++, cell: c };
+    const seq = this.seq++;
     if (this.seq <= this.limits.all) this.everything.push(c);
     else this.everything.length = 0; // more than all: the samples are embedded instead
     const isFlagged = c.flipped === true || outcome === 'failed';
     if (isFlagged) this.flagged++;
     const key = `${c.protocol}\u0000${c.suite}\u0000${c.model}\u0000${c.family ?? ''}\u0000${c.level ?? ''}\u0000${outcome}`;
-    (isFlagged ? this.flaggedSample : this.othersSample).add(key, e);
+    (isFlagged ? this.flaggedSample : this.othersSample).add(key, hashOf(c), seq, c);
   }
 
   finish(): { cells: TranscriptCell[]; summary: TranscriptSummary } {

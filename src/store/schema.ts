@@ -96,9 +96,11 @@ export const MIGRATIONS: readonly ((db: DB) => void)[] = [
     `);
   },
   // A million cells (docs/decisions.md#e12): counts kept as cells are written, and the indexes the
-  // viewer's, report's and check's queries need.
+  // viewer's, report's and check's queries need. Responses are no longer looked up by identity
+  // (the engine asks for a key at a time): that index only cost every write.
   (db) => {
     db.exec(`
+      DROP INDEX IF EXISTS responses_identity;
       CREATE INDEX tests_position ON tests(suite_hash, position);
       CREATE INDEX cells_failed ON cells(suite_hash, model_identity, test_id, repeat) WHERE status = 'failed';
       ${CELL_COUNTS_SCHEMA}

@@ -1,5 +1,5 @@
 import { cellBase } from '../../report/html/section-kit.js';
-import type { SectionModule, TranscriptCell } from '../../report/report-data.js';
+import type { SectionModule } from '../../report/report-data.js';
 
 /**
  * Suites of no protocol (`waver run` on a plain suite, the demo): their cells go to the transcript
@@ -17,16 +17,16 @@ export const plainSection: SectionModule<undefined> = {
     const identities = [...new Set(store.modelsOfSuite(suiteHash).map((m) => m.modelIdentity))];
     const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
     for (const { cell, test } of store.cellsWithTests(suiteHash, identities)) {
-      const meta = (test.meta ?? {}) as Record<string, unknown>;
-      const item = str(meta.item);
-      const family = str(meta.family) ?? str(meta.phrasing);
-      const gold = str(meta.gold);
-      const out: TranscriptCell = {
-        ...cellBase('run', suiteHash, cell, test),
-        ...(item !== undefined && { item }),
-        ...(family !== undefined && { family }),
-        ...(gold !== undefined && { gold }),
-      };
+      const out = cellBase('run', suiteHash, cell, test);
+      if (test.meta) {
+        const meta = test.meta as Record<string, unknown>;
+        const item = str(meta.item);
+        const family = str(meta.family) ?? str(meta.phrasing);
+        const gold = str(meta.gold);
+        if (item !== undefined) out.item = item;
+        if (family !== undefined) out.family = family;
+        if (gold !== undefined) out.gold = gold;
+      }
       const key = cell.responseKey;
       if (cell.status === 'done' && key !== undefined)
         Object.defineProperty(out, 'response', {
