@@ -85,6 +85,8 @@ class RunStopped extends Error {}
 const MAX_BATCH = 256;
 /** How long a finished cell waits for others to be committed with (docs/decisions.md#e13). */
 const COMMIT_MS = 25;
+/** Cells the pump reads in one turn of the event loop at most. */
+const PUMP_TURN = 4096;
 
 /**
  * Runs cells (test x model x repeat) against their providers and writes each one to the store
@@ -370,10 +372,15 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
   };
   const pump = () => {
     try {
-      while (!exhausted && !signal.aborted) {
+      for (let read = 0; !exhausted && !signal.aborted; read++) {
         if (full) {
           if (!roomIn(full)) return;
           full = undefined;
+        }
+        // A long run of stored cells (a warm re-run) lets timers and a Ctrl-C in now and then.
+        if (read === PUMP_TURN) {
+          setImmediate(pump);
+          return;
         }
         const next = source.next();
         if (next.done) {
