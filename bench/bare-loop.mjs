@@ -3,7 +3,10 @@
 // else (no store, no retries, no progress). A harness cannot beat this on the same endpoint.
 //
 //   node bench/bare-loop.mjs --suite bench/out/suite.jsonl --url http://127.0.0.1:PORT/v1 [--concurrency 16]
+//                            [--models K]
 //
+// With --models K every prompt is sent K times, once per model `bench-0` .. `bench-K-1`, prompt by
+// prompt (the order waver's plan takes), `--concurrency` in flight in all.
 // Prints one JSON line: {"ok":N,"failed":M,"wallMs":T}. Exit code 1 if any request failed.
 import { readFileSync } from 'node:fs';
 
@@ -15,6 +18,7 @@ function arg(name, fallback) {
 const suitePath = arg('suite', 'bench/out/suite.jsonl');
 const baseUrl = arg('url', undefined);
 const concurrency = Number(arg('concurrency', '16'));
+const models = Number(arg('models', '0'));
 if (!baseUrl) {
   process.stderr.write('bare-loop: --url http://127.0.0.1:PORT/v1 is required\n');
   process.exit(2);
@@ -31,14 +35,19 @@ let next = 0;
 let ok = 0;
 let failed = 0;
 
+const perPrompt = Math.max(1, models);
+const total = prompts.length * perPrompt;
+
 async function worker() {
-  while (next < prompts.length) {
-    const item = prompts[next++];
+  while (next < total) {
+    const n = next++;
+    const item = prompts[Math.floor(n / perPrompt)];
+    const model = models > 0 ? `bench-${n % perPrompt}` : 'bench';
     try {
       const res = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-dummy' },
-        body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: item.prompt }] }),
+        body: JSON.stringify({ model, messages: [{ role: 'user', content: item.prompt }] }),
       });
       const body = await res.json();
       if (res.ok && typeof body.choices?.[0]?.message?.content === 'string') ok += 1;

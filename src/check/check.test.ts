@@ -282,6 +282,20 @@ describe('coverage', () => {
     expect(r.pass).toBe(false);
   });
 
+  it('coverage alone reads the counts: no protocol results are loaded', () => {
+    const s = store();
+    writeCells(s, toySuite(2), [right], yesNo);
+    const unloadable: CheckProtocol<ToyResults> = {
+      ...toy,
+      load: () => {
+        throw new Error('coverage must not load results');
+      },
+    };
+    const only = [unloadable, loose];
+    const r = evaluateThresholds(s, { config, protocols: only, suites: chooseSuites(s, only), rules });
+    expect(r.rows.map((x) => [x.protocol, x.model, x.value, x.pass])).toEqual([['toy', 'right', 1, true]]);
+  });
+
   it('a store with no suite with cells has nothing to cover: unavailable, a failure unless allowed', () => {
     const s = store();
     const r = evaluateThresholds(s, { config, protocols, suites: {}, rules });

@@ -14,10 +14,12 @@ export function coverageMeasurements(
   const repeats = runRepeats(store);
   const out: { suite: CheckedSuite; measurement: Measurement }[] = [];
   for (const suite of suites) {
+    // Read from the store's counts: no protocol's results are loaded for coverage (docs/check.md).
     // A model is its identity (ordered as the loaders order them); a renamed one keeps one label.
-    const labels = new Map(store.modelsOfSuite(suite.hash).map((r) => [r.modelIdentity, r.model]));
-    for (const [identity, model] of labels) {
-      const c = store.coverage(suite.hash, [{ identity, repeats: repeats.get(suite.hash) ?? 1 }]);
+    for (const { model, modelIdentity: identity, coverage: c } of store.coverageByModel(
+      suite.hash,
+      repeats.get(suite.hash) ?? 1,
+    )) {
       const base = { model, identity, ...(suite.protocol === 'plain' && { scope: suite.name }) };
       if (c.total === 0) {
         out.push({

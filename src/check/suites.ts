@@ -61,14 +61,15 @@ export function plainSuites(store: Store, protocols: readonly CheckProtocol[]): 
   const hashes = new Set(store.listRuns().flatMap((r) => (r.suiteHash === undefined ? [] : [r.suiteHash])));
   const out: CheckedSuite[] = [];
   for (const hash of hashes) {
-    const name = store.getSuite(hash)?.name;
+    const name = store.suiteName(hash); // by name alone: getSuite would read every test
     if (name === undefined || protocols.some((p) => name.startsWith(`${p.protocol}/`))) continue;
-    if (store.modelsOfSuite(hash).length > 0) out.push({ protocol: 'plain', hash, name });
+    if (store.modelLabels(hash).length > 0) out.push({ protocol: 'plain', hash, name });
   }
   return out;
 }
 
-function findSuite(store: Store, want: string): { hash: string; name: string } {
+/** The one suite whose hash is `want` or starts with it (8+ hex characters), else an InputError. */
+export function findSuite(store: Store, want: string): { hash: string; name: string } {
   if (!/^[0-9a-f]{8,}$/i.test(want))
     throw new InputError(`expected a suite hash (8+ hex characters), got '${want}'`, { field: '--suite' });
   const rows = store.findSuitesByPrefix(want);

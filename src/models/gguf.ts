@@ -409,23 +409,18 @@ export class GgufProvider implements ModelProvider {
           break;
         }
         if (wantTokens && probabilities) {
+          // One pass over the distribution for its entropy; the log-prob is a lookup and the top k
+          // are its first entries (llama.cpp sorts it): nothing else is made of it per token.
           const { total, entropy } = summarize(probabilities);
+          const context = generated.length > 0 ? generated.slice(-4) : prompt.slice(-4);
           const entry: TokenLogprob = {
-            token: model.detokenize(
-              [token],
-              false,
-              generated.length > 0 ? generated.slice(-4) : prompt.slice(-4),
-            ),
+            token: model.detokenize([token], false, context),
             logprob: logprobOf(probabilities, token, total),
             entropy,
           };
           if (topK > 0) {
             entry.top = topTokens(probabilities, topK, total).map((t) => ({
-              token: model.detokenize(
-                [t.token as Token],
-                false,
-                generated.length > 0 ? generated.slice(-4) : prompt.slice(-4),
-              ),
+              token: t.token === token ? entry.token : model.detokenize([t.token as Token], false, context),
               logprob: t.logprob,
             }));
           }

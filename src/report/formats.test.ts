@@ -88,6 +88,7 @@ describe('report formats on a fixed store (snapshots)', () => {
       'coverage',
       'errors',
       'sections',
+      'transcripts',
       'cells',
     ]);
     expect(parsed.sections.map((s: { protocol: string }) => s.protocol)).toEqual([

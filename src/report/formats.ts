@@ -32,15 +32,35 @@ export function renderReport(
   protocols: readonly ReportedProtocol[],
   opts: RenderOptions = {},
 ): string {
+  const parts: string[] = [];
+  writeReport(data, format, protocols, (chunk) => parts.push(chunk), opts);
+  return parts.join('');
+}
+
+/**
+ * The report written a piece at a time: the JSON and CSV hold every cell, which a large store
+ * could not hold as one string, so they are written cell by cell as the store is read again.
+ */
+export function writeReport(
+  data: ReportData,
+  format: ReportFormat,
+  protocols: readonly ReportedProtocol[],
+  write: (chunk: string) => void,
+  opts: RenderOptions = {},
+): void {
   switch (format) {
     case 'html':
-      return renderHtml(data, protocols, opts);
+      write(renderHtml(data, protocols, opts));
+      return;
     case 'md':
-      return inertMarkdown(reportMarkdown(data, protocols));
+      write(inertMarkdown(reportMarkdown(data, protocols)));
+      return;
     case 'json':
-      return `${JSON.stringify(reportJson(data, protocols), null, 2)}\n`;
+      writeJson(data, protocols, write);
+      return;
     case 'csv':
-      return reportCsv(data.cells);
+      writeCsv(data.eachCell(), write);
+      return;
     default:
       throw new Error(`unknown report format ${String(format)}`);
   }
@@ -56,10 +76,8 @@ export function sectionOf(
   return protocols.find((p) => p.name === protocol)?.section;
 }
 
-export function reportJson(
-  data: ReportData,
-  protocols: readonly ReportedProtocol[],
-): Record<string, unknown> {
+/** Everything but the cells, which come last (writeJson streams them). */
+function reportJsonHead(data: ReportData, protocols: readonly ReportedProtocol[]): Record<string, unknown> {
   return {
     report: data.report,
     version: data.version,
@@ -77,8 +95,20 @@ export function reportJson(
         return { ...head, unavailable: s.unavailable ?? 'no module for this protocol' };
       return { ...head, results: module.json(s.results) };
     }),
-    cells: data.cells,
+    transcripts: data.transcripts,
   };
+}
+
+/** As JSON.stringify(report, null, 2) would write it, with the cells written one at a time. */
+function writeJson(data: ReportData, protocols: readonly ReportedProtocol[], write: (chunk: string) => void) {
+  const head = JSON.stringify({ ...reportJsonHead(data, protocols), cells: [] }, null, 2);
+  write(head.slice(0, head.lastIndexOf('[]')));
+  let first = true;
+  for (const c of data.eachCell()) {
+    write(`${first ? '[\n' : ',\n'}    ${JSON.stringify(c, null, 2).replace(/\n/g, '\n    ')}`);
+    first = false;
+  }
+  write(first ? '[]\n}\n' : '\n  ]\n}\n');
 }
 
 // --- Markdown ----------------------------------------------------------------------------------
@@ -95,7 +125,7 @@ export function reportMarkdown(data: ReportData, protocols: readonly ReportedPro
   const out: string[] = [
     '# waver report',
     '',
-    `Store \`${data.store.file}\` (schema v${data.store.schemaVersion}) · ${data.runs.length} runs · ${data.sections.length} protocol sections · ${data.cells.length} cells · generated ${data.generatedAt} by waver ${data.waverVersion}.`,
+    `Store \`${data.store.file}\` (schema v${data.store.schemaVersion}) · ${data.runs.length} runs · ${data.sections.length} protocol sections · ${data.transcripts.total} cells · generated ${data.generatedAt} by waver ${data.waverVersion}.`,
     '',
     '## What was run',
     '',
@@ -161,15 +191,17 @@ export function reportMarkdown(data: ReportData, protocols: readonly ReportedPro
   }
 
   out.push('## Transcripts', '');
-  if (data.cells.length === 0) out.push('No cells.', '');
+  if (data.transcripts.total === 0) out.push('No cells.', '');
   else {
     out.push(
-      `${data.cells.length} cells. Every prompt, response, parsed answer, score and judge reason is in the HTML report's transcript browser, the JSON report and the CSV (one row per cell); \`waver export\` writes the stored transcripts with every attempt.`,
+      data.transcripts.sampled
+        ? `${data.transcripts.total} cells. Every prompt, response, parsed answer, score and judge reason is in the JSON report and the CSV (one row per cell), and ${sampleNote(data)}; \`waver export\` writes the stored transcripts with every attempt.`
+        : `${data.transcripts.total} cells. Every prompt, response, parsed answer, score and judge reason is in the HTML report's transcript browser, the JSON report and the CSV (one row per cell); \`waver export\` writes the stored transcripts with every attempt.`,
       '',
       row(['protocol', 'model', 'cells', 'done', 'failed', 'correct', 'incorrect', 'unscored', 'flipped']),
       row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
     );
-    for (const g of cellGroups(data.cells))
+    for (const g of data.transcripts.groups)
       out.push(
         row([
           g.protocol,
@@ -191,6 +223,12 @@ export function reportMarkdown(data: ReportData, protocols: readonly ReportedPro
     .trimEnd()}\n`;
 }
 
+/** What a sampled HTML page holds (docs/report.md#transcript-sample), in words. */
+export function sampleNote(data: ReportData): string {
+  const t = data.transcripts;
+  return `the HTML report's transcript browser holds ${t.shown} of them: ${t.flaggedShown} of the ${t.flagged} flipped or failed cells and a sample of the others stratified by protocol, suite, model, family, level and outcome; \`waver view --store ${data.store.file}\` browses every cell`;
+}
+
 /**
  * Model and dataset text inside the Markdown cannot become markup where the file is rendered (a
  * pull request, a wiki): outside code spans, a `<` that could open a tag is written `&lt;`, and
@@ -204,49 +242,6 @@ export function inertMarkdown(markdown: string): string {
       i % 2 === 1 ? part : part.replace(/<(?=[A-Za-z/!?])/g, '&lt;').replace(/\]\(/g, ']\\('),
     )
     .join('');
-}
-
-function cellGroups(cells: readonly TranscriptCell[]) {
-  const groups = new Map<
-    string,
-    {
-      protocol: string;
-      model: string;
-      cells: number;
-      done: number;
-      failed: number;
-      correct: number;
-      incorrect: number;
-      unscored: number;
-      flipped: number;
-    }
-  >();
-  for (const c of cells) {
-    const key = `${c.protocol}\u0000${c.model}`;
-    let g = groups.get(key);
-    if (!g) {
-      g = {
-        protocol: c.protocol,
-        model: c.model,
-        cells: 0,
-        done: 0,
-        failed: 0,
-        correct: 0,
-        incorrect: 0,
-        unscored: 0,
-        flipped: 0,
-      };
-      groups.set(key, g);
-    }
-    g.cells++;
-    if (c.status === 'done') g.done++;
-    else g.failed++;
-    if (c.correct === true) g.correct++;
-    else if (c.correct === false) g.incorrect++;
-    else if (c.status === 'done') g.unscored++;
-    if (c.flipped) g.flipped++;
-  }
-  return [...groups.values()];
 }
 
 // --- CSV ---------------------------------------------------------------------------------------
@@ -296,8 +291,15 @@ function csvField(column: string, value: string | number | boolean | undefined):
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export function reportCsv(cells: readonly TranscriptCell[]): string {
-  const lines = [CSV_COLUMNS.join(',')];
+export function reportCsv(cells: Iterable<TranscriptCell>): string {
+  const parts: string[] = [];
+  writeCsv(cells, (chunk) => parts.push(chunk));
+  return parts.join('');
+}
+
+/** One line per cell, written as the cells come. */
+function writeCsv(cells: Iterable<TranscriptCell>, write: (chunk: string) => void): void {
+  write(`${CSV_COLUMNS.join(',')}\r\n`);
   for (const c of cells) {
     const values: Record<(typeof CSV_COLUMNS)[number], string | number | boolean | undefined> = {
       protocol: c.protocol,
@@ -320,7 +322,6 @@ export function reportCsv(cells: readonly TranscriptCell[]): string {
       error: c.error,
       response: c.response,
     };
-    lines.push(CSV_COLUMNS.map((k) => csvField(k, values[k])).join(','));
+    write(`${CSV_COLUMNS.map((k) => csvField(k, values[k])).join(',')}\r\n`);
   }
-  return `${lines.join('\r\n')}\r\n`;
 }

@@ -4,12 +4,23 @@ import type { Coverage } from '../run/types.js';
 import type { Store } from '../store/store.js';
 import { WAVER_VERSION } from '../version.js';
 import type { HtmlKit } from './html/section.js';
+import {
+  SAMPLE_LIMITS,
+  type SampleLimits,
+  type TranscriptCell,
+  TranscriptSampler,
+  type TranscriptSummary,
+} from './transcript-sample.js';
+
+export type { TranscriptCell } from './transcript-sample.js';
 
 /**
  * Everything a report shows, read from the store alone (docs/report.md): what was run (the runs
  * table), coverage and errors per suite and model, one section per protocol suite (its results
- * recomputed by the protocol's own loader), and every cell for the transcript browser. The HTML,
- * Markdown, JSON and CSV forms (formats.ts) all render this one object.
+ * recomputed by the protocol's own loader), and the cells of the transcript browser: every cell of
+ * a small store, a bounded sample of a large one (transcript-sample.ts), with every cell read
+ * again from the store for the JSON and CSV. The HTML, Markdown, JSON and CSV forms (formats.ts)
+ * all render this one object.
  */
 
 export interface SuiteRef {
@@ -178,44 +189,6 @@ export interface ReportSection<R = unknown> {
   unavailable?: string;
 }
 
-/** One cell for the transcript browser: the question as asked, its source, the answer and its score. */
-export interface TranscriptCell {
-  protocol: string;
-  /** Suite hash. */
-  suite: string;
-  model: string;
-  identity: string;
-  test: string;
-  repeat: number;
-  /** The seed / item / prompt the test was made from. */
-  item: string;
-  /** Ladder family, paraphrase phrasing, sago variation family; `baseline` for the unperturbed form. */
-  family?: string;
-  /** Ladder measured level (`L0` baseline .. `L5`). */
-  level?: string;
-  /** Subtype, strength, position... */
-  variant?: string;
-  system?: string;
-  /** The user message as sent. */
-  prompt: string;
-  /** The unperturbed text the test was made from. */
-  original?: string;
-  /** The perturbed text, when the prompt wraps it in more (e.g. `QUESTION: ...`). */
-  perturbed?: string;
-  gold?: string;
-  status: 'done' | 'failed';
-  response?: string;
-  error?: string;
-  parsed?: string;
-  /** The protocol's score in [0, 1]; undefined when the cell is not scored (no judge verdict, sago). */
-  score?: number;
-  correct?: boolean;
-  /** Wrong where the same model was right on the unperturbed form (docs/report.md#flipped). */
-  flipped?: boolean;
-  /** The judge's reason, the parser's note or the error. */
-  reason?: string;
-}
-
 export interface ReportData {
   report: 'waver';
   version: 1;
@@ -228,7 +201,14 @@ export interface ReportData {
   coverage: CoverageRow[];
   errors: ErrorRow[];
   sections: ReportSection[];
+  /** The cells the HTML page embeds: every cell, or the sample `transcripts` describes. */
   cells: TranscriptCell[];
+  transcripts: TranscriptSummary;
+  /**
+   * Every cell (the JSON and CSV write them all): `cells` when that is every cell, else read
+   * again from the store, which must then still be open.
+   */
+  eachCell(): Iterable<TranscriptCell>;
 }
 
 export interface BuildReportOptions {
@@ -236,6 +216,8 @@ export interface BuildReportOptions {
   now?: string;
   /** Compute sago's ablations (the slowest part of its loader); default true. */
   ablations?: boolean;
+  /** How many transcript cells the HTML page embeds (tests make it small). */
+  sample?: SampleLimits;
 }
 
 /** Context a section module's loader gets: the settings the suite was run with. */
@@ -267,8 +249,13 @@ export interface SectionModule<R = unknown> {
   claims(suite: SuiteInfo): boolean;
   /** The protocol's results for a suite; throws when they cannot be rebuilt (the section says why). */
   load(store: Store, suiteHash: string, ctx: LoadContext): R;
-  /** Every cell of the suite for the browser; `results` is undefined when `load` failed. */
-  cells(store: Store, suiteHash: string, results: R | undefined): TranscriptCell[];
+  /**
+   * Every cell of the suite for the browser; `results` is undefined when `load` failed. Read as it
+   * is yielded: the report keeps a bounded sample of them (docs/report.md#transcript-sample), so a
+   * generator over the store keeps the report's memory bounded, and it is read again for the JSON
+   * and CSV, which hold every cell.
+   */
+  cells(store: Store, suiteHash: string, results: R | undefined): Iterable<TranscriptCell>;
   /** The section body: charts and tables. */
   html(results: R, kit: HtmlKit): string;
   markdown(results: R): string;
@@ -292,7 +279,7 @@ export function buildReport(
   for (const r of runs)
     if (r.suiteHash !== undefined && r.config && typeof r.config === 'object')
       latestConfig.set(r.suiteHash, r.config as Record<string, unknown>); // listRuns is oldest first
-  const suites = suiteInfos(store);
+  const suites = suiteInfos(store, new Set(protocols.map((p) => p.name)));
   const suiteByHash = new Map(suites.map((s) => [s.hash, s]));
   const ref = (hash: string): SuiteRef => ({ hash, name: suiteByHash.get(hash)?.name ?? '(unknown suite)' });
 
@@ -334,7 +321,7 @@ export function buildReport(
     ablations: opts.ablations ?? true,
   };
   const sections: ReportSection[] = [];
-  const cells: TranscriptCell[] = [];
+  const cellSources: { module: SectionModule; suite: string; section: ReportSection }[] = [];
   const lastRun = new Map<string, string>();
   for (const r of runs) if (r.suiteHash !== undefined) lastRun.set(r.suiteHash, r.startedAt);
   const claimant = (suite: SuiteInfo) => protocols.find((p) => p.section.claims(suite));
@@ -365,8 +352,17 @@ export function buildReport(
       section.unavailable = `the ${protocol.name} results could not be rebuilt: ${(e as Error).message}`;
     }
     if (protocol.section.sectioned) sections.push(section);
-    cells.push(...protocol.section.cells(store, suite.hash, section.results));
+    cellSources.push({ module: protocol.section, suite: suite.hash, section });
   }
+  function* eachCell(): Generator<TranscriptCell> {
+    for (const { module, suite, section } of cellSources) yield* module.cells(store, suite, section.results);
+  }
+  const sampler = new TranscriptSampler(opts.sample ?? SAMPLE_LIMITS);
+  for (const c of eachCell()) sampler.add(c);
+  const { cells: kept, summary } = sampler.finish();
+  // A section may read a text only when asked (plain suites: a getter over the store); the kept
+  // cells are copied whole, so the page can be rendered once the store is closed.
+  const cells = kept.map((c) => ({ ...c }));
 
   return {
     report: 'waver',
@@ -383,6 +379,8 @@ export function buildReport(
     errors,
     sections,
     cells,
+    transcripts: summary,
+    eachCell: summary.sampled ? eachCell : () => cells,
   };
 }
 
@@ -431,10 +429,18 @@ function optionalLabel<K extends string>(key: K, spec: unknown): Partial<Record<
   return spec === undefined || spec === null ? {} : ({ [key]: labelOf(spec) } as Record<K, string>);
 }
 
-function suiteInfos(store: Store): SuiteInfo[] {
+/**
+ * A suite named `<protocol>/<stage>` belongs to a protocol: one of `protocols`, or a name of that
+ * shape (`ladder/tests`) for a protocol the report was not handed. A plain suite is named by its
+ * file, and `data/questions.jsonl` is not a protocol `data`.
+ */
+function suiteInfos(store: Store, protocols: ReadonlySet<string>): SuiteInfo[] {
   return store.listSuites().map((r) => {
     const slash = r.name.indexOf('/');
-    const named = slash > 0 && !r.name.includes(':');
+    const named =
+      slash > 0 &&
+      !r.name.includes(':') &&
+      (protocols.has(r.name.slice(0, slash)) || /^[a-z][a-z0-9-]*\/[a-z][a-z0-9-]*$/.test(r.name));
     return {
       hash: r.hash,
       name: r.name,

@@ -1,5 +1,5 @@
 import type { GenerateRequest } from '../models/types.js';
-import { hashOf } from '../util/hash.js';
+import { canonicalJson, sha256 } from '../util/hash.js';
 
 /**
  * The key a response is stored and found under: sha256 of the canonical JSON of
@@ -12,5 +12,20 @@ import { hashOf } from '../util/hash.js';
  * the cache of repeat 0 and the instability would read as zero.
  */
 export function cacheKey(identity: string, request: GenerateRequest, repeat: number): string {
-  return hashOf({ identity, request, repeat });
+  // The canonical JSON of {identity, repeat, request} (keys sorted), the request's written once per
+  // request object: a plan shares one request among a test's models and repeats.
+  return sha256(
+    `{"identity":${JSON.stringify(identity)},"repeat":${JSON.stringify(repeat)},"request":${canonicalRequest(request)}}`,
+  );
+}
+
+const canonical = new WeakMap<GenerateRequest, string>();
+
+function canonicalRequest(request: GenerateRequest): string {
+  let json = canonical.get(request);
+  if (json === undefined) {
+    json = canonicalJson(request);
+    canonical.set(request, json);
+  }
+  return json;
 }

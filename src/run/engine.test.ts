@@ -452,6 +452,7 @@ describe('runCells', () => {
       cells: makeCells(suite, ['m']),
       providers: new Map([['m', { provider, concurrency: 1 }]]),
       defaults: { concurrency: 1, timeoutMs: 1000, maxRetries: 0 },
+      commitMs: 0, // the next turn: the failing write comes while most cells are still to call
       onProgress: (p) => {
         if (p.done === 3) connectionOf(store).exec('DROP TABLE attempts');
       },

@@ -1,13 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import PQueue from 'p-queue';
 import type { GenerateResult, ModelProvider } from '../models/types.js';
-import {
-  type AttemptRecord,
-  type CellWrite,
-  doneCellSlot,
-  type SaveCellCached,
-  type Store,
-} from '../store/store.js';
+import type { AttemptRecord, CellWrite, Store } from '../store/store.js';
 import { cacheKey } from './cache-key.js';
 import { callPath } from './call-path/call-path.js';
 import type { CallObserver, PathCallOptions } from './call-path/middleware.js';
@@ -37,7 +30,15 @@ export interface RunCellsOptions {
   /** From store.beginRun. */
   runId: string;
   suite: Suite;
-  cells: Cell[];
+  /**
+   * The cells, in the order to run them. They are read as the lanes have room, so a generator
+   * (`planCells`) keeps the run's memory bounded by its concurrency, not by the suite
+   * (docs/decisions.md E16). An array is checked for a cell listed twice before any call; a
+   * generator must not yield one.
+   */
+  cells: Iterable<Cell>;
+  /** How many cells `cells` yields (the progress total); required unless it is an array. */
+  total?: number;
   /** Keyed by model label (Cell.model). */
   providers: Map<string, ModelEntry>;
   /** Default true. false: call even when stored, and overwrite the stored answer. */
@@ -45,6 +46,11 @@ export interface RunCellsOptions {
   defaults: { concurrency: number; timeoutMs: number; maxRetries: number };
   /** Backoff tuning (base 500 ms, cap 30 s by default). */
   retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
+  /**
+   * How long finished cells wait to be committed together (default 25 ms; 0: at the next turn of
+   * the event loop). A process killed meanwhile loses them, and a resumed run calls them again.
+   */
+  commitMs?: number;
   onProgress?: (p: Progress) => void;
   /**
    * Stops the run: queued cells stay pending; calls in flight are aborted, their cells stay
@@ -60,7 +66,11 @@ export interface RunCellsOptions {
 interface Lane {
   label: string;
   identity: string;
-  queue: PQueue;
+  concurrency: number;
+  /** Cells read for this lane and not started yet. */
+  waiting: Work[];
+  /** Cells of this lane in progress. */
+  active: number;
   /** The entry's provider in its call path. */
   provider: ModelProvider;
 }
@@ -74,13 +84,25 @@ interface Work {
 /** Thrown inside a cell when the run itself was stopped: the cell is left pending, not stored. */
 class RunStopped extends Error {}
 
+/** Cells written together at most: a batch is committed at once at this size. */
+const MAX_BATCH = 256;
+/** How long a finished cell waits for others to be committed with (docs/decisions.md E17). */
+const COMMIT_MS = 25;
+/** Cells the pump reads in one turn of the event loop at most. */
+const PUMP_TURN = 4096;
+
 /**
  * Runs cells (test x model x repeat) against their providers and writes each one to the store
- * as it finishes (cells finishing in the same event-loop turn share one transaction): a killed
- * run loses at most the cells in flight or finished within the last turn, and never stores one
- * twice (cells are unique per suite, model identity, test, repeat).
+ * as it finishes (cells finishing within `commitMs` share one transaction): a killed run loses at
+ * most the cells in flight or finished within the last `commitMs`, and never stores one twice
+ * (cells are unique per suite, model identity, test, repeat).
  * Every cell ends done or failed (with its reason) unless the run is stopped, when the cells
  * not finished stay pending.
+ *
+ * Memory does not grow with the suite (docs/decisions.md E16): cells are read from `cells` only
+ * while their lane has room (a few times its concurrency waiting), whether a cell is stored is
+ * asked of the store cell by cell, and identical requests in flight are remembered only until
+ * their answer is committed.
  */
 export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
   const now = opts.now ?? (() => performance.now());
@@ -89,20 +111,32 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
   const cache = opts.cache ?? true;
   const { store, runId, suite } = opts;
   const t0 = now();
+  const total = opts.total ?? (Array.isArray(opts.cells) ? opts.cells.length : undefined);
+  if (total === undefined) throw new Error('runCells: `total` is required when `cells` is not an array');
 
   if (!store.hasSuite(suite.hash)) store.saveSuite(suite);
 
   const lanes = new Map<string, Lane>();
+  const labelOfIdentity = new Map<string, string>();
   const laneFor = (label: string): Lane => {
     const existing = lanes.get(label);
     if (existing) return existing;
     const entry = opts.providers.get(label);
     if (!entry) throw new Error(`no provider for model "${label}"`);
+    const identity = entry.provider.identity;
+    const other = labelOfIdentity.get(identity);
+    if (other !== undefined)
+      throw new Error(
+        `cell listed twice: models "${other}" and "${label}" share the identity ${identity} (cells are stored per identity)`,
+      );
+    labelOfIdentity.set(identity, label);
     const concurrency = Math.max(1, entry.concurrency ?? opts.defaults.concurrency);
     const lane: Lane = {
       label,
-      identity: entry.provider.identity,
-      queue: new PQueue({ concurrency }),
+      identity,
+      concurrency,
+      waiting: [],
+      active: 0,
       provider: isWrapped(entry.provider)
         ? entry.provider
         : wrapProvider(
@@ -123,13 +157,14 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
     lanes.set(label, lane);
     return lane;
   };
+  if (Array.isArray(opts.cells)) checkListedOnce(opts.cells, laneFor);
 
   const p: Progress = {
-    total: opts.cells.length,
+    total,
     done: 0,
     failed: 0,
     cached: 0,
-    pending: opts.cells.length,
+    pending: total,
     inFlight: 0,
     tokensIn: 0,
     tokensOut: 0,
@@ -145,53 +180,6 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
     opts.onProgress({ ...p, errorsByKind: { ...p.errorsByKind } });
   };
 
-  // Sort the cells: stored for this very cell (no write), stored for another (link), to call.
-  const doneSlots = new Map<string, Set<string>>();
-  const storedKeys = new Map<string, Set<string>>();
-  const seen = new Map<string, string>(); // slot -> label
-  const toLink: SaveCellCached[] = [];
-  const toCall: Work[] = [];
-  for (const cell of opts.cells) {
-    const lane = laneFor(cell.model);
-    const slot = `${lane.identity}\u0000${cell.testId}\u0000${cell.repeat}`;
-    const other = seen.get(slot);
-    if (other !== undefined) {
-      const why =
-        other === cell.model
-          ? `model "${cell.model}"`
-          : `models "${other}" and "${cell.model}" share the identity ${lane.identity} (cells are stored per identity)`;
-      throw new Error(`cell listed twice: test "${cell.testId}", repeat ${cell.repeat}, ${why}`);
-    }
-    seen.set(slot, cell.model);
-    const key = cacheKey(lane.identity, cell.request, cell.repeat);
-    if (cache) {
-      let done = doneSlots.get(lane.identity);
-      if (!done) {
-        done = store.doneCellKeys(suite.hash, lane.identity);
-        doneSlots.set(lane.identity, done);
-      }
-      if (done.has(doneCellSlot(cell.testId, cell.repeat, key))) {
-        p.done++;
-        p.cached++;
-        continue;
-      }
-      let keys = storedKeys.get(lane.identity);
-      if (!keys) {
-        keys = store.responseKeys(lane.identity);
-        storedKeys.set(lane.identity, keys);
-      }
-      if (keys.has(key)) {
-        toLink.push({ ...ref(cell, lane, suite.hash), runId, key });
-        continue;
-      }
-    }
-    toCall.push({ cell, lane, key });
-  }
-  store.saveCellsCached(toLink);
-  p.done += toLink.length;
-  p.cached += toLink.length;
-  emit();
-
   // Stopping: the caller's signal, or a store failure (a run that cannot record must not go on).
   const stop = new AbortController();
   let fatal: unknown;
@@ -201,67 +189,87 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
   const signal = stop.signal;
   // Every call in flight listens to it: one listener per call is expected, not a leak.
   setMaxListeners(0, signal);
+  const fail = (error: unknown) => {
+    if (fatal === undefined) fatal = error;
+    stop.abort(new RunStopped('store write failed'));
+  };
 
-  // Group commit: cells that finish in the same turn of the event loop are written in one
-  // transaction at the next turn (see Store.saveBatch). A write failure stops the run.
+  // With the cache on, cells whose requests are identical (same key) share one call: the first
+  // calls, the others wait for it and link its answer. A key is remembered from its call's start
+  // until its answer is committed, when the store itself has it (hasResponse).
+  const inFlightKeys = new Map<string, Promise<boolean>>();
+
+  // Group commit (docs/decisions.md E17): finished cells wait up to `commitMs` to be written in
+  // one transaction with those finishing meanwhile (a commit costs far more than a cell's rows).
+  // A write failure stops the run.
+  const commitMs = opts.commitMs ?? COMMIT_MS;
   let batch: CellWrite[] = [];
-  let flushing: Promise<void> | undefined;
+  let answered: string[] = [];
+  let timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
   const flush = () => {
+    if (timer !== undefined) {
+      clearTimeout(timer as NodeJS.Timeout);
+      clearImmediate(timer as NodeJS.Immediate);
+    }
+    timer = undefined;
     const writes = batch;
+    const keys = answered;
     batch = [];
-    flushing = undefined;
+    answered = [];
     try {
       store.saveBatch(writes);
     } catch (error) {
-      if (fatal === undefined) fatal = error;
-      stop.abort(new RunStopped('store write failed'));
+      fail(error);
     }
+    for (const key of keys) inFlightKeys.delete(key);
   };
-  const write = (w: CellWrite) => {
+  const write = (w: CellWrite, answeredKey?: string) => {
     batch.push(w);
-    flushing ??= new Promise<void>((resolve) =>
-      setImmediate(() => {
-        flush();
-        resolve();
-      }),
-    );
+    if (answeredKey !== undefined) answered.push(answeredKey);
+    if (batch.length >= MAX_BATCH) flush();
+    else timer ??= commitMs > 0 ? setTimeout(flush, commitMs) : setImmediate(flush);
+  };
+  const linked = (w: Work) => {
+    write({ kind: 'cached', cells: [{ ...ref(w.cell, w.lane, suite.hash), runId, key: w.key }] });
+    p.done++;
+    p.cached++;
+    emit();
   };
 
-  // With the cache on, cells whose requests are identical (same key) share one call: the
-  // first calls, the others wait for it and reuse its stored answer.
-  const inFlightKeys = new Map<string, Promise<void>>();
-  const answeredKeys = new Set<string>();
+  /** Whether the store answers the cell without a call (counted, and linked when it must be). */
+  const fromStore = (w: Work): boolean => {
+    const { cell, lane, key } = w;
+    if (store.doneCellKey(suite.hash, lane.identity, cell.testId, cell.repeat) === key) {
+      p.done++;
+      p.cached++;
+      emit();
+      return true;
+    }
+    if (inFlightKeys.has(key) || !store.hasResponse(key)) return false;
+    linked(w);
+    return true;
+  };
 
   const runOne = async (w: Work): Promise<void> => {
     if (signal.aborted) return;
-    if (cache) {
-      const earlier = inFlightKeys.get(w.key);
-      if (earlier) {
-        await earlier;
-        if (signal.aborted) return;
-        if (answeredKeys.has(w.key)) {
-          write({ kind: 'cached', cells: [{ ...ref(w.cell, w.lane, suite.hash), runId, key: w.key }] });
-          p.done++;
-          p.cached++;
-          emit();
-          return;
-        }
-      }
+    if (!cache) {
+      await callCell(w);
+      return;
+    }
+    for (let earlier = inFlightKeys.get(w.key); earlier; earlier = inFlightKeys.get(w.key)) {
+      const answeredEarlier = await earlier;
+      if (signal.aborted) return;
+      if (answeredEarlier) return linked(w);
+      if (inFlightKeys.get(w.key) === earlier) inFlightKeys.delete(w.key);
     }
     const call = callCell(w);
-    if (cache && !inFlightKeys.has(w.key)) {
-      inFlightKeys.set(
-        w.key,
-        call.then(
-          () => {},
-          () => {},
-        ),
-      );
-    }
-    await call;
+    inFlightKeys.set(w.key, call);
+    // Answered: forgotten once committed (flush); not answered: at once, so a later cell calls again.
+    if (!(await call) && inFlightKeys.get(w.key) === call) inFlightKeys.delete(w.key);
   };
 
-  const callCell = async (w: Work): Promise<void> => {
+  /** Calls for a cell and writes what came back; true when it was answered. */
+  const callCell = async (w: Work): Promise<boolean> => {
     const { cell, lane } = w;
     // Every try (after its rate-limit wait) is an attempt, recorded with its outcome and latency.
     const attempts: AttemptRecord[] = [];
@@ -318,7 +326,7 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
         // Stopped: the cell stays pending, and the tries it made are kept (docs/decisions.md#e13-stopped-calls).
         if (attempts.length > 0)
           write({ kind: 'stopped', cell: { ...ref(cell, lane, suite.hash), runId, attempts } });
-        return;
+        return false;
       }
       const err = toCellError(error);
       write({
@@ -328,44 +336,95 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
       p.failed++;
       p.errorsByKind[err.kind] = (p.errorsByKind[err.kind] ?? 0) + 1;
       emit();
-      return;
+      return false;
     }
     // An answer that came back as the run was stopped is whole: it is stored like any other.
     const inTokens = result.usage?.inputTokens ?? 0;
     const outTokens = result.usage?.outputTokens ?? 0;
-    write({
-      kind: 'done',
-      cell: {
-        ...ref(cell, lane, suite.hash),
-        runId,
-        key: w.key,
-        request: cell.request,
-        result,
-        latencyMs,
-        attempts,
+    write(
+      {
+        kind: 'done',
+        cell: {
+          ...ref(cell, lane, suite.hash),
+          runId,
+          key: w.key,
+          request: cell.request,
+          result,
+          latencyMs,
+          attempts,
+        },
       },
-    });
-    answeredKeys.add(w.key);
+      cache ? w.key : undefined,
+    );
     p.done++;
     p.tokensIn += inTokens;
     p.tokensOut += outTokens;
     emit();
+    return true;
   };
 
-  const guarded = (w: Work) => async () => {
-    try {
-      await runOne(w);
-    } catch (error) {
-      // Only the store can throw here (provider errors are caught per call): stop everything.
-      if (fatal === undefined) fatal = error;
-      stop.abort(new RunStopped('store write failed'));
+  // The pump: reads cells while the lane of the last one read has room, answers those the store
+  // holds at once, and starts the rest up to each lane's concurrency. Each finished cell pumps again.
+  const source = opts.cells[Symbol.iterator]();
+  let exhausted = false;
+  let active = 0;
+  let full: Lane | undefined;
+  let settle: () => void = () => {};
+  const idle = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  const roomIn = (lane: Lane) => lane.waiting.length < Math.max(64, 4 * lane.concurrency);
+  const start = (lane: Lane) => {
+    while (lane.active < lane.concurrency && lane.waiting.length > 0) {
+      const w = lane.waiting.shift() as Work;
+      lane.active++;
+      active++;
+      runOne(w)
+        .catch(fail) // only the store can throw here (provider errors are caught per call)
+        .finally(() => {
+          lane.active--;
+          active--;
+          start(lane);
+          pump();
+        });
     }
+  };
+  const pump = () => {
+    try {
+      for (let read = 0; !exhausted && !signal.aborted; read++) {
+        if (full) {
+          if (!roomIn(full)) return;
+          full = undefined;
+        }
+        // A long run of stored cells (a warm re-run) lets timers and a Ctrl-C in now and then.
+        if (read === PUMP_TURN) {
+          setImmediate(pump);
+          return;
+        }
+        const next = source.next();
+        if (next.done) {
+          exhausted = true;
+          break;
+        }
+        const cell = next.value;
+        const lane = laneFor(cell.model);
+        const w: Work = { cell, lane, key: cacheKey(lane.identity, cell.request, cell.repeat) };
+        if (cache && fromStore(w)) continue;
+        lane.waiting.push(w);
+        start(lane);
+        if (!roomIn(lane)) full = lane;
+      }
+    } catch (error) {
+      fail(error);
+    }
+    if (active === 0) settle();
   };
 
   try {
-    for (const w of toCall) void w.lane.queue.add(guarded(w));
-    await Promise.all([...lanes.values()].map((l) => l.queue.onIdle()));
-    await flushing;
+    emit();
+    pump();
+    await idle;
+    if (batch.length > 0 || timer !== undefined) flush();
   } finally {
     opts.signal?.removeEventListener('abort', onOuterAbort);
   }
@@ -390,6 +449,20 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
     tokensOut: p.tokensOut,
     aborted: signal.aborted,
   };
+}
+
+/** An array of cells may not list one twice (a generator is trusted: memory, docs/decisions.md E16). */
+function checkListedOnce(cells: readonly Cell[], laneFor: (label: string) => Lane): void {
+  const seen = new Map<string, string>(); // slot -> label
+  for (const cell of cells) {
+    const lane = laneFor(cell.model);
+    const slot = `${lane.identity}\u0000${cell.testId}\u0000${cell.repeat}`;
+    if (seen.has(slot))
+      throw new Error(
+        `cell listed twice: test "${cell.testId}", repeat ${cell.repeat}, model "${cell.model}"`,
+      );
+    seen.set(slot, cell.model);
+  }
 }
 
 function ref(cell: Cell, lane: Lane, suiteHash: string) {

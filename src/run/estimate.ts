@@ -21,24 +21,31 @@ export interface ModelEstimate {
 
 /** What `--dry-run` prints: calls, tokens and cost before anything is spent. */
 export function estimateRun(
-  cells: readonly Cell[],
+  cells: Iterable<Cell>,
   models: readonly PlannedModel[],
   config: WaverConfig,
   storedCount: (model: PlannedModel) => number,
 ): ModelEstimate[] {
+  // One pass over the cells (a generator), counting per model.
+  const counts = new Map<string, { cells: number; input: number }>();
+  for (const c of cells) {
+    const n = counts.get(c.model) ?? { cells: 0, input: 0 };
+    n.cells++;
+    n.input += estimateTokens({ messages: c.request.messages });
+    counts.set(c.model, n);
+  }
   return models.map((model) => {
-    const own = cells.filter((c) => c.model === model.label);
-    const stored = config.cache ? Math.min(storedCount(model), own.length) : 0;
-    const calls = own.length - stored;
+    const own = counts.get(model.label) ?? { cells: 0, input: 0 };
+    const stored = config.cache ? Math.min(storedCount(model), own.cells) : 0;
+    const calls = own.cells - stored;
     // Prompt tokens of the cells still to call: the share of the total, as cells differ little in a suite.
-    const allInput = own.reduce((sum, c) => sum + estimateTokens({ messages: c.request.messages }), 0);
-    const inputTokens = own.length === 0 ? 0 : Math.round((allInput * calls) / own.length);
+    const inputTokens = own.cells === 0 ? 0 : Math.round((own.input * calls) / own.cells);
     const maxOutputTokens = calls * config.params.maxTokens;
     const price = model.spec.price ?? listPrice(model.spec.provider, model.spec.model, model.spec.baseURL);
     const priceSource = model.spec.price ? 'config' : price ? `list prices ${PRICES_AS_OF}` : undefined;
     const estimate: ModelEstimate = {
       label: model.label,
-      cells: own.length,
+      cells: own.cells,
       stored,
       calls,
       inputTokens,

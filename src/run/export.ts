@@ -34,11 +34,12 @@ export interface Transcript {
  * The store holds no secrets; each object is checked anyway before it leaves.
  */
 export function* exportTranscripts(store: Store, filter: CellFilter = {}): Generator<Transcript> {
+  // By name only: reading a suite whole to name it would hold every test (docs/decisions.md E16).
   const suites = new Map<string, string>();
   const suiteName = (hash: string): string => {
     let name = suites.get(hash);
     if (name === undefined) {
-      name = store.getSuite(hash)?.name ?? '';
+      name = store.suiteName(hash) ?? '';
       suites.set(hash, name);
     }
     return name;

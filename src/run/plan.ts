@@ -56,19 +56,23 @@ export function expectedCells(suite: Suite, repeats: number): number {
 
 /**
  * Cells = test x model x repeat, in a stable order (test-major, so partial runs cover whole tests
- * first). Each cell's request is what its model is sent: a reasoning model's has no sampling
- * controls (docs/decisions.md E12), so the store and the cache key hold what was sent.
+ * first), made as they are read: a suite of a million cells is never held as cells. Each cell's
+ * request is what its model is sent: a reasoning model's has no sampling controls
+ * (docs/decisions.md E12), so the store and the cache key hold what was sent. The repeats of one
+ * test and model share one request object.
  */
-export function planCells(suite: Suite, models: readonly PlannedModel[], config: WaverConfig): Cell[] {
-  const cells: Cell[] = [];
+export function* planCells(
+  suite: Suite,
+  models: readonly PlannedModel[],
+  config: WaverConfig,
+): Generator<Cell> {
   for (const test of suite.tests) {
     for (const model of models) {
       const asked = requestFor(test, config.params, model.label);
       const request = isReasoningSpec(model.spec) ? asReasoningRequest(asked) : asked;
       for (let repeat = 0; repeat < (test.repeats ?? config.repeats); repeat++) {
-        cells.push({ testId: test.id, model: model.label, repeat, request });
+        yield { testId: test.id, model: model.label, repeat, request };
       }
     }
   }
-  return cells;
 }

@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { leanFetch } from '../models/lean-fetch.js';
 import type { ModelSpec } from '../models/spec.js';
 import type { FetchFn } from '../models/types.js';
 
@@ -25,13 +26,16 @@ export async function checkReachable(
         : undefined;
   const base = spec.baseURL ?? envBase ?? DEFAULT_BASE[spec.provider];
   if (!base) return; // in-process or recorded models: nothing to reach
-  const doFetch = opts.fetch ?? globalThis.fetch;
+  // The SDKs' own fetch (lean-fetch.ts): the global fetch would load and start a second HTTP
+  // client for this one request, a good part of a small run's start-up.
+  const doFetch = opts.fetch ?? leanFetch;
   try {
     const res = await doFetch(base, { method: 'GET', signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000) });
-    await res.body?.cancel();
+    await res.arrayBuffer();
   } catch (e) {
-    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    const reason = cause?.code ?? cause?.message ?? (e as Error).name ?? String(e);
+    // undici's own errors carry the code; fetch's wrap it as their cause.
+    const err = e as { code?: string; name?: string; cause?: { code?: string; message?: string } };
+    const reason = err.cause?.code ?? err.code ?? err.cause?.message ?? err.name ?? String(e);
     throw new InputError(
       `cannot reach ${base} for model '${spec.label ?? spec.model}' (${reason}); is the server running and the URL right?`,
       {

@@ -70,7 +70,9 @@ export async function runSuite(
   const pool = opts.pool ?? createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config });
   try {
     const providers = await providersOf(models, pool);
+    // Cells are made as the engine reads them; only their number is known up front.
     const cells = planCells(suite, models, config);
+    const total = expectedCells(suite, config.repeats) * models.length;
     const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));
     // Reach out only to models with something to call (a warm re-run makes no request at all), and
     // before the store is created, so an unreachable endpoint leaves nothing behind.
@@ -94,13 +96,14 @@ export async function runSuite(
       opts.onStart?.({
         runId,
         models: models.map((m) => ({ label: m.label, identity: identities.get(m.label) as string })),
-        cells: cells.length,
+        cells: total,
       });
       const summary = await runCells({
         store,
         runId,
         suite,
         cells,
+        total,
         providers: new Map(
           models.map((m) => [
             m.label,
@@ -187,7 +190,7 @@ function storedCounts(
   try {
     if (!store.hasSchema()) return counts;
     for (const m of models)
-      counts.set(m.label, store.doneCellKeys(suite.hash, identities.get(m.label) as string).size);
+      counts.set(m.label, store.doneCellCount(suite.hash, identities.get(m.label) as string));
   } finally {
     store.close();
   }

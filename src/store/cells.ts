@@ -1,6 +1,10 @@
-import type { CellStatus } from '../run/types.js';
+import type { CellStatus, SuiteTest } from '../run/types.js';
 import type {
+  CellCursor,
   CellFilter,
+  CellPage,
+  CellPageFilter,
+  CellPageRow,
   CellText,
   FailureGroup,
   LightCell,
@@ -13,14 +17,6 @@ import { type AttemptRow, type CellRow, type ResponseRow, toAttempt, toCell, toR
 import type { Statements } from './statements.js';
 
 /** Reading cells, their responses and attempts: whole, in bulk without the heavy parts, or grouped. */
-
-/** Separator for doneCellKeys entries: cannot occur in a hex key and is unlikely in a test id. */
-const SEP = '\u0000';
-
-/** The doneCellKeys entry of a cell: a done cell counts only when it stored this very request. */
-export function doneCellSlot(testId: string, repeat: number, key: string): string {
-  return `${testId}${SEP}${repeat}${SEP}${key}`;
-}
 
 const CELL_SELECT = `
   SELECT c.id, c.suite_hash, c.test_id, c.model, c.model_identity, c.repeat, c.status, c.response_key,
@@ -38,24 +34,6 @@ const PAGE = 500;
 export function getResponse(st: Statements, key: string): StoredResponse | undefined {
   const row = st.prepared('SELECT * FROM responses WHERE key = ?').get(key) as ResponseRow | undefined;
   return row && toResponse(row);
-}
-
-export function responseKeys(st: Statements, identity: string): Set<string> {
-  return new Set(
-    st.prepared('SELECT key FROM responses WHERE identity = ?').pluck().all(identity) as string[],
-  );
-}
-
-export function doneCellKeys(st: Statements, suiteHash: string, modelIdentity: string): Set<string> {
-  const rows = st
-    .prepared(
-      "SELECT test_id, repeat, response_key FROM cells WHERE suite_hash = ? AND model_identity = ? AND status = 'done'",
-    )
-    .raw()
-    .all(suiteHash, modelIdentity) as [string, number, string][];
-  const out = new Set<string>();
-  for (const [testId, repeat, key] of rows) out.add(doneCellSlot(testId, repeat, key));
-  return out;
 }
 
 export function* cells(st: Statements, filter: CellFilter): Generator<StoredCell> {
@@ -171,18 +149,9 @@ export function lightCells(st: Statements, suiteHash: string): LightCell[] {
       (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0) ||
       a[3] - b[3],
   );
-  return rows.map(([testId, model, modelIdentity, repeat, status, key, kind, message, errStatus, text]) => {
-    const cell: LightCell = { testId, model, modelIdentity, repeat, status };
-    if (text !== null && status === 'done') cell.text = text;
-    if (key !== null) cell.responseKey = key;
-    if (status === 'failed')
-      cell.error = {
-        kind: kind ?? 'internal',
-        message: message ?? '',
-        ...(errStatus !== null && { status: errStatus }),
-      };
-    return cell;
-  });
+  return rows.map(([testId, model, modelIdentity, repeat, status, key, kind, message, errStatus, text]) =>
+    lightCell(testId, model, modelIdentity, repeat, status, key, kind, message, errStatus, text),
+  );
 }
 
 export function repeatCells(
@@ -246,4 +215,235 @@ export function failureGroups(st: Statements): FailureGroup[] {
     count: r.n,
     ...(r.example !== null && { example: r.example }),
   }));
+}
+
+/** The response key of a done cell, or undefined when the cell is not stored done. */
+export function doneCellKey(
+  st: Statements,
+  suiteHash: string,
+  modelIdentity: string,
+  testId: string,
+  repeat: number,
+): string | undefined {
+  return st
+    .prepared(
+      `SELECT response_key FROM cells
+       WHERE suite_hash = ? AND model_identity = ? AND test_id = ? AND repeat = ? AND status = 'done'`,
+    )
+    .pluck()
+    .get(suiteHash, modelIdentity, testId, repeat) as string | undefined;
+}
+
+export function responseText(st: Statements, key: string): string | undefined {
+  return st.prepared('SELECT text FROM responses WHERE key = ?').pluck().get(key) as string | undefined;
+}
+
+export function hasResponse(st: Statements, key: string): boolean {
+  return st.prepared('SELECT 1 FROM responses WHERE key = ?').get(key) !== undefined;
+}
+
+/** Tests per page when streaming a suite's cells: a page's rows are all that is held at once. */
+const TEST_PAGE = 500;
+
+type CellWithTestRow = [
+  position: number,
+  json: string,
+  testId: string,
+  model: string,
+  repeat: number,
+  status: CellStatus,
+  responseKey: string | null,
+  errorKind: string | null,
+  errorMessage: string | null,
+  errorStatus: number | null,
+  text: string | null,
+];
+
+/**
+ * A suite's cells with their tests in lightCells' order (model identity, test position, repeat),
+ * read a page of tests at a time along the tests_position and cells indexes: memory stays that of
+ * one page whatever the size of the suite. Cells of tests the suite does not hold are left out.
+ * Without their response texts: looking each one up (responses are keyed by a hash, so in no
+ * order on disk) is most of the cost, and a caller that keeps a few asks responseText for those.
+ */
+export function* cellsWithTests(
+  st: Statements,
+  suiteHash: string,
+  identities: readonly string[],
+): Generator<{ cell: LightCell; test: SuiteTest }> {
+  const last = st.prepared('SELECT max(position) FROM tests WHERE suite_hash = ?').pluck().get(suiteHash) as
+    | number
+    | null;
+  if (last === null) return;
+  if (!st.prepared("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'tests_position'").get()) {
+    // A store opened read-only before a writer added the index (schema 4 or older): read as before, whole.
+    const tests = new Map(
+      (
+        st.prepared('SELECT test_id, json FROM tests WHERE suite_hash = ?').raw().all(suiteHash) as [
+          string,
+          string,
+        ][]
+      ).map(([id, json]) => [id, JSON.parse(json) as SuiteTest]),
+    );
+    for (const cell of lightCells(st, suiteHash)) {
+      const test = tests.get(cell.testId);
+      if (test && identities.includes(cell.modelIdentity)) {
+        delete cell.text;
+        yield { cell, test };
+      }
+    }
+    return;
+  }
+  const page = st.prepared(`
+    SELECT t.position, t.json, c.test_id, c.model, c.repeat, c.status, c.response_key, c.error_kind,
+           c.error_message, c.error_status, NULL
+    FROM tests t
+    JOIN cells c ON c.suite_hash = t.suite_hash AND c.model_identity = @identity AND c.test_id = t.test_id
+    WHERE t.suite_hash = @suite AND t.position >= @from AND t.position < @to
+    ORDER BY t.position, c.repeat`);
+  for (const identity of identities) {
+    for (let from = 0; from <= last; from += TEST_PAGE) {
+      const rows = page
+        .raw()
+        .all({ suite: suiteHash, identity, from, to: from + TEST_PAGE }) as CellWithTestRow[];
+      let at = -1;
+      let test: SuiteTest | undefined;
+      for (const [
+        position,
+        json,
+        testId,
+        model,
+        repeat,
+        status,
+        key,
+        kind,
+        message,
+        errStatus,
+        text,
+      ] of rows) {
+        if (position !== at || !test) {
+          at = position;
+          test = JSON.parse(json) as SuiteTest;
+        }
+        yield {
+          cell: lightCell(testId, model, identity, repeat, status, key, kind, message, errStatus, text),
+          test,
+        };
+      }
+    }
+  }
+}
+
+function lightCell(
+  testId: string,
+  model: string,
+  modelIdentity: string,
+  repeat: number,
+  status: CellStatus,
+  key: string | null,
+  kind: string | null,
+  message: string | null,
+  errStatus: number | null,
+  text: string | null,
+): LightCell {
+  const cell: LightCell = { testId, model, modelIdentity, repeat, status };
+  if (text !== null && status === 'done') cell.text = text;
+  if (key !== null) cell.responseKey = key;
+  if (status === 'failed')
+    cell.error = {
+      kind: kind ?? 'internal',
+      message: message ?? '',
+      ...(errStatus !== null && { status: errStatus }),
+    };
+  return cell;
+}
+
+/**
+ * One page of a suite's cells for the viewer, in the order of the cells' unique index (model
+ * identity, test id, repeat) after the `after` cell, filtered by model and status (each a range of
+ * an index) and by a text (case-insensitive for ASCII, in the test or the response). A text is
+ * looked for in at most `scan` cells a page, so that every page answers in bounded time whatever
+ * the store holds; `next` goes on from where the page stopped (docs/decisions.md E16 says why
+ * there is no full-text index).
+ */
+export function cellPage(st: Statements, filter: CellPageFilter): CellPage {
+  const where: string[] = ['c.suite_hash = @suite'];
+  const params: Record<string, unknown> = { suite: filter.suiteHash, limit: filter.limit };
+  if (filter.modelIdentity !== undefined) {
+    where.push('c.model_identity = @identity');
+    params.identity = filter.modelIdentity;
+  }
+  // A literal, not a parameter: the planner then takes the failed cells' partial index.
+  if (filter.status !== undefined)
+    where.push(filter.status === 'failed' ? "c.status = 'failed'" : "c.status = 'done'");
+  const searching = filter.search !== undefined && filter.search !== '';
+  // LIKE is case-insensitive for ASCII and cheaper than lower() per row; the test is matched in
+  // its stored JSON (prompt, system, meta), so the text is matched as JSON writes it.
+  const hit = searching ? `(r.text LIKE @q ESCAPE '\\' OR t.json LIKE @qj ESCAPE '\\')` : '1';
+  if (searching) {
+    params.q = `%${likeEscaped(filter.search as string)}%`;
+    params.qj = `%${likeEscaped(JSON.stringify(filter.search).slice(1, -1))}%`;
+  }
+  const window = st.prepared(
+    `SELECT page.id, page.model_identity, page.model, page.test_id, page.repeat, page.status, page.response_key,
+            page.error_kind, page.error_message, page.error_status, r.text, t.json, ${hit} AS hit
+     FROM (SELECT * FROM cells c WHERE ${where.join(' AND ')}${filter.after || searching ? ' AND (c.model_identity, c.test_id, c.repeat) > (@ai, @at, @ar)' : ''}
+           ORDER BY c.model_identity, c.test_id, c.repeat LIMIT @window) page
+     LEFT JOIN responses r ON r.key = page.response_key
+     LEFT JOIN tests t ON t.suite_hash = page.suite_hash AND t.test_id = page.test_id
+     ORDER BY page.model_identity, page.test_id, page.repeat`,
+  );
+  const budget = searching ? (filter.scan ?? 5_000) : filter.limit;
+  const out: CellPageRow[] = [];
+  let at: CellCursor | undefined = filter.after;
+  let scanned = 0;
+  let exhausted = false;
+  // A search reads windows that grow fourfold (a common text fills the page from the first),
+  // until the page is full or `scan` cells were looked at.
+  for (let size = searching ? 200 : filter.limit; out.length < filter.limit && scanned < budget; size *= 4) {
+    const n = Math.min(size, budget - scanned);
+    const rows = window.raw().all({
+      ...params,
+      ai: at?.modelIdentity ?? '',
+      at: at?.testId ?? '',
+      ar: at?.repeat ?? -1,
+      window: n,
+    }) as [
+      number,
+      string,
+      string,
+      string,
+      number,
+      CellStatus,
+      string | null,
+      string | null,
+      string | null,
+      number | null,
+      string | null,
+      string | null,
+      number,
+    ][];
+    for (const row of rows) {
+      scanned++;
+      at = { modelIdentity: row[1], testId: row[3], repeat: row[4] };
+      if (!row[12]) continue;
+      const [id, identity, model, testId, repeat, status, key, kind, message, errStatus, text, json] = row;
+      out.push({
+        id,
+        cell: lightCell(testId, model, identity, repeat, status, key, kind, message, errStatus, text),
+        ...(json !== null && { test: JSON.parse(json) as SuiteTest }),
+      });
+      if (out.length === filter.limit) break;
+    }
+    if (rows.length < n) {
+      exhausted = true;
+      break;
+    }
+  }
+  return { rows: out, scanned, ...(!exhausted && at && { next: at }) };
+}
+
+/** A LIKE pattern's wildcards taken literally. */
+function likeEscaped(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

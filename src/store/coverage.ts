@@ -1,10 +1,18 @@
 import type { CellStatus, Coverage } from '../run/types.js';
-import type { CoverageModel, FailedKind, ModelStatusCount, SuiteModelCoverage } from './records.js';
+import type {
+  CellTotal,
+  CoverageModel,
+  FailedKind,
+  ModelStatusCount,
+  SuiteModelCoverage,
+} from './records.js';
+import { cellCountsSource } from './schema.js';
 import type { Statements } from './statements.js';
 
 /**
  * Counting cells against what a suite expects: a test's own `repeats`, else the run's, per model;
- * cells beyond them are not counted.
+ * cells beyond them are not counted. The counts come from cell_counts (schema.ts), a few rows per
+ * suite and model whatever the number of cells.
  */
 
 const EXPECTED_CELLS = `
@@ -15,6 +23,10 @@ export function expectedCells(st: Statements, suiteHash: string, repeats: number
   return st.prepared(EXPECTED_CELLS).pluck().get({ suite_hash: suiteHash, repeats }) as number;
 }
 
+/** The cells of a count row that count: those below their test's own repeats, else the run's (`repeats`). */
+const COUNTED = (repeats: string) =>
+  `repeat < CASE test_repeats WHEN 0 THEN ${repeats} ELSE test_repeats END`;
+
 export function coverage(
   st: Statements,
   suiteHash: string,
@@ -23,28 +35,33 @@ export function coverage(
 ): Coverage {
   const cov: Coverage = { total: 0, done: 0, failed: 0, pending: 0, cached: 0, errorsByKind: {} };
   const counts = st.prepared(`
-    SELECT status, error_kind, count(*) AS n,
-           sum(CASE WHEN status = 'done' AND (attempts = 0 OR (@run_id IS NOT NULL AND run_id != @run_id))
-                    THEN 1 ELSE 0 END) AS cached
-    FROM cells c JOIN tests t ON t.suite_hash = c.suite_hash AND t.test_id = c.test_id
-    WHERE c.suite_hash = @suite_hash AND c.model_identity = @identity
-      AND c.repeat < coalesce(json_extract(t.json, '$.repeats'), @repeats)
+    SELECT status, error_kind, sum(n) AS n,
+           sum(CASE WHEN status = 'done' AND (stored OR (@run_id IS NOT NULL AND run_id != @run_id))
+                    THEN n ELSE 0 END) AS cached
+    FROM ${cellCountsSource(st)}
+    WHERE suite_hash = @suite_hash AND model_identity = @identity AND ${COUNTED('@repeats')}
     GROUP BY status, error_kind`);
+  const expected = new Map<number, number>(); // by repeats: reading every test once per model is slow
   for (const m of models) {
-    cov.total += expectedCells(st, suiteHash, m.repeats);
+    let total = expected.get(m.repeats);
+    if (total === undefined) {
+      total = expectedCells(st, suiteHash, m.repeats);
+      expected.set(m.repeats, total);
+    }
+    cov.total += total;
     const rows = counts.all({
       suite_hash: suiteHash,
       identity: m.identity,
       repeats: m.repeats,
       run_id: opts.runId ?? null,
-    }) as { status: CellStatus; error_kind: string | null; n: number; cached: number }[];
+    }) as { status: CellStatus; error_kind: string; n: number; cached: number }[];
     for (const r of rows) {
       if (r.status === 'done') {
         cov.done += r.n;
         cov.cached += r.cached;
       } else {
         cov.failed += r.n;
-        const kind = r.error_kind ?? 'unknown';
+        const kind = r.error_kind || 'unknown';
         cov.errorsByKind[kind] = (cov.errorsByKind[kind] ?? 0) + r.n;
       }
     }
@@ -79,74 +96,114 @@ export function failedKinds(
   return rows.map((r) => ({ kind: r.kind, count: r.n, ...(r.message !== null && { message: r.message }) }));
 }
 
+/** Coverage of a suite for each model identity with cells (by identity), the tests read once. */
+export function coverageByModel(st: Statements, suiteHash: string, repeats: number): SuiteModelCoverage[] {
+  const total = expectedCells(st, suiteHash, repeats);
+  const rows = st
+    .prepared(
+      `SELECT model_identity, max(model), status, error_kind,
+              sum(CASE WHEN ${COUNTED('@repeats')} THEN n ELSE 0 END),
+              sum(CASE WHEN stored AND ${COUNTED('@repeats')} THEN n ELSE 0 END)
+       FROM ${cellCountsSource(st)} WHERE suite_hash = @suite AND n > 0
+       GROUP BY model_identity, status, error_kind ORDER BY model_identity`,
+    )
+    .raw()
+    .all({ suite: suiteHash, repeats }) as [string, string, CellStatus, string, number, number][];
+  const out = new Map<string, SuiteModelCoverage>();
+  for (const [modelIdentity, model, status, kind, counted, stored] of rows) {
+    let m = out.get(modelIdentity);
+    if (!m) {
+      m = {
+        suiteHash,
+        modelIdentity,
+        model,
+        coverage: { total, done: 0, failed: 0, pending: 0, cached: 0, errorsByKind: {} },
+      };
+      out.set(modelIdentity, m);
+    }
+    if (model > m.model) m.model = model;
+    if (status === 'done') {
+      m.coverage.done += counted;
+      m.coverage.cached += stored;
+    } else if (counted > 0) {
+      m.coverage.failed += counted;
+      const k = kind || 'unknown';
+      m.coverage.errorsByKind[k] = (m.coverage.errorsByKind[k] ?? 0) + counted;
+    }
+  }
+  return [...out.values()].map((m) => {
+    m.coverage.pending = total - m.coverage.done - m.coverage.failed;
+    return m;
+  });
+}
+
 /** Each test's repeats: its own, else its suite's in @fallback ({hash: repeats} as JSON), else 1. */
 const TEST_REPEATS = `coalesce(json_extract(json, '$.repeats'), json_extract(@fallback, '$."' || suite_hash || '"'), 1)`;
 
 const EXPECTED_BY_SUITE = `SELECT suite_hash, sum(${TEST_REPEATS}) FROM tests GROUP BY suite_hash`;
 
-const COUNTS_BY_PAIR = `
-  WITH tr AS MATERIALIZED (SELECT suite_hash, test_id, ${TEST_REPEATS} AS repeats FROM tests)
-  SELECT c.suite_hash, c.model_identity, max(c.model), min(c.id) AS first,
-         sum(c.status = 'done' AND c.repeat < coalesce(tr.repeats, -1)),
-         sum(c.status = 'done' AND c.attempts = 0 AND c.repeat < coalesce(tr.repeats, -1)),
-         sum(c.status = 'failed' AND c.repeat < coalesce(tr.repeats, -1))
-  FROM cells c LEFT JOIN tr ON tr.suite_hash = c.suite_hash AND tr.test_id = c.test_id
-  GROUP BY c.suite_hash, c.model_identity ORDER BY first`;
-
-// Failed cells by kind: only pairs with failures, counted in a second small query.
-const FAILED_KINDS_BY_PAIR = `
-  WITH tr AS MATERIALIZED (SELECT suite_hash, test_id, ${TEST_REPEATS} AS repeats FROM tests)
-  SELECT c.suite_hash, c.model_identity, coalesce(c.error_kind, 'unknown'), count(*)
-  FROM cells c JOIN tr ON tr.suite_hash = c.suite_hash AND tr.test_id = c.test_id
-  WHERE c.status = 'failed' AND c.repeat < tr.repeats
-  GROUP BY c.suite_hash, c.model_identity, c.error_kind`;
+const RUN_REPEATS = `coalesce(json_extract(@fallback, '$."' || suite_hash || '"'), 1)`;
 
 type PairCounts = [
   suiteHash: string,
   modelIdentity: string,
   model: string,
   firstCell: number,
-  done: number,
-  cached: number,
-  failed: number,
+  status: CellStatus,
+  kind: string,
+  counted: number,
+  stored: number,
 ];
-type PairKindCount = [suiteHash: string, modelIdentity: string, kind: string, count: number];
 
-/**
- * In three grouped queries for the whole store: coverage() per pair re-reads every test's JSON for
- * every cell, which a large store feels.
- */
+/** Every (suite, model identity) with cells, from the counts and one pass over the tests. */
 export function coverageOfEverySuite(
   st: Statements,
   repeatsBySuite: Record<string, number>,
 ): SuiteModelCoverage[] {
   const fallback = JSON.stringify(repeatsBySuite);
   const expected = new Map(st.prepared(EXPECTED_BY_SUITE).raw().all({ fallback }) as [string, number][]);
-  const rows = st.prepared(COUNTS_BY_PAIR).raw().all({ fallback }) as PairCounts[];
-  const kinds = st.prepared(FAILED_KINDS_BY_PAIR).raw().all({ fallback }) as PairKindCount[];
-  const errorsOf = new Map<string, Record<string, number>>();
-  for (const [hash, identity, kind, n] of kinds) {
-    const key = `${hash}\u0000${identity}`;
-    const e = errorsOf.get(key) ?? {};
-    e[kind] = (e[kind] ?? 0) + n;
-    errorsOf.set(key, e);
+  const rows = st
+    .prepared(
+      `SELECT suite_hash, model_identity, max(model), min(first_id), status, error_kind,
+              sum(CASE WHEN ${COUNTED(RUN_REPEATS)} THEN n ELSE 0 END),
+              sum(CASE WHEN stored AND ${COUNTED(RUN_REPEATS)} THEN n ELSE 0 END)
+       FROM ${cellCountsSource(st)} WHERE n > 0
+       GROUP BY suite_hash, model_identity, status, error_kind`,
+    )
+    .raw()
+    .all({ fallback }) as PairCounts[];
+  const pairs = new Map<string, SuiteModelCoverage & { first: number }>();
+  for (const [suiteHash, modelIdentity, model, first, status, kind, counted, stored] of rows) {
+    const key = `${suiteHash}\u0000${modelIdentity}`;
+    let p = pairs.get(key);
+    if (!p) {
+      const total = expected.get(suiteHash) ?? 0;
+      p = {
+        suiteHash,
+        modelIdentity,
+        model,
+        first,
+        coverage: { total, done: 0, failed: 0, pending: 0, cached: 0, errorsByKind: {} },
+      };
+      pairs.set(key, p);
+    }
+    if (model > p.model) p.model = model;
+    p.first = Math.min(p.first, first);
+    if (status === 'done') {
+      p.coverage.done += counted;
+      p.coverage.cached += stored;
+    } else if (counted > 0) {
+      p.coverage.failed += counted;
+      const k = kind || 'unknown';
+      p.coverage.errorsByKind[k] = (p.coverage.errorsByKind[k] ?? 0) + counted;
+    }
   }
-  return rows.map(([suiteHash, modelIdentity, model, , done, cached, failed]) => {
-    const total = expected.get(suiteHash) ?? 0;
-    return {
-      suiteHash,
-      modelIdentity,
-      model,
-      coverage: {
-        total,
-        done,
-        failed,
-        pending: total - done - failed,
-        cached,
-        errorsByKind: errorsOf.get(`${suiteHash}\u0000${modelIdentity}`) ?? {},
-      },
-    };
-  });
+  return [...pairs.values()]
+    .sort((a, b) => a.first - b.first)
+    .map(({ first: _, ...p }) => {
+      p.coverage.pending = p.coverage.total - p.coverage.done - p.coverage.failed;
+      return p;
+    });
 }
 
 export function modelStatusCounts(
@@ -158,10 +215,10 @@ export function modelStatusCounts(
   return (
     st
       .prepared(
-        `SELECT c.model, c.status, count(*) AS n, sum(c.run_id = @run) AS mine
-         FROM cells c JOIN tests t ON t.suite_hash = c.suite_hash AND t.test_id = c.test_id
-         WHERE c.suite_hash = @suite AND c.repeat < coalesce(json_extract(t.json, '$.repeats'), @repeats)
-         GROUP BY c.model, c.status`,
+        `SELECT model, status, sum(n) AS n, sum(CASE WHEN run_id = @run THEN n ELSE 0 END) AS mine
+         FROM ${cellCountsSource(st)}
+         WHERE suite_hash = @suite AND ${COUNTED('@repeats')}
+         GROUP BY model, status HAVING sum(n) > 0`,
       )
       .all({ suite: suiteHash, run: runId, repeats }) as {
       model: string;
@@ -170,4 +227,45 @@ export function modelStatusCounts(
       mine: number;
     }[]
   ).map((r) => ({ model: r.model, status: r.status, count: r.n, byRun: r.mine }));
+}
+
+/** Done cells of a suite and model identity, whatever their repeat. */
+export function doneCellCount(st: Statements, suiteHash: string, modelIdentity: string): number {
+  return st
+    .prepared(
+      `SELECT coalesce(sum(n), 0) FROM ${cellCountsSource(st)}
+       WHERE suite_hash = ? AND model_identity = ? AND status = 'done'`,
+    )
+    .pluck()
+    .get(suiteHash, modelIdentity) as number;
+}
+
+/** Cells each run wrote last, by run id. */
+export function cellsByRun(st: Statements): Map<string, number> {
+  return new Map(
+    st
+      .prepared(`SELECT run_id, sum(n) FROM ${cellCountsSource(st)} GROUP BY run_id`)
+      .raw()
+      .all() as [string, number][],
+  );
+}
+
+/** Stored cells per suite, model identity and status, whatever their repeat. */
+export function cellTotals(st: Statements, suiteHash: string | undefined): CellTotal[] {
+  return (
+    st
+      .prepared(
+        `SELECT suite_hash, model_identity, max(model), status, sum(n) FROM ${cellCountsSource(st)}
+         WHERE n > 0 AND (@suite IS NULL OR suite_hash = @suite)
+         GROUP BY suite_hash, model_identity, status ORDER BY suite_hash, model_identity, status`,
+      )
+      .raw()
+      .all({ suite: suiteHash ?? null }) as [string, string, string, CellStatus, number][]
+  ).map(([suiteHash, modelIdentity, model, status, count]) => ({
+    suiteHash,
+    modelIdentity,
+    model,
+    status,
+    count,
+  }));
 }

@@ -1,5 +1,5 @@
 import type { GenerateRequest, GenerateResult } from '../models/types.js';
-import type { CellError, CellStatus, Coverage } from '../run/types.js';
+import type { CellError, CellStatus, Coverage, SuiteTest } from '../run/types.js';
 
 /** What the store takes and gives: records in the callers' terms, not its rows. */
 
@@ -242,4 +242,49 @@ export interface AuxResultRow {
   identity: string;
   requestJson: string;
   resultJson: string;
+}
+
+/** What a page of the viewer's transcript browser asks for (Store.cellPage). */
+export interface CellPageFilter {
+  suiteHash: string;
+  modelIdentity?: string;
+  status?: CellStatus;
+  /** Case-insensitive text in the prompt or the response. */
+  search?: string;
+  /** The last cell of the previous page. */
+  after?: CellCursor;
+  limit: number;
+  /** With `search`: cells looked at at most (default 5,000), so a page takes bounded time. */
+  scan?: number;
+}
+
+/** A place in a suite's cells in the viewer's order. */
+export interface CellCursor {
+  modelIdentity: string;
+  testId: string;
+  repeat: number;
+}
+
+export interface CellPage {
+  rows: CellPageRow[];
+  /** Cells looked at. */
+  scanned: number;
+  /** Where the next page starts, when there may be one. */
+  next?: CellCursor;
+}
+
+export interface CellPageRow {
+  id: number;
+  cell: LightCell;
+  /** The cell's test (absent when the suite does not hold it). */
+  test?: SuiteTest;
+}
+
+/** Stored cells of one suite, model identity and status. */
+export interface CellTotal {
+  suiteHash: string;
+  modelIdentity: string;
+  model: string;
+  status: CellStatus;
+  count: number;
 }

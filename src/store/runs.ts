@@ -56,16 +56,15 @@ function toListing(r: RunListingRow): RunListing {
   };
 }
 
-export function runsWithCells(st: Statements): RunWithCells[] {
+export function runsWithCells(st: Statements, cellsByRun: Map<string, number>): RunWithCells[] {
   const rows = st
     .prepared(
-      `SELECT r.id, r.started_at, r.finished_at, r.status, r.suite_hash, s.name AS suite_name, r.config_json,
-              (SELECT count(*) FROM cells c WHERE c.run_id = r.id) AS cells
+      `SELECT r.id, r.started_at, r.finished_at, r.status, r.suite_hash, s.name AS suite_name, r.config_json
        FROM runs r LEFT JOIN suites s ON s.hash = r.suite_hash
        ORDER BY r.started_at DESC, r.rowid DESC`,
     )
-    .all() as (RunListingRow & { cells: number })[];
-  return rows.map((r) => ({ ...toListing(r), cells: r.cells }));
+    .all() as RunListingRow[];
+  return rows.map((r) => ({ ...toListing(r), cells: cellsByRun.get(r.id) ?? 0 }));
 }
 
 export function latestRuns(st: Statements, limit: number): RunListing[] {

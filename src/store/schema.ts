@@ -131,6 +131,21 @@ export const MIGRATIONS: readonly ((db: DB) => void)[] = [
       );
     `);
   },
+  // A million cells (docs/decisions.md E16): counts kept as cells are written, and the indexes the
+  // viewer's, report's and check's queries need. Responses are no longer looked up by identity
+  // (the engine asks for a key at a time): that index only cost every write.
+  (db) => {
+    db.exec(`
+      DROP INDEX IF EXISTS responses_identity;
+      CREATE INDEX tests_position ON tests(suite_hash, position);
+      CREATE INDEX cells_failed ON cells(suite_hash, model_identity, test_id, repeat) WHERE status = 'failed';
+      ${CELL_COUNTS_SCHEMA}
+      INSERT INTO cell_counts
+        SELECT c.suite_hash, c.model_identity, c.model, c.status, coalesce(c.error_kind, ''), c.repeat, c.run_id,
+               c.attempts = 0, ${testRepeatsOf('c')}, count(*), min(c.id)
+        FROM cells c GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9;
+    `);
+  },
 ];
 
 /** The tables of the first migration: a SQLite file with tables but not these is not a waver store. */
@@ -155,6 +170,73 @@ export function foreignSchema(db: DB): string | undefined {
   const shown = tables.slice(0, 5).join(', ') + (tables.length > 5 ? ', ...' : '');
   return `its tables are ${shown}`;
 }
+
+/**
+ * A test's own repeats for the cell of alias `c`: 0 when it sets none (the run's apply), -1 when
+ * the suite has no such test (such a cell is never counted, as coverage's join never counts it).
+ */
+function testRepeatsOf(c: string): string {
+  return `coalesce((SELECT coalesce(json_extract(t.json, '$.repeats'), 0) FROM tests t
+                    WHERE t.suite_hash = ${c}.suite_hash AND t.test_id = ${c}.test_id), -1)`;
+}
+
+/**
+ * cell_counts: how many cells there are per suite, model, status, error kind, repeat, run that
+ * wrote them last, whether a call was made (`stored`: attempts 0) and the test's own repeats. Kept
+ * by triggers in the transaction that writes the cell, so it is always exact; coverage, progress
+ * and the runs listing read a few of its rows instead of every cell. `first_id` orders suites and
+ * models by their first cell. A row whose count fell to 0 is left in place.
+ */
+const CELL_COUNTS_SCHEMA = `
+  CREATE TABLE cell_counts (
+    suite_hash TEXT NOT NULL,
+    model_identity TEXT NOT NULL,
+    model TEXT NOT NULL,
+    status TEXT NOT NULL,
+    error_kind TEXT NOT NULL,
+    repeat INTEGER NOT NULL,
+    run_id TEXT NOT NULL,
+    stored INTEGER NOT NULL,
+    test_repeats INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    first_id INTEGER NOT NULL,
+    PRIMARY KEY (suite_hash, model_identity, model, status, error_kind, repeat, run_id, stored, test_repeats)
+  ) WITHOUT ROWID;
+  CREATE TRIGGER cell_counts_insert AFTER INSERT ON cells BEGIN
+    INSERT INTO cell_counts VALUES (NEW.suite_hash, NEW.model_identity, NEW.model, NEW.status,
+      coalesce(NEW.error_kind, ''), NEW.repeat, NEW.run_id, NEW.attempts = 0, ${testRepeatsOf('NEW')}, 1, NEW.id)
+    ON CONFLICT DO UPDATE SET n = n + 1, first_id = min(first_id, excluded.first_id);
+  END;
+  CREATE TRIGGER cell_counts_update AFTER UPDATE ON cells
+  WHEN OLD.suite_hash IS NOT NEW.suite_hash OR OLD.model_identity IS NOT NEW.model_identity
+    OR OLD.model IS NOT NEW.model OR OLD.status IS NOT NEW.status OR OLD.error_kind IS NOT NEW.error_kind
+    OR OLD.repeat IS NOT NEW.repeat OR OLD.run_id IS NOT NEW.run_id OR (OLD.attempts = 0) IS NOT (NEW.attempts = 0)
+    OR OLD.test_id IS NOT NEW.test_id
+  BEGIN
+    UPDATE cell_counts SET n = n - 1
+    WHERE suite_hash = OLD.suite_hash AND model_identity = OLD.model_identity AND model = OLD.model
+      AND status = OLD.status AND error_kind = coalesce(OLD.error_kind, '') AND repeat = OLD.repeat
+      AND run_id = OLD.run_id AND stored = (OLD.attempts = 0) AND test_repeats = ${testRepeatsOf('OLD')};
+    INSERT INTO cell_counts VALUES (NEW.suite_hash, NEW.model_identity, NEW.model, NEW.status,
+      coalesce(NEW.error_kind, ''), NEW.repeat, NEW.run_id, NEW.attempts = 0, ${testRepeatsOf('NEW')}, 1, NEW.id)
+    ON CONFLICT DO UPDATE SET n = n + 1, first_id = min(first_id, excluded.first_id);
+  END;
+  CREATE TRIGGER cell_counts_delete AFTER DELETE ON cells BEGIN
+    UPDATE cell_counts SET n = n - 1
+    WHERE suite_hash = OLD.suite_hash AND model_identity = OLD.model_identity AND model = OLD.model
+      AND status = OLD.status AND error_kind = coalesce(OLD.error_kind, '') AND repeat = OLD.repeat
+      AND run_id = OLD.run_id AND stored = (OLD.attempts = 0) AND test_repeats = ${testRepeatsOf('OLD')};
+  END;`;
+
+/**
+ * What cell_counts holds, computed from the cells: for a store opened read-only before a writer
+ * added the table (schema 4 or older), so the same queries answer, only slower.
+ */
+export const CELL_COUNTS_FROM_CELLS = `(
+  SELECT c.suite_hash, c.model_identity, c.model, c.status, coalesce(c.error_kind, '') AS error_kind,
+         c.repeat, c.run_id, c.attempts = 0 AS stored, ${testRepeatsOf('c')} AS test_repeats,
+         count(*) AS n, min(c.id) AS first_id
+  FROM cells c GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9)`;
 
 /** Runs the migrations a store lacks, each in its own transaction with its user_version bump. */
 export function applyMigrations(db: DB, migrations: readonly ((db: DB) => void)[] = MIGRATIONS): number {
@@ -185,4 +267,12 @@ export function hasSchema(st: Statements): boolean {
       .pluck()
       .get() === 4
   );
+}
+
+/** The cell counts to read from: the table, or the same rows computed on a store that lacks it. */
+export function cellCountsSource(st: Statements): string {
+  const table = st
+    .prepared(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'cell_counts'`)
+    .get();
+  return table ? 'cell_counts' : CELL_COUNTS_FROM_CELLS;
 }

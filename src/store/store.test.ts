@@ -7,7 +7,7 @@ import { InputError } from '../errors.js';
 import type { GenerateRequest } from '../models/types.js';
 import { cacheKey } from '../run/cache-key.js';
 import type { Suite } from '../run/types.js';
-import { applyMigrations, doneCellSlot, MIGRATIONS, openStore, type Store } from './store.js';
+import { applyMigrations, MIGRATIONS, openStore, type Store } from './store.js';
 import { connectionOf } from './test-support/connection.js';
 
 const dirs: string[] = [];
@@ -318,8 +318,11 @@ describe('store round trip', () => {
     expect([...store.cells({ status: 'failed' })]).toHaveLength(1);
     expect([...store.cells({ runId: 'nope' })]).toHaveLength(0);
 
-    expect(store.doneCellKeys(suite.hash, identity)).toEqual(new Set([doneCellSlot('t1', 0, k1)]));
-    expect(store.responseKeys(identity)).toEqual(new Set([k1]));
+    expect(store.doneCellKey(suite.hash, identity, 't1', 0)).toBe(k1);
+    expect(store.doneCellKey(suite.hash, identity, 't1', 1)).toBeUndefined();
+    expect(store.doneCellCount(suite.hash, identity)).toBe(1);
+    expect(store.hasResponse(k1)).toBe(true);
+    expect(store.hasResponse('0'.repeat(64))).toBe(false);
     store.close();
     expect(readFileSync(path).includes('sk-SENTINEL')).toBe(false);
   });

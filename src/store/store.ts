@@ -4,22 +4,38 @@ import { auxResult, countAuxResults, insertAuxResult, putAuxResult } from './aux
 import { type CellWriters, cellWriters } from './cell-writes.js';
 import {
   attemptsOf,
+  cellPage,
   cells,
-  doneCellKeys,
+  cellsWithTests,
+  doneCellKey,
   failureGroups,
   getResponse,
+  hasResponse,
   lightCells,
   repeatCells,
-  responseKeys,
+  responseText,
   stoppedAttempts,
 } from './cells.js';
-import { coverage, coverageOfEverySuite, expectedCells, failedKinds, modelStatusCounts } from './coverage.js';
+import {
+  cellsByRun,
+  cellTotals,
+  coverage,
+  coverageByModel,
+  coverageOfEverySuite,
+  doneCellCount,
+  expectedCells,
+  failedKinds,
+  modelStatusCounts,
+} from './coverage.js';
 import { type AcquireOptions, acquireLease, releaseLease, renewLease } from './leases.js';
 import { openReader, openWriter } from './open.js';
 import type {
   AuxResultRow,
   CellFilter,
+  CellPage,
+  CellPageFilter,
   CellText,
+  CellTotal,
   CellWrite,
   CoverageModel,
   FailedKind,
@@ -52,13 +68,14 @@ import {
   getTest,
   hasSuite,
   listSuites,
+  modelLabels,
   modelsOfSuite,
   saveSuite,
+  suiteName,
   suiteRunsNamed,
   suitesWithCellsNamed,
 } from './suites.js';
 
-export { doneCellSlot } from './cells.js';
 export { type AcquireOptions, LEASE_TTL_MS } from './leases.js';
 export type * from './records.js';
 export { applyMigrations, MIGRATIONS } from './schema.js';
@@ -102,6 +119,14 @@ export class Store {
     return this.db.pragma('user_version', { simple: true }) as number;
   }
 
+  /**
+   * A number that changes whenever another connection commits to the store (SQLite's
+   * data_version): a reader keeps what it computed until it does.
+   */
+  dataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
+  }
+
   /** Whether the tables exist: a read-only store may be opened before the writer made them. */
   hasSchema(): boolean {
     return hasSchema(this.st);
@@ -132,6 +157,11 @@ export class Store {
     return getTest(this.st, suiteHash, testId);
   }
 
+  /** A suite's name, without reading its tests. */
+  suiteName(hash: string): string | undefined {
+    return suiteName(this.st, hash);
+  }
+
   /** Every suite without its tests, oldest first. */
   listSuites(): SuiteSummary[] {
     return listSuites(this.st);
@@ -160,6 +190,11 @@ export class Store {
     return modelsOfSuite(this.st, suiteHash);
   }
 
+  /** The labels cells are stored under, of one suite or of every suite, sorted. */
+  modelLabels(suiteHash?: string): string[] {
+    return modelLabels(this.st, suiteHash);
+  }
+
   // Runs
 
   /** Records a run's start. The config is stored with any secret-named member removed. */
@@ -183,7 +218,7 @@ export class Store {
 
   /** Every run, newest first, with its suite's name and how many cells it wrote last. */
   runsWithCells(): RunWithCells[] {
-    return runsWithCells(this.st);
+    return runsWithCells(this.st, cellsByRun(this.st));
   }
 
   /** The `limit` newest runs, newest first, with their suite's name. */
@@ -197,14 +232,24 @@ export class Store {
     return getResponse(this.st, key);
   }
 
-  /** Keys of every response stored for a provider identity (the cache, across suites). */
-  responseKeys(identity: string): Set<string> {
-    return responseKeys(this.st, identity);
+  /** The text of the response stored under `key`. */
+  responseText(key: string): string | undefined {
+    return responseText(this.st, key);
   }
 
-  /** doneCellSlot(testId, repeat, key) of every done cell of a suite and model identity. */
-  doneCellKeys(suiteHash: string, modelIdentity: string): Set<string> {
-    return doneCellKeys(this.st, suiteHash, modelIdentity);
+  /** Whether a response is stored under `key`. */
+  hasResponse(key: string): boolean {
+    return hasResponse(this.st, key);
+  }
+
+  /** The response key of a cell stored done, else undefined (one lookup in the cells' unique index). */
+  doneCellKey(suiteHash: string, modelIdentity: string, testId: string, repeat: number): string | undefined {
+    return doneCellKey(this.st, suiteHash, modelIdentity, testId, repeat);
+  }
+
+  /** How many cells of a suite and model identity are stored done (any repeat). */
+  doneCellCount(suiteHash: string, modelIdentity: string): number {
+    return doneCellCount(this.st, suiteHash, modelIdentity);
   }
 
   /** Response, cell and attempts of a finished cell, in one transaction. */
@@ -218,9 +263,9 @@ export class Store {
   }
 
   /**
-   * Several finished cells in one transaction (group commit): the engine flushes the cells that
-   * finished in the same turn of the event loop together, so a commit's cost is shared while a
-   * killed process still loses only cells that were not yet committed — never half a cell.
+   * Several finished cells in one transaction (group commit): the engine commits the cells that
+   * finished within a few milliseconds together, so a commit's cost is shared while a killed
+   * process still loses only cells that were not yet committed — never half a cell.
    */
   saveBatch(writes: readonly CellWrite[]): void {
     if (writes.length > 0) this.writes.batch.immediate(writes);
@@ -255,6 +300,23 @@ export class Store {
     return lightCells(this.st, suiteHash);
   }
 
+  /**
+   * A suite's cells with their tests, in the order of lightCells, for the given model identities
+   * (each in turn), streamed a page of tests at a time: for suites too large to hold. Without
+   * their response texts (responseText has them).
+   */
+  cellsWithTests(
+    suiteHash: string,
+    identities: readonly string[],
+  ): Generator<{ cell: LightCell; test: SuiteTest }> {
+    return cellsWithTests(this.st, suiteHash, identities);
+  }
+
+  /** A page of a suite's cells, filtered and searched, for the viewer's transcript browser. */
+  cellPage(filter: CellPageFilter): CellPage {
+    return cellPage(this.st, filter);
+  }
+
   /** A model's cells of repeat 0 in a suite, without their requests and tokens, in no set order. */
   firstRepeatCells(suiteHash: string, modelIdentity: string): CellText[] {
     return repeatCells(this.st, suiteHash, modelIdentity, 0);
@@ -285,6 +347,19 @@ export class Store {
   /** A model's failed cells of a suite (as coverage() counts them) by kind, each with its first message. */
   failedKinds(suiteHash: string, modelIdentity: string, repeats: number): FailedKind[] {
     return failedKinds(this.st, suiteHash, modelIdentity, repeats);
+  }
+
+  /**
+   * Coverage of a suite for each model identity that has cells in it, with `repeats` for the
+   * tests that set none, as coverage() counts it without a run; by identity.
+   */
+  coverageByModel(suiteHash: string, repeats: number): SuiteModelCoverage[] {
+    return coverageByModel(this.st, suiteHash, repeats);
+  }
+
+  /** Stored cells per suite (or of one suite), model identity and status, from the counts. */
+  cellTotals(suiteHash?: string): CellTotal[] {
+    return cellTotals(this.st, suiteHash);
   }
 
   /** How many cells a suite expects of one model with `repeats` (tests with their own repeats keep them). */

@@ -1,6 +1,7 @@
 import type { Suite, SuiteTest } from '../run/types.js';
 import type { SuiteModel, SuiteSummary } from './records.js';
 import { now } from './rows.js';
+import { cellCountsSource } from './schema.js';
 import type { Statements } from './statements.js';
 
 /** Suites and their tests: stored once per hash, found by hash, name or the runs that ran them. */
@@ -59,9 +60,15 @@ export function listSuites(st: Statements): SuiteSummary[] {
 }
 
 export function findSuitesByPrefix(st: Statements, prefix: string): { hash: string; name: string }[] {
+  // A range of the primary key rather than LIKE, which cannot use it. Hashes are lowercase hex.
+  const low = prefix.toLowerCase();
   return st
-    .prepared('SELECT hash, name FROM suites WHERE hash LIKE ? ORDER BY hash LIMIT 2')
-    .all(`${prefix.toLowerCase()}%`) as { hash: string; name: string }[];
+    .prepared('SELECT hash, name FROM suites WHERE hash >= ? AND hash < ? ORDER BY hash LIMIT 2')
+    .all(low, `${low}\u{10ffff}`) as { hash: string; name: string }[];
+}
+
+export function suiteName(st: Statements, hash: string): string | undefined {
+  return st.prepared('SELECT name FROM suites WHERE hash = ?').pluck().get(hash) as string | undefined;
 }
 
 export function suitesWithCellsNamed(st: Statements, name: string): string[] {
@@ -89,8 +96,19 @@ export function modelsOfSuite(st: Statements, suiteHash: string): SuiteModel[] {
   return (
     st
       .prepared(
-        'SELECT DISTINCT model, model_identity FROM cells WHERE suite_hash = ? ORDER BY model_identity',
+        `SELECT DISTINCT model, model_identity FROM ${cellCountsSource(st)}
+         WHERE suite_hash = ? AND n > 0 ORDER BY model_identity`,
       )
       .all(suiteHash) as { model: string; model_identity: string }[]
   ).map((r) => ({ model: r.model, modelIdentity: r.model_identity }));
+}
+
+export function modelLabels(st: Statements, suiteHash: string | undefined): string[] {
+  return st
+    .prepared(
+      `SELECT DISTINCT model FROM ${cellCountsSource(st)}
+       WHERE n > 0 AND (@suite IS NULL OR suite_hash = @suite) ORDER BY model`,
+    )
+    .pluck()
+    .all({ suite: suiteHash ?? null }) as string[];
 }

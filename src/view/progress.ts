@@ -6,7 +6,8 @@ import { openStore, type RunWithCells, type Store } from '../store/store.js';
  * Live progress of a store's latest run, read through a read-only store: the store is
  * in WAL mode, so a reader sees each committed cell while `waver run` keeps writing, and never
  * blocks it. Coverage is counted from the cells of the run's suite and models, whichever run wrote
- * them (a resumed run's earlier cells count as done, as they do in `waver run`'s own coverage).
+ * them (a resumed run's earlier cells count as done, as they do in `waver run`'s own coverage),
+ * as the store's cell counts hold them: a poll reads a few rows however many cells there are.
  */
 
 export interface ModelProgress {
@@ -42,6 +43,8 @@ export interface RunProgress {
 /** A store opened read-only on demand: the file may appear only once a run starts. */
 export class StoreReader {
   private store: Store | undefined;
+  /** Cells a suite expects, by suite and repeats: a suite's tests never change, and counting them reads each. */
+  private readonly expected = new Map<string, number>();
 
   constructor(readonly path: string) {}
 
@@ -56,6 +59,11 @@ export class StoreReader {
   close(): void {
     this.store?.close();
     this.store = undefined;
+  }
+
+  /** The store's data version (Store.dataVersion); undefined while there is no store file. */
+  version(): number | undefined {
+    return this.opened()?.dataVersion();
   }
 
   /** Runs, newest first, with their suite name and the cells they wrote. */
@@ -86,7 +94,13 @@ export class StoreReader {
       ...(row.suiteName !== undefined && { suiteName: row.suiteName }),
     };
     if (row.suiteHash === undefined) return { state: 'ok', run, ...empty };
-    const expected = store.expectedCells(row.suiteHash, repeats);
+    const key = `${row.suiteHash}\u0000${repeats}`;
+    let expected = this.expected.get(key);
+    if (expected === undefined) {
+      expected = store.expectedCells(row.suiteHash, repeats);
+      // Kept once the suite is stored whole (a run stores its suite before its first cell).
+      if (expected > 0) this.expected.set(key, expected);
+    }
     const counts = store.modelStatusCounts(row.suiteHash, row.id, repeats);
     const names = labels.length > 0 ? labels : [...new Set(counts.map((c) => c.model))];
     const models = names.map((label): ModelProgress => {

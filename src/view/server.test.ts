@@ -157,6 +157,24 @@ describe('the viewer on loopback', async () => {
     expect(r.body).not.toContain('<script>alert(1)</script>');
   });
 
+  it('browses every cell of a store: filtered by status, searched, every text escaped', async () => {
+    const rows = (body: string) => body.match(/<tr><td>/g)?.length ?? 0;
+    const all = await get(`${viewer.url}stores/0/transcripts`);
+    expect(all.status).toBe(200);
+    expect(all.headers['content-security-policy']).toContain("form-action 'self'");
+    expect(all.body).toContain('2 done and 1 failed cells in this suite');
+    expect(rows(all.body)).toBe(3);
+    expect(all.body).not.toContain('<script>alert(1)</script>');
+    expect(all.body).toContain('openai:m&#60;script&#62;alert(1)&#60;/script&#62;');
+    const failed = await get(`${viewer.url}stores/0/transcripts?status=failed`);
+    expect(rows(failed.body)).toBe(1);
+    expect(failed.body).toContain('server: HTTP 500');
+    // A text in the response (any case), or in the test: t2's prompt.
+    expect(rows((await get(`${viewer.url}stores/0/transcripts?q=OK`)).body)).toBe(2);
+    expect(rows((await get(`${viewer.url}stores/0/transcripts?q=two`)).body)).toBe(1);
+    expect(rows((await get(`${viewer.url}stores/0/transcripts?q=nowhere`)).body)).toBe(0);
+  });
+
   it('serves report files with a type from the extension; unknown paths are 404', async () => {
     const r = await get(`${viewer.url}reports/0`);
     expect(r).toMatchObject({ status: 200, body: '# a report\n' });
@@ -164,5 +182,72 @@ describe('the viewer on loopback', async () => {
     expect((await get(`${viewer.url}reports/7`)).status).toBe(404);
     expect((await get(`${viewer.url}stores/0/nothing`)).status).toBe(404);
     expect((await get(`${viewer.url}stores/1/report`)).status).toBe(404);
+  });
+});
+
+describe('the transcript browser on a store of 120 cells', async () => {
+  const path = join(dir, 'many.db');
+  const store = openStore(path);
+  const suite = suiteOf(
+    'many.jsonl',
+    Array.from({ length: 60 }, (_, i) => ({ id: `t${String(i).padStart(2, '0')}`, prompt: `question ${i}` })),
+  );
+  store.saveSuite(suite);
+  const runId = store.beginRun({
+    suiteHash: suite.hash,
+    config: { models: ['a', 'b'] },
+    waverVersion: 'test',
+  });
+  store.saveBatch(
+    ['a', 'b'].flatMap((model) =>
+      suite.tests.map((t) => {
+        const request = { messages: [{ role: 'user' as const, content: t.prompt }] };
+        return {
+          kind: 'done' as const,
+          cell: {
+            suiteHash: suite.hash,
+            testId: t.id,
+            model,
+            modelIdentity: `replay:${model}`,
+            repeat: 0,
+            runId,
+            key: cacheKey(`replay:${model}`, request, 0),
+            request,
+            result: {
+              text: `answer ${model} ${t.id}`,
+              finishReason: 'stop' as const,
+              usage: { inputTokens: 1, outputTokens: 1 },
+            },
+            attempts: [],
+          },
+        };
+      }),
+    ),
+  );
+  store.close();
+  const viewer = await startViewer({ protocols: REPORTED, stores: [path] });
+  afterAll(() => viewer.close());
+
+  it('pages through every cell in order, each page linking the next; a model filter keeps its own', async () => {
+    const tests: string[] = [];
+    let next: string | undefined = `${viewer.url}stores/0/transcripts`;
+    for (let pages = 0; next && pages < 10; pages++) {
+      const page = await get(next);
+      tests.push(
+        ...[...page.body.matchAll(/<tr><td>([ab])<\/td><td><code>(t\d+)<\/code>/g)].map(
+          (m) => `${m[1]}${m[2]}`,
+        ),
+      );
+      const link = /<a id="next" href="([^"]+)"/.exec(page.body)?.[1];
+      next = link ? new URL(link.replace(/&#38;/g, '&'), viewer.url).toString() : undefined;
+    }
+    expect(tests).toHaveLength(120);
+    expect(tests.slice(0, 2)).toEqual(['at00', 'at01']);
+    expect(tests.at(-1)).toBe('bt59');
+    expect(new Set(tests).size).toBe(120);
+    const onlyB = await get(`${viewer.url}stores/0/transcripts?model=replay%3Ab&q=T5`);
+    expect([...onlyB.body.matchAll(/<code>(t\d+)<\/code>/g)].map((m) => m[1])).toEqual(
+      Array.from({ length: 10 }, (_, i) => `t5${i}`),
+    );
   });
 });

@@ -11,12 +11,17 @@ import { buildReport } from '../report/report-data.js';
 import { listen } from '../server/listen.js';
 import { isLoopbackHost } from '../server/openai-server.js';
 import { openStore } from '../store/store.js';
-import { indexPage, pageCsp, storePage } from './pages.js';
+import { indexPage, pageCsp, storePage, transcriptsPage } from './pages.js';
 import { type RunProgress, StoreReader } from './progress.js';
+import { type TranscriptPage, type TranscriptQuery, transcriptPage } from './transcripts.js';
+import { WorkerClient } from './worker-client.js';
 
 /**
  * `waver view`: a small HTTP server on loopback that lists stores and report files, renders a
- * store's HTML report on request, and streams the latest run's progress by Server-Sent Events.
+ * store's HTML report on request, browses every cell of a store a page at a time
+ * (transcripts.ts), and streams the latest run's progress by Server-Sent Events. Building a report
+ * and searching transcripts run in worker threads when `workers` are given (the CLI gives them),
+ * so the pages and the progress stream answer at once whatever the size of the store.
  * It reads only: stores through a read-only connection (progress, runs) or a Store opened for the
  * report, which writes nothing. No authentication, so it refuses a non-loopback address unless
  * `allowRemote`, and (when on loopback) requests whose Host is not loopback, so a web page
@@ -36,6 +41,12 @@ export interface ViewerOptions {
   pollMs?: number;
   /** Comment lines keep idle SSE connections open through proxies (15 s). */
   heartbeatMs?: number;
+  /**
+   * Worker thread entries (worker-client.ts): `queries` answers transcript pages
+   * (view/query-worker.js), `reports` builds store reports (the CLI's report-worker.js, which
+   * holds the protocols). Without one, that work runs on the server's own thread.
+   */
+  workers?: { queries?: URL; reports?: URL };
 }
 
 export interface Viewer {
@@ -46,6 +57,8 @@ export interface Viewer {
 interface StoreEntry {
   path: string;
   reader: StoreReader;
+  /** The report last built, for the store's data version it was built at; or the build under way. */
+  report?: { version: number | undefined; html: Promise<string> };
   clients: Set<ServerResponse>;
   last?: string;
   /** The last read error, printed once. */
@@ -71,6 +84,32 @@ export async function startViewer(opts: ViewerOptions): Promise<Viewer> {
   const pollMs = opts.pollMs ?? 1000;
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const loopbackOnly = isLoopbackHost(host);
+  const queries = opts.workers?.queries ? new WorkerClient(opts.workers.queries) : undefined;
+  const reportBuilder = opts.workers?.reports ? new WorkerClient(opts.workers.reports) : undefined;
+  const pageOf = (q: TranscriptQuery): Promise<TranscriptPage> =>
+    queries ? queries.request<TranscriptPage>(q) : Promise.resolve(transcriptPage(q));
+  const buildHtml = (path: string): Promise<string> => {
+    if (reportBuilder) return reportBuilder.request<string>({ path });
+    const store = openStore(path, { readonly: true });
+    try {
+      return Promise.resolve(renderReport(buildReport(store, opts.protocols), 'html', opts.protocols));
+    } finally {
+      store.close();
+    }
+  };
+  /** The store's report, rebuilt only once the store has changed since the last build. */
+  const reportOf = (entry: StoreEntry): Promise<string> => {
+    const version = entry.reader.version();
+    if (entry.report && entry.report.version === version) return entry.report.html;
+    const html = buildHtml(entry.path);
+    const report = { version, html };
+    entry.report = report;
+    // A failed build is not kept: the next request tries again.
+    html.catch(() => {
+      if (entry.report === report) entry.report = undefined;
+    });
+    return html;
+  };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
@@ -122,18 +161,27 @@ export async function startViewer(opts: ViewerOptions): Promise<Viewer> {
         return subscribe(entry, req, res);
       case '/report': {
         if (!existsSync(entry.path)) return text(res, 404, 'no store file yet');
-        const store = openStore(entry.path, { readonly: true });
-        try {
-          return send(
-            res,
-            200,
-            'text/html; charset=utf-8',
-            renderReport(buildReport(store, opts.protocols), 'html', opts.protocols),
-            REPORT_CSP,
-          );
-        } finally {
-          store.close();
-        }
+        return send(res, 200, 'text/html; charset=utf-8', await reportOf(entry), REPORT_CSP);
+      }
+      case '/transcripts': {
+        const params = new URL(req.url ?? '/', 'http://viewer').searchParams;
+        const one = (k: string) => params.get(k) || undefined;
+        const status = one('status');
+        const query: TranscriptQuery = {
+          path: entry.path,
+          ...(one('suite') && { suite: one('suite') }),
+          ...(one('model') && { model: one('model') }),
+          ...((status === 'done' || status === 'failed') && { status }),
+          ...(one('q') && { q: one('q') }),
+          ...(one('after') && { after: one('after') }),
+        };
+        const nonce = newNonce();
+        const page = await pageOf(query);
+        return html(
+          res,
+          transcriptsPage(nonce, { name: basename(entry.path), base, query, page }),
+          pageCsp(nonce),
+        );
       }
       default:
         return text(res, 404, 'not found');
@@ -194,6 +242,7 @@ export async function startViewer(opts: ViewerOptions): Promise<Viewer> {
     close: async () => {
       clearInterval(poll);
       clearInterval(heartbeat);
+      await Promise.all([queries?.close(), reportBuilder?.close()]);
       for (const entry of stores) {
         for (const c of entry.clients) c.end();
         entry.clients.clear();

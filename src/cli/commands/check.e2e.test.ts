@@ -142,6 +142,24 @@ describe('waver check --min-coverage on plain suites', () => {
     );
   });
 
+  it('passes a plain suite whose every cell is done', async () => {
+    const path = join(dir, 'plain-done.db');
+    const store = openStore(path);
+    const tests = [
+      { id: 'p1', prompt: 'hello' },
+      { id: 'p2', prompt: 'bye' },
+    ];
+    writeCells(store, { name: 'prompts.jsonl', hash: 'c'.repeat(64), tests }, [steady], () => 'hi');
+    store.close();
+    const r = await check(['--store', path, '--min-coverage', '0.9']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^## Thresholds: 1\/1 passed \(suites: plain c{12}\)/);
+    const json = await check(['--store', path, '--min-coverage', '0.9', '--format', 'json']);
+    expect(JSON.parse(json.stdout).thresholds.rows).toEqual([
+      expect.objectContaining({ protocol: 'plain', model: 'steady', value: 1, n: 2, pass: true }),
+    ]);
+  });
+
   it('a store with nothing to cover fails unless --allow-unavailable', async () => {
     const path = join(dir, 'empty.db');
     openStore(path).close();

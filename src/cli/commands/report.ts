@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
 import { Command, Option } from 'commander';
 import { InputError } from '../../errors.js';
@@ -54,7 +54,7 @@ export function reportCommand(ctx: CliContext): Command {
       if (!existsSync(opts.store)) throw new InputError('store not found', { file: opts.store });
       const format = reportFormat(opts.format, opts.out);
       // Loaded here, not at the top: vega takes half a second to import, and every other command would pay it.
-      const [{ openStore }, { buildReport }, { renderReport }, protocols] = await Promise.all([
+      const [{ openStore }, { buildReport }, { writeReport }, protocols] = await Promise.all([
         import('../../store/store.js'),
         import('../../report/report-data.js'),
         import('../../report/formats.js'),
@@ -63,23 +63,38 @@ export function reportCommand(ctx: CliContext): Command {
       const started = performance.now();
       // Read-only: a report writes nothing, and works on a store this user may not write.
       const store = openStore(opts.store, { readonly: true });
-      let text: string;
+      // Written as it is made (the JSON and CSV of a large store hold every cell), into a file
+      // beside --out renamed over it at the end, so a failure leaves no half-written report.
+      const partial = opts.out ? `${opts.out}.partial-${process.pid}` : undefined;
+      let size = 0;
       let summary: string;
       try {
         const data = buildReport(store, protocols, { ablations: opts.ablations });
-        text = renderReport(data, format, protocols);
-        summary = `${data.sections.length} protocol section${data.sections.length === 1 ? '' : 's'}, ${data.cells.length} cells`;
+        if (partial) mkdirSync(dirname(partial), { recursive: true });
+        const fd = partial ? openSync(partial, 'w') : undefined;
+        try {
+          writeReport(data, format, protocols, (chunk) => {
+            size += Buffer.byteLength(chunk);
+            if (fd === undefined) process.stdout.write(chunk);
+            else writeSync(fd, chunk);
+          });
+        } finally {
+          if (fd !== undefined) closeSync(fd);
+        }
+        const t = data.transcripts;
+        summary = `${data.sections.length} protocol section${data.sections.length === 1 ? '' : 's'}, ${t.total} cells${t.sampled && format === 'html' ? ` (${t.shown} in the page)` : ''}`;
+      } catch (e) {
+        if (partial) rmSync(partial, { force: true });
+        throw e;
       } finally {
         store.close();
       }
-      if (opts.out) {
-        mkdirSync(dirname(opts.out), { recursive: true });
-        writeFileSync(opts.out, text);
-        const size = Buffer.byteLength(text);
+      if (opts.out && partial) {
+        renameSync(partial, opts.out);
         process.stderr.write(
           `waver: wrote ${opts.out} (${format}, ${(size / 1e6).toFixed(2)} MB: ${summary}) in ${((performance.now() - started) / 1000).toFixed(2)} s\n`,
         );
-      } else process.stdout.write(text);
+      }
       process.exitCode = EXIT.ok;
     });
 }

@@ -162,6 +162,10 @@ describe('waver view with a run in progress', () => {
       const page = await get(`${url}stores/0`);
       expect(page.status).toBe(200);
       expect(page.body).toContain('<td>complete</td>');
+      // Searched in the viewer's worker thread: t3 and t30-t39.
+      const cells = await get(`${url}stores/0/transcripts?q=question%203`);
+      expect(cells.status).toBe(200);
+      expect(cells.body.match(/<tr><td>/g)).toHaveLength(11);
     } finally {
       viewer.child.kill('SIGTERM');
     }

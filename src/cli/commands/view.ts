@@ -41,6 +41,11 @@ export function viewCommand(ctx: CliContext): Command {
           host: opts.host,
           port,
           allowRemote: opts.allowRemote,
+          // Off the server's event loop: a large store's report and a search through its cells.
+          workers: {
+            queries: new URL('../../view/query-worker.js', import.meta.url),
+            reports: new URL('../report-worker.js', import.meta.url),
+          },
         });
         process.stdout.write(`${viewer.url}\n`);
         for (const s of stores)

@@ -74,9 +74,13 @@ export const ladderSection: SectionModule<LadderSectionData> = {
 
 // --- transcript ------------------------------------------------------------------------------
 
-function ladderCells(store: Store, suiteHash: string, data: LadderSectionData | undefined): TranscriptCell[] {
+function* ladderCells(
+  store: Store,
+  suiteHash: string,
+  data: LadderSectionData | undefined,
+): Generator<TranscriptCell> {
   const suite = store.getSuite(suiteHash);
-  if (!suite) return [];
+  if (!suite) return;
   const tests = new Map<string, { suiteTest: SuiteTest; test: LadderTest | undefined }>();
   for (const t of suite.tests) {
     let test: LadderTest | undefined;
@@ -111,14 +115,15 @@ function ladderCells(store: Store, suiteHash: string, data: LadderSectionData | 
       }
     }
   }
-  const out: TranscriptCell[] = [];
   for (const cell of store.lightCells(suiteHash)) {
     const entry = tests.get(cell.testId);
     if (entry && cell.repeat >= (entry.suiteTest.repeats ?? 1)) continue; // not part of the suite's design
     const base = cellBase('ladder', suiteHash, cell, entry?.suiteTest);
     const test = entry?.test;
-    out.push(base);
-    if (!test) continue;
+    if (!test) {
+      yield base;
+      continue;
+    }
     const s = scored.get(cell.modelIdentity)?.get(cell.testId)?.[cell.repeat];
     const score = s?.score;
     base.item = test.seedId;
@@ -154,8 +159,8 @@ function ladderCells(store: Store, suiteHash: string, data: LadderSectionData | 
             : `parsed via ${s.parsedVia}`
           : undefined;
     if (reason !== undefined) base.reason = reason;
+    yield base;
   }
-  return out;
 }
 
 /** "parsed via unparsed" says nothing: a response with no number in it is named as such. */

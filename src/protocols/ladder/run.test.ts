@@ -70,7 +70,7 @@ describe('how the ladder asks each model (output cap, answer format)', () => {
     });
     // KB has one prompt for every format: only the cap differs.
     expect(kb).toMatchObject({ system: KB_PROMPT, maxTokens: 768, byModel: { phi: { maxTokens: 900 } } });
-    const cells = planCells(suite, plannedModels(config), config);
+    const cells = [...planCells(suite, plannedModels(config), config)];
     const of = (model: string, t = sv) => cells.find((c) => c.model === model && c.testId === t?.id)?.request;
     expect(of('openai:gpt-4o-mini')?.messages[0]?.content).toBe(JSON_ANSWER_PROMPT);
     expect(of('phi')?.messages[0]?.content).toBe(HASHES_ANSWER_PROMPT);

@@ -55,13 +55,13 @@ export const paraphraseSection: SectionModule<ParaphraseResults> = {
   },
 };
 
-function paraphraseCells(
+function* paraphraseCells(
   store: Store,
   suiteHash: string,
   results: ParaphraseResults | undefined,
-): TranscriptCell[] {
+): Generator<TranscriptCell> {
   const suite = store.getSuite(suiteHash);
-  if (!suite) return [];
+  if (!suite) return;
   const tests = new Map(suite.tests.map((t) => [t.id, t]));
   // The item as first asked (canonical when it was asked) is the "original" every phrasing is diffed against.
   const originals = new Map<string, string>();
@@ -78,14 +78,13 @@ function paraphraseCells(
     for (const f of m.metrics.flips)
       flips.add(`${m.identity}\u0000${f.item}\u0000${f.phrasing}\u0000${f.repeat}`);
   }
-  const out: TranscriptCell[] = [];
   for (const cell of store.lightCells(suiteHash)) {
     const test = tests.get(cell.testId) as SuiteTest | undefined;
     if (test && cell.repeat >= (test.repeats ?? 1)) continue;
     const base = cellBase('paraphrase', suiteHash, cell, test);
     const meta = test?.meta as unknown as ParaphraseTestMeta | undefined;
     if (!meta?.item) {
-      out.push(base);
+      yield base;
       continue;
     }
     const key = `${cell.modelIdentity}\u0000${meta.item}\u0000${meta.phrasing}\u0000${cell.repeat}`;
@@ -103,7 +102,7 @@ function paraphraseCells(
           ? undefined
           : `parsed via ${s.via}`
       : undefined;
-    out.push({
+    yield {
       ...base,
       item: meta.item,
       family: meta.phrasing,
@@ -114,9 +113,8 @@ function paraphraseCells(
       ...(s && s.status === 'done' && { score: s.correct ? 1 : 0, correct: s.correct }),
       ...(s && { flipped: flips.has(key) }),
       ...(reason !== undefined && { reason }),
-    });
+    };
   }
-  return out;
 }
 
 function row(model: string, series: string, e: Estimate): Row {

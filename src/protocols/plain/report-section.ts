@@ -1,5 +1,5 @@
 import { cellBase } from '../../report/html/section-kit.js';
-import type { SectionModule, TranscriptCell } from '../../report/report-data.js';
+import type { SectionModule } from '../../report/report-data.js';
 
 /**
  * Suites of no protocol (`waver run` on a plain suite, the demo): their cells go to the transcript
@@ -11,25 +11,31 @@ export const plainSection: SectionModule<undefined> = {
   sectioned: false,
   claims: (suite) => suite.protocol === undefined && suite.role === 'system under test',
   load: () => undefined,
-  cells(store, suiteHash) {
-    const stored = store.getSuite(suiteHash);
-    const tests = new Map((stored?.tests ?? []).map((t) => [t.id, t]));
-    const out: TranscriptCell[] = [];
-    for (const cell of store.lightCells(suiteHash)) {
-      const test = tests.get(cell.testId);
-      const meta = (test?.meta ?? {}) as Record<string, unknown>;
-      const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
-      const item = str(meta.item);
-      const family = str(meta.family) ?? str(meta.phrasing);
-      const gold = str(meta.gold);
-      out.push({
-        ...cellBase('run', suiteHash, cell, test),
-        ...(item !== undefined && { item }),
-        ...(family !== undefined && { family }),
-        ...(gold !== undefined && { gold }),
-      });
+  // Streamed from the store a page of tests at a time (a plain suite may hold a million cells),
+  // each response's text read only when asked for: the report keeps a sample of the cells.
+  *cells(store, suiteHash) {
+    const identities = [...new Set(store.modelsOfSuite(suiteHash).map((m) => m.modelIdentity))];
+    const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
+    for (const { cell, test } of store.cellsWithTests(suiteHash, identities)) {
+      const out = cellBase('run', suiteHash, cell, test);
+      if (test.meta) {
+        const meta = test.meta as Record<string, unknown>;
+        const item = str(meta.item);
+        const family = str(meta.family) ?? str(meta.phrasing);
+        const gold = str(meta.gold);
+        if (item !== undefined) out.item = item;
+        if (family !== undefined) out.family = family;
+        if (gold !== undefined) out.gold = gold;
+      }
+      const key = cell.responseKey;
+      if (cell.status === 'done' && key !== undefined)
+        Object.defineProperty(out, 'response', {
+          get: () => store.responseText(key),
+          enumerable: true,
+          configurable: true,
+        });
+      yield out;
     }
-    return out;
   },
   html: () => '',
   markdown: () => '',

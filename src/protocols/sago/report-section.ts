@@ -43,9 +43,13 @@ export const sagoSection: SectionModule<SagoResults> = {
 const keyOf = (m: Pick<SagoTestMeta, 'family' | 'subtype' | 'strength' | 'position'>) =>
   `${m.family}/${m.subtype}/${m.strength}/${m.position}`;
 
-function sagoCells(store: Store, suiteHash: string, results: SagoResults | undefined): TranscriptCell[] {
+function* sagoCells(
+  store: Store,
+  suiteHash: string,
+  results: SagoResults | undefined,
+): Generator<TranscriptCell> {
   const suite = store.getSuite(suiteHash);
-  if (!suite) return [];
+  if (!suite) return;
   const tests = new Map(suite.tests.map((t) => [t.id, t]));
   const baselines = new Map<string, string>();
   for (const t of suite.tests) {
@@ -64,14 +68,13 @@ function sagoCells(store: Store, suiteHash: string, results: SagoResults | undef
   }
   const byIdentity = new Map((results?.models ?? []).map((m) => [m.model.identity, m]));
   const V = results?.variations.length ?? 0;
-  const out: TranscriptCell[] = [];
   for (const cell of store.lightCells(suiteHash)) {
     if (cell.repeat !== 0) continue; // SAGO compares single responses
     const test = tests.get(cell.testId);
     const base = cellBase('sago', suiteHash, cell, test);
     const meta = test?.meta as unknown as SagoTestMeta | undefined;
     if (!meta?.promptId) {
-      out.push(base);
+      yield base;
       continue;
     }
     const promptKey = `${meta.dataset}::${meta.promptId}`;
@@ -90,16 +93,15 @@ function sagoCells(store: Store, suiteHash: string, results: SagoResults | undef
         if (parts.length > 0) reason = `deltas vs the baseline response: ${parts.join(' · ')}`;
       }
     }
-    out.push({
+    yield {
       ...base,
       item: promptKey,
       family: variant ? String(meta.family) : 'baseline',
       ...(variant && { variant: `${meta.subtype} s=${meta.strength} @${meta.position}` }),
       original: baselines.get(promptKey) ?? '',
       ...(reason !== undefined && { reason }),
-    });
+    };
   }
-  return out;
 }
 
 function fmt(x: number | undefined): string {

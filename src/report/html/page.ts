@@ -107,7 +107,7 @@ export function renderHtml(
 <body>
 <header><h1>waver report</h1><p>Store <code>${esc(data.store.file)}</code> (schema v${data.store.schemaVersion}) · ${data.runs.length} runs · ${
     data.sections.length
-  } protocol sections · ${data.cells.length} cells · generated ${esc(data.generatedAt)} by waver ${esc(data.waverVersion)}</p></header>
+  } protocol sections · ${data.transcripts.total} cells · generated ${esc(data.generatedAt)} by waver ${esc(data.waverVersion)}</p></header>
 <nav>${nav.join('')}</nav>
 <main>
 ${body.join('\n')}
@@ -163,10 +163,27 @@ function coverageHtml(data: ReportData): string {
 }
 
 function transcriptsHtml(data: ReportData, truncated: number, cap: number): string {
+  const t = data.transcripts;
+  // docs/report.md#transcript-sample: what a large store's page leaves out, and where it all is.
+  const sample = t.sampled
+    ? `<p class="warn" id="sample-note">This page holds ${t.shown} of the ${t.total} cells: ${t.flaggedShown} of the ${t.flagged} flipped or failed ones${t.flaggedShown < t.flagged ? ' (a stratified sample)' : ''}, and a sample of the others stratified by protocol, suite, model, family, level and outcome (${t.shown - t.flaggedShown} of ${t.total - t.flagged}); the counts above and in every table are over all cells. Browse, filter and search every cell with <code>waver view --store ${esc(data.store.file)}</code>; <code>waver report --format json</code> or <code>csv</code> and <code>waver export</code> hold them all.</p>${table(
+        ['protocol', 'model', 'cells', 'in this page', 'flipped', 'failed'],
+        t.groups.map((g) => [
+          esc(g.protocol),
+          esc(g.model),
+          String(g.cells),
+          String(g.shown),
+          String(g.flipped),
+          String(g.failed),
+        ]),
+        [2, 3, 4, 5],
+      )}`
+    : '';
   const note =
-    truncated > 0
+    sample +
+    (truncated > 0
       ? `<p class="warn">${truncated} long texts are cut to ${cap} characters in this file to keep it small, each marked “truncated”; ${esc(TRUNCATION_NOTE)} (e.g. <code>waver export --store ${esc(data.store.file)} --suite HASH</code>).</p>`
-      : '';
+      : '');
   return `<section id="transcripts"><h2>Transcripts</h2><p class="lede">Every cell of the protocol suites: the prompt as sent, the original item and a word diff against what was asked (characters on request), the response, the parsed answer, the score and the judge's reason. Pick two models to compare them side by side on the same tests; a cell's detail opens above the table.</p>${note}
 <div class="filters">
 <select id="f-protocol" aria-label="protocol"></select>

@@ -1,0 +1,23 @@
+import { parentPort } from 'node:worker_threads';
+import { PROTOCOLS } from '../protocols/index.js';
+import { renderReport } from '../report/formats.js';
+import { buildReport } from '../report/report-data.js';
+import { openStore } from '../store/store.js';
+import { serveRequests } from '../view/worker-client.js';
+import { reportedProtocols } from './context.js';
+
+/**
+ * The thread `waver view` builds store reports in (view/worker-client.ts), so that its own event
+ * loop stays free while a large report is built. An entry point of its own, like main.ts: it
+ * hands the report the registry's protocols (docs/architecture.md).
+ */
+const protocols = await reportedProtocols(PROTOCOLS);
+if (parentPort)
+  serveRequests(parentPort, (body) => {
+    const store = openStore((body as { path: string }).path, { readonly: true });
+    try {
+      return renderReport(buildReport(store, protocols), 'html', protocols);
+    } finally {
+      store.close();
+    }
+  });
