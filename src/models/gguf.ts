@@ -200,7 +200,7 @@ export class GgufProvider implements ModelProvider {
 
   /** The exact input the model sees for a request: its tokens, and their text with special tokens spelled out. */
   renderPrompt(request: Pick<GenerateRequest, 'messages' | 'rawPrompt'>): { text: string; tokens: Token[] } {
-    const { tokens } = this.#prepare(request);
+    const { tokens } = this.#promptOf(request);
     return { text: this.#model.detokenize(tokens, true), tokens };
   }
 
@@ -242,7 +242,7 @@ export class GgufProvider implements ModelProvider {
     if (typeof request.continuation !== 'string') {
       throw new ProviderError('client', 'score: continuation must be a string');
     }
-    const prompt = this.#prepare({ messages: request.messages });
+    const prompt = this.#promptOf({ messages: request.messages });
     const continuation = tokenizeContinuation(this.#model, prompt.text, prompt.tokens, request.continuation);
     if (continuation.length === 0) return { logprob: 0, tokens: [] };
     this.#ensureFits(
@@ -292,7 +292,7 @@ export class GgufProvider implements ModelProvider {
   #prepareGenerate(request: GenerateRequest): { prompt: PreparedPrompt; params: GenerateParams } {
     this.#ensureOpen();
     const params = validateGenerate(request);
-    const prompt = this.#prepare(request);
+    const prompt = this.#promptOf(request);
     this.#ensureFits(
       prompt.tokens.length + 1,
       `the prompt (${prompt.tokens.length} tokens) plus one generated token`,
@@ -305,7 +305,7 @@ export class GgufProvider implements ModelProvider {
     if (this.#closed) throw new ProviderError('client', `gguf provider for ${this.modelId} is closed`);
   }
 
-  #prepare(request: Pick<GenerateRequest, 'messages' | 'rawPrompt'>): PreparedPrompt {
+  #promptOf(request: Pick<GenerateRequest, 'messages' | 'rawPrompt'>): PreparedPrompt {
     let text: LlamaText;
     if (request.rawPrompt !== undefined) {
       if (typeof request.rawPrompt !== 'string')
