@@ -145,22 +145,23 @@ export function batchCells(st: Statements, batchId: string, customId?: string): 
   }));
 }
 
-/** Whether a cell is in a batch still to be collected (its answer is on its way). */
+/** Whether a cell's request (by its key) is in a batch still to be collected: its answer is on its way. */
 export function cellInOpenBatch(
   st: Statements,
   suiteHash: string,
   modelIdentity: string,
   testId: string,
   repeat: number,
+  key: string,
 ): boolean {
   return (
     st
       .prepared(
         `SELECT 1 FROM batch_cells c JOIN batches b ON b.id = c.batch_id
          WHERE c.suite_hash = ? AND c.model_identity = ? AND c.test_id = ? AND c.repeat = ?
-           AND b.state = 'submitted' LIMIT 1`,
+           AND c.key = ? AND b.state = 'submitted' LIMIT 1`,
       )
-      .get(suiteHash, modelIdentity, testId, repeat) !== undefined
+      .get(suiteHash, modelIdentity, testId, repeat, key) !== undefined
   );
 }
 

@@ -436,9 +436,15 @@ export class Store {
     return batchCells(this.st, batchId, customId);
   }
 
-  /** Whether a cell waits on a batch still to be collected. */
-  cellInOpenBatch(suiteHash: string, modelIdentity: string, testId: string, repeat: number): boolean {
-    return cellInOpenBatch(this.st, suiteHash, modelIdentity, testId, repeat);
+  /** Whether a cell's request (by its cache key) waits on a batch still to be collected. */
+  cellInOpenBatch(
+    suiteHash: string,
+    modelIdentity: string,
+    testId: string,
+    repeat: number,
+    key: string,
+  ): boolean {
+    return cellInOpenBatch(this.st, suiteHash, modelIdentity, testId, repeat, key);
   }
 
   /** Marks a batch collected (its results are stored) or failed (refused as a whole). */
