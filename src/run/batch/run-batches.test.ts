@@ -1,0 +1,134 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { validateConfig } from '../../config/load.js';
+import { openStore } from '../../store/store.js';
+import {
+  type MessageBatchesServer,
+  startMessageBatchesServer,
+} from '../../test-support/message-batches-server.js';
+import { scratchDir } from '../../test-support/scratch.js';
+import { runSuite } from '../run-suite.js';
+import { suiteOf } from '../suite.js';
+import type { Progress } from '../types.js';
+
+/** `batch` on against a loopback server speaking Anthropic's Message Batches protocol. */
+
+let server: MessageBatchesServer;
+beforeEach(async () => {
+  server = await startMessageBatchesServer({ pollsToEnd: 2 });
+});
+afterEach(() => server.close());
+
+const configFor = (store: string, extra: Record<string, unknown> = {}) =>
+  validateConfig({
+    models: [`anthropic:claude-x@${server.origin}`],
+    store,
+    batch: true,
+    batchPollMs: 5,
+    ...extra,
+  });
+
+const storedCells = (path: string) => {
+  const store = openStore(path, { readonly: true });
+  try {
+    return [...store.cells()];
+  } finally {
+    store.close();
+  }
+};
+
+describe('--batch with anthropic: (Message Batches)', () => {
+  it('stores answers as cells, errored results as failed cells with the reason, and asks expired ones again', async () => {
+    const store = join(scratchDir('waver-batch-'), 'store.db');
+    const suite = suiteOf('batched', [
+      { id: 'a', prompt: 'first' },
+      { id: 'b', prompt: 'second ERRORED' },
+      { id: 'c', prompt: 'third EXPIRES' },
+      { id: 'd', prompt: 'fourth' },
+      { id: 'e', prompt: 'first' }, // the same request as a: one request for both
+    ]);
+    const seen: Progress[] = [];
+    const r = await runSuite(configFor(store), suite, { env: {}, onProgress: (p) => seen.push(p) });
+
+    expect(server.created.map((b) => b.prompts.sort())).toEqual([
+      ['first', 'fourth', 'second ERRORED', 'third EXPIRES'],
+      ['third EXPIRES'],
+    ]);
+    expect(server.messages()).toBe(0);
+    expect(r.summary.coverage).toMatchObject({ total: 5, done: 4, failed: 1, pending: 0 });
+    expect(r.complete).toBe(false);
+    const cells = new Map(storedCells(store).map((c) => [c.testId, c]));
+    expect(cells.get('a')?.response?.text).toBe('echo: first');
+    expect(cells.get('e')?.response?.text).toBe('echo: first');
+    expect(cells.get('c')?.response?.text).toBe('echo: third EXPIRES');
+    expect(cells.get('b')).toMatchObject({ status: 'failed', error: { kind: 'client' } });
+    expect(cells.get('b')?.error?.message).toMatch(/prompt refused/);
+    expect(r.models[0]?.failures).toEqual([expect.objectContaining({ kind: 'client', count: 1 })]);
+    const last = seen.at(-1);
+    expect(last?.batches).toEqual({ batches: 2, ended: 2, requests: 5, answered: 5 });
+
+    const s = openStore(store, { readonly: true });
+    try {
+      expect(s.listBatches().map((b) => [b.state, b.requests])).toEqual([
+        ['collected', 4],
+        ['collected', 1],
+      ]);
+    } finally {
+      s.close();
+    }
+
+    // A later interactive run: the batch's answers are the cache; only the failed cell is called.
+    const again = await runSuite(
+      validateConfig({ models: [`anthropic:claude-x@${server.origin}`], store }),
+      suite,
+      {
+        env: {},
+      },
+    );
+    expect(server.messages()).toBe(1);
+    expect(again.complete).toBe(true);
+    expect(again.summary.coverage.cached).toBe(4);
+  });
+
+  it('a stopped run leaves its batch open in the store; the next run polls it and submits nothing', async () => {
+    const store = join(scratchDir('waver-batch-'), 'store.db');
+    const suite = suiteOf('resumed', [
+      { id: 'a', prompt: 'one' },
+      { id: 'b', prompt: 'two' },
+      { id: 'c', prompt: 'three' },
+    ]);
+    const stop = new AbortController();
+    const first = await runSuite(configFor(store, { batchPollMs: 60_000 }), suite, {
+      env: {},
+      signal: stop.signal,
+      onProgress: (p) => {
+        if (p.batches && p.batches.batches > 0) stop.abort();
+      },
+    });
+    expect(first.summary.aborted).toBe(true);
+    expect(server.created).toHaveLength(1);
+    expect(storedCells(store)).toHaveLength(0);
+
+    const retrievesBefore = server.retrieves();
+    const second = await runSuite(configFor(store), suite, { env: {} });
+    expect(server.created).toHaveLength(1);
+    expect(server.retrieves()).toBeGreaterThan(retrievesBefore);
+    expect(second.complete).toBe(true);
+    expect(storedCells(store).map((c) => c.response?.text)).toEqual([
+      'echo: one',
+      'echo: two',
+      'echo: three',
+    ]);
+  });
+
+  it('splits cells into batches of batchMaxRequests', async () => {
+    const store = join(scratchDir('waver-batch-'), 'store.db');
+    const suite = suiteOf(
+      'split',
+      Array.from({ length: 7 }, (_, i) => ({ id: `t${i}`, prompt: `prompt ${i}` })),
+    );
+    const r = await runSuite(configFor(store, { batchMaxRequests: 3 }), suite, { env: {} });
+    expect(r.complete).toBe(true);
+    expect(server.created.map((b) => b.prompts.length)).toEqual([3, 3, 1]);
+  });
+});
