@@ -48,6 +48,8 @@ interface OpenBatch {
   lane: BatchLane;
   /** Requests the provider has answered so far. */
   answered: number;
+  /** When it is polled next (performance.now() ms). */
+  dueAt: number;
 }
 
 /** The batch being filled for a lane. */
@@ -147,7 +149,8 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
     identities.set(lane.identity, lane.label);
     // Batches a killed run left: polled, never submitted again (docs/batch.md#resume).
     for (const record of store.openBatches(suite.hash, lane.identity)) {
-      open.push({ record, lane, answered: 0 });
+      // Polled at once: it may have ended long ago.
+      open.push({ record, lane, answered: 0, dueAt: 0 });
       batches.batches++;
       batches.requests += record.requests;
     }
@@ -189,6 +192,8 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
       }),
       lane,
       answered: 0,
+      // A batch just accepted has not ended: the first poll waits.
+      dueAt: performance.now() + opts.pollMs,
     });
     batches.batches++;
     batches.requests += batch.items.length;
@@ -326,6 +331,8 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
     while (open.length > 0 && !signal.aborted) {
       for (const b of [...open]) {
         if (signal.aborted) break;
+        if (b.dueAt > performance.now()) continue;
+        b.dueAt = performance.now() + opts.pollMs;
         let status: BatchStatus;
         try {
           status = await withRetries((s) => b.lane.api.status(b.record.id, { signal: s }), true);
@@ -348,7 +355,8 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
       }
       if (signal.aborted) break;
       for (const lane of lanes.values()) await submit(lane);
-      if (open.length > 0) await pause(opts.pollMs, signal).catch(() => {});
+      const next = Math.min(...open.map((b) => b.dueAt));
+      if (open.length > 0) await pause(Math.max(0, next - performance.now()), signal).catch(() => {});
     }
   } finally {
     flush();
