@@ -7,6 +7,7 @@ import {
   startMessageBatchesServer,
 } from '../../test-support/message-batches-server.js';
 import { scratchDir } from '../../test-support/scratch.js';
+import { runRole } from '../roles.js';
 import { runSuite } from '../run-suite.js';
 import { suiteOf } from '../suite.js';
 import type { Progress } from '../types.js';
@@ -130,5 +131,35 @@ describe('--batch with anthropic: (Message Batches)', () => {
     const r = await runSuite(configFor(store, { batchMaxRequests: 3 }), suite, { env: {} });
     expect(r.complete).toBe(true);
     expect(server.created.map((b) => b.prompts.length)).toEqual([3, 3, 1]);
+  });
+
+  it('a judge role batches too: its answers come back from the batch', async () => {
+    const store = join(scratchDir('waver-batch-'), 'store.db');
+    const config = validateConfig({
+      judge: `anthropic:claude-j@${server.origin}`,
+      store,
+      batch: true,
+      batchPollMs: 5,
+    });
+    const r = await runRole(
+      config,
+      'judge',
+      'verdicts',
+      [
+        {
+          temperature: 0,
+          maxTokens: 8,
+          tests: [
+            { id: 'v1', prompt: 'is it so?' },
+            { id: 'v2', prompt: 'and this?' },
+          ],
+        },
+      ],
+      { env: {} },
+    );
+    expect(server.created).toHaveLength(1);
+    expect(server.messages()).toBe(0);
+    expect(r.answers.get('v1')).toEqual({ ok: true, text: 'echo: is it so?' });
+    expect(r.answers.get('v2')).toEqual({ ok: true, text: 'echo: and this?' });
   });
 });
