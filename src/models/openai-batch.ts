@@ -50,6 +50,23 @@ export function openAIBatchApi(ctx: OpenAIBatchContext): BatchApi {
     }
   };
 
+  const create = async (inputFileId: string, signal?: AbortSignal) =>
+    (
+      await client.batches.create(
+        { input_file_id: inputFileId, endpoint: ENDPOINT, completion_window: '24h' },
+        { signal },
+      )
+    ).id;
+  /** The batch over an input file, looked for among those made since the file was (newest first). */
+  const madeOver = async (inputFileId: string, signal?: AbortSignal): Promise<string | undefined> => {
+    const file = await client.files.retrieve(inputFileId, { signal });
+    for await (const batch of client.batches.list({ limit: 100 }, { signal })) {
+      if (batch.input_file_id === inputFileId) return batch.id;
+      if (batch.created_at < file.created_at) return undefined;
+    }
+    return undefined;
+  };
+
   return {
     limits: OPENAI_BATCH_LIMITS,
     size: (item) => Buffer.byteLength(line(item)) + 1,
@@ -61,12 +78,15 @@ export function openAIBatchApi(ctx: OpenAIBatchContext): BatchApi {
           { file: await toFile(Buffer.from(jsonl), 'waver-batch.jsonl'), purpose: 'batch' },
           { signal: options.signal },
         );
-        const batch = await client.batches.create(
-          { input_file_id: file.id, endpoint: ENDPOINT, completion_window: '24h' },
-          { signal: options.signal },
-        );
-        return batch.id;
+        options.onInput?.(file.id);
+        return create(file.id, options.signal);
       }),
+
+    resubmit: (inputRef, options = {}) =>
+      call(
+        options.signal,
+        async () => (await madeOver(inputRef, options.signal)) ?? create(inputRef, options.signal),
+      ),
 
     status: (id, options = {}) =>
       call(options.signal, async (): Promise<BatchStatus> => {

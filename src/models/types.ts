@@ -152,11 +152,22 @@ export interface BatchApi {
   readonly limits: BatchLimits;
   /** Bytes the item adds to a submission (its JSONL line, or its part of the request body). */
   size(item: BatchItem): number;
-  /** Submits the items as one batch; resolves to the provider's batch id. */
-  submit(items: readonly BatchItem[], options?: CallOptions): Promise<string>;
+  /**
+   * Submits the items as one batch; resolves to the provider's batch id. A provider that submits in
+   * two steps (OpenAI: the input file, then the batch over it) tells `onInput` the input's id
+   * between them, so that a submission whose answer was lost is found again (`resubmit`), not
+   * made twice (docs/batch.md#resume).
+   */
+  submit(items: readonly BatchItem[], options?: SubmitOptions): Promise<string>;
+  /** The batch over an input `submit` told of: the one made already, else one made now. */
+  resubmit?(inputRef: string, options?: CallOptions): Promise<string>;
   status(id: string, options?: CallOptions): Promise<BatchStatus>;
   /** The answers of an ended batch, in no set order; an item with no line was not answered. */
   results(id: string, options?: CallOptions): AsyncIterable<BatchOutcome>;
+}
+
+export interface SubmitOptions extends CallOptions {
+  onInput?: (inputRef: string) => void;
 }
 
 export interface BatchLimits {

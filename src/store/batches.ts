@@ -1,14 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import type { GenerateRequest } from '../models/types.js';
 import { now } from './rows.js';
 import type { Statements } from './statements.js';
 
 /**
  * Provider batches (docs/batch.md): each batch a run submitted, and the cells each of its requests
- * answers. A batch is recorded as soon as the provider accepts it, with its cells, in one
- * transaction; a run that finds one still `submitted` polls it instead of asking again.
+ * answers, recorded with its cells in one transaction as soon as the provider accepted it, or its
+ * input (`uploaded`: OpenAI's file, before the batch over it is made). A run that finds one still
+ * open polls it, or finds the batch made over its input, instead of asking again.
  */
 
-export type BatchState = 'submitted' | 'collected' | 'failed';
+/** uploaded: its input is with the provider, the batch may not be; submitted: accepted, not collected. */
+export type BatchState = 'uploaded' | 'submitted' | 'collected' | 'failed';
 
 export interface BatchCell {
   customId: string;
@@ -22,8 +25,10 @@ export interface BatchCell {
 }
 
 export interface NewBatch {
-  /** The provider's batch id. */
-  id: string;
+  /** The provider's batch id, when it has accepted the batch; else `inputRef` is given. */
+  providerId?: string;
+  /** The input the provider holds (OpenAI: the file's id), for a batch not made yet. */
+  inputRef?: string;
   modelIdentity: string;
   suiteHash: string;
   runId: string;
@@ -31,7 +36,11 @@ export interface NewBatch {
 }
 
 export interface BatchRecord {
+  /** waver's own id of the batch. */
   id: string;
+  /** The provider's, once it accepted the batch. */
+  providerId?: string;
+  inputRef?: string;
   modelIdentity: string;
   suiteHash: string;
   runId: string;
@@ -45,6 +54,8 @@ export interface BatchRecord {
 
 interface BatchRow {
   id: string;
+  provider_id: string | null;
+  input_ref: string | null;
   model_identity: string;
   suite_hash: string;
   run_id: string;
@@ -67,11 +78,23 @@ interface BatchCellRow {
 export function recordBatch(st: Statements, batch: NewBatch): BatchRecord {
   const requests = new Set(batch.cells.map((c) => c.customId)).size;
   const submittedAt = now();
+  const id = randomUUID();
+  const state: BatchState = batch.providerId === undefined ? 'uploaded' : 'submitted';
   st.db.transaction(() => {
     st.prepared(
-      `INSERT INTO batches (id, model_identity, suite_hash, run_id, state, requests, submitted_at)
-       VALUES (?, ?, ?, ?, 'submitted', ?, ?)`,
-    ).run(batch.id, batch.modelIdentity, batch.suiteHash, batch.runId, requests, submittedAt);
+      `INSERT INTO batches (id, provider_id, input_ref, model_identity, suite_hash, run_id, state, requests, submitted_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      id,
+      batch.providerId ?? null,
+      batch.inputRef ?? null,
+      batch.modelIdentity,
+      batch.suiteHash,
+      batch.runId,
+      state,
+      requests,
+      submittedAt,
+    );
     const insert = st.prepared(
       `INSERT INTO batch_cells (batch_id, custom_id, suite_hash, model_identity, model, test_id, repeat, key, request_json)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -85,7 +108,7 @@ export function recordBatch(st: Statements, batch: NewBatch): BatchRecord {
         json.set(c.customId, request);
       }
       insert.run(
-        batch.id,
+        id,
         c.customId,
         batch.suiteHash,
         batch.modelIdentity,
@@ -98,14 +121,21 @@ export function recordBatch(st: Statements, batch: NewBatch): BatchRecord {
     }
   })();
   return {
-    id: batch.id,
+    id,
+    ...(batch.providerId !== undefined && { providerId: batch.providerId }),
+    ...(batch.inputRef !== undefined && { inputRef: batch.inputRef }),
     modelIdentity: batch.modelIdentity,
     suiteHash: batch.suiteHash,
     runId: batch.runId,
-    state: 'submitted',
+    state,
     requests,
     submittedAt,
   };
+}
+
+/** An uploaded batch the provider has now accepted, under its id. */
+export function markSubmitted(st: Statements, id: string, providerId: string): void {
+  st.prepared(`UPDATE batches SET provider_id = ?, state = 'submitted' WHERE id = ?`).run(providerId, id);
 }
 
 /** The batches of a suite and model still to be collected, oldest first. */
@@ -113,7 +143,7 @@ export function openBatches(st: Statements, suiteHash: string, modelIdentity: st
   return (
     st
       .prepared(
-        `SELECT * FROM batches WHERE suite_hash = ? AND model_identity = ? AND state = 'submitted'
+        `SELECT * FROM batches WHERE suite_hash = ? AND model_identity = ? AND state IN ('uploaded', 'submitted')
          ORDER BY submitted_at, rowid`,
       )
       .all(suiteHash, modelIdentity) as BatchRow[]
@@ -159,14 +189,14 @@ export function cellInOpenBatch(
       .prepared(
         `SELECT 1 FROM batch_cells c JOIN batches b ON b.id = c.batch_id
          WHERE c.suite_hash = ? AND c.model_identity = ? AND c.test_id = ? AND c.repeat = ?
-           AND c.key = ? AND b.state = 'submitted' LIMIT 1`,
+           AND c.key = ? AND b.state IN ('uploaded', 'submitted') LIMIT 1`,
       )
       .get(suiteHash, modelIdentity, testId, repeat, key) !== undefined
   );
 }
 
 /** A batch whose results are all stored (collected) or that the provider refused (failed). */
-export function endBatch(st: Statements, id: string, state: Exclude<BatchState, 'submitted'>, note?: string) {
+export function endBatch(st: Statements, id: string, state: 'collected' | 'failed', note?: string) {
   st.prepared('UPDATE batches SET state = ?, ended_at = ?, note = ? WHERE id = ?').run(
     state,
     now(),
@@ -178,6 +208,8 @@ export function endBatch(st: Statements, id: string, state: Exclude<BatchState, 
 function toBatch(r: BatchRow): BatchRecord {
   return {
     id: r.id,
+    ...(r.provider_id !== null && { providerId: r.provider_id }),
+    ...(r.input_ref !== null && { inputRef: r.input_ref }),
     modelIdentity: r.model_identity,
     suiteHash: r.suite_hash,
     runId: r.run_id,

@@ -151,17 +151,19 @@ export const MIGRATIONS: readonly ((db: DB) => void)[] = [
   (db) => {
     db.exec(`
       CREATE TABLE batches (
-        id TEXT PRIMARY KEY,
+        id TEXT PRIMARY KEY, -- waver's own: the provider's id is known only once it accepted the batch
+        provider_id TEXT,
+        input_ref TEXT, -- what the provider made the batch over (OpenAI: the input file), when it says
         model_identity TEXT NOT NULL,
         suite_hash TEXT NOT NULL,
         run_id TEXT NOT NULL REFERENCES runs(id),
-        state TEXT NOT NULL CHECK (state IN ('submitted', 'collected', 'failed')),
+        state TEXT NOT NULL CHECK (state IN ('uploaded', 'submitted', 'collected', 'failed')),
         requests INTEGER NOT NULL,
         submitted_at TEXT NOT NULL,
         ended_at TEXT,
         note TEXT
       );
-      CREATE INDEX batches_open ON batches(suite_hash, model_identity) WHERE state = 'submitted';
+      CREATE INDEX batches_open ON batches(suite_hash, model_identity) WHERE state IN ('uploaded', 'submitted');
       CREATE TABLE batch_cells (
         batch_id TEXT NOT NULL REFERENCES batches(id),
         custom_id TEXT NOT NULL,

@@ -8,6 +8,7 @@ import {
   cellInOpenBatch,
   endBatch,
   listBatches,
+  markSubmitted,
   type NewBatch,
   openBatches,
   recordBatch,
@@ -419,6 +420,11 @@ export class Store {
   /** A batch the provider accepted, with the cells it answers, in one transaction. */
   recordBatch(batch: NewBatch): BatchRecord {
     return recordBatch(this.st, batch);
+  }
+
+  /** An uploaded batch (recordBatch with an inputRef) the provider has now accepted. */
+  markBatchSubmitted(id: string, providerId: string): void {
+    markSubmitted(this.st, id, providerId);
   }
 
   /** A suite's and model's batches still to be collected, oldest first. */

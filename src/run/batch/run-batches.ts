@@ -168,33 +168,48 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
     if (!batch || batch.items.length === 0) return;
     filling.delete(lane.label);
     const submittedAt = new Date().toISOString();
-    let id: string;
+    const recorded = (ids: { providerId?: string; inputRef?: string }) =>
+      store.recordBatch({
+        ...ids,
+        modelIdentity: lane.identity,
+        suiteHash: suite.hash,
+        runId,
+        cells: batch.cells,
+      });
+    // Recorded once the provider holds the input: a lost answer or a kill from here on finds the
+    // batch made over it again rather than making a second (docs/batch.md#resume).
+    let uploaded: BatchRecord | undefined;
+    const onInput = (inputRef: string) => {
+      uploaded = recorded({ inputRef });
+    };
+    let providerId: string;
     try {
       calls += batch.items.length;
-      id = await withRetries((s) => lane.api.submit(batch.items, { signal: s }), false);
+      providerId = await withRetries(
+        (s) =>
+          uploaded?.inputRef !== undefined && lane.api.resubmit
+            ? lane.api.resubmit(uploaded.inputRef, { signal: s })
+            : lane.api.submit(batch.items, { signal: s, onInput }),
+        false,
+      );
     } catch (error) {
-      if (signal.aborted) return; // its cells stay pending
+      if (signal.aborted) return; // its cells stay pending (an uploaded batch is made by the next run)
       // Refused (auth, a bad request, retries spent): each cell fails with the reason.
       const err = toCellError(error);
       const attempts = [{ attempt: 1, startedAt: submittedAt, outcome: err.kind, message: err.message }];
       for (const c of batch.cells) failCell(lane, c, err, attempts);
       flush();
+      if (uploaded) store.endBatch(uploaded.id, 'failed', err.message);
       emit();
       return;
     }
-    open.push({
-      record: store.recordBatch({
-        id,
-        modelIdentity: lane.identity,
-        suiteHash: suite.hash,
-        runId,
-        cells: batch.cells,
-      }),
-      lane,
-      answered: 0,
-      // A batch just accepted has not ended: the first poll waits.
-      dueAt: performance.now() + opts.pollMs,
-    });
+    let record: BatchRecord;
+    if (uploaded) {
+      store.markBatchSubmitted(uploaded.id, providerId);
+      record = { ...uploaded, providerId, state: 'submitted' };
+    } else record = recorded({ providerId });
+    // A batch just accepted has not ended: the first poll waits.
+    open.push({ record, lane, answered: 0, dueAt: performance.now() + opts.pollMs });
     batches.batches++;
     batches.requests += batch.items.length;
     emit();
@@ -231,6 +246,16 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
     batch.bytes += bytes;
   };
 
+  const made = async (b: OpenBatch): Promise<void> => {
+    const { inputRef } = b.record;
+    const resubmit = b.lane.api.resubmit;
+    if (inputRef === undefined || !resubmit)
+      throw new Error(`batch ${b.record.id} has neither a provider id nor an input to make it from`);
+    const providerId = await withRetries((s) => resubmit(inputRef, { signal: s }), false);
+    store.markBatchSubmitted(b.record.id, providerId);
+    b.record = { ...b.record, providerId, state: 'submitted' };
+  };
+
   /** Stores an ended batch's answers; the cells it left unanswered are asked again or failed. */
   const resubmitted = new Map<string, number>();
   const collect = async (b: OpenBatch, status: BatchStatus): Promise<void> => {
@@ -241,7 +266,7 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
       const outcomes = await withRetries(async (s) => {
         // Read whole before anything is written: a download cut off is read again from the start.
         const all: BatchOutcome[] = [];
-        for await (const o of lane.api.results(record.id, { signal: s })) all.push(o);
+        for await (const o of lane.api.results(record.providerId as string, { signal: s })) all.push(o);
         return all;
       }, true);
       for (const o of outcomes) {
@@ -335,7 +360,10 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
         b.dueAt = performance.now() + opts.pollMs;
         let status: BatchStatus;
         try {
-          status = await withRetries((s) => b.lane.api.status(b.record.id, { signal: s }), true);
+          // A killed run's batch whose input the provider holds: the batch made over it, or one made now.
+          if (b.record.providerId === undefined) await made(b);
+          const id = b.record.providerId as string;
+          status = await withRetries((s) => b.lane.api.status(id, { signal: s }), true);
         } catch (error) {
           if (signal.aborted) break;
           throw error;
