@@ -60,6 +60,8 @@ export const BaseConfig = z
     batchPollMs: z.int().positive().default(30_000),
     /** Requests per batch at most, below the provider's own limit (docs/batch.md#limits). */
     batchMaxRequests: z.int().positive().optional(),
+    /** false: submit the batches and stop, their cells pending; the same command later collects them. */
+    batchWait: z.boolean().default(true),
     /** Print what would be called, and an estimate of tokens and cost, then stop. */
     dryRun: z.boolean().default(false),
     /** A model whose share of done cells is below this is reported as incomplete. */

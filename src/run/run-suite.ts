@@ -131,6 +131,7 @@ export async function runSuite(
             cellsPerModel: expectedCells(suite, config.repeats),
             pollMs: config.batchPollMs,
             ...(config.batchMaxRequests !== undefined && { maxRequests: config.batchMaxRequests }),
+            wait: config.batchWait,
           })
         : await runCells({ ...engine, cells, total });
       if (lease.lost.aborted) {

@@ -72,7 +72,7 @@ describe.skipIf(tinyModelMissing)(
       };
       const r = await runSuite(config(store), suite('lost-after'), { env: {}, fetch: dropping });
       // The retry found the batch among the server's: it asked to create none again.
-    expect(lost).toBe(1);
+      expect(lost).toBe(1);
       expect(r.complete).toBe(true);
       expect(await serverBatches()).toBe(before + 1);
       const { cells, batches } = cellsOf(store);

@@ -162,4 +162,26 @@ describe('--batch with anthropic: (Message Batches)', () => {
     expect(r.answers.get('v1')).toEqual({ ok: true, text: 'echo: is it so?' });
     expect(r.answers.get('v2')).toEqual({ ok: true, text: 'echo: and this?' });
   });
+
+  it('batchWait false: each run submits or collects what has ended and returns; no batch is submitted twice', async () => {
+    const store = join(scratchDir('waver-batch-'), 'store.db');
+    const suite = suiteOf('unattended', [
+      { id: 'a', prompt: 'one' },
+      { id: 'b', prompt: 'two' },
+    ]);
+    const config = configFor(store, { batchWait: false });
+    const submitted = await runSuite(config, suite, { env: {} });
+    expect(server.created).toHaveLength(1);
+    expect(server.retrieves()).toBe(0);
+    expect(submitted.summary.coverage).toMatchObject({ done: 0, pending: 2 });
+    expect(submitted.complete).toBe(false);
+    // The batch ends on its second retrieve: the next run finds it running, the one after collects it.
+    const running = await runSuite(config, suite, { env: {} });
+    expect(running.summary.coverage.pending).toBe(2);
+    const collected = await runSuite(config, suite, { env: {} });
+    expect(collected.complete).toBe(true);
+    expect(server.created).toHaveLength(1);
+    // One status poll per later run, and the SDK's own retrieve for the results' URL.
+    expect(server.retrieves()).toBe(3);
+  });
 });

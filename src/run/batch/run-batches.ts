@@ -26,6 +26,8 @@ export interface RunBatchesOptions {
   pollMs: number;
   /** Requests per batch at most, below the provider's limit. */
   maxRequests?: number;
+  /** Default true. false: submit, then return with the batches open (their cells pending). */
+  wait?: boolean;
   /**
    * Retries of a submission, poll or download after a retryable error, and how many times the
    * requests an expired or cancelled batch left unanswered are submitted again in this run.
@@ -39,6 +41,9 @@ export interface RunBatchesOptions {
   sleep?: SleepFn;
   random?: () => number;
 }
+
+/** The due time of a batch this run does not poll (again). */
+const NEVER = Number.POSITIVE_INFINITY;
 
 /** Cells written together at most. */
 const WRITE_CHUNK = 256;
@@ -71,6 +76,7 @@ interface Filling {
 export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
   const { store, runId, suite, lanes } = opts;
   const cache = opts.cache ?? true;
+  const wait = opts.wait ?? true;
   const pause = opts.sleep ?? sleep;
   const random = opts.random ?? Math.random;
   const signal = opts.signal ?? new AbortController().signal;
@@ -209,7 +215,7 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
       record = { ...uploaded, providerId, state: 'submitted' };
     } else record = recorded({ providerId });
     // A batch just accepted has not ended: the first poll waits.
-    open.push({ record, lane, answered: 0, dueAt: performance.now() + opts.pollMs });
+    open.push({ record, lane, answered: 0, dueAt: wait ? performance.now() + opts.pollMs : NEVER });
     batches.batches++;
     batches.requests += batch.items.length;
     emit();
@@ -353,11 +359,13 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
     emit();
 
     // Poll until every batch is collected (or the run is stopped: they stay open in the store).
-    while (open.length > 0 && !signal.aborted) {
+    // Not waiting, batches found open are polled once (what has ended is collected), new ones never.
+    const due = () => open.filter((b) => b.dueAt !== NEVER);
+    while (due().length > 0 && !signal.aborted) {
       for (const b of [...open]) {
         if (signal.aborted) break;
         if (b.dueAt > performance.now()) continue;
-        b.dueAt = performance.now() + opts.pollMs;
+        b.dueAt = wait ? performance.now() + opts.pollMs : NEVER;
         let status: BatchStatus;
         try {
           // A killed run's batch whose input the provider holds: the batch made over it, or one made now.
@@ -383,8 +391,8 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
       }
       if (signal.aborted) break;
       for (const lane of lanes.values()) await submit(lane);
-      const next = Math.min(...open.map((b) => b.dueAt));
-      if (open.length > 0) await pause(Math.max(0, next - performance.now()), signal).catch(() => {});
+      const next = Math.min(...due().map((b) => b.dueAt));
+      if (Number.isFinite(next)) await pause(Math.max(0, next - performance.now()), signal).catch(() => {});
     }
   } finally {
     flush();

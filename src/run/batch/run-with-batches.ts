@@ -9,6 +9,8 @@ export interface RunWithBatchesOptions extends Omit<RunCellsOptions, 'cells' | '
   cellsPerModel: number;
   pollMs: number;
   maxRequests?: number;
+  /** false: submit the batches and return with them open. */
+  wait?: boolean;
 }
 
 /**
@@ -16,7 +18,7 @@ export interface RunWithBatchesOptions extends Omit<RunCellsOptions, 'cells' | '
  * others through the engine as usual, both at once; progress and the summary are their sums.
  */
 export async function runWithBatches(opts: RunWithBatchesOptions): Promise<RunSummary> {
-  const { cellsOf, cellsPerModel, pollMs, maxRequests, ...engine } = opts;
+  const { cellsOf, cellsPerModel, pollMs, maxRequests, wait, ...engine } = opts;
   const lanes = new Map<string, BatchLane>();
   const interactive = new Map<string, ModelEntry>();
   for (const [label, entry] of opts.providers) {
@@ -42,6 +44,7 @@ export async function runWithBatches(opts: RunWithBatchesOptions): Promise<RunSu
         cache: opts.cache,
         pollMs,
         maxRequests,
+        ...(wait !== undefined && { wait }),
         maxRetries: opts.defaults.maxRetries,
         timeoutMs: opts.defaults.timeoutMs,
         onProgress: onPart(0),
