@@ -45,6 +45,9 @@ export interface RunBatchesOptions {
 /** The due time of a batch this run does not poll (again). */
 const NEVER = Number.POSITIVE_INFINITY;
 
+/** Cells read between two turns of the event loop at most (as the engine's pump). */
+const PUMP_TURN = 4096;
+
 /** Cells written together at most. */
 const WRITE_CHUNK = 256;
 
@@ -235,7 +238,9 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
       bytes = lane.api.size({ customId: String(batch.items.length), request: c.request });
     } catch (error) {
       // A request the provider cannot take (a raw prompt): the cell fails, as its call would.
-      failCell(lane, c, toCellError(error), []);
+      const err = toCellError(error);
+      const startedAt = new Date().toISOString();
+      failCell(lane, c, err, [{ attempt: 1, startedAt, outcome: err.kind, message: err.message }]);
       emit();
       return;
     }
@@ -327,7 +332,10 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
   try {
     emit();
     // Read the cells: stored ones are counted, the rest fill batches.
+    let read = 0;
     for (const cell of opts.cells) {
+      // A long run of stored cells (a warm re-run) lets timers and a Ctrl-C in now and then.
+      if (++read % PUMP_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
       if (signal.aborted) break;
       const lane = lanes.get(cell.model);
       if (!lane) throw new Error(`no batch lane for model "${cell.model}"`);
