@@ -111,5 +111,40 @@ describe.skipIf(tinyModelMissing)(
       await runSuite(config(store), suite('lost-before'), { env: {} });
       expect(await serverBatches()).toBe(before + 1);
     }, 60_000);
+
+    it('a batch cancelled at the server: the requests it left unanswered go in a new batch', async () => {
+      const store = join(scratchDir('waver-openai-batch-'), 'store.db');
+      const before = await serverBatches();
+      let cancelled: string | undefined;
+      const cancelling: FetchFn = async (input, init) => {
+        const res = await fetch(input, init);
+        if (isCreate(input, init) && cancelled === undefined) {
+          const batch = (await res.clone().json()) as { id: string };
+          cancelled = batch.id;
+          await client.batches.cancel(batch.id);
+        }
+        return res;
+      };
+      // Twenty requests: the cancel arrives while the server is still answering them.
+      const many = suiteOf(
+        'cancelled',
+        Array.from({ length: 20 }, (_, i) => ({ id: `t${i}`, prompt: `Story ${i}` })),
+      );
+      const r = await runSuite(config(store), many, { env: {}, fetch: cancelling });
+      expect(r.complete).toBe(true);
+      const first = await client.batches.retrieve(cancelled as string);
+      expect(first.status).toBe('cancelled');
+      const answeredFirst = first.request_counts?.completed ?? 0;
+      expect(answeredFirst).toBeLessThan(20);
+      expect(await serverBatches()).toBe(before + 2);
+      const second = (await client.batches.list()).data[0];
+      expect(second?.request_counts?.total).toBe(20 - answeredFirst);
+      const { cells, batches } = cellsOf(store);
+      expect(cells.filter((c) => c.status === 'done')).toHaveLength(20);
+      expect(batches.map((b) => [b.state, b.note])).toEqual([
+        ['collected', 'the batch cancelled'],
+        ['collected', undefined],
+      ]);
+    }, 60_000);
   },
 );
