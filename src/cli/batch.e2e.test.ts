@@ -124,7 +124,11 @@ describe.skipIf(tinyModelMissing)(`waver run --batch against waver serve ${tinyM
     const end = Date.now() + 60_000;
     const recorded = () => {
       try {
-        return query<{ n: number }>(store, 'SELECT count(*) AS n FROM batches')[0]?.n ?? 0;
+        // Submitted: the server has made the batch (an `uploaded` one may not be made yet).
+        return (
+          query<{ n: number }>(store, "SELECT count(*) AS n FROM batches WHERE state = 'submitted'")[0]?.n ??
+          0
+        );
       } catch {
         return 0; // the store or its table not made yet
       }
