@@ -113,4 +113,9 @@ export interface RunSummary {
   tokensOut: number;
   /** True when the run's signal stopped it before every cell finished. */
   aborted: boolean;
+  /**
+   * With `batch` on: why some cells are still pending though the run was not stopped (a batch
+   * still open at the provider, or one that could not be polled), one line each (docs/batch.md).
+   */
+  batchNotes?: string[];
 }

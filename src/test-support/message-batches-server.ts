@@ -17,6 +17,8 @@ export interface MessageBatchesServer {
   messages: () => number;
   /** GET /v1/messages/batches/{id} calls. */
   retrieves: () => number;
+  /** While set, every retrieve is answered 500 (an outage at the provider). */
+  failRetrieves: boolean;
   close(): Promise<void>;
 }
 
@@ -111,6 +113,8 @@ export async function startMessageBatchesServer(
     const held = m ? batches.get(m[1] as string) : undefined;
     if (req.method === 'GET' && held && !m?.[2]) {
       retrieves++;
+      if (served.failRetrieves)
+        return json(res, 500, { type: 'error', error: { type: 'api_error', message: 'outage' } });
       held.polls++;
       return json(res, 200, batchObject(held));
     }
@@ -143,9 +147,10 @@ export async function startMessageBatchesServer(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
+  const served: MessageBatchesServer = {
     origin,
     created,
+    failRetrieves: false,
     messages: () => messages,
     retrieves: () => retrieves,
     close: () =>
@@ -154,4 +159,5 @@ export async function startMessageBatchesServer(
         server.close(() => resolve());
       }),
   };
+  return served;
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../config/load.js';
+import { formatRunEnd } from '../../report/run-summary.js';
 import { openStore } from '../../store/store.js';
 import {
   type MessageBatchesServer,
@@ -175,6 +176,9 @@ describe('--batch with anthropic: (Message Batches)', () => {
     expect(server.retrieves()).toBe(0);
     expect(submitted.summary.coverage).toMatchObject({ done: 0, pending: 2 });
     expect(submitted.complete).toBe(false);
+    expect(submitted.summary.batchNotes).toEqual([
+      `anthropic:claude-x@${server.origin}: 1 batch(es) still open at the provider; the same command later collects them`,
+    ]);
     // The batch ends on its second retrieve: the next run finds it running, the one after collects it.
     const running = await runSuite(config, suite, { env: {} });
     expect(running.summary.coverage.pending).toBe(2);
@@ -183,5 +187,30 @@ describe('--batch with anthropic: (Message Batches)', () => {
     expect(server.created).toHaveLength(1);
     // One status poll per later run, and the SDK's own retrieve for the results' URL.
     expect(server.retrieves()).toBe(3);
+  });
+
+  it('a batch that cannot be polled stays open, the run says why, and the next run collects it', async () => {
+    const store = join(scratchDir('waver-batch-'), 'store.db');
+    const suite = suiteOf('outage', [{ id: 'a', prompt: 'one' }]);
+    server.failRetrieves = true;
+    const during = await runSuite(
+      configFor(store, { maxRetries: 1, backoff: { baseMs: 1, capMs: 1 } }),
+      suite,
+      {
+        env: {},
+      },
+    );
+    expect(server.retrieves()).toBe(2);
+    expect(during.summary.coverage.pending).toBe(1);
+    expect(during.summary.batchNotes?.[0]).toMatch(
+      /batch msgbatch_\w+ could not be polled \(.*outage.*\); it stays open/,
+    );
+    expect(formatRunEnd([during], false)[1]).toMatch(
+      /^waver: outage · anthropic:claude-x@.*could not be polled/,
+    );
+    server.failRetrieves = false;
+    const after = await runSuite(configFor(store), suite, { env: {} });
+    expect(after.complete).toBe(true);
+    expect(server.created).toHaveLength(1);
   });
 });

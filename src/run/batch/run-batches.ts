@@ -58,6 +58,8 @@ interface OpenBatch {
   answered: number;
   /** When it is polled next (performance.now() ms). */
   dueAt: number;
+  /** Its poll or download failed past the retries: left open for a later run. */
+  unreachable?: true;
 }
 
 /** The batch being filled for a lane. */
@@ -257,6 +259,16 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
     batch.bytes += bytes;
   };
 
+  const notes: string[] = [];
+  /** A batch that could not be polled or collected stays open for a later run, and the run says why. */
+  const unreachable = (b: OpenBatch, what: string, error: unknown) => {
+    b.dueAt = NEVER;
+    b.unreachable = true;
+    notes.push(
+      `${b.lane.label}: batch ${b.record.providerId ?? b.record.id} could not be ${what} (${toCellError(error).message}); it stays open, and the same command tries again`,
+    );
+  };
+
   const made = async (b: OpenBatch): Promise<void> => {
     const { inputRef } = b.record;
     const resubmit = b.lane.api.resubmit;
@@ -382,7 +394,8 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
           status = await withRetries((s) => b.lane.api.status(id, { signal: s }), true);
         } catch (error) {
           if (signal.aborted) break;
-          throw error;
+          unreachable(b, 'polled', error);
+          continue;
         }
         b.answered = status.finished;
         batches.answered = open.reduce((n, o) => n + o.answered, 0) + answeredBefore;
@@ -392,7 +405,8 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
           await collect(b, status);
         } catch (error) {
           if (signal.aborted) break;
-          throw error;
+          unreachable(b, 'collected', error);
+          continue;
         }
         open.splice(open.indexOf(b), 1);
         answeredBefore += b.record.requests;
@@ -405,6 +419,14 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
   } finally {
     flush();
   }
+  if (!signal.aborted)
+    for (const lane of lanes.values()) {
+      const left = open.filter((b) => b.lane === lane && b.dueAt === NEVER && !b.unreachable).length;
+      if (left > 0)
+        notes.push(
+          `${lane.label}: ${left} batch(es) still open at the provider; the same command later collects them`,
+        );
+    }
   emit();
   return {
     coverage: {
@@ -421,5 +443,6 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
     tokensIn: p.tokensIn,
     tokensOut: p.tokensOut,
     aborted: signal.aborted,
+    ...(notes.length > 0 && { batchNotes: notes }),
   };
 }

@@ -108,5 +108,6 @@ function sumSummaries(all: RunSummary[]): RunSummary {
     tokensIn: sum((s) => s.tokensIn),
     tokensOut: sum((s) => s.tokensOut),
     aborted: all.some((s) => s.aborted),
+    ...(all.some((s) => s.batchNotes) && { batchNotes: all.flatMap((s) => s.batchNotes ?? []) }),
   };
 }
