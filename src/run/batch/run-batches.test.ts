@@ -8,6 +8,7 @@ import {
   startMessageBatchesServer,
 } from '../../test-support/message-batches-server.js';
 import { scratchDir } from '../../test-support/scratch.js';
+import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
 import { runRole } from '../roles.js';
 import { runSuite } from '../run-suite.js';
 import { suiteOf } from '../suite.js';
@@ -213,4 +214,30 @@ describe('--batch with anthropic: (Message Batches)', () => {
     expect(after.complete).toBe(true);
     expect(server.created).toHaveLength(1);
   });
+
+  it.skipIf(tinyModelMissing)(
+    'a model without a batch API in the same run is called as usual, at the same time',
+    async () => {
+      const store = join(scratchDir('waver-batch-'), 'store.db');
+      const suite = suiteOf('mixed', [
+        { id: 'a', prompt: 'Once upon a time' },
+        { id: 'b', prompt: 'The cat sat' },
+      ]);
+      const gguf = `gguf:${tinyModelPath}?ctx=256`;
+      const seen: Progress[] = [];
+      const r = await runSuite(
+        configFor(store, { models: [`anthropic:claude-x@${server.origin}`, gguf], params: { maxTokens: 4 } }),
+        suite,
+        { env: {}, onProgress: (p) => seen.push(p) },
+      );
+      expect(r.complete).toBe(true);
+      expect(server.created).toHaveLength(1);
+      expect(server.created[0]?.prompts).toHaveLength(2);
+      expect(r.summary.coverage).toMatchObject({ total: 4, done: 4 });
+      expect(seen.at(-1)).toMatchObject({ total: 4, done: 4, batches: { batches: 1, ended: 1 } });
+      const cells = storedCells(store);
+      expect(cells.filter((c) => c.model.startsWith('gguf:') && c.status === 'done')).toHaveLength(2);
+    },
+    60_000,
+  );
 });
