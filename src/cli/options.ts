@@ -19,7 +19,7 @@ export type FlagGroup =
   /** --format, --out. */
   | 'output'
   | 'seed'
-  /** How calls are made: --concurrency, --timeout-ms, --max-retries. */
+  /** How calls are made: --concurrency, --timeout-ms, --max-retries, --batch. */
   | 'calls'
   | 'dryRun';
 
@@ -67,6 +67,14 @@ const COMMON_OPTIONS: readonly [FlagGroup, () => Option][] = [
     'store',
     () => new Option('--no-cache', 'call the models even for cells already stored, and overwrite them'),
   ],
+  [
+    'calls',
+    () =>
+      new Option(
+        '--batch',
+        "send openai: and anthropic: models' calls through their batch APIs (half price, within a day)",
+      ),
+  ],
   ['dryRun', () => new Option('--dry-run', 'print calls, estimated tokens and cost, then stop')],
 ];
 
@@ -99,6 +107,7 @@ interface CommonFlags {
   temperature?: string;
   maxTokens?: string;
   cache?: boolean;
+  batch?: boolean;
   dryRun?: boolean;
 }
 
@@ -123,6 +132,7 @@ export function flagsToConfig(cmd: Command): { file?: string; flags: WaverConfig
       timeoutMs: int(o.timeoutMs, '--timeout-ms'),
       maxRetries: int(o.maxRetries, '--max-retries'),
       cache: typed('cache') ? o.cache : undefined,
+      batch: typed('batch') ? o.batch : undefined,
       dryRun: typed('dryRun') ? o.dryRun : undefined,
       params: {
         temperature: num(o.temperature, '--temperature'),

@@ -12,6 +12,8 @@ export interface ProgressSnapshot {
   tokensOut: number;
   elapsedMs: number;
   errorsByKind: Record<string, number>;
+  /** Provider batches, when the run uses them (docs/batch.md). */
+  batches?: { batches: number; ended: number; requests: number; answered: number };
 }
 
 export interface ProgressView {
@@ -65,6 +67,11 @@ export function formatProgress(p: ProgressSnapshot, barWidth = 0): string {
     `cached ${p.cached}`,
     `failed ${p.failed}${errors ? ` (${errors})` : ''}`,
     `tokens ${p.tokensIn} in / ${p.tokensOut} out`,
+    ...(p.batches
+      ? [
+          `batches ${p.batches.ended}/${p.batches.batches} ended, requests ${p.batches.answered}/${p.batches.requests} answered`,
+        ]
+      : []),
   ].join(' | ');
 }
 

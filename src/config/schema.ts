@@ -51,6 +51,17 @@ export const BaseConfig = z
       .default({ baseMs: 500, capMs: 30_000 }),
     /** Reuse stored responses; false calls again and overwrites. */
     cache: z.boolean().default(true),
+    /**
+     * Send the cells of `openai:` and `anthropic:` models through the provider's batch API, at half
+     * the price, answered within a day (docs/batch.md); other models are called as usual.
+     */
+    batch: z.boolean().default(false),
+    /** How often an open batch is asked whether it has ended. */
+    batchPollMs: z.int().positive().default(30_000),
+    /** Requests per batch at most, below the provider's own limit (docs/batch.md#limits). */
+    batchMaxRequests: z.int().positive().optional(),
+    /** false: submit the batches and stop, their cells pending; the same command later collects them. */
+    batchWait: z.boolean().default(true),
     /** Print what would be called, and an estimate of tokens and cost, then stop. */
     dryRun: z.boolean().default(false),
     /** A model whose share of done cells is below this is reported as incomplete. */

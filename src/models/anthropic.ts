@@ -4,6 +4,7 @@ import Anthropic, {
   APIError,
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
+import { anthropicBatchApi } from './anthropic-batch.js';
 import { type HttpProviderSettings, resolveEndpoint, sdkClientOptions } from './api-settings.js';
 import { badResponse, describeBody, isObject, rejectRawPrompt, sdkErrorMapper } from './http-errors.js';
 import type {
@@ -59,6 +60,11 @@ export function createAnthropicProvider(settings: AnthropicSettings): ModelProvi
   const identity = `${endpoint.identity}${settings.apiVersion ? `;version=${settings.apiVersion}` : ''}`;
   const fail = sdkErrorMapper(SDK_ERRORS, identity, [endpoint.apiKey]);
   const sampling = settings.apiVersion === ANTHROPIC_SAMPLING_API_VERSION;
+  /** The body a request is sent as, interactive or in a batch. */
+  const body = (request: GenerateRequest) => {
+    rejectRawPrompt(identity, request);
+    return toMessagesBody(settings.model, request, { sampling });
+  };
 
   return {
     provider: 'anthropic',
@@ -67,16 +73,16 @@ export function createAnthropicProvider(settings: AnthropicSettings): ModelProvi
     capabilities: ANTHROPIC_CAPABILITIES,
 
     async generate(request: GenerateRequest, options: CallOptions = {}): Promise<GenerateResult> {
-      rejectRawPrompt(identity, request);
+      const sent = body(request);
       try {
-        const body = await client.messages.create(toMessagesBody(settings.model, request, { sampling }), {
-          signal: options.signal,
-        });
-        return fromMessagesBody(body as unknown);
+        const answer = await client.messages.create(sent, { signal: options.signal });
+        return fromMessagesBody(answer as unknown);
       } catch (err) {
         throw fail(err, options.signal);
       }
     },
+
+    batch: anthropicBatchApi({ client, identity, body, read: fromMessagesBody, fail }),
   };
 }
 

@@ -12,14 +12,21 @@ const agent = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
 export const leanFetch: FetchFn = async (input, init = {}) => {
   const url = input instanceof Request ? input.url : String(input);
   const headers = Object.fromEntries(new Headers(init.headers ?? {}).entries());
+  let body = init.body as string | Uint8Array | null | undefined;
+  // A multipart upload (a batch's input file): encoded as fetch would, boundary and all.
+  if (init.body instanceof FormData || init.body instanceof Blob) {
+    const encoded = new Response(init.body);
+    headers['content-type'] = encoded.headers.get('content-type') ?? 'application/octet-stream';
+    body = new Uint8Array(await encoded.arrayBuffer());
+  }
   const res = await request(url, {
     method: (init.method ?? 'GET') as 'GET',
     headers,
-    body: init.body as string | Uint8Array | null | undefined,
+    body,
     signal: init.signal ?? undefined,
     dispatcher: agent,
   });
-  const body = await res.body.arrayBuffer();
+  const answer = await res.body.arrayBuffer();
   const responseHeaders = new Headers();
   for (const [name, value] of Object.entries(res.headers)) {
     if (Array.isArray(value)) for (const v of value) responseHeaders.append(name, v);
@@ -27,5 +34,5 @@ export const leanFetch: FetchFn = async (input, init = {}) => {
   }
   // 204/304 may not carry a body in a Response.
   const empty = res.statusCode === 204 || res.statusCode === 304;
-  return new Response(empty ? null : body, { status: res.statusCode, headers: responseHeaders });
+  return new Response(empty ? null : answer, { status: res.statusCode, headers: responseHeaders });
 };

@@ -1,6 +1,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { type HttpProviderSettings, resolveEndpoint, sdkClientOptions } from './api-settings.js';
 import { badResponse, describeBody, isObject, rejectRawPrompt, sdkErrorMapper } from './http-errors.js';
+import { openAIBatchApi } from './openai-batch.js';
 import { asReasoningRequest, isReasoningModelId } from './reasoning.js';
 import type {
   CallOptions,
@@ -58,6 +59,12 @@ export function createOpenAIProvider(settings: OpenAISettings): ModelProvider {
   });
   const fail = sdkErrorMapper(SDK_ERRORS, identity, [endpoint.apiKey]);
   const reasoning = settings.reasoning ?? isReasoningModelId(settings.model);
+  /** The body a request is sent as, interactive or in a batch. */
+  const chatBody = (request: GenerateRequest) => {
+    rejectRawPrompt(identity, request);
+    // Whoever built the request, a reasoning model is sent only what it takes.
+    return toChatBody(settings.model, reasoning ? asReasoningRequest(request) : request);
+  };
 
   return {
     provider: 'openai',
@@ -66,13 +73,9 @@ export function createOpenAIProvider(settings: OpenAISettings): ModelProvider {
     capabilities: OPENAI_CAPABILITIES,
 
     async generate(request: GenerateRequest, options: CallOptions = {}): Promise<GenerateResult> {
-      rejectRawPrompt(identity, request);
-      // Whoever built the request, a reasoning model is sent only what it takes.
-      const sent = reasoning ? asReasoningRequest(request) : request;
+      const sent = chatBody(request);
       try {
-        const body = await client.chat.completions.create(toChatBody(settings.model, sent), {
-          signal: options.signal,
-        });
+        const body = await client.chat.completions.create(sent, { signal: options.signal });
         return fromChatBody(body as unknown);
       } catch (err) {
         throw fail(err, options.signal);
@@ -91,6 +94,8 @@ export function createOpenAIProvider(settings: OpenAISettings): ModelProvider {
         throw fail(err, options.signal);
       }
     },
+
+    batch: openAIBatchApi({ client, identity, body: chatBody, read: fromChatBody, fail }),
   };
 }
 

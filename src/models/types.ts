@@ -5,6 +5,8 @@
  * an injectable `fetch` for HTTP providers.
  */
 
+import type { ProviderError } from './errors.js';
+
 export type Role = 'sut' | 'generator' | 'judge' | 'embedder';
 
 export type ProviderName = 'openai' | 'anthropic' | 'gguf' | 'replay';
@@ -135,7 +137,64 @@ export interface ModelProvider {
   embed?(request: EmbedRequest, options?: CallOptions): Promise<EmbedResult>;
   /** Tokens in a text, when the provider can count them locally (used for estimates). */
   countTokens?(text: string): Promise<number>;
+  /** The provider's batch API, when it has one (docs/batch.md). */
+  readonly batch?: BatchApi;
   close?(): Promise<void>;
 }
+
+/**
+ * A provider's batch API (docs/batch.md): many generations submitted at once, answered within a
+ * day at half the price. Present on a provider only when it has one (`openai:`, `anthropic:`);
+ * the property itself is the capability. Every method's failure is a ProviderError.
+ */
+export interface BatchApi {
+  /** The provider's own limits on one batch. */
+  readonly limits: BatchLimits;
+  /** Bytes the item adds to a submission (its JSONL line, or its part of the request body). */
+  size(item: BatchItem): number;
+  /**
+   * Submits the items as one batch; resolves to the provider's batch id. A provider that submits in
+   * two steps (OpenAI: the input file, then the batch over it) tells `onInput` the input's id
+   * between them, so that a submission whose answer was lost is found again (`resubmit`), not
+   * made twice (docs/batch.md#resume).
+   */
+  submit(items: readonly BatchItem[], options?: SubmitOptions): Promise<string>;
+  /** The batch over an input `submit` told of: the one made already, else one made now. */
+  resubmit?(inputRef: string, options?: CallOptions): Promise<string>;
+  status(id: string, options?: CallOptions): Promise<BatchStatus>;
+  /** The answers of an ended batch, in no set order; an item with no line was not answered. */
+  results(id: string, options?: CallOptions): AsyncIterable<BatchOutcome>;
+}
+
+export interface SubmitOptions extends CallOptions {
+  onInput?: (inputRef: string) => void;
+}
+
+export interface BatchLimits {
+  maxRequests: number;
+  maxBytes: number;
+}
+
+export interface BatchItem {
+  /** Unique within its batch. */
+  customId: string;
+  request: GenerateRequest;
+}
+
+export interface BatchStatus {
+  /** running: not ended yet; ended: its results can be read; failed: refused as a whole. */
+  state: 'running' | 'ended' | 'failed';
+  /** Requests answered or errored so far, of `total`. */
+  finished: number;
+  total: number;
+  /** Why a batch failed, expired or was cancelled. */
+  message?: string;
+}
+
+export type BatchOutcome =
+  | { customId: string; ok: true; result: GenerateResult }
+  | { customId: string; ok: false; error: ProviderError }
+  /** Expired or cancelled before it was answered: to be asked again. */
+  | { customId: string; ok: false; missing: string };
 
 export type FetchFn = typeof globalThis.fetch;

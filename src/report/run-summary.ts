@@ -81,6 +81,10 @@ export function formatRunEnd(runs: readonly RunResult[], aborted: boolean): stri
       ];
       lines.push(`${run.suite.name} · ${m.label}: ${parts.join(', ')}`);
     }
+  // Pending cells a batch answers later (docs/batch.md): where they are.
+  if (!aborted)
+    for (const run of runs)
+      for (const note of run.summary.batchNotes ?? []) lines.push(`${run.suite.name} · ${note}`);
   const counts = `${done} cells done, ${failed ? `${failed} failed, ` : ''}${pending} pending`;
   if (aborted) lines.push(`stopped: re-run the same command to resume${runs.length ? ` (${counts})` : ''}`);
   else if (failed || pending)

@@ -17,7 +17,15 @@ export interface ModelEstimate {
   /** USD, an upper bound from list prices (or the model's `price`); undefined when no price is known. */
   maxCostUsd?: number;
   priceSource?: string;
+  /** Sent through the provider's batch API (`batch` on): priced at half (docs/batch.md#price). */
+  batch?: true;
 }
+
+/** Providers whose models go through a batch API when `batch` is on. */
+const BATCH_PROVIDERS: ReadonlySet<string> = new Set(['openai', 'anthropic']);
+
+/** Batch requests cost half the listed price (OpenAI's and Anthropic's batch discount). */
+export const BATCH_PRICE_FACTOR = 0.5;
 
 /** What `--dry-run` prints: calls, tokens and cost before anything is spent. */
 export function estimateRun(
@@ -51,9 +59,12 @@ export function estimateRun(
       inputTokens,
       maxOutputTokens,
     };
+    const batched = config.batch && BATCH_PROVIDERS.has(model.spec.provider);
+    if (batched) estimate.batch = true;
     if (price) {
-      estimate.maxCostUsd = (inputTokens * price.input + maxOutputTokens * price.output) / 1e6;
-      estimate.priceSource = priceSource;
+      const listed = (inputTokens * price.input + maxOutputTokens * price.output) / 1e6;
+      estimate.maxCostUsd = batched ? listed * BATCH_PRICE_FACTOR : listed;
+      estimate.priceSource = batched ? `${priceSource}, batch: half price` : priceSource;
     } else if (model.spec.provider === 'gguf' || model.spec.provider === 'replay') {
       estimate.maxCostUsd = 0;
       estimate.priceSource = 'local';

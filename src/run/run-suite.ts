@@ -4,7 +4,8 @@ import type { FetchFn, ModelProvider } from '../models/types.js';
 import { type FailedKind, openStore } from '../store/store.js';
 import { withoutSecrets } from '../util/secrets.js';
 import { WAVER_VERSION } from '../version.js';
-import { runCells } from './engine.js';
+import { runWithBatches } from './batch/run-with-batches.js';
+import { type RunCellsOptions, runCells } from './engine.js';
 import { estimateRun, type ModelEstimate } from './estimate.js';
 import { expectedCells, type PlannedModel, planCells, plannedModels } from './plan.js';
 import { createProviderPool, type ProviderPool } from './provider-pool.js';
@@ -98,12 +99,10 @@ export async function runSuite(
         models: models.map((m) => ({ label: m.label, identity: identities.get(m.label) as string })),
         cells: total,
       });
-      const summary = await runCells({
+      const engine: Omit<RunCellsOptions, 'cells' | 'total'> = {
         store,
         runId,
         suite,
-        cells,
-        total,
         providers: new Map(
           models.map((m) => [
             m.label,
@@ -119,7 +118,22 @@ export async function runSuite(
         },
         onProgress: opts.onProgress,
         signal,
-      });
+      };
+      const summary = config.batch
+        ? await runWithBatches({
+            ...engine,
+            cellsOf: (labels) =>
+              planCells(
+                suite,
+                models.filter((m) => labels.has(m.label)),
+                config,
+              ),
+            cellsPerModel: expectedCells(suite, config.repeats),
+            pollMs: config.batchPollMs,
+            ...(config.batchMaxRequests !== undefined && { maxRequests: config.batchMaxRequests }),
+            wait: config.batchWait,
+          })
+        : await runCells({ ...engine, cells, total });
       if (lease.lost.aborted) {
         store.finishRun(runId, 'aborted');
         throw lease.lost.reason;

@@ -88,6 +88,19 @@ export interface Progress {
   /** Calls made again after a retryable error. */
   retries: number;
   elapsedMs: number;
+  /** With `batch` on: the provider batches this run follows (docs/batch.md). */
+  batches?: BatchProgress;
+}
+
+export interface BatchProgress {
+  /** Batches submitted by this run or found open in the store. */
+  batches: number;
+  /** Of those, the ones ended and collected. */
+  ended: number;
+  /** Requests in those batches. */
+  requests: number;
+  /** Requests the providers have answered (or errored) so far. */
+  answered: number;
 }
 
 export interface RunSummary {
@@ -100,4 +113,9 @@ export interface RunSummary {
   tokensOut: number;
   /** True when the run's signal stopped it before every cell finished. */
   aborted: boolean;
+  /**
+   * With `batch` on: why some cells are still pending though the run was not stopped (a batch
+   * still open at the provider, or one that could not be polled), one line each (docs/batch.md).
+   */
+  batchNotes?: string[];
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ProviderError } from '../models/errors.js';
 
 /** An HTTP failure in OpenAI's error shape: `{error: {message, type, param, code}}`. */
 export class HttpError extends Error {
@@ -33,10 +34,10 @@ export class HttpError extends Error {
 }
 
 /**
- * Reads a JSON body of at most `limit` bytes. A declared Content-Length over the limit is refused
+ * Reads a body of at most `limit` bytes. A declared Content-Length over the limit is refused
  * before reading; a body that grows past it while streaming is refused as soon as it does.
  */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const tooLarge = () =>
     new HttpError(413, `Request body is larger than the limit of ${limit} bytes.`, {
       code: 'request_too_large',
@@ -50,7 +51,12 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     if (size > limit) throw tooLarge();
     chunks.push(chunk as Buffer);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** Reads a JSON body of at most `limit` bytes (see readBody). */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const text = (await readBody(req, limit)).toString('utf8');
   if (text.trim() === '') {
     throw new HttpError(400, 'The request body is empty; expected a JSON object.', { code: 'invalid_json' });
   }
@@ -99,4 +105,20 @@ export function startEventStream(res: ServerResponse): { send(data: unknown): vo
       res.end('data: [DONE]\n\n');
     },
   };
+}
+
+/** What a failure is answered with: a provider's error by its kind, anything else a 500. */
+export function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof ProviderError) {
+    if (error.kind === 'client' || error.kind === 'unsupported') {
+      return new HttpError(400, error.message, {
+        code: error.kind === 'unsupported' ? 'unsupported' : 'invalid_request',
+      });
+    }
+    if (error.kind === 'rate_limit')
+      return new HttpError(429, error.message, { type: 'rate_limit_error', code: 'rate_limit' });
+    return new HttpError(500, error.message, { code: error.kind });
+  }
+  return new HttpError(500, `internal error: ${error instanceof Error ? error.message : String(error)}`);
 }

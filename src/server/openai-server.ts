@@ -3,10 +3,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
 import { InputError } from '../errors.js';
-import { ProviderError } from '../models/errors.js';
 import type { ModelProvider } from '../models/types.js';
-import { HttpError, readJsonBody, sendError, sendJson } from './http-util.js';
+import { HttpError, readJsonBody, sendError, sendJson, toHttpError } from './http-util.js';
 import { listen } from './listen.js';
+import { batchService } from './openai-batches.js';
 import { parseChatRequest, parseCompletionRequest, parseEmbeddingRequest } from './openai-requests.js';
 import {
   chatCompletion,
@@ -32,6 +32,8 @@ export interface OpenAIServerOptions {
   log?: (line: string) => void;
   /** Largest request body accepted (default 8 MiB); larger ones get a 413. */
   maxBodyBytes?: number;
+  /** Largest batch input file accepted by POST /v1/files (default OpenAI's 200 MB). */
+  maxFileBytes?: number;
 }
 
 export interface OpenAIServer {
@@ -83,6 +85,12 @@ export async function startOpenAIServer(opts: OpenAIServerOptions): Promise<Open
     systemFingerprint,
   });
   const modelObject = { id: modelName, object: 'model', created: startedAt, owned_by: 'waver' };
+  const batches = batchService({
+    provider,
+    meta,
+    maxBodyBytes: maxBody,
+    ...(opts.maxFileBytes !== undefined && { maxFileBytes: opts.maxFileBytes }),
+  });
 
   async function route(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
     const method = req.method ?? 'GET';
@@ -97,6 +105,7 @@ export async function startOpenAIServer(opts: OpenAIServerOptions): Promise<Open
       }
       return sendJson(res, 200, modelObject);
     }
+    if (await batches.route(req, res, method, path)) return;
     const allowed = ROUTES[path];
     if (!allowed) throw new HttpError(404, `Invalid URL (${method} ${path})`, { code: 'unknown_url' });
     if (method !== allowed) {
@@ -185,6 +194,7 @@ export async function startOpenAIServer(opts: OpenAIServerOptions): Promise<Open
     port: address.port,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
+        batches.close();
         server.close((error) => (error ? reject(error) : resolve()));
         for (const controller of inFlight) controller.abort(new Error('server closing'));
         server.closeAllConnections();
@@ -192,19 +202,4 @@ export async function startOpenAIServer(opts: OpenAIServerOptions): Promise<Open
       return closing;
     },
   };
-}
-
-function toHttpError(error: unknown): HttpError {
-  if (error instanceof HttpError) return error;
-  if (error instanceof ProviderError) {
-    if (error.kind === 'client' || error.kind === 'unsupported') {
-      return new HttpError(400, error.message, {
-        code: error.kind === 'unsupported' ? 'unsupported' : 'invalid_request',
-      });
-    }
-    if (error.kind === 'rate_limit')
-      return new HttpError(429, error.message, { type: 'rate_limit_error', code: 'rate_limit' });
-    return new HttpError(500, error.message, { code: error.kind });
-  }
-  return new HttpError(500, `internal error: ${error instanceof Error ? error.message : String(error)}`);
 }

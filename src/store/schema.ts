@@ -146,6 +146,39 @@ export const MIGRATIONS: readonly ((db: DB) => void)[] = [
         FROM cells c GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9;
     `);
   },
+  // Provider batches a run submitted and the cells each answers, so a killed run polls them
+  // again instead of submitting twice (docs/batch.md#resume).
+  (db) => {
+    db.exec(`
+      CREATE TABLE batches (
+        id TEXT PRIMARY KEY, -- waver's own: the provider's id is known only once it accepted the batch
+        provider_id TEXT,
+        input_ref TEXT, -- what the provider made the batch over (OpenAI: the input file), when it says
+        model_identity TEXT NOT NULL,
+        suite_hash TEXT NOT NULL,
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        state TEXT NOT NULL CHECK (state IN ('uploaded', 'submitted', 'collected', 'failed')),
+        requests INTEGER NOT NULL,
+        submitted_at TEXT NOT NULL,
+        ended_at TEXT,
+        note TEXT
+      );
+      CREATE INDEX batches_open ON batches(suite_hash, model_identity) WHERE state IN ('uploaded', 'submitted');
+      CREATE TABLE batch_cells (
+        batch_id TEXT NOT NULL REFERENCES batches(id),
+        custom_id TEXT NOT NULL,
+        suite_hash TEXT NOT NULL,
+        model_identity TEXT NOT NULL,
+        model TEXT NOT NULL,
+        test_id TEXT NOT NULL,
+        repeat INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        request_json TEXT NOT NULL,
+        PRIMARY KEY (batch_id, custom_id, test_id, repeat)
+      ) WITHOUT ROWID;
+      CREATE INDEX batch_cells_cell ON batch_cells(suite_hash, model_identity, test_id, repeat);
+    `);
+  },
 ];
 
 /** The tables of the first migration: a SQLite file with tables but not these is not a waver store. */

@@ -1,6 +1,18 @@
 import type Database from 'better-sqlite3';
 import type { Coverage, Suite, SuiteTest } from '../run/types.js';
 import { auxResult, countAuxResults, insertAuxResult, putAuxResult } from './aux-results.js';
+import {
+  type BatchCell,
+  type BatchRecord,
+  batchCells,
+  cellInOpenBatch,
+  endBatch,
+  listBatches,
+  markSubmitted,
+  type NewBatch,
+  openBatches,
+  recordBatch,
+} from './batches.js';
 import { type CellWriters, cellWriters } from './cell-writes.js';
 import {
   attemptsOf,
@@ -76,6 +88,7 @@ import {
   suitesWithCellsNamed,
 } from './suites.js';
 
+export type { BatchCell, BatchRecord, BatchState, NewBatch } from './batches.js';
 export { type AcquireOptions, LEASE_TTL_MS } from './leases.js';
 export type * from './records.js';
 export { applyMigrations, MIGRATIONS } from './schema.js';
@@ -400,6 +413,49 @@ export class Store {
   /** Gives a lease up (a lease taken over since is left to its new holder). */
   releaseLease(lease: Lease): void {
     releaseLease(this.st, lease);
+  }
+
+  // Provider batches (docs/batch.md)
+
+  /** A batch the provider accepted, with the cells it answers, in one transaction. */
+  recordBatch(batch: NewBatch): BatchRecord {
+    return recordBatch(this.st, batch);
+  }
+
+  /** An uploaded batch (recordBatch with an inputRef) the provider has now accepted. */
+  markBatchSubmitted(id: string, providerId: string): void {
+    markSubmitted(this.st, id, providerId);
+  }
+
+  /** A suite's and model's batches still to be collected, oldest first. */
+  openBatches(suiteHash: string, modelIdentity: string): BatchRecord[] {
+    return openBatches(this.st, suiteHash, modelIdentity);
+  }
+
+  /** Every batch (of one suite when given), oldest first. */
+  listBatches(suiteHash?: string): BatchRecord[] {
+    return listBatches(this.st, suiteHash);
+  }
+
+  /** The cells a batch answers (those of one request when given). */
+  batchCells(batchId: string, customId?: string): BatchCell[] {
+    return batchCells(this.st, batchId, customId);
+  }
+
+  /** Whether a cell's request (by its cache key) waits on a batch still to be collected. */
+  cellInOpenBatch(
+    suiteHash: string,
+    modelIdentity: string,
+    testId: string,
+    repeat: number,
+    key: string,
+  ): boolean {
+    return cellInOpenBatch(this.st, suiteHash, modelIdentity, testId, repeat, key);
+  }
+
+  /** Marks a batch collected (its results are stored) or failed (refused as a whole). */
+  endBatch(id: string, state: 'collected' | 'failed', note?: string): void {
+    endBatch(this.st, id, state, note);
   }
 
   // Aux results

@@ -21,7 +21,7 @@ export function wrapProvider(
   middleware: readonly ProviderMiddleware[],
   opts: WrapOptions = {},
 ): ModelProvider {
-  const { score, embed, countTokens, close } = provider;
+  const { score, embed, countTokens, batch, close } = provider;
   const out: ModelProvider = {
     provider: provider.provider,
     modelId: provider.modelId,
@@ -52,6 +52,8 @@ export function wrapProvider(
         }
       : {}),
     ...(countTokens ? { countTokens: (text) => countTokens.call(provider, text) } : {}),
+    // A batch is not a call: the batch runner paces and retries its requests (docs/batch.md).
+    ...(batch ? { batch } : {}),
     ...(close && !opts.keepOpen ? { close: () => close.call(provider) } : {}),
   };
   wrapped.add(out);

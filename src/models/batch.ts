@@ -1,0 +1,36 @@
+import { ProviderError, type ProviderErrorKind } from './errors.js';
+
+/** Helpers of the providers' batch APIs (the types are in types.ts: BatchApi). */
+
+/** The error kind of an HTTP status a batch line carries, as interactive calls map it (http-errors.ts). */
+export function statusErrorKind(status: number): ProviderErrorKind {
+  if (status === 429) return 'rate_limit';
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 408) return 'timeout';
+  if (status >= 500) return 'server';
+  if (status >= 400) return 'client';
+  return 'bad_response';
+}
+
+export function batchLineError(where: string, kind: ProviderErrorKind, message: string, status?: number) {
+  return new ProviderError(kind, `${where}: ${message}`, status === undefined ? {} : { status });
+}
+
+/** The JSON values of a JSONL body, a line at a time (a results file may be hundreds of megabytes). */
+export async function* jsonLines(body: ReadableStream<Uint8Array> | null): AsyncGenerator<unknown> {
+  if (!body) return;
+  const decoder = new TextDecoder();
+  let rest = '';
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    rest += decoder.decode(chunk, { stream: true });
+    let newline = rest.indexOf('\n');
+    while (newline >= 0) {
+      const line = rest.slice(0, newline).trim();
+      rest = rest.slice(newline + 1);
+      if (line) yield JSON.parse(line);
+      newline = rest.indexOf('\n');
+    }
+  }
+  rest += decoder.decode();
+  if (rest.trim()) yield JSON.parse(rest);
+}

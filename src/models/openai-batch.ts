@@ -1,0 +1,159 @@
+import type OpenAI from 'openai';
+import { toFile } from 'openai';
+import { batchLineError, jsonLines, statusErrorKind } from './batch.js';
+import type { ProviderError } from './errors.js';
+import { badResponse, isObject } from './http-errors.js';
+import type {
+  BatchApi,
+  BatchItem,
+  BatchOutcome,
+  BatchStatus,
+  GenerateRequest,
+  GenerateResult,
+} from './types.js';
+
+/** OpenAI's limits on one batch's input file (docs/batch.md#limits). */
+export const OPENAI_BATCH_LIMITS = { maxRequests: 50_000, maxBytes: 200 * 1024 * 1024 };
+
+const ENDPOINT = '/v1/chat/completions';
+
+/** Error codes of a line the batch never got to (expired or cancelled first): asked again. */
+const NOT_ANSWERED = new Set(['batch_expired', 'batch_cancelled']);
+
+const RUNNING = new Set(['validating', 'in_progress', 'finalizing', 'cancelling']);
+
+/** What the provider (openai.ts) hands over: its client, and how it writes and reads a chat body. */
+export interface OpenAIBatchContext {
+  client: OpenAI;
+  identity: string;
+  /** The chat-completions body an interactive call would send (throws a ProviderError when it cannot). */
+  body: (request: GenerateRequest) => unknown;
+  /** An answer's body read as an interactive call reads it. */
+  read: (body: unknown) => GenerateResult;
+  fail: (err: unknown, signal?: AbortSignal) => ProviderError;
+}
+
+/**
+ * OpenAI's Batch API through the official SDK: a JSONL file of chat-completion requests (the same
+ * lines as vLLM's `run_batch` input) uploaded with purpose `batch`, a batch over it, and its output
+ * and error files read back line by line.
+ */
+export function openAIBatchApi(ctx: OpenAIBatchContext): BatchApi {
+  const { client, identity, fail } = ctx;
+  const line = (item: BatchItem) =>
+    JSON.stringify({ custom_id: item.customId, method: 'POST', url: ENDPOINT, body: ctx.body(item.request) });
+  const call = async <T>(signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (err) {
+      throw fail(err, signal);
+    }
+  };
+
+  const create = async (inputFileId: string, signal?: AbortSignal) =>
+    (
+      await client.batches.create(
+        { input_file_id: inputFileId, endpoint: ENDPOINT, completion_window: '24h' },
+        { signal },
+      )
+    ).id;
+  /** The batch over an input file, looked for among those made since the file was (newest first). */
+  const madeOver = async (inputFileId: string, signal?: AbortSignal): Promise<string | undefined> => {
+    const file = await client.files.retrieve(inputFileId, { signal });
+    for await (const batch of client.batches.list({ limit: 100 }, { signal })) {
+      if (batch.input_file_id === inputFileId) return batch.id;
+      if (batch.created_at < file.created_at) return undefined;
+    }
+    return undefined;
+  };
+
+  return {
+    limits: OPENAI_BATCH_LIMITS,
+    size: (item) => Buffer.byteLength(line(item)) + 1,
+
+    submit: (items, options = {}) =>
+      call(options.signal, async () => {
+        const jsonl = `${items.map(line).join('\n')}\n`;
+        const file = await client.files.create(
+          { file: await toFile(Buffer.from(jsonl), 'waver-batch.jsonl'), purpose: 'batch' },
+          { signal: options.signal },
+        );
+        options.onInput?.(file.id);
+        return create(file.id, options.signal);
+      }),
+
+    resubmit: (inputRef, options = {}) =>
+      call(
+        options.signal,
+        async () => (await madeOver(inputRef, options.signal)) ?? create(inputRef, options.signal),
+      ),
+
+    status: (id, options = {}) =>
+      call(options.signal, async (): Promise<BatchStatus> => {
+        const batch = await client.batches.retrieve(id, { signal: options.signal });
+        const counts = batch.request_counts ?? { total: 0, completed: 0, failed: 0 };
+        const finished = counts.completed + counts.failed;
+        if (RUNNING.has(batch.status)) return { state: 'running', finished, total: counts.total };
+        if (batch.status === 'failed') {
+          const why = (batch.errors?.data ?? [])
+            .map((e) => `${e.line != null ? `line ${e.line}: ` : ''}${e.message ?? e.code ?? 'error'}`)
+            .join('; ');
+          return { state: 'failed', finished, total: counts.total, message: why || 'the batch failed' };
+        }
+        return {
+          state: 'ended',
+          finished,
+          total: counts.total,
+          ...(batch.status !== 'completed' && { message: `the batch ${batch.status}` }),
+        };
+      }),
+
+    async *results(id, options = {}) {
+      const batch = await call(options.signal, () => client.batches.retrieve(id, { signal: options.signal }));
+      for (const fileId of [batch.output_file_id, batch.error_file_id]) {
+        if (!fileId) continue;
+        const content = await call(options.signal, () =>
+          client.files.content(fileId, { signal: options.signal }),
+        );
+        for await (const value of jsonLines(content.body)) yield outcomeOf(value, identity, ctx.read);
+      }
+    },
+  };
+}
+
+/** One line of an output or error file: `{id, custom_id, response: {status_code, body}, error}`. */
+export function outcomeOf(
+  value: unknown,
+  where: string,
+  read: (body: unknown) => GenerateResult,
+): BatchOutcome {
+  if (!isObject(value) || typeof value.custom_id !== 'string')
+    throw badResponse('a batch output line has no custom_id');
+  const customId = value.custom_id;
+  if (isObject(value.error)) {
+    const code = typeof value.error.code === 'string' ? value.error.code : '';
+    const message = typeof value.error.message === 'string' ? value.error.message : code || 'error';
+    if (NOT_ANSWERED.has(code)) return { customId, ok: false, missing: message };
+    return { customId, ok: false, error: batchLineError(where, 'client', message) };
+  }
+  const response = isObject(value.response) ? value.response : undefined;
+  const status = typeof response?.status_code === 'number' ? response.status_code : undefined;
+  if (!response || status === undefined)
+    return { customId, ok: false, error: batchLineError(where, 'bad_response', 'the line has no response') };
+  if (status !== 200) {
+    const body = isObject(response.body) ? response.body : {};
+    const error = isObject(body.error) ? body.error : {};
+    const message = typeof error.message === 'string' ? error.message : `HTTP ${status}`;
+    return {
+      customId,
+      ok: false,
+      error: batchLineError(where, statusErrorKind(status), `HTTP ${status} ${message}`, status),
+    };
+  }
+  try {
+    return { customId, ok: true, result: read(response.body) };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { customId, ok: false, error: batchLineError(where, 'bad_response', message) };
+  }
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { validateConfig } from '../config/load.js';
+import { formatEstimate } from '../report/run-summary.js';
+import { estimateRun } from './estimate.js';
+import { planCells, plannedModels } from './plan.js';
+import { suiteOf } from './suite.js';
+
+describe('--dry-run with --batch', () => {
+  const suite = suiteOf(
+    'priced',
+    Array.from({ length: 10 }, (_, i) => ({ id: `t${i}`, prompt: `question ${i} about something` })),
+  );
+  const estimate = (batch: boolean) => {
+    const config = validateConfig({
+      models: ['openai:gpt-4o-mini', 'anthropic:claude-haiku-4-5', 'replay:answers.jsonl'],
+      batch,
+    });
+    const models = plannedModels(config);
+    return estimateRun(planCells(suite, models, config), models, config, () => 0);
+  };
+
+  it('prices openai: and anthropic: batches at half the listed price; other models as before', () => {
+    const listed = estimate(false);
+    const batched = estimate(true);
+    for (const i of [0, 1]) {
+      expect(batched[i]?.batch).toBe(true);
+      expect(batched[i]?.maxCostUsd).toBeCloseTo((listed[i]?.maxCostUsd as number) / 2, 12);
+      expect(batched[i]?.calls).toBe(listed[i]?.calls);
+      expect(batched[i]?.priceSource).toMatch(/batch: half price$/);
+    }
+    expect(listed[0]?.batch).toBeUndefined();
+    expect(batched[2]).toEqual(listed[2]);
+    expect(formatEstimate(batched, 'md')).toContain('batch: half price');
+  });
+});

@@ -1,0 +1,167 @@
+import OpenAI, { toFile } from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGgufProvider, type GgufProvider } from '../models/gguf.js';
+import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
+import { type OpenAIServer, startOpenAIServer } from './openai-server.js';
+
+/**
+ * waver serve's Files and Batch API over the real tiny model, driven by the official openai SDK:
+ * the same JSONL as vLLM's run_batch input, one output line per custom_id.
+ */
+describe.skipIf(tinyModelMissing)(
+  `waver serve's batch API over the tiny model ${tinyModelMissing ?? ''}`,
+  () => {
+    let model: GgufProvider;
+    let server: OpenAIServer;
+    let client: OpenAI;
+
+    beforeAll(async () => {
+      model = await createGgufProvider({ modelPath: tinyModelPath as string, contextSize: 256 });
+      server = await startOpenAIServer({ provider: model, modelName: 'tiny' });
+      client = new OpenAI({ baseURL: server.url, apiKey: 'none', maxRetries: 0 });
+    });
+    afterAll(async () => {
+      await server?.close();
+      await model?.close();
+    });
+
+    const line = (customId: string, body: Record<string, unknown>, url = '/v1/chat/completions') =>
+      JSON.stringify({ custom_id: customId, method: 'POST', url, body });
+
+    async function upload(lines: string[]) {
+      return client.files.create({
+        file: await toFile(Buffer.from(`${lines.join('\n')}\n`), 'input.jsonl'),
+        purpose: 'batch',
+      });
+    }
+
+    async function finished(id: string) {
+      for (;;) {
+        const b = await client.batches.retrieve(id);
+        if (!['validating', 'in_progress', 'finalizing', 'cancelling'].includes(b.status)) return b;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+
+    /** A file's lines as loosely typed JSON: the tests check their shape field by field. */
+    // biome-ignore lint/suspicious/noExplicitAny: output lines under test
+    async function lines(fileId: string | null | undefined): Promise<any[]> {
+      if (!fileId) return [];
+      const text = await (await client.files.content(fileId)).text();
+      return text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+    }
+
+    it('answers every custom_id once, as the chat route answers the same request', async () => {
+      const prompts = ['Once upon a time', 'The cat sat', 'Lily went to', 'A big dog'];
+      const file = await upload(
+        prompts.map((p, i) =>
+          line(`req-${i}`, { model: 'tiny', messages: [{ role: 'user', content: p }], max_tokens: 8 }),
+        ),
+      );
+      expect(file).toMatchObject({ object: 'file', purpose: 'batch', filename: 'input.jsonl' });
+      expect((await client.files.retrieve(file.id)).bytes).toBe(file.bytes);
+      const created = await client.batches.create({
+        input_file_id: file.id,
+        endpoint: '/v1/chat/completions',
+        completion_window: '24h',
+      });
+      const batch = await finished(created.id);
+      expect(batch.status).toBe('completed');
+      expect(batch.request_counts).toEqual({ total: 4, completed: 4, failed: 0 });
+      expect(batch.error_file_id).toBeNull();
+      const out = await lines(batch.output_file_id);
+      expect(out.map((o) => o.custom_id).sort()).toEqual(['req-0', 'req-1', 'req-2', 'req-3']);
+      const direct = await client.chat.completions.create({
+        model: 'tiny',
+        messages: [{ role: 'user', content: prompts[2] as string }],
+        max_tokens: 8,
+      });
+      const third = out.find((o) => o.custom_id === 'req-2');
+      expect(third.response.status_code).toBe(200);
+      expect(third.error).toBeNull();
+      expect(third.response.body.choices[0].message.content).toBe(direct.choices[0]?.message.content);
+      expect(third.response.body.usage.completion_tokens).toBe(8);
+      const listed = await client.batches.list();
+      expect(listed.data.map((b) => b.id)).toContain(created.id);
+    }, 60_000);
+
+    it('a request the route refuses is a line of the error file; the others are answered', async () => {
+      const file = await upload([
+        line('ok', { messages: [{ role: 'user', content: 'Hi' }], max_tokens: 4 }),
+        line('bad', { messages: [], max_tokens: 4 }),
+      ]);
+      const batch = await finished(
+        (
+          await client.batches.create({
+            input_file_id: file.id,
+            endpoint: '/v1/chat/completions',
+            completion_window: '24h',
+          })
+        ).id,
+      );
+      expect(batch.status).toBe('completed');
+      expect(batch.request_counts).toEqual({ total: 2, completed: 1, failed: 1 });
+      expect((await lines(batch.output_file_id)).map((o) => o.custom_id)).toEqual(['ok']);
+      const [bad] = await lines(batch.error_file_id);
+      expect(bad.custom_id).toBe('bad');
+      expect(bad.response.status_code).toBe(400);
+      expect(bad.response.body.error.message).toMatch(/messages/);
+    }, 60_000);
+
+    it('an input file with a duplicate custom_id or a wrong url fails the batch with the lines named', async () => {
+      const file = await upload([
+        line('a', { messages: [{ role: 'user', content: 'Hi' }] }),
+        line('a', { messages: [{ role: 'user', content: 'Hi' }] }),
+        line('b', { prompt: 'Hi' }, '/v1/completions'),
+      ]);
+      const batch = await client.batches.create({
+        input_file_id: file.id,
+        endpoint: '/v1/chat/completions',
+        completion_window: '24h',
+      });
+      expect(batch.status).toBe('failed');
+      expect(batch.errors?.data?.map((e) => [e.line, e.code])).toEqual([
+        [2, 'duplicate_custom_id'],
+        [3, 'mismatched_endpoint'],
+      ]);
+    });
+
+    it('refuses another purpose, an unknown file and an unknown batch', async () => {
+      await expect(
+        client.files.create({ file: await toFile(Buffer.from('{}\n'), 'x.jsonl'), purpose: 'fine-tune' }),
+      ).rejects.toMatchObject({ status: 400 });
+      await expect(client.files.retrieve('file-nope')).rejects.toMatchObject({ status: 404 });
+      await expect(client.batches.retrieve('batch_nope')).rejects.toMatchObject({ status: 404 });
+      await expect(
+        client.batches.create({
+          input_file_id: 'file-nope',
+          endpoint: '/v1/chat/completions',
+          completion_window: '24h',
+        }),
+      ).rejects.toMatchObject({ status: 404 });
+    });
+
+    it('a cancelled batch ends cancelled with the requests answered before it', async () => {
+      const file = await upload(
+        Array.from({ length: 40 }, (_, i) =>
+          line(`c${i}`, { messages: [{ role: 'user', content: `Story ${i}` }], max_tokens: 64 }),
+        ),
+      );
+      const created = await client.batches.create({
+        input_file_id: file.id,
+        endpoint: '/v1/chat/completions',
+        completion_window: '24h',
+      });
+      const cancelling = await client.batches.cancel(created.id);
+      expect(['cancelling', 'cancelled']).toContain(cancelling.status);
+      const batch = await finished(created.id);
+      expect(batch.status).toBe('cancelled');
+      const out = await lines(batch.output_file_id);
+      expect(out.length).toBe(batch.request_counts?.completed);
+      expect(out.length).toBeLessThan(40);
+    }, 60_000);
+  },
+);
