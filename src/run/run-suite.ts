@@ -9,8 +9,9 @@ import { estimateRun, type ModelEstimate } from './estimate.js';
 import { expectedCells, type PlannedModel, planCells, plannedModels } from './plan.js';
 import { createProviderPool, type ProviderPool } from './provider-pool.js';
 import { checkReachable } from './reachability.js';
+import { shardOf } from './shard.js';
 import { holdSuiteLease, type SuiteLease } from './suite-lease.js';
-import type { Coverage, Progress, RunSummary, Suite } from './types.js';
+import type { Coverage, Progress, RunSummary, Shard, Suite } from './types.js';
 
 export interface RunSuiteOptions {
   env?: NodeJS.ProcessEnv;
@@ -49,6 +50,8 @@ export interface RunResult {
   runId: string;
   store: string;
   suite: { name: string; hash: string; tests: number };
+  /** The part of the suite this run ran (`--shard`): coverage and `suite.tests` count its tests only. */
+  shard?: Shard;
   repeats: number;
   models: ModelOutcome[];
   summary: RunSummary;
@@ -70,16 +73,18 @@ export async function runSuite(
   const pool = opts.pool ?? createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config });
   try {
     const providers = await providersOf(models, pool);
+    // A shard runs its tests only; the suite stored is the whole one (docs/decisions.md E18).
+    const { shard } = config;
+    const part = shardOf(suite, shard);
     // Cells are made as the engine reads them; only their number is known up front.
-    const cells = planCells(suite, models, config);
-    const total = expectedCells(suite, config.repeats) * models.length;
+    const cells = planCells(part, models, config);
+    const owed = expectedCells(part, config.repeats);
+    const total = owed * models.length;
     const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));
     // Reach out only to models with something to call (a warm re-run makes no request at all), and
     // before the store is created, so an unreachable endpoint leaves nothing behind.
     const stored = storedCounts(config, suite, models, identities);
-    const toCall = models.filter(
-      (m) => !config.cache || (stored.get(m.label) ?? 0) < expectedCells(suite, config.repeats),
-    );
+    const toCall = models.filter((m) => !config.cache || (stored.get(m.label) ?? 0) < owed);
     await Promise.all(toCall.map((m) => checkReachable(m.spec, opts)));
     const store = openStore(config.store);
     let lease: SuiteLease | undefined;
@@ -126,13 +131,16 @@ export async function runSuite(
       }
       const outcomes = models.map((m): ModelOutcome => {
         const identity = identities.get(m.label) as string;
-        const coverage = store.coverage(suite.hash, [{ identity, repeats: config.repeats }], { runId });
+        const coverage = store.coverage(suite.hash, [{ identity, repeats: config.repeats }], {
+          runId,
+          shard,
+        });
         const share = coverage.total === 0 ? 1 : coverage.done / coverage.total;
         return {
           label: m.label,
           identity,
           coverage,
-          failures: store.failedKinds(suite.hash, identity, config.repeats),
+          failures: store.failedKinds(suite.hash, identity, config.repeats, shard),
           complete: share >= config.minCoverage,
         };
       });
@@ -141,7 +149,8 @@ export async function runSuite(
       const result: RunResult = {
         runId,
         store: config.store,
-        suite: { name: suite.name, hash: suite.hash, tests: suite.tests.length },
+        suite: { name: suite.name, hash: suite.hash, tests: part.tests.length },
+        ...(shard && { shard }),
         repeats: config.repeats,
         models: outcomes,
         summary,
@@ -170,13 +179,18 @@ export async function estimateSuite(
     const providers = await providersOf(models, pool);
     const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));
     const stored = storedCounts(config, suite, models, identities);
-    return estimateRun(planCells(suite, models, config), models, config, (m) => stored.get(m.label) ?? 0);
+    return estimateRun(
+      planCells(shardOf(suite, config.shard), models, config),
+      models,
+      config,
+      (m) => stored.get(m.label) ?? 0,
+    );
   } finally {
     if (!opts.pool) await pool.closeAll();
   }
 }
 
-/** Done cells per model already in the store; reads nothing when the store does not exist yet. */
+/** Done cells per model (of the shard's tests) already in the store; reads nothing when the store does not exist yet. */
 function storedCounts(
   config: WaverConfig,
   suite: Suite,
@@ -190,7 +204,7 @@ function storedCounts(
   try {
     if (!store.hasSchema()) return counts;
     for (const m of models)
-      counts.set(m.label, store.doneCellCount(suite.hash, identities.get(m.label) as string));
+      counts.set(m.label, store.doneCellCount(suite.hash, identities.get(m.label) as string, config.shard));
   } finally {
     store.close();
   }

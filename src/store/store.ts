@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Coverage, Suite, SuiteTest } from '../run/types.js';
+import type { Coverage, Shard, Suite, SuiteTest } from '../run/types.js';
 import { auxResult, countAuxResults, insertAuxResult, putAuxResult } from './aux-results.js';
 import { type CellWriters, cellWriters } from './cell-writes.js';
 import {
@@ -247,9 +247,9 @@ export class Store {
     return doneCellKey(this.st, suiteHash, modelIdentity, testId, repeat);
   }
 
-  /** How many cells of a suite and model identity are stored done (any repeat). */
-  doneCellCount(suiteHash: string, modelIdentity: string): number {
-    return doneCellCount(this.st, suiteHash, modelIdentity);
+  /** How many cells of a suite and model identity are stored done (any repeat; of a shard's tests when given). */
+  doneCellCount(suiteHash: string, modelIdentity: string, shard?: Shard): number {
+    return doneCellCount(this.st, suiteHash, modelIdentity, shard);
   }
 
   /** Response, cell and attempts of a finished cell, in one transaction. */
@@ -338,15 +338,20 @@ export class Store {
    * Coverage of a suite for some models, from the store alone: total = the sum over tests of
    * their repeats (a test's own `repeats`, else the model's) per model; pending = total - done -
    * failed. With `runId`, `cached` counts done cells that run did not call for (written earlier,
-   * or linked to a stored response); without, cells stored with no call.
+   * or linked to a stored response); without, cells stored with no call. With `shard`, of the
+   * shard's tests only (docs/decisions.md#e18-shards-deal-tests-round-robin).
    */
-  coverage(suiteHash: string, models: CoverageModel[], opts: { runId?: string } = {}): Coverage {
+  coverage(
+    suiteHash: string,
+    models: CoverageModel[],
+    opts: { runId?: string; shard?: Shard } = {},
+  ): Coverage {
     return coverage(this.st, suiteHash, models, opts);
   }
 
   /** A model's failed cells of a suite (as coverage() counts them) by kind, each with its first message. */
-  failedKinds(suiteHash: string, modelIdentity: string, repeats: number): FailedKind[] {
-    return failedKinds(this.st, suiteHash, modelIdentity, repeats);
+  failedKinds(suiteHash: string, modelIdentity: string, repeats: number, shard?: Shard): FailedKind[] {
+    return failedKinds(this.st, suiteHash, modelIdentity, repeats, shard);
   }
 
   /**
