@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { WaverConfig } from '../config/schema.js';
 import type { FetchFn, ModelProvider } from '../models/types.js';
 import { type FailedKind, openStore } from '../store/store.js';
@@ -10,8 +11,8 @@ import { expectedCells, type PlannedModel, planCells, plannedModels } from './pl
 import { createProviderPool, type ProviderPool } from './provider-pool.js';
 import { checkReachable } from './reachability.js';
 import { shardOf } from './shard.js';
-import { holdSuiteLease, type SuiteLease } from './suite-lease.js';
-import type { Coverage, Progress, RunSummary, Shard, Suite } from './types.js';
+import type { Cell, Coverage, Progress, RunSummary, Shard, Suite } from './types.js';
+import { WorkerLeases } from './worker-leases.js';
 
 export interface RunSuiteOptions {
   env?: NodeJS.ProcessEnv;
@@ -87,11 +88,9 @@ export async function runSuite(
     const toCall = models.filter((m) => !config.cache || (stored.get(m.label) ?? 0) < owed);
     await Promise.all(toCall.map((m) => checkReachable(m.spec, opts)));
     const store = openStore(config.store);
-    let lease: SuiteLease | undefined;
+    let leases: WorkerLeases | undefined;
+    let stopped = true;
     try {
-      // Before anything is written: a second process on this suite and store says so and stops.
-      lease = holdSuiteLease(store, suite);
-      const signal = opts.signal ? AbortSignal.any([opts.signal, lease.lost]) : lease.lost;
       store.saveSuite(suite);
       const runId = store.beginRun({
         suiteHash: suite.hash,
@@ -103,32 +102,56 @@ export async function runSuite(
         models: models.map((m) => ({ label: m.label, identity: identities.get(m.label) as string })),
         cells: total,
       });
-      const summary = await runCells({
-        store,
-        runId,
-        suite,
-        cells,
-        total,
-        providers: new Map(
-          models.map((m) => [
-            m.label,
-            // The pool's provider carries the model's timeout, retries and rate limits.
-            { provider: providers.get(m.label) as ModelProvider, concurrency: m.spec.concurrency },
-          ]),
-        ),
-        cache: config.cache,
-        defaults: {
-          concurrency: config.concurrency,
-          timeoutMs: config.timeoutMs,
-          maxRetries: config.maxRetries,
-        },
-        onProgress: opts.onProgress,
-        signal,
-      });
-      if (lease.lost.aborted) {
-        store.finishRun(runId, 'aborted');
-        throw lease.lost.reason;
+      // Other workers may run this suite on this store: each calls the chunks of cells it leases
+      // (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells).
+      leases = new WorkerLeases(store, suite);
+      const claim = leases.claim;
+      const entries = new Map(
+        models.map((m) => [
+          m.label,
+          // The pool's provider carries the model's timeout, retries and rate limits.
+          { provider: providers.get(m.label) as ModelProvider, concurrency: m.spec.concurrency },
+        ]),
+      );
+      const pass = (passCells: Iterable<Cell>, passTotal: number, before?: RunSummary) => {
+        const onProgress = opts.onProgress;
+        return runCells({
+          store,
+          runId,
+          suite,
+          cells: passCells,
+          total: passTotal,
+          providers: entries,
+          cache: config.cache,
+          defaults: {
+            concurrency: config.concurrency,
+            timeoutMs: config.timeoutMs,
+            maxRetries: config.maxRetries,
+          },
+          onProgress: onProgress && before ? (p) => onProgress(progressAfter(before, p)) : onProgress,
+          claim,
+          signal: opts.signal,
+        });
+      };
+      let summary = await pass(cells, total);
+      // Then the chunks other workers held: done by them, or taken over when they stopped or died.
+      while (!summary.aborted) {
+        leases.finish();
+        if (!leases.waiting) break;
+        const taken = leases.takeOver();
+        if (taken.length === 0) {
+          summary = { ...summary, aborted: !(await pauseUnlessStopped(opts.signal)) };
+          continue;
+        }
+        const held = leases;
+        const byModel = models.map((m) => ({
+          model: m,
+          suite: held.testsIn(part, taken, identities.get(m.label) as string),
+        }));
+        const more = byModel.flatMap(({ model, suite: sub }) => [...planCells(sub, [model], config)]);
+        summary = addSummaries(summary, await pass(more, more.length, summary));
       }
+      stopped = summary.aborted;
       const outcomes = models.map((m): ModelOutcome => {
         const identity = identities.get(m.label) as string;
         const coverage = store.coverage(suite.hash, [{ identity, repeats: config.repeats }], {
@@ -159,12 +182,69 @@ export async function runSuite(
       opts.onRunEnd?.(result);
       return result;
     } finally {
-      lease?.release();
+      leases?.close(stopped);
       store.close();
     }
   } finally {
     if (!opts.pool) await pool.closeAll();
   }
+}
+
+/** How often a run whose own cells are through looks at the chunks other workers hold. */
+const POLL_MS = 250;
+
+/** Waits a poll's time; false when the run was stopped meanwhile. */
+async function pauseUnlessStopped(signal: AbortSignal | undefined): Promise<boolean> {
+  try {
+    await delay(POLL_MS, undefined, { signal });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A later pass's progress, counted on from the passes before it. */
+function progressAfter(before: RunSummary, p: Progress): Progress {
+  const c = before.coverage;
+  return {
+    ...p,
+    total: c.total + p.total,
+    done: c.done + p.done,
+    failed: c.failed + p.failed,
+    cached: c.cached + p.cached,
+    pending: c.pending + p.pending,
+    tokensIn: before.tokensIn + p.tokensIn,
+    tokensOut: before.tokensOut + p.tokensOut,
+    errorsByKind: addCounts(c.errorsByKind, p.errorsByKind),
+    retries: before.retries + p.retries,
+    elapsedMs: before.elapsedMs + p.elapsedMs,
+  };
+}
+
+function addSummaries(a: RunSummary, b: RunSummary): RunSummary {
+  const coverage: Coverage = {
+    total: a.coverage.total + b.coverage.total,
+    done: a.coverage.done + b.coverage.done,
+    failed: a.coverage.failed + b.coverage.failed,
+    pending: a.coverage.pending + b.coverage.pending,
+    cached: a.coverage.cached + b.coverage.cached,
+    errorsByKind: addCounts(a.coverage.errorsByKind, b.coverage.errorsByKind),
+  };
+  return {
+    coverage,
+    calls: a.calls + b.calls,
+    retries: a.retries + b.retries,
+    elapsedMs: a.elapsedMs + b.elapsedMs,
+    tokensIn: a.tokensIn + b.tokensIn,
+    tokensOut: a.tokensOut + b.tokensOut,
+    aborted: b.aborted,
+  };
+}
+
+function addCounts(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+  const out = { ...a };
+  for (const [k, n] of Object.entries(b)) out[k] = (out[k] ?? 0) + n;
+  return out;
 }
 
 /** `--dry-run`: how many calls, tokens and dollars the run would spend. Writes nothing. */

@@ -117,7 +117,7 @@ export const MIGRATIONS: readonly ((db: DB) => void)[] = [
       CREATE INDEX stopped_attempts_cell ON stopped_attempts(suite_hash, model_identity, test_id, repeat);
     `);
   },
-  // Which process runs a suite on this store (docs/decisions.md#e14-one-run-per-suite-and-store).
+  // Which process ran a suite on this store: replaced by cell_leases (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells).
   (db) => {
     db.exec(`
       CREATE TABLE leases (
@@ -144,6 +144,25 @@ export const MIGRATIONS: readonly ((db: DB) => void)[] = [
         SELECT c.suite_hash, c.model_identity, c.model, c.status, coalesce(c.error_kind, ''), c.repeat, c.run_id,
                c.attempts = 0, ${testRepeatsOf('c')}, count(*), min(c.id)
         FROM cells c GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9;
+    `);
+  },
+  // Workers share a store by leasing chunks of cells, not whole suites
+  // (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells).
+  (db) => {
+    db.exec(`
+      DROP TABLE IF EXISTS leases;
+      CREATE TABLE cell_leases (
+        suite_hash TEXT NOT NULL,
+        model_identity TEXT NOT NULL,
+        chunk INTEGER NOT NULL,
+        owner TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        expires_ms INTEGER NOT NULL,
+        finished_ms INTEGER,
+        PRIMARY KEY (suite_hash, model_identity, chunk)
+      ) WITHOUT ROWID;
+      CREATE INDEX cell_leases_owner ON cell_leases(owner);
     `);
   },
 ];

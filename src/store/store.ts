@@ -27,7 +27,7 @@ import {
   failedKinds,
   modelStatusCounts,
 } from './coverage.js';
-import { type AcquireOptions, acquireLease, releaseLease, renewLease } from './leases.js';
+import { type ClaimOptions, claimChunk, finishChunks, releaseChunks, renewChunks } from './leases.js';
 import { openReader, openWriter } from './open.js';
 import type {
   AuxResultRow,
@@ -37,12 +37,12 @@ import type {
   CellText,
   CellTotal,
   CellWrite,
+  ChunkKey,
+  ChunkLeaseHolder,
+  ClaimOutcome,
   CoverageModel,
   FailedKind,
   FailureGroup,
-  Lease,
-  LeaseHolder,
-  LeaseOutcome,
   LightCell,
   ModelStatusCount,
   RunListing,
@@ -76,7 +76,7 @@ import {
   suitesWithCellsNamed,
 } from './suites.js';
 
-export { type AcquireOptions, LEASE_TTL_MS } from './leases.js';
+export { type ClaimOptions, LEASE_TTL_MS } from './leases.js';
 export type * from './records.js';
 export { applyMigrations, MIGRATIONS } from './schema.js';
 
@@ -386,25 +386,29 @@ export class Store {
     return modelStatusCounts(this.st, suiteHash, runId, repeats);
   }
 
-  // Leases
+  // Cell leases (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells)
 
   /**
-   * The lease on a suite of this store for `holder`, unless another process holds it (then that
-   * holder): a lease not renewed within its time to live, or of a process of this host that is
-   * gone, is taken over (see leases.ts).
+   * A chunk of cells for `holder`, unless another worker holds it or finished it since the holder
+   * started: a lease expired, or of a process of this host that is gone, is taken over (leases.ts).
    */
-  acquireLease(suiteHash: string, holder: LeaseHolder, opts: AcquireOptions = {}): LeaseOutcome {
-    return acquireLease(this.st, suiteHash, holder, opts);
+  claimChunk(key: ChunkKey, holder: ChunkLeaseHolder, opts: ClaimOptions = {}): ClaimOutcome {
+    return claimChunk(this.st, key, holder, opts);
   }
 
-  /** Renews a lease's heartbeat; false when it was taken over meanwhile. */
-  renewLease(lease: Lease, now?: number): boolean {
-    return renewLease(this.st, lease, now);
+  /** Renews the owner's unfinished leases; the chunks it still holds. */
+  renewChunks(owner: string, now: number = Date.now(), ttlMs?: number): ChunkKey[] {
+    return renewChunks(this.st, owner, now, ttlMs);
   }
 
-  /** Gives a lease up (a lease taken over since is left to its new holder). */
-  releaseLease(lease: Lease): void {
-    releaseLease(this.st, lease);
+  /** Marks the owner's unfinished leases finished. */
+  finishChunks(owner: string, now: number = Date.now()): void {
+    finishChunks(this.st, owner, now);
+  }
+
+  /** Frees the owner's unfinished leases (it stopped before going through them). */
+  releaseChunks(owner: string): void {
+    releaseChunks(this.st, owner);
   }
 
   // Aux results
