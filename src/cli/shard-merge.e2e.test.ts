@@ -115,6 +115,24 @@ describe('three shards and waver merge', () => {
     expect(query(merged, 'SELECT count(*) AS n FROM attempts')).toEqual([{ n: 300 }]);
   }, 120_000);
 
+  it('shard a protocol command too: each ladder shard exits 0 and the merged store holds the unsharded cells', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waver-shard-'));
+    const base = ['ladder', '--models', `openai:m@${server.url}`, '--seeds', '1'];
+    const whole = join(dir, 'whole.db');
+    const one = await runCli([...base, '--store', whole], { cwd: dir });
+    expect(one.code, one.stderr).toBe(0);
+    const asked = server.requests();
+    const shards = [1, 2, 3].map((k) => join(dir, `shard-${k}.db`));
+    const runs = await Promise.all(
+      shards.map((store, i) => runCli([...base, '--store', store, '--shard', `${i + 1}/3`], { cwd: dir })),
+    );
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    expect(server.requests()).toBe(2 * asked);
+    const m = await runCli(['merge', ...shards, '--out', join(dir, 'merged.db')], { cwd: dir });
+    expect(m.code, m.stderr).toBe(0);
+    expect(cellsOf(join(dir, 'merged.db'))).toEqual(cellsOf(whole));
+  }, 120_000);
+
   it('refuses a cell with two different responses, naming it, and writes nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'waver-merge-'));
     const suite = writeSuite(dir, 5);
