@@ -88,7 +88,9 @@ export async function runSuite(
     const toCall = models.filter((m) => !config.cache || (stored.get(m.label) ?? 0) < owed);
     await Promise.all(toCall.map((m) => checkReachable(m.spec, opts)));
     const store = openStore(config.store);
-    let leases: WorkerLeases | undefined;
+    // Other workers may run this suite on this store: each calls the chunks of cells it leases
+    // (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells).
+    const leases = new WorkerLeases(store, suite);
     let stopped = true;
     try {
       store.saveSuite(suite);
@@ -102,9 +104,6 @@ export async function runSuite(
         models: models.map((m) => ({ label: m.label, identity: identities.get(m.label) as string })),
         cells: total,
       });
-      // Other workers may run this suite on this store: each calls the chunks of cells it leases
-      // (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells).
-      leases = new WorkerLeases(store, suite);
       const claim = leases.claim;
       const entries = new Map(
         models.map((m) => [
@@ -134,22 +133,19 @@ export async function runSuite(
         });
       };
       let summary = await pass(cells, total);
+      if (!summary.aborted) leases.finish();
       // Then the chunks other workers held: done by them, or taken over when they stopped or died.
-      while (!summary.aborted) {
-        leases.finish();
-        if (!leases.waiting) break;
+      while (!summary.aborted && leases.waiting) {
         const taken = leases.takeOver();
         if (taken.length === 0) {
           summary = { ...summary, aborted: !(await pauseUnlessStopped(opts.signal)) };
           continue;
         }
-        const held = leases;
-        const byModel = models.map((m) => ({
-          model: m,
-          suite: held.testsIn(part, taken, identities.get(m.label) as string),
-        }));
-        const more = byModel.flatMap(({ model, suite: sub }) => [...planCells(sub, [model], config)]);
+        const more = models.flatMap((m) => [
+          ...planCells(leases.testsIn(part, taken, identities.get(m.label) as string), [m], config),
+        ]);
         summary = addSummaries(summary, await pass(more, more.length, summary));
+        if (!summary.aborted) leases.finish();
       }
       stopped = summary.aborted;
       const outcomes = models.map((m): ModelOutcome => {
@@ -182,7 +178,7 @@ export async function runSuite(
       opts.onRunEnd?.(result);
       return result;
     } finally {
-      leases?.close(stopped);
+      leases.close(stopped);
       store.close();
     }
   } finally {

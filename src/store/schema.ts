@@ -257,21 +257,30 @@ export const CELL_COUNTS_FROM_CELLS = `(
          count(*) AS n, min(c.id) AS first_id
   FROM cells c GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9)`;
 
-/** Runs the migrations a store lacks, each in its own transaction with its user_version bump. */
+/**
+ * Runs the migrations a store lacks, each in its own transaction with its user_version bump. The
+ * version is read inside each transaction: processes opening a new store at once (workers sharing
+ * it, docs/decisions.md E14) migrate it once between them.
+ */
 export function applyMigrations(db: DB, migrations: readonly ((db: DB) => void)[] = MIGRATIONS): number {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > migrations.length) {
+  const version = () => db.pragma('user_version', { simple: true }) as number;
+  if (version() > migrations.length) {
     throw new InputError(
-      `the store has schema version ${current}, newer than this waver knows (${migrations.length}); upgrade waver`,
+      `the store has schema version ${version()}, newer than this waver knows (${migrations.length}); upgrade waver`,
       { file: db.name },
     );
   }
-  for (let v = current; v < migrations.length; v++) {
-    const step = migrations[v] as (db: DB) => void;
-    db.transaction(() => {
-      step(db);
-      db.pragma(`user_version = ${v + 1}`);
-    }).immediate();
+  for (let migrated = false; !migrated; ) {
+    migrated = db
+      .transaction((): boolean => {
+        const v = version();
+        const step = migrations[v];
+        if (step === undefined) return true;
+        step(db);
+        db.pragma(`user_version = ${v + 1}`);
+        return false;
+      })
+      .immediate();
   }
   return migrations.length;
 }
