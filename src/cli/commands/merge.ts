@@ -16,7 +16,7 @@ export function mergeCommand(): Command {
       const outcome = mergeStores(stores, opts.out);
       for (const s of outcome.sources)
         process.stdout.write(
-          `${s.path}: ${s.added} cells added, ${s.replaced} replaced (failed there, done or later here), ${s.attempts} attempts` +
+          `${s.path}: ${s.added} cells added, ${s.replaced} replaced (failed in the output, done or failed later in this store), ${s.attempts} attempts` +
             `${s.auxKept ? `, ${s.auxKept} aux results differing (the first kept)` : ''}\n`,
         );
       process.stdout.write(`${opts.out}: ${outcome.cells} cells\n`);
