@@ -25,6 +25,7 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<Command>> = {
   view: async (c) => (await import('./commands/view.js')).viewCommand(c),
   serve: async () => (await import('./commands/serve.js')).serveCommand(),
   export: async () => (await import('./commands/export.js')).exportCommand(),
+  merge: async () => (await import('./commands/merge.js')).mergeCommand(),
   schema: async (c) => (await import('./commands/schema.js')).schemaCommand(c),
 };
 

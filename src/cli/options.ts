@@ -21,6 +21,8 @@ export type FlagGroup =
   | 'seed'
   /** How calls are made: --concurrency, --timeout-ms, --max-retries, --batch. */
   | 'calls'
+  /** --shard K/N: commands that run systems under test. */
+  | 'shard'
   | 'dryRun';
 
 export const FLAG_GROUPS: readonly FlagGroup[] = [
@@ -33,6 +35,7 @@ export const FLAG_GROUPS: readonly FlagGroup[] = [
   'output',
   'seed',
   'calls',
+  'shard',
   'dryRun',
 ];
 
@@ -60,6 +63,14 @@ const COMMON_OPTIONS: readonly [FlagGroup, () => Option][] = [
   [
     'calls',
     () => new Option('--max-retries <n>', 'retries after a retryable error (429, 5xx, reset, timeout)'),
+  ],
+  [
+    'shard',
+    () =>
+      new Option(
+        '--shard <K/N>',
+        'run the K-th of N parts of the suite (tests dealt round-robin); merge the stores with waver merge',
+      ),
   ],
   ['models', () => new Option('--temperature <t>', 'sampling temperature (default 0)')],
   ['models', () => new Option('--max-tokens <n>', 'output token cap per call')],
@@ -106,6 +117,7 @@ interface CommonFlags {
   maxRetries?: string;
   temperature?: string;
   maxTokens?: string;
+  shard?: string;
   cache?: boolean;
   batch?: boolean;
   dryRun?: boolean;
@@ -131,6 +143,7 @@ export function flagsToConfig(cmd: Command): { file?: string; flags: WaverConfig
       repeats: int(o.repeats, '--repeats'),
       timeoutMs: int(o.timeoutMs, '--timeout-ms'),
       maxRetries: int(o.maxRetries, '--max-retries'),
+      shard: o.shard,
       cache: typed('cache') ? o.cache : undefined,
       batch: typed('batch') ? o.batch : undefined,
       dryRun: typed('dryRun') ? o.dryRun : undefined,

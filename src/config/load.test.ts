@@ -27,6 +27,21 @@ describe('waver.yaml', () => {
     expect(config.store).toBe('.waver/store.db');
   });
 
+  it('takes shard K/N the same way from the file, the flags and the library, a bad one naming its line', () => {
+    const path = file('shard.yaml', 'models: [gguf:./m.gguf]\nshard: 2/3\n');
+    expect(resolveConfig({ file: path }).shard).toEqual({ index: 2, count: 3 });
+    expect(resolveConfig({ file: path, flags: { shard: '3/3' } }).shard).toEqual({ index: 3, count: 3 });
+    expect(validateConfig({ shard: '1/1' }).shard).toEqual({ index: 1, count: 1 });
+    const err = inputErrorOf(() =>
+      resolveConfig({ file: file('shard-bad.yaml', 'models: []\nshard: 4/3\n') }),
+    );
+    expect([err.line, err.field, err.message]).toEqual([
+      2,
+      'shard',
+      "expected K/N with 1 <= K <= N (the K-th of N shards, e.g. 2/3), got '4/3'",
+    ]);
+  });
+
   it('reads a file saved with a byte-order mark and CRLF line ends, lines still counted', () => {
     const config = resolveConfig({
       file: file('bom.yaml', '\ufeffmodels:\r\n  - gguf:./m.gguf\r\nconcurrency: 3\r\n'),

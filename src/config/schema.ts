@@ -21,6 +21,24 @@ export const GenerationParams = z
   })
   .strict();
 
+/**
+ * `--shard K/N` (`shard: 2/3` in waver.yaml): this process runs the K-th of N parts of each suite of
+ * the systems under test, tests dealt round-robin by their position in the suite
+ * (docs/decisions.md#e19-shards-deal-tests-round-robin). Written as the string `K/N` everywhere.
+ */
+const shardRule = (text: string) =>
+  `expected K/N with 1 <= K <= N (the K-th of N shards, e.g. 2/3), got '${text}'`;
+
+export const ShardSchema = z
+  .string()
+  .regex(/^\d+\/\d+$/, { error: (issue) => shardRule(String(issue.input)) })
+  .transform((text, ctx) => {
+    const [index, count] = text.split('/').map(Number) as [number, number];
+    if (count >= 1 && index >= 1 && index <= count) return { index, count };
+    ctx.issues.push({ code: 'custom', input: text, message: shardRule(text) });
+    return z.NEVER;
+  });
+
 export const BaseConfig = z
   .object({
     /** Systems under test. */
@@ -49,6 +67,8 @@ export const BaseConfig = z
       .object({ baseMs: z.int().nonnegative().default(500), capMs: z.int().nonnegative().default(30_000) })
       .strict()
       .default({ baseMs: 500, capMs: 30_000 }),
+    /** Run only the K-th of N shards of each suite of the systems under test: `K/N`. */
+    shard: ShardSchema.optional(),
     /** Reuse stored responses; false calls again and overwrites. */
     cache: z.boolean().default(true),
     /**

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CheckProtocol } from '../check/types.js';
+import type { WaverConfig } from '../config/schema.js';
 import type { SectionModule } from '../report/report-data.js';
 import type { CommandContext, ProtocolModule, RunOutcome } from './types.js';
 
@@ -34,6 +35,16 @@ export interface ProtocolDefinition<Plan, Results, Outcome extends RunOutcome>
 }
 
 /**
+ * A shard's metrics are of its part of the suite, short of the whole by construction: a shard is
+ * complete when its runs are, so a finished shard exits 0 (docs/decisions.md#e19-shards-deal-tests-round-robin).
+ * The roles' runs are counted where the caller accounts for them (the CLI's exit code).
+ */
+function shardOutcome<Outcome extends RunOutcome>(config: WaverConfig, outcome: Outcome): Outcome {
+  if (config.shard === undefined) return outcome;
+  return { ...outcome, complete: !outcome.aborted && outcome.runs.every((r) => r.complete) };
+}
+
+/**
  * The module of a protocol: what it is (name, title, config section, suites) at once, its code
  * and its commands when first used.
  */
@@ -52,7 +63,7 @@ export function defineProtocol<Plan, Results, Outcome extends RunOutcome>(
     ...about,
     build: async (config, opts) => (await code()).build(config, opts),
     estimate: async (config, plan, opts) => (await code()).estimate(config, plan, opts),
-    run: async (config, plan, opts) => (await code()).run(config, plan, opts),
+    run: async (config, plan, opts) => shardOutcome(config, await (await code()).run(config, plan, opts)),
     load: async (store, suiteHash, ctx) => (await code()).section.load(store, suiteHash, ctx),
     section: async () => (await code()).section,
     ...(check && { check }),

@@ -1,5 +1,6 @@
 import type { ModelEstimate } from '../run/estimate.js';
 import type { ModelOutcome, RunResult } from '../run/run-suite.js';
+import { formatShard } from '../run/shard.js';
 import type { FailedKind } from '../store/store.js';
 
 /** The end-of-run summary: coverage per model (over its test x repeat cells), errors by reason, cost. */
@@ -9,7 +10,7 @@ export function formatRunSummary(result: RunResult, format: 'md' | 'json'): stri
   const lines = [
     `## waver run ${result.runId}`,
     '',
-    `suite \`${result.suite.name}\` (sha256 ${result.suite.hash.slice(0, 12)}, ${result.suite.tests} tests) x ${result.models.length} model(s) x ${result.repeats} repeat(s) · store \`${result.store}\``,
+    `suite \`${result.suite.name}\` (sha256 ${result.suite.hash.slice(0, 12)}, ${result.shard ? `shard ${formatShard(result.shard)}: ` : ''}${result.suite.tests} tests) x ${result.models.length} model(s) x ${result.repeats} repeat(s) · store \`${result.store}\``,
     '',
     '| model | cells | done | failed | pending | from store | coverage | status |',
     '|---|---:|---:|---:|---:|---:|---:|---|',

@@ -486,3 +486,30 @@ describe('ProviderError from scripted steps', () => {
     expect('fail' in step && step.fail.retryAfterMs).toBe(1000);
   });
 });
+
+describe('cells another worker holds', () => {
+  it('are neither called nor counted: claim() decides for each cell the store does not answer', async () => {
+    const store = newStore();
+    const suite = makeSuite(['a', 'b', 'c', 'd']);
+    const m = new ScriptedProvider(echo, { identity: 'scripted:one' });
+    const cells = makeCells(suite, ['m']);
+    await run(store, suite, cells.slice(0, 1), { m: { provider: m } });
+    const asked: string[] = [];
+    const { summary } = await run(
+      store,
+      suite,
+      cells,
+      { m: { provider: m } },
+      {
+        claim: (cell, identity) => {
+          asked.push(`${cell.testId}@${identity}`);
+          return cell.testId !== 't2';
+        },
+      },
+    );
+    // t0 is stored: answered without asking; t2 is another's.
+    expect(asked).toEqual(['t1@scripted:one', 't2@scripted:one', 't3@scripted:one']);
+    expect(m.calls).toBe(3);
+    expect(summary.coverage).toMatchObject({ total: 3, done: 3, cached: 1, pending: 0 });
+  });
+});

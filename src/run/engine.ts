@@ -53,6 +53,11 @@ export interface RunCellsOptions {
   commitMs?: number;
   onProgress?: (p: Progress) => void;
   /**
+   * Whether this run may call a cell the store does not answer: false leaves it to another worker
+   * sharing the store, out of this run's total (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells).
+   */
+  claim?: (cell: Cell, modelIdentity: string) => boolean;
+  /**
    * Stops the run: queued cells stay pending; calls in flight are aborted, their cells stay
    * pending and their tries are stored as stopped attempts (the last one 'aborted').
    */
@@ -410,6 +415,10 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
         const lane = laneFor(cell.model);
         const w: Work = { cell, lane, key: cacheKey(lane.identity, cell.request, cell.repeat) };
         if (cache && fromStore(w)) continue;
+        if (opts.claim && !opts.claim(cell, lane.identity)) {
+          p.total--;
+          continue;
+        }
         lane.waiting.push(w);
         start(lane);
         if (!roomIn(lane)) full = lane;

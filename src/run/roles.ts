@@ -71,8 +71,10 @@ export async function runRole(
 
   async function runBatch(batch: RoleBatch): Promise<void> {
     if (batch.tests.length === 0) return;
+    // A role's suite is made from what the stage before it stored, so it runs whole (docs/decisions.md E19).
+    const { shard: _, ...unsharded } = config;
     const roleConfig: WaverConfig = {
-      ...config,
+      ...unsharded,
       models: [spec],
       repeats: 1,
       params: roleParams(batch.temperature, batch.maxTokens),

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { WaverConfig } from '../config/schema.js';
 import type { FetchFn, ModelProvider } from '../models/types.js';
 import { type FailedKind, openStore } from '../store/store.js';
@@ -10,8 +11,9 @@ import { estimateRun, type ModelEstimate } from './estimate.js';
 import { expectedCells, type PlannedModel, planCells, plannedModels } from './plan.js';
 import { createProviderPool, type ProviderPool } from './provider-pool.js';
 import { checkReachable } from './reachability.js';
-import { holdSuiteLease, type SuiteLease } from './suite-lease.js';
-import type { Coverage, Progress, RunSummary, Suite } from './types.js';
+import { shardOf } from './shard.js';
+import type { Cell, Coverage, Progress, RunSummary, Shard, Suite } from './types.js';
+import { WorkerLeases } from './worker-leases.js';
 
 export interface RunSuiteOptions {
   env?: NodeJS.ProcessEnv;
@@ -50,6 +52,8 @@ export interface RunResult {
   runId: string;
   store: string;
   suite: { name: string; hash: string; tests: number };
+  /** The part of the suite this run ran (`--shard`): coverage and `suite.tests` count its tests only. */
+  shard?: Shard;
   repeats: number;
   models: ModelOutcome[];
   summary: RunSummary;
@@ -71,23 +75,25 @@ export async function runSuite(
   const pool = opts.pool ?? createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config });
   try {
     const providers = await providersOf(models, pool);
+    // A shard runs its tests only; the suite stored is the whole one (docs/decisions.md E19).
+    const { shard } = config;
+    const part = shardOf(suite, shard);
     // Cells are made as the engine reads them; only their number is known up front.
-    const cells = planCells(suite, models, config);
-    const total = expectedCells(suite, config.repeats) * models.length;
+    const cells = planCells(part, models, config);
+    const owed = expectedCells(part, config.repeats);
+    const total = owed * models.length;
     const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));
     // Reach out only to models with something to call (a warm re-run makes no request at all), and
     // before the store is created, so an unreachable endpoint leaves nothing behind.
     const stored = storedCounts(config, suite, models, identities);
-    const toCall = models.filter(
-      (m) => !config.cache || (stored.get(m.label) ?? 0) < expectedCells(suite, config.repeats),
-    );
+    const toCall = models.filter((m) => !config.cache || (stored.get(m.label) ?? 0) < owed);
     await Promise.all(toCall.map((m) => checkReachable(m.spec, opts)));
     const store = openStore(config.store);
-    let lease: SuiteLease | undefined;
+    // Other workers may run this suite on this store: each calls the chunks of cells it leases
+    // (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells).
+    const leases = new WorkerLeases(store, suite);
+    let stopped = true;
     try {
-      // Before anything is written: a second process on this suite and store says so and stops.
-      lease = holdSuiteLease(store, suite);
-      const signal = opts.signal ? AbortSignal.any([opts.signal, lease.lost]) : lease.lost;
       store.saveSuite(suite);
       const runId = store.beginRun({
         suiteHash: suite.hash,
@@ -99,17 +105,19 @@ export async function runSuite(
         models: models.map((m) => ({ label: m.label, identity: identities.get(m.label) as string })),
         cells: total,
       });
+      const claim = leases.claim;
+      const entries = new Map(
+        models.map((m) => [
+          m.label,
+          // The pool's provider carries the model's timeout, retries and rate limits.
+          { provider: providers.get(m.label) as ModelProvider, concurrency: m.spec.concurrency },
+        ]),
+      );
       const engine: Omit<RunCellsOptions, 'cells' | 'total'> = {
         store,
         runId,
         suite,
-        providers: new Map(
-          models.map((m) => [
-            m.label,
-            // The pool's provider carries the model's timeout, retries and rate limits.
-            { provider: providers.get(m.label) as ModelProvider, concurrency: m.spec.concurrency },
-          ]),
-        ),
+        providers: entries,
         cache: config.cache,
         defaults: {
           concurrency: config.concurrency,
@@ -117,36 +125,65 @@ export async function runSuite(
           maxRetries: config.maxRetries,
         },
         onProgress: opts.onProgress,
-        signal,
+        signal: opts.signal,
       };
-      const summary = config.batch
-        ? await runWithBatches({
-            ...engine,
-            cellsOf: (labels) =>
-              planCells(
-                suite,
-                models.filter((m) => labels.has(m.label)),
-                config,
-              ),
-            cellsPerModel: expectedCells(suite, config.repeats),
-            pollMs: config.batchPollMs,
-            ...(config.batchMaxRequests !== undefined && { maxRequests: config.batchMaxRequests }),
-            wait: config.batchWait,
-          })
-        : await runCells({ ...engine, cells, total });
-      if (lease.lost.aborted) {
-        store.finishRun(runId, 'aborted');
-        throw lease.lost.reason;
+      const pass = (passCells: Iterable<Cell>, passTotal: number, before?: RunSummary) => {
+        const onProgress = opts.onProgress;
+        return runCells({
+          ...engine,
+          cells: passCells,
+          total: passTotal,
+          onProgress: onProgress && before ? (p) => onProgress(progressAfter(before, p)) : onProgress,
+          claim,
+        });
+      };
+      let summary: RunSummary;
+      if (config.batch) {
+        // Batched cells are submitted whole, so they take no cell leases: one batching worker per
+        // suite and store (docs/batch.md).
+        summary = await runWithBatches({
+          ...engine,
+          cellsOf: (labels) =>
+            planCells(
+              part,
+              models.filter((m) => labels.has(m.label)),
+              config,
+            ),
+          cellsPerModel: owed,
+          pollMs: config.batchPollMs,
+          ...(config.batchMaxRequests !== undefined && { maxRequests: config.batchMaxRequests }),
+          wait: config.batchWait,
+        });
+      } else {
+        summary = await pass(cells, total);
+        if (!summary.aborted) leases.finish();
+        // Then the chunks other workers held: done by them, or taken over when they stopped or died.
+        while (!summary.aborted && leases.waiting) {
+          const taken = leases.takeOver();
+          if (taken.length === 0) {
+            summary = { ...summary, aborted: !(await pauseUnlessStopped(opts.signal)) };
+            continue;
+          }
+          const more = models.flatMap((m) => [
+            ...planCells(leases.testsIn(part, taken, identities.get(m.label) as string), [m], config),
+          ]);
+          summary = addSummaries(summary, await pass(more, more.length, summary));
+          if (!summary.aborted) leases.finish();
+        }
       }
+      stopped = summary.aborted;
       const outcomes = models.map((m): ModelOutcome => {
         const identity = identities.get(m.label) as string;
-        const coverage = store.coverage(suite.hash, [{ identity, repeats: config.repeats }], { runId });
+        const coverage = store.coverage(suite.hash, [{ identity, repeats: config.repeats }], {
+          runId,
+          shard,
+        });
         const share = coverage.total === 0 ? 1 : coverage.done / coverage.total;
         return {
           label: m.label,
           identity,
           coverage,
-          failures: store.failedKinds(suite.hash, identity, config.repeats),
+          failures: store.failedKinds(suite.hash, identity, config.repeats, shard),
           complete: share >= config.minCoverage,
         };
       });
@@ -155,7 +192,8 @@ export async function runSuite(
       const result: RunResult = {
         runId,
         store: config.store,
-        suite: { name: suite.name, hash: suite.hash, tests: suite.tests.length },
+        suite: { name: suite.name, hash: suite.hash, tests: part.tests.length },
+        ...(shard && { shard }),
         repeats: config.repeats,
         models: outcomes,
         summary,
@@ -164,12 +202,69 @@ export async function runSuite(
       opts.onRunEnd?.(result);
       return result;
     } finally {
-      lease?.release();
+      leases.close(stopped);
       store.close();
     }
   } finally {
     if (!opts.pool) await pool.closeAll();
   }
+}
+
+/** How often a run whose own cells are through looks at the chunks other workers hold. */
+const POLL_MS = 250;
+
+/** Waits a poll's time; false when the run was stopped meanwhile. */
+async function pauseUnlessStopped(signal: AbortSignal | undefined): Promise<boolean> {
+  try {
+    await delay(POLL_MS, undefined, { signal });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A later pass's progress, counted on from the passes before it. */
+function progressAfter(before: RunSummary, p: Progress): Progress {
+  const c = before.coverage;
+  return {
+    ...p,
+    total: c.total + p.total,
+    done: c.done + p.done,
+    failed: c.failed + p.failed,
+    cached: c.cached + p.cached,
+    pending: c.pending + p.pending,
+    tokensIn: before.tokensIn + p.tokensIn,
+    tokensOut: before.tokensOut + p.tokensOut,
+    errorsByKind: addCounts(c.errorsByKind, p.errorsByKind),
+    retries: before.retries + p.retries,
+    elapsedMs: before.elapsedMs + p.elapsedMs,
+  };
+}
+
+function addSummaries(a: RunSummary, b: RunSummary): RunSummary {
+  const coverage: Coverage = {
+    total: a.coverage.total + b.coverage.total,
+    done: a.coverage.done + b.coverage.done,
+    failed: a.coverage.failed + b.coverage.failed,
+    pending: a.coverage.pending + b.coverage.pending,
+    cached: a.coverage.cached + b.coverage.cached,
+    errorsByKind: addCounts(a.coverage.errorsByKind, b.coverage.errorsByKind),
+  };
+  return {
+    coverage,
+    calls: a.calls + b.calls,
+    retries: a.retries + b.retries,
+    elapsedMs: a.elapsedMs + b.elapsedMs,
+    tokensIn: a.tokensIn + b.tokensIn,
+    tokensOut: a.tokensOut + b.tokensOut,
+    aborted: b.aborted,
+  };
+}
+
+function addCounts(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+  const out = { ...a };
+  for (const [k, n] of Object.entries(b)) out[k] = (out[k] ?? 0) + n;
+  return out;
 }
 
 /** `--dry-run`: how many calls, tokens and dollars the run would spend. Writes nothing. */
@@ -184,13 +279,18 @@ export async function estimateSuite(
     const providers = await providersOf(models, pool);
     const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));
     const stored = storedCounts(config, suite, models, identities);
-    return estimateRun(planCells(suite, models, config), models, config, (m) => stored.get(m.label) ?? 0);
+    return estimateRun(
+      planCells(shardOf(suite, config.shard), models, config),
+      models,
+      config,
+      (m) => stored.get(m.label) ?? 0,
+    );
   } finally {
     if (!opts.pool) await pool.closeAll();
   }
 }
 
-/** Done cells per model already in the store; reads nothing when the store does not exist yet. */
+/** Done cells per model (of the shard's tests) already in the store; reads nothing when the store does not exist yet. */
 function storedCounts(
   config: WaverConfig,
   suite: Suite,
@@ -204,7 +304,7 @@ function storedCounts(
   try {
     if (!store.hasSchema()) return counts;
     for (const m of models)
-      counts.set(m.label, store.doneCellCount(suite.hash, identities.get(m.label) as string));
+      counts.set(m.label, store.doneCellCount(suite.hash, identities.get(m.label) as string, config.shard));
   } finally {
     store.close();
   }

@@ -27,6 +27,12 @@ export interface Suite {
   tests: SuiteTest[];
 }
 
+/** The K-th (`index`, from 1) of `count` parts of a suite (docs/decisions.md#e19-shards-deal-tests-round-robin). */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
 /** A unit of work: test x model x repeat, with the exact request it sends. */
 export interface Cell {
   testId: string;

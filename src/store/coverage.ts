@@ -1,4 +1,4 @@
-import type { CellStatus, Coverage } from '../run/types.js';
+import type { CellStatus, Coverage, Shard } from '../run/types.js';
 import type {
   CellTotal,
   CoverageModel,
@@ -19,8 +19,36 @@ const EXPECTED_CELLS = `
   SELECT coalesce(sum(coalesce(json_extract(json, '$.repeats'), @repeats)), 0)
   FROM tests WHERE suite_hash = @suite_hash`;
 
-export function expectedCells(st: Statements, suiteHash: string, repeats: number): number {
+export function expectedCells(st: Statements, suiteHash: string, repeats: number, shard?: Shard): number {
+  if (shard)
+    return st
+      .prepared(SHARD_EXPECTED_CELLS)
+      .pluck()
+      .get(shardParams(suiteHash, repeats, shard)) as number;
   return st.prepared(EXPECTED_CELLS).pluck().get({ suite_hash: suiteHash, repeats }) as number;
+}
+
+/**
+ * A shard's tests (docs/decisions.md#e19-shards-deal-tests-round-robin): dealt round-robin by
+ * position, so the shard's cells are found along the tests' and the cells' indexes; cell_counts
+ * does not know tests, so a shard's coverage counts its cells.
+ */
+const IN_SHARD = `position % @shard_count = @shard_index - 1`;
+
+const SHARD_EXPECTED_CELLS = `${EXPECTED_CELLS} AND ${IN_SHARD}`;
+
+const SHARD_COUNTS = `
+  SELECT c.status, coalesce(c.error_kind, '') AS error_kind, count(*) AS n,
+         sum(CASE WHEN c.status = 'done' AND (c.attempts = 0 OR (@run_id IS NOT NULL AND c.run_id != @run_id))
+                  THEN 1 ELSE 0 END) AS cached
+  FROM tests t JOIN cells c
+    ON c.suite_hash = t.suite_hash AND c.model_identity = @identity AND c.test_id = t.test_id
+  WHERE t.suite_hash = @suite_hash AND ${IN_SHARD}
+    AND c.repeat < coalesce(json_extract(t.json, '$.repeats'), @repeats)
+  GROUP BY 1, 2`;
+
+function shardParams(suiteHash: string, repeats: number, shard: Shard) {
+  return { suite_hash: suiteHash, repeats, shard_index: shard.index, shard_count: shard.count };
 }
 
 /** The cells of a count row that count: those below their test's own repeats, else the run's (`repeats`). */
@@ -31,10 +59,13 @@ export function coverage(
   st: Statements,
   suiteHash: string,
   models: CoverageModel[],
-  opts: { runId?: string },
+  opts: { runId?: string; shard?: Shard },
 ): Coverage {
   const cov: Coverage = { total: 0, done: 0, failed: 0, pending: 0, cached: 0, errorsByKind: {} };
-  const counts = st.prepared(`
+  const { shard } = opts;
+  const counts = shard
+    ? st.prepared(SHARD_COUNTS)
+    : st.prepared(`
     SELECT status, error_kind, sum(n) AS n,
            sum(CASE WHEN status = 'done' AND (stored OR (@run_id IS NOT NULL AND run_id != @run_id))
                     THEN n ELSE 0 END) AS cached
@@ -45,7 +76,7 @@ export function coverage(
   for (const m of models) {
     let total = expected.get(m.repeats);
     if (total === undefined) {
-      total = expectedCells(st, suiteHash, m.repeats);
+      total = expectedCells(st, suiteHash, m.repeats, shard);
       expected.set(m.repeats, total);
     }
     cov.total += total;
@@ -54,6 +85,7 @@ export function coverage(
       identity: m.identity,
       repeats: m.repeats,
       run_id: opts.runId ?? null,
+      ...(shard && { shard_index: shard.index, shard_count: shard.count }),
     }) as { status: CellStatus; error_kind: string; n: number; cached: number }[];
     for (const r of rows) {
       if (r.status === 'done') {
@@ -79,6 +111,7 @@ export function failedKinds(
   suiteHash: string,
   identity: string,
   repeats: number,
+  shard?: Shard,
 ): FailedKind[] {
   const rows = st
     .prepared(
@@ -86,9 +119,16 @@ export function failedKinds(
        FROM cells c JOIN tests t ON t.suite_hash = c.suite_hash AND t.test_id = c.test_id
        WHERE c.suite_hash = @suite_hash AND c.model_identity = @identity AND c.status = 'failed'
          AND c.repeat < coalesce(json_extract(t.json, '$.repeats'), @repeats)
+         AND (@shard_count IS NULL OR t.position % @shard_count = @shard_index - 1)
        GROUP BY coalesce(c.error_kind, 'unknown') ORDER BY n DESC, first`,
     )
-    .all({ suite_hash: suiteHash, identity, repeats }) as {
+    .all({
+      suite_hash: suiteHash,
+      identity,
+      repeats,
+      shard_index: shard?.index ?? null,
+      shard_count: shard?.count ?? null,
+    }) as {
     kind: string;
     n: number;
     message: string | null;
@@ -229,8 +269,27 @@ export function modelStatusCounts(
   ).map((r) => ({ model: r.model, status: r.status, count: r.n, byRun: r.mine }));
 }
 
-/** Done cells of a suite and model identity, whatever their repeat. */
-export function doneCellCount(st: Statements, suiteHash: string, modelIdentity: string): number {
+/** Done cells of a suite and model identity, whatever their repeat (of the shard's tests when given). */
+export function doneCellCount(
+  st: Statements,
+  suiteHash: string,
+  modelIdentity: string,
+  shard?: Shard,
+): number {
+  if (shard)
+    return st
+      .prepared(
+        `SELECT count(*) FROM tests t JOIN cells c
+           ON c.suite_hash = t.suite_hash AND c.model_identity = @identity AND c.test_id = t.test_id
+         WHERE t.suite_hash = @suite_hash AND ${IN_SHARD} AND c.status = 'done'`,
+      )
+      .pluck()
+      .get({
+        suite_hash: suiteHash,
+        identity: modelIdentity,
+        shard_index: shard.index,
+        shard_count: shard.count,
+      }) as number;
   return st
     .prepared(
       `SELECT coalesce(sum(n), 0) FROM ${cellCountsSource(st)}

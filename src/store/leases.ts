@@ -1,19 +1,19 @@
-import { randomUUID } from 'node:crypto';
-import type { Lease, LeaseHolder, LeaseOutcome } from './records.js';
+import type { ChunkKey, ChunkLeaseHolder, ClaimOutcome } from './records.js';
 import type { Statements } from './statements.js';
 
 /**
- * Leases: which process runs a suite on this store (docs/decisions.md#e14-one-run-per-suite-and-store).
- * A holder renews its heartbeat while it runs and releases the lease at the end; a lease whose
- * heartbeat is older than the time to live, or whose process is gone (same host, `kill -0`
- * fails), is stale and taken over. The key is a string so sharded workers may later lease a
- * part of a suite.
+ * Cell leases: which worker calls which chunk of a suite's cells (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells).
+ * A chunk is leased by one owner until it expires; the owner renews its leases while it runs, and
+ * marks them finished once it went through the chunk's cells. A lease expired, or of a process of
+ * this host that is gone (`kill -0` fails), is taken over; a finished mark tells the workers that
+ * started before it that the chunk is done, and is stale for a worker started after it (which goes
+ * through the chunk again: stored cells cost nothing, failed ones are tried again).
  */
 
-/** A lease not renewed for this long is stale: its holder renews it every third of it. */
+/** A lease not renewed for this long is expired: its holder renews it every third of it. */
 export const LEASE_TTL_MS = 30_000;
 
-export interface AcquireOptions {
+export interface ClaimOptions {
   ttlMs?: number;
   /** Injectable for tests: the clock (epoch ms) and whether a pid on this host lives. */
   now?: () => number;
@@ -21,79 +21,82 @@ export interface AcquireOptions {
 }
 
 interface LeaseRow {
-  key: string;
-  token: string;
+  owner: string;
   pid: number;
   host: string;
-  command: string | null;
-  started_at: string;
-  heartbeat_ms: number;
+  expires_ms: number;
+  finished_ms: number | null;
 }
 
-export function acquireLease(
+const READ = `SELECT owner, pid, host, expires_ms, finished_ms FROM cell_leases
+              WHERE suite_hash = ? AND model_identity = ? AND chunk = ?`;
+
+/**
+ * The chunk for `holder`, unless another worker holds it (`held`) or finished it since `holder`
+ * started (`finished`). Read first without a write lock: most refusals need none.
+ */
+export function claimChunk(
   st: Statements,
-  key: string,
-  holder: LeaseHolder,
-  opts: AcquireOptions = {},
-): LeaseOutcome {
+  key: ChunkKey,
+  holder: ChunkLeaseHolder,
+  opts: ClaimOptions = {},
+): ClaimOutcome {
   const now = (opts.now ?? Date.now)();
   const ttl = opts.ttlMs ?? LEASE_TTL_MS;
   const alive = opts.isAlive ?? pidAlive;
+  const refusal = (row: LeaseRow | undefined): ClaimOutcome | undefined => {
+    if (!row || row.owner === holder.owner) return undefined;
+    if (row.finished_ms !== null) return row.finished_ms >= holder.startedMs ? 'finished' : undefined;
+    const gone = row.host === holder.host && !alive(row.pid);
+    return !gone && now <= row.expires_ms ? 'held' : undefined;
+  };
+  const args = [key.suiteHash, key.modelIdentity, key.chunk] as const;
+  const seen = refusal(st.prepared(READ).get(...args) as LeaseRow | undefined);
+  if (seen) return seen;
   return st.db
-    .transaction((): LeaseOutcome => {
-      const row = st.prepared('SELECT * FROM leases WHERE key = ?').get(key) as LeaseRow | undefined;
-      if (row) {
-        const held = toLease(row);
-        const dead = row.host === holder.host && !alive(row.pid);
-        if (!dead && now - row.heartbeat_ms <= ttl) return { acquired: false, holder: held };
-      }
-      const lease: Lease = {
-        key,
-        token: randomUUID(),
-        ...holder,
-        startedAt: new Date(now).toISOString(),
-        heartbeatMs: now,
-      };
+    .transaction((): ClaimOutcome => {
+      const held = refusal(st.prepared(READ).get(...args) as LeaseRow | undefined);
+      if (held) return held;
       st.prepared(
-        `INSERT OR REPLACE INTO leases (key, token, pid, host, command, started_at, heartbeat_ms)
-         VALUES (@key, @token, @pid, @host, @command, @started_at, @heartbeat_ms)`,
-      ).run({
-        key,
-        token: lease.token,
-        pid: holder.pid,
-        host: holder.host,
-        command: holder.command ?? null,
-        started_at: lease.startedAt,
-        heartbeat_ms: now,
-      });
-      return { acquired: true, lease, ...(row ? { tookOver: toLease(row) } : {}) };
+        `INSERT OR REPLACE INTO cell_leases (suite_hash, model_identity, chunk, owner, pid, host, expires_ms, finished_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, NULL)`,
+      ).run(...args, holder.owner, holder.pid, holder.host, now + ttl);
+      return 'claimed';
     })
     .immediate();
 }
 
-/** Moves the heartbeat on; false when the lease is no longer this holder's (it was taken over). */
-export function renewLease(st: Statements, lease: Lease, now: number = Date.now()): boolean {
-  const r = st
-    .prepared('UPDATE leases SET heartbeat_ms = ? WHERE key = ? AND token = ?')
-    .run(now, lease.key, lease.token);
-  return r.changes === 1;
+/** Moves the expiry of the owner's unfinished leases on; the chunks it still holds (others took the rest over). */
+export function renewChunks(st: Statements, owner: string, now: number, ttlMs = LEASE_TTL_MS): ChunkKey[] {
+  st.prepared('UPDATE cell_leases SET expires_ms = ? WHERE owner = ? AND finished_ms IS NULL').run(
+    now + ttlMs,
+    owner,
+  );
+  return heldChunks(st, owner);
 }
 
-/** Gives the lease up, if it is still this holder's. */
-export function releaseLease(st: Statements, lease: Lease): void {
-  st.prepared('DELETE FROM leases WHERE key = ? AND token = ?').run(lease.key, lease.token);
+function heldChunks(st: Statements, owner: string): ChunkKey[] {
+  return (
+    st
+      .prepared(
+        'SELECT suite_hash, model_identity, chunk FROM cell_leases WHERE owner = ? AND finished_ms IS NULL',
+      )
+      .raw()
+      .all(owner) as [string, string, number][]
+  ).map(([suiteHash, modelIdentity, chunk]) => ({ suiteHash, modelIdentity, chunk }));
 }
 
-function toLease(row: LeaseRow): Lease {
-  return {
-    key: row.key,
-    token: row.token,
-    pid: row.pid,
-    host: row.host,
-    ...(row.command !== null && { command: row.command }),
-    startedAt: row.started_at,
-    heartbeatMs: row.heartbeat_ms,
-  };
+/** The owner went through every cell of its chunks: marked finished for the workers waiting on them. */
+export function finishChunks(st: Statements, owner: string, now: number): void {
+  st.prepared('UPDATE cell_leases SET finished_ms = ? WHERE owner = ? AND finished_ms IS NULL').run(
+    now,
+    owner,
+  );
+}
+
+/** The owner stopped: its unfinished chunks are free at once. */
+export function releaseChunks(st: Statements, owner: string): void {
+  st.prepared('DELETE FROM cell_leases WHERE owner = ? AND finished_ms IS NULL').run(owner);
 }
 
 /** Whether a process of this host lives: signal 0 checks without sending (EPERM: it lives, as another user). */

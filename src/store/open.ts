@@ -18,11 +18,12 @@ export function openWriter(path: string): Database.Database {
     if (path !== ':memory:' && existsSync(path) && !writable(path)) throw readOnly(path);
     const db = new Database(path);
     try {
+      // First: writers opening one store at once wait for each other's locks (switching to WAL too).
+      db.pragma('busy_timeout = 5000');
       refuseForeign(db, path);
       db.pragma('journal_mode = WAL');
       // NORMAL in WAL mode survives a killed process (only an OS crash can lose the last commits).
       db.pragma('synchronous = NORMAL');
-      db.pragma('busy_timeout = 5000');
       db.pragma('foreign_keys = ON');
       applyMigrations(db);
       return db;

@@ -10,7 +10,7 @@ import { openStore, type Store } from './store.js';
 import { connectionOf } from './test-support/connection.js';
 
 /**
- * Every statement the viewer, the report, `waver check` and `waver export` run is planned along
+ * Every statement the viewer, the report, `waver check`, `waver export` and a shard's coverage run is planned along
  * an index: none reads the cells, tests, responses or attempts of the whole store, except the few
  * listed below with why (docs/decisions.md E16). And the cell counts the triggers keep equal the
  * cells themselves, through inserts, overwrites and a status that changes.
@@ -180,6 +180,11 @@ describe('query plans', () => {
     store.modelLabels(suite.hash);
     store.coverageByModel(suite.hash, 2);
     store.coverage(suite.hash, [{ identity, repeats: 2 }], { runId: run2 });
+    // A shard's run: its coverage, failures and stored cells (docs/decisions.md E19).
+    const shard = { index: 2, count: 3 };
+    store.coverage(suite.hash, [{ identity, repeats: 2 }], { runId: run2, shard });
+    store.failedKinds(suite.hash, identity, 2, shard);
+    store.doneCellCount(suite.hash, identity, shard);
     // waver export.
     for (const c of store.cells({ suiteHash: suite.hash, model: 'a' })) {
       store.getTest(c.suiteHash, c.testId);

@@ -146,26 +146,24 @@ export interface SuiteModelCoverage {
 }
 
 /** The failed cells of one suite and model identity with one error kind. */
-/** Who asks for a lease: a process on a host, and what it runs. */
-export interface LeaseHolder {
+/** A chunk of a suite's cells for one model (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells). */
+export interface ChunkKey {
+  suiteHash: string;
+  modelIdentity: string;
+  /** The chunk's number: its tests' positions divided by the chunk size. */
+  chunk: number;
+}
+
+/** A worker asking for chunks: its own id, its process and host, and when it started (epoch ms). */
+export interface ChunkLeaseHolder {
+  owner: string;
   pid: number;
   host: string;
-  /** What the holder runs, for the message another process gets (`waver ladder`). */
-  command?: string;
+  startedMs: number;
 }
 
-/** A lease held: its key (a suite's hash), this holding's token, and when it began and was last renewed. */
-export interface Lease extends LeaseHolder {
-  key: string;
-  token: string;
-  startedAt: string;
-  /** Epoch milliseconds of the last renewal. */
-  heartbeatMs: number;
-}
-
-export type LeaseOutcome =
-  | { acquired: true; lease: Lease /** The stale lease it replaced. */; tookOver?: Lease }
-  | { acquired: false; holder: Lease };
+/** claimed: the holder's now; held: another live worker's; finished: done by a worker since the holder started. */
+export type ClaimOutcome = 'claimed' | 'held' | 'finished';
 
 /** The failed cells of one kind (a suite and model's), with the message of the first one stored. */
 export interface FailedKind {

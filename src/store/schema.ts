@@ -117,7 +117,7 @@ export const MIGRATIONS: readonly ((db: DB) => void)[] = [
       CREATE INDEX stopped_attempts_cell ON stopped_attempts(suite_hash, model_identity, test_id, repeat);
     `);
   },
-  // Which process runs a suite on this store (docs/decisions.md#e14-one-run-per-suite-and-store).
+  // Which process ran a suite on this store: replaced by cell_leases (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells).
   (db) => {
     db.exec(`
       CREATE TABLE leases (
@@ -177,6 +177,25 @@ export const MIGRATIONS: readonly ((db: DB) => void)[] = [
         PRIMARY KEY (batch_id, custom_id, test_id, repeat)
       ) WITHOUT ROWID;
       CREATE INDEX batch_cells_cell ON batch_cells(suite_hash, model_identity, test_id, repeat);
+    `);
+  },
+  // Workers share a store by leasing chunks of cells, not whole suites
+  // (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells).
+  (db) => {
+    db.exec(`
+      DROP TABLE IF EXISTS leases;
+      CREATE TABLE cell_leases (
+        suite_hash TEXT NOT NULL,
+        model_identity TEXT NOT NULL,
+        chunk INTEGER NOT NULL,
+        owner TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        expires_ms INTEGER NOT NULL,
+        finished_ms INTEGER,
+        PRIMARY KEY (suite_hash, model_identity, chunk)
+      ) WITHOUT ROWID;
+      CREATE INDEX cell_leases_owner ON cell_leases(owner);
     `);
   },
 ];
@@ -271,21 +290,30 @@ export const CELL_COUNTS_FROM_CELLS = `(
          count(*) AS n, min(c.id) AS first_id
   FROM cells c GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9)`;
 
-/** Runs the migrations a store lacks, each in its own transaction with its user_version bump. */
+/**
+ * Runs the migrations a store lacks, each in its own transaction with its user_version bump. The
+ * version is read inside each transaction: processes opening a new store at once (workers sharing
+ * it, docs/decisions.md E14) migrate it once between them.
+ */
 export function applyMigrations(db: DB, migrations: readonly ((db: DB) => void)[] = MIGRATIONS): number {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > migrations.length) {
+  const version = () => db.pragma('user_version', { simple: true }) as number;
+  if (version() > migrations.length) {
     throw new InputError(
-      `the store has schema version ${current}, newer than this waver knows (${migrations.length}); upgrade waver`,
+      `the store has schema version ${version()}, newer than this waver knows (${migrations.length}); upgrade waver`,
       { file: db.name },
     );
   }
-  for (let v = current; v < migrations.length; v++) {
-    const step = migrations[v] as (db: DB) => void;
-    db.transaction(() => {
-      step(db);
-      db.pragma(`user_version = ${v + 1}`);
-    }).immediate();
+  for (let migrated = false; !migrated; ) {
+    migrated = db
+      .transaction((): boolean => {
+        const v = version();
+        const step = migrations[v];
+        if (step === undefined) return true;
+        step(db);
+        db.pragma(`user_version = ${v + 1}`);
+        return false;
+      })
+      .immediate();
   }
   return migrations.length;
 }

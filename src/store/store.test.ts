@@ -160,51 +160,66 @@ describe('openStore refuses what is not a waver store', () => {
   });
 });
 
-describe('leases', () => {
-  const me = { pid: 100, host: 'here' };
-  const other = { pid: 200, host: 'here' };
+describe('cell leases', () => {
+  const chunk = (n: number, modelIdentity = identity) => ({ suiteHash: suite.hash, modelIdentity, chunk: n });
+  const me = { owner: 'me', pid: 100, host: 'here', startedMs: 0 };
+  const other = { owner: 'other', pid: 200, host: 'here', startedMs: 0 };
   const alive = () => true;
 
-  it('one holder at a time; released, or stale by heartbeat or by a dead pid, it is taken over', () => {
+  it('one holder a chunk; expired, or of a dead pid of this host, it is taken over; renewal says what is still held', () => {
     const store = openStore(tempDb());
-    const first = store.acquireLease('suite-a', me, { now: () => 1_000, isAlive: alive });
-    if (!first.acquired) throw new Error('expected the lease');
-    const refused = store.acquireLease('suite-a', other, { now: () => 20_000, isAlive: alive });
-    expect(refused).toMatchObject({
-      acquired: false,
-      holder: { pid: 100, host: 'here', heartbeatMs: 1_000 },
-    });
-    // Another suite is another lease.
-    expect(store.acquireLease('suite-b', other, { isAlive: alive }).acquired).toBe(true);
+    const at = (now: number, isAlive = alive) => ({ now: () => now, isAlive, ttlMs: 30_000 });
+    expect(store.claimChunk(chunk(0), me, at(1_000))).toBe('claimed');
+    expect(store.claimChunk(chunk(0), me, at(2_000))).toBe('claimed');
+    expect(store.claimChunk(chunk(0), other, at(20_000))).toBe('held');
+    // Another chunk, or the same chunk of another model, is another lease.
+    expect(store.claimChunk(chunk(1), other, at(20_000))).toBe('claimed');
+    expect(store.claimChunk(chunk(0, 'gguf:x'), other, at(20_000))).toBe('claimed');
     // Renewed, it stays; not renewed within the time to live, it is taken over.
-    expect(store.renewLease(first.lease, 25_000)).toBe(true);
-    expect(store.acquireLease('suite-a', other, { now: () => 50_000, isAlive: alive }).acquired).toBe(false);
-    const late = store.acquireLease('suite-a', other, { now: () => 60_000, isAlive: alive });
-    expect(late).toMatchObject({ acquired: true, tookOver: { pid: 100 } });
-    // The old holder learns it lost the lease, and its release leaves the new holder's alone.
-    expect(store.renewLease(first.lease, 61_000)).toBe(false);
-    store.releaseLease(first.lease);
-    expect(store.acquireLease('suite-a', me, { now: () => 62_000, isAlive: alive }).acquired).toBe(false);
+    expect(store.renewChunks('me', 25_000, 30_000)).toEqual([chunk(0)]);
+    expect(store.claimChunk(chunk(0), other, at(55_000))).toBe('held');
+    expect(store.claimChunk(chunk(0), other, at(55_001))).toBe('claimed');
+    expect(store.renewChunks('me', 56_000, 30_000)).toEqual([]);
     // A holder of this host whose process is gone is taken over at once; one of another host is not.
-    expect(store.acquireLease('suite-a', me, { now: () => 62_000, isAlive: () => false }).acquired).toBe(
-      true,
-    );
-    const remote = { pid: 300, host: 'elsewhere' };
-    expect(store.acquireLease('suite-c', remote, { now: () => 0 }).acquired).toBe(true);
-    expect(store.acquireLease('suite-c', me, { now: () => 1_000, isAlive: () => false }).acquired).toBe(
-      false,
-    );
+    expect(
+      store.claimChunk(
+        chunk(0),
+        me,
+        at(56_000, () => false),
+      ),
+    ).toBe('claimed');
+    const remote = { owner: 'remote', pid: 300, host: 'elsewhere', startedMs: 0 };
+    expect(store.claimChunk(chunk(2), remote, at(0))).toBe('claimed');
+    expect(
+      store.claimChunk(
+        chunk(2),
+        me,
+        at(1_000, () => false),
+      ),
+    ).toBe('held');
     store.close();
   });
 
-  it('a released lease is free, and the real pid check sees this process alive', () => {
+  it('a finished chunk is done for the workers started before it, and free again for later ones; a released one is free', () => {
     const store = openStore(tempDb());
-    const mine = { pid: process.pid, host: 'here' };
-    const held = store.acquireLease('s', mine);
-    if (!held.acquired) throw new Error('expected the lease');
-    expect(store.acquireLease('s', { pid: process.pid + 1, host: 'here' }).acquired).toBe(false);
-    store.releaseLease(held.lease);
-    expect(store.acquireLease('s', { pid: process.pid + 1, host: 'here' }).acquired).toBe(true);
+    const opts = { now: () => 10_000, isAlive: alive };
+    expect(store.claimChunk(chunk(0), me, opts)).toBe('claimed');
+    expect(store.claimChunk(chunk(1), me, opts)).toBe('claimed');
+    store.finishChunks('me', 10_000);
+    expect(store.claimChunk(chunk(0), other, opts)).toBe('finished');
+    expect(store.claimChunk(chunk(0), { ...other, startedMs: 10_001 }, opts)).toBe('claimed');
+    expect(store.claimChunk(chunk(2), me, opts)).toBe('claimed');
+    store.releaseChunks('me');
+    expect(store.claimChunk(chunk(2), other, opts)).toBe('claimed');
+    // A finished chunk is not released.
+    expect(store.claimChunk(chunk(1), other, opts)).toBe('finished');
+    store.close();
+  });
+
+  it('the real pid check sees this process alive', () => {
+    const store = openStore(tempDb());
+    expect(store.claimChunk(chunk(0), { ...me, pid: process.pid })).toBe('claimed');
+    expect(store.claimChunk(chunk(0), other)).toBe('held');
     store.close();
   });
 });

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Coverage, Suite, SuiteTest } from '../run/types.js';
+import type { Coverage, Shard, Suite, SuiteTest } from '../run/types.js';
 import { auxResult, countAuxResults, insertAuxResult, putAuxResult } from './aux-results.js';
 import {
   type BatchCell,
@@ -39,7 +39,7 @@ import {
   failedKinds,
   modelStatusCounts,
 } from './coverage.js';
-import { type AcquireOptions, acquireLease, releaseLease, renewLease } from './leases.js';
+import { type ClaimOptions, claimChunk, finishChunks, releaseChunks, renewChunks } from './leases.js';
 import { openReader, openWriter } from './open.js';
 import type {
   AuxResultRow,
@@ -49,12 +49,12 @@ import type {
   CellText,
   CellTotal,
   CellWrite,
+  ChunkKey,
+  ChunkLeaseHolder,
+  ClaimOutcome,
   CoverageModel,
   FailedKind,
   FailureGroup,
-  Lease,
-  LeaseHolder,
-  LeaseOutcome,
   LightCell,
   ModelStatusCount,
   RunListing,
@@ -89,7 +89,7 @@ import {
 } from './suites.js';
 
 export type { BatchCell, BatchRecord, BatchState, NewBatch } from './batches.js';
-export { type AcquireOptions, LEASE_TTL_MS } from './leases.js';
+export { type ClaimOptions, LEASE_TTL_MS } from './leases.js';
 export type * from './records.js';
 export { applyMigrations, MIGRATIONS } from './schema.js';
 
@@ -260,9 +260,9 @@ export class Store {
     return doneCellKey(this.st, suiteHash, modelIdentity, testId, repeat);
   }
 
-  /** How many cells of a suite and model identity are stored done (any repeat). */
-  doneCellCount(suiteHash: string, modelIdentity: string): number {
-    return doneCellCount(this.st, suiteHash, modelIdentity);
+  /** How many cells of a suite and model identity are stored done (any repeat; of a shard's tests when given). */
+  doneCellCount(suiteHash: string, modelIdentity: string, shard?: Shard): number {
+    return doneCellCount(this.st, suiteHash, modelIdentity, shard);
   }
 
   /** Response, cell and attempts of a finished cell, in one transaction. */
@@ -351,15 +351,20 @@ export class Store {
    * Coverage of a suite for some models, from the store alone: total = the sum over tests of
    * their repeats (a test's own `repeats`, else the model's) per model; pending = total - done -
    * failed. With `runId`, `cached` counts done cells that run did not call for (written earlier,
-   * or linked to a stored response); without, cells stored with no call.
+   * or linked to a stored response); without, cells stored with no call. With `shard`, of the
+   * shard's tests only (docs/decisions.md#e19-shards-deal-tests-round-robin).
    */
-  coverage(suiteHash: string, models: CoverageModel[], opts: { runId?: string } = {}): Coverage {
+  coverage(
+    suiteHash: string,
+    models: CoverageModel[],
+    opts: { runId?: string; shard?: Shard } = {},
+  ): Coverage {
     return coverage(this.st, suiteHash, models, opts);
   }
 
   /** A model's failed cells of a suite (as coverage() counts them) by kind, each with its first message. */
-  failedKinds(suiteHash: string, modelIdentity: string, repeats: number): FailedKind[] {
-    return failedKinds(this.st, suiteHash, modelIdentity, repeats);
+  failedKinds(suiteHash: string, modelIdentity: string, repeats: number, shard?: Shard): FailedKind[] {
+    return failedKinds(this.st, suiteHash, modelIdentity, repeats, shard);
   }
 
   /**
@@ -394,25 +399,29 @@ export class Store {
     return modelStatusCounts(this.st, suiteHash, runId, repeats);
   }
 
-  // Leases
+  // Cell leases (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells)
 
   /**
-   * The lease on a suite of this store for `holder`, unless another process holds it (then that
-   * holder): a lease not renewed within its time to live, or of a process of this host that is
-   * gone, is taken over (see leases.ts).
+   * A chunk of cells for `holder`, unless another worker holds it or finished it since the holder
+   * started: a lease expired, or of a process of this host that is gone, is taken over (leases.ts).
    */
-  acquireLease(suiteHash: string, holder: LeaseHolder, opts: AcquireOptions = {}): LeaseOutcome {
-    return acquireLease(this.st, suiteHash, holder, opts);
+  claimChunk(key: ChunkKey, holder: ChunkLeaseHolder, opts: ClaimOptions = {}): ClaimOutcome {
+    return claimChunk(this.st, key, holder, opts);
   }
 
-  /** Renews a lease's heartbeat; false when it was taken over meanwhile. */
-  renewLease(lease: Lease, now?: number): boolean {
-    return renewLease(this.st, lease, now);
+  /** Renews the owner's unfinished leases; the chunks it still holds. */
+  renewChunks(owner: string, now: number = Date.now(), ttlMs?: number): ChunkKey[] {
+    return renewChunks(this.st, owner, now, ttlMs);
   }
 
-  /** Gives a lease up (a lease taken over since is left to its new holder). */
-  releaseLease(lease: Lease): void {
-    releaseLease(this.st, lease);
+  /** Marks the owner's unfinished leases finished. */
+  finishChunks(owner: string, now: number = Date.now()): void {
+    finishChunks(this.st, owner, now);
+  }
+
+  /** Frees the owner's unfinished leases (it stopped before going through them). */
+  releaseChunks(owner: string): void {
+    releaseChunks(this.st, owner);
   }
 
   // Provider batches (docs/batch.md)

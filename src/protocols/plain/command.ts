@@ -12,7 +12,7 @@ export const runCommand: ProtocolCommand<Suite, undefined, RunOutcome<undefined>
     .description('run a suite file (JSONL of {id, prompt, system?}) against models and store every response')
     .option('--suite <file>', 'suite file');
   // A plain suite has no roles, no dataset and no random choices.
-  addCommonOptions(cmd, ['models', 'store', 'output', 'calls', 'dryRun']).action(async () => {
+  addCommonOptions(cmd, ['models', 'store', 'output', 'calls', 'shard', 'dryRun']).action(async () => {
     const config = commandConfig(cmd, ctx.config, { suite: cmd.opts<{ suite?: string }>().suite });
     process.exitCode = await executeProtocol(plain, config, {
       run: runView({ line: () => undefined }),

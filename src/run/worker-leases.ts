@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { type ChunkKey, type ClaimOptions, LEASE_TTL_MS, type Store } from '../store/store.js';
+import type { Cell, Suite } from './types.js';
+
+/**
+ * One run's share of a suite on a store that other workers may run too
+ * (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells): a cell is called only
+ * once its chunk (CHUNK_TESTS tests of one model, every repeat) is leased to this run; chunks that
+ * other workers hold are deferred, and waited for once this run's own are through.
+ */
+
+/** Tests per chunk: a lease costs one write, so a chunk is many cells; small enough to split a suite's tail. */
+export const CHUNK_TESTS = 32;
+
+export interface WorkerLeaseOptions extends Pick<ClaimOptions, 'ttlMs' | 'isAlive'> {
+  /** Injectable for tests: the clock (epoch ms). */
+  now?: () => number;
+}
+
+export class WorkerLeases {
+  readonly owner = randomUUID();
+  private readonly holder;
+  private readonly positions: Map<string, number>;
+  /** By chunk key: whether this run holds the chunk (false: deferred, another worker's). */
+  private readonly decided = new Map<string, boolean>();
+  private readonly deferred = new Map<string, ChunkKey>();
+  /** Chunks this run holds and has not finished: those it renews. */
+  private readonly active = new Set<string>();
+  private readonly beat: NodeJS.Timeout;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly store: Store,
+    private readonly suite: Suite,
+    private readonly opts: WorkerLeaseOptions = {},
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.holder = { owner: this.owner, pid: process.pid, host: hostname(), startedMs: this.now() };
+    this.positions = new Map(suite.tests.map((t, i) => [t.id, i]));
+    const ttl = opts.ttlMs ?? LEASE_TTL_MS;
+    this.beat = setInterval(() => this.renew(), ttl / 3);
+    this.beat.unref();
+  }
+
+  /** Whether this run may call the cell (its chunk is leased to it now, or already was). */
+  claim = (cell: Cell, modelIdentity: string): boolean => {
+    const key: ChunkKey = { suiteHash: this.suite.hash, modelIdentity, chunk: this.chunkOf(cell.testId) };
+    const id = idOf(key);
+    const known = this.decided.get(id);
+    if (known !== undefined) return known;
+    const outcome = this.store.claimChunk(key, this.holder, this.claimOptions());
+    const mine = outcome === 'claimed';
+    this.decided.set(id, mine);
+    if (mine) this.active.add(id);
+    if (outcome === 'held') this.deferred.set(id, key);
+    return mine;
+  };
+
+  /** A test's chunk: its position in the whole suite (not a shard's), CHUNK_TESTS to a chunk. */
+  private chunkOf(testId: string): number {
+    return Math.floor((this.positions.get(testId) ?? 0) / CHUNK_TESTS);
+  }
+
+  /** Whether chunks other workers held are still to be waited for. */
+  get waiting(): boolean {
+    return this.deferred.size > 0;
+  }
+
+  /**
+   * The deferred chunks that are this run's now (their holder stopped, crashed or let them
+   * expire); those finished meanwhile are forgotten, and those still held stay deferred.
+   */
+  takeOver(): ChunkKey[] {
+    const taken: ChunkKey[] = [];
+    for (const [id, key] of this.deferred) {
+      const outcome = this.store.claimChunk(key, this.holder, this.claimOptions());
+      if (outcome === 'held') continue;
+      this.deferred.delete(id);
+      if (outcome === 'claimed') {
+        this.decided.set(id, true);
+        this.active.add(id);
+        taken.push(key);
+      }
+    }
+    return taken;
+  }
+
+  /** `part` (the suite, or the shard of it this run runs) with only its tests in `chunks` of one model. */
+  testsIn(part: Suite, chunks: readonly ChunkKey[], modelIdentity: string): Suite {
+    const wanted = new Set(chunks.filter((c) => c.modelIdentity === modelIdentity).map((c) => c.chunk));
+    return { ...part, tests: part.tests.filter((t) => wanted.has(this.chunkOf(t.id))) };
+  }
+
+  /** This run went through its chunks' cells: the workers waiting on them go on. */
+  finish(): void {
+    this.store.finishChunks(this.owner, this.now());
+    this.active.clear();
+  }
+
+  /** Stops renewing; a run that stopped early frees its unfinished chunks for the others at once. */
+  close(stopped: boolean): void {
+    clearInterval(this.beat);
+    if (stopped) this.store.releaseChunks(this.owner);
+  }
+
+  /**
+   * Renews this run's leases. A chunk taken over meanwhile (this run stalled past the time to live)
+   * is left to its new holder: the cells of it not read yet are deferred.
+   */
+  private renew(): void {
+    try {
+      const held = new Set(this.store.renewChunks(this.owner, this.now(), this.opts.ttlMs).map(idOf));
+      for (const id of this.active)
+        if (!held.has(id)) {
+          this.active.delete(id);
+          this.decided.set(id, false);
+          this.deferred.set(id, keyOf(id));
+        }
+    } catch {
+      // A store busy past its timeout: the next beat tries again, well within the time to live.
+    }
+  }
+
+  private claimOptions(): ClaimOptions {
+    return {
+      now: this.now,
+      ...(this.opts.ttlMs && { ttlMs: this.opts.ttlMs }),
+      ...(this.opts.isAlive && { isAlive: this.opts.isAlive }),
+    };
+  }
+}
+
+function idOf(k: ChunkKey): string {
+  return `${k.suiteHash}\u0000${k.modelIdentity}\u0000${k.chunk}`;
+}
+
+function keyOf(id: string): ChunkKey {
+  const [suiteHash, modelIdentity, chunk] = id.split('\u0000') as [string, string, string];
+  return { suiteHash, modelIdentity, chunk: Number(chunk) };
+}
