@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
-import { assertBuilt, runCli, startCli } from './test-support/cli.js';
+import { assertBuilt, exportedCells, runCli, startCli } from './test-support/cli.js';
 
 /**
  * `waver run --batch` against `waver serve` over the real tiny model: the openai: provider's batch
@@ -95,14 +95,7 @@ describe.skipIf(tinyModelMissing)(`waver run --batch against waver serve ${tinyM
     expect(batches[0]?.request_counts).toEqual({ total: 5, completed: 5, failed: 0 });
     expect(requestsTo('POST', '/v1/chat/completions')).toBe(chatBefore);
 
-    const exported = await runCli(['export', '--store', store]);
-    const cells = exported.stdout
-      .trim()
-      .split('\n')
-      .map(
-        (l) =>
-          JSON.parse(l) as { status: string; response: { text: string; usage: { outputTokens: number } } },
-      );
+    const cells = await exportedCells(store);
     expect(cells).toHaveLength(5);
     for (const c of cells) {
       expect(c.status).toBe('done');

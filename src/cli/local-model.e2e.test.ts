@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG } from '../protocols/index.js';
 import { repoRoot, tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
-import { assertBuilt, cleanEnv, runCli, startCli } from './test-support/cli.js';
+import { assertBuilt, cleanEnv, exportedCells, runCli, startCli } from './test-support/cli.js';
 
 beforeAll(assertBuilt);
 
@@ -96,14 +96,7 @@ withModel(`the CLI with the real tiny model ${tinyModelMissing ?? ''}`, () => {
         '16',
       ]);
       expect(r.code).toBe(0);
-      const exported = await runCli(['export', '--store', store]);
-      const cells = exported.stdout
-        .trim()
-        .split('\n')
-        .map(
-          (l) =>
-            JSON.parse(l) as { status: string; response: { text: string; usage: { outputTokens: number } } },
-        );
+      const cells = await exportedCells(store);
       expect(cells).toHaveLength(3);
       for (const c of cells) {
         expect(c.status).toBe('done');

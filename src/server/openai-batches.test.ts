@@ -1,8 +1,7 @@
-import OpenAI, { toFile } from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGgufProvider, type GgufProvider } from '../models/gguf.js';
-import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
-import { type OpenAIServer, startOpenAIServer } from './openai-server.js';
+import { toFile } from 'openai';
+import { describe, expect, it } from 'vitest';
+import { servedTinyModel } from '../test-support/served-tiny-model.js';
+import { tinyModelMissing } from '../test-support/shared.js';
 
 /**
  * waver serve's Files and Batch API over the real tiny model, driven by the official openai SDK:
@@ -11,25 +10,13 @@ import { type OpenAIServer, startOpenAIServer } from './openai-server.js';
 describe.skipIf(tinyModelMissing)(
   `waver serve's batch API over the tiny model ${tinyModelMissing ?? ''}`,
   () => {
-    let model: GgufProvider;
-    let server: OpenAIServer;
-    let client: OpenAI;
-
-    beforeAll(async () => {
-      model = await createGgufProvider({ modelPath: tinyModelPath as string, contextSize: 256 });
-      server = await startOpenAIServer({ provider: model, modelName: 'tiny' });
-      client = new OpenAI({ baseURL: server.url, apiKey: 'none', maxRetries: 0 });
-    });
-    afterAll(async () => {
-      await server?.close();
-      await model?.close();
-    });
+    const tiny = servedTinyModel();
 
     const line = (customId: string, body: Record<string, unknown>, url = '/v1/chat/completions') =>
       JSON.stringify({ custom_id: customId, method: 'POST', url, body });
 
     async function upload(lines: string[]) {
-      return client.files.create({
+      return tiny.client.files.create({
         file: await toFile(Buffer.from(`${lines.join('\n')}\n`), 'input.jsonl'),
         purpose: 'batch',
       });
@@ -37,7 +24,7 @@ describe.skipIf(tinyModelMissing)(
 
     async function finished(id: string) {
       for (;;) {
-        const b = await client.batches.retrieve(id);
+        const b = await tiny.client.batches.retrieve(id);
         if (!['validating', 'in_progress', 'finalizing', 'cancelling'].includes(b.status)) return b;
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -47,7 +34,7 @@ describe.skipIf(tinyModelMissing)(
     // biome-ignore lint/suspicious/noExplicitAny: output lines under test
     async function lines(fileId: string | null | undefined): Promise<any[]> {
       if (!fileId) return [];
-      const text = await (await client.files.content(fileId)).text();
+      const text = await (await tiny.client.files.content(fileId)).text();
       return text
         .trim()
         .split('\n')
@@ -62,8 +49,8 @@ describe.skipIf(tinyModelMissing)(
         ),
       );
       expect(file).toMatchObject({ object: 'file', purpose: 'batch', filename: 'input.jsonl' });
-      expect((await client.files.retrieve(file.id)).bytes).toBe(file.bytes);
-      const created = await client.batches.create({
+      expect((await tiny.client.files.retrieve(file.id)).bytes).toBe(file.bytes);
+      const created = await tiny.client.batches.create({
         input_file_id: file.id,
         endpoint: '/v1/chat/completions',
         completion_window: '24h',
@@ -74,7 +61,7 @@ describe.skipIf(tinyModelMissing)(
       expect(batch.error_file_id).toBeNull();
       const out = await lines(batch.output_file_id);
       expect(out.map((o) => o.custom_id).sort()).toEqual(['req-0', 'req-1', 'req-2', 'req-3']);
-      const direct = await client.chat.completions.create({
+      const direct = await tiny.client.chat.completions.create({
         model: 'tiny',
         messages: [{ role: 'user', content: prompts[2] as string }],
         max_tokens: 8,
@@ -84,7 +71,7 @@ describe.skipIf(tinyModelMissing)(
       expect(third.error).toBeNull();
       expect(third.response.body.choices[0].message.content).toBe(direct.choices[0]?.message.content);
       expect(third.response.body.usage.completion_tokens).toBe(8);
-      const listed = await client.batches.list();
+      const listed = await tiny.client.batches.list();
       expect(listed.data.map((b) => b.id)).toContain(created.id);
     }, 60_000);
 
@@ -95,7 +82,7 @@ describe.skipIf(tinyModelMissing)(
       ]);
       const batch = await finished(
         (
-          await client.batches.create({
+          await tiny.client.batches.create({
             input_file_id: file.id,
             endpoint: '/v1/chat/completions',
             completion_window: '24h',
@@ -117,7 +104,7 @@ describe.skipIf(tinyModelMissing)(
         line('a', { messages: [{ role: 'user', content: 'Hi' }] }),
         line('b', { prompt: 'Hi' }, '/v1/completions'),
       ]);
-      const batch = await client.batches.create({
+      const batch = await tiny.client.batches.create({
         input_file_id: file.id,
         endpoint: '/v1/chat/completions',
         completion_window: '24h',
@@ -131,12 +118,15 @@ describe.skipIf(tinyModelMissing)(
 
     it('refuses another purpose, an unknown file and an unknown batch', async () => {
       await expect(
-        client.files.create({ file: await toFile(Buffer.from('{}\n'), 'x.jsonl'), purpose: 'fine-tune' }),
+        tiny.client.files.create({
+          file: await toFile(Buffer.from('{}\n'), 'x.jsonl'),
+          purpose: 'fine-tune',
+        }),
       ).rejects.toMatchObject({ status: 400 });
-      await expect(client.files.retrieve('file-nope')).rejects.toMatchObject({ status: 404 });
-      await expect(client.batches.retrieve('batch_nope')).rejects.toMatchObject({ status: 404 });
+      await expect(tiny.client.files.retrieve('file-nope')).rejects.toMatchObject({ status: 404 });
+      await expect(tiny.client.batches.retrieve('batch_nope')).rejects.toMatchObject({ status: 404 });
       await expect(
-        client.batches.create({
+        tiny.client.batches.create({
           input_file_id: 'file-nope',
           endpoint: '/v1/chat/completions',
           completion_window: '24h',
@@ -150,12 +140,12 @@ describe.skipIf(tinyModelMissing)(
           line(`c${i}`, { messages: [{ role: 'user', content: `Story ${i}` }], max_tokens: 64 }),
         ),
       );
-      const created = await client.batches.create({
+      const created = await tiny.client.batches.create({
         input_file_id: file.id,
         endpoint: '/v1/chat/completions',
         completion_window: '24h',
       });
-      const cancelling = await client.batches.cancel(created.id);
+      const cancelling = await tiny.client.batches.cancel(created.id);
       expect(['cancelling', 'cancelled']).toContain(cancelling.status);
       const batch = await finished(created.id);
       expect(batch.status).toBe('cancelled');

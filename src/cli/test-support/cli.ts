@@ -77,3 +77,14 @@ export function startCli(
 export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
   return startCli(args, opts).done;
 }
+
+/** A store's cells as `waver export` writes them, one object a line. */
+export async function exportedCells<
+  T = { status: string; response: { text: string; usage: { outputTokens: number } } },
+>(store: string): Promise<T[]> {
+  const exported = await runCli(['export', '--store', store]);
+  return exported.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as T);
+}

@@ -1,13 +1,11 @@
 import { join } from 'node:path';
-import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../config/load.js';
-import { createGgufProvider, type GgufProvider } from '../../models/gguf.js';
 import type { FetchFn } from '../../models/types.js';
-import { type OpenAIServer, startOpenAIServer } from '../../server/openai-server.js';
 import { openStore } from '../../store/store.js';
 import { scratchDir } from '../../test-support/scratch.js';
-import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
+import { servedTinyModel } from '../../test-support/served-tiny-model.js';
+import { tinyModelMissing } from '../../test-support/shared.js';
 import { runSuite } from '../run-suite.js';
 import { suiteOf } from '../suite.js';
 
@@ -19,26 +17,14 @@ import { suiteOf } from '../suite.js';
 describe.skipIf(tinyModelMissing)(
   `openai: batches whose creation answer is lost ${tinyModelMissing ?? ''}`,
   () => {
-    let model: GgufProvider;
-    let server: OpenAIServer;
-    let client: OpenAI;
+    const tiny = servedTinyModel();
 
-    beforeAll(async () => {
-      model = await createGgufProvider({ modelPath: tinyModelPath as string, contextSize: 256 });
-      server = await startOpenAIServer({ provider: model, modelName: 'tiny' });
-      client = new OpenAI({ baseURL: server.url, apiKey: 'none', maxRetries: 0 });
-    });
-    afterAll(async () => {
-      await server?.close();
-      await model?.close();
-    });
-
-    const serverBatches = async () => (await client.batches.list()).data.length;
+    const serverBatches = async () => (await tiny.client.batches.list()).data.length;
     const isCreate = (input: Parameters<FetchFn>[0], init?: RequestInit) =>
       init?.method === 'POST' && String(input instanceof Request ? input.url : input).endsWith('/v1/batches');
     const config = (store: string) =>
       validateConfig({
-        models: [`openai:tiny@${server.url}`],
+        models: [`openai:tiny@${tiny.server.url}`],
         store,
         batch: true,
         batchPollMs: 20,
@@ -121,7 +107,7 @@ describe.skipIf(tinyModelMissing)(
         if (isCreate(input, init) && cancelled === undefined) {
           const batch = (await res.clone().json()) as { id: string };
           cancelled = batch.id;
-          await client.batches.cancel(batch.id);
+          await tiny.client.batches.cancel(batch.id);
         }
         return res;
       };
@@ -132,12 +118,12 @@ describe.skipIf(tinyModelMissing)(
       );
       const r = await runSuite(config(store), many, { env: {}, fetch: cancelling });
       expect(r.complete).toBe(true);
-      const first = await client.batches.retrieve(cancelled as string);
+      const first = await tiny.client.batches.retrieve(cancelled as string);
       expect(first.status).toBe('cancelled');
       const answeredFirst = first.request_counts?.completed ?? 0;
       expect(answeredFirst).toBeLessThan(20);
       expect(await serverBatches()).toBe(before + 2);
-      const second = (await client.batches.list()).data[0];
+      const second = (await tiny.client.batches.list()).data[0];
       expect(second?.request_counts?.total).toBe(20 - answeredFirst);
       const { cells, batches } = cellsOf(store);
       expect(cells.filter((c) => c.status === 'done')).toHaveLength(20);
