@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
-import { assertBuilt, runCli } from './test-support/cli.js';
+import { assertBuilt, queryStore, runCli } from './test-support/cli.js';
 
 /**
  * `--shard K/N` and `waver merge` through the real CLI against an instant loopback server that
@@ -29,18 +29,9 @@ function writeSuite(dir: string, n: number): string {
   return path;
 }
 
-function query<T>(store: string, sql: string): T[] {
-  const db = new Database(store, { readonly: true });
-  try {
-    return db.prepare(sql).all() as T[];
-  } finally {
-    db.close();
-  }
-}
-
 /** What a store holds of its cells, in a stable order: everything but ids, clocks and run ids. */
 function cellsOf(store: string) {
-  return query(
+  return queryStore(
     store,
     `SELECT c.suite_hash, c.model, c.model_identity, c.test_id, c.repeat, c.status, c.response_key, r.text
      FROM cells c LEFT JOIN responses r ON r.key = c.response_key ORDER BY 1, 3, 4, 5`,
@@ -48,7 +39,7 @@ function cellsOf(store: string) {
 }
 
 function countsOf(store: string) {
-  return query(
+  return queryStore(
     store,
     `SELECT suite_hash, model_identity, status, sum(n) AS n FROM cell_counts GROUP BY 1, 2, 3 HAVING sum(n) > 0`,
   );
@@ -96,7 +87,7 @@ describe('three shards and waver merge', () => {
     expect(m.stdout).toMatch(/merged\.db: 300 cells/);
     expect(cellsOf(merged)).toEqual(cellsOf(whole));
     expect(countsOf(merged)).toEqual(countsOf(whole));
-    expect(query(merged, 'SELECT count(*) AS n FROM attempts')).toEqual([{ n: 300 }]);
+    expect(queryStore(merged, 'SELECT count(*) AS n FROM attempts')).toEqual([{ n: 300 }]);
 
     // The merged store answers the whole run: the same command asks nothing.
     const again = await runCli([...base, '--store', merged], { cwd: dir });
@@ -112,7 +103,7 @@ describe('three shards and waver merge', () => {
     const twice = await runCli(['merge', ...shards, '--out', merged], { cwd: dir });
     expect(twice.code, twice.stderr).toBe(0);
     expect(cellsOf(merged)).toEqual(cellsOf(whole));
-    expect(query(merged, 'SELECT count(*) AS n FROM attempts')).toEqual([{ n: 300 }]);
+    expect(queryStore(merged, 'SELECT count(*) AS n FROM attempts')).toEqual([{ n: 300 }]);
   }, 120_000);
 
   it('shard a protocol command too: each ladder shard exits 0 and the merged store holds the unsharded cells', async () => {

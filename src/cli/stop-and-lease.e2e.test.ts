@@ -1,10 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
-import { assertBuilt, runCli, startCli } from './test-support/cli.js';
+import { assertBuilt, queryStore, runCli, startCli } from './test-support/cli.js';
 
 /**
  * Real CLI processes against loopback servers: Ctrl-C during a run, and several runs of one suite
@@ -40,15 +39,6 @@ async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<voi
   }
 }
 
-function query<T>(store: string, sql: string): T[] {
-  const db = new Database(store, { readonly: true });
-  try {
-    return db.prepare(sql).all() as T[];
-  } finally {
-    db.close();
-  }
-}
-
 describe('Ctrl-C during waver ladder', () => {
   it('says how to resume with the counts, keeps an attempt for every call in flight, and the same command resumes', async () => {
     const dir = workdir();
@@ -78,20 +68,22 @@ describe('Ctrl-C during waver ladder', () => {
     expect(m, r.stderr).not.toBeNull();
     const [doneCells, pending] = [Number(m?.[1]), Number(m?.[2])];
     expect(pending).toBeGreaterThan(0);
-    const stored = query<{ n: number }>(store, 'SELECT count(*) AS n FROM cells')[0]?.n;
+    const stored = queryStore<{ n: number }>(store, 'SELECT count(*) AS n FROM cells')[0]?.n;
     expect(stored).toBe(doneCells);
     // Every request the server received is an attempt in the store: a done cell's or an aborted one.
-    const aborted = query<{ outcome: string }>(store, 'SELECT outcome FROM stopped_attempts');
+    const aborted = queryStore<{ outcome: string }>(store, 'SELECT outcome FROM stopped_attempts');
     expect(aborted.length).toBeGreaterThan(0);
     expect(aborted.every((a) => a.outcome === 'aborted')).toBe(true);
     const calls = slow.requests() - before;
-    const attempts = query<{ n: number }>(store, 'SELECT count(*) AS n FROM attempts')[0]?.n ?? 0;
+    const attempts = queryStore<{ n: number }>(store, 'SELECT count(*) AS n FROM attempts')[0]?.n ?? 0;
     expect(attempts + aborted.length).toBe(calls);
 
     const again = await runCli(args, { cwd: dir });
     expect(again.code, again.stderr).toBe(0);
     expect(slow.requests() - before - calls).toBe(pending);
-    expect(query<{ n: number }>(store, 'SELECT count(*) AS n FROM cells')[0]?.n).toBe(doneCells + pending);
+    expect(queryStore<{ n: number }>(store, 'SELECT count(*) AS n FROM cells')[0]?.n).toBe(
+      doneCells + pending,
+    );
   }, 120_000);
 });
 
@@ -122,7 +114,7 @@ describe('workers sharing one store', () => {
       expect(instant.requests()).toBe(2000);
       expect(new Set(instant.requestsByPrompt().values())).toEqual(new Set([1]));
       expect(calls.reduce((a, b) => a + b, 0)).toBe(2000);
-      expect(query<{ n: number }>(store, 'SELECT count(*) AS n FROM cells')[0]?.n).toBe(2000);
+      expect(queryStore<{ n: number }>(store, 'SELECT count(*) AS n FROM cells')[0]?.n).toBe(2000);
     } finally {
       await instant.close();
     }
@@ -151,12 +143,12 @@ describe('workers sharing one store', () => {
     await doomed.done;
     const r = await survivor.done;
     expect(r.code, r.stderr).toBe(0);
-    const cells = query<{ test_id: string }>(store, 'SELECT test_id FROM cells');
+    const cells = queryStore<{ test_id: string }>(store, 'SELECT test_id FROM cells');
     expect(new Set(cells.map((c) => c.test_id)).size).toBe(96);
     expect(cells).toHaveLength(96);
     // At most the calls the killed worker had on the wire, or answered and not yet committed, are asked again.
     expect(slow.requests() - before).toBeLessThanOrEqual(96 + 4);
-    expect(query(store, 'SELECT * FROM cell_leases WHERE finished_ms IS NULL')).toEqual([]);
+    expect(queryStore(store, 'SELECT * FROM cell_leases WHERE finished_ms IS NULL')).toEqual([]);
   }, 60_000);
 
   it('a worker killed with -9 leaves chunks the same command, run again, takes over at once', async () => {
@@ -178,9 +170,9 @@ describe('workers sharing one store', () => {
     await first.done;
     const second = await runCli(args, { cwd: dir });
     expect(second.code, second.stderr).toBe(0);
-    const cells = query<{ test_id: string }>(store, 'SELECT test_id FROM cells');
+    const cells = queryStore<{ test_id: string }>(store, 'SELECT test_id FROM cells');
     expect(new Set(cells.map((c) => c.test_id)).size).toBe(12);
     expect(cells).toHaveLength(12);
-    expect(query(store, 'SELECT * FROM cell_leases WHERE finished_ms IS NULL')).toEqual([]);
+    expect(queryStore(store, 'SELECT * FROM cell_leases WHERE finished_ms IS NULL')).toEqual([]);
   }, 60_000);
 });

@@ -5,6 +5,7 @@ import { cacheKey } from './cache-key.js';
 import { callPath } from './call-path/call-path.js';
 import type { CallObserver, PathCallOptions } from './call-path/middleware.js';
 import { isWrapped, wrapProvider } from './call-path/wrap-provider.js';
+import { newProgress } from './progress.js';
 import { type RetryPolicy, type SleepFn, sleep, toCellError } from './retry.js';
 import type { Cell, Progress, RunSummary, Suite } from './types.js';
 
@@ -164,19 +165,7 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
   };
   if (Array.isArray(opts.cells)) checkListedOnce(opts.cells, laneFor);
 
-  const p: Progress = {
-    total,
-    done: 0,
-    failed: 0,
-    cached: 0,
-    pending: total,
-    inFlight: 0,
-    tokensIn: 0,
-    tokensOut: 0,
-    errorsByKind: {},
-    retries: 0,
-    elapsedMs: 0,
-  };
+  const p: Progress = newProgress(total);
   let calls = 0;
   const emit = () => {
     if (!opts.onProgress) return;

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
+import Database from 'better-sqlite3';
 import { CONFIG, PROTOCOLS } from '../../protocols/index.js';
 import { repoRoot } from '../../test-support/shared.js';
 import type { CliContext } from '../context.js';
@@ -87,4 +88,14 @@ export async function exportedCells<
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as T);
+}
+
+/** Rows of a query on a store, read-only: for tests that count what a run left in the tables. */
+export function queryStore<T>(store: string, sql: string): T[] {
+  const db = new Database(store, { readonly: true });
+  try {
+    return db.prepare(sql).all() as T[];
+  } finally {
+    db.close();
+  }
 }

@@ -1,6 +1,7 @@
 import type { BatchApi, BatchItem, BatchOutcome, BatchStatus, GenerateResult } from '../../models/types.js';
 import type { AttemptRecord, BatchCell, BatchRecord, CellWrite, Store } from '../../store/store.js';
 import { cacheKey } from '../cache-key.js';
+import { newProgress } from '../progress.js';
 import { DEFAULT_RETRY_POLICY, retryDelayMs, type SleepFn, sleep, toCellError } from '../retry.js';
 import type { Cell, CellError, Progress, RunSummary, Suite } from '../types.js';
 
@@ -88,20 +89,7 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
   const policy = { ...DEFAULT_RETRY_POLICY, maxRetries: opts.maxRetries };
   const t0 = performance.now();
   const batches = { batches: 0, ended: 0, requests: 0, answered: 0 };
-  const p: Progress = {
-    total: opts.total,
-    done: 0,
-    failed: 0,
-    cached: 0,
-    pending: opts.total,
-    inFlight: 0,
-    tokensIn: 0,
-    tokensOut: 0,
-    errorsByKind: {},
-    retries: 0,
-    elapsedMs: 0,
-    batches,
-  };
+  const p: Progress = { ...newProgress(opts.total), batches };
   let calls = 0;
   const emit = () => {
     p.pending = p.total - p.done - p.failed;
