@@ -14,6 +14,16 @@ import {
   stoppedAttempts,
 } from './cells.js';
 import { coverage, coverageOfEverySuite, expectedCells, failedKinds, modelStatusCounts } from './coverage.js';
+import {
+  type LabellingSetRecord,
+  type LabellingSetSummary,
+  type LabelRecord,
+  labellingSet,
+  labellingSets,
+  labelsOf,
+  saveLabellingSet,
+  saveLabels,
+} from './labels.js';
 import { type AcquireOptions, acquireLease, releaseLease, renewLease } from './leases.js';
 import { openReader, openWriter } from './open.js';
 import type {
@@ -59,6 +69,13 @@ import {
 } from './suites.js';
 
 export { doneCellSlot } from './cells.js';
+export type {
+  LabellingItemRecord,
+  LabellingSetRecord,
+  LabellingSetSummary,
+  LabelRecord,
+  PopulationCount,
+} from './labels.js';
 export { type AcquireOptions, LEASE_TTL_MS } from './leases.js';
 export type * from './records.js';
 export { applyMigrations, MIGRATIONS } from './schema.js';
@@ -325,6 +342,33 @@ export class Store {
   /** Gives a lease up (a lease taken over since is left to its new holder). */
   releaseLease(lease: Lease): void {
     releaseLease(this.st, lease);
+  }
+
+  // Labelling sets and labels (docs/judges.md#labelling)
+
+  /** Stores a labelling set and its items in one transaction; a set of that name already stored is an error. */
+  saveLabellingSet(set: Omit<LabellingSetRecord, 'createdAt'>): void {
+    saveLabellingSet(this.st, set);
+  }
+
+  /** Every labelling set, oldest first, with how many items and labels it has and its raters. */
+  labellingSets(): LabellingSetSummary[] {
+    return labellingSets(this.st);
+  }
+
+  /** A labelling set with its items in sample order, or undefined. */
+  labellingSet(name: string): LabellingSetRecord | undefined {
+    return labellingSet(this.st, name);
+  }
+
+  /** Stores labels in one transaction, each replacing the same rater's earlier label of the item. */
+  saveLabels(labels: readonly LabelRecord[]): void {
+    if (labels.length > 0) saveLabels(this.st, labels);
+  }
+
+  /** A set's labels, in item order then by rater. */
+  labelsOf(set: string): LabelRecord[] {
+    return labelsOf(this.st, set);
   }
 
   // Aux results
