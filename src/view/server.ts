@@ -11,13 +11,14 @@ import { buildReport } from '../report/report-data.js';
 import { listen } from '../server/listen.js';
 import { isLoopbackHost } from '../server/openai-server.js';
 import { openStore } from '../store/store.js';
+import { handleLabelling } from './labelling.js';
 import { indexPage, pageCsp, storePage } from './pages.js';
 import { type RunProgress, StoreReader } from './progress.js';
 
 /**
  * `waver view`: a small HTTP server on loopback that lists stores and report files, renders a
  * store's HTML report on request, and streams the latest run's progress by Server-Sent Events.
- * It reads only: stores through a read-only connection (progress, runs) or a Store opened for the
+ * It reads, but for the labels of the labelling page: stores through a read-only connection (progress, runs) or a Store opened for the
  * report, which writes nothing. No authentication, so it refuses a non-loopback address unless
  * `allowRemote`, and (when on loopback) requests whose Host is not loopback, so a web page
  * elsewhere cannot reach it through DNS rebinding.
@@ -80,10 +81,20 @@ export async function startViewer(opts: ViewerOptions): Promise<Viewer> {
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'only GET and HEAD');
     if (loopbackOnly && !isLoopbackHost(hostName(req.headers.host)))
       return text(res, 403, 'not a loopback Host');
     const path = new URL(req.url ?? '/', 'http://viewer').pathname;
+    // The labelling page and its one write (labelling.ts, docs/judges.md#labelling-page).
+    if (
+      await handleLabelling(
+        req,
+        res,
+        path,
+        stores.map((s) => s.path),
+      )
+    )
+      return;
+    if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'only GET and HEAD');
     if (path === '/') {
       const nonce = newNonce();
       return html(
