@@ -1,3 +1,4 @@
+import { judgeMarkdown } from '../judge/report.js';
 import { renderHtml } from './html/page.js';
 import type { ReportedProtocol, SectionModule } from './report-data.js';
 import {
@@ -78,6 +79,7 @@ export function reportJson(
       return { ...head, results: module.json(s.results) };
     }),
     cells: data.cells,
+    ...(data.judges && { judges: data.judges }),
   };
 }
 
@@ -159,6 +161,8 @@ export function reportMarkdown(data: ReportData, protocols: readonly ReportedPro
       out.push(`Unavailable: ${s.unavailable ?? 'no module for this protocol'}.`, '');
     else out.push(module.markdown(s.results).trimEnd(), '');
   }
+
+  if (data.judges) out.push('## Judges and people', '', judgeMarkdown(data.judges).trimEnd(), '');
 
   out.push('## Transcripts', '');
   if (data.cells.length === 0) out.push('No cells.', '');

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { type JudgeSetReport, judgeReports } from '../judge/report.js';
 import { specLabel, toModelSpec } from '../models/spec.js';
 import type { Coverage } from '../run/types.js';
 import type { Store } from '../store/store.js';
@@ -229,6 +230,8 @@ export interface ReportData {
   errors: ErrorRow[];
   sections: ReportSection[];
   cells: TranscriptCell[];
+  /** Judge agreement with people and the corrected estimates, per labelling set with labels (docs/judges.md). */
+  judges?: JudgeSetReport[];
 }
 
 export interface BuildReportOptions {
@@ -368,6 +371,7 @@ export function buildReport(
     cells.push(...protocol.section.cells(store, suite.hash, section.results));
   }
 
+  const judges = judgeReports(store);
   return {
     report: 'waver',
     version: 1,
@@ -383,6 +387,7 @@ export function buildReport(
     errors,
     sections,
     cells,
+    ...(judges.length > 0 && { judges }),
   };
 }
 

@@ -129,16 +129,14 @@ export function buildJudgedStore(path: string): Store {
 
   const gateSuite = suiteOf(
     GATE_SUITES.nli,
-    seeds
-      .slice(0, 10)
-      .map((s, i) =>
-        nliTest({
-          key: `gen-${i}`,
-          family: 'SV',
-          original: s.question,
-          candidate: s.question.replace('Ann', 'Anna'),
-        }),
-      ),
+    seeds.slice(0, 10).map((s, i) =>
+      nliTest({
+        key: `gen-${i}`,
+        family: 'SV',
+        original: s.question,
+        candidate: s.question.replace('Ann', 'Anna'),
+      }),
+    ),
   );
   store.saveSuite(gateSuite);
   const g = store.beginRun({ id: 'run-nli', suiteHash: gateSuite.hash, config, waverVersion: 'test' });
