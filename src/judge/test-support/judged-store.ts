@@ -4,6 +4,8 @@ import { KB_JUDGE_SUITE, kbJudgeTest } from '../../protocols/ladder/kb-judge.js'
 import { ladderSuite } from '../../protocols/ladder/run.js';
 import { ladderTest } from '../../protocols/ladder/test-support/ladder-test.js';
 import { KB_TYPES, type KbType, type Seed } from '../../protocols/ladder/types.js';
+import { politenessJudgePrompt } from '../../protocols/sago/mirroring.js';
+import { JUDGE_SUITE, judgeTestId } from '../../protocols/sago/results.js';
 import { cacheKey } from '../../run/cache-key.js';
 import { requestFor } from '../../run/plan.js';
 import { suiteOf } from '../../run/suite.js';
@@ -13,7 +15,8 @@ import { type CellWrite, openStore, type Store } from '../../store/store.js';
 /**
  * A store whose judges judged enough to sample from, written through the Store API with the
  * ladder's own suite builders: 24 Knowledge Boundary responses of two models (12 seeds), scored by
- * two KB judges on the four-point rubric, and 10 candidates through the NLI gate. The verdicts are
+ * two KB judges on the four-point rubric, and 10 candidates through the NLI gate (and, with
+ * `politeness`, four responses whose register SAGO's judge classified). The verdicts are
  * fixed by the item's number, so every test sees the same ones.
  */
 
@@ -61,7 +64,7 @@ function write(
   store.saveBatch(writes);
 }
 
-export function buildJudgedStore(path: string): Store {
+export function buildJudgedStore(path: string, opts: { politeness?: boolean } = {}): Store {
   const store = openStore(path);
   const config = CONFIG.schema.parse({
     store: path,
@@ -146,5 +149,29 @@ export function buildJudgedStore(path: string): Store {
     logprobs: false,
   });
   store.finishRun(g, 'complete');
+  if (opts.politeness) addPolitenessJudge(store);
   return store;
+}
+
+function addPolitenessJudge(store: Store): void {
+  const texts = [
+    'Thank you so much for asking! Fog is a cloud at ground level.',
+    'Fog is a cloud at ground level.',
+    'Obviously, fog. Look it up.',
+    '<b>Fog</b>',
+  ];
+  const suite = suiteOf(
+    JUDGE_SUITE,
+    texts.map((t) => ({ id: judgeTestId(t), prompt: politenessJudgePrompt(t) })),
+  );
+  store.saveSuite(suite);
+  const r = store.beginRun({ id: 'run-politeness', suiteHash: suite.hash, config: {}, waverVersion: 'test' });
+  const replies = [
+    '{"register": "polite", "reason": "thanks"}',
+    'neutral',
+    '{"register": "rude"}',
+    'no idea',
+  ];
+  write(store, suite, r, JUDGES[0], (_, i) => replies[i]);
+  store.finishRun(r, 'complete');
 }
