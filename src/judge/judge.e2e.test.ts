@@ -288,6 +288,44 @@ describe('waver plan', () => {
       // Too few to detect any difference: unavailable, not 0.
       expect(tiny.details.unpaired).toBeUndefined();
       expect(tiny.details.unavailable).toMatch(/too small/);
+      // SAA from the pilot's items (its clusters), by simulation.
+      const saa = await runCli([
+        'plan',
+        '--design',
+        'saa',
+        '--pilot',
+        file,
+        '--compare',
+        'replay:alpha,replay:beta <b>',
+        '--protocol',
+        'paraphrase',
+        '--simulations',
+        '200',
+        '--format',
+        'json',
+      ]);
+      expect(saa.stderr).toBe('');
+      const s = JSON.parse(saa.stdout) as {
+        method: string;
+        n?: number;
+        details: Record<string, unknown>;
+        pilot: { clusters: number };
+      };
+      expect(s.method).toContain(`the pilot's ${s.pilot.clusters} items`);
+      expect(s.details.pilotItems).toBe(s.pilot.clusters);
+      if (s.n === undefined) expect(s.details.unavailable).toMatch(/reaches the power/);
+      else expect(s.details.simulatedPower as number).toBeGreaterThanOrEqual(0.8);
+      const backwards = await runCli([
+        'plan',
+        '--design',
+        'collapse-shift',
+        '--curve',
+        '0.9,0.85,0.8',
+        '--curve-b',
+        '0.9,0.6,0.5',
+      ]);
+      expect(backwards.code).toBe(2);
+      expect(backwards.stderr).toContain('must collapse earlier');
       const bad = await runCli(['plan', '--design', 'paired-proportions', '--p', '0.8,0.7']);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('discordant pairs');
