@@ -1,11 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ladderProtocol, sagoProtocol } from '../protocols/index.js';
 import { KB_RUBRIC_SPEC } from '../protocols/ladder/judged.js';
 import type { ProtocolModule } from '../protocols/types.js';
 import { roganGladen } from '../stats/rogan-gladen.js';
 import type { LabellingSetRecord, LabelRecord } from '../store/store.js';
 import { buildReportStore } from '../test-support/report-store.js';
+import { inputErrorOf, scratchDir } from '../test-support/scratch.js';
 import { correctedEstimates, peopleLabel } from './corrected.js';
+import { inferredRubric, readLabelsCsv } from './labels.js';
 import { allocate, populationOf, sampleJudged, stratumOf } from './sample.js';
 import { buildJudgedStore, JUDGES } from './test-support/judged-store.js';
 import type { JudgedItem } from './types.js';
@@ -169,5 +173,56 @@ describe('corrected estimates', () => {
     const [none] = correctedEstimates(sparse, labels, new Set(['j']));
     expect(none?.corrected).toBeUndefined();
     expect(none?.unavailable).toBe('no labelled item the judge scored 0.25');
+  });
+});
+
+describe('labels from a CSV', () => {
+  const dir = scratchDir('waver-labels-csv-');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const set: LabellingSetRecord = {
+    name: 'default',
+    createdAt: '',
+    seed: 0,
+    population: [],
+    items: ['kb-a', 'kb-b'].map((id) => ({
+      id,
+      task: 'ladder/kb',
+      strata: {},
+      item: '',
+      response: '',
+      rubric: KB_RUBRIC_SPEC as unknown as Record<string, unknown>,
+      verdicts: [],
+      weight: 1,
+    })),
+  };
+  const csv = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it("reads labels on the rubric as the rubric spells them, with notes, and infers a CSV's scale alone", () => {
+    const rows = readLabelsCsv(
+      csv('ok.csv', '\ufeffitem,rater,label,notes\nkb-a,ann,1.0,"a, b"\nkb-b,ann,0.25,\n'),
+      set,
+    );
+    expect(rows.map((r) => [r.item, r.label, r.notes, r.line])).toEqual([
+      ['kb-a', '1', 'a, b', 2],
+      ['kb-b', '0.25', undefined, 3],
+    ]);
+    expect(inferredRubric(['3', '1', '2', '10']).labels.map((l) => l.value)).toEqual(['1', '2', '3', '10']);
+    expect(inferredRubric(['3', '1', '2']).scale).toBe('ordinal');
+    expect(inferredRubric(['yes', 'no']).scale).toBe('binary');
+    expect(inferredRubric(['cat', 'dog', 'ant']).scale).toBe('nominal');
+  });
+
+  it('names the file, line and field of a bad row', () => {
+    const at = (text: string) => inputErrorOf(() => readLabelsCsv(csv('bad.csv', text), set)).format();
+    expect(at('item,rater\nkb-a,ann\n')).toMatch(/bad\.csv:1: label: missing column 'label'/);
+    expect(at('item,rater,label\nkb-a,,1\n')).toMatch(/bad\.csv:2: rater: empty rater/);
+    expect(at('item,rater,label\nkb-a,ann,1\nkb-a,ann,0\n')).toMatch(
+      /bad\.csv:3: rater: item 'kb-a' is labelled twice by rater 'ann' \(first on line 2\)/,
+    );
+    expect(at('item,rater,label\n')).toMatch(/bad\.csv:1: no labels/);
   });
 });
