@@ -18,10 +18,10 @@ import { type RunProgress, StoreReader } from './progress.js';
 /**
  * `waver view`: a small HTTP server on loopback that lists stores and report files, renders a
  * store's HTML report on request, and streams the latest run's progress by Server-Sent Events.
- * It reads only, but for the labelling page's labels (labelling.ts, docs/decisions.md#e16-the-viewer-writes-peoples-labels): stores
- * through a read-only connection (progress, runs) or a Store opened for the report, which writes
- * nothing. No authentication, so it refuses a non-loopback address unless
- * `allowRemote`, and (when on loopback) requests whose Host is not loopback, so a web page
+ * It reads only, but for the labelling page's labels (labelling.ts,
+ * docs/decisions.md#e16-the-viewer-writes-peoples-labels): stores through a read-only connection
+ * (progress, runs) or a Store opened for the report, which writes nothing. No authentication, so
+ * it refuses a non-loopback address unless `allowRemote`, and (when on loopback) requests whose Host is not loopback, so a web page
  * elsewhere cannot reach it through DNS rebinding.
  */
 
