@@ -21,8 +21,8 @@ import { type RunProgress, StoreReader } from './progress.js';
  * It reads only, but for the labelling page's labels (labelling.ts,
  * docs/decisions.md#e16-the-viewer-writes-peoples-labels): stores through a read-only connection
  * (progress, runs) or a Store opened for the report, which writes nothing. No authentication, so
- * it refuses a non-loopback address unless `allowRemote`, and (when on loopback) requests whose Host is not loopback, so a web page
- * elsewhere cannot reach it through DNS rebinding.
+ * it refuses a non-loopback address unless `allowRemote`, and (when on loopback) requests whose
+ * Host is not loopback, so a web page elsewhere cannot reach it through DNS rebinding.
  */
 
 export interface ViewerOptions {
