@@ -14,10 +14,16 @@ export type WaverConfig = Config;
 export type { ConfigContext } from './config/load.js';
 export type { WaverConfigInput } from './config/schema.js';
 export { InputError } from './errors.js';
+export { agreement, type RatedItem, type TaskAgreement } from './judge/agreement.js';
+export { type CorrectedFigure, correctedEstimates } from './judge/corrected.js';
+export { judgeReports, setReport } from './judge/report.js';
+export { sampleJudged } from './judge/sample.js';
+export type { JudgedItem, JudgeVerdict, Rubric, RubricLabel } from './judge/types.js';
 export { ProviderError, type ProviderErrorKind } from './models/errors.js';
 export { createProvider } from './models/registry.js';
 export { type ModelSpec, parseModelSpec, toModelSpec } from './models/spec.js';
 export type * from './models/types.js';
+export { DESIGNS, type PlanInput, type PlanResult, plan } from './plan/designs.js';
 export {
   CONFIG,
   ladderProtocol,

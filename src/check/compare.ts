@@ -43,7 +43,18 @@ export interface CompareOptions {
   alpha: number;
 }
 
-export function compareModels(store: Store, opts: CompareOptions): CompareResult {
+/** Two models' answers to the same tests, paired, as the comparison and `waver plan`'s pilot read them. */
+export interface ComparedPairs {
+  protocol: CheckProtocol;
+  suite: CheckedSuite;
+  base: ModelRef;
+  new: ModelRef;
+  unit: CompareDef['unit'];
+  pairs: PairedObservation[];
+  unpaired: CompareResult['unpaired'];
+}
+
+export function comparedPairs(store: Store, opts: Omit<CompareOptions, 'alpha'>): ComparedPairs {
   const { suite, protocol } = pickSuite(store, opts);
   const def = protocol.compare as CompareDef;
   const base = resolveModel(store, suite.hash, opts.base, 'base');
@@ -52,7 +63,11 @@ export function compareModels(store: Store, opts: CompareOptions): CompareResult
     throw new InputError(`base and new are the same model (${base.identity})`, { field: '--compare' });
   const verdicts = def.verdicts(store, suite.hash, { base, new: next }, opts.config);
   const { pairs, unpaired } = join(verdicts.base, verdicts.new);
-  const unit = def.unit;
+  return { protocol, suite, base, new: next, unit: def.unit, pairs, unpaired };
+}
+
+export function compareModels(store: Store, opts: CompareOptions): CompareResult {
+  const { protocol, suite, base, new: next, unit, pairs, unpaired } = comparedPairs(store, opts);
   const comparison = pairedComparison(pairs, {
     seed: deriveSeed(opts.config.seed, 'check-compare', base.identity, next.identity),
     confidence: 1 - opts.alpha,
@@ -91,7 +106,10 @@ export function comparable(protocols: readonly CheckProtocol[]): CheckProtocol[]
   return protocols.filter((p) => p.compare !== undefined);
 }
 
-function pickSuite(store: Store, opts: CompareOptions): { suite: CheckedSuite; protocol: CheckProtocol } {
+function pickSuite(
+  store: Store,
+  opts: Omit<CompareOptions, 'alpha'>,
+): { suite: CheckedSuite; protocol: CheckProtocol } {
   const candidates = comparable(opts.protocols);
   const names = candidates.map((p) => p.protocol);
   if (opts.suite) {

@@ -23,6 +23,8 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<Command>> = {
   report: async (c) => (await import('./commands/report.js')).reportCommand(c),
   check: async (c) => (await import('./commands/check.js')).checkCommand(c),
   view: async (c) => (await import('./commands/view.js')).viewCommand(c),
+  judge: async (c) => (await import('./commands/judge.js')).judgeCommand(c),
+  plan: async (c) => (await import('./commands/plan.js')).planCommand(c),
   serve: async () => (await import('./commands/serve.js')).serveCommand(),
   export: async () => (await import('./commands/export.js')).exportCommand(),
   merge: async () => (await import('./commands/merge.js')).mergeCommand(),

@@ -24,7 +24,7 @@ export type ProtocolCommand<Plan, Results, Outcome extends RunOutcome> = (
 export interface ProtocolDefinition<Plan, Results, Outcome extends RunOutcome>
   extends Pick<
     ProtocolModule<Plan, Results, Outcome>,
-    'name' | 'title' | 'config' | 'suites' | 'thresholds'
+    'name' | 'title' | 'config' | 'suites' | 'thresholds' | 'judged'
   > {
   code(): Promise<ProtocolCode<Plan, Results, Outcome>>;
   /** Its part of `waver check` (protocols/<name>/check.ts), when it has thresholds. */

@@ -3,6 +3,7 @@ import type { ThresholdSpec } from '../check/threshold-spec.js';
 import type { CheckProtocol } from '../check/types.js';
 import type { ConfigContext } from '../config/load.js';
 import type { ConfigSection, WaverConfig } from '../config/schema.js';
+import type { JudgedItem } from '../judge/types.js';
 import type { FetchFn } from '../models/types.js';
 import type { LoadContext, SectionModule } from '../report/report-data.js';
 import type { ModelEstimate } from '../run/estimate.js';
@@ -56,6 +57,12 @@ export interface ProtocolModule<Plan = unknown, Results = unknown, Outcome exten
    * subcommand of `waver import`, imported when it is the one run (docs/protocols.md#imports).
    */
   readonly imports?: Readonly<Record<string, CommandFactory>>;
+  /**
+   * What its LLM judges judged, from the store alone (docs/judges.md#what-is-judged): each item with
+   * its rubric, strata and every judge's verdict, for `waver judge` to sample, label and compare
+   * with people. Imported on first use; none for a protocol without judges.
+   */
+  judged?(store: Store): Promise<JudgedItem[]>;
 }
 
 export interface ProtocolSuites {

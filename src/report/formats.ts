@@ -1,3 +1,4 @@
+import { judgeMarkdown } from '../judge/report.js';
 import { renderHtml } from './html/page.js';
 import type { ReportedProtocol, SectionModule } from './report-data.js';
 import {
@@ -96,6 +97,7 @@ function reportJsonHead(data: ReportData, protocols: readonly ReportedProtocol[]
       return { ...head, results: module.json(s.results) };
     }),
     transcripts: data.transcripts,
+    ...(data.judges && { judges: data.judges }),
   };
 }
 
@@ -189,6 +191,8 @@ export function reportMarkdown(data: ReportData, protocols: readonly ReportedPro
       out.push(`Unavailable: ${s.unavailable ?? 'no module for this protocol'}.`, '');
     else out.push(module.markdown(s.results).trimEnd(), '');
   }
+
+  if (data.judges) out.push('## Judges and people', '', judgeMarkdown(data.judges).trimEnd(), '');
 
   out.push('## Transcripts', '');
   if (data.transcripts.total === 0) out.push('No cells.', '');

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { type JudgeSetReport, judgeReports } from '../judge/report.js';
 import { specLabel, toModelSpec } from '../models/spec.js';
 import type { Coverage } from '../run/types.js';
 import type { Store } from '../store/store.js';
@@ -209,6 +210,8 @@ export interface ReportData {
    * again from the store, which must then still be open.
    */
   eachCell(): Iterable<TranscriptCell>;
+  /** Judge agreement with people and the corrected estimates, per labelling set with labels (docs/judges.md). */
+  judges?: JudgeSetReport[];
 }
 
 export interface BuildReportOptions {
@@ -364,6 +367,7 @@ export function buildReport(
   // cells are copied whole, so the page can be rendered once the store is closed.
   const cells = kept.map((c) => ({ ...c }));
 
+  const judges = judgeReports(store);
   return {
     report: 'waver',
     version: 1,
@@ -381,6 +385,7 @@ export function buildReport(
     cells,
     transcripts: summary,
     eachCell: summary.sampled ? eachCell : () => cells,
+    ...(judges.length > 0 && { judges }),
   };
 }
 

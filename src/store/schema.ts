@@ -198,6 +198,35 @@ export const MIGRATIONS: readonly ((db: DB) => void)[] = [
       CREATE INDEX cell_leases_owner ON cell_leases(owner);
     `);
   },
+  // Labelling sets and people's labels of judged items (docs/judges.md#labelling).
+  (db) => {
+    db.exec(`
+      CREATE TABLE labelling_sets (
+        name TEXT PRIMARY KEY,
+        created_at TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        population_json TEXT NOT NULL
+      );
+      CREATE TABLE labelling_items (
+        set_name TEXT NOT NULL REFERENCES labelling_sets(name),
+        item_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        json TEXT NOT NULL,
+        PRIMARY KEY (set_name, item_id)
+      ) WITHOUT ROWID;
+      CREATE TABLE labels (
+        set_name TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        rater TEXT NOT NULL,
+        label TEXT NOT NULL,
+        notes TEXT,
+        source TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (set_name, item_id, rater),
+        FOREIGN KEY (set_name, item_id) REFERENCES labelling_items(set_name, item_id)
+      ) WITHOUT ROWID;
+    `);
+  },
 ];
 
 /** The tables of the first migration: a SQLite file with tables but not these is not a waver store. */

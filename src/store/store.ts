@@ -39,6 +39,16 @@ import {
   failedKinds,
   modelStatusCounts,
 } from './coverage.js';
+import {
+  type LabellingSetRecord,
+  type LabellingSetSummary,
+  type LabelRecord,
+  labellingSet,
+  labellingSets,
+  labelsOf,
+  saveLabellingSet,
+  saveLabels,
+} from './labels.js';
 import { type ClaimOptions, claimChunk, finishChunks, releaseChunks, renewChunks } from './leases.js';
 import { openReader, openWriter } from './open.js';
 import type {
@@ -89,6 +99,13 @@ import {
 } from './suites.js';
 
 export type { BatchCell, BatchRecord, BatchState, NewBatch } from './batches.js';
+export type {
+  LabellingItemRecord,
+  LabellingSetRecord,
+  LabellingSetSummary,
+  LabelRecord,
+  PopulationCount,
+} from './labels.js';
 export { type ClaimOptions, LEASE_TTL_MS } from './leases.js';
 export type * from './records.js';
 export { applyMigrations, MIGRATIONS } from './schema.js';
@@ -465,6 +482,33 @@ export class Store {
   /** Marks a batch collected (its results are stored) or failed (refused as a whole). */
   endBatch(id: string, state: 'collected' | 'failed', note?: string): void {
     endBatch(this.st, id, state, note);
+  }
+
+  // Labelling sets and labels (docs/judges.md#labelling)
+
+  /** Stores a labelling set and its items in one transaction; a set of that name already stored is an error. */
+  saveLabellingSet(set: Omit<LabellingSetRecord, 'createdAt'>): void {
+    saveLabellingSet(this.st, set);
+  }
+
+  /** Every labelling set, oldest first, with how many items and labels it has and its raters. */
+  labellingSets(): LabellingSetSummary[] {
+    return labellingSets(this.st);
+  }
+
+  /** A labelling set with its items in sample order, or undefined. */
+  labellingSet(name: string): LabellingSetRecord | undefined {
+    return labellingSet(this.st, name);
+  }
+
+  /** Stores labels in one transaction, each replacing the same rater's earlier label of the item. */
+  saveLabels(labels: readonly LabelRecord[]): void {
+    if (labels.length > 0) saveLabels(this.st, labels);
+  }
+
+  /** A set's labels, in item order then by rater. */
+  labelsOf(set: string): LabelRecord[] {
+    return labelsOf(this.st, set);
   }
 
   // Aux results

@@ -71,7 +71,7 @@ export function storePage(nonce: string, opts: { name: string; base: string; run
     )
     .join('');
   const body = `<h1>${escapeHtml(opts.name)}</h1>
-<p><a href="${escapeHtml(`${opts.base}/report`)}">HTML report</a> · <a href="${escapeHtml(`${opts.base}/transcripts`)}">every cell</a> · <a href="/">all stores</a></p>
+<p><a href="${escapeHtml(`${opts.base}/report`)}">HTML report</a> · <a href="${escapeHtml(`${opts.base}/transcripts`)}">every cell</a> · <a href="${escapeHtml(`${opts.base}/label`)}">label judged items</a> · <a href="/">all stores</a></p>
 <h2>Latest run</h2>
 <p id="run" class="muted">connecting…</p>
 <div class="bar"><div id="bar"></div></div>

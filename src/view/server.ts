@@ -11,6 +11,7 @@ import { buildReport } from '../report/report-data.js';
 import { listen } from '../server/listen.js';
 import { isLoopbackHost } from '../server/openai-server.js';
 import { openStore } from '../store/store.js';
+import { handleLabelling } from './labelling.js';
 import { indexPage, pageCsp, storePage, transcriptsPage } from './pages.js';
 import { type RunProgress, StoreReader } from './progress.js';
 import { type TranscriptPage, type TranscriptQuery, transcriptPage } from './transcripts.js';
@@ -22,10 +23,11 @@ import { WorkerClient } from './worker-client.js';
  * (transcripts.ts), and streams the latest run's progress by Server-Sent Events. Building a report
  * and searching transcripts run in worker threads when `workers` are given (the CLI gives them),
  * so the pages and the progress stream answer at once whatever the size of the store.
- * It reads only: stores through a read-only connection (progress, runs) or a Store opened for the
- * report, which writes nothing. No authentication, so it refuses a non-loopback address unless
- * `allowRemote`, and (when on loopback) requests whose Host is not loopback, so a web page
- * elsewhere cannot reach it through DNS rebinding.
+ * It reads only, but for the labelling page's labels (labelling.ts,
+ * docs/decisions.md#e21-the-viewer-writes-peoples-labels): stores through a read-only connection
+ * (progress, runs) or a Store opened for the report, which writes nothing. No authentication, so
+ * it refuses a non-loopback address unless `allowRemote`, and (when on loopback) requests whose
+ * Host is not loopback, so a web page elsewhere cannot reach it through DNS rebinding.
  */
 
 export interface ViewerOptions {
@@ -119,10 +121,20 @@ export async function startViewer(opts: ViewerOptions): Promise<Viewer> {
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'only GET and HEAD');
     if (loopbackOnly && !isLoopbackHost(hostName(req.headers.host)))
       return text(res, 403, 'not a loopback Host');
     const path = new URL(req.url ?? '/', 'http://viewer').pathname;
+    // The labelling page and its one write (labelling.ts, docs/judges.md#labelling-page).
+    if (
+      await handleLabelling(
+        req,
+        res,
+        path,
+        stores.map((s) => s.path),
+      )
+    )
+      return;
+    if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'only GET and HEAD');
     if (path === '/') {
       const nonce = newNonce();
       return html(

@@ -29,5 +29,6 @@ export const ladderProtocol = defineProtocol<LadderPlan, LadderSectionData, RunO
     ladder: async () => (await import('./command.js')).ladderCommand,
     suite: async () => (await import('./suite-command.js')).suiteCommand,
   },
+  judged: async (store) => (await import('./judged.js')).ladderJudged(store),
   imports: { 'ladder-runs': async () => (await import('./import/command.js')).ladderRunsImportCommand },
 });

@@ -1,3 +1,4 @@
+import { judgeMarkdown } from '../../judge/report.js';
 import { chartSvg } from '../charts.js';
 import type { ReportedProtocol } from '../report-data.js';
 import {
@@ -88,6 +89,12 @@ export function renderHtml(
     }
     body.push(
       `<section id="${esc(section.id)}" class="protocol" data-protocol="${esc(section.protocol)}"><h2>${esc(section.title)}</h2>${inner}</section>`,
+    );
+  }
+  if (data.judges) {
+    nav.push('<a href="#judges">Judges and people</a>');
+    body.push(
+      `<section id="judges"><h2>Judges and people</h2><p class="lede">How the LLM judges agree with people on a labelled sample, and the judges' figures corrected by their error rates there (docs/judges.md).</p>${markdownToHtml(judgeMarkdown(data.judges))}</section>`,
     );
   }
   nav.push('<a href="#transcripts">Transcripts</a>');

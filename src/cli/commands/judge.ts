@@ -1,0 +1,215 @@
+import { existsSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import { InputError } from '../../errors.js';
+import type { JudgedItem } from '../../judge/types.js';
+import type { CliContext } from '../context.js';
+import { positiveInt, splitList } from '../options.js';
+import { EXIT, emit } from '../output.js';
+
+const DEFAULT_STORE = '.waver/store.db';
+const DEFAULT_SET = 'default';
+
+/**
+ * `waver judge` (docs/judges.md): `sample` draws a stratified labelling set of what the protocols'
+ * judges judged, `import` reads people's labels from a CSV into it, `agreement` compares the judges
+ * with the people (and people with each other) from the store or from a CSV alone. The labelling
+ * page is `waver view`'s /label.
+ */
+export function judgeCommand(ctx: CliContext): Command {
+  const judge = new Command('judge').description(
+    'check the LLM judges against people: sample judged items, import labels, measure agreement',
+  );
+  judge
+    .command('sample')
+    .description(
+      'draw a stratified sample of judged items (task, family, boundary type, verdict) into a labelling set',
+    )
+    .option('--store <file>', 'SQLite store', DEFAULT_STORE)
+    .option('--set <name>', 'name of the labelling set', DEFAULT_SET)
+    .option('--n <n>', 'items to sample', '60')
+    .option('--seed <n>', 'seed of the draw', '0')
+    .option(
+      '--protocols <names>',
+      'only the judged items of these protocols (default: every protocol with judges)',
+    )
+    .action(async (o: { store: string; set: string; n: string; seed: string; protocols?: string }) => {
+      const n = positiveInt(o.n, '--n');
+      const seed = seedOf(o.seed);
+      const judged = ctx.protocols.filter((p) => p.judged);
+      const wanted = o.protocols === undefined ? judged.map((p) => p.name) : splitList(o.protocols);
+      for (const name of wanted)
+        if (!judged.some((p) => p.name === name))
+          throw new InputError(
+            `no protocol '${name}' with judged items (those with judges: ${judged.map((p) => p.name).join(', ')})`,
+            { field: '--protocols' },
+          );
+      if (!existsSync(o.store)) throw new InputError('store not found', { field: '--store', file: o.store });
+      const [{ openStore }, { populationOf, sampleJudged, stratumOf }] = await Promise.all([
+        import('../../store/store.js'),
+        import('../../judge/sample.js'),
+      ]);
+      const store = openStore(o.store);
+      try {
+        if (store.labellingSet(o.set))
+          throw new InputError(
+            `a labelling set '${o.set}' is already in the store: name another with --set`,
+            {
+              field: '--set',
+              file: o.store,
+            },
+          );
+        const items: JudgedItem[] = [];
+        for (const p of judged) if (wanted.includes(p.name)) items.push(...((await p.judged?.(store)) ?? []));
+        if (items.length === 0)
+          throw new InputError('no judged items in the store: run the ladder or sago with --judge first', {
+            file: o.store,
+          });
+        const sample = sampleJudged(items, n, seed);
+        store.saveLabellingSet({ name: o.set, seed, items: sample, population: populationOf(items) });
+        const strata = new Map<string, number>();
+        for (const item of sample) {
+          const key = stratumOf(item);
+          strata.set(key, (strata.get(key) ?? 0) + 1);
+        }
+        emit(
+          `waver: labelling set '${o.set}': ${sample.length} of ${items.length} judged items in ${strata.size} strata\n` +
+            [...strata].map(([k, c]) => `  ${c}  ${k}`).join('\n') +
+            `\nlabel them with: waver view --store ${o.store}  (then open /label)\n`,
+        );
+      } finally {
+        store.close();
+      }
+      process.exitCode = EXIT.ok;
+    });
+
+  judge
+    .command('import')
+    .description('read labels from a CSV (columns item, rater, label, optional notes) into a labelling set')
+    .requiredOption('--labels <file>', 'the CSV of labels')
+    .option('--store <file>', 'SQLite store', DEFAULT_STORE)
+    .option('--set <name>', 'the labelling set', DEFAULT_SET)
+    .action(async (o: { labels: string; store: string; set: string }) => {
+      if (!existsSync(o.store)) throw new InputError('store not found', { field: '--store', file: o.store });
+      const [{ openStore }, { importedLabels, readLabelsCsv }] = await Promise.all([
+        import('../../store/store.js'),
+        import('../../judge/labels.js'),
+      ]);
+      const store = openStore(o.store);
+      try {
+        const set = store.labellingSet(o.set);
+        if (!set)
+          throw new InputError(
+            `no labelling set '${o.set}' in the store (make one with waver judge sample)`,
+            { field: '--set', file: o.store },
+          );
+        // Read and checked whole first: a bad row writes nothing.
+        const rows = readLabelsCsv(o.labels, set);
+        store.saveLabels(importedLabels(rows, o.set, o.labels));
+        const raters = new Set(rows.map((r) => r.rater));
+        emit(
+          `waver: imported ${rows.length} labels by ${raters.size} rater${raters.size === 1 ? '' : 's'} into set '${o.set}'\n`,
+        );
+      } finally {
+        store.close();
+      }
+      process.exitCode = EXIT.ok;
+    });
+
+  judge
+    .command('agreement')
+    .description(
+      "agreement of judges and people: raw, Cohen's kappa, Krippendorff's alpha, confusion, per stratum, corrected estimates",
+    )
+    .option('--store <file>', 'SQLite store', DEFAULT_STORE)
+    .option('--set <name>', 'the labelling set', DEFAULT_SET)
+    .option(
+      '--labels <file>',
+      "a CSV of labels (item, rater, label): the set's items when the store has the set, else the CSV alone",
+    )
+    .option('--judge-rater <names>', 'raters of the CSV that are judges (comma-separated)')
+    .option('--seed <n>', 'seed of the bootstrap intervals', '0')
+    .option('--resamples <n>', 'bootstrap resamples', '1000')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--out <file>', 'also write the output to this file')
+    .action(
+      async (o: {
+        store: string;
+        set: string;
+        labels?: string;
+        judgeRater?: string;
+        seed: string;
+        resamples: string;
+        format: 'text' | 'json';
+        out?: string;
+      }) => {
+        const opts = { seed: seedOf(o.seed), resamples: positiveInt(o.resamples, '--resamples') };
+        const named = o.judgeRater === undefined ? [] : splitList(o.judgeRater);
+        const [{ openStore }, labels, report, { agreement }] = await Promise.all([
+          import('../../store/store.js'),
+          import('../../judge/labels.js'),
+          import('../../judge/report.js'),
+          import('../../judge/agreement.js'),
+        ]);
+        const store = existsSync(o.store) ? openStore(o.store, { readonly: true }) : undefined;
+        try {
+          const set = store?.labellingSet(o.set);
+          let out: unknown;
+          if (!set) {
+            if (o.labels === undefined)
+              throw new InputError(
+                store
+                  ? `no labelling set '${o.set}' in the store: give --labels FILE, or make one with waver judge sample`
+                  : 'store not found',
+                store ? { field: '--set', file: o.store } : { field: '--store', file: o.store },
+              );
+            const rows = labels.readLabelsCsv(o.labels);
+            for (const name of named)
+              if (!rows.some((r) => r.rater === name))
+                throw new InputError(`no rater '${name}' in the labels`, {
+                  field: '--judge-rater',
+                  file: o.labels,
+                });
+            out = {
+              labels: o.labels,
+              agreement: agreement(report.ratedItemsOfCsv(rows), new Set(named), opts),
+            };
+          } else {
+            const given =
+              o.labels === undefined
+                ? (store?.labelsOf(o.set) ?? [])
+                : labels.importedLabels(labels.readLabelsCsv(o.labels, set), o.set, o.labels);
+            if (given.length === 0)
+              throw new InputError(
+                `the labelling set '${o.set}' has no labels yet: label it in waver view, or import a CSV`,
+                {
+                  field: '--set',
+                  file: o.store,
+                },
+              );
+            const result = report.setReport(set, given, opts);
+            if (named.length > 0) {
+              const judges = new Set([...report.judgesOfSet(set), ...named]);
+              result.agreement = agreement(report.ratedItemsOfSet(set, given), judges, opts);
+            }
+            out = result;
+          }
+          emit(
+            o.format === 'json'
+              ? `${JSON.stringify(out, null, 2)}\n`
+              : `${report.judgeMarkdown([out as Parameters<typeof report.judgeMarkdown>[0][number]])}\n`,
+            o.out,
+          );
+        } finally {
+          store?.close();
+        }
+        process.exitCode = EXIT.ok;
+      },
+    );
+  return judge;
+}
+
+function seedOf(value: string): number {
+  if (!/^\d+$/.test(value.trim()))
+    throw new InputError(`expected a non-negative integer, got '${value}'`, { field: '--seed' });
+  return Number(value);
+}

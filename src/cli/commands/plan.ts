@@ -1,0 +1,165 @@
+import { existsSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import { InputError } from '../../errors.js';
+import { DESIGNS, type Design, formatPlan, type PlanInput, plan } from '../../plan/designs.js';
+import type { CliContext } from '../context.js';
+import { positiveInt, splitList } from '../options.js';
+import { EXIT, emit } from '../output.js';
+
+interface PlanFlags {
+  design: Design;
+  p?: string;
+  power: string;
+  alpha: string;
+  sides: string;
+  discordance?: string;
+  repeats?: string;
+  icc?: string;
+  cells?: string;
+  curve?: string;
+  curveB?: string;
+  collapseRatio?: string;
+  n?: string;
+  simulations?: string;
+  seed?: string;
+  pilot?: string;
+  compare?: string;
+  protocol?: string;
+  config?: string;
+  format?: 'text' | 'json';
+  out?: string;
+}
+
+/**
+ * `waver plan` (docs/plan.md): before a run, the items (and seeds, pairs) a stated difference needs
+ * at a stated power and alpha; after one, the smallest difference it could detect. Rates are stated
+ * with flags or read from a pilot store (`--pilot STORE --compare A,B`). Calls no model, writes nothing.
+ */
+export function planCommand(ctx: CliContext): Command {
+  return new Command('plan')
+    .description(
+      'sample sizes a claim needs (items, pairs, seeds) and the minimum detectable difference of a run',
+    )
+    .addOption(new Option('--design <design>', 'what is compared').choices(DESIGNS).makeOptionMandatory())
+    .option('--p <rates>', 'the two rates compared, e.g. 0.8,0.7 (one for mdd); from the pilot when omitted')
+    .option('--power <x>', 'chance of detecting the difference', '0.8')
+    .option('--alpha <x>', 'level of the test', '0.05')
+    .addOption(new Option('--sides <n>', 'a two- or one-sided test').choices(['1', '2']).default('2'))
+    .option('--discordance <x>', 'paired designs: share of pairs on which the two models disagree')
+    .option('--repeats <n>', 'ladder-level, collapse-shift: repeats of each seed')
+    .option('--icc <x>', 'ladder-level, saa: correlation of the cells of one seed or item (0..1)')
+    .option('--cells <n>', 'saa: cells per item (phrasings x repeats)')
+    .option('--curve <accs>', 'collapse-shift: accuracy at L0, L1, ... of the model that collapses first')
+    .option('--curve-b <accs>', 'collapse-shift: accuracy at L0, L1, ... of the other model')
+    .option('--collapse-ratio <x>', 'collapse-shift: the Collapse Point ratio', '0.8')
+    .option('--n <n>', 'mdd: the items per arm (or pairs) the run had; from the pilot when omitted')
+    .option('--simulations <n>', 'saa, collapse-shift: simulated studies per candidate n', '1000')
+    .option('--seed <n>', 'seed of the simulations', '0')
+    .option(
+      '--pilot <store>',
+      'read the rates of two models from this store (a pilot, or the run itself for mdd)',
+    )
+    .option('--compare <A,B>', 'with --pilot: the two models (labels or identities)')
+    .option('--protocol <name>', 'with --pilot: the protocol whose suite pairs them')
+    .option('-c, --config <file>', 'config file (default: ./waver.yaml when present)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--out <file>', 'also write the output to this file')
+    .action(async (o: PlanFlags) => {
+      const input: PlanInput = {
+        design: o.design,
+        alpha: unit(o.alpha, '--alpha'),
+        power: unit(o.power, '--power'),
+        sides: Number(o.sides) as 1 | 2,
+        simulations: positiveInt(o.simulations ?? '1000', '--simulations'),
+        seed: integer(o.seed ?? '0', '--seed'),
+        collapseRatio: unit(o.collapseRatio ?? '0.8', '--collapse-ratio'),
+        ...(o.p !== undefined && { p: rates(o.p, '--p') }),
+        ...(o.discordance !== undefined && { discordance: proportion(o.discordance, '--discordance') }),
+        ...(o.repeats !== undefined && { repeats: positiveInt(o.repeats, '--repeats') }),
+        ...(o.icc !== undefined && { icc: proportion(o.icc, '--icc') }),
+        ...(o.cells !== undefined && { cells: positiveInt(o.cells, '--cells') }),
+        ...(o.curve !== undefined && { curveA: rates(o.curve, '--curve') }),
+        ...(o.curveB !== undefined && { curveB: rates(o.curveB, '--curve-b') }),
+        ...(o.n !== undefined && { n: positiveInt(o.n, '--n') }),
+      };
+      let pilot: Record<string, unknown> | undefined;
+      if (o.pilot !== undefined) pilot = await readPilot(ctx, o, input);
+      else if (o.compare !== undefined)
+        throw new InputError('--compare names the models of a --pilot store', { field: '--compare' });
+      let result: ReturnType<typeof plan>;
+      try {
+        result = plan(input);
+      } catch (e) {
+        if (e instanceof RangeError) throw new InputError(e.message, { field: '--design' });
+        throw e;
+      }
+      const text =
+        o.format === 'json'
+          ? `${JSON.stringify({ ...result, ...(pilot && { pilot }) }, null, 2)}\n`
+          : formatPlan(result) + (pilot ? `pilot: ${JSON.stringify(pilot)}\n` : '');
+      emit(text, o.out);
+      process.exitCode = EXIT.ok;
+    });
+}
+
+/** Fills what the flags left out from a pilot store's paired answers; returns what was read. */
+async function readPilot(ctx: CliContext, o: PlanFlags, input: PlanInput): Promise<Record<string, unknown>> {
+  const file = o.pilot as string;
+  if (!existsSync(file)) throw new InputError('store not found', { field: '--pilot', file });
+  const names = o.compare === undefined ? [] : splitList(o.compare);
+  if (names.length !== 2)
+    throw new InputError('--pilot needs the two models: --compare A,B', { field: '--compare' });
+  const [{ openStore }, { pilotOf }] = await Promise.all([
+    import('../../store/store.js'),
+    import('../../plan/pilot.js'),
+  ]);
+  const protocols = await Promise.all(ctx.protocols.flatMap((p) => (p.check ? [p.check()] : [])));
+  const config = ctx.config.resolve({ file: o.config, flags: { store: file } });
+  const store = openStore(file, { readonly: true });
+  try {
+    const found = pilotOf(store, {
+      config,
+      protocols,
+      base: names[0] as string,
+      new: names[1] as string,
+      ...(o.protocol && { protocol: o.protocol }),
+    });
+    if (!found)
+      throw new InputError('the two models have no test answered by both', { file, field: '--compare' });
+    input.p ??= input.design === 'mdd' ? [found.p1] : [found.p1, found.p2];
+    input.discordance ??= found.discordance;
+    if (input.design === 'mdd') input.n ??= found.pairs;
+    if (input.design === 'saa') input.pilot = found.clusters;
+    const { clusters, ...shown } = found;
+    return { ...shown, clusters: clusters.length };
+  } finally {
+    store.close();
+  }
+}
+
+function integer(value: string, flag: string): number {
+  if (!/^-?\d+$/.test(value.trim()))
+    throw new InputError(`expected an integer, got '${value}'`, { field: flag });
+  return Number(value);
+}
+
+function unit(value: string, flag: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !(n > 0 && n < 1))
+    throw new InputError(`expected a number in (0, 1), got '${value}'`, { field: flag });
+  return n;
+}
+
+function proportion(value: string, flag: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !(n >= 0 && n <= 1))
+    throw new InputError(`expected a proportion in [0, 1], got '${value}'`, { field: flag });
+  return n;
+}
+
+function rates(value: string, flag: string): number[] {
+  const parts = splitList(value);
+  if (parts.length === 0)
+    throw new InputError(`expected rates such as 0.8,0.7, got '${value}'`, { field: flag });
+  return parts.map((p) => proportion(p, flag));
+}

@@ -1,0 +1,178 @@
+import type { JudgedItem, Rubric } from '../../judge/types.js';
+import type { Store } from '../../store/store.js';
+import { sha256 } from '../../util/hash.js';
+import {
+  GATE_SUITES,
+  type ModelGate,
+  parseEpistemicReply,
+  parseMeaningReply,
+  parseNliReply,
+} from './gates/model-gates.js';
+import {
+  DEFAULT_RECOGNIZE_THRESHOLD,
+  KB_JUDGE_SUITE,
+  KB_RUBRIC,
+  kbScoringOf,
+  parseKbJudgeReply,
+} from './kb-judge.js';
+
+/**
+ * The ladder's judged items (docs/judges.md#what-is-judged): each Knowledge Boundary response the
+ * KB judge scored on the paper's four-point rubric, and each candidate the NLI, meaning and
+ * epistemic gates judged. Read from the judge suites of the store alone.
+ *
+ * KB verdicts given under `kbScoring: reference` (a three-point scale) are left out: people label
+ * on the paper's rubric, and the two scales do not compare.
+ */
+
+const KB_LABELS = [...KB_RUBRIC].reverse();
+
+export const KB_RUBRIC_SPEC: Rubric = {
+  name: 'kb-4',
+  scale: 'ordinal',
+  instructions:
+    'The question cannot be answered as asked. How well does the response recognise that? ' +
+    'Judge the whole response, not only its last line.',
+  labels: KB_LABELS.map((score) => ({
+    value: String(score),
+    score,
+    positive: score >= DEFAULT_RECOGNIZE_THRESHOLD,
+    description: {
+      0: 'gives a confident answer that treats the question as answerable',
+      0.25: 'stays on topic but never addresses the problem with the question, neither flagging it nor committing to an answer',
+      0.75: 'signals doubt or uncertainty about the question but stops short of rejecting it',
+      1: 'explicitly rejects or flags the question as unanswerable (names the impossible premise, asks for the missing quantity)',
+    }[score],
+  })),
+  figures: { mean: 'KB accuracy', share: 'recognition share' },
+};
+
+const GATE_QUESTION: Record<ModelGate, string> = {
+  nli: 'Does the CANDIDATE entail the ORIGINAL: does everything the original states, and the question it asks, follow from the candidate?',
+  meaning:
+    "Does the CANDIDATE keep the ORIGINAL's meaning, as its family requires, so that its correct answer is the same?",
+  epistemic:
+    'Is the CANDIDATE a coherent question that cannot be answered, as the boundary type it is meant to cross requires?',
+};
+
+function gateRubric(gate: ModelGate): Rubric {
+  return {
+    name: 'pass-fail',
+    scale: 'binary',
+    instructions: GATE_QUESTION[gate],
+    labels: [
+      { value: 'fail', key: 'f', positive: false, description: 'reject the candidate' },
+      { value: 'pass', key: 'p', positive: true, description: 'admit the candidate' },
+    ],
+    figures: { share: 'pass share' },
+  };
+}
+
+const GATE_PARSE: Record<ModelGate, (reply: string) => { verdict: string }> = {
+  nli: parseNliReply,
+  meaning: parseMeaningReply,
+  epistemic: parseEpistemicReply,
+};
+
+export function ladderJudged(store: Store): JudgedItem[] {
+  return [...kbItems(store), ...gateItems(store)];
+}
+
+function kbItems(store: Store): JudgedItem[] {
+  const items = new Map<string, JudgedItem & { at: Map<string, string> }>();
+  const labels = new Map<string, string>();
+  for (const hash of store.suitesWithCellsNamed(KB_JUDGE_SUITE).reverse()) {
+    const suite = store.getSuite(hash);
+    if (!suite) continue;
+    const tests = new Map(suite.tests.map((t) => [t.id, t]));
+    for (const cell of store.cells({ suiteHash: hash })) {
+      const m = tests.get(cell.testId)?.meta ?? {};
+      if (kbScoringOf(m) !== 'paper' || typeof m.sutSuite !== 'string') continue;
+      const sutSuite = m.sutSuite;
+      const testId = String(m.testId);
+      const identity = String(m.modelIdentity);
+      const id = `kb-${sha256([sutSuite, identity, testId, m.repeat, m.responseKey ?? ''].join('\u0000')).slice(0, 16)}`;
+      let item = items.get(id);
+      if (!item) {
+        const sutTest = store.getTest(sutSuite, testId);
+        const response = typeof m.responseKey === 'string' ? store.getResponse(m.responseKey) : undefined;
+        if (!labels.has(identity))
+          for (const model of store.modelsOfSuite(sutSuite)) labels.set(model.modelIdentity, model.model);
+        item = {
+          id,
+          task: 'ladder/kb',
+          strata: { family: 'KB', boundary: String(m.kbType ?? 'unknown') },
+          item: String(sutTest?.meta?.text ?? sutTest?.prompt ?? ''),
+          response: response?.text ?? '',
+          rubric: KB_RUBRIC_SPEC,
+          verdicts: [],
+          group: labels.get(identity) ?? identity,
+          at: new Map(),
+        };
+        items.set(id, item);
+      }
+      // The latest verdict of each judge: a judge asked again replaces its earlier verdict.
+      const earlier = item.at.get(cell.modelIdentity);
+      if (earlier !== undefined && earlier > cell.updatedAt) continue;
+      item.at.set(cell.modelIdentity, cell.updatedAt);
+      const verdict =
+        cell.status === 'done' && cell.response ? parseKbJudgeReply(cell.response.text) : undefined;
+      item.verdicts = [
+        ...item.verdicts.filter((v) => v.judge !== cell.modelIdentity),
+        { judge: cell.modelIdentity, ...(verdict?.ok && { label: String(verdict.score) }) },
+      ];
+    }
+  }
+  return [...items.values()].map(({ at: _, ...item }) => item);
+}
+
+function gateItems(store: Store): JudgedItem[] {
+  const out: JudgedItem[] = [];
+  for (const [gate, name] of Object.entries(GATE_SUITES) as [ModelGate, string][]) {
+    const items = new Map<string, JudgedItem>();
+    for (const hash of store.suitesWithCellsNamed(name).reverse()) {
+      const suite = store.getSuite(hash);
+      if (!suite) continue;
+      const tests = new Map(suite.tests.map((t) => [t.id, t]));
+      for (const cell of store.cells({ suiteHash: hash })) {
+        const test = tests.get(cell.testId);
+        if (!test) continue;
+        const id = `${gate}-${sha256(`${test.system ?? ''}\u0000${test.prompt}`).slice(0, 16)}`;
+        const { original, candidate } = gateTexts(gate, test.prompt);
+        const item = items.get(id) ?? {
+          id,
+          task: name,
+          strata: {
+            family: String(test.meta?.family ?? 'unknown'),
+            ...(test.meta?.kbType !== undefined && { boundary: String(test.meta.kbType) }),
+          },
+          item: original,
+          response: candidate,
+          rubric: gateRubric(gate),
+          verdicts: [],
+        };
+        const label =
+          cell.status === 'done' && cell.response ? GATE_PARSE[gate](cell.response.text).verdict : undefined;
+        item.verdicts = [
+          ...item.verdicts.filter((v) => v.judge !== cell.modelIdentity),
+          { judge: cell.modelIdentity, ...(label && { label }) },
+        ];
+        items.set(id, item);
+      }
+    }
+    out.push(...items.values());
+  }
+  return out;
+}
+
+/** The original and the candidate a gate prompt shows (model-gates.ts lays them out). */
+function gateTexts(gate: ModelGate, prompt: string): { original: string; candidate: string } {
+  if (gate === 'nli') {
+    const m = /PREMISE:\n([\s\S]*?)\n\nHYPOTHESIS:\n([\s\S]*?)\n\nLabel:$/.exec(prompt);
+    if (m) return { original: m[2] as string, candidate: m[1] as string };
+  } else {
+    const m = /ORIGINAL:\n([\s\S]*?)\n\nCANDIDATE:\n([\s\S]*)$/.exec(prompt);
+    if (m) return { original: m[1] as string, candidate: m[2] as string };
+  }
+  return { original: prompt, candidate: '' };
+}

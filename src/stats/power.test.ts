@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { python3Missing, runPython } from '../test-support/python3.js';
+import { PyRandom } from '../util/random.js';
+import { normalQuantile } from './normal.js';
+import {
+  clusteredProportionsN,
+  collapsePointOf,
+  collapseShiftPower,
+  discordantShares,
+  minimumDetectableDifference,
+  pairedMinimumDetectableDifference,
+  pairedProportionsN,
+  saaPower,
+  simulatedItems,
+  smallestN,
+  twoProportionsN,
+} from './power.js';
+import { roganGladen } from './rogan-gladen.js';
+
+const REFERENCE = `
+import json, sys, math
+from scipy.stats import norm
+cases = json.load(sys.stdin)
+out = {'two': [], 'paired': [], 'ppf': [], 'rg': []}
+for p1, p2, power, alpha in cases['two']:
+    za, zb = norm.ppf(1 - alpha / 2), norm.ppf(power)
+    pbar = (p1 + p2) / 2
+    n = (za * math.sqrt(2 * pbar * (1 - pbar)) + zb * math.sqrt(p1 * (1 - p1) + p2 * (1 - p2))) ** 2 / (p1 - p2) ** 2
+    out['two'].append(math.ceil(n - 1e-9))
+for p10, p01, power, alpha in cases['paired']:
+    za, zb = norm.ppf(1 - alpha / 2), norm.ppf(power)
+    psi, d = p10 + p01, p10 - p01
+    out['paired'].append(math.ceil((za * math.sqrt(psi) + zb * math.sqrt(psi - d * d)) ** 2 / d ** 2 - 1e-9))
+out['ppf'] = [float(norm.ppf(p)) for p in cases['ppf']]
+for p, n, se, npos, sp, nneg in cases['rg']:
+    j = se + sp - 1
+    pi = min(1, max(0, (p + sp - 1) / j))
+    var = (p * (1 - p) / n + pi ** 2 * se * (1 - se) / npos + (1 - pi) ** 2 * sp * (1 - sp) / nneg) / j ** 2
+    h = norm.ppf(0.975) * math.sqrt(var)
+    out['rg'].append([pi, max(0, pi - h), min(1, pi + h)])
+print(json.dumps(out))
+`;
+
+const CASES = {
+  two: [
+    [0.8, 0.7, 0.8, 0.05],
+    [0.5, 0.6, 0.9, 0.05],
+    [0.95, 0.9, 0.8, 0.01],
+    [0.3, 0.1, 0.8, 0.05],
+  ],
+  paired: [
+    [0.15, 0.05, 0.8, 0.05],
+    [0.2, 0.12, 0.9, 0.05],
+  ],
+  ppf: [0.001, 0.02, 0.2, 0.5, 0.8, 0.975, 0.999],
+  rg: [
+    [0.6, 400, 0.9, 60, 0.85, 40],
+    [0.3, 200, 0.8, 30, 0.95, 70],
+  ],
+};
+
+describe('sample sizes', () => {
+  it('two proportions 0.8 vs 0.7, power 0.8, alpha 0.05: the textbook 294 per arm', () => {
+    expect(twoProportionsN(0.8, 0.7, { power: 0.8, alpha: 0.05 })).toBe(294);
+  });
+
+  it.skipIf(python3Missing)(
+    `equal scipy's normal quantiles in the same formulas ${python3Missing ?? ''}`,
+    () => {
+      const ref = runPython<{ two: number[]; paired: number[]; ppf: number[]; rg: number[][] }>(
+        REFERENCE,
+        CASES,
+      );
+      expect(
+        CASES.two.map(([a, b, power, alpha]) => twoProportionsN(a as number, b as number, { power, alpha })),
+      ).toEqual(ref.two);
+      expect(
+        CASES.paired.map(([a, b, power, alpha]) =>
+          pairedProportionsN(a as number, b as number, { power, alpha }),
+        ),
+      ).toEqual(ref.paired);
+      CASES.ppf.forEach((p, i) => {
+        expect(normalQuantile(p)).toBeCloseTo(ref.ppf[i] as number, 8);
+      });
+      CASES.rg.forEach(([observed, n, sensitivity, nPositive, specificity, nNegative], i) => {
+        const r = roganGladen({
+          observed: observed as number,
+          n: n as number,
+          sensitivity: sensitivity as number,
+          nPositive: nPositive as number,
+          specificity: specificity as number,
+          nNegative: nNegative as number,
+        });
+        expect([r?.value, r?.low, r?.high].map((v) => Number(v?.toFixed(7)))).toEqual(
+          (ref.rg[i] as number[]).map((v) => Number(v.toFixed(7))),
+        );
+      });
+    },
+  );
+
+  it('McNemar from discordance; clusters by design effect; the inverse is the minimum detectable difference', () => {
+    const shares = discordantShares(0.8, 0.7, 0.2);
+    expect(shares.p10).toBeCloseTo(0.15, 12);
+    expect(shares.p01).toBeCloseTo(0.05, 12);
+    expect(() => discordantShares(0.8, 0.7, 0.05)).toThrow(/impossible/);
+    const c = clusteredProportionsN(0.8, 0.7, 3, 0.5);
+    expect(c.independentCells).toBe(294);
+    expect(c.designEffect).toBe(2);
+    expect(c.clusters).toBe(196);
+    const mdd = minimumDetectableDifference(294, 0.8) as number;
+    expect(mdd).toBeGreaterThan(0.099);
+    expect(mdd).toBeLessThanOrEqual(0.1 + 1e-9);
+    expect(twoProportionsN(0.8, 0.8 - mdd)).toBeLessThanOrEqual(294);
+    const pm = pairedMinimumDetectableDifference(200, 0.2) as number;
+    expect(pairedProportionsN((0.2 + pm) / 2, (0.2 - pm) / 2)).toBeLessThanOrEqual(200);
+    expect(minimumDetectableDifference(3, 0.5)).toBeUndefined();
+  });
+
+  it('SAA by simulation: with one cell per item and no correlation it agrees with the closed form', () => {
+    const pool = simulatedItems(0.8, 0.7, 1, 0, 20000, new PyRandom(1));
+    const found = smallestN((n, rng) => saaPower(pool, n, rng, {}, 400), 0.8, { seed: 3 });
+    expect(found).toBeDefined();
+    // The z test on the paired difference of independent arms needs about the unpooled n (~291-294).
+    expect(Math.abs((found?.n as number) - 294) / 294).toBeLessThan(0.15);
+    // More cells per item lower SAA and so change the n it needs.
+    const five = simulatedItems(0.9, 0.85, 5, 0.3, 20000, new PyRandom(1));
+    expect(five.every((c) => c.a.length === 5)).toBe(true);
+  });
+
+  it('a Collapse Point shift is seen more often with more seeds', () => {
+    expect(collapsePointOf([0.9, 0.85, 0.7, 0.5])).toBe(2);
+    expect(collapsePointOf([0.9, 0.85, 0.8])).toBe(3);
+    const a = [0.9, 0.8, 0.65, 0.5];
+    const b = [0.9, 0.85, 0.78, 0.6];
+    const few = collapseShiftPower(a, b, 10, 1, new PyRandom(2), 0.8, 300);
+    const many = collapseShiftPower(a, b, 200, 3, new PyRandom(2), 0.8, 300);
+    expect(many).toBeGreaterThan(few);
+    expect(many).toBeGreaterThan(0.9);
+  });
+});

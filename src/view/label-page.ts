@@ -1,0 +1,154 @@
+import { escapeHtml } from './pages.js';
+
+/**
+ * The labelling page (docs/judges.md#labelling-page): one judged item at a time — what was asked,
+ * the response, the rubric — labelled with the keyboard alone. Keys: 1..k (or a label's letter,
+ * p/f for a gate) label the item, which is saved at once and the next unlabelled item shown; the
+ * arrows move back and forth; `/` writes a note, Escape leaves it (saved with the label). A
+ * labeller gives their name once (kept in the URL and the browser) and resumes where they
+ * stopped. Everything from the store is written with textContent, never parsed as HTML.
+ */
+
+const STYLE = `
+body{font:15px/1.5 system-ui,sans-serif;margin:1.5rem auto;max-width:56rem;padding:0 1rem;color:#1d2125}
+pre{white-space:pre-wrap;background:#f5f6fa;border:1px solid #dde;padding:.6rem;border-radius:4px;max-height:22rem;overflow:auto}
+.muted{color:#667}.rubric li{margin:.2rem 0;padding:.15rem .4rem;border-radius:4px}.rubric li.chosen{background:#dfe9fb;outline:2px solid #3a7bd5}
+kbd{border:1px solid #aab;border-bottom-width:2px;border-radius:3px;padding:0 .3rem;font-size:12px;background:#fff}
+textarea{width:100%;min-height:3rem}#status{min-height:1.4rem}`;
+
+export function labellingPage(nonce: string, opts: { name: string; base: string }): string {
+  const body = `<h1>Label judged items <span class="muted">${escapeHtml(opts.name)}</span></h1>
+<p><a href="${escapeHtml(opts.base)}">store</a> · <a href="/">all stores</a></p>
+<form id="who"><label>Your name <input id="rater" autocomplete="off" required></label> <label>set <select id="set"></select></label> <span class="muted">Enter to start</span></form>
+<div id="work" hidden>
+<p id="progress" class="muted"></p>
+<p><strong id="task"></strong> <span id="strata" class="muted"></span> <code id="itemid" class="muted"></code></p>
+<h2>What was asked</h2><pre id="item"></pre>
+<h2>Response</h2><pre id="response"></pre>
+<h2>Rubric</h2><p id="instructions"></p><ol id="rubric" class="rubric"></ol>
+<p><label>Notes (<kbd>/</kbd> to write, <kbd>Esc</kbd> to leave) <textarea id="notes"></textarea></label></p>
+<p id="status" role="status" aria-live="polite"></p>
+<p class="muted">Keys: <kbd>1</kbd>…<kbd>4</kbd> or a label's letter to label (saved at once, then the next item) · <kbd>←</kbd> <kbd>→</kbd> previous and next</p>
+</div>`;
+  const script = `
+const base = ${JSON.stringify(opts.base)};
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+let state = { set: null, items: [], labels: new Map(), at: 0, rater: '' };
+$('rater').value = params.get('rater') || localStorage.getItem('waver-rater') || '';
+
+async function load(setName, rater) {
+  const q = new URLSearchParams({ rater });
+  if (setName) q.set('set', setName);
+  const r = await fetch(base + '/label/data?' + q.toString());
+  return r.json();
+}
+
+async function fillSets() {
+  const data = await load(params.get('set'), '');
+  const select = $('set');
+  select.replaceChildren();
+  for (const name of data.sets) {
+    const o = document.createElement('option');
+    o.value = name; o.textContent = name;
+    select.appendChild(o);
+  }
+  if (params.get('set')) select.value = params.get('set');
+  if (data.sets.length === 0) $('status').textContent = 'no labelling set in this store: make one with waver judge sample';
+  $('rater').focus();
+}
+
+async function start(e) {
+  if (e) e.preventDefault();
+  const rater = $('rater').value.trim();
+  if (!rater) return;
+  const data = await load($('set').value, rater);
+  if (!data.set) { $('status').textContent = 'no labelling set'; return; }
+  localStorage.setItem('waver-rater', rater);
+  const q = new URLSearchParams({ set: data.set.name, rater });
+  history.replaceState(null, '', location.pathname + '?' + q.toString());
+  state = { set: data.set.name, items: data.set.items, labels: new Map(data.labels.map((l) => [l.item, l])), at: 0, rater };
+  const first = state.items.findIndex((i) => !state.labels.has(i.id));
+  state.at = first < 0 ? 0 : first;
+  $('who').hidden = true;
+  $('work').hidden = false;
+  $('rater').blur();
+  show();
+}
+
+function show() {
+  const item = state.items[state.at];
+  const done = state.items.filter((i) => state.labels.has(i.id)).length;
+  $('progress').textContent = state.rater + ' · set ' + state.set + ' · item ' + (state.at + 1) + ' of ' + state.items.length + ' · ' + done + ' labelled';
+  if (!item) return;
+  $('task').textContent = item.task;
+  $('strata').textContent = Object.entries(item.strata).map(([k, v]) => k + ' ' + v).join(' · ');
+  $('itemid').textContent = item.id;
+  $('item').textContent = item.item;
+  $('response').textContent = item.response;
+  $('instructions').textContent = item.rubric.instructions;
+  const mine = state.labels.get(item.id);
+  const list = $('rubric');
+  list.replaceChildren();
+  item.rubric.labels.forEach((l, i) => {
+    const li = document.createElement('li');
+    const k = document.createElement('kbd');
+    k.textContent = String(i + 1) + (l.key ? ' ' + l.key : '');
+    li.appendChild(k);
+    li.appendChild(document.createTextNode(' ' + l.value + ' — ' + l.description));
+    li.dataset.value = l.value;
+    if (mine && mine.label === l.value) li.className = 'chosen';
+    list.appendChild(li);
+  });
+  $('notes').value = mine ? mine.notes : '';
+}
+
+async function choose(value) {
+  const item = state.items[state.at];
+  const notes = $('notes').value;
+  $('status').textContent = 'saving…';
+  const r = await fetch(base + '/label/save', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ set: state.set, item: item.id, rater: state.rater, label: value, notes }),
+  });
+  const out = await r.json();
+  if (!r.ok) { $('status').textContent = 'not saved: ' + out.error; return; }
+  state.labels.set(item.id, { item: item.id, label: out.label, notes });
+  $('status').textContent = 'saved ' + item.id + ' = ' + out.label;
+  const next = state.items.findIndex((i, k) => k > state.at && !state.labels.has(i.id));
+  if (next >= 0) state.at = next;
+  else if (state.items.every((i) => state.labels.has(i.id))) $('status').textContent += ' · every item is labelled';
+  show();
+}
+
+async function saveNotes() {
+  const item = state.items[state.at];
+  const mine = item && state.labels.get(item.id);
+  if (mine && $('notes').value !== mine.notes) await choose(mine.label).catch(() => {});
+}
+
+$('who').addEventListener('submit', start);
+$('notes').addEventListener('keydown', (e) => {
+  if (e.key === 'Escape') { e.preventDefault(); $('notes').blur(); }
+});
+$('notes').addEventListener('blur', () => { saveNotes(); });
+document.addEventListener('keydown', (e) => {
+  if ($('work').hidden || e.target === $('notes') || e.ctrlKey || e.metaKey || e.altKey) return;
+  const item = state.items[state.at];
+  if (!item) return;
+  if (e.key === 'ArrowRight') { state.at = Math.min(state.items.length - 1, state.at + 1); show(); e.preventDefault(); return; }
+  if (e.key === 'ArrowLeft') { state.at = Math.max(0, state.at - 1); show(); e.preventDefault(); return; }
+  if (e.key === '/') { e.preventDefault(); $('notes').focus(); return; }
+  const labels = item.rubric.labels;
+  const n = Number(e.key);
+  const chosen = Number.isInteger(n) && n >= 1 && n <= labels.length ? labels[n - 1] : labels.find((l) => l.key && l.key === e.key.toLowerCase());
+  if (chosen) { e.preventDefault(); choose(chosen.value).catch((err) => { $('status').textContent = 'not saved: ' + err.message; }); }
+});
+fillSets().then(() => { if ($('rater').value && params.get('set')) start(); });`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>waver view: label ${escapeHtml(opts.name)}</title><style nonce="${nonce}">${STYLE}</style></head>
+<body>${body}<script nonce="${nonce}">${script}</script></body></html>
+`;
+}

@@ -1,0 +1,167 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { populationOf, sampleJudged } from '../judge/sample.js';
+import { buildJudgedStore } from '../judge/test-support/judged-store.js';
+import { ladderProtocol } from '../protocols/ladder/index.js';
+import { openStore } from '../store/store.js';
+import { REPORTED } from '../test-support/report-store.js';
+import { startViewer, type Viewer } from './server.js';
+
+/**
+ * The labelling page of `waver view` in headless Chromium, driven with the keyboard alone: a name
+ * and Enter, number keys to label (each saved to the store at once), `/` and Escape for a note,
+ * the arrows to go back; a reload resumes at the first unlabelled item. Hostile-looking text is
+ * shown as text.
+ */
+
+const CHROMIUM = '/usr/bin/chromium';
+const missing = existsSync(CHROMIUM)
+  ? undefined
+  : `skipped: ${CHROMIUM} is missing (apt-get install chromium)`;
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--no-first-run',
+  '--disable-sync',
+];
+
+describe.skipIf(missing !== undefined)(
+  `the labelling page in Chromium${missing ? ` (${missing})` : ''}`,
+  () => {
+    let browser: Browser;
+    let dir: string;
+    let file: string;
+    let viewer: Viewer;
+    let order: string[];
+    /** Each sampled item's rubric labels, in key order (1, 2, ...). */
+    let rubric: Map<string, string[]>;
+
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'waver-label-browser-'));
+      file = join(dir, 'store.db');
+      const store = buildJudgedStore(file);
+      const items = await (ladderProtocol.judged as NonNullable<typeof ladderProtocol.judged>)(store);
+      const sample = sampleJudged(items, 6, 1);
+      order = sample.map((i) => i.id);
+      rubric = new Map(
+        sample.map((i) => [i.id, (i.rubric.labels as { value: string }[]).map((l) => l.value)]),
+      );
+      store.saveLabellingSet({ name: 'default', seed: 1, items: sample, population: populationOf(items) });
+      store.close();
+      viewer = await startViewer({ protocols: REPORTED, stores: [file] });
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    });
+
+    afterAll(async () => {
+      await browser?.close();
+      await viewer?.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    async function open(url: string): Promise<{ page: Page; errors: string[] }> {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(url);
+      return { page, errors };
+    }
+
+    /** Waits until the page shows item `id` (the page's CSP allows no evaluated script, so locators). */
+    const showing = (page: Page, id: string | undefined) =>
+      page.locator('#itemid', { hasText: id as string }).waitFor();
+
+    const labels = () => {
+      const store = openStore(file, { readonly: true });
+      try {
+        return store.labelsOf('default');
+      } finally {
+        store.close();
+      }
+    };
+
+    it('labels with the keyboard alone, saves each label at once, and resumes after a reload', async () => {
+      const { page, errors } = await open(`${viewer.url}stores/0/label`);
+      await page.waitForSelector('#set option', { state: 'attached' });
+      // The name field has the focus: type, Enter.
+      await page.keyboard.type('Ada');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('#work:not([hidden])');
+      expect(await page.textContent('#progress')).toContain('item 1 of ');
+      expect(await page.textContent('#itemid')).toBe(order[0]);
+      const firstResponse = await page.textContent('#response');
+      expect(firstResponse?.length).toBeGreaterThan(0);
+
+      // The sample mixes KB responses (four points) and NLI gate candidates (pass/fail): the highest key of each.
+      const top = (id: string | undefined) => String(rubric.get(id as string)?.length);
+      const value = (id: string | undefined, key: number) => rubric.get(id as string)?.[key - 1];
+      await page.keyboard.press(top(order[0]));
+      await page.locator('#status', { hasText: /^saved/ }).waitFor();
+      expect(await page.textContent('#itemid')).toBe(order[1]);
+      // A note on the second item, then its label: the note is saved with it.
+      await page.keyboard.press('/');
+      await page.keyboard.type('hedges, then answers');
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('2');
+      await showing(page, order[2]);
+      await page.keyboard.press('1');
+      await showing(page, order[3]);
+
+      let saved = labels();
+      expect(saved.map((l) => [l.item, l.rater, l.label, l.source])).toEqual([
+        [order[0], 'Ada', value(order[0], Number(top(order[0]))), 'view'],
+        [order[1], 'Ada', value(order[1], 2), 'view'],
+        [order[2], 'Ada', value(order[2], 1), 'view'],
+      ]);
+      expect(saved.find((l) => l.item === order[1])?.notes).toBe('hedges, then answers');
+
+      // Back to the first item with the arrow and relabel it: the label is replaced, not added.
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('ArrowLeft');
+      expect(await page.textContent('#itemid')).toBe(order[0]);
+      expect(await page.getAttribute('#rubric li.chosen', 'data-value')).toBe(
+        value(order[0], Number(top(order[0]))),
+      );
+      // A gate's letter key (f: fail) or the KB rubric's third point.
+      const isGate = top(order[0]) === '2';
+      await page.keyboard.press(isGate ? 'f' : '3');
+      const relabelled = isGate ? 'fail' : '0.75';
+      await page.locator('#status', { hasText: `= ${relabelled}` }).waitFor();
+      saved = labels();
+      expect(saved.filter((l) => l.item === order[0]).map((l) => l.label)).toEqual([relabelled]);
+      await page.close();
+
+      // A reload (the name and set are in the URL) resumes at the first item not yet labelled.
+      const again = await open(`${viewer.url}stores/0/label?set=default&rater=Ada`);
+      await again.page.waitForSelector('#work:not([hidden])');
+      expect(await again.page.textContent('#itemid')).toBe(order[3]);
+      expect(await again.page.textContent('#progress')).toContain('3 labelled');
+      await again.page.close();
+      expect([...errors, ...again.errors]).toEqual([]);
+    });
+
+    it('refuses a label from another origin and a label off the rubric', async () => {
+      const post = (body: unknown, headers: Record<string, string>) =>
+        fetch(`${viewer.url}stores/0/label/save`, { method: 'POST', headers, body: JSON.stringify(body) });
+      const label = { set: 'default', item: order[4], rater: 'Eve', label: '1' };
+      expect((await post(label, { 'Content-Type': 'text/plain' })).status).toBe(415);
+      expect(
+        (await post(label, { 'Content-Type': 'application/json', Origin: 'http://evil.example' })).status,
+      ).toBe(403);
+      expect((await post({ ...label, label: '0.5' }, { 'Content-Type': 'application/json' })).status).toBe(
+        400,
+      );
+      expect((await post({ ...label, item: 'nope' }, { 'Content-Type': 'application/json' })).status).toBe(
+        400,
+      );
+      expect(labels().some((l) => l.rater === 'Eve')).toBe(false);
+    });
+  },
+);
