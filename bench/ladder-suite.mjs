@@ -51,6 +51,8 @@ const { ladderSuiteJsonl } = await import(join(DIST, 'protocols', 'ladder', 'sui
 const { FAMILIES, LEVELS } = await import(join(DIST, 'protocols', 'ladder', 'types.js'));
 const { DEFAULT_BANDS } = await import(join(DIST, 'protocols', 'ladder', 'severity', 'levels.js'));
 const { PyRandom } = await import(join(DIST, 'util', 'random.js'));
+const { DIRECTIVES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'cis.js'));
+const { conflictExplicitness } = await import(join(DIST, 'protocols', 'ladder', 'severity', 'ces.js'));
 
 const seeds = loadLadderSeedsCsv(SEEDS_CSV);
 const scratch = mkdtempSync(join(tmpdir(), 'waver-bench-ladder-suite-'));
@@ -198,17 +200,35 @@ try {
         .join(', '),
   );
 
-  // CIS: distinct added directives per tier (the text after the original question).
+  // CIS: distinct directives per tier (issue 11: >= 20), as templates (the directive each added
+  // sentence was filled from) and as texts.
+  const templateRe = (t) =>
+    new RegExp(
+      `^${t
+        .split(/\{\w+\}/)
+        .map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.+?')}$`,
+      'i',
+    );
   const cisDirectives = {};
   for (const level of LEVELS) {
-    const set = new Set();
-    for (const t of perturbed)
-      if (t.family === 'CIS' && t.requestedLevel === level) set.add(t.text.replace(t.original, '').trim());
-    cisDirectives[`L${level}`] = set.size;
+    const res = DIRECTIVES[level].map((t) => [t, templateRe(t)]);
+    const used = new Set();
+    const texts = new Set();
+    for (const t of perturbed) {
+      if (t.family !== 'CIS' || t.requestedLevel !== level) continue;
+      const added = conflictExplicitness(t.original, t.text).added.join(' ');
+      texts.add(added);
+      const hit = res.find(([, re]) => re.test(added));
+      if (hit) used.add(hit[0]);
+    }
+    cisDirectives[`L${level}`] = { templates: used.size, of: DIRECTIVES[level].length, texts: texts.size };
   }
   console.log(
-    `CIS distinct added texts per requested tier: ${Object.entries(cisDirectives)
-      .map(([l, n]) => `${l} ${n}`)
+    `CIS distinct directives per requested tier (templates used of those defined; distinct filled texts; goal >= 20 templates): ${Object.entries(
+      cisDirectives,
+    )
+      .map(([l, x]) => `${l} ${x.templates}/${x.of} (${x.texts} texts)`)
       .join(', ')}`,
   );
 
