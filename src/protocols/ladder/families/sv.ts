@@ -1,14 +1,17 @@
 /**
  * Semantic Variation: paraphrase that keeps every number and the answer. The operations, by level:
  *   L1 single-word synonyms from the hand-checked lexicon only (no raw WordNet synonym: "slew" ->
- *      "mint", "use" -> "usage", "tubes" -> "tubings", issue 11) and contractions;
+ *      "mint", "use" -> "usage", "tubes" -> "tubings", issue 11), contractions, number words as
+ *      digits ("three cards" -> "3 cards"), then, when those stay under the band, the lexicon's
+ *      phrase rewrites;
  *   L2 adds phrase rewrites ("wants to" -> "would like to", "how many" -> "what number of") and,
  *      after them, clause work inside each sentence: a leading "If ..., " clause moved to the end
  *      and back, a time or place phrase moved, active -> passive voice, a number list in reverse
  *      order, narrative past -> present tense, "It takes X" -> "X needs", the question asked as
  *      "Find how many ...";
- *   L3 adds at most one merge of two sentences;
- *   L4 adds merging and splitting sentences freely and giving the facts in reverse order;
+ *   L3 adds at most one merge of two sentences and the facts in reverse order (the sentence count
+ *      kept);
+ *   L4 adds merging and splitting sentences freely;
  *   L5 adds a framing sentence (L4 uses it as a last resort). The question stays last.
  * L1-L2 keep the sentence count, L3 changes it by at most one, L4-L5 are free; at most 1.3x the
  * words (docs/method.md). How many operations are applied is chosen by measuring (see aim.ts).
@@ -80,10 +83,43 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Number words a digit may replace: never "one" ("one of them"), a fraction word or a hyphenated form. */
+const NUMBER_WORDS = [
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+];
+const NOT_COUNTED = 'quarters|thirds|fourths|fifths|sixths|eighths|tenths|halves|times';
+
+/**
+ * "three cards" -> "3 cards": a number word before a plural noun (or "dozen") written as a digit.
+ * The structural gate still passes (every number of the original is there, one more is written),
+ * and the answer is unchanged (issue 11: number words <-> digits where the structural gate allows;
+ * digits -> words would drop a number the gate counts).
+ */
+function numberWordOps(original: string): WordOp[] {
+  const ops: WordOp[] = [];
+  NUMBER_WORDS.forEach((word, i) => {
+    const pattern = `${word}(?= (?!(?:${NOT_COUNTED})\\b)(?:[a-z]+s|dozen|people|children|men|women|geese|mice|feet|teeth)\\b)`;
+    if (new RegExp(`\\b${pattern}`, 'i').test(original))
+      ops.push({ kind: 'word', label: `digits:${word}`, pattern, replacement: String(i + 2) });
+  });
+  return ops;
+}
+
 function wordOps(original: string, level: Level, names: ReadonlySet<string>): WordOp[] {
   const ops: WordOp[] = [];
   const covered = new Set<string>();
   for (const rewrite of LEXICON) {
+    // L1's phrase rewrites come after its single words (phraseOps, ordered by plan).
     if (rewrite.phrase && level < 2) continue;
     const re = new RegExp(bounded(rewrite.pattern), 'i');
     const m = re.exec(original);
@@ -103,12 +139,32 @@ function wordOps(original: string, level: Level, names: ReadonlySet<string>): Wo
       ops.push({ kind: 'word', label: `expand:${short}`, pattern: escapeRegex(short), replacement: long });
     }
   }
-  ops.push(...possessionOps(original, names));
+  ops.push(...possessionOps(original, names), ...numberWordOps(original));
+  return ops;
+}
+
+/** L1's phrase rewrites ("wants to" -> "would like to"), tried after its single-word ones. */
+function phraseOps(original: string): WordOp[] {
+  const ops: WordOp[] = [];
+  for (const rewrite of LEXICON) {
+    if (!rewrite.phrase) continue;
+    const m = new RegExp(bounded(rewrite.pattern), 'i').exec(original);
+    if (m)
+      ops.push({
+        kind: 'word',
+        label: `lexicon:${m[0].toLowerCase()}`,
+        pattern: rewrite.pattern,
+        replacement: rewrite.replacement,
+      });
+  }
   return ops;
 }
 
 const POSSESSION_OBJECT =
-  /^(\$?\d|a|an|no|some|the|his|her|their|its|two|three|four|five|six|seven|eight|nine|ten|twenty|many|several|enough)$/i;
+  /^(\$?\d|a|an|some|the|his|her|their|its|two|three|four|five|six|seven|eight|nine|ten|twenty|many|several|enough)$/i;
+/** Time is not owned ("the sisters own three more weeks of vacation"), nor is a lack ("owns no change"). */
+const NOT_OWNED =
+  /^(?:\S+ ){0,2}(?:more |extra |left |)(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|time|change|chance|turns?|goal|plan|idea|job|rest)\b/i;
 const OWN: Record<string, [string, string]> = {
   has: ['owns', 'contains'],
   have: ['own', 'contain'],
@@ -130,6 +186,15 @@ function possessionOps(original: string, names: ReadonlySet<string>): WordOp[] {
     const prevRaw = (tokens[i - 1] ?? '').replace(/[^A-Za-z']/g, '');
     const next = (tokens[i + 1] ?? '').replace(/[^A-Za-z0-9$]/g, '');
     if (!forms || !prevRaw || !POSSESSION_OBJECT.test(next) || /[^A-Za-z]$/.test(tokens[i - 1] ?? '')) return;
+    if (
+      NOT_OWNED.test(
+        tokens
+          .slice(i + 1, i + 5)
+          .join(' ')
+          .replace(/[^A-Za-z0-9$ ]/g, ''),
+      )
+    )
+      return;
     const prev = prevRaw.replace(/'s$/, '');
     const lexFile =
       synsets(prev.toLowerCase(), 'noun')[0]?.lexFile ??
@@ -138,13 +203,15 @@ function possessionOps(original: string, names: ReadonlySet<string>): WordOp[] {
     // Things (artifact, food, object, substance, quantity) contain; animals, groups and the rest keep "has".
     const thing = lexFile !== undefined && [6, 13, 17, 23, 27].includes(lexFile);
     if (!person && !thing) return;
-    const key = `${prev} ${verb}`;
+    // Keyed and matched with the next word too: "Artie has a stand" is reworded, "Artie has no change" is not.
+    const nextRaw = tokens[i + 1] ?? '';
+    const key = `${prev} ${verb} ${nextRaw}`;
     if (seen.has(key)) return;
     seen.add(key);
     ops.push({
       kind: 'word',
       label: `possession:${verb}`,
-      pattern: `(?<=\\b${escapeRegex(prevRaw)} )${verb}(?= )`,
+      pattern: `(?<=\\b${escapeRegex(prevRaw)} )${verb}(?= ${escapeRegex(nextRaw)}(?:\\s|$))`,
       replacement: person ? forms[0] : forms[1],
     });
   });
@@ -662,7 +729,9 @@ function structOps(
   if (imperative(sentences[last] as string, names) !== undefined) {
     ops.push({ kind: 'local', label: 'imperative', sentence: last });
   }
-  if (level >= 4 && reverseGivens(sentences, who) !== undefined) {
+  // The facts in reverse order keep the sentence count: L3 may use it too (reordering independent
+  // sentences, issue 11), after its one merge.
+  if (level >= 3 && reverseGivens(sentences, who) !== undefined) {
     ops.push({ kind: 'reverse-givens', label: 'reverse-givens' });
   }
   return ops;
@@ -680,6 +749,7 @@ const HIDDEN_DOT = '\uE000';
 function plan(original: string, level: Level, rng: PyRandom, names: ReadonlySet<string>, who?: Who): Op[] {
   const candidates: Op[] = [
     ...shuffled(wordOps(original, level, names), rng),
+    ...(level === 1 ? shuffled(phraseOps(original), rng) : []),
     ...structOps(original, level, names, rng, who),
   ];
   const words = whitespaceWords(original).length;

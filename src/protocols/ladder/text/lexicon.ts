@@ -31,7 +31,8 @@ export const LEXICON: readonly Rewrite[] = [
   word('small', 'little'),
   word('mini(?!-)', 'small'),
   word('also', 'additionally'),
-  word('already', 'previously'),
+  // Only in a perfect tense: "has already eaten" -> "has previously eaten", never "she previously has 2 plants".
+  word('(?<=\\b(?:have|has|had) )already', 'previously'),
   word('usually', 'normally'),
   word('normally', 'usually'),
   word('(?<!the )only', 'just'),
