@@ -46,4 +46,33 @@ describe('Semantic Variation rules', () => {
         }
     expect(made).toBeGreaterThan(40);
   });
+
+  it('write number words before a counted noun as digits, keep every original number, and no "owns no"', () => {
+    const s = seed(
+      'artie',
+      'Artie has a flower stand. He sells three kinds of flowers and has no change today. The sisters have three more weeks of vacation. How many kinds of flowers does Artie sell in four weeks?',
+    );
+    const texts = new Set<string>();
+    for (let r = 0; r < 12; r++) {
+      const c = semanticVariation.rules(s, 1, 1, new PyRandom(r));
+      if (c) texts.add(c.text);
+    }
+    const all = [...texts].join('\n');
+    expect(all).toMatch(/\b3 (?:kinds|types|sorts)\b|\b4 weeks\b/);
+    expect(all).not.toMatch(/\bowns no\b|\bown three more weeks\b|\b3 more weeks\b/);
+  });
+
+  it('ask "how many ... are there?" as "Find how many ... there are."', () => {
+    const s = seed(
+      'balls',
+      'A juggler can juggle 16 balls. Half of the balls are golf balls, and half of the golf balls are blue. How many blue golf balls are there?',
+    );
+    const texts = new Set<string>();
+    for (const level of [2, 3, 4, 5] as const)
+      for (let r = 0; r < 12; r++)
+        texts.add(semanticVariation.rules(s, level, 1, new PyRandom(r))?.text ?? '');
+    const all = [...texts].join('\n');
+    expect(all).toContain('Find how many blue golf balls there are.');
+    expect(all).not.toMatch(/Find how many [a-z ]+ are there\./);
+  });
 });

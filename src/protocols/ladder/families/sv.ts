@@ -474,6 +474,9 @@ function imperative(sentence: string, names: ReadonlySet<string>): string | unde
   if (subjectLength === 0) {
     // "How many boys were at school?": nothing to invert.
     if (!/^(is|are|was|were)$/.test(aux) || !/^(at|in|on|there|left)$/.test(first)) return undefined;
+    // "How many balls are there?" -> "Find how many balls there are." (not "... are there.")
+    if (first === 'there')
+      return `Find how ${quantifier}${what} there ${[aux, ...words.slice(1)].join(' ')}.`;
     return `Find how ${quantifier}${what} ${aux} ${rest}.`;
   }
   const subject = words.slice(0, subjectLength).join(' ');
