@@ -75,4 +75,20 @@ describe('Semantic Variation rules', () => {
     expect(all).toContain('Find how many blue golf balls there are.');
     expect(all).not.toMatch(/Find how many [a-z ]+ are there\./);
   });
+
+  it('write "%" as "percent", name two people the other way round and say "There are N per unit" as "Each unit has N"', () => {
+    const s = seed(
+      'forms',
+      'Carol and Jennifer sell 40 cookies. There are 12 chips per cookie. Of the cookies, 25% are sold on Monday. How many chips are in the cookies sold on Monday?',
+    );
+    const texts = new Set<string>();
+    for (const level of [1, 2, 3] as const)
+      for (let r = 0; r < 16; r++)
+        texts.add(semanticVariation.rules(s, level, 1, new PyRandom(r))?.text ?? '');
+    const all = [...texts].join('\n');
+    expect(all).toContain('25 percent');
+    expect(all).toContain('Jennifer and Carol');
+    expect(all).toContain('Each cookie has 12 chips.');
+    expect(all).not.toMatch(/\d%(?! )/);
+  });
 });

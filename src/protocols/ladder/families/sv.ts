@@ -2,13 +2,13 @@
  * Semantic Variation: paraphrase that keeps every number and the answer. The operations, by level:
  *   L1 single-word synonyms from the hand-checked lexicon only (no raw WordNet synonym: "slew" ->
  *      "mint", "use" -> "usage", "tubes" -> "tubings", issue 11), contractions, number words as
- *      digits ("three cards" -> "3 cards"), then, when those stay under the band, the lexicon's
- *      phrase rewrites;
+ *      digits ("three cards" -> "3 cards"), "%" as "percent", two named people the other way
+ *      round, then, when those stay under the band, the lexicon's phrase rewrites;
  *   L2 adds phrase rewrites ("wants to" -> "would like to", "how many" -> "what number of") and,
  *      after them, clause work inside each sentence: a leading "If ..., " clause moved to the end
  *      and back, a time or place phrase moved, active -> passive voice, a number list in reverse
- *      order, narrative past -> present tense, "It takes X" -> "X needs", the question asked as
- *      "Find how many ...";
+ *      order, narrative past -> present tense, "It takes X" -> "X needs", "There are N X per Y"
+ *      -> "Each Y has N X", the question asked as "Find how many ...";
  *   L3 adds at most one merge of two sentences and the facts in reverse order (the sentence count
  *      kept);
  *   L4 adds merging and splitting sentences freely;
@@ -48,6 +48,7 @@ type SentenceOpName =
   | 'imperative'
   | 'it-takes'
   | 'there-is'
+  | 'per-each'
   | 'split';
 
 /** An operation on the sentence list. Sentence-local ones name the original sentence they rewrite. */
@@ -139,7 +140,26 @@ function wordOps(original: string, level: Level, names: ReadonlySet<string>): Wo
       ops.push({ kind: 'word', label: `expand:${short}`, pattern: escapeRegex(short), replacement: long });
     }
   }
-  ops.push(...possessionOps(original, names), ...numberWordOps(original));
+  ops.push(...possessionOps(original, names), ...numberWordOps(original), ...formOps(original, names));
+  return ops;
+}
+
+/**
+ * Written forms that keep every number and the meaning: "30%" -> "30 percent", and two named
+ * people given the other way round ("Carol and Jennifer" -> "Jennifer and Carol").
+ */
+function formOps(original: string, names: ReadonlySet<string>): WordOp[] {
+  const ops: WordOp[] = [];
+  if (/\d%/.test(original))
+    // The space after "%" is part of the match: a word op must end at a word boundary or a space.
+    ops.push({ kind: 'word', label: 'form:percent', pattern: '(?<=\\d)% ', replacement: ' percent ' });
+  const seen = new Set<string>();
+  for (const m of original.matchAll(/\b([A-Z][a-z]+) and ([A-Z][a-z]+)\b/g)) {
+    const [pair, a, b] = m as unknown as [string, string, string];
+    if (!names.has(a) || !names.has(b) || a === b || seen.has(pair)) continue;
+    seen.add(pair);
+    ops.push({ kind: 'word', label: 'form:names', pattern: pair, replacement: `${b} and ${a}` });
+  }
   return ops;
 }
 
@@ -432,6 +452,16 @@ function thereIs(sentence: string): string | undefined {
   return `${capitalize(det)} ${place} ${has} ${what}.`;
 }
 
+/** "There are 100 pineapples per hectare." -> "Each hectare has 100 pineapples." */
+function perEach(sentence: string): string | undefined {
+  const m = /^There (are|were) (\d[\d,]*(?: [a-z]+){1,3}) (?:per|in each|in every) ([a-z]+)\.$/.exec(
+    sentence,
+  );
+  if (!m) return undefined;
+  const [, be, what, unit] = m as unknown as [string, string, string, string];
+  return `Each ${unit} ${be === 'are' ? 'has' : 'had'} ${what}.`;
+}
+
 /** "X, and she Y." -> "X. She Y." (L4-L5: the sentence count is free). */
 function split(sentence: string): string | undefined {
   const m = /^(.{15,}?), (?:and|so|but) (he|she|they|it|I|we|[A-Z][a-z]+) (.{8,})$/.exec(sentence);
@@ -516,6 +546,8 @@ function applyLocal(name: SentenceOpName, sentence: string, names: ReadonlySet<s
       return itTakes(sentence, names);
     case 'there-is':
       return thereIs(sentence);
+    case 'per-each':
+      return perEach(sentence);
     case 'split':
       return split(sentence);
   }
@@ -710,7 +742,7 @@ function structOps(
       applyLocal(l, s, names),
     );
     if (moves.length > 0) local.push({ kind: 'local', label: rng.choice(moves), sentence: i });
-    for (const label of ['passive', 'list-reverse', 'it-takes', 'there-is'] as const) {
+    for (const label of ['passive', 'list-reverse', 'it-takes', 'there-is', 'per-each'] as const) {
       if (applyLocal(label, s, names) !== undefined) local.push({ kind: 'local', label, sentence: i });
     }
     if (level >= 4 && applyLocal('split', s, names) !== undefined)
@@ -812,7 +844,9 @@ const rules = rulesFor('SV', semanticVariationGate, ({ original, level, rng, tar
   const kinds = [
     ...new Set(used.map((o) => (o.kind === 'word' ? (o.label.split(':')[0] as string) : o.label))),
   ];
-  const wordOnly = kinds.every((k) => ['lexicon', 'wordnet', 'contract', 'expand'].includes(k));
+  const wordOnly = kinds.every((k) =>
+    ['lexicon', 'wordnet', 'contract', 'expand', 'digits', 'form'].includes(k),
+  );
   const restructured = kinds.some((k) => ['merge', 'reverse-givens', 'frame'].includes(k));
   return {
     text: best.aimed.text,
