@@ -137,7 +137,9 @@ function wordOps(original: string, level: Level, names: ReadonlySet<string>): Wo
     if (new RegExp(`\\b${escapeRegex(long)}\\b`, 'i').test(original)) {
       ops.push({ kind: 'word', label: `contract:${long}`, pattern: escapeRegex(long), replacement: short });
     } else if (new RegExp(`\\b${escapeRegex(short)}`, 'i').test(original)) {
-      ops.push({ kind: 'word', label: `expand:${short}`, pattern: escapeRegex(short), replacement: long });
+      // Not before its subject: "won't he be able" is "will he not", never "will not he".
+      const pattern = `${escapeRegex(short)}(?! (?:he|she|it|they|we|you|I|there)\\b)`;
+      ops.push({ kind: 'word', label: `expand:${short}`, pattern, replacement: long });
     }
   }
   ops.push(...possessionOps(original, names), ...numberWordOps(original), ...formOps(original, names));
