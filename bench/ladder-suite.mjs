@@ -2,11 +2,16 @@
 // The ladder's rules suite on the paper's 100 seeds (issue 3 "Measure"): 100 seeds x 7 families x
 // 5 levels x up to 2 attempts, generated, gated and binned, timed (goal: under 10 s); and the fill
 // table: per family x requested level, the share of seeds with an admitted test that MEASURED at the
-// requested level (goal: every cell >= 80%).
+// requested level (goal: every cell >= 80%). Then issue 11's checks: IQ and CI tests inside their
+// family's band at their measured level (goal >= 95%), CL word ratios in [1.10, 1.60) (goal >= 98%),
+// no (seed, family, measured level) with two tests and no text twice for a seed, KB distinctness
+// (share of L2-L5 texts that differ from the seed's L1 text by more than one added sentence), the
+// distinct CIS directives per tier, and whether the meaning gates ran. `--sample K --draw S` prints K
+// tests per family drawn with PyRandom(S) (a seeded draw, not a hand pick).
 //
-//   npm run build && node bench/ladder-suite.mjs [--seed N]
+//   npm run build && node bench/ladder-suite.mjs [--seed N] [--sample 5 --draw 1]
 //
-// Prints a table with goals and PASS/FAIL, then one `RESULT {...}` JSON line.
+// Prints tables with goals and PASS/FAIL, then one `RESULT {...}` JSON line.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -19,8 +24,15 @@ const SEEDS_CSV = resolve(ROOT, '..', 'shared', 'fixtures', 'ladder-reference', 
 const GOAL_SECONDS = 10;
 const GOAL_FILL = 0.8;
 
-const seedArg = process.argv.indexOf('--seed');
-const suiteSeed = seedArg > 0 ? Number(process.argv[seedArg + 1]) : 0;
+const argOf = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const suiteSeed = argOf('--seed', 0);
+const sampleK = argOf('--sample', 0);
+const drawSeed = argOf('--draw', 1);
+const GOAL_BAND = 0.95;
+const GOAL_CL_RATIO = 0.98;
 
 if (!existsSync(join(DIST, 'protocols', 'ladder', 'suite.js'))) {
   console.error('dist/ is missing: run `npm run build` first');
@@ -37,6 +49,10 @@ const { loadLadderSeedsCsv } = await import(join(DIST, 'protocols', 'ladder', 'd
 const { buildLadderSuite, fillCounts } = await import(join(DIST, 'protocols', 'ladder', 'suite.js'));
 const { ladderSuiteJsonl } = await import(join(DIST, 'protocols', 'ladder', 'suite-file.js'));
 const { FAMILIES, LEVELS } = await import(join(DIST, 'protocols', 'ladder', 'types.js'));
+const { DEFAULT_BANDS } = await import(join(DIST, 'protocols', 'ladder', 'severity', 'levels.js'));
+const { PyRandom } = await import(join(DIST, 'util', 'random.js'));
+const { DIRECTIVES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'cis.js'));
+const { conflictExplicitness } = await import(join(DIST, 'protocols', 'ladder', 'severity', 'ces.js'));
 
 const seeds = loadLadderSeedsCsv(SEEDS_CSV);
 const scratch = mkdtempSync(join(tmpdir(), 'waver-bench-ladder-suite-'));
@@ -93,6 +109,150 @@ try {
   }
   const fillPass = failing.length === 0;
   console.log(`  fill ${fillPass ? 'PASS' : `FAIL (${failing.join(', ')})`}`);
+  console.log('');
+
+  const perturbed = build.tests.filter((t) => t.family !== 'baseline');
+  const pct = (n, d) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}%`);
+
+  // IQ and CI: the binned score inside the family's band of the measured level.
+  const inBand = {};
+  for (const family of ['IQ', 'CI']) {
+    const ts = perturbed.filter((t) => t.family === family);
+    const ok = ts.filter((t) => {
+      const band = t.measuredLevel ? DEFAULT_BANDS[family][t.measuredLevel - 1] : undefined;
+      const score = t.severity?.score;
+      return band && score !== undefined && score >= band[0] && (band[1] === null || score < band[1]);
+    }).length;
+    inBand[family] = {
+      inside: ok,
+      tests: ts.length,
+      share: ts.length ? Number((ok / ts.length).toFixed(4)) : null,
+    };
+    const pass = ts.length > 0 && ok / ts.length >= GOAL_BAND;
+    console.log(
+      `${family} inside its band at the measured level: ${ok}/${ts.length} (${pct(ok, ts.length)})   goal >= ${GOAL_BAND * 100}%   ${pass ? 'PASS' : 'FAIL'}`,
+    );
+  }
+  const bandPass = Object.values(inBand).every((b) => b.share !== null && b.share >= GOAL_BAND);
+
+  // CL: word ratio words(G)/words(O) in [1.10, 1.60).
+  const cl = perturbed.filter((t) => t.family === 'CL');
+  const clIn = cl.filter((t) => {
+    const r = t.severity?.expansionRatio;
+    return r !== undefined && r >= 1.1 && r < 1.6;
+  }).length;
+  const clPass = cl.length > 0 && clIn / cl.length >= GOAL_CL_RATIO;
+  const ratios = cl.map((t) => t.severity?.expansionRatio ?? Number.NaN).sort((a, b) => a - b);
+  console.log(
+    `CL word ratio in [1.10, 1.60): ${clIn}/${cl.length} (${pct(clIn, cl.length)})   goal >= ${GOAL_CL_RATIO * 100}%   ${clPass ? 'PASS' : 'FAIL'}` +
+      `   (min ${ratios[0]?.toFixed(3)}, median ${ratios[Math.floor(ratios.length / 2)]?.toFixed(3)}, max ${ratios.at(-1)?.toFixed(3)})`,
+  );
+
+  // One test per (seed, family, measured level); no text twice for a seed.
+  const cellCount = new Map();
+  const textCount = new Map();
+  for (const t of perturbed) {
+    const cell = `${t.seedId}/${t.family}/${t.measuredLevel}`;
+    cellCount.set(cell, (cellCount.get(cell) ?? 0) + 1);
+    const text = `${t.seedId}\u0000${t.text}`;
+    textCount.set(text, (textCount.get(text) ?? 0) + 1);
+  }
+  const doubleCells = [...cellCount.values()].filter((n) => n > 1).length;
+  const doubleTexts = [...textCount.values()].filter((n) => n > 1).length;
+  const dupPass = doubleCells === 0 && doubleTexts === 0;
+  console.log(
+    `(seed, family, measured level) cells with two tests: ${doubleCells}; texts twice for a seed: ${doubleTexts}   goal 0 and 0   ${dupPass ? 'PASS' : 'FAIL'}`,
+  );
+
+  // KB: an L2-L5 text that is the seed's L1 text plus at most one added sentence is not a type of its own.
+  const sentences = (text) =>
+    text
+      .split(/(?<=[.?!])\s+/)
+      .map((x) => x.trim())
+      .filter(Boolean);
+  const kb = perturbed.filter((t) => t.family === 'KB');
+  const kbL1 = new Map(kb.filter((t) => t.measuredLevel === 1).map((t) => [t.seedId, t.text]));
+  const kbDistinct = {};
+  let kbN = 0;
+  let kbD = 0;
+  for (const level of [2, 3, 4, 5]) {
+    const ts = kb.filter((t) => t.measuredLevel === level);
+    let distinct = 0;
+    for (const t of ts) {
+      const l1 = kbL1.get(t.seedId);
+      if (l1 === undefined) {
+        distinct++;
+        continue;
+      }
+      const a = sentences(l1);
+      const b = sentences(t.text);
+      const kept = a.every((x) => b.includes(x));
+      if (!(kept && b.length <= a.length + 1)) distinct++;
+    }
+    kbDistinct[`L${level}`] = { distinct, tests: ts.length };
+    kbN += ts.length;
+    kbD += distinct;
+  }
+  console.log(
+    `KB L2-L5 texts that differ from the seed's L1 text by more than one added sentence: ${kbD}/${kbN} (${pct(kbD, kbN)}); ` +
+      Object.entries(kbDistinct)
+        .map(([l, x]) => `${l} ${pct(x.distinct, x.tests)}`)
+        .join(', '),
+  );
+
+  // CIS: distinct directives per tier (issue 11: >= 20), as templates (the directive each added
+  // sentence was filled from) and as texts.
+  const templateRe = (t) =>
+    new RegExp(
+      `^${t
+        .split(/\{\w+\}/)
+        .map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.+?')}$`,
+      'i',
+    );
+  const cisDirectives = {};
+  for (const level of LEVELS) {
+    const res = DIRECTIVES[level].map((t) => [t, templateRe(t)]);
+    const used = new Set();
+    const texts = new Set();
+    for (const t of perturbed) {
+      if (t.family !== 'CIS' || t.requestedLevel !== level) continue;
+      const added = conflictExplicitness(t.original, t.text).added.join(' ');
+      texts.add(added);
+      const hit = res.find(([, re]) => re.test(added));
+      if (hit) used.add(hit[0]);
+    }
+    cisDirectives[`L${level}`] = { templates: used.size, of: DIRECTIVES[level].length, texts: texts.size };
+  }
+  console.log(
+    `CIS distinct directives per requested tier (templates used of those defined; distinct filled texts; goal >= 20 templates): ${Object.entries(
+      cisDirectives,
+    )
+      .map(([l, x]) => `${l} ${x.templates}/${x.of} (${x.texts} texts)`)
+      .join(', ')}`,
+  );
+
+  // Meaning gates: did any NLI, meaning or epistemic judge run?
+  const MEANING = ['nli', 'meaning', 'epistemic'];
+  const notRun = perturbed.filter((t) =>
+    t.gates.some((g) => MEANING.includes(g.gate) && g.verdict === 'not-run'),
+  ).length;
+  console.log(`tests admitted with a meaning gate not run: ${notRun}/${perturbed.length}`);
+
+  if (sampleK > 0) {
+    const rng = new PyRandom(drawSeed);
+    console.log('');
+    console.log(
+      `seeded draw: ${sampleK} tests per family, PyRandom(${drawSeed}).sample over the suite's order`,
+    );
+    for (const family of FAMILIES) {
+      const ts = perturbed.filter((t) => t.family === family);
+      for (const t of rng.sample(ts, Math.min(sampleK, ts.length)))
+        console.log(
+          `- ${family} L${t.measuredLevel} (asked L${t.requestedLevel}${t.subtype ? `, ${t.subtype}` : ''}) ${t.seedId}: ${JSON.stringify(t.text)}`,
+        );
+    }
+  }
   console.log(
     `RESULT ${JSON.stringify({
       name: 'ladder-suite',
@@ -107,6 +267,15 @@ try {
       fillPass,
       fillBelowGoal: failing,
       fill: cells,
+      inBand,
+      bandPass,
+      clRatio: { inside: clIn, tests: cl.length, pass: clPass },
+      doubleCells,
+      doubleTexts,
+      dupPass,
+      kbDistinct: { distinct: kbD, tests: kbN, byLevel: kbDistinct },
+      cisDirectives,
+      meaningNotRun: notRun,
     })}`,
   );
 } finally {

@@ -87,6 +87,7 @@ describe('report formats on a fixed store (snapshots)', () => {
       'suites',
       'coverage',
       'errors',
+      'caveats',
       'sections',
       'transcripts',
       'cells',

@@ -5,6 +5,7 @@ import {
   COVERAGE_COLUMNS,
   COVERAGE_NUMERIC_COLUMNS,
   coverageRow,
+  headerCaveats,
   type ReportData,
   RUN_COLUMNS,
   RUN_NUMERIC_COLUMNS,
@@ -89,9 +90,16 @@ function reportJsonHead(data: ReportData, protocols: readonly ReportedProtocol[]
     suites: data.suites,
     coverage: data.coverage,
     errors: data.errors,
+    caveats: headerCaveats(data).map(({ section, text }) => ({ section, caveat: text })),
     sections: data.sections.map((s) => {
       const module = sectionOf(protocols, s.protocol);
-      const head = { protocol: s.protocol, id: s.id, title: s.title, suite: s.suite };
+      const head = {
+        protocol: s.protocol,
+        id: s.id,
+        title: s.title,
+        suite: s.suite,
+        ...(s.caveats && { caveats: s.caveats }),
+      };
       if (s.unavailable !== undefined || s.results === undefined || !module)
         return { ...head, unavailable: s.unavailable ?? 'no module for this protocol' };
       return { ...head, results: module.json(s.results) };
@@ -129,6 +137,7 @@ export function reportMarkdown(data: ReportData, protocols: readonly ReportedPro
     '',
     `Store \`${data.store.file}\` (schema v${data.store.schemaVersion}) · ${data.runs.length} runs · ${data.sections.length} protocol sections · ${data.transcripts.total} cells · generated ${data.generatedAt} by waver ${data.waverVersion}.`,
     '',
+    ...headerCaveats(data).flatMap((c) => [`> **${c.label}**: ${c.text}.`, '']),
     '## What was run',
     '',
   ];

@@ -188,6 +188,8 @@ export interface ReportSection<R = unknown> {
   results?: R;
   /** Why the section could not be built (the loader failed), shown instead of its figures. */
   unavailable?: string;
+  /** What the report's header must say about these results (the module's `caveats`), when anything. */
+  caveats?: string[];
 }
 
 export interface ReportData {
@@ -263,6 +265,22 @@ export interface SectionModule<R = unknown> {
   html(results: R, kit: HtmlKit): string;
   markdown(results: R): string;
   json(results: R): unknown;
+  /**
+   * Lines the report's header states about these results, beside the store line, because a
+   * reader must see them before any figure (e.g. a ladder suite whose meaning was never checked).
+   */
+  caveats?(results: R): string[];
+}
+
+/** Each section's caveats, for the report's header: the section's anchor, a label (protocol and suite) and the line. */
+export function headerCaveats(data: ReportData): { section: string; label: string; text: string }[] {
+  return data.sections.flatMap((s) =>
+    (s.caveats ?? []).map((text) => ({
+      section: s.id,
+      label: `${s.protocol} ${s.suite.hash.slice(0, 8)}`,
+      text,
+    })),
+  );
 }
 
 const DEFAULT_MIN_COVERAGE = 0.9;
@@ -351,6 +369,8 @@ export function buildReport(
     };
     try {
       section.results = protocol.section.load(store, suite.hash, ctx);
+      const caveats = protocol.section.caveats?.(section.results) ?? [];
+      if (caveats.length > 0) section.caveats = caveats;
     } catch (e) {
       section.unavailable = `the ${protocol.name} results could not be rebuilt: ${(e as Error).message}`;
     }

@@ -76,6 +76,20 @@ describe('formatAdmissionTable', () => {
     expect(md.endsWith('|\n')).toBe(true);
   });
 
+  it('says "meaning not verified" when the meaning gates did not run, in Markdown and JSON', () => {
+    const meaning = { tests: 9, notRun: 7, gates: ['nli', 'meaning'] };
+    const md = formatAdmissionTable(rows, 'md', { seeds: 2, generator: 'rules', meaning });
+    expect(md).toContain(
+      '**Meaning not verified: 7 of 9 perturbed tests were admitted without their nli/meaning gate (no judge ran); they passed the offline gates only.**',
+    );
+    const json = JSON.parse(formatAdmissionTable(rows, 'json', { meaning }));
+    expect(json.meaningVerified).toBe(false);
+    expect(json.meaningNotVerified).toMatchObject({ tests: 9, notRun: 7, gates: ['nli', 'meaning'] });
+    const verified = { tests: 9, notRun: 0, gates: [] };
+    expect(formatAdmissionTable(rows, 'md', { meaning: verified })).not.toMatch(/not verified/i);
+    expect(JSON.parse(formatAdmissionTable(rows, 'json', { meaning: verified })).meaningVerified).toBe(true);
+  });
+
   it('places a family gate between structural and level', () => {
     const json = JSON.parse(
       formatAdmissionTable(

@@ -1,3 +1,4 @@
+import { type MeaningCheck, meaningCaveat } from './meaning-check.js';
 import { type AdmissionRow, FAMILY_NAMES, LEVELS } from './types.js';
 
 /**
@@ -11,6 +12,8 @@ export interface AdmissionContext {
   seeds?: number;
   /** `rules`, or the generator model's identity. */
   generator?: string;
+  /** Whether the meaning gates ran (a suite admitted without them says "meaning not verified"). */
+  meaning?: MeaningCheck;
 }
 
 /** Gates in pipeline order; a gate this list lacks (a family's own) goes after `structural`. */
@@ -79,11 +82,23 @@ function admissionJson(rows: readonly AdmissionRow[], context: AdmissionContext)
     table: 'ladder-admission',
     ...(context.seeds !== undefined && { seeds: context.seeds }),
     ...(context.generator !== undefined && { generator: context.generator }),
+    ...(context.meaning && meaningJson(context.meaning)),
     gates,
     families: rows.map((r) => ({ family: r.family, name: FAMILY_NAMES[r.family], ...shape(r) })),
     total: shape(totalRow(rows)),
   };
   return `${JSON.stringify(out, null, 2)}\n`;
+}
+
+/** `meaningVerified`, and with it false the label and its counts. */
+export function meaningJson(m: MeaningCheck): Record<string, unknown> {
+  const caveat = meaningCaveat(m);
+  return {
+    meaningVerified: caveat === undefined,
+    ...(caveat !== undefined && {
+      meaningNotVerified: { label: caveat, tests: m.tests, notRun: m.notRun, gates: m.gates },
+    }),
+  };
 }
 
 function admissionMarkdown(rows: readonly AdmissionRow[], context: AdmissionContext): string {
@@ -96,6 +111,8 @@ function admissionMarkdown(rows: readonly AdmissionRow[], context: AdmissionCont
     .join(', ');
   const lines: string[] = [];
   lines.push(`## Ladder suite admission (Table 3)${over ? ` — ${over}` : ''}`, '');
+  const caveat = context.meaning && meaningCaveat(context.meaning);
+  if (caveat !== undefined) lines.push(`**${caveat[0]?.toUpperCase()}${caveat.slice(1)}.**`, '');
   lines.push(
     'Candidates generated and tests admitted per family; a rejected candidate is counted at the first gate it failed. ' +
       '"Superseded": passed every gate but off level, replaced by an on-level retry.',

@@ -55,7 +55,7 @@ export const ladderCommand: ProtocolCommand<LadderPlan, LadderSectionData, RunOu
       print: ({ results }, plan) =>
         results &&
         formatLadderReport(
-          { results, ...(plan.admission ? { admission: plan.admission } : { tests: plan.tests }) },
+          { results, tests: plan.tests, ...(plan.admission && { admission: plan.admission }) },
           config.format,
         ),
     });

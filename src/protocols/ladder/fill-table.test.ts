@@ -22,8 +22,10 @@ const GOAL = 0.8;
 
 /** Cells below the goal, with the share they are held to (see the header comment). */
 const KNOWN_SHORT: Record<'paper' | 'builtin', Partial<Record<`${Family}${Level}`, number>>> = {
-  paper: { SV1: 0.6, SV2: 0.74, SV3: 0.38, SV4: 0.39, SV5: 0.1 },
-  builtin: { SV1: 0.56, SV2: 0.67, SV3: 0.14, SV4: 0.2, SV5: 0 },
+  // SV L1 and L2 reach the goal on the paper's seeds since number words and "%" have a second
+  // written form (docs/ladder-families.md#sv-fill).
+  paper: { SV3: 0.46, SV4: 0.43, SV5: 0.12 },
+  builtin: { SV2: 0.67, SV3: 0.14, SV4: 0.14, SV5: 0 },
 };
 
 function check(cells: readonly FillCell[], set: 'paper' | 'builtin'): void {

@@ -1,5 +1,6 @@
 import { defineProtocol } from '../define.js';
 import type { RunOutcome } from '../types.js';
+import { ADMISSION_SUITE } from './admission-record.js';
 import { LadderConfigSchema } from './config.js';
 import { GENERATOR_SUITE } from './families/model-generator.js';
 import { GATE_SUITES } from './gates/model-gates.js';
@@ -20,7 +21,7 @@ export const ladderProtocol = defineProtocol<LadderPlan, LadderSectionData, RunO
   config: { key: 'ladder', schema: LadderConfigSchema },
   suites: {
     primary: LADDER_TESTS_SUITE,
-    others: [KB_JUDGE_SUITE, GENERATOR_SUITE, ...Object.values(GATE_SUITES)],
+    others: [KB_JUDGE_SUITE, GENERATOR_SUITE, ...Object.values(GATE_SUITES), ADMISSION_SUITE],
   },
   thresholds: LADDER_THRESHOLDS,
   check: async () => (await import('./check.js')).ladderCheck,

@@ -4,14 +4,15 @@ import type { ModelEstimate } from '../../run/estimate.js';
 import { estimateSuite } from '../../run/run-suite.js';
 import { openStore } from '../../store/store.js';
 import type { ProtocolOptions, RunOutcome } from '../types.js';
-import type { AdmissionContext } from './admission-table.js';
+import { type LadderAdmission, saveAdmission } from './admission-record.js';
 import { ladderSettings, suiteGenerator } from './config.js';
 import { resolveLadderSeeds } from './data/datasets.js';
+import { meaningCheck } from './meaning-check.js';
 import { type LadderResults, loadLadderResults } from './results.js';
 import { ladderSuite, runLadder } from './run.js';
 import { buildLadderSuite } from './suite.js';
 import { readLadderSuite } from './suite-file.js';
-import type { AdmissionRow, LadderTest, Level } from './types.js';
+import type { LadderTest, Level } from './types.js';
 
 /** The code behind ladderProtocol (index.ts): build, estimate and run, and the report section. */
 
@@ -21,7 +22,7 @@ export { ladderSection as section } from './report-section.js';
 export interface LadderPlan {
   tests: LadderTest[];
   /** Absent when the suite was read from a file (`--suite`). */
-  admission?: { rows: AdmissionRow[]; context: AdmissionContext };
+  admission?: LadderAdmission;
 }
 
 /**
@@ -54,7 +55,10 @@ export async function build(config: WaverConfig, opts: ProtocolOptions = {}): Pr
   opts.signal?.throwIfAborted();
   return {
     tests: built.tests,
-    admission: { rows: built.admission, context: { seeds: seeds.length, generator: name } },
+    admission: {
+      rows: built.admission,
+      context: { seeds: seeds.length, generator: name, meaning: meaningCheck(built.tests) },
+    },
   };
 }
 
@@ -76,6 +80,8 @@ export async function run(
   const run = await runLadder(config, plan.tests, opts);
   const store = openStore(config.store);
   try {
+    // The report prints the admission table the CLI printed (docs/ladder-suite.md#admission-record).
+    if (plan.admission) saveAdmission(store, run.suite.hash, plan.admission);
     const results = loadLadderResults(store, run.suite.hash, {
       settings: ladderSettings(config),
       seed: config.seed,

@@ -5,9 +5,11 @@ import { buildReport } from '../../report/report-data.js';
 import { requestFor } from '../../run/plan.js';
 import { openStore } from '../../store/store.js';
 import { HOSTILE_RESPONSE, REPORTED } from '../../test-support/report-store.js';
+import { saveAdmission } from './admission-record.js';
 import { ladderSettings } from './config.js';
 import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
 import { kbJudgeRequest } from './kb-judge.js';
+import { meaningCheck } from './meaning-check.js';
 import { kbJudgeJobs, ladderSuiteTest, runLadder } from './run.js';
 import { Recording, scratchDir, testConfig } from './test-support/fakes.js';
 import { ladderTest } from './test-support/ladder-test.js';
@@ -81,7 +83,10 @@ describe('the ladder section of a run without a judge', () => {
     const tests = [
       ladderTest(A, 'baseline', 0, A.question),
       ladderTest(B, 'baseline', 0, B.question),
-      ladderTest(A, 'CI', 2, `${A.question} Unrelated: the shop opens early.`),
+      {
+        ...ladderTest(A, 'CI', 2, `${A.question} Unrelated: the shop opens early.`),
+        gates: [{ gate: 'nli', verdict: 'not-run' as const, reason: 'no judge configured' }],
+      },
       ladderTest(B, 'KB', 1, B.question.replace(/\d+/, 'some'), { kbType: 'missing-information' }),
     ];
     const dir = scratchDir('waver-report-ladder-nojudge-');
@@ -97,8 +102,22 @@ describe('the ladder section of a run without a judge', () => {
     tests.forEach((t, i) => {
       sut.add(requestFor(ladderSuiteTest(t, settings, 1), config.params), answers[i] as string);
     });
-    await runLadder(config, tests);
+    const run = await runLadder(config, tests);
     const store = openStore(config.store);
+    // The build's bookkeeping, as `waver ladder` stores it beside the suite it built.
+    const row = (family: 'CI' | 'KB', candidates: number, rejected: Record<string, number>) => ({
+      family,
+      candidates,
+      admitted: 1,
+      rejectedByGate: rejected,
+      admittedByLevel: { '1': family === 'KB' ? 1 : 0, '2': family === 'CI' ? 1 : 0, '3': 0, '4': 0, '5': 0 },
+      offLevel: 0,
+      superseded: 0,
+    });
+    saveAdmission(store, run.suite.hash, {
+      rows: [row('CI', 7, { structural: 4, level: 2 }), row('KB', 3, { generator: 2 })],
+      context: { seeds: 2, generator: 'rules', meaning: meaningCheck(tests) },
+    });
     const data = buildReport(store, REPORTED, { now: NOW });
     store.close();
     expect(data.cells.find((c) => c.family === 'CI')?.reason).toBe(
@@ -109,6 +128,21 @@ describe('the ladder section of a run without a judge', () => {
       '<strong>Knowledge Boundary (KB)</strong>Unavailable: no perturbed level has a score. Not drawn: L1 (not scored: no judge verdicts).',
     );
     expect(html).not.toContain('parsed via unparsed');
+    // The CLI's admission table with its candidate and rejection counts (issue 12 item 6).
+    expect(html).toContain('Ladder suite admission (Table 3)');
+    expect(html).toMatch(/<td[^>]*>Context Interference \(CI\)<\/td><td[^>]*>7<\/td><td[^>]*>1<\/td>/);
+    expect(html).toContain('Rejected: structural');
+    // The header says the meaning was never checked, naming the section (issue 11).
+    expect(html).toMatch(
+      /<header>.*<p class="warn caveat"><a href="#ladder-[0-9a-f]{8}">ladder [0-9a-f]{8}<\/a>: meaning not verified: 1 of 2 perturbed tests .*<\/header>/s,
+    );
+    const json = JSON.parse(renderReport(data, 'json', REPORTED));
+    expect(json.caveats).toEqual([
+      { section: data.sections[0]?.id, caveat: expect.stringMatching(/^meaning not verified: 1 of 2/) },
+    ]);
+    expect(json.sections[0].results).toMatchObject({ meaningVerified: false });
+    expect(json.sections[0].results.admission).toMatchObject({ table: 'ladder-admission', seeds: 2 });
+    expect(renderReport(data, 'md', REPORTED)).toMatch(/> \*\*ladder [0-9a-f]{8}\*\*: meaning not verified/);
     rmSync(dir, { recursive: true, force: true });
   });
 });

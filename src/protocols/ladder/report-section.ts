@@ -5,11 +5,12 @@ import { cellBase, demoteHeadings, fmt3, legendHtml } from '../../report/html/se
 import type { SectionModule, TranscriptCell } from '../../report/report-data.js';
 import type { SuiteTest } from '../../run/types.js';
 import type { Store } from '../../store/store.js';
+import { type LadderAdmission, latestAdmission } from './admission-record.js';
 import { LadderConfigSchema } from './config.js';
 import type { Interval } from './metrics.js';
 import { type LadderResults, ladderTestOf, loadLadderResults, type ScoredCell } from './results.js';
 import { LADDER_TESTS_SUITE } from './run.js';
-import { formatLadderReport } from './tables.js';
+import { formatLadderReport, ladderCaveats } from './tables.js';
 import { FAMILIES, FAMILY_NAMES, type LadderTest, LEVELS } from './types.js';
 
 /**
@@ -21,6 +22,8 @@ import { FAMILIES, FAMILY_NAMES, type LadderTest, LEVELS } from './types.js';
 export interface LadderSectionData {
   results: LadderResults;
   tests: LadderTest[];
+  /** The build's admission bookkeeping, when waver built the suite (admission-record.ts). */
+  admission?: LadderAdmission;
 }
 
 const LEVEL_NAMES = ['L0', ...LEVELS.map((k) => `L${k}`)];
@@ -52,7 +55,12 @@ export const ladderSection: SectionModule<LadderSectionData> = {
       ...(typeof config.seed === 'number' && { seed: config.seed }),
       ...(typeof config.minCoverage === 'number' && { minCoverage: config.minCoverage }),
     });
-    return { results, tests: stored.tests.map(ladderTestOf) };
+    const admission = latestAdmission(store, suiteHash);
+    return { results, tests: stored.tests.map(ladderTestOf), ...(admission && { admission }) };
+  },
+
+  caveats(data) {
+    return ladderCaveats(data);
   },
 
   cells(store, suiteHash, data) {
@@ -64,11 +72,11 @@ export const ladderSection: SectionModule<LadderSectionData> = {
   },
 
   markdown(data) {
-    return demoteHeadings(formatLadderReport({ results: data.results, tests: data.tests }, 'md'), 3);
+    return demoteHeadings(formatLadderReport(data, 'md'), 3);
   },
 
   json(data) {
-    return JSON.parse(formatLadderReport({ results: data.results, tests: data.tests }, 'json'));
+    return JSON.parse(formatLadderReport(data, 'json'));
   },
 };
 
@@ -365,7 +373,7 @@ function ladderHtml(data: LadderSectionData, kit: HtmlKit): string {
 
   parts.push(
     '<details open class="tables"><summary>Tables 3, 4, 5, accuracy by level, Knowledge Boundary by type, quadrants, every family × level</summary>',
-    kit.md(demoteHeadings(formatLadderReport({ results: r, tests: data.tests }, 'md'), 3)),
+    kit.md(demoteHeadings(formatLadderReport(data, 'md'), 3)),
     '</details>',
   );
   return parts.join('\n');

@@ -21,13 +21,18 @@ const dir = scratchDir('waver-suite-cli-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let stdout = '';
+let stderr = '';
 beforeEach(() => {
   stdout = '';
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
     stdout += String(chunk);
     return true;
   });
-  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  stderr = '';
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -62,6 +67,11 @@ describe('waver suite build --protocol ladder', () => {
     expect(stdout).toBe(firstOut);
     expect(firstOut).toMatch(/## Ladder suite admission \(Table 3\) — \d+ seeds, generator: rules/);
     expect(firstOut).toMatch(/\| Knowledge Boundary \(KB\) \| \d+ \| \d+ \|/);
+    // No judge: the table and the summary line say that the meaning was never checked (issue 11).
+    expect(firstOut).toMatch(/\*\*Meaning not verified: \d+ of \d+ perturbed tests were admitted without/);
+    expect(stderr).toMatch(
+      /^meaning not verified: \d+ of \d+ perturbed tests .*; pass --judge SPEC to check it$/m,
+    );
     const tests = readLadderSuite(a);
     expect(tests.filter((t) => t.family === 'baseline').length).toBeGreaterThanOrEqual(40);
     // No temporary file left beside the outputs.

@@ -7,6 +7,7 @@ import type { ProtocolCommand } from '../define.js';
 import type { RunOutcome } from '../types.js';
 import { formatAdmissionTable } from './admission-table.js';
 import { ladderFlags } from './flags.js';
+import { meaningCaveat } from './meaning-check.js';
 import type { LadderPlan } from './protocol.js';
 import type { LadderSectionData } from './report-section.js';
 import type { LadderResults } from './results.js';
@@ -79,6 +80,8 @@ export const suiteCommand: ProtocolCommand<LadderPlan, LadderSectionData, RunOut
     log(
       `wrote ${plan.tests.length} tests (${baselines} baselines, ${plan.tests.length - baselines} perturbed) to ${config.out}`,
     );
+    const caveat = plan.admission.context.meaning && meaningCaveat(plan.admission.context.meaning);
+    if (caveat !== undefined) log(`${caveat}; pass --judge SPEC to check it`);
     process.exitCode = EXIT.ok;
   });
   return new Command('suite').description('build test suites for a protocol').addCommand(build);

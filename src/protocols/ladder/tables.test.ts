@@ -38,12 +38,13 @@ function results(models: LadderModelResults[]): LadderResults {
   };
 }
 
+const NOT_RUN = { verdict: 'not-run', reason: 'no judge configured' } as const;
 const TESTS = [
-  { family: 'SV', measuredLevel: 1 },
-  { family: 'SV', measuredLevel: 2 },
-  { family: 'KB', measuredLevel: 5 },
-  { family: 'baseline', measuredLevel: 0 },
-] as LadderTest[];
+  { family: 'SV', measuredLevel: 1, gates: [{ gate: 'nli', ...NOT_RUN }] },
+  { family: 'SV', measuredLevel: 2, gates: [{ gate: 'nli', verdict: 'pass', reason: 'entailment' }] },
+  { family: 'KB', measuredLevel: 5, gates: [{ gate: 'epistemic', ...NOT_RUN }] },
+  { family: 'baseline', measuredLevel: 0, gates: [] },
+] as unknown as LadderTest[];
 
 describe('formatLadderReport', () => {
   it('prints Tables 3, 4 and 5 for each model, with n, CIs, Collapse Points and unavailable figures', () => {
@@ -76,11 +77,30 @@ describe('formatLadderReport', () => {
     expect(md).toMatch(/\*\*INCOMPLETE\*\*: coverage 50\.0% < 90%/);
     expect(md).toMatch(/Quadrants \(Figure 2\)/);
     expect(md).toMatch(/tau = 0\.80 x acc\(L0\) = 0\.800/);
+    // Two of the three perturbed tests were admitted without their judge gate: said before any table.
+    expect(md).toMatch(
+      /\*\*Meaning not verified: 2 of 3 perturbed tests were admitted without their nli\/epistemic gate/,
+    );
+    expect(md.indexOf('Meaning not verified')).toBeLessThan(md.indexOf('(Table 3)'));
+  });
+
+  it('says nothing of meaning when every meaning gate ran', () => {
+    const checked = TESTS.map((t) => ({
+      ...t,
+      gates: t.gates.map((g) => ({ ...g, verdict: 'pass' as const })),
+    }));
+    const md = formatLadderReport({ results: results([model()]), tests: checked }, 'md');
+    expect(md).not.toMatch(/not verified/i);
+    const json = JSON.parse(formatLadderReport({ results: results([model()]), tests: checked }, 'json'));
+    expect(json.meaningVerified).toBe(true);
+    expect(json.meaningNotVerified).toBeUndefined();
   });
 
   it('writes the same as JSON: null for unavailable figures, with the reason', () => {
     const json = JSON.parse(formatLadderReport({ results: results([model()]), tests: TESTS }, 'json')) as {
       table: string;
+      meaningVerified: boolean;
+      meaningNotVerified?: { tests: number; notRun: number };
       admission: { table: string; total: number };
       models: {
         baseline: { accuracy: { value: number } };
@@ -95,6 +115,7 @@ describe('formatLadderReport', () => {
       }[];
     };
     expect(json.table).toBe('ladder');
+    expect(json).toMatchObject({ meaningVerified: false, meaningNotVerified: { tests: 3, notRun: 2 } });
     expect(json.admission).toMatchObject({ table: 'ladder-admitted', total: 3 });
     const m = json.models[0];
     expect(m?.baseline.accuracy.value).toBe(1);

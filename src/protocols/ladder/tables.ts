@@ -1,4 +1,5 @@
-import { type AdmissionContext, formatAdmissionTable } from './admission-table.js';
+import { type AdmissionContext, formatAdmissionTable, meaningJson } from './admission-table.js';
+import { type MeaningCheck, meaningCaveat, meaningCheck } from './meaning-check.js';
 import type { CollapsePoint, Interval, LadderMetrics, SetMetrics } from './metrics.js';
 import type { LadderModelResults, LadderResults } from './results.js';
 import { type AdmissionRow, FAMILIES, FAMILY_NAMES, type Family, type LadderTest, LEVELS } from './types.js';
@@ -18,6 +19,18 @@ export interface LadderReportInput {
   admission?: { rows: AdmissionRow[]; context?: AdmissionContext };
   /** The suite's tests, for an admitted-only Table 3 when the suite came from a file. */
   tests?: readonly LadderTest[];
+}
+
+/** Whether the suite's meaning gates ran: from its tests, else from the build's admission context. */
+function meaningOf(input: LadderReportInput): MeaningCheck | undefined {
+  return input.tests ? meaningCheck(input.tests) : input.admission?.context?.meaning;
+}
+
+/** The report header's line when the suite's meaning was not checked (docs/ladder-suite.md#meaning-not-verified). */
+export function ladderCaveats(input: LadderReportInput): string[] {
+  const m = meaningOf(input);
+  const caveat = m && meaningCaveat(m);
+  return caveat === undefined ? [] : [caveat];
 }
 
 export function formatLadderReport(input: LadderReportInput, format: 'md' | 'json'): string {
@@ -67,6 +80,7 @@ function collapseJson(c: CollapsePoint) {
 
 export function ladderReportJson(input: LadderReportInput) {
   const { results } = input;
+  const meaning = meaningOf(input);
   return {
     table: 'ladder',
     suite: results.suite,
@@ -89,6 +103,7 @@ export function ladderReportJson(input: LadderReportInput) {
         seed: results.seed,
       },
     },
+    ...(meaning && meaningJson(meaning)),
     admission: admissionJson(input),
     models: results.models.map((m) => modelJson(m)),
   };
@@ -171,7 +186,13 @@ function ladderMarkdown(input: LadderReportInput): string {
       `${s.resamples} resamples of seeds (seed ${results.seed}).${compatNote(s)}`,
     '',
   );
-  if (input.admission) out.push(formatAdmissionTable(input.admission.rows, 'md', input.admission.context));
+  for (const caveat of ladderCaveats(input))
+    out.push(`**${caveat[0]?.toUpperCase()}${caveat.slice(1)}.**`, '');
+  // The meaning label is the header's line above, not said twice.
+  if (input.admission)
+    out.push(
+      formatAdmissionTable(input.admission.rows, 'md', { ...input.admission.context, meaning: undefined }),
+    );
   else if (input.tests) out.push(admittedMarkdown(input.tests));
   for (const m of results.models) out.push(modelMarkdown(m, results));
   return `${out

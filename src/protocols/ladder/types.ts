@@ -45,6 +45,12 @@ export interface Seed {
   id: string;
   question: string;
   gold: number;
+  /**
+   * The worked solution when the dataset has one (GSM8K's `answer`, with its `<<a*b=c>>`
+   * calculations): Knowledge Boundary checks that the quantity it takes away is one the solution
+   * uses (docs/ladder-families.md#kb-solution-path).
+   */
+  solution?: string;
   /** Where it came from (dataset and index, or `builtin`). */
   source: string;
   /** The dataset's record (Hub commit, files' sha256, licence); absent for the built-in seeds. */

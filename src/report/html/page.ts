@@ -5,6 +5,7 @@ import {
   COVERAGE_COLUMNS,
   COVERAGE_NUMERIC_COLUMNS,
   coverageRow,
+  headerCaveats,
   type ReportData,
   RUN_COLUMNS,
   RUN_NUMERIC_COLUMNS,
@@ -114,7 +115,13 @@ export function renderHtml(
 <body>
 <header><h1>waver report</h1><p>Store <code>${esc(data.store.file)}</code> (schema v${data.store.schemaVersion}) · ${data.runs.length} runs · ${
     data.sections.length
-  } protocol sections · ${data.transcripts.total} cells · generated ${esc(data.generatedAt)} by waver ${esc(data.waverVersion)}</p></header>
+  } protocol sections · ${data.transcripts.total} cells · generated ${esc(data.generatedAt)} by waver ${esc(data.waverVersion)}</p>${headerCaveats(
+    data,
+  )
+    .map(
+      (c) => `<p class="warn caveat"><a href="#${esc(c.section)}">${esc(c.label)}</a>: ${esc(c.text)}.</p>`,
+    )
+    .join('')}</header>
 <nav>${nav.join('')}</nav>
 <main>
 ${body.join('\n')}

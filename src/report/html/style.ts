@@ -6,6 +6,7 @@ body { margin: 0; color: var(--fg); background: var(--bg); font: 14px/1.5 system
 header { padding: 20px 28px 8px; border-bottom: 1px solid var(--line); }
 header h1 { margin: 0 0 4px; font-size: 22px; }
 header p { margin: 0; color: var(--muted); }
+header p.caveat { margin: 6px 0 0; color: var(--fg); }
 nav { position: sticky; top: 0; z-index: 2; background: var(--bg); border-bottom: 1px solid var(--line); padding: 6px 28px; }
 nav a { margin-right: 16px; color: var(--accent); text-decoration: none; }
 main { padding: 8px 28px 40px; max-width: 1500px; }

@@ -89,6 +89,7 @@ export function loadGsm8k(file: string): Seed[] {
     id: `gsm8k-${split}-${r.index}`,
     question: r.question,
     gold: r.gold,
+    solution: r.answer,
     source: `gsm8k ${split} #${r.index}`,
   }));
 }

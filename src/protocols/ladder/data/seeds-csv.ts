@@ -47,6 +47,12 @@ export function loadLadderSeedsCsv(file: string): Seed[] {
         line,
         field: 'ground_truth',
       });
-    return { id: `gsm8k-test-${id}`, question, gold, source: `ladder seeds csv (gsm8k test #${id})` };
+    return {
+      id: `gsm8k-test-${id}`,
+      question,
+      gold,
+      ...(fields.answer?.trim() && { solution: fields.answer }),
+      source: `ladder seeds csv (gsm8k test #${id})`,
+    };
   });
 }

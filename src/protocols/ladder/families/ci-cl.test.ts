@@ -62,6 +62,33 @@ describe('Context Interference distractors fit the problem', () => {
   });
 });
 
+describe('Context Interference distractors do not repeat', () => {
+  it('use each template at most once per candidate, so no two added facts contradict each other', () => {
+    const DANA: Seed = {
+      id: 'dana',
+      question:
+        'Dana can run at a rate of speed four times faster than she can walk, but she can skip at a rate of speed that is half as fast as she can run. If she can skip at 3 miles per hour, how many miles can she travel in six hours if she spends one-third of the time running and two-thirds of the time walking?',
+      gold: 18,
+      source: 'seeded draw',
+    };
+    let checked = 0;
+    for (const level of [4, 5] as const)
+      for (let r = 0; r < 6; r++) {
+        const c = FAMILY_MODULES.CI.rules(DANA, level, 1, new PyRandom(r));
+        if (!c) continue;
+        checked++;
+        const added = c.text
+          .replace(DANA.question, ' ')
+          .split(/(?<=[.?!])\s+/)
+          .filter((x) => x.trim());
+        // The same sentence with another number is the same template used twice.
+        const shapes = added.map((x) => x.trim().replace(/\$?\d+(?:\.\d+)?/g, '#'));
+        expect(new Set(shapes).size, c.text).toBe(shapes.length);
+      }
+    expect(checked).toBeGreaterThan(6);
+  });
+});
+
 describe('Context Load padding', () => {
   it("lies in the paper's expansion band of its level, before the question, with no placeholder nouns", () => {
     for (const seed of [SEATS, STUDENTS, FOG])

@@ -106,18 +106,21 @@ function plan(seed: Seed, level: Level, rng: PyRandom): Planned[] {
       .sort((a, b) => a.text.length - b.text.length);
   }
   const out: Planned[] = [];
-  let pool: string[] = [];
-  let quiet: string[] = [];
-  while (out.length < MAX_SENTENCES) {
+  // Each template at most once per candidate: "the neighbor lives 26 houses down the street" and
+  // then "... 23 houses down the street" contradict each other (seeded draw of the 100-seed suite).
+  const pool = shuffled(numberPool, rng);
+  const quiet = shuffled(quietPool, rng);
+  while (out.length < MAX_SENTENCES && pool.length + quiet.length > 0) {
     // From L3 on, a quarter of the sentences are background without numbers, so the numbers stand out less.
     // The first sentence always carries numbers, so every L2-L5 candidate has some.
-    const useQuiet = level >= 3 && out.length > 0 && rng.random() < 0.25;
+    const useQuiet =
+      (level >= 3 && out.length > 0 && quiet.length > 0 && rng.random() < 0.25) ||
+      (pool.length === 0 && level >= 3);
     if (useQuiet) {
-      if (quiet.length === 0) quiet = shuffled(quietPool, rng);
       out.push({ text: fill(quiet.pop() as string, slots), before: rng.random() < 0.5 });
       continue;
     }
-    if (pool.length === 0) pool = shuffled(numberPool, rng);
+    if (pool.length === 0) break;
     const text = fill(pool.pop() as string, slots, {
       n: freshNumber(rng, count, avoid).replace(/^\$/, ''),
       k: freshNumber(rng, '12', avoid),

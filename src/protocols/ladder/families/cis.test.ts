@@ -20,6 +20,16 @@ describe('Conflict Instruction Stress rules', () => {
     }
   });
 
+  it("have at least 20 distinct directives in every tier, most about the problem's own things or person", () => {
+    for (const level of [1, 2, 3, 4] as const) {
+      const tier = DIRECTIVES[level];
+      expect(new Set(tier).size, `tier ${level}`).toBeGreaterThanOrEqual(20);
+      expect(
+        tier.filter((d) => /\{(?:objects|person|personPossessive|place)\}/.test(d)).length,
+      ).toBeGreaterThanOrEqual(10);
+    }
+  });
+
   it('vary over seeds and never name placeholder things ("Ignore the items" in a coffee problem)', () => {
     const texts = new Set<string>();
     for (let r = 0; r < 40; r++)

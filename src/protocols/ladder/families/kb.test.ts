@@ -57,4 +57,39 @@ describe('Knowledge Boundary rules', () => {
     }
     expect(kb(HOUSE, 5)?.text).toMatch(/1[1-9]0% of the selling price/);
   });
+
+  it('make L2-L4 three different problems, each rewriting the given the answer needs in place', () => {
+    const sentences = (t: string) => t.split(/(?<=[.?!])\s+/);
+    for (const s of [HOUSE, EGGS, EMAILS]) {
+      const texts = ([2, 3, 4] as const).map((level) => kb(s, level)?.text as string);
+      expect(new Set(texts).size).toBe(3);
+      for (const [i, text] of texts.entries()) {
+        // Not the problem plus an excuse sentence: as many sentences as the original, one rewritten.
+        expect(sentences(text).length, text).toBe(sentences(s.question).length);
+        expect(text).toMatch(
+          [
+            /(?:as|whatever figure is) given in the \d{4} .* report on /,
+            /as will be decided |whatever amount will be decided /,
+            /as there are .* (?:of|in|by) the |whatever the /,
+          ][i] as RegExp,
+        );
+      }
+    }
+    expect(kb(EGGS, 4)?.text).not.toMatch(/founders of the .* eggs\b.*\bLamar finds 5 eggs/);
+  });
+
+  it('take a quantity the worked solution computes with', () => {
+    // 7 appears in the problem but not in the solution's calculations: never the one taken away.
+    const withSolution: Seed = {
+      ...seed(
+        'path',
+        'Ann has 4 apples and 7 friends. She buys 3 more apples. How many apples does she have?',
+      ),
+      solution: 'She has 4 + 3 = <<4+3=7>>7 apples.\n#### 7',
+    };
+    for (let r = 0; r < 12; r++) {
+      const text = kb(withSolution, 1, r)?.text as string;
+      expect(text).toContain('7 friends');
+    }
+  });
 });

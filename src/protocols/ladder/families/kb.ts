@@ -2,20 +2,24 @@
  * Knowledge Boundary: five ways of making a problem unanswerable by construction, one per level
  * (docs/method.md#level-bands: KB is categorical):
  *   L1 missing information: a quantity the answer needs is blurred away ("a certain amount");
- *   L2 fabricated evidence: that quantity is only "reported" in a study that does not exist;
- *   L3 not yet knowable: it will only be set in the future;
- *   L4 fabricated entity: it is whatever an invented organisation's guide says;
+ *   L2 fabricated evidence: the quantity is defined by a report that does not exist ("as many
+ *      hectares ... as given in the 2014 Vellmont Institute report on pineapples");
+ *   L3 not yet knowable: it is defined by a future decision ("as many ... as will be set next year");
+ *   L4 fabricated entity: it is a property of an invented organisation ("as many ... as there are
+ *      members in the Hartwell-Dunmore Cooperative");
  *   L5 impossible premise: a given the computation uses is made impossible in place (a share over
  *      the whole, more hours than a day has, a negative count or price).
- * The quantity is taken from the problem's givens (not the question sentence when possible); all
- * its occurrences are replaced, so the value cannot be read back from a repeat.
+ * L2-L4 rewrite the given's own clause, so each type is a different problem, not L1's text plus a
+ * sentence (issue 11). The quantity is one the seed's worked solution computes with when the seed
+ * has one (docs/ladder-families.md#kb-solution-path), taken from the givens when possible; all its
+ * occurrences are replaced, so the value cannot be read back from a repeat.
  */
 
 import type { PyRandom } from '../../../util/random.js';
 import { knowledgeBoundaryGate } from '../gates/family-gates.js';
 import { extractEntities } from '../text/entities.js';
 import { findQuantities, type Quantity, replaceQuantity } from '../text/quantities.js';
-import { KB_LEVEL, KB_TYPES, type KbType, type Level } from '../types.js';
+import { KB_LEVEL, KB_TYPES, type KbType, type Level, type Seed } from '../types.js';
 import { instructionsFor } from './model-instructions.js';
 import { rulesFor } from './rules-common.js';
 import type { FamilyModule } from './types.js';
@@ -37,22 +41,6 @@ function vague(q: Quantity): string {
       return /^(twice|thrice|double|triple|once)$/i.test(q.text) ? 'a certain number of times' : 'some';
     default:
       return q.hyphenated ? 'multi' : 'several';
-  }
-}
-
-/** What the removed quantity was, in words, for the sentence that says why it cannot be known. */
-function described(q: Quantity): string {
-  switch (q.kind) {
-    case 'money':
-      return q.follows.startsWith('per ') || q.follows.startsWith('each')
-        ? `price ${q.follows}`
-        : 'amount of money involved';
-    case 'percent':
-      return 'percentage';
-    case 'fraction':
-      return 'fraction';
-    default:
-      return q.follows && !q.hyphenated ? `number of ${q.follows}` : 'number';
   }
 }
 
@@ -92,11 +80,45 @@ function pickQuantity(
     quantities.filter((q) => !q.inQuestion && !q.hyphenated && (want?.(q) ?? true)),
     given.filter((q) => want?.(q) ?? true),
     quantities.filter((q) => want?.(q) ?? true),
-    given,
-    [...quantities],
   ];
   for (const pool of pools) if (pool.length > 0) return rng.choice(pool);
   return undefined;
+}
+
+/**
+ * The numbers a worked solution computes with: the operands of its `<<a*b=c>>` calculations
+ * (GSM8K's annotation), and the numbers of its prose, which often writes a step without one
+ * ("round $2.74 to $3"), less those right after "=" (a step's result) and the final answer.
+ * Undefined without a solution.
+ */
+function solutionNumbers(solution: string | undefined): Set<number> | undefined {
+  if (solution === undefined) return undefined;
+  const numbers = (t: string) =>
+    [...t.replace(/,(?=\d{3})/g, '').matchAll(/\d+(?:\.\d+)?/g)].map((m) => Number(m[0]));
+  // The operands (before "="): a result is what the step computes, not what it uses.
+  const operands = [...solution.matchAll(/<<([^>=]*)=[^>]*>>/g)].flatMap((m) => numbers(m[1] as string));
+  const prose = solution
+    .replace(/####[\s\S]*$/, '')
+    .replace(/<<[^>]*>>/g, '')
+    .replace(/=\s*\$?\d+(?:[.,]\d+)*/g, '');
+  return new Set([...operands, ...numbers(prose)]);
+}
+
+/** The quantity's value as a solution writes it (20% as 20 or .2; 1/4 as .25 or 1 and 4; twice as 2). */
+function onSolutionPath(q: Quantity, numbers: Set<number> | undefined): boolean {
+  if (numbers === undefined) return true; // no worked solution: every given of a grade-school problem counts
+  const n = (x: string) => Number(x.replace(/[$,%\s]|percent/g, ''));
+  if (q.kind === 'fraction') {
+    const [a, b] = q.text.split('/').map(Number) as [number, number];
+    return numbers.has(a / b) || (numbers.has(a) && numbers.has(b));
+  }
+  if (q.kind === 'word') {
+    const w = { once: 1, twice: 2, double: 2, thrice: 3, triple: 3, half: 0.5 }[q.text.toLowerCase()];
+    return w !== undefined && (numbers.has(w) || (w === 0.5 && numbers.has(2)));
+  }
+  const v = n(q.text);
+  if (!Number.isFinite(v)) return false;
+  return numbers.has(v) || (q.kind === 'percent' && numbers.has(v / 100));
 }
 
 /**
@@ -132,9 +154,102 @@ function unrecoverable(text: string, q: Quantity): string {
   return text.replace(/\b(the (?:remaining|other|total|whole|entire|combined)) \d+(?:[.,]\d+)*\s/gi, '$1 ');
 }
 
+/** What defines the quantity in L2-L4: after "as many N ... as", and as the subject of a free relative for money. */
+interface Definer {
+  /** "given in the 2014 Vellmont Institute report on pineapples" (after "as many hectares ... as"). */
+  asTail: string;
+  /** "whatever figure is given in the 2014 ..." (in place of an amount of money). */
+  whatever: string;
+  how: string;
+}
+
+function definer(
+  type: 'fabricated-evidence' | 'not-yet-knowable' | 'fabricated-entity',
+  rng: PyRandom,
+  topic: string,
+): Definer {
+  switch (type) {
+    case 'fabricated-evidence': {
+      const report = source(rng, topic);
+      return {
+        asTail: `given in ${report}`,
+        whatever: `whatever figure is given in ${report}`,
+        how: `defined by ${report}, which does not exist`,
+      };
+    }
+    case 'not-yet-knowable': {
+      const when = rng.choice([
+        'at next year’s town meeting',
+        'when next year’s plan is published',
+        'by a vote at the end of next year',
+        'in next month’s draw',
+      ]);
+      return {
+        asTail: `will be decided ${when}`,
+        whatever: `whatever amount will be decided ${when}`,
+        how: `defined by a decision still to come (${when})`,
+      };
+    }
+    case 'fabricated-entity': {
+      const entity = `the ${rng.choice(SURNAMES)}-${rng.choice(SURNAMES)} ${rng.choice(COMPANIES)}`;
+      const property = rng.choice(['members in', 'branches of', 'vans owned by', 'founders of']);
+      return {
+        asTail: `there are ${property} ${entity}`,
+        whatever: `whatever ${entity} charges for a year’s membership`,
+        how: `defined by a property of ${entity}, which does not exist`,
+      };
+    }
+  }
+}
+
+const CLAUSE_END = /[,;:.?!]/;
+/** Units are no report's topic ("a report on minutes"). */
+const UNITS =
+  /^(?:seconds|minutes|hours|days|weeks|months|years|miles|meters|kilometers|feet|inches|yards|pounds|ounces|grams|kilograms|liters|gallons|cups|dollars|cents|hectares|acres|times|percent)$/;
+const NOT_PLAIN = /\d|\$|\b(?:than|as|more|fewer|less|times|off|worth)\b/i;
+
+/**
+ * The given's own clause rewritten so that its quantity is defined by `d`: a count "N hectares of
+ * a field" becomes "as many hectares of a field as <d.asTail>" (the clause must end within a few
+ * words and hold no other number or comparison, so "as" finds its pair); an amount of money
+ * "$10 an hour" becomes "<d.whatever> an hour". Undefined when the quantity sits in no such clause.
+ */
+function defineInPlace(question: string, q: Quantity, d: Definer): string | undefined {
+  // A given, not the question asked (a given in the question sentence's leading "If ..., " clause
+  // counts); never one inside a noun phrase ("the remaining 24 liters").
+  const end = q.index + q.text.length;
+  if (q.hyphenated) return undefined;
+  if (q.inQuestion && !/^[^,;:.?!]*,/.test(question.slice(end))) return undefined;
+  const before = question.slice(0, q.index);
+  if (
+    /\b(?:an?|the|her|his|their|my|your|its|our|remaining|other|total|first|last|next|extra)\s+$/i.test(
+      before,
+    )
+  )
+    return undefined;
+  const sentenceStart = /(^|[.?!]\s+)$/.test(before);
+  const cap = (t: string) => (sentenceStart ? `${t[0]?.toUpperCase()}${t.slice(1)}` : t);
+  const rest = question.slice(end);
+  const stop = rest.search(CLAUSE_END);
+  const clause = stop < 0 ? rest : rest.slice(0, stop);
+  if (NOT_PLAIN.test(clause) || clause.trim().split(/\s+/).length > 8) return undefined;
+  if (q.kind === 'count') {
+    // "came up with 3." -> "came up with as many as ..."; "10 hectares of a field" -> "as many hectares of a field as ...".
+    const at = end + clause.length;
+    return `${before}${cap('as many')}${clause} as ${d.asTail}${question.slice(at)}`;
+  }
+  // An amount that ends its clause or is followed by a preposition or a rate ("$10 an hour",
+  // "$5 on lunch"): never one used as an adjective ("the $8 socks") or compared ("$5 more than").
+  if (q.kind === 'money' && /^\s*(?:(?:per|an?|each|on|for|in|at|to|from|with|every)\b.*)?$/i.test(clause))
+    return `${before}${cap(d.whatever)}${question.slice(end)}`;
+  return undefined;
+}
+
 /** Builds the rewrite for one boundary type; undefined when the problem offers nothing to work with. */
-function rewrite(type: KbType, question: string, rng: PyRandom): { text: string; how: string } | undefined {
-  const quantities = findQuantities(question);
+function rewrite(type: KbType, seed: Seed, rng: PyRandom): { text: string; how: string } | undefined {
+  const question = seed.question;
+  const numbers = solutionNumbers(seed.solution);
+  const quantities = findQuantities(question).filter((q) => onSolutionPath(q, numbers));
   const entities = extractEntities(question);
   const topic = entities.objects[0] ?? entities.places[0] ?? 'household spending';
   switch (type) {
@@ -143,36 +258,20 @@ function rewrite(type: KbType, question: string, rng: PyRandom): { text: string;
       if (!q) return undefined;
       return { text: blur(question, q), how: `removed ${q.text}` };
     }
-    case 'fabricated-evidence': {
-      const q = pickQuantity(quantities, rng);
-      if (!q) return undefined;
-      const evidence = `The exact ${described(q)} is given only in ${source(rng, topic)}; use the figure reported there.`;
-      return {
-        text: `${blur(question, q)} ${evidence}`,
-        how: `${q.text} replaced by a fabricated report`,
-      };
-    }
-    case 'not-yet-knowable': {
-      const q = pickQuantity(quantities, rng);
-      if (!q) return undefined;
-      const when = rng.choice([
-        'next year',
-        'next month',
-        'next season’s prices are announced',
-        'the end of next year',
-      ]);
-      const future = `The exact ${described(q)} will not be decided until ${when}.`;
-      return {
-        text: `${blur(question, q)} ${future}`,
-        how: `${q.text} made a future value`,
-      };
-    }
+    case 'fabricated-evidence':
+    case 'not-yet-knowable':
     case 'fabricated-entity': {
-      const q = pickQuantity(quantities, rng);
+      const probe: Definer = { asTail: '', whatever: '', how: '' };
+      const q = pickQuantity(quantities, rng, (x) => defineInPlace(question, x, probe) !== undefined);
       if (!q) return undefined;
-      const entity = `the ${rng.choice(SURNAMES)}-${rng.choice(SURNAMES)} ${rng.choice(COMPANIES)}`;
-      const text = `${blur(question, q)} The exact ${described(q)} is whatever ${entity} lists in its members’ handbook.`;
-      return { text, how: `${q.text} tied to an invented organisation` };
+      // The report is about what the quantity counts ("a report on dragons"), else the problem's things.
+      const noun =
+        q.kind === 'count' ? q.follows.split(' ').find((w) => /s$/.test(w) && !UNITS.test(w)) : undefined;
+      const d = definer(type, rng, noun ?? topic);
+      const text = defineInPlace(question, q, d);
+      if (text === undefined) return undefined;
+      // Any other occurrence of the value is blurred, and a total that gives it back dropped.
+      return { text: unrecoverable(replaceQuantity(text, q, vague(q)), q), how: `${q.text} ${d.how}` };
     }
     case 'impossible-premise': {
       return impossible(question, quantities, rng);
@@ -213,7 +312,15 @@ function impossible(
       how: `${perDay.text} hours a day made ${value}`,
     };
   }
-  const counted = given.filter((q) => (q.kind === 'count' || q.kind === 'money') && (q.value ?? 1) > 0);
+  // Not a difference ("2 less than"): a negative one is odd, not impossible.
+  const counted = given.filter(
+    (q) =>
+      (q.kind === 'count' || q.kind === 'money') &&
+      (q.value ?? 1) > 0 &&
+      !/^\s*(?:\S+\s+)?(?:more|less|fewer|longer|shorter|older|younger)\b/.test(
+        question.slice(q.index + q.text.length),
+      ),
+  );
   const q = counted.length > 0 ? rng.choice(counted) : undefined;
   if (!q) return undefined;
   const negative = q.kind === 'money' ? `-${q.text}` : `-${q.text}`;
@@ -221,9 +328,9 @@ function impossible(
   return { text, how: `${q.text} made negative (${negative})` };
 }
 
-const rules = rulesFor('KB', knowledgeBoundaryGate, ({ original, level, rng }) => {
+const rules = rulesFor('KB', knowledgeBoundaryGate, ({ seed, original, level, rng }) => {
   const kbType = KB_TYPE_OF_LEVEL[level];
-  const made = rewrite(kbType, original, rng);
+  const made = rewrite(kbType, seed, rng);
   if (!made || knowledgeBoundaryGate(original, made.text).verdict !== 'pass') return undefined;
   return { text: made.text, name: kbType, subtype: kbType, kbType };
 });

@@ -23,6 +23,15 @@ const SEEDS = [
     'Lee owns no change today, so he has decided to round all his prices. He sells 5 pens at $2 each. How much does he earn?',
   ),
   seed('games', 'A class has 30 students. Of those, how many like to play video games if half of them do?'),
+  // From the seeded draw of the 100-seed suite.
+  seed(
+    'trays',
+    "Jaime places eggs on the tray. Each tray can hold 24 eggs. If he has 64 eggs and 2 trays, how many eggs won't he be able to place on the tray?",
+  ),
+  seed(
+    'custodian',
+    'A custodian must clean a school with 80 classrooms. It takes them 15 minutes per classroom. The house has a selling price of $350. How many hours does the custodian spend cleaning?',
+  ),
 ];
 
 describe('Semantic Variation rules', () => {
@@ -35,7 +44,7 @@ describe('Semantic Variation rules', () => {
           if (!c) continue;
           made++;
           expect(c.text).not.toMatch(
-            /\bmint\b|\busage\b|\btubings\b|\bhas chose\b|\bhas began\b|what number of like/,
+            /\bmint\b|\busage\b|\btubings\b|\bhas chose\b|\bhas began\b|what number of like|will not he\b|requires them\b|selling cost\b/,
           );
           const sentences = c.text.trim().split(/(?<=[.?!])\s+/);
           expect(
@@ -45,5 +54,50 @@ describe('Semantic Variation rules', () => {
           ).toBe(true);
         }
     expect(made).toBeGreaterThan(40);
+  });
+
+  it('write number words before a counted noun as digits, keep every original number, and no "owns no"', () => {
+    const s = seed(
+      'artie',
+      'Artie has a flower stand. He sells three kinds of flowers and has no change today. The sisters have three more weeks of vacation. How many kinds of flowers does Artie sell in four weeks?',
+    );
+    const texts = new Set<string>();
+    for (let r = 0; r < 12; r++) {
+      const c = semanticVariation.rules(s, 1, 1, new PyRandom(r));
+      if (c) texts.add(c.text);
+    }
+    const all = [...texts].join('\n');
+    expect(all).toMatch(/\b3 (?:kinds|types|sorts)\b|\b4 weeks\b/);
+    expect(all).not.toMatch(/\bowns no\b|\bown three more weeks\b|\b3 more weeks\b/);
+  });
+
+  it('ask "how many ... are there?" as "Find how many ... there are."', () => {
+    const s = seed(
+      'balls',
+      'A juggler can juggle 16 balls. Half of the balls are golf balls, and half of the golf balls are blue. How many blue golf balls are there?',
+    );
+    const texts = new Set<string>();
+    for (const level of [2, 3, 4, 5] as const)
+      for (let r = 0; r < 12; r++)
+        texts.add(semanticVariation.rules(s, level, 1, new PyRandom(r))?.text ?? '');
+    const all = [...texts].join('\n');
+    expect(all).toContain('Find how many blue golf balls there are.');
+    expect(all).not.toMatch(/Find how many [a-z ]+ are there\./);
+  });
+
+  it('write "%" as "percent", name two people the other way round and say "There are N per unit" as "Each unit has N"', () => {
+    const s = seed(
+      'forms',
+      'Carol and Jennifer sell 40 cookies. There are 12 chips per cookie. Of the cookies, 25% are sold on Monday. How many chips are in the cookies sold on Monday?',
+    );
+    const texts = new Set<string>();
+    for (const level of [1, 2, 3] as const)
+      for (let r = 0; r < 16; r++)
+        texts.add(semanticVariation.rules(s, level, 1, new PyRandom(r))?.text ?? '');
+    const all = [...texts].join('\n');
+    expect(all).toContain('25 percent');
+    expect(all).toContain('Jennifer and Carol');
+    expect(all).toContain('Each cookie has 12 chips.');
+    expect(all).not.toMatch(/\d%(?! )/);
   });
 });

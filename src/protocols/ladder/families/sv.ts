@@ -1,14 +1,17 @@
 /**
  * Semantic Variation: paraphrase that keeps every number and the answer. The operations, by level:
  *   L1 single-word synonyms from the hand-checked lexicon only (no raw WordNet synonym: "slew" ->
- *      "mint", "use" -> "usage", "tubes" -> "tubings", issue 11) and contractions;
+ *      "mint", "use" -> "usage", "tubes" -> "tubings", issue 11), contractions, number words as
+ *      digits ("three cards" -> "3 cards"), "%" as "percent", two named people the other way
+ *      round, then, when those stay under the band, the lexicon's phrase rewrites;
  *   L2 adds phrase rewrites ("wants to" -> "would like to", "how many" -> "what number of") and,
  *      after them, clause work inside each sentence: a leading "If ..., " clause moved to the end
  *      and back, a time or place phrase moved, active -> passive voice, a number list in reverse
- *      order, narrative past -> present tense, "It takes X" -> "X needs", the question asked as
- *      "Find how many ...";
- *   L3 adds at most one merge of two sentences;
- *   L4 adds merging and splitting sentences freely and giving the facts in reverse order;
+ *      order, narrative past -> present tense, "It takes X" -> "X needs", "There are N X per Y"
+ *      -> "Each Y has N X", the question asked as "Find how many ...";
+ *   L3 adds at most one merge of two sentences and the facts in reverse order (the sentence count
+ *      kept);
+ *   L4 adds merging and splitting sentences freely;
  *   L5 adds a framing sentence (L4 uses it as a last resort). The question stays last.
  * L1-L2 keep the sentence count, L3 changes it by at most one, L4-L5 are free; at most 1.3x the
  * words (docs/method.md). How many operations are applied is chosen by measuring (see aim.ts).
@@ -45,6 +48,7 @@ type SentenceOpName =
   | 'imperative'
   | 'it-takes'
   | 'there-is'
+  | 'per-each'
   | 'split';
 
 /** An operation on the sentence list. Sentence-local ones name the original sentence they rewrite. */
@@ -80,10 +84,43 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Number words a digit may replace: never "one" ("one of them"), a fraction word or a hyphenated form. */
+const NUMBER_WORDS = [
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+];
+const NOT_COUNTED = 'quarters|thirds|fourths|fifths|sixths|eighths|tenths|halves|times';
+
+/**
+ * "three cards" -> "3 cards": a number word before a plural noun (or "dozen") written as a digit.
+ * The structural gate still passes (every number of the original is there, one more is written),
+ * and the answer is unchanged (issue 11: number words <-> digits where the structural gate allows;
+ * digits -> words would drop a number the gate counts).
+ */
+function numberWordOps(original: string): WordOp[] {
+  const ops: WordOp[] = [];
+  NUMBER_WORDS.forEach((word, i) => {
+    const pattern = `${word}(?= (?!(?:${NOT_COUNTED})\\b)(?:[a-z]+s|dozen|people|children|men|women|geese|mice|feet|teeth)\\b)`;
+    if (new RegExp(`\\b${pattern}`, 'i').test(original))
+      ops.push({ kind: 'word', label: `digits:${word}`, pattern, replacement: String(i + 2) });
+  });
+  return ops;
+}
+
 function wordOps(original: string, level: Level, names: ReadonlySet<string>): WordOp[] {
   const ops: WordOp[] = [];
   const covered = new Set<string>();
   for (const rewrite of LEXICON) {
+    // L1's phrase rewrites come after its single words (phraseOps, ordered by plan).
     if (rewrite.phrase && level < 2) continue;
     const re = new RegExp(bounded(rewrite.pattern), 'i');
     const m = re.exec(original);
@@ -100,15 +137,56 @@ function wordOps(original: string, level: Level, names: ReadonlySet<string>): Wo
     if (new RegExp(`\\b${escapeRegex(long)}\\b`, 'i').test(original)) {
       ops.push({ kind: 'word', label: `contract:${long}`, pattern: escapeRegex(long), replacement: short });
     } else if (new RegExp(`\\b${escapeRegex(short)}`, 'i').test(original)) {
-      ops.push({ kind: 'word', label: `expand:${short}`, pattern: escapeRegex(short), replacement: long });
+      // Not before its subject: "won't he be able" is "will he not", never "will not he".
+      const pattern = `${escapeRegex(short)}(?! (?:he|she|it|they|we|you|I|there)\\b)`;
+      ops.push({ kind: 'word', label: `expand:${short}`, pattern, replacement: long });
     }
   }
-  ops.push(...possessionOps(original, names));
+  ops.push(...possessionOps(original, names), ...numberWordOps(original), ...formOps(original, names));
+  return ops;
+}
+
+/**
+ * Written forms that keep every number and the meaning: "30%" -> "30 percent", and two named
+ * people given the other way round ("Carol and Jennifer" -> "Jennifer and Carol").
+ */
+function formOps(original: string, names: ReadonlySet<string>): WordOp[] {
+  const ops: WordOp[] = [];
+  if (/\d%/.test(original))
+    // The space after "%" is part of the match: a word op must end at a word boundary or a space.
+    ops.push({ kind: 'word', label: 'form:percent', pattern: '(?<=\\d)% ', replacement: ' percent ' });
+  const seen = new Set<string>();
+  for (const m of original.matchAll(/\b([A-Z][a-z]+) and ([A-Z][a-z]+)\b/g)) {
+    const [pair, a, b] = m as unknown as [string, string, string];
+    if (!names.has(a) || !names.has(b) || a === b || seen.has(pair)) continue;
+    seen.add(pair);
+    ops.push({ kind: 'word', label: 'form:names', pattern: pair, replacement: `${b} and ${a}` });
+  }
+  return ops;
+}
+
+/** L1's phrase rewrites ("wants to" -> "would like to"), tried after its single-word ones. */
+function phraseOps(original: string): WordOp[] {
+  const ops: WordOp[] = [];
+  for (const rewrite of LEXICON) {
+    if (!rewrite.phrase) continue;
+    const m = new RegExp(bounded(rewrite.pattern), 'i').exec(original);
+    if (m)
+      ops.push({
+        kind: 'word',
+        label: `lexicon:${m[0].toLowerCase()}`,
+        pattern: rewrite.pattern,
+        replacement: rewrite.replacement,
+      });
+  }
   return ops;
 }
 
 const POSSESSION_OBJECT =
-  /^(\$?\d|a|an|no|some|the|his|her|their|its|two|three|four|five|six|seven|eight|nine|ten|twenty|many|several|enough)$/i;
+  /^(\$?\d|a|an|some|the|his|her|their|its|two|three|four|five|six|seven|eight|nine|ten|twenty|many|several|enough)$/i;
+/** Time is not owned ("the sisters own three more weeks of vacation"), nor is a lack ("owns no change"). */
+const NOT_OWNED =
+  /^(?:\S+ ){0,2}(?:more |extra |left |)(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|time|change|chance|turns?|goal|plan|idea|job|rest)\b/i;
 const OWN: Record<string, [string, string]> = {
   has: ['owns', 'contains'],
   have: ['own', 'contain'],
@@ -130,6 +208,15 @@ function possessionOps(original: string, names: ReadonlySet<string>): WordOp[] {
     const prevRaw = (tokens[i - 1] ?? '').replace(/[^A-Za-z']/g, '');
     const next = (tokens[i + 1] ?? '').replace(/[^A-Za-z0-9$]/g, '');
     if (!forms || !prevRaw || !POSSESSION_OBJECT.test(next) || /[^A-Za-z]$/.test(tokens[i - 1] ?? '')) return;
+    if (
+      NOT_OWNED.test(
+        tokens
+          .slice(i + 1, i + 5)
+          .join(' ')
+          .replace(/[^A-Za-z0-9$ ]/g, ''),
+      )
+    )
+      return;
     const prev = prevRaw.replace(/'s$/, '');
     const lexFile =
       synsets(prev.toLowerCase(), 'noun')[0]?.lexFile ??
@@ -138,13 +225,15 @@ function possessionOps(original: string, names: ReadonlySet<string>): WordOp[] {
     // Things (artifact, food, object, substance, quantity) contain; animals, groups and the rest keep "has".
     const thing = lexFile !== undefined && [6, 13, 17, 23, 27].includes(lexFile);
     if (!person && !thing) return;
-    const key = `${prev} ${verb}`;
+    // Keyed and matched with the next word too: "Artie has a stand" is reworded, "Artie has no change" is not.
+    const nextRaw = tokens[i + 1] ?? '';
+    const key = `${prev} ${verb} ${nextRaw}`;
     if (seen.has(key)) return;
     seen.add(key);
     ops.push({
       kind: 'word',
       label: `possession:${verb}`,
-      pattern: `(?<=\\b${escapeRegex(prevRaw)} )${verb}(?= )`,
+      pattern: `(?<=\\b${escapeRegex(prevRaw)} )${verb}(?= ${escapeRegex(nextRaw)}(?:\\s|$))`,
       replacement: person ? forms[0] : forms[1],
     });
   });
@@ -365,6 +454,16 @@ function thereIs(sentence: string): string | undefined {
   return `${capitalize(det)} ${place} ${has} ${what}.`;
 }
 
+/** "There are 100 pineapples per hectare." -> "Each hectare has 100 pineapples." */
+function perEach(sentence: string): string | undefined {
+  const m = /^There (are|were) (\d[\d,]*(?: [a-z]+){1,3}) (?:per|in each|in every) ([a-z]+)\.$/.exec(
+    sentence,
+  );
+  if (!m) return undefined;
+  const [, be, what, unit] = m as unknown as [string, string, string, string];
+  return `Each ${unit} ${be === 'are' ? 'has' : 'had'} ${what}.`;
+}
+
 /** "X, and she Y." -> "X. She Y." (L4-L5: the sentence count is free). */
 function split(sentence: string): string | undefined {
   const m = /^(.{15,}?), (?:and|so|but) (he|she|they|it|I|we|[A-Z][a-z]+) (.{8,})$/.exec(sentence);
@@ -407,6 +506,9 @@ function imperative(sentence: string, names: ReadonlySet<string>): string | unde
   if (subjectLength === 0) {
     // "How many boys were at school?": nothing to invert.
     if (!/^(is|are|was|were)$/.test(aux) || !/^(at|in|on|there|left)$/.test(first)) return undefined;
+    // "How many balls are there?" -> "Find how many balls there are." (not "... are there.")
+    if (first === 'there')
+      return `Find how ${quantifier}${what} there ${[aux, ...words.slice(1)].join(' ')}.`;
     return `Find how ${quantifier}${what} ${aux} ${rest}.`;
   }
   const subject = words.slice(0, subjectLength).join(' ');
@@ -446,6 +548,8 @@ function applyLocal(name: SentenceOpName, sentence: string, names: ReadonlySet<s
       return itTakes(sentence, names);
     case 'there-is':
       return thereIs(sentence);
+    case 'per-each':
+      return perEach(sentence);
     case 'split':
       return split(sentence);
   }
@@ -640,7 +744,7 @@ function structOps(
       applyLocal(l, s, names),
     );
     if (moves.length > 0) local.push({ kind: 'local', label: rng.choice(moves), sentence: i });
-    for (const label of ['passive', 'list-reverse', 'it-takes', 'there-is'] as const) {
+    for (const label of ['passive', 'list-reverse', 'it-takes', 'there-is', 'per-each'] as const) {
       if (applyLocal(label, s, names) !== undefined) local.push({ kind: 'local', label, sentence: i });
     }
     if (level >= 4 && applyLocal('split', s, names) !== undefined)
@@ -662,7 +766,9 @@ function structOps(
   if (imperative(sentences[last] as string, names) !== undefined) {
     ops.push({ kind: 'local', label: 'imperative', sentence: last });
   }
-  if (level >= 4 && reverseGivens(sentences, who) !== undefined) {
+  // The facts in reverse order keep the sentence count: L3 may use it too (reordering independent
+  // sentences, issue 11), after its one merge.
+  if (level >= 3 && reverseGivens(sentences, who) !== undefined) {
     ops.push({ kind: 'reverse-givens', label: 'reverse-givens' });
   }
   return ops;
@@ -680,6 +786,7 @@ const HIDDEN_DOT = '\uE000';
 function plan(original: string, level: Level, rng: PyRandom, names: ReadonlySet<string>, who?: Who): Op[] {
   const candidates: Op[] = [
     ...shuffled(wordOps(original, level, names), rng),
+    ...(level === 1 ? shuffled(phraseOps(original), rng) : []),
     ...structOps(original, level, names, rng, who),
   ];
   const words = whitespaceWords(original).length;
@@ -739,7 +846,9 @@ const rules = rulesFor('SV', semanticVariationGate, ({ original, level, rng, tar
   const kinds = [
     ...new Set(used.map((o) => (o.kind === 'word' ? (o.label.split(':')[0] as string) : o.label))),
   ];
-  const wordOnly = kinds.every((k) => ['lexicon', 'wordnet', 'contract', 'expand'].includes(k));
+  const wordOnly = kinds.every((k) =>
+    ['lexicon', 'wordnet', 'contract', 'expand', 'digits', 'form'].includes(k),
+  );
   const restructured = kinds.some((k) => ['merge', 'reverse-givens', 'frame'].includes(k));
   return {
     text: best.aimed.text,

@@ -31,7 +31,8 @@ export const LEXICON: readonly Rewrite[] = [
   word('small', 'little'),
   word('mini(?!-)', 'small'),
   word('also', 'additionally'),
-  word('already', 'previously'),
+  // Only in a perfect tense: "has already eaten" -> "has previously eaten", never "she previously has 2 plants".
+  word('(?<=\\b(?:have|has|had) )already', 'previously'),
   word('usually', 'normally'),
   word('normally', 'usually'),
   word('(?<!the )only', 'just'),
@@ -42,7 +43,8 @@ export const LEXICON: readonly Rewrite[] = [
   word('earned', 'made'),
   word('receives', 'gets'),
   word('received', 'got'),
-  word('price', 'cost'),
+  // "selling price" is a term of its own ("a selling cost" is not said).
+  word('(?<!\\bselling )price', 'cost'),
   word('total(?= (?:cost|price|number|amount|weight|distance|time))', 'overall'),
   word('(?<=\\b(?:the|total|overall|a) )cost(?=[ ?.,])', 'price'),
   word('gets(?= (?:\\$?\\d|a |an |the |some ))', 'receives'),
@@ -164,7 +166,8 @@ export const LEXICON: readonly Rewrite[] = [
   phrase('sit down', 'take a seat'),
   phrase('gives away', 'donates'),
   phrase('pays with', 'pays using'),
-  word('(?<=\\bit )takes', 'requires'),
+  // Only before the amount: "It takes 10 minutes" -> "It requires 10 minutes", never "It requires them".
+  word('(?<=\\bit )takes(?= (?:\\$?\\d|a |an |one |two |three |half ))', 'requires'),
   word('spent(?= \\$)', 'paid out'),
   word('(?<=\\b(?:in|on|for|at|with|from|by|to) )each(?= (?!of\\b)[a-z]+[^s\\W]\\b)', 'every'),
   word('drops', 'falls'),
