@@ -1,8 +1,16 @@
-import { canonicalJson, sha256 } from '../util/hash.js';
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../util/hash.js';
 import type { Suite, SuiteTest } from './types.js';
 
-/** A suite's identity is the hash of its canonical JSONL: the same tests give the same hash, byte for byte. */
+/**
+ * A suite's identity is the hash of its canonical JSONL: the same tests give the same hash, byte
+ * for byte. Hashed a test at a time, so a large suite is never held twice as one string.
+ */
 export function suiteOf(name: string, tests: SuiteTest[]): Suite {
-  const jsonl = tests.map((t) => canonicalJson(t)).join('\n');
-  return { name, hash: sha256(jsonl), tests };
+  const hash = createHash('sha256');
+  tests.forEach((t, i) => {
+    if (i > 0) hash.update('\n');
+    hash.update(canonicalJson(t));
+  });
+  return { name, hash: hash.digest('hex'), tests };
 }

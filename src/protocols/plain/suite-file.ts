@@ -1,42 +1,40 @@
 import { InputError } from '../../errors.js';
 import { suiteOf } from '../../run/suite.js';
 import type { Suite, SuiteTest } from '../../run/types.js';
-import { readTextFile } from '../../util/text-file.js';
+import { linesOfTextFile } from '../../util/text-file.js';
 
 /**
  * The plain suite format: JSONL, one test per line, `{"id": "...", "prompt": "...", "system"?: "...",
  * "repeats"?: n, "meta"?: {...}}`. Protocol suites use the same shape with their fields in `meta`.
  */
 export function loadPlainSuite(file: string): Suite {
-  let text: string;
-  try {
-    text = readTextFile(file);
-  } catch (e) {
-    throw new InputError(`cannot read suite: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { file });
-  }
   const tests: SuiteTest[] = [];
   const seen = new Map<string, number>();
-  const lines = text.split('\n');
-  lines.forEach((raw, i) => {
-    const line = i + 1;
-    if (raw.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (e) {
-      throw new InputError(`not valid JSON (${(e as Error).message})`, { file, line });
+  try {
+    // Read a line at a time: a large suite's text is never held whole beside its tests.
+    for (const [raw, line] of linesOfTextFile(file)) {
+      if (raw.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(raw);
+      } catch (e) {
+        throw new InputError(`not valid JSON (${(e as Error).message})`, { file, line });
+      }
+      const test = parseTest(value, { file, line });
+      const earlier = seen.get(test.id);
+      if (earlier !== undefined)
+        throw new InputError(`duplicate id '${test.id}' (first on line ${earlier})`, {
+          file,
+          line,
+          field: 'id',
+        });
+      seen.set(test.id, line);
+      tests.push(test);
     }
-    const test = parseTest(value, { file, line });
-    const earlier = seen.get(test.id);
-    if (earlier !== undefined)
-      throw new InputError(`duplicate id '${test.id}' (first on line ${earlier})`, {
-        file,
-        line,
-        field: 'id',
-      });
-    seen.set(test.id, line);
-    tests.push(test);
-  });
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    throw new InputError(`cannot read suite: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { file });
+  }
   if (tests.length === 0) throw new InputError('suite has no tests', { file });
   return suiteOf(file, tests);
 }
