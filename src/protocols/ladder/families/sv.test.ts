@@ -100,4 +100,17 @@ describe('Semantic Variation rules', () => {
     expect(all).toContain('Each cookie has 12 chips.');
     expect(all).not.toMatch(/\d%(?! )/);
   });
+  it('put a narrative in the present only whole: no past verb is left beside a present one', () => {
+    const s = seed(
+      'tan',
+      "Mr. Tan sold his home at $400 000. He paid the transfer fees that amount to 3% of the selling price and also paid a brokerage fee that is 5% of the selling price. If he also paid $250 000 for the remaining loan amount of the house, how much is Mr. Tan's net proceeds from selling the house?",
+    );
+    const texts = new Set<string>();
+    for (const level of LEVELS)
+      for (let r = 0; r < 16; r++)
+        texts.add(semanticVariation.rules(s, level, 1, new PyRandom(r))?.text ?? '');
+    const present = [...texts].filter((t) => /\bsells\b/.test(t));
+    expect(present.length).toBeGreaterThan(0);
+    for (const t of present) expect(t).not.toMatch(/\b(paid|sold|spent)\b/);
+  });
 });

@@ -565,31 +565,46 @@ function presentTense(text: string, names: ReadonlySet<string>): string | undefi
     return undefined;
   }
   const subjects = ['He', 'he', 'She', 'she', 'It', 'it', ...names];
+  // A subject's verb, with an adverb that may stand between them ("he also paid").
+  const subjectVerb = new RegExp(`\\b(${subjects.map(escape).join('|')}) (${ADVERB})?([a-z]+)\\b`, 'g');
+  const isPast = (verb: string) => analyse(verb, 'verb').find((a) => a.form === 'past' && a.base !== 'be');
   let changed = false;
-  const out = text.replace(
-    new RegExp(`\\b(${subjects.map(escape).join('|')}) ([a-z]+)\\b`, 'g'),
-    (all, subject, verb) => {
-      if (verb === 'was') {
-        changed = true;
-        return `${subject} is`;
-      }
-      const past = analyse(verb, 'verb').find((a) => a.form === 'past');
-      if (!past || past.base === 'be') return all;
+  const out = text.replace(subjectVerb, (all, subject, adverb = '', verb) => {
+    if (verb === 'was') {
       changed = true;
-      return `${subject} ${inflect(past.base, 'verb', 'third')}`;
-    },
-  );
+      return `${subject} ${adverb}is`;
+    }
+    const past = isPast(verb);
+    if (!past) return all;
+    changed = true;
+    return `${subject} ${adverb}${inflect(past.base, 'verb', 'third')}`;
+  });
   // "... goes to the bakery and bought ..." -> "... and buys ...": coordinated verbs follow.
   const coordinated = out.replace(
-    /\b(goes|buys|[a-z]+s) ([^.?!,]*?) and ([a-z]+)\b/g,
-    (all, first, middle, verb) => {
-      const past = analyse(verb, 'verb').find((a) => a.form === 'past');
-      if (!past || past.base === 'be' || !analyse(first, 'verb').some((a) => a.form === 'third')) return all;
-      return `${first} ${middle} and ${inflect(past.base, 'verb', 'third')}`;
+    new RegExp(`\\b(goes|buys|[a-z]+s) ([^.?!,]*?) and (${ADVERB})?([a-z]+)\\b`, 'g'),
+    (all, first, middle, adverb = '', verb) => {
+      const past = isPast(verb);
+      if (!past || !analyse(first, 'verb').some((a) => a.form === 'third')) return all;
+      return `${first} ${middle} and ${adverb}${inflect(past.base, 'verb', 'third')}`;
     },
   );
+  // A past verb left beside a present one would mix tenses ("he pays ... and additionally paid"):
+  // then the text keeps its own tense.
+  const left = [...coordinated.matchAll(subjectVerb)].some(
+    ([, , , verb]) => verb !== undefined && (verb === 'was' || isPast(verb) !== undefined),
+  );
+  const leftCoordinated = [...coordinated.matchAll(/\band (?:(?:also|additionally|then) )?([a-z]+)\b/g)].some(
+    ([, verb]) =>
+      verb !== undefined &&
+      isPast(verb) !== undefined &&
+      analyse(verb, 'verb').every((a) => a.form === 'past'),
+  );
+  if (left || leftCoordinated) return undefined;
   return changed ? coordinated : undefined;
 }
+
+/** Adverbs that may stand between a subject and its verb. */
+const ADVERB = '(?:also|additionally|still|often|usually|only) ';
 
 const ABBREVIATION_END = /\b(Mr|Mrs|Ms|Dr|St|Jr|Sr)\.$/;
 /** A sentence starting like this does not join well with ", and": a conjunction, an imperative, a question word. */
