@@ -212,7 +212,8 @@ export const LEXICON: readonly Rewrite[] = [
   phrase('how much(?= (?:is|was|will|did|does|do|would|should|can) )', 'what'),
   phrase('in total', 'altogether'),
   phrase('in all', 'altogether'),
-  phrase('a total of', 'altogether'),
+  // "a total of 12 spoons" is not "altogether 12 spoons": the phrase stands before its number.
+  phrase('a total of', 'an overall total of'),
   phrase('per day', 'a day'),
   phrase('per week', 'a week'),
   phrase('per hour', 'an hour'),
