@@ -36,6 +36,10 @@ const SEEDS = [
     'spoons',
     'Later, when she went to set the table, she had a total of 12 spoons. How many spoons were in the package that Julia bought?',
   ),
+  seed(
+    'stock',
+    'The stock price of a company is $20. He pays the remaining loan amount of $250 for the house. How much does he pay in all?',
+  ),
 ];
 
 describe('Semantic Variation rules', () => {
@@ -48,7 +52,7 @@ describe('Semantic Variation rules', () => {
           if (!c) continue;
           made++;
           expect(c.text).not.toMatch(
-            /\bmint\b|\busage\b|\btubings\b|\bhas chose\b|\bhas began\b|what number of like|will not he\b|requires them\b|selling cost\b|altogether \d/,
+            /\bmint\b|\busage\b|\btubings\b|\bhas chose\b|\bhas began\b|what number of like|will not he\b|requires them\b|selling cost\b|altogether \d|stock cost|loan quantity/,
           );
           const sentences = c.text.trim().split(/(?<=[.?!])\s+/);
           expect(

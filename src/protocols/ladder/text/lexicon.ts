@@ -43,8 +43,8 @@ export const LEXICON: readonly Rewrite[] = [
   word('earned', 'made'),
   word('receives', 'gets'),
   word('received', 'got'),
-  // "selling price" is a term of its own ("a selling cost" is not said).
-  word('(?<!\\bselling )price', 'cost'),
+  // After a determiner only: "the stock price" is not "the stock cost", nor "selling price" "selling cost".
+  word('(?<=\\b(?:the|a|its|his|her|their|same|total) )price', 'cost'),
   word('total(?= (?:cost|price|number|amount|weight|distance|time))', 'overall'),
   word('(?<=\\b(?:the|total|overall|a) )cost(?=[ ?.,])', 'price'),
   word('gets(?= (?:\\$?\\d|a |an |the |some ))', 'receives'),
@@ -193,7 +193,11 @@ export const LEXICON: readonly Rewrite[] = [
   phrase('(?<=[a-z]s )a minute', 'per minute'),
   phrase('(?<=[a-z]s,? )and (?=\\$?\\d)', 'plus '),
   phrase('number of', 'count of'),
-  phrase('amount of', 'quantity of'),
+  // Of stuff one measures only: "the loan amount" or "an amount of money" is no quantity.
+  phrase(
+    'amount of(?= (?:water|flour|sugar|milk|juice|paint|food|sand|rice|oil|gas|fuel|soil|seed|feed|hay)\\b)',
+    'quantity of',
+  ),
   phrase('each of', 'every one of'),
   phrase('needs to', 'has to'),
   phrase('need to', 'have to'),
