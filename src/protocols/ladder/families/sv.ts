@@ -366,6 +366,9 @@ function ifToFront(sentence: string, names: ReadonlySet<string>): string | undef
   const m = /^(.{12,}?) (if|when|because|since|while) ([^,]{8,})([.!?])$/.exec(sentence);
   if (!m) return undefined;
   const [, main, conj, clause, end] = m as unknown as [string, string, string, string, string];
+  // "He tripped while carrying it and dropped half": the "and" goes with the main verb, and the
+  // clause cannot be moved without it.
+  if (/\b(?:and|or|but|then)\b/.test(clause)) return undefined;
   return `${capitalize(conj)} ${clause}, ${lowerFirst(main, names)}${end}`;
 }
 
@@ -593,13 +596,18 @@ function presentTense(text: string, names: ReadonlySet<string>): string | undefi
   const left = [...coordinated.matchAll(subjectVerb)].some(
     ([, , , verb]) => verb !== undefined && (verb === 'was' || isPast(verb) !== undefined),
   );
-  const leftCoordinated = [...coordinated.matchAll(/\band (?:(?:also|additionally|then) )?([a-z]+)\b/g)].some(
+  const leftCoordinated = [
+    ...coordinated.matchAll(
+      /\b(?:and|but|so|or|then) (?:(?:also|additionally|then|just|still|only) )?([a-z]+)\b/g,
+    ),
+  ].some(
     ([, verb]) =>
       verb !== undefined &&
       isPast(verb) !== undefined &&
       analyse(verb, 'verb').every((a) => a.form === 'past'),
   );
-  if (left || leftCoordinated) return undefined;
+  // "One of them he picks up was not a marble": a 'was' or 'were' left means the tenses mix.
+  if (left || leftCoordinated || /\b(?:was|were)\b/.test(coordinated)) return undefined;
   return changed ? coordinated : undefined;
 }
 
