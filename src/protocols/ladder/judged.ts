@@ -1,3 +1,4 @@
+import { judgeCells, withVerdict } from '../../judge/judge-cells.js';
 import type { JudgedItem, Rubric } from '../../judge/types.js';
 import type { Store } from '../../store/store.js';
 import { sha256 } from '../../util/hash.js';
@@ -81,48 +82,45 @@ export function ladderJudged(store: Store): JudgedItem[] {
 function kbItems(store: Store): JudgedItem[] {
   const items = new Map<string, JudgedItem & { at: Map<string, string> }>();
   const labels = new Map<string, string>();
-  for (const hash of store.suitesWithCellsNamed(KB_JUDGE_SUITE).reverse()) {
-    const suite = store.getSuite(hash);
-    if (!suite) continue;
-    const tests = new Map(suite.tests.map((t) => [t.id, t]));
-    for (const cell of store.cells({ suiteHash: hash })) {
-      const m = tests.get(cell.testId)?.meta ?? {};
-      if (kbScoringOf(m) !== 'paper' || typeof m.sutSuite !== 'string') continue;
-      const sutSuite = m.sutSuite;
-      const testId = String(m.testId);
-      const identity = String(m.modelIdentity);
-      const id = `kb-${sha256([sutSuite, identity, testId, m.repeat, m.responseKey ?? ''].join('\u0000')).slice(0, 16)}`;
-      let item = items.get(id);
-      if (!item) {
-        const sutTest = store.getTest(sutSuite, testId);
-        const response = typeof m.responseKey === 'string' ? store.getResponse(m.responseKey) : undefined;
-        if (!labels.has(identity))
-          for (const model of store.modelsOfSuite(sutSuite)) labels.set(model.modelIdentity, model.model);
-        item = {
-          id,
-          task: 'ladder/kb',
-          strata: { family: 'KB', boundary: String(m.kbType ?? 'unknown') },
-          item: String(sutTest?.meta?.text ?? sutTest?.prompt ?? ''),
-          response: response?.text ?? '',
-          rubric: KB_RUBRIC_SPEC,
-          verdicts: [],
-          group: labels.get(identity) ?? identity,
-          at: new Map(),
-        };
-        items.set(id, item);
-      }
-      // The latest verdict of each judge: a judge asked again replaces its earlier verdict.
-      const earlier = item.at.get(cell.modelIdentity);
-      if (earlier !== undefined && earlier > cell.updatedAt) continue;
-      item.at.set(cell.modelIdentity, cell.updatedAt);
-      const verdict =
-        cell.status === 'done' && cell.response ? parseKbJudgeReply(cell.response.text) : undefined;
-      item.verdicts = [
-        ...item.verdicts.filter((v) => v.judge !== cell.modelIdentity),
-        { judge: cell.modelIdentity, ...(verdict?.ok && { label: String(verdict.score) }) },
-      ];
+  for (const { cell, test } of judgeCells(store, KB_JUDGE_SUITE)) {
+    const m = test.meta ?? {};
+    if (kbScoringOf(m) !== 'paper' || typeof m.sutSuite !== 'string') continue;
+    const sutSuite = m.sutSuite;
+    const testId = String(m.testId);
+    const identity = String(m.modelIdentity);
+    const id = `kb-${sha256([sutSuite, identity, testId, m.repeat, m.responseKey ?? ''].join('\u0000')).slice(0, 16)}`;
+    let item = items.get(id);
+    if (!item) {
+      const sutTest = store.getTest(sutSuite, testId);
+      const response = typeof m.responseKey === 'string' ? store.getResponse(m.responseKey) : undefined;
+      if (!labels.has(identity))
+        for (const model of store.modelsOfSuite(sutSuite)) labels.set(model.modelIdentity, model.model);
+      item = {
+        id,
+        task: 'ladder/kb',
+        strata: { family: 'KB', boundary: String(m.kbType ?? 'unknown') },
+        item: String(sutTest?.meta?.text ?? sutTest?.prompt ?? ''),
+        response: response?.text ?? '',
+        rubric: KB_RUBRIC_SPEC,
+        verdicts: [],
+        group: labels.get(identity) ?? identity,
+        at: new Map(),
+      };
+      items.set(id, item);
     }
+    // The latest verdict of each judge: a judge asked again replaces its earlier verdict.
+    const earlier = item.at.get(cell.modelIdentity);
+    if (earlier !== undefined && earlier > cell.updatedAt) continue;
+    item.at.set(cell.modelIdentity, cell.updatedAt);
+    const verdict =
+      cell.status === 'done' && cell.response ? parseKbJudgeReply(cell.response.text) : undefined;
+    item.verdicts = withVerdict(
+      item.verdicts,
+      cell.modelIdentity,
+      verdict?.ok ? String(verdict.score) : undefined,
+    );
   }
+
   return [...items.values()].map(({ at: _, ...item }) => item);
 }
 
@@ -130,36 +128,27 @@ function gateItems(store: Store): JudgedItem[] {
   const out: JudgedItem[] = [];
   for (const [gate, name] of Object.entries(GATE_SUITES) as [ModelGate, string][]) {
     const items = new Map<string, JudgedItem>();
-    for (const hash of store.suitesWithCellsNamed(name).reverse()) {
-      const suite = store.getSuite(hash);
-      if (!suite) continue;
-      const tests = new Map(suite.tests.map((t) => [t.id, t]));
-      for (const cell of store.cells({ suiteHash: hash })) {
-        const test = tests.get(cell.testId);
-        if (!test) continue;
-        const id = `${gate}-${sha256(`${test.system ?? ''}\u0000${test.prompt}`).slice(0, 16)}`;
-        const { original, candidate } = gateTexts(gate, test.prompt);
-        const item = items.get(id) ?? {
-          id,
-          task: name,
-          strata: {
-            family: String(test.meta?.family ?? 'unknown'),
-            ...(test.meta?.kbType !== undefined && { boundary: String(test.meta.kbType) }),
-          },
-          item: original,
-          response: candidate,
-          rubric: gateRubric(gate),
-          verdicts: [],
-        };
-        const label =
-          cell.status === 'done' && cell.response ? GATE_PARSE[gate](cell.response.text).verdict : undefined;
-        item.verdicts = [
-          ...item.verdicts.filter((v) => v.judge !== cell.modelIdentity),
-          { judge: cell.modelIdentity, ...(label && { label }) },
-        ];
-        items.set(id, item);
-      }
+    for (const { cell, test } of judgeCells(store, name)) {
+      const id = `${gate}-${sha256(`${test.system ?? ''}\u0000${test.prompt}`).slice(0, 16)}`;
+      const { original, candidate } = gateTexts(gate, test.prompt);
+      const item = items.get(id) ?? {
+        id,
+        task: name,
+        strata: {
+          family: String(test.meta?.family ?? 'unknown'),
+          ...(test.meta?.kbType !== undefined && { boundary: String(test.meta.kbType) }),
+        },
+        item: original,
+        response: candidate,
+        rubric: gateRubric(gate),
+        verdicts: [],
+      };
+      const label =
+        cell.status === 'done' && cell.response ? GATE_PARSE[gate](cell.response.text).verdict : undefined;
+      item.verdicts = withVerdict(item.verdicts, cell.modelIdentity, label);
+      items.set(id, item);
     }
+
     out.push(...items.values());
   }
   return out;

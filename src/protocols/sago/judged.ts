@@ -1,3 +1,4 @@
+import { judgeCells, withVerdict } from '../../judge/judge-cells.js';
 import type { JudgedItem, Rubric } from '../../judge/types.js';
 import type { Store } from '../../store/store.js';
 import { parsePolitenessVerdict } from './mirroring.js';
@@ -33,33 +34,24 @@ export const REGISTER_RUBRIC: Rubric = {
 
 export function sagoJudged(store: Store): JudgedItem[] {
   const items = new Map<string, JudgedItem>();
-  for (const hash of store.suitesWithCellsNamed(JUDGE_SUITE).reverse()) {
-    const suite = store.getSuite(hash);
-    if (!suite) continue;
-    const tests = new Map(suite.tests.map((t) => [t.id, t]));
-    for (const cell of store.cells({ suiteHash: hash })) {
-      const test = tests.get(cell.testId);
-      if (!test) continue;
-      // The judge test id is the hash of the response text (results.ts), so one text is one item.
-      const id = `register-${cell.testId.replace(/^politeness::/, '').slice(0, 16)}`;
-      const text = /<<<\n([\s\S]*)\n>>>$/.exec(test.prompt)?.[1] ?? test.prompt;
-      const item = items.get(id) ?? {
-        id,
-        task: JUDGE_SUITE,
-        strata: {},
-        item: '(the judge sees the reply alone)',
-        response: text,
-        rubric: REGISTER_RUBRIC,
-        verdicts: [],
-      };
-      const verdict =
-        cell.status === 'done' && cell.response ? parsePolitenessVerdict(cell.response.text) : undefined;
-      item.verdicts = [
-        ...item.verdicts.filter((v) => v.judge !== cell.modelIdentity),
-        { judge: cell.modelIdentity, ...(verdict && { label: verdict.register }) },
-      ];
-      items.set(id, item);
-    }
+  for (const { cell, test } of judgeCells(store, JUDGE_SUITE)) {
+    // The judge test id is the hash of the response text (results.ts), so one text is one item.
+    const id = `register-${cell.testId.replace(/^politeness::/, '').slice(0, 16)}`;
+    const text = /<<<\n([\s\S]*)\n>>>$/.exec(test.prompt)?.[1] ?? test.prompt;
+    const item = items.get(id) ?? {
+      id,
+      task: JUDGE_SUITE,
+      strata: {},
+      item: '(the judge sees the reply alone)',
+      response: text,
+      rubric: REGISTER_RUBRIC,
+      verdicts: [],
+    };
+    const verdict =
+      cell.status === 'done' && cell.response ? parsePolitenessVerdict(cell.response.text) : undefined;
+    item.verdicts = withVerdict(item.verdicts, cell.modelIdentity, verdict?.register);
+    items.set(id, item);
   }
+
   return [...items.values()];
 }

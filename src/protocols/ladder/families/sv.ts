@@ -17,6 +17,7 @@
  * words (docs/method.md). How many operations are applied is chosen by measuring (see aim.ts).
  */
 
+import { SMALL_NUMBER_WORDS } from '../../../util/number-words.js';
 import type { PyRandom } from '../../../util/random.js';
 import { semanticVariationGate } from '../gates/family-gates.js';
 import { type Entities, extractEntities } from '../text/entities.js';
@@ -84,20 +85,6 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Number words a digit may replace: never "one" ("one of them"), a fraction word or a hyphenated form. */
-const NUMBER_WORDS = [
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
-  'eleven',
-  'twelve',
-];
 const NOT_COUNTED = 'quarters|thirds|fourths|fifths|sixths|eighths|tenths|halves|times';
 
 /**
@@ -108,10 +95,12 @@ const NOT_COUNTED = 'quarters|thirds|fourths|fifths|sixths|eighths|tenths|halves
  */
 function numberWordOps(original: string): WordOp[] {
   const ops: WordOp[] = [];
-  NUMBER_WORDS.forEach((word, i) => {
+  // From "two": never "one" ("one of them"), nor "zero".
+  SMALL_NUMBER_WORDS.forEach((word, value) => {
+    if (value < 2) return;
     const pattern = `${word}(?= (?!(?:${NOT_COUNTED})\\b)(?:[a-z]+s|dozen|people|children|men|women|geese|mice|feet|teeth)\\b)`;
     if (new RegExp(`\\b${pattern}`, 'i').test(original))
-      ops.push({ kind: 'word', label: `digits:${word}`, pattern, replacement: String(i + 2) });
+      ops.push({ kind: 'word', label: `digits:${word}`, pattern, replacement: String(value) });
   });
   return ops;
 }
