@@ -74,7 +74,7 @@ export function toProviderError(err: unknown, classes: SdkErrorClasses, ctx: Err
     return make('network', err.message);
   }
   if (err instanceof SyntaxError) return make('bad_response', `malformed response body (${err.message})`);
-  // undici: a body cut off mid-read ("terminated") or a socket error surfacing outside the SDK.
+  // fetch (undici inside Node): a body cut off mid-read ("terminated") or a socket error surfacing outside the SDK.
   if (
     err instanceof TypeError &&
     /terminated|fetch failed|socket|ECONN/i.test(`${err.message} ${causeChain(err)}`)

@@ -1,38 +1,85 @@
-import { Agent, request } from 'undici';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from 'node:http';
 import type { FetchFn } from './types.js';
 
 /**
- * The `fetch` the official SDKs use unless one is injected: undici's `request` under a `fetch`
- * signature. WHATWG fetch builds a Request, Headers and a body stream for every call; at 16
- * calls in flight that garbage alone cost a 2,000-cell run about 0.6 s and 25 MB of peak RSS
- * (bench/README.md). Bodies are read whole, which is what the SDKs do with non-streaming JSON.
+ * The `fetch` the official SDKs use unless one is injected: Node's own `http.request` under a
+ * `fetch` signature (docs/decisions.md#e10). WHATWG fetch builds a Request, Headers and a body
+ * stream for every call; at 16 calls in flight that garbage alone cost a 2,000-cell run about 0.6 s
+ * and 25 MB of peak RSS (bench/README.md). The npm `undici` did the same job but took longer to load
+ * than the run it served at the small end. Bodies are read whole, which is what the SDKs do with
+ * non-streaming JSON.
  */
-const agent = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
+const AGENT_OPTIONS = { keepAlive: true, maxSockets: 64 } as const;
+const httpAgent = new HttpAgent(AGENT_OPTIONS);
+/** node:https (and TLS) loads only when an https URL is first asked for. */
+let https: Promise<{ agent: HttpAgent; request: typeof httpRequest }> | undefined;
+
+async function transport(protocol: string): Promise<{ agent: HttpAgent; request: typeof httpRequest }> {
+  if (protocol === 'http:') return { agent: httpAgent, request: httpRequest };
+  if (protocol !== 'https:') throw new TypeError(`fetch: unsupported protocol ${protocol}`);
+  https ??= import('node:https').then((m) => ({ agent: new m.Agent(AGENT_OPTIONS), request: m.request }));
+  return https;
+}
 
 export const leanFetch: FetchFn = async (input, init = {}) => {
-  const url = input instanceof Request ? input.url : String(input);
+  const url = new URL(input instanceof Request ? input.url : String(input));
   const headers = Object.fromEntries(new Headers(init.headers ?? {}).entries());
-  let body = init.body as string | Uint8Array | null | undefined;
+  let body = init.body as string | Uint8Array | ArrayBuffer | null | undefined;
   // A multipart upload (a batch's input file): encoded as fetch would, boundary and all.
   if (init.body instanceof FormData || init.body instanceof Blob) {
     const encoded = new Response(init.body);
     headers['content-type'] = encoded.headers.get('content-type') ?? 'application/octet-stream';
     body = new Uint8Array(await encoded.arrayBuffer());
   }
-  const res = await request(url, {
-    method: (init.method ?? 'GET') as 'GET',
+  const payload = body instanceof ArrayBuffer ? new Uint8Array(body) : (body ?? undefined);
+  if (payload !== undefined) headers['content-length'] ??= String(Buffer.byteLength(payload));
+  const { agent, request } = await transport(url.protocol);
+  const options: RequestOptions = {
+    method: init.method ?? 'GET',
     headers,
-    body,
+    agent,
     signal: init.signal ?? undefined,
-    dispatcher: agent,
+  };
+  const res = await new Promise<IncomingMessage>((resolve, reject) => {
+    const req = request(url, options, resolve);
+    req.on('error', reject);
+    req.end(payload);
   });
-  const answer = await res.body.arrayBuffer();
+  const answer = await readWhole(res, init.signal);
   const responseHeaders = new Headers();
   for (const [name, value] of Object.entries(res.headers)) {
     if (Array.isArray(value)) for (const v of value) responseHeaders.append(name, v);
     else if (value !== undefined) responseHeaders.set(name, value);
   }
+  const status = res.statusCode ?? 0;
   // 204/304 may not carry a body in a Response.
-  const empty = res.statusCode === 204 || res.statusCode === 304;
-  return new Response(empty ? null : answer, { status: res.statusCode, headers: responseHeaders });
+  const empty = status === 204 || status === 304;
+  return new Response(empty ? null : answer, {
+    status,
+    statusText: res.statusMessage ?? '',
+    headers: responseHeaders,
+  });
 };
+
+/** The whole body; an abort or a reset while reading rejects, as fetch's body reads do. */
+function readWhole(res: IncomingMessage, signal: AbortSignal | null | undefined): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.on('end', () => resolve(Buffer.concat(chunks)));
+    // Node reports an abort mid-body as a reset; fetch, and the SDKs after it, report the abort.
+    const fail = (err: unknown) => reject(signal?.aborted ? signal.reason : err);
+    res.on('error', fail);
+    res.on('close', () => {
+      if (!res.complete)
+        fail(
+          Object.assign(new Error('the connection closed before the response ended'), { code: 'ECONNRESET' }),
+        );
+    });
+  });
+}

@@ -33,7 +33,7 @@ export async function checkReachable(
     const res = await doFetch(base, { method: 'GET', signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000) });
     await res.arrayBuffer();
   } catch (e) {
-    // undici's own errors carry the code; fetch's wrap it as their cause.
+    // Node's socket errors carry the code; fetch's wrap it as their cause.
     const err = e as { code?: string; name?: string; cause?: { code?: string; message?: string } };
     const reason = err.cause?.code ?? err.code ?? err.cause?.message ?? err.name ?? String(e);
     throw new InputError(

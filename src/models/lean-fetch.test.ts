@@ -1,0 +1,91 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { leanFetch } from './lean-fetch.js';
+
+/** A real loopback server whose routes each exercise one part of what fetch promises the SDKs. */
+let server: Server;
+let base = '';
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (req.url === '/echo') {
+        res.setHeader('set-cookie', ['a=1', 'b=2']);
+        res.setHeader('x-length', String(req.headers['content-length']));
+        res.writeHead(201, 'Made', { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ method: req.method, auth: req.headers.authorization, body }));
+      } else if (req.url === '/empty') {
+        res.writeHead(204);
+        res.end();
+      } else if (req.url === '/cut') {
+        // Promise 100 bytes, send 5, then drop the connection.
+        res.writeHead(200, { 'content-length': '100' });
+        res.write('hello');
+        setTimeout(() => res.socket?.destroy(), 20);
+      } else if (req.url === '/slow') {
+        res.writeHead(200, { 'content-length': '100' });
+        res.write('partial');
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+describe('leanFetch', () => {
+  it('sends method, headers and body, and hands back status, headers and the whole body', async () => {
+    const res = await leanFetch(`${base}/echo`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: JSON.stringify({ q: 'héllo' }),
+    });
+    expect(res.status).toBe(201);
+    expect(res.statusText).toBe('Made');
+    expect(res.headers.get('set-cookie')).toBe('a=1, b=2');
+    // The body's length in bytes, not characters: "é" is two.
+    expect(res.headers.get('x-length')).toBe(String(Buffer.byteLength('{"q":"héllo"}')));
+    expect(await res.json()).toEqual({ method: 'POST', auth: 'Bearer k', body: '{"q":"héllo"}' });
+  });
+
+  it('encodes a multipart body as fetch would', async () => {
+    const form = new FormData();
+    form.append('purpose', 'batch');
+    const res = await leanFetch(`${base}/echo`, { method: 'POST', body: form });
+    const { body } = (await res.json()) as { body: string };
+    expect(body).toMatch(/name="purpose"\r\n\r\nbatch/);
+  });
+
+  it('gives a 204 an empty body', async () => {
+    const res = await leanFetch(`${base}/empty`);
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+  });
+
+  it('rejects with a reset when the connection drops mid-body', async () => {
+    await expect(leanFetch(`${base}/cut`)).rejects.toMatchObject({ code: 'ECONNRESET' });
+  });
+
+  it('rejects with the abort reason when the signal fires mid-body', async () => {
+    const controller = new AbortController();
+    const pending = leanFetch(`${base}/slow`, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 30);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('rejects a refused connection with its code', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    await expect(leanFetch(`http://127.0.0.1:${port}/`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+});
