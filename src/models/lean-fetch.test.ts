@@ -89,3 +89,26 @@ describe('leanFetch', () => {
     await expect(leanFetch(`http://127.0.0.1:${port}/`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 });
+
+describe('leanFetch responses', () => {
+  it('read once, as fetch allows, and hand the rest to a real Response', async () => {
+    const res = await leanFetch(`${base}/echo`, { method: 'POST', body: 'x' });
+    expect(res.ok).toBe(true);
+    expect(res.url).toBe(`${base}/echo`);
+    const copy = res.clone();
+    expect(await res.json()).toMatchObject({ body: 'x' });
+    expect(res.bodyUsed).toBe(true);
+    await expect(res.text()).rejects.toThrow(TypeError);
+    expect(await copy.json()).toMatchObject({ body: 'x' });
+  });
+
+  it('stream their body when asked for it', async () => {
+    const res = await leanFetch(`${base}/echo`, { method: 'POST', body: 'streamed' });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    for (let r = await reader.read(); !r.done; r = await reader.read())
+      text += Buffer.from(r.value).toString();
+    expect(JSON.parse(text)).toMatchObject({ body: 'streamed' });
+    expect(res.bodyUsed).toBe(true);
+  });
+});

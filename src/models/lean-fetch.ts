@@ -56,14 +56,7 @@ export const leanFetch: FetchFn = async (input, init = {}) => {
     if (Array.isArray(value)) for (const v of value) responseHeaders.append(name, v);
     else if (value !== undefined) responseHeaders.set(name, value);
   }
-  const status = res.statusCode ?? 0;
-  // 204/304 may not carry a body in a Response.
-  const empty = status === 204 || status === 304;
-  return new Response(empty ? null : answer, {
-    status,
-    statusText: res.statusMessage ?? '',
-    headers: responseHeaders,
-  });
+  return new WholeResponse(answer, res.statusCode ?? 0, res.statusMessage ?? '', responseHeaders, url.href);
 };
 
 /** The whole body; an abort or a reset while reading rejects, as fetch's body reads do. */
@@ -82,4 +75,83 @@ function readWhole(res: IncomingMessage, signal: AbortSignal | null | undefined)
         );
     });
   });
+}
+
+/**
+ * A `Response` over a body already read whole. The SDKs read status, headers and then `json()` or
+ * `text()`; a WHATWG Response would wrap the bytes in a web stream first, which cost more CPU per
+ * call than the rest of the HTTP exchange. Everything else (the body as a stream, `clone`,
+ * `formData`, ...) is a real Response, made on first use.
+ */
+class WholeResponse implements Response {
+  readonly ok: boolean;
+  readonly redirected = false;
+  readonly type: Response['type'] = 'basic';
+  #used = false;
+  #real: Response | undefined;
+
+  constructor(
+    private readonly bytes_: Buffer,
+    readonly status: number,
+    readonly statusText: string,
+    readonly headers: Headers,
+    readonly url: string,
+  ) {
+    this.ok = status >= 200 && status < 300;
+  }
+
+  get bodyUsed(): boolean {
+    return this.#used || (this.#real?.bodyUsed ?? false);
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    return this.real().body;
+  }
+
+  async text(): Promise<string> {
+    return this.take().toString('utf8');
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const b = this.take();
+    return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+  }
+
+  async bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return new Uint8Array(await this.arrayBuffer());
+  }
+
+  blob(): Promise<Blob> {
+    return this.real().blob();
+  }
+
+  formData(): Promise<FormData> {
+    return this.real().formData();
+  }
+
+  clone(): Response {
+    return this.real().clone();
+  }
+
+  /** The body once, as fetch allows; a second read is the TypeError fetch throws. */
+  private take(): Buffer {
+    if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
+    this.#used = true;
+    return this.bytes_;
+  }
+
+  private real(): Response {
+    // 204/304 may not carry a body in a Response.
+    const empty = this.status === 204 || this.status === 304;
+    this.#real ??= new Response(empty || this.#used ? null : this.bytes_, {
+      status: this.status,
+      statusText: this.statusText,
+      headers: this.headers,
+    });
+    return this.#real;
+  }
 }
