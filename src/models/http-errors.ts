@@ -1,11 +1,12 @@
 import { ProviderError, parseRetryAfter } from './errors.js';
+import { HttpStatusError } from './json-api.js';
 import type { GenerateRequest } from './types.js';
 
 /**
- * Maps whatever an HTTP provider's SDK throws to a ProviderError, so the run engine retries and
- * counts failures the same way for every provider. Both official SDKs (openai, @anthropic-ai/sdk)
- * are Stainless-generated and share error shapes; the caller hands in its SDK's classes so this
- * module loads neither SDK itself.
+ * Maps whatever an HTTP provider's client throws to a ProviderError, so the run engine retries and
+ * counts failures the same way for every provider: waver's own JSON client (json-api.ts) or an
+ * official SDK. Both SDKs (openai, @anthropic-ai/sdk) are Stainless-generated and share error
+ * shapes; a caller that uses one hands in its classes so this module loads neither SDK itself.
  */
 export interface SdkErrorClasses {
   APIError: abstract new (...args: never[]) => Error;
@@ -25,7 +26,7 @@ export interface ErrorContext {
 
 /** `toProviderError` bound to one provider's SDK classes, identity and key; the signal varies per call. */
 export function sdkErrorMapper(
-  classes: SdkErrorClasses,
+  classes: SdkErrorClasses | undefined,
   where: string,
   secrets: readonly (string | undefined)[],
 ): (err: unknown, signal?: AbortSignal) => ProviderError {
@@ -35,7 +36,11 @@ export function sdkErrorMapper(
 /** Longest server-provided text kept in a message: error pages can be whole HTML documents. */
 const MAX_DETAIL = 300;
 
-export function toProviderError(err: unknown, classes: SdkErrorClasses, ctx: ErrorContext): ProviderError {
+export function toProviderError(
+  err: unknown,
+  classes: SdkErrorClasses | undefined,
+  ctx: ErrorContext,
+): ProviderError {
   if (err instanceof ProviderError) {
     // Already mapped (our own validation of a body); still scrub, the message may quote the body.
     const message = err.message.startsWith(ctx.where) ? err.message : `${ctx.where}: ${err.message}`;
@@ -47,16 +52,17 @@ export function toProviderError(err: unknown, classes: SdkErrorClasses, ctx: Err
   const make = (kind: ConstructorParameters<typeof ProviderError>[0], detail: string, extra = {}) =>
     new ProviderError(kind, redact(`${ctx.where}: ${clip(detail)}`, ctx.secrets), extra);
 
-  if (ctx.signal?.aborted || err instanceof classes.APIUserAbortError || isAbortError(err)) {
+  if (ctx.signal?.aborted || (classes && err instanceof classes.APIUserAbortError) || isAbortError(err)) {
     const reason = ctx.signal?.reason;
     const why =
       reason instanceof Error && reason.name === 'TimeoutError' ? 'request timed out' : 'request aborted';
     return make('timeout', why);
   }
-  if (err instanceof classes.APIConnectionTimeoutError) return make('timeout', 'request timed out');
-  if (err instanceof classes.APIConnectionError)
+  if (classes && err instanceof classes.APIConnectionTimeoutError)
+    return make('timeout', 'request timed out');
+  if (classes && err instanceof classes.APIConnectionError)
     return make('network', `connection failed (${causeChain(err)})`);
-  if (err instanceof classes.APIError) {
+  if (err instanceof HttpStatusError || (classes && err instanceof classes.APIError)) {
     const status = (err as { status?: unknown }).status;
     const headers = (err as { headers?: unknown }).headers;
     if (typeof status === 'number') {
@@ -74,6 +80,8 @@ export function toProviderError(err: unknown, classes: SdkErrorClasses, ctx: Err
     return make('network', err.message);
   }
   if (err instanceof SyntaxError) return make('bad_response', `malformed response body (${err.message})`);
+  // A socket error from waver's own client (refused, reset, DNS): the SDKs wrap these as connection errors.
+  if (isSocketError(err)) return make('network', `connection failed (${causeChain(err)})`);
   // fetch (undici inside Node): a body cut off mid-read ("terminated") or a socket error surfacing outside the SDK.
   if (
     err instanceof TypeError &&
@@ -112,6 +120,11 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
 function clip(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > MAX_DETAIL ? `${flat.slice(0, MAX_DETAIL)}…` : flat;
+}
+
+function isSocketError(err: unknown): err is Error {
+  const code = (err as { code?: unknown })?.code;
+  return err instanceof Error && typeof code === 'string' && /^(E[A-Z]+|UND_ERR_\w+)$/.test(code);
 }
 
 function isAbortError(err: unknown): boolean {

@@ -1,5 +1,4 @@
 import type OpenAI from 'openai';
-import { toFile } from 'openai';
 import { batchLineError, jsonLines, statusErrorKind } from './batch.js';
 import type { ProviderError } from './errors.js';
 import { badResponse, isObject } from './http-errors.js';
@@ -22,15 +21,21 @@ const NOT_ANSWERED = new Set(['batch_expired', 'batch_cancelled']);
 
 const RUNNING = new Set(['validating', 'in_progress', 'finalizing', 'cancelling']);
 
-/** What the provider (openai.ts) hands over: its client, and how it writes and reads a chat body. */
-export interface OpenAIBatchContext {
+/** The official SDK, loaded on a batch's first call: interactive runs never need it (docs/decisions.md#e10). */
+export interface OpenAISdk {
   client: OpenAI;
+  toFile: typeof import('openai').toFile;
+  fail: (err: unknown, signal?: AbortSignal) => ProviderError;
+}
+
+/** What the provider (openai.ts) hands over: its SDK, and how it writes and reads a chat body. */
+export interface OpenAIBatchContext {
+  sdk: () => Promise<OpenAISdk>;
   identity: string;
   /** The chat-completions body an interactive call would send (throws a ProviderError when it cannot). */
   body: (request: GenerateRequest) => unknown;
   /** An answer's body read as an interactive call reads it. */
   read: (body: unknown) => GenerateResult;
-  fail: (err: unknown, signal?: AbortSignal) => ProviderError;
 }
 
 /**
@@ -39,18 +44,19 @@ export interface OpenAIBatchContext {
  * and error files read back line by line.
  */
 export function openAIBatchApi(ctx: OpenAIBatchContext): BatchApi {
-  const { client, identity, fail } = ctx;
+  const { identity } = ctx;
   const line = (item: BatchItem) =>
     JSON.stringify({ custom_id: item.customId, method: 'POST', url: ENDPOINT, body: ctx.body(item.request) });
-  const call = async <T>(signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> => {
+  const call = async <T>(signal: AbortSignal | undefined, fn: (sdk: OpenAISdk) => Promise<T>): Promise<T> => {
+    const sdk = await ctx.sdk();
     try {
-      return await fn();
+      return await fn(sdk);
     } catch (err) {
-      throw fail(err, signal);
+      throw sdk.fail(err, signal);
     }
   };
 
-  const create = async (inputFileId: string, signal?: AbortSignal) =>
+  const create = async ({ client }: OpenAISdk, inputFileId: string, signal?: AbortSignal) =>
     (
       await client.batches.create(
         { input_file_id: inputFileId, endpoint: ENDPOINT, completion_window: '24h' },
@@ -58,7 +64,11 @@ export function openAIBatchApi(ctx: OpenAIBatchContext): BatchApi {
       )
     ).id;
   /** The batch over an input file, looked for among those made since the file was (newest first). */
-  const madeOver = async (inputFileId: string, signal?: AbortSignal): Promise<string | undefined> => {
+  const madeOver = async (
+    { client }: OpenAISdk,
+    inputFileId: string,
+    signal?: AbortSignal,
+  ): Promise<string | undefined> => {
     const file = await client.files.retrieve(inputFileId, { signal });
     for await (const batch of client.batches.list({ limit: 100 }, { signal })) {
       if (batch.input_file_id === inputFileId) return batch.id;
@@ -72,24 +82,26 @@ export function openAIBatchApi(ctx: OpenAIBatchContext): BatchApi {
     size: (item) => Buffer.byteLength(line(item)) + 1,
 
     submit: (items, options = {}) =>
-      call(options.signal, async () => {
+      call(options.signal, async (sdk) => {
+        const { client, toFile } = sdk;
         const jsonl = `${items.map(line).join('\n')}\n`;
         const file = await client.files.create(
           { file: await toFile(Buffer.from(jsonl), 'waver-batch.jsonl'), purpose: 'batch' },
           { signal: options.signal },
         );
         options.onInput?.(file.id);
-        return create(file.id, options.signal);
+        return create(sdk, file.id, options.signal);
       }),
 
     resubmit: (inputRef, options = {}) =>
       call(
         options.signal,
-        async () => (await madeOver(inputRef, options.signal)) ?? create(inputRef, options.signal),
+        async (sdk) =>
+          (await madeOver(sdk, inputRef, options.signal)) ?? create(sdk, inputRef, options.signal),
       ),
 
     status: (id, options = {}) =>
-      call(options.signal, async (): Promise<BatchStatus> => {
+      call(options.signal, async ({ client }): Promise<BatchStatus> => {
         const batch = await client.batches.retrieve(id, { signal: options.signal });
         const counts = batch.request_counts ?? { total: 0, completed: 0, failed: 0 };
         const finished = counts.completed + counts.failed;
@@ -109,10 +121,12 @@ export function openAIBatchApi(ctx: OpenAIBatchContext): BatchApi {
       }),
 
     async *results(id, options = {}) {
-      const batch = await call(options.signal, () => client.batches.retrieve(id, { signal: options.signal }));
+      const batch = await call(options.signal, ({ client }) =>
+        client.batches.retrieve(id, { signal: options.signal }),
+      );
       for (const fileId of [batch.output_file_id, batch.error_file_id]) {
         if (!fileId) continue;
-        const content = await call(options.signal, () =>
+        const content = await call(options.signal, ({ client }) =>
           client.files.content(fileId, { signal: options.signal }),
         );
         for await (const value of jsonLines(content.body)) yield outcomeOf(value, identity, ctx.read);

@@ -240,6 +240,16 @@ describe('openai provider: error mapping (one request per call, no SDK retries)'
     }
   });
 
+  it("carries the server's own message, and the status text when the body has none", async () => {
+    respond = (res) => sendJson(res, 400, { error: { message: 'max_tokens is too large', type: 'invalid' } });
+    expect((await failure(provider().generate(ask))).message).toMatch(/HTTP 400 max_tokens is too large/);
+    respond = (res) => {
+      res.writeHead(502, 'Bad Gateway');
+      res.end();
+    };
+    expect((await failure(provider().generate(ask))).message).toMatch(/HTTP 502 Bad Gateway/);
+  });
+
   it('other 4xx -> client, not retryable; 408 -> timeout', async () => {
     respond = (res) => sendJson(res, 400, { error: { message: 'bad max_tokens' } });
     expect(await failure(provider().generate(ask))).toMatchObject({
@@ -336,6 +346,18 @@ describe('openai provider: settings', () => {
     expect(p.identity).toBe(`openai:m1@${baseURL}`);
     await p.generate(ask);
     expect(server.requests[0]?.headers.authorization).toBe('Bearer k-env');
+  });
+
+  it('sends the organization and project from the given env only', async () => {
+    respond = (res) => sendJson(res, 200, completion());
+    const env = { OPENAI_ORG_ID: 'org-1', OPENAI_PROJECT_ID: 'proj-1' };
+    await createOpenAIProvider({ model: 'm1', baseURL, env }).generate(ask);
+    expect(server.requests[0]?.headers).toMatchObject({
+      'openai-organization': 'org-1',
+      'openai-project': 'proj-1',
+    });
+    await createOpenAIProvider({ model: 'm1', baseURL, env: {} }).generate(ask);
+    expect(server.requests[1]?.headers['openai-organization']).toBeUndefined();
   });
 
   it('a local server needs no key (a placeholder is sent)', async () => {

@@ -1,7 +1,9 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
 import { type HttpProviderSettings, resolveEndpoint, sdkClientOptions } from './api-settings.js';
 import { badResponse, describeBody, isObject, rejectRawPrompt, sdkErrorMapper } from './http-errors.js';
-import { openAIBatchApi } from './openai-batch.js';
+import { jsonApi } from './json-api.js';
+import { leanFetch } from './lean-fetch.js';
+import { type OpenAISdk, openAIBatchApi } from './openai-batch.js';
 import { asReasoningRequest, isReasoningModelId } from './reasoning.js';
 import type {
   CallOptions,
@@ -35,12 +37,11 @@ export const OPENAI_CAPABILITIES: Capabilities = {
   embeddings: true,
 };
 
-const SDK_ERRORS = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
-
 /**
- * `openai:` — chat completions and embeddings through the official SDK against any
- * OpenAI-compatible server. Entropy is left undefined: a top-20 approximation would pass for
- * the exact figure; protocols that want it can compute it from `top` and say so.
+ * `openai:` — chat completions and embeddings against any OpenAI-compatible server, through
+ * waver's own JSON client; batches through the official SDK, loaded only then
+ * (docs/decisions.md#e10). Entropy is left undefined: a top-20 approximation would pass for the
+ * exact figure; protocols that want it can compute it from `top` and say so.
  */
 export function createOpenAIProvider(settings: OpenAISettings): ModelProvider {
   const endpoint = resolveEndpoint(settings, {
@@ -50,14 +51,31 @@ export function createOpenAIProvider(settings: OpenAISettings): ModelProvider {
     apiKeyEnv: 'OPENAI_API_KEY',
   });
   const { env, identity } = endpoint;
-  const client = new OpenAI({
-    ...sdkClientOptions(endpoint, settings.fetch),
-    // Explicit so the SDK does not read these from process.env behind an injected `env`.
-    organization: env.OPENAI_ORG_ID ?? null,
-    project: env.OPENAI_PROJECT_ID ?? null,
-    webhookSecret: null,
+  // Read from the given env, never from process.env behind an injected one.
+  const organization = env.OPENAI_ORG_ID;
+  const project = env.OPENAI_PROJECT_ID;
+  const api = jsonApi({
+    baseURL: endpoint.baseURL,
+    fetch: settings.fetch ?? leanFetch,
+    headers: {
+      authorization: `Bearer ${endpoint.apiKey}`,
+      ...(organization && { 'openai-organization': organization }),
+      ...(project && { 'openai-project': project }),
+    },
   });
-  const fail = sdkErrorMapper(SDK_ERRORS, identity, [endpoint.apiKey]);
+  const fail = sdkErrorMapper(undefined, identity, [endpoint.apiKey]);
+  let sdk: Promise<OpenAISdk> | undefined;
+  const loadSdk = () =>
+    (sdk ??= import('openai').then((m) => ({
+      client: new m.default({
+        ...sdkClientOptions(endpoint, settings.fetch),
+        organization: organization ?? null,
+        project: project ?? null,
+        webhookSecret: null,
+      }),
+      toFile: m.toFile,
+      fail: sdkErrorMapper(m, identity, [endpoint.apiKey]),
+    })));
   const reasoning = settings.reasoning ?? isReasoningModelId(settings.model);
   /** The body a request is sent as, interactive or in a batch. */
   const chatBody = (request: GenerateRequest) => {
@@ -75,8 +93,7 @@ export function createOpenAIProvider(settings: OpenAISettings): ModelProvider {
     async generate(request: GenerateRequest, options: CallOptions = {}): Promise<GenerateResult> {
       const sent = chatBody(request);
       try {
-        const body = await client.chat.completions.create(sent, { signal: options.signal });
-        return fromChatBody(body as unknown);
+        return fromChatBody(await api.post('/chat/completions', sent, options.signal));
       } catch (err) {
         throw fail(err, options.signal);
       }
@@ -84,18 +101,19 @@ export function createOpenAIProvider(settings: OpenAISettings): ModelProvider {
 
     async embed(request: EmbedRequest, options: CallOptions = {}): Promise<EmbedResult> {
       try {
-        const body = await client.embeddings.create(
-          // 'float' explicitly: without it the SDK asks for base64, which many compatible servers lack.
+        const body = await api.post(
+          '/embeddings',
+          // 'float' explicitly: many compatible servers lack base64.
           { model: settings.model, input: request.input, encoding_format: 'float' },
-          { signal: options.signal },
+          options.signal,
         );
-        return fromEmbeddingBody(body as unknown, request.input.length);
+        return fromEmbeddingBody(body, request.input.length);
       } catch (err) {
         throw fail(err, options.signal);
       }
     },
 
-    batch: openAIBatchApi({ client, identity, body: chatBody, read: fromChatBody, fail }),
+    batch: openAIBatchApi({ sdk: loadSdk, identity, body: chatBody, read: fromChatBody }),
   };
 }
 
