@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { setFlagsFromString } from 'node:v8';
 import { Command, CommanderError } from 'commander';
 import { InputError } from '../errors.js';
 import { ProviderError } from '../models/errors.js';
@@ -6,6 +7,10 @@ import { CONFIG, PROTOCOLS } from '../protocols/index.js';
 import { WAVER_VERSION } from '../version.js';
 import type { CliContext } from './context.js';
 import { EXIT } from './output.js';
+
+// The heap may grow 30% past what the last full GC kept, not V8's 1.1-4x: a long run's in-flight
+// garbage otherwise doubles its RSS (docs/decisions.md#e22-the-cli-keeps-the-heap-close-to-what-is-live).
+setFlagsFromString('--heap-growing-percent=30');
 
 /** What every command is handed: the protocols, and waver.yaml as their sections make it. */
 const ctx: CliContext = { protocols: PROTOCOLS, config: CONFIG };
