@@ -9,7 +9,10 @@
  * off so that both do the same greedy work (and produce the same text, which is checked), once on a
  * context with node-llama-cpp's defaults and once with the provider's own settings (f32 KV cache,
  * no flash attention). waver runs with and without per-token log-probs (full-distribution entropy
- * and top-5 alternatives). Rounds alternate between the contenders; the median round is reported.
+ * and top-5 alternatives). A bare node-llama-cpp loop asking for the distribution at every token
+ * and reading nothing of it is the ceiling for log-probs through node-llama-cpp's public API: the
+ * binding hands the distribution over as a JS array of 2 x vocabulary numbers, then a Map
+ * (docs/decisions.md E22). Rounds alternate between the contenders; the median round is reported.
  */
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -81,6 +84,33 @@ async function completionRunner(contextOptions) {
   };
 }
 
+async function distributionLoopRunner() {
+  const context = await model.createContext({ contextSize: provider.contextSize, ...sameSettings });
+  const sequence = context.getSequence();
+  return {
+    async run() {
+      let tokens = 0;
+      for (const input of promptTokens) {
+        await sequence.clearHistory();
+        const iterator = sequence.evaluateWithMetadata(
+          input,
+          { probabilities: true },
+          { temperature: 0, yieldEogToken: true },
+        );
+        let step = await iterator.next();
+        for (let n = 0; !step.done && !model.isEogToken(step.value.token); ) {
+          tokens++;
+          if (++n >= maxTokens) break;
+          step = await iterator.next(step.value.token);
+        }
+        await iterator.return();
+      }
+      return { tokens, texts: [] };
+    },
+    dispose: () => context.dispose(),
+  };
+}
+
 function waverRunner(logprobs) {
   return {
     async run() {
@@ -102,13 +132,15 @@ function waverRunner(logprobs) {
   };
 }
 
+const sameSettings = {
+  flashAttention: false,
+  experimentalKvCacheKeyType: 'F32',
+  experimentalKvCacheValueType: 'F32',
+};
 const contenders = {
   'LlamaCompletion (node-llama-cpp defaults)': await completionRunner({}),
-  'LlamaCompletion (f32 KV, no flash attn)': await completionRunner({
-    flashAttention: false,
-    experimentalKvCacheKeyType: 'F32',
-    experimentalKvCacheValueType: 'F32',
-  }),
+  'LlamaCompletion (f32 KV, no flash attn)': await completionRunner(sameSettings),
+  'node-llama-cpp loop, distribution unread': await distributionLoopRunner(),
   'waver gguf, no log-probs': waverRunner(false),
   'waver gguf, log-probs + entropy + top-5': waverRunner(true),
 };
@@ -127,14 +159,14 @@ for (let round = 0; round < rounds; round++) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const sameSettings = median(rates['LlamaCompletion (f32 KV, no flash attn)']);
+const sameSettingsRate = median(rates['LlamaCompletion (f32 KV, no flash attn)']);
 const defaults = median(rates['LlamaCompletion (node-llama-cpp defaults)']);
 console.log(
   `model ${modelPath}, ${prompts.length} prompts x ${maxTokens} tokens, ${rounds} rounds, median tokens/s:`,
 );
 for (const [name, xs] of Object.entries(rates)) {
   const m = median(xs);
-  const ratios = `${(m / sameSettings).toFixed(2)}x same-settings, ${(m / defaults).toFixed(2)}x defaults`;
+  const ratios = `${(m / sameSettingsRate).toFixed(2)}x same-settings, ${(m / defaults).toFixed(2)}x defaults`;
   console.log(`  ${name.padEnd(42)} ${m.toFixed(0).padStart(6)} tok/s   ${ratios}`);
 }
 const reference = texts['LlamaCompletion (f32 KV, no flash attn)'];
