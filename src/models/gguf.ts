@@ -615,8 +615,10 @@ function logprobEntry(
 }
 
 /**
- * Resolves once node-llama-cpp has handed the next decode to its worker thread: its dispatch runs
- * in microtasks, and an immediate runs only after every microtask queued before it.
+ * Resolves once node-llama-cpp has handed the next decode to its worker thread: with one sequence
+ * its dispatch runs in microtasks, and an immediate runs only after them. (With several sequences
+ * it may wait for an immediate of its own, queued after this one; the entry is then read before
+ * the decode starts, as it would be without this wait.)
  */
 function whileDecoding(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
