@@ -9,7 +9,11 @@
  * off so that both do the same greedy work (and produce the same text, which is checked), once on a
  * context with node-llama-cpp's defaults and once with the provider's own settings (f32 KV cache,
  * no flash attention). waver runs with and without per-token log-probs (full-distribution entropy
- * and top-5 alternatives). Rounds alternate between the contenders; the median round is reported.
+ * and top-5 alternatives). A bare node-llama-cpp loop asking for the distribution at every token
+ * and reading nothing of it is the ceiling for log-probs through node-llama-cpp's public API: the
+ * binding hands the distribution over as a JS array of 2 x vocabulary numbers, then a Map
+ * (docs/decisions.md E23). Within a round each prompt is run by every contender in turn, the
+ * order rotating; the median round is reported, and each ratio with its range over the rounds.
  */
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -56,26 +60,47 @@ const provider = await createGgufProvider({ modelPath, chatTemplate: 'raw' });
 const { model, release } = await acquireModel(modelPath);
 const promptTokens = prompts.map((p) => provider.renderPrompt({ messages: [], rawPrompt: p }).tokens);
 
+// A runner generates for one prompt (by index) and says how many tokens it produced.
 async function completionRunner(contextOptions) {
   const context = await model.createContext({ contextSize: provider.contextSize, ...contextOptions });
   const completion = new LlamaCompletion({ contextSequence: context.getSequence() });
   return {
-    async run() {
+    async run(i) {
       let tokens = 0;
-      const texts = [];
-      for (const input of promptTokens) {
-        // LlamaCompletion prepends BOS itself.
-        const text = await completion.generateCompletion(input.slice(1), {
-          maxTokens,
-          temperature: 0,
-          repeatPenalty: false,
-          onToken: (chunk) => {
-            tokens += chunk.length;
-          },
-        });
-        texts.push(text);
+      // LlamaCompletion prepends BOS itself.
+      const text = await completion.generateCompletion(promptTokens[i].slice(1), {
+        maxTokens,
+        temperature: 0,
+        repeatPenalty: false,
+        onToken: (chunk) => {
+          tokens += chunk.length;
+        },
+      });
+      return { tokens, text };
+    },
+    dispose: () => context.dispose(),
+  };
+}
+
+async function distributionLoopRunner() {
+  const context = await model.createContext({ contextSize: provider.contextSize, ...sameSettings });
+  const sequence = context.getSequence();
+  return {
+    async run(i) {
+      let tokens = 0;
+      await sequence.clearHistory();
+      const iterator = sequence.evaluateWithMetadata(
+        promptTokens[i],
+        { probabilities: true },
+        { temperature: 0, yieldEogToken: true },
+      );
+      let step = await iterator.next();
+      while (!step.done && !model.isEogToken(step.value.token)) {
+        if (++tokens >= maxTokens) break;
+        step = await iterator.next(step.value.token);
       }
-      return { tokens, texts };
+      await iterator.return();
+      return { tokens };
     },
     dispose: () => context.dispose(),
   };
@@ -83,61 +108,71 @@ async function completionRunner(contextOptions) {
 
 function waverRunner(logprobs) {
   return {
-    async run() {
-      let tokens = 0;
-      const texts = [];
-      for (const prompt of prompts) {
-        const r = await provider.generate({
-          messages: [],
-          rawPrompt: prompt,
-          maxTokens,
-          ...(logprobs ? { logprobs: true, topLogprobs: 5 } : {}),
-        });
-        tokens += r.usage.outputTokens;
-        texts.push(r.text);
-      }
-      return { tokens, texts };
+    async run(i) {
+      const r = await provider.generate({
+        messages: [],
+        rawPrompt: prompts[i],
+        maxTokens,
+        ...(logprobs ? { logprobs: true, topLogprobs: 5 } : {}),
+      });
+      return { tokens: r.usage.outputTokens, text: r.text };
     },
     dispose: async () => {},
   };
 }
 
+const sameSettings = {
+  flashAttention: false,
+  experimentalKvCacheKeyType: 'F32',
+  experimentalKvCacheValueType: 'F32',
+};
+const SAME = 'LlamaCompletion (f32 KV, no flash attn)';
+const DEFAULTS = 'LlamaCompletion (node-llama-cpp defaults)';
 const contenders = {
-  'LlamaCompletion (node-llama-cpp defaults)': await completionRunner({}),
-  'LlamaCompletion (f32 KV, no flash attn)': await completionRunner({
-    flashAttention: false,
-    experimentalKvCacheKeyType: 'F32',
-    experimentalKvCacheValueType: 'F32',
-  }),
+  [DEFAULTS]: await completionRunner({}),
+  [SAME]: await completionRunner(sameSettings),
+  'node-llama-cpp loop, distribution unread': await distributionLoopRunner(),
   'waver gguf, no log-probs': waverRunner(false),
   'waver gguf, log-probs + entropy + top-5': waverRunner(true),
 };
+const names = Object.keys(contenders);
 
-const rates = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
 const texts = {};
-for (const [name, c] of Object.entries(contenders)) texts[name] = (await c.run()).texts; // warm-up
+for (const name of names) {
+  texts[name] = [];
+  for (let i = 0; i < prompts.length; i++) texts[name].push((await contenders[name].run(i)).text); // warm-up
+}
+// Each prompt is run by every contender in turn, the order rotating, so that a shared machine's
+// load changes reach them all alike; a round's rate is its tokens over its time, per contender.
+const rates = Object.fromEntries(names.map((name) => [name, []]));
 for (let round = 0; round < rounds; round++) {
-  const order = Object.entries(contenders);
-  if (round % 2) order.reverse();
-  for (const [name, c] of order) {
-    const t0 = performance.now();
-    const { tokens } = await c.run();
-    rates[name].push((tokens / (performance.now() - t0)) * 1000);
+  const spent = Object.fromEntries(names.map((name) => [name, { tokens: 0, ms: 0 }]));
+  for (let i = 0; i < prompts.length; i++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + i + round) % names.length];
+      const t0 = performance.now();
+      const { tokens } = await contenders[name].run(i);
+      spent[name].ms += performance.now() - t0;
+      spent[name].tokens += tokens;
+    }
   }
+  for (const name of names) rates[name].push((spent[name].tokens / spent[name].ms) * 1000);
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const sameSettings = median(rates['LlamaCompletion (f32 KV, no flash attn)']);
-const defaults = median(rates['LlamaCompletion (node-llama-cpp defaults)']);
 console.log(
-  `model ${modelPath}, ${prompts.length} prompts x ${maxTokens} tokens, ${rounds} rounds, median tokens/s:`,
+  `model ${modelPath}, ${prompts.length} prompts x ${maxTokens} tokens, ${rounds} rounds, median tokens/s (ratio: median [min-max] over rounds):`,
 );
-for (const [name, xs] of Object.entries(rates)) {
-  const m = median(xs);
-  const ratios = `${(m / sameSettings).toFixed(2)}x same-settings, ${(m / defaults).toFixed(2)}x defaults`;
-  console.log(`  ${name.padEnd(42)} ${m.toFixed(0).padStart(6)} tok/s   ${ratios}`);
+for (const name of names) {
+  const ratio = (to) => {
+    const xs = rates[name].map((r, round) => r / rates[to][round]);
+    return `${median(xs).toFixed(2)}x [${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}]`;
+  };
+  console.log(
+    `  ${name.padEnd(42)} ${median(rates[name]).toFixed(0).padStart(6)} tok/s   ${ratio(SAME)} same-settings, ${ratio(DEFAULTS)} defaults`,
+  );
 }
-const reference = texts['LlamaCompletion (f32 KV, no flash attn)'];
+const reference = texts[SAME];
 // LlamaCompletion drops the leading space of the first token (it detokenizes without the prompt); waver keeps it.
 const same = texts['waver gguf, no log-probs'].every((t, i) => t.trimStart() === reference[i].trimStart());
 console.log(`  waver's text identical to LlamaCompletion's on every prompt: ${same}`);

@@ -1,8 +1,10 @@
+import type { Token } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedFile, tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
 import { ProviderError } from './errors.js';
 import { createGgufProvider, type GgufProvider } from './gguf.js';
 import { createPromptFormat, tokenizePrompt } from './gguf-prompt.js';
+import { sampleToken, seededRandom } from './gguf-sampling.js';
 import { acquireModel, modelFingerprint } from './llama.js';
 import type { ChatMessage, GenerateRequest } from './types.js';
 
@@ -82,6 +84,61 @@ describe.skipIf(!tinyModelPath)(`gguf provider on the tiny model ${tinyModelMiss
       expect(entropy).toBeGreaterThanOrEqual(-t.logprob - 1e-6);
       // The top-20 mass cannot exceed 1.
       expect(top.reduce((sum, x) => sum + Math.exp(x.logprob), 0)).toBeLessThanOrEqual(1 + 1e-6);
+    }
+  });
+
+  it("reads each token's entry from the distribution llama.cpp gave at that very position, greedy and sampled", async () => {
+    // The reference: node-llama-cpp's own loop on a context with the provider's settings, every
+    // number computed the plain way (normalise, then -Σ q ln q; top k by sorting).
+    const { model, release } = await acquireModel(tinyModelPath as string);
+    const context = await model.createContext({
+      contextSize: provider.contextSize,
+      threads: 1,
+      flashAttention: false,
+      experimentalKvCacheKeyType: 'F32',
+      experimentalKvCacheValueType: 'F32',
+    });
+    try {
+      const sequence = context.getSequence();
+      for (const sampling of [{ temperature: 0 }, { temperature: 1.2, topP: 0.95, seed: 7 }]) {
+        const request: GenerateRequest = {
+          messages: user('The cat'),
+          maxTokens: 40,
+          logprobs: true,
+          topLogprobs: 5,
+          ...sampling,
+        };
+        const got = (await provider.generate(request)).tokens ?? [];
+        expect(got).toHaveLength(40);
+        const random = sampling.temperature > 0 ? seededRandom(sampling.seed as number) : undefined;
+        await sequence.clearHistory();
+        const prompt = provider.renderPrompt(request).tokens;
+        const iterator = sequence.evaluateWithMetadata(prompt, { probabilities: true }, { temperature: 0 });
+        let step = await iterator.next();
+        for (const [i, entry] of got.entries()) {
+          const probabilities = step.value?.probabilities as Map<Token, number>;
+          const token = random
+            ? (sampleToken(probabilities, sampling.temperature, sampling.topP as number, random) as Token)
+            : (step.value?.token as Token);
+          const ps = [...probabilities.values()].filter((p) => p > 0);
+          const sum = ps.reduce((acc, p) => acc + p, 0);
+          const entropy = -ps.reduce((acc, p) => acc + (p / sum) * Math.log(p / sum), 0);
+          const top = [...probabilities.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5);
+          expect(entry.logprob, `token ${i}`).toBeCloseTo(
+            Math.log((probabilities.get(token) as number) / sum),
+            12,
+          );
+          expect(entry.entropy, `token ${i}`).toBeCloseTo(entropy, 12);
+          expect(entry.top?.map((t) => t.logprob)).toEqual(
+            top.map(([, p]) => expect.closeTo(Math.log(p / sum), 12)),
+          );
+          step = await iterator.next(token);
+        }
+        await iterator.return();
+      }
+    } finally {
+      await context.dispose();
+      await release();
     }
   });
 

@@ -408,44 +408,38 @@ export class GgufProvider implements ModelProvider {
           finishReason = 'stop';
           break;
         }
-        if (wantTokens && probabilities) {
-          // One pass over the distribution for its entropy; the log-prob is a lookup and the top k
-          // are its first entries (llama.cpp sorts it): nothing else is made of it per token.
-          const { total, entropy } = summarize(probabilities);
-          const context = generated.length > 0 ? generated.slice(-4) : prompt.slice(-4);
-          const entry: TokenLogprob = {
-            token: model.detokenize([token], false, context),
-            logprob: logprobOf(probabilities, token, total),
-            entropy,
-          };
-          if (topK > 0) {
-            entry.top = topTokens(probabilities, topK, total).map((t) => ({
-              token: t.token === token ? entry.token : model.detokenize([t.token as Token], false, context),
-              logprob: t.logprob,
-            }));
-          }
-          entries.push(entry);
-        }
+        const previous = wantTokens ? (generated.length > 0 ? generated : prompt).slice(-4) : [];
         offsets.push(decoder.text.length);
         generated.push(token);
         decoder.push(token);
 
+        // What decides the next step comes first: stops and the limit need only the token.
+        let stopped = false;
         const tokenStop = tokenStops.find((tokens) => endsWith(generated, tokens));
         if (tokenStop) {
           finishReason = 'stop';
           dropTail = tokenStop.length;
-          break;
-        }
-        if (textStops.length > 0 && decoder.text.length > searchFrom) {
+          stopped = true;
+        } else if (textStops.length > 0 && decoder.text.length > searchFrom) {
           const hit = findStop(decoder.text, textStops, Math.max(0, searchFrom - longestStop + 1));
           searchFrom = decoder.text.length;
           if (hit !== undefined) {
             finishReason = 'stop';
             stopAt = hit;
-            break;
+            stopped = true;
           }
         }
-        if (onDelta) {
+        const last = stopped || generated.length >= limit;
+        const next = last ? undefined : iterator.next(token);
+        // Awaited below; until then a failure of the next step must not count as unhandled.
+        next?.catch(() => {});
+        if (wantTokens && probabilities) {
+          // The log-prob entry waits until llama.cpp is decoding the next token, so that reading
+          // the distribution overlaps the decode instead of adding to it (docs/decisions.md E23).
+          if (next) await whileDecoding();
+          entries.push(logprobEntry(model, probabilities, token, previous, topK));
+        }
+        if (onDelta && !stopped) {
           const held = heldForTokenStop(generated, tokenStops);
           const safe = Math.min(
             decoder.text.length - heldForTextStop(decoder.text, textStops),
@@ -455,8 +449,8 @@ export class GgufProvider implements ModelProvider {
           while (count < entries.length && (offsets[count] as number) < safe) count++;
           send(decoder.text, safe, count);
         }
-        if (generated.length >= limit) break;
-        step = await iterator.next(token);
+        if (!next) break;
+        step = await next;
       }
       if (step.done) finishReason = 'stop';
     } finally {
@@ -592,6 +586,42 @@ function validateGenerate(request: GenerateRequest): GenerateParams {
     wantTokens: request.logprobs === true || topK > 0,
     topK,
   };
+}
+
+/**
+ * The log-prob entry of a generated token: its log-prob is a lookup, the entropy one pass over the
+ * distribution, and the top k its first entries (llama.cpp sorts it).
+ */
+function logprobEntry(
+  model: LlamaModel,
+  probabilities: ReadonlyMap<Token, number>,
+  token: Token,
+  context: Token[],
+  topK: number,
+): TokenLogprob {
+  const { total, entropy } = summarize(probabilities);
+  const entry: TokenLogprob = {
+    token: model.detokenize([token], false, context),
+    logprob: logprobOf(probabilities, token, total),
+    entropy,
+  };
+  if (topK > 0) {
+    entry.top = topTokens(probabilities, topK, total).map((t) => ({
+      token: t.token === token ? entry.token : model.detokenize([t.token as Token], false, context),
+      logprob: t.logprob,
+    }));
+  }
+  return entry;
+}
+
+/**
+ * Resolves once node-llama-cpp has handed the next decode to its worker thread: with one sequence
+ * its dispatch runs in microtasks, and an immediate runs only after them. (With several sequences
+ * it may wait for an immediate of its own, queued after this one; the entry is then read before
+ * the decode starts, as it would be without this wait.)
+ */
+function whileDecoding(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Maps llama.cpp/node-llama-cpp failures onto ProviderError, keeping ProviderErrors as they are. */
