@@ -61,6 +61,8 @@ const OBJECT_END = new Set([
   'on',
   'in',
   'from',
+  'into',
+  'onto',
   'with',
   'to',
   'every',
@@ -74,8 +76,37 @@ const OBJECT_END = new Set([
 ]);
 const OBJECT_ABORT = new Set(['which', 'that', 'who', 'and', 'or', 'but', 'than', 'if', 'because']);
 
+/** Words that open a sentence and are written in lower case elsewhere: closed-class words and common openers. */
+const SENTENCE_OPENERS = new Set(
+  (
+    'a an the this that these those there it he she they we you i his her their its our my your each every all ' +
+    'some most many few both half one two three four five six seven eight nine ten if when while after before ' +
+    'during since so but and or then now today yesterday later of in on at for from to with by according due ' +
+    'finally first next last once how what which who'
+  ).split(' '),
+);
+
+/**
+ * `names` and the capitalised words of `original` that it never writes in lower case and that do not
+ * commonly open a sentence ("John", "Google", "Brandon"): such a word keeps its capital when a clause
+ * moves it inside a sentence.
+ */
+export function withProperWords(original: string, names: ReadonlySet<string>): Set<string> {
+  const lower = new Set(original.match(/\b[a-z][a-z']*/g) ?? []);
+  const out = new Set(names);
+  for (const w of original.match(/\b[A-Z][a-z']*/g) ?? []) {
+    const bare = w.replace(/'s$/, '');
+    if (!SENTENCE_OPENERS.has(bare.toLowerCase()) && !lower.has(bare.toLowerCase())) out.add(bare);
+  }
+  return out;
+}
+
 export function lowerFirst(text: string, names: ReadonlySet<string>): string {
-  const first = text.split(/\s+/)[0]?.replace(/[^A-Za-z.]/g, '') ?? '';
+  const first =
+    text
+      .split(/\s+/)[0]
+      ?.replace(/'s$/, '')
+      .replace(/[^A-Za-z.]/g, '') ?? '';
   if (names.has(first) || first === 'I' || /^[A-Z]{2,}/.test(first) || /^(Mr|Mrs|Ms|Dr)\./.test(first))
     return text;
   // "Facebook", "Monday": capitalised inside the original too, so keep.
@@ -121,6 +152,12 @@ function ifToEnd(sentence: string, names: ReadonlySet<string>): string | undefin
   ).exec(sentence);
   if (!m) return undefined;
   const [, conj, clause, main, end] = m as unknown as [string, string, string, string, string];
+  // Two conditions in a row ("... if your target is 2000 ... if a bag has 5 servings") read as one.
+  if (/\b(?:if|when)\b/i.test(main)) return undefined;
+  // "She gets out toys for him when Sophie watches her nephew": a pronoun before the name it
+  // stands for reads as someone else.
+  const named = clause.split(/\s+/).some((w) => names.has(w.replace(/'s$|[^A-Za-z']/g, '')));
+  if (named && /\b(?:he|she|him|her|his|hers|they|them|their)\b/i.test(main)) return undefined;
   return `${capitalize(main)} ${conj.toLowerCase()} ${lowerFirst(clause, names)}${end}`;
 }
 
@@ -142,6 +179,8 @@ function timeToEnd(sentence: string, names: ReadonlySet<string>): string | undef
     );
   if (!m) return undefined;
   const [, phrase, main, end] = m as unknown as [string, string, string, string];
+  // "he picks triple what he did on Wednesday on Friday": not after a phrase of its own kind.
+  if (/ (?:on|in|at|during|after|before|by|within|every|each) (?:\S+ ){0,3}\S+$/.test(main)) return undefined;
   return `${capitalize(main)} ${lowerFirst(phrase, names)}${end}`;
 }
 
@@ -156,6 +195,8 @@ function listReverse(sentence: string): string | undefined {
   // Only a list that is the object at the end of the sentence: no predicate inside the last item,
   // and a verb or preposition (not a fronted phrase with its comma) just before the first item.
   if (/ (is|are|was|were|has|have|had|will|can) /.test(items.at(-1) as string)) return undefined;
+  // "3 red balls, 11 blue balls, and 25 green balls in the store": the place is the whole list's.
+  if (/ (?:in|at|on|from|to|for|with|per|each|into) /.test(items.at(-1) as string)) return undefined;
   if (/,\s*$/.test(sentence.slice(0, first))) return undefined;
   const reversed = [...items].reverse();
   const joined =

@@ -29,7 +29,7 @@ import type { Level } from '../types.js';
 import { type Aimed, aimAtLevel, lowerEdge } from './aim.js';
 import { instructionsFor } from './model-instructions.js';
 import { rulesFor, shuffled } from './rules-common.js';
-import { applyLocal, imperative, lowerFirst, type SentenceOpName } from './sv-clauses.js';
+import { applyLocal, imperative, lowerFirst, type SentenceOpName, withProperWords } from './sv-clauses.js';
 import type { FamilyModule } from './types.js';
 
 /** A word-level rewrite: every match of `pattern` (case-insensitive, word-bounded) becomes `replacement`. */
@@ -163,7 +163,7 @@ const POSSESSION_OBJECT =
   /^(\$?\d|a|an|some|the|his|her|their|its|two|three|four|five|six|seven|eight|nine|ten|twenty|many|several|enough)$/i;
 /** Time is not owned ("the sisters own three more weeks of vacation"), nor is a lack ("owns no change"). */
 const NOT_OWNED =
-  /^(?:\S+ ){0,2}(?:more |extra |left |)(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|time|change|chance|turns?|goal|plan|idea|job|rest)\b/i;
+  /^(?:\S+ ){0,2}(?:more |extra |left |)(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|time|change|chance|turns?|goal|plan|idea|job|rest|capacity|space|room)\b/i;
 const OWN: Record<string, [string, string]> = {
   has: ['owns', 'contains'],
   have: ['own', 'contain'],
@@ -202,6 +202,8 @@ function possessionOps(original: string, names: ReadonlySet<string>): WordOp[] {
     // Things (artifact, food, object, substance, quantity) contain; animals, groups and the rest keep "has".
     const thing = lexFile !== undefined && [6, 13, 17, 23, 27].includes(lexFile);
     if (!person && !thing) return;
+    // "The tower has 9 rings on it" never "contains 9 rings on it".
+    if (!person && /\b(?:in|on) it\b|\binside\b/.test(tokens.slice(i + 1).join(' '))) return;
     // Keyed and matched with the next word too: "Artie has a stand" is reworded, "Artie has no change" is not.
     const nextRaw = tokens[i + 1] ?? '';
     const key = `${prev} ${verb} ${nextRaw}`;
@@ -296,9 +298,16 @@ const ABBREVIATION_END = /\b(Mr|Mrs|Ms|Dr|St|Jr|Sr)\.$/;
 const NO_MERGE_START =
   /^(But|And|So|Or|Then|However|Yet|Also|Calculate|Find|Determine|Work|Compute|Give|Express|Round|How|What|If)\b/;
 
-function mergeable(sentence: string, next: string | undefined): boolean {
+function mergeable(sentence: string, next: string | undefined, cast: Cast): boolean {
+  // "..., and John drinks" needs John known as a name; a capital kept on a word that is not a
+  // person's name ("and Due to the outbreak") reads wrong: such a sentence is not joined.
+  const first = (next?.split(/\s+/)[0] ?? '').replace(/'s$|[^A-Za-z]/g, '');
+  if (cast.keep.has(first) && !cast.names.has(first)) return false;
   return (
     next !== undefined &&
+    // "X, and half are golf, and half are blue": one ", and" per sentence.
+    !/, and /.test(sentence) &&
+    !/, and /.test(next) &&
     sentence.endsWith('.') &&
     !ABBREVIATION_END.test(sentence) &&
     !next.endsWith('?') &&
@@ -362,19 +371,22 @@ function reverseGivens(sentences: readonly string[], who?: Who): string[] | unde
   return [...blocks.reverse().flat(), sentences[last] as string];
 }
 
-function build(
-  original: string,
-  ops: readonly Op[],
-  k: number,
-  names: ReadonlySet<string>,
-  who?: Who,
-): string {
+/** Who the problem names: its people, the capitalised words that stay capitalised, its one person. */
+interface Cast {
+  names: ReadonlySet<string>;
+  /** `names` and every other capitalised word the original never writes in lower case ("John", "Google"). */
+  keep: ReadonlySet<string>;
+  who?: Who;
+}
+
+function build(original: string, ops: readonly Op[], k: number, cast: Cast): string {
+  const { names, keep, who } = cast;
   const active = ops.slice(0, k);
   let sentences = splitSentences(original);
   const locals = active.filter((o): o is Extract<StructOp, { kind: 'local' }> => o.kind === 'local');
   sentences = sentences.map((s, i) => {
     let out = s;
-    for (const op of locals) if (op.sentence === i) out = applyLocal(op.label, out, names) ?? out;
+    for (const op of locals) if (op.sentence === i) out = applyLocal(op.label, out, keep) ?? out;
     return out;
   });
   // A split makes two sentences out of one; re-split so later steps see them apart.
@@ -390,8 +402,8 @@ function build(
     for (let i = 0; i < sentences.length; i++) {
       const s = sentences[i] as string;
       const next = sentences[i + 1];
-      if (merges.has(i) && next !== undefined && mergeable(s, next)) {
-        merged.push(`${s.slice(0, -1)}, and ${lowerFirst(next, names)}`);
+      if (merges.has(i) && next !== undefined && mergeable(s, next, cast)) {
+        merged.push(`${s.slice(0, -1)}, and ${lowerFirst(next, keep)}`);
         i++;
       } else merged.push(s);
     }
@@ -428,26 +440,21 @@ function wordDelta(op: Op, original: string): number {
   }
 }
 
-function structOps(
-  original: string,
-  level: Level,
-  names: ReadonlySet<string>,
-  rng: PyRandom,
-  who?: Who,
-): StructOp[] {
+function structOps(original: string, level: Level, cast: Cast, rng: PyRandom): StructOp[] {
+  const { names, keep, who } = cast;
   if (level < 2) return [];
   const sentences = splitSentences(original);
   const local: StructOp[] = [];
   sentences.forEach((s, i) => {
     // One clause move per sentence (two would undo each other).
     const moves = (['if-to-end', 'if-to-front', 'time-to-end', 'place-to-front'] as const).filter((l) =>
-      applyLocal(l, s, names),
+      applyLocal(l, s, keep),
     );
     if (moves.length > 0) local.push({ kind: 'local', label: rng.choice(moves), sentence: i });
     for (const label of ['passive', 'list-reverse', 'it-takes', 'there-is', 'per-each'] as const) {
-      if (applyLocal(label, s, names) !== undefined) local.push({ kind: 'local', label, sentence: i });
+      if (applyLocal(label, s, keep) !== undefined) local.push({ kind: 'local', label, sentence: i });
     }
-    if (level >= 4 && applyLocal('split', s, names) !== undefined)
+    if (level >= 4 && applyLocal('split', s, keep) !== undefined)
       local.push({ kind: 'local', label: 'split', sentence: i });
   });
   if (presentTense(sentences.join(' '), names) !== undefined)
@@ -456,14 +463,14 @@ function structOps(
   if (level >= 3) {
     const joinable = sentences
       .map((_, i) => i)
-      .filter((i) => mergeable(sentences[i] as string, sentences[i + 1]));
+      .filter((i) => mergeable(sentences[i] as string, sentences[i + 1], cast));
     // L3 may change the sentence count by one: a single merge. L4-L5: every other boundary.
     const merges = level === 3 ? joinable.slice(0, 1) : joinable.filter((_, j) => j % 2 === 0);
     for (const i of merges) ops.push({ kind: 'merge', label: 'merge', sentence: i });
   }
   const last = sentences.length - 1;
   // Asking the question as an instruction rewrites one sentence in place: fine from L2 on.
-  if (imperative(sentences[last] as string, names) !== undefined) {
+  if (imperative(sentences[last] as string, keep) !== undefined) {
     ops.push({ kind: 'local', label: 'imperative', sentence: last });
   }
   // The facts in reverse order keep the sentence count: L3 may use it too (reordering independent
@@ -483,11 +490,11 @@ const HIDDEN_DOT = '\uE000';
  * then clause work, then merges, asking the question first, and the frame, so that a higher
  * strength is always a heavier paraphrase.
  */
-function plan(original: string, level: Level, rng: PyRandom, names: ReadonlySet<string>, who?: Who): Op[] {
+function plan(original: string, level: Level, rng: PyRandom, cast: Cast): Op[] {
   const candidates: Op[] = [
-    ...shuffled(wordOps(original, level, names), rng),
+    ...shuffled(wordOps(original, level, cast.names), rng),
     ...(level === 1 ? shuffled(phraseOps(original), rng) : []),
-    ...structOps(original, level, names, rng, who),
+    ...structOps(original, level, cast, rng),
   ];
   const words = whitespaceWords(original).length;
   const budget = Math.floor(words * 1.3 + 1e-9) - words;
@@ -521,13 +528,13 @@ const rules = rulesFor('SV', semanticVariationGate, ({ original, level, rng, tar
   const hidden = original.replace(ABBREVIATION, `$1${HIDDEN_DOT} `);
   const entities = extractEntities(original);
   const names = new Set(entities.names.flatMap((n) => n.split(' ')));
-  const who = whoOf(entities);
+  const cast: Cast = { names, keep: withProperWords(original, names), who: whoOf(entities) };
   let best: { aimed: Aimed; ops: Op[] } | undefined;
   for (let p = 0; p < PLANS; p++) {
-    const ops = plan(hidden, level, rng, names, who);
+    const ops = plan(hidden, level, rng, cast);
     if (ops.length === 0) return undefined;
     const aimed = aimAtLevel(target, ops.length, (k) => {
-      const text = build(hidden, ops, k + 1, names, who).replaceAll(HIDDEN_DOT, '.');
+      const text = build(hidden, ops, k + 1, cast).replaceAll(HIDDEN_DOT, '.');
       return text === original ? undefined : text;
     });
     if (!aimed) continue;

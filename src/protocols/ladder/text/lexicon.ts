@@ -42,7 +42,8 @@ export const LEXICON: readonly Rewrite[] = [
   word('earns', 'makes'),
   word('earned', 'made'),
   word('receives', 'gets'),
-  word('received', 'got'),
+  // Not as a participle: "were received by" is never "were got by", "has received" not "has got".
+  word('(?<!\\b(?:was|were|is|are|be|been|being|has|have|had) )received', 'got'),
   // After a determiner only: "the stock price" is not "the stock cost", nor "selling price" "selling cost".
   word('(?<=\\b(?:the|a|its|his|her|their|same|total) )price', 'cost'),
   word('total(?= (?:cost|price|number|amount|weight|distance|time))', 'overall'),
@@ -68,7 +69,8 @@ export const LEXICON: readonly Rewrite[] = [
   word('(?<!\\b(?:has|have|had) )decided', 'chose'),
   word('(?<=\\b(?:has|have|had) )decided', 'chosen'),
   word('spends', 'uses up'),
-  word('hour', 'hr'),
+  // An abbreviation reads only after a number or "per": never "within an hr".
+  word('(?<=(?:\\d|\\bper) )hour', 'hr'),
   word('money', 'cash'),
   word('house', 'home'),
   word('students', 'pupils'),
@@ -122,7 +124,7 @@ export const LEXICON: readonly Rewrite[] = [
   word('makes(?= \\$)', 'earns'),
   word('made(?= \\$)', 'earned'),
   word('charges(?= \\$)', 'asks for'),
-  word('scored', 'got'),
+  word('(?<!\\b(?:was|were|is|are|be|been|being|has|have|had) )scored', 'got'),
   word('dad', 'father'),
   word('mom', 'mother'),
   word('kilograms', 'kilos'),
@@ -155,7 +157,9 @@ export const LEXICON: readonly Rewrite[] = [
   word('equally', 'evenly'),
   word('(?<=(?:is|are) )cut', 'sliced'),
   phrase('how many dollars(?= (?:does|do|did|will|would|should|can|could)\\b)', 'how much money'),
-  phrase('(?:is|are) left', 'remain'),
+  // "how much is left over" keeps its "left" (no "what remain over").
+  phrase('is left(?! over)', 'remains'),
+  phrase('are left(?! over)', 'remain'),
   phrase('in each', 'in every'),
   phrase('the next day', 'the following day'),
   phrase('at dinner', 'during dinner'),
@@ -210,7 +214,11 @@ export const LEXICON: readonly Rewrite[] = [
   phrase('is going to', 'will'),
   phrase('are going to', 'will'),
   // Only before a plural noun: "how many like to play" is "how many [of them] like" (issue 11).
-  phrase('how many(?= (?!(?:does|was|has|is)\\b)[a-z]{2,}s\\b)', 'what number of'),
+  // Not after "Find": "Find how many pages" is never "Find what number of pages".
+  phrase(
+    '(?<!\\b(?:find|out|determine) )how many(?= (?!(?:does|was|has|is)\\b)[a-z]{2,}s\\b)',
+    'what number of',
+  ),
   phrase('how much money', 'what amount of money'),
   phrase('how long', 'how much time'),
   phrase('how much(?= (?:is|was|will|did|does|do|would|should|can) )', 'what'),
@@ -228,7 +236,9 @@ export const LEXICON: readonly Rewrite[] = [
   phrase('each month', 'every month'),
   phrase('a lot of', 'lots of'),
   phrase('at the end of', 'by the end of'),
-  phrase('more than', 'over'),
+  // Before an amount only, and not after one: "11 more than half as many", "60 feet more than
+  // Sam" are comparisons, never "11 over half".
+  phrase('(?<!\\d\\S* (?:\\S+ )?)more than(?= \\$?\\d)', 'over'),
   phrase('so that', 'in order that'),
   phrase('because', 'since'),
   phrase('in order to', 'to'),
