@@ -19,6 +19,14 @@ export type SentenceOpName =
   | 'it-takes'
   | 'there-is'
   | 'per-each'
+  | 'number-question'
+  | 'question-phrase-front'
+  | 'time-to-front'
+  | 'suppose'
+  | 'each-costs'
+  | 'active'
+  | 'of-them'
+  | 'ask-directly'
   | 'split';
 
 const SUBJECT_OBJECT: Record<string, string> = { he: 'him', she: 'her', they: 'them', i: 'me', we: 'us' };
@@ -135,6 +143,8 @@ function passive(sentence: string, names: ReadonlySet<string>): string | undefin
   if (object.length === 0 || !/^(\$?\d|a\b|an\b|some\b|the\b|his\b|her\b|their\b)/i.test(object[0] as string))
     return undefined;
   const tail = words.slice(i).join(' ');
+  // "She bought a top for $10, shorts for $15, and shoes": the verb has a list of objects.
+  if (tail.includes(',')) return undefined;
   const singular = /^(1|a|an|one)$/i.test(object[0] as string);
   const copula = verbInfo[1] ? (singular ? 'was' : 'were') : singular ? 'is' : 'are';
   const objectText = object.join(' ');
@@ -174,13 +184,15 @@ function ifToFront(sentence: string, names: ReadonlySet<string>): string | undef
 
 function timeToEnd(sentence: string, names: ReadonlySet<string>): string | undefined {
   const m =
-    /^((?:On|In|At|During|Over|For|Yesterday|Today|Later|Last|This|Every|Each|Daily)\b[^,]{0,40}), (.{6,})([.!?])$/.exec(
+    /^((?:On|In|At|During|Over|For|Yesterday|Today|Later|Last|This|Every|Each|Daily|So far)\b[^,]{0,40}), (.{6,})([.!?])$/.exec(
       sentence,
     );
   if (!m) return undefined;
   const [, phrase, main, end] = m as unknown as [string, string, string, string];
   // "he picks triple what he did on Wednesday on Friday": not after a phrase of its own kind.
   if (/ (?:on|in|at|during|after|before|by|within|every|each) (?:\S+ ){0,3}\S+$/.test(main)) return undefined;
+  // "On Sunday, he sold 5 more than on Saturday": at the end the phrase would read as the comparison's.
+  if (/\bthan\b/.test(main)) return undefined;
   return `${capitalize(main)} ${lowerFirst(phrase, names)}${end}`;
 }
 
@@ -229,6 +241,9 @@ function placeToFront(sentence: string, names: ReadonlySet<string>): string | un
     /\d|,|\b(to|from|of|for|with|than)\b/.test(head) ||
     main.split(' ').length < 3 ||
     / and /.test(main) ||
+    // "On the sidewalk, she walks twice as fast as she does on the beach": the phrase belongs to
+    // the clause it ends, and a fronted phrase is there already.
+    /,|\b(?:than|as|does|do|did)\b/.test(main) ||
     numbersIn(main).length > 1
   )
     return undefined;
@@ -256,9 +271,11 @@ function thereIs(sentence: string): string | undefined {
     sentence,
   );
   if (!m) return undefined;
-  const [, be, what, det, place] = m as unknown as [string, string, string, string, string];
+  const [, be, listed, det, place] = m as unknown as [string, string, string, string, string];
   const has = be === 'is' || be === 'are' ? 'has' : 'had';
-  return `${capitalize(det)} ${place} ${has} ${what}.`;
+  // "There are currently 3 balls in the store" -> "The store currently has 3 balls" (not "has currently").
+  const adverb = /^(?:currently|now|still|already|also|only) /.exec(listed)?.[0] ?? '';
+  return `${capitalize(det)} ${place} ${adverb}${has} ${listed.slice(adverb.length)}.`;
 }
 
 /** "There are 100 pineapples per hectare." -> "Each hectare has 100 pineapples." */
@@ -271,12 +288,14 @@ function perEach(sentence: string): string | undefined {
   return `Each ${unit} ${be === 'are' ? 'has' : 'had'} ${what}.`;
 }
 
-/** "X, and she Y." -> "X. She Y." (L4-L5: the sentence count is free). */
+/** "X, and she Y." -> "X. She Y."; "X, so he Y." -> "X. So he Y." (L4-L5: the sentence count is free). */
 function split(sentence: string): string | undefined {
-  const m = /^(.{15,}?), (?:and|so|but) (he|she|they|it|I|we|[A-Z][a-z]+) (.{8,})$/.exec(sentence);
+  const m = /^(.{15,}?), (and|so|but) (he|she|they|it|I|we|[A-Z][a-z]+) (.{8,})$/.exec(sentence);
   if (!m) return undefined;
-  const [, first, subject, rest] = m as unknown as [string, string, string, string];
-  return `${first}. ${capitalize(subject)} ${rest}`;
+  const [, first, conj, subject, rest] = m as unknown as [string, string, string, string, string];
+  // "so" and "but" carry the cause or the contrast into the new sentence ("So he watched ...").
+  const link = conj === 'and' ? '' : `${capitalize(conj)} `;
+  return `${first}. ${link}${link ? subject : capitalize(subject)} ${rest}`;
 }
 
 const AUX_FORM: Record<string, 'base' | 'third' | 'past' | undefined> = {
@@ -285,26 +304,84 @@ const AUX_FORM: Record<string, 'base' | 'third' | 'past' | undefined> = {
   did: 'past',
 };
 
+/** Participle -> past of the verbs the passive knows ("found" -> "found", "eaten" -> "ate"). */
+const ACTIVE_PAST = new Map<string, string>(
+  Object.entries(PASSIVE_VERBS)
+    .filter(([, [, past]]) => past)
+    .map(([written, [participle]]) => [participle, written]),
+);
+
 /**
- * "How many pineapples can John harvest within a year?" -> "Find how many pineapples John can
- * harvest within a year." The subject is a pronoun, a name, or a determiner and one word; with
- * do/does/did the main verb takes its tense ("does James have" -> "James has").
+ * "All the other eggs were found by their friends." -> "Their friends found all the other eggs.":
+ * the passive made active, where the agent is a name or a determiner and a noun.
  */
-export function imperative(sentence: string, names: ReadonlySet<string>): string | undefined {
+function active(sentence: string, names: ReadonlySet<string>): string | undefined {
+  const m = /^(.{4,}?) (?:was|were) ([a-z]+) by ((?:the|their|his|her|its) [a-z]+|[A-Z][a-z]+)([.!?])$/.exec(
+    sentence,
+  );
+  if (!m) return undefined;
+  const [, object, participle, agent, end] = m as unknown as [string, string, string, string, string];
+  const past = ACTIVE_PAST.get(participle);
+  if (!past || /,|\b(?:and|or|which|that|who)\b/.test(object)) return undefined;
+  if (/^[A-Z]/.test(agent) && !agent.includes(' ') && !names.has(agent)) return undefined;
+  return `${capitalize(agent)} ${past} ${lowerFirst(object, names)}${end}`;
+}
+
+/** "43 of them are girls." -> "Of them, 43 are girls."; "The Smith twins each found 30 eggs." -> "Each of the Smith twins found 30 eggs." */
+function ofThem(sentence: string): string | undefined {
+  const partitive = /^(\d[\d,]*) of (them|these|those|the [a-z]+) (are|were|have|had|can|will) (.+)$/.exec(
+    sentence,
+  );
+  if (partitive) {
+    const [, n, whole, verb, rest] = partitive as unknown as [string, string, string, string, string];
+    return `Of ${whole}, ${n} ${verb} ${rest}`;
+  }
+  const each = /^The ((?:[A-Z]?[a-z]+ ){0,2}[a-z]+s) each ([a-z]+) (.+)$/.exec(sentence);
+  if (each) {
+    const [, group, verb, rest] = each as unknown as [string, string, string, string];
+    // A past or modal verb reads the same after "Each of the twins"; a present one would need "-s".
+    if (!/ed$|^(?:found|got|ate|made|bought|sold|had|took|gave|can|could|will|would)$/.test(verb))
+      return undefined;
+    return `Each of the ${group} ${verb} ${rest}`;
+  }
+  return undefined;
+}
+
+/** "Calculate the total number of insects in the garden." -> "What is the total number of insects in the garden?" */
+function askDirectly(sentence: string): string | undefined {
+  const m = /^(?:Calculate|Find|Determine|Work out|Compute) (the [^,]{6,})\.$/.exec(sentence);
+  return m ? `What is ${m[1]}?` : undefined;
+}
+
+/** A "How many/much ...?" question in statement order: "does James have" -> "James has". */
+interface Asked {
+  quantifier: 'many' | 'much';
+  /** What is counted, with its leading space (" blue golf balls"), or "". */
+  what: string;
+  /** The rest in statement order ("James has", "there are", "the total cost was"). */
+  clause: string;
+}
+
+/**
+ * "How many pineapples can John harvest within a year?" -> John can harvest ...: the subject is a
+ * pronoun, a name, or a determiner and one word; with do/does/did the main verb takes its tense
+ * ("does James have" -> "James has").
+ */
+function asked(sentence: string, names: ReadonlySet<string>): Asked | undefined {
   const m =
     /^How (many|much)((?: [a-z-]+){0,4}?) (can|could|will|would|should|does|do|did|is|are|was|were|has|have|had) (.+)\?$/.exec(
       sentence,
     );
   if (!m) return undefined;
-  const [, quantifier, what, aux, rest] = m as unknown as [string, string, string, string, string];
+  const [, quantifier, what, aux, rest] = m as unknown as ['', 'many' | 'much', string, string, string];
   const words = rest.split(' ');
-  // "How much was the total cost?" -> "Find how much the total cost was."
+  // "How much was the total cost?" -> "how much the total cost was".
   if (
     /^(is|are|was|were)$/.test(aux) &&
     words.length <= 4 &&
     /^(the|his|her|their|its|this|that)$/.test(words[0] as string)
   ) {
-    return `Find how ${quantifier}${what} ${rest} ${aux}.`;
+    return { quantifier, what, clause: `${rest} ${aux}` };
   }
   let subjectLength = 0;
   const first = words[0] as string;
@@ -313,10 +390,9 @@ export function imperative(sentence: string, names: ReadonlySet<string>): string
   if (subjectLength === 0) {
     // "How many boys were at school?": nothing to invert.
     if (!/^(is|are|was|were)$/.test(aux) || !/^(at|in|on|there|left)$/.test(first)) return undefined;
-    // "How many balls are there?" -> "Find how many balls there are." (not "... are there.")
-    if (first === 'there')
-      return `Find how ${quantifier}${what} there ${[aux, ...words.slice(1)].join(' ')}.`;
-    return `Find how ${quantifier}${what} ${aux} ${rest}.`;
+    // "How many balls are there?" -> "how many balls there are" (not "... are there").
+    if (first === 'there') return { quantifier, what, clause: `there ${[aux, ...words.slice(1)].join(' ')}` };
+    return { quantifier, what, clause: `${aux} ${rest}` };
   }
   const subject = words.slice(0, subjectLength).join(' ');
   const after = words.slice(subjectLength);
@@ -330,9 +406,115 @@ export function imperative(sentence: string, names: ReadonlySet<string>): string
       'verb',
       form === 'third' && /^(they|you|we|I)$/.test(first) ? 'base' : form,
     );
-    return `Find how ${quantifier}${what} ${subject} ${[inflected, ...after.slice(1)].join(' ')}.`;
+    return { quantifier, what, clause: `${subject} ${[inflected, ...after.slice(1)].join(' ')}` };
   }
-  return `Find how ${quantifier}${what} ${subject} ${aux}${after.length ? ` ${after.join(' ')}` : ''}.`;
+  return { quantifier, what, clause: `${subject} ${aux}${after.length ? ` ${after.join(' ')}` : ''}` };
+}
+
+/** "How many pineapples can John harvest?" -> "Find how many pineapples John can harvest." */
+function imperative(sentence: string, names: ReadonlySet<string>): string | undefined {
+  const a = asked(sentence, names);
+  return a ? `Find how ${a.quantifier}${a.what} ${a.clause}.` : undefined;
+}
+
+/**
+ * "How many tubes of paint does Jasper have?" -> "What is the number of tubes of paint that Jasper
+ * has?", "How much money does he have left?" -> "What is the amount of money that he has left?".
+ * Only where a noun is counted: "how many more", "how much longer" compare and are left alone.
+ */
+function numberQuestion(sentence: string, names: ReadonlySet<string>): string | undefined {
+  const a = asked(sentence, names);
+  if (!a || a.clause.startsWith('there ')) return undefined;
+  const words = a.what.trim().split(' ');
+  if (
+    words[0] === '' ||
+    /^(?:more|fewer|less|longer|extra|additional|times|of|in|on|at)$/.test(words[0] as string)
+  )
+    return undefined;
+  // "How many dragons" counts a plural noun; "how much water" a mass noun (no plural read).
+  const head = (words.includes('of') ? words[0] : words.at(-1)) as string;
+  const plural = analyse(head, 'noun').some((x) => x.form === 'plural');
+  if (a.quantifier === 'many' ? !plural : plural || analyse(head, 'noun').length === 0) return undefined;
+  const measure = a.quantifier === 'many' ? 'number' : 'amount';
+  return `What is the ${measure} of${a.what} that ${a.clause}?`;
+}
+
+/** The phrases a question may end on and start with instead: a time, or a total. */
+const QUESTION_TAIL = new RegExp(
+  '^((?:How|What)\\b.{8,}?) (' +
+    '(?:after|before|during|within|by the end of|at the end of|over the next) [^,?]{3,40}' +
+    '|in (?:total|all)|altogether|together' +
+    '|in (?:one|a|an|\\d+|two|three|four|five|six|seven|eight|nine|ten|the first|the next|that|this) ' +
+    '(?:[a-z]+ )?(?:days?|weeks?|months?|years?|hours?|minutes?|seconds?|semesters?|seasons?)' +
+    ')\\?$',
+);
+
+/**
+ * "How many people are infected after three days?" -> "After three days, how many people are
+ * infected?": a closing time phrase or total asked first, the question still last.
+ */
+function questionPhraseFront(sentence: string, names: ReadonlySet<string>): string | undefined {
+  const m = QUESTION_TAIL.exec(sentence);
+  if (!m) return undefined;
+  const [, main, phrase] = m as unknown as [string, string, string];
+  // "after 3 weeks than before", "after lunch and dinner": the phrase is not one piece.
+  if (
+    /\b(?:than|and|or|if|when)\b/.test(phrase) ||
+    / (?:to|of|for|in|on|at|with|from|by|the|a|an)$/.test(main)
+  )
+    return undefined;
+  return `${capitalize(phrase)}, ${lowerFirst(main, names)}?`;
+}
+
+/** A sentence that continues the one before: fronting a phrase before its connective reads wrong. */
+const CONNECTIVE_START = /^(?:Then|But|So|And|Also|Later|However|Finally|Next|Afterwards?|Meanwhile|Still)\b/;
+
+const TIME_TAIL =
+  /^(.{10,}?) ((?:on|every|each) (?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?|on (?:the )?weekends?|on weekdays|(?:every|each) (?:day|week|month|year|morning|afternoon|evening|night)|in the (?:morning|afternoon|evening)|at night|(?:last|this|next) (?:week|month|year|night|weekend|summer|winter|spring|fall)|yesterday|today|tomorrow)\.$/;
+
+/**
+ * "John picks 4 bananas on Wednesday." -> "On Wednesday, John picks 4 bananas.": a closing time
+ * phrase fronted, where it belongs to the whole sentence (one number, no "and", no list).
+ */
+function timeToFront(sentence: string, names: ReadonlySet<string>): string | undefined {
+  const m = TIME_TAIL.exec(sentence);
+  if (!m) return undefined;
+  const [, main, phrase] = m as unknown as [string, string, string];
+  if (numbersIn(main).length > 1 || /,| and | but | or /.test(main) || CONNECTIVE_START.test(main))
+    return undefined;
+  return `${capitalize(phrase)}, ${lowerFirst(main, names)}.`;
+}
+
+/**
+ * "If he has 64 eggs and 2 trays, how many eggs won't he place?" -> "Suppose he has 64 eggs and 2
+ * trays. How many eggs won't he place?": one sentence more, so L3 and up.
+ */
+function suppose(sentence: string): string | undefined {
+  const m = /^If ([^,]{8,}), ((?:how|what|which|who|calculate|find|determine|work out)\b.{6,}[?.])$/.exec(
+    sentence,
+  );
+  if (!m) return undefined;
+  const [, clause, main] = m as unknown as [string, string, string];
+  return `Suppose ${clause}. ${capitalize(main)}`;
+}
+
+/**
+ * "Bagels cost $1 each." -> "Each bagel costs $1."; "Each bolt costs $0.03." -> "The price of each
+ * bolt is $0.03.".
+ */
+function eachCosts(sentence: string, names: ReadonlySet<string>): string | undefined {
+  const plural = /^([A-Z][a-z]+(?: [a-z]+){0,2}) cost (\$[\d.,]*\d) (?:each|apiece)\.$/.exec(sentence);
+  if (plural) {
+    const [, things, price] = plural as unknown as [string, string, string];
+    const words = things.split(' ');
+    const head = (words.at(-1) as string).toLowerCase();
+    const singular = analyse(head, 'noun').find((a) => a.form === 'plural')?.base;
+    if (!singular || names.has(words[0] as string)) return undefined;
+    return `Each ${[...words.slice(0, -1), singular].join(' ').toLowerCase()} costs ${price}.`;
+  }
+  const each = /^Each ([a-z]+(?: of [a-z]+)?) costs (\$[\d.,]*\d)\.$/.exec(sentence);
+  if (each) return `The price of each ${each[1]} is ${each[2]}.`;
+  return undefined;
 }
 
 export function applyLocal(
@@ -361,6 +543,22 @@ export function applyLocal(
       return thereIs(sentence);
     case 'per-each':
       return perEach(sentence);
+    case 'number-question':
+      return numberQuestion(sentence, names);
+    case 'question-phrase-front':
+      return questionPhraseFront(sentence, names);
+    case 'time-to-front':
+      return timeToFront(sentence, names);
+    case 'suppose':
+      return suppose(sentence);
+    case 'each-costs':
+      return eachCosts(sentence, names);
+    case 'active':
+      return active(sentence, names);
+    case 'of-them':
+      return ofThem(sentence);
+    case 'ask-directly':
+      return askDirectly(sentence);
     case 'split':
       return split(sentence);
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../util/random.js';
 import { LEVELS, type Seed } from '../types.js';
 import { semanticVariation } from './sv.js';
+import { applyLocal, type SentenceOpName } from './sv-clauses.js';
 
 const seed = (id: string, question: string): Seed => ({ id, question, gold: 0, source: 'issue-11' });
 // Issue 11's bad examples.
@@ -181,5 +182,119 @@ describe('Semantic Variation rules', () => {
     const present = [...texts].filter((t) => /\b(sells|scrambles|picks)\b/.test(t));
     expect(present.some((t) => /\bsells\b/.test(t))).toBe(true);
     for (const t of present) expect(t).not.toMatch(/\b(paid|sold|spent|came|was)\b/);
+  });
+});
+
+// Sentences from the paper's 100 seeds (gsm8k_symbolic100.csv), rewritten one construction at a time.
+describe('Semantic Variation sentence rewrites', () => {
+  const names = new Set(['Jasper', 'David', 'John', 'Ray']);
+  const numbers = (t: string) => (t.match(/\$?\d[\d.,]*\d|\d/g) ?? []).sort();
+  const keepsNumbers = (from: string, to: string | undefined) => {
+    expect(to).toBeDefined();
+    expect(numbers(to as string)).toEqual(numbers(from));
+  };
+  const cases: [SentenceOpName, string, string][] = [
+    [
+      'number-question',
+      'How many tubes of paint does Jasper have?',
+      'What is the number of tubes of paint that Jasper has?',
+    ],
+    [
+      'number-question',
+      'How much money does David have left after paying for the bolts?',
+      'What is the amount of money that David has left after paying for the bolts?',
+    ],
+    [
+      'question-phrase-front',
+      'How many people are infected after three days?',
+      'After three days, how many people are infected?',
+    ],
+    [
+      'question-phrase-front',
+      'How many puzzle pieces did Teddy place during that hour?',
+      'During that hour, how many puzzle pieces did Teddy place?',
+    ],
+    ['time-to-front', 'John picks 4 bananas on Wednesday.', 'On Wednesday, John picks 4 bananas.'],
+    [
+      'suppose',
+      "If he has 64 eggs and 2 trays, how many eggs won't he be able to place on the tray?",
+      "Suppose he has 64 eggs and 2 trays. How many eggs won't he be able to place on the tray?",
+    ],
+    ['each-costs', 'Bagels cost $1 each.', 'Each bagel costs $1.'],
+    ['each-costs', 'Each bolt costs $0.03.', 'The price of each bolt is $0.03.'],
+    [
+      'active',
+      'All the other eggs except 10 were found by their friends.',
+      'Their friends found all the other eggs except 10.',
+    ],
+    ['of-them', '43 of them are girls.', 'Of them, 43 are girls.'],
+    ['of-them', 'The Smith twins each found 30 eggs.', 'Each of the Smith twins found 30 eggs.'],
+    [
+      'ask-directly',
+      'Calculate the total number of unoccupied beds in the hospital after 2 weeks.',
+      'What is the total number of unoccupied beds in the hospital after 2 weeks?',
+    ],
+    [
+      'split',
+      'He got to stay up late for the weekend, so he watched two 1-hour episodes on Friday.',
+      'He got to stay up late for the weekend. So he watched two 1-hour episodes on Friday.',
+    ],
+  ];
+  it.each(cases)('%s: "%s"', (op, sentence, expected) => {
+    const out = applyLocal(op, sentence, names);
+    expect(out).toBe(expected);
+    keepsNumbers(sentence, out);
+  });
+
+  const refused: [SentenceOpName, string][] = [
+    // A comparison is not a count: no "What is the number of longer ...".
+    ['number-question', 'How much longer does Ray take to swim 3 miles on a hot day than a cold day?'],
+    ['number-question', 'How many more pencils does Jasper have than David?'],
+    // "In the tube, how many bouncy balls came?" would not be English: only times and totals move.
+    ['question-phrase-front', 'How many bouncy balls came in the tube?'],
+    // A continuing sentence keeps its connective first.
+    ['time-to-front', 'Then he picks 6 bananas on Thursday.'],
+    // A condition holding a list stays whole.
+    [
+      'suppose',
+      'If Artie sells 12 pots of marigolds, 9 pots of petunias and 17 pots of begonias, how much will he make?',
+    ],
+    // "The twins each find" would need "Each of the twins finds".
+    ['of-them', 'The Smith twins each find 30 eggs.'],
+    // The agent is not a person the problem names.
+    ['active', 'The cake was eaten by Monday.'],
+    // The phrase ends an elliptical clause ("as she does on the beach"), and a phrase is fronted already.
+    [
+      'place-to-front',
+      'On the sidewalk, Grandma walks at twice the rate of speed that she does on the beach.',
+    ],
+    // Two conditions in a row, and a pronoun before the name it stands for.
+    [
+      'if-to-end',
+      'If a 300g bag has 5 servings, how many grams can you eat if your daily calorie target is 2000?',
+    ],
+    ['if-to-end', 'When Sophie watches her nephew, she gets out a variety of toys for him.'],
+    // At the end, "on Sunday" would read as the comparison's ("than on Saturday ... on Sunday").
+    [
+      'time-to-end',
+      'On Sunday, he sold 5 more boxes of gingerbread than on Saturday and 15 boxes of apple pie.',
+    ],
+  ];
+  it.each(refused)('%s refuses "%s"', (op, sentence) => {
+    expect(applyLocal(op, sentence, new Set([...names, 'Sophie', 'Grandma']))).toBeUndefined();
+  });
+
+  it('reverse the givens only in blocks that point back to nothing before them', () => {
+    // "He responds to the rest of them" cannot come before the emails it answers.
+    const s = seed(
+      'emails',
+      "James gets 80 emails a day.  20% of those emails don't require any response.  He responds to the rest of them.  How many emails does he respond to in a 5 day work week?",
+    );
+    for (const level of [3, 4, 5] as const)
+      for (let r = 0; r < 12; r++) {
+        const text = semanticVariation.rules(s, level, 1, new PyRandom(r))?.text ?? '';
+        const rest = text.search(/(?:rest|remainder) of them/);
+        if (rest >= 0) expect(text.search(/80 emails/), text).toBeLessThan(rest);
+      }
   });
 });

@@ -29,7 +29,7 @@ import type { Level } from '../types.js';
 import { type Aimed, aimAtLevel, lowerEdge } from './aim.js';
 import { instructionsFor } from './model-instructions.js';
 import { rulesFor, shuffled } from './rules-common.js';
-import { applyLocal, imperative, lowerFirst, type SentenceOpName, withProperWords } from './sv-clauses.js';
+import { applyLocal, lowerFirst, type SentenceOpName, withProperWords } from './sv-clauses.js';
 import type { FamilyModule } from './types.js';
 
 /** A word-level rewrite: every match of `pattern` (case-insensitive, word-bounded) becomes `replacement`. */
@@ -296,7 +296,7 @@ const ADVERB = '(?:also|additionally|still|often|usually|only) ';
 const ABBREVIATION_END = /\b(Mr|Mrs|Ms|Dr|St|Jr|Sr)\.$/;
 /** A sentence starting like this does not join well with ", and": a conjunction, an imperative, a question word. */
 const NO_MERGE_START =
-  /^(But|And|So|Or|Then|However|Yet|Also|Calculate|Find|Determine|Work|Compute|Give|Express|Round|How|What|If)\b/;
+  /^(But|And|So|Or|Then|However|Yet|Also|Calculate|Find|Determine|Work|Compute|Give|Express|Round|How|What|If|Suppose)\b/;
 
 function mergeable(sentence: string, next: string | undefined, cast: Cast): boolean {
   // "..., and John drinks" needs John known as a name; a capital kept on a word that is not a
@@ -346,29 +346,62 @@ function nameForPronoun(sentence: string, who?: Who): string {
   if (possessive !== 'Their' && sentence.startsWith(`${possessive} `)) {
     return `${who.person}'s${sentence.slice(possessive.length)}`;
   }
+  // "On Friday, he picks ...": the subject after a fronted phrase, where the sentence names no one.
+  if (subject !== 'They' && !sentence.includes(who.person)) {
+    const fronted = new RegExp(`^([A-Z][^,]{2,40}, )${who.subject} `).exec(sentence);
+    if (fronted) return `${fronted[1]}${who.person} ${sentence.slice(fronted[0].length)}`;
+  }
   return sentence;
 }
 
 /** A sentence that leans on the one before it (a pronoun, a connective, "the other"). */
 const LEANS =
-  /^(He|She|They|It|His|Her|Their|Its|This|That|These|Those|Each|Then|After|Later|But|So|And|Also|Of|However|Finally|Next|If|When|The other|The rest|Another|Both|All|Half|Some|Only|In addition|Besides|Meanwhile|Afterwards?|Still|Now|Later|Once|While|Because|Since|Yet|Or|Over)\b/;
+  /^(He|She|They|It|His|Her|Their|Its|This|That|These|Those|Each (?:of|one|day|week|month|year|hour|minute|time|has|is|was|can|gets|got|will)|One of|Then|After|Later|But|So|And|Also|Of|However|Finally|Next|If|When|The other|The rest|Another|Both|All|Half|Some|Only|In addition|Besides|Meanwhile|Afterwards?|Still|Now|Later|Once|While|Because|Since|Yet|Or|Over)\b/;
+
+/**
+ * Words that point back to something said before ("them", "also", "the rest"): a block holding one
+ * cannot move ahead of what came before it ("James replies to the rest of them. James receives 80
+ * emails" lost what "them" is).
+ */
+const REFERS_BACK =
+  /\b(?:he|she|him|his|her|hers|they|them|their|theirs|it|its|those|these|also|additionally|too|again|another|others?|rest|remainder|remaining|left|same|both|each of|that (?:number|amount|many|much|rate|price))\b/gi;
+
+function refersBack(block: readonly string[], who?: Who): boolean {
+  const text = block.join(' ');
+  const own =
+    who && text.includes(who.person)
+      ? [who.subject, who.possessive, who.subject === 'he' ? 'him' : 'her']
+      : [];
+  return [...text.matchAll(REFERS_BACK)].some(([w]) => !own.includes(w.toLowerCase()));
+}
 
 /**
  * The given facts in reverse order, the question kept last: sentences are grouped into blocks, a
  * block being a sentence that stands alone followed by those that lean on it (pronouns, "then"),
- * and the blocks are reversed, so every pronoun still follows what it refers to.
+ * and the blocks are reversed, so every pronoun still follows what it refers to. A block that
+ * still points back (a pronoun or "also" inside it) stays after the block before it.
  */
-function reverseGivens(sentences: readonly string[], who?: Who): string[] | undefined {
+function reverseGivens(all: readonly string[], who?: Who): string[] | undefined {
+  if (!isQuestion(all.at(-1) ?? '')) return undefined;
+  // "Suppose A. How B?" is asked as one: the supposition stays just before the question.
+  const asked = all.length >= 2 && /^Suppose /.test(all.at(-2) as string) ? 2 : 1;
+  const sentences = [...all.slice(0, -asked), (all.slice(-asked) as string[]).join(' ')];
   const last = sentences.length - 1;
-  if (last < 2 || !isQuestion(sentences[last] as string)) return undefined;
+  if (last < 2) return undefined;
   const blocks: string[][] = [];
   // A sentence that starts with the one person's pronoun can stand alone once it names them.
   for (const s of sentences.slice(0, last).map((x, i) => (i > 0 ? nameForPronoun(x, who) : x))) {
     if (blocks.length === 0 || LEANS.test(s)) (blocks.at(-1) ?? blocks[blocks.push([]) - 1])?.push(s);
     else blocks.push([s]);
   }
-  if (blocks.length < 2) return undefined;
-  return [...blocks.reverse().flat(), sentences[last] as string];
+  const kept: string[][] = [];
+  for (const block of blocks) {
+    const before = kept.at(-1);
+    if (before && refersBack(block, who)) before.push(...block);
+    else kept.push([...block]);
+  }
+  if (kept.length < 2) return undefined;
+  return [...kept.reverse().flat(), ...all.slice(-asked)];
 }
 
 /** Who the problem names: its people, the capitalised words that stay capitalised, its one person. */
@@ -419,7 +452,7 @@ function build(original: string, ops: readonly Op[], k: number, cast: Cast): str
 }
 
 /** Word-count change of an operation on the original (the 1.3x rule is kept for every prefix of the plan). */
-function wordDelta(op: Op, original: string): number {
+function wordDelta(op: Op, original: string, keep: ReadonlySet<string>): number {
   switch (op.kind) {
     case 'word': {
       let delta = 0;
@@ -429,8 +462,11 @@ function wordDelta(op: Op, original: string): number {
       }
       return delta;
     }
-    case 'local':
-      return op.label === 'passive' ? 2 : op.label === 'imperative' ? 1 : 0;
+    case 'local': {
+      const sentence = splitSentences(original)[op.sentence] ?? '';
+      const out = applyLocal(op.label, sentence, keep);
+      return out ? whitespaceWords(out).length - whitespaceWords(sentence).length : 0;
+    }
     case 'merge':
       return 1;
     case 'frame':
@@ -447,11 +483,29 @@ function structOps(original: string, level: Level, cast: Cast, rng: PyRandom): S
   const local: StructOp[] = [];
   sentences.forEach((s, i) => {
     // One clause move per sentence (two would undo each other).
-    const moves = (['if-to-end', 'if-to-front', 'time-to-end', 'place-to-front'] as const).filter((l) =>
-      applyLocal(l, s, keep),
-    );
+    // "Suppose A. How B?" adds a sentence: L3 and up.
+    const moves = (
+      [
+        'if-to-end',
+        'if-to-front',
+        'time-to-end',
+        'time-to-front',
+        'place-to-front',
+        'question-phrase-front',
+        ...(level >= 3 ? (['suppose'] as const) : []),
+      ] as const
+    ).filter((l) => applyLocal(l, s, keep));
     if (moves.length > 0) local.push({ kind: 'local', label: rng.choice(moves), sentence: i });
-    for (const label of ['passive', 'list-reverse', 'it-takes', 'there-is', 'per-each'] as const) {
+    for (const label of [
+      'passive',
+      'active',
+      'of-them',
+      'list-reverse',
+      'it-takes',
+      'there-is',
+      'per-each',
+      'each-costs',
+    ] as const) {
       if (applyLocal(label, s, keep) !== undefined) local.push({ kind: 'local', label, sentence: i });
     }
     if (level >= 4 && applyLocal('split', s, keep) !== undefined)
@@ -470,9 +524,11 @@ function structOps(original: string, level: Level, cast: Cast, rng: PyRandom): S
   }
   const last = sentences.length - 1;
   // Asking the question as an instruction rewrites one sentence in place: fine from L2 on.
-  if (imperative(sentences[last] as string, keep) !== undefined) {
-    ops.push({ kind: 'local', label: 'imperative', sentence: last });
-  }
+  // Or as "What is the number of ... that ...?".
+  const asks = (['imperative', 'number-question', 'ask-directly'] as const).filter(
+    (l) => applyLocal(l, sentences[last] as string, keep) !== undefined,
+  );
+  if (asks.length > 0) ops.push({ kind: 'local', label: rng.choice(asks), sentence: last });
   // The facts in reverse order keep the sentence count: L3 may use it too (reordering independent
   // sentences, issue 11), after its one merge.
   if (level >= 3 && reverseGivens(sentences, who) !== undefined) {
@@ -501,7 +557,7 @@ function plan(original: string, level: Level, rng: PyRandom, cast: Cast): Op[] {
   const out: Op[] = [];
   let used = 0;
   for (const op of candidates) {
-    const delta = wordDelta(op, original);
+    const delta = wordDelta(op, original, cast.keep);
     if (used + delta > budget) continue;
     out.push(op);
     used += delta;

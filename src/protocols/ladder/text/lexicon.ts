@@ -36,7 +36,8 @@ export const LEXICON: readonly Rewrite[] = [
   word('usually', 'normally'),
   word('normally', 'usually'),
   word('(?<!the )only', 'just'),
-  word('every', 'each'),
+  // Not before a number: "every 3 months" is never "each 3 months".
+  word('every(?! (?:\\d|two|three|four|five|six|other)\\b)', 'each'),
   word('finds', 'discovers'),
   word('found', 'discovered'),
   word('earns', 'makes'),
@@ -65,9 +66,10 @@ export const LEXICON: readonly Rewrite[] = [
   word('(?<!\\b(?:has|have|had) )started', 'began'),
   word('(?<=\\b(?:has|have|had) )started', 'begun'),
   word('wants', 'wishes'),
-  word('decides', 'chooses'),
-  word('(?<!\\b(?:has|have|had) )decided', 'chose'),
-  word('(?<=\\b(?:has|have|had) )decided', 'chosen'),
+  // Before "to" only: "decided that she'll give" is never "chosen that".
+  word('decides(?= to\\b)', 'chooses'),
+  word('(?<!\\b(?:has|have|had) )decided(?= to\\b)', 'chose'),
+  word('(?<=\\b(?:has|have|had) )decided(?= to\\b)', 'chosen'),
   word('spends', 'uses up'),
   // An abbreviation reads only after a number or "per": never "within an hr".
   word('(?<=(?:\\d|\\bper) )hour', 'hr'),
@@ -106,14 +108,23 @@ export const LEXICON: readonly Rewrite[] = [
   word('(?<=\\d )percent', '%'),
   phrase('which costs?(?= \\$\\d)', 'priced at'),
   phrase('that costs?(?= \\$\\d)', 'priced at'),
-  phrase('for (?=\\$\\d)', 'at '),
+  // A price, not a discount: "a coupon for $2 off" keeps "for".
+  phrase('(?<!\\bcoupon )for (?=\\$\\d(?![\\d.,]* off\\b))', 'at '),
   phrase('costs (?=\\$\\d)', 'is priced at '),
   phrase('years old', 'years of age'),
   word('twice', 'two times'),
+  // "he gets paid $50" is earning, not spending.
   word('pays(?= \\$)', 'spends'),
-  word('paid(?= \\$)', 'spent'),
-  word('watches', 'views'),
-  word('watched', 'viewed'),
+  word('(?<!\\b(?:get|gets|got|getting|is|are|was|were|be|been|being) )paid(?= \\$)', 'spent'),
+  // Only of something shown: "Sophie watches her nephew" minds him, and does not view him.
+  word(
+    'watches(?= (?:a |an |the |\\d+ )?(?:[a-z]+ )?(?:movies?|films?|shows?|episodes?|videos?|cartoons?)\\b)',
+    'views',
+  ),
+  word(
+    'watched(?= (?:a |an |the |\\d+ )?(?:[a-z]+ )?(?:movies?|films?|shows?|episodes?|videos?|cartoons?)\\b)',
+    'viewed',
+  ),
   word('drinks', 'consumes'),
   word('drank', 'consumed'),
   word('stopped', 'quit'),
@@ -149,7 +160,8 @@ export const LEXICON: readonly Rewrite[] = [
   word('arrive', 'show up'),
   word('adds(?= \\$?\\d)', 'puts in'),
   word('saved(?= \\$)', 'set aside'),
-  word('together', 'jointly'),
+  // Not fronted: "Together, how many ..." is never "Jointly, how many ...".
+  word('together(?!,)', 'jointly'),
   word('altogether', 'in total'),
   word('holds(?= \\$?\\d)', 'contains'),
   word('hold(?= \\$?\\d)', 'contain'),
