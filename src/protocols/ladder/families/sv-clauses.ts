@@ -143,8 +143,9 @@ function passive(sentence: string, names: ReadonlySet<string>): string | undefin
   if (object.length === 0 || !/^(\$?\d|a\b|an\b|some\b|the\b|his\b|her\b|their\b)/i.test(object[0] as string))
     return undefined;
   const tail = words.slice(i).join(' ');
-  // "She bought a top for $10, shorts for $15, and shoes": the verb has a list of objects.
-  if (tail.includes(',')) return undefined;
+  // "She bought a top for $10, shorts for $15, and shoes": the verb has a list of objects; "reads
+  // 25 pages on Monday and twice as many on Tuesday": a second object after "and".
+  if (/,| and /.test(tail)) return undefined;
   const singular = /^(1|a|an|one)$/i.test(object[0] as string);
   const copula = verbInfo[1] ? (singular ? 'was' : 'were') : singular ? 'is' : 'are';
   const objectText = object.join(' ');

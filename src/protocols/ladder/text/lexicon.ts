@@ -35,7 +35,8 @@ export const LEXICON: readonly Rewrite[] = [
   word('(?<=\\b(?:have|has|had) )already', 'previously'),
   word('usually', 'normally'),
   word('normally', 'usually'),
-  word('(?<!the )only', 'just'),
+  // Inside a clause only: "Only full cartons are sold" is never "Just full cartons".
+  word('(?<=[a-z,] )(?<!the )only', 'just'),
   // Not before a number: "every 3 months" is never "each 3 months".
   word('every(?! (?:\\d|two|three|four|five|six|other)\\b)', 'each'),
   word('finds', 'discovers'),
@@ -91,10 +92,11 @@ export const LEXICON: readonly Rewrite[] = [
   word('picks(?! up)', 'gathers'),
   word('picked(?! up)', 'gathered'),
   word('collects', 'gathers'),
-  word('trip', 'journey'),
+  // A "field trip" or "school trip" is no journey.
+  word('(?<!\\b(?:field|school|class|road|camping|fishing|shopping|day) )trip', 'journey'),
   word('bag', 'sack'),
   word('bags', 'sacks'),
-  word('car', 'vehicle'),
+  word('car(?! wash)', 'vehicle'),
   word('earn', 'make'),
   word('want', 'wish'),
   word('(?<=(?:have|has|had) )left', 'remaining'),
@@ -160,8 +162,8 @@ export const LEXICON: readonly Rewrite[] = [
   word('arrive', 'show up'),
   word('adds(?= \\$?\\d)', 'puts in'),
   word('saved(?= \\$)', 'set aside'),
-  // Not fronted: "Together, how many ..." is never "Jointly, how many ...".
-  word('together(?!,)', 'jointly'),
+  // Closing a sentence only: "Together, how many ..." or "Together they give" is never "Jointly".
+  word('together(?=[?.])', 'jointly'),
   word('altogether', 'in total'),
   word('holds(?= \\$?\\d)', 'contains'),
   word('hold(?= \\$?\\d)', 'contain'),
