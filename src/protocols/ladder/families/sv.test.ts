@@ -319,3 +319,25 @@ describe('Semantic Variation sentence rewrites', () => {
       }
   });
 });
+
+describe('Semantic Variation naming', () => {
+  it("name the one person where the question says 'he' or 'her', once", () => {
+    const candy = seed(
+      'spools',
+      'Candy has 15 light blue spools of thread, 45 dark blue spools of thread, 40 light green spools of thread, and 50 dark green spools of thread. What percent of her spools are blue?',
+    );
+    const craig = seed(
+      'craig',
+      'Craig has 2 twenty dollar bills. He buys six squirt guns for $2 each.  He also buys 3 packs of water balloons for $3 each.  How much money does he have left?',
+    );
+    const texts: string[] = [];
+    for (const s of [candy, craig])
+      for (const level of [2, 3, 4] as const)
+        for (let r = 0; r < 12; r++)
+          texts.push(semanticVariation.rules(s, level, 1, new PyRandom(r))?.text ?? '');
+    expect(texts.some((t) => t.endsWith("What percent of Candy's spools are blue?"))).toBe(true);
+    expect(texts.some((t) => /\bCraig (?:has|have) (?:left|remaining)[?.]$/.test(t))).toBe(true);
+    // Never the name three times running at the start of a sentence.
+    for (const t of texts) expect(t).not.toMatch(/Craig [^.]+\. Craig [^.]+\. Craig /);
+  });
+});

@@ -44,6 +44,7 @@ interface WordOp {
 type StructOp =
   | { kind: 'local'; label: SentenceOpName; sentence: number }
   | { kind: 'present-tense'; label: 'present-tense' }
+  | { kind: 'name-pronouns'; label: 'name-pronouns' }
   | { kind: 'merge'; label: 'merge'; sentence: number }
   | { kind: 'reverse-givens'; label: 'reverse-givens' }
   | { kind: 'frame'; label: 'frame'; text: string };
@@ -404,6 +405,38 @@ function reverseGivens(all: readonly string[], who?: Who): string[] | undefined 
   return [...kept.reverse().flat(), ...all.slice(-asked)];
 }
 
+/**
+ * The one person named where a pronoun stood: in the question ("How much money does he have left?"
+ * -> "... does Craig have left?", "What percent of her spools are blue?" -> "... of Candy's spools
+ * ...") and in the first later sentence that opens with the pronoun. Once each, so the name is
+ * not repeated sentence after sentence.
+ */
+function namePronouns(sentences: readonly string[], who?: Who): string[] | undefined {
+  if (!who || who.subject === 'they' || sentences.length < 2) return undefined;
+  const out = [...sentences];
+  const last = out.length - 1;
+  const question = out[last] as string;
+  if (!question.includes(who.person)) {
+    out[last] = question
+      .replace(new RegExp(`(?<=[a-z] )${who.subject}\\b`), who.person)
+      .replace(
+        new RegExp(`\\b(of|for|in|on|at|with|to|from) ${who.possessive} (?=[a-z])`),
+        `$1 ${who.person}'s `,
+      );
+  }
+  // Not right after a sentence that names them ("Craig has 2 bills. Craig buys ...").
+  const given = out.findIndex(
+    (x, i) =>
+      i > 0 &&
+      i < last &&
+      !x.includes(who.person) &&
+      !(out[i - 1] as string).includes(who.person) &&
+      nameForPronoun(x, who) !== x,
+  );
+  if (given > 0) out[given] = nameForPronoun(out[given] as string, who);
+  return out.some((x, i) => x !== sentences[i]) ? out : undefined;
+}
+
 /** Who the problem names: its people, the capitalised words that stay capitalised, its one person. */
 interface Cast {
   names: ReadonlySet<string>;
@@ -427,6 +460,7 @@ function build(original: string, ops: readonly Op[], k: number, cast: Cast): str
   if (active.some((o) => o.kind === 'present-tense')) {
     sentences = splitSentences(presentTense(sentences.join(' '), names) ?? sentences.join(' '));
   }
+  if (active.some((o) => o.kind === 'name-pronouns')) sentences = namePronouns(sentences, who) ?? sentences;
   const merges = new Set(
     active.filter((o) => o.kind === 'merge').map((o) => (o as { sentence: number }).sentence),
   );
@@ -508,11 +542,13 @@ function structOps(original: string, level: Level, cast: Cast, rng: PyRandom): S
     ] as const) {
       if (applyLocal(label, s, keep) !== undefined) local.push({ kind: 'local', label, sentence: i });
     }
-    if (level >= 4 && applyLocal('split', s, keep) !== undefined)
+    if (level >= 3 && applyLocal('split', s, keep) !== undefined)
       local.push({ kind: 'local', label: 'split', sentence: i });
   });
   if (presentTense(sentences.join(' '), names) !== undefined)
     local.push({ kind: 'present-tense', label: 'present-tense' });
+  if (namePronouns(sentences, who) !== undefined)
+    local.push({ kind: 'name-pronouns', label: 'name-pronouns' });
   const ops = shuffled(local, rng);
   if (level >= 3) {
     const joinable = sentences

@@ -233,9 +233,9 @@ export const LEXICON: readonly Rewrite[] = [
     '(?<!\\b(?:find|out|determine) )how many(?= (?!(?:does|was|has|is)\\b)[a-z]{2,}s\\b)',
     'what number of',
   ),
-  phrase('how much money', 'what amount of money'),
+  phrase('(?<!\\b(?:find|out|determine) )how much money', 'what amount of money'),
   phrase('how long', 'how much time'),
-  phrase('how much(?= (?:is|was|will|did|does|do|would|should|can) )', 'what'),
+  phrase('(?<!\\b(?:find|out|determine) )how much(?= (?:is|was|will|did|does|do|would|should|can) )', 'what'),
   phrase('in total', 'altogether'),
   phrase('in all', 'altogether'),
   // "a total of 12 spoons" is not "altogether 12 spoons": the phrase stands before its number.
