@@ -113,10 +113,18 @@ function wordOps(original: string, level: Level, names: ReadonlySet<string>): Wo
   }
   for (const [long, short] of CONTRACTIONS) {
     if (new RegExp(`\\b${escapeRegex(long)}\\b`, 'i').test(original)) {
-      ops.push({ kind: 'word', label: `contract:${long}`, pattern: escapeRegex(long), replacement: short });
+      // "each hour after that is twice the cost": a demonstrative "that" is not contracted.
+      const after = long === 'that is' ? '(?<!\\b(?:after|before|than|of|for|with|from|like|and|but) )' : '';
+      ops.push({
+        kind: 'word',
+        label: `contract:${long}`,
+        pattern: `${after}${escapeRegex(long)}`,
+        replacement: short,
+      });
     } else if (new RegExp(`\\b${escapeRegex(short)}`, 'i').test(original)) {
-      // Not before its subject: "won't he be able" is "will he not", never "will not he".
-      const pattern = `${escapeRegex(short)}(?! (?:he|she|it|they|we|you|I|there)\\b)`;
+      // Not before its subject: "won't he be able" (or, once named, "won't Jaime") is "will he not",
+      // never "will not he".
+      const pattern = `${escapeRegex(short)}(?! (?:he|she|it|they|we|you|I|there|[A-Z][a-z]+)\\b)`;
       ops.push({ kind: 'word', label: `expand:${short}`, pattern, replacement: long });
     }
   }
