@@ -90,7 +90,8 @@ const SENTENCE_OPENERS = new Set(
     'a an the this that these those there it he she they we you i his her their its our my your each every all ' +
     'some most many few both half one two three four five six seven eight nine ten if when while after before ' +
     'during since so but and or then now today yesterday later of in on at for from to with by according due ' +
-    'finally first next last once how what which who'
+    'finally first next last once how what which who daily weekly monthly yearly every usually normally ' +
+    'sometimes currently recently altogether together meanwhile also still over during far'
   ).split(' '),
 );
 
@@ -180,6 +181,8 @@ function ifToFront(sentence: string, names: ReadonlySet<string>): string | undef
   // "He tripped while carrying it and dropped half": the "and" goes with the main verb, and the
   // clause cannot be moved without it.
   if (/\b(?:and|or|but|then)\b/.test(clause)) return undefined;
+  // "If he works for a year, if he gets paid $50": the main clause holds a condition already.
+  if (/\b(?:if|when)\b/i.test(main)) return undefined;
   return `${capitalize(conj)} ${clause}, ${lowerFirst(main, names)}${end}`;
 }
 
@@ -210,6 +213,9 @@ function listReverse(sentence: string): string | undefined {
   if (/ (is|are|was|were|has|have|had|will|can) /.test(items.at(-1) as string)) return undefined;
   // "3 red balls, 11 blue balls, and 25 green balls in the store": the place is the whole list's.
   if (/ (?:in|at|on|from|to|for|with|per|each|into) /.test(items.at(-1) as string)) return undefined;
+  // "15 red cards, and 60% more green cards": an item measured against the one before stays after it.
+  if (items.some((it) => /\b(?:more|fewer|less|times|twice|half|than|as many|as much)\b/.test(it)))
+    return undefined;
   if (/,\s*$/.test(sentence.slice(0, first))) return undefined;
   const reversed = [...items].reverse();
   const joined =

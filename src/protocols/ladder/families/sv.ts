@@ -172,7 +172,7 @@ const POSSESSION_OBJECT =
   /^(\$?\d|a|an|some|the|his|her|their|its|two|three|four|five|six|seven|eight|nine|ten|twenty|many|several|enough)$/i;
 /** Time is not owned ("the sisters own three more weeks of vacation"), nor is a lack ("owns no change"). */
 const NOT_OWNED =
-  /^(?:\S+ ){0,2}(?:more |extra |left |)(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|time|change|chance|turns?|goal|plan|idea|job|rest|capacity|space|room)\b/i;
+  /^(?:\S+ ){0,2}(?:more |extra |left |)(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|time|change|chance|turns?|goal|plan|idea|job|rest|capacity|space|room|total)\b/i;
 const OWN: Record<string, [string, string]> = {
   has: ['owns', 'contains'],
   have: ['own', 'contain'],
@@ -373,7 +373,7 @@ const LEANS =
  * emails" lost what "them" is).
  */
 const REFERS_BACK =
-  /\b(?:he|she|him|his|her|hers|they|them|their|theirs|it|its|those|these|also|additionally|too|again|another|others?|rest|remainder|remaining|left|same|both|each of|that (?:number|amount|many|much|rate|price))\b/gi;
+  /\b(?:he|she|him|his|her|hers|they|them|their|theirs|it|its|those|these|also|additionally|too|again|another|others?|rest|remainder|remaining|left|same|both|each of|in kind|in return|that (?:number|amount|many|much|rate|price))\b/gi;
 
 function refersBack(block: readonly string[], who?: Who): boolean {
   const text = block.join(' ');
