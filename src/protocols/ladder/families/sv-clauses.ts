@@ -181,8 +181,10 @@ function ifToFront(sentence: string, names: ReadonlySet<string>): string | undef
   // "He tripped while carrying it and dropped half": the "and" goes with the main verb, and the
   // clause cannot be moved without it.
   if (/\b(?:and|or|but|then)\b/.test(clause)) return undefined;
-  // "If he works for a year, if he gets paid $50": the main clause holds a condition already.
-  if (/\b(?:if|when)\b/i.test(main)) return undefined;
+  // "If he works for a year, if he gets paid $50": the main clause holds a condition already;
+  // "he earns $10 an hour and gets a bonus if the company does well": the condition is the
+  // second verb's, and fronted it would hold for both.
+  if (/\b(?:if|when|and|or|but)\b/i.test(main)) return undefined;
   return `${capitalize(conj)} ${clause}, ${lowerFirst(main, names)}${end}`;
 }
 
@@ -195,8 +197,9 @@ function timeToEnd(sentence: string, names: ReadonlySet<string>): string | undef
   const [, phrase, main, end] = m as unknown as [string, string, string, string];
   // "he picks triple what he did on Wednesday on Friday": not after a phrase of its own kind.
   if (/ (?:on|in|at|during|after|before|by|within|every|each) (?:\S+ ){0,3}\S+$/.test(main)) return undefined;
-  // "On Sunday, he sold 5 more than on Saturday": at the end the phrase would read as the comparison's.
-  if (/\bthan\b/.test(main)) return undefined;
+  // "On Sunday, he sold 5 more than on Saturday": at the end the phrase would read as the
+  // comparison's; "Later, when she set the table, she had 12 spoons" would end "12 spoons later".
+  if (/\bthan\b|,/.test(main)) return undefined;
   return `${capitalize(main)} ${lowerFirst(phrase, names)}${end}`;
 }
 

@@ -110,6 +110,10 @@ const SEEDS = [
     'register',
     'Julie operates the cash register exactly twice as fast as her less-experienced colleague Jewel. Daily, Jewel processes 50 customers. What is the total weekly production for the two if they work all days of the week?',
   ),
+  seed(
+    'watson',
+    'Watson works a 10-hour shift each day, five days a week. He earns $10 per hour and gets a $300 bonus each week if the company performs well. How much money did Watson make in April if the company performed very well for the whole month?',
+  ),
   // From the built-in seeds.
   seed(
     'car-wash',
@@ -150,7 +154,7 @@ describe('Semantic Variation rules', () => {
             /\bmint\b|\busage\b|\btubings\b|\bhas chose\b|\bhas began\b|what number of like|will not he\b|requires them\b|selling cost\b|altogether \d|stock cost|loan quantity|While carrying it and/,
           );
           expect(c.text).not.toMatch(
-            /what remain over|\bwere got\b|\d+ over half|over (?:Sam|her)\b|\ban hr\b|Find what number of|contains a capacity|contains \d+ [a-z ]+ (?:on|in) it|, and john\b|\bif\b[^?.]*\bif a\b|An apple into|on Wednesday on Friday|balls in the (?:store|shop), \d|, and [^.?]*, and half|She gets out a variety of toys for him when Sophie|will not Jaime|, if he gets paid|more green cards(?: plus|,? and) 15 red|customers Daily|owns an overall total|after that's|vehicle wash|field journey|Jointly they|read by Ana on Monday and|Just full cartons/,
+            /what remain over|\bwere got\b|\d+ over half|over (?:Sam|her)\b|\ban hr\b|Find what number of|contains a capacity|contains \d+ [a-z ]+ (?:on|in) it|, and john\b|\bif\b[^?.]*\bif a\b|An apple into|on Wednesday on Friday|balls in the (?:store|shop), \d|, and [^.?]*, and half|She gets out a variety of toys for him when Sophie|will not Jaime|, if he gets paid|more green cards(?: plus|,? and) 15 red|customers Daily|spoons later|plus 60 percent more|If the company performs well, he|owns an overall total|after that's|vehicle wash|field journey|Jointly they|read by Ana on Monday and|Just full cartons/,
           );
           const sentences = c.text.trim().split(/(?<=[.?!])\s+/);
           expect(

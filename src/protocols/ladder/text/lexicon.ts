@@ -209,7 +209,8 @@ export const LEXICON: readonly Rewrite[] = [
   phrase('(?<=[a-z]s )a month', 'per month'),
   phrase('(?<=[a-z]s )an hour', 'per hour'),
   phrase('(?<=[a-z]s )a minute', 'per minute'),
-  phrase('(?<=[a-z]s,? )and (?=\\$?\\d)', 'plus '),
+  // Not before a comparison: "15 red cards, and 60% more green cards" is no sum.
+  phrase('(?<=[a-z]s,? )and (?=\\$?\\d(?!\\S* (?:more|fewer|less|times)\\b))', 'plus '),
   phrase('number of', 'count of'),
   // Of stuff one measures only: "the loan amount" or "an amount of money" is no quantity.
   phrase(
