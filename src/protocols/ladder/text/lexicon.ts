@@ -38,7 +38,7 @@ export const LEXICON: readonly Rewrite[] = [
   // Inside a clause only: "Only full cartons are sold" is never "Just full cartons".
   word('(?<=[a-z,] )(?<!the )only', 'just'),
   // Not before a number: "every 3 months" is never "each 3 months".
-  word('every(?! (?:\\d|two|three|four|five|six|other)\\b)', 'each'),
+  word('every(?! (?:\\d|(?:two|three|four|five|six|other)\\b))', 'each'),
   word('finds', 'discovers'),
   word('found', 'discovered'),
   word('earns', 'makes'),
@@ -66,7 +66,8 @@ export const LEXICON: readonly Rewrite[] = [
   // After has/have/had the participle: never "has began", "has chose" (issue 11).
   word('(?<!\\b(?:has|have|had) )started', 'began'),
   word('(?<=\\b(?:has|have|had) )started', 'begun'),
-  word('wants', 'wishes'),
+  // Before "to" only: "wants a bike" is never "wishes a bike".
+  word('wants(?= to\\b)', 'wishes'),
   // Before "to" only: "decided that she'll give" is never "chosen that".
   word('decides(?= to\\b)', 'chooses'),
   word('(?<!\\b(?:has|have|had) )decided(?= to\\b)', 'chose'),
@@ -98,10 +99,11 @@ export const LEXICON: readonly Rewrite[] = [
   word('bags', 'sacks'),
   word('car(?! wash)', 'vehicle'),
   word('earn', 'make'),
-  word('want', 'wish'),
+  word('want(?= to\\b)', 'wish'),
   word('(?<=(?:have|has|had) )left', 'remaining'),
   // Next to a number: the words around quantities anchor most of the similarity, so these matter.
-  word('(?<=\\d )each', 'apiece'),
+  // Closing the phrase only: "$15 each week" is never "$15 apiece week".
+  word('(?<=\\d )each(?=[.,;?!]|$| (?:and|or|but|for|if|so|to|in|on|at|with|from|than)\\b)', 'apiece'),
   word('(?<=\\d )minutes', 'mins'),
   word('(?<=\\d )hours', 'hrs'),
   word('(?<=\\d )pounds', 'lbs'),
@@ -127,11 +129,12 @@ export const LEXICON: readonly Rewrite[] = [
     'watched(?= (?:a |an |the |\\d+ )?(?:[a-z]+ )?(?:movies?|films?|shows?|episodes?|videos?|cartoons?)\\b)',
     'viewed',
   ),
-  word('drinks', 'consumes'),
-  word('drank', 'consumed'),
+  // The verbs only: "sandwiches and drinks" are never "consumes".
+  word('drinks(?= (?:\\$?\\d|a |an |the |some |his |her |their |two |three |four |five ))', 'consumes'),
+  word('drank(?= (?:\\$?\\d|a |an |the |some |his |her |their |two |three |four |five ))', 'consumed'),
   word('stopped', 'quit'),
   word('helps', 'assists'),
-  word('lives', 'resides'),
+  word('lives(?= in\\b)', 'resides'),
   word('noticed', 'observed'),
   word('need(?= (?:\\$?\\d|a |an |the ))', 'require'),
   word('makes(?= \\$)', 'earns'),
