@@ -196,7 +196,8 @@ function timeToEnd(sentence: string, names: ReadonlySet<string>): string | undef
   if (!m) return undefined;
   const [, phrase, main, end] = m as unknown as [string, string, string, string];
   // "he picks triple what he did on Wednesday on Friday": not after a phrase of its own kind.
-  if (/ (?:on|in|at|during|after|before|by|within|every|each) (?:\S+ ){0,3}\S+$/.test(main)) return undefined;
+  if (/ (?:on|in|at|during|after|before|by|within|every|each) (?!\$)(?:\S+ ){0,3}\S+$/.test(main))
+    return undefined;
   // "On Sunday, he sold 5 more than on Saturday": at the end the phrase would read as the
   // comparison's; "Later, when she set the table, she had 12 spoons" would end "12 spoons later".
   if (/\bthan\b|,/.test(main)) return undefined;
@@ -214,8 +215,10 @@ function listReverse(sentence: string): string | undefined {
   // Only a list that is the object at the end of the sentence: no predicate inside the last item,
   // and a verb or preposition (not a fronted phrase with its comma) just before the first item.
   if (/ (is|are|was|were|has|have|had|will|can) /.test(items.at(-1) as string)) return undefined;
-  // "3 red balls, 11 blue balls, and 25 green balls in the store": the place is the whole list's.
-  if (/ (?:in|at|on|from|to|for|with|per|each|into) /.test(items.at(-1) as string)) return undefined;
+  // "3 red balls, 11 blue balls, and 25 green balls in the store": the place is the whole list's
+  // (unless every item has its own: "$18 for an adult and $11 for a child").
+  const phrase = / (?:in|at|on|from|to|for|with|per|each|into) /;
+  if (phrase.test(items.at(-1) as string) && !items.every((it) => phrase.test(it))) return undefined;
   // "15 red cards, and 60% more green cards": an item measured against the one before stays after it.
   if (items.some((it) => /\b(?:more|fewer|less|times|twice|half|than|as many|as much)\b/.test(it)))
     return undefined;
@@ -433,6 +436,12 @@ function imperative(sentence: string, names: ReadonlySet<string>): string | unde
  * Only where a noun is counted: "how many more", "how much longer" compare and are left alone.
  */
 function numberQuestion(sentence: string, names: ReadonlySet<string>): string | undefined {
+  // "If he gets paid $50 a day, how much money does he earn?": the question after its condition.
+  const condition = /^((?:If|When) [^,]{6,}, )(how .+)$/.exec(sentence);
+  if (condition) {
+    const asked = numberQuestion(capitalize(condition[2] as string), names);
+    return asked ? `${condition[1]}${asked[0]?.toLowerCase()}${asked.slice(1)}` : undefined;
+  }
   const a = asked(sentence, names);
   if (!a || a.clause.startsWith('there ')) return undefined;
   const words = a.what.trim().split(' ');

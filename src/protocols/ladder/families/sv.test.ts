@@ -295,6 +295,17 @@ describe('Semantic Variation sentence rewrites', () => {
       'Calculate the total number of unoccupied beds in the hospital after 2 weeks.',
       'What is the total number of unoccupied beds in the hospital after 2 weeks?',
     ],
+    // Each item has its own phrase, so the list may turn round; a price ending the sentence is no time.
+    [
+      'list-reverse',
+      'Concert tickets cost $18 for an adult and $11 for a child.',
+      'Concert tickets cost $11 for a child and $18 for an adult.',
+    ],
+    [
+      'time-to-end',
+      'For the Friday show, 75% of the seats are sold at $9 per ticket.',
+      '75% of the seats are sold at $9 per ticket for the Friday show.',
+    ],
     [
       'split',
       'He got to stay up late for the weekend, so he watched two 1-hour episodes on Friday.',
