@@ -4,13 +4,12 @@
  *      "mint", "use" -> "usage", "tubes" -> "tubings", issue 11), contractions, number words as
  *      digits ("three cards" -> "3 cards"), "%" as "percent", two named people the other way
  *      round, then, when those stay under the band, the lexicon's phrase rewrites;
- *   L2 adds phrase rewrites ("wants to" -> "would like to", "how many" -> "what number of") and,
- *      after them, clause work inside each sentence: a leading "If ..., " clause moved to the end
- *      and back, a time or place phrase moved, active -> passive voice, a number list in reverse
- *      order, narrative past -> present tense, "It takes X" -> "X needs", "There are N X per Y"
- *      -> "Each Y has N X", the question asked as "Find how many ...";
- *   L3 adds at most one merge of two sentences and the facts in reverse order (the sentence count
- *      kept);
+ *   L2 adds phrase rewrites ("wants to" -> "would like to", "how many" -> "what number of") and
+ *      the sentence rewrites of sv-clauses.ts (a clause or phrase moved, the voice or the
+ *      construction changed, the question asked another way), narrative past -> present tense,
+ *      and the one person named where the question says "he";
+ *   L3 adds at most one merge or split of sentences, "If A, how B?" as "Suppose A. How B?", and
+ *      the facts in reverse order;
  *   L4 adds merging and splitting sentences freely;
  *   L5 adds a framing sentence (L4 uses it as a last resort). The question stays last.
  * L1-L2 keep the sentence count, L3 changes it by at most one, L4-L5 are free; at most 1.3x the
