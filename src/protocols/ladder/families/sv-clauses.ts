@@ -180,7 +180,9 @@ function ifToFront(sentence: string, names: ReadonlySet<string>): string | undef
   const [, main, conj, clause, end] = m as unknown as [string, string, string, string, string];
   // "He tripped while carrying it and dropped half": the "and" goes with the main verb, and the
   // clause cannot be moved without it.
-  if (/\b(?:and|or|but|then)\b/.test(clause)) return undefined;
+  // "... when he was three times the age his father was when he saw it": a clause holding a
+  // second clause reads ambiguously in front.
+  if (/\b(?:and|or|but|then|when|if|because)\b/.test(clause)) return undefined;
   // "If he works for a year, if he gets paid $50": the main clause holds a condition already;
   // "he earns $10 an hour and gets a bonus if the company does well": the condition is the
   // second verb's, and fronted it would hold for both.
@@ -303,7 +305,8 @@ function perEach(sentence: string): string | undefined {
 
 /** "X, and she Y." -> "X. She Y."; "X, so he Y." -> "X. So he Y." (L4-L5: the sentence count is free). */
 function split(sentence: string): string | undefined {
-  const m = /^(.{15,}?), (and|so|but) (he|she|they|it|I|we|[A-Z][a-z]+) (.{8,})$/.exec(sentence);
+  // A question stays one sentence: "What is left for Sam if they have 100 feet. They agree ...?" is none.
+  const m = /^(.{15,}?), (and|so|but) (he|she|they|it|I|we|[A-Z][a-z]+) (.{8,}\.)$/.exec(sentence);
   if (!m) return undefined;
   const [, first, conj, subject, rest] = m as unknown as [string, string, string, string, string];
   // "so" and "but" carry the cause or the contrast into the new sentence ("So he watched ...").

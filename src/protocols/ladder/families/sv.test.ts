@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../util/random.js';
 import { LEVELS, type Seed } from '../types.js';
-import { semanticVariation } from './sv.js';
+import { reverseGivens, semanticVariation } from './sv.js';
 import { applyLocal, type SentenceOpName } from './sv-clauses.js';
 
 const seed = (id: string, question: string): Seed => ({ id, question, gold: 0, source: 'issue-11' });
@@ -346,6 +346,15 @@ describe('Semantic Variation sentence rewrites', () => {
       'If a 300g bag has 5 servings, how many grams can you eat if your daily calorie target is 2000?',
     ],
     ['if-to-end', 'When Sophie watches her nephew, she gets out a variety of toys for him.'],
+    // A question stays one sentence, and a clause holding another "when" is not fronted.
+    [
+      'split',
+      'What is left over for Sam if Sam and Harry have 100 feet of fence between them, and they agree to split it with Harry getting 60 feet more than Sam?',
+    ],
+    [
+      'if-to-front',
+      'Bill saw the comet a second time when he was three times the age his father was when he saw the Comet.',
+    ],
     // At the end, "on Sunday" would read as the comparison's ("than on Saturday ... on Sunday").
     [
       'time-to-end',
@@ -354,6 +363,34 @@ describe('Semantic Variation sentence rewrites', () => {
   ];
   it.each(refused)('%s refuses "%s"', (op, sentence) => {
     expect(applyLocal(op, sentence, new Set([...names, 'Sophie', 'Grandma']))).toBeUndefined();
+  });
+
+  it('keep the sentence that sets the scene first when three blocks of givens turn round', () => {
+    const sentences = [
+      'Cole hid 3 dozen eggs in the yard for the Easter egg hunt.',
+      'Lamar finds 5 eggs.',
+      'Stacy finds twice as many as Lamar.',
+      'Charlie finds 2 less than Stacy.',
+      'And Mei finds half as many as Charlie.',
+      'How many eggs are still hidden in the yard?',
+    ];
+    expect(reverseGivens(sentences)).toEqual([
+      'Cole hid 3 dozen eggs in the yard for the Easter egg hunt.',
+      'Charlie finds 2 less than Stacy.',
+      'And Mei finds half as many as Charlie.',
+      'Stacy finds twice as many as Lamar.',
+      'Lamar finds 5 eggs.',
+      'How many eggs are still hidden in the yard?',
+    ]);
+    // "each of the 40 window ledges" points back to nothing; "the rest of them" does.
+    expect(
+      reverseGivens([
+        'James gets 80 emails a day.',
+        "20% of those emails don't require any response.",
+        'He responds to the rest of them.',
+        'How many emails does he respond to in a 5 day work week?',
+      ]),
+    ).toBeUndefined();
   });
 
   it('reverse the givens only in blocks that point back to nothing before them', () => {

@@ -372,7 +372,7 @@ const LEANS =
  * emails" lost what "them" is).
  */
 const REFERS_BACK =
-  /\b(?:he|she|him|his|her|hers|they|them|their|theirs|it|its|those|these|also|additionally|too|again|another|others?|rest|remainder|remaining|left|same|both|each of|all the|all of the|in kind|in return|that (?:number|amount|many|much|rate|price))\b/gi;
+  /\b(?:he|she|him|his|her|hers|they|them|their|theirs|it|its|those|these|also|additionally|too|again|another|others?|rest|remainder|remaining|left|same|both|each of (?:them|these|those)|all the|all of the|in kind|in return|that (?:number|amount|many|much|rate|price))\b/gi;
 
 function refersBack(block: readonly string[], who?: Who): boolean {
   const text = block.join(' ');
@@ -389,7 +389,7 @@ function refersBack(block: readonly string[], who?: Who): boolean {
  * and the blocks are reversed, so every pronoun still follows what it refers to. A block that
  * still points back (a pronoun or "also" inside it) stays after the block before it.
  */
-function reverseGivens(all: readonly string[], who?: Who): string[] | undefined {
+export function reverseGivens(all: readonly string[], who?: Who): string[] | undefined {
   if (!isQuestion(all.at(-1) ?? '')) return undefined;
   // "Suppose A. How B?" is asked as one: the supposition stays just before the question.
   const asked = all.length >= 2 && /^Suppose /.test(all.at(-2) as string) ? 2 : 1;
@@ -409,7 +409,10 @@ function reverseGivens(all: readonly string[], who?: Who): string[] | undefined 
     else kept.push([...block]);
   }
   if (kept.length < 2) return undefined;
-  return [...kept.reverse().flat(), ...all.slice(-asked)];
+  // With three blocks or more the first, which sets the scene ("Raphael went to buy some school
+  // supplies."), stays first and the rest turn round.
+  const order = kept.length >= 3 ? [kept[0] as string[], ...kept.slice(1).reverse()] : kept.reverse();
+  return [...order.flat(), ...all.slice(-asked)];
 }
 
 /**
