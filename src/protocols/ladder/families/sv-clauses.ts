@@ -192,7 +192,7 @@ function ifToFront(sentence: string, names: ReadonlySet<string>): string | undef
 
 function timeToEnd(sentence: string, names: ReadonlySet<string>): string | undefined {
   const m =
-    /^((?:On|In|At|During|Over|For|Yesterday|Today|Later|Last|This|Every|Each|Daily|So far)\b[^,]{0,40}), (.{6,})([.!?])$/.exec(
+    /^((?:On|In|At|During|Over|For|Yesterday|Today|Later|Last|This|(?:Every|Each) (?:day|week|month|year|morning|afternoon|evening|night|hour|minute|weekend|time|[A-Z][a-z]+day)\b|Daily|So far)\b[^,]{0,40}), (.{6,})([.!?])$/.exec(
       sentence,
     );
   if (!m) return undefined;

@@ -346,6 +346,11 @@ describe('Semantic Variation sentence rewrites', () => {
       'If a 300g bag has 5 servings, how many grams can you eat if your daily calorie target is 2000?',
     ],
     ['if-to-end', 'When Sophie watches her nephew, she gets out a variety of toys for him.'],
+    // "Each" opens a time phrase only before a time ("Each night, ..."), not "Each flowering plant".
+    [
+      'time-to-end',
+      'Each flowering plant costs $6 at the store, how much money will Pat spend at the store?',
+    ],
     // A question stays one sentence, and a clause holding another "when" is not fronted.
     [
       'split',
