@@ -403,6 +403,16 @@ function asked(sentence: string, names: ReadonlySet<string>): Asked | undefined 
   const first = words[0] as string;
   if (/^(he|she|it|they|you|we|I)$/.test(first) || names.has(first.replace(/'s$/, ''))) subjectLength = 1;
   else if (/^(Mr|Mrs|Ms|Dr)[.\uE000]$/.test(first) && words[1]) subjectLength = 2;
+  else if (
+    /^(?:the|this|that|these|those|his|her|their|its|each|every|a|an)$/.test(first) &&
+    aux in AUX_FORM
+  ) {
+    // "does the farm make", "do the two of them have": the subject runs to the first verb.
+    const verb = words.findIndex(
+      (w, j) => j >= 2 && j <= 4 && analyse(w, 'verb').some((a) => a.form === 'base'),
+    );
+    if (verb > 0) subjectLength = verb;
+  }
   if (subjectLength === 0) {
     // "How many boys were at school?": nothing to invert.
     if (!/^(is|are|was|were)$/.test(aux) || !/^(at|in|on|there|left)$/.test(first)) return undefined;

@@ -265,6 +265,17 @@ describe('Semantic Variation sentence rewrites', () => {
       'How much money does David have left after paying for the bolts?',
       'What is the amount of money that David has left after paying for the bolts?',
     ],
+    // A determiner and a noun (or "the two of them") as the subject, from the built-in seeds.
+    [
+      'number-question',
+      'How many dollars does the farm make from the full cartons?',
+      'What is the number of dollars that the farm makes from the full cartons?',
+    ],
+    [
+      'imperative',
+      'How many stamps do the two of them have left?',
+      'Find how many stamps the two of them have left.',
+    ],
     [
       'question-phrase-front',
       'How many people are infected after three days?',
