@@ -398,6 +398,24 @@ describe('Semantic Variation sentence rewrites', () => {
       'Lamar finds 5 eggs.',
       'How many eggs are still hidden in the yard?',
     ]);
+    // "a second time" points back to the first sighting and stays after it, though the sentence
+    // names its one person.
+    expect(
+      reverseGivens(
+        [
+          'Comet Halley orbits the sun every 75 years.',
+          "Bill's dad saw the Comet when he was 30 years old.",
+          'Bill saw the comet a second time when he was three times the age his father was when he saw the Comet.',
+          'How old was Bill when he saw the Comet for the first time?',
+        ],
+        { person: 'Bill', subject: 'he', possessive: 'his' },
+      ),
+    ).toEqual([
+      "Bill's dad saw the Comet when he was 30 years old.",
+      'Bill saw the comet a second time when he was three times the age his father was when he saw the Comet.',
+      'Comet Halley orbits the sun every 75 years.',
+      'How old was Bill when he saw the Comet for the first time?',
+    ]);
     // "each of the 40 window ledges" points back to nothing; "the rest of them" does.
     expect(
       reverseGivens([

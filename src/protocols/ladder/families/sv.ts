@@ -372,7 +372,7 @@ const LEANS =
  * emails" lost what "them" is).
  */
 const REFERS_BACK =
-  /\b(?:he|she|him|his|her|hers|they|them|their|theirs|it|its|those|these|also|additionally|too|again|another|others?|rest|remainder|remaining|left|same|both|each of (?:them|these|those)|all the|all of the|in kind|in return|that (?:number|amount|many|much|rate|price))\b/gi;
+  /\b(?:he|she|him|his|her|hers|they|them|their|theirs|it|its|those|these|also|additionally|too|again|another|others?|rest|remainder|remaining|left|same|both|each of (?:them|these|those)|all the|all of the|in kind|in return|a second time|that (?:number|amount|many|much|rate|price))\b/gi;
 
 function refersBack(block: readonly string[], who?: Who): boolean {
   const text = block.join(' ');
