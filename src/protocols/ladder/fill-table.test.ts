@@ -2,11 +2,11 @@
  * The rules fill table (issue 3 "Prove"): for each family x requested level, the share of seeds
  * that got, within 2 attempts, a gated candidate measured at that level. Goal: >= 80% per cell.
  *
- * Semantic Variation falls short at every level and is held to floors a little under what it
- * measures today: since issue 11 it uses no raw WordNet synonym and never asks the question first,
- * and a score below its L1 band is rejected rather than binned L1 by the generic scale; the reason
- * for L3-L5 is
- * in docs/ladder-families.md#sv-fill: docs/method.md's SV bands ask for magnitudes (>= .35, .60, .85)
+ * Semantic Variation falls short at L3-L5 (and L2 on the built-in set) and is held to floors a
+ * little under what it measures today: since issue 11 it uses no raw WordNet synonym, never asks
+ * the question first and moves no sentence ahead of what it points back to, and a score below its
+ * L1 band is rejected rather than binned L1 by the generic scale; the reason for L3-L5 is in
+ * docs/ladder-families.md#sv-fill: docs/method.md's SV bands ask for magnitudes (>= .35, .60, .85)
  * that difflib only gives a short problem (under 200 characters, no autojunk) when most of its
  * characters change, which meaning-preserving rewording within 1.3x the words cannot do; even a
  * human rewrite of the shortest problems measures about .65.
@@ -22,10 +22,10 @@ const GOAL = 0.8;
 
 /** Cells below the goal, with the share they are held to (see the header comment). */
 const KNOWN_SHORT: Record<'paper' | 'builtin', Partial<Record<`${Family}${Level}`, number>>> = {
-  // SV L1 and L2 reach the goal on the paper's seeds since number words and "%" have a second
-  // written form (docs/ladder-families.md#sv-fill).
-  paper: { SV3: 0.46, SV4: 0.43, SV5: 0.12 },
-  builtin: { SV2: 0.67, SV3: 0.14, SV4: 0.14, SV5: 0 },
+  // SV L1 and L2 reach the goal on the paper's seeds; L3-L5 measure 67, 47, 10 of 100 and the
+  // built-in L2-L5 36, 8, 10, 0 of 48 (docs/ladder-families.md#sv-fill).
+  paper: { SV3: 0.65, SV4: 0.45, SV5: 0.08 },
+  builtin: { SV2: 0.72, SV3: 0.15, SV4: 0.19, SV5: 0 },
 };
 
 function check(cells: readonly FillCell[], set: 'paper' | 'builtin'): void {

@@ -35,14 +35,17 @@ export const LEXICON: readonly Rewrite[] = [
   word('(?<=\\b(?:have|has|had) )already', 'previously'),
   word('usually', 'normally'),
   word('normally', 'usually'),
-  word('(?<!the )only', 'just'),
-  word('every', 'each'),
+  // Inside a clause only: "Only full cartons are sold" is never "Just full cartons".
+  word('(?<=[a-z,] )(?<!the )only', 'just'),
+  // Not before a number: "every 3 months" is never "each 3 months".
+  word('every(?! (?:\\d|(?:two|three|four|five|six|other)\\b))', 'each'),
   word('finds', 'discovers'),
   word('found', 'discovered'),
   word('earns', 'makes'),
   word('earned', 'made'),
   word('receives', 'gets'),
-  word('received', 'got'),
+  // Not as a participle: "were received by" is never "were got by", "has received" not "has got".
+  word('(?<!\\b(?:was|were|is|are|be|been|being|has|have|had) )received', 'got'),
   // After a determiner only: "the stock price" is not "the stock cost", nor "selling price" "selling cost".
   word('(?<=\\b(?:the|a|its|his|her|their|same|total) )price', 'cost'),
   word('total(?= (?:cost|price|number|amount|weight|distance|time))', 'overall'),
@@ -63,12 +66,15 @@ export const LEXICON: readonly Rewrite[] = [
   // After has/have/had the participle: never "has began", "has chose" (issue 11).
   word('(?<!\\b(?:has|have|had) )started', 'began'),
   word('(?<=\\b(?:has|have|had) )started', 'begun'),
-  word('wants', 'wishes'),
-  word('decides', 'chooses'),
-  word('(?<!\\b(?:has|have|had) )decided', 'chose'),
-  word('(?<=\\b(?:has|have|had) )decided', 'chosen'),
+  // Before "to" only: "wants a bike" is never "wishes a bike".
+  word('wants(?= to\\b)', 'wishes'),
+  // Before "to" only: "decided that she'll give" is never "chosen that".
+  word('decides(?= to\\b)', 'chooses'),
+  word('(?<!\\b(?:has|have|had) )decided(?= to\\b)', 'chose'),
+  word('(?<=\\b(?:has|have|had) )decided(?= to\\b)', 'chosen'),
   word('spends', 'uses up'),
-  word('hour', 'hr'),
+  // An abbreviation reads only after a number or "per": never "within an hr".
+  word('(?<=(?:\\d|\\bper) )hour', 'hr'),
   word('money', 'cash'),
   word('house', 'home'),
   word('students', 'pupils'),
@@ -87,15 +93,17 @@ export const LEXICON: readonly Rewrite[] = [
   word('picks(?! up)', 'gathers'),
   word('picked(?! up)', 'gathered'),
   word('collects', 'gathers'),
-  word('trip', 'journey'),
+  // A "field trip" or "school trip" is no journey.
+  word('(?<!\\b(?:field|school|class|road|camping|fishing|shopping|day) )trip', 'journey'),
   word('bag', 'sack'),
   word('bags', 'sacks'),
-  word('car', 'vehicle'),
+  word('car(?! wash)', 'vehicle'),
   word('earn', 'make'),
-  word('want', 'wish'),
+  word('want(?= to\\b)', 'wish'),
   word('(?<=(?:have|has|had) )left', 'remaining'),
   // Next to a number: the words around quantities anchor most of the similarity, so these matter.
-  word('(?<=\\d )each', 'apiece'),
+  // Closing the phrase only: "$15 each week" is never "$15 apiece week".
+  word('(?<=\\d )each(?=[.,;?!]|$| (?:and|or|but|for|if|so|to|in|on|at|with|from|than)\\b)', 'apiece'),
   word('(?<=\\d )minutes', 'mins'),
   word('(?<=\\d )hours', 'hrs'),
   word('(?<=\\d )pounds', 'lbs'),
@@ -104,25 +112,35 @@ export const LEXICON: readonly Rewrite[] = [
   word('(?<=\\d )percent', '%'),
   phrase('which costs?(?= \\$\\d)', 'priced at'),
   phrase('that costs?(?= \\$\\d)', 'priced at'),
-  phrase('for (?=\\$\\d)', 'at '),
+  // A price, not a discount: "a coupon for $2 off" keeps "for".
+  phrase('(?<!\\bcoupon )for (?=\\$\\d(?![\\d.,]* off\\b))', 'at '),
   phrase('costs (?=\\$\\d)', 'is priced at '),
   phrase('years old', 'years of age'),
   word('twice', 'two times'),
+  // "he gets paid $50" is earning, not spending.
   word('pays(?= \\$)', 'spends'),
-  word('paid(?= \\$)', 'spent'),
-  word('watches', 'views'),
-  word('watched', 'viewed'),
-  word('drinks', 'consumes'),
-  word('drank', 'consumed'),
+  word('(?<!\\b(?:get|gets|got|getting|is|are|was|were|be|been|being) )paid(?= \\$)', 'spent'),
+  // Only of something shown: "Sophie watches her nephew" minds him, and does not view him.
+  word(
+    'watches(?= (?:a |an |the |\\d+ )?(?:[a-z]+ )?(?:movies?|films?|shows?|episodes?|videos?|cartoons?)\\b)',
+    'views',
+  ),
+  word(
+    'watched(?= (?:a |an |the |\\d+ )?(?:[a-z]+ )?(?:movies?|films?|shows?|episodes?|videos?|cartoons?)\\b)',
+    'viewed',
+  ),
+  // The verbs only: "sandwiches and drinks" are never "consumes".
+  word('drinks(?= (?:\\$?\\d|a |an |the |some |his |her |their |two |three |four |five ))', 'consumes'),
+  word('drank(?= (?:\\$?\\d|a |an |the |some |his |her |their |two |three |four |five ))', 'consumed'),
   word('stopped', 'quit'),
   word('helps', 'assists'),
-  word('lives', 'resides'),
+  word('lives(?= in\\b)', 'resides'),
   word('noticed', 'observed'),
   word('need(?= (?:\\$?\\d|a |an |the ))', 'require'),
   word('makes(?= \\$)', 'earns'),
   word('made(?= \\$)', 'earned'),
   word('charges(?= \\$)', 'asks for'),
-  word('scored', 'got'),
+  word('(?<!\\b(?:was|were|is|are|be|been|being|has|have|had) )scored', 'got'),
   word('dad', 'father'),
   word('mom', 'mother'),
   word('kilograms', 'kilos'),
@@ -147,7 +165,8 @@ export const LEXICON: readonly Rewrite[] = [
   word('arrive', 'show up'),
   word('adds(?= \\$?\\d)', 'puts in'),
   word('saved(?= \\$)', 'set aside'),
-  word('together', 'jointly'),
+  // Closing a sentence only: "Together, how many ..." or "Together they give" is never "Jointly".
+  word('together(?=[?.])', 'jointly'),
   word('altogether', 'in total'),
   word('holds(?= \\$?\\d)', 'contains'),
   word('hold(?= \\$?\\d)', 'contain'),
@@ -155,7 +174,9 @@ export const LEXICON: readonly Rewrite[] = [
   word('equally', 'evenly'),
   word('(?<=(?:is|are) )cut', 'sliced'),
   phrase('how many dollars(?= (?:does|do|did|will|would|should|can|could)\\b)', 'how much money'),
-  phrase('(?:is|are) left', 'remain'),
+  // "how much is left over" keeps its "left" (no "what remain over").
+  phrase('is left(?! over)', 'remains'),
+  phrase('are left(?! over)', 'remain'),
   phrase('in each', 'in every'),
   phrase('the next day', 'the following day'),
   phrase('at dinner', 'during dinner'),
@@ -191,7 +212,8 @@ export const LEXICON: readonly Rewrite[] = [
   phrase('(?<=[a-z]s )a month', 'per month'),
   phrase('(?<=[a-z]s )an hour', 'per hour'),
   phrase('(?<=[a-z]s )a minute', 'per minute'),
-  phrase('(?<=[a-z]s,? )and (?=\\$?\\d)', 'plus '),
+  // Not before a comparison: "15 red cards, and 60% more green cards" is no sum.
+  phrase('(?<=[a-z]s,? )and (?=\\$?\\d(?!\\S* (?:more|fewer|less|times)\\b))', 'plus '),
   phrase('number of', 'count of'),
   // Of stuff one measures only: "the loan amount" or "an amount of money" is no quantity.
   phrase(
@@ -210,10 +232,14 @@ export const LEXICON: readonly Rewrite[] = [
   phrase('is going to', 'will'),
   phrase('are going to', 'will'),
   // Only before a plural noun: "how many like to play" is "how many [of them] like" (issue 11).
-  phrase('how many(?= (?!(?:does|was|has|is)\\b)[a-z]{2,}s\\b)', 'what number of'),
-  phrase('how much money', 'what amount of money'),
+  // Not after "Find": "Find how many pages" is never "Find what number of pages".
+  phrase(
+    '(?<!\\b(?:find|out|determine) )how many(?= (?!(?:does|was|has|is)\\b)[a-z]{2,}s\\b)',
+    'what number of',
+  ),
+  phrase('(?<!\\b(?:find|out|determine) )how much money', 'what amount of money'),
   phrase('how long', 'how much time'),
-  phrase('how much(?= (?:is|was|will|did|does|do|would|should|can) )', 'what'),
+  phrase('(?<!\\b(?:find|out|determine) )how much(?= (?:is|was|will|did|does|do|would|should|can) )', 'what'),
   phrase('in total', 'altogether'),
   phrase('in all', 'altogether'),
   // "a total of 12 spoons" is not "altogether 12 spoons": the phrase stands before its number.
@@ -228,7 +254,9 @@ export const LEXICON: readonly Rewrite[] = [
   phrase('each month', 'every month'),
   phrase('a lot of', 'lots of'),
   phrase('at the end of', 'by the end of'),
-  phrase('more than', 'over'),
+  // Before an amount only, and not after one: "11 more than half as many", "60 feet more than
+  // Sam" are comparisons, never "11 over half".
+  phrase('(?<!\\d\\S* (?:\\S+ )?)more than(?= \\$?\\d)', 'over'),
   phrase('so that', 'in order that'),
   phrase('because', 'since'),
   phrase('in order to', 'to'),
