@@ -22,6 +22,11 @@ const EMAILS = seed(
   'James gets 80 emails a day. 20% of those emails do not require any response. He responds to the rest of them. How many emails does he respond to in a 5 day work week?',
 );
 
+const DANA = seed(
+  'dana',
+  'Dana can run at a rate of speed four times faster than she can walk, but she can skip at a rate of speed that is half as fast as she can run. If she can skip at 3 miles per hour, how many miles can she travel in six hours if she spends one-third of the time running and two-thirds of the time walking?',
+);
+
 function kb(s: Seed, level: Level, r = 1) {
   return knowledgeBoundary.rules(s, level, 1, new PyRandom(r));
 }
@@ -35,6 +40,12 @@ describe('Knowledge Boundary rules', () => {
       throw new Error(`recoverable: ${text}`);
     }
     expect(kb(DRINK, 1, 0)?.text).not.toMatch(/remaining 24 liters/);
+  });
+
+  it('cite a report on what the quantity measures, never on household spending in a speed problem', () => {
+    const texts = [0, 1, 2, 3, 4, 5].map((r) => kb(DANA, 2, r)?.text ?? '');
+    expect(texts.some((t) => /report on travel speeds/.test(t))).toBe(true);
+    for (const t of texts) expect(t).not.toMatch(/household spending/);
   });
 
   it('write a removed amount grammatically', () => {

@@ -208,6 +208,31 @@ const UNITS =
   /^(?:seconds|minutes|hours|days|weeks|months|years|miles|meters|kilometers|feet|inches|yards|pounds|ounces|grams|kilograms|liters|gallons|cups|dollars|cents|hectares|acres|times|percent)$/;
 const NOT_PLAIN = /\d|\$|\b(?:than|as|more|fewer|less|times|off|worth)\b/i;
 
+/** What a report would be on, for a quantity measured in a unit ("a report on travel speeds"). */
+const UNIT_TOPICS: readonly [RegExp, string][] = [
+  [/^(?:miles|meters|kilometers|feet|yards)\s+(?:per|an?|each)\s+(?:hour|minute|second)\b/, 'travel speeds'],
+  [/^(?:seconds|minutes|hours|days|weeks|months|years)\b/, 'time use'],
+  [/^(?:miles|meters|kilometers|feet|inches|yards|blocks)\b/, 'distances'],
+  [/^(?:pounds|ounces|grams|kilograms)\b/, 'weights and measures'],
+  [/^(?:liters|gallons|cups)\b/, 'household consumption'],
+  [/^(?:hectares|acres)\b/, 'land use'],
+];
+
+/**
+ * The report's topic: what the quantity counts ("a report on dragons"), else what its unit measures,
+ * else the problem's things; a money amount is about prices. Never "household spending" in a
+ * problem about speed (issue 11).
+ */
+function reportTopic(q: Quantity, question: string, things: string | undefined): string {
+  if (q.kind === 'money') return 'prices';
+  if (q.kind !== 'count') return things ?? 'everyday figures';
+  const noun = q.follows.split(' ').find((w) => /s$/.test(w) && !UNITS.test(w));
+  if (noun) return noun;
+  const after = question.slice(q.index + q.text.length).trimStart();
+  const unit = UNIT_TOPICS.find(([re]) => re.test(after));
+  return unit?.[1] ?? things ?? 'everyday figures';
+}
+
 /**
  * The given's own clause rewritten so that its quantity is defined by `d`: a count "N hectares of
  * a field" becomes "as many hectares of a field as <d.asTail>" (the clause must end within a few
@@ -251,7 +276,7 @@ function rewrite(type: KbType, seed: Seed, rng: PyRandom): { text: string; how: 
   const numbers = solutionNumbers(seed.solution);
   const quantities = findQuantities(question).filter((q) => onSolutionPath(q, numbers));
   const entities = extractEntities(question);
-  const topic = entities.objects[0] ?? entities.places[0] ?? 'household spending';
+  const things = entities.objects[0] ?? entities.places[0];
   switch (type) {
     case 'missing-information': {
       const q = pickQuantity(quantities, rng);
@@ -264,10 +289,7 @@ function rewrite(type: KbType, seed: Seed, rng: PyRandom): { text: string; how: 
       const probe: Definer = { asTail: '', whatever: '', how: '' };
       const q = pickQuantity(quantities, rng, (x) => defineInPlace(question, x, probe) !== undefined);
       if (!q) return undefined;
-      // The report is about what the quantity counts ("a report on dragons"), else the problem's things.
-      const noun =
-        q.kind === 'count' ? q.follows.split(' ').find((w) => /s$/.test(w) && !UNITS.test(w)) : undefined;
-      const d = definer(type, rng, noun ?? topic);
+      const d = definer(type, rng, reportTopic(q, question, things));
       const text = defineInPlace(question, q, d);
       if (text === undefined) return undefined;
       // Any other occurrence of the value is blurred, and a total that gives it back dropped.
