@@ -108,6 +108,26 @@ describe.skipIf(tinyModelMissing)(`waver run --batch against waver serve ${tinyM
     expect(query<{ n: number }>(store, 'SELECT count(*) AS n FROM responses')[0]?.n).toBe(5);
   }, 120_000);
 
+  it('--no-batch-wait submits and stops with exit 3; the same command later collects the answers', async () => {
+    const { dir, store, args } = workdir(['Once upon a time', 'The cat sat'], 'batchPollMs: 50\n');
+    const noWait = [...args, '--no-batch-wait'];
+    const first = await runCli(noWait, { cwd: dir });
+    expect(first.code, first.stderr).toBe(3);
+    const done = () =>
+      query<{ n: number }>(store, "SELECT count(*) AS n FROM cells WHERE status = 'done'")[0]?.n ?? 0;
+    expect(query<{ n: number }>(store, 'SELECT count(*) AS n FROM batches')[0]?.n).toBe(1);
+    expect(done()).toBe(0);
+    // Each later run polls once: the batch ends within a few of them on the tiny model.
+    let later = first;
+    for (let i = 0; i < 40 && later.code !== 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      later = await runCli(noWait, { cwd: dir });
+    }
+    expect(later.code, later.stderr).toBe(0);
+    expect(done()).toBe(2);
+    expect(query<{ n: number }>(store, 'SELECT count(*) AS n FROM batches')[0]?.n).toBe(1);
+  }, 120_000);
+
   it('kill -9 after submitting, then the same command: polls the stored batches, submits none twice', async () => {
     const prompts = Array.from({ length: 5 }, (_, i) => `Story number ${i}`);
     // Three batches of at most 2 requests, first polled 3 s after each is accepted.

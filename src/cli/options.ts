@@ -86,6 +86,14 @@ const COMMON_OPTIONS: readonly [FlagGroup, () => Option][] = [
         "send openai: and anthropic: models' calls through their batch APIs (half price, within a day)",
       ),
   ],
+  [
+    'calls',
+    () =>
+      new Option(
+        '--no-batch-wait',
+        'with --batch: submit the batches and stop (exit 3); the same command later collects them',
+      ),
+  ],
   ['dryRun', () => new Option('--dry-run', 'print calls, estimated tokens and cost, then stop')],
 ];
 
@@ -120,6 +128,7 @@ interface CommonFlags {
   shard?: string;
   cache?: boolean;
   batch?: boolean;
+  batchWait?: boolean;
   dryRun?: boolean;
 }
 
@@ -146,6 +155,7 @@ export function flagsToConfig(cmd: Command): { file?: string; flags: WaverConfig
       shard: o.shard,
       cache: typed('cache') ? o.cache : undefined,
       batch: typed('batch') ? o.batch : undefined,
+      batchWait: typed('batchWait') ? o.batchWait : undefined,
       dryRun: typed('dryRun') ? o.dryRun : undefined,
       params: {
         temperature: num(o.temperature, '--temperature'),
