@@ -285,11 +285,13 @@ describe('kill -9 at random points, then resume', () => {
     const frozen = new Map<string, number>();
     let kills = 0;
     for (let round = 0; round < 4; round++) {
+      const stored = existsSync(store) ? storedCells(store).filter((c) => c.status === 'done').length : 0;
       const { child, done } = startCli(args(store));
-      // A random point once the run is under way (its store exists): early, mid-run or late.
+      // A random point of the calls still owed: early, mid-run or late, counted in requests rather
+      // than time, so a run fast enough to finish within any fixed delay is still cut short.
       const calls = server.requests();
-      await waitFor(() => server.requests() > calls, 20_000);
-      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 600)));
+      const at = calls + 1 + Math.floor(Math.random() * Math.max(1, 2000 - stored - 50));
+      await waitFor(() => server.requests() >= at, 20_000);
       child.kill('SIGKILL');
       const r = await done;
       if (r.signal === 'SIGKILL') kills++;
