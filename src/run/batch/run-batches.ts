@@ -1,8 +1,10 @@
-import type { BatchItem, BatchOutcome, BatchStatus } from '../../models/types.js';
-import type { BatchCell, BatchRecord, Store } from '../../store/store.js';
+import type { BatchOutcome, BatchStatus } from '../../models/types.js';
+import type { Store } from '../../store/store.js';
 import { cacheKey } from '../cache-key.js';
 import { type SleepFn, sleep, toCellError } from '../retry.js';
 import type { Cell, CellError, Progress, RunSummary, Suite } from '../types.js';
+import { BatchQueue } from './batch-queue.js';
+import type { BatchRun } from './batch-run.js';
 import { BatchTally } from './batch-tally.js';
 import { CellWriter } from './cell-writer.js';
 import type { BatchLane } from './lane.js';
@@ -45,15 +47,6 @@ export interface RunBatchesOptions {
 /** Cells read between two turns of the event loop at most (as the engine's pump). */
 const PUMP_TURN = 4096;
 
-/** The batch being filled for a lane. */
-interface Filling {
-  items: BatchItem[];
-  cells: BatchCell[];
-  /** Custom id by cache key: cells asking the same request share one (with the cache on). */
-  byKey: Map<string, string>;
-  bytes: number;
-}
-
 /**
  * Runs cells through their providers' batch APIs (docs/batch.md): fills batches within the
  * provider's limits, records each in the store as soon as it is accepted, polls every open batch
@@ -62,138 +55,34 @@ interface Filling {
  * an expired or cancelled batch left unanswered is submitted again, up to `maxRetries` times.
  */
 export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
-  const { store, runId, suite, lanes } = opts;
-  const cache = opts.cache ?? true;
-  const wait = opts.wait ?? true;
-  const pause = opts.sleep ?? sleep;
-  const signal = opts.signal ?? new AbortController().signal;
-  const tally = new BatchTally(opts.total, opts.onProgress);
-  const cellWriter = new CellWriter(store, suite.hash, runId, tally);
-  const call = providerCalls({
-    maxRetries: opts.maxRetries,
-    timeoutMs: opts.timeoutMs,
-    signal,
-    sleep: pause,
-    random: opts.random ?? Math.random,
-    onRetry: () => tally.countRetry(),
-  });
+  const run = startRun(opts);
+  const { signal, open, tally, cells } = run;
+  checkIdentities(run.lanes);
+  // Batches a killed run left: polled, never submitted again (docs/batch.md#resume).
+  for (const lane of run.lanes.values())
+    for (const record of run.store.openBatches(run.suiteHash, lane.identity)) open.found(record, lane);
 
-  const open = new OpenBatches(tally.batches, wait, opts.pollMs);
-  const identities = new Map<string, string>();
-  for (const lane of lanes.values()) {
-    const other = identities.get(lane.identity);
-    if (other !== undefined)
-      throw new Error(`models "${other}" and "${lane.label}" share the identity ${lane.identity}`);
-    identities.set(lane.identity, lane.label);
-    // Batches a killed run left: polled, never submitted again (docs/batch.md#resume).
-    for (const record of store.openBatches(suite.hash, lane.identity)) open.found(record, lane);
-  }
-
-  const filling = new Map<string, Filling>();
-  const empty = (): Filling => ({ items: [], cells: [], byKey: new Map(), bytes: 0 });
-  const limitsOf = (lane: BatchLane) => ({
-    maxRequests: Math.min(lane.api.limits.maxRequests, opts.maxRequests ?? Number.POSITIVE_INFINITY),
-    maxBytes: lane.api.limits.maxBytes,
-  });
-
-  const submit = async (lane: BatchLane): Promise<void> => {
-    const batch = filling.get(lane.label);
-    if (!batch || batch.items.length === 0) return;
-    filling.delete(lane.label);
-    const submittedAt = new Date().toISOString();
-    const recorded = (ids: { providerId?: string; inputRef?: string }) =>
-      store.recordBatch({
-        ...ids,
-        modelIdentity: lane.identity,
-        suiteHash: suite.hash,
-        runId,
-        cells: batch.cells,
-      });
-    // Recorded once the provider holds the input: a lost answer or a kill from here on finds the
-    // batch made over it again rather than making a second (docs/batch.md#resume).
-    let uploaded: BatchRecord | undefined;
-    const onInput = (inputRef: string) => {
-      uploaded = recorded({ inputRef });
-    };
-    let providerId: string;
-    try {
-      tally.calls += batch.items.length;
-      providerId = await call.submission((s) =>
-        uploaded?.inputRef !== undefined && lane.api.resubmit
-          ? lane.api.resubmit(uploaded.inputRef, { signal: s })
-          : lane.api.submit(batch.items, { signal: s, onInput }),
-      );
-    } catch (error) {
-      if (signal.aborted) return; // its cells stay pending (an uploaded batch is made by the next run)
-      // Refused (auth, a bad request, retries spent): each cell fails with the reason.
-      const err = toCellError(error);
-      const attempts = [{ attempt: 1, startedAt: submittedAt, outcome: err.kind, message: err.message }];
-      for (const c of batch.cells) cellWriter.failed(lane, c, err, attempts);
-      cellWriter.flush();
-      if (uploaded) store.endBatch(uploaded.id, 'failed', err.message);
-      tally.emit();
-      return;
-    }
-    let record: BatchRecord;
-    if (uploaded) {
-      store.markBatchSubmitted(uploaded.id, providerId);
-      record = { ...uploaded, providerId, state: 'submitted' };
-    } else record = recorded({ providerId });
-    open.submitted(record, lane);
-    tally.emit();
-  };
-
-  /** Adds a cell to its lane's batch, submitting the batch first when the cell would not fit. */
-  const enqueue = async (lane: BatchLane, c: BatchCell): Promise<void> => {
-    let batch = filling.get(lane.label) ?? empty();
-    filling.set(lane.label, batch);
-    const shared = cache ? batch.byKey.get(c.key) : undefined;
-    if (shared !== undefined) {
-      batch.cells.push({ ...c, customId: shared });
-      return;
-    }
-    let bytes: number;
-    try {
-      bytes = lane.api.size({ customId: String(batch.items.length), request: c.request });
-    } catch (error) {
-      // A request the provider cannot take (a raw prompt): the cell fails, as its call would.
-      const err = toCellError(error);
-      const startedAt = new Date().toISOString();
-      cellWriter.failed(lane, c, err, [{ attempt: 1, startedAt, outcome: err.kind, message: err.message }]);
-      tally.emit();
-      return;
-    }
-    const limits = limitsOf(lane);
-    if (batch.items.length >= limits.maxRequests || batch.bytes + bytes > limits.maxBytes) {
-      await submit(lane);
-      batch = empty();
-      filling.set(lane.label, batch);
-    }
-    const customId = `r${batch.items.length}`;
-    batch.items.push({ customId, request: c.request });
-    batch.cells.push({ ...c, customId });
-    batch.byKey.set(c.key, customId);
-    batch.bytes += bytes;
-  };
+  const queue = new BatchQueue(run, opts.maxRequests);
 
   const made = async (b: OpenBatch): Promise<void> => {
     const { inputRef } = b.record;
     const resubmit = b.lane.api.resubmit;
     if (inputRef === undefined || !resubmit)
       throw new Error(`batch ${b.record.id} has neither a provider id nor an input to make it from`);
-    const providerId = await call.submission((s) => resubmit(inputRef, { signal: s }));
-    store.markBatchSubmitted(b.record.id, providerId);
+    const providerId = await run.call.submission((s) => resubmit(inputRef, { signal: s }));
+    run.store.markBatchSubmitted(b.record.id, providerId);
     b.record = { ...b.record, providerId, state: 'submitted' };
   };
 
   /** Stores an ended batch's answers; the cells it left unanswered are asked again or failed. */
   const resubmitted = new Map<string, number>();
   const collect = async (b: OpenBatch, status: BatchStatus): Promise<void> => {
+    const { store } = run;
     const { record, lane } = b;
     const latencyMs = Date.now() - Date.parse(record.submittedAt);
     const answered = new Set<string>();
     if (status.state === 'ended') {
-      const outcomes = await call.query(async (s) => {
+      const outcomes = await run.call.query(async (s) => {
         // Read whole before anything is written: a download cut off is read again from the start.
         const all: BatchOutcome[] = [];
         for await (const o of lane.api.results(record.providerId as string, { signal: s })) all.push(o);
@@ -204,12 +93,13 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
         answered.add(o.customId);
         for (const c of store.batchCells(record.id, o.customId)) {
           // Stored by an earlier collection that was cut short.
-          if (cache && store.doneCellKey(suite.hash, lane.identity, c.testId, c.repeat) === c.key) continue;
+          if (run.cache && store.doneCellKey(run.suiteHash, lane.identity, c.testId, c.repeat) === c.key)
+            continue;
           const started = { attempt: 1, startedAt: record.submittedAt, latencyMs };
-          if (o.ok) cellWriter.done(lane, c, o.result, [{ ...started, outcome: 'ok' }], latencyMs);
+          if (o.ok) cells.done(lane, c, o.result, [{ ...started, outcome: 'ok' }], latencyMs);
           else {
             const err = toCellError(o.error);
-            cellWriter.failed(lane, c, err, [{ ...started, outcome: err.kind, message: err.message }]);
+            cells.failed(lane, c, err, [{ ...started, outcome: err.kind, message: err.message }]);
           }
         }
       }
@@ -219,14 +109,14 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
     for (const c of left) {
       if (status.state === 'failed') {
         const err: CellError = { kind: 'client', message: `${lane.identity}: ${status.message}` };
-        cellWriter.failed(lane, c, err, [
+        cells.failed(lane, c, err, [
           { attempt: 1, startedAt: record.submittedAt, latencyMs, outcome: err.kind, message: err.message },
         ]);
-      } else if (again < opts.maxRetries) await enqueue(lane, c);
+      } else if (again < opts.maxRetries) await queue.add(lane, c);
       // Else it stays pending: a later run asks again.
     }
     if (left.length > 0 && status.state !== 'failed') resubmitted.set(lane.label, again + 1);
-    cellWriter.flush();
+    cells.flush();
     store.endBatch(record.id, status.state === 'failed' ? 'failed' : 'collected', status.message);
     tally.batches.ended++;
     tally.emit();
@@ -234,36 +124,9 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
 
   try {
     tally.emit();
-    // Read the cells: stored ones are counted, the rest fill batches.
-    let read = 0;
-    for (const cell of opts.cells) {
-      // A long run of stored cells (a warm re-run) lets timers and a Ctrl-C in now and then.
-      if (++read % PUMP_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
-      if (signal.aborted) break;
-      const lane = lanes.get(cell.model);
-      if (!lane) throw new Error(`no batch lane for model "${cell.model}"`);
-      const key = cacheKey(lane.identity, cell.request, cell.repeat);
-      if (cache && store.doneCellKey(suite.hash, lane.identity, cell.testId, cell.repeat) === key) {
-        tally.countCached();
-        continue;
-      }
-      if (cache && store.hasResponse(key)) {
-        cellWriter.cached(lane, cell, key);
-        continue;
-      }
-      // Its answer is on its way in a batch found open: counted when that batch is collected.
-      if (store.cellInOpenBatch(suite.hash, lane.identity, cell.testId, cell.repeat, key)) continue;
-      await enqueue(lane, {
-        customId: '',
-        testId: cell.testId,
-        model: cell.model,
-        repeat: cell.repeat,
-        key,
-        request: cell.request,
-      });
-    }
-    cellWriter.flush();
-    if (!signal.aborted) for (const lane of lanes.values()) await submit(lane);
+    await readCells(run, queue, opts.cells);
+    cells.flush();
+    if (!signal.aborted) await queue.submitAll();
     tally.emit();
 
     // Poll until every batch is collected (or the run is stopped: they stay open in the store).
@@ -278,7 +141,7 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
           // A killed run's batch whose input the provider holds: the batch made over it, or one made now.
           if (b.record.providerId === undefined) await made(b);
           const id = b.record.providerId as string;
-          status = await call.query((s) => b.lane.api.status(id, { signal: s }));
+          status = await run.call.query((s) => b.lane.api.status(id, { signal: s }));
         } catch (error) {
           if (signal.aborted) break;
           open.unreachable(b, 'polled', error);
@@ -297,14 +160,85 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
         open.collected(b);
       }
       if (signal.aborted) break;
-      for (const lane of lanes.values()) await submit(lane);
+      await queue.submitAll();
       const next = Math.min(...open.due().map((b) => b.dueAt));
-      if (Number.isFinite(next)) await pause(Math.max(0, next - performance.now()), signal).catch(() => {});
+      if (Number.isFinite(next))
+        await run.sleep(Math.max(0, next - performance.now()), signal).catch(() => {});
     }
   } finally {
-    cellWriter.flush();
+    cells.flush();
   }
-  if (!signal.aborted) open.noteStillOpen(lanes.values());
+  if (!signal.aborted) open.noteStillOpen(run.lanes.values());
   tally.emit();
   return tally.summary(signal.aborted, open.notes);
+}
+
+function startRun(opts: RunBatchesOptions): BatchRun {
+  const signal = opts.signal ?? new AbortController().signal;
+  const pause = opts.sleep ?? sleep;
+  const wait = opts.wait ?? true;
+  const tally = new BatchTally(opts.total, opts.onProgress);
+  return {
+    store: opts.store,
+    suiteHash: opts.suite.hash,
+    runId: opts.runId,
+    lanes: opts.lanes,
+    cache: opts.cache ?? true,
+    maxRetries: opts.maxRetries,
+    signal,
+    sleep: pause,
+    call: providerCalls({
+      maxRetries: opts.maxRetries,
+      timeoutMs: opts.timeoutMs,
+      signal,
+      sleep: pause,
+      random: opts.random ?? Math.random,
+      onRetry: () => tally.countRetry(),
+    }),
+    tally,
+    cells: new CellWriter(opts.store, opts.suite.hash, opts.runId, tally),
+    open: new OpenBatches(tally.batches, wait, opts.pollMs),
+  };
+}
+
+function checkIdentities(lanes: ReadonlyMap<string, BatchLane>): void {
+  const identities = new Map<string, string>();
+  for (const lane of lanes.values()) {
+    const other = identities.get(lane.identity);
+    if (other !== undefined)
+      throw new Error(`models "${other}" and "${lane.label}" share the identity ${lane.identity}`);
+    identities.set(lane.identity, lane.label);
+  }
+}
+
+/** Reads the cells in run order: stored ones are counted, the rest fill batches. */
+async function readCells(run: BatchRun, queue: BatchQueue, cells: Iterable<Cell>): Promise<void> {
+  const { store, suiteHash, cache, signal } = run;
+  let read = 0;
+  for (const cell of cells) {
+    // A long run of stored cells (a warm re-run) lets timers and a Ctrl-C in now and then.
+    if (++read % PUMP_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (signal.aborted) break;
+    const lane = run.lanes.get(cell.model);
+    if (!lane) throw new Error(`no batch lane for model "${cell.model}"`);
+    const key = cacheKey(lane.identity, cell.request, cell.repeat);
+    if (cache && store.doneCellKey(suiteHash, lane.identity, cell.testId, cell.repeat) === key) {
+      run.tally.countCached();
+      continue;
+    }
+    if (cache && store.hasResponse(key)) {
+      run.cells.cached(lane, cell, key);
+      continue;
+    }
+    // Its answer is on its way in a batch found open: counted when that batch is collected.
+    if (store.cellInOpenBatch(suiteHash, lane.identity, cell.testId, cell.repeat, key)) continue;
+    await queue.add(lane, {
+      customId: '',
+      testId: cell.testId,
+      model: cell.model,
+      repeat: cell.repeat,
+      key,
+      request: cell.request,
+    });
+  }
 }
