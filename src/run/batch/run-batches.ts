@@ -1,14 +1,15 @@
-import type { BatchOutcome, BatchStatus } from '../../models/types.js';
 import type { Store } from '../../store/store.js';
 import { cacheKey } from '../cache-key.js';
-import { type SleepFn, sleep, toCellError } from '../retry.js';
-import type { Cell, CellError, Progress, RunSummary, Suite } from '../types.js';
+import { type SleepFn, sleep } from '../retry.js';
+import type { Cell, Progress, RunSummary, Suite } from '../types.js';
 import { BatchQueue } from './batch-queue.js';
 import type { BatchRun } from './batch-run.js';
 import { BatchTally } from './batch-tally.js';
 import { CellWriter } from './cell-writer.js';
+import { BatchCollector } from './collect-batch.js';
 import type { BatchLane } from './lane.js';
-import { type OpenBatch, OpenBatches } from './open-batches.js';
+import { OpenBatches } from './open-batches.js';
+import { pollUntilCollected } from './poll-batches.js';
 import { providerCalls } from './provider-calls.js';
 
 export type { BatchLane } from './lane.js';
@@ -63,108 +64,13 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
     for (const record of run.store.openBatches(run.suiteHash, lane.identity)) open.found(record, lane);
 
   const queue = new BatchQueue(run, opts.maxRequests);
-
-  const made = async (b: OpenBatch): Promise<void> => {
-    const { inputRef } = b.record;
-    const resubmit = b.lane.api.resubmit;
-    if (inputRef === undefined || !resubmit)
-      throw new Error(`batch ${b.record.id} has neither a provider id nor an input to make it from`);
-    const providerId = await run.call.submission((s) => resubmit(inputRef, { signal: s }));
-    run.store.markBatchSubmitted(b.record.id, providerId);
-    b.record = { ...b.record, providerId, state: 'submitted' };
-  };
-
-  /** Stores an ended batch's answers; the cells it left unanswered are asked again or failed. */
-  const resubmitted = new Map<string, number>();
-  const collect = async (b: OpenBatch, status: BatchStatus): Promise<void> => {
-    const { store } = run;
-    const { record, lane } = b;
-    const latencyMs = Date.now() - Date.parse(record.submittedAt);
-    const answered = new Set<string>();
-    if (status.state === 'ended') {
-      const outcomes = await run.call.query(async (s) => {
-        // Read whole before anything is written: a download cut off is read again from the start.
-        const all: BatchOutcome[] = [];
-        for await (const o of lane.api.results(record.providerId as string, { signal: s })) all.push(o);
-        return all;
-      });
-      for (const o of outcomes) {
-        if (!o.ok && 'missing' in o) continue;
-        answered.add(o.customId);
-        for (const c of store.batchCells(record.id, o.customId)) {
-          // Stored by an earlier collection that was cut short.
-          if (run.cache && store.doneCellKey(run.suiteHash, lane.identity, c.testId, c.repeat) === c.key)
-            continue;
-          const started = { attempt: 1, startedAt: record.submittedAt, latencyMs };
-          if (o.ok) cells.done(lane, c, o.result, [{ ...started, outcome: 'ok' }], latencyMs);
-          else {
-            const err = toCellError(o.error);
-            cells.failed(lane, c, err, [{ ...started, outcome: err.kind, message: err.message }]);
-          }
-        }
-      }
-    }
-    const left = store.batchCells(record.id).filter((c) => !answered.has(c.customId));
-    const again = resubmitted.get(lane.label) ?? 0;
-    for (const c of left) {
-      if (status.state === 'failed') {
-        const err: CellError = { kind: 'client', message: `${lane.identity}: ${status.message}` };
-        cells.failed(lane, c, err, [
-          { attempt: 1, startedAt: record.submittedAt, latencyMs, outcome: err.kind, message: err.message },
-        ]);
-      } else if (again < opts.maxRetries) await queue.add(lane, c);
-      // Else it stays pending: a later run asks again.
-    }
-    if (left.length > 0 && status.state !== 'failed') resubmitted.set(lane.label, again + 1);
-    cells.flush();
-    store.endBatch(record.id, status.state === 'failed' ? 'failed' : 'collected', status.message);
-    tally.batches.ended++;
-    tally.emit();
-  };
-
   try {
     tally.emit();
     await readCells(run, queue, opts.cells);
     cells.flush();
     if (!signal.aborted) await queue.submitAll();
     tally.emit();
-
-    // Poll until every batch is collected (or the run is stopped: they stay open in the store).
-    // Not waiting, batches found open are polled once (what has ended is collected), new ones never.
-    while (open.due().length > 0 && !signal.aborted) {
-      for (const b of open.all()) {
-        if (signal.aborted) break;
-        if (b.dueAt > performance.now()) continue;
-        open.polling(b);
-        let status: BatchStatus;
-        try {
-          // A killed run's batch whose input the provider holds: the batch made over it, or one made now.
-          if (b.record.providerId === undefined) await made(b);
-          const id = b.record.providerId as string;
-          status = await run.call.query((s) => b.lane.api.status(id, { signal: s }));
-        } catch (error) {
-          if (signal.aborted) break;
-          open.unreachable(b, 'polled', error);
-          continue;
-        }
-        open.answered(b, status.finished);
-        tally.emit();
-        if (status.state === 'running') continue;
-        try {
-          await collect(b, status);
-        } catch (error) {
-          if (signal.aborted) break;
-          open.unreachable(b, 'collected', error);
-          continue;
-        }
-        open.collected(b);
-      }
-      if (signal.aborted) break;
-      await queue.submitAll();
-      const next = Math.min(...open.due().map((b) => b.dueAt));
-      if (Number.isFinite(next))
-        await run.sleep(Math.max(0, next - performance.now()), signal).catch(() => {});
-    }
+    await pollUntilCollected(run, queue, new BatchCollector(run, queue));
   } finally {
     cells.flush();
   }
