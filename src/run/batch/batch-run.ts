@@ -1,0 +1,27 @@
+import type { Store } from '../../store/store.js';
+import type { SleepFn } from '../retry.js';
+import type { BatchTally } from './batch-tally.js';
+import type { CellWriter } from './cell-writer.js';
+import type { BatchLane } from './lane.js';
+import type { OpenBatches } from './open-batches.js';
+import type { ProviderCalls } from './provider-calls.js';
+
+/** What the steps of one `runBatches` share. */
+export interface BatchRun {
+  store: Store;
+  suiteHash: string;
+  runId: string;
+  /** By label (Cell.model). */
+  lanes: ReadonlyMap<string, BatchLane>;
+  /** Cells stored already, or whose request's answer is, are not asked again. */
+  cache: boolean;
+  /** How many times the requests an expired or cancelled batch left unanswered are submitted again. */
+  maxRetries: number;
+  /** Stops polling: open batches stay open in the store. */
+  signal: AbortSignal;
+  sleep: SleepFn;
+  call: ProviderCalls;
+  tally: BatchTally;
+  cells: CellWriter;
+  open: OpenBatches;
+}
