@@ -19,6 +19,14 @@ import {
   tokenizePrompt,
 } from './gguf-prompt.js';
 import {
+  DEFAULT_MAX_TOKENS,
+  type GenerateParams,
+  MAX_TOP_LOGPROBS,
+  raiseContext,
+  validateGenerate,
+  validateMessages,
+} from './gguf-request.js';
+import {
   LOGPROB_FLOOR,
   logprobOf,
   sampleToken,
@@ -26,6 +34,7 @@ import {
   summarize,
   topTokens,
 } from './gguf-sampling.js';
+import { SequencePool } from './gguf-sequences.js';
 import { acquireModel, type ModelLease, modelFingerprint } from './llama.js';
 import type {
   CallOptions,
@@ -67,8 +76,6 @@ export interface GgufProviderSettings {
   sequences?: number;
 }
 
-export const DEFAULT_MAX_TOKENS = 256;
-export const MAX_TOP_LOGPROBS = 20;
 const DEFAULT_CONTEXT_CAP = 4096;
 
 export const GGUF_CAPABILITIES: Capabilities = {
@@ -518,76 +525,6 @@ export class GgufProvider implements ModelProvider {
   }
 }
 
-interface GenerateParams {
-  temperature: number;
-  topP: number;
-  seed: number;
-  maxTokens: number;
-  stop: string[];
-  wantTokens: boolean;
-  topK: number;
-}
-
-function validateMessages(messages: unknown): asserts messages is GenerateRequest['messages'] {
-  if (!Array.isArray(messages) || messages.length === 0) {
-    throw new ProviderError('client', 'messages must be a non-empty array (or pass rawPrompt)');
-  }
-  for (const [i, m] of messages.entries()) {
-    const message = m as { role?: unknown; content?: unknown } | null;
-    if (!message || !['system', 'user', 'assistant'].includes(message.role as string)) {
-      throw new ProviderError('client', `messages[${i}].role must be system, user or assistant`);
-    }
-    if (typeof message.content !== 'string')
-      throw new ProviderError('client', `messages[${i}].content must be a string`);
-  }
-}
-
-function validateGenerate(request: GenerateRequest): GenerateParams {
-  const temperature = request.temperature ?? 0;
-  if (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature < 0) {
-    throw new ProviderError(
-      'client',
-      `temperature must be a number >= 0, got ${String(request.temperature)}`,
-    );
-  }
-  const topP = request.topP ?? 1;
-  if (typeof topP !== 'number' || !(topP > 0 && topP <= 1)) {
-    throw new ProviderError('client', `topP must be in (0, 1], got ${String(request.topP)}`);
-  }
-  const maxTokens = request.maxTokens ?? DEFAULT_MAX_TOKENS;
-  if (!Number.isInteger(maxTokens) || maxTokens < 1) {
-    throw new ProviderError(
-      'client',
-      `maxTokens must be a positive integer, got ${String(request.maxTokens)}`,
-    );
-  }
-  const stop = request.stop ?? [];
-  if (!Array.isArray(stop) || stop.some((s) => typeof s !== 'string' || s === '')) {
-    throw new ProviderError('client', 'stop must be an array of non-empty strings');
-  }
-  const topK = request.topLogprobs ?? 0;
-  if (!Number.isInteger(topK) || topK < 0 || topK > MAX_TOP_LOGPROBS) {
-    throw new ProviderError(
-      'client',
-      `topLogprobs must be an integer from 0 to ${MAX_TOP_LOGPROBS}, got ${String(request.topLogprobs)}`,
-    );
-  }
-  if (request.seed !== undefined && !Number.isFinite(request.seed)) {
-    throw new ProviderError('client', `seed must be a finite number, got ${String(request.seed)}`);
-  }
-  // Without a seed, sampling at temperature > 0 draws a fresh one, as OpenAI does; pass a seed to reproduce.
-  const seed = request.seed ?? Math.floor(Math.random() * 2 ** 32);
-  return {
-    temperature,
-    topP,
-    seed,
-    maxTokens,
-    stop,
-    wantTokens: request.logprobs === true || topK > 0,
-    topK,
-  };
-}
-
 /**
  * The log-prob entry of a generated token: its log-prob is a lookup, the entropy one pass over the
  * distribution, and the top k its first entries (llama.cpp sorts it).
@@ -709,12 +646,6 @@ function heldForTokenStop(tokens: readonly Token[], stops: readonly Token[][]): 
   return held;
 }
 
-/** How to give a request more room: the context rounded up to a power of two, in either spec form. */
-function raiseContext(tokens: number): string {
-  const ctx = 2 ** Math.ceil(Math.log2(tokens));
-  return `raise the context with ?ctx=${ctx} on the model spec (gguf:FILE.gguf?ctx=${ctx}) or contextSize: ${ctx} on the model in waver.yaml`;
-}
-
 function findStop(text: string, stops: readonly string[], from: number): number | undefined {
   let best: number | undefined;
   for (const stop of stops) {
@@ -724,26 +655,4 @@ function findStop(text: string, stops: readonly string[], from: number): number 
   return best;
 }
 
-/** A fixed set of sequences handed out one request at a time, first come first served. */
-class SequencePool {
-  readonly #free: LlamaContextSequence[];
-  readonly #waiting: ((sequence: LlamaContextSequence) => void)[] = [];
-
-  constructor(sequences: LlamaContextSequence[]) {
-    this.#free = sequences;
-  }
-
-  async use<T>(work: (sequence: LlamaContextSequence) => Promise<T>): Promise<T> {
-    const sequence =
-      this.#free.pop() ?? (await new Promise<LlamaContextSequence>((resolve) => this.#waiting.push(resolve)));
-    try {
-      return await work(sequence);
-    } finally {
-      const next = this.#waiting.shift();
-      if (next) next(sequence);
-      else this.#free.push(sequence);
-    }
-  }
-}
-
-export { LOGPROB_FLOOR };
+export { DEFAULT_MAX_TOKENS, LOGPROB_FLOOR, MAX_TOP_LOGPROBS };
