@@ -10,6 +10,8 @@ import {
 } from 'node-llama-cpp';
 import { ProviderError } from './errors.js';
 import { EventQueue } from './event-queue.js';
+import { IncrementalDecoder } from './gguf-decoder.js';
+import { DeltaSender } from './gguf-deltas.js';
 import {
   type ChatTemplateSetting,
   createPromptFormat,
@@ -35,6 +37,7 @@ import {
   topTokens,
 } from './gguf-sampling.js';
 import { SequencePool } from './gguf-sequences.js';
+import { cutAtStop, StopFinder, type StopHit } from './gguf-stops.js';
 import { acquireModel, type ModelLease, modelFingerprint } from './llama.js';
 import type {
   CallOptions,
@@ -368,35 +371,21 @@ export class GgufProvider implements ModelProvider {
     onDelta?: (text: string, tokens: TokenLogprob[]) => void,
   ): Promise<GenerateResult> {
     const model = this.#model;
-    const { temperature, topP, stop, wantTokens, topK } = params;
+    const { temperature, topP, wantTokens, topK } = params;
     // Room left in the context caps the answer; the sequence never shifts (that would change the prompt).
     const limit = Math.min(params.maxTokens, this.contextSize - prompt.length);
     const random = temperature > 0 ? seededRandom(params.seed) : undefined;
     const needDistribution = wantTokens || random !== undefined;
     const decoder = new IncrementalDecoder(model, prompt.slice(-8));
-    const triggers = this.#format.stopTriggers.map((trigger) => triggerMatcher(model, trigger));
-    const textStops = [...stop, ...triggers.flatMap((t) => (t.text === undefined ? [] : [t.text]))];
-    const tokenStops = triggers.flatMap((t) => (t.tokens === undefined ? [] : [t.tokens]));
-    const longestStop = Math.max(0, ...textStops.map((s) => s.length));
+    const stops = new StopFinder(model, params.stop, this.#format.stopTriggers);
 
     const generated: Token[] = [];
+    // offsets[i]: where the text of generated token i begins.
     const offsets: number[] = [];
     const entries: TokenLogprob[] = [];
+    const deltas = onDelta ? new DeltaSender(onDelta, entries) : undefined;
     let finishReason: FinishReason = 'length';
-    let stopAt: number | undefined;
-    let dropTail = 0;
-    let searchFrom = 0;
-    // Streaming: nothing sent is taken back, so text that may still become a stop string (and
-    // tokens that may still become a stop-token sequence) waits until it cannot. The deltas thus
-    // spell exactly the text and tokens of the result.
-    let sentChars = 0;
-    let sentTokens = 0;
-    const send = (text: string, upTo: number, tokenCount: number) => {
-      if (!onDelta || (upTo <= sentChars && tokenCount <= sentTokens)) return;
-      onDelta(text.slice(sentChars, upTo), entries.slice(sentTokens, tokenCount));
-      sentChars = upTo;
-      sentTokens = tokenCount;
-    };
+    let hit: StopHit | undefined;
 
     const iterator = sequence.evaluateWithMetadata(
       prompt,
@@ -421,22 +410,9 @@ export class GgufProvider implements ModelProvider {
         decoder.push(token);
 
         // What decides the next step comes first: stops and the limit need only the token.
-        let stopped = false;
-        const tokenStop = tokenStops.find((tokens) => endsWith(generated, tokens));
-        if (tokenStop) {
-          finishReason = 'stop';
-          dropTail = tokenStop.length;
-          stopped = true;
-        } else if (textStops.length > 0 && decoder.text.length > searchFrom) {
-          const hit = findStop(decoder.text, textStops, Math.max(0, searchFrom - longestStop + 1));
-          searchFrom = decoder.text.length;
-          if (hit !== undefined) {
-            finishReason = 'stop';
-            stopAt = hit;
-            stopped = true;
-          }
-        }
-        const last = stopped || generated.length >= limit;
+        hit = stops.find(generated, decoder.text);
+        if (hit) finishReason = 'stop';
+        const last = hit !== undefined || generated.length >= limit;
         const next = last ? undefined : iterator.next(token);
         // Awaited below; until then a failure of the next step must not count as unhandled.
         next?.catch(() => {});
@@ -446,16 +422,8 @@ export class GgufProvider implements ModelProvider {
           if (next) await whileDecoding();
           entries.push(logprobEntry(model, probabilities, token, previous, topK));
         }
-        if (onDelta && !stopped) {
-          const held = heldForTokenStop(generated, tokenStops);
-          const safe = Math.min(
-            decoder.text.length - heldForTextStop(decoder.text, textStops),
-            offsets[generated.length - held] ?? decoder.text.length,
-          );
-          let count = sentTokens;
-          while (count < entries.length && (offsets[count] as number) < safe) count++;
-          send(decoder.text, safe, count);
-        }
+        if (deltas && !hit)
+          deltas.sendBefore(decoder.text, stops.safeEnd(generated, decoder.text, offsets), offsets);
         if (!next) break;
         step = await next;
       }
@@ -464,17 +432,7 @@ export class GgufProvider implements ModelProvider {
       await iterator.return();
     }
 
-    let text: string;
-    let kept = generated.length;
-    if (stopAt !== undefined) {
-      text = decoder.text.slice(0, stopAt);
-      kept = offsets.filter((offset) => offset < stopAt).length;
-    } else if (dropTail > 0) {
-      kept = generated.length - dropTail;
-      text = decoder.text.slice(0, offsets[kept] ?? decoder.text.length);
-    } else {
-      text = decoder.finish();
-    }
+    const { text, kept } = cutAtStop(hit, decoder, offsets, generated.length);
     const result: GenerateResult = {
       text,
       finishReason,
@@ -482,7 +440,7 @@ export class GgufProvider implements ModelProvider {
       responseModel: basename(this.modelId),
     };
     if (wantTokens) result.tokens = entries.slice(0, kept);
-    send(text, text.length, wantTokens ? kept : 0);
+    deltas?.send(text, text.length, wantTokens ? kept : 0);
     return result;
   }
 
@@ -567,92 +525,6 @@ function toProviderError(error: unknown, during: string): ProviderError {
   return new ProviderError('server', `llama.cpp failed during ${during}: ${errorText(error)}`, {
     cause: error,
   });
-}
-
-/**
- * Turns generated tokens into text as they come. A token that ends inside a multi-byte UTF-8
- * character is held back until the character completes, so the text never contains a half
- * character (U+FFFD) that the whole sequence would not.
- */
-class IncrementalDecoder {
-  text = '';
-  readonly #model: LlamaModel;
-  readonly #history: Token[];
-  #pending: Token[] = [];
-
-  constructor(model: LlamaModel, context: Token[]) {
-    this.#model = model;
-    this.#history = context.slice();
-  }
-
-  push(token: Token): void {
-    this.#pending.push(token);
-    const piece = this.#model.detokenize(this.#pending, false, this.#history.slice(-8));
-    if (piece.endsWith('\uFFFD') && this.#pending.length < 4 && !this.#model.isSpecialToken(token)) return;
-    this.#commit(piece);
-  }
-
-  finish(): string {
-    if (this.#pending.length > 0)
-      this.#commit(this.#model.detokenize(this.#pending, false, this.#history.slice(-8)));
-    return this.text;
-  }
-
-  #commit(piece: string): void {
-    this.text += piece;
-    this.#history.push(...this.#pending);
-    this.#pending = [];
-  }
-}
-
-function triggerMatcher(model: LlamaModel, trigger: LlamaText): { text?: string; tokens?: Token[] } {
-  const plain = trigger.values.every((value) => typeof value === 'string');
-  if (plain) return { text: trigger.toString() };
-  return { tokens: trigger.tokenize(model.tokenizer, 'trimLeadingSpace') };
-}
-
-function endsWith(tokens: readonly Token[], tail: readonly Token[]): boolean {
-  if (tail.length === 0 || tail.length > tokens.length) return false;
-  for (let i = 1; i <= tail.length; i++)
-    if (tokens[tokens.length - i] !== tail[tail.length - i]) return false;
-  return true;
-}
-
-/** How many characters at the end of `text` could be the start of a stop string. */
-function heldForTextStop(text: string, stops: readonly string[]): number {
-  let held = 0;
-  for (const stop of stops) {
-    for (let k = Math.min(stop.length - 1, text.length); k > held; k--) {
-      if (text.endsWith(stop.slice(0, k))) {
-        held = k;
-        break;
-      }
-    }
-  }
-  return held;
-}
-
-/** How many tokens at the end of `tokens` could be the start of a stop-token sequence. */
-function heldForTokenStop(tokens: readonly Token[], stops: readonly Token[][]): number {
-  let held = 0;
-  for (const stop of stops) {
-    for (let k = Math.min(stop.length - 1, tokens.length); k > held; k--) {
-      if (endsWith(tokens, stop.slice(0, k))) {
-        held = k;
-        break;
-      }
-    }
-  }
-  return held;
-}
-
-function findStop(text: string, stops: readonly string[], from: number): number | undefined {
-  let best: number | undefined;
-  for (const stop of stops) {
-    const at = text.indexOf(stop, from);
-    if (at >= 0 && (best === undefined || at < best)) best = at;
-  }
-  return best;
 }
 
 export { DEFAULT_MAX_TOKENS, LOGPROB_FLOOR, MAX_TOP_LOGPROBS };
