@@ -28,14 +28,7 @@ import {
   validateGenerate,
   validateMessages,
 } from './gguf-request.js';
-import {
-  LOGPROB_FLOOR,
-  logprobOf,
-  sampleToken,
-  seededRandom,
-  summarize,
-  topTokens,
-} from './gguf-sampling.js';
+import { LOGPROB_FLOOR, logprobEntry, sampleToken, seededRandom } from './gguf-sampling.js';
 import { SequencePool } from './gguf-sequences.js';
 import { cutAtStop, StopFinder, type StopHit } from './gguf-stops.js';
 import { acquireModel, type ModelLease, modelFingerprint } from './llama.js';
@@ -93,6 +86,32 @@ export const GGUF_CAPABILITIES: Capabilities = {
 /** Loads a GGUF in process (one shared llama.cpp binding and model cache per process) and wraps it as a provider. */
 export async function createGgufProvider(settings: GgufProviderSettings): Promise<GgufProvider> {
   const { modelPath } = settings;
+  const { sequences, threads } = checkSettings(settings);
+  const [fingerprint, lease] = await Promise.all([
+    modelFingerprint(modelPath),
+    acquireModel(modelPath).catch((error: unknown) => {
+      throw new ProviderError('client', `cannot load GGUF model ${modelPath}: ${errorText(error)}`, {
+        cause: error,
+      });
+    }),
+  ]);
+  try {
+    const { model } = lease;
+    const format = createPromptFormat(model, settings.chatTemplate ?? 'auto', basename(modelPath));
+    const contextSize = settings.contextSize ?? Math.min(model.trainContextSize, DEFAULT_CONTEXT_CAP);
+    const context = await openContext(model, modelPath, { contextSize, sequences, threads });
+    const template = format.mode === 'model' ? `model:${format.templateHash}` : 'raw';
+    const identity = `gguf:${basename(modelPath)}#${fingerprint}?template=${template}&ctx=${contextSize}`;
+    return new GgufProvider({ settings, lease, context, contextSize, format, identity });
+  } catch (error) {
+    await lease.release();
+    throw error;
+  }
+}
+
+/** Refuses settings the provider cannot start with, before the model loads; the counts with their defaults. */
+function checkSettings(settings: GgufProviderSettings): { sequences: number; threads: number } {
+  const { modelPath } = settings;
   if (!existsSync(modelPath)) {
     throw new ProviderError('client', `GGUF model file not found: ${modelPath}`);
   }
@@ -112,50 +131,38 @@ export async function createGgufProvider(settings: GgufProviderSettings): Promis
   if (!(Number.isInteger(threads) && threads > 0)) {
     throw new ProviderError('client', `threads must be a positive integer, got ${settings.threads}`);
   }
+  return { sequences, threads };
+}
 
-  const [fingerprint, lease] = await Promise.all([
-    modelFingerprint(modelPath),
-    acquireModel(modelPath).catch((error: unknown) => {
-      throw new ProviderError('client', `cannot load GGUF model ${modelPath}: ${errorText(error)}`, {
-        cause: error,
-      });
-    }),
-  ]);
+/** The context every request runs in, one sequence per concurrent request. */
+async function openContext(
+  model: LlamaModel,
+  modelPath: string,
+  { contextSize, sequences, threads }: { contextSize: number; sequences: number; threads: number },
+): Promise<LlamaContext> {
   try {
-    const { model } = lease;
-    const format = createPromptFormat(model, settings.chatTemplate ?? 'auto', basename(modelPath));
-    const contextSize = settings.contextSize ?? Math.min(model.trainContextSize, DEFAULT_CONTEXT_CAP);
-    let context: LlamaContext;
-    try {
-      // The binding's thread budget caps every context's threads; a context that asks for more raises it.
-      if (threads > model.llama.maxThreads) model.llama.maxThreads = threads;
-      context = await model.createContext({
-        contextSize,
-        sequences,
-        threads,
-        // Numerics that do not depend on batch shape: with flash attention or an f16 KV cache, a
-        // prompt evaluated in one batch and the same tokens evaluated one by one differ by up to
-        // ~1e-3 nats per token on the tiny model; with neither they agree to ~1e-6. That keeps a
-        // teacher-forced score equal to the generation's own log-probs. Costs 2x KV memory.
-        flashAttention: false,
-        experimentalKvCacheKeyType: 'F32',
-        experimentalKvCacheValueType: 'F32',
-      });
-    } catch (error) {
-      throw new ProviderError(
-        'server',
-        `cannot create a ${contextSize}-token context for ${modelPath}: ${errorText(error)}`,
-        {
-          cause: error,
-        },
-      );
-    }
-    const template = format.mode === 'model' ? `model:${format.templateHash}` : 'raw';
-    const identity = `gguf:${basename(modelPath)}#${fingerprint}?template=${template}&ctx=${contextSize}`;
-    return new GgufProvider({ settings, lease, context, contextSize, format, identity });
+    // The binding's thread budget caps every context's threads; a context that asks for more raises it.
+    if (threads > model.llama.maxThreads) model.llama.maxThreads = threads;
+    return await model.createContext({
+      contextSize,
+      sequences,
+      threads,
+      // Numerics that do not depend on batch shape: with flash attention or an f16 KV cache, a
+      // prompt evaluated in one batch and the same tokens evaluated one by one differ by up to
+      // ~1e-3 nats per token on the tiny model; with neither they agree to ~1e-6. That keeps a
+      // teacher-forced score equal to the generation's own log-probs. Costs 2x KV memory.
+      flashAttention: false,
+      experimentalKvCacheKeyType: 'F32',
+      experimentalKvCacheValueType: 'F32',
+    });
   } catch (error) {
-    await lease.release();
-    throw error;
+    throw new ProviderError(
+      'server',
+      `cannot create a ${contextSize}-token context for ${modelPath}: ${errorText(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -463,11 +470,10 @@ export class GgufProvider implements ModelProvider {
       const probabilities = outputs[prompt.length - 1 + j]?.next.probabilities;
       if (!probabilities)
         throw new ProviderError('server', `llama.cpp returned no distribution at continuation token ${j}`);
-      const { total, entropy } = summarize(probabilities);
-      const lp = logprobOf(probabilities, token, total);
-      logprob += lp;
       const previous = j > 0 ? continuation.slice(Math.max(0, j - 4), j) : prompt.slice(-4);
-      tokens.push({ token: model.detokenize([token], false, previous), logprob: lp, entropy });
+      const entry = logprobEntry(model, probabilities, token, previous, 0);
+      logprob += entry.logprob;
+      tokens.push(entry);
     }
     return { logprob, tokens };
   }
@@ -481,32 +487,6 @@ export class GgufProvider implements ModelProvider {
       });
     return this.#embedding;
   }
-}
-
-/**
- * The log-prob entry of a generated token: its log-prob is a lookup, the entropy one pass over the
- * distribution, and the top k its first entries (llama.cpp sorts it).
- */
-function logprobEntry(
-  model: LlamaModel,
-  probabilities: ReadonlyMap<Token, number>,
-  token: Token,
-  context: Token[],
-  topK: number,
-): TokenLogprob {
-  const { total, entropy } = summarize(probabilities);
-  const entry: TokenLogprob = {
-    token: model.detokenize([token], false, context),
-    logprob: logprobOf(probabilities, token, total),
-    entropy,
-  };
-  if (topK > 0) {
-    entry.top = topTokens(probabilities, topK, total).map((t) => ({
-      token: t.token === token ? entry.token : model.detokenize([t.token as Token], false, context),
-      logprob: t.logprob,
-    }));
-  }
-  return entry;
 }
 
 /**
