@@ -5,6 +5,8 @@
  * llama.cpp hands back float32 probabilities (softmax of the raw logits when sampling greedily),
  * sorted from most to least likely. Sums are taken in float64 and renormalised.
  */
+import type { LlamaModel, Token } from 'node-llama-cpp';
+import type { TokenLogprob } from './types.js';
 
 /** ln of the smallest positive float32: a probability that underflowed to 0 is reported as at most this likely. */
 export const LOGPROB_FLOOR = Math.log(1.401298464324817e-45);
@@ -53,6 +55,32 @@ export function topTokens(
     if (out.length >= k) break;
   }
   return out;
+}
+
+/**
+ * The log-prob entry of a token, generated or scored: its log-prob is a lookup, the entropy one
+ * pass over the distribution, and the top k its first entries (llama.cpp sorts it).
+ */
+export function logprobEntry(
+  model: LlamaModel,
+  probabilities: ReadonlyMap<Token, number>,
+  token: Token,
+  context: Token[],
+  topK: number,
+): TokenLogprob {
+  const { total, entropy } = summarize(probabilities);
+  const entry: TokenLogprob = {
+    token: model.detokenize([token], false, context),
+    logprob: logprobOf(probabilities, token, total),
+    entropy,
+  };
+  if (topK > 0) {
+    entry.top = topTokens(probabilities, topK, total).map((t) => ({
+      token: t.token === token ? entry.token : model.detokenize([t.token as Token], false, context),
+      logprob: t.logprob,
+    }));
+  }
+  return entry;
 }
 
 /** mulberry32: a small, fast, well-mixed 32-bit PRNG; the same seed gives the same draws on every platform. */

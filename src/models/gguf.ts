@@ -10,6 +10,8 @@ import {
 } from 'node-llama-cpp';
 import { ProviderError } from './errors.js';
 import { EventQueue } from './event-queue.js';
+import { IncrementalDecoder } from './gguf-decoder.js';
+import { DeltaSender } from './gguf-deltas.js';
 import {
   type ChatTemplateSetting,
   createPromptFormat,
@@ -19,13 +21,16 @@ import {
   tokenizePrompt,
 } from './gguf-prompt.js';
 import {
-  LOGPROB_FLOOR,
-  logprobOf,
-  sampleToken,
-  seededRandom,
-  summarize,
-  topTokens,
-} from './gguf-sampling.js';
+  DEFAULT_MAX_TOKENS,
+  type GenerateParams,
+  MAX_TOP_LOGPROBS,
+  raiseContext,
+  validateGenerate,
+  validateMessages,
+} from './gguf-request.js';
+import { LOGPROB_FLOOR, logprobEntry, sampleToken, seededRandom } from './gguf-sampling.js';
+import { SequencePool } from './gguf-sequences.js';
+import { cutAtStop, StopFinder, type StopHit } from './gguf-stops.js';
 import { acquireModel, type ModelLease, modelFingerprint } from './llama.js';
 import type {
   CallOptions,
@@ -67,8 +72,6 @@ export interface GgufProviderSettings {
   sequences?: number;
 }
 
-export const DEFAULT_MAX_TOKENS = 256;
-export const MAX_TOP_LOGPROBS = 20;
 const DEFAULT_CONTEXT_CAP = 4096;
 
 export const GGUF_CAPABILITIES: Capabilities = {
@@ -82,6 +85,32 @@ export const GGUF_CAPABILITIES: Capabilities = {
 
 /** Loads a GGUF in process (one shared llama.cpp binding and model cache per process) and wraps it as a provider. */
 export async function createGgufProvider(settings: GgufProviderSettings): Promise<GgufProvider> {
+  const { modelPath } = settings;
+  const { sequences, threads } = checkSettings(settings);
+  const [fingerprint, lease] = await Promise.all([
+    modelFingerprint(modelPath),
+    acquireModel(modelPath).catch((error: unknown) => {
+      throw new ProviderError('client', `cannot load GGUF model ${modelPath}: ${errorText(error)}`, {
+        cause: error,
+      });
+    }),
+  ]);
+  try {
+    const { model } = lease;
+    const format = createPromptFormat(model, settings.chatTemplate ?? 'auto', basename(modelPath));
+    const contextSize = settings.contextSize ?? Math.min(model.trainContextSize, DEFAULT_CONTEXT_CAP);
+    const context = await openContext(model, modelPath, { contextSize, sequences, threads });
+    const template = format.mode === 'model' ? `model:${format.templateHash}` : 'raw';
+    const identity = `gguf:${basename(modelPath)}#${fingerprint}?template=${template}&ctx=${contextSize}`;
+    return new GgufProvider({ settings, lease, context, contextSize, format, identity });
+  } catch (error) {
+    await lease.release();
+    throw error;
+  }
+}
+
+/** Refuses settings the provider cannot start with, before the model loads; the counts with their defaults. */
+function checkSettings(settings: GgufProviderSettings): { sequences: number; threads: number } {
   const { modelPath } = settings;
   if (!existsSync(modelPath)) {
     throw new ProviderError('client', `GGUF model file not found: ${modelPath}`);
@@ -102,50 +131,38 @@ export async function createGgufProvider(settings: GgufProviderSettings): Promis
   if (!(Number.isInteger(threads) && threads > 0)) {
     throw new ProviderError('client', `threads must be a positive integer, got ${settings.threads}`);
   }
+  return { sequences, threads };
+}
 
-  const [fingerprint, lease] = await Promise.all([
-    modelFingerprint(modelPath),
-    acquireModel(modelPath).catch((error: unknown) => {
-      throw new ProviderError('client', `cannot load GGUF model ${modelPath}: ${errorText(error)}`, {
-        cause: error,
-      });
-    }),
-  ]);
+/** The context every request runs in, one sequence per concurrent request. */
+async function openContext(
+  model: LlamaModel,
+  modelPath: string,
+  { contextSize, sequences, threads }: { contextSize: number; sequences: number; threads: number },
+): Promise<LlamaContext> {
   try {
-    const { model } = lease;
-    const format = createPromptFormat(model, settings.chatTemplate ?? 'auto', basename(modelPath));
-    const contextSize = settings.contextSize ?? Math.min(model.trainContextSize, DEFAULT_CONTEXT_CAP);
-    let context: LlamaContext;
-    try {
-      // The binding's thread budget caps every context's threads; a context that asks for more raises it.
-      if (threads > model.llama.maxThreads) model.llama.maxThreads = threads;
-      context = await model.createContext({
-        contextSize,
-        sequences,
-        threads,
-        // Numerics that do not depend on batch shape: with flash attention or an f16 KV cache, a
-        // prompt evaluated in one batch and the same tokens evaluated one by one differ by up to
-        // ~1e-3 nats per token on the tiny model; with neither they agree to ~1e-6. That keeps a
-        // teacher-forced score equal to the generation's own log-probs. Costs 2x KV memory.
-        flashAttention: false,
-        experimentalKvCacheKeyType: 'F32',
-        experimentalKvCacheValueType: 'F32',
-      });
-    } catch (error) {
-      throw new ProviderError(
-        'server',
-        `cannot create a ${contextSize}-token context for ${modelPath}: ${errorText(error)}`,
-        {
-          cause: error,
-        },
-      );
-    }
-    const template = format.mode === 'model' ? `model:${format.templateHash}` : 'raw';
-    const identity = `gguf:${basename(modelPath)}#${fingerprint}?template=${template}&ctx=${contextSize}`;
-    return new GgufProvider({ settings, lease, context, contextSize, format, identity });
+    // The binding's thread budget caps every context's threads; a context that asks for more raises it.
+    if (threads > model.llama.maxThreads) model.llama.maxThreads = threads;
+    return await model.createContext({
+      contextSize,
+      sequences,
+      threads,
+      // Numerics that do not depend on batch shape: with flash attention or an f16 KV cache, a
+      // prompt evaluated in one batch and the same tokens evaluated one by one differ by up to
+      // ~1e-3 nats per token on the tiny model; with neither they agree to ~1e-6. That keeps a
+      // teacher-forced score equal to the generation's own log-probs. Costs 2x KV memory.
+      flashAttention: false,
+      experimentalKvCacheKeyType: 'F32',
+      experimentalKvCacheValueType: 'F32',
+    });
   } catch (error) {
-    await lease.release();
-    throw error;
+    throw new ProviderError(
+      'server',
+      `cannot create a ${contextSize}-token context for ${modelPath}: ${errorText(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -361,35 +378,21 @@ export class GgufProvider implements ModelProvider {
     onDelta?: (text: string, tokens: TokenLogprob[]) => void,
   ): Promise<GenerateResult> {
     const model = this.#model;
-    const { temperature, topP, stop, wantTokens, topK } = params;
+    const { temperature, topP, wantTokens, topK } = params;
     // Room left in the context caps the answer; the sequence never shifts (that would change the prompt).
     const limit = Math.min(params.maxTokens, this.contextSize - prompt.length);
     const random = temperature > 0 ? seededRandom(params.seed) : undefined;
     const needDistribution = wantTokens || random !== undefined;
     const decoder = new IncrementalDecoder(model, prompt.slice(-8));
-    const triggers = this.#format.stopTriggers.map((trigger) => triggerMatcher(model, trigger));
-    const textStops = [...stop, ...triggers.flatMap((t) => (t.text === undefined ? [] : [t.text]))];
-    const tokenStops = triggers.flatMap((t) => (t.tokens === undefined ? [] : [t.tokens]));
-    const longestStop = Math.max(0, ...textStops.map((s) => s.length));
+    const stops = new StopFinder(model, params.stop, this.#format.stopTriggers);
 
     const generated: Token[] = [];
+    // offsets[i]: where the text of generated token i begins.
     const offsets: number[] = [];
     const entries: TokenLogprob[] = [];
+    const deltas = onDelta ? new DeltaSender(onDelta, entries) : undefined;
     let finishReason: FinishReason = 'length';
-    let stopAt: number | undefined;
-    let dropTail = 0;
-    let searchFrom = 0;
-    // Streaming: nothing sent is taken back, so text that may still become a stop string (and
-    // tokens that may still become a stop-token sequence) waits until it cannot. The deltas thus
-    // spell exactly the text and tokens of the result.
-    let sentChars = 0;
-    let sentTokens = 0;
-    const send = (text: string, upTo: number, tokenCount: number) => {
-      if (!onDelta || (upTo <= sentChars && tokenCount <= sentTokens)) return;
-      onDelta(text.slice(sentChars, upTo), entries.slice(sentTokens, tokenCount));
-      sentChars = upTo;
-      sentTokens = tokenCount;
-    };
+    let hit: StopHit | undefined;
 
     const iterator = sequence.evaluateWithMetadata(
       prompt,
@@ -414,22 +417,9 @@ export class GgufProvider implements ModelProvider {
         decoder.push(token);
 
         // What decides the next step comes first: stops and the limit need only the token.
-        let stopped = false;
-        const tokenStop = tokenStops.find((tokens) => endsWith(generated, tokens));
-        if (tokenStop) {
-          finishReason = 'stop';
-          dropTail = tokenStop.length;
-          stopped = true;
-        } else if (textStops.length > 0 && decoder.text.length > searchFrom) {
-          const hit = findStop(decoder.text, textStops, Math.max(0, searchFrom - longestStop + 1));
-          searchFrom = decoder.text.length;
-          if (hit !== undefined) {
-            finishReason = 'stop';
-            stopAt = hit;
-            stopped = true;
-          }
-        }
-        const last = stopped || generated.length >= limit;
+        hit = stops.find(generated, decoder.text);
+        if (hit) finishReason = 'stop';
+        const last = hit !== undefined || generated.length >= limit;
         const next = last ? undefined : iterator.next(token);
         // Awaited below; until then a failure of the next step must not count as unhandled.
         next?.catch(() => {});
@@ -439,16 +429,8 @@ export class GgufProvider implements ModelProvider {
           if (next) await whileDecoding();
           entries.push(logprobEntry(model, probabilities, token, previous, topK));
         }
-        if (onDelta && !stopped) {
-          const held = heldForTokenStop(generated, tokenStops);
-          const safe = Math.min(
-            decoder.text.length - heldForTextStop(decoder.text, textStops),
-            offsets[generated.length - held] ?? decoder.text.length,
-          );
-          let count = sentTokens;
-          while (count < entries.length && (offsets[count] as number) < safe) count++;
-          send(decoder.text, safe, count);
-        }
+        if (deltas && !hit)
+          deltas.sendBefore(decoder.text, stops.safeEnd(generated, decoder.text, offsets), offsets);
         if (!next) break;
         step = await next;
       }
@@ -457,17 +439,7 @@ export class GgufProvider implements ModelProvider {
       await iterator.return();
     }
 
-    let text: string;
-    let kept = generated.length;
-    if (stopAt !== undefined) {
-      text = decoder.text.slice(0, stopAt);
-      kept = offsets.filter((offset) => offset < stopAt).length;
-    } else if (dropTail > 0) {
-      kept = generated.length - dropTail;
-      text = decoder.text.slice(0, offsets[kept] ?? decoder.text.length);
-    } else {
-      text = decoder.finish();
-    }
+    const { text, kept } = cutAtStop(hit, decoder, offsets, generated.length);
     const result: GenerateResult = {
       text,
       finishReason,
@@ -475,7 +447,7 @@ export class GgufProvider implements ModelProvider {
       responseModel: basename(this.modelId),
     };
     if (wantTokens) result.tokens = entries.slice(0, kept);
-    send(text, text.length, wantTokens ? kept : 0);
+    deltas?.send(text, text.length, wantTokens ? kept : 0);
     return result;
   }
 
@@ -498,11 +470,10 @@ export class GgufProvider implements ModelProvider {
       const probabilities = outputs[prompt.length - 1 + j]?.next.probabilities;
       if (!probabilities)
         throw new ProviderError('server', `llama.cpp returned no distribution at continuation token ${j}`);
-      const { total, entropy } = summarize(probabilities);
-      const lp = logprobOf(probabilities, token, total);
-      logprob += lp;
       const previous = j > 0 ? continuation.slice(Math.max(0, j - 4), j) : prompt.slice(-4);
-      tokens.push({ token: model.detokenize([token], false, previous), logprob: lp, entropy });
+      const entry = logprobEntry(model, probabilities, token, previous, 0);
+      logprob += entry.logprob;
+      tokens.push(entry);
     }
     return { logprob, tokens };
   }
@@ -516,102 +487,6 @@ export class GgufProvider implements ModelProvider {
       });
     return this.#embedding;
   }
-}
-
-interface GenerateParams {
-  temperature: number;
-  topP: number;
-  seed: number;
-  maxTokens: number;
-  stop: string[];
-  wantTokens: boolean;
-  topK: number;
-}
-
-function validateMessages(messages: unknown): asserts messages is GenerateRequest['messages'] {
-  if (!Array.isArray(messages) || messages.length === 0) {
-    throw new ProviderError('client', 'messages must be a non-empty array (or pass rawPrompt)');
-  }
-  for (const [i, m] of messages.entries()) {
-    const message = m as { role?: unknown; content?: unknown } | null;
-    if (!message || !['system', 'user', 'assistant'].includes(message.role as string)) {
-      throw new ProviderError('client', `messages[${i}].role must be system, user or assistant`);
-    }
-    if (typeof message.content !== 'string')
-      throw new ProviderError('client', `messages[${i}].content must be a string`);
-  }
-}
-
-function validateGenerate(request: GenerateRequest): GenerateParams {
-  const temperature = request.temperature ?? 0;
-  if (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature < 0) {
-    throw new ProviderError(
-      'client',
-      `temperature must be a number >= 0, got ${String(request.temperature)}`,
-    );
-  }
-  const topP = request.topP ?? 1;
-  if (typeof topP !== 'number' || !(topP > 0 && topP <= 1)) {
-    throw new ProviderError('client', `topP must be in (0, 1], got ${String(request.topP)}`);
-  }
-  const maxTokens = request.maxTokens ?? DEFAULT_MAX_TOKENS;
-  if (!Number.isInteger(maxTokens) || maxTokens < 1) {
-    throw new ProviderError(
-      'client',
-      `maxTokens must be a positive integer, got ${String(request.maxTokens)}`,
-    );
-  }
-  const stop = request.stop ?? [];
-  if (!Array.isArray(stop) || stop.some((s) => typeof s !== 'string' || s === '')) {
-    throw new ProviderError('client', 'stop must be an array of non-empty strings');
-  }
-  const topK = request.topLogprobs ?? 0;
-  if (!Number.isInteger(topK) || topK < 0 || topK > MAX_TOP_LOGPROBS) {
-    throw new ProviderError(
-      'client',
-      `topLogprobs must be an integer from 0 to ${MAX_TOP_LOGPROBS}, got ${String(request.topLogprobs)}`,
-    );
-  }
-  if (request.seed !== undefined && !Number.isFinite(request.seed)) {
-    throw new ProviderError('client', `seed must be a finite number, got ${String(request.seed)}`);
-  }
-  // Without a seed, sampling at temperature > 0 draws a fresh one, as OpenAI does; pass a seed to reproduce.
-  const seed = request.seed ?? Math.floor(Math.random() * 2 ** 32);
-  return {
-    temperature,
-    topP,
-    seed,
-    maxTokens,
-    stop,
-    wantTokens: request.logprobs === true || topK > 0,
-    topK,
-  };
-}
-
-/**
- * The log-prob entry of a generated token: its log-prob is a lookup, the entropy one pass over the
- * distribution, and the top k its first entries (llama.cpp sorts it).
- */
-function logprobEntry(
-  model: LlamaModel,
-  probabilities: ReadonlyMap<Token, number>,
-  token: Token,
-  context: Token[],
-  topK: number,
-): TokenLogprob {
-  const { total, entropy } = summarize(probabilities);
-  const entry: TokenLogprob = {
-    token: model.detokenize([token], false, context),
-    logprob: logprobOf(probabilities, token, total),
-    entropy,
-  };
-  if (topK > 0) {
-    entry.top = topTokens(probabilities, topK, total).map((t) => ({
-      token: t.token === token ? entry.token : model.detokenize([t.token as Token], false, context),
-      logprob: t.logprob,
-    }));
-  }
-  return entry;
 }
 
 /**
@@ -632,118 +507,4 @@ function toProviderError(error: unknown, during: string): ProviderError {
   });
 }
 
-/**
- * Turns generated tokens into text as they come. A token that ends inside a multi-byte UTF-8
- * character is held back until the character completes, so the text never contains a half
- * character (U+FFFD) that the whole sequence would not.
- */
-class IncrementalDecoder {
-  text = '';
-  readonly #model: LlamaModel;
-  readonly #history: Token[];
-  #pending: Token[] = [];
-
-  constructor(model: LlamaModel, context: Token[]) {
-    this.#model = model;
-    this.#history = context.slice();
-  }
-
-  push(token: Token): void {
-    this.#pending.push(token);
-    const piece = this.#model.detokenize(this.#pending, false, this.#history.slice(-8));
-    if (piece.endsWith('\uFFFD') && this.#pending.length < 4 && !this.#model.isSpecialToken(token)) return;
-    this.#commit(piece);
-  }
-
-  finish(): string {
-    if (this.#pending.length > 0)
-      this.#commit(this.#model.detokenize(this.#pending, false, this.#history.slice(-8)));
-    return this.text;
-  }
-
-  #commit(piece: string): void {
-    this.text += piece;
-    this.#history.push(...this.#pending);
-    this.#pending = [];
-  }
-}
-
-function triggerMatcher(model: LlamaModel, trigger: LlamaText): { text?: string; tokens?: Token[] } {
-  const plain = trigger.values.every((value) => typeof value === 'string');
-  if (plain) return { text: trigger.toString() };
-  return { tokens: trigger.tokenize(model.tokenizer, 'trimLeadingSpace') };
-}
-
-function endsWith(tokens: readonly Token[], tail: readonly Token[]): boolean {
-  if (tail.length === 0 || tail.length > tokens.length) return false;
-  for (let i = 1; i <= tail.length; i++)
-    if (tokens[tokens.length - i] !== tail[tail.length - i]) return false;
-  return true;
-}
-
-/** How many characters at the end of `text` could be the start of a stop string. */
-function heldForTextStop(text: string, stops: readonly string[]): number {
-  let held = 0;
-  for (const stop of stops) {
-    for (let k = Math.min(stop.length - 1, text.length); k > held; k--) {
-      if (text.endsWith(stop.slice(0, k))) {
-        held = k;
-        break;
-      }
-    }
-  }
-  return held;
-}
-
-/** How many tokens at the end of `tokens` could be the start of a stop-token sequence. */
-function heldForTokenStop(tokens: readonly Token[], stops: readonly Token[][]): number {
-  let held = 0;
-  for (const stop of stops) {
-    for (let k = Math.min(stop.length - 1, tokens.length); k > held; k--) {
-      if (endsWith(tokens, stop.slice(0, k))) {
-        held = k;
-        break;
-      }
-    }
-  }
-  return held;
-}
-
-/** How to give a request more room: the context rounded up to a power of two, in either spec form. */
-function raiseContext(tokens: number): string {
-  const ctx = 2 ** Math.ceil(Math.log2(tokens));
-  return `raise the context with ?ctx=${ctx} on the model spec (gguf:FILE.gguf?ctx=${ctx}) or contextSize: ${ctx} on the model in waver.yaml`;
-}
-
-function findStop(text: string, stops: readonly string[], from: number): number | undefined {
-  let best: number | undefined;
-  for (const stop of stops) {
-    const at = text.indexOf(stop, from);
-    if (at >= 0 && (best === undefined || at < best)) best = at;
-  }
-  return best;
-}
-
-/** A fixed set of sequences handed out one request at a time, first come first served. */
-class SequencePool {
-  readonly #free: LlamaContextSequence[];
-  readonly #waiting: ((sequence: LlamaContextSequence) => void)[] = [];
-
-  constructor(sequences: LlamaContextSequence[]) {
-    this.#free = sequences;
-  }
-
-  async use<T>(work: (sequence: LlamaContextSequence) => Promise<T>): Promise<T> {
-    const sequence =
-      this.#free.pop() ?? (await new Promise<LlamaContextSequence>((resolve) => this.#waiting.push(resolve)));
-    try {
-      return await work(sequence);
-    } finally {
-      const next = this.#waiting.shift();
-      if (next) next(sequence);
-      else this.#free.push(sequence);
-    }
-  }
-}
-
-export { LOGPROB_FLOOR };
+export { DEFAULT_MAX_TOKENS, LOGPROB_FLOOR, MAX_TOP_LOGPROBS };
