@@ -549,49 +549,36 @@ function eachCosts(sentence: string, names: ReadonlySet<string>): string | undef
   return undefined;
 }
 
+/** Each sentence rewrite by name; those that move no proper name ignore the second argument. */
+const SENTENCE_OPS: Record<
+  SentenceOpName,
+  (sentence: string, names: ReadonlySet<string>) => string | undefined
+> = {
+  'if-to-end': ifToEnd,
+  'if-to-front': ifToFront,
+  'time-to-end': timeToEnd,
+  passive,
+  'list-reverse': listReverse,
+  imperative,
+  'place-to-front': placeToFront,
+  'it-takes': itTakes,
+  'there-is': thereIs,
+  'per-each': perEach,
+  'number-question': numberQuestion,
+  'question-phrase-front': questionPhraseFront,
+  'time-to-front': timeToFront,
+  suppose,
+  'each-costs': eachCosts,
+  active,
+  'of-them': ofThem,
+  'ask-directly': askDirectly,
+  split,
+};
+
 export function applyLocal(
   name: SentenceOpName,
   sentence: string,
   names: ReadonlySet<string>,
 ): string | undefined {
-  switch (name) {
-    case 'if-to-end':
-      return ifToEnd(sentence, names);
-    case 'if-to-front':
-      return ifToFront(sentence, names);
-    case 'time-to-end':
-      return timeToEnd(sentence, names);
-    case 'passive':
-      return passive(sentence, names);
-    case 'list-reverse':
-      return listReverse(sentence);
-    case 'imperative':
-      return imperative(sentence, names);
-    case 'place-to-front':
-      return placeToFront(sentence, names);
-    case 'it-takes':
-      return itTakes(sentence, names);
-    case 'there-is':
-      return thereIs(sentence);
-    case 'per-each':
-      return perEach(sentence);
-    case 'number-question':
-      return numberQuestion(sentence, names);
-    case 'question-phrase-front':
-      return questionPhraseFront(sentence, names);
-    case 'time-to-front':
-      return timeToFront(sentence, names);
-    case 'suppose':
-      return suppose(sentence);
-    case 'each-costs':
-      return eachCosts(sentence, names);
-    case 'active':
-      return active(sentence, names);
-    case 'of-them':
-      return ofThem(sentence);
-    case 'ask-directly':
-      return askDirectly(sentence);
-    case 'split':
-      return split(sentence);
-  }
+  return SENTENCE_OPS[name](sentence, names);
 }
