@@ -1,11 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
-import { assertBuilt, exportedCells, runCli, startCli } from './test-support/cli.js';
+import { assertBuilt, exportedCells, queryStore, runCli, servedUrl, startCli } from './test-support/cli.js';
 
 /**
  * `waver run --batch` against `waver serve` over the real tiny model: the openai: provider's batch
@@ -31,13 +30,7 @@ describe.skipIf(tinyModelMissing)(`waver run --batch against waver serve ${tinyM
   beforeAll(async () => {
     serve = startCli(['serve', '--model', `gguf:${tinyModelPath}`, '--port', '0', '--context-size', '256']);
     serve.child.stderr?.on('data', (d: Buffer) => serveLog.push(d.toString()));
-    url = await new Promise<string>((resolve, reject) => {
-      serve.child.stdout?.on('data', (d: Buffer) => {
-        const line = d.toString().trim();
-        if (line.startsWith('http://')) resolve(line);
-      });
-      serve.done.then((r) => reject(new Error(`serve exited: ${r.stderr}`)));
-    });
+    url = await servedUrl(serve);
     client = new OpenAI({ baseURL: url, apiKey: 'none', maxRetries: 0 });
   }, 60_000);
   afterAll(async () => {
@@ -69,15 +62,6 @@ describe.skipIf(tinyModelMissing)(`waver run --batch against waver serve ${tinyM
     };
   }
 
-  const query = <T>(store: string, sql: string): T[] => {
-    const db = new Database(store, { readonly: true });
-    try {
-      return db.prepare(sql).all() as T[];
-    } finally {
-      db.close();
-    }
-  };
-
   async function serverBatches(): Promise<OpenAI.Batches.Batch[]> {
     return (await client.batches.list()).data;
   }
@@ -105,7 +89,7 @@ describe.skipIf(tinyModelMissing)(`waver run --batch against waver serve ${tinyM
     const interactive = await runCli(args.slice(0, -1), { cwd: dir });
     expect(interactive.code, interactive.stderr).toBe(0);
     expect(requestsTo('POST', '/v1/chat/completions')).toBe(chatBefore);
-    expect(query<{ n: number }>(store, 'SELECT count(*) AS n FROM responses')[0]?.n).toBe(5);
+    expect(queryStore<{ n: number }>(store, 'SELECT count(*) AS n FROM responses')[0]?.n).toBe(5);
   }, 120_000);
 
   it('--no-batch-wait submits and stops with exit 3; the same command later collects the answers', async () => {
@@ -114,8 +98,8 @@ describe.skipIf(tinyModelMissing)(`waver run --batch against waver serve ${tinyM
     const first = await runCli(noWait, { cwd: dir });
     expect(first.code, first.stderr).toBe(3);
     const done = () =>
-      query<{ n: number }>(store, "SELECT count(*) AS n FROM cells WHERE status = 'done'")[0]?.n ?? 0;
-    expect(query<{ n: number }>(store, 'SELECT count(*) AS n FROM batches')[0]?.n).toBe(1);
+      queryStore<{ n: number }>(store, "SELECT count(*) AS n FROM cells WHERE status = 'done'")[0]?.n ?? 0;
+    expect(queryStore<{ n: number }>(store, 'SELECT count(*) AS n FROM batches')[0]?.n).toBe(1);
     expect(done()).toBe(0);
     // Each later run polls once: the batch ends within a few of them on the tiny model.
     let later = first;
@@ -125,7 +109,7 @@ describe.skipIf(tinyModelMissing)(`waver run --batch against waver serve ${tinyM
     }
     expect(later.code, later.stderr).toBe(0);
     expect(done()).toBe(2);
-    expect(query<{ n: number }>(store, 'SELECT count(*) AS n FROM batches')[0]?.n).toBe(1);
+    expect(queryStore<{ n: number }>(store, 'SELECT count(*) AS n FROM batches')[0]?.n).toBe(1);
   }, 120_000);
 
   it('kill -9 after submitting, then the same command: polls the stored batches, submits none twice', async () => {
@@ -139,8 +123,8 @@ describe.skipIf(tinyModelMissing)(`waver run --batch against waver serve ${tinyM
       try {
         // Submitted: the server has made the batch (an `uploaded` one may not be made yet).
         return (
-          query<{ n: number }>(store, "SELECT count(*) AS n FROM batches WHERE state = 'submitted'")[0]?.n ??
-          0
+          queryStore<{ n: number }>(store, "SELECT count(*) AS n FROM batches WHERE state = 'submitted'")[0]
+            ?.n ?? 0
         );
       } catch {
         return 0; // the store or its table not made yet
@@ -153,7 +137,7 @@ describe.skipIf(tinyModelMissing)(`waver run --batch against waver serve ${tinyM
     first.child.kill('SIGKILL');
     const killed = await first.done;
     expect(killed.signal).toBe('SIGKILL');
-    expect(query<{ n: number }>(store, 'SELECT count(*) AS n FROM cells')[0]?.n).toBe(0);
+    expect(queryStore<{ n: number }>(store, 'SELECT count(*) AS n FROM cells')[0]?.n).toBe(0);
     expect((await serverBatches()).length - before).toBe(3);
 
     const uploadsBefore = requestsTo('POST', '/v1/files');
@@ -163,13 +147,13 @@ describe.skipIf(tinyModelMissing)(`waver run --batch against waver serve ${tinyM
     expect(batches).toHaveLength(3);
     expect(batches.reduce((n, b) => n + (b.request_counts?.total ?? 0), 0)).toBe(5);
     expect(requestsTo('POST', '/v1/files')).toBe(uploadsBefore);
-    expect(query<{ state: string }>(store, 'SELECT state FROM batches').map((b) => b.state)).toEqual([
+    expect(queryStore<{ state: string }>(store, 'SELECT state FROM batches').map((b) => b.state)).toEqual([
       'collected',
       'collected',
       'collected',
     ]);
-    expect(query<{ n: number }>(store, "SELECT count(*) AS n FROM cells WHERE status = 'done'")[0]?.n).toBe(
-      5,
-    );
+    expect(
+      queryStore<{ n: number }>(store, "SELECT count(*) AS n FROM cells WHERE status = 'done'")[0]?.n,
+    ).toBe(5);
   }, 120_000);
 });

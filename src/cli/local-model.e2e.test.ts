@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG } from '../protocols/index.js';
 import { repoRoot, tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
-import { assertBuilt, cleanEnv, exportedCells, runCli, startCli } from './test-support/cli.js';
+import { assertBuilt, cleanEnv, exportedCells, runCli, servedUrl, startCli } from './test-support/cli.js';
 
 beforeAll(assertBuilt);
 
@@ -68,13 +68,7 @@ withModel(`the CLI with the real tiny model ${tinyModelMissing ?? ''}`, () => {
 
   it('waver serve answers a waver run through the openai: provider, and stops on SIGTERM', async () => {
     const server = startCli(['serve', '--model', model, '--port', '0']);
-    const url = await new Promise<string>((resolve, reject) => {
-      server.child.stdout?.on('data', (d: Buffer) => {
-        const line = d.toString().trim();
-        if (line.startsWith('http://')) resolve(line);
-      });
-      server.done.then((r) => reject(new Error(`serve exited: ${r.stderr}`)));
-    });
+    const url = await servedUrl(server);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     try {
       const dir = mkdtempSync(join(tmpdir(), 'waver-serve-'));

@@ -75,6 +75,17 @@ export function startCli(
   return { child, done };
 }
 
+/** The base URL a started `waver serve` prints once it listens; rejects if it exits first. */
+export function servedUrl(serve: ReturnType<typeof startCli>): Promise<string> {
+  return new Promise<string>((resolveUrl, reject) => {
+    serve.child.stdout?.on('data', (d: Buffer) => {
+      const line = d.toString().trim();
+      if (line.startsWith('http://')) resolveUrl(line);
+    });
+    serve.done.then((r) => reject(new Error(`serve exited: ${r.stderr}`)));
+  });
+}
+
 export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
   return startCli(args, opts).done;
 }
