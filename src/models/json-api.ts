@@ -49,15 +49,10 @@ export function jsonApi(opts: { baseURL: string; headers: Record<string, string>
 /** The server's message as the OpenAI-style APIs put it (`{"error": {"message"}}`), else the body's text. */
 function errorDetail(text: string, statusText: string): string {
   try {
-    const body = JSON.parse(text) as { error?: unknown; message?: unknown };
+    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown } | null;
     const error = body?.error;
-    if (
-      typeof error === 'object' &&
-      error !== null &&
-      typeof (error as { message?: unknown }).message === 'string'
-    )
-      return (error as { message: string }).message;
     if (typeof error === 'string') return error;
+    if (typeof error?.message === 'string') return error.message;
     if (typeof body?.message === 'string') return body.message;
   } catch {
     // Not JSON: an HTML error page or plain text.
