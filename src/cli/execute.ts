@@ -99,7 +99,7 @@ export function endOfRun(
   const complete = outcome.complete && runs.every((r) => r.complete);
   const lines = formatRunEnd(runs, outcome.aborted);
   if (!outcome.aborted && !complete && lines.length === 0)
-    lines.push('waver: incomplete: the metrics of some model are (see the summary above)');
+    lines.push('waver: incomplete: some metrics could not be computed for every model (the summary above marks them unavailable)');
   for (const line of lines) process.stderr.write(`${line}\n`);
   if (outcome.aborted) return EXIT.aborted;
   return complete ? EXIT.ok : EXIT.incomplete;

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedDir, sharedFile } from '../../../test-support/shared.js';
 import { optionText } from './mc-item.js';
 import { loadTruthfulQaMc } from './truthfulqa-mc.js';
@@ -12,7 +12,11 @@ const withTqa = TQA ? describe : describe.skip;
 withTqa(
   `TruthfulQA MC1 from ../shared/data ${TQA ? '' : `(skipped: ${resolve(sharedDir, 'data/truthfulqa/mc_task.json')} is not there)`}`,
   () => {
-    const items = loadTruthfulQaMc(TQA as string);
+    // Loaded before the tests, not while they are collected: a skipped describe still runs its body.
+    let items: ReturnType<typeof loadTruthfulQaMc> = [];
+    beforeAll(() => {
+      items = loadTruthfulQaMc(TQA as string);
+    });
 
     it('loads all 790 questions with the single true MC1 answer as the key', () => {
       expect(items).toHaveLength(790);
