@@ -61,10 +61,13 @@ withDemo(
       }
       // The run's own metrics files agree with its rows.
       expect(plan.runs[0]?.mismatches).toEqual([]);
-      // Knowledge Boundary keeps the recorded score (the reference's >= 0.80), not a judge call.
+      // Knowledge Boundary keeps the recorded Sim, not a judge call: three rows were never judged,
+      // left out of Stability and counted wrong in Accuracy (the reference's >= 0.80 on a blank).
       const kb = m.cells.filter((c) => c.family === 'KB');
-      expect(kb.map((c) => c.score)).toEqual([0, 0, 0, 0]);
+      expect(kb.map((c) => c.score)).toEqual([0, undefined, undefined, undefined]);
+      expect(kb.map((c) => c.correct)).toEqual([0, 0, 0, 0]);
       expect(kb[0]?.judge?.reason).toMatch(/recorded by gpt-4o-mini__demo line \d+/);
+      expect(kb[1]?.judge?.status).toBe('not-run');
     });
 
     it('reports a recorded metrics file that does not follow from the rows', () => {
