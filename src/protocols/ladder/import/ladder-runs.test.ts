@@ -187,6 +187,15 @@ withPython(
         expect(summary.aggregate[l].value, l).toBeCloseTo(ref.aggregate[k] as number, 12);
       });
       expect(summary.mismatches).toEqual([]);
+      // Figure 2 (quadrant: reference): each family at its mean Score and mean Sim, the baseline at 0.
+      const q = m.metrics.quadrant;
+      expect(q.xThreshold).toBeCloseTo(ref.xThreshold, 12);
+      expect(q.baseline?.y).toBeCloseTo(ref.quadrant['Temporal Consistency']?.y as number, 12);
+      for (const p of q.points) {
+        const theirs = ref.quadrant[FAMILY_NAMES[p.family]];
+        expect(p.x, p.family).toBeCloseTo(theirs?.x as number, 12);
+        expect(p.y, p.family).toBeCloseTo(theirs?.y as number, 12);
+      }
     });
   },
 );

@@ -12,6 +12,9 @@ export interface ReferenceFigures {
   /** results_walkthrough.ipynb cell 12 (Table 5): family tag -> `L1`..`L5` or `—`. */
   collapse: Record<string, string>;
   acc0: number;
+  /** results_crossmodel.ipynb cell 5: category name -> its point; the x threshold. */
+  quadrant: Record<string, { x: number; y: number }>;
+  xThreshold: number;
   /** results_crossmodel.ipynb `aggregate_curve`: L0..L5. */
   aggregate: (number | null)[];
 }
@@ -137,7 +140,16 @@ for full in TAG:
 # results_crossmodel.ipynb aggregate_curve: acc0, then per level the mean correctness over every family's rows.
 st = [r for r in e if r['fam']]
 aggregate = [acc0] + [mean([float(r['correct']) for r in st if r['Classified Level'] == L]) for L in ['L1', 'L2', 'L3', 'L4', 'L5']]
+# Figure 2 (results_crossmodel.ipynb cell 5, quadrant_scatter): per category the mean Score (x) and
+# mean Sim (y) over the admitted rows with both; the x threshold the mean of the category means.
+quad = {}
+for full in ['Temporal Consistency'] + list(TAG):
+    g = [r for r in e if r['Category'] == full and r['Gate'] == 'True' and not math.isnan(r['sim']) and not math.isnan(r['scr'])]
+    if g:
+        quad[full] = {'x': sum(r['scr'] for r in g) / len(g), 'y': sum(r['sim'] for r in g) / len(g)}
+xthr = sum(q['x'] for q in quad.values()) / len(quad)
 nan_null = lambda x: None if math.isnan(x) else x
 json.dump({'stability': {k: nan_null(v) for k, v in stab.items()}, 'collapse': collapse, 'acc0': acc0,
+           'quadrant': quad, 'xThreshold': xthr,
            'aggregate': [nan_null(x) for x in aggregate]}, sys.stdout)
 `;
