@@ -3,7 +3,8 @@
  * `parser: reference` and `kbScoring: reference` read a reply exactly as CPython 3 does: `json.loads`
  * (ints kept apart from floats, `NaN` and `Infinity` accepted, keys in insertion order), `str()` of
  * what it returns (`repr` of floats: `5e-05`, `1e+16`, `18.0`), `float()` of a string, `str.strip()`,
- * and the Unicode classes `\d` (every decimal digit, `１８` is 18) and `\s` of `re` on `str`.
+ * and the Unicode classes `\d` (every decimal digit, `１８` is 18) and `\s` of `re` on `str`
+ * (docs/decisions.md#e27-reference-modes-port-the-references-python-not-an-approximation-of-it).
  */
 
 /** A value as `json.loads` returns it: an int keeps its digits (Python ints are unbounded). */
