@@ -25,6 +25,10 @@ export const PY_DIGIT = '\\p{Nd}';
 
 const SPACE_RUN = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, 'gu');
 
+/** What `float()` strips: `str.strip()`'s whitespace but the separators \x1c-\x1f. */
+const FLOAT_SPACE = PY_SPACE.replace('\\x1c-\\x1f', '');
+const FLOAT_SPACE_RUN = new RegExp(`^${FLOAT_SPACE}+|${FLOAT_SPACE}+$`, 'gu');
+
 /** `str.strip()`. */
 export function pyStrip(text: string): string {
   return text.replace(SPACE_RUN, '');
@@ -47,11 +51,11 @@ export function asciiDigits(text: string): string {
 }
 
 /**
- * `float(text)` for a string: surrounding whitespace allowed, Unicode digits read, `nan`/`inf`
+ * `float(text)` for a string: surrounding whitespace allowed (not \x1c-\x1f), Unicode digits read, `nan`/`inf`
  * spelled any case; undefined where Python raises ValueError.
  */
 export function pyFloat(text: string): number | undefined {
-  const t = asciiDigits(pyStrip(text)).toLowerCase();
+  const t = asciiDigits(text.replace(FLOAT_SPACE_RUN, '')).toLowerCase();
   const special = /^([+-]?)(nan|inf|infinity)$/.exec(t);
   if (special) return special[2] === 'nan' ? Number.NaN : special[1] === '-' ? -Infinity : Infinity;
   const digits = '\\d(?:_?\\d)*';
