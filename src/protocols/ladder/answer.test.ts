@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { python3Missing, runPython } from '../../test-support/python3.js';
 import { isCorrectNumber, parseNumericAnswer, parseReference } from './answer.js';
 
 describe('parseNumericAnswer', () => {
@@ -12,6 +13,15 @@ describe('parseNumericAnswer', () => {
     ['So 12, and then, , done', 12, 'last-number'],
     ['value .5', 0.5, 'last-number'],
     ['#### The answer is 18', 18, 'hashes'],
+    // A `####` inside a line is still the answer marker; the number after it, not a later one.
+    ['So the final answer is #### 18. (I double-checked 2 times)', 18, 'hashes'],
+    // A sign is never dropped: a space after it in an answer string or after `####`, or U+2212.
+    ['{"ground_truth": "- 5"}', -5, 'json'],
+    ['#### - 5', -5, 'hashes'],
+    ['#### −12', -12, 'hashes'],
+    ['It is 10 - 5, so −5.', -5, 'last-number'],
+    // In running text a minus that does not touch the number is a subtraction.
+    ['We get 10 - 5', 5, 'last-number'],
   ])('%s', (text, value, via) => {
     expect(parseNumericAnswer(text)).toEqual({ value, via });
   });
@@ -33,6 +43,10 @@ describe('parseNumericAnswer', () => {
     ['{"ground_truth": "18 (9 + 9)"}', 18, 'json'],
     // The first object that answers, not the last.
     ['{"ground_truth": 5} then {"ground_truth": 7}', 5, 'json'],
+    // A sign with a space after it (`_to_number` drops the spaces) and a `####` inside a line.
+    ['{"ground_truth": "- 5"}', -5, 'json'],
+    ['So the final answer is #### 18. (I double-checked 2 times)', 18, 'hashes'],
+    ['#### -1,250', -1250, 'hashes'],
   ])('reads %s as the reference does', (text, value, via) => {
     expect(parseNumericAnswer(text)).toEqual({ value, via });
     expect(parseReference(text)).toEqual({ value, via });
@@ -73,6 +87,82 @@ describe("parseNumericAnswer(text, 'reference'): the reference code's parse_math
     expect(parseNumericAnswer('So 12, and then, , done')).toEqual({ value: 12, via: 'last-number' });
   });
 });
+
+/**
+ * The reference's own code path, in CPython: `parse_math` (experiment/run_sut_model.py:50-61) and
+ * `_to_number` (modules/eval_output.py:117-127), copied as they are; None where no number is read.
+ */
+const REFERENCE_PARSER = String.raw`
+import json, re, sys
+_re = re
+def parse_math(raw):
+    raw=raw.strip()
+    for cand in [raw]+_re.findall(r'\{[^{}]*\}', raw):
+        try:
+            v=json.loads(cand)
+            if isinstance(v,dict) and ('ground_truth' in v or 'answer' in v):
+                return str(v.get('ground_truth', v.get('answer','')))
+        except Exception: pass
+    m=_re.findall(r'####\s*\$?(-?[\d,]+\.?\d*)', raw)
+    if m: return m[-1].replace(',','')
+    nums=_re.findall(r'-?[\d,]+\.?\d*', raw)
+    return nums[-1].replace(',','') if nums else raw
+def _to_number(x):
+    m = re.search(r'-?\s*\$?\s*\d[\d,]*(?:\.\d+)?', str(x))
+    if not m:
+        return None
+    tok = m.group(0).replace('$', '').replace(',', '').replace(' ', '')
+    try:
+        return float(tok)
+    except ValueError:
+        return None
+print(json.dumps([_to_number(parse_math(t)) for t in json.load(sys.stdin)]))
+`;
+
+(python3Missing ? describe.skip : describe)(
+  `parser: reference against the reference's Python, run in CPython ${python3Missing ?? ''}`,
+  () => {
+    const texts = [
+      // Python's \d reads every decimal digit, and float() reads them.
+      '#### １８',
+      'The answer is ١٢٣',
+      '{"ground_truth": "４２"}',
+      // str() of a float: 5e-05, 1e+16 are read as 5 and 1; an int keeps its digits.
+      '{"ground_truth": 0.00005}',
+      '{"ground_truth": 1e16}',
+      '{"ground_truth": 12345678901234567890}',
+      '{"ground_truth": 18.0}',
+      '{"ground_truth": -0.0001}',
+      // json.loads accepts NaN and Infinity; None, True and lists print as Python does.
+      '{"ground_truth": NaN} so 4',
+      '{"ground_truth": Infinity}',
+      '{"ground_truth": null, "answer": 3}',
+      '{"answer": true}',
+      '{"ground_truth": [7, 8]}',
+      '{"ground_truth": {"value": 9}}',
+      // Whitespace: Python's \s has \x1c-\x1f and \x85; a tab inside a number makes float() fail.
+      '#### \x1c 7',
+      '{"ground_truth": "-\t5"}',
+      '{"ground_truth": "- 5"}',
+      'So the final answer is #### 18. (I double-checked 2 times)',
+      'value .5',
+      'So 12, and then, , done',
+      '\ufeff#### 3',
+      'Plain text, no digits at all',
+      '{"ground_truth": "1_000"}',
+    ];
+    it('reads full-width digits and str() of a small float as Python does (by hand: 18, 5, 1)', () => {
+      expect(parseNumericAnswer('#### １８', 'reference').value).toBe(18);
+      expect(parseNumericAnswer('{"ground_truth": 0.00005}', 'reference').value).toBe(5);
+      expect(parseNumericAnswer('{"ground_truth": 1e16}', 'reference').value).toBe(1);
+    });
+    let expected: (number | null)[] | undefined;
+    it.each(texts.map((t, i) => [i, t] as const))('case %i: %j', (i, text) => {
+      expected ??= runPython<(number | null)[]>(REFERENCE_PARSER, texts);
+      expect(parseNumericAnswer(text, 'reference').value ?? null).toBe(expected[i]);
+    });
+  },
+);
 
 describe('isCorrectNumber', () => {
   it('uses a 0.1% relative tolerance', () => {

@@ -1,13 +1,17 @@
+import { isPyDict, PY_DIGIT, PY_SPACE, pyFloat, pyGet, pyJsonLoads, pyStr, pyStrip } from './python.js';
+
 /**
  * The numeric answer parser of docs/method.md#running-the-ladder. The paper names the order (a
  * JSON object, a final `#### <number>` line, the last number); where it is silent, waver reads as
- * the reference code's `parse_math` does (docs/fidelity.md#ladder). In order:
+ * the reference code's `parse_math` does (docs/fidelity.md#ladder-parser). In order:
  *
  * 1. JSON: the whole reply, then each flat `{...}` in order; the first object whose `ground_truth`
- *    (else `answer`) is a number, or a string with a number (its first: `"18 (9 + 9)"` is 18);
- * 2. the last `####` line: its first number (`#### 18 (because 9 x 2)` is 18);
+ *    (else `answer`) is a number, or a string with a number (its first: `"18 (9 + 9)"` is 18,
+ *    `"- 5"` is -5);
+ * 2. the last `####` anywhere: the first number after it on its line (`#### 18 (because 9 x 2)`
+ *    and `So the answer is #### 18. (checked 2 times)` are 18; `#### - 5` is -5);
  * 3. the last number of the text (a bare comma is not a number);
- * otherwise unparsed.
+ * otherwise unparsed. A minus sign is `-` or `−` (U+2212); in steps 1 and 2 a space may follow it.
  *
  * `parser: 'reference'` reads a reply exactly as the reference code does (`parseReference`).
  */
@@ -18,19 +22,23 @@ export type ParsedNumber =
 /** `waver`: the order above; `reference`: the reference code's `parse_math` and `_to_number`. */
 export type AnswerParser = 'waver' | 'reference';
 
-const NUMBER = /-?\$?\d+(?:,\d{3})*(?:\.\d+)?|-?\$?\.\d+/g;
+const UNSIGNED = String.raw`\$?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)`;
+/** A number in running text: the sign touches it, so `10 - 5` ends in 5, not -5. */
+const NUMBER = new RegExp(`[-−]?${UNSIGNED}`, 'g');
+/** A number that is an answer on its own (a JSON string, the text after `####`): `- 5` is -5. */
+const ANSWER_NUMBER = new RegExp(`(?:[-−]\\s*)?${UNSIGNED}`, 'g');
 const ANSWER_FIELDS = ['ground_truth', 'answer'] as const;
 
 export function parseNumericAnswer(text: string, parser: AnswerParser = 'waver'): ParsedNumber {
   if (parser === 'reference') return parseReference(text);
   const fromJson = jsonAnswer(text);
   if (fromJson !== undefined) return { value: fromJson, via: 'json' };
-  const hashes = [...text.matchAll(/^\s*####\s*(.+)$/gm)].at(-1);
+  const hashes = [...text.matchAll(/####(.*)$/gm)].at(-1);
   if (hashes?.[1]) {
-    const value = numberAt(hashes[1], 0);
+    const value = numberAt(hashes[1], 0, ANSWER_NUMBER);
     if (value !== undefined) return { value, via: 'hashes' };
   }
-  const value = numberAt(text, -1);
+  const value = numberAt(text, -1, NUMBER);
   return value === undefined ? { value: undefined, via: 'unparsed' } : { value, via: 'last-number' };
 }
 
@@ -57,7 +65,7 @@ function jsonAnswer(text: string): number | undefined {
     if (!obj) continue;
     for (const field of ANSWER_FIELDS) {
       const v = obj[field];
-      const n = typeof v === 'number' ? v : typeof v === 'string' ? numberAt(v, 0) : undefined;
+      const n = typeof v === 'number' ? v : typeof v === 'string' ? numberAt(v, 0, ANSWER_NUMBER) : undefined;
       // A field without a number (null, "unknown") is no answer: try the next field, object, parser.
       if (n !== undefined && Number.isFinite(n)) return n;
     }
@@ -65,56 +73,56 @@ function jsonAnswer(text: string): number | undefined {
   return undefined;
 }
 
-/** The number at `index` (0 the first, -1 the last) among the numbers of a text. */
-function numberAt(text: string, index: 0 | -1): number | undefined {
-  const match = text.match(NUMBER)?.at(index);
+/** The number at `index` (0 the first, -1 the last) among the matches of `pattern` in a text. */
+function numberAt(text: string, index: 0 | -1, pattern: RegExp): number | undefined {
+  const match = text.match(pattern)?.at(index);
   if (match === undefined) return undefined;
-  const value = Number(match.replace(/[$,]/g, ''));
+  const value = Number(match.replace(/[$,\s]/g, '').replace('−', '-'));
   return Number.isFinite(value) ? value : undefined;
 }
 
 /**
  * The reference code's reading (`experiment/run_sut_model.py` `parse_math`, then
- * `modules/eval_output.py` `_to_number`), ported literally: the first JSON candidate with a
- * `ground_truth` or `answer` key gives its value's text, whatever it is (`null` reads as no
- * number); else the number after the last `####` anywhere in the text; else the last run of
- * digits and commas (a bare comma counts, and reads as no number); then the first number of that.
+ * `modules/eval_output.py` `_to_number`), ported literally with Python's semantics (./python.ts):
+ * the first JSON candidate with a `ground_truth` or `answer` key gives `str()` of its value,
+ * whatever it is (`None` reads as no number, the float 0.00005 as `5e-05`, so 5); else the number
+ * after the last `####` anywhere in the text; else the last run of digits and commas (a bare comma
+ * counts, and reads as no number); then the first number of that. `\d` and `\s` are Python's
+ * Unicode classes: `１８` is 18.
  */
 export function parseReference(text: string): ParsedNumber {
-  const raw = text.trim();
-  for (const candidate of jsonCandidates(raw)) {
-    const obj = parsedObject(candidate);
-    if (!obj || !ANSWER_FIELDS.some((f) => Object.hasOwn(obj, f))) continue;
-    const v = Object.hasOwn(obj, 'ground_truth') ? obj.ground_truth : obj.answer;
-    return referenceResult(toNumberReference(pythonStr(v)), 'json');
+  const raw = pyStrip(text);
+  for (const candidate of [raw, ...(raw.match(/\{[^{}]*\}/g) ?? [])]) {
+    const obj = pyJsonLoads(candidate);
+    if (!isPyDict(obj)) continue;
+    // `v.get('ground_truth', v.get('answer', ''))`: a present key wins even when it holds None.
+    const gt = pyGet(obj, 'ground_truth');
+    const v = gt !== undefined ? gt : pyGet(obj, 'answer');
+    if (v === undefined) continue;
+    return referenceResult(toNumberReference(pyStr(v)), 'json');
   }
-  const hashes = [...raw.matchAll(/####\s*\$?(-?[\d,]+\.?\d*)/g)].at(-1);
+  const hashes = [...raw.matchAll(REF_HASHES)].at(-1);
   if (hashes) return referenceResult(toNumberReference((hashes[1] as string).replace(/,/g, '')), 'hashes');
-  const last = raw.match(/-?[\d,]+\.?\d*/g)?.at(-1);
+  const last = raw.match(REF_LAST)?.at(-1);
   return referenceResult(toNumberReference(last === undefined ? raw : last.replace(/,/g, '')), 'last-number');
 }
+
+const D = PY_DIGIT;
+const S = PY_SPACE;
+const REF_HASHES = new RegExp(`####${S}*\\$?(-?[${D},]+\\.?${D}*)`, 'gu');
+const REF_LAST = new RegExp(`-?[${D},]+\\.?${D}*`, 'gu');
+const REF_TO_NUMBER = new RegExp(`-?${S}*\\$?${S}*${D}[${D},]*(?:\\.${D}+)?`, 'u');
 
 function referenceResult(value: number | undefined, via: 'json' | 'hashes' | 'last-number'): ParsedNumber {
   return value === undefined ? { value: undefined, via: 'unparsed' } : { value, via };
 }
 
-/** `_to_number`: the first number of a text, `$`, commas and spaces dropped (`'- 5'` is -5). */
+/** `_to_number`: the first number of a text, `$`, commas and spaces dropped (`'- 5'` is -5), read by `float()`. */
 function toNumberReference(text: string): number | undefined {
-  const m = text.match(/-?\s*\$?\s*\d[\d,]*(?:\.\d+)?/);
+  const m = text.match(REF_TO_NUMBER);
   if (!m) return undefined;
-  const value = Number(m[0].replace(/[$, ]/g, ''));
-  return Number.isFinite(value) ? value : undefined;
-}
-
-/** Python's `str()` of a parsed JSON value (its `repr()` inside lists and dicts), as far as numbers go. */
-function pythonStr(v: unknown, nested = false): string {
-  if (v === null) return 'None';
-  if (typeof v === 'boolean') return v ? 'True' : 'False';
-  if (typeof v === 'string') return nested ? `'${v}'` : v;
-  if (typeof v === 'number') return String(v);
-  if (Array.isArray(v)) return `[${v.map((x) => pythonStr(x, true)).join(', ')}]`;
-  const entries = Object.entries(v as Record<string, unknown>);
-  return `{${entries.map(([k, x]) => `'${k}': ${pythonStr(x, true)}`).join(', ')}}`;
+  const value = pyFloat(m[0].replace(/[$, ]/g, ''));
+  return value !== undefined && Number.isFinite(value) ? value : undefined;
 }
 
 /** Correct when |p - g| / |g| < 1e-3; for g = 0, when |p| < 1e-9. */

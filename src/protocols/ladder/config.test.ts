@@ -26,6 +26,7 @@ describe('the ladder config section', () => {
       kbPrompt: 'waver',
       quadrant: 'waver',
       collapse: 'waver',
+      stability: 'waver',
     });
     expect(ladderSettings({})).toEqual(LadderConfigSchema.parse({}));
   });
@@ -36,7 +37,9 @@ describe('the ladder config section', () => {
       kbPrompt: 'reference',
       quadrant: 'reference',
       collapse: 'reference',
+      stability: 'reference',
       kbScoring: 'reference',
+      kbJudgeMaxTokens: 128,
     });
     expect(LadderConfigSchema.parse({ reference: true, quadrant: 'waver' })).toMatchObject({
       parser: 'reference',

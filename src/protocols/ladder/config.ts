@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   DEFAULT_RECOGNIZE_THRESHOLD,
   KB_JUDGE_MAX_TOKENS,
+  REFERENCE_KB_JUDGE_MAX_TOKENS,
   REFERENCE_RECOGNIZE_THRESHOLD,
 } from './kb-judge.js';
 import type { AnswerFormat } from './prompts.js';
@@ -49,6 +50,12 @@ export const LadderConfigSchema = z
     quadrant: Compat.optional(),
     /** Collapse Point: `reference` takes acc(L0) = 1 without a baseline and compares floats exactly. */
     collapse: Compat.optional(),
+    /**
+     * Stability of a set whose magnitudes sum to 0: `waver` unavailable (Table 4's Baseline row shows
+     * acc(L0)); `reference` the set's mean score over answered responses, the reference's Table 4
+     * Baseline row (docs/fidelity.md L14).
+     */
+    stability: Compat.optional(),
     /** Times each seed is asked unperturbed; acc(L0) is their mean (the paper: 3). */
     baselineRepeats: z.int().positive().default(3),
     /** Level band tables (partial: missing families keep docs/method.md's bands). */
@@ -73,8 +80,8 @@ export const LadderConfigSchema = z
      * 0.80 (the reference's "correct") under `kbScoring: reference`.
      */
     kbRecognizeThreshold: z.number().min(0).max(1).optional(),
-    /** Output-token cap of a KB judge call. */
-    kbJudgeMaxTokens: z.int().positive().default(KB_JUDGE_MAX_TOKENS),
+    /** Output-token cap of a KB judge call. Unset: 256, or 128 (the reference judge's) under `kbScoring: reference`. */
+    kbJudgeMaxTokens: z.int().positive().optional(),
     /** Collapse Point: the lowest level k with acc(Lk) < collapseRatio x acc(L0) (the paper: 0.80). */
     collapseRatio: z.number().gt(0).max(1).default(0.8),
     /** Quadrant plot: the Stability threshold on the y axis (the paper: 0.80). */
@@ -112,8 +119,10 @@ export const LadderConfigSchema = z
       kbPrompt,
       quadrant,
       collapse,
+      stability,
       kbScoring,
       kbRecognizeThreshold,
+      kbJudgeMaxTokens,
       strictLoadBands,
       genericFallback,
       ...s
@@ -126,12 +135,15 @@ export const LadderConfigSchema = z
         kbRecognizeThreshold:
           kbRecognizeThreshold ??
           (scoring === 'reference' ? REFERENCE_RECOGNIZE_THRESHOLD : DEFAULT_RECOGNIZE_THRESHOLD),
+        kbJudgeMaxTokens:
+          kbJudgeMaxTokens ?? (scoring === 'reference' ? REFERENCE_KB_JUDGE_MAX_TOKENS : KB_JUDGE_MAX_TOKENS),
         strictLoadBands: strictLoadBands ?? !s.reference,
         genericFallback: genericFallback ?? s.reference,
         parser: parser ?? side,
         kbPrompt: kbPrompt ?? side,
         quadrant: quadrant ?? side,
         collapse: collapse ?? side,
+        stability: stability ?? side,
       };
     },
   );

@@ -334,3 +334,45 @@ describe('ladderMetrics edge cases', () => {
     expect(m.quadrant.xThreshold).toBeUndefined();
   });
 });
+
+describe('the reference modes of Accuracy and Stability (docs/fidelity.md L14, L25)', () => {
+  const base = [1, 1, 1, 1].map((s, i) => obs(`S${i}`, 'baseline', 0, 0, s));
+  // KB L3 scored [1, 1, .75, .75]: the mean rubric score 0.875 stays above 0.8 x acc(L0) = 0.8, but the
+  // reference counts a score correct at >= 0.80 (run_sut_model.py:127): 2/4 = 0.5 < 0.8, a collapse at L3.
+  const scores = [1, 1, 0.75, 0.75];
+  const kbAt3 = (reference: boolean) =>
+    scores.map((s, i) => ({
+      ...kb(`S${i}`, 'not-yet-knowable', 3, 0.4, s),
+      ...(reference && { correct: s >= 0.8 ? 1 : 0 }),
+    }));
+
+  it('KB accuracy and Collapse Point count a score >= 0.80 correct when told to; Stability keeps the score', () => {
+    const waver = ladderMetrics([...base, ...kbAt3(false)], { seed: 1, resamples: 50 });
+    const reference = ladderMetrics([...base, ...kbAt3(true)], { seed: 1, resamples: 50 });
+    const family = (m: typeof waver) => m.families.find((f) => f.family === 'KB');
+    expect(family(waver)?.collapse.status).toBe('never');
+    expect(family(waver)?.levels[3].accuracy.value).toBe(0.875);
+    expect(family(reference)?.collapse).toMatchObject({ status: 'collapsed', level: 3 });
+    expect(family(reference)?.levels[3].accuracy.value).toBe(0.5);
+    // The reference's Table 4 weighs the continuous Sim: (1 + 1 + .75 + .75) x 0.4 / (4 x 0.4).
+    expect(family(reference)?.overall.stability.value).toBeCloseTo(0.875, 12);
+  });
+
+  it("stability: reference makes a zero-magnitude set's Stability its mean answered score (Table 4's Baseline row)", () => {
+    // Baseline: four answered [1, 1, 1, 0] and a failed call. acc(L0) = 3/5 (the failed call is wrong);
+    // the reference's Baseline row is the mean Sim with the failed call dropped: 3/4 (results_crossmodel.ipynb:841).
+    const rows = [
+      ...[1, 1, 1, 0].map((s, i) => obs(`S${i}`, 'baseline', 0, 0, s)),
+      obs('S4', 'baseline', 0, 0, 0, { error: true }),
+    ];
+    const waver = ladderMetrics(rows, { seed: 1, resamples: 50 });
+    const reference = ladderMetrics(rows, { seed: 1, resamples: 50, stability: 'reference' });
+    expect(waver.baseline.accuracy.value).toBe(0.6);
+    expect(waver.baseline.stability).toMatchObject({
+      value: undefined,
+      unavailable: 'sum of magnitudes is 0',
+    });
+    expect(reference.baseline.accuracy.value).toBe(0.6);
+    expect(reference.baseline.stability.value).toBe(0.75);
+  });
+});

@@ -23,8 +23,17 @@ export interface LadderObservation {
   kbType?: KbType;
   /** 1 - SIM of the test's text against its seed (0 for the baseline). */
   magnitude: number;
-  /** Correctness in [0, 1] (KB: the judge's rubric score); undefined when not scored (no judge verdict). */
+  /**
+   * Correctness in [0, 1] (KB: the judge's rubric score; an imported run: its recorded Sim);
+   * undefined when not scored (no judge verdict). Stability and the reference quadrant use it.
+   */
   score: number | undefined;
+  /**
+   * What Accuracy counts, where it is not `score`: the reference's correctness `Sim >= 0.80` of a KB
+   * rubric score (`kbScoring: reference`) or of an imported row, 0 for an imported row without a
+   * Sim (docs/fidelity.md L25, L41).
+   */
+  correct?: number;
   /** The call failed: counted wrong in Accuracy (score 0), left out of Stability, and counted here. */
   error?: boolean;
 }
@@ -94,6 +103,14 @@ export type QuadrantMode = 'waver' | 'reference';
  */
 export type CollapseMode = 'waver' | 'reference';
 
+/**
+ * Stability of a set whose magnitudes sum to 0 (the baseline, a cell of unchanged texts):
+ * `waver` unavailable (the formula is undefined there); `reference` the set's mean score over its
+ * answered responses, as the reference's `wstab` (`experiment/results_crossmodel.ipynb:828`), which
+ * makes Table 4's Baseline row the baseline's mean Sim (docs/fidelity.md L14).
+ */
+export type StabilityMode = 'waver' | 'reference';
+
 export interface FamilyMetrics {
   family: Family;
   /** All the family's responses, every level pooled. */
@@ -136,6 +153,7 @@ export interface LadderMetricOptions {
   stabilityThreshold?: number;
   quadrant?: QuadrantMode;
   collapse?: CollapseMode;
+  stability?: StabilityMode;
   /** Families to report (default all seven). */
   families?: readonly Family[];
 }
@@ -143,15 +161,17 @@ export interface LadderMetricOptions {
 // Per-slot running sums. A slot is one set of responses; every seed (cluster) holds one vector of
 // sums per slot, so a bootstrap resample is a sum of drawn clusters' vectors.
 const N = 0;
+/** Responses counted in Accuracy (a correctness), and the sum of their correctness. */
 const SCORED = 1;
-const SUM_SCORE = 2;
+const SUM_CORRECT = 2;
 const SUM_MAG = 3;
+/** Over the answered responses (a score, the call did not fail): Stability's and the reference quadrant's rows. */
 const SUM_MAG_SCORED = 4;
 const SUM_SCORE_MAG = 5;
 const RECOGNISED = 6;
-/** Scored responses whose call did not fail: the reference quadrant's rows. */
 const ANSWERED = 7;
-const WIDTH = 8;
+const SUM_SCORE = 8;
+const WIDTH = 9;
 
 // Base slots come first: a response lands in exactly one (the baseline, its family x measured level,
 // or its family's unbinned slot). The pooled slots after them (family overall, level over all
@@ -184,7 +204,9 @@ export function ladderMetrics(
     stabilityThreshold: opts.stabilityThreshold ?? 0.8,
     quadrant: opts.quadrant ?? 'waver',
     collapse: opts.collapse ?? 'waver',
+    stability: opts.stability ?? 'waver',
   };
+  const zeroMagnitudeMean = settings.stability === 'reference';
   const collapseRule = { ratio: settings.collapseRatio, reference: settings.collapse === 'reference' };
   const families = opts.families ?? FAMILIES;
 
@@ -265,7 +287,7 @@ export function ladderMetrics(
       for (let s = 0; s < SLOTS; s++) {
         dist.accuracy[s * R + b] = accuracyOf(resampled, s) ?? Number.NaN;
         dist.magnitude[s * R + b] = magnitudeOf(resampled, s) ?? Number.NaN;
-        dist.stability[s * R + b] = stabilityOf(resampled, s) ?? Number.NaN;
+        dist.stability[s * R + b] = stabilityOf(resampled, s, zeroMagnitudeMean) ?? Number.NaN;
         dist.recognise[s * R + b] = recogniseOf(resampled, s) ?? Number.NaN;
       }
       familyIndex.forEach((f, i) => {
@@ -299,7 +321,12 @@ export function ladderMetrics(
     const scored = totals[slot * WIDTH + SCORED] as number;
     const noTests = n === 0 ? 'no tests' : undefined;
     const unscored = scored === 0 ? 'not scored: no judge verdicts' : undefined;
-    const allFailed = (totals[slot * WIDTH + ANSWERED] as number) === 0 ? 'every call failed' : undefined;
+    const unanswered =
+      (totals[slot * WIDTH + ANSWERED] as number) > 0
+        ? undefined
+        : errors[slot] === n
+          ? 'every call failed'
+          : 'no answered, scored responses';
     const zeroMag =
       (totals[slot * WIDTH + SUM_MAG_SCORED] as number) === 0 ? 'sum of magnitudes is 0' : undefined;
     const out: SetMetrics = {
@@ -312,8 +339,8 @@ export function ladderMetrics(
       stability: interval(
         'stability',
         slot,
-        stabilityOf(totals, slot),
-        noTests ?? unscored ?? allFailed ?? zeroMag,
+        stabilityOf(totals, slot, zeroMagnitudeMean),
+        noTests ?? unscored ?? unanswered ?? zeroMag,
       ),
     };
     if (kb) out.recognise = interval('recognise', slot, recogniseOf(totals, slot), noTests ?? unscored);
@@ -418,7 +445,7 @@ function quadrantOf(
   return { mode, xThreshold, yThreshold, points, ...(baseline && { baseline }) };
 }
 
-/** Mean score over a slot's answered, scored responses (failed calls score 0 and are not answered). */
+/** Mean score over a slot's answered, scored responses (a failed call is not answered). */
 function answeredScore(sums: Float64Array, slot: number): number | undefined {
   const n = sums[slot * WIDTH + ANSWERED] as number;
   return n === 0 ? undefined : (sums[slot * WIDTH + SUM_SCORE] as number) / n;
@@ -440,7 +467,14 @@ function resampledColumns(
     const field = j % WIDTH;
     const slot = j - field;
     // Scored responses are usually all responses, so their sums repeat the plain ones.
-    const twin = field === SCORED ? slot + N : field === SUM_MAG_SCORED ? slot + SUM_MAG : undefined;
+    const twin =
+      field === SCORED
+        ? slot + N
+        : field === SUM_MAG_SCORED
+          ? slot + SUM_MAG
+          : field === SUM_SCORE
+            ? slot + SUM_CORRECT
+            : undefined;
     if (twin !== undefined && same(j, twin)) aliases.push(j, twin);
     else kept.push(j);
   }
@@ -485,20 +519,24 @@ function add(sums: Float64Array, slot: number, o: LadderObservation, threshold: 
   const at = slot * WIDTH;
   bump(sums, at + N, 1);
   bump(sums, at + SUM_MAG, o.magnitude);
+  const correct = o.correct ?? o.score;
+  if (correct !== undefined) {
+    bump(sums, at + SCORED, 1);
+    bump(sums, at + SUM_CORRECT, correct);
+  }
   if (o.score === undefined) return;
-  bump(sums, at + SCORED, 1);
-  bump(sums, at + SUM_SCORE, o.score);
   if (o.score >= threshold - EPS) bump(sums, at + RECOGNISED, 1);
   // A failed call has no output to compare: wrong in Accuracy, absent from Stability (the reference code).
   if (o.error) return;
   bump(sums, at + ANSWERED, 1);
+  bump(sums, at + SUM_SCORE, o.score);
   bump(sums, at + SUM_MAG_SCORED, o.magnitude);
   bump(sums, at + SUM_SCORE_MAG, o.score * o.magnitude);
 }
 
 function accuracyOf(sums: Float64Array, slot: number): number | undefined {
   const scored = sums[slot * WIDTH + SCORED] as number;
-  return scored === 0 ? undefined : (sums[slot * WIDTH + SUM_SCORE] as number) / scored;
+  return scored === 0 ? undefined : (sums[slot * WIDTH + SUM_CORRECT] as number) / scored;
 }
 
 function magnitudeOf(sums: Float64Array, slot: number): number | undefined {
@@ -506,9 +544,10 @@ function magnitudeOf(sums: Float64Array, slot: number): number | undefined {
   return n === 0 ? undefined : (sums[slot * WIDTH + SUM_MAG] as number) / n;
 }
 
-function stabilityOf(sums: Float64Array, slot: number): number | undefined {
+function stabilityOf(sums: Float64Array, slot: number, zeroMagnitudeMean: boolean): number | undefined {
   const denominator = sums[slot * WIDTH + SUM_MAG_SCORED] as number;
-  return denominator === 0 ? undefined : (sums[slot * WIDTH + SUM_SCORE_MAG] as number) / denominator;
+  if (denominator === 0) return zeroMagnitudeMean ? answeredScore(sums, slot) : undefined;
+  return (sums[slot * WIDTH + SUM_SCORE_MAG] as number) / denominator;
 }
 
 function recogniseOf(sums: Float64Array, slot: number): number | undefined {

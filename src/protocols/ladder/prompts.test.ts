@@ -45,6 +45,9 @@ describe('the Appendix A prompts', () => {
     expect(systemPromptFor('baseline', 'json')).toBe(JSON_ANSWER_PROMPT);
     expect(systemPromptFor('SV', 'hashes')).toBe(HASHES_ANSWER_PROMPT);
     expect(userMessageFor('What is 2 + 2?')).toBe('QUESTION: What is 2 + 2?');
+    // Stripped as the reference's runner strips the field (test_runner.py:82-87): a Format text's
+    // leading or trailing line breaks are not sent; those inside are.
+    expect(userMessageFor('\n  What is\n2 + 2?\n\n')).toBe('QUESTION: What is\n2 + 2?');
   });
 
   it("offer the reference code's KB wording (a dash for the paper's comma) as kbPrompt: reference", () => {

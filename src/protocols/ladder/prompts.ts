@@ -1,3 +1,4 @@
+import { pyStrip } from './python.js';
 import type { Family } from './types.js';
 
 /**
@@ -60,7 +61,11 @@ export function answerFormatOfPrompt(system: string): AnswerFormat | undefined {
   return undefined;
 }
 
-/** The user message: the paper's runner sends each input field as `NAME: value`, here the one field. */
+/**
+ * The user message: the paper's runner sends each input field as `NAME: value`, here the one
+ * field, its text stripped as the runner strips each field it reads back (`modules/test_runner.py:82-87`;
+ * docs/fidelity.md L6).
+ */
 export function userMessageFor(text: string): string {
-  return `QUESTION: ${text}`;
+  return `QUESTION: ${pyStrip(text)}`;
 }

@@ -10,6 +10,7 @@ import {
   type KbVerdict,
   kbScoringOf,
   parseKbJudgeReply,
+  recognises,
 } from './kb-judge.js';
 import { type LadderMetrics, type LadderObservation, ladderMetrics } from './metrics.js';
 import { type AnswerFormat, answerFormatOfPrompt } from './prompts.js';
@@ -34,8 +35,10 @@ export interface ScoredCell {
   repeat: number;
   magnitude: number;
   status: 'done' | 'failed';
-  /** Correctness in [0, 1] (KB: the rubric score); undefined when the KB response has no verdict. */
+  /** Correctness in [0, 1] (KB: the rubric score; imported: the recorded Sim); undefined when the KB response has no verdict. */
   score: number | undefined;
+  /** What Accuracy counts where it is not `score` (metrics.ts `LadderObservation.correct`). */
+  correct?: number;
   /** Numeric families: the parsed answer and how it was found. */
   parsed?: number;
   parsedVia?: string;
@@ -135,10 +138,14 @@ export function loadLadderResults(
           cell.status === 'done'
             ? {
                 ...scoredCell,
-                score: r.score,
+                score: r.sim,
+                correct: r.correct,
                 parsedVia: 'recorded',
                 ...(test.family === 'KB' && {
-                  judge: { status: 'scored', score: r.score, reason: r.reason },
+                  judge:
+                    r.sim === undefined
+                      ? { status: 'not-run', reason: r.reason }
+                      : { status: 'scored', score: r.sim, reason: r.reason },
                 }),
               }
             : scoredCell,
@@ -154,7 +161,12 @@ export function loadLadderResults(
         if (verdict?.verdict.ok) scored++;
         if (verdict) judgeIdentity = verdict.judge;
       }
-      cells.push(scoreCell(test, cell, verdict?.verdict, verdict?.callFailed, settings.parser));
+      const c = scoreCell(test, cell, verdict?.verdict, verdict?.callFailed, settings.parser);
+      // The reference's KB accuracy counts a rubric score >= 0.80 correct (run_sut_model.py:127);
+      // its Stability keeps the score itself (docs/fidelity.md L25).
+      if (settings.kbScoring === 'reference' && c.family === 'KB' && c.score !== undefined)
+        c.correct = recognises(c.score, settings.kbRecognizeThreshold) ? 1 : 0;
+      cells.push(c);
     }
     const cut = cells.filter((c) => c.truncated);
     const coverage = coverageOf(stored, suite.tests, expected);
@@ -177,6 +189,7 @@ export function loadLadderResults(
       stabilityThreshold: settings.stabilityThreshold,
       quadrant: settings.quadrant,
       collapse: settings.collapse,
+      stability: settings.stability,
     });
     return {
       label,
@@ -299,6 +312,7 @@ function observationOf(c: ScoredCell): LadderObservation {
     ...(c.kbType && { kbType: c.kbType }),
     magnitude: c.magnitude,
     score: c.score,
+    ...(c.correct !== undefined && { correct: c.correct }),
     ...(c.status === 'failed' && { error: true }),
   };
 }

@@ -47,6 +47,21 @@ const TESTS = [
 ] as unknown as LadderTest[];
 
 describe('formatLadderReport', () => {
+  it("stability: reference shows Table 4's Baseline row as the baseline's mean answered score", () => {
+    const metrics = ladderMetrics(OBS, { seed: 1, resamples: 100, stability: 'reference' });
+    const r = {
+      ...results([model({ metrics })]),
+      settings: LadderConfigSchema.parse({ stability: 'reference' }),
+    };
+    const md = formatLadderReport({ results: r, tests: TESTS }, 'md');
+    expect(md).toMatch(
+      /\| Baseline \(acc\(L0\), x3\) \| 1\.000 \[[^\]]*\] \(mean score of the answered baseline responses, the reference's\) \|/,
+    );
+    expect(formatLadderReport({ results: results([model()]), tests: TESTS }, 'md')).toMatch(
+      /the paper's Baseline row is acc\(L0\)/,
+    );
+  });
+
   it('prints Tables 3, 4 and 5 for each model, with n, CIs, Collapse Points and unavailable figures', () => {
     const md = formatLadderReport(
       {

@@ -238,10 +238,15 @@ function modelMarkdown(m: LadderModelResults, results: LadderResults): string {
   );
   lines.push(row(['Family', 'Stability [95% CI]', 'Accuracy [95% CI]', 'Magnitude [95% CI]', 'n', 'seeds']));
   lines.push(row(['---', '---:', '---:', '---:', '---:', '---:']));
+  // The reference's Baseline row is the baseline's mean score over answered calls (stability: reference).
+  const baselineStability =
+    results.settings.stability === 'reference'
+      ? `${fmt(x.baseline.stability)} (mean score of the answered baseline responses, the reference's)`
+      : `— (magnitude 0; the paper's Baseline row is acc(L0))`;
   lines.push(
     row([
       `Baseline (acc(L0), x${results.settings.baselineRepeats})`,
-      `— (magnitude 0; the paper's Baseline row is acc(L0))`,
+      baselineStability,
       fmt(x.baseline.accuracy),
       fmt(x.baseline.magnitude),
       String(x.baseline.n),

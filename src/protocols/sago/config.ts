@@ -50,6 +50,9 @@ export const REFERENCE_SWITCHES: Readonly<SagoReferenceSwitches> = {
   closedModelSubset: true,
 };
 
+/** The output cap of the authors' runs (`experiments/run_closed_models.py`, `--max_tokens` default 100; every run's metadata.json). */
+export const REFERENCE_MAX_TOKENS = 100;
+
 /** Noise mirroring: the SAGO authors' published detectors and thresholds, or waver's density rules. */
 export const MIRRORING_RULES = ['sago-reference', 'density'] as const;
 export type MirroringRules = (typeof MIRRORING_RULES)[number];
@@ -140,6 +143,11 @@ const SagoSection = z
       })
       .strict()
       .default({ sizes: [...ABLATION_SIZES], draws: ABLATION_DRAWS }),
+    /**
+     * Output cap of a system-under-test call. Unset: the run's `params.maxTokens` (256 by default),
+     * or 100 under `reference: true`, the authors' runs (docs/fidelity.md#sago).
+     */
+    maxTokens: z.int().positive().optional(),
     /** Output cap for the generator's rewrites and the judge's verdicts. */
     generatorMaxTokens: z.int().positive().default(256),
     judgeMaxTokens: z.int().positive().default(64),

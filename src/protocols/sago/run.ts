@@ -13,7 +13,7 @@ import { suiteOf } from '../../run/suite.js';
 import type { Progress, Suite, SuiteTest } from '../../run/types.js';
 import { openStore, type Store } from '../../store/store.js';
 import { checkRequestedAxes, computedAxes, type SagoEmbedderRecord, type SagoModelRecord } from './axes.js';
-import { type SagoConfig, sagoSettings } from './config.js';
+import { REFERENCE_MAX_TOKENS, type SagoConfig, sagoSettings } from './config.js';
 import type { OpenDatasetSample } from './data/datasets.js';
 import { pooledEmbedding, tokenLevelEmbedder, wordPrefixEmbeddings } from './embeddings.js';
 import { featureRow, featuresRequest, scoreRequest } from './features.js';
@@ -354,6 +354,7 @@ export function sutConfig(config: WaverConfig, model: SagoModelRecord, settings:
     repeats: 1,
     params: {
       ...params,
+      maxTokens: settings.maxTokens ?? (settings.reference ? REFERENCE_MAX_TOKENS : params.maxTokens),
       logprobs,
       ...(logprobs && !caps.fullDistribution && caps.topLogprobs > 0
         ? { topLogprobs: Math.min(caps.topLogprobs, 20) }

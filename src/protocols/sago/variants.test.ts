@@ -104,6 +104,15 @@ describe('SUT params per capability', () => {
     expect(local.params.topLogprobs).toBeUndefined();
     expect(sutConfig(config, model('anthropic:c', {}), settings).params.logprobs).toBe(false);
   });
+
+  it("caps a call at the run's maxTokens, at the authors' 100 with reference: true, and at sago.maxTokens when set", () => {
+    const m = model('anthropic:c', {});
+    expect(sutConfig(config, m, settings).params.maxTokens).toBe(config.params.maxTokens);
+    expect(sutConfig(config, m, SagoConfig.parse({ reference: true })).params.maxTokens).toBe(100);
+    expect(sutConfig(config, m, SagoConfig.parse({ reference: true, maxTokens: 300 })).params.maxTokens).toBe(
+      300,
+    );
+  });
 });
 
 const withModel = tinyModelPath ? describe : describe.skip;

@@ -2,7 +2,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanEnv, runCli } from '../../../cli/test-support/cli.js';
+import { FAMILY_NAMES, type Family } from '../types.js';
 import { demoMissing, demoRunFolder } from './test-support/demo-run.js';
+import { fullRunFolder, fullRunMissing } from './test-support/full-run.js';
 
 beforeAll(assertBuilt);
 
@@ -48,3 +50,36 @@ withDemo(`waver import ladder-runs, then waver report ${demoMissing ?? ''}`, () 
     expect(existsSync(store)).toBe(false);
   });
 });
+
+(fullRunMissing === undefined ? describe : describe.skip)(
+  `waver import ladder-runs on a folder holding only eval.csv and manifest.json ${fullRunMissing ?? ''}`,
+  () => {
+    it('prints Table 4, Table 5 and the aggregate L0..L5 curve, as the reference computes them', async () => {
+      const run = fullRunFolder();
+      const store = join(run.root, 'store.db');
+      const r = await runCli(['import', 'ladder-runs', run.root, '--store', store], {
+        cwd: run.root,
+        env: cleanEnv(),
+      });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const ref = run.reference;
+      const three = (x: number | null) => (x === null ? '—' : x.toFixed(3));
+      expect(r.stdout).toContain('### Table 4: Stability per family');
+      expect(r.stdout).toContain(
+        `| Baseline (mean Sim of the answered baseline rows) | ${three(ref.stability.Baseline ?? null)} [`,
+      );
+      for (const [name, value] of Object.entries(ref.stability))
+        if (name !== 'Baseline') expect(r.stdout).toContain(`| ${name} | ${three(value)} [`);
+      expect(r.stdout).toContain('### Table 5: Collapse Point per family');
+      for (const [tag, cp] of Object.entries(ref.collapse))
+        expect(r.stdout).toMatch(
+          new RegExp(`\\| ${FAMILY_NAMES[tag as Family].replace('/', '\\/')} \\| ${cp} \\| `),
+        );
+      expect(r.stdout).toContain('### Aggregate accuracy by level (Section 5.1, Figure 1)');
+      const curve = ref.aggregate.map((x) => `${three(x)} \\[[^\\]]*\\] \\(n=\\d+\\)`).join(' \\| ');
+      expect(r.stdout).toMatch(new RegExp(`\\| ${curve} \\|`));
+      expect(r.stdout).toContain('(no metrics_acc.csv in the folder)');
+    });
+  },
+);

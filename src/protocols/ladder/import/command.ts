@@ -3,11 +3,12 @@ import { emit } from '../../../cli/output.js';
 import { openStore } from '../../../store/store.js';
 import type { ProtocolCommand } from '../../define.js';
 import type { RunOutcome } from '../../types.js';
+import { ladderSettings } from '../config.js';
 import type { LadderPlan } from '../protocol.js';
 import type { LadderSectionData } from '../report-section.js';
 import { type LadderResults, loadLadderResults } from '../results.js';
-import { FAMILIES, LEVELS } from '../types.js';
-import { planLadderRunsImport, writeLadderRunsImport } from './ladder-runs.js';
+import { type LadderRunsPlan, planLadderRunsImport, writeLadderRunsImport } from './ladder-runs.js';
+import { ladderRunSummary, ladderRunsMarkdown } from './summary.js';
 
 interface Flags {
   config?: string;
@@ -16,13 +17,11 @@ interface Flags {
   out?: string;
 }
 
-const fmt = (x: number | undefined) => (x === undefined ? '' : x.toFixed(3));
-
 /**
  * `waver import ladder-runs DIR...` (docs/ladder.md#import): the ladder reference's run folders
- * into the store, then per run the per-level accuracies and Collapse Points waver's ladder tables
- * compute from it next to the run's own metrics files, and any disagreement. Bad input: exit 2,
- * nothing written.
+ * into the store, then per run, computed in the reference mode, the paper's Table 4, Table 5 and
+ * the aggregate L0..L5 curve, the per-level accuracies beside the run's own metrics files, and any
+ * disagreement (./summary.ts). Bad input: exit 2, nothing written.
  */
 export const ladderRunsImportCommand: ProtocolCommand<
   LadderPlan,
@@ -31,9 +30,12 @@ export const ladderRunsImportCommand: ProtocolCommand<
 > = (_ladder, ctx) =>
   new Command('ladder-runs')
     .description(
-      "read the ladder reference's run folders (responses.csv, eval.csv, metrics_acc.csv) as ladder suites",
+      "read the ladder reference's run folders (eval.csv; responses.csv, metrics_*.csv, manifest.json where there) as ladder suites",
     )
-    .argument('<dirs...>', 'run folders (experiment/output/runs/<name>__<dataset>), or a folder holding them')
+    .argument(
+      '<dirs...>',
+      'run folders (experiment/output/runs/<name>__<dataset>), or a folder holding them (the repository root)',
+    )
     .option('-c, --config <file>', 'config file (default: ./waver.yaml when present)')
     .option('--store <file>', 'SQLite store (default .waver/store.db)')
     .addOption(new Option('--format <format>', 'summary format').choices(['md', 'json']))
@@ -51,55 +53,14 @@ export const ladderRunsImportCommand: ProtocolCommand<
       const store = openStore(config.store);
       try {
         const suites = writeLadderRunsImport(store, plan);
+        const settings = ladderSettings({ ladder: { ...(config.ladder ?? {}), reference: true } });
         const runs = suites.map((s, i) => {
-          const p = plan.runs[i];
-          const m = loadLadderResults(store, s.suiteHash, { seed: config.seed }).models[0];
-          const families = FAMILIES.filter((f) => p?.reference.accuracy.has(f)).map((f) => {
-            const fm = m?.metrics.families.find((x) => x.family === f);
-            return {
-              family: f,
-              accuracy: Object.fromEntries([
-                ['L0', m?.metrics.baseline.accuracy.value],
-                ...LEVELS.map((k) => [`L${k}`, fm?.levels[k].accuracy.value]),
-              ]),
-              recorded: Object.fromEntries(p?.run.accuracy.get(f) ?? []),
-              collapse: fm?.collapse.status === 'collapsed' ? `L${fm.collapse.level}` : fm?.collapse.status,
-              recordedCollapse: p?.run.collapse ? (p.run.collapse.get(f) ?? 'never') : undefined,
-            };
-          });
-          return { ...s, families, mismatches: p?.mismatches ?? [] };
+          const results = loadLadderResults(store, s.suiteHash, { seed: config.seed, settings });
+          return ladderRunSummary(s, plan.runs[i] as LadderRunsPlan['runs'][number], results.models[0]);
         });
-        const summary = { store: config.store, runs };
-        if (config.format === 'json') emit(`${JSON.stringify(summary, null, 2)}\n`, config.out);
-        else {
-          const out = ['# waver import ladder-runs', ''];
-          for (const r of runs) {
-            out.push(
-              `## ${r.run}: ${r.model}, suite ladder/tests ${r.suiteHash.slice(0, 12)}, ${r.tests} tests, ${r.cells} cells`,
-              '',
-            );
-            out.push('waver (recorded metrics_acc.csv in brackets):', '');
-            out.push(`| family | ${['L0', ...LEVELS.map((k) => `L${k}`)].join(' | ')} | CP |`);
-            out.push(`|---|${'---:|'.repeat(6)}---|`);
-            for (const f of r.families) {
-              const cells = ['L0', ...LEVELS.map((k) => `L${k}`)].map(
-                (l) =>
-                  `${fmt(f.accuracy[l])}${f.recorded[l] !== undefined ? ` [${fmt(f.recorded[l])}]` : ''}`,
-              );
-              out.push(
-                `| ${f.family} | ${cells.join(' | ')} | ${f.collapse}${f.recordedCollapse ? ` [${f.recordedCollapse}]` : ''} |`,
-              );
-            }
-            out.push('');
-            out.push(
-              r.mismatches.length === 0
-                ? "The run's metrics files agree with the reference's aggregation of its rows."
-                : `MISMATCH with the run's metrics files: ${r.mismatches.map((x) => `${x.family} ${x.column}: recorded ${x.recorded || 'empty'}, rows give ${x.computed || 'empty'}`).join('; ')}`,
-              '',
-            );
-          }
-          emit(`${out.join('\n')}\n`, config.out);
-        }
+        if (config.format === 'json')
+          emit(`${JSON.stringify({ store: config.store, runs }, null, 2)}\n`, config.out);
+        else emit(ladderRunsMarkdown(runs), config.out);
       } finally {
         store.close();
       }

@@ -4,10 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { parseCsvRows } from '../../../data/csv.js';
 import { InputError } from '../../../errors.js';
 import { openStore } from '../../../store/store.js';
+import { ladderSettings } from '../config.js';
 import { loadLadderResults } from '../results.js';
-import { type Family, LEVELS } from '../types.js';
+import { FAMILY_NAMES, type Family, LEVELS } from '../types.js';
 import { planLadderRunsImport, writeLadderRunsImport } from './ladder-runs.js';
+import { ladderRunSummary } from './summary.js';
 import { demoMissing, demoRunFolder } from './test-support/demo-run.js';
+import { fullRunFolder, fullRunMissing } from './test-support/full-run.js';
 
 const withDemo = demoMissing === undefined ? describe : describe.skip;
 
@@ -61,10 +64,13 @@ withDemo(
       }
       // The run's own metrics files agree with its rows.
       expect(plan.runs[0]?.mismatches).toEqual([]);
-      // Knowledge Boundary keeps the recorded score (the reference's >= 0.80), not a judge call.
+      // Knowledge Boundary keeps the recorded Sim, not a judge call: three rows were never judged,
+      // left out of Stability and counted wrong in Accuracy (the reference's >= 0.80 on a blank).
       const kb = m.cells.filter((c) => c.family === 'KB');
-      expect(kb.map((c) => c.score)).toEqual([0, 0, 0, 0]);
+      expect(kb.map((c) => c.score)).toEqual([0, undefined, undefined, undefined]);
+      expect(kb.map((c) => c.correct)).toEqual([0, 0, 0, 0]);
       expect(kb[0]?.judge?.reason).toMatch(/recorded by gpt-4o-mini__demo line \d+/);
+      expect(kb[1]?.judge?.status).toBe('not-run');
     });
 
     it('reports a recorded metrics file that does not follow from the rows', () => {
@@ -139,6 +145,57 @@ withDemo(
         field: 'Sim: outputs',
         message: /expected a number, got 'high'/,
       });
+    });
+  },
+);
+
+const withPython = fullRunMissing === undefined ? describe : describe.skip;
+
+withPython(
+  `waver import ladder-runs on a full run as the repository ships it: eval.csv and manifest.json only ${fullRunMissing ?? ''}`,
+  () => {
+    it("reproduces the reference notebooks' Table 4, Table 5 and aggregate curve, in the reference mode", () => {
+      const run = fullRunFolder();
+      // The repository's root: the run folder is found under experiment/output/runs/.
+      const plan = planLadderRunsImport([run.root]);
+      expect(plan.runs.map((p) => p.run.dir)).toEqual([run.dir]);
+      expect(plan.runs[0]?.run.accuracy).toBeUndefined();
+      const store = openStore(':memory:');
+      const [suite] = writeLadderRunsImport(store, plan);
+      if (!suite) throw new Error('nothing imported');
+      const settings = ladderSettings({ ladder: { reference: true, resamples: 200 } });
+      const m = loadLadderResults(store, suite.suiteHash, { settings }).models[0];
+      if (!m) throw new Error('no model');
+      const ref = run.reference;
+      const summary = ladderRunSummary(suite, plan.runs[0] as (typeof plan.runs)[number], m);
+
+      // Table 4: the Baseline row is the baseline's mean Sim over the answered rows, not acc(L0).
+      expect(m.metrics.baseline.accuracy.value).toBeCloseTo(ref.acc0, 12);
+      expect(ref.stability.Baseline).not.toBeCloseTo(ref.acc0, 6);
+      expect(summary.stability.baseline.value).toBeCloseTo(ref.stability.Baseline as number, 12);
+      for (const f of summary.stability.families) {
+        const theirs = ref.stability[FAMILY_NAMES[f.family]];
+        expect(f.stability.value, f.family).toBeCloseTo(theirs as number, 12);
+      }
+      // Table 5.
+      expect(Object.fromEntries(summary.collapse.families.map((f) => [f.family, f.collapse]))).toEqual(
+        Object.fromEntries(Object.entries(ref.collapse).map(([f, cp]) => [f, cp === '—' ? 'never' : cp])),
+      );
+      expect(Object.values(ref.collapse).some((cp) => cp !== '—')).toBe(true);
+      // Section 5.1: the aggregate L0..L5 curve.
+      (['L0', 'L1', 'L2', 'L3', 'L4', 'L5'] as const).forEach((l, k) => {
+        expect(summary.aggregate[l].value, l).toBeCloseTo(ref.aggregate[k] as number, 12);
+      });
+      expect(summary.mismatches).toEqual([]);
+      // Figure 2 (quadrant: reference): each family at its mean Score and mean Sim, the baseline at 0.
+      const q = m.metrics.quadrant;
+      expect(q.xThreshold).toBeCloseTo(ref.xThreshold, 12);
+      expect(q.baseline?.y).toBeCloseTo(ref.quadrant['Temporal Consistency']?.y as number, 12);
+      for (const p of q.points) {
+        const theirs = ref.quadrant[FAMILY_NAMES[p.family]];
+        expect(p.x, p.family).toBeCloseTo(theirs?.x as number, 12);
+        expect(p.y, p.family).toBeCloseTo(theirs?.y as number, 12);
+      }
     });
   },
 );

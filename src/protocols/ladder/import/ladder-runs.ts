@@ -102,12 +102,13 @@ function round3(x: number): number {
 /** The recorded metrics files against the reference's aggregation of the rows. */
 function compareRecorded(run: LadderRunFolder, ref: ReferenceAggregate): AggregateMismatch[] {
   const out: AggregateMismatch[] = [];
-  const families = new Set<Family>([...ref.accuracy.keys(), ...run.accuracy.keys()]);
+  const families = new Set<Family>([...ref.accuracy.keys(), ...(run.accuracy?.keys() ?? [])]);
   for (const f of families) {
     const ours = ref.accuracy.get(f);
-    const theirs = run.accuracy.get(f);
+    const theirs = run.accuracy?.get(f);
     const columns = new Set<string>([...(ours?.keys() ?? []), ...(theirs?.keys() ?? [])]);
     for (const l of columns) {
+      if (!run.accFile) break;
       const a = ours?.get(l);
       const b = theirs?.get(l);
       if (a === undefined && b === undefined) continue;
@@ -170,6 +171,8 @@ function runPlan(run: LadderRunFolder): RunPlan {
       return;
     }
     const sim = row.sim ?? Number.NaN;
+    // The recorded magnitude (`Score`) where the row has one: 1 - SIM in floats can differ in the last digit.
+    const magnitude = row.magnitude ?? 1 - sim;
     const meta: Omit<LadderTest, 'id'> = {
       seedId: seedId(row),
       family: row.family,
@@ -177,8 +180,8 @@ function runPlan(run: LadderRunFolder): RunPlan {
       measuredLevel: row.measuredLevel,
       severity: {
         sim,
-        magnitude: 1 - sim,
-        score: 1 - sim,
+        magnitude,
+        score: magnitude,
         level: row.measuredLevel === 0 ? undefined : row.measuredLevel,
         via: 'band',
       },

@@ -28,15 +28,17 @@ export function recordedSlot(testId: string, repeat: number): string {
 }
 
 /**
- * Each recorded cell's correctness as the reference counts it: 1 when `Sim: outputs` reaches the
- * threshold, else 0 (no score — a failed call, no prediction — counts as wrong). Undefined when
- * the model's cells of this suite were not imported.
+ * Each recorded cell as the reference counts it: its `Sim: outputs` (the score Stability and the
+ * quadrant weigh, continuous for KB rows; undefined when the row has none, so it is left out of
+ * them) and its correctness (1 when Sim reaches the threshold, else 0, a row without a Sim
+ * included: the reference's Accuracy). Undefined when the model's cells of this suite were not
+ * imported.
  */
 export function recordedCorrectness(
   store: Store,
   suiteHash: string,
   identity: string,
-): Map<string, { score: number; reason: string }> | undefined {
+): Map<string, { sim: number | undefined; correct: number; reason: string }> | undefined {
   const row = auxGet<RecordedLadderScores>(
     store,
     'measure',
@@ -48,7 +50,8 @@ export function recordedCorrectness(
     Object.entries(row.cells).map(([slot, c]) => [
       slot,
       {
-        score: c.sim !== null && c.sim >= row.threshold ? 1 : 0,
+        sim: c.sim ?? undefined,
+        correct: c.sim !== null && c.sim >= row.threshold ? 1 : 0,
         reason: `recorded by ${row.run} line ${c.line}: Sim ${c.sim ?? 'none'} (correct at >= ${row.threshold})`,
       },
     ]),

@@ -6,12 +6,13 @@ import { FAMILIES, FAMILY_NAMES, type Family, type Level } from '../types.js';
 
 /**
  * The ladder reference's run folders (`experiment/output/runs/<name>__<dataset>/`, written by its
- * `experiment/run_sut_model.py`): `responses.csv` (one row per test call, as `run_tests` returns
- * them, with `Raw Response` and `Source Row`), `eval.csv` (the same rows in the same order with
- * the evaluator's columns added: `GT: <key>`, `Sim: <key>`, `Sim: outputs`, `Judge Method`...),
- * `metrics_acc.csv` (per family, accuracy by level L0..L5, rounded to 3 decimals),
- * `metrics_summary.csv` (per family, the Collapse Point; optional) and `manifest.json` (optional).
- * Every value is checked here: a bad one is an InputError naming file, line and column.
+ * `experiment/run_sut_model.py`): `eval.csv` (one row per test call with the evaluator's columns:
+ * `GT: <key>`, `Sim: <key>`, `Sim: outputs`, `Judge Method`..., and `Raw Response` where the run
+ * kept it), the one file needed; optional beside it `responses.csv` (the same rows before
+ * scoring, checked row for row against eval.csv), `metrics_acc.csv` (per family, accuracy by level
+ * L0..L5, rounded to 3 decimals), `metrics_summary.csv` (per family, the Collapse Point) and
+ * `manifest.json`. The repository's four full runs ship eval.csv, manifest.json and the two
+ * metrics files. Every value is checked here: a bad one is an InputError naming file, line and column.
  */
 
 export const EVAL_FILE = 'eval.csv';
@@ -34,6 +35,8 @@ const EVAL_COLUMNS = [
   'Sim: outputs',
 ] as const;
 const RESPONSE_COLUMNS = ['Category', 'Source Row', 'Generated Input'] as const;
+/** How deep under an argument a run folder is looked for: the repository root is four above one. */
+const SEARCH_DEPTH = 4;
 
 export interface LadderRunRow {
   /** 1-based line of the eval.csv record. */
@@ -47,6 +50,8 @@ export interface LadderRunRow {
   original?: string;
   sim?: number;
   gold?: number | 'unanswerable';
+  /** The test's perturbation magnitude (`Score`, 1 - SIM), where the row records it. */
+  magnitude?: number;
   /** The recorded score in [0, 1] (`Sim: outputs`); undefined when the evaluator gave none (a failed call, no prediction). */
   score?: number;
   ok: boolean;
@@ -64,21 +69,25 @@ export interface LadderRunFolder {
   threshold: number;
   manifest?: Record<string, unknown>;
   rows: LadderRunRow[];
-  /** metrics_acc.csv: family -> level name (`L0`..`L5`) -> accuracy, undefined where empty. */
-  accuracy: Map<Family, Map<string, number | undefined>>;
-  accFile: string;
+  /** metrics_acc.csv: family -> level name (`L0`..`L5`) -> accuracy, undefined where empty; absent without the file. */
+  accuracy?: Map<Family, Map<string, number | undefined>>;
+  accFile?: string;
   /** metrics_summary.csv: family -> Collapse Point (`L3`, or undefined for none); absent without the file. */
   collapse?: Map<Family, string | undefined>;
   summaryFile?: string;
 }
 
-/** The run folders under each argument: the folder itself when it holds eval.csv, else its subfolders (two levels). */
+/**
+ * The run folders under each argument: the folder itself when it holds eval.csv, else its
+ * subfolders down to four levels (so the repository's root finds `experiment/output/runs/*`);
+ * hidden folders are skipped.
+ */
 export function findLadderRunFolders(dirs: readonly string[]): string[] {
   const out: string[] = [];
   for (const dir of dirs) {
     if (!existsSync(dir) || !statSync(dir).isDirectory())
       throw new InputError('not a directory', { file: dir });
-    const found = foldersIn(dir, 2);
+    const found = foldersIn(dir, SEARCH_DEPTH);
     if (found.length === 0)
       throw new InputError(`no ladder run folder here: expected ${EVAL_FILE} in it or in its subfolders`, {
         file: dir,
@@ -92,27 +101,22 @@ function foldersIn(dir: string, depth: number): string[] {
   if (existsSync(join(dir, EVAL_FILE))) return [dir];
   if (depth === 0) return [];
   return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory())
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
     .map((e) => e.name)
     .sort()
     .flatMap((name) => foldersIn(join(dir, name), depth - 1));
 }
 
-function need(dir: string, name: string): string {
+function optional(dir: string, name: string): string | undefined {
   const file = join(dir, name);
-  if (!existsSync(file))
-    throw new InputError(
-      `missing ${name} (a ladder run folder has ${EVAL_FILE}, ${RESPONSES_FILE} and ${ACC_FILE})`,
-      { file },
-    );
-  return file;
+  return existsSync(file) ? file : undefined;
 }
 
 /** Reads and checks one run folder. */
 export function readLadderRunFolder(dir: string): LadderRunFolder {
-  const evalFile = need(dir, EVAL_FILE);
-  const responsesFile = need(dir, RESPONSES_FILE);
-  const accFile = need(dir, ACC_FILE);
+  const evalFile = join(dir, EVAL_FILE);
+  const responsesFile = optional(dir, RESPONSES_FILE);
+  const accFile = optional(dir, ACC_FILE);
   const folder = basename(dir);
   const manifest = existsSync(join(dir, MANIFEST_FILE)) ? readJson(join(dir, MANIFEST_FILE)) : undefined;
   // The folder is `<model>__<dataset>`; the manifest names both when it is there.
@@ -123,14 +127,16 @@ export function readLadderRunFolder(dir: string): LadderRunFolder {
 
   const evals = readCsv(evalFile);
   requireColumns(evals, EVAL_COLUMNS, evalFile);
-  const responses = readCsv(responsesFile);
-  requireColumns(responses, RESPONSE_COLUMNS, responsesFile);
-  if (responses.records.length !== evals.records.length)
-    throw new InputError(
-      `${responses.records.length} rows, but ${EVAL_FILE} has ${evals.records.length} (the evaluator keeps every row, in order)`,
-      { file: responsesFile },
-    );
-  const rows = evals.records.map((r, i) => rowOf(r, responses.records[i] as CsvRecord, evals, evalFile));
+  const responses = responsesFile ? readCsv(responsesFile) : undefined;
+  if (responses && responsesFile) {
+    requireColumns(responses, RESPONSE_COLUMNS, responsesFile);
+    if (responses.records.length !== evals.records.length)
+      throw new InputError(
+        `${responses.records.length} rows, but ${EVAL_FILE} has ${evals.records.length} (the evaluator keeps every row, in order)`,
+        { file: responsesFile },
+      );
+  }
+  const rows = evals.records.map((r, i) => rowOf(r, responses?.records[i], evals, evalFile));
   checkSeeds(rows, evalFile);
   const summaryFile = join(dir, SUMMARY_FILE);
   return {
@@ -141,8 +147,7 @@ export function readLadderRunFolder(dir: string): LadderRunFolder {
     threshold,
     ...(manifest && { manifest }),
     rows,
-    accuracy: readAccuracy(accFile),
-    accFile,
+    ...(accFile && { accuracy: readAccuracy(accFile), accFile }),
     ...(existsSync(summaryFile) && { collapse: readCollapse(summaryFile), summaryFile }),
   };
 }
@@ -182,7 +187,12 @@ function levelOf(value: string | undefined, where: Where): Level | 0 {
   return Number(m[1]) as Level | 0;
 }
 
-function rowOf(r: CsvRecord, response: CsvRecord, evals: CsvTable, evalFile: string): LadderRunRow {
+function rowOf(
+  r: CsvRecord,
+  response: CsvRecord | undefined,
+  evals: CsvTable,
+  evalFile: string,
+): LadderRunRow {
   const f = r.fields;
   const at = (field: string): Where => ({ file: evalFile, line: r.line, field });
   const category = (f.Category ?? '').trim();
@@ -192,7 +202,10 @@ function rowOf(r: CsvRecord, response: CsvRecord, evals: CsvTable, evalFile: str
   if (sourceRow === undefined || !Number.isInteger(sourceRow))
     throw new InputError(`expected a row index, got '${f['Source Row']}'`, at('Source Row'));
   const text = f['Generated Input'] ?? '';
-  if (response.fields['Generated Input'] !== text || Number(response.fields['Source Row']) !== sourceRow)
+  if (
+    response &&
+    (response.fields['Generated Input'] !== text || Number(response.fields['Source Row']) !== sourceRow)
+  )
     throw new InputError(
       `a different prompt than ${RESPONSES_FILE} line ${response.line} for the same row (the evaluator keeps rows in order)`,
       at('Generated Input'),
@@ -210,9 +223,10 @@ function rowOf(r: CsvRecord, response: CsvRecord, evals: CsvTable, evalFile: str
         ? numberOf(gtText.replace(/,/g, ''), at(gtColumn))
         : undefined;
   const predColumns = evals.header.filter((h) => h.startsWith('Pred: '));
-  const raw = (response.fields['Raw Response'] ?? f['Raw Response'] ?? '').trim();
+  const raw = (response?.fields['Raw Response'] ?? f['Raw Response'] ?? '').trim();
   const attempt = numberOf(f.Attempt, at('Attempt'), ['', '-']);
   const sim = numberOf(f.SIM, at('SIM'), ['', '-']);
+  const magnitude = numberOf(f.Score, at('Score'), ['', '-']);
   const original = (f['Original Input'] ?? '').trim();
   const runStatus = (f['Run Status'] ?? 'ok').trim() || 'ok';
   const score = numberOf(f['Sim: outputs'], at('Sim: outputs'));
@@ -228,6 +242,7 @@ function rowOf(r: CsvRecord, response: CsvRecord, evals: CsvTable, evalFile: str
     text,
     ...(original && { original }),
     ...(sim !== undefined && { sim }),
+    ...(magnitude !== undefined && { magnitude }),
     ...(gold !== undefined && { gold }),
     ...(score !== undefined && { score }),
     ok: runStatus === 'ok',
