@@ -78,6 +78,8 @@ for (const [name, modelPath] of models) {
           const got = await fast.generate(request);
           const want = await reference.generate(request);
           expect(got.text).toBe(want.text);
+          // The routes round differently: equal bits on every token would mean one route ran twice.
+          expect(got.tokens?.some((t, i) => t.logprob !== want.tokens?.[i]?.logprob)).toBe(true);
           expect(got.tokens).toHaveLength(want.tokens?.length as number);
           for (const [i, entry] of (got.tokens as TokenLogprob[]).entries()) {
             const other = want.tokens?.[i] as TokenLogprob;
@@ -89,6 +91,38 @@ for (const [name, modelPath] of models) {
               expect(Math.abs(t.logprob - (other.top?.[k]?.logprob as number))).toBeLessThan(1e-5);
           }
         }
+      });
+
+      it('score a continuation (teacher forcing) as the public route does, within 1e-5 a token', async () => {
+        const pairs: [string, string][] = [
+          ['Once upon a time', ', there was a little girl named Lily. She loved to play.'],
+          ['The cat sat on the mat.', ' The dog ran to the park and found a big red ball.'],
+        ];
+        for (const [rawPrompt, continuation] of pairs) {
+          const request = { messages: [{ role: 'user' as const, content: rawPrompt }], continuation };
+          const got = await fast.score(request);
+          const want = await reference.score(request);
+          expect(got.tokens.map((t) => t.token)).toEqual(want.tokens.map((t) => t.token));
+          expect(got.tokens.length).toBeGreaterThan(5);
+          for (const [i, t] of got.tokens.entries()) {
+            const other = want.tokens[i] as TokenLogprob;
+            expect(Math.abs(t.logprob - other.logprob), `${rawPrompt} #${i}`).toBeLessThan(1e-5);
+            expect(Math.abs((t.entropy as number) - (other.entropy as number))).toBeLessThan(1e-5);
+          }
+          expect(Math.abs(got.logprob - want.logprob)).toBeLessThan(1e-5 * got.tokens.length);
+          // The routes round differently: equal bits on every token would mean one route ran twice.
+          expect(got.tokens.some((t, i) => t.logprob !== want.tokens[i]?.logprob)).toBe(true);
+        }
+      });
+
+      it('score an input longer than one batch through the public route, with the same numbers', async () => {
+        const request = {
+          messages: [{ role: 'user' as const, content: 'The cat sat on the mat. '.repeat(90) }],
+          continuation: ' The dog ran.',
+        };
+        const prompt = fast.renderPrompt({ messages: request.messages }).tokens;
+        expect(prompt.length).toBeGreaterThan(512); // node-llama-cpp's default batch
+        expect(await fast.score(request)).toEqual(await reference.score(request));
       });
 
       it('stream the same entries as a plain generate, and sampled requests keep the public route', async () => {

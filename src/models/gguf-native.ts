@@ -10,27 +10,31 @@ import { type DistributionRead, LOGPROB_FLOOR } from './gguf-sampling.js';
 
 /** The method the patch adds to node-llama-cpp's native context (scripts/gguf-native/logit-summary.patch). */
 interface PatchedNativeContext {
-  logitSummary(token: number, out: Float64Array): number;
+  logitSummary(token: number, out: Float64Array, index?: number): number;
 }
 
-/** Reads the distribution the last decode left in the context, for `token` and the top `topK`. */
-export type LogitSummaryReader = (token: Token, topK: number) => DistributionRead;
+/**
+ * Reads a distribution the last decode left in the context, for `token` and the top `topK`: at
+ * batch position `index`, by default the last output.
+ */
+export type LogitSummaryReader = (token: Token, topK: number, index?: number) => DistributionRead;
 
 /**
- * A reader over the context's last decode, or undefined on node-llama-cpp's own binary. It reads
- * the context's last output, so it is right only where one sequence decodes one token at a time.
+ * A reader over the context's last decode, or undefined on node-llama-cpp's own binary. The batch
+ * is node-llama-cpp's: the last output is the request's only where one sequence decodes, and a
+ * position is the token's only where the whole input went in one batch.
  */
 export function logitSummaryReader(context: LlamaContext): LogitSummaryReader | undefined {
   const native = nativeContext(context);
   if (!native) return undefined;
   const buffers = new Map<number, Float64Array>();
-  return (token, topK) => {
+  return (token, topK, index = -1) => {
     let out = buffers.get(topK);
     if (!out) {
       out = new Float64Array(2 + 2 * topK);
       buffers.set(topK, out);
     }
-    const filled = native.logitSummary(token, out);
+    const filled = native.logitSummary(token, out, index);
     const top: DistributionRead['top'] = [];
     for (let j = 0; j < filled; j++)
       top.push({ token: out[2 + j] as number, logprob: floored(out[2 + topK + j] as number) });

@@ -29,7 +29,14 @@ import {
   validateGenerate,
   validateMessages,
 } from './gguf-request.js';
-import { LOGPROB_FLOOR, logprobEntry, readDistribution, sampleToken, seededRandom } from './gguf-sampling.js';
+import {
+  type DistributionRead,
+  LOGPROB_FLOOR,
+  logprobEntry,
+  readDistribution,
+  sampleToken,
+  seededRandom,
+} from './gguf-sampling.js';
 import { SequencePool } from './gguf-sequences.js';
 import { cutAtStop, StopFinder, type StopHit } from './gguf-stops.js';
 import { acquireModel, type ModelLease, modelFingerprint } from './llama.js';
@@ -72,10 +79,10 @@ export interface GgufProviderSettings {
    */
   sequences?: number;
   /**
-   * Greedy log-probs through the patched addon when it is built (`npm run build:gguf-native`) and
-   * one sequence decodes: default true. false keeps node-llama-cpp's public route, ~10x slower at a
-   * 32k vocabulary, to compare the two; they agree to ~1e-7 (docs/decisions.md E30), so the route is
-   * not part of the identity.
+   * Greedy log-probs and teacher-forced scores through the patched addon when it is built (`npm run
+   * build:gguf-native`) and one sequence decodes: default true. false keeps node-llama-cpp's public
+   * route, ~20x slower at a 32k vocabulary, to compare the two; they agree to ~1e-7
+   * (docs/decisions.md E30), so the route is not part of the identity.
    */
   nativeLogits?: boolean;
 }
@@ -199,7 +206,7 @@ export class GgufProvider implements ModelProvider {
   readonly contextSize: number;
   /** The chat template mode in use (`auto` resolved). */
   readonly chatTemplate: 'raw' | 'model';
-  /** Whether greedy log-probs are read through the patched addon (docs/decisions.md E30). */
+  /** Whether greedy log-probs and scores are read through the patched addon (docs/decisions.md E30). */
   readonly nativeLogits: boolean;
 
   readonly #lease: ModelLease;
@@ -475,11 +482,14 @@ export class GgufProvider implements ModelProvider {
   async #score(sequence: LlamaContextSequence, prompt: Token[], continuation: Token[]): Promise<ScoreResult> {
     const model = this.#model;
     const all = [...prompt, ...continuation];
-    // Logits are needed from the last prompt token on: position i predicts token i + 1.
+    // The patched addon reads each position's logits after the evaluation: there are all of them
+    // only when the whole input went in one batch (the sequence is empty, so position = index).
+    const readLogits = all.length <= this.#context.batchSize ? this.#readLogits : undefined;
+    // Logits are needed from the last prompt token on: position i predicts token i + 1. Asking for
+    // the greedy token alone keeps them, without the public route's copy of the distribution.
+    const generateNext = readLogits ? { token: true } : { probabilities: true };
     const input = all.map((token, i) =>
-      i >= prompt.length - 1 && i < all.length - 1
-        ? ([token, { generateNext: { probabilities: true } }] as const)
-        : token,
+      i >= prompt.length - 1 && i < all.length - 1 ? ([token, { generateNext }] as const) : token,
     );
     const outputs = await sequence.controlledEvaluate(
       input as Parameters<typeof sequence.controlledEvaluate>[0],
@@ -488,15 +498,32 @@ export class GgufProvider implements ModelProvider {
     let logprob = 0;
     for (let j = 0; j < continuation.length; j++) {
       const token = continuation[j] as Token;
-      const probabilities = outputs[prompt.length - 1 + j]?.next.probabilities;
-      if (!probabilities)
-        throw new ProviderError('server', `llama.cpp returned no distribution at continuation token ${j}`);
+      const position = prompt.length - 1 + j;
       const previous = j > 0 ? continuation.slice(Math.max(0, j - 4), j) : prompt.slice(-4);
-      const entry = logprobEntry(model, readDistribution(probabilities, token, 0), token, previous);
+      const entry = logprobEntry(
+        model,
+        this.#scoredDistribution(outputs, position, token, j, readLogits),
+        token,
+        previous,
+      );
       logprob += entry.logprob;
       tokens.push(entry);
     }
     return { logprob, tokens };
+  }
+
+  #scoredDistribution(
+    outputs: Awaited<ReturnType<LlamaContextSequence['controlledEvaluate']>>,
+    position: number,
+    token: Token,
+    j: number,
+    readLogits: LogitSummaryReader | undefined,
+  ): DistributionRead {
+    if (readLogits) return readLogits(token, 0, position);
+    const probabilities = outputs[position]?.next.probabilities;
+    if (!probabilities)
+      throw new ProviderError('server', `llama.cpp returned no distribution at continuation token ${j}`);
+    return readDistribution(probabilities, token, 0);
   }
 
   #embeddingContext(): Promise<LlamaEmbeddingContext> {
