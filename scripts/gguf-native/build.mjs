@@ -5,7 +5,7 @@
  * (docs/decisions.md E30). Opt-in and offline: the addon's sources come from the installed
  * node-llama-cpp, llama.cpp's headers from the git bundle it ships, and the addon links against
  * the llama.cpp libraries of its prebuilt CPU binaries (nothing of llama.cpp is compiled). Needs
- * cmake, a C++17 compiler, git and patch.
+ * Linux, cmake, a C++17 compiler, git and patch.
  *
  *   npm run build:gguf-native            build and install
  *   npm run build:gguf-native -- --remove   back to node-llama-cpp's prebuilt binary
@@ -20,6 +20,11 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
+if (process.platform !== 'linux') {
+  // The CMake file links the prebuilt .so libraries; other platforms keep the public route.
+  console.error(`build:gguf-native builds on Linux only (this is ${process.platform})`);
+  process.exit(1);
+}
 const target = `${process.platform}-${process.arch}`;
 /** An installed package's folder (npm installs them all at the top of node_modules). */
 const packageDir = (name) => {
@@ -73,7 +78,7 @@ run('cmake', [
   `-DNODE_API_HEADERS=${join(packageDir('node-api-headers'), 'include')}`,
   `-DNODE_ADDON_API=${packageDir('node-addon-api')}`,
 ]);
-run('cmake', ['--build', build, '--parallel', String(Math.min(2, availableParallelism()))]);
+run('cmake', ['--build', build, '--parallel', String(availableParallelism())]);
 
 // The prebuilt folder as it is (libraries, CPU variants, build metadata) with the patched addon.
 rmSync(localBuild, { recursive: true, force: true });
