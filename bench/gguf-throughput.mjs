@@ -12,7 +12,9 @@
  * and top-5 alternatives). A bare node-llama-cpp loop asking for the distribution at every token
  * and reading nothing of it is the ceiling for log-probs through node-llama-cpp's public API: the
  * binding hands the distribution over as a JS array of 2 x vocabulary numbers, then a Map
- * (docs/decisions.md E23). Within a round each prompt is run by every contender in turn, the
+ * (docs/decisions.md E23). With the patched addon built (`npm run build:gguf-native`, E30) every
+ * contender runs on it, and waver's log-probs are timed both through it and through the public
+ * route; the two routes' log-probs are compared on every token. Within a round each prompt is run by every contender in turn, the
  * order rotating; the median round is reported, and each ratio with its range over the rounds.
  */
 import { existsSync } from 'node:fs';
@@ -57,6 +59,7 @@ const prompts = [
 ];
 
 const provider = await createGgufProvider({ modelPath, chatTemplate: 'raw' });
+const publicProvider = await createGgufProvider({ modelPath, chatTemplate: 'raw', nativeLogits: false });
 const { model, release } = await acquireModel(modelPath);
 const promptTokens = prompts.map((p) => provider.renderPrompt({ messages: [], rawPrompt: p }).tokens);
 
@@ -106,16 +109,16 @@ async function distributionLoopRunner() {
   };
 }
 
-function waverRunner(logprobs) {
+function waverRunner(logprobs, on = provider) {
   return {
     async run(i) {
-      const r = await provider.generate({
+      const r = await on.generate({
         messages: [],
         rawPrompt: prompts[i],
         maxTokens,
         ...(logprobs ? { logprobs: true, topLogprobs: 5 } : {}),
       });
-      return { tokens: r.usage.outputTokens, text: r.text };
+      return { tokens: r.usage.outputTokens, text: r.text, entries: r.tokens };
     },
     dispose: async () => {},
   };
@@ -128,19 +131,28 @@ const sameSettings = {
 };
 const SAME = 'LlamaCompletion (f32 KV, no flash attn)';
 const DEFAULTS = 'LlamaCompletion (node-llama-cpp defaults)';
+const LOGPROBS = 'waver gguf, log-probs + entropy + top-5';
+const PUBLIC = 'waver gguf, same via the public route';
 const contenders = {
   [DEFAULTS]: await completionRunner({}),
   [SAME]: await completionRunner(sameSettings),
   'node-llama-cpp loop, distribution unread': await distributionLoopRunner(),
   'waver gguf, no log-probs': waverRunner(false),
-  'waver gguf, log-probs + entropy + top-5': waverRunner(true),
+  [LOGPROBS]: waverRunner(true),
 };
+if (provider.nativeLogits) contenders[PUBLIC] = waverRunner(true, publicProvider);
 const names = Object.keys(contenders);
 
 const texts = {};
+const entries = {};
 for (const name of names) {
   texts[name] = [];
-  for (let i = 0; i < prompts.length; i++) texts[name].push((await contenders[name].run(i)).text); // warm-up
+  entries[name] = [];
+  for (let i = 0; i < prompts.length; i++) {
+    const r = await contenders[name].run(i); // warm-up
+    texts[name].push(r.text);
+    entries[name].push(r.entries);
+  }
 }
 // Each prompt is run by every contender in turn, the order rotating, so that a shared machine's
 // load changes reach them all alike; a round's rate is its tokens over its time, per contender.
@@ -161,6 +173,9 @@ for (let round = 0; round < rounds; round++) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(
+  `binary: ${provider.nativeLogits ? 'patched addon (npm run build:gguf-native), log-probs read through it' : "node-llama-cpp's prebuilt, log-probs through its public route"}`,
+);
+console.log(
   `model ${modelPath}, ${prompts.length} prompts x ${maxTokens} tokens, ${rounds} rounds, median tokens/s (ratio: median [min-max] over rounds):`,
 );
 for (const name of names) {
@@ -180,6 +195,28 @@ if (!same && process.env.DEBUG_TEXTS)
   for (const [i, t] of reference.entries())
     console.log(JSON.stringify(t), '\n', JSON.stringify(texts['waver gguf, no log-probs'][i]));
 
+if (provider.nativeLogits) {
+  // Largest difference between the two routes over every token's log-prob, entropy and top-5 log-probs.
+  let gap = 0;
+  let sameTokens = true;
+  for (const [i, fast] of entries[LOGPROBS].entries()) {
+    const slow = entries[PUBLIC][i];
+    sameTokens &&= texts[LOGPROBS][i] === texts[PUBLIC][i] && fast.length === slow.length;
+    for (const [j, e] of fast.entries()) {
+      const f = slow[j];
+      gap = Math.max(gap, Math.abs(e.logprob - f.logprob), Math.abs(e.entropy - f.entropy));
+      for (const [k, t] of e.top.entries()) {
+        sameTokens &&= t.token === f.top[k].token;
+        gap = Math.max(gap, Math.abs(t.logprob - f.top[k].logprob));
+      }
+    }
+  }
+  console.log(
+    `  patched vs public route: same text and top tokens ${sameTokens}, largest |difference| ${gap.toExponential(1)} nats (log-probs, entropy, top-5)`,
+  );
+}
+
 for (const c of Object.values(contenders)) await c.dispose();
 await provider.close();
+await publicProvider.close();
 await release();

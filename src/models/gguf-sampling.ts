@@ -57,25 +57,47 @@ export function topTokens(
   return out;
 }
 
+/** What a log-prob entry needs from one next-token distribution, however it was read. */
+export interface DistributionRead {
+  /** Shannon entropy in nats. */
+  entropy: number;
+  /** Log-prob of the token generated or scored. */
+  logprob: number;
+  /** The most likely tokens, most likely first. */
+  top: { token: number; logprob: number }[];
+}
+
 /**
- * The log-prob entry of a token, generated or scored: its log-prob is a lookup, the entropy one
- * pass over the distribution, and the top k its first entries (llama.cpp sorts it).
+ * Reads node-llama-cpp's distribution (a Map sorted by probability): the token's log-prob is a
+ * lookup, the entropy one pass, the top k its first entries.
  */
+export function readDistribution(
+  probabilities: ReadonlyMap<number, number>,
+  token: number,
+  topK: number,
+): DistributionRead {
+  const { total, entropy } = summarize(probabilities);
+  return {
+    entropy,
+    logprob: logprobOf(probabilities, token, total),
+    top: topTokens(probabilities, topK, total),
+  };
+}
+
+/** The log-prob entry of a token, generated or scored, with the texts of it and of its top alternatives. */
 export function logprobEntry(
   model: LlamaModel,
-  probabilities: ReadonlyMap<Token, number>,
+  read: DistributionRead,
   token: Token,
   context: Token[],
-  topK: number,
 ): TokenLogprob {
-  const { total, entropy } = summarize(probabilities);
   const entry: TokenLogprob = {
     token: model.detokenize([token], false, context),
-    logprob: logprobOf(probabilities, token, total),
-    entropy,
+    logprob: read.logprob,
+    entropy: read.entropy,
   };
-  if (topK > 0) {
-    entry.top = topTokens(probabilities, topK, total).map((t) => ({
+  if (read.top.length > 0) {
+    entry.top = read.top.map((t) => ({
       token: t.token === token ? entry.token : model.detokenize([t.token as Token], false, context),
       logprob: t.logprob,
     }));

@@ -111,6 +111,9 @@ describe.skipIf(!tinyModelPath)(`gguf provider on the tiny model ${tinyModelMiss
         const got = (await provider.generate(request)).tokens ?? [];
         expect(got).toHaveLength(40);
         const random = sampling.temperature > 0 ? seededRandom(sampling.seed as number) : undefined;
+        // Greedy entries read through the patched addon agree with the public route's to ~1e-7
+        // (docs/decisions.md E30); the public route's own arithmetic is checked to 12 digits.
+        const digits = provider.nativeLogits && !random ? 6 : 12;
         await sequence.clearHistory();
         const prompt = provider.renderPrompt(request).tokens;
         const iterator = sequence.evaluateWithMetadata(prompt, { probabilities: true }, { temperature: 0 });
@@ -126,11 +129,11 @@ describe.skipIf(!tinyModelPath)(`gguf provider on the tiny model ${tinyModelMiss
           const top = [...probabilities.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5);
           expect(entry.logprob, `token ${i}`).toBeCloseTo(
             Math.log((probabilities.get(token) as number) / sum),
-            12,
+            digits,
           );
-          expect(entry.entropy, `token ${i}`).toBeCloseTo(entropy, 12);
+          expect(entry.entropy, `token ${i}`).toBeCloseTo(entropy, digits);
           expect(entry.top?.map((t) => t.logprob)).toEqual(
-            top.map(([, p]) => expect.closeTo(Math.log(p / sum), 12)),
+            top.map(([, p]) => expect.closeTo(Math.log(p / sum), digits)),
           );
           step = await iterator.next(token);
         }

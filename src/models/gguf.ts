@@ -12,6 +12,7 @@ import { ProviderError } from './errors.js';
 import { EventQueue } from './event-queue.js';
 import { IncrementalDecoder } from './gguf-decoder.js';
 import { DeltaSender } from './gguf-deltas.js';
+import { type LogitSummaryReader, logitSummaryReader } from './gguf-native.js';
 import {
   type ChatTemplateSetting,
   createPromptFormat,
@@ -28,7 +29,14 @@ import {
   validateGenerate,
   validateMessages,
 } from './gguf-request.js';
-import { LOGPROB_FLOOR, logprobEntry, sampleToken, seededRandom } from './gguf-sampling.js';
+import {
+  type DistributionRead,
+  LOGPROB_FLOOR,
+  logprobEntry,
+  readDistribution,
+  sampleToken,
+  seededRandom,
+} from './gguf-sampling.js';
 import { SequencePool } from './gguf-sequences.js';
 import { cutAtStop, StopFinder, type StopHit } from './gguf-stops.js';
 import { acquireModel, type ModelLease, modelFingerprint } from './llama.js';
@@ -70,6 +78,13 @@ export interface GgufProviderSettings {
    * sequence keeps every answer identical whatever else is running.
    */
   sequences?: number;
+  /**
+   * Greedy log-probs and teacher-forced scores through the patched addon when it is built (`npm run
+   * build:gguf-native`) and one sequence decodes: default true. false keeps node-llama-cpp's public
+   * route, ~20x slower at a 32k vocabulary, to compare the two; they agree to ~1e-7
+   * (docs/decisions.md E30), so the route is not part of the identity.
+   */
+  nativeLogits?: boolean;
 }
 
 const DEFAULT_CONTEXT_CAP = 4096;
@@ -191,12 +206,15 @@ export class GgufProvider implements ModelProvider {
   readonly contextSize: number;
   /** The chat template mode in use (`auto` resolved). */
   readonly chatTemplate: 'raw' | 'model';
+  /** Whether greedy log-probs and scores are read through the patched addon (docs/decisions.md E30). */
+  readonly nativeLogits: boolean;
 
   readonly #lease: ModelLease;
   readonly #model: LlamaModel;
   readonly #context: LlamaContext;
   readonly #format: PromptFormat;
   readonly #pool: SequencePool;
+  readonly #readLogits?: LogitSummaryReader;
   #embedding?: Promise<LlamaEmbeddingContext>;
   #closed = false;
 
@@ -213,6 +231,10 @@ export class GgufProvider implements ModelProvider {
     const sequences: LlamaContextSequence[] = [];
     for (let i = 0; i < parts.context.totalSequences; i++) sequences.push(parts.context.getSequence());
     this.#pool = new SequencePool(sequences);
+    // The reader sees the context's last output: right only with one sequence.
+    if (parts.settings.nativeLogits !== false && parts.context.totalSequences === 1)
+      this.#readLogits = logitSummaryReader(parts.context);
+    this.nativeLogits = this.#readLogits !== undefined;
   }
 
   /** The exact input the model sees for a request: its tokens, and their text with special tokens spelled out. */
@@ -382,7 +404,10 @@ export class GgufProvider implements ModelProvider {
     // Room left in the context caps the answer; the sequence never shifts (that would change the prompt).
     const limit = Math.min(params.maxTokens, this.contextSize - prompt.length);
     const random = temperature > 0 ? seededRandom(params.seed) : undefined;
-    const needDistribution = wantTokens || random !== undefined;
+    // Sampled tokens are drawn from the public route's sorted distribution; greedy log-probs are
+    // read through the patched addon where it is built.
+    const readLogits = wantTokens && random === undefined ? this.#readLogits : undefined;
+    const needDistribution = (wantTokens && !readLogits) || random !== undefined;
     const decoder = new IncrementalDecoder(model, prompt.slice(-8));
     const stops = new StopFinder(model, params.stop, this.#format.stopTriggers);
 
@@ -411,6 +436,8 @@ export class GgufProvider implements ModelProvider {
           finishReason = 'stop';
           break;
         }
+        // Before the next decode, which overwrites the logits it reads.
+        const read = readLogits?.(token, topK);
         const previous = wantTokens ? (generated.length > 0 ? generated : prompt).slice(-4) : [];
         offsets.push(decoder.text.length);
         generated.push(token);
@@ -423,11 +450,12 @@ export class GgufProvider implements ModelProvider {
         const next = last ? undefined : iterator.next(token);
         // Awaited below; until then a failure of the next step must not count as unhandled.
         next?.catch(() => {});
-        if (wantTokens && probabilities) {
+        if (wantTokens && (read || probabilities)) {
           // The log-prob entry waits until llama.cpp is decoding the next token, so that reading
           // the distribution overlaps the decode instead of adding to it (docs/decisions.md E23).
           if (next) await whileDecoding();
-          entries.push(logprobEntry(model, probabilities, token, previous, topK));
+          const distribution = read ?? readDistribution(probabilities as Map<Token, number>, token, topK);
+          entries.push(logprobEntry(model, distribution, token, previous));
         }
         if (deltas && !hit)
           deltas.sendBefore(decoder.text, stops.safeEnd(generated, decoder.text, offsets), offsets);
@@ -454,11 +482,14 @@ export class GgufProvider implements ModelProvider {
   async #score(sequence: LlamaContextSequence, prompt: Token[], continuation: Token[]): Promise<ScoreResult> {
     const model = this.#model;
     const all = [...prompt, ...continuation];
-    // Logits are needed from the last prompt token on: position i predicts token i + 1.
+    // The patched addon reads each position's logits after the evaluation: there are all of them
+    // only when the whole input went in one batch (the sequence is empty, so position = index).
+    const readLogits = all.length <= this.#context.batchSize ? this.#readLogits : undefined;
+    // Logits are needed from the last prompt token on: position i predicts token i + 1. Asking for
+    // the greedy token alone keeps them, without the public route's copy of the distribution.
+    const generateNext = readLogits ? { token: true } : { probabilities: true };
     const input = all.map((token, i) =>
-      i >= prompt.length - 1 && i < all.length - 1
-        ? ([token, { generateNext: { probabilities: true } }] as const)
-        : token,
+      i >= prompt.length - 1 && i < all.length - 1 ? ([token, { generateNext }] as const) : token,
     );
     const outputs = await sequence.controlledEvaluate(
       input as Parameters<typeof sequence.controlledEvaluate>[0],
@@ -467,15 +498,32 @@ export class GgufProvider implements ModelProvider {
     let logprob = 0;
     for (let j = 0; j < continuation.length; j++) {
       const token = continuation[j] as Token;
-      const probabilities = outputs[prompt.length - 1 + j]?.next.probabilities;
-      if (!probabilities)
-        throw new ProviderError('server', `llama.cpp returned no distribution at continuation token ${j}`);
+      const position = prompt.length - 1 + j;
       const previous = j > 0 ? continuation.slice(Math.max(0, j - 4), j) : prompt.slice(-4);
-      const entry = logprobEntry(model, probabilities, token, previous, 0);
+      const entry = logprobEntry(
+        model,
+        this.#scoredDistribution(outputs, position, token, j, readLogits),
+        token,
+        previous,
+      );
       logprob += entry.logprob;
       tokens.push(entry);
     }
     return { logprob, tokens };
+  }
+
+  #scoredDistribution(
+    outputs: Awaited<ReturnType<LlamaContextSequence['controlledEvaluate']>>,
+    position: number,
+    token: Token,
+    j: number,
+    readLogits: LogitSummaryReader | undefined,
+  ): DistributionRead {
+    if (readLogits) return readLogits(token, 0, position);
+    const probabilities = outputs[position]?.next.probabilities;
+    if (!probabilities)
+      throw new ProviderError('server', `llama.cpp returned no distribution at continuation token ${j}`);
+    return readDistribution(probabilities, token, 0);
   }
 
   #embeddingContext(): Promise<LlamaEmbeddingContext> {
