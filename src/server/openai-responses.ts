@@ -20,6 +20,10 @@ export function newId(prefix: 'chatcmpl' | 'cmpl'): string {
   return `${prefix}-${randomUUID().replaceAll('-', '')}`;
 }
 
+export function newRequestId(): string {
+  return `req_${randomUUID().replaceAll('-', '')}`;
+}
+
 export function unixSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }

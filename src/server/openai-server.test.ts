@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
 import { createGgufProvider, type GgufProvider } from '../models/gguf.js';
 import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
-import { isLoopbackHost, type OpenAIServer, startOpenAIServer } from './openai-server.js';
+import { type OpenAIServer, startOpenAIServer } from './openai-server.js';
+import { isLoopbackHost } from './request-origin.js';
 
 const post = (url: string, body: unknown, init: RequestInit = {}) =>
   fetch(url, {
@@ -486,7 +487,9 @@ describe.skipIf(!tinyModelPath)(
     });
 
     it('logs one line per request, without bodies', () => {
-      expect(logLines.some((line) => /^POST \/v1\/chat\/completions 200 \d+ms$/.test(line))).toBe(true);
+      expect(
+        logLines.some((line) => /^POST \/v1\/chat\/completions 200 \d+ms req_[0-9a-f]{32}$/.test(line)),
+      ).toBe(true);
       expect(logLines.join('\n')).not.toContain('Once upon a time');
     });
   },

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
 import { InputError } from '../errors.js';
 import type { ModelProvider } from '../models/types.js';
-import { HttpError, readJsonBody, sendError, sendJson, toHttpError } from './http-util.js';
+import { decodeId, HttpError, readJsonBody, sendError, sendJson, toHttpError } from './http-util.js';
 import { listen } from './listen.js';
 import { batchService } from './openai-batches.js';
 import { parseChatRequest, parseCompletionRequest, parseEmbeddingRequest } from './openai-requests.js';
@@ -12,11 +12,13 @@ import {
   chatCompletion,
   embeddingList,
   newId,
+  newRequestId,
   type ResponseMeta,
   textCompletion,
   unixSeconds,
 } from './openai-responses.js';
 import { generateEvents, streamChat, streamCompletion } from './openai-stream.js';
+import { foreignRequest, isLoopbackHost } from './request-origin.js';
 
 export interface OpenAIServerOptions {
   provider: ModelProvider;
@@ -34,6 +36,10 @@ export interface OpenAIServerOptions {
   maxBodyBytes?: number;
   /** Largest batch input file accepted by POST /v1/files (default OpenAI's 200 MB). */
   maxFileBytes?: number;
+  /** What all files (inputs and outputs) may hold together (default 1 GiB); an upload past it gets a 413. */
+  maxStorageBytes?: number;
+  /** The life of a file uploaded without `expires_after`, and of a batch's output (default 30 days). */
+  fileTtlSeconds?: number;
 }
 
 export interface OpenAIServer {
@@ -54,13 +60,6 @@ const ROUTES: Record<string, 'GET' | 'POST'> = {
   '/v1/embeddings': 'POST',
   '/health': 'GET',
 };
-
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return (
-    h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || /^::ffff:127\./.test(h)
-  );
-}
 
 /** Serves a provider (a gguf model, typically) as an OpenAI-compatible HTTP API on node:http. */
 export async function startOpenAIServer(opts: OpenAIServerOptions): Promise<OpenAIServer> {
@@ -90,13 +89,15 @@ export async function startOpenAIServer(opts: OpenAIServerOptions): Promise<Open
     meta,
     maxBodyBytes: maxBody,
     ...(opts.maxFileBytes !== undefined && { maxFileBytes: opts.maxFileBytes }),
+    ...(opts.maxStorageBytes !== undefined && { maxStorageBytes: opts.maxStorageBytes }),
+    ...(opts.fileTtlSeconds !== undefined && { fileTtlSeconds: opts.fileTtlSeconds }),
   });
 
   async function route(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
     const method = req.method ?? 'GET';
     const path = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/(.)\/+$/, '$1');
     if (path.startsWith('/v1/models/') && method === 'GET') {
-      const id = decodeURIComponent(path.slice('/v1/models/'.length));
+      const id = decodeId(path.slice('/v1/models/'.length), 'model');
       if (id !== modelName) {
         throw new HttpError(404, `The model '${id}' does not exist`, {
           param: 'model',
@@ -161,22 +162,31 @@ export async function startOpenAIServer(opts: OpenAIServerOptions): Promise<Open
 
   const server = createServer((req, res) => {
     const started = performance.now();
+    // OpenAI's header: a client logs it with a failure, and it matches this server's log line.
+    const requestId = newRequestId();
+    res.setHeader('x-request-id', requestId);
     const controller = new AbortController();
     inFlight.add(controller);
     // A client that hangs up stops its generation instead of holding the model.
     res.on('close', () => {
       inFlight.delete(controller);
       if (!res.writableFinished) controller.abort(new Error('client disconnected'));
-      opts.log?.(`${req.method} ${req.url} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
+      opts.log?.(
+        `${req.method} ${req.url} ${res.statusCode} ${Math.round(performance.now() - started)}ms ${requestId}`,
+      );
     });
-    route(req, res, controller.signal).catch((error: unknown) => {
+    const refused = foreignRequest(req, { boundHost: host });
+    const handled = refused
+      ? Promise.reject(new HttpError(403, `Forbidden: ${refused}.`, { code: 'forbidden' }))
+      : route(req, res, controller.signal);
+    handled.catch((error: unknown) => {
       if (controller.signal.aborted || res.headersSent) {
         if (!res.writableEnded) res.destroy();
         return;
       }
       const httpError = toHttpError(error);
       // A body refused before it was read: tell the client, then drop the connection rather than read it.
-      if (httpError.status === 413) res.setHeader('connection', 'close');
+      if (!req.complete) res.setHeader('connection', 'close');
       sendError(res, httpError);
     });
   });
