@@ -226,6 +226,16 @@ export class GgufProvider implements ModelProvider {
     return this.#model.tokenize(text, false).length;
   }
 
+  async tokenize(text: string): Promise<number[]> {
+    this.#ensureOpen();
+    return [...this.#model.tokenize(text, false)];
+  }
+
+  async detokenize(tokens: number[]): Promise<string> {
+    this.#ensureOpen();
+    return this.#model.detokenize(tokens as Token[]);
+  }
+
   async generate(request: GenerateRequest, options: CallOptions = {}): Promise<GenerateResult> {
     const { prompt, params } = this.#prepareGenerate(request);
     return this.#run(options.signal, (sequence) =>
@@ -259,14 +269,17 @@ export class GgufProvider implements ModelProvider {
     if (typeof request.continuation !== 'string') {
       throw new ProviderError('client', 'score: continuation must be a string');
     }
-    const prompt = this.#promptOf({ messages: request.messages });
+    const topK = request.topLogprobs ?? 0;
+    if (!Number.isInteger(topK) || topK < 0 || topK > MAX_TOP_LOGPROBS)
+      throw new ProviderError('client', `topLogprobs must be an integer from 0 to ${MAX_TOP_LOGPROBS}`);
+    const prompt = this.#promptOf(request);
     const continuation = tokenizeContinuation(this.#model, prompt.text, prompt.tokens, request.continuation);
     if (continuation.length === 0) return { logprob: 0, tokens: [] };
     this.#ensureFits(
       prompt.tokens.length + continuation.length,
       `the prompt (${prompt.tokens.length} tokens) plus the continuation (${continuation.length})`,
     );
-    return this.#run(options.signal, (sequence) => this.#score(sequence, prompt.tokens, continuation));
+    return this.#run(options.signal, (sequence) => this.#score(sequence, prompt.tokens, continuation, topK));
   }
 
   async embed(request: EmbedRequest, options: CallOptions = {}): Promise<EmbedResult> {
@@ -451,7 +464,12 @@ export class GgufProvider implements ModelProvider {
     return result;
   }
 
-  async #score(sequence: LlamaContextSequence, prompt: Token[], continuation: Token[]): Promise<ScoreResult> {
+  async #score(
+    sequence: LlamaContextSequence,
+    prompt: Token[],
+    continuation: Token[],
+    topK: number,
+  ): Promise<ScoreResult> {
     const model = this.#model;
     const all = [...prompt, ...continuation];
     // Logits are needed from the last prompt token on: position i predicts token i + 1.
@@ -471,7 +489,7 @@ export class GgufProvider implements ModelProvider {
       if (!probabilities)
         throw new ProviderError('server', `llama.cpp returned no distribution at continuation token ${j}`);
       const previous = j > 0 ? continuation.slice(Math.max(0, j - 4), j) : prompt.slice(-4);
-      const entry = logprobEntry(model, probabilities, token, previous, 0);
+      const entry = logprobEntry(model, probabilities, token, previous, topK);
       logprob += entry.logprob;
       tokens.push(entry);
     }

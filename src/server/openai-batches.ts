@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ModelProvider } from '../models/types.js';
 import { decodeId, HttpError, readBody, readJsonBody, sendJson, toHttpError } from './http-util.js';
+import { answerChat, answerCompletion } from './openai-answers.js';
 import { parseChatRequest, parseCompletionRequest } from './openai-requests.js';
-import { chatCompletion, type ResponseMeta, textCompletion, unixSeconds } from './openai-responses.js';
+import { type ResponseMeta, unixSeconds } from './openai-responses.js';
 
 /**
  * OpenAI's Files and Batch API over the served model (docs/batch.md#waver-serve): a JSONL file
@@ -325,16 +326,17 @@ export function batchService(opts: BatchServiceOptions): BatchService {
       if (b.endpoint === '/v1/chat/completions') {
         const call = parseChatRequest(line.body);
         if (call.stream) throw new HttpError(400, 'stream is not supported in a batch.', { param: 'stream' });
-        const result = await opts.provider.generate(call.request, { signal: b.stop.signal });
         return {
           status: 200,
-          body: chatCompletion(opts.meta('chatcmpl'), result, call.logprobs, call.topLogprobs),
+          body: await answerChat(opts.provider, call, opts.meta('chatcmpl'), b.stop.signal),
         };
       }
       const call = parseCompletionRequest(line.body);
       if (call.stream) throw new HttpError(400, 'stream is not supported in a batch.', { param: 'stream' });
-      const result = await opts.provider.generate(call.request, { signal: b.stop.signal });
-      return { status: 200, body: textCompletion(opts.meta('cmpl'), result, call.prompt, call.logprobs) };
+      return {
+        status: 200,
+        body: await answerCompletion(opts.provider, call, opts.meta('cmpl'), b.stop.signal),
+      };
     } catch (error) {
       const e = toHttpError(error);
       return { status: e.status, body: e.body() };

@@ -4,12 +4,15 @@ import { HttpError } from './http-util.js';
 
 /**
  * Request bodies of the OpenAI endpoints waver serves, validated the way OpenAI does: a wrong or
- * missing field is a 400 naming the parameter. Fields a local model cannot honour (n > 1, tools,
- * echo, suffix) are refused rather than silently ignored; unknown fields are ignored, as OpenAI does.
+ * missing field is a 400 naming the parameter. Fields a local model cannot honour (suffix, a
+ * streamed n > 1 or echo) are refused rather than silently ignored; unknown fields are ignored, as
+ * OpenAI does.
  */
 
 const MAX_TOP_LOGPROBS = 20;
 const MAX_STOP = 16;
+/** OpenAI's bound on `n`. */
+const MAX_N = 128;
 
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
 const content = z.union([z.string(), z.array(textPart)]);
@@ -27,7 +30,7 @@ const sampling = {
   top_p: z.number().gt(0).max(1).nullish(),
   seed: z.int().nullish(),
   stop,
-  n: z.literal(1, { error: 'only n = 1 is supported' }).nullish(),
+  n: z.int().min(1).max(MAX_N).nullish(),
   stream: z.boolean().nullish(),
   stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
 };
@@ -48,10 +51,11 @@ const chatBody = z.object({
 const completionBody = z.object({
   ...sampling,
   prompt: z.union([z.string(), z.array(z.string()).length(1, { error: 'exactly one prompt is supported' })]),
-  max_tokens: z.int().min(1).nullish(),
+  // 0 with `echo`: the prompt's log-probs alone, as lm-evaluation-harness asks for them.
+  max_tokens: z.int().min(0).nullish(),
   // Legacy completions: an integer, the number of alternatives per token.
   logprobs: z.int().min(0).max(MAX_TOP_LOGPROBS).nullish(),
-  echo: z.literal(false, { error: 'echo is not supported' }).nullish(),
+  echo: z.boolean().nullish(),
   suffix: z.null({ error: 'suffix is not supported' }).optional(),
 });
 
@@ -66,6 +70,8 @@ const embeddingBody = z.object({
 
 export interface ChatCall {
   request: GenerateRequest;
+  /** Choices asked for (`n`). */
+  n: number;
   stream: boolean;
   includeUsage: boolean;
   logprobs: boolean;
@@ -73,8 +79,12 @@ export interface ChatCall {
 }
 
 export interface CompletionCall {
+  /** `maxTokens` 0: nothing is generated (echo alone). */
   request: GenerateRequest;
   prompt: string;
+  n: number;
+  /** The prompt is part of the answer, its tokens scored teacher-forced. */
+  echo: boolean;
   stream: boolean;
   includeUsage: boolean;
   /** null when no log-probs were asked for; else the number of alternatives per token. */
@@ -110,6 +120,8 @@ export function parseChatRequest(body: unknown): ChatCall {
   }));
   const logprobs = b.logprobs === true;
   const topLogprobs = logprobs ? (b.top_logprobs ?? 0) : 0;
+  const n = b.n ?? 1;
+  if (n > 1 && b.stream === true) throw streamedN();
   return {
     request: clean({
       messages,
@@ -121,6 +133,7 @@ export function parseChatRequest(body: unknown): ChatCall {
       logprobs: logprobs || undefined,
       topLogprobs: topLogprobs || undefined,
     }),
+    n,
     stream: b.stream === true,
     includeUsage: b.stream_options?.include_usage === true,
     logprobs,
@@ -132,6 +145,19 @@ export function parseCompletionRequest(body: unknown): CompletionCall {
   const b = parse(completionBody, body);
   const prompt = typeof b.prompt === 'string' ? b.prompt : (b.prompt[0] as string);
   const logprobs = b.logprobs ?? null;
+  const echo = b.echo === true;
+  const n = b.n ?? 1;
+  if (b.max_tokens === 0 && !echo)
+    throw new HttpError(400, "Invalid value for 'max_tokens': 0 is allowed only with 'echo'.", {
+      param: 'max_tokens',
+      code: 'invalid_value',
+    });
+  if (echo && b.stream === true)
+    throw new HttpError(400, "'echo' cannot be used with 'stream' on this server.", {
+      param: 'echo',
+      code: 'unsupported_parameter',
+    });
+  if (n > 1 && b.stream === true) throw streamedN();
   return {
     request: clean({
       messages: [],
@@ -145,6 +171,8 @@ export function parseCompletionRequest(body: unknown): CompletionCall {
       topLogprobs: logprobs || undefined,
     }),
     prompt,
+    n,
+    echo,
     stream: b.stream === true,
     includeUsage: b.stream_options?.include_usage === true,
     logprobs,
@@ -158,6 +186,13 @@ export function parseEmbeddingRequest(body: unknown): EmbeddingCall {
     encoding: b.encoding_format ?? 'float',
     dimensions: b.dimensions ?? undefined,
   };
+}
+
+function streamedN(): HttpError {
+  return new HttpError(400, "'n' > 1 cannot be streamed on this server: ask without 'stream'.", {
+    param: 'n',
+    code: 'unsupported_parameter',
+  });
 }
 
 function stopList(value: string | string[] | null | undefined): string[] | undefined {

@@ -339,7 +339,8 @@ describe.skipIf(!tinyModelPath)(
         [{ messages: [{ role: 'user', content: 'x' }], temperature: 5 }, 'temperature'],
         [{ messages: [{ role: 'wizard', content: 'x' }] }, 'messages[0].role'],
         [{ messages: [{ role: 'user', content: 'x' }], max_tokens: 0 }, 'max_tokens'],
-        [{ messages: [{ role: 'user', content: 'x' }], n: 2 }, 'n'],
+        [{ messages: [{ role: 'user', content: 'x' }], n: 0 }, 'n'],
+        [{ messages: [{ role: 'user', content: 'x' }], n: 2, stream: true }, 'n'],
         [{ messages: [{ role: 'user', content: 'x' }], top_logprobs: 3 }, 'top_logprobs'],
         [{ messages: [{ role: 'user', content: 'x' }], logprobs: true, top_logprobs: 21 }, 'top_logprobs'],
       ];
@@ -361,7 +362,7 @@ describe.skipIf(!tinyModelPath)(
         message: "Missing required parameter: 'messages'.",
       });
       expect((await post(`${server.url}/completions`, { prompt: 3 })).status).toBe(400);
-      expect((await post(`${server.url}/completions`, { prompt: 'x', echo: true })).status).toBe(400);
+      expect((await post(`${server.url}/completions`, { prompt: 'x', max_tokens: 0 })).status).toBe(400);
       expect((await post(`${server.url}/embeddings`, { input: [[1, 2]] })).status).toBe(400);
       expect((await post(`${server.url}/embeddings`, { input: 'x', dimensions: 3 })).status).toBe(400);
     });

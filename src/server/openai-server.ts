@@ -6,17 +6,10 @@ import { InputError } from '../errors.js';
 import type { ModelProvider } from '../models/types.js';
 import { decodeId, HttpError, readJsonBody, sendError, sendJson, toHttpError } from './http-util.js';
 import { listen } from './listen.js';
+import { answerChat, answerCompletion } from './openai-answers.js';
 import { batchService } from './openai-batches.js';
 import { parseChatRequest, parseCompletionRequest, parseEmbeddingRequest } from './openai-requests.js';
-import {
-  chatCompletion,
-  embeddingList,
-  newId,
-  newRequestId,
-  type ResponseMeta,
-  textCompletion,
-  unixSeconds,
-} from './openai-responses.js';
+import { embeddingList, newId, newRequestId, type ResponseMeta, unixSeconds } from './openai-responses.js';
 import { generateEvents, streamChat, streamCompletion } from './openai-stream.js';
 import { foreignRequest, isLoopbackHost } from './request-origin.js';
 
@@ -59,6 +52,10 @@ const ROUTES: Record<string, 'GET' | 'POST'> = {
   '/v1/completions': 'POST',
   '/v1/embeddings': 'POST',
   '/health': 'GET',
+  // vLLM's tokenizer routes, which lm-evaluation-harness's `tokenizer_backend=remote` reads.
+  '/tokenizer_info': 'GET',
+  '/tokenize': 'POST',
+  '/detokenize': 'POST',
 };
 
 /** Serves a provider (a gguf model, typically) as an OpenAI-compatible HTTP API on node:http. */
@@ -118,20 +115,21 @@ export async function startOpenAIServer(opts: OpenAIServerOptions): Promise<Open
     if (path === '/health') return sendJson(res, 200, { status: 'ok' });
     if (path === '/v1/models') return sendJson(res, 200, { object: 'list', data: [modelObject] });
 
+    if (path === '/tokenizer_info') return sendJson(res, 200, { tokenizer_class: 'gguf', model: modelName });
     const body = await readJsonBody(req, maxBody);
+    if (path === '/tokenize' || path === '/detokenize')
+      return sendJson(res, 200, await tokenizer(path, body));
     if (path === '/v1/chat/completions') {
       const call = parseChatRequest(body);
       const m = meta('chatcmpl');
       if (call.stream) return streamChat(res, generateEvents(provider, call.request, signal), m, call);
-      const result = await provider.generate(call.request, { signal });
-      return sendJson(res, 200, chatCompletion(m, result, call.logprobs, call.topLogprobs));
+      return sendJson(res, 200, await answerChat(provider, call, m, signal));
     }
     if (path === '/v1/completions') {
       const call = parseCompletionRequest(body);
       const m = meta('cmpl');
       if (call.stream) return streamCompletion(res, generateEvents(provider, call.request, signal), m, call);
-      const result = await provider.generate(call.request, { signal });
-      return sendJson(res, 200, textCompletion(m, result, call.prompt, call.logprobs));
+      return sendJson(res, 200, await answerCompletion(provider, call, m, signal));
     }
     // /v1/embeddings
     const call = parseEmbeddingRequest(body);
@@ -158,6 +156,31 @@ export async function startOpenAIServer(opts: OpenAIServerOptions): Promise<Open
       200,
       embeddingList(modelName, result.embeddings, call.encoding, result.usage?.inputTokens ?? 0),
     );
+  }
+
+  /** vLLM's `/tokenize` (`{prompt}` to `{tokens, count}`, no BOS) and `/detokenize` (`{tokens}` to `{prompt}`). */
+  async function tokenizer(path: string, body: unknown) {
+    if (!provider.tokenize || !provider.detokenize)
+      throw new HttpError(400, `The model '${modelName}' has no tokenizer to expose.`, {
+        code: 'unsupported',
+      });
+    const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+    if (path === '/tokenize') {
+      if (typeof b.prompt !== 'string')
+        throw new HttpError(400, "Missing required parameter: 'prompt' (a string).", {
+          param: 'prompt',
+          code: 'missing_required_parameter',
+        });
+      const tokens = await provider.tokenize(b.prompt);
+      return { tokens, count: tokens.length, max_model_len: null };
+    }
+    const tokens = b.tokens;
+    if (!Array.isArray(tokens) || tokens.some((t) => !Number.isInteger(t) || t < 0))
+      throw new HttpError(400, "Invalid value for 'tokens': expected an array of token ids.", {
+        param: 'tokens',
+        code: 'invalid_value',
+      });
+    return { prompt: await provider.detokenize(tokens as number[]) };
   }
 
   const server = createServer((req, res) => {

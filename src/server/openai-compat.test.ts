@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { servedTinyModel } from '../test-support/served-tiny-model.js';
+import { tinyModelMissing } from '../test-support/shared.js';
+
+/**
+ * What the tools people already run ask of an OpenAI-compatible server, driven by the official
+ * openai SDK against `waver serve` over the tiny real model: `n` choices, prompt log-probs by
+ * `echo` (lm-evaluation-harness's log-likelihood call), vLLM's tokenizer routes, errors naming
+ * the parameter.
+ */
+describe.skipIf(tinyModelMissing)(`waver serve for OpenAI clients ${tinyModelMissing ?? ''}`, () => {
+  const tiny = servedTinyModel(256);
+
+  it('n choices: the same answer at temperature 0, seeded repeats when sampling', async () => {
+    const messages = [{ role: 'user' as const, content: 'Once upon a time' }];
+    const greedy = await tiny.client.chat.completions.create({
+      model: 'tiny',
+      messages,
+      n: 3,
+      max_tokens: 12,
+    });
+    expect(greedy.choices.map((c) => c.index)).toEqual([0, 1, 2]);
+    expect(new Set(greedy.choices.map((c) => c.message.content)).size).toBe(1);
+    const single = await tiny.client.chat.completions.create({ model: 'tiny', messages, max_tokens: 12 });
+    expect(greedy.choices[0]?.message.content).toBe(single.choices[0]?.message.content);
+    // The prompt counted once, each choice's tokens added up.
+    expect(greedy.usage?.prompt_tokens).toBe(single.usage?.prompt_tokens);
+    expect(greedy.usage?.completion_tokens).toBe(3 * (single.usage?.completion_tokens ?? 0));
+    const sampled = await tiny.client.chat.completions.create({
+      model: 'tiny',
+      messages,
+      n: 4,
+      max_tokens: 16,
+      temperature: 1.5,
+      seed: 7,
+    });
+    expect(new Set(sampled.choices.map((c) => c.message.content)).size).toBeGreaterThan(1);
+    const again = await tiny.client.chat.completions.create({
+      model: 'tiny',
+      messages,
+      n: 4,
+      max_tokens: 16,
+      temperature: 1.5,
+      seed: 7,
+    });
+    expect(again.choices.map((c) => c.message.content)).toEqual(
+      sampled.choices.map((c) => c.message.content),
+    );
+    const completions = await tiny.client.completions.create({
+      model: 'tiny',
+      prompt: 'The cat',
+      n: 2,
+      max_tokens: 4,
+    });
+    expect(completions.choices.length).toBe(2);
+    await expect(
+      tiny.client.chat.completions.create({ model: 'tiny', messages, n: 2, stream: true }),
+    ).rejects.toMatchObject({ status: 400, error: { param: 'n' } });
+  });
+
+  it('echo + logprobs: the prompt tokens teacher-forced, as the continuation’s own generated log-probs', async () => {
+    const prompt = 'Once upon a time, there was a little girl';
+    const echoed = await tiny.client.completions.create({
+      model: 'tiny',
+      prompt,
+      echo: true,
+      logprobs: 1,
+      max_tokens: 0,
+    });
+    const choice = echoed.choices[0];
+    expect(choice?.text).toBe(prompt);
+    expect(choice?.finish_reason).toBe('length');
+    const lp = choice?.logprobs;
+    // SentencePiece's dummy prefix: the first token may spell a leading space.
+    expect(lp?.tokens?.join('').trimStart()).toBe(prompt);
+    expect(lp?.tokens?.length).toBe(echoed.usage?.prompt_tokens);
+    expect(lp?.token_logprobs?.every((x) => typeof x === 'number' && x <= 0)).toBe(true);
+    expect(lp?.text_offset?.[0]).toBe(0);
+    // top-1 alternative at each position; a greedy continuation's token is its own top.
+    expect(lp?.top_logprobs?.every((top) => Object.keys(top).length === 1)).toBe(true);
+
+    // The prompt's tail scored by echo equals what generation gave those tokens: generate from a
+    // prefix, then echo prefix + generated text.
+    const prefix = 'Once upon a time';
+    const generated = await tiny.client.completions.create({
+      model: 'tiny',
+      prompt: prefix,
+      max_tokens: 6,
+      logprobs: 0,
+    });
+    const gen = generated.choices[0]?.logprobs;
+    const whole = await tiny.client.completions.create({
+      model: 'tiny',
+      prompt: prefix + (generated.choices[0]?.text ?? ''),
+      echo: true,
+      logprobs: 0,
+      max_tokens: 0,
+    });
+    const tail = whole.choices[0]?.logprobs?.token_logprobs?.slice(-(gen?.token_logprobs?.length ?? 0));
+    expect(tail?.length).toBe(6);
+    for (const [i, x] of (tail ?? []).entries()) expect(x).toBeCloseTo(gen?.token_logprobs?.[i] as number, 4);
+
+    // echo with max_tokens 1 (lm-evaluation-harness): the prompt's tokens, then one generated.
+    const one = await tiny.client.completions.create({
+      model: 'tiny',
+      prompt,
+      echo: true,
+      logprobs: 1,
+      max_tokens: 1,
+    });
+    expect(one.choices[0]?.logprobs?.tokens?.length).toBe((lp?.tokens?.length ?? 0) + 1);
+    expect(one.choices[0]?.text.startsWith(prompt)).toBe(true);
+  });
+
+  it('refuses what it cannot do with a 400 naming the parameter', async () => {
+    await expect(
+      tiny.client.completions.create({ model: 'tiny', prompt: 'x', max_tokens: 0 }),
+    ).rejects.toMatchObject({ status: 400, error: { param: 'max_tokens' } });
+    await expect(
+      tiny.client.completions.create({ model: 'tiny', prompt: 'x', echo: true, stream: true }),
+    ).rejects.toMatchObject({ status: 400, error: { param: 'echo' } });
+    await expect(
+      tiny.client.completions.create({ model: 'tiny', prompt: 'x', suffix: 'y' }),
+    ).rejects.toMatchObject({ status: 400, error: { param: 'suffix' } });
+  });
+
+  it('vLLM tokenizer routes: /tokenize and /detokenize agree with the echoed tokens', async () => {
+    const root = tiny.server.url.replace(/\/v1$/, '');
+    const post = async (path: string, body: unknown) =>
+      (
+        await fetch(`${root}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json();
+    const prompt = 'Lily had a big red ball';
+    const { tokens, count } = await post('/tokenize', { prompt, add_special_tokens: false });
+    expect(count).toBe(tokens.length);
+    expect((await post('/detokenize', { tokens })).prompt.trim()).toBe(prompt);
+    const echoed = await tiny.client.completions.create({
+      model: 'tiny',
+      prompt,
+      echo: true,
+      logprobs: 0,
+      max_tokens: 0,
+    });
+    expect(echoed.choices[0]?.logprobs?.tokens?.length).toBe(tokens.length);
+    expect((await fetch(`${root}/tokenizer_info`)).status).toBe(200);
+  });
+});
