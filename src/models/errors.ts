@@ -27,16 +27,24 @@ export class ProviderError extends Error {
   readonly status?: number;
   /** From a Retry-After header, when the server sent one. */
   readonly retryAfterMs?: number;
+  /** What exactly is wrong, where a client can act on it (`waver serve` answers with it as OpenAI's `code`). */
+  readonly reason?: 'context_length_exceeded';
 
   constructor(
     kind: ProviderErrorKind,
     message: string,
-    opts: { status?: number; retryAfterMs?: number; cause?: unknown } = {},
+    opts: {
+      status?: number;
+      retryAfterMs?: number;
+      cause?: unknown;
+      reason?: 'context_length_exceeded';
+    } = {},
   ) {
     super(message, { cause: opts.cause });
     this.kind = kind;
     this.status = opts.status;
     this.retryAfterMs = opts.retryAfterMs;
+    this.reason = opts.reason;
   }
 
   get retryable(): boolean {

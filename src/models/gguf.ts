@@ -298,6 +298,7 @@ export class GgufProvider implements ModelProvider {
         throw new ProviderError(
           'client',
           `embed: input[${i}] is ${length} tokens but the context holds ${this.contextSize}; ${raiseContext(length + 1)}`,
+          { reason: 'context_length_exceeded' },
         );
       }
       inputTokens += length;
@@ -359,6 +360,7 @@ export class GgufProvider implements ModelProvider {
       throw new ProviderError(
         'client',
         `${what} needs ${needed} tokens but the context holds ${this.contextSize}; ${raiseContext(wanted)}`,
+        { reason: 'context_length_exceeded' },
       );
     }
   }

@@ -146,7 +146,7 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof ProviderError) {
     if (error.kind === 'client' || error.kind === 'unsupported') {
       return new HttpError(400, error.message, {
-        code: error.kind === 'unsupported' ? 'unsupported' : 'invalid_request',
+        code: error.reason ?? (error.kind === 'unsupported' ? 'unsupported' : 'invalid_request'),
       });
     }
     if (error.kind === 'rate_limit')

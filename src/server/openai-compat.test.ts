@@ -126,7 +126,8 @@ describe.skipIf(tinyModelMissing)(`waver serve for OpenAI clients ${tinyModelMis
 
   it('vLLM tokenizer routes: /tokenize and /detokenize agree with the echoed tokens', async () => {
     const root = tiny.server.url.replace(/\/v1$/, '');
-    const post = async (path: string, body: unknown) =>
+    // biome-ignore lint/suspicious/noExplicitAny: vLLM-shaped JSON under test
+    const post = async (path: string, body: unknown): Promise<any> =>
       (
         await fetch(`${root}${path}`, {
           method: 'POST',

@@ -372,7 +372,10 @@ describe.skipIf(!tinyModelPath)(
         messages: [{ role: 'user', content: 'Once upon a time '.repeat(600) }],
       });
       expect(res.status).toBe(400);
-      expect((await json(res)).error.message).toMatch(/context holds 2048/);
+      const { error } = await json(res);
+      expect(error.message).toMatch(/context holds 2048/);
+      // OpenAI's code for it, which clients (and agents trimming their history) look for.
+      expect(error.code).toBe('context_length_exceeded');
       // Streamed too: the headers wait for the first token, so the refusal is still an HTTP error.
       const streamed = await post(`${server.url}/chat/completions`, {
         messages: [{ role: 'user', content: 'Once upon a time '.repeat(600) }],
