@@ -4,6 +4,7 @@ import {
   type LlamaContext,
   type LlamaContextSequence,
   type LlamaEmbeddingContext,
+  type LlamaGrammarEvaluationState,
   type LlamaModel,
   LlamaText,
   type Token,
@@ -12,6 +13,7 @@ import { ProviderError } from './errors.js';
 import { EventQueue } from './event-queue.js';
 import { IncrementalDecoder } from './gguf-decoder.js';
 import { DeltaSender } from './gguf-deltas.js';
+import { isWholeJson, jsonGrammar } from './gguf-grammar.js';
 import {
   type ChatTemplateSetting,
   createPromptFormat,
@@ -238,19 +240,23 @@ export class GgufProvider implements ModelProvider {
 
   async generate(request: GenerateRequest, options: CallOptions = {}): Promise<GenerateResult> {
     const { prompt, params } = this.#prepareGenerate(request);
+    const grammar = await jsonGrammar(this.#model, request.json);
     return this.#run(options.signal, (sequence) =>
-      this.#generate(sequence, prompt.tokens, params, options.signal),
+      this.#generate(sequence, prompt.tokens, { ...params, grammar }, options.signal),
     );
   }
 
   async *stream(request: GenerateRequest, options: CallOptions = {}): AsyncGenerator<GenerateEvent> {
     const { prompt, params } = this.#prepareGenerate(request);
+    const grammar = await jsonGrammar(this.#model, request.json);
     // A reader that stops early (a client that hung up) aborts the generation through `stop`.
     const stop = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
     const events = new EventQueue<GenerateEvent>();
     const onDelta = (text: string, tokens: TokenLogprob[]) => events.push({ type: 'delta', text, tokens });
-    this.#run(signal, (sequence) => this.#generate(sequence, prompt.tokens, params, signal, onDelta)).then(
+    this.#run(signal, (sequence) =>
+      this.#generate(sequence, prompt.tokens, { ...params, grammar }, signal, onDelta),
+    ).then(
       (result) => {
         events.push({ type: 'done', result });
         events.end();
@@ -388,15 +394,16 @@ export class GgufProvider implements ModelProvider {
   async #generate(
     sequence: LlamaContextSequence,
     prompt: Token[],
-    params: GenerateParams,
+    params: GenerateParams & { grammar?: LlamaGrammarEvaluationState },
     signal: AbortSignal | undefined,
     onDelta?: (text: string, tokens: TokenLogprob[]) => void,
   ): Promise<GenerateResult> {
     const model = this.#model;
-    const { temperature, topP, wantTokens, topK } = params;
+    const { temperature, topP, wantTokens, topK, grammar } = params;
     // Room left in the context caps the answer; the sequence never shifts (that would change the prompt).
     const limit = Math.min(params.maxTokens, this.contextSize - prompt.length);
-    const random = temperature > 0 ? seededRandom(params.seed) : undefined;
+    // Under a grammar llama.cpp's sampler picks the token (the grammar's state follows its pick).
+    const random = temperature > 0 && !grammar ? seededRandom(params.seed) : undefined;
     const needDistribution = wantTokens || random !== undefined;
     const decoder = new IncrementalDecoder(model, prompt.slice(-8));
     const stops = new StopFinder(model, params.stop, this.#format.stopTriggers);
@@ -412,7 +419,16 @@ export class GgufProvider implements ModelProvider {
     const iterator = sequence.evaluateWithMetadata(
       prompt,
       { probabilities: needDistribution },
-      { temperature: 0, yieldEogToken: true },
+      grammar
+        ? {
+            temperature,
+            topP,
+            topK: 0,
+            seed: params.seed,
+            grammarEvaluationState: grammar,
+            yieldEogToken: true,
+          }
+        : { temperature: 0, yieldEogToken: true },
     );
     try {
       let step = await iterator.next();
@@ -434,7 +450,10 @@ export class GgufProvider implements ModelProvider {
         // What decides the next step comes first: stops and the limit need only the token.
         hit = stops.find(generated, decoder.text);
         if (hit) finishReason = 'stop';
-        const last = hit !== undefined || generated.length >= limit;
+        // A grammar lets whitespace follow the closed value for ever: the value closed is the end.
+        const closed = grammar !== undefined && isWholeJson(decoder.text);
+        if (closed) finishReason = 'stop';
+        const last = hit !== undefined || closed || generated.length >= limit;
         const next = last ? undefined : iterator.next(token);
         // Awaited below; until then a failure of the next step must not count as unhandled.
         next?.catch(() => {});

@@ -56,6 +56,11 @@ export interface GenerateRequest {
    * other providers should reject it (ProviderError kind `unsupported`).
    */
   rawPrompt?: string;
+  /**
+   * Hold the answer to JSON: any JSON (`true`) or a value of this JSON schema (OpenAI's
+   * `response_format`). Only gguf honours it, by grammar; `waver serve` is what asks for it.
+   */
+  json?: true | Record<string, unknown>;
 }
 
 export interface TokenLogprob {
