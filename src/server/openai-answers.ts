@@ -2,6 +2,7 @@ import type { GenerateRequest, GenerateResult, ModelProvider, TokenLogprob } fro
 import { HttpError } from './http-util.js';
 import type { ChatCall, CompletionCall } from './openai-requests.js';
 import { chatCompletion, type ResponseMeta, textCompletion } from './openai-responses.js';
+import { toolCallOf } from './openai-tools.js';
 
 /**
  * The whole (unstreamed) answer to a chat or completions call, as both the routes and the batch
@@ -15,7 +16,8 @@ export async function answerChat(
   signal: AbortSignal,
 ) {
   const results = await choices(provider, call.request, call.n, signal);
-  return chatCompletion(meta, results, call.logprobs, call.topLogprobs);
+  const calls = call.tools.length > 0 ? results.map(toolCallOf) : [];
+  return chatCompletion(meta, results, call.logprobs, call.topLogprobs, calls);
 }
 
 export async function answerCompletion(

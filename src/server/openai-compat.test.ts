@@ -9,7 +9,7 @@ import { tinyModelMissing } from '../test-support/shared.js';
  * the parameter.
  */
 describe.skipIf(tinyModelMissing)(`waver serve for OpenAI clients ${tinyModelMissing ?? ''}`, () => {
-  const tiny = servedTinyModel(256);
+  const tiny = servedTinyModel(512);
 
   it('n choices: the same answer at temperature 0, seeded repeats when sampling', async () => {
     const messages = [{ role: 'user' as const, content: 'Once upon a time' }];
@@ -148,5 +148,137 @@ describe.skipIf(tinyModelMissing)(`waver serve for OpenAI clients ${tinyModelMis
     });
     expect(echoed.choices[0]?.logprobs?.tokens?.length).toBe(tokens.length);
     expect((await fetch(`${root}/tokenizer_info`)).status).toBe(200);
+  });
+
+  it('response_format json_object and json_schema: the answer is JSON, of the schema', async () => {
+    const messages = [{ role: 'user' as const, content: 'Is the cat happy? Answer in JSON.' }];
+    const object = await tiny.client.chat.completions.create({
+      model: 'tiny',
+      messages,
+      response_format: { type: 'json_object' },
+      max_tokens: 200,
+    });
+    const text = object.choices[0]?.message.content ?? '';
+    if (object.choices[0]?.finish_reason === 'stop') expect(() => JSON.parse(text)).not.toThrow();
+    expect(text.trimStart().startsWith('{')).toBe(true);
+    const schema = {
+      type: 'object',
+      properties: { answer: { enum: ['yes', 'no'] }, sure: { type: 'boolean' } },
+      required: ['answer', 'sure'],
+      additionalProperties: false,
+    };
+    const typed = await tiny.client.chat.completions.create({
+      model: 'tiny',
+      messages,
+      response_format: { type: 'json_schema', json_schema: { name: 'verdict', schema, strict: true } },
+      max_tokens: 60,
+    });
+    expect(typed.choices[0]?.finish_reason).toBe('stop');
+    const value = JSON.parse(typed.choices[0]?.message.content ?? '');
+    expect(['yes', 'no']).toContain(value.answer);
+    expect(typeof value.sure).toBe('boolean');
+    await expect(
+      tiny.client.chat.completions.create({
+        model: 'tiny',
+        messages,
+        // @ts-expect-error: a type OpenAI does not have
+        response_format: { type: 'yaml' },
+      }),
+    ).rejects.toMatchObject({ status: 400, error: { param: 'response_format.type' } });
+  });
+
+  const weather = {
+    type: 'function' as const,
+    function: {
+      name: 'get_weather',
+      description: 'The weather in a city',
+      parameters: {
+        type: 'object',
+        properties: { unit: { enum: ['celsius', 'fahrenheit'] } },
+        required: ['unit'],
+        additionalProperties: false,
+      },
+    },
+  };
+
+  it('tools: a grammar-held call in OpenAI’s tool-call shape, whole and streamed', async () => {
+    const messages = [{ role: 'user' as const, content: 'What is the weather?' }];
+    const called = await tiny.client.chat.completions.create({
+      model: 'tiny',
+      messages,
+      tools: [weather],
+      max_tokens: 60,
+    });
+    const choice = called.choices[0];
+    expect(choice?.finish_reason).toBe('tool_calls');
+    expect(choice?.message.content).toBeNull();
+    const toolCall = choice?.message.tool_calls?.[0];
+    expect(toolCall?.type).toBe('function');
+    expect(toolCall?.id).toMatch(/^call_/);
+    if (toolCall?.type !== 'function') throw new Error('not a function call');
+    expect(toolCall.function.name).toBe('get_weather');
+    expect(['celsius', 'fahrenheit']).toContain(JSON.parse(toolCall.function.arguments).unit);
+
+    // The SDK's stream helper gathers the streamed call into the same shape.
+    const stream = tiny.client.chat.completions.stream({
+      model: 'tiny',
+      messages,
+      tools: [weather],
+      max_tokens: 60,
+      stream_options: { include_usage: true },
+    });
+    const final = await stream.finalChatCompletion();
+    expect(final.choices[0]?.finish_reason).toBe('tool_calls');
+    expect(final.choices[0]?.message.tool_calls?.[0]).toMatchObject({
+      type: 'function',
+      function: { name: 'get_weather', arguments: toolCall.function.arguments },
+    });
+    expect(final.usage?.completion_tokens).toBeGreaterThan(0);
+
+    // A tool's result sent back, then tool_choice none: a text answer.
+    const text = await tiny.client.chat.completions.create({
+      model: 'tiny',
+      messages: [
+        ...messages,
+        { role: 'assistant', content: null, tool_calls: [toolCall] },
+        { role: 'tool', tool_call_id: toolCall.id, content: '{"temperature": 21}' },
+      ],
+      tools: [weather],
+      tool_choice: 'none',
+      max_tokens: 8,
+    });
+    expect(text.choices[0]?.message.tool_calls).toBeUndefined();
+    expect(typeof text.choices[0]?.message.content).toBe('string');
+    await expect(
+      tiny.client.chat.completions.create({
+        model: 'tiny',
+        messages,
+        tools: [weather],
+        tool_choice: { type: 'function', function: { name: 'nope' } },
+      }),
+    ).rejects.toMatchObject({ status: 400, error: { param: 'tool_choice' } });
+  });
+
+  it('the SDK stream helper: text deltas, a finish reason of stop where the answer ended, a usage chunk', async () => {
+    const stream = tiny.client.chat.completions.stream({
+      model: 'tiny',
+      messages: [{ role: 'user', content: 'Once upon a time' }],
+      max_tokens: 200,
+      stream_options: { include_usage: true },
+    });
+    let deltas = '';
+    stream.on('content', (delta) => {
+      deltas += delta;
+    });
+    const final = await stream.finalChatCompletion();
+    const whole = await tiny.client.chat.completions.create({
+      model: 'tiny',
+      messages: [{ role: 'user', content: 'Once upon a time' }],
+      max_tokens: 200,
+    });
+    expect(final.choices[0]?.message.content).toBe(whole.choices[0]?.message.content);
+    expect(deltas).toBe(whole.choices[0]?.message.content);
+    expect(final.choices[0]?.finish_reason).toBe(whole.choices[0]?.finish_reason);
+    expect(final.usage).toEqual(whole.usage);
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ChatMessage, GenerateRequest } from '../models/types.js';
 import { HttpError } from './http-util.js';
+import { callSchema, type ToolSpec, toolsMessage, toolsToCall } from './openai-tools.js';
 
 /**
  * Request bodies of the OpenAI endpoints waver serves, validated the way OpenAI does: a wrong or
@@ -17,10 +18,26 @@ const MAX_N = 128;
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
 const content = z.union([z.string(), z.array(textPart)]);
 
+const toolCallMessage = z.object({
+  id: z.string(),
+  type: z.literal('function'),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
 const chatMessage = z.object({
-  // `developer` is OpenAI's newer name for `system`.
-  role: z.enum(['system', 'developer', 'user', 'assistant']),
-  content: content.nullable(),
+  // `developer` is OpenAI's newer name for `system`; `tool` answers an assistant's tool call.
+  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
+  content: content.nullish(),
+  tool_calls: z.array(toolCallMessage).nullish(),
+  tool_call_id: z.string().nullish(),
+});
+const jsonSchemaObject = z.record(z.string(), z.unknown());
+const tool = z.object({
+  type: z.literal('function'),
+  function: z.object({
+    name: z.string().min(1),
+    description: z.string().nullish(),
+    parameters: jsonSchemaObject.nullish(),
+  }),
 });
 
 const stop = z.union([z.string().min(1), z.array(z.string().min(1)).max(MAX_STOP)]).nullish();
@@ -42,9 +59,26 @@ const chatBody = z.object({
   max_completion_tokens: z.int().min(1).nullish(),
   logprobs: z.boolean().nullish(),
   top_logprobs: z.int().min(0).max(MAX_TOP_LOGPROBS).nullish(),
-  tools: z.array(z.unknown()).max(0, { error: 'tools are not supported by this server' }).nullish(),
+  tools: z.array(tool).nullish(),
+  tool_choice: z
+    .union([
+      z.enum(['none', 'auto', 'required']),
+      z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) }),
+    ])
+    .nullish(),
   response_format: z
-    .object({ type: z.literal('text', { error: 'only response_format text is supported' }) })
+    .discriminatedUnion('type', [
+      z.object({ type: z.literal('text') }),
+      z.object({ type: z.literal('json_object') }),
+      z.object({
+        type: z.literal('json_schema'),
+        json_schema: z.object({
+          name: z.string(),
+          schema: jsonSchemaObject.nullish(),
+          strict: z.boolean().nullish(),
+        }),
+      }),
+    ])
     .nullish(),
 });
 
@@ -70,6 +104,8 @@ const embeddingBody = z.object({
 
 export interface ChatCall {
   request: GenerateRequest;
+  /** The tools the answer calls (held to one call's JSON); empty for a text answer. */
+  tools: ToolSpec[];
   /** Choices asked for (`n`). */
   n: number;
   stream: boolean;
@@ -114,17 +150,52 @@ export function parseChatRequest(body: unknown): ChatCall {
       },
     );
   }
-  const messages: ChatMessage[] = b.messages.map((m) => ({
-    role: m.role === 'developer' ? 'system' : m.role,
-    content: typeof m.content === 'string' ? m.content : (m.content ?? []).map((part) => part.text).join(''),
-  }));
+  const messages: ChatMessage[] = b.messages.map((m) => {
+    const text =
+      typeof m.content === 'string' ? m.content : (m.content ?? []).map((part) => part.text).join('');
+    // A template knows no tool turns: a call is the assistant's JSON, a result the user's message.
+    if (m.role === 'tool')
+      return { role: 'user', content: `Function result (${m.tool_call_id ?? ''}): ${text}` };
+    if (m.role === 'assistant' && m.tool_calls?.length)
+      return {
+        role: 'assistant',
+        content: m.tool_calls
+          .map((c) => JSON.stringify({ name: c.function.name, arguments: c.function.arguments }))
+          .join('\n'),
+      };
+    return { role: m.role === 'developer' ? 'system' : m.role, content: text };
+  });
+  const tools = toolsToCall(
+    (b.tools ?? []).map((t) => ({
+      name: t.function.name,
+      ...(t.function.description && { description: t.function.description }),
+      ...(t.function.parameters && { parameters: t.function.parameters }),
+    })),
+    b.tool_choice ?? undefined,
+  );
+  if (tools.length > 0 && b.response_format && b.response_format.type !== 'text')
+    throw new HttpError(400, "'response_format' cannot be used with 'tools' on this server.", {
+      param: 'response_format',
+      code: 'unsupported_parameter',
+    });
+  const format = b.response_format;
+  const json =
+    tools.length > 0
+      ? callSchema(tools)
+      : format?.type === 'json_object'
+        ? true
+        : format?.type === 'json_schema'
+          ? (format.json_schema.schema ?? true)
+          : undefined;
   const logprobs = b.logprobs === true;
   const topLogprobs = logprobs ? (b.top_logprobs ?? 0) : 0;
   const n = b.n ?? 1;
   if (n > 1 && b.stream === true) throw streamedN();
   return {
+    tools,
     request: clean({
-      messages,
+      messages: tools.length > 0 ? [toolsMessage(tools), ...messages] : messages,
+      json,
       temperature: b.temperature ?? undefined,
       topP: b.top_p ?? undefined,
       seed: b.seed ?? undefined,

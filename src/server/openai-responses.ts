@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FinishReason, GenerateResult, TokenLogprob } from '../models/types.js';
+import type { ToolCall } from './openai-tools.js';
 
 /**
  * Response bodies in OpenAI's shapes (chat.completion, text_completion, embeddings, their stream
@@ -55,11 +56,13 @@ export function chatLogprob(token: TokenLogprob, topLogprobs: number) {
   };
 }
 
+/** A chat answer; a choice with a tool call (`calls[i]`) carries it instead of text. */
 export function chatCompletion(
   meta: ResponseMeta,
   results: GenerateResult[],
   logprobs: boolean,
   topLogprobs: number,
+  calls: (ToolCall | undefined)[] = [],
 ) {
   return {
     id: meta.id,
@@ -67,14 +70,19 @@ export function chatCompletion(
     created: meta.created,
     model: meta.model,
     system_fingerprint: meta.systemFingerprint,
-    choices: results.map((result, index) => ({
-      index,
-      message: { role: 'assistant' as const, content: result.text, refusal: null },
-      logprobs: logprobs
-        ? { content: (result.tokens ?? []).map((t) => chatLogprob(t, topLogprobs)), refusal: null }
-        : null,
-      finish_reason: finishReason(result.finishReason),
-    })),
+    choices: results.map((result, index) => {
+      const call = calls[index];
+      return {
+        index,
+        message: call
+          ? { role: 'assistant' as const, content: null, refusal: null, tool_calls: [call] }
+          : { role: 'assistant' as const, content: result.text, refusal: null },
+        logprobs: logprobs
+          ? { content: (result.tokens ?? []).map((t) => chatLogprob(t, topLogprobs)), refusal: null }
+          : null,
+        finish_reason: call ? ('tool_calls' as const) : finishReason(result.finishReason),
+      };
+    }),
     usage: usage(...results),
   };
 }
