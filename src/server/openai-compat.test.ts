@@ -281,4 +281,45 @@ describe.skipIf(tinyModelMissing)(`waver serve for OpenAI clients ${tinyModelMis
     expect(final.choices[0]?.finish_reason).toBe(whole.choices[0]?.finish_reason);
     expect(final.usage).toEqual(whole.usage);
   });
+
+  it('a minimal /v1/responses: text in, text out, streamed as typed events', async () => {
+    const chat = await tiny.client.chat.completions.create({
+      model: 'tiny',
+      messages: [
+        { role: 'system', content: 'Tell a story.' },
+        { role: 'user', content: 'Once upon a time' },
+      ],
+      max_tokens: 20,
+    });
+    const response = await tiny.client.responses.create({
+      model: 'tiny',
+      instructions: 'Tell a story.',
+      input: 'Once upon a time',
+      max_output_tokens: 20,
+    });
+    expect(response.object).toBe('response');
+    expect(response.output_text).toBe(chat.choices[0]?.message.content);
+    expect(response.status).toBe(chat.choices[0]?.finish_reason === 'length' ? 'incomplete' : 'completed');
+    expect(response.usage?.output_tokens).toBe(chat.usage?.completion_tokens);
+
+    const stream = await tiny.client.responses.create({
+      model: 'tiny',
+      instructions: 'Tell a story.',
+      input: [{ role: 'user', content: 'Once upon a time' }],
+      max_output_tokens: 20,
+      stream: true,
+    });
+    let text = '';
+    const types: string[] = [];
+    for await (const event of stream) {
+      types.push(event.type);
+      if (event.type === 'response.output_text.delta') text += event.delta;
+    }
+    expect(text).toBe(response.output_text);
+    expect(types[0]).toBe('response.created');
+    expect(types.at(-1)).toMatch(/^response\.(completed|incomplete)$/);
+    await expect(
+      tiny.client.responses.create({ model: 'tiny', input: 'x', previous_response_id: 'resp_1' }),
+    ).rejects.toMatchObject({ status: 400, error: { param: 'previous_response_id' } });
+  });
 });

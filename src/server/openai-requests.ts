@@ -139,7 +139,7 @@ export const DEFAULT_CHAT_MAX_TOKENS = 256;
 export const DEFAULT_COMPLETION_MAX_TOKENS = 16;
 
 export function parseChatRequest(body: unknown): ChatCall {
-  const b = parse(chatBody, body);
+  const b = parseBody(chatBody, body);
   if ((b.top_logprobs ?? 0) > 0 && b.logprobs !== true) {
     throw new HttpError(
       400,
@@ -213,7 +213,7 @@ export function parseChatRequest(body: unknown): ChatCall {
 }
 
 export function parseCompletionRequest(body: unknown): CompletionCall {
-  const b = parse(completionBody, body);
+  const b = parseBody(completionBody, body);
   const prompt = typeof b.prompt === 'string' ? b.prompt : (b.prompt[0] as string);
   const logprobs = b.logprobs ?? null;
   const echo = b.echo === true;
@@ -251,7 +251,7 @@ export function parseCompletionRequest(body: unknown): CompletionCall {
 }
 
 export function parseEmbeddingRequest(body: unknown): EmbeddingCall {
-  const b = parse(embeddingBody, body);
+  const b = parseBody(embeddingBody, body);
   return {
     input: typeof b.input === 'string' ? [b.input] : b.input,
     encoding: b.encoding_format ?? 'float',
@@ -279,7 +279,7 @@ function clean(request: GenerateRequest): GenerateRequest {
   ) as unknown as GenerateRequest;
 }
 
-function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new HttpError(400, 'The request body must be a JSON object.', { code: 'invalid_json' });
   }

@@ -12,6 +12,7 @@ import { parseChatRequest, parseCompletionRequest, parseEmbeddingRequest } from 
 import { embeddingList, newId, newRequestId, type ResponseMeta, unixSeconds } from './openai-responses.js';
 import { generateEvents, streamChat, streamCompletion } from './openai-stream.js';
 import { foreignRequest, isLoopbackHost } from './request-origin.js';
+import { newResponseIds, parseResponsesRequest, responseObject, streamResponse } from './responses-api.js';
 
 export interface OpenAIServerOptions {
   provider: ModelProvider;
@@ -51,6 +52,7 @@ const ROUTES: Record<string, 'GET' | 'POST'> = {
   '/v1/chat/completions': 'POST',
   '/v1/completions': 'POST',
   '/v1/embeddings': 'POST',
+  '/v1/responses': 'POST',
   '/health': 'GET',
   // vLLM's tokenizer routes, which lm-evaluation-harness's `tokenizer_backend=remote` reads.
   '/tokenizer_info': 'GET',
@@ -130,6 +132,12 @@ export async function startOpenAIServer(opts: OpenAIServerOptions): Promise<Open
       const m = meta('cmpl');
       if (call.stream) return streamCompletion(res, generateEvents(provider, call.request, signal), m, call);
       return sendJson(res, 200, await answerCompletion(provider, call, m, signal));
+    }
+    if (path === '/v1/responses') {
+      const call = parseResponsesRequest(body);
+      const ids = newResponseIds(modelName);
+      if (call.stream) return streamResponse(res, generateEvents(provider, call.request, signal), ids);
+      return sendJson(res, 200, responseObject(ids, await provider.generate(call.request, { signal })));
     }
     // /v1/embeddings
     const call = parseEmbeddingRequest(body);
