@@ -6,7 +6,7 @@ import { HttpError } from './http-util.js';
  * OpenAI's `tools` over a local model: the answer is held by grammar to one call,
  * `{"name": ..., "arguments": {...}}` with the arguments of that tool's JSON schema, and returned
  * in OpenAI's tool-call shape. `tool_choice: "auto"` calls a tool too (a grammar cannot leave the
- * choice to the model); `"none"` answers in text. docs/batch.md#tools-and-json.
+ * choice to the model); `"none"` answers in text. docs/decisions.md#e26-waver-serve-holds-json-and-tool-calls-to-a-grammar-and-refuses-web-pages.
  */
 
 export interface ToolSpec {
