@@ -13,6 +13,9 @@ export type ProviderErrorKind =
   | 'no_recording' // replay: no recorded answer for this request
   | 'unsupported'; // the provider lacks the capability
 
+/** A client error's exact cause, where a client can act on it. */
+export type ProviderErrorReason = 'context_length_exceeded' | 'invalid_json_schema';
+
 const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set([
   'rate_limit',
   'server',
@@ -28,7 +31,7 @@ export class ProviderError extends Error {
   /** From a Retry-After header, when the server sent one. */
   readonly retryAfterMs?: number;
   /** What exactly is wrong, where a client can act on it (`waver serve` answers with it as OpenAI's `code`). */
-  readonly reason?: 'context_length_exceeded';
+  readonly reason?: ProviderErrorReason;
 
   constructor(
     kind: ProviderErrorKind,
@@ -37,7 +40,7 @@ export class ProviderError extends Error {
       status?: number;
       retryAfterMs?: number;
       cause?: unknown;
-      reason?: 'context_length_exceeded';
+      reason?: ProviderErrorReason;
     } = {},
   ) {
     super(message, { cause: opts.cause });

@@ -21,7 +21,9 @@ export async function jsonGrammar(
             json as Parameters<typeof model.llama.createGrammarForJsonSchema>[0],
           );
   } catch (error) {
-    throw new ProviderError('client', `the JSON schema cannot be made a grammar: ${errorText(error)}`);
+    throw new ProviderError('client', `the JSON schema cannot be made a grammar: ${errorText(error)}`, {
+      reason: 'invalid_json_schema',
+    });
   }
   return new LlamaGrammarEvaluationState({ model, grammar });
 }

@@ -185,6 +185,16 @@ describe.skipIf(tinyModelMissing)(`waver serve for OpenAI clients ${tinyModelMis
         response_format: { type: 'yaml' },
       }),
     ).rejects.toMatchObject({ status: 400, error: { param: 'response_format.type' } });
+    await expect(
+      tiny.client.chat.completions.create({
+        model: 'tiny',
+        messages,
+        response_format: { type: 'json_schema', json_schema: { name: 'bad', schema: { enum: 3 } } },
+      }),
+    ).rejects.toMatchObject({
+      status: 400,
+      error: { param: 'response_format.json_schema.schema', code: 'invalid_json_schema' },
+    });
   });
 
   const weather = {

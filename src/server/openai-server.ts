@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
 import { InputError } from '../errors.js';
+import { ProviderError } from '../models/errors.js';
 import type { ModelProvider } from '../models/types.js';
 import { decodeId, HttpError, readJsonBody, sendError, sendJson, toHttpError } from './http-util.js';
 import { listen } from './listen.js';
@@ -124,8 +125,19 @@ export async function startOpenAIServer(opts: OpenAIServerOptions): Promise<Open
     if (path === '/v1/chat/completions') {
       const call = parseChatRequest(body);
       const m = meta('chatcmpl');
-      if (call.stream) return streamChat(res, generateEvents(provider, call.request, signal), m, call);
-      return sendJson(res, 200, await answerChat(provider, call, m, signal));
+      try {
+        if (call.stream)
+          return await streamChat(res, generateEvents(provider, call.request, signal), m, call);
+        return sendJson(res, 200, await answerChat(provider, call, m, signal));
+      } catch (error) {
+        // A schema the grammar cannot hold is the parameter's that gave it.
+        if (error instanceof ProviderError && error.reason === 'invalid_json_schema')
+          throw new HttpError(400, error.message, {
+            param: call.tools.length > 0 ? 'tools' : 'response_format.json_schema.schema',
+            code: 'invalid_json_schema',
+          });
+        throw error;
+      }
     }
     if (path === '/v1/completions') {
       const call = parseCompletionRequest(body);
