@@ -13,6 +13,9 @@ export type ProviderErrorKind =
   | 'no_recording' // replay: no recorded answer for this request
   | 'unsupported'; // the provider lacks the capability
 
+/** A client error's exact cause, where a client can act on it. */
+export type ProviderErrorReason = 'context_length_exceeded' | 'invalid_json_schema';
+
 const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set([
   'rate_limit',
   'server',
@@ -27,16 +30,24 @@ export class ProviderError extends Error {
   readonly status?: number;
   /** From a Retry-After header, when the server sent one. */
   readonly retryAfterMs?: number;
+  /** What exactly is wrong, where a client can act on it (`waver serve` answers with it as OpenAI's `code`). */
+  readonly reason?: ProviderErrorReason;
 
   constructor(
     kind: ProviderErrorKind,
     message: string,
-    opts: { status?: number; retryAfterMs?: number; cause?: unknown } = {},
+    opts: {
+      status?: number;
+      retryAfterMs?: number;
+      cause?: unknown;
+      reason?: ProviderErrorReason;
+    } = {},
   ) {
     super(message, { cause: opts.cause });
     this.kind = kind;
     this.status = opts.status;
     this.retryAfterMs = opts.retryAfterMs;
+    this.reason = opts.reason;
   }
 
   get retryable(): boolean {

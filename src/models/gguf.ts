@@ -4,6 +4,7 @@ import {
   type LlamaContext,
   type LlamaContextSequence,
   type LlamaEmbeddingContext,
+  type LlamaGrammarEvaluationState,
   type LlamaModel,
   LlamaText,
   type Token,
@@ -12,6 +13,7 @@ import { ProviderError } from './errors.js';
 import { EventQueue } from './event-queue.js';
 import { IncrementalDecoder } from './gguf-decoder.js';
 import { DeltaSender } from './gguf-deltas.js';
+import { isWholeJson, jsonGrammar } from './gguf-grammar.js';
 import { type LogitSummaryReader, logitSummaryReader } from './gguf-native.js';
 import {
   type ChatTemplateSetting,
@@ -248,21 +250,35 @@ export class GgufProvider implements ModelProvider {
     return this.#model.tokenize(text, false).length;
   }
 
+  async tokenize(text: string): Promise<number[]> {
+    this.#ensureOpen();
+    return [...this.#model.tokenize(text, false)];
+  }
+
+  async detokenize(tokens: number[]): Promise<string> {
+    this.#ensureOpen();
+    return this.#model.detokenize(tokens as Token[]);
+  }
+
   async generate(request: GenerateRequest, options: CallOptions = {}): Promise<GenerateResult> {
     const { prompt, params } = this.#prepareGenerate(request);
+    const grammar = await jsonGrammar(this.#model, request.json);
     return this.#run(options.signal, (sequence) =>
-      this.#generate(sequence, prompt.tokens, params, options.signal),
+      this.#generate(sequence, prompt.tokens, { ...params, grammar }, options.signal),
     );
   }
 
   async *stream(request: GenerateRequest, options: CallOptions = {}): AsyncGenerator<GenerateEvent> {
     const { prompt, params } = this.#prepareGenerate(request);
+    const grammar = await jsonGrammar(this.#model, request.json);
     // A reader that stops early (a client that hung up) aborts the generation through `stop`.
     const stop = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
     const events = new EventQueue<GenerateEvent>();
     const onDelta = (text: string, tokens: TokenLogprob[]) => events.push({ type: 'delta', text, tokens });
-    this.#run(signal, (sequence) => this.#generate(sequence, prompt.tokens, params, signal, onDelta)).then(
+    this.#run(signal, (sequence) =>
+      this.#generate(sequence, prompt.tokens, { ...params, grammar }, signal, onDelta),
+    ).then(
       (result) => {
         events.push({ type: 'done', result });
         events.end();
@@ -281,14 +297,17 @@ export class GgufProvider implements ModelProvider {
     if (typeof request.continuation !== 'string') {
       throw new ProviderError('client', 'score: continuation must be a string');
     }
-    const prompt = this.#promptOf({ messages: request.messages });
+    const topK = request.topLogprobs ?? 0;
+    if (!Number.isInteger(topK) || topK < 0 || topK > MAX_TOP_LOGPROBS)
+      throw new ProviderError('client', `topLogprobs must be an integer from 0 to ${MAX_TOP_LOGPROBS}`);
+    const prompt = this.#promptOf(request);
     const continuation = tokenizeContinuation(this.#model, prompt.text, prompt.tokens, request.continuation);
     if (continuation.length === 0) return { logprob: 0, tokens: [] };
     this.#ensureFits(
       prompt.tokens.length + continuation.length,
       `the prompt (${prompt.tokens.length} tokens) plus the continuation (${continuation.length})`,
     );
-    return this.#run(options.signal, (sequence) => this.#score(sequence, prompt.tokens, continuation));
+    return this.#run(options.signal, (sequence) => this.#score(sequence, prompt.tokens, continuation, topK));
   }
 
   async embed(request: EmbedRequest, options: CallOptions = {}): Promise<EmbedResult> {
@@ -307,6 +326,7 @@ export class GgufProvider implements ModelProvider {
         throw new ProviderError(
           'client',
           `embed: input[${i}] is ${length} tokens but the context holds ${this.contextSize}; ${raiseContext(length + 1)}`,
+          { reason: 'context_length_exceeded' },
         );
       }
       inputTokens += length;
@@ -368,6 +388,7 @@ export class GgufProvider implements ModelProvider {
       throw new ProviderError(
         'client',
         `${what} needs ${needed} tokens but the context holds ${this.contextSize}; ${raiseContext(wanted)}`,
+        { reason: 'context_length_exceeded' },
       );
     }
   }
@@ -395,18 +416,20 @@ export class GgufProvider implements ModelProvider {
   async #generate(
     sequence: LlamaContextSequence,
     prompt: Token[],
-    params: GenerateParams,
+    params: GenerateParams & { grammar?: LlamaGrammarEvaluationState },
     signal: AbortSignal | undefined,
     onDelta?: (text: string, tokens: TokenLogprob[]) => void,
   ): Promise<GenerateResult> {
     const model = this.#model;
-    const { temperature, topP, wantTokens, topK } = params;
+    const { temperature, topP, wantTokens, topK, grammar } = params;
     // Room left in the context caps the answer; the sequence never shifts (that would change the prompt).
     const limit = Math.min(params.maxTokens, this.contextSize - prompt.length);
-    const random = temperature > 0 ? seededRandom(params.seed) : undefined;
+    // Under a grammar llama.cpp's sampler picks the token (the grammar's state follows its pick).
+    const random = temperature > 0 && !grammar ? seededRandom(params.seed) : undefined;
     // Sampled tokens are drawn from the public route's sorted distribution; greedy log-probs are
-    // read through the patched addon where it is built.
-    const readLogits = wantTokens && random === undefined ? this.#readLogits : undefined;
+    // read through the patched addon where it is built (not under a grammar, which the public
+    // route's distribution already reflects).
+    const readLogits = wantTokens && random === undefined && !grammar ? this.#readLogits : undefined;
     const needDistribution = (wantTokens && !readLogits) || random !== undefined;
     const decoder = new IncrementalDecoder(model, prompt.slice(-8));
     const stops = new StopFinder(model, params.stop, this.#format.stopTriggers);
@@ -422,7 +445,16 @@ export class GgufProvider implements ModelProvider {
     const iterator = sequence.evaluateWithMetadata(
       prompt,
       { probabilities: needDistribution },
-      { temperature: 0, yieldEogToken: true },
+      grammar
+        ? {
+            temperature,
+            topP,
+            topK: 0,
+            seed: params.seed,
+            grammarEvaluationState: grammar,
+            yieldEogToken: true,
+          }
+        : { temperature: 0, yieldEogToken: true },
     );
     try {
       let step = await iterator.next();
@@ -446,7 +478,10 @@ export class GgufProvider implements ModelProvider {
         // What decides the next step comes first: stops and the limit need only the token.
         hit = stops.find(generated, decoder.text);
         if (hit) finishReason = 'stop';
-        const last = hit !== undefined || generated.length >= limit;
+        // A grammar lets whitespace follow the closed value for ever: the value closed is the end.
+        const closed = grammar !== undefined && isWholeJson(decoder.text);
+        if (closed) finishReason = 'stop';
+        const last = hit !== undefined || closed || generated.length >= limit;
         const next = last ? undefined : iterator.next(token);
         // Awaited below; until then a failure of the next step must not count as unhandled.
         next?.catch(() => {});
@@ -479,7 +514,12 @@ export class GgufProvider implements ModelProvider {
     return result;
   }
 
-  async #score(sequence: LlamaContextSequence, prompt: Token[], continuation: Token[]): Promise<ScoreResult> {
+  async #score(
+    sequence: LlamaContextSequence,
+    prompt: Token[],
+    continuation: Token[],
+    topK: number,
+  ): Promise<ScoreResult> {
     const model = this.#model;
     const all = [...prompt, ...continuation];
     // The patched addon reads each position's logits after the evaluation: there are all of them
@@ -502,7 +542,7 @@ export class GgufProvider implements ModelProvider {
       const previous = j > 0 ? continuation.slice(Math.max(0, j - 4), j) : prompt.slice(-4);
       const entry = logprobEntry(
         model,
-        this.#scoredDistribution(outputs, position, token, j, readLogits),
+        this.#scoredDistribution(outputs, position, token, j, topK, readLogits),
         token,
         previous,
       );
@@ -517,13 +557,14 @@ export class GgufProvider implements ModelProvider {
     position: number,
     token: Token,
     j: number,
+    topK: number,
     readLogits: LogitSummaryReader | undefined,
   ): DistributionRead {
-    if (readLogits) return readLogits(token, 0, position);
+    if (readLogits) return readLogits(token, topK, position);
     const probabilities = outputs[position]?.next.probabilities;
     if (!probabilities)
       throw new ProviderError('server', `llama.cpp returned no distribution at continuation token ${j}`);
-    return readDistribution(probabilities, token, 0);
+    return readDistribution(probabilities, token, topK);
   }
 
   #embeddingContext(): Promise<LlamaEmbeddingContext> {

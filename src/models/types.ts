@@ -56,6 +56,11 @@ export interface GenerateRequest {
    * other providers should reject it (ProviderError kind `unsupported`).
    */
   rawPrompt?: string;
+  /**
+   * Hold the answer to JSON: any JSON (`true`) or a value of this JSON schema (OpenAI's
+   * `response_format`). Only gguf honours it, by grammar; `waver serve` is what asks for it.
+   */
+  json?: true | Record<string, unknown>;
 }
 
 export interface TokenLogprob {
@@ -94,6 +99,10 @@ export interface ScoreRequest {
   messages: ChatMessage[];
   /** The continuation (assistant reply) to score under teacher forcing. */
   continuation: string;
+  /** A plain-text prompt with no chat template, as in GenerateRequest (`messages` then ignored). */
+  rawPrompt?: string;
+  /** Alternatives per scored token, as in GenerateRequest (0 by default). */
+  topLogprobs?: number;
 }
 
 export interface ScoreResult {
@@ -137,6 +146,10 @@ export interface ModelProvider {
   embed?(request: EmbedRequest, options?: CallOptions): Promise<EmbedResult>;
   /** Tokens in a text, when the provider can count them locally (used for estimates). */
   countTokens?(text: string): Promise<number>;
+  /** A text's token ids, without BOS, as the provider reads a raw prompt (gguf; `waver serve`'s /tokenize). */
+  tokenize?(text: string): Promise<number[]>;
+  /** The text of token ids (gguf; `waver serve`'s /detokenize). */
+  detokenize?(tokens: number[]): Promise<string>;
   /** The provider's batch API, when it has one (docs/batch.md). */
   readonly batch?: BatchApi;
   close?(): Promise<void>;

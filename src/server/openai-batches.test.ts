@@ -153,5 +153,88 @@ describe.skipIf(tinyModelMissing)(
       expect(out.length).toBe(batch.request_counts?.completed);
       expect(out.length).toBeLessThan(40);
     }, 60_000);
+
+    it('files.list pages by limit and after, so auto-pagination yields each file once', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++)
+        ids.push((await upload([line(`p${i}`, { prompt: 'x' }, '/v1/completions')])).id);
+      const first = await tiny.client.files.list({ limit: 2 });
+      expect(first.data.length).toBe(2);
+      expect(first.has_more).toBe(true);
+      const seen: string[] = [];
+      for await (const f of tiny.client.files.list({ limit: 1 })) seen.push(f.id);
+      expect(new Set(seen).size).toBe(seen.length);
+      // Newest first, as OpenAI lists them; every file of this server (earlier tests' too) once.
+      expect(seen.slice(0, 3)).toEqual([...ids].reverse());
+      const all = await tiny.client.files.list();
+      expect(seen).toEqual(all.data.map((f) => f.id));
+      expect(all.has_more).toBe(false);
+      await expect(tiny.client.files.list({ limit: 0 })).rejects.toMatchObject({
+        status: 400,
+        error: { param: 'limit' },
+      });
+      const batches: string[] = [];
+      for await (const b of tiny.client.batches.list({ limit: 1 })) batches.push(b.id);
+      expect(new Set(batches).size).toBe(batches.length);
+      expect(batches.length).toBeGreaterThan(1);
+    });
+
+    it('files.delete frees a file: gone from the list, 404 after', async () => {
+      const f = await upload([line('d', { prompt: 'x' }, '/v1/completions')]);
+      expect(await tiny.client.files.delete(f.id)).toEqual({ id: f.id, object: 'file', deleted: true });
+      await expect(tiny.client.files.retrieve(f.id)).rejects.toMatchObject({ status: 404 });
+      await expect(tiny.client.files.delete(f.id)).rejects.toMatchObject({ status: 404 });
+      const left = await tiny.client.files.list();
+      expect(left.data.map((x) => x.id)).not.toContain(f.id);
+    });
+
+    it('a file uploaded with expires_after carries its expiry; a bad one is refused naming it', async () => {
+      const f = await tiny.client.files.create({
+        file: await toFile(Buffer.from(`${line('e', { prompt: 'x' }, '/v1/completions')}\n`), 'e.jsonl'),
+        purpose: 'batch',
+        expires_after: { anchor: 'created_at', seconds: 3600 },
+      });
+      expect(f.expires_at).toBe(f.created_at + 3600);
+      await expect(
+        tiny.client.files.create({
+          file: await toFile(Buffer.from('{}\n'), 'e.jsonl'),
+          purpose: 'batch',
+          expires_after: { anchor: 'created_at', seconds: 10 },
+        }),
+      ).rejects.toMatchObject({ status: 400, error: { param: 'expires_after.seconds' } });
+    });
   },
 );
+
+describe.skipIf(tinyModelMissing)(`waver serve's batch files expire ${tinyModelMissing ?? ''}`, () => {
+  const tiny = servedTinyModel(256, { fileTtlSeconds: 2 });
+
+  it('an input file and the output of a batch are deleted once their life is over', async () => {
+    const input = await tiny.client.files.create({
+      file: await toFile(
+        Buffer.from(
+          `${JSON.stringify({ custom_id: 'a', method: 'POST', url: '/v1/completions', body: { prompt: 'Once', max_tokens: 2 } })}\n`,
+        ),
+        'in.jsonl',
+      ),
+      purpose: 'batch',
+    });
+    expect(input.expires_at).toBe(input.created_at + 2);
+    const created = await tiny.client.batches.create({
+      input_file_id: input.id,
+      endpoint: '/v1/completions',
+      completion_window: '24h',
+    });
+    let batch = created;
+    while (batch.status !== 'completed') {
+      await new Promise((r) => setTimeout(r, 20));
+      batch = await tiny.client.batches.retrieve(created.id);
+    }
+    const output = await tiny.client.files.retrieve(batch.output_file_id as string);
+    expect(output.purpose).toBe('batch_output');
+    await new Promise((r) => setTimeout(r, 2100));
+    await expect(tiny.client.files.retrieve(input.id)).rejects.toMatchObject({ status: 404 });
+    await expect(tiny.client.files.retrieve(output.id)).rejects.toMatchObject({ status: 404 });
+    expect((await tiny.client.files.list()).data).toEqual([]);
+  }, 30_000);
+});

@@ -1,20 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ModelProvider } from '../models/types.js';
-import { HttpError, readBody, readJsonBody, sendJson, toHttpError } from './http-util.js';
+import { decodeId, HttpError, readBody, readJsonBody, sendJson, toHttpError } from './http-util.js';
+import { answerChat, answerCompletion } from './openai-answers.js';
 import { parseChatRequest, parseCompletionRequest } from './openai-requests.js';
-import { chatCompletion, type ResponseMeta, textCompletion, unixSeconds } from './openai-responses.js';
+import { type ResponseMeta, unixSeconds } from './openai-responses.js';
 
 /**
  * OpenAI's Files and Batch API over the served model (docs/batch.md#waver-serve): a JSONL file
  * uploaded with purpose `batch` (the same lines as vLLM's `run_batch` input: `{custom_id, method,
  * url, body}`), a batch over it processed in the background one request at a time through the
  * server's own generation path, and its output and error files. Kept in memory: a restarted
- * server knows no batch.
+ * server knows no batch. Memory is bounded: a file is at most `maxFileBytes`, all files together
+ * at most `maxStorageBytes` (an upload past it is refused until files are deleted or expire), and
+ * every file expires (`expires_after` at upload, else `fileTtlSeconds`).
  */
 
 /** OpenAI's limit on a batch input file. */
 export const MAX_BATCH_FILE_BYTES = 200 * 1024 * 1024;
+/** What all stored files may hold together by default. */
+export const MAX_STORAGE_BYTES = 1024 * 1024 * 1024;
+/** OpenAI's default life of a batch file: 30 days. */
+export const FILE_TTL_SECONDS = 30 * 24 * 3600;
+/** OpenAI's bounds on `expires_after.seconds`: an hour to 30 days. */
+const EXPIRES_AFTER = { min: 3600, max: 30 * 24 * 3600 };
 /** OpenAI's limit on requests per batch. */
 export const MAX_BATCH_REQUESTS = 50_000;
 
@@ -36,6 +45,8 @@ interface StoredFile {
   filename: string;
   purpose: string;
   content: Buffer;
+  /** Unix milliseconds after which the file is gone. */
+  expiresAtMs: number;
 }
 
 interface BatchLine {
@@ -63,6 +74,8 @@ interface Batch {
   >;
   lines: BatchLine[];
   stop: AbortController;
+  /** The life of its output and error files (`output_expires_after`), seconds. */
+  outputTtlSeconds: number;
 }
 
 export interface BatchServiceOptions {
@@ -70,6 +83,10 @@ export interface BatchServiceOptions {
   meta: (prefix: 'chatcmpl' | 'cmpl') => ResponseMeta;
   /** Largest file accepted (default OpenAI's 200 MB). */
   maxFileBytes?: number;
+  /** What all files may hold together (default 1 GiB). */
+  maxStorageBytes?: number;
+  /** The life of a file uploaded without `expires_after`, and of a batch's output (default 30 days). */
+  fileTtlSeconds?: number;
   /** Largest JSON body of the other routes. */
   maxBodyBytes: number;
 }
@@ -90,6 +107,9 @@ export function batchService(opts: BatchServiceOptions): BatchService {
   let working = false;
   let closed = false;
   const maxFile = opts.maxFileBytes ?? MAX_BATCH_FILE_BYTES;
+  const maxStorage = opts.maxStorageBytes ?? MAX_STORAGE_BYTES;
+  const fileTtl = opts.fileTtlSeconds ?? FILE_TTL_SECONDS;
+  let stored = 0;
 
   const fileObject = (f: StoredFile) => ({
     id: f.id,
@@ -98,6 +118,7 @@ export function batchService(opts: BatchServiceOptions): BatchService {
     created_at: f.created_at,
     filename: f.filename,
     purpose: f.purpose,
+    expires_at: Math.floor(f.expiresAtMs / 1000),
     status: 'processed',
     status_details: null,
   });
@@ -123,7 +144,7 @@ export function batchService(opts: BatchServiceOptions): BatchService {
     request_counts: b.request_counts,
     metadata: b.metadata,
   });
-  const saveFile = (filename: string, purpose: string, content: Buffer): StoredFile => {
+  const saveFile = (filename: string, purpose: string, content: Buffer, ttlSeconds: number): StoredFile => {
     const f = {
       id: id('file-'),
       bytes: content.length,
@@ -131,9 +152,19 @@ export function batchService(opts: BatchServiceOptions): BatchService {
       filename,
       purpose,
       content,
+      expiresAtMs: Date.now() + ttlSeconds * 1000,
     };
     files.set(f.id, f);
+    stored += f.bytes;
     return f;
+  };
+  const deleteFile = (f: StoredFile) => {
+    if (files.delete(f.id)) stored -= f.bytes;
+  };
+  /** Files past their expiry are deleted when the next request comes (nothing needs them sooner). */
+  const expire = () => {
+    const now = Date.now();
+    for (const f of files.values()) if (f.expiresAtMs <= now) deleteFile(f);
   };
   const fileOf = (fileId: string) => {
     const f = files.get(fileId);
@@ -158,10 +189,21 @@ export function batchService(opts: BatchServiceOptions): BatchService {
   async function upload(req: IncomingMessage): Promise<StoredFile> {
     const type = req.headers['content-type'] ?? '';
     if (!type.startsWith('multipart/form-data'))
-      throw new HttpError(400, 'Expected a multipart/form-data body with `file` and `purpose`.', {
-        code: 'invalid_request',
+      throw new HttpError(415, 'Expected a multipart/form-data body with `file` and `purpose`.', {
+        code: 'unsupported_media_type',
       });
-    const raw = await readBody(req, maxFile + 64 * 1024);
+    const room = maxStorage - stored;
+    const full = () =>
+      new HttpError(
+        413,
+        `The server's file storage is full (${stored} of ${maxStorage} bytes held): delete files (DELETE /v1/files/ID) or wait for them to expire.`,
+        { code: 'storage_limit_exceeded' },
+      );
+    if (room <= 0) throw full();
+    // The form's own lines add a little to the file's bytes.
+    const raw = await readBody(req, Math.min(maxFile, room) + 64 * 1024).catch((error: unknown) => {
+      throw error instanceof HttpError && error.status === 413 && room < maxFile ? full() : error;
+    });
     let form: FormData;
     try {
       form = await new Response(raw, { headers: { 'content-type': type } }).formData();
@@ -187,7 +229,9 @@ export function batchService(opts: BatchServiceOptions): BatchService {
       throw new HttpError(413, `The file is larger than the limit of ${maxFile} bytes.`, {
         code: 'file_too_large',
       });
-    return saveFile(file.name || 'upload.jsonl', 'batch', content);
+    if (content.length > maxStorage - stored) throw full();
+    const ttl = expiresAfter(form.get('expires_after[anchor]'), form.get('expires_after[seconds]'));
+    return saveFile(file.name || 'upload.jsonl', 'batch', content, ttl ?? fileTtl);
   }
 
   /** The input file's lines, or the errors OpenAI would fail the batch with. */
@@ -242,6 +286,13 @@ export function batchService(opts: BatchServiceOptions): BatchService {
         param: 'input_file_id',
         code: 'invalid_value',
       });
+    const outputTtl = isRecord(body.output_expires_after)
+      ? expiresAfter(
+          body.output_expires_after.anchor,
+          body.output_expires_after.seconds,
+          'output_expires_after',
+        )
+      : undefined;
     const { lines, errors } = readLines(input.content, endpoint);
     const now = unixSeconds();
     const b: Batch = {
@@ -259,6 +310,7 @@ export function batchService(opts: BatchServiceOptions): BatchService {
       times: errors ? { failed_at: now } : { in_progress_at: now },
       lines: errors ? [] : lines,
       stop: new AbortController(),
+      outputTtlSeconds: outputTtl ?? fileTtl,
     };
     batches.set(b.id, b);
     if (!errors) {
@@ -274,16 +326,17 @@ export function batchService(opts: BatchServiceOptions): BatchService {
       if (b.endpoint === '/v1/chat/completions') {
         const call = parseChatRequest(line.body);
         if (call.stream) throw new HttpError(400, 'stream is not supported in a batch.', { param: 'stream' });
-        const result = await opts.provider.generate(call.request, { signal: b.stop.signal });
         return {
           status: 200,
-          body: chatCompletion(opts.meta('chatcmpl'), result, call.logprobs, call.topLogprobs),
+          body: await answerChat(opts.provider, call, opts.meta('chatcmpl'), b.stop.signal),
         };
       }
       const call = parseCompletionRequest(line.body);
       if (call.stream) throw new HttpError(400, 'stream is not supported in a batch.', { param: 'stream' });
-      const result = await opts.provider.generate(call.request, { signal: b.stop.signal });
-      return { status: 200, body: textCompletion(opts.meta('cmpl'), result, call.prompt, call.logprobs) };
+      return {
+        status: 200,
+        body: await answerCompletion(opts.provider, call, opts.meta('cmpl'), b.stop.signal),
+      };
     } catch (error) {
       const e = toHttpError(error);
       return { status: e.status, body: e.body() };
@@ -324,9 +377,19 @@ export function batchService(opts: BatchServiceOptions): BatchService {
         }
         const jsonl = (entries: string[]) => Buffer.from(entries.map((e) => `${e}\n`).join(''));
         if (output.length > 0)
-          b.output_file_id = saveFile(`${b.id}_output.jsonl`, 'batch_output', jsonl(output)).id;
+          b.output_file_id = saveFile(
+            `${b.id}_output.jsonl`,
+            'batch_output',
+            jsonl(output),
+            b.outputTtlSeconds,
+          ).id;
         if (errors.length > 0)
-          b.error_file_id = saveFile(`${b.id}_error.jsonl`, 'batch_output', jsonl(errors)).id;
+          b.error_file_id = saveFile(
+            `${b.id}_error.jsonl`,
+            'batch_output',
+            jsonl(errors),
+            b.outputTtlSeconds,
+          ).id;
         b.status = cancelled ? 'cancelled' : 'completed';
         b.times[cancelled ? 'cancelled_at' : 'completed_at'] = unixSeconds();
         b.lines = [];
@@ -338,9 +401,15 @@ export function batchService(opts: BatchServiceOptions): BatchService {
 
   return {
     async route(req, res, method, path) {
+      expire();
+      const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
       if (path === '/v1/files') {
         if (method === 'GET') {
-          sendJson(res, 200, { object: 'list', data: [...files.values()].map(fileObject) });
+          const purpose = query.get('purpose');
+          const all = [...files.values()].filter((f) => !purpose || f.purpose === purpose);
+          // Newest first unless `order=asc`, as OpenAI lists them.
+          if (query.get('order') !== 'asc') all.reverse();
+          sendJson(res, 200, page(all.map(fileObject), query, { fallback: 10_000, max: 10_000 }));
           return true;
         }
         onlyMethod(method, 'POST', path);
@@ -349,8 +418,13 @@ export function batchService(opts: BatchServiceOptions): BatchService {
       }
       const file = /^\/v1\/files\/([^/]+)(\/content)?$/.exec(path);
       if (file) {
+        const f = fileOf(decodeId(file[1] as string, 'file'));
+        if (!file[2] && method === 'DELETE') {
+          deleteFile(f);
+          sendJson(res, 200, { id: f.id, object: 'file', deleted: true });
+          return true;
+        }
         onlyMethod(method, 'GET', path);
-        const f = fileOf(decodeURIComponent(file[1] as string));
         if (!file[2]) sendJson(res, 200, fileObject(f));
         else {
           res.writeHead(200, {
@@ -364,14 +438,8 @@ export function batchService(opts: BatchServiceOptions): BatchService {
       if (path === '/v1/batches') {
         if (method === 'GET') {
           // Newest first, as OpenAI lists them.
-          const data = [...batches.values()].reverse().map(batchObject);
-          sendJson(res, 200, {
-            object: 'list',
-            data,
-            first_id: data[0]?.id ?? null,
-            last_id: data.at(-1)?.id ?? null,
-            has_more: false,
-          });
+          const all = [...batches.values()].reverse().map(batchObject);
+          sendJson(res, 200, page(all, query, { fallback: 20, max: 100 }));
           return true;
         }
         onlyMethod(method, 'POST', path);
@@ -380,7 +448,7 @@ export function batchService(opts: BatchServiceOptions): BatchService {
       }
       const batch = /^\/v1\/batches\/([^/]+)(\/cancel)?$/.exec(path);
       if (batch) {
-        const b = batchOf(decodeURIComponent(batch[1] as string));
+        const b = batchOf(decodeId(batch[1] as string, 'batch'));
         if (!batch[2]) {
           onlyMethod(method, 'GET', path);
           sendJson(res, 200, batchObject(b));
@@ -409,6 +477,71 @@ export function batchService(opts: BatchServiceOptions): BatchService {
       for (const b of batches.values()) b.stop.abort(new Error('server closing'));
     },
   };
+}
+
+/**
+ * One page of a list, as OpenAI's cursor pages are: the items after the one named by `after`, at
+ * most `limit` of them, and whether more follow (the SDKs' auto-pagination reads `has_more` and
+ * asks again with `after` = the last id).
+ */
+function page<T extends { id: string }>(
+  all: T[],
+  query: URLSearchParams,
+  limits: { fallback: number; max: number },
+): { object: 'list'; data: T[]; first_id: string | null; last_id: string | null; has_more: boolean } {
+  const limitText = query.get('limit');
+  const limit = limitText === null ? limits.fallback : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1 || limit > limits.max)
+    throw new HttpError(
+      400,
+      `Invalid 'limit': expected an integer from 1 to ${limits.max}, got ${limitText}.`,
+      {
+        param: 'limit',
+        code: 'invalid_value',
+      },
+    );
+  const after = query.get('after');
+  let start = 0;
+  if (after !== null) {
+    const at = all.findIndex((x) => x.id === after);
+    if (at < 0)
+      throw new HttpError(400, `Invalid 'after': no object with id ${JSON.stringify(after)}.`, {
+        param: 'after',
+        code: 'invalid_value',
+      });
+    start = at + 1;
+  }
+  const data = all.slice(start, start + limit);
+  return {
+    object: 'list',
+    data,
+    first_id: data[0]?.id ?? null,
+    last_id: data.at(-1)?.id ?? null,
+    has_more: start + limit < all.length,
+  };
+}
+
+/** `expires_after` (`{anchor: 'created_at', seconds}`): its seconds, or undefined when it is not given. */
+function expiresAfter(anchor: unknown, seconds: unknown, param = 'expires_after'): number | undefined {
+  if (anchor === null && seconds === null) return undefined;
+  if (anchor === undefined && seconds === undefined) return undefined;
+  if (anchor !== 'created_at')
+    throw new HttpError(400, `Invalid '${param}.anchor': only 'created_at' is supported.`, {
+      param: `${param}.anchor`,
+      code: 'invalid_value',
+    });
+  const n = Number(seconds);
+  if (!Number.isInteger(n) || n < EXPIRES_AFTER.min || n > EXPIRES_AFTER.max)
+    throw new HttpError(
+      400,
+      `Invalid '${param}.seconds': expected an integer from ${EXPIRES_AFTER.min} to ${EXPIRES_AFTER.max}.`,
+      { param: `${param}.seconds`, code: 'invalid_value' },
+    );
+  return n;
+}
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
 function isStringRecord(x: unknown): x is Record<string, string> {

@@ -1,23 +1,43 @@
 import { z } from 'zod';
 import type { ChatMessage, GenerateRequest } from '../models/types.js';
 import { HttpError } from './http-util.js';
+import { callSchema, type ToolSpec, toolsMessage, toolsToCall } from './openai-tools.js';
 
 /**
  * Request bodies of the OpenAI endpoints waver serves, validated the way OpenAI does: a wrong or
- * missing field is a 400 naming the parameter. Fields a local model cannot honour (n > 1, tools,
- * echo, suffix) are refused rather than silently ignored; unknown fields are ignored, as OpenAI does.
+ * missing field is a 400 naming the parameter. Fields a local model cannot honour (suffix, a
+ * streamed n > 1 or echo) are refused rather than silently ignored; unknown fields are ignored, as
+ * OpenAI does.
  */
 
 const MAX_TOP_LOGPROBS = 20;
 const MAX_STOP = 16;
+/** OpenAI's bound on `n`. */
+const MAX_N = 128;
 
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
 const content = z.union([z.string(), z.array(textPart)]);
 
+const toolCallMessage = z.object({
+  id: z.string(),
+  type: z.literal('function'),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
 const chatMessage = z.object({
-  // `developer` is OpenAI's newer name for `system`.
-  role: z.enum(['system', 'developer', 'user', 'assistant']),
-  content: content.nullable(),
+  // `developer` is OpenAI's newer name for `system`; `tool` answers an assistant's tool call.
+  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
+  content: content.nullish(),
+  tool_calls: z.array(toolCallMessage).nullish(),
+  tool_call_id: z.string().nullish(),
+});
+const jsonSchemaObject = z.record(z.string(), z.unknown());
+const tool = z.object({
+  type: z.literal('function'),
+  function: z.object({
+    name: z.string().min(1),
+    description: z.string().nullish(),
+    parameters: jsonSchemaObject.nullish(),
+  }),
 });
 
 const stop = z.union([z.string().min(1), z.array(z.string().min(1)).max(MAX_STOP)]).nullish();
@@ -27,7 +47,7 @@ const sampling = {
   top_p: z.number().gt(0).max(1).nullish(),
   seed: z.int().nullish(),
   stop,
-  n: z.literal(1, { error: 'only n = 1 is supported' }).nullish(),
+  n: z.int().min(1).max(MAX_N).nullish(),
   stream: z.boolean().nullish(),
   stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
 };
@@ -39,19 +59,37 @@ const chatBody = z.object({
   max_completion_tokens: z.int().min(1).nullish(),
   logprobs: z.boolean().nullish(),
   top_logprobs: z.int().min(0).max(MAX_TOP_LOGPROBS).nullish(),
-  tools: z.array(z.unknown()).max(0, { error: 'tools are not supported by this server' }).nullish(),
+  tools: z.array(tool).nullish(),
+  tool_choice: z
+    .union([
+      z.enum(['none', 'auto', 'required']),
+      z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) }),
+    ])
+    .nullish(),
   response_format: z
-    .object({ type: z.literal('text', { error: 'only response_format text is supported' }) })
+    .discriminatedUnion('type', [
+      z.object({ type: z.literal('text') }),
+      z.object({ type: z.literal('json_object') }),
+      z.object({
+        type: z.literal('json_schema'),
+        json_schema: z.object({
+          name: z.string(),
+          schema: jsonSchemaObject.nullish(),
+          strict: z.boolean().nullish(),
+        }),
+      }),
+    ])
     .nullish(),
 });
 
 const completionBody = z.object({
   ...sampling,
   prompt: z.union([z.string(), z.array(z.string()).length(1, { error: 'exactly one prompt is supported' })]),
-  max_tokens: z.int().min(1).nullish(),
+  // 0 with `echo`: the prompt's log-probs alone, as lm-evaluation-harness asks for them.
+  max_tokens: z.int().min(0).nullish(),
   // Legacy completions: an integer, the number of alternatives per token.
   logprobs: z.int().min(0).max(MAX_TOP_LOGPROBS).nullish(),
-  echo: z.literal(false, { error: 'echo is not supported' }).nullish(),
+  echo: z.boolean().nullish(),
   suffix: z.null({ error: 'suffix is not supported' }).optional(),
 });
 
@@ -66,6 +104,10 @@ const embeddingBody = z.object({
 
 export interface ChatCall {
   request: GenerateRequest;
+  /** The tools the answer calls (held to one call's JSON); empty for a text answer. */
+  tools: ToolSpec[];
+  /** Choices asked for (`n`). */
+  n: number;
   stream: boolean;
   includeUsage: boolean;
   logprobs: boolean;
@@ -73,8 +115,12 @@ export interface ChatCall {
 }
 
 export interface CompletionCall {
+  /** `maxTokens` 0: nothing is generated (echo alone). */
   request: GenerateRequest;
   prompt: string;
+  n: number;
+  /** The prompt is part of the answer, its tokens scored teacher-forced. */
+  echo: boolean;
   stream: boolean;
   includeUsage: boolean;
   /** null when no log-probs were asked for; else the number of alternatives per token. */
@@ -93,7 +139,7 @@ export const DEFAULT_CHAT_MAX_TOKENS = 256;
 export const DEFAULT_COMPLETION_MAX_TOKENS = 16;
 
 export function parseChatRequest(body: unknown): ChatCall {
-  const b = parse(chatBody, body);
+  const b = parseBody(chatBody, body);
   if ((b.top_logprobs ?? 0) > 0 && b.logprobs !== true) {
     throw new HttpError(
       400,
@@ -104,15 +150,52 @@ export function parseChatRequest(body: unknown): ChatCall {
       },
     );
   }
-  const messages: ChatMessage[] = b.messages.map((m) => ({
-    role: m.role === 'developer' ? 'system' : m.role,
-    content: typeof m.content === 'string' ? m.content : (m.content ?? []).map((part) => part.text).join(''),
-  }));
+  const messages: ChatMessage[] = b.messages.map((m) => {
+    const text =
+      typeof m.content === 'string' ? m.content : (m.content ?? []).map((part) => part.text).join('');
+    // A template knows no tool turns: a call is the assistant's JSON, a result the user's message.
+    if (m.role === 'tool')
+      return { role: 'user', content: `Function result (${m.tool_call_id ?? ''}): ${text}` };
+    if (m.role === 'assistant' && m.tool_calls?.length)
+      return {
+        role: 'assistant',
+        content: m.tool_calls
+          .map((c) => JSON.stringify({ name: c.function.name, arguments: c.function.arguments }))
+          .join('\n'),
+      };
+    return { role: m.role === 'developer' ? 'system' : m.role, content: text };
+  });
+  const tools = toolsToCall(
+    (b.tools ?? []).map((t) => ({
+      name: t.function.name,
+      ...(t.function.description && { description: t.function.description }),
+      ...(t.function.parameters && { parameters: t.function.parameters }),
+    })),
+    b.tool_choice ?? undefined,
+  );
+  if (tools.length > 0 && b.response_format && b.response_format.type !== 'text')
+    throw new HttpError(400, "'response_format' cannot be used with 'tools' on this server.", {
+      param: 'response_format',
+      code: 'unsupported_parameter',
+    });
+  const format = b.response_format;
+  const json =
+    tools.length > 0
+      ? callSchema(tools)
+      : format?.type === 'json_object'
+        ? true
+        : format?.type === 'json_schema'
+          ? (format.json_schema.schema ?? true)
+          : undefined;
   const logprobs = b.logprobs === true;
   const topLogprobs = logprobs ? (b.top_logprobs ?? 0) : 0;
+  const n = b.n ?? 1;
+  if (n > 1 && b.stream === true) throw streamedN();
   return {
+    tools,
     request: clean({
-      messages,
+      messages: tools.length > 0 ? [toolsMessage(tools), ...messages] : messages,
+      json,
       temperature: b.temperature ?? undefined,
       topP: b.top_p ?? undefined,
       seed: b.seed ?? undefined,
@@ -121,6 +204,7 @@ export function parseChatRequest(body: unknown): ChatCall {
       logprobs: logprobs || undefined,
       topLogprobs: topLogprobs || undefined,
     }),
+    n,
     stream: b.stream === true,
     includeUsage: b.stream_options?.include_usage === true,
     logprobs,
@@ -129,9 +213,22 @@ export function parseChatRequest(body: unknown): ChatCall {
 }
 
 export function parseCompletionRequest(body: unknown): CompletionCall {
-  const b = parse(completionBody, body);
+  const b = parseBody(completionBody, body);
   const prompt = typeof b.prompt === 'string' ? b.prompt : (b.prompt[0] as string);
   const logprobs = b.logprobs ?? null;
+  const echo = b.echo === true;
+  const n = b.n ?? 1;
+  if (b.max_tokens === 0 && !echo)
+    throw new HttpError(400, "Invalid value for 'max_tokens': 0 is allowed only with 'echo'.", {
+      param: 'max_tokens',
+      code: 'invalid_value',
+    });
+  if (echo && b.stream === true)
+    throw new HttpError(400, "'echo' cannot be used with 'stream' on this server.", {
+      param: 'echo',
+      code: 'unsupported_parameter',
+    });
+  if (n > 1 && b.stream === true) throw streamedN();
   return {
     request: clean({
       messages: [],
@@ -145,6 +242,8 @@ export function parseCompletionRequest(body: unknown): CompletionCall {
       topLogprobs: logprobs || undefined,
     }),
     prompt,
+    n,
+    echo,
     stream: b.stream === true,
     includeUsage: b.stream_options?.include_usage === true,
     logprobs,
@@ -152,12 +251,19 @@ export function parseCompletionRequest(body: unknown): CompletionCall {
 }
 
 export function parseEmbeddingRequest(body: unknown): EmbeddingCall {
-  const b = parse(embeddingBody, body);
+  const b = parseBody(embeddingBody, body);
   return {
     input: typeof b.input === 'string' ? [b.input] : b.input,
     encoding: b.encoding_format ?? 'float',
     dimensions: b.dimensions ?? undefined,
   };
+}
+
+function streamedN(): HttpError {
+  return new HttpError(400, "'n' > 1 cannot be streamed on this server: ask without 'stream'.", {
+    param: 'n',
+    code: 'unsupported_parameter',
+  });
 }
 
 function stopList(value: string | string[] | null | undefined): string[] | undefined {
@@ -173,7 +279,7 @@ function clean(request: GenerateRequest): GenerateRequest {
   ) as unknown as GenerateRequest;
 }
 
-function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new HttpError(400, 'The request body must be a JSON object.', { code: 'invalid_json' });
   }

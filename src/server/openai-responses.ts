@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FinishReason, GenerateResult, TokenLogprob } from '../models/types.js';
+import type { ToolCall } from './openai-tools.js';
 
 /**
  * Response bodies in OpenAI's shapes (chat.completion, text_completion, embeddings, their stream
@@ -20,6 +21,10 @@ export function newId(prefix: 'chatcmpl' | 'cmpl'): string {
   return `${prefix}-${randomUUID().replaceAll('-', '')}`;
 }
 
+export function newRequestId(): string {
+  return `req_${randomUUID().replaceAll('-', '')}`;
+}
+
 export function unixSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
@@ -29,12 +34,11 @@ export function finishReason(reason: FinishReason): 'stop' | 'length' {
   return reason === 'length' ? 'length' : 'stop';
 }
 
-export function usage(result: GenerateResult) {
-  return {
-    prompt_tokens: result.usage.inputTokens,
-    completion_tokens: result.usage.outputTokens,
-    total_tokens: result.usage.inputTokens + result.usage.outputTokens,
-  };
+/** The prompt counted once, every choice's tokens added up, as OpenAI counts `n` choices. */
+export function usage(...results: GenerateResult[]) {
+  const prompt = results[0]?.usage.inputTokens ?? 0;
+  const completion = results.reduce((sum, r) => sum + r.usage.outputTokens, 0);
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
 const bytesOf = (text: string) => [...Buffer.from(text, 'utf8')];
@@ -52,11 +56,13 @@ export function chatLogprob(token: TokenLogprob, topLogprobs: number) {
   };
 }
 
+/** A chat answer; a choice with a tool call (`calls[i]`) carries it instead of text. */
 export function chatCompletion(
   meta: ResponseMeta,
-  result: GenerateResult,
+  results: GenerateResult[],
   logprobs: boolean,
   topLogprobs: number,
+  calls: (ToolCall | undefined)[] = [],
 ) {
   return {
     id: meta.id,
@@ -64,17 +70,20 @@ export function chatCompletion(
     created: meta.created,
     model: meta.model,
     system_fingerprint: meta.systemFingerprint,
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant' as const, content: result.text, refusal: null },
+    choices: results.map((result, index) => {
+      const call = calls[index];
+      return {
+        index,
+        message: call
+          ? { role: 'assistant' as const, content: null, refusal: null, tool_calls: [call] }
+          : { role: 'assistant' as const, content: result.text, refusal: null },
         logprobs: logprobs
           ? { content: (result.tokens ?? []).map((t) => chatLogprob(t, topLogprobs)), refusal: null }
           : null,
-        finish_reason: finishReason(result.finishReason),
-      },
-    ],
-    usage: usage(result),
+        finish_reason: call ? ('tool_calls' as const) : finishReason(result.finishReason),
+      };
+    }),
+    usage: usage(...results),
   };
 }
 
@@ -106,27 +115,38 @@ export function completionLogprobs(
   };
 }
 
+/**
+ * A completions answer. With `echo` (the prompt's scored tokens given), each choice's text and
+ * log-probs start with the prompt's, offsets counted from 0; the usage counts those prompt tokens.
+ */
 export function textCompletion(
   meta: ResponseMeta,
-  result: GenerateResult,
+  results: GenerateResult[],
   prompt: string,
   logprobs: number | null,
+  echoed?: TokenLogprob[],
 ) {
+  const counted = echoed
+    ? results.map((r) => ({ ...r, usage: { ...r.usage, inputTokens: echoed.length } }))
+    : results;
   return {
     id: meta.id,
     object: 'text_completion' as const,
     created: meta.created,
     model: meta.model,
     system_fingerprint: meta.systemFingerprint,
-    choices: [
-      {
-        index: 0,
-        text: result.text,
-        logprobs: logprobs === null ? null : completionLogprobs(result.tokens ?? [], logprobs, prompt.length),
-        finish_reason: finishReason(result.finishReason),
-      },
-    ],
-    usage: usage(result),
+    choices: results.map((result, index) => ({
+      index,
+      text: echoed ? prompt + result.text : result.text,
+      logprobs:
+        logprobs === null
+          ? null
+          : echoed
+            ? completionLogprobs([...echoed, ...(result.tokens ?? [])], logprobs, 0)
+            : completionLogprobs(result.tokens ?? [], logprobs, prompt.length),
+      finish_reason: finishReason(result.finishReason),
+    })),
+    usage: usage(...counted),
   };
 }
 

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
 import { createGgufProvider, type GgufProvider } from '../models/gguf.js';
 import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
-import { isLoopbackHost, type OpenAIServer, startOpenAIServer } from './openai-server.js';
+import { type OpenAIServer, startOpenAIServer } from './openai-server.js';
+import { isLoopbackHost } from './request-origin.js';
 
 const post = (url: string, body: unknown, init: RequestInit = {}) =>
   fetch(url, {
@@ -338,7 +339,8 @@ describe.skipIf(!tinyModelPath)(
         [{ messages: [{ role: 'user', content: 'x' }], temperature: 5 }, 'temperature'],
         [{ messages: [{ role: 'wizard', content: 'x' }] }, 'messages[0].role'],
         [{ messages: [{ role: 'user', content: 'x' }], max_tokens: 0 }, 'max_tokens'],
-        [{ messages: [{ role: 'user', content: 'x' }], n: 2 }, 'n'],
+        [{ messages: [{ role: 'user', content: 'x' }], n: 0 }, 'n'],
+        [{ messages: [{ role: 'user', content: 'x' }], n: 2, stream: true }, 'n'],
         [{ messages: [{ role: 'user', content: 'x' }], top_logprobs: 3 }, 'top_logprobs'],
         [{ messages: [{ role: 'user', content: 'x' }], logprobs: true, top_logprobs: 21 }, 'top_logprobs'],
       ];
@@ -360,7 +362,7 @@ describe.skipIf(!tinyModelPath)(
         message: "Missing required parameter: 'messages'.",
       });
       expect((await post(`${server.url}/completions`, { prompt: 3 })).status).toBe(400);
-      expect((await post(`${server.url}/completions`, { prompt: 'x', echo: true })).status).toBe(400);
+      expect((await post(`${server.url}/completions`, { prompt: 'x', max_tokens: 0 })).status).toBe(400);
       expect((await post(`${server.url}/embeddings`, { input: [[1, 2]] })).status).toBe(400);
       expect((await post(`${server.url}/embeddings`, { input: 'x', dimensions: 3 })).status).toBe(400);
     });
@@ -370,7 +372,10 @@ describe.skipIf(!tinyModelPath)(
         messages: [{ role: 'user', content: 'Once upon a time '.repeat(600) }],
       });
       expect(res.status).toBe(400);
-      expect((await json(res)).error.message).toMatch(/context holds 2048/);
+      const { error } = await json(res);
+      expect(error.message).toMatch(/context holds 2048/);
+      // OpenAI's code for it, which clients (and agents trimming their history) look for.
+      expect(error.code).toBe('context_length_exceeded');
       // Streamed too: the headers wait for the first token, so the refusal is still an HTTP error.
       const streamed = await post(`${server.url}/chat/completions`, {
         messages: [{ role: 'user', content: 'Once upon a time '.repeat(600) }],
@@ -486,7 +491,9 @@ describe.skipIf(!tinyModelPath)(
     });
 
     it('logs one line per request, without bodies', () => {
-      expect(logLines.some((line) => /^POST \/v1\/chat\/completions 200 \d+ms$/.test(line))).toBe(true);
+      expect(
+        logLines.some((line) => /^POST \/v1\/chat\/completions 200 \d+ms req_[0-9a-f]{32}$/.test(line)),
+      ).toBe(true);
       expect(logLines.join('\n')).not.toContain('Once upon a time');
     });
   },

@@ -3,20 +3,17 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
 import { InputError } from '../errors.js';
+import { ProviderError } from '../models/errors.js';
 import type { ModelProvider } from '../models/types.js';
-import { HttpError, readJsonBody, sendError, sendJson, toHttpError } from './http-util.js';
+import { decodeId, HttpError, readJsonBody, sendError, sendJson, toHttpError } from './http-util.js';
 import { listen } from './listen.js';
+import { answerChat, answerCompletion } from './openai-answers.js';
 import { batchService } from './openai-batches.js';
 import { parseChatRequest, parseCompletionRequest, parseEmbeddingRequest } from './openai-requests.js';
-import {
-  chatCompletion,
-  embeddingList,
-  newId,
-  type ResponseMeta,
-  textCompletion,
-  unixSeconds,
-} from './openai-responses.js';
+import { embeddingList, newId, newRequestId, type ResponseMeta, unixSeconds } from './openai-responses.js';
 import { generateEvents, streamChat, streamCompletion } from './openai-stream.js';
+import { foreignRequest, isLoopbackHost } from './request-origin.js';
+import { newResponseIds, parseResponsesRequest, responseObject, streamResponse } from './responses-api.js';
 
 export interface OpenAIServerOptions {
   provider: ModelProvider;
@@ -34,6 +31,10 @@ export interface OpenAIServerOptions {
   maxBodyBytes?: number;
   /** Largest batch input file accepted by POST /v1/files (default OpenAI's 200 MB). */
   maxFileBytes?: number;
+  /** What all files (inputs and outputs) may hold together (default 1 GiB); an upload past it gets a 413. */
+  maxStorageBytes?: number;
+  /** The life of a file uploaded without `expires_after`, and of a batch's output (default 30 days). */
+  fileTtlSeconds?: number;
 }
 
 export interface OpenAIServer {
@@ -52,15 +53,13 @@ const ROUTES: Record<string, 'GET' | 'POST'> = {
   '/v1/chat/completions': 'POST',
   '/v1/completions': 'POST',
   '/v1/embeddings': 'POST',
+  '/v1/responses': 'POST',
   '/health': 'GET',
+  // vLLM's tokenizer routes, which lm-evaluation-harness's `tokenizer_backend=remote` reads.
+  '/tokenizer_info': 'GET',
+  '/tokenize': 'POST',
+  '/detokenize': 'POST',
 };
-
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return (
-    h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || /^::ffff:127\./.test(h)
-  );
-}
 
 /** Serves a provider (a gguf model, typically) as an OpenAI-compatible HTTP API on node:http. */
 export async function startOpenAIServer(opts: OpenAIServerOptions): Promise<OpenAIServer> {
@@ -90,13 +89,15 @@ export async function startOpenAIServer(opts: OpenAIServerOptions): Promise<Open
     meta,
     maxBodyBytes: maxBody,
     ...(opts.maxFileBytes !== undefined && { maxFileBytes: opts.maxFileBytes }),
+    ...(opts.maxStorageBytes !== undefined && { maxStorageBytes: opts.maxStorageBytes }),
+    ...(opts.fileTtlSeconds !== undefined && { fileTtlSeconds: opts.fileTtlSeconds }),
   });
 
   async function route(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
     const method = req.method ?? 'GET';
     const path = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/(.)\/+$/, '$1');
     if (path.startsWith('/v1/models/') && method === 'GET') {
-      const id = decodeURIComponent(path.slice('/v1/models/'.length));
+      const id = decodeId(path.slice('/v1/models/'.length), 'model');
       if (id !== modelName) {
         throw new HttpError(404, `The model '${id}' does not exist`, {
           param: 'model',
@@ -117,20 +118,38 @@ export async function startOpenAIServer(opts: OpenAIServerOptions): Promise<Open
     if (path === '/health') return sendJson(res, 200, { status: 'ok' });
     if (path === '/v1/models') return sendJson(res, 200, { object: 'list', data: [modelObject] });
 
+    if (path === '/tokenizer_info') return sendJson(res, 200, { tokenizer_class: 'gguf', model: modelName });
     const body = await readJsonBody(req, maxBody);
+    if (path === '/tokenize' || path === '/detokenize')
+      return sendJson(res, 200, await tokenizer(path, body));
     if (path === '/v1/chat/completions') {
       const call = parseChatRequest(body);
       const m = meta('chatcmpl');
-      if (call.stream) return streamChat(res, generateEvents(provider, call.request, signal), m, call);
-      const result = await provider.generate(call.request, { signal });
-      return sendJson(res, 200, chatCompletion(m, result, call.logprobs, call.topLogprobs));
+      try {
+        if (call.stream)
+          return await streamChat(res, generateEvents(provider, call.request, signal), m, call);
+        return sendJson(res, 200, await answerChat(provider, call, m, signal));
+      } catch (error) {
+        // A schema the grammar cannot hold is the parameter's that gave it.
+        if (error instanceof ProviderError && error.reason === 'invalid_json_schema')
+          throw new HttpError(400, error.message, {
+            param: call.tools.length > 0 ? 'tools' : 'response_format.json_schema.schema',
+            code: 'invalid_json_schema',
+          });
+        throw error;
+      }
     }
     if (path === '/v1/completions') {
       const call = parseCompletionRequest(body);
       const m = meta('cmpl');
       if (call.stream) return streamCompletion(res, generateEvents(provider, call.request, signal), m, call);
-      const result = await provider.generate(call.request, { signal });
-      return sendJson(res, 200, textCompletion(m, result, call.prompt, call.logprobs));
+      return sendJson(res, 200, await answerCompletion(provider, call, m, signal));
+    }
+    if (path === '/v1/responses') {
+      const call = parseResponsesRequest(body);
+      const ids = newResponseIds(modelName);
+      if (call.stream) return streamResponse(res, generateEvents(provider, call.request, signal), ids);
+      return sendJson(res, 200, responseObject(ids, await provider.generate(call.request, { signal })));
     }
     // /v1/embeddings
     const call = parseEmbeddingRequest(body);
@@ -159,24 +178,58 @@ export async function startOpenAIServer(opts: OpenAIServerOptions): Promise<Open
     );
   }
 
+  /** vLLM's `/tokenize` (`{prompt}` to `{tokens, count}`, no BOS) and `/detokenize` (`{tokens}` to `{prompt}`). */
+  async function tokenizer(path: string, body: unknown) {
+    if (!provider.tokenize || !provider.detokenize)
+      throw new HttpError(400, `The model '${modelName}' has no tokenizer to expose.`, {
+        code: 'unsupported',
+      });
+    const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+    if (path === '/tokenize') {
+      if (typeof b.prompt !== 'string')
+        throw new HttpError(400, "Missing required parameter: 'prompt' (a string).", {
+          param: 'prompt',
+          code: 'missing_required_parameter',
+        });
+      const tokens = await provider.tokenize(b.prompt);
+      return { tokens, count: tokens.length, max_model_len: null };
+    }
+    const tokens = b.tokens;
+    if (!Array.isArray(tokens) || tokens.some((t) => !Number.isInteger(t) || t < 0))
+      throw new HttpError(400, "Invalid value for 'tokens': expected an array of token ids.", {
+        param: 'tokens',
+        code: 'invalid_value',
+      });
+    return { prompt: await provider.detokenize(tokens as number[]) };
+  }
+
   const server = createServer((req, res) => {
     const started = performance.now();
+    // OpenAI's header: a client logs it with a failure, and it matches this server's log line.
+    const requestId = newRequestId();
+    res.setHeader('x-request-id', requestId);
     const controller = new AbortController();
     inFlight.add(controller);
     // A client that hangs up stops its generation instead of holding the model.
     res.on('close', () => {
       inFlight.delete(controller);
       if (!res.writableFinished) controller.abort(new Error('client disconnected'));
-      opts.log?.(`${req.method} ${req.url} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
+      opts.log?.(
+        `${req.method} ${req.url} ${res.statusCode} ${Math.round(performance.now() - started)}ms ${requestId}`,
+      );
     });
-    route(req, res, controller.signal).catch((error: unknown) => {
+    const refused = foreignRequest(req, { boundHost: host });
+    const handled = refused
+      ? Promise.reject(new HttpError(403, `Forbidden: ${refused}.`, { code: 'forbidden' }))
+      : route(req, res, controller.signal);
+    handled.catch((error: unknown) => {
       if (controller.signal.aborted || res.headersSent) {
         if (!res.writableEnded) res.destroy();
         return;
       }
       const httpError = toHttpError(error);
       // A body refused before it was read: tell the client, then drop the connection rather than read it.
-      if (httpError.status === 413) res.setHeader('connection', 'close');
+      if (!req.complete) res.setHeader('connection', 'close');
       sendError(res, httpError);
     });
   });

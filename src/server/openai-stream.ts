@@ -10,6 +10,7 @@ import {
   streamPieces,
   usage,
 } from './openai-responses.js';
+import { toolCallOf } from './openai-tools.js';
 
 /**
  * Streamed answers (`stream: true`) as OpenAI sends them: `chat.completion.chunk` or
@@ -56,7 +57,26 @@ export async function streamChat(
   for await (const event of events) {
     if (!stream) {
       stream = startEventStream(res);
-      stream.send(chunk({ role: 'assistant', content: '' }));
+      stream.send(chunk({ role: 'assistant', content: call.tools.length > 0 ? null : '' }));
+    }
+    // A tool call is sent once whole (its JSON is known only at the end): the call's id and
+    // name, then its arguments, as OpenAI's deltas spell them.
+    if (call.tools.length > 0) {
+      if (event.type === 'delta') continue;
+      const toolCall = toolCallOf(event.result);
+      if (!toolCall) {
+        stream.send(chunk({ content: event.result.text }));
+        stream.send(chunk({}, { finish_reason: finishReason(event.result.finishReason) }));
+      } else {
+        const { id, type, function: fn } = toolCall;
+        stream.send(
+          chunk({ tool_calls: [{ index: 0, id, type, function: { name: fn.name, arguments: '' } }] }),
+        );
+        stream.send(chunk({ tool_calls: [{ index: 0, function: { arguments: fn.arguments } }] }));
+        stream.send(chunk({}, { finish_reason: 'tool_calls' }));
+      }
+      if (call.includeUsage) stream.send({ ...chunk({}), choices: [], usage: usage(event.result) });
+      continue;
     }
     if (event.type === 'delta') {
       const logprobs = call.logprobs

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll } from 'vitest';
 import { createGgufProvider, type GgufProvider } from '../models/gguf.js';
-import { type OpenAIServer, startOpenAIServer } from '../server/openai-server.js';
+import { type OpenAIServer, type OpenAIServerOptions, startOpenAIServer } from '../server/openai-server.js';
 import { tinyModelPath } from './shared.js';
 
 export interface ServedTinyModel {
@@ -15,12 +15,15 @@ export interface ServedTinyModel {
  * The tiny GGUF model served over the OpenAI-compatible API for the enclosing describe block
  * (started before its tests, closed after); its fields are set once the block starts.
  */
-export function servedTinyModel(contextSize = 256): ServedTinyModel {
+export function servedTinyModel(
+  contextSize = 256,
+  options: Omit<OpenAIServerOptions, 'provider' | 'modelName'> = {},
+): ServedTinyModel {
   const served = {} as ServedTinyModel;
   let model: GgufProvider | undefined;
   beforeAll(async () => {
     model = await createGgufProvider({ modelPath: tinyModelPath as string, contextSize });
-    served.server = await startOpenAIServer({ provider: model, modelName: 'tiny' });
+    served.server = await startOpenAIServer({ ...options, provider: model, modelName: 'tiny' });
     served.client = new OpenAI({ baseURL: served.server.url, apiKey: 'none', maxRetries: 0 });
   });
   afterAll(async () => {

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename } from 'node:path';
 import { onRubric, rubricOf } from '../judge/labels.js';
+import { HttpError, readBody } from '../server/http-util.js';
 import { openStore } from '../store/store.js';
 import { labellingPage } from './label-page.js';
 import { pageCsp } from './pages.js';
@@ -88,9 +89,15 @@ async function save(req: IncomingMessage, res: ServerResponse, file: string): Pr
   const site = req.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin')
     return reply(res, 403, { error: 'labels are saved from the viewer’s own page only' });
+  const text = await bodyText(req);
+  if (text === undefined) {
+    // Answered, then the connection closed: the rest of the body is never read.
+    res.setHeader('Connection', 'close');
+    return reply(res, 413, { error: `a label body is at most ${MAX_BODY} bytes` });
+  }
   let body: { set?: unknown; item?: unknown; rater?: unknown; label?: unknown; notes?: unknown };
   try {
-    body = JSON.parse(await readBody(req));
+    body = JSON.parse(text);
   } catch (e) {
     return reply(res, 400, { error: `not JSON: ${(e as Error).message}` });
   }
@@ -114,20 +121,14 @@ async function save(req: IncomingMessage, res: ServerResponse, file: string): Pr
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (d: string) => {
-      body += d;
-      if (body.length > MAX_BODY) {
-        reject(new Error('body too large'));
-        req.destroy();
-      }
-    });
-    req.on('end', () => resolve(body));
-    req.on('error', reject);
-  });
+/** The body as text, or undefined when it is over MAX_BODY bytes (declared or sent). */
+async function bodyText(req: IncomingMessage): Promise<string | undefined> {
+  try {
+    return (await readBody(req, MAX_BODY)).toString('utf8');
+  } catch (e) {
+    if (e instanceof HttpError && e.status === 413) return undefined;
+    throw e;
+  }
 }
 
 function reply(res: ServerResponse, status: number, value: unknown): true {

@@ -152,7 +152,7 @@ describe('the viewer on loopback', async () => {
     const r = await get(`${viewer.url}stores/0/report`);
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(r.headers['content-security-policy']).toBe(REPORT_CSP);
+    expect(r.headers['content-security-policy']).toBe(`${REPORT_CSP}; sandbox allow-scripts`);
     expect(r.body.slice(0, 100).toLowerCase()).toContain('<!doctype html>');
     expect(r.body).not.toContain('<script>alert(1)</script>');
   });

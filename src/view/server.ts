@@ -9,7 +9,7 @@ import { CSP } from '../report/html/page.js';
 import type { ReportedProtocol } from '../report/report-data.js';
 import { buildReport } from '../report/report-data.js';
 import { listen } from '../server/listen.js';
-import { isLoopbackHost } from '../server/openai-server.js';
+import { hostName, isLoopbackHost } from '../server/request-origin.js';
 import { openStore } from '../store/store.js';
 import { handleLabelling } from './labelling.js';
 import { indexPage, pageCsp, storePage, transcriptsPage } from './pages.js';
@@ -266,8 +266,13 @@ export async function startViewer(opts: ViewerOptions): Promise<Viewer> {
   };
 }
 
-/** A served report is held to the report's own policy by header too (the same string as its meta tag). */
-const REPORT_CSP = CSP;
+/**
+ * A served report is held to the report's own policy by header too (the same string as its meta
+ * tag), and sandboxed: its scripts run (its charts and tables need them) at an opaque origin, so
+ * nothing in a report file, which anyone may have written, can read the viewer's pages or call
+ * its API (the labelling write refuses origin `null`). No `allow-same-origin`, no popups, no forms.
+ */
+const REPORT_CSP = `${CSP}; sandbox allow-scripts`;
 
 function event(json: string): string {
   return `event: progress\ndata: ${json}\n\n`;
@@ -275,13 +280,6 @@ function event(json: string): string {
 
 function newNonce(): string {
   return randomBytes(16).toString('base64');
-}
-
-/** The host name of a Host header (`127.0.0.1:8080`, `[::1]:80`, `localhost`). */
-function hostName(header: string | undefined): string {
-  if (!header) return '';
-  if (header.startsWith('[')) return header.slice(1, header.indexOf(']'));
-  return header.replace(/:\d+$/, '');
 }
 
 function contentType(file: string): string {

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { Command } from 'commander';
 import { InputError } from '../../errors.js';
 import { createProvider } from '../../models/registry.js';
@@ -17,6 +18,12 @@ export function serveCommand(): Command {
     .option('--port <n>', 'port (0 = any free port)', '8080')
     .option('--allow-remote', 'allow binding a non-loopback address (the API has no authentication)')
     .option('--context-size <n>', 'context window in tokens')
+    .option('--max-storage-mb <n>', 'what uploaded and batch output files may hold together, MiB', '1024')
+    .option(
+      '--file-ttl-hours <n>',
+      'life of a file uploaded without expires_after, and of batch output',
+      '720',
+    )
     .action(
       async (opts: {
         model: string;
@@ -24,6 +31,8 @@ export function serveCommand(): Command {
         port: string;
         allowRemote?: boolean;
         contextSize?: string;
+        maxStorageMb: string;
+        fileTtlHours: string;
       }) => {
         const spec = toModelSpec(opts.model, { field: '--model' });
         if (spec.provider !== 'gguf')
@@ -39,17 +48,30 @@ export function serveCommand(): Command {
             });
           spec.contextSize = n;
         }
+        const positive = (text: string, field: string) => {
+          const n = Number(text);
+          if (!Number.isFinite(n) || n <= 0)
+            throw new InputError(`expected a positive number, got '${text}'`, { field });
+          return n;
+        };
+        const maxStorageBytes = Math.floor(positive(opts.maxStorageMb, '--max-storage-mb') * 1024 * 1024);
+        const fileTtlSeconds = positive(opts.fileTtlHours, '--file-ttl-hours') * 3600;
         const provider = await createProvider(spec);
         // A port in use: the model is closed too, so the process exits with the error line.
         const server = await startOpenAIServer({
           provider,
-          // The file alone: a `?ctx=` query or `#sha256=` pin in a model id would break `/v1/models/ID`.
-          modelName: specLabel(spec)
-            .replace(/^gguf:/, '')
-            .replace(/[?#].*$/, ''),
+          // The file's name alone: its directory is nobody's business, and a `?ctx=` query or
+          // `#sha256=` pin in a model id would break `/v1/models/ID`.
+          modelName: basename(
+            specLabel(spec)
+              .replace(/^gguf:/, '')
+              .replace(/[?#].*$/, ''),
+          ),
           host: opts.host,
           port,
           allowRemote: opts.allowRemote,
+          maxStorageBytes,
+          fileTtlSeconds,
           log: (line) => process.stderr.write(`${line}\n`),
         }).catch(async (e: unknown) => {
           await provider.close?.();
