@@ -191,6 +191,38 @@ describe.skipIf(missing !== undefined)(
         await page.close();
       });
 
+    for (const width of [1400, 800])
+      it(`at ${width} px the viewer's index and store pages are styled like the report and no wider than the page`, async () => {
+        const page = await browser.newPage({ viewport: { width, height: 900 } });
+        for (const [name, path] of [
+          ['index', ''],
+          ['store', 'stores/0'],
+        ] as const) {
+          await page.goto(`${viewer.url}${path}`);
+          if (name === 'store') await page.locator('#run', { hasNotText: 'connecting' }).waitFor();
+          const look = (await page.evaluate(`(() => ({
+            font: getComputedStyle(document.body).fontFamily,
+            sticky: getComputedStyle(document.querySelector('nav') || document.body).position,
+            wide: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          }))()`)) as { font: string; sticky: string; wide: number };
+          expect(look.font, name).toMatch(/^system-ui/);
+          expect(look.wide, name).toBeLessThanOrEqual(0);
+          if (name === 'store') {
+            expect(look.sticky).toBe('sticky');
+            // Runs link to their cells, suites to their eval in the report.
+            const hrefs = await page
+              .locator('#runs a')
+              .evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+            expect(hrefs.some((h) => /\/stores\/0\/transcripts\?suite=[0-9a-f]{64}$/.test(h ?? ''))).toBe(
+              true,
+            );
+            expect(hrefs.some((h) => /\/stores\/0\/report#ladder-[0-9a-f]{8}$/.test(h ?? ''))).toBe(true);
+          }
+          if (SHOTS) await page.screenshot({ path: join(SHOTS, `view-${name}-${width}.png`) });
+        }
+        await page.close();
+      });
+
     it('refuses a label from another origin and a label off the rubric', async () => {
       const post = (body: unknown, headers: Record<string, string>) =>
         fetch(`${viewer.url}stores/0/label/save`, { method: 'POST', headers, body: JSON.stringify(body) });
