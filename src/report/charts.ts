@@ -88,7 +88,8 @@ function cutLegendLabels(spec: vega.Spec): vega.Spec {
   };
   const visit = (node: { legends?: vega.Legend[]; marks?: unknown[] }) => {
     for (const legend of node.legends ?? []) {
-      const labels = (legend.encode ??= {}).labels ?? {};
+      legend.encode = legend.encode ?? {};
+      const labels = legend.encode.labels ?? {};
       legend.encode.labels = { ...labels, update: { ...(labels.update ?? {}), text } } as typeof labels;
     }
     for (const mark of node.marks ?? []) visit(mark as { legends?: vega.Legend[]; marks?: unknown[] });

@@ -142,7 +142,9 @@ describe('the ladder section of a run without a judge', () => {
     ]);
     expect(json.sections[0].results).toMatchObject({ meaningVerified: false });
     expect(json.sections[0].results.admission).toMatchObject({ table: 'ladder-admission', seeds: 2 });
-    expect(renderReport(data, 'md', REPORTED)).toMatch(/> \*\*builtin · replay:\S*sut\.jsonl\*\*: meaning not verified/);
+    expect(renderReport(data, 'md', REPORTED)).toMatch(
+      /> \*\*builtin · replay:\S*sut\.jsonl\*\*: meaning not verified/,
+    );
     rmSync(dir, { recursive: true, force: true });
   });
 });
