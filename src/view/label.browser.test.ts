@@ -192,11 +192,12 @@ describe.skipIf(missing !== undefined)(
       });
 
     for (const width of [1400, 800])
-      it(`at ${width} px the viewer's index and store pages are styled like the report and no wider than the page`, async () => {
+      it(`at ${width} px the viewer's index, store and cells pages are styled like the report and no wider than the page`, async () => {
         const page = await browser.newPage({ viewport: { width, height: 900 } });
         for (const [name, path] of [
           ['index', ''],
           ['store', 'stores/0'],
+          ['cells', 'stores/0/transcripts'],
         ] as const) {
           await page.goto(`${viewer.url}${path}`);
           if (name === 'store') await page.locator('#run', { hasNotText: 'connecting' }).waitFor();

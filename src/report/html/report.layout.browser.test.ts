@@ -101,7 +101,18 @@ describe.skipIf(missing !== undefined)(`the HTML report's layout${missing ? ` ($
       if (SHOTS) await page.screenshot({ path: join(SHOTS, `report-first-${width}.png`) });
       // Every element, with the appendix open and two models compared (the widest state).
       await page.evaluate(`document.getElementById('appendix-details').open = true`);
+      // Model labels as long as a gguf path, in both compare selects.
+      await page.evaluate(`(() => {
+        for (const id of ['cmp-a', 'cmp-b', 'f-model']) {
+          const o = document.createElement('option');
+          o.value = o.textContent = 'gguf:/home/someone/models/llama-2-7b-chat.Q4_K_M-' + id + '-with-a-long-name.gguf';
+          document.getElementById(id).appendChild(o);
+          document.getElementById(id).value = o.value;
+        }
+      })()`);
       await page.check('#cmp-toggle');
+      await page.selectOption('#cmp-a', { index: 1 });
+      await page.selectOption('#cmp-b', { index: 2 });
       await page.click('#rows tr >> nth=0');
       const wide = (await page.evaluate(`(() => {
         const limit = document.documentElement.clientWidth;
