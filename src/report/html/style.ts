@@ -51,6 +51,12 @@ table.stack td.num { overflow-wrap: normal; }
   table.stack tr { border: 1px solid var(--line); border-radius: 6px; margin-bottom: 8px; padding: 4px 0; }
   table.stack td { border: 0; display: grid; grid-template-columns: 10em minmax(0, 1fr); gap: 8px; text-align: left; }
   table.stack td::before { content: attr(data-label); color: var(--muted); }
+  /* A transcript row is a compact card: its short fields on one line, the response below. */
+  table.stack.cells tr { display: flex; flex-wrap: wrap; gap: 0 14px; padding: 4px 8px; }
+  table.stack.cells td { display: block; padding: 1px 0; }
+  table.stack.cells td::before { margin-right: 4px; font-size: 11px; }
+  table.stack.cells td.resp { flex-basis: 100%; }
+  table.stack.cells td:empty { display: none; }
 }
 details.tables, details.notes { margin-top: 18px; }
 details > summary { cursor: pointer; color: var(--accent); font-weight: 600; }
