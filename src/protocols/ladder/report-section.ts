@@ -99,7 +99,7 @@ function ladderSummary(data: LadderSectionData): EvalSummary {
     ...(s.accuracy.value !== undefined && { value: s.accuracy.value }),
     ...(s.accuracy.low !== undefined && { low: s.accuracy.low }),
     ...(s.accuracy.high !== undefined && { high: s.accuracy.high }),
-    over: `${s.n} responses, ${s.seeds} seeds`,
+    over: `${s.n} response${s.n === 1 ? '' : 's'}, ${s.seeds} seed${s.seeds === 1 ? '' : 's'}`,
     ...(s.accuracy.value === undefined && { unavailable: s.accuracy.unavailable ?? 'no scored response' }),
   });
   const datasets = ladderDatasets(data).map((d) => ({
