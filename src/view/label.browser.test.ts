@@ -210,6 +210,18 @@ describe.skipIf(missing !== undefined)(
           expect(look.wide, name).toBeLessThanOrEqual(0);
           if (name === 'store') {
             expect(look.sticky).toBe('sticky');
+            // The evals' scores, from the report: the ladder eval with each model's accuracy and CI
+            // (this store's suite has no baseline: L0 is unavailable, said so).
+            await page.locator('#scores-note', { hasNotText: 'reading the report' }).waitFor();
+            expect(await page.textContent('#scores-note')).toMatch(/^From the report/);
+            const scores = await page.locator('#scores tbody tr').allTextContents();
+            expect(scores).toHaveLength(1);
+            expect(scores[0]).toMatch(
+              /ladder.*accuracy at L0 unavailable \(no tests\).*accuracy at L1 \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] over/,
+            );
+            expect(await page.getAttribute('#scores a', 'href')).toMatch(
+              /^\/stores\/0\/report#ladder-[0-9a-f]{8}$/,
+            );
             // Runs link to their cells, suites to their eval in the report.
             const hrefs = await page
               .locator('#runs a')

@@ -91,6 +91,8 @@ export function storePage(nonce: string, opts: { name: string; base: string; run
   const body = `<header><h1>${e(opts.name)}</h1><p>A store of waver runs: the report has every eval's scores, with their intervals, first.</p></header>
 <nav><a href="${e(report)}">Report: evals and scores</a><a href="${e(`${report}#transcripts`)}">Transcripts</a><a href="${e(`${opts.base}/transcripts`)}">Every cell, paged</a><a href="${e(`${opts.base}/label`)}">Label judged items</a><a href="/">All stores</a></nav>
 <main>
+<section><h2>Evals</h2><p id="scores-note" class="muted">reading the report…</p>
+<div class="table-wrap"><table id="scores" hidden><thead><tr><th>eval</th><th>protocol</th><th>dataset (licence)</th><th>headline</th><th>cells</th><th>last run</th></tr></thead><tbody></tbody></table></div></section>
 <section><h2>Latest run</h2>
 <p id="run" class="muted">connecting…</p>
 <div class="bar"><div id="bar"></div></div>
@@ -143,7 +145,38 @@ es.addEventListener('progress', (e) => {
     body.appendChild(tr);
   }
 });
-es.onerror = () => { $('run').textContent = 'disconnected: retrying…'; };`;
+es.onerror = () => { $('run').textContent = 'disconnected: retrying…'; };
+// The scores: the report's index of evals (docs/report.md#index), read from the report this viewer
+// serves and copied a text at a time (textContent: nothing of it is taken as markup).
+const reportUrl = ${JSON.stringify(report)};
+fetch(reportUrl).then((r) => r.ok ? r.text() : Promise.reject(new Error('HTTP ' + r.status))).then((html) => {
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  const rows = doc.querySelectorAll('#index tbody tr');
+  const body = document.querySelector('#scores tbody');
+  for (const tr of rows) {
+    const out = document.createElement('tr');
+    tr.querySelectorAll('td').forEach((td, i) => {
+      const cell = document.createElement('td');
+      const link = i === 0 && td.querySelector('a');
+      const anchor = link && (link.getAttribute('href') || '').slice(1);
+      if (anchor && /^[A-Za-z0-9-]+$/.test(anchor)) {
+        const a = document.createElement('a');
+        a.href = reportUrl + '#' + anchor;
+        a.textContent = link.textContent;
+        cell.appendChild(a);
+      } else {
+        // A figure a line.
+        const parts = td.querySelectorAll('div.figure, div.muted');
+        if (parts.length) parts.forEach((d) => { const p = document.createElement('div'); p.textContent = d.textContent; cell.appendChild(p); });
+        else cell.textContent = td.textContent;
+      }
+      out.appendChild(cell);
+    });
+    body.appendChild(out);
+  }
+  $('scores').hidden = rows.length === 0;
+  $('scores-note').textContent = rows.length === 0 ? 'no protocol suite in this store yet' : 'From the report: each eval, each model’s headline figure with its interval.';
+}).catch((err) => { $('scores-note').textContent = 'the report could not be read: ' + err.message; });`;
   return htmlPage(`waver view: ${opts.name}`, nonce, body, script);
 }
 
