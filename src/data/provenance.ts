@@ -98,3 +98,17 @@ export function describeDatasetSource(source: DatasetSource): string {
   const files = source.hub ? `, ${source.files.length} file${source.files.length === 1 ? '' : 's'}` : '';
   return `${source.name}: ${where}${files} (licence: ${source.licence ?? 'not stated'})${source.licenceNote ? ` — ${source.licenceNote}` : ''}`;
 }
+
+/**
+ * The distinct datasets of a suite's records, in first-seen order (one per name and file set):
+ * each record of a suite carries its dataset's source, so thousands of tests hold a few datasets.
+ */
+export function distinctSources(sources: Iterable<DatasetSource | undefined>): DatasetSource[] {
+  const out = new Map<string, DatasetSource>();
+  for (const s of sources) {
+    if (!s) continue;
+    const key = `${s.name}\0${s.files.map((f) => f.sha256).join(',')}`;
+    if (!out.has(key)) out.set(key, s);
+  }
+  return [...out.values()];
+}

@@ -31,6 +31,11 @@ export interface Rubric {
   labels: readonly RubricLabel[];
   /** What the corrected estimates are called: the mean score's and the positive share's figure. */
   figures?: { mean?: string; share?: string };
+  /**
+   * What the instructions call the item and the judged text (`ORIGINAL`, `CANDIDATE`), for the
+   * labelling page's headings; default "What was asked" and "Response".
+   */
+  headings?: { item: string; response: string };
 }
 
 /** One judge verdict on an item: the judge's identity and its label, or none when its reply was unusable. */

@@ -1,6 +1,6 @@
 import * as vega from 'vega';
 import { describe, expect, it } from 'vitest';
-import { type ChartSpec, chartSvg, safeSvg, svgOf, vegaSpecOf } from './charts.js';
+import { type ChartSpec, chartSvg, safeSvg, shortLabel, svgOf, vegaSpecOf } from './charts.js';
 
 const LINE: ChartSpec = {
   vegaLite: {
@@ -115,5 +115,32 @@ describe('chartSvg', () => {
       'v',
     );
     expect(svg).toContain('<svg');
+  });
+});
+
+describe('legend labels', () => {
+  it('cut a long model label in the middle, keeping the end that tells two models apart', () => {
+    const a = 'gguf:/home/someone/models/llama-2-7b-chat.Q4_K_M.gguf';
+    const b = 'gguf:/home/someone/models/llama-2-7b-chat.Q8_0.gguf';
+    const svg = chartSvg(
+      {
+        vegaLite: {
+          data: { name: 't' },
+          mark: 'point',
+          encoding: { x: { field: 'x', type: 'quantitative' }, color: { field: 'm', type: 'nominal' } },
+        },
+        data: {
+          t: [
+            { x: 1, m: a },
+            { x: 2, m: b },
+          ],
+        },
+      },
+      'lg',
+    );
+    expect(shortLabel(a)).toBe('gguf:/home/s…a-2-7b-chat.Q4_K_M.gguf');
+    expect(svg).toContain(`>${shortLabel(a)}<`);
+    expect(svg).toContain(`>${shortLabel(b)}<`);
+    expect(shortLabel('replay:alpha')).toBe('replay:alpha');
   });
 });

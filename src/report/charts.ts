@@ -21,6 +21,17 @@ export type ChartSpec = ({ vegaLite: Record<string, unknown> } | { vega: Record<
   data?: Record<string, readonly object[]>;
 };
 
+/** Characters of a legend label before it is cut in the middle, and those kept before the cut (shortLabel). */
+export const LEGEND_CHARS = 36;
+const LEGEND_HEAD = 12;
+
+/** A label as the charts' legends show it: whole up to LEGEND_CHARS, else its start … its end. */
+export function shortLabel(label: string): string {
+  return label.length > LEGEND_CHARS
+    ? `${label.slice(0, LEGEND_HEAD)}…${label.slice(-(LEGEND_CHARS - LEGEND_HEAD - 1))}`
+    : label;
+}
+
 /** Shared look: the report's font and colours; no background so the page's shows through. */
 const VEGA_LITE_CONFIG = {
   background: 'white',
@@ -38,7 +49,12 @@ const VEGA_LITE_CONFIG = {
   },
   // Number ticks may be thinned; names on a band axis never are (they are angled or wrapped instead).
   axisQuantitative: { tickCount: 6, labelOverlap: 'greedy', labelSeparation: 6 },
-  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 360, orient: 'right' },
+  legend: {
+    labelFontSize: 11,
+    titleFontSize: 12,
+    labelLimit: 360,
+    orient: 'right',
+  },
   title: { fontSize: 13, anchor: 'start' },
   view: { stroke: '#d1d5db' },
 };
@@ -59,7 +75,27 @@ interface StringRenderer {
 export function vegaSpecOf(chart: ChartSpec): vega.Spec {
   if ('vega' in chart) return { config: VEGA_LITE_CONFIG, ...chart.vega } as vega.Spec;
   const spec = { config: VEGA_LITE_CONFIG, ...chart.vegaLite } as unknown as TopLevelSpec;
-  return compile(spec).spec as vega.Spec;
+  return cutLegendLabels(compile(spec).spec as vega.Spec);
+}
+
+/**
+ * A long legend label (a model's path) is cut in the middle, as shortLabel does: its end is what
+ * tells two models apart, and vega's own limit cuts the end. (vega-lite's labelExpr, per legend.)
+ */
+function cutLegendLabels(spec: vega.Spec): vega.Spec {
+  const text = {
+    signal: `length(datum.label) > ${LEGEND_CHARS} ? slice(datum.label, 0, ${LEGEND_HEAD}) + '…' + slice(datum.label, -${LEGEND_CHARS - LEGEND_HEAD - 1}) : datum.label`,
+  };
+  const visit = (node: { legends?: vega.Legend[]; marks?: unknown[] }) => {
+    for (const legend of node.legends ?? []) {
+      legend.encode = legend.encode ?? {};
+      const labels = legend.encode.labels ?? {};
+      legend.encode.labels = { ...labels, update: { ...(labels.update ?? {}), text } } as typeof labels;
+    }
+    for (const mark of node.marks ?? []) visit(mark as { legends?: vega.Legend[]; marks?: unknown[] });
+  };
+  visit(spec as { legends?: vega.Legend[]; marks?: unknown[] });
+  return spec;
 }
 
 /** Parsed specs by shape (the spec without its rows); a report has a few dozen shapes at most. */

@@ -47,12 +47,19 @@ function stableJson(text: string): string {
 describe('report formats on a fixed store (snapshots)', () => {
   const data = fixedReport();
 
-  it('Markdown: what was run, coverage and errors, each protocol’s tables, transcript counts', async () => {
+  it('Markdown: the index of evals first, each protocol’s tables, transcript counts, what was run last', async () => {
     const md = renderReport(data, 'md', REPORTED);
     await expect(md).toMatchFileSnapshot('./__snapshots__/report.md.snap');
-    expect(md).toMatch(/^## What was run$/m);
-    expect(md).toMatch(/^## Coverage and errors$/m);
-    expect(md).toMatch(/^## Ladder: .* — suite `[0-9a-f]{12}`$/m);
+    const headings = [...md.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
+    expect(headings[0]).toBe('Evals');
+    expect(headings.at(-1)).toBe('Appendix: what was run');
+    expect(md).toMatch(/^### Coverage and errors$/m);
+    // Each eval is named by its dataset and models, and its dataset's licence is stated.
+    expect(md).toMatch(/^## Ladder: .* — builtin · replay:alpha, replay:beta &lt;b>$/m);
+    expect(md).toMatch(
+      /^\| builtin · replay:alpha, replay:beta &lt;b> \| ladder \| builtin \(MIT\) \| \*\*replay:alpha\*\* accuracy at L0 1\.000 \[1\.000, 1\.000\] over 6 responses, 2 seeds/m,
+    );
+    expect(md).toContain("Dataset: `builtin`: waver's own seeds (licence: MIT, as waver).");
     expect(md).toMatch(/^#+ Stability per family \(Table 4\) — replay:alpha$/m);
     expect(md).toMatch(/^## SAGO: /m);
     expect(md).toMatch(/^## Paraphrase: /m);

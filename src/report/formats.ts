@@ -5,6 +5,9 @@ import {
   COVERAGE_COLUMNS,
   COVERAGE_NUMERIC_COLUMNS,
   coverageRow,
+  evalCoverage,
+  formatDataset,
+  formatFigure,
   headerCaveats,
   type ReportData,
   RUN_COLUMNS,
@@ -97,7 +100,11 @@ function reportJsonHead(data: ReportData, protocols: readonly ReportedProtocol[]
         protocol: s.protocol,
         id: s.id,
         title: s.title,
+        name: s.name,
         suite: s.suite,
+        ...(s.date !== undefined && { date: s.date }),
+        runs: s.runs,
+        ...(s.summary && { summary: s.summary }),
         ...(s.caveats && { caveats: s.caveats }),
       };
       if (s.unavailable !== undefined || s.results === undefined || !module)
@@ -135,67 +142,19 @@ export function reportMarkdown(data: ReportData, protocols: readonly ReportedPro
   const out: string[] = [
     '# waver report',
     '',
-    `Store \`${data.store.file}\` (schema v${data.store.schemaVersion}) · ${data.runs.length} runs · ${data.sections.length} protocol sections · ${data.transcripts.total} cells · generated ${data.generatedAt} by waver ${data.waverVersion}.`,
+    `Store \`${data.store.file}\` (schema v${data.store.schemaVersion}) · ${data.sections.length} evals · ${data.runs.length} runs · ${data.transcripts.total} cells · generated ${data.generatedAt} by waver ${data.waverVersion}.`,
     '',
     ...headerCaveats(data).flatMap((c) => [`> **${c.label}**: ${c.text}.`, '']),
-    '## What was run',
-    '',
+    ...evalIndexMarkdown(data),
   ];
-  if (data.runs.length === 0) out.push('No runs in this store.', '');
-  else {
-    out.push(
-      row([...RUN_COLUMNS]),
-      row(
-        RUN_COLUMNS.map((_, i) => ((RUN_NUMERIC_COLUMNS as readonly number[]).includes(i) ? '---:' : '---')),
-      ),
-    );
-    for (const r of data.runs) out.push(row(runRow(r, { text: (x) => x, code: (x) => `\`${x}\`` })));
-    out.push('');
-  }
-
-  out.push(
-    '## Coverage and errors',
-    '',
-    'Per suite and model: responses stored out of those the suite asks for (tests × repeats); failed calls count as incorrect in every metric.',
-    '',
-  );
-  if (data.coverage.length === 0) out.push('No cells in this store.', '');
-  else {
-    out.push(
-      row([...COVERAGE_COLUMNS]),
-      row(
-        COVERAGE_COLUMNS.map((_, i) =>
-          (COVERAGE_NUMERIC_COLUMNS as readonly number[]).includes(i) ? '---:' : '---',
-        ),
-      ),
-    );
-    for (const c of data.coverage)
-      out.push(row(coverageRow(c, { text: (x) => x, code: (x) => `\`${x}\``, strong: (x) => `**${x}**` })));
-    out.push('');
-  }
-  if (data.errors.length > 0) {
-    out.push(
-      '### Errors',
-      '',
-      row(['suite', 'model', 'kind', 'cells', 'latest message']),
-      row(['---', '---', '---', '---:', '---']),
-    );
-    for (const e of data.errors)
-      out.push(
-        row([
-          e.suite.name,
-          e.model,
-          e.kind + (e.status !== undefined ? ` (${e.status})` : ''),
-          String(e.count),
-          e.example.length > 200 ? `${e.example.slice(0, 200)}…` : e.example,
-        ]),
-      );
-    out.push('');
-  }
-
   for (const s of data.sections) {
     const module = sectionOf(protocols, s.protocol);
-    out.push(`## ${s.title} — suite \`${s.suite.hash.slice(0, 12)}\``, '');
+    out.push(
+      `## ${s.title} — ${s.name}`,
+      '',
+      `Suite \`${s.suite.name}\` \`${s.suite.hash.slice(0, 12)}\` · ${s.runs.length} run(s) · last run ${s.date ?? '—'}${s.summary ? ` · dataset ${s.summary.datasets.map(formatDataset).join('; ')}` : ''}`,
+      '',
+    );
     if (s.unavailable !== undefined || s.results === undefined || !module)
       out.push(`Unavailable: ${s.unavailable ?? 'no module for this protocol'}.`, '');
     else out.push(module.markdown(s.results).trimEnd(), '');
@@ -230,10 +189,99 @@ export function reportMarkdown(data: ReportData, protocols: readonly ReportedPro
       );
     out.push('');
   }
+  out.push(...appendixMarkdown(data));
   return `${out
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trimEnd()}\n`;
+}
+
+/** The index of evals the report opens on (docs/report.md#index). */
+function evalIndexMarkdown(data: ReportData): string[] {
+  if (data.sections.length === 0) return [];
+  const out = [
+    '## Evals',
+    '',
+    row(['eval', 'protocol', 'dataset (licence)', 'headline', 'cells', 'last run']),
+    row(['---', '---', '---', '---', '---', '---']),
+  ];
+  for (const s of data.sections) {
+    const cov = evalCoverage(data, s.suite.hash);
+    const headline = s.summary
+      ? s.summary.models.map((m) => `**${m.label}** ${m.figures.map(formatFigure).join(' · ')}`).join('; ') +
+        (s.summary.interval ? ` (intervals: ${s.summary.interval})` : '')
+      : (s.unavailable ?? 'no headline for this protocol');
+    out.push(
+      row([
+        s.name,
+        s.protocol,
+        s.summary?.datasets.map(formatDataset).join('; ') || '—',
+        headline,
+        `${cov.done}/${cov.total} done${cov.failed ? `, ${cov.failed} failed` : ''}${cov.pending ? `, ${cov.pending} pending` : ''}${cov.complete ? '' : ' (incomplete)'}`,
+        s.date ?? '—',
+      ]),
+    );
+  }
+  out.push('');
+  return out;
+}
+
+/** What was run and coverage, after the results. */
+function appendixMarkdown(data: ReportData): string[] {
+  const out: string[] = ['## Appendix: what was run', ''];
+  if (data.runs.length === 0) out.push('No runs in this store.', '');
+  else {
+    out.push(
+      row([...RUN_COLUMNS]),
+      row(
+        RUN_COLUMNS.map((_, i) => ((RUN_NUMERIC_COLUMNS as readonly number[]).includes(i) ? '---:' : '---')),
+      ),
+    );
+    for (const r of data.runs) out.push(row(runRow(r, { text: (x) => x, code: (x) => `\`${x}\`` })));
+    out.push('');
+  }
+
+  out.push(
+    '### Coverage and errors',
+    '',
+    'Per suite and model: responses stored out of those the suite asks for (tests × repeats); failed calls count as incorrect in every metric.',
+    '',
+  );
+  if (data.coverage.length === 0) out.push('No cells in this store.', '');
+  else {
+    out.push(
+      row([...COVERAGE_COLUMNS]),
+      row(
+        COVERAGE_COLUMNS.map((_, i) =>
+          (COVERAGE_NUMERIC_COLUMNS as readonly number[]).includes(i) ? '---:' : '---',
+        ),
+      ),
+    );
+    for (const c of data.coverage)
+      out.push(row(coverageRow(c, { text: (x) => x, code: (x) => `\`${x}\``, strong: (x) => `**${x}**` })));
+    out.push('');
+  }
+  if (data.errors.length > 0) {
+    out.push(
+      '#### Errors',
+      '',
+      row(['suite', 'model', 'kind', 'cells', 'latest message']),
+      row(['---', '---', '---', '---:', '---']),
+    );
+    for (const e of data.errors)
+      out.push(
+        row([
+          e.suite.name,
+          e.model,
+          e.kind + (e.status !== undefined ? ` (${e.status})` : ''),
+          String(e.count),
+          e.example.length > 200 ? `${e.example.slice(0, 200)}…` : e.example,
+        ]),
+      );
+    out.push('');
+  }
+
+  return out;
 }
 
 /** What a sampled HTML page holds (docs/report.md#transcript-sample), in words. */

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { InputError } from '../errors.js';
 import { type JudgeSetReport, judgeReports } from '../judge/report.js';
 import { specLabel, toModelSpec } from '../models/spec.js';
 import type { Coverage } from '../run/types.js';
@@ -178,13 +179,93 @@ export interface ErrorRow {
   example: string;
 }
 
+/**
+ * One figure of an eval's headline (docs/report.md#index): its value and how uncertain it is, or
+ * why it cannot be computed (never 0 in its place).
+ */
+export interface HeadlineFigure {
+  /** What the number is: `SAA`, `accuracy at L0`. */
+  name: string;
+  value?: number;
+  /** Its interval, when the protocol computes one (the summary's `interval` says how). */
+  low?: number;
+  high?: number;
+  /** Its uncertainty in words when it has no interval (`sd 0.120`). */
+  spread?: string;
+  /** What it is over: `40 items`, `24 responses, 8 seeds`. */
+  over: string;
+  unavailable?: string;
+}
+
+/** A dataset an eval's suite was built from, with its licence (docs/datasets.md#licences). */
+export interface EvalDataset {
+  name: string;
+  /** SPDX-style id; unset when neither the dataset's card nor waver knows it. */
+  licence?: string;
+  /** What the licence means for publishing what waver made from it, when it restricts that. */
+  licenceNote?: string;
+}
+
+/** What an eval's line in the report's index says (SectionModule.summary). */
+export interface EvalSummary {
+  datasets: EvalDataset[];
+  /** The models under test, each with its headline figures. */
+  models: { label: string; figures: HeadlineFigure[] }[];
+  /** How the figures' intervals are made: `95% item bootstrap`. */
+  interval?: string;
+}
+
+/** `SAA 0.812 [0.750, 0.870] over 32 items`, or `SAA unavailable (why) over 32 items`. */
+export function formatFigure(f: HeadlineFigure): string {
+  const value =
+    f.value === undefined
+      ? `unavailable (${f.unavailable ?? 'not computed'})`
+      : `${f.value.toFixed(3)}${f.low !== undefined && f.high !== undefined ? ` [${f.low.toFixed(3)}, ${f.high.toFixed(3)}]` : ''}${f.spread ? ` (${f.spread})` : ''}`;
+  return `${f.name} ${value} over ${f.over}`;
+}
+
+/** `gsm8k (MIT)`, `gsm-symbolic (CC-BY-NC-ND-4.0: non-commercial…)`, `x (licence not stated)`. */
+export function formatDataset(d: EvalDataset): string {
+  return `${d.name} (${d.licence ?? 'licence not stated'}${d.licenceNote ? `: ${d.licenceNote}` : ''})`;
+}
+
+/** Cells of an eval's models under test: done of expected, failed, pending, over every model. */
+export function evalCoverage(
+  data: ReportData,
+  suiteHash: string,
+): {
+  done: number;
+  total: number;
+  failed: number;
+  pending: number;
+  complete: boolean;
+} {
+  const rows = data.coverage.filter((c) => c.suite.hash === suiteHash);
+  return {
+    done: rows.reduce((n, c) => n + c.coverage.done, 0),
+    total: rows.reduce((n, c) => n + c.coverage.total, 0),
+    failed: rows.reduce((n, c) => n + c.coverage.failed, 0),
+    pending: rows.reduce((n, c) => n + c.coverage.pending, 0),
+    complete: rows.every((c) => c.complete),
+  };
+}
+
 /** One protocol suite's part of the report; `results` is what the protocol's loader returned. */
 export interface ReportSection<R = unknown> {
   protocol: string;
   /** Anchor in the HTML page, unique within the report. */
   id: string;
+  /** The protocol's title (`Ladder stress test`). */
   title: string;
+  /** What the eval is named by: its datasets and models (`gsm8k · gpt-4o, llama3`). */
+  name: string;
   suite: SuiteRef;
+  /** Start of the suite's latest run, when it has one. */
+  date?: string;
+  /** Ids of the runs of the suite, oldest first. */
+  runs: string[];
+  /** The index's line; absent when the results could not be rebuilt or the protocol gives none. */
+  summary?: EvalSummary;
   results?: R;
   /** Why the section could not be built (the loader failed), shown instead of its figures. */
   unavailable?: string;
@@ -223,6 +304,13 @@ export interface BuildReportOptions {
   ablations?: boolean;
   /** How many transcript cells the HTML page embeds (tests make it small). */
   sample?: SampleLimits;
+  /**
+   * One eval only (`waver report --run ID | --suite PREFIX`): the suite of the run whose id starts
+   * with `run`, or the suite whose hash starts with `suite`. Runs, coverage, errors, sections and
+   * cells are then those of that suite alone. An id or prefix matching none, or several suites,
+   * is an InputError.
+   */
+  only?: { run?: string; suite?: string };
 }
 
 /** Context a section module's loader gets: the settings the suite was run with. */
@@ -270,6 +358,8 @@ export interface SectionModule<R = unknown> {
    * reader must see them before any figure (e.g. a ladder suite whose meaning was never checked).
    */
   caveats?(results: R): string[];
+  /** The eval's line in the report's index: its datasets and each model's headline figures. */
+  summary?(results: R): EvalSummary;
 }
 
 /** Each section's caveats, for the report's header: the section's anchor, a label (protocol and suite) and the line. */
@@ -277,7 +367,7 @@ export function headerCaveats(data: ReportData): { section: string; label: strin
   return data.sections.flatMap((s) =>
     (s.caveats ?? []).map((text) => ({
       section: s.id,
-      label: `${s.protocol} ${s.suite.hash.slice(0, 8)}`,
+      label: s.name,
       text,
     })),
   );
@@ -295,12 +385,15 @@ export function buildReport(
   opts: BuildReportOptions = {},
 ): ReportData {
   const store = readOnce(source);
-  const runs = store.listRuns();
+  const only = opts.only && onlySuite(store, opts.only);
+  const runs = store.listRuns().filter((r) => only === undefined || r.suiteHash === only);
   const latestConfig = new Map<string, Record<string, unknown>>();
   for (const r of runs)
     if (r.suiteHash !== undefined && r.config && typeof r.config === 'object')
       latestConfig.set(r.suiteHash, r.config as Record<string, unknown>); // listRuns is oldest first
-  const suites = suiteInfos(store, new Set(protocols.map((p) => p.name)));
+  const suites = suiteInfos(store, new Set(protocols.map((p) => p.name))).filter(
+    (s) => only === undefined || s.hash === only,
+  );
   const suiteByHash = new Map(suites.map((s) => [s.hash, s]));
   const ref = (hash: string): SuiteRef => ({ hash, name: suiteByHash.get(hash)?.name ?? '(unknown suite)' });
 
@@ -334,8 +427,8 @@ export function buildReport(
   const coverage = coverageRows(store, latestConfig, minCoverageOf, (h) => ({
     ref: ref(h),
     role: suiteByHash.get(h)?.role ?? 'system under test',
-  }));
-  const errors = errorRows(store, ref);
+  })).filter((c) => only === undefined || c.suite.hash === only);
+  const errors = errorRows(store, ref).filter((e) => only === undefined || e.suite.hash === only);
 
   const ctx: LoadContext = {
     runConfig: (hash) => latestConfig.get(hash),
@@ -361,16 +454,26 @@ export function buildReport(
     const protocol = claimant(suite);
     if (!protocol) continue;
     const id = uniqueId(`${protocol.name}-${suite.hash.slice(0, 8)}`, ids);
+    const suiteRuns = runs.filter((r) => r.suiteHash === suite.hash);
+    const date = suiteRuns.at(-1)?.startedAt;
     const section: ReportSection = {
       protocol: protocol.name,
       id,
       title: protocol.title,
+      name: `${protocol.name} ${suite.hash.slice(0, 8)}`,
       suite: { hash: suite.hash, name: suite.name },
+      ...(date !== undefined && { date }),
+      runs: suiteRuns.map((r) => r.id),
     };
     try {
       section.results = protocol.section.load(store, suite.hash, ctx);
       const caveats = protocol.section.caveats?.(section.results) ?? [];
       if (caveats.length > 0) section.caveats = caveats;
+      const summary = protocol.section.summary?.(section.results);
+      if (summary) {
+        section.summary = summary;
+        section.name = evalName(summary, section.name);
+      }
     } catch (e) {
       section.unavailable = `the ${protocol.name} results could not be rebuilt: ${(e as Error).message}`;
     }
@@ -424,6 +527,45 @@ function readOnce(store: Store): Store {
       },
     },
   }) as Store;
+}
+
+/**
+ * An eval is named by what it measured: its datasets and models (`gsm8k · alpha, beta`); the
+ * suite hash only when the protocol names neither (docs/report.md#index).
+ */
+function evalName(summary: EvalSummary, fallback: string): string {
+  const datasets = summary.datasets.map((d) => d.name);
+  const models = summary.models.map((m) => m.label);
+  const list = (xs: string[]) =>
+    xs.length > 3 ? `${xs.slice(0, 3).join(', ')} +${xs.length - 3}` : xs.join(', ');
+  const parts = [list(datasets), list(models)].filter((x) => x !== '');
+  return parts.length === 0 ? fallback : parts.join(' · ');
+}
+
+/** The suite `waver report --run ID | --suite PREFIX` names (docs/report.md#one-eval). */
+function onlySuite(store: Store, only: { run?: string; suite?: string }): string {
+  if (only.run !== undefined) {
+    const runs = store.listRuns().filter((r) => r.id.startsWith(only.run as string));
+    if (runs.length === 0)
+      throw new InputError(`no run whose id starts with '${only.run}'`, { field: '--run' });
+    const hashes = [...new Set(runs.map((r) => r.suiteHash))];
+    if (hashes.length > 1)
+      throw new InputError(`'${only.run}' starts ${runs.length} run ids: give more of the id`, {
+        field: '--run',
+      });
+    const hash = hashes[0];
+    if (hash === undefined) throw new InputError(`run '${runs[0]?.id}' has no suite`, { field: '--run' });
+    return hash;
+  }
+  const prefix = (only.suite ?? '').toLowerCase();
+  const hashes = store.listSuites().filter((s) => s.hash.startsWith(prefix));
+  if (prefix === '' || hashes.length === 0)
+    throw new InputError(`no suite whose sha256 starts with '${only.suite}'`, { field: '--suite' });
+  if (hashes.length > 1)
+    throw new InputError(`'${only.suite}' starts ${hashes.length} suite hashes: give more of it`, {
+      field: '--suite',
+    });
+  return (hashes[0] as { hash: string }).hash;
 }
 
 /** What a suite is for, from its `<protocol>/<stage>` name (docs/report.md#roles). */

@@ -1,35 +1,42 @@
-import { escapeHtml } from './pages.js';
+import { escapeHtml, VIEW_CSS } from './pages.js';
 
 /**
  * The labelling page (docs/judges.md#labelling-page): one judged item at a time — what was asked,
- * the response, the rubric — labelled with the keyboard alone. Keys: 1..k (or a label's letter,
+ * the response, the rubric — labelled by clicking a label or with the keyboard alone. Keys: 1..k (or a label's letter,
  * p/f for a gate) label the item, which is saved at once and the next unlabelled item shown; the
  * arrows move back and forth; `/` writes a note, Escape leaves it (saved with the label). A
  * labeller gives their name once (kept in the URL and the browser) and resumes where they
  * stopped. Everything from the store is written with textContent, never parsed as HTML.
  */
 
-const STYLE = `
-body{font:15px/1.5 system-ui,sans-serif;margin:1.5rem auto;max-width:56rem;padding:0 1rem;color:#1d2125}
-pre{white-space:pre-wrap;background:#f5f6fa;border:1px solid #dde;padding:.6rem;border-radius:4px;max-height:22rem;overflow:auto}
-.muted{color:#667}.rubric li{margin:.2rem 0;padding:.15rem .4rem;border-radius:4px}.rubric li.chosen{background:#dfe9fb;outline:2px solid #3a7bd5}
+const STYLE = `${VIEW_CSS}
+main{max-width:60rem}
+pre{max-height:22rem;overflow:auto}
+.rubric{list-style:none;padding:0}.rubric li{margin:.3rem 0}
+.rubric button{font:inherit;text-align:left;width:100%;padding:.35rem .6rem;border:1px solid var(--line);border-radius:6px;background:#fff;cursor:pointer}
+.rubric button:hover,.rubric button:focus{background:#eef2ff}
+.rubric li.chosen button{background:#dfe9fb;outline:2px solid #3a7bd5}
 kbd{border:1px solid #aab;border-bottom-width:2px;border-radius:3px;padding:0 .3rem;font-size:12px;background:#fff}
-textarea{width:100%;min-height:3rem}#status{min-height:1.4rem}`;
+textarea{width:100%;min-height:3rem;font:inherit}#status{min-height:1.4rem}
+#done{background:#ecfdf5;border-left:4px solid #10b981;padding:6px 10px}`;
 
 export function labellingPage(nonce: string, opts: { name: string; base: string }): string {
-  const body = `<h1>Label judged items <span class="muted">${escapeHtml(opts.name)}</span></h1>
-<p><a href="${escapeHtml(opts.base)}">store</a> · <a href="/">all stores</a></p>
-<form id="who"><label>Your name <input id="rater" autocomplete="off" required></label> <label>set <select id="set"></select></label> <span class="muted">Enter to start</span></form>
+  const body = `<header><h1>Label judged items <span class="muted">${escapeHtml(opts.name)}</span></h1></header>
+<nav><a href="${escapeHtml(opts.base)}">the store</a><a href="/">all stores</a></nav>
+<main>
+<form id="who"><label>Your name <input id="rater" autocomplete="off" required></label> <label>set <select id="set"></select></label> <button type="submit">start</button> <span class="muted">or Enter</span></form>
 <div id="work" hidden>
 <p id="progress" class="muted"></p>
 <p><strong id="task"></strong> <span id="strata" class="muted"></span> <code id="itemid" class="muted"></code></p>
-<h2>What was asked</h2><pre id="item"></pre>
-<h2>Response</h2><pre id="response"></pre>
+<h2 id="h-item">What was asked</h2><pre id="item"></pre>
+<h2 id="h-response">Response</h2><pre id="response"></pre>
 <h2>Rubric</h2><p id="instructions"></p><ol id="rubric" class="rubric"></ol>
 <p><label>Notes (<kbd>/</kbd> to write, <kbd>Esc</kbd> to leave) <textarea id="notes"></textarea></label></p>
 <p id="status" role="status" aria-live="polite"></p>
-<p class="muted">Keys: <kbd>1</kbd>…<kbd>4</kbd> or a label's letter to label (saved at once, then the next item) · <kbd>←</kbd> <kbd>→</kbd> previous and next</p>
-</div>`;
+<p id="done" hidden></p>
+<p class="muted">Click a label, or press <kbd>1</kbd>…<kbd>4</kbd> or its letter (saved at once, then the next item) · <kbd>←</kbd> <kbd>→</kbd> previous and next</p>
+</div>
+</main>`;
   const script = `
 const base = ${JSON.stringify(opts.base)};
 const $ = (id) => document.getElementById(id);
@@ -73,6 +80,7 @@ async function start(e) {
   $('who').hidden = true;
   $('work').hidden = false;
   $('rater').blur();
+  showDone();
   show();
 }
 
@@ -86,16 +94,24 @@ function show() {
   $('itemid').textContent = item.id;
   $('item').textContent = item.item;
   $('response').textContent = item.response;
+  // The rubric's own names for the two texts (a gate's ORIGINAL and CANDIDATE).
+  const headings = item.rubric.headings || { item: 'What was asked', response: 'Response' };
+  $('h-item').textContent = headings.item;
+  $('h-response').textContent = headings.response;
   $('instructions').textContent = item.rubric.instructions;
   const mine = state.labels.get(item.id);
   const list = $('rubric');
   list.replaceChildren();
   item.rubric.labels.forEach((l, i) => {
     const li = document.createElement('li');
+    const button = document.createElement('button');
+    button.type = 'button';
     const k = document.createElement('kbd');
     k.textContent = String(i + 1) + (l.key ? ' ' + l.key : '');
-    li.appendChild(k);
-    li.appendChild(document.createTextNode(' ' + l.value + ' — ' + l.description));
+    button.appendChild(k);
+    button.appendChild(document.createTextNode(' ' + l.value + ' — ' + l.description));
+    button.addEventListener('click', () => label(l.value));
+    li.appendChild(button);
     li.dataset.value = l.value;
     if (mine && mine.label === l.value) li.className = 'chosen';
     list.appendChild(li);
@@ -119,7 +135,20 @@ async function choose(value) {
   const next = state.items.findIndex((i, k) => k > state.at && !state.labels.has(i.id));
   if (next >= 0) state.at = next;
   else if (state.items.every((i) => state.labels.has(i.id))) $('status').textContent += ' · every item is labelled';
+  showDone();
   show();
+}
+
+/** When the set is labelled: what to do next. */
+function showDone() {
+  const all = state.items.length > 0 && state.items.every((i) => state.labels.has(i.id));
+  $('done').hidden = !all;
+  if (all)
+    $('done').textContent = 'Every item of set ' + state.set + ' is labelled. Measure how the judges agree with people: waver judge agreement --store ' + ${JSON.stringify(opts.name)} + ' --set ' + state.set;
+}
+
+function label(value) {
+  choose(value).catch((err) => { $('status').textContent = 'not saved: ' + err.message; });
 }
 
 async function saveNotes() {
@@ -143,7 +172,7 @@ document.addEventListener('keydown', (e) => {
   const labels = item.rubric.labels;
   const n = Number(e.key);
   const chosen = Number.isInteger(n) && n >= 1 && n <= labels.length ? labels[n - 1] : labels.find((l) => l.key && l.key === e.key.toLowerCase());
-  if (chosen) { e.preventDefault(); choose(chosen.value).catch((err) => { $('status').textContent = 'not saved: ' + err.message; }); }
+  if (chosen) { e.preventDefault(); label(chosen.value); }
 });
 fillSets().then(() => { if ($('rater').value && params.get('set')) start(); });`;
   return `<!doctype html>

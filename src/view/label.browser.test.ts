@@ -21,6 +21,8 @@ const CHROMIUM = '/usr/bin/chromium';
 const missing = existsSync(CHROMIUM)
   ? undefined
   : `skipped: ${CHROMIUM} is missing (apt-get install chromium)`;
+/** WAVER_VIEW_SHOTS=DIR saves screenshots of the labelling page there. */
+const SHOTS = process.env.WAVER_VIEW_SHOTS;
 const ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -146,6 +148,93 @@ describe.skipIf(missing !== undefined)(
       await again.page.close();
       expect([...errors, ...again.errors]).toEqual([]);
     });
+
+    for (const width of [1400, 800])
+      it(`at ${width} px labels by mouse alone, heads a gate's texts as its rubric names them, and points to the agreement when done`, async () => {
+        const rater = `Mouse${width}`;
+        const page = await browser.newPage({ viewport: { width, height: 900 } });
+        const errors: string[] = [];
+        page.on('pageerror', (e) => errors.push(e.message));
+        await page.goto(`${viewer.url}stores/0/label`);
+        await page.waitForSelector('#set option', { state: 'attached' });
+        await page.fill('#rater', rater);
+        await page.click('#who button[type=submit]');
+        await page.waitForSelector('#work:not([hidden])');
+        let gates = 0;
+        for (const [k, id] of order.entries()) {
+          await showing(page, id);
+          const task = (await page.textContent('#task')) ?? '';
+          const gate = task.includes('gate');
+          if (gate) gates++;
+          expect(await page.textContent('#h-item'), task).toBe(gate ? 'ORIGINAL' : 'What was asked');
+          expect(await page.textContent('#h-response'), task).toBe(gate ? 'CANDIDATE' : 'Response');
+          expect(await page.isVisible('#done')).toBe(false);
+          // Nothing on the page is wider than it (the rubric's buttons, the texts).
+          expect(
+            await page.evaluate(
+              `document.documentElement.scrollWidth <= document.documentElement.clientWidth`,
+            ),
+          ).toBe(true);
+          // The first label on the rubric, by clicking it.
+          await page.click('#rubric li:first-child button');
+          await page.locator('#status', { hasText: `saved ${id} = ${rubric.get(id)?.[0]}` }).waitFor();
+          if (k === 0 && SHOTS) await page.screenshot({ path: join(SHOTS, `label-${width}.png`) });
+        }
+        expect(gates).toBeGreaterThan(0);
+        await page.locator('#done:not([hidden])').waitFor();
+        expect(await page.textContent('#done')).toContain(
+          'waver judge agreement --store store.db --set default',
+        );
+        const mine = labels().filter((l) => l.rater === rater);
+        expect(mine.map((l) => [l.item, l.label])).toEqual(order.map((id) => [id, rubric.get(id)?.[0]]));
+        expect(errors).toEqual([]);
+        await page.close();
+      });
+
+    for (const width of [1400, 800])
+      it(`at ${width} px the viewer's index, store and cells pages are styled like the report and no wider than the page`, async () => {
+        const page = await browser.newPage({ viewport: { width, height: 900 } });
+        for (const [name, path] of [
+          ['index', ''],
+          ['store', 'stores/0'],
+          ['cells', 'stores/0/transcripts'],
+        ] as const) {
+          await page.goto(`${viewer.url}${path}`);
+          if (name === 'store') await page.locator('#run', { hasNotText: 'connecting' }).waitFor();
+          const look = (await page.evaluate(`(() => ({
+            font: getComputedStyle(document.body).fontFamily,
+            sticky: getComputedStyle(document.querySelector('nav') || document.body).position,
+            wide: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          }))()`)) as { font: string; sticky: string; wide: number };
+          expect(look.font, name).toMatch(/^system-ui/);
+          expect(look.wide, name).toBeLessThanOrEqual(0);
+          if (name === 'store') {
+            expect(look.sticky).toBe('sticky');
+            // The evals' scores, from the report: the ladder eval with each model's accuracy and CI
+            // (this store's suite has no baseline: L0 is unavailable, said so).
+            await page.locator('#scores-note', { hasNotText: 'reading the report' }).waitFor();
+            expect(await page.textContent('#scores-note')).toMatch(/^From the report/);
+            const scores = await page.locator('#scores tbody tr').allTextContents();
+            expect(scores).toHaveLength(1);
+            expect(scores[0]).toMatch(
+              /ladder.*accuracy at L0 unavailable \(no tests\).*accuracy at L1 \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] over/,
+            );
+            expect(await page.getAttribute('#scores a', 'href')).toMatch(
+              /^\/stores\/0\/report#ladder-[0-9a-f]{8}$/,
+            );
+            // Runs link to their cells, suites to their eval in the report.
+            const hrefs = await page
+              .locator('#runs a')
+              .evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+            expect(hrefs.some((h) => /\/stores\/0\/transcripts\?suite=[0-9a-f]{64}$/.test(h ?? ''))).toBe(
+              true,
+            );
+            expect(hrefs.some((h) => /\/stores\/0\/report#ladder-[0-9a-f]{8}$/.test(h ?? ''))).toBe(true);
+          }
+          if (SHOTS) await page.screenshot({ path: join(SHOTS, `view-${name}-${width}.png`) });
+        }
+        await page.close();
+      });
 
     it('refuses a label from another origin and a label off the rubric', async () => {
       const post = (body: unknown, headers: Record<string, string>) =>

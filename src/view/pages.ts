@@ -1,3 +1,4 @@
+import { CSS as REPORT_CSS } from '../report/html/style.js';
 import type { RunWithCells } from '../store/store.js';
 import type { TranscriptPage, TranscriptQuery } from './transcripts.js';
 
@@ -29,17 +30,22 @@ export function pageCsp(nonce: string): string {
   ].join('; ');
 }
 
-const STYLE = `
-body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1d2125}
-table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccd;padding:.25rem .5rem;text-align:left}
-th{background:#f3f4f8}code{font-size:12px}.bar{height:12px;background:#e4e6ee;border-radius:6px;overflow:hidden;width:24rem}
-.bar>div{height:100%;background:#3a7bd5;width:0}.muted{color:#667}
-pre{white-space:pre-wrap;margin:.25rem 0;font-size:12px}td.failed{color:#a02020}form>*{margin-right:.5rem}`;
+/**
+ * The viewer's pages look like the report (its stylesheet), with a few rules of their own: the
+ * progress bar, and wrapped texts in the cells page.
+ */
+export const VIEW_CSS = `${REPORT_CSS}
+.bar{height:12px;background:#e4e6ee;border-radius:6px;overflow:hidden;max-width:24rem}
+.bar>div{height:100%;background:#3a7bd5;width:0}.muted{color:var(--muted)}
+td.failed{color:#a02020}form.filters>*{margin-right:.25rem}
+table.cells-page{table-layout:fixed;width:100%}table.cells-page td{overflow-wrap:anywhere}
+table.cells-page pre{max-height:16rem;overflow:auto}
+table.cells-page th:nth-child(-n+2){width:12%}table.cells-page th:nth-child(3){width:5em}table.cells-page th:nth-child(4){width:5.5em}`;
 
 function htmlPage(title: string, nonce: string, body: string, script = ''): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
+<title>${escapeHtml(title)}</title><style nonce="${nonce}">${VIEW_CSS}</style></head>
 <body>${body}${script ? `<script nonce="${nonce}">${script}</script>` : ''}</body></html>
 `;
 }
@@ -58,28 +64,44 @@ export function indexPage(nonce: string, stores: IndexEntry[], reports: IndexEnt
   return htmlPage(
     'waver view',
     nonce,
-    `<h1>waver view</h1><h2>Stores</h2>${list(stores)}<h2>Reports</h2>${list(reports)}`,
+    `<header><h1>waver view</h1><p>Stores and reports this viewer serves.</p></header><main><section><h2>Stores</h2>${list(stores)}</section><section><h2>Reports</h2>${list(reports)}</section></main>`,
   );
 }
 
-/** A store: live progress of its latest run (updated by Server-Sent Events) and its runs. */
+/** The report's anchor of a protocol suite's section (report-data.ts: `<protocol>-<hash8>`). */
+function sectionAnchor(suiteName: string | undefined, hash: string | undefined): string | undefined {
+  const m = suiteName && /^([a-z][a-z0-9-]*)\//.exec(suiteName);
+  return m && hash ? `${m[1]}-${hash.slice(0, 8)}` : undefined;
+}
+
+/**
+ * A store: live progress of its latest run (updated by Server-Sent Events) and its runs, each
+ * linked to its eval in the report (which opens on every eval's scores) and to its cells.
+ */
 export function storePage(nonce: string, opts: { name: string; base: string; runs: RunWithCells[] }): string {
+  const e = escapeHtml;
+  const report = `${opts.base}/report`;
   const rows = opts.runs
-    .map(
-      (r) =>
-        `<tr><td><code>${escapeHtml(r.id.slice(0, 8))}</code></td><td>${escapeHtml(r.suiteName ?? '—')} <code>${escapeHtml((r.suiteHash ?? '').slice(0, 12))}</code></td><td>${escapeHtml(r.status)}</td><td>${escapeHtml(r.startedAt)}</td><td>${escapeHtml(r.finishedAt ?? '—')}</td><td>${r.cells}</td></tr>`,
-    )
+    .map((r) => {
+      const anchor = sectionAnchor(r.suiteName, r.suiteHash);
+      const cells = `${opts.base}/transcripts?${new URLSearchParams(r.suiteHash ? { suite: r.suiteHash } : {})}`;
+      return `<tr data-run="${e(r.id)}"><td><a href="${e(cells)}"><code>${e(r.id.slice(0, 8))}</code></a></td><td>${anchor ? `<a href="${e(`${report}#${anchor}`)}">${e(r.suiteName ?? '—')}</a>` : e(r.suiteName ?? '—')} <code>${e((r.suiteHash ?? '').slice(0, 12))}</code></td><td data-f="status">${e(r.status)}</td><td>${e(r.startedAt)}</td><td data-f="finished">${e(r.finishedAt ?? '—')}</td><td class="num" data-f="cells">${r.cells}</td></tr>`;
+    })
     .join('');
-  const body = `<h1>${escapeHtml(opts.name)}</h1>
-<p><a href="${escapeHtml(`${opts.base}/report`)}">HTML report</a> · <a href="${escapeHtml(`${opts.base}/transcripts`)}">every cell</a> · <a href="${escapeHtml(`${opts.base}/label`)}">label judged items</a> · <a href="/">all stores</a></p>
-<h2>Latest run</h2>
+  const body = `<header><h1>${e(opts.name)}</h1><p>A store of waver runs: the report has every eval's scores, with their intervals, first.</p></header>
+<nav><a href="${e(report)}">Report: evals and scores</a><a href="${e(`${report}#transcripts`)}">Transcripts</a><a href="${e(`${opts.base}/transcripts`)}">Every cell, paged</a><a href="${e(`${opts.base}/label`)}">Label judged items</a><a href="/">All stores</a></nav>
+<main>
+<section><h2>Evals</h2><p id="scores-note" class="muted">reading the report…</p>
+<div class="table-wrap"><table id="scores" hidden><thead><tr><th>eval</th><th>protocol</th><th>dataset (licence)</th><th>headline</th><th>cells</th><th>last run</th></tr></thead><tbody></tbody></table></div></section>
+<section><h2>Latest run</h2>
 <p id="run" class="muted">connecting…</p>
 <div class="bar"><div id="bar"></div></div>
 <p id="counts"></p>
-<table><thead><tr><th>model</th><th>done</th><th>failed</th><th>pending</th><th>of</th></tr></thead><tbody id="models"></tbody></table>
-<h2>Runs</h2>
-<table><thead><tr><th>run</th><th>suite</th><th>status</th><th>started</th><th>finished</th><th>cells written</th></tr></thead>
-<tbody>${rows || '<tr><td colspan="6" class="muted">no run yet</td></tr>'}</tbody></table>`;
+<div class="table-wrap"><table><thead><tr><th>model</th><th class="num">done</th><th class="num">failed</th><th class="num">pending</th><th class="num">of</th></tr></thead><tbody id="models"></tbody></table></div></section>
+<section><h2>Runs</h2><p class="lede">Click a run for its cells, a suite for its eval in the report.</p>
+<div class="table-wrap"><table id="runs"><thead><tr><th>run</th><th>suite</th><th>status</th><th>started</th><th>finished</th><th class="num">cells written</th></tr></thead>
+<tbody>${rows || '<tr><td colspan="6" class="muted">no run yet</td></tr>'}</tbody></table></div></section>
+</main>`;
   // textContent only: nothing received is parsed as HTML.
   const script = `
 const $ = (id) => document.getElementById(id);
@@ -93,6 +115,24 @@ es.addEventListener('progress', (e) => {
   const pct = p.share === undefined ? 0 : 100 * p.share;
   $('bar').style.width = pct.toFixed(1) + '%';
   $('counts').textContent = p.done + ' done, ' + p.failed + ' failed, ' + p.pending + ' pending of ' + p.total + ' cells (' + pct.toFixed(1) + '%); ' + p.writtenThisRun + ' written by this run';
+  // The runs table follows the counter: the latest run's row (added when it is new).
+  let row = Array.from(document.querySelectorAll('#runs tr[data-run]')).find((tr) => tr.dataset.run === r.id);
+  if (!row) {
+    row = document.createElement('tr');
+    row.dataset.run = r.id;
+    for (const [f, v] of [['', r.id.slice(0, 8)], ['', (r.suiteName || '—') + ' ' + (r.suiteHash || '').slice(0, 12)], ['status', ''], ['', r.startedAt], ['finished', ''], ['cells', '']]) {
+      const td = document.createElement('td');
+      if (f) td.dataset.f = f;
+      td.textContent = v;
+      row.appendChild(td);
+    }
+    const body = document.querySelector('#runs tbody');
+    if (body.querySelector('td[colspan]')) body.replaceChildren();
+    body.appendChild(row);
+  }
+  row.querySelector('[data-f=status]').textContent = r.status;
+  row.querySelector('[data-f=finished]').textContent = r.finishedAt || '—';
+  row.querySelector('[data-f=cells]').textContent = String(p.writtenThisRun);
   const body = $('models');
   body.replaceChildren();
   for (const m of p.models) {
@@ -105,7 +145,38 @@ es.addEventListener('progress', (e) => {
     body.appendChild(tr);
   }
 });
-es.onerror = () => { $('run').textContent = 'disconnected: retrying…'; };`;
+es.onerror = () => { $('run').textContent = 'disconnected: retrying…'; };
+// The scores: the report's index of evals (docs/report.md#index), read from the report this viewer
+// serves and copied a text at a time (textContent: nothing of it is taken as markup).
+const reportUrl = ${JSON.stringify(report)};
+fetch(reportUrl).then((r) => r.ok ? r.text() : Promise.reject(new Error('HTTP ' + r.status))).then((html) => {
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  const rows = doc.querySelectorAll('#index tbody tr');
+  const body = document.querySelector('#scores tbody');
+  for (const tr of rows) {
+    const out = document.createElement('tr');
+    tr.querySelectorAll('td').forEach((td, i) => {
+      const cell = document.createElement('td');
+      const link = i === 0 && td.querySelector('a');
+      const anchor = link && (link.getAttribute('href') || '').slice(1);
+      if (anchor && /^[A-Za-z0-9-]+$/.test(anchor)) {
+        const a = document.createElement('a');
+        a.href = reportUrl + '#' + anchor;
+        a.textContent = link.textContent;
+        cell.appendChild(a);
+      } else {
+        // A figure a line.
+        const parts = td.querySelectorAll('div.figure, div.muted');
+        if (parts.length) parts.forEach((d) => { const p = document.createElement('div'); p.textContent = d.textContent; cell.appendChild(p); });
+        else cell.textContent = td.textContent;
+      }
+      out.appendChild(cell);
+    });
+    body.appendChild(out);
+  }
+  $('scores').hidden = rows.length === 0;
+  $('scores-note').textContent = rows.length === 0 ? 'no protocol suite in this store yet' : 'From the report: each eval, each model’s headline figure with its interval.';
+}).catch((err) => { $('scores-note').textContent = 'the report could not be read: ' + err.message; });`;
   return htmlPage(`waver view: ${opts.name}`, nonce, body, script);
 }
 
@@ -123,7 +194,7 @@ export function transcriptsPage(
   const option = (value: string, label: string, selected: boolean) =>
     `<option value="${e(value)}"${selected ? ' selected' : ''}>${e(label)}</option>`;
   const suite = page.suite?.hash ?? '';
-  const form = `<form method="get" action="${e(`${opts.base}/transcripts`)}">
+  const form = `<form class="filters" method="get" action="${e(`${opts.base}/transcripts`)}">
 <select name="suite" aria-label="suite">${page.suites.map((s) => option(s.hash, `${s.name} ${s.hash.slice(0, 12)} (${s.cells} cells)`, s.hash === suite)).join('')}</select>
 <select name="model" aria-label="model">${option('', 'every model', !query.model)}${page.models.map((m) => option(m.identity, m.label, m.identity === query.model)).join('')}</select>
 <select name="status" aria-label="status">${option('', 'done or failed', !query.status)}${option('done', 'done', query.status === 'done')}${option('failed', 'failed', query.status === 'failed')}</select>
@@ -150,12 +221,13 @@ export function transcriptsPage(
   ]
     .filter(Boolean)
     .join(' · ');
-  const body = `<h1>${e(opts.name)}: every cell</h1>
-<p><a href="${e(opts.base)}">the store</a> · <a href="${e(`${opts.base}/report`)}">HTML report</a></p>
+  const body = `<header><h1>${e(opts.name)}: every cell</h1><p>Every stored cell a page at a time, straight from the store; the report's transcript browser scores them.</p></header>
+<nav><a href="${e(opts.base)}">The store</a><a href="${e(`${opts.base}/report#transcripts`)}">Report transcripts (scored)</a></nav>
+<main>
 ${form}
 <p class="muted">${page.counts.done} done and ${page.counts.failed} failed cells in this suite${query.model ? ' for this model' : ''}; ${page.rows.length} shown${query.q ? ` that hold the text, of ${page.scanned} cells looked at (a search looks at ${page.next ? 'a part of the suite a page: the next page goes on' : 'the rest of the suite'})` : ''}, in the order of model, test id and repeat (read in ${page.ms.toFixed(0)} ms). Full texts: <code>waver export</code>.</p>
-<table><thead><tr><th>model</th><th>test</th><th>repeat</th><th>status</th><th>prompt</th><th>response or error</th></tr></thead>
+<table class="cells-page"><thead><tr><th>model</th><th>test</th><th>repeat</th><th>status</th><th>prompt</th><th>response or error</th></tr></thead>
 <tbody>${rows || '<tr><td colspan="6" class="muted">no cell</td></tr>'}</tbody></table>
-<p>${nav}</p>`;
+<p>${nav}</p></main>`;
   return htmlPage(`waver view: ${opts.name} cells`, nonce, body);
 }

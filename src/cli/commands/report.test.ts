@@ -32,7 +32,7 @@ describe('waver report', () => {
         expect(check(readFileSync(out, 'utf8')), file).toBe(true);
       }
       expect(String(stderr.mock.calls.at(-1)?.[0])).toMatch(
-        /^waver: wrote .*report\.csv \(csv, [\d.]+ MB: 3 protocol sections, 182 cells\) in [\d.]+ s\n$/,
+        /^waver: wrote .*report\.csv \(csv, [\d.]+ MB: 3 evals, 182 cells\) in [\d.]+ s\n$/,
       );
     } finally {
       stderr.mockRestore();
@@ -70,6 +70,54 @@ describe('waver report', () => {
     expect(reportFormat(undefined, undefined)).toBe('html');
     expect(reportFormat(undefined, 'a/b.HTM')).toBe('html');
     expect(reportFormat('json', 'x.csv')).toBe('json');
+  });
+});
+
+describe('waver report --run / --suite: one eval', () => {
+  const json = async (args: string[]) => {
+    const out = join(dir, 'one', `r${args.join('-').replace(/[^a-z0-9-]/gi, '')}.json`);
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      await report(['--store', storePath, '--out', out, ...args]);
+    } finally {
+      stderr.mockRestore();
+    }
+    return JSON.parse(readFileSync(out, 'utf8'));
+  };
+
+  it('--run ID (a prefix of it) reports that run’s eval alone: its section, runs, coverage and cells', async () => {
+    const one = await json(['--run', 'run-para']);
+    expect(one.sections.map((s: { protocol: string }) => s.protocol)).toEqual(['paraphrase']);
+    expect(one.runs.map((r: { id: string }) => r.id)).toEqual(['run-paraphrase']);
+    expect(new Set(one.coverage.map((c: { suite: { name: string } }) => c.suite.name))).toEqual(
+      new Set(['paraphrase/items']),
+    );
+    expect(one.cells).toHaveLength(60);
+    expect(new Set(one.cells.map((c: { protocol: string }) => c.protocol))).toEqual(new Set(['paraphrase']));
+  });
+
+  it('--suite PREFIX reports the suite whose sha256 starts with it; the ladder keeps its KB judge’s verdicts', async () => {
+    const all = await json([]);
+    const ladder = all.sections.find((s: { protocol: string }) => s.protocol === 'ladder');
+    const one = await json(['--suite', ladder.suite.hash.slice(0, 10)]);
+    expect(one.sections).toHaveLength(1);
+    // The same figures as in the whole store's report (the judge's suite is read by the loader).
+    expect(one.sections[0].results).toEqual(ladder.results);
+  });
+
+  it('an id or prefix that matches nothing, or both flags, is an input error naming the flag', async () => {
+    await expect(report(['--store', storePath, '--run', 'no-such-run'])).rejects.toThrow(
+      /no run whose id starts with 'no-such-run'/,
+    );
+    await expect(report(['--store', storePath, '--suite', 'zzzz'])).rejects.toMatchObject({
+      name: 'InputError',
+      field: '--suite',
+    });
+    // 'run-' starts every run id, of several suites.
+    await expect(report(['--store', storePath, '--run', 'run-'])).rejects.toThrow(/give more of the id/);
+    await expect(report(['--store', storePath, '--run', 'run-para', '--suite', 'ab'])).rejects.toThrow(
+      /not both/,
+    );
   });
 });
 

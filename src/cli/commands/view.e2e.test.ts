@@ -161,7 +161,7 @@ describe('waver view with a run in progress', () => {
       expect(report.body.toLowerCase()).toContain('<!doctype html>');
       const page = await get(`${url}stores/0`);
       expect(page.status).toBe(200);
-      expect(page.body).toContain('<td>complete</td>');
+      expect(page.body).toContain('<td data-f="status">complete</td>');
       // Searched in the viewer's worker thread: t3 and t30-t39.
       const cells = await get(`${url}stores/0/transcripts?q=question%203`);
       expect(cells.status).toBe(200);

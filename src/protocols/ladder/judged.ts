@@ -66,6 +66,8 @@ function gateRubric(gate: ModelGate): Rubric {
       { value: 'pass', key: 'p', positive: true, description: 'admit the candidate' },
     ],
     figures: { share: 'pass share' },
+    // The gate's instructions name the two texts so.
+    headings: { item: 'ORIGINAL', response: 'CANDIDATE' },
   };
 }
 

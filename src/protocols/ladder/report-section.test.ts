@@ -134,7 +134,7 @@ describe('the ladder section of a run without a judge', () => {
     expect(html).toContain('Rejected: structural');
     // The header says the meaning was never checked, naming the section (issue 11).
     expect(html).toMatch(
-      /<header>.*<p class="warn caveat"><a href="#ladder-[0-9a-f]{8}">ladder [0-9a-f]{8}<\/a>: meaning not verified: 1 of 2 perturbed tests .*<\/header>/s,
+      /<header>.*<p class="warn caveat"><a href="#ladder-[0-9a-f]{8}">builtin · replay:[^<]*sut\.jsonl<\/a>: meaning not verified: 1 of 2 perturbed tests .*<\/header>/s,
     );
     const json = JSON.parse(renderReport(data, 'json', REPORTED));
     expect(json.caveats).toEqual([
@@ -142,7 +142,58 @@ describe('the ladder section of a run without a judge', () => {
     ]);
     expect(json.sections[0].results).toMatchObject({ meaningVerified: false });
     expect(json.sections[0].results.admission).toMatchObject({ table: 'ladder-admission', seeds: 2 });
-    expect(renderReport(data, 'md', REPORTED)).toMatch(/> \*\*ladder [0-9a-f]{8}\*\*: meaning not verified/);
+    expect(renderReport(data, 'md', REPORTED)).toMatch(
+      /> \*\*builtin · replay:\S*sut\.jsonl\*\*: meaning not verified/,
+    );
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('a ladder run from a licensed dataset', () => {
+  it('states the dataset and its licence in the ladder summary, the Markdown, the JSON and the HTML index', async () => {
+    const source = {
+      name: 'gsm-symbolic',
+      hub: { repo: 'apple/GSM-Symbolic', revision: 'main', commit: 'c0ffee'.repeat(6), split: 'test' },
+      files: [{ path: 'main/test.jsonl', sha256: 'a'.repeat(64), bytes: 1234 }],
+      licence: 'CC-BY-NC-ND-4.0',
+      licenceNote: 'non-commercial use only',
+    };
+    const [A] = GRADE_SCHOOL_SEEDS as [Seed];
+    const tests = [ladderTest(A, 'baseline', 0, A.question), ladderTest(A, 'SV', 1, A.question)].map((t) => ({
+      ...t,
+      dataset: source,
+    }));
+    const dir = scratchDir('waver-report-ladder-licence-');
+    const sut = new Recording(dir, 'sut.jsonl');
+    const config = testConfig(dir, { models: [sut.spec], ladder: { resamples: 50 } });
+    const settings = ladderSettings(config);
+    for (const t of tests)
+      sut.add(requestFor(ladderSuiteTest(t, settings, 1), config.params), `{"ground_truth": ${A.gold}}`);
+    await runLadder(config, tests);
+    const store = openStore(config.store);
+    const data = buildReport(store, REPORTED, { now: NOW });
+    store.close();
+    const section = data.sections[0];
+    expect(section?.name).toBe(`gsm-symbolic · ${sut.spec}`);
+    expect(section?.summary?.datasets).toEqual([
+      { name: 'gsm-symbolic', licence: 'CC-BY-NC-ND-4.0', licenceNote: 'non-commercial use only' },
+    ]);
+    expect(section?.summary?.models[0]?.figures.map((f) => [f.name, f.value])).toEqual([
+      ['accuracy at L0', 1],
+      ['accuracy at L1', 1],
+    ]);
+    // What `waver ladder` prints is this Markdown (formatLadderReport), under the report's heading here.
+    const md = renderReport(data, 'md', REPORTED);
+    expect(md).toContain(
+      'Dataset: gsm-symbolic: hf:apple/GSM-Symbolic@c0ffeec0ffee/test, 1 file (licence: CC-BY-NC-ND-4.0) — non-commercial use only.',
+    );
+    expect(md).toMatch(/\| gsm-symbolic \(CC-BY-NC-ND-4\.0: non-commercial use only\) \|/);
+    const json = JSON.parse(renderReport(data, 'json', REPORTED));
+    expect(json.sections[0].results.datasets[0].licence).toBe('CC-BY-NC-ND-4.0');
+    const html = renderReport(data, 'html', REPORTED);
+    expect(html).toMatch(
+      /<table class="stack" id="index">.*gsm-symbolic \(CC-BY-NC-ND-4\.0: non-commercial use only\)/s,
+    );
     rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -2,15 +2,15 @@ import type { ChartSpec } from '../../report/charts.js';
 import { bandLines, type Row } from '../../report/html/chart-kit.js';
 import type { HtmlKit } from '../../report/html/section.js';
 import { cellBase, demoteHeadings, fmt3, legendHtml } from '../../report/html/section-kit.js';
-import type { SectionModule, TranscriptCell } from '../../report/report-data.js';
+import type { EvalSummary, HeadlineFigure, SectionModule, TranscriptCell } from '../../report/report-data.js';
 import type { SuiteTest } from '../../run/types.js';
 import type { Store } from '../../store/store.js';
 import { type LadderAdmission, latestAdmission } from './admission-record.js';
 import { LadderConfigSchema } from './config.js';
-import type { Interval } from './metrics.js';
+import type { Interval, SetMetrics } from './metrics.js';
 import { type LadderResults, ladderTestOf, loadLadderResults, type ScoredCell } from './results.js';
 import { LADDER_TESTS_SUITE } from './run.js';
-import { formatLadderReport, ladderCaveats } from './tables.js';
+import { formatLadderReport, ladderCaveats, ladderDatasets } from './tables.js';
 import { FAMILIES, FAMILY_NAMES, type LadderTest, LEVELS } from './types.js';
 
 /**
@@ -63,6 +63,10 @@ export const ladderSection: SectionModule<LadderSectionData> = {
     return ladderCaveats(data);
   },
 
+  summary(data) {
+    return ladderSummary(data);
+  },
+
   cells(store, suiteHash, data) {
     return ladderCells(store, suiteHash, data);
   },
@@ -79,6 +83,43 @@ export const ladderSection: SectionModule<LadderSectionData> = {
     return JSON.parse(formatLadderReport(data, 'json'));
   },
 };
+
+// --- index ---------------------------------------------------------------------------------
+
+/**
+ * The index's line (docs/report.md#index): accuracy on the unperturbed baseline (L0) and at the
+ * highest measured level any model has responses at, every family pooled (the two ends of the
+ * paper's Figure 1 curve), each with its seed-bootstrap CI.
+ */
+function ladderSummary(data: LadderSectionData): EvalSummary {
+  const { results } = data;
+  const top = [...LEVELS].reverse().find((k) => results.models.some((m) => m.metrics.byLevel[k].n > 0));
+  const figure = (name: string, s: SetMetrics): HeadlineFigure => ({
+    name,
+    ...(s.accuracy.value !== undefined && { value: s.accuracy.value }),
+    ...(s.accuracy.low !== undefined && { low: s.accuracy.low }),
+    ...(s.accuracy.high !== undefined && { high: s.accuracy.high }),
+    over: `${s.n} response${s.n === 1 ? '' : 's'}, ${s.seeds} seed${s.seeds === 1 ? '' : 's'}`,
+    ...(s.accuracy.value === undefined && { unavailable: s.accuracy.unavailable ?? 'no scored response' }),
+  });
+  const datasets = ladderDatasets(data).map((d) => ({
+    name: d.name,
+    ...(d.licence !== undefined && { licence: d.licence }),
+    ...(d.licenceNote !== undefined && { licenceNote: d.licenceNote }),
+  }));
+  if (data.tests.some((t) => !t.dataset)) datasets.push({ name: 'builtin', licence: 'MIT' });
+  return {
+    datasets,
+    models: results.models.map((m) => ({
+      label: m.label,
+      figures: [
+        figure('accuracy at L0', m.metrics.baseline),
+        ...(top !== undefined ? [figure(`accuracy at L${top}`, m.metrics.byLevel[top])] : []),
+      ],
+    })),
+    interval: `${Math.round(100 * results.settings.confidence)}% seed bootstrap`,
+  };
+}
 
 // --- transcript ------------------------------------------------------------------------------
 

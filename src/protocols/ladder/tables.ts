@@ -1,3 +1,4 @@
+import { type DatasetSource, describeDatasetSource, distinctSources } from '../../data/provenance.js';
 import { type AdmissionContext, formatAdmissionTable, meaningJson } from './admission-table.js';
 import { type MeaningCheck, meaningCaveat, meaningCheck } from './meaning-check.js';
 import type { CollapsePoint, Interval, LadderMetrics, SetMetrics } from './metrics.js';
@@ -24,6 +25,24 @@ export interface LadderReportInput {
 /** Whether the suite's meaning gates ran: from its tests, else from the build's admission context. */
 function meaningOf(input: LadderReportInput): MeaningCheck | undefined {
   return input.tests ? meaningCheck(input.tests) : input.admission?.context?.meaning;
+}
+
+/**
+ * The datasets the suite's seeds came from, each with its licence (docs/datasets.md#licences);
+ * empty for the built-in seeds, or when the report has no tests to read them from.
+ */
+export function ladderDatasets(input: LadderReportInput): DatasetSource[] {
+  return distinctSources((input.tests ?? []).map((t) => t.dataset));
+}
+
+/** The line saying where the seeds came from and under which licence. */
+function datasetLine(input: LadderReportInput): string | undefined {
+  if (!input.tests) return undefined;
+  const sources = ladderDatasets(input);
+  const builtin = input.tests.some((t) => !t.dataset);
+  const lines = sources.map((s) => describeDatasetSource(s));
+  if (builtin) lines.push("`builtin`: waver's own seeds (licence: MIT, as waver)");
+  return `Dataset: ${lines.join('; ')}.`;
 }
 
 /** The report header's line when the suite's meaning was not checked (docs/ladder-suite.md#meaning-not-verified). */
@@ -84,6 +103,7 @@ export function ladderReportJson(input: LadderReportInput) {
   return {
     table: 'ladder',
     suite: results.suite,
+    ...(input.tests && { datasets: ladderDatasets(input) }),
     settings: {
       answerFormat: results.settings.answerFormat,
       ...(results.settings.maxTokens !== undefined && { maxTokens: results.settings.maxTokens }),
@@ -186,6 +206,8 @@ function ladderMarkdown(input: LadderReportInput): string {
       `${s.resamples} resamples of seeds (seed ${results.seed}).${compatNote(s)}`,
     '',
   );
+  const dataset = datasetLine(input);
+  if (dataset) out.push(dataset, '');
   for (const caveat of ladderCaveats(input))
     out.push(`**${caveat[0]?.toUpperCase()}${caveat.slice(1)}.**`, '');
   // The meaning label is the header's line above, not said twice.

@@ -1,7 +1,7 @@
 import { heatmap, intervalDots, type Row } from '../../report/html/chart-kit.js';
 import type { HtmlKit } from '../../report/html/section.js';
 import { cellBase, demoteHeadings } from '../../report/html/section-kit.js';
-import type { SectionModule, TranscriptCell } from '../../report/report-data.js';
+import type { EvalSummary, HeadlineFigure, SectionModule, TranscriptCell } from '../../report/report-data.js';
 import type { SuiteTest } from '../../run/types.js';
 import type { Store } from '../../store/store.js';
 import type { Estimate } from './metrics.js';
@@ -42,6 +42,10 @@ export const paraphraseSection: SectionModule<ParaphraseResults> = {
     return paraphraseCells(store, suiteHash, results);
   },
 
+  summary(results) {
+    return paraphraseSummary(results);
+  },
+
   html(results, kit) {
     return paraphraseHtml(results, kit);
   },
@@ -54,6 +58,32 @@ export const paraphraseSection: SectionModule<ParaphraseResults> = {
     return JSON.parse(formatParaphraseReport(results, 'json'));
   },
 };
+
+/** The index's line (docs/report.md#index): each model's SAA with its item-bootstrap CI. */
+function paraphraseSummary(r: ParaphraseResults): EvalSummary {
+  const src = r.suite.datasetSource;
+  const figure = (e: Estimate): HeadlineFigure => ({
+    name: 'SAA',
+    ...(e.value !== undefined && { value: e.value }),
+    ...(e.low !== undefined && { low: e.low }),
+    ...(e.high !== undefined && { high: e.high }),
+    over: e.over,
+    ...(e.value === undefined && { unavailable: e.unavailable ?? 'unavailable' }),
+  });
+  return {
+    datasets: [
+      src
+        ? {
+            name: r.suite.dataset,
+            ...(src.licence !== undefined && { licence: src.licence }),
+            ...(src.licenceNote !== undefined && { licenceNote: src.licenceNote }),
+          }
+        : { name: r.suite.dataset, ...(r.suite.dataset === 'builtin' && { licence: 'MIT' }) },
+    ],
+    models: r.models.map((m) => ({ label: m.label, figures: [figure(m.metrics.saa)] })),
+    interval: `${Math.round(100 * r.settings.confidence)}% item bootstrap`,
+  };
+}
 
 function* paraphraseCells(
   store: Store,

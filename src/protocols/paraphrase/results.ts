@@ -1,3 +1,4 @@
+import type { DatasetSource } from '../../data/provenance.js';
 import type { SuiteTest } from '../../run/types.js';
 import type { Store } from '../../store/store.js';
 import { parseLetterAnswer } from './answer.js';
@@ -47,6 +48,8 @@ export interface ParaphraseResults {
     hash: string;
     name: string;
     dataset: string;
+    /** The dataset's record (Hub commit, files, licence); absent for the built-in items. */
+    datasetSource?: DatasetSource;
     items: number;
     itemIds: string[];
     categories: Record<string, number>;
@@ -155,6 +158,7 @@ export function loadParaphraseResults(
       hash: suiteHash,
       name: suite.name,
       dataset: metas[0]?.dataset ?? 'unknown',
+      ...(metas[0]?.datasetSource && { datasetSource: metas[0].datasetSource }),
       items: itemIds.length,
       itemIds,
       categories,

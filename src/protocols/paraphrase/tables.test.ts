@@ -91,7 +91,7 @@ describe('the paraphrase report', () => {
 
   it('ranks complete models, warns on overlapping CIs, and reports the incomplete one apart', () => {
     expect(md).toContain(
-      'dataset `builtin`: 3 items (logic 3) x 2 phrasings (canonical, terse) x 1 repeats = 6 cells per model',
+      "dataset `builtin` (waver's own items, licence: MIT, as waver): 3 items (logic 3) x 2 phrasings (canonical, terse) x 1 repeats = 6 cells per model",
     );
     expect(md).toContain(
       'Keys: 2 of 3 recomputed by a rule before any call, all matched; 1 taken as the dataset states them.',

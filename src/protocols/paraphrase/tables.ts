@@ -1,3 +1,4 @@
+import { type DatasetSource, describeDatasetSource } from '../../data/provenance.js';
 import type { RunSummary } from '../../run/types.js';
 import type { Estimate } from './metrics.js';
 import type { ParaphraseModelResult, ParaphraseResults } from './results.js';
@@ -84,6 +85,11 @@ function ordered(results: ParaphraseResults): ParaphraseModelResult[] {
   );
 }
 
+/** Where the items came from and their licence (docs/datasets.md#licences). */
+function datasetLicence(source: DatasetSource | undefined): string {
+  return source ? describeDatasetSource(source) : "waver's own items, licence: MIT, as waver";
+}
+
 function markdown(results: ParaphraseResults, extras: ParaphraseReportExtras): string[] {
   const s = results.suite;
   const cellsPerModel = s.items * s.phrasings.length * s.repeats;
@@ -93,7 +99,7 @@ function markdown(results: ParaphraseResults, extras: ParaphraseReportExtras): s
   const out: string[] = [
     '## paraphrase: Stability-Adjusted Accuracy',
     '',
-    `dataset \`${s.dataset}\`: ${s.items} items (${cats}) x ${s.phrasings.length} phrasings (${s.phrasings.join(', ')}) x ${s.repeats} repeats = ${cellsPerModel} cells per model · suite \`${s.name}\` sha256 ${s.hash.slice(0, 12)}`,
+    `dataset \`${s.dataset}\` (${datasetLicence(s.datasetSource)}): ${s.items} items (${cats}) x ${s.phrasings.length} phrasings (${s.phrasings.join(', ')}) x ${s.repeats} repeats = ${cellsPerModel} cells per model · suite \`${s.name}\` sha256 ${s.hash.slice(0, 12)}`,
     '',
     s.keysVerified === 0
       ? `Keys: no rule could recompute any of them; all ${s.items} taken as the dataset states them.`

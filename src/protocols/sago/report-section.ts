@@ -2,7 +2,7 @@ import type { ChartSpec } from '../../report/charts.js';
 import { bandLines, heatmap, type Row } from '../../report/html/chart-kit.js';
 import type { HtmlKit } from '../../report/html/section.js';
 import { cellBase, demoteHeadings, legendHtml } from '../../report/html/section-kit.js';
-import type { SectionModule, TranscriptCell } from '../../report/report-data.js';
+import type { EvalSummary, HeadlineFigure, SectionModule, TranscriptCell } from '../../report/report-data.js';
 import type { Store } from '../../store/store.js';
 import { AXIS_HEADING, AXIS_SCALE, SAGO_AXES } from './metrics.js';
 import { loadSagoResults, type SagoResults, type SagoTestMeta } from './results.js';
@@ -27,6 +27,10 @@ export const sagoSection: SectionModule<SagoResults> = {
     return sagoCells(store, suiteHash, results);
   },
 
+  summary(results) {
+    return sagoSummary(results);
+  },
+
   html(results, kit) {
     return sagoHtml(results, kit);
   },
@@ -39,6 +43,47 @@ export const sagoSection: SectionModule<SagoResults> = {
     return JSON.parse(formatSagoResults(results, 'json'));
   },
 };
+
+/**
+ * The index's line (docs/report.md#index): each model's SGS over all prompts on the first axis
+ * (in SAGO_AXES order) any model has a value on, with its standard deviation over prompts; SGS has
+ * no interval of its own (docs/sago.md#sgs).
+ */
+function sagoSummary(r: SagoResults): EvalSummary {
+  const total = (m: SagoResults['models'][number]) => m.scores.find((x) => x.scope === 'total');
+  const axis = SAGO_AXES.find((a) =>
+    r.models.some((m) => m.axes[a].available && total(m)?.axes[a]?.sgs !== undefined),
+  );
+  return {
+    datasets: r.manifest.datasets.map((d) =>
+      d.source
+        ? {
+            name: d.name,
+            ...(d.source.licence !== undefined && { licence: d.source.licence }),
+            ...(d.source.licenceNote !== undefined && { licenceNote: d.source.licenceNote }),
+          }
+        : { name: d.name, ...(d.name === 'builtin' && { licence: 'MIT' }) },
+    ),
+    models: r.models.map((m) => {
+      const sc = axis && total(m)?.axes[axis];
+      const name = axis ? `SGS ${AXIS_HEADING[axis]}` : 'SGS';
+      const figure: HeadlineFigure =
+        axis && m.axes[axis].available && sc && sc.sgs !== undefined
+          ? {
+              name,
+              value: sc.sgs,
+              ...(sc.sd !== undefined && { spread: `sd ${sc.sd.toFixed(3)}` }),
+              over: `${sc.n} prompts`,
+            }
+          : {
+              name,
+              over: `${r.prompts} prompts`,
+              unavailable: axis ? 'the axis is unavailable for this model' : 'no axis has a value',
+            };
+      return { label: m.model.label, figures: [figure] };
+    }),
+  };
+}
 
 const keyOf = (m: Pick<SagoTestMeta, 'family' | 'subtype' | 'strength' | 'position'>) =>
   `${m.family}/${m.subtype}/${m.strength}/${m.position}`;

@@ -1,3 +1,4 @@
+import { scheme } from 'vega';
 import type { ChartSpec } from '../charts.js';
 
 /**
@@ -210,28 +211,41 @@ export interface Heatmap {
   title?: string;
 }
 
-/** Colour schemes dark at both ends (the rest are dark at the high end, or the low one reversed). */
-const DIVERGING = new Set([
-  'redyellowgreen',
-  'redblue',
-  'redyellowblue',
-  'blueorange',
-  'spectral',
-  'purplegreen',
-]);
+/**
+ * The colour domain: the one given, else [0, 1] for shares and the like, else 0 to the largest
+ * value. Never the data's own extent: 0.80 and 0.88 must not look as far apart as 0 and 1.
+ */
+function domainOf(o: Heatmap): [number, number] {
+  if (o.value.domain) return o.value.domain;
+  const nums = o.values.map((r) => r[o.value.field]).filter((v): v is number => typeof v === 'number');
+  return [Math.min(0, ...nums), Math.max(1, ...nums)];
+}
+
+/** Relative luminance (WCAG) of an `rgb(r, g, b)` or `#rrggbb` colour. */
+function luminance(color: string): number {
+  const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(color);
+  const rgb = hex
+    ? hex.slice(1).map((h) => Number.parseInt(h, 16))
+    : (color.match(/[\d.]+/g) ?? ['0', '0', '0']).slice(0, 3).map(Number);
+  const [r, g, b] = rgb.map((v) => {
+    const c = v / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
 
 /**
- * The test (a vega expression) for a cell whose fill is dark enough that its text must be white:
- * the value's place in the colour domain, past 60% of the dark end.
+ * The ink of each cell's text, from the fill the scheme gives its value: white only on a fill dark
+ * enough for it (luminance below 0.18, where white has the better contrast), else near-black.
  */
-function darkCell(o: Heatmap): string {
-  const f = `datum[${JSON.stringify(o.value.field)}]`;
-  const nums = o.values.map((r) => r[o.value.field]).filter((v): v is number => typeof v === 'number');
-  const [lo, hi] = o.value.domain ?? [Math.min(0, ...nums), Math.max(0, ...nums)];
-  const t = `((${f} - ${lo}) / ${hi - lo || 1})`;
-  const scheme = o.value.scheme ?? 'oranges';
-  if (DIVERGING.has(scheme)) return `isValid(${f}) && abs(${t} - 0.5) > 0.3`;
-  return `isValid(${f}) && ${o.value.reverse ? `${t} < 0.4` : `${t} > 0.6`}`;
+function inkOf(o: Heatmap, [lo, hi]: [number, number]): (v: unknown) => string {
+  const interpolate = scheme(o.value.scheme ?? 'oranges') as ((t: number) => string) | undefined;
+  return (v) => {
+    if (typeof v !== 'number' || !interpolate) return '#111827';
+    let t = Math.min(1, Math.max(0, (v - lo) / (hi - lo || 1)));
+    if (o.value.reverse) t = 1 - t;
+    return luminance(interpolate(t)) < 0.18 ? '#ffffff' : '#111827';
+  };
 }
 
 export function heatmap(o: Heatmap): ChartSpec {
@@ -244,6 +258,9 @@ export function heatmap(o: Heatmap): ChartSpec {
     axis: { labelAngle: -45 },
   };
   const y = { field: o.y.field, type: 'nominal', title: o.y.title, ...(o.y.sort && { sort: o.y.sort }) };
+  const domain = domainOf(o);
+  const ink = inkOf(o, domain);
+  const values = o.text ? o.values.map((r) => ({ ...r, __ink: ink(r[o.value.field]) })) : o.values;
   const layers: Record<string, unknown>[] = [
     {
       mark: { type: 'rect', stroke: 'white', strokeWidth: 1 },
@@ -260,7 +277,7 @@ export function heatmap(o: Heatmap): ChartSpec {
           title: o.value.title,
           scale: {
             scheme: o.value.scheme ?? 'oranges',
-            ...(o.value.domain && { domain: o.value.domain }),
+            domain,
             ...(o.value.reverse && { reverse: true }),
           },
         },
@@ -274,7 +291,7 @@ export function heatmap(o: Heatmap): ChartSpec {
         x,
         y,
         text: { field: o.text, type: 'nominal' },
-        color: { condition: { test: darkCell(o), value: '#ffffff' }, value: '#111827' },
+        color: { field: '__ink', type: 'nominal', scale: null },
       },
     });
   return {
@@ -283,8 +300,10 @@ export function heatmap(o: Heatmap): ChartSpec {
       height: { step: o.cell?.height ?? 22 },
       ...(o.title && { title: o.title }),
       data: { name: 'table' },
+      // The text's ink is a colour of its own, not a value on the cells' scale.
+      resolve: { scale: { color: 'independent' } },
       layer: layers,
     },
-    data: { table: o.values },
+    data: { table: values },
   };
 }

@@ -165,6 +165,8 @@ export const CLIENT_JS = String.raw`
         row.appendChild(node('td', c.flipped === true ? '\u21c4 flipped' : ''));
         row.appendChild(node('td', excerpt(c.response || c.error, 100), 'resp'));
       }
+      // Each cell names its column: on a narrow page a row is a card (style.ts).
+      Array.prototype.forEach.call(row.children, function (td, i) { td.setAttribute('data-label', cols[i]); });
       var open = function () { show(r); };
       row.addEventListener('click', open);
       row.addEventListener('keydown', function (e) { if (e.key === 'Enter') open(); });
@@ -311,6 +313,17 @@ export const CLIENT_JS = String.raw`
   [cmpA, cmpB, cmpOn, cmpDiffer].forEach(function (e) { e.addEventListener('change', compute); });
   $('prev').addEventListener('click', function () { if (state.page > 0) { state.page--; render(); } });
   $('next').addEventListener('click', function () { if ((state.page + 1) * PAGE < state.rows.length) { state.page++; render(); } });
+  // A link into the collapsed appendix opens it, so its target is there to scroll to.
+  function reveal() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    if (!target) return;
+    for (var e = target; e; e = e.parentElement) if (e.tagName === 'DETAILS') e.open = true;
+    if (target.tagName === 'SECTION' && target.querySelector('details')) target.querySelector('details').open = true;
+    target.scrollIntoView({ block: 'start' });
+  }
+  window.addEventListener('hashchange', reveal);
+  if (location.hash) reveal();
   compute();
   document.body.setAttribute('data-ready', '1');
 })();

@@ -5,8 +5,12 @@ import {
   COVERAGE_COLUMNS,
   COVERAGE_NUMERIC_COLUMNS,
   coverageRow,
+  evalCoverage,
+  formatDataset,
+  formatFigure,
   headerCaveats,
   type ReportData,
+  type ReportSection,
   RUN_COLUMNS,
   RUN_NUMERIC_COLUMNS,
   runRow,
@@ -71,13 +75,12 @@ export function renderHtml(
     modelColors: colorsFor(labels),
   };
 
-  const nav: string[] = ['<a href="#run">What was run</a>', '<a href="#coverage">Coverage and errors</a>'];
-  const body: string[] = [whatWasRun(data), coverageHtml(data)];
+  // Results first (docs/report.md#index): the index of evals, each eval's section, then the
+  // transcripts; what was run and coverage are a collapsed appendix.
+  const nav: string[] = ['<a href="#evals">Evals</a>'];
+  const body: string[] = [evalIndex(data)];
   for (const section of data.sections) {
     const module = protocols.find((p) => p.name === section.protocol)?.section;
-    nav.push(
-      `<a href="#${esc(section.id)}">${esc(section.protocol)} <small>${esc(section.suite.hash.slice(0, 8))}</small></a>`,
-    );
     let inner: string;
     if (section.unavailable !== undefined || section.results === undefined || !module)
       inner = `<p class="unavailable-section">Unavailable: ${esc(section.unavailable ?? 'no module for this protocol')}</p>`;
@@ -89,7 +92,7 @@ export function renderHtml(
       }
     }
     body.push(
-      `<section id="${esc(section.id)}" class="protocol" data-protocol="${esc(section.protocol)}"><h2>${esc(section.title)}</h2>${inner}</section>`,
+      `<section id="${esc(section.id)}" class="protocol" data-protocol="${esc(section.protocol)}"><h2>${esc(section.title)} — ${esc(section.name)}</h2>${evalMeta(section)}${inner}</section>`,
     );
   }
   if (data.judges) {
@@ -98,9 +101,9 @@ export function renderHtml(
       `<section id="judges"><h2>Judges and people</h2><p class="lede">How the LLM judges agree with people on a labelled sample, and the judges' figures corrected by their error rates there (docs/judges.md).</p>${markdownToHtml(judgeMarkdown(data.judges))}</section>`,
     );
   }
-  nav.push('<a href="#transcripts">Transcripts</a>');
+  nav.push('<a href="#transcripts">Transcripts</a>', '<a href="#appendix">What was run</a>');
   const payload = buildPayload(data.cells, { budget: opts.textBudget });
-  body.push(transcriptsHtml(data, payload.truncated, payload.cap));
+  body.push(transcriptsHtml(data, payload.truncated, payload.cap), appendix(data));
 
   return `<!doctype html>
 <html lang="en">
@@ -113,9 +116,7 @@ export function renderHtml(
 <style>${CSS}</style>
 </head>
 <body>
-<header><h1>waver report</h1><p>Store <code>${esc(data.store.file)}</code> (schema v${data.store.schemaVersion}) · ${data.runs.length} runs · ${
-    data.sections.length
-  } protocol sections · ${data.transcripts.total} cells · generated ${esc(data.generatedAt)} by waver ${esc(data.waverVersion)}</p>${headerCaveats(
+<header><h1>waver report</h1><p>Store <code>${esc(data.store.file)}</code> (schema v${data.store.schemaVersion}) · ${data.sections.length} evals · ${data.runs.length} runs · ${data.transcripts.total} cells · generated ${esc(data.generatedAt)} by waver ${esc(data.waverVersion)}</p>${headerCaveats(
     data,
   )
     .map(
@@ -135,23 +136,78 @@ ${body.join('\n')}
 }
 
 /** A table that becomes one card per row on a narrow page (each cell labelled with its column). */
-function table(head: string[], rows: string[][], numeric: number[] = []): string {
+function table(head: string[], rows: string[][], numeric: number[] = [], id?: string): string {
   const cls = (k: number) => (numeric.includes(k) ? ' class="num"' : '');
-  return `<div class="table-wrap"><table class="stack"><thead><tr>${head.map((h, k) => `<th${cls(k)}>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
+  return `<div class="table-wrap"><table class="stack"${id ? ` id="${id}"` : ''}><thead><tr>${head.map((h, k) => `<th${cls(k)}>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
     .map(
       (r) =>
-        `<tr>${r.map((c, k) => `<td${cls(k)} data-label="${esc(head[k] ?? '')}">${c}</td>`).join('')}</tr>`,
+        // The value in one element: on a narrow page the cell is a grid of its label and its value.
+        `<tr>${r.map((c, k) => `<td${cls(k)} data-label="${esc(head[k] ?? '')}"><div>${c}</div></td>`).join('')}</tr>`,
     )
     .join('')}</tbody></table></div>`;
 }
 
+/** `2025-06-01 12:00` of an ISO time (UTC, as stored). */
+function day(iso: string | undefined): string {
+  return iso === undefined ? '—' : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+}
+
+/**
+ * The report's first screen: one row per eval with its protocol, datasets and licences, models,
+ * headline figures with their intervals, cells and date; each links to its section.
+ */
+function evalIndex(data: ReportData): string {
+  const rows = data.sections.map((s) => {
+    const cov = evalCoverage(data, s.suite.hash);
+    const headline = s.summary
+      ? s.summary.models
+          .map(
+            (m) =>
+              `<div class="figure"><span class="model" title="${esc(m.label)}">${esc(m.label)}</span> ${m.figures
+                .map(
+                  (f) =>
+                    `<span class="fig${f.value === undefined ? ' na' : ''}">${esc(formatFigure(f))}</span>`,
+                )
+                .join(' · ')}</div>`,
+          )
+          .join('') +
+        (s.summary.interval ? `<div class="muted">intervals: ${esc(s.summary.interval)}</div>` : '')
+      : `<span class="na">${esc(s.unavailable ?? 'no headline for this protocol')}</span>`;
+    const cells = `${cov.done}/${cov.total} done${cov.failed ? `, <strong>${cov.failed} failed</strong>` : ''}${cov.pending ? `, ${cov.pending} pending` : ''}${cov.complete ? '' : ' (<strong>incomplete</strong>)'}`;
+    return [
+      `<a href="#${esc(s.id)}">${esc(s.name)}</a>`,
+      esc(s.protocol),
+      s.summary ? s.summary.datasets.map((d) => esc(formatDataset(d))).join('<br>') || '—' : '—',
+      headline,
+      cells,
+      esc(day(s.date)),
+    ];
+  });
+  return `<section id="evals"><h2>Evals</h2><p class="lede">Each eval in this store: what it measured (protocol, dataset and its licence), each model's headline figure with its interval and what it is over, its cells, and when it last ran. Click one for its charts and tables; every cell is in the transcripts below.</p>${
+    rows.length === 0
+      ? '<p>No protocol suite in this store: its runs and cells are in the appendix and the transcripts.</p>'
+      : table(['eval', 'protocol', 'dataset (licence)', 'headline', 'cells', 'last run'], rows, [], 'index')
+  }</section>`;
+}
+
+/** Under an eval's heading: its suite, runs, date and datasets with their licences. */
+function evalMeta(s: ReportSection): string {
+  const datasets = s.summary?.datasets.map((d) => formatDataset(d)).join('; ');
+  return `<p class="eval-meta">Suite <code>${esc(s.suite.name)}</code> <code>${esc(s.suite.hash.slice(0, 12))}</code> · ${s.runs.length} run${s.runs.length === 1 ? '' : 's'}${s.runs.length ? ` (${s.runs.map((r) => `<code>${esc(r.slice(0, 8))}</code>`).join(', ')})` : ''} · last run ${esc(day(s.date))}${datasets ? ` · dataset ${esc(datasets)}` : ''}</p>`;
+}
+
+/** What was run and coverage, collapsed: bookkeeping a reader opens when a figure needs it. */
+function appendix(data: ReportData): string {
+  return `<section id="appendix"><h2>Appendix: what was run</h2><details id="appendix-details"><summary>Every run (${data.runs.length}), and coverage and errors per suite and model (${data.errors.reduce((n, e) => n + e.count, 0)} failed cells)</summary>${whatWasRun(data)}${coverageHtml(data)}</details></section>`;
+}
+
 function whatWasRun(data: ReportData): string {
   const rows = data.runs.map((r) => runRow(r, { text: esc, code: (x) => `<code>${esc(x)}</code>` }));
-  return `<section id="run"><h2>What was run</h2><p class="lede">Every run recorded in the store, oldest first: the suite (name and sha256), whether its models were the systems under test or served a role, the models and roles configured, and the seed, repeats and temperature the run used.</p>${
+  return `<div id="run"><h3>Runs</h3><p class="lede">Every run recorded in the store, oldest first: the suite (name and sha256), whether its models were the systems under test or served a role, the models and roles configured, and the seed, repeats and temperature the run used.</p>${
     rows.length === 0
       ? '<p>No runs in this store.</p>'
       : table([...RUN_COLUMNS], rows, [...RUN_NUMERIC_COLUMNS])
-  }</section>`;
+  }</div>`;
 }
 
 function coverageHtml(data: ReportData): string {
@@ -169,11 +225,11 @@ function coverageHtml(data: ReportData): string {
     String(e.count),
     esc(e.example.length > 300 ? `${e.example.slice(0, 300)}…` : e.example),
   ]);
-  return `<section id="coverage"><h2>Coverage and errors</h2><p class="lede">Per suite and model: responses stored out of those the suite asks for (tests × repeats), failed calls (they count as incorrect in every metric), pending cells, and cells answered from the store without a call.</p>${
+  return `<div id="coverage"><h3>Coverage and errors</h3><p class="lede">Per suite and model: responses stored out of those the suite asks for (tests × repeats), failed calls (they count as incorrect in every metric), pending cells, and cells answered from the store without a call.</p>${
     rows.length === 0
       ? '<p>No cells in this store.</p>'
       : table([...COVERAGE_COLUMNS], rows, [...COVERAGE_NUMERIC_COLUMNS])
-  }${errors.length === 0 ? '<p>No failed cells.</p>' : `<h3>Errors</h3>${table(['suite', 'model', 'kind', 'cells', 'latest message'], errors, [3])}`}</section>`;
+  }${errors.length === 0 ? '<p>No failed cells.</p>' : `<h4>Errors</h4>${table(['suite', 'model', 'kind', 'cells', 'latest message'], errors, [3])}`}</div>`;
 }
 
 function transcriptsHtml(data: ReportData, truncated: number, cap: number): string {
@@ -210,7 +266,7 @@ function transcriptsHtml(data: ReportData, truncated: number, cap: number): stri
 <span class="compare"><label><input id="cmp-toggle" type="checkbox"> compare</label><select id="cmp-a" aria-label="model A"></select><select id="cmp-b" aria-label="model B"></select><label><input id="cmp-differ" type="checkbox"> only where they differ</label></span>
 </div>
 <div id="detail" hidden></div>
-<div class="table-wrap"><table><thead id="rows-head"></thead><tbody id="rows"></tbody></table></div>
+<div class="table-wrap"><table class="stack cells"><thead id="rows-head"></thead><tbody id="rows"></tbody></table></div>
 <div class="pager"><button id="prev" type="button">previous</button><button id="next" type="button">next</button><span id="count"></span></div>
 </section>`;
 }

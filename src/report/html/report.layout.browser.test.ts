@@ -81,6 +81,85 @@ describe.skipIf(missing !== undefined)(`the HTML report's layout${missing ? ` ($
       await page.close();
     });
 
+    it(`at ${width} px the first screen is the index of evals, and no element is wider than the page`, async () => {
+      const page = await open(width);
+      const first = (await page.evaluate(`(() => {
+        const main = document.querySelector('main > section');
+        const h = main.querySelector('h2').getBoundingClientRect();
+        return {
+          id: main.id,
+          heading: main.querySelector('h2').textContent,
+          headingTop: h.top,
+          rows: document.querySelectorAll('#index tbody tr').length,
+          firstRowBottom: document.querySelector('#index tbody tr').getBoundingClientRect().top,
+          appendixOpen: document.getElementById('appendix-details').open,
+        };
+      })()`)) as Record<string, unknown>;
+      expect(first).toMatchObject({ id: 'evals', heading: 'Evals', rows: 3, appendixOpen: false });
+      // The index starts on the first screen (900 px tall).
+      expect(first.firstRowBottom as number).toBeLessThan(900);
+      if (SHOTS) await page.screenshot({ path: join(SHOTS, `report-first-${width}.png`) });
+      // Every element, with the appendix open and two models compared (the widest state).
+      await page.evaluate(`document.getElementById('appendix-details').open = true`);
+      // Model labels as long as a gguf path, in both compare selects.
+      await page.evaluate(`(() => {
+        for (const id of ['cmp-a', 'cmp-b', 'f-model']) {
+          const o = document.createElement('option');
+          o.value = o.textContent = 'gguf:/home/someone/models/llama-2-7b-chat.Q4_K_M-' + id + '-with-a-long-name.gguf';
+          document.getElementById(id).appendChild(o);
+          document.getElementById(id).value = o.value;
+        }
+      })()`);
+      await page.check('#cmp-toggle');
+      await page.selectOption('#cmp-a', { index: 1 });
+      await page.selectOption('#cmp-b', { index: 2 });
+      await page.click('#rows tr >> nth=0');
+      const wide = (await page.evaluate(`(() => {
+        const limit = document.documentElement.clientWidth;
+        const out = [];
+        if (document.documentElement.scrollWidth > limit) out.push('page: ' + document.documentElement.scrollWidth);
+        for (const e of document.querySelectorAll('body *')) {
+          const r = e.getBoundingClientRect();
+          if (r.width === 0) continue;
+          if (r.right > limit + 1 && !e.closest('.table-wrap'))
+            out.push(e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + '.' + e.className + ': right ' + Math.round(r.right));
+        }
+        for (const w of document.querySelectorAll('.table-wrap'))
+          if (w.scrollWidth > w.clientWidth + 1) out.push('table-wrap in ' + w.closest('section').id + ': ' + w.scrollWidth + ' > ' + w.clientWidth);
+        return out;
+      })()`)) as string[];
+      expect(wide).toEqual([]);
+      await page.close();
+    });
+
+    it(`at ${width} px each nav link brings its heading into view below the sticky nav`, async () => {
+      const page = await open(width);
+      const links = (await page.evaluate(
+        `Array.from(document.querySelectorAll('nav a')).map((a) => a.getAttribute('href'))`,
+      )) as string[];
+      expect(links).toEqual(['#evals', '#transcripts', '#appendix']);
+      // The index's links to each eval too.
+      const evals = (await page.evaluate(
+        `Array.from(document.querySelectorAll('#index a')).map((a) => a.getAttribute('href'))`,
+      )) as string[];
+      expect(evals).toHaveLength(3);
+      for (const href of [...links, ...evals]) {
+        await page.click(`a[href="${href}"] >> nth=0`);
+        await page.waitForTimeout(100);
+        const where = (await page.evaluate(`(() => {
+          const target = document.getElementById(${JSON.stringify(href.slice(1))});
+          const h = target.querySelector('h2').getBoundingClientRect();
+          const nav = document.querySelector('nav').getBoundingClientRect();
+          return { top: h.top, bottom: h.bottom, navBottom: nav.bottom, height: innerHeight };
+        })()`)) as { top: number; bottom: number; navBottom: number; height: number };
+        expect(where.top, href).toBeGreaterThanOrEqual(where.navBottom - 1);
+        expect(where.bottom, href).toBeLessThanOrEqual(where.height);
+      }
+      // The appendix opened when its link was followed.
+      expect(await page.evaluate(`document.getElementById('appendix-details').open`)).toBe(true);
+      await page.close();
+    });
+
     it(`at ${width} px no two labels of a chart overlap`, async () => {
       const page = await open(width);
       const overlaps = (await page.evaluate(`(() => {

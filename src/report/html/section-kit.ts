@@ -1,5 +1,6 @@
 import type { SuiteTest } from '../../run/types.js';
 import type { LightCell } from '../../store/store.js';
+import { shortLabel } from '../charts.js';
 import type { TranscriptCell } from '../report-data.js';
 import type { HtmlKit } from './section.js';
 
@@ -45,11 +46,14 @@ export function fmt3(x: number | undefined | null): string {
   return x === undefined || x === null || Number.isNaN(x) ? '—' : x.toFixed(3);
 }
 
-/** The model colour key shared by charts drawn without a legend of their own. */
+/**
+ * The model colour key shared by charts drawn without a legend of their own: each label cut in the
+ * middle as the charts' legends cut it, whole on hover.
+ */
 export function legendHtml(kit: HtmlKit): string {
   const items = kit.modelColors.domain.map(
     (label, i) =>
-      `<span class="key"><span class="swatch" style="background:${kit.modelColors.range[i]}"></span>${kit.esc(label)}</span>`,
+      `<span class="key" title="${kit.esc(label)}"><span class="swatch" style="background:${kit.modelColors.range[i]}"></span>${kit.esc(shortLabel(label))}</span>`,
   );
   return `<p class="legend">${items.join(' ')}</p>`;
 }

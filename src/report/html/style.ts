@@ -9,6 +9,8 @@ header p { margin: 0; color: var(--muted); }
 header p.caveat { margin: 6px 0 0; color: var(--fg); }
 nav { position: sticky; top: 0; z-index: 2; background: var(--bg); border-bottom: 1px solid var(--line); padding: 6px 28px; }
 nav a { margin-right: 16px; color: var(--accent); text-decoration: none; }
+/* A heading reached by a link sits below the sticky nav, not under it. */
+section, [id] { scroll-margin-top: 52px; }
 main { padding: 8px 28px 40px; max-width: 1500px; }
 section { margin-top: 28px; }
 h2 { font-size: 19px; border-bottom: 2px solid var(--line); padding-bottom: 4px; }
@@ -31,7 +33,14 @@ figure.chart figcaption strong { display: block; color: var(--fg); font-size: 13
 .table-wrap { overflow-x: auto; margin: 8px 0 14px; }
 table { border-collapse: collapse; font-size: 12.5px; }
 th, td { border: 1px solid var(--line); padding: 3px 7px; text-align: left; vertical-align: top; }
-table.stack td { overflow-wrap: anywhere; }
+/* Long ids and texts wrap; words break only when one alone is wider than its column. */
+table.stack td { overflow-wrap: break-word; }
+.eval-meta { color: var(--muted); margin-top: -4px; }
+#index td .figure { white-space: normal; }
+#index td .model { font-weight: 600; margin-right: 4px; }
+.na { color: var(--muted); font-style: italic; }
+.muted { color: var(--muted); font-size: 12px; }
+details#appendix-details > summary { margin: 8px 0; }
 th { background: var(--panel); font-weight: 600; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 table.stack td.num { overflow-wrap: normal; }
@@ -42,17 +51,26 @@ table.stack td.num { overflow-wrap: normal; }
   table.stack tr { border: 1px solid var(--line); border-radius: 6px; margin-bottom: 8px; padding: 4px 0; }
   table.stack td { border: 0; display: grid; grid-template-columns: 10em minmax(0, 1fr); gap: 8px; text-align: left; }
   table.stack td::before { content: attr(data-label); color: var(--muted); }
+  /* A transcript row is a compact card: its short fields on one line, the response below. */
+  table.stack.cells tr { display: flex; flex-wrap: wrap; gap: 0 14px; padding: 4px 8px; }
+  table.stack.cells td { display: block; padding: 1px 0; }
+  table.stack.cells td::before { margin-right: 4px; font-size: 11px; }
+  table.stack.cells td.resp { flex-basis: 100%; }
+  table.stack.cells td:empty { display: none; }
 }
 details.tables, details.notes { margin-top: 18px; }
 details > summary { cursor: pointer; color: var(--accent); font-weight: 600; }
 .filters { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; background: var(--panel); padding: 10px; border: 1px solid var(--line); border-radius: 6px; }
-.filters select, .filters input[type=search] { font: inherit; padding: 3px 6px; }
-.filters .compare { margin-left: auto; display: flex; gap: 6px; align-items: center; }
+.filters select, .filters input[type=search] { font: inherit; padding: 3px 6px; max-width: 100%; }
+/* A model label is as long as its path: the select is cut, the option list shows it whole. */
+.filters select { max-width: 16em; text-overflow: ellipsis; }
+.filters .compare { margin-left: auto; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; min-width: 0; max-width: 100%; }
 #transcripts table { width: 100%; margin-top: 8px; }
 #transcripts td.resp { overflow-wrap: anywhere; }
 #transcripts tbody tr { cursor: pointer; }
 #transcripts tbody tr:hover, #transcripts tbody tr:focus { background: #eef2ff; outline: none; }
-td.resp { color: #374151; max-width: 520px; }
+td.resp { color: #374151; max-width: 520px; min-width: 16em; }
+@media (max-width: 1000px) { #transcripts td.resp { min-width: 0; max-width: none; } }
 .o-correct { color: #15803d; white-space: nowrap; }
 .o-incorrect { color: #b91c1c; white-space: nowrap; }
 .o-unscored { color: var(--muted); white-space: nowrap; }
