@@ -101,4 +101,6 @@ export interface ModelRef {
 export interface Verdict {
   cluster: string;
   correct: boolean | undefined;
+  /** The family the pair belongs to (a ladder family), for the per-family tests; absent: one family. */
+  family?: string;
 }

@@ -121,7 +121,7 @@ export const ladderCheck: CheckProtocol<LadderResults> = {
               : c.family === 'KB'
                 ? c.score >= settings.kbRecognizeThreshold
                 : c.score >= 1;
-          return [`${c.testId}\u0000${c.repeat}`, { cluster: c.seedId, correct }];
+          return [`${c.testId}\u0000${c.repeat}`, { cluster: c.seedId, correct, family: c.family }];
         });
       return { base: verdicts(models.base), new: verdicts(models.new) };
     },
