@@ -143,3 +143,18 @@ describe('waver plan refuses what has no answer', () => {
     expect(r.details.unpairedUp as number).toBeLessThan(r.details.unpaired as number);
   });
 });
+
+describe('paired designs from a pilot', () => {
+  it("inflate the independent pairs by the pilot's design effect, then count clusters", () => {
+    const r = plan({
+      ...base,
+      design: 'paired-proportions',
+      p: [0.8, 0.7],
+      discordance: 0.2,
+      pilotClustering: { designEffect: 1.55, pairsPerCluster: 28, cluster: 'item' },
+    });
+    const n = r.n as number;
+    expect(r.details.clusteredPairs).toBe(Math.ceil(n * 1.55));
+    expect(r.details.clusters).toBe(Math.ceil(Math.ceil(n * 1.55) / 28));
+  });
+});
