@@ -158,3 +158,40 @@ describe('paired designs from a pilot', () => {
     expect(r.details.clusters).toBe(Math.ceil(Math.ceil(n * 1.55) / 28));
   });
 });
+
+// One proportion, a CI width and a paired t test, each from scipy's quantiles.
+const MORE = `
+import json, sys, math
+from scipy.stats import norm, t
+za, zb = norm.ppf(0.975), norm.ppf(0.8)
+one = math.ceil((za * math.sqrt(0.7 * 0.3) + zb * math.sqrt(0.8 * 0.2)) ** 2 / 0.1 ** 2 - 1e-9)
+width = math.ceil(za ** 2 * 0.8 * 0.2 / 0.05 ** 2 - 1e-9)
+saa = 0.9 ** 5
+width_saa = math.ceil(za ** 2 * saa * (1 - saa) / 0.05 ** 2 - 1e-9)
+def t_n(d, sd, alpha=0.05, power=0.8):
+    n = 2
+    while n < ((t.ppf(1 - alpha / 2, n - 1) + t.ppf(power, n - 1)) * sd / d) ** 2: n += 1
+    return n
+print(json.dumps({'one': one, 'width': width, 'widthSaa': width_saa, 't': [t_n(0.05, 0.2), t_n(0.3, 0.5), t_n(1.0, 0.6)]}))
+`;
+
+describe.skipIf(python3Missing)(
+  `the one-sample, CI-width and t-test designs against scipy ${python3Missing ?? ''}`,
+  () => {
+    it('one-proportion, ci-width (a rate and SAA) and mean-difference', () => {
+      const ref = runPython<{ one: number; width: number; widthSaa: number; t: number[] }>(MORE, {});
+      expect(ref.one).toBe(153);
+      expect(plan({ ...base, design: 'one-proportion', p: [0.8, 0.7] }).n).toBe(ref.one);
+      expect(plan({ ...base, design: 'ci-width', p: [0.8], width: 0.05 }).n).toBe(ref.width);
+      expect(plan({ ...base, design: 'ci-width', p: [0.9], width: 0.05, cells: 5 }).n).toBe(ref.widthSaa);
+      const cases: [number, number][] = [
+        [0.05, 0.2],
+        [0.3, 0.5],
+        [1.0, 0.6],
+      ];
+      cases.forEach(([difference, sd], i) => {
+        expect(plan({ ...base, design: 'mean-difference', difference, sd }).n).toBe(ref.t[i]);
+      });
+    });
+  },
+);

@@ -1,11 +1,14 @@
 import { exactMcNemarN, exactMcNemarPower } from '../stats/mcnemar-power.js';
 import {
+  ciWidthN,
   clusteredProportionsN,
   collapsePointOf,
   collapseShiftPower,
   discordantShares,
+  meanDifferenceN,
   minimumDetectableDifference,
   mostDiscordance,
+  oneProportionN,
   pairedMinimumDetectableDifference,
   pairedProportionsN,
   saaItemRate,
@@ -22,6 +25,9 @@ import {
 
 export const DESIGNS = [
   'two-proportions',
+  'one-proportion',
+  'ci-width',
+  'mean-difference',
   'paired-proportions',
   'ladder-level',
   'saa',
@@ -52,6 +58,11 @@ export interface PlanInput extends Required<Pick<Test, 'alpha' | 'power' | 'side
   curveA?: readonly number[];
   curveB?: readonly number[];
   collapseRatio?: number;
+  /** ci-width: the CI's half-width wanted. */
+  width?: number;
+  /** mean-difference: the difference, and the standard deviation of the per-pair differences. */
+  difference?: number;
+  sd?: number;
   /** mdd: the n a run had (per arm, or pairs). */
   n?: number;
   /** SAA from a pilot: the per-item SAA of the two models (every cell of the item right). */
@@ -154,6 +165,47 @@ export function plan(input: PlanInput): PlanResult {
         n,
         unit: 'items per arm',
         details: { p1, p2, total: 2 * n },
+      };
+    }
+    case 'one-proportion': {
+      const [p1, p0] = two(input.p);
+      different(p1, p0, 'rates');
+      return {
+        ...head,
+        method: 'z test of one proportion against a fixed rate (Fleiss, Levin & Paik 2003)',
+        n: oneProportionN(p1, p0, test),
+        unit: 'items',
+        details: { p: p1, fixedRate: p0 },
+      };
+    }
+    case 'ci-width': {
+      const p = need(input.p?.[0], 'expected rate (--p)');
+      const width = need(input.width, 'CI half-width wanted (--width)');
+      const cells = input.cells;
+      // With --cells, the rate is per cell and the CI is SAA's, on items (docs/plan.md#saa).
+      const rate = cells === undefined ? p : saaItemRate(p, cells, input.icc ?? 0);
+      return {
+        ...head,
+        method: `normal-approximation (1 - alpha) CI of ${cells === undefined ? 'a proportion' : "SAA's per-item rate"}: n = z^2 p q / w^2 (its expected half-width)`,
+        n: ciWidthN(rate, width, input.alpha),
+        unit: cells === undefined ? 'items' : 'items (each asked in every phrasing x repeat)',
+        details: {
+          p,
+          ...(cells !== undefined && { cells, icc: input.icc ?? 0, saa: rate }),
+          halfWidth: width,
+        },
+      };
+    }
+    case 'mean-difference': {
+      const d = need(input.difference, 'difference of the means (--diff)');
+      const sd = need(input.sd, 'standard deviation of the per-pair differences (--sd)');
+      return {
+        ...head,
+        method:
+          'paired t test of a mean difference (SGS between two models on the same prompts), by the t quantiles at n - 1 df',
+        n: meanDifferenceN(d, sd, test),
+        unit: 'pairs (prompts both models answer)',
+        details: { difference: d, sd },
       };
     }
     case 'paired-proportions': {

@@ -1,5 +1,6 @@
 import { binomialPmfs } from './binomial.js';
 import { normalQuantile } from './normal.js';
+import { studentTQuantile } from './student-t.js';
 
 /**
  * Sample sizes a claim needs, and the difference a run could detect (docs/plan.md). Closed forms
@@ -43,6 +44,54 @@ export function twoProportionsN(p1: number, p2: number, test: Test = {}): number
   const pbar = (p1 + p2) / 2;
   const root = za * Math.sqrt(2 * pbar * (1 - pbar)) + zb * Math.sqrt(p1 * (1 - p1) + p2 * (1 - p2));
   return Math.ceil(root ** 2 / (p1 - p2) ** 2 - 1e-9);
+}
+
+/**
+ * Items for one proportion against a fixed rate p0 (a model against a stated bar), the z test of
+ * one proportion: n = (za sqrt(p0 q0) + zb sqrt(p1 q1))^2 / (p1 - p0)^2, rounded up (Fleiss, Levin
+ * & Paik 2003, eq. 2.4). 0.8 against 0.7 at power 0.8, alpha 0.05 two-sided: 153.
+ */
+export function oneProportionN(p1: number, p0: number, test: Test = {}): number {
+  proportion('p', p1);
+  proportion('p0', p0);
+  if (p1 === p0) throw new RangeError('the rate equals the fixed rate: no n detects a difference of 0');
+  const { za, zb } = zs(test);
+  const root = za * Math.sqrt(p0 * (1 - p0)) + zb * Math.sqrt(p1 * (1 - p1));
+  return Math.ceil(root ** 2 / (p1 - p0) ** 2 - 1e-9);
+}
+
+/**
+ * Items for a (1 - alpha) normal-approximation CI of a proportion p to have half-width at most w:
+ * n = z^2 p q / w^2, rounded up (z = z_{1 - alpha/2}). An expected half-width: the interval of a
+ * run varies with its own estimate.
+ */
+export function ciWidthN(p: number, halfWidth: number, alpha = 0.05): number {
+  proportion('p', p);
+  if (!(halfWidth > 0 && halfWidth < 1))
+    throw new RangeError(`the half-width must be in (0, 1), got ${halfWidth}`);
+  if (p === 0 || p === 1) throw new RangeError(`a rate of ${p} has no spread: give one inside (0, 1)`);
+  const z = normalQuantile(1 - alpha / 2);
+  return Math.ceil((z * z * p * (1 - p)) / halfWidth ** 2 - 1e-9);
+}
+
+/**
+ * Pairs (prompts both models answer) for a paired t test of a mean difference d whose per-pair
+ * differences have standard deviation sd (SGS between two models): the smallest n with
+ * n >= ((t_{1-alpha/s, n-1} + t_{power, n-1}) sd / d)^2, found by stepping from the normal n
+ * (the t quantiles shrink as n grows, so the first n that satisfies it is the answer).
+ */
+export function meanDifferenceN(d: number, sd: number, test: Test = {}): number {
+  if (!(d !== 0 && Number.isFinite(d))) throw new RangeError('the difference is 0: no n detects it');
+  if (!(sd > 0)) throw new RangeError(`the standard deviation must be above 0, got ${sd}`);
+  const { za, zb } = zs(test);
+  const alpha = test.alpha ?? 0.05;
+  const power = test.power ?? 0.8;
+  const need = (n: number) =>
+    ((studentTQuantile(1 - alpha / (test.sides ?? 2), n - 1) + studentTQuantile(power, n - 1)) * sd) ** 2 /
+    d ** 2;
+  let n = Math.max(2, Math.ceil(((za + zb) * sd) ** 2 / d ** 2 - 1e-9));
+  while (n < need(n)) n++;
+  return n;
 }
 
 /**

@@ -29,6 +29,9 @@ interface PlanFlags {
   curveB?: string;
   collapseRatio?: string;
   n?: string;
+  width?: string;
+  diff?: string;
+  sd?: string;
   pilot?: string;
   compare?: string;
   protocol?: string;
@@ -48,7 +51,10 @@ export function planCommand(ctx: CliContext): Command {
       'sample sizes a claim needs (items, pairs, seeds) and the minimum detectable difference of a run',
     )
     .addOption(new Option('--design <design>', 'what is compared').choices(DESIGNS).makeOptionMandatory())
-    .option('--p <rates>', 'the two rates compared, e.g. 0.8,0.7 (one for mdd); from the pilot when omitted')
+    .option(
+      '--p <rates>',
+      'the two rates compared, e.g. 0.8,0.7 (one-proportion: the rate, then the fixed rate; one for mdd and ci-width); from the pilot when omitted',
+    )
     .option('--power <x>', 'chance of detecting the difference', '0.8')
     .option('--alpha <x>', 'level of the test', '0.05')
     .addOption(new Option('--sides <n>', 'a two- or one-sided test').choices(['1', '2']).default('2'))
@@ -67,6 +73,9 @@ export function planCommand(ctx: CliContext): Command {
     .option('--curve <accs>', 'collapse-shift: accuracy at L0, L1, ... of the model that collapses first')
     .option('--curve-b <accs>', 'collapse-shift: accuracy at L0, L1, ... of the other model')
     .option('--collapse-ratio <x>', 'collapse-shift: the Collapse Point ratio', '0.8')
+    .option('--width <w>', 'ci-width: the half-width of the CI wanted')
+    .option('--diff <d>', 'mean-difference: the difference of the two means')
+    .option('--sd <s>', 'mean-difference: the standard deviation of the per-pair differences')
     .option('--n <n>', 'mdd: the items per arm (or pairs) the run had; from the pilot when omitted')
     .option(
       '--pilot <store>',
@@ -93,6 +102,9 @@ export function planCommand(ctx: CliContext): Command {
         ...(o.curve !== undefined && { curveA: rates(o.curve, '--curve') }),
         ...(o.curveB !== undefined && { curveB: rates(o.curveB, '--curve-b') }),
         ...(o.n !== undefined && { n: positiveInt(o.n, '--n') }),
+        ...(o.width !== undefined && { width: unit(o.width, '--width') }),
+        ...(o.diff !== undefined && { difference: finite(o.diff, '--diff') }),
+        ...(o.sd !== undefined && { sd: finite(o.sd, '--sd') }),
       };
       let pilot: Record<string, unknown> | undefined;
       if (o.pilot !== undefined) pilot = await readPilot(ctx, o, input);
@@ -153,6 +165,13 @@ async function readPilot(ctx: CliContext, o: PlanFlags, input: PlanInput): Promi
   } finally {
     store.close();
   }
+}
+
+function finite(value: string, flag: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n))
+    throw new InputError(`expected a number, got '${value}'`, { field: flag });
+  return n;
 }
 
 function unit(value: string, flag: string): number {
