@@ -195,3 +195,21 @@ describe.skipIf(python3Missing)(
     });
   },
 );
+
+describe('ladder-level with the suite’s fill', () => {
+  it('divides the seeds with a test at the level by the share of seeds that have one', () => {
+    const full = plan({ ...base, design: 'ladder-level', p: [0.8, 0.7], repeats: 3, icc: 0.5 });
+    // 294 cells by two proportions, design effect 2, 3 repeats: 196 seeds with a test at the level.
+    expect(full.n).toBe(196);
+    const sparse = plan({
+      ...base,
+      design: 'ladder-level',
+      p: [0.8, 0.7],
+      repeats: 3,
+      icc: 0.5,
+      fill: 18 / 48,
+    });
+    expect(sparse.n).toBe(Math.ceil(196 / (18 / 48)));
+    expect(sparse.details.seedsAtLevel).toBe(196);
+  });
+});

@@ -53,6 +53,8 @@ export interface PlanInput extends Required<Pick<Test, 'alpha' | 'power' | 'side
   test?: PairedTest;
   repeats?: number;
   icc?: number;
+  /** ladder-level: the share of seeds the suite admits a test at the level for (its fill). */
+  fill?: number;
   /** Cells per item (phrasings x repeats) for SAA. */
   cells?: number;
   curveA?: readonly number[];
@@ -234,12 +236,19 @@ export function plan(input: PlanInput): PlanResult {
       const repeats = input.repeats ?? 1;
       const icc = input.icc ?? 0;
       const r = clusteredProportionsN(p1, p2, repeats, icc, test);
+      const fill = input.fill ?? 1;
       return {
         ...head,
-        method:
-          "two proportions on cells, inflated by Kish's design effect 1 + (repeats - 1) * icc for repeats of one seed",
-        n: r.clusters,
-        unit: 'seeds per model at the level',
+        method: `two proportions on cells, inflated by Kish's design effect 1 + (repeats - 1) * icc for repeats of one seed${
+          input.fill === undefined
+            ? ''
+            : ', then divided by the fill: the share of seeds with a test at the level'
+        }`,
+        n: Math.ceil(r.clusters / fill - 1e-9),
+        unit:
+          input.fill === undefined
+            ? 'seeds per model with a test at the level'
+            : 'seeds per model to build (a share fill of them has a test at the level)',
         details: {
           p1,
           p2,
@@ -248,6 +257,8 @@ export function plan(input: PlanInput): PlanResult {
           cells: r.cells,
           designEffect: r.designEffect,
           independentCells: r.independentCells,
+          seedsAtLevel: r.clusters,
+          ...(input.fill !== undefined && { fill }),
         },
       };
     }

@@ -30,6 +30,7 @@ interface PlanFlags {
   collapseRatio?: string;
   n?: string;
   width?: string;
+  fill?: string;
   diff?: string;
   sd?: string;
   pilot?: string;
@@ -73,6 +74,7 @@ export function planCommand(ctx: CliContext): Command {
     .option('--curve <accs>', 'collapse-shift: accuracy at L0, L1, ... of the model that collapses first')
     .option('--curve-b <accs>', 'collapse-shift: accuracy at L0, L1, ... of the other model')
     .option('--collapse-ratio <x>', 'collapse-shift: the Collapse Point ratio', '0.8')
+    .option('--fill <x>', 'ladder-level: the share of seeds with a test at the level (e.g. 18/48 = 0.375)')
     .option('--width <w>', 'ci-width: the half-width of the CI wanted')
     .option('--diff <d>', 'mean-difference: the difference of the two means')
     .option('--sd <s>', 'mean-difference: the standard deviation of the per-pair differences')
@@ -103,6 +105,7 @@ export function planCommand(ctx: CliContext): Command {
         ...(o.curveB !== undefined && { curveB: rates(o.curveB, '--curve-b') }),
         ...(o.n !== undefined && { n: positiveInt(o.n, '--n') }),
         ...(o.width !== undefined && { width: unit(o.width, '--width') }),
+        ...(o.fill !== undefined && { fill: fillShare(o.fill) }),
         ...(o.diff !== undefined && { difference: finite(o.diff, '--diff') }),
         ...(o.sd !== undefined && { sd: finite(o.sd, '--sd') }),
       };
@@ -165,6 +168,14 @@ async function readPilot(ctx: CliContext, o: PlanFlags, input: PlanInput): Promi
   } finally {
     store.close();
   }
+}
+
+/** A share in (0, 1]: all seeds may have a test at the level. */
+function fillShare(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !(n > 0 && n <= 1))
+    throw new InputError(`expected a share in (0, 1], got '${value}'`, { field: '--fill' });
+  return n;
 }
 
 function finite(value: string, flag: string): number {
