@@ -99,7 +99,7 @@ function compareMd(c: CompareResult): string {
     `| base wrong | ${table.c} | ${table.d} |`,
     '',
     `- accuracy: base ${opt(c.comparison.baseAccuracy)} -> new ${opt(c.comparison.newAccuracy)}; difference (new - base) ${differenceMd(c, d)}`,
-    `- McNemar exact (two-sided): b = ${mcnemar.b}, c = ${mcnemar.c}, p = ${pval(mcnemar.p)} (mid-p ${pval(mcnemar.midP)})${adjusted ? `, ${c.adjust}-adjusted p = ${pval(all?.pAdjusted ?? mcnemar.p)} over ${k} tests` : ''}`,
+    `- McNemar exact (two-sided): b = ${mcnemar.b}, c = ${mcnemar.c}, p = ${pval(mcnemar.p)} (mid-p ${pval(mcnemar.midP)})${adjusted ? `, ${c.adjust}-adjusted p = ${pval(all?.pAdjusted ?? mcnemar.p)} over ${k} tests` : k > 1 ? `, not adjusted over the ${k} tests (--adjust none)` : ' (one test: nothing to adjust)'}`,
     `- decision: ${c.margin === undefined ? `fails when the ${adjusted ? 'adjusted ' : ''}p < ${c.alpha} with b > c and the CI lies below 0` : `non-inferiority at margin ${c.margin}: passes only when the CI's lower end is above -${c.margin}`}`,
   ];
   if (k > 1) {
