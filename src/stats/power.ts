@@ -241,7 +241,7 @@ export function saaItemRate(p: number, cells: number, icc: number): number {
 /**
  * The smallest n whose exact power reaches the target. An exact power is a sawtooth in n (counts
  * move in whole steps), so after growing from `start` and bisecting to a crossing, the search steps
- * back through a window below it (5% of n, at least 10) and keeps the smallest n that reaches the
+ * back through a window below it (5% of n plus 10, at most 100) and keeps the smallest n that reaches the
  * target (docs/plan.md#exact). Undefined when maxN does not reach it.
  */
 export function smallestN(
@@ -262,7 +262,8 @@ export function smallestN(
     else lo = mid;
   }
   let best = hi;
-  for (let n = hi - 1; n >= Math.max(1, hi - Math.ceil(hi * 0.05) - 10); n--)
+  // At most 100 steps: past a few thousand the teeth are far below the power's own rounding.
+  for (let n = hi - 1; n >= Math.max(1, hi - Math.min(100, Math.ceil(hi * 0.05) + 10)); n--)
     if (powerAt(n) >= target) best = n;
   return { n: best, power: powerAt(best) };
 }
