@@ -408,3 +408,52 @@ describe('compareModels (paired)', () => {
     ).toBe('other');
   });
 });
+
+describe('compareModels: non-inferiority margin and families', () => {
+  const s = store();
+  writeCells(s, toySuite(4), [right, halfB], yesNo);
+  // The toy's groups as families too: all pairs, A and B are three tests.
+  const families: CheckProtocol<ToyResults> = {
+    ...toy,
+    compare: {
+      unit: { pair: 'test x repeat', cluster: 'group' },
+      verdicts(store, suiteHash, models) {
+        const results = toy.load(store, suiteHash, config);
+        const verdicts = (model: typeof models.base) =>
+          modelVerdicts(results.models, model, (c) => [
+            c.key,
+            { cluster: c.group, correct: c.correct, family: c.group },
+          ]);
+        return { base: verdicts(models.base), new: verdicts(models.new) };
+      },
+    },
+  };
+  const compare = (more: Partial<Parameters<typeof compareModels>[1]> = {}) =>
+    compareModels(s, { config, protocols: [families], base: 'right', new: 'halfB', alpha: 0.05, ...more });
+
+  it('the margin passes only when the CI lower end is above -margin', () => {
+    // Two clusters: A (no change) and B (-6 of 8). A resample draws both B with chance 1/4, so the
+    // percentile CI's lower end is the all-B difference, -0.75, at every confidence above 75%.
+    const wide = compare({ margin: 0.8, adjust: 'none' });
+    expect(wide.comparison.difference.low).toBeCloseTo(-0.75, 12);
+    expect(wide.tests[0]?.worse).toBe(false);
+    expect(wide.tests[0]?.verdict).toMatch(/non-inferior at margin 0.8/);
+    const narrow = compare({ margin: 0.5, adjust: 'none' });
+    expect(narrow.worse).toBe(true);
+    expect(narrow.verdict).toMatch(/not non-inferior at margin 0.5: .* -0.750 is not above -0.5/);
+  });
+
+  it('Holm adjusts the p-values of all pairs and each family together', () => {
+    const r = compare();
+    expect(r.tests.map((t) => t.scope)).toEqual(['all', 'A', 'B']);
+    // Exact McNemar: all 2 * 0.5^6, A (no discordant pair) 1, B 2 * 0.5^6. Holm over 3, by hand:
+    // sorted 0.03125, 0.03125, 1 -> 3 * 0.03125, max(that, 2 * 0.03125), 1.
+    expect(r.tests.map((t) => t.comparison.mcnemar.p)).toEqual([0.03125, 1, 0.03125]);
+    expect(r.tests.map((t) => t.pAdjusted)).toEqual([0.09375, 1, 0.09375]);
+    expect(r.comparison.difference.confidence).toBeCloseTo(1 - 0.05 / 3, 15);
+    expect(r.tests[0]?.verdict).toBe('no significant difference at alpha 0.05');
+    const none = compare({ adjust: 'none' });
+    expect(none.tests.map((t) => t.pAdjusted)).toEqual([0.03125, 1, 0.03125]);
+    expect(none.comparison.difference.confidence).toBe(0.95);
+  });
+});

@@ -1,5 +1,6 @@
 import type { WaverConfig } from '../config/schema.js';
 import { InputError } from '../errors.js';
+import { type Adjustment, adjustPValues, familyConfidence } from '../stats/multiplicity.js';
 import { type PairedComparison, type PairedObservation, pairedComparison } from '../stats/paired.js';
 import type { Store, SuiteModel } from '../store/store.js';
 import { deriveSeed } from '../util/random.js';
@@ -11,8 +12,11 @@ import type { CheckedSuite, CheckProtocol, CompareDef, ModelRef, Verdict } from 
  * (docs/check.md#compare). Each pair key both answered (a (test, repeat) for the ladder) is a
  * pair of correctness verdicts, from the protocol's CompareDef; McNemar's exact test on the
  * discordant pairs gives the p-value, and a cluster bootstrap (seeds for the ladder, items for
- * paraphrase) the CI of the accuracy difference. The new model is significantly worse when both
- * agree: p < alpha with more base-only wins, and the (1 - alpha) CI of new - base entirely below 0.
+ * paraphrase) the CI of the accuracy difference. Without a margin the new model fails when both
+ * agree: adjusted p < alpha with more base-only wins, and the CI of new - base entirely below 0.
+ * With a margin it passes only when the CI's lower end is above -margin (non-inferiority). Pairs
+ * in families (ladder families) are tested all together and per family, the p-values adjusted
+ * over that set (Holm by default: docs/check.md#multiplicity).
  */
 
 export interface CompareResult {
@@ -23,9 +27,28 @@ export interface CompareResult {
   alpha: number;
   /** What a pair and a cluster are. */
   unit: CompareDef['unit'];
+  /** All pairs together: the first of `tests`. */
   comparison: PairedComparison;
   /** Answers without a partner, or without a verdict (a KB response not judged). */
   unpaired: { base: number; new: number; unscored: number };
+  /** The non-inferiority margin; absent: the gate fails only on a significant loss. */
+  margin?: number;
+  /** How the p-values of `tests` are adjusted, and over how many. */
+  adjust: Adjustment;
+  /** All pairs, then each family when there are two or more, each with its adjusted p. */
+  tests: ScopeTest[];
+  /** The gate fails: some test's verdict is a failure. */
+  worse: boolean;
+  better: boolean;
+  verdict: string;
+}
+
+/** One test of the family: all pairs (`all`) or one family's. */
+export interface ScopeTest {
+  scope: string;
+  comparison: PairedComparison;
+  /** McNemar's exact p adjusted over the tests (equal to it with one test or `none`). */
+  pAdjusted: number;
   worse: boolean;
   better: boolean;
   verdict: string;
@@ -41,6 +64,10 @@ export interface CompareOptions {
   /** A suite chosen with --suite. */
   suite?: CheckedSuite;
   alpha: number;
+  /** Non-inferiority margin on new - base (a share): pass only when the CI's low end is above -margin. */
+  margin?: number;
+  /** Adjustment of the p-values over all pairs and the families; Holm by default. */
+  adjust?: Adjustment;
 }
 
 /** Two models' answers to the same tests, paired, as the comparison and `waver plan`'s pilot read them. */
@@ -68,24 +95,43 @@ export function comparedPairs(store: Store, opts: Omit<CompareOptions, 'alpha'>)
 
 export function compareModels(store: Store, opts: CompareOptions): CompareResult {
   const { protocol, suite, base, new: next, unit, pairs, unpaired } = comparedPairs(store, opts);
-  const comparison = pairedComparison(pairs, {
-    seed: deriveSeed(opts.config.seed, 'check-compare', base.identity, next.identity),
-    confidence: 1 - opts.alpha,
-  });
-  const { b, c, p } = comparison.mcnemar;
-  const d = comparison.difference;
-  const worse = p < opts.alpha && b > c && d.high !== undefined && d.high < 0;
-  const better = p < opts.alpha && c > b && d.low !== undefined && d.low > 0;
+  const adjust = opts.adjust ?? 'holm';
+  const families = [...new Set(pairs.flatMap((p) => (p.family === undefined ? [] : [p.family])))];
+  const scopes: { scope: string; pairs: PairedObservation[] }[] = [
+    { scope: 'all', pairs },
+    ...(families.length >= 2
+      ? families.map((f) => ({ scope: f, pairs: pairs.filter((p) => p.family === f) }))
+      : []),
+  ];
+  const confidence = familyConfidence(opts.alpha, scopes.length, adjust);
+  const comparisons = scopes.map(({ scope, pairs: these }) =>
+    pairedComparison(these, {
+      seed: deriveSeed(
+        opts.config.seed,
+        'check-compare',
+        base.identity,
+        next.identity,
+        ...(scope === 'all' ? [] : [scope]),
+      ),
+      confidence,
+    }),
+  );
+  const adjusted = adjustPValues(
+    comparisons.map((c) => c.mcnemar.p),
+    adjust,
+  );
+  const tests = comparisons.map((comparison, i) =>
+    decide(scopes[i]?.scope as string, comparison, adjusted[i] as number, opts, unit.cluster),
+  );
+  const all = tests[0] as ScopeTest;
+  const failed = tests.filter((t) => t.worse);
   const verdict =
-    comparison.n === 0
-      ? 'no pairs: the two models have no test answered by both'
-      : worse
-        ? `new is significantly worse at alpha ${opts.alpha}`
-        : better
-          ? `new is significantly better at alpha ${opts.alpha}`
-          : p < opts.alpha
-            ? `McNemar p < ${opts.alpha}, but the clustered CI of the difference includes 0: not significant once pairs that share a ${unit.cluster} are allowed to be correlated`
-            : `no significant difference at alpha ${opts.alpha}`;
+    failed.length === 0 || (failed.length === 1 && failed[0] === all)
+      ? all.verdict
+      : `${all.worse ? `${all.verdict}; ` : ''}fails in ${failed
+          .filter((t) => t !== all)
+          .map((t) => t.scope)
+          .join(', ')}`;
   return {
     protocol: protocol.protocol,
     suite,
@@ -93,12 +139,57 @@ export function compareModels(store: Store, opts: CompareOptions): CompareResult
     new: next,
     alpha: opts.alpha,
     unit,
-    comparison,
+    comparison: all.comparison,
     unpaired,
-    worse,
-    better,
+    ...(opts.margin !== undefined && { margin: opts.margin }),
+    adjust,
+    tests,
+    worse: failed.length > 0,
+    better: all.better,
     verdict,
   };
+}
+
+/**
+ * One test's decision (docs/check.md#compare). Without a margin: worse when the adjusted p <
+ * alpha, b > c and the CI lies below 0 (better, the mirror image). With a margin: worse unless the
+ * CI's low end is above -margin.
+ */
+function decide(
+  scope: string,
+  comparison: PairedComparison,
+  pAdjusted: number,
+  opts: CompareOptions,
+  cluster: string,
+): ScopeTest {
+  const { b, c } = comparison.mcnemar;
+  const d = comparison.difference;
+  const alpha = opts.alpha;
+  const conf = `${Number((d.confidence * 100).toFixed(2))}%`;
+  const significant = pAdjusted < alpha;
+  const better = significant && c > b && d.low !== undefined && d.low > 0;
+  let worse: boolean;
+  let verdict: string;
+  if (comparison.n === 0) {
+    worse = opts.margin !== undefined;
+    verdict = 'no pairs: the two models have no test answered by both';
+  } else if (opts.margin !== undefined) {
+    const m = opts.margin;
+    worse = !(d.low !== undefined && d.low > -m);
+    verdict = worse
+      ? `not non-inferior at margin ${m}: the ${conf} CI's lower end ${d.low === undefined ? 'is unavailable' : `${d.low.toFixed(3)} is not above -${m}`}`
+      : `non-inferior at margin ${m}: the ${conf} CI's lower end ${(d.low as number).toFixed(3)} is above -${m}`;
+  } else {
+    worse = significant && b > c && d.high !== undefined && d.high < 0;
+    verdict = worse
+      ? `new is significantly worse at alpha ${alpha}`
+      : better
+        ? `new is significantly better at alpha ${alpha}`
+        : significant
+          ? `McNemar p < ${alpha}, but the clustered CI of the difference includes 0: not significant once pairs that share a ${cluster} are allowed to be correlated`
+          : `no significant difference at alpha ${alpha}`;
+  }
+  return { scope, comparison, pAdjusted, worse, better, verdict };
 }
 
 /** The protocols whose answers are right or wrong: those a comparison can run on. */
@@ -192,7 +283,12 @@ function join(
       unscored++;
       continue;
     }
-    pairs.push({ cluster: b.cluster, base: b.correct, new: n.correct });
+    pairs.push({
+      cluster: b.cluster,
+      base: b.correct,
+      new: n.correct,
+      ...(b.family !== undefined && { family: b.family }),
+    });
   }
   let newOnly = 0;
   for (const key of newCells.keys()) if (!baseCells.has(key)) newOnly++;

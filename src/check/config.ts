@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ADJUSTMENTS, type Adjustment } from '../stats/multiplicity.js';
 import { MIN_COVERAGE, type ThresholdSpec } from './threshold-spec.js';
 
 /**
@@ -25,6 +26,10 @@ export function checkConfigSchema(
       allowUnavailable: z.boolean().optional(),
       /** Significance level of `--compare`. */
       alpha: z.number().gt(0).lt(1).optional(),
+      /** Non-inferiority margin of `--compare`. */
+      margin: z.number().gt(0).lt(1).optional(),
+      /** Adjustment of `--compare`'s p-values over all pairs and the families. */
+      adjust: z.enum(ADJUSTMENTS).optional(),
     })
     .strict() as unknown as z.ZodType<CheckConfig, CheckConfig>;
 }
@@ -32,9 +37,11 @@ export function checkConfigSchema(
 /** What the section holds, typed loosely: its threshold keys are the protocols'. */
 export interface CheckConfig {
   /** A threshold by its `configKey`: a value, or values by scope. */
-  [configKey: string]: number | Partial<Record<string, number>> | boolean | undefined;
+  [configKey: string]: number | Partial<Record<string, number>> | boolean | string | undefined;
   allowUnavailable?: boolean;
   alpha?: number;
+  margin?: number;
+  adjust?: Adjustment;
 }
 
 declare module '../config/schema.js' {

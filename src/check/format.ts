@@ -84,13 +84,11 @@ function valueMd(r: CheckRow): string {
 
 function compareMd(c: CompareResult): string {
   const { table, mcnemar, difference: d, n } = c.comparison;
-  const conf = `${Math.round(d.confidence * 100)}%`;
-  const diff =
-    d.estimate === undefined
-      ? '— (no pairs)'
-      : `${signed(d.estimate)} [${conf} CI ${d.low === undefined ? '—' : signed(d.low)}, ${d.high === undefined ? '—' : signed(d.high)}] (cluster bootstrap over ${c.comparison.clusters} ${c.unit.cluster}s, ${d.resamples} resamples)`;
+  const all = c.tests[0];
   const unpaired = c.unpaired.base + c.unpaired.new + c.unpaired.unscored;
-  return [
+  const k = c.tests.length;
+  const adjusted = k > 1 && c.adjust !== 'none';
+  const lines = [
     `## Paired comparison (${c.protocol}, suite ${c.suite.hash.slice(0, 12)}): ${c.base.label} -> ${c.new.label}`,
     '',
     `${n} pairs (${c.unit.pair} answered by both) in ${c.comparison.clusters} ${c.unit.cluster}s${unpaired > 0 ? `; left out: ${c.unpaired.base} base-only, ${c.unpaired.new} new-only, ${c.unpaired.unscored} without a verdict` : ''}`,
@@ -100,10 +98,48 @@ function compareMd(c: CompareResult): string {
     `| base right | ${table.a} | ${table.b} |`,
     `| base wrong | ${table.c} | ${table.d} |`,
     '',
-    `- accuracy: base ${opt(c.comparison.baseAccuracy)} -> new ${opt(c.comparison.newAccuracy)}; difference (new - base) ${diff}`,
-    `- McNemar exact (two-sided): b = ${mcnemar.b}, c = ${mcnemar.c}, p = ${pval(mcnemar.p)} (mid-p ${pval(mcnemar.midP)})`,
-    `- verdict: ${c.verdict}`,
-  ].join('\n');
+    `- accuracy: base ${opt(c.comparison.baseAccuracy)} -> new ${opt(c.comparison.newAccuracy)}; difference (new - base) ${differenceMd(c, d)}`,
+    `- McNemar exact (two-sided): b = ${mcnemar.b}, c = ${mcnemar.c}, p = ${pval(mcnemar.p)} (mid-p ${pval(mcnemar.midP)})${adjusted ? `, ${c.adjust}-adjusted p = ${pval(all?.pAdjusted ?? mcnemar.p)} over ${k} tests` : k > 1 ? `, not adjusted over the ${k} tests (--adjust none)` : ' (one test: nothing to adjust)'}`,
+    `- decision: ${c.margin === undefined ? `fails when the ${adjusted ? 'adjusted ' : ''}p < ${c.alpha} with b > c and the CI lies below 0` : `non-inferiority at margin ${c.margin}: passes only when the CI's lower end is above -${c.margin}`}`,
+  ];
+  if (k > 1) {
+    lines.push(
+      '',
+      `Per family (${k} tests: all pairs and ${k - 1} families; p ${adjusted ? `${c.adjust}-adjusted over the ${k}, CIs at ${pct(d.confidence)} (Bonferroni)` : 'not adjusted'}):`,
+      '',
+      `| scope | pairs | b | c | p (exact) | p ${adjusted ? c.adjust : '(not adjusted)'} | new - base [CI] | verdict |`,
+      '|---|---|---|---|---|---|---|---|',
+      ...c.tests.map((t) => {
+        const m = t.comparison.mcnemar;
+        const cells = [
+          t.scope,
+          String(t.comparison.n),
+          String(m.b),
+          String(m.c),
+          pval(m.p),
+          pval(t.pAdjusted),
+          differenceMd(c, t.comparison.difference, false),
+          t.verdict,
+        ];
+        return `| ${cells.map(escapeCell).join(' | ')} |`;
+      }),
+    );
+  }
+  lines.push('', `- verdict: ${c.verdict}`);
+  return lines.join('\n');
+}
+
+function differenceMd(c: CompareResult, d: CompareResult['comparison']['difference'], long = true): string {
+  if (d.estimate === undefined) return '— (no pairs)';
+  const ends = `${d.low === undefined ? '—' : signed(d.low)}, ${d.high === undefined ? '—' : signed(d.high)}`;
+  const ci = `${signed(d.estimate)} [${pct(d.confidence)} CI ${ends}]`;
+  return long
+    ? `${ci} (cluster bootstrap over ${c.comparison.clusters} ${c.unit.cluster}s, ${d.resamples} resamples${d.undefinedResamples > 0 ? `, ${d.undefinedResamples} undefined and dropped` : ''})`
+    : ci;
+}
+
+function pct(confidence: number): string {
+  return `${Number((confidence * 100).toFixed(2))}%`;
 }
 
 function fmt(x: number): string {

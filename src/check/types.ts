@@ -21,6 +21,30 @@ export interface CheckProtocol<R = unknown> {
   thresholds: readonly ThresholdDef<R>[];
   /** Absent when its answers have no correctness (sago). */
   compare?: CompareDef;
+  /**
+   * Each answered cell's parsed answer and verdict, for `waver export` (a re-analysis needs no
+   * parser of its own), keyed by gradeKey; absent when its answers have no correctness.
+   */
+  grades?(store: Store, suiteHash: string, config: WaverConfig): Map<string, CellGrade>;
+}
+
+/** What a protocol made of one cell's response. */
+export interface CellGrade {
+  /** The answer as parsed (a number, a letter); absent when none was found. */
+  answer?: number | string;
+  /** How it was found, or why not. */
+  via?: string;
+  /** Right or wrong, as `check --compare` counts it; absent when not scored (a KB reply without a verdict). */
+  correct?: boolean;
+  /** The score behind the verdict (a KB rubric score, 1/0 for a number), when there is one. */
+  score?: number;
+  /** A judge's verdict, when a judge scored the cell. */
+  judge?: { status: string; score?: number; reason: string };
+}
+
+/** The key of a cell among a protocol's grades: model identity, test id, repeat. */
+export function gradeKey(modelIdentity: string, testId: string, repeat: number): string {
+  return `${modelIdentity}\u0000${testId}\u0000${repeat}`;
 }
 
 /** A threshold a protocol gates on: its flag and `check:` key, and how it reads the results. */
@@ -101,4 +125,6 @@ export interface ModelRef {
 export interface Verdict {
   cluster: string;
   correct: boolean | undefined;
+  /** The family the pair belongs to (a ladder family), for the per-family tests; absent: one family. */
+  family?: string;
 }

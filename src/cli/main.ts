@@ -31,7 +31,7 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<Command>> = {
   judge: async (c) => (await import('./commands/judge.js')).judgeCommand(c),
   plan: async (c) => (await import('./commands/plan.js')).planCommand(c),
   serve: async () => (await import('./commands/serve.js')).serveCommand(),
-  export: async () => (await import('./commands/export.js')).exportCommand(),
+  export: async (c) => (await import('./commands/export.js')).exportCommand(c),
   merge: async () => (await import('./commands/merge.js')).mergeCommand(),
   schema: async (c) => (await import('./commands/schema.js')).schemaCommand(c),
 };

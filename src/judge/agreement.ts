@@ -1,9 +1,12 @@
 import {
+  AGREEMENT_RESAMPLES,
   cohenKappa,
   confusionMatrix,
   type Interval,
+  type KappaWeights,
   krippendorffAlpha,
   type Label,
+  type Metric,
   overItems,
   rawAgreement,
 } from '../stats/agreement.js';
@@ -13,8 +16,9 @@ import type { Rubric } from './types.js';
 /**
  * `waver judge agreement` (docs/judges.md#agreement): for each task (one rubric), every pair of
  * raters — judge vs each person, person vs person, judge vs judge — with raw agreement, Cohen's
- * kappa (quadratic weights on an ordinal rubric, unweighted on a binary or nominal one) and the
- * confusion matrix; Krippendorff's alpha (ordinal metric on an ordinal rubric, nominal otherwise)
+ * kappa (quadratic weights by rank on an ordinal rubric unless linear or none are asked for,
+ * unweighted on a binary or nominal one) and the confusion matrix; Krippendorff's alpha (ordinal
+ * metric on an ordinal rubric unless interval or nominal is asked for, nominal otherwise)
  * over all raters and over the people alone, missing labels allowed; each with a percentile
  * bootstrap interval over items; and the same per stratum.
  */
@@ -59,8 +63,12 @@ export interface StratumAgreement {
 export interface TaskAgreement {
   task: string;
   rubric: { name: string; scale: Rubric['scale']; labels: string[] };
-  kappaWeights: 'quadratic' | 'none';
-  alphaMetric: 'ordinal' | 'nominal';
+  kappaWeights: KappaWeights;
+  alphaMetric: Metric;
+  /** Resamples of every interval. */
+  resamples: number;
+  /** Why the pairs table is empty, when it is. */
+  noPairs?: string;
   items: number;
   judges: string[];
   people: string[];
@@ -73,6 +81,9 @@ export interface AgreementOptions {
   seed?: number;
   resamples?: number;
   confidence?: number;
+  /** On an ordinal rubric: kappa's weights (quadratic by default) and alpha's metric (ordinal). */
+  kappaWeights?: KappaWeights;
+  alphaMetric?: Metric;
 }
 
 export function agreement(
@@ -99,14 +110,16 @@ function taskAgreement(
   const people = raters.filter((r) => !judges.has(r)).sort();
   const ordered = [...judgeRaters, ...people];
   const ordinal = rubric.scale === 'ordinal';
-  const weights = ordinal ? 'quadratic' : 'none';
-  const metric = ordinal ? 'ordinal' : 'nominal';
+  // Weights and metrics that read an order apply to ordinal rubrics only.
+  const weights: KappaWeights = ordinal ? (opts.kappaWeights ?? 'quadratic') : 'none';
+  const metric: Metric = ordinal ? (opts.alphaMetric ?? 'ordinal') : 'nominal';
   const labelOf = (item: RatedItem, rater: string): Label => {
     const v = item.labels.get(rater);
     return v === undefined ? undefined : index.get(v);
   };
   const seedOf = (...parts: string[]) => deriveSeed(opts.seed ?? 0, 'judge-agreement', task, ...parts);
-  const interval = { resamples: opts.resamples ?? 1000, confidence: opts.confidence ?? 0.95 };
+  const resamples = opts.resamples ?? AGREEMENT_RESAMPLES;
+  const interval = { resamples, confidence: opts.confidence ?? 0.95 };
 
   const pairsOver = (subset: readonly RatedItem[], scope: string): PairAgreement[] => {
     const out: PairAgreement[] = [];
@@ -135,6 +148,7 @@ function taskAgreement(
           kappa: overItems(both, (s) => cohenKappa(col(s, a), col(s, b), k, weights), {
             seed: seedOf(scope, a, b, 'kappa'),
             ...interval,
+            undefinedBecause: 'no chance disagreement: both raters gave one and the same label throughout',
           }),
           confusion: confusionMatrix(col(both, a), col(both, b), k),
         });
@@ -147,22 +161,32 @@ function taskAgreement(
     const figure = overItems(pairable, (s) => krippendorffAlpha(s, k, metric), {
       seed: seedOf(scope, 'alpha'),
       ...interval,
+      undefinedBecause: 'no expected disagreement: every label given is the same',
     });
+    if (pairable.length === 0) figure.unavailable = 'no item has labels from two raters';
     return { ...figure, raters: who.length, items: pairable.length };
   };
 
   const strata = new Map<string, RatedItem[]>();
   for (const item of items)
     if (item.stratum !== undefined) strata.set(item.stratum, [...(strata.get(item.stratum) ?? []), item]);
+  const pairs = pairsOver(items, 'all');
   return {
     task,
     rubric: { name: rubric.name, scale: rubric.scale, labels: rubric.labels.map((l) => l.value) },
     kappaWeights: weights,
     alphaMetric: metric,
+    resamples,
     items: items.length,
     judges: judgeRaters,
     people,
-    pairs: pairsOver(items, 'all'),
+    pairs,
+    ...(pairs.length === 0 && {
+      noPairs:
+        ordered.length < 2
+          ? `only one rater (${ordered.join(', ') || 'none'}) labelled the items`
+          : 'no two raters labelled a common item',
+    }),
     alpha: {
       all: alphaOver(items, ordered, 'all'),
       ...(people.length >= 2 && judgeRaters.length > 0 && { people: alphaOver(items, people, 'people') }),

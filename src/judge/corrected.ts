@@ -11,7 +11,8 @@ import type { Rubric } from './types.js';
  *
  * - A share (the ladder's recognition share, a gate's pass share) is corrected with Rogan–Gladen:
  *   the judge's sensitivity and specificity against the people's label, weighted by each labelled
- *   item's sampling weight, and the delta-method interval.
+ *   item's sampling weight, and the delta-method interval with Wilson variances for them on the
+ *   weighted items' effective count.
  * - A mean score (the ladder's KB accuracy) is corrected by calibration: for each label the judge
  *   gave, the people's mean score over the labelled items the judge gave it, weighted by how often
  *   the judge gave it in the population: sum_v q_v * m_v. Its interval is a bootstrap that redraws
@@ -134,9 +135,9 @@ function correctedShare(
       observed: hits / n,
       n,
       sensitivity: weight(pos.filter((l) => positive.has(l.j))) / weight(pos),
-      nPositive: pos.length,
+      nPositive: effectiveCount(pos),
       specificity: weight(neg.filter((l) => !positive.has(l.j))) / weight(neg),
-      nNegative: neg.length,
+      nNegative: effectiveCount(neg),
     },
     confidence,
   );
@@ -147,6 +148,13 @@ function correctedShare(
         'the judge is no better than chance on the labelled items (sensitivity + specificity <= 1)',
     };
   return { ...base, corrected: { value: r.value, low: r.low, high: r.high } };
+}
+
+/** Kish's effective sample size of weighted items, (sum w)^2 / sum w^2: their count when the weights are equal. */
+export function effectiveCount(xs: readonly { w: number }[]): number {
+  const sum = xs.reduce((s, x) => s + x.w, 0);
+  const squares = xs.reduce((s, x) => s + x.w * x.w, 0);
+  return squares === 0 ? 0 : (sum * sum) / squares;
 }
 
 function calibratedMean(

@@ -227,6 +227,12 @@ describe('waver judge', () => {
     ]);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toContain("--judge-rater: no rater 'nobody' in the labels");
+    // Raters who share no item: no pair to compare, and the output says why.
+    const apart = write('apart.csv', ['i1,ann,yes', 'i2,ann,no', 'i3,bo,yes', 'i4,bo,no']);
+    const disjoint = await runCli(['judge', 'agreement', '--labels', apart, '--store', join(dir, 'none.db')]);
+    expect(disjoint.code).toBe(0);
+    expect(disjoint.stdout).toContain('No pair of raters to compare: no two raters labelled a common item.');
+    expect(disjoint.stdout).toContain('unavailable: no item has labels from two raters');
     expect(readFileSync(FIXTURE, 'utf8')).toContain('item,rater,label');
   });
 });
@@ -288,7 +294,7 @@ describe('waver plan', () => {
       // Too few to detect any difference: unavailable, not 0.
       expect(tiny.details.unpaired).toBeUndefined();
       expect(tiny.details.unavailable).toMatch(/too small/);
-      // SAA from the pilot's items (its clusters), by simulation.
+      // SAA from the pilot's items (its clusters): McNemar on their per-item SAA, nothing simulated.
       const saa = await runCli([
         'plan',
         '--design',
@@ -299,22 +305,67 @@ describe('waver plan', () => {
         'replay:alpha,replay:beta <b>',
         '--protocol',
         'paraphrase',
-        '--simulations',
-        '200',
         '--format',
         'json',
       ]);
-      expect(saa.stderr).toBe('');
       const s = JSON.parse(saa.stdout) as {
         method: string;
         n?: number;
-        details: Record<string, unknown>;
+        details: Record<string, number>;
         pilot: { clusters: number };
       };
-      expect(s.method).toContain(`the pilot's ${s.pilot.clusters} items`);
+      expect(s.method).toContain("the pilot's per-item SAA");
       expect(s.details.pilotItems).toBe(s.pilot.clusters);
-      if (s.n === undefined) expect(s.details.unavailable).toMatch(/reaches the power/);
-      else expect(s.details.simulatedPower as number).toBeGreaterThanOrEqual(0.8);
+      // From the discordant item shares, Connor's n by hand.
+      const { p10, p01 } = s.details as { p10: number; p01: number };
+      const connor = Math.ceil(
+        (1.959963984540054 * Math.sqrt(p10 + p01) +
+          0.8416212335729143 * Math.sqrt(p10 + p01 - (p10 - p01) ** 2)) **
+          2 /
+          (p10 - p01) ** 2 -
+          1e-9,
+      );
+      expect(s.details.asymptoticN).toBe(connor);
+      // The pilot's own ladder rates are equal: no n detects that, exit 2.
+      const equal = await runCli([
+        'plan',
+        '--design',
+        'paired-proportions',
+        '--pilot',
+        file,
+        '--compare',
+        'replay:alpha,replay:beta <b>',
+        '--protocol',
+        'ladder',
+      ]);
+      expect(equal.code).toBe(2);
+      expect(equal.stderr).toContain('the two rates are equal');
+      // Stated rates, with the pilot's clusters: the pairs come with its design effect.
+      const pairedRun = await runCli([
+        'plan',
+        '--design',
+        'paired-proportions',
+        '--p',
+        '0.8,0.7',
+        '--discordance',
+        '0.2',
+        '--pilot',
+        file,
+        '--compare',
+        'replay:alpha,replay:beta <b>',
+        '--protocol',
+        'ladder',
+        '--format',
+        'json',
+      ]);
+      expect(pairedRun.stderr).toBe('');
+      const paired = JSON.parse(pairedRun.stdout) as {
+        n: number;
+        details: Record<string, number>;
+        pilot: { designEffect: number };
+      };
+      expect(paired.details.designEffect).toBe(paired.pilot.designEffect);
+      expect(paired.details.clusteredPairs).toBe(Math.ceil(paired.n * paired.pilot.designEffect - 1e-9));
       const backwards = await runCli([
         'plan',
         '--design',

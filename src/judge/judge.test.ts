@@ -8,7 +8,7 @@ import { roganGladen } from '../stats/rogan-gladen.js';
 import type { LabellingSetRecord, LabelRecord } from '../store/store.js';
 import { buildReportStore } from '../test-support/report-store.js';
 import { inputErrorOf, scratchDir } from '../test-support/scratch.js';
-import { correctedEstimates, peopleLabel } from './corrected.js';
+import { correctedEstimates, effectiveCount, peopleLabel } from './corrected.js';
 import { inferredRubric, readLabelsCsv } from './labels.js';
 import { allocate, populationOf, sampleJudged, stratumOf } from './sample.js';
 import { buildJudgedStore, JUDGES } from './test-support/judged-store.js';
@@ -164,6 +164,10 @@ describe('corrected estimates', () => {
     expect(share?.figure).toBe('recognition share');
     expect(share?.corrected?.value).toBeCloseTo(expected?.value as number, 12);
     expect(share?.corrected?.value).toBeCloseTo((0.6 + 0.6 - 1) / (6 / 7 + 0.6 - 1), 12);
+
+    // Weighted items count as Kish's effective sample, (sum w)^2 / sum w^2: 1, 1, 2 -> 16 / 6.
+    expect(effectiveCount([{ w: 1 }, { w: 1 }, { w: 2 }])).toBeCloseTo(16 / 6, 15);
+    expect(effectiveCount([{ w: 3 }, { w: 3 }])).toBe(2);
 
     // A verdict the labelled sample never saw the judge give: unavailable, never a guess.
     const sparse = {

@@ -89,7 +89,11 @@ export function ratedItemsOfCsv(rows: readonly LabelRow[]): RatedItem[] {
 
 const fmt = (v: number | undefined) => (v === undefined ? '—' : v.toFixed(3));
 const withCi = (i: Interval) =>
-  i.value === undefined ? 'unavailable' : `${fmt(i.value)} [${fmt(i.low)}, ${fmt(i.high)}]`;
+  i.value === undefined
+    ? `unavailable: ${i.unavailable ?? 'not computable'}`
+    : `${fmt(i.value)} [${fmt(i.low)}, ${fmt(i.high)}]${i.undefinedResamples > 0 ? ` (${i.undefinedResamples} of ${i.resamples} resamples undefined, dropped)` : ''}`;
+
+const KAPPA_NAME = { quadratic: 'quadratic-weighted kappa', linear: 'linear-weighted kappa', none: 'kappa' };
 
 function row(cells: readonly string[]): string {
   return `| ${cells.map((c) => c.replace(/\|/g, '\\|').replace(/\s+/g, ' ')).join(' | ')} |`;
@@ -106,29 +110,37 @@ export function judgeMarkdown(
   for (const r of reports) {
     if (r.set !== undefined) out.push(`### Labelling set \`${r.set}\``, '');
     for (const t of r.agreement) {
-      const kappa = t.kappaWeights === 'quadratic' ? 'quadratic-weighted kappa' : 'kappa';
+      const kappa = KAPPA_NAME[t.kappaWeights];
+      const byRank =
+        t.kappaWeights === 'none'
+          ? ''
+          : ` Kappa's weights are by rank (0..${t.rubric.labels.length - 1}), not by the labels' values.`;
       out.push(
         `**${t.task}** (rubric ${t.rubric.name}: ${t.rubric.labels.join(', ')}) — ${t.items} items; judges: ${t.judges.join(', ') || 'none'}; people: ${t.people.join(', ') || 'none'}.`,
         '',
         `Krippendorff's alpha (${t.alphaMetric}), all ${t.alpha.all.raters} raters over ${t.alpha.all.items} items: ${withCi(t.alpha.all)}` +
           (t.alpha.people ? `; people only: ${withCi(t.alpha.people)}` : '') +
-          '. Intervals: 95% percentile bootstrap over items.',
-        '',
-        row(['rater', 'rater', 'pair', 'items', 'raw agreement', kappa, 'confusion (rows: first rater)']),
-        row(['---', '---', '---', '---:', '---:', '---:', '---']),
-        ...t.pairs.map((p) =>
-          row([
-            p.a,
-            p.b,
-            p.kind,
-            String(p.n),
-            withCi(p.raw),
-            withCi(p.kappa),
-            p.confusion.map((c) => c.join(' ')).join(' / '),
-          ]),
-        ),
+          `. Intervals: 95% percentile bootstrap over items, ${t.resamples} resamples.${byRank}`,
         '',
       );
+      if (t.noPairs) out.push(`No pair of raters to compare: ${t.noPairs}.`, '');
+      else
+        out.push(
+          row(['rater', 'rater', 'pair', 'items', 'raw agreement', kappa, 'confusion (rows: first rater)']),
+          row(['---', '---', '---', '---:', '---:', '---:', '---']),
+          ...t.pairs.map((p) =>
+            row([
+              p.a,
+              p.b,
+              p.kind,
+              String(p.n),
+              withCi(p.raw),
+              withCi(p.kappa),
+              p.confusion.map((c) => c.join(' ')).join(' / '),
+            ]),
+          ),
+          '',
+        );
       if (t.strata.length > 1) {
         out.push(row(['stratum', 'items', 'alpha', ...t.pairs.map((p) => `${kappa} ${p.a} vs ${p.b}`)]));
         out.push(row(['---', '---:', '---:', ...t.pairs.map(() => '---:')]));

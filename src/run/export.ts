@@ -21,6 +21,8 @@ export interface Transcript {
     responseModel?: string;
   };
   error?: CellError;
+  /** What the suite's protocol made of the response: the parsed answer and the verdict (docs/report.md#export). */
+  graded?: ExportedGrade;
   /** Calls the run that last wrote the cell made for it (0: served from the store). */
   calls: number;
   /** Every call ever made for this cell, across runs, failures included. */
@@ -29,11 +31,35 @@ export interface Transcript {
   updatedAt: string;
 }
 
+/** A cell's parsed answer and verdict, with the protocol that gave them. */
+export interface ExportedGrade {
+  protocol: string;
+  answer?: number | string;
+  via?: string;
+  correct?: boolean;
+  score?: number;
+  judge?: { status: string; score?: number; reason: string };
+}
+
+/** Gives a cell's grade, when its suite's protocol grades answers. */
+export type Grader = (cell: {
+  suiteHash: string;
+  suiteName: string;
+  modelIdentity: string;
+  testId: string;
+  repeat: number;
+}) => ExportedGrade | undefined;
+
 /**
- * Every stored cell matching the filter as a transcript object (JSON.stringify each for JSONL).
- * The store holds no secrets; each object is checked anyway before it leaves.
+ * Every stored cell matching the filter as a transcript object (JSON.stringify each for JSONL),
+ * with its grade when a grader gives one. The store holds no secrets; each object is checked
+ * anyway before it leaves.
  */
-export function* exportTranscripts(store: Store, filter: CellFilter = {}): Generator<Transcript> {
+export function* exportTranscripts(
+  store: Store,
+  filter: CellFilter = {},
+  grade?: Grader,
+): Generator<Transcript> {
   // By name only: reading a suite whole to name it would hold every test (docs/decisions.md E16).
   const suites = new Map<string, string>();
   const suiteName = (hash: string): string => {
@@ -47,6 +73,13 @@ export function* exportTranscripts(store: Store, filter: CellFilter = {}): Gener
   for (const cell of store.cells(filter)) {
     const test = store.getTest(cell.suiteHash, cell.testId);
     const r = cell.response;
+    const graded = grade?.({
+      suiteHash: cell.suiteHash,
+      suiteName: suiteName(cell.suiteHash),
+      modelIdentity: cell.modelIdentity,
+      testId: cell.testId,
+      repeat: cell.repeat,
+    });
     const t: Transcript = {
       suite: { name: suiteName(cell.suiteHash), hash: cell.suiteHash },
       test: {
@@ -73,6 +106,7 @@ export function* exportTranscripts(store: Store, filter: CellFilter = {}): Gener
           }
         : {}),
       ...(cell.error ? { error: cell.error } : {}),
+      ...(graded ? { graded } : {}),
       calls: cell.attempts,
       attempts: store.attemptsOf(cell.id),
       runId: cell.runId,

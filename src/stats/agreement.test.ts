@@ -20,13 +20,13 @@ import numpy as np
 data = json.load(sys.stdin)
 units = [[None if v is None else int(v) for v in u] for u in data['units']]
 k = data['k']
-def kappa(a, b, quadratic):
+def kappa(a, b, quadratic, linear=False):
     pairs = [(x, y) for x, y in zip(a, b) if x is not None and y is not None]
     m = np.zeros((k, k))
     for x, y in pairs: m[x, y] += 1
     m /= m.sum()
     i, j = np.indices((k, k))
-    agree = 1 - ((i - j) / (k - 1)) ** 2 if quadratic else (i == j).astype(float)
+    agree = 1 - ((i - j) / (k - 1)) ** 2 if quadratic else 1 - abs(i - j) / (k - 1) if linear else (i == j).astype(float)
     po = (agree * m).sum()
     pe = (agree * np.outer(m.sum(1), m.sum(0))).sum()
     return (po - pe) / (1 - pe)
@@ -48,6 +48,7 @@ cols = list(zip(*units))
 out = {
   'kappaQ': kappa(cols[0], cols[1], True), 'kappa': kappa(cols[0], cols[1], False),
   'kappaQ02': kappa(cols[0], cols[2], True),
+  'kappaL': kappa(cols[0], cols[1], False, linear=True), 'kappaL02': kappa(cols[0], cols[2], False, linear=True),
   'alphaOrdinal': alpha('ordinal'), 'alphaNominal': alpha('nominal'), 'alphaInterval': alpha('interval'),
 }
 print(json.dumps(out))
@@ -82,6 +83,8 @@ describe('agreement statistics', () => {
     expect(cohenKappa(col(0), col(1), 4, 'quadratic')).toBeCloseTo(ref.kappaQ as number, 12);
     expect(cohenKappa(col(0), col(1), 4)).toBeCloseTo(ref.kappa as number, 12);
     expect(cohenKappa(col(0), col(2), 4, 'quadratic')).toBeCloseTo(ref.kappaQ02 as number, 12);
+    expect(cohenKappa(col(0), col(1), 4, 'linear')).toBeCloseTo(ref.kappaL as number, 12);
+    expect(cohenKappa(col(0), col(2), 4, 'linear')).toBeCloseTo(ref.kappaL02 as number, 12);
     expect(krippendorffAlpha(UNITS, 4, 'ordinal')).toBeCloseTo(ref.alphaOrdinal as number, 12);
     expect(krippendorffAlpha(UNITS, 4, 'nominal')).toBeCloseTo(ref.alphaNominal as number, 12);
     expect(krippendorffAlpha(UNITS, 4, 'interval')).toBeCloseTo(ref.alphaInterval as number, 12);
@@ -148,5 +151,47 @@ describe('agreement statistics', () => {
     expect(r.low as number).toBeLessThanOrEqual(r.value as number);
     expect(r.high as number).toBeGreaterThanOrEqual(r.value as number);
     expect((r.high as number) - (r.low as number)).toBeGreaterThan(0.05);
+  });
+
+  it('says why a statistic is unavailable, and counts the resamples dropped as undefined', () => {
+    const none = overItems([], () => 1, { seed: 1 });
+    expect(none).toMatchObject({
+      value: undefined,
+      resamples: 0,
+      unavailable: 'no item both raters labelled',
+    });
+    const flat = overItems([1, 1, 1], () => undefined, {
+      seed: 1,
+      resamples: 50,
+      undefinedBecause: 'no variation',
+    });
+    expect(flat).toMatchObject({
+      value: undefined,
+      resamples: 50,
+      undefinedResamples: 50,
+      unavailable: 'no variation',
+    });
+    // Two items, one of each label: a resample drawing one item twice has no chance disagreement.
+    // P(both draws alike) = 1/2, so about half of 2,000 resamples are undefined and dropped.
+    const pairs = [
+      [0, 0],
+      [1, 1],
+    ];
+    const r = overItems(
+      pairs,
+      (s) =>
+        cohenKappa(
+          s.map((p) => p[0]),
+          s.map((p) => p[1]),
+          2,
+        ),
+      {
+        seed: 3,
+        resamples: 2000,
+      },
+    );
+    expect(r.value).toBe(1);
+    expect(r.undefinedResamples / 2000).toBeGreaterThan(0.45);
+    expect(r.undefinedResamples / 2000).toBeLessThan(0.55);
   });
 });

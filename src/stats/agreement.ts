@@ -37,9 +37,14 @@ export function rawAgreement(a: readonly Label[], b: readonly Label[]): number |
   return pairs.filter(([x, y]) => x === y).length / pairs.length;
 }
 
+/** Kappa's disagreement weights: unweighted, |i - j| / (k - 1), or ((i - j) / (k - 1))^2, by rank. */
+export const KAPPA_WEIGHTS = ['none', 'linear', 'quadratic'] as const;
+export type KappaWeights = (typeof KAPPA_WEIGHTS)[number];
+
 /**
  * Cohen's kappa over the items both labelled: 1 - sum(w * observed) / sum(w * expected), with
- * disagreement weights w = [i != j] (unweighted) or ((i - j) / (k - 1))^2 (quadratic), the
+ * disagreement weights w = [i != j] (unweighted), |i - j| / (k - 1) (linear) or
+ * ((i - j) / (k - 1))^2 (quadratic) on the labels' ranks 0..k-1, the
  * expected counts from the two raters' marginals (Cohen 1960, 1968; scikit-learn's
  * `cohen_kappa_score`). Undefined with no pairs or when chance disagreement is 0 (both raters
  * used one and the same label throughout).
@@ -48,14 +53,14 @@ export function cohenKappa(
   a: readonly Label[],
   b: readonly Label[],
   k: number,
-  weights: 'none' | 'quadratic' = 'none',
+  weights: KappaWeights = 'none',
 ): number | undefined {
   const pairs = pairsOf(a, b);
   if (pairs.length === 0 || k < 2) return undefined;
   return kappaOfMatrix(confusionMatrix(a, b, k), weights);
 }
 
-function kappaOfMatrix(m: readonly (readonly number[])[], weights: 'none' | 'quadratic'): number | undefined {
+function kappaOfMatrix(m: readonly (readonly number[])[], weights: KappaWeights): number | undefined {
   const k = m.length;
   const n = m.reduce((s, row) => s + row.reduce((t, v) => t + v, 0), 0);
   if (n === 0) return undefined;
@@ -65,7 +70,14 @@ function kappaOfMatrix(m: readonly (readonly number[])[], weights: 'none' | 'qua
   let expected = 0;
   for (let i = 0; i < k; i++)
     for (let j = 0; j < k; j++) {
-      const w = weights === 'quadratic' ? ((i - j) / (k - 1)) ** 2 : i === j ? 0 : 1;
+      const w =
+        weights === 'quadratic'
+          ? ((i - j) / (k - 1)) ** 2
+          : weights === 'linear'
+            ? Math.abs(i - j) / (k - 1)
+            : i === j
+              ? 0
+              : 1;
       observed += w * ((m[i] as number[])[j] as number);
       expected += (w * (rows[i] as number) * (cols[j] as number)) / n;
     }
@@ -125,13 +137,23 @@ export interface Interval {
   value: number | undefined;
   low: number | undefined;
   high: number | undefined;
+  /** Resamples drawn, and those whose statistic was undefined (dropped from the interval). */
+  resamples: number;
+  undefinedResamples: number;
+  /** Why there is no value. */
+  unavailable?: string;
 }
 
 export interface IntervalOptions {
   seed: number;
   resamples?: number;
   confidence?: number;
+  /** Why the statistic is undefined on the items when it is (e.g. no chance disagreement). */
+  undefinedBecause?: string;
 }
+
+/** The resamples an agreement interval draws by default: enough that its ends move by well under 0.01 between seeds. */
+export const AGREEMENT_RESAMPLES = 10_000;
 
 /**
  * A statistic of items with a percentile interval from resampling the items (their labels move
@@ -142,11 +164,28 @@ export function overItems<T>(
   statistic: (sample: readonly T[]) => number | undefined,
   opts: IntervalOptions,
 ): Interval {
-  if (items.length === 0) return { value: undefined, low: undefined, high: undefined };
+  if (items.length === 0)
+    return {
+      value: undefined,
+      low: undefined,
+      high: undefined,
+      resamples: 0,
+      undefinedResamples: 0,
+      unavailable: 'no item both raters labelled',
+    };
   const r = clusterBootstrap(items, statistic, {
     seed: opts.seed,
-    resamples: opts.resamples ?? 1000,
+    resamples: opts.resamples ?? AGREEMENT_RESAMPLES,
     confidence: opts.confidence ?? 0.95,
   });
-  return { value: r.estimate, low: r.low, high: r.high };
+  return {
+    value: r.estimate,
+    low: r.low,
+    high: r.high,
+    resamples: r.resamples,
+    undefinedResamples: r.undefinedResamples,
+    ...(r.estimate === undefined && {
+      unavailable: opts.undefinedBecause ?? 'not computable on these items',
+    }),
+  };
 }

@@ -62,6 +62,8 @@ export interface PairedObservation {
   cluster: string;
   base: boolean;
   new: boolean;
+  /** The family of tests it belongs to, when the comparison tests families too. */
+  family?: string;
 }
 
 export interface PairedComparison {

@@ -1,11 +1,12 @@
-import { PyRandom } from '../util/random.js';
+import { binomialPmfs } from './binomial.js';
 import { normalQuantile } from './normal.js';
+import { studentTQuantile } from './student-t.js';
 
 /**
  * Sample sizes a claim needs, and the difference a run could detect (docs/plan.md). Closed forms
- * where the textbooks have one (two proportions, McNemar), simulation where the statistic has
- * none (SAA over items, a Collapse Point). Every simulation is seeded: the same input gives the
- * same n.
+ * where the textbooks have one (two proportions, McNemar, SAA as McNemar on items), and exact sums
+ * over the binomial counts where there is none (McNemar's exact test, a Collapse Point): no
+ * figure here is simulated, so none carries Monte Carlo error.
  */
 
 export interface Test {
@@ -46,6 +47,54 @@ export function twoProportionsN(p1: number, p2: number, test: Test = {}): number
 }
 
 /**
+ * Items for one proportion against a fixed rate p0 (a model against a stated bar), the z test of
+ * one proportion: n = (za sqrt(p0 q0) + zb sqrt(p1 q1))^2 / (p1 - p0)^2, rounded up (Fleiss, Levin
+ * & Paik 2003, eq. 2.4). 0.8 against 0.7 at power 0.8, alpha 0.05 two-sided: 153.
+ */
+export function oneProportionN(p1: number, p0: number, test: Test = {}): number {
+  proportion('p', p1);
+  proportion('p0', p0);
+  if (p1 === p0) throw new RangeError('the rate equals the fixed rate: no n detects a difference of 0');
+  const { za, zb } = zs(test);
+  const root = za * Math.sqrt(p0 * (1 - p0)) + zb * Math.sqrt(p1 * (1 - p1));
+  return Math.ceil(root ** 2 / (p1 - p0) ** 2 - 1e-9);
+}
+
+/**
+ * Items for a (1 - alpha) normal-approximation CI of a proportion p to have half-width at most w:
+ * n = z^2 p q / w^2, rounded up (z = z_{1 - alpha/2}). An expected half-width: the interval of a
+ * run varies with its own estimate.
+ */
+export function ciWidthN(p: number, halfWidth: number, alpha = 0.05): number {
+  proportion('p', p);
+  if (!(halfWidth > 0 && halfWidth < 1))
+    throw new RangeError(`the half-width must be in (0, 1), got ${halfWidth}`);
+  if (p === 0 || p === 1) throw new RangeError(`a rate of ${p} has no spread: give one inside (0, 1)`);
+  const z = normalQuantile(1 - alpha / 2);
+  return Math.ceil((z * z * p * (1 - p)) / halfWidth ** 2 - 1e-9);
+}
+
+/**
+ * Pairs (prompts both models answer) for a paired t test of a mean difference d whose per-pair
+ * differences have standard deviation sd (SGS between two models): the smallest n with
+ * n >= ((t_{1-alpha/s, n-1} + t_{power, n-1}) sd / d)^2, found by stepping from the normal n
+ * (the t quantiles shrink as n grows, so the first n that satisfies it is the answer).
+ */
+export function meanDifferenceN(d: number, sd: number, test: Test = {}): number {
+  if (!(d !== 0 && Number.isFinite(d))) throw new RangeError('the difference is 0: no n detects it');
+  if (!(sd > 0)) throw new RangeError(`the standard deviation must be above 0, got ${sd}`);
+  const { za, zb } = zs(test);
+  const alpha = test.alpha ?? 0.05;
+  const power = test.power ?? 0.8;
+  const need = (n: number) =>
+    ((studentTQuantile(1 - alpha / (test.sides ?? 2), n - 1) + studentTQuantile(power, n - 1)) * sd) ** 2 /
+    d ** 2;
+  let n = Math.max(2, Math.ceil(((za + zb) * sd) ** 2 / d ** 2 - 1e-9));
+  while (n < need(n)) n++;
+  return n;
+}
+
+/**
  * Pairs (items both models answer) for McNemar's test to detect p1 - p2 = p10 - p01, from the
  * discordant shares: p10 (right under the first, wrong under the second) and p01 (the other way).
  * Connor (1987): n = (za * sqrt(psi) + zb * sqrt(psi - delta^2))^2 / delta^2, psi = p10 + p01.
@@ -65,15 +114,32 @@ export function pairedProportionsN(p10: number, p01: number, test: Test = {}): n
 /**
  * The discordant shares of two paired proportions p1, p2 whose pairs disagree in a share `psi`:
  * p10 = (psi + d) / 2, p01 = (psi - d) / 2 with d = p1 - p2. psi must lie in [|d|, min(p1 + p2, 2 - p1 - p2)].
+ * A share off its range by rounding alone (0.8 - 0.7 is 0.10000000000000009) is put on it.
  */
 export function discordantShares(p1: number, p2: number, psi: number): { p10: number; p01: number } {
   const d = p1 - p2;
+  const least = Math.abs(d);
   const most = Math.min(p1 + p2, 2 - p1 - p2, 1);
-  if (!(psi >= Math.abs(d) - 1e-12 && psi <= most + 1e-12))
+  if (!(psi >= least - 1e-12 && psi <= most + 1e-12))
     throw new RangeError(
-      `a discordance of ${psi} is impossible for ${p1} vs ${p2}: it must lie in [${Math.abs(d)}, ${most}]`,
+      `a discordance of ${psi} is impossible for ${p1} vs ${p2}: it must lie in [${shown(least)}, ${shown(most)}]`,
     );
-  return { p10: (psi + d) / 2, p01: (psi - d) / 2 };
+  const clamp = (x: number) => Math.min(1, Math.max(0, x));
+  return { p10: clamp((psi + d) / 2), p01: clamp((psi - d) / 2) };
+}
+
+/** A computed bound as people wrote it: 0.1, not 0.10000000000000009. */
+function shown(x: number): number {
+  return Number(x.toPrecision(12));
+}
+
+/**
+ * The largest discordance possible between two models when the first is right with chance p1 and
+ * the difference is 0 (p10 <= p1, p01 <= 1 - p1): 2 min(p1, 1 - p1). A discordance above it
+ * cannot go with a small difference, so a minimum detectable difference from it means nothing.
+ */
+export function mostDiscordance(p1: number): number {
+  return 2 * Math.min(p1, 1 - p1);
 }
 
 /**
@@ -129,157 +195,77 @@ export function minimumDetectableDifference(
   return hi;
 }
 
-/** McNemar's minimum detectable p10 - p01 for n pairs whose pairs disagree in a share psi. */
+/**
+ * McNemar's minimum detectable p10 - p01 for n pairs whose pairs disagree in a share psi, by
+ * bisection on d: the smallest d at which `detects(n, p10, p01)` holds (Connor's n <= n unless
+ * another test is given, e.g. the exact power reaching the target).
+ */
 export function pairedMinimumDetectableDifference(
   n: number,
   psi: number,
   test: Test = {},
+  detects: (p10: number, p01: number) => boolean = (p10, p01) => pairedProportionsN(p10, p01, test) <= n,
 ): number | undefined {
   proportion('psi', psi);
-  if (psi === 0 || pairedProportionsN(psi, 0, test) > n) return undefined;
+  if (psi === 0 || !detects(psi, 0)) return undefined;
   let lo = 0;
   let hi = psi;
   for (let i = 0; i < 60; i++) {
     const mid = (lo + hi) / 2;
-    if (mid === 0 || pairedProportionsN((psi + mid) / 2, (psi - mid) / 2, test) > n) lo = mid;
+    if (mid === 0 || !detects((psi + mid) / 2, (psi - mid) / 2)) lo = mid;
     else hi = mid;
   }
   return hi;
 }
 
-// --- simulation --------------------------------------------------------------------------------
-
-export interface Simulation {
-  /** Simulated studies per candidate n; 1000 by default. */
-  simulations?: number;
-  seed?: number;
-  /** The largest n searched; 100,000 by default. */
-  maxN?: number;
+/**
+ * SAA's per-item rate under the stated per-cell accuracy: the chance that all `cells` cells of an
+ * item are right when the item's chance q is Beta with mean p and intra-item correlation icc
+ * (a + b = (1 - icc) / icc): E[q^m] = prod_{k<m} (a + k) / (a + b + k), the beta-binomial's
+ * P(m of m). icc 0 is p^m (independent cells), icc 1 is p (every cell alike).
+ */
+export function saaItemRate(p: number, cells: number, icc: number): number {
+  proportion('p', p);
+  designEffect(cells, icc);
+  if (icc === 0) return p ** cells;
+  if (icc === 1 || p === 0 || p === 1) return p;
+  const total = (1 - icc) / icc;
+  const a = p * total;
+  let rate = 1;
+  for (let k = 0; k < cells; k++) rate *= (a + k) / (total + k);
+  return rate;
 }
 
+// --- exact powers by search ---------------------------------------------------------------
+
 /**
- * The smallest n whose simulated power reaches the target: doubling, then bisection. Each n is
- * simulated with the same seed (common random numbers), so the estimate moves smoothly with n.
- * Undefined when maxN does not reach it.
+ * The smallest n whose exact power reaches the target. An exact power is a sawtooth in n (counts
+ * move in whole steps), so after growing from `start` and bisecting to a crossing, the search steps
+ * back through a window below it (5% of n plus 10, at most 100) and keeps the smallest n that reaches the
+ * target (docs/plan.md#exact). Undefined when maxN does not reach it.
  */
 export function smallestN(
-  powerAt: (n: number, rng: PyRandom) => number,
+  powerAt: (n: number) => number,
   target: number,
-  sim: Simulation = {},
+  opts: { start?: number; maxN: number },
 ): { n: number; power: number } | undefined {
-  const seed = sim.seed ?? 0;
-  const maxN = sim.maxN ?? 100_000;
-  const at = (n: number) => powerAt(n, new PyRandom(seed));
-  let hi = 2;
-  let powerHi = at(hi);
-  while (powerHi < target) {
-    if (hi >= maxN) return undefined;
-    hi = Math.min(maxN, hi * 2);
-    powerHi = at(hi);
+  let hi = Math.max(2, Math.min(opts.maxN, opts.start ?? 2));
+  while (powerAt(hi) < target) {
+    if (hi >= opts.maxN) return undefined;
+    hi = Math.min(opts.maxN, Math.ceil(hi * 1.5));
   }
-  let lo = Math.floor(hi / 2);
+  let lo = Math.max(1, Math.floor(hi / 2));
+  while (lo > 1 && powerAt(lo) >= target) lo = Math.max(1, Math.floor(lo / 2));
   while (hi - lo > 1) {
     const mid = Math.floor((lo + hi) / 2);
-    const p = at(mid);
-    if (p >= target) {
-      hi = mid;
-      powerHi = p;
-    } else lo = mid;
+    if (powerAt(mid) >= target) hi = mid;
+    else lo = mid;
   }
-  return { n: hi, power: powerHi };
-}
-
-/** One item of a pilot for two models: each model's correctness in each of its cells. */
-export interface PairedCluster {
-  a: readonly boolean[];
-  b: readonly boolean[];
-}
-
-/**
- * Power of a paired test on SAA (an item scores 1 when every cell of it is correct) between two
- * models over n items drawn with replacement from `pool` (a pilot's items, or items simulated from
- * stated rates): the cluster bootstrap by simulation of docs/plan.md#saa. Each simulated study
- * tests the mean per-item difference with a z test at alpha; the power is the share that reject.
- */
-export function saaPower(
-  pool: readonly PairedCluster[],
-  n: number,
-  rng: PyRandom,
-  test: Test = {},
-  simulations = 1000,
-): number {
-  if (pool.length === 0) throw new RangeError('no items to simulate from');
-  const { za } = zs(test);
-  const d = pool.map((c) => Number(c.a.every(Boolean)) - Number(c.b.every(Boolean)));
-  let rejected = 0;
-  for (let s = 0; s < simulations; s++) {
-    let sum = 0;
-    let sum2 = 0;
-    for (let i = 0; i < n; i++) {
-      const v = d[rng.randbelow(d.length)] as number;
-      sum += v;
-      sum2 += v * v;
-    }
-    const mean = sum / n;
-    const variance = n > 1 ? (sum2 - n * mean * mean) / (n - 1) : 0;
-    if (variance > 0 && Math.abs(mean) / Math.sqrt(variance / n) > za) rejected++;
-  }
-  return rejected / simulations;
-}
-
-/**
- * Items simulated from stated rates: each model answers each of `cells` cells of an item correctly
- * with the item's own chance, drawn from a beta distribution with mean p and intra-item
- * correlation icc (alpha + beta = (1 - icc) / icc; icc 0 is one chance for every item). The two
- * models' chances are drawn apart: a conservative pairing (docs/plan.md#saa).
- */
-export function simulatedItems(
-  pA: number,
-  pB: number,
-  cells: number,
-  icc: number,
-  count: number,
-  rng: PyRandom,
-): PairedCluster[] {
-  proportion('p1', pA);
-  proportion('p2', pB);
-  designEffect(cells, icc);
-  const chance = (p: number) => {
-    if (icc === 0 || p === 0 || p === 1) return p;
-    const total = (1 - icc) / icc;
-    return betaVariate(rng, p * total, (1 - p) * total);
-  };
-  const draw = (p: number) => {
-    const q = chance(p);
-    return Array.from({ length: cells }, () => rng.random() < q);
-  };
-  return Array.from({ length: count }, () => ({ a: draw(pA), b: draw(pB) }));
-}
-
-/** Beta(a, b) from two gamma variates (Marsaglia & Tsang 2000, with the boost for shape < 1). */
-function betaVariate(rng: PyRandom, a: number, b: number): number {
-  const x = gammaVariate(rng, a);
-  const y = gammaVariate(rng, b);
-  return x + y === 0 ? 0.5 : x / (x + y);
-}
-
-function gammaVariate(rng: PyRandom, shape: number): number {
-  if (shape < 1) return gammaVariate(rng, shape + 1) * (1 - rng.random()) ** (1 / shape);
-  const d = shape - 1 / 3;
-  const c = 1 / Math.sqrt(9 * d);
-  for (;;) {
-    const z = gaussian(rng);
-    const v = (1 + c * z) ** 3;
-    if (v <= 0) continue;
-    const u = 1 - rng.random();
-    if (Math.log(u) < 0.5 * z * z + d - d * v + d * Math.log(v)) return d * v;
-  }
-}
-
-function gaussian(rng: PyRandom): number {
-  const u = 1 - rng.random();
-  const v = rng.random();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  let best = hi;
+  // At most 100 steps: past a few thousand the teeth are far below the power's own rounding.
+  for (let n = hi - 1; n >= Math.max(1, hi - Math.min(100, Math.ceil(hi * 0.05) + 10)); n--)
+    if (powerAt(n) >= target) best = n;
+  return { n: best, power: powerAt(best) };
 }
 
 /**
@@ -293,34 +279,64 @@ export function collapsePointOf(curve: readonly number[], ratio = 0.8): number {
 }
 
 /**
+ * The distribution of the estimated Collapse Point when each level's accuracy is k_i / cells with
+ * k_i ~ Binomial(cells, curve[i]), the levels independent: given the baseline's k_0, level i
+ * collapses when k_i / cells < ratio * k_0 / cells, so P(CP = j | k_0) = prod_{1<=i<j} (1 - c_i) c_j
+ * and "never" (index curve.length) is prod (1 - c_i). Summed exactly over k_0.
+ */
+export function collapsePointDistribution(
+  curve: readonly number[],
+  cells: number,
+  ratio = 0.8,
+): Float64Array {
+  const levels = curve.length;
+  const cumulative = curve.map((p) => {
+    const pmf = binomialPmfs(cells, p);
+    for (let k = 1; k <= cells; k++) pmf[k] = (pmf[k - 1] as number) + (pmf[k] as number);
+    return pmf;
+  });
+  const base = binomialPmfs(cells, curve[0] as number);
+  const out = new Float64Array(levels + 1);
+  let below = 0; // counts k with k / cells < ratio * k0 / cells: 0..below-1, as collapsePointOf compares
+  for (let k0 = 0; k0 <= cells; k0++) {
+    const w = base[k0] as number;
+    while (below <= cells && below / cells < ratio * (k0 / cells)) below++;
+    if (w === 0) continue;
+    let standing = w;
+    for (let i = 1; i < levels; i++) {
+      const c = below === 0 ? 0 : Math.min(1, (cumulative[i] as Float64Array)[below - 1] as number);
+      out[i] = (out[i] as number) + standing * c;
+      standing *= 1 - c;
+    }
+    out[levels] = (out[levels] as number) + standing;
+  }
+  return out;
+}
+
+/**
  * Power to see a Collapse Point shift: the chance that, with n seeds asked `repeats` times at each
  * level (the baseline too), model A's estimated Collapse Point comes out earlier than model B's,
- * when their true accuracy curves (acc(L0), acc(L1), ...) say A collapses first. Cells are drawn
- * independently (no intra-seed correlation: docs/plan.md#collapse).
+ * when their true accuracy curves (acc(L0), acc(L1), ...) say A collapses first:
+ * sum_j P(CP_A = j) P(CP_B > j), exact (collapsePointDistribution). Cells are independent (no
+ * intra-seed correlation: docs/plan.md#collapse).
  */
 export function collapseShiftPower(
   curveA: readonly number[],
   curveB: readonly number[],
   n: number,
   repeats: number,
-  rng: PyRandom,
   ratio = 0.8,
-  simulations = 1000,
 ): number {
   if (curveA.length !== curveB.length || curveA.length < 2)
     throw new RangeError('the two accuracy curves need the same levels, the baseline and at least one more');
   for (const p of [...curveA, ...curveB]) proportion('an accuracy', p);
-  const cells = n * repeats;
-  const estimate = (curve: readonly number[]) =>
-    collapsePointOf(
-      curve.map((p) => {
-        let k = 0;
-        for (let i = 0; i < cells; i++) if (rng.random() < p) k++;
-        return k / cells;
-      }),
-      ratio,
-    );
-  let seen = 0;
-  for (let s = 0; s < simulations; s++) if (estimate(curveA) < estimate(curveB)) seen++;
-  return seen / simulations;
+  const a = collapsePointDistribution(curveA, n * repeats, ratio);
+  const b = collapsePointDistribution(curveB, n * repeats, ratio);
+  let power = 0;
+  let laterB = 1 - (b[0] as number);
+  for (let j = 1; j < a.length; j++) {
+    laterB -= b[j] as number;
+    power += (a[j] as number) * Math.max(0, laterB);
+  }
+  return Math.min(1, power);
 }

@@ -129,6 +129,21 @@ export function studentTCdf(t: number, df: number): number {
 }
 
 /** P(T > t), computed as the lower tail at -t so small upper tails stay accurate. */
+/** The t quantile: the t with P(T <= t) = p, by bisection on the CDF (to ~1e-12). */
+export function studentTQuantile(p: number, df: number): number {
+  if (!(p > 0 && p < 1)) throw new RangeError(`a quantile needs p in (0, 1), got ${p}`);
+  let lo = -1;
+  let hi = 1;
+  while (studentTCdf(lo, df) > p) lo *= 2;
+  while (studentTCdf(hi, df) < p) hi *= 2;
+  for (let i = 0; i < 200 && hi - lo > 1e-13; i++) {
+    const mid = (lo + hi) / 2;
+    if (studentTCdf(mid, df) < p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
 export function studentTSf(t: number, df: number): number {
   return studentTCdf(-t, df);
 }

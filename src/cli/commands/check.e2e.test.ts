@@ -178,8 +178,27 @@ describe('waver check --compare', () => {
     expect(r.stdout).toContain('270 pairs (test x repeat answered by both) in 30 seeds');
     expect(r.stdout).toContain('| base right | 180 | 90 |');
     expect(r.stdout).toMatch(/McNemar exact \(two-sided\): b = 90, c = 0, p = 1\.62e-27/);
-    expect(r.stdout).toMatch(/difference \(new - base\) -0\.333 \[95% CI -0\.\d{3}, -0\.\d{3}\]/);
+    // All pairs and each family are tested together: Holm-adjusted p, CIs at 1 - alpha / k.
+    const k = Number(/over (\d+) tests/.exec(r.stdout)?.[1]);
+    expect(k).toBeGreaterThan(2);
+    const conf = Number(((1 - 0.05 / k) * 100).toFixed(2));
+    expect(r.stdout).toContain(`difference (new - base) -0.333 [${conf}% CI -0.`);
+    expect(r.stdout).toMatch(/holm-adjusted p = \S+ over \d+ tests/);
     expect(r.stdout).toContain('verdict: new is significantly worse at alpha 0.05');
+  });
+
+  it('--margin: the non-inferiority gate reads the CI lower end against -margin', async () => {
+    const args = ['--store', failing, '--compare', 'steady,fragile', '--protocol', 'ladder'];
+    const r = await check([...args, '--margin', '0.5', '--adjust', 'none', '--format', 'json']);
+    const out = JSON.parse(r.stdout) as {
+      compare: { tests: { scope: string; worse: boolean; comparison: { difference: { low: number } } }[] };
+    };
+    const all = out.compare.tests[0] as (typeof out.compare.tests)[number];
+    expect(all.scope).toBe('all');
+    // The decision rule, applied by hand to every test the output lists.
+    expect(r.code).toBe(out.compare.tests.some((t) => !(t.comparison.difference.low > -0.5)) ? 4 : 0);
+    expect(all.worse).toBe(!(all.comparison.difference.low > -0.5));
+    expect((await check([...args, '--margin', '2'])).code).toBe(2);
   });
 
   it('exit 0 the other way round, and JSON carries the test', async () => {

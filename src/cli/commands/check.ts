@@ -9,6 +9,7 @@ import { mergeRules, parseRuleFlag, rulesFromConfig } from '../../check/threshol
 import type { CheckedSuite, CheckProtocol, ThresholdRule } from '../../check/types.js';
 import type { ConfigContext } from '../../config/load.js';
 import { InputError } from '../../errors.js';
+import { ADJUSTMENTS, type Adjustment } from '../../stats/multiplicity.js';
 import { openStore } from '../../store/store.js';
 import type { CliContext } from '../context.js';
 import { splitList } from '../options.js';
@@ -46,6 +47,16 @@ export async function checkCommand(ctx: CliContext): Promise<Command> {
       ),
     )
     .option('--alpha <a>', 'significance level of the comparison (default 0.05)')
+    .option(
+      '--margin <m>',
+      'non-inferiority margin of the comparison: pass only when the CI of new - base stays above -m',
+    )
+    .addOption(
+      new Option(
+        '--adjust <method>',
+        'adjustment of the comparison p-values over all pairs and each family (default holm)',
+      ).choices(ADJUSTMENTS),
+    )
     .option('--seed <n>', 'seed of the bootstraps')
     .addOption(new Option('--format <format>', 'output format').choices(['md', 'json']))
     .option('--out <file>', 'also write the output to this file');
@@ -76,6 +87,8 @@ interface CheckFlags {
   compare?: string;
   protocol?: string;
   alpha?: string;
+  margin?: string;
+  adjust?: Adjustment;
   seed?: string;
   format?: 'md' | 'json';
   out?: string;
@@ -103,6 +116,8 @@ function executeCheck(
   const specs = thresholds.map((t) => t.spec);
   const rules = mergeRules(rulesFromConfig(config.check, specs), flagRules);
   const alpha = o.alpha === undefined ? (config.check?.alpha ?? 0.05) : share(o.alpha, '--alpha');
+  const margin = o.margin === undefined ? config.check?.margin : share(o.margin, '--margin');
+  const adjust = o.adjust ?? config.check?.adjust ?? 'holm';
   const allowUnavailable = o.allowUnavailable ?? config.check?.allowUnavailable ?? false;
   let pair: [string, string] | undefined;
   if (o.compare !== undefined) {
@@ -135,6 +150,8 @@ function executeCheck(
         base: pair[0],
         new: pair[1],
         alpha,
+        adjust,
+        ...(margin !== undefined && { margin }),
         ...(o.protocol && { protocol: o.protocol }),
         ...(chosen && { suite: chosen }),
       });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { InputError } from '../../errors.js';
 import type { JudgedItem } from '../../judge/types.js';
+import { AGREEMENT_RESAMPLES, KAPPA_WEIGHTS, type KappaWeights, type Metric } from '../../stats/agreement.js';
 import type { CliContext } from '../context.js';
 import { positiveInt, splitList } from '../options.js';
 import { EXIT, emit } from '../output.js';
@@ -128,7 +129,20 @@ export function judgeCommand(ctx: CliContext): Command {
     )
     .option('--judge-rater <names>', 'raters of the CSV that are judges (comma-separated)')
     .option('--seed <n>', 'seed of the bootstrap intervals', '0')
-    .option('--resamples <n>', 'bootstrap resamples', '1000')
+    .option('--resamples <n>', 'bootstrap resamples', String(AGREEMENT_RESAMPLES))
+    .addOption(
+      new Option(
+        '--kappa-weights <w>',
+        "ordinal rubrics: kappa's weights, by rank (default quadratic)",
+      ).choices(KAPPA_WEIGHTS),
+    )
+    .addOption(
+      new Option('--alpha-metric <m>', "ordinal rubrics: alpha's metric (default ordinal)").choices([
+        'ordinal',
+        'interval',
+        'nominal',
+      ]),
+    )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--out <file>', 'also write the output to this file')
     .action(
@@ -139,10 +153,17 @@ export function judgeCommand(ctx: CliContext): Command {
         judgeRater?: string;
         seed: string;
         resamples: string;
+        kappaWeights?: KappaWeights;
+        alphaMetric?: Metric;
         format: 'text' | 'json';
         out?: string;
       }) => {
-        const opts = { seed: seedOf(o.seed), resamples: positiveInt(o.resamples, '--resamples') };
+        const opts = {
+          seed: seedOf(o.seed),
+          resamples: positiveInt(o.resamples, '--resamples'),
+          ...(o.kappaWeights && { kappaWeights: o.kappaWeights }),
+          ...(o.alphaMetric && { alphaMetric: o.alphaMetric }),
+        };
         const named = o.judgeRater === undefined ? [] : splitList(o.judgeRater);
         const [{ openStore }, labels, report, { agreement }] = await Promise.all([
           import('../../store/store.js'),

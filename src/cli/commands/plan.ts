@@ -1,7 +1,15 @@
 import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { InputError } from '../../errors.js';
-import { DESIGNS, type Design, formatPlan, type PlanInput, plan } from '../../plan/designs.js';
+import {
+  DESIGNS,
+  type Design,
+  formatPlan,
+  PAIRED_TESTS,
+  type PairedTest,
+  type PlanInput,
+  plan,
+} from '../../plan/designs.js';
 import type { CliContext } from '../context.js';
 import { positiveInt, splitList } from '../options.js';
 import { EXIT, emit } from '../output.js';
@@ -13,6 +21,7 @@ interface PlanFlags {
   alpha: string;
   sides: string;
   discordance?: string;
+  test: PairedTest;
   repeats?: string;
   icc?: string;
   cells?: string;
@@ -20,8 +29,10 @@ interface PlanFlags {
   curveB?: string;
   collapseRatio?: string;
   n?: string;
-  simulations?: string;
-  seed?: string;
+  width?: string;
+  fill?: string;
+  diff?: string;
+  sd?: string;
   pilot?: string;
   compare?: string;
   protocol?: string;
@@ -41,20 +52,33 @@ export function planCommand(ctx: CliContext): Command {
       'sample sizes a claim needs (items, pairs, seeds) and the minimum detectable difference of a run',
     )
     .addOption(new Option('--design <design>', 'what is compared').choices(DESIGNS).makeOptionMandatory())
-    .option('--p <rates>', 'the two rates compared, e.g. 0.8,0.7 (one for mdd); from the pilot when omitted')
+    .option(
+      '--p <rates>',
+      'the two rates compared, e.g. 0.8,0.7 (one-proportion: the rate, then the fixed rate; one for mdd and ci-width); from the pilot when omitted',
+    )
     .option('--power <x>', 'chance of detecting the difference', '0.8')
     .option('--alpha <x>', 'level of the test', '0.05')
     .addOption(new Option('--sides <n>', 'a two- or one-sided test').choices(['1', '2']).default('2'))
     .option('--discordance <x>', 'paired designs: share of pairs on which the two models disagree')
+    .addOption(
+      new Option(
+        '--test <test>',
+        'paired designs, saa, mdd: size the exact McNemar test or its normal approximation',
+      )
+        .choices(PAIRED_TESTS)
+        .default('exact'),
+    )
     .option('--repeats <n>', 'ladder-level, collapse-shift: repeats of each seed')
     .option('--icc <x>', 'ladder-level, saa: correlation of the cells of one seed or item (0..1)')
     .option('--cells <n>', 'saa: cells per item (phrasings x repeats)')
     .option('--curve <accs>', 'collapse-shift: accuracy at L0, L1, ... of the model that collapses first')
     .option('--curve-b <accs>', 'collapse-shift: accuracy at L0, L1, ... of the other model')
     .option('--collapse-ratio <x>', 'collapse-shift: the Collapse Point ratio', '0.8')
+    .option('--fill <x>', 'ladder-level: the share of seeds with a test at the level (e.g. 18/48 = 0.375)')
+    .option('--width <w>', 'ci-width: the half-width of the CI wanted')
+    .option('--diff <d>', 'mean-difference: the difference of the two means')
+    .option('--sd <s>', 'mean-difference: the standard deviation of the per-pair differences')
     .option('--n <n>', 'mdd: the items per arm (or pairs) the run had; from the pilot when omitted')
-    .option('--simulations <n>', 'saa, collapse-shift: simulated studies per candidate n', '1000')
-    .option('--seed <n>', 'seed of the simulations', '0')
     .option(
       '--pilot <store>',
       'read the rates of two models from this store (a pilot, or the run itself for mdd)',
@@ -70,8 +94,7 @@ export function planCommand(ctx: CliContext): Command {
         alpha: unit(o.alpha, '--alpha'),
         power: unit(o.power, '--power'),
         sides: Number(o.sides) as 1 | 2,
-        simulations: positiveInt(o.simulations ?? '1000', '--simulations'),
-        seed: integer(o.seed ?? '0', '--seed'),
+        test: o.test,
         collapseRatio: unit(o.collapseRatio ?? '0.8', '--collapse-ratio'),
         ...(o.p !== undefined && { p: rates(o.p, '--p') }),
         ...(o.discordance !== undefined && { discordance: proportion(o.discordance, '--discordance') }),
@@ -81,6 +104,10 @@ export function planCommand(ctx: CliContext): Command {
         ...(o.curve !== undefined && { curveA: rates(o.curve, '--curve') }),
         ...(o.curveB !== undefined && { curveB: rates(o.curveB, '--curve-b') }),
         ...(o.n !== undefined && { n: positiveInt(o.n, '--n') }),
+        ...(o.width !== undefined && { width: unit(o.width, '--width') }),
+        ...(o.fill !== undefined && { fill: fillShare(o.fill) }),
+        ...(o.diff !== undefined && { difference: finite(o.diff, '--diff') }),
+        ...(o.sd !== undefined && { sd: finite(o.sd, '--sd') }),
       };
       let pilot: Record<string, unknown> | undefined;
       if (o.pilot !== undefined) pilot = await readPilot(ctx, o, input);
@@ -129,18 +156,33 @@ async function readPilot(ctx: CliContext, o: PlanFlags, input: PlanInput): Promi
     input.p ??= input.design === 'mdd' ? [found.p1] : [found.p1, found.p2];
     input.discordance ??= found.discordance;
     if (input.design === 'mdd') input.n ??= found.pairs;
-    if (input.design === 'saa') input.pilot = found.clusters;
-    const { clusters, ...shown } = found;
-    return { ...shown, clusters: clusters.length };
+    if (input.design === 'saa') input.pilotItems = found.items;
+    if (input.design === 'paired-proportions')
+      input.pilotClustering = {
+        designEffect: found.designEffect,
+        pairsPerCluster: found.pairs / found.clusters,
+        cluster: found.cluster,
+      };
+    const { items: _, ...shown } = found;
+    return shown;
   } finally {
     store.close();
   }
 }
 
-function integer(value: string, flag: string): number {
-  if (!/^-?\d+$/.test(value.trim()))
-    throw new InputError(`expected an integer, got '${value}'`, { field: flag });
-  return Number(value);
+/** A share in (0, 1]: all seeds may have a test at the level. */
+function fillShare(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !(n > 0 && n <= 1))
+    throw new InputError(`expected a share in (0, 1], got '${value}'`, { field: '--fill' });
+  return n;
+}
+
+function finite(value: string, flag: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n))
+    throw new InputError(`expected a number, got '${value}'`, { field: flag });
+  return n;
 }
 
 function unit(value: string, flag: string): number {

@@ -1,5 +1,12 @@
 import { modelVerdicts } from '../../check/compare.js';
-import type { CheckProtocol, Measurement, ThresholdContext, ThresholdDef } from '../../check/types.js';
+import {
+  type CellGrade,
+  type CheckProtocol,
+  gradeKey,
+  type Measurement,
+  type ThresholdContext,
+  type ThresholdDef,
+} from '../../check/types.js';
 import { ladderSettings } from './config.js';
 import { type LadderResults, ladderTestOf, loadLadderResults } from './results.js';
 import { LADDER_TESTS_SUITE } from './run.js';
@@ -88,6 +95,15 @@ function suiteFamilies(ctx: ThresholdContext): Family[] {
   return FAMILIES.filter((f) => present.has(f));
 }
 
+/** A cell's verdict as the comparison counts it: a number right when it scores 1, KB by its rubric score. */
+function correctOf(
+  c: LadderResults['models'][number]['cells'][number],
+  kbThreshold: number,
+): boolean | undefined {
+  if (c.score === undefined) return undefined;
+  return c.family === 'KB' ? c.score >= kbThreshold : c.score >= 1;
+}
+
 export const ladderCheck: CheckProtocol<LadderResults> = {
   protocol: 'ladder',
   suiteName: LADDER_TESTS_SUITE,
@@ -115,15 +131,31 @@ export const ladderCheck: CheckProtocol<LadderResults> = {
       });
       const verdicts = (model: typeof models.base) =>
         modelVerdicts(results.models, model, (c) => {
-          const correct =
-            c.score === undefined
-              ? undefined
-              : c.family === 'KB'
-                ? c.score >= settings.kbRecognizeThreshold
-                : c.score >= 1;
-          return [`${c.testId}\u0000${c.repeat}`, { cluster: c.seedId, correct }];
+          const correct = correctOf(c, settings.kbRecognizeThreshold);
+          return [`${c.testId}\u0000${c.repeat}`, { cluster: c.seedId, correct, family: c.family }];
         });
       return { base: verdicts(models.base), new: verdicts(models.new) };
     },
+  },
+  grades(store, suiteHash, config) {
+    const settings = ladderSettings(config);
+    const results = loadLadderResults(store, suiteHash, {
+      settings,
+      seed: config.seed,
+      minCoverage: config.minCoverage,
+    });
+    const out = new Map<string, CellGrade>();
+    for (const m of results.models)
+      for (const c of m.cells) {
+        const correct = correctOf(c, settings.kbRecognizeThreshold);
+        out.set(gradeKey(m.identity, c.testId, c.repeat), {
+          ...(c.parsed !== undefined && { answer: c.parsed }),
+          ...(c.parsedVia !== undefined && { via: c.parsedVia }),
+          ...(correct !== undefined && { correct }),
+          ...(c.score !== undefined && { score: c.score }),
+          ...(c.judge && { judge: c.judge }),
+        });
+      }
+    return out;
   },
 };

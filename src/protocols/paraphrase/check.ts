@@ -1,7 +1,7 @@
 import { modelVerdicts } from '../../check/compare.js';
-import type { CheckProtocol, ThresholdDef } from '../../check/types.js';
+import { type CellGrade, type CheckProtocol, gradeKey, type ThresholdDef } from '../../check/types.js';
 import { loadParaphraseResults, type ParaphraseResults } from './results.js';
-import { ITEMS_SUITE } from './suite.js';
+import { ITEMS_SUITE, paraphraseTestId } from './suite.js';
 import { MIN_SAA } from './thresholds.js';
 
 /**
@@ -54,5 +54,26 @@ export const paraphraseCheck: CheckProtocol<ParaphraseResults> = {
         ]);
       return { base: verdicts(models.base), new: verdicts(models.new) };
     },
+  },
+  grades(store, suiteHash, config) {
+    const results = loadParaphraseResults(store, suiteHash, { seed: config.seed, resamples: 1 });
+    const out = new Map<string, CellGrade>();
+    for (const m of results.models)
+      for (const c of m.cells)
+        out.set(
+          gradeKey(
+            m.identity,
+            paraphraseTestId(c.item, c.phrasing as Parameters<typeof paraphraseTestId>[1]),
+            c.repeat,
+          ),
+          {
+            // The letter in the item's own lettering (the key's), as the verdict reads it.
+            ...(c.answer !== undefined && { answer: c.answer }),
+            via: c.via,
+            correct: c.correct,
+            score: c.correct ? 1 : 0,
+          },
+        );
+    return out;
   },
 };

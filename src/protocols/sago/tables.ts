@@ -58,7 +58,7 @@ export function sagoMarkdown(r: SagoResults): string {
     `SGS = mean over prompts of s(i), the RMS over a prompt's variants of Delta/R (R: activation 2, BLEU 100, BERTScore 1, embedding cosine 2, log-prob 250, entropy 10, mirroring 1). Cells: SGS ± sd of s(i) over the scope's prompts.`,
   );
   out.push(
-    `Significance: one-sided one-sample t-test of H0: E[s] <= eps (H1: SGS > eps); * p < .05, ** p < .01, † p < .001. Per-dataset tables at eps = ${eps}. BLEU mode: ${s.bleuMode}. ${UNAVAILABLE} = axis unavailable for the model (reasons below), n/a = no value.`,
+    `Significance: one-sided one-sample t-test of H0: E[s] <= eps (H1: SGS > eps); * p < .05, ** p < .01, † p < .001, each p unadjusted for the other axes, datasets and eps tested (as the paper reports them; docs/check.md#multiplicity). Per-dataset tables at eps = ${eps}. BLEU mode: ${s.bleuMode}. ${UNAVAILABLE} = axis unavailable for the model (reasons below), n/a = no value.`,
   );
   out.push('');
 
