@@ -7,6 +7,7 @@ import type { JudgedItem } from '../judge/types.js';
 import type { FetchFn } from '../models/types.js';
 import type { LoadContext, SectionModule } from '../report/report-data.js';
 import type { ModelEstimate } from '../run/estimate.js';
+import type { ProviderPool } from '../run/provider-pool.js';
 import type { RunResult } from '../run/run-suite.js';
 import type { Progress } from '../run/types.js';
 import type { Store } from '../store/store.js';
@@ -84,7 +85,19 @@ export interface ProtocolOptions {
   onProgress?: (p: Progress) => void;
   /** Each run of a suite, the roles' too, once it ends (runSuite's `onRunEnd`). */
   onRunEnd?: (run: RunResult) => void;
+  /**
+   * The command's models, for a caller that builds and runs with one pool (the CLI does), so a
+   * model is one instance with one rate-limit bucket from the build's calls to the last judge's;
+   * the caller closes it. Default: the protocol runner makes one for the call (define.ts).
+   */
+  pool?: ProviderPool;
 }
+
+/**
+ * What a protocol's code is handed (define.ts): the options with the one pool of the command,
+ * which every suite, role and aux call it makes takes its models from (docs/protocols.md#models).
+ */
+export type PooledOptions = ProtocolOptions & { pool: ProviderPool };
 
 /** What a run gives, in one shape for every protocol: the CLI prints from it and the library returns it. */
 export interface RunOutcome<Results = unknown> {

@@ -5,6 +5,7 @@ import { InputError } from '../../errors.js';
 import { recordingLine } from '../../models/replay.js';
 import { planCells, plannedModels, requestFor } from '../../run/plan.js';
 import { openStore } from '../../store/store.js';
+import { withPool } from '../define.js';
 import { LadderConfigSchema, ladderSettings } from './config.js';
 import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
 import { HASHES_ANSWER_PROMPT, JSON_ANSWER_PROMPT, KB_PROMPT } from './prompts.js';
@@ -115,7 +116,7 @@ describe('runLadder with two answer formats and a reply cut at the cap', () => {
     // Cut before its #### line: the last number of the cut text is not the answer.
     record('phi', SV, 'Step 1: 5 trays of 12 is 60. Step 2: she sells 2', 'length');
 
-    const run = await runLadder(config, [BASELINE, SV]);
+    const run = await withPool(config, {}, (o) => runLadder(config, [BASELINE, SV], o));
     const store = openStore(config.store);
     const results = loadLadderResults(store, run.suite.hash, {
       settings: { ...ladderSettings(config), resamples: 50 },
