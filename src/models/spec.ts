@@ -28,11 +28,9 @@ const expectedPrefixes = () =>
 export const ModelSpecObject = z
   .object({
     /** A built-in provider's name or a registered prefix (read when the spec is parsed). */
-    provider: z
-      .string()
-      .refine(isKnownPrefix, {
-        error: (issue) => `unknown model provider '${issue.input}': ${expectedPrefixes()}`,
-      }),
+    provider: z.string().refine(isKnownPrefix, {
+      error: (issue) => `unknown model provider '${issue.input}': ${expectedPrefixes()}`,
+    }),
     /** Model id for APIs; file path or `hf:OWNER/REPO/FILE.gguf` for gguf; JSONL file for replay. */
     model: z.string().min(1),
     /** Display name in reports (defaults to the spec string). */
@@ -105,7 +103,7 @@ export function parseModelSpec(
   let baseURL: string | undefined;
   // `MODEL@URL` for HTTP providers. Only split at an '@' followed by a scheme, so model ids may contain '@'.
   const at = rest.search(/@https?:\/\//);
-  if (at >= 0 && (provider === 'openai' || provider === 'anthropic')) {
+  if (at >= 0 && provider !== 'gguf' && provider !== 'replay') {
     model = rest.slice(0, at);
     baseURL = rest.slice(at + 1);
     if (!model) throw new InputError(`model spec '${text}' names no model before '@'`, where);
