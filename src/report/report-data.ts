@@ -5,6 +5,7 @@ import type { Coverage } from '../run/types.js';
 import type { Store } from '../store/store.js';
 import { WAVER_VERSION } from '../version.js';
 import type { HtmlKit } from './html/section.js';
+import { type ProtocolSuites, type SuiteRole, suiteRoles } from './suite-roles.js';
 import {
   SAMPLE_LIMITS,
   type SampleLimits,
@@ -29,8 +30,7 @@ export interface SuiteRef {
   name: string;
 }
 
-/** What a suite's cells are for: the models under test, or a role (judge, generator) serving them. */
-export type SuiteRole = 'system under test' | 'judge' | 'generator' | 'bookkeeping';
+export type { SuiteRole } from './suite-roles.js';
 
 export interface RunInfo {
   id: string;
@@ -240,6 +240,8 @@ export interface LoadContext {
 export interface ReportedProtocol<R = unknown> {
   name: string;
   title: string;
+  /** Its suites and their roles, as its module declares them. */
+  suites?: ProtocolSuites;
   section: SectionModule<R>;
 }
 
@@ -300,7 +302,8 @@ export function buildReport(
   for (const r of runs)
     if (r.suiteHash !== undefined && r.config && typeof r.config === 'object')
       latestConfig.set(r.suiteHash, r.config as Record<string, unknown>); // listRuns is oldest first
-  const suites = suiteInfos(store, new Set(protocols.map((p) => p.name)));
+  const suiteRole = suiteRoles(protocols);
+  const suites = suiteInfos(store, new Set(protocols.map((p) => p.name)), suiteRole);
   const suiteByHash = new Map(suites.map((s) => [s.hash, s]));
   const ref = (hash: string): SuiteRef => ({ hash, name: suiteByHash.get(hash)?.name ?? '(unknown suite)' });
 
@@ -426,15 +429,6 @@ function readOnce(store: Store): Store {
   }) as Store;
 }
 
-/** What a suite is for, from its `<protocol>/<stage>` name (docs/report.md#roles). */
-export function suiteRole(name: string): SuiteRole {
-  const stage = name.includes('/') ? name.slice(name.indexOf('/') + 1) : '';
-  if (/judge|gate/.test(stage)) return 'judge';
-  if (/generat|reword|rewrite/.test(stage)) return 'generator';
-  if (/manifest/.test(stage)) return 'bookkeeping';
-  return 'system under test';
-}
-
 function uniqueId(base: string, taken: Set<string>): string {
   let id = base.replace(/[^A-Za-z0-9-]/g, '-');
   for (let i = 2; taken.has(id); i++) id = `${base}-${i}`;
@@ -459,7 +453,11 @@ function optionalLabel<K extends string>(key: K, spec: unknown): Partial<Record<
  * shape (`ladder/tests`) for a protocol the report was not handed. A plain suite is named by its
  * file, and `data/questions.jsonl` is not a protocol `data`.
  */
-function suiteInfos(store: Store, protocols: ReadonlySet<string>): SuiteInfo[] {
+function suiteInfos(
+  store: Store,
+  protocols: ReadonlySet<string>,
+  suiteRole: (name: string) => SuiteRole,
+): SuiteInfo[] {
   return store.listSuites().map((r) => {
     const slash = r.name.indexOf('/');
     const named =
@@ -470,7 +468,7 @@ function suiteInfos(store: Store, protocols: ReadonlySet<string>): SuiteInfo[] {
       hash: r.hash,
       name: r.name,
       ...(named && { protocol: r.name.slice(0, slash), stage: r.name.slice(slash + 1) }),
-      role: named ? suiteRole(r.name) : 'system under test',
+      role: suiteRole(r.name),
       tests: r.tests,
       createdAt: r.createdAt,
     };
