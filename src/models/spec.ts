@@ -190,6 +190,20 @@ export function toModelSpec(
   return parsed.data;
 }
 
+/**
+ * The label of a spec a stored run's config holds, as `specLabel` gives it. A spec this process
+ * cannot parse (a provider another process registered, docs/providers.md) keeps its stored label.
+ */
+export function storedSpecLabel(spec: unknown): string {
+  try {
+    return specLabel(toModelSpec(spec as ModelSpecInput));
+  } catch {
+    if (typeof spec === 'string') return spec;
+    const label = (spec as { label?: unknown } | null)?.label;
+    return typeof label === 'string' ? label : JSON.stringify(spec);
+  }
+}
+
 /** How the model is shown in reports. */
 export function specLabel(spec: ModelSpec): string {
   if (spec.label) return spec.label;

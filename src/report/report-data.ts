@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { type JudgeSetReport, judgeReports } from '../judge/report.js';
-import { specLabel, toModelSpec } from '../models/spec.js';
+import { storedSpecLabel as labelOf } from '../models/spec.js';
 import type { Coverage } from '../run/types.js';
 import type { Store } from '../store/store.js';
 import { WAVER_VERSION } from '../version.js';
@@ -434,14 +434,6 @@ function uniqueId(base: string, taken: Set<string>): string {
   for (let i = 2; taken.has(id); i++) id = `${base}-${i}`;
   taken.add(id);
   return id;
-}
-
-function labelOf(spec: unknown): string {
-  try {
-    return specLabel(toModelSpec(spec as string));
-  } catch {
-    return typeof spec === 'string' ? spec : JSON.stringify(spec);
-  }
 }
 
 function optionalLabel<K extends string>(key: K, spec: unknown): Partial<Record<K, string>> {
