@@ -20,10 +20,22 @@ export { judgeReports, setReport } from './judge/report.js';
 export { sampleJudged } from './judge/sample.js';
 export type { JudgedItem, JudgeVerdict, Rubric, RubricLabel } from './judge/types.js';
 export { ProviderError, type ProviderErrorKind } from './models/errors.js';
-export { createProvider } from './models/registry.js';
+export {
+  type CreateProviderOptions,
+  createProvider,
+  type ProviderFactory,
+  registerProvider,
+} from './models/registry.js';
 export { type ModelSpec, parseModelSpec, toModelSpec } from './models/spec.js';
 export type * from './models/types.js';
 export { DESIGNS, type PlanInput, type PlanResult, plan } from './plan/designs.js';
+export {
+  defineProtocol,
+  type ProtocolCode,
+  type ProtocolCommand,
+  type ProtocolDefinition,
+  withPool,
+} from './protocols/define.js';
 export {
   CONFIG,
   ladderProtocol,
@@ -42,10 +54,26 @@ export type { ParaphraseItems } from './protocols/paraphrase/run.js';
 export { loadPlainSuite } from './protocols/plain/suite-file.js';
 export type { SagoPromptSets } from './protocols/sago/prompt-sets.js';
 export type { SagoResults } from './protocols/sago/results.js';
-export type { ProtocolModule, ProtocolOptions, ProtocolSuites, RunOutcome } from './protocols/types.js';
+export type {
+  CommandContext,
+  PooledOptions,
+  ProtocolModule,
+  ProtocolOptions,
+  ProtocolSuites,
+  RunOutcome,
+} from './protocols/types.js';
 export type { LoadContext } from './report/report-data.js';
+export { type CallClock, type CallLimits, callPath } from './run/call-path/call-path.js';
+export type {
+  CallKind,
+  PathCallOptions,
+  ProviderCall,
+  ProviderMiddleware,
+} from './run/call-path/middleware.js';
+export { wrapProvider } from './run/call-path/wrap-provider.js';
 export type { ModelEstimate } from './run/estimate.js';
 export { exportTranscripts } from './run/export.js';
+export { type CallDefaults, createProviderPool, type ProviderPool } from './run/provider-pool.js';
 export { estimateSuite, type RunResult, type RunSuiteOptions, runSuite } from './run/run-suite.js';
 export { suiteOf } from './run/suite.js';
 export type { Cell, Coverage, Shard, Suite, SuiteTest } from './run/types.js';

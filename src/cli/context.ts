@@ -9,6 +9,11 @@ export interface CliContext extends CommandContext {
 /** The protocols with their report sections loaded, for the report and the viewer. */
 export async function reportedProtocols(protocols: readonly ProtocolModule[]): Promise<ReportedProtocol[]> {
   return Promise.all(
-    protocols.map(async (p) => ({ name: p.name, title: p.title, section: await p.section() })),
+    protocols.map(async (p) => ({
+      name: p.name,
+      title: p.title,
+      ...(p.suites && { suites: p.suites }),
+      section: await p.section(),
+    })),
   );
 }

@@ -1,4 +1,5 @@
 import type { WaverConfig } from '../config/schema.js';
+import { withPool } from '../protocols/define.js';
 import type { ProtocolModule, ProtocolOptions, RunOutcome } from '../protocols/types.js';
 import { formatEstimate, formatRunEnd } from '../report/run-summary.js';
 import type { RunResult } from '../run/run-suite.js';
@@ -63,26 +64,30 @@ export async function executeProtocol<Plan, Outcome extends RunOutcome>(
   config: WaverConfig,
   io: ExecuteOptions<Plan, Outcome>,
 ): Promise<number> {
-  const plan = await buildOrStop(protocol, config, io.build);
-  if (plan === undefined) return endOfRun({ aborted: true, complete: false, runs: [] });
-  if (config.dryRun) {
-    if (io.dryRunNote) process.stderr.write(`${io.dryRunNote(plan)}\n`);
-    emit(formatEstimate(await protocol.estimate(config, plan), config.format), config.out);
-    return EXIT.ok;
-  }
-  const ran: RunResult[] = [];
-  const outcome = await withAbort((signal) =>
-    protocol.run(config, plan, {
-      signal,
-      onStage: io.run.onStage,
-      onProgress: io.run.onProgress,
-      onRunEnd: (run) => ran.push(run),
-    }),
-  );
-  io.run.finish();
-  const text = io.print(outcome, plan);
-  if (text !== undefined) emit(text, config.out);
-  return endOfRun(outcome, ran);
+  // One pool for the command: a model the build calls (generator, gates) and the run calls again is one instance.
+  return withPool(config, {}, async ({ pool }) => {
+    const plan = await buildOrStop(protocol, config, { ...io.build, pool });
+    if (plan === undefined) return endOfRun({ aborted: true, complete: false, runs: [] });
+    if (config.dryRun) {
+      if (io.dryRunNote) process.stderr.write(`${io.dryRunNote(plan)}\n`);
+      emit(formatEstimate(await protocol.estimate(config, plan, { pool }), config.format), config.out);
+      return EXIT.ok;
+    }
+    const ran: RunResult[] = [];
+    const outcome = await withAbort((signal) =>
+      protocol.run(config, plan, {
+        signal,
+        pool,
+        onStage: io.run.onStage,
+        onProgress: io.run.onProgress,
+        onRunEnd: (run) => ran.push(run),
+      }),
+    );
+    io.run.finish();
+    const text = io.print(outcome, plan);
+    if (text !== undefined) emit(text, config.out);
+    return endOfRun(outcome, ran);
+  });
 }
 
 /**
@@ -109,7 +114,7 @@ export function endOfRun(
 export async function buildOrStop<Plan>(
   protocol: Pick<ProtocolModule<Plan>, 'build'>,
   config: WaverConfig,
-  opts: Pick<ProtocolOptions, 'onStage'> = {},
+  opts: Pick<ProtocolOptions, 'onStage' | 'pool'> = {},
 ): Promise<Plan | undefined> {
   let stopped: AbortSignal | undefined;
   try {

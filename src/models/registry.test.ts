@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
 import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
-import { createProvider } from './registry.js';
+import { createProvider, type ProviderFactory, registerProvider } from './registry.js';
 import { recordingLine } from './replay.js';
 import { parseModelSpec, toModelSpec } from './spec.js';
 import { startLoopback } from './test-support/loopback.js';
@@ -58,6 +58,83 @@ describe('createProvider', () => {
 
   it('gguf: an invalid hf: URI is an InputError', async () => {
     await expect(createProvider(parseModelSpec('gguf:hf:owner/repo:Q4_K_M'))).rejects.toThrow(InputError);
+  });
+});
+
+/** A provider a library user might register: it answers with the model name it was given. */
+const echoFactory: ProviderFactory = async (spec, opts) => ({
+  provider: spec.provider,
+  modelId: spec.model,
+  identity: `${spec.provider}:${spec.model}@${spec.baseURL ?? opts.env?.ECHO_BASE ?? 'none'}`,
+  capabilities: {
+    chat: true,
+    tokenLogprobs: false,
+    topLogprobs: 0,
+    fullDistribution: false,
+    scoreContinuation: false,
+    embeddings: false,
+  },
+  generate: async () => ({
+    text: spec.model,
+    finishReason: 'stop',
+    usage: { inputTokens: 1, outputTokens: 1 },
+  }),
+});
+
+describe('registerProvider', () => {
+  it('makes PREFIX:MODEL a spec the parser, the config schema and createProvider accept, until it is removed', async () => {
+    expect(() => parseModelSpec('echo:m1')).toThrow(
+      /unknown model provider in 'echo:m1': expected one of openai:/,
+    );
+    const unregister = registerProvider('echo', echoFactory);
+    try {
+      const spec = parseModelSpec('echo:m1@http://127.0.0.1:9/v1');
+      expect(spec).toMatchObject({ provider: 'echo', model: 'm1', baseURL: 'http://127.0.0.1:9/v1' });
+      expect(toModelSpec({ provider: 'echo', model: 'm2' }).provider).toBe('echo');
+      expect(() => parseModelSpec('nope:x')).toThrow(
+        /expected one of openai:, anthropic:, gguf:, replay:, echo:/,
+      );
+      const p = await createProvider(spec, { env: { ECHO_BASE: 'ignored' } });
+      expect(p.identity).toBe('echo:m1@http://127.0.0.1:9/v1');
+      expect((await p.generate({ messages: [] })).text).toBe('m1');
+      // The env the run was given reaches the factory.
+      expect(
+        (await createProvider(toModelSpec('echo:m3'), { env: { ECHO_BASE: 'from-env' } })).identity,
+      ).toBe('echo:m3@from-env');
+    } finally {
+      unregister();
+    }
+    expect(() => parseModelSpec('echo:m1')).toThrow(InputError);
+    expect(() => toModelSpec({ provider: 'echo', model: 'm2' })).toThrow(/unknown model provider 'echo'/);
+    await expect(createProvider({ provider: 'echo', model: 'm1', chatTemplate: 'auto' })).rejects.toThrow(
+      /unknown model provider 'echo'/,
+    );
+  });
+
+  it('refuses a built-in prefix, a prefix taken already and one a spec string cannot name', () => {
+    expect(() => registerProvider('openai', echoFactory)).toThrow(/'openai' is taken \(built in\)/);
+    const unregister = registerProvider('echo', echoFactory);
+    try {
+      expect(() => registerProvider('echo', echoFactory)).toThrow(/registered already/);
+    } finally {
+      unregister();
+    }
+    for (const bad of ['', 'Echo', 'my:co', '9x'])
+      expect(() => registerProvider(bad, echoFactory)).toThrow(TypeError);
+  });
+
+  it('refuses what a factory returns without an identity (it keys the stored answers)', async () => {
+    const unregister = registerProvider('blank', async (spec, opts) => ({
+      ...(await echoFactory(spec, opts)),
+      identity: '',
+    }));
+    try {
+      await expect(createProvider(parseModelSpec('blank:x'))).rejects.toThrow(
+        /returned no provider with an identity/,
+      );
+    } finally {
+      unregister();
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
-import { parseModelSpec, toModelSpec } from './spec.js';
+import { parseModelSpec, storedSpecLabel, toModelSpec } from './spec.js';
 
 const SHA = 'ab'.repeat(32);
 
@@ -92,5 +92,19 @@ describe('gguf spec settings', () => {
 
   it('other providers keep a ? in their model id', () => {
     expect(parseModelSpec('openai:model?v=2').model).toBe('model?v=2');
+  });
+});
+
+describe('storedSpecLabel', () => {
+  it("labels a stored run's spec, one of a provider this process has not registered included", () => {
+    expect(storedSpecLabel('openai:gpt-4o-mini')).toBe('openai:gpt-4o-mini');
+    expect(storedSpecLabel({ provider: 'gguf', model: './m.gguf' })).toBe('gguf:./m.gguf');
+    // A run made with a registered provider, read by a process without it.
+    expect(storedSpecLabel({ provider: 'myservice', model: 'small', label: 'myservice:small' })).toBe(
+      'myservice:small',
+    );
+    expect(storedSpecLabel({ provider: 'myservice', model: 'small' })).toBe(
+      '{"provider":"myservice","model":"small"}',
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../errors.js';
-import type { ProviderName } from './types.js';
+import { isKnownPrefix, knownPrefixes } from './prefixes.js';
 
 /**
  * A model as the user names it: a string such as `openai:gpt-4o-mini`,
@@ -16,12 +16,21 @@ import type { ProviderName } from './types.js';
  * e.g. `gguf:hf:OWNER/REPO/FILE.gguf?ctx=4096&template=raw#sha256=...`. Each key maps onto the
  * object form's field and is checked by the same schema. A file path cannot contain `?` in the
  * string form (the object form takes any path).
+ *
+ * A provider a library user registered (registry.ts, docs/providers.md) is named the same way,
+ * `PREFIX:MODEL`: its `model` is everything after the prefix, for its factory to read.
  */
-export const PROVIDERS = ['openai', 'anthropic', 'gguf', 'replay'] as const satisfies readonly ProviderName[];
+const expectedPrefixes = () =>
+  `expected one of ${knownPrefixes()
+    .map((p) => `${p}:`)
+    .join(', ')}`;
 
 export const ModelSpecObject = z
   .object({
-    provider: z.enum(PROVIDERS),
+    /** A built-in provider's name or a registered prefix (read when the spec is parsed). */
+    provider: z.string().refine(isKnownPrefix, {
+      error: (issue) => `unknown model provider '${issue.input}': ${expectedPrefixes()}`,
+    }),
     /** Model id for APIs; file path or `hf:OWNER/REPO/FILE.gguf` for gguf; JSONL file for replay. */
     model: z.string().min(1),
     /** Display name in reports (defaults to the spec string). */
@@ -86,19 +95,15 @@ export function parseModelSpec(
   const colon = text.indexOf(':');
   const prefix = colon > 0 ? text.slice(0, colon) : '';
   const rest = colon > 0 ? text.slice(colon + 1) : '';
-  if (!(PROVIDERS as readonly string[]).includes(prefix)) {
-    throw new InputError(
-      `unknown model provider in '${text}': expected one of ${PROVIDERS.map((p) => `${p}:`).join(', ')}`,
-      where,
-    );
-  }
+  if (!isKnownPrefix(prefix))
+    throw new InputError(`unknown model provider in '${text}': ${expectedPrefixes()}`, where);
   if (!rest) throw new InputError(`model spec '${text}' names no model after '${prefix}:'`, where);
-  const provider = prefix as ProviderName;
+  const provider = prefix;
   let model = rest;
   let baseURL: string | undefined;
   // `MODEL@URL` for HTTP providers. Only split at an '@' followed by a scheme, so model ids may contain '@'.
   const at = rest.search(/@https?:\/\//);
-  if (at >= 0 && (provider === 'openai' || provider === 'anthropic')) {
+  if (at >= 0 && provider !== 'gguf' && provider !== 'replay') {
     model = rest.slice(0, at);
     baseURL = rest.slice(at + 1);
     if (!model) throw new InputError(`model spec '${text}' names no model before '@'`, where);
@@ -183,6 +188,20 @@ export function toModelSpec(
     throw new InputError(issue?.message ?? 'invalid model spec', { ...where, field });
   }
   return parsed.data;
+}
+
+/**
+ * The label of a spec a stored run's config holds, as `specLabel` gives it. A spec this process
+ * cannot parse (a provider another process registered, docs/providers.md) keeps its stored label.
+ */
+export function storedSpecLabel(spec: unknown): string {
+  try {
+    return specLabel(toModelSpec(spec as ModelSpecInput));
+  } catch {
+    if (typeof spec === 'string') return spec;
+    const label = (spec as { label?: unknown } | null)?.label;
+    return typeof label === 'string' ? label : JSON.stringify(spec);
+  }
 }
 
 /** How the model is shown in reports. */

@@ -6,10 +6,12 @@
  */
 
 import type { ProviderError } from './errors.js';
+import type { BuiltinProviderName } from './prefixes.js';
 
 export type Role = 'sut' | 'generator' | 'judge' | 'embedder';
 
-export type ProviderName = 'openai' | 'anthropic' | 'gguf' | 'replay';
+/** A built-in provider, or the prefix a library user registered one under (registry.ts). */
+export type ProviderName = BuiltinProviderName | (string & {});
 
 /** What a provider can do. A protocol reads these before asking; a missing one is "unavailable", never 0. */
 export interface Capabilities {

@@ -2,16 +2,18 @@ import type { Command } from 'commander';
 import type { CheckProtocol } from '../check/types.js';
 import type { WaverConfig } from '../config/schema.js';
 import type { SectionModule } from '../report/report-data.js';
-import type { CommandContext, ProtocolModule, RunOutcome } from './types.js';
+import type { ModelEstimate } from '../run/estimate.js';
+import { createProviderPool } from '../run/provider-pool.js';
+import type { CommandContext, PooledOptions, ProtocolModule, ProtocolOptions, RunOutcome } from './types.js';
 
 /**
  * A protocol's code behind its module (protocols/<name>/protocol.ts): imported on first use, so a
  * command loads its own protocol's code and no other's (docs/protocols.md#loading).
  */
 export interface ProtocolCode<Plan, Results, Outcome extends RunOutcome> {
-  build: ProtocolModule<Plan, Results, Outcome>['build'];
-  estimate: ProtocolModule<Plan, Results, Outcome>['estimate'];
-  run: ProtocolModule<Plan, Results, Outcome>['run'];
+  build(config: WaverConfig, opts: PooledOptions): Promise<Plan>;
+  estimate(config: WaverConfig, plan: Plan, opts: PooledOptions): Promise<ModelEstimate[]>;
+  run(config: WaverConfig, plan: Plan, opts: PooledOptions): Promise<Outcome>;
   section: SectionModule<Results>;
 }
 
@@ -45,6 +47,24 @@ function shardOutcome<Outcome extends RunOutcome>(config: WaverConfig, outcome: 
 }
 
 /**
+ * `f` with the caller's pool, else with one made for this call and closed after it: each model of
+ * a protocol's call is one instance, whichever stages and roles use it (docs/protocols.md#models).
+ */
+export async function withPool<T>(
+  config: WaverConfig,
+  opts: ProtocolOptions,
+  f: (opts: PooledOptions) => Promise<T>,
+): Promise<T> {
+  if (opts.pool) return f({ ...opts, pool: opts.pool });
+  const pool = createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config });
+  try {
+    return await f({ ...opts, pool });
+  } finally {
+    await pool.closeAll();
+  }
+}
+
+/**
  * The module of a protocol: what it is (name, title, config section, suites) at once, its code
  * and its commands when first used.
  */
@@ -61,9 +81,18 @@ export function defineProtocol<Plan, Results, Outcome extends RunOutcome>(
     );
   const protocol: ProtocolModule<Plan, Results, Outcome> = {
     ...about,
-    build: async (config, opts) => (await code()).build(config, opts),
-    estimate: async (config, plan, opts) => (await code()).estimate(config, plan, opts),
-    run: async (config, plan, opts) => shardOutcome(config, await (await code()).run(config, plan, opts)),
+    build: async (config, opts = {}) => {
+      const own = await code();
+      return withPool(config, opts, (o) => own.build(config, o));
+    },
+    estimate: async (config, plan, opts = {}) => {
+      const own = await code();
+      return withPool(config, opts, (o) => own.estimate(config, plan, o));
+    },
+    run: async (config, plan, opts = {}) => {
+      const own = await code();
+      return shardOutcome(config, await withPool(config, opts, (o) => own.run(config, plan, o)));
+    },
     load: async (store, suiteHash, ctx) => (await code()).section.load(store, suiteHash, ctx),
     section: async () => (await code()).section,
     ...(check && { check }),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { suiteRoles } from '../report/suite-roles.js';
 import { CONFIG, PROTOCOLS } from './index.js';
 
 describe('the registry', () => {
@@ -12,7 +13,7 @@ describe('the registry', () => {
   it('names every suite of a protocol `<protocol>/<stage>`, and claims its primary suite in the report', async () => {
     for (const p of PROTOCOLS) {
       if (!p.suites) continue;
-      for (const name of [p.suites.primary, ...p.suites.others])
+      for (const name of [p.suites.primary, ...Object.keys(p.suites.others)])
         expect(name.startsWith(`${p.name}/`)).toBe(true);
       const section = await p.section();
       const [, stage] = p.suites.primary.split('/');
@@ -28,6 +29,32 @@ describe('the registry', () => {
         }),
       ).toBe(true);
     }
+  });
+
+  it('declares a role for every suite its runs write, so the report reads roles and guesses none', () => {
+    const roles = suiteRoles(PROTOCOLS);
+    expect(
+      Object.fromEntries(
+        PROTOCOLS.flatMap((p) => (p.suites ? [p.suites.primary, ...Object.keys(p.suites.others)] : [])).map(
+          (name) => [name, roles(name)],
+        ),
+      ),
+    ).toEqual({
+      'ladder/tests': 'system under test',
+      'ladder/kb-judge': 'judge',
+      'ladder/generator': 'generator',
+      'ladder/gate-nli': 'judge',
+      'ladder/gate-meaning': 'judge',
+      'ladder/gate-epistemic': 'judge',
+      // A name guess read `admission` as a system under test's stage.
+      'ladder/admission': 'bookkeeping',
+      'sago/responses': 'system under test',
+      'sago/generator': 'generator',
+      'sago/politeness-judge': 'judge',
+      'sago/manifest': 'bookkeeping',
+      'paraphrase/items': 'system under test',
+      'paraphrase/reword': 'generator',
+    });
   });
 
   it("composes waver.yaml from the protocols' sections", () => {

@@ -6,10 +6,14 @@ import type { ConfigSection, WaverConfig } from '../config/schema.js';
 import type { JudgedItem } from '../judge/types.js';
 import type { FetchFn } from '../models/types.js';
 import type { LoadContext, SectionModule } from '../report/report-data.js';
+import type { ProtocolSuites } from '../report/suite-roles.js';
 import type { ModelEstimate } from '../run/estimate.js';
+import type { ProviderPool } from '../run/provider-pool.js';
 import type { RunResult } from '../run/run-suite.js';
 import type { Progress } from '../run/types.js';
 import type { Store } from '../store/store.js';
+
+export type { ProtocolSuites } from '../report/suite-roles.js';
 
 /**
  * A protocol, in the one shape every protocol has (docs/protocols.md): its section of waver.yaml,
@@ -29,7 +33,7 @@ export interface ProtocolModule<Plan = unknown, Results = unknown, Outcome exten
   readonly title: string;
   /** Its section of waver.yaml (`ladder:`); none for a protocol without settings of its own. */
   readonly config?: ConfigSection;
-  /** The suites its runs write; none for plain suites, which are named by their file. */
+  /** The suites its runs write, each with its role (the report reads them); none for plain suites, which are named by their file. */
   readonly suites?: ProtocolSuites;
   /**
    * Everything a run needs from the user's input, read and checked before any model is called or
@@ -65,13 +69,6 @@ export interface ProtocolModule<Plan = unknown, Results = unknown, Outcome exten
   judged?(store: Store): Promise<JudgedItem[]>;
 }
 
-export interface ProtocolSuites {
-  /** The systems under test's answers: its report section and its `waver check` gates read this one. */
-  readonly primary: string;
-  /** Its roles' calls (generator, judges) and its bookkeeping. */
-  readonly others: readonly string[];
-}
-
 /** What build, estimate and run may be given; a command gives its signal and its progress lines. */
 export interface ProtocolOptions {
   env?: NodeJS.ProcessEnv;
@@ -84,7 +81,19 @@ export interface ProtocolOptions {
   onProgress?: (p: Progress) => void;
   /** Each run of a suite, the roles' too, once it ends (runSuite's `onRunEnd`). */
   onRunEnd?: (run: RunResult) => void;
+  /**
+   * The command's models, for a caller that builds and runs with one pool (the CLI does), so a
+   * model is one instance with one rate-limit bucket from the build's calls to the last judge's;
+   * the caller closes it. Default: the protocol runner makes one for the call (define.ts).
+   */
+  pool?: ProviderPool;
 }
+
+/**
+ * What a protocol's code is handed (define.ts): the options with the one pool of the command,
+ * which every suite, role and aux call it makes takes its models from (docs/protocols.md#models).
+ */
+export type PooledOptions = ProtocolOptions & { pool: ProviderPool };
 
 /** What a run gives, in one shape for every protocol: the CLI prints from it and the library returns it. */
 export interface RunOutcome<Results = unknown> {

@@ -1,11 +1,12 @@
 import { basename } from 'node:path';
 import { InputError } from '../errors.js';
 import { type JudgeSetReport, judgeReports } from '../judge/report.js';
-import { specLabel, toModelSpec } from '../models/spec.js';
+import { storedSpecLabel as labelOf } from '../models/spec.js';
 import type { Coverage } from '../run/types.js';
 import type { Store } from '../store/store.js';
 import { WAVER_VERSION } from '../version.js';
 import type { HtmlKit } from './html/section.js';
+import { type ProtocolSuites, type SuiteRole, suiteRoles } from './suite-roles.js';
 import {
   SAMPLE_LIMITS,
   type SampleLimits,
@@ -30,8 +31,7 @@ export interface SuiteRef {
   name: string;
 }
 
-/** What a suite's cells are for: the models under test, or a role (judge, generator) serving them. */
-export type SuiteRole = 'system under test' | 'judge' | 'generator' | 'bookkeeping';
+export type { SuiteRole } from './suite-roles.js';
 
 export interface RunInfo {
   id: string;
@@ -328,6 +328,8 @@ export interface LoadContext {
 export interface ReportedProtocol<R = unknown> {
   name: string;
   title: string;
+  /** Its suites and their roles, as its module declares them. */
+  suites?: ProtocolSuites;
   section: SectionModule<R>;
 }
 
@@ -391,7 +393,8 @@ export function buildReport(
   for (const r of runs)
     if (r.suiteHash !== undefined && r.config && typeof r.config === 'object')
       latestConfig.set(r.suiteHash, r.config as Record<string, unknown>); // listRuns is oldest first
-  const suites = suiteInfos(store, new Set(protocols.map((p) => p.name))).filter(
+  const suiteRole = suiteRoles(protocols);
+  const suites = suiteInfos(store, new Set(protocols.map((p) => p.name)), suiteRole).filter(
     (s) => only === undefined || s.hash === only,
   );
   const suiteByHash = new Map(suites.map((s) => [s.hash, s]));
@@ -568,28 +571,11 @@ function onlySuite(store: Store, only: { run?: string; suite?: string }): string
   return (hashes[0] as { hash: string }).hash;
 }
 
-/** What a suite is for, from its `<protocol>/<stage>` name (docs/report.md#roles). */
-export function suiteRole(name: string): SuiteRole {
-  const stage = name.includes('/') ? name.slice(name.indexOf('/') + 1) : '';
-  if (/judge|gate/.test(stage)) return 'judge';
-  if (/generat|reword|rewrite/.test(stage)) return 'generator';
-  if (/manifest/.test(stage)) return 'bookkeeping';
-  return 'system under test';
-}
-
 function uniqueId(base: string, taken: Set<string>): string {
   let id = base.replace(/[^A-Za-z0-9-]/g, '-');
   for (let i = 2; taken.has(id); i++) id = `${base}-${i}`;
   taken.add(id);
   return id;
-}
-
-function labelOf(spec: unknown): string {
-  try {
-    return specLabel(toModelSpec(spec as string));
-  } catch {
-    return typeof spec === 'string' ? spec : JSON.stringify(spec);
-  }
 }
 
 function optionalLabel<K extends string>(key: K, spec: unknown): Partial<Record<K, string>> {
@@ -601,7 +587,11 @@ function optionalLabel<K extends string>(key: K, spec: unknown): Partial<Record<
  * shape (`ladder/tests`) for a protocol the report was not handed. A plain suite is named by its
  * file, and `data/questions.jsonl` is not a protocol `data`.
  */
-function suiteInfos(store: Store, protocols: ReadonlySet<string>): SuiteInfo[] {
+function suiteInfos(
+  store: Store,
+  protocols: ReadonlySet<string>,
+  suiteRole: (name: string) => SuiteRole,
+): SuiteInfo[] {
   return store.listSuites().map((r) => {
     const slash = r.name.indexOf('/');
     const named =
@@ -612,7 +602,7 @@ function suiteInfos(store: Store, protocols: ReadonlySet<string>): SuiteInfo[] {
       hash: r.hash,
       name: r.name,
       ...(named && { protocol: r.name.slice(0, slash), stage: r.name.slice(slash + 1) }),
-      role: named ? suiteRole(r.name) : 'system under test',
+      role: suiteRole(r.name),
       tests: r.tests,
       createdAt: r.createdAt,
     };

@@ -31,7 +31,10 @@ export interface ProviderPoolOptions {
   fetch?: FetchFn;
   /** A WaverConfig will do. */
   defaults: CallDefaults;
-  /** Builds a bare provider (default `createProvider`; tests count creations through it). */
+  /**
+   * Builds a bare provider. Default `createProvider`: the built-ins and every registered provider
+   * (docs/providers.md); tests count creations through their own.
+   */
   create?: (spec: ModelSpec, opts: CreateProviderOptions) => Promise<ModelProvider>;
   clock?: CallClock;
 }

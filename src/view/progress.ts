@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { specLabel, toModelSpec } from '../models/spec.js';
+import { storedSpecLabel } from '../models/spec.js';
 import { openStore, type RunWithCells, type Store } from '../store/store.js';
 
 /**
@@ -129,13 +129,7 @@ export class StoreReader {
 export function modelLabels(configJson: string): string[] {
   const models = (parseJson(configJson) as { models?: unknown }).models;
   if (!Array.isArray(models)) return [];
-  return models.map((m) => {
-    try {
-      return specLabel(toModelSpec(m as Parameters<typeof toModelSpec>[0]));
-    } catch {
-      return typeof m === 'string' ? m : JSON.stringify(m);
-    }
-  });
+  return models.map(storedSpecLabel);
 }
 
 function parseJson(text: string): Record<string, unknown> {

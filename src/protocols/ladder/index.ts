@@ -21,7 +21,12 @@ export const ladderProtocol = defineProtocol<LadderPlan, LadderSectionData, RunO
   config: { key: 'ladder', schema: LadderConfigSchema },
   suites: {
     primary: LADDER_TESTS_SUITE,
-    others: [KB_JUDGE_SUITE, GENERATOR_SUITE, ...Object.values(GATE_SUITES), ADMISSION_SUITE],
+    others: {
+      [KB_JUDGE_SUITE]: 'judge',
+      [GENERATOR_SUITE]: 'generator',
+      ...Object.fromEntries(Object.values(GATE_SUITES).map((name) => [name, 'judge' as const])),
+      [ADMISSION_SUITE]: 'bookkeeping',
+    },
   },
   thresholds: LADDER_THRESHOLDS,
   check: async () => (await import('./check.js')).ladderCheck,

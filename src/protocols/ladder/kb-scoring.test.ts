@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { requestFor } from '../../run/plan.js';
 import { openStore } from '../../store/store.js';
 import { python3Missing, runPython } from '../../test-support/python3.js';
+import { withPool } from '../define.js';
 import { LadderConfigSchema, ladderSettings } from './config.js';
 import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
 import { kbJudgeRequest, kbJudgeTest, kbScoringOf, parseKbJudgeReply } from './kb-judge.js';
@@ -154,7 +155,7 @@ describe('KB scoring modes (ladder.kbScoring)', () => {
     tests.forEach((t, i) => {
       sut.add(requestFor(ladderSuiteTest(t, settings, 1), config0.params), answers[i] as string);
     });
-    const run1 = await runLadder(config0, tests);
+    const run1 = await withPool(config0, {}, (o) => runLadder(config0, tests, o));
     const identity = run1.sut.models[0]?.identity as string;
 
     const judge = new Recording(dir, 'judge.jsonl');
@@ -168,7 +169,7 @@ describe('KB scoring modes (ladder.kbScoring)', () => {
       );
     }
     const config = testConfig(dir, { models: [sut.spec], judge: judge.spec, ladder: refConfig });
-    const run2 = await runLadder(config, tests);
+    const run2 = await withPool(config, {}, (o) => runLadder(config, tests, o));
     expect(run2.judge).toMatchObject({ jobs: 2, failed: 0 });
 
     const store = openStore(config.store);

@@ -3,7 +3,7 @@ import { specLabel, toModelSpec } from '../../models/spec.js';
 import type { ModelEstimate } from '../../run/estimate.js';
 import { estimateSuite } from '../../run/run-suite.js';
 import { openStore } from '../../store/store.js';
-import type { ProtocolOptions, RunOutcome } from '../types.js';
+import type { PooledOptions, RunOutcome } from '../types.js';
 import { type LadderAdmission, saveAdmission } from './admission-record.js';
 import { ladderSettings, suiteGenerator } from './config.js';
 import { resolveLadderSeeds } from './data/datasets.js';
@@ -31,7 +31,7 @@ export interface LadderPlan {
  * A stopped generator or judge leaves answers missing: such a suite would be wrong, so a stopped
  * build rejects with the signal's reason.
  */
-export async function build(config: WaverConfig, opts: ProtocolOptions = {}): Promise<LadderPlan> {
+export async function build(config: WaverConfig, opts: PooledOptions): Promise<LadderPlan> {
   if (config.suite !== undefined) return { tests: readLadderSuite(config.suite) };
   const settings = ladderSettings(config);
   const seeds = await resolveLadderSeeds(config.dataset, { limit: settings.seeds, fields: settings.fields });
@@ -49,7 +49,7 @@ export async function build(config: WaverConfig, opts: ProtocolOptions = {}): Pr
     levels: settings.levels as Level[] | undefined,
     attempts: settings.attempts,
     seed: config.seed,
-    runOptions: { env: opts.env, fetch: opts.fetch, signal: opts.signal },
+    runOptions: { env: opts.env, fetch: opts.fetch, signal: opts.signal, pool: opts.pool },
     log: (line) => opts.onStage?.('build', line),
   });
   opts.signal?.throwIfAborted();
@@ -66,7 +66,7 @@ export async function build(config: WaverConfig, opts: ProtocolOptions = {}): Pr
 export function estimate(
   config: WaverConfig,
   plan: LadderPlan,
-  opts: ProtocolOptions = {},
+  opts: PooledOptions,
 ): Promise<ModelEstimate[]> {
   return estimateSuite(config, ladderSuite(plan.tests, config), opts);
 }
@@ -75,7 +75,7 @@ export function estimate(
 export async function run(
   config: WaverConfig,
   plan: LadderPlan,
-  opts: ProtocolOptions = {},
+  opts: PooledOptions,
 ): Promise<RunOutcome<LadderResults>> {
   const run = await runLadder(config, plan.tests, opts);
   const store = openStore(config.store);

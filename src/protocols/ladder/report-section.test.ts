@@ -5,6 +5,7 @@ import { buildReport } from '../../report/report-data.js';
 import { requestFor } from '../../run/plan.js';
 import { openStore } from '../../store/store.js';
 import { HOSTILE_RESPONSE, REPORTED } from '../../test-support/report-store.js';
+import { withPool } from '../define.js';
 import { saveAdmission } from './admission-record.js';
 import { ladderSettings } from './config.js';
 import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
@@ -36,12 +37,12 @@ describe('buildReport on a store written by a real ladder run (runLadder, replay
       requestFor(ladderSuiteTest(tests[3] as LadderTest, settings, 1), config0.params),
       HOSTILE_RESPONSE,
     );
-    const run1 = await runLadder(config0, tests);
+    const run1 = await withPool(config0, {}, (o) => runLadder(config0, tests, o));
     const judge = new Recording(dir, 'judge.jsonl');
     for (const job of kbJudgeJobs(config0.store, run1.suite, [run1.sut.models[0]?.identity as string]))
       judge.add(kbJudgeRequest(job), '{"score": 0, "reason": "answers as if <i>nothing</i> were missing"}');
     const config = testConfig(dir, { models: [sut.spec], judge: judge.spec, ladder: { resamples: 100 } });
-    await runLadder(config, tests);
+    await withPool(config, {}, (o) => runLadder(config, tests, o));
 
     const store = openStore(config.store);
     const data = buildReport(store, REPORTED, { now: NOW });
@@ -102,7 +103,7 @@ describe('the ladder section of a run without a judge', () => {
     tests.forEach((t, i) => {
       sut.add(requestFor(ladderSuiteTest(t, settings, 1), config.params), answers[i] as string);
     });
-    const run = await runLadder(config, tests);
+    const run = await withPool(config, {}, (o) => runLadder(config, tests, o));
     const store = openStore(config.store);
     // The build's bookkeeping, as `waver ladder` stores it beside the suite it built.
     const row = (family: 'CI' | 'KB', candidates: number, rejected: Record<string, number>) => ({
@@ -169,7 +170,7 @@ describe('a ladder run from a licensed dataset', () => {
     const settings = ladderSettings(config);
     for (const t of tests)
       sut.add(requestFor(ladderSuiteTest(t, settings, 1), config.params), `{"ground_truth": ${A.gold}}`);
-    await runLadder(config, tests);
+    await withPool(config, {}, (o) => runLadder(config, tests, o));
     const store = openStore(config.store);
     const data = buildReport(store, REPORTED, { now: NOW });
     store.close();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { requestFor } from '../../run/plan.js';
 import { openStore } from '../../store/store.js';
+import { withPool } from '../define.js';
 import { ladderSettings } from './config.js';
 import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
 import { kbJudgeRequest } from './kb-judge.js';
@@ -60,7 +61,7 @@ describe('runLadder and loadLadderResults (replay SUT and judge)', () => {
     expect(suite.tests.every((t) => t.repeats !== undefined)).toBe(true);
 
     // Run 1: no judge. KB is unavailable, not 0; the failed IQ call counts as incorrect and in coverage.
-    const run1 = await runLadder(config0, TESTS);
+    const run1 = await withPool(config0, {}, (o) => runLadder(config0, TESTS, o));
     expect(run1.judge).toBeUndefined();
     const identity = run1.sut.models[0]?.identity as string;
     let store = openStore(config0.store);
@@ -100,7 +101,7 @@ describe('runLadder and loadLadderResults (replay SUT and judge)', () => {
 
     // Run 2: with the judge. The SUT cells come from the store; the KB responses are judged.
     const config = testConfig(dir, { models: [sut.spec], judge: judge.spec });
-    const run2 = await runLadder(config, TESTS);
+    const run2 = await withPool(config, {}, (o) => runLadder(config, TESTS, o));
     // Only the failed IQ cell is asked again (and fails again): done cells are never re-asked.
     expect(run2.sut.summary.calls).toBe(1);
     expect(run2.judge).toMatchObject({ jobs: 2, failed: 0 });

@@ -2,11 +2,14 @@ import { appendFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../config/load.js';
 import { InputError } from '../../errors.js';
+import { registerProvider } from '../../models/registry.js';
 import { recordingLine } from '../../models/replay.js';
 import { planCells, plannedModels, requestFor } from '../../run/plan.js';
 import { openStore } from '../../store/store.js';
+import { withPool } from '../define.js';
 import { LadderConfigSchema, ladderSettings } from './config.js';
 import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
+import { ladderProtocol } from './index.js';
 import { HASHES_ANSWER_PROMPT, JSON_ANSWER_PROMPT, KB_PROMPT } from './prompts.js';
 import { loadLadderResults } from './results.js';
 import { ladderAsks, ladderSuite, ladderSuiteTest, runLadder } from './run.js';
@@ -115,7 +118,7 @@ describe('runLadder with two answer formats and a reply cut at the cap', () => {
     // Cut before its #### line: the last number of the cut text is not the answer.
     record('phi', SV, 'Step 1: 5 trays of 12 is 60. Step 2: she sells 2', 'length');
 
-    const run = await runLadder(config, [BASELINE, SV]);
+    const run = await withPool(config, {}, (o) => runLadder(config, [BASELINE, SV], o));
     const store = openStore(config.store);
     const results = loadLadderResults(store, run.suite.hash, {
       settings: { ...ladderSettings(config), resamples: 50 },
@@ -148,5 +151,64 @@ describe('runLadder with two answer formats and a reply cut at the cap', () => {
       ['api', 0, [768]],
       ['phi', 1, [900]],
     ]);
+  });
+});
+
+describe('the models of a ladder run', () => {
+  it('one model as system under test and KB judge is one instance: created once, closed once, one identity', async () => {
+    const dir = scratchDir('waver-ladder-pool-');
+    let created = 0;
+    let closed = 0;
+    const calls: string[] = [];
+    // A registered provider, so the protocol runner's own pool is the one counted.
+    const unregister = registerProvider('counted', async (spec) => {
+      created++;
+      return {
+        provider: spec.provider,
+        modelId: spec.model,
+        identity: `counted:${spec.model}`,
+        capabilities: {
+          chat: true,
+          tokenLogprobs: false,
+          topLogprobs: 0,
+          fullDistribution: false,
+          scoreContinuation: false,
+          embeddings: false,
+        },
+        async generate(request) {
+          calls.push(request.messages.at(-1)?.content ?? '');
+          // One reply both readers take: the SUT's JSON answer and the judge's score.
+          return {
+            text: `{"ground_truth": ${A.gold}, "score": 1.0, "reason": "asks"}`,
+            finishReason: 'stop',
+            usage: { inputTokens: 3, outputTokens: 3 },
+          };
+        },
+        async close() {
+          closed++;
+        },
+      };
+    });
+    try {
+      const config = testConfig(dir, { models: ['counted:m'], judge: 'counted:m' });
+      const outcome = await ladderProtocol.run(config, { tests: [BASELINE, KB] });
+      expect(outcome).toMatchObject({ aborted: false, complete: true });
+      // The baseline 3 times, the KB test once, then the judge on the KB answer: all on the one instance.
+      expect(calls).toHaveLength(5);
+      expect(created).toBe(1);
+      expect(closed).toBe(1);
+      const results = outcome.results;
+      expect(results?.models.map((m) => m.identity)).toEqual(['counted:m']);
+      // The judge's cell is stored under the same model identity as the SUT's: one model, one cache.
+      const store = openStore(config.store);
+      try {
+        const cells = [...store.cells({ modelIdentity: 'counted:m', status: 'done' })];
+        expect(cells).toHaveLength(5);
+      } finally {
+        store.close();
+      }
+    } finally {
+      unregister();
+    }
   });
 });

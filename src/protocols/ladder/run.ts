@@ -7,7 +7,7 @@ import { suiteOf } from '../../run/suite.js';
 import type { Suite, SuiteTest } from '../../run/types.js';
 import { openStore } from '../../store/store.js';
 import { sha256 } from '../../util/hash.js';
-import type { ProtocolOptions } from '../types.js';
+import type { PooledOptions } from '../types.js';
 import { answerFormatOf, type LadderConfig, ladderSettings } from './config.js';
 import { KB_JUDGE_SUITE, type KbJudgeJob, kbJudgeTest } from './kb-judge.js';
 import { type AnswerFormat, systemPromptFor, userMessageFor } from './prompts.js';
@@ -125,11 +125,15 @@ export interface LadderRunResult {
   judge?: { identity: string; suiteHash: string; jobs: number; failed: number };
 }
 
-/** Progress goes to `onProgress`: the SUT pass, then (after its `onStage`) the KB judge pass. */
+/**
+ * Progress goes to `onProgress`: the SUT pass, then (after its `onStage`) the KB judge pass. A
+ * model that is both a system under test and the judge is one instance of the pool, with one
+ * rate-limit bucket for both passes.
+ */
 export async function runLadder(
   config: WaverConfig,
   tests: readonly LadderTest[],
-  opts: ProtocolOptions = {},
+  opts: PooledOptions,
 ): Promise<LadderRunResult> {
   const settings = ladderSettings(config);
   const suite = ladderSuite(tests, config);

@@ -15,7 +15,7 @@ export const paraphraseProtocol = defineProtocol<ParaphraseItems, ParaphraseResu
   name: 'paraphrase',
   title: 'Paraphrase: Stability-Adjusted Accuracy',
   config: { key: 'paraphrase', schema: ParaphraseConfig },
-  suites: { primary: ITEMS_SUITE, others: [REWORD_SUITE] },
+  suites: { primary: ITEMS_SUITE, others: { [REWORD_SUITE]: 'generator' } },
   thresholds: PARAPHRASE_THRESHOLDS,
   check: async () => (await import('./check.js')).paraphraseCheck,
   code: () => import('./protocol.js'),

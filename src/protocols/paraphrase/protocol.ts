@@ -1,6 +1,6 @@
 import type { WaverConfig } from '../../config/schema.js';
 import type { ModelEstimate } from '../../run/estimate.js';
-import type { ProtocolOptions, RunOutcome } from '../types.js';
+import type { PooledOptions, RunOutcome } from '../types.js';
 import { paraphraseSettings } from './config.js';
 import type { ParaphraseResults } from './results.js';
 import type { Rewords } from './reword.js';
@@ -15,14 +15,14 @@ export interface ParaphraseOutcome extends RunOutcome<ParaphraseResults> {
   rewords: Rewords;
 }
 
-export async function build(config: WaverConfig, opts: ProtocolOptions = {}): Promise<ParaphraseItems> {
+export async function build(config: WaverConfig, opts: PooledOptions): Promise<ParaphraseItems> {
   return loadParaphraseItems(config, paraphraseSettings(config), opts);
 }
 
 export function estimate(
   config: WaverConfig,
   plan: ParaphraseItems,
-  opts: ProtocolOptions = {},
+  opts: PooledOptions,
 ): Promise<ModelEstimate[]> {
   return estimateParaphrase(config, plan, opts);
 }
@@ -31,7 +31,7 @@ export function estimate(
 export async function run(
   config: WaverConfig,
   plan: ParaphraseItems,
-  opts: ProtocolOptions = {},
+  opts: PooledOptions,
 ): Promise<ParaphraseOutcome> {
   const r = await runParaphrase(config, plan, {
     ...opts,

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { recordingLine } from '../../models/replay.js';
 import { requestFor } from '../../run/plan.js';
 import { openStore } from '../../store/store.js';
+import { withPool } from '../define.js';
 import { CONFIG } from '../index.js';
 import { paraphraseSettings } from './config.js';
 import { canonicalPrompt, questionOf } from './phrasings.js';
@@ -121,7 +122,7 @@ describe('loadParaphraseResults', () => {
           .join('\n')}\n`,
       );
     });
-    const first = await runParaphrase(config0, loaded);
+    const first = await withPool(config0, {}, (o) => runParaphrase(config0, loaded, o));
     expect(first.suite.hash).toBe(suite.hash);
     expect(first.results.models).toHaveLength(1);
     expect(first.results.models[0]?.metrics.saa.value).toBe(1);
@@ -130,7 +131,9 @@ describe('loadParaphraseResults', () => {
       store: join(dir, 'store.db'),
       paraphrase: { limit: 4 },
     });
-    const second = await runParaphrase(both, await loadParaphraseItems(both, settings));
+    const second = await withPool(both, {}, async (o) =>
+      runParaphrase(both, await loadParaphraseItems(both, settings), o),
+    );
     expect(second.run.summary.calls).toBe(40);
 
     const store = openStore(join(dir, 'store.db'));

@@ -5,6 +5,7 @@ import { InputError } from '../../errors.js';
 import { specLabel, toModelSpec } from '../../models/spec.js';
 import type { ModelEstimate } from '../../run/estimate.js';
 import { plannedModels } from '../../run/plan.js';
+import type { ProviderPool } from '../../run/provider-pool.js';
 import { roleParams } from '../../run/roles.js';
 import { estimateSuite, type RunResult, type RunSuiteOptions, runSuite } from '../../run/run-suite.js';
 import { suiteOf } from '../../run/suite.js';
@@ -112,6 +113,9 @@ export function paraphraseSuite(
   });
 }
 
+/** The run's options with the command's pool, which the items and the generator's rewords share. */
+type PooledRunOptions = RunSuiteOptions & { pool: ProviderPool };
+
 /** The run config the items suite is sent with: the protocol's repeats. */
 function itemsConfig(config: WaverConfig, settings: ParaphraseSettings): WaverConfig {
   return { ...config, repeats: settings.repeats };
@@ -120,7 +124,7 @@ function itemsConfig(config: WaverConfig, settings: ParaphraseSettings): WaverCo
 export async function runParaphrase(
   config: WaverConfig,
   items: ParaphraseItems,
-  opts: RunSuiteOptions & { onRewordStart?: (n: number) => void } = {},
+  opts: PooledRunOptions & { onRewordStart?: (n: number) => void },
 ): Promise<ParaphraseRun> {
   const settings = paraphraseSettings(config);
   let rewords: Rewords = { byItem: new Map(), dropped: [], fromAlternate: 0, fromGenerator: 0 };
@@ -133,6 +137,7 @@ export async function runParaphrase(
       fetch: opts.fetch,
       signal: opts.signal,
       onRunEnd: opts.onRunEnd,
+      pool: opts.pool,
     });
   }
   const suite = paraphraseSuite(config, settings, items, rewords);
@@ -159,7 +164,7 @@ export async function runParaphrase(
 export async function estimateParaphrase(
   config: WaverConfig,
   items: ParaphraseItems,
-  opts: RunSuiteOptions = {},
+  opts: PooledRunOptions,
 ): Promise<ModelEstimate[]> {
   const settings = paraphraseSettings(config);
   const byItem = new Map(

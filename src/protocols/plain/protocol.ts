@@ -3,7 +3,7 @@ import { InputError } from '../../errors.js';
 import type { ModelEstimate } from '../../run/estimate.js';
 import { estimateSuite, runSuite } from '../../run/run-suite.js';
 import type { Suite } from '../../run/types.js';
-import type { ProtocolOptions, RunOutcome } from '../types.js';
+import type { PooledOptions, RunOutcome } from '../types.js';
 import { loadPlainSuite } from './suite-file.js';
 
 /** The code behind plainProtocol (index.ts): build, estimate and run, and the report section. */
@@ -11,17 +11,13 @@ import { loadPlainSuite } from './suite-file.js';
 export { plainSection as section } from './report-section.js';
 
 /** The suite file `config.suite`. */
-export async function build(config: WaverConfig): Promise<Suite> {
+export async function build(config: WaverConfig, _opts: PooledOptions): Promise<Suite> {
   if (!config.suite)
     throw new InputError('no suite: pass --suite FILE or set suite in waver.yaml', { field: 'suite' });
   return loadPlainSuite(config.suite);
 }
 
-export function estimate(
-  config: WaverConfig,
-  suite: Suite,
-  opts: ProtocolOptions = {},
-): Promise<ModelEstimate[]> {
+export function estimate(config: WaverConfig, suite: Suite, opts: PooledOptions): Promise<ModelEstimate[]> {
   return estimateSuite(config, suite, opts);
 }
 
@@ -29,7 +25,7 @@ export function estimate(
 export async function run(
   config: WaverConfig,
   suite: Suite,
-  opts: ProtocolOptions = {},
+  opts: PooledOptions,
 ): Promise<RunOutcome<undefined>> {
   const r = await runSuite(config, suite, opts);
   return { runs: [r], aborted: r.summary.aborted, complete: r.complete };

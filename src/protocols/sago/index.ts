@@ -15,7 +15,10 @@ export const sagoProtocol = defineProtocol<SagoPromptSets, SagoResults, RunOutco
   name: 'sago',
   title: 'SAGO: stability across meaning-preserving variations',
   config: { key: 'sago', schema: SagoConfig },
-  suites: { primary: RESPONSES_SUITE, others: [GENERATOR_SUITE, JUDGE_SUITE, MANIFEST_SUITE] },
+  suites: {
+    primary: RESPONSES_SUITE,
+    others: { [GENERATOR_SUITE]: 'generator', [JUDGE_SUITE]: 'judge', [MANIFEST_SUITE]: 'bookkeeping' },
+  },
   thresholds: SAGO_THRESHOLDS,
   check: async () => (await import('./check.js')).sagoCheck,
   code: () => import('./protocol.js'),

@@ -1,6 +1,6 @@
 import type { WaverConfig } from '../../config/schema.js';
 import type { ModelEstimate } from '../../run/estimate.js';
-import type { ProtocolOptions, RunOutcome } from '../types.js';
+import type { PooledOptions, RunOutcome } from '../types.js';
 import { type SagoPromptSets, sagoPromptSets } from './prompt-sets.js';
 import type { SagoResults } from './results.js';
 import { estimateSago, runSago } from './run.js';
@@ -9,14 +9,14 @@ import { estimateSago, runSago } from './run.js';
 
 export { sagoSection as section } from './report-section.js';
 
-export async function build(config: WaverConfig, opts: ProtocolOptions = {}): Promise<SagoPromptSets> {
+export async function build(config: WaverConfig, opts: PooledOptions): Promise<SagoPromptSets> {
   return sagoPromptSets(config, opts);
 }
 
 export function estimate(
   config: WaverConfig,
   plan: SagoPromptSets,
-  opts: ProtocolOptions = {},
+  opts: PooledOptions,
 ): Promise<ModelEstimate[]> {
   return estimateSago(config, plan, opts);
 }
@@ -25,7 +25,7 @@ export function estimate(
 export async function run(
   config: WaverConfig,
   plan: SagoPromptSets,
-  opts: ProtocolOptions = {},
+  opts: PooledOptions,
 ): Promise<RunOutcome<SagoResults>> {
   // runSago adds the generator's rewrites and the meaning filter's verdicts: the plan stays as built.
   const r = await runSago(config, structuredClone(plan), opts);

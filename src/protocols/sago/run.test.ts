@@ -7,6 +7,7 @@ import { createProvider } from '../../models/registry.js';
 import { auxCount } from '../../run/aux-cache.js';
 import { openStore } from '../../store/store.js';
 import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
+import { withPool } from '../define.js';
 import { CONFIG } from '../index.js';
 import { promptSetsSize, sagoPromptSets } from './prompt-sets.js';
 import { estimateSago, runSago } from './run.js';
@@ -32,7 +33,7 @@ withModel(`runSago as a library call with the tiny GGUF ${tinyModelMissing ?? ''
     });
     const plan = await sagoPromptSets(config);
     expect(promptSetsSize(plan)).toMatchObject({ prompts: 2, variations: 3, tests: 8 });
-    const estimate = await estimateSago(config, plan);
+    const estimate = await withPool(config, {}, (o) => estimateSago(config, plan, o));
     expect(estimate[0]).toMatchObject({ cells: 8, calls: 8 });
     expect(existsSync(store)).toBe(false);
   });
@@ -44,7 +45,8 @@ withModel(`runSago as a library call with the tiny GGUF ${tinyModelMissing ?? ''
       params: { maxTokens: 12 },
       sago: { n: 2, families: ['noise' as const], variations: 3, ablation: { sizes: [2], draws: 10 } },
     };
-    const run = async (config: WaverConfig) => runSago(config, await sagoPromptSets(config));
+    const run = async (config: WaverConfig) =>
+      withPool(config, {}, async (o) => runSago(config, await sagoPromptSets(config), o));
     const generation = await run(CONFIG.validate({ ...base, store: join(dir, 'a.db') }));
     const forced = await run(
       CONFIG.validate({
@@ -85,7 +87,7 @@ withModel(`runSago as a library call with the tiny GGUF ${tinyModelMissing ?? ''
       params: { maxTokens: 12 },
       sago: { n: 2, families: ['noise'], variations: 3, confidence: 'teacher-forced' },
     });
-    const r = await runSago(config, await sagoPromptSets(config));
+    const r = await withPool(config, {}, async (o) => runSago(config, await sagoPromptSets(config), o));
     expect(r.results?.models[0]?.axes.activation).toMatchObject({ available: true });
     expect(vi.mocked(createProvider).mock.calls.map(([spec]) => spec.model)).toEqual([tinyModelPath]);
     const db = openStore(store);

@@ -6,7 +6,7 @@ import type { Capabilities, FetchFn, ModelProvider, ScoreResult } from '../../mo
 import { auxCall } from '../../run/aux-cache.js';
 import type { ModelEstimate } from '../../run/estimate.js';
 import { plannedModels } from '../../run/plan.js';
-import { createProviderPool, type ProviderPool } from '../../run/provider-pool.js';
+import type { ProviderPool } from '../../run/provider-pool.js';
 import { runRole } from '../../run/roles.js';
 import { estimateSuite, type RunResult, runSuite } from '../../run/run-suite.js';
 import { suiteOf } from '../../run/suite.js';
@@ -57,6 +57,8 @@ export interface SagoRunOptions {
   onProgress?: (p: Progress) => void;
   /** Each suite run (responses, generator, judge) once it ends. */
   onRunEnd?: (run: RunResult) => void;
+  /** The command's models (the protocol runner's pool): every stage and role takes its instances from it. */
+  pool: ProviderPool;
 }
 
 export interface SagoPlan {
@@ -89,7 +91,7 @@ function datasetRecord(s: OpenDatasetSample): SagoDatasetRecord {
 export async function runSago(
   config: WaverConfig,
   { samples, prompts, sets }: SagoPromptSets,
-  opts: SagoRunOptions = {},
+  opts: SagoRunOptions,
 ): Promise<SagoRunResult> {
   const settings = sagoSettings(config);
   const hasStructural = sets.some((s) => s.variants.some((v) => v.family === 'structural'));
@@ -97,45 +99,72 @@ export async function runSago(
   const hasRegister = sets.some((s) => s.variants.some((v) => v.family === 'register' && v.strength !== 0));
 
   // Every model is created (and so checked: spec, key, file) before the store is opened, once for
-  // the whole run: the responses, the roles, the embedder and the model's own scores and hidden
+  // the whole command: the responses, the roles, the embedder and the model's own scores and hidden
   // states share one instance per model, and its limits.
-  const pool = createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config });
-  try {
-    const models = await describeModels(config, pool);
-    const roles = await checkRoles(config, { generator: generatorOn, judge: hasRegister }, pool);
-    let embedder: ModelProvider | undefined;
-    let embedderRecord: SagoEmbedderRecord | undefined;
-    if (config.embedder !== undefined) {
-      const spec = toModelSpec(config.embedder, { field: 'embedder' });
-      embedder = await pool.get(spec);
-      if (!embedder.capabilities.embeddings || !embedder.embed)
-        throw new InputError(`embedder ${specLabel(spec)} cannot embed (its provider gives no embeddings)`, {
-          field: 'embedder',
-        });
-      embedderRecord = {
-        label: specLabel(spec),
-        identity: embedder.identity,
-        provider: embedder.provider,
-        tokenLevel: tokenLevelEmbedder(embedder, settings.bertscore),
-      };
-    }
-    const axisCtx = { embedder: embedderRecord, judge: roles.judge?.label, settings };
-    checkRequestedAxes(models, axisCtx);
-    const plan = (suiteTests: number, rejected: number): SagoPlan => ({
-      datasets: samples.map(datasetRecord),
-      prompts: prompts.length,
-      variations: new Set(sets.flatMap((s) => s.variants.map(variationKeyOf))).size,
-      tests: suiteTests,
-      rejected,
-      models,
-      ...(embedderRecord ? { embedder: embedderRecord } : {}),
-    });
+  const { pool } = opts;
+  const models = await describeModels(config, pool);
+  const roles = await checkRoles(config, { generator: generatorOn, judge: hasRegister }, pool);
+  let embedder: ModelProvider | undefined;
+  let embedderRecord: SagoEmbedderRecord | undefined;
+  if (config.embedder !== undefined) {
+    const spec = toModelSpec(config.embedder, { field: 'embedder' });
+    embedder = await pool.get(spec);
+    if (!embedder.capabilities.embeddings || !embedder.embed)
+      throw new InputError(`embedder ${specLabel(spec)} cannot embed (its provider gives no embeddings)`, {
+        field: 'embedder',
+      });
+    embedderRecord = {
+      label: specLabel(spec),
+      identity: embedder.identity,
+      provider: embedder.provider,
+      tokenLevel: tokenLevelEmbedder(embedder, settings.bertscore),
+    };
+  }
+  const axisCtx = { embedder: embedderRecord, judge: roles.judge?.label, settings };
+  checkRequestedAxes(models, axisCtx);
+  const plan = (suiteTests: number, rejected: number): SagoPlan => ({
+    datasets: samples.map(datasetRecord),
+    prompts: prompts.length,
+    variations: new Set(sets.flatMap((s) => s.variants.map(variationKeyOf))).size,
+    tests: suiteTests,
+    rejected,
+    models,
+    ...(embedderRecord ? { embedder: embedderRecord } : {}),
+  });
 
-    // From here on the store is written.
-    let generatorStage: { suiteHash: string; identity: string } | undefined;
-    if (generatorOn) {
-      opts.onStage?.('generator', `structural rewrites by ${roles.generator?.label}`);
-      generatorStage = await generateStructural(config, settings, sets, {
+  // From here on the store is written.
+  let generatorStage: { suiteHash: string; identity: string } | undefined;
+  if (generatorOn) {
+    opts.onStage?.('generator', `structural rewrites by ${roles.generator?.label}`);
+    generatorStage = await generateStructural(config, settings, sets, {
+      env: opts.env,
+      fetch: opts.fetch,
+      signal: opts.signal,
+      onProgress: opts.onProgress,
+      onRunEnd: opts.onRunEnd,
+      pool,
+    });
+  }
+  const store = openStore(config.store);
+  try {
+    if (embedder) {
+      opts.onStage?.('meaning', `meaning filter with ${embedderRecord?.label}`);
+      await filterMeaning(sets, settings, {
+        store,
+        embedder,
+        embedderLabel: embedderRecord?.label,
+        tokenLevel: embedderRecord?.tokenLevel ?? false,
+        signal: opts.signal,
+      });
+    } else await filterMeaning(sets, settings, { store, tokenLevel: false });
+    const suite = responsesSuite(sets, settings);
+    const rejected = rejectedOf(sets);
+
+    const runs: RunResult[] = [];
+    let aborted = false;
+    for (const m of models) {
+      opts.onStage?.('responses', `${m.label}: ${suite.tests.length} prompts (baselines and variants)`);
+      const r = await runSuite(sutConfig(config, m, settings), suite, {
         env: opts.env,
         fetch: opts.fetch,
         signal: opts.signal,
@@ -143,123 +172,92 @@ export async function runSago(
         onRunEnd: opts.onRunEnd,
         pool,
       });
+      runs.push(r);
+      if (r.summary.aborted) {
+        aborted = true;
+        break;
+      }
     }
-    const store = openStore(config.store);
-    try {
-      if (embedder) {
-        opts.onStage?.('meaning', `meaning filter with ${embedderRecord?.label}`);
-        await filterMeaning(sets, settings, {
-          store,
-          embedder,
-          embedderLabel: embedderRecord?.label,
-          tokenLevel: embedderRecord?.tokenLevel ?? false,
-          signal: opts.signal,
-        });
-      } else await filterMeaning(sets, settings, { store, tokenLevel: false });
-      const suite = responsesSuite(sets, settings);
-      const rejected = rejectedOf(sets);
 
-      const runs: RunResult[] = [];
-      let aborted = false;
-      for (const m of models) {
-        opts.onStage?.('responses', `${m.label}: ${suite.tests.length} prompts (baselines and variants)`);
-        const r = await runSuite(sutConfig(config, m, settings), suite, {
-          env: opts.env,
-          fetch: opts.fetch,
-          signal: opts.signal,
-          onProgress: opts.onProgress,
-          onRunEnd: opts.onRunEnd,
-          pool,
-        });
-        runs.push(r);
-        if (r.summary.aborted) {
-          aborted = true;
-          break;
-        }
+    let judgeSuiteHash: string | undefined;
+    if (!aborted && roles.judge && hasRegister) {
+      const tests = judgeTests(store, suite, models);
+      if (tests.length > 0) {
+        opts.onStage?.('judge', `politeness of ${tests.length} responses by ${roles.judge.label}`);
+        const judged = await runRole(
+          config,
+          'judge',
+          JUDGE_SUITE,
+          [{ temperature: 0, maxTokens: settings.judgeMaxTokens, tests }],
+          {
+            env: opts.env,
+            fetch: opts.fetch,
+            signal: opts.signal,
+            onProgress: opts.onProgress,
+            onRunEnd: opts.onRunEnd,
+            pool,
+          },
+        );
+        roles.judge.identity = judged.identity;
+        judgeSuiteHash = suiteOf(JUDGE_SUITE, tests).hash;
       }
-
-      let judgeSuiteHash: string | undefined;
-      if (!aborted && roles.judge && hasRegister) {
-        const tests = judgeTests(store, suite, models);
-        if (tests.length > 0) {
-          opts.onStage?.('judge', `politeness of ${tests.length} responses by ${roles.judge.label}`);
-          const judged = await runRole(
-            config,
-            'judge',
-            JUDGE_SUITE,
-            [{ temperature: 0, maxTokens: settings.judgeMaxTokens, tests }],
-            {
-              env: opts.env,
-              fetch: opts.fetch,
-              signal: opts.signal,
-              onProgress: opts.onProgress,
-              onRunEnd: opts.onRunEnd,
-              pool,
-            },
-          );
-          roles.judge.identity = judged.identity;
-          judgeSuiteHash = suiteOf(JUDGE_SUITE, tests).hash;
-        }
-      }
-
-      if (!aborted) {
-        opts.onStage?.('embeddings', 'hidden states, response embeddings and scores (stored in aux_results)');
-        const auxCtx = { embedder, embedderRecord, axisCtx, pool };
-        await auxStage(store, config, settings, suite, models, auxCtx, opts);
-      }
-
-      const manifest: SagoManifest = {
-        version: 1,
-        responsesSuite: suite.hash,
-        ...(generatorStage ? { generatorSuite: generatorStage.suiteHash } : {}),
-        ...(generatorStage && roles.generator
-          ? { generator: { label: roles.generator.label, identity: generatorStage.identity } }
-          : {}),
-        ...(judgeSuiteHash && roles.judge ? { judgeSuite: judgeSuiteHash, judge: roles.judge } : {}),
-        ...(embedderRecord ? { embedder: embedderRecord } : {}),
-        models,
-        seed: config.seed,
-        minCoverage: config.minCoverage,
-        settings: {
-          n: settings.n,
-          bleuMode: settings.bleuMode,
-          eps: settings.eps,
-          primaryEps: settings.primaryEps,
-          activationInput: settings.activationInput,
-          confidence: settings.confidence,
-          axes: settings.axes,
-          ablation: settings.ablation,
-          families: settings.families,
-          structural: generatorOn ? 'generator' : 'rules',
-          meaningFilter: settings.meaningFilter,
-          closedModelSubset: settings.closedModelSubset,
-          variations: settings.variations,
-          bertscore: settings.bertscore,
-          reference: settings.reference,
-          deltaBaseline: settings.deltaBaseline,
-          sentenceForm: settings.sentenceForm,
-          zeroStrength: settings.zeroStrength,
-          positions: settings.positions,
-          mirroringRules: settings.mirroringRules,
-        },
-        datasets: samples.map(datasetRecord),
-        rejected,
-      };
-      saveManifest(store, manifest);
-      const results = aborted ? undefined : loadSagoResults(store, suite.hash, { manifest });
-      return {
-        plan: plan(suite.tests.length, rejected.length),
-        store: config.store,
-        suiteHash: suite.hash,
-        runs,
-        aborted,
-        ...(results ? { results } : {}),
-      };
-    } finally {
-      store.close();
     }
+
+    if (!aborted) {
+      opts.onStage?.('embeddings', 'hidden states, response embeddings and scores (stored in aux_results)');
+      const auxCtx = { embedder, embedderRecord, axisCtx, pool };
+      await auxStage(store, config, settings, suite, models, auxCtx, opts);
+    }
+
+    const manifest: SagoManifest = {
+      version: 1,
+      responsesSuite: suite.hash,
+      ...(generatorStage ? { generatorSuite: generatorStage.suiteHash } : {}),
+      ...(generatorStage && roles.generator
+        ? { generator: { label: roles.generator.label, identity: generatorStage.identity } }
+        : {}),
+      ...(judgeSuiteHash && roles.judge ? { judgeSuite: judgeSuiteHash, judge: roles.judge } : {}),
+      ...(embedderRecord ? { embedder: embedderRecord } : {}),
+      models,
+      seed: config.seed,
+      minCoverage: config.minCoverage,
+      settings: {
+        n: settings.n,
+        bleuMode: settings.bleuMode,
+        eps: settings.eps,
+        primaryEps: settings.primaryEps,
+        activationInput: settings.activationInput,
+        confidence: settings.confidence,
+        axes: settings.axes,
+        ablation: settings.ablation,
+        families: settings.families,
+        structural: generatorOn ? 'generator' : 'rules',
+        meaningFilter: settings.meaningFilter,
+        closedModelSubset: settings.closedModelSubset,
+        variations: settings.variations,
+        bertscore: settings.bertscore,
+        reference: settings.reference,
+        deltaBaseline: settings.deltaBaseline,
+        sentenceForm: settings.sentenceForm,
+        zeroStrength: settings.zeroStrength,
+        positions: settings.positions,
+        mirroringRules: settings.mirroringRules,
+      },
+      datasets: samples.map(datasetRecord),
+      rejected,
+    };
+    saveManifest(store, manifest);
+    const results = aborted ? undefined : loadSagoResults(store, suite.hash, { manifest });
+    return {
+      plan: plan(suite.tests.length, rejected.length),
+      store: config.store,
+      suiteHash: suite.hash,
+      runs,
+      aborted,
+      ...(results ? { results } : {}),
+    };
   } finally {
-    await pool.closeAll();
+    store.close();
   }
 }
 
@@ -270,19 +268,14 @@ export async function runSago(
 export async function estimateSago(
   config: WaverConfig,
   { sets }: SagoPromptSets,
-  opts: SagoRunOptions = {},
+  opts: SagoRunOptions,
 ): Promise<ModelEstimate[]> {
   const settings = sagoSettings(config);
   const suite = responsesSuite(sets, settings);
-  const pool = createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config });
-  try {
-    const estimate: ModelEstimate[] = [];
-    for (const m of await describeModels(config, pool))
-      estimate.push(...(await estimateSuite(sutConfig(config, m, settings), suite, { ...opts, pool })));
-    return estimate;
-  } finally {
-    await pool.closeAll();
-  }
+  const estimate: ModelEstimate[] = [];
+  for (const m of await describeModels(config, opts.pool))
+    estimate.push(...(await estimateSuite(sutConfig(config, m, settings), suite, opts)));
+  return estimate;
 }
 
 /**
