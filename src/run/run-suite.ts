@@ -13,7 +13,7 @@ import { createProviderPool, type ProviderPool } from './provider-pool.js';
 import { checkReachable } from './reachability.js';
 import { shardOf } from './shard.js';
 import type { Cell, Coverage, Progress, RunSummary, Shard, Suite } from './types.js';
-import { WorkerLeases } from './worker-leases.js';
+import { leaseOptions, WorkerLeases } from './worker-leases.js';
 
 export interface RunSuiteOptions {
   env?: NodeJS.ProcessEnv;
@@ -88,10 +88,11 @@ export async function runSuite(
     const stored = storedCounts(config, suite, models, identities);
     const toCall = models.filter((m) => !config.cache || (stored.get(m.label) ?? 0) < owed);
     await Promise.all(toCall.map((m) => checkReachable(m.spec, opts)));
+    const leaseOpts = leaseOptions(opts.env ?? process.env);
     const store = openStore(config.store);
     // Other workers may run this suite on this store: each calls the chunks of cells it leases
     // (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells).
-    const leases = new WorkerLeases(store, suite);
+    const leases = new WorkerLeases(store, suite, leaseOpts);
     let stopped = true;
     try {
       store.saveSuite(suite);
@@ -105,7 +106,6 @@ export async function runSuite(
         models: models.map((m) => ({ label: m.label, identity: identities.get(m.label) as string })),
         cells: total,
       });
-      const claim = leases.claim;
       const entries = new Map(
         models.map((m) => [
           m.label,
@@ -134,7 +134,7 @@ export async function runSuite(
           cells: passCells,
           total: passTotal,
           onProgress: onProgress && before ? (p) => onProgress(progressAfter(before, p)) : onProgress,
-          claim,
+          leases,
         });
       };
       let summary: RunSummary;
