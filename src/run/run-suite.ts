@@ -139,20 +139,41 @@ export async function runSuite(
       };
       let summary: RunSummary;
       if (config.batch) {
-        // Batched cells are submitted whole, so they take no cell leases: one batching worker per
-        // suite and store (docs/batch.md).
+        // Batched cells are leased like the engine's, until their batches are collected
+        // (docs/decisions.md#e25-batches-are-leased-like-chunks-of-cells).
+        const cellsOf = (labels: ReadonlySet<string>, tests = part) =>
+          planCells(
+            tests,
+            models.filter((m) => labels.has(m.label)),
+            config,
+          );
         summary = await runWithBatches({
           ...engine,
-          cellsOf: (labels) =>
-            planCells(
-              part,
-              models.filter((m) => labels.has(m.label)),
-              config,
-            ),
+          cellsOf,
           cellsPerModel: owed,
           pollMs: config.batchPollMs,
           ...(config.batchMaxRequests !== undefined && { maxRequests: config.batchMaxRequests }),
           wait: config.batchWait,
+          batchLeases: {
+            claim: leases.claim,
+            finish: () => leases.finish(),
+            next: async (labels) => {
+              while (leases.waiting) {
+                const taken = leases.takeOver();
+                if (taken.length > 0)
+                  return models
+                    .filter((m) => labels.has(m.label))
+                    .flatMap((m) => [
+                      ...cellsOf(
+                        new Set([m.label]),
+                        leases.testsIn(part, taken, identities.get(m.label) as string),
+                      ),
+                    ]);
+                if (!(await pauseUnlessStopped(opts.signal))) return undefined;
+              }
+              return undefined;
+            },
+          },
         });
       } else {
         summary = await pass(cells, total);

@@ -1,0 +1,66 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type OpenAIBatchesServer,
+  type OpenAIBatchesServerOptions,
+  startOpenAIBatchesServer,
+} from '../test-support/openai-batches-server.js';
+import { assertBuilt, queryStore, runCli } from './test-support/cli.js';
+
+/**
+ * `--batch` against a loopback OpenAI batch server that misbehaves as providers do: several
+ * batching processes on one store, a batch the provider forgot, a broken or repeated output line.
+ */
+
+beforeAll(assertBuilt);
+
+let server: OpenAIBatchesServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function setup(n: number, yaml: string, opts: OpenAIBatchesServerOptions = {}) {
+  server = await startOpenAIBatchesServer(opts);
+  const dir = mkdtempSync(join(tmpdir(), 'waver-batch-faults-'));
+  writeFileSync(
+    join(dir, 'suite.jsonl'),
+    `${Array.from({ length: n }, (_, i) => JSON.stringify({ id: `t${i}`, prompt: `batched ${i}` })).join('\n')}\n`,
+  );
+  writeFileSync(join(dir, 'waver.yaml'), yaml);
+  const store = join(dir, 'store.db');
+  const args = [
+    'run',
+    '--suite',
+    'suite.jsonl',
+    '--models',
+    `openai:m@${server.url}`,
+    '--store',
+    store,
+    '--batch',
+  ];
+  return { dir, store, args, server };
+}
+
+const count = (store: string, sql: string) => queryStore<{ n: number }>(store, sql)[0]?.n ?? 0;
+
+describe('several --batch processes on one store', () => {
+  it('batch each prompt once between them: batches are leased like chunks of cells', async () => {
+    const { dir, store, args, server } = await setup(1000, 'batchPollMs: 50\nbatchMaxRequests: 100\n');
+    const runs = await Promise.all([1, 2, 3].map(() => runCli(args, { cwd: dir })));
+    const twice = [...server.batchedByPrompt().values()].filter((k) => k > 1).length;
+    console.log(
+      `three --batch processes, 1,000 prompts: ${server.created.length} batches created, ${twice} prompts batched twice; exits ${runs.map((r) => r.code).join(', ')}`,
+    );
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0]);
+    expect(twice).toBe(0);
+    expect(server.batchedByPrompt().size).toBe(1000);
+    expect(server.created.length).toBeLessThanOrEqual(10 + 2);
+    expect(count(store, "SELECT count(*) AS n FROM cells WHERE status = 'done'")).toBe(1000);
+    // A later run finds every cell stored.
+    const again = await runCli(args, { cwd: dir });
+    expect(again.code, again.stderr).toBe(0);
+  }, 120_000);
+});
