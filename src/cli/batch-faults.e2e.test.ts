@@ -64,3 +64,24 @@ describe('several --batch processes on one store', () => {
     expect(again.code, again.stderr).toBe(0);
   }, 120_000);
 });
+
+describe('a batch the provider forgot', () => {
+  it('gives its cells back to be submitted again, with a line saying so', async () => {
+    const { dir, store, args, server } = await setup(6, 'batchPollMs: 50\n');
+    const first = await runCli([...args, '--no-batch-wait'], { cwd: dir });
+    expect(first.code, first.stderr).toBe(3);
+    expect(server.created).toHaveLength(1);
+    // The server restarts: it answers 404 for the batch and its files.
+    server.forget();
+    const second = await runCli(args, { cwd: dir });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toMatch(
+      /openai:m@\S+: batch batch_\S+: the provider does not know it \(.*404.*\); its 6 unanswered request\(s\) are submitted again/,
+    );
+    expect(server.created).toHaveLength(2);
+    expect(count(store, "SELECT count(*) AS n FROM cells WHERE status = 'done'")).toBe(6);
+    expect(count(store, "SELECT count(*) AS n FROM batches WHERE state IN ('uploaded', 'submitted')")).toBe(
+      0,
+    );
+  }, 60_000);
+});
