@@ -85,3 +85,39 @@ describe('a batch the provider forgot', () => {
     );
   }, 60_000);
 });
+
+describe('a batch output file', () => {
+  it("with a malformed line: every good line is stored, the bad one is its cell's error", async () => {
+    const { dir, store, args } = await setup(5, 'batchPollMs: 50\n', {
+      // The second line cut short: not JSON, though its custom_id is still there to read.
+      outputLines: (lines) => lines.map((l, i) => (i === 1 ? l.slice(0, l.indexOf('"response"') + 20) : l)),
+    });
+    const r = await runCli(args, { cwd: dir });
+    expect(r.code, r.stderr).toBe(3);
+    expect(count(store, "SELECT count(*) AS n FROM cells WHERE status = 'done'")).toBe(4);
+    const failed = queryStore<{ test_id: string; error_kind: string; error_message: string }>(
+      store,
+      "SELECT test_id, error_kind, error_message FROM cells WHERE status = 'failed'",
+    );
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ test_id: 't1', error_kind: 'bad_response' });
+    expect(failed[0]?.error_message).toMatch(/a malformed batch output line: it is not JSON/);
+  }, 60_000);
+
+  it('repeating a custom_id: the first answer is kept, its tokens counted once, and a line says so', async () => {
+    const { dir, store, args } = await setup(3, 'batchPollMs: 50\n', {
+      outputLines: (lines) => [...lines, (lines[0] as string).replace('echo: ', 'later: ')],
+    });
+    const r = await runCli([...args, '--format', 'json'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /batch batch_\S+: 1 output line\(s\) repeat a custom_id read already; the first line read is kept/,
+    );
+    const summary = JSON.parse(r.stdout).summary;
+    expect(summary.tokensOut).toBe(3 * 2);
+    const texts = queryStore<{ text: string }>(store, 'SELECT text FROM responses ORDER BY text').map(
+      (t) => t.text,
+    );
+    expect(texts).toEqual(['echo: batched 0', 'echo: batched 1', 'echo: batched 2']);
+  }, 60_000);
+});

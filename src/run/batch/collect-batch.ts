@@ -51,8 +51,14 @@ export class BatchCollector {
       for await (const o of lane.api.results(record.providerId as string, { signal: s })) all.push(o);
       return all;
     });
+    let repeated = 0;
     for (const o of outcomes) {
       if (!o.ok && 'missing' in o) continue;
+      // A custom id answered twice: the first line read is kept, and its tokens counted once.
+      if (answered.has(o.customId)) {
+        repeated++;
+        continue;
+      }
       answered.add(o.customId);
       for (const c of store.batchCells(record.id, o.customId)) {
         // Stored by an earlier collection that was cut short.
@@ -65,6 +71,10 @@ export class BatchCollector {
         }
       }
     }
+    if (repeated > 0)
+      this.run.open.note(
+        `${lane.label}: batch ${record.providerId ?? record.id}: ${repeated} output line(s) repeat a custom_id read already; the first line read is kept`,
+      );
     return answered;
   }
 
