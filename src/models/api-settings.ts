@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js';
-import { leanFetch } from './lean-fetch.js';
+import { boundedFetch, leanFetch } from './lean-fetch.js';
 import type { FetchFn } from './types.js';
 
 /**
@@ -73,6 +73,8 @@ export interface EndpointSettings {
 /** Settings shared by the SDK-backed providers. */
 export interface HttpProviderSettings extends EndpointSettings {
   fetch?: FetchFn;
+  /** The most bytes an interactive answer's body may have (default MAX_RESPONSE_BYTES); batch files are not bound. */
+  maxResponseBytes?: number;
   label?: string;
 }
 
@@ -111,7 +113,7 @@ export function resolveEndpoint(settings: EndpointSettings, vendor: VendorDefaul
 }
 
 /** The options both official SDK clients take alike. */
-export function sdkClientOptions(endpoint: Endpoint, fetch: FetchFn | undefined) {
+export function sdkClientOptions(endpoint: Endpoint, fetch: FetchFn | undefined, maxResponseBytes?: number) {
   return {
     // Always explicit, so an SDK never falls back to its own credential chain or process.env.
     apiKey: endpoint.apiKey,
@@ -119,7 +121,7 @@ export function sdkClientOptions(endpoint: Endpoint, fetch: FetchFn | undefined)
     // The run engine retries uniformly and records every attempt; an SDK must not retry behind it.
     maxRetries: 0,
     timeout: NO_SDK_TIMEOUT,
-    fetch: fetch ?? leanFetch,
+    fetch: fetch ?? (maxResponseBytes === undefined ? leanFetch : boundedFetch(maxResponseBytes)),
     logLevel: 'off' as const,
   };
 }

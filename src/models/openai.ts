@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import { type HttpProviderSettings, resolveEndpoint, sdkClientOptions } from './api-settings.js';
 import { badResponse, describeBody, isObject, rejectRawPrompt, sdkErrorMapper } from './http-errors.js';
 import { jsonApi } from './json-api.js';
-import { leanFetch } from './lean-fetch.js';
+import { boundedFetch, MAX_RESPONSE_BYTES } from './lean-fetch.js';
 import { type OpenAISdk, openAIBatchApi } from './openai-batch.js';
 import { asReasoningRequest, isReasoningModelId } from './reasoning.js';
 import type {
@@ -56,7 +56,7 @@ export function createOpenAIProvider(settings: OpenAISettings): ModelProvider {
   const project = env.OPENAI_PROJECT_ID;
   const api = jsonApi({
     baseURL: endpoint.baseURL,
-    fetch: settings.fetch ?? leanFetch,
+    fetch: settings.fetch ?? boundedFetch(settings.maxResponseBytes ?? MAX_RESPONSE_BYTES),
     headers: {
       authorization: `Bearer ${endpoint.apiKey}`,
       ...(organization && { 'openai-organization': organization }),

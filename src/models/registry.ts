@@ -9,6 +9,8 @@ export interface CreateProviderOptions {
   /** Where API keys, base URLs and HF settings are read from (default process.env). */
   env?: NodeJS.ProcessEnv;
   fetch?: FetchFn;
+  /** The most bytes an interactive answer's body may have (API providers). */
+  maxResponseBytes?: number;
   /** Model download cache (default: see download.ts). */
   cacheDir?: string;
   onDownloadProgress?: (p: DownloadProgress) => void;
@@ -22,7 +24,12 @@ export async function createProvider(
   spec: ModelSpec,
   opts: CreateProviderOptions = {},
 ): Promise<ModelProvider> {
-  const common = { env: opts.env, fetch: opts.fetch, label: spec.label };
+  const common = {
+    env: opts.env,
+    fetch: opts.fetch,
+    label: spec.label,
+    ...(opts.maxResponseBytes !== undefined && { maxResponseBytes: opts.maxResponseBytes }),
+  };
   switch (spec.provider) {
     case 'openai': {
       const { createOpenAIProvider } = await import('./openai.js');

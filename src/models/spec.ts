@@ -19,6 +19,9 @@ import type { ProviderName } from './types.js';
  */
 export const PROVIDERS = ['openai', 'anthropic', 'gguf', 'replay'] as const satisfies readonly ProviderName[];
 
+/** The longest delay Node's timers take: past 2^31 - 1 ms they fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export const ModelSpecObject = z
   .object({
     provider: z.enum(PROVIDERS),
@@ -64,7 +67,7 @@ export const ModelSpecObject = z
     /** Tokens per minute, counted from estimates before and usage after each call. */
     tpm: z.number().positive().optional(),
     /** Per-request timeout. */
-    timeoutMs: z.int().positive().optional(),
+    timeoutMs: z.int().positive().max(MAX_TIMER_MS).optional(),
     /** Retries after the first try, on 429, 5xx, resets, timeouts and malformed bodies. */
     maxRetries: z.int().nonnegative().optional(),
     /** USD per million tokens, for `--dry-run` cost estimates when the built-in table lacks the model. */
