@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { WaverConfig } from '../config/schema.js';
 import type { FetchFn, ModelProvider } from '../models/types.js';
-import { type FailedKind, openStore } from '../store/store.js';
+import { type FailedKind, openStore, storeFailure } from '../store/store.js';
 import { withoutSecrets } from '../util/secrets.js';
 import { WAVER_VERSION } from '../version.js';
 import { runWithBatches } from './batch/run-with-batches.js';
@@ -226,6 +226,9 @@ export async function runSuite(
       leases.close(stopped);
       store.close();
     }
+  } catch (e) {
+    // A full disk or a damaged page met mid-run: the user's to fix, named (exit 2).
+    throw storeFailure(e, config.store) ?? e;
   } finally {
     if (!opts.pool) await pool.closeAll();
   }

@@ -51,6 +51,9 @@ import {
 } from './labels.js';
 import { type ClaimOptions, claimChunk, finishChunks, releaseChunks, renewChunks } from './leases.js';
 import { openReader, openWriter } from './open.js';
+
+export { storeFailure } from './open.js';
+
 import type {
   AuxResultRow,
   CellFilter,
