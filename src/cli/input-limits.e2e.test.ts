@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -99,5 +99,37 @@ describe('--timeout-ms past what a timer holds', () => {
     expect(r.stderr).toMatch(/timeoutMs.*2147483647|--timeout-ms.*2147483647/);
     expect(fault.requests()).toBe(0);
     expect(existsSync(store)).toBe(false);
+  }, 30_000);
+});
+
+describe('a key in a base URL', () => {
+  let fault: FaultServer;
+  beforeAll(async () => {
+    fault = await startFaultServer({ faultRate: 0, seed: 2 });
+  });
+  afterAll(() => fault.close());
+
+  it('is in no stored identity, label, config, printed line or report', async () => {
+    const dir = workdir();
+    const store = join(dir, 'store.db');
+    const secret = 'sk-in-the-url-0123456789';
+    const spec = fault.url.replace('http://', `http://user:${secret}@`);
+    const r = await runCli(
+      ['run', '--suite', 'suite.jsonl', '--models', `openai:m@${spec}`, '--store', store, '--format', 'json'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain(secret);
+    expect(r.stdout).toContain(`openai:m@${fault.url}`);
+    const report = await runCli(['report', '--store', store, '--format', 'md'], { cwd: dir });
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).not.toContain(secret);
+    for (const file of [store, `${store}-wal`])
+      if (existsSync(file)) expect(readFileSync(file).includes(secret)).toBe(false);
+    expect(queryStore<{ model: string }>(store, 'SELECT model FROM cells')).toEqual([
+      { model: `openai:m@${fault.url}` },
+    ]);
   }, 30_000);
 });

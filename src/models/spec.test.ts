@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
-import { parseModelSpec, toModelSpec } from './spec.js';
+import { ModelSpecSchema, parseModelSpec, toModelSpec } from './spec.js';
 
 const SHA = 'ab'.repeat(32);
 
@@ -92,5 +92,32 @@ describe('gguf spec settings', () => {
 
   it('other providers keep a ? in their model id', () => {
     expect(parseModelSpec('openai:model?v=2').model).toBe('model?v=2');
+  });
+});
+
+describe('base URLs in a spec', () => {
+  it('drop user:password@ from the base URL and the label, and from the object form', () => {
+    const spec = parseModelSpec('openai:m@http://user:sk-secret@127.0.0.1:8000/v1');
+    expect(spec.baseURL).toBe('http://127.0.0.1:8000/v1');
+    expect(spec.label).toBe('openai:m@http://127.0.0.1:8000/v1');
+    expect(JSON.stringify(spec)).not.toContain('sk-secret');
+    const object = ModelSpecSchema.parse({
+      provider: 'openai',
+      model: 'm',
+      baseURL: 'https://u:sk-x@h.example/v1',
+    });
+    expect(JSON.stringify(object)).not.toContain('sk-x');
+  });
+
+  it('take the scheme in any case, and refuse one that is not http(s) instead of reading it into the model id', () => {
+    expect(parseModelSpec('openai:m@HTTP://127.0.0.1:8000/v1')).toMatchObject({
+      model: 'm',
+      baseURL: 'http://127.0.0.1:8000/v1',
+    });
+    expect(() => parseModelSpec('openai:m@ftp://127.0.0.1/v1')).toThrow(
+      /the base URL must start with http:\/\/ or https:\/\//,
+    );
+    // An '@' not followed by a scheme stays part of the model id.
+    expect(parseModelSpec('openai:org@model').model).toBe('org@model');
   });
 });

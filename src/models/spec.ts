@@ -22,6 +22,11 @@ export const PROVIDERS = ['openai', 'anthropic', 'gguf', 'replay'] as const sati
 /** The longest delay Node's timers take: past 2^31 - 1 ms they fire at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** `scheme://user:password@host...` without its `user:password@` (a key in a base URL is still a key). */
+export function withoutUserinfo(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/?#@\s]*@/gi, '$1');
+}
+
 export const ModelSpecObject = z
   .object({
     provider: z.enum(PROVIDERS),
@@ -30,7 +35,7 @@ export const ModelSpecObject = z
     /** Display name in reports (defaults to the spec string). */
     label: z.string().min(1).optional(),
     /** OpenAI-compatible or Anthropic endpoint. */
-    baseURL: z.url().optional(),
+    baseURL: z.url().transform(withoutUserinfo).optional(),
     /** Name of the environment variable holding the API key. The key itself never goes in a file. */
     apiKeyEnv: z
       .string()
@@ -86,6 +91,8 @@ export function parseModelSpec(
   text: string,
   where: { file?: string; line?: number; field?: string } = {},
 ): ModelSpec {
+  // A base URL's user:password@ is a secret: no label, message or stored spec carries it.
+  text = withoutUserinfo(text);
   const colon = text.indexOf(':');
   const prefix = colon > 0 ? text.slice(0, colon) : '';
   const rest = colon > 0 ? text.slice(colon + 1) : '';
@@ -99,13 +106,18 @@ export function parseModelSpec(
   const provider = prefix as ProviderName;
   let model = rest;
   let baseURL: string | undefined;
-  // `MODEL@URL` for HTTP providers. Only split at an '@' followed by a scheme, so model ids may contain '@'.
-  const at = rest.search(/@https?:\/\//);
+  // `MODEL@URL` for HTTP providers. Only split at an '@' followed by a scheme (any case: `HTTP://`),
+  // so model ids may contain '@'; a scheme other than http(s) is refused, not read as part of the id.
+  const at = rest.search(/@[a-z][a-z0-9+.-]*:\/\//i);
   if (at >= 0 && (provider === 'openai' || provider === 'anthropic')) {
     model = rest.slice(0, at);
     baseURL = rest.slice(at + 1);
     if (!model) throw new InputError(`model spec '${text}' names no model before '@'`, where);
     if (!URL.canParse(baseURL)) throw new InputError(`model spec '${text}' has an invalid base URL`, where);
+    const scheme = new URL(baseURL).protocol;
+    if (scheme !== 'http:' && scheme !== 'https:')
+      throw new InputError(`model spec '${text}': the base URL must start with http:// or https://`, where);
+    baseURL = baseURL.replace(/^[a-z]+:/i, (scheme) => scheme.toLowerCase());
   }
   const settings = provider === 'gguf' ? splitGgufSettings(text, rest, where) : undefined;
   if (settings) model = settings.model;
