@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { WaverConfig } from '../config/schema.js';
 import type { FetchFn, ModelProvider } from '../models/types.js';
@@ -90,10 +91,8 @@ export async function runSuite(
     await Promise.all(toCall.map((m) => checkReachable(m.spec, opts)));
     const leaseOpts = leaseOptions(opts.env ?? process.env);
     const store = openStore(config.store);
-    // Other workers may run this suite on this store: each calls the chunks of cells it leases
-    // (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells).
-    const leases = new WorkerLeases(store, suite, leaseOpts);
     let stopped = true;
+    let held: WorkerLeases | undefined;
     try {
       store.saveSuite(suite);
       const runId = store.beginRun({
@@ -101,6 +100,12 @@ export async function runSuite(
         config: withoutSecrets({ ...config, models: models.map((m) => m.spec) }),
         waverVersion: WAVER_VERSION,
       });
+      // A run is its leases' owner, so a later run that finds it dead marks it stopped.
+      store.sweepDeadWorkers(hostname());
+      // Other workers may run this suite on this store: each calls the chunks of cells it leases
+      // (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells).
+      const leases = new WorkerLeases(store, suite, { ...leaseOpts, owner: runId });
+      held = leases;
       opts.onStart?.({
         runId,
         models: models.map((m) => ({ label: m.label, identity: identities.get(m.label) as string })),
@@ -223,7 +228,7 @@ export async function runSuite(
       opts.onRunEnd?.(result);
       return result;
     } finally {
-      leases.close(stopped);
+      held?.close(stopped);
       store.close();
     }
   } catch (e) {

@@ -22,12 +22,14 @@ import type { Cell, Suite } from './types.js';
 export const CHUNK_TESTS = 32;
 
 export interface WorkerLeaseOptions extends Pick<ClaimOptions, 'ttlMs' | 'isAlive'> {
+  /** Who holds the leases: the run's id, so a run found dead is marked stopped (default a new id). */
+  owner?: string;
   /** Injectable for tests: the clock (epoch ms). */
   now?: () => number;
 }
 
 export class WorkerLeases implements CellLeases {
-  readonly owner = randomUUID();
+  readonly owner: string;
   private readonly holder;
   private readonly positions: Map<string, number>;
   /** By chunk key: whether this run holds the chunk (false: deferred, another worker's). */
@@ -46,6 +48,7 @@ export class WorkerLeases implements CellLeases {
     private readonly suite: Suite,
     private readonly opts: WorkerLeaseOptions = {},
   ) {
+    this.owner = opts.owner ?? randomUUID();
     this.now = opts.now ?? Date.now;
     this.holder = { owner: this.owner, pid: process.pid, host: hostname(), startedMs: this.now() };
     this.positions = new Map(suite.tests.map((t, i) => [t.id, i]));
