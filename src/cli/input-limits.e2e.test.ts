@@ -1,4 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -132,4 +140,36 @@ describe('a key in a base URL', () => {
       { model: `openai:m@${fault.url}` },
     ]);
   }, 30_000);
+});
+
+describe('--out a directory or a full device, --store /dev/null', () => {
+  let fault: FaultServer;
+  beforeAll(async () => {
+    fault = await startFaultServer({ faultRate: 0, seed: 3 });
+  });
+  afterAll(() => fault.close());
+
+  it('are exit 2 naming the path, after the run is stored; a device is written, never replaced', async () => {
+    const dir = workdir();
+    const store = join(dir, 'store.db');
+    const run = ['run', '--suite', 'suite.jsonl', '--models', `openai:m@${fault.url}`, '--store', store];
+    mkdirSync(join(dir, 'outdir'));
+    const asDir = await runCli([...run, '--out', 'outdir'], { cwd: dir });
+    expect(asDir.code, asDir.stderr).toBe(2);
+    expect(asDir.stderr.trim().split('\n').at(-1)).toBe(
+      'waver: outdir: is a directory: name a file for --out',
+    );
+    for (const args of [run, ['report', '--store', store, '--format', 'md']]) {
+      const full = await runCli([...args, '--out', '/dev/full'], { cwd: dir });
+      expect(full.code, full.stderr).toBe(2);
+      expect(full.stderr.trim().split('\n').at(-1)).toMatch(
+        /^waver: \/dev\/full: cannot write the output \(disk full\)/,
+      );
+      expect(statSync('/dev/full').isCharacterDevice()).toBe(true);
+    }
+    expect(readdirSync(dir).filter((f) => f.includes('partial'))).toEqual([]);
+    const devNull = await runCli([...run.slice(0, -1), '/dev/null'], { cwd: dir });
+    expect(devNull.code, devNull.stderr).toBe(2);
+    expect(devNull.stderr.trim().split('\n').at(-1)).toMatch(/^waver: \/dev\/null: /);
+  }, 60_000);
 });

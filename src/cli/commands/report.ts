@@ -3,7 +3,7 @@ import { dirname, extname } from 'node:path';
 import { Command, Option } from 'commander';
 import { InputError } from '../../errors.js';
 import { type CliContext, reportedProtocols } from '../context.js';
-import { EXIT } from '../output.js';
+import { EXIT, outputFailure, partialOf } from '../output.js';
 
 const FORMATS = ['html', 'md', 'json', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
@@ -65,13 +65,14 @@ export function reportCommand(ctx: CliContext): Command {
       const store = openStore(opts.store, { readonly: true });
       // Written as it is made (the JSON and CSV of a large store hold every cell), into a file
       // beside --out renamed over it at the end, so a failure leaves no half-written report.
-      const partial = opts.out ? `${opts.out}.partial-${process.pid}` : undefined;
+      const out = opts.out;
+      const partial = out ? partialOf(out) : undefined;
       let size = 0;
       let summary: string;
       try {
         const data = buildReport(store, protocols, { ablations: opts.ablations });
-        if (partial) mkdirSync(dirname(partial), { recursive: true });
-        const fd = partial ? openSync(partial, 'w') : undefined;
+        if (out) mkdirSync(dirname(out), { recursive: true });
+        const fd = out ? openSync(partial ?? out, 'w') : undefined;
         try {
           writeReport(data, format, protocols, (chunk) => {
             size += Buffer.byteLength(chunk);
@@ -84,15 +85,23 @@ export function reportCommand(ctx: CliContext): Command {
         const t = data.transcripts;
         summary = `${data.sections.length} protocol section${data.sections.length === 1 ? '' : 's'}, ${t.total} cells${t.sampled && format === 'html' ? ` (${t.shown} in the page)` : ''}`;
       } catch (e) {
+        // A path or disk that refuses the writes (ENOSPC, EACCES...) is the user's to fix.
+        const code = (e as NodeJS.ErrnoException).code;
+        if (out && typeof code === 'string' && code.startsWith('E'))
+          throw outputFailure(out, partial, e, 'nothing was written');
         if (partial) rmSync(partial, { force: true });
         throw e;
       } finally {
         store.close();
       }
-      if (opts.out && partial) {
-        renameSync(partial, opts.out);
+      if (out) {
+        try {
+          if (partial) renameSync(partial, out);
+        } catch (e) {
+          throw outputFailure(out, partial, e, 'nothing was written');
+        }
         process.stderr.write(
-          `waver: wrote ${opts.out} (${format}, ${(size / 1e6).toFixed(2)} MB: ${summary}) in ${((performance.now() - started) / 1000).toFixed(2)} s\n`,
+          `waver: wrote ${out} (${format}, ${(size / 1e6).toFixed(2)} MB: ${summary}) in ${((performance.now() - started) / 1000).toFixed(2)} s\n`,
         );
       }
       process.exitCode = EXIT.ok;
