@@ -43,11 +43,18 @@ export function resolveApiKey(s: KeySettings): string {
   const envName = s.apiKeyEnv ?? s.defaultEnv;
   const key = s.apiKey || s.env[envName] || undefined;
   if (key) return key;
+  // A variable named on purpose and unset is a mistake wherever the server is: never `no-key`.
+  if (s.apiKeyEnv && !s.apiKey)
+    throw new InputError(
+      `${s.provider}: environment variable ${s.apiKeyEnv} (named by apiKeyEnv) is not set`,
+      {
+        field: 'apiKeyEnv',
+      },
+    );
   if (new URL(s.baseURL).hostname === s.vendorHost) {
-    const which = s.apiKeyEnv
-      ? `environment variable ${s.apiKeyEnv} (named by apiKeyEnv) is not set`
-      : `no API key: set ${s.defaultEnv} or apiKeyEnv`;
-    throw new InputError(`${s.provider}: ${which}`, { field: 'apiKeyEnv' });
+    throw new InputError(`${s.provider}: no API key: set ${s.defaultEnv} or apiKeyEnv`, {
+      field: 'apiKeyEnv',
+    });
   }
   return NO_KEY;
 }
