@@ -308,11 +308,16 @@ export async function estimateSuite(
     const providers = await providersOf(models, pool);
     const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));
     const stored = storedCounts(config, suite, models, identities);
+    const part = shardOf(suite, config.shard);
+    const repeats = new Map(part.tests.map((t) => [t.id, t.repeats ?? config.repeats]));
+    // One repeat of each test is read; the estimate counts the rest (a billion repeats cost nothing to plan).
+    const once = { ...part, tests: part.tests.map((t) => ({ ...t, repeats: 1 })) };
     return estimateRun(
-      planCells(shardOf(suite, config.shard), models, config),
+      planCells(once, models, config),
       models,
       config,
       (m) => stored.get(m.label) ?? 0,
+      (testId) => repeats.get(testId) ?? config.repeats,
     );
   } finally {
     if (!opts.pool) await pool.closeAll();
