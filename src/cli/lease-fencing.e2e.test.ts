@@ -72,8 +72,10 @@ describe('a stalled worker', () => {
     );
     expect(replaced).toBe(0);
     // Only the calls the stalled worker had on the wire, or answered and not yet committed, when it
-    // stopped are asked twice: nothing after it resumed.
-    expect(served).toBe(servedWhileStalled);
+    // stopped are asked twice. After it resumed, only calls that had passed their lease check just
+    // before the stop may still go out (0 or 1 seen; 128 on the code before E24), and their
+    // answers are refused by the fence (no answer replaced, above).
+    expect(served - servedWhileStalled).toBeLessThanOrEqual(4);
     expect(served).toBeLessThanOrEqual(n + 2 * concurrency);
     expect(late.code, late.stderr).toBe(0);
   }, 90_000);
