@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
-import { ModelSpecSchema, parseModelSpec, toModelSpec } from './spec.js';
+import { parseModelSpec, toModelSpec } from './spec.js';
 
 const SHA = 'ab'.repeat(32);
 
@@ -101,7 +101,7 @@ describe('base URLs in a spec', () => {
     expect(spec.baseURL).toBe('http://127.0.0.1:8000/v1');
     expect(spec.label).toBe('openai:m@http://127.0.0.1:8000/v1');
     expect(JSON.stringify(spec)).not.toContain('sk-secret');
-    const object = ModelSpecSchema.parse({
+    const object = toModelSpec({
       provider: 'openai',
       model: 'm',
       baseURL: 'https://u:sk-x@h.example/v1',

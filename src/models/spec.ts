@@ -35,7 +35,7 @@ export const ModelSpecObject = z
     /** Display name in reports (defaults to the spec string). */
     label: z.string().min(1).optional(),
     /** OpenAI-compatible or Anthropic endpoint. */
-    baseURL: z.url().transform(withoutUserinfo).optional(),
+    baseURL: z.url().optional(),
     /** Name of the environment variable holding the API key. The key itself never goes in a file. */
     apiKeyEnv: z
       .string()
@@ -197,7 +197,12 @@ export function toModelSpec(
     const field = [where.field, ...(issue?.path ?? []).map(String)].filter(Boolean).join('.');
     throw new InputError(issue?.message ?? 'invalid model spec', { ...where, field });
   }
-  return parsed.data;
+  const { baseURL, label } = parsed.data;
+  return {
+    ...parsed.data,
+    ...(baseURL && { baseURL: withoutUserinfo(baseURL) }),
+    ...(label && { label: withoutUserinfo(label) }),
+  };
 }
 
 /** How the model is shown in reports. */
