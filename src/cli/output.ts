@@ -1,5 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { InputError } from '../errors.js';
 
 /** Exit codes: scripts and CI gates branch on these. */
 export const EXIT = {
@@ -18,10 +19,47 @@ export const EXIT = {
 /** Prints the text and, when asked, writes it to a file too. */
 export function emit(text: string, out?: string): void {
   process.stdout.write(text);
-  if (out) {
+  if (out) writeOut(out, text);
+}
+
+/**
+ * Writes `--out` whole or not at all: to a file beside it, renamed over it, so a full disk or a
+ * killed process never leaves half a summary. A device (`/dev/stdout`) is written as it is. A
+ * path that cannot be written is the user's to fix (exit 2), naming it.
+ */
+export function writeOut(out: string, text: string): void {
+  const partial = partialOf(out);
+  try {
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, text);
+    writeFileSync(partial ?? out, text);
+    if (partial) renameSync(partial, out);
+  } catch (e) {
+    throw outputFailure(out, partial, e, 'what it says is printed above');
   }
+}
+
+/**
+ * The file `--out` is written into before it is renamed over `out`; undefined for a device or a
+ * pipe (`/dev/stdout`, `/dev/full`), written as it is: renaming over it would replace the device.
+ */
+export function partialOf(out: string): string | undefined {
+  const existing = statSync(out, { throwIfNoEntry: false });
+  if (existing?.isDirectory()) throw new InputError('is a directory: name a file for --out', { file: out });
+  return existing && !existing.isFile() ? undefined : `${out}.partial-${process.pid}`;
+}
+
+/** A write of `--out` that failed, as the user's to fix (exit 2), the partial file removed. */
+export function outputFailure(
+  out: string,
+  partial: string | undefined,
+  e: unknown,
+  note: string,
+): InputError {
+  if (partial) rmSync(partial, { force: true });
+  if (e instanceof InputError) return e;
+  const code = (e as NodeJS.ErrnoException).code;
+  const why = code === 'ENOSPC' ? 'disk full' : (e as Error).message;
+  return new InputError(`cannot write the output (${why}); ${note}`, { file: out });
 }
 
 /**

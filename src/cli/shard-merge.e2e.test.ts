@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -145,6 +145,45 @@ describe('three shards and waver merge', () => {
       ),
     );
     expect(existsSync(out)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.includes('merging'))).toEqual([]);
+  }, 60_000);
+
+  it('refuses a 0-byte or page-corrupted source (exit 2, naming it), and clears what a killed merge left', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waver-merge-'));
+    const suite = writeSuite(dir, 5);
+    const a = join(dir, 'a.db');
+    expect(
+      (
+        await runCli(['run', '--suite', suite, '--models', `openai:m@${server.url}`, '--store', a], {
+          cwd: dir,
+        })
+      ).code,
+    ).toBe(0);
+    const out = join(dir, 'merged.db');
+    const empty = join(dir, 'empty.db');
+    writeFileSync(empty, '');
+    const r = await runCli(['merge', a, empty, '--out', out], { cwd: dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      `waver: ${empty}: holds no waver store (an empty file, or one no waver wrote): nothing to merge`,
+    );
+    const damaged = join(dir, 'damaged.db');
+    const bytes = readFileSync(a);
+    const pageSize = bytes.readUInt16BE(16);
+    for (let i = 0; i < pageSize; i++) bytes[bytes.length - pageSize + i] = (i * 131 + 7) % 256;
+    writeFileSync(damaged, bytes);
+    const c = await runCli(['merge', a, damaged, '--out', out], { cwd: dir });
+    expect(c.code, c.stderr).toBe(2);
+    expect(c.stderr.trim()).toMatch(
+      new RegExp(
+        `^waver: ${damaged}: the store is damaged \\(database disk image is malformed: .+\\); restore it from a copy$`,
+      ),
+    );
+    expect(existsSync(out)).toBe(false);
+    // A merge killed with -9 (a pid that is gone) left its partial output; the next merge removes it.
+    for (const suffix of ['', '-wal']) writeFileSync(`${out}.merging-999999999${suffix}`, 'partial');
+    const again = await runCli(['merge', a, '--out', out], { cwd: dir });
+    expect(again.code, again.stderr).toBe(0);
     expect(readdirSync(dir).filter((f) => f.includes('merging'))).toEqual([]);
   }, 60_000);
 });

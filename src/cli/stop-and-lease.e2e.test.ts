@@ -151,7 +151,7 @@ describe('workers sharing one store', () => {
     expect(queryStore(store, 'SELECT * FROM cell_leases WHERE finished_ms IS NULL')).toEqual([]);
   }, 60_000);
 
-  it('a worker killed with -9 leaves chunks the same command, run again, takes over at once', async () => {
+  it('a worker killed with -9 leaves chunks the same command, run again, takes over at once, marking the killed run stopped', async () => {
     const dir = workdir();
     const store = join(dir, 'store.db');
     const args = [
@@ -174,5 +174,30 @@ describe('workers sharing one store', () => {
     expect(new Set(cells.map((c) => c.test_id)).size).toBe(12);
     expect(cells).toHaveLength(12);
     expect(queryStore(store, 'SELECT * FROM cell_leases WHERE finished_ms IS NULL')).toEqual([]);
+    // The killed run is no longer 'running' in the store (nor the report).
+    expect(queryStore<{ status: string }>(store, 'SELECT status FROM runs ORDER BY started_at')).toEqual([
+      { status: 'stopped' },
+      { status: 'complete' },
+    ]);
+  }, 60_000);
+
+  it('a worker killed with -9 whose chunks no one takes over: a later run of another suite releases its leases and marks it stopped', async () => {
+    const dir = workdir();
+    const store = join(dir, 'store.db');
+    const model = ['--models', `openai:m@${slow.url}`, '--store', store];
+    const before = slow.requests();
+    const first = startCli(['run', '--suite', writeSuite(dir, 12), ...model, '--concurrency', '2'], {
+      cwd: dir,
+    });
+    await waitFor(() => slow.requests() - before >= 4, 30_000);
+    first.child.kill('SIGKILL');
+    await first.done;
+    const otherSuite = join(dir, 'other.jsonl');
+    writeFileSync(otherSuite, `${JSON.stringify({ id: 'x', prompt: `another suite ${dir}` })}\n`);
+    const second = await runCli(['run', '--suite', otherSuite, ...model], { cwd: dir });
+    expect(second.code, second.stderr).toBe(0);
+    expect(queryStore(store, 'SELECT * FROM cell_leases WHERE finished_ms IS NULL')).toEqual([]);
+    const runs = queryStore<{ status: string }>(store, 'SELECT status FROM runs ORDER BY started_at');
+    expect(runs.map((r) => r.status)).toEqual(['stopped', 'complete']);
   }, 60_000);
 });

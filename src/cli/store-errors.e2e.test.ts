@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +8,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
 import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
-import { assertBuilt, runCli } from './test-support/cli.js';
+import { assertBuilt, cleanEnv, cliPath, runCli } from './test-support/cli.js';
 
 /**
  * A store or a port the user must fix: one line naming the file or port, exit 2, nothing left
@@ -57,6 +58,72 @@ describe('a store that cannot be used', () => {
     }
     expect(readFileSync(store).equals(bytes)).toBe(true);
     expect(readdirSync(dir).sort()).toEqual(['broken.db', 'suite.jsonl']);
+  });
+
+  it('a page-corrupted store: a writer refuses it before writing, exit 2, naming the file, the file unchanged', async () => {
+    const dir = workdir();
+    const store = join(dir, 'paged.db');
+    const first = await runCli(['run', '--suite', writeSuite(dir), '--models', model(), '--store', store]);
+    expect(first.code, first.stderr).toBe(0);
+    // The last page (a table's or an index's) overwritten with noise; the header and schema still read.
+    const bytes = readFileSync(store);
+    const pageSize = bytes.readUInt16BE(16);
+    const last = bytes.length - pageSize;
+    for (let i = 0; i < pageSize; i++) bytes[last + i] = (i * 131 + 7) % 256;
+    writeFileSync(store, bytes);
+    const other = join(dir, 'other.jsonl');
+    writeFileSync(other, '{"id":"c","prompt":"three"}\n');
+    const r = await runCli(['run', '--suite', other, '--models', model(), '--store', store]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim()).toMatch(
+      new RegExp(
+        `^waver: ${store}: the store is damaged \\(database disk image is malformed: .+\\); restore it from a copy$`,
+      ),
+    );
+    expect(readFileSync(store).equals(bytes)).toBe(true);
+  });
+
+  it('a full disk mid-run (a file size limit): exit 2 naming the file, and the store whole', async () => {
+    const dir = workdir();
+    const store = join(dir, 'full.db');
+    const suite = join(dir, 'many.jsonl');
+    writeFileSync(
+      suite,
+      `${Array.from({ length: 3000 }, (_, i) => JSON.stringify({ id: `t${i}`, prompt: `a prompt long enough to fill pages ${i} ${'x'.repeat(200)}` })).join('\n')}\n`,
+    );
+    // Past 1 MB a write fails (EFBIG) as on a full disk; SIGXFSZ ignored so the process sees the error.
+    const child = spawn(
+      'bash',
+      [
+        '-c',
+        `trap '' XFSZ; ulimit -f 1024; exec "$0" "$@"`,
+        process.execPath,
+        cliPath,
+        'run',
+        '--suite',
+        suite,
+        '--models',
+        model(),
+        '--store',
+        store,
+      ],
+      { env: cleanEnv(), cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const r = { status, stderr };
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(
+      new RegExp(
+        `^waver: ${store}: the store could not be written \\(a full disk, a file size limit or a failing device\\); the same command resumes \\(disk I/O error\\)$`,
+      ),
+    );
+    const check = new Database(store, { readonly: true });
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    check.close();
   });
 
   it('a SQLite file that is not a waver store is refused and never written into', async () => {

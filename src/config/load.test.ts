@@ -149,3 +149,22 @@ describe('waver.yaml', () => {
     );
   });
 });
+
+describe('a YAML alias bomb', () => {
+  it('is an input error naming the file, not an internal one', () => {
+    const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (const [prev, name] of [
+      ['a', 'b'],
+      ['b', 'c'],
+      ['c', 'd'],
+      ['d', 'e'],
+      ['e', 'f'],
+      ['f', 'g'],
+    ])
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    const path = file('bomb.yaml', `${levels.join('\n')}\nmodels: *g\n`);
+    const error = inputErrorOf(() => loadConfigFile(path));
+    expect(error.file).toBe(path);
+    expect(error.message).toMatch(/^cannot read the YAML: .*alias/i);
+  });
+});

@@ -62,7 +62,13 @@ export function loadConfigFile(file: string, schema: ConfigSchema = OPEN_CONFIG)
       line: lines.linePos(syntax.pos[0]).line,
     });
   }
-  const value = doc.toJS() ?? {};
+  let value: Record<string, unknown>;
+  try {
+    value = doc.toJS() ?? {};
+  } catch (e) {
+    // An alias bomb (aliases of aliases, billions of nodes): the parser refuses to expand it.
+    throw new InputError(`cannot read the YAML: ${(e as Error).message}`, { file });
+  }
   const lineOf = (path: readonly PropertyKey[]): number | undefined => {
     // Walk up until a node with a position exists (a missing key points at its parent).
     for (let depth = path.length; depth >= 0; depth--) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ModelSpecSchema } from '../models/spec.js';
+import { MAX_TIMER_MS, ModelSpecSchema } from '../models/spec.js';
 
 /**
  * The one typed config. The CLI builds it from flags, `waver.yaml` supplies it from a file, and the
@@ -60,11 +60,19 @@ export const BaseConfig = z
     concurrency: z.int().positive().default(4),
     /** Calls per (test, model); each repeat is a real call, not a cache hit. */
     repeats: z.int().positive().default(1),
-    timeoutMs: z.int().positive().default(120_000),
+    timeoutMs: z.int().positive().max(MAX_TIMER_MS).default(120_000),
+    /** The most bytes an interactive answer's body may have (64 MiB); past it the call fails. */
+    maxResponseBytes: z
+      .int()
+      .positive()
+      .default(64 * 1024 * 1024),
     maxRetries: z.int().nonnegative().default(4),
     /** Backoff between retries: full jitter over min(capMs, baseMs * 2^retry); Retry-After wins when sent. */
     backoff: z
-      .object({ baseMs: z.int().nonnegative().default(500), capMs: z.int().nonnegative().default(30_000) })
+      .object({
+        baseMs: z.int().nonnegative().max(MAX_TIMER_MS).default(500),
+        capMs: z.int().nonnegative().max(MAX_TIMER_MS).default(30_000),
+      })
       .strict()
       .default({ baseMs: 500, capMs: 30_000 }),
     /** Run only the K-th of N shards of each suite of the systems under test: `K/N`. */
@@ -77,7 +85,7 @@ export const BaseConfig = z
      */
     batch: z.boolean().default(false),
     /** How often an open batch is asked whether it has ended. */
-    batchPollMs: z.int().positive().default(30_000),
+    batchPollMs: z.int().positive().max(MAX_TIMER_MS).default(30_000),
     /** Requests per batch at most, below the provider's own limit (docs/batch.md#limits). */
     batchMaxRequests: z.int().positive().optional(),
     /** false: submit the batches and stop, their cells pending; the same command later collects them. */

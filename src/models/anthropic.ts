@@ -7,6 +7,7 @@ import Anthropic, {
 import { anthropicBatchApi } from './anthropic-batch.js';
 import { type HttpProviderSettings, resolveEndpoint, sdkClientOptions } from './api-settings.js';
 import { badResponse, describeBody, isObject, rejectRawPrompt, sdkErrorMapper } from './http-errors.js';
+import { MAX_RESPONSE_BYTES } from './lean-fetch.js';
 import type {
   CallOptions,
   Capabilities,
@@ -52,10 +53,13 @@ export function createAnthropicProvider(settings: AnthropicSettings): ModelProvi
     baseURLEnv: 'ANTHROPIC_BASE_URL',
     apiKeyEnv: 'ANTHROPIC_API_KEY',
   });
-  const client = new Anthropic({
-    ...sdkClientOptions(endpoint, settings.fetch),
-    ...(settings.apiVersion && { defaultHeaders: { 'anthropic-version': settings.apiVersion } }),
-  });
+  const clientWith = (maxResponseBytes?: number) =>
+    new Anthropic({
+      ...sdkClientOptions(endpoint, settings.fetch, maxResponseBytes),
+      ...(settings.apiVersion && { defaultHeaders: { 'anthropic-version': settings.apiVersion } }),
+    });
+  // Interactive answers are bound; a batch's results file may be far larger than any one answer.
+  const client = clientWith(settings.maxResponseBytes ?? MAX_RESPONSE_BYTES);
   // The API version changes what a request means (sampling), so a non-default one is part of the identity.
   const identity = `${endpoint.identity}${settings.apiVersion ? `;version=${settings.apiVersion}` : ''}`;
   const fail = sdkErrorMapper(SDK_ERRORS, identity, [endpoint.apiKey]);
@@ -82,7 +86,7 @@ export function createAnthropicProvider(settings: AnthropicSettings): ModelProvi
       }
     },
 
-    batch: anthropicBatchApi({ client, identity, body, read: fromMessagesBody, fail }),
+    batch: anthropicBatchApi({ client: clientWith(), identity, body, read: fromMessagesBody, fail }),
   };
 }
 

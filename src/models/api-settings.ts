@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js';
-import { leanFetch } from './lean-fetch.js';
+import { boundedFetch, leanFetch } from './lean-fetch.js';
 import type { FetchFn } from './types.js';
 
 /**
@@ -43,11 +43,18 @@ export function resolveApiKey(s: KeySettings): string {
   const envName = s.apiKeyEnv ?? s.defaultEnv;
   const key = s.apiKey || s.env[envName] || undefined;
   if (key) return key;
+  // A variable named on purpose and unset is a mistake wherever the server is: never `no-key`.
+  if (s.apiKeyEnv && !s.apiKey)
+    throw new InputError(
+      `${s.provider}: environment variable ${s.apiKeyEnv} (named by apiKeyEnv) is not set`,
+      {
+        field: 'apiKeyEnv',
+      },
+    );
   if (new URL(s.baseURL).hostname === s.vendorHost) {
-    const which = s.apiKeyEnv
-      ? `environment variable ${s.apiKeyEnv} (named by apiKeyEnv) is not set`
-      : `no API key: set ${s.defaultEnv} or apiKeyEnv`;
-    throw new InputError(`${s.provider}: ${which}`, { field: 'apiKeyEnv' });
+    throw new InputError(`${s.provider}: no API key: set ${s.defaultEnv} or apiKeyEnv`, {
+      field: 'apiKeyEnv',
+    });
   }
   return NO_KEY;
 }
@@ -73,6 +80,8 @@ export interface EndpointSettings {
 /** Settings shared by the SDK-backed providers. */
 export interface HttpProviderSettings extends EndpointSettings {
   fetch?: FetchFn;
+  /** The most bytes an interactive answer's body may have (default MAX_RESPONSE_BYTES); batch files are not bound. */
+  maxResponseBytes?: number;
   label?: string;
 }
 
@@ -111,7 +120,7 @@ export function resolveEndpoint(settings: EndpointSettings, vendor: VendorDefaul
 }
 
 /** The options both official SDK clients take alike. */
-export function sdkClientOptions(endpoint: Endpoint, fetch: FetchFn | undefined) {
+export function sdkClientOptions(endpoint: Endpoint, fetch: FetchFn | undefined, maxResponseBytes?: number) {
   return {
     // Always explicit, so an SDK never falls back to its own credential chain or process.env.
     apiKey: endpoint.apiKey,
@@ -119,7 +128,7 @@ export function sdkClientOptions(endpoint: Endpoint, fetch: FetchFn | undefined)
     // The run engine retries uniformly and records every attempt; an SDK must not retry behind it.
     maxRetries: 0,
     timeout: NO_SDK_TIMEOUT,
-    fetch: fetch ?? leanFetch,
+    fetch: fetch ?? (maxResponseBytes === undefined ? leanFetch : boundedFetch(maxResponseBytes)),
     logLevel: 'off' as const,
   };
 }

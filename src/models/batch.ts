@@ -16,8 +16,14 @@ export function batchLineError(where: string, kind: ProviderErrorKind, message: 
   return new ProviderError(kind, `${where}: ${message}`, status === undefined ? {} : { status });
 }
 
-/** The JSON values of a JSONL body, a line at a time (a results file may be hundreds of megabytes). */
-export async function* jsonLines(body: ReadableStream<Uint8Array> | null): AsyncGenerator<unknown> {
+/** A line of a JSONL body: its value, or its text when it is not JSON. */
+export type JsonLine = { ok: true; value: unknown } | { ok: false; text: string; error: string };
+
+/**
+ * The lines of a JSONL body, a line at a time (a results file may be hundreds of megabytes). A
+ * line that is not JSON is handed on as such, so one bad line does not cost the others.
+ */
+export async function* jsonLines(body: ReadableStream<Uint8Array> | null): AsyncGenerator<JsonLine> {
   if (!body) return;
   const decoder = new TextDecoder();
   let rest = '';
@@ -27,10 +33,23 @@ export async function* jsonLines(body: ReadableStream<Uint8Array> | null): Async
     while (newline >= 0) {
       const line = rest.slice(0, newline).trim();
       rest = rest.slice(newline + 1);
-      if (line) yield JSON.parse(line);
+      if (line) yield parsed(line);
       newline = rest.indexOf('\n');
     }
   }
   rest += decoder.decode();
-  if (rest.trim()) yield JSON.parse(rest);
+  if (rest.trim()) yield parsed(rest.trim());
+}
+
+function parsed(text: string): JsonLine {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (err) {
+    return { ok: false, text, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** The custom id a broken line still shows (`"custom_id": "r12"`), if any: the cell it was for. */
+export function customIdIn(text: string): string | undefined {
+  return /"custom_id"\s*:\s*"([^"\\]*)"/.exec(text)?.[1];
 }

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leanFetch } from './lean-fetch.js';
+import { ProviderError } from './errors.js';
+import { boundedFetch, leanFetch } from './lean-fetch.js';
 
 /** A real loopback server whose routes each exercise one part of what fetch promises the SDKs. */
 let server: Server;
@@ -26,6 +27,13 @@ beforeAll(async () => {
         res.writeHead(200, { 'content-length': '100' });
         res.write('hello');
         setTimeout(() => res.socket?.destroy(), 20);
+      } else if (req.url === '/big') {
+        // 2 MiB with no length announced.
+        res.writeHead(200);
+        res.end(Buffer.alloc(2 * 1024 * 1024));
+      } else if (req.url === '/big-declared') {
+        res.writeHead(200, { 'content-length': String(2 * 1024 * 1024) });
+        res.end(Buffer.alloc(2 * 1024 * 1024));
       } else if (req.url === '/slow') {
         res.writeHead(200, { 'content-length': '100' });
         res.write('partial');
@@ -110,5 +118,18 @@ describe('leanFetch responses', () => {
       text += Buffer.from(r.value).toString();
     expect(JSON.parse(text)).toMatchObject({ body: 'streamed' });
     expect(res.bodyUsed).toBe(true);
+  });
+});
+
+describe('boundedFetch', () => {
+  it('fails a body past its cap, announced or not, and reads one within it', async () => {
+    const capped = boundedFetch(1024 * 1024);
+    for (const path of ['/big', '/big-declared']) {
+      const error = await capped(`${base}${path}`).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ProviderError);
+      expect((error as ProviderError).message).toMatch(/passed 1048576 bytes \(maxResponseBytes\)/);
+    }
+    const whole = await boundedFetch(4 * 1024 * 1024)(`${base}/big`);
+    expect((await whole.arrayBuffer()).byteLength).toBe(2 * 1024 * 1024);
   });
 });

@@ -4,6 +4,7 @@ import {
   type IncomingMessage,
   type RequestOptions,
 } from 'node:http';
+import { ProviderError } from './errors.js';
 import type { FetchFn } from './types.js';
 
 /**
@@ -26,7 +27,25 @@ async function transport(protocol: string): Promise<{ agent: HttpAgent; request:
   return https;
 }
 
-export const leanFetch: FetchFn = async (input, init = {}) => {
+/** The default cap on an interactive answer's body: far above any completion (top log-probs included). */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/** Bodies read whole, however large: a batch's output file. */
+export const leanFetch: FetchFn = (input, init) => fetchWithin(input, init, Number.POSITIVE_INFINITY);
+
+/**
+ * A body past `maxBytes` fails the call as soon as it passes (the connection is dropped), so a
+ * hostile or broken server cannot grow the run's memory without bound (docs/architecture.md).
+ */
+export function boundedFetch(maxBytes: number): FetchFn {
+  return (input, init) => fetchWithin(input, init, maxBytes);
+}
+
+const fetchWithin = async (
+  input: Parameters<FetchFn>[0],
+  init: Parameters<FetchFn>[1] = {},
+  maxBytes: number,
+): ReturnType<FetchFn> => {
   const url = new URL(input instanceof Request ? input.url : String(input));
   const headers = Object.fromEntries(new Headers(init.headers ?? {}).entries());
   let body = init.body as string | Uint8Array | ArrayBuffer | null | undefined;
@@ -50,7 +69,7 @@ export const leanFetch: FetchFn = async (input, init = {}) => {
     req.on('error', reject);
     req.end(payload);
   });
-  const answer = await readWhole(res, init.signal);
+  const answer = await readWhole(res, init.signal, maxBytes);
   const responseHeaders = new Headers();
   for (const [name, value] of Object.entries(res.headers)) {
     if (Array.isArray(value)) for (const v of value) responseHeaders.append(name, v);
@@ -60,10 +79,31 @@ export const leanFetch: FetchFn = async (input, init = {}) => {
 };
 
 /** The whole body; an abort or a reset while reading rejects, as fetch's body reads do. */
-function readWhole(res: IncomingMessage, signal: AbortSignal | null | undefined): Promise<Buffer> {
+function readWhole(
+  res: IncomingMessage,
+  signal: AbortSignal | null | undefined,
+  maxBytes: number,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let bytes = 0;
+    const tooLarge = () => {
+      reject(
+        new ProviderError(
+          'bad_response',
+          `the response body passed ${maxBytes} bytes (maxResponseBytes) and was dropped`,
+        ),
+      );
+      res.destroy();
+    };
+    if (Number(res.headers['content-length'] ?? 0) > maxBytes) return tooLarge();
+    res.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > maxBytes) {
+        chunks.length = 0;
+        tooLarge();
+      } else chunks.push(chunk);
+    });
     res.on('end', () => resolve(Buffer.concat(chunks)));
     // Node reports an abort mid-body as a reset; fetch, and the SDKs after it, report the abort.
     const fail = (err: unknown) => reject(signal?.aborted ? signal.reason : err);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fromChatBody } from './openai.js';
-import { outcomeOf } from './openai-batch.js';
+import { lineOutcome, outcomeOf } from './openai-batch.js';
 
 /** Lines of OpenAI batch output and error files, as the Batch API documents them. */
 describe('openai: batch output lines', () => {
@@ -88,5 +88,20 @@ describe('openai: batch output lines', () => {
       error: { kind: 'bad_response' },
     });
     expect(() => read({ response: null })).toThrow(/custom_id/);
+  });
+});
+
+describe('openai: broken batch output lines', () => {
+  const where = 'openai:m@https://api.openai.com/v1';
+  it('a line that is not JSON is the error of the cell its custom_id names, or of none', () => {
+    const cut = lineOutcome(
+      { ok: false, text: '{"id":"x","custom_id":"r7","respo', error: 'bad' },
+      where,
+      fromChatBody,
+    );
+    expect(cut).toMatchObject({ customId: 'r7', ok: false });
+    expect(cut && 'error' in cut && cut.error.kind).toBe('bad_response');
+    expect(lineOutcome({ ok: false, text: 'garbage', error: 'bad' }, where, fromChatBody)).toBeUndefined();
+    expect(lineOutcome({ ok: true, value: { custom_id: 3 } }, where, fromChatBody)).toBeUndefined();
   });
 });

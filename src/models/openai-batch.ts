@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { batchLineError, jsonLines, statusErrorKind } from './batch.js';
+import { batchLineError, customIdIn, type JsonLine, jsonLines, statusErrorKind } from './batch.js';
 import type { ProviderError } from './errors.js';
 import { badResponse, isObject } from './http-errors.js';
 import type {
@@ -129,9 +129,35 @@ export function openAIBatchApi(ctx: OpenAIBatchContext): BatchApi {
         const content = await call(options.signal, ({ client }) =>
           client.files.content(fileId, { signal: options.signal }),
         );
-        for await (const value of jsonLines(content.body)) yield outcomeOf(value, identity, ctx.read);
+        for await (const line of jsonLines(content.body)) {
+          const outcome = lineOutcome(line, identity, ctx.read);
+          if (outcome) yield outcome;
+        }
       }
     },
+  };
+}
+
+/**
+ * A line of an output or error file, a broken one included: a line that is not JSON, or has no
+ * custom id, is its cell's error when the cell can still be told (its `custom_id` in the text);
+ * else it answers no cell, which is then asked again as one the batch left unanswered.
+ */
+export function lineOutcome(
+  line: JsonLine,
+  where: string,
+  read: (body: unknown) => GenerateResult,
+): BatchOutcome | undefined {
+  if (line.ok && isObject(line.value) && typeof line.value.custom_id === 'string')
+    return outcomeOf(line.value, where, read);
+  const text = line.ok ? JSON.stringify(line.value) : line.text;
+  const customId = customIdIn(text);
+  if (customId === undefined) return undefined;
+  const why = line.ok ? 'its custom_id is not a string' : `it is not JSON (${line.error})`;
+  return {
+    customId,
+    ok: false,
+    error: batchLineError(where, 'bad_response', `a malformed batch output line: ${why}`),
   };
 }
 

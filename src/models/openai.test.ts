@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
 import { ProviderError } from './errors.js';
-import { createOpenAIProvider } from './openai.js';
+import { createOpenAIProvider, fromChatBody } from './openai.js';
 import { closedPort, type Loopback, sendJson, startLoopback } from './test-support/loopback.js';
 
 /** What the next request gets; each test sets it. */
@@ -336,6 +336,15 @@ describe('openai provider: settings', () => {
     expect(ok.identity).toBe('openai:gpt-4o-mini@https://api.openai.com/v1');
   });
 
+  it('an apiKeyEnv naming an unset variable is an input error for a local server too (no `Bearer no-key`)', () => {
+    const local = { model: 'm', baseURL: 'http://127.0.0.1:8000/v1', env: {} };
+    expect(() => createOpenAIProvider({ ...local, apiKeyEnv: 'MY_LOCAL_KEY' })).toThrow(
+      /environment variable MY_LOCAL_KEY \(named by apiKeyEnv\) is not set/,
+    );
+    // Without apiKeyEnv a local server needs no key.
+    expect(createOpenAIProvider(local).identity).toBe('openai:m@http://127.0.0.1:8000/v1');
+  });
+
   it('reads the key from apiKeyEnv and the base URL from OPENAI_BASE_URL', async () => {
     respond = (res) => sendJson(res, 200, completion());
     const p = createOpenAIProvider({
@@ -365,5 +374,23 @@ describe('openai provider: settings', () => {
     const p = createOpenAIProvider({ model: 'm1', baseURL, env: {} });
     expect((await p.generate(ask)).text).toBe('Hello there');
     expect(server.requests[0]?.headers.authorization).toBe('Bearer no-key');
+  });
+});
+
+describe('an answer with no content', () => {
+  const body = (message: Record<string, unknown>, finish_reason: string) => ({
+    choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason }],
+  });
+  it('is an error saying so, unless the finish reason says why (a filter, a tool call)', () => {
+    expect(() => fromChatBody(body({ content: null }, 'stop'))).toThrow(
+      /choices\[0\]\.message\.content is null \(finish_reason "stop"\)/,
+    );
+    expect(() => fromChatBody(body({ content: null, refusal: 'I cannot help' }, 'stop'))).toThrow(
+      /refusal: I cannot help/,
+    );
+    expect(fromChatBody(body({ content: null }, 'content_filter'))).toMatchObject({
+      text: '',
+      finishReason: 'content_filter',
+    });
   });
 });

@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import { type HttpProviderSettings, resolveEndpoint, sdkClientOptions } from './api-settings.js';
 import { badResponse, describeBody, isObject, rejectRawPrompt, sdkErrorMapper } from './http-errors.js';
 import { jsonApi } from './json-api.js';
-import { leanFetch } from './lean-fetch.js';
+import { boundedFetch, MAX_RESPONSE_BYTES } from './lean-fetch.js';
 import { type OpenAISdk, openAIBatchApi } from './openai-batch.js';
 import { asReasoningRequest, isReasoningModelId } from './reasoning.js';
 import type {
@@ -56,7 +56,7 @@ export function createOpenAIProvider(settings: OpenAISettings): ModelProvider {
   const project = env.OPENAI_PROJECT_ID;
   const api = jsonApi({
     baseURL: endpoint.baseURL,
-    fetch: settings.fetch ?? leanFetch,
+    fetch: settings.fetch ?? boundedFetch(settings.maxResponseBytes ?? MAX_RESPONSE_BYTES),
     headers: {
       authorization: `Bearer ${endpoint.apiKey}`,
       ...(organization && { 'openai-organization': organization }),
@@ -169,11 +169,24 @@ export function fromChatBody(body: unknown): GenerateResult {
   if (content !== null && content !== undefined && typeof content !== 'string') {
     throw badResponse('choices[0].message.content is not a string');
   }
+  const finishReason =
+    typeof choice.finish_reason === 'string' ? (FINISH[choice.finish_reason] ?? 'other') : 'other';
+  // No text is an answer only when the finish reason says why (a filter, a tool call); else (a
+  // refusal, a broken server) it is recorded as the error it is, not as an empty answer.
+  if (
+    (content === null || content === undefined) &&
+    finishReason !== 'content_filter' &&
+    finishReason !== 'tool_calls'
+  ) {
+    const refusal = typeof message.refusal === 'string' ? `; refusal: ${message.refusal}` : '';
+    throw badResponse(
+      `choices[0].message.content is ${content === null ? 'null' : 'missing'} (finish_reason ${JSON.stringify(choice.finish_reason ?? null)}${refusal})`,
+    );
+  }
   const usage = isObject(body.usage) ? body.usage : {};
   const result: GenerateResult = {
     text: content ?? '',
-    finishReason:
-      typeof choice.finish_reason === 'string' ? (FINISH[choice.finish_reason] ?? 'other') : 'other',
+    finishReason,
     usage: { inputTokens: count(usage.prompt_tokens), outputTokens: count(usage.completion_tokens) },
   };
   const tokens = readLogprobs(choice.logprobs);

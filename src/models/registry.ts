@@ -18,6 +18,8 @@ export interface CreateProviderOptions {
   /** Where API keys, base URLs and HF settings are read from (default process.env). */
   env?: NodeJS.ProcessEnv;
   fetch?: FetchFn;
+  /** The most bytes an interactive answer's body may have (API providers). */
+  maxResponseBytes?: number;
   /** Model download cache (default: see download.ts). */
   cacheDir?: string;
   onDownloadProgress?: (p: DownloadProgress) => void;
@@ -75,7 +77,12 @@ const BUILTIN: Record<BuiltinProviderName, ProviderFactory> = {
 };
 
 function commonOf(spec: ModelSpec, opts: CreateProviderOptions) {
-  return { env: opts.env, fetch: opts.fetch, label: spec.label };
+  return {
+    env: opts.env,
+    fetch: opts.fetch,
+    label: spec.label,
+    ...(opts.maxResponseBytes !== undefined && { maxResponseBytes: opts.maxResponseBytes }),
+  };
 }
 
 /** The providers library users registered, by prefix (docs/providers.md). */

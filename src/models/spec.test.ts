@@ -108,3 +108,30 @@ describe('storedSpecLabel', () => {
     );
   });
 });
+
+describe('base URLs in a spec', () => {
+  it('drop user:password@ from the base URL and the label, and from the object form', () => {
+    const spec = parseModelSpec('openai:m@http://user:sk-secret@127.0.0.1:8000/v1');
+    expect(spec.baseURL).toBe('http://127.0.0.1:8000/v1');
+    expect(spec.label).toBe('openai:m@http://127.0.0.1:8000/v1');
+    expect(JSON.stringify(spec)).not.toContain('sk-secret');
+    const object = toModelSpec({
+      provider: 'openai',
+      model: 'm',
+      baseURL: 'https://u:sk-x@h.example/v1',
+    });
+    expect(JSON.stringify(object)).not.toContain('sk-x');
+  });
+
+  it('take the scheme in any case, and refuse one that is not http(s) instead of reading it into the model id', () => {
+    expect(parseModelSpec('openai:m@HTTP://127.0.0.1:8000/v1')).toMatchObject({
+      model: 'm',
+      baseURL: 'http://127.0.0.1:8000/v1',
+    });
+    expect(() => parseModelSpec('openai:m@ftp://127.0.0.1/v1')).toThrow(
+      /the base URL must start with http:\/\/ or https:\/\//,
+    );
+    // An '@' not followed by a scheme stays part of the model id.
+    expect(parseModelSpec('openai:org@model').model).toBe('org@model');
+  });
+});

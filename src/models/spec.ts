@@ -25,6 +25,14 @@ const expectedPrefixes = () =>
     .map((p) => `${p}:`)
     .join(', ')}`;
 
+/** The longest delay Node's timers take: past 2^31 - 1 ms they fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** `scheme://user:password@host...` without its `user:password@` (a key in a base URL is still a key). */
+export function withoutUserinfo(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/?#@\s]*@/gi, '$1');
+}
+
 export const ModelSpecObject = z
   .object({
     /** A built-in provider's name or a registered prefix (read when the spec is parsed). */
@@ -73,7 +81,7 @@ export const ModelSpecObject = z
     /** Tokens per minute, counted from estimates before and usage after each call. */
     tpm: z.number().positive().optional(),
     /** Per-request timeout. */
-    timeoutMs: z.int().positive().optional(),
+    timeoutMs: z.int().positive().max(MAX_TIMER_MS).optional(),
     /** Retries after the first try, on 429, 5xx, resets, timeouts and malformed bodies. */
     maxRetries: z.int().nonnegative().optional(),
     /** USD per million tokens, for `--dry-run` cost estimates when the built-in table lacks the model. */
@@ -92,6 +100,8 @@ export function parseModelSpec(
   text: string,
   where: { file?: string; line?: number; field?: string } = {},
 ): ModelSpec {
+  // A base URL's user:password@ is a secret: no label, message or stored spec carries it.
+  text = withoutUserinfo(text);
   const colon = text.indexOf(':');
   const prefix = colon > 0 ? text.slice(0, colon) : '';
   const rest = colon > 0 ? text.slice(colon + 1) : '';
@@ -101,13 +111,18 @@ export function parseModelSpec(
   const provider = prefix;
   let model = rest;
   let baseURL: string | undefined;
-  // `MODEL@URL` for HTTP providers. Only split at an '@' followed by a scheme, so model ids may contain '@'.
-  const at = rest.search(/@https?:\/\//);
+  // `MODEL@URL` for HTTP providers. Only split at an '@' followed by a scheme (any case: `HTTP://`),
+  // so model ids may contain '@'; a scheme other than http(s) is refused, not read as part of the id.
+  const at = rest.search(/@[a-z][a-z0-9+.-]*:\/\//i);
   if (at >= 0 && provider !== 'gguf' && provider !== 'replay') {
     model = rest.slice(0, at);
     baseURL = rest.slice(at + 1);
     if (!model) throw new InputError(`model spec '${text}' names no model before '@'`, where);
     if (!URL.canParse(baseURL)) throw new InputError(`model spec '${text}' has an invalid base URL`, where);
+    const scheme = new URL(baseURL).protocol;
+    if (scheme !== 'http:' && scheme !== 'https:')
+      throw new InputError(`model spec '${text}': the base URL must start with http:// or https://`, where);
+    baseURL = baseURL.replace(/^[a-z]+:/i, (scheme) => scheme.toLowerCase());
   }
   const settings = provider === 'gguf' ? splitGgufSettings(text, rest, where) : undefined;
   if (settings) model = settings.model;
@@ -187,7 +202,12 @@ export function toModelSpec(
     const field = [where.field, ...(issue?.path ?? []).map(String)].filter(Boolean).join('.');
     throw new InputError(issue?.message ?? 'invalid model spec', { ...where, field });
   }
-  return parsed.data;
+  const { baseURL, label } = parsed.data;
+  return {
+    ...parsed.data,
+    ...(baseURL && { baseURL: withoutUserinfo(baseURL) }),
+    ...(label && { label: withoutUserinfo(label) }),
+  };
 }
 
 /**

@@ -488,12 +488,14 @@ describe('ProviderError from scripted steps', () => {
 });
 
 describe('cells another worker holds', () => {
+  const holder = (owner: string) => ({ owner, pid: process.pid, host: 'here', startedMs: 0 });
   it('are neither called nor counted: claim() decides for each cell the store does not answer', async () => {
     const store = newStore();
     const suite = makeSuite(['a', 'b', 'c', 'd']);
     const m = new ScriptedProvider(echo, { identity: 'scripted:one' });
     const cells = makeCells(suite, ['m']);
     await run(store, suite, cells.slice(0, 1), { m: { provider: m } });
+    store.claimChunk({ suiteHash: suite.hash, modelIdentity: 'scripted:one', chunk: 0 }, holder('w'));
     const asked: string[] = [];
     const { summary } = await run(
       store,
@@ -501,9 +503,13 @@ describe('cells another worker holds', () => {
       cells,
       { m: { provider: m } },
       {
-        claim: (cell, identity) => {
-          asked.push(`${cell.testId}@${identity}`);
-          return cell.testId !== 't2';
+        leases: {
+          claim: (cell, identity) => {
+            asked.push(`${cell.testId}@${identity}`);
+            return cell.testId !== 't2';
+          },
+          holds: () => true,
+          fence: () => ({ owner: 'w', chunk: 0 }),
         },
       },
     );
@@ -511,5 +517,33 @@ describe('cells another worker holds', () => {
     expect(asked).toEqual(['t1@scripted:one', 't2@scripted:one', 't3@scripted:one']);
     expect(m.calls).toBe(3);
     expect(summary.coverage).toMatchObject({ total: 3, done: 3, cached: 1, pending: 0 });
+    expect([...store.cells({ suiteHash: suite.hash })].map((c) => c.testId)).toEqual(['t0', 't1', 't3']);
+  });
+
+  it('a cell whose chunk passed to another worker before its call is neither called nor written', async () => {
+    const store = newStore();
+    const suite = makeSuite(['a', 'b']);
+    const m = new ScriptedProvider(echo, { identity: 'scripted:one' });
+    const chunk = { suiteHash: suite.hash, modelIdentity: 'scripted:one', chunk: 0 };
+    store.claimChunk(chunk, holder('stalled'));
+    // Taken over: 'stalled' let its lease expire.
+    store.claimChunk(chunk, holder('other'), { now: () => Date.now() + 60_000 });
+    const { summary } = await run(
+      store,
+      suite,
+      makeCells(suite, ['m']),
+      { m: { provider: m } },
+      {
+        leases: {
+          claim: () => true,
+          holds: (cell) => cell.testId === 't0',
+          fence: () => ({ owner: 'stalled', chunk: 0 }),
+        },
+      },
+    );
+    // t1 is not called; t0's answer came back under a lease that is no longer its own: refused.
+    expect(m.calls).toBe(1);
+    expect(summary.coverage.total).toBe(1);
+    expect([...store.cells({ suiteHash: suite.hash })]).toEqual([]);
   });
 });

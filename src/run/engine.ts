@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { GenerateResult, ModelProvider } from '../models/types.js';
-import type { AttemptRecord, CellWrite, Store } from '../store/store.js';
+import type { AttemptRecord, CellWrite, LeaseFence, Store } from '../store/store.js';
 import { cacheKey } from './cache-key.js';
 import { callPath } from './call-path/call-path.js';
 import type { CallObserver, PathCallOptions } from './call-path/middleware.js';
@@ -53,11 +53,8 @@ export interface RunCellsOptions {
    */
   commitMs?: number;
   onProgress?: (p: Progress) => void;
-  /**
-   * Whether this run may call a cell the store does not answer: false leaves it to another worker
-   * sharing the store, out of this run's total (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells).
-   */
-  claim?: (cell: Cell, modelIdentity: string) => boolean;
+  /** The chunk leases of workers sharing the store (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells). */
+  leases?: CellLeases;
   /**
    * Stops the run: queued cells stay pending; calls in flight are aborted, their cells stay
    * pending and their tries are stored as stopped attempts (the last one 'aborted').
@@ -67,6 +64,19 @@ export interface RunCellsOptions {
   sleep?: SleepFn;
   random?: () => number;
   now?: () => number;
+}
+
+/** How a run shares a store's cells with other workers. */
+export interface CellLeases {
+  /**
+   * Whether this run may call a cell the store does not answer: false leaves it to another worker
+   * sharing the store, out of this run's total.
+   */
+  claim(cell: Cell, modelIdentity: string): boolean;
+  /** Whether the cell is still this run's just before its call (a stalled run's may have passed on). */
+  holds(cell: Cell, modelIdentity: string): boolean;
+  /** The lease the cell's write is fenced by (docs/decisions.md#e24-a-write-is-fenced-by-its-lease). */
+  fence(cell: Cell): LeaseFence;
 }
 
 interface Lane {
@@ -223,8 +233,15 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
     if (batch.length >= MAX_BATCH) flush();
     else timer ??= commitMs > 0 ? setTimeout(flush, commitMs) : setImmediate(flush);
   };
+  // A write says which lease it was made under and whether it may replace a done cell (E24).
+  const guarded = (cell: Cell, lane: Lane) => ({
+    ...ref(cell, lane, suite.hash),
+    runId,
+    ...(opts.leases && { lease: opts.leases.fence(cell) }),
+    ...(!cache && { replace: true }),
+  });
   const linked = (w: Work) => {
-    write({ kind: 'cached', cells: [{ ...ref(w.cell, w.lane, suite.hash), runId, key: w.key }] });
+    write({ kind: 'cached', cells: [{ ...guarded(w.cell, w.lane), key: w.key }] });
     p.done++;
     p.cached++;
     emit();
@@ -246,6 +263,12 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
 
   const runOne = async (w: Work): Promise<void> => {
     if (signal.aborted) return;
+    if (opts.leases && !opts.leases.holds(w.cell, w.lane.identity)) {
+      // Its chunk passed to another worker while this run stalled: that one calls it.
+      p.total--;
+      emit();
+      return;
+    }
     if (!cache) {
       await callCell(w);
       return;
@@ -325,7 +348,7 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
       const err = toCellError(error);
       write({
         kind: 'failed',
-        cell: { ...ref(cell, lane, suite.hash), runId, request: cell.request, error: err, attempts },
+        cell: { ...guarded(cell, lane), request: cell.request, error: err, attempts },
       });
       p.failed++;
       p.errorsByKind[err.kind] = (p.errorsByKind[err.kind] ?? 0) + 1;
@@ -339,8 +362,7 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
       {
         kind: 'done',
         cell: {
-          ...ref(cell, lane, suite.hash),
-          runId,
+          ...guarded(cell, lane),
           key: w.key,
           request: cell.request,
           result,
@@ -404,7 +426,7 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
         const lane = laneFor(cell.model);
         const w: Work = { cell, lane, key: cacheKey(lane.identity, cell.request, cell.repeat) };
         if (cache && fromStore(w)) continue;
-        if (opts.claim && !opts.claim(cell, lane.identity)) {
+        if (opts.leases && !opts.leases.claim(cell, lane.identity)) {
           p.total--;
           continue;
         }

@@ -33,3 +33,24 @@ describe('--dry-run with --batch', () => {
     expect(formatEstimate(batched, 'md')).toContain('batch: half price');
   });
 });
+
+describe('--dry-run with a billion repeats', () => {
+  it('counts the repeats instead of reading each', async () => {
+    const { estimateSuite } = await import('./run-suite.js');
+    const suite = suiteOf('many', [
+      { id: 'a', prompt: 'one question' },
+      { id: 'b', prompt: 'another', repeats: 2 },
+    ]);
+    const config = validateConfig({
+      models: ['replay:answers.jsonl'],
+      repeats: 1_000_000_000,
+      store: '/nonexistent/s.db',
+    });
+    const t0 = performance.now();
+    const [e] = await estimateSuite(config, suite, {
+      pool: { get: async () => ({ identity: 'r' }) } as never,
+    });
+    expect(e?.cells).toBe(1_000_000_002);
+    expect(performance.now() - t0).toBeLessThan(2000);
+  });
+});

@@ -33,13 +33,18 @@ export function estimateRun(
   models: readonly PlannedModel[],
   config: WaverConfig,
   storedCount: (model: PlannedModel) => number,
+  /** A test's repeats (its own, else the config's). */
+  repeatsOf: (testId: string) => number = () => config.repeats,
 ): ModelEstimate[] {
-  // One pass over the cells (a generator), counting per model.
+  // One pass over the cells (a generator), counting per model. The repeats of a test share its
+  // request: its first stands for all (`--repeats 1e9` is counted, not iterated).
   const counts = new Map<string, { cells: number; input: number }>();
   for (const c of cells) {
+    if (c.repeat !== 0) continue;
+    const times = repeatsOf(c.testId);
     const n = counts.get(c.model) ?? { cells: 0, input: 0 };
-    n.cells++;
-    n.input += estimateTokens({ messages: c.request.messages });
+    n.cells += times;
+    n.input += times * estimateTokens({ messages: c.request.messages });
     counts.set(c.model, n);
   }
   return models.map((model) => {

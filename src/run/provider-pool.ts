@@ -24,6 +24,8 @@ export interface CallDefaults {
   timeoutMs: number;
   maxRetries: number;
   backoff?: CallLimits['backoff'];
+  /** The most bytes an interactive answer's body may have. */
+  maxResponseBytes?: number;
 }
 
 export interface ProviderPoolOptions {
@@ -52,7 +54,13 @@ export function createProviderPool(opts: ProviderPoolOptions): ProviderPool {
       const key = canonicalJson(calls);
       let provider = wrapped.get(key);
       if (!provider) {
-        const made = create(spec, { env: opts.env, fetch: opts.fetch });
+        const made = create(spec, {
+          env: opts.env,
+          fetch: opts.fetch,
+          ...(opts.defaults.maxResponseBytes !== undefined && {
+            maxResponseBytes: opts.defaults.maxResponseBytes,
+          }),
+        });
         bare.set(key, made);
         provider = made.then(
           (p) => wrapProvider(p, callPath(limitsOf(spec, opts.defaults), opts.clock), { keepOpen: true }),

@@ -1,7 +1,11 @@
 import { InputError } from '../errors.js';
-import { leanFetch } from '../models/lean-fetch.js';
+import { ProviderError } from '../models/errors.js';
+import { boundedFetch } from '../models/lean-fetch.js';
 import type { ModelSpec } from '../models/spec.js';
 import type { FetchFn } from '../models/types.js';
+
+/** Only whether the server answers matters: a longer body is not read. */
+const REACH_BODY_BYTES = 64 * 1024;
 
 const DEFAULT_BASE: Record<string, string> = {
   openai: 'https://api.openai.com/v1',
@@ -28,11 +32,12 @@ export async function checkReachable(
   if (!base) return; // in-process or recorded models: nothing to reach
   // The SDKs' own fetch (lean-fetch.ts): the global fetch would load and start a second HTTP
   // client for this one request, a good part of a small run's start-up.
-  const doFetch = opts.fetch ?? leanFetch;
+  const doFetch = opts.fetch ?? boundedFetch(REACH_BODY_BYTES);
   try {
     const res = await doFetch(base, { method: 'GET', signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000) });
     await res.arrayBuffer();
   } catch (e) {
+    if (e instanceof ProviderError) return; // it answered, with a body past the cap
     // Node's socket errors carry the code; fetch's wrap it as their cause.
     const err = e as { code?: string; name?: string; cause?: { code?: string; message?: string } };
     const reason = err.cause?.code ?? err.code ?? err.cause?.message ?? err.name ?? String(e);

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { WaverConfig } from '../config/schema.js';
 import type { FetchFn, ModelProvider } from '../models/types.js';
-import { type FailedKind, openStore } from '../store/store.js';
+import { type FailedKind, openStore, storeFailure } from '../store/store.js';
 import { withoutSecrets } from '../util/secrets.js';
 import { WAVER_VERSION } from '../version.js';
 import { runWithBatches } from './batch/run-with-batches.js';
@@ -13,7 +14,7 @@ import { createProviderPool, type ProviderPool } from './provider-pool.js';
 import { checkReachable } from './reachability.js';
 import { shardOf } from './shard.js';
 import type { Cell, Coverage, Progress, RunSummary, Shard, Suite } from './types.js';
-import { WorkerLeases } from './worker-leases.js';
+import { leaseOptions, WorkerLeases } from './worker-leases.js';
 
 export interface RunSuiteOptions {
   env?: NodeJS.ProcessEnv;
@@ -88,11 +89,10 @@ export async function runSuite(
     const stored = storedCounts(config, suite, models, identities);
     const toCall = models.filter((m) => !config.cache || (stored.get(m.label) ?? 0) < owed);
     await Promise.all(toCall.map((m) => checkReachable(m.spec, opts)));
+    const leaseOpts = leaseOptions(opts.env ?? process.env);
     const store = openStore(config.store);
-    // Other workers may run this suite on this store: each calls the chunks of cells it leases
-    // (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells).
-    const leases = new WorkerLeases(store, suite);
     let stopped = true;
+    let held: WorkerLeases | undefined;
     try {
       store.saveSuite(suite);
       const runId = store.beginRun({
@@ -100,12 +100,17 @@ export async function runSuite(
         config: withoutSecrets({ ...config, models: models.map((m) => m.spec) }),
         waverVersion: WAVER_VERSION,
       });
+      // A run is its leases' owner, so a later run that finds it dead marks it stopped.
+      store.sweepDeadWorkers(hostname());
+      // Other workers may run this suite on this store: each calls the chunks of cells it leases
+      // (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells).
+      const leases = new WorkerLeases(store, suite, { ...leaseOpts, owner: runId });
+      held = leases;
       opts.onStart?.({
         runId,
         models: models.map((m) => ({ label: m.label, identity: identities.get(m.label) as string })),
         cells: total,
       });
-      const claim = leases.claim;
       const entries = new Map(
         models.map((m) => [
           m.label,
@@ -134,25 +139,46 @@ export async function runSuite(
           cells: passCells,
           total: passTotal,
           onProgress: onProgress && before ? (p) => onProgress(progressAfter(before, p)) : onProgress,
-          claim,
+          leases,
         });
       };
       let summary: RunSummary;
       if (config.batch) {
-        // Batched cells are submitted whole, so they take no cell leases: one batching worker per
-        // suite and store (docs/batch.md).
+        // Batched cells are leased like the engine's, until their batches are collected
+        // (docs/decisions.md#e25-batches-are-leased-like-chunks-of-cells).
+        const cellsOf = (labels: ReadonlySet<string>, tests = part) =>
+          planCells(
+            tests,
+            models.filter((m) => labels.has(m.label)),
+            config,
+          );
         summary = await runWithBatches({
           ...engine,
-          cellsOf: (labels) =>
-            planCells(
-              part,
-              models.filter((m) => labels.has(m.label)),
-              config,
-            ),
+          cellsOf,
           cellsPerModel: owed,
           pollMs: config.batchPollMs,
           ...(config.batchMaxRequests !== undefined && { maxRequests: config.batchMaxRequests }),
           wait: config.batchWait,
+          batchLeases: {
+            claim: leases.claim,
+            finish: () => leases.finish(),
+            next: async (labels) => {
+              while (leases.waiting) {
+                const taken = leases.takeOver();
+                if (taken.length > 0)
+                  return models
+                    .filter((m) => labels.has(m.label))
+                    .flatMap((m) => [
+                      ...cellsOf(
+                        new Set([m.label]),
+                        leases.testsIn(part, taken, identities.get(m.label) as string),
+                      ),
+                    ]);
+                if (!(await pauseUnlessStopped(opts.signal))) return undefined;
+              }
+              return undefined;
+            },
+          },
         });
       } else {
         summary = await pass(cells, total);
@@ -202,9 +228,12 @@ export async function runSuite(
       opts.onRunEnd?.(result);
       return result;
     } finally {
-      leases.close(stopped);
+      held?.close(stopped);
       store.close();
     }
+  } catch (e) {
+    // A full disk or a damaged page met mid-run: the user's to fix, named (exit 2).
+    throw storeFailure(e, config.store) ?? e;
   } finally {
     if (!opts.pool) await pool.closeAll();
   }
@@ -279,11 +308,16 @@ export async function estimateSuite(
     const providers = await providersOf(models, pool);
     const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));
     const stored = storedCounts(config, suite, models, identities);
+    const part = shardOf(suite, config.shard);
+    const repeats = new Map(part.tests.map((t) => [t.id, t.repeats ?? config.repeats]));
+    // One repeat of each test is read; the estimate counts the rest (a billion repeats cost nothing to plan).
+    const once = { ...part, tests: part.tests.map((t) => ({ ...t, repeats: 1 })) };
     return estimateRun(
-      planCells(shardOf(suite, config.shard), models, config),
+      planCells(once, models, config),
       models,
       config,
       (m) => stored.get(m.label) ?? 0,
+      (testId) => repeats.get(testId) ?? config.repeats,
     );
   } finally {
     if (!opts.pool) await pool.closeAll();

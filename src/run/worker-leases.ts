@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type ChunkKey, type ClaimOptions, LEASE_TTL_MS, type Store } from '../store/store.js';
+import { InputError } from '../errors.js';
+import {
+  type ChunkKey,
+  type ClaimOptions,
+  LEASE_TTL_MS,
+  type LeaseFence,
+  type Store,
+} from '../store/store.js';
+import type { CellLeases } from './engine.js';
 import type { Cell, Suite } from './types.js';
 
 /**
@@ -14,12 +22,14 @@ import type { Cell, Suite } from './types.js';
 export const CHUNK_TESTS = 32;
 
 export interface WorkerLeaseOptions extends Pick<ClaimOptions, 'ttlMs' | 'isAlive'> {
+  /** Who holds the leases: the run's id, so a run found dead is marked stopped (default a new id). */
+  owner?: string;
   /** Injectable for tests: the clock (epoch ms). */
   now?: () => number;
 }
 
-export class WorkerLeases {
-  readonly owner = randomUUID();
+export class WorkerLeases implements CellLeases {
+  readonly owner: string;
   private readonly holder;
   private readonly positions: Map<string, number>;
   /** By chunk key: whether this run holds the chunk (false: deferred, another worker's). */
@@ -29,16 +39,22 @@ export class WorkerLeases {
   private readonly active = new Set<string>();
   private readonly beat: NodeJS.Timeout;
   private readonly now: () => number;
+  private readonly ttlMs: number;
+  /** When this run last renewed its leases (or started): past half the time to live, `holds` renews first. */
+  private renewedAt: number;
 
   constructor(
     private readonly store: Store,
     private readonly suite: Suite,
     private readonly opts: WorkerLeaseOptions = {},
   ) {
+    this.owner = opts.owner ?? randomUUID();
     this.now = opts.now ?? Date.now;
     this.holder = { owner: this.owner, pid: process.pid, host: hostname(), startedMs: this.now() };
     this.positions = new Map(suite.tests.map((t, i) => [t.id, i]));
     const ttl = opts.ttlMs ?? LEASE_TTL_MS;
+    this.ttlMs = ttl;
+    this.renewedAt = this.now();
     this.beat = setInterval(() => this.renew(), ttl / 3);
     this.beat.unref();
   }
@@ -56,6 +72,20 @@ export class WorkerLeases {
     if (outcome === 'held') this.deferred.set(id, key);
     return mine;
   };
+
+  /**
+   * Whether the cell's chunk is still this run's, asked just before its call: a run that stalled
+   * (SIGSTOP, a suspended laptop) past the time to live renews first, and a chunk another worker
+   * took over meanwhile is left to it (docs/decisions.md#e24-a-write-is-fenced-by-its-lease).
+   */
+  holds = (cell: Cell, modelIdentity: string): boolean => {
+    if (this.now() - this.renewedAt > this.ttlMs / 2) this.renew();
+    const key: ChunkKey = { suiteHash: this.suite.hash, modelIdentity, chunk: this.chunkOf(cell.testId) };
+    return this.decided.get(idOf(key)) === true;
+  };
+
+  /** The lease a cell's write is fenced by: the store refuses it once the chunk is another's. */
+  fence = (cell: Cell): LeaseFence => ({ owner: this.owner, chunk: this.chunkOf(cell.testId) });
 
   /** A test's chunk: its position in the whole suite (not a shard's), CHUNK_TESTS to a chunk. */
   private chunkOf(testId: string): number {
@@ -110,7 +140,9 @@ export class WorkerLeases {
    */
   private renew(): void {
     try {
-      const held = new Set(this.store.renewChunks(this.owner, this.now(), this.opts.ttlMs).map(idOf));
+      const at = this.now();
+      const held = new Set(this.store.renewChunks(this.owner, at, this.opts.ttlMs).map(idOf));
+      this.renewedAt = at;
       for (const id of this.active)
         if (!held.has(id)) {
           this.active.delete(id);
@@ -138,4 +170,19 @@ function idOf(k: ChunkKey): string {
 function keyOf(id: string): ChunkKey {
   const [suiteHash, modelIdentity, chunk] = id.split('\u0000') as [string, string, string];
   return { suiteHash, modelIdentity, chunk: Number(chunk) };
+}
+
+/**
+ * The leases' time to live: LEASE_TTL_MS, or WAVER_LEASE_TTL_MS (ms) for a store whose workers
+ * should take a stalled one's chunks over sooner (docs/scaling.md).
+ */
+export function leaseOptions(env: NodeJS.ProcessEnv): WorkerLeaseOptions {
+  const raw = env.WAVER_LEASE_TTL_MS;
+  if (raw === undefined || raw === '') return {};
+  const ttlMs = Number(raw);
+  if (!Number.isInteger(ttlMs) || ttlMs < 100 || ttlMs > 2 ** 31 - 1)
+    throw new InputError(`must be a whole number of milliseconds from 100 to ${2 ** 31 - 1}, got "${raw}"`, {
+      field: 'WAVER_LEASE_TTL_MS',
+    });
+  return { ttlMs };
 }

@@ -8,6 +8,7 @@ import type {
   SaveCellDone,
   SaveCellFailed,
   SaveCellStopped,
+  WriteGuard,
 } from './records.js';
 import { now } from './rows.js';
 import type { Statements } from './statements.js';
@@ -26,16 +27,23 @@ export interface CellWriters {
   batch: Database.Transaction<(writes: readonly CellWrite[]) => void>;
 }
 
-// A re-run with --no-cache overwrites the stored answer: the newest call is the one kept.
-const UPSERT_RESPONSE = `
+// A re-run with --no-cache overwrites the stored answer: the newest call is the one kept. Otherwise
+// the first answer stored under a key stays (a late duplicate call must not replace it).
+const INSERT_RESPONSE_COLUMNS = `
   INSERT INTO responses (key, identity, model, request_json, text, tokens_json, finish_reason, input_tokens,
                          output_tokens, latency_ms, response_model, created_at)
   VALUES (@key, @identity, @model, @request_json, @text, @tokens_json, @finish_reason, @input_tokens,
-          @output_tokens, @latency_ms, @response_model, @created_at)
+          @output_tokens, @latency_ms, @response_model, @created_at)`;
+const UPSERT_RESPONSE = `${INSERT_RESPONSE_COLUMNS}
   ON CONFLICT (key) DO UPDATE SET
     text = excluded.text, tokens_json = excluded.tokens_json, finish_reason = excluded.finish_reason,
     input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
     latency_ms = excluded.latency_ms, response_model = excluded.response_model, created_at = excluded.created_at`;
+const INSERT_RESPONSE = `${INSERT_RESPONSE_COLUMNS} ON CONFLICT (key) DO NOTHING`;
+
+const LEASE_OWNER = 'SELECT owner FROM cell_leases WHERE suite_hash = ? AND model_identity = ? AND chunk = ?';
+const STORED_CELL = `SELECT status, response_key FROM cells
+  WHERE suite_hash = ? AND model_identity = ? AND test_id = ? AND repeat = ?`;
 
 const UPSERT_CELL = `
   INSERT INTO cells (suite_hash, test_id, model, model_identity, repeat, status, response_key, request_json,
@@ -61,9 +69,10 @@ const INSERT_ATTEMPT =
 
 export function cellWriters(st: Statements): CellWriters {
   const done = st.db.transaction((c: SaveCellDone) => {
+    if (!mayWrite(st, c, c.key)) return;
     const r = c.result;
     const at = now();
-    st.prepared(UPSERT_RESPONSE).run({
+    st.prepared(c.replace ? UPSERT_RESPONSE : INSERT_RESPONSE).run({
       key: c.key,
       identity: c.modelIdentity,
       model: c.model,
@@ -88,6 +97,7 @@ export function cellWriters(st: Statements): CellWriters {
     insertAttempts(st, cellId, c.runId, c.attempts);
   });
   const failed = st.db.transaction((c: SaveCellFailed) => {
+    if (!mayWrite(st, c)) return;
     const cellId = upsertCell(st, c, {
       status: 'failed',
       response_key: null,
@@ -104,6 +114,7 @@ export function cellWriters(st: Statements): CellWriters {
   const cached = st.db.transaction((cells: SaveCellCached[]) => {
     const at = now();
     for (const c of cells) {
+      if (!mayWrite(st, c, c.key)) continue;
       upsertCell(st, c, {
         status: 'done',
         response_key: c.key,
@@ -142,6 +153,23 @@ export function cellWriters(st: Statements): CellWriters {
     }
   });
   return { done, failed, cached, stopped, batch };
+}
+
+/**
+ * Whether the write may go in (docs/decisions.md#e24-a-write-is-fenced-by-its-lease): its lease is
+ * still its owner's, in the same transaction as the write, and it does not replace a done cell
+ * (unless it replaces on purpose, or the stored answer is another request's: `key` differs).
+ */
+function mayWrite(st: Statements, c: CellRef & WriteGuard, key?: string): boolean {
+  if (c.lease) {
+    const owner = st.prepared(LEASE_OWNER).pluck().get(c.suiteHash, c.modelIdentity, c.lease.chunk);
+    if (owner !== c.lease.owner) return false;
+  }
+  if (c.replace) return true;
+  const stored = st.prepared(STORED_CELL).get(c.suiteHash, c.modelIdentity, c.testId, c.repeat) as
+    | { status: CellStatus; response_key: string | null }
+    | undefined;
+  return stored?.status !== 'done' || (key !== undefined && stored.response_key !== key);
 }
 
 function upsertCell(

@@ -55,8 +55,11 @@ export function claimChunk(
   if (seen) return seen;
   return st.db
     .transaction((): ClaimOutcome => {
-      const held = refusal(st.prepared(READ).get(...args) as LeaseRow | undefined);
+      const row = st.prepared(READ).get(...args) as LeaseRow | undefined;
+      const held = refusal(row);
       if (held) return held;
+      // Taken over from a holder that died or stalled past its lease: its run did not finish.
+      if (row && row.owner !== holder.owner && row.finished_ms === null) markStopped(st, row.owner, now);
       st.prepared(
         `INSERT OR REPLACE INTO cell_leases (suite_hash, model_identity, chunk, owner, pid, host, expires_ms, finished_ms)
          VALUES (?, ?, ?, ?, ?, ?, ?, NULL)`,
@@ -99,8 +102,40 @@ export function releaseChunks(st: Statements, owner: string): void {
   st.prepared('DELETE FROM cell_leases WHERE owner = ? AND finished_ms IS NULL').run(owner);
 }
 
+/**
+ * The unfinished leases of this host's processes that are gone (killed, crashed): released, and
+ * their runs (a run owns its leases) marked stopped, as a stop would have left them; so is a run
+ * killed after it finished its chunks and before it ended.
+ */
+export function sweepDeadWorkers(st: Statements, host: string, isAlive = pidAlive, now = Date.now()): void {
+  const rows = st
+    .prepared(
+      `SELECT DISTINCT owner, pid FROM cell_leases WHERE host = ?
+       AND (finished_ms IS NULL OR owner IN (SELECT id FROM runs WHERE status = 'running'))`,
+    )
+    .all(host) as { owner: string; pid: number }[];
+  const dead = rows.filter((r) => r.pid !== process.pid && !isAlive(r.pid));
+  if (dead.length === 0) return;
+  st.db
+    .transaction(() => {
+      for (const { owner } of dead) {
+        markStopped(st, owner, now);
+        releaseChunks(st, owner);
+      }
+    })
+    .immediate();
+}
+
+/** A run whose process ended without finishing it: no longer 'running' in the report. */
+function markStopped(st: Statements, runId: string, now: number): void {
+  st.prepared("UPDATE runs SET status = 'stopped', finished_at = ? WHERE id = ? AND status = 'running'").run(
+    new Date(now).toISOString(),
+    runId,
+  );
+}
+
 /** Whether a process of this host lives: signal 0 checks without sending (EPERM: it lives, as another user). */
-function pidAlive(pid: number): boolean {
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

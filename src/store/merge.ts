@@ -1,7 +1,8 @@
-import { existsSync, renameSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { InputError } from '../errors.js';
+import { pidAlive } from './leases.js';
 import { openReader, openWriter } from './open.js';
 import { MIGRATIONS } from './schema.js';
 
@@ -66,6 +67,19 @@ export function mergeStores(sources: readonly string[], out: string): MergeOutco
     const reader = openReader(source);
     try {
       const version = reader.pragma('user_version', { simple: true }) as number;
+      if (version === 0)
+        throw new InputError(
+          'holds no waver store (an empty file, or one no waver wrote): nothing to merge',
+          {
+            file: source,
+          },
+        );
+      const verdict = String(reader.pragma('quick_check(1)', { simple: true }));
+      if (verdict !== 'ok')
+        throw new InputError(
+          `the store is damaged (database disk image is malformed: ${verdict.replace('*** in database main ***', '').trim().replaceAll('\n', '; ')}); restore it from a copy`,
+          { file: source },
+        );
       if (version > MIGRATIONS.length)
         throw new InputError(
           `the store has schema version ${version}, newer than this waver knows (${MIGRATIONS.length}); upgrade waver`,
@@ -76,6 +90,7 @@ export function mergeStores(sources: readonly string[], out: string): MergeOutco
     }
   }
 
+  removeLeftovers(out);
   const partial = `${out}.merging-${process.pid}`;
   removeDatabase(partial);
   try {
@@ -110,6 +125,23 @@ function copyStore(from: string, to: string): void {
     db.prepare('VACUUM INTO ?').run(to);
   } finally {
     db.close();
+  }
+}
+
+/** What a merge killed mid-way (kill -9) left beside `out`: `OUT.merging-PID` of a process gone. */
+function removeLeftovers(out: string): void {
+  const dir = dirname(resolve(out));
+  const prefix = `${basename(out)}.merging-`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return; // no directory yet: nothing left in it
+  }
+  for (const name of names) {
+    const pid = /^(\d+)(-wal|-shm|-journal)?$/.exec(name.slice(prefix.length))?.[1];
+    if (!name.startsWith(prefix) || pid === undefined || pidAlive(Number(pid))) continue;
+    rmSync(join(dir, name), { force: true });
   }
 }
 

@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { InputError } from '../errors.js';
@@ -16,11 +16,13 @@ export function openWriter(path: string): Database.Database {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     // SQLite opens a file it may not write read-only without a word: the first write would fail mid-run.
     if (path !== ':memory:' && existsSync(path) && !writable(path)) throw readOnly(path);
+    const existed = path !== ':memory:' && existsSync(path);
     const db = new Database(path);
     try {
       // First: writers opening one store at once wait for each other's locks (switching to WAL too).
       db.pragma('busy_timeout = 5000');
       refuseForeign(db, path);
+      if (existed && statSync(path).size <= CHECKED_BYTES) refuseDamaged(db, path);
       db.pragma('journal_mode = WAL');
       // NORMAL in WAL mode survives a killed process (only an OS crash can lose the last commits).
       db.pragma('synchronous = NORMAL');
@@ -92,6 +94,47 @@ function refuseForeign(db: Database.Database, path: string): void {
     });
 }
 
+/**
+ * Stores up to this size are checked page by page when a writer opens them (~0.8 s for 120 MB);
+ * a larger one is refused at the first damaged page a write meets (docs/architecture.md).
+ */
+const CHECKED_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A damaged page is found before anything is written, not by the first write that reaches it:
+ * `quick_check` reads every page once. Readers never write and are not checked.
+ */
+function refuseDamaged(db: Database.Database, path: string): void {
+  const verdict = String(db.pragma('quick_check(1)', { simple: true }))
+    .replace('*** in database main ***', '')
+    .trim()
+    .replaceAll('\n', '; ');
+  if (verdict !== 'ok')
+    throw new InputError(
+      `the store is damaged (database disk image is malformed: ${verdict}); restore it from a copy`,
+      {
+        file: path,
+      },
+    );
+}
+
+/**
+ * What SQLite says of a store it cannot write on (a full disk, a failing device, a damaged page
+ * met mid-run), as one line naming the file: the transaction it was in is rolled back whole.
+ */
+export function storeFailure(e: unknown, path: string): InputError | undefined {
+  if (!(e instanceof Database.SqliteError)) return undefined;
+  const say = (message: string) => new InputError(`${message} (${e.message})`, { file: path });
+  if (e.code === 'SQLITE_FULL')
+    return say('disk full: the store cannot grow; free some space and run the same command again');
+  if (e.code.startsWith('SQLITE_IOERR'))
+    return say(
+      'the store could not be written (a full disk, a file size limit or a failing device); the same command resumes',
+    );
+  if (e.code.startsWith('SQLITE_CORRUPT')) return say('the store is damaged; restore it from a copy');
+  return undefined;
+}
+
 function readOnly(path: string): InputError {
   return new InputError(
     'the store is read-only to this user (its file or directory cannot be written), and this command writes to it',
@@ -109,7 +152,8 @@ function opening(path: string, mode: 'read' | 'write', open: () => Database.Data
     const raw = (e as Error).message;
     const say = (message: string) => new InputError(`${message} (${raw})`, { file: path });
     if (code === 'SQLITE_NOTADB') throw say('not a SQLite database, so not a waver store');
-    if (code.startsWith('SQLITE_CORRUPT')) throw say('the store is damaged; restore it from a copy');
+    const failure = storeFailure(e, path);
+    if (failure) throw failure;
     if (code.startsWith('SQLITE_READONLY'))
       throw mode === 'write' ? readOnly(path) : say('the store cannot be read here');
     if (code.startsWith('SQLITE_BUSY')) throw say('the store is locked by another process');

@@ -25,7 +25,24 @@ export interface CellRef {
   repeat: number;
 }
 
-export interface SaveCellDone extends CellRef {
+/**
+ * What a cell write is allowed to replace (docs/decisions.md#e24-a-write-is-fenced-by-its-lease):
+ * one made under a chunk lease is refused once the lease is another worker's, and a done cell is
+ * kept unless the write replaces on purpose (`--no-cache`) or the stored answer is another request's.
+ */
+export interface WriteGuard {
+  lease?: LeaseFence;
+  /** `--no-cache`: the newest call is the one kept. */
+  replace?: boolean;
+}
+
+/** The chunk lease a write was made under: its owner and the chunk's number. */
+export interface LeaseFence {
+  owner: string;
+  chunk: number;
+}
+
+export interface SaveCellDone extends CellRef, WriteGuard {
   runId: string;
   /** Cache key of the request (see cache-key.ts). */
   key: string;
@@ -35,7 +52,7 @@ export interface SaveCellDone extends CellRef {
   attempts: AttemptRecord[];
 }
 
-export interface SaveCellFailed extends CellRef {
+export interface SaveCellFailed extends CellRef, WriteGuard {
   runId: string;
   request: GenerateRequest;
   error: CellError;
@@ -43,7 +60,7 @@ export interface SaveCellFailed extends CellRef {
 }
 
 /** A done cell that reuses a response already stored (no call made). */
-export interface SaveCellCached extends CellRef {
+export interface SaveCellCached extends CellRef, WriteGuard {
   runId: string;
   key: string;
 }

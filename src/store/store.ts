@@ -49,8 +49,18 @@ import {
   saveLabellingSet,
   saveLabels,
 } from './labels.js';
-import { type ClaimOptions, claimChunk, finishChunks, releaseChunks, renewChunks } from './leases.js';
+import {
+  type ClaimOptions,
+  claimChunk,
+  finishChunks,
+  releaseChunks,
+  renewChunks,
+  sweepDeadWorkers,
+} from './leases.js';
 import { openReader, openWriter } from './open.js';
+
+export { storeFailure } from './open.js';
+
 import type {
   AuxResultRow,
   CellFilter,
@@ -439,6 +449,11 @@ export class Store {
   /** Frees the owner's unfinished leases (it stopped before going through them). */
   releaseChunks(owner: string): void {
     releaseChunks(this.st, owner);
+  }
+
+  /** Releases the leases of this host's dead processes and marks their runs stopped. */
+  sweepDeadWorkers(host: string): void {
+    sweepDeadWorkers(this.st, host);
   }
 
   // Provider batches (docs/batch.md)

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { inputErrorOf } from '../test-support/scratch.js';
 import { linesOfTextFile, readTextFile, withoutBom } from './text-file.js';
 
 describe('readTextFile', () => {
@@ -24,5 +25,26 @@ describe('linesOfTextFile', () => {
     expect(read.map(([line]) => line)).toEqual(expected);
     expect(read.map(([, n]) => n)).toEqual(expected.map((_, i) => i + 1));
     expect(read[0]?.[0]).toBe('{"id":"0","prompt":""}\r');
+  });
+});
+
+describe('text that is not UTF-8 lines', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'waver-text-'));
+  it('a line that is not UTF-8 is an input error naming the file and line, not U+FFFD', () => {
+    const path = join(dir, 'latin1.jsonl');
+    writeFileSync(
+      path,
+      Buffer.concat([Buffer.from('{"id":"a"}\n{"id":"caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]),
+    );
+    const lines = inputErrorOf(() => [...linesOfTextFile(path)]);
+    expect(lines).toMatchObject({ file: path, line: 2, message: 'not valid UTF-8 text' });
+    expect(inputErrorOf(() => readTextFile(path))).toMatchObject({ file: path, line: 2 });
+  });
+
+  it('a device that never ends is refused, not read until memory runs out', () => {
+    expect(inputErrorOf(() => readTextFile('/dev/zero')).message).toBe('is a device, not a text file');
+    const t0 = performance.now();
+    expect(inputErrorOf(() => [...linesOfTextFile('/dev/zero')]).message).toMatch(/^line 1 is longer than/);
+    expect(performance.now() - t0).toBeLessThan(10_000);
   });
 });

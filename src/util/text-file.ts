@@ -1,5 +1,5 @@
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { InputError } from '../errors.js';
 
 /**
  * A UTF-8 text file's contents without a leading byte-order mark. Editors on Windows write one
@@ -7,7 +7,17 @@ import { StringDecoder } from 'node:string_decoder';
  * without this the first line of a JSONL file or the first CSV header would carry it.
  */
 export function readTextFile(path: string): string {
-  return withoutBom(readFileSync(path, 'utf8'));
+  // A device never ends (`/dev/zero`): only files (and pipes, read to their end) are read whole.
+  if (statSync(path).isCharacterDevice())
+    throw new InputError('is a device, not a text file', { file: path });
+  const bytes = readFileSync(path);
+  try {
+    return withoutBom(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    let line = 1;
+    for (const [, number] of linesOfTextFile(path)) line = number + 1; // throws at the line that is not UTF-8
+    throw new InputError('not valid UTF-8 text', { file: path, line });
+  }
 }
 
 /** The text without its leading U+FEFF, if it has one. */
@@ -15,30 +25,59 @@ export function withoutBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+/** A line longer than this is not a suite's line (`/dev/zero`, a binary file): refused, not read on. */
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
+
 /**
  * Each line of a UTF-8 text file (without its `\n` and a leading byte-order mark), with its
- * number from 1, read a megabyte at a time: a large file is never held whole.
+ * number from 1, read a megabyte at a time: a large file is never held whole. A line that is not
+ * UTF-8, or past MAX_LINE_BYTES, is an InputError naming the file and line (not U+FFFD, silently).
  */
 export function* linesOfTextFile(path: string): Generator<[line: string, number: number]> {
   const fd = openSync(path, 'r');
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const decode = (bytes: Buffer, number: number): string => {
+    try {
+      return decoder.decode(bytes);
+    } catch {
+      throw new InputError('not valid UTF-8 text', { file: path, line: number });
+    }
+  };
   try {
     const buffer = Buffer.alloc(1 << 20);
-    const decoder = new StringDecoder('utf8');
-    let rest = '';
+    // The bytes of the line not ended yet, kept in pieces so a long line is copied once.
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
     let number = 0;
     let first = true;
     for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) {
-      const text = rest + decoder.write(buffer.subarray(0, n));
-      let start = first && text.charCodeAt(0) === 0xfeff ? 1 : 0;
+      const chunk = buffer.subarray(0, n);
+      if (chunk.indexOf(0x0a) === -1 && !first) {
+        pending.push(Buffer.from(chunk));
+        pendingBytes += n;
+        if (pendingBytes > MAX_LINE_BYTES)
+          throw new InputError(
+            `line ${number + 1} is longer than ${MAX_LINE_BYTES} bytes: not a text file of lines?`,
+            {
+              file: path,
+            },
+          );
+        continue;
+      }
+      const bytes = pending.length > 0 ? Buffer.concat([...pending, chunk]) : chunk;
+      let start = first && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
       first = false;
-      for (let end = text.indexOf('\n', start); end !== -1; end = text.indexOf('\n', start)) {
-        yield [text.slice(start, end), ++number];
+      for (let end = bytes.indexOf(0x0a, start); end !== -1; end = bytes.indexOf(0x0a, start)) {
+        number++;
+        yield [decode(bytes.subarray(start, end), number), number];
         start = end + 1;
       }
-      rest = text.slice(start);
+      // Copied: `buffer` is read into again.
+      const rest = Buffer.from(bytes.subarray(start));
+      pending = rest.length > 0 ? [rest] : [];
+      pendingBytes = rest.length;
     }
-    rest += decoder.end();
-    if (rest !== '') yield [rest, ++number];
+    if (pendingBytes > 0) yield [decode(Buffer.concat(pending), number + 1), number + 1];
   } finally {
     closeSync(fd);
   }

@@ -3,7 +3,7 @@ import { dirname, extname } from 'node:path';
 import { Command, Option } from 'commander';
 import { InputError } from '../../errors.js';
 import { type CliContext, reportedProtocols } from '../context.js';
-import { EXIT } from '../output.js';
+import { EXIT, outputFailure, partialOf } from '../output.js';
 
 const FORMATS = ['html', 'md', 'json', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
@@ -51,70 +51,79 @@ export function reportCommand(ctx: CliContext): Command {
     .option('--no-ablations', "skip SAGO's ablations (the slowest part of a large report)")
     .option('--run <id>', 'report one eval: the suite of the run whose id starts with this')
     .option('--suite <prefix>', 'report one eval: the suite whose sha256 starts with this')
-    .action(
-      async (opts: {
-        store: string;
-        out?: string;
-        format?: Format;
-        ablations: boolean;
-        run?: string;
-        suite?: string;
-      }) => {
-        if (opts.run !== undefined && opts.suite !== undefined)
-          throw new InputError('give --run or --suite, not both', { field: '--suite' });
-        // Checked before anything is opened: a mistyped path must not create an empty store.
-        if (!existsSync(opts.store)) throw new InputError('store not found', { file: opts.store });
-        const format = reportFormat(opts.format, opts.out);
-        // Loaded here, not at the top: vega takes half a second to import, and every other command would pay it.
-        const [{ openStore }, { buildReport }, { writeReport }, protocols] = await Promise.all([
-          import('../../store/store.js'),
-          import('../../report/report-data.js'),
-          import('../../report/formats.js'),
-          reportedProtocols(ctx.protocols),
-        ]);
-        const started = performance.now();
-        // Read-only: a report writes nothing, and works on a store this user may not write.
-        const store = openStore(opts.store, { readonly: true });
-        // Written as it is made (the JSON and CSV of a large store hold every cell), into a file
-        // beside --out renamed over it at the end, so a failure leaves no half-written report.
-        const partial = opts.out ? `${opts.out}.partial-${process.pid}` : undefined;
-        let size = 0;
-        let summary: string;
+    .action(async (opts: ReportFlags) => {
+      if (opts.run !== undefined && opts.suite !== undefined)
+        throw new InputError('give --run or --suite, not both', { field: '--suite' });
+      // Checked before anything is opened: a mistyped path must not create an empty store.
+      if (!existsSync(opts.store)) throw new InputError('store not found', { file: opts.store });
+      const format = reportFormat(opts.format, opts.out);
+      // Loaded here, not at the top: vega takes half a second to import, and every other command would pay it.
+      const [{ openStore }, { buildReport }, { writeReport }, protocols] = await Promise.all([
+        import('../../store/store.js'),
+        import('../../report/report-data.js'),
+        import('../../report/formats.js'),
+        reportedProtocols(ctx.protocols),
+      ]);
+      const started = performance.now();
+      // Read-only: a report writes nothing, and works on a store this user may not write.
+      const store = openStore(opts.store, { readonly: true });
+      // Written as it is made (the JSON and CSV of a large store hold every cell), into a file
+      // beside --out renamed over it at the end, so a failure leaves no half-written report.
+      const out = opts.out;
+      const partial = out ? partialOf(out) : undefined;
+      let size = 0;
+      let summary: string;
+      try {
+        const only =
+          opts.run !== undefined || opts.suite !== undefined
+            ? {
+                ...(opts.run !== undefined && { run: opts.run }),
+                ...(opts.suite !== undefined && { suite: opts.suite }),
+              }
+            : undefined;
+        const data = buildReport(store, protocols, { ablations: opts.ablations, ...(only && { only }) });
+        if (out) mkdirSync(dirname(out), { recursive: true });
+        const fd = out ? openSync(partial ?? out, 'w') : undefined;
         try {
-          const only =
-            opts.run !== undefined || opts.suite !== undefined
-              ? {
-                  ...(opts.run !== undefined && { run: opts.run }),
-                  ...(opts.suite !== undefined && { suite: opts.suite }),
-                }
-              : undefined;
-          const data = buildReport(store, protocols, { ablations: opts.ablations, ...(only && { only }) });
-          if (partial) mkdirSync(dirname(partial), { recursive: true });
-          const fd = partial ? openSync(partial, 'w') : undefined;
-          try {
-            writeReport(data, format, protocols, (chunk) => {
-              size += Buffer.byteLength(chunk);
-              if (fd === undefined) process.stdout.write(chunk);
-              else writeSync(fd, chunk);
-            });
-          } finally {
-            if (fd !== undefined) closeSync(fd);
-          }
-          const t = data.transcripts;
-          summary = `${data.sections.length} eval${data.sections.length === 1 ? '' : 's'}, ${t.total} cells${t.sampled && format === 'html' ? ` (${t.shown} in the page)` : ''}`;
-        } catch (e) {
-          if (partial) rmSync(partial, { force: true });
-          throw e;
+          writeReport(data, format, protocols, (chunk) => {
+            size += Buffer.byteLength(chunk);
+            if (fd === undefined) process.stdout.write(chunk);
+            else writeSync(fd, chunk);
+          });
         } finally {
-          store.close();
+          if (fd !== undefined) closeSync(fd);
         }
-        if (opts.out && partial) {
-          renameSync(partial, opts.out);
-          process.stderr.write(
-            `waver: wrote ${opts.out} (${format}, ${(size / 1e6).toFixed(2)} MB: ${summary}) in ${((performance.now() - started) / 1000).toFixed(2)} s\n`,
-          );
+        const t = data.transcripts;
+        summary = `${data.sections.length} eval${data.sections.length === 1 ? '' : 's'}, ${t.total} cells${t.sampled && format === 'html' ? ` (${t.shown} in the page)` : ''}`;
+      } catch (e) {
+        // A path or disk that refuses the writes (ENOSPC, EACCES...) is the user's to fix.
+        const code = (e as NodeJS.ErrnoException).code;
+        if (out && typeof code === 'string' && code.startsWith('E'))
+          throw outputFailure(out, partial, e, 'nothing was written');
+        if (partial) rmSync(partial, { force: true });
+        throw e;
+      } finally {
+        store.close();
+      }
+      if (out) {
+        try {
+          if (partial) renameSync(partial, out);
+        } catch (e) {
+          throw outputFailure(out, partial, e, 'nothing was written');
         }
-        process.exitCode = EXIT.ok;
-      },
-    );
+        process.stderr.write(
+          `waver: wrote ${out} (${format}, ${(size / 1e6).toFixed(2)} MB: ${summary}) in ${((performance.now() - started) / 1000).toFixed(2)} s\n`,
+        );
+      }
+      process.exitCode = EXIT.ok;
+    });
+}
+
+interface ReportFlags {
+  store: string;
+  out?: string;
+  format?: Format;
+  ablations: boolean;
+  run?: string;
+  suite?: string;
 }

@@ -40,6 +40,11 @@ export class BatchTally {
     this.p.errorsByKind[error.kind] = (this.p.errorsByKind[error.kind] ?? 0) + 1;
   }
 
+  /** A cell another worker batches: out of this run's total. */
+  leaveToOther(): void {
+    this.p.total--;
+  }
+
   countRetry(): void {
     this.p.retries++;
   }

@@ -16,6 +16,8 @@ export class CellWriter {
     private readonly suiteHash: string,
     private readonly runId: string,
     private readonly tally: BatchTally,
+    /** `--no-cache`: a done cell is replaced (else it is kept, docs/decisions.md#e24-a-write-is-fenced-by-its-lease). */
+    private readonly replace: boolean,
   ) {}
 
   done(
@@ -62,6 +64,7 @@ export class CellWriter {
       modelIdentity: lane.identity,
       repeat: c.repeat,
       runId: this.runId,
+      ...(this.replace && { replace: true }),
     };
   }
 }

@@ -27,6 +27,19 @@ export class BatchCollector {
     this.run.tally.emit();
   }
 
+  /**
+   * A batch the provider no longer knows (404: a restarted server, a provider past its retention):
+   * ended unanswered, so its cells are given back to be submitted again instead of waiting on it.
+   */
+  async forgotten(b: OpenBatch, why: string): Promise<void> {
+    const status: BatchStatus = { state: 'ended', finished: 0, total: b.record.requests, message: why };
+    await this.settleUnanswered(b, status, new Set(), Date.now() - Date.parse(b.record.submittedAt));
+    this.run.cells.flush();
+    this.run.store.endBatch(b.record.id, 'failed', why);
+    this.run.tally.batches.ended++;
+    this.run.tally.emit();
+  }
+
   /** Stores an ended batch's results; returns the custom ids it answered (or errored). */
   private async storeResults(b: OpenBatch, latencyMs: number): Promise<Set<string>> {
     const { store, cache, suiteHash } = this.run;
@@ -38,8 +51,14 @@ export class BatchCollector {
       for await (const o of lane.api.results(record.providerId as string, { signal: s })) all.push(o);
       return all;
     });
+    let repeated = 0;
     for (const o of outcomes) {
       if (!o.ok && 'missing' in o) continue;
+      // A custom id answered twice: the first line read is kept, and its tokens counted once.
+      if (answered.has(o.customId)) {
+        repeated++;
+        continue;
+      }
       answered.add(o.customId);
       for (const c of store.batchCells(record.id, o.customId)) {
         // Stored by an earlier collection that was cut short.
@@ -52,6 +71,10 @@ export class BatchCollector {
         }
       }
     }
+    if (repeated > 0)
+      this.run.open.note(
+        `${lane.label}: batch ${record.providerId ?? record.id}: ${repeated} output line(s) repeat a custom_id read already; the first line read is kept`,
+      );
     return answered;
   }
 
@@ -65,6 +88,12 @@ export class BatchCollector {
     const { record, lane } = b;
     const left = this.run.store.batchCells(record.id).filter((c) => !answered.has(c.customId));
     const again = this.resubmitted.get(lane.label) ?? 0;
+    if (left.length > 0 && status.state !== 'failed') {
+      const what = again < this.run.maxRetries ? 'submitted again' : 'left pending for the next run';
+      this.run.open.note(
+        `${lane.label}: batch ${record.providerId ?? record.id}: ${status.message ?? 'ended'}; its ${left.length} unanswered request(s) are ${what}`,
+      );
+    }
     for (const c of left) {
       if (status.state === 'failed') {
         const err: CellError = { kind: 'client', message: `${lane.identity}: ${status.message}` };

@@ -80,6 +80,11 @@ export class OpenBatches {
     );
   }
 
+  /** A line the run ends with (a batch given back, say). */
+  note(line: string): void {
+    this.notes.push(line);
+  }
+
   /** Notes, per lane, the batches left open unpolled (not waiting). */
   noteStillOpen(lanes: Iterable<BatchLane>): void {
     for (const lane of lanes) {

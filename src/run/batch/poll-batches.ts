@@ -1,4 +1,6 @@
+import { ProviderError } from '../../models/errors.js';
 import type { BatchStatus } from '../../models/types.js';
+import { toCellError } from '../retry.js';
 import type { BatchQueue } from './batch-queue.js';
 import type { BatchRun } from './batch-run.js';
 import type { BatchCollector } from './collect-batch.js';
@@ -43,6 +45,7 @@ async function pollBatch(run: BatchRun, collector: BatchCollector, b: OpenBatch)
     status = await run.call.query((s) => b.lane.api.status(id, { signal: s }));
   } catch (error) {
     if (signal.aborted) return false;
+    if (unknownToProvider(error)) return giveBack(run, collector, b, error);
     open.unreachable(b, 'polled', error);
     return true;
   }
@@ -53,10 +56,27 @@ async function pollBatch(run: BatchRun, collector: BatchCollector, b: OpenBatch)
     await collector.collect(b, status);
   } catch (error) {
     if (signal.aborted) return false;
+    if (unknownToProvider(error)) return giveBack(run, collector, b, error);
     open.unreachable(b, 'collected', error);
     return true;
   }
   open.collected(b);
+  return true;
+}
+
+/** The provider answers 404 for the batch, its input or its output: it is gone for good. */
+function unknownToProvider(error: unknown): boolean {
+  return error instanceof ProviderError && error.status === 404;
+}
+
+async function giveBack(
+  run: BatchRun,
+  collector: BatchCollector,
+  b: OpenBatch,
+  error: unknown,
+): Promise<boolean> {
+  await collector.forgotten(b, `the provider does not know it (${toCellError(error).message})`);
+  run.open.collected(b);
   return true;
 }
 

@@ -14,6 +14,23 @@ import { providerCalls } from './provider-calls.js';
 
 export type { BatchLane } from './lane.js';
 
+/**
+ * How batching workers on one store share its cells (docs/decisions.md#e25-batches-are-leased-like-chunks-of-cells):
+ * a cell goes into a batch only once its chunk is leased to this run, and the chunk stays leased
+ * until the batches holding its requests are collected.
+ */
+export interface BatchLeases {
+  /** Whether this run may batch the cell: false leaves it to another worker, out of this run's total. */
+  claim(cell: Cell, modelIdentity: string): boolean;
+  /** This run's batches are collected (or, not waiting, submitted): the workers waiting on its chunks go on. */
+  finish(): void;
+  /**
+   * The cells (of these models) of chunks other workers held and gave up (stopped, died, let
+   * expire), once those still held are through; undefined when none is left to wait for.
+   */
+  next(labels: ReadonlySet<string>): Promise<Iterable<Cell> | undefined>;
+}
+
 export interface RunBatchesOptions {
   store: Store;
   runId: string;
@@ -41,6 +58,8 @@ export interface RunBatchesOptions {
   onProgress?: (p: Progress) => void;
   /** Stops polling: open batches stay open in the store, and the same run resumes them. */
   signal?: AbortSignal;
+  /** Other workers may batch this suite on this store. */
+  leases?: BatchLeases;
   sleep?: SleepFn;
   random?: () => number;
 }
@@ -64,13 +83,15 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
     for (const record of run.store.openBatches(run.suiteHash, lane.identity)) open.found(record, lane);
 
   const queue = new BatchQueue(run, opts.maxRequests);
+  const collector = new BatchCollector(run, queue);
   try {
     tally.emit();
-    await readCells(run, queue, opts.cells);
+    await readCells(run, queue, opts.cells, opts.leases);
     cells.flush();
     if (!signal.aborted) await queue.submitAll();
     tally.emit();
-    await pollUntilCollected(run, queue, new BatchCollector(run, queue));
+    await pollUntilCollected(run, queue, collector);
+    if (opts.leases) await runGivenUp(run, queue, collector, opts.leases);
   } finally {
     cells.flush();
   }
@@ -102,7 +123,7 @@ function startRun(opts: RunBatchesOptions): BatchRun {
       onRetry: () => tally.countRetry(),
     }),
     tally,
-    cells: new CellWriter(opts.store, opts.suite.hash, opts.runId, tally),
+    cells: new CellWriter(opts.store, opts.suite.hash, opts.runId, tally, opts.cache === false),
     open: new OpenBatches(tally.batches, wait, opts.pollMs),
   };
 }
@@ -117,8 +138,40 @@ function checkIdentities(lanes: ReadonlyMap<string, BatchLane>): void {
   }
 }
 
+/**
+ * Once this run's batches are collected (or, not waiting, submitted): its chunks are through, and
+ * it waits for the others' the same way, running the chunks a worker gave up (stopped, died) and
+ * following the batches that worker left open.
+ */
+async function runGivenUp(
+  run: BatchRun,
+  queue: BatchQueue,
+  collector: BatchCollector,
+  leases: BatchLeases,
+): Promise<void> {
+  const labels = new Set(run.lanes.keys());
+  while (!run.signal.aborted) {
+    leases.finish();
+    const more = await leases.next(labels);
+    if (!more) return;
+    const followed = new Set(run.open.all().map((b) => b.record.id));
+    for (const lane of run.lanes.values())
+      for (const record of run.store.openBatches(run.suiteHash, lane.identity))
+        if (!followed.has(record.id)) run.open.found(record, lane);
+    await readCells(run, queue, more, leases);
+    run.cells.flush();
+    if (!run.signal.aborted) await queue.submitAll();
+    await pollUntilCollected(run, queue, collector);
+  }
+}
+
 /** Reads the cells in run order: stored ones are counted, the rest fill batches. */
-async function readCells(run: BatchRun, queue: BatchQueue, cells: Iterable<Cell>): Promise<void> {
+async function readCells(
+  run: BatchRun,
+  queue: BatchQueue,
+  cells: Iterable<Cell>,
+  leases?: BatchLeases,
+): Promise<void> {
   const { store, suiteHash, cache, signal } = run;
   let read = 0;
   for (const cell of cells) {
@@ -138,6 +191,10 @@ async function readCells(run: BatchRun, queue: BatchQueue, cells: Iterable<Cell>
     }
     // Its answer is on its way in a batch found open: counted when that batch is collected.
     if (store.cellInOpenBatch(suiteHash, lane.identity, cell.testId, cell.repeat, key)) continue;
+    if (leases && !leases.claim(cell, lane.identity)) {
+      run.tally.leaveToOther();
+      continue;
+    }
     await queue.add(lane, {
       customId: '',
       testId: cell.testId,

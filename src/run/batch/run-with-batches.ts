@@ -1,6 +1,6 @@
 import { type ModelEntry, type RunCellsOptions, runCells } from '../engine.js';
 import type { Cell, Progress, RunSummary } from '../types.js';
-import { type BatchLane, runBatches } from './run-batches.js';
+import { type BatchLane, type BatchLeases, runBatches } from './run-batches.js';
 
 export interface RunWithBatchesOptions extends Omit<RunCellsOptions, 'cells' | 'total'> {
   /** The cells of these models (labels), in run order. */
@@ -11,6 +11,8 @@ export interface RunWithBatchesOptions extends Omit<RunCellsOptions, 'cells' | '
   maxRequests?: number;
   /** false: submit the batches and return with them open. */
   wait?: boolean;
+  /** Other workers may batch this suite on this store (the batched models' cells only). */
+  batchLeases?: BatchLeases;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface RunWithBatchesOptions extends Omit<RunCellsOptions, 'cells' | '
  * others through the engine as usual, both at once; progress and the summary are their sums.
  */
 export async function runWithBatches(opts: RunWithBatchesOptions): Promise<RunSummary> {
-  const { cellsOf, cellsPerModel, pollMs, maxRequests, wait, ...engine } = opts;
+  const { cellsOf, cellsPerModel, pollMs, maxRequests, wait, batchLeases, ...engine } = opts;
   const lanes = new Map<string, BatchLane>();
   const interactive = new Map<string, ModelEntry>();
   for (const [label, entry] of opts.providers) {
@@ -49,6 +51,7 @@ export async function runWithBatches(opts: RunWithBatchesOptions): Promise<RunSu
         timeoutMs: opts.defaults.timeoutMs,
         onProgress: onPart(0),
         signal: opts.signal,
+        ...(batchLeases && { leases: batchLeases }),
         ...(opts.sleep ? { sleep: opts.sleep } : {}),
         ...(opts.random ? { random: opts.random } : {}),
       }),
