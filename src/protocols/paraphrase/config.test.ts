@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { InputError } from '../../errors.js';
 import { CONFIG } from '../index.js';
 import { PHRASINGS, paraphraseSettings } from './config.js';
 
@@ -31,7 +32,7 @@ describe('paraphrase settings', () => {
       CONFIG.validate({ paraphrase: { phrasings: ['terse', 'terse'] } });
       expect.unreachable();
     } catch (e) {
-      expect((e as Error).message).toBe('phrasings must not repeat');
+      expect((e as InputError).reason).toBe('phrasings must not repeat');
     }
   });
 });
