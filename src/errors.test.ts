@@ -3,7 +3,11 @@ import { InputError } from './errors.js';
 
 describe('InputError', () => {
   it('names the field in its message, so a caller that logs only the message still learns it', () => {
-    const e = new InputError('must be a positive integer', { file: 'waver.yaml', line: 3, field: 'maxTokens' });
+    const e = new InputError('must be a positive integer', {
+      file: 'waver.yaml',
+      line: 3,
+      field: 'maxTokens',
+    });
     expect(e.message).toBe('maxTokens: must be a positive integer');
     expect(e.reason).toBe('must be a positive integer');
     expect(e.format()).toBe('waver.yaml:3: maxTokens: must be a positive integer');

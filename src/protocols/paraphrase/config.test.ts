@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../errors.js';
+import type { InputError } from '../../errors.js';
 import { CONFIG } from '../index.js';
 import { PHRASINGS, paraphraseSettings } from './config.js';
 
