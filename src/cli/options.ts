@@ -183,6 +183,26 @@ export function splitList(value: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * `--fields question=problem,answer=solution.text` -> `{ question: 'problem', answer: 'solution.text' }`:
+ * which field of a dataset's records holds each part (docs/datasets.md#fields). The protocol's
+ * config schema checks the names.
+ */
+export function fieldMap(value: string, flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of splitList(value)) {
+    const eq = pair.indexOf('=');
+    const name = pair.slice(0, eq).trim();
+    const path = pair.slice(eq + 1).trim();
+    if (eq < 1 || path === '')
+      throw new InputError(`expected NAME=FIELD pairs separated by commas, got '${pair}'`, { field: flag });
+    if (out[name] !== undefined) throw new InputError(`'${name}' is given twice`, { field: flag });
+    out[name] = path;
+  }
+  if (Object.keys(out).length === 0) throw new InputError('no field given', { field: flag });
+  return out;
+}
+
 export function positiveInt(value: string, flag: string): number {
   if (!/^\d+$/.test(value.trim()) || Number(value) < 1)
     throw new InputError(`expected a positive integer, got '${value}'`, { field: flag });

@@ -3,7 +3,7 @@ import { executeProtocol, runView } from '../../cli/execute.js';
 import { addCommonOptions, commandConfig } from '../../cli/options.js';
 import type { ProtocolCommand } from '../define.js';
 import type { RunOutcome } from '../types.js';
-import { ladderFlags } from './flags.js';
+import { LADDER_FIELDS_HELP, ladderFlags } from './flags.js';
 import type { LadderPlan } from './protocol.js';
 import type { LadderSectionData } from './report-section.js';
 import type { LadderResults } from './results.js';
@@ -28,6 +28,7 @@ export const ladderCommand: ProtocolCommand<LadderPlan, LadderSectionData, RunOu
       'a ladder suite file (waver suite build --protocol ladder); default: build one from --dataset',
     )
     .option('--seeds <n>', 'use only the first N seeds of the dataset (a quick run)')
+    .option('--fields <map>', LADDER_FIELDS_HELP)
     .option('--families <list>', 'families to build, comma-separated (SV,IQ,F,CI,CL,CIS,KB)')
     .option('--levels <list>', 'requested levels to build, comma-separated (1-5)')
     .addOption(

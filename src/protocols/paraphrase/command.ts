@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { executeProtocol, runView } from '../../cli/execute.js';
-import { addCommonOptions, commandConfig, flagsToConfig, positiveInt } from '../../cli/options.js';
+import { addCommonOptions, commandConfig, fieldMap, flagsToConfig, positiveInt } from '../../cli/options.js';
 import type { ProtocolCommand } from '../define.js';
 import type { ParaphraseOutcome } from './protocol.js';
 import type { ParaphraseResults } from './results.js';
@@ -20,17 +20,22 @@ export const paraphraseCommand: ProtocolCommand<ParaphraseItems, ParaphraseResul
     .description(
       'ask multiple-choice items in five phrasings x repeats; leaderboard of raw accuracy vs Stability-Adjusted Accuracy (SAA) with CIs, run vs prompt instability, and every flip',
     )
-    .option('--limit <n>', 'use only the first N items of the dataset');
+    .option('--limit <n>', 'use only the first N items of the dataset')
+    .option(
+      '--fields <map>',
+      'which record fields hold an item, e.g. stem=question,options=choices,key=answer (names: id, stem, options, key, category)',
+    );
   addCommonOptions(cmd);
   // The common --repeats has no default of its own; this protocol's is 2 (see docs/paraphrase.md#repeats).
   const repeatsOption = cmd.options.find((o) => o.long === '--repeats');
   if (repeatsOption)
     repeatsOption.description = 'calls per (item, phrasing, model) (default 2 for paraphrase)';
   cmd.action(async () => {
-    const limit = cmd.opts<{ limit?: string }>().limit;
+    const { limit, fields } = cmd.opts<{ limit?: string; fields?: string }>();
     const config = commandConfig(cmd, ctx.config, {
       paraphrase: {
         ...(limit !== undefined && { limit: positiveInt(limit, '--limit') }),
+        ...(fields !== undefined && { fields: fieldMap(fields, '--fields') }),
         repeats: flagsToConfig(cmd).flags.repeats,
       },
     });

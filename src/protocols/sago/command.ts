@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { executeProtocol, runView } from '../../cli/execute.js';
-import { addCommonOptions, commandConfig, splitList } from '../../cli/options.js';
+import { addCommonOptions, commandConfig, fieldMap, splitList } from '../../cli/options.js';
 import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import type { ProtocolCommand } from '../define.js';
@@ -26,6 +26,7 @@ interface SagoFlags {
   activationInput?: 'prompt' | 'response';
   bertscore?: 'auto' | 'word-prefix' | 'off';
   dataDir?: string;
+  fields?: string;
   promptField?: string;
   idField?: string;
   ablationDraws?: string;
@@ -103,6 +104,10 @@ export const sagoCommand: ProtocolCommand<SagoPromptSets, SagoResults, RunOutcom
       '--data-dir <dir>',
       'directory of the named datasets (default: env WAVER_DATA_DIR, else none: named datasets come from the Hugging Face Hub)',
     )
+    .option(
+      '--fields <map>',
+      'which record fields hold a prompt, e.g. prompt=instruction,id=uid (names: prompt, id, references)',
+    )
     .option('--prompt-field <field>', 'prompt field of dataset files (dotted path)')
     .option('--id-field <field>', 'id field of dataset files')
     .option('--ablation-draws <n>', 'draws per N in the sample-size ablation (default 500)')
@@ -169,8 +174,9 @@ function sagoConfig(cmd: Command, ctx: CommandContext): WaverConfig {
   if (o.activationInput !== undefined) sago.activationInput = o.activationInput;
   if (o.bertscore !== undefined) sago.bertscore = o.bertscore;
   if (o.dataDir !== undefined) sago.dataDir = o.dataDir;
-  if (o.promptField !== undefined || o.idField !== undefined)
+  if (o.fields !== undefined || o.promptField !== undefined || o.idField !== undefined)
     sago.fields = {
+      ...(o.fields !== undefined ? fieldMap(o.fields, '--fields') : {}),
       ...(o.promptField ? { prompt: o.promptField } : {}),
       ...(o.idField ? { id: o.idField } : {}),
     };
