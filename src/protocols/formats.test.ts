@@ -12,7 +12,8 @@ import { loadOpenDataset } from './sago/data/datasets.js';
 /**
  * The same records written as JSONL, JSON, CSV and Parquet (snappy, gzip, zstd) load as the same
  * seeds, items and prompts for every protocol: a dataset is read by what it holds, not by its
- * extension (docs/decisions.md#e32). Only the provenance (which file) differs.
+ * extension (docs/decisions.md#e32-datasets-are-read-by-what-their-records-hold).
+ * Only the provenance (which file) differs.
  */
 
 type Row = Record<string, string>;

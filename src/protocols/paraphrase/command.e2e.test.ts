@@ -37,7 +37,7 @@ async function recordModel(
   const suite = paraphraseSuite(
     config,
     settings,
-    { dataset, items: dataset.items, keyCheck: verifyKeys(dataset.items) },
+    { dataset, items: dataset.items, keyCheck: verifyKeys(dataset.items), phrasings: settings.phrasings },
     rewords,
   );
   const lines: string[] = [];
@@ -283,11 +283,6 @@ describe('waver paraphrase through the waver binary', () => {
       '{"id": "k4", "stem": "s", "options": {"A": "x", "B": "y", "A": "z"}, "key": "A"}',
       ":1: options.A: item 'k4': duplicate option letter 'A'",
     ],
-    [
-      'an item with no alternate wording and no generator',
-      { id: 'k5', stem: 's', options: ['x', 'y'], key: 'A' },
-      "generator: 1 item(s) have no alternate wording (first: 'k5') and no generator is configured",
-    ],
   ])(
     'bad input — %s: exit 2, a message naming item and field, nothing written',
     async (_what, item, message) => {
@@ -341,6 +336,27 @@ describe('waver paraphrase through the waver binary', () => {
     const bad = await waver(['--models', `replay:${model}`, '--limit', '0']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe("waver: --limit: expected a positive integer, got '0'\n");
+  }, 60_000);
+
+  it('without a generator, items with no alternate wording leave out reworded with a warning; chosen, it is an error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waver-para-noreword-'));
+    const model = await recordModel(dir, 'm');
+    // A CSV with options as letter columns and its own column names, mapped by --fields.
+    const dataset = join(dir, 'items.csv');
+    writeFileSync(dataset, 'uid,q,A,B,C,gold\nk5,Which is largest?,2,9,4,B\nk6,Which is smallest?,7,3,8,B\n');
+    const args = ['--models', `replay:${model}`, '--dataset', dataset, '--fields', 'id=uid,stem=q,key=gold'];
+    const r = await waver([...args, '--dry-run']);
+    expect(r.stderr).toContain(
+      "paraphrase warning: 2 of 2 item(s) have no alternate wording and no generator is configured: the 'reworded' phrasing is left out (asking canonical, terse, verbose, options-shuffled)",
+    );
+    expect(r.code).toBe(0);
+    // 2 items x 4 phrasings x 2 repeats.
+    expect(r.stdout).toMatch(/\| replay:\S+ \| 16 \| 0 \| 16 \|/);
+    const chosen = await waver([...args, '--phrasings', 'canonical,reworded', '--dry-run']);
+    expect(chosen.code).toBe(2);
+    expect(chosen.stderr).toContain(
+      "waver: generator: 2 item(s) have no alternate wording (first: 'k5') and no generator is configured",
+    );
   }, 60_000);
 });
 

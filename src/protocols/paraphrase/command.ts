@@ -1,7 +1,15 @@
 import { Command } from 'commander';
 import { executeProtocol, runView } from '../../cli/execute.js';
-import { addCommonOptions, commandConfig, fieldMap, flagsToConfig, positiveInt } from '../../cli/options.js';
+import {
+  addCommonOptions,
+  commandConfig,
+  fieldMap,
+  flagsToConfig,
+  positiveInt,
+  splitList,
+} from '../../cli/options.js';
 import type { ProtocolCommand } from '../define.js';
+import { PHRASINGS, type Phrasing } from './config.js';
 import type { ParaphraseOutcome } from './protocol.js';
 import type { ParaphraseResults } from './results.js';
 import type { ParaphraseItems } from './run.js';
@@ -22,6 +30,10 @@ export const paraphraseCommand: ProtocolCommand<ParaphraseItems, ParaphraseResul
     )
     .option('--limit <n>', 'use only the first N items of the dataset')
     .option(
+      '--phrasings <list>',
+      `phrasings to ask, comma-separated (default all: ${PHRASINGS.join(',')}; without a generator, reworded is left out for items with no alternate wording)`,
+    )
+    .option(
       '--fields <map>',
       'which record fields hold an item, e.g. stem=question,options=choices,key=answer (names: id, stem, options, key, category)',
     );
@@ -31,15 +43,17 @@ export const paraphraseCommand: ProtocolCommand<ParaphraseItems, ParaphraseResul
   if (repeatsOption)
     repeatsOption.description = 'calls per (item, phrasing, model) (default 2 for paraphrase)';
   cmd.action(async () => {
-    const { limit, fields } = cmd.opts<{ limit?: string; fields?: string }>();
+    const { limit, fields, phrasings } = cmd.opts<{ limit?: string; fields?: string; phrasings?: string }>();
     const config = commandConfig(cmd, ctx.config, {
       paraphrase: {
         ...(limit !== undefined && { limit: positiveInt(limit, '--limit') }),
         ...(fields !== undefined && { fields: fieldMap(fields, '--fields') }),
+        ...(phrasings !== undefined && { phrasings: splitList(phrasings) as Phrasing[] }),
         repeats: flagsToConfig(cmd).flags.repeats,
       },
     });
     process.exitCode = await executeProtocol(paraphrase, config, {
+      build: { onStage: (stage, detail) => process.stderr.write(`paraphrase ${stage}: ${detail}\n`) },
       run: runView({ line: (_stage, detail) => detail }),
       print: ({ results, rewords, runs: [items] }) =>
         results &&

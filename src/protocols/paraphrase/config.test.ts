@@ -8,7 +8,12 @@ import { PHRASINGS, paraphraseSettings } from './config.js';
 
 describe('paraphrase settings', () => {
   it('defaults: 2 repeats, all five phrasings, 2000 resamples', () => {
-    expect(paraphraseSettings({})).toEqual({ repeats: 2, phrasings: [...PHRASINGS], resamples: 2000 });
+    expect(paraphraseSettings({})).toEqual({
+      repeats: 2,
+      phrasings: [...PHRASINGS],
+      phrasingsGiven: false,
+      resamples: 2000,
+    });
   });
 
   it('--repeats wins over paraphrase.repeats; phrasings keep report order', () => {
@@ -19,7 +24,13 @@ describe('paraphrase settings', () => {
       'paraphrase:\n  repeats: 3\n  phrasings: [terse, canonical]\n  resamples: 500\n  limit: 4\n',
     );
     const s = paraphraseSettings(CONFIG.resolve({ file, flags: { paraphrase: { repeats: 5 } } }));
-    expect(s).toEqual({ repeats: 5, phrasings: ['canonical', 'terse'], resamples: 500, limit: 4 });
+    expect(s).toEqual({
+      repeats: 5,
+      phrasings: ['canonical', 'terse'],
+      phrasingsGiven: true,
+      resamples: 500,
+      limit: 4,
+    });
     expect(paraphraseSettings({ paraphrase: { repeats: 3 } }).repeats).toBe(3);
     expect(paraphraseSettings(CONFIG.resolve({ file, flags: { paraphrase: { limit: 2 } } })).limit).toBe(2);
   });

@@ -161,9 +161,9 @@ async function loadPath(dataset: string, opts: LadderSeedOptions): Promise<Seed[
       'cannot tell the seed format: expected a .jsonl, .json, .csv or .parquet file of records, or a folder of GSM-Symbolic templates',
       { file: path },
     );
-  // Read by what the records hold, not the extension (docs/decisions.md#e32): the paper's seed CSV
-  // keeps its own reader (its ids and gold cross-check), GSM-Symbolic's release file gives its 100
-  // originals, and every other file goes through the one set of field fallbacks.
+  // Read by what the records hold, not the extension (docs/decisions.md#e32-datasets-are-read-by-what-their-records-hold):
+  // the paper's seed CSV keeps its own reader (its ids and gold cross-check), GSM-Symbolic's release
+  // file gives its 100 originals, and every other file goes through the one set of field fallbacks.
   const loaded = await readLocalRecords(path, label);
   const first = loaded.records[0]?.value;
   if (opts.fields === undefined && /\.csv$/i.test(path) && isPaperSeedRecord(first))

@@ -160,9 +160,9 @@ export async function resolveMcItems(dataset?: string, opts: McDatasetOptions = 
   if (isFile(file)) {
     const label = localLabel(dataset);
     const loaded = await readLocalRecords(file, label);
-    // Read by what the records hold (docs/decisions.md#e32): a JSONL of waver's item form keeps its
-    // own reader (its duplicate-key check, `line-N` ids); every other file, JSONL included, goes
-    // through the one set of field fallbacks.
+    // Read by what the records hold (docs/decisions.md#e32-datasets-are-read-by-what-their-records-hold):
+    // a JSONL of waver's item form keeps its own reader (its duplicate-key check, `line-N` ids);
+    // every other file, JSONL included, goes through the one set of field fallbacks.
     if (/\.(jsonl|ndjson)$/i.test(file) && opts.fields === undefined && isWaverItem(loaded.records[0]?.value))
       return {
         name: 'jsonl',

@@ -58,9 +58,7 @@ export function mcItemsFromRecords(
     const named = typeof rawId === 'string' || typeof rawId === 'number';
     const id = named ? String(rawId) : `${opts.prefix}-${r.where.index}`;
     const { options, labels } =
-      optionsField === undefined
-        ? lettered(r.value, letterColumns)
-        : optionsOf(pick(r.value, optionsField));
+      optionsField === undefined ? lettered(r.value, letterColumns) : optionsOf(pick(r.value, optionsField));
     const input: McItemInput = {
       id,
       stem: pick(r.value, stemField) as string,
@@ -115,7 +113,10 @@ function letterColumnsOf(value: unknown): string[] {
 }
 
 /** Options from letter columns; an empty cell ends them (a CSV row with fewer options than columns). */
-function lettered(value: unknown, letters: readonly string[]): { options: Record<string, string>; labels: [] } {
+function lettered(
+  value: unknown,
+  letters: readonly string[],
+): { options: Record<string, string>; labels: [] } {
   const options: Record<string, string> = {};
   for (const letter of letters) {
     const text = pick(value, letter);

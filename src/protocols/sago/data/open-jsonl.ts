@@ -50,7 +50,8 @@ export function promptsFromRecords(
       { file: first.where.file, line: first.where.line },
     );
   }
-  // Unmapped, a record's own `id` names it, as in the paraphrase items (docs/decisions.md#e32).
+  // Unmapped, a record's own `id` names it, as in the paraphrase items
+  // (docs/decisions.md#e32-datasets-are-read-by-what-their-records-hold).
   const firstId = pick(first.value, 'id');
   const idField =
     mapping.id ?? (typeof firstId === 'string' || typeof firstId === 'number' ? 'id' : undefined);
