@@ -80,6 +80,15 @@ describe('waver report as a process', () => {
     const ok = await runCli(['report', '--store', storePath, '--out', out]);
     expect(ok.code).toBe(0);
     expect(readFileSync(out, 'utf8')).toContain('<h1>waver report</h1>');
+    // No --out and no --format: the page goes to .waver/report.html, not to the terminal.
+    const cwd = mkdtempSync(join(tmpdir(), 'waver-report-default-'));
+    const plain = await runCli(['report', '--store', storePath], { cwd });
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toBe('');
+    expect(plain.stderr).toMatch(/^waver: wrote \.waver\/report\.html \(html, /);
+    expect(readFileSync(join(cwd, '.waver/report.html'), 'utf8')).toContain('<h1>waver report</h1>');
+    const piped = await runCli(['report', '--store', storePath, '--out', '-'], { cwd });
+    expect(piped.stdout).toMatch(/^<!doctype html>/i);
     const bad = await runCli(['report', '--store', join(dir, 'missing.db')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/store not found/);

@@ -31,6 +31,15 @@ export function reportFormat(format: string | undefined, out: string | undefined
   return inferred;
 }
 
+/** Where `waver report` with neither `--out` nor `--format` writes: a 1 MB page is not for a terminal. */
+export const DEFAULT_REPORT_OUT = '.waver/report.html';
+
+/** The file to write, or undefined for stdout: `--out -` is stdout, and so is `--format` without `--out`. */
+export function reportOut(out: string | undefined, format: string | undefined): string | undefined {
+  if (out === '-') return undefined;
+  return out ?? (format === undefined ? DEFAULT_REPORT_OUT : undefined);
+}
+
 /**
  * `waver report`: the report of everything in a store — one self-contained HTML file with charts
  * and a transcript browser, or the same content as Markdown or JSON, or one CSV row per cell
@@ -42,14 +51,18 @@ export function reportCommand(ctx: CliContext): Command {
       'write a report of a store: self-contained HTML (charts, tables, transcript browser), Markdown, JSON, or CSV (one row per cell)',
     )
     .option('--store <file>', 'SQLite store', '.waver/store.db')
-    .option('--out <file>', 'output file (default: stdout); its extension picks the format')
+    .option(
+      '--out <file>',
+      `output file; its extension picks the format (default: ${DEFAULT_REPORT_OUT}, or stdout when --format is given; - for stdout)`,
+    )
     .addOption(
       new Option('--format <format>', 'html, md, json or csv (default: from --out, else html)').choices(
         FORMATS,
       ),
     )
     .option('--no-ablations', "skip SAGO's ablations (the slowest part of a large report)")
-    .action(async (opts: { store: string; out?: string; format?: Format; ablations: boolean }) => {
+    .action(async (flags: { store: string; out?: string; format?: Format; ablations: boolean }) => {
+      const opts = { ...flags, out: reportOut(flags.out, flags.format) };
       // Checked before anything is opened: a mistyped path must not create an empty store.
       if (!existsSync(opts.store)) throw new InputError('store not found', { file: opts.store });
       const format = reportFormat(opts.format, opts.out);

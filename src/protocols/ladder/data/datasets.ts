@@ -207,7 +207,9 @@ function withSource(seeds: Seed[], source: DatasetSource): Seed[] {
 function needFile(path: string, dataset: string): string {
   if (!existsSync(path))
     throw new InputError(
-      `dataset '${dataset}' not found in the data directory (WAVER_DATA_DIR): ${path} is missing; unset WAVER_DATA_DIR to download it from the Hugging Face Hub, or pass a file`,
+      dataset === 'ladder-seeds'
+        ? `dataset '${dataset}' not found in the data directory (WAVER_DATA_DIR): ${path} is missing; it is the ladder paper's gsm8k_symbolic100.csv (neuroloft-ai/stability on GitHub, not on the Hugging Face Hub): put it there, pass it as --dataset FILE, or use --dataset gsm-symbolic (the same 100 problems)`
+        : `dataset '${dataset}' not found in the data directory (WAVER_DATA_DIR): ${path} is missing; unset WAVER_DATA_DIR to download it from the Hugging Face Hub, or pass a file`,
       { file: path },
     );
   return path;
