@@ -34,6 +34,8 @@ export interface KeySettings {
   vendorHost: string;
   baseURL: string;
   provider: string;
+  /** Return NO_KEY instead of refusing (see EndpointSettings.keyOptional). */
+  keyOptional?: boolean;
 }
 
 /** Placeholder sent to servers that need no key: the SDKs insist on some credential. */
@@ -43,7 +45,7 @@ export function resolveApiKey(s: KeySettings): string {
   const envName = s.apiKeyEnv ?? s.defaultEnv;
   const key = s.apiKey || s.env[envName] || undefined;
   if (key) return key;
-  if (new URL(s.baseURL).hostname === s.vendorHost) {
+  if (new URL(s.baseURL).hostname === s.vendorHost && !s.keyOptional) {
     const which = s.apiKeyEnv
       ? `environment variable ${s.apiKeyEnv} (named by apiKeyEnv) is not set`
       : `no API key: set ${s.defaultEnv} or apiKeyEnv`;
@@ -68,6 +70,8 @@ export interface EndpointSettings {
   apiKeyEnv?: string;
   /** Where keys and the base URL variable are read from (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** No key is an error only when a call is made: a dry run's estimate needs none. */
+  keyOptional?: boolean;
 }
 
 /** Settings shared by the SDK-backed providers. */
@@ -106,6 +110,7 @@ export function resolveEndpoint(settings: EndpointSettings, vendor: VendorDefaul
     vendorHost: new URL(vendor.defaultBaseURL).hostname,
     baseURL,
     provider: vendor.provider,
+    ...(settings.keyOptional && { keyOptional: true }),
   });
   return { env, baseURL, apiKey, identity: `${vendor.provider}:${settings.model}@${baseURL}` };
 }

@@ -12,6 +12,8 @@ export interface CreateProviderOptions {
   /** Model download cache (default: see download.ts). */
   cacheDir?: string;
   onDownloadProgress?: (p: DownloadProgress) => void;
+  /** An API model without a key opens (its calls would fail): for estimates, which call nothing. */
+  keyOptional?: boolean;
 }
 
 /**
@@ -22,7 +24,12 @@ export async function createProvider(
   spec: ModelSpec,
   opts: CreateProviderOptions = {},
 ): Promise<ModelProvider> {
-  const common = { env: opts.env, fetch: opts.fetch, label: spec.label };
+  const common = {
+    env: opts.env,
+    fetch: opts.fetch,
+    label: spec.label,
+    ...(opts.keyOptional && { keyOptional: true }),
+  };
   switch (spec.provider) {
     case 'openai': {
       const { createOpenAIProvider } = await import('./openai.js');

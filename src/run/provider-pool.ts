@@ -34,6 +34,8 @@ export interface ProviderPoolOptions {
   /** Builds a bare provider (default `createProvider`; tests count creations through it). */
   create?: (spec: ModelSpec, opts: CreateProviderOptions) => Promise<ModelProvider>;
   clock?: CallClock;
+  /** Open API models without a key (CreateProviderOptions.keyOptional): a dry run's pool. */
+  keyOptional?: boolean;
 }
 
 export function createProviderPool(opts: ProviderPoolOptions): ProviderPool {
@@ -49,7 +51,11 @@ export function createProviderPool(opts: ProviderPoolOptions): ProviderPool {
       const key = canonicalJson(calls);
       let provider = wrapped.get(key);
       if (!provider) {
-        const made = create(spec, { env: opts.env, fetch: opts.fetch });
+        const made = create(spec, {
+          env: opts.env,
+          fetch: opts.fetch,
+          ...(opts.keyOptional && { keyOptional: true }),
+        });
         bare.set(key, made);
         provider = made.then(
           (p) => wrapProvider(p, callPath(limitsOf(spec, opts.defaults), opts.clock), { keepOpen: true }),

@@ -338,6 +338,20 @@ describe('waver paraphrase through the waver binary', () => {
     expect(bad.stderr).toBe("waver: --limit: expected a positive integer, got '0'\n");
   }, 60_000);
 
+  it('--dry-run needs no API key (an estimate calls nothing); the run itself still asks for one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waver-para-nokey-'));
+    const store = join(dir, 'store.db');
+    const args = ['--models', 'openai:gpt-4o-mini', '--limit', '2', '--store', store];
+    const dry = await waver([...args, '--dry-run']);
+    expect(dry.stderr).toBe('');
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/\| openai:gpt-4o-mini \| 20 \| 0 \| 20 \|/);
+    const run = await waver(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('no API key: set OPENAI_API_KEY');
+    expect(existsSync(store)).toBe(false);
+  }, 60_000);
+
   it('without a generator, items with no alternate wording leave out reworded with a warning; chosen, it is an error', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'waver-para-noreword-'));
     const model = await recordModel(dir, 'm');

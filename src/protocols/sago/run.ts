@@ -274,7 +274,8 @@ export async function estimateSago(
 ): Promise<ModelEstimate[]> {
   const settings = sagoSettings(config);
   const suite = responsesSuite(sets, settings);
-  const pool = createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config });
+  // An estimate calls nothing: no API key needed (see estimateSuite).
+  const pool = createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config, keyOptional: true });
   try {
     const estimate: ModelEstimate[] = [];
     for (const m of await describeModels(config, pool))
