@@ -38,7 +38,7 @@ beforeAll(() => {
     encoding: 'utf8',
   });
   if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
-  const [{ filename }] = JSON.parse(packed.stdout) as { filename: string }[];
+  const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
   const modules = join(project, 'node_modules');
   mkdirSync(modules);
   const untar = spawnSync('tar', ['-xzf', join(project, filename), '-C', modules]);

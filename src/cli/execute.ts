@@ -64,7 +64,7 @@ export async function executeProtocol<Plan, Outcome extends RunOutcome>(
   io: ExecuteOptions<Plan, Outcome>,
 ): Promise<number> {
   const plan = await buildOrStop(protocol, config, io.build);
-  if (plan === undefined) return endOfRun({ aborted: true, complete: false, runs: [] });
+  if (plan === undefined) return endOfRun({ aborted: true, complete: false, runs: [] }, [], config.cache);
   if (config.dryRun) {
     if (io.dryRunNote) process.stderr.write(`${io.dryRunNote(plan)}\n`);
     emit(formatEstimate(await protocol.estimate(config, plan), config.format), config.out);
@@ -82,7 +82,7 @@ export async function executeProtocol<Plan, Outcome extends RunOutcome>(
   io.run.finish();
   const text = io.print(outcome, plan);
   if (text !== undefined) emit(text, config.out);
-  return endOfRun(outcome, ran);
+  return endOfRun(outcome, ran, config.cache);
 }
 
 /**
@@ -94,10 +94,11 @@ export async function executeProtocol<Plan, Outcome extends RunOutcome>(
 export function endOfRun(
   outcome: Pick<RunOutcome, 'aborted' | 'complete' | 'runs'>,
   ran: readonly RunResult[] = [],
+  cache = true,
 ): number {
   const runs = [...new Map([...ran, ...outcome.runs].map((r) => [r.runId, r])).values()];
   const complete = outcome.complete && runs.every((r) => r.complete);
-  const lines = formatRunEnd(runs, outcome.aborted);
+  const lines = formatRunEnd(runs, outcome.aborted, cache);
   if (!outcome.aborted && !complete && lines.length === 0)
     lines.push('waver: incomplete: the metrics of some model are (see the summary above)');
   for (const line of lines) process.stderr.write(`${line}\n`);

@@ -82,7 +82,7 @@ async function runDemo(config: WaverConfig, ctx: CliContext): Promise<number> {
   // Stopped: the next steps are not started, and the closing line says how to resume.
   if (run.summary.aborted) {
     emit(formatRunSummary(run, config.format));
-    return endOfRun({ aborted: true, complete: false, runs: [run] }, ran);
+    return endOfRun({ aborted: true, complete: false, runs: [run] }, ran, config.cache);
   }
   const store = openStore(config.store);
   let wavering: string;
@@ -151,6 +151,7 @@ async function runDemo(config: WaverConfig, ctx: CliContext): Promise<number> {
       runs: [run, ...paraphrase.runs],
     },
     ran,
+    config.cache,
   );
 }
 
