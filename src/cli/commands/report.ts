@@ -61,6 +61,10 @@ export function reportCommand(ctx: CliContext): Command {
       ),
     )
     .option('--no-ablations', "skip SAGO's ablations (the slowest part of a large report)")
+    .addHelpText(
+      'after',
+      '\nExamples:\n  # .waver/store.db -> .waver/report.html\n  $ waver report\n  # Markdown, the format from the extension\n  $ waver report --store runs.db --out r.md\n  # JSON on stdout\n  $ waver report --format json > r.json\n',
+    )
     .action(async (flags: { store: string; out?: string; format?: Format; ablations: boolean }) => {
       const opts = { ...flags, out: reportOut(flags.out, flags.format) };
       // Checked before anything is opened: a mistyped path must not create an empty store.

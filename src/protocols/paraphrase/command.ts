@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { executeProtocol, runView } from '../../cli/execute.js';
 import {
   addCommonOptions,
+  addExamples,
   commandConfig,
   fieldMap,
   flagsToConfig,
@@ -42,6 +43,18 @@ export const paraphraseCommand: ProtocolCommand<ParaphraseItems, ParaphraseResul
   const repeatsOption = cmd.options.find((o) => o.long === '--repeats');
   if (repeatsOption)
     repeatsOption.description = 'calls per (item, phrasing, model) (default 2 for paraphrase)';
+  addExamples(cmd, [
+    ['waver paraphrase --models gguf:./m.gguf --limit 8', 'the built-in items, a quick run'],
+    [
+      'waver paraphrase --dataset arc-challenge --models openai:gpt-4o-mini',
+      'a named dataset (without --generator, reworded is left out)',
+    ],
+    [
+      'waver paraphrase --dataset ./mc.csv --fields stem=q,key=gold --models ...',
+      'your own items, options in columns A, B, ...',
+    ],
+    ['waver paraphrase --models openai:gpt-4o-mini --dry-run', 'calls, tokens and cost first'],
+  ]);
   cmd.action(async () => {
     const { limit, fields, phrasings } = cmd.opts<{ limit?: string; fields?: string; phrasings?: string }>();
     const config = commandConfig(cmd, ctx.config, {

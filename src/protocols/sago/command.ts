@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { executeProtocol, runView } from '../../cli/execute.js';
-import { addCommonOptions, commandConfig, fieldMap, splitList } from '../../cli/options.js';
+import { addCommonOptions, addExamples, commandConfig, fieldMap, splitList } from '../../cli/options.js';
 import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import type { ProtocolCommand } from '../define.js';
@@ -140,7 +140,16 @@ export const sagoCommand: ProtocolCommand<SagoPromptSets, SagoResults, RunOutcom
         "noise mirroring: the SAGO authors' rules or waver's density rules",
       ).choices([...MIRRORING_RULES]),
     );
-  addCommonOptions(cmd).action(async () => {
+  addCommonOptions(cmd);
+  addExamples(cmd, [
+    ['waver sago --models gguf:./m.gguf --n 3 --families noise', 'the built-in questions, a quick run'],
+    [
+      'waver sago --datasets truthfulqa,nq-open --models openai:gpt-4o-mini',
+      'named datasets, 16 prompts each',
+    ],
+    ['waver sago --datasets ./prompts.jsonl --fields prompt=instruction --models ...', 'your own prompts'],
+  ]);
+  cmd.action(async () => {
     const config = sagoConfig(cmd, ctx);
     process.exitCode = await executeProtocol(sago, config, {
       run: runView({ line: (stage, detail) => `sago ${stage}: ${detail}`, label: (stage) => stage }),
