@@ -3,7 +3,10 @@
  * waver.yaml use (every protocol's section, validated by the same composed schema).
  */
 import type { WaverConfig as Config } from './config/schema.js';
-import { CONFIG } from './protocols/index.js';
+import * as registry from './protocols/index.js';
+import type { ProtocolModule } from './protocols/types.js';
+
+const { CONFIG } = registry;
 
 export const { loadFile: loadConfigFile, resolve: resolveConfig, validate: validateConfig } = CONFIG;
 /** The JSON schema of waver.yaml (what `waver schema` prints). */
@@ -24,15 +27,26 @@ export { createProvider } from './models/registry.js';
 export { type ModelSpec, parseModelSpec, toModelSpec } from './models/spec.js';
 export type * from './models/types.js';
 export { DESIGNS, type PlanInput, type PlanResult, plan } from './plan/designs.js';
-export {
-  CONFIG,
-  ladderProtocol,
-  PROTOCOLS,
-  paraphraseProtocol,
-  plainProtocol,
-  protocolNamed,
-  sagoProtocol,
-} from './protocols/index.js';
+export { CONFIG };
+
+/**
+ * A protocol as the library offers it: build a plan, estimate it, run it, load stored results.
+ * Its CLI commands, report section and check stay inside waver (they are not a stable API).
+ */
+export type LibraryProtocol<M extends ProtocolModule = ProtocolModule> = Pick<
+  M,
+  'name' | 'title' | 'config' | 'suites' | 'build' | 'estimate' | 'run' | 'load'
+>;
+export const ladderProtocol: LibraryProtocol<typeof registry.ladderProtocol> = registry.ladderProtocol;
+export const sagoProtocol: LibraryProtocol<typeof registry.sagoProtocol> = registry.sagoProtocol;
+export const paraphraseProtocol: LibraryProtocol<typeof registry.paraphraseProtocol> =
+  registry.paraphraseProtocol;
+export const plainProtocol: LibraryProtocol<typeof registry.plainProtocol> = registry.plainProtocol;
+/** Every protocol, in report order. */
+export const PROTOCOLS: readonly LibraryProtocol[] = registry.PROTOCOLS;
+export function protocolNamed(name: string): LibraryProtocol | undefined {
+  return registry.protocolNamed(name);
+}
 export type { LadderPlan } from './protocols/ladder/protocol.js';
 export type { LadderSectionData } from './protocols/ladder/report-section.js';
 export type { LadderResults } from './protocols/ladder/results.js';
@@ -42,7 +56,7 @@ export type { ParaphraseItems } from './protocols/paraphrase/run.js';
 export { loadPlainSuite } from './protocols/plain/suite-file.js';
 export type { SagoPromptSets } from './protocols/sago/prompt-sets.js';
 export type { SagoResults } from './protocols/sago/results.js';
-export type { ProtocolModule, ProtocolOptions, ProtocolSuites, RunOutcome } from './protocols/types.js';
+export type { ProtocolOptions, ProtocolSuites, RunOutcome } from './protocols/types.js';
 export type { LoadContext } from './report/report-data.js';
 export type { ModelEstimate } from './run/estimate.js';
 export { exportTranscripts } from './run/export.js';
