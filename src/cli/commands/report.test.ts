@@ -80,7 +80,13 @@ describe('waver report as a process', () => {
     const ok = await runCli(['report', '--store', storePath, '--out', out]);
     expect(ok.code).toBe(0);
     expect(readFileSync(out, 'utf8')).toContain('<h1>waver report</h1>');
-    // No --out and no --format: the page goes to .waver/report.html, not to the terminal.
+    const bad = await runCli(['report', '--store', join(dir, 'missing.db')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/store not found/);
+  });
+
+  it('with no --out and no --format writes .waver/report.html, not the terminal; --out - is stdout', async () => {
+    assertBuilt();
     const cwd = mkdtempSync(join(tmpdir(), 'waver-report-default-'));
     const plain = await runCli(['report', '--store', storePath], { cwd });
     expect(plain.code).toBe(0);
@@ -89,8 +95,5 @@ describe('waver report as a process', () => {
     expect(readFileSync(join(cwd, '.waver/report.html'), 'utf8')).toContain('<h1>waver report</h1>');
     const piped = await runCli(['report', '--store', storePath, '--out', '-'], { cwd });
     expect(piped.stdout).toMatch(/^<!doctype html>/i);
-    const bad = await runCli(['report', '--store', join(dir, 'missing.db')]);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/store not found/);
-  });
+  }, 120_000);
 });

@@ -97,8 +97,8 @@ interface Json {
       saa: { value: number; low: number; high: number; itemsScored: number; itemsExcluded: number };
       perPhrasing: { phrasing: string; accuracy: { value: number }; parsed: number; done: number }[];
       parse: { parsed: number; done: number };
-      runInstability: { value: number; low: number; high: number; n: number };
-      promptInstability: { value: number; low: number; high: number; n: number };
+      runInstability: { value: number; low: number; high: number; n: number; unavailable?: string };
+      promptInstability: { value: number; low: number; high: number; n: number; unavailable?: string };
       flips: {
         item: string;
         phrasing: string;
@@ -403,7 +403,10 @@ withModel(
       expect(model.cells).toHaveLength(80);
       expect(model.cells.every((c) => c.status === 'done' && typeof c.reply === 'string')).toBe(true);
       // A story model cannot answer: whatever it scores, every rate is a number in [0, 1] with its CI.
-      for (const e of [m.rawAccuracy, m.saa, m.runInstability, m.promptInstability]) {
+      const instability = [m.runInstability, m.promptInstability];
+      // Never parsed, its answers cannot agree or disagree: instability is unavailable, with the parse rate.
+      const neverParsed = m.parse.parsed === 0;
+      for (const e of neverParsed ? [m.rawAccuracy, m.saa] : [m.rawAccuracy, m.saa, ...instability]) {
         expect(e.value).toBeGreaterThanOrEqual(0);
         expect(e.value).toBeLessThanOrEqual(1);
         expect(e.low).toBeLessThanOrEqual(e.value);
@@ -411,8 +414,13 @@ withModel(
       }
       expect(m.saa.itemsScored).toBe(8);
       expect(m.parse.done).toBe(80);
+      if (neverParsed)
+        for (const e of instability) {
+          expect(e.value ?? null).toBeNull();
+          expect(e.unavailable).toMatch(/^no answer was parsed \(parse rate 0\/80\)/);
+        }
       // Greedy decoding of the same prompt gives the same reply: no run instability.
-      expect(m.runInstability).toMatchObject({ value: 0, n: 40 });
+      else expect(m.runInstability).toMatchObject({ value: 0, n: 40 });
       expect(j.suite.phrasings).toHaveLength(5);
       expect(j.leaderboard).toHaveLength(1);
     }, 300_000);
