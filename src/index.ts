@@ -3,7 +3,10 @@
  * waver.yaml use (every protocol's section, validated by the same composed schema).
  */
 import type { WaverConfig as Config } from './config/schema.js';
-import { CONFIG } from './protocols/index.js';
+import * as registry from './protocols/index.js';
+import type { ProtocolModule } from './protocols/types.js';
+
+const { CONFIG } = registry;
 
 export const { loadFile: loadConfigFile, resolve: resolveConfig, validate: validateConfig } = CONFIG;
 /** The JSON schema of waver.yaml (what `waver schema` prints). */
@@ -36,15 +39,26 @@ export {
   type ProtocolDefinition,
   withPool,
 } from './protocols/define.js';
-export {
-  CONFIG,
-  ladderProtocol,
-  PROTOCOLS,
-  paraphraseProtocol,
-  plainProtocol,
-  protocolNamed,
-  sagoProtocol,
-} from './protocols/index.js';
+export { CONFIG };
+
+/**
+ * A protocol as the library offers it: build a plan, estimate it, run it, load stored results.
+ * Its CLI commands, report section and check stay inside waver (they are not a stable API).
+ */
+export type LibraryProtocol<M extends ProtocolModule = ProtocolModule> = Pick<
+  M,
+  'name' | 'title' | 'config' | 'suites' | 'build' | 'estimate' | 'run' | 'load'
+>;
+export const ladderProtocol: LibraryProtocol<typeof registry.ladderProtocol> = registry.ladderProtocol;
+export const sagoProtocol: LibraryProtocol<typeof registry.sagoProtocol> = registry.sagoProtocol;
+export const paraphraseProtocol: LibraryProtocol<typeof registry.paraphraseProtocol> =
+  registry.paraphraseProtocol;
+export const plainProtocol: LibraryProtocol<typeof registry.plainProtocol> = registry.plainProtocol;
+/** Every protocol, in report order. */
+export const PROTOCOLS: readonly LibraryProtocol[] = registry.PROTOCOLS;
+export function protocolNamed(name: string): LibraryProtocol | undefined {
+  return registry.protocolNamed(name);
+}
 export type { LadderPlan } from './protocols/ladder/protocol.js';
 export type { LadderSectionData } from './protocols/ladder/report-section.js';
 export type { LadderResults } from './protocols/ladder/results.js';
@@ -57,7 +71,6 @@ export type { SagoResults } from './protocols/sago/results.js';
 export type {
   CommandContext,
   PooledOptions,
-  ProtocolModule,
   ProtocolOptions,
   ProtocolSuites,
   RunOutcome,

@@ -2,8 +2,8 @@ import type { CompareResult } from './compare.js';
 import type { CheckResult, CheckRow } from './evaluate.js';
 
 /**
- * What `waver check` prints: Markdown for people (the failures first, as a short table), JSON for
- * pipelines (every row, passing or not, with CIs and n).
+ * What `waver check` prints: Markdown for people (the failures as a short table, or on a pass
+ * every row), JSON for pipelines (every row, passing or not, with CIs and n).
  */
 
 export interface CheckReport {
@@ -47,13 +47,15 @@ function thresholdsMd(t: CheckResult): string {
     `## Thresholds: ${t.rows.length - failed.length}/${t.rows.length} passed (suites: ${suites})`,
   ];
   const allowed = t.rows.filter((r) => r.pass && r.reason?.startsWith('unavailable'));
-  if (failed.length > 0) {
+  // The failures when there are any; on a pass every row, so the figures checked are seen.
+  const shown = failed.length > 0 ? failed : t.rows;
+  if (shown.length > 0) {
     lines.push(
       '',
       '| model | protocol | metric | value [CI] | n | threshold | why |',
       '|---|---|---|---|---|---|---|',
     );
-    for (const r of failed) lines.push(rowMd(r));
+    for (const r of shown) lines.push(rowMd(r));
   }
   if (allowed.length > 0)
     lines.push(

@@ -67,7 +67,7 @@ export async function executeProtocol<Plan, Outcome extends RunOutcome>(
   // One pool for the command: a model the build calls (generator, gates) and the run calls again is one instance.
   return withPool(config, {}, async ({ pool }) => {
     const plan = await buildOrStop(protocol, config, { ...io.build, pool });
-    if (plan === undefined) return endOfRun({ aborted: true, complete: false, runs: [] });
+    if (plan === undefined) return endOfRun({ aborted: true, complete: false, runs: [] }, [], config.cache);
     if (config.dryRun) {
       if (io.dryRunNote) process.stderr.write(`${io.dryRunNote(plan)}\n`);
       emit(formatEstimate(await protocol.estimate(config, plan, { pool }), config.format), config.out);
@@ -86,7 +86,7 @@ export async function executeProtocol<Plan, Outcome extends RunOutcome>(
     io.run.finish();
     const text = io.print(outcome, plan);
     if (text !== undefined) emit(text, config.out);
-    return endOfRun(outcome, ran);
+    return endOfRun(outcome, ran, config.cache);
   });
 }
 
@@ -99,12 +99,15 @@ export async function executeProtocol<Plan, Outcome extends RunOutcome>(
 export function endOfRun(
   outcome: Pick<RunOutcome, 'aborted' | 'complete' | 'runs'>,
   ran: readonly RunResult[] = [],
+  cache = true,
 ): number {
   const runs = [...new Map([...ran, ...outcome.runs].map((r) => [r.runId, r])).values()];
   const complete = outcome.complete && runs.every((r) => r.complete);
-  const lines = formatRunEnd(runs, outcome.aborted);
+  const lines = formatRunEnd(runs, outcome.aborted, cache);
   if (!outcome.aborted && !complete && lines.length === 0)
-    lines.push('waver: incomplete: some metrics could not be computed for every model (the summary above marks them unavailable)');
+    lines.push(
+      'waver: incomplete: some metrics could not be computed for every model (the summary above marks them unavailable)',
+    );
   for (const line of lines) process.stderr.write(`${line}\n`);
   if (outcome.aborted) return EXIT.aborted;
   return complete ? EXIT.ok : EXIT.incomplete;

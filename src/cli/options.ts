@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { ConfigContext } from '../config/load.js';
-import type { WaverConfig, WaverConfigInput } from '../config/schema.js';
+import { BaseConfig, type WaverConfig, type WaverConfigInput } from '../config/schema.js';
 import { InputError } from '../errors.js';
 
 /**
@@ -39,6 +39,9 @@ export const FLAG_GROUPS: readonly FlagGroup[] = [
   'dryRun',
 ];
 
+/** The config's defaults, which `--help` shows: one source for both. */
+const DEFAULTS = BaseConfig.parse({});
+
 /** Each shared flag with its group, in the order help lists them. */
 const COMMON_OPTIONS: readonly [FlagGroup, () => Option][] = [
   [
@@ -53,16 +56,31 @@ const COMMON_OPTIONS: readonly [FlagGroup, () => Option][] = [
   ['generator', () => new Option('--generator <spec>', 'generator model (writes perturbations)')],
   ['embedder', () => new Option('--embedder <spec>', 'embedder model')],
   ['dataset', () => new Option('--dataset <name>', 'dataset name or file')],
-  ['store', () => new Option('--store <file>', 'SQLite store (default .waver/store.db)')],
-  ['output', () => new Option('--format <format>', 'summary format').choices(['md', 'json'])],
+  ['store', () => new Option('--store <file>', `SQLite store (default ${DEFAULTS.store})`)],
+  [
+    'output',
+    () =>
+      new Option('--format <format>', `summary format (default ${DEFAULTS.format})`).choices(['md', 'json']),
+  ],
   ['output', () => new Option('--out <file>', 'also write the summary to this file')],
-  ['seed', () => new Option('--seed <n>', 'seed for every random choice')],
-  ['calls', () => new Option('--concurrency <n>', 'parallel calls per model')],
-  ['models', () => new Option('--repeats <n>', 'calls per (test, model)')],
-  ['calls', () => new Option('--timeout-ms <n>', 'per-request timeout in milliseconds')],
+  ['seed', () => new Option('--seed <n>', `seed for every random choice (default ${DEFAULTS.seed})`)],
   [
     'calls',
-    () => new Option('--max-retries <n>', 'retries after a retryable error (429, 5xx, reset, timeout)'),
+    () => new Option('--concurrency <n>', `parallel calls per model (default ${DEFAULTS.concurrency})`),
+  ],
+  ['models', () => new Option('--repeats <n>', `calls per (test, model) (default ${DEFAULTS.repeats})`)],
+  [
+    'calls',
+    () =>
+      new Option('--timeout-ms <n>', `per-request timeout in milliseconds (default ${DEFAULTS.timeoutMs})`),
+  ],
+  [
+    'calls',
+    () =>
+      new Option(
+        '--max-retries <n>',
+        `retries after a retryable error (429, 5xx, reset, timeout) (default ${DEFAULTS.maxRetries})`,
+      ),
   ],
   [
     'shard',
@@ -72,8 +90,14 @@ const COMMON_OPTIONS: readonly [FlagGroup, () => Option][] = [
         'run the K-th of N parts of the suite (tests dealt round-robin); merge the stores with waver merge',
       ),
   ],
-  ['models', () => new Option('--temperature <t>', 'sampling temperature (default 0)')],
-  ['models', () => new Option('--max-tokens <n>', 'output token cap per call')],
+  [
+    'models',
+    () => new Option('--temperature <t>', `sampling temperature (default ${DEFAULTS.params.temperature})`),
+  ],
+  [
+    'models',
+    () => new Option('--max-tokens <n>', `output token cap per call (default ${DEFAULTS.params.maxTokens})`),
+  ],
   [
     'store',
     () => new Option('--no-cache', 'call the models even for cells already stored, and overwrite them'),
@@ -181,6 +205,32 @@ export function splitList(value: string): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/**
+ * `--fields question=problem,answer=solution.text` -> `{ question: 'problem', answer: 'solution.text' }`:
+ * which field of a dataset's records holds each part (docs/datasets.md#fields). The protocol's
+ * config schema checks the names.
+ */
+export function fieldMap(value: string, flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of splitList(value)) {
+    const eq = pair.indexOf('=');
+    const name = pair.slice(0, eq).trim();
+    const path = pair.slice(eq + 1).trim();
+    if (eq < 1 || path === '')
+      throw new InputError(`expected NAME=FIELD pairs separated by commas, got '${pair}'`, { field: flag });
+    if (out[name] !== undefined) throw new InputError(`'${name}' is given twice`, { field: flag });
+    out[name] = path;
+  }
+  if (Object.keys(out).length === 0) throw new InputError('no field given', { field: flag });
+  return out;
+}
+
+/** `--help`'s closing lines: a few commands to copy, each under what it does. */
+export function addExamples(cmd: Command, examples: readonly [string, string][]): Command {
+  const lines = examples.map(([c, what]) => `  # ${what}\n  $ ${c}`);
+  return cmd.addHelpText('after', `\nExamples:\n${lines.join('\n')}\n`);
 }
 
 export function positiveInt(value: string, flag: string): number {

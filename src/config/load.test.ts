@@ -35,7 +35,7 @@ describe('waver.yaml', () => {
     const err = inputErrorOf(() =>
       resolveConfig({ file: file('shard-bad.yaml', 'models: []\nshard: 4/3\n') }),
     );
-    expect([err.line, err.field, err.message]).toEqual([
+    expect([err.line, err.field, err.reason]).toEqual([
       2,
       'shard',
       "expected K/N with 1 <= K <= N (the K-th of N shards, e.g. 2/3), got '4/3'",
@@ -86,9 +86,9 @@ describe('waver.yaml', () => {
     const model = inputErrorOf(() =>
       validateConfig({ models: [{ provider: 'openai', model: 'm', rmp: 3 }] } as never),
     );
-    expect([model.field, model.message]).toEqual(['models.0.rmp', 'unknown field (did you mean rpm?)']);
+    expect([model.field, model.reason]).toEqual(['models.0.rmp', 'unknown field (did you mean rpm?)']);
     const far = inputErrorOf(() => validateConfig({ params: { banana: 1 } } as never, schema));
-    expect(far.message).toBe("unknown field (see 'waver schema' for the fields)");
+    expect(far.reason).toBe("unknown field (see 'waver schema' for the fields)");
   });
 
   it('names the line of a nested model field', () => {

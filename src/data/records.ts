@@ -3,6 +3,7 @@ import { extname } from 'node:path';
 import { InputError } from '../errors.js';
 import { readTextFile } from '../util/text-file.js';
 import { parseCsv } from './csv.js';
+import { codecAdvice, parquetCompressors } from './parquet-codecs.js';
 
 /**
  * The records of a data file, whatever its format: Parquet (the Hub's own format, read with
@@ -20,6 +21,14 @@ export const RECORD_FORMATS = ['.parquet', '.jsonl', '.ndjson', '.json', '.csv']
 
 export function isRecordFile(path: string): boolean {
   return (RECORD_FORMATS as readonly string[]).includes(extname(path).toLowerCase());
+}
+
+/**
+ * Whether a `--dataset` value that names no file was meant as one (a data file's extension, or a
+ * path), so the error says "no such file" rather than "unknown dataset".
+ */
+export function looksLikePath(dataset: string): boolean {
+  return isRecordFile(dataset) || /[/\\]/.test(dataset) || dataset.startsWith('.');
 }
 
 /** Reads every record of `file`; `label` names it in errors (default: the path). */
@@ -83,16 +92,12 @@ async function readParquet(file: string, label: string): Promise<DataRecord[]> {
   try {
     const bytes = readFileSync(file);
     const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-    rows = await parquetReadObjects({ file: buffer });
+    rows = await parquetReadObjects({ file: buffer, compressors: parquetCompressors() });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT')
       throw new InputError('cannot read dataset: no such file', { file: label });
     const message = (e as Error).message ?? String(e);
-    // hyparquet reads uncompressed and snappy pages, which is what the Hub's files use.
-    const hint = /unsupported compression/.test(message)
-      ? ' (waver reads uncompressed and snappy Parquet; rewrite the file with snappy, or export it as JSONL)'
-      : '';
-    throw new InputError(`not a readable Parquet file: ${message}${hint}`, { file: label });
+    throw new InputError(`not a readable Parquet file: ${message}${codecAdvice(message)}`, { file: label });
   }
   return rows.map((row, index) => ({ value: plain(row), where: { file: label, index } }));
 }

@@ -6,6 +6,7 @@ import { endOfRun } from '../cli/execute.js';
 import { emit, withAbort } from '../cli/output.js';
 import { createProgress } from '../cli/progress.js';
 import type { WaverConfig } from '../config/schema.js';
+import { DownloadError } from '../hub/download.js';
 import { paraphraseProtocol } from '../protocols/paraphrase/index.js';
 import { formatParaphraseReport } from '../protocols/paraphrase/tables.js';
 import { formatRunSummary } from '../report/run-summary.js';
@@ -45,7 +46,16 @@ export function demoCommand(ctx: CliContext): Command {
           params: { temperature: 0, maxTokens: 160 },
         },
       });
-      process.exitCode = await runDemo(config, ctx);
+      try {
+        process.exitCode = await runDemo(config, ctx);
+      } catch (e) {
+        // The download's advice names a model spec; the demo takes its model from these two.
+        if (e instanceof DownloadError)
+          throw new DownloadError(
+            `${e.message}; for the demo, set WAVER_MODEL=gguf:/path/to/file.gguf or pass --model gguf:/path/to/file.gguf`,
+          );
+        throw e;
+      }
     });
 }
 
@@ -72,7 +82,7 @@ async function runDemo(config: WaverConfig, ctx: CliContext): Promise<number> {
   // Stopped: the next steps are not started, and the closing line says how to resume.
   if (run.summary.aborted) {
     emit(formatRunSummary(run, config.format));
-    return endOfRun({ aborted: true, complete: false, runs: [run] }, ran);
+    return endOfRun({ aborted: true, complete: false, runs: [run] }, ran, config.cache);
   }
   const store = openStore(config.store);
   let wavering: string;
@@ -141,6 +151,7 @@ async function runDemo(config: WaverConfig, ctx: CliContext): Promise<number> {
       runs: [run, ...paraphrase.runs],
     },
     ran,
+    config.cache,
   );
 }
 

@@ -34,6 +34,8 @@ export interface KeySettings {
   vendorHost: string;
   baseURL: string;
   provider: string;
+  /** Return NO_KEY instead of refusing (see EndpointSettings.keyOptional). */
+  keyOptional?: boolean;
 }
 
 /** Placeholder sent to servers that need no key: the SDKs insist on some credential. */
@@ -43,8 +45,10 @@ export function resolveApiKey(s: KeySettings): string {
   const envName = s.apiKeyEnv ?? s.defaultEnv;
   const key = s.apiKey || s.env[envName] || undefined;
   if (key) return key;
+  // An estimate (--dry-run) opens providers without a key: it calls nothing.
+  if (s.keyOptional) return NO_KEY;
   // A variable named on purpose and unset is a mistake wherever the server is: never `no-key`.
-  if (s.apiKeyEnv && !s.apiKey)
+  if (s.apiKeyEnv)
     throw new InputError(
       `${s.provider}: environment variable ${s.apiKeyEnv} (named by apiKeyEnv) is not set`,
       {
@@ -75,6 +79,8 @@ export interface EndpointSettings {
   apiKeyEnv?: string;
   /** Where keys and the base URL variable are read from (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** No key is an error only when a call is made: a dry run's estimate needs none. */
+  keyOptional?: boolean;
 }
 
 /** Settings shared by the SDK-backed providers. */
@@ -115,6 +121,7 @@ export function resolveEndpoint(settings: EndpointSettings, vendor: VendorDefaul
     vendorHost: new URL(vendor.defaultBaseURL).hostname,
     baseURL,
     provider: vendor.provider,
+    ...(settings.keyOptional && { keyOptional: true }),
   });
   return { env, baseURL, apiKey, identity: `${vendor.provider}:${settings.model}@${baseURL}` };
 }

@@ -23,6 +23,8 @@ export interface CreateProviderOptions {
   /** Model download cache (default: see download.ts). */
   cacheDir?: string;
   onDownloadProgress?: (p: DownloadProgress) => void;
+  /** An API model without a key opens (its calls would fail): for estimates, which call nothing. */
+  keyOptional?: boolean;
 }
 
 /**
@@ -82,6 +84,7 @@ function commonOf(spec: ModelSpec, opts: CreateProviderOptions) {
     fetch: opts.fetch,
     label: spec.label,
     ...(opts.maxResponseBytes !== undefined && { maxResponseBytes: opts.maxResponseBytes }),
+    ...(opts.keyOptional && { keyOptional: true }),
   };
 }
 

@@ -87,7 +87,7 @@ describe('gguf spec settings', () => {
     })();
     expect(error).toBeInstanceOf(InputError);
     expect(error?.field).toBe('models.0.contextSize');
-    expect(error?.message).toBe('must be a positive integer');
+    expect(error?.reason).toBe('must be a positive integer');
   });
 
   it('other providers keep a ? in their model id', () => {

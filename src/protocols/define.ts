@@ -54,9 +54,16 @@ export async function withPool<T>(
   config: WaverConfig,
   opts: ProtocolOptions,
   f: (opts: PooledOptions) => Promise<T>,
+  { keyOptional = config.dryRun === true }: { keyOptional?: boolean } = {},
 ): Promise<T> {
   if (opts.pool) return f({ ...opts, pool: opts.pool });
-  const pool = createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config });
+  // An estimate calls nothing, so it needs no API key (the run checks it).
+  const pool = createProviderPool({
+    env: opts.env,
+    fetch: opts.fetch,
+    defaults: config,
+    ...(keyOptional && { keyOptional: true }),
+  });
   try {
     return await f({ ...opts, pool });
   } finally {
@@ -87,7 +94,7 @@ export function defineProtocol<Plan, Results, Outcome extends RunOutcome>(
     },
     estimate: async (config, plan, opts = {}) => {
       const own = await code();
-      return withPool(config, opts, (o) => own.estimate(config, plan, o));
+      return withPool(config, opts, (o) => own.estimate(config, plan, o), { keyOptional: true });
     },
     run: async (config, plan, opts = {}) => {
       const own = await code();

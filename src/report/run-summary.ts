@@ -63,7 +63,7 @@ export function formatFailures(failures: readonly FailedKind[], maxMessage = 300
  * message of each, and the pending ones; then how to go on. `runs` are every suite the command ran
  * (the systems under test's and the roles'); none when it completed.
  */
-export function formatRunEnd(runs: readonly RunResult[], aborted: boolean): string[] {
+export function formatRunEnd(runs: readonly RunResult[], aborted: boolean, cache = true): string[] {
   const lines: string[] = [];
   let done = 0;
   let failed = 0;
@@ -87,10 +87,14 @@ export function formatRunEnd(runs: readonly RunResult[], aborted: boolean): stri
     for (const run of runs)
       for (const note of run.summary.batchNotes ?? []) lines.push(`${run.suite.name} · ${note}`);
   const counts = `${done} cells done, ${failed ? `${failed} failed, ` : ''}${pending} pending`;
-  if (aborted) lines.push(`stopped: re-run the same command to resume${runs.length ? ` (${counts})` : ''}`);
+  // Under --no-cache the same command again would call every stored cell again.
+  const again = cache
+    ? 're-run the same command'
+    : 're-run the same command without --no-cache (with it, every cell is called again)';
+  if (aborted) lines.push(`stopped: ${again} to resume${runs.length ? ` (${counts})` : ''}`);
   else if (failed || pending)
     lines.push(
-      `incomplete: re-run the same command to retry the failed and pending cells (${counts}; stored cells are not called again)`,
+      `incomplete: ${again} to retry the failed and pending cells (${counts}; stored cells are not called again)`,
     );
   return lines.map((l) => `waver: ${l}`);
 }

@@ -39,6 +39,8 @@ export interface ProviderPoolOptions {
    */
   create?: (spec: ModelSpec, opts: CreateProviderOptions) => Promise<ModelProvider>;
   clock?: CallClock;
+  /** Open API models without a key (CreateProviderOptions.keyOptional): a dry run's pool. */
+  keyOptional?: boolean;
 }
 
 export function createProviderPool(opts: ProviderPoolOptions): ProviderPool {
@@ -60,6 +62,7 @@ export function createProviderPool(opts: ProviderPoolOptions): ProviderPool {
           ...(opts.defaults.maxResponseBytes !== undefined && {
             maxResponseBytes: opts.defaults.maxResponseBytes,
           }),
+          ...(opts.keyOptional && { keyOptional: true }),
         });
         bare.set(key, made);
         provider = made.then(

@@ -303,7 +303,10 @@ export async function estimateSuite(
   opts: RunSuiteOptions = {},
 ): Promise<ModelEstimate[]> {
   const models = plannedModels(config);
-  const pool = opts.pool ?? createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config });
+  // An estimate calls nothing, so an API key is not needed for it (the run checks it).
+  const pool =
+    opts.pool ??
+    createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config, keyOptional: true });
   try {
     const providers = await providersOf(models, pool);
     const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));

@@ -20,7 +20,7 @@ export function inputError(f: () => unknown): string {
     f();
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
-    return `${e.field}: ${e.message}`;
+    return e.message;
   }
   throw new Error('no error');
 }

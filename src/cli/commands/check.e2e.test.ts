@@ -68,6 +68,10 @@ describe('waver check thresholds', () => {
       /^## Thresholds: 7\/7 passed \(suites: ladder [0-9a-f]{12}, paraphrase [0-9a-f]{12}\)/,
     );
     expect(r.stdout.trim().endsWith('waver check: PASS')).toBe(true);
+    // On a pass the table still shows every figure checked, not just the count.
+    const rows = r.stdout.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| model '));
+    expect(rows).toHaveLength(7);
+    expect(rows.some((l) => /\| paraphrase \| [^|]*saa[^|]* \| \d/i.test(l))).toBe(true);
   });
 
   it('exit 4 with a table of what failed: model, metric, value [CI], n, threshold, why', async () => {

@@ -132,4 +132,16 @@ describe('waver report as a process', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/store not found/);
   });
+
+  it('with no --out and no --format writes .waver/report.html, not the terminal; --out - is stdout', async () => {
+    assertBuilt();
+    const cwd = mkdtempSync(join(tmpdir(), 'waver-report-default-'));
+    const plain = await runCli(['report', '--store', storePath], { cwd });
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toBe('');
+    expect(plain.stderr).toMatch(/^waver: wrote \.waver\/report\.html \(html, /);
+    expect(readFileSync(join(cwd, '.waver/report.html'), 'utf8')).toContain('<h1>waver report</h1>');
+    const piped = await runCli(['report', '--store', storePath, '--out', '-'], { cwd });
+    expect(piped.stdout).toMatch(/^<!doctype html>/i);
+  }, 120_000);
 });

@@ -31,6 +31,15 @@ export function reportFormat(format: string | undefined, out: string | undefined
   return inferred;
 }
 
+/** Where `waver report` with neither `--out` nor `--format` writes: a 1 MB page is not for a terminal. */
+export const DEFAULT_REPORT_OUT = '.waver/report.html';
+
+/** The file to write, or undefined for stdout: `--out -` is stdout, and so is `--format` without `--out`. */
+export function reportOut(out: string | undefined, format: string | undefined): string | undefined {
+  if (out === '-') return undefined;
+  return out ?? (format === undefined ? DEFAULT_REPORT_OUT : undefined);
+}
+
 /**
  * `waver report`: the report of everything in a store — one self-contained HTML file with charts
  * and a transcript browser, or the same content as Markdown or JSON, or one CSV row per cell
@@ -42,7 +51,10 @@ export function reportCommand(ctx: CliContext): Command {
       'write a report of a store: self-contained HTML (charts, tables, transcript browser), Markdown, JSON, or CSV (one row per cell)',
     )
     .option('--store <file>', 'SQLite store', '.waver/store.db')
-    .option('--out <file>', 'output file (default: stdout); its extension picks the format')
+    .option(
+      '--out <file>',
+      `output file; its extension picks the format (default: ${DEFAULT_REPORT_OUT}, or stdout when --format is given; - for stdout)`,
+    )
     .addOption(
       new Option('--format <format>', 'html, md, json or csv (default: from --out, else html)').choices(
         FORMATS,
@@ -51,9 +63,14 @@ export function reportCommand(ctx: CliContext): Command {
     .option('--no-ablations', "skip SAGO's ablations (the slowest part of a large report)")
     .option('--run <id>', 'report one eval: the suite of the run whose id starts with this')
     .option('--suite <prefix>', 'report one eval: the suite whose sha256 starts with this')
-    .action(async (opts: ReportFlags) => {
-      if (opts.run !== undefined && opts.suite !== undefined)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  # .waver/store.db -> .waver/report.html\n  $ waver report\n  # one eval: the run whose id starts with 3f2a\n  $ waver report --run 3f2a\n  # Markdown, the format from the extension\n  $ waver report --store runs.db --out r.md\n  # JSON on stdout\n  $ waver report --format json > r.json\n',
+    )
+    .action(async (flags: ReportFlags) => {
+      if (flags.run !== undefined && flags.suite !== undefined)
         throw new InputError('give --run or --suite, not both', { field: '--suite' });
+      const opts = { ...flags, out: reportOut(flags.out, flags.format) };
       // Checked before anything is opened: a mistyped path must not create an empty store.
       if (!existsSync(opts.store)) throw new InputError('store not found', { file: opts.store });
       const format = reportFormat(opts.format, opts.out);

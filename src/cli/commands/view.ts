@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { InputError } from '../../errors.js';
 import { startViewer } from '../../view/server.js';
 import { type CliContext, reportedProtocols } from '../context.js';
+import { openUrl } from '../open-url.js';
 
 /**
  * `waver view`: serves stores (their HTML report, their runs, a running run's live progress) and
@@ -22,6 +23,7 @@ export function viewCommand(ctx: CliContext): Command {
     .option('--host <address>', 'address to bind', '127.0.0.1')
     .option('--port <n>', 'port (0 = any free port)', '0')
     .option('--allow-remote', 'allow binding a non-loopback address (the viewer has no authentication)')
+    .option('--open', 'open the viewer in the browser ($BROWSER, else the system opener)')
     .action(
       async (opts: {
         store: string[];
@@ -29,6 +31,7 @@ export function viewCommand(ctx: CliContext): Command {
         host: string;
         port: string;
         allowRemote?: boolean;
+        open?: boolean;
       }) => {
         const port = Number(opts.port);
         if (!/^\d+$/.test(opts.port) || port > 65535)
@@ -48,6 +51,9 @@ export function viewCommand(ctx: CliContext): Command {
           },
         });
         process.stdout.write(`${viewer.url}\n`);
+        const unopened = opts.open ? await openUrl(viewer.url) : undefined;
+        if (unopened)
+          process.stderr.write(`waver view: could not open a browser (${unopened}); open ${viewer.url}\n`);
         for (const s of stores)
           if (!existsSync(s))
             process.stderr.write(`waver view: ${s} does not exist yet; it will show once a run creates it\n`);

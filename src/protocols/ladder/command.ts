@@ -1,9 +1,9 @@
 import { Command, Option } from 'commander';
 import { executeProtocol, runView } from '../../cli/execute.js';
-import { addCommonOptions, commandConfig } from '../../cli/options.js';
+import { addCommonOptions, addExamples, commandConfig } from '../../cli/options.js';
 import type { ProtocolCommand } from '../define.js';
 import type { RunOutcome } from '../types.js';
-import { ladderFlags } from './flags.js';
+import { LADDER_FIELDS_HELP, ladderFlags } from './flags.js';
 import type { LadderPlan } from './protocol.js';
 import type { LadderSectionData } from './report-section.js';
 import type { LadderResults } from './results.js';
@@ -28,6 +28,7 @@ export const ladderCommand: ProtocolCommand<LadderPlan, LadderSectionData, RunOu
       'a ladder suite file (waver suite build --protocol ladder); default: build one from --dataset',
     )
     .option('--seeds <n>', 'use only the first N seeds of the dataset (a quick run)')
+    .option('--fields <map>', LADDER_FIELDS_HELP)
     .option('--families <list>', 'families to build, comma-separated (SV,IQ,F,CI,CL,CIS,KB)')
     .option('--levels <list>', 'requested levels to build, comma-separated (1-5)')
     .addOption(
@@ -43,7 +44,28 @@ export const ladderCommand: ProtocolCommand<LadderPlan, LadderSectionData, RunOu
       ).choices(['rules', 'model']),
     )
     .option('--judge-threshold <score>', 'KB score that counts as recognising the boundary (default 0.75)');
-  addCommonOptions(cmd).action(async () => {
+  addCommonOptions(cmd);
+  // The ladder's own cap for the systems under test, not params' (see ladderFlags).
+  const maxTokens = cmd.options.find((o) => o.long === '--max-tokens');
+  if (maxTokens)
+    maxTokens.description =
+      "output token cap per call (default 768, 900 with --answer-format hashes: the reference runners')";
+  addExamples(cmd, [
+    ['waver ladder --models gguf:./m.gguf --seeds 3', 'the built-in seeds, a quick run'],
+    [
+      'waver ladder --dataset gsm-symbolic --models openai:gpt-4o-mini --judge openai:gpt-4o-mini',
+      "the paper's 100 seeds, KB judged",
+    ],
+    [
+      'waver ladder --dataset ./problems.csv --fields question=problem,answer=solution --models ...',
+      'your own records',
+    ],
+    [
+      'waver ladder --models openai:gpt-4o-mini --dry-run',
+      'calls, tokens and cost first (no API key needed)',
+    ],
+  ]);
+  cmd.action(async () => {
     const config = commandConfig(cmd, ctx.config, {
       suite: cmd.opts<{ suite?: string }>().suite,
       ladder: ladderFlags(cmd),

@@ -1,8 +1,12 @@
 import type { Command } from 'commander';
-import { positiveInt, splitList } from '../../cli/options.js';
+import { fieldMap, positiveInt, splitList } from '../../cli/options.js';
 import { InputError } from '../../errors.js';
 import type { LadderConfigInput } from './config.js';
 import { FAMILIES, type Family, LEVELS, type Level } from './types.js';
+
+/** `--fields` help: the names the ladder maps (docs/datasets.md#fields). */
+export const LADDER_FIELDS_HELP =
+  'which record fields hold a seed, e.g. question=problem,answer=solution (names: question, answer, gold, id)';
 
 interface LadderFlags {
   seeds?: string;
@@ -12,6 +16,7 @@ interface LadderFlags {
   generate?: 'rules' | 'model';
   judgeThreshold?: string;
   maxTokens?: string;
+  fields?: string;
 }
 
 /**
@@ -31,6 +36,7 @@ export function ladderFlags(cmd: Command): LadderConfigInput {
     ...(generator !== undefined && { generator }),
     // The common --max-tokens is the SUT's cap here: the ladder's own default (768/900) is not params'.
     ...(o.maxTokens !== undefined && { maxTokens: positiveInt(o.maxTokens, '--max-tokens') }),
+    ...(o.fields !== undefined && { fields: fieldMap(o.fields, '--fields') }),
     ...(o.judgeThreshold !== undefined && {
       kbRecognizeThreshold: unitNumber(o.judgeThreshold, '--judge-threshold'),
     }),

@@ -6,7 +6,7 @@ import { InputError } from '../../errors.js';
 import type { ProtocolCommand } from '../define.js';
 import type { RunOutcome } from '../types.js';
 import { formatAdmissionTable } from './admission-table.js';
-import { ladderFlags } from './flags.js';
+import { LADDER_FIELDS_HELP, ladderFlags } from './flags.js';
 import { meaningCaveat } from './meaning-check.js';
 import type { LadderPlan } from './protocol.js';
 import type { LadderSectionData } from './report-section.js';
@@ -39,7 +39,8 @@ export const suiteCommand: ProtocolCommand<LadderPlan, LadderSectionData, RunOut
     .option('--protocol <name>', `protocol (${PROTOCOLS.join(', ')})`)
     .option('--families <list>', `families to build, comma-separated (default all: ${FAMILIES.join(',')})`)
     .option('--levels <list>', 'requested levels, comma-separated (default 1,2,3,4,5)')
-    .option('--admission <file>', 'also write the admission table to this file');
+    .option('--admission <file>', 'also write the admission table to this file')
+    .option('--fields <map>', LADDER_FIELDS_HELP);
   // No system under test is asked, and the rules generators make no calls to estimate.
   addCommonOptions(build, ['judge', 'generator', 'dataset', 'store', 'output', 'seed', 'calls']);
   // The shared `--out` is "also write the summary"; here it is where the suite goes.

@@ -37,7 +37,7 @@ async function recordModel(
   const suite = paraphraseSuite(
     config,
     settings,
-    { dataset, items: dataset.items, keyCheck: verifyKeys(dataset.items) },
+    { dataset, items: dataset.items, keyCheck: verifyKeys(dataset.items), phrasings: settings.phrasings },
     rewords,
   );
   const lines: string[] = [];
@@ -97,8 +97,8 @@ interface Json {
       saa: { value: number; low: number; high: number; itemsScored: number; itemsExcluded: number };
       perPhrasing: { phrasing: string; accuracy: { value: number }; parsed: number; done: number }[];
       parse: { parsed: number; done: number };
-      runInstability: { value: number; low: number; high: number; n: number };
-      promptInstability: { value: number; low: number; high: number; n: number };
+      runInstability: { value: number; low: number; high: number; n: number; unavailable?: string };
+      promptInstability: { value: number; low: number; high: number; n: number; unavailable?: string };
       flips: {
         item: string;
         phrasing: string;
@@ -283,11 +283,6 @@ describe('waver paraphrase through the waver binary', () => {
       '{"id": "k4", "stem": "s", "options": {"A": "x", "B": "y", "A": "z"}, "key": "A"}',
       ":1: options.A: item 'k4': duplicate option letter 'A'",
     ],
-    [
-      'an item with no alternate wording and no generator',
-      { id: 'k5', stem: 's', options: ['x', 'y'], key: 'A' },
-      "generator: 1 item(s) have no alternate wording (first: 'k5') and no generator is configured",
-    ],
   ])(
     'bad input — %s: exit 2, a message naming item and field, nothing written',
     async (_what, item, message) => {
@@ -342,6 +337,41 @@ describe('waver paraphrase through the waver binary', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe("waver: --limit: expected a positive integer, got '0'\n");
   }, 60_000);
+
+  it('--dry-run needs no API key (an estimate calls nothing); the run itself still asks for one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waver-para-nokey-'));
+    const store = join(dir, 'store.db');
+    const args = ['--models', 'openai:gpt-4o-mini', '--limit', '2', '--store', store];
+    const dry = await waver([...args, '--dry-run']);
+    expect(dry.stderr).toBe('');
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/\| openai:gpt-4o-mini \| 20 \| 0 \| 20 \|/);
+    const run = await waver(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('no API key: set OPENAI_API_KEY');
+    expect(existsSync(store)).toBe(false);
+  }, 60_000);
+
+  it('without a generator, items with no alternate wording leave out reworded with a warning; chosen, it is an error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waver-para-noreword-'));
+    const model = await recordModel(dir, 'm');
+    // A CSV with options as letter columns and its own column names, mapped by --fields.
+    const dataset = join(dir, 'items.csv');
+    writeFileSync(dataset, 'uid,q,A,B,C,gold\nk5,Which is largest?,2,9,4,B\nk6,Which is smallest?,7,3,8,B\n');
+    const args = ['--models', `replay:${model}`, '--dataset', dataset, '--fields', 'id=uid,stem=q,key=gold'];
+    const r = await waver([...args, '--dry-run']);
+    expect(r.stderr).toContain(
+      "paraphrase warning: 2 of 2 item(s) have no alternate wording and no generator is configured: the 'reworded' phrasing is left out (asking canonical, terse, verbose, options-shuffled)",
+    );
+    expect(r.code).toBe(0);
+    // 2 items x 4 phrasings x 2 repeats.
+    expect(r.stdout).toMatch(/\| replay:\S+ \| 16 \| 0 \| 16 \|/);
+    const chosen = await waver([...args, '--phrasings', 'canonical,reworded', '--dry-run']);
+    expect(chosen.code).toBe(2);
+    expect(chosen.stderr).toContain(
+      "waver: generator: 2 item(s) have no alternate wording (first: 'k5') and no generator is configured",
+    );
+  }, 60_000);
 });
 
 const withModel = tinyModelPath ? describe : describe.skip;
@@ -373,7 +403,10 @@ withModel(
       expect(model.cells).toHaveLength(80);
       expect(model.cells.every((c) => c.status === 'done' && typeof c.reply === 'string')).toBe(true);
       // A story model cannot answer: whatever it scores, every rate is a number in [0, 1] with its CI.
-      for (const e of [m.rawAccuracy, m.saa, m.runInstability, m.promptInstability]) {
+      const instability = [m.runInstability, m.promptInstability];
+      // Never parsed, its answers cannot agree or disagree: instability is unavailable, with the parse rate.
+      const neverParsed = m.parse.parsed === 0;
+      for (const e of neverParsed ? [m.rawAccuracy, m.saa] : [m.rawAccuracy, m.saa, ...instability]) {
         expect(e.value).toBeGreaterThanOrEqual(0);
         expect(e.value).toBeLessThanOrEqual(1);
         expect(e.low).toBeLessThanOrEqual(e.value);
@@ -381,8 +414,13 @@ withModel(
       }
       expect(m.saa.itemsScored).toBe(8);
       expect(m.parse.done).toBe(80);
+      if (neverParsed)
+        for (const e of instability) {
+          expect(e.value ?? null).toBeNull();
+          expect(e.unavailable).toMatch(/^no answer was parsed \(parse rate 0\/80\)/);
+        }
       // Greedy decoding of the same prompt gives the same reply: no run instability.
-      expect(m.runInstability).toMatchObject({ value: 0, n: 40 });
+      else expect(m.runInstability).toMatchObject({ value: 0, n: 40 });
       expect(j.suite.phrasings).toHaveLength(5);
       expect(j.leaderboard).toHaveLength(1);
     }, 300_000);

@@ -1,7 +1,16 @@
 import { Command } from 'commander';
 import { executeProtocol, runView } from '../../cli/execute.js';
-import { addCommonOptions, commandConfig, flagsToConfig, positiveInt } from '../../cli/options.js';
+import {
+  addCommonOptions,
+  addExamples,
+  commandConfig,
+  fieldMap,
+  flagsToConfig,
+  positiveInt,
+  splitList,
+} from '../../cli/options.js';
 import type { ProtocolCommand } from '../define.js';
+import { PHRASINGS, type Phrasing } from './config.js';
 import type { ParaphraseOutcome } from './protocol.js';
 import type { ParaphraseResults } from './results.js';
 import type { ParaphraseItems } from './run.js';
@@ -20,21 +29,44 @@ export const paraphraseCommand: ProtocolCommand<ParaphraseItems, ParaphraseResul
     .description(
       'ask multiple-choice items in five phrasings x repeats; leaderboard of raw accuracy vs Stability-Adjusted Accuracy (SAA) with CIs, run vs prompt instability, and every flip',
     )
-    .option('--limit <n>', 'use only the first N items of the dataset');
+    .option('--limit <n>', 'use only the first N items of the dataset')
+    .option(
+      '--phrasings <list>',
+      `phrasings to ask, comma-separated (default all: ${PHRASINGS.join(',')}; without a generator, reworded is left out for items with no alternate wording)`,
+    )
+    .option(
+      '--fields <map>',
+      'which record fields hold an item, e.g. stem=question,options=choices,key=answer (names: id, stem, options, key, category)',
+    );
   addCommonOptions(cmd);
   // The common --repeats has no default of its own; this protocol's is 2 (see docs/paraphrase.md#repeats).
   const repeatsOption = cmd.options.find((o) => o.long === '--repeats');
   if (repeatsOption)
     repeatsOption.description = 'calls per (item, phrasing, model) (default 2 for paraphrase)';
+  addExamples(cmd, [
+    ['waver paraphrase --models gguf:./m.gguf --limit 8', 'the built-in items, a quick run'],
+    [
+      'waver paraphrase --dataset arc-challenge --models openai:gpt-4o-mini',
+      'a named dataset (without --generator, reworded is left out)',
+    ],
+    [
+      'waver paraphrase --dataset ./mc.csv --fields stem=q,key=gold --models ...',
+      'your own items, options in columns A, B, ...',
+    ],
+    ['waver paraphrase --models openai:gpt-4o-mini --dry-run', 'calls, tokens and cost first'],
+  ]);
   cmd.action(async () => {
-    const limit = cmd.opts<{ limit?: string }>().limit;
+    const { limit, fields, phrasings } = cmd.opts<{ limit?: string; fields?: string; phrasings?: string }>();
     const config = commandConfig(cmd, ctx.config, {
       paraphrase: {
         ...(limit !== undefined && { limit: positiveInt(limit, '--limit') }),
+        ...(fields !== undefined && { fields: fieldMap(fields, '--fields') }),
+        ...(phrasings !== undefined && { phrasings: splitList(phrasings) as Phrasing[] }),
         repeats: flagsToConfig(cmd).flags.repeats,
       },
     });
     process.exitCode = await executeProtocol(paraphrase, config, {
+      build: { onStage: (stage, detail) => process.stderr.write(`paraphrase ${stage}: ${detail}\n`) },
       run: runView({ line: (_stage, detail) => detail }),
       print: ({ results, rewords, runs: [items] }) =>
         results &&

@@ -45,6 +45,8 @@ declare module '../../config/schema.js' {
 export interface ParaphraseSettings {
   repeats: number;
   phrasings: Phrasing[];
+  /** Whether `paraphrase.phrasings` (`--phrasings`) chose them: unchosen, `reworded` may be left out. */
+  phrasingsGiven: boolean;
   resamples: number;
   limit?: number;
   fields?: NonNullable<z.infer<typeof ParaphraseConfig>['fields']>;
@@ -61,6 +63,7 @@ export function paraphraseSettings(config: { paraphrase?: ParaphraseConfigInput 
   return {
     repeats: s.repeats ?? PARAPHRASE_DEFAULTS.repeats,
     phrasings: s.phrasings ? [...PHRASINGS].filter((p) => s.phrasings?.includes(p)) : [...PHRASINGS],
+    phrasingsGiven: s.phrasings !== undefined,
     resamples: s.resamples ?? PARAPHRASE_DEFAULTS.resamples,
     ...(s.limit !== undefined ? { limit: s.limit } : {}),
     ...(s.fields !== undefined ? { fields: s.fields } : {}),

@@ -44,7 +44,7 @@ describe('verifyKeys', () => {
   });
 
   it('says when the computed value is none of the options, or several', () => {
-    expect(mismatch([item({ rule: { kind: 'arithmetic', expression: '63 * 1.5' } })]).message).toBe(
+    expect(mismatch([item({ rule: { kind: 'arithmetic', expression: '63 * 1.5' } })]).reason).toBe(
       "item 'lamp': key B ($90), but its rule (63 * 1.5) computes 94.5, which is none of the options; no model was called",
     );
     const doubled = item({
@@ -62,7 +62,7 @@ describe('verifyKeys', () => {
       item({ id: 'two', key: 'A' }),
       item({ id: 'three', key: 'D' }),
     ]);
-    expect(e.message).toBe(
+    expect(e.reason).toBe(
       "item 'one': key B ($90) cannot be checked: its rule (1 / 0) failed: '1 / 0' is not a finite number (and 2 more: two, three); no model was called",
     );
     expect(e.items).toEqual(['one', 'two', 'three']);

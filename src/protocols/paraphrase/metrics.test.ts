@@ -265,3 +265,21 @@ describe('paraphraseLeaderboard', () => {
     expect(board.ranked.map((x) => x.label)).toEqual(['c', 'a', 'b']);
   });
 });
+
+describe('a model that never answers parseably', () => {
+  it('has its instability unavailable, with the parse rate, not 0%', () => {
+    const never = table({ i1: { p1: '??', p2: '??' }, i2: { p1: '??', p2: '??' } });
+    const m = paraphraseMetrics({ ...DESIGN, items: ['i1', 'i2'] }, never, { seed: 0, streamKey: 'm' });
+    expect(m.parse).toEqual({ parsed: 0, done: 8, rate: 0 });
+    for (const e of [m.runInstability, m.promptInstability]) {
+      expect(e.value).toBeUndefined();
+      expect(e.unavailable).toBe(
+        'no answer was parsed (parse rate 0/8): agreement between answers cannot be measured',
+      );
+    }
+    // One parsed answer is enough for a figure.
+    const one = table({ i1: { p1: 'A?', p2: '??' }, i2: { p1: '??', p2: '??' } });
+    const m1 = paraphraseMetrics({ ...DESIGN, items: ['i1', 'i2'] }, one, { seed: 0, streamKey: 'm' });
+    expect(m1.runInstability.value).toBeGreaterThan(0);
+  });
+});

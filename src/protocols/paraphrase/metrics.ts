@@ -355,25 +355,37 @@ export function paraphraseMetrics(
     runInstability:
       R < 2
         ? unavailable('(item, phrasing) pairs', 'needs at least 2 repeats')
-        : estimateOf(
-            runInst,
-            runCi ?? noCi,
-            `${sum(runInst.den)} (item, phrasing) pairs with all ${R} repeats done`,
-            'no (item, phrasing) pair has all its repeats done',
-          ),
+        : parsedAll === 0 && done > 0
+          ? unavailable('(item, phrasing) pairs', nothingParsed(done))
+          : estimateOf(
+              runInst,
+              runCi ?? noCi,
+              `${sum(runInst.den)} (item, phrasing) pairs with all ${R} repeats done`,
+              'no (item, phrasing) pair has all its repeats done',
+            ),
     promptInstability:
       P < 2
         ? unavailable('(item, repeat) pairs', 'needs at least 2 phrasings')
-        : estimateOf(
-            promptInst,
-            promptCi ?? noCi,
-            `${sum(promptInst.den)} (item, repeat) pairs with all ${P} phrasings done`,
-            'no (item, repeat) pair has all its phrasings done',
-          ),
+        : parsedAll === 0 && done > 0
+          ? unavailable('(item, repeat) pairs', nothingParsed(done))
+          : estimateOf(
+              promptInst,
+              promptCi ?? noCi,
+              `${sum(promptInst.den)} (item, repeat) pairs with all ${P} phrasings done`,
+              'no (item, repeat) pair has all its phrasings done',
+            ),
     flips,
     neverCorrect,
     errors,
   };
+}
+
+/**
+ * Why instability is unavailable for a model that never answered parseably: every answer is the
+ * same "unparsed", which is no agreement (docs/fidelity.md P11).
+ */
+function nothingParsed(done: number): string {
+  return `no answer was parsed (parse rate 0/${done}): agreement between answers cannot be measured`;
 }
 
 function sum(xs: Float64Array): number {

@@ -11,7 +11,7 @@ import { estimateSuite, type RunResult, type RunSuiteOptions, runSuite } from '.
 import { suiteOf } from '../../run/suite.js';
 import type { Suite } from '../../run/types.js';
 import { openStore } from '../../store/store.js';
-import { type ParaphraseSettings, paraphraseSettings } from './config.js';
+import { type ParaphraseSettings, type Phrasing, paraphraseSettings } from './config.js';
 import { type McDataset, resolveMcItems } from './data/datasets.js';
 import type { McItem } from './data/mc-item.js';
 import { type KeyCheck, verifyKeys } from './key-check.js';
@@ -41,6 +41,8 @@ export interface ParaphraseItems {
   /** After `limit`. */
   items: McItem[];
   keyCheck: KeyCheck;
+  /** The phrasings asked: the settings', less `reworded` when it was left out (see loadParaphraseItems). */
+  phrasings: Phrasing[];
 }
 
 /**
@@ -50,7 +52,7 @@ export interface ParaphraseItems {
 export async function loadParaphraseItems(
   config: WaverConfig,
   settings: ParaphraseSettings,
-  opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; onStage?: (stage: string, detail: string) => void } = {},
 ): Promise<ParaphraseItems> {
   plannedModels(config);
   checkModelFiles(config, opts.cwd);
@@ -63,8 +65,32 @@ export async function loadParaphraseItems(
   // The key check first of all: a wrong key stops the run before a single call, generator included.
   const keyCheck = verifyKeys(items, { file: dataset.file });
   for (const item of items) shuffleSeedOf(item, config.seed);
-  if (settings.phrasings.includes('reworded')) checkRewordable(config, items);
-  return { dataset, items, keyCheck };
+  const phrasings = askedPhrasings(config, settings, items, opts.onStage);
+  if (phrasings.includes('reworded')) checkRewordable(config, items);
+  return { dataset, items, keyCheck, phrasings };
+}
+
+/**
+ * The phrasings to ask. Items without an alternate wording need the generator for `reworded`;
+ * with none configured and the phrasings not chosen, `reworded` is left out with a warning
+ * (docs/paraphrase.md#reworded), so a named dataset runs without a generator. Chosen, it stays,
+ * and checkRewordable says what is missing.
+ */
+function askedPhrasings(
+  config: WaverConfig,
+  settings: ParaphraseSettings,
+  items: readonly McItem[],
+  onStage?: (stage: string, detail: string) => void,
+): Phrasing[] {
+  const needing = itemsNeedingGenerator(items).length;
+  if (!settings.phrasings.includes('reworded') || needing === 0) return settings.phrasings;
+  if (config.generator !== undefined || settings.phrasingsGiven) return settings.phrasings;
+  const kept = settings.phrasings.filter((p) => p !== 'reworded');
+  onStage?.(
+    'warning',
+    `${needing} of ${items.length} item(s) have no alternate wording and no generator is configured: the 'reworded' phrasing is left out (asking ${kept.join(', ')}); pass --generator SPEC to reword them, or --phrasings to choose`,
+  );
+  return kept;
 }
 
 /**
@@ -101,9 +127,13 @@ export function paraphraseSuite(
   const dropped = new Set(rewords.dropped.map((d) => d.item));
   const kept = loaded.items.filter((i) => !dropped.has(i.id));
   if (kept.length === 0)
-    throw new Error('every item was dropped: the generator could not reword any of them');
+    // The generator's output, not waver, is at fault: an input error (exit 2) that says why.
+    throw new InputError(
+      `every item was dropped: the generator could not reword any of them (first: '${rewords.dropped[0]?.item}', ${rewords.dropped[0]?.reason}); try another --generator, or leave 'reworded' out with --phrasings`,
+      { field: 'generator' },
+    );
   return buildParaphraseSuite(kept, {
-    phrasings: settings.phrasings,
+    phrasings: loaded.phrasings,
     repeats: settings.repeats,
     runSeed: config.seed,
     dataset: loaded.dataset.name,
@@ -128,7 +158,7 @@ export async function runParaphrase(
 ): Promise<ParaphraseRun> {
   const settings = paraphraseSettings(config);
   let rewords: Rewords = { byItem: new Map(), dropped: [], fromAlternate: 0, fromGenerator: 0 };
-  if (settings.phrasings.includes('reworded')) {
+  if (items.phrasings.includes('reworded')) {
     const needing = itemsNeedingGenerator(items.items).length;
     if (needing > 0) opts.onRewordStart?.(needing);
     // The generator's run gets no progress callback: the bar belongs to the items run.
@@ -175,7 +205,7 @@ export async function estimateParaphrase(
   );
   const suite = paraphraseSuite(config, settings, items, { byItem, dropped: [] });
   const estimates = await estimateSuite(itemsConfig(config, settings), suite, opts);
-  const needing = settings.phrasings.includes('reworded') ? itemsNeedingGenerator(items.items) : [];
+  const needing = items.phrasings.includes('reworded') ? itemsNeedingGenerator(items.items) : [];
   if (needing.length > 0 && config.generator !== undefined) {
     const generator = toModelSpec(config.generator, { field: 'generator' });
     const rewordSuite = suiteOf(REWORD_SUITE, needing.map(rewordTest));

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { executeProtocol, runView } from '../../cli/execute.js';
-import { addCommonOptions, commandConfig, splitList } from '../../cli/options.js';
+import { addCommonOptions, addExamples, commandConfig, fieldMap, splitList } from '../../cli/options.js';
 import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import type { ProtocolCommand } from '../define.js';
@@ -26,6 +26,7 @@ interface SagoFlags {
   activationInput?: 'prompt' | 'response';
   bertscore?: 'auto' | 'word-prefix' | 'off';
   dataDir?: string;
+  fields?: string;
   promptField?: string;
   idField?: string;
   ablationDraws?: string;
@@ -103,6 +104,10 @@ export const sagoCommand: ProtocolCommand<SagoPromptSets, SagoResults, RunOutcom
       '--data-dir <dir>',
       'directory of the named datasets (default: env WAVER_DATA_DIR, else none: named datasets come from the Hugging Face Hub)',
     )
+    .option(
+      '--fields <map>',
+      'which record fields hold a prompt, e.g. prompt=instruction,id=uid (names: prompt, id, references)',
+    )
     .option('--prompt-field <field>', 'prompt field of dataset files (dotted path)')
     .option('--id-field <field>', 'id field of dataset files')
     .option('--ablation-draws <n>', 'draws per N in the sample-size ablation (default 500)')
@@ -135,7 +140,16 @@ export const sagoCommand: ProtocolCommand<SagoPromptSets, SagoResults, RunOutcom
         "noise mirroring: the SAGO authors' rules or waver's density rules",
       ).choices([...MIRRORING_RULES]),
     );
-  addCommonOptions(cmd).action(async () => {
+  addCommonOptions(cmd);
+  addExamples(cmd, [
+    ['waver sago --models gguf:./m.gguf --n 3 --families noise', 'the built-in questions, a quick run'],
+    [
+      'waver sago --datasets truthfulqa,nq-open --models openai:gpt-4o-mini',
+      'named datasets, 16 prompts each',
+    ],
+    ['waver sago --datasets ./prompts.jsonl --fields prompt=instruction --models ...', 'your own prompts'],
+  ]);
+  cmd.action(async () => {
     const config = sagoConfig(cmd, ctx);
     process.exitCode = await executeProtocol(sago, config, {
       run: runView({ line: (stage, detail) => `sago ${stage}: ${detail}`, label: (stage) => stage }),
@@ -169,8 +183,9 @@ function sagoConfig(cmd: Command, ctx: CommandContext): WaverConfig {
   if (o.activationInput !== undefined) sago.activationInput = o.activationInput;
   if (o.bertscore !== undefined) sago.bertscore = o.bertscore;
   if (o.dataDir !== undefined) sago.dataDir = o.dataDir;
-  if (o.promptField !== undefined || o.idField !== undefined)
+  if (o.fields !== undefined || o.promptField !== undefined || o.idField !== undefined)
     sago.fields = {
+      ...(o.fields !== undefined ? fieldMap(o.fields, '--fields') : {}),
       ...(o.promptField ? { prompt: o.promptField } : {}),
       ...(o.idField ? { id: o.idField } : {}),
     };

@@ -49,6 +49,14 @@ describe('resolveLadderSeeds', () => {
     await expect(resolveLadderSeeds('gsm8k', { env: { WAVER_DATA_DIR: empty } })).rejects.toThrow(
       /WAVER_DATA_DIR/,
     );
+    // The paper's seed CSV is not on the Hub: the message says where it is instead.
+    const seeds = resolveLadderSeeds('ladder-seeds', { env: { WAVER_DATA_DIR: empty } });
+    await expect(seeds).rejects.toThrow(
+      /gsm8k_symbolic100\.csv \(neuroloft-ai\/stability on GitHub, not on the Hugging Face Hub\)/,
+    );
+    await expect(resolveLadderSeeds('ladder-seeds', { env: { WAVER_DATA_DIR: empty } })).rejects.not.toThrow(
+      /download it from the Hugging Face Hub/,
+    );
     const odd = join(empty, 'seeds.txt');
     writeFileSync(odd, 'x');
     await expect(resolveLadderSeeds(odd)).rejects.toThrow(/cannot tell the seed format/);

@@ -1,9 +1,9 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { catalogNameOf, HUB_DATASETS } from '../../../data/catalog.js';
 import { isHfDatasetSpec, parseHfDatasetSpec } from '../../../data/dataset-spec.js';
 import { type DatasetSource, localFileEntry, localFolderEntry } from '../../../data/provenance.js';
-import { isRecordFile } from '../../../data/records.js';
+import { isRecordFile, looksLikePath } from '../../../data/records.js';
 import {
   type DataOptions,
   explicitDataDir,
@@ -18,7 +18,7 @@ import { InputError } from '../../../errors.js';
 import type { Seed } from '../types.js';
 import { GRADE_SCHOOL_SEEDS } from './grade-school.js';
 import { loadGsmSymbolic } from './gsm-symbolic.js';
-import { gsm8kSplit, loadGsm8k } from './gsm8k.js';
+import { loadGsm8k } from './gsm8k.js';
 import { gsmSymbolicSeeds, type LadderFields, seedsFromRecords } from './seed-records.js';
 import { loadLadderSeedsCsv } from './seeds-csv.js';
 
@@ -52,8 +52,9 @@ export const LADDER_LOCAL_FILES = {
  * The seeds of a dataset. `builtin` (the default): waver's own grade-school problems. `gsm8k`: the
  * GSM8K test split. `gsm-symbolic`: the 100 GSM8K problems the GSM-Symbolic templates come from.
  * `ladder-seeds`: the paper's `gsm8k_symbolic100.csv` (the same 100; local only). `hf:...`: a Hub
- * dataset. Anything else is a path: `.jsonl` in GSM8K form, `.csv` in the paper's seed form,
- * `.parquet`/`.json` records, or a folder of GSM-Symbolic templates.
+ * dataset. Anything else is a path: a `.jsonl`, `.json`, `.csv` or `.parquet` file of records
+ * (GSM8K's columns, the paper's seed CSV, GSM-Symbolic's release, or mapped by `fields`), or a
+ * folder of GSM-Symbolic templates.
  */
 export async function resolveLadderSeeds(
   dataset: string | undefined,
@@ -144,38 +145,39 @@ function loadLocalNamed(dataset: keyof typeof LADDER_LOCAL_FILES, dir: string): 
 
 async function loadPath(dataset: string, opts: LadderSeedOptions): Promise<Seed[]> {
   const path = resolve(opts.cwd ?? process.cwd(), dataset);
-  if (!existsSync(path))
+  if (!existsSync(path)) {
+    if (looksLikePath(dataset))
+      throw new InputError('cannot read dataset: no such file', { file: dataset, field: 'dataset' });
     throw new InputError(
       `unknown dataset '${dataset}': not one of ${LADDER_DATASET_NAMES.join(', ')}, an hf:OWNER/NAME dataset, or a file or folder`,
       { field: 'dataset' },
     );
+  }
   const label = localLabel(dataset);
   if (statSync(path).isDirectory())
     return withSource(loadGsmSymbolic(path), { name: label, files: [localFolderEntry(path, label)] });
-  const file = { name: label, files: [localFileEntry(path, label)] };
-  // GSM8K JSONL and the paper's CSV keep their own readers (their ids and checks) unless remapped;
-  // GSM-Symbolic's release file (main/test.jsonl, downloaded by hand) gives its 100 originals.
-  if (opts.fields === undefined && /\.jsonl$/i.test(path)) {
-    if (!isGsmSymbolicRelease(path)) return withSource(loadGsm8k(path), file);
-    const loaded = await readLocalRecords(path, label);
+  if (!isRecordFile(path))
+    throw new InputError(
+      'cannot tell the seed format: expected a .jsonl, .json, .csv or .parquet file of records, or a folder of GSM-Symbolic templates',
+      { file: path },
+    );
+  // Read by what the records hold, not the extension (docs/decisions.md#e32-datasets-are-read-by-what-their-records-hold):
+  // the paper's seed CSV keeps its own reader (its ids and gold cross-check), GSM-Symbolic's release
+  // file gives its 100 originals, and every other file goes through the one set of field fallbacks.
+  const loaded = await readLocalRecords(path, label);
+  const first = loaded.records[0]?.value;
+  if (opts.fields === undefined && /\.csv$/i.test(path) && isPaperSeedRecord(first))
+    return withSource(loadLadderSeedsCsv(path), { name: label, files: [localFileEntry(path, label)] });
+  if (opts.fields === undefined && isGsmSymbolicRecord(first))
     return withSource(gsmSymbolicSeeds(loaded.records, label), {
       ...loaded.source,
       licence: HUB_DATASETS['gsm-symbolic'].licence,
       licenceNote: HUB_DATASETS['gsm-symbolic'].licenceNote,
     });
-  }
-  if (opts.fields === undefined && /\.csv$/i.test(path)) return withSource(loadLadderSeedsCsv(path), file);
-  if (!isRecordFile(path))
-    throw new InputError(
-      'cannot tell the seed format: expected a .jsonl (GSM8K), a .csv (the paper seed CSV), a .parquet or .json of records, or a folder of GSM-Symbolic templates',
-      { file: path },
-    );
-  const loaded = await readLocalRecords(path, label);
-  // A file in GSM8K's layout is named like GSM8K's JSONL: `gsm8k-<split>-<index>` (shard suffix dropped).
-  const split = gsm8kSplit(basename(path).replace(/\.(parquet|json)$/i, '.jsonl')).replace(
-    /-\d+-of-\d+$/,
-    '',
-  );
+  // A file in GSM8K's layout is named like GSM8K's JSONL: `gsm8k-<file stem>-<index>` (shard suffix dropped).
+  const split = basename(path)
+    .replace(/\.(parquet|jsonl|ndjson|json|csv)$/i, '')
+    .replace(/-\d+-of-\d+$/, '');
   return withSource(
     seedsFromRecords(loaded.records, {
       prefix: `gsm8k-${split}`,
@@ -186,15 +188,16 @@ async function loadPath(dataset: string, opts: LadderSeedOptions): Promise<Seed[
   );
 }
 
-/** Whether a JSONL file's first record is a GSM-Symbolic instance (it names its GSM8K original). */
-function isGsmSymbolicRelease(path: string): boolean {
-  const first = readFileSync(path, 'utf8').split('\n', 1)[0] ?? '';
-  try {
-    const v = JSON.parse(first) as Record<string, unknown>;
-    return typeof v?.original_question === 'string' && v.original_id !== undefined;
-  } catch {
-    return false; // The GSM8K reader names the bad line.
-  }
+/** The ladder paper's seed CSV names each row's GSM8K original (`original_id`) beside its `question`. */
+function isPaperSeedRecord(value: unknown): boolean {
+  const v = value as Record<string, unknown> | undefined;
+  return v?.original_id !== undefined && v.question !== undefined && v.original_question === undefined;
+}
+
+/** A GSM-Symbolic instance names its GSM8K original. */
+function isGsmSymbolicRecord(value: unknown): boolean {
+  const v = value as Record<string, unknown> | undefined;
+  return typeof v?.original_question === 'string' && v.original_id !== undefined;
 }
 
 function withSource(seeds: Seed[], source: DatasetSource): Seed[] {
@@ -204,7 +207,9 @@ function withSource(seeds: Seed[], source: DatasetSource): Seed[] {
 function needFile(path: string, dataset: string): string {
   if (!existsSync(path))
     throw new InputError(
-      `dataset '${dataset}' not found in the data directory (WAVER_DATA_DIR): ${path} is missing; unset WAVER_DATA_DIR to download it from the Hugging Face Hub, or pass a file`,
+      dataset === 'ladder-seeds'
+        ? `dataset '${dataset}' not found in the data directory (WAVER_DATA_DIR): ${path} is missing; it is the ladder paper's gsm8k_symbolic100.csv (neuroloft-ai/stability on GitHub, not on the Hugging Face Hub): put it there, pass it as --dataset FILE, or use --dataset gsm-symbolic (the same 100 problems)`
+        : `dataset '${dataset}' not found in the data directory (WAVER_DATA_DIR): ${path} is missing; unset WAVER_DATA_DIR to download it from the Hugging Face Hub, or pass a file`,
       { file: path },
     );
   return path;

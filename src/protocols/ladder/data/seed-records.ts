@@ -51,7 +51,8 @@ export function seedsFromRecords(
     if (typeof text !== 'string' || text.trim() === '')
       throw new InputError('must be a non-empty string', { ...where, field: question });
     const goldField = fields.gold ?? (answer as string);
-    const gold = goldOf(pick(r.value, goldField), fields.gold !== undefined);
+    const goldValue = pick(r.value, goldField);
+    const gold = goldOf(goldValue, fields.gold !== undefined);
     if (gold === undefined)
       throw new InputError(
         fields.gold !== undefined
@@ -73,7 +74,18 @@ export function seedsFromRecords(
         });
       seen.set(key, r.where.index);
     }
-    return { id: `${opts.prefix}-${key}`, question: text, gold, source: `${opts.label} #${r.where.index}` };
+    // A worked solution (GSM8K's, ending `#### <gold>`) is kept for the Knowledge Boundary checks.
+    const solution =
+      fields.gold === undefined && typeof goldValue === 'string' && goldAfterHashes(goldValue) !== undefined
+        ? goldValue
+        : undefined;
+    return {
+      id: `${opts.prefix}-${key}`,
+      question: text,
+      gold,
+      ...(solution !== undefined && { solution }),
+      source: `${opts.label} #${r.where.index}`,
+    };
   });
 }
 

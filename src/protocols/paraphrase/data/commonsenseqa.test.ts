@@ -49,6 +49,6 @@ describe('loadCommonsenseQa on bad rows', () => {
     writeFileSync(path, `${JSON.stringify(row)}\n`);
     expect(() => loadCommonsenseQa(path)).toThrow("item 'x1': key 'F' is not one of the options (A, B)");
     writeFileSync(path, `${JSON.stringify({ ...row, question: { choices: [] } })}\n`);
-    expect(() => loadCommonsenseQa(path)).toThrow(/^item 'x1': /);
+    expect(() => loadCommonsenseQa(path)).toThrow(/^question.stem: item 'x1': /);
   });
 });

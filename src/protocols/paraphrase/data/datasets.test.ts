@@ -32,7 +32,7 @@ describe('resolveMcItems', () => {
 
   it('names what it expected for an unknown dataset, and where it looked for a missing named one', async () => {
     await expect(resolveMcItems('mmlu', { cwd: tmpdir() })).rejects.toThrow(
-      "unknown dataset 'mmlu': expected builtin, arc-challenge, commonsenseqa, truthfulqa-mc, hf:OWNER/NAME, NAME:FILE, or a JSONL file",
+      "unknown dataset 'mmlu': expected builtin, arc-challenge, commonsenseqa, truthfulqa-mc, hf:OWNER/NAME, NAME:FILE, or a .jsonl, .json, .csv or .parquet file",
     );
     const empty = mkdtempSync(join(tmpdir(), 'waver-nodata-'));
     await expect(resolveMcItems('arc', { env: { WAVER_DATA_DIR: empty } })).rejects.toThrow(

@@ -3,7 +3,7 @@ import { extname, resolve } from 'node:path';
 import { catalogNameOf, HUB_DATASETS } from '../../../data/catalog.js';
 import { isHfDatasetSpec, parseHfDatasetSpec } from '../../../data/dataset-spec.js';
 import { type DatasetSource, localFileEntry } from '../../../data/provenance.js';
-import type { DataRecord } from '../../../data/records.js';
+import { type DataRecord, looksLikePath } from '../../../data/records.js';
 import {
   type DataOptions,
   explicitDataDir,
@@ -29,8 +29,8 @@ import { loadTruthfulQaMc, truthfulQaHubRows, truthfulQaMcItems } from './truthf
  *   Hugging Face Hub home, or its file under the data directory when `WAVER_DATA_DIR` is set;
  * - `hf:OWNER/NAME...`: a Hub dataset (a named one's repository reads as that dataset);
  * - `NAME:FILE`: that dataset's file format read from FILE;
- * - any other file: generic JSONL (see mc-jsonl.ts), or Parquet/JSON/CSV records mapped by
- *   `paraphrase.fields` (see mc-records.ts).
+ * - any other file: JSONL, JSON, CSV or Parquet records, read with one set of field fallbacks
+ *   and `paraphrase.fields` (see mc-records.ts); a JSONL in waver's item form by mc-jsonl.ts.
  */
 
 type McName = 'arc-challenge' | 'commonsenseqa' | 'truthfulqa-mc';
@@ -159,14 +159,17 @@ export async function resolveMcItems(dataset?: string, opts: McDatasetOptions = 
   const file = resolve(cwd, dataset);
   if (isFile(file)) {
     const label = localLabel(dataset);
-    if (extname(file).toLowerCase() === '.jsonl' && opts.fields === undefined)
+    const loaded = await readLocalRecords(file, label);
+    // Read by what the records hold (docs/decisions.md#e32-datasets-are-read-by-what-their-records-hold):
+    // a JSONL of waver's item form keeps its own reader (its duplicate-key check, `line-N` ids);
+    // every other file, JSONL included, goes through the one set of field fallbacks.
+    if (/\.(jsonl|ndjson)$/i.test(file) && opts.fields === undefined && isWaverItem(loaded.records[0]?.value))
       return {
         name: 'jsonl',
         file,
         items: loadMcJsonl(file),
         source: { name: label, files: [localFileEntry(file, label)] },
       };
-    const loaded = await readLocalRecords(file, label);
     return {
       name: label,
       file,
@@ -179,8 +182,10 @@ export async function resolveMcItems(dataset?: string, opts: McDatasetOptions = 
       source: loaded.source,
     };
   }
+  if (looksLikePath(dataset))
+    throw new InputError('cannot read dataset: no such file', { file: dataset, field: 'dataset' });
   throw new InputError(
-    `unknown dataset '${dataset}': expected builtin, ${MC_NAMES.join(', ')}, hf:OWNER/NAME, NAME:FILE, or a JSONL file`,
+    `unknown dataset '${dataset}': expected builtin, ${MC_NAMES.join(', ')}, hf:OWNER/NAME, NAME:FILE, or a .jsonl, .json, .csv or .parquet file`,
     { field: 'dataset' },
   );
 }
@@ -212,6 +217,11 @@ function namedSource(name: McName, file: string, label: string): DatasetSource {
     licence: ref.licence,
     ...(ref.licenceNote !== undefined && { licenceNote: ref.licenceNote }),
   };
+}
+
+/** waver's own item form names its question `stem` (docs/paraphrase.md#items). */
+function isWaverItem(value: unknown): boolean {
+  return typeof (value as { stem?: unknown } | undefined)?.stem === 'string';
 }
 
 function isFile(path: string): boolean {

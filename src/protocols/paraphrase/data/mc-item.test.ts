@@ -86,7 +86,7 @@ describe('parseMcItem', () => {
     expect(e.field).toBe(field);
     expect(e.file).toBe('items.jsonl');
     expect(e.line).toBe(3);
-    expect(e.message.startsWith(message)).toBe(true);
+    expect(e.reason.startsWith(message)).toBe(true);
   });
 
   it('names an item without an id by its position', () => {

@@ -62,7 +62,7 @@ describe('loadMcJsonl', () => {
   it('refuses two items with the same id', () => {
     const item = JSON.stringify({ id: 'same', stem: 's', options: ['x', 'y'], key: 'A' });
     const e = inputErrorOf(() => loadMcJsonl(file([item, item])));
-    expect(e.message).toBe("item 'same': duplicate id (also item #1)");
+    expect(e.reason).toBe("item 'same': duplicate id (also item #1)");
   });
 });
 

@@ -43,23 +43,31 @@ export function mcItemsFromRecords(
     return field;
   };
   const stemField = guess(f.stem, STEM_GUESSES, 'stem', 'stem');
-  const optionsField = guess(f.options, OPTIONS_GUESSES, 'options', 'options');
+  // A table (CSV) writes options as letter columns A, B, ... when no options field is named.
+  const letterColumns = f.options === undefined ? letterColumnsOf(first.value) : [];
+  const optionsField =
+    letterColumns.length > 0 ? undefined : guess(f.options, OPTIONS_GUESSES, 'options', 'options');
   const keyField = guess(f.key, KEY_GUESSES, 'key', 'key');
+  // Unmapped, a record's own `id` and `category` are used, as in waver's item form.
+  const idField = f.id ?? (opts.fields === undefined ? firstPresent(first.value, ['id']) : undefined);
+  const categoryField =
+    f.category ?? (opts.fields === undefined ? firstPresent(first.value, ['category']) : undefined);
   const items = records.map((r) => {
     const where = { file: r.where.file, line: r.where.line, index: r.where.index };
-    const rawId = f.id !== undefined ? pick(r.value, f.id) : undefined;
-    const id =
-      typeof rawId === 'string' || typeof rawId === 'number'
-        ? String(rawId)
-        : `${opts.prefix}-${r.where.index}`;
-    const { options, labels } = optionsOf(pick(r.value, optionsField));
+    const rawId = idField !== undefined ? pick(r.value, idField) : undefined;
+    const named = typeof rawId === 'string' || typeof rawId === 'number';
+    const id = named ? String(rawId) : `${opts.prefix}-${r.where.index}`;
+    const { options, labels } =
+      optionsField === undefined ? lettered(r.value, letterColumns) : optionsOf(pick(r.value, optionsField));
     const input: McItemInput = {
       id,
       stem: pick(r.value, stemField) as string,
       options,
       key: keyOf(pick(r.value, keyField), labels),
-      category: (f.category !== undefined ? String(pick(r.value, f.category) ?? '') : '') || opts.category,
-      source: `${opts.sourcePrefix}:${typeof rawId === 'string' || typeof rawId === 'number' ? rawId : r.where.index}`,
+      category:
+        (categoryField !== undefined ? String(pick(r.value, categoryField) ?? '') : '') || opts.category,
+      ...waverExtras(r.value),
+      source: `${opts.sourcePrefix}:${named ? rawId : r.where.index}`,
     };
     return parseMcItem(input, where);
   });
@@ -90,6 +98,42 @@ function optionsOf(value: unknown): { options: McItemInput['options']; labels: s
     };
   }
   return { options: value as McItemInput['options'], labels: [] };
+}
+
+/** The letter columns A, B, ... a record has, in order, from A with no gap. */
+function letterColumnsOf(value: unknown): string[] {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return [];
+  const v = value as Record<string, unknown>;
+  const out: string[] = [];
+  for (const letter of OPTION_LETTERS) {
+    if (v[letter] === undefined) break;
+    out.push(letter);
+  }
+  return out.length >= 2 ? out : [];
+}
+
+/** Options from letter columns; an empty cell ends them (a CSV row with fewer options than columns). */
+function lettered(
+  value: unknown,
+  letters: readonly string[],
+): { options: Record<string, string>; labels: [] } {
+  const options: Record<string, string> = {};
+  for (const letter of letters) {
+    const text = pick(value, letter);
+    if (text === undefined || text === null || String(text).trim() === '') break;
+    options[letter] = String(text);
+  }
+  return { options, labels: [] };
+}
+
+/** The parts of waver's own item form (docs/paraphrase.md) a record may carry in any format. */
+function waverExtras(value: unknown): Pick<McItemInput, 'alternates' | 'rule' | 'shuffleSeed'> {
+  const v = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
+  return {
+    ...(v.alternates !== undefined && { alternates: v.alternates as McItemInput['alternates'] }),
+    ...(v.rule !== undefined && { rule: v.rule as McItemInput['rule'] }),
+    ...(v.shuffleSeed !== undefined && { shuffleSeed: v.shuffleSeed }),
+  };
 }
 
 function keyOf(value: unknown, labels: readonly string[]): string {

@@ -143,7 +143,7 @@ describe('dataset files and bad input', () => {
 
   it('a sample larger than the dataset is an error naming both', async () => {
     const err = await inputError(() => resolveOpenPrompts([], { n: 40 }));
-    expect(err.message).toBe("sample size 40 is larger than dataset 'builtin' (32 prompts); lower --n");
+    expect(err.reason).toBe("sample size 40 is larger than dataset 'builtin' (32 prompts); lower --n");
   });
 
   it('unknown names, missing prompt fields and bad JSON name the thing', async () => {

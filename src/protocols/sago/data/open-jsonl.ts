@@ -6,7 +6,7 @@ import { cleanText, type OpenPrompt } from './open-prompt.js';
 export interface FieldMapping {
   /** Default: the first of `prompt`, `question`, `instruction`, `problem`, `query`, `text` that the first record has. */
   prompt?: string;
-  /** Default: none (the row number is the id). */
+  /** Default: `id` when the first record has one, else none (the row number is the id). */
   id?: string;
   references?: string;
 }
@@ -50,6 +50,11 @@ export function promptsFromRecords(
       { file: first.where.file, line: first.where.line },
     );
   }
+  // Unmapped, a record's own `id` names it, as in the paraphrase items
+  // (docs/decisions.md#e32-datasets-are-read-by-what-their-records-hold).
+  const firstId = pick(first.value, 'id');
+  const idField =
+    mapping.id ?? (typeof firstId === 'string' || typeof firstId === 'number' ? 'id' : undefined);
   const seen = new Map<string, number | undefined>();
   return records.flatMap((r) => {
     const where = { file: r.where.file, ...(r.where.line !== undefined ? { line: r.where.line } : {}) };
@@ -58,12 +63,12 @@ export function promptsFromRecords(
     if (cleanText(raw) === '') return [];
     const rowId = r.where.line !== undefined ? `row-${r.where.line}` : `row-${r.where.index}`;
     let id = rowId;
-    if (mapping.id !== undefined) {
-      const v = pick(r.value, mapping.id);
+    if (idField !== undefined) {
+      const v = pick(r.value, idField);
       if (typeof v !== 'string' && typeof v !== 'number')
-        throw new InputError('must be a string or a number', { ...where, field: mapping.id });
+        throw new InputError('must be a string or a number', { ...where, field: idField });
       id = String(v);
-      if (seen.has(id)) throw new InputError(`duplicate id '${id}'`, { ...where, field: mapping.id });
+      if (seen.has(id)) throw new InputError(`duplicate id '${id}'`, { ...where, field: idField });
       seen.set(id, r.where.line);
     }
     const refs = mapping.references !== undefined ? pick(r.value, mapping.references) : undefined;

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../errors.js';
+import { fieldMap } from './options.js';
+import { assertBuilt, runCli } from './test-support/cli.js';
+
+describe('--fields', () => {
+  it('reads NAME=FIELD pairs, dotted paths kept', () => {
+    expect(fieldMap('question=problem, answer=solution.text', '--fields')).toEqual({
+      question: 'problem',
+      answer: 'solution.text',
+    });
+  });
+
+  it.each([['question'], ['=problem'], ['question='], ['a=x,a=y'], [',']])(
+    "'%s' is an input error naming the flag",
+    (value) => {
+      expect(() => fieldMap(value, '--fields')).toThrow(InputError);
+      expect(() => fieldMap(value, '--fields')).toThrow(/^--fields: /);
+    },
+  );
+});
+
+describe('--help', () => {
+  it('shows the defaults and examples', async () => {
+    assertBuilt();
+    const r = await runCli(['paraphrase', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/--max-tokens <n>\s+output token cap per call \(default 256\)/);
+    expect(r.stdout).toMatch(/--concurrency <n>\s+parallel calls per model \(default 4\)/);
+    expect(r.stdout).toContain('Examples:\n  # the built-in items, a quick run\n  $ waver paraphrase');
+    const ladder = await runCli(['ladder', '--help']);
+    expect(ladder.stdout).toMatch(/--max-tokens <n>\s+output token cap per call \(default 768, 900/);
+    expect((await runCli(['report', '--help'])).stdout).toContain('$ waver report\n');
+  });
+});
