@@ -52,7 +52,7 @@ const { ladderSuiteJsonl } = await import(join(DIST, 'protocols', 'ladder', 'sui
 const { FAMILIES, LEVELS } = await import(join(DIST, 'protocols', 'ladder', 'types.js'));
 const { DEFAULT_BANDS } = await import(join(DIST, 'protocols', 'ladder', 'severity', 'levels.js'));
 const { PyRandom } = await import(join(DIST, 'util', 'random.js'));
-const { DIRECTIVES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'cis.js'));
+const { DIRECTIVES, SEED_DIRECTIVES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'cis.js'));
 const { conflictExplicitness } = await import(join(DIST, 'protocols', 'ladder', 'severity', 'ces.js'));
 const { CI_TEMPLATES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'ci.js'));
 const { SCENE_TEMPLATES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'scene.js'));
@@ -215,7 +215,7 @@ try {
           i % 2 === 1
             ? /^\{[nkm]\}$/.test(x)
               ? '\\$?\\d+(?:[.,]\\d+)*'
-              : "[^.?!]+?"
+              : '[^.?!]+?'
             : x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
         )
         .join('')}$`,
@@ -223,7 +223,7 @@ try {
     );
   const cisDirectives = {};
   for (const level of LEVELS) {
-    const res = DIRECTIVES[level].map((t) => [t, templateRe(t)]);
+    const res = [...SEED_DIRECTIVES[level], ...DIRECTIVES[level]].map((t) => [t, templateRe(t)]);
     const used = new Set();
     const texts = new Set();
     for (const t of perturbed) {
@@ -233,7 +233,11 @@ try {
       const hit = res.find(([, re]) => re.test(added));
       if (hit) used.add(hit[0]);
     }
-    cisDirectives[`L${level}`] = { templates: used.size, of: DIRECTIVES[level].length, texts: texts.size };
+    cisDirectives[`L${level}`] = {
+      templates: used.size,
+      of: SEED_DIRECTIVES[level].length + DIRECTIVES[level].length,
+      texts: texts.size,
+    };
   }
   console.log(
     `CIS distinct directives per requested tier (templates used of those defined; distinct filled texts; goal >= 20 templates): ${Object.entries(
@@ -250,7 +254,10 @@ try {
   // families have no sentence templates: their generator technique is reported instead.
   const GOAL_TEMPLATE = 0.05;
   const sentenceTemplates = [...CI_TEMPLATES, ...SCENE_TEMPLATES].map((t) => [t, templateRe(t)]);
-  const cisTemplates = LEVELS.flatMap((l) => DIRECTIVES[l]).map((t) => [t, templateRe(t)]);
+  const cisTemplates = LEVELS.flatMap((l) => [...SEED_DIRECTIVES[l], ...DIRECTIVES[l]]).map((t) => [
+    t,
+    templateRe(t),
+  ]);
   const OPENER = /^(?:Meanwhile|As usual|Of course|In any case|By the way), /;
   const templatesOf = (t) => {
     if (t.family === 'CI' || t.family === 'CL') {
