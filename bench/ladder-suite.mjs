@@ -308,6 +308,45 @@ try {
       console.log(`       ${pct(m, ts.length).padStart(6)} ${JSON.stringify(k)}`);
   }
 
+  // KB L5 (issue 23): the kinds of impossible premise and their shares (goal: >= 4 kinds, none over 40%).
+  const l5 = perturbed.filter((t) => t.family === 'KB' && t.measuredLevel === 5);
+  const kinds = new Map();
+  for (const t of l5) {
+    const kind = t.generator.name?.replace(/^KB\/impossible-premise-?/, '') || '(unnamed)';
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  const kindShares = Object.fromEntries([...kinds.entries()].sort((a, b) => b[1] - a[1]));
+  const topKind = Math.max(0, ...kinds.values()) / Math.max(1, l5.length);
+  const kindsPass = kinds.size >= 4 && topKind <= 0.4;
+  console.log(
+    `KB L5 impossible-premise kinds over ${l5.length} tests: ${Object.entries(kindShares)
+      .map(([k, n]) => `${k} ${pct(n, l5.length)}`)
+      .join(', ')}   goal >= 4 kinds, none over 40%   ${kindsPass ? 'PASS' : 'FAIL'}`,
+  );
+
+  // IQ (issue 23): the share of whitespace words a test alters, per measured level.
+  const iqRates = {};
+  for (const level of LEVELS) {
+    const rates = perturbed
+      .filter((t) => t.family === 'IQ' && t.measuredLevel === level)
+      .map((t) => {
+        const o = t.original.split(/\s+/).filter(Boolean);
+        const c = t.text.split(/\s+/).filter(Boolean);
+        return o.filter((w, i) => c[i] !== w).length / Math.max(1, o.length);
+      })
+      .sort((a, b) => a - b);
+    iqRates[`L${level}`] = {
+      tests: rates.length,
+      median: Number((rates[Math.floor(rates.length / 2)] ?? 0).toFixed(3)),
+      max: Number((rates.at(-1) ?? 0).toFixed(3)),
+    };
+  }
+  console.log(
+    `IQ words altered per test (median, max): ${Object.entries(iqRates)
+      .map(([l, x]) => `${l} ${pct(x.median, 1)} / ${pct(x.max, 1)} (${x.tests})`)
+      .join(', ')}`,
+  );
+
   // Meaning gates: did any NLI, meaning or epistemic judge run?
   const MEANING = ['nli', 'meaning', 'epistemic'];
   const notRun = perturbed.filter((t) =>
@@ -352,6 +391,8 @@ try {
       kbDistinct: { distinct: kbD, tests: kbN, byLevel: kbDistinct },
       cisDirectives,
       templateShare,
+      kbImpossibleKinds: { tests: l5.length, kinds: kindShares, pass: kindsPass },
+      iqWordRates: iqRates,
       meaningNotRun: notRun,
     })}`,
   );
