@@ -31,6 +31,7 @@ const argOf = (name, dflt) => {
 const suiteSeed = argOf('--seed', 0);
 const sampleK = argOf('--sample', 0);
 const drawSeed = argOf('--draw', 1);
+const topK = argOf('--top', 1);
 const GOAL_BAND = 0.95;
 const GOAL_CL_RATIO = 0.98;
 
@@ -51,8 +52,11 @@ const { ladderSuiteJsonl } = await import(join(DIST, 'protocols', 'ladder', 'sui
 const { FAMILIES, LEVELS } = await import(join(DIST, 'protocols', 'ladder', 'types.js'));
 const { DEFAULT_BANDS } = await import(join(DIST, 'protocols', 'ladder', 'severity', 'levels.js'));
 const { PyRandom } = await import(join(DIST, 'util', 'random.js'));
-const { DIRECTIVES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'cis.js'));
+const { DIRECTIVES, SEED_DIRECTIVES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'cis.js'));
 const { conflictExplicitness } = await import(join(DIST, 'protocols', 'ladder', 'severity', 'ces.js'));
+const { CI_TEMPLATES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'ci.js'));
+const { SCENE_TEMPLATES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'scene.js'));
+const { addedAround } = await import(join(DIST, 'protocols', 'ladder', 'gates', 'family-gates.js'));
 
 const seeds = loadLadderSeedsCsv(SEEDS_CSV);
 const scratch = mkdtempSync(join(tmpdir(), 'waver-bench-ladder-suite-'));
@@ -202,17 +206,24 @@ try {
 
   // CIS: distinct directives per tier (issue 11: >= 20), as templates (the directive each added
   // sentence was filled from) and as texts.
+  // A template as a pattern: a number slot ({n} {k} {m}) matches a number, any other slot words.
   const templateRe = (t) =>
     new RegExp(
       `^${t
-        .split(/\{\w+\}/)
-        .map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-        .join('.+?')}$`,
+        .split(/(\{\w+\})/)
+        .map((x, i) =>
+          i % 2 === 1
+            ? /^\{[nkm]\}$/.test(x)
+              ? '\\$?\\d+(?:[.,]\\d+)*'
+              : '[^.?!]+?'
+            : x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+        )
+        .join('')}$`,
       'i',
     );
   const cisDirectives = {};
   for (const level of LEVELS) {
-    const res = DIRECTIVES[level].map((t) => [t, templateRe(t)]);
+    const res = [...SEED_DIRECTIVES[level], ...DIRECTIVES[level]].map((t) => [t, templateRe(t)]);
     const used = new Set();
     const texts = new Set();
     for (const t of perturbed) {
@@ -222,13 +233,117 @@ try {
       const hit = res.find(([, re]) => re.test(added));
       if (hit) used.add(hit[0]);
     }
-    cisDirectives[`L${level}`] = { templates: used.size, of: DIRECTIVES[level].length, texts: texts.size };
+    cisDirectives[`L${level}`] = {
+      templates: used.size,
+      of: SEED_DIRECTIVES[level].length + DIRECTIVES[level].length,
+      texts: texts.size,
+    };
   }
   console.log(
     `CIS distinct directives per requested tier (templates used of those defined; distinct filled texts; goal >= 20 templates): ${Object.entries(
       cisDirectives,
     )
       .map(([l, x]) => `${l} ${x.templates}/${x.of} (${x.texts} texts)`)
+      .join(', ')}`,
+  );
+
+  // Templates (issue 23): the share of a family's tests that use its commonest template. CI and CL:
+  // each added sentence is attributed to the template it was filled from (an opener such as
+  // "Meanwhile, " dropped); a sentence no template matches is the seed's own (a role-overlap
+  // sibling of a given) and counts by its shape, numbers as #. CIS: the directive template. Other
+  // families have no sentence templates: their generator technique is reported instead.
+  const GOAL_TEMPLATE = 0.05;
+  const sentenceTemplates = [...CI_TEMPLATES, ...SCENE_TEMPLATES].map((t) => [t, templateRe(t)]);
+  const cisTemplates = LEVELS.flatMap((l) => [...SEED_DIRECTIVES[l], ...DIRECTIVES[l]]).map((t) => [
+    t,
+    templateRe(t),
+  ]);
+  const OPENER = /^(?:Meanwhile|As usual|Of course|In any case|By the way), /;
+  const templatesOf = (t) => {
+    if (t.family === 'CI' || t.family === 'CL') {
+      const added = addedAround(t.original, t.text) ?? '';
+      return new Set(
+        sentences(added).map((x) => {
+          const plain = x.replace(OPENER, '');
+          const probe = plain.charAt(0).toUpperCase() + plain.slice(1);
+          // The most specific template that matches (most fixed characters), so "A clock is 9 years
+          // old." is not credited to "{friendOf} is {k} years old."
+          const hit = sentenceTemplates
+            .filter(([, re]) => re.test(probe))
+            .sort((a, b) => b[0].replace(/\{\w+\}/g, '').length - a[0].replace(/\{\w+\}/g, '').length)[0];
+          return hit ? hit[0] : `(seed's own) ${probe.replace(/\$?\d+(?:[.,]\d+)*/g, '#')}`;
+        }),
+      );
+    }
+    if (t.family === 'CIS') {
+      const added = conflictExplicitness(t.original, t.text).added.join(' ');
+      const hit = cisTemplates.find(([, re]) => re.test(added));
+      return new Set([hit ? hit[0] : `(own) ${added.replace(/\$?\d+(?:[.,]\d+)*/g, '#')}`]);
+    }
+    return new Set([`(technique) ${t.generator.name}`]);
+  };
+  const templateShare = {};
+  console.log(
+    `commonest template per family (share of the family's tests using it; goal <= ${GOAL_TEMPLATE * 100}% for CI and CL):`,
+  );
+  for (const family of FAMILIES) {
+    const ts = perturbed.filter((t) => t.family === family);
+    const uses = new Map();
+    for (const t of ts) for (const k of templatesOf(t)) uses.set(k, (uses.get(k) ?? 0) + 1);
+    const ranked = [...uses.entries()].sort((a, b) => b[1] - a[1]);
+    const [top, n] = ranked[0] ?? ['none', 0];
+    const share = ts.length ? n / ts.length : 0;
+    const goal = family === 'CI' || family === 'CL' ? (share <= GOAL_TEMPLATE ? '   PASS' : '   FAIL') : '';
+    templateShare[family] = {
+      template: top,
+      tests: n,
+      of: ts.length,
+      share: Number(share.toFixed(4)),
+      templates: uses.size,
+    };
+    console.log(
+      `  ${family.padEnd(4)} ${pct(n, ts.length).padStart(6)} (${n}/${ts.length}; ${uses.size} distinct) ${JSON.stringify(top)}${goal}`,
+    );
+    for (const [k, m] of ranked.slice(1, topK))
+      console.log(`       ${pct(m, ts.length).padStart(6)} ${JSON.stringify(k)}`);
+  }
+
+  // KB L5 (issue 23): the kinds of impossible premise and their shares (goal: >= 4 kinds, none over 40%).
+  const l5 = perturbed.filter((t) => t.family === 'KB' && t.measuredLevel === 5);
+  const kinds = new Map();
+  for (const t of l5) {
+    const kind = t.generator.name?.replace(/^KB\/impossible-premise-?/, '') || '(unnamed)';
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  const kindShares = Object.fromEntries([...kinds.entries()].sort((a, b) => b[1] - a[1]));
+  const topKind = Math.max(0, ...kinds.values()) / Math.max(1, l5.length);
+  const kindsPass = kinds.size >= 4 && topKind <= 0.4;
+  console.log(
+    `KB L5 impossible-premise kinds over ${l5.length} tests: ${Object.entries(kindShares)
+      .map(([k, n]) => `${k} ${pct(n, l5.length)}`)
+      .join(', ')}   goal >= 4 kinds, none over 40%   ${kindsPass ? 'PASS' : 'FAIL'}`,
+  );
+
+  // IQ (issue 23): the share of whitespace words a test alters, per measured level.
+  const iqRates = {};
+  for (const level of LEVELS) {
+    const rates = perturbed
+      .filter((t) => t.family === 'IQ' && t.measuredLevel === level)
+      .map((t) => {
+        const o = t.original.split(/\s+/).filter(Boolean);
+        const c = t.text.split(/\s+/).filter(Boolean);
+        return o.filter((w, i) => c[i] !== w).length / Math.max(1, o.length);
+      })
+      .sort((a, b) => a - b);
+    iqRates[`L${level}`] = {
+      tests: rates.length,
+      median: Number((rates[Math.floor(rates.length / 2)] ?? 0).toFixed(3)),
+      max: Number((rates.at(-1) ?? 0).toFixed(3)),
+    };
+  }
+  console.log(
+    `IQ words altered per test (median, max): ${Object.entries(iqRates)
+      .map(([l, x]) => `${l} ${pct(x.median, 1)} / ${pct(x.max, 1)} (${x.tests})`)
       .join(', ')}`,
   );
 
@@ -275,6 +390,9 @@ try {
       dupPass,
       kbDistinct: { distinct: kbD, tests: kbN, byLevel: kbDistinct },
       cisDirectives,
+      templateShare,
+      kbImpossibleKinds: { tests: l5.length, kinds: kindShares, pass: kindsPass },
+      iqWordRates: iqRates,
       meaningNotRun: notRun,
     })}`,
   );

@@ -22,10 +22,11 @@ const GOAL = 0.8;
 
 /** Cells below the goal, with the share they are held to (see the header comment). */
 const KNOWN_SHORT: Record<'paper' | 'builtin', Partial<Record<`${Family}${Level}`, number>>> = {
-  // SV L1 and L2 reach the goal on the paper's seeds; L3-L5 measure 67, 47, 10 of 100 and the
-  // built-in L2-L5 36, 8, 10, 0 of 48 (docs/ladder-families.md#sv-fill).
-  paper: { SV3: 0.65, SV4: 0.45, SV5: 0.08 },
-  builtin: { SV2: 0.72, SV3: 0.15, SV4: 0.19, SV5: 0 },
+  // SV is held to what it measures since the stilted rewrites ("sack", "leftover", "what number
+  // of") and edits inside quotes were dropped: L1-L5 79, 77, 59, 48, 6 of the paper's 100 and
+  // 35, 29, 6, 8, 0 of the 48 built-in (docs/ladder-families.md#sv-fill).
+  paper: { SV1: 0.78, SV2: 0.76, SV3: 0.58, SV4: 0.47, SV5: 0.05 },
+  builtin: { SV1: 0.72, SV2: 0.6, SV3: 0.12, SV4: 0.16, SV5: 0 },
 };
 
 function check(cells: readonly FillCell[], set: 'paper' | 'builtin'): void {

@@ -78,6 +78,9 @@ export function loadGsmSymbolic(dir: string, opts: GsmSymbolicOptions = {}): See
 
     let question: string;
     let gold: number | undefined;
+    // The worked solution, so the families can name the problem's own steps (CIS) and keep to its
+    // solution path (KB); docs/ladder-families.md#kb-solution-path.
+    let solution: string | undefined;
     if (gsm8k) {
       const record = gsm8k[orig];
       if (!record)
@@ -90,6 +93,7 @@ export function loadGsmSymbolic(dir: string, opts: GsmSymbolicOptions = {}): See
         );
       question = record.question;
       gold = record.gold;
+      solution = record.answer;
     } else {
       if (typeof t.question !== 'string' || t.question.trim() === '')
         throw new InputError('must be a non-empty string (or pass the GSM8K test file)', {
@@ -100,6 +104,7 @@ export function loadGsmSymbolic(dir: string, opts: GsmSymbolicOptions = {}): See
         throw new InputError('must be a string ending in "#### <number>"', { file, field: 'answer' });
       question = t.question;
       gold = goldAfterHashes(t.answer);
+      solution = t.answer;
       if (gold === undefined)
         throw new InputError("no parsable gold after '####'", { file, field: 'answer' });
     }
@@ -107,6 +112,7 @@ export function loadGsmSymbolic(dir: string, opts: GsmSymbolicOptions = {}): See
       id: `gsm-symbolic-${shuffled}`,
       question,
       gold,
+      ...(solution?.trim() && { solution }),
       source: `gsm-symbolic ${basename(folder)}/${name} (gsm8k test #${orig})`,
     };
   });

@@ -1,15 +1,15 @@
 /**
- * Context Interference: the original verbatim, with distractor sentences before and after it,
- * written about the problem's own people, things and places. L1 adds one short sentence without
- * numbers; L2-L5 add sentences with new numbers (never one of the original's) that belong to
- * someone else, another time or another place, more of them and more alike the problem's own
- * quantities as the level rises. How many is chosen by measuring (see aim.ts).
+ * Context Interference (GSM-IC style): distractor sentences among the original's givens, never after
+ * its question, written from the seed itself. L1 adds one number-free sentence about the problem's
+ * scene; L2 leads with an off-topic number, L3 with the problem's own things held by someone else,
+ * L4-L5 with role-overlap siblings of its givens (its own sentence, another person, new numbers in
+ * range). Numbers are never one of the original's. How many is chosen by measuring (see aim.ts).
  */
 
 import type { PyRandom } from '../../../util/random.js';
 import { contextInterferenceGate } from '../gates/family-gates.js';
-import { extractEntities } from '../text/entities.js';
-import { numbersIn, numberValue } from '../text/tokens.js';
+import { type Entities, extractEntities } from '../text/entities.js';
+import { capitalize, numbersIn, numberValue } from '../text/tokens.js';
 import type { Level, Seed } from '../types.js';
 import { aimAtLevel } from './aim.js';
 import { instructionsFor } from './model-instructions.js';
@@ -18,47 +18,109 @@ import {
   freshNumber,
   rulesFor,
   type Slots,
+  sentenceBoundaries,
   shuffled,
   slotsFor,
   templatesFor,
   topicOf,
 } from './rules-common.js';
+import { sceneSentences } from './scene.js';
 import type { FamilyModule } from './types.js';
 
-/** Background sentences without numbers (CI L1, and some filler at higher levels). */
-export const QUIET_DISTRACTORS: readonly string[] = [
-  'It was a sunny day.',
-  'The sky was clear.',
-  '{person} hummed a tune.',
-  '{person} wore a green coat.',
-  'The {place} smelled nice.',
-  '{person} likes {objects}.',
-  'The weather was mild and pleasant that morning.',
-  '{personPossessive} favorite color is blue.',
-  'Many people in town enjoy {objects}.',
-  '{person} had been thinking about {objects} all week.',
-  '{friendOf} once wrote a poem about {otherObjects}.',
-  'The {place} has bright yellow walls and a friendly owner.',
-  '{personPossessive} neighbor prefers {otherObjects} to anything else.',
-  'There was a long line of cars on the road outside.',
-  'A friend called to ask about the weekend.',
-  'The radio was playing an old song.',
-  '{person} had a busy week at work.',
-  '{person} wrote everything down in a notebook.',
-  '{friendOf} stopped by to say hello.',
+/**
+ * Numbers about something the problem does not ask about, with its own people (GSM-IC's off-topic
+ * kind): `{k}` an everyday small count (an age, pages, blocks: never "1316 years old").
+ */
+export const OFF_TOPIC: readonly string[] = [
+  '{friendOf} is {k} years old.',
+  '{personPossessive} neighbor lives {k} houses down the street.',
+  'Last week, {friendOf} read {k} pages of a novel.',
+  'The nearest bus stop is {k} blocks from {personPossessive} door.',
+  'Last summer, {friendOf} planted {k} tulips in the garden.',
+  '{personPossessive} cousin keeps {k} photos on the fridge.',
+  '{person} has lived in the same town for {k} years.',
+  '{personPossessive} street has {k} trees along it.',
+  '{friendOf} has {k} cousins.',
+  '{personPossessive} grandmother turned {k} in the spring.',
+  'The local library is open {k} hours on Saturdays.',
+  '{friendOf} owns {k} board games.',
+  '{person} once waited {k} minutes for a bus.',
+  'The school down the road has {k} classrooms.',
+  '{personPossessive} neighbor walks {k} dogs every morning.',
+  'The town park has {k} benches.',
+  '{friendOf} jogged {k} laps around the track last week.',
+  '{personPossessive} building has {k} floors.',
+  'A shelf in {personPossessive} hallway holds {k} books.',
+  '{person} keeps {k} plants on the windowsill.',
+  'Someone in {personPossessive} family collects stamps and has {k} of them.',
+  '{friendOf} takes a {k}-minute walk most evenings.',
+  'The corner café has {k} tables.',
+  '{personPossessive} old bicycle has {k} gears.',
+  'On the drive over, {person} passed {k} traffic lights.',
+  'The family calendar has {k} birthdays marked on it.',
+  '{friendOf} learned {k} new songs on the guitar this year.',
+  'There are {k} houses on {personPossessive} side of the street.',
+  '{person} sent {k} postcards from a trip last year.',
+  'The nearby pond has {k} ducks.',
+  'A family friend has visited {k} countries.',
+  'The bus that goes past the corner has {k} stops on its route.',
+  'A cousin of the family is in a choir with {k} singers.',
+  'The local football team has won {k} games this season.',
+  'A family friend keeps {k} goldfish in a tank.',
+  'The neighbors across the road have {k} windows facing the street.',
+  'A clock in the hallway is {k} years old.',
+  'The nearest swimming pool is {k} blocks away.',
+  'A family friend ran {k} kilometers on Sunday.',
+  'The town hall clock was last repaired {k} years ago.',
+  'A neighbor has {k} chickens in the backyard.',
+  'The bookshop on the corner has {k} shelves of novels.',
+  'An old friend of the family has {k} grandchildren.',
+  'The community garden has {k} plots.',
+  'A neighbor painted {k} fence posts over the weekend.',
+  'The local radio station plays {k} songs an hour.',
+  'The train into town has {k} carriages.',
+  'A family friend baked {k} loaves for a fundraiser last year.',
+  'The hiking club meets {k} times a year.',
+  'A cousin of the family has {k} pen pals.',
+  'The apartment block next door has {k} balconies.',
+  'A neighbor has a collection of {k} old coins.',
+  'The nearest beach is {k} miles from the town center.',
+  'A family friend has read {k} books this year.',
+  'The school choir has {k} members.',
+  'A family friend has a dog that is {k} years old.',
+  'The marching band in town has {k} drummers.',
+  'A family friend once climbed a hill with {k} switchbacks.',
+  'A relative of the family plays in a league with {k} teams.',
+  'The village fair had {k} stalls the year before.',
+  'A neighbor owns a kite with {k} ribbons on its tail.',
+  'The museum in town has {k} rooms.',
+  'A family friend keeps {k} jars of jam in the pantry.',
+  'The street market runs {k} weekends a year.',
+  'A family friend knitted {k} scarves last winter.',
+  'The orchard outside town has {k} rows of trees.',
+  'A cousin of the family is saving up for a bike with {k} gears.',
+  'The nearby lake has {k} rowing boats for hire.',
+  'A neighbor has {k} birdhouses in the garden.',
+  'The local cinema has {k} screens.',
+  'A family friend keeps a diary and has filled {k} of them.',
+  'The town square has {k} lampposts.',
+  'A neighbor took {k} photos on a walk last Sunday.',
+  'The nearest post office is {k} streets away.',
+  'A family friend has a puzzle with {k} missing pieces.',
+  'The farmers market has {k} regular sellers.',
+  'A neighbor repaired {k} chairs for the community hall.',
+  'The skating rink is open {k} days a month in winter.',
+  'A family friend has {k} houseplants.',
 ];
 
 /**
- * Distractors with numbers, new to the problem: `{n}` a count the size of the problem's own, `{k}`
- * an everyday small count (an age, pages, blocks: never "1316 years old"), `{m}` an amount of money.
+ * Numbers about the problem's own things, place or money that belong to someone else, another time or
+ * another place (GSM-IC's in-topic kind): `{n}` a count and `{m}` an amount in the problem's range.
  */
-export const NUMBER_DISTRACTORS: readonly string[] = [
+export const IN_TOPIC: readonly string[] = [
   '{personPossessive} neighbor bought {n} {otherObjects} last month.',
   'Last year, the {place} sold {n} {objects} in a single week.',
-  'A different {place} across town charges {m} for the same kind of thing.',
-  '{friendOf} has {n} {objects} at home.',
-  'Yesterday, {n} people visited the {place}.',
-  'The {place} first opened {n} years ago.',
+  'A different {place} across town charges {m} for something similar.',
   '{friendOf} once collected {n} {otherObjects}.',
   'Two weeks earlier, {friendOf} spent {m} on {otherObjects}.',
   'On a different day, another customer paid {m} for {n} {objects}.',
@@ -66,92 +128,259 @@ export const NUMBER_DISTRACTORS: readonly string[] = [
   'At a fair the year before, a stall offered {n} {objects} for {m}.',
   'A news report said that {n} {objects} were sold in the whole city last spring.',
   'The {place} down the road had a sale last month, with {otherObjects} at {m} each.',
-  'Before any of this, {friendOf} had read that a chef once used {n} {objects} in one recipe.',
   'In a puzzle book, a similar story has someone with {n} {otherObjects} and {m} to spend.',
   'Had prices been like those of the year before, {objects} would have cost {m}, but they were not.',
-  '{friendOf} is {k} years old.',
-  '{personPossessive} neighbor lives {k} houses down the street.',
-  'Last week, {friendOf} read {k} pages of a novel.',
-  'On a different day, a classmate walked {k} blocks to the library.',
-  'The nearest bus stop is {k} meters from {personPossessive} door.',
-  'Last summer, {friendOf} planted {k} flowers in the garden.',
-  'A different family in town keeps {k} photos in an album.',
   'On another occasion, {friendOf} spent {m} on a birthday present.',
+  '{personPossessive} coworker counted {n} {objects} at the office last Friday.',
+  'The {place} had {n} visitors on its busiest day last year.',
+  'A classmate of {person} said {he} had seen {n} {objects} at a market once.',
+  'Years ago, {personPossessive} uncle kept {n} {objects} in the garage.',
+  'A cousin of {person} paid {m} for a bag of {otherObjects} last spring.',
+  'The {place} in the next town over is open {k} hours a day.',
+  'The week before, {friendOf} ended up with {n} {otherObjects}.',
+  'At the start of the season, the {place} had ordered {n} {objects}.',
+  'A magazine once wrote about someone with {n} {objects}.',
+  '{friendOf} guessed there would be {n} {objects}, which was far off.',
+  'An online shop lists {otherObjects} at {m} for a pack.',
+  '{personPossessive} aunt still remembers paying {m} for {otherObjects} as a child.',
+  'A month earlier, a different family had {n} {objects}.',
+  'The {place} keeps a record that shows {n} {objects} from a year ago.',
+  'At a school fair, a booth gave away {n} {otherObjects}.',
+  '{friendOf} has saved {m} toward a trip.',
+  "The {place}'s owner once said {he} had {n} {objects} in storage.",
+  'In an old photo, {personPossessive} grandfather is holding {n} {otherObjects}.',
+  'A neighbor down the street spent {m} at the {place} the same week.',
+  'Another shopper at the {place} left with {n} {otherObjects}.',
+  'A friend from school once had {n} {objects}.',
+  'A few streets away, a family has {n} {otherObjects}.',
+  'At a party last year, someone mentioned {n} {objects}.',
+  'A teacher at the local school once talked about {n} {otherObjects}.',
+  'A family friend lost {n} {objects} on a trip last summer.',
+  'The neighbors had {n} {otherObjects} before they moved away.',
+  'In a story {friendOf} likes, a character finds {n} {objects}.',
+  'A relative of the family once counted {n} {otherObjects} in an afternoon.',
+  'An old newspaper story mentions {n} {objects}.',
+  'Someone at the library was reading about a farm with {n} {otherObjects}.',
+  'On a rainy day last month, a neighbor counted {n} {objects}.',
+  'A family friend has promised to bring {n} {otherObjects} next time.',
+  'At a club meeting, the members shared {n} {objects}.',
+  'A cousin of the family had {n} {objects} as a child.',
+  'In a contest the year before, the winner had {n} {otherObjects}.',
+  'Last spring, a neighbor ended up with {n} {objects}.',
+  'A family friend keeps a list that shows {n} {otherObjects}.',
+  'A visitor from out of town talked about {n} {objects}.',
+  'During a holiday, a family friend came across {n} {otherObjects}.',
+  'A coworker of the family once had {n} {objects} to deal with.',
+  'A family friend once earned {m} in a week.',
+  'Last month, a neighbor spent {m} on groceries.',
+  'A relative of the family paid {m} for a new lamp.',
+  'A cousin of the family won {m} in a raffle.',
+  'A family friend borrowed {m} from a sibling last year.',
+  'Someone in the neighborhood sold an old bike for {m}.',
+  'A family friend gave {m} to a charity last winter.',
+  'A relative of the family found {m} in an old coat pocket.',
+  'A neighbor paid {m} to have a bicycle repaired.',
+  'A family friend spent {m} on concert tickets last year.',
+  'The week before, a cousin of the family was paid {m} for yard work.',
+  'A neighbor once lent a friend {m}.',
+  'A family friend put {m} into a savings jar over the summer.',
+  'A relative of the family spent {m} on a train ticket.',
+  'A coworker of the family raised {m} for a school trip.',
+  'Last autumn, a neighbor paid {m} for a pair of boots.',
+  'A family friend was quoted {m} for a new roof gutter.',
+  'Someone down the street sold a sofa for {m}.',
+  'A family friend spent {m} on a gift for a wedding.',
+  'At a yard sale, a neighbor made {m}.',
 ];
+
+/** Relations for a role-overlap sibling's subject, by the subject's pronoun, so the question's pronoun still points to one person. */
+const OTHER_ROLE: Record<'he' | 'she', readonly string[]> = {
+  she: ['brother', 'uncle', 'cousin Sam', 'neighbor Tom', 'coworker Raj', 'classmate Luis', 'friend Omar'],
+  he: ['sister', 'aunt', 'cousin Ana', 'neighbor Rosa', 'coworker Mei', 'classmate Priya', 'friend Leah'],
+};
+
+/** Every CI template; the bench attributes added sentences to them (a role-overlap sibling is the seed's own). */
+export const CI_TEMPLATES: readonly string[] = [...OFF_TOPIC, ...IN_TOPIC];
+
+/** The original cut into sentences, each with the spacing before it, and the question's start. */
+function givenSentences(original: string): { pieces: string[]; questionStart: number } {
+  const ends = sentenceBoundaries(original).filter(
+    (end) => !/\b(?:Mr|Mrs|Ms|Dr|St|[A-Z])\.$/.test(original.slice(0, end)),
+  );
+  const cuts = [0, ...ends, original.length];
+  const pieces = cuts
+    .slice(1)
+    .map((end, i) => original.slice(cuts[i], end))
+    .filter((p) => p.trim().length > 0);
+  // The question is the last sentence (the one with "?" when there is one).
+  const q = pieces.findIndex((p) => p.includes('?'));
+  return { pieces, questionStart: q >= 0 ? q : pieces.length - 1 };
+}
+
+/**
+ * A role-overlap sibling of a given (GSM-IC's hardest kind): the given's own words with its subject,
+ * the problem's person, changed to a relation of theirs and every number changed to a new one in its
+ * range. Only for a given that starts with the person (name or he/she) and a question that names that
+ * person, so the question still asks about one of them.
+ */
+function swapped(
+  given: string,
+  question: string,
+  entities: Entities,
+  rng: PyRandom,
+  avoid: ReadonlySet<string>,
+): string | undefined {
+  const sentence = given.trim();
+  const pronoun = entities.pronouns.subject;
+  if (pronoun !== 'he' && pronoun !== 'she') return undefined;
+  const subject = new RegExp(`^(?:${entities.named ? `${entities.person}|` : ''}He|She)\\b(?!')`).exec(
+    sentence,
+  );
+  if (!subject) return undefined;
+  const asks = new RegExp(
+    `\\b(?:${entities.named ? `${entities.person}|` : ''}${pronoun}|${entities.pronouns.possessive})\\b`,
+    'i',
+  );
+  if (!asks.test(question)) return undefined;
+  const relation = rng.choice(OTHER_ROLE[pronoun]);
+  const owner =
+    subject[0] === entities.person ? `${entities.person}'s` : capitalize(entities.pronouns.possessive);
+  return `${owner} ${relation}${renumber(sentence, rng, avoid).slice(subject[0].length)}`;
+}
+
+/** Where an elsewhere sibling is set: tense-neutral, and plainly not the problem's own place. */
+const ELSEWHERE: readonly string[] = [
+  'In the next town over, ',
+  "At a neighbor's house, ",
+  'In a similar story a friend told, ',
+  'For another family, ',
+  'At a different place nearby, ',
+  'In a puzzle book on the shelf, ',
+];
+
+/**
+ * An in-topic sibling of a given without a person to swap ("A loaf of bread has 24 slices."): the
+ * same sentence set elsewhere, with its numbers new ("In the next town over, a loaf of bread has 31
+ * slices."). Only for a given that starts with an article, "There" or "It".
+ */
+function elsewhere(given: string, rng: PyRandom, avoid: ReadonlySet<string>): string | undefined {
+  const sentence = given.trim();
+  const m = /^(The|A|An|There|It|Each|Every)\b/.exec(sentence);
+  if (!m) return undefined;
+  const start = m[1] === 'The' ? 'a similar' : (m[1] as string).toLowerCase();
+  return `${rng.choice(ELSEWHERE)}${start}${renumber(sentence, rng, avoid).slice((m[1] as string).length)}`;
+}
+
+/** Every number of a sentence replaced by a new one in its range, none of the original's. */
+function renumber(sentence: string, rng: PyRandom, avoid: ReadonlySet<string>): string {
+  return sentence.replace(/\$?\d+(?:[.,]\d+)*/g, (n) => freshNumber(rng, n, avoid));
+}
+
+/** A planned distractor and the given it follows (-1: before the first). */
+interface Planned {
+  text: string;
+  after: number;
+}
+
+/** The kind of the leading distractor, which sets the candidate's subtype. */
+type Lead = 'background' | 'off-topic' | 'in-topic' | 'role-overlap';
+
+function plan(seed: Seed, level: Level, rng: PyRandom): { planned: Planned[]; pieces: string[]; lead: Lead } {
+  const original = seed.question;
+  const entities = extractEntities(original);
+  const slots: Slots = slotsFor(entities, rng);
+  const topic = topicOf(original, entities);
+  const { pieces, questionStart } = givenSentences(original);
+  // Among the givens, never after the question (issue 23): before the first, or after any given.
+  const spot = () => rng.randint(-1, questionStart - 1);
+  const scene = sceneSentences(original, rng).map((s) => s.text);
+  if (level === 1) {
+    // One sentence; the shortest first, so aiming walks from the mildest to the longest.
+    // From a seeded handful, so the shortest scene sentences do not take every L1 test.
+    const one = scene.slice(0, 8).map((text) => ({ text, after: spot() }));
+    return { planned: one.sort((a, b) => a.text.length - b.text.length), pieces, lead: 'background' };
+  }
+  const numbers = numbersIn(original);
+  const avoid = new Set(numbers.map(numberValue));
+  const counts = numbers.filter((n) => !n.startsWith('$') && !n.includes('.') && !n.includes(','));
+  const money = numbers.filter((n) => n.startsWith('$'));
+  const filled = (t: string) =>
+    fill(t, slots, {
+      n: freshNumber(rng, counts.length > 0 ? rng.choice(counts) : '7', avoid),
+      k: freshNumber(rng, '12', avoid),
+      m: freshNumber(rng, money.length > 0 ? rng.choice(money) : '$12', avoid),
+    });
+  const offTopic = shuffled(templatesFor(OFF_TOPIC, topic), rng);
+  const inTopic = shuffled(templatesFor(IN_TOPIC, topic), rng);
+  const siblings: Planned[] = [];
+  const question = pieces.slice(questionStart).join(' ');
+  pieces.slice(0, questionStart).forEach((given, i) => {
+    if (numbersIn(given).length === 0) return;
+    const swap = swapped(given, question, entities, rng, avoid);
+    if (swap) siblings.push({ text: swap, after: i });
+    // At L4-L5 the givens without a person get an elsewhere sibling instead.
+    const other = level >= 4 && !swap ? elsewhere(given, rng, avoid) : undefined;
+    if (other) siblings.push({ text: other, after: i });
+  });
+  // Harder at higher levels (GSM-IC, GSM-Plus): L2 leads with an off-topic number, L3 with the
+  // problem's own things held by someone else, L4-L5 with siblings of the givens; from L3 a
+  // quarter of what follows is number-free scene, so the numbers stand out less.
+  const lead: Planned[] =
+    level === 2
+      ? offTopic.splice(0, 1).map((t) => ({ text: filled(t), after: spot() }))
+      : level === 3
+        ? (inTopic.length > 0 ? inTopic : offTopic)
+            .splice(0, 1)
+            .map((t) => ({ text: filled(t), after: spot() }))
+        : shuffled(siblings, rng);
+  const out: Planned[] = [...lead];
+  // The rest shuffled together, so no few templates that fit every problem lead every candidate;
+  // at L3-L5 few off-topic ones (more on-topic as the level rises), number-free scene after that.
+  const offCap = level === 2 ? offTopic.length : level === 3 ? 4 : 2;
+  const inCap = level <= 3 ? inTopic.length : 5;
+  const order = shuffled([...inTopic.slice(0, inCap), ...offTopic.slice(0, offCap)], rng);
+  const quiet = [...scene];
+  while (out.length < MAX_SENTENCES && (order.length > 0 || (level >= 3 && quiet.length > 0))) {
+    const useQuiet =
+      level >= 3 && out.length > 0 && quiet.length > 0 && (order.length === 0 || rng.random() < 0.25);
+    const text = useQuiet ? (quiet.shift() as string) : filled(order.shift() as string);
+    out.push({ text, after: spot() });
+  }
+  const kind: Lead =
+    level === 2 ? 'off-topic' : level >= 4 && siblings.length > 0 ? 'role-overlap' : 'in-topic';
+  // The first sentence always carries numbers, so every L2-L5 candidate has some.
+  if (out.length === 0 || numbersIn(out[0]?.text ?? '').length === 0)
+    return { planned: [], pieces, lead: kind };
+  return { planned: out, pieces, lead: kind };
+}
+
+/** The givens with each distractor after the given it was planned for, in planned order. */
+function assemble(pieces: readonly string[], sentences: readonly Planned[]): string {
+  const at = (i: number) => sentences.filter((s) => s.after === i).map((s) => s.text);
+  const before = at(-1);
+  let text = before.length > 0 ? `${before.join(' ')} ${pieces[0]?.trimStart() ?? ''}` : (pieces[0] ?? '');
+  pieces.forEach((piece, i) => {
+    if (i > 0) text += piece;
+    const added = at(i);
+    if (added.length > 0) text += ` ${added.join(' ')}`;
+  });
+  return text;
+}
 
 /** The most distractor sentences a candidate gets (the L5 band needs up to about 3.7x the original's length). */
 const MAX_SENTENCES = 48;
 
-interface Planned {
-  text: string;
-  before: boolean;
-}
-
-function plan(seed: Seed, level: Level, rng: PyRandom): Planned[] {
-  const original = seed.question;
-  const entities = extractEntities(original);
-  const slots: Slots = slotsFor(entities, rng);
-  // Only templates the problem's own place, things and subject fit (issue 11: no store where there is none).
-  const topic = topicOf(original, entities);
-  const quietPool = templatesFor(QUIET_DISTRACTORS, topic);
-  const numberPool = templatesFor(NUMBER_DISTRACTORS, topic);
-  const numbers = numbersIn(original);
-  const avoid = new Set(numbers.map(numberValue));
-  const money = numbers.find((n) => n.startsWith('$')) ?? '$12';
-  const count = numbers.find((n) => !n.startsWith('$') && !n.includes('.')) ?? '7';
-  if (level === 1) {
-    // One sentence; the shortest first, so aiming walks from the mildest to the longest.
-    return shuffled(quietPool, rng)
-      .map((t) => ({ text: fill(t, slots), before: rng.random() < 0.5 }))
-      .sort((a, b) => a.text.length - b.text.length);
-  }
-  const out: Planned[] = [];
-  // Each template at most once per candidate: "the neighbor lives 26 houses down the street" and
-  // then "... 23 houses down the street" contradict each other (seeded draw of the 100-seed suite).
-  const pool = shuffled(numberPool, rng);
-  const quiet = shuffled(quietPool, rng);
-  while (out.length < MAX_SENTENCES && pool.length + quiet.length > 0) {
-    // From L3 on, a quarter of the sentences are background without numbers, so the numbers stand out less.
-    // The first sentence always carries numbers, so every L2-L5 candidate has some.
-    const useQuiet =
-      (level >= 3 && out.length > 0 && quiet.length > 0 && rng.random() < 0.25) ||
-      (pool.length === 0 && level >= 3);
-    if (useQuiet) {
-      out.push({ text: fill(quiet.pop() as string, slots), before: rng.random() < 0.5 });
-      continue;
-    }
-    if (pool.length === 0) break;
-    const text = fill(pool.pop() as string, slots, {
-      n: freshNumber(rng, count, avoid).replace(/^\$/, ''),
-      k: freshNumber(rng, '12', avoid),
-      m: freshNumber(rng, money.startsWith('$') ? money : `$${money}`, avoid),
-    });
-    out.push({ text, before: rng.random() < 0.5 });
-  }
-  return out;
-}
-
-function assemble(original: string, sentences: readonly Planned[]): string {
-  const before = sentences.filter((s) => s.before).map((s) => s.text);
-  const after = sentences.filter((s) => !s.before).map((s) => s.text);
-  return [...before, original, ...after].join(' ');
-}
-
-const rules = rulesFor('CI', contextInterferenceGate, ({ seed, original, level, rng, target }) => {
-  const planned = plan(seed, level, rng);
+const rules = rulesFor('CI', contextInterferenceGate, ({ seed, level, rng, target }) => {
+  const { planned, pieces, lead } = plan(seed, level, rng);
   const aimed = aimAtLevel(
     target,
     planned.length,
     // L1: one sentence of rising length; L2-L5: the first k+1 planned sentences.
-    (k) => assemble(original, level === 1 ? [planned[k] as Planned] : planned.slice(0, k + 1)),
+    (k) => assemble(pieces, level === 1 ? [planned[k] as Planned] : planned.slice(0, k + 1)),
   );
   if (!aimed) return undefined;
   const sentences = level === 1 ? 1 : aimed.strength + 1;
-  return {
-    text: aimed.text,
-    name: `distractors-${sentences}`,
-    subtype: level === 1 ? 'background' : 'numeric-distractors',
-  };
+  return { text: aimed.text, name: `distractors-${sentences}`, subtype: lead };
 });
 
 export const contextInterference: FamilyModule = {

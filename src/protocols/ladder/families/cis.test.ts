@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../util/random.js';
 import { conflictExplicitness } from '../severity/ces.js';
 import type { Seed } from '../types.js';
-import { conflictInstructionStress, DIRECTIVES } from './cis.js';
+import { conflictInstructionStress, DIRECTIVES, SEED_DIRECTIVES } from './cis.js';
+import { questionSteps } from './solution-steps.js';
 
 const COFFEE: Seed = {
   id: 'coffee',
@@ -39,5 +40,64 @@ describe('Conflict Instruction Stress rules', () => {
         if (level === 5 && c) texts.add(c.text);
       }
     expect(texts.size).toBeGreaterThanOrEqual(15);
+  });
+});
+
+describe("Conflict Instruction Stress names the problem's own steps (issue 23)", () => {
+  const TOULA: Seed = {
+    id: 'toula',
+    question:
+      'Toula went to the bakery and bought various types of pastries. She bought 3 dozen donuts which cost $68 per dozen, 2 dozen mini cupcakes which cost $80 per dozen, and 6 dozen mini cheesecakes for $55 per dozen. How much was the total cost?',
+    gold: 694,
+    source: 'gsm8k',
+    solution:
+      'The total charge for the doughnuts was 3 x $68 = $<<3*68=204>>204.\nThe total charge for the mini cupcakes was 2 x $80 = $<<2*80=160>>160.\nThe total charge for the mini cheesecakes was 6 x $55 = $<<6*55=330>>330.\nTherefore the total amount Toula paid for the pastries was $204 + $160 + $330 = $<<204+160+330=694>>694.\n#### 694',
+  };
+
+  it('reads the steps that combine two givens from the worked solution', () => {
+    expect(questionSteps(TOULA.question, TOULA.solution)).toEqual([
+      { operation: 'multiply', operands: ['3 dozen donuts', '$68 per dozen'] },
+      { operation: 'multiply', operands: ['2 dozen mini cupcakes', '$80 per dozen'] },
+      { operation: 'multiply', operands: ['6 dozen mini cheesecakes', '$55 per dozen'] },
+    ]);
+  });
+
+  it('pushes the wrong operation on a real step at tier 2, with authority framing at tier 4 and 5', () => {
+    for (let r = 0; r < 10; r++) {
+      const two = conflictInstructionStress.rules(TOULA, 2, 1, new PyRandom(r));
+      const added2 = conflictExplicitness(TOULA.question, two?.text as string).added.join(' ');
+      // Multiplication is the real step, so the hint must say to add, and name the step's own operands.
+      expect(added2).toMatch(/\badd\b|opposite operation|different operation/);
+      expect(added2).toMatch(/\d+ dozen (?:donuts|mini cupcakes|mini cheesecakes)/);
+      expect(two?.generator.kind === 'rules' && two.generator.name).toMatch(/^CIS\/tier2-own-/);
+      const four = conflictInstructionStress.rules(TOULA, 4, 1, new PyRandom(r));
+      expect(conflictExplicitness(TOULA.question, four?.text as string).added.join(' ')).toMatch(
+        /^(?:System|Instruction|Important|Warning|Required):/,
+      );
+      const five = conflictInstructionStress.rules(TOULA, 5, 1, new PyRandom(r));
+      expect(conflictExplicitness(TOULA.question, five?.text as string).added.join(' ')).toMatch(
+        /administrator|system prompt|root access|jailbreak|override this/i,
+      );
+    }
+  });
+
+  it('fills every seed directive so that it measures at its own tier', () => {
+    const slots: Record<string, string> = {
+      a: '3 dozen donuts',
+      b: '$68 per dozen',
+      p: '3 dozen donuts',
+      q: '6 dozen mini cheesecakes',
+      wrong: 'add the 3 dozen donuts and the $68 per dozen',
+      wrongVerb: 'add',
+      rightIng: 'multiplying',
+      rightVerb: 'multiply',
+      right3: 'multiplies the 3 dozen donuts by the $68 per dozen',
+    };
+    for (const level of [1, 2, 3, 4, 5] as const)
+      for (const t of SEED_DIRECTIVES[level]) {
+        const d = t.replace(/\{(\w+)\}/g, (_, k: string) => slots[k] as string);
+        const text = `${TOULA.question} ${d.charAt(0).toUpperCase()}${d.slice(1)}`;
+        expect(conflictExplicitness(TOULA.question, text).ces, d).toBe(level);
+      }
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Context Load: the original verbatim inside on-topic, non-essential sentences about its own
- * people, things and places, with no quantities, so that the input grows while the problem stays
+ * Context Load: the original verbatim after on-topic, non-essential sentences about its own
+ * scene (its person's motives and habits, its things and place, its question in other words;
+ * scene.ts), with no quantities, so that the input grows while the problem stays
  * the same. How much is added is chosen by measuring: by default the paper's words(G)/words(O)
  * bands [1.1, 1.2) .. [1.5, 1.6); with `strictLoadBands: false` (the reference code) the generic
  * magnitude scale, where L5 needs several times the original's length. See docs/ladder-families.md#cl.
@@ -14,52 +15,9 @@ import { extractEntities } from '../text/entities.js';
 import type { Seed } from '../types.js';
 import { type AimTarget, aimAtLevel, assess } from './aim.js';
 import { instructionsFor } from './model-instructions.js';
-import { fill, rulesFor, type Slots, shuffled, slotsFor, templatesFor, topicOf } from './rules-common.js';
+import { rulesFor } from './rules-common.js';
+import { sceneSentences } from './scene.js';
 import type { FamilyModule } from './types.js';
-
-/**
- * On-topic, non-essential sentences about the problem's own person, place and things; no numbers,
- * no number words, nothing the computation could use. Templates whose slots the problem cannot fill
- * (no place, no counted things, nobody named) are left out (rules-common `fitsTopic`).
- */
-export const PADDING: readonly string[] = [
-  'It was a quiet day.',
-  'The weather was mild.',
-  'Nothing about the day was unusual.',
-  'Everyone involved took their time.',
-  'There was no particular rush.',
-  'It had rained a little the night before.',
-  'The morning was bright and clear.',
-  'Nobody was in any particular hurry that day.',
-  'Situations like this come up in everyday life.',
-  'It is the kind of situation many families know well.',
-  'Details like these are part of ordinary life.',
-  'A friend had asked about it earlier in the week.',
-  'The plan had been made a few days before.',
-  '{person} had thought about this for a while.',
-  '{person} likes to keep track of such things.',
-  '{person} tends to keep good notes.',
-  '{person} prefers to do things step by step.',
-  '{person} wanted to get the details right.',
-  '{person} had a cup of tea before starting.',
-  '{person} mentioned the plan to a neighbor.',
-  '{personPossessive} family was curious how it would turn out.',
-  '{person} keeps a small notebook for such plans.',
-  '{person} had done something similar before.',
-  'The {place} was busy that day.',
-  'The {place} is a familiar spot in the area.',
-  'The {place} has been around for a long time.',
-  'The {place} usually gets busier in the evening.',
-  'The {place} is known for its friendly atmosphere.',
-  'Neighbors say the {place} is worth a visit.',
-  'The {place} was a short walk from home.',
-  'The {objects} were easy to find.',
-  'The {objects} were of the usual kind.',
-  '{person} had always liked {objects}.',
-  'Friends sometimes ask {person} about {otherObjects}.',
-  '{person} checked the {objects} carefully.',
-  'The {objects} looked just as expected.',
-];
 
 /** Openers that vary repeated padding without adding content. */
 const OPENERS: readonly string[] = [
@@ -82,13 +40,11 @@ function lowerFirst(text: string): string {
 
 function plan(seed: Seed, rng: PyRandom): string[] {
   const entities = extractEntities(seed.question);
-  const padding = templatesFor(PADDING, topicOf(seed.question, entities));
   const out: string[] = [];
   let round = 0;
   while (out.length < MAX_SENTENCES) {
-    const slots: Slots = slotsFor(entities, rng);
-    for (const template of shuffled(padding, rng)) {
-      const sentence = fill(template, slots);
+    const scene = sceneSentences(seed.question, rng);
+    for (const { text: sentence } of scene) {
       // The first round plain; later rounds vary the opener so repeats read less like copies.
       const opener = round === 0 ? '' : (OPENERS[(round + out.length) % OPENERS.length] as string);
       // A name keeps its capital after an opener; other first words are lowercased.

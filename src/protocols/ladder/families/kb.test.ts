@@ -64,7 +64,7 @@ describe('Knowledge Boundary rules', () => {
       // Same number of sentences: the impossibility is inside the problem, not after it.
       expect(text.split(/(?<=[.?!])\s+/).length).toBe(s.question.split(/(?<=[.?!])\s+/).length);
       expect(text).not.toMatch(/30th of February|fewer than 1 |have ever existed/);
-      expect(text).toMatch(/-\$?\d|1[1-9]0%|\b(?:2[5-9]|3[0-6]) hours/);
+      expect(text).toMatch(/-\$?\d|1[1-9]0%|\b(?:2[5-9]|3[0-6]) hours|\d\.5 |\d+ \w+ in all\)|\d+\/\d+ of/);
     }
     expect(kb(HOUSE, 5)?.text).toMatch(/1[1-9]0% of the selling price/);
   });
@@ -101,6 +101,56 @@ describe('Knowledge Boundary rules', () => {
     for (let r = 0; r < 12; r++) {
       const text = kb(withSolution, 1, r)?.text as string;
       expect(text).toContain('7 friends');
+    }
+  });
+
+  it('make L5 impossible in more than one way: a share over the whole, time, half a person, more taken than there is, a contradiction', () => {
+    const cases: [Seed, RegExp, string][] = [
+      [
+        seed('over', 'A class has 40 students. 1/4 of the students left early. How many stayed?'),
+        /[5-7]\/4 of the students/,
+        'over-whole',
+      ],
+      [
+        seed(
+          'time',
+          'Ann works 8 hours a day at a shop. She earns $10 an hour. How much does she earn in a day?',
+        ),
+        /\b(?:2[5-9]|3[0-6]) hours a day/,
+        'time',
+      ],
+      [
+        seed(
+          'half',
+          'There are 6 girls in the park. There are twice as many boys. How many kids are in the park?',
+        ),
+        /6\.5 girls/,
+        'physical',
+      ],
+      [
+        {
+          ...seed(
+            'taken',
+            'There are 96 pupils at the school. 43 of them are girls. How many boys are there?',
+          ),
+          solution: 'There are 96-43=<<96-43=53>>53 boys.\n#### 53',
+        },
+        /\b(?:9[7-9]|1\d\d) of them are girls/,
+        'more-taken',
+      ],
+      [
+        seed('sum', 'Ben has 4 red tubes and 3 blue tubes. How many tubes does he have?'),
+        /3 blue tubes \(\d+ tubes in all\)\./,
+        'contradiction',
+      ],
+    ];
+    for (const [s, pattern, kind] of cases) {
+      const made = [0, 1, 2, 3, 4, 5]
+        .map((r) => kb(s, 5, r))
+        .find((c) => c?.generator.kind === 'rules' && c.generator.name.endsWith(kind));
+      expect(made?.text, kind).toMatch(pattern);
+      // Never the 7 of "7 tubes in all": the stated total is not the sum.
+      if (kind === 'contradiction') expect(made?.text).not.toMatch(/\(7 tubes/);
     }
   });
 });

@@ -18,7 +18,9 @@
 import type { PyRandom } from '../../../util/random.js';
 import { knowledgeBoundaryGate } from '../gates/family-gates.js';
 import { extractEntities } from '../text/entities.js';
+import { analyse } from '../text/morphology.js';
 import { findQuantities, type Quantity, replaceQuantity } from '../text/quantities.js';
+import { synsets } from '../text/wordnet.js';
 import { KB_LEVEL, KB_TYPES, type KbType, type Level, type Seed } from '../types.js';
 import { instructionsFor } from './model-instructions.js';
 import { rulesFor } from './rules-common.js';
@@ -271,7 +273,11 @@ function defineInPlace(question: string, q: Quantity, d: Definer): string | unde
 }
 
 /** Builds the rewrite for one boundary type; undefined when the problem offers nothing to work with. */
-function rewrite(type: KbType, seed: Seed, rng: PyRandom): { text: string; how: string } | undefined {
+function rewrite(
+  type: KbType,
+  seed: Seed,
+  rng: PyRandom,
+): { text: string; how: string; name?: string } | undefined {
   const question = seed.question;
   const numbers = solutionNumbers(seed.solution);
   const quantities = findQuantities(question).filter((q) => onSolutionPath(q, numbers));
@@ -296,44 +302,241 @@ function rewrite(type: KbType, seed: Seed, rng: PyRandom): { text: string; how: 
       return { text: unrecoverable(replaceQuantity(text, q, vague(q)), q), how: `${q.text} ${d.how}` };
     }
     case 'impossible-premise': {
-      return impossible(question, quantities, rng);
+      const made = impossible(question, quantities, seed.solution, rng);
+      return made && { text: made.text, how: made.how, name: `impossible-premise-${made.kind}` };
     }
   }
 }
 
+/** The kinds of impossible premise L5 makes (issue 23: at least four, none over 40% of the type). */
+export type ImpossibleKind = 'over-whole' | 'time' | 'physical' | 'more-taken' | 'contradiction' | 'negative';
+
+interface Impossible {
+  text: string;
+  how: string;
+  kind: ImpossibleKind;
+}
+
+/** A count's unit per period, and the most the period holds: "25 hours a day" cannot be. */
+const PERIODS: readonly { unit: RegExp; most: number; name: string }[] = [
+  { unit: /^-?\s*hours? (?:\w+ ){0,2}(?:a|per|each|every) (?:day|night)\b/, most: 24, name: 'hours a day' },
+  { unit: /^-?\s*hours? (?:\w+ ){0,2}(?:a|per|each|every) week\b/, most: 168, name: 'hours a week' },
+  { unit: /^-?\s*days? (?:\w+ ){0,2}(?:a|per|each|every) week\b/, most: 7, name: 'days a week' },
+  { unit: /^-?\s*days? (?:\w+ ){0,2}(?:a|per|each|every) month\b/, most: 31, name: 'days a month' },
+  { unit: /^-?\s*weeks? (?:\w+ ){0,2}(?:a|per|each|every) (?:month|year)\b/, most: 52, name: 'weeks a year' },
+  { unit: /^-?\s*minutes? (?:\w+ ){0,2}(?:an|per|each|every) hour\b/, most: 60, name: 'minutes an hour' },
+  { unit: /^-?\s*months? (?:\w+ ){0,2}(?:a|per|each|every) year\b/, most: 12, name: 'months a year' },
+];
+
+/** Things that come whole: half of one is a physical impossibility. */
+const INDIVISIBLE =
+  /^(?:people|persons|children|kids|students|friends|boys|girls|men|women|players|teachers|workers|employees|members|guests|customers|passengers|siblings|brothers|sisters|sons|daughters|cars|trucks|buses|bikes|bicycles|boats|houses|rooms|classrooms|chairs|tables|dogs|cats|puppies|kittens|cows|horses|goats|sheep|pigs|chickens|ducks|birds|animals|pets|fish|teams|tickets|books|eggs|cards|marbles|balls|toys|dolls|coins|stamps)$/;
+
+/** A plural whose first WordNet sense is a person or an animal (noun.person, noun.animal). */
+function isLivingPlural(word: string): boolean {
+  const base = analyse(word, 'noun').find((a) => a.form === 'plural')?.base;
+  const lexFile = base ? synsets(base, 'noun')[0]?.lexFile : undefined;
+  return lexFile === 18 || lexFile === 5;
+}
+
+/** The worked solution's `a-b` and `a+b` steps, as the values of their first two operands. */
+function solutionPairs(solution: string | undefined, op: '-' | '+'): [number, number][] {
+  if (solution === undefined) return [];
+  const out: [number, number][] = [];
+  for (const m of solution.matchAll(/<<\(?(\d+(?:\.\d+)?)\s*([-+*/])\s*(\d+(?:\.\d+)?)/g))
+    if (m[2] === op) out.push([Number(m[1]), Number(m[3])]);
+  return out;
+}
+
+function amount(q: Quantity): number {
+  return Number(
+    q.text
+      .replace(/^\$/, '')
+      .replace(/,(?=\d{3}\b)/g, '')
+      .replace(/\s?%|\s?percent/, ''),
+  );
+}
+
+/** Written like `like` (a `$` kept), with the value `n`. */
+function written(like: Quantity, n: number): string {
+  return `${like.text.startsWith('$') ? '$' : ''}${n}`;
+}
+
 /**
  * L5: a given the computation uses is made impossible in place, so the arithmetic itself rests on
- * the impossible premise (issue 11: an appended "30th of February" touched nothing): a share over
- * the whole ("130% of"), more hours in a day than it has, or a count or price below zero.
+ * the impossible premise (issue 11: an appended "30th of February" touched nothing). Five kinds,
+ * one drawn among those the problem allows, a negative count only when no other applies (issue 23:
+ * 82 of 88 were a minus sign):
+ * - over-whole: a share of a whole over 100% ("130% of the selling price");
+ * - time: more hours in a day, days in a week, minutes in an hour or months in a year than it has;
+ * - more-taken: where the solution takes b from a, b made more than a ("6500 seats" of a hall for 6000);
+ * - contradiction: where the solution adds two givens of one unit, the sentence also states a total
+ *   that is not their sum ("4 tubes of blue paint and 3 tubes of yellow paint (9 tubes in all)");
+ * - physical: half of something that comes whole ("2.5 children");
+ * - negative: a count or price below zero ("-3 dozen eggs"), never a difference ("-2 less than").
  */
 function impossible(
   question: string,
   quantities: readonly Quantity[],
+  solution: string | undefined,
   rng: PyRandom,
-): { text: string; how: string } | undefined {
+): Impossible | undefined {
   const given = quantities.filter((q) => !q.inQuestion && !q.hyphenated);
+  const options: (() => Impossible | undefined)[] = [];
+
   const percent = given.find(
     (q) => q.kind === 'percent' && /^\s+of\b/.test(question.slice(q.index + q.text.length)),
   );
-  if (percent) {
-    const value = 110 + 10 * rng.randrange(9);
-    const text = replaceQuantity(
-      question,
-      percent,
-      percent.text.includes('percent') ? `${value} percent` : `${value}%`,
+  if (percent)
+    options.push(() => {
+      const value = 110 + 10 * rng.randrange(9);
+      const text = replaceQuantity(
+        question,
+        percent,
+        percent.text.includes('percent') ? `${value} percent` : `${value}%`,
+      );
+      return { text, how: `${percent.text} of a whole made ${value}%`, kind: 'over-whole' };
+    });
+
+  // A fraction of a whole over one ("5/4 of the people left").
+  const fraction = given.find((q) => {
+    const m = /^(\d+)\/(\d+)$/.exec(q.text);
+    return m && Number(m[1]) < Number(m[2]) && /^\s+of\b/.test(question.slice(q.index + q.text.length));
+  });
+  if (fraction)
+    options.push(() => {
+      const denominator = Number(fraction.text.split('/')[1]);
+      const value = `${denominator + 1 + rng.randrange(denominator)}/${denominator}`;
+      return {
+        text: replaceQuantity(question, fraction, value),
+        how: `${fraction.text} of a whole made ${value}`,
+        kind: 'over-whole',
+      };
+    });
+
+  for (const period of PERIODS) {
+    // On the text after the number, so "a 10-hour shift each day" counts too.
+    const q = quantities.find(
+      (x) => !x.inQuestion && x.kind === 'count' && period.unit.test(question.slice(x.index + x.text.length)),
     );
-    return { text, how: `${percent.text} of a whole made ${value}%` };
+    // "4 weeks every month" holds at most 5.
+    const most =
+      period.name === 'weeks a year' &&
+      /month/.test(question.slice((q?.index ?? 0) + (q?.text.length ?? 0), (q?.index ?? 0) + 40))
+        ? 5
+        : period.most;
+    if (q)
+      options.push(() => {
+        const value = most + 1 + rng.randrange(Math.max(2, Math.round(most / 2)));
+        return {
+          text: replaceQuantity(question, q, String(value)),
+          how: `${q.text} ${period.name} made ${value}`,
+          kind: 'time',
+        };
+      });
   }
-  const perDay = given.find(
-    (q) => q.kind === 'count' && /^hours? (?:a|per|each|every) day\b/.test(q.follows),
-  );
-  if (perDay) {
-    const value = 25 + rng.randrange(12);
-    return {
-      text: replaceQuantity(question, perDay, String(value)),
-      how: `${perDay.text} hours a day made ${value}`,
-    };
-  }
+
+  const byValue = (v: number) =>
+    given.filter((q) => (q.kind === 'count' || q.kind === 'money') && amount(q) === v);
+  // What the solution takes away (b of a - b), or a part "of them": made more than the whole.
+  const TAKING =
+    /\b(?:of them|of these|of those|gave|gives|give|used|uses|use|ate|eats|eat|spent|spends|spend|sold|sells|lost|loses|spills?|spilled|took|takes|absent|away|left|leaves)\b/;
+  const sentenceOf = (q: Quantity) => {
+    const start = Math.max(0, question.lastIndexOf('. ', q.index) + 1);
+    const end = question.indexOf('. ', q.index);
+    return question.slice(start, end < 0 ? undefined : end);
+  };
+  const fromSteps = solutionPairs(solution, '-')
+    .map(([a, b]) => [byValue(a)[0], byValue(b)] as const)
+    .find(
+      ([a, b]) =>
+        a !== undefined &&
+        b.length === 1 &&
+        amount(b[0] as Quantity) < amount(a) &&
+        ((b[0] as Quantity).index > a.index || TAKING.test(sentenceOf(b[0] as Quantity))),
+    );
+  const partOf = given.find((q, i) => {
+    if (!/^\s+of (?:them|these|those)\b/.test(question.slice(q.index + q.text.length))) return false;
+    const whole = given
+      .slice(0, i)
+      .reverse()
+      .find((x) => x.kind === q.kind);
+    return whole !== undefined && amount(whole) > amount(q);
+  });
+  const taken: readonly [Quantity, Quantity[]] | undefined = fromSteps
+    ? [fromSteps[0] as Quantity, [...fromSteps[1]]]
+    : partOf
+      ? [
+          given
+            .slice(0, given.indexOf(partOf))
+            .reverse()
+            .find((x) => x.kind === partOf.kind) as Quantity,
+          [partOf],
+        ]
+      : undefined;
+  if (taken)
+    options.push(() => {
+      const [whole, [part]] = taken as readonly [Quantity, Quantity[]];
+      const value = Math.round(amount(whole as Quantity) * (1.2 + rng.random() * 0.6)) + 1;
+      return {
+        text: replaceQuantity(question, part as Quantity, written(part as Quantity, value)),
+        how: `${(part as Quantity).text} taken from ${whole?.text} made ${value}, more than there is`,
+        kind: 'more-taken',
+      };
+    });
+
+  // Two counts of one thing in one given sentence ("3 red balls, 11 blue balls"), neither compared.
+  const noun = (q: Quantity) => q.follows.split(' ').filter(Boolean).at(-1);
+  const plain = (q: Quantity) =>
+    q.kind === 'count' &&
+    /s$/.test(noun(q) ?? '') &&
+    !/^\s*(?:\S+\s+)?(?:more|less|fewer|longer|shorter|older|younger|times)\b/.test(
+      question.slice(q.index + q.text.length),
+    );
+  let sum: readonly [Quantity, Quantity] | undefined;
+  for (const [i, a] of given.entries())
+    for (const b of given.slice(i + 1))
+      if (
+        !sum &&
+        plain(a) &&
+        plain(b) &&
+        noun(a) === noun(b) &&
+        !/[.?!]\s/.test(question.slice(a.index, b.index))
+      )
+        sum = [a, b];
+  if (sum)
+    options.push(() => {
+      const [a, b] = sum as readonly [Quantity, Quantity];
+      const end = question.slice(b.index).search(/[.!?](?:\s|$)/);
+      if (end < 0) return undefined;
+      const at = b.index + end;
+      const total = amount(a) + amount(b) + 2 + rng.randrange(5);
+      const unit = noun(a) as string;
+      return {
+        text: `${question.slice(0, at)} (${total} ${unit} in all)${question.slice(at)}`,
+        how: `${a.text} + ${b.text} ${unit} stated as ${total} in all`,
+        kind: 'contradiction',
+      };
+    });
+
+  // Half of something that cannot be halved ("2.5 children", "7.5 cars").
+  const whole = given.find((q) => {
+    if (q.kind !== 'count' || q.value === undefined || q.value < 2) return false;
+    const noun =
+      q.follows.split(' ').find((w) => !/^(?:more|other|new|young|old|small|big|large|different)$/.test(w)) ??
+      '';
+    return INDIVISIBLE.test(noun) || isLivingPlural(noun);
+  });
+  if (whole)
+    options.push(() => ({
+      // This occurrence only: "5 people" made 5.5, "5 pages" left as it was.
+      text: `${question.slice(0, whole.index)}${whole.text}.5${question.slice(whole.index + whole.text.length)}`,
+      how: `${whole.text} ${whole.follows} made ${whole.text}.5, half of an indivisible thing`,
+      kind: 'physical',
+    }));
+
+  const chosen = options.length > 0 ? rng.choice(options)() : undefined;
+  if (chosen) return chosen;
   // Not a difference ("2 less than"): a negative one is odd, not impossible.
   const counted = given.filter(
     (q) =>
@@ -345,16 +548,19 @@ function impossible(
   );
   const q = counted.length > 0 ? rng.choice(counted) : undefined;
   if (!q) return undefined;
-  const negative = q.kind === 'money' ? `-${q.text}` : `-${q.text}`;
-  const text = replaceQuantity(question, q, negative);
-  return { text, how: `${q.text} made negative (${negative})` };
+  const negative = `-${q.text}`;
+  return {
+    text: replaceQuantity(question, q, negative),
+    how: `${q.text} made negative (${negative})`,
+    kind: 'negative',
+  };
 }
 
 const rules = rulesFor('KB', knowledgeBoundaryGate, ({ seed, original, level, rng }) => {
   const kbType = KB_TYPE_OF_LEVEL[level];
   const made = rewrite(kbType, seed, rng);
   if (!made || knowledgeBoundaryGate(original, made.text).verdict !== 'pass') return undefined;
-  return { text: made.text, name: kbType, subtype: kbType, kbType };
+  return { text: made.text, name: made.name ?? kbType, subtype: kbType, kbType };
 });
 
 export const knowledgeBoundary: FamilyModule = {

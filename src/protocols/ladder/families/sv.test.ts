@@ -463,3 +463,27 @@ describe('Semantic Variation naming', () => {
     for (const t of texts) expect(t).not.toMatch(/Craig [^.]+\. Craig [^.]+\. Craig /);
   });
 });
+
+describe('Semantic Variation reads as people write (issue 23)', () => {
+  const SALLY: Seed = {
+    id: 'sally',
+    question:
+      'Sally went to the seashore for vacation. At the trinket shop, the sign said "Buy 1 bag of taffy, get the remaining bags half off." She bought 2 bags of taffy and the remaining students in her class bought 3 bags. How many bags were bought in total?',
+    gold: 5,
+    source: 'issue-23',
+  };
+
+  it('never writes "sack", "what number of" or "leftover", and leaves quoted text as written', () => {
+    const quote = '"Buy 1 bag of taffy, get the remaining bags half off."';
+    let rewritten = 0;
+    for (const level of LEVELS)
+      for (let r = 0; r < 6; r++) {
+        const c = semanticVariation.rules(SALLY, level, 1, new PyRandom(r));
+        if (!c) continue;
+        rewritten++;
+        expect(c.text).not.toMatch(/\bsacks?\b|what number of|\bleftover\b/i);
+        expect(c.text, c.text).toContain(quote);
+      }
+    expect(rewritten).toBeGreaterThan(0);
+  });
+});

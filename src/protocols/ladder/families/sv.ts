@@ -233,11 +233,18 @@ function applyWordOps(text: string, unordered: readonly WordOp[]): string {
   // Longer patterns first, so "gives away" -> "donates" wins over "gives" -> "hands".
   const ops = [...unordered].sort((a, b) => b.pattern.length - a.pattern.length);
   const combined = new RegExp(ops.map((op, i) => `(?<g${i}>${bounded(op.pattern)})`).join('|'), 'gi');
+  // Nothing inside quotes: a shop sign or a saying is quoted as written (issue 23).
+  const quoted = [...text.matchAll(/"[^"]*"|\u201c[^\u201d]*\u201d/g)].map((m) => [
+    m.index ?? 0,
+    (m.index ?? 0) + m[0].length,
+  ]);
   return text.replace(combined, (...args) => {
     const groups = args[args.length - 1] as Record<string, string | undefined>;
+    const offset = args[args.length - 3] as number;
     const index = ops.findIndex((_, i) => groups[`g${i}`] !== undefined);
     const matched = args[0] as string;
     const op = ops[index];
+    if (quoted.some(([a, b]) => offset >= (a as number) && offset < (b as number))) return matched;
     return op ? matchCase(op.replacement, matched) : matched;
   });
 }

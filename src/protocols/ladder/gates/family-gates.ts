@@ -47,22 +47,44 @@ export function formatGate(original: string, candidate: string): GateVerdict {
   return pass(`F: same ${o.length} word tokens in order; ${ratio.toFixed(2)}x the characters`);
 }
 
-/** The text a CI/CL candidate added around the verbatim original, or undefined when the original is not inside. */
-export function addedAround(original: string, candidate: string): string | undefined {
-  const at = candidate.indexOf(original);
-  if (at < 0) return undefined;
-  return `${candidate.slice(0, at).trim()} ${candidate.slice(at + original.length).trim()}`.trim();
+/** Offsets just after each sentence end of `text` (`.`, `!`, `?`, a closing quote or bracket, then whitespace). */
+function sentenceEnds(text: string): number[] {
+  return [...text.matchAll(/[.!?]["')]?(?=\s)/g)].map((m) => (m.index ?? 0) + m[0].length);
 }
 
-/** CI: the original verbatim inside; the L1 distractor has no numbers, L2-L5 distractors reuse none of the original's. */
+/**
+ * The text a CI/CL candidate added to the original, or undefined when the original is not kept: the
+ * original's sentences (cut at every sentence end, each with the spacing before it) must appear
+ * verbatim and in order, and what lies between them is the addition. So a distractor may stand
+ * before, among or after the givens (issue 23), but no original sentence may change.
+ */
+export function addedAround(original: string, candidate: string): string | undefined {
+  const cuts = [0, ...sentenceEnds(original), original.length];
+  const pieces = cuts
+    .slice(1)
+    .map((end, i) => original.slice(cuts[i], end))
+    .filter((p) => p.length > 0);
+  const gaps: string[] = [];
+  let cursor = 0;
+  for (const piece of pieces) {
+    const at = candidate.indexOf(piece, cursor);
+    if (at < 0) return undefined;
+    gaps.push(candidate.slice(cursor, at).trim());
+    cursor = at + piece.length;
+  }
+  gaps.push(candidate.slice(cursor).trim());
+  return gaps.filter((g) => g.length > 0).join(' ');
+}
+
+/** CI: the original's sentences kept verbatim and in order; the L1 distractor has no numbers, L2-L5 distractors reuse none of the original's. */
 export function contextInterferenceGate(original: string, candidate: string, level: Level): GateVerdict {
   const added = addedAround(original, candidate);
-  if (added === undefined) return fail('CI: the original question is not contained verbatim');
+  if (added === undefined) return fail('CI: the original sentences are not all kept verbatim and in order');
   if (added.length === 0) return fail('CI: nothing was added around the original');
   const numbers = numbersIn(added);
   if (level === 1) {
     return numbers.length === 0
-      ? pass('CI: original verbatim; the L1 distractor has no numbers')
+      ? pass('CI: original sentences verbatim; the L1 distractor has no numbers')
       : fail(`CI: an L1 distractor must have no numbers, found ${numbers.join(', ')}`);
   }
   // Compared by value, so "$5" in a distractor counts as reusing "5" of the original.
@@ -70,18 +92,18 @@ export function contextInterferenceGate(original: string, candidate: string, lev
   const reused = numbers.filter((n) => originalValues.has(numberValue(n)));
   return reused.length === 0
     ? pass(
-        `CI: original verbatim; the distractor's numbers (${numbers.join(', ') || 'none'}) reuse none of the original's`,
+        `CI: original sentences verbatim; the distractor's numbers (${numbers.join(', ') || 'none'}) reuse none of the original's`,
       )
     : fail(`CI: the distractor reuses numbers of the original: ${[...new Set(reused)].join(', ')}`);
 }
 
-/** CL: the original verbatim inside, with something added. */
+/** CL: the original sentences verbatim and in order, with something added. */
 export function contextLoadGate(original: string, candidate: string): GateVerdict {
   const added = addedAround(original, candidate);
-  if (added === undefined) return fail('CL: the original question is not contained verbatim');
+  if (added === undefined) return fail('CL: the original sentences are not all kept verbatim and in order');
   if (added.length === 0) return fail('CL: nothing was added around the original');
   const ratio = whitespaceWords(candidate).length / Math.max(whitespaceWords(original).length, 1);
-  return pass(`CL: original verbatim; ${ratio.toFixed(2)}x the words`);
+  return pass(`CL: original sentences verbatim; ${ratio.toFixed(2)}x the words`);
 }
 
 /** SV: sentence count unchanged at L1-L2, within one at L3, free at L4-L5; at most 1.3x the words. */

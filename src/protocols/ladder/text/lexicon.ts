@@ -56,7 +56,7 @@ export const LEXICON: readonly Rewrite[] = [
   word('calculate', 'work out'),
   word('find(?= the )', 'determine'),
   word('(?<=the )rest', 'remainder'),
-  word('remaining', 'leftover'),
+  // Not "remaining" -> "leftover": "the leftover class" (issue 23).
   word('entire', 'whole'),
   word('whole', 'entire'),
   word('quickly', 'fast'),
@@ -95,8 +95,7 @@ export const LEXICON: readonly Rewrite[] = [
   word('collects', 'gathers'),
   // A "field trip" or "school trip" is no journey.
   word('(?<!\\b(?:field|school|class|road|camping|fishing|shopping|day) )trip', 'journey'),
-  word('bag', 'sack'),
-  word('bags', 'sacks'),
+  // Not "bag" -> "sack": "a 300g sack" (issue 23).
   word('car(?! wash)', 'vehicle'),
   word('earn', 'make'),
   word('want(?= to\\b)', 'wish'),
@@ -231,12 +230,7 @@ export const LEXICON: readonly Rewrite[] = [
   phrase('have to', 'need to'),
   phrase('is going to', 'will'),
   phrase('are going to', 'will'),
-  // Only before a plural noun: "how many like to play" is "how many [of them] like" (issue 11).
-  // Not after "Find": "Find how many pages" is never "Find what number of pages".
-  phrase(
-    '(?<!\\b(?:find|out|determine) )how many(?= (?!(?:does|was|has|is)\\b)[a-z]{2,}s\\b)',
-    'what number of',
-  ),
+  // Not "how many" -> "what number of": it reads stilted ("what number of pupils", issue 23).
   phrase('(?<!\\b(?:find|out|determine) )how much money', 'what amount of money'),
   phrase('how long', 'how much time'),
   phrase('(?<!\\b(?:find|out|determine) )how much(?= (?:is|was|will|did|does|do|would|should|can) )', 'what'),
