@@ -1,3 +1,6 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type LlamaGrammar, LlamaGrammarEvaluationState, type LlamaModel } from 'node-llama-cpp';
 import { ProviderError } from './errors.js';
 import { errorText } from './gguf-prompt.js';
@@ -13,19 +16,38 @@ export async function jsonGrammar(
 ): Promise<LlamaGrammarEvaluationState | undefined> {
   if (json === undefined) return undefined;
   let grammar: LlamaGrammar;
-  try {
-    grammar =
-      json === true
-        ? await model.llama.getGrammarFor('json')
-        : await model.llama.createGrammarForJsonSchema(
-            json as Parameters<typeof model.llama.createGrammarForJsonSchema>[0],
-          );
-  } catch (error) {
-    throw new ProviderError('client', `the JSON schema cannot be made a grammar: ${errorText(error)}`, {
-      reason: 'invalid_json_schema',
-    });
-  }
+  if (json === true) grammar = await model.llama.createGrammar({ grammar: await jsonGbnf() });
+  else
+    try {
+      grammar = await model.llama.createGrammarForJsonSchema(
+        json as Parameters<typeof model.llama.createGrammarForJsonSchema>[0],
+      );
+    } catch (error) {
+      throw new ProviderError('client', `the JSON schema cannot be made a grammar: ${errorText(error)}`, {
+        reason: 'invalid_json_schema',
+      });
+    }
   return new LlamaGrammarEvaluationState({ model, grammar });
+}
+
+/**
+ * node-llama-cpp's JSON grammar, read from the file its package ships. Not `getGrammarFor('json')`:
+ * with the patched addon of build:gguf-native (a local build, docs/decisions.md E30) that looks
+ * for the grammars in a llama.cpp checkout that is not there.
+ */
+let jsonGrammarText: Promise<string> | undefined;
+function jsonGbnf(): Promise<string> {
+  jsonGrammarText ??= readFile(
+    join(
+      dirname(fileURLToPath(import.meta.resolve('node-llama-cpp'))),
+      '..',
+      'llama',
+      'grammars',
+      'json.gbnf',
+    ),
+    'utf8',
+  );
+  return jsonGrammarText;
 }
 
 /** Whether the text so far is one whole JSON object or array (checked only when it could be). */
