@@ -76,10 +76,12 @@ describe('family gates', () => {
     expect(reuse.verdict).toBe('fail');
     expect(reuse.reason).toMatch(/reuses numbers of the original: \$3/);
     // Among the givens is allowed (issue 23); a changed original sentence is not.
-    expect(addedAround(original, 'Ann has 3 apples. Bob had 7 pears. How many apples?')).toBe('Bob had 7 pears.');
-    expect(contextInterferenceGate(original, 'Ann has 3 apples. Bob had 7. How many apples?', 2).verdict).toBe(
-      'pass',
+    expect(addedAround(original, 'Ann has 3 apples. Bob had 7 pears. How many apples?')).toBe(
+      'Bob had 7 pears.',
     );
+    expect(
+      contextInterferenceGate(original, 'Ann has 3 apples. Bob had 7. How many apples?', 2).verdict,
+    ).toBe('pass');
     expect(
       contextInterferenceGate(original, 'Ann has 3 red apples. Bob had 7. How many apples?', 2).reason,
     ).toMatch(/not all kept verbatim and in order/);
