@@ -7,7 +7,7 @@ import type { AdmissionRow } from './types.js';
  * The admission bookkeeping of a suite waver built (candidates, rejections by gate, superseded,
  * and whether the meaning gates ran), kept in the store beside the tests it admitted as a one-test
  * suite `ladder/admission` (as sago keeps its manifest), so the HTML report prints the same Table 3
- * the CLI printed (issue 12 item 6). A suite read from a file has none: its report shows the
+ * the CLI printed. A suite read from a file has none: its report shows the
  * admitted-only table.
  */
 

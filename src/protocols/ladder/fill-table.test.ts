@@ -1,9 +1,9 @@
 /**
- * The rules fill table (issue 3 "Prove"): for each family x requested level, the share of seeds
+ * The rules fill table: for each family x requested level, the share of seeds
  * that got, within 2 attempts, a gated candidate measured at that level. Goal: >= 80% per cell.
  *
  * Semantic Variation falls short at L3-L5 (and L2 on the built-in set) and is held to floors a
- * little under what it measures today: since issue 11 it uses no raw WordNet synonym, never asks
+ * little under what it measures today: it now uses no raw WordNet synonym, never asks
  * the question first and moves no sentence ahead of what it points back to, and a score below its
  * L1 band is rejected rather than binned L1 by the generic scale; the reason for L3-L5 is in
  * docs/ladder-families.md#sv-fill: docs/method.md's SV bands ask for magnitudes (>= .35, .60, .85)

@@ -1,5 +1,5 @@
 /**
- * The `rules` fill table (issue 3, "Prove"): for each family and requested level, how many seeds got
+ * The `rules` fill table: for each family and requested level, how many seeds got
  * a rules candidate, within the attempts allowed, that passes the structural and family gates and
  * whose measured level is the requested one. Seeds its generators the way the suite builder does,
  * one PyRandom per (suite seed, item, family, level, attempt).

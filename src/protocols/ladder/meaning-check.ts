@@ -5,7 +5,7 @@ import type { LadderTest } from './types.js';
  * docs/ladder-suite.md#model-gates) are the only ones that read what a candidate says. Without a
  * judge they are recorded `not-run` and the candidate is admitted on the offline gates alone, so
  * the admission table, the build's summary line, the report header and the JSON say "meaning not
- * verified" (issue 11; docs/ladder-suite.md#meaning-not-verified).
+ * verified" (docs/ladder-suite.md#meaning-not-verified).
  */
 
 export const MEANING_GATES = ['nli', 'meaning', 'epistemic'] as const;

@@ -129,11 +129,11 @@ describe('the ladder section of a run without a judge', () => {
       '<strong>Knowledge Boundary (KB)</strong>Unavailable: no perturbed level has a score. Not drawn: L1 (not scored: no judge verdicts).',
     );
     expect(html).not.toContain('parsed via unparsed');
-    // The CLI's admission table with its candidate and rejection counts (issue 12 item 6).
+    // The CLI's admission table with its candidate and rejection counts.
     expect(html).toContain('Ladder suite admission (Table 3)');
     expect(html).toMatch(/<td[^>]*>Context Interference \(CI\)<\/td><td[^>]*>7<\/td><td[^>]*>1<\/td>/);
     expect(html).toContain('Rejected: structural');
-    // The header says the meaning was never checked, naming the section (issue 11).
+    // The header says the meaning was never checked, naming the section.
     expect(html).toMatch(
       /<header>.*<p class="warn caveat"><a href="#ladder-[0-9a-f]{8}">builtin · replay:[^<]*sut\.jsonl<\/a>: meaning not verified: 1 of 2 perturbed tests .*<\/header>/s,
     );

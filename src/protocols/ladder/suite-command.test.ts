@@ -67,7 +67,7 @@ describe('waver suite build --protocol ladder', () => {
     expect(stdout).toBe(firstOut);
     expect(firstOut).toMatch(/## Ladder suite admission \(Table 3\) — \d+ seeds, generator: rules/);
     expect(firstOut).toMatch(/\| Knowledge Boundary \(KB\) \| \d+ \| \d+ \|/);
-    // No judge: the table and the summary line say that the meaning was never checked (issue 11).
+    // No judge: the table and the summary line say that the meaning was never checked.
     expect(firstOut).toMatch(/\*\*Meaning not verified: \d+ of \d+ perturbed tests were admitted without/);
     expect(stderr).toMatch(
       /^meaning not verified: \d+ of \d+ perturbed tests .*; pass --judge SPEC to check it$/m,
@@ -76,7 +76,7 @@ describe('waver suite build --protocol ladder', () => {
     expect(tests.filter((t) => t.family === 'baseline').length).toBeGreaterThanOrEqual(40);
     // No temporary file left beside the outputs.
     expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
-    // Two CLI builds of the built-in suite; rejecting out-of-band candidates means more attempts (issue 11).
+    // Two CLI builds of the built-in suite; rejecting out-of-band candidates means more attempts.
   }, 180_000);
 
   it('writes the admission table as JSON with --format json, for the families and levels asked', async () => {

@@ -133,7 +133,7 @@ describe('buildLadderSuite with the rules generators', async () => {
 describe('one test per (seed, family, measured level), no text twice for a seed', () => {
   const config = testConfig(dir);
   // A rule that ignores the level: every request yields the same text, measured at one level
-  // (issue 11: 81 identical texts admitted under two requested levels).
+  // (a review found 81 identical texts admitted under two requested levels).
   const sv = FAMILY_MODULES.SV;
   const sameText: typeof sv = {
     ...sv,

@@ -107,13 +107,13 @@ describe('Context Load padding', () => {
         expect(ratio).toBeGreaterThanOrEqual(1 + level / 10);
         expect(ratio).toBeLessThan(1.1 + level / 10);
         expect(measureSeverity('CL', seed.question, text).level).toBe(level);
-        // "Students come in many shapes and colors", "Someone smiled" (issue 11).
+        // "Students come in many shapes and colors", "Someone smiled".
         expect(added(seed, text)).not.toMatch(/\bsomeone\b|\bitems\b|shapes and colors|\bstore\b/i);
       }
   });
 });
 
-describe('Context Interference as GSM-IC builds it (issue 23)', () => {
+describe('Context Interference as GSM-IC builds it', () => {
   const TOULA: Seed = {
     id: 'toula',
     question:

@@ -291,7 +291,7 @@ function plan(seed: Seed, level: Level, rng: PyRandom): { planned: Planned[]; pi
   const slots: Slots = slotsFor(entities, rng);
   const topic = topicOf(original, entities);
   const { pieces, questionStart } = givenSentences(original);
-  // Among the givens, never after the question (issue 23): before the first, or after any given.
+  // Among the givens, never after the question: before the first, or after any given.
   const spot = () => rng.randint(-1, questionStart - 1);
   const scene = sceneSentences(original, rng).map((s) => s.text);
   if (level === 1) {

@@ -43,7 +43,7 @@ describe('Conflict Instruction Stress rules', () => {
   });
 });
 
-describe("Conflict Instruction Stress names the problem's own steps (issue 23)", () => {
+describe("Conflict Instruction Stress names the problem's own steps", () => {
   const TOULA: Seed = {
     id: 'toula',
     question:

@@ -28,7 +28,7 @@ import type { FamilyModule } from './types.js';
 
 /**
  * Tier 5 (prompt injection): every opener (each holds a tier-5 phrase) with every demand, so a
- * suite over many seeds does not repeat a handful of directives (issue 11 counted 6 over 100 seeds).
+ * suite over many seeds does not repeat a handful of directives (a review counted 6 over 100 seeds).
  */
 function tierFive(): string[] {
   const openers = [
@@ -54,7 +54,7 @@ function tierFive(): string[] {
 
 /**
  * Generic directives per tier, for a problem without a worked solution to name steps from; at least
- * 20 each (issue 11), many about the problem's own things, person or
+ * 20 each, many about the problem's own things, person or
  * place (filled from its entities; templatesFor keeps only those that fit it). Each contains a
  * phrase of its tier and none of a higher tier (checked by a test).
  */
@@ -167,7 +167,7 @@ export const DIRECTIVES: Record<Level, readonly string[]> = {
 };
 
 /**
- * Directives that name the problem's own steps and quantities (issue 23), from its worked solution
+ * Directives that name the problem's own steps and quantities, from its worked solution
  * (solution-steps.ts): `{wrong}` the wrong operation on a real step's operands ("add the 3 dozen
  * donuts and the $68 per dozen" where the solution multiplies them), `{wrongVerb}`, `{rightIng}`,
  * `{rightVerb}`, `{right3}` the step as it really goes ("multiplies the 3 dozen donuts by the $68 per

@@ -10,7 +10,7 @@
  *   L5 impossible premise: a given the computation uses is made impossible in place (a share over
  *      the whole, more hours than a day has, a negative count or price).
  * L2-L4 rewrite the given's own clause, so each type is a different problem, not L1's text plus a
- * sentence (issue 11). The quantity is one the seed's worked solution computes with when the seed
+ * sentence. The quantity is one the seed's worked solution computes with when the seed
  * has one (docs/ladder-families.md#kb-solution-path), taken from the givens when possible; all its
  * occurrences are replaced, so the value cannot be read back from a repeat.
  */
@@ -130,7 +130,7 @@ function onSolutionPath(q: Quantity, numbers: Set<number> | undefined): boolean 
 function blur(question: string, q: Quantity): string {
   const escaped = q.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // After a determiner the amount is an adjective: "her $400,000 budget" becomes "her undisclosed
-  // budget", never "her a certain amount 000 budget" (issue 11).
+  // budget", never "her a certain amount 000 budget".
   const determined =
     q.kind === 'money' || q.kind === 'count'
       ? question.replace(
@@ -148,7 +148,7 @@ function matchArticle(det: string): string {
 
 /**
  * A total in the question gives the blurred given back ("the remaining 24 liters" when 10 and 15
- * were given and one spilled, issue 11): such a number after "the remaining/other/total/whole"
+ * were given and one spilled): such a number after "the remaining/other/total/whole"
  * goes too.
  */
 function unrecoverable(text: string, q: Quantity): string {
@@ -223,7 +223,7 @@ const UNIT_TOPICS: readonly [RegExp, string][] = [
 /**
  * The report's topic: what the quantity counts ("a report on dragons"), else what its unit measures,
  * else the problem's things; a money amount is about prices. Never "household spending" in a
- * problem about speed (issue 11).
+ * problem about speed.
  */
 function reportTopic(q: Quantity, question: string, things: string | undefined): string {
   if (q.kind === 'money') return 'prices';
@@ -308,7 +308,7 @@ function rewrite(
   }
 }
 
-/** The kinds of impossible premise L5 makes (issue 23: at least four, none over 40% of the type). */
+/** The kinds of impossible premise L5 makes (at least four, none over 40% of the type). */
 export type ImpossibleKind = 'over-whole' | 'time' | 'physical' | 'more-taken' | 'contradiction' | 'negative';
 
 interface Impossible {
@@ -364,8 +364,8 @@ function written(like: Quantity, n: number): string {
 
 /**
  * L5: a given the computation uses is made impossible in place, so the arithmetic itself rests on
- * the impossible premise (issue 11: an appended "30th of February" touched nothing). Five kinds,
- * one drawn among those the problem allows, a negative count only when no other applies (issue 23:
+ * the impossible premise (an appended "30th of February" touched nothing). Five kinds,
+ * one drawn among those the problem allows, a negative count only when no other applies (a review found
  * 82 of 88 were a minus sign):
  * - over-whole: a share of a whole over 100% ("130% of the selling price");
  * - time: more hours in a day, days in a week, minutes in an hour or months in a year than it has;

@@ -86,7 +86,7 @@ export interface Slots {
   friendOf: string;
 }
 
-/** What a problem is about, for choosing only the templates that fit it (issue 11: no store where there is none). */
+/** What a problem is about, for choosing only the templates that fit it (no store where there is none). */
 export interface Topic {
   /** The problem names a place (`bakery`), so `{place}` is its own. */
   place: boolean;

@@ -2,7 +2,7 @@
  * Sentences about a problem's own scene that add no number and no quantity relation: its setting,
  * its person's motives and habits, its things and place, and the question restated in other words.
  * Context Load pads with them and Context Interference uses them as its number-free background
- * (issue 23: on-topic load, not stock sentences; no template over 5% of a family's tests).
+ * (on-topic load, not stock sentences; no template over 5% of a family's tests).
  */
 
 import type { PyRandom } from '../../../util/random.js';

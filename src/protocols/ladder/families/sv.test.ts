@@ -41,7 +41,7 @@ const SEEDS = [
     'marbles',
     'Brendan has a bag of marbles with 10 inside. He tripped over a pebble while carrying it and dropped half of them. How many marbles did Brendan end up with?',
   ),
-  // From the 100-seed suite's SV L3/L4 texts, read for issue 11's fluency bar.
+  // From the 100-seed suite's SV L3/L4 texts, read for fluency.
   seed(
     'fence',
     'If Sam and Harry have 100 feet of fence between them, and they agree to split it with Harry getting 60 feet more than Sam, how much is left over for Sam?',
@@ -464,7 +464,7 @@ describe('Semantic Variation naming', () => {
   });
 });
 
-describe('Semantic Variation reads as people write (issue 23)', () => {
+describe('Semantic Variation reads as people write', () => {
   const SALLY: Seed = {
     id: 'sally',
     question:

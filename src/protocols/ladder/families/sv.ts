@@ -1,7 +1,7 @@
 /**
  * Semantic Variation: paraphrase that keeps every number and the answer. The operations, by level:
  *   L1 single-word synonyms from the hand-checked lexicon only (no raw WordNet synonym: "slew" ->
- *      "mint", "use" -> "usage", "tubes" -> "tubings", issue 11), contractions, number words as
+ *      "mint", "use" -> "usage", "tubes" -> "tubings"), contractions, number words as
  *      digits ("three cards" -> "3 cards"), "%" as "percent", two named people the other way
  *      round, then, when those stay under the band, the lexicon's phrase rewrites;
  *   L2 adds phrase rewrites ("wants to" -> "would like to", "how many" -> "what number of") and
@@ -78,7 +78,7 @@ const NOT_COUNTED = 'quarters|thirds|fourths|fifths|sixths|eighths|tenths|halves
 /**
  * "three cards" -> "3 cards": a number word before a plural noun (or "dozen") written as a digit.
  * The structural gate still passes (every number of the original is there, one more is written),
- * and the answer is unchanged (issue 11: number words <-> digits where the structural gate allows;
+ * and the answer is unchanged (number words <-> digits where the structural gate allows;
  * digits -> words would drop a number the gate counts).
  */
 function numberWordOps(original: string): WordOp[] {
@@ -233,7 +233,7 @@ function applyWordOps(text: string, unordered: readonly WordOp[]): string {
   // Longer patterns first, so "gives away" -> "donates" wins over "gives" -> "hands".
   const ops = [...unordered].sort((a, b) => b.pattern.length - a.pattern.length);
   const combined = new RegExp(ops.map((op, i) => `(?<g${i}>${bounded(op.pattern)})`).join('|'), 'gi');
-  // Nothing inside quotes: a shop sign or a saying is quoted as written (issue 23).
+  // Nothing inside quotes: a shop sign or a saying is quoted as written.
   const quoted = [...text.matchAll(/"[^"]*"|\u201c[^\u201d]*\u201d/g)].map((m) => [
     m.index ?? 0,
     (m.index ?? 0) + m[0].length,
@@ -583,7 +583,7 @@ function structOps(original: string, level: Level, cast: Cast, rng: PyRandom): S
   );
   if (asks.length > 0) ops.push({ kind: 'local', label: rng.choice(asks), sentence: last });
   // The facts in reverse order keep the sentence count: L3 may use it too (reordering independent
-  // sentences, issue 11), after its one merge.
+  // sentences), after its one merge.
   if (level >= 3 && reverseGivens(sentences, who) !== undefined) {
     ops.push({ kind: 'reverse-givens', label: 'reverse-givens' });
   }

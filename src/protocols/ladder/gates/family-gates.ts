@@ -56,7 +56,7 @@ function sentenceEnds(text: string): number[] {
  * The text a CI/CL candidate added to the original, or undefined when the original is not kept: the
  * original's sentences (cut at every sentence end, each with the spacing before it) must appear
  * verbatim and in order, and what lies between them is the addition. So a distractor may stand
- * before, among or after the givens (issue 23), but no original sentence may change.
+ * before, among or after the givens, but no original sentence may change.
  */
 export function addedAround(original: string, candidate: string): string | undefined {
   const cuts = [0, ...sentenceEnds(original), original.length];

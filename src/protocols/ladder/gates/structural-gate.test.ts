@@ -75,7 +75,7 @@ describe('family gates', () => {
     const reuse = contextInterferenceGate(original, `Bob paid $3 for pears. ${original}`, 3);
     expect(reuse.verdict).toBe('fail');
     expect(reuse.reason).toMatch(/reuses numbers of the original: \$3/);
-    // Among the givens is allowed (issue 23); a changed original sentence is not.
+    // Among the givens is allowed; a changed original sentence is not.
     expect(addedAround(original, 'Ann has 3 apples. Bob had 7 pears. How many apples?')).toBe(
       'Bob had 7 pears.',
     );

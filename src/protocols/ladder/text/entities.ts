@@ -200,7 +200,7 @@ function findObjects(text: string): string[] {
     const phrase = plural >= 0 ? words.slice(0, plural + 1) : [];
     if (phrase.length === 0) continue;
     if (phrase.some((w) => !/^[a-z]+$/.test(w))) continue;
-    // Counted people are not things: "the store sold 115 students" (issue 11).
+    // Counted people are not things: "the store sold 115 students".
     if (isPersonNoun(phrase[phrase.length - 1] as string)) continue;
     add(phrase.slice(-2).join(' '));
   }

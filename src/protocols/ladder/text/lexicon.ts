@@ -56,14 +56,14 @@ export const LEXICON: readonly Rewrite[] = [
   word('calculate', 'work out'),
   word('find(?= the )', 'determine'),
   word('(?<=the )rest', 'remainder'),
-  // Not "remaining" -> "leftover": "the leftover class" (issue 23).
+  // Not "remaining" -> "leftover": "the leftover class".
   word('entire', 'whole'),
   word('whole', 'entire'),
   word('quickly', 'fast'),
   word('begins', 'starts'),
   word('began', 'started'),
   word('starts', 'begins'),
-  // After has/have/had the participle: never "has began", "has chose" (issue 11).
+  // After has/have/had the participle: never "has began", "has chose".
   word('(?<!\\b(?:has|have|had) )started', 'began'),
   word('(?<=\\b(?:has|have|had) )started', 'begun'),
   // Before "to" only: "wants a bike" is never "wishes a bike".
@@ -95,7 +95,7 @@ export const LEXICON: readonly Rewrite[] = [
   word('collects', 'gathers'),
   // A "field trip" or "school trip" is no journey.
   word('(?<!\\b(?:field|school|class|road|camping|fishing|shopping|day) )trip', 'journey'),
-  // Not "bag" -> "sack": "a 300g sack" (issue 23).
+  // Not "bag" -> "sack": "a 300g sack".
   word('car(?! wash)', 'vehicle'),
   word('earn', 'make'),
   word('want(?= to\\b)', 'wish'),
@@ -230,7 +230,7 @@ export const LEXICON: readonly Rewrite[] = [
   phrase('have to', 'need to'),
   phrase('is going to', 'will'),
   phrase('are going to', 'will'),
-  // Not "how many" -> "what number of": it reads stilted ("what number of pupils", issue 23).
+  // Not "how many" -> "what number of": it reads stilted ("what number of pupils").
   phrase('(?<!\\b(?:find|out|determine) )how much money', 'what amount of money'),
   phrase('how long', 'how much time'),
   phrase('(?<!\\b(?:find|out|determine) )how much(?= (?:is|was|will|did|does|do|would|should|can) )', 'what'),

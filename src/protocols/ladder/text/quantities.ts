@@ -22,7 +22,7 @@ export interface Quantity {
   hyphenated: boolean;
 }
 
-// `$400 000`: a space may group thousands in an amount of money (issue 11: "her a certain amount 000 budget").
+// `$400 000`: a space may group thousands in an amount of money ("her a certain amount 000 budget").
 const QUANTITY =
   /\$\d+(?:[.,]\d+| \d{3}(?!\d))*|\d+\/\d+|\d+(?:[.,]\d+)*\s?%|\d+(?:[.,]\d+)*(?:\s+percent\b)?/g;
 
