@@ -5,6 +5,7 @@ import { registerProvider } from '../models/registry.js';
 import { toModelSpec } from '../models/spec.js';
 import type { ModelProvider } from '../models/types.js';
 import type { ProtocolOptions, RunOutcome } from '../protocols/types.js';
+import { CHAT_ONLY_CAPABILITIES } from '../test-support/scripted-provider.js';
 import { executeProtocol, runView } from './execute.js';
 
 const poolOf = (opts: ProtocolOptions) => {
@@ -22,14 +23,7 @@ describe('executeProtocol', () => {
         provider: spec.provider,
         modelId: spec.model,
         identity: `counted:${spec.model}`,
-        capabilities: {
-          chat: true,
-          tokenLogprobs: false,
-          topLogprobs: 0,
-          fullDistribution: false,
-          scoreContinuation: false,
-          embeddings: false,
-        },
+        capabilities: CHAT_ONLY_CAPABILITIES,
         generate: async () => ({
           text: 'ok',
           finishReason: 'stop',

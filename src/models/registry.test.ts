@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
+import { CHAT_ONLY_CAPABILITIES } from '../test-support/scripted-provider.js';
 import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
 import { createProvider, type ProviderFactory, registerProvider } from './registry.js';
 import { recordingLine } from './replay.js';
@@ -66,14 +67,7 @@ const echoFactory: ProviderFactory = async (spec, opts) => ({
   provider: spec.provider,
   modelId: spec.model,
   identity: `${spec.provider}:${spec.model}@${spec.baseURL ?? opts.env?.ECHO_BASE ?? 'none'}`,
-  capabilities: {
-    chat: true,
-    tokenLogprobs: false,
-    topLogprobs: 0,
-    fullDistribution: false,
-    scoreContinuation: false,
-    embeddings: false,
-  },
+  capabilities: CHAT_ONLY_CAPABILITIES,
   generate: async () => ({
     text: spec.model,
     finishReason: 'stop',

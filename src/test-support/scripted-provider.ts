@@ -21,7 +21,8 @@ export type Step =
 /** Decides a call's outcome from the prompt (last user message) and how many times it was asked (0-based). */
 export type Script = (prompt: string, nth: number, request: GenerateRequest) => Step;
 
-const CAPS: Capabilities = {
+/** What a chat-only test provider can do: text, nothing else. */
+export const CHAT_ONLY_CAPABILITIES: Capabilities = {
   chat: true,
   tokenLogprobs: false,
   topLogprobs: 0,
@@ -39,7 +40,7 @@ export class ScriptedProvider implements ModelProvider {
   readonly provider = 'replay' as const;
   readonly modelId: string;
   readonly identity: string;
-  readonly capabilities = CAPS;
+  readonly capabilities = CHAT_ONLY_CAPABILITIES;
   calls = 0;
   inFlight = 0;
   maxInFlight = 0;

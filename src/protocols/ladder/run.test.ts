@@ -6,6 +6,7 @@ import { registerProvider } from '../../models/registry.js';
 import { recordingLine } from '../../models/replay.js';
 import { planCells, plannedModels, requestFor } from '../../run/plan.js';
 import { openStore } from '../../store/store.js';
+import { CHAT_ONLY_CAPABILITIES } from '../../test-support/scripted-provider.js';
 import { withPool } from '../define.js';
 import { LadderConfigSchema, ladderSettings } from './config.js';
 import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
@@ -167,14 +168,7 @@ describe('the models of a ladder run', () => {
         provider: spec.provider,
         modelId: spec.model,
         identity: `counted:${spec.model}`,
-        capabilities: {
-          chat: true,
-          tokenLogprobs: false,
-          topLogprobs: 0,
-          fullDistribution: false,
-          scoreContinuation: false,
-          embeddings: false,
-        },
+        capabilities: CHAT_ONLY_CAPABILITIES,
         async generate(request) {
           calls.push(request.messages.at(-1)?.content ?? '');
           // One reply both readers take: the SUT's JSON answer and the judge's score.
