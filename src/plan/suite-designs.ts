@@ -1,4 +1,3 @@
-import { familyConfidence } from '../stats/multiplicity.js';
 import {
   collapsePointOf,
   collapseShiftPower,
@@ -197,7 +196,8 @@ export function ladderFamilyPlan(
   const { p10, p01 } = discordantShares(p1, p2, psi);
   const adjust = input.adjust ?? 'holm';
   const tests = shape.scopes.length >= 2 ? 1 + shape.scopes.length : 1;
-  const level = 1 - familyConfidence(input.alpha, tests, adjust);
+  // Holm's first step and Bonferroni: alpha / k (the level of check's intervals, multiplicity.ts).
+  const level = adjust === 'none' ? input.alpha : input.alpha / tests;
   const sized = pairedSizing(p10, p01, { ...test, alpha: level }, which);
   const icc = input.icc ?? 0;
   const deff = unequalClusterDesignEffect(shape.cellsPerCluster, icc);
