@@ -216,8 +216,8 @@ export function transcriptsPage(
       more: page.next !== undefined,
     },
   };
-  const intro = `<p class="lede">Every cell of this store, scored as the report scores it, ${PAGE_SIZE} a page read from the store as you go (in ${page.ms.toFixed(0)} ms): the report's own browser, with its filters, outcomes, diff and comparison. A cell's detail opens above the table; texts longer than a page holds are cut (full texts: <code>waver export</code>).</p>`;
-  const body = `<header><h1>${e(opts.name)}: transcripts</h1><p>Every cell of the store, with its outcome, a page at a time.</p></header>
+  const intro = `<p class="lede">Every cell of this store, scored as the report scores it, ${PAGE_SIZE} a page read from the store as you go: the report's own browser, with its filters, outcomes, diff and comparison. A cell's detail opens above the table; texts longer than a page holds are cut (full texts: <code>waver export</code>).</p>`;
+  const body = `<header><h1>${e(opts.name)}: transcripts</h1><p>Every cell of the store, with its outcome, a page at a time (this page read in ${page.ms.toFixed(0)} ms).</p></header>
 <nav><a href="${e(opts.base)}">The store</a><a href="${e(`${opts.base}/report`)}">Report: evals and scores</a><a href="/">All stores</a></nav>
 <main>
 ${transcriptBrowserHtml({ intro, paged: { ...(opts.query.after && { first }), ...(page.next && { next: `${url}?${params}` }) } })}
