@@ -256,7 +256,7 @@ async function viewer(store, suiteHash, port) {
     events.end();
     const base = `${url}stores/0/transcripts?suite=${suiteHash}`;
     const first = await getText(base);
-    const next = /<a id="next" href="([^"]+)"/.exec(first)?.[1]?.replace(/&#38;/g, '&');
+    const next = /<a id="next" href="([^"]+)"/.exec(first)?.[1]?.replace(/&(amp|#38);/g, '&');
     const out = {
       indexPage: await latencies(url),
       storePage: await latencies(`${url}stores/0`),

@@ -361,7 +361,7 @@ function lightCell(
 /**
  * One page of a suite's cells for the viewer, in the order of the cells' unique index (model
  * identity, test id, repeat) after the `after` cell, filtered by model and status (each a range of
- * an index) and by a text (case-insensitive for ASCII, in the test or the response). A text is
+ * an index) and by a text (case-insensitive for ASCII, in the test, the response or the error). A text is
  * looked for in at most `scan` cells a page, so that every page answers in bounded time whatever
  * the store holds; `next` goes on from where the page stopped (docs/decisions.md E16 says why
  * there is no full-text index).
@@ -379,7 +379,9 @@ export function cellPage(st: Statements, filter: CellPageFilter): CellPage {
   const searching = filter.search !== undefined && filter.search !== '';
   // LIKE is case-insensitive for ASCII and cheaper than lower() per row; the test is matched in
   // its stored JSON (prompt, system, meta), so the text is matched as JSON writes it.
-  const hit = searching ? `(r.text LIKE @q ESCAPE '\\' OR t.json LIKE @qj ESCAPE '\\')` : '1';
+  const hit = searching
+    ? `(r.text LIKE @q ESCAPE '\\' OR t.json LIKE @qj ESCAPE '\\' OR page.error_message LIKE @q ESCAPE '\\')`
+    : '1';
   if (searching) {
     params.q = `%${likeEscaped(filter.search as string)}%`;
     params.qj = `%${likeEscaped(JSON.stringify(filter.search).slice(1, -1))}%`;

@@ -264,7 +264,7 @@ export interface CellPageFilter {
   suiteHash: string;
   modelIdentity?: string;
   status?: CellStatus;
-  /** Case-insensitive text in the prompt or the response. */
+  /** Case-insensitive (ASCII) text in the test (id, prompt, meta), the response or the error. */
   search?: string;
   /** The last cell of the previous page. */
   after?: CellCursor;

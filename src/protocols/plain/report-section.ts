@@ -1,5 +1,7 @@
 import { cellBase } from '../../report/html/section-kit.js';
-import type { SectionModule } from '../../report/report-data.js';
+import type { SectionModule, TranscriptCell } from '../../report/report-data.js';
+import type { SuiteTest } from '../../run/types.js';
+import type { LightCell } from '../../store/store.js';
 
 /**
  * Suites of no protocol (`waver run` on a plain suite, the demo): their cells go to the transcript
@@ -15,18 +17,8 @@ export const plainSection: SectionModule<undefined> = {
   // each response's text read only when asked for: the report keeps a sample of the cells.
   *cells(store, suiteHash) {
     const identities = [...new Set(store.modelsOfSuite(suiteHash).map((m) => m.modelIdentity))];
-    const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
     for (const { cell, test } of store.cellsWithTests(suiteHash, identities)) {
-      const out = cellBase('run', suiteHash, cell, test);
-      if (test.meta) {
-        const meta = test.meta as Record<string, unknown>;
-        const item = str(meta.item);
-        const family = str(meta.family) ?? str(meta.phrasing);
-        const gold = str(meta.gold);
-        if (item !== undefined) out.item = item;
-        if (family !== undefined) out.family = family;
-        if (gold !== undefined) out.gold = gold;
-      }
+      const out = plainCell(suiteHash, cell, test);
       const key = cell.responseKey;
       if (cell.status === 'done' && key !== undefined)
         Object.defineProperty(out, 'response', {
@@ -37,7 +29,24 @@ export const plainSection: SectionModule<undefined> = {
       yield out;
     }
   },
+  // Nothing is scored across cells: the viewer pages a plain suite along the store's index.
+  cellOf: plainCell,
   html: () => '',
   markdown: () => '',
   json: () => null,
 };
+
+function plainCell(suiteHash: string, cell: LightCell, test: SuiteTest | undefined): TranscriptCell {
+  const out = cellBase('run', suiteHash, cell, test);
+  const meta = test?.meta as Record<string, unknown> | undefined;
+  if (meta) {
+    const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
+    const item = str(meta.item);
+    const family = str(meta.family) ?? str(meta.phrasing);
+    const gold = str(meta.gold);
+    if (item !== undefined) out.item = item;
+    if (family !== undefined) out.family = family;
+    if (gold !== undefined) out.gold = gold;
+  }
+  return out;
+}
