@@ -68,6 +68,12 @@ describe.skipIf(!tinyModelPath || !layerPatch)(
       // A capture is its own text's: asked alone, the second text gives the same states.
       const alone = await provider.embed({ input: [TEXTS[1] as string], layers: 'all' });
       expect(alone.layerStates?.[0]).toEqual(all.layerStates?.[1]);
+      // A text longer than node-llama-cpp's 512-token batch: the states are still its last token's.
+      const long = 'The cat sat on the mat. '.repeat(120);
+      expect((await provider.tokenize(long)).length).toBeGreaterThan(1000);
+      const longAll = await provider.embed({ input: [long], layers: 'all' });
+      expect(longAll.layerStates?.[0]).toHaveLength(6);
+      expect(longAll.layerStates?.[0]?.[5]).toEqual((await provider.embed({ input: [long] })).embeddings[0]);
     });
 
     it.skipIf(numpyMissing !== undefined)(
