@@ -69,6 +69,9 @@ run('cp', ['-r', join(llamaDir, 'addon'), addon]);
 for (const name of PATCHES) run('patch', ['-p1', '--forward', '--quiet', '-i', join(here, name)]);
 
 const build = join(cache, 'build');
+// A fresh build folder: CMake refuses a cache made from another checkout's scripts/gguf-native (a
+// worktree sharing node_modules), and the addon sources above are fresh copies anyway.
+rmSync(build, { recursive: true, force: true });
 run('cmake', [
   '-S',
   here,
