@@ -27,6 +27,8 @@ export interface Capabilities {
   scoreContinuation: boolean;
   /** Pooled text embeddings. */
   embeddings: boolean;
+  /** Every layer's hidden state at a text's last token (`EmbedRequest.layers`; gguf with the patched addon). */
+  hiddenLayers?: boolean;
 }
 
 export interface ChatMessage {
@@ -115,10 +117,14 @@ export interface ScoreResult {
 
 export interface EmbedRequest {
   input: string[];
+  /** `all`: also each input's hidden state after every layer (only where `capabilities.hiddenLayers`). */
+  layers?: 'all';
 }
 
 export interface EmbedResult {
   embeddings: number[][];
+  /** With `layers: 'all'`: per input, the L + 1 hidden states of its last token, embedding layer first. */
+  layerStates?: number[][][];
   usage?: { inputTokens: number };
 }
 

@@ -24,6 +24,7 @@ interface SagoFlags {
   closedSubset?: boolean;
   confidence?: 'generation' | 'teacher-forced';
   activationInput?: 'prompt' | 'response';
+  activationLayers?: 'final' | 'mean';
   bertscore?: 'auto' | 'word-prefix' | 'off';
   dataDir?: string;
   fields?: string;
@@ -92,6 +93,12 @@ export const sagoCommand: ProtocolCommand<SagoPromptSets, SagoResults, RunOutcom
         'prompt',
         'response',
       ]),
+    )
+    .addOption(
+      new Option(
+        '--activation-layers <which>',
+        "the activation axis' layers: final (default), or mean over every layer (the paper's; needs npm run build:gguf-native)",
+      ).choices(['final', 'mean']),
     )
     .addOption(
       new Option('--bertscore <mode>', 'token embeddings for BERTScore').choices([
@@ -181,6 +188,7 @@ function sagoConfig(cmd: Command, ctx: CommandContext): WaverConfig {
   if (o.closedSubset) sago.closedModelSubset = true;
   if (o.confidence !== undefined) sago.confidence = o.confidence;
   if (o.activationInput !== undefined) sago.activationInput = o.activationInput;
+  if (o.activationLayers !== undefined) sago.activationLayers = o.activationLayers;
   if (o.bertscore !== undefined) sago.bertscore = o.bertscore;
   if (o.dataDir !== undefined) sago.dataDir = o.dataDir;
   if (o.fields !== undefined || o.promptField !== undefined || o.idField !== undefined)

@@ -116,6 +116,12 @@ const SagoSection = z
     /** What the activation axis embeds: the prompt (paper Eq.: h(x)) or the response. */
     activationInput: z.enum(['prompt', 'response']).default('prompt'),
     /**
+     * The activation axis' layers: the final hidden state (`final`, the reference code's and the
+     * default), or the mean of the cosines over every layer's (`mean`, the paper's; needs the patched
+     * gguf addon). docs/sago.md#activation.
+     */
+    activationLayers: z.enum(['final', 'mean']).default('final'),
+    /**
      * BERTScore needs contextual token embeddings. `word-prefix`: the embedder's final hidden state at
      * the end of each word prefix; `auto`: that when the embedder is a local gguf model, else off.
      */

@@ -54,6 +54,7 @@ export interface SagoManifest {
     | 'eps'
     | 'primaryEps'
     | 'activationInput'
+    | 'activationLayers'
     | 'confidence'
     | 'axes'
     | 'ablation'
@@ -116,6 +117,8 @@ export function normalizedManifest(m: SagoManifest): SagoManifest {
       positions: s.positions ?? [...PAPER_SWITCHES.positions],
       closedModelSubset: s.closedModelSubset ?? PAPER_SWITCHES.closedModelSubset,
       mirroringRules: s.mirroringRules ?? 'density',
+      // Runs stored before the setting existed used the final layer.
+      activationLayers: s.activationLayers ?? 'final',
     },
   };
 }

@@ -6,6 +6,7 @@ import { featureRow, featuresRequest } from './features.js';
 import { importedResults } from './import/imported-results.js';
 import { latestManifest, normalizedManifest, type SagoManifest } from './manifest.js';
 import {
+  activationCosines,
   bertScores,
   fingerprintOf,
   groupTests,
@@ -50,9 +51,13 @@ export function activationRequest(
   model: string,
   suiteHash: string,
   group: PromptGroup,
-  settings: Pick<SagoManifest['settings'], 'activationInput'>,
+  settings: Pick<SagoManifest['settings'], 'activationInput' | 'activationLayers'>,
 ) {
-  return promptRowRequest('activation-cosine', model, suiteHash, group, { input: settings.activationInput });
+  return promptRowRequest('activation-cosine', model, suiteHash, group, {
+    input: settings.activationInput,
+    // The final layer's rows keep the key they had before the setting existed.
+    ...(settings.activationLayers === 'mean' && { layers: 'mean' }),
+  });
 }
 
 /** The judge test id of a response text (verdicts are about the text alone, shared by models). */
@@ -310,7 +315,7 @@ function modelResults(
     const act = has('activation')
       ? (fresh(
           readPromptRow(store, model.identity, activationRequest(model.identity, suiteHash, group, settings)),
-        )?.columns.value ?? pooledCosines(store, model.identity, actTexts))
+        )?.columns.value ?? activationCosines(store, model.identity, actTexts, settings.activationLayers))
       : undefined;
     const cos =
       has('cosine') && embedder

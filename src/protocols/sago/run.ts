@@ -15,10 +15,17 @@ import { openStore, type Store } from '../../store/store.js';
 import { checkRequestedAxes, computedAxes, type SagoEmbedderRecord, type SagoModelRecord } from './axes.js';
 import { REFERENCE_MAX_TOKENS, type SagoConfig, sagoSettings } from './config.js';
 import type { OpenDatasetSample } from './data/datasets.js';
-import { pooledEmbedding, tokenLevelEmbedder, wordPrefixEmbeddings } from './embeddings.js';
+import { activationStates, pooledEmbedding, tokenLevelEmbedder, wordPrefixEmbeddings } from './embeddings.js';
 import { featureRow, featuresRequest, scoreRequest } from './features.js';
 import { type RejectedVariant, type SagoDatasetRecord, type SagoManifest, saveManifest } from './manifest.js';
-import { bertScores, groupTests, pooledCosines, promptRowRequest, writePromptRow } from './measures.js';
+import {
+  activationCosines,
+  bertScores,
+  groupTests,
+  pooledCosines,
+  promptRowRequest,
+  writePromptRow,
+} from './measures.js';
 import { politenessJudgePrompt } from './mirroring.js';
 import type { SagoPromptSets } from './prompt-sets.js';
 import {
@@ -227,6 +234,7 @@ export async function runSago(
         eps: settings.eps,
         primaryEps: settings.primaryEps,
         activationInput: settings.activationInput,
+        activationLayers: settings.activationLayers,
         confidence: settings.confidence,
         axes: settings.axes,
         ablation: settings.ablation,
@@ -449,10 +457,11 @@ async function auxStage(
       // counted by the results, rather than stopping the run.
       if (self && axes.has('activation'))
         await tolerant(() =>
-          pooledEmbedding(
+          activationStates(
             store,
             self,
             settings.activationInput === 'prompt' ? test.prompt : text,
+            settings.activationLayers,
             opts.signal,
           ),
         );
@@ -514,7 +523,7 @@ async function auxStage(
             store,
             m.identity,
             activationRequest(m.identity, suite.hash, group, settings),
-            row(pooledCosines(store, m.identity, inputs)),
+            row(activationCosines(store, m.identity, inputs, settings.activationLayers)),
           );
         }
         if (e && axes.has('cosine'))

@@ -39,7 +39,10 @@ interface RunPlan {
 }
 
 export interface LadderRunsPlan {
+  /** The folders with an eval.csv: imported as suites. */
   runs: RunPlan[];
+  /** The folders with the metrics files only: nothing to store, summarised from the aggregates (./aggregates.ts). */
+  aggregatesOnly: LadderRunFolder[];
 }
 
 /** The reference's own aggregation of a run: per family, accuracy by level, and the Collapse Point. */
@@ -133,7 +136,11 @@ function compareRecorded(run: LadderRunFolder, ref: ReferenceAggregate): Aggrega
 
 /** Reads and checks every run folder under `dirs`; writes nothing. */
 export function planLadderRunsImport(dirs: readonly string[]): LadderRunsPlan {
-  return { runs: findLadderRunFolders(dirs).map(readLadderRunFolder).map(runPlan) };
+  const folders = findLadderRunFolders(dirs).map(readLadderRunFolder);
+  return {
+    runs: folders.filter((f) => f.evalFile !== undefined).map(runPlan),
+    aggregatesOnly: folders.filter((f) => f.evalFile === undefined),
+  };
 }
 
 function runPlan(run: LadderRunFolder): RunPlan {

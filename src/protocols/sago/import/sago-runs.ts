@@ -274,6 +274,7 @@ export function writeSagoRunsImport(
           eps: s.eps,
           primaryEps: s.primaryEps,
           activationInput: s.activationInput,
+          activationLayers: s.activationLayers,
           confidence: s.confidence,
           axes: s.axes,
           ablation: s.ablation,
