@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { GenerateRequest } from '../models/types.js';
+import type { GenerateRequest } from '../domain/calls.js';
 import { now } from './rows.js';
 import type { Statements } from './statements.js';
 

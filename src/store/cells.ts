@@ -1,4 +1,5 @@
-import type { CellStatus, SuiteTest } from '../run/types.js';
+import type { CellStatus } from '../domain/cells.js';
+import type { SuiteTest } from '../domain/suites.js';
 import type {
   CellCursor,
   CellFilter,

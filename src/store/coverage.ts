@@ -1,4 +1,5 @@
-import type { CellStatus, Coverage, Shard } from '../run/types.js';
+import type { CellStatus, Coverage } from '../domain/cells.js';
+import type { Shard } from '../domain/suites.js';
 import type {
   CellTotal,
   CoverageModel,

@@ -2,10 +2,10 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { GenerateRequest } from '../domain/calls.js';
+import type { Suite } from '../domain/suites.js';
 import { InputError } from '../errors.js';
-import type { GenerateRequest } from '../models/types.js';
 import { cacheKey } from '../run/cache-key.js';
-import type { Suite } from '../run/types.js';
 import { mergeStores } from './merge.js';
 import { openStore, type Store } from './store.js';
 

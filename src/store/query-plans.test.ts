@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import type { GenerateRequest } from '../models/types.js';
+import type { GenerateRequest } from '../domain/calls.js';
+import type { Suite } from '../domain/suites.js';
 import { cacheKey } from '../run/cache-key.js';
-import type { Suite } from '../run/types.js';
 import { openStore, type Store } from './store.js';
 import { connectionOf } from './test-support/connection.js';
 

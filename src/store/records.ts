@@ -1,5 +1,6 @@
-import type { GenerateRequest, GenerateResult } from '../models/types.js';
-import type { CellError, CellStatus, Coverage, SuiteTest } from '../run/types.js';
+import type { GenerateRequest, GenerateResult } from '../domain/calls.js';
+import type { CellError, CellStatus, Coverage } from '../domain/cells.js';
+import type { SuiteTest } from '../domain/suites.js';
 
 /** What the store takes and gives: records in the callers' terms, not its rows. */
 

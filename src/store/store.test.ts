@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { GenerateRequest } from '../domain/calls.js';
+import type { Suite } from '../domain/suites.js';
 import { InputError } from '../errors.js';
-import type { GenerateRequest } from '../models/types.js';
 import { cacheKey } from '../run/cache-key.js';
-import type { Suite } from '../run/types.js';
 import { applyMigrations, MIGRATIONS, openStore, type Store } from './store.js';
 import { connectionOf } from './test-support/connection.js';
 

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { Coverage, Shard, Suite, SuiteTest } from '../run/types.js';
+import type { Coverage } from '../domain/cells.js';
+import type { Shard, Suite, SuiteTest } from '../domain/suites.js';
 import { auxResult, countAuxResults, insertAuxResult, putAuxResult } from './aux-results.js';
 import {
   type BatchCell,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Suite } from '../run/types.js';
+import type { Suite } from '../domain/suites.js';
 import { openStore } from './store.js';
 
 const suite = (name: string, hash: string): Suite => ({ name, hash, tests: [{ id: 't', prompt: 'p' }] });

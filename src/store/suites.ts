@@ -1,4 +1,4 @@
-import type { Suite, SuiteTest } from '../run/types.js';
+import type { Suite, SuiteTest } from '../domain/suites.js';
 import type { SuiteModel, SuiteSummary } from './records.js';
 import { now } from './rows.js';
 import { cellCountsSource } from './schema.js';
