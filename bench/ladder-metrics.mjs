@@ -80,7 +80,7 @@ function test(seedId, family, level, text, gold, kbType) {
 
 // --- the store: every model's cells, then the judge's verdicts ---------------------------------
 const store = openStore(storePath);
-store.saveSuite(suite);
+store.suites.save(suite);
 const identities = [];
 let responses = 0;
 for (let m = 0; m < MODELS; m++) {
@@ -133,7 +133,7 @@ store.close();
 const jobs = kbJudgeJobs(storePath, suite, identities);
 const judgeSuite = suiteOf(KB_JUDGE_SUITE, jobs.map(kbJudgeTest));
 const js = openStore(storePath);
-js.saveSuite(judgeSuite);
+js.suites.save(judgeSuite);
 const judgeRun = js.beginRun({ suiteHash: judgeSuite.hash, config: {}, waverVersion: 'bench' });
 const rubric = [1, 0.75, 0.25, 0];
 js.saveBatch(

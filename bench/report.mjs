@@ -108,7 +108,7 @@ for (const family of FAMILIES)
   }
 const suite = ladderSuite(tests, config);
 const store = openStore(storePath);
-store.saveSuite(suite);
+store.suites.save(suite);
 const attempt = (outcome) => [{ attempt: 1, startedAt: new Date().toISOString(), latencyMs: 900, outcome }];
 let ladderCells = 0;
 for (let m = 0; m < MODELS; m++) {
@@ -185,7 +185,7 @@ for (let m = 0; m < MODELS; m++)
     });
   }
 const judgeSuite = suiteOf(KB_JUDGE_SUITE, jobs.map(kbJudgeTest));
-store.saveSuite(judgeSuite);
+store.suites.save(judgeSuite);
 const judgeRun = store.beginRun({
   suiteHash: judgeSuite.hash,
   config: { ...config, models: ['openai:gpt-4o'] },
@@ -227,7 +227,7 @@ const prompts = Array.from({ length: 32 }, (_, i) => ({
   },
 }));
 const sagoSuite = responsesSuite(ruleVariations(prompts, sagoSettings, 1));
-store.saveSuite(sagoSuite);
+store.suites.save(sagoSuite);
 const caps = [
   {
     chat: true,
@@ -343,7 +343,7 @@ const paraSuite = buildParaphraseSuite(items, {
     byItem: new Map(items.map((i) => [i.id, { text: i.alternates[0], source: { kind: 'alternate' } }])),
   },
 });
-store.saveSuite(paraSuite);
+store.suites.save(paraSuite);
 const paraRun = store.beginRun({
   suiteHash: paraSuite.hash,
   config: { ...config, repeats: 2 },

@@ -116,7 +116,7 @@ function build(dir) {
   );
   const sets = ruleVariations(prompts, settings, 0);
   const suite = responsesSuite(sets);
-  store.saveSuite(suite);
+  store.suites.save(suite);
   const runId = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: 'bench' });
   const params = { temperature: 0, maxTokens: 256, logprobs: true };
   // Per prompt: the baseline test and its variants, in suite order.
@@ -222,7 +222,7 @@ function build(dir) {
   // Politeness verdicts.
   const judgeTests = [...judged].map((t) => ({ id: judgeTestId(t), prompt: politenessJudgePrompt(t) }));
   const judgeSuite = suiteOf(JUDGE_SUITE, judgeTests);
-  store.saveSuite(judgeSuite);
+  store.suites.save(judgeSuite);
   const jRun = store.beginRun({ suiteHash: judgeSuite.hash, config: {}, waverVersion: 'bench' });
   store.saveBatch(
     judgeTests.map((t, i) => {

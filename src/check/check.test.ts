@@ -54,7 +54,7 @@ const toy: CheckProtocol<ToyResults> = {
   suiteName: 'toy/answers',
   load(store, suiteHash) {
     const groups = new Map(
-      (store.getSuite(suiteHash)?.tests ?? []).map((t) => [t.id, String(t.meta?.group)]),
+      (store.suites.get(suiteHash)?.tests ?? []).map((t) => [t.id, String(t.meta?.group)]),
     );
     const models = new Map<string, ToyResults['models'][number]>();
     for (const c of store.cells({ suiteHash })) {

@@ -187,9 +187,9 @@ describe('buildReport when a protocol cannot be rebuilt', () => {
     const orphan = suiteOf('sago/responses', [
       { id: 'q::base', prompt: 'Why?', meta: { dataset: 'd', promptId: 'q', role: 'baseline' } },
     ]);
-    store.saveSuite(orphan);
+    store.suites.save(orphan);
     const notLadder = suiteOf('ladder/tests', [{ id: 't1', prompt: 'hello', meta: { family: 'nope' } }]);
-    store.saveSuite(notLadder);
+    store.suites.save(notLadder);
     const data = buildReport(store, REPORTED, { now: NOW });
     expect(data.sections.map((s) => [s.protocol, s.unavailable])).toEqual([
       ['ladder', expect.stringMatching(/ladder results could not be rebuilt: .*not a ladder test/)],
@@ -206,7 +206,7 @@ describe('buildReport when a protocol cannot be rebuilt', () => {
       { id: 'a', prompt: 'A?' },
       { id: 'b', prompt: 'B?', repeats: 1 },
     ]);
-    store.saveSuite(suite);
+    store.suites.save(suite);
     const runId = store.beginRun({
       suiteHash: suite.hash,
       config: { models: ['replay:x'], repeats: 3 },

@@ -2,8 +2,8 @@ import { basename } from 'node:path';
 import { InputError } from '../errors.js';
 import { type JudgeSetReport, judgeReports } from '../judge/report.js';
 import { storedSpecLabel as labelOf } from '../models/spec.js';
-import type { Coverage } from '../run/types.js';
-import type { Store } from '../store/store.js';
+import type { Coverage, Suite } from '../run/types.js';
+import type { Store, SuiteQueries } from '../store/store.js';
 import { WAVER_VERSION } from '../version.js';
 import type { HtmlKit } from './html/section.js';
 import { type ProtocolSuites, type SuiteRole, suiteRoles } from './suite-roles.js';
@@ -521,15 +521,16 @@ export function buildReport(
  * thousands of tests is a good part of a large report's time. Everything else is the store itself.
  */
 function readOnce(store: Store): Store {
-  const suites = new Map<string, ReturnType<Store['getSuite']>>();
-  return Object.create(store, {
-    getSuite: {
+  const parsed = new Map<string, Suite | undefined>();
+  const suites = Object.create(store.suites, {
+    get: {
       value(hash: string) {
-        if (!suites.has(hash)) suites.set(hash, store.getSuite(hash));
-        return suites.get(hash);
+        if (!parsed.has(hash)) parsed.set(hash, store.suites.get(hash));
+        return parsed.get(hash);
       },
     },
-  }) as Store;
+  }) as SuiteQueries;
+  return Object.create(store, { suites: { value: suites } }) as Store;
 }
 
 /**
@@ -561,7 +562,7 @@ function onlySuite(store: Store, only: { run?: string; suite?: string }): string
     return hash;
   }
   const prefix = (only.suite ?? '').toLowerCase();
-  const hashes = store.listSuites().filter((s) => s.hash.startsWith(prefix));
+  const hashes = store.suites.list().filter((s) => s.hash.startsWith(prefix));
   if (prefix === '' || hashes.length === 0)
     throw new InputError(`no suite whose sha256 starts with '${only.suite}'`, { field: '--suite' });
   if (hashes.length > 1)
@@ -592,7 +593,7 @@ function suiteInfos(
   protocols: ReadonlySet<string>,
   suiteRole: (name: string) => SuiteRole,
 ): SuiteInfo[] {
-  return store.listSuites().map((r) => {
+  return store.suites.list().map((r) => {
     const slash = r.name.indexOf('/');
     const named =
       slash > 0 &&

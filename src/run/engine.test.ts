@@ -128,7 +128,7 @@ describe('runCells', () => {
     });
     const last = progress.at(-1) as Progress;
     expect(last).toMatchObject({ total: 12, done: 12, pending: 0, inFlight: 0 });
-    expect(store.getSuite(suite.hash)?.tests).toHaveLength(3); // the engine stored the suite
+    expect(store.suites.get(suite.hash)?.tests).toHaveLength(3); // the engine stored the suite
   });
 
   it('never has more calls in flight than the model allows', async () => {
@@ -444,7 +444,7 @@ describe('runCells', () => {
     const suite = makeSuite(Array.from({ length: 20 }, (_, i) => `p${i}`));
     const provider = new ScriptedProvider((p) => steps.ok(p, 2));
     const runId = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
-    store.saveSuite(suite);
+    store.suites.save(suite);
     const pending = runCells({
       store,
       runId,

@@ -130,7 +130,7 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
   const total = opts.total ?? (Array.isArray(opts.cells) ? opts.cells.length : undefined);
   if (total === undefined) throw new Error('runCells: `total` is required when `cells` is not an array');
 
-  if (!store.hasSuite(suite.hash)) store.saveSuite(suite);
+  if (!store.suites.has(suite.hash)) store.suites.save(suite);
 
   const lanes = new Map<string, Lane>();
   const labelOfIdentity = new Map<string, string>();

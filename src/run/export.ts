@@ -65,13 +65,13 @@ export function* exportTranscripts(
   const suiteName = (hash: string): string => {
     let name = suites.get(hash);
     if (name === undefined) {
-      name = store.suiteName(hash) ?? '';
+      name = store.suites.name(hash) ?? '';
       suites.set(hash, name);
     }
     return name;
   };
   for (const cell of store.cells(filter)) {
-    const test = store.getTest(cell.suiteHash, cell.testId);
+    const test = store.suites.test(cell.suiteHash, cell.testId);
     const r = cell.response;
     const graded = grade?.({
       suiteHash: cell.suiteHash,

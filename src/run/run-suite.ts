@@ -94,7 +94,7 @@ export async function runSuite(
     let stopped = true;
     let held: WorkerLeases | undefined;
     try {
-      store.saveSuite(suite);
+      store.suites.save(suite);
       const runId = store.beginRun({
         suiteHash: suite.hash,
         config: withoutSecrets({ ...config, models: models.map((m) => m.spec) }),

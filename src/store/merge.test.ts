@@ -35,7 +35,7 @@ const at = (n: number) => `2026-01-01T00:00:0${n}.000Z`;
 function storeAt(dir: string, name: string, fill: (s: Store, runId: string) => void): string {
   const path = join(dir, name);
   const s = openStore(path);
-  s.saveSuite(suite);
+  s.suites.save(suite);
   const runId = s.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
   fill(s, runId);
   s.finishRun(runId, 'incomplete');

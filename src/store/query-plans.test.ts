@@ -91,7 +91,7 @@ const result = { text: 'yes', finishReason: 'stop' as const, usage: { inputToken
 
 /** Two models, done and failed cells, one linked to a stored answer, over two runs. */
 function filled(store: Store): { run2: string } {
-  store.saveSuite(suite);
+  store.suites.save(suite);
   const run1 = store.beginRun({ suiteHash: suite.hash, config: { models: ['a', 'b'] }, waverVersion: 't' });
   const ref = (model: string, testId: string, repeat: number, runId: string) => ({
     suiteHash: suite.hash,
@@ -151,7 +151,7 @@ describe('query plans', () => {
     store.runsWithCells();
     store.cellTotals();
     store.cellTotals(suite.hash);
-    store.modelsOfSuite(suite.hash);
+    store.suites.models(suite.hash);
     store.cellPage({ suiteHash: suite.hash, limit: 50 });
     store.cellPage({ suiteHash: suite.hash, modelIdentity: identity, status: 'done', limit: 50 });
     store.cellPage({ suiteHash: suite.hash, status: 'failed', limit: 50 });
@@ -163,21 +163,21 @@ describe('query plans', () => {
     });
     // The report.
     store.listRuns();
-    store.listSuites();
+    store.suites.list();
     store.coverageOfEverySuite({ [suite.hash]: 2 });
     store.failureGroups();
-    store.getSuite(suite.hash);
+    store.suites.get(suite.hash);
     store.lightCells(suite.hash);
     store.firstRepeatCells(suite.hash, identity);
     for (const { cell } of store.cellsWithTests(suite.hash, [identity]))
       if (cell.responseKey) store.responseText(cell.responseKey);
     store.auxResult('k');
     // waver check.
-    store.suitesWithCellsNamed(suite.name);
-    store.findSuitesByPrefix('aaaaaaaa');
-    store.suiteName(suite.hash);
-    store.modelLabels();
-    store.modelLabels(suite.hash);
+    store.suites.withCellsNamed(suite.name);
+    store.suites.byPrefix('aaaaaaaa');
+    store.suites.name(suite.hash);
+    store.suites.modelLabels();
+    store.suites.modelLabels(suite.hash);
     store.coverageByModel(suite.hash, 2);
     store.coverage(suite.hash, [{ identity, repeats: 2 }], { runId: run2 });
     // A shard's run: its coverage, failures and stored cells (docs/decisions.md E19).
@@ -187,7 +187,7 @@ describe('query plans', () => {
     store.doneCellCount(suite.hash, identity, shard);
     // waver export.
     for (const c of store.cells({ suiteHash: suite.hash, model: 'a' })) {
-      store.getTest(c.suiteHash, c.testId);
+      store.suites.test(c.suiteHash, c.testId);
       store.attemptsOf(c.id);
     }
     [...store.cells()];
@@ -267,7 +267,7 @@ describe('a store of schema 2, opened read-only', () => {
         byModel: s.coverageByModel(suite.hash, 1),
         progress: s.modelStatusCounts(suite.hash, run2, 1),
         runs: s.runsWithCells().map((r) => r.cells),
-        models: s.modelsOfSuite(suite.hash),
+        models: s.suites.models(suite.hash),
         cells: [...s.cellsWithTests(suite.hash, ['replay:a', 'replay:b'])],
       });
       const migrated = ask(writer);

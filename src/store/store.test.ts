@@ -36,7 +36,7 @@ const req = (prompt: string): GenerateRequest => ({
 });
 
 function seed(store: Store): string {
-  store.saveSuite(suite);
+  store.suites.save(suite);
   return store.beginRun({ suiteHash: suite.hash, config: { models: ['m'] }, waverVersion: '0.1.0' });
 }
 
@@ -59,7 +59,7 @@ describe('openStore', () => {
     a.close();
     const b = openStore(path);
     expect(b.schemaVersion).toBe(MIGRATIONS.length);
-    expect(b.getSuite(suite.hash)).toEqual(suite);
+    expect(b.suites.get(suite.hash)).toEqual(suite);
     expect(b.listRuns().map((r) => r.id)).toEqual([runId]);
     b.close();
   });
@@ -95,9 +95,9 @@ describe('openStore read-only', () => {
     const runId = seed(writer);
     expect(reader.latestRuns(5).map((r) => [r.id, r.suiteName])).toEqual([[runId, suite.name]]);
     expect(() => reader.finishRun(runId, 'complete')).toThrow(/readonly/);
-    expect(() => reader.saveSuite({ ...suite, hash: 'b'.repeat(64) })).toThrow(/readonly/);
+    expect(() => reader.suites.save({ ...suite, hash: 'b'.repeat(64) })).toThrow(/readonly/);
     writer.close();
-    expect(reader.getSuite(suite.hash)).toEqual(suite);
+    expect(reader.suites.get(suite.hash)).toEqual(suite);
     reader.close();
     expect(readdirSync(dirname(path))).toEqual(['store.db']);
   });
@@ -249,7 +249,7 @@ describe('store round trip', () => {
   it('keeps suites, runs (without secrets), responses, cells and every attempt', () => {
     const path = tempDb();
     const store = openStore(path);
-    store.saveSuite(suite); // twice is fine
+    store.suites.save(suite); // twice is fine
     const runId = store.beginRun({
       suiteHash: suite.hash,
       config: {
@@ -437,7 +437,7 @@ describe('store round trip', () => {
       hash: 'b'.repeat(64),
       tests: Array.from({ length: 1200 }, (_, i) => ({ id: `t${i}`, prompt: `p${i}` })),
     };
-    store.saveSuite(big);
+    store.suites.save(big);
     const runId = store.beginRun({ suiteHash: big.hash, config: {}, waverVersion: '0.1.0' });
     store.saveCellsCached([]);
     for (const t of big.tests) {
@@ -461,8 +461,8 @@ describe('store round trip', () => {
     }
     expect(n).toBe(1200);
     expect(
-      store
-        .getSuite(big.hash)
+      store.suites
+        .get(big.hash)
         ?.tests.map((t) => t.id)
         .slice(0, 3),
     ).toEqual(['t0', 't1', 't2']);
@@ -481,7 +481,7 @@ describe('coverage with per-test repeats', () => {
         { id: 'v1', prompt: 'Q, reworded' },
       ],
     };
-    store.saveSuite(own);
+    store.suites.save(own);
     const runId = store.beginRun({ suiteHash: own.hash, config: {}, waverVersion: '0.1.0' });
     const done = (testId: string, repeat: number) =>
       store.saveCellDone({

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Coverage } from '../domain/cells.js';
-import type { Shard, Suite, SuiteTest } from '../domain/suites.js';
+import type { Shard, SuiteTest } from '../domain/suites.js';
 import { auxResult, countAuxResults, insertAuxResult, putAuxResult } from './aux-results.js';
 import {
   type BatchCell,
@@ -88,26 +88,12 @@ import type {
   StoredAttempt,
   StoredCell,
   StoredResponse,
-  SuiteModel,
   SuiteModelCoverage,
-  SuiteSummary,
 } from './records.js';
 import { beginRun, finishRun, getRun, latestRuns, listRuns, runsWithCells } from './runs.js';
 import { hasSchema } from './schema.js';
 import { Statements } from './statements.js';
-import {
-  findSuitesByPrefix,
-  getSuite,
-  getTest,
-  hasSuite,
-  listSuites,
-  modelLabels,
-  modelsOfSuite,
-  saveSuite,
-  suiteName,
-  suiteRunsNamed,
-  suitesWithCellsNamed,
-} from './suites.js';
+import { SuiteQueries } from './suites.js';
 
 export type { BatchCell, BatchRecord, BatchState, NewBatch } from './batches.js';
 export type {
@@ -120,6 +106,7 @@ export type {
 export { type ClaimOptions, LEASE_TTL_MS } from './leases.js';
 export type * from './records.js';
 export { applyMigrations, MIGRATIONS } from './schema.js';
+export type { SuiteQueries } from './suites.js';
 
 export interface OpenOptions {
   /**
@@ -143,6 +130,8 @@ export class Store {
   private readonly db: Database.Database;
   private readonly st: Statements;
   private readonly writes: CellWriters;
+  /** Suites and their tests, and the models that have cells in them. */
+  readonly suites: SuiteQueries;
 
   constructor(path: string, opts: OpenOptions = {}) {
     this.path = path;
@@ -150,6 +139,7 @@ export class Store {
     this.db = this.readonly ? openReader(path) : openWriter(path);
     this.st = new Statements(this.db);
     this.writes = cellWriters(this.st);
+    this.suites = new SuiteQueries(this.st);
   }
 
   close(): void {
@@ -176,64 +166,6 @@ export class Store {
   /** Runs `fn` in one transaction: its writes commit together, or not at all when it throws. */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
-  }
-
-  // Suites
-
-  /** Stores a suite and its tests once (a suite is identified by its hash). */
-  saveSuite(suite: Suite): void {
-    saveSuite(this.st, suite);
-  }
-
-  hasSuite(hash: string): boolean {
-    return hasSuite(this.st, hash);
-  }
-
-  getSuite(hash: string): Suite | undefined {
-    return getSuite(this.st, hash);
-  }
-
-  /** A stored test of a suite. */
-  getTest(suiteHash: string, testId: string): SuiteTest | undefined {
-    return getTest(this.st, suiteHash, testId);
-  }
-
-  /** A suite's name, without reading its tests. */
-  suiteName(hash: string): string | undefined {
-    return suiteName(this.st, hash);
-  }
-
-  /** Every suite without its tests, oldest first. */
-  listSuites(): SuiteSummary[] {
-    return listSuites(this.st);
-  }
-
-  /**
-   * Suites whose hash starts with `prefix` (hex digits, any case), at most two: enough to tell a
-   * unique prefix from an ambiguous one.
-   */
-  findSuitesByPrefix(prefix: string): { hash: string; name: string }[] {
-    return findSuitesByPrefix(this.st, prefix);
-  }
-
-  /** Hashes of the suites named `name` that a run stored and that have cells, most recently run first. */
-  suitesWithCellsNamed(name: string): string[] {
-    return suitesWithCellsNamed(this.st, name);
-  }
-
-  /** Hashes of the suites named `name`, once per run of them, newest run first. */
-  suiteRunsNamed(name: string): string[] {
-    return suiteRunsNamed(this.st, name);
-  }
-
-  /** The models that have cells in a suite (label and identity pairs), by identity. */
-  modelsOfSuite(suiteHash: string): SuiteModel[] {
-    return modelsOfSuite(this.st, suiteHash);
-  }
-
-  /** The labels cells are stored under, of one suite or of every suite, sorted. */
-  modelLabels(suiteHash?: string): string[] {
-    return modelLabels(this.st, suiteHash);
   }
 
   // Runs

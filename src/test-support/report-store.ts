@@ -155,7 +155,7 @@ function addLadder(store: Store): void {
     ladder: { resamples: 200 },
   });
   const suite = ladderSuite(LADDER_TESTS, config);
-  store.saveSuite(suite);
+  store.suites.save(suite);
   const runId = store.beginRun({ id: 'run-ladder', suiteHash: suite.hash, config, waverVersion: 'test' });
   const byId = new Map(LADDER_TESTS.map((t) => [t.id, t]));
   const answers =
@@ -205,7 +205,7 @@ function addLadder(store: Store): void {
     KB_JUDGE_SUITE,
     jobs.map((job) => kbJudgeTest(job)),
   );
-  store.saveSuite(judgeSuite);
+  store.suites.save(judgeSuite);
   const judgeConfig = {
     ...config,
     models: ['replay:judge'],
@@ -257,7 +257,7 @@ function addSago(store: Store): void {
     prompt: { id: `q${i}`, dataset: i < 2 ? 'builtin' : 'other', text, source: { file: 'test' } },
   }));
   const suite = responsesSuite(ruleVariations(prompts, settings, 0));
-  store.saveSuite(suite);
+  store.suites.save(suite);
   const records: SagoModelRecord[] = MODELS.map((m) => ({ ...m, provider: 'openai', capabilities: OPENAI }));
   const config = {
     models: MODELS.map((m) => m.label),
@@ -324,7 +324,7 @@ function addParaphrase(store: Store): void {
       ),
     },
   });
-  store.saveSuite(suite);
+  store.suites.save(suite);
   const config = {
     models: MODELS.map((m) => m.label),
     seed: 7,
@@ -362,7 +362,7 @@ function addPlain(store: Store): void {
     { id: 'q1', prompt: 'Say hi.', meta: { item: 'greeting' } },
     { id: 'q2', prompt: 'What is 2 + 2?' },
   ]);
-  store.saveSuite(suite);
+  store.suites.save(suite);
   const runId = store.beginRun({
     id: 'run-plain',
     suiteHash: suite.hash,

@@ -45,7 +45,7 @@ function runningStore(path: string, label: string): string {
     { id: 't2', prompt: 'two' },
     { id: 't3', prompt: 'three' },
   ]);
-  store.saveSuite(suite);
+  store.suites.save(suite);
   const runId = store.beginRun({
     suiteHash: suite.hash,
     config: { models: [label], repeats: 2 },
@@ -192,7 +192,7 @@ describe('the transcript browser on a store of 120 cells', async () => {
     'many.jsonl',
     Array.from({ length: 60 }, (_, i) => ({ id: `t${String(i).padStart(2, '0')}`, prompt: `question ${i}` })),
   );
-  store.saveSuite(suite);
+  store.suites.save(suite);
   const runId = store.beginRun({
     suiteHash: suite.hash,
     config: { models: ['a', 'b'] },

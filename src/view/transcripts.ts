@@ -92,7 +92,7 @@ export function transcriptPage(query: TranscriptQuery): TranscriptPage {
   }
   const suite = suites.find((s) => s.hash === query.suite) ?? suites[0];
   if (!suite) return { ...empty, suites, ms: performance.now() - started };
-  const models = store.modelsOfSuite(suite.hash).map((m) => ({ label: m.model, identity: m.modelIdentity }));
+  const models = store.suites.models(suite.hash).map((m) => ({ label: m.model, identity: m.modelIdentity }));
   const model = models.some((m) => m.identity === query.model) ? query.model : undefined;
   const counts = { done: 0, failed: 0 };
   for (const t of totals)

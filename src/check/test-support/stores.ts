@@ -31,7 +31,7 @@ export function writeCells(
   models: readonly FakeModel[],
   reply: (test: SuiteTest, right: boolean) => string,
 ): void {
-  store.saveSuite(suite);
+  store.suites.save(suite);
   const runId = store.beginRun({
     suiteHash: suite.hash,
     config: { models: models.map((m) => m.label) },

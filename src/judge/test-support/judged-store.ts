@@ -82,7 +82,7 @@ export function buildJudgedStore(path: string, opts: { politeness?: boolean } = 
     return ladderTest(s, 'KB', 1, s.question.replace(`buys ${i + 2}`, 'buys some'), { kbType });
   });
   const suite = ladderSuite(tests, config);
-  store.saveSuite(suite);
+  store.suites.save(suite);
   const run = store.beginRun({ id: 'run-sut', suiteHash: suite.hash, config, waverVersion: 'test' });
   SUT.forEach((m, k) => {
     write(
@@ -117,7 +117,7 @@ export function buildJudgedStore(path: string, opts: { politeness?: boolean } = 
     KB_JUDGE_SUITE,
     jobs.map((j) => kbJudgeTest(j)),
   );
-  store.saveSuite(judgeSuite);
+  store.suites.save(judgeSuite);
   JUDGES.forEach((judge, k) => {
     const r = store.beginRun({ id: `run-kb-${k}`, suiteHash: judgeSuite.hash, config, waverVersion: 'test' });
     // Judge b agrees with judge a but on every fifth item, where it scores one point lower.
@@ -141,7 +141,7 @@ export function buildJudgedStore(path: string, opts: { politeness?: boolean } = 
       }),
     ),
   );
-  store.saveSuite(gateSuite);
+  store.suites.save(gateSuite);
   const g = store.beginRun({ id: 'run-nli', suiteHash: gateSuite.hash, config, waverVersion: 'test' });
   write(store, gateSuite, g, JUDGES[0], (_, i) => (i % 3 === 0 ? 'neutral' : 'entailment'), {
     temperature: 0,
@@ -164,7 +164,7 @@ function addPolitenessJudge(store: Store): void {
     JUDGE_SUITE,
     texts.map((t) => ({ id: judgeTestId(t), prompt: politenessJudgePrompt(t) })),
   );
-  store.saveSuite(suite);
+  store.suites.save(suite);
   const r = store.beginRun({ id: 'run-politeness', suiteHash: suite.hash, config: {}, waverVersion: 'test' });
   const replies = [
     '{"register": "polite", "reason": "thanks"}',

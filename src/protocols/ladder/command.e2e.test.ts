@@ -79,8 +79,8 @@ withModel(`waver ladder end to end with the tiny GGUF ${tinyModelMissing ?? ''}`
     const store = openStore(storePath);
     const run = store
       .listRuns()
-      .find((x) => x.suiteHash && store.getSuite(x.suiteHash)?.name === 'ladder/tests');
-    const suite = store.getSuite(run?.suiteHash as string);
+      .find((x) => x.suiteHash && store.suites.get(x.suiteHash)?.name === 'ladder/tests');
+    const suite = store.suites.get(run?.suiteHash as string);
     const identity = [...store.cells({ suiteHash: suite?.hash })][0]?.modelIdentity as string;
     store.close();
     expect(suite).toBeDefined();
@@ -161,7 +161,7 @@ withModel(`waver ladder end to end with the tiny GGUF ${tinyModelMissing ?? ''}`
     const sutSuites = new Set(
       after
         .listRuns()
-        .filter((x) => x.suiteHash && after.getSuite(x.suiteHash)?.name === 'ladder/tests')
+        .filter((x) => x.suiteHash && after.suites.get(x.suiteHash)?.name === 'ladder/tests')
         .map((x) => x.suiteHash),
     );
     after.close();

@@ -93,7 +93,7 @@ export function loadLadderResults(
   suiteHash: string,
   opts: LoadLadderResultsOptions = {},
 ): LadderResults {
-  const suite = store.getSuite(suiteHash);
+  const suite = store.suites.get(suiteHash);
   if (!suite) throw new Error(`no suite ${suiteHash} in the store ${store.path}`);
   const settings = LadderConfigSchema.parse(opts.settings ?? {});
   const seed = opts.seed ?? 0;
@@ -367,7 +367,7 @@ function judgeVerdicts(
   const hashes = new Set(store.listRuns().flatMap((r) => (r.suiteHash ? [r.suiteHash] : [])));
   hashes.delete(suiteHash); // the SUT suite itself: no need to read its tests again
   for (const hash of hashes) {
-    const judgeSuite = store.getSuite(hash);
+    const judgeSuite = store.suites.get(hash);
     if (judgeSuite?.name !== KB_JUDGE_SUITE) continue;
     const meta = new Map(judgeSuite.tests.map((t) => [t.id, t.meta ?? {}]));
     if (![...meta.values()].some((m) => m.sutSuite === suiteHash)) continue;

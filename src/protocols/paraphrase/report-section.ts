@@ -90,7 +90,7 @@ function* paraphraseCells(
   suiteHash: string,
   results: ParaphraseResults | undefined,
 ): Generator<TranscriptCell> {
-  const suite = store.getSuite(suiteHash);
+  const suite = store.suites.get(suiteHash);
   if (!suite) return;
   const tests = new Map(suite.tests.map((t) => [t.id, t]));
   // The item as first asked (canonical when it was asked) is the "original" every phrasing is diffed against.

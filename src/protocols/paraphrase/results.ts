@@ -86,7 +86,7 @@ export function loadParaphraseResults(
   suiteHash: string,
   opts: LoadParaphraseOptions = {},
 ): ParaphraseResults {
-  const suite = store.getSuite(suiteHash);
+  const suite = store.suites.get(suiteHash);
   if (!suite) throw new Error(`no suite ${suiteHash} in the store ${store.path}`);
   const tests = new Map<string, SuiteTest & { meta: ParaphraseTestMeta }>();
   for (const t of suite.tests) {

@@ -102,7 +102,7 @@ describe('rewording with the generator role', () => {
     try {
       const cells = [...s.cells()];
       expect(cells).toHaveLength(3);
-      expect(new Set(cells.map((c) => s.getSuite(c.suiteHash)?.name))).toEqual(new Set([REWORD_SUITE]));
+      expect(new Set(cells.map((c) => s.suites.get(c.suiteHash)?.name))).toEqual(new Set([REWORD_SUITE]));
     } finally {
       s.close();
     }

@@ -14,7 +14,7 @@ export const plainSection: SectionModule<undefined> = {
   // Streamed from the store a page of tests at a time (a plain suite may hold a million cells),
   // each response's text read only when asked for: the report keeps a sample of the cells.
   *cells(store, suiteHash) {
-    const identities = [...new Set(store.modelsOfSuite(suiteHash).map((m) => m.modelIdentity))];
+    const identities = [...new Set(store.suites.models(suiteHash).map((m) => m.modelIdentity))];
     const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
     for (const { cell, test } of store.cellsWithTests(suiteHash, identities)) {
       const out = cellBase('run', suiteHash, cell, test);

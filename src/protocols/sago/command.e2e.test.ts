@@ -176,7 +176,7 @@ withModel(`waver sago with the real tiny GGUF ${tinyModelMissing ?? ''}`, () => 
     const db = openStore(store);
     const judgeLines: string[] = [];
     try {
-      const suite = db.getSuite(a.suite);
+      const suite = db.suites.get(a.suite);
       const generated =
         suite?.tests.filter((t) => (t.meta as unknown as SagoTestMeta).family === 'structural') ?? [];
       expect(

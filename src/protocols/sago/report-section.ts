@@ -93,7 +93,7 @@ function* sagoCells(
   suiteHash: string,
   results: SagoResults | undefined,
 ): Generator<TranscriptCell> {
-  const suite = store.getSuite(suiteHash);
+  const suite = store.suites.get(suiteHash);
   if (!suite) return;
   const tests = new Map(suite.tests.map((t) => [t.id, t]));
   const baselines = new Map<string, string>();

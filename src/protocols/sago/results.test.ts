@@ -78,7 +78,7 @@ function buildStore(): { store: Store; manifest: SagoManifest; suiteHash: string
   const sets = ruleVariations(prompts, settings, 0);
   const suite = responsesSuite(sets);
   const store = openStore(':memory:');
-  store.saveSuite(suite);
+  store.suites.save(suite);
   const runId = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
   for (const m of models) {
     store.saveBatch(
@@ -198,7 +198,7 @@ describe('loadSagoResults from a store (API models)', () => {
     };
     const texts = ['the answer is blue', 'the answer is grey'];
     judgeSuite.tests = texts.map((t) => ({ id: judgeTestId(t), prompt: t }));
-    store.saveSuite(judgeSuite);
+    store.suites.save(judgeSuite);
     const runId = store.beginRun({ suiteHash: judgeSuite.hash, config: {}, waverVersion: 'test' });
     const judge = { label: 'replay:j.jsonl', identity: 'replay:abc' };
     store.saveBatch(

@@ -100,7 +100,7 @@ interface PromptRow {
 
 /** A waver run's results: prompts, their variants and each model's deltas. */
 function ownRunResults(store: Store, suiteHash: string, manifest: SagoManifest): SagoTables {
-  const suite = store.getSuite(suiteHash);
+  const suite = store.suites.get(suiteHash);
   if (!suite) throw new Error(`suite ${suiteHash} is not in ${store.path}`);
   const { rows, variations } = layout(suite.tests, manifest.settings);
   const verdicts = judgeVerdicts(store, manifest);

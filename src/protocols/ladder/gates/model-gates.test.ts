@@ -167,8 +167,8 @@ describe('runModelGates', () => {
     // Judge calls are stored like any run: one suite per gate, at temperature 0.
     const store = openStore(config.store);
     try {
-      const names = store
-        .listSuites()
+      const names = store.suites
+        .list()
         .map((s) => s.name)
         .sort();
       expect(names).toEqual([GATE_SUITES.epistemic, GATE_SUITES.meaning, GATE_SUITES.nli]);

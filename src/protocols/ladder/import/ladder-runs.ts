@@ -234,7 +234,7 @@ export interface ImportedLadderSuite {
 export function writeLadderRunsImport(store: Store, plan: LadderRunsPlan): ImportedLadderSuite[] {
   return store.transaction(() =>
     plan.runs.map((p) => {
-      store.saveSuite(p.suite);
+      store.suites.save(p.suite);
       const runId = store.beginRun({
         suiteHash: p.suite.hash,
         config: {

@@ -89,7 +89,7 @@ interface Row {
 }
 
 export function importedResults(store: Store, suiteHash: string, manifest: SagoManifest): SagoTables {
-  const suite = store.getSuite(suiteHash);
+  const suite = store.suites.get(suiteHash);
   if (!suite) throw new Error(`suite ${suiteHash} is not in ${store.path}`);
   const s = manifest.settings;
   const pairOf = new Map<string, SuiteTest>();

@@ -76,7 +76,7 @@ function lineOf(root: string, folderPart: string, record: number): number {
 }
 
 function suitesIn(store: Store): number {
-  return store.listSuites().length;
+  return store.suites.list().length;
 }
 
 const withFixtures = sagoRunsDir ? describe : describe.skip;
@@ -185,7 +185,7 @@ withFixtures(
       );
       // One cell by hand: BLEU(y_v, y) - BLEU(y, y) of that row's own responses, in the reference BLEU mode.
       const r = results[0];
-      const suite = store.getSuite(suites[0]?.suiteHash ?? '');
+      const suite = store.suites.get(suites[0]?.suiteHash ?? '');
       const cells = new Map(
         store
           .firstRepeatCells(suite?.hash ?? '', 'sago-runs:claude-sonnet-4-6')

@@ -224,7 +224,7 @@ export function writeSagoRunsImport(
 ): ImportedSuite[] {
   return store.transaction(() =>
     plan.models.map((m) => {
-      store.saveSuite(m.suite);
+      store.suites.save(m.suite);
       const params = sharedParams(m.runs);
       const runId = store.beginRun({
         suiteHash: m.suite.hash,
