@@ -86,7 +86,7 @@ let responses = 0;
 for (let m = 0; m < MODELS; m++) {
   const identity = `bench:model-${m}`;
   identities.push(identity);
-  const runId = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: 'bench' });
+  const runId = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: 'bench' });
   const skill = 0.65 + 0.1 * m;
   const writes = [];
   for (const t of suite.tests) {
@@ -125,7 +125,7 @@ for (let m = 0; m < MODELS; m++) {
     }
   }
   store.saveBatch(writes);
-  store.finishRun(runId, 'complete');
+  store.runs.finish(runId, 'complete');
 }
 store.close();
 
@@ -134,7 +134,7 @@ const jobs = kbJudgeJobs(storePath, suite, identities);
 const judgeSuite = suiteOf(KB_JUDGE_SUITE, jobs.map(kbJudgeTest));
 const js = openStore(storePath);
 js.suites.save(judgeSuite);
-const judgeRun = js.beginRun({ suiteHash: judgeSuite.hash, config: {}, waverVersion: 'bench' });
+const judgeRun = js.runs.begin({ suiteHash: judgeSuite.hash, config: {}, waverVersion: 'bench' });
 const rubric = [1, 0.75, 0.25, 0];
 js.saveBatch(
   judgeSuite.tests.map((t) => ({
@@ -157,7 +157,7 @@ js.saveBatch(
     },
   })),
 );
-js.finishRun(judgeRun, 'complete');
+js.runs.finish(judgeRun, 'complete');
 js.close();
 
 // --- measured: everything from the store --------------------------------------------------------

@@ -112,7 +112,7 @@ store.suites.save(suite);
 const attempt = (outcome) => [{ attempt: 1, startedAt: new Date().toISOString(), latencyMs: 900, outcome }];
 let ladderCells = 0;
 for (let m = 0; m < MODELS; m++) {
-  const runId = store.beginRun({ suiteHash: suite.hash, config, waverVersion: 'bench' });
+  const runId = store.runs.begin({ suiteHash: suite.hash, config, waverVersion: 'bench' });
   const writes = [];
   const skill = 0.65 + 0.1 * m;
   for (const t of suite.tests)
@@ -162,7 +162,7 @@ for (let m = 0; m < MODELS; m++) {
       });
     }
   store.saveBatch(writes);
-  store.finishRun(runId, 'complete');
+  store.runs.finish(runId, 'complete');
 }
 // The KB judge's verdicts (a `ladder/kb-judge` suite pointing back at each response).
 const jobs = [];
@@ -186,7 +186,7 @@ for (let m = 0; m < MODELS; m++)
   }
 const judgeSuite = suiteOf(KB_JUDGE_SUITE, jobs.map(kbJudgeTest));
 store.suites.save(judgeSuite);
-const judgeRun = store.beginRun({
+const judgeRun = store.runs.begin({
   suiteHash: judgeSuite.hash,
   config: { ...config, models: ['openai:gpt-4o'] },
   waverVersion: 'bench',
@@ -213,7 +213,7 @@ store.saveBatch(
     },
   })),
 );
-store.finishRun(judgeRun, 'complete');
+store.runs.finish(judgeRun, 'complete');
 
 // --- sago -----------------------------------------------------------------------------------
 const sagoSettings = SagoConfig.parse({ structural: 'rules' });
@@ -252,7 +252,7 @@ const sagoModels = [0, 1].map((m) => ({
   provider: m === 0 ? 'openai' : 'anthropic',
   capabilities: caps[m],
 }));
-const sagoRun = store.beginRun({
+const sagoRun = store.runs.begin({
   suiteHash: sagoSuite.hash,
   config: { ...config, models: modelLabels.slice(0, 2) },
   waverVersion: 'bench',
@@ -297,7 +297,7 @@ for (const [m, model] of sagoModels.entries()) {
   }
   store.saveBatch(writes);
 }
-store.finishRun(sagoRun, 'complete');
+store.runs.finish(sagoRun, 'complete');
 // What `waver sago` leaves behind besides the responses: the per-prompt derived values (BLEU,
 // log-prob, entropy, rule mirroring) it stores once the calls are done, which the report reads.
 for (const model of sagoModels) {
@@ -344,7 +344,7 @@ const paraSuite = buildParaphraseSuite(items, {
   },
 });
 store.suites.save(paraSuite);
-const paraRun = store.beginRun({
+const paraRun = store.runs.begin({
   suiteHash: paraSuite.hash,
   config: { ...config, repeats: 2 },
   waverVersion: 'bench',
@@ -378,7 +378,7 @@ for (let m = 0; m < MODELS; m++) {
     }
   store.saveBatch(writes);
 }
-store.finishRun(paraRun, 'complete');
+store.runs.finish(paraRun, 'complete');
 store.close();
 
 // --- measured -------------------------------------------------------------------------------

@@ -117,7 +117,7 @@ function build(dir) {
   const sets = ruleVariations(prompts, settings, 0);
   const suite = responsesSuite(sets);
   store.suites.save(suite);
-  const runId = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: 'bench' });
+  const runId = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: 'bench' });
   const params = { temperature: 0, maxTokens: 256, logprobs: true };
   // Per prompt: the baseline test and its variants, in suite order.
   const groups = [];
@@ -223,7 +223,7 @@ function build(dir) {
   const judgeTests = [...judged].map((t) => ({ id: judgeTestId(t), prompt: politenessJudgePrompt(t) }));
   const judgeSuite = suiteOf(JUDGE_SUITE, judgeTests);
   store.suites.save(judgeSuite);
-  const jRun = store.beginRun({ suiteHash: judgeSuite.hash, config: {}, waverVersion: 'bench' });
+  const jRun = store.runs.begin({ suiteHash: judgeSuite.hash, config: {}, waverVersion: 'bench' });
   store.saveBatch(
     judgeTests.map((t, i) => {
       const request = requestFor(t, { temperature: 0, maxTokens: 64, logprobs: false });

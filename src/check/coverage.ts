@@ -47,7 +47,7 @@ export function coverageMeasurements(
 /** Each suite's repeats as its latest run was configured with. */
 function runRepeats(store: Store): Map<string, number> {
   const out = new Map<string, number>();
-  for (const r of store.listRuns()) {
+  for (const r of store.runs.list()) {
     const repeats = (r.config as { repeats?: unknown } | undefined)?.repeats;
     if (r.suiteHash !== undefined && typeof repeats === 'number') out.set(r.suiteHash, repeats);
   }

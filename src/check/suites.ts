@@ -58,7 +58,7 @@ export function chooseSuites(
  * run. A protocol's suites, its answers' and its judges' alike, are named `<protocol>/<stage>`.
  */
 export function plainSuites(store: Store, protocols: readonly CheckProtocol[]): CheckedSuite[] {
-  const hashes = new Set(store.listRuns().flatMap((r) => (r.suiteHash === undefined ? [] : [r.suiteHash])));
+  const hashes = new Set(store.runs.list().flatMap((r) => (r.suiteHash === undefined ? [] : [r.suiteHash])));
   const out: CheckedSuite[] = [];
   for (const hash of hashes) {
     const name = store.suites.name(hash); // by name alone: suites.get would read every test

@@ -207,7 +207,7 @@ describe('buildReport when a protocol cannot be rebuilt', () => {
       { id: 'b', prompt: 'B?', repeats: 1 },
     ]);
     store.suites.save(suite);
-    const runId = store.beginRun({
+    const runId = store.runs.begin({
       suiteHash: suite.hash,
       config: { models: ['replay:x'], repeats: 3 },
       waverVersion: 'test',

@@ -388,11 +388,11 @@ export function buildReport(
 ): ReportData {
   const store = readOnce(source);
   const only = opts.only && onlySuite(store, opts.only);
-  const runs = store.listRuns().filter((r) => only === undefined || r.suiteHash === only);
+  const runs = store.runs.list().filter((r) => only === undefined || r.suiteHash === only);
   const latestConfig = new Map<string, Record<string, unknown>>();
   for (const r of runs)
     if (r.suiteHash !== undefined && r.config && typeof r.config === 'object')
-      latestConfig.set(r.suiteHash, r.config as Record<string, unknown>); // listRuns is oldest first
+      latestConfig.set(r.suiteHash, r.config as Record<string, unknown>); // runs.list is oldest first
   const suiteRole = suiteRoles(protocols);
   const suites = suiteInfos(store, new Set(protocols.map((p) => p.name)), suiteRole).filter(
     (s) => only === undefined || s.hash === only,
@@ -549,7 +549,7 @@ function evalName(summary: EvalSummary, fallback: string): string {
 /** The suite `waver report --run ID | --suite PREFIX` names (docs/report.md#one-eval). */
 function onlySuite(store: Store, only: { run?: string; suite?: string }): string {
   if (only.run !== undefined) {
-    const runs = store.listRuns().filter((r) => r.id.startsWith(only.run as string));
+    const runs = store.runs.list().filter((r) => r.id.startsWith(only.run as string));
     if (runs.length === 0)
       throw new InputError(`no run whose id starts with '${only.run}'`, { field: '--run' });
     const hashes = [...new Set(runs.map((r) => r.suiteHash))];

@@ -65,7 +65,7 @@ async function run(
   providers: Record<string, ModelEntry>,
   extra: Partial<RunCellsOptions> = {},
 ) {
-  const runId = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
+  const runId = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
   const summary = await runCells({
     store,
     runId,
@@ -443,7 +443,7 @@ describe('runCells', () => {
     const store = newStore();
     const suite = makeSuite(Array.from({ length: 20 }, (_, i) => `p${i}`));
     const provider = new ScriptedProvider((p) => steps.ok(p, 2));
-    const runId = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
+    const runId = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
     store.suites.save(suite);
     const pending = runCells({
       store,

@@ -28,7 +28,7 @@ export interface ModelEntry {
 
 export interface RunCellsOptions {
   store: Store;
-  /** From store.beginRun. */
+  /** From store.runs.begin. */
   runId: string;
   suite: Suite;
   /**

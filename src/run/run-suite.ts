@@ -95,7 +95,7 @@ export async function runSuite(
     let held: WorkerLeases | undefined;
     try {
       store.suites.save(suite);
-      const runId = store.beginRun({
+      const runId = store.runs.begin({
         suiteHash: suite.hash,
         config: withoutSecrets({ ...config, models: models.map((m) => m.spec) }),
         waverVersion: WAVER_VERSION,
@@ -214,7 +214,7 @@ export async function runSuite(
         };
       });
       const complete = outcomes.every((o) => o.coverage.failed === 0 && o.coverage.pending === 0);
-      store.finishRun(runId, summary.aborted ? 'aborted' : complete ? 'complete' : 'incomplete');
+      store.runs.finish(runId, summary.aborted ? 'aborted' : complete ? 'complete' : 'incomplete');
       const result: RunResult = {
         runId,
         store: config.store,

@@ -300,16 +300,6 @@ export function doneCellCount(
     .get(suiteHash, modelIdentity) as number;
 }
 
-/** Cells each run wrote last, by run id. */
-export function cellsByRun(st: Statements): Map<string, number> {
-  return new Map(
-    st
-      .prepared(`SELECT run_id, sum(n) FROM ${cellCountsSource(st)} GROUP BY run_id`)
-      .raw()
-      .all() as [string, number][],
-  );
-}
-
 /** Stored cells per suite, model identity and status, whatever their repeat. */
 export function cellTotals(st: Statements, suiteHash: string | undefined): CellTotal[] {
   return (

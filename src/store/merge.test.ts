@@ -36,9 +36,9 @@ function storeAt(dir: string, name: string, fill: (s: Store, runId: string) => v
   const path = join(dir, name);
   const s = openStore(path);
   s.suites.save(suite);
-  const runId = s.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
+  const runId = s.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
   fill(s, runId);
-  s.finishRun(runId, 'incomplete');
+  s.runs.finish(runId, 'incomplete');
   s.close();
   return path;
 }
@@ -136,7 +136,7 @@ describe('mergeStores', () => {
           .sort(),
       ).toEqual(['ok', 'server']);
       expect(merged.stoppedAttempts()).toHaveLength(1);
-      expect(merged.listRuns()).toHaveLength(2);
+      expect(merged.runs.list()).toHaveLength(2);
       expect(merged.auxResult('k1')).toBe('[1]');
     } finally {
       merged.close();

@@ -92,7 +92,7 @@ const result = { text: 'yes', finishReason: 'stop' as const, usage: { inputToken
 /** Two models, done and failed cells, one linked to a stored answer, over two runs. */
 function filled(store: Store): { run2: string } {
   store.suites.save(suite);
-  const run1 = store.beginRun({ suiteHash: suite.hash, config: { models: ['a', 'b'] }, waverVersion: 't' });
+  const run1 = store.runs.begin({ suiteHash: suite.hash, config: { models: ['a', 'b'] }, waverVersion: 't' });
   const ref = (model: string, testId: string, repeat: number, runId: string) => ({
     suiteHash: suite.hash,
     testId,
@@ -122,8 +122,8 @@ function filled(store: Store): { run2: string } {
   });
   store.saveBatch([done('a', 't1', 0, run1), done('a', 't2', 0, run1), failed('a', 't2', 1, run1)]);
   store.saveBatch([done('b', 't1', 0, run1), failed('b', 't3', 0, run1)]);
-  store.finishRun(run1, 'incomplete');
-  const run2 = store.beginRun({ suiteHash: suite.hash, config: { models: ['a'] }, waverVersion: 't' });
+  store.runs.finish(run1, 'incomplete');
+  const run2 = store.runs.begin({ suiteHash: suite.hash, config: { models: ['a'] }, waverVersion: 't' });
   // The failed cell done again, and a cell linked to a stored answer.
   store.saveBatch([
     done('a', 't2', 1, run2),
@@ -145,10 +145,10 @@ describe('query plans', () => {
     const identity = 'replay:a';
     // The viewer: progress, the runs listing, transcript pages.
     store.hasSchema();
-    store.latestRuns(20);
+    store.runs.latest(20);
     store.expectedCells(suite.hash, 2);
     store.modelStatusCounts(suite.hash, run2, 2);
-    store.runsWithCells();
+    store.runs.withCells();
     store.cellTotals();
     store.cellTotals(suite.hash);
     store.suites.models(suite.hash);
@@ -162,7 +162,7 @@ describe('query plans', () => {
       limit: 50,
     });
     // The report.
-    store.listRuns();
+    store.runs.list();
     store.suites.list();
     store.coverageOfEverySuite({ [suite.hash]: 2 });
     store.failureGroups();
@@ -266,7 +266,7 @@ describe('a store of schema 2, opened read-only', () => {
         every: s.coverageOfEverySuite({ [suite.hash]: 1 }),
         byModel: s.coverageByModel(suite.hash, 1),
         progress: s.modelStatusCounts(suite.hash, run2, 1),
-        runs: s.runsWithCells().map((r) => r.cells),
+        runs: s.runs.withCells().map((r) => r.cells),
         models: s.suites.models(suite.hash),
         cells: [...s.cellsWithTests(suite.hash, ['replay:a', 'replay:b'])],
       });

@@ -37,7 +37,7 @@ const req = (prompt: string): GenerateRequest => ({
 
 function seed(store: Store): string {
   store.suites.save(suite);
-  return store.beginRun({ suiteHash: suite.hash, config: { models: ['m'] }, waverVersion: '0.1.0' });
+  return store.runs.begin({ suiteHash: suite.hash, config: { models: ['m'] }, waverVersion: '0.1.0' });
 }
 
 describe('openStore', () => {
@@ -60,7 +60,7 @@ describe('openStore', () => {
     const b = openStore(path);
     expect(b.schemaVersion).toBe(MIGRATIONS.length);
     expect(b.suites.get(suite.hash)).toEqual(suite);
-    expect(b.listRuns().map((r) => r.id)).toEqual([runId]);
+    expect(b.runs.list().map((r) => r.id)).toEqual([runId]);
     b.close();
   });
 
@@ -91,10 +91,10 @@ describe('openStore read-only', () => {
     const writer = openStore(path);
     const reader = openStore(path, { readonly: true });
     expect(reader.hasSchema()).toBe(true);
-    expect(reader.listRuns()).toEqual([]);
+    expect(reader.runs.list()).toEqual([]);
     const runId = seed(writer);
-    expect(reader.latestRuns(5).map((r) => [r.id, r.suiteName])).toEqual([[runId, suite.name]]);
-    expect(() => reader.finishRun(runId, 'complete')).toThrow(/readonly/);
+    expect(reader.runs.latest(5).map((r) => [r.id, r.suiteName])).toEqual([[runId, suite.name]]);
+    expect(() => reader.runs.finish(runId, 'complete')).toThrow(/readonly/);
     expect(() => reader.suites.save({ ...suite, hash: 'b'.repeat(64) })).toThrow(/readonly/);
     writer.close();
     expect(reader.suites.get(suite.hash)).toEqual(suite);
@@ -230,17 +230,17 @@ describe('Store.transaction', () => {
     const runId = seed(store);
     expect(() =>
       store.transaction(() => {
-        store.finishRun(runId, 'complete');
+        store.runs.finish(runId, 'complete');
         throw new Error('stop');
       }),
     ).toThrow('stop');
-    expect(store.getRun(runId)?.status).toBe('running');
+    expect(store.runs.get(runId)?.status).toBe('running');
     const value = store.transaction(() => {
-      store.finishRun(runId, 'complete');
+      store.runs.finish(runId, 'complete');
       return 7;
     });
     expect(value).toBe(7);
-    expect(store.getRun(runId)?.status).toBe('complete');
+    expect(store.runs.get(runId)?.status).toBe('complete');
     store.close();
   });
 });
@@ -250,7 +250,7 @@ describe('store round trip', () => {
     const path = tempDb();
     const store = openStore(path);
     store.suites.save(suite); // twice is fine
-    const runId = store.beginRun({
+    const runId = store.runs.begin({
       suiteHash: suite.hash,
       config: {
         models: [{ spec: 'openai:m', apiKey: 'sk-SENTINEL' }],
@@ -307,9 +307,9 @@ describe('store round trip', () => {
         },
       ],
     });
-    store.finishRun(runId, 'incomplete');
+    store.runs.finish(runId, 'incomplete');
 
-    const run = store.getRun(runId);
+    const run = store.runs.get(runId);
     expect(run?.status).toBe('incomplete');
     expect(run?.finishedAt).toBeDefined();
     expect(run?.config).toEqual({ models: [{ spec: 'openai:m' }], headers: {} });
@@ -354,7 +354,7 @@ describe('store round trip', () => {
       error: { kind: 'timeout', message: 'no answer' },
       attempts: [{ attempt: 1, startedAt: at, outcome: 'timeout', message: 'no answer' }],
     });
-    const run2 = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: '0.1.0' });
+    const run2 = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: '0.1.0' });
     const key = cacheKey(identity, req('Say hi'), 0);
     store.saveCellDone({
       ...ref,
@@ -396,7 +396,7 @@ describe('store round trip', () => {
       });
     done('t1', 0, run1);
     done('t1', 1, run1);
-    const run2 = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: '0.1.0' });
+    const run2 = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: '0.1.0' });
     done('t2', 0, run2);
     store.saveCellFailed({
       ...ref('t3', 0),
@@ -438,7 +438,7 @@ describe('store round trip', () => {
       tests: Array.from({ length: 1200 }, (_, i) => ({ id: `t${i}`, prompt: `p${i}` })),
     };
     store.suites.save(big);
-    const runId = store.beginRun({ suiteHash: big.hash, config: {}, waverVersion: '0.1.0' });
+    const runId = store.runs.begin({ suiteHash: big.hash, config: {}, waverVersion: '0.1.0' });
     store.saveCellsCached([]);
     for (const t of big.tests) {
       store.saveCellFailed({
@@ -456,7 +456,7 @@ describe('store round trip', () => {
     let n = 0;
     for (const c of store.cells({ suiteHash: big.hash })) {
       n++;
-      if (n === 10) store.finishRun(runId, 'complete'); // a write mid-iteration must not throw
+      if (n === 10) store.runs.finish(runId, 'complete'); // a write mid-iteration must not throw
       expect(c.testId).toBe(`t${n - 1}`);
     }
     expect(n).toBe(1200);
@@ -482,7 +482,7 @@ describe('coverage with per-test repeats', () => {
       ],
     };
     store.suites.save(own);
-    const runId = store.beginRun({ suiteHash: own.hash, config: {}, waverVersion: '0.1.0' });
+    const runId = store.runs.begin({ suiteHash: own.hash, config: {}, waverVersion: '0.1.0' });
     const done = (testId: string, repeat: number) =>
       store.saveCellDone({
         suiteHash: own.hash,

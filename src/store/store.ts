@@ -30,7 +30,6 @@ import {
   stoppedAttempts,
 } from './cells.js';
 import {
-  cellsByRun,
   cellTotals,
   coverage,
   coverageByModel,
@@ -78,9 +77,6 @@ import type {
   FailureGroup,
   LightCell,
   ModelStatusCount,
-  RunListing,
-  RunRecord,
-  RunWithCells,
   SaveCellCached,
   SaveCellDone,
   SaveCellFailed,
@@ -90,7 +86,7 @@ import type {
   StoredResponse,
   SuiteModelCoverage,
 } from './records.js';
-import { beginRun, finishRun, getRun, latestRuns, listRuns, runsWithCells } from './runs.js';
+import { RunQueries } from './runs.js';
 import { hasSchema } from './schema.js';
 import { Statements } from './statements.js';
 import { SuiteQueries } from './suites.js';
@@ -105,6 +101,7 @@ export type {
 } from './labels.js';
 export { type ClaimOptions, LEASE_TTL_MS } from './leases.js';
 export type * from './records.js';
+export type { RunQueries } from './runs.js';
 export { applyMigrations, MIGRATIONS } from './schema.js';
 export type { SuiteQueries } from './suites.js';
 
@@ -132,6 +129,8 @@ export class Store {
   private readonly writes: CellWriters;
   /** Suites and their tests, and the models that have cells in them. */
   readonly suites: SuiteQueries;
+  /** Runs, their configs and status. */
+  readonly runs: RunQueries;
 
   constructor(path: string, opts: OpenOptions = {}) {
     this.path = path;
@@ -140,6 +139,7 @@ export class Store {
     this.st = new Statements(this.db);
     this.writes = cellWriters(this.st);
     this.suites = new SuiteQueries(this.st);
+    this.runs = new RunQueries(this.st);
   }
 
   close(): void {
@@ -166,37 +166,6 @@ export class Store {
   /** Runs `fn` in one transaction: its writes commit together, or not at all when it throws. */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
-  }
-
-  // Runs
-
-  /** Records a run's start. The config is stored with any secret-named member removed. */
-  beginRun(opts: { suiteHash?: string; config: unknown; waverVersion: string; id?: string }): string {
-    return beginRun(this.st, opts);
-  }
-
-  /** Records a run's end: 'complete', 'incomplete', 'aborted', 'failed'... */
-  finishRun(runId: string, status: string): void {
-    finishRun(this.st, runId, status);
-  }
-
-  getRun(runId: string): RunRecord | undefined {
-    return getRun(this.st, runId);
-  }
-
-  /** Every run, oldest first. */
-  listRuns(): RunRecord[] {
-    return listRuns(this.st);
-  }
-
-  /** Every run, newest first, with its suite's name and how many cells it wrote last. */
-  runsWithCells(): RunWithCells[] {
-    return runsWithCells(this.st, cellsByRun(this.st));
-  }
-
-  /** The `limit` newest runs, newest first, with their suite's name. */
-  latestRuns(limit: number): RunListing[] {
-    return latestRuns(this.st, limit);
   }
 
   // Responses and cells

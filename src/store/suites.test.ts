@@ -20,7 +20,7 @@ describe('finding suites', () => {
     const [x, y, z] = ['1', '2', '3'].map((d) => suite('named', d.repeat(64))) as [Suite, Suite, Suite];
     for (const s of [x, y, z]) store.suites.save(s);
     const run = (s: Suite, id: string) =>
-      store.beginRun({ id, suiteHash: s.hash, config: {}, waverVersion: 't' });
+      store.runs.begin({ id, suiteHash: s.hash, config: {}, waverVersion: 't' });
     const first = run(x, 'r1');
     run(y, 'r2');
     run(x, 'r3');

@@ -112,7 +112,7 @@ describe('run engine through the openai provider against faults', () => {
       request: { messages: [{ role: 'user' as const, content: t.prompt }], temperature: 0 },
     }));
     const go = async () => {
-      const runId = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
+      const runId = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
       return runCells({
         store,
         runId,

@@ -156,7 +156,7 @@ function addLadder(store: Store): void {
   });
   const suite = ladderSuite(LADDER_TESTS, config);
   store.suites.save(suite);
-  const runId = store.beginRun({ id: 'run-ladder', suiteHash: suite.hash, config, waverVersion: 'test' });
+  const runId = store.runs.begin({ id: 'run-ladder', suiteHash: suite.hash, config, waverVersion: 'test' });
   const byId = new Map(LADDER_TESTS.map((t) => [t.id, t]));
   const answers =
     (model: number) =>
@@ -179,7 +179,7 @@ function addLadder(store: Store): void {
   MODELS.forEach((m, k) => {
     writeCells(store, suite, runId, m, answers(k), config.params);
   });
-  store.finishRun(runId, 'incomplete');
+  store.runs.finish(runId, 'incomplete');
 
   // The KB judge's verdicts, as runLadder stores them: one judge test per KB response.
   const jobs: KbJudgeJob[] = [];
@@ -212,7 +212,7 @@ function addLadder(store: Store): void {
     repeats: 1,
     params: { temperature: 0, maxTokens: 256, logprobs: false },
   };
-  const judgeRun = store.beginRun({
+  const judgeRun = store.runs.begin({
     id: 'run-kb-judge',
     suiteHash: judgeSuite.hash,
     config: judgeConfig,
@@ -234,7 +234,7 @@ function addLadder(store: Store): void {
     },
     judgeConfig.params,
   );
-  store.finishRun(judgeRun, 'complete');
+  store.runs.finish(judgeRun, 'complete');
 }
 
 const OPENAI: Capabilities = {
@@ -265,7 +265,7 @@ function addSago(store: Store): void {
     repeats: 1,
     params: { temperature: 0, maxTokens: 64, logprobs: true },
   };
-  const runId = store.beginRun({ id: 'run-sago', suiteHash: suite.hash, config, waverVersion: 'test' });
+  const runId = store.runs.begin({ id: 'run-sago', suiteHash: suite.hash, config, waverVersion: 'test' });
   const tokens = (text: string) =>
     text.split(' ').map((w, i) => ({
       token: w,
@@ -290,7 +290,7 @@ function addSago(store: Store): void {
       tokens,
     );
   });
-  store.finishRun(runId, 'complete');
+  store.runs.finish(runId, 'complete');
   const manifest: SagoManifest = {
     version: 1,
     responsesSuite: suite.hash,
@@ -333,7 +333,12 @@ function addParaphrase(store: Store): void {
     paraphrase: { resamples: 200 },
     params: { temperature: 0 },
   };
-  const runId = store.beginRun({ id: 'run-paraphrase', suiteHash: suite.hash, config, waverVersion: 'test' });
+  const runId = store.runs.begin({
+    id: 'run-paraphrase',
+    suiteHash: suite.hash,
+    config,
+    waverVersion: 'test',
+  });
   const byId = new Map(suite.tests.map((t) => [t.id, t]));
   MODELS.forEach((m, k) => {
     writeCells(
@@ -354,7 +359,7 @@ function addParaphrase(store: Store): void {
       2,
     );
   });
-  store.finishRun(runId, 'complete');
+  store.runs.finish(runId, 'complete');
 }
 
 function addPlain(store: Store): void {
@@ -363,12 +368,12 @@ function addPlain(store: Store): void {
     { id: 'q2', prompt: 'What is 2 + 2?' },
   ]);
   store.suites.save(suite);
-  const runId = store.beginRun({
+  const runId = store.runs.begin({
     id: 'run-plain',
     suiteHash: suite.hash,
     config: { models: [MODELS[0].label], seed: 0 },
     waverVersion: 'test',
   });
   writeCells(store, suite, runId, MODELS[0], (id) => ({ text: id === 'q1' ? 'hi' : '4' }), PLAIN_PARAMS);
-  store.finishRun(runId, 'complete');
+  store.runs.finish(runId, 'complete');
 }

@@ -70,7 +70,7 @@ export class StoreReader {
   runs(): RunWithCells[] {
     const store = this.opened();
     if (!store?.hasSchema()) return [];
-    return store.runsWithCells();
+    return store.runs.withCells();
   }
 
   /** Coverage of the latest run that calls models (bookkeeping runs, e.g. a sago manifest, are skipped). */
@@ -79,7 +79,7 @@ export class StoreReader {
     const store = this.opened();
     if (!store) return { state: 'missing', ...empty };
     if (!store.hasSchema()) return { state: 'empty', ...empty };
-    const runs = store.latestRuns(20);
+    const runs = store.runs.latest(20);
     const row = runs.find((r) => modelLabels(r.configJson).length > 0) ?? runs[0];
     if (!row) return { state: 'empty', ...empty };
     const config = parseJson(row.configJson) as { repeats?: unknown };

@@ -46,7 +46,7 @@ function runningStore(path: string, label: string): string {
     { id: 't3', prompt: 'three' },
   ]);
   store.suites.save(suite);
-  const runId = store.beginRun({
+  const runId = store.runs.begin({
     suiteHash: suite.hash,
     config: { models: [label], repeats: 2 },
     waverVersion: 'test',
@@ -193,7 +193,7 @@ describe('the transcript browser on a store of 120 cells', async () => {
     Array.from({ length: 60 }, (_, i) => ({ id: `t${String(i).padStart(2, '0')}`, prompt: `question ${i}` })),
   );
   store.suites.save(suite);
-  const runId = store.beginRun({
+  const runId = store.runs.begin({
     suiteHash: suite.hash,
     config: { models: ['a', 'b'] },
     waverVersion: 'test',

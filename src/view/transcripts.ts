@@ -85,7 +85,7 @@ export function transcriptPage(query: TranscriptQuery): TranscriptPage {
   const cellsOf = new Map<string, number>();
   for (const t of totals) cellsOf.set(t.suiteHash, (cellsOf.get(t.suiteHash) ?? 0) + t.count);
   const suites: TranscriptPage['suites'] = [];
-  for (const r of store.latestRuns(1000)) {
+  for (const r of store.runs.latest(1000)) {
     const cells = r.suiteHash === undefined ? 0 : (cellsOf.get(r.suiteHash) ?? 0);
     if (r.suiteHash === undefined || cells === 0 || suites.some((s) => s.hash === r.suiteHash)) continue;
     suites.push({ hash: r.suiteHash, name: r.suiteName ?? '', cells });

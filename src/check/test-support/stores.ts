@@ -32,7 +32,7 @@ export function writeCells(
   reply: (test: SuiteTest, right: boolean) => string,
 ): void {
   store.suites.save(suite);
-  const runId = store.beginRun({
+  const runId = store.runs.begin({
     suiteHash: suite.hash,
     config: { models: models.map((m) => m.label) },
     waverVersion: 'test',
@@ -62,5 +62,5 @@ export function writeCells(
           });
       }
   store.saveBatch(writes);
-  store.finishRun(runId, 'complete');
+  store.runs.finish(runId, 'complete');
 }

@@ -77,8 +77,8 @@ withModel(`waver ladder end to end with the tiny GGUF ${tinyModelMissing ?? ''}`
     // Record a judge verdict for each stored KB response: the exact requests waver will send.
     const storePath = join(dir, 'store.db');
     const store = openStore(storePath);
-    const run = store
-      .listRuns()
+    const run = store.runs
+      .list()
       .find((x) => x.suiteHash && store.suites.get(x.suiteHash)?.name === 'ladder/tests');
     const suite = store.suites.get(run?.suiteHash as string);
     const identity = [...store.cells({ suiteHash: suite?.hash })][0]?.modelIdentity as string;
@@ -159,8 +159,8 @@ withModel(`waver ladder end to end with the tiny GGUF ${tinyModelMissing ?? ''}`
       (c) => c.runId !== run?.id,
     );
     const sutSuites = new Set(
-      after
-        .listRuns()
+      after.runs
+        .list()
         .filter((x) => x.suiteHash && after.suites.get(x.suiteHash)?.name === 'ladder/tests')
         .map((x) => x.suiteHash),
     );

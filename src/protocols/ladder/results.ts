@@ -364,7 +364,7 @@ function judgeVerdicts(
   scoring: KbScoring,
 ): Map<string, StoredVerdict> {
   const out = new Map<string, StoredVerdict>();
-  const hashes = new Set(store.listRuns().flatMap((r) => (r.suiteHash ? [r.suiteHash] : [])));
+  const hashes = new Set(store.runs.list().flatMap((r) => (r.suiteHash ? [r.suiteHash] : [])));
   hashes.delete(suiteHash); // the SUT suite itself: no need to read its tests again
   for (const hash of hashes) {
     const judgeSuite = store.suites.get(hash);

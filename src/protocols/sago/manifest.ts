@@ -130,12 +130,12 @@ export function saveManifest(store: Store, manifest: SagoManifest): string {
     },
   ]);
   store.suites.save(suite);
-  const runId = store.beginRun({
+  const runId = store.runs.begin({
     suiteHash: suite.hash,
     config: { sago: manifest.settings },
     waverVersion: WAVER_VERSION,
   });
-  store.finishRun(runId, 'complete');
+  store.runs.finish(runId, 'complete');
   return suite.hash;
 }
 

@@ -79,7 +79,7 @@ function buildStore(): { store: Store; manifest: SagoManifest; suiteHash: string
   const suite = responsesSuite(sets);
   const store = openStore(':memory:');
   store.suites.save(suite);
-  const runId = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
+  const runId = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
   for (const m of models) {
     store.saveBatch(
       suite.tests.map((t, k) => {
@@ -199,7 +199,7 @@ describe('loadSagoResults from a store (API models)', () => {
     const texts = ['the answer is blue', 'the answer is grey'];
     judgeSuite.tests = texts.map((t) => ({ id: judgeTestId(t), prompt: t }));
     store.suites.save(judgeSuite);
-    const runId = store.beginRun({ suiteHash: judgeSuite.hash, config: {}, waverVersion: 'test' });
+    const runId = store.runs.begin({ suiteHash: judgeSuite.hash, config: {}, waverVersion: 'test' });
     const judge = { label: 'replay:j.jsonl', identity: 'replay:abc' };
     store.saveBatch(
       texts.map((t, i) => {

@@ -235,7 +235,7 @@ export function writeLadderRunsImport(store: Store, plan: LadderRunsPlan): Impor
   return store.transaction(() =>
     plan.runs.map((p) => {
       store.suites.save(p.suite);
-      const runId = store.beginRun({
+      const runId = store.runs.begin({
         suiteHash: p.suite.hash,
         config: {
           import: 'ladder-runs',
@@ -282,7 +282,7 @@ export function writeLadderRunsImport(store: Store, plan: LadderRunsPlan): Impor
       });
       store.saveBatch(writes);
       auxPut(store, 'measure', p.identity, recordedScoresRequest(p.suite.hash, p.identity), p.record);
-      store.finishRun(runId, 'complete');
+      store.runs.finish(runId, 'complete');
       return {
         run: p.run.folder,
         model: p.run.model,

@@ -226,7 +226,7 @@ export function writeSagoRunsImport(
     plan.models.map((m) => {
       store.suites.save(m.suite);
       const params = sharedParams(m.runs);
-      const runId = store.beginRun({
+      const runId = store.runs.begin({
         suiteHash: m.suite.hash,
         config: {
           import: 'sago-runs',
@@ -254,7 +254,7 @@ export function writeSagoRunsImport(
       store.saveBatch(writes);
       for (const r of m.records)
         auxPut(store, 'measure', m.identity, recordRequest(m.identity, m.suite.hash, r.testId), r.row);
-      store.finishRun(runId, 'complete');
+      store.runs.finish(runId, 'complete');
       const record: SagoModelRecord = {
         label: m.model,
         identity: m.identity,
