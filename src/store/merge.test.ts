@@ -92,14 +92,14 @@ describe('mergeStores', () => {
           },
         },
       ]);
-      s.insertAuxResult({ key: 'k1', kind: 'embed', identity, requestJson: '{}', resultJson: '[1]' });
+      s.aux.insert({ key: 'k1', kind: 'embed', identity, requestJson: '{}', resultJson: '[1]' });
     });
     const b = storeAt(dir, 'b.db', (s, run) => {
       done(s, run, 't1', 'answer one');
       done(s, run, 't2', 'answer two');
       done(s, run, 't3', 'answer three', 0);
       done(s, run, 't3', 'answer three', 1);
-      s.insertAuxResult({ key: 'k1', kind: 'embed', identity, requestJson: '{}', resultJson: '[1.0000001]' });
+      s.aux.insert({ key: 'k1', kind: 'embed', identity, requestJson: '{}', resultJson: '[1.0000001]' });
     });
     const out = join(dir, 'out.db');
     const outcome = mergeStores([a, b], out);
@@ -137,7 +137,7 @@ describe('mergeStores', () => {
       ).toEqual(['ok', 'server']);
       expect(merged.stoppedAttempts()).toHaveLength(1);
       expect(merged.runs.list()).toHaveLength(2);
-      expect(merged.auxResult('k1')).toBe('[1]');
+      expect(merged.aux.get('k1')).toBe('[1]');
     } finally {
       merged.close();
     }

@@ -171,7 +171,7 @@ describe('query plans', () => {
     store.firstRepeatCells(suite.hash, identity);
     for (const { cell } of store.cellsWithTests(suite.hash, [identity]))
       if (cell.responseKey) store.responseText(cell.responseKey);
-    store.auxResult('k');
+    store.aux.get('k');
     // waver check.
     store.suites.withCellsNamed(suite.name);
     store.suites.byPrefix('aaaaaaaa');

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Coverage } from '../domain/cells.js';
 import type { Shard, SuiteTest } from '../domain/suites.js';
-import { auxResult, countAuxResults, insertAuxResult, putAuxResult } from './aux-results.js';
+import { AuxResultQueries } from './aux-results.js';
 import {
   type BatchCell,
   type BatchRecord,
@@ -39,16 +39,7 @@ import {
   failedKinds,
   modelStatusCounts,
 } from './coverage.js';
-import {
-  type LabellingSetRecord,
-  type LabellingSetSummary,
-  type LabelRecord,
-  labellingSet,
-  labellingSets,
-  labelsOf,
-  saveLabellingSet,
-  saveLabels,
-} from './labels.js';
+import { LabelQueries } from './labels.js';
 import {
   type ClaimOptions,
   claimChunk,
@@ -62,7 +53,6 @@ import { openReader, openWriter } from './open.js';
 export { storeFailure } from './open.js';
 
 import type {
-  AuxResultRow,
   CellFilter,
   CellPage,
   CellPageFilter,
@@ -91,11 +81,13 @@ import { hasSchema } from './schema.js';
 import { Statements } from './statements.js';
 import { SuiteQueries } from './suites.js';
 
+export type { AuxResultQueries } from './aux-results.js';
 export type { BatchCell, BatchRecord, BatchState, NewBatch } from './batches.js';
 export type {
   LabellingItemRecord,
   LabellingSetRecord,
   LabellingSetSummary,
+  LabelQueries,
   LabelRecord,
   PopulationCount,
 } from './labels.js';
@@ -131,6 +123,10 @@ export class Store {
   readonly suites: SuiteQueries;
   /** Runs, their configs and status. */
   readonly runs: RunQueries;
+  /** Results of calls that are not chat generations (embeddings, scores...), by key. */
+  readonly aux: AuxResultQueries;
+  /** Labelling sets and people's labels of their items. */
+  readonly labels: LabelQueries;
 
   constructor(path: string, opts: OpenOptions = {}) {
     this.path = path;
@@ -140,6 +136,8 @@ export class Store {
     this.writes = cellWriters(this.st);
     this.suites = new SuiteQueries(this.st);
     this.runs = new RunQueries(this.st);
+    this.aux = new AuxResultQueries(this.st);
+    this.labels = new LabelQueries(this.st);
   }
 
   close(): void {
@@ -399,55 +397,6 @@ export class Store {
   /** Marks a batch collected (its results are stored) or failed (refused as a whole). */
   endBatch(id: string, state: 'collected' | 'failed', note?: string): void {
     endBatch(this.st, id, state, note);
-  }
-
-  // Labelling sets and labels (docs/judges.md#labelling)
-
-  /** Stores a labelling set and its items in one transaction; a set of that name already stored is an error. */
-  saveLabellingSet(set: Omit<LabellingSetRecord, 'createdAt'>): void {
-    saveLabellingSet(this.st, set);
-  }
-
-  /** Every labelling set, oldest first, with how many items and labels it has and its raters. */
-  labellingSets(): LabellingSetSummary[] {
-    return labellingSets(this.st);
-  }
-
-  /** A labelling set with its items in sample order, or undefined. */
-  labellingSet(name: string): LabellingSetRecord | undefined {
-    return labellingSet(this.st, name);
-  }
-
-  /** Stores labels in one transaction, each replacing the same rater's earlier label of the item. */
-  saveLabels(labels: readonly LabelRecord[]): void {
-    if (labels.length > 0) saveLabels(this.st, labels);
-  }
-
-  /** A set's labels, in item order then by rater. */
-  labelsOf(set: string): LabelRecord[] {
-    return labelsOf(this.st, set);
-  }
-
-  // Aux results
-
-  /** The result JSON stored under an aux key, or undefined when none is. */
-  auxResult(key: string): string | undefined {
-    return auxResult(this.st, key);
-  }
-
-  /** Stores an aux result unless one is stored under its key already (the first result is kept). */
-  insertAuxResult(row: AuxResultRow): void {
-    insertAuxResult(this.st, row);
-  }
-
-  /** Stores an aux result, replacing the result stored under its key. */
-  putAuxResult(row: AuxResultRow): void {
-    putAuxResult(this.st, row);
-  }
-
-  /** How many aux results are stored (of a kind and identity when given). */
-  countAuxResults(filter: { kind?: string; identity?: string } = {}): number {
-    return countAuxResults(this.st, filter);
   }
 }
 
