@@ -495,7 +495,7 @@ describe('cells another worker holds', () => {
     const m = new ScriptedProvider(echo, { identity: 'scripted:one' });
     const cells = makeCells(suite, ['m']);
     await run(store, suite, cells.slice(0, 1), { m: { provider: m } });
-    store.claimChunk({ suiteHash: suite.hash, modelIdentity: 'scripted:one', chunk: 0 }, holder('w'));
+    store.leases.claim({ suiteHash: suite.hash, modelIdentity: 'scripted:one', chunk: 0 }, holder('w'));
     const asked: string[] = [];
     const { summary } = await run(
       store,
@@ -525,9 +525,9 @@ describe('cells another worker holds', () => {
     const suite = makeSuite(['a', 'b']);
     const m = new ScriptedProvider(echo, { identity: 'scripted:one' });
     const chunk = { suiteHash: suite.hash, modelIdentity: 'scripted:one', chunk: 0 };
-    store.claimChunk(chunk, holder('stalled'));
+    store.leases.claim(chunk, holder('stalled'));
     // Taken over: 'stalled' let its lease expire.
-    store.claimChunk(chunk, holder('other'), { now: () => Date.now() + 60_000 });
+    store.leases.claim(chunk, holder('other'), { now: () => Date.now() + 60_000 });
     const { summary } = await run(
       store,
       suite,

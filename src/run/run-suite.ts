@@ -101,7 +101,7 @@ export async function runSuite(
         waverVersion: WAVER_VERSION,
       });
       // A run is its leases' owner, so a later run that finds it dead marks it stopped.
-      store.sweepDeadWorkers(hostname());
+      store.leases.sweepDeadWorkers(hostname());
       // Other workers may run this suite on this store: each calls the chunks of cells it leases
       // (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells).
       const leases = new WorkerLeases(store, suite, { ...leaseOpts, owner: runId });

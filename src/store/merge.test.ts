@@ -159,7 +159,7 @@ describe('mergeStores', () => {
     };
     let batchId = '';
     const a = storeAt(dir, 'a.db', (s, runId) => {
-      batchId = s.recordBatch({
+      batchId = s.batches.record({
         providerId: 'batch_1',
         modelIdentity: identity,
         suiteHash: suite.hash,
@@ -168,7 +168,7 @@ describe('mergeStores', () => {
       }).id;
     });
     const b = storeAt(dir, 'b.db', (s, runId) => {
-      s.recordBatch({
+      s.batches.record({
         providerId: 'batch_2',
         modelIdentity: identity,
         suiteHash: suite.hash,
@@ -180,22 +180,22 @@ describe('mergeStores', () => {
     mergeStores([a, b], out);
     const merged = openStore(out, { readonly: true });
     try {
-      expect(merged.openBatches(suite.hash, identity).map((x) => x.providerId)).toEqual([
+      expect(merged.batches.open(suite.hash, identity).map((x) => x.providerId)).toEqual([
         'batch_1',
         'batch_2',
       ]);
-      expect(merged.batchCells(batchId)).toHaveLength(1);
+      expect(merged.batches.cells(batchId)).toHaveLength(1);
     } finally {
       merged.close();
     }
     // The first store's batch collected since: merged again, it is collected in the output too.
     const s = openStore(a);
-    s.endBatch(batchId, 'collected');
+    s.batches.end(batchId, 'collected');
     s.close();
     mergeStores([a], out);
     const after = openStore(out, { readonly: true });
     try {
-      expect(after.openBatches(suite.hash, identity).map((x) => x.providerId)).toEqual(['batch_2']);
+      expect(after.batches.open(suite.hash, identity).map((x) => x.providerId)).toEqual(['batch_2']);
     } finally {
       after.close();
     }

@@ -169,29 +169,29 @@ describe('cell leases', () => {
   it('one holder a chunk; expired, or of a dead pid of this host, it is taken over; renewal says what is still held', () => {
     const store = openStore(tempDb());
     const at = (now: number, isAlive = alive) => ({ now: () => now, isAlive, ttlMs: 30_000 });
-    expect(store.claimChunk(chunk(0), me, at(1_000))).toBe('claimed');
-    expect(store.claimChunk(chunk(0), me, at(2_000))).toBe('claimed');
-    expect(store.claimChunk(chunk(0), other, at(20_000))).toBe('held');
+    expect(store.leases.claim(chunk(0), me, at(1_000))).toBe('claimed');
+    expect(store.leases.claim(chunk(0), me, at(2_000))).toBe('claimed');
+    expect(store.leases.claim(chunk(0), other, at(20_000))).toBe('held');
     // Another chunk, or the same chunk of another model, is another lease.
-    expect(store.claimChunk(chunk(1), other, at(20_000))).toBe('claimed');
-    expect(store.claimChunk(chunk(0, 'gguf:x'), other, at(20_000))).toBe('claimed');
+    expect(store.leases.claim(chunk(1), other, at(20_000))).toBe('claimed');
+    expect(store.leases.claim(chunk(0, 'gguf:x'), other, at(20_000))).toBe('claimed');
     // Renewed, it stays; not renewed within the time to live, it is taken over.
-    expect(store.renewChunks('me', 25_000, 30_000)).toEqual([chunk(0)]);
-    expect(store.claimChunk(chunk(0), other, at(55_000))).toBe('held');
-    expect(store.claimChunk(chunk(0), other, at(55_001))).toBe('claimed');
-    expect(store.renewChunks('me', 56_000, 30_000)).toEqual([]);
+    expect(store.leases.renew('me', 25_000, 30_000)).toEqual([chunk(0)]);
+    expect(store.leases.claim(chunk(0), other, at(55_000))).toBe('held');
+    expect(store.leases.claim(chunk(0), other, at(55_001))).toBe('claimed');
+    expect(store.leases.renew('me', 56_000, 30_000)).toEqual([]);
     // A holder of this host whose process is gone is taken over at once; one of another host is not.
     expect(
-      store.claimChunk(
+      store.leases.claim(
         chunk(0),
         me,
         at(56_000, () => false),
       ),
     ).toBe('claimed');
     const remote = { owner: 'remote', pid: 300, host: 'elsewhere', startedMs: 0 };
-    expect(store.claimChunk(chunk(2), remote, at(0))).toBe('claimed');
+    expect(store.leases.claim(chunk(2), remote, at(0))).toBe('claimed');
     expect(
-      store.claimChunk(
+      store.leases.claim(
         chunk(2),
         me,
         at(1_000, () => false),
@@ -203,23 +203,23 @@ describe('cell leases', () => {
   it('a finished chunk is done for the workers started before it, and free again for later ones; a released one is free', () => {
     const store = openStore(tempDb());
     const opts = { now: () => 10_000, isAlive: alive };
-    expect(store.claimChunk(chunk(0), me, opts)).toBe('claimed');
-    expect(store.claimChunk(chunk(1), me, opts)).toBe('claimed');
-    store.finishChunks('me', 10_000);
-    expect(store.claimChunk(chunk(0), other, opts)).toBe('finished');
-    expect(store.claimChunk(chunk(0), { ...other, startedMs: 10_001 }, opts)).toBe('claimed');
-    expect(store.claimChunk(chunk(2), me, opts)).toBe('claimed');
-    store.releaseChunks('me');
-    expect(store.claimChunk(chunk(2), other, opts)).toBe('claimed');
+    expect(store.leases.claim(chunk(0), me, opts)).toBe('claimed');
+    expect(store.leases.claim(chunk(1), me, opts)).toBe('claimed');
+    store.leases.finish('me', 10_000);
+    expect(store.leases.claim(chunk(0), other, opts)).toBe('finished');
+    expect(store.leases.claim(chunk(0), { ...other, startedMs: 10_001 }, opts)).toBe('claimed');
+    expect(store.leases.claim(chunk(2), me, opts)).toBe('claimed');
+    store.leases.release('me');
+    expect(store.leases.claim(chunk(2), other, opts)).toBe('claimed');
     // A finished chunk is not released.
-    expect(store.claimChunk(chunk(1), other, opts)).toBe('finished');
+    expect(store.leases.claim(chunk(1), other, opts)).toBe('finished');
     store.close();
   });
 
   it('the real pid check sees this process alive', () => {
     const store = openStore(tempDb());
-    expect(store.claimChunk(chunk(0), { ...me, pid: process.pid })).toBe('claimed');
-    expect(store.claimChunk(chunk(0), other)).toBe('held');
+    expect(store.leases.claim(chunk(0), { ...me, pid: process.pid })).toBe('claimed');
+    expect(store.leases.claim(chunk(0), other)).toBe('held');
     store.close();
   });
 });

@@ -2,18 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Coverage } from '../domain/cells.js';
 import type { Shard, SuiteTest } from '../domain/suites.js';
 import { AuxResultQueries } from './aux-results.js';
-import {
-  type BatchCell,
-  type BatchRecord,
-  batchCells,
-  cellInOpenBatch,
-  endBatch,
-  listBatches,
-  markSubmitted,
-  type NewBatch,
-  openBatches,
-  recordBatch,
-} from './batches.js';
+import { BatchQueries } from './batches.js';
 import { type CellWriters, cellWriters } from './cell-writes.js';
 import {
   attemptsOf,
@@ -40,14 +29,7 @@ import {
   modelStatusCounts,
 } from './coverage.js';
 import { LabelQueries } from './labels.js';
-import {
-  type ClaimOptions,
-  claimChunk,
-  finishChunks,
-  releaseChunks,
-  renewChunks,
-  sweepDeadWorkers,
-} from './leases.js';
+import { LeaseQueries } from './leases.js';
 import { openReader, openWriter } from './open.js';
 
 export { storeFailure } from './open.js';
@@ -59,9 +41,6 @@ import type {
   CellText,
   CellTotal,
   CellWrite,
-  ChunkKey,
-  ChunkLeaseHolder,
-  ClaimOutcome,
   CoverageModel,
   FailedKind,
   FailureGroup,
@@ -82,7 +61,7 @@ import { Statements } from './statements.js';
 import { SuiteQueries } from './suites.js';
 
 export type { AuxResultQueries } from './aux-results.js';
-export type { BatchCell, BatchRecord, BatchState, NewBatch } from './batches.js';
+export type { BatchCell, BatchQueries, BatchRecord, BatchState, NewBatch } from './batches.js';
 export type {
   LabellingItemRecord,
   LabellingSetRecord,
@@ -91,7 +70,7 @@ export type {
   LabelRecord,
   PopulationCount,
 } from './labels.js';
-export { type ClaimOptions, LEASE_TTL_MS } from './leases.js';
+export { type ClaimOptions, LEASE_TTL_MS, type LeaseQueries } from './leases.js';
 export type * from './records.js';
 export type { RunQueries } from './runs.js';
 export { applyMigrations, MIGRATIONS } from './schema.js';
@@ -127,6 +106,10 @@ export class Store {
   readonly aux: AuxResultQueries;
   /** Labelling sets and people's labels of their items. */
   readonly labels: LabelQueries;
+  /** Chunk leases of the workers sharing the store (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells). */
+  readonly leases: LeaseQueries;
+  /** Provider batches and the cells each answers (docs/batch.md). */
+  readonly batches: BatchQueries;
 
   constructor(path: string, opts: OpenOptions = {}) {
     this.path = path;
@@ -138,6 +121,8 @@ export class Store {
     this.runs = new RunQueries(this.st);
     this.aux = new AuxResultQueries(this.st);
     this.labels = new LabelQueries(this.st);
+    this.leases = new LeaseQueries(this.st);
+    this.batches = new BatchQueries(this.st);
   }
 
   close(): void {
@@ -324,79 +309,6 @@ export class Store {
   /** A suite's counted cells by model label and status, and how many of them `runId` wrote last. */
   modelStatusCounts(suiteHash: string, runId: string, repeats: number): ModelStatusCount[] {
     return modelStatusCounts(this.st, suiteHash, runId, repeats);
-  }
-
-  // Cell leases (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells)
-
-  /**
-   * A chunk of cells for `holder`, unless another worker holds it or finished it since the holder
-   * started: a lease expired, or of a process of this host that is gone, is taken over (leases.ts).
-   */
-  claimChunk(key: ChunkKey, holder: ChunkLeaseHolder, opts: ClaimOptions = {}): ClaimOutcome {
-    return claimChunk(this.st, key, holder, opts);
-  }
-
-  /** Renews the owner's unfinished leases; the chunks it still holds. */
-  renewChunks(owner: string, now: number = Date.now(), ttlMs?: number): ChunkKey[] {
-    return renewChunks(this.st, owner, now, ttlMs);
-  }
-
-  /** Marks the owner's unfinished leases finished. */
-  finishChunks(owner: string, now: number = Date.now()): void {
-    finishChunks(this.st, owner, now);
-  }
-
-  /** Frees the owner's unfinished leases (it stopped before going through them). */
-  releaseChunks(owner: string): void {
-    releaseChunks(this.st, owner);
-  }
-
-  /** Releases the leases of this host's dead processes and marks their runs stopped. */
-  sweepDeadWorkers(host: string): void {
-    sweepDeadWorkers(this.st, host);
-  }
-
-  // Provider batches (docs/batch.md)
-
-  /** A batch the provider accepted, with the cells it answers, in one transaction. */
-  recordBatch(batch: NewBatch): BatchRecord {
-    return recordBatch(this.st, batch);
-  }
-
-  /** An uploaded batch (recordBatch with an inputRef) the provider has now accepted. */
-  markBatchSubmitted(id: string, providerId: string): void {
-    markSubmitted(this.st, id, providerId);
-  }
-
-  /** A suite's and model's batches still to be collected, oldest first. */
-  openBatches(suiteHash: string, modelIdentity: string): BatchRecord[] {
-    return openBatches(this.st, suiteHash, modelIdentity);
-  }
-
-  /** Every batch (of one suite when given), oldest first. */
-  listBatches(suiteHash?: string): BatchRecord[] {
-    return listBatches(this.st, suiteHash);
-  }
-
-  /** The cells a batch answers (those of one request when given). */
-  batchCells(batchId: string, customId?: string): BatchCell[] {
-    return batchCells(this.st, batchId, customId);
-  }
-
-  /** Whether a cell's request (by its cache key) waits on a batch still to be collected. */
-  cellInOpenBatch(
-    suiteHash: string,
-    modelIdentity: string,
-    testId: string,
-    repeat: number,
-    key: string,
-  ): boolean {
-    return cellInOpenBatch(this.st, suiteHash, modelIdentity, testId, repeat, key);
-  }
-
-  /** Marks a batch collected (its results are stored) or failed (refused as a whole). */
-  endBatch(id: string, state: 'collected' | 'failed', note?: string): void {
-    endBatch(this.st, id, state, note);
   }
 }
 

@@ -80,7 +80,7 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
   checkIdentities(run.lanes);
   // Batches a killed run left: polled, never submitted again (docs/batch.md#resume).
   for (const lane of run.lanes.values())
-    for (const record of run.store.openBatches(run.suiteHash, lane.identity)) open.found(record, lane);
+    for (const record of run.store.batches.open(run.suiteHash, lane.identity)) open.found(record, lane);
 
   const queue = new BatchQueue(run, opts.maxRequests);
   const collector = new BatchCollector(run, queue);
@@ -156,7 +156,7 @@ async function runGivenUp(
     if (!more) return;
     const followed = new Set(run.open.all().map((b) => b.record.id));
     for (const lane of run.lanes.values())
-      for (const record of run.store.openBatches(run.suiteHash, lane.identity))
+      for (const record of run.store.batches.open(run.suiteHash, lane.identity))
         if (!followed.has(record.id)) run.open.found(record, lane);
     await readCells(run, queue, more, leases);
     run.cells.flush();
@@ -190,7 +190,7 @@ async function readCells(
       continue;
     }
     // Its answer is on its way in a batch found open: counted when that batch is collected.
-    if (store.cellInOpenBatch(suiteHash, lane.identity, cell.testId, cell.repeat, key)) continue;
+    if (store.batches.cellInOpen(suiteHash, lane.identity, cell.testId, cell.repeat, key)) continue;
     if (leases && !leases.claim(cell, lane.identity)) {
       run.tally.leaveToOther();
       continue;
