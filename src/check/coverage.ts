@@ -16,7 +16,7 @@ export function coverageMeasurements(
   for (const suite of suites) {
     // Read from the store's counts: no protocol's results are loaded for coverage (docs/check.md).
     // A model is its identity (ordered as the loaders order them); a renamed one keeps one label.
-    for (const { model, modelIdentity: identity, coverage: c } of store.coverageByModel(
+    for (const { model, modelIdentity: identity, coverage: c } of store.coverage.byModel(
       suite.hash,
       repeats.get(suite.hash) ?? 1,
     )) {

@@ -70,10 +70,10 @@ describe('buildReport on a store with one run of every protocol', () => {
       role: 'judge',
       coverage: { total: 4, done: 4 },
     });
-    // The same numbers Store.coverage gives.
+    // The same numbers store.coverage.of gives.
     for (const c of data.coverage)
       expect(c.coverage).toEqual(
-        store.coverage(c.suite.hash, [{ identity: c.identity, repeats: c.repeats }]),
+        store.coverage.of(c.suite.hash, [{ identity: c.identity, repeats: c.repeats }]),
       );
     expect(data.errors.map((e) => [e.suite.name, e.model, e.kind, e.status, e.count, e.example])).toEqual([
       ['ladder/tests', 'replay:alpha', 'server', 503, 1, 'upstream overloaded'],
@@ -231,7 +231,7 @@ describe('buildReport when a protocol cannot be rebuilt', () => {
     store.saveBatch([cell('a', 0), cell('a', 1), cell('a', 5), cell('b', 0), cell('b', 1)]);
     const [row] = buildReport(store, REPORTED, { now: NOW }).coverage;
     expect(row?.coverage).toEqual({ total: 4, done: 3, failed: 0, pending: 1, cached: 3, errorsByKind: {} });
-    expect(row?.coverage).toEqual(store.coverage(suite.hash, [{ identity: 'x', repeats: 3 }]));
+    expect(row?.coverage).toEqual(store.coverage.of(suite.hash, [{ identity: 'x', repeats: 3 }]));
     expect(row?.complete).toBe(false);
     store.close();
   });

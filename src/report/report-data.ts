@@ -610,7 +610,7 @@ function suiteInfos(
   });
 }
 
-/** Coverage of every (suite, model) in the store, as Store.coverage counts it. */
+/** Coverage of every (suite, model) in the store, as store.coverage.of counts it. */
 function coverageRows(
   store: Store,
   configs: Map<string, Record<string, unknown>>,
@@ -622,8 +622,8 @@ function coverageRows(
     return typeof v === 'number' ? v : 1;
   };
   const repeatsBySuite = Object.fromEntries([...configs.keys()].map((h) => [h, runRepeats(h)]));
-  return store
-    .coverageOfEverySuite(repeatsBySuite)
+  return store.coverage
+    .everySuite(repeatsBySuite)
     .map(({ suiteHash: hash, modelIdentity, model, coverage }) => {
       const total = coverage.total;
       const share = total === 0 ? undefined : coverage.done / total;

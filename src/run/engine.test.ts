@@ -121,7 +121,9 @@ describe('runCells', () => {
     expect([...m1.callsByPrompt.values()]).toEqual([2, 2, 2]);
     const stored = expectStoredOnce(store, cells, { one: 'scripted:one', two: 'scripted:two' });
     expect(stored.find((c) => c.model === 'two' && c.testId === 't1')?.response?.text).toBe('two: b');
-    expect(store.coverage(suite.hash, [{ identity: 'scripted:one', repeats: 2 }], { runId })).toMatchObject({
+    expect(
+      store.coverage.of(suite.hash, [{ identity: 'scripted:one', repeats: 2 }], { runId }),
+    ).toMatchObject({
       total: 6,
       done: 6,
       cached: 0,
@@ -286,7 +288,7 @@ describe('runCells', () => {
       errorsByKind: {},
     });
     expect(
-      store.coverage(suite.hash, [{ identity: provider.identity, repeats: 2 }], { runId: second.runId }),
+      store.coverage.of(suite.hash, [{ identity: provider.identity, repeats: 2 }], { runId: second.runId }),
     ).toMatchObject({ done: 8, cached: 7 });
 
     // Third time: nothing to call.

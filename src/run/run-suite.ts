@@ -200,7 +200,7 @@ export async function runSuite(
       stopped = summary.aborted;
       const outcomes = models.map((m): ModelOutcome => {
         const identity = identities.get(m.label) as string;
-        const coverage = store.coverage(suite.hash, [{ identity, repeats: config.repeats }], {
+        const coverage = store.coverage.of(suite.hash, [{ identity, repeats: config.repeats }], {
           runId,
           shard,
         });
@@ -209,7 +209,7 @@ export async function runSuite(
           label: m.label,
           identity,
           coverage,
-          failures: store.failedKinds(suite.hash, identity, config.repeats, shard),
+          failures: store.coverage.failedKinds(suite.hash, identity, config.repeats, shard),
           complete: share >= config.minCoverage,
         };
       });
@@ -341,7 +341,10 @@ function storedCounts(
   try {
     if (!store.hasSchema()) return counts;
     for (const m of models)
-      counts.set(m.label, store.doneCellCount(suite.hash, identities.get(m.label) as string, config.shard));
+      counts.set(
+        m.label,
+        store.coverage.doneCount(suite.hash, identities.get(m.label) as string, config.shard),
+      );
   } finally {
     store.close();
   }

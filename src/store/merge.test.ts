@@ -117,13 +117,13 @@ describe('mergeStores', () => {
     ]);
     const merged = openStore(out, { readonly: true });
     try {
-      expect(merged.coverage(suite.hash, [{ identity, repeats: 1 }])).toMatchObject({
+      expect(merged.coverage.of(suite.hash, [{ identity, repeats: 1 }])).toMatchObject({
         total: 4,
         done: 4,
         failed: 0,
         pending: 0,
       });
-      expect(merged.cellTotals(suite.hash)).toEqual([
+      expect(merged.coverage.cellTotals(suite.hash)).toEqual([
         { suiteHash: suite.hash, modelIdentity: identity, model: 'm', status: 'done', count: 4 },
       ]);
       const t2 = [...merged.cells({ suiteHash: suite.hash })].find((c) => c.testId === 't2');

@@ -146,11 +146,11 @@ describe('query plans', () => {
     // The viewer: progress, the runs listing, transcript pages.
     store.hasSchema();
     store.runs.latest(20);
-    store.expectedCells(suite.hash, 2);
-    store.modelStatusCounts(suite.hash, run2, 2);
+    store.coverage.expected(suite.hash, 2);
+    store.coverage.modelStatusCounts(suite.hash, run2, 2);
     store.runs.withCells();
-    store.cellTotals();
-    store.cellTotals(suite.hash);
+    store.coverage.cellTotals();
+    store.coverage.cellTotals(suite.hash);
     store.suites.models(suite.hash);
     store.cellPage({ suiteHash: suite.hash, limit: 50 });
     store.cellPage({ suiteHash: suite.hash, modelIdentity: identity, status: 'done', limit: 50 });
@@ -164,7 +164,7 @@ describe('query plans', () => {
     // The report.
     store.runs.list();
     store.suites.list();
-    store.coverageOfEverySuite({ [suite.hash]: 2 });
+    store.coverage.everySuite({ [suite.hash]: 2 });
     store.failureGroups();
     store.suites.get(suite.hash);
     store.lightCells(suite.hash);
@@ -178,13 +178,13 @@ describe('query plans', () => {
     store.suites.name(suite.hash);
     store.suites.modelLabels();
     store.suites.modelLabels(suite.hash);
-    store.coverageByModel(suite.hash, 2);
-    store.coverage(suite.hash, [{ identity, repeats: 2 }], { runId: run2 });
+    store.coverage.byModel(suite.hash, 2);
+    store.coverage.of(suite.hash, [{ identity, repeats: 2 }], { runId: run2 });
     // A shard's run: its coverage, failures and stored cells (docs/decisions.md E19).
     const shard = { index: 2, count: 3 };
-    store.coverage(suite.hash, [{ identity, repeats: 2 }], { runId: run2, shard });
-    store.failedKinds(suite.hash, identity, 2, shard);
-    store.doneCellCount(suite.hash, identity, shard);
+    store.coverage.of(suite.hash, [{ identity, repeats: 2 }], { runId: run2, shard });
+    store.coverage.failedKinds(suite.hash, identity, 2, shard);
+    store.coverage.doneCount(suite.hash, identity, shard);
     // waver export.
     for (const c of store.cells({ suiteHash: suite.hash, model: 'a' })) {
       store.suites.test(c.suiteHash, c.testId);
@@ -262,10 +262,10 @@ describe('a store of schema 2, opened read-only', () => {
       const writer = openStore(path);
       const { run2 } = filled(writer);
       const ask = (s: Store) => ({
-        coverage: s.coverage(suite.hash, [{ identity: 'replay:a', repeats: 2 }], { runId: run2 }),
-        every: s.coverageOfEverySuite({ [suite.hash]: 1 }),
-        byModel: s.coverageByModel(suite.hash, 1),
-        progress: s.modelStatusCounts(suite.hash, run2, 1),
+        coverage: s.coverage.of(suite.hash, [{ identity: 'replay:a', repeats: 2 }], { runId: run2 }),
+        every: s.coverage.everySuite({ [suite.hash]: 1 }),
+        byModel: s.coverage.byModel(suite.hash, 1),
+        progress: s.coverage.modelStatusCounts(suite.hash, run2, 1),
         runs: s.runs.withCells().map((r) => r.cells),
         models: s.suites.models(suite.hash),
         cells: [...s.cellsWithTests(suite.hash, ['replay:a', 'replay:b'])],

@@ -335,7 +335,7 @@ describe('store round trip', () => {
 
     expect(store.doneCellKey(suite.hash, identity, 't1', 0)).toBe(k1);
     expect(store.doneCellKey(suite.hash, identity, 't1', 1)).toBeUndefined();
-    expect(store.doneCellCount(suite.hash, identity)).toBe(1);
+    expect(store.coverage.doneCount(suite.hash, identity)).toBe(1);
     expect(store.hasResponse(k1)).toBe(true);
     expect(store.hasResponse('0'.repeat(64))).toBe(false);
     store.close();
@@ -407,7 +407,7 @@ describe('store round trip', () => {
     });
     store.saveCellsCached([{ ...ref('t3', 1), runId: run2, key: cacheKey(identity, req('t1'), 0) }]);
 
-    const cov = store.coverage(suite.hash, [{ identity, repeats: 2 }], { runId: run2 });
+    const cov = store.coverage.of(suite.hash, [{ identity, repeats: 2 }], { runId: run2 });
     expect(cov).toEqual({
       total: 6,
       done: 4,
@@ -417,13 +417,13 @@ describe('store round trip', () => {
       errorsByKind: { rate_limit: 1 },
     });
     // With one repeat expected, repeat-1 cells are outside the count.
-    expect(store.coverage(suite.hash, [{ identity, repeats: 1 }])).toMatchObject({
+    expect(store.coverage.of(suite.hash, [{ identity, repeats: 1 }])).toMatchObject({
       total: 3,
       done: 2,
       failed: 1,
     });
     // A model with nothing stored is all pending.
-    expect(store.coverage(suite.hash, [{ identity: 'other', repeats: 2 }])).toMatchObject({
+    expect(store.coverage.of(suite.hash, [{ identity: 'other', repeats: 2 }])).toMatchObject({
       total: 6,
       pending: 6,
     });
@@ -499,7 +499,7 @@ describe('coverage with per-test repeats', () => {
     for (const r of [0, 1, 2]) done('base', r);
     done('v1', 0);
     done('v1', 1); // beyond the run's 1 repeat: not counted
-    const cov = store.coverage(own.hash, [{ identity, repeats: 1 }]);
+    const cov = store.coverage.of(own.hash, [{ identity, repeats: 1 }]);
     expect(cov).toMatchObject({ total: 4, done: 4, pending: 0 });
     store.close();
   });

@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Coverage } from '../domain/cells.js';
-import type { Shard, SuiteTest } from '../domain/suites.js';
+import type { SuiteTest } from '../domain/suites.js';
 import { AuxResultQueries } from './aux-results.js';
 import { BatchQueries } from './batches.js';
 import { type CellWriters, cellWriters } from './cell-writes.js';
@@ -18,16 +17,7 @@ import {
   responseText,
   stoppedAttempts,
 } from './cells.js';
-import {
-  cellTotals,
-  coverage,
-  coverageByModel,
-  coverageOfEverySuite,
-  doneCellCount,
-  expectedCells,
-  failedKinds,
-  modelStatusCounts,
-} from './coverage.js';
+import { CoverageQueries } from './coverage.js';
 import { LabelQueries } from './labels.js';
 import { LeaseQueries } from './leases.js';
 import { openReader, openWriter } from './open.js';
@@ -39,13 +29,9 @@ import type {
   CellPage,
   CellPageFilter,
   CellText,
-  CellTotal,
   CellWrite,
-  CoverageModel,
-  FailedKind,
   FailureGroup,
   LightCell,
-  ModelStatusCount,
   SaveCellCached,
   SaveCellDone,
   SaveCellFailed,
@@ -53,7 +39,6 @@ import type {
   StoredAttempt,
   StoredCell,
   StoredResponse,
-  SuiteModelCoverage,
 } from './records.js';
 import { RunQueries } from './runs.js';
 import { hasSchema } from './schema.js';
@@ -62,6 +47,7 @@ import { SuiteQueries } from './suites.js';
 
 export type { AuxResultQueries } from './aux-results.js';
 export type { BatchCell, BatchQueries, BatchRecord, BatchState, NewBatch } from './batches.js';
+export type { CoverageQueries } from './coverage.js';
 export type {
   LabellingItemRecord,
   LabellingSetRecord,
@@ -110,6 +96,8 @@ export class Store {
   readonly leases: LeaseQueries;
   /** Provider batches and the cells each answers (docs/batch.md). */
   readonly batches: BatchQueries;
+  /** A suite's cells counted against what it expects. */
+  readonly coverage: CoverageQueries;
 
   constructor(path: string, opts: OpenOptions = {}) {
     this.path = path;
@@ -123,6 +111,7 @@ export class Store {
     this.labels = new LabelQueries(this.st);
     this.leases = new LeaseQueries(this.st);
     this.batches = new BatchQueries(this.st);
+    this.coverage = new CoverageQueries(this.st);
   }
 
   close(): void {
@@ -170,11 +159,6 @@ export class Store {
   /** The response key of a cell stored done, else undefined (one lookup in the cells' unique index). */
   doneCellKey(suiteHash: string, modelIdentity: string, testId: string, repeat: number): string | undefined {
     return doneCellKey(this.st, suiteHash, modelIdentity, testId, repeat);
-  }
-
-  /** How many cells of a suite and model identity are stored done (any repeat; of a shard's tests when given). */
-  doneCellCount(suiteHash: string, modelIdentity: string, shard?: Shard): number {
-    return doneCellCount(this.st, suiteHash, modelIdentity, shard);
   }
 
   /** Response, cell and attempts of a finished cell, in one transaction. */
@@ -255,60 +239,6 @@ export class Store {
   /** Failed cells grouped by suite, model identity and error kind, in the order they were first stored. */
   failureGroups(): FailureGroup[] {
     return failureGroups(this.st);
-  }
-
-  // Coverage
-
-  /**
-   * Coverage of a suite for some models, from the store alone: total = the sum over tests of
-   * their repeats (a test's own `repeats`, else the model's) per model; pending = total - done -
-   * failed. With `runId`, `cached` counts done cells that run did not call for (written earlier,
-   * or linked to a stored response); without, cells stored with no call. With `shard`, of the
-   * shard's tests only (docs/decisions.md#e19-shards-deal-tests-round-robin).
-   */
-  coverage(
-    suiteHash: string,
-    models: CoverageModel[],
-    opts: { runId?: string; shard?: Shard } = {},
-  ): Coverage {
-    return coverage(this.st, suiteHash, models, opts);
-  }
-
-  /** A model's failed cells of a suite (as coverage() counts them) by kind, each with its first message. */
-  failedKinds(suiteHash: string, modelIdentity: string, repeats: number, shard?: Shard): FailedKind[] {
-    return failedKinds(this.st, suiteHash, modelIdentity, repeats, shard);
-  }
-
-  /**
-   * Coverage of a suite for each model identity that has cells in it, with `repeats` for the
-   * tests that set none, as coverage() counts it without a run; by identity.
-   */
-  coverageByModel(suiteHash: string, repeats: number): SuiteModelCoverage[] {
-    return coverageByModel(this.st, suiteHash, repeats);
-  }
-
-  /** Stored cells per suite (or of one suite), model identity and status, from the counts. */
-  cellTotals(suiteHash?: string): CellTotal[] {
-    return cellTotals(this.st, suiteHash);
-  }
-
-  /** How many cells a suite expects of one model with `repeats` (tests with their own repeats keep them). */
-  expectedCells(suiteHash: string, repeats: number): number {
-    return expectedCells(this.st, suiteHash, repeats);
-  }
-
-  /**
-   * Coverage of every (suite, model identity) that has cells, in the order of their first cell, as
-   * coverage() counts it without a run: `repeatsBySuite` holds the repeats of a suite's tests that
-   * do not set their own (1 for a suite not in it).
-   */
-  coverageOfEverySuite(repeatsBySuite: Record<string, number>): SuiteModelCoverage[] {
-    return coverageOfEverySuite(this.st, repeatsBySuite);
-  }
-
-  /** A suite's counted cells by model label and status, and how many of them `runId` wrote last. */
-  modelStatusCounts(suiteHash: string, runId: string, repeats: number): ModelStatusCount[] {
-    return modelStatusCounts(this.st, suiteHash, runId, repeats);
   }
 }
 

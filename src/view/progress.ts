@@ -97,11 +97,11 @@ export class StoreReader {
     const key = `${row.suiteHash}\u0000${repeats}`;
     let expected = this.expected.get(key);
     if (expected === undefined) {
-      expected = store.expectedCells(row.suiteHash, repeats);
+      expected = store.coverage.expected(row.suiteHash, repeats);
       // Kept once the suite is stored whole (a run stores its suite before its first cell).
       if (expected > 0) this.expected.set(key, expected);
     }
-    const counts = store.modelStatusCounts(row.suiteHash, row.id, repeats);
+    const counts = store.coverage.modelStatusCounts(row.suiteHash, row.id, repeats);
     const names = labels.length > 0 ? labels : [...new Set(counts.map((c) => c.model))];
     const models = names.map((label): ModelProgress => {
       const of = (status: string) => counts.find((c) => c.model === label && c.status === status)?.count ?? 0;

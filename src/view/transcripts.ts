@@ -81,7 +81,7 @@ export function transcriptPage(query: TranscriptQuery): TranscriptPage {
   };
   const store = storeAt(query.path);
   if (!store?.hasSchema()) return empty;
-  const totals = store.cellTotals();
+  const totals = store.coverage.cellTotals();
   const cellsOf = new Map<string, number>();
   for (const t of totals) cellsOf.set(t.suiteHash, (cellsOf.get(t.suiteHash) ?? 0) + t.count);
   const suites: TranscriptPage['suites'] = [];
