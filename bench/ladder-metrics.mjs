@@ -124,7 +124,7 @@ for (let m = 0; m < MODELS; m++) {
       });
     }
   }
-  store.saveBatch(writes);
+  store.cells.write(writes);
   store.runs.finish(runId, 'complete');
 }
 store.close();
@@ -136,7 +136,7 @@ const js = openStore(storePath);
 js.suites.save(judgeSuite);
 const judgeRun = js.runs.begin({ suiteHash: judgeSuite.hash, config: {}, waverVersion: 'bench' });
 const rubric = [1, 0.75, 0.25, 0];
-js.saveBatch(
+js.cells.write(
   judgeSuite.tests.map((t) => ({
     kind: 'done',
     cell: {

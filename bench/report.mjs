@@ -161,13 +161,17 @@ for (let m = 0; m < MODELS; m++) {
         },
       });
     }
-  store.saveBatch(writes);
+  store.cells.write(writes);
   store.runs.finish(runId, 'complete');
 }
 // The KB judge's verdicts (a `ladder/kb-judge` suite pointing back at each response).
 const jobs = [];
 for (let m = 0; m < MODELS; m++)
-  for (const cell of store.cells({ suiteHash: suite.hash, modelIdentity: identities[m], status: 'done' })) {
+  for (const cell of store.cells.all({
+    suiteHash: suite.hash,
+    modelIdentity: identities[m],
+    status: 'done',
+  })) {
     const t = suite.tests.find((x) => x.id === cell.testId);
     if (t?.meta.family !== 'KB') continue;
     jobs.push({
@@ -192,7 +196,7 @@ const judgeRun = store.runs.begin({
   waverVersion: 'bench',
 });
 const rubric = [1, 0.75, 0.25, 0];
-store.saveBatch(
+store.cells.write(
   judgeSuite.tests.map((t) => ({
     kind: 'done',
     cell: {
@@ -295,16 +299,16 @@ for (const [m, model] of sagoModels.entries()) {
       },
     });
   }
-  store.saveBatch(writes);
+  store.cells.write(writes);
 }
 store.runs.finish(sagoRun, 'complete');
 // What `waver sago` leaves behind besides the responses: the per-prompt derived values (BLEU,
 // log-prob, entropy, rule mirroring) it stores once the calls are done, which the report reads.
 for (const model of sagoModels) {
   const cellMap = new Map();
-  for (const c of store.cells({ suiteHash: sagoSuite.hash, modelIdentity: model.identity }))
+  for (const c of store.cells.all({ suiteHash: sagoSuite.hash, modelIdentity: model.identity }))
     if (c.repeat === 0) cellMap.set(c.testId, c);
-  store.db.transaction(() => {
+  store.transaction(() => {
     for (const group of promptGroups(sagoSuite)) {
       const features = featureRow(store, model.identity, group, cellMap, sagoSettings);
       if (features)
@@ -315,7 +319,7 @@ for (const model of sagoModels) {
           features,
         );
     }
-  })();
+  });
 }
 saveManifest(store, {
   version: 1,
@@ -376,7 +380,7 @@ for (let m = 0; m < MODELS; m++) {
         },
       });
     }
-  store.saveBatch(writes);
+  store.cells.write(writes);
 }
 store.runs.finish(paraRun, 'complete');
 store.close();

@@ -11,7 +11,7 @@ export function* judgeCells(store: Store, name: string): Generator<{ cell: Store
     const suite = store.suites.get(hash);
     if (!suite) continue;
     const tests = new Map(suite.tests.map((t) => [t.id, t]));
-    for (const cell of store.cells({ suiteHash: hash })) {
+    for (const cell of store.cells.all({ suiteHash: hash })) {
       const test = tests.get(cell.testId);
       if (test) yield { cell, test };
     }

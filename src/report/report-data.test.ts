@@ -228,7 +228,7 @@ describe('buildReport when a protocol cannot be rebuilt', () => {
         attempts: [],
       },
     });
-    store.saveBatch([cell('a', 0), cell('a', 1), cell('a', 5), cell('b', 0), cell('b', 1)]);
+    store.cells.write([cell('a', 0), cell('a', 1), cell('a', 5), cell('b', 0), cell('b', 1)]);
     const [row] = buildReport(store, REPORTED, { now: NOW }).coverage;
     expect(row?.coverage).toEqual({ total: 4, done: 3, failed: 0, pending: 1, cached: 3, errorsByKind: {} });
     expect(row?.coverage).toEqual(store.coverage.of(suite.hash, [{ identity: 'x', repeats: 3 }]));

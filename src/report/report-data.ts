@@ -644,7 +644,7 @@ function coverageRows(
 }
 
 function errorRows(store: Store, ref: (hash: string) => SuiteRef): ErrorRow[] {
-  return store.failureGroups().map((g) => ({
+  return store.cells.failureGroups().map((g) => ({
     suite: ref(g.suiteHash),
     model: g.model,
     identity: g.modelIdentity,

@@ -70,7 +70,7 @@ export function* exportTranscripts(
     }
     return name;
   };
-  for (const cell of store.cells(filter)) {
+  for (const cell of store.cells.all(filter)) {
     const test = store.suites.test(cell.suiteHash, cell.testId);
     const r = cell.response;
     const graded = grade?.({
@@ -108,7 +108,7 @@ export function* exportTranscripts(
       ...(cell.error ? { error: cell.error } : {}),
       ...(graded ? { graded } : {}),
       calls: cell.attempts,
-      attempts: store.attemptsOf(cell.id),
+      attempts: store.attempts.of(cell.id),
       runId: cell.runId,
       updatedAt: cell.updatedAt,
     };

@@ -45,7 +45,7 @@ function storeAt(dir: string, name: string, fill: (s: Store, runId: string) => v
 
 function done(s: Store, runId: string, testId: string, text: string, repeat = 0): void {
   const request = req(suite.tests.find((t) => t.id === testId)?.prompt as string);
-  s.saveCellDone({
+  s.cells.saveDone({
     ...ref(testId, repeat),
     runId,
     key: cacheKey(identity, request, repeat),
@@ -56,7 +56,7 @@ function done(s: Store, runId: string, testId: string, text: string, repeat = 0)
 }
 
 function failed(s: Store, runId: string, testId: string): void {
-  s.saveCellFailed({
+  s.cells.saveFailed({
     ...ref(testId),
     runId,
     request: req('x'),
@@ -82,7 +82,7 @@ describe('mergeStores', () => {
     const a = storeAt(dir, 'a.db', (s, run) => {
       done(s, run, 't1', 'answer one');
       failed(s, run, 't2');
-      s.saveBatch([
+      s.cells.write([
         {
           kind: 'stopped',
           cell: {
@@ -126,16 +126,16 @@ describe('mergeStores', () => {
       expect(merged.coverage.cellTotals(suite.hash)).toEqual([
         { suiteHash: suite.hash, modelIdentity: identity, model: 'm', status: 'done', count: 4 },
       ]);
-      const t2 = [...merged.cells({ suiteHash: suite.hash })].find((c) => c.testId === 't2');
+      const t2 = [...merged.cells.all({ suiteHash: suite.hash })].find((c) => c.testId === 't2');
       expect(t2?.status).toBe('done');
       // Both stores' tries of t2 are kept: the failed call and the one that answered.
       expect(
-        merged
-          .attemptsOf(t2?.id as number)
+        merged.attempts
+          .of(t2?.id as number)
           .map((x) => x.outcome)
           .sort(),
       ).toEqual(['ok', 'server']);
-      expect(merged.stoppedAttempts()).toHaveLength(1);
+      expect(merged.attempts.stopped()).toHaveLength(1);
       expect(merged.runs.list()).toHaveLength(2);
       expect(merged.aux.get('k1')).toBe('[1]');
     } finally {

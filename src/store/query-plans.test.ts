@@ -120,12 +120,12 @@ function filled(store: Store): { run2: string } {
       attempts: [{ attempt: 1, startedAt: 'now', outcome: 'server' }],
     },
   });
-  store.saveBatch([done('a', 't1', 0, run1), done('a', 't2', 0, run1), failed('a', 't2', 1, run1)]);
-  store.saveBatch([done('b', 't1', 0, run1), failed('b', 't3', 0, run1)]);
+  store.cells.write([done('a', 't1', 0, run1), done('a', 't2', 0, run1), failed('a', 't2', 1, run1)]);
+  store.cells.write([done('b', 't1', 0, run1), failed('b', 't3', 0, run1)]);
   store.runs.finish(run1, 'incomplete');
   const run2 = store.runs.begin({ suiteHash: suite.hash, config: { models: ['a'] }, waverVersion: 't' });
   // The failed cell done again, and a cell linked to a stored answer.
-  store.saveBatch([
+  store.cells.write([
     done('a', 't2', 1, run2),
     failed('a', 't3', 0, run2),
     {
@@ -152,10 +152,10 @@ describe('query plans', () => {
     store.coverage.cellTotals();
     store.coverage.cellTotals(suite.hash);
     store.suites.models(suite.hash);
-    store.cellPage({ suiteHash: suite.hash, limit: 50 });
-    store.cellPage({ suiteHash: suite.hash, modelIdentity: identity, status: 'done', limit: 50 });
-    store.cellPage({ suiteHash: suite.hash, status: 'failed', limit: 50 });
-    store.cellPage({
+    store.cells.page({ suiteHash: suite.hash, limit: 50 });
+    store.cells.page({ suiteHash: suite.hash, modelIdentity: identity, status: 'done', limit: 50 });
+    store.cells.page({ suiteHash: suite.hash, status: 'failed', limit: 50 });
+    store.cells.page({
       suiteHash: suite.hash,
       search: 'yes',
       after: { modelIdentity: identity, testId: 't1', repeat: 0 },
@@ -165,12 +165,12 @@ describe('query plans', () => {
     store.runs.list();
     store.suites.list();
     store.coverage.everySuite({ [suite.hash]: 2 });
-    store.failureGroups();
+    store.cells.failureGroups();
     store.suites.get(suite.hash);
-    store.lightCells(suite.hash);
-    store.firstRepeatCells(suite.hash, identity);
-    for (const { cell } of store.cellsWithTests(suite.hash, [identity]))
-      if (cell.responseKey) store.responseText(cell.responseKey);
+    store.cells.light(suite.hash);
+    store.cells.ofRepeat(suite.hash, identity, 0);
+    for (const { cell } of store.cells.withTests(suite.hash, [identity]))
+      if (cell.responseKey) store.responses.text(cell.responseKey);
     store.aux.get('k');
     // waver check.
     store.suites.withCellsNamed(suite.name);
@@ -186,11 +186,11 @@ describe('query plans', () => {
     store.coverage.failedKinds(suite.hash, identity, 2, shard);
     store.coverage.doneCount(suite.hash, identity, shard);
     // waver export.
-    for (const c of store.cells({ suiteHash: suite.hash, model: 'a' })) {
+    for (const c of store.cells.all({ suiteHash: suite.hash, model: 'a' })) {
       store.suites.test(c.suiteHash, c.testId);
-      store.attemptsOf(c.id);
+      store.attempts.of(c.id);
     }
-    [...store.cells()];
+    [...store.cells.all()];
 
     const db = connectionOf(store);
     const whole: string[] = [];
@@ -268,7 +268,7 @@ describe('a store of schema 2, opened read-only', () => {
         progress: s.coverage.modelStatusCounts(suite.hash, run2, 1),
         runs: s.runs.withCells().map((r) => r.cells),
         models: s.suites.models(suite.hash),
-        cells: [...s.cellsWithTests(suite.hash, ['replay:a', 'replay:b'])],
+        cells: [...s.cells.withTests(suite.hash, ['replay:a', 'replay:b'])],
       });
       const migrated = ask(writer);
       connectionOf(writer).exec(`

@@ -259,7 +259,7 @@ describe('store round trip', () => {
       waverVersion: '0.1.0',
     });
     const k1 = cacheKey(identity, req('Say hi'), 0);
-    store.saveCellDone({
+    store.cells.saveDone({
       suiteHash: suite.hash,
       testId: 't1',
       model: 'm',
@@ -288,7 +288,7 @@ describe('store round trip', () => {
         { attempt: 2, startedAt: '2024-01-01T00:00:01.000Z', latencyMs: 12.5, outcome: 'ok' },
       ],
     });
-    store.saveCellFailed({
+    store.cells.saveFailed({
       suiteHash: suite.hash,
       testId: 't2',
       model: 'm',
@@ -314,12 +314,12 @@ describe('store round trip', () => {
     expect(run?.finishedAt).toBeDefined();
     expect(run?.config).toEqual({ models: [{ spec: 'openai:m' }], headers: {} });
 
-    const r = store.getResponse(k1);
+    const r = store.responses.get(k1);
     expect(r).toMatchObject({ text: 'hi', finishReason: 'stop', usage: { inputTokens: 3, outputTokens: 1 } });
     expect(r?.tokens?.[0]?.top?.[0]?.token).toBe('hi');
     expect(r?.request).toEqual(req('Say hi'));
 
-    const cells = [...store.cells({ suiteHash: suite.hash })];
+    const cells = [...store.cells.all({ suiteHash: suite.hash })];
     expect(cells.map((c) => [c.testId, c.status])).toEqual([
       ['t1', 'done'],
       ['t2', 'failed'],
@@ -329,15 +329,15 @@ describe('store round trip', () => {
     expect(done?.attempts).toBe(2);
     expect(failed?.error).toEqual({ kind: 'auth', message: 'invalid key', status: 401 });
     expect(failed?.request).toEqual(req('Say bye'));
-    expect(store.attemptsOf(done?.id as number).map((a) => a.outcome)).toEqual(['server', 'ok']);
-    expect([...store.cells({ status: 'failed' })]).toHaveLength(1);
-    expect([...store.cells({ runId: 'nope' })]).toHaveLength(0);
+    expect(store.attempts.of(done?.id as number).map((a) => a.outcome)).toEqual(['server', 'ok']);
+    expect([...store.cells.all({ status: 'failed' })]).toHaveLength(1);
+    expect([...store.cells.all({ runId: 'nope' })]).toHaveLength(0);
 
-    expect(store.doneCellKey(suite.hash, identity, 't1', 0)).toBe(k1);
-    expect(store.doneCellKey(suite.hash, identity, 't1', 1)).toBeUndefined();
+    expect(store.cells.doneKey(suite.hash, identity, 't1', 0)).toBe(k1);
+    expect(store.cells.doneKey(suite.hash, identity, 't1', 1)).toBeUndefined();
     expect(store.coverage.doneCount(suite.hash, identity)).toBe(1);
-    expect(store.hasResponse(k1)).toBe(true);
-    expect(store.hasResponse('0'.repeat(64))).toBe(false);
+    expect(store.responses.has(k1)).toBe(true);
+    expect(store.responses.has('0'.repeat(64))).toBe(false);
     store.close();
     expect(readFileSync(path).includes('sk-SENTINEL')).toBe(false);
   });
@@ -347,7 +347,7 @@ describe('store round trip', () => {
     const run1 = seed(store);
     const ref = { suiteHash: suite.hash, testId: 't1', model: 'm', modelIdentity: identity, repeat: 0 };
     const at = '2024-01-01T00:00:00.000Z';
-    store.saveCellFailed({
+    store.cells.saveFailed({
       ...ref,
       runId: run1,
       request: req('Say hi'),
@@ -356,7 +356,7 @@ describe('store round trip', () => {
     });
     const run2 = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: '0.1.0' });
     const key = cacheKey(identity, req('Say hi'), 0);
-    store.saveCellDone({
+    store.cells.saveDone({
       ...ref,
       runId: run2,
       key,
@@ -364,11 +364,11 @@ describe('store round trip', () => {
       result: { text: 'hi', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } },
       attempts: [{ attempt: 1, startedAt: at, outcome: 'ok' }],
     });
-    const cells = [...store.cells()];
+    const cells = [...store.cells.all()];
     expect(cells).toHaveLength(1);
     expect(cells[0]).toMatchObject({ status: 'done', runId: run2, responseKey: key });
     expect(cells[0]?.error).toBeUndefined();
-    expect(store.attemptsOf(cells[0]?.id as number).map((a) => [a.runId, a.outcome])).toEqual([
+    expect(store.attempts.of(cells[0]?.id as number).map((a) => [a.runId, a.outcome])).toEqual([
       [run1, 'timeout'],
       [run2, 'ok'],
     ]);
@@ -386,7 +386,7 @@ describe('store round trip', () => {
       repeat,
     });
     const done = (testId: string, repeat: number, runId: string) =>
-      store.saveCellDone({
+      store.cells.saveDone({
         ...ref(testId, repeat),
         runId,
         key: cacheKey(identity, req(testId), repeat),
@@ -398,14 +398,14 @@ describe('store round trip', () => {
     done('t1', 1, run1);
     const run2 = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: '0.1.0' });
     done('t2', 0, run2);
-    store.saveCellFailed({
+    store.cells.saveFailed({
       ...ref('t3', 0),
       runId: run2,
       request: req('t3'),
       error: { kind: 'rate_limit', message: '429', status: 429 },
       attempts: [],
     });
-    store.saveCellsCached([{ ...ref('t3', 1), runId: run2, key: cacheKey(identity, req('t1'), 0) }]);
+    store.cells.saveCached([{ ...ref('t3', 1), runId: run2, key: cacheKey(identity, req('t1'), 0) }]);
 
     const cov = store.coverage.of(suite.hash, [{ identity, repeats: 2 }], { runId: run2 });
     expect(cov).toEqual({
@@ -439,9 +439,9 @@ describe('store round trip', () => {
     };
     store.suites.save(big);
     const runId = store.runs.begin({ suiteHash: big.hash, config: {}, waverVersion: '0.1.0' });
-    store.saveCellsCached([]);
+    store.cells.saveCached([]);
     for (const t of big.tests) {
-      store.saveCellFailed({
+      store.cells.saveFailed({
         suiteHash: big.hash,
         testId: t.id,
         model: 'm',
@@ -454,7 +454,7 @@ describe('store round trip', () => {
       });
     }
     let n = 0;
-    for (const c of store.cells({ suiteHash: big.hash })) {
+    for (const c of store.cells.all({ suiteHash: big.hash })) {
       n++;
       if (n === 10) store.runs.finish(runId, 'complete'); // a write mid-iteration must not throw
       expect(c.testId).toBe(`t${n - 1}`);
@@ -484,7 +484,7 @@ describe('coverage with per-test repeats', () => {
     store.suites.save(own);
     const runId = store.runs.begin({ suiteHash: own.hash, config: {}, waverVersion: '0.1.0' });
     const done = (testId: string, repeat: number) =>
-      store.saveCellDone({
+      store.cells.saveDone({
         suiteHash: own.hash,
         testId,
         model: 'm',

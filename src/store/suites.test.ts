@@ -29,7 +29,7 @@ describe('finding suites', () => {
       [x, first],
       [y, 'r2'],
     ] as const)
-      store.saveCellFailed({
+      store.cells.saveFailed({
         suiteHash: s.hash,
         testId: 't',
         model: 'm',

@@ -133,7 +133,7 @@ function writeCells(
         });
       }
     }
-  store.saveBatch(writes);
+  store.cells.write(writes);
 }
 
 /** Builds the store in `path` (':memory:' works) and returns it open. */
@@ -184,7 +184,11 @@ function addLadder(store: Store): void {
   // The KB judge's verdicts, as runLadder stores them: one judge test per KB response.
   const jobs: KbJudgeJob[] = [];
   for (const m of MODELS)
-    for (const cell of store.cells({ suiteHash: suite.hash, modelIdentity: m.identity, status: 'done' })) {
+    for (const cell of store.cells.all({
+      suiteHash: suite.hash,
+      modelIdentity: m.identity,
+      status: 'done',
+    })) {
       const t = byId.get(cell.testId);
       if (t?.family !== 'KB' || !cell.response) continue;
       jobs.push({

@@ -61,9 +61,9 @@ function runningStore(path: string, label: string): string {
     attempts: [],
   };
   const result = { text: 'ok', finishReason: 'stop' as const, usage: { inputTokens: 1, outputTokens: 1 } };
-  store.saveCellDone({ ...ref, testId: 't1', repeat: 0, key: cacheKey('replay:x', request, 0), result });
-  store.saveCellDone({ ...ref, testId: 't1', repeat: 1, key: cacheKey('replay:x', request, 1), result });
-  store.saveCellFailed({ ...ref, testId: 't2', repeat: 0, error: { kind: 'server', message: 'HTTP 500' } });
+  store.cells.saveDone({ ...ref, testId: 't1', repeat: 0, key: cacheKey('replay:x', request, 0), result });
+  store.cells.saveDone({ ...ref, testId: 't1', repeat: 1, key: cacheKey('replay:x', request, 1), result });
+  store.cells.saveFailed({ ...ref, testId: 't2', repeat: 0, error: { kind: 'server', message: 'HTTP 500' } });
   store.close();
   return runId;
 }
@@ -198,7 +198,7 @@ describe('the transcript browser on a store of 120 cells', async () => {
     config: { models: ['a', 'b'] },
     waverVersion: 'test',
   });
-  store.saveBatch(
+  store.cells.write(
     ['a', 'b'].flatMap((model) =>
       suite.tests.map((t) => {
         const request = { messages: [{ role: 'user' as const, content: t.prompt }] };

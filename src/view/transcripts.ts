@@ -4,7 +4,7 @@ import { openStore, type Store } from '../store/store.js';
 
 /**
  * The viewer's transcript browser: every cell of a store a page at a time, filtered by suite,
- * model and status and searched by text, each page one indexed query (Store.cellPage), so a
+ * model and status and searched by text, each page one indexed query (store.cells.page), so a
  * million cells browse as fast as a hundred and nothing is held but the page. Runs in the
  * viewer's worker thread (query-worker.ts): a search that reads far stays off its event loop.
  */
@@ -103,7 +103,7 @@ export function transcriptPage(query: TranscriptQuery): TranscriptPage {
     rows: found,
     next,
     scanned,
-  } = store.cellPage({
+  } = store.cells.page({
     suiteHash: suite.hash,
     ...(model !== undefined && { modelIdentity: model }),
     ...(query.status !== undefined && { status: query.status }),

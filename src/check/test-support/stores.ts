@@ -61,6 +61,6 @@ export function writeCells(
             cell: { ...ref, key: cacheKey(m.identity, request, repeat), result: result(reply(test, a)) },
           });
       }
-  store.saveBatch(writes);
+  store.cells.write(writes);
   store.runs.finish(runId, 'complete');
 }

@@ -61,7 +61,7 @@ function write(
       },
     });
   });
-  store.saveBatch(writes);
+  store.cells.write(writes);
 }
 
 export function buildJudgedStore(path: string, opts: { politeness?: boolean } = {}): Store {
@@ -96,7 +96,7 @@ export function buildJudgedStore(path: string, opts: { politeness?: boolean } = 
   store.runs.finish(run, 'complete');
 
   const jobs = SUT.flatMap((m) =>
-    [...store.cells({ suiteHash: suite.hash, modelIdentity: m.identity })].map((cell) => {
+    [...store.cells.all({ suiteHash: suite.hash, modelIdentity: m.identity })].map((cell) => {
       const t = tests.find((x) => x.id === cell.testId);
       return {
         key: `${m.identity.slice(-4)}/${cell.testId}/0`,

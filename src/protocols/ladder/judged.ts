@@ -94,7 +94,7 @@ function kbItems(store: Store): JudgedItem[] {
     let item = items.get(id);
     if (!item) {
       const sutTest = store.suites.test(sutSuite, testId);
-      const response = typeof m.responseKey === 'string' ? store.getResponse(m.responseKey) : undefined;
+      const response = typeof m.responseKey === 'string' ? store.responses.get(m.responseKey) : undefined;
       if (!labels.has(identity))
         for (const model of store.suites.models(sutSuite)) labels.set(model.modelIdentity, model.model);
       item = {

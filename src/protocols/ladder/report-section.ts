@@ -164,7 +164,7 @@ function* ladderCells(
       }
     }
   }
-  for (const cell of store.lightCells(suiteHash)) {
+  for (const cell of store.cells.light(suiteHash)) {
     const entry = tests.get(cell.testId);
     if (entry && cell.repeat >= (entry.suiteTest.repeats ?? 1)) continue; // not part of the suite's design
     const base = cellBase('ladder', suiteHash, cell, entry?.suiteTest);

@@ -103,7 +103,7 @@ export function loadLadderResults(
   const expected = suite.tests.reduce((n, t) => n + (t.repeats ?? 1), 0);
 
   const cellsByModel = new Map<string, { label: string; cells: StoredCell[] }>();
-  for (const cell of store.cells({ suiteHash })) {
+  for (const cell of store.cells.all({ suiteHash })) {
     let entry = cellsByModel.get(cell.modelIdentity);
     if (!entry) {
       entry = { label: cell.model, cells: [] };
@@ -371,7 +371,7 @@ function judgeVerdicts(
     if (judgeSuite?.name !== KB_JUDGE_SUITE) continue;
     const meta = new Map(judgeSuite.tests.map((t) => [t.id, t.meta ?? {}]));
     if (![...meta.values()].some((m) => m.sutSuite === suiteHash)) continue;
-    for (const cell of store.cells({ suiteHash: hash })) {
+    for (const cell of store.cells.all({ suiteHash: hash })) {
       if (judgeIdentity !== undefined && cell.modelIdentity !== judgeIdentity) continue;
       const m = meta.get(cell.testId);
       // A verdict given under the other scoring mode is not this mode's (its prompt and scale differ).

@@ -118,7 +118,7 @@ export function loadParaphraseResults(
   };
   const wanted = opts.models ? new Set(opts.models) : undefined;
   const byModel = new Map<string, { label: string; cells: ScoredCell[] }>();
-  for (const cell of store.cells({ suiteHash })) {
+  for (const cell of store.cells.all({ suiteHash })) {
     if (wanted && !wanted.has(cell.modelIdentity)) continue;
     const test = tests.get(cell.testId);
     if (!test || cell.repeat >= (test.repeats ?? 1)) continue;

@@ -16,7 +16,7 @@ export const plainSection: SectionModule<undefined> = {
   *cells(store, suiteHash) {
     const identities = [...new Set(store.suites.models(suiteHash).map((m) => m.modelIdentity))];
     const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
-    for (const { cell, test } of store.cellsWithTests(suiteHash, identities)) {
+    for (const { cell, test } of store.cells.withTests(suiteHash, identities)) {
       const out = cellBase('run', suiteHash, cell, test);
       if (test.meta) {
         const meta = test.meta as Record<string, unknown>;
@@ -30,7 +30,7 @@ export const plainSection: SectionModule<undefined> = {
       const key = cell.responseKey;
       if (cell.status === 'done' && key !== undefined)
         Object.defineProperty(out, 'response', {
-          get: () => store.responseText(key),
+          get: () => store.responses.text(key),
           enumerable: true,
           configurable: true,
         });

@@ -81,7 +81,7 @@ function buildStore(): { store: Store; manifest: SagoManifest; suiteHash: string
   store.suites.save(suite);
   const runId = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
   for (const m of models) {
-    store.saveBatch(
+    store.cells.write(
       suite.tests.map((t, k) => {
         const request = requestFor(t, { temperature: 0, maxTokens: 64, logprobs: false });
         // Baselines answer "the answer is blue"; variants drift by one word on every other test.
@@ -201,7 +201,7 @@ describe('loadSagoResults from a store (API models)', () => {
     store.suites.save(judgeSuite);
     const runId = store.runs.begin({ suiteHash: judgeSuite.hash, config: {}, waverVersion: 'test' });
     const judge = { label: 'replay:j.jsonl', identity: 'replay:abc' };
-    store.saveBatch(
+    store.cells.write(
       texts.map((t, i) => {
         const request = { messages: [{ role: 'user' as const, content: t }] };
         return {

@@ -62,7 +62,7 @@ export class BatchCollector {
       answered.add(o.customId);
       for (const c of store.batches.cells(record.id, o.customId)) {
         // Stored by an earlier collection that was cut short.
-        if (cache && store.doneCellKey(suiteHash, lane.identity, c.testId, c.repeat) === c.key) continue;
+        if (cache && store.cells.doneKey(suiteHash, lane.identity, c.testId, c.repeat) === c.key) continue;
         const started = { attempt: 1, startedAt: record.submittedAt, latencyMs };
         if (o.ok) this.run.cells.done(lane, c, o.result, [{ ...started, outcome: 'ok' }], latencyMs);
         else {

@@ -34,7 +34,7 @@ const configFor = (store: string, extra: Record<string, unknown> = {}) =>
 const storedCells = (path: string) => {
   const store = openStore(path, { readonly: true });
   try {
-    return [...store.cells()];
+    return [...store.cells.all()];
   } finally {
     store.close();
   }

@@ -181,11 +181,11 @@ async function readCells(
     const lane = run.lanes.get(cell.model);
     if (!lane) throw new Error(`no batch lane for model "${cell.model}"`);
     const key = cacheKey(lane.identity, cell.request, cell.repeat);
-    if (cache && store.doneCellKey(suiteHash, lane.identity, cell.testId, cell.repeat) === key) {
+    if (cache && store.cells.doneKey(suiteHash, lane.identity, cell.testId, cell.repeat) === key) {
       run.tally.countCached();
       continue;
     }
-    if (cache && store.hasResponse(key)) {
+    if (cache && store.responses.has(key)) {
       run.cells.cached(lane, cell, key);
       continue;
     }

@@ -124,7 +124,7 @@ describe('generateWithModel through a replay recording', () => {
       const names = store.suites.list().map((s) => s.name);
       expect(names.length).toBeGreaterThanOrEqual(2);
       expect(new Set(names)).toEqual(new Set([GENERATOR_SUITE]));
-      const cells = [...store.cells()].map((c) => c.status);
+      const cells = [...store.cells.all()].map((c) => c.status);
       expect(cells.sort()).toEqual(['done', 'done', 'done', 'failed']);
     } finally {
       store.close();

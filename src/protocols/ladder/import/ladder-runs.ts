@@ -280,7 +280,7 @@ export function writeLadderRunsImport(store: Store, plan: LadderRunsPlan): Impor
               },
             };
       });
-      store.saveBatch(writes);
+      store.cells.write(writes);
       auxPut(store, 'measure', p.identity, recordedScoresRequest(p.suite.hash, p.identity), p.record);
       store.runs.finish(runId, 'complete');
       return {

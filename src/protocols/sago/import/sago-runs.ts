@@ -251,7 +251,7 @@ export function writeSagoRunsImport(
           attempts: [],
         },
       }));
-      store.saveBatch(writes);
+      store.cells.write(writes);
       for (const r of m.records)
         auxPut(store, 'measure', m.identity, recordRequest(m.identity, m.suite.hash, r.testId), r.row);
       store.runs.finish(runId, 'complete');
