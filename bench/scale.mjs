@@ -363,7 +363,7 @@ async function measureSize(cells, port) {
   log('waver view with a run in progress');
   const { openStore } = await import(join(ROOT, 'dist', 'store', 'store.js'));
   const s = openStore(store, { readonly: true });
-  const hash = s.listSuites().find((x) => x.name === suite)?.hash;
+  const hash = s.suites.list().find((x) => x.name === suite)?.hash;
   s.close();
   if (!hash) throw new Error(`no suite named ${suite} in ${store}`);
   const view = await viewer(store, hash, port);

@@ -28,7 +28,7 @@ interface DemoModelReport {
 /** The demo's verdict, read from the store alone: per model, per item, did the answer waver across phrasings? */
 export function formatDemoReport(store: Store, suite: Suite, format: 'md' | 'json'): string {
   const byModel = new Map<string, DemoRow[]>();
-  for (const cell of store.cells({ suiteHash: suite.hash })) {
+  for (const cell of store.cells.all({ suiteHash: suite.hash })) {
     const test = suite.tests.find((t) => t.id === cell.testId);
     const meta = (test?.meta ?? {}) as { item?: string; phrasing?: string; gold?: number };
     const reply = cell.response?.text ?? '';

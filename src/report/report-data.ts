@@ -2,8 +2,8 @@ import { basename } from 'node:path';
 import { InputError } from '../errors.js';
 import { type JudgeSetReport, judgeReports } from '../judge/report.js';
 import { storedSpecLabel as labelOf } from '../models/spec.js';
-import type { Coverage, SuiteTest } from '../run/types.js';
-import type { LightCell, Store } from '../store/store.js';
+import type { Coverage, Suite, SuiteTest } from '../run/types.js';
+import type { LightCell, Store, SuiteQueries } from '../store/store.js';
 import { WAVER_VERSION } from '../version.js';
 import type { HtmlKit } from './html/section.js';
 import { type ProtocolSuites, type SuiteRole, suiteRoles } from './suite-roles.js';
@@ -394,11 +394,11 @@ export function buildReport(
 ): ReportData {
   const store = readOnce(source);
   const only = opts.only && onlySuite(store, opts.only);
-  const runs = store.listRuns().filter((r) => only === undefined || r.suiteHash === only);
+  const runs = store.runs.list().filter((r) => only === undefined || r.suiteHash === only);
   const latestConfig = new Map<string, Record<string, unknown>>();
   for (const r of runs)
     if (r.suiteHash !== undefined && r.config && typeof r.config === 'object')
-      latestConfig.set(r.suiteHash, r.config as Record<string, unknown>); // listRuns is oldest first
+      latestConfig.set(r.suiteHash, r.config as Record<string, unknown>); // runs.list is oldest first
   const suiteRole = suiteRoles(protocols);
   const suites = storeSuites(store, protocols).filter((s) => only === undefined || s.hash === only);
   const suiteByHash = new Map(suites.map((s) => [s.hash, s]));
@@ -509,15 +509,16 @@ export function buildReport(
  * thousands of tests is a good part of a large report's time. Everything else is the store itself.
  */
 function readOnce(store: Store): Store {
-  const suites = new Map<string, ReturnType<Store['getSuite']>>();
-  return Object.create(store, {
-    getSuite: {
+  const parsed = new Map<string, Suite | undefined>();
+  const suites = Object.create(store.suites, {
+    get: {
       value(hash: string) {
-        if (!suites.has(hash)) suites.set(hash, store.getSuite(hash));
-        return suites.get(hash);
+        if (!parsed.has(hash)) parsed.set(hash, store.suites.get(hash));
+        return parsed.get(hash);
       },
     },
-  }) as Store;
+  }) as SuiteQueries;
+  return Object.create(store, { suites: { value: suites } }) as Store;
 }
 
 /** A suite with the protocol that claims it, and the start of its latest run. */
@@ -577,7 +578,7 @@ export function evalName(summary: EvalSummary, fallback: string): string {
 /** The suite `waver report --run ID | --suite PREFIX` names (docs/report.md#one-eval). */
 function onlySuite(store: Store, only: { run?: string; suite?: string }): string {
   if (only.run !== undefined) {
-    const runs = store.listRuns().filter((r) => r.id.startsWith(only.run as string));
+    const runs = store.runs.list().filter((r) => r.id.startsWith(only.run as string));
     if (runs.length === 0)
       throw new InputError(`no run whose id starts with '${only.run}'`, { field: '--run' });
     const hashes = [...new Set(runs.map((r) => r.suiteHash))];
@@ -590,7 +591,7 @@ function onlySuite(store: Store, only: { run?: string; suite?: string }): string
     return hash;
   }
   const prefix = (only.suite ?? '').toLowerCase();
-  const hashes = store.listSuites().filter((s) => s.hash.startsWith(prefix));
+  const hashes = store.suites.list().filter((s) => s.hash.startsWith(prefix));
   if (prefix === '' || hashes.length === 0)
     throw new InputError(`no suite whose sha256 starts with '${only.suite}'`, { field: '--suite' });
   if (hashes.length > 1)
@@ -621,7 +622,7 @@ function suiteInfos(
   protocols: ReadonlySet<string>,
   suiteRole: (name: string) => SuiteRole,
 ): SuiteInfo[] {
-  return store.listSuites().map((r) => {
+  return store.suites.list().map((r) => {
     const slash = r.name.indexOf('/');
     const named =
       slash > 0 &&
@@ -638,7 +639,7 @@ function suiteInfos(
   });
 }
 
-/** Coverage of every (suite, model) in the store, as Store.coverage counts it. */
+/** Coverage of every (suite, model) in the store, as store.coverage.of counts it. */
 function coverageRows(
   store: Store,
   configs: Map<string, Record<string, unknown>>,
@@ -650,8 +651,8 @@ function coverageRows(
     return typeof v === 'number' ? v : 1;
   };
   const repeatsBySuite = Object.fromEntries([...configs.keys()].map((h) => [h, runRepeats(h)]));
-  return store
-    .coverageOfEverySuite(repeatsBySuite)
+  return store.coverage
+    .everySuite(repeatsBySuite)
     .map(({ suiteHash: hash, modelIdentity, model, coverage }) => {
       const total = coverage.total;
       const share = total === 0 ? undefined : coverage.done / total;
@@ -672,7 +673,7 @@ function coverageRows(
 }
 
 function errorRows(store: Store, ref: (hash: string) => SuiteRef): ErrorRow[] {
-  return store.failureGroups().map((g) => ({
+  return store.cells.failureGroups().map((g) => ({
     suite: ref(g.suiteHash),
     model: g.model,
     identity: g.modelIdentity,

@@ -73,8 +73,8 @@ function runningStore(path: string, label: string): string {
     { id: 't2', prompt: 'two' },
     { id: 't3', prompt: 'three' },
   ]);
-  store.saveSuite(suite);
-  const runId = store.beginRun({
+  store.suites.save(suite);
+  const runId = store.runs.begin({
     suiteHash: suite.hash,
     config: { models: [label], repeats: 2 },
     waverVersion: 'test',
@@ -89,9 +89,9 @@ function runningStore(path: string, label: string): string {
     attempts: [],
   };
   const result = { text: 'ok', finishReason: 'stop' as const, usage: { inputTokens: 1, outputTokens: 1 } };
-  store.saveCellDone({ ...ref, testId: 't1', repeat: 0, key: cacheKey('replay:x', request, 0), result });
-  store.saveCellDone({ ...ref, testId: 't1', repeat: 1, key: cacheKey('replay:x', request, 1), result });
-  store.saveCellFailed({ ...ref, testId: 't2', repeat: 0, error: { kind: 'server', message: 'HTTP 500' } });
+  store.cells.saveDone({ ...ref, testId: 't1', repeat: 0, key: cacheKey('replay:x', request, 0), result });
+  store.cells.saveDone({ ...ref, testId: 't1', repeat: 1, key: cacheKey('replay:x', request, 1), result });
+  store.cells.saveFailed({ ...ref, testId: 't2', repeat: 0, error: { kind: 'server', message: 'HTTP 500' } });
   store.close();
   return runId;
 }
@@ -232,13 +232,13 @@ describe('the transcript browser on a store of 120 cells', async () => {
     'many.jsonl',
     Array.from({ length: 60 }, (_, i) => ({ id: `t${String(i).padStart(2, '0')}`, prompt: `question ${i}` })),
   );
-  store.saveSuite(suite);
-  const runId = store.beginRun({
+  store.suites.save(suite);
+  const runId = store.runs.begin({
     suiteHash: suite.hash,
     config: { models: ['a', 'b'] },
     waverVersion: 'test',
   });
-  store.saveBatch(
+  store.cells.write(
     ['a', 'b'].flatMap((model) =>
       suite.tests.map((t) => {
         const request = { messages: [{ role: 'user' as const, content: t.prompt }] };

@@ -109,14 +109,14 @@ describe('a plain suite of 12,000 cells, paged along the index', () => {
       meta: { phrasing: i % 2 ? 'odd' : 'even' },
     })),
   );
-  store.saveSuite(suite);
-  const runId = store.beginRun({
+  store.suites.save(suite);
+  const runId = store.runs.begin({
     suiteHash: suite.hash,
     config: { models: ['a', 'b'] },
     waverVersion: 'test',
   });
   const rare = new Set(['t00100', 't03000', 't05999']);
-  store.saveBatch(
+  store.cells.write(
     ['a', 'b'].flatMap((model) =>
       suite.tests.map((t) => {
         const request = { messages: [{ role: 'user' as const, content: t.prompt }] };

@@ -247,7 +247,7 @@ function indexedSource(
     (f.outcome === undefined || f.outcome === 'failed') &&
     (!f.model || identitiesOf(f.model).length === 1);
   const partner = (identity: string, c: TranscriptCell): TranscriptCell | undefined => {
-    const found = store.cellPage({
+    const found = store.cells.page({
       suiteHash: hash,
       modelIdentity: identity,
       after: { modelIdentity: identity, testId: c.test, repeat: c.repeat - 1 },
@@ -260,7 +260,7 @@ function indexedSource(
   let facets: Facets | undefined;
   const total = counts.reduce((n, c) => n + c.count, 0);
   const everyCell = () =>
-    store.cellPage({ suiteHash: hash, limit: total }).rows.map((r) => cellOf(hash, r.cell, r.test));
+    store.cells.page({ suiteHash: hash, limit: total }).rows.map((r) => cellOf(hash, r.cell, r.test));
   let whole: TranscriptCell[] | undefined;
   const small = lastMatching(() => {
     whole ??= everyCell();
@@ -276,7 +276,7 @@ function indexedSource(
     facets() {
       facets ??= sampled.get(hash);
       if (facets) return facets;
-      const { rows } = store.cellPage({ suiteHash: hash, limit: FACET_SAMPLE });
+      const { rows } = store.cells.page({ suiteHash: hash, limit: FACET_SAMPLE });
       facets = facetsOf(rows.map((r) => cellOf(hash, r.cell, r.test)));
       // A full sample is kept while the store changes (a run writing another suite asks again at every page).
       if (rows.length === FACET_SAMPLE) sampled.set(hash, facets);
@@ -294,7 +294,7 @@ function indexedSource(
       // found by the browser's own filter (any case; and the other filters).
       const search = f.q?.trim();
       while (rows.length < want && scanned < budget) {
-        const page = store.cellPage({
+        const page = store.cells.page({
           suiteHash: hash,
           ...pre,
           ...(at && { after: at }),
@@ -365,12 +365,12 @@ function sourcesOf(open: OpenStore, protocols: readonly ReportedProtocol[]): Sou
   const { store } = open;
   const version = store.dataVersion();
   if (open.sources && open.version === version) return open.sources;
-  const runs = store.listRuns();
+  const runs = store.runs.list();
   const configs = new Map<string, Record<string, unknown>>();
   for (const r of runs)
     if (r.suiteHash !== undefined && r.config && typeof r.config === 'object')
       configs.set(r.suiteHash, r.config as Record<string, unknown>);
-  const totals = store.cellTotals();
+  const totals = store.coverage.cellTotals();
   const sources: Source[] = [];
   for (const claimed of claimedSuites(storeSuites(store, protocols), protocols, runs)) {
     const { suite, protocol } = claimed;
@@ -378,8 +378,8 @@ function sourcesOf(open: OpenStore, protocols: readonly ReportedProtocol[]): Sou
       .filter((t) => t.suiteHash === suite.hash)
       .map((t) => ({ identity: t.modelIdentity, status: t.status, count: t.count }));
     if (counts.length === 0) continue;
-    const models = store
-      .modelsOfSuite(suite.hash)
+    const models = store.suites
+      .models(suite.hash)
       .map((m) => ({ label: m.model, identity: m.modelIdentity }));
     const labels = [...new Set(models.map((m) => m.label))];
     const day = claimed.lastRun ? ` · ${claimed.lastRun.slice(0, 10)}` : '';

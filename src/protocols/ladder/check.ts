@@ -91,7 +91,7 @@ function perFamily(
 /** Families with at least one test in the suite, in the paper's order. */
 function suiteFamilies(ctx: ThresholdContext): Family[] {
   const present = new Set(
-    (ctx.store.getSuite(ctx.suite.hash)?.tests ?? []).map((t) => ladderTestOf(t).family),
+    (ctx.store.suites.get(ctx.suite.hash)?.tests ?? []).map((t) => ladderTestOf(t).family),
   );
   return FAMILIES.filter((f) => present.has(f));
 }

@@ -90,7 +90,7 @@ function* paraphraseCells(
   suiteHash: string,
   results: ParaphraseResults | undefined,
 ): Generator<TranscriptCell> {
-  const suite = store.getSuite(suiteHash);
+  const suite = store.suites.get(suiteHash);
   if (!suite) return;
   const tests = new Map(suite.tests.map((t) => [t.id, t]));
   // The item as first asked (canonical when it was asked) is the "original" every phrasing is diffed against.
@@ -108,7 +108,7 @@ function* paraphraseCells(
     for (const f of m.metrics.flips)
       flips.add(`${m.identity}\u0000${f.item}\u0000${f.phrasing}\u0000${f.repeat}`);
   }
-  for (const cell of store.lightCells(suiteHash)) {
+  for (const cell of store.cells.light(suiteHash)) {
     const test = tests.get(cell.testId) as SuiteTest | undefined;
     if (test && cell.repeat >= (test.repeats ?? 1)) continue;
     const base = cellBase('paraphrase', suiteHash, cell, test);

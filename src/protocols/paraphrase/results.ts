@@ -86,7 +86,7 @@ export function loadParaphraseResults(
   suiteHash: string,
   opts: LoadParaphraseOptions = {},
 ): ParaphraseResults {
-  const suite = store.getSuite(suiteHash);
+  const suite = store.suites.get(suiteHash);
   if (!suite) throw new Error(`no suite ${suiteHash} in the store ${store.path}`);
   const tests = new Map<string, SuiteTest & { meta: ParaphraseTestMeta }>();
   for (const t of suite.tests) {
@@ -118,7 +118,7 @@ export function loadParaphraseResults(
   };
   const wanted = opts.models ? new Set(opts.models) : undefined;
   const byModel = new Map<string, { label: string; cells: ScoredCell[] }>();
-  for (const cell of store.cells({ suiteHash })) {
+  for (const cell of store.cells.all({ suiteHash })) {
     if (wanted && !wanted.has(cell.modelIdentity)) continue;
     const test = tests.get(cell.testId);
     if (!test || cell.repeat >= (test.repeats ?? 1)) continue;

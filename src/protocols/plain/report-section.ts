@@ -16,13 +16,13 @@ export const plainSection: SectionModule<undefined> = {
   // Streamed from the store a page of tests at a time (a plain suite may hold a million cells),
   // each response's text read only when asked for: the report keeps a sample of the cells.
   *cells(store, suiteHash) {
-    const identities = [...new Set(store.modelsOfSuite(suiteHash).map((m) => m.modelIdentity))];
-    for (const { cell, test } of store.cellsWithTests(suiteHash, identities)) {
+    const identities = [...new Set(store.suites.models(suiteHash).map((m) => m.modelIdentity))];
+    for (const { cell, test } of store.cells.withTests(suiteHash, identities)) {
       const out = plainCell(suiteHash, cell, test);
       const key = cell.responseKey;
       if (cell.status === 'done' && key !== undefined)
         Object.defineProperty(out, 'response', {
-          get: () => store.responseText(key),
+          get: () => store.responses.text(key),
           enumerable: true,
           configurable: true,
         });

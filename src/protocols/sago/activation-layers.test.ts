@@ -91,7 +91,7 @@ describe.skipIf(!tinyModelPath || !layerPatch)(
 
       // Independently: each variant prompt's states against its baseline's, from the model.
       const db = openStore(store);
-      const suite = db.getSuite(mean.suiteHash as string);
+      const suite = db.suites.get(mean.suiteHash as string);
       db.close();
       if (!suite) throw new Error('no suite');
       const expectedMean: number[] = [];

@@ -132,13 +132,13 @@ export function saveManifest(store: Store, manifest: SagoManifest): string {
       meta: manifest as unknown as Record<string, unknown>,
     },
   ]);
-  store.saveSuite(suite);
-  const runId = store.beginRun({
+  store.suites.save(suite);
+  const runId = store.runs.begin({
     suiteHash: suite.hash,
     config: { sago: manifest.settings },
     waverVersion: WAVER_VERSION,
   });
-  store.finishRun(runId, 'complete');
+  store.runs.finish(runId, 'complete');
   return suite.hash;
 }
 
@@ -147,8 +147,8 @@ export function saveManifest(store: Store, manifest: SagoManifest): string {
  * given); undefined when the store has none.
  */
 export function latestManifest(store: Store, responsesSuite?: string): SagoManifest | undefined {
-  for (const hash of store.suiteRunsNamed(MANIFEST_SUITE)) {
-    const meta = store.getTest(hash, 'manifest')?.meta as SagoManifest | undefined;
+  for (const hash of store.suites.runsNamed(MANIFEST_SUITE)) {
+    const meta = store.suites.test(hash, 'manifest')?.meta as SagoManifest | undefined;
     if (meta && (responsesSuite === undefined || meta.responsesSuite === responsesSuite))
       return normalizedManifest(meta);
   }

@@ -105,7 +105,7 @@ interface PromptRow {
 
 /** A waver run's results: prompts, their variants and each model's deltas. */
 function ownRunResults(store: Store, suiteHash: string, manifest: SagoManifest): SagoTables {
-  const suite = store.getSuite(suiteHash);
+  const suite = store.suites.get(suiteHash);
   if (!suite) throw new Error(`suite ${suiteHash} is not in ${store.path}`);
   const { rows, variations } = layout(suite.tests, manifest.settings);
   const verdicts = judgeVerdicts(store, manifest);
@@ -180,7 +180,7 @@ function layout(
 function judgeVerdicts(store: Store, manifest: SagoManifest): Map<string, PolitenessVerdict | undefined> {
   const out = new Map<string, PolitenessVerdict | undefined>();
   if (!manifest.judgeSuite || !manifest.judge) return out;
-  for (const c of store.firstRepeatCells(manifest.judgeSuite, manifest.judge.identity))
+  for (const c of store.cells.ofRepeat(manifest.judgeSuite, manifest.judge.identity, 0))
     out.set(
       c.testId,
       c.status === 'done' && c.text !== undefined ? parsePolitenessVerdict(c.text) : undefined,
@@ -209,7 +209,7 @@ function lite(c: CellText): CellLite {
 
 /** Status, response key and text of a model's cells of one repeat in one query (tokens stay unparsed). */
 function liteCells(store: Store, suiteHash: string, identity: string, repeat: number): Map<string, CellLite> {
-  return new Map(store.repeatCells(suiteHash, identity, repeat).map((c) => [c.testId, lite(c)]));
+  return new Map(store.cells.ofRepeat(suiteHash, identity, repeat).map((c) => [c.testId, lite(c)]));
 }
 
 /** Coverage of the suite's expected cells from the cells already read. */
@@ -256,7 +256,7 @@ function modelResults(
   const fullCells = () => {
     if (!full) {
       full = { first: new Map(), second: new Map() };
-      for (const c of store.cells({ suiteHash, modelIdentity: model.identity }))
+      for (const c of store.cells.all({ suiteHash, modelIdentity: model.identity }))
         if (c.repeat === 0) full.first.set(c.testId, c);
         else if (c.repeat === 1) full.second.set(c.testId, c);
     }

@@ -413,7 +413,11 @@ function judgeTests(store: Store, suite: Suite, models: readonly SagoModelRecord
   }
   const texts = new Map<string, string>();
   for (const m of models)
-    for (const cell of store.cells({ suiteHash: suite.hash, modelIdentity: m.identity, status: 'done' })) {
+    for (const cell of store.cells.all({
+      suiteHash: suite.hash,
+      modelIdentity: m.identity,
+      status: 'done',
+    })) {
       if (!needs.has(cell.testId) || !cell.response) continue;
       const text = cell.response.text;
       texts.set(judgeTestId(text), text);
@@ -442,7 +446,7 @@ async function auxStage(
     const needSelf =
       axes.has('activation') ||
       ((axes.has('logprob') || axes.has('entropy')) && settings.confidence === 'teacher-forced');
-    const cells = [...store.cells({ suiteHash: suite.hash, modelIdentity: m.identity, status: 'done' })];
+    const cells = [...store.cells.all({ suiteHash: suite.hash, modelIdentity: m.identity, status: 'done' })];
     let self: ModelProvider | undefined;
     if (needSelf) {
       const spec = plannedModels(config).find((p) => p.label === m.label)?.spec;

@@ -241,8 +241,8 @@ export interface ImportedLadderSuite {
 export function writeLadderRunsImport(store: Store, plan: LadderRunsPlan): ImportedLadderSuite[] {
   return store.transaction(() =>
     plan.runs.map((p) => {
-      store.saveSuite(p.suite);
-      const runId = store.beginRun({
+      store.suites.save(p.suite);
+      const runId = store.runs.begin({
         suiteHash: p.suite.hash,
         config: {
           import: 'ladder-runs',
@@ -287,9 +287,9 @@ export function writeLadderRunsImport(store: Store, plan: LadderRunsPlan): Impor
               },
             };
       });
-      store.saveBatch(writes);
+      store.cells.write(writes);
       auxPut(store, 'measure', p.identity, recordedScoresRequest(p.suite.hash, p.identity), p.record);
-      store.finishRun(runId, 'complete');
+      store.runs.finish(runId, 'complete');
       return {
         run: p.run.folder,
         model: p.run.model,
