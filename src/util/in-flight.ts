@@ -1,7 +1,7 @@
 /**
  * Work in flight by key, so identical asks made at once share one piece of work: the call path's
  * deterministic calls (`run/call-path/dedupe.ts`), aux results (`run/aux-cache.ts`) and the
- * engine's cells with identical requests (`run/engine/shared-calls.ts`). A key is remembered only
+ * engine's cells with identical requests (`run/engine/in-flight-requests.ts`). A key is remembered only
  * while its work is in flight, so memory is bounded by the work in flight, not by the run.
  */
 export class InFlight<T> {
