@@ -2,10 +2,11 @@ import { request as httpRequest } from 'node:http';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
+import { isLoopbackHost } from '../http/request-origin.js';
 import { createGgufProvider, type GgufProvider } from '../models/gguf.js';
+import { ScriptedProvider, steps } from '../test-support/scripted-provider.js';
 import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
 import { type OpenAIServer, startOpenAIServer } from './openai-server.js';
-import { isLoopbackHost } from './request-origin.js';
 
 const post = (url: string, body: unknown, init: RequestInit = {}) =>
   fetch(url, {
@@ -536,6 +537,43 @@ describe.skipIf(!tinyModelPath)(`server binding ${tinyModelMissing ?? ''}`, () =
       await pending;
     } finally {
       await provider.close();
+    }
+  });
+});
+
+describe('serve over a scripted provider', () => {
+  const ask = (server: OpenAIServer, content: string) =>
+    post(`${server.url}/chat/completions`, { messages: [{ role: 'user', content }] });
+  const provider = () =>
+    new ScriptedProvider((prompt, nth) => {
+      if (prompt === 'hang') return { hangDeaf: true };
+      if (prompt === 'flaky' && nth === 0) return steps.fail('server', 503);
+      return steps.ok(`echo: ${prompt}`);
+    });
+
+  it('routes: a path of other methods is a 405 naming them all, a path of none a 404', async () => {
+    const server = await startOpenAIServer({ provider: provider() });
+    try {
+      const files = await fetch(`${server.url}/files`, { method: 'PUT' });
+      expect(files.status).toBe(405);
+      expect(files.headers.get('allow')).toBe('GET, POST');
+      expect((await json(files)).error).toMatchObject({
+        message: 'Method PUT is not allowed on /v1/files; use GET or POST.',
+        code: 'method_not_allowed',
+      });
+      expect((await fetch(`${server.url}/files/file-1`, { method: 'POST' })).headers.get('allow')).toBe(
+        'GET, DELETE',
+      );
+      expect((await fetch(`${server.url}/batches/b/cancel`)).headers.get('allow')).toBe('POST');
+      // A model id may hold a slash: it is the model asked for, not another route.
+      const other = await fetch(`${server.url}/models/org/other`);
+      expect(other.status).toBe(404);
+      expect((await json(other)).error.code).toBe('model_not_found');
+      expect((await json(await fetch(`${server.url}/nope/`))).error.message).toBe(
+        'Invalid URL (GET /v1/nope)',
+      );
+    } finally {
+      await server.close();
     }
   });
 });
