@@ -10,6 +10,7 @@ import { newResponseIds, parseResponsesRequest, responseObject, streamResponse }
 
 /** The one model a server serves, and what its answers say about it. */
 export interface ServedModel {
+  /** Its calls through the call path (`served-model.ts`). */
   provider: ModelProvider;
   /** The id clients see in `/v1/models` and every response's `model`. */
   name: string;

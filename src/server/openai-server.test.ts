@@ -541,7 +541,7 @@ describe.skipIf(!tinyModelPath)(`server binding ${tinyModelMissing ?? ''}`, () =
   });
 });
 
-describe('serve over a scripted provider', () => {
+describe('serve over a scripted provider: its routes, and its calls through the call path', () => {
   const ask = (server: OpenAIServer, content: string) =>
     post(`${server.url}/chat/completions`, { messages: [{ role: 'user', content }] });
   const provider = () =>
@@ -550,6 +550,19 @@ describe('serve over a scripted provider', () => {
       if (prompt === 'flaky' && nth === 0) return steps.fail('server', 503);
       return steps.ok(`echo: ${prompt}`);
     });
+
+  it('a generation past its deadline is a 500 timeout, even from a provider that ignores its signal', async () => {
+    const server = await startOpenAIServer({ provider: provider(), calls: { timeoutMs: 100 } });
+    try {
+      const t0 = performance.now();
+      const res = await ask(server, 'hang');
+      expect(performance.now() - t0).toBeLessThan(5000);
+      expect(res.status).toBe(500);
+      expect((await json(res)).error.code).toBe('timeout');
+    } finally {
+      await server.close();
+    }
+  });
 
   it('routes: a path of other methods is a 405 naming them all, a path of none a 404', async () => {
     const server = await startOpenAIServer({ provider: provider() });
@@ -574,6 +587,23 @@ describe('serve over a scripted provider', () => {
       );
     } finally {
       await server.close();
+    }
+  });
+
+  it('retries a transient error only when asked: by default the client retries', async () => {
+    const once = provider();
+    const server = await startOpenAIServer({ provider: once });
+    const retrying = provider();
+    const patient = await startOpenAIServer({ provider: retrying, calls: { maxRetries: 1 } });
+    try {
+      expect((await ask(server, 'flaky')).status).toBe(500);
+      expect(once.calls).toBe(1);
+      const res = await ask(patient, 'flaky');
+      expect(res.status).toBe(200);
+      expect((await json(res)).choices[0].message.content).toBe('echo: flaky');
+      expect(retrying.calls).toBe(2);
+    } finally {
+      await Promise.all([server.close(), patient.close()]);
     }
   });
 });

@@ -11,6 +11,7 @@ import { type Exchange, HttpError, sendError, toHttpError } from './http-util.js
 import { BatchService } from './openai-batches.js';
 import { newId, newRequestId, unixSeconds } from './openai-responses.js';
 import { modelRoutes, type ServedModel } from './openai-routes.js';
+import { type ServeCallLimits, servedModel } from './served-model.js';
 
 export interface OpenAIServerOptions {
   provider: ModelProvider;
@@ -32,6 +33,8 @@ export interface OpenAIServerOptions {
   maxStorageBytes?: number;
   /** The life of a file uploaded without `expires_after`, and of a batch's output (default 30 days). */
   fileTtlSeconds?: number;
+  /** How the provider's generations, scores and embeddings are called: a timeout, retries (docs/serve.md#calls). */
+  calls?: ServeCallLimits;
 }
 
 export interface OpenAIServer {
@@ -96,7 +99,7 @@ function servedModelOf(opts: OpenAIServerOptions): ServedModel {
   const name = opts.modelName ?? basename(provider.modelId);
   const systemFingerprint = `fp_${createHash('sha256').update(provider.identity).digest('hex').slice(0, 10)}`;
   return {
-    provider,
+    provider: servedModel(provider, opts.calls),
     name,
     meta: (prefix) => ({ id: newId(prefix), created: unixSeconds(), model: name, systemFingerprint }),
     maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
