@@ -1,5 +1,6 @@
 import type { Store } from '../store/store.js';
 import { hashOf } from '../util/hash.js';
+import { InFlight } from '../util/in-flight.js';
 import { assertNoSecrets } from '../util/secrets.js';
 
 /**
@@ -27,7 +28,7 @@ export function auxGet<T>(store: Store, kind: AuxKind, identity: string, request
 }
 
 /** Calls already in flight per store, so two identical concurrent asks make one call. */
-const inFlight = new WeakMap<Store, Map<string, Promise<unknown>>>();
+const inFlight = new WeakMap<Store, InFlight<unknown>>();
 
 /**
  * The stored result for (kind, identity, request), or the result of `call()`, then stored, when
@@ -50,12 +51,11 @@ export async function auxCall<T>(
   if (stored !== undefined) return stored;
   let pending = inFlight.get(store);
   if (!pending) {
-    pending = new Map();
+    pending = new InFlight();
     inFlight.set(store, pending);
   }
-  const running = pending.get(key);
-  if (running) return running as Promise<T>;
-  const work = (async () => {
+  // A key names one (kind, identity, request), so the answer shared under it is a T.
+  return pending.share(key, async () => {
     opts.signal?.throwIfAborted();
     const result = await call();
     // An existing row stays: the first answer is the one kept.
@@ -67,13 +67,7 @@ export async function auxCall<T>(
       resultJson: JSON.stringify(result),
     });
     return result;
-  })();
-  pending.set(key, work);
-  try {
-    return await work;
-  } finally {
-    pending.delete(key);
-  }
+  }) as Promise<T>;
 }
 
 /**

@@ -1,6 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ProviderError } from '../models/errors.js';
 
+/** One request to a route of `waver serve`: its handler answers `res`; `signal` fires when the client hangs up. */
+export interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  signal: AbortSignal;
+}
+
 /** An HTTP failure in OpenAI's error shape: `{error: {message, type, param, code}}`. */
 export class HttpError extends Error {
   override readonly name = 'HttpError';

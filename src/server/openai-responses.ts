@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FinishReason, GenerateResult, TokenLogprob } from '../models/types.js';
+import { HttpError } from './http-util.js';
 import type { ToolCall } from './openai-tools.js';
 
 /**
@@ -22,7 +23,12 @@ export function newId(prefix: 'chatcmpl' | 'cmpl'): string {
 }
 
 export function newRequestId(): string {
-  return `req_${randomUUID().replaceAll('-', '')}`;
+  return newObjectId('req_');
+}
+
+/** An id as OpenAI spells the Files and Batch API's: a prefix and 32 hex digits. */
+export function newObjectId(prefix: string): string {
+  return `${prefix}${randomUUID().replaceAll('-', '')}`;
 }
 
 export function unixSeconds(): number {
@@ -180,4 +186,46 @@ export function streamPieces(result: GenerateResult): { text: string; tokens: To
     return tokens.map((token) => ({ text: token.token, tokens: [token] }));
   }
   return result.text === '' && tokens.length === 0 ? [] : [{ text: result.text, tokens }];
+}
+
+/**
+ * One page of a list, as OpenAI's cursor pages are: the items after the one named by `after`, at
+ * most `limit` of them, and whether more follow (the SDKs' auto-pagination reads `has_more` and
+ * asks again with `after` = the last id).
+ */
+export function listPage<T extends { id: string }>(
+  all: T[],
+  query: URLSearchParams,
+  limits: { fallback: number; max: number },
+): { object: 'list'; data: T[]; first_id: string | null; last_id: string | null; has_more: boolean } {
+  const limitText = query.get('limit');
+  const limit = limitText === null ? limits.fallback : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1 || limit > limits.max)
+    throw new HttpError(
+      400,
+      `Invalid 'limit': expected an integer from 1 to ${limits.max}, got ${limitText}.`,
+      {
+        param: 'limit',
+        code: 'invalid_value',
+      },
+    );
+  const after = query.get('after');
+  let start = 0;
+  if (after !== null) {
+    const at = all.findIndex((x) => x.id === after);
+    if (at < 0)
+      throw new HttpError(400, `Invalid 'after': no object with id ${JSON.stringify(after)}.`, {
+        param: 'after',
+        code: 'invalid_value',
+      });
+    start = at + 1;
+  }
+  const data = all.slice(start, start + limit);
+  return {
+    object: 'list',
+    data,
+    first_id: data[0]?.id ?? null,
+    last_id: data.at(-1)?.id ?? null,
+    has_more: start + limit < all.length,
+  };
 }

@@ -2,10 +2,11 @@ import { request as httpRequest } from 'node:http';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
+import { isLoopbackHost } from '../http/request-origin.js';
 import { createGgufProvider, type GgufProvider } from '../models/gguf.js';
+import { ScriptedProvider, steps } from '../test-support/scripted-provider.js';
 import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
 import { type OpenAIServer, startOpenAIServer } from './openai-server.js';
-import { isLoopbackHost } from './request-origin.js';
 
 const post = (url: string, body: unknown, init: RequestInit = {}) =>
   fetch(url, {
@@ -536,6 +537,73 @@ describe.skipIf(!tinyModelPath)(`server binding ${tinyModelMissing ?? ''}`, () =
       await pending;
     } finally {
       await provider.close();
+    }
+  });
+});
+
+describe('serve over a scripted provider: its routes, and its calls through the call path', () => {
+  const ask = (server: OpenAIServer, content: string) =>
+    post(`${server.url}/chat/completions`, { messages: [{ role: 'user', content }] });
+  const provider = () =>
+    new ScriptedProvider((prompt, nth) => {
+      if (prompt === 'hang') return { hangDeaf: true };
+      if (prompt === 'flaky' && nth === 0) return steps.fail('server', 503);
+      return steps.ok(`echo: ${prompt}`);
+    });
+
+  it('a generation past its deadline is a 500 timeout, even from a provider that ignores its signal', async () => {
+    const server = await startOpenAIServer({ provider: provider(), calls: { timeoutMs: 100 } });
+    try {
+      const t0 = performance.now();
+      const res = await ask(server, 'hang');
+      expect(performance.now() - t0).toBeLessThan(5000);
+      expect(res.status).toBe(500);
+      expect((await json(res)).error.code).toBe('timeout');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('routes: a path of other methods is a 405 naming them all, a path of none a 404', async () => {
+    const server = await startOpenAIServer({ provider: provider() });
+    try {
+      const files = await fetch(`${server.url}/files`, { method: 'PUT' });
+      expect(files.status).toBe(405);
+      expect(files.headers.get('allow')).toBe('GET, POST');
+      expect((await json(files)).error).toMatchObject({
+        message: 'Method PUT is not allowed on /v1/files; use GET or POST.',
+        code: 'method_not_allowed',
+      });
+      expect((await fetch(`${server.url}/files/file-1`, { method: 'POST' })).headers.get('allow')).toBe(
+        'GET, DELETE',
+      );
+      expect((await fetch(`${server.url}/batches/b/cancel`)).headers.get('allow')).toBe('POST');
+      // A model id may hold a slash: it is the model asked for, not another route.
+      const other = await fetch(`${server.url}/models/org/other`);
+      expect(other.status).toBe(404);
+      expect((await json(other)).error.code).toBe('model_not_found');
+      expect((await json(await fetch(`${server.url}/nope/`))).error.message).toBe(
+        'Invalid URL (GET /v1/nope)',
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('retries a transient error only when asked: by default the client retries', async () => {
+    const once = provider();
+    const server = await startOpenAIServer({ provider: once });
+    const retrying = provider();
+    const patient = await startOpenAIServer({ provider: retrying, calls: { maxRetries: 1 } });
+    try {
+      expect((await ask(server, 'flaky')).status).toBe(500);
+      expect(once.calls).toBe(1);
+      const res = await ask(patient, 'flaky');
+      expect(res.status).toBe(200);
+      expect((await json(res)).choices[0].message.content).toBe('echo: flaky');
+      expect(retrying.calls).toBe(2);
+    } finally {
+      await Promise.all([server.close(), patient.close()]);
     }
   });
 });

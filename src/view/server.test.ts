@@ -22,9 +22,9 @@ interface Got {
   body: string;
 }
 
-function get(url: string, headers: Record<string, string> = {}): Promise<Got> {
+function get(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Got> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers }, (res) => {
+    const req = request(url, { headers, method }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => {
@@ -222,6 +222,16 @@ describe('the viewer on loopback', async () => {
     expect((await get(`${viewer.url}reports/7`)).status).toBe(404);
     expect((await get(`${viewer.url}stores/0/nothing`)).status).toBe(404);
     expect((await get(`${viewer.url}stores/1/report`)).status).toBe(404);
+  });
+
+  it('a page answers HEAD without a body, and another method with a 405 naming GET and HEAD', async () => {
+    const head = await get(`${viewer.url}stores/0/progress`, {}, 'HEAD');
+    expect(head).toMatchObject({ status: 200, body: '' });
+    expect(Number(head.headers['content-length'])).toBeGreaterThan(0);
+    const post = await get(`${viewer.url}stores/0/progress`, {}, 'POST');
+    expect(post).toMatchObject({ status: 405, body: 'only GET and HEAD\n' });
+    expect(post.headers.allow).toBe('GET, HEAD');
+    expect((await get(`${viewer.url}nowhere`, {}, 'POST')).status).toBe(404);
   });
 });
 

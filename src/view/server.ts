@@ -4,12 +4,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { basename, extname } from 'node:path';
 import { InputError } from '../errors.js';
+import { listen } from '../http/listen.js';
+import { hostName, isLoopbackHost } from '../http/request-origin.js';
+import { type PathParams, RouteTable } from '../http/route-table.js';
 import { renderReport } from '../report/formats.js';
 import { CSP } from '../report/html/page.js';
 import type { ReportedProtocol } from '../report/report-data.js';
 import { buildReport } from '../report/report-data.js';
-import { listen } from '../server/listen.js';
-import { hostName, isLoopbackHost } from '../server/request-origin.js';
 import { openStore } from '../store/store.js';
 import { handleLabelling } from './labelling.js';
 import { indexPage, pageCsp, storePage, transcriptsPage } from './pages.js';
@@ -118,115 +119,13 @@ export async function startViewer(opts: ViewerOptions): Promise<Viewer> {
     return html;
   };
 
+  const routes = viewerRoutes({ stores, reports, reportOf, pageOf });
   const server = createServer((req, res) => {
-    handle(req, res).catch((e: unknown) => {
+    handle(routes, loopbackOnly, stores, req, res).catch((e: unknown) => {
       if (res.headersSent) res.destroy();
       else text(res, 500, `error: ${(e as Error)?.message ?? String(e)}`);
     });
   });
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (loopbackOnly && !isLoopbackHost(hostName(req.headers.host)))
-      return text(res, 403, 'not a loopback Host');
-    const path = new URL(req.url ?? '/', 'http://viewer').pathname;
-    // The labelling page and its one write (labelling.ts, docs/judges.md#labelling-page).
-    if (
-      await handleLabelling(
-        req,
-        res,
-        path,
-        stores.map((s) => s.path),
-      )
-    )
-      return;
-    if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'only GET and HEAD');
-    if (path === '/') {
-      const nonce = newNonce();
-      return html(
-        res,
-        indexPage(
-          nonce,
-          stores.map((s, i) => ({ href: `/stores/${i}`, name: basename(s.path), note: s.path })),
-          reports.map((r, i) => ({ href: `/reports/${i}`, name: basename(r), note: r })),
-        ),
-        pageCsp(nonce),
-      );
-    }
-    const m = /^\/(stores|reports)\/(\d+)(\/[a-z]+)?$/.exec(path);
-    if (m?.[1] === 'reports' && m[3] === undefined) {
-      const file = reports[Number(m[2])];
-      if (!file) return text(res, 404, 'no such report');
-      if (!existsSync(file)) return text(res, 404, 'the report file is gone');
-      // Read on each request: a report rewritten by `waver report` shows at once.
-      return send(res, 200, contentType(file), readFileSync(file), REPORT_CSP);
-    }
-    const entry = m?.[1] === 'stores' ? stores[Number(m[2])] : undefined;
-    if (!entry) return text(res, 404, 'not found');
-    const base = `/stores/${m?.[2]}`;
-    switch (m?.[3]) {
-      case undefined: {
-        const nonce = newNonce();
-        return html(
-          res,
-          storePage(nonce, { name: basename(entry.path), base, runs: entry.reader.runs() }),
-          pageCsp(nonce),
-        );
-      }
-      case '/progress':
-        return send(res, 200, 'application/json; charset=utf-8', JSON.stringify(entry.reader.progress()));
-      case '/events':
-        return subscribe(entry, req, res);
-      case '/report': {
-        if (!existsSync(entry.path)) return text(res, 404, 'no store file yet');
-        return send(res, 200, 'text/html; charset=utf-8', await reportOf(entry), REPORT_CSP);
-      }
-      case '/transcripts': {
-        const query = transcriptQueryOf(entry.path, new URL(req.url ?? '/', 'http://viewer').searchParams);
-        const nonce = newNonce();
-        const page = await pageOf(query);
-        return html(
-          res,
-          transcriptsPage(nonce, { name: basename(entry.path), base, query, page }),
-          pageCsp(nonce),
-        );
-      }
-      default:
-        return text(res, 404, 'not found');
-    }
-  }
-
-  function subscribe(entry: StoreEntry, req: IncomingMessage, res: ServerResponse): void {
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-store',
-      Connection: 'keep-alive',
-      'X-Content-Type-Options': 'nosniff',
-    });
-    res.write('retry: 2000\n\n');
-    entry.clients.add(res);
-    // The current state at once, then only changes.
-    res.write(event(snapshot(entry)));
-    req.on('close', () => entry.clients.delete(res));
-  }
-
-  function snapshot(entry: StoreEntry): string {
-    let p: RunProgress;
-    try {
-      p = entry.reader.progress();
-    } catch (e) {
-      // A store being created (tables half made) or replaced: report and retry at the next poll.
-      p = { state: 'empty', total: 0, done: 0, failed: 0, pending: 0, writtenThisRun: 0, models: [] };
-      const message = `waver view: reading ${entry.path}: ${(e as Error).message}`;
-      if (entry.lastError !== message) process.stderr.write(`${message}\n`);
-      entry.lastError = message;
-      entry.last = JSON.stringify(p);
-      return entry.last;
-    }
-    entry.lastError = undefined;
-    const json = JSON.stringify(p);
-    entry.last = json;
-    return json;
-  }
 
   // Before the timers start: a port in use must leave nothing running.
   await listen(server, opts.port ?? 0, host);
@@ -259,6 +158,180 @@ export async function startViewer(opts: ViewerOptions): Promise<Viewer> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** One request to the viewer. */
+interface ViewExchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+
+/** What the viewer's routes serve: its stores and report files, and how reports and transcript pages are made. */
+interface ViewerState {
+  stores: readonly StoreEntry[];
+  reports: readonly string[];
+  reportOf: (entry: StoreEntry) => Promise<string>;
+  pageOf: (q: TranscriptQuery) => Promise<TranscriptPage>;
+}
+
+async function handle(
+  routes: RouteTable<ViewExchange>,
+  loopbackOnly: boolean,
+  stores: readonly StoreEntry[],
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  if (loopbackOnly && !isLoopbackHost(hostName(req.headers.host)))
+    return text(res, 403, 'not a loopback Host');
+  const path = new URL(req.url ?? '/', 'http://viewer').pathname;
+  // The labelling page and its one write (labelling.ts, docs/judges.md#labelling-page).
+  if (
+    await handleLabelling(
+      req,
+      res,
+      path,
+      stores.map((s) => s.path),
+    )
+  )
+    return;
+  const found = routes.find(req.method ?? 'GET', path);
+  if ('handle' in found) return found.handle({ req, res });
+  if (found.status === 404) return text(res, 404, 'not found');
+  res.setHeader('Allow', found.allow.join(', '));
+  return text(res, 405, 'only GET and HEAD');
+}
+
+/** The index, the report files, and each store's page, report, progress (JSON and events) and transcripts. */
+function viewerRoutes(v: ViewerState): RouteTable<ViewExchange> {
+  /** A route under `/stores/N`: the store's entry and the path it is served under. */
+  const onStore =
+    (serve: (x: ViewExchange, entry: StoreEntry, base: string) => Promise<void> | void) =>
+    (x: ViewExchange, params: PathParams) => {
+      const entry = v.stores[indexOf(params.n)];
+      if (!entry) return text(x.res, 404, 'not found');
+      return serve(x, entry, `/stores/${params.n}`);
+    };
+  return new RouteTable<ViewExchange>(
+    [
+      { method: 'GET', path: '/', handle: ({ res }) => indexHtml(res, v) },
+      {
+        method: 'GET',
+        path: '/reports/:n',
+        handle: ({ res }, p) => reportFile(res, v.reports[indexOf(p.n)]),
+      },
+      {
+        method: 'GET',
+        path: '/stores/:n',
+        handle: onStore(({ res }, entry, base) => storeHtml(res, entry, base)),
+      },
+      {
+        method: 'GET',
+        path: '/stores/:n/progress',
+        handle: onStore(({ res }, entry) =>
+          send(res, 200, 'application/json; charset=utf-8', JSON.stringify(entry.reader.progress())),
+        ),
+      },
+      {
+        method: 'GET',
+        path: '/stores/:n/events',
+        handle: onStore(({ req, res }, entry) => subscribe(entry, req, res)),
+      },
+      {
+        method: 'GET',
+        path: '/stores/:n/report',
+        handle: onStore(async ({ res }, entry) => {
+          if (!existsSync(entry.path)) return text(res, 404, 'no store file yet');
+          return send(res, 200, 'text/html; charset=utf-8', await v.reportOf(entry), REPORT_CSP);
+        }),
+      },
+      {
+        method: 'GET',
+        path: '/stores/:n/transcripts',
+        handle: onStore(({ req, res }, entry, base) => transcriptsHtml(req, res, v, entry, base)),
+      },
+    ],
+    { headAsGet: true },
+  );
+}
+
+/** A store or report by its place in its list (`/stores/0`); NaN, which names none, when not digits. */
+function indexOf(n: string | undefined): number {
+  return n !== undefined && /^\d+$/.test(n) ? Number(n) : Number.NaN;
+}
+
+function indexHtml(res: ServerResponse, v: ViewerState): void {
+  const nonce = newNonce();
+  html(
+    res,
+    indexPage(
+      nonce,
+      v.stores.map((s, i) => ({ href: `/stores/${i}`, name: basename(s.path), note: s.path })),
+      v.reports.map((r, i) => ({ href: `/reports/${i}`, name: basename(r), note: r })),
+    ),
+    pageCsp(nonce),
+  );
+}
+
+function reportFile(res: ServerResponse, file: string | undefined): void {
+  if (!file) text(res, 404, 'no such report');
+  else if (!existsSync(file)) text(res, 404, 'the report file is gone');
+  // Read on each request: a report rewritten by `waver report` shows at once.
+  else send(res, 200, contentType(file), readFileSync(file), REPORT_CSP);
+}
+
+function storeHtml(res: ServerResponse, entry: StoreEntry, base: string): void {
+  const nonce = newNonce();
+  html(
+    res,
+    storePage(nonce, { name: basename(entry.path), base, runs: entry.reader.runs() }),
+    pageCsp(nonce),
+  );
+}
+
+async function transcriptsHtml(
+  req: IncomingMessage,
+  res: ServerResponse,
+  v: ViewerState,
+  entry: StoreEntry,
+  base: string,
+): Promise<void> {
+  const query = transcriptQueryOf(entry.path, new URL(req.url ?? '/', 'http://viewer').searchParams);
+  const nonce = newNonce();
+  const page = await v.pageOf(query);
+  html(res, transcriptsPage(nonce, { name: basename(entry.path), base, query, page }), pageCsp(nonce));
+}
+
+function subscribe(entry: StoreEntry, req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache, no-store',
+    Connection: 'keep-alive',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  res.write('retry: 2000\n\n');
+  entry.clients.add(res);
+  // The current state at once, then only changes.
+  res.write(event(snapshot(entry)));
+  req.on('close', () => entry.clients.delete(res));
+}
+
+function snapshot(entry: StoreEntry): string {
+  let p: RunProgress;
+  try {
+    p = entry.reader.progress();
+  } catch (e) {
+    // A store being created (tables half made) or replaced: report and retry at the next poll.
+    p = { state: 'empty', total: 0, done: 0, failed: 0, pending: 0, writtenThisRun: 0, models: [] };
+    const message = `waver view: reading ${entry.path}: ${(e as Error).message}`;
+    if (entry.lastError !== message) process.stderr.write(`${message}\n`);
+    entry.lastError = message;
+    entry.last = JSON.stringify(p);
+    return entry.last;
+  }
+  entry.lastError = undefined;
+  const json = JSON.stringify(p);
+  entry.last = json;
+  return json;
 }
 
 /**

@@ -2,8 +2,9 @@ import { basename } from 'node:path';
 import { Command } from 'commander';
 import { InputError } from '../../errors.js';
 import { createProvider } from '../../models/registry.js';
-import { specLabel, toModelSpec } from '../../models/spec.js';
+import { MAX_TIMER_MS, specLabel, toModelSpec } from '../../models/spec.js';
 import { startOpenAIServer } from '../../server/openai-server.js';
+import { SERVE_TIMEOUT_MS } from '../../server/served-model.js';
 
 export function serveCommand(): Command {
   return new Command('serve')
@@ -24,6 +25,12 @@ export function serveCommand(): Command {
       'life of a file uploaded without expires_after, and of batch output',
       '720',
     )
+    .option(
+      '--timeout-ms <n>',
+      'a generation, score or embedding past it is a 500 timeout',
+      String(SERVE_TIMEOUT_MS),
+    )
+    .option('--max-retries <n>', 'retries after a transient model error (the client retries too)', '0')
     .action(
       async (opts: {
         model: string;
@@ -33,6 +40,8 @@ export function serveCommand(): Command {
         contextSize?: string;
         maxStorageMb: string;
         fileTtlHours: string;
+        timeoutMs: string;
+        maxRetries: string;
       }) => {
         const spec = toModelSpec(opts.model, { field: '--model' });
         if (spec.provider !== 'gguf')
@@ -56,6 +65,10 @@ export function serveCommand(): Command {
         };
         const maxStorageBytes = Math.floor(positive(opts.maxStorageMb, '--max-storage-mb') * 1024 * 1024);
         const fileTtlSeconds = positive(opts.fileTtlHours, '--file-ttl-hours') * 3600;
+        const calls = {
+          timeoutMs: whole(opts.timeoutMs, '--timeout-ms', 1, MAX_TIMER_MS),
+          maxRetries: whole(opts.maxRetries, '--max-retries', 0, Number.MAX_SAFE_INTEGER),
+        };
         const provider = await createProvider(spec);
         // A port in use: the model is closed too, so the process exits with the error line.
         const server = await startOpenAIServer({
@@ -72,6 +85,7 @@ export function serveCommand(): Command {
           allowRemote: opts.allowRemote,
           maxStorageBytes,
           fileTtlSeconds,
+          calls,
           log: (line) => process.stderr.write(`${line}\n`),
         }).catch(async (e: unknown) => {
           await provider.close?.();
@@ -89,4 +103,12 @@ export function serveCommand(): Command {
         await provider.close?.();
       },
     );
+}
+
+/** A whole number from `min` to `max`, or an InputError naming the flag. */
+function whole(text: string, field: string, min: number, max: number): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new InputError(`expected a whole number from ${min} to ${max}, got '${text}'`, { field });
+  return n;
 }

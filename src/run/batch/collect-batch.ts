@@ -64,7 +64,7 @@ export class BatchCollector {
         // Stored by an earlier collection that was cut short.
         if (cache && store.cells.doneKey(suiteHash, lane.identity, c.testId, c.repeat) === c.key) continue;
         const started = { attempt: 1, startedAt: record.submittedAt, latencyMs };
-        if (o.ok) this.run.cells.done(lane, c, o.result, [{ ...started, outcome: 'ok' }], latencyMs);
+        if (o.ok) this.run.cells.done(lane, c, c.key, o.result, [{ ...started, outcome: 'ok' }], latencyMs);
         else {
           const err = toCellError(o.error);
           this.run.cells.failed(lane, c, err, [{ ...started, outcome: err.kind, message: err.message }]);

@@ -1,11 +1,11 @@
 import type { Store } from '../../store/store.js';
 import { cacheKey } from '../cache-key.js';
+import { CellWriter, ModelIdentities } from '../cell-writer.js';
 import { type SleepFn, sleep } from '../retry.js';
 import type { Cell, Progress, RunSummary, Suite } from '../types.js';
 import { BatchQueue } from './batch-queue.js';
 import type { BatchRun } from './batch-run.js';
 import { BatchTally } from './batch-tally.js';
-import { CellWriter } from './cell-writer.js';
 import { BatchCollector } from './collect-batch.js';
 import type { BatchLane } from './lane.js';
 import { OpenBatches } from './open-batches.js';
@@ -123,19 +123,20 @@ function startRun(opts: RunBatchesOptions): BatchRun {
       onRetry: () => tally.countRetry(),
     }),
     tally,
-    cells: new CellWriter(opts.store, opts.suite.hash, opts.runId, tally, opts.cache === false),
+    cells: new CellWriter({
+      store: opts.store,
+      suiteHash: opts.suite.hash,
+      runId: opts.runId,
+      tally,
+      replace: opts.cache === false,
+    }),
     open: new OpenBatches(tally.batches, wait, opts.pollMs),
   };
 }
 
 function checkIdentities(lanes: ReadonlyMap<string, BatchLane>): void {
-  const identities = new Map<string, string>();
-  for (const lane of lanes.values()) {
-    const other = identities.get(lane.identity);
-    if (other !== undefined)
-      throw new Error(`models "${other}" and "${lane.label}" share the identity ${lane.identity}`);
-    identities.set(lane.identity, lane.label);
-  }
+  const identities = new ModelIdentities();
+  for (const lane of lanes.values()) identities.add(lane.label, lane.identity);
 }
 
 /**

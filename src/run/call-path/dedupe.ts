@@ -1,4 +1,5 @@
 import { hashOf } from '../../util/hash.js';
+import { InFlight } from '../../util/in-flight.js';
 import type { CallKind, ProviderMiddleware } from './middleware.js';
 
 /**
@@ -9,14 +10,10 @@ import type { CallKind, ProviderMiddleware } from './middleware.js';
  * the first caller's signal and observer.
  */
 export function dedupe(kinds: readonly CallKind[] = ['score', 'embed']): ProviderMiddleware {
-  const inFlight = new Map<string, Promise<unknown>>();
+  const inFlight = new InFlight<unknown>();
   return (call, options, next) => {
     if (!kinds.includes(call.kind)) return next(options);
-    const key = hashOf(call);
-    const running = inFlight.get(key);
-    if (running) return running as ReturnType<typeof next>;
-    const work = next(options).finally(() => inFlight.delete(key));
-    inFlight.set(key, work);
-    return work;
+    // One map for every kind of answer: each key's answer is the one its own call made.
+    return inFlight.share(hashOf(call), () => next(options)) as ReturnType<typeof next>;
   };
 }

@@ -1,0 +1,93 @@
+import type { GenerateResult } from '../../models/types.js';
+import type { AttemptRecord } from '../../store/store.js';
+import type { CallObserver, PathCallOptions, TryOutcome } from '../call-path/middleware.js';
+import { toCellError } from '../retry.js';
+import type { RunTally } from '../tally.js';
+import type { EngineRun } from './engine-run.js';
+import type { Work } from './lanes.js';
+
+/**
+ * Calls for a cell and writes what came back: done, failed with its reason, or (stopped during
+ * the call) its tries alone, the cell staying pending. Resolves to whether it was answered;
+ * `onCommitted` runs once an answer is committed.
+ */
+export async function callCell(run: EngineRun, w: Work, onCommitted?: () => void): Promise<boolean> {
+  const { cell, lane } = w;
+  const { signal, writer, tally } = run;
+  const log = new AttemptLog(run.now, signal, tally);
+  const options: PathCallOptions = { signal, observer: log };
+  let result: GenerateResult;
+  try {
+    result = await lane.provider.generate(cell.request, options);
+  } catch (error) {
+    if (signal.aborted) {
+      // Stopped: the cell stays pending, and the tries it made are kept (docs/decisions.md#e13-stopped-calls).
+      if (log.attempts.length > 0) writer.stopped(lane, cell, log.attempts);
+      return false;
+    }
+    writer.failed(lane, cell, toCellError(error), log.attempts);
+    tally.emit();
+    return false;
+  }
+  // An answer that came back as the run was stopped is whole: it is stored like any other.
+  writer.done(lane, cell, w.key, result, log.attempts, log.latencyMs, onCommitted);
+  tally.emit();
+  return true;
+}
+
+/** Every try of a call (after its rate-limit wait) is an attempt, recorded with its outcome and latency. */
+class AttemptLog implements CallObserver {
+  readonly attempts: AttemptRecord[] = [];
+  /** The last try's. */
+  latencyMs = 0;
+  private startedAt = '';
+  private started = 0;
+
+  constructor(
+    private readonly now: () => number,
+    private readonly signal: AbortSignal,
+    private readonly tally: RunTally,
+  ) {}
+
+  onTryStart(): void {
+    this.startedAt = new Date().toISOString();
+    this.started = this.now();
+    this.tally.countTryStart();
+    this.tally.emit();
+  }
+
+  onTryEnd(outcome: TryOutcome): void {
+    this.tally.countTryEnd();
+    this.latencyMs = this.now() - this.started;
+    const { startedAt, latencyMs } = this;
+    const attempt = this.attempts.length + 1;
+    if (outcome.ok) {
+      this.attempts.push({ attempt, startedAt, latencyMs, outcome: 'ok' });
+      return;
+    }
+    // A try the stop cut short is recorded as such, not as the error the abort made.
+    if (this.signal.aborted) {
+      this.attempts.push({
+        attempt,
+        startedAt,
+        latencyMs,
+        outcome: 'aborted',
+        message: 'the run was stopped during the call',
+      });
+      return;
+    }
+    const err = toCellError(outcome.error);
+    this.attempts.push({
+      attempt,
+      startedAt,
+      latencyMs,
+      outcome: err.kind,
+      message: err.message,
+      ...(err.status !== undefined ? { status: err.status } : {}),
+    });
+  }
+
+  onRetry(): void {
+    this.tally.countRetry();
+  }
+}

@@ -1,0 +1,38 @@
+import { setMaxListeners } from 'node:events';
+
+/** Thrown inside a cell when the run itself was stopped: the cell is left pending, not stored. */
+class RunStopped extends Error {}
+
+/**
+ * What stops a run: the caller's signal, or a store failure (a run that cannot record must not go
+ * on). Its signal reaches every call in flight.
+ */
+export class RunStop {
+  private readonly controller = new AbortController();
+  readonly signal: AbortSignal = this.controller.signal;
+  /** The first store failure, rethrown once the run has wound down. */
+  private fatal: unknown;
+  private readonly onOuterAbort = () => this.controller.abort(new RunStopped('run stopped'));
+
+  constructor(private readonly outer: AbortSignal | undefined) {
+    if (outer?.aborted) this.onOuterAbort();
+    else outer?.addEventListener('abort', this.onOuterAbort, { once: true });
+    // Every call in flight listens to it: one listener per call is expected, not a leak.
+    setMaxListeners(0, this.signal);
+  }
+
+  /** A write failed: the run stops, and rejects with the error once its calls are through. */
+  readonly fail = (error: unknown): void => {
+    if (this.fatal === undefined) this.fatal = error;
+    this.controller.abort(new RunStopped('store write failed'));
+  };
+
+  /** Stops listening to the caller's signal. */
+  detach(): void {
+    this.outer?.removeEventListener('abort', this.onOuterAbort);
+  }
+
+  throwIfFailed(): void {
+    if (this.fatal !== undefined) throw this.fatal;
+  }
+}
