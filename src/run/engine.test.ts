@@ -548,4 +548,29 @@ describe('cells another worker holds', () => {
     expect(summary.coverage.total).toBe(1);
     expect([...store.cells.all({ suiteHash: suite.hash })]).toEqual([]);
   });
+
+  it('a retry is asked for its lease again: one whose chunk passed on during the backoff is not sent', async () => {
+    const store = newStore();
+    const suite = makeSuite(['flaky']);
+    const m = new ScriptedProvider((_p, nth) => (nth === 0 ? steps.fail('server', 503) : steps.ok('late')), {
+      identity: 'scripted:one',
+    });
+    let held = true;
+    const { summary } = await run(
+      store,
+      suite,
+      makeCells(suite, ['m']),
+      { m: { provider: m } },
+      {
+        // The backoff is where the chunk passes on (a stall past the lease's time to live).
+        sleep: async () => {
+          held = false;
+        },
+        leases: { claim: () => true, holds: () => held, fence: () => ({ owner: 'w', chunk: 0 }) },
+      },
+    );
+    expect(m.calls).toBe(1);
+    expect(summary.coverage).toMatchObject({ total: 0, failed: 0 });
+    expect([...store.cells.all({ suiteHash: suite.hash })]).toEqual([]);
+  });
 });

@@ -66,4 +66,24 @@ describe('WorkerLeases', () => {
     b.close(true);
     store.close();
   });
+
+  it('fails closed when a due renewal cannot be made (a store busy past its timeout): the chunk waits to be claimed again', () => {
+    const store = openStore(join(mkdtempSync(join(tmpdir(), 'waver-leases-')), 'store.db'));
+    let clock = 1_000;
+    const a = new WorkerLeases(store, suite, { ttlMs: 90, now: () => clock });
+    expect(a.claim(cell(0), 'id')).toBe(true);
+    expect(a.holds(cell(0), 'id')).toBe(true);
+    const renew = store.leases.renew;
+    store.leases.renew = () => {
+      throw new Error('database is locked');
+    };
+    clock += 50; // past half the time to live: holds() must renew first, and cannot
+    expect(a.holds(cell(0), 'id')).toBe(false);
+    expect(a.waiting).toBe(true);
+    store.leases.renew = renew;
+    expect(a.takeOver()).toEqual([{ suiteHash: suite.hash, modelIdentity: 'id', chunk: 0 }]);
+    expect(a.holds(cell(0), 'id')).toBe(true);
+    a.close(true);
+    store.close();
+  });
 });

@@ -79,7 +79,9 @@ export class WorkerLeases implements CellLeases {
    * took over meanwhile is left to it (docs/decisions.md#e24-a-write-is-fenced-by-its-lease).
    */
   holds = (cell: Cell, modelIdentity: string): boolean => {
-    if (this.now() - this.renewedAt > this.ttlMs / 2) this.renew();
+    // Fails closed: a renewal that cannot be made (a store busy past its timeout) may mean the
+    // leases ran out, so every held chunk is deferred until takeOver claims it again.
+    if (this.now() - this.renewedAt > this.ttlMs / 2 && !this.renew()) this.deferActive();
     const key: ChunkKey = { suiteHash: this.suite.hash, modelIdentity, chunk: this.chunkOf(cell.testId) };
     return this.decided.get(idOf(key)) === true;
   };
@@ -138,20 +140,29 @@ export class WorkerLeases implements CellLeases {
    * Renews this run's leases. A chunk taken over meanwhile (this run stalled past the time to live)
    * is left to its new holder: the cells of it not read yet are deferred.
    */
-  private renew(): void {
+  private renew(): boolean {
+    let held: Set<string>;
+    const at = this.now();
     try {
-      const at = this.now();
-      const held = new Set(this.store.leases.renew(this.owner, at, this.opts.ttlMs).map(idOf));
-      this.renewedAt = at;
-      for (const id of this.active)
-        if (!held.has(id)) {
-          this.active.delete(id);
-          this.decided.set(id, false);
-          this.deferred.set(id, keyOf(id));
-        }
+      held = new Set(this.store.leases.renew(this.owner, at, this.opts.ttlMs).map(idOf));
     } catch {
       // A store busy past its timeout: the next beat tries again, well within the time to live.
+      return false;
     }
+    this.renewedAt = at;
+    for (const id of this.active) if (!held.has(id)) this.defer(id);
+    return true;
+  }
+
+  /** Every chunk this run holds, left to be claimed again (takeOver) before any of its cells is called. */
+  private deferActive(): void {
+    for (const id of this.active) this.defer(id);
+  }
+
+  private defer(id: string): void {
+    this.active.delete(id);
+    this.decided.set(id, false);
+    this.deferred.set(id, keyOf(id));
   }
 
   private claimOptions(): ClaimOptions {

@@ -21,6 +21,12 @@ export type TryOutcome = { ok: true; result: unknown } | { ok: false; error: unk
 
 /** Told what happens to one call: the engine records each try as an attempt. */
 export interface CallObserver {
+  /**
+   * Asked just before each try goes on the wire (after any rate-limit or concurrency wait): a
+   * throw stops the call untried with that error (a worker's lease that passed on while it waited
+   * or backed off, docs/decisions.md E24).
+   */
+  beforeTry?(): void;
   /** A try goes on the wire (after any rate-limit wait). */
   onTryStart?(): void;
   onTryEnd?(outcome: TryOutcome): void;

@@ -8,6 +8,7 @@ import type { ProviderMiddleware } from './middleware.js';
 export const observeTries: ProviderMiddleware = async (_call, options, next) => {
   const observer = options.observer;
   if (!observer) return next(options);
+  observer.beforeTry?.();
   observer.onTryStart?.();
   try {
     const result = await next(options);

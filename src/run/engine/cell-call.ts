@@ -13,13 +13,26 @@ import type { Work } from './lanes.js';
  */
 export async function callCell(run: EngineRun, w: Work, onCommitted?: () => void): Promise<boolean> {
   const { cell, lane } = w;
-  const { signal, writer, tally } = run;
-  const log = new AttemptLog(run.now, signal, tally);
+  const { signal, writer, tally, leases } = run;
+  // A worker sharing the store asks again before every try, retries included: a call that waited
+  // (a rate limit, a backoff, a stall) must not go out once its chunk is another's (E24).
+  const stillHeld = leases
+    ? () => {
+        if (!leases.holds(cell, lane.identity)) throw new LeasePassedOn();
+      }
+    : undefined;
+  const log = new AttemptLog(run.now, signal, tally, stillHeld);
   const options: PathCallOptions = { signal, observer: log };
   let result: GenerateResult;
   try {
     result = await lane.provider.generate(cell.request, options);
   } catch (error) {
+    if (error instanceof LeasePassedOn) {
+      // The worker the chunk passed to calls it; the tries made before are its own to repeat.
+      tally.leaveToOther();
+      tally.emit();
+      return false;
+    }
     if (signal.aborted) {
       // Stopped: the cell stays pending, and the tries it made are kept (docs/decisions.md#e13-stopped-calls).
       if (log.attempts.length > 0) writer.stopped(lane, cell, log.attempts);
@@ -35,6 +48,9 @@ export async function callCell(run: EngineRun, w: Work, onCommitted?: () => void
   return true;
 }
 
+/** Thrown before a try whose cell's chunk is no longer this worker's: the call stops untried. */
+class LeasePassedOn extends Error {}
+
 /** Every try of a call (after its rate-limit wait) is an attempt, recorded with its outcome and latency. */
 class AttemptLog implements CallObserver {
   readonly attempts: AttemptRecord[] = [];
@@ -47,7 +63,12 @@ class AttemptLog implements CallObserver {
     private readonly now: () => number,
     private readonly signal: AbortSignal,
     private readonly tally: RunTally,
+    private readonly stillHeld?: () => void,
   ) {}
+
+  beforeTry(): void {
+    this.stillHeld?.();
+  }
 
   onTryStart(): void {
     this.startedAt = new Date().toISOString();
