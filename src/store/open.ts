@@ -132,6 +132,10 @@ export function storeFailure(e: unknown, path: string): InputError | undefined {
       'the store could not be written (a full disk, a file size limit or a failing device); the same command resumes',
     );
   if (e.code.startsWith('SQLITE_CORRUPT')) return say('the store is damaged; restore it from a copy');
+  if (e.code.startsWith('SQLITE_BUSY'))
+    return say(
+      'the store stayed locked by another process past the busy timeout (a worker stopped inside a write?); the same command resumes once it is continued or ended',
+    );
   return undefined;
 }
 

@@ -7,7 +7,7 @@ import type { GenerateRequest } from '../domain/calls.js';
 import type { Suite } from '../domain/suites.js';
 import { InputError } from '../errors.js';
 import { cacheKey } from '../run/cache-key.js';
-import { applyMigrations, MIGRATIONS, openStore, type Store } from './store.js';
+import { applyMigrations, MIGRATIONS, openStore, type Store, storeFailure } from './store.js';
 import { connectionOf } from './test-support/connection.js';
 
 const dirs: string[] = [];
@@ -502,5 +502,31 @@ describe('coverage with per-test repeats', () => {
     const cov = store.coverage.of(own.hash, [{ identity, repeats: 1 }]);
     expect(cov).toMatchObject({ total: 4, done: 4, pending: 0 });
     store.close();
+  });
+});
+
+describe('a write that meets a lock held past the busy timeout', () => {
+  it('is a user error naming the store and what to do, not an internal one', () => {
+    const path = tempDb();
+    const store = openStore(path);
+    store.suites.save(suite);
+    // Another process stopped inside its write transaction: it keeps the write lock.
+    const holder = new Database(path);
+    holder.exec('BEGIN IMMEDIATE');
+    const waiting = new Database(path, { timeout: 0 });
+    let error: unknown;
+    try {
+      waiting.prepare("UPDATE suites SET name = 'x'").run();
+    } catch (e) {
+      error = e;
+    }
+    holder.exec('ROLLBACK');
+    holder.close();
+    waiting.close();
+    store.close();
+    const failure = storeFailure(error, path);
+    expect(failure).toBeInstanceOf(InputError);
+    expect(failure?.message).toMatch(/stayed locked by another process.*the same command resumes/);
+    expect(failure?.format()).toContain(path);
   });
 });

@@ -110,3 +110,21 @@ export function queryStore<T>(store: string, sql: string): T[] {
     db.close();
   }
 }
+
+/**
+ * Whether a process holds the store's write lock now (a write transaction open): tried with no
+ * wait, so a worker stopped inside its transaction is told from one stopped between them.
+ */
+export function writeLocked(store: string): boolean {
+  const db = new Database(store, { timeout: 0 });
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    db.exec('ROLLBACK');
+    return false;
+  } catch (e) {
+    if ((e as { code?: string }).code === 'SQLITE_BUSY') return true;
+    throw e;
+  } finally {
+    db.close();
+  }
+}
