@@ -1,14 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Command } from 'commander';
-import { type CliContext, reportedProtocols } from '../cli/context.js';
-import { endOfRun } from '../cli/execute.js';
-import { emit, withAbort } from '../cli/output.js';
-import { createProgress } from '../cli/progress.js';
+import { emit, withAbort } from '../command-kit/output.js';
+import { createProgress } from '../command-kit/progress.js';
 import type { WaverConfig } from '../config/schema.js';
 import { DownloadError } from '../hub/download.js';
+import { endOfRun } from '../protocols/execute.js';
 import { paraphraseProtocol } from '../protocols/paraphrase/index.js';
 import { formatParaphraseReport } from '../protocols/paraphrase/tables.js';
+import type { RegistryContext } from '../protocols/types.js';
+import { reportedProtocols } from '../report/reported-protocols.js';
 import { formatRunSummary } from '../report/run-summary.js';
 import { type RunResult, runSuite } from '../run/run-suite.js';
 import { suiteOf } from '../run/suite.js';
@@ -26,7 +27,7 @@ export const DEFAULT_DEMO_MODEL = 'gguf:hf:Qwen/Qwen2.5-0.5B-Instruct-GGUF/qwen2
 /** Items of the built-in multiple-choice set the demo's paraphrase pass asks (x 5 phrasings x 2 repeats). */
 const DEMO_PARAPHRASE_ITEMS = 4;
 
-export function demoCommand(ctx: CliContext): Command {
+export function demoCommand(ctx: RegistryContext): Command {
   return new Command('demo')
     .description(
       'a small end-to-end pass on built-in items: word problems asked three ways, a short paraphrase (SAA) run, and the HTML report',
@@ -60,7 +61,7 @@ export function demoCommand(ctx: CliContext): Command {
 }
 
 /** The three steps, each read back from the store; returns the exit code. */
-async function runDemo(config: WaverConfig, ctx: CliContext): Promise<number> {
+async function runDemo(config: WaverConfig, ctx: RegistryContext): Promise<number> {
   const json = config.format === 'json';
   const progress = createProgress(process.stderr);
   let last: Progress | undefined;

@@ -120,4 +120,12 @@ export interface CommandContext {
   config: ConfigContext;
 }
 
+/**
+ * What a command over every protocol (report, check, view, judge, plan, demo) is handed by the
+ * entry point: the registry's modules too.
+ */
+export interface RegistryContext extends CommandContext {
+  protocols: readonly ProtocolModule[];
+}
+
 export type CommandFactory = (ctx: CommandContext) => Promise<Command>;

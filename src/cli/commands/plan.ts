@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
+import { positiveInt, splitList } from '../../command-kit/options.js';
+import { EXIT, emit } from '../../command-kit/output.js';
 import { InputError } from '../../errors.js';
 import {
   DESIGNS,
@@ -10,9 +12,7 @@ import {
   type PlanInput,
   plan,
 } from '../../plan/designs.js';
-import type { CliContext } from '../context.js';
-import { positiveInt, splitList } from '../options.js';
-import { EXIT, emit } from '../output.js';
+import type { RegistryContext } from '../../protocols/types.js';
 
 interface PlanFlags {
   design: Design;
@@ -46,7 +46,7 @@ interface PlanFlags {
  * at a stated power and alpha; after one, the smallest difference it could detect. Rates are stated
  * with flags or read from a pilot store (`--pilot STORE --compare A,B`). Calls no model, writes nothing.
  */
-export function planCommand(ctx: CliContext): Command {
+export function planCommand(ctx: RegistryContext): Command {
   return new Command('plan')
     .description(
       'sample sizes a claim needs (items, pairs, seeds) and the minimum detectable difference of a run',
@@ -130,7 +130,11 @@ export function planCommand(ctx: CliContext): Command {
 }
 
 /** Fills what the flags left out from a pilot store's paired answers; returns what was read. */
-async function readPilot(ctx: CliContext, o: PlanFlags, input: PlanInput): Promise<Record<string, unknown>> {
+async function readPilot(
+  ctx: RegistryContext,
+  o: PlanFlags,
+  input: PlanInput,
+): Promise<Record<string, unknown>> {
   const file = o.pilot as string;
   if (!existsSync(file)) throw new InputError('store not found', { field: '--pilot', file });
   const names = o.compare === undefined ? [] : splitList(o.compare);

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
-import { executeProtocol, runView } from '../../cli/execute.js';
-import { addCommonOptions, addExamples, commandConfig } from '../../cli/options.js';
+import { addCommonOptions, addExamples, commandConfig } from '../../command-kit/options.js';
 import type { ProtocolCommand } from '../define.js';
+import { executeProtocol, runView } from '../execute.js';
 import type { RunOutcome } from '../types.js';
 import { LADDER_FIELDS_HELP, ladderFlags } from './flags.js';
 import type { LadderPlan } from './protocol.js';

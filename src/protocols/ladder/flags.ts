@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { fieldMap, positiveInt, splitList } from '../../cli/options.js';
+import { fieldMap, positiveInt, splitList } from '../../command-kit/options.js';
 import { InputError } from '../../errors.js';
 import type { LadderConfigInput } from './config.js';
 import { FAMILIES, type Family, LEVELS, type Level } from './types.js';

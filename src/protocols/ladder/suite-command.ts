@@ -1,9 +1,9 @@
 import { Command } from 'commander';
-import { buildOrStop } from '../../cli/execute.js';
-import { addCommonOptions, commandConfig } from '../../cli/options.js';
-import { EXIT } from '../../cli/output.js';
+import { addCommonOptions, commandConfig } from '../../command-kit/options.js';
+import { EXIT } from '../../command-kit/output.js';
 import { InputError } from '../../errors.js';
 import type { ProtocolCommand } from '../define.js';
+import { buildOrStop } from '../execute.js';
 import type { RunOutcome } from '../types.js';
 import { formatAdmissionTable } from './admission-table.js';
 import { LADDER_FIELDS_HELP, ladderFlags } from './flags.js';

@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { executeProtocol, runView } from '../../cli/execute.js';
 import {
   addCommonOptions,
   addExamples,
@@ -8,8 +7,9 @@ import {
   flagsToConfig,
   positiveInt,
   splitList,
-} from '../../cli/options.js';
+} from '../../command-kit/options.js';
 import type { ProtocolCommand } from '../define.js';
+import { executeProtocol, runView } from '../execute.js';
 import { PHRASINGS, type Phrasing } from './config.js';
 import type { ParaphraseOutcome } from './protocol.js';
 import type { ParaphraseResults } from './results.js';

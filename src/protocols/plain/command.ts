@@ -1,9 +1,9 @@
 import { Command } from 'commander';
-import { executeProtocol, runView } from '../../cli/execute.js';
-import { addCommonOptions, commandConfig } from '../../cli/options.js';
+import { addCommonOptions, commandConfig } from '../../command-kit/options.js';
 import { formatRunSummary } from '../../report/run-summary.js';
 import type { Suite } from '../../run/types.js';
 import type { ProtocolCommand } from '../define.js';
+import { executeProtocol, runView } from '../execute.js';
 import type { RunOutcome } from '../types.js';
 
 /** `waver run`: a suite file against the models, every response stored; the run summary on stdout. */

@@ -1,9 +1,15 @@
 import { Command, Option } from 'commander';
-import { executeProtocol, runView } from '../../cli/execute.js';
-import { addCommonOptions, addExamples, commandConfig, fieldMap, splitList } from '../../cli/options.js';
+import {
+  addCommonOptions,
+  addExamples,
+  commandConfig,
+  fieldMap,
+  splitList,
+} from '../../command-kit/options.js';
 import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import type { ProtocolCommand } from '../define.js';
+import { executeProtocol, runView } from '../execute.js';
 import type { CommandContext, RunOutcome } from '../types.js';
 import { MIRRORING_RULES, SAGO_FAMILIES, SAGO_POSITIONS, type SagoConfigInput } from './config.js';
 import { SAGO_AXES } from './metrics.js';

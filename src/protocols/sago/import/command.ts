@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { emit } from '../../../cli/output.js';
+import { emit } from '../../../command-kit/output.js';
 import { InputError } from '../../../errors.js';
 import { openStore } from '../../../store/store.js';
 import type { ProtocolCommand } from '../../define.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { assertBuilt, runCli } from '../cli/test-support/cli.js';
 import { InputError } from '../errors.js';
 import { fieldMap } from './options.js';
-import { assertBuilt, runCli } from './test-support/cli.js';
 
 describe('--fields', () => {
   it('reads NAME=FIELD pairs, dotted paths kept', () => {

@@ -4,9 +4,9 @@ import type { WaverConfig } from '../config/schema.js';
 import { registerProvider } from '../models/registry.js';
 import { toModelSpec } from '../models/spec.js';
 import type { ModelProvider } from '../models/types.js';
-import type { ProtocolOptions, RunOutcome } from '../protocols/types.js';
 import { CHAT_ONLY_CAPABILITIES } from '../test-support/scripted-provider.js';
 import { executeProtocol, runView } from './execute.js';
+import type { ProtocolOptions, RunOutcome } from './types.js';
 
 const poolOf = (opts: ProtocolOptions) => {
   if (!opts.pool) throw new Error('no pool handed to the protocol');

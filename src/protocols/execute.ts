@@ -1,11 +1,11 @@
+import { EXIT, emit, withAbort } from '../command-kit/output.js';
+import { createProgress } from '../command-kit/progress.js';
 import type { WaverConfig } from '../config/schema.js';
-import { withPool } from '../protocols/define.js';
-import type { ProtocolModule, ProtocolOptions, RunOutcome } from '../protocols/types.js';
 import { formatEstimate, formatRunEnd } from '../report/run-summary.js';
 import type { RunResult } from '../run/run-suite.js';
 import type { Progress } from '../run/types.js';
-import { EXIT, emit, withAbort } from './output.js';
-import { createProgress } from './progress.js';
+import { withPool } from './define.js';
+import type { ProtocolModule, ProtocolOptions, RunOutcome } from './types.js';
 
 /** How a command shows a run on stderr: its stage lines and a progress bar per stage. */
 export interface RunView extends Pick<ProtocolOptions, 'onStage' | 'onProgress'> {
