@@ -1,230 +1,92 @@
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
+import type { z } from 'zod';
 import type { ConfigContext } from '../config/load.js';
 import { BaseConfig, type WaverConfig, type WaverConfigInput } from '../config/schema.js';
+import { FLAG_GROUPS, type FlagGroup } from '../config/setting-flags.js';
 import { InputError } from '../errors.js';
+import {
+  type FlaggedSetting,
+  flaggedSettings,
+  settingHelp,
+  settingOption,
+  settingValue,
+} from './setting-options.js';
 
-/**
- * The shared flags by what they set, so a command shows only the flags that apply to it
- * (`suite build` asks no system under test: no `--models`, `--temperature` or `--repeats`).
- */
-export type FlagGroup =
-  /** The systems under test and what they are asked: --models, --repeats, --temperature, --max-tokens. */
-  | 'models'
-  | 'judge'
-  | 'generator'
-  | 'embedder'
-  | 'dataset'
-  /** --store, --no-cache. */
-  | 'store'
-  /** --format, --out. */
-  | 'output'
-  | 'seed'
-  /** How calls are made: --concurrency, --timeout-ms, --max-retries, --batch. */
-  | 'calls'
-  /** --shard K/N: commands that run systems under test. */
-  | 'shard'
-  | 'dryRun';
+/** The base fields' flags (`--models`, `--store`, ..., `--temperature`), read once from the base schema. */
+const BASE_FLAGS = flaggedSettings(BaseConfig);
 
-export const FLAG_GROUPS: readonly FlagGroup[] = [
-  'models',
-  'judge',
-  'generator',
-  'embedder',
-  'dataset',
-  'store',
-  'output',
-  'seed',
-  'calls',
-  'shard',
-  'dryRun',
-];
-
-/** The config's defaults, which `--help` shows: one source for both. */
-const DEFAULTS = BaseConfig.parse({});
-
-/** Each shared flag with its group, in the order help lists them. */
-const COMMON_OPTIONS: readonly [FlagGroup, () => Option][] = [
-  [
-    'models',
-    () =>
-      new Option(
-        '--models <specs>',
-        'systems under test, comma-separated (e.g. gguf:./m.gguf,openai:gpt-4o-mini)',
-      ),
-  ],
-  ['judge', () => new Option('--judge <spec>', 'judge model')],
-  ['generator', () => new Option('--generator <spec>', 'generator model (writes perturbations)')],
-  ['embedder', () => new Option('--embedder <spec>', 'embedder model')],
-  ['dataset', () => new Option('--dataset <name>', 'dataset name or file')],
-  ['store', () => new Option('--store <file>', `SQLite store (default ${DEFAULTS.store})`)],
-  [
-    'output',
-    () =>
-      new Option('--format <format>', `summary format (default ${DEFAULTS.format})`).choices(['md', 'json']),
-  ],
-  ['output', () => new Option('--out <file>', 'also write the summary to this file')],
-  ['seed', () => new Option('--seed <n>', `seed for every random choice (default ${DEFAULTS.seed})`)],
-  [
-    'calls',
-    () => new Option('--concurrency <n>', `parallel calls per model (default ${DEFAULTS.concurrency})`),
-  ],
-  ['models', () => new Option('--repeats <n>', `calls per (test, model) (default ${DEFAULTS.repeats})`)],
-  [
-    'calls',
-    () =>
-      new Option('--timeout-ms <n>', `per-request timeout in milliseconds (default ${DEFAULTS.timeoutMs})`),
-  ],
-  [
-    'calls',
-    () =>
-      new Option(
-        '--max-retries <n>',
-        `retries after a retryable error (429, 5xx, reset, timeout) (default ${DEFAULTS.maxRetries})`,
-      ),
-  ],
-  [
-    'shard',
-    () =>
-      new Option(
-        '--shard <K/N>',
-        'run the K-th of N parts of the suite (tests dealt round-robin); merge the stores with waver merge',
-      ),
-  ],
-  [
-    'models',
-    () => new Option('--temperature <t>', `sampling temperature (default ${DEFAULTS.params.temperature})`),
-  ],
-  [
-    'models',
-    () => new Option('--max-tokens <n>', `output token cap per call (default ${DEFAULTS.params.maxTokens})`),
-  ],
-  [
-    'store',
-    () => new Option('--no-cache', 'call the models even for cells already stored, and overwrite them'),
-  ],
-  [
-    'calls',
-    () =>
-      new Option(
-        '--batch',
-        "send openai: and anthropic: models' calls through their batch APIs (half price, within a day)",
-      ),
-  ],
-  [
-    'calls',
-    () =>
-      new Option(
-        '--no-batch-wait',
-        'with --batch: submit the batches and stop (exit 3); the same command later collects them',
-      ),
-  ],
-  ['dryRun', () => new Option('--dry-run', 'print calls, estimated tokens and cost, then stop')],
-];
-
-/**
- * The flags protocol commands share, defined once: `--config`, and those of `groups` (default
- * all). Each maps onto a field of the typed config; only flags the user actually typed override
- * `waver.yaml`, and a flag a command lacks is simply not given.
- */
-export function addCommonOptions(cmd: Command, groups: readonly FlagGroup[] = FLAG_GROUPS): Command {
-  cmd.option('-c, --config <file>', 'config file (default: ./waver.yaml when present)');
-  for (const [group, option] of COMMON_OPTIONS) if (groups.includes(group)) cmd.addOption(option());
-  return cmd;
+/** A protocol's section of waver.yaml whose settings a command offers as flags: all of them, or the `only` ones (their paths). */
+export interface SectionFlags {
+  key: string;
+  schema: z.ZodType;
+  only?: readonly string[];
 }
 
-interface CommonFlags {
-  config?: string;
-  models?: string;
-  judge?: string;
-  generator?: string;
-  embedder?: string;
-  dataset?: string;
-  store?: string;
-  format?: 'md' | 'json';
-  out?: string;
-  seed?: string;
-  concurrency?: string;
-  repeats?: string;
-  timeoutMs?: string;
-  maxRetries?: string;
-  temperature?: string;
-  maxTokens?: string;
-  shard?: string;
-  cache?: boolean;
-  batch?: boolean;
-  batchWait?: boolean;
-  dryRun?: boolean;
+/**
+ * The flags of a command, each made from the setting it sets (config/setting-flags.ts): its
+ * section's, `--config`, and the base flags of `groups` (default all). Only flags the user typed
+ * override waver.yaml; a flag a command lacks is simply not given.
+ */
+export interface CommandFlags {
+  /** Adds them to `cmd`: the section's first, in its order, then `--config` and the base flags. */
+  addTo(cmd: Command): Command;
+  /**
+   * The typed config of the command: waver.yaml, the base flags over it, the section's flags over
+   * those, and `own` (`--suite`, a setting one flag implies from another) last, a flag inside an
+   * object replacing that field only; validated once by the composed schema, so a bad value is an
+   * InputError naming its field (`ladder.seeds`).
+   */
+  config(cmd: Command, ctx: ConfigContext, own?: WaverConfigInput): WaverConfig;
+  /** The fragment of the config the typed flags set, and `--config`'s file. */
+  typed(cmd: Command): { file?: string; flags: WaverConfigInput };
 }
 
-/** The typed-config fragment the user's flags set (undefined = not given). */
-export function flagsToConfig(cmd: Command): { file?: string; flags: WaverConfigInput } {
-  const o = cmd.opts<CommonFlags>();
-  const typed = (name: keyof CommonFlags) => cmd.getOptionValueSource(name) === 'cli';
+export function commandFlags(
+  opts: { section?: SectionFlags; groups?: readonly FlagGroup[] } = {},
+): CommandFlags {
+  const groups = opts.groups ?? FLAG_GROUPS;
+  const base = BASE_FLAGS.filter((s) => s.spec.group !== undefined && groups.includes(s.spec.group));
+  const section = opts.section ? sectionSettings(opts.section) : [];
+  const flagOf = (s: FlaggedSetting) => s.spec.flag.split(' ')[0] as string;
+  const typed = (cmd: Command): { file?: string; flags: WaverConfigInput } => {
+    const flags: Record<string, unknown> = {};
+    const set = (s: FlaggedSetting, path: readonly string[]) => {
+      if (cmd.getOptionValueSource(s.attribute) === 'cli')
+        setAt(flags, path, settingValue(s, cmd.getOptionValue(s.attribute), flagOf(s)));
+    };
+    for (const s of base) set(s, s.path);
+    for (const s of section) set(s, [opts.section?.key as string, ...s.path]);
+    return { file: cmd.opts<{ config?: string }>().config, flags: flags as WaverConfigInput };
+  };
   return {
-    file: o.config,
-    flags: {
-      models: o.models !== undefined ? splitList(o.models) : undefined,
-      judge: o.judge,
-      generator: o.generator,
-      embedder: o.embedder,
-      dataset: o.dataset,
-      store: o.store,
-      format: o.format,
-      out: o.out,
-      seed: int(o.seed, '--seed'),
-      concurrency: int(o.concurrency, '--concurrency'),
-      repeats: int(o.repeats, '--repeats'),
-      timeoutMs: int(o.timeoutMs, '--timeout-ms'),
-      maxRetries: int(o.maxRetries, '--max-retries'),
-      shard: o.shard,
-      cache: typed('cache') ? o.cache : undefined,
-      batch: typed('batch') ? o.batch : undefined,
-      batchWait: typed('batchWait') ? o.batchWait : undefined,
-      dryRun: typed('dryRun') ? o.dryRun : undefined,
-      params: {
-        temperature: num(o.temperature, '--temperature'),
-        maxTokens: int(o.maxTokens, '--max-tokens'),
-      },
+    addTo(cmd) {
+      for (const s of section) if (!s.spec.common) cmd.addOption(settingOption(s));
+      cmd.option('-c, --config <file>', 'config file (default: ./waver.yaml when present)');
+      for (const s of base) {
+        // A protocol setting the common flag also sets tells its own default in the help.
+        const own = section.find((o) => o.spec.common && flagOf(o) === flagOf(s));
+        const option = settingOption(s);
+        if (own) option.description = settingHelp(own);
+        cmd.addOption(option);
+      }
+      return cmd;
+    },
+    typed,
+    config(cmd, ctx, own = {}) {
+      const { file, flags } = typed(cmd);
+      return ctx.resolve({ file, flags: overlay(flags, own) });
     },
   };
 }
 
-/**
- * The typed config of a protocol command: waver.yaml, the common flags over it, and the command's
- * own (`own`: `--suite`, and the protocol's flags as fields of its section, `{ ladder: {...} }`)
- * over those, a flag inside a section replacing that field only; validated once by the composed
- * schema, so a bad value is an InputError naming its field (`ladder.seeds`).
- */
-export function commandConfig(cmd: Command, config: ConfigContext, own: WaverConfigInput = {}): WaverConfig {
-  const { file, flags } = flagsToConfig(cmd);
-  return config.resolve({ file, flags: { ...flags, ...own } });
-}
-
-export function splitList(value: string): string[] {
-  return value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-/**
- * `--fields question=problem,answer=solution.text` -> `{ question: 'problem', answer: 'solution.text' }`:
- * which field of a dataset's records holds each part (docs/datasets.md#fields). The protocol's
- * config schema checks the names.
- */
-export function fieldMap(value: string, flag: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const pair of splitList(value)) {
-    const eq = pair.indexOf('=');
-    const name = pair.slice(0, eq).trim();
-    const path = pair.slice(eq + 1).trim();
-    if (eq < 1 || path === '')
-      throw new InputError(`expected NAME=FIELD pairs separated by commas, got '${pair}'`, { field: flag });
-    if (out[name] !== undefined) throw new InputError(`'${name}' is given twice`, { field: flag });
-    out[name] = path;
-  }
-  if (Object.keys(out).length === 0) throw new InputError('no field given', { field: flag });
-  return out;
+function sectionSettings({ schema, only }: SectionFlags): FlaggedSetting[] {
+  const all = flaggedSettings(schema);
+  if (only === undefined) return all;
+  return only.map((path) => {
+    const found = all.find((s) => s.path.join('.') === path);
+    if (!found) throw new Error(`no flag declared for setting '${path}'`);
+    return found;
+  });
 }
 
 /** `--help`'s closing lines: a few commands to copy, each under what it does. */
@@ -239,17 +101,26 @@ export function positiveInt(value: string, flag: string): number {
   return Number(value);
 }
 
-function int(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^-?\d+$/.test(value.trim()))
-    throw new InputError(`expected an integer, got '${value}'`, { field: flag });
-  return Number(value);
+function setAt(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let at = target;
+  for (const key of path.slice(0, -1)) {
+    const next = at[key];
+    at = at[key] = isObject(next) ? next : {};
+  }
+  at[path[path.length - 1] as string] = value;
 }
 
-function num(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n))
-    throw new InputError(`expected a number, got '${value}'`, { field: flag });
-  return n;
+/** `over` on `under`: objects field by field, anything else (a list) whole; undefined leaves a field as it is. */
+function overlay<T extends object>(under: T, over: T): T {
+  const merged = { ...under } as Record<string, unknown>;
+  for (const [key, value] of Object.entries(over)) {
+    if (value === undefined) continue;
+    const below = merged[key];
+    merged[key] = isObject(value) && isObject(below) ? overlay(below, value) : value;
+  }
+  return merged as T;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

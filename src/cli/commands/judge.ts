@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { positiveInt, splitList } from '../../command-kit/options.js';
+import { positiveInt } from '../../command-kit/options.js';
 import { EXIT, emit } from '../../command-kit/output.js';
+import { splitList } from '../../config/setting-flags.js';
 import { InputError } from '../../errors.js';
 import type { JudgedItem } from '../../judge/types.js';
 import type { RegistryContext } from '../../protocols/types.js';

@@ -1,4 +1,5 @@
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
+import { commandFlags } from '../../../command-kit/options.js';
 import { emit } from '../../../command-kit/output.js';
 import { openStore } from '../../../store/store.js';
 import type { ProtocolCommand } from '../../define.js';
@@ -10,12 +11,8 @@ import { type LadderResults, loadLadderResults } from '../results.js';
 import { type LadderRunsPlan, planLadderRunsImport, writeLadderRunsImport } from './ladder-runs.js';
 import { ladderRunSummary, ladderRunsMarkdown } from './summary.js';
 
-interface Flags {
-  config?: string;
-  store?: string;
-  format?: 'md' | 'json';
-  out?: string;
-}
+/** What an import takes of the base flags: where to write, and how to say what it read. */
+const IMPORT_FLAGS = commandFlags({ groups: ['store', 'output'] });
 
 /**
  * `waver import ladder-runs DIR...` (docs/ladder.md#import): the ladder reference's run folders
@@ -27,41 +24,31 @@ export const ladderRunsImportCommand: ProtocolCommand<
   LadderPlan,
   LadderSectionData,
   RunOutcome<LadderResults>
-> = (_ladder, ctx) =>
-  new Command('ladder-runs')
+> = (_ladder, ctx) => {
+  const cmd = new Command('ladder-runs')
     .description(
       "read the ladder reference's run folders (eval.csv; responses.csv, metrics_*.csv, manifest.json where there) as ladder suites",
     )
     .argument(
       '<dirs...>',
       'run folders (experiment/output/runs/<name>__<dataset>), or a folder holding them (the repository root)',
-    )
-    .option('-c, --config <file>', 'config file (default: ./waver.yaml when present)')
-    .option('--store <file>', 'SQLite store (default .waver/store.db)')
-    .addOption(new Option('--format <format>', 'summary format').choices(['md', 'json']))
-    .option('--out <file>', 'also write the summary to this file')
-    .action(async (dirs: string[], o: Flags) => {
-      const config = ctx.config.resolve({
-        ...(o.config !== undefined && { file: o.config }),
-        flags: {
-          ...(o.store !== undefined && { store: o.store }),
-          ...(o.format !== undefined && { format: o.format }),
-          ...(o.out !== undefined && { out: o.out }),
-        },
+    );
+  return IMPORT_FLAGS.addTo(cmd).action(async (dirs: string[]) => {
+    const config = IMPORT_FLAGS.config(cmd, ctx.config);
+    const plan = planLadderRunsImport(dirs);
+    const store = openStore(config.store);
+    try {
+      const suites = writeLadderRunsImport(store, plan);
+      const settings = ladderSettings({ ladder: { ...(config.ladder ?? {}), reference: true } });
+      const runs = suites.map((s, i) => {
+        const results = loadLadderResults(store, s.suiteHash, { seed: config.seed, settings });
+        return ladderRunSummary(s, plan.runs[i] as LadderRunsPlan['runs'][number], results.models[0]);
       });
-      const plan = planLadderRunsImport(dirs);
-      const store = openStore(config.store);
-      try {
-        const suites = writeLadderRunsImport(store, plan);
-        const settings = ladderSettings({ ladder: { ...(config.ladder ?? {}), reference: true } });
-        const runs = suites.map((s, i) => {
-          const results = loadLadderResults(store, s.suiteHash, { seed: config.seed, settings });
-          return ladderRunSummary(s, plan.runs[i] as LadderRunsPlan['runs'][number], results.models[0]);
-        });
-        if (config.format === 'json')
-          emit(`${JSON.stringify({ store: config.store, runs }, null, 2)}\n`, config.out);
-        else emit(ladderRunsMarkdown(runs), config.out);
-      } finally {
-        store.close();
-      }
-    });
+      if (config.format === 'json')
+        emit(`${JSON.stringify({ store: config.store, runs }, null, 2)}\n`, config.out);
+      else emit(ladderRunsMarkdown(runs), config.out);
+    } finally {
+      store.close();
+    }
+  });
+};
