@@ -16,7 +16,7 @@ import { suiteOf } from '../run/suite.js';
 import type { Progress, SuiteTest } from '../run/types.js';
 import { openStore } from '../store/store.js';
 import { DEMO_PHRASING_NAMES, DEMO_QUESTIONS, DEMO_SYSTEM_PROMPT } from './questions.js';
-import { formatDemoReport } from './report.js';
+import { type DemoTestMeta, formatDemoReport } from './report.js';
 
 /**
  * The model the demo uses when neither `--model` nor WAVER_MODEL names one: a small instruct model
@@ -156,13 +156,16 @@ async function runDemo(config: WaverConfig, ctx: RegistryContext): Promise<numbe
   );
 }
 
-function demoTests(): SuiteTest[] {
+function demoTests(): SuiteTest<DemoTestMeta>[] {
   return DEMO_QUESTIONS.flatMap((q) =>
-    q.phrasings.map((prompt, i) => ({
-      id: `${q.id}/${DEMO_PHRASING_NAMES[i]}`,
-      prompt,
-      system: DEMO_SYSTEM_PROMPT,
-      meta: { item: q.id, phrasing: DEMO_PHRASING_NAMES[i], gold: q.gold },
-    })),
+    q.phrasings.map((prompt, i) => {
+      const phrasing = DEMO_PHRASING_NAMES[i] ?? String(i);
+      return {
+        id: `${q.id}/${phrasing}`,
+        prompt,
+        system: DEMO_SYSTEM_PROMPT,
+        meta: { item: q.id, phrasing, gold: q.gold },
+      };
+    }),
   );
 }

@@ -18,8 +18,9 @@ export const plainSection: SectionModule<undefined> = {
     const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
     for (const { cell, test } of store.cellsWithTests(suiteHash, identities)) {
       const out = cellBase('run', suiteHash, cell, test);
-      if (test.meta) {
-        const meta = test.meta as Record<string, unknown>;
+      // A plain suite's meta is the user's own object: only these fields, when they are labels, become columns.
+      if (typeof test.meta === 'object' && test.meta !== null) {
+        const meta: Record<string, unknown> = { ...test.meta };
         const item = str(meta.item);
         const family = str(meta.family) ?? str(meta.phrasing);
         const gold = str(meta.gold);

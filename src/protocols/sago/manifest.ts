@@ -94,7 +94,7 @@ export function saveManifest(store: Store, manifest: SagoManifest): string {
     {
       id: 'manifest',
       prompt: `sago results of suite ${manifest.responsesSuite}`,
-      meta: manifest as unknown as Record<string, unknown>,
+      meta: manifest,
     },
   ]);
   store.saveSuite(suite);
