@@ -6,9 +6,7 @@ import { createProgress } from '../command-kit/progress.js';
 import type { WaverConfig } from '../config/schema.js';
 import { DownloadError } from '../hub/download.js';
 import { endOfRun } from '../protocols/execute.js';
-import { paraphraseProtocol } from '../protocols/paraphrase/index.js';
-import { formatParaphraseReport } from '../protocols/paraphrase/tables.js';
-import type { RegistryContext } from '../protocols/types.js';
+import type { ProtocolModule, RegistryContext } from '../protocols/types.js';
 import { reportedProtocols } from '../report/reported-protocols.js';
 import { formatRunSummary } from '../report/run-summary.js';
 import { type RunResult, runSuite } from '../run/run-suite.js';
@@ -99,14 +97,13 @@ async function runDemo(config: WaverConfig, ctx: RegistryContext): Promise<numbe
     params: { ...config.params, maxTokens: 48 },
     paraphrase: { limit: DEMO_PARAPHRASE_ITEMS },
   };
-  const items = await paraphraseProtocol.build(paraphraseConfig);
+  const protocol = paraphraseOf(ctx);
+  const items = await protocol.build(paraphraseConfig);
   const paraphrase = await withAbort((signal) =>
-    paraphraseProtocol.run(paraphraseConfig, items, { signal, onProgress, onRunEnd }),
+    protocol.run(paraphraseConfig, items, { signal, onProgress, onRunEnd }),
   );
   finish();
-  const paraphraseText = paraphrase.results
-    ? formatParaphraseReport(paraphrase.results, config.format, { dropped: paraphrase.rewords.dropped })
-    : '';
+  const paraphraseText = (await protocol.summary(paraphrase, items, config.format)) ?? '';
 
   // 3. The HTML report of everything in the store, beside it.
   const reportPath = join(dirname(config.store), 'report.html');
@@ -154,6 +151,13 @@ async function runDemo(config: WaverConfig, ctx: RegistryContext): Promise<numbe
     ran,
     config.cache,
   );
+}
+
+/** The paraphrase protocol of the registry the demo is handed: its second step runs it as `waver paraphrase` does. */
+function paraphraseOf(ctx: RegistryContext): ProtocolModule {
+  const protocol = ctx.protocols.find((p) => p.name === 'paraphrase');
+  if (!protocol) throw new Error('the demo needs the paraphrase protocol, which is not registered');
+  return protocol;
 }
 
 function demoTests(): SuiteTest<DemoTestMeta>[] {

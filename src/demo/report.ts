@@ -1,7 +1,7 @@
-import { isCorrectNumber, parseNumericAnswer } from '../protocols/ladder/answer.js';
 import type { Suite, SuiteTest } from '../run/types.js';
 import { wilsonInterval } from '../stats/wilson.js';
 import type { Store } from '../store/store.js';
+import { isCorrectNumber, readNumericAnswer } from '../text-measures/numeric-answer.js';
 
 /** What a demo test holds: the word problem, the wording it is asked in, and its numeric answer. */
 export interface DemoTestMeta {
@@ -43,7 +43,7 @@ export function formatDemoReport(
     const test = suite.tests.find((t) => t.id === cell.testId);
     const meta: Partial<DemoTestMeta> = test?.meta ?? {};
     const reply = cell.response?.text ?? '';
-    const parsed = cell.status === 'done' ? parseNumericAnswer(reply).value : undefined;
+    const parsed = cell.status === 'done' ? readNumericAnswer(reply).value : undefined;
     const rows = byModel.get(cell.model) ?? [];
     rows.push({
       item: meta.item ?? cell.testId,

@@ -14,6 +14,7 @@ export interface ProtocolCode<Plan, SectionData, Outcome extends RunOutcome> {
   build(config: WaverConfig, opts: PooledOptions): Promise<Plan>;
   estimate(config: WaverConfig, plan: Plan, opts: PooledOptions): Promise<ModelEstimate[]>;
   run(config: WaverConfig, plan: Plan, opts: PooledOptions): Promise<Outcome>;
+  summary(outcome: Outcome, plan: Plan, format: WaverConfig['format']): string | undefined;
   section: SectionModule<SectionData>;
 }
 
@@ -100,6 +101,7 @@ export function defineProtocol<Plan, SectionData, Outcome extends RunOutcome>(
       const own = await code();
       return shardOutcome(config, await withPool(config, opts, (o) => own.run(config, plan, o)));
     },
+    summary: async (outcome, plan, format) => (await code()).summary(outcome, plan, format),
     load: async (store, suiteHash, ctx) => (await code()).section.load(store, suiteHash, ctx),
     section: async () => (await code()).section,
     ...(check && { check }),

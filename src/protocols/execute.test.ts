@@ -48,10 +48,10 @@ describe('executeProtocol', () => {
           seen.push(await poolOf(opts).get(spec));
           return { runs: [], aborted: false, complete: true } satisfies RunOutcome;
         },
+        summary: async () => undefined,
       };
       const code = await executeProtocol(protocol, validateConfig({ models: ['counted:m'] }), {
         run: runView({ line: () => undefined }),
-        print: () => undefined,
       });
       expect(code).toBe(0);
       expect(seen).toHaveLength(2);

@@ -54,6 +54,12 @@ export interface ProtocolModule<
   estimate(config: WaverConfig, plan: Plan, opts?: ProtocolOptions): Promise<ModelEstimate[]>;
   /** Runs `plan` (resuming what the store already holds) and rebuilds the results from the store. */
   run(config: WaverConfig, plan: Plan, opts?: ProtocolOptions): Promise<Outcome>;
+  /**
+   * What its command prints for a run (and `--out` receives), in `format`: its tables, from the
+   * outcome and the plan; undefined prints nothing (a stopped run has no results). Imported on
+   * first use, so the demo and the library print a run as the command does.
+   */
+  summary(outcome: Outcome, plan: Plan, format: WaverConfig['format']): Promise<string | undefined>;
   /** Its results for a suite of the store, rebuilt from the store alone (the report's loader). */
   load(store: Store, suiteHash: string, ctx: LoadContext): Promise<SectionData>;
   /** Its part of the report, imported on first use. */

@@ -9,7 +9,6 @@ import { impliedGenerator } from './flags.js';
 import type { LadderPlan } from './protocol.js';
 import type { LadderSectionData } from './report-section.js';
 import type { LadderResults } from './results.js';
-import { formatLadderReport } from './tables.js';
 
 /** The `ladder:` settings `waver ladder` offers as flags, and every base flag (`--max-tokens` is the ladder's own cap too). */
 const LADDER_FLAGS = commandFlags({
@@ -69,12 +68,6 @@ export const ladderCommand: ProtocolCommand<LadderPlan, LadderSectionData, RunOu
     process.exitCode = await executeProtocol(ladder, config, {
       build: { onStage: (stage, detail) => process.stderr.write(`${line(stage, detail)}\n`) },
       run: runView({ line, label: (stage) => stage, first: ladder.suites?.primary }),
-      print: ({ results }, plan) =>
-        results &&
-        formatLadderReport(
-          { results, tests: plan.tests, ...(plan.admission && { admission: plan.admission }) },
-          config.format,
-        ),
     });
   });
   return cmd;

@@ -1,7 +1,8 @@
 import type { Coverage, SuiteTest } from '../../run/types.js';
 import type { Store, StoredCell } from '../../store/store.js';
+import { isCorrectNumber } from '../../text-measures/numeric-answer.js';
 import { deriveSeed } from '../../util/random.js';
-import { type AnswerParser, isCorrectNumber, parseNumericAnswer } from './answer.js';
+import { type AnswerParser, parseNumericAnswer } from './answer.js';
 import { type LadderConfig, LadderConfigSchema } from './config.js';
 import { recordedCorrectness, recordedSlot } from './import/recorded.js';
 import {

@@ -6,7 +6,6 @@ import { ParaphraseConfig } from './config.js';
 import type { ParaphraseOutcome } from './protocol.js';
 import type { ParaphraseResults } from './results.js';
 import type { ParaphraseItems } from './run.js';
-import { formatParaphraseReport } from './tables.js';
 
 /** Every setting of the `paraphrase:` section, and every base flag (`--repeats` is the protocol's own too). */
 const PARAPHRASE_FLAGS = commandFlags({ section: { key: 'paraphrase', schema: ParaphraseConfig } });
@@ -41,22 +40,6 @@ export const paraphraseCommand: ProtocolCommand<ParaphraseItems, ParaphraseResul
     process.exitCode = await executeProtocol(paraphrase, config, {
       build: { onStage: (stage, detail) => process.stderr.write(`paraphrase ${stage}: ${detail}\n`) },
       run: runView({ line: (_stage, detail) => detail }),
-      print: ({ results, rewords, runs: [items] }) =>
-        results &&
-        formatParaphraseReport(results, config.format, {
-          dropped: rewords.dropped,
-          ...(items && {
-            run: {
-              runId: items.runId,
-              calls: items.summary.calls,
-              retries: items.summary.retries,
-              elapsedMs: items.summary.elapsedMs,
-              tokensIn: items.summary.tokensIn,
-              tokensOut: items.summary.tokensOut,
-              aborted: items.summary.aborted,
-            },
-          }),
-        }),
     });
   });
   return cmd;

@@ -1,6 +1,5 @@
 import { Command } from 'commander';
 import { commandFlags } from '../../command-kit/options.js';
-import { formatRunSummary } from '../../report/run-summary.js';
 import type { Suite } from '../../run/types.js';
 import type { ProtocolCommand } from '../define.js';
 import { executeProtocol, runView } from '../execute.js';
@@ -20,7 +19,6 @@ export const runCommand: ProtocolCommand<Suite, undefined, RunOutcome<undefined>
     const config = RUN_FLAGS.config(cmd, ctx.config, { suite: cmd.opts<{ suite?: string }>().suite });
     process.exitCode = await executeProtocol(plain, config, {
       run: runView({ line: () => undefined }),
-      print: ({ runs: [run] }) => run && formatRunSummary(run, config.format),
     });
   });
   return cmd;

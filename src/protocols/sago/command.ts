@@ -6,7 +6,6 @@ import type { RunOutcome } from '../types.js';
 import { SagoConfig } from './config.js';
 import { promptSetsSize, type SagoPromptSets } from './prompt-sets.js';
 import type { SagoResults } from './results.js';
-import { formatSagoResults } from './tables.js';
 
 /** Every setting of the `sago:` section, and every base flag. */
 export const SAGO_FLAGS = commandFlags({ section: { key: 'sago', schema: SagoConfig } });
@@ -40,8 +39,6 @@ export const sagoCommand: ProtocolCommand<SagoPromptSets, SagoResults, RunOutcom
         const p = promptSetsSize(plan);
         return `sago dry run: ${p.prompts} prompts x ${p.variations} variations -> ${p.tests} tests per model (before the generator and the meaning filter)`;
       },
-      // Stopped, it has no results: the closing line says how to resume.
-      print: ({ results }) => results && formatSagoResults(results, config.format),
     });
   });
   return cmd;
