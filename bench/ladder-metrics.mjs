@@ -80,13 +80,13 @@ function test(seedId, family, level, text, gold, kbType) {
 
 // --- the store: every model's cells, then the judge's verdicts ---------------------------------
 const store = openStore(storePath);
-store.saveSuite(suite);
+store.suites.save(suite);
 const identities = [];
 let responses = 0;
 for (let m = 0; m < MODELS; m++) {
   const identity = `bench:model-${m}`;
   identities.push(identity);
-  const runId = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: 'bench' });
+  const runId = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: 'bench' });
   const skill = 0.65 + 0.1 * m;
   const writes = [];
   for (const t of suite.tests) {
@@ -124,8 +124,8 @@ for (let m = 0; m < MODELS; m++) {
       });
     }
   }
-  store.saveBatch(writes);
-  store.finishRun(runId, 'complete');
+  store.cells.write(writes);
+  store.runs.finish(runId, 'complete');
 }
 store.close();
 
@@ -133,10 +133,10 @@ store.close();
 const jobs = kbJudgeJobs(storePath, suite, identities);
 const judgeSuite = suiteOf(KB_JUDGE_SUITE, jobs.map(kbJudgeTest));
 const js = openStore(storePath);
-js.saveSuite(judgeSuite);
-const judgeRun = js.beginRun({ suiteHash: judgeSuite.hash, config: {}, waverVersion: 'bench' });
+js.suites.save(judgeSuite);
+const judgeRun = js.runs.begin({ suiteHash: judgeSuite.hash, config: {}, waverVersion: 'bench' });
 const rubric = [1, 0.75, 0.25, 0];
-js.saveBatch(
+js.cells.write(
   judgeSuite.tests.map((t) => ({
     kind: 'done',
     cell: {
@@ -157,7 +157,7 @@ js.saveBatch(
     },
   })),
 );
-js.finishRun(judgeRun, 'complete');
+js.runs.finish(judgeRun, 'complete');
 js.close();
 
 // --- measured: everything from the store --------------------------------------------------------

@@ -108,11 +108,11 @@ for (const family of FAMILIES)
   }
 const suite = ladderSuite(tests, config);
 const store = openStore(storePath);
-store.saveSuite(suite);
+store.suites.save(suite);
 const attempt = (outcome) => [{ attempt: 1, startedAt: new Date().toISOString(), latencyMs: 900, outcome }];
 let ladderCells = 0;
 for (let m = 0; m < MODELS; m++) {
-  const runId = store.beginRun({ suiteHash: suite.hash, config, waverVersion: 'bench' });
+  const runId = store.runs.begin({ suiteHash: suite.hash, config, waverVersion: 'bench' });
   const writes = [];
   const skill = 0.65 + 0.1 * m;
   for (const t of suite.tests)
@@ -161,13 +161,17 @@ for (let m = 0; m < MODELS; m++) {
         },
       });
     }
-  store.saveBatch(writes);
-  store.finishRun(runId, 'complete');
+  store.cells.write(writes);
+  store.runs.finish(runId, 'complete');
 }
 // The KB judge's verdicts (a `ladder/kb-judge` suite pointing back at each response).
 const jobs = [];
 for (let m = 0; m < MODELS; m++)
-  for (const cell of store.cells({ suiteHash: suite.hash, modelIdentity: identities[m], status: 'done' })) {
+  for (const cell of store.cells.all({
+    suiteHash: suite.hash,
+    modelIdentity: identities[m],
+    status: 'done',
+  })) {
     const t = suite.tests.find((x) => x.id === cell.testId);
     if (t?.meta.family !== 'KB') continue;
     jobs.push({
@@ -185,14 +189,14 @@ for (let m = 0; m < MODELS; m++)
     });
   }
 const judgeSuite = suiteOf(KB_JUDGE_SUITE, jobs.map(kbJudgeTest));
-store.saveSuite(judgeSuite);
-const judgeRun = store.beginRun({
+store.suites.save(judgeSuite);
+const judgeRun = store.runs.begin({
   suiteHash: judgeSuite.hash,
   config: { ...config, models: ['openai:gpt-4o'] },
   waverVersion: 'bench',
 });
 const rubric = [1, 0.75, 0.25, 0];
-store.saveBatch(
+store.cells.write(
   judgeSuite.tests.map((t) => ({
     kind: 'done',
     cell: {
@@ -213,7 +217,7 @@ store.saveBatch(
     },
   })),
 );
-store.finishRun(judgeRun, 'complete');
+store.runs.finish(judgeRun, 'complete');
 
 // --- sago -----------------------------------------------------------------------------------
 const sagoSettings = SagoConfig.parse({ structural: 'rules' });
@@ -227,7 +231,7 @@ const prompts = Array.from({ length: 32 }, (_, i) => ({
   },
 }));
 const sagoSuite = responsesSuite(ruleVariations(prompts, sagoSettings, 1));
-store.saveSuite(sagoSuite);
+store.suites.save(sagoSuite);
 const caps = [
   {
     chat: true,
@@ -252,7 +256,7 @@ const sagoModels = [0, 1].map((m) => ({
   provider: m === 0 ? 'openai' : 'anthropic',
   capabilities: caps[m],
 }));
-const sagoRun = store.beginRun({
+const sagoRun = store.runs.begin({
   suiteHash: sagoSuite.hash,
   config: { ...config, models: modelLabels.slice(0, 2) },
   waverVersion: 'bench',
@@ -295,16 +299,16 @@ for (const [m, model] of sagoModels.entries()) {
       },
     });
   }
-  store.saveBatch(writes);
+  store.cells.write(writes);
 }
-store.finishRun(sagoRun, 'complete');
+store.runs.finish(sagoRun, 'complete');
 // What `waver sago` leaves behind besides the responses: the per-prompt derived values (BLEU,
 // log-prob, entropy, rule mirroring) it stores once the calls are done, which the report reads.
 for (const model of sagoModels) {
   const cellMap = new Map();
-  for (const c of store.cells({ suiteHash: sagoSuite.hash, modelIdentity: model.identity }))
+  for (const c of store.cells.all({ suiteHash: sagoSuite.hash, modelIdentity: model.identity }))
     if (c.repeat === 0) cellMap.set(c.testId, c);
-  store.db.transaction(() => {
+  store.transaction(() => {
     for (const group of promptGroups(sagoSuite)) {
       const features = featureRow(store, model.identity, group, cellMap, sagoSettings);
       if (features)
@@ -315,7 +319,7 @@ for (const model of sagoModels) {
           features,
         );
     }
-  })();
+  });
 }
 saveManifest(store, {
   version: 1,
@@ -343,8 +347,8 @@ const paraSuite = buildParaphraseSuite(items, {
     byItem: new Map(items.map((i) => [i.id, { text: i.alternates[0], source: { kind: 'alternate' } }])),
   },
 });
-store.saveSuite(paraSuite);
-const paraRun = store.beginRun({
+store.suites.save(paraSuite);
+const paraRun = store.runs.begin({
   suiteHash: paraSuite.hash,
   config: { ...config, repeats: 2 },
   waverVersion: 'bench',
@@ -376,9 +380,9 @@ for (let m = 0; m < MODELS; m++) {
         },
       });
     }
-  store.saveBatch(writes);
+  store.cells.write(writes);
 }
-store.finishRun(paraRun, 'complete');
+store.runs.finish(paraRun, 'complete');
 store.close();
 
 // --- measured -------------------------------------------------------------------------------

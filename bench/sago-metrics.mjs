@@ -116,8 +116,8 @@ function build(dir) {
   );
   const sets = ruleVariations(prompts, settings, 0);
   const suite = responsesSuite(sets);
-  store.saveSuite(suite);
-  const runId = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: 'bench' });
+  store.suites.save(suite);
+  const runId = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: 'bench' });
   const params = { temperature: 0, maxTokens: 256, logprobs: true };
   // Per prompt: the baseline test and its variants, in suite order.
   const groups = [];
@@ -177,14 +177,14 @@ function build(dir) {
         },
       };
     });
-    for (let i = 0; i < writes.length; i += 2000) store.saveBatch(writes.slice(i, i + 2000));
+    for (let i = 0; i < writes.length; i += 2000) store.cells.write(writes.slice(i, i + 2000));
     // The measure rows the run stores after its calls: response features computed by the real
     // code from the stored responses, and pairwise similarities (activation from the model's own
     // hidden states, the embedder's cosine and BERTScore) as synthetic values.
     const cells = new Map();
-    for (const c of store.cells({ suiteHash: suite.hash, modelIdentity: model.identity }))
+    for (const c of store.cells.all({ suiteHash: suite.hash, modelIdentity: model.identity }))
       cells.set(c.testId, c);
-    store.db.transaction(() => {
+    store.transaction(() => {
       for (const g of groups) {
         const features = featureRow(store, model.identity, g, cells, settings);
         writePromptRow(
@@ -217,14 +217,14 @@ function build(dir) {
           row(),
         );
       }
-    })();
+    });
   }
   // Politeness verdicts.
   const judgeTests = [...judged].map((t) => ({ id: judgeTestId(t), prompt: politenessJudgePrompt(t) }));
   const judgeSuite = suiteOf(JUDGE_SUITE, judgeTests);
-  store.saveSuite(judgeSuite);
-  const jRun = store.beginRun({ suiteHash: judgeSuite.hash, config: {}, waverVersion: 'bench' });
-  store.saveBatch(
+  store.suites.save(judgeSuite);
+  const jRun = store.runs.begin({ suiteHash: judgeSuite.hash, config: {}, waverVersion: 'bench' });
+  store.cells.write(
     judgeTests.map((t, i) => {
       const request = requestFor(t, { temperature: 0, maxTokens: 64, logprobs: false });
       const register = ['polite', 'neutral', 'rude'][i % 3];

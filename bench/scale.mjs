@@ -256,7 +256,7 @@ async function viewer(store, suiteHash, port) {
     events.end();
     const base = `${url}stores/0/transcripts?suite=${suiteHash}`;
     const first = await getText(base);
-    const next = /<a id="next" href="([^"]+)"/.exec(first)?.[1]?.replace(/&#38;/g, '&');
+    const next = /<a id="next" href="([^"]+)"/.exec(first)?.[1]?.replace(/&(amp|#38);/g, '&');
     const out = {
       indexPage: await latencies(url),
       storePage: await latencies(`${url}stores/0`),
@@ -363,7 +363,7 @@ async function measureSize(cells, port) {
   log('waver view with a run in progress');
   const { openStore } = await import(join(ROOT, 'dist', 'store', 'store.js'));
   const s = openStore(store, { readonly: true });
-  const hash = s.listSuites().find((x) => x.name === suite)?.hash;
+  const hash = s.suites.list().find((x) => x.name === suite)?.hash;
   s.close();
   if (!hash) throw new Error(`no suite named ${suite} in ${store}`);
   const view = await viewer(store, hash, port);

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * Builds node-llama-cpp's addon with waver's logit-summary patch and installs it where
- * node-llama-cpp looks for a local build first, so the gguf provider reads log-probs through it
- * (docs/decisions.md E30). Opt-in and offline: the addon's sources come from the installed
+ * Builds node-llama-cpp's addon with waver's patches and installs it where node-llama-cpp looks
+ * for a local build first, so the gguf provider reads log-probs (logit-summary.patch,
+ * docs/decisions.md E30) and every layer's hidden state (layer-states.patch, docs/sago.md#activation)
+ * through it. Opt-in and offline: the addon's sources come from the installed
  * node-llama-cpp, llama.cpp's headers from the git bundle it ships, and the addon links against
  * the llama.cpp libraries of its prebuilt CPU binaries (nothing of llama.cpp is compiled). Needs
  * Linux, cmake, a C++17 compiler, git and patch.
@@ -13,12 +14,14 @@
  * The work files go under node_modules/.cache/waver-gguf-native; `npm ci` removes both.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
+/** Applied in this order: each patch's context includes the ones before it. */
+const PATCHES = ['logit-summary.patch', 'layer-states.patch'];
 const root = resolve(here, '../..');
 if (process.platform !== 'linux') {
   // The CMake file links the prebuilt .so libraries; other platforms keep the public route.
@@ -63,9 +66,12 @@ if (!existsSync(join(sources, 'include', 'llama.h'))) {
 const addon = join(cache, 'addon');
 rmSync(addon, { recursive: true, force: true });
 run('cp', ['-r', join(llamaDir, 'addon'), addon]);
-run('patch', ['-p1', '--forward', '--quiet', '-i', join(here, 'logit-summary.patch')]);
+for (const name of PATCHES) run('patch', ['-p1', '--forward', '--quiet', '-i', join(here, name)]);
 
 const build = join(cache, 'build');
+// A fresh build folder: CMake refuses a cache made from another checkout's scripts/gguf-native (a
+// worktree sharing node_modules), and the addon sources above are fresh copies anyway.
+rmSync(build, { recursive: true, force: true });
 run('cmake', [
   '-S',
   here,
@@ -80,13 +86,22 @@ run('cmake', [
 ]);
 run('cmake', ['--build', build, '--parallel', String(availableParallelism())]);
 
-// The prebuilt folder as it is (libraries, CPU variants, build metadata) with the patched addon.
-rmSync(localBuild, { recursive: true, force: true });
+// The prebuilt folder as it is (libraries, CPU variants, build metadata) with the patched addon,
+// staged beside the cache and swapped in by two renames: a process that has the old addon loaded
+// keeps its (unlinked) files, and one starting meanwhile sees either build or the prebuilt one.
+const staged = join(cache, 'install');
+rmSync(staged, { recursive: true, force: true });
+mkdirSync(join(staged, 'Release'), { recursive: true });
+for (const file of readdirSync(prebuilt)) copyFileSync(join(prebuilt, file), join(staged, 'Release', file));
+copyFileSync(join(build, 'llama-addon.node'), join(staged, 'Release', 'llama-addon.node'));
+writeFileSync(join(staged, 'buildDone.status'), '');
+const previous = join(cache, 'previous');
+rmSync(previous, { recursive: true, force: true });
+if (existsSync(localBuild)) renameSync(localBuild, previous);
+mkdirSync(dirname(localBuild), { recursive: true });
+renameSync(staged, localBuild);
+rmSync(previous, { recursive: true, force: true });
 const release = join(localBuild, 'Release');
-mkdirSync(release, { recursive: true });
-for (const file of readdirSync(prebuilt)) copyFileSync(join(prebuilt, file), join(release, file));
-copyFileSync(join(build, 'llama-addon.node'), join(release, 'llama-addon.node'));
-writeFileSync(join(localBuild, 'buildDone.status'), '');
 console.log(
   `installed the patched addon in ${release} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
 );

@@ -54,13 +54,13 @@ const toy: CheckProtocol<ToyResults> = {
   suiteName: 'toy/answers',
   load(store, suiteHash) {
     const groups = new Map(
-      (store.getSuite(suiteHash)?.tests ?? []).map((t) => [
+      (store.suites.get(suiteHash)?.tests ?? []).map((t) => [
         t.id,
         String((t.meta as { group?: string } | undefined)?.group),
       ]),
     );
     const models = new Map<string, ToyResults['models'][number]>();
-    for (const c of store.cells({ suiteHash })) {
+    for (const c of store.cells.all({ suiteHash })) {
       const m = models.get(c.modelIdentity) ?? { label: c.model, identity: c.modelIdentity, cells: [] };
       const correct = c.status === 'done' && c.response?.text === 'yes';
       m.cells.push({ key: `${c.testId}\u0000${c.repeat}`, group: groups.get(c.testId) ?? '', correct });

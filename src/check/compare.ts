@@ -241,12 +241,12 @@ function pickSuite(
 }
 
 function hasModel(store: Store, suiteHash: string, name: string): boolean {
-  return store.modelsOfSuite(suiteHash).some((r) => r.model === name || r.modelIdentity === name);
+  return store.suites.models(suiteHash).some((r) => r.model === name || r.modelIdentity === name);
 }
 
 /** A model by its label or identity; a label shared by two identities must be given as an identity. */
 function resolveModel(store: Store, suiteHash: string, name: string, role: string): ModelRef {
-  const rows = store.modelsOfSuite(suiteHash);
+  const rows = store.suites.models(suiteHash);
   const byIdentity = rows.find((r) => r.modelIdentity === name);
   if (byIdentity) return { label: byIdentity.model, identity: byIdentity.modelIdentity };
   const byLabel = rows.filter((r) => r.model === name);

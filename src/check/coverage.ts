@@ -16,7 +16,7 @@ export function coverageMeasurements(
   for (const suite of suites) {
     // Read from the store's counts: no protocol's results are loaded for coverage (docs/check.md).
     // A model is its identity (ordered as the loaders order them); a renamed one keeps one label.
-    for (const { model, modelIdentity: identity, coverage: c } of store.coverageByModel(
+    for (const { model, modelIdentity: identity, coverage: c } of store.coverage.byModel(
       suite.hash,
       repeats.get(suite.hash) ?? 1,
     )) {
@@ -47,7 +47,7 @@ export function coverageMeasurements(
 /** Each suite's repeats as its latest run was configured with. */
 function runRepeats(store: Store): Map<string, number> {
   const out = new Map<string, number>();
-  for (const r of store.listRuns()) {
+  for (const r of store.runs.list()) {
     const repeats = (r.config as { repeats?: unknown } | undefined)?.repeats;
     if (r.suiteHash !== undefined && typeof repeats === 'number') out.set(r.suiteHash, repeats);
   }

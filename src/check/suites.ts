@@ -18,7 +18,7 @@ export function protocolOfSuite(
 
 /** Suites of a protocol that have cells and can be checked, most recently run first. */
 export function protocolSuites(store: Store, protocol: CheckProtocol): string[] {
-  const hashes = store.suitesWithCellsNamed(protocol.suiteName);
+  const hashes = store.suites.withCellsNamed(protocol.suiteName);
   return protocol.usable ? hashes.filter((h) => protocol.usable?.(store, h)) : hashes;
 }
 
@@ -58,12 +58,12 @@ export function chooseSuites(
  * run. A protocol's suites, its answers' and its judges' alike, are named `<protocol>/<stage>`.
  */
 export function plainSuites(store: Store, protocols: readonly CheckProtocol[]): CheckedSuite[] {
-  const hashes = new Set(store.listRuns().flatMap((r) => (r.suiteHash === undefined ? [] : [r.suiteHash])));
+  const hashes = new Set(store.runs.list().flatMap((r) => (r.suiteHash === undefined ? [] : [r.suiteHash])));
   const out: CheckedSuite[] = [];
   for (const hash of hashes) {
-    const name = store.suiteName(hash); // by name alone: getSuite would read every test
+    const name = store.suites.name(hash); // by name alone: suites.get would read every test
     if (name === undefined || protocols.some((p) => name.startsWith(`${p.protocol}/`))) continue;
-    if (store.modelLabels(hash).length > 0) out.push({ protocol: 'plain', hash, name });
+    if (store.suites.modelLabels(hash).length > 0) out.push({ protocol: 'plain', hash, name });
   }
   return out;
 }
@@ -72,7 +72,7 @@ export function plainSuites(store: Store, protocols: readonly CheckProtocol[]): 
 export function findSuite(store: Store, want: string): { hash: string; name: string } {
   if (!/^[0-9a-f]{8,}$/i.test(want))
     throw new InputError(`expected a suite hash (8+ hex characters), got '${want}'`, { field: '--suite' });
-  const rows = store.findSuitesByPrefix(want);
+  const rows = store.suites.byPrefix(want);
   if (rows.length === 0) throw new InputError(`no suite ${want} in ${store.path}`, { field: '--suite' });
   if (rows.length > 1) throw new InputError(`suite prefix ${want} is ambiguous`, { field: '--suite' });
   return rows[0] as { hash: string; name: string };

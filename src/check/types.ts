@@ -26,6 +26,36 @@ export interface CheckProtocol<R = unknown> {
    * parser of its own), keyed by gradeKey; absent when its answers have no correctness.
    */
   grades?(store: Store, suiteHash: string, config: WaverConfig): Map<string, CellGrade>;
+  /**
+   * What its suite file `config.suite` asks of each model, for `waver plan` (docs/plan.md#suite):
+   * every test's cluster, scope and level, and the repeats the config asks; without a suite file,
+   * only the repeats. Absent for a protocol whose suites plan does not size.
+   */
+  fill?(config: WaverConfig): SuiteFill;
+}
+
+/**
+ * A suite's shape as `waver plan` sizes from it (docs/plan.md#suite): which cluster (seed) each
+ * test belongs to, its scope (family) and level, and how many times it is asked. Level 0 is the
+ * reference the other levels are measured against (the ladder's baseline), asked its own number
+ * of times.
+ */
+export interface SuiteFill {
+  /** What a cluster is: `seed`. */
+  cluster: string;
+  /** The repeats the config asks of a level-0 test and of a test above it, for a plan without a suite file. */
+  repeats: { reference: number; perturbed: number };
+  /** Every test of the suite file; empty without one. */
+  tests: FillTest[];
+}
+
+export interface FillTest {
+  cluster: string;
+  /** The scope it is compared in by `check --compare` (a ladder family, `baseline` at level 0). */
+  scope: string;
+  /** Its measured level, 0 for the reference; undefined when it has none (counted in its scope, at no level). */
+  level: number | undefined;
+  repeats: number;
 }
 
 /** What a protocol made of one cell's response. */

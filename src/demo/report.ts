@@ -39,7 +39,7 @@ export function formatDemoReport(
   format: 'md' | 'json',
 ): string {
   const byModel = new Map<string, DemoRow[]>();
-  for (const cell of store.cells({ suiteHash: suite.hash })) {
+  for (const cell of store.cells.all({ suiteHash: suite.hash })) {
     const test = suite.tests.find((t) => t.id === cell.testId);
     const meta: Partial<DemoTestMeta> = test?.meta ?? {};
     const reply = cell.response?.text ?? '';

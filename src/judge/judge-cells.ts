@@ -7,11 +7,11 @@ import type { JudgeVerdict } from './types.js';
  * earlier one), each with its test; a cell whose test the suite lacks is skipped.
  */
 export function* judgeCells(store: Store, name: string): Generator<{ cell: StoredCell; test: SuiteTest }> {
-  for (const hash of store.suitesWithCellsNamed(name).reverse()) {
-    const suite = store.getSuite(hash);
+  for (const hash of store.suites.withCellsNamed(name).reverse()) {
+    const suite = store.suites.get(hash);
     if (!suite) continue;
     const tests = new Map(suite.tests.map((t) => [t.id, t]));
-    for (const cell of store.cells({ suiteHash: hash })) {
+    for (const cell of store.cells.all({ suiteHash: hash })) {
       const test = tests.get(cell.testId);
       if (test) yield { cell, test };
     }

@@ -113,7 +113,7 @@ describe('waver judge', () => {
     expect(again.stderr).toContain("--set: a labelling set 'default' is already in the store");
 
     const store = openStore(file, { readonly: true });
-    const set = store.labellingSet('default');
+    const set = store.labels.set('default');
     store.close();
     if (!set) throw new Error('no set');
     // Every stratum is in the sample, and the weights add up to the population sampled from.
@@ -178,7 +178,7 @@ describe('waver judge', () => {
     buildJudgedStore(file).close();
     expect((await runCli(['judge', 'sample', '--store', file, '--n', '8'])).code).toBe(0);
     const store = openStore(file, { readonly: true });
-    const [a, b] = (store.labellingSet('default')?.items ?? []).filter((i) => i.task === 'ladder/kb');
+    const [a, b] = (store.labels.set('default')?.items ?? []).filter((i) => i.task === 'ladder/kb');
     store.close();
     const write = (name: string, rows: string[]) => {
       const path = join(dir, name);
@@ -212,7 +212,7 @@ describe('waver judge', () => {
       expect(agreement.stderr).toMatch(message);
     }
     const after = openStore(file, { readonly: true });
-    expect(after.labelsOf('default')).toEqual([]);
+    expect(after.labels.of('default')).toEqual([]);
     after.close();
     // The CSV alone: a judge rater that is not in it.
     const alone = await runCli([

@@ -60,10 +60,10 @@ export function setReport(
 
 /** Every labelling set of the store that has labels (none: the report shows no such section). */
 export function judgeReports(store: Store, opts: AgreementOptions = {}): JudgeSetReport[] {
-  return store.labellingSets().flatMap((summary) => {
+  return store.labels.sets().flatMap((summary) => {
     if (summary.labels === 0) return [];
-    const set = store.labellingSet(summary.name);
-    return set ? [setReport(set, store.labelsOf(summary.name), opts)] : [];
+    const set = store.labels.set(summary.name);
+    return set ? [setReport(set, store.labels.of(summary.name), opts)] : [];
   });
 }
 

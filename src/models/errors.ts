@@ -2,16 +2,10 @@
  * Errors a model call can end with. The run engine decides on retries from `retryable`
  * and stores `kind` + `message` with the failed cell, so every failure is counted by reason.
  */
-export type ProviderErrorKind =
-  | 'rate_limit' // 429
-  | 'server' // 5xx
-  | 'timeout' // no answer within the per-request timeout
-  | 'network' // connection refused / reset / DNS
-  | 'bad_response' // malformed JSON or a body that does not fit the API
-  | 'auth' // 401/403, missing key
-  | 'client' // other 4xx: the request itself is wrong
-  | 'no_recording' // replay: no recorded answer for this request
-  | 'unsupported'; // the provider lacks the capability
+
+import type { ProviderErrorKind } from '../domain/calls.js';
+
+export type { ProviderErrorKind } from '../domain/calls.js';
 
 /** A client error's exact cause, where a client can act on it. */
 export type ProviderErrorReason = 'context_length_exceeded' | 'invalid_json_schema';

@@ -24,15 +24,21 @@ const hasPatchTool = (() => {
 })();
 
 describe.skipIf(!hasPatchTool)(
-  `the logit-summary patch ${hasPatchTool ? '' : '(skipped: no `patch` on PATH)'}`,
+  `the logit-summary and layer-states patches ${hasPatchTool ? '' : '(skipped: no `patch` on PATH)'}`,
   () => {
-    it("applies to the installed node-llama-cpp's addon sources", () => {
+    it("apply to the installed node-llama-cpp's addon sources, in build.mjs's order", () => {
       const dir = mkdtempSync(join(tmpdir(), 'waver-patch-'));
       try {
         cpSync(join(llamaDir, 'addon'), join(dir, 'addon'), { recursive: true });
-        const patchFile = join(repoRoot, 'scripts', 'gguf-native', 'logit-summary.patch');
-        // Throws (and fails the test) when a hunk does not apply, e.g. after a node-llama-cpp upgrade.
-        execFileSync('patch', ['-p1', '--forward', '--dry-run', '--quiet', '-i', patchFile], { cwd: dir });
+        // Each throws (and fails the test) when a hunk does not apply, e.g. after a node-llama-cpp upgrade.
+        for (const name of ['logit-summary.patch', 'layer-states.patch'])
+          execFileSync(
+            'patch',
+            ['-p1', '--forward', '--quiet', '-i', join(repoRoot, 'scripts', 'gguf-native', name)],
+            {
+              cwd: dir,
+            },
+          );
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

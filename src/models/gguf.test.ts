@@ -43,6 +43,8 @@ describe.skipIf(!tinyModelPath)(`gguf provider on the tiny model ${tinyModelMiss
       fullDistribution: true,
       scoreContinuation: true,
       embeddings: true,
+      // Every layer's hidden state where the patched addon is built (src/models/gguf-layers.test.ts).
+      hiddenLayers: expect.any(Boolean),
     });
   });
 

@@ -14,7 +14,13 @@ import { EventQueue } from './event-queue.js';
 import { IncrementalDecoder } from './gguf-decoder.js';
 import { DeltaSender } from './gguf-deltas.js';
 import { isWholeJson, jsonGrammar } from './gguf-grammar.js';
-import { type LogitSummaryReader, logitSummaryReader } from './gguf-native.js';
+import {
+  hasLayerStates,
+  type LayerStatesReader,
+  type LogitSummaryReader,
+  layerStatesReader,
+  logitSummaryReader,
+} from './gguf-native.js';
 import {
   type ChatTemplateSetting,
   createPromptFormat,
@@ -202,7 +208,7 @@ export class GgufProvider implements ModelProvider {
   readonly provider = 'gguf' as const;
   readonly modelId: string;
   readonly identity: string;
-  readonly capabilities = GGUF_CAPABILITIES;
+  readonly capabilities: Capabilities;
   readonly label?: string;
   /** Tokens each request may use (prompt + generated). */
   readonly contextSize: number;
@@ -217,7 +223,9 @@ export class GgufProvider implements ModelProvider {
   readonly #format: PromptFormat;
   readonly #pool: SequencePool;
   readonly #readLogits?: LogitSummaryReader;
-  #embedding?: Promise<LlamaEmbeddingContext>;
+  #embedding?: Promise<{ context: LlamaEmbeddingContext; layers?: LayerStatesReader }>;
+  /** Embedding evaluations one at a time, so a layer capture sees its own text only. */
+  #embedQueue: Promise<unknown> = Promise.resolve();
   #closed = false;
 
   constructor(parts: ProviderParts) {
@@ -237,6 +245,7 @@ export class GgufProvider implements ModelProvider {
     if (parts.settings.nativeLogits !== false && parts.context.totalSequences === 1)
       this.#readLogits = logitSummaryReader(parts.context);
     this.nativeLogits = this.#readLogits !== undefined;
+    this.capabilities = { ...GGUF_CAPABILITIES, hiddenLayers: hasLayerStates(parts.context) };
   }
 
   /** The exact input the model sees for a request: its tokens, and their text with special tokens spelled out. */
@@ -315,8 +324,16 @@ export class GgufProvider implements ModelProvider {
     if (!Array.isArray(request.input) || request.input.some((text) => typeof text !== 'string')) {
       throw new ProviderError('client', 'embed: input must be an array of strings');
     }
-    const context = await this.#embeddingContext();
+    if (request.layers !== undefined && request.layers !== 'all')
+      throw new ProviderError('client', "embed: layers must be 'all' when given");
+    const { context, layers } = await this.#embeddingContext();
+    if (request.layers === 'all' && !layers)
+      throw new ProviderError(
+        'client',
+        'embed: layers: all needs the patched addon (npm run build:gguf-native); node-llama-cpp alone gives the final layer only',
+      );
     const embeddings: number[][] = [];
+    const layerStates: number[][][] = [];
     let inputTokens = 0;
     for (const [i, text] of request.input.entries()) {
       options.signal?.throwIfAborted();
@@ -330,13 +347,33 @@ export class GgufProvider implements ModelProvider {
         );
       }
       inputTokens += length;
+      const one = this.#embedQueue.then(async () => {
+        let vector: number[] = [];
+        const evaluate = async () => {
+          vector = (await context.getEmbeddingFor(text)).vector.slice();
+        };
+        if (request.layers !== 'all' || !layers) {
+          await evaluate();
+          return { vector };
+        }
+        const states = await layers(evaluate);
+        if (!states)
+          throw new ProviderError(
+            'client',
+            `embed: no hidden state for every layer of input[${i}] (this model's architecture names its layers otherwise)`,
+          );
+        return { vector, states };
+      });
+      this.#embedQueue = one.catch(() => undefined);
       try {
-        embeddings.push((await context.getEmbeddingFor(text)).vector.slice());
+        const { vector, states } = await one;
+        embeddings.push(vector);
+        if (states) layerStates.push(states);
       } catch (error) {
         throw toProviderError(error, 'embedding');
       }
     }
-    return { embeddings, usage: { inputTokens } };
+    return { embeddings, ...(request.layers === 'all' && { layerStates }), usage: { inputTokens } };
   }
 
   async close(): Promise<void> {
@@ -344,7 +381,7 @@ export class GgufProvider implements ModelProvider {
     this.#closed = true;
     const embedding = this.#embedding;
     this.#embedding = undefined;
-    await Promise.allSettled([this.#context.dispose(), embedding?.then((context) => context.dispose())]);
+    await Promise.allSettled([this.#context.dispose(), embedding?.then(({ context }) => context.dispose())]);
     await this.#lease.release();
   }
 
@@ -567,9 +604,10 @@ export class GgufProvider implements ModelProvider {
     return readDistribution(probabilities, token, topK);
   }
 
-  #embeddingContext(): Promise<LlamaEmbeddingContext> {
+  #embeddingContext(): Promise<{ context: LlamaEmbeddingContext; layers?: LayerStatesReader }> {
     this.#embedding ??= this.#model
       .createEmbeddingContext({ contextSize: this.contextSize })
+      .then((context) => ({ context, layers: layerStatesReader(context) }))
       .catch((error: unknown) => {
         this.#embedding = undefined;
         throw toProviderError(error, 'embedding context creation');

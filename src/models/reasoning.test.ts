@@ -140,7 +140,9 @@ describe('the openai provider asks a reasoning model with max_completion_tokens 
       max_tokens: 768,
     });
     const store = openStore(config.store);
-    const requests = new Map([...store.cells({ suiteHash: suite.hash })].map((c) => [c.model, c.request]));
+    const requests = new Map(
+      [...store.cells.all({ suiteHash: suite.hash })].map((c) => [c.model, c.request]),
+    );
     store.close();
     expect(requests.get(`openai:o4-mini@${baseURL}`)).toEqual({ messages, maxTokens: 768, reasoning: true });
     expect(requests.get(`openai:gpt-4o-mini@${baseURL}`)).toEqual({

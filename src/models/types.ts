@@ -5,8 +5,19 @@
  * an injectable `fetch` for HTTP providers.
  */
 
+import type { ChatMessage, GenerateRequest, GenerateResult, TokenLogprob } from '../domain/calls.js';
 import type { ProviderError } from './errors.js';
 import type { BuiltinProviderName } from './prefixes.js';
+
+// The call's shapes live below the models and the store, which both hold them (docs/architecture.md).
+export type {
+  ChatMessage,
+  FinishReason,
+  GenerateRequest,
+  GenerateResult,
+  TokenLogprob,
+  Usage,
+} from '../domain/calls.js';
 
 export type Role = 'sut' | 'generator' | 'judge' | 'embedder';
 
@@ -27,66 +38,8 @@ export interface Capabilities {
   scoreContinuation: boolean;
   /** Pooled text embeddings. */
   embeddings: boolean;
-}
-
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
-
-/** Everything that determines a response. It is stored verbatim and hashed into the cache key. */
-export interface GenerateRequest {
-  messages: ChatMessage[];
-  /** 0 by default: waver measures behaviour, not sampling noise, unless asked. */
-  temperature?: number;
-  maxTokens?: number;
-  topP?: number;
-  seed?: number;
-  stop?: string[];
-  /** Ask for per-token log-probs (when the provider can). */
-  logprobs?: boolean;
-  /** Ask for this many alternatives per token (when the provider can). */
-  topLogprobs?: number;
-  /**
-   * Sent to a reasoning model (docs/decisions.md E12): `maxTokens` caps reasoning and answer
-   * together (`max_completion_tokens`), and no sampling control is in the request, as none is sent.
-   */
-  reasoning?: true;
-  /**
-   * A plain-text prompt sent as is, with no chat template (OpenAI's legacy `/v1/completions`).
-   * When set, `messages` is ignored (pass `[]`). Only providers that take raw text honour it (gguf);
-   * other providers should reject it (ProviderError kind `unsupported`).
-   */
-  rawPrompt?: string;
-  /**
-   * Hold the answer to JSON: any JSON (`true`) or a value of this JSON schema (OpenAI's
-   * `response_format`). Only gguf honours it, by grammar; `waver serve` is what asks for it.
-   */
-  json?: true | Record<string, unknown>;
-}
-
-export interface TokenLogprob {
-  token: string;
-  logprob: number;
-  /** Entropy (nats) of the next-token distribution at this position; exact when `fullDistribution`. */
-  entropy?: number;
-  top?: { token: string; logprob: number }[];
-}
-
-export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls' | 'error' | 'other';
-
-export interface Usage {
-  inputTokens: number;
-  outputTokens: number;
-}
-
-export interface GenerateResult {
-  text: string;
-  tokens?: TokenLogprob[];
-  finishReason: FinishReason;
-  usage: Usage;
-  /** The model name the server says answered (may differ from the requested alias). */
-  responseModel?: string;
+  /** Every layer's hidden state at a text's last token (`EmbedRequest.layers`; gguf with the patched addon). */
+  hiddenLayers?: boolean;
 }
 
 /**
@@ -115,10 +68,14 @@ export interface ScoreResult {
 
 export interface EmbedRequest {
   input: string[];
+  /** `all`: also each input's hidden state after every layer (only where `capabilities.hiddenLayers`). */
+  layers?: 'all';
 }
 
 export interface EmbedResult {
   embeddings: number[][];
+  /** With `layers: 'all'`: per input, the L + 1 hidden states of its last token, embedding layer first. */
+  layerStates?: number[][][];
   usage?: { inputTokens: number };
 }
 

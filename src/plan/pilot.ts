@@ -20,6 +20,8 @@ export interface Pilot {
   /** What a cluster is: `seed`, `item`. */
   cluster: string;
   clusters: number;
+  /** The family whose pairs were read; absent: all pairs. */
+  family?: string;
   /** Per cluster: whether every cell of it is right, under each model. */
   items: { a: boolean; b: boolean }[];
   p1: number;
@@ -39,10 +41,12 @@ export function pilotOf(
     base: string;
     new: string;
     protocol?: string;
+    /** Only the pairs of this family (a ladder family), as check --compare's per-family test takes them. */
+    family?: string;
   },
 ): Pilot | undefined {
   const found = comparedPairs(store, opts);
-  const pairs = found.pairs;
+  const pairs = opts.family === undefined ? found.pairs : found.pairs.filter((p) => p.family === opts.family);
   if (pairs.length === 0) return undefined;
   const byCluster = new Map<string, PairedObservation[]>();
   for (const p of pairs) byCluster.set(p.cluster, [...(byCluster.get(p.cluster) ?? []), p]);
@@ -56,6 +60,7 @@ export function pilotOf(
     pairs: pairs.length,
     cluster: found.unit.cluster,
     clusters: byCluster.size,
+    ...(opts.family !== undefined && { family: opts.family }),
     items: [...byCluster.values()].map((c) => ({ a: c.every((p) => p.base), b: c.every((p) => p.new) })),
     p1: share((p) => p.base),
     p2: share((p) => p.new),

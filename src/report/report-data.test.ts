@@ -70,10 +70,10 @@ describe('buildReport on a store with one run of every protocol', () => {
       role: 'judge',
       coverage: { total: 4, done: 4 },
     });
-    // The same numbers Store.coverage gives.
+    // The same numbers store.coverage.of gives.
     for (const c of data.coverage)
       expect(c.coverage).toEqual(
-        store.coverage(c.suite.hash, [{ identity: c.identity, repeats: c.repeats }]),
+        store.coverage.of(c.suite.hash, [{ identity: c.identity, repeats: c.repeats }]),
       );
     expect(data.errors.map((e) => [e.suite.name, e.model, e.kind, e.status, e.count, e.example])).toEqual([
       ['ladder/tests', 'replay:alpha', 'server', 503, 1, 'upstream overloaded'],
@@ -187,9 +187,9 @@ describe('buildReport when a protocol cannot be rebuilt', () => {
     const orphan = suiteOf('sago/responses', [
       { id: 'q::base', prompt: 'Why?', meta: { dataset: 'd', promptId: 'q', role: 'baseline' } },
     ]);
-    store.saveSuite(orphan);
+    store.suites.save(orphan);
     const notLadder = suiteOf('ladder/tests', [{ id: 't1', prompt: 'hello', meta: { family: 'nope' } }]);
-    store.saveSuite(notLadder);
+    store.suites.save(notLadder);
     const data = buildReport(store, REPORTED, { now: NOW });
     expect(data.sections.map((s) => [s.protocol, s.unavailable])).toEqual([
       [
@@ -211,8 +211,8 @@ describe('buildReport when a protocol cannot be rebuilt', () => {
       { id: 'a', prompt: 'A?' },
       { id: 'b', prompt: 'B?', repeats: 1 },
     ]);
-    store.saveSuite(suite);
-    const runId = store.beginRun({
+    store.suites.save(suite);
+    const runId = store.runs.begin({
       suiteHash: suite.hash,
       config: { models: ['replay:x'], repeats: 3 },
       waverVersion: 'test',
@@ -233,10 +233,10 @@ describe('buildReport when a protocol cannot be rebuilt', () => {
         attempts: [],
       },
     });
-    store.saveBatch([cell('a', 0), cell('a', 1), cell('a', 5), cell('b', 0), cell('b', 1)]);
+    store.cells.write([cell('a', 0), cell('a', 1), cell('a', 5), cell('b', 0), cell('b', 1)]);
     const [row] = buildReport(store, REPORTED, { now: NOW }).coverage;
     expect(row?.coverage).toEqual({ total: 4, done: 3, failed: 0, pending: 1, cached: 3, errorsByKind: {} });
-    expect(row?.coverage).toEqual(store.coverage(suite.hash, [{ identity: 'x', repeats: 3 }]));
+    expect(row?.coverage).toEqual(store.coverage.of(suite.hash, [{ identity: 'x', repeats: 3 }]));
     expect(row?.complete).toBe(false);
     store.close();
   });

@@ -2,8 +2,8 @@ import { basename } from 'node:path';
 import { InputError } from '../errors.js';
 import { type JudgeSetReport, judgeReports } from '../judge/report.js';
 import { storedSpecLabel as labelOf } from '../models/spec.js';
-import type { Coverage } from '../run/types.js';
-import type { Store } from '../store/store.js';
+import type { Coverage, Suite, SuiteTest } from '../run/types.js';
+import type { LightCell, Store, SuiteQueries } from '../store/store.js';
 import { WAVER_VERSION } from '../version.js';
 import type { HtmlKit } from './html/section.js';
 import { type ProtocolSuites, type SuiteRole, suiteRoles } from './suite-roles.js';
@@ -351,6 +351,12 @@ export interface SectionModule<R = unknown> {
    * and CSV, which hold every cell.
    */
   cells(store: Store, suiteHash: string, results: R | undefined): Iterable<TranscriptCell>;
+  /**
+   * One stored cell as `cells` yields it, for a module whose cells need no other cell (nothing
+   * scored across cells): the viewer then pages such a suite along the store's cell index, however
+   * many cells it holds, instead of reading it whole (docs/report.md#the-viewers-transcripts).
+   */
+  cellOf?(suiteHash: string, cell: LightCell, test: SuiteTest | undefined): TranscriptCell;
   /** The section body: charts and tables. */
   html(results: R, kit: HtmlKit): string;
   markdown(results: R): string;
@@ -388,15 +394,13 @@ export function buildReport(
 ): ReportData {
   const store = readOnce(source);
   const only = opts.only && onlySuite(store, opts.only);
-  const runs = store.listRuns().filter((r) => only === undefined || r.suiteHash === only);
+  const runs = store.runs.list().filter((r) => only === undefined || r.suiteHash === only);
   const latestConfig = new Map<string, Record<string, unknown>>();
   for (const r of runs)
     if (r.suiteHash !== undefined && r.config && typeof r.config === 'object')
-      latestConfig.set(r.suiteHash, r.config as Record<string, unknown>); // listRuns is oldest first
+      latestConfig.set(r.suiteHash, r.config as Record<string, unknown>); // runs.list is oldest first
   const suiteRole = suiteRoles(protocols);
-  const suites = suiteInfos(store, new Set(protocols.map((p) => p.name)), suiteRole).filter(
-    (s) => only === undefined || s.hash === only,
-  );
+  const suites = storeSuites(store, protocols).filter((s) => only === undefined || s.hash === only);
   const suiteByHash = new Map(suites.map((s) => [s.hash, s]));
   const ref = (hash: string): SuiteRef => ({ hash, name: suiteByHash.get(hash)?.name ?? '(unknown suite)' });
 
@@ -439,26 +443,10 @@ export function buildReport(
   };
   const sections: ReportSection[] = [];
   const cellSources: { module: SectionModule; suite: string; section: ReportSection }[] = [];
-  const lastRun = new Map<string, string>();
-  for (const r of runs) if (r.suiteHash !== undefined) lastRun.set(r.suiteHash, r.startedAt);
-  const claimant = (suite: SuiteInfo) => protocols.find((p) => p.section.claims(suite));
-  const rank = (suite: SuiteInfo) => {
-    const p = claimant(suite);
-    return p ? protocols.indexOf(p) : protocols.length;
-  };
-  const ordered = [...suites].sort(
-    (a, b) =>
-      rank(a) - rank(b) ||
-      (lastRun.get(a.hash) ?? a.createdAt).localeCompare(lastRun.get(b.hash) ?? b.createdAt) ||
-      a.hash.localeCompare(b.hash),
-  );
   const ids = new Set<string>();
-  for (const suite of ordered) {
-    const protocol = claimant(suite);
-    if (!protocol) continue;
+  for (const { suite, protocol, lastRun: date } of claimedSuites(suites, protocols, runs)) {
     const id = uniqueId(`${protocol.name}-${suite.hash.slice(0, 8)}`, ids);
     const suiteRuns = runs.filter((r) => r.suiteHash === suite.hash);
-    const date = suiteRuns.at(-1)?.startedAt;
     const section: ReportSection = {
       protocol: protocol.name,
       id,
@@ -521,22 +509,64 @@ export function buildReport(
  * thousands of tests is a good part of a large report's time. Everything else is the store itself.
  */
 function readOnce(store: Store): Store {
-  const suites = new Map<string, ReturnType<Store['getSuite']>>();
-  return Object.create(store, {
-    getSuite: {
+  const parsed = new Map<string, Suite | undefined>();
+  const suites = Object.create(store.suites, {
+    get: {
       value(hash: string) {
-        if (!suites.has(hash)) suites.set(hash, store.getSuite(hash));
-        return suites.get(hash);
+        if (!parsed.has(hash)) parsed.set(hash, store.suites.get(hash));
+        return parsed.get(hash);
       },
     },
-  }) as Store;
+  }) as SuiteQueries;
+  return Object.create(store, { suites: { value: suites } }) as Store;
+}
+
+/** A suite with the protocol that claims it, and the start of its latest run. */
+export interface ClaimedSuite {
+  suite: SuiteInfo;
+  protocol: ReportedProtocol;
+  lastRun?: string;
+}
+
+/**
+ * The suites some protocol claims (each eval's section, the plain suites' cells), in the report's
+ * order: by protocol (in `protocols`' order), then by their latest run, oldest first. The report's
+ * sections and both transcript browsers (the report's, the viewer's) list them so.
+ */
+export function claimedSuites(
+  suites: readonly SuiteInfo[],
+  protocols: readonly ReportedProtocol[],
+  runs: readonly { suiteHash?: string; startedAt: string }[],
+): ClaimedSuite[] {
+  const lastRun = new Map<string, string>();
+  for (const r of runs) if (r.suiteHash !== undefined) lastRun.set(r.suiteHash, r.startedAt); // oldest first
+  const out: (ClaimedSuite & { rank: number })[] = [];
+  for (const suite of suites) {
+    const rank = protocols.findIndex((p) => p.section.claims(suite));
+    const protocol = protocols[rank];
+    const date = lastRun.get(suite.hash);
+    if (protocol) out.push({ suite, protocol, rank, ...(date !== undefined && { lastRun: date }) });
+  }
+  return out
+    .sort(
+      (a, b) =>
+        a.rank - b.rank ||
+        (a.lastRun ?? a.suite.createdAt).localeCompare(b.lastRun ?? b.suite.createdAt) ||
+        a.suite.hash.localeCompare(b.suite.hash),
+    )
+    .map(({ rank: _rank, ...c }) => c);
+}
+
+/** Every suite of a store, with the protocol its name says and the role `protocols` declare for it. */
+export function storeSuites(store: Store, protocols: readonly ReportedProtocol[]): SuiteInfo[] {
+  return suiteInfos(store, new Set(protocols.map((p) => p.name)), suiteRoles(protocols));
 }
 
 /**
  * An eval is named by what it measured: its datasets and models (`gsm8k · alpha, beta`); the
  * suite hash only when the protocol names neither (docs/report.md#index).
  */
-function evalName(summary: EvalSummary, fallback: string): string {
+export function evalName(summary: EvalSummary, fallback: string): string {
   const datasets = summary.datasets.map((d) => d.name);
   const models = summary.models.map((m) => m.label);
   const list = (xs: string[]) =>
@@ -548,7 +578,7 @@ function evalName(summary: EvalSummary, fallback: string): string {
 /** The suite `waver report --run ID | --suite PREFIX` names (docs/report.md#one-eval). */
 function onlySuite(store: Store, only: { run?: string; suite?: string }): string {
   if (only.run !== undefined) {
-    const runs = store.listRuns().filter((r) => r.id.startsWith(only.run as string));
+    const runs = store.runs.list().filter((r) => r.id.startsWith(only.run as string));
     if (runs.length === 0)
       throw new InputError(`no run whose id starts with '${only.run}'`, { field: '--run' });
     const hashes = [...new Set(runs.map((r) => r.suiteHash))];
@@ -561,7 +591,7 @@ function onlySuite(store: Store, only: { run?: string; suite?: string }): string
     return hash;
   }
   const prefix = (only.suite ?? '').toLowerCase();
-  const hashes = store.listSuites().filter((s) => s.hash.startsWith(prefix));
+  const hashes = store.suites.list().filter((s) => s.hash.startsWith(prefix));
   if (prefix === '' || hashes.length === 0)
     throw new InputError(`no suite whose sha256 starts with '${only.suite}'`, { field: '--suite' });
   if (hashes.length > 1)
@@ -592,7 +622,7 @@ function suiteInfos(
   protocols: ReadonlySet<string>,
   suiteRole: (name: string) => SuiteRole,
 ): SuiteInfo[] {
-  return store.listSuites().map((r) => {
+  return store.suites.list().map((r) => {
     const slash = r.name.indexOf('/');
     const named =
       slash > 0 &&
@@ -609,7 +639,7 @@ function suiteInfos(
   });
 }
 
-/** Coverage of every (suite, model) in the store, as Store.coverage counts it. */
+/** Coverage of every (suite, model) in the store, as store.coverage.of counts it. */
 function coverageRows(
   store: Store,
   configs: Map<string, Record<string, unknown>>,
@@ -621,8 +651,8 @@ function coverageRows(
     return typeof v === 'number' ? v : 1;
   };
   const repeatsBySuite = Object.fromEntries([...configs.keys()].map((h) => [h, runRepeats(h)]));
-  return store
-    .coverageOfEverySuite(repeatsBySuite)
+  return store.coverage
+    .everySuite(repeatsBySuite)
     .map(({ suiteHash: hash, modelIdentity, model, coverage }) => {
       const total = coverage.total;
       const share = total === 0 ? undefined : coverage.done / total;
@@ -643,7 +673,7 @@ function coverageRows(
 }
 
 function errorRows(store: Store, ref: (hash: string) => SuiteRef): ErrorRow[] {
-  return store.failureGroups().map((g) => ({
+  return store.cells.failureGroups().map((g) => ({
     suite: ref(g.suiteHash),
     model: g.model,
     identity: g.modelIdentity,

@@ -22,7 +22,7 @@ export function auxKey(kind: AuxKind, identity: string, request: unknown): strin
 
 /** The stored result of an aux call, or undefined when it was never made (read-only: never calls). */
 export function auxGet<T>(store: Store, kind: AuxKind, identity: string, request: unknown): T | undefined {
-  const json = store.auxResult(auxKey(kind, identity, request));
+  const json = store.aux.get(auxKey(kind, identity, request));
   return json === undefined ? undefined : (JSON.parse(json) as T);
 }
 
@@ -59,7 +59,7 @@ export async function auxCall<T>(
     opts.signal?.throwIfAborted();
     const result = await call();
     // An existing row stays: the first answer is the one kept.
-    store.insertAuxResult({
+    store.aux.insert({
       key,
       kind,
       identity,
@@ -91,7 +91,7 @@ export function auxPut(
   // A derived value is a cache of what the store holds: a reader (`waver report` on a store it
   // may not write) computes it and keeps nothing.
   if (store.readonly) return;
-  store.putAuxResult({
+  store.aux.put({
     key: auxKey(kind, identity, request),
     kind,
     identity,
@@ -102,5 +102,5 @@ export function auxPut(
 
 /** How many aux results the store holds (by kind and identity when given). */
 export function auxCount(store: Store, filter: { kind?: AuxKind; identity?: string } = {}): number {
-  return store.countAuxResults(filter);
+  return store.aux.count(filter);
 }

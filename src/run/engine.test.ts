@@ -65,7 +65,7 @@ async function run(
   providers: Record<string, ModelEntry>,
   extra: Partial<RunCellsOptions> = {},
 ) {
-  const runId = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
+  const runId = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
   const summary = await runCells({
     store,
     runId,
@@ -81,7 +81,7 @@ async function run(
 
 /** Every cell of `cells` is in the store exactly once. */
 function expectStoredOnce(store: Store, cells: Cell[], identities: Record<string, string>) {
-  const stored = [...store.cells()];
+  const stored = [...store.cells.all()];
   const keys = stored.map((c) => `${c.modelIdentity}|${c.testId}|${c.repeat}`);
   expect(new Set(keys).size).toBe(keys.length);
   for (const c of cells) expect(keys).toContain(`${identities[c.model]}|${c.testId}|${c.repeat}`);
@@ -121,14 +121,16 @@ describe('runCells', () => {
     expect([...m1.callsByPrompt.values()]).toEqual([2, 2, 2]);
     const stored = expectStoredOnce(store, cells, { one: 'scripted:one', two: 'scripted:two' });
     expect(stored.find((c) => c.model === 'two' && c.testId === 't1')?.response?.text).toBe('two: b');
-    expect(store.coverage(suite.hash, [{ identity: 'scripted:one', repeats: 2 }], { runId })).toMatchObject({
+    expect(
+      store.coverage.of(suite.hash, [{ identity: 'scripted:one', repeats: 2 }], { runId }),
+    ).toMatchObject({
       total: 6,
       done: 6,
       cached: 0,
     });
     const last = progress.at(-1) as Progress;
     expect(last).toMatchObject({ total: 12, done: 12, pending: 0, inFlight: 0 });
-    expect(store.getSuite(suite.hash)?.tests).toHaveLength(3); // the engine stored the suite
+    expect(store.suites.get(suite.hash)?.tests).toHaveLength(3); // the engine stored the suite
   });
 
   it('never has more calls in flight than the model allows', async () => {
@@ -168,10 +170,10 @@ describe('runCells', () => {
     expect(summary.calls).toBe(4);
     expect(summary.retries).toBe(2);
     expect(delays).toEqual([250, 500]); // 0.5 * 500 * 2^n
-    const flaky = [...store.cells({ testId: 't0' })][0];
+    const flaky = [...store.cells.all({ testId: 't0' })][0];
     expect(flaky?.status).toBe('done');
     expect(flaky?.attempts).toBe(3);
-    expect(store.attemptsOf(flaky?.id as number).map((a) => [a.attempt, a.outcome, a.status])).toEqual([
+    expect(store.attempts.of(flaky?.id as number).map((a) => [a.attempt, a.outcome, a.status])).toEqual([
       [1, 'server', 500],
       [2, 'server', 500],
       [3, 'ok', undefined],
@@ -206,7 +208,7 @@ describe('runCells', () => {
       cached: 0,
       errorsByKind: { auth: 1, server: 1 },
     });
-    const failed = [...store.cells({ status: 'failed' })];
+    const failed = [...store.cells.all({ status: 'failed' })];
     expect(failed.map((c) => [c.testId, c.error?.kind, c.error?.status, c.attempts])).toEqual([
       ['t0', 'auth', 401, 1],
       ['t1', 'server', 503, 3],
@@ -228,10 +230,10 @@ describe('runCells', () => {
     });
     expect(performance.now() - t0).toBeLessThan(2000);
     expect(summary.coverage).toMatchObject({ done: 1, failed: 2, errorsByKind: { timeout: 2 } });
-    const hung = [...store.cells({ testId: 't0' })][0];
+    const hung = [...store.cells.all({ testId: 't0' })][0];
     expect(hung?.error).toMatchObject({ kind: 'timeout', message: 'no answer within 50 ms' });
-    expect(store.attemptsOf(hung?.id as number).map((a) => a.outcome)).toEqual(['timeout', 'timeout']);
-    expect([...store.cells({ testId: 't2' })][0]?.status).toBe('done');
+    expect(store.attempts.of(hung?.id as number).map((a) => a.outcome)).toEqual(['timeout', 'timeout']);
+    expect([...store.cells.all({ testId: 't2' })][0]?.status).toBe('done');
   });
 
   it("stores a provider's non-ProviderError as 'internal' without retrying or crashing the run", async () => {
@@ -252,12 +254,12 @@ describe('runCells', () => {
     const { summary } = await run(store, suite, makeCells(suite, ['m']), { m: { provider: broken } });
     expect(summary.coverage).toMatchObject({ done: 1, failed: 2, errorsByKind: { internal: 2 } });
     expect(provider.callsByPrompt.get('bug')).toBe(1);
-    const bug = [...store.cells({ testId: 't0' })][0];
+    const bug = [...store.cells.all({ testId: 't0' })][0];
     expect(bug?.error).toEqual({
       kind: 'internal',
       message: "TypeError: Cannot read properties of undefined (reading 'x')",
     });
-    expect([...store.cells({ testId: 't1' })][0]?.error?.message).toContain('returned no text');
+    expect([...store.cells.all({ testId: 't1' })][0]?.error?.message).toContain('returned no text');
   });
 
   it('serves stored cells without a call, calls again with cache off, and retries failed cells', async () => {
@@ -286,7 +288,7 @@ describe('runCells', () => {
       errorsByKind: {},
     });
     expect(
-      store.coverage(suite.hash, [{ identity: provider.identity, repeats: 2 }], { runId: second.runId }),
+      store.coverage.of(suite.hash, [{ identity: provider.identity, repeats: 2 }], { runId: second.runId }),
     ).toMatchObject({ done: 8, cached: 7 });
 
     // Third time: nothing to call.
@@ -295,7 +297,7 @@ describe('runCells', () => {
     expect(third.summary.coverage.cached).toBe(8);
     expect(provider.calls).toBe(9);
     // A cell served from the store is not rewritten: it still names the run that called for it.
-    expect([...store.cells()].filter((c) => c.runId === third.runId)).toHaveLength(0);
+    expect([...store.cells.all()].filter((c) => c.runId === third.runId)).toHaveLength(0);
 
     // Cache off: every cell called again and the stored answers overwritten.
     version = 2;
@@ -322,7 +324,7 @@ describe('runCells', () => {
     const { summary } = await run(store, grown, makeCells(grown, ['m']), { m: { provider } });
     expect(provider.calls).toBe(5);
     expect(summary.coverage).toMatchObject({ done: 3, cached: 2 });
-    const linked = [...store.cells({ suiteHash: grown.hash, testId: 't0' })][0];
+    const linked = [...store.cells.all({ suiteHash: grown.hash, testId: 't0' })][0];
     expect(linked).toMatchObject({ status: 'done', attempts: 0 });
     expect(linked?.response?.text).toBe('echo: a');
   });
@@ -334,7 +336,7 @@ describe('runCells', () => {
     const { summary } = await run(store, suite, makeCells(suite, ['m']), { m: { provider } });
     expect(provider.callsByPrompt.get('same')).toBe(1);
     expect(summary.coverage).toMatchObject({ total: 4, done: 4, cached: 2 });
-    expect([...store.cells()].map((c) => c.response?.text)).toEqual(['same', 'same', 'same', 'other']);
+    expect([...store.cells.all()].map((c) => c.response?.text)).toEqual(['same', 'same', 'same', 'other']);
   });
 
   it('stops on its signal leaving unfinished cells pending, and a resumed run calls only those', async () => {
@@ -360,7 +362,7 @@ describe('runCells', () => {
     expect(firstDone).toBeGreaterThanOrEqual(6);
     expect(firstDone).toBeLessThan(30);
     expect(summary.coverage.pending).toBe(30 - firstDone);
-    expect([...store.cells()]).toHaveLength(firstDone);
+    expect([...store.cells.all()]).toHaveLength(firstDone);
     const callsBefore = provider.calls;
 
     const resumed = await run(store, suite, cells, { m: { provider, concurrency: 2 } });
@@ -392,17 +394,17 @@ describe('runCells', () => {
       },
     );
     expect(first.summary).toMatchObject({ aborted: true, coverage: { done: 1, pending: 1 } });
-    const stopped = store.stoppedAttempts(first.runId);
+    const stopped = store.attempts.stopped(first.runId);
     expect(stopped.map((a) => [a.testId, a.attempt, a.outcome])).toEqual([
       ['t1', 1, 'server'],
       ['t1', 2, 'aborted'],
     ]);
-    expect([...store.cells()].map((c) => c.testId)).toEqual(['t0']);
+    expect([...store.cells.all()].map((c) => c.testId)).toEqual(['t0']);
 
     const second = await run(store, suite, cells, { m: { provider: new ScriptedProvider(echo) } });
     expect(second.summary.coverage).toMatchObject({ done: 2, pending: 0 });
-    const slow = [...store.cells({ testId: 't1' })][0];
-    expect(store.attemptsOf(slow?.id as number).map((a) => [a.runId, a.attempt, a.outcome])).toEqual([
+    const slow = [...store.cells.all({ testId: 't1' })][0];
+    expect(store.attempts.of(slow?.id as number).map((a) => [a.runId, a.attempt, a.outcome])).toEqual([
       [first.runId, 1, 'server'],
       [first.runId, 2, 'aborted'],
       [second.runId, 1, 'ok'],
@@ -443,8 +445,8 @@ describe('runCells', () => {
     const store = newStore();
     const suite = makeSuite(Array.from({ length: 20 }, (_, i) => `p${i}`));
     const provider = new ScriptedProvider((p) => steps.ok(p, 2));
-    const runId = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
-    store.saveSuite(suite);
+    const runId = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
+    store.suites.save(suite);
     const pending = runCells({
       store,
       runId,
@@ -495,7 +497,7 @@ describe('cells another worker holds', () => {
     const m = new ScriptedProvider(echo, { identity: 'scripted:one' });
     const cells = makeCells(suite, ['m']);
     await run(store, suite, cells.slice(0, 1), { m: { provider: m } });
-    store.claimChunk({ suiteHash: suite.hash, modelIdentity: 'scripted:one', chunk: 0 }, holder('w'));
+    store.leases.claim({ suiteHash: suite.hash, modelIdentity: 'scripted:one', chunk: 0 }, holder('w'));
     const asked: string[] = [];
     const { summary } = await run(
       store,
@@ -517,7 +519,7 @@ describe('cells another worker holds', () => {
     expect(asked).toEqual(['t1@scripted:one', 't2@scripted:one', 't3@scripted:one']);
     expect(m.calls).toBe(3);
     expect(summary.coverage).toMatchObject({ total: 3, done: 3, cached: 1, pending: 0 });
-    expect([...store.cells({ suiteHash: suite.hash })].map((c) => c.testId)).toEqual(['t0', 't1', 't3']);
+    expect([...store.cells.all({ suiteHash: suite.hash })].map((c) => c.testId)).toEqual(['t0', 't1', 't3']);
   });
 
   it('a cell whose chunk passed to another worker before its call is neither called nor written', async () => {
@@ -525,9 +527,9 @@ describe('cells another worker holds', () => {
     const suite = makeSuite(['a', 'b']);
     const m = new ScriptedProvider(echo, { identity: 'scripted:one' });
     const chunk = { suiteHash: suite.hash, modelIdentity: 'scripted:one', chunk: 0 };
-    store.claimChunk(chunk, holder('stalled'));
+    store.leases.claim(chunk, holder('stalled'));
     // Taken over: 'stalled' let its lease expire.
-    store.claimChunk(chunk, holder('other'), { now: () => Date.now() + 60_000 });
+    store.leases.claim(chunk, holder('other'), { now: () => Date.now() + 60_000 });
     const { summary } = await run(
       store,
       suite,
@@ -544,6 +546,6 @@ describe('cells another worker holds', () => {
     // t1 is not called; t0's answer came back under a lease that is no longer its own: refused.
     expect(m.calls).toBe(1);
     expect(summary.coverage.total).toBe(1);
-    expect([...store.cells({ suiteHash: suite.hash })]).toEqual([]);
+    expect([...store.cells.all({ suiteHash: suite.hash })]).toEqual([]);
   });
 });

@@ -28,7 +28,7 @@ export interface ModelEntry {
 
 export interface RunCellsOptions {
   store: Store;
-  /** From store.beginRun. */
+  /** From store.runs.begin. */
   runId: string;
   suite: Suite;
   /**
@@ -130,7 +130,7 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
   const total = opts.total ?? (Array.isArray(opts.cells) ? opts.cells.length : undefined);
   if (total === undefined) throw new Error('runCells: `total` is required when `cells` is not an array');
 
-  if (!store.hasSuite(suite.hash)) store.saveSuite(suite);
+  if (!store.suites.has(suite.hash)) store.suites.save(suite);
 
   const lanes = new Map<string, Lane>();
   const labelOfIdentity = new Map<string, string>();
@@ -200,7 +200,7 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
 
   // With the cache on, cells whose requests are identical (same key) share one call: the first
   // calls, the others wait for it and link its answer. A key is remembered from its call's start
-  // until its answer is committed, when the store itself has it (hasResponse).
+  // until its answer is committed, when the store itself has it (responses.has).
   const inFlightKeys = new Map<string, Promise<boolean>>();
 
   // Group commit (docs/decisions.md E17): finished cells wait up to `commitMs` to be written in
@@ -221,7 +221,7 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
     batch = [];
     answered = [];
     try {
-      store.saveBatch(writes);
+      store.cells.write(writes);
     } catch (error) {
       fail(error);
     }
@@ -250,13 +250,13 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
   /** Whether the store answers the cell without a call (counted, and linked when it must be). */
   const fromStore = (w: Work): boolean => {
     const { cell, lane, key } = w;
-    if (store.doneCellKey(suite.hash, lane.identity, cell.testId, cell.repeat) === key) {
+    if (store.cells.doneKey(suite.hash, lane.identity, cell.testId, cell.repeat) === key) {
       p.done++;
       p.cached++;
       emit();
       return true;
     }
-    if (inFlightKeys.has(key) || !store.hasResponse(key)) return false;
+    if (inFlightKeys.has(key) || !store.responses.has(key)) return false;
     linked(w);
     return true;
   };

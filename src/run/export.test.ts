@@ -42,7 +42,7 @@ describe('exportTranscripts', () => {
         p === 'broken' ? steps.fail('client', 400) : nth === 0 ? steps.fail('server', 502) : steps.ok('yes'),
       { identity: 'openai:m@http://127.0.0.1:9/v1' },
     );
-    const runId = store.beginRun({
+    const runId = store.runs.begin({
       suiteHash: suite.hash,
       config: { models: [{ spec: 'openai:m', apiKey: SENTINEL }] },
       waverVersion: 'test',
@@ -68,7 +68,7 @@ describe('exportTranscripts', () => {
       defaults: { concurrency: 2, timeoutMs: 1000, maxRetries: 2 },
       sleep: async () => {},
     });
-    store.finishRun(runId, 'incomplete');
+    store.runs.finish(runId, 'incomplete');
 
     const lines = [...exportTranscripts(store)];
     expect(lines).toHaveLength(2);

@@ -65,13 +65,13 @@ export function* exportTranscripts(
   const suiteName = (hash: string): string => {
     let name = suites.get(hash);
     if (name === undefined) {
-      name = store.suiteName(hash) ?? '';
+      name = store.suites.name(hash) ?? '';
       suites.set(hash, name);
     }
     return name;
   };
-  for (const cell of store.cells(filter)) {
-    const test = store.getTest(cell.suiteHash, cell.testId);
+  for (const cell of store.cells.all(filter)) {
+    const test = store.suites.test(cell.suiteHash, cell.testId);
     const r = cell.response;
     const graded = grade?.({
       suiteHash: cell.suiteHash,
@@ -108,7 +108,7 @@ export function* exportTranscripts(
       ...(cell.error ? { error: cell.error } : {}),
       ...(graded ? { graded } : {}),
       calls: cell.attempts,
-      attempts: store.attemptsOf(cell.id),
+      attempts: store.attempts.of(cell.id),
       runId: cell.runId,
       updatedAt: cell.updatedAt,
     };

@@ -86,7 +86,7 @@ export async function runRole(
     identity = model.identity;
     const store = openStore(result.store);
     try {
-      for (const cell of store.cells({ suiteHash: suite.hash, modelIdentity: identity })) {
+      for (const cell of store.cells.all({ suiteHash: suite.hash, modelIdentity: identity })) {
         if (cell.repeat !== 0) continue;
         if (cell.status === 'done' && cell.response)
           answers.set(cell.testId, { ok: true, text: cell.response.text });

@@ -94,14 +94,14 @@ export async function runSuite(
     let stopped = true;
     let held: WorkerLeases | undefined;
     try {
-      store.saveSuite(suite);
-      const runId = store.beginRun({
+      store.suites.save(suite);
+      const runId = store.runs.begin({
         suiteHash: suite.hash,
         config: withoutSecrets({ ...config, models: models.map((m) => m.spec) }),
         waverVersion: WAVER_VERSION,
       });
       // A run is its leases' owner, so a later run that finds it dead marks it stopped.
-      store.sweepDeadWorkers(hostname());
+      store.leases.sweepDeadWorkers(hostname());
       // Other workers may run this suite on this store: each calls the chunks of cells it leases
       // (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells).
       const leases = new WorkerLeases(store, suite, { ...leaseOpts, owner: runId });
@@ -200,7 +200,7 @@ export async function runSuite(
       stopped = summary.aborted;
       const outcomes = models.map((m): ModelOutcome => {
         const identity = identities.get(m.label) as string;
-        const coverage = store.coverage(suite.hash, [{ identity, repeats: config.repeats }], {
+        const coverage = store.coverage.of(suite.hash, [{ identity, repeats: config.repeats }], {
           runId,
           shard,
         });
@@ -209,12 +209,12 @@ export async function runSuite(
           label: m.label,
           identity,
           coverage,
-          failures: store.failedKinds(suite.hash, identity, config.repeats, shard),
+          failures: store.coverage.failedKinds(suite.hash, identity, config.repeats, shard),
           complete: share >= config.minCoverage,
         };
       });
       const complete = outcomes.every((o) => o.coverage.failed === 0 && o.coverage.pending === 0);
-      store.finishRun(runId, summary.aborted ? 'aborted' : complete ? 'complete' : 'incomplete');
+      store.runs.finish(runId, summary.aborted ? 'aborted' : complete ? 'complete' : 'incomplete');
       const result: RunResult = {
         runId,
         store: config.store,
@@ -341,7 +341,10 @@ function storedCounts(
   try {
     if (!store.hasSchema()) return counts;
     for (const m of models)
-      counts.set(m.label, store.doneCellCount(suite.hash, identities.get(m.label) as string, config.shard));
+      counts.set(
+        m.label,
+        store.coverage.doneCount(suite.hash, identities.get(m.label) as string, config.shard),
+      );
   } finally {
     store.close();
   }

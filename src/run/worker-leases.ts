@@ -65,7 +65,7 @@ export class WorkerLeases implements CellLeases {
     const id = idOf(key);
     const known = this.decided.get(id);
     if (known !== undefined) return known;
-    const outcome = this.store.claimChunk(key, this.holder, this.claimOptions());
+    const outcome = this.store.leases.claim(key, this.holder, this.claimOptions());
     const mine = outcome === 'claimed';
     this.decided.set(id, mine);
     if (mine) this.active.add(id);
@@ -104,7 +104,7 @@ export class WorkerLeases implements CellLeases {
   takeOver(): ChunkKey[] {
     const taken: ChunkKey[] = [];
     for (const [id, key] of this.deferred) {
-      const outcome = this.store.claimChunk(key, this.holder, this.claimOptions());
+      const outcome = this.store.leases.claim(key, this.holder, this.claimOptions());
       if (outcome === 'held') continue;
       this.deferred.delete(id);
       if (outcome === 'claimed') {
@@ -124,14 +124,14 @@ export class WorkerLeases implements CellLeases {
 
   /** This run went through its chunks' cells: the workers waiting on them go on. */
   finish(): void {
-    this.store.finishChunks(this.owner, this.now());
+    this.store.leases.finish(this.owner, this.now());
     this.active.clear();
   }
 
   /** Stops renewing; a run that stopped early frees its unfinished chunks for the others at once. */
   close(stopped: boolean): void {
     clearInterval(this.beat);
-    if (stopped) this.store.releaseChunks(this.owner);
+    if (stopped) this.store.leases.release(this.owner);
   }
 
   /**
@@ -141,7 +141,7 @@ export class WorkerLeases implements CellLeases {
   private renew(): void {
     try {
       const at = this.now();
-      const held = new Set(this.store.renewChunks(this.owner, at, this.opts.ttlMs).map(idOf));
+      const held = new Set(this.store.leases.renew(this.owner, at, this.opts.ttlMs).map(idOf));
       this.renewedAt = at;
       for (const id of this.active)
         if (!held.has(id)) {

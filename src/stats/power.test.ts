@@ -2,14 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { python3Missing, runPython } from '../test-support/python3.js';
 import { normalQuantile } from './normal.js';
 import {
-  clusteredProportionsN,
   collapsePointOf,
   collapseShiftPower,
+  designEffect,
   discordantShares,
   minimumDetectableDifference,
   pairedMinimumDetectableDifference,
   pairedProportionsN,
   twoProportionsN,
+  unequalClusterDesignEffect,
 } from './power.js';
 import { roganGladen } from './rogan-gladen.js';
 
@@ -120,10 +121,10 @@ describe('sample sizes', () => {
     expect(shares.p10).toBeCloseTo(0.15, 12);
     expect(shares.p01).toBeCloseTo(0.05, 12);
     expect(() => discordantShares(0.8, 0.7, 0.05)).toThrow(/impossible/);
-    const c = clusteredProportionsN(0.8, 0.7, 3, 0.5);
-    expect(c.independentCells).toBe(294);
-    expect(c.designEffect).toBe(2);
-    expect(c.clusters).toBe(196);
+    expect(designEffect(3, 0.5)).toBe(2);
+    // Unequal clusters: 1 + (sum m^2 / sum m - 1) icc; sizes 1, 2, 3 give 14/6.
+    expect(unequalClusterDesignEffect([1, 2, 3, 0], 0.5)).toBeCloseTo(1 + (14 / 6 - 1) * 0.5, 12);
+    expect(unequalClusterDesignEffect([3, 3], 0.5)).toBe(designEffect(3, 0.5));
     const mdd = minimumDetectableDifference(294, 0.8) as number;
     expect(mdd).toBeGreaterThan(0.099);
     expect(mdd).toBeLessThanOrEqual(0.1 + 1e-9);
@@ -138,8 +139,8 @@ describe('sample sizes', () => {
     expect(collapsePointOf([0.9, 0.85, 0.8])).toBe(3);
     const a = [0.9, 0.8, 0.65, 0.5];
     const b = [0.9, 0.85, 0.78, 0.6];
-    const few = collapseShiftPower(a, b, 10, 1, 0.8);
-    const many = collapseShiftPower(a, b, 200, 3, 0.8);
+    const few = collapseShiftPower(a, b, [10, 10, 10, 10], 0.8);
+    const many = collapseShiftPower(a, b, [600, 600, 600, 600], 0.8);
     expect(many).toBeGreaterThan(few);
     expect(many).toBeGreaterThan(0.9);
   });

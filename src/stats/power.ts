@@ -154,20 +154,15 @@ export function designEffect(m: number, icc: number): number {
 }
 
 /**
- * Accuracy at one ladder level, two models: seeds per model for the two-proportions test on cells
- * when each seed is asked `repeats` times with intra-seed correlation icc (design effect).
+ * Kish's design effect for clusters of unequal sizes m_c with a common intra-cluster correlation
+ * icc: 1 + (sum m_c^2 / sum m_c - 1) * icc, the size-weighted mean cluster size in place of m.
+ * Equal sizes give designEffect(m, icc). Clusters of size 0 add nothing.
  */
-export function clusteredProportionsN(
-  p1: number,
-  p2: number,
-  repeats: number,
-  icc: number,
-  test: Test = {},
-): { clusters: number; cells: number; independentCells: number; designEffect: number } {
-  const independentCells = twoProportionsN(p1, p2, test);
-  const deff = designEffect(repeats, icc);
-  const clusters = Math.ceil((independentCells * deff) / repeats - 1e-9);
-  return { clusters, cells: clusters * repeats, independentCells, designEffect: deff };
+export function unequalClusterDesignEffect(sizes: readonly number[], icc: number): number {
+  const total = sizes.reduce((a, m) => a + m, 0);
+  if (!(total > 0)) throw new RangeError('the clusters have no observations');
+  const weighted = sizes.reduce((a, m) => a + m * m, 0) / total;
+  return designEffect(weighted, icc);
 }
 
 /**
@@ -270,68 +265,93 @@ export function smallestN(
 
 /**
  * The Collapse Point of an accuracy curve (docs/method.md#ladder-metrics): the lowest level k >= 1
- * with acc(Lk) < ratio * acc(L0); `levels + 1` stands for "never" so that curves compare.
+ * with acc(Lk) < ratio * acc(L0), among the levels `tested` (every level unless given);
+ * `levels + 1` stands for "never" so that curves compare.
  */
-export function collapsePointOf(curve: readonly number[], ratio = 0.8): number {
+export function collapsePointOf(
+  curve: readonly number[],
+  ratio = 0.8,
+  tested: (level: number) => boolean = () => true,
+): number {
   const base = curve[0] as number;
-  for (let k = 1; k < curve.length; k++) if ((curve[k] as number) < ratio * base) return k;
+  for (let k = 1; k < curve.length; k++) if (tested(k) && (curve[k] as number) < ratio * base) return k;
   return curve.length;
 }
 
+/** The slack of the Collapse Point's comparison in the ladder's metrics: a tie within floating noise is no collapse. */
+const COLLAPSE_SLACK = 1e-12;
+
 /**
- * The distribution of the estimated Collapse Point when each level's accuracy is k_i / cells with
- * k_i ~ Binomial(cells, curve[i]), the levels independent: given the baseline's k_0, level i
- * collapses when k_i / cells < ratio * k_0 / cells, so P(CP = j | k_0) = prod_{1<=i<j} (1 - c_i) c_j
- * and "never" (index curve.length) is prod (1 - c_i). Summed exactly over k_0.
+ * The distribution of the estimated Collapse Point when level i's accuracy is k_i / N_i with
+ * k_i ~ Binomial(N_i, curve[i]), the levels independent, `cells[i]` = N_i (index 0 the baseline's
+ * cells, its tests times their repeats). Given the baseline's k_0, level i collapses when
+ * k_i / N_i < ratio * k_0 / N_0 - 1e-12, the ladder metrics' rule; a level without cells has no
+ * test and is skipped. So P(CP = j | k_0) = prod_{i<j} (1 - c_i) c_j over the tested levels, and
+ * "never" (index curve.length) is what is left. Summed exactly over k_0. Index 0 holds the chance
+ * that the Collapse Point is unavailable: k_0 = 0 (acc(L0) = 0), or no baseline or no tested level.
  */
 export function collapsePointDistribution(
   curve: readonly number[],
-  cells: number,
+  cells: readonly number[],
   ratio = 0.8,
 ): Float64Array {
   const levels = curve.length;
-  const cumulative = curve.map((p) => {
-    const pmf = binomialPmfs(cells, p);
-    for (let k = 1; k <= cells; k++) pmf[k] = (pmf[k - 1] as number) + (pmf[k] as number);
+  if (cells.length !== levels) throw new RangeError('one cell count per level of the curve is needed');
+  const out = new Float64Array(levels + 1);
+  const n0 = cells[0] as number;
+  const tested = cells.flatMap((n, i) => (i > 0 && n > 0 ? [i] : []));
+  if (n0 === 0 || tested.length === 0) {
+    out[0] = 1;
+    return out;
+  }
+  const cumulative = tested.map((i) => {
+    const n = cells[i] as number;
+    const pmf = binomialPmfs(n, curve[i] as number);
+    for (let k = 1; k <= n; k++) pmf[k] = (pmf[k - 1] as number) + (pmf[k] as number);
     return pmf;
   });
-  const base = binomialPmfs(cells, curve[0] as number);
-  const out = new Float64Array(levels + 1);
-  let below = 0; // counts k with k / cells < ratio * k0 / cells: 0..below-1, as collapsePointOf compares
-  for (let k0 = 0; k0 <= cells; k0++) {
+  // below[t]: how many counts k of tested level t collapse, 0..below-1; it grows with k_0.
+  const below = tested.map(() => 0);
+  const base = binomialPmfs(n0, curve[0] as number);
+  out[0] = base[0] as number;
+  for (let k0 = 1; k0 <= n0; k0++) {
+    const tau = ratio * (k0 / n0) - COLLAPSE_SLACK;
     const w = base[k0] as number;
-    while (below <= cells && below / cells < ratio * (k0 / cells)) below++;
-    if (w === 0) continue;
     let standing = w;
-    for (let i = 1; i < levels; i++) {
-      const c = below === 0 ? 0 : Math.min(1, (cumulative[i] as Float64Array)[below - 1] as number);
+    tested.forEach((i, t) => {
+      const n = cells[i] as number;
+      let b = below[t] as number;
+      while (b <= n && b / n < tau) b++;
+      below[t] = b;
+      if (w === 0) return;
+      const c = b === 0 ? 0 : Math.min(1, (cumulative[t] as Float64Array)[b - 1] as number);
       out[i] = (out[i] as number) + standing * c;
       standing *= 1 - c;
-    }
+    });
     out[levels] = (out[levels] as number) + standing;
   }
   return out;
 }
 
 /**
- * Power to see a Collapse Point shift: the chance that, with n seeds asked `repeats` times at each
- * level (the baseline too), model A's estimated Collapse Point comes out earlier than model B's,
- * when their true accuracy curves (acc(L0), acc(L1), ...) say A collapses first:
- * sum_j P(CP_A = j) P(CP_B > j), exact (collapsePointDistribution). Cells are independent (no
- * intra-seed correlation: docs/plan.md#collapse).
+ * Power to see a Collapse Point shift: the chance that model A's estimated Collapse Point comes
+ * out earlier than model B's when both are asked the same cells (`cells[i]` at level i, index 0
+ * the baseline) and their true accuracy curves (acc(L0), acc(L1), ...) say A collapses first:
+ * sum_j P(CP_A = j) P(CP_B later than j or never), exact (collapsePointDistribution); an
+ * unavailable Collapse Point of either is no shift seen. The two models' counts are taken as
+ * independent, and so are the cells of one seed (docs/plan.md#collapse).
  */
 export function collapseShiftPower(
   curveA: readonly number[],
   curveB: readonly number[],
-  n: number,
-  repeats: number,
+  cells: readonly number[],
   ratio = 0.8,
 ): number {
   if (curveA.length !== curveB.length || curveA.length < 2)
     throw new RangeError('the two accuracy curves need the same levels, the baseline and at least one more');
   for (const p of [...curveA, ...curveB]) proportion('an accuracy', p);
-  const a = collapsePointDistribution(curveA, n * repeats, ratio);
-  const b = collapsePointDistribution(curveB, n * repeats, ratio);
+  const a = collapsePointDistribution(curveA, cells, ratio);
+  const b = collapsePointDistribution(curveB, cells, ratio);
   let power = 0;
   let laterB = 1 - (b[0] as number);
   for (let j = 1; j < a.length; j++) {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { CellStatus } from '../run/types.js';
+import type { CellStatus } from '../domain/cells.js';
 import type {
   AttemptRecord,
   CellRef,

@@ -31,99 +31,95 @@ interface LeaseRow {
 const READ = `SELECT owner, pid, host, expires_ms, finished_ms FROM cell_leases
               WHERE suite_hash = ? AND model_identity = ? AND chunk = ?`;
 
-/**
- * The chunk for `holder`, unless another worker holds it (`held`) or finished it since `holder`
- * started (`finished`). Read first without a write lock: most refusals need none.
- */
-export function claimChunk(
-  st: Statements,
-  key: ChunkKey,
-  holder: ChunkLeaseHolder,
-  opts: ClaimOptions = {},
-): ClaimOutcome {
-  const now = (opts.now ?? Date.now)();
-  const ttl = opts.ttlMs ?? LEASE_TTL_MS;
-  const alive = opts.isAlive ?? pidAlive;
-  const refusal = (row: LeaseRow | undefined): ClaimOutcome | undefined => {
-    if (!row || row.owner === holder.owner) return undefined;
-    if (row.finished_ms !== null) return row.finished_ms >= holder.startedMs ? 'finished' : undefined;
-    const gone = row.host === holder.host && !alive(row.pid);
-    return !gone && now <= row.expires_ms ? 'held' : undefined;
-  };
-  const args = [key.suiteHash, key.modelIdentity, key.chunk] as const;
-  const seen = refusal(st.prepared(READ).get(...args) as LeaseRow | undefined);
-  if (seen) return seen;
-  return st.db
-    .transaction((): ClaimOutcome => {
-      const row = st.prepared(READ).get(...args) as LeaseRow | undefined;
-      const held = refusal(row);
-      if (held) return held;
-      // Taken over from a holder that died or stalled past its lease: its run did not finish.
-      if (row && row.owner !== holder.owner && row.finished_ms === null) markStopped(st, row.owner, now);
-      st.prepared(
-        `INSERT OR REPLACE INTO cell_leases (suite_hash, model_identity, chunk, owner, pid, host, expires_ms, finished_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, NULL)`,
-      ).run(...args, holder.owner, holder.pid, holder.host, now + ttl);
-      return 'claimed';
-    })
-    .immediate();
-}
+/** The chunk leases of workers sharing a store. */
+export class LeaseQueries {
+  constructor(private readonly st: Statements) {}
 
-/** Moves the expiry of the owner's unfinished leases on; the chunks it still holds (others took the rest over). */
-export function renewChunks(st: Statements, owner: string, now: number, ttlMs = LEASE_TTL_MS): ChunkKey[] {
-  st.prepared('UPDATE cell_leases SET expires_ms = ? WHERE owner = ? AND finished_ms IS NULL').run(
-    now + ttlMs,
-    owner,
-  );
-  return heldChunks(st, owner);
-}
+  /**
+   * The chunk for `holder`, unless another worker holds it (`held`) or finished it since `holder`
+   * started (`finished`): a lease expired, or of a process of this host that is gone, is taken
+   * over. Read first without a write lock: most refusals need none.
+   */
+  claim(key: ChunkKey, holder: ChunkLeaseHolder, opts: ClaimOptions = {}): ClaimOutcome {
+    const st = this.st;
+    const now = (opts.now ?? Date.now)();
+    const ttl = opts.ttlMs ?? LEASE_TTL_MS;
+    const alive = opts.isAlive ?? pidAlive;
+    const refusal = (row: LeaseRow | undefined): ClaimOutcome | undefined => {
+      if (!row || row.owner === holder.owner) return undefined;
+      if (row.finished_ms !== null) return row.finished_ms >= holder.startedMs ? 'finished' : undefined;
+      const gone = row.host === holder.host && !alive(row.pid);
+      return !gone && now <= row.expires_ms ? 'held' : undefined;
+    };
+    const args = [key.suiteHash, key.modelIdentity, key.chunk] as const;
+    const seen = refusal(st.prepared(READ).get(...args) as LeaseRow | undefined);
+    if (seen) return seen;
+    return st.db
+      .transaction((): ClaimOutcome => {
+        const row = st.prepared(READ).get(...args) as LeaseRow | undefined;
+        const held = refusal(row);
+        if (held) return held;
+        // Taken over from a holder that died or stalled past its lease: its run did not finish.
+        if (row && row.owner !== holder.owner && row.finished_ms === null) markStopped(st, row.owner, now);
+        st.prepared(
+          `INSERT OR REPLACE INTO cell_leases (suite_hash, model_identity, chunk, owner, pid, host, expires_ms, finished_ms)
+           VALUES (?, ?, ?, ?, ?, ?, ?, NULL)`,
+        ).run(...args, holder.owner, holder.pid, holder.host, now + ttl);
+        return 'claimed';
+      })
+      .immediate();
+  }
 
-function heldChunks(st: Statements, owner: string): ChunkKey[] {
-  return (
-    st
+  /** Moves the expiry of the owner's unfinished leases on; the chunks it still holds (others took the rest over). */
+  renew(owner: string, now: number = Date.now(), ttlMs = LEASE_TTL_MS): ChunkKey[] {
+    this.st
+      .prepared('UPDATE cell_leases SET expires_ms = ? WHERE owner = ? AND finished_ms IS NULL')
+      .run(now + ttlMs, owner);
+    return (
+      this.st
+        .prepared(
+          'SELECT suite_hash, model_identity, chunk FROM cell_leases WHERE owner = ? AND finished_ms IS NULL',
+        )
+        .all(owner) as { suite_hash: string; model_identity: string; chunk: number }[]
+    ).map((r) => ({ suiteHash: r.suite_hash, modelIdentity: r.model_identity, chunk: r.chunk }));
+  }
+
+  /** The owner went through every cell of its chunks: marked finished for the workers waiting on them. */
+  finish(owner: string, now: number = Date.now()): void {
+    this.st
+      .prepared('UPDATE cell_leases SET finished_ms = ? WHERE owner = ? AND finished_ms IS NULL')
+      .run(now, owner);
+  }
+
+  /** The owner stopped: its unfinished chunks are free at once. */
+  release(owner: string): void {
+    this.st.prepared('DELETE FROM cell_leases WHERE owner = ? AND finished_ms IS NULL').run(owner);
+  }
+
+  /**
+   * The unfinished leases of this host's processes that are gone (killed, crashed): released, and
+   * their runs (a run owns its leases) marked stopped, as a stop would have left them; so is a run
+   * killed after it finished its chunks and before it ended.
+   */
+  sweepDeadWorkers(host: string, isAlive = pidAlive, now = Date.now()): void {
+    const st = this.st;
+    const rows = st
       .prepared(
-        'SELECT suite_hash, model_identity, chunk FROM cell_leases WHERE owner = ? AND finished_ms IS NULL',
+        `SELECT DISTINCT owner, pid FROM cell_leases WHERE host = ?
+         AND (finished_ms IS NULL OR owner IN (SELECT id FROM runs WHERE status = 'running'))`,
       )
-      .raw()
-      .all(owner) as [string, string, number][]
-  ).map(([suiteHash, modelIdentity, chunk]) => ({ suiteHash, modelIdentity, chunk }));
-}
-
-/** The owner went through every cell of its chunks: marked finished for the workers waiting on them. */
-export function finishChunks(st: Statements, owner: string, now: number): void {
-  st.prepared('UPDATE cell_leases SET finished_ms = ? WHERE owner = ? AND finished_ms IS NULL').run(
-    now,
-    owner,
-  );
-}
-
-/** The owner stopped: its unfinished chunks are free at once. */
-export function releaseChunks(st: Statements, owner: string): void {
-  st.prepared('DELETE FROM cell_leases WHERE owner = ? AND finished_ms IS NULL').run(owner);
-}
-
-/**
- * The unfinished leases of this host's processes that are gone (killed, crashed): released, and
- * their runs (a run owns its leases) marked stopped, as a stop would have left them; so is a run
- * killed after it finished its chunks and before it ended.
- */
-export function sweepDeadWorkers(st: Statements, host: string, isAlive = pidAlive, now = Date.now()): void {
-  const rows = st
-    .prepared(
-      `SELECT DISTINCT owner, pid FROM cell_leases WHERE host = ?
-       AND (finished_ms IS NULL OR owner IN (SELECT id FROM runs WHERE status = 'running'))`,
-    )
-    .all(host) as { owner: string; pid: number }[];
-  const dead = rows.filter((r) => r.pid !== process.pid && !isAlive(r.pid));
-  if (dead.length === 0) return;
-  st.db
-    .transaction(() => {
-      for (const { owner } of dead) {
-        markStopped(st, owner, now);
-        releaseChunks(st, owner);
-      }
-    })
-    .immediate();
+      .all(host) as { owner: string; pid: number }[];
+    const dead = rows.filter((r) => r.pid !== process.pid && !isAlive(r.pid));
+    if (dead.length === 0) return;
+    st.db
+      .transaction(() => {
+        for (const { owner } of dead) {
+          markStopped(st, owner, now);
+          this.release(owner);
+        }
+      })
+      .immediate();
+  }
 }
 
 /** A run whose process ended without finishing it: no longer 'running' in the report. */

@@ -2,10 +2,10 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { GenerateRequest } from '../domain/calls.js';
+import type { Suite } from '../domain/suites.js';
 import { InputError } from '../errors.js';
-import type { GenerateRequest } from '../models/types.js';
 import { cacheKey } from '../run/cache-key.js';
-import type { Suite } from '../run/types.js';
 import { mergeStores } from './merge.js';
 import { openStore, type Store } from './store.js';
 
@@ -35,17 +35,17 @@ const at = (n: number) => `2026-01-01T00:00:0${n}.000Z`;
 function storeAt(dir: string, name: string, fill: (s: Store, runId: string) => void): string {
   const path = join(dir, name);
   const s = openStore(path);
-  s.saveSuite(suite);
-  const runId = s.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
+  s.suites.save(suite);
+  const runId = s.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
   fill(s, runId);
-  s.finishRun(runId, 'incomplete');
+  s.runs.finish(runId, 'incomplete');
   s.close();
   return path;
 }
 
 function done(s: Store, runId: string, testId: string, text: string, repeat = 0): void {
   const request = req(suite.tests.find((t) => t.id === testId)?.prompt as string);
-  s.saveCellDone({
+  s.cells.saveDone({
     ...ref(testId, repeat),
     runId,
     key: cacheKey(identity, request, repeat),
@@ -56,7 +56,7 @@ function done(s: Store, runId: string, testId: string, text: string, repeat = 0)
 }
 
 function failed(s: Store, runId: string, testId: string): void {
-  s.saveCellFailed({
+  s.cells.saveFailed({
     ...ref(testId),
     runId,
     request: req('x'),
@@ -82,7 +82,7 @@ describe('mergeStores', () => {
     const a = storeAt(dir, 'a.db', (s, run) => {
       done(s, run, 't1', 'answer one');
       failed(s, run, 't2');
-      s.saveBatch([
+      s.cells.write([
         {
           kind: 'stopped',
           cell: {
@@ -92,14 +92,14 @@ describe('mergeStores', () => {
           },
         },
       ]);
-      s.insertAuxResult({ key: 'k1', kind: 'embed', identity, requestJson: '{}', resultJson: '[1]' });
+      s.aux.insert({ key: 'k1', kind: 'embed', identity, requestJson: '{}', resultJson: '[1]' });
     });
     const b = storeAt(dir, 'b.db', (s, run) => {
       done(s, run, 't1', 'answer one');
       done(s, run, 't2', 'answer two');
       done(s, run, 't3', 'answer three', 0);
       done(s, run, 't3', 'answer three', 1);
-      s.insertAuxResult({ key: 'k1', kind: 'embed', identity, requestJson: '{}', resultJson: '[1.0000001]' });
+      s.aux.insert({ key: 'k1', kind: 'embed', identity, requestJson: '{}', resultJson: '[1.0000001]' });
     });
     const out = join(dir, 'out.db');
     const outcome = mergeStores([a, b], out);
@@ -117,27 +117,27 @@ describe('mergeStores', () => {
     ]);
     const merged = openStore(out, { readonly: true });
     try {
-      expect(merged.coverage(suite.hash, [{ identity, repeats: 1 }])).toMatchObject({
+      expect(merged.coverage.of(suite.hash, [{ identity, repeats: 1 }])).toMatchObject({
         total: 4,
         done: 4,
         failed: 0,
         pending: 0,
       });
-      expect(merged.cellTotals(suite.hash)).toEqual([
+      expect(merged.coverage.cellTotals(suite.hash)).toEqual([
         { suiteHash: suite.hash, modelIdentity: identity, model: 'm', status: 'done', count: 4 },
       ]);
-      const t2 = [...merged.cells({ suiteHash: suite.hash })].find((c) => c.testId === 't2');
+      const t2 = [...merged.cells.all({ suiteHash: suite.hash })].find((c) => c.testId === 't2');
       expect(t2?.status).toBe('done');
       // Both stores' tries of t2 are kept: the failed call and the one that answered.
       expect(
-        merged
-          .attemptsOf(t2?.id as number)
+        merged.attempts
+          .of(t2?.id as number)
           .map((x) => x.outcome)
           .sort(),
       ).toEqual(['ok', 'server']);
-      expect(merged.stoppedAttempts()).toHaveLength(1);
-      expect(merged.listRuns()).toHaveLength(2);
-      expect(merged.auxResult('k1')).toBe('[1]');
+      expect(merged.attempts.stopped()).toHaveLength(1);
+      expect(merged.runs.list()).toHaveLength(2);
+      expect(merged.aux.get('k1')).toBe('[1]');
     } finally {
       merged.close();
     }
@@ -159,7 +159,7 @@ describe('mergeStores', () => {
     };
     let batchId = '';
     const a = storeAt(dir, 'a.db', (s, runId) => {
-      batchId = s.recordBatch({
+      batchId = s.batches.record({
         providerId: 'batch_1',
         modelIdentity: identity,
         suiteHash: suite.hash,
@@ -168,7 +168,7 @@ describe('mergeStores', () => {
       }).id;
     });
     const b = storeAt(dir, 'b.db', (s, runId) => {
-      s.recordBatch({
+      s.batches.record({
         providerId: 'batch_2',
         modelIdentity: identity,
         suiteHash: suite.hash,
@@ -180,22 +180,22 @@ describe('mergeStores', () => {
     mergeStores([a, b], out);
     const merged = openStore(out, { readonly: true });
     try {
-      expect(merged.openBatches(suite.hash, identity).map((x) => x.providerId)).toEqual([
+      expect(merged.batches.open(suite.hash, identity).map((x) => x.providerId)).toEqual([
         'batch_1',
         'batch_2',
       ]);
-      expect(merged.batchCells(batchId)).toHaveLength(1);
+      expect(merged.batches.cells(batchId)).toHaveLength(1);
     } finally {
       merged.close();
     }
     // The first store's batch collected since: merged again, it is collected in the output too.
     const s = openStore(a);
-    s.endBatch(batchId, 'collected');
+    s.batches.end(batchId, 'collected');
     s.close();
     mergeStores([a], out);
     const after = openStore(out, { readonly: true });
     try {
-      expect(after.openBatches(suite.hash, identity).map((x) => x.providerId)).toEqual(['batch_2']);
+      expect(after.batches.open(suite.hash, identity).map((x) => x.providerId)).toEqual(['batch_2']);
     } finally {
       after.close();
     }

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import type { GenerateRequest } from '../models/types.js';
+import type { GenerateRequest } from '../domain/calls.js';
+import type { Suite } from '../domain/suites.js';
 import { cacheKey } from '../run/cache-key.js';
-import type { Suite } from '../run/types.js';
 import { openStore, type Store } from './store.js';
 import { connectionOf } from './test-support/connection.js';
 
@@ -91,8 +91,8 @@ const result = { text: 'yes', finishReason: 'stop' as const, usage: { inputToken
 
 /** Two models, done and failed cells, one linked to a stored answer, over two runs. */
 function filled(store: Store): { run2: string } {
-  store.saveSuite(suite);
-  const run1 = store.beginRun({ suiteHash: suite.hash, config: { models: ['a', 'b'] }, waverVersion: 't' });
+  store.suites.save(suite);
+  const run1 = store.runs.begin({ suiteHash: suite.hash, config: { models: ['a', 'b'] }, waverVersion: 't' });
   const ref = (model: string, testId: string, repeat: number, runId: string) => ({
     suiteHash: suite.hash,
     testId,
@@ -120,12 +120,12 @@ function filled(store: Store): { run2: string } {
       attempts: [{ attempt: 1, startedAt: 'now', outcome: 'server' }],
     },
   });
-  store.saveBatch([done('a', 't1', 0, run1), done('a', 't2', 0, run1), failed('a', 't2', 1, run1)]);
-  store.saveBatch([done('b', 't1', 0, run1), failed('b', 't3', 0, run1)]);
-  store.finishRun(run1, 'incomplete');
-  const run2 = store.beginRun({ suiteHash: suite.hash, config: { models: ['a'] }, waverVersion: 't' });
+  store.cells.write([done('a', 't1', 0, run1), done('a', 't2', 0, run1), failed('a', 't2', 1, run1)]);
+  store.cells.write([done('b', 't1', 0, run1), failed('b', 't3', 0, run1)]);
+  store.runs.finish(run1, 'incomplete');
+  const run2 = store.runs.begin({ suiteHash: suite.hash, config: { models: ['a'] }, waverVersion: 't' });
   // The failed cell done again, and a cell linked to a stored answer.
-  store.saveBatch([
+  store.cells.write([
     done('a', 't2', 1, run2),
     failed('a', 't3', 0, run2),
     {
@@ -145,52 +145,52 @@ describe('query plans', () => {
     const identity = 'replay:a';
     // The viewer: progress, the runs listing, transcript pages.
     store.hasSchema();
-    store.latestRuns(20);
-    store.expectedCells(suite.hash, 2);
-    store.modelStatusCounts(suite.hash, run2, 2);
-    store.runsWithCells();
-    store.cellTotals();
-    store.cellTotals(suite.hash);
-    store.modelsOfSuite(suite.hash);
-    store.cellPage({ suiteHash: suite.hash, limit: 50 });
-    store.cellPage({ suiteHash: suite.hash, modelIdentity: identity, status: 'done', limit: 50 });
-    store.cellPage({ suiteHash: suite.hash, status: 'failed', limit: 50 });
-    store.cellPage({
+    store.runs.latest(20);
+    store.coverage.expected(suite.hash, 2);
+    store.coverage.modelStatusCounts(suite.hash, run2, 2);
+    store.runs.withCells();
+    store.coverage.cellTotals();
+    store.coverage.cellTotals(suite.hash);
+    store.suites.models(suite.hash);
+    store.cells.page({ suiteHash: suite.hash, limit: 50 });
+    store.cells.page({ suiteHash: suite.hash, modelIdentity: identity, status: 'done', limit: 50 });
+    store.cells.page({ suiteHash: suite.hash, status: 'failed', limit: 50 });
+    store.cells.page({
       suiteHash: suite.hash,
       search: 'yes',
       after: { modelIdentity: identity, testId: 't1', repeat: 0 },
       limit: 50,
     });
     // The report.
-    store.listRuns();
-    store.listSuites();
-    store.coverageOfEverySuite({ [suite.hash]: 2 });
-    store.failureGroups();
-    store.getSuite(suite.hash);
-    store.lightCells(suite.hash);
-    store.firstRepeatCells(suite.hash, identity);
-    for (const { cell } of store.cellsWithTests(suite.hash, [identity]))
-      if (cell.responseKey) store.responseText(cell.responseKey);
-    store.auxResult('k');
+    store.runs.list();
+    store.suites.list();
+    store.coverage.everySuite({ [suite.hash]: 2 });
+    store.cells.failureGroups();
+    store.suites.get(suite.hash);
+    store.cells.light(suite.hash);
+    store.cells.ofRepeat(suite.hash, identity, 0);
+    for (const { cell } of store.cells.withTests(suite.hash, [identity]))
+      if (cell.responseKey) store.responses.text(cell.responseKey);
+    store.aux.get('k');
     // waver check.
-    store.suitesWithCellsNamed(suite.name);
-    store.findSuitesByPrefix('aaaaaaaa');
-    store.suiteName(suite.hash);
-    store.modelLabels();
-    store.modelLabels(suite.hash);
-    store.coverageByModel(suite.hash, 2);
-    store.coverage(suite.hash, [{ identity, repeats: 2 }], { runId: run2 });
+    store.suites.withCellsNamed(suite.name);
+    store.suites.byPrefix('aaaaaaaa');
+    store.suites.name(suite.hash);
+    store.suites.modelLabels();
+    store.suites.modelLabels(suite.hash);
+    store.coverage.byModel(suite.hash, 2);
+    store.coverage.of(suite.hash, [{ identity, repeats: 2 }], { runId: run2 });
     // A shard's run: its coverage, failures and stored cells (docs/decisions.md E19).
     const shard = { index: 2, count: 3 };
-    store.coverage(suite.hash, [{ identity, repeats: 2 }], { runId: run2, shard });
-    store.failedKinds(suite.hash, identity, 2, shard);
-    store.doneCellCount(suite.hash, identity, shard);
+    store.coverage.of(suite.hash, [{ identity, repeats: 2 }], { runId: run2, shard });
+    store.coverage.failedKinds(suite.hash, identity, 2, shard);
+    store.coverage.doneCount(suite.hash, identity, shard);
     // waver export.
-    for (const c of store.cells({ suiteHash: suite.hash, model: 'a' })) {
-      store.getTest(c.suiteHash, c.testId);
-      store.attemptsOf(c.id);
+    for (const c of store.cells.all({ suiteHash: suite.hash, model: 'a' })) {
+      store.suites.test(c.suiteHash, c.testId);
+      store.attempts.of(c.id);
     }
-    [...store.cells()];
+    [...store.cells.all()];
 
     const db = connectionOf(store);
     const whole: string[] = [];
@@ -262,13 +262,13 @@ describe('a store of schema 2, opened read-only', () => {
       const writer = openStore(path);
       const { run2 } = filled(writer);
       const ask = (s: Store) => ({
-        coverage: s.coverage(suite.hash, [{ identity: 'replay:a', repeats: 2 }], { runId: run2 }),
-        every: s.coverageOfEverySuite({ [suite.hash]: 1 }),
-        byModel: s.coverageByModel(suite.hash, 1),
-        progress: s.modelStatusCounts(suite.hash, run2, 1),
-        runs: s.runsWithCells().map((r) => r.cells),
-        models: s.modelsOfSuite(suite.hash),
-        cells: [...s.cellsWithTests(suite.hash, ['replay:a', 'replay:b'])],
+        coverage: s.coverage.of(suite.hash, [{ identity: 'replay:a', repeats: 2 }], { runId: run2 }),
+        every: s.coverage.everySuite({ [suite.hash]: 1 }),
+        byModel: s.coverage.byModel(suite.hash, 1),
+        progress: s.coverage.modelStatusCounts(suite.hash, run2, 1),
+        runs: s.runs.withCells().map((r) => r.cells),
+        models: s.suites.models(suite.hash),
+        cells: [...s.cells.withTests(suite.hash, ['replay:a', 'replay:b'])],
       });
       const migrated = ask(writer);
       connectionOf(writer).exec(`

@@ -1,5 +1,6 @@
-import type { GenerateRequest, GenerateResult } from '../models/types.js';
-import type { CellError, CellStatus, Coverage, SuiteTest } from '../run/types.js';
+import type { GenerateRequest, GenerateResult } from '../domain/calls.js';
+import type { CellError, CellStatus, Coverage } from '../domain/cells.js';
+import type { SuiteTest } from '../domain/suites.js';
 
 /** What the store takes and gives: records in the callers' terms, not its rows. */
 
@@ -77,7 +78,7 @@ export interface SaveCellStopped extends CellRef {
 /** A stopped call's try, with the cell it was for. */
 export interface StoppedAttempt extends StoredAttempt, CellRef {}
 
-/** One write of a finished cell (or of a stopped call's tries), for `saveBatch`. */
+/** One write of a finished cell (or of a stopped call's tries), for `store.cells.write`. */
 export type CellWrite =
   | { kind: 'done'; cell: SaveCellDone }
   | { kind: 'failed'; cell: SaveCellFailed }
@@ -259,12 +260,12 @@ export interface AuxResultRow {
   resultJson: string;
 }
 
-/** What a page of the viewer's transcript browser asks for (Store.cellPage). */
+/** What a page of the viewer's transcript browser asks for (`store.cells.page`). */
 export interface CellPageFilter {
   suiteHash: string;
   modelIdentity?: string;
   status?: CellStatus;
-  /** Case-insensitive text in the prompt or the response. */
+  /** Case-insensitive (ASCII) text in the test (id, prompt, meta), the response or the error. */
   search?: string;
   /** The last cell of the previous page. */
   after?: CellCursor;

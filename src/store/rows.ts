@@ -1,5 +1,5 @@
-import type { FinishReason, GenerateRequest, TokenLogprob } from '../models/types.js';
-import type { CellError, CellStatus } from '../run/types.js';
+import type { FinishReason, GenerateRequest, TokenLogprob } from '../domain/calls.js';
+import type { CellError, CellStatus } from '../domain/cells.js';
 import type { RunRecord, StoredAttempt, StoredCell, StoredResponse } from './records.js';
 
 /** The store's rows as SQLite gives them, and their mapping to records. */

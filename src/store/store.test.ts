@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { GenerateRequest } from '../domain/calls.js';
+import type { Suite } from '../domain/suites.js';
 import { InputError } from '../errors.js';
-import type { GenerateRequest } from '../models/types.js';
 import { cacheKey } from '../run/cache-key.js';
-import type { Suite } from '../run/types.js';
 import { applyMigrations, MIGRATIONS, openStore, type Store } from './store.js';
 import { connectionOf } from './test-support/connection.js';
 
@@ -36,8 +36,8 @@ const req = (prompt: string): GenerateRequest => ({
 });
 
 function seed(store: Store): string {
-  store.saveSuite(suite);
-  return store.beginRun({ suiteHash: suite.hash, config: { models: ['m'] }, waverVersion: '0.1.0' });
+  store.suites.save(suite);
+  return store.runs.begin({ suiteHash: suite.hash, config: { models: ['m'] }, waverVersion: '0.1.0' });
 }
 
 describe('openStore', () => {
@@ -59,8 +59,8 @@ describe('openStore', () => {
     a.close();
     const b = openStore(path);
     expect(b.schemaVersion).toBe(MIGRATIONS.length);
-    expect(b.getSuite(suite.hash)).toEqual(suite);
-    expect(b.listRuns().map((r) => r.id)).toEqual([runId]);
+    expect(b.suites.get(suite.hash)).toEqual(suite);
+    expect(b.runs.list().map((r) => r.id)).toEqual([runId]);
     b.close();
   });
 
@@ -91,13 +91,13 @@ describe('openStore read-only', () => {
     const writer = openStore(path);
     const reader = openStore(path, { readonly: true });
     expect(reader.hasSchema()).toBe(true);
-    expect(reader.listRuns()).toEqual([]);
+    expect(reader.runs.list()).toEqual([]);
     const runId = seed(writer);
-    expect(reader.latestRuns(5).map((r) => [r.id, r.suiteName])).toEqual([[runId, suite.name]]);
-    expect(() => reader.finishRun(runId, 'complete')).toThrow(/readonly/);
-    expect(() => reader.saveSuite({ ...suite, hash: 'b'.repeat(64) })).toThrow(/readonly/);
+    expect(reader.runs.latest(5).map((r) => [r.id, r.suiteName])).toEqual([[runId, suite.name]]);
+    expect(() => reader.runs.finish(runId, 'complete')).toThrow(/readonly/);
+    expect(() => reader.suites.save({ ...suite, hash: 'b'.repeat(64) })).toThrow(/readonly/);
     writer.close();
-    expect(reader.getSuite(suite.hash)).toEqual(suite);
+    expect(reader.suites.get(suite.hash)).toEqual(suite);
     reader.close();
     expect(readdirSync(dirname(path))).toEqual(['store.db']);
   });
@@ -169,29 +169,29 @@ describe('cell leases', () => {
   it('one holder a chunk; expired, or of a dead pid of this host, it is taken over; renewal says what is still held', () => {
     const store = openStore(tempDb());
     const at = (now: number, isAlive = alive) => ({ now: () => now, isAlive, ttlMs: 30_000 });
-    expect(store.claimChunk(chunk(0), me, at(1_000))).toBe('claimed');
-    expect(store.claimChunk(chunk(0), me, at(2_000))).toBe('claimed');
-    expect(store.claimChunk(chunk(0), other, at(20_000))).toBe('held');
+    expect(store.leases.claim(chunk(0), me, at(1_000))).toBe('claimed');
+    expect(store.leases.claim(chunk(0), me, at(2_000))).toBe('claimed');
+    expect(store.leases.claim(chunk(0), other, at(20_000))).toBe('held');
     // Another chunk, or the same chunk of another model, is another lease.
-    expect(store.claimChunk(chunk(1), other, at(20_000))).toBe('claimed');
-    expect(store.claimChunk(chunk(0, 'gguf:x'), other, at(20_000))).toBe('claimed');
+    expect(store.leases.claim(chunk(1), other, at(20_000))).toBe('claimed');
+    expect(store.leases.claim(chunk(0, 'gguf:x'), other, at(20_000))).toBe('claimed');
     // Renewed, it stays; not renewed within the time to live, it is taken over.
-    expect(store.renewChunks('me', 25_000, 30_000)).toEqual([chunk(0)]);
-    expect(store.claimChunk(chunk(0), other, at(55_000))).toBe('held');
-    expect(store.claimChunk(chunk(0), other, at(55_001))).toBe('claimed');
-    expect(store.renewChunks('me', 56_000, 30_000)).toEqual([]);
+    expect(store.leases.renew('me', 25_000, 30_000)).toEqual([chunk(0)]);
+    expect(store.leases.claim(chunk(0), other, at(55_000))).toBe('held');
+    expect(store.leases.claim(chunk(0), other, at(55_001))).toBe('claimed');
+    expect(store.leases.renew('me', 56_000, 30_000)).toEqual([]);
     // A holder of this host whose process is gone is taken over at once; one of another host is not.
     expect(
-      store.claimChunk(
+      store.leases.claim(
         chunk(0),
         me,
         at(56_000, () => false),
       ),
     ).toBe('claimed');
     const remote = { owner: 'remote', pid: 300, host: 'elsewhere', startedMs: 0 };
-    expect(store.claimChunk(chunk(2), remote, at(0))).toBe('claimed');
+    expect(store.leases.claim(chunk(2), remote, at(0))).toBe('claimed');
     expect(
-      store.claimChunk(
+      store.leases.claim(
         chunk(2),
         me,
         at(1_000, () => false),
@@ -203,23 +203,23 @@ describe('cell leases', () => {
   it('a finished chunk is done for the workers started before it, and free again for later ones; a released one is free', () => {
     const store = openStore(tempDb());
     const opts = { now: () => 10_000, isAlive: alive };
-    expect(store.claimChunk(chunk(0), me, opts)).toBe('claimed');
-    expect(store.claimChunk(chunk(1), me, opts)).toBe('claimed');
-    store.finishChunks('me', 10_000);
-    expect(store.claimChunk(chunk(0), other, opts)).toBe('finished');
-    expect(store.claimChunk(chunk(0), { ...other, startedMs: 10_001 }, opts)).toBe('claimed');
-    expect(store.claimChunk(chunk(2), me, opts)).toBe('claimed');
-    store.releaseChunks('me');
-    expect(store.claimChunk(chunk(2), other, opts)).toBe('claimed');
+    expect(store.leases.claim(chunk(0), me, opts)).toBe('claimed');
+    expect(store.leases.claim(chunk(1), me, opts)).toBe('claimed');
+    store.leases.finish('me', 10_000);
+    expect(store.leases.claim(chunk(0), other, opts)).toBe('finished');
+    expect(store.leases.claim(chunk(0), { ...other, startedMs: 10_001 }, opts)).toBe('claimed');
+    expect(store.leases.claim(chunk(2), me, opts)).toBe('claimed');
+    store.leases.release('me');
+    expect(store.leases.claim(chunk(2), other, opts)).toBe('claimed');
     // A finished chunk is not released.
-    expect(store.claimChunk(chunk(1), other, opts)).toBe('finished');
+    expect(store.leases.claim(chunk(1), other, opts)).toBe('finished');
     store.close();
   });
 
   it('the real pid check sees this process alive', () => {
     const store = openStore(tempDb());
-    expect(store.claimChunk(chunk(0), { ...me, pid: process.pid })).toBe('claimed');
-    expect(store.claimChunk(chunk(0), other)).toBe('held');
+    expect(store.leases.claim(chunk(0), { ...me, pid: process.pid })).toBe('claimed');
+    expect(store.leases.claim(chunk(0), other)).toBe('held');
     store.close();
   });
 });
@@ -230,17 +230,17 @@ describe('Store.transaction', () => {
     const runId = seed(store);
     expect(() =>
       store.transaction(() => {
-        store.finishRun(runId, 'complete');
+        store.runs.finish(runId, 'complete');
         throw new Error('stop');
       }),
     ).toThrow('stop');
-    expect(store.getRun(runId)?.status).toBe('running');
+    expect(store.runs.get(runId)?.status).toBe('running');
     const value = store.transaction(() => {
-      store.finishRun(runId, 'complete');
+      store.runs.finish(runId, 'complete');
       return 7;
     });
     expect(value).toBe(7);
-    expect(store.getRun(runId)?.status).toBe('complete');
+    expect(store.runs.get(runId)?.status).toBe('complete');
     store.close();
   });
 });
@@ -249,8 +249,8 @@ describe('store round trip', () => {
   it('keeps suites, runs (without secrets), responses, cells and every attempt', () => {
     const path = tempDb();
     const store = openStore(path);
-    store.saveSuite(suite); // twice is fine
-    const runId = store.beginRun({
+    store.suites.save(suite); // twice is fine
+    const runId = store.runs.begin({
       suiteHash: suite.hash,
       config: {
         models: [{ spec: 'openai:m', apiKey: 'sk-SENTINEL' }],
@@ -259,7 +259,7 @@ describe('store round trip', () => {
       waverVersion: '0.1.0',
     });
     const k1 = cacheKey(identity, req('Say hi'), 0);
-    store.saveCellDone({
+    store.cells.saveDone({
       suiteHash: suite.hash,
       testId: 't1',
       model: 'm',
@@ -288,7 +288,7 @@ describe('store round trip', () => {
         { attempt: 2, startedAt: '2024-01-01T00:00:01.000Z', latencyMs: 12.5, outcome: 'ok' },
       ],
     });
-    store.saveCellFailed({
+    store.cells.saveFailed({
       suiteHash: suite.hash,
       testId: 't2',
       model: 'm',
@@ -307,19 +307,19 @@ describe('store round trip', () => {
         },
       ],
     });
-    store.finishRun(runId, 'incomplete');
+    store.runs.finish(runId, 'incomplete');
 
-    const run = store.getRun(runId);
+    const run = store.runs.get(runId);
     expect(run?.status).toBe('incomplete');
     expect(run?.finishedAt).toBeDefined();
     expect(run?.config).toEqual({ models: [{ spec: 'openai:m' }], headers: {} });
 
-    const r = store.getResponse(k1);
+    const r = store.responses.get(k1);
     expect(r).toMatchObject({ text: 'hi', finishReason: 'stop', usage: { inputTokens: 3, outputTokens: 1 } });
     expect(r?.tokens?.[0]?.top?.[0]?.token).toBe('hi');
     expect(r?.request).toEqual(req('Say hi'));
 
-    const cells = [...store.cells({ suiteHash: suite.hash })];
+    const cells = [...store.cells.all({ suiteHash: suite.hash })];
     expect(cells.map((c) => [c.testId, c.status])).toEqual([
       ['t1', 'done'],
       ['t2', 'failed'],
@@ -329,15 +329,15 @@ describe('store round trip', () => {
     expect(done?.attempts).toBe(2);
     expect(failed?.error).toEqual({ kind: 'auth', message: 'invalid key', status: 401 });
     expect(failed?.request).toEqual(req('Say bye'));
-    expect(store.attemptsOf(done?.id as number).map((a) => a.outcome)).toEqual(['server', 'ok']);
-    expect([...store.cells({ status: 'failed' })]).toHaveLength(1);
-    expect([...store.cells({ runId: 'nope' })]).toHaveLength(0);
+    expect(store.attempts.of(done?.id as number).map((a) => a.outcome)).toEqual(['server', 'ok']);
+    expect([...store.cells.all({ status: 'failed' })]).toHaveLength(1);
+    expect([...store.cells.all({ runId: 'nope' })]).toHaveLength(0);
 
-    expect(store.doneCellKey(suite.hash, identity, 't1', 0)).toBe(k1);
-    expect(store.doneCellKey(suite.hash, identity, 't1', 1)).toBeUndefined();
-    expect(store.doneCellCount(suite.hash, identity)).toBe(1);
-    expect(store.hasResponse(k1)).toBe(true);
-    expect(store.hasResponse('0'.repeat(64))).toBe(false);
+    expect(store.cells.doneKey(suite.hash, identity, 't1', 0)).toBe(k1);
+    expect(store.cells.doneKey(suite.hash, identity, 't1', 1)).toBeUndefined();
+    expect(store.coverage.doneCount(suite.hash, identity)).toBe(1);
+    expect(store.responses.has(k1)).toBe(true);
+    expect(store.responses.has('0'.repeat(64))).toBe(false);
     store.close();
     expect(readFileSync(path).includes('sk-SENTINEL')).toBe(false);
   });
@@ -347,16 +347,16 @@ describe('store round trip', () => {
     const run1 = seed(store);
     const ref = { suiteHash: suite.hash, testId: 't1', model: 'm', modelIdentity: identity, repeat: 0 };
     const at = '2024-01-01T00:00:00.000Z';
-    store.saveCellFailed({
+    store.cells.saveFailed({
       ...ref,
       runId: run1,
       request: req('Say hi'),
       error: { kind: 'timeout', message: 'no answer' },
       attempts: [{ attempt: 1, startedAt: at, outcome: 'timeout', message: 'no answer' }],
     });
-    const run2 = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: '0.1.0' });
+    const run2 = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: '0.1.0' });
     const key = cacheKey(identity, req('Say hi'), 0);
-    store.saveCellDone({
+    store.cells.saveDone({
       ...ref,
       runId: run2,
       key,
@@ -364,11 +364,11 @@ describe('store round trip', () => {
       result: { text: 'hi', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } },
       attempts: [{ attempt: 1, startedAt: at, outcome: 'ok' }],
     });
-    const cells = [...store.cells()];
+    const cells = [...store.cells.all()];
     expect(cells).toHaveLength(1);
     expect(cells[0]).toMatchObject({ status: 'done', runId: run2, responseKey: key });
     expect(cells[0]?.error).toBeUndefined();
-    expect(store.attemptsOf(cells[0]?.id as number).map((a) => [a.runId, a.outcome])).toEqual([
+    expect(store.attempts.of(cells[0]?.id as number).map((a) => [a.runId, a.outcome])).toEqual([
       [run1, 'timeout'],
       [run2, 'ok'],
     ]);
@@ -386,7 +386,7 @@ describe('store round trip', () => {
       repeat,
     });
     const done = (testId: string, repeat: number, runId: string) =>
-      store.saveCellDone({
+      store.cells.saveDone({
         ...ref(testId, repeat),
         runId,
         key: cacheKey(identity, req(testId), repeat),
@@ -396,18 +396,18 @@ describe('store round trip', () => {
       });
     done('t1', 0, run1);
     done('t1', 1, run1);
-    const run2 = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: '0.1.0' });
+    const run2 = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: '0.1.0' });
     done('t2', 0, run2);
-    store.saveCellFailed({
+    store.cells.saveFailed({
       ...ref('t3', 0),
       runId: run2,
       request: req('t3'),
       error: { kind: 'rate_limit', message: '429', status: 429 },
       attempts: [],
     });
-    store.saveCellsCached([{ ...ref('t3', 1), runId: run2, key: cacheKey(identity, req('t1'), 0) }]);
+    store.cells.saveCached([{ ...ref('t3', 1), runId: run2, key: cacheKey(identity, req('t1'), 0) }]);
 
-    const cov = store.coverage(suite.hash, [{ identity, repeats: 2 }], { runId: run2 });
+    const cov = store.coverage.of(suite.hash, [{ identity, repeats: 2 }], { runId: run2 });
     expect(cov).toEqual({
       total: 6,
       done: 4,
@@ -417,13 +417,13 @@ describe('store round trip', () => {
       errorsByKind: { rate_limit: 1 },
     });
     // With one repeat expected, repeat-1 cells are outside the count.
-    expect(store.coverage(suite.hash, [{ identity, repeats: 1 }])).toMatchObject({
+    expect(store.coverage.of(suite.hash, [{ identity, repeats: 1 }])).toMatchObject({
       total: 3,
       done: 2,
       failed: 1,
     });
     // A model with nothing stored is all pending.
-    expect(store.coverage(suite.hash, [{ identity: 'other', repeats: 2 }])).toMatchObject({
+    expect(store.coverage.of(suite.hash, [{ identity: 'other', repeats: 2 }])).toMatchObject({
       total: 6,
       pending: 6,
     });
@@ -437,11 +437,11 @@ describe('store round trip', () => {
       hash: 'b'.repeat(64),
       tests: Array.from({ length: 1200 }, (_, i) => ({ id: `t${i}`, prompt: `p${i}` })),
     };
-    store.saveSuite(big);
-    const runId = store.beginRun({ suiteHash: big.hash, config: {}, waverVersion: '0.1.0' });
-    store.saveCellsCached([]);
+    store.suites.save(big);
+    const runId = store.runs.begin({ suiteHash: big.hash, config: {}, waverVersion: '0.1.0' });
+    store.cells.saveCached([]);
     for (const t of big.tests) {
-      store.saveCellFailed({
+      store.cells.saveFailed({
         suiteHash: big.hash,
         testId: t.id,
         model: 'm',
@@ -454,15 +454,15 @@ describe('store round trip', () => {
       });
     }
     let n = 0;
-    for (const c of store.cells({ suiteHash: big.hash })) {
+    for (const c of store.cells.all({ suiteHash: big.hash })) {
       n++;
-      if (n === 10) store.finishRun(runId, 'complete'); // a write mid-iteration must not throw
+      if (n === 10) store.runs.finish(runId, 'complete'); // a write mid-iteration must not throw
       expect(c.testId).toBe(`t${n - 1}`);
     }
     expect(n).toBe(1200);
     expect(
-      store
-        .getSuite(big.hash)
+      store.suites
+        .get(big.hash)
         ?.tests.map((t) => t.id)
         .slice(0, 3),
     ).toEqual(['t0', 't1', 't2']);
@@ -481,10 +481,10 @@ describe('coverage with per-test repeats', () => {
         { id: 'v1', prompt: 'Q, reworded' },
       ],
     };
-    store.saveSuite(own);
-    const runId = store.beginRun({ suiteHash: own.hash, config: {}, waverVersion: '0.1.0' });
+    store.suites.save(own);
+    const runId = store.runs.begin({ suiteHash: own.hash, config: {}, waverVersion: '0.1.0' });
     const done = (testId: string, repeat: number) =>
-      store.saveCellDone({
+      store.cells.saveDone({
         suiteHash: own.hash,
         testId,
         model: 'm',
@@ -499,7 +499,7 @@ describe('coverage with per-test repeats', () => {
     for (const r of [0, 1, 2]) done('base', r);
     done('v1', 0);
     done('v1', 1); // beyond the run's 1 repeat: not counted
-    const cov = store.coverage(own.hash, [{ identity, repeats: 1 }]);
+    const cov = store.coverage.of(own.hash, [{ identity, repeats: 1 }]);
     expect(cov).toMatchObject({ total: 4, done: 4, pending: 0 });
     store.close();
   });

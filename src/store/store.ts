@@ -1,124 +1,38 @@
 import type Database from 'better-sqlite3';
-import type { Coverage, Shard, Suite, SuiteTest } from '../run/types.js';
-import { auxResult, countAuxResults, insertAuxResult, putAuxResult } from './aux-results.js';
-import {
-  type BatchCell,
-  type BatchRecord,
-  batchCells,
-  cellInOpenBatch,
-  endBatch,
-  listBatches,
-  markSubmitted,
-  type NewBatch,
-  openBatches,
-  recordBatch,
-} from './batches.js';
-import { type CellWriters, cellWriters } from './cell-writes.js';
-import {
-  attemptsOf,
-  cellPage,
-  cells,
-  cellsWithTests,
-  doneCellKey,
-  failureGroups,
-  getResponse,
-  hasResponse,
-  lightCells,
-  repeatCells,
-  responseText,
-  stoppedAttempts,
-} from './cells.js';
-import {
-  cellsByRun,
-  cellTotals,
-  coverage,
-  coverageByModel,
-  coverageOfEverySuite,
-  doneCellCount,
-  expectedCells,
-  failedKinds,
-  modelStatusCounts,
-} from './coverage.js';
-import {
-  type LabellingSetRecord,
-  type LabellingSetSummary,
-  type LabelRecord,
-  labellingSet,
-  labellingSets,
-  labelsOf,
-  saveLabellingSet,
-  saveLabels,
-} from './labels.js';
-import {
-  type ClaimOptions,
-  claimChunk,
-  finishChunks,
-  releaseChunks,
-  renewChunks,
-  sweepDeadWorkers,
-} from './leases.js';
+import { AttemptQueries } from './attempts.js';
+import { AuxResultQueries } from './aux-results.js';
+import { BatchQueries } from './batches.js';
+import { CellQueries } from './cells.js';
+import { CoverageQueries } from './coverage.js';
+import { LabelQueries } from './labels.js';
+import { LeaseQueries } from './leases.js';
 import { openReader, openWriter } from './open.js';
-
-export { storeFailure } from './open.js';
-
-import type {
-  AuxResultRow,
-  CellFilter,
-  CellPage,
-  CellPageFilter,
-  CellText,
-  CellTotal,
-  CellWrite,
-  ChunkKey,
-  ChunkLeaseHolder,
-  ClaimOutcome,
-  CoverageModel,
-  FailedKind,
-  FailureGroup,
-  LightCell,
-  ModelStatusCount,
-  RunListing,
-  RunRecord,
-  RunWithCells,
-  SaveCellCached,
-  SaveCellDone,
-  SaveCellFailed,
-  StoppedAttempt,
-  StoredAttempt,
-  StoredCell,
-  StoredResponse,
-  SuiteModel,
-  SuiteModelCoverage,
-  SuiteSummary,
-} from './records.js';
-import { beginRun, finishRun, getRun, latestRuns, listRuns, runsWithCells } from './runs.js';
+import { ResponseQueries } from './responses.js';
+import { RunQueries } from './runs.js';
 import { hasSchema } from './schema.js';
 import { Statements } from './statements.js';
-import {
-  findSuitesByPrefix,
-  getSuite,
-  getTest,
-  hasSuite,
-  listSuites,
-  modelLabels,
-  modelsOfSuite,
-  saveSuite,
-  suiteName,
-  suiteRunsNamed,
-  suitesWithCellsNamed,
-} from './suites.js';
+import { SuiteQueries } from './suites.js';
 
-export type { BatchCell, BatchRecord, BatchState, NewBatch } from './batches.js';
+export type { AttemptQueries } from './attempts.js';
+export type { AuxResultQueries } from './aux-results.js';
+export type { BatchCell, BatchQueries, BatchRecord, BatchState, NewBatch } from './batches.js';
+export type { CellQueries } from './cells.js';
+export type { CoverageQueries } from './coverage.js';
 export type {
   LabellingItemRecord,
   LabellingSetRecord,
   LabellingSetSummary,
+  LabelQueries,
   LabelRecord,
   PopulationCount,
 } from './labels.js';
-export { type ClaimOptions, LEASE_TTL_MS } from './leases.js';
+export { type ClaimOptions, LEASE_TTL_MS, type LeaseQueries } from './leases.js';
+export { storeFailure } from './open.js';
 export type * from './records.js';
+export type { ResponseQueries } from './responses.js';
+export type { RunQueries } from './runs.js';
 export { applyMigrations, MIGRATIONS } from './schema.js';
+export type { SuiteQueries } from './suites.js';
 
 export interface OpenOptions {
   /**
@@ -132,8 +46,10 @@ export interface OpenOptions {
 /**
  * The SQLite store: suites, runs, responses (the cache), cells and every attempt, plus the aux
  * results. A report is built from it alone. It is the only code that holds the connection or
- * writes SQL: callers ask it named questions. A finished cell is written whole in one transaction
- * (see cell-writes.ts), so a process killed at any point never leaves half a cell.
+ * writes SQL: callers ask named questions of its query objects, one per concept
+ * (`store.cells.light(hash)`, `store.suites.withCellsNamed(name)`), each owning its statements and
+ * giving records with named fields. A finished cell is written whole in one transaction (see
+ * cell-writes.ts), so a process killed at any point never leaves half a cell.
  */
 export class Store {
   readonly path: string;
@@ -141,14 +57,42 @@ export class Store {
   readonly readonly: boolean;
   private readonly db: Database.Database;
   private readonly st: Statements;
-  private readonly writes: CellWriters;
+  /** Suites and their tests, and the models that have cells in them. */
+  readonly suites: SuiteQueries;
+  /** Cells: written whole as they finish; read whole, light, with their tests or a page at a time. */
+  readonly cells: CellQueries;
+  /** Stored responses (the cache), by the cache key of their request. */
+  readonly responses: ResponseQueries;
+  /** Every call made for a cell, and the tries of calls a stop cut short. */
+  readonly attempts: AttemptQueries;
+  /** Runs, their configs and status. */
+  readonly runs: RunQueries;
+  /** Results of calls that are not chat generations (embeddings, scores...), by key. */
+  readonly aux: AuxResultQueries;
+  /** Labelling sets and people's labels of their items. */
+  readonly labels: LabelQueries;
+  /** Chunk leases of the workers sharing the store (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells). */
+  readonly leases: LeaseQueries;
+  /** Provider batches and the cells each answers (docs/batch.md). */
+  readonly batches: BatchQueries;
+  /** A suite's cells counted against what it expects. */
+  readonly coverage: CoverageQueries;
 
   constructor(path: string, opts: OpenOptions = {}) {
     this.path = path;
     this.readonly = opts.readonly ?? false;
     this.db = this.readonly ? openReader(path) : openWriter(path);
     this.st = new Statements(this.db);
-    this.writes = cellWriters(this.st);
+    this.suites = new SuiteQueries(this.st);
+    this.cells = new CellQueries(this.st);
+    this.responses = new ResponseQueries(this.st);
+    this.attempts = new AttemptQueries(this.st);
+    this.runs = new RunQueries(this.st);
+    this.aux = new AuxResultQueries(this.st);
+    this.labels = new LabelQueries(this.st);
+    this.leases = new LeaseQueries(this.st);
+    this.batches = new BatchQueries(this.st);
+    this.coverage = new CoverageQueries(this.st);
   }
 
   close(): void {
@@ -175,377 +119,6 @@ export class Store {
   /** Runs `fn` in one transaction: its writes commit together, or not at all when it throws. */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
-  }
-
-  // Suites
-
-  /** Stores a suite and its tests once (a suite is identified by its hash). */
-  saveSuite(suite: Suite): void {
-    saveSuite(this.st, suite);
-  }
-
-  hasSuite(hash: string): boolean {
-    return hasSuite(this.st, hash);
-  }
-
-  getSuite(hash: string): Suite | undefined {
-    return getSuite(this.st, hash);
-  }
-
-  /** A stored test of a suite. */
-  getTest(suiteHash: string, testId: string): SuiteTest | undefined {
-    return getTest(this.st, suiteHash, testId);
-  }
-
-  /** A suite's name, without reading its tests. */
-  suiteName(hash: string): string | undefined {
-    return suiteName(this.st, hash);
-  }
-
-  /** Every suite without its tests, oldest first. */
-  listSuites(): SuiteSummary[] {
-    return listSuites(this.st);
-  }
-
-  /**
-   * Suites whose hash starts with `prefix` (hex digits, any case), at most two: enough to tell a
-   * unique prefix from an ambiguous one.
-   */
-  findSuitesByPrefix(prefix: string): { hash: string; name: string }[] {
-    return findSuitesByPrefix(this.st, prefix);
-  }
-
-  /** Hashes of the suites named `name` that a run stored and that have cells, most recently run first. */
-  suitesWithCellsNamed(name: string): string[] {
-    return suitesWithCellsNamed(this.st, name);
-  }
-
-  /** Hashes of the suites named `name`, once per run of them, newest run first. */
-  suiteRunsNamed(name: string): string[] {
-    return suiteRunsNamed(this.st, name);
-  }
-
-  /** The models that have cells in a suite (label and identity pairs), by identity. */
-  modelsOfSuite(suiteHash: string): SuiteModel[] {
-    return modelsOfSuite(this.st, suiteHash);
-  }
-
-  /** The labels cells are stored under, of one suite or of every suite, sorted. */
-  modelLabels(suiteHash?: string): string[] {
-    return modelLabels(this.st, suiteHash);
-  }
-
-  // Runs
-
-  /** Records a run's start. The config is stored with any secret-named member removed. */
-  beginRun(opts: { suiteHash?: string; config: unknown; waverVersion: string; id?: string }): string {
-    return beginRun(this.st, opts);
-  }
-
-  /** Records a run's end: 'complete', 'incomplete', 'aborted', 'failed'... */
-  finishRun(runId: string, status: string): void {
-    finishRun(this.st, runId, status);
-  }
-
-  getRun(runId: string): RunRecord | undefined {
-    return getRun(this.st, runId);
-  }
-
-  /** Every run, oldest first. */
-  listRuns(): RunRecord[] {
-    return listRuns(this.st);
-  }
-
-  /** Every run, newest first, with its suite's name and how many cells it wrote last. */
-  runsWithCells(): RunWithCells[] {
-    return runsWithCells(this.st, cellsByRun(this.st));
-  }
-
-  /** The `limit` newest runs, newest first, with their suite's name. */
-  latestRuns(limit: number): RunListing[] {
-    return latestRuns(this.st, limit);
-  }
-
-  // Responses and cells
-
-  getResponse(key: string): StoredResponse | undefined {
-    return getResponse(this.st, key);
-  }
-
-  /** The text of the response stored under `key`. */
-  responseText(key: string): string | undefined {
-    return responseText(this.st, key);
-  }
-
-  /** Whether a response is stored under `key`. */
-  hasResponse(key: string): boolean {
-    return hasResponse(this.st, key);
-  }
-
-  /** The response key of a cell stored done, else undefined (one lookup in the cells' unique index). */
-  doneCellKey(suiteHash: string, modelIdentity: string, testId: string, repeat: number): string | undefined {
-    return doneCellKey(this.st, suiteHash, modelIdentity, testId, repeat);
-  }
-
-  /** How many cells of a suite and model identity are stored done (any repeat; of a shard's tests when given). */
-  doneCellCount(suiteHash: string, modelIdentity: string, shard?: Shard): number {
-    return doneCellCount(this.st, suiteHash, modelIdentity, shard);
-  }
-
-  /** Response, cell and attempts of a finished cell, in one transaction. */
-  saveCellDone(c: SaveCellDone): void {
-    this.writes.done.immediate(c);
-  }
-
-  /** A failed cell with its reason and attempts, in one transaction. */
-  saveCellFailed(c: SaveCellFailed): void {
-    this.writes.failed.immediate(c);
-  }
-
-  /**
-   * Several finished cells in one transaction (group commit): the engine commits the cells that
-   * finished within a few milliseconds together, so a commit's cost is shared while a killed
-   * process still loses only cells that were not yet committed — never half a cell.
-   */
-  saveBatch(writes: readonly CellWrite[]): void {
-    if (writes.length > 0) this.writes.batch.immediate(writes);
-  }
-
-  /** Done cells whose response is already stored (attempts 0), in one transaction. */
-  saveCellsCached(cells: SaveCellCached[]): void {
-    if (cells.length > 0) this.writes.cached.immediate(cells);
-  }
-
-  /**
-   * Cells matching the filter in a stable order: suite, model identity, test position in its
-   * suite, repeat. The ids are read first and the rows a page at a time, so the order does not
-   * depend on when each cell finished and the caller may write to the store while iterating.
-   */
-  cells(filter: CellFilter = {}): Generator<StoredCell> {
-    return cells(this.st, filter);
-  }
-
-  /** Every call made for a cell, oldest first (all runs), tries a stop cut short included. */
-  attemptsOf(cellId: number): StoredAttempt[] {
-    return attemptsOf(this.st, cellId);
-  }
-
-  /** The tries of calls a stop cut short (their cells stayed pending), oldest first; of one run when given. */
-  stoppedAttempts(runId?: string): StoppedAttempt[] {
-    return stoppedAttempts(this.st, runId);
-  }
-
-  /** A suite's cells in the order of `cells()`, without their requests and token log-probs. */
-  lightCells(suiteHash: string): LightCell[] {
-    return lightCells(this.st, suiteHash);
-  }
-
-  /**
-   * A suite's cells with their tests, in the order of lightCells, for the given model identities
-   * (each in turn), streamed a page of tests at a time: for suites too large to hold. Without
-   * their response texts (responseText has them).
-   */
-  cellsWithTests(
-    suiteHash: string,
-    identities: readonly string[],
-  ): Generator<{ cell: LightCell; test: SuiteTest }> {
-    return cellsWithTests(this.st, suiteHash, identities);
-  }
-
-  /** A page of a suite's cells, filtered and searched, for the viewer's transcript browser. */
-  cellPage(filter: CellPageFilter): CellPage {
-    return cellPage(this.st, filter);
-  }
-
-  /** A model's cells of repeat 0 in a suite, without their requests and tokens, in no set order. */
-  firstRepeatCells(suiteHash: string, modelIdentity: string): CellText[] {
-    return repeatCells(this.st, suiteHash, modelIdentity, 0);
-  }
-
-  /** A model's cells of one repeat in a suite, as firstRepeatCells gives those of repeat 0. */
-  repeatCells(suiteHash: string, modelIdentity: string, repeat: number): CellText[] {
-    return repeatCells(this.st, suiteHash, modelIdentity, repeat);
-  }
-
-  /** Failed cells grouped by suite, model identity and error kind, in the order they were first stored. */
-  failureGroups(): FailureGroup[] {
-    return failureGroups(this.st);
-  }
-
-  // Coverage
-
-  /**
-   * Coverage of a suite for some models, from the store alone: total = the sum over tests of
-   * their repeats (a test's own `repeats`, else the model's) per model; pending = total - done -
-   * failed. With `runId`, `cached` counts done cells that run did not call for (written earlier,
-   * or linked to a stored response); without, cells stored with no call. With `shard`, of the
-   * shard's tests only (docs/decisions.md#e19-shards-deal-tests-round-robin).
-   */
-  coverage(
-    suiteHash: string,
-    models: CoverageModel[],
-    opts: { runId?: string; shard?: Shard } = {},
-  ): Coverage {
-    return coverage(this.st, suiteHash, models, opts);
-  }
-
-  /** A model's failed cells of a suite (as coverage() counts them) by kind, each with its first message. */
-  failedKinds(suiteHash: string, modelIdentity: string, repeats: number, shard?: Shard): FailedKind[] {
-    return failedKinds(this.st, suiteHash, modelIdentity, repeats, shard);
-  }
-
-  /**
-   * Coverage of a suite for each model identity that has cells in it, with `repeats` for the
-   * tests that set none, as coverage() counts it without a run; by identity.
-   */
-  coverageByModel(suiteHash: string, repeats: number): SuiteModelCoverage[] {
-    return coverageByModel(this.st, suiteHash, repeats);
-  }
-
-  /** Stored cells per suite (or of one suite), model identity and status, from the counts. */
-  cellTotals(suiteHash?: string): CellTotal[] {
-    return cellTotals(this.st, suiteHash);
-  }
-
-  /** How many cells a suite expects of one model with `repeats` (tests with their own repeats keep them). */
-  expectedCells(suiteHash: string, repeats: number): number {
-    return expectedCells(this.st, suiteHash, repeats);
-  }
-
-  /**
-   * Coverage of every (suite, model identity) that has cells, in the order of their first cell, as
-   * coverage() counts it without a run: `repeatsBySuite` holds the repeats of a suite's tests that
-   * do not set their own (1 for a suite not in it).
-   */
-  coverageOfEverySuite(repeatsBySuite: Record<string, number>): SuiteModelCoverage[] {
-    return coverageOfEverySuite(this.st, repeatsBySuite);
-  }
-
-  /** A suite's counted cells by model label and status, and how many of them `runId` wrote last. */
-  modelStatusCounts(suiteHash: string, runId: string, repeats: number): ModelStatusCount[] {
-    return modelStatusCounts(this.st, suiteHash, runId, repeats);
-  }
-
-  // Cell leases (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells)
-
-  /**
-   * A chunk of cells for `holder`, unless another worker holds it or finished it since the holder
-   * started: a lease expired, or of a process of this host that is gone, is taken over (leases.ts).
-   */
-  claimChunk(key: ChunkKey, holder: ChunkLeaseHolder, opts: ClaimOptions = {}): ClaimOutcome {
-    return claimChunk(this.st, key, holder, opts);
-  }
-
-  /** Renews the owner's unfinished leases; the chunks it still holds. */
-  renewChunks(owner: string, now: number = Date.now(), ttlMs?: number): ChunkKey[] {
-    return renewChunks(this.st, owner, now, ttlMs);
-  }
-
-  /** Marks the owner's unfinished leases finished. */
-  finishChunks(owner: string, now: number = Date.now()): void {
-    finishChunks(this.st, owner, now);
-  }
-
-  /** Frees the owner's unfinished leases (it stopped before going through them). */
-  releaseChunks(owner: string): void {
-    releaseChunks(this.st, owner);
-  }
-
-  /** Releases the leases of this host's dead processes and marks their runs stopped. */
-  sweepDeadWorkers(host: string): void {
-    sweepDeadWorkers(this.st, host);
-  }
-
-  // Provider batches (docs/batch.md)
-
-  /** A batch the provider accepted, with the cells it answers, in one transaction. */
-  recordBatch(batch: NewBatch): BatchRecord {
-    return recordBatch(this.st, batch);
-  }
-
-  /** An uploaded batch (recordBatch with an inputRef) the provider has now accepted. */
-  markBatchSubmitted(id: string, providerId: string): void {
-    markSubmitted(this.st, id, providerId);
-  }
-
-  /** A suite's and model's batches still to be collected, oldest first. */
-  openBatches(suiteHash: string, modelIdentity: string): BatchRecord[] {
-    return openBatches(this.st, suiteHash, modelIdentity);
-  }
-
-  /** Every batch (of one suite when given), oldest first. */
-  listBatches(suiteHash?: string): BatchRecord[] {
-    return listBatches(this.st, suiteHash);
-  }
-
-  /** The cells a batch answers (those of one request when given). */
-  batchCells(batchId: string, customId?: string): BatchCell[] {
-    return batchCells(this.st, batchId, customId);
-  }
-
-  /** Whether a cell's request (by its cache key) waits on a batch still to be collected. */
-  cellInOpenBatch(
-    suiteHash: string,
-    modelIdentity: string,
-    testId: string,
-    repeat: number,
-    key: string,
-  ): boolean {
-    return cellInOpenBatch(this.st, suiteHash, modelIdentity, testId, repeat, key);
-  }
-
-  /** Marks a batch collected (its results are stored) or failed (refused as a whole). */
-  endBatch(id: string, state: 'collected' | 'failed', note?: string): void {
-    endBatch(this.st, id, state, note);
-  }
-
-  // Labelling sets and labels (docs/judges.md#labelling)
-
-  /** Stores a labelling set and its items in one transaction; a set of that name already stored is an error. */
-  saveLabellingSet(set: Omit<LabellingSetRecord, 'createdAt'>): void {
-    saveLabellingSet(this.st, set);
-  }
-
-  /** Every labelling set, oldest first, with how many items and labels it has and its raters. */
-  labellingSets(): LabellingSetSummary[] {
-    return labellingSets(this.st);
-  }
-
-  /** A labelling set with its items in sample order, or undefined. */
-  labellingSet(name: string): LabellingSetRecord | undefined {
-    return labellingSet(this.st, name);
-  }
-
-  /** Stores labels in one transaction, each replacing the same rater's earlier label of the item. */
-  saveLabels(labels: readonly LabelRecord[]): void {
-    if (labels.length > 0) saveLabels(this.st, labels);
-  }
-
-  /** A set's labels, in item order then by rater. */
-  labelsOf(set: string): LabelRecord[] {
-    return labelsOf(this.st, set);
-  }
-
-  // Aux results
-
-  /** The result JSON stored under an aux key, or undefined when none is. */
-  auxResult(key: string): string | undefined {
-    return auxResult(this.st, key);
-  }
-
-  /** Stores an aux result unless one is stored under its key already (the first result is kept). */
-  insertAuxResult(row: AuxResultRow): void {
-    insertAuxResult(this.st, row);
-  }
-
-  /** Stores an aux result, replacing the result stored under its key. */
-  putAuxResult(row: AuxResultRow): void {
-    putAuxResult(this.st, row);
-  }
-
-  /** How many aux results are stored (of a kind and identity when given). */
-  countAuxResults(filter: { kind?: string; identity?: string } = {}): number {
-    return countAuxResults(this.st, filter);
   }
 }
 

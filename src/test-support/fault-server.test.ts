@@ -112,7 +112,7 @@ describe('run engine through the openai provider against faults', () => {
       request: { messages: [{ role: 'user' as const, content: t.prompt }], temperature: 0 },
     }));
     const go = async () => {
-      const runId = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
+      const runId = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
       return runCells({
         store,
         runId,
@@ -129,19 +129,19 @@ describe('run engine through the openai provider against faults', () => {
     expect(cov.pending).toBe(0);
     expect(cov.failed).toBeGreaterThan(0); // with one retry, some cells meet two faults
     expect(first.retries).toBeGreaterThan(10);
-    const attempts = [...store.cells()].reduce((n, c) => n + store.attemptsOf(c.id).length, 0);
+    const attempts = [...store.cells.all()].reduce((n, c) => n + store.attempts.of(c.id).length, 0);
     expect(server.requests()).toBe(attempts); // every request the server saw is recorded
-    for (const c of store.cells({ status: 'failed' })) {
+    for (const c of store.cells.all({ status: 'failed' })) {
       expect(['rate_limit', 'server', 'timeout', 'network', 'bad_response']).toContain(c.error?.kind);
       expect(c.error?.message).toBeTruthy();
     }
-    for (const c of store.cells({ status: 'done' }))
+    for (const c of store.cells.all({ status: 'done' }))
       expect(c.response?.text).toBe(echoReply(tests[Number(c.testId.slice(1))]?.prompt ?? ''));
 
     // Second run: only the failed cells are asked again.
     const before = server.requestsByPrompt();
     const failedPrompts = new Set(
-      [...store.cells({ status: 'failed' })].map((c) => c.request.messages[0]?.content),
+      [...store.cells.all({ status: 'failed' })].map((c) => c.request.messages[0]?.content),
     );
     const second = await go();
     expect(second.coverage.cached).toBe(cov.done);

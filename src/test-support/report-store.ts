@@ -133,7 +133,7 @@ function writeCells(
         });
       }
     }
-  store.saveBatch(writes);
+  store.cells.write(writes);
 }
 
 /** Builds the store in `path` (':memory:' works) and returns it open. */
@@ -155,8 +155,8 @@ function addLadder(store: Store): void {
     ladder: { resamples: 200 },
   });
   const suite = ladderSuite(LADDER_TESTS, config);
-  store.saveSuite(suite);
-  const runId = store.beginRun({ id: 'run-ladder', suiteHash: suite.hash, config, waverVersion: 'test' });
+  store.suites.save(suite);
+  const runId = store.runs.begin({ id: 'run-ladder', suiteHash: suite.hash, config, waverVersion: 'test' });
   const byId = new Map(LADDER_TESTS.map((t) => [t.id, t]));
   const answers =
     (model: number) =>
@@ -179,12 +179,16 @@ function addLadder(store: Store): void {
   MODELS.forEach((m, k) => {
     writeCells(store, suite, runId, m, answers(k), config.params);
   });
-  store.finishRun(runId, 'incomplete');
+  store.runs.finish(runId, 'incomplete');
 
   // The KB judge's verdicts, as runLadder stores them: one judge test per KB response.
   const jobs: KbJudgeJob[] = [];
   for (const m of MODELS)
-    for (const cell of store.cells({ suiteHash: suite.hash, modelIdentity: m.identity, status: 'done' })) {
+    for (const cell of store.cells.all({
+      suiteHash: suite.hash,
+      modelIdentity: m.identity,
+      status: 'done',
+    })) {
       const t = byId.get(cell.testId);
       if (t?.family !== 'KB' || !cell.response) continue;
       jobs.push({
@@ -205,14 +209,14 @@ function addLadder(store: Store): void {
     KB_JUDGE_SUITE,
     jobs.map((job) => kbJudgeTest(job)),
   );
-  store.saveSuite(judgeSuite);
+  store.suites.save(judgeSuite);
   const judgeConfig = {
     ...config,
     models: ['replay:judge'],
     repeats: 1,
     params: { temperature: 0, maxTokens: 256, logprobs: false },
   };
-  const judgeRun = store.beginRun({
+  const judgeRun = store.runs.begin({
     id: 'run-kb-judge',
     suiteHash: judgeSuite.hash,
     config: judgeConfig,
@@ -234,7 +238,7 @@ function addLadder(store: Store): void {
     },
     judgeConfig.params,
   );
-  store.finishRun(judgeRun, 'complete');
+  store.runs.finish(judgeRun, 'complete');
 }
 
 const OPENAI: Capabilities = {
@@ -257,7 +261,7 @@ function addSago(store: Store): void {
     prompt: { id: `q${i}`, dataset: i < 2 ? 'builtin' : 'other', text, source: { file: 'test' } },
   }));
   const suite = responsesSuite(ruleVariations(prompts, settings, 0));
-  store.saveSuite(suite);
+  store.suites.save(suite);
   const records: SagoModelRecord[] = MODELS.map((m) => ({ ...m, provider: 'openai', capabilities: OPENAI }));
   const config = {
     models: MODELS.map((m) => m.label),
@@ -265,7 +269,7 @@ function addSago(store: Store): void {
     repeats: 1,
     params: { temperature: 0, maxTokens: 64, logprobs: true },
   };
-  const runId = store.beginRun({ id: 'run-sago', suiteHash: suite.hash, config, waverVersion: 'test' });
+  const runId = store.runs.begin({ id: 'run-sago', suiteHash: suite.hash, config, waverVersion: 'test' });
   const tokens = (text: string) =>
     text.split(' ').map((w, i) => ({
       token: w,
@@ -290,7 +294,7 @@ function addSago(store: Store): void {
       tokens,
     );
   });
-  store.finishRun(runId, 'complete');
+  store.runs.finish(runId, 'complete');
   const manifest: SagoManifest = {
     version: 1,
     responsesSuite: suite.hash,
@@ -324,7 +328,7 @@ function addParaphrase(store: Store): void {
       ),
     },
   });
-  store.saveSuite(suite);
+  store.suites.save(suite);
   const config = {
     models: MODELS.map((m) => m.label),
     seed: 7,
@@ -333,7 +337,12 @@ function addParaphrase(store: Store): void {
     paraphrase: { resamples: 200 },
     params: { temperature: 0 },
   };
-  const runId = store.beginRun({ id: 'run-paraphrase', suiteHash: suite.hash, config, waverVersion: 'test' });
+  const runId = store.runs.begin({
+    id: 'run-paraphrase',
+    suiteHash: suite.hash,
+    config,
+    waverVersion: 'test',
+  });
   const byId = new Map(suite.tests.map((t) => [t.id, t]));
   MODELS.forEach((m, k) => {
     writeCells(
@@ -354,7 +363,7 @@ function addParaphrase(store: Store): void {
       2,
     );
   });
-  store.finishRun(runId, 'complete');
+  store.runs.finish(runId, 'complete');
 }
 
 function addPlain(store: Store): void {
@@ -362,13 +371,13 @@ function addPlain(store: Store): void {
     { id: 'q1', prompt: 'Say hi.', meta: { item: 'greeting' } },
     { id: 'q2', prompt: 'What is 2 + 2?' },
   ]);
-  store.saveSuite(suite);
-  const runId = store.beginRun({
+  store.suites.save(suite);
+  const runId = store.runs.begin({
     id: 'run-plain',
     suiteHash: suite.hash,
     config: { models: [MODELS[0].label], seed: 0 },
     waverVersion: 'test',
   });
   writeCells(store, suite, runId, MODELS[0], (id) => ({ text: id === 'q1' ? 'hi' : '4' }), PLAIN_PARAMS);
-  store.finishRun(runId, 'complete');
+  store.runs.finish(runId, 'complete');
 }

@@ -52,7 +52,7 @@ describe.skipIf(missing !== undefined)(
       rubric = new Map(
         sample.map((i) => [i.id, (i.rubric.labels as { value: string }[]).map((l) => l.value)]),
       );
-      store.saveLabellingSet({ name: 'default', seed: 1, items: sample, population: populationOf(items) });
+      store.labels.saveSet({ name: 'default', seed: 1, items: sample, population: populationOf(items) });
       store.close();
       viewer = await startViewer({ protocols: REPORTED, stores: [file] });
       browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
@@ -82,7 +82,7 @@ describe.skipIf(missing !== undefined)(
     const labels = () => {
       const store = openStore(file, { readonly: true });
       try {
-        return store.labelsOf('default');
+        return store.labels.of('default');
       } finally {
         store.close();
       }

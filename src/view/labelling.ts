@@ -53,12 +53,12 @@ export async function handleLabelling(
   if (!existsSync(file)) return reply(res, 404, { error: 'no store file yet' });
   const store = openStore(file, { readonly: true });
   try {
-    const sets = store.labellingSets().map((s) => s.name);
+    const sets = store.labels.sets().map((s) => s.name);
     const name = url.searchParams.get('set') || sets[0];
     const rater = (url.searchParams.get('rater') ?? '').trim();
-    const set = name === undefined ? undefined : store.labellingSet(name);
+    const set = name === undefined ? undefined : store.labels.set(name);
     if (!set) return reply(res, 200, { sets, set: null, labels: [] });
-    const labels = rater === '' ? [] : store.labelsOf(set.name).filter((l) => l.rater === rater);
+    const labels = rater === '' ? [] : store.labels.of(set.name).filter((l) => l.rater === rater);
     return reply(res, 200, {
       sets,
       set: {
@@ -108,13 +108,13 @@ async function save(req: IncomingMessage, res: ServerResponse, file: string): Pr
   if (!existsSync(file)) return reply(res, 404, { error: 'no store file' });
   const store = openStore(file);
   try {
-    const set = store.labellingSet(setName);
+    const set = store.labels.set(setName);
     const stored = set?.items.find((i) => i.id === item);
     if (!stored) return reply(res, 400, { error: `no item ${item} in the labelling set ${setName}` });
     const value = onRubric(rubricOf(stored), label);
     if (value === undefined) return reply(res, 400, { error: `label ${label} is not on the rubric` });
     const notes = str(body.notes);
-    store.saveLabels([{ set: setName, item, rater, label: value, ...(notes && { notes }), source: 'view' }]);
+    store.labels.save([{ set: setName, item, rater, label: value, ...(notes && { notes }), source: 'view' }]);
     return reply(res, 200, { ok: true, item, label: value });
   } finally {
     store.close();

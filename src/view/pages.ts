@@ -1,6 +1,9 @@
+import { CLIENT_JS } from '../report/html/client.js';
+import { embedJson } from '../report/html/payload.js';
 import { CSS as REPORT_CSS } from '../report/html/style.js';
+import { transcriptBrowserHtml } from '../report/html/transcript-browser.js';
 import type { RunWithCells } from '../store/store.js';
-import type { TranscriptPage, TranscriptQuery } from './transcripts.js';
+import { PAGE_SIZE, type TranscriptPage, type TranscriptQuery } from './transcripts.js';
 
 /**
  * The viewer's own pages: an index and a page per store with its runs and a live progress panel.
@@ -15,7 +18,7 @@ export function escapeHtml(s: string): string {
 
 /**
  * The viewer's CSP: nothing from outside; scripts and styles only with this response's nonce; SSE
- * to itself; forms (the transcript filters, GET) only to itself.
+ * and the labelling page's writes to itself; forms only to itself.
  */
 export function pageCsp(nonce: string): string {
   return [
@@ -30,17 +33,10 @@ export function pageCsp(nonce: string): string {
   ].join('; ');
 }
 
-/**
- * The viewer's pages look like the report (its stylesheet), with a few rules of their own: the
- * progress bar, and wrapped texts in the cells page.
- */
+/** The viewer's pages look like the report (its stylesheet), with its progress bar besides. */
 export const VIEW_CSS = `${REPORT_CSS}
 .bar{height:12px;background:#e4e6ee;border-radius:6px;overflow:hidden;max-width:24rem}
-.bar>div{height:100%;background:#3a7bd5;width:0}.muted{color:var(--muted)}
-td.failed{color:#a02020}form.filters>*{margin-right:.25rem}
-table.cells-page{table-layout:fixed;width:100%}table.cells-page td{overflow-wrap:anywhere}
-table.cells-page pre{max-height:16rem;overflow:auto}
-table.cells-page th:nth-child(-n+2){width:12%}table.cells-page th:nth-child(3){width:5em}table.cells-page th:nth-child(4){width:5.5em}`;
+.bar>div{height:100%;background:#3a7bd5;width:0}`;
 
 function htmlPage(title: string, nonce: string, body: string, script = ''): string {
   return `<!doctype html>
@@ -89,7 +85,7 @@ export function storePage(nonce: string, opts: { name: string; base: string; run
     })
     .join('');
   const body = `<header><h1>${e(opts.name)}</h1><p>A store of waver runs: the report has every eval's scores, with their intervals, first.</p></header>
-<nav><a href="${e(report)}">Report: evals and scores</a><a href="${e(`${report}#transcripts`)}">Transcripts</a><a href="${e(`${opts.base}/transcripts`)}">Every cell, paged</a><a href="${e(`${opts.base}/label`)}">Label judged items</a><a href="/">All stores</a></nav>
+<nav><a href="${e(report)}">Report: evals and scores</a><a href="${e(`${opts.base}/transcripts`)}">Transcripts: every cell</a><a href="${e(`${opts.base}/label`)}">Label judged items</a><a href="/">All stores</a></nav>
 <main>
 <section><h2>Evals</h2><p id="scores-note" class="muted">reading the report…</p>
 <div class="table-wrap"><table id="scores" hidden><thead><tr><th>eval</th><th>protocol</th><th>dataset (licence)</th><th>headline</th><th>cells</th><th>last run</th></tr></thead><tbody></tbody></table></div></section>
@@ -181,53 +177,51 @@ fetch(reportUrl).then((r) => r.ok ? r.text() : Promise.reject(new Error('HTTP ' 
 }
 
 /**
- * Every cell of a store a page at a time (transcripts.ts): a GET form of filters (suite, model,
- * status, text) and the page's cells with their prompt and response. No script: each page is one
- * indexed query on the server, and the next page is a link.
+ * Every cell of a store a page at a time (transcripts.ts), in the report's own transcript browser
+ * (transcript-browser.ts and its script): the same filters, outcomes, detail, diff and comparison,
+ * over the page the viewer read; a filter or the pager asks for another page.
  */
 export function transcriptsPage(
   nonce: string,
   opts: { name: string; base: string; query: TranscriptQuery; page: TranscriptPage },
 ): string {
-  const { page, query } = opts;
+  const { page } = opts;
   const e = escapeHtml;
-  const option = (value: string, label: string, selected: boolean) =>
-    `<option value="${e(value)}"${selected ? ' selected' : ''}>${e(label)}</option>`;
-  const suite = page.suite?.hash ?? '';
-  const form = `<form class="filters" method="get" action="${e(`${opts.base}/transcripts`)}">
-<select name="suite" aria-label="suite">${page.suites.map((s) => option(s.hash, `${s.name} ${s.hash.slice(0, 12)} (${s.cells} cells)`, s.hash === suite)).join('')}</select>
-<select name="model" aria-label="model">${option('', 'every model', !query.model)}${page.models.map((m) => option(m.identity, m.label, m.identity === query.model)).join('')}</select>
-<select name="status" aria-label="status">${option('', 'done or failed', !query.status)}${option('done', 'done', query.status === 'done')}${option('failed', 'failed', query.status === 'failed')}</select>
-<input type="search" name="q" value="${e(query.q ?? '')}" placeholder="text in the prompt or response" aria-label="search">
-<button type="submit">show</button></form>`;
-  const rows = page.rows
-    .map(
-      (r) =>
-        `<tr><td>${e(r.model)}</td><td><code>${e(r.test)}</code></td><td>${r.repeat}</td><td class="${r.status}">${r.status}</td><td>${r.system !== undefined ? `<pre class="muted">${e(r.system)}</pre>` : ''}<pre>${e(r.prompt ?? '')}</pre></td><td><pre>${e(r.response ?? r.error ?? '')}</pre></td></tr>`,
-    )
-    .join('');
+  const url = `${opts.base}/transcripts`;
   const params = new URLSearchParams();
-  if (suite) params.set('suite', suite);
-  if (query.model) params.set('model', query.model);
-  if (query.status) params.set('status', query.status);
-  if (query.q) params.set('q', query.q);
-  const first = `${opts.base}/transcripts?${params}`;
+  const f = page.query;
+  for (const k of ['suite', 'protocol', 'model', 'family', 'level', 'outcome', 'flipped', 'q'] as const) {
+    const v = f[k];
+    if (v) params.set(k, v);
+  }
+  if (f.compare) {
+    params.set('cmp', '1');
+    params.set('a', f.compare.a);
+    params.set('b', f.compare.b);
+    if (f.compare.differ) params.set('differ', '1');
+  }
+  const first = `${url}?${params}`;
   if (page.next) params.set('after', page.next);
-  const nav = [
-    query.after ? `<a href="${e(first)}">first page</a>` : '',
-    page.next
-      ? `<a id="next" href="${e(`${opts.base}/transcripts?${params}`)}">${query.q && page.rows.length < 50 ? 'search on' : 'next page'}</a>`
-      : '',
-  ]
-    .filter(Boolean)
-    .join(' · ');
-  const body = `<header><h1>${e(opts.name)}: every cell</h1><p>Every stored cell a page at a time, straight from the store; the report's transcript browser scores them.</p></header>
-<nav><a href="${e(opts.base)}">The store</a><a href="${e(`${opts.base}/report#transcripts`)}">Report transcripts (scored)</a></nav>
+  const data = {
+    ...page.payload,
+    paged: {
+      base: url,
+      query: f,
+      options: page.options,
+      rows: page.rows,
+      first: page.first,
+      ...(page.total !== undefined && { total: page.total }),
+      cells: page.cells,
+      scanned: page.scanned,
+      more: page.next !== undefined,
+    },
+  };
+  const intro = `<p class="lede">Every cell of this store, scored as the report scores it, ${PAGE_SIZE} a page read from the store as you go: the report's own browser, with its filters, outcomes, diff and comparison. A cell's detail opens above the table; texts longer than a page holds are cut (full texts: <code>waver export</code>).</p>`;
+  const body = `<header><h1>${e(opts.name)}: transcripts</h1><p>Every cell of the store, with its outcome, a page at a time (this page read in ${page.ms.toFixed(0)} ms).</p></header>
+<nav><a href="${e(opts.base)}">The store</a><a href="${e(`${opts.base}/report`)}">Report: evals and scores</a><a href="/">All stores</a></nav>
 <main>
-${form}
-<p class="muted">${page.counts.done} done and ${page.counts.failed} failed cells in this suite${query.model ? ' for this model' : ''}; ${page.rows.length} shown${query.q ? ` that hold the text, of ${page.scanned} cells looked at (a search looks at ${page.next ? 'a part of the suite a page: the next page goes on' : 'the rest of the suite'})` : ''}, in the order of model, test id and repeat (read in ${page.ms.toFixed(0)} ms). Full texts: <code>waver export</code>.</p>
-<table class="cells-page"><thead><tr><th>model</th><th>test</th><th>repeat</th><th>status</th><th>prompt</th><th>response or error</th></tr></thead>
-<tbody>${rows || '<tr><td colspan="6" class="muted">no cell</td></tr>'}</tbody></table>
-<p>${nav}</p></main>`;
-  return htmlPage(`waver view: ${opts.name} cells`, nonce, body);
+${transcriptBrowserHtml({ intro, paged: { ...(opts.query.after && { first }), ...(page.next && { next: `${url}?${params}` }) } })}
+</main>
+<script type="application/json" id="waver-data">${embedJson(data)}</script>`;
+  return htmlPage(`waver view: ${opts.name} transcripts`, nonce, body, CLIENT_JS);
 }

@@ -70,7 +70,7 @@ export class StoreReader {
   runs(): RunWithCells[] {
     const store = this.opened();
     if (!store?.hasSchema()) return [];
-    return store.runsWithCells();
+    return store.runs.withCells();
   }
 
   /** Coverage of the latest run that calls models (bookkeeping runs, e.g. a sago manifest, are skipped). */
@@ -79,7 +79,7 @@ export class StoreReader {
     const store = this.opened();
     if (!store) return { state: 'missing', ...empty };
     if (!store.hasSchema()) return { state: 'empty', ...empty };
-    const runs = store.latestRuns(20);
+    const runs = store.runs.latest(20);
     const row = runs.find((r) => modelLabels(r.configJson).length > 0) ?? runs[0];
     if (!row) return { state: 'empty', ...empty };
     const config = parseJson(row.configJson) as { repeats?: unknown };
@@ -97,11 +97,11 @@ export class StoreReader {
     const key = `${row.suiteHash}\u0000${repeats}`;
     let expected = this.expected.get(key);
     if (expected === undefined) {
-      expected = store.expectedCells(row.suiteHash, repeats);
+      expected = store.coverage.expected(row.suiteHash, repeats);
       // Kept once the suite is stored whole (a run stores its suite before its first cell).
       if (expected > 0) this.expected.set(key, expected);
     }
-    const counts = store.modelStatusCounts(row.suiteHash, row.id, repeats);
+    const counts = store.coverage.modelStatusCounts(row.suiteHash, row.id, repeats);
     const names = labels.length > 0 ? labels : [...new Set(counts.map((c) => c.model))];
     const models = names.map((label): ModelProgress => {
       const of = (status: string) => counts.find((c) => c.model === label && c.status === status)?.count ?? 0;

@@ -42,7 +42,7 @@ describe.skipIf(missing !== undefined)(
       const first = sample[0] as (typeof sample)[number];
       item = first.id;
       label = (first.rubric.labels as { value: string }[])[0]?.value as string;
-      store.saveLabellingSet({ name: 'default', seed: 1, items: sample, population: populationOf(items) });
+      store.labels.saveSet({ name: 'default', seed: 1, items: sample, population: populationOf(items) });
       store.close();
       const save = JSON.stringify({ set: 'default', item, rater: 'mallory', label });
       // The attack: open the viewer's own labelling page (same origin, were the report not
@@ -83,7 +83,7 @@ describe.skipIf(missing !== undefined)(
     const labels = () => {
       const store = openStore(file, { readonly: true });
       try {
-        return store.labelsOf('default');
+        return store.labels.of('default');
       } finally {
         store.close();
       }

@@ -37,6 +37,34 @@ function get(url: string, headers: Record<string, string> = {}): Promise<Got> {
   });
 }
 
+interface PageData {
+  s: string[];
+  models: string[];
+  t: { i: number }[];
+  c: [number, number, number, 0 | 1, number, number][];
+  paged: { first: number; total?: number; cells: number; rows: number[][]; query: Record<string, unknown> };
+}
+
+/** The data of a viewer's transcript page (the report browser's payload and the page's place). */
+function dataOf(body: string): PageData {
+  const json = /<script type="application\/json" id="waver-data">(.*?)<\/script>/s.exec(body)?.[1];
+  return JSON.parse(json as string) as PageData;
+}
+
+/** Each row's first cell, decoded from the payload. */
+function cellsOf(d: PageData) {
+  return d.paged.rows.map(([n]) => {
+    const [t, m, repeat, done, , error] = d.c[n as number] as PageData['c'][number];
+    return {
+      test: d.s[(d.t[t] as { i: number }).i],
+      model: d.models[m],
+      repeat,
+      status: done ? 'done' : 'failed',
+      ...(error >= 0 && { error: d.s[error] }),
+    };
+  });
+}
+
 /** A store with a run in progress: 3 tests x 2 repeats for one model, 2 cells done and 1 failed. */
 function runningStore(path: string, label: string): string {
   const store = openStore(path);
@@ -45,8 +73,8 @@ function runningStore(path: string, label: string): string {
     { id: 't2', prompt: 'two' },
     { id: 't3', prompt: 'three' },
   ]);
-  store.saveSuite(suite);
-  const runId = store.beginRun({
+  store.suites.save(suite);
+  const runId = store.runs.begin({
     suiteHash: suite.hash,
     config: { models: [label], repeats: 2 },
     waverVersion: 'test',
@@ -61,9 +89,9 @@ function runningStore(path: string, label: string): string {
     attempts: [],
   };
   const result = { text: 'ok', finishReason: 'stop' as const, usage: { inputTokens: 1, outputTokens: 1 } };
-  store.saveCellDone({ ...ref, testId: 't1', repeat: 0, key: cacheKey('replay:x', request, 0), result });
-  store.saveCellDone({ ...ref, testId: 't1', repeat: 1, key: cacheKey('replay:x', request, 1), result });
-  store.saveCellFailed({ ...ref, testId: 't2', repeat: 0, error: { kind: 'server', message: 'HTTP 500' } });
+  store.cells.saveDone({ ...ref, testId: 't1', repeat: 0, key: cacheKey('replay:x', request, 0), result });
+  store.cells.saveDone({ ...ref, testId: 't1', repeat: 1, key: cacheKey('replay:x', request, 1), result });
+  store.cells.saveFailed({ ...ref, testId: 't2', repeat: 0, error: { kind: 'server', message: 'HTTP 500' } });
   store.close();
   return runId;
 }
@@ -157,22 +185,34 @@ describe('the viewer on loopback', async () => {
     expect(r.body).not.toContain('<script>alert(1)</script>');
   });
 
-  it('browses every cell of a store: filtered by status, searched, every text escaped', async () => {
-    const rows = (body: string) => body.match(/<tr><td>/g)?.length ?? 0;
+  it("browses every cell of a store in the report's browser: filtered by outcome, searched, every text escaped", async () => {
     const all = await get(`${viewer.url}stores/0/transcripts`);
     expect(all.status).toBe(200);
-    expect(all.headers['content-security-policy']).toContain("form-action 'self'");
-    expect(all.body).toContain('2 done and 1 failed cells in this suite');
-    expect(rows(all.body)).toBe(3);
+    const nonce = /'nonce-([^']+)'/.exec(String(all.headers['content-security-policy']))?.[1];
+    // The report's browser: its filters and table, its script under the page's nonce.
+    expect(all.body).toContain('<select id="f-outcome"');
+    expect(all.body).toContain(`<script nonce="${nonce}">`);
+    const page = dataOf(all.body);
+    expect(page.paged).toMatchObject({ first: 1, total: 3, cells: 3 });
+    expect(cellsOf(page).map((c) => [c.test, c.repeat, c.status])).toEqual([
+      ['t1', 0, 'done'],
+      ['t1', 1, 'done'],
+      ['t2', 0, 'failed'],
+    ]);
+    // A model label is data, never markup: `<` is escaped even inside the JSON.
+    expect(page.models).toEqual([label]);
     expect(all.body).not.toContain('<script>alert(1)</script>');
-    expect(all.body).toContain('openai:m&#60;script&#62;alert(1)&#60;/script&#62;');
-    const failed = await get(`${viewer.url}stores/0/transcripts?status=failed`);
-    expect(rows(failed.body)).toBe(1);
-    expect(failed.body).toContain('server: HTTP 500');
-    // A text in the response (any case), or in the test: t2's prompt.
-    expect(rows((await get(`${viewer.url}stores/0/transcripts?q=OK`)).body)).toBe(2);
-    expect(rows((await get(`${viewer.url}stores/0/transcripts?q=two`)).body)).toBe(1);
-    expect(rows((await get(`${viewer.url}stores/0/transcripts?q=nowhere`)).body)).toBe(0);
+    const failed = dataOf((await get(`${viewer.url}stores/0/transcripts?outcome=failed`)).body);
+    expect(cellsOf(failed).map((c) => c.error)).toEqual(['server: HTTP 500']);
+    expect(failed.paged.total).toBe(1);
+    // The report's search: test id, item, response and error, in any case.
+    const found = async (q: string) =>
+      cellsOf(dataOf((await get(`${viewer.url}stores/0/transcripts?q=${encodeURIComponent(q)}`)).body))
+        .length;
+    expect(await found('OK')).toBe(2);
+    expect(await found('t2')).toBe(1);
+    expect(await found('http 500')).toBe(1);
+    expect(await found('nowhere')).toBe(0);
   });
 
   it('serves report files with a type from the extension; unknown paths are 404', async () => {
@@ -192,13 +232,13 @@ describe('the transcript browser on a store of 120 cells', async () => {
     'many.jsonl',
     Array.from({ length: 60 }, (_, i) => ({ id: `t${String(i).padStart(2, '0')}`, prompt: `question ${i}` })),
   );
-  store.saveSuite(suite);
-  const runId = store.beginRun({
+  store.suites.save(suite);
+  const runId = store.runs.begin({
     suiteHash: suite.hash,
     config: { models: ['a', 'b'] },
     waverVersion: 'test',
   });
-  store.saveBatch(
+  store.cells.write(
     ['a', 'b'].flatMap((model) =>
       suite.tests.map((t) => {
         const request = { messages: [{ role: 'user' as const, content: t.prompt }] };
@@ -233,21 +273,18 @@ describe('the transcript browser on a store of 120 cells', async () => {
     let next: string | undefined = `${viewer.url}stores/0/transcripts`;
     for (let pages = 0; next && pages < 10; pages++) {
       const page = await get(next);
-      tests.push(
-        ...[...page.body.matchAll(/<tr><td>([ab])<\/td><td><code>(t\d+)<\/code>/g)].map(
-          (m) => `${m[1]}${m[2]}`,
-        ),
-      );
+      const data = dataOf(page.body);
+      expect(data.paged.first).toBe(tests.length + 1);
+      tests.push(...cellsOf(data).map((c) => `${c.model}${c.test}`));
       const link = /<a id="next" href="([^"]+)"/.exec(page.body)?.[1];
-      next = link ? new URL(link.replace(/&#38;/g, '&'), viewer.url).toString() : undefined;
+      next = link ? new URL(link.replace(/&amp;/g, '&'), viewer.url).toString() : undefined;
     }
     expect(tests).toHaveLength(120);
     expect(tests.slice(0, 2)).toEqual(['at00', 'at01']);
     expect(tests.at(-1)).toBe('bt59');
     expect(new Set(tests).size).toBe(120);
-    const onlyB = await get(`${viewer.url}stores/0/transcripts?model=replay%3Ab&q=T5`);
-    expect([...onlyB.body.matchAll(/<code>(t\d+)<\/code>/g)].map((m) => m[1])).toEqual(
-      Array.from({ length: 10 }, (_, i) => `t5${i}`),
-    );
+    const onlyB = dataOf((await get(`${viewer.url}stores/0/transcripts?model=b&q=T5`)).body);
+    expect(cellsOf(onlyB).map((c) => c.test)).toEqual(Array.from({ length: 10 }, (_, i) => `t5${i}`));
+    expect(onlyB.paged.query).toEqual({ model: 'b', q: 'T5' });
   });
 });

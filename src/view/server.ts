@@ -14,7 +14,12 @@ import { openStore } from '../store/store.js';
 import { handleLabelling } from './labelling.js';
 import { indexPage, pageCsp, storePage, transcriptsPage } from './pages.js';
 import { type RunProgress, StoreReader } from './progress.js';
-import { type TranscriptPage, type TranscriptQuery, transcriptPage } from './transcripts.js';
+import {
+  type TranscriptPage,
+  type TranscriptQuery,
+  transcriptPage,
+  transcriptQueryOf,
+} from './transcripts.js';
 import { WorkerClient } from './worker-client.js';
 
 /**
@@ -44,9 +49,9 @@ export interface ViewerOptions {
   /** Comment lines keep idle SSE connections open through proxies (15 s). */
   heartbeatMs?: number;
   /**
-   * Worker thread entries (worker-client.ts): `queries` answers transcript pages
-   * (view/query-worker.js), `reports` builds store reports (the CLI's report-worker.js, which
-   * holds the protocols). Without one, that work runs on the server's own thread.
+   * Worker thread entries (worker-client.ts): `queries` answers transcript pages (the CLI's
+   * query-worker.js), `reports` builds store reports (its report-worker.js); both hold the
+   * protocols. Without one, that work runs on the server's own thread.
    */
   workers?: { queries?: URL; reports?: URL };
 }
@@ -89,7 +94,7 @@ export async function startViewer(opts: ViewerOptions): Promise<Viewer> {
   const queries = opts.workers?.queries ? new WorkerClient(opts.workers.queries) : undefined;
   const reportBuilder = opts.workers?.reports ? new WorkerClient(opts.workers.reports) : undefined;
   const pageOf = (q: TranscriptQuery): Promise<TranscriptPage> =>
-    queries ? queries.request<TranscriptPage>(q) : Promise.resolve(transcriptPage(q));
+    queries ? queries.request<TranscriptPage>(q) : Promise.resolve(transcriptPage(q, opts.protocols));
   const buildHtml = (path: string): Promise<string> => {
     if (reportBuilder) return reportBuilder.request<string>({ path });
     const store = openStore(path, { readonly: true });
@@ -176,17 +181,7 @@ export async function startViewer(opts: ViewerOptions): Promise<Viewer> {
         return send(res, 200, 'text/html; charset=utf-8', await reportOf(entry), REPORT_CSP);
       }
       case '/transcripts': {
-        const params = new URL(req.url ?? '/', 'http://viewer').searchParams;
-        const one = (k: string) => params.get(k) || undefined;
-        const status = one('status');
-        const query: TranscriptQuery = {
-          path: entry.path,
-          ...(one('suite') && { suite: one('suite') }),
-          ...(one('model') && { model: one('model') }),
-          ...((status === 'done' || status === 'failed') && { status }),
-          ...(one('q') && { q: one('q') }),
-          ...(one('after') && { after: one('after') }),
-        };
+        const query = transcriptQueryOf(entry.path, new URL(req.url ?? '/', 'http://viewer').searchParams);
         const nonce = newNonce();
         const page = await pageOf(query);
         return html(

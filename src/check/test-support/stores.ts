@@ -31,8 +31,8 @@ export function writeCells<Test extends SuiteTest>(
   models: readonly FakeModel[],
   reply: (test: Test, right: boolean) => string,
 ): void {
-  store.saveSuite(suite);
-  const runId = store.beginRun({
+  store.suites.save(suite);
+  const runId = store.runs.begin({
     suiteHash: suite.hash,
     config: { models: models.map((m) => m.label) },
     waverVersion: 'test',
@@ -61,6 +61,6 @@ export function writeCells<Test extends SuiteTest>(
             cell: { ...ref, key: cacheKey(m.identity, request, repeat), result: result(reply(test, a)) },
           });
       }
-  store.saveBatch(writes);
-  store.finishRun(runId, 'complete');
+  store.cells.write(writes);
+  store.runs.finish(runId, 'complete');
 }

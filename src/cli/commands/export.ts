@@ -58,7 +58,7 @@ export function exportCommand(ctx: RegistryContext): Command {
           // Named filters must name something: a typo would otherwise export nothing and pass.
           const suiteHash = opts.suite === undefined ? undefined : findSuite(store, opts.suite).hash;
           if (opts.model !== undefined) {
-            const labels = store.modelLabels(suiteHash);
+            const labels = store.suites.modelLabels(suiteHash);
             if (!labels.includes(opts.model))
               throw new InputError(
                 `no model '${opts.model}' in ${suiteHash ? `suite ${suiteHash.slice(0, 12)}` : 'the store'} (its models: ${labels.join(', ') || 'none'})`,

@@ -52,7 +52,7 @@ export function judgeCommand(ctx: RegistryContext): Command {
       ]);
       const store = openStore(o.store);
       try {
-        if (store.labellingSet(o.set))
+        if (store.labels.set(o.set))
           throw new InputError(
             `a labelling set '${o.set}' is already in the store: name another with --set`,
             {
@@ -67,7 +67,7 @@ export function judgeCommand(ctx: RegistryContext): Command {
             file: o.store,
           });
         const sample = sampleJudged(items, n, seed);
-        store.saveLabellingSet({ name: o.set, seed, items: sample, population: populationOf(items) });
+        store.labels.saveSet({ name: o.set, seed, items: sample, population: populationOf(items) });
         const strata = new Map<string, number>();
         for (const item of sample) {
           const key = stratumOf(item);
@@ -98,7 +98,7 @@ export function judgeCommand(ctx: RegistryContext): Command {
       ]);
       const store = openStore(o.store);
       try {
-        const set = store.labellingSet(o.set);
+        const set = store.labels.set(o.set);
         if (!set)
           throw new InputError(
             `no labelling set '${o.set}' in the store (make one with waver judge sample)`,
@@ -106,7 +106,7 @@ export function judgeCommand(ctx: RegistryContext): Command {
           );
         // Read and checked whole first: a bad row writes nothing.
         const rows = readLabelsCsv(o.labels, set);
-        store.saveLabels(importedLabels(rows, o.set, o.labels));
+        store.labels.save(importedLabels(rows, o.set, o.labels));
         const raters = new Set(rows.map((r) => r.rater));
         emit(
           `waver: imported ${rows.length} labels by ${raters.size} rater${raters.size === 1 ? '' : 's'} into set '${o.set}'\n`,
@@ -174,7 +174,7 @@ export function judgeCommand(ctx: RegistryContext): Command {
         ]);
         const store = existsSync(o.store) ? openStore(o.store, { readonly: true }) : undefined;
         try {
-          const set = store?.labellingSet(o.set);
+          const set = store?.labels.set(o.set);
           let out: unknown;
           if (!set) {
             if (o.labels === undefined)
@@ -198,7 +198,7 @@ export function judgeCommand(ctx: RegistryContext): Command {
           } else {
             const given =
               o.labels === undefined
-                ? (store?.labelsOf(o.set) ?? [])
+                ? (store?.labels.of(o.set) ?? [])
                 : labels.importedLabels(labels.readLabelsCsv(o.labels, set), o.set, o.labels);
             if (given.length === 0)
               throw new InputError(

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
+import type { SuiteFill } from '../../check/types.js';
 import { positiveInt } from '../../command-kit/options.js';
 import { EXIT, emit } from '../../command-kit/output.js';
 import { splitList } from '../../config/setting-flags.js';
@@ -14,6 +15,7 @@ import {
   plan,
 } from '../../plan/designs.js';
 import type { RegistryContext } from '../../protocols/types.js';
+import { ADJUSTMENTS, type Adjustment } from '../../stats/multiplicity.js';
 
 interface PlanFlags {
   design: Design;
@@ -24,6 +26,11 @@ interface PlanFlags {
   discordance?: string;
   test: PairedTest;
   repeats?: string;
+  baselineRepeats?: string;
+  suite?: string;
+  family?: string;
+  level?: string;
+  adjust: Adjustment;
   icc?: string;
   cells?: string;
   curve?: string;
@@ -69,13 +76,37 @@ export function planCommand(ctx: RegistryContext): Command {
         .choices(PAIRED_TESTS)
         .default('exact'),
     )
-    .option('--repeats <n>', 'ladder-level, collapse-shift: repeats of each seed')
-    .option('--icc <x>', 'ladder-level, saa: correlation of the cells of one seed or item (0..1)')
+    .option(
+      '--suite <file>',
+      'collapse-shift, ladder-level, ladder-family: size on this suite (waver suite build): its seeds per family and level, its repeats',
+    )
+    .option('--family <family>', 'with --suite: the family sized (needed when the suite has several)')
+    .option('--level <n>', 'ladder-level with --suite: the measured level')
+    .option(
+      '--repeats <n>',
+      "ladder designs: times each test above the baseline is asked (default: the config's repeats)",
+    )
+    .option(
+      '--baseline-repeats <n>',
+      "collapse-shift: times each baseline is asked (default: the config's, the ladder's baselineRepeats)",
+    )
+    .addOption(
+      new Option('--adjust <method>', 'ladder-family: how check --compare adjusts its p-values')
+        .choices(ADJUSTMENTS)
+        .default('holm'),
+    )
+    .option(
+      '--icc <x>',
+      'ladder designs, saa: correlation of the cells (or pairs) of one seed or item (0..1)',
+    )
     .option('--cells <n>', 'saa: cells per item (phrasings x repeats)')
     .option('--curve <accs>', 'collapse-shift: accuracy at L0, L1, ... of the model that collapses first')
     .option('--curve-b <accs>', 'collapse-shift: accuracy at L0, L1, ... of the other model')
     .option('--collapse-ratio <x>', 'collapse-shift: the Collapse Point ratio', '0.8')
-    .option('--fill <x>', 'ladder-level: the share of seeds with a test at the level (e.g. 18/48 = 0.375)')
+    .option(
+      '--fill <x>',
+      'ladder-level without --suite: the share of seeds with a test at the level (e.g. 18/48 = 0.375)',
+    )
     .option('--width <w>', 'ci-width: the half-width of the CI wanted')
     .option('--diff <d>', 'mean-difference: the difference of the two means')
     .option('--sd <s>', 'mean-difference: the standard deviation of the per-pair differences')
@@ -85,7 +116,7 @@ export function planCommand(ctx: RegistryContext): Command {
       'read the rates of two models from this store (a pilot, or the run itself for mdd)',
     )
     .option('--compare <A,B>', 'with --pilot: the two models (labels or identities)')
-    .option('--protocol <name>', 'with --pilot: the protocol whose suite pairs them')
+    .option('--protocol <name>', 'with --pilot or --suite: the protocol whose suite it is')
     .option('-c, --config <file>', 'config file (default: ./waver.yaml when present)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--out <file>', 'also write the output to this file')
@@ -100,6 +131,12 @@ export function planCommand(ctx: RegistryContext): Command {
         ...(o.p !== undefined && { p: rates(o.p, '--p') }),
         ...(o.discordance !== undefined && { discordance: proportion(o.discordance, '--discordance') }),
         ...(o.repeats !== undefined && { repeats: positiveInt(o.repeats, '--repeats') }),
+        ...(o.baselineRepeats !== undefined && {
+          baselineRepeats: positiveInt(o.baselineRepeats, '--baseline-repeats'),
+        }),
+        ...(o.family !== undefined && { family: o.family }),
+        ...(o.level !== undefined && { level: positiveInt(o.level, '--level') }),
+        adjust: o.adjust,
         ...(o.icc !== undefined && { icc: proportion(o.icc, '--icc') }),
         ...(o.cells !== undefined && { cells: positiveInt(o.cells, '--cells') }),
         ...(o.curve !== undefined && { curveA: rates(o.curve, '--curve') }),
@@ -110,6 +147,9 @@ export function planCommand(ctx: RegistryContext): Command {
         ...(o.diff !== undefined && { difference: finite(o.diff, '--diff') }),
         ...(o.sd !== undefined && { sd: finite(o.sd, '--sd') }),
       };
+      if (SUITE_DESIGNS.has(o.design)) input.suite = await suiteFill(ctx, o);
+      else if (o.suite !== undefined)
+        throw new InputError(`--suite sizes ${[...SUITE_DESIGNS].join(', ')}`, { field: '--suite' });
       let pilot: Record<string, unknown> | undefined;
       if (o.pilot !== undefined) pilot = await readPilot(ctx, o, input);
       else if (o.compare !== undefined)
@@ -128,6 +168,30 @@ export function planCommand(ctx: RegistryContext): Command {
       emit(text, o.out);
       process.exitCode = EXIT.ok;
     });
+}
+
+/** The designs sized on a suite's fill and repeats (docs/plan.md#suite). */
+const SUITE_DESIGNS: ReadonlySet<Design> = new Set(['collapse-shift', 'ladder-level', 'ladder-family']);
+
+/**
+ * The suite's fill from the protocol that reads it (its check's `fill`): the tests of `--suite`,
+ * and the repeats the config asks (waver.yaml, `-c`), which `--repeats` and `--baseline-repeats` override.
+ */
+async function suiteFill(ctx: RegistryContext, o: PlanFlags): Promise<SuiteFill | undefined> {
+  const checks = await Promise.all(ctx.protocols.flatMap((p) => (p.check ? [p.check()] : [])));
+  const readers = checks.filter((c) => c.fill && (o.protocol === undefined || c.protocol === o.protocol));
+  const reader = readers[0];
+  if (!reader?.fill || readers.length > 1) {
+    if (o.suite === undefined) return undefined;
+    throw new InputError(
+      reader
+        ? `several protocols read suites (${readers.map((r) => r.protocol).join(', ')}): pass --protocol`
+        : `no protocol${o.protocol ? ` named ${o.protocol}` : ''} sizes a suite file`,
+      { field: '--protocol' },
+    );
+  }
+  const config = ctx.config.resolve({ file: o.config });
+  return reader.fill({ ...config, suite: o.suite });
 }
 
 /** Fills what the flags left out from a pilot store's paired answers; returns what was read. */
@@ -155,9 +219,14 @@ async function readPilot(
       base: names[0] as string,
       new: names[1] as string,
       ...(o.protocol && { protocol: o.protocol }),
+      // The ladder designs size one family: its pairs' rates, not all pairs'.
+      ...(o.family !== undefined && SUITE_DESIGNS.has(o.design) && { family: o.family }),
     });
     if (!found)
-      throw new InputError('the two models have no test answered by both', { file, field: '--compare' });
+      throw new InputError(
+        `the two models have no test${o.family ? ` of ${o.family}` : ''} answered by both`,
+        { file, field: '--compare' },
+      );
     input.p ??= input.design === 'mdd' ? [found.p1] : [found.p1, found.p2];
     input.discordance ??= found.discordance;
     if (input.design === 'mdd') input.n ??= found.pairs;

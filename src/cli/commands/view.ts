@@ -47,7 +47,7 @@ export function viewCommand(ctx: RegistryContext): Command {
           allowRemote: opts.allowRemote,
           // Off the server's event loop: a large store's report and a search through its cells.
           workers: {
-            queries: new URL('../../view/query-worker.js', import.meta.url),
+            queries: new URL('../query-worker.js', import.meta.url),
             reports: new URL('../report-worker.js', import.meta.url),
           },
         });

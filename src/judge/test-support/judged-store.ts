@@ -61,7 +61,7 @@ function write(
       },
     });
   });
-  store.saveBatch(writes);
+  store.cells.write(writes);
 }
 
 export function buildJudgedStore(path: string, opts: { politeness?: boolean } = {}): Store {
@@ -82,8 +82,8 @@ export function buildJudgedStore(path: string, opts: { politeness?: boolean } = 
     return ladderTest(s, 'KB', 1, s.question.replace(`buys ${i + 2}`, 'buys some'), { kbType });
   });
   const suite = ladderSuite(tests, config);
-  store.saveSuite(suite);
-  const run = store.beginRun({ id: 'run-sut', suiteHash: suite.hash, config, waverVersion: 'test' });
+  store.suites.save(suite);
+  const run = store.runs.begin({ id: 'run-sut', suiteHash: suite.hash, config, waverVersion: 'test' });
   SUT.forEach((m, k) => {
     write(
       store,
@@ -93,10 +93,10 @@ export function buildJudgedStore(path: string, opts: { politeness?: boolean } = 
       (_, i) => `Response ${i} of ${m.label}: ${(i + k) % 3 === 0 ? 'I cannot tell how many.' : `${i + 7}`}`,
     );
   });
-  store.finishRun(run, 'complete');
+  store.runs.finish(run, 'complete');
 
   const jobs = SUT.flatMap((m) =>
-    [...store.cells({ suiteHash: suite.hash, modelIdentity: m.identity })].map((cell) => {
+    [...store.cells.all({ suiteHash: suite.hash, modelIdentity: m.identity })].map((cell) => {
       const t = tests.find((x) => x.id === cell.testId);
       return {
         key: `${m.identity.slice(-4)}/${cell.testId}/0`,
@@ -117,9 +117,14 @@ export function buildJudgedStore(path: string, opts: { politeness?: boolean } = 
     KB_JUDGE_SUITE,
     jobs.map((j) => kbJudgeTest(j)),
   );
-  store.saveSuite(judgeSuite);
+  store.suites.save(judgeSuite);
   JUDGES.forEach((judge, k) => {
-    const r = store.beginRun({ id: `run-kb-${k}`, suiteHash: judgeSuite.hash, config, waverVersion: 'test' });
+    const r = store.runs.begin({
+      id: `run-kb-${k}`,
+      suiteHash: judgeSuite.hash,
+      config,
+      waverVersion: 'test',
+    });
     // Judge b agrees with judge a but on every fifth item, where it scores one point lower.
     write(store, judgeSuite, r, judge, (_, i) => {
       if (k === 0 && i === 5) return 'no verdict here';
@@ -127,7 +132,7 @@ export function buildJudgedStore(path: string, opts: { politeness?: boolean } = 
       const score = k === 1 && i % 5 === 0 ? (SCORES[Math.min(3, SCORES.indexOf(s as 1) + 1)] as number) : s;
       return `{"score": ${score}, "reason": "item ${i}"}`;
     });
-    store.finishRun(r, 'complete');
+    store.runs.finish(r, 'complete');
   });
 
   const gateSuite = suiteOf(
@@ -141,14 +146,14 @@ export function buildJudgedStore(path: string, opts: { politeness?: boolean } = 
       }),
     ),
   );
-  store.saveSuite(gateSuite);
-  const g = store.beginRun({ id: 'run-nli', suiteHash: gateSuite.hash, config, waverVersion: 'test' });
+  store.suites.save(gateSuite);
+  const g = store.runs.begin({ id: 'run-nli', suiteHash: gateSuite.hash, config, waverVersion: 'test' });
   write(store, gateSuite, g, JUDGES[0], (_, i) => (i % 3 === 0 ? 'neutral' : 'entailment'), {
     temperature: 0,
     maxTokens: 16,
     logprobs: false,
   });
-  store.finishRun(g, 'complete');
+  store.runs.finish(g, 'complete');
   if (opts.politeness) addPolitenessJudge(store);
   return store;
 }
@@ -164,8 +169,13 @@ function addPolitenessJudge(store: Store): void {
     JUDGE_SUITE,
     texts.map((t) => ({ id: judgeTestId(t), prompt: politenessJudgePrompt(t) })),
   );
-  store.saveSuite(suite);
-  const r = store.beginRun({ id: 'run-politeness', suiteHash: suite.hash, config: {}, waverVersion: 'test' });
+  store.suites.save(suite);
+  const r = store.runs.begin({
+    id: 'run-politeness',
+    suiteHash: suite.hash,
+    config: {},
+    waverVersion: 'test',
+  });
   const replies = [
     '{"register": "polite", "reason": "thanks"}',
     'neutral',
@@ -173,5 +183,5 @@ function addPolitenessJudge(store: Store): void {
     'no idea',
   ];
   write(store, suite, r, JUDGES[0], (_, i) => replies[i]);
-  store.finishRun(r, 'complete');
+  store.runs.finish(r, 'complete');
 }

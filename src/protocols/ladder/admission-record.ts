@@ -27,7 +27,7 @@ interface StoredAdmission extends LadderAdmission {
 /** Stores the admission of `testsSuite` (once: the same counts give the same suite). */
 export function saveAdmission(store: Store, testsSuite: string, admission: LadderAdmission): void {
   const record: StoredAdmission = { version: 1, testsSuite, ...admission };
-  store.saveSuite(
+  store.suites.save(
     suiteOf(ADMISSION_SUITE, [
       {
         id: 'admission',
@@ -40,9 +40,9 @@ export function saveAdmission(store: Store, testsSuite: string, admission: Ladde
 
 /** The newest admission stored for a `ladder/tests` suite; undefined when it has none. */
 export function latestAdmission(store: Store, testsSuite: string): LadderAdmission | undefined {
-  const named = store.listSuites().filter((s) => s.name === ADMISSION_SUITE);
+  const named = store.suites.list().filter((s) => s.name === ADMISSION_SUITE);
   for (const s of named.reverse()) {
-    const meta = store.getTest(s.hash, 'admission')?.meta as StoredAdmission | undefined;
+    const meta = store.suites.test(s.hash, 'admission')?.meta as StoredAdmission | undefined;
     if (meta?.version === 1 && meta.testsSuite === testsSuite && Array.isArray(meta.rows))
       return { rows: meta.rows, context: meta.context ?? {} };
   }

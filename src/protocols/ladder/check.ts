@@ -10,6 +10,7 @@ import {
 import { ladderSettings } from './config.js';
 import { type LadderResults, loadLadderResults } from './results.js';
 import { LADDER_TESTS_SUITE } from './run.js';
+import { ladderSuiteFill, readLadderSuite } from './suite-file.js';
 import { ladderTestOf } from './test-meta.js';
 import { MIN_STABILITY, NO_COLLAPSE_AT_OR_BELOW } from './thresholds.js';
 import { FAMILIES, type Family } from './types.js';
@@ -90,7 +91,7 @@ function perFamily(
 
 /** Families with at least one test in the suite, in the paper's order. */
 function suiteFamilies(ctx: ThresholdContext): Family[] {
-  const suite = ctx.store.getSuite(ctx.suite.hash);
+  const suite = ctx.store.suites.get(ctx.suite.hash);
   const present = new Set((suite?.tests ?? []).map((t) => ladderTestOf(ctx.suite, t).family));
   return FAMILIES.filter((f) => present.has(f));
 }
@@ -136,6 +137,15 @@ export const ladderCheck: CheckProtocol<LadderResults> = {
         });
       return { base: verdicts(models.base), new: verdicts(models.new) };
     },
+  },
+  /** The suite file's seeds, families and measured levels, with the repeats the run would ask (docs/plan.md#suite). */
+  fill(config) {
+    const asked = { repeats: config.repeats, baselineRepeats: ladderSettings(config).baselineRepeats };
+    return {
+      cluster: 'seed',
+      repeats: { reference: asked.baselineRepeats, perturbed: asked.repeats },
+      tests: config.suite === undefined ? [] : ladderSuiteFill(readLadderSuite(config.suite), asked),
+    };
   },
   grades(store, suiteHash, config) {
     const settings = ladderSettings(config);

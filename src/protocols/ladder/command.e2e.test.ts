@@ -78,11 +78,11 @@ withModel(`waver ladder end to end with the tiny GGUF ${tinyModelMissing ?? ''}`
     // Record a judge verdict for each stored KB response: the exact requests waver will send.
     const storePath = join(dir, 'store.db');
     const store = openStore(storePath);
-    const run = store
-      .listRuns()
-      .find((x) => x.suiteHash && store.getSuite(x.suiteHash)?.name === 'ladder/tests');
-    const suite = store.getSuite(run?.suiteHash as string);
-    const identity = [...store.cells({ suiteHash: suite?.hash })][0]?.modelIdentity as string;
+    const run = store.runs
+      .list()
+      .find((x) => x.suiteHash && store.suites.get(x.suiteHash)?.name === 'ladder/tests');
+    const suite = store.suites.get(run?.suiteHash as string);
+    const identity = [...store.cells.all({ suiteHash: suite?.hash })][0]?.modelIdentity as string;
     store.close();
     expect(suite).toBeDefined();
     const stored = suite as NonNullable<typeof suite>;
@@ -162,13 +162,13 @@ withModel(`waver ladder end to end with the tiny GGUF ${tinyModelMissing ?? ''}`
     expect(kb?.overall.accuracy.value).toBeLessThanOrEqual(0.25);
     // The SUT was not asked again for what it had answered: its done cells were written by run 1.
     const after = openStore(storePath);
-    const rewritten = [...after.cells({ suiteHash: suite?.hash, status: 'done' })].filter(
+    const rewritten = [...after.cells.all({ suiteHash: suite?.hash, status: 'done' })].filter(
       (c) => c.runId !== run?.id,
     );
     const sutSuites = new Set(
-      after
-        .listRuns()
-        .filter((x) => x.suiteHash && after.getSuite(x.suiteHash)?.name === 'ladder/tests')
+      after.runs
+        .list()
+        .filter((x) => x.suiteHash && after.suites.get(x.suiteHash)?.name === 'ladder/tests')
         .map((x) => x.suiteHash),
     );
     after.close();

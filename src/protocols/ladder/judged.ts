@@ -94,10 +94,10 @@ function kbItems(store: Store): JudgedItem[] {
     const id = `kb-${sha256([sutSuite, identity, testId, m.repeat, m.responseKey ?? ''].join('\u0000')).slice(0, 16)}`;
     let item = items.get(id);
     if (!item) {
-      const sutTest = store.getTest(sutSuite, testId);
-      const response = m.responseKey !== undefined ? store.getResponse(m.responseKey) : undefined;
+      const sutTest = store.suites.test(sutSuite, testId);
+      const response = m.responseKey !== undefined ? store.responses.get(m.responseKey) : undefined;
       if (!labels.has(identity))
-        for (const model of store.modelsOfSuite(sutSuite)) labels.set(model.modelIdentity, model.model);
+        for (const model of store.suites.models(sutSuite)) labels.set(model.modelIdentity, model.model);
       item = {
         id,
         task: 'ladder/kb',

@@ -31,7 +31,7 @@ export interface LadderObservation {
   /**
    * What Accuracy counts, where it is not `score`: the reference's correctness `Sim >= 0.80` of a KB
    * rubric score (`kbScoring: reference`) or of an imported row, 0 for an imported row without a
-   * Sim (docs/fidelity.md L25, L41).
+   * Sim (docs/fidelity.md L25, L44).
    */
   correct?: number;
   /** The call failed: counted wrong in Accuracy (score 0), left out of Stability, and counted here. */

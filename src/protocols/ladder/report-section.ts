@@ -49,7 +49,7 @@ export const ladderSection: SectionModule<LadderSectionData> = {
   load(store, suiteHash, ctx) {
     const config = ctx.runConfig(suiteHash) ?? {};
     const parsed = LadderConfigSchema.safeParse(config.ladder ?? {});
-    const stored = store.getSuite(suiteHash);
+    const stored = store.suites.get(suiteHash);
     if (!stored) throw new Error(`suite ${suiteHash} is not in the store`);
     const results = loadLadderResults(store, suiteHash, {
       ...(parsed.success && { settings: parsed.data }),
@@ -133,7 +133,7 @@ function* ladderCells(
   suiteHash: string,
   data: LadderSectionData | undefined,
 ): Generator<TranscriptCell> {
-  const suite = store.getSuite(suiteHash);
+  const suite = store.suites.get(suiteHash);
   if (!suite) return;
   const tests = new Map<string, { suiteTest: SuiteTest; test: LadderTest | undefined }>();
   for (const t of suite.tests) {
@@ -169,7 +169,7 @@ function* ladderCells(
       }
     }
   }
-  for (const cell of store.lightCells(suiteHash)) {
+  for (const cell of store.cells.light(suiteHash)) {
     const entry = tests.get(cell.testId);
     if (entry && cell.repeat >= (entry.suiteTest.repeats ?? 1)) continue; // not part of the suite's design
     const base = cellBase('ladder', suiteHash, cell, entry?.suiteTest);

@@ -96,7 +96,7 @@ export function loadLadderResults(
   suiteHash: string,
   opts: LoadLadderResultsOptions = {},
 ): LadderResults {
-  const suite = store.getSuite(suiteHash);
+  const suite = store.suites.get(suiteHash);
   if (!suite) throw new Error(`no suite ${suiteHash} in the store ${store.path}`);
   const settings = LadderConfigSchema.parse(opts.settings ?? {});
   const seed = opts.seed ?? 0;
@@ -106,7 +106,7 @@ export function loadLadderResults(
   const expected = suite.tests.reduce((n, t) => n + (t.repeats ?? 1), 0);
 
   const cellsByModel = new Map<string, { label: string; cells: StoredCell[] }>();
-  for (const cell of store.cells({ suiteHash })) {
+  for (const cell of store.cells.all({ suiteHash })) {
     let entry = cellsByModel.get(cell.modelIdentity);
     if (!entry) {
       entry = { label: cell.model, cells: [] };
@@ -358,15 +358,15 @@ function judgeVerdicts(
   scoring: KbScoring,
 ): Map<string, StoredVerdict> {
   const out = new Map<string, StoredVerdict>();
-  const hashes = new Set(store.listRuns().flatMap((r) => (r.suiteHash ? [r.suiteHash] : [])));
+  const hashes = new Set(store.runs.list().flatMap((r) => (r.suiteHash ? [r.suiteHash] : [])));
   hashes.delete(suiteHash); // the SUT suite itself: no need to read its tests again
   for (const hash of hashes) {
-    const judgeSuite = store.getSuite(hash);
+    const judgeSuite = store.suites.get(hash);
     if (judgeSuite?.name !== KB_JUDGE_SUITE) continue;
     // A test whose meta names no judged cell is no verdict of a run's: left out.
     const meta = new Map(judgeSuite.tests.map((t) => [t.id, KbJudgeMetaSchema.safeParse(t.meta).data]));
     if (![...meta.values()].some((m) => m?.sutSuite === suiteHash)) continue;
-    for (const cell of store.cells({ suiteHash: hash })) {
+    for (const cell of store.cells.all({ suiteHash: hash })) {
       if (judgeIdentity !== undefined && cell.modelIdentity !== judgeIdentity) continue;
       const m = meta.get(cell.testId);
       // A verdict given under the other scoring mode is not this mode's (its prompt and scale differ).

@@ -196,7 +196,7 @@ describe('the models of a ladder run', () => {
       // The judge's cell is stored under the same model identity as the SUT's: one model, one cache.
       const store = openStore(config.store);
       try {
-        const cells = [...store.cells({ modelIdentity: 'counted:m', status: 'done' })];
+        const cells = [...store.cells.all({ modelIdentity: 'counted:m', status: 'done' })];
         expect(cells).toHaveLength(5);
       } finally {
         store.close();

@@ -185,7 +185,11 @@ export function kbJudgeJobs(
     const jobs: KbJudgeJob[] = [];
     for (const identity of identities) {
       const tag = sha256(identity).slice(0, 12);
-      for (const cell of store.cells({ suiteHash: suite.hash, modelIdentity: identity, status: 'done' })) {
+      for (const cell of store.cells.all({
+        suiteHash: suite.hash,
+        modelIdentity: identity,
+        status: 'done',
+      })) {
         const test = byId.get(cell.testId);
         if (test?.meta.family !== 'KB' || !cell.response) continue;
         const kbType = kbTypeOf(test.meta);

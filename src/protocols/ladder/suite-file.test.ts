@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../errors.js';
 import {
+  ladderSuiteFill,
   ladderSuiteJsonl,
   ladderTestId,
   readLadderSuite,
@@ -117,5 +118,17 @@ describe('ladder suite file', () => {
     expect(() => writeFileAtomic(join(target, 'suite.jsonl'), 'data')).toThrow();
     expect(existsSync(join(target, 'suite.jsonl'))).toBe(false);
     expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+});
+
+describe('the suite fill waver plan sizes from', () => {
+  it('each test as seed, family and measured level, a baseline at level 0 asked baselineRepeats times', () => {
+    const unbinned = { ...iq, measuredLevel: undefined, id: 'x' };
+    expect(ladderSuiteFill([baseline, iq, kb, unbinned], { repeats: 2, baselineRepeats: 3 })).toEqual([
+      { cluster: 'tom', scope: 'baseline', level: 0, repeats: 3 },
+      { cluster: 'tom', scope: 'IQ', level: 1, repeats: 2 },
+      { cluster: 'tom', scope: 'KB', level: 1, repeats: 2 },
+      { cluster: 'tom', scope: 'IQ', level: undefined, repeats: 2 },
+    ]);
   });
 });

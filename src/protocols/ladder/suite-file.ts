@@ -1,5 +1,6 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { FillTest } from '../../check/types.js';
 import { InputError } from '../../errors.js';
 import { canonicalJson, hashOf } from '../../util/hash.js';
 import { readTextFile } from '../../util/text-file.js';
@@ -108,4 +109,21 @@ export function readLadderSuite(file: string): LadderTest[] {
   }
   if (tests.length === 0) throw new InputError('the ladder suite has no tests', { file });
   return tests;
+}
+
+/**
+ * The suite's fill as `waver plan` sizes from it (docs/plan.md#suite): each test's seed, family
+ * (`baseline` for the baseline) and measured level, asked `baselineRepeats` times for a baseline
+ * and `repeats` for the rest, as the run asks them (run.ts).
+ */
+export function ladderSuiteFill(
+  tests: readonly LadderTest[],
+  asked: { repeats: number; baselineRepeats: number },
+): FillTest[] {
+  return tests.map((t) => ({
+    cluster: t.seedId,
+    scope: t.family,
+    level: t.family === 'baseline' ? 0 : t.measuredLevel,
+    repeats: t.family === 'baseline' ? asked.baselineRepeats : asked.repeats,
+  }));
 }

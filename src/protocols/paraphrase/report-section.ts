@@ -89,7 +89,7 @@ function* paraphraseCells(
   suiteHash: string,
   results: ParaphraseResults | undefined,
 ): Generator<TranscriptCell> {
-  const suite = store.getSuite(suiteHash);
+  const suite = store.suites.get(suiteHash);
   if (!suite) return;
   const tests = new Map(suite.tests.map((t) => [t.id, t]));
   // A test whose meta is not paraphrase's is listed without its item, not an error: the report shows every cell.
@@ -109,7 +109,7 @@ function* paraphraseCells(
     for (const f of m.metrics.flips)
       flips.add(`${m.identity}\u0000${f.item}\u0000${f.phrasing}\u0000${f.repeat}`);
   }
-  for (const cell of store.lightCells(suiteHash)) {
+  for (const cell of store.cells.light(suiteHash)) {
     const test = tests.get(cell.testId);
     if (test && cell.repeat >= (test.repeats ?? 1)) continue;
     const base = cellBase('paraphrase', suiteHash, cell, test);

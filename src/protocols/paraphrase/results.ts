@@ -85,7 +85,7 @@ export function loadParaphraseResults(
   suiteHash: string,
   opts: LoadParaphraseOptions = {},
 ): ParaphraseResults {
-  const suite = store.getSuite(suiteHash);
+  const suite = store.suites.get(suiteHash);
   if (!suite) throw new Error(`no suite ${suiteHash} in the store ${store.path}`);
   const tests = new Map(paraphraseTests(suite).map((t) => [t.id, t]));
   const metas = [...tests.values()].map((t) => t.meta);
@@ -111,7 +111,7 @@ export function loadParaphraseResults(
   };
   const wanted = opts.models ? new Set(opts.models) : undefined;
   const byModel = new Map<string, { label: string; cells: ScoredCell[] }>();
-  for (const cell of store.cells({ suiteHash })) {
+  for (const cell of store.cells.all({ suiteHash })) {
     if (wanted && !wanted.has(cell.modelIdentity)) continue;
     const test = tests.get(cell.testId);
     if (!test || cell.repeat >= (test.repeats ?? 1)) continue;

@@ -100,9 +100,9 @@ describe('rewording with the generator role', () => {
     // The generator's calls are in the store like any other: a suite named paraphrase/reword.
     const s = openStore(store);
     try {
-      const cells = [...s.cells()];
+      const cells = [...s.cells.all()];
       expect(cells).toHaveLength(3);
-      expect(new Set(cells.map((c) => s.getSuite(c.suiteHash)?.name))).toEqual(new Set([REWORD_SUITE]));
+      expect(new Set(cells.map((c) => s.suites.get(c.suiteHash)?.name))).toEqual(new Set([REWORD_SUITE]));
     } finally {
       s.close();
     }

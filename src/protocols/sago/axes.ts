@@ -41,7 +41,8 @@ export interface AxisContext {
   embedder?: SagoEmbedderRecord;
   /** The judge's label, when politeness mirroring has a judge. */
   judge?: string;
-  settings: Pick<SagoConfig, 'bleuMode' | 'confidence' | 'activationInput' | 'axes'>;
+  settings: Pick<SagoConfig, 'bleuMode' | 'confidence' | 'activationInput' | 'axes'> &
+    Partial<Pick<SagoConfig, 'activationLayers'>>;
 }
 
 /** Every axis' status for one model. */
@@ -55,15 +56,25 @@ export function axisStatuses(model: SagoModelRecord, ctx: AxisContext): Record<S
 
   // Activation: the model's own hidden states. Only an in-process model exposes them; an API's
   // embeddings endpoint is another model (or none), so it is not this model's activation.
-  if (model.provider === 'gguf' && caps.embeddings)
-    set('activation', {
-      available: true,
-      method: `cosine of the final-layer hidden state at the last token of the ${s.activationInput} (llama.cpp embedding context; final layer only)`,
-    });
-  else
+  const layers = s.activationLayers ?? 'final';
+  if (model.provider !== 'gguf' || !caps.embeddings)
     set('activation', {
       available: false,
       reason: `${model.provider}: the model's hidden states are not exposed (only an in-process gguf model gives them)`,
+    });
+  else if (layers === 'mean' && !caps.hiddenLayers)
+    set('activation', {
+      available: false,
+      reason:
+        "activationLayers: mean needs every layer's hidden state, which only the patched gguf addon gives (npm run build:gguf-native); node-llama-cpp alone gives the final layer's (activationLayers: final)",
+    });
+  else
+    set('activation', {
+      available: true,
+      method:
+        layers === 'mean'
+          ? `mean over the L + 1 hidden states (token embedding, each layer, the last after the final norm) of their cosine at the last token of the ${s.activationInput} (the paper's; llama.cpp embedding context, patched addon)`
+          : `cosine of the final-layer hidden state at the last token of the ${s.activationInput} (llama.cpp embedding context; final layer only, as the reference code)`,
     });
 
   set('bleu', {

@@ -80,7 +80,7 @@ withModel(`waver sago with the real tiny GGUF ${tinyModelMissing ?? ''}`, () => 
       const rebuilt = JSON.parse(JSON.stringify(sagoJson(loadSagoResults(db, out.suite))));
       expect(rebuilt).toEqual(out);
       // Real log-probs and entropies were stored with every response, embeddings in aux_results.
-      for (const cell of db.cells({ suiteHash: out.suite })) {
+      for (const cell of db.cells.all({ suiteHash: out.suite })) {
         expect(cell.response?.tokens?.length).toBeGreaterThan(0);
         for (const t of cell.response?.tokens ?? []) {
           expect(t.logprob).toBeLessThanOrEqual(0);
@@ -176,7 +176,7 @@ withModel(`waver sago with the real tiny GGUF ${tinyModelMissing ?? ''}`, () => 
     const db = openStore(store);
     const judgeLines: string[] = [];
     try {
-      const suite = db.getSuite(a.suite);
+      const suite = db.suites.get(a.suite);
       const generated =
         suite?.tests.filter((t) => (t.meta as unknown as SagoTestMeta).family === 'structural') ?? [];
       expect(
@@ -184,7 +184,7 @@ withModel(`waver sago with the real tiny GGUF ${tinyModelMissing ?? ''}`, () => 
       ).toBe(true);
       expect(generated.some((t) => t.prompt.startsWith('Please tell me: '))).toBe(true);
       const seen = new Set<string>();
-      for (const cell of db.cells({ suiteHash: a.suite })) {
+      for (const cell of db.cells.all({ suiteHash: a.suite })) {
         const text = cell.response?.text ?? '';
         if (seen.has(text)) continue;
         seen.add(text);

@@ -157,6 +157,15 @@ const SagoSection = z
       help: 'what the activation axis embeds',
     }),
     /**
+     * The activation axis' layers: the final hidden state (`final`, the reference code's and the
+     * default), or the mean of the cosines over every layer's (`mean`, the paper's; needs the patched
+     * gguf addon). docs/sago.md#activation.
+     */
+    activationLayers: withFlag(z.enum(['final', 'mean']).default('final'), {
+      flag: '--activation-layers <which>',
+      help: "the activation axis' layers: final, or mean over every layer (the paper's; needs npm run build:gguf-native)",
+    }),
+    /**
      * BERTScore needs contextual token embeddings. `word-prefix`: the embedder's final hidden state at
      * the end of each word prefix; `auto`: that when the embedder is a local gguf model, else off.
      */

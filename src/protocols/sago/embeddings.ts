@@ -6,13 +6,19 @@ import { tokenEmbeddingsByPrefix } from '../../text-measures/bertscore.js';
 
 /**
  * Embeddings SAGO asks for, always through the aux cache (so the report finds them in the store):
- * a pooled vector per text (activation, embedding cosine, the cosine meaning filter) and word-prefix
- * vectors (BERTScore's contextual token embeddings; docs/sago.md#bertscore).
+ * a pooled vector per text (activation, embedding cosine, the cosine meaning filter), every layer's
+ * hidden state (activation over all layers; docs/sago.md#activation) and word-prefix vectors
+ * (BERTScore's contextual token embeddings; docs/sago.md#bertscore).
  */
 
 /** The aux request of a pooled embedding (the provider's own EmbedRequest). */
 export function pooledRequest(text: string): { input: string[] } {
   return { input: [text] };
+}
+
+/** The aux request of a text's hidden states after every layer (the provider's own EmbedRequest). */
+export function layerStatesRequest(text: string): { input: string[]; layers: 'all' } {
+  return { input: [text], layers: 'all' };
 }
 
 /** The aux request of a text's word-prefix embeddings. */
@@ -53,6 +59,46 @@ export async function pooledEmbedding(
 }
 
 /**
+ * A text's last-token hidden state after every layer, embedding layer first (stored, or asked and
+ * stored); undefined for empty text. Only a provider with `capabilities.hiddenLayers` gives them.
+ */
+export async function layerStates(
+  store: Store,
+  provider: ModelProvider,
+  text: string,
+  signal?: AbortSignal,
+): Promise<number[][] | undefined> {
+  if (text.trim() === '' || !provider.embed) return undefined;
+  const embed = provider.embed.bind(provider);
+  const request = layerStatesRequest(text);
+  return auxCall(
+    store,
+    'embed',
+    provider.identity,
+    request,
+    async () => {
+      const states = (await embed(request, { signal })).layerStates?.[0];
+      if (!states) throw new ProviderError('bad_response', `${provider.identity}: no layer states returned`);
+      return states;
+    },
+    { signal },
+  );
+}
+
+/** What the activation axis reads of a text: its pooled final state, or every layer's (`activationLayers`). */
+export function activationStates(
+  store: Store,
+  provider: ModelProvider,
+  text: string,
+  layers: 'final' | 'mean',
+  signal?: AbortSignal,
+): Promise<unknown> {
+  return layers === 'mean'
+    ? layerStates(store, provider, text, signal)
+    : pooledEmbedding(store, provider, text, signal);
+}
+
+/**
  * The hidden state at the end of each word prefix of `text` (one embed call per word, stored as
  * one aux row). For a causal model whose embedding is its last token's final hidden state, the
  * state at a word's last token given the words before it is that token's contextual embedding.
@@ -87,6 +133,12 @@ export async function wordPrefixEmbeddings(
 export function storedPooled(store: Store, identity: string, text: string): number[] | undefined {
   if (text.trim() === '') return undefined;
   return auxGet<number[]>(store, 'embed', identity, pooledRequest(text));
+}
+
+/** Stored every-layer hidden states (read-only). */
+export function storedLayerStates(store: Store, identity: string, text: string): number[][] | undefined {
+  if (text.trim() === '') return undefined;
+  return auxGet<number[][]>(store, 'embed', identity, layerStatesRequest(text));
 }
 
 /** Stored word-prefix embeddings (read-only). */

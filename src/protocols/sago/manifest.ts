@@ -79,7 +79,8 @@ export interface ImportedRun {
 /**
  * A stored manifest with the settings later versions added filled in as the run had them: a run
  * stored before the reference switches existed used the paper's reading (the schema's defaults)
- * and waver's density mirroring rules.
+ * and waver's density mirroring rules; one stored before `activationLayers` existed used the final
+ * layer (the schema's default).
  */
 export function normalizedManifest(m: SagoManifest): SagoManifest {
   const stored: Partial<SagoConfig> = m.settings;
@@ -97,13 +98,13 @@ export function saveManifest(store: Store, manifest: SagoManifest): string {
       meta: manifest,
     },
   ]);
-  store.saveSuite(suite);
-  const runId = store.beginRun({
+  store.suites.save(suite);
+  const runId = store.runs.begin({
     suiteHash: suite.hash,
     config: { sago: manifest.settings },
     waverVersion: WAVER_VERSION,
   });
-  store.finishRun(runId, 'complete');
+  store.runs.finish(runId, 'complete');
   return suite.hash;
 }
 
@@ -112,8 +113,8 @@ export function saveManifest(store: Store, manifest: SagoManifest): string {
  * given); undefined when the store has none.
  */
 export function latestManifest(store: Store, responsesSuite?: string): SagoManifest | undefined {
-  for (const hash of store.suiteRunsNamed(MANIFEST_SUITE)) {
-    const meta = store.getTest(hash, 'manifest')?.meta as SagoManifest | undefined;
+  for (const hash of store.suites.runsNamed(MANIFEST_SUITE)) {
+    const meta = store.suites.test(hash, 'manifest')?.meta as SagoManifest | undefined;
     if (meta && (responsesSuite === undefined || meta.responsesSuite === responsesSuite))
       return normalizedManifest(meta);
   }

@@ -3,7 +3,7 @@ import type { SuiteTest } from '../../run/types.js';
 import type { Store } from '../../store/store.js';
 import { bertScoreF1, pooledCosine } from '../../text-measures/bertscore.js';
 import { sha256 } from '../../util/hash.js';
-import { storedPooled, storedWordPrefix } from './embeddings.js';
+import { storedLayerStates, storedPooled, storedWordPrefix } from './embeddings.js';
 
 /**
  * Values SAGO derives once from what the run stored — per response (BLEU against the baseline,
@@ -83,6 +83,32 @@ export function pooledCosines(
     if (!ref || t === undefined) return null;
     const v = storedPooled(store, identity, t);
     return v ? (pooledCosine(v, ref) ?? null) : null;
+  });
+}
+
+/**
+ * The activation axis' cosine of each text with the first (the baseline): of the final hidden
+ * state (`final`), or the mean over the layers of the cosine of each layer's state (`mean`, the
+ * paper's; docs/sago.md#activation). null where a text is missing or its states were not stored.
+ */
+export function activationCosines(
+  store: Store,
+  identity: string,
+  texts: readonly (string | undefined)[],
+  layers: 'final' | 'mean',
+): (number | null)[] {
+  if (layers === 'final') return pooledCosines(store, identity, texts);
+  const ref = texts[0] === undefined ? undefined : storedLayerStates(store, identity, texts[0]);
+  return texts.map((t) => {
+    const states = t === undefined ? undefined : storedLayerStates(store, identity, t);
+    if (!ref || !states || states.length !== ref.length || states.length === 0) return null;
+    let sum = 0;
+    for (const [k, state] of states.entries()) {
+      const c = pooledCosine(state, ref[k] as number[]);
+      if (c === undefined) return null;
+      sum += c;
+    }
+    return sum / states.length;
   });
 }
 

@@ -94,7 +94,7 @@ function* sagoCells(
   suiteHash: string,
   results: SagoResults | undefined,
 ): Generator<TranscriptCell> {
-  const suite = store.getSuite(suiteHash);
+  const suite = store.suites.get(suiteHash);
   if (!suite) return;
   // A test whose meta is not sago's is listed without its coordinates, not an error: the report shows every cell.
   const metaOf = new Map(suite.tests.map((t) => [t.id, SagoTestMetaSchema.safeParse(t.meta).data]));
@@ -116,7 +116,7 @@ function* sagoCells(
   }
   const byIdentity = new Map((results?.models ?? []).map((m) => [m.model.identity, m]));
   const V = results?.variations.length ?? 0;
-  for (const cell of store.lightCells(suiteHash)) {
+  for (const cell of store.cells.light(suiteHash)) {
     if (cell.repeat !== 0) continue; // SAGO compares single responses
     const test = tests.get(cell.testId);
     const base = cellBase('sago', suiteHash, cell, test);

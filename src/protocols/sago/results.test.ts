@@ -78,10 +78,10 @@ function buildStore(): { store: Store; manifest: SagoManifest; suiteHash: string
   const sets = ruleVariations(prompts, settings, 0);
   const suite = responsesSuite(sets);
   const store = openStore(':memory:');
-  store.saveSuite(suite);
-  const runId = store.beginRun({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
+  store.suites.save(suite);
+  const runId = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
   for (const m of models) {
-    store.saveBatch(
+    store.cells.write(
       suite.tests.map((t, k) => {
         const request = requestFor(t, { temperature: 0, maxTokens: 64, logprobs: false });
         // Baselines answer "the answer is blue"; variants drift by one word on every other test.
@@ -198,10 +198,10 @@ describe('loadSagoResults from a store (API models)', () => {
     };
     const texts = ['the answer is blue', 'the answer is grey'];
     judgeSuite.tests = texts.map((t) => ({ id: judgeTestId(t), prompt: t }));
-    store.saveSuite(judgeSuite);
-    const runId = store.beginRun({ suiteHash: judgeSuite.hash, config: {}, waverVersion: 'test' });
+    store.suites.save(judgeSuite);
+    const runId = store.runs.begin({ suiteHash: judgeSuite.hash, config: {}, waverVersion: 'test' });
     const judge = { label: 'replay:j.jsonl', identity: 'replay:abc' };
-    store.saveBatch(
+    store.cells.write(
       texts.map((t, i) => {
         const request = { messages: [{ role: 'user' as const, content: t }] };
         return {

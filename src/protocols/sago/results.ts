@@ -6,6 +6,7 @@ import { featureRow, featuresRequest } from './features.js';
 import { importedResults } from './import/imported-results.js';
 import { latestManifest, normalizedManifest, type SagoManifest } from './manifest.js';
 import {
+  activationCosines,
   bertScores,
   fingerprintOf,
   groupTests,
@@ -51,9 +52,13 @@ export function activationRequest(
   model: string,
   suiteHash: string,
   group: PromptGroup,
-  settings: Pick<SagoManifest['settings'], 'activationInput'>,
+  settings: Pick<SagoManifest['settings'], 'activationInput' | 'activationLayers'>,
 ) {
-  return promptRowRequest('activation-cosine', model, suiteHash, group, { input: settings.activationInput });
+  return promptRowRequest('activation-cosine', model, suiteHash, group, {
+    input: settings.activationInput,
+    // The final layer's rows keep the key they had before the setting existed.
+    ...(settings.activationLayers === 'mean' && { layers: 'mean' }),
+  });
 }
 
 /** The judge test id of a response text (verdicts are about the text alone, shared by models). */
@@ -101,7 +106,7 @@ interface PromptRow {
 
 /** A waver run's results: prompts, their variants and each model's deltas. */
 function ownRunResults(store: Store, suiteHash: string, manifest: SagoManifest): SagoTables {
-  const suite = store.getSuite(suiteHash);
+  const suite = store.suites.get(suiteHash);
   if (!suite) throw new Error(`suite ${suiteHash} is not in ${store.path}`);
   const { rows, variations } = layout(sagoTests(suite), manifest.settings);
   const verdicts = judgeVerdicts(store, manifest);
@@ -176,7 +181,7 @@ function layout(
 function judgeVerdicts(store: Store, manifest: SagoManifest): Map<string, PolitenessVerdict | undefined> {
   const out = new Map<string, PolitenessVerdict | undefined>();
   if (!manifest.judgeSuite || !manifest.judge) return out;
-  for (const c of store.firstRepeatCells(manifest.judgeSuite, manifest.judge.identity))
+  for (const c of store.cells.ofRepeat(manifest.judgeSuite, manifest.judge.identity, 0))
     out.set(
       c.testId,
       c.status === 'done' && c.text !== undefined ? parsePolitenessVerdict(c.text) : undefined,
@@ -205,7 +210,7 @@ function lite(c: CellText): CellLite {
 
 /** Status, response key and text of a model's cells of one repeat in one query (tokens stay unparsed). */
 function liteCells(store: Store, suiteHash: string, identity: string, repeat: number): Map<string, CellLite> {
-  return new Map(store.repeatCells(suiteHash, identity, repeat).map((c) => [c.testId, lite(c)]));
+  return new Map(store.cells.ofRepeat(suiteHash, identity, repeat).map((c) => [c.testId, lite(c)]));
 }
 
 /** Coverage of the suite's expected cells from the cells already read. */
@@ -252,7 +257,7 @@ function modelResults(
   const fullCells = () => {
     if (!full) {
       full = { first: new Map(), second: new Map() };
-      for (const c of store.cells({ suiteHash, modelIdentity: model.identity }))
+      for (const c of store.cells.all({ suiteHash, modelIdentity: model.identity }))
         if (c.repeat === 0) full.first.set(c.testId, c);
         else if (c.repeat === 1) full.second.set(c.testId, c);
     }
@@ -311,7 +316,7 @@ function modelResults(
     const act = has('activation')
       ? (fresh(
           readPromptRow(store, model.identity, activationRequest(model.identity, suiteHash, group, settings)),
-        )?.columns.value ?? pooledCosines(store, model.identity, actTexts))
+        )?.columns.value ?? activationCosines(store, model.identity, actTexts, settings.activationLayers))
       : undefined;
     const cos =
       has('cosine') && embedder

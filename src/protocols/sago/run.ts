@@ -16,10 +16,11 @@ import type { PooledOptions } from '../types.js';
 import { checkRequestedAxes, computedAxes, type SagoEmbedderRecord, type SagoModelRecord } from './axes.js';
 import { REFERENCE_MAX_TOKENS, type SagoConfig, sagoSettings } from './config.js';
 import type { OpenDatasetSample } from './data/datasets.js';
-import { pooledEmbedding, tokenLevelEmbedder, wordPrefixEmbeddings } from './embeddings.js';
+import { activationStates, pooledEmbedding, tokenLevelEmbedder, wordPrefixEmbeddings } from './embeddings.js';
 import { featureRow, featuresRequest, scoreRequest } from './features.js';
 import { type RejectedVariant, type SagoDatasetRecord, type SagoManifest, saveManifest } from './manifest.js';
 import {
+  activationCosines,
   bertScores,
   groupTests,
   type PromptGroup,
@@ -379,7 +380,11 @@ function judgeTests(store: Store, suite: Suite<SagoTest>, models: readonly SagoM
   }
   const texts = new Map<string, string>();
   for (const m of models)
-    for (const cell of store.cells({ suiteHash: suite.hash, modelIdentity: m.identity, status: 'done' })) {
+    for (const cell of store.cells.all({
+      suiteHash: suite.hash,
+      modelIdentity: m.identity,
+      status: 'done',
+    })) {
       if (!needs.has(cell.testId) || !cell.response) continue;
       const text = cell.response.text;
       texts.set(judgeTestId(text), text);
@@ -408,7 +413,7 @@ async function auxStage(
     const needSelf =
       axes.has('activation') ||
       ((axes.has('logprob') || axes.has('entropy')) && settings.confidence === 'teacher-forced');
-    const cells = [...store.cells({ suiteHash: suite.hash, modelIdentity: m.identity, status: 'done' })];
+    const cells = [...store.cells.all({ suiteHash: suite.hash, modelIdentity: m.identity, status: 'done' })];
     let self: ModelProvider | undefined;
     if (needSelf) {
       const spec = plannedModels(config).find((p) => p.label === m.label)?.spec;
@@ -423,10 +428,11 @@ async function auxStage(
       // counted by the results, rather than stopping the run.
       if (self && axes.has('activation'))
         await tolerant(() =>
-          pooledEmbedding(
+          activationStates(
             store,
             self,
             settings.activationInput === 'prompt' ? test.prompt : text,
+            settings.activationLayers,
             opts.signal,
           ),
         );
@@ -488,7 +494,7 @@ async function auxStage(
             store,
             m.identity,
             activationRequest(m.identity, suite.hash, group, settings),
-            row(pooledCosines(store, m.identity, inputs)),
+            row(activationCosines(store, m.identity, inputs, settings.activationLayers)),
           );
         }
         if (e && axes.has('cosine'))

@@ -1,7 +1,10 @@
 /**
- * The report page's own script (no library): the transcript browser — filters, a paged table, a
- * cell's detail (above the table) with a word diff of original vs perturbed text (characters on
- * request), and a side-by-side comparison of two models on the same tests. Every text from the data is put in the page with
+ * The transcript browser's script (no library), the report's and the viewer's
+ * (transcript-browser.ts): filters, a paged table, a cell's detail (above the table) with a word
+ * diff of original vs perturbed text (characters on request), and a side-by-side comparison of two
+ * models on the same tests. Over the cells a report holds it filters and pages in place; over a
+ * page of the viewer's (the data's `paged`, view/transcripts.ts) each filter asks the viewer for
+ * the page that matches, and the pager's links go on. Every text from the data is put in the page with
  * textContent (never as HTML), so a model's `<script>` or `onerror=` stays text
  * (docs/report.md#security). Kept as plain ES2020 in a string: the page must work offline in any
  * browser, and the repository's TypeScript has no DOM types to check it against (the browser tests
@@ -16,6 +19,8 @@ export const CLIENT_JS = String.raw`
   var S = D.s || [];
   var str = function (i) { return i === undefined || i < 0 ? undefined : S[i]; };
   var PAGE = 50;
+  // A page of the viewer's: its rows, the query it answers, the filters' options, where it stands.
+  var P = D.paged;
 
   var tests = (D.t || []).map(function (t) {
     var perturbed = str(t.x);
@@ -72,14 +77,34 @@ export const CLIENT_JS = String.raw`
     protocol: $('f-protocol'), model: $('f-model'), family: $('f-family'), level: $('f-level'),
     outcome: $('f-outcome'), flipped: $('f-flipped'), search: $('f-search')
   };
-  fill(F.protocol, D.protocols, 'every protocol');
-  fill(F.model, D.models, 'every model');
-  fill(F.family, uniq(tests.map(function (t) { return t.family; })).sort(), 'every family / phrasing');
-  fill(F.level, uniq(tests.map(function (t) { return t.level; })).sort(), 'every level');
+  var O = P ? P.options : {
+    protocols: D.protocols, models: D.models,
+    families: uniq(tests.map(function (t) { return t.family; })).sort(),
+    levels: uniq(tests.map(function (t) { return t.level; })).sort()
+  };
+  fill(F.protocol, O.protocols, 'every protocol');
+  fill(F.model, O.models, 'every model');
+  fill(F.family, O.families, 'every family / phrasing');
+  fill(F.level, O.levels, 'every level');
   var cmpA = $('cmp-a'), cmpB = $('cmp-b'), cmpOn = $('cmp-toggle'), cmpDiffer = $('cmp-differ');
-  fill(cmpA, D.models, '(model A)'); fill(cmpB, D.models, '(model B)');
-  if (D.models.length > 0) cmpA.value = D.models[0];
-  if (D.models.length > 1) cmpB.value = D.models[1];
+  fill(cmpA, O.models, '(model A)'); fill(cmpB, O.models, '(model B)');
+  if (O.models.length > 0) cmpA.value = O.models[0];
+  if (O.models.length > 1) cmpB.value = O.models[1];
+  var evals = $('f-suite');
+  if (P) {
+    clear(evals);
+    var every = node('option', 'every eval'); every.value = ''; evals.appendChild(every);
+    P.options.evals.forEach(function (e) {
+      var o = node('option', e.label + ' (' + e.cells + ' cells)'); o.value = e.hash; evals.appendChild(o);
+    });
+    var q = P.query;
+    evals.value = q.suite || '';
+    ['protocol', 'model', 'family', 'level', 'outcome', 'flipped'].forEach(function (k) { F[k].value = q[k] || ''; });
+    F.search.value = q.q || '';
+    if (q.compare) {
+      cmpOn.checked = true; cmpA.value = q.compare.a; cmpB.value = q.compare.b; cmpDiffer.checked = q.compare.differ;
+    }
+  }
 
   var state = { page: 0, rows: [], selected: null };
 
@@ -93,13 +118,28 @@ export const CLIENT_JS = String.raw`
       if (v === 'no' && c.flipped === true) return false;
     }
     if ((v = F.search.value.trim().toLowerCase())) {
-      var hay = (t.id + ' ' + t.item + ' ' + (c.response || '') + ' ' + (c.error || '')).toLowerCase();
+      var hay = (t.id + ' ' + t.item + ' ' + (t.prompt || '') + ' ' + (c.response || '') + ' ' + (c.error || '')).toLowerCase();
       if (hay.indexOf(v) < 0) return false;
     }
     return true;
   }
 
+  // The viewer: a filter asks for the first page that matches it.
+  function ask() {
+    var p = new URLSearchParams();
+    var put = function (k, v) { if (v) p.set(k, v); };
+    put('suite', evals.value);
+    ['protocol', 'model', 'family', 'level', 'outcome', 'flipped'].forEach(function (k) { put(k, F[k].value); });
+    put('q', F.search.value.trim());
+    if (cmpOn.checked && cmpA.value && cmpB.value && cmpA.value !== cmpB.value) {
+      p.set('cmp', '1'); p.set('a', cmpA.value); p.set('b', cmpB.value);
+      if (cmpDiffer.checked) p.set('differ', '1');
+    }
+    location.assign(P.base + '?' + p.toString());
+  }
+
   function compute() {
+    if (P) { ask(); return; }
     var comparing = cmpOn.checked && cmpA.value && cmpB.value && cmpA.value !== cmpB.value;
     var out = [];
     if (!comparing) {
@@ -172,12 +212,21 @@ export const CLIENT_JS = String.raw`
       row.addEventListener('keydown', function (e) { if (e.key === 'Enter') open(); });
       body.appendChild(row);
     });
+    if (P) { $('count').textContent = pagedCount(rows.length); return; }
     var total = state.rows.length;
     $('count').textContent = total === 0
       ? 'no ' + (state.comparing ? 'paired tests' : 'cells') + ' match'
       : 'showing ' + (start + 1) + '\u2013' + (start + rows.length) + ' of ' + total + (state.comparing ? ' paired tests' : ' cells') + ' (' + cells.length + ' in the report)';
     $('prev').disabled = state.page === 0;
     $('next').disabled = start + PAGE >= total;
+  }
+
+  function pagedCount(shown) {
+    var what = state.comparing ? ' paired tests' : ' cells';
+    if (shown === 0) return (P.first > 1 ? 'no more' : 'no') + what + ' match (' + P.cells + ' cells in ' + (P.query.suite ? 'this eval' : 'the store') + ')';
+    return 'showing ' + P.first + '\u2013' + (P.first + shown - 1) + (P.total !== undefined ? ' of ' + P.total : '') + what +
+      ' (' + P.cells + ' cells in ' + (P.query.suite ? 'this eval' : 'the store') +
+      (P.total === undefined ? '; ' + P.scanned + ' looked at for this page' + (P.more ? ', the next page goes on' : '') : '') + ')';
   }
 
   // --- diff: common prefix and suffix, then an LCS of the middle ----------------------------
@@ -309,10 +358,15 @@ export const CLIENT_JS = String.raw`
   }
 
   ['protocol', 'model', 'family', 'level', 'outcome', 'flipped'].forEach(function (k) { F[k].addEventListener('change', compute); });
-  F.search.addEventListener('input', compute);
+  // The viewer asks once the text is typed (Enter or leaving the field), not at each key.
+  F.search.addEventListener(P ? 'change' : 'input', compute);
   [cmpA, cmpB, cmpOn, cmpDiffer].forEach(function (e) { e.addEventListener('change', compute); });
-  $('prev').addEventListener('click', function () { if (state.page > 0) { state.page--; render(); } });
-  $('next').addEventListener('click', function () { if ((state.page + 1) * PAGE < state.rows.length) { state.page++; render(); } });
+  if (P) evals.addEventListener('change', compute);
+  else {
+    // The viewer's pager is links to its pages; the report's pages its cells in place.
+    $('prev').addEventListener('click', function () { if (state.page > 0) { state.page--; render(); } });
+    $('next').addEventListener('click', function () { if ((state.page + 1) * PAGE < state.rows.length) { state.page++; render(); } });
+  }
   // A link into the collapsed appendix opens it, so its target is there to scroll to.
   function reveal() {
     var id = decodeURIComponent(location.hash.slice(1));
@@ -324,7 +378,11 @@ export const CLIENT_JS = String.raw`
   }
   window.addEventListener('hashchange', reveal);
   if (location.hash) reveal();
-  compute();
+  if (P) {
+    state.rows = P.rows.map(function (r) { return r.length > 1 ? { a: cells[r[0]], b: cells[r[1]] } : { a: cells[r[0]] }; });
+    state.comparing = !!P.query.compare;
+    render();
+  } else compute();
   document.body.setAttribute('data-ready', '1');
 })();
 `;

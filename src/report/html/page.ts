@@ -21,6 +21,7 @@ import { escapeHtml as esc, markdownToHtml } from './markdown.js';
 import { buildPayload, embedJson, TRUNCATION_NOTE } from './payload.js';
 import type { HtmlKit } from './section.js';
 import { CSS } from './style.js';
+import { transcriptBrowserHtml } from './transcript-browser.js';
 
 /**
  * The self-contained HTML report: one file, no network (a Content-Security-Policy forbids any
@@ -254,19 +255,7 @@ function transcriptsHtml(data: ReportData, truncated: number, cap: number): stri
     (truncated > 0
       ? `<p class="warn">${truncated} long texts are cut to ${cap} characters in this file to keep it small, each marked “truncated”; ${esc(TRUNCATION_NOTE)} (e.g. <code>waver export --store ${esc(data.store.file)} --suite HASH</code>).</p>`
       : '');
-  return `<section id="transcripts"><h2>Transcripts</h2><p class="lede">Every cell of the protocol suites: the prompt as sent, the original item and a word diff against what was asked (characters on request), the response, the parsed answer, the score and the judge's reason. Pick two models to compare them side by side on the same tests; a cell's detail opens above the table.</p>${note}
-<div class="filters">
-<select id="f-protocol" aria-label="protocol"></select>
-<select id="f-model" aria-label="model"></select>
-<select id="f-family" aria-label="family or phrasing"></select>
-<select id="f-level" aria-label="level"></select>
-<select id="f-outcome" aria-label="outcome"><option value="">any outcome</option><option value="correct">correct</option><option value="incorrect">incorrect</option><option value="unscored">unscored</option><option value="failed">failed call</option></select>
-<select id="f-flipped" aria-label="flipped"><option value="">flipped or not</option><option value="yes">flipped only</option><option value="no">not flipped</option></select>
-<input id="f-search" type="search" placeholder="search item, test, response" aria-label="search">
-<span class="compare"><label><input id="cmp-toggle" type="checkbox"> compare</label><select id="cmp-a" aria-label="model A"></select><select id="cmp-b" aria-label="model B"></select><label><input id="cmp-differ" type="checkbox"> only where they differ</label></span>
-</div>
-<div id="detail" hidden></div>
-<div class="table-wrap"><table class="stack cells"><thead id="rows-head"></thead><tbody id="rows"></tbody></table></div>
-<div class="pager"><button id="prev" type="button">previous</button><button id="next" type="button">next</button><span id="count"></span></div>
-</section>`;
+  return transcriptBrowserHtml({
+    intro: `<p class="lede">Every cell of the protocol suites: the prompt as sent, the original item and a word diff against what was asked (characters on request), the response, the parsed answer, the score and the judge's reason. Pick two models to compare them side by side on the same tests; a cell's detail opens above the table.</p>${note}`,
+  });
 }

@@ -48,7 +48,7 @@ export class CellWriter {
   flush(): void {
     const chunk = this.writes;
     this.writes = [];
-    this.store.saveBatch(chunk);
+    this.store.cells.write(chunk);
   }
 
   private write(w: CellWrite): void {

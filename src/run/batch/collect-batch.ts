@@ -22,7 +22,7 @@ export class BatchCollector {
     const answered = status.state === 'ended' ? await this.storeResults(b, latencyMs) : new Set<string>();
     await this.settleUnanswered(b, status, answered, latencyMs);
     cells.flush();
-    store.endBatch(record.id, status.state === 'failed' ? 'failed' : 'collected', status.message);
+    store.batches.end(record.id, status.state === 'failed' ? 'failed' : 'collected', status.message);
     this.run.tally.batches.ended++;
     this.run.tally.emit();
   }
@@ -35,7 +35,7 @@ export class BatchCollector {
     const status: BatchStatus = { state: 'ended', finished: 0, total: b.record.requests, message: why };
     await this.settleUnanswered(b, status, new Set(), Date.now() - Date.parse(b.record.submittedAt));
     this.run.cells.flush();
-    this.run.store.endBatch(b.record.id, 'failed', why);
+    this.run.store.batches.end(b.record.id, 'failed', why);
     this.run.tally.batches.ended++;
     this.run.tally.emit();
   }
@@ -60,9 +60,9 @@ export class BatchCollector {
         continue;
       }
       answered.add(o.customId);
-      for (const c of store.batchCells(record.id, o.customId)) {
+      for (const c of store.batches.cells(record.id, o.customId)) {
         // Stored by an earlier collection that was cut short.
-        if (cache && store.doneCellKey(suiteHash, lane.identity, c.testId, c.repeat) === c.key) continue;
+        if (cache && store.cells.doneKey(suiteHash, lane.identity, c.testId, c.repeat) === c.key) continue;
         const started = { attempt: 1, startedAt: record.submittedAt, latencyMs };
         if (o.ok) this.run.cells.done(lane, c, o.result, [{ ...started, outcome: 'ok' }], latencyMs);
         else {
@@ -86,7 +86,7 @@ export class BatchCollector {
     latencyMs: number,
   ): Promise<void> {
     const { record, lane } = b;
-    const left = this.run.store.batchCells(record.id).filter((c) => !answered.has(c.customId));
+    const left = this.run.store.batches.cells(record.id).filter((c) => !answered.has(c.customId));
     const again = this.resubmitted.get(lane.label) ?? 0;
     if (left.length > 0 && status.state !== 'failed') {
       const what = again < this.run.maxRetries ? 'submitted again' : 'left pending for the next run';

@@ -33,7 +33,7 @@ describe.skipIf(tinyModelMissing)(
     const cellsOf = (path: string) => {
       const store = openStore(path, { readonly: true });
       try {
-        return { cells: [...store.cells()], batches: store.listBatches() };
+        return { cells: [...store.cells.all()], batches: store.batches.list() };
       } finally {
         store.close();
       }

@@ -86,6 +86,6 @@ async function makeFromInput(run: BatchRun, b: OpenBatch): Promise<void> {
   if (inputRef === undefined || !resubmit)
     throw new Error(`batch ${b.record.id} has neither a provider id nor an input to make it from`);
   const providerId = await run.call.submission((s) => resubmit(inputRef, { signal: s }));
-  run.store.markBatchSubmitted(b.record.id, providerId);
+  run.store.batches.markSubmitted(b.record.id, providerId);
   b.record = { ...b.record, providerId, state: 'submitted' };
 }

@@ -34,7 +34,7 @@ const configFor = (store: string, extra: Record<string, unknown> = {}) =>
 const storedCells = (path: string) => {
   const store = openStore(path, { readonly: true });
   try {
-    return [...store.cells()];
+    return [...store.cells.all()];
   } finally {
     store.close();
   }
@@ -72,7 +72,7 @@ describe('--batch with anthropic: (Message Batches)', () => {
 
     const s = openStore(store, { readonly: true });
     try {
-      expect(s.listBatches().map((b) => [b.state, b.requests])).toEqual([
+      expect(s.batches.list().map((b) => [b.state, b.requests])).toEqual([
         ['collected', 4],
         ['collected', 1],
       ]);

@@ -80,7 +80,7 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
   checkIdentities(run.lanes);
   // Batches a killed run left: polled, never submitted again (docs/batch.md#resume).
   for (const lane of run.lanes.values())
-    for (const record of run.store.openBatches(run.suiteHash, lane.identity)) open.found(record, lane);
+    for (const record of run.store.batches.open(run.suiteHash, lane.identity)) open.found(record, lane);
 
   const queue = new BatchQueue(run, opts.maxRequests);
   const collector = new BatchCollector(run, queue);
@@ -156,7 +156,7 @@ async function runGivenUp(
     if (!more) return;
     const followed = new Set(run.open.all().map((b) => b.record.id));
     for (const lane of run.lanes.values())
-      for (const record of run.store.openBatches(run.suiteHash, lane.identity))
+      for (const record of run.store.batches.open(run.suiteHash, lane.identity))
         if (!followed.has(record.id)) run.open.found(record, lane);
     await readCells(run, queue, more, leases);
     run.cells.flush();
@@ -181,16 +181,16 @@ async function readCells(
     const lane = run.lanes.get(cell.model);
     if (!lane) throw new Error(`no batch lane for model "${cell.model}"`);
     const key = cacheKey(lane.identity, cell.request, cell.repeat);
-    if (cache && store.doneCellKey(suiteHash, lane.identity, cell.testId, cell.repeat) === key) {
+    if (cache && store.cells.doneKey(suiteHash, lane.identity, cell.testId, cell.repeat) === key) {
       run.tally.countCached();
       continue;
     }
-    if (cache && store.hasResponse(key)) {
+    if (cache && store.responses.has(key)) {
       run.cells.cached(lane, cell, key);
       continue;
     }
     // Its answer is on its way in a batch found open: counted when that batch is collected.
-    if (store.cellInOpenBatch(suiteHash, lane.identity, cell.testId, cell.repeat, key)) continue;
+    if (store.batches.cellInOpen(suiteHash, lane.identity, cell.testId, cell.repeat, key)) continue;
     if (leases && !leases.claim(cell, lane.identity)) {
       run.tally.leaveToOther();
       continue;

@@ -17,7 +17,7 @@ export async function submitBatch(
   const { store } = run;
   const submittedAt = new Date().toISOString();
   const recorded = (ids: { providerId?: string; inputRef?: string }) =>
-    store.recordBatch({
+    store.batches.record({
       ...ids,
       modelIdentity: lane.identity,
       suiteHash: run.suiteHash,
@@ -45,13 +45,13 @@ export async function submitBatch(
     const attempts = [{ attempt: 1, startedAt: submittedAt, outcome: err.kind, message: err.message }];
     for (const c of batch.cells) run.cells.failed(lane, c, err, attempts);
     run.cells.flush();
-    if (uploaded) store.endBatch(uploaded.id, 'failed', err.message);
+    if (uploaded) store.batches.end(uploaded.id, 'failed', err.message);
     run.tally.emit();
     return;
   }
   let record: BatchRecord;
   if (uploaded) {
-    store.markBatchSubmitted(uploaded.id, providerId);
+    store.batches.markSubmitted(uploaded.id, providerId);
     record = { ...uploaded, providerId, state: 'submitted' };
   } else record = recorded({ providerId });
   run.open.submitted(record, lane);

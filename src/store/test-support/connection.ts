@@ -4,7 +4,7 @@ import type { Store } from '../store.js';
 /**
  * A store's own connection, for tests that rewrite rows no store method writes (ids and clocks
  * made deterministic), break the schema on purpose or read a connection's settings. Code asks the
- * store's methods instead.
+ * store's query objects instead.
  */
 export function connectionOf(store: Store): Database.Database {
   return (store as unknown as { db: Database.Database }).db;

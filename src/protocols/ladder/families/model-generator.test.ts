@@ -121,10 +121,10 @@ describe('generateWithModel through a replay recording', () => {
     // Every call went through runSuite: suites named ladder/generator, one per temperature, in the store.
     const store = openStore(config.store);
     try {
-      const names = store.listSuites().map((s) => s.name);
+      const names = store.suites.list().map((s) => s.name);
       expect(names.length).toBeGreaterThanOrEqual(2);
       expect(new Set(names)).toEqual(new Set([GENERATOR_SUITE]));
-      const cells = [...store.cells()].map((c) => c.status);
+      const cells = [...store.cells.all()].map((c) => c.status);
       expect(cells.sort()).toEqual(['done', 'done', 'done', 'failed']);
     } finally {
       store.close();

@@ -167,12 +167,12 @@ describe('runModelGates', () => {
     // Judge calls are stored like any run: one suite per gate, at temperature 0.
     const store = openStore(config.store);
     try {
-      const names = store
-        .listSuites()
+      const names = store.suites
+        .list()
         .map((s) => s.name)
         .sort();
       expect(names).toEqual([GATE_SUITES.epistemic, GATE_SUITES.meaning, GATE_SUITES.nli]);
-      const cells = [...store.cells({})];
+      const cells = [...store.cells.all({})];
       expect(cells).toHaveLength(4 + 3 + 1); // NLI: good, neutral, garbage, no-answer; meaning: good, garbage, cis; epistemic: kb
       for (const c of cells) expect(c.request.temperature).toBe(0);
     } finally {

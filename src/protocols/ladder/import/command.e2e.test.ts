@@ -1,10 +1,16 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanEnv, runCli } from '../../../cli/test-support/cli.js';
 import { FAMILY_NAMES, type Family } from '../types.js';
 import { demoMissing, demoRunFolder } from './test-support/demo-run.js';
 import { fullRunFolder, fullRunMissing } from './test-support/full-run.js';
+import {
+  PUBLISHED_MODELS,
+  type PublishedModel,
+  publishedMissing,
+  publishedRunsFolder,
+} from './test-support/published-runs.js';
 
 beforeAll(assertBuilt);
 
@@ -80,6 +86,61 @@ withDemo(`waver import ladder-runs, then waver report ${demoMissing ?? ''}`, () 
       const curve = ref.aggregate.map((x) => `${three(x)} \\[[^\\]]*\\] \\(n=\\d+\\)`).join(' \\| ');
       expect(r.stdout).toMatch(new RegExp(`\\| ${curve} \\|`));
       expect(r.stdout).toContain('(no metrics_acc.csv in the folder)');
+    });
+  },
+);
+
+(publishedMissing === undefined && demoMissing === undefined ? describe : describe.skip)(
+  `waver import ladder-runs on the reference repository's layout: the demo run with its eval.csv, the four full runs with their metrics files only ${publishedMissing ?? demoMissing ?? ''}`,
+  () => {
+    it('stores the demo run, and prints each full run from its aggregates with what needs eval.csv unavailable', async () => {
+      const demo = demoRunFolder();
+      const runs = join(demo.root, 'experiment', 'output', 'runs');
+      mkdirSync(runs, { recursive: true });
+      renameSync(demo.dir, join(runs, 'gpt-4o-mini__demo'));
+      const published = publishedRunsFolder(demo.root);
+      const store = join(demo.root, 'store.db');
+      const r = await runCli(['import', 'ladder-runs', demo.root, '--store', store, '--format', 'json'], {
+        cwd: demo.root,
+        env: cleanEnv(),
+      });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(out.runs.map((x: { run: string }) => x.run)).toEqual(['gpt-4o-mini__demo']);
+      expect(out.aggregatesOnly.map((x: { model: string }) => x.model).sort()).toEqual(
+        [...PUBLISHED_MODELS].sort(),
+      );
+      for (const s of out.aggregatesOnly) {
+        const ref = published.reference[s.model as PublishedModel];
+        expect(
+          Object.fromEntries(
+            s.collapse.families.map((f: { family: string; collapse: string }) => [
+              f.family,
+              f.collapse === 'never' ? '—' : f.collapse,
+            ]),
+          ),
+        ).toEqual(ref.collapse);
+        expect(s.aggregate.L0.value).toBe(ref.acc0);
+        expect(s.aggregate.L5).toEqual({
+          value: null,
+          unavailable: expect.stringMatching(/^needs eval\.csv/),
+        });
+        expect(s.stability.unavailable).toMatch(/^needs eval\.csv/);
+      }
+      const md = await runCli(['import', 'ladder-runs', ...Object.values(published.dirs)], {
+        cwd: demo.root,
+        env: cleanEnv(),
+      });
+      expect(md.code).toBe(0);
+      expect(md.stdout).toContain(
+        '## gpt-4o-mini__gsm8k_symbolic100: gpt-4o-mini, from metrics_acc.csv only (no eval.csv: nothing stored)',
+      );
+      expect(md.stdout).toMatch(/\| Context Interference \| L1 \| L1 \|/);
+      expect(md.stdout).toMatch(/- L5: unavailable: needs eval\.csv/);
+      expect(md.stdout).toContain('| Knowledge Boundary | unavailable: needs eval.csv |');
+      // Nothing to store from the metrics files alone: no store made.
+      expect(existsSync(join(demo.root, '.waver', 'store.db'))).toBe(false);
     });
   },
 );

@@ -7,10 +7,19 @@ import { openStore } from '../../../store/store.js';
 import { ladderSettings } from '../config.js';
 import { loadLadderResults } from '../results.js';
 import { FAMILY_NAMES, type Family, LEVELS } from '../types.js';
+import { aggregateSummary } from './aggregates.js';
 import { planLadderRunsImport, writeLadderRunsImport } from './ladder-runs.js';
-import { ladderRunSummary } from './summary.js';
+import type { LadderRunFolder } from './run-folders.js';
+import { ladderRunSummary, ladderRunsMarkdown } from './summary.js';
 import { demoMissing, demoRunFolder } from './test-support/demo-run.js';
 import { fullRunFolder, fullRunMissing } from './test-support/full-run.js';
+import {
+  NOTEBOOK_AGGREGATE,
+  PAPER_TABLE5,
+  PUBLISHED_MODELS,
+  publishedMissing,
+  publishedRunsFolder,
+} from './test-support/published-runs.js';
 
 const withDemo = demoMissing === undefined ? describe : describe.skip;
 
@@ -195,6 +204,111 @@ withPython(
         const theirs = ref.quadrant[FAMILY_NAMES[p.family]];
         expect(p.x, p.family).toBeCloseTo(theirs?.x as number, 12);
         expect(p.y, p.family).toBeCloseTo(theirs?.y as number, 12);
+      }
+    });
+  },
+);
+
+(publishedMissing === undefined ? describe : describe.skip)(
+  `waver import ladder-runs on the reference repository's four full runs as its snapshot holds them: metrics files, no eval.csv ${publishedMissing ?? ''}`,
+  () => {
+    it("gives the reference rule's Collapse Points from metrics_acc.csv, acc(L0), and says what needs eval.csv", () => {
+      const published = publishedRunsFolder();
+      const plan = planLadderRunsImport([published.root]);
+      // Nothing to store: no rows.
+      expect(plan.runs).toEqual([]);
+      expect(plan.aggregatesOnly.map((r) => r.dir).sort()).toEqual(Object.values(published.dirs).sort());
+      const summaries = plan.aggregatesOnly.map(aggregateSummary);
+      const markdown = ladderRunsMarkdown([], summaries);
+      for (const model of PUBLISHED_MODELS) {
+        const s = summaries.find((x) => x.model === model);
+        if (!s) throw new Error(`no summary for ${model}`);
+        const ref = published.reference[model];
+        // Rounding to 3 decimals decides nothing here: every comparison is further from tau than
+        // the most the rounding of a value and of acc(L0) can move them (0.0005 + 0.8 x 0.0005).
+        expect(ref.closest).toBeGreaterThan(0.0009);
+        expect(s.collapse.rounding).toBe(0.0005);
+        const got = Object.fromEntries(
+          s.collapse.families.map((f) => [f.family, f.collapse === 'never' ? '—' : f.collapse]),
+        );
+        // Table 5, all 7 families: the reference's own rule on the file.
+        expect(got).toEqual(ref.collapse);
+        // ...which is the paper's (and the walkthrough notebook's) on the 24 cells outside KB.
+        for (const [family, byModel] of Object.entries(PAPER_TABLE5))
+          if (family !== 'KB') expect(ref.collapse[family], `${model} ${family}`).toBe(byModel[model]);
+        // KB: the committed metrics_acc.csv KB row (L1 0.00-0.20) gives L1 for every model, the
+        // paper L3 / L3 / L3 / L5: that row is stale, and metrics_summary.csv follows it.
+        expect(ref.collapse.KB).toBe('L1');
+        expect(PAPER_TABLE5.KB?.[model]).not.toBe('L1');
+        expect(s.collapse.families.find((f) => f.family === 'KB')?.recorded).toBe('L1');
+        expect(s.mismatches).toEqual([]);
+        // Section 5.1: acc(L0) is in the file; the pooled L1..L5 need the rows.
+        expect(s.aggregate.L0.value).toBe(ref.acc0);
+        expect(s.aggregate.L0.value).toBeCloseTo(NOTEBOOK_AGGREGATE[model][0] as number, 9);
+        for (const l of ['L1', 'L2', 'L3', 'L4', 'L5'] as const) {
+          expect(s.aggregate[l].value).toBeNull();
+          expect(s.aggregate[l].unavailable).toMatch(/^needs eval\.csv: the paper pools every family's rows/);
+        }
+        // Table 4: unavailable, never 0.
+        expect(s.stability.unavailable).toMatch(/^needs eval\.csv/);
+      }
+      const table4 = markdown
+        .split('### Table 4')
+        .slice(1)
+        .map((part) => part.split('### Table 5')[0] ?? '');
+      expect(table4).toHaveLength(4);
+      for (const part of table4) {
+        expect(part.match(/unavailable: needs eval\.csv/g)).toHaveLength(8);
+        expect(part).not.toMatch(/\d\.\d/);
+      }
+    });
+
+    it('marks a level within the rounding of tau undecided instead of guessing', () => {
+      const published = publishedRunsFolder();
+      // gpt-4o-mini: tau = 0.80 x 0.887 = 0.7096; CI L1 0.619 collapses. Put CI L1 at 0.710,
+      // within 0.0009 of tau: the unrounded value could lie on either side.
+      const file = join(published.dirs['gpt-4o-mini'], 'metrics_acc.csv');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('CI,0.887,0.619,', 'CI,0.887,0.710,'));
+      const s = aggregateSummary(
+        planLadderRunsImport([published.dirs['gpt-4o-mini']]).aggregatesOnly[0] as LadderRunFolder,
+      );
+      const ci = s.collapse.families.find((f) => f.family === 'CI');
+      expect(ci?.collapse).toBe('undecided');
+      expect(ci?.undecided).toMatch(
+        /^L1: 0\.71 is within the file's rounding \(±0\.0005\) of tau = 0\.80 x 0\.887 = 0\.7096/,
+      );
+      expect(s.mismatches).toContainEqual(
+        expect.objectContaining({ family: 'CI', recorded: 'L1', computed: 'undecided' }),
+      );
+    });
+
+    it('bad input in metrics_acc.csv: exit-2 errors naming file, line and column', () => {
+      const published = publishedRunsFolder();
+      const file = join(published.dirs['o4-mini'], 'metrics_acc.csv');
+      const original = readFileSync(file, 'utf8');
+      const cases: [string, RegExp, number, string][] = [
+        [
+          original.replace('CIS,0.98,0.916', 'CIS,0.98,1.916'),
+          /an accuracy in \[0, 1\] expected, got 1\.916/,
+          3,
+          'L1',
+        ],
+        [original.replace('KB,0.98,', 'KB,,'), /no baseline accuracy/, 7, 'L0'],
+        [original.replace('fam,L0,', 'fam,L9,'), /expected level columns L0\.\.L5, got 'L9'/, 1, 'L9'],
+      ];
+      for (const [text, message, line, field] of cases) {
+        writeFileSync(file, text);
+        let error: unknown;
+        try {
+          planLadderRunsImport([published.root]);
+        } catch (e) {
+          error = e;
+        }
+        expect(error).toBeInstanceOf(InputError);
+        expect((error as InputError).file).toBe(file);
+        expect((error as InputError).message).toMatch(message);
+        expect((error as InputError).line).toBe(line);
+        expect((error as InputError).field).toBe(field);
       }
     });
   },

@@ -39,7 +39,10 @@ interface RunPlan {
 }
 
 export interface LadderRunsPlan {
+  /** The folders with an eval.csv: imported as suites. */
   runs: RunPlan[];
+  /** The folders with the metrics files only: nothing to store, summarised from the aggregates (./aggregates.ts). */
+  aggregatesOnly: LadderRunFolder[];
 }
 
 /** The reference's own aggregation of a run: per family, accuracy by level, and the Collapse Point. */
@@ -133,7 +136,11 @@ function compareRecorded(run: LadderRunFolder, ref: ReferenceAggregate): Aggrega
 
 /** Reads and checks every run folder under `dirs`; writes nothing. */
 export function planLadderRunsImport(dirs: readonly string[]): LadderRunsPlan {
-  return { runs: findLadderRunFolders(dirs).map(readLadderRunFolder).map(runPlan) };
+  const folders = findLadderRunFolders(dirs).map(readLadderRunFolder);
+  return {
+    runs: folders.filter((f) => f.evalFile !== undefined).map(runPlan),
+    aggregatesOnly: folders.filter((f) => f.evalFile === undefined),
+  };
 }
 
 function runPlan(run: LadderRunFolder): RunPlan {
@@ -234,8 +241,8 @@ export interface ImportedLadderSuite {
 export function writeLadderRunsImport(store: Store, plan: LadderRunsPlan): ImportedLadderSuite[] {
   return store.transaction(() =>
     plan.runs.map((p) => {
-      store.saveSuite(p.suite);
-      const runId = store.beginRun({
+      store.suites.save(p.suite);
+      const runId = store.runs.begin({
         suiteHash: p.suite.hash,
         config: {
           import: 'ladder-runs',
@@ -280,9 +287,9 @@ export function writeLadderRunsImport(store: Store, plan: LadderRunsPlan): Impor
               },
             };
       });
-      store.saveBatch(writes);
+      store.cells.write(writes);
       auxPut(store, 'measure', p.identity, recordedScoresRequest(p.suite.hash, p.identity), p.record);
-      store.finishRun(runId, 'complete');
+      store.runs.finish(runId, 'complete');
       return {
         run: p.run.folder,
         model: p.run.model,

@@ -8,11 +8,13 @@ import { FAMILIES, FAMILY_NAMES, type Family, type Level } from '../types.js';
  * The ladder reference's run folders (`experiment/output/runs/<name>__<dataset>/`, written by its
  * `experiment/run_sut_model.py`): `eval.csv` (one row per test call with the evaluator's columns:
  * `GT: <key>`, `Sim: <key>`, `Sim: outputs`, `Judge Method`..., and `Raw Response` where the run
- * kept it), the one file needed; optional beside it `responses.csv` (the same rows before
- * scoring, checked row for row against eval.csv), `metrics_acc.csv` (per family, accuracy by level
- * L0..L5, rounded to 3 decimals), `metrics_summary.csv` (per family, the Collapse Point) and
- * `manifest.json`. The repository's four full runs ship eval.csv, manifest.json and the two
- * metrics files. Every value is checked here: a bad one is an InputError naming file, line and column.
+ * kept it); optional beside it `responses.csv` (the same rows before scoring, checked row for row
+ * against eval.csv), `metrics_acc.csv` (per family, accuracy by level L0..L5, rounded to 3
+ * decimals), `metrics_summary.csv` (per family, the Collapse Point) and `manifest.json`. A folder
+ * needs eval.csv or metrics_acc.csv: without eval.csv (as the repository's four full runs reach a
+ * copy whose large files were left out) only the aggregates are read, and what needs the rows is
+ * unavailable (./aggregates.ts). Every value is checked here: a bad one is an InputError naming
+ * file, line and column.
  */
 
 export const EVAL_FILE = 'eval.csv';
@@ -64,6 +66,8 @@ export interface LadderRunRow {
 export interface LadderRunFolder {
   dir: string;
   folder: string;
+  /** The eval.csv read; absent for a folder holding only the metrics files (`rows` is then empty). */
+  evalFile?: string;
   model: string;
   dataset: string;
   threshold: number;
@@ -71,6 +75,8 @@ export interface LadderRunFolder {
   rows: LadderRunRow[];
   /** metrics_acc.csv: family -> level name (`L0`..`L5`) -> accuracy, undefined where empty; absent without the file. */
   accuracy?: Map<Family, Map<string, number | undefined>>;
+  /** The most decimals a value of metrics_acc.csv is written with (3: the reference rounds them). */
+  accDecimals?: number;
   accFile?: string;
   /** metrics_summary.csv: family -> Collapse Point (`L3`, or undefined for none); absent without the file. */
   collapse?: Map<Family, string | undefined>;
@@ -78,9 +84,9 @@ export interface LadderRunFolder {
 }
 
 /**
- * The run folders under each argument: the folder itself when it holds eval.csv, else its
- * subfolders down to four levels (so the repository's root finds `experiment/output/runs/*`);
- * hidden folders are skipped.
+ * The run folders under each argument: the folder itself when it holds eval.csv or
+ * metrics_acc.csv, else its subfolders down to four levels (so the repository's root finds
+ * `experiment/output/runs/*`); hidden folders are skipped.
  */
 export function findLadderRunFolders(dirs: readonly string[]): string[] {
   const out: string[] = [];
@@ -89,16 +95,19 @@ export function findLadderRunFolders(dirs: readonly string[]): string[] {
       throw new InputError('not a directory', { file: dir });
     const found = foldersIn(dir, SEARCH_DEPTH);
     if (found.length === 0)
-      throw new InputError(`no ladder run folder here: expected ${EVAL_FILE} in it or in its subfolders`, {
-        file: dir,
-      });
+      throw new InputError(
+        `no ladder run folder here: expected ${EVAL_FILE} or ${ACC_FILE} in it or in its subfolders`,
+        {
+          file: dir,
+        },
+      );
     out.push(...found);
   }
   return [...new Set(out)];
 }
 
 function foldersIn(dir: string, depth: number): string[] {
-  if (existsSync(join(dir, EVAL_FILE))) return [dir];
+  if (existsSync(join(dir, EVAL_FILE)) || existsSync(join(dir, ACC_FILE))) return [dir];
   if (depth === 0) return [];
   return readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
@@ -114,8 +123,7 @@ function optional(dir: string, name: string): string | undefined {
 
 /** Reads and checks one run folder. */
 export function readLadderRunFolder(dir: string): LadderRunFolder {
-  const evalFile = join(dir, EVAL_FILE);
-  const responsesFile = optional(dir, RESPONSES_FILE);
+  const evalFile = optional(dir, EVAL_FILE);
   const accFile = optional(dir, ACC_FILE);
   const folder = basename(dir);
   const manifest = existsSync(join(dir, MANIFEST_FILE)) ? readJson(join(dir, MANIFEST_FILE)) : undefined;
@@ -124,7 +132,17 @@ export function readLadderRunFolder(dir: string): LadderRunFolder {
   const model = stringOr(manifest?.sut_model, namePart as string);
   const dataset = stringOr(manifest?.dataset, datasetPart ?? 'dataset');
   const threshold = typeof manifest?.threshold === 'number' ? manifest.threshold : DEFAULT_THRESHOLD;
-
+  const summaryFile = join(dir, SUMMARY_FILE);
+  const metrics = {
+    ...(manifest && { manifest }),
+    ...(accFile && { ...readAccuracy(accFile), accFile }),
+    ...(existsSync(summaryFile) && { collapse: readCollapse(summaryFile), summaryFile }),
+  };
+  if (!evalFile) {
+    if (!accFile) throw new InputError(`neither ${EVAL_FILE} nor ${ACC_FILE} here`, { file: dir });
+    return { dir, folder, model, dataset, threshold, rows: [], ...metrics };
+  }
+  const responsesFile = optional(dir, RESPONSES_FILE);
   const evals = readCsv(evalFile);
   requireColumns(evals, EVAL_COLUMNS, evalFile);
   const responses = responsesFile ? readCsv(responsesFile) : undefined;
@@ -138,18 +156,7 @@ export function readLadderRunFolder(dir: string): LadderRunFolder {
   }
   const rows = evals.records.map((r, i) => rowOf(r, responses?.records[i], evals, evalFile));
   checkSeeds(rows, evalFile);
-  const summaryFile = join(dir, SUMMARY_FILE);
-  return {
-    dir,
-    folder,
-    model,
-    dataset,
-    threshold,
-    ...(manifest && { manifest }),
-    rows,
-    ...(accFile && { accuracy: readAccuracy(accFile), accFile }),
-    ...(existsSync(summaryFile) && { collapse: readCollapse(summaryFile), summaryFile }),
-  };
+  return { dir, folder, evalFile, model, dataset, threshold, rows, ...metrics };
 }
 
 function stringOr(v: unknown, fallback: string): string {
@@ -271,21 +278,42 @@ function checkSeeds(rows: readonly LadderRunRow[], file: string): void {
   }
 }
 
-function readAccuracy(file: string): Map<Family, Map<string, number | undefined>> {
+function readAccuracy(file: string): {
+  accuracy: Map<Family, Map<string, number | undefined>>;
+  accDecimals: number;
+} {
   const t = readCsv(file);
   const key = t.header[0] ?? '';
   const levels = t.header.slice(1);
   for (const l of levels)
     if (!/^L[0-5]$/.test(l))
       throw new InputError(`expected level columns L0..L5, got '${l}'`, { file, line: 1, field: l });
+  if (!levels.includes('L0'))
+    throw new InputError('missing column L0 (the baseline accuracy every Collapse Point is relative to)', {
+      file,
+      line: 1,
+    });
   const out = new Map<Family, Map<string, number | undefined>>();
+  let decimals = 0;
   for (const r of t.records) {
     const fam = (r.fields[key] ?? '').trim() as Family;
     if (!FAMILIES.includes(fam))
       throw new InputError(`unknown family '${fam}'`, { file, line: r.line, field: key });
-    out.set(fam, new Map(levels.map((l) => [l, numberOf(r.fields[l], { file, line: r.line, field: l })])));
+    if (out.has(fam)) throw new InputError(`family '${fam}' twice`, { file, line: r.line, field: key });
+    const values = new Map<string, number | undefined>();
+    for (const l of levels) {
+      const where = { file, line: r.line, field: l };
+      const v = numberOf(r.fields[l], where);
+      if (v !== undefined && (v < 0 || v > 1))
+        throw new InputError(`an accuracy in [0, 1] expected, got ${v}`, where);
+      values.set(l, v);
+      decimals = Math.max(decimals, /\.(\d+)/.exec(r.fields[l] ?? '')?.[1]?.length ?? 0);
+    }
+    if (values.get('L0') === undefined)
+      throw new InputError('no baseline accuracy', { file, line: r.line, field: 'L0' });
+    out.set(fam, values);
   }
-  return out;
+  return { accuracy: out, accDecimals: decimals };
 }
 
 function readCollapse(file: string): Map<Family, string | undefined> {

@@ -1,6 +1,7 @@
 import type { CollapsePoint, Interval } from '../metrics.js';
 import type { LadderModelResults } from '../results.js';
 import { FAMILIES, FAMILY_NAMES, type Family, LEVELS } from '../types.js';
+import { aggregateMarkdown, type LadderAggregateSummary } from './aggregates.js';
 import type { ImportedLadderSuite, LadderRunsPlan } from './ladder-runs.js';
 
 /**
@@ -24,6 +25,7 @@ interface Figure {
 }
 
 export interface LadderRunSummary extends ImportedLadderSuite {
+  from: 'eval.csv';
   /** Table 4: the Baseline row, then each family's Stability over its answered, scored rows. */
   stability: { baseline: Figure; families: { family: Family; stability: Figure }[] };
   /** Table 5: each family's Collapse Point, its bootstrap distribution, and the run's metrics_summary.csv. */
@@ -76,6 +78,7 @@ export function ladderRunSummary(
   const empty: Figure = { value: null, low: null, high: null, n: 0, unavailable: 'no results' };
   return {
     ...suite,
+    from: 'eval.csv',
     stability: {
       baseline: m ? figure(m.baseline.stability, answered('baseline')) : empty,
       families: present.map((f) => {
@@ -129,13 +132,22 @@ function cell(f: Figure): string {
 
 const shown = (cp: string) => (cp === 'never' ? '—' : cp);
 
-/** The Markdown of the summaries. */
-export function ladderRunsMarkdown(runs: readonly LadderRunSummary[]): string {
+/** The Markdown of the summaries: the runs imported from eval.csv, then those with the metrics files only. */
+export function ladderRunsMarkdown(
+  runs: readonly LadderRunSummary[],
+  aggregatesOnly: readonly LadderAggregateSummary[] = [],
+): string {
   const out = ['# waver import ladder-runs', ''];
-  out.push(
-    "Computed as the reference computes (ladder.reference: true): a row is correct when its recorded `Sim: outputs` reaches the run's threshold, a row without one counted wrong; Stability weighs the recorded Sim by the magnitude (`Score`) over the rows with a Sim. Intervals: 95% percentile bootstrap over seeds.",
-    '',
-  );
+  if (runs.length > 0)
+    out.push(
+      "Runs with an eval.csv: computed as the reference computes (ladder.reference: true): a row is correct when its recorded `Sim: outputs` reaches the run's threshold, a row without one counted wrong; Stability weighs the recorded Sim by the magnitude (`Score`) over the rows with a Sim. Intervals: 95% percentile bootstrap over seeds.",
+      '',
+    );
+  if (aggregatesOnly.length > 0)
+    out.push(
+      "Runs with metrics_acc.csv and no eval.csv: the Collapse Point by the reference's rule (`acc_table`: the first level below 0.80 x acc(L0)) on the file's values, acc(L0) as written; what needs the rows is unavailable. The file is only as current as the run that wrote it: the four published runs' KB rows predate their eval.csv (docs/fidelity.md#ladder-published-runs).",
+      '',
+    );
   for (const r of runs) {
     out.push(
       `## ${r.run}: ${r.model}, suite ladder/tests ${r.suiteHash.slice(0, 12)}, ${r.tests} tests, ${r.cells} cells`,
@@ -180,5 +192,6 @@ export function ladderRunsMarkdown(runs: readonly LadderRunSummary[]): string {
       '',
     );
   }
+  for (const r of aggregatesOnly) out.push(...aggregateMarkdown(r));
   return `${out.join('\n')}\n`;
 }

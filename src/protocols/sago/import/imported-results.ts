@@ -90,7 +90,7 @@ interface Row {
 }
 
 export function importedResults(store: Store, suiteHash: string, manifest: SagoManifest): SagoTables {
-  const suite = store.getSuite(suiteHash);
+  const suite = store.suites.get(suiteHash);
   if (!suite) throw new Error(`suite ${suiteHash} is not in ${store.path}`);
   const s = manifest.settings;
   const pairOf = new Map<string, SagoTest>();
@@ -162,7 +162,7 @@ function modelResults(
   layout: Layout,
 ): SagoModelResults {
   const s = manifest.settings;
-  const cells = new Map(store.firstRepeatCells(suiteHash, model.identity).map((c) => [c.testId, c]));
+  const cells = new Map(store.cells.ofRepeat(suiteHash, model.identity, 0).map((c) => [c.testId, c]));
   const rows: Row[] = layout.variants.map((variant) => {
     const pair = layout.pairOf.get(variant.id);
     const c = cells.get(variant.id);

@@ -76,7 +76,7 @@ function lineOf(root: string, folderPart: string, record: number): number {
 }
 
 function suitesIn(store: Store): number {
-  return store.listSuites().length;
+  return store.suites.list().length;
 }
 
 const withFixtures = sagoRunsDir ? describe : describe.skip;
@@ -99,7 +99,7 @@ withFixtures(
       expect(
         (manifest?.source?.runs[0]?.metadata.config as Record<string, unknown> | undefined)?.max_tokens,
       ).toBe(100);
-      const cells = store.firstRepeatCells(suites[0]?.suiteHash ?? '', 'sago-runs:claude-sonnet-4-6');
+      const cells = store.cells.ofRepeat(suites[0]?.suiteHash ?? '', 'sago-runs:claude-sonnet-4-6', 0);
       expect(cells).toHaveLength(256);
       expect(cells.every((c) => c.status === 'done')).toBe(true);
     });
@@ -185,10 +185,10 @@ withFixtures(
       );
       // One cell by hand: BLEU(y_v, y) - BLEU(y, y) of that row's own responses, in the reference BLEU mode.
       const r = results[0];
-      const suite = store.getSuite(suites[0]?.suiteHash ?? '');
+      const suite = store.suites.get(suites[0]?.suiteHash ?? '');
       const cells = new Map(
-        store
-          .firstRepeatCells(suite?.hash ?? '', 'sago-runs:claude-sonnet-4-6')
+        store.cells
+          .ofRepeat(suite?.hash ?? '', 'sago-runs:claude-sonnet-4-6', 0)
           .map((c) => [c.testId, c.text ?? '']),
       );
       const col = r?.variations.findIndex((v) => v.key === 'noise/casing/10/global') ?? -1;

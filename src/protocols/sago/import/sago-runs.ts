@@ -224,9 +224,9 @@ export function writeSagoRunsImport(
 ): ImportedSuite[] {
   return store.transaction(() =>
     plan.models.map((m) => {
-      store.saveSuite(m.suite);
+      store.suites.save(m.suite);
       const params = sharedParams(m.runs);
-      const runId = store.beginRun({
+      const runId = store.runs.begin({
         suiteHash: m.suite.hash,
         config: {
           import: 'sago-runs',
@@ -251,10 +251,10 @@ export function writeSagoRunsImport(
           attempts: [],
         },
       }));
-      store.saveBatch(writes);
+      store.cells.write(writes);
       for (const r of m.records)
         auxPut(store, 'measure', m.identity, recordRequest(m.identity, m.suite.hash, r.testId), r.row);
-      store.finishRun(runId, 'complete');
+      store.runs.finish(runId, 'complete');
       const record: SagoModelRecord = {
         label: m.model,
         identity: m.identity,

@@ -1,0 +1,69 @@
+import { exactMcNemarN, exactMcNemarPower } from '../stats/mcnemar-power.js';
+import { pairedProportionsN, type Test } from '../stats/power.js';
+import type { PairedTest, PlanDetails, PlanInput } from './types.js';
+
+/** What the designs share: their inputs' checks and McNemar's sizing (docs/plan.md). */
+
+/** Beyond this many pairs the exact power is not summed: the normal approximation is used and said. */
+export const EXACT_UP_TO = 50_000;
+
+export function need<T>(v: T | undefined, what: string): T {
+  if (v === undefined) throw new RangeError(`the ${what} is needed for this design`);
+  return v;
+}
+
+export function two(p: readonly number[] | undefined): [number, number] {
+  if (p?.length !== 2) throw new RangeError('two rates are needed: --p A,B');
+  return [p[0] as number, p[1] as number];
+}
+
+/** Rates equal to 9 decimals: no n detects the difference, so none is given. */
+export function different(a: number, b: number, what: string): void {
+  if (Math.abs(a - b) < 1e-9)
+    throw new RangeError(`the two ${what} are equal (${a}): no n detects a difference of 0`);
+}
+
+/**
+ * Pairs for McNemar from the discordant shares: the exact test's smallest n (docs/plan.md#exact)
+ * or Connor's; both are given, with the exact power at each.
+ */
+export function pairedSizing(
+  p10: number,
+  p01: number,
+  test: Test,
+  which: PairedTest,
+): { n: number | undefined; details: PlanDetails; method: string } {
+  const asymptotic = pairedProportionsN(p10, p01, test);
+  const exactInput = { p10, p01, alpha: test.alpha ?? 0.05, sides: test.sides ?? 2 };
+  const tooMany = asymptotic > EXACT_UP_TO;
+  const exact = tooMany ? undefined : exactMcNemarN(exactInput, test.power ?? 0.8, asymptotic, EXACT_UP_TO);
+  const connor = 'Connor (1987), the normal approximation';
+  const method =
+    which === 'asymptotic' || tooMany
+      ? `McNemar's test sized by ${connor}${tooMany && which === 'exact' ? `: over ${EXACT_UP_TO} pairs the exact power is not summed` : ''}`
+      : "McNemar's exact test (the test check --compare runs), the smallest n whose exact power reaches the target";
+  const n = which === 'exact' && exact ? exact.n : asymptotic;
+  return {
+    n,
+    method,
+    details: {
+      p10,
+      p01,
+      asymptoticN: asymptotic,
+      exactPowerAtAsymptoticN: tooMany ? undefined : exactMcNemarPower(asymptotic, exactInput),
+      ...(exact && { exactN: exact.n, exactPower: exact.power }),
+    },
+  };
+}
+
+/** Pairs to clusters with a pilot's design effect (docs/plan.md#pilot); unchanged without one. */
+export function clustered(n: number | undefined, c: PlanInput['pilotClustering']): PlanDetails {
+  if (n === undefined || !c) return {};
+  const pairs = Math.ceil(n * c.designEffect - 1e-9);
+  return {
+    designEffect: c.designEffect,
+    clusteredPairs: pairs,
+    clusters: Math.ceil(pairs / c.pairsPerCluster - 1e-9),
+    clusterUnit: `${c.cluster}s of ${Number(c.pairsPerCluster.toFixed(2))} pairs on average (the pilot's)`,
+  };
+}

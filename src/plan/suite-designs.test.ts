@@ -1,0 +1,215 @@
+import { describe, expect, it } from 'vitest';
+import type { FillTest, SuiteFill } from '../check/types.js';
+import { python3Missing, runPython } from '../test-support/python3.js';
+import { plan } from './designs.js';
+
+// Independent references in scipy, written from docs/plan.md#suite, sharing no code with waver:
+// the Collapse Point's distribution enumerated count by count with a baseline of its own size and
+// levels of uneven fill, McNemar's exact n scanned from 1, Kish's design effects, and the level
+// check --compare adjusts to.
+const REFERENCE = `
+import json, sys, math
+import numpy as np
+from scipy.stats import norm, binom
+case = json.load(sys.stdin)
+tests, S = case['tests'], len({t['cluster'] for t in case['tests']})
+
+def cp_dist(curve, cells, ratio):
+    L = len(curve)
+    out = np.zeros(L + 1)  # 0: unavailable, 1..L-1: the level, L: never
+    n0 = cells[0]
+    for k0 in range(n0 + 1):
+        w = binom.pmf(k0, n0, curve[0])
+        if k0 == 0:
+            out[0] += w
+            continue
+        standing = w
+        for i in range(1, L):
+            if cells[i] == 0: continue
+            ks = np.arange(cells[i] + 1)
+            c = binom.pmf(ks, cells[i], curve[i])[ks / cells[i] < ratio * (k0 / n0) - 1e-12].sum()
+            out[i] += standing * c
+            standing *= 1 - c
+        out[L] += standing
+    return out
+
+def cp_power(a, b, cells, ratio=0.8):
+    da, db = cp_dist(a, cells, ratio), cp_dist(b, cells, ratio)
+    return float(sum(da[j] * db[j + 1:].sum() for j in range(1, len(a))))
+
+# Per level of the SV curve: tests per seed built, and their repeats (baseline: 3, the rest: 2).
+def count(level, scope=None):
+    return sum(1 for t in tests if t.get('level') == level and (scope is None or t['scope'] == scope))
+a, b = case['curveA'], case['curveB']
+per_seed = [count(0) / S] + [count(l, 'SV') / S for l in range(1, len(a))]
+reps = [3] + [2] * (len(a) - 1)
+cells = lambda n: [math.floor(n * s + 1e-9) * r for s, r in zip(per_seed, reps)]
+powers = []
+while not powers or powers[-1] < 0.8: powers.append(cp_power(a, b, cells(len(powers) + 1)))
+collapse = {'n': len(powers), 'powers': powers}
+
+crit = {}
+def k_of(m, alpha):
+    if (m, alpha) not in crit:
+        ok = np.nonzero(2 * binom.cdf(np.arange(m + 1), m, 0.5) < alpha)[0]
+        crit[(m, alpha)] = int(ok[-1]) if len(ok) else -1
+    return crit[(m, alpha)]
+def exact_power(n, p10, p01, alpha):
+    hi, lo = max(p10, p01), min(p10, p01)
+    psi = hi + lo
+    ks = np.array([k_of(m, alpha) for m in range(n + 1)])
+    ms = np.arange(n + 1)
+    return float(np.sum(np.where(ks >= 0, binom.pmf(ms, n, psi) * binom.cdf(ks, ms, lo / psi), 0)))
+def exact_n(p10, p01, alpha):
+    for n in range(1, 20000):
+        if exact_power(n, p10, p01, alpha) >= 0.8: return n
+
+# ladder-level at SV L2 (independent errors' discordance), icc 0.3, 2 repeats.
+p1, p2 = 0.8, 0.7
+psi = p1 * (1 - p2) + p2 * (1 - p1)
+n_ind = exact_n((psi + p1 - p2) / 2, (psi - p1 + p2) / 2, 0.05)
+at = {t['cluster'] for t in tests if t['scope'] == 'SV' and t.get('level') == 2}
+m = sum(2 for t in tests if t['scope'] == 'SV' and t.get('level') == 2) / len(at)
+seeds_at = math.ceil(n_ind * (1 + (m - 1) * 0.3) / m - 1e-9)
+level = {'nInd': n_ind, 'seedsAtLevel': seeds_at, 'n': math.ceil(seeds_at / (len(at) / S) - 1e-9)}
+
+# ladder-family SV: every SV pair, alpha / k with k = 1 + the scopes check tests (baseline too).
+scopes = {t['scope'] for t in tests}
+k = 1 + len(scopes) if len(scopes) >= 2 else 1
+n_fam = exact_n(0.15, 0.05, 0.05 / k)
+sizes = {}
+for t in tests:
+    if t['scope'] == 'SV': sizes[t['cluster']] = sizes.get(t['cluster'], 0) + 2
+ms = np.array(list(sizes.values()), float)
+deff = 1 + ((ms ** 2).sum() / ms.sum() - 1) * 0.3
+pairs = math.ceil(n_fam * deff - 1e-9)
+family = {'k': k, 'nInd': n_fam, 'deff': deff, 'pairs': pairs,
+          'n': math.ceil(pairs / (ms.sum() / S) - 1e-9)}
+print(json.dumps({'collapse': collapse, 'level': level, 'family': family}))
+`;
+
+/** 20 seeds: a baseline each; SV at L1 (all), L2 (15), L3 (6), one unbinned; IQ at L1 (10). */
+function suiteTests(): FillTest[] {
+  const tests: FillTest[] = [];
+  for (let s = 0; s < 20; s++) {
+    const cluster = `s${s}`;
+    tests.push({ cluster, scope: 'baseline', level: 0, repeats: 3 });
+    tests.push({ cluster, scope: 'SV', level: 1, repeats: 2 });
+    if (s < 15) tests.push({ cluster, scope: 'SV', level: 2, repeats: 2 });
+    if (s < 6) tests.push({ cluster, scope: 'SV', level: 3, repeats: 2 });
+    if (s === 7) tests.push({ cluster, scope: 'SV', level: undefined, repeats: 2 });
+    if (s % 2 === 0) tests.push({ cluster, scope: 'IQ', level: 1, repeats: 2 });
+  }
+  return tests;
+}
+
+const suite: SuiteFill = { cluster: 'seed', repeats: { reference: 3, perturbed: 2 }, tests: suiteTests() };
+const CASE = { tests: suite.tests, curveA: [0.9, 0.85, 0.7, 0.6], curveB: [0.9, 0.88, 0.85, 0.8] };
+const base = { alpha: 0.05, power: 0.8, sides: 2 as const };
+
+type Ref = {
+  collapse: { n: number; powers: number[] };
+  level: { nInd: number; seedsAtLevel: number; n: number };
+  family: { k: number; nInd: number; deff: number; pairs: number; n: number };
+};
+
+describe.skipIf(python3Missing)(
+  `the ladder designs on a suite's fill, against scipy ${python3Missing ?? ''}`,
+  () => {
+    const r = (python3Missing ? undefined : runPython<Ref>(REFERENCE, CASE)) as Ref;
+
+    it("collapse-shift: the baseline's own repeats and each level's fill, exact power and smallest n", () => {
+      const result = plan({
+        ...base,
+        design: 'collapse-shift',
+        curveA: CASE.curveA,
+        curveB: CASE.curveB,
+        suite,
+        family: 'SV',
+      });
+      expect(result.n).toBe(r.collapse.n);
+      expect(result.details.exactPower as number).toBeCloseTo(
+        r.collapse.powers[(result.n as number) - 1] as number,
+        10,
+      );
+      expect(result.details.fill).toBe('L1 20/20, L2 15/20, L3 6/20');
+      expect(result.details.baselineRepeats).toBe(3);
+      // Read as if every seed had a test at every level and the baseline `repeats` cells, n is smaller.
+      const full = plan({
+        ...base,
+        design: 'collapse-shift',
+        curveA: CASE.curveA,
+        curveB: CASE.curveB,
+        repeats: 2,
+        baselineRepeats: 2,
+      });
+      expect(full.n as number).toBeLessThan(result.n as number);
+    });
+
+    it('ladder-level: McNemar exact on the level’s pairs, Kish’s design effect, then the fill', () => {
+      const result = plan({
+        ...base,
+        design: 'ladder-level',
+        p: [0.8, 0.7],
+        icc: 0.3,
+        suite,
+        family: 'SV',
+        level: 2,
+      });
+      expect(result.details.exactN).toBe(r.level.nInd);
+      expect(result.details.seedsAtLevel).toBe(r.level.seedsAtLevel);
+      expect(result.n).toBe(r.level.n);
+    });
+
+    it('ladder-family: the test check --compare runs, at alpha / k, with unequal pairs per seed', () => {
+      const result = plan({
+        ...base,
+        design: 'ladder-family',
+        p: [0.8, 0.7],
+        discordance: 0.2,
+        icc: 0.3,
+        suite,
+        family: 'SV',
+      });
+      expect(result.details.checkTests).toBe(r.family.k);
+      expect(r.family.k).toBe(4);
+      expect(result.details.exactN).toBe(r.family.nInd);
+      expect(result.details.designEffect as number).toBeCloseTo(r.family.deff, 12);
+      expect(result.details.clusteredPairs).toBe(r.family.pairs);
+      expect(result.n).toBe(r.family.n);
+    });
+  },
+);
+
+describe('the ladder designs refuse what they cannot size', () => {
+  it('a suite with several families needs one named; a curve must reach the suite’s top level', () => {
+    const curves = { curveA: [0.9, 0.5, 0.4, 0.3], curveB: [0.9, 0.88, 0.85, 0.8] };
+    expect(() => plan({ ...base, design: 'collapse-shift', ...curves, suite })).toThrow(
+      /choose one with --family/,
+    );
+    expect(() =>
+      plan({
+        ...base,
+        design: 'collapse-shift',
+        curveA: [0.9, 0.5],
+        curveB: [0.9, 0.88],
+        suite,
+        family: 'SV',
+      }),
+    ).toThrow('the suite has SV tests up to L3: give both curves from L0 to L3');
+    expect(() => plan({ ...base, design: 'collapse-shift', ...curves, suite, family: 'KB' })).toThrow(
+      /no KB tests/,
+    );
+  });
+
+  it('without a suite, collapse-shift needs the baseline’s repeats; ladder-family needs a suite', () => {
+    const curves = { curveA: [0.7, 0.5, 0.4], curveB: [0.7, 0.65, 0.6] };
+    expect(() => plan({ ...base, design: 'collapse-shift', ...curves, repeats: 3 })).toThrow(
+      /baseline-repeats/,
+    );
+    expect(() => plan({ ...base, design: 'ladder-family', p: [0.8, 0.7] })).toThrow(/--suite/);
+    expect(() =>
+      plan({ ...base, design: 'ladder-level', p: [0.8, 0.7], suite, family: 'SV', level: 5 }),
+    ).toThrow(/no SV test at L5/);
+  });
+});

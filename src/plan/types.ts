@@ -1,0 +1,84 @@
+import type { SuiteFill } from '../check/types.js';
+import type { Adjustment } from '../stats/multiplicity.js';
+import type { Test } from '../stats/power.js';
+
+/** The designs of `waver plan` (docs/plan.md#designs). */
+export const DESIGNS = [
+  'two-proportions',
+  'one-proportion',
+  'ci-width',
+  'mean-difference',
+  'paired-proportions',
+  'ladder-level',
+  'ladder-family',
+  'saa',
+  'collapse-shift',
+  'mdd',
+] as const;
+export type Design = (typeof DESIGNS)[number];
+
+/** The paired test a paired design sizes: McNemar's exact test (what `check --compare` runs) or Connor's normal approximation. */
+export const PAIRED_TESTS = ['exact', 'asymptotic'] as const;
+export type PairedTest = (typeof PAIRED_TESTS)[number];
+
+export interface PlanInput extends Required<Pick<Test, 'alpha' | 'power' | 'sides'>> {
+  design: Design;
+  /** The two rates compared (or one, for mdd). */
+  p?: readonly number[];
+  /** The share of pairs on which the two disagree (paired designs). */
+  discordance?: number;
+  /** Paired designs: which test to size; exact by default. */
+  test?: PairedTest;
+  /** Times a test above level 0 is asked; from the suite (its config) when it is given. */
+  repeats?: number;
+  /** Times a baseline (level 0) test is asked (the ladder's `baselineRepeats`); from the suite (its config) when it is given. */
+  baselineRepeats?: number;
+  icc?: number;
+  /** ladder-level without a suite: the share of seeds with a test at the level (its fill). */
+  fill?: number;
+  /** The suite sized for (collapse-shift, ladder-level, ladder-family): its tests' seeds, families, levels and repeats. */
+  suite?: SuiteFill;
+  /** With a suite: the family (scope) sized; needed when the suite has two or more. */
+  family?: string;
+  /** ladder-level with a suite: the measured level. */
+  level?: number;
+  /** ladder-family: how `check --compare` adjusts its p-values (Holm by default, as check). */
+  adjust?: Adjustment;
+  /** Cells per item (phrasings x repeats) for SAA. */
+  cells?: number;
+  curveA?: readonly number[];
+  curveB?: readonly number[];
+  collapseRatio?: number;
+  /** ci-width: the CI's half-width wanted. */
+  width?: number;
+  /** mean-difference: the difference, and the standard deviation of the per-pair differences. */
+  difference?: number;
+  sd?: number;
+  /** mdd: the n a run had (per arm, or pairs). */
+  n?: number;
+  /** SAA from a pilot: the per-item SAA of the two models (every cell of the item right). */
+  pilotItems?: readonly { a: boolean; b: boolean }[];
+  /** Paired designs from a pilot: the design effect of its clusters, and their mean size. */
+  pilotClustering?: { designEffect: number; pairsPerCluster: number; cluster: string };
+}
+
+/** A design's details: the inputs it used and what it found beside n. */
+export type PlanDetails = Record<string, number | string | undefined>;
+
+export interface PlanResult {
+  design: Design;
+  alpha: number;
+  power: number;
+  sides: number;
+  /** What the numbers are: the formula or the exact sum. */
+  method: string;
+  /** The items (per arm), pairs or seeds needed; absent for mdd. */
+  n?: number;
+  /** What n counts. */
+  unit?: string;
+  /** Everything else the design gives: cells, the design effect, the exact power at n... */
+  details: PlanDetails;
+}
+
+/** The test settings every result repeats. */
+export type PlanHead = Pick<PlanResult, 'design' | 'alpha' | 'power' | 'sides'>;
