@@ -42,12 +42,13 @@ export {
 export { CONFIG };
 
 /**
- * A protocol as the library offers it: build a plan, estimate it, run it, load stored results.
+ * A protocol as the library offers it: build a plan, estimate it, run it, print a run's summary as
+ * its command does, load stored results.
  * Its CLI commands, report section and check stay inside waver (they are not a stable API).
  */
 export type LibraryProtocol<M extends ProtocolModule = ProtocolModule> = Pick<
   M,
-  'name' | 'title' | 'config' | 'suites' | 'build' | 'estimate' | 'run' | 'load'
+  'name' | 'title' | 'config' | 'suites' | 'build' | 'estimate' | 'run' | 'summary' | 'load'
 >;
 export const ladderProtocol: LibraryProtocol<typeof registry.ladderProtocol> = registry.ladderProtocol;
 export const sagoProtocol: LibraryProtocol<typeof registry.sagoProtocol> = registry.sagoProtocol;

@@ -54,7 +54,10 @@ const toy: CheckProtocol<ToyResults> = {
   suiteName: 'toy/answers',
   load(store, suiteHash) {
     const groups = new Map(
-      (store.suites.get(suiteHash)?.tests ?? []).map((t) => [t.id, String(t.meta?.group)]),
+      (store.suites.get(suiteHash)?.tests ?? []).map((t) => [
+        t.id,
+        String((t.meta as { group?: string } | undefined)?.group),
+      ]),
     );
     const models = new Map<string, ToyResults['models'][number]>();
     for (const c of store.cells.all({ suiteHash })) {
@@ -110,7 +113,9 @@ const right: FakeModel = { label: 'right', identity: 'replay:right', answer: () 
 const halfB: FakeModel = {
   label: 'halfB',
   identity: 'replay:halfB',
-  answer: (t, repeat) => t.meta?.group === 'A' || (repeat === 0 && Number(t.id.slice(2)) % 2 === 0),
+  answer: (t, repeat) =>
+    (t.meta as { group?: string } | undefined)?.group === 'A' ||
+    (repeat === 0 && Number(t.id.slice(2)) % 2 === 0),
 };
 const yesNo = (_t: SuiteTest, ok: boolean) => (ok ? 'yes' : 'no');
 

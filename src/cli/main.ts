@@ -1,19 +1,19 @@
 #!/usr/bin/env node
 import { setFlagsFromString } from 'node:v8';
 import { Command, CommanderError } from 'commander';
+import { EXIT } from '../command-kit/output.js';
 import { InputError } from '../errors.js';
 import { ProviderError } from '../models/errors.js';
 import { CONFIG, PROTOCOLS } from '../protocols/index.js';
+import type { RegistryContext } from '../protocols/types.js';
 import { WAVER_VERSION } from '../version.js';
-import type { CliContext } from './context.js';
-import { EXIT } from './output.js';
 
 // The heap may grow 30% past what the last full GC kept, not V8's 1.1-4x: a long run's in-flight
 // garbage otherwise doubles its RSS (docs/decisions.md#e22-the-cli-keeps-the-heap-close-to-what-is-live).
 setFlagsFromString('--heap-growing-percent=30');
 
 /** What every command is handed: the protocols, and waver.yaml as their sections make it. */
-const ctx: CliContext = { protocols: PROTOCOLS, config: CONFIG };
+const ctx: RegistryContext = { protocols: PROTOCOLS, config: CONFIG };
 
 /**
  * Each command's module, loaded only when that command runs: the protocols, the report (vega) and
@@ -21,7 +21,7 @@ const ctx: CliContext = { protocols: PROTOCOLS, config: CONFIG };
  * start-up time and memory. Help and unknown commands load them all. The protocols' commands are
  * theirs (`ladder`, `suite`, `sago`, `paraphrase`, `run`), and so are the kinds of `waver import`.
  */
-const COMMANDS: Record<string, (ctx: CliContext) => Promise<Command>> = {
+const COMMANDS: Record<string, (ctx: RegistryContext) => Promise<Command>> = {
   demo: async (c) => (await import('../demo/command.js')).demoCommand(c),
   ...Object.fromEntries(PROTOCOLS.flatMap((p) => Object.entries(p.commands))),
   import: async (c) => (await import('./commands/import.js')).importCommand(c),
@@ -47,7 +47,7 @@ try {
   const requested = process.argv[2];
   const names = requested !== undefined && requested in COMMANDS ? [requested] : Object.keys(COMMANDS);
   for (const name of names)
-    program.addCommand(await (COMMANDS[name] as (ctx: CliContext) => Promise<Command>)(ctx));
+    program.addCommand(await (COMMANDS[name] as (ctx: RegistryContext) => Promise<Command>)(ctx));
   throwOnParseErrors(program);
   await program.parseAsync(process.argv);
 } catch (e) {

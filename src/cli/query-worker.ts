@@ -1,8 +1,8 @@
 import { parentPort } from 'node:worker_threads';
 import { PROTOCOLS } from '../protocols/index.js';
+import { reportedProtocols } from '../report/reported-protocols.js';
 import { type TranscriptQuery, transcriptPage } from '../view/transcripts.js';
 import { serveRequests } from '../view/worker-client.js';
-import { reportedProtocols } from './context.js';
 
 /**
  * The thread `waver view` reads transcript pages in (view/worker-client.ts), from the stores

@@ -2,9 +2,9 @@ import { parentPort } from 'node:worker_threads';
 import { PROTOCOLS } from '../protocols/index.js';
 import { renderReport } from '../report/formats.js';
 import { buildReport } from '../report/report-data.js';
+import { reportedProtocols } from '../report/reported-protocols.js';
 import { openStore } from '../store/store.js';
 import { serveRequests } from '../view/worker-client.js';
-import { reportedProtocols } from './context.js';
 
 /**
  * The thread `waver view` builds store reports in (view/worker-client.ts), so that its own event

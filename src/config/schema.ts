@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_TIMER_MS, ModelSpecSchema } from '../models/spec.js';
+import { withFlag } from './setting-flags.js';
 
 /**
  * The one typed config. The CLI builds it from flags, `waver.yaml` supplies it from a file, and the
@@ -10,8 +11,16 @@ import { MAX_TIMER_MS, ModelSpecSchema } from '../models/spec.js';
 export const GenerationParams = z
   .object({
     /** 0 by default: waver measures how behaviour changes with the question, not sampling noise. */
-    temperature: z.number().min(0).max(2).default(0),
-    maxTokens: z.int().positive().default(256),
+    temperature: withFlag(z.number().min(0).max(2).default(0), {
+      flag: '--temperature <t>',
+      help: 'sampling temperature',
+      group: 'models',
+    }),
+    maxTokens: withFlag(z.int().positive().default(256), {
+      flag: '--max-tokens <n>',
+      help: 'output token cap per call',
+      group: 'models',
+    }),
     topP: z.number().gt(0).max(1).optional(),
     seed: z.int().optional(),
     stop: z.array(z.string()).optional(),
@@ -42,31 +51,83 @@ export const ShardSchema = z
 export const BaseConfig = z
   .object({
     /** Systems under test. */
-    models: z.array(ModelSpecSchema).default([]),
-    judge: ModelSpecSchema.optional(),
-    generator: ModelSpecSchema.optional(),
-    embedder: ModelSpecSchema.optional(),
+    models: withFlag(z.array(ModelSpecSchema).default([]), {
+      flag: '--models <specs>',
+      help: 'systems under test, comma-separated (e.g. gguf:./m.gguf,openai:gpt-4o-mini)',
+      group: 'models',
+    }),
+    judge: withFlag(ModelSpecSchema.optional(), {
+      flag: '--judge <spec>',
+      help: 'judge model',
+      group: 'judge',
+    }),
+    generator: withFlag(ModelSpecSchema.optional(), {
+      flag: '--generator <spec>',
+      help: 'generator model (writes perturbations)',
+      group: 'generator',
+    }),
+    embedder: withFlag(ModelSpecSchema.optional(), {
+      flag: '--embedder <spec>',
+      help: 'embedder model',
+      group: 'embedder',
+    }),
     /** A dataset name or file (protocol commands). */
-    dataset: z.string().min(1).optional(),
+    dataset: withFlag(z.string().min(1).optional(), {
+      flag: '--dataset <name>',
+      help: 'dataset name or file',
+      group: 'dataset',
+    }),
     /** A suite file: JSONL, one test per line (`waver run`). */
     suite: z.string().min(1).optional(),
     /** The SQLite store: every request, response and error of every run. */
-    store: z.string().min(1).default('.waver/store.db'),
-    format: z.enum(['md', 'json']).default('md'),
+    store: withFlag(z.string().min(1).default('.waver/store.db'), {
+      flag: '--store <file>',
+      help: 'SQLite store',
+      group: 'store',
+    }),
+    format: withFlag(z.enum(['md', 'json']).default('md'), {
+      flag: '--format <format>',
+      help: 'summary format',
+      group: 'output',
+    }),
     /** Write the summary here as well as printing it. */
-    out: z.string().min(1).optional(),
-    seed: z.int().default(0),
+    out: withFlag(z.string().min(1).optional(), {
+      flag: '--out <file>',
+      help: 'also write the summary to this file',
+      group: 'output',
+    }),
+    seed: withFlag(z.int().default(0), {
+      flag: '--seed <n>',
+      help: 'seed for every random choice',
+      group: 'seed',
+    }),
     /** Parallel calls per model (a model's own `concurrency` wins). */
-    concurrency: z.int().positive().default(4),
+    concurrency: withFlag(z.int().positive().default(4), {
+      flag: '--concurrency <n>',
+      help: 'parallel calls per model',
+      group: 'calls',
+    }),
     /** Calls per (test, model); each repeat is a real call, not a cache hit. */
-    repeats: z.int().positive().default(1),
-    timeoutMs: z.int().positive().max(MAX_TIMER_MS).default(120_000),
+    repeats: withFlag(z.int().positive().default(1), {
+      flag: '--repeats <n>',
+      help: 'calls per (test, model)',
+      group: 'models',
+    }),
+    timeoutMs: withFlag(z.int().positive().max(MAX_TIMER_MS).default(120_000), {
+      flag: '--timeout-ms <n>',
+      help: 'per-request timeout in milliseconds',
+      group: 'calls',
+    }),
     /** The most bytes an interactive answer's body may have (64 MiB); past it the call fails. */
     maxResponseBytes: z
       .int()
       .positive()
       .default(64 * 1024 * 1024),
-    maxRetries: z.int().nonnegative().default(4),
+    maxRetries: withFlag(z.int().nonnegative().default(4), {
+      flag: '--max-retries <n>',
+      help: 'retries after a retryable error (429, 5xx, reset, timeout)',
+      group: 'calls',
+    }),
     /** Backoff between retries: full jitter over min(capMs, baseMs * 2^retry); Retry-After wins when sent. */
     backoff: z
       .object({
@@ -76,22 +137,42 @@ export const BaseConfig = z
       .strict()
       .default({ baseMs: 500, capMs: 30_000 }),
     /** Run only the K-th of N shards of each suite of the systems under test: `K/N`. */
-    shard: ShardSchema.optional(),
+    shard: withFlag(ShardSchema.optional(), {
+      flag: '--shard <K/N>',
+      help: 'run the K-th of N parts of the suite (tests dealt round-robin); merge the stores with waver merge',
+      group: 'shard',
+    }),
     /** Reuse stored responses; false calls again and overwrites. */
-    cache: z.boolean().default(true),
+    cache: withFlag(z.boolean().default(true), {
+      flag: '--no-cache',
+      help: 'call the models even for cells already stored, and overwrite them',
+      group: 'cache',
+    }),
     /**
      * Send the cells of `openai:` and `anthropic:` models through the provider's batch API, at half
      * the price, answered within a day (docs/batch.md); other models are called as usual.
      */
-    batch: z.boolean().default(false),
+    batch: withFlag(z.boolean().default(false), {
+      flag: '--batch',
+      help: "send openai: and anthropic: models' calls through their batch APIs (half price, within a day)",
+      group: 'calls',
+    }),
     /** How often an open batch is asked whether it has ended. */
     batchPollMs: z.int().positive().max(MAX_TIMER_MS).default(30_000),
     /** Requests per batch at most, below the provider's own limit (docs/batch.md#limits). */
     batchMaxRequests: z.int().positive().optional(),
     /** false: submit the batches and stop, their cells pending; the same command later collects them. */
-    batchWait: z.boolean().default(true),
+    batchWait: withFlag(z.boolean().default(true), {
+      flag: '--no-batch-wait',
+      help: 'with --batch: submit the batches and stop (exit 3); the same command later collects them',
+      group: 'calls',
+    }),
     /** Print what would be called, and an estimate of tokens and cost, then stop. */
-    dryRun: z.boolean().default(false),
+    dryRun: withFlag(z.boolean().default(false), {
+      flag: '--dry-run',
+      help: 'print calls, estimated tokens and cost, then stop',
+      group: 'dryRun',
+    }),
     /** A model whose share of done cells is below this is reported as incomplete. */
     minCoverage: z.number().min(0).max(1).default(0.9),
     params: GenerationParams.default(GenerationParams.parse({})),

@@ -1,21 +1,20 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Command } from 'commander';
-import { type CliContext, reportedProtocols } from '../cli/context.js';
-import { endOfRun } from '../cli/execute.js';
-import { emit, withAbort } from '../cli/output.js';
-import { createProgress } from '../cli/progress.js';
+import { emit, withAbort } from '../command-kit/output.js';
+import { createProgress } from '../command-kit/progress.js';
 import type { WaverConfig } from '../config/schema.js';
 import { DownloadError } from '../hub/download.js';
-import { paraphraseProtocol } from '../protocols/paraphrase/index.js';
-import { formatParaphraseReport } from '../protocols/paraphrase/tables.js';
+import { endOfRun } from '../protocols/execute.js';
+import type { ProtocolModule, RegistryContext } from '../protocols/types.js';
+import { reportedProtocols } from '../report/reported-protocols.js';
 import { formatRunSummary } from '../report/run-summary.js';
 import { type RunResult, runSuite } from '../run/run-suite.js';
 import { suiteOf } from '../run/suite.js';
 import type { Progress, SuiteTest } from '../run/types.js';
 import { openStore } from '../store/store.js';
 import { DEMO_PHRASING_NAMES, DEMO_QUESTIONS, DEMO_SYSTEM_PROMPT } from './questions.js';
-import { formatDemoReport } from './report.js';
+import { type DemoTestMeta, formatDemoReport } from './report.js';
 
 /**
  * The model the demo uses when neither `--model` nor WAVER_MODEL names one: a small instruct model
@@ -26,7 +25,7 @@ export const DEFAULT_DEMO_MODEL = 'gguf:hf:Qwen/Qwen2.5-0.5B-Instruct-GGUF/qwen2
 /** Items of the built-in multiple-choice set the demo's paraphrase pass asks (x 5 phrasings x 2 repeats). */
 const DEMO_PARAPHRASE_ITEMS = 4;
 
-export function demoCommand(ctx: CliContext): Command {
+export function demoCommand(ctx: RegistryContext): Command {
   return new Command('demo')
     .description(
       'a small end-to-end pass on built-in items: word problems asked three ways, a short paraphrase (SAA) run, and the HTML report',
@@ -60,7 +59,7 @@ export function demoCommand(ctx: CliContext): Command {
 }
 
 /** The three steps, each read back from the store; returns the exit code. */
-async function runDemo(config: WaverConfig, ctx: CliContext): Promise<number> {
+async function runDemo(config: WaverConfig, ctx: RegistryContext): Promise<number> {
   const json = config.format === 'json';
   const progress = createProgress(process.stderr);
   let last: Progress | undefined;
@@ -98,14 +97,13 @@ async function runDemo(config: WaverConfig, ctx: CliContext): Promise<number> {
     params: { ...config.params, maxTokens: 48 },
     paraphrase: { limit: DEMO_PARAPHRASE_ITEMS },
   };
-  const items = await paraphraseProtocol.build(paraphraseConfig);
+  const protocol = paraphraseOf(ctx);
+  const items = await protocol.build(paraphraseConfig);
   const paraphrase = await withAbort((signal) =>
-    paraphraseProtocol.run(paraphraseConfig, items, { signal, onProgress, onRunEnd }),
+    protocol.run(paraphraseConfig, items, { signal, onProgress, onRunEnd }),
   );
   finish();
-  const paraphraseText = paraphrase.results
-    ? formatParaphraseReport(paraphrase.results, config.format, { dropped: paraphrase.rewords.dropped })
-    : '';
+  const paraphraseText = (await protocol.summary(paraphrase, items, config.format)) ?? '';
 
   // 3. The HTML report of everything in the store, beside it.
   const reportPath = join(dirname(config.store), 'report.html');
@@ -155,13 +153,23 @@ async function runDemo(config: WaverConfig, ctx: CliContext): Promise<number> {
   );
 }
 
-function demoTests(): SuiteTest[] {
+/** The paraphrase protocol of the registry the demo is handed: its second step runs it as `waver paraphrase` does. */
+function paraphraseOf(ctx: RegistryContext): ProtocolModule {
+  const protocol = ctx.protocols.find((p) => p.name === 'paraphrase');
+  if (!protocol) throw new Error('the demo needs the paraphrase protocol, which is not registered');
+  return protocol;
+}
+
+function demoTests(): SuiteTest<DemoTestMeta>[] {
   return DEMO_QUESTIONS.flatMap((q) =>
-    q.phrasings.map((prompt, i) => ({
-      id: `${q.id}/${DEMO_PHRASING_NAMES[i]}`,
-      prompt,
-      system: DEMO_SYSTEM_PROMPT,
-      meta: { item: q.id, phrasing: DEMO_PHRASING_NAMES[i], gold: q.gold },
-    })),
+    q.phrasings.map((prompt, i) => {
+      const phrasing = DEMO_PHRASING_NAMES[i] ?? String(i);
+      return {
+        id: `${q.id}/${phrasing}`,
+        prompt,
+        system: DEMO_SYSTEM_PROMPT,
+        meta: { item: q.id, phrasing, gold: q.gold },
+      };
+    }),
   );
 }

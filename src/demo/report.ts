@@ -1,7 +1,14 @@
-import { isCorrectNumber, parseNumericAnswer } from '../protocols/ladder/answer.js';
-import type { Suite } from '../run/types.js';
+import type { Suite, SuiteTest } from '../run/types.js';
 import { wilsonInterval } from '../stats/wilson.js';
 import type { Store } from '../store/store.js';
+import { isCorrectNumber, readNumericAnswer } from '../text-measures/numeric-answer.js';
+
+/** What a demo test holds: the word problem, the wording it is asked in, and its numeric answer. */
+export interface DemoTestMeta {
+  item: string;
+  phrasing: string;
+  gold: number;
+}
 
 interface DemoRow {
   item: string;
@@ -26,13 +33,17 @@ interface DemoModelReport {
 }
 
 /** The demo's verdict, read from the store alone: per model, per item, did the answer waver across phrasings? */
-export function formatDemoReport(store: Store, suite: Suite, format: 'md' | 'json'): string {
+export function formatDemoReport(
+  store: Store,
+  suite: Suite<SuiteTest<DemoTestMeta>>,
+  format: 'md' | 'json',
+): string {
   const byModel = new Map<string, DemoRow[]>();
   for (const cell of store.cells.all({ suiteHash: suite.hash })) {
     const test = suite.tests.find((t) => t.id === cell.testId);
-    const meta = (test?.meta ?? {}) as { item?: string; phrasing?: string; gold?: number };
+    const meta: Partial<DemoTestMeta> = test?.meta ?? {};
     const reply = cell.response?.text ?? '';
-    const parsed = cell.status === 'done' ? parseNumericAnswer(reply).value : undefined;
+    const parsed = cell.status === 'done' ? readNumericAnswer(reply).value : undefined;
     const rows = byModel.get(cell.model) ?? [];
     rows.push({
       item: meta.item ?? cell.testId,

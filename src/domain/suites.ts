@@ -1,7 +1,11 @@
 /** A suite and its tests, as built by a protocol or read from a file, and as the store keeps them. */
 
-/** One test of a suite: the plain form is `{id, prompt, system?}`; protocols add `meta`. */
-export interface SuiteTest {
+/**
+ * One test of a suite: the plain form is `{id, prompt, system?}`; protocols add `meta`, typed as
+ * the protocol's own where it builds the test, and read back from a store through the protocol's
+ * schema (a stored suite's meta is `unknown` until then).
+ */
+export interface SuiteTest<Meta = unknown> {
   id: string;
   prompt: string;
   system?: string;
@@ -14,16 +18,17 @@ export interface SuiteTest {
    * (the ladder's answer format per model). Part of the suite, so what each model was asked is on record.
    */
   byModel?: Record<string, { system?: string; maxTokens?: number }>;
-  /** Protocol fields (family, level, gold, gates...) kept verbatim in the store. */
-  meta?: Record<string, unknown>;
+  /** Protocol fields (family, level, gold, gates...) kept verbatim in the store, as JSON. */
+  meta?: Meta;
 }
 
-export interface Suite {
+/** A suite of tests; a protocol that builds one keeps its tests' type (`Suite<SagoTest>`). */
+export interface Suite<Test extends SuiteTest = SuiteTest> {
   /** Where it came from (file path or protocol name). */
   name: string;
   /** sha256 of the suite's canonical JSONL: identifies it in the store. */
   hash: string;
-  tests: SuiteTest[];
+  tests: Test[];
 }
 
 /** The K-th (`index`, from 1) of `count` parts of a suite (docs/decisions.md#e19-shards-deal-tests-round-robin). */

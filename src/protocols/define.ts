@@ -10,30 +10,31 @@ import type { CommandContext, PooledOptions, ProtocolModule, ProtocolOptions, Ru
  * A protocol's code behind its module (protocols/<name>/protocol.ts): imported on first use, so a
  * command loads its own protocol's code and no other's (docs/protocols.md#loading).
  */
-export interface ProtocolCode<Plan, Results, Outcome extends RunOutcome> {
+export interface ProtocolCode<Plan, SectionData, Outcome extends RunOutcome> {
   build(config: WaverConfig, opts: PooledOptions): Promise<Plan>;
   estimate(config: WaverConfig, plan: Plan, opts: PooledOptions): Promise<ModelEstimate[]>;
   run(config: WaverConfig, plan: Plan, opts: PooledOptions): Promise<Outcome>;
-  section: SectionModule<Results>;
+  summary(outcome: Outcome, plan: Plan, format: WaverConfig['format']): string | undefined;
+  section: SectionModule<SectionData>;
 }
 
 /** A command of the protocol, given the protocol's module and the command context. */
-export type ProtocolCommand<Plan, Results, Outcome extends RunOutcome> = (
-  protocol: ProtocolModule<Plan, Results, Outcome>,
+export type ProtocolCommand<Plan, SectionData, Outcome extends RunOutcome> = (
+  protocol: ProtocolModule<Plan, SectionData, Outcome>,
   ctx: CommandContext,
 ) => Command;
 
-export interface ProtocolDefinition<Plan, Results, Outcome extends RunOutcome>
+export interface ProtocolDefinition<Plan, SectionData, Outcome extends RunOutcome>
   extends Pick<
-    ProtocolModule<Plan, Results, Outcome>,
+    ProtocolModule<Plan, SectionData, Outcome>,
     'name' | 'title' | 'config' | 'suites' | 'thresholds' | 'judged'
   > {
-  code(): Promise<ProtocolCode<Plan, Results, Outcome>>;
+  code(): Promise<ProtocolCode<Plan, SectionData, Outcome>>;
   /** Its part of `waver check` (protocols/<name>/check.ts), when it has thresholds. */
   check?(): Promise<CheckProtocol>;
-  commands: Readonly<Record<string, () => Promise<ProtocolCommand<Plan, Results, Outcome>>>>;
+  commands: Readonly<Record<string, () => Promise<ProtocolCommand<Plan, SectionData, Outcome>>>>;
   /** Its `waver import` kinds, each a command of its own (protocols/<name>/import/). */
-  imports?: Readonly<Record<string, () => Promise<ProtocolCommand<Plan, Results, Outcome>>>>;
+  imports?: Readonly<Record<string, () => Promise<ProtocolCommand<Plan, SectionData, Outcome>>>>;
 }
 
 /**
@@ -75,18 +76,18 @@ export async function withPool<T>(
  * The module of a protocol: what it is (name, title, config section, suites) at once, its code
  * and its commands when first used.
  */
-export function defineProtocol<Plan, Results, Outcome extends RunOutcome>(
-  definition: ProtocolDefinition<Plan, Results, Outcome>,
-): ProtocolModule<Plan, Results, Outcome> {
+export function defineProtocol<Plan, SectionData, Outcome extends RunOutcome>(
+  definition: ProtocolDefinition<Plan, SectionData, Outcome>,
+): ProtocolModule<Plan, SectionData, Outcome> {
   const { code, commands, imports, check, ...about } = definition;
-  const bound = (factories: ProtocolDefinition<Plan, Results, Outcome>['commands']) =>
+  const bound = (factories: ProtocolDefinition<Plan, SectionData, Outcome>['commands']) =>
     Object.fromEntries(
       Object.entries(factories).map(([name, command]) => [
         name,
         async (ctx: CommandContext) => (await command())(protocol, ctx),
       ]),
     );
-  const protocol: ProtocolModule<Plan, Results, Outcome> = {
+  const protocol: ProtocolModule<Plan, SectionData, Outcome> = {
     ...about,
     build: async (config, opts = {}) => {
       const own = await code();
@@ -100,6 +101,7 @@ export function defineProtocol<Plan, Results, Outcome extends RunOutcome>(
       const own = await code();
       return shardOutcome(config, await withPool(config, opts, (o) => own.run(config, plan, o)));
     },
+    summary: async (outcome, plan, format) => (await code()).summary(outcome, plan, format),
     load: async (store, suiteHash, ctx) => (await code()).section.load(store, suiteHash, ctx),
     section: async () => (await code()).section,
     ...(check && { check }),

@@ -25,8 +25,16 @@ export type { ProtocolSuites } from '../report/suite-roles.js';
  *
  * Every function takes the config as the CLI and the library both make it (waver.yaml, flags, or
  * an object, through the composed schema) and reads its own section through its own schema.
+ *
+ * `Plan` is what `build` gives and `run` takes; `SectionData` what `load` rebuilds from a store and
+ * the report section shows (the ladder's adds its tests and admission table to its results);
+ * `Outcome` what `run` gives, a RunOutcome whose `results` are the run's own, as the CLI prints them.
  */
-export interface ProtocolModule<Plan = unknown, Results = unknown, Outcome extends RunOutcome = RunOutcome> {
+export interface ProtocolModule<
+  Plan = unknown,
+  SectionData = unknown,
+  Outcome extends RunOutcome = RunOutcome,
+> {
   /** Its command and its suites' prefix (`ladder` for `ladder/tests`); each report section's anchor. */
   readonly name: string;
   /** The heading of its report section. */
@@ -46,10 +54,16 @@ export interface ProtocolModule<Plan = unknown, Results = unknown, Outcome exten
   estimate(config: WaverConfig, plan: Plan, opts?: ProtocolOptions): Promise<ModelEstimate[]>;
   /** Runs `plan` (resuming what the store already holds) and rebuilds the results from the store. */
   run(config: WaverConfig, plan: Plan, opts?: ProtocolOptions): Promise<Outcome>;
+  /**
+   * What its command prints for a run (and `--out` receives), in `format`: its tables, from the
+   * outcome and the plan; undefined prints nothing (a stopped run has no results). Imported on
+   * first use, so the demo and the library print a run as the command does.
+   */
+  summary(outcome: Outcome, plan: Plan, format: WaverConfig['format']): Promise<string | undefined>;
   /** Its results for a suite of the store, rebuilt from the store alone (the report's loader). */
-  load(store: Store, suiteHash: string, ctx: LoadContext): Promise<Results>;
+  load(store: Store, suiteHash: string, ctx: LoadContext): Promise<SectionData>;
   /** Its part of the report, imported on first use. */
-  section(): Promise<SectionModule<Results>>;
+  section(): Promise<SectionModule<SectionData>>;
   /** What `waver check` can gate on (light: the config schema and the flags are made from it). */
   readonly thresholds?: readonly ThresholdSpec[];
   /** Its part of `waver check`, imported on first use; none for a protocol with nothing to gate. */
@@ -118,6 +132,14 @@ export interface RunOutcome<Results = unknown> {
 /** What a protocol's command is handed: the config as every protocol's section extends it. */
 export interface CommandContext {
   config: ConfigContext;
+}
+
+/**
+ * What a command over every protocol (report, check, view, judge, plan, demo) is handed by the
+ * entry point: the registry's modules too.
+ */
+export interface RegistryContext extends CommandContext {
+  protocols: readonly ProtocolModule[];
 }
 
 export type CommandFactory = (ctx: CommandContext) => Promise<Command>;

@@ -192,7 +192,12 @@ describe('buildReport when a protocol cannot be rebuilt', () => {
     store.suites.save(notLadder);
     const data = buildReport(store, REPORTED, { now: NOW });
     expect(data.sections.map((s) => [s.protocol, s.unavailable])).toEqual([
-      ['ladder', expect.stringMatching(/ladder results could not be rebuilt: .*not a ladder test/)],
+      [
+        'ladder',
+        expect.stringMatching(
+          /ladder results could not be rebuilt: test t1 .* is not one the protocol wrote \(meta\./,
+        ),
+      ],
       ['sago', expect.stringMatching(/sago results could not be rebuilt: no sago manifest/)],
     ]);
     expect(data.runs).toEqual([]);

@@ -6,7 +6,7 @@ import type { CellError, CellStatus } from './types.js';
 /** One line of a JSONL transcript: everything about one cell. */
 export interface Transcript {
   suite: { name: string; hash: string };
-  test: { id: string; prompt?: string; system?: string; meta?: Record<string, unknown> };
+  test: { id: string; prompt?: string; system?: string; meta?: unknown };
   model: { label: string; identity: string };
   repeat: number;
   status: CellStatus;

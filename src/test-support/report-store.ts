@@ -1,4 +1,3 @@
-import { reportedProtocols } from '../cli/context.js';
 import type { WaverConfig } from '../config/schema.js';
 import type { Capabilities, GenerateResult } from '../models/types.js';
 import { CONFIG, PROTOCOLS } from '../protocols/index.js';
@@ -13,6 +12,7 @@ import { SagoConfig } from '../protocols/sago/config.js';
 import { type SagoManifest, saveManifest } from '../protocols/sago/manifest.js';
 import { responsesSuite } from '../protocols/sago/run.js';
 import { ruleVariations } from '../protocols/sago/variants.js';
+import { reportedProtocols } from '../report/reported-protocols.js';
 import { cacheKey } from '../run/cache-key.js';
 import { requestFor } from '../run/plan.js';
 import { suiteOf } from '../run/suite.js';

@@ -25,11 +25,11 @@ function result(text: string): GenerateResult {
 }
 
 /** Writes one cell per (test, repeat) per model, as runSuite would. */
-export function writeCells(
+export function writeCells<Test extends SuiteTest>(
   store: Store,
-  suite: Suite,
+  suite: Suite<Test>,
   models: readonly FakeModel[],
-  reply: (test: SuiteTest, right: boolean) => string,
+  reply: (test: Test, right: boolean) => string,
 ): void {
   store.suites.save(suite);
   const runId = store.runs.begin({

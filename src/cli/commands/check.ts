@@ -7,20 +7,20 @@ import { chooseSuites } from '../../check/suites.js';
 import { flagOf, MIN_COVERAGE, type ThresholdSpec } from '../../check/threshold-spec.js';
 import { mergeRules, parseRuleFlag, rulesFromConfig } from '../../check/thresholds.js';
 import type { CheckedSuite, CheckProtocol, ThresholdRule } from '../../check/types.js';
+import { EXIT, emit } from '../../command-kit/output.js';
 import type { ConfigContext } from '../../config/load.js';
+import { splitList } from '../../config/setting-flags.js';
 import { InputError } from '../../errors.js';
+import type { RegistryContext } from '../../protocols/types.js';
 import { ADJUSTMENTS, type Adjustment } from '../../stats/multiplicity.js';
 import { openStore } from '../../store/store.js';
-import type { CliContext } from '../context.js';
-import { splitList } from '../options.js';
-import { EXIT, emit } from '../output.js';
 
 /**
  * `waver check`: a CI gate over a store. Thresholds (waver.yaml `check:` or flags) evaluated per
  * model, and/or a paired comparison of two models; exit 0 when everything passes, 4 otherwise
  * (docs/check.md). Reads the store only. Its threshold flags are the protocols' thresholds.
  */
-export async function checkCommand(ctx: CliContext): Promise<Command> {
+export async function checkCommand(ctx: RegistryContext): Promise<Command> {
   const protocols = await Promise.all(ctx.protocols.flatMap((p) => (p.check ? [p.check()] : [])));
   const thresholds = thresholdFlags(protocols);
   const collect = (v: string, prev: string[]) => [...prev, v];

@@ -5,9 +5,9 @@ import { findSuite } from '../../check/suites.js';
 import { type CellGrade, type CheckProtocol, gradeKey } from '../../check/types.js';
 import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
+import type { RegistryContext } from '../../protocols/types.js';
 import { exportTranscripts, type Grader } from '../../run/export.js';
 import { openStore, type Store } from '../../store/store.js';
-import type { CliContext } from '../context.js';
 
 /**
  * The grades of each suite's protocol, read once per suite when its first cell is exported: a
@@ -31,7 +31,7 @@ function graderOf(store: Store, protocols: readonly CheckProtocol[], config: Wav
   };
 }
 
-export function exportCommand(ctx: CliContext): Command {
+export function exportCommand(ctx: RegistryContext): Command {
   return new Command('export')
     .description('write every stored cell (request, response or error, attempts) as JSONL transcripts')
     .option('--store <file>', 'SQLite store', '.waver/store.db')

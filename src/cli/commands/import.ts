@@ -1,12 +1,12 @@
 import { Command } from 'commander';
-import type { CliContext } from '../context.js';
+import type { RegistryContext } from '../../protocols/types.js';
 
 /**
  * `waver import <kind> DIR...`: reads another tool's recorded runs into the store, so the report,
  * the tables and `waver check` compute from them. The kinds are the protocols' (`imports` of each
  * ProtocolModule, docs/protocols.md#imports); a kind's code is loaded only when it is the one run.
  */
-export async function importCommand(ctx: CliContext): Promise<Command> {
+export async function importCommand(ctx: RegistryContext): Promise<Command> {
   const kinds = ctx.protocols.flatMap((p) => Object.entries(p.imports ?? {}));
   const names = kinds.map(([k]) => k);
   const twice = names.find((k, i) => names.indexOf(k) !== i);

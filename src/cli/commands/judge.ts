@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
+import { positiveInt } from '../../command-kit/options.js';
+import { EXIT, emit } from '../../command-kit/output.js';
+import { splitList } from '../../config/setting-flags.js';
 import { InputError } from '../../errors.js';
 import type { JudgedItem } from '../../judge/types.js';
+import type { RegistryContext } from '../../protocols/types.js';
 import { AGREEMENT_RESAMPLES, KAPPA_WEIGHTS, type KappaWeights, type Metric } from '../../stats/agreement.js';
-import type { CliContext } from '../context.js';
-import { positiveInt, splitList } from '../options.js';
-import { EXIT, emit } from '../output.js';
 
 const DEFAULT_STORE = '.waver/store.db';
 const DEFAULT_SET = 'default';
@@ -16,7 +17,7 @@ const DEFAULT_SET = 'default';
  * with the people (and people with each other) from the store or from a CSV alone. The labelling
  * page is `waver view`'s /label.
  */
-export function judgeCommand(ctx: CliContext): Command {
+export function judgeCommand(ctx: RegistryContext): Command {
   const judge = new Command('judge').description(
     'check the LLM judges against people: sample judged items, import labels, measure agreement',
   );

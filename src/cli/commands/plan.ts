@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { SuiteFill } from '../../check/types.js';
+import { positiveInt } from '../../command-kit/options.js';
+import { EXIT, emit } from '../../command-kit/output.js';
+import { splitList } from '../../config/setting-flags.js';
 import { InputError } from '../../errors.js';
 import {
   DESIGNS,
@@ -11,10 +14,8 @@ import {
   type PlanInput,
   plan,
 } from '../../plan/designs.js';
+import type { RegistryContext } from '../../protocols/types.js';
 import { ADJUSTMENTS, type Adjustment } from '../../stats/multiplicity.js';
-import type { CliContext } from '../context.js';
-import { positiveInt, splitList } from '../options.js';
-import { EXIT, emit } from '../output.js';
 
 interface PlanFlags {
   design: Design;
@@ -53,7 +54,7 @@ interface PlanFlags {
  * at a stated power and alpha; after one, the smallest difference it could detect. Rates are stated
  * with flags or read from a pilot store (`--pilot STORE --compare A,B`). Calls no model, writes nothing.
  */
-export function planCommand(ctx: CliContext): Command {
+export function planCommand(ctx: RegistryContext): Command {
   return new Command('plan')
     .description(
       'sample sizes a claim needs (items, pairs, seeds) and the minimum detectable difference of a run',
@@ -176,7 +177,7 @@ const SUITE_DESIGNS: ReadonlySet<Design> = new Set(['collapse-shift', 'ladder-le
  * The suite's fill from the protocol that reads it (its check's `fill`): the tests of `--suite`,
  * and the repeats the config asks (waver.yaml, `-c`), which `--repeats` and `--baseline-repeats` override.
  */
-async function suiteFill(ctx: CliContext, o: PlanFlags): Promise<SuiteFill | undefined> {
+async function suiteFill(ctx: RegistryContext, o: PlanFlags): Promise<SuiteFill | undefined> {
   const checks = await Promise.all(ctx.protocols.flatMap((p) => (p.check ? [p.check()] : [])));
   const readers = checks.filter((c) => c.fill && (o.protocol === undefined || c.protocol === o.protocol));
   const reader = readers[0];
@@ -194,7 +195,11 @@ async function suiteFill(ctx: CliContext, o: PlanFlags): Promise<SuiteFill | und
 }
 
 /** Fills what the flags left out from a pilot store's paired answers; returns what was read. */
-async function readPilot(ctx: CliContext, o: PlanFlags, input: PlanInput): Promise<Record<string, unknown>> {
+async function readPilot(
+  ctx: RegistryContext,
+  o: PlanFlags,
+  input: PlanInput,
+): Promise<Record<string, unknown>> {
   const file = o.pilot as string;
   if (!existsSync(file)) throw new InputError('store not found', { field: '--pilot', file });
   const names = o.compare === undefined ? [] : splitList(o.compare);

@@ -1,9 +1,10 @@
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
 import { Command, Option } from 'commander';
+import { EXIT, outputFailure, partialOf } from '../../command-kit/output.js';
 import { InputError } from '../../errors.js';
-import { type CliContext, reportedProtocols } from '../context.js';
-import { EXIT, outputFailure, partialOf } from '../output.js';
+import type { RegistryContext } from '../../protocols/types.js';
+import { reportedProtocols } from '../../report/reported-protocols.js';
 
 const FORMATS = ['html', 'md', 'json', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
@@ -45,7 +46,7 @@ export function reportOut(out: string | undefined, format: string | undefined): 
  * and a transcript browser, or the same content as Markdown or JSON, or one CSV row per cell
  * (docs/report.md). Reads the store only; makes no model call.
  */
-export function reportCommand(ctx: CliContext): Command {
+export function reportCommand(ctx: RegistryContext): Command {
   return new Command('report')
     .description(
       'write a report of a store: self-contained HTML (charts, tables, transcript browser), Markdown, JSON, or CSV (one row per cell)',

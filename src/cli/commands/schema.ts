@@ -1,8 +1,8 @@
 import { Command } from 'commander';
-import type { CliContext } from '../context.js';
-import { emit } from '../output.js';
+import { emit } from '../../command-kit/output.js';
+import type { RegistryContext } from '../../protocols/types.js';
 
-export function schemaCommand(ctx: CliContext): Command {
+export function schemaCommand(ctx: RegistryContext): Command {
   return new Command('schema')
     .description("print the JSON schema of waver.yaml (for editors: '# yaml-language-server: $schema=...')")
     .option('--out <file>', 'also write it to this file')

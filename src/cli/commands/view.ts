@@ -1,15 +1,16 @@
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import { InputError } from '../../errors.js';
+import type { RegistryContext } from '../../protocols/types.js';
+import { reportedProtocols } from '../../report/reported-protocols.js';
 import { startViewer } from '../../view/server.js';
-import { type CliContext, reportedProtocols } from '../context.js';
 import { openUrl } from '../open-url.js';
 
 /**
  * `waver view`: serves stores (their HTML report, their runs, a running run's live progress) and
  * report files on 127.0.0.1 until Ctrl-C. The URL goes alone on stdout, so a script can read it.
  */
-export function viewCommand(ctx: CliContext): Command {
+export function viewCommand(ctx: RegistryContext): Command {
   const collect = (v: string, prev: string[]) => [...prev, v];
   return new Command('view')
     .description("serve stores and reports on 127.0.0.1, with a running run's progress updating live")

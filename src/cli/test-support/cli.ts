@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { CONFIG, PROTOCOLS } from '../../protocols/index.js';
+import type { RegistryContext } from '../../protocols/types.js';
 import { repoRoot } from '../../test-support/shared.js';
-import type { CliContext } from '../context.js';
 
 /** What main.ts hands every command, for tests that run a command in process. */
-export const CLI_CONTEXT: CliContext = { protocols: PROTOCOLS, config: CONFIG };
+export const CLI_CONTEXT: RegistryContext = { protocols: PROTOCOLS, config: CONFIG };
 
 /** The built CLI: end-to-end tests drive the real `waver` binary as a user would. `npm test` builds first. */
 export const cliPath = resolve(repoRoot, 'dist/cli/main.js');

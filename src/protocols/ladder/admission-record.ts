@@ -32,7 +32,7 @@ export function saveAdmission(store: Store, testsSuite: string, admission: Ladde
       {
         id: 'admission',
         prompt: `ladder admission of suite ${testsSuite}`,
-        meta: record as unknown as Record<string, unknown>,
+        meta: record,
       },
     ]),
   );

@@ -1,84 +1,14 @@
+import { type ParsedNumber, readNumericAnswer } from '../../text-measures/numeric-answer.js';
 import { isPyDict, PY_DIGIT, PY_SPACE, pyFloat, pyGet, pyJsonLoads, pyStr, pyStrip } from './python.js';
 
 /**
- * The numeric answer parser of docs/method.md#running-the-ladder. The paper names the order (a
- * JSON object, a final `#### <number>` line, the last number); where it is silent, waver reads as
- * the reference code's `parse_math` does (docs/fidelity.md#ladder-parser). In order:
- *
- * 1. JSON: the whole reply, then each flat `{...}` in order; the first object whose `ground_truth`
- *    (else `answer`) is a number, or a string with a number (its first: `"18 (9 + 9)"` is 18,
- *    `"- 5"` is -5);
- * 2. the last `####` anywhere: the first number after it on its line (`#### 18 (because 9 x 2)`
- *    and `So the answer is #### 18. (checked 2 times)` are 18; `#### - 5` is -5);
- * 3. the last number of the text (a bare comma is not a number);
- * otherwise unparsed. A minus sign is `-` or `−` (U+2212); in steps 1 and 2 a space may follow it.
- *
- * `parser: 'reference'` reads a reply exactly as the reference code does (`parseReference`).
+ * A reply's numeric answer (docs/method.md#running-the-ladder): in waver's order
+ * (text-measures/numeric-answer.ts), or `reference`: as the reference code reads it (`parseReference`).
  */
-export type ParsedNumber =
-  | { value: number; via: 'json' | 'hashes' | 'last-number' }
-  | { value: undefined; via: 'unparsed' };
-
-/** `waver`: the order above; `reference`: the reference code's `parse_math` and `_to_number`. */
 export type AnswerParser = 'waver' | 'reference';
 
-const UNSIGNED = String.raw`\$?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)`;
-/** A number in running text: the sign touches it, so `10 - 5` ends in 5, not -5. */
-const NUMBER = new RegExp(`[-−]?${UNSIGNED}`, 'g');
-/** A number that is an answer on its own (a JSON string, the text after `####`): `- 5` is -5. */
-const ANSWER_NUMBER = new RegExp(`(?:[-−]\\s*)?${UNSIGNED}`, 'g');
-const ANSWER_FIELDS = ['ground_truth', 'answer'] as const;
-
 export function parseNumericAnswer(text: string, parser: AnswerParser = 'waver'): ParsedNumber {
-  if (parser === 'reference') return parseReference(text);
-  const fromJson = jsonAnswer(text);
-  if (fromJson !== undefined) return { value: fromJson, via: 'json' };
-  const hashes = [...text.matchAll(/####(.*)$/gm)].at(-1);
-  if (hashes?.[1]) {
-    const value = numberAt(hashes[1], 0, ANSWER_NUMBER);
-    if (value !== undefined) return { value, via: 'hashes' };
-  }
-  const value = numberAt(text, -1, NUMBER);
-  return value === undefined ? { value: undefined, via: 'unparsed' } : { value, via: 'last-number' };
-}
-
-/** Candidate JSON texts in the reference's order: the whole reply, then each flat `{...}`. */
-function jsonCandidates(text: string): string[] {
-  const trimmed = text.trim();
-  return [trimmed, ...(trimmed.match(/\{[^{}]*\}/g) ?? [])];
-}
-
-function parsedObject(candidate: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(candidate);
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function jsonAnswer(text: string): number | undefined {
-  for (const candidate of jsonCandidates(text)) {
-    const obj = parsedObject(candidate);
-    if (!obj) continue;
-    for (const field of ANSWER_FIELDS) {
-      const v = obj[field];
-      const n = typeof v === 'number' ? v : typeof v === 'string' ? numberAt(v, 0, ANSWER_NUMBER) : undefined;
-      // A field without a number (null, "unknown") is no answer: try the next field, object, parser.
-      if (n !== undefined && Number.isFinite(n)) return n;
-    }
-  }
-  return undefined;
-}
-
-/** The number at `index` (0 the first, -1 the last) among the matches of `pattern` in a text. */
-function numberAt(text: string, index: 0 | -1, pattern: RegExp): number | undefined {
-  const match = text.match(pattern)?.at(index);
-  if (match === undefined) return undefined;
-  const value = Number(match.replace(/[$,\s]/g, '').replace('−', '-'));
-  return Number.isFinite(value) ? value : undefined;
+  return parser === 'reference' ? parseReference(text) : readNumericAnswer(text);
 }
 
 /**
@@ -123,11 +53,4 @@ function toNumberReference(text: string): number | undefined {
   if (!m) return undefined;
   const value = pyFloat(m[0].replace(/[$, ]/g, ''));
   return value !== undefined && Number.isFinite(value) ? value : undefined;
-}
-
-/** Correct when |p - g| / |g| < 1e-3; for g = 0, when |p| < 1e-9. */
-export function isCorrectNumber(parsed: number | undefined, gold: number): boolean {
-  if (parsed === undefined) return false;
-  if (gold === 0) return Math.abs(parsed) < 1e-9;
-  return Math.abs(parsed - gold) / Math.abs(gold) < 1e-3;
 }

@@ -8,9 +8,10 @@ import {
   type ThresholdDef,
 } from '../../check/types.js';
 import { ladderSettings } from './config.js';
-import { type LadderResults, ladderTestOf, loadLadderResults } from './results.js';
+import { type LadderResults, loadLadderResults } from './results.js';
 import { LADDER_TESTS_SUITE } from './run.js';
 import { ladderSuiteFill, readLadderSuite } from './suite-file.js';
+import { ladderTestOf } from './test-meta.js';
 import { MIN_STABILITY, NO_COLLAPSE_AT_OR_BELOW } from './thresholds.js';
 import { FAMILIES, type Family } from './types.js';
 
@@ -90,9 +91,8 @@ function perFamily(
 
 /** Families with at least one test in the suite, in the paper's order. */
 function suiteFamilies(ctx: ThresholdContext): Family[] {
-  const present = new Set(
-    (ctx.store.suites.get(ctx.suite.hash)?.tests ?? []).map((t) => ladderTestOf(t).family),
-  );
+  const suite = ctx.store.suites.get(ctx.suite.hash);
+  const present = new Set((suite?.tests ?? []).map((t) => ladderTestOf(ctx.suite, t).family));
   return FAMILIES.filter((f) => present.has(f));
 }
 

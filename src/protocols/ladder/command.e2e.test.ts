@@ -6,10 +6,11 @@ import { assertBuilt, type CliResult, cleanEnv, runCli } from '../../cli/test-su
 import { recordingLine } from '../../models/replay.js';
 import { openStore } from '../../store/store.js';
 import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
+import { typedTests } from '../test-meta.js';
 import { KB_JUDGE_MAX_TOKENS, kbJudgeRequest } from './kb-judge.js';
-import { ladderTestOf } from './results.js';
 import { kbJudgeJobs } from './run.js';
 import { writeLadderSuite } from './suite-file.js';
+import { LadderTestMetaSchema, ladderTestOf } from './test-meta.js';
 
 beforeAll(assertBuilt);
 
@@ -84,7 +85,10 @@ withModel(`waver ladder end to end with the tiny GGUF ${tinyModelMissing ?? ''}`
     const identity = [...store.cells.all({ suiteHash: suite?.hash })][0]?.modelIdentity as string;
     store.close();
     expect(suite).toBeDefined();
-    const jobs = kbJudgeJobs(storePath, suite as NonNullable<typeof suite>, [identity]);
+    const stored = suite as NonNullable<typeof suite>;
+    const jobs = kbJudgeJobs(storePath, { ...stored, tests: typedTests(stored, LadderTestMetaSchema) }, [
+      identity,
+    ]);
     expect(jobs.length).toBeGreaterThan(0);
     const recording = join(dir, 'judge.jsonl');
     writeFileSync(
@@ -111,7 +115,10 @@ withModel(`waver ladder end to end with the tiny GGUF ${tinyModelMissing ?? ''}`
     // also run the model gates, which this recording does not answer); SUT answers come from the
     // store, KB responses are judged by the replay judge.
     const suiteFile = join(dir, 'suite.jsonl');
-    writeLadderSuite(suiteFile, (suite as NonNullable<typeof suite>).tests.map(ladderTestOf));
+    writeLadderSuite(
+      suiteFile,
+      stored.tests.map((t) => ladderTestOf(stored, t)),
+    );
     const r2 = await ladder(
       [...common, '--suite', suiteFile, '--judge', `replay:${recording}`, '--format', 'json'],
       {

@@ -1,13 +1,32 @@
-import { Command, Option } from 'commander';
-import { executeProtocol, runView } from '../../cli/execute.js';
-import { addCommonOptions, addExamples, commandConfig } from '../../cli/options.js';
+import { Command } from 'commander';
+import { addExamples, commandFlags } from '../../command-kit/options.js';
+import type { WaverConfig } from '../../config/schema.js';
 import type { ProtocolCommand } from '../define.js';
-import type { RunOutcome } from '../types.js';
-import { LADDER_FIELDS_HELP, ladderFlags } from './flags.js';
+import { executeProtocol, runView } from '../execute.js';
+import type { CommandContext, RunOutcome } from '../types.js';
+import { LadderConfigSchema } from './config.js';
+import { impliedGenerator } from './flags.js';
 import type { LadderPlan } from './protocol.js';
 import type { LadderSectionData } from './report-section.js';
 import type { LadderResults } from './results.js';
-import { formatLadderReport } from './tables.js';
+
+/** The `ladder:` settings `waver ladder` offers as flags, and every base flag (`--max-tokens` is the ladder's own cap too). */
+const LADDER_FLAGS = commandFlags({
+  section: {
+    key: 'ladder',
+    schema: LadderConfigSchema,
+    only: [
+      'seeds',
+      'fields',
+      'families',
+      'levels',
+      'answerFormat',
+      'generator',
+      'kbRecognizeThreshold',
+      'maxTokens',
+    ],
+  },
+});
 
 /**
  * `waver ladder`: the ladder protocol end to end. With `--suite FILE` it runs that suite; without,
@@ -26,30 +45,8 @@ export const ladderCommand: ProtocolCommand<LadderPlan, LadderSectionData, RunOu
     .option(
       '--suite <file>',
       'a ladder suite file (waver suite build --protocol ladder); default: build one from --dataset',
-    )
-    .option('--seeds <n>', 'use only the first N seeds of the dataset (a quick run)')
-    .option('--fields <map>', LADDER_FIELDS_HELP)
-    .option('--families <list>', 'families to build, comma-separated (SV,IQ,F,CI,CL,CIS,KB)')
-    .option('--levels <list>', 'requested levels to build, comma-separated (1-5)')
-    .addOption(
-      new Option(
-        '--answer-format <format>',
-        "the paper's answer format (Appendix A) for non-KB tests",
-      ).choices(['json', 'hashes']),
-    )
-    .addOption(
-      new Option(
-        '--generate <kind>',
-        'how to build the suite (default: model when --generator is given, else rules)',
-      ).choices(['rules', 'model']),
-    )
-    .option('--judge-threshold <score>', 'KB score that counts as recognising the boundary (default 0.75)');
-  addCommonOptions(cmd);
-  // The ladder's own cap for the systems under test, not params' (see ladderFlags).
-  const maxTokens = cmd.options.find((o) => o.long === '--max-tokens');
-  if (maxTokens)
-    maxTokens.description =
-      "output token cap per call (default 768, 900 with --answer-format hashes: the reference runners')";
+    );
+  LADDER_FLAGS.addTo(cmd);
   addExamples(cmd, [
     ['waver ladder --models gguf:./m.gguf --seeds 3', 'the built-in seeds, a quick run'],
     [
@@ -66,21 +63,20 @@ export const ladderCommand: ProtocolCommand<LadderPlan, LadderSectionData, RunOu
     ],
   ]);
   cmd.action(async () => {
-    const config = commandConfig(cmd, ctx.config, {
-      suite: cmd.opts<{ suite?: string }>().suite,
-      ladder: ladderFlags(cmd),
-    });
+    const config = ladderConfig(cmd, ctx);
     const line = (_stage: string, detail: string) => `ladder: ${detail}`;
     process.exitCode = await executeProtocol(ladder, config, {
       build: { onStage: (stage, detail) => process.stderr.write(`${line(stage, detail)}\n`) },
       run: runView({ line, label: (stage) => stage, first: ladder.suites?.primary }),
-      print: ({ results }, plan) =>
-        results &&
-        formatLadderReport(
-          { results, tests: plan.tests, ...(plan.admission && { admission: plan.admission }) },
-          config.format,
-        ),
     });
   });
   return cmd;
 };
+
+/** The typed config of `waver ladder`: its flags, and `--suite`. */
+export function ladderConfig(cmd: Command, ctx: CommandContext): WaverConfig {
+  return LADDER_FLAGS.config(cmd, ctx.config, {
+    suite: cmd.opts<{ suite?: string }>().suite,
+    ladder: { generator: impliedGenerator(cmd) },
+  });
+}

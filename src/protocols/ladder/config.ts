@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { fieldMap, splitList, withFlag } from '../../config/setting-flags.js';
+import { InputError } from '../../errors.js';
 import {
   DEFAULT_RECOGNIZE_THRESHOLD,
   KB_JUDGE_MAX_TOKENS,
@@ -7,7 +9,7 @@ import {
 } from './kb-judge.js';
 import type { AnswerFormat } from './prompts.js';
 import { BandTablesSchema } from './severity/levels.js';
-import { FAMILIES, LEVELS } from './types.js';
+import { FAMILIES, LEVELS, type Level } from './types.js';
 
 const AnswerFormatSchema = z.enum(['json', 'hashes']);
 /** `waver`: waver's default (the paper where it speaks); `reference`: the reference code's behaviour. */
@@ -24,22 +26,33 @@ export const LadderConfigSchema = z
      * Appendix A answer format for the non-KB tests: `json` (the paper's API models) or `hashes`
      * (its phi4-mini, `#### <n>`); per model as `{default: json, models: {LABEL: hashes}}`.
      */
-    answerFormat: z
-      .union([
-        AnswerFormatSchema,
-        z
-          .object({
-            default: AnswerFormatSchema.default('json'),
-            models: z.record(z.string().min(1), AnswerFormatSchema),
-          })
-          .strict(),
-      ])
-      .default('json'),
+    answerFormat: withFlag(
+      z
+        .union([
+          AnswerFormatSchema,
+          z
+            .object({
+              default: AnswerFormatSchema.default('json'),
+              models: z.record(z.string().min(1), AnswerFormatSchema),
+            })
+            .strict(),
+        ])
+        .default('json'),
+      {
+        flag: '--answer-format <format>',
+        help: "the paper's answer format (Appendix A) for non-KB tests (per model: waver.yaml)",
+      },
+    ),
     /**
      * Output-token cap of every SUT call (`--max-tokens` on `waver ladder`). Unset: the reference
      * runners' caps, 768 (900 for a model asked in the hashes format).
      */
-    maxTokens: z.int().positive().optional(),
+    maxTokens: withFlag(z.int().positive().optional(), {
+      flag: '--max-tokens <n>',
+      help: 'output token cap per call',
+      shownDefault: "768, 900 with --answer-format hashes: the reference runners'",
+      common: true,
+    }),
     /** Take the reference code's side of every decision below that has a setting (docs/fidelity.md#ladder). */
     reference: z.boolean().default(false),
     /** `reference`: the reference code's parse_math exactly (docs/fidelity.md#ladder). */
@@ -79,7 +92,11 @@ export const LadderConfigSchema = z
      * A KB score at or above this counts as recognising the boundary. Unset: 0.75 (docs/method.md), or
      * 0.80 (the reference's "correct") under `kbScoring: reference`.
      */
-    kbRecognizeThreshold: z.number().min(0).max(1).optional(),
+    kbRecognizeThreshold: withFlag(z.number().min(0).max(1).optional(), {
+      flag: '--judge-threshold <score>',
+      help: 'KB score that counts as recognising the boundary',
+      shownDefault: `${DEFAULT_RECOGNIZE_THRESHOLD}`,
+    }),
     /** Output-token cap of a KB judge call. Unset: 256, or 128 (the reference judge's) under `kbScoring: reference`. */
     kbJudgeMaxTokens: z.int().positive().optional(),
     /** Collapse Point: the lowest level k with acc(Lk) < collapseRatio x acc(L0) (the paper: 0.80). */
@@ -93,24 +110,48 @@ export const LadderConfigSchema = z
      * How a suite is built (`waver ladder` without `--suite`, `waver suite build`): `rules`
      * (offline) or `model` (the generator role). Unset: `rules` (see suiteGenerator).
      */
-    generator: z.enum(['rules', 'model']).optional(),
+    generator: withFlag(z.enum(['rules', 'model']).optional(), {
+      flag: '--generate <kind>',
+      help: 'how to build the suite',
+      shownDefault: 'model when --generator is given, else rules',
+    }),
     /** Candidates per (seed, family, requested level) (docs/method.md: 2). */
     attempts: z.int().positive().default(2),
     /** Restrict a built suite to these families and requested levels. */
-    families: z.array(z.enum(FAMILIES)).min(1).optional(),
-    levels: z.array(z.int().min(1).max(LEVELS.length)).min(1).optional(),
+    families: withFlag(z.array(z.enum(FAMILIES)).min(1).optional(), {
+      flag: '--families <list>',
+      help: `families to build, comma-separated (${FAMILIES.join(',')})`,
+      shownDefault: 'all',
+      noun: 'family',
+    }),
+    levels: withFlag(z.array(z.int().min(1).max(LEVELS.length)).min(1).optional(), {
+      flag: '--levels <list>',
+      help: `requested levels to build, comma-separated (1-${LEVELS.length})`,
+      shownDefault: 'all',
+      parse: parseLevels,
+    }),
     /** Use only the first N seeds of the dataset (a quick run). */
-    seeds: z.int().positive().optional(),
+    seeds: withFlag(z.int().positive().optional(), {
+      flag: '--seeds <n>',
+      help: 'use only the first N seeds of the dataset (a quick run)',
+    }),
     /** Which fields of a dataset file or `hf:` dataset hold a seed (docs/datasets.md#fields); dotted paths reach into objects. */
-    fields: z
-      .object({
-        question: z.string().min(1).optional(),
-        answer: z.string().min(1).optional(),
-        gold: z.string().min(1).optional(),
-        id: z.string().min(1).optional(),
-      })
-      .strict()
-      .optional(),
+    fields: withFlag(
+      z
+        .object({
+          question: z.string().min(1).optional(),
+          answer: z.string().min(1).optional(),
+          gold: z.string().min(1).optional(),
+          id: z.string().min(1).optional(),
+        })
+        .strict()
+        .optional(),
+      {
+        flag: '--fields <map>',
+        help: 'which record fields hold a seed, e.g. question=problem,answer=solution (names: question, answer, gold, id)',
+        parse: fieldMap,
+      },
+    ),
   })
   .strict()
   .transform(
@@ -166,7 +207,7 @@ declare module '../../config/schema.js' {
 /**
  * Which generator builds a ladder suite, for `waver ladder` and `waver suite build` alike
  * (docs/ladder-suite.md#which-generator): `ladder.generator`, else `rules`. On the command line
- * `--generate`, or else a typed `--generator SPEC`, sets `ladder.generator` (ladderFlags); a
+ * `--generate`, or else a typed `--generator SPEC`, sets `ladder.generator` (impliedGenerator, flags.ts); a
  * generator model named only in waver.yaml does not switch it, as it may be there for sago or
  * paraphrase.
  */
@@ -177,4 +218,16 @@ export function suiteGenerator(config: { ladder?: LadderConfigInput }): 'rules' 
 /** The ladder settings of a config, every default filled in. */
 export function ladderSettings(config: { ladder?: LadderConfigInput }): LadderConfig {
   return LadderConfigSchema.parse(config.ladder ?? {});
+}
+
+/** `1,2` -> levels; anything but 1..5 is an InputError naming the flag and the value. */
+export function parseLevels(value: string, flag = '--levels'): Level[] {
+  const list = splitList(value);
+  if (list.length === 0) throw new InputError('no level given', { field: flag });
+  return list.map((s) => {
+    const n = Number(s);
+    if (!/^\d+$/.test(s) || !(LEVELS as readonly number[]).includes(n))
+      throw new InputError(`unknown level '${s}' (expected some of ${LEVELS.join(', ')})`, { field: flag });
+    return n as Level;
+  });
 }

@@ -4,6 +4,7 @@ import type { Store } from '../../store/store.js';
 import { sha256 } from '../../util/hash.js';
 import {
   GATE_SUITES,
+  GateMetaSchema,
   type ModelGate,
   parseEpistemicReply,
   parseMeaningReply,
@@ -13,9 +14,11 @@ import {
   DEFAULT_RECOGNIZE_THRESHOLD,
   KB_JUDGE_SUITE,
   KB_RUBRIC,
+  KbJudgeMetaSchema,
   kbScoringOf,
   parseKbJudgeReply,
 } from './kb-judge.js';
+import { LadderTestMetaSchema } from './test-meta.js';
 
 /**
  * The ladder's judged items (docs/judges.md#what-is-judged): each Knowledge Boundary response the
@@ -85,23 +88,21 @@ function kbItems(store: Store): JudgedItem[] {
   const items = new Map<string, JudgedItem & { at: Map<string, string> }>();
   const labels = new Map<string, string>();
   for (const { cell, test } of judgeCells(store, KB_JUDGE_SUITE)) {
-    const m = test.meta ?? {};
-    if (kbScoringOf(m) !== 'paper' || typeof m.sutSuite !== 'string') continue;
-    const sutSuite = m.sutSuite;
-    const testId = String(m.testId);
-    const identity = String(m.modelIdentity);
+    const m = KbJudgeMetaSchema.safeParse(test.meta).data;
+    if (!m || kbScoringOf(m) !== 'paper') continue;
+    const { sutSuite, testId, modelIdentity: identity } = m;
     const id = `kb-${sha256([sutSuite, identity, testId, m.repeat, m.responseKey ?? ''].join('\u0000')).slice(0, 16)}`;
     let item = items.get(id);
     if (!item) {
       const sutTest = store.suites.test(sutSuite, testId);
-      const response = typeof m.responseKey === 'string' ? store.responses.get(m.responseKey) : undefined;
+      const response = m.responseKey !== undefined ? store.responses.get(m.responseKey) : undefined;
       if (!labels.has(identity))
         for (const model of store.suites.models(sutSuite)) labels.set(model.modelIdentity, model.model);
       item = {
         id,
         task: 'ladder/kb',
-        strata: { family: 'KB', boundary: String(m.kbType ?? 'unknown') },
-        item: String(sutTest?.meta?.text ?? sutTest?.prompt ?? ''),
+        strata: { family: 'KB', boundary: m.kbType ?? 'unknown' },
+        item: LadderTestMetaSchema.safeParse(sutTest?.meta).data?.text ?? sutTest?.prompt ?? '',
         response: response?.text ?? '',
         rubric: KB_RUBRIC_SPEC,
         verdicts: [],
@@ -133,12 +134,13 @@ function gateItems(store: Store): JudgedItem[] {
     for (const { cell, test } of judgeCells(store, name)) {
       const id = `${gate}-${sha256(`${test.system ?? ''}\u0000${test.prompt}`).slice(0, 16)}`;
       const { original, candidate } = gateTexts(gate, test.prompt);
+      const meta = GateMetaSchema.safeParse(test.meta).data;
       const item = items.get(id) ?? {
         id,
         task: name,
         strata: {
-          family: String(test.meta?.family ?? 'unknown'),
-          ...(test.meta?.kbType !== undefined && { boundary: String(test.meta.kbType) }),
+          family: meta?.family ?? 'unknown',
+          ...(meta?.kbType !== undefined && { boundary: meta.kbType }),
         },
         item: original,
         response: candidate,

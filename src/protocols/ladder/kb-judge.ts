@@ -1,9 +1,10 @@
+import { z } from 'zod';
 import type { GenerateRequest } from '../../models/types.js';
 import { requestFor } from '../../run/plan.js';
 import { roleParams } from '../../run/roles.js';
 import type { SuiteTest } from '../../run/types.js';
 import { isPyDict, type PyValue, pyFloat, pyGet, pyJsonLoads, pyStr, pyStrip } from './python.js';
-import type { KbType } from './types.js';
+import { KB_TYPES, type KbType } from './types.js';
 
 /**
  * Knowledge Boundary scoring (the ladder paper, Section 3.2): a judge model rates how well a
@@ -28,7 +29,8 @@ export type KbRubricScore = (typeof KB_RUBRIC)[number];
  */
 const SNAP_ORDER: readonly KbRubricScore[] = [0.75, 1, 0];
 /** `paper`: the paper's four-point rubric; `reference`: the reference code's judge. */
-export type KbScoring = 'paper' | 'reference';
+export const KB_SCORINGS = ['paper', 'reference'] as const;
+export type KbScoring = (typeof KB_SCORINGS)[number];
 /** A score and a one-sentence reason fit easily; a judge that rambles is cut, then read as unparsable. */
 export const KB_JUDGE_MAX_TOKENS = 256;
 /** The reference judge's cap (`modules/eval_kb.py:167`), sent under `kbScoring: reference`. */
@@ -186,8 +188,32 @@ export interface KbJudgeJob {
   response: string;
   kbType?: KbType;
   /** Stored with the judge test so results can be matched back from the store alone. */
-  meta?: Record<string, unknown>;
+  meta?: KbJudgedCell;
 }
+
+/**
+ * The SUT cell a KB judge test judges: its suite, model, test and repeat, and the stored response
+ * it judged (so a response replaced later is never matched with an old verdict).
+ */
+const KbJudgedCellSchema = z.object({
+  sutSuite: z.string(),
+  modelIdentity: z.string(),
+  testId: z.string(),
+  repeat: z.int(),
+  responseKey: z.string().optional(),
+});
+export type KbJudgedCell = z.infer<typeof KbJudgedCellSchema>;
+
+/**
+ * The meta of a stored KB judge test: the cell it judges, its boundary type, and the scoring mode
+ * it was written for (`paper` when absent). A judge test without its cell (one built for a request
+ * alone) is no verdict of a run's.
+ */
+export const KbJudgeMetaSchema = KbJudgedCellSchema.extend({
+  kbType: z.enum(KB_TYPES).optional(),
+  kbScoring: z.enum(KB_SCORINGS).optional(),
+});
+export type KbJudgeMeta = z.infer<typeof KbJudgeMetaSchema>;
 
 function paperUser(job: KbJudgeJob): string {
   if (!job.kbType)
@@ -204,7 +230,7 @@ function paperUser(job: KbJudgeJob): string {
  * The judge test of a job. A reference-mode test carries `kbScoring: 'reference'` in its meta, so
  * its verdicts are never read as the paper's (and the other way round).
  */
-export function kbJudgeTest(job: KbJudgeJob, scoring: KbScoring = 'paper'): SuiteTest {
+export function kbJudgeTest(job: KbJudgeJob, scoring: KbScoring = 'paper'): SuiteTest<Partial<KbJudgeMeta>> {
   const reference = scoring === 'reference';
   return {
     id: job.key,
@@ -219,8 +245,8 @@ export function kbJudgeTest(job: KbJudgeJob, scoring: KbScoring = 'paper'): Suit
 }
 
 /** The scoring mode a stored judge test was written for (`paper` when its meta says nothing). */
-export function kbScoringOf(meta: Record<string, unknown> | undefined): KbScoring {
-  return meta?.kbScoring === 'reference' ? 'reference' : 'paper';
+export function kbScoringOf(meta: Pick<Partial<KbJudgeMeta>, 'kbScoring'> | undefined): KbScoring {
+  return meta?.kbScoring ?? 'paper';
 }
 
 /** The exact request the judge receives (what a `replay:` recording must hold). */

@@ -12,9 +12,10 @@ import { type LadderResults, loadLadderResults } from './results.js';
 import { ladderSuite, runLadder } from './run.js';
 import { buildLadderSuite } from './suite.js';
 import { readLadderSuite } from './suite-file.js';
+import { formatLadderReport } from './tables.js';
 import type { LadderTest, Level } from './types.js';
 
-/** The code behind ladderProtocol (index.ts): build, estimate and run, and the report section. */
+/** The code behind ladderProtocol (index.ts): build, estimate and run, what a run prints, and the report section. */
 
 export { ladderSection as section } from './report-section.js';
 
@@ -100,4 +101,19 @@ export async function run(
   } finally {
     store.close();
   }
+}
+
+/** The paper's Tables 3, 4 and 5 for each model, the admission table of a suite built here. */
+export function summary(
+  { results }: RunOutcome<LadderResults>,
+  plan: LadderPlan,
+  format: WaverConfig['format'],
+): string | undefined {
+  return (
+    results &&
+    formatLadderReport(
+      { results, tests: plan.tests, ...(plan.admission && { admission: plan.admission }) },
+      format,
+    )
+  );
 }

@@ -8,9 +8,10 @@ import type { Store } from '../../store/store.js';
 import { type LadderAdmission, latestAdmission } from './admission-record.js';
 import { LadderConfigSchema } from './config.js';
 import type { Interval, SetMetrics } from './metrics.js';
-import { type LadderResults, ladderTestOf, loadLadderResults, type ScoredCell } from './results.js';
+import { type LadderResults, loadLadderResults, type ScoredCell } from './results.js';
 import { LADDER_TESTS_SUITE } from './run.js';
 import { formatLadderReport, ladderCaveats, ladderDatasets } from './tables.js';
+import { ladderTestOf } from './test-meta.js';
 import { FAMILIES, FAMILY_NAMES, type LadderTest, LEVELS } from './types.js';
 
 /**
@@ -56,7 +57,11 @@ export const ladderSection: SectionModule<LadderSectionData> = {
       ...(typeof config.minCoverage === 'number' && { minCoverage: config.minCoverage }),
     });
     const admission = latestAdmission(store, suiteHash);
-    return { results, tests: stored.tests.map(ladderTestOf), ...(admission && { admission }) };
+    return {
+      results,
+      tests: stored.tests.map((t) => ladderTestOf(stored, t)),
+      ...(admission && { admission }),
+    };
   },
 
   caveats(data) {
@@ -134,7 +139,7 @@ function* ladderCells(
   for (const t of suite.tests) {
     let test: LadderTest | undefined;
     try {
-      test = ladderTestOf(t);
+      test = ladderTestOf(suite, t);
     } catch {
       test = undefined;
     }

@@ -1,11 +1,13 @@
 import type { Coverage, SuiteTest } from '../../run/types.js';
 import type { Store, StoredCell } from '../../store/store.js';
+import { isCorrectNumber } from '../../text-measures/numeric-answer.js';
 import { deriveSeed } from '../../util/random.js';
-import { type AnswerParser, isCorrectNumber, parseNumericAnswer } from './answer.js';
+import { type AnswerParser, parseNumericAnswer } from './answer.js';
 import { type LadderConfig, LadderConfigSchema } from './config.js';
 import { recordedCorrectness, recordedSlot } from './import/recorded.js';
 import {
   KB_JUDGE_SUITE,
+  KbJudgeMetaSchema,
   type KbScoring,
   type KbVerdict,
   kbScoringOf,
@@ -15,7 +17,8 @@ import {
 import { type LadderMetrics, type LadderObservation, ladderMetrics } from './metrics.js';
 import { type AnswerFormat, answerFormatOfPrompt } from './prompts.js';
 import { kbTypeOf } from './run.js';
-import { FAMILIES, type Family, type KbType, type LadderTest, type Level } from './types.js';
+import { ladderTestOf } from './test-meta.js';
+import type { Family, KbType, LadderTest, Level } from './types.js';
 
 /**
  * Everything `waver ladder` reports, rebuilt from the store alone: the suite's tests (their
@@ -98,7 +101,7 @@ export function loadLadderResults(
   const settings = LadderConfigSchema.parse(opts.settings ?? {});
   const seed = opts.seed ?? 0;
   const minCoverage = opts.minCoverage ?? 0.9;
-  const tests = new Map(suite.tests.map((t) => [t.id, ladderTestOf(t)]));
+  const tests = new Map(suite.tests.map((t) => [t.id, ladderTestOf(suite, t)]));
   const suiteTests = new Map(suite.tests.map((t) => [t.id, t]));
   const expected = suite.tests.reduce((n, t) => n + (t.repeats ?? 1), 0);
 
@@ -218,15 +221,6 @@ export function loadLadderResults(
     seed,
     models: out,
   };
-}
-
-/** The LadderTest a stored SuiteTest carries (run.ts puts every field but the id in `meta`). */
-export function ladderTestOf(test: SuiteTest): LadderTest {
-  const meta = (test.meta ?? {}) as Partial<LadderTest>;
-  const family = meta.family;
-  if (family !== 'baseline' && !FAMILIES.includes(family as Family))
-    throw new Error(`test ${test.id} is not a ladder test (meta.family is ${JSON.stringify(family)})`);
-  return { ...(meta as LadderTest), id: test.id };
 }
 
 /** What a model's stored requests sent: the distinct answer formats (non-KB prompts) and output caps. */
@@ -369,19 +363,15 @@ function judgeVerdicts(
   for (const hash of hashes) {
     const judgeSuite = store.suites.get(hash);
     if (judgeSuite?.name !== KB_JUDGE_SUITE) continue;
-    const meta = new Map(judgeSuite.tests.map((t) => [t.id, t.meta ?? {}]));
-    if (![...meta.values()].some((m) => m.sutSuite === suiteHash)) continue;
+    // A test whose meta names no judged cell is no verdict of a run's: left out.
+    const meta = new Map(judgeSuite.tests.map((t) => [t.id, KbJudgeMetaSchema.safeParse(t.meta).data]));
+    if (![...meta.values()].some((m) => m?.sutSuite === suiteHash)) continue;
     for (const cell of store.cells.all({ suiteHash: hash })) {
       if (judgeIdentity !== undefined && cell.modelIdentity !== judgeIdentity) continue;
       const m = meta.get(cell.testId);
       // A verdict given under the other scoring mode is not this mode's (its prompt and scale differ).
       if (!m || m.sutSuite !== suiteHash || kbScoringOf(m) !== scoring) continue;
-      const key = verdictKey(
-        String(m.modelIdentity),
-        String(m.testId),
-        Number(m.repeat),
-        m.responseKey as string | undefined,
-      );
+      const key = verdictKey(m.modelIdentity, m.testId, m.repeat, m.responseKey);
       const earlier = out.get(key);
       if (earlier && earlier.at > cell.updatedAt) continue;
       const failed = cell.status !== 'done' || !cell.response;

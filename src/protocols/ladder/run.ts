@@ -11,6 +11,7 @@ import type { PooledOptions } from '../types.js';
 import { answerFormatOf, type LadderConfig, ladderSettings } from './config.js';
 import { KB_JUDGE_SUITE, type KbJudgeJob, kbJudgeTest } from './kb-judge.js';
 import { type AnswerFormat, systemPromptFor, userMessageFor } from './prompts.js';
+import type { LadderSuiteTest } from './test-meta.js';
 import { KB_LEVEL, KB_TYPES, type KbType, type LadderTest } from './types.js';
 
 /**
@@ -69,7 +70,7 @@ export function ladderAsks(settings: LadderConfig, labels: readonly string[] = [
 }
 
 /** The SUT suite: one SuiteTest per ladder test, the LadderTest kept in `meta` for results.ts. */
-export function ladderSuite(tests: readonly LadderTest[], config: WaverConfig): Suite {
+export function ladderSuite(tests: readonly LadderTest[], config: WaverConfig): Suite<LadderSuiteTest> {
   const settings = ladderSettings(config);
   const labels = config.models.map((m, i) => specLabel(toModelSpec(m, { field: `models.${i}` })));
   const asks = ladderAsks(settings, labels);
@@ -84,7 +85,7 @@ export function ladderSuiteTest(
   settings: LadderConfig,
   repeats: number,
   asks: LadderAsks = ladderAsks(settings),
-): SuiteTest {
+): LadderSuiteTest {
   const { id, ...meta } = test;
   const system = systemPromptFor(test.family, asks.default.answerFormat, settings.kbPrompt);
   const byModel: NonNullable<SuiteTest['byModel']> = {};
@@ -119,7 +120,7 @@ export function kbTypeOf(test: Pick<LadderTest, 'family' | 'subtype' | 'measured
 }
 
 export interface LadderRunResult {
-  suite: Suite;
+  suite: Suite<LadderSuiteTest>;
   sut: RunResult;
   /** The KB judge pass: undefined when no judge is configured or nothing needed judging. */
   judge?: { identity: string; suiteHash: string; jobs: number; failed: number };
@@ -173,7 +174,11 @@ export async function runLadder(
  * ties the verdict back to its cell (suite, model identity, test, repeat, and the stored response
  * it judged, so a response replaced later is never matched with an old verdict).
  */
-export function kbJudgeJobs(storePath: string, suite: Suite, identities: readonly string[]): KbJudgeJob[] {
+export function kbJudgeJobs(
+  storePath: string,
+  suite: Suite<LadderSuiteTest>,
+  identities: readonly string[],
+): KbJudgeJob[] {
   const byId = new Map(suite.tests.map((t) => [t.id, t]));
   const store = openStore(storePath);
   try {
@@ -186,15 +191,11 @@ export function kbJudgeJobs(storePath: string, suite: Suite, identities: readonl
         status: 'done',
       })) {
         const test = byId.get(cell.testId);
-        if (test?.meta?.family !== 'KB' || !cell.response) continue;
-        const kbType = kbTypeOf({
-          family: 'KB',
-          subtype: test.meta?.subtype as string | undefined,
-          measuredLevel: test.meta?.measuredLevel as LadderTest['measuredLevel'],
-        });
+        if (test?.meta.family !== 'KB' || !cell.response) continue;
+        const kbType = kbTypeOf(test.meta);
         jobs.push({
           key: `${tag}/${cell.testId}/${cell.repeat}`,
-          question: String(test.meta?.text ?? test.prompt),
+          question: test.meta.text,
           response: cell.response.text,
           ...(kbType && { kbType }),
           meta: {

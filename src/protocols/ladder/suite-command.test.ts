@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CLI_CONTEXT } from '../../cli/test-support/cli.js';
 import { InputError } from '../../errors.js';
+import { parseLevels } from './config.js';
 import { resolveLadderSeeds } from './data/datasets.js';
 import { FAMILY_MODULES } from './families/index.js';
 import { generatorRequest } from './families/model-generator.js';
-import { parseFamilies, parseLevels } from './flags.js';
 import { ladderProtocol } from './index.js';
 import { suiteCommand } from './suite-command.js';
 import { readLadderSuite } from './suite-file.js';
@@ -215,10 +215,13 @@ describe('waver suite build --protocol ladder', () => {
     ]);
   });
 
-  it('parses the family and level lists', () => {
-    expect(parseFamilies('SV, KB')).toEqual(['SV', 'KB']);
+  it('parses the family and level lists', async () => {
     expect(parseLevels('1,5')).toEqual([1, 5]);
-    expect(() => parseFamilies(',')).toThrow(/no family/);
     expect(() => parseLevels('0')).toThrow(/unknown level '0'/);
+    await inputError(
+      ['--protocol', 'ladder', '--out', join(dir, 'none.jsonl'), '--families', ','],
+      '--families',
+      /no family given/,
+    );
   });
 });

@@ -1,20 +1,26 @@
 import { Command } from 'commander';
-import { buildOrStop } from '../../cli/execute.js';
-import { addCommonOptions, commandConfig } from '../../cli/options.js';
-import { EXIT } from '../../cli/output.js';
+import { commandFlags } from '../../command-kit/options.js';
+import { EXIT } from '../../command-kit/output.js';
 import { InputError } from '../../errors.js';
 import type { ProtocolCommand } from '../define.js';
+import { buildOrStop } from '../execute.js';
 import type { RunOutcome } from '../types.js';
 import { formatAdmissionTable } from './admission-table.js';
-import { LADDER_FIELDS_HELP, ladderFlags } from './flags.js';
+import { LadderConfigSchema } from './config.js';
+import { impliedGenerator } from './flags.js';
 import { meaningCaveat } from './meaning-check.js';
 import type { LadderPlan } from './protocol.js';
 import type { LadderSectionData } from './report-section.js';
 import type { LadderResults } from './results.js';
 import { ladderSuiteJsonl, writeFileAtomic } from './suite-file.js';
-import { FAMILIES } from './types.js';
 
 const PROTOCOLS = ['ladder'] as const;
+
+/** The `ladder:` settings a build takes; no system under test is asked, and the rules generators make no calls to estimate. */
+const BUILD_FLAGS = commandFlags({
+  section: { key: 'ladder', schema: LadderConfigSchema, only: ['families', 'levels', 'fields'] },
+  groups: ['judge', 'generator', 'dataset', 'store', 'cache', 'output', 'seed', 'calls'],
+});
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -37,12 +43,8 @@ export const suiteCommand: ProtocolCommand<LadderPlan, LadderSectionData, RunOut
       'build a protocol suite (JSONL, one test per line) and print its admission table; the same inputs and seed give the same bytes',
     )
     .option('--protocol <name>', `protocol (${PROTOCOLS.join(', ')})`)
-    .option('--families <list>', `families to build, comma-separated (default all: ${FAMILIES.join(',')})`)
-    .option('--levels <list>', 'requested levels, comma-separated (default 1,2,3,4,5)')
-    .option('--admission <file>', 'also write the admission table to this file')
-    .option('--fields <map>', LADDER_FIELDS_HELP);
-  // No system under test is asked, and the rules generators make no calls to estimate.
-  addCommonOptions(build, ['judge', 'generator', 'dataset', 'store', 'output', 'seed', 'calls']);
+    .option('--admission <file>', 'also write the admission table to this file');
+  BUILD_FLAGS.addTo(build);
   // The shared `--out` is "also write the summary"; here it is where the suite goes.
   const out = build.options.find((o) => o.long === '--out');
   if (out) out.description = 'where to write the suite (JSONL)';
@@ -56,7 +58,7 @@ export const suiteCommand: ProtocolCommand<LadderPlan, LadderSectionData, RunOut
       throw new InputError(`unknown protocol '${flags.protocol}' (expected ${PROTOCOLS.join(', ')})`, {
         field: '--protocol',
       });
-    const config = commandConfig(build, ctx.config, { ladder: ladderFlags(build) });
+    const config = BUILD_FLAGS.config(build, ctx.config, { ladder: { generator: impliedGenerator(build) } });
     if (!config.out) throw new InputError('no output file: pass --out suite.jsonl', { field: '--out' });
     if (config.dryRun) {
       const why = 'the rules generators make no calls';

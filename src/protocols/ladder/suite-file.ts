@@ -1,12 +1,11 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { z } from 'zod';
 import type { FillTest } from '../../check/types.js';
-import { DatasetSourceSchema } from '../../data/provenance.js';
 import { InputError } from '../../errors.js';
 import { canonicalJson, hashOf } from '../../util/hash.js';
 import { readTextFile } from '../../util/text-file.js';
-import { FAMILIES, KB_TYPES, type LadderTest } from './types.js';
+import { LadderTestSchema } from './test-meta.js';
+import { KB_TYPES, type LadderTest } from './types.js';
 
 /**
  * The ladder suite file: JSONL, one LadderTest per line, keys in canonical (sorted) order, so the
@@ -45,58 +44,6 @@ export function writeFileAtomic(path: string, text: string): void {
 export function writeLadderSuite(path: string, tests: readonly LadderTest[]): void {
   writeFileAtomic(path, ladderSuiteJsonl(tests));
 }
-
-const Level = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)]);
-const LevelOr0 = z.union([z.literal(0), Level]);
-
-const SeveritySchema = z
-  .object({
-    sim: z.number().min(0).max(1),
-    magnitude: z.number().min(0).max(1),
-    score: z.number(),
-    level: Level.optional(),
-    via: z.enum(['band', 'generic', 'format-l1-rule', 'ces', 'kb-type']),
-    expansionRatio: z.number().optional(),
-    ces: z.number().optional(),
-    cesNorm: z.number().optional(),
-  })
-  .strict();
-
-const GateSchema = z
-  .object({ gate: z.string().min(1), verdict: z.enum(['pass', 'fail', 'not-run']), reason: z.string() })
-  .strict();
-
-const GeneratorSchema = z.discriminatedUnion('kind', [
-  z
-    .object({ kind: z.literal('rules'), name: z.string().min(1), seed: z.int(), attempt: z.int().positive() })
-    .strict(),
-  z
-    .object({
-      kind: z.literal('model'),
-      model: z.string().min(1),
-      temperature: z.number().min(0),
-      attempt: z.int().positive(),
-    })
-    .strict(),
-]);
-
-const LadderTestSchema = z
-  .object({
-    id: z.string().min(1),
-    seedId: z.string().min(1),
-    family: z.enum([...FAMILIES, 'baseline']),
-    subtype: z.string().min(1).optional(),
-    requestedLevel: LevelOr0,
-    measuredLevel: LevelOr0.optional(),
-    severity: SeveritySchema.optional(),
-    original: z.string().min(1),
-    text: z.string().min(1),
-    gold: z.union([z.number(), z.literal('unanswerable')]),
-    gates: z.array(GateSchema),
-    generator: GeneratorSchema.optional(),
-    dataset: DatasetSourceSchema.optional(),
-  })
-  .strict();
 
 /**
  * Reads a ladder suite. Every problem — bad JSON, a missing or mistyped field, a baseline that is

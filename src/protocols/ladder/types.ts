@@ -78,7 +78,7 @@ export interface Severity {
   /** The number that was binned (magnitude for most families; CES for CIS). */
   score: number;
   /** Measured level; undefined when the family cannot be binned (never for KB, which is categorical). */
-  level: Level | undefined;
+  level?: Level;
   via: 'band' | 'generic' | 'format-l1-rule' | 'ces' | 'kb-type';
   /** CL: words(G)/words(O). */
   expansionRatio?: number;
@@ -99,7 +99,7 @@ export interface LadderTest {
   /** KB: the boundary type; other families may name a sub-technique (e.g. `typos`, `table`). */
   subtype?: string;
   requestedLevel: Level | 0;
-  measuredLevel: Level | 0 | undefined;
+  measuredLevel?: Level | 0;
   severity?: Severity;
   original: string;
   text: string;

@@ -36,7 +36,10 @@ describe('paraphrase settings', () => {
   });
 
   it('is part of the config schema: unknown fields, unknown or repeated phrasings are input errors naming the field', () => {
-    expect(CONFIG.validate({ paraphrase: { repeats: 3 } }).paraphrase).toEqual({ repeats: 3 });
+    expect(CONFIG.validate({ paraphrase: { repeats: 3 } }).paraphrase).toEqual({
+      repeats: 3,
+      resamples: 2000,
+    });
     expect(() => CONFIG.validate({ paraphrase: { repeat: 3 } } as never)).toThrow();
     expect(() => CONFIG.validate({ paraphrase: { phrasings: ['sideways'] } } as never)).toThrow();
     try {

@@ -1,36 +1,64 @@
 import { z } from 'zod';
-
-/** The `paraphrase` section of waver.yaml. */
+import { fieldMap, withFlag } from '../../config/setting-flags.js';
 
 /** The five phrasings of docs/method.md, in report order. */
 export const PHRASINGS = ['canonical', 'reworded', 'terse', 'verbose', 'options-shuffled'] as const;
 export type Phrasing = (typeof PHRASINGS)[number];
 
+export const PARAPHRASE_DEFAULTS = { repeats: 2, resamples: 2000 } as const;
+
+/** The `paraphrase:` section of waver.yaml (flags of `waver paraphrase` override it), each setting declared once with its flag. */
 export const ParaphraseConfig = z
   .object({
-    /** Calls per (item, phrasing, model); `--repeats` wins. Two, so run instability can be measured. */
-    repeats: z.int().positive().optional(),
+    /**
+     * Calls per (item, phrasing, model): two, so run instability can be measured. On the command
+     * line the common `--repeats` sets it: the run-wide default of 1 is not this protocol's
+     * (docs/paraphrase.md#repeats).
+     */
+    repeats: withFlag(z.int().positive().default(PARAPHRASE_DEFAULTS.repeats), {
+      flag: '--repeats <n>',
+      help: 'calls per (item, phrasing, model)',
+      common: true,
+    }),
     /** Which phrasings to ask (all five by default). */
-    phrasings: z
-      .array(z.enum(PHRASINGS))
-      .min(1)
-      .refine((xs) => new Set(xs).size === xs.length, 'phrasings must not repeat')
-      .optional(),
+    phrasings: withFlag(
+      z
+        .array(z.enum(PHRASINGS))
+        .min(1)
+        .refine((xs) => new Set(xs).size === xs.length, 'phrasings must not repeat')
+        .optional(),
+      {
+        flag: '--phrasings <list>',
+        help: `phrasings to ask, comma-separated (all: ${PHRASINGS.join(',')}; without a generator, reworded is left out for items with no alternate wording)`,
+        shownDefault: 'all',
+        noun: 'phrasing',
+      },
+    ),
     /** Bootstrap resamples for every confidence interval. */
-    resamples: z.int().min(1).optional(),
+    resamples: z.int().min(1).default(PARAPHRASE_DEFAULTS.resamples),
     /** Use only the first N items of the dataset. */
-    limit: z.int().positive().optional(),
+    limit: withFlag(z.int().positive().optional(), {
+      flag: '--limit <n>',
+      help: 'use only the first N items of the dataset',
+    }),
     /** Which fields of a dataset file or `hf:` dataset hold an item (docs/datasets.md#fields); dotted paths reach into objects. */
-    fields: z
-      .object({
-        id: z.string().min(1).optional(),
-        stem: z.string().min(1).optional(),
-        options: z.string().min(1).optional(),
-        key: z.string().min(1).optional(),
-        category: z.string().min(1).optional(),
-      })
-      .strict()
-      .optional(),
+    fields: withFlag(
+      z
+        .object({
+          id: z.string().min(1).optional(),
+          stem: z.string().min(1).optional(),
+          options: z.string().min(1).optional(),
+          key: z.string().min(1).optional(),
+          category: z.string().min(1).optional(),
+        })
+        .strict()
+        .optional(),
+      {
+        flag: '--fields <map>',
+        help: 'which record fields hold an item, e.g. stem=question,options=choices,key=answer (names: id, stem, options, key, category)',
+        parse: fieldMap,
+      },
+    ),
   })
   .strict();
 export type ParaphraseConfigInput = z.input<typeof ParaphraseConfig>;
@@ -42,30 +70,18 @@ declare module '../../config/schema.js' {
   }
 }
 
-export interface ParaphraseSettings {
-  repeats: number;
+/** The settings in force: the section with its defaults, the phrasings in report order. */
+export type ParaphraseSettings = Omit<z.output<typeof ParaphraseConfig>, 'phrasings'> & {
   phrasings: Phrasing[];
   /** Whether `paraphrase.phrasings` (`--phrasings`) chose them: unchosen, `reworded` may be left out. */
   phrasingsGiven: boolean;
-  resamples: number;
-  limit?: number;
-  fields?: NonNullable<z.infer<typeof ParaphraseConfig>['fields']>;
-}
+};
 
-export const PARAPHRASE_DEFAULTS = { repeats: 2, resamples: 2000 } as const;
-
-/**
- * The settings in force: `paraphrase.repeats` (on the command line `--repeats`: the common flag's
- * run-wide default of 1 is not this protocol's), else 2 (docs/paraphrase.md#repeats).
- */
 export function paraphraseSettings(config: { paraphrase?: ParaphraseConfigInput }): ParaphraseSettings {
-  const s = ParaphraseConfig.parse(config.paraphrase ?? {});
+  const { phrasings, ...settings } = ParaphraseConfig.parse(config.paraphrase ?? {});
   return {
-    repeats: s.repeats ?? PARAPHRASE_DEFAULTS.repeats,
-    phrasings: s.phrasings ? [...PHRASINGS].filter((p) => s.phrasings?.includes(p)) : [...PHRASINGS],
-    phrasingsGiven: s.phrasings !== undefined,
-    resamples: s.resamples ?? PARAPHRASE_DEFAULTS.resamples,
-    ...(s.limit !== undefined ? { limit: s.limit } : {}),
-    ...(s.fields !== undefined ? { fields: s.fields } : {}),
+    ...settings,
+    phrasings: phrasings ? PHRASINGS.filter((p) => phrasings.includes(p)) : [...PHRASINGS],
+    phrasingsGiven: phrasings !== undefined,
   };
 }

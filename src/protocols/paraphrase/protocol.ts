@@ -5,8 +5,9 @@ import { paraphraseSettings } from './config.js';
 import type { ParaphraseResults } from './results.js';
 import type { Rewords } from './reword.js';
 import { estimateParaphrase, loadParaphraseItems, type ParaphraseItems, runParaphrase } from './run.js';
+import { formatParaphraseReport } from './tables.js';
 
-/** The code behind paraphraseProtocol (index.ts): build, estimate and run, and the report section. */
+/** The code behind paraphraseProtocol (index.ts): build, estimate and run, what a run prints, and the report section. */
 
 export { paraphraseSection as section } from './report-section.js';
 
@@ -44,4 +45,29 @@ export async function run(
     results: r.results,
     rewords: r.rewords,
   };
+}
+
+/** The leaderboard, accuracy per phrasing, instability and flips, with the items run's account and the items dropped. */
+export function summary(
+  { results, rewords, runs: [items] }: ParaphraseOutcome,
+  _plan: ParaphraseItems,
+  format: WaverConfig['format'],
+): string | undefined {
+  return (
+    results &&
+    formatParaphraseReport(results, format, {
+      dropped: rewords.dropped,
+      ...(items && {
+        run: {
+          runId: items.runId,
+          calls: items.summary.calls,
+          retries: items.summary.retries,
+          elapsedMs: items.summary.elapsedMs,
+          tokensIn: items.summary.tokensIn,
+          tokensOut: items.summary.tokensOut,
+          aborted: items.summary.aborted,
+        },
+      }),
+    })
+  );
 }

@@ -2,7 +2,6 @@ import { heatmap, intervalDots, type Row } from '../../report/html/chart-kit.js'
 import type { HtmlKit } from '../../report/html/section.js';
 import { cellBase, demoteHeadings } from '../../report/html/section-kit.js';
 import type { EvalSummary, HeadlineFigure, SectionModule, TranscriptCell } from '../../report/report-data.js';
-import type { SuiteTest } from '../../run/types.js';
 import type { Store } from '../../store/store.js';
 import type { Estimate } from './metrics.js';
 import {
@@ -11,7 +10,7 @@ import {
   type ParaphraseResults,
   type ScoredCell,
 } from './results.js';
-import { ITEMS_SUITE, type ParaphraseTestMeta } from './suite.js';
+import { ITEMS_SUITE, ParaphraseTestMetaSchema } from './suite.js';
 import { formatParaphraseReport } from './tables.js';
 
 /**
@@ -93,11 +92,13 @@ function* paraphraseCells(
   const suite = store.suites.get(suiteHash);
   if (!suite) return;
   const tests = new Map(suite.tests.map((t) => [t.id, t]));
+  // A test whose meta is not paraphrase's is listed without its item, not an error: the report shows every cell.
+  const metaOf = new Map(suite.tests.map((t) => [t.id, ParaphraseTestMetaSchema.safeParse(t.meta).data]));
   // The item as first asked (canonical when it was asked) is the "original" every phrasing is diffed against.
   const originals = new Map<string, string>();
   for (const t of suite.tests) {
-    const meta = t.meta as unknown as ParaphraseTestMeta | undefined;
-    if (!meta?.item) continue;
+    const meta = metaOf.get(t.id);
+    if (!meta) continue;
     if (meta.phrasing === 'canonical' || !originals.has(meta.item)) originals.set(meta.item, t.prompt);
   }
   const scored = new Map<string, ScoredCell>();
@@ -109,11 +110,11 @@ function* paraphraseCells(
       flips.add(`${m.identity}\u0000${f.item}\u0000${f.phrasing}\u0000${f.repeat}`);
   }
   for (const cell of store.cells.light(suiteHash)) {
-    const test = tests.get(cell.testId) as SuiteTest | undefined;
+    const test = tests.get(cell.testId);
     if (test && cell.repeat >= (test.repeats ?? 1)) continue;
     const base = cellBase('paraphrase', suiteHash, cell, test);
-    const meta = test?.meta as unknown as ParaphraseTestMeta | undefined;
-    if (!meta?.item) {
+    const meta = metaOf.get(cell.testId);
+    if (!meta) {
       yield base;
       continue;
     }

@@ -1,5 +1,4 @@
 import type { DatasetSource } from '../../data/provenance.js';
-import type { SuiteTest } from '../../run/types.js';
 import type { Store } from '../../store/store.js';
 import { parseLetterAnswer } from './answer.js';
 import { PARAPHRASE_DEFAULTS, PHRASINGS } from './config.js';
@@ -10,7 +9,7 @@ import {
   paraphraseMetrics,
 } from './metrics.js';
 import { questionOf } from './phrasings.js';
-import type { ParaphraseTestMeta } from './suite.js';
+import { type ParaphraseTestMeta, paraphraseTests } from './suite.js';
 
 /**
  * Everything the paraphrase report shows, rebuilt from the store alone: the suite's tests carry
@@ -88,13 +87,7 @@ export function loadParaphraseResults(
 ): ParaphraseResults {
   const suite = store.suites.get(suiteHash);
   if (!suite) throw new Error(`no suite ${suiteHash} in the store ${store.path}`);
-  const tests = new Map<string, SuiteTest & { meta: ParaphraseTestMeta }>();
-  for (const t of suite.tests) {
-    const meta = t.meta as ParaphraseTestMeta | undefined;
-    if (meta?.protocol !== 'paraphrase')
-      throw new Error(`suite ${suiteHash} is not a paraphrase suite (test ${t.id})`);
-    tests.set(t.id, t as SuiteTest & { meta: ParaphraseTestMeta });
-  }
+  const tests = new Map(paraphraseTests(suite).map((t) => [t.id, t]));
   const metas = [...tests.values()].map((t) => t.meta);
   const itemIds = [...new Set(metas.map((m) => m.item))];
   const phrasings = PHRASINGS.filter((p) => metas.some((m) => m.phrasing === p));

@@ -5,12 +5,12 @@ import { InputError } from '../../errors.js';
 import { specLabel, toModelSpec } from '../../models/spec.js';
 import type { ModelEstimate } from '../../run/estimate.js';
 import { plannedModels } from '../../run/plan.js';
-import type { ProviderPool } from '../../run/provider-pool.js';
 import { roleParams } from '../../run/roles.js';
-import { estimateSuite, type RunResult, type RunSuiteOptions, runSuite } from '../../run/run-suite.js';
+import { estimateSuite, type RunResult, runSuite } from '../../run/run-suite.js';
 import { suiteOf } from '../../run/suite.js';
 import type { Suite } from '../../run/types.js';
 import { openStore } from '../../store/store.js';
+import type { PooledOptions } from '../types.js';
 import { type ParaphraseSettings, type Phrasing, paraphraseSettings } from './config.js';
 import { type McDataset, resolveMcItems } from './data/datasets.js';
 import type { McItem } from './data/mc-item.js';
@@ -143,9 +143,6 @@ export function paraphraseSuite(
   });
 }
 
-/** The run's options with the command's pool, which the items and the generator's rewords share. */
-type PooledRunOptions = RunSuiteOptions & { pool: ProviderPool };
-
 /** The run config the items suite is sent with: the protocol's repeats. */
 function itemsConfig(config: WaverConfig, settings: ParaphraseSettings): WaverConfig {
   return { ...config, repeats: settings.repeats };
@@ -154,7 +151,7 @@ function itemsConfig(config: WaverConfig, settings: ParaphraseSettings): WaverCo
 export async function runParaphrase(
   config: WaverConfig,
   items: ParaphraseItems,
-  opts: PooledRunOptions & { onRewordStart?: (n: number) => void },
+  opts: PooledOptions & { onRewordStart?: (n: number) => void },
 ): Promise<ParaphraseRun> {
   const settings = paraphraseSettings(config);
   let rewords: Rewords = { byItem: new Map(), dropped: [], fromAlternate: 0, fromGenerator: 0 };
@@ -194,7 +191,7 @@ export async function runParaphrase(
 export async function estimateParaphrase(
   config: WaverConfig,
   items: ParaphraseItems,
-  opts: PooledRunOptions,
+  opts: PooledOptions,
 ): Promise<ModelEstimate[]> {
   const settings = paraphraseSettings(config);
   const byItem = new Map(

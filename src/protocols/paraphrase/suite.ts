@@ -1,8 +1,10 @@
-import type { DatasetSource } from '../../data/provenance.js';
+import { z } from 'zod';
+import { DatasetSourceSchema } from '../../data/provenance.js';
 import { suiteOf } from '../../run/suite.js';
-import type { Suite, SuiteTest } from '../../run/types.js';
-import type { Phrasing } from './config.js';
-import type { McItem, McOption } from './data/mc-item.js';
+import type { Suite } from '../../run/types.js';
+import { type TypedTest, typedTests } from '../test-meta.js';
+import { PHRASINGS, type Phrasing } from './config.js';
+import type { McItem } from './data/mc-item.js';
 import { phraseItem } from './phrasings.js';
 import type { Rewords } from './reword.js';
 
@@ -14,27 +16,40 @@ import type { Rewords } from './reword.js';
 
 export const ITEMS_SUITE = 'paraphrase/items';
 
-export interface ParaphraseTestMeta {
-  protocol: 'paraphrase';
-  item: string;
-  category: string;
-  phrasing: Phrasing;
+/** What a test of the items suite holds for scoring, read back through this schema (paraphraseTests). */
+export const ParaphraseTestMetaSchema = z.object({
+  protocol: z.literal('paraphrase'),
+  item: z.string(),
+  category: z.string(),
+  phrasing: z.enum(PHRASINGS),
   /** The options in the order and lettering this prompt shows. */
-  options: McOption[];
+  options: z.array(z.object({ letter: z.string(), text: z.string() })),
   /** The key as shown in this phrasing. */
-  key: string;
+  key: z.string(),
   /** The key in the item's own lettering. */
-  itemKey: string;
+  itemKey: z.string(),
   /** Shown letter -> the item's own letter. */
-  canonicalOf: Record<string, string>;
-  dataset: string;
+  canonicalOf: z.record(z.string(), z.string()),
+  dataset: z.string(),
   /** The dataset's record (commit, files' sha256, licence); absent for the built-in items. */
-  datasetSource?: DatasetSource;
-  source: string;
+  datasetSource: DatasetSourceSchema.optional(),
+  source: z.string(),
   /** Whether a rule recomputed the key before the run. */
-  keyVerified: boolean;
-  reworded?: { kind: 'alternate' } | { kind: 'generator'; generator: string };
-  shuffleSeed?: number;
+  keyVerified: z.boolean(),
+  reworded: z
+    .discriminatedUnion('kind', [
+      z.object({ kind: z.literal('alternate') }),
+      z.object({ kind: z.literal('generator'), generator: z.string() }),
+    ])
+    .optional(),
+  shuffleSeed: z.number().optional(),
+});
+export type ParaphraseTestMeta = z.infer<typeof ParaphraseTestMetaSchema>;
+export type ParaphraseTest = TypedTest<ParaphraseTestMeta>;
+
+/** The tests of a stored items suite, their meta read (see typedTests). */
+export function paraphraseTests(suite: Suite): ParaphraseTest[] {
+  return typedTests(suite, ParaphraseTestMetaSchema);
 }
 
 export function paraphraseTestId(item: string, phrasing: Phrasing): string {
@@ -48,12 +63,12 @@ export function buildParaphraseSuite(
     repeats: number;
     runSeed: number;
     dataset: string;
-    datasetSource?: DatasetSource;
+    datasetSource?: ParaphraseTestMeta['datasetSource'];
     verified: ReadonlySet<string>;
     rewords?: Pick<Rewords, 'byItem'>;
   },
-): Suite {
-  const tests: SuiteTest[] = [];
+): Suite<ParaphraseTest> {
+  const tests: ParaphraseTest[] = [];
   for (const item of items) {
     for (const phrasing of opts.phrasings) {
       const reworded = opts.rewords?.byItem.get(item.id);
@@ -81,7 +96,7 @@ export function buildParaphraseSuite(
         id: paraphraseTestId(item.id, phrasing),
         prompt: phrased.prompt,
         repeats: opts.repeats,
-        meta: meta as unknown as Record<string, unknown>,
+        meta,
       });
     }
   }

@@ -1,12 +1,13 @@
 import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
+import { formatRunSummary } from '../../report/run-summary.js';
 import type { ModelEstimate } from '../../run/estimate.js';
 import { estimateSuite, runSuite } from '../../run/run-suite.js';
 import type { Suite } from '../../run/types.js';
 import type { PooledOptions, RunOutcome } from '../types.js';
 import { loadPlainSuite } from './suite-file.js';
 
-/** The code behind plainProtocol (index.ts): build, estimate and run, and the report section. */
+/** The code behind plainProtocol (index.ts): build, estimate and run, what a run prints, and the report section. */
 
 export { plainSection as section } from './report-section.js';
 
@@ -29,4 +30,13 @@ export async function run(
 ): Promise<RunOutcome<undefined>> {
   const r = await runSuite(config, suite, opts);
   return { runs: [r], aborted: r.summary.aborted, complete: r.complete };
+}
+
+/** The run's summary: models, coverage, calls, tokens and time. */
+export function summary(
+  { runs: [run] }: RunOutcome<undefined>,
+  _suite: Suite,
+  format: WaverConfig['format'],
+): string | undefined {
+  return run && formatRunSummary(run, format);
 }

@@ -38,12 +38,14 @@ export const plainSection: SectionModule<undefined> = {
 
 function plainCell(suiteHash: string, cell: LightCell, test: SuiteTest | undefined): TranscriptCell {
   const out = cellBase('run', suiteHash, cell, test);
-  const meta = test?.meta as Record<string, unknown> | undefined;
-  if (meta) {
+  // A plain suite's meta is the user's own object: only these fields, when they are labels, become columns.
+  const meta = test?.meta;
+  if (typeof meta === 'object' && meta !== null) {
+    const fields = meta as Record<string, unknown>;
     const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
-    const item = str(meta.item);
-    const family = str(meta.family) ?? str(meta.phrasing);
-    const gold = str(meta.gold);
+    const item = str(fields.item);
+    const family = str(fields.family) ?? str(fields.phrasing);
+    const gold = str(fields.gold);
     if (item !== undefined) out.item = item;
     if (family !== undefined) out.family = family;
     if (gold !== undefined) out.gold = gold;

@@ -72,6 +72,6 @@ function parseTest(value: unknown, where: { file: string; line: number }): Suite
     prompt: v.prompt,
     ...(v.system !== undefined ? { system: v.system as string } : {}),
     ...(v.repeats !== undefined ? { repeats: v.repeats as number } : {}),
-    ...(v.meta !== undefined ? { meta: v.meta as Record<string, unknown> } : {}),
+    ...(v.meta !== undefined ? { meta: v.meta } : {}),
   };
 }

@@ -11,6 +11,7 @@ import { CONFIG } from '../index.js';
 import { AXIS_SCALE } from './metrics.js';
 import { promptSetsSize, sagoPromptSets } from './prompt-sets.js';
 import { promptGroups, runSago } from './run.js';
+import { sagoTests } from './test-meta.js';
 
 /**
  * The activation axis over every layer (`sago.activationLayers: mean`, the paper's) against the
@@ -96,7 +97,7 @@ describe.skipIf(!tinyModelPath || !layerPatch)(
       if (!suite) throw new Error('no suite');
       const expectedMean: number[] = [];
       const expectedFinal: number[] = [];
-      for (const group of promptGroups(suite)) {
+      for (const group of promptGroups({ ...suite, tests: sagoTests(suite) })) {
         const texts = [group.baseline.prompt, ...group.variants.map((v) => v.prompt)];
         const states = (await provider.embed({ input: texts, layers: 'all' })).layerStates ?? [];
         const base = states[0] as number[][];

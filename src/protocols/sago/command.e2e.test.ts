@@ -242,7 +242,7 @@ describe('waver sago: bad input is named and nothing is written', () => {
       ['--models', 'openai:gpt-4o-mini@http://127.0.0.1:9/v1', '--axes', 'activation'],
       /axis 'activation' cannot be computed for openai:gpt-4o-mini@http:\/\/127\.0\.0\.1:9\/v1: openai: the model's hidden states are not exposed/,
     ],
-    ['an unknown axis', ['--axes', 'vibes'], /sago\.axes/],
+    ['an unknown axis', ['--axes', 'vibes'], /--axes: unknown axis 'vibes' \(expected some of activation, /],
   ];
   for (const [what, extra, message] of cases) {
     it(what, async () => {

@@ -7,6 +7,7 @@ import { meanTokenEntropy, sequenceLogprob } from './axes.js';
 import type { SagoConfig } from './config.js';
 import { fingerprintOf, groupTests, type PromptGroup, type PromptRow, promptRowRequest } from './measures.js';
 import { detectMirroring } from './mirroring.js';
+import type { SagoTest } from './test-meta.js';
 import type { Variation } from './variations/types.js';
 
 /**
@@ -59,16 +60,11 @@ export function scoreRequest(test: Pick<SuiteTest, 'prompt' | 'system'>, continu
 }
 
 /** The variation a variant test was made with (coordinates from its meta, text = its prompt). */
-export function variationOf(test: SuiteTest): Variation {
-  const meta = test.meta as Record<string, unknown>;
-  return {
-    family: meta.family,
-    subtype: meta.subtype,
-    strength: meta.strength,
-    position: meta.position,
-    text: test.prompt,
-    generator: meta.generator ?? 'rules',
-  } as Variation;
+export function variationOf({ id, prompt, meta }: SagoTest): Variation {
+  const { family, subtype, strength, position } = meta;
+  if (family === undefined || subtype === undefined || strength === undefined || position === undefined)
+    throw new Error(`test ${id} is not a variant (its meta has no variation)`);
+  return { family, subtype, strength, position, text: prompt, generator: meta.generator ?? 'rules' };
 }
 
 /**
@@ -86,7 +82,7 @@ export function zeroVariation(v: Variation, prompt: string): Variation {
 export function featureRow(
   store: Store,
   identity: string,
-  group: PromptGroup,
+  group: PromptGroup<SagoTest>,
   cells: ReadonlyMap<string, StoredCell>,
   settings: FeatureSettings,
   zero?: StoredCell,

@@ -3,7 +3,7 @@ import { suiteOf } from '../../run/suite.js';
 import type { Store } from '../../store/store.js';
 import { WAVER_VERSION } from '../../version.js';
 import type { SagoEmbedderRecord, SagoModelRecord } from './axes.js';
-import { PAPER_SWITCHES, type SagoConfig } from './config.js';
+import { SagoConfig } from './config.js';
 import type { ImportChecks } from './import/checks.js';
 
 /**
@@ -47,30 +47,8 @@ export interface SagoManifest {
   models: SagoModelRecord[];
   seed: number;
   minCoverage: number;
-  settings: Pick<
-    SagoConfig,
-    | 'n'
-    | 'bleuMode'
-    | 'eps'
-    | 'primaryEps'
-    | 'activationInput'
-    | 'activationLayers'
-    | 'confidence'
-    | 'axes'
-    | 'ablation'
-    | 'families'
-    | 'structural'
-    | 'meaningFilter'
-    | 'closedModelSubset'
-    | 'variations'
-    | 'bertscore'
-    | 'reference'
-    | 'deltaBaseline'
-    | 'sentenceForm'
-    | 'zeroStrength'
-    | 'positions'
-    | 'mirroringRules'
-  >;
+  /** The settings the run used, whole (the sago section with every default and switch resolved). */
+  settings: SagoConfig;
   datasets: SagoDatasetRecord[];
   rejected: RejectedVariant[];
   /** Where the responses came from when not from a waver run (`waver import sago-runs`). */
@@ -100,27 +78,15 @@ export interface ImportedRun {
 
 /**
  * A stored manifest with the settings later versions added filled in as the run had them: a run
- * stored before the reference switches existed used the paper's reading and waver's density
- * mirroring rules.
+ * stored before the reference switches existed used the paper's reading (the schema's defaults)
+ * and waver's density mirroring rules; one stored before `activationLayers` existed used the final
+ * layer (the schema's default).
  */
 export function normalizedManifest(m: SagoManifest): SagoManifest {
-  const s = m.settings as Partial<SagoManifest['settings']>;
-  return {
-    ...m,
-    settings: {
-      ...m.settings,
-      reference: s.reference ?? false,
-      bleuMode: s.bleuMode ?? PAPER_SWITCHES.bleuMode,
-      deltaBaseline: s.deltaBaseline ?? PAPER_SWITCHES.deltaBaseline,
-      sentenceForm: s.sentenceForm ?? PAPER_SWITCHES.sentenceForm,
-      zeroStrength: s.zeroStrength ?? PAPER_SWITCHES.zeroStrength,
-      positions: s.positions ?? [...PAPER_SWITCHES.positions],
-      closedModelSubset: s.closedModelSubset ?? PAPER_SWITCHES.closedModelSubset,
-      mirroringRules: s.mirroringRules ?? 'density',
-      // Runs stored before the setting existed used the final layer.
-      activationLayers: s.activationLayers ?? 'final',
-    },
-  };
+  const stored: Partial<SagoConfig> = m.settings;
+  const settings = SagoConfig.parse({ ...stored, mirroringRules: stored.mirroringRules ?? 'density' });
+  // In the order they were stored, so the report's JSON of a store reads the same.
+  return { ...m, settings: { ...stored, ...settings } };
 }
 
 /** Stores the manifest and records a run for it (the newest run marks the manifest in force). */
@@ -129,7 +95,7 @@ export function saveManifest(store: Store, manifest: SagoManifest): string {
     {
       id: 'manifest',
       prompt: `sago results of suite ${manifest.responsesSuite}`,
-      meta: manifest as unknown as Record<string, unknown>,
+      meta: manifest,
     },
   ]);
   store.suites.save(suite);

@@ -26,9 +26,9 @@ export interface PromptRow {
 }
 
 /** The tests of one prompt: its baseline and its variants, in suite order. */
-export interface PromptGroup {
-  baseline: SuiteTest;
-  variants: SuiteTest[];
+export interface PromptGroup<Test extends SuiteTest = SuiteTest> {
+  baseline: Test;
+  variants: Test[];
 }
 
 /** The row's request: what was measured, for which model's responses, in which suite and settings. */
@@ -65,7 +65,7 @@ export function writePromptRow(
 }
 
 /** The tests of a group in row order. */
-export function groupTests(group: PromptGroup): SuiteTest[] {
+export function groupTests<Test extends SuiteTest>(group: PromptGroup<Test>): Test[] {
   return [group.baseline, ...group.variants];
 }
 

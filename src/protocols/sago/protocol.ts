@@ -4,8 +4,9 @@ import type { PooledOptions, RunOutcome } from '../types.js';
 import { type SagoPromptSets, sagoPromptSets } from './prompt-sets.js';
 import type { SagoResults } from './results.js';
 import { estimateSago, runSago } from './run.js';
+import { formatSagoResults } from './tables.js';
 
-/** The code behind sagoProtocol (index.ts): build, estimate and run, and the report section. */
+/** The code behind sagoProtocol (index.ts): build, estimate and run, what a run prints, and the report section. */
 
 export { sagoSection as section } from './report-section.js';
 
@@ -35,4 +36,13 @@ export async function run(
     complete: r.runs.every((run) => run.complete) && (r.results?.models.every((m) => m.complete) ?? false),
     ...(r.results && { results: r.results }),
   };
+}
+
+/** The SGS tables per model; a stopped run has none (the closing line says how to resume). */
+export function summary(
+  { results }: RunOutcome<SagoResults>,
+  _plan: SagoPromptSets,
+  format: WaverConfig['format'],
+): string | undefined {
+  return results && formatSagoResults(results, format);
 }

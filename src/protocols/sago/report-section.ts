@@ -5,9 +5,10 @@ import { cellBase, demoteHeadings, legendHtml } from '../../report/html/section-
 import type { EvalSummary, HeadlineFigure, SectionModule, TranscriptCell } from '../../report/report-data.js';
 import type { Store } from '../../store/store.js';
 import { AXIS_HEADING, AXIS_SCALE, SAGO_AXES } from './metrics.js';
-import { loadSagoResults, type SagoResults, type SagoTestMeta } from './results.js';
+import { loadSagoResults, type SagoResults } from './results.js';
 import { RESPONSES_SUITE } from './suites.js';
 import { formatSagoResults, sagoMarkdown } from './tables.js';
+import { type SagoTestMeta, SagoTestMetaSchema } from './test-meta.js';
 
 /**
  * The SAGO section: per-axis SGS heatmaps (model x dataset) with the significance markers at the
@@ -95,10 +96,12 @@ function* sagoCells(
 ): Generator<TranscriptCell> {
   const suite = store.suites.get(suiteHash);
   if (!suite) return;
+  // A test whose meta is not sago's is listed without its coordinates, not an error: the report shows every cell.
+  const metaOf = new Map(suite.tests.map((t) => [t.id, SagoTestMetaSchema.safeParse(t.meta).data]));
   const tests = new Map(suite.tests.map((t) => [t.id, t]));
   const baselines = new Map<string, string>();
   for (const t of suite.tests) {
-    const m = t.meta as unknown as SagoTestMeta | undefined;
+    const m = metaOf.get(t.id);
     // An imported run has no shared baseline test: each row's own (pair-baseline) holds the prompt.
     const key = `${m?.dataset}::${m?.promptId}`;
     if (m?.role === 'baseline' || (m?.role === 'pair-baseline' && !baselines.has(key)))
@@ -117,8 +120,8 @@ function* sagoCells(
     if (cell.repeat !== 0) continue; // SAGO compares single responses
     const test = tests.get(cell.testId);
     const base = cellBase('sago', suiteHash, cell, test);
-    const meta = test?.meta as unknown as SagoTestMeta | undefined;
-    if (!meta?.promptId) {
+    const meta = metaOf.get(cell.testId);
+    if (!meta) {
       yield base;
       continue;
     }

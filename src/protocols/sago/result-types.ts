@@ -10,36 +10,13 @@ import type {
   StrengthAblation,
   VariationKey,
 } from './metrics.js';
-import type { Variation } from './variations/types.js';
 
 /**
  * What SAGO computes for a responses suite (results.ts builds it from the store), in types of their
  * own so the loaders of waver's runs and of imported runs share them.
  */
 
-/** Test meta of the responses suite. */
-export interface SagoTestMeta {
-  dataset: string;
-  promptId: string;
-  /**
-   * `baseline`: the prompt itself; `variant`: a variation of it; `pair-baseline`: in an imported run,
-   * the response to the prompt recorded beside one variant (each row of the authors' files has its
-   * own, separately sampled one).
-   */
-  role: 'baseline' | 'variant' | 'pair-baseline';
-  /** Variants only. */
-  family?: Variation['family'];
-  subtype?: Variation['subtype'];
-  strength?: number;
-  position?: Variation['position'];
-  generator?: string;
-  achievedRatio?: number;
-  meaningCheck?: Variation['meaningCheck'];
-  /** pair-baseline: the id of the variant test it was recorded with. */
-  pairOf?: string;
-  /** Imported tests: the run folder and the CSV line the row came from. */
-  imported?: { run: string; line: number };
-}
+export type { SagoTestMeta } from './test-meta.js';
 
 /** The axes computed for a model; unavailable ones keep their reason. */
 export interface SagoModelResults {

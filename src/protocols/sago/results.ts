@@ -1,4 +1,4 @@
-import type { Coverage, SuiteTest } from '../../run/types.js';
+import type { Coverage } from '../../run/types.js';
 import type { CellText, Store, StoredCell } from '../../store/store.js';
 import { sha256 } from '../../util/hash.js';
 import { axisStatuses, type SagoModelRecord } from './axes.js';
@@ -35,6 +35,7 @@ import type {
   SagoTables,
   SagoTestMeta,
 } from './result-types.js';
+import { type SagoTest, sagoTests } from './test-meta.js';
 
 /**
  * Rebuilds every SAGO number from the store alone: the responses suite's tests (prompts and
@@ -96,9 +97,9 @@ export function loadSagoResults(store: Store, suiteHash: string, opts: LoadSagoO
 interface PromptRow {
   dataset: string;
   id: string;
-  baseline: SuiteTest;
+  baseline: SagoTest;
   /** Every variant test of the prompt, in suite order (the order of its measure rows). */
-  variants: SuiteTest[];
+  variants: SagoTest[];
   /** Per variant, its column in V; undefined for a variant that is only a Delta reference. */
   columns: (number | undefined)[];
 }
@@ -107,7 +108,7 @@ interface PromptRow {
 function ownRunResults(store: Store, suiteHash: string, manifest: SagoManifest): SagoTables {
   const suite = store.suites.get(suiteHash);
   if (!suite) throw new Error(`suite ${suiteHash} is not in ${store.path}`);
-  const { rows, variations } = layout(suite.tests, manifest.settings);
+  const { rows, variations } = layout(sagoTests(suite), manifest.settings);
   const verdicts = judgeVerdicts(store, manifest);
   return {
     prompts: rows.length,
@@ -128,16 +129,16 @@ const isImperativeVsInterrogative = (s: Pick<SagoManifest['settings'], 'sentence
  * reference, not a column of V (docs/fidelity.md#sago).
  */
 function layout(
-  tests: readonly SuiteTest[],
+  tests: readonly SagoTest[],
   settings: Pick<SagoManifest['settings'], 'sentenceForm'>,
 ): { rows: PromptRow[]; variations: VariationKey[] } {
   const rows: PromptRow[] = [];
   const byPrompt = new Map<string, PromptRow>();
   const columns = new Map<string, number>();
   const variations: VariationKey[] = [];
-  const pending: { promptKey: string; test: SuiteTest; meta: SagoTestMeta }[] = [];
+  const pending: { promptKey: string; test: SagoTest; meta: SagoTestMeta }[] = [];
   for (const test of tests) {
-    const meta = test.meta as unknown as SagoTestMeta;
+    const { meta } = test;
     const promptKey = `${meta.dataset}::${meta.promptId}`;
     if (meta.role === 'baseline') {
       const row: PromptRow = {
@@ -283,7 +284,7 @@ function modelResults(
       for (const axis of computed) for (let k = 0; k < inV; k++) miss(axis, 'baseline response missing');
       return;
     }
-    const group: PromptGroup = { baseline: row.baseline, variants: row.variants };
+    const group: PromptGroup<SagoTest> = { baseline: row.baseline, variants: row.variants };
     const tests = groupTests(group);
     const done = tests.map((t) => {
       const c = cells.get(t.id);
@@ -344,9 +345,7 @@ function modelResults(
     const mirrorVariant = column(features, 'mirrorVariant');
     const mirrorBaseline = column(features, 'mirrorBaseline');
     const mirrorZero = column(features, 'mirrorZero');
-    const interrogative = tests.findIndex(
-      (t) => (t.meta as unknown as SagoTestMeta).subtype === 'interrogative',
-    );
+    const interrogative = tests.findIndex((t) => t.meta.subtype === 'interrogative');
 
     row.variants.forEach((test, v) => {
       const j = v + 1;
@@ -360,7 +359,7 @@ function modelResults(
           miss(axis, c ? `variant call failed (${c.errorKind ?? 'error'})` : 'variant response missing');
         return;
       }
-      const meta = test.meta as unknown as SagoTestMeta;
+      const { meta } = test;
       // What the variant is compared with (docs/fidelity.md#sago): the baseline's own value (paper),
       // the second baseline sample (strength-zero), or the interrogative rewrite (sentence form).
       let r = 0;

@@ -2,7 +2,7 @@ import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import { ProviderError } from '../../models/errors.js';
 import { specLabel, toModelSpec } from '../../models/spec.js';
-import type { Capabilities, FetchFn, ModelProvider, ScoreResult } from '../../models/types.js';
+import type { Capabilities, ModelProvider, ScoreResult } from '../../models/types.js';
 import { auxCall } from '../../run/aux-cache.js';
 import type { ModelEstimate } from '../../run/estimate.js';
 import { plannedModels } from '../../run/plan.js';
@@ -10,8 +10,9 @@ import type { ProviderPool } from '../../run/provider-pool.js';
 import { runRole } from '../../run/roles.js';
 import { estimateSuite, type RunResult, runSuite } from '../../run/run-suite.js';
 import { suiteOf } from '../../run/suite.js';
-import type { Progress, Suite, SuiteTest } from '../../run/types.js';
+import type { Suite, SuiteTest } from '../../run/types.js';
 import { openStore, type Store } from '../../store/store.js';
+import type { PooledOptions } from '../types.js';
 import { checkRequestedAxes, computedAxes, type SagoEmbedderRecord, type SagoModelRecord } from './axes.js';
 import { REFERENCE_MAX_TOKENS, type SagoConfig, sagoSettings } from './config.js';
 import type { OpenDatasetSample } from './data/datasets.js';
@@ -22,6 +23,7 @@ import {
   activationCosines,
   bertScores,
   groupTests,
+  type PromptGroup,
   pooledCosines,
   promptRowRequest,
   writePromptRow,
@@ -37,6 +39,7 @@ import {
   type SagoResults,
   type SagoTestMeta,
 } from './results.js';
+import type { SagoTest } from './test-meta.js';
 import {
   filterMeaning,
   generateStructural,
@@ -53,20 +56,6 @@ import {
  * cache), save the manifest, and compute the results from the store. Bad input is found before
  * anything is written. The prompt sets are filled in place.
  */
-
-export interface SagoRunOptions {
-  env?: NodeJS.ProcessEnv;
-  fetch?: FetchFn;
-  signal?: AbortSignal;
-  /** A stage starts ('generator', 'responses <model>', 'judge', 'embeddings'). */
-  onStage?: (stage: string, detail: string) => void;
-  /** Progress of the stage's cells. */
-  onProgress?: (p: Progress) => void;
-  /** Each suite run (responses, generator, judge) once it ends. */
-  onRunEnd?: (run: RunResult) => void;
-  /** The command's models (the protocol runner's pool): every stage and role takes its instances from it. */
-  pool: ProviderPool;
-}
 
 export interface SagoPlan {
   datasets: SagoDatasetRecord[];
@@ -98,7 +87,7 @@ function datasetRecord(s: OpenDatasetSample): SagoDatasetRecord {
 export async function runSago(
   config: WaverConfig,
   { samples, prompts, sets }: SagoPromptSets,
-  opts: SagoRunOptions,
+  opts: PooledOptions,
 ): Promise<SagoRunResult> {
   const settings = sagoSettings(config);
   const hasStructural = sets.some((s) => s.variants.some((v) => v.family === 'structural'));
@@ -228,29 +217,8 @@ export async function runSago(
       models,
       seed: config.seed,
       minCoverage: config.minCoverage,
-      settings: {
-        n: settings.n,
-        bleuMode: settings.bleuMode,
-        eps: settings.eps,
-        primaryEps: settings.primaryEps,
-        activationInput: settings.activationInput,
-        activationLayers: settings.activationLayers,
-        confidence: settings.confidence,
-        axes: settings.axes,
-        ablation: settings.ablation,
-        families: settings.families,
-        structural: generatorOn ? 'generator' : 'rules',
-        meaningFilter: settings.meaningFilter,
-        closedModelSubset: settings.closedModelSubset,
-        variations: settings.variations,
-        bertscore: settings.bertscore,
-        reference: settings.reference,
-        deltaBaseline: settings.deltaBaseline,
-        sentenceForm: settings.sentenceForm,
-        zeroStrength: settings.zeroStrength,
-        positions: settings.positions,
-        mirroringRules: settings.mirroringRules,
-      },
+      // The settings whole, with the structural rewrites as they were made.
+      settings: { ...settings, structural: generatorOn ? 'generator' : 'rules' },
       datasets: samples.map(datasetRecord),
       rejected,
     };
@@ -276,7 +244,7 @@ export async function runSago(
 export async function estimateSago(
   config: WaverConfig,
   { sets }: SagoPromptSets,
-  opts: SagoRunOptions,
+  opts: PooledOptions,
 ): Promise<ModelEstimate[]> {
   const settings = sagoSettings(config);
   const suite = responsesSuite(sets, settings);
@@ -294,8 +262,8 @@ export async function estimateSago(
 export function responsesSuite(
   sets: readonly PromptVariants[],
   settings: Pick<SagoConfig, 'deltaBaseline'> = { deltaBaseline: 'self' },
-): Suite {
-  const tests: SuiteTest[] = [];
+): Suite<SagoTest> {
+  const tests: SagoTest[] = [];
   const repeats = settings.deltaBaseline === 'strength-zero' ? { repeats: 2 } : {};
   for (const { prompt, variants } of sets) {
     const base: SagoTestMeta = {
@@ -400,14 +368,13 @@ async function checkRoles(
 }
 
 /** Judge tests for every response a register variant needs a verdict on (variant and baseline), deduplicated by text. */
-function judgeTests(store: Store, suite: Suite, models: readonly SagoModelRecord[]): SuiteTest[] {
+function judgeTests(store: Store, suite: Suite<SagoTest>, models: readonly SagoModelRecord[]): SuiteTest[] {
   const needs = new Set<string>();
   const baselineOf = new Map<string, string>();
-  for (const t of suite.tests) {
-    const meta = t.meta as unknown as SagoTestMeta;
-    if (meta.role === 'baseline') baselineOf.set(`${meta.dataset}::${meta.promptId}`, t.id);
+  for (const { id, meta } of suite.tests) {
+    if (meta.role === 'baseline') baselineOf.set(`${meta.dataset}::${meta.promptId}`, id);
     else if (meta.family === 'register' && meta.strength !== 0) {
-      needs.add(t.id);
+      needs.add(id);
       needs.add(`${meta.dataset}::${meta.promptId}::base`);
     }
   }
@@ -430,7 +397,7 @@ async function auxStage(
   store: Store,
   config: WaverConfig,
   settings: SagoConfig,
-  suite: Suite,
+  suite: Suite<SagoTest>,
   models: readonly SagoModelRecord[],
   ctx: {
     embedder?: ModelProvider;
@@ -438,7 +405,7 @@ async function auxStage(
     axisCtx: Parameters<typeof computedAxes>[1];
     pool: ProviderPool;
   },
-  opts: SagoRunOptions,
+  opts: PooledOptions,
 ): Promise<void> {
   const testsById = new Map(suite.tests.map((t) => [t.id, t]));
   for (const m of models) {
@@ -550,10 +517,10 @@ async function auxStage(
 }
 
 /** The responses suite's tests grouped by prompt: the baseline and its variants. */
-export function promptGroups(suite: Suite): { baseline: SuiteTest; variants: SuiteTest[] }[] {
-  const groups = new Map<string, { baseline?: SuiteTest; variants: SuiteTest[] }>();
+export function promptGroups(suite: Suite<SagoTest>): PromptGroup<SagoTest>[] {
+  const groups = new Map<string, { baseline?: SagoTest; variants: SagoTest[] }>();
   for (const t of suite.tests) {
-    const meta = t.meta as unknown as SagoTestMeta;
+    const { meta } = t;
     const key = `${meta.dataset}::${meta.promptId}`;
     const g = groups.get(key) ?? { variants: [] };
     if (meta.role === 'baseline') g.baseline = t;

@@ -1,10 +1,11 @@
+import { z } from 'zod';
 import type { WaverConfig } from '../../../config/schema.js';
 import type { GenerateRequest } from '../../../models/types.js';
 import { requestFor } from '../../../run/plan.js';
 import { roleParams, runRole } from '../../../run/roles.js';
 import type { RunSuiteOptions } from '../../../run/run-suite.js';
 import type { SuiteTest } from '../../../run/types.js';
-import type { Family, GateVerdict, KbType } from '../types.js';
+import { FAMILIES, type Family, type GateVerdict, KB_TYPES, type KbType } from '../types.js';
 
 /**
  * The model-based validity gates of the ladder paper (Sections 3.1 and 4.2), asked of the `judge`
@@ -15,7 +16,17 @@ import type { Family, GateVerdict, KbType } from '../types.js';
  * see docs/ladder-suite.md#model-gates.
  */
 
-export type ModelGate = 'nli' | 'meaning' | 'epistemic';
+export const MODEL_GATE_NAMES = ['nli', 'meaning', 'epistemic'] as const;
+export type ModelGate = (typeof MODEL_GATE_NAMES)[number];
+
+/** The meta of a gate's judge test: which gate asked, about a candidate of which family (and boundary type). */
+export const GateMetaSchema = z.object({
+  gate: z.enum(MODEL_GATE_NAMES),
+  family: z.enum(FAMILIES),
+  kbType: z.enum(KB_TYPES).optional(),
+});
+export type GateMeta = z.infer<typeof GateMetaSchema>;
+type GateTest = SuiteTest<GateMeta>;
 
 /**
  * Which model gates each family passes through (the paper: NLI for SV, IQ, CI, CL; the meaning judge
@@ -62,7 +73,7 @@ const NLI_SYSTEM = [
   'Answer with exactly one lowercase word: entailment, neutral or contradiction. Write nothing else.',
 ].join('\n');
 
-export function nliTest(job: GateJob): SuiteTest {
+export function nliTest(job: GateJob): GateTest {
   return {
     id: job.key,
     system: NLI_SYSTEM,
@@ -142,7 +153,7 @@ const MEANING_CRITERIA: Partial<Record<Family, string>> = {
   ].join(' '),
 };
 
-export function meaningTest(job: GateJob): SuiteTest {
+export function meaningTest(job: GateJob): GateTest {
   const criterion = MEANING_CRITERIA[job.family];
   if (!criterion) throw new Error(`the meaning judge does not apply to family ${job.family}`);
   return {
@@ -183,7 +194,7 @@ const BOUNDARY: Record<KbType, string> = {
   'impossible-premise': 'resting on a premise that cannot be true',
 };
 
-export function epistemicTest(job: GateJob): SuiteTest {
+export function epistemicTest(job: GateJob): GateTest {
   const how = job.kbType ? ` by ${BOUNDARY[job.kbType]}` : '';
   return {
     id: job.key,
@@ -222,7 +233,7 @@ export function parseEpistemicReply(reply: string): GateVerdict {
 
 // --- running ---------------------------------------------------------------------------------
 
-const TEST_OF: Record<ModelGate, (job: GateJob) => SuiteTest> = {
+const TEST_OF: Record<ModelGate, (job: GateJob) => GateTest> = {
   nli: nliTest,
   meaning: meaningTest,
   epistemic: epistemicTest,

@@ -1,5 +1,6 @@
-import { Command, Option } from 'commander';
-import { emit } from '../../../cli/output.js';
+import { Command } from 'commander';
+import { commandFlags } from '../../../command-kit/options.js';
+import { emit } from '../../../command-kit/output.js';
 import type { WaverConfig } from '../../../config/schema.js';
 import { openStore } from '../../../store/store.js';
 import type { ProtocolCommand } from '../../define.js';
@@ -12,12 +13,8 @@ import { aggregateSummary } from './aggregates.js';
 import { type LadderRunsPlan, planLadderRunsImport, writeLadderRunsImport } from './ladder-runs.js';
 import { ladderRunSummary, ladderRunsMarkdown } from './summary.js';
 
-interface Flags {
-  config?: string;
-  store?: string;
-  format?: 'md' | 'json';
-  out?: string;
-}
+/** What an import takes of the base flags: where to write, and how to say what it read. */
+const IMPORT_FLAGS = commandFlags({ groups: ['store', 'output'] });
 
 /**
  * `waver import ladder-runs DIR...` (docs/ladder.md#import): the ladder reference's run folders
@@ -31,38 +28,28 @@ export const ladderRunsImportCommand: ProtocolCommand<
   LadderPlan,
   LadderSectionData,
   RunOutcome<LadderResults>
-> = (_ladder, ctx) =>
-  new Command('ladder-runs')
+> = (_ladder, ctx) => {
+  const cmd = new Command('ladder-runs')
     .description(
       "read the ladder reference's run folders (eval.csv; responses.csv, metrics_*.csv, manifest.json where there) as ladder suites; a folder with metrics_acc.csv and no eval.csv is summarised from its aggregates",
     )
     .argument(
       '<dirs...>',
       'run folders (experiment/output/runs/<name>__<dataset>), or a folder holding them (the repository root)',
-    )
-    .option('-c, --config <file>', 'config file (default: ./waver.yaml when present)')
-    .option('--store <file>', 'SQLite store (default .waver/store.db)')
-    .addOption(new Option('--format <format>', 'summary format').choices(['md', 'json']))
-    .option('--out <file>', 'also write the summary to this file')
-    .action(async (dirs: string[], o: Flags) => {
-      const config = ctx.config.resolve({
-        ...(o.config !== undefined && { file: o.config }),
-        flags: {
-          ...(o.store !== undefined && { store: o.store }),
-          ...(o.format !== undefined && { format: o.format }),
-          ...(o.out !== undefined && { out: o.out }),
-        },
-      });
-      const plan = planLadderRunsImport(dirs);
-      const aggregatesOnly = plan.aggregatesOnly.map(aggregateSummary);
-      const runs = plan.runs.length === 0 ? [] : importRuns(config, plan);
-      if (config.format === 'json')
-        emit(
-          `${JSON.stringify({ ...(runs.length > 0 && { store: config.store }), runs, aggregatesOnly }, null, 2)}\n`,
-          config.out,
-        );
-      else emit(ladderRunsMarkdown(runs, aggregatesOnly), config.out);
-    });
+    );
+  return IMPORT_FLAGS.addTo(cmd).action(async (dirs: string[]) => {
+    const config = IMPORT_FLAGS.config(cmd, ctx.config);
+    const plan = planLadderRunsImport(dirs);
+    const aggregatesOnly = plan.aggregatesOnly.map(aggregateSummary);
+    const runs = plan.runs.length === 0 ? [] : importRuns(config, plan);
+    if (config.format === 'json')
+      emit(
+        `${JSON.stringify({ ...(runs.length > 0 && { store: config.store }), runs, aggregatesOnly }, null, 2)}\n`,
+        config.out,
+      );
+    else emit(ladderRunsMarkdown(runs, aggregatesOnly), config.out);
+  });
+};
 
 /** Stores the runs that have an eval.csv and summarises each from the store, in the reference mode. */
 function importRuns(config: WaverConfig, plan: LadderRunsPlan) {

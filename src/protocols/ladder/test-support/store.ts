@@ -2,7 +2,8 @@ import { type FakeModel, writeCells } from '../../../check/test-support/stores.j
 import { validateConfig } from '../../../config/load.js';
 import type { Suite, SuiteTest } from '../../../run/types.js';
 import type { Store } from '../../../store/store.js';
-import { ladderSuite } from '../run.js';
+import { LADDER_TESTS_SUITE, ladderSuite } from '../run.js';
+import { ladderTestOf } from '../test-meta.js';
 import type { Family, LadderTest, Level } from '../types.js';
 import { ladderTest } from './ladder-test.js';
 
@@ -30,7 +31,7 @@ export function ladderTests(seeds: number, families: readonly Family[] = ['SV', 
 }
 
 export function ladderMeta(test: SuiteTest): LadderTest {
-  return test.meta as unknown as LadderTest;
+  return ladderTestOf({ name: LADDER_TESTS_SUITE, hash: 'a test suite' }, test);
 }
 
 /** Stores a ladder suite answered by the models; returns the suite. */

@@ -2,7 +2,7 @@ import { type FakeModel, writeCells } from '../../../check/test-support/stores.j
 import type { Suite } from '../../../run/types.js';
 import type { Store } from '../../../store/store.js';
 import { BUILTIN_MC_ITEMS } from '../data/builtin-items.js';
-import { buildParaphraseSuite, type ParaphraseTestMeta } from '../suite.js';
+import { buildParaphraseSuite } from '../suite.js';
 
 /** A paraphrase suite as `waver paraphrase` stores it, answered by fake models with a letter. */
 
@@ -16,7 +16,7 @@ export function paraphraseStore(store: Store, models: readonly FakeModel[], item
     verified: new Set(),
   });
   writeCells(store, suite, models, (test, right) => {
-    const meta = test.meta as unknown as ParaphraseTestMeta;
+    const { meta } = test;
     const wrong = meta.options.find((o) => o.letter !== meta.key)?.letter as string;
     return `Answer: ${right ? meta.key : wrong}`;
   });

@@ -1,6 +1,6 @@
-import { Command, Option } from 'commander';
-import { emit } from '../../../cli/output.js';
-import { InputError } from '../../../errors.js';
+import { Command } from 'commander';
+import { commandFlags } from '../../../command-kit/options.js';
+import { emit } from '../../../command-kit/output.js';
 import { openStore } from '../../../store/store.js';
 import type { ProtocolCommand } from '../../define.js';
 import type { RunOutcome } from '../../types.js';
@@ -11,14 +11,8 @@ import { sgsTable } from '../tables.js';
 import type { CheckCount, ImportChecks } from './checks.js';
 import { planSagoRunsImport, writeSagoRunsImport } from './sago-runs.js';
 
-interface Flags {
-  config?: string;
-  store?: string;
-  format?: 'md' | 'json';
-  out?: string;
-  seed?: string;
-  paper?: boolean;
-}
+/** What an import takes of the base flags: where to write, how to say what it read, and the ablations' seed. */
+const IMPORT_FLAGS = commandFlags({ groups: ['store', 'output', 'seed'] });
 
 /**
  * `waver import sago-runs DIR...` (docs/sago.md#import): the SAGO authors' run folders into the
@@ -28,82 +22,68 @@ interface Flags {
 export const sagoRunsImportCommand: ProtocolCommand<SagoPromptSets, SagoResults, RunOutcome<SagoResults>> = (
   _sago,
   ctx,
-) =>
-  new Command('sago-runs')
+) => {
+  const cmd = new Command('sago-runs')
     .description(
       "read the SAGO authors' run folders (full_results_all_models.csv + metadata.json) as sago suites",
     )
     .argument('<dirs...>', 'run folders, or folders holding run_* folders (e.g. results/closed_models)')
-    .option('-c, --config <file>', 'config file (default: ./waver.yaml when present)')
-    .option('--store <file>', 'SQLite store (default .waver/store.db)')
-    .addOption(new Option('--format <format>', 'summary format').choices(['md', 'json']))
-    .option('--out <file>', 'also write the summary to this file')
-    .option('--seed <n>', 'seed of the ablations')
     .option(
       '--paper',
       "compute Delta with the paper's reading (baseline self-similarity, ...) instead of the authors' code",
-    )
-    .action(async (dirs: string[], o: Flags) => {
-      if (o.seed !== undefined && !/^-?\d+$/.test(o.seed))
-        throw new InputError(`expected an integer, got '${o.seed}'`, { field: '--seed' });
-      const config = ctx.config.resolve({
-        ...(o.config !== undefined && { file: o.config }),
-        flags: {
-          ...(o.store !== undefined && { store: o.store }),
-          ...(o.format !== undefined && { format: o.format }),
-          ...(o.out !== undefined && { out: o.out }),
-          ...(o.seed !== undefined && { seed: Number(o.seed) }),
-        },
-      });
-      // The authors' runs are compared with the authors' definitions unless --paper; the
-      // tolerances and ablation settings of waver.yaml apply.
-      const own = sagoSettings(config);
-      const settings = SagoConfig.parse({
-        reference: !o.paper,
-        eps: own.eps,
-        primaryEps: own.primaryEps,
-        ablation: own.ablation,
-      });
-      const plan = planSagoRunsImport(dirs);
-      const store = openStore(config.store);
-      try {
-        const suites = writeSagoRunsImport(store, plan, {
-          settings,
-          seed: config.seed,
-          minCoverage: config.minCoverage,
-        });
-        const results = suites.map((s) => loadSagoResults(store, s.suiteHash, { ablations: false }));
-        const summary = {
-          store: config.store,
-          runs: plan.runs.map((r) => ({
-            folder: r.folder,
-            model: r.model,
-            dataset: r.dataset,
-            style: r.style,
-            rows: r.rows.length,
-            columns: r.columns,
-            maxTokens: r.maxTokens,
-            temperature: r.temperature,
-          })),
-          suites,
-          checks: plan.checks,
-          settings: {
-            reference: settings.reference,
-            deltaBaseline: settings.deltaBaseline,
-            sentenceForm: settings.sentenceForm,
-            zeroStrength: settings.zeroStrength,
-            bleuMode: settings.bleuMode,
-          },
-          sgs: results.flatMap(sgsTable),
-        };
-        emit(
-          config.format === 'json' ? `${JSON.stringify(summary, null, 2)}\n` : summaryMarkdown(summary),
-          config.out,
-        );
-      } finally {
-        store.close();
-      }
+    );
+  return IMPORT_FLAGS.addTo(cmd).action(async (dirs: string[], o: { paper?: boolean }) => {
+    const config = IMPORT_FLAGS.config(cmd, ctx.config);
+    // The authors' runs are compared with the authors' definitions unless --paper; the
+    // tolerances and ablation settings of waver.yaml apply.
+    const own = sagoSettings(config);
+    const settings = SagoConfig.parse({
+      reference: !o.paper,
+      eps: own.eps,
+      primaryEps: own.primaryEps,
+      ablation: own.ablation,
     });
+    const plan = planSagoRunsImport(dirs);
+    const store = openStore(config.store);
+    try {
+      const suites = writeSagoRunsImport(store, plan, {
+        settings,
+        seed: config.seed,
+        minCoverage: config.minCoverage,
+      });
+      const results = suites.map((s) => loadSagoResults(store, s.suiteHash, { ablations: false }));
+      const summary = {
+        store: config.store,
+        runs: plan.runs.map((r) => ({
+          folder: r.folder,
+          model: r.model,
+          dataset: r.dataset,
+          style: r.style,
+          rows: r.rows.length,
+          columns: r.columns,
+          maxTokens: r.maxTokens,
+          temperature: r.temperature,
+        })),
+        suites,
+        checks: plan.checks,
+        settings: {
+          reference: settings.reference,
+          deltaBaseline: settings.deltaBaseline,
+          sentenceForm: settings.sentenceForm,
+          zeroStrength: settings.zeroStrength,
+          bleuMode: settings.bleuMode,
+        },
+        sgs: results.flatMap(sgsTable),
+      };
+      emit(
+        config.format === 'json' ? `${JSON.stringify(summary, null, 2)}\n` : summaryMarkdown(summary),
+        config.out,
+      );
+    } finally {
+      store.close();
+    }
+  });
+};
 
 function checkLine(name: string, c: CheckCount): string {
   if (c.checked === 0) return `- ${name}: nothing to check`;

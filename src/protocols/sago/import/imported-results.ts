@@ -1,5 +1,5 @@
 import { auxGet } from '../../../run/aux-cache.js';
-import type { Coverage, SuiteTest } from '../../../run/types.js';
+import type { Coverage } from '../../../run/types.js';
 import type { Store } from '../../../store/store.js';
 import { bleuPair } from '../../../text-measures/bleu.js';
 import type { AxisStatus, SagoModelRecord } from '../axes.js';
@@ -12,7 +12,8 @@ import {
   sagoScores,
   type VariationKey,
 } from '../metrics.js';
-import type { SagoModelResults, SagoTables, SagoTestMeta } from '../result-types.js';
+import type { SagoModelResults, SagoTables } from '../result-types.js';
+import { type SagoTest, type SagoTestMeta, sagoTests } from '../test-meta.js';
 import type { NumericColumn } from './run-folders.js';
 import { type RecordedRow, recordRequest } from './sago-runs.js';
 
@@ -81,7 +82,7 @@ function isStyleBaseline(meta: SagoTestMeta): boolean {
 }
 
 interface Row {
-  variant: SuiteTest;
+  variant: SagoTest;
   meta: SagoTestMeta;
   record?: RecordedRow;
   text?: string;
@@ -92,10 +93,10 @@ export function importedResults(store: Store, suiteHash: string, manifest: SagoM
   const suite = store.suites.get(suiteHash);
   if (!suite) throw new Error(`suite ${suiteHash} is not in ${store.path}`);
   const s = manifest.settings;
-  const pairOf = new Map<string, SuiteTest>();
-  const variants: SuiteTest[] = [];
-  for (const t of suite.tests) {
-    const meta = t.meta as unknown as SagoTestMeta;
+  const pairOf = new Map<string, SagoTest>();
+  const variants: SagoTest[] = [];
+  for (const t of sagoTests(suite)) {
+    const { meta } = t;
     if (meta.role === 'pair-baseline' && meta.pairOf) pairOf.set(meta.pairOf, t);
     else if (meta.role === 'variant') variants.push(t);
   }
@@ -108,8 +109,7 @@ export function importedResults(store: Store, suiteHash: string, manifest: SagoM
   const promptIndex = new Map<string, number>();
   const variations: VariationKey[] = [];
   const columnIndex = new Map<string, number>();
-  for (const t of variants) {
-    const meta = t.meta as unknown as SagoTestMeta;
+  for (const { meta } of variants) {
     const pk = `${meta.dataset}::${meta.promptId}`;
     if (!promptIndex.has(pk)) {
       promptIndex.set(pk, prompts.length);
@@ -140,14 +140,14 @@ export function importedResults(store: Store, suiteHash: string, manifest: SagoM
   return {
     prompts: prompts.length,
     variations,
-    variants: variants.filter((t) => inV(t.meta as unknown as SagoTestMeta)).length,
+    variants: variants.filter((t) => inV(t.meta)).length,
     models,
   };
 }
 
 interface Layout {
-  variants: SuiteTest[];
-  pairOf: Map<string, SuiteTest>;
+  variants: SagoTest[];
+  pairOf: Map<string, SagoTest>;
   prompts: { dataset: string; id: string }[];
   promptIndex: Map<string, number>;
   variations: VariationKey[];
@@ -175,7 +175,7 @@ function modelResults(
     );
     return {
       variant,
-      meta: variant.meta as unknown as SagoTestMeta,
+      meta: variant.meta,
       ...(record && { record }),
       ...(c?.status === 'done' && { text: c.text ?? '' }),
       ...(p?.status === 'done' && { pairText: p.text ?? '' }),

@@ -58,7 +58,7 @@ export function sagoStore(store: Store, opts: { manifest?: boolean } = {}): Suit
     answer: () => m.label === 'steady',
   }));
   writeCells(store, suite, models, (test, right) => {
-    const variant = (test.meta as { role?: string }).role === 'variant';
+    const variant = test.meta.role === 'variant';
     return variant && !right
       ? 'tides come from the moon pulling water'
       : 'the answer is that air scatters blue light';

@@ -1,11 +1,11 @@
+import { EXIT, emit, withAbort } from '../command-kit/output.js';
+import { createProgress } from '../command-kit/progress.js';
 import type { WaverConfig } from '../config/schema.js';
-import { withPool } from '../protocols/define.js';
-import type { ProtocolModule, ProtocolOptions, RunOutcome } from '../protocols/types.js';
 import { formatEstimate, formatRunEnd } from '../report/run-summary.js';
 import type { RunResult } from '../run/run-suite.js';
 import type { Progress } from '../run/types.js';
-import { EXIT, emit, withAbort } from './output.js';
-import { createProgress } from './progress.js';
+import { withPool } from './define.js';
+import type { ProtocolModule, ProtocolOptions, RunOutcome } from './types.js';
 
 /** How a command shows a run on stderr: its stage lines and a progress bar per stage. */
 export interface RunView extends Pick<ProtocolOptions, 'onStage' | 'onProgress'> {
@@ -44,14 +44,12 @@ export function runView(opts: {
   };
 }
 
-export interface ExecuteOptions<Plan, Outcome> {
+export interface ExecuteOptions<Plan> {
   /** The build's stage lines. */
   build?: Pick<ProtocolOptions, 'onStage'>;
   run: RunView;
   /** A line on stderr beside a dry run's estimate (what the plan holds). */
   dryRunNote?: (plan: Plan) => string;
-  /** What the outcome prints (and `--out` receives); undefined prints nothing. */
-  print: (outcome: Outcome, plan: Plan) => string | undefined;
 }
 
 /**
@@ -60,9 +58,9 @@ export interface ExecuteOptions<Plan, Outcome> {
  * first Ctrl-C stops the build or the run; what is stored stays.
  */
 export async function executeProtocol<Plan, Outcome extends RunOutcome>(
-  protocol: Pick<ProtocolModule<Plan, unknown, Outcome>, 'build' | 'estimate' | 'run'>,
+  protocol: Pick<ProtocolModule<Plan, unknown, Outcome>, 'build' | 'estimate' | 'run' | 'summary'>,
   config: WaverConfig,
-  io: ExecuteOptions<Plan, Outcome>,
+  io: ExecuteOptions<Plan>,
 ): Promise<number> {
   // One pool for the command: a model the build calls (generator, gates) and the run calls again is one instance.
   return withPool(config, {}, async ({ pool }) => {
@@ -84,7 +82,7 @@ export async function executeProtocol<Plan, Outcome extends RunOutcome>(
       }),
     );
     io.run.finish();
-    const text = io.print(outcome, plan);
+    const text = await protocol.summary(outcome, plan, config.format);
     if (text !== undefined) emit(text, config.out);
     return endOfRun(outcome, ran, config.cache);
   });

@@ -4,9 +4,9 @@ import type { WaverConfig } from '../config/schema.js';
 import { registerProvider } from '../models/registry.js';
 import { toModelSpec } from '../models/spec.js';
 import type { ModelProvider } from '../models/types.js';
-import type { ProtocolOptions, RunOutcome } from '../protocols/types.js';
 import { CHAT_ONLY_CAPABILITIES } from '../test-support/scripted-provider.js';
 import { executeProtocol, runView } from './execute.js';
+import type { ProtocolOptions, RunOutcome } from './types.js';
 
 const poolOf = (opts: ProtocolOptions) => {
   if (!opts.pool) throw new Error('no pool handed to the protocol');
@@ -48,10 +48,10 @@ describe('executeProtocol', () => {
           seen.push(await poolOf(opts).get(spec));
           return { runs: [], aborted: false, complete: true } satisfies RunOutcome;
         },
+        summary: async () => undefined,
       };
       const code = await executeProtocol(protocol, validateConfig({ models: ['counted:m'] }), {
         run: runView({ line: () => undefined }),
-        print: () => undefined,
       });
       expect(code).toBe(0);
       expect(seen).toHaveLength(2);
