@@ -1,48 +1,18 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
+import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
 import { createGgufProvider, type GgufProvider } from './gguf.js';
 import { numpyLayerStates, numpyMissing } from './test-support/gguf-forward.js';
+import { cosine, layerStatesBuilt, layerStatesMissing } from './test-support/layer-states.js';
 
 /**
  * Every layer's hidden state through the patched addon (scripts/gguf-native/layer-states.patch):
  * what SAGO's `activationLayers: mean` averages over (docs/sago.md#activation).
  */
 
-const target = `${process.platform}-${process.arch}`;
-const addon = join(
-  repoRoot,
-  'node_modules',
-  'node-llama-cpp',
-  'llama',
-  'localBuilds',
-  target,
-  'Release',
-  'llama-addon.node',
-);
-// A patched build made before layer-states.patch existed has logitSummary but not this.
-const layerPatch = existsSync(addon) && readFileSync(addon).includes('takeLayerStates');
-const notBuilt = layerPatch
-  ? ''
-  : 'skipped: the patched addon with layer-states.patch is not built (run `npm run build:gguf-native`; CI builds it)';
-
-function cosine(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += (a[i] as number) * (b[i] as number);
-    na += (a[i] as number) ** 2;
-    nb += (b[i] as number) ** 2;
-  }
-  return dot / Math.sqrt(na * nb);
-}
-
 const TEXTS = ['Once upon a time there was a cat.', 'Lily saw a big red ball in the park and she ran'];
 
-describe.skipIf(!tinyModelPath || !layerPatch)(
-  `every layer's hidden state on stories260K (5 layers) ${tinyModelMissing ?? notBuilt}`,
+describe.skipIf(!tinyModelPath || !layerStatesBuilt)(
+  `every layer's hidden state on stories260K (5 layers) ${tinyModelMissing ?? layerStatesMissing}`,
   () => {
     let provider: GgufProvider;
     beforeAll(async () => {
@@ -99,8 +69,8 @@ describe.skipIf(!tinyModelPath || !layerPatch)(
   },
 );
 
-describe.skipIf(!tinyModelPath || layerPatch)(
-  `without the layer-states patch ${tinyModelMissing ?? (layerPatch ? '(skipped: it is built here)' : '')}`,
+describe.skipIf(!tinyModelPath || layerStatesBuilt)(
+  `without the layer-states patch ${tinyModelMissing ?? (layerStatesBuilt ? '(skipped: it is built here)' : '')}`,
   () => {
     it('the provider says so, and a request for every layer is refused with the reason', async () => {
       const provider = await createGgufProvider({ modelPath: tinyModelPath as string, chatTemplate: 'raw' });

@@ -6,21 +6,11 @@ import { createGgufProvider, type GgufProvider } from './gguf.js';
 import { createPromptFormat, tokenizePrompt } from './gguf-prompt.js';
 import { sampleToken, seededRandom } from './gguf-sampling.js';
 import { acquireModel, modelFingerprint } from './llama.js';
+import { cosine } from './test-support/layer-states.js';
 import type { ChatMessage, GenerateRequest } from './types.js';
 
 const user = (content: string): ChatMessage[] => [{ role: 'user', content }];
 const VOCAB = 512; // stories260K
-const cosine = (a: number[], b: number[]) => {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += (a[i] as number) * (b[i] as number);
-    na += (a[i] as number) ** 2;
-    nb += (b[i] as number) ** 2;
-  }
-  return dot / Math.sqrt(na * nb);
-};
 
 describe.skipIf(!tinyModelPath)(`gguf provider on the tiny model ${tinyModelMissing ?? ''}`, () => {
   let provider: GgufProvider;

@@ -1,11 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WaverConfig } from '../../config/schema.js';
 import { createGgufProvider, type GgufProvider } from '../../models/gguf.js';
+import { cosine, layerStatesBuilt, layerStatesMissing } from '../../models/test-support/layer-states.js';
 import { openStore } from '../../store/store.js';
-import { repoRoot, tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
+import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
 import { withPool } from '../define.js';
 import { CONFIG } from '../index.js';
 import { AXIS_SCALE } from './metrics.js';
@@ -19,38 +20,10 @@ import { sagoTests } from './test-meta.js';
  * hidden states), each Δ recomputed here from the model's hidden states (docs/sago.md#activation).
  */
 
-const target = `${process.platform}-${process.arch}`;
-const addon = join(
-  repoRoot,
-  'node_modules',
-  'node-llama-cpp',
-  'llama',
-  'localBuilds',
-  target,
-  'Release',
-  'llama-addon.node',
-);
-const layerPatch = existsSync(addon) && readFileSync(addon).includes('takeLayerStates');
-const notBuilt = layerPatch
-  ? ''
-  : 'skipped: the patched addon with layer-states.patch is not built (run `npm run build:gguf-native`; CI builds it)';
-
-function cosine(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += (a[i] as number) * (b[i] as number);
-    na += (a[i] as number) ** 2;
-    nb += (b[i] as number) ** 2;
-  }
-  return dot / Math.sqrt(na * nb);
-}
-
 const sorted = (xs: Iterable<number>) => [...xs].filter(Number.isFinite).sort((a, b) => a - b);
 
-describe.skipIf(!tinyModelPath || !layerPatch)(
-  `SAGO's activation axis over every layer ${tinyModelMissing ?? notBuilt}`,
+describe.skipIf(!tinyModelPath || !layerStatesBuilt)(
+  `SAGO's activation axis over every layer ${tinyModelMissing ?? layerStatesMissing}`,
   () => {
     const dir = mkdtempSync(join(tmpdir(), 'waver-sago-layers-'));
     const store = join(dir, 'store.db');

@@ -1,5 +1,5 @@
 import { ProviderError } from '../../models/errors.js';
-import type { ModelProvider } from '../../models/types.js';
+import type { EmbedRequest, EmbedResult, ModelProvider } from '../../models/types.js';
 import { auxCall, auxGet } from '../../run/aux-cache.js';
 import type { Store } from '../../store/store.js';
 import { tokenEmbeddingsByPrefix } from '../../text-measures/bertscore.js';
@@ -34,27 +34,20 @@ export function wordEnds(text: string): number[] {
 }
 
 /** A text's pooled embedding (stored, or asked and stored); undefined for empty text. */
-export async function pooledEmbedding(
+export function pooledEmbedding(
   store: Store,
   provider: ModelProvider,
   text: string,
   signal?: AbortSignal,
 ): Promise<number[] | undefined> {
-  if (text.trim() === '' || !provider.embed) return undefined;
-  const embed = provider.embed.bind(provider);
-  const request = pooledRequest(text);
-  return auxCall(
+  return storedEmbedding(
     store,
-    'embed',
-    provider.identity,
-    request,
-    async () => {
-      const r = await embed(request, { signal });
-      const v = r.embeddings[0];
-      if (!v) throw new ProviderError('bad_response', `${provider.identity}: no embedding returned`);
-      return v;
-    },
-    { signal },
+    provider,
+    text,
+    pooledRequest(text),
+    (r) => r.embeddings[0],
+    'embedding',
+    signal,
   );
 }
 
@@ -62,24 +55,37 @@ export async function pooledEmbedding(
  * A text's last-token hidden state after every layer, embedding layer first (stored, or asked and
  * stored); undefined for empty text. Only a provider with `capabilities.hiddenLayers` gives them.
  */
-export async function layerStates(
+export function layerStates(
   store: Store,
   provider: ModelProvider,
   text: string,
   signal?: AbortSignal,
 ): Promise<number[][] | undefined> {
+  const request = layerStatesRequest(text);
+  return storedEmbedding(store, provider, text, request, (r) => r.layerStates?.[0], 'layer states', signal);
+}
+
+/** What `take` reads of the provider's answer to `request`, through the aux cache; undefined for empty text. */
+async function storedEmbedding<T>(
+  store: Store,
+  provider: ModelProvider,
+  text: string,
+  request: EmbedRequest,
+  take: (result: EmbedResult) => T | undefined,
+  what: string,
+  signal?: AbortSignal,
+): Promise<T | undefined> {
   if (text.trim() === '' || !provider.embed) return undefined;
   const embed = provider.embed.bind(provider);
-  const request = layerStatesRequest(text);
   return auxCall(
     store,
     'embed',
     provider.identity,
     request,
     async () => {
-      const states = (await embed(request, { signal })).layerStates?.[0];
-      if (!states) throw new ProviderError('bad_response', `${provider.identity}: no layer states returned`);
-      return states;
+      const value = take(await embed(request, { signal }));
+      if (!value) throw new ProviderError('bad_response', `${provider.identity}: no ${what} returned`);
+      return value;
     },
     { signal },
   );
