@@ -9,7 +9,7 @@
 import type { PyRandom } from '../../../util/random.js';
 import { contextInterferenceGate } from '../gates/family-gates.js';
 import { type Entities, extractEntities } from '../text/entities.js';
-import { capitalize, numbersIn, numberValue } from '../text/tokens.js';
+import { capitalize, endsWithAbbreviation, numbersIn, numberValue } from '../text/tokens.js';
 import type { Level, Seed } from '../types.js';
 import { aimAtLevel } from './aim.js';
 import { instructionsFor } from './model-instructions.js';
@@ -205,7 +205,7 @@ export const CI_TEMPLATES: readonly string[] = [...OFF_TOPIC, ...IN_TOPIC];
 /** The original cut into sentences, each with the spacing before it, and the question's start. */
 function givenSentences(original: string): { pieces: string[]; questionStart: number } {
   const ends = sentenceBoundaries(original).filter(
-    (end) => !/\b(?:Mr|Mrs|Ms|Dr|St|[A-Z])\.$/.test(original.slice(0, end)),
+    (end) => !endsWithAbbreviation(original.slice(0, end)) && !/\b[A-Z]\.$/.test(original.slice(0, end)),
   );
   const cuts = [0, ...ends, original.length];
   const pieces = cuts

@@ -20,7 +20,7 @@ import { knowledgeBoundaryGate } from '../gates/family-gates.js';
 import { extractEntities } from '../text/entities.js';
 import { analyse } from '../text/morphology.js';
 import { findQuantities, type Quantity, replaceQuantity } from '../text/quantities.js';
-import { synsets } from '../text/wordnet.js';
+import { LEX_FILE, synsets } from '../text/wordnet.js';
 import { KB_LEVEL, KB_TYPES, type KbType, type Level, type Seed } from '../types.js';
 import { instructionsFor } from './model-instructions.js';
 import { rulesFor } from './rules-common.js';
@@ -336,7 +336,7 @@ const INDIVISIBLE =
 function isLivingPlural(word: string): boolean {
   const base = analyse(word, 'noun').find((a) => a.form === 'plural')?.base;
   const lexFile = base ? synsets(base, 'noun')[0]?.lexFile : undefined;
-  return lexFile === 18 || lexFile === 5;
+  return lexFile === LEX_FILE.person || lexFile === LEX_FILE.animal;
 }
 
 /** The worked solution's `a-b` and `a+b` steps, as the values of their first two operands. */

@@ -9,7 +9,7 @@ import type { PyRandom } from '../../../util/random.js';
 import { extractEntities } from '../text/entities.js';
 import { analyse } from '../text/morphology.js';
 import { isNumberWord } from '../text/tokens.js';
-import { synsets } from '../text/wordnet.js';
+import { LEX_FILE, synsets } from '../text/wordnet.js';
 import { fill, type Slots, shuffled, slotsFor, templatesFor, topicOf } from './rules-common.js';
 
 /** The person's motives, habits and day (need a named person). */
@@ -261,9 +261,6 @@ function askedAbout(question: string): string | undefined {
   return words.slice(0, plural + 1).join(' ');
 }
 
-/** WordNet's lexicographer file of made things (noun.artifact): not "the sun", "the dinner", "the birthday". */
-const CONCRETE = new Set([6]);
-
 /** A singular thing named after "the"/"a" that the other scene slots do not cover, for `{thing}`. */
 function singularThing(question: string, slots: Slots): string | undefined {
   for (const m of question.matchAll(/\b(?:the|a|an|his|her|their) ([a-z]{3,})\b(?![- ](?:of|per)\b)/g)) {
@@ -271,7 +268,7 @@ function singularThing(question: string, slots: Slots): string | undefined {
     if (/s$/.test(w) || w === slots.place || slots.objects.includes(w) || isNumberWord(w)) continue;
     // A made thing in WordNet's first sense: not "the sun", "the dinner", "the birthday", "the two".
     const first = synsets(w, 'noun')[0];
-    if (first && CONCRETE.has(first.lexFile)) return w;
+    if (first?.lexFile === LEX_FILE.artifact) return w;
   }
   return undefined;
 }

@@ -5,8 +5,8 @@
  */
 
 import { analyse, inflect } from '../text/morphology.js';
-import { capitalize, numbersIn } from '../text/tokens.js';
-import { synsets } from '../text/wordnet.js';
+import { capitalize, endsWithAbbreviation, numbersIn } from '../text/tokens.js';
+import { LEX_FILE, synsets } from '../text/wordnet.js';
 
 export type SentenceOpName =
   | 'if-to-end'
@@ -116,7 +116,7 @@ export function lowerFirst(text: string, names: ReadonlySet<string>): string {
       .split(/\s+/)[0]
       ?.replace(/'s$/, '')
       .replace(/[^A-Za-z.]/g, '') ?? '';
-  if (names.has(first) || first === 'I' || /^[A-Z]{2,}/.test(first) || /^(Mr|Mrs|Ms|Dr)\./.test(first))
+  if (names.has(first) || first === 'I' || /^[A-Z]{2,}/.test(first) || endsWithAbbreviation(first))
     return text;
   // "Facebook", "Monday": capitalised inside the original too, so keep.
   return text.length > 0 ? (text[0]?.toLowerCase() ?? '') + text.slice(1) : text;
@@ -264,7 +264,7 @@ function placeToFront(sentence: string, names: ReadonlySet<string>): string | un
     return undefined;
   const noun = (head.split(' ').at(-1) ?? '').toLowerCase();
   const lexFile = synsets(analyse(noun, 'noun')[0]?.base ?? noun, 'noun')[0]?.lexFile;
-  if (!PLACE_NOUNS.has(noun) && lexFile !== 15 && lexFile !== 28) return undefined;
+  if (!PLACE_NOUNS.has(noun) && lexFile !== LEX_FILE.location && lexFile !== LEX_FILE.time) return undefined;
   return `${capitalize(phrase)}, ${lowerFirst(main, names)}.`;
 }
 

@@ -3,6 +3,7 @@ import { PyRandom } from '../../../util/random.js';
 import { LEVELS, type Seed } from '../types.js';
 import { reverseGivens, semanticVariation } from './sv.js';
 import { applyLocal, type SentenceOpName } from './sv-clauses.js';
+import { presentTense } from './sv-sentences.js';
 
 const seed = (id: string, question: string): Seed => ({ id, question, gold: 0, source: 'issue-11' });
 // Issue 11's bad examples.
@@ -243,6 +244,12 @@ describe('Semantic Variation rules', () => {
     const present = [...texts].filter((t) => /\b(sells|scrambles|picks)\b/.test(t));
     expect(present.some((t) => /\bsells\b/.test(t))).toBe(true);
     for (const t of present) expect(t).not.toMatch(/\b(paid|sold|spent|came|was)\b/);
+  });
+
+  it('put a name with letters outside ASCII in the present as any other (the name is matched as written)', () => {
+    expect(presentTense('José bought 3 apples. How many apples does he have?', new Set(['José']))).toBe(
+      'José buys 3 apples. How many apples does he have?',
+    );
   });
 });
 

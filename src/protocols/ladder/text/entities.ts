@@ -5,7 +5,7 @@
  */
 import { analyse } from './morphology.js';
 import { NUMBER_PATTERN } from './tokens.js';
-import { hasLemma, synsets } from './wordnet.js';
+import { hasLemma, LEX_FILE, synsets } from './wordnet.js';
 
 export interface Pronouns {
   subject: string;
@@ -62,8 +62,6 @@ const PHRASE_STOP = new Set(
   ).split(' '),
 );
 
-const PERSON_LEX_FILE = 18;
-
 function isCapitalisedWord(token: string): boolean {
   return /^[A-Z][a-z]+$/.test(token);
 }
@@ -113,7 +111,7 @@ function looksLikeName(word: string, next: string, initial: boolean, lowerText: 
   if (/^[a-z]+(ed|es)$/.test(next) && analyse(nextLower, 'verb').length > 0) return true;
   const nouns = synsets(lower, 'noun');
   if (nouns.length === 0) return !hasLemma(lower, 'verb') && !hasLemma(lower, 'adj');
-  return nouns[0]?.lexFile === PERSON_LEX_FILE;
+  return nouns[0]?.lexFile === LEX_FILE.person;
 }
 
 function findNames(text: string): string[] {
@@ -169,10 +167,10 @@ function isPluralNoun(word: string): boolean {
   return /s$/.test(word) && analyse(word, 'noun').some((a) => a.form === 'plural');
 }
 
-/** A plural whose commonest noun sense is a person (WordNet's noun.person, lexicographer file 18). */
+/** A plural whose commonest noun sense is a person (WordNet's noun.person). */
 function isPersonNoun(plural: string): boolean {
   const base = analyse(plural, 'noun').find((a) => a.form === 'plural')?.base ?? plural;
-  return synsets(base, 'noun')[0]?.lexFile === 18;
+  return synsets(base, 'noun')[0]?.lexFile === LEX_FILE.person;
 }
 
 function findObjects(text: string): string[] {
@@ -216,8 +214,13 @@ function findPlaces(text: string): string[] {
   for (const m of text.matchAll(/\b(?:to|at|in|from|into|near) the ([a-z]+)/gi)) {
     const w = (m[1] as string).toLowerCase();
     const noun = synsets(w, 'noun')[0];
-    // noun.artifact (6) and noun.location (15) cover bakery, store, park, school, market, city.
-    if (noun && (noun.lexFile === 6 || noun.lexFile === 15) && !out.includes(w) && !UNIT_WORDS.has(w))
+    // noun.artifact and noun.location cover bakery, store, park, school, market, city.
+    if (
+      noun &&
+      (noun.lexFile === LEX_FILE.artifact || noun.lexFile === LEX_FILE.location) &&
+      !out.includes(w) &&
+      !UNIT_WORDS.has(w)
+    )
       out.push(w);
   }
   return out;
