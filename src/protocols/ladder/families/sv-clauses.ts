@@ -5,7 +5,7 @@
  */
 
 import { analyse, inflect } from '../text/morphology.js';
-import { capitalize, endsWithAbbreviation, numbersIn } from '../text/tokens.js';
+import { capitalize, endsWithAbbreviation, numbersIn, splitSentences } from '../text/tokens.js';
 import { LEX_FILE, synsets } from '../text/wordnet.js';
 
 export type SentenceOpName =
@@ -225,6 +225,10 @@ function listReverse(sentence: string): string | undefined {
   if (items.some((it) => /\b(?:more|fewer|less|times|twice|half|than|as many|as much)\b/.test(it)))
     return undefined;
   if (/,\s*$/.test(sentence.slice(0, first))) return undefined;
+  // "2 skeins of wool to make a hat, 4 for a scarf": the later items lean on the first one's noun,
+  // so they cannot go ahead of it.
+  const counted = (it: string) => /^\$?\d[\d.,]*\s+(?!(?:for|to|per|each|in|on|at|of)\b)[A-Za-z]/.test(it);
+  if (counted(items[0] as string) && !items.slice(1).every(counted)) return undefined;
   const reversed = [...items].reverse();
   const joined =
     reversed.length === 2
@@ -575,10 +579,18 @@ const SENTENCE_OPS: Record<
   split,
 };
 
+/**
+ * One sentence rewritten by `name`, or undefined where it does not apply. A rewrite that would open a
+ * sentence with a numeral ("5 eggs are found by Lamar.") is refused: style guides spell such a
+ * number out or recast the sentence, and spelling it out would drop a number the gates count.
+ */
 export function applyLocal(
   name: SentenceOpName,
   sentence: string,
   names: ReadonlySet<string>,
 ): string | undefined {
-  return SENTENCE_OPS[name](sentence, names);
+  const out = SENTENCE_OPS[name](sentence, names);
+  if (out === undefined) return undefined;
+  const opensWithNumeral = (s: string) => splitSentences(s).some((x) => /^\$?\d/.test(x));
+  return opensWithNumeral(out) && !opensWithNumeral(sentence) ? undefined : out;
 }

@@ -92,7 +92,6 @@ function wordDelta(op: Op, original: string, keep: ReadonlySet<string>): number 
 
 function structOps(original: string, level: Level, cast: Cast, rng: PyRandom): StructOp[] {
   const { names, keep, who } = cast;
-  if (level < 2) return [];
   const sentences = splitSentences(original);
   const local: StructOp[] = [];
   sentences.forEach((s, i) => {

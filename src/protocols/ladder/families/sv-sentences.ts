@@ -60,7 +60,13 @@ export function presentTense(text: string, names: ReadonlySet<string>): string |
   );
   // "One of them he picks up was not a marble": a 'was' or 'were' left means the tenses mix.
   if (left || leftCoordinated || /\b(?:was|were)\b/.test(coordinated)) return undefined;
-  return changed ? coordinated : undefined;
+  if (!changed) return undefined;
+  // The question follows the narrative: "How much did Sunny earn?" -> "How much does Sunny earn?".
+  return coordinated
+    .replace(/\bdid (?=(?:he|she|it|[A-Z][a-z]+)\b)/g, 'does ')
+    .replace(/\bDid (?=(?:he|she|it|[A-Z][a-z]+)\b)/g, 'Does ')
+    .replace(/\bdid (?=(?:they|we|you|I)\b)/g, 'do ')
+    .replace(/\bDid (?=(?:they|we|you|I)\b)/g, 'Do ');
 }
 
 /** Adverbs that may stand between a subject and its verb. */

@@ -128,6 +128,50 @@ const CONTAINERS = new Set<number>([
   LEX_FILE.quantity,
   LEX_FILE.substance,
 ]);
+/** What a person can be said to own: made things, food, objects, animals, plants, substances, money. */
+const OWNABLE = new Set<number>([
+  LEX_FILE.artifact,
+  LEX_FILE.food,
+  LEX_FILE.object,
+  LEX_FILE.animal,
+  LEX_FILE.plant,
+  LEX_FILE.substance,
+  LEX_FILE.possession,
+]);
+/** Words that end the possessed noun phrase ("6 jars | of sprinkles"). */
+const PHRASE_END = /^(?:of|in|on|at|for|with|per|that|which|who|to|from|than|each|but|so)$/i;
+
+/**
+ * The lexicographer files of the possessed things' head nouns, read from the words after the verb
+ * ("has 6 jars of sprinkles": jars; "has 2 dogs and a cat": dogs, cat), undefined for a head
+ * WordNet does not know.
+ */
+function possessedLexFiles(tokens: readonly string[], verb: number): (number | undefined)[] {
+  const heads: string[] = [];
+  let head: string | undefined;
+  for (let j = verb + 1; j < Math.min(tokens.length, verb + 10); j++) {
+    const raw = tokens[j] as string;
+    const w = raw.toLowerCase().replace(/[^a-z]/g, '');
+    if (PHRASE_END.test(w)) break;
+    if (w === 'and' || w === 'or') {
+      if (head) heads.push(head);
+      head = undefined;
+      continue;
+    }
+    if (w && !POSSESSION_OBJECT.test(w)) head = w;
+    if (/[.;:!?]$/.test(raw)) break;
+    if (raw.endsWith(',') && head) {
+      heads.push(head);
+      head = undefined;
+    }
+  }
+  if (head) heads.push(head);
+  return heads.map((h) => {
+    const base = analyse(h, 'noun').find((a) => a.form === 'plural')?.base ?? h;
+    return synsets(base, 'noun')[0]?.lexFile;
+  });
+}
+
 const OWN: Record<string, [string, string]> = {
   has: ['owns', 'contains'],
   have: ['own', 'contain'],
@@ -166,6 +210,10 @@ function possessionOps(original: string, names: ReadonlySet<string>): WordOp[] {
     // Things contain; animals, groups and the rest keep "has".
     const thing = lexFile !== undefined && CONTAINERS.has(lexFile);
     if (!person && !thing) return;
+    // A person owns things, never children, friends, a birthday or a discount ("has 3 children").
+    const possessed = possessedLexFiles(tokens, i);
+    const ownable = possessed.length > 0 && possessed.every((f) => f !== undefined && OWNABLE.has(f));
+    if (person && !/^\$\d/.test(next) && !ownable) return;
     // "The tower has 9 rings on it" never "contains 9 rings on it".
     if (!person && /\b(?:in|on) it\b|\binside\b/.test(tokens.slice(i + 1).join(' '))) return;
     // Keyed and matched with the next word too: "Artie has a stand" is reworded, "Artie has no change" is not.

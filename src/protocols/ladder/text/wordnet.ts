@@ -32,6 +32,8 @@ export const LEX_FILE = {
   location: 15,
   object: 17,
   person: 18,
+  plant: 20,
+  possession: 21,
   quantity: 23,
   substance: 27,
   time: 28,
