@@ -79,14 +79,17 @@ describe('Knowledge Boundary rules', () => {
         expect(sentences(text).length, text).toBe(sentences(s.question).length);
         expect(text).toMatch(
           [
-            /(?:as|whatever figure is) given in the \d{4} .* report on /,
+            // A figure cited from a document that does not exist.
+            /(?:the number of|the amount)\b.* given (?:in Table|on page|in section) \d+ of the \d{4} .* report on /,
             /as will be decided |whatever amount will be decided /,
-            /as there are .* (?:of|in|by) the |whatever the /,
+            // The amount kept, an invented person, brand, place or company on the other side.
+            /\$?\d[\d ]* more .*than (?:at the [A-Z]\w+-[A-Z]\w+ |the [a-zA-Z ]+ [A-Z][a-z]+ [A-Z]|an? [A-Z][a-z]+ [a-z]|(?:in|at) [A-Z][a-z]+ [A-Z])/,
           ][i] as RegExp,
         );
       }
     }
-    expect(kb(EGGS, 4)?.text).not.toMatch(/founders of the .* eggs\b.*\bLamar finds 5 eggs/);
+    // L4 keeps the amount it compares: "Lamar finds 5 more eggs than the TV host Dana Vellmont".
+    expect(kb(EGGS, 4)?.text).toMatch(/Lamar finds 5 more eggs than /);
   });
 
   it('take a quantity the worked solution computes with', () => {
@@ -104,7 +107,7 @@ describe('Knowledge Boundary rules', () => {
     }
   });
 
-  it('make L5 impossible in more than one way: a share over the whole, time, half a person, more taken than there is, a contradiction', () => {
+  it('make L5 impossible in more than one way: a share over the whole, time, a lifespan, half a person, more taken than there is, a contradiction', () => {
     const cases: [Seed, RegExp, string][] = [
       [
         seed('over', 'A class has 40 students. 1/4 of the students left early. How many stayed?'),
@@ -143,6 +146,43 @@ describe('Knowledge Boundary rules', () => {
         /3 blue tubes \(\d+ tubes in all\)\./,
         'contradiction',
       ],
+      [
+        seed('fall', 'A stock costs $8. Its price decreases 25% in a year. What is it worth then?'),
+        /decreases 1[3-4]\d% in a year/,
+        'over-whole',
+      ],
+      [
+        seed(
+          'day',
+          'On Sunday he exercised for 23 minutes. On Monday he exercised for 16 minutes. How long in all?',
+        ),
+        /exercised for (?:14[4-9]\d|1[5-9]\d\d|2[01]\d\d) minutes/,
+        'time',
+      ],
+      [
+        {
+          ...seed('week', 'James gets 80 emails a day. How many emails does he get in a 5 day work week?'),
+          solution: '80*5=<<80*5=400>>400\n#### 400',
+        },
+        /an? (?:[89]|1[0-1]) day work week/,
+        'time',
+      ],
+      [
+        seed('age', 'Brett is 14 years old. His sister is twice as old. How old is his sister?'),
+        /Brett is (?:1[5-9]\d|2[0-4]\d) years old/,
+        'lifespan',
+      ],
+      [
+        {
+          ...seed(
+            'stock',
+            'Her parents gave her $10. She spent $3 on taffy and $4 on magnets. How much money does she have left?',
+          ),
+          solution: '3+4=<<3+4=7>>7\n10-7=<<10-7=3>>3\n#### 3',
+        },
+        /gave her \$[2-4]\./,
+        'more-taken',
+      ],
     ];
     for (const [s, pattern, kind] of cases) {
       const made = [0, 1, 2, 3, 4, 5]
@@ -152,5 +192,42 @@ describe('Knowledge Boundary rules', () => {
       // Never the 7 of "7 tubes in all": the stated total is not the sum.
       if (kind === 'contradiction') expect(made?.text).not.toMatch(/\(7 tubes/);
     }
+  });
+
+  it('never make half of a rate impossible: "6 shrimp a minute" can average 6.5', () => {
+    const rate = seed(
+      'rate',
+      'Emily can peel 6 shrimp a minute. How many shrimp can she peel in 10 minutes?',
+    );
+    for (let r = 0; r < 12; r++) expect(kb(rate, 5, r)?.text ?? '').not.toMatch(/6\.5 shrimp/);
+  });
+
+  it('lower a stock below what is taken only where it is held, never a target one may pass', () => {
+    const target = {
+      ...seed(
+        'target',
+        'Your daily calorie target is 2000 and you have already consumed 1800 calories. How many calories can you still eat?',
+      ),
+      solution: '2000-1800=<<2000-1800=200>>200\n#### 200',
+    };
+    for (let r = 0; r < 12; r++)
+      expect(JSON.stringify(kb(target, 5, r)?.generator)).not.toContain('more-taken');
+  });
+
+  it('leave quoted text and the sides of a ratio as written at L2-L4', () => {
+    const sign = seed(
+      'sign',
+      'Taffy was on sale for "Buy 1 pound at $3, get 1 pound half off." She bought 2 pounds and paid $5 for shells. How much did she spend?',
+    );
+    const ratio = seed(
+      'ratio',
+      'Katy mixes sugar and water in the ratio of 7:13. She used 120 cups in all. How much sugar did she use?',
+    );
+    const made = ([2, 3, 4] as const).flatMap((level) =>
+      [0, 1, 2, 3, 4, 5].flatMap((r) => [kb(sign, level, r)?.text, kb(ratio, level, r)?.text]),
+    );
+    const texts = made.filter((t): t is string => t !== undefined);
+    expect(texts.length).toBeGreaterThan(6);
+    for (const t of texts) expect(t).toMatch(/"Buy 1 pound at \$3, get 1 pound half off\."|7:13/);
   });
 });

@@ -29,6 +29,7 @@ export const LEX_FILE = {
   animal: 5,
   artifact: 6,
   food: 13,
+  group: 14,
   location: 15,
   object: 17,
   person: 18,
