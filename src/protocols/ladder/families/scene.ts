@@ -180,13 +180,13 @@ const QUESTION: readonly string[] = [
   'Sooner or later the talk comes back to the {asked}.',
 ];
 
-/** Setting without slots: only for problems that name too little for the rest. */
+/**
+ * Setting without slots: only for problems that name too little for the rest. No time of day or
+ * week: "It was a weekday." would contradict a problem set on a Sunday.
+ */
 export const GENERIC_SCENE: readonly string[] = [
   'It was a quiet day.',
   'The weather was mild.',
-  'It was morning.',
-  'The sun was out.',
-  'It was a weekday.',
   'The air was still.',
   'All was calm.',
   'Time passed quietly.',
@@ -194,7 +194,6 @@ export const GENERIC_SCENE: readonly string[] = [
   'Everyone involved took their time.',
   'There was no particular rush.',
   'It had rained a little the night before.',
-  'The morning was bright and clear.',
   'Situations like this come up in everyday life.',
   'It is the kind of situation many families know well.',
   'The plan had been made some days before.',
@@ -204,30 +203,24 @@ export const GENERIC_SCENE: readonly string[] = [
   'Nobody involved was in a hurry.',
   'It had been a long week for everyone.',
   'Questions like this come up often.',
-  'The afternoon was calm.',
   'There was a light breeze outside.',
   'It was an ordinary kind of day.',
   'Everything had been arranged in advance.',
-  'It was the middle of a busy season.',
   'The day had started like any other.',
   'Everyone had a say in how it went.',
   'It was simple to describe and harder to settle.',
   'Things had been going smoothly so far.',
   'The plan seemed sensible to everyone.',
   'People had been talking about it for a while.',
-  'It all happened on a weekday.',
   'There had been some discussion beforehand.',
   'The whole thing was fairly routine.',
   'Nobody expected any surprises.',
   'It was a good time to sort things out.',
-  'The question came up over dinner.',
   'The facts had been checked carefully.',
   'Everything was written down plainly.',
-  'It was late in the afternoon.',
   'There was plenty of time to think it through.',
   'The arrangements were simple.',
   'It was the kind of thing that is easy to lose track of.',
-  'The evening was cool and quiet.',
 ];
 
 /** Every scene template, by what it needs; the bench attributes added sentences to them. */
@@ -261,11 +254,22 @@ function askedAbout(question: string): string | undefined {
   return words.slice(0, plural + 1).join(' ');
 }
 
+/** Words WordNet files as made things that a problem uses as measures or parts of speech ("the total"). */
+const NOT_THINGS =
+  /^(?:total|rest|sum|number|amount|end|beginning|start|same|first|last|whole|average|price|cost)$/;
+
 /** A singular thing named after "the"/"a" that the other scene slots do not cover, for `{thing}`. */
 function singularThing(question: string, slots: Slots): string | undefined {
-  for (const m of question.matchAll(/\b(?:the|a|an|his|her|their) ([a-z]{3,})\b(?![- ](?:of|per)\b)/g)) {
+  for (const m of question.matchAll(
+    /\b(?:the|a|an|his|her|their) ([a-z]{3,})\b(?![- ](?:of|per)\b)(?: ([a-z]+))?/g,
+  )) {
     const w = m[1] as string;
     if (/s$/.test(w) || w === slots.place || slots.objects.includes(w) || isNumberWord(w)) continue;
+    // A word that qualifies the noun after it names no thing: "the total number", "a pineapple field".
+    const next = m[2];
+    if (next && synsets(next, 'noun').length > 0 && !analyse(next, 'verb').some((a) => a.form !== 'base'))
+      continue;
+    if (NOT_THINGS.test(w)) continue;
     // A made thing in WordNet's first sense: not "the sun", "the dinner", "the birthday", "the two".
     const first = synsets(w, 'noun')[0];
     if (first?.lexFile === LEX_FILE.artifact) return w;
@@ -287,19 +291,29 @@ export function sceneSentences(question: string, rng: PyRandom): SceneSentence[]
   const extra: Record<string, string> = {};
   if (asked) extra.asked = asked;
   if (thing) extra.thing = thing;
+  // "say they is good with details": a pronoun slot only for a he or a she.
   const fits = (t: string) =>
-    (!t.includes('{asked}') || asked !== undefined) && (!t.includes('{thing}') || thing !== undefined);
-  // At most one restated question and two sentences about the single thing per problem: more reads
+    (!t.includes('{asked}') || asked !== undefined) &&
+    (!t.includes('{thing}') || thing !== undefined) &&
+    (!/\{(?:he|him|his)\}/.test(t) || slots.he !== 'they');
+  // At most one restated question and one sentence about the single thing per problem: more reads
   // as a loop ("The school was ready. The school caught the eye.").
   const pick = (ts: readonly string[], most: number) =>
     shuffled(templatesFor(ts, topic).filter(fits), rng).slice(0, most);
-  const onTopic = [
-    ...templatesFor([...PERSON, ...THINGS, ...PLACE], topic),
-    ...pick(THING, 2),
-    ...pick(QUESTION, 1),
-  ];
+  // The kinds taken in turn (the person, the things, the place, the single thing, the question), so
+  // a run of padding is not three sentences about the blocks.
+  const kinds = [
+    pick(PERSON, PERSON.length),
+    pick(THINGS, THINGS.length),
+    pick(PLACE, PLACE.length),
+    pick(THING, 1),
+    pick(QUESTION, 1),
+  ].filter((k) => k.length > 0);
+  const onTopic: string[] = [];
+  for (let i = 0; kinds.some((k) => k.length > i); i++)
+    for (const k of shuffled(kinds, rng)) if (k[i] !== undefined) onTopic.push(k[i] as string);
   return [
-    ...shuffled(onTopic, rng).map((t) => ({ text: fill(t, slots, extra), onTopic: true })),
+    ...onTopic.map((t) => ({ text: fill(t, slots, extra), onTopic: true })),
     ...shuffled(GENERIC_SCENE, rng).map((t) => ({ text: fill(t, slots), onTopic: false })),
   ];
 }
