@@ -26,6 +26,7 @@ import { KB_LEVEL, KB_TYPES, type KbType, type Level, type Seed } from '../types
 import { impossiblePremise } from './kb-impossible.js';
 import { instructionsFor } from './model-instructions.js';
 import { rulesFor } from './rules-common.js';
+import { solutionNumbers } from './solution-steps.js';
 import type { FamilyModule } from './types.js';
 
 export const KB_TYPE_OF_LEVEL: Record<Level, KbType> = Object.fromEntries(
@@ -97,26 +98,6 @@ function pickQuantity(
   ];
   for (const pool of pools) if (pool.length > 0) return rng.choice(pool);
   return undefined;
-}
-
-/**
- * The numbers a worked solution computes with: the operands of its `<<a*b=c>>` calculations
- * (GSM8K's annotation), and the numbers of its prose, which often writes a step without one
- * ("round $2.74 to $3"), less those right after "=" (a step's result) and the final answer.
- * Undefined without a solution.
- */
-function solutionNumbers(solution: string | undefined): Set<number> | undefined {
-  if (solution === undefined) return undefined;
-  // "$400 000" and "1,200" are one number; ".2" is 0.2, as GSM8K writes it ("80*.2").
-  const numbers = (t: string) =>
-    [...t.replace(/(\d)[, ](?=\d{3}\b)/g, '$1').matchAll(/\d*\.?\d+/g)].map((m) => Number(m[0]));
-  // The operands (before "="): a result is what the step computes, not what it uses.
-  const operands = [...solution.matchAll(/<<([^>=]*)=[^>]*>>/g)].flatMap((m) => numbers(m[1] as string));
-  const prose = solution
-    .replace(/####[\s\S]*$/, '')
-    .replace(/<<[^>]*>>/g, '')
-    .replace(/=\s*\$?\d+(?:[.,]\d+)*/g, '');
-  return new Set([...operands, ...numbers(prose)]);
 }
 
 /** The quantity's value as a solution writes it (20% as 20 or .2; 1/4 as .25 or 1 and 4; twice as 2). */

@@ -240,7 +240,7 @@ export interface SceneSentence {
 }
 
 /** The counted thing the question asks about: "How many spoons were ..." gives "spoons". */
-function askedAbout(question: string): string | undefined {
+export function askedAbout(question: string): string | undefined {
   const m = /\bhow many ((?:[a-z]+ ){0,2}[a-z]+)/i.exec(question);
   if (!m) return undefined;
   const words = (m[1] as string).toLowerCase().split(' ');
