@@ -120,7 +120,6 @@ export const IN_TOPIC: readonly string[] = [
   'Last year, the {place} sold {n} {objects} in a single week.',
   'A different {place} across town charges {m} for something similar.',
   '{friendOf} once collected {n} {otherObjects}.',
-  'Two weeks earlier, {friendOf} spent {m} on {otherObjects}.',
   'On a different day, another customer paid {m} for {n} {objects}.',
   'Last winter, {personPossessive} sister had {n} {objects} but gave them all away.',
   'At a fair the year before, a stall offered {n} {objects} for {m}.',
@@ -128,7 +127,6 @@ export const IN_TOPIC: readonly string[] = [
   'The {place} down the road had a sale last month, with {otherObjects} at {m} each.',
   'In a puzzle book, a similar story has someone with {n} {otherObjects} and {m} to spend.',
   'Had prices been like those of the year before, {objects} would have cost {m}, but they were not.',
-  'On another occasion, {friendOf} spent {m} on a birthday present.',
   '{personPossessive} coworker counted {n} {objects} at the office last Friday.',
   'The {place} had {n} visitors on its busiest day last year.',
   'A classmate of {person} said {he} had seen {n} {objects} at a market once.',
@@ -144,7 +142,6 @@ export const IN_TOPIC: readonly string[] = [
   'A month earlier, a different family had {n} {objects}.',
   'The {place} keeps a record that shows {n} {objects} from a year ago.',
   'At a school fair, a booth gave away {n} {otherObjects}.',
-  '{friendOf} has saved {m} toward a trip.',
   "The {place}'s owner once said {he} had {n} {objects} in storage.",
   'In an old photo, {personPossessive} grandfather is holding {n} {otherObjects}.',
   'A neighbor down the street spent {m} at the {place} the same week.',
@@ -169,6 +166,22 @@ export const IN_TOPIC: readonly string[] = [
   'A visitor from out of town talked about {n} {objects}.',
   'During a holiday, a family friend came across {n} {otherObjects}.',
   'A coworker of the family once had {n} {objects} to deal with.',
+  'A neighbor across the street has {n} {otherObjects} in the garage.',
+  'Last weekend, a cousin of the family sorted {n} {objects} into boxes.',
+  'A window display downtown shows {n} {otherObjects}.',
+  'A classmate once counted {n} {otherObjects} on a school trip.',
+  'A family friend is keeping {n} {objects} for a neighbor.',
+  'The family next door was given {n} {otherObjects} as a gift.',
+  'A local club collected {n} {objects} for a charity drive last year.',
+  'In a photo from last summer, there are {n} {otherObjects} on a table.',
+  'A teacher kept {n} {objects} in a cupboard at school.',
+  'A neighbor said a market two towns away had {n} {otherObjects}.',
+  'Someone on the bus was carrying {n} {objects}.',
+  'A cousin of the family wants {n} {objects} for a birthday.',
+  'Last year, a family friend gave away {n} {otherObjects}.',
+  'A friend from the neighborhood lost {n} {otherObjects} in a move.',
+  'A family down the road has {n} {otherObjects} in the attic.',
+  'A relative of the family once had to count {n} {objects} for work.',
 ];
 
 /**
@@ -176,6 +189,9 @@ export const IN_TOPIC: readonly string[] = [
  * any of them fits any such problem, so a candidate takes at most `MONEY_ASIDES_AT_MOST`.
  */
 export const MONEY_ASIDES: readonly string[] = [
+  '{friendOf} has saved {m} toward a trip.',
+  'On another occasion, {friendOf} spent {m} on a birthday present.',
+  'Two weeks earlier, {friendOf} spent {m} on {otherObjects}.',
   'A family friend once earned {m} in a week.',
   'Last month, a neighbor spent {m} on groceries.',
   'A relative of the family paid {m} for a new lamp.',
@@ -284,6 +300,11 @@ function elsewhere(given: string, rng: PyRandom, avoid: ReadonlySet<string>): st
   return `${rng.choice(ELSEWHERE)}${start}${renumber(sentence, rng, avoid).slice((m[1] as string).length)}`;
 }
 
+/** The items that pass `test`, then the rest. */
+function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(test), items.filter((x) => !test(x))];
+}
+
 /** A number as written, a space grouping thousands ("$400 000") included. */
 const GROUPED_NUMBER = /\$?\d{1,3}(?: \d{3})+(?!\d)|\$?\d+(?:[.,]\d+)*/g;
 
@@ -350,9 +371,15 @@ function plan(seed: Seed, level: Level, rng: PyRandom): { planned: Planned[]; pi
       m: freshNumber(rng, rng.choice([...everyday, '$12']), avoid),
     });
   const offTopic = shuffled(templatesFor(OFF_TOPIC, topic), rng);
+  // One sentence about the problem's place at most: "the store" fits most problems, so its
+  // templates would otherwise lead the suite.
+  const [atPlace, notAtPlace] = partition(shuffled(templatesFor(IN_TOPIC, topic), rng), (t) =>
+    t.includes('{place}'),
+  );
   const inTopic = shuffled(
     [
-      ...templatesFor(IN_TOPIC, topic),
+      ...notAtPlace,
+      ...atPlace.slice(0, 1),
       ...shuffled(templatesFor(MONEY_ASIDES, topic), rng).slice(0, MONEY_ASIDES_AT_MOST),
     ],
     rng,
@@ -390,7 +417,7 @@ function plan(seed: Seed, level: Level, rng: PyRandom): { planned: Planned[]; pi
   const order =
     level <= 3
       ? shuffled([...inTopic, ...offTopic.slice(0, level === 3 ? 4 : offTopic.length)], rng)
-      : [...inTopic, ...offTopic.slice(0, OFF_TOPIC_AT_TOP)];
+      : [...inTopic.slice(0, IN_TOPIC_AT_TOP), ...offTopic.slice(0, OFF_TOPIC_AT_TOP)];
   const quiet = level >= 3 ? scene.slice(0, rng.randint(1, 2)) : [];
   while (out.length < MAX_SENTENCES && (order.length > 0 || quiet.length > 0)) {
     const useQuiet = out.length > 0 && quiet.length > 0 && (order.length === 0 || rng.random() < 0.2);
@@ -423,6 +450,8 @@ function assemble(pieces: readonly string[], sentences: readonly Planned[]): str
  * numbers (siblings of its givens, its own things held by others), not a wall of unrelated facts.
  */
 const OFF_TOPIC_AT_TOP = 6;
+/** The most in-topic templates a candidate takes at L4-L5, so the ones that fit most problems do not fill every suite. */
+const IN_TOPIC_AT_TOP = 5;
 
 /** The most distractor sentences a candidate gets (the L5 band needs up to about 3.7x the original's length). */
 const MAX_SENTENCES = 48;

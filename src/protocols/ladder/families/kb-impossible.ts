@@ -6,15 +6,18 @@
  * - over-whole: a share of a whole over 100% ("130% of the selling price", "5/4 of the people"), or
  *   a fall of more than 100% ("decreases 125%", "120% off");
  * - time: more hours in a day, days in a week or a month, minutes in an hour or months in a year
- *   than it has ("26 hours a day", "a month with 45 days", "an 8 day work week"), or more hours or
- *   minutes on one day than the day holds ("On Sunday he exercised for 1500 minutes");
+ *   than it has ("26 hours a day", "a month with 45 days", "an 8 day work week"), more hours or
+ *   minutes on one day than the day holds ("On Sunday he exercised for 1500 minutes"), or a date
+ *   past the end of its month ("July 34th");
  * - lifespan: a person older than anyone has lived ("Brett is 190 years old");
  * - physical: half of something that comes whole ("6.5 girls", "4.5 pens"), never of a rate;
  * - more-taken: more taken than there is, where the solution takes b from a: b raised past a
- *   ("159 of them are girls" of 96), or a lowered below b ("Her parents gave her $4" before she
- *   spends $7; "32 blocks in the tower in total" made 10 when 12 are blue and yellow);
+ *   ("159 of them are girls" of 96, "a pen costs $5 less than a magazine" at $2), or a lowered
+ *   below b ("Her parents gave her $4" before she spends $7; "32 blocks in the tower in total" made
+ *   10 when 12 are blue and yellow);
  * - contradiction: two counts of one thing stated with a total that is not their sum
  *   ("4 tubes of blue paint and 3 tubes of yellow paint (9 tubes in all)");
+ * - zero-divisor: what the solution divides by made zero ("shared equally among 0 friends");
  * - negative: a count or price below zero ("-3 dozen eggs"), never a difference ("-2 less than").
  */
 
@@ -25,6 +28,7 @@ import { LEX_FILE, synsets } from '../text/wordnet.js';
 
 /** The kinds of impossible premise L5 makes (docs/ladder-families.md#kb-impossible). */
 export type ImpossibleKind =
+  | 'zero-divisor'
   | 'over-whole'
   | 'time'
   | 'lifespan'
@@ -78,25 +82,37 @@ const PERIOD_BEFORE: readonly { before: RegExp; unit: RegExp; most: number; name
 
 /** A sentence about one day ("On Sunday ...", "yesterday", "in one day"): its hours or minutes are bounded by the day. */
 const ONE_DAY =
-  /\b(?:on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|today|tomorrow|in (?:one|a single) day|that day)\b/i;
+  /\b(?:on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|yesterday|today|tomorrow|in (?:one|a single) day|that day)\b/i;
 
 /** Things that come whole: half of one is a physical impossibility. */
 const INDIVISIBLE =
-  /^(?:people|persons|children|grandchildren|kids|students|pupils|friends|boys|girls|men|women|players|teachers|workers|employees|members|guests|customers|passengers|siblings|brothers|sisters|sons|daughters|cars|trucks|buses|bikes|bicycles|boats|houses|rooms|classrooms|chairs|tables|dogs|cats|puppies|kittens|cows|horses|goats|sheep|pigs|chickens|ducks|birds|animals|pets|fish|teams|tickets|books|eggs|cards|marbles|balls|toys|dolls|coins|stamps|pens|pencils|notebooks|pots|jars|trays|spoons|forks|plates|bolts|nails|buttons|beads|candles|bottles|phones|emails|letters|envelopes|photos|episodes|games|windows|doors|apartments)$/;
+  /^(?:people|persons|children|grandchildren|kids|students|pupils|friends|boys|girls|men|women|players|teachers|workers|employees|members|guests|customers|passengers|siblings|brothers|sisters|sons|daughters|cars|trucks|buses|bikes|bicycles|boats|houses|rooms|classrooms|chairs|tables|dogs|cats|puppies|kittens|cows|horses|goats|sheep|pigs|chickens|ducks|birds|animals|pets|fish|teams|tickets|books|cards|marbles|balls|toys|dolls|coins|stamps|pens|pencils|notebooks|spoons|forks|plates|bolts|nails|buttons|beads|candles|bottles|phones|emails|letters|envelopes|photos|episodes|games|windows|doors|apartments)$/;
+
+/** Units of measure: two amounts in one unit need not be parts of one whole ("1.5 miles by 6 miles"). */
+const UNIT_NOUNS =
+  /^(?:seconds|minutes|hours|days|weeks|months|years|miles|meters|kilometers|feet|inches|yards|pounds|ounces|grams|kilograms|liters|gallons|cups|dollars|cents|degrees|percent|calories)$/;
 
 /** A rate, not a count: "6 shrimp a minute" or "100 pineapples per hectare" can average 6.5. */
 const RATE_AFTER =
   /^\s*(?:[a-z-]+ ){0,3}(?:a|an|per|every)\s+(?:second|minute|hour|day|night|week|month|year|mile|kilometer|hectare|acre|pound|serving|game|time)s?\b/;
 
-/** A plural whose first WordNet sense is a person or an animal. */
-function isLivingPlural(word: string): boolean {
+/** Containers and measures: "2.5 bags" or "1.5 cups" can be. */
+const PARTIAL =
+  /^(?:plants|flowers|trees|bushes|cookies|crackers|biscuits|candies|chocolates|apples|oranges|bananas|eggs|bags|boxes|jars|cups|bottles|cans|pots|cartons|packs|packages|buckets|tanks|crates|baskets|cases|trays|slices|pieces|sheets|rolls|loaves|pies|pizzas|cakes|servings|portions|glasses|bowls|spoonfuls|scoops|bars|sticks|strips|batches|sets|rows|pages)$/;
+
+/**
+ * A plural whose first WordNet sense is a person, an animal or a made thing that comes whole (a
+ * pen, a shirt, a car; not a container or a measure): half of one cannot be bought or counted.
+ */
+function isWholePlural(word: string): boolean {
+  if (PARTIAL.test(word)) return false;
   const base = analyse(word, 'noun').find((a) => a.form === 'plural')?.base;
   const lexFile = base ? synsets(base, 'noun')[0]?.lexFile : undefined;
-  return lexFile === LEX_FILE.person || lexFile === LEX_FILE.animal;
+  return lexFile === LEX_FILE.person || lexFile === LEX_FILE.animal || lexFile === LEX_FILE.artifact;
 }
 
 /** The worked solution's `a-b` and `a+b` steps, as the values of their first two operands. */
-function solutionPairs(solution: string | undefined, op: '-' | '+'): [number, number][] {
+function solutionPairs(solution: string | undefined, op: '-' | '+' | '/'): [number, number][] {
   if (solution === undefined) return [];
   const out: [number, number][] = [];
   for (const m of solution
@@ -133,16 +149,22 @@ function sentenceOf(question: string, q: Quantity): string {
 
 /** Verbs and phrases of taking away, for "b of a" where b comes first in the text. */
 const TAKING =
-  /\b(?:of them|of these|of those|gave|gives|give|used|uses|use|ate|eats|eat|spent|spends|spend|sold|sells|lost|loses|spills?|spilled|took|takes|absent|away|left|leaves)\b/;
+  /\b(?:of them|of these|of those|gave|gives|give|used|uses|use|ate|eats|eat|spent|spends|spend|sold|sells|lost|loses|spills?|spilled|took|takes|absent|away|left|leaves)\b|^Of the\b/;
 /** A sentence that states what someone holds or a total. */
 const HOLDING =
-  /\b(?:has|have|had|there (?:are|is|were|was)|total|in all|contains?|holds?|gave|gives|given|received|bought|with)\b/i;
+  /\b(?:has|have|had|there (?:are|is|were|was)|total|in all|contains?|holds?|gave|gives|given|received|bought|ordered|saved|collected|picked|baked|made|grew|harvested|started with|with|pays|paid|hands|handed)\b/i;
 /** A question that compares ("how much more/longer"): a difference made negative only turns it round. */
 const COMPARING = /\b(?:more|less|fewer|longer|shorter|older|younger|farther|further|difference|apart)\b/i;
 
 function overWhole(question: string, givens: readonly Quantity[], rng: PyRandom): Option[] {
   const options: Option[] = [];
-  const percent = givens.find((q) => q.kind === 'percent' && /^\s+of\b/.test(after(question, q)));
+  // A share of a whole ("150% of the balloons burst"), not a comparison ("This was 150% of the time").
+  const percent = givens.find(
+    (q) =>
+      q.kind === 'percent' &&
+      /^\s+of\b/.test(after(question, q)) &&
+      !/\b(?:is|was|are|were|be|been)\s+$/.test(question.slice(Math.max(0, q.index - 12), q.index)),
+  );
   if (percent)
     options.push(() => {
       const value = 110 + 10 * rng.randrange(9);
@@ -224,23 +246,54 @@ function time(question: string, givens: readonly Quantity[], rng: PyRandom): Opt
   const onOneDay = counts.find(
     (q) =>
       !q.hyphenated &&
-      /^\s*(?:hours|minutes)\b(?! (?:a|an|per|each|every)\b)/.test(after(question, q)) &&
-      ONE_DAY.test(sentenceOf(question, q)),
+      /^\s*(?:hours?|minutes?)\b(?! (?:a|an|per|each|every)\b)/.test(after(question, q)) &&
+      ONE_DAY.test(sentenceOf(question, q)) &&
+      // "If he watched 7 hours of TV in all, how many ... on Wednesday?" counts a week.
+      !/\b(?:in all|in total|altogether|combined|total|weeks?)\b/i.test(sentenceOf(question, q)),
   );
   if (onOneDay) {
     const minutes = /^\s*minutes/.test(after(question, onOneDay));
     options.push(make(onOneDay, minutes ? 1440 : 24, minutes ? 'minutes in one day' : 'hours in one day'));
   }
+  // A date past the end of its month ("July 35th"), where the problem counts the days between dates.
+  const date =
+    /\b(January|February|March|April|May|June|July|August|September|October|November|December) (\d{1,2})(st|nd|rd|th)?\b/.exec(
+      question,
+    );
+  if (date && /\bdays?\b|\bweeks?\b/i.test(question))
+    options.push(() => {
+      const month = date[1] as string;
+      const last = month === 'February' ? 29 : /April|June|September|November/.test(month) ? 30 : 31;
+      const day = last + 1 + rng.randrange(4);
+      const suffix = date[3]
+        ? day % 10 === 1 && day !== 11
+          ? 'st'
+          : day % 10 === 2
+            ? 'nd'
+            : day % 10 === 3
+              ? 'rd'
+              : 'th'
+        : '';
+      const at = date.index + month.length + 1;
+      return {
+        text: `${question.slice(0, at)}${day}${suffix}${question.slice(at + (date[2] as string).length + (date[3]?.length ?? 0))}`,
+        how: `${month} ${date[2]} made ${month} ${day}, past the end of the month`,
+        kind: 'time',
+      };
+    });
   return options;
 }
 
 function lifespan(question: string, givens: readonly Quantity[], rng: PyRandom): Option[] {
   // "Brett is 14 years old", "when he was 30 years old": a person's age, not a tree's or a car's.
+  // "Deanna is 26." in a problem that asks how old someone is.
+  const asksAge = /\bhow old\b|\bage\b/i.test(question);
   const age = givens.find(
     (q) =>
       q.kind === 'count' &&
-      /^\s+years old\b/.test(after(question, q)) &&
-      /\b(?:[A-Z][a-z]+,?|he|she|I|you) (?:is|was|turns|turned|will be|are)(?: now| currently)? $/.test(
+      (/^\s+years old\b/.test(after(question, q)) ||
+        (asksAge && /^\s*(?:[.,]|years\b)/.test(after(question, q)))) &&
+      /\b(?:[A-Z][a-z]+,?|he|she|I|you) (?:just |now |already )?(?:is|was|turns|turned|will be|are)(?: now| currently)? $/.test(
         question.slice(Math.max(0, q.index - 30), q.index),
       ),
   );
@@ -257,19 +310,43 @@ function lifespan(question: string, givens: readonly Quantity[], rng: PyRandom):
   ];
 }
 
-function physical(question: string, givens: readonly Quantity[]): Option[] {
+/** A person's own speed: "hiked 14 kilometers per hour", "walks at 3 miles an hour". */
+const HUMAN_SPEED =
+  /\b(?:walk|walks|walked|run|runs|ran|jog|jogs|jogged|hike|hikes|hiked|swim|swims|swam|bike|bikes|biked|cycle|cycles|cycled|skate|skates|skated|row|rows|rowed|paddle|paddles|paddled|skip|skips|skipped)\b[^.?!]{0,30}$/i;
+
+function physical(question: string, givens: readonly Quantity[], rng: PyRandom): Option[] {
+  const options: Option[] = [];
+  // Faster than anyone moves on their own: "hiked 140 kilometers per hour".
+  const speed = givens.find(
+    (q) =>
+      q.kind === 'count' &&
+      /^\s*(?:miles|kilometers|km) (?:per|an|a) hour\b|^\s*(?:mph|km\/h)\b/.test(after(question, q)) &&
+      HUMAN_SPEED.test(question.slice(Math.max(0, q.index - 40), q.index)),
+  );
+  if (speed)
+    options.push(() => {
+      const value = 150 + 10 * rng.randrange(15);
+      return {
+        text: replaceQuantity(question, speed, String(value)),
+        how: `a person's speed of ${speed.text} made ${value}, faster than anyone moves on their own`,
+        kind: 'physical',
+      };
+    });
   // Half of something that cannot be halved ("2.5 children", "7.5 cars"); never a rate, which can average it.
   const whole = givens.find((q) => {
     if (q.kind !== 'count' || q.value === undefined || q.value < 2 || RATE_AFTER.test(after(question, q)))
       return false;
+    // The counted noun: the first plural of "7 blue birds", "2 potted plants".
+    const words = q.follows
+      .split(' ')
+      .filter((w) => !/^(?:more|other|new|young|old|small|big|large|different)$/.test(w));
     const noun =
-      q.follows
-        .split(' ')
-        .find((w) => !/^(?:more|other|new|young|old|small|big|large|different|potted)$/.test(w)) ?? '';
-    return INDIVISIBLE.test(noun) || isLivingPlural(noun);
+      words.find((w) => INDIVISIBLE.test(w) || analyse(w, 'noun').some((a) => a.form === 'plural')) ?? '';
+    return INDIVISIBLE.test(noun) || isWholePlural(noun);
   });
-  if (!whole) return [];
+  if (!whole) return options;
   return [
+    ...options,
     () => ({
       // This occurrence only: "5 people" made 5.5, "5 pages" left as it was.
       text: `${question.slice(0, whole.index)}${whole.text}.5${question.slice(whole.index + whole.text.length)}`,
@@ -299,6 +376,22 @@ function moreTaken(
         amount(b[0] as Quantity) < amount(a) &&
         TAKING.test(sentenceOf(question, b[0] as Quantity)),
     );
+  // b a given "less" or "fewer" than a result ("a pen costs $1 less than a magazine" at $2): b raised
+  // past it, so the price or count is below zero.
+  // Or what is left or given back ("how much change did she get" after a $70 hat paid with four
+  // $20 bills): the price raised past what was paid.
+  const asksLeft = /\b(?:change|left|remain|remaining|rest)\b/i.test(
+    question.slice(Math.max(question.lastIndexOf('. '), question.lastIndexOf('? ')) + 1),
+  );
+  const lessThan = steps
+    .map(([a, b]) => [a, byValue(b)] as const)
+    .find(
+      ([a, b]) =>
+        b.length === 1 &&
+        amount(b[0] as Quantity) < a &&
+        (/^\s*(?:\S+\s+)?(?:less|fewer)\b/.test(after(question, b[0] as Quantity)) ||
+          (asksLeft && byValue(a).length === 0)),
+    );
   const partOf = amounts.find((q, i) => {
     if (!/^\s+of (?:them|these|those)\b/.test(after(question, q))) return false;
     const whole = amounts
@@ -318,6 +411,16 @@ function moreTaken(
           partOf,
         ]
       : undefined;
+  if (lessThan && !raised)
+    options.push(() => {
+      const [a, [b]] = lessThan as readonly [number, Quantity[]];
+      const value = Math.round(a * (1.2 + rng.random() * 0.6)) + 1;
+      return {
+        text: replaceQuantity(question, b as Quantity, written(b as Quantity, value)),
+        how: `${(b as Quantity).text} less than ${a} made ${value}, below zero`,
+        kind: 'more-taken',
+      };
+    });
   if (raised)
     options.push(() => {
       const [whole, part] = raised;
@@ -334,7 +437,7 @@ function moreTaken(
   const questionSentence = question.slice(
     Math.max(question.lastIndexOf('. '), question.lastIndexOf('? '), question.lastIndexOf('! ')) + 1,
   );
-  if (!raised && !COMPARING.test(questionSentence)) {
+  if (!raised && !lessThan && !COMPARING.test(questionSentence)) {
     // Only a stock or a total ("has $10", "gave her $10", "32 blocks in total"), never a target one
     // may pass ("a daily calorie target of 2000").
     const stock = (q: Quantity) =>
@@ -363,38 +466,75 @@ function moreTaken(
 }
 
 function contradiction(question: string, givens: readonly Quantity[], rng: PyRandom): Option[] {
-  // Two counts of one thing in one given sentence ("3 red balls, 11 blue balls"), neither compared.
+  // Counts of one thing listed in one given sentence ("3 red balls, 11 blue balls, and 25 green
+  // balls"), none compared, then a total that is not their sum after the last of them.
   const noun = (q: Quantity) => q.follows.split(' ').filter(Boolean).at(-1);
+  // A count of things, not a unit ("100 grams" of mushrooms and "3 grams" of protein do not add up)
+  // nor a rate ("3 eggs a day" each).
   const plain = (q: Quantity) =>
     q.kind === 'count' &&
     /s$/.test(noun(q) ?? '') &&
+    !UNIT_NOUNS.test(noun(q) ?? '') &&
+    !RATE_AFTER.test(after(question, q)) &&
+    !/^\s*(?:\S+\s+){0,3}?(?:a|an|per|each|every) \w+/.test(after(question, q)) &&
     !/^\s*(?:\S+\s+)?(?:more|less|fewer|longer|shorter|older|younger|times)\b/.test(after(question, q));
-  let sum: readonly [Quantity, Quantity] | undefined;
-  for (const [i, a] of givens.entries())
-    for (const b of givens.slice(i + 1))
-      if (
-        !sum &&
-        plain(a) &&
-        plain(b) &&
-        noun(a) === noun(b) &&
-        !/[.?!]\s/.test(question.slice(a.index, b.index))
-      )
-        sum = [a, b];
-  if (!sum) return [];
-  const [a, b] = sum;
+  for (const [i, a] of givens.entries()) {
+    if (!plain(a)) continue;
+    const list = [a];
+    for (const b of givens.slice(i + 1)) {
+      const between = question.slice(list.at(-1)?.index ?? a.index, b.index);
+      // The same sentence, no alternatives ("5 scenes per day, or 6"), no other number between.
+      if (/[.?!]\s/.test(between) || /\bor\b/.test(between) || !plain(b) || noun(b) !== noun(a)) break;
+      list.push(b);
+    }
+    if (list.length < 2) continue;
+    const last = list.at(-1) as Quantity;
+    // "(64 stories in all)" before a third count of the same thing reads as a running total.
+    const sentence = sentenceOf(question, last);
+    const rest = sentence.slice(sentence.indexOf(last.text) + last.text.length);
+    if (new RegExp(`\\d+ (?:\\S+ ){0,3}${noun(a)}\\b`).test(rest)) continue;
+    return [
+      () => {
+        const end = question.slice(last.index).search(/[.!?,;](?:\s|$)/);
+        if (end < 0) return undefined;
+        const at = last.index + end;
+        const sum = list.reduce((t, q) => t + amount(q), 0);
+        const total = sum + 2 + rng.randrange(5);
+        const unit = noun(a) as string;
+        return {
+          text: `${question.slice(0, at)} (${total} ${unit} in all)${question.slice(at)}`,
+          how: `${list.map((q) => q.text).join(' + ')} ${unit} stated as ${total} in all`,
+          kind: 'contradiction',
+        };
+      },
+    ];
+  }
+  return [];
+}
+
+/**
+ * What the solution divides by, made zero: "shared equally among 0 friends", "pieces 0 inches
+ * long", "candy bars for $0": no number of shares, pieces or bars can come of it.
+ */
+function zeroDivisor(question: string, givens: readonly Quantity[], solution: string | undefined): Option[] {
+  const divisors = new Set(solutionPairs(solution, '/').map(([, b]) => b));
+  const q = givens.find(
+    (x) =>
+      (x.kind === 'count' || x.kind === 'money') &&
+      divisors.has(amount(x)) &&
+      amount(x) > 1 &&
+      !RATE_AFTER.test(after(question, x)) &&
+      // A time of day ("by 5 pm") or an ordinal group ("the last 4 sides") is no amount to divide.
+      !/^\s*(?:pm|am|p\.m\.|a\.m\.|o'clock)\b/i.test(after(question, x)) &&
+      !/\b(?:first|last|next|other|remaining)\s+$/i.test(question.slice(Math.max(0, x.index - 12), x.index)),
+  );
+  if (!q) return [];
   return [
-    () => {
-      const end = question.slice(b.index).search(/[.!?,](?:\s|$)/);
-      if (end < 0) return undefined;
-      const at = b.index + end;
-      const total = amount(a) + amount(b) + 2 + rng.randrange(5);
-      const unit = noun(a) as string;
-      return {
-        text: `${question.slice(0, at)} (${total} ${unit} in all)${question.slice(at)}`,
-        how: `${a.text} + ${b.text} ${unit} stated as ${total} in all`,
-        kind: 'contradiction',
-      };
-    },
+    () => ({
+      text: replaceQuantity(question, q, q.text.startsWith('$') ? '$0' : '0'),
+      how: `${q.text}, which the solution divides by, made 0`,
+      kind: 'zero-divisor',
+    }),
   ];
 }
 
@@ -442,9 +582,10 @@ export function impossiblePremise(
     overWhole(question, givens, rng),
     time(question, givens, rng),
     lifespan(question, givens, rng),
-    physical(question, givens),
+    physical(question, givens, rng),
     moreTaken(question, givens, solution, rng),
     contradiction(question, givens, rng),
+    zeroDivisor(question, givens, solution),
   ].filter((options) => options.length > 0);
   if (byKind.length > 0) {
     const chosen = rng.choice(rng.choice(byKind))();
@@ -477,9 +618,10 @@ export function impossibleKinds(
   add('over-whole', overWhole(question, givens, rng));
   add('time', time(question, givens, rng));
   add('lifespan', lifespan(question, givens, rng));
-  add('physical', physical(question, givens));
+  add('physical', physical(question, givens, rng));
   add('more-taken', moreTaken(question, givens, solution, rng));
   add('contradiction', contradiction(question, givens, rng));
+  add('zero-divisor', zeroDivisor(question, givens, solution));
   if (kinds.length === 0 && negative(question, givens, rng)) kinds.push('negative');
   return kinds;
 }
