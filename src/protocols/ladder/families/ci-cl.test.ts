@@ -241,3 +241,20 @@ describe('Context Interference and Load, as a reviewer reads them', () => {
     }
   });
 });
+
+describe('Context Interference siblings set elsewhere', () => {
+  it('never for what holds everywhere or names the problem’s own person', () => {
+    const unicorns: Seed = {
+      id: 'unicorns',
+      question:
+        'There are 27 unicorns left in the world. One third of them are in the Scottish Highlands. It takes Billy 5 seconds to count one of them. How many unicorns are in the Highlands?',
+      gold: 9,
+      source: 'test',
+    };
+    for (const level of [4, 5] as const)
+      for (let r = 0; r < 8; r++) {
+        const text = FAMILY_MODULES.CI.rules(unicorns, level, 1, new PyRandom(r))?.text ?? '';
+        expect(text).not.toMatch(/, there are \d+ unicorns left in the world|, it takes Billy/);
+      }
+  });
+});

@@ -296,6 +296,14 @@ function elsewhere(given: string, rng: PyRandom, avoid: ReadonlySet<string>): st
   const sentence = given.trim();
   const m = /^(The|A|An|There|It|Each|Every)\b/.exec(sentence);
   if (!m) return undefined;
+  // Not what holds everywhere ("27 unicorns left in the world") nor what names the problem's own
+  // person ("it takes Billy 5 seconds"): set elsewhere, either contradicts the given.
+  if (/\b(?:in the world|on earth|in total|in all|altogether)\b/i.test(sentence)) return undefined;
+  if (
+    /\b(?:he|she|him|his|her|hers)\b/i.test(sentence) ||
+    /\b[A-Z][a-z]+\b/.test(sentence.slice(m[0].length))
+  )
+    return undefined;
   const start = m[1] === 'The' ? 'a similar' : (m[1] as string).toLowerCase();
   return `${rng.choice(ELSEWHERE)}${start}${renumber(sentence, rng, avoid).slice((m[1] as string).length)}`;
 }

@@ -131,3 +131,18 @@ describe('Conflict Instruction Stress keeps the question as it is', () => {
     }
   });
 });
+
+describe('Conflict Instruction Stress places a directive between sentences only', () => {
+  it('never inside "Mr. Yu"', () => {
+    const seed: Seed = {
+      id: 'yu',
+      question:
+        "James runs messages to each teacher's classroom. If he delivers 66 messages to Ms. Thompson and 1/3 as many messages to Mr. Yu, how many messages does he deliver total?",
+      gold: 88,
+      source: 'test',
+    };
+    for (const level of [1, 2, 3, 4, 5] as const)
+      for (let r = 0; r < 8; r++)
+        expect(conflictInstructionStress.rules(seed, level, 1, new PyRandom(r))?.text).toMatch(/Mr\. Yu\b/);
+  });
+});

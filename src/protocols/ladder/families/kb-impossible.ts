@@ -517,7 +517,12 @@ function contradiction(question: string, givens: readonly Quantity[], rng: PyRan
  * long", "candy bars for $0": no number of shares, pieces or bars can come of it.
  */
 function zeroDivisor(question: string, givens: readonly Quantity[], solution: string | undefined): Option[] {
-  const divisors = new Set(solutionPairs(solution, '/').map(([, b]) => b));
+  // Not "2/2" ("2 bolts and half that much"): the given is then what is divided too.
+  const divisors = new Set(
+    solutionPairs(solution, '/')
+      .filter(([a, b]) => a !== b)
+      .map(([, b]) => b),
+  );
   const q = givens.find(
     (x) =>
       (x.kind === 'count' || x.kind === 'money') &&

@@ -232,3 +232,24 @@ describe('Knowledge Boundary rules', () => {
     for (const t of texts) expect(t).toMatch(/"Buy 1 pound at \$3, get 1 pound half off\."|7:13/);
   });
 });
+
+describe('Knowledge Boundary, from a reviewer’s read of a gsm8k draw', () => {
+  it('never writes "every the number of minutes", nor makes a robe of "0 bolts and half that much"', () => {
+    const staple = seed(
+      'staple',
+      'Vince can staple 30 reports every 15 minutes. If he was stapling reports from 8:00 AM until 11:00 PM, how many reports did he staple altogether?',
+    );
+    for (const level of [2, 3, 4] as const)
+      for (let r = 0; r < 6; r++)
+        expect(kb(staple, level, r)?.text ?? '').not.toMatch(/every (?:the|as many|\d+ more)/);
+    const robe = {
+      ...seed(
+        'robe',
+        'A robe takes 2 bolts of blue fiber and half that much white fiber. How many bolts in total does it take?',
+      ),
+      solution:
+        'It takes 2/2=<<2/2=1>>1 bolt of white fiber\nSo the total amount of fabric is 2+1=<<2+1=3>>3 bolts of fabric\n#### 3',
+    };
+    for (let r = 0; r < 6; r++) expect(kb(robe, 5, r)?.text ?? '').not.toMatch(/\b0 bolts/);
+  });
+});

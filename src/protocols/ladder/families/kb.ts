@@ -389,6 +389,8 @@ function defineInPlace(question: string, q: Quantity, d: Definer, topic: string)
     )
   )
     return undefined;
+  // "every 5 minutes", "$3 per pound": an amount in a rate's own phrase cannot take "the number of".
+  if (/\b(?:every|each|per)\s+$/i.test(before)) return undefined;
   // "a total of 40 cannolis", "a package of 5 spoons": a count inside a noun phrase stays.
   if (q.kind === 'count' && /\b(?:of|to)\s+$/i.test(before)) return undefined;
   const sentenceStart = /(^|[.?!]\s+)$/.test(before);
@@ -463,6 +465,8 @@ const rules = rulesFor('KB', knowledgeBoundaryGate, ({ seed, original, level, rn
   const kbType = KB_TYPE_OF_LEVEL[level];
   const made = rewrite(kbType, seed, rng);
   if (!made || knowledgeBoundaryGate(original, made.text).verdict !== 'pass') return undefined;
+  // "every 6 minutes" blurred reads "every few minutes", not "every several minutes".
+  made.text = made.text.replace(/\b([Ee]very) several\b/g, '$1 few');
   return { text: made.text, name: made.name ?? kbType, subtype: kbType, kbType };
 });
 

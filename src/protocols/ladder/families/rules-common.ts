@@ -6,7 +6,7 @@
 
 import type { PyRandom } from '../../../util/random.js';
 import type { Entities } from '../text/entities.js';
-import { capitalize } from '../text/tokens.js';
+import { capitalize, endsWithAbbreviation } from '../text/tokens.js';
 import type { Family, GateVerdict, GeneratorInfo, KbType, Level, Seed } from '../types.js';
 import type { AimTarget } from './aim.js';
 import type { Candidate, FamilyModule, RulesOptions } from './types.js';
@@ -164,7 +164,11 @@ export function fill(template: string, slots: Slots, extra: Record<string, strin
 /** Offsets in `text` just after each sentence end (`.`, `!`, `?` followed by whitespace), where a sentence may be inserted. */
 export function sentenceBoundaries(text: string): number[] {
   const out: number[] = [];
-  for (const m of text.matchAll(/[.!?]["')]?(?=\s)/g)) out.push((m.index ?? 0) + m[0].length);
+  for (const m of text.matchAll(/[.!?]["')]?(?=\s)/g)) {
+    const end = (m.index ?? 0) + m[0].length;
+    // "Mr. Yu" is one name: nothing goes between its parts.
+    if (!endsWithAbbreviation(text.slice(0, end))) out.push(end);
+  }
   return out;
 }
 

@@ -248,7 +248,11 @@ export function askedAbout(question: string): string | undefined {
   const plural = words.findIndex((w) => analyse(w, 'noun').some((a) => a.form === 'plural'));
   if (
     plural < 0 ||
-    words.slice(0, plural + 1).some((w) => /^(?:more|fewer|less|of|times|do|does|did)$/.test(w))
+    words.slice(0, plural + 1).some((w) => /^(?:more|fewer|less|of|times|do|does|did)$/.test(w)) ||
+    // "how many days": a unit is no thing of the problem's ("The days are the point of interest").
+    /^(?:seconds|minutes|hours|days|weeks|months|years|miles|kilometers|meters|feet|inches|yards|pounds|ounces|grams|kilograms|liters|gallons|cups|dollars|cents|times|trips)$/.test(
+      words[plural] as string,
+    )
   )
     return undefined;
   return words.slice(0, plural + 1).join(' ');

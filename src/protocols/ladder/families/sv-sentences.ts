@@ -21,7 +21,12 @@ export function presentTense(text: string, names: ReadonlySet<string>): string |
   }
   const subjects = ['He', 'he', 'She', 'she', 'It', 'it', ...names];
   // A subject's verb, with an adverb that may stand between them ("he also paid").
-  const subjectVerb = new RegExp(`\\b(${subjects.map(escapeRegex).join('|')}) (${ADVERB})?([a-z]+)\\b`, 'g');
+  // Not the second of two subjects ("David and Dasha went" is no "Dasha goes"): that verb stays, and
+  // the check below then keeps the whole text in its own tense.
+  const subjectVerb = new RegExp(
+    `(?<!\\band )\\b(${subjects.map(escapeRegex).join('|')}) (${ADVERB})?([a-z]+)\\b`,
+    'g',
+  );
   const isPast = (verb: string) => analyse(verb, 'verb').find((a) => a.form === 'past' && a.base !== 'be');
   let changed = false;
   const out = text.replace(subjectVerb, (all, subject, adverb = '', verb) => {

@@ -529,3 +529,25 @@ describe('Semantic Variation lexicon, as a copy editor reviewed it', () => {
     );
   });
 });
+
+describe('Semantic Variation, from a reviewer’s read of a gsm8k draw', () => {
+  it('never swaps "need to have to" into "have to need to", nor gives two subjects one verb', () => {
+    const cows = seed(
+      'cows',
+      'A farmer gets 5 liters of milk a day from a cow. Since he has 3 cows, how many more cows does he need to have to produce 25 liters of milk a day?',
+    );
+    const carnival = seed(
+      'carnival',
+      'David and Dasha went to the carnival, where there are 9 rides. Each ride costs 2 tickets. How many tickets do they need?',
+    );
+    for (const level of LEVELS)
+      for (let r = 0; r < 8; r++) {
+        expect(semanticVariation.rules(cows, level, 1, new PyRandom(r))?.text ?? '').not.toMatch(
+          /have to need to/,
+        );
+        expect(semanticVariation.rules(carnival, level, 1, new PyRandom(r))?.text ?? '').not.toMatch(
+          /(?:David|Dasha) goes\b/,
+        );
+      }
+  });
+});

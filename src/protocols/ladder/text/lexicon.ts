@@ -209,7 +209,7 @@ export const LEXICON: readonly Rewrite[] = [
   phrase('goes to(?= the\\b)', 'heads to'),
   phrase('wants to', 'would like to'),
   phrase('has to', 'must'),
-  phrase('have to', 'need to'),
+  // Not "have to" -> "need to" beside "need to" -> "have to": "need to have to" would swap both.
   phrase('is going to', 'will'),
   phrase('are going to', 'will'),
   // Of time only: "how long is the rope" asks a length.
