@@ -258,3 +258,20 @@ describe('Context Interference siblings set elsewhere', () => {
       }
   });
 });
+
+describe('Context Interference in-topic distractors', () => {
+  it('keep, carry or lose only things one can: no "12 emails in the garage"', () => {
+    const emails: Seed = {
+      id: 'emails',
+      question:
+        'James gets 80 emails a day. 20% of those emails do not require any response. He responds to the rest of them. How many emails does he respond to in a 5 day work week?',
+      gold: 320,
+      source: 'test',
+    };
+    for (const level of [3, 4, 5] as const)
+      for (let r = 0; r < 8; r++)
+        expect(FAMILY_MODULES.CI.rules(emails, level, 1, new PyRandom(r))?.text ?? '').not.toMatch(
+          /emails (?:in the (?:garage|attic)|in a move|next time|in a cupboard|on a table)/,
+        );
+  });
+});

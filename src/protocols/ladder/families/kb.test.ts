@@ -253,3 +253,19 @@ describe('Knowledge Boundary, from a reviewer’s read of a gsm8k draw', () => {
     for (let r = 0; r < 6; r++) expect(kb(robe, 5, r)?.text ?? '').not.toMatch(/\b0 bolts/);
   });
 });
+
+describe('Knowledge Boundary L2-L4 around lists and bare counts', () => {
+  it('writes "the number given in" for a count with no noun, and leaves a "respectively" list alone', () => {
+    const ages = seed(
+      'ages',
+      "Darrell and Allen's ages are in the ratio of 7:11. If their total age now is 162, calculate Allen's age 10 years from now.",
+    );
+    for (let r = 0; r < 6; r++) expect(kb(ages, 2, r)?.text ?? '').not.toMatch(/the number of given/);
+    const oranges = seed(
+      'oranges',
+      'Sitti and Juris bought 34 and 48 oranges, respectively. If they share them equally with their 6 other friends, how many oranges will everyone get?',
+    );
+    for (const level of [2, 3, 4] as const)
+      for (let r = 0; r < 6; r++) expect(kb(oranges, level, r)?.text ?? '').not.toMatch(/34 and (?!48)/);
+  });
+});

@@ -212,8 +212,13 @@ function definer(
           if (p.thereIs) return `the number of${p.clause} is ${cited}`;
           // "There are the number of ..." is no English; "there were 25 men and the number of women ..." is.
           if (p.afterThere) return undefined;
+          // "their total age now is 132": no noun after it, "the number given in ...".
           if (p.kind === 'count')
-            return /^ of\b/.test(p.clause) ? undefined : `the number of${p.clause} ${cited}`;
+            return /^ of\b/.test(p.clause)
+              ? undefined
+              : p.clause.trim() === ''
+                ? `the number ${cited}`
+                : `the number of${p.clause} ${cited}`;
           // An amount that ends its clause, or a rate ("$10 a ride": "the amount per ride given in
           // ...", "$8 each": "the amount apiece given in ...").
           if (p.clause.trim() === '') return `the amount ${cited}`;
@@ -377,6 +382,9 @@ function defineInPlace(question: string, q: Quantity, d: Definer, topic: string)
   // A given, not the question asked (a given in the question sentence's leading "If ..., " clause
   // counts); never one inside a noun phrase ("the remaining 24 liters").
   const end = q.index + q.text.length;
+  // Not in a "respectively" list ("bought 34 and 48 oranges, respectively"): the rewrite splits it.
+  if (/\brespectively\b/.test(question.slice(q.index, q.index + 120).split(/[.?!]/)[0] ?? ''))
+    return undefined;
   // Not a side of a ratio ("7:13") nor joined to a word ("10-hour").
   if (q.hyphenated || question[q.index - 1] === ':' || question[end] === ':') return undefined;
   // Never inside quotes: a shop sign is quoted as written ("Buy 1 pound at $3").

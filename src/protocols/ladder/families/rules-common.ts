@@ -6,7 +6,9 @@
 
 import type { PyRandom } from '../../../util/random.js';
 import type { Entities } from '../text/entities.js';
+import { analyse } from '../text/morphology.js';
 import { capitalize, endsWithAbbreviation } from '../text/tokens.js';
+import { LEX_FILE, synsets } from '../text/wordnet.js';
 import type { Family, GateVerdict, GeneratorInfo, KbType, Level, Seed } from '../types.js';
 import type { AimTarget } from './aim.js';
 import type { Candidate, FamilyModule, RulesOptions } from './types.js';
@@ -96,6 +98,8 @@ export interface Topic {
   money: boolean;
   /** Food or cooking appear in it, so a recipe fits. */
   food: boolean;
+  /** The counted things can be kept, carried or lost (not "emails" or "points"). */
+  physical: boolean;
   /** The problem names its person, so `{person}` reads as a name, not "someone". */
   named: boolean;
 }
@@ -109,11 +113,33 @@ export function topicOf(text: string, entities: Entities): Topic {
   return {
     place: entities.places.length > 0,
     objects: entities.objects.length > 0,
+    physical: entities.objects.length > 0 && entities.objects.every(isPhysical),
     money: MONEY.test(text),
     food: FOOD.test(text),
     named: entities.named,
   };
 }
+
+/** A plural whose first WordNet sense is a made thing, food, an object, an animal, a plant or a substance. */
+function isPhysical(phrase: string): boolean {
+  const head = phrase.split(' ').at(-1) ?? '';
+  const base = analyse(head, 'noun').find((a) => a.form === 'plural')?.base ?? head;
+  const lexFile = synsets(base, 'noun')[0]?.lexFile;
+  return lexFile !== undefined && PHYSICAL.has(lexFile);
+}
+
+const PHYSICAL = new Set<number>([
+  LEX_FILE.artifact,
+  LEX_FILE.food,
+  LEX_FILE.object,
+  LEX_FILE.animal,
+  LEX_FILE.plant,
+  LEX_FILE.substance,
+]);
+
+/** Templates that keep, carry, store or lose the things: only for things one can ("12 emails in the garage"). */
+const NEEDS_PHYSICAL =
+  /\b(?:garage|attic|cupboard|boxes|carrying|lost|bring|table|display|kept|keeps|keeping|holding|stores|gave away|given|storage)\b/;
 
 const NEEDS_MONEY = /\{m\}|\b(?:sold|sale|charges|paid|spent|customer|stall|prices?|cost)\b/;
 const NEEDS_FOOD = /\b(?:chef|recipe)\b/;
@@ -124,6 +150,8 @@ export function fitsTopic(template: string, topic: Topic): boolean {
   if (/\{(?:objects|otherObjects)\}/.test(template) && !topic.objects) return false;
   if (NEEDS_MONEY.test(template) && !topic.money) return false;
   if (NEEDS_FOOD.test(template) && !topic.food) return false;
+  if (/\{(?:objects|otherObjects)\}/.test(template) && NEEDS_PHYSICAL.test(template) && !topic.physical)
+    return false;
   if (/\{(?:person|personPossessive)\}/.test(template) && !topic.named) return false;
   return true;
 }

@@ -263,7 +263,9 @@ function placeToFront(sentence: string, names: ReadonlySet<string>): string | un
     // "On the sidewalk, she walks twice as fast as she does on the beach": the phrase belongs to
     // the clause it ends, and a fronted phrase is there already.
     /,|\b(?:than|as|does|do|did)\b/.test(main) ||
-    numbersIn(main).length > 1
+    numbersIn(main).length > 1 ||
+    // "the last time she was at the shop": the phrase completes a clause of its own.
+    /\b(?:was|were|is|are|am|be|been)$|\b(?:time|when|where|while|until|before|after)\b/.test(main)
   )
     return undefined;
   const noun = (head.split(' ').at(-1) ?? '').toLowerCase();

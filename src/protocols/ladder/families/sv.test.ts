@@ -345,6 +345,8 @@ describe('Semantic Variation sentence rewrites', () => {
     ['question-phrase-front', 'How many bouncy balls came in the tube?'],
     // A continuing sentence keeps its connective first.
     ['time-to-front', 'Then he picks 6 bananas on Thursday.'],
+    // The phrase completes a clause of its own: "the last time she was." would be left.
+    ['place-to-front', 'She bought 4 packs of gum the last time she was at the shop.'],
     // A sentence would open with a numeral ("75% of the seats are sold ... for the Friday show.").
     ['time-to-end', 'For the Friday show, 75% of the seats are sold at $9 per ticket.'],
     ['passive', 'Lamar finds 5 eggs.'],

@@ -203,7 +203,8 @@ export const LEXICON: readonly Rewrite[] = [
   phrase('each of', 'every one of'),
   phrase('amount of money', 'sum of money'),
   phrase('needs to', 'has to'),
-  phrase('need to', 'have to'),
+  // Not before "have": "need to have to produce" is no "have to have to".
+  phrase('need to(?! have\\b)', 'have to'),
   // Of going somewhere: "went to sleep" stays.
   phrase('went to(?= the\\b)', 'headed to'),
   phrase('goes to(?= the\\b)', 'heads to'),
