@@ -442,7 +442,9 @@ function moreTaken(
     // may pass ("a daily calorie target of 2000").
     const stock = (q: Quantity) =>
       HOLDING.test(sentenceOf(question, q)) &&
-      !/\b(?:target|goal|limit|budget|aim)\b/i.test(sentenceOf(question, q));
+      !/\b(?:target|goal|limit|budget|aim)\b|\b(?:wants?|wanted|needs?) to (?:reach|have|get|collect|save|earn|make|read|walk|run)\b/i.test(
+        sentenceOf(question, q),
+      );
     // The largest amount taken, so the lowered stock falls short of everything taken together.
     const step = steps
       .filter(([a, b]) => b > 0 && a > b && byValue(a).length === 1 && stock(byValue(a)[0] as Quantity))

@@ -269,3 +269,17 @@ describe('Knowledge Boundary L2-L4 around lists and bare counts', () => {
       for (let r = 0; r < 6; r++) expect(kb(oranges, level, r)?.text ?? '').not.toMatch(/34 and (?!48)/);
   });
 });
+
+describe('Knowledge Boundary L5 lowers a stock, not a goal', () => {
+  it('never makes "want to reach 34 signatures" of 64 already collected', () => {
+    const goal = {
+      ...seed(
+        'goal',
+        'Carol has 20 signatures in her book, and Jennifer has 44. They want to reach 100 signatures between them. How many signatures do they need to collect to reach their goal?',
+      ),
+      solution: '20+44=<<20+44=64>>64\n100-64=<<100-64=36>>36\n#### 36',
+    };
+    for (let r = 0; r < 8; r++)
+      expect(kb(goal, 5, r)?.text ?? '').not.toMatch(/reach (?:[1-9]|[1-5]\d|6[0-3]) signatures/);
+  });
+});

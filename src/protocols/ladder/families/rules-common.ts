@@ -139,7 +139,7 @@ const PHYSICAL = new Set<number>([
 
 /** Templates that keep, carry, store or lose the things: only for things one can ("12 emails in the garage"). */
 const NEEDS_PHYSICAL =
-  /\b(?:garage|attic|cupboard|boxes|carrying|lost|bring|table|display|kept|keeps|keeping|holding|stores|gave away|given|storage)\b/;
+  /\b(?:garage|attic|cupboard|boxes|carrying|lost|bring|table|display|kept|keeps|keeping|holding|stores|gave away|given|storage|birthday|farm|as a child|collected|counted|count|found|shared|came across|on a trip|ended up with|promised|bought|market|deal with)\b/;
 
 const NEEDS_MONEY = /\{m\}|\b(?:sold|sale|charges|paid|spent|customer|stall|prices?|cost)\b/;
 const NEEDS_FOOD = /\b(?:chef|recipe)\b/;

@@ -194,7 +194,8 @@ export const LEXICON: readonly Rewrite[] = [
   phrase('(?<=[a-z]s )an hour', 'per hour'),
   phrase('(?<=[a-z]s )a minute', 'per minute'),
   // Not before a comparison: "15 red cards, and 60% more green cards" is no sum.
-  phrase('(?<=[a-z]s,? )and (?=\\$?\\d(?!\\S* (?:more|fewer|less|times)\\b))', 'plus '),
+  // And between two counts of things only: "boys and 50% of which are girls" joins two clauses.
+  phrase('(?<=[a-z]s,? )and (?=\\$?\\d[\\d.,]* (?!(?:more|fewer|less|times)\\b)[a-z]+s\\b)', 'plus '),
   // Of stuff one measures only: "the loan amount" or "an amount of money" is no quantity.
   phrase(
     'amount of(?= (?:water|flour|sugar|milk|juice|paint|food|sand|rice|oil|gas|fuel|soil|seed|feed|hay)\\b)',
