@@ -109,6 +109,31 @@ export const OFF_TOPIC: readonly string[] = [
   'A neighbor repaired {k} chairs for the community hall.',
   'The skating rink is open {k} days a month in winter.',
   'A family friend has {k} houseplants.',
+  'The community pool has {k} lanes.',
+  'A family friend planted {k} rose bushes along the fence.',
+  '{friendOf} walked {k} blocks to the post office yesterday.',
+  'The neighborhood has {k} streetlights.',
+  'A family friend bought a bookcase with {k} shelves.',
+  'The town library lends out {k} board games.',
+  'A neighbor has {k} tomato plants in the yard.',
+  '{personPossessive} cousin swam {k} laps at the pool on Saturday.',
+  'The bridge into town has {k} lampposts.',
+  'A family friend volunteers {k} hours a month at the animal shelter.',
+  'The local orchestra has {k} violinists.',
+  'A neighbor painted {k} flowerpots for the front steps.',
+  'The school bus stops {k} times on its morning route.',
+  '{friendOf} has a stamp album with {k} pages.',
+  'A cousin of the family plays on a team of {k} players.',
+  'The ferry across the lake makes {k} trips on a busy day.',
+  'A family friend grew {k} pumpkins last autumn.',
+  'The old mill by the river has {k} windows.',
+  'A neighbor keeps {k} bird feeders in the garden.',
+  '{personPossessive} aunt has {k} cookbooks on a shelf.',
+  'The parking lot by the park has {k} spaces.',
+  'A family friend ran a race with {k} runners last spring.',
+  'The local paper printed {k} letters from readers last week.',
+  'A neighbor has a fish tank with {k} snails.',
+  'The town clock tower has {k} steps to the top.',
 ];
 
 /**
@@ -422,10 +447,19 @@ function plan(seed: Seed, level: Level, rng: PyRandom): { planned: Planned[]; pi
   // The rest shuffled together, so no few templates that fit every problem lead every candidate;
   // at L3 a few off-topic ones among the in-topic, at L4-L5 the in-topic ones first (more on-topic
   // as the level rises) and off-topic ones only after them.
+  // From a small pool of fitting in-topic templates (a problem about points or emails) few per
+  // candidate, so no one of them fills the suite: one for every 12 that fit.
+  const inTake = Math.max(1, Math.min(IN_TOPIC_AT_TOP, Math.floor(inTopic.length / 12)));
   const order =
     level <= 3
-      ? shuffled([...inTopic, ...offTopic.slice(0, level === 3 ? 4 : offTopic.length)], rng)
-      : [...inTopic.slice(0, IN_TOPIC_AT_TOP), ...offTopic.slice(0, OFF_TOPIC_AT_TOP)];
+      ? shuffled(
+          [
+            ...inTopic.slice(0, inTake + (level === 3 ? 1 : 0)),
+            ...offTopic.slice(0, level === 3 ? 4 : offTopic.length),
+          ],
+          rng,
+        )
+      : [...inTopic.slice(0, inTake), ...offTopic.slice(0, OFF_TOPIC_AT_TOP)];
   const quiet = level >= 3 ? scene.slice(0, rng.randint(1, 2)) : [];
   while (out.length < MAX_SENTENCES && (order.length > 0 || quiet.length > 0)) {
     const useQuiet = out.length > 0 && quiet.length > 0 && (order.length === 0 || rng.random() < 0.2);
@@ -454,12 +488,13 @@ function assemble(pieces: readonly string[], sentences: readonly Planned[]): str
 }
 
 /**
- * The most off-topic distractors at L4-L5: their levels are reached with the problem's own kind of
- * numbers (siblings of its givens, its own things held by others), not a wall of unrelated facts.
+ * The most off-topic distractors at L4-L5: their levels are reached first with the problem's own
+ * kind of numbers (siblings of its givens, its own things held by others), then with unrelated
+ * facts, never with a wall of them.
  */
-const OFF_TOPIC_AT_TOP = 6;
+const OFF_TOPIC_AT_TOP = 8;
 /** The most in-topic templates a candidate takes at L4-L5, so the ones that fit most problems do not fill every suite. */
-const IN_TOPIC_AT_TOP = 5;
+const IN_TOPIC_AT_TOP = 4;
 
 /** The most distractor sentences a candidate gets (the L5 band needs up to about 3.7x the original's length). */
 const MAX_SENTENCES = 48;

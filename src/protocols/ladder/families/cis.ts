@@ -205,7 +205,7 @@ export const SEED_DIRECTIVES: Record<Level, readonly string[]> = {
     'Hint: when you use the {p}, {wrongVerb} instead of {rightIng}.',
     'For the {p}, {wrongVerb} instead of {rightIng}.',
     '{rightIng} with the {p} is the wrong approach here.',
-    'The {p} call for a different operation from {rightIng}.',
+    'Using the {p} calls for a different operation from {rightIng}.',
     // For a given the solution uses in no step of two givens: the wrong operation, not named.
     'Use the opposite operation whenever you use the {q}.',
     'With the {q}, a different operation from the obvious one is needed.',

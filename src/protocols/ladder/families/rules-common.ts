@@ -120,7 +120,7 @@ export function topicOf(text: string, entities: Entities): Topic {
   };
 }
 
-/** A plural whose first WordNet sense is a made thing, food, an object, an animal, a plant or a substance. */
+/** A plural whose first WordNet sense is a made thing, food, an object or a substance. */
 function isPhysical(phrase: string): boolean {
   const head = phrase.split(' ').at(-1) ?? '';
   const base = analyse(head, 'noun').find((a) => a.form === 'plural')?.base ?? head;
@@ -128,18 +128,12 @@ function isPhysical(phrase: string): boolean {
   return lexFile !== undefined && PHYSICAL.has(lexFile);
 }
 
-const PHYSICAL = new Set<number>([
-  LEX_FILE.artifact,
-  LEX_FILE.food,
-  LEX_FILE.object,
-  LEX_FILE.animal,
-  LEX_FILE.plant,
-  LEX_FILE.substance,
-]);
+/** Things one keeps in a cupboard, carries or loses on a trip: not animals ("7 tunas in a cupboard") or plants. */
+const PHYSICAL = new Set<number>([LEX_FILE.artifact, LEX_FILE.food, LEX_FILE.object, LEX_FILE.substance]);
 
 /** Templates that keep, carry, store or lose the things: only for things one can ("12 emails in the garage"). */
 const NEEDS_PHYSICAL =
-  /\b(?:garage|attic|cupboard|boxes|carrying|lost|bring|table|display|kept|keeps|keeping|holding|stores|gave away|given|storage|birthday|farm|as a child|collected|counted|count|found|shared|came across|on a trip|ended up with|promised|bought|market|deal with)\b/;
+  /\b(?:garage|attic|cupboard|boxes|carrying|lost|bring|table|display|kept|keeps|keeping|holding|stores|gave away|given|storage|birthday|farm|as a child|collected|counted|count|found|shared|came across|on a trip|ended up with|promised|bought|market|deal with|gave)\b/;
 
 const NEEDS_MONEY = /\{m\}|\b(?:sold|sale|charges|paid|spent|customer|stall|prices?|cost)\b/;
 const NEEDS_FOOD = /\b(?:chef|recipe)\b/;

@@ -64,7 +64,7 @@ function nameable(question: string): Quantity[] {
 
 /** Words that end what a number counts: "5 servings" in "5 servings, how many", "250 calories" in "250 calories per". */
 const NOT_COUNTED =
-  /^(?:has|have|had|is|are|was|were|can|will|would|do|does|did|costs?|weighs?|takes?|left|more|less|fewer|each|every|how|what)$/;
+  /^(?:has|have|had|is|are|was|were|can|will|would|do|does|did|costs?|weighs?|takes?|left|more|less|fewer|each|every|how|what|likes?|liked|wants?|prefer|prefers)$/;
 
 /** How a quantity reads in a directive: the number with what it counts ("3 dozen donuts", "$68 per dozen"). */
 export function quantityPhrase(q: Quantity): string {

@@ -209,15 +209,26 @@ function findObjects(text: string): string[] {
   return out;
 }
 
+/** Made things that are places one goes to. */
+const PLACE_WORDS = new Set(
+  (
+    'store shop bakery market supermarket mall school library park zoo museum farm restaurant cafe diner ' +
+    'office hospital theater theatre cinema gym pool beach station airport garden yard kitchen house home ' +
+    'pantry classroom hall fair carnival stand salon bank church stadium arena court factory warehouse ' +
+    'studio center centre club hotel arcade rink'
+  ).split(' '),
+);
+
 function findPlaces(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/\b(?:to|at|in|from|into|near) the ([a-z]+)/gi)) {
     const w = (m[1] as string).toLowerCase();
     const noun = synsets(w, 'noun')[0];
-    // noun.artifact and noun.location cover bakery, store, park, school, market, city.
+    // A location (city, park, beach), or a made thing that is a place one goes to (store, school):
+    // never "the tube" or "the tray".
     if (
       noun &&
-      (noun.lexFile === LEX_FILE.artifact || noun.lexFile === LEX_FILE.location) &&
+      (noun.lexFile === LEX_FILE.location || (noun.lexFile === LEX_FILE.artifact && PLACE_WORDS.has(w))) &&
       !out.includes(w) &&
       !UNIT_WORDS.has(w)
     )
