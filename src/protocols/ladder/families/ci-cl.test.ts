@@ -275,3 +275,18 @@ describe('Context Interference in-topic distractors', () => {
         );
   });
 });
+
+describe('the problem’s own world, as a fresh gsm8k draw read it', () => {
+  it('takes no nationality for a person, no "the end" or "the corner" for a place, no acres for things', () => {
+    const race = extractEntities(
+      'In a race with 240 Asians, 80 were Japanese, and the rest were Chinese. If the number of boys on the Chinese team was 60, how many girls were on the Chinese team?',
+    );
+    expect(race.named).toBe(false);
+    const walk = extractEntities(
+      'It takes them 6 minutes to get to the corner where the library is. In the end, they had 27 fries.',
+    );
+    expect(walk.places).not.toContain('corner');
+    expect(walk.places).not.toContain('end');
+    expect(extractEntities('Farmer Brown has 200 acres of corn.').objects).not.toContain('acres');
+  });
+});

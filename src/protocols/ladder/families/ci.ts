@@ -148,7 +148,6 @@ export const IN_TOPIC: readonly string[] = [
   'On a different day, another customer paid {m} for {n} {objects}.',
   'Last winter, {personPossessive} sister had {n} {objects} but gave them all away.',
   'At a fair the year before, a stall offered {n} {objects} for {m}.',
-  'A news report said that {n} {objects} were sold in the whole city last spring.',
   'The {place} down the road had a sale last month, with {otherObjects} at {m} each.',
   'In a puzzle book, a similar story has someone with {n} {otherObjects} and {m} to spend.',
   'Had prices been like those of the year before, {objects} would have cost {m}, but they were not.',

@@ -283,3 +283,13 @@ describe('Knowledge Boundary L5 lowers a stock, not a goal', () => {
       expect(kb(goal, 5, r)?.text ?? '').not.toMatch(/reach (?:[1-9]|[1-5]\d|6[0-3]) signatures/);
   });
 });
+
+describe('Knowledge Boundary L1 blurs "$8 dollars" grammatically', () => {
+  it('writes "a certain number of dollars"', () => {
+    const arcade = seed(
+      'arcade',
+      'Howard spends $8 dollars at the arcade on Monday. How much does he spend in two days?',
+    );
+    for (let r = 0; r < 6; r++) expect(kb(arcade, 1, r)?.text ?? '').not.toMatch(/a certain amount dollars/);
+  });
+});

@@ -474,7 +474,10 @@ const rules = rulesFor('KB', knowledgeBoundaryGate, ({ seed, original, level, rn
   const made = rewrite(kbType, seed, rng);
   if (!made || knowledgeBoundaryGate(original, made.text).verdict !== 'pass') return undefined;
   // "every 6 minutes" blurred reads "every few minutes", not "every several minutes".
-  made.text = made.text.replace(/\b([Ee]very) several\b/g, '$1 few');
+  made.text = made.text
+    .replace(/\b([Ee]very) several\b/g, '$1 few')
+    // "$8 dollars" blurred: "a certain number of dollars", never "a certain amount dollars".
+    .replace(/\ba certain amount dollars\b/g, 'a certain number of dollars');
   return { text: made.text, name: made.name ?? kbType, subtype: kbType, kbType };
 });
 

@@ -48,7 +48,7 @@ const UNIT_WORDS = new Set(
     'dozen dozens pair pairs pack packs packages package box boxes bag bags piece pieces cup cups liter liters ' +
     'litre litres gallon gallons pound pounds ounce ounces gram grams kilogram kilograms kg g lb lbs mile miles ' +
     'foot feet inch inches yard yards meter meters hour hours minute minutes second seconds day days week weeks ' +
-    'month months year years times percent cents dollars dollar slices slice set sets rows row batch batches ' +
+    'month months year years times percent cents dollars dollar slices slice set sets rows row batch batches acre acres hectare hectares ' +
     'more less fewer extra other different new small large big full whole'
   ).split(' '),
 );
@@ -100,6 +100,8 @@ function looksLikeName(word: string, next: string, initial: boolean, lowerText: 
   const nextLower = next.toLowerCase();
   if (!initial) {
     if (VERBISH.has(nextLower)) return true;
+    // "the rest were Chinese", "the Chinese team": a nationality or language, not a person.
+    if (hasLemma(lower, 'adj') || hasLemma(lower.replace(/s$/, ''), 'adj')) return false;
     return !(
       next === nextLower &&
       /^[a-z]+s$/.test(next) &&
@@ -209,6 +211,13 @@ function findObjects(text: string): string[] {
   return out;
 }
 
+/** Locations that are parts of something, not places one goes to ("in the end", "to the corner"). */
+const NOT_PLACES = new Set(
+  'corner edge side end top bottom middle front back area spot point way line rest left right center centre'.split(
+    ' ',
+  ),
+);
+
 /** Made things that are places one goes to. */
 const PLACE_WORDS = new Set(
   (
@@ -228,7 +237,8 @@ function findPlaces(text: string): string[] {
     // never "the tube" or "the tray".
     if (
       noun &&
-      (noun.lexFile === LEX_FILE.location || (noun.lexFile === LEX_FILE.artifact && PLACE_WORDS.has(w))) &&
+      ((noun.lexFile === LEX_FILE.location && !NOT_PLACES.has(w)) ||
+        (noun.lexFile === LEX_FILE.artifact && PLACE_WORDS.has(w))) &&
       !out.includes(w) &&
       !UNIT_WORDS.has(w)
     )

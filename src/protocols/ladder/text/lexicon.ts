@@ -204,8 +204,9 @@ export const LEXICON: readonly Rewrite[] = [
   phrase('each of', 'every one of'),
   phrase('amount of money', 'sum of money'),
   phrase('needs to', 'has to'),
-  // Not before "have": "need to have to produce" is no "have to have to".
-  phrase('need to(?! have\\b)', 'have to'),
+  // Not before "have" ("need to have to produce" is no "have to have to"), nor in a question whose
+  // object is what is needed ("how much force does he need to push" is no "have to push").
+  phrase('(?<!\\b(?:does|do|did|will|would|can) \\w+ )need to(?! have\\b)', 'have to'),
   // Of going somewhere: "went to sleep" stays.
   phrase('went to(?= the\\b)', 'headed to'),
   phrase('goes to(?= the\\b)', 'heads to'),
