@@ -132,8 +132,9 @@ function pronounsAfterName(
   sentences: readonly string[],
   entities: ReturnType<typeof extractEntities>,
 ): string[] {
-  const { person, named, pronouns } = entities;
-  if (!named || pronouns.subject === 'they') return [...sentences];
+  const { person, named, pronouns, names } = entities;
+  // With two people named, "she" could be the other one ("Ginger gave Griffin her fries").
+  if (!named || names.length !== 1 || pronouns.subject === 'they') return [...sentences];
   const he = capitalize(pronouns.subject);
   const his = capitalize(pronouns.possessive);
   return sentences.map((s, i) => {

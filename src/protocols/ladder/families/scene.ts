@@ -254,7 +254,7 @@ export function askedAbout(question: string): string | undefined {
     plural < 0 ||
     words.slice(0, plural + 1).some((w) => /^(?:more|fewer|less|of|times|do|does|did)$/.test(w)) ||
     // "how many days": a unit is no thing of the problem's ("The days are the point of interest").
-    /^(?:seconds|minutes|hours|days|weeks|months|years|miles|kilometers|meters|feet|inches|yards|pounds|ounces|grams|kilograms|liters|gallons|cups|dollars|cents|times|trips)$/.test(
+    /^(?:seconds|minutes|hours|days|weeks|months|years|miles|kilometers|meters|feet|inches|yards|pounds|ounces|grams|kilograms|liters|gallons|cups|dollars|cents|times|trips|acres|hectares)$/.test(
       words[plural] as string,
     )
   )
