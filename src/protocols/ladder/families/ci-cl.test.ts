@@ -226,11 +226,12 @@ describe('Context Interference and Load, as a reviewer reads them', () => {
         expect(s.text).not.toMatch(/\bThe (?:total|number|rest|amount)\b|\bthey is\b|\bweekday\b/);
   });
 
-  it('does not open two padding sentences in a row with the name', () => {
+  it('does not open two padding sentences in a row with the name of the one person named', () => {
     const named: Seed = {
       id: 'teddy',
-      question: 'Teddy finished half of a 500 piece puzzle. How many pieces did Teddy place?',
-      gold: 250,
+      question:
+        'Teddy finished half of a 500 piece puzzle. Then he placed 20 more pieces. How many pieces did Teddy place?',
+      gold: 270,
       source: 'test',
     };
     for (const t of made(named, 'CL')) {

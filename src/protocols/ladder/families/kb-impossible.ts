@@ -152,7 +152,7 @@ const TAKING =
   /\b(?:of them|of these|of those|gave|gives|give|used|uses|use|ate|eats|eat|spent|spends|spend|sold|sells|lost|loses|spills?|spilled|took|takes|absent|away|left|leaves)\b|^Of the\b/;
 /** A sentence that states what someone holds or a total. */
 const HOLDING =
-  /\b(?:has|have|had|there (?:are|is|were|was)|total|in all|contains?|holds?|gave|gives|given|received|bought|ordered|saved|collected|picked|baked|made|grew|harvested|started with|with|pays|paid|hands|handed)\b/i;
+  /\b(?:has|have|had|there (?:are|is|were|was)|total|in all|contains?|holds?|gave|gives|given|received|bought|ordered|saved|collected|picked|baked|made|grew|harvested|started with|with|pays|paid|hands|handed|brought|brings)\b/i;
 /** A question that compares ("how much more/longer"): a difference made negative only turns it round. */
 const COMPARING = /\b(?:more|less|fewer|longer|shorter|older|younger|farther|further|difference|apart)\b/i;
 
@@ -380,9 +380,10 @@ function moreTaken(
   // past it, so the price or count is below zero.
   // Or what is left or given back ("how much change did she get" after a $70 hat paid with four
   // $20 bills): the price raised past what was paid.
-  const asksLeft = /\b(?:change|left|remain|remaining|rest)\b/i.test(
-    question.slice(Math.max(question.lastIndexOf('. '), question.lastIndexOf('? ')) + 1),
-  );
+  const asksLeft =
+    /\b(?:change|left|remain|remaining|rest|before|originally|at first|initially|to begin with)\b/i.test(
+      question.slice(Math.max(question.lastIndexOf('. '), question.lastIndexOf('? ')) + 1),
+    );
   const lessThan = steps
     .map(([a, b]) => [a, byValue(b)] as const)
     .find(
@@ -470,7 +471,11 @@ function moreTaken(
 function contradiction(question: string, givens: readonly Quantity[], rng: PyRandom): Option[] {
   // Counts of one thing listed in one given sentence ("3 red balls, 11 blue balls, and 25 green
   // balls"), none compared, then a total that is not their sum after the last of them.
-  const noun = (q: Quantity) => q.follows.split(' ').filter(Boolean).at(-1);
+  // The counted noun: the first plural of "8 fruity scents available".
+  const noun = (q: Quantity) => {
+    const words = q.follows.split(' ').filter(Boolean);
+    return words.find((w) => analyse(w, 'noun').some((a) => a.form === 'plural')) ?? words.at(-1);
+  };
   // A count of things, not a unit ("100 grams" of mushrooms and "3 grams" of protein do not add up)
   // nor a rate ("3 eggs a day" each).
   const plain = (q: Quantity) =>
