@@ -9,7 +9,7 @@
 // distinct CIS directives per tier, and whether the meaning gates ran. `--sample K --draw S` prints K
 // tests per family drawn with PyRandom(S) (a seeded draw, not a hand pick). `--dataset gsm8k` (or
 // gsm-symbolic, or a file) builds from ../shared/data instead of the paper's seed CSV, `--seeds N`
-// on a seeded sample of N of its problems (PyRandom(S) again). Issue 23's figures: the commonest
+// on a seeded sample of N of its problems (PyRandom(S) again). Then the suite's realism figures: the commonest
 // template's share per family, KB L5's kinds, CIS's generic fallbacks, and IQ's word rates per level
 // with every IQ test read back.
 //
