@@ -7,9 +7,13 @@
 // no (seed, family, measured level) with two tests and no text twice for a seed, KB distinctness
 // (share of L2-L5 texts that differ from the seed's L1 text by more than one added sentence), the
 // distinct CIS directives per tier, and whether the meaning gates ran. `--sample K --draw S` prints K
-// tests per family drawn with PyRandom(S) (a seeded draw, not a hand pick).
+// tests per family drawn with PyRandom(S) (a seeded draw, not a hand pick). `--dataset gsm8k` (or
+// gsm-symbolic, or a file) builds from ../shared/data instead of the paper's seed CSV, `--seeds N`
+// on a seeded sample of N of its problems (PyRandom(S) again). Then the suite's realism figures: the commonest
+// template's share per family, KB L5's kinds, CIS's generic fallbacks, and IQ's word rates per level
+// with every IQ test read back.
 //
-//   npm run build && node bench/ladder-suite.mjs [--seed N] [--sample 5 --draw 1]
+//   npm run build && node bench/ladder-suite.mjs [--seed N] [--sample 5 --draw 1] [--dataset gsm8k --seeds 100]
 //
 // Prints tables with goals and PASS/FAIL, then one `RESULT {...}` JSON line.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -32,6 +36,10 @@ const suiteSeed = argOf('--seed', 0);
 const sampleK = argOf('--sample', 0);
 const drawSeed = argOf('--draw', 1);
 const topK = argOf('--top', 1);
+const datasetIdx = process.argv.indexOf('--dataset');
+const datasetName = datasetIdx > 0 ? process.argv[datasetIdx + 1] : undefined;
+const seedCount = argOf('--seeds', 0);
+const DATA_DIR = resolve(ROOT, '..', 'shared', 'data');
 const GOAL_BAND = 0.95;
 const GOAL_CL_RATIO = 0.98;
 
@@ -39,9 +47,14 @@ if (!existsSync(join(DIST, 'protocols', 'ladder', 'suite.js'))) {
   console.error('dist/ is missing: run `npm run build` first');
   process.exit(1);
 }
-if (!existsSync(SEEDS_CSV)) {
+if (datasetName === undefined && !existsSync(SEEDS_CSV)) {
   console.log(`skipped: ${SEEDS_CSV} is not there (the paper's seed CSV lives in ../shared/fixtures)`);
   console.log(`RESULT ${JSON.stringify({ name: 'ladder-suite', skipped: 'seed CSV missing' })}`);
+  process.exit(0);
+}
+if (datasetName !== undefined && !existsSync(DATA_DIR)) {
+  console.log(`skipped: ${DATA_DIR} is not there (the datasets live in ../shared/data)`);
+  console.log(`RESULT ${JSON.stringify({ name: 'ladder-suite', skipped: 'data dir missing' })}`);
   process.exit(0);
 }
 
@@ -57,8 +70,14 @@ const { conflictExplicitness } = await import(join(DIST, 'protocols', 'ladder', 
 const { CI_TEMPLATES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'ci.js'));
 const { SCENE_TEMPLATES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'scene.js'));
 const { addedAround } = await import(join(DIST, 'protocols', 'ladder', 'gates', 'family-gates.js'));
+const { resolveLadderSeeds } = await import(join(DIST, 'protocols', 'ladder', 'data', 'datasets.js'));
+const { readsBack } = await import(join(DIST, 'protocols', 'ladder', 'families', 'iq.js'));
 
-const seeds = loadLadderSeedsCsv(SEEDS_CSV);
+const all =
+  datasetName === undefined
+    ? loadLadderSeedsCsv(SEEDS_CSV)
+    : await resolveLadderSeeds(datasetName, { dataDir: DATA_DIR });
+const seeds = seedCount > 0 && seedCount < all.length ? new PyRandom(drawSeed).sample(all, seedCount) : all;
 const scratch = mkdtempSync(join(tmpdir(), 'waver-bench-ladder-suite-'));
 try {
   // No judge: the rules path makes no model call and never opens the store.
@@ -73,7 +92,7 @@ try {
   const timePass = seconds < GOAL_SECONDS;
 
   console.log(
-    `ladder rules suite: ${seeds.length} seeds x ${FAMILIES.length} families x ${LEVELS.length} levels x <= 2 attempts`,
+    `ladder rules suite: ${seeds.length} seeds (${datasetName ?? "the paper's gsm8k_symbolic100.csv"}${seedCount > 0 ? `, PyRandom(${drawSeed}).sample of ${all.length}` : ''}) x ${FAMILIES.length} families x ${LEVELS.length} levels x <= 2 attempts`,
   );
   console.log(
     `  candidates ${candidates}, admitted ${admitted}, ${build.tests.length} tests incl. baselines, ${(jsonl.length / 1e6).toFixed(2)} MB JSONL`,
@@ -341,10 +360,19 @@ try {
       max: Number((rates.at(-1) ?? 0).toFixed(3)),
     };
   }
+  const iqTests = perturbed.filter((t) => t.family === 'IQ');
+  const iqUnread = iqTests.filter((t) => readsBack(t.original, t.text, t.measuredLevel) !== undefined).length;
   console.log(
     `IQ words altered per test (median, max): ${Object.entries(iqRates)
       .map(([l, x]) => `${l} ${pct(x.median, 1)} / ${pct(x.max, 1)} (${x.tests})`)
-      .join(', ')}`,
+      .join(', ')}; tests that do not read back: ${iqUnread}/${iqTests.length}`,
+  );
+
+  // CIS: directives from the generic lists, where the seed's own steps and givens gave none.
+  const cisTests = perturbed.filter((t) => t.family === 'CIS');
+  const cisGeneric = cisTests.filter((t) => /-generic-|-mixed-/.test(t.generator.name ?? '')).length;
+  console.log(
+    `CIS tests with a generic directive: ${cisGeneric}/${cisTests.length} (${pct(cisGeneric, cisTests.length)})`,
   );
 
   // Meaning gates: did any NLI, meaning or epistemic judge run?
@@ -393,6 +421,9 @@ try {
       templateShare,
       kbImpossibleKinds: { tests: l5.length, kinds: kindShares, pass: kindsPass },
       iqWordRates: iqRates,
+      iqUnreadable: iqUnread,
+      cisGeneric: { tests: cisGeneric, of: cisTests.length },
+      dataset: datasetName ?? 'gsm8k_symbolic100.csv',
       meaningNotRun: notRun,
     })}`,
   );

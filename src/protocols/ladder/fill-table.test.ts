@@ -9,7 +9,10 @@
  * docs/ladder-families.md#sv-fill: docs/method.md's SV bands ask for magnitudes (>= .35, .60, .85)
  * that difflib only gives a short problem (under 200 characters, no autojunk) when most of its
  * characters change, which meaning-preserving rewording within 1.3x the words cannot do; even a
- * human rewrite of the shortest problems measures about .65.
+ * human rewrite of the shortest problems measures about .65. Input Quality falls short at L2-L5 for
+ * the same measure (realistic noise on a short problem stays in the L1 band), and Knowledge
+ * Boundary at L4 where a fabricated entity reads as English nowhere in the problem; KNOWN_SHORT
+ * says each.
  */
 import { describe, expect, it } from 'vitest';
 import { sharedFile } from '../../test-support/shared.js';
@@ -22,11 +25,29 @@ const GOAL = 0.8;
 
 /** Cells below the goal, with the share they are held to (see the header comment). */
 const KNOWN_SHORT: Record<'paper' | 'builtin', Partial<Record<`${Family}${Level}`, number>>> = {
-  // SV is held to what it measures since the stilted rewrites ("sack", "leftover", "what number
-  // of") and edits inside quotes were dropped: L1-L5 79, 77, 59, 48, 6 of the paper's 100 and
-  // 35, 29, 6, 8, 0 of the 48 built-in (docs/ladder-families.md#sv-fill).
-  paper: { SV1: 0.78, SV2: 0.76, SV3: 0.58, SV4: 0.47, SV5: 0.05 },
-  builtin: { SV1: 0.72, SV2: 0.6, SV3: 0.12, SV4: 0.16, SV5: 0 },
+  // SV is held to what it measures with the reviewed lexicon (no stilted or meaning-shifting
+  // rewrite, nothing inside quotes, no sentence opened with a numeral): L1-L5 78, 62, 48, 35, 5 of
+  // the paper's 100 and 41, 24, 4, 7, 0 of the 48 built-in (docs/ladder-families.md#sv-fill).
+  // IQ writes noise as people and OCR make it, at the word rates of docs/ladder-families.md#iq-noise
+  // (at most 10% of the words at L2, 32% at L5): on a problem under 200 characters, where difflib
+  // has no autojunk, that stays in the L1 band, so L2-L5 fill only from the longer problems (61, 60,
+  // 57, 55 of the paper's 100; 1 of the 48 built-in, all under 202 characters).
+  // KB L4 weaves a fabricated person, brand, place or shop into the arithmetic as the other side
+  // of a comparison ("10 more hectares than the explorer Ida Vellmont"), only where that reads as
+  // English: not for a percentage, a measure or an animal's count of itself (69 of 100).
+  paper: {
+    SV1: 0.76,
+    SV2: 0.6,
+    SV3: 0.47,
+    SV4: 0.33,
+    SV5: 0.04,
+    IQ2: 0.59,
+    IQ3: 0.58,
+    IQ4: 0.55,
+    IQ5: 0.53,
+    KB4: 0.67,
+  },
+  builtin: { SV2: 0.48, SV3: 0.06, SV4: 0.12, SV5: 0, IQ2: 0, IQ3: 0, IQ4: 0, IQ5: 0 },
 };
 
 function check(cells: readonly FillCell[], set: 'paper' | 'builtin'): void {

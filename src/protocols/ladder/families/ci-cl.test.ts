@@ -3,7 +3,13 @@ import { PyRandom } from '../../../util/random.js';
 import { addedAround } from '../gates/family-gates.js';
 import { expansionRatio, measureSeverity } from '../severity/levels.js';
 import { extractEntities } from '../text/entities.js';
-import { isNumberWord, numbersIn, numberValue, splitSentences } from '../text/tokens.js';
+import {
+  hideAbbreviationDots,
+  isNumberWord,
+  numbersIn,
+  numberValue,
+  splitSentences,
+} from '../text/tokens.js';
 import { LEVELS, type Seed } from '../types.js';
 import { FAMILY_MODULES } from './index.js';
 import { fitsTopic, topicOf } from './rules-common.js';
@@ -163,5 +169,125 @@ describe('scene sentences (CL load, CI background)', () => {
     const firstGeneric = scene.findIndex((s) => !s.onTopic);
     expect(scene.slice(firstGeneric).every((s) => !s.onTopic)).toBe(true);
     expect(GENERIC_SCENE.length).toBeGreaterThanOrEqual(30);
+  });
+});
+
+describe('Context Interference and Load, as a reviewer reads them', () => {
+  const HOUSE: Seed = {
+    id: 'house',
+    question:
+      'Mrs. Cruz is looking for a house that will not go beyond her $400 000 budget. She saw a property that has a selling price of $350 000. How much is left of her budget?',
+    gold: 50000,
+    source: 'test',
+  };
+  const PAPER: Seed = {
+    id: 'paper',
+    question:
+      'Shiela is required to submit a 15-page research paper. She already finished writing 1/3 of the paper. How many pages does she have left to write?',
+    gold: 10,
+    source: 'test',
+  };
+  const PARTY: Seed = {
+    id: 'party',
+    question:
+      'At the beginning of the party, there were 25 men and 15 women. After an hour, 1/4 of the total number of people left. How many women are left if 22 men stayed at the party?',
+    gold: 11,
+    source: 'test',
+  };
+  const made = (seed: Seed, family: 'CI' | 'CL') =>
+    LEVELS.flatMap((level) =>
+      [1, 2, 3, 4].map((r) => FAMILY_MODULES[family].rules(seed, level, 1, new PyRandom(r))?.text),
+    ).filter((t): t is string => t !== undefined);
+
+  it('renumbers a sibling as written: "$400 000" one amount, a fraction still a fraction below one', () => {
+    const texts = [...made(HOUSE, 'CI'), ...made(PAPER, 'CI')];
+    for (const t of texts) {
+      expect(t).not.toMatch(/\$\d+ \d{1,2}\b(?!\d)/);
+      for (const [, a, b] of t.matchAll(/\b(\d+)\/(\d+)\b/g)) expect(Number(a)).toBeLessThan(Number(b));
+    }
+  });
+
+  it('reaches L4-L5 with distractors, at most two number-free scene sentences', () => {
+    for (const seed of [HOUSE, PAPER, PARTY, SEATS, FOG])
+      for (const level of [4, 5] as const)
+        for (let r = 0; r < 4; r++) {
+          const text = FAMILY_MODULES.CI.rules(seed, level, 1, new PyRandom(r))?.text;
+          if (!text) continue;
+          const quiet = splitSentences(hideAbbreviationDots(added(seed, text))).filter(
+            (s) => numbersIn(s).length === 0,
+          );
+          expect(quiet.length, text).toBeLessThanOrEqual(2);
+        }
+  });
+
+  it('names only the problem’s own things, never a measure ("The total looked fine"), and no "they is"', () => {
+    for (const seed of [PARTY, STUDENTS, SEATS])
+      for (const s of sceneSentences(seed.question, new PyRandom(3)))
+        expect(s.text).not.toMatch(/\bThe (?:total|number|rest|amount)\b|\bthey is\b|\bweekday\b/);
+  });
+
+  it('does not open two padding sentences in a row with the name of the one person named', () => {
+    const named: Seed = {
+      id: 'teddy',
+      question:
+        'Teddy finished half of a 500 piece puzzle. Then he placed 20 more pieces. How many pieces did Teddy place?',
+      gold: 270,
+      source: 'test',
+    };
+    for (const t of made(named, 'CL')) {
+      const padding = splitSentences(t.slice(0, t.length - named.question.length));
+      padding.forEach((s, i) => {
+        if (i > 0 && (padding[i - 1] as string).startsWith('Teddy')) expect(s).not.toMatch(/^Teddy\b/);
+      });
+    }
+  });
+});
+
+describe('Context Interference siblings set elsewhere', () => {
+  it('never for what holds everywhere or names the problem’s own person', () => {
+    const unicorns: Seed = {
+      id: 'unicorns',
+      question:
+        'There are 27 unicorns left in the world. One third of them are in the Scottish Highlands. It takes Billy 5 seconds to count one of them. How many unicorns are in the Highlands?',
+      gold: 9,
+      source: 'test',
+    };
+    for (const level of [4, 5] as const)
+      for (let r = 0; r < 8; r++) {
+        const text = FAMILY_MODULES.CI.rules(unicorns, level, 1, new PyRandom(r))?.text ?? '';
+        expect(text).not.toMatch(/, there are \d+ unicorns left in the world|, it takes Billy/);
+      }
+  });
+});
+
+describe('Context Interference in-topic distractors', () => {
+  it('keep, carry or lose only things one can: no "12 emails in the garage"', () => {
+    const emails: Seed = {
+      id: 'emails',
+      question:
+        'James gets 80 emails a day. 20% of those emails do not require any response. He responds to the rest of them. How many emails does he respond to in a 5 day work week?',
+      gold: 320,
+      source: 'test',
+    };
+    for (const level of [3, 4, 5] as const)
+      for (let r = 0; r < 8; r++)
+        expect(FAMILY_MODULES.CI.rules(emails, level, 1, new PyRandom(r))?.text ?? '').not.toMatch(
+          /emails (?:in the (?:garage|attic)|in a move|next time|in a cupboard|on a table)/,
+        );
+  });
+});
+
+describe('the problem’s own world, as a fresh gsm8k draw read it', () => {
+  it('takes no nationality for a person, no "the end" or "the corner" for a place, no acres for things', () => {
+    const race = extractEntities(
+      'In a race with 240 Asians, 80 were Japanese, and the rest were Chinese. If the number of boys on the Chinese team was 60, how many girls were on the Chinese team?',
+    );
+    expect(race.named).toBe(false);
+    const walk = extractEntities(
+      'It takes them 6 minutes to get to the corner where the library is. In the end, they had 27 fries.',
+    );
+    expect(walk.places).not.toContain('corner');
+    expect(walk.places).not.toContain('end');
+    expect(extractEntities('Farmer Brown has 200 acres of corn.').objects).not.toContain('acres');
   });
 });

@@ -9,7 +9,7 @@
 import type { PyRandom } from '../../../util/random.js';
 import { contextInterferenceGate } from '../gates/family-gates.js';
 import { type Entities, extractEntities } from '../text/entities.js';
-import { capitalize, numbersIn, numberValue } from '../text/tokens.js';
+import { capitalize, endsWithAbbreviation, numbersIn, numberValue } from '../text/tokens.js';
 import type { Level, Seed } from '../types.js';
 import { aimAtLevel } from './aim.js';
 import { instructionsFor } from './model-instructions.js';
@@ -41,8 +41,7 @@ export const OFF_TOPIC: readonly string[] = [
   '{person} has lived in the same town for {k} years.',
   '{personPossessive} street has {k} trees along it.',
   '{friendOf} has {k} cousins.',
-  '{personPossessive} grandmother turned {k} in the spring.',
-  'The local library is open {k} hours on Saturdays.',
+  'The local library has {k} reading tables.',
   '{friendOf} owns {k} board games.',
   '{person} once waited {k} minutes for a bus.',
   'The school down the road has {k} classrooms.',
@@ -87,7 +86,6 @@ export const OFF_TOPIC: readonly string[] = [
   'The nearest beach is {k} miles from the town center.',
   'A family friend has read {k} books this year.',
   'The school choir has {k} members.',
-  'A family friend has a dog that is {k} years old.',
   'The marching band in town has {k} drummers.',
   'A family friend once climbed a hill with {k} switchbacks.',
   'A relative of the family plays in a league with {k} teams.',
@@ -111,6 +109,31 @@ export const OFF_TOPIC: readonly string[] = [
   'A neighbor repaired {k} chairs for the community hall.',
   'The skating rink is open {k} days a month in winter.',
   'A family friend has {k} houseplants.',
+  'The community pool has {k} lanes.',
+  'A family friend planted {k} rose bushes along the fence.',
+  '{friendOf} walked {k} blocks to the post office yesterday.',
+  'The neighborhood has {k} streetlights.',
+  'A family friend bought a bookcase with {k} shelves.',
+  'The town library lends out {k} board games.',
+  'A neighbor has {k} tomato plants in the yard.',
+  '{personPossessive} cousin swam {k} laps at the pool on Saturday.',
+  'The bridge into town has {k} lampposts.',
+  'A family friend volunteers {k} hours a month at the animal shelter.',
+  'The local orchestra has {k} violinists.',
+  'A neighbor painted {k} flowerpots for the front steps.',
+  'The school bus stops {k} times on its morning route.',
+  '{friendOf} has a stamp album with {k} pages.',
+  'A cousin of the family plays on a team of {k} players.',
+  'The ferry across the lake makes {k} trips on a busy day.',
+  'A family friend grew {k} pumpkins last autumn.',
+  'The old mill by the river has {k} windows.',
+  'A neighbor keeps {k} bird feeders in the garden.',
+  '{personPossessive} aunt has {k} cookbooks on a shelf.',
+  'The parking lot by the park has {k} spaces.',
+  'A family friend ran a race with {k} runners last spring.',
+  'The local paper printed {k} letters from readers last week.',
+  'A neighbor has a fish tank with {k} snails.',
+  'The town clock tower has {k} steps to the top.',
 ];
 
 /**
@@ -122,21 +145,18 @@ export const IN_TOPIC: readonly string[] = [
   'Last year, the {place} sold {n} {objects} in a single week.',
   'A different {place} across town charges {m} for something similar.',
   '{friendOf} once collected {n} {otherObjects}.',
-  'Two weeks earlier, {friendOf} spent {m} on {otherObjects}.',
   'On a different day, another customer paid {m} for {n} {objects}.',
   'Last winter, {personPossessive} sister had {n} {objects} but gave them all away.',
   'At a fair the year before, a stall offered {n} {objects} for {m}.',
-  'A news report said that {n} {objects} were sold in the whole city last spring.',
   'The {place} down the road had a sale last month, with {otherObjects} at {m} each.',
   'In a puzzle book, a similar story has someone with {n} {otherObjects} and {m} to spend.',
   'Had prices been like those of the year before, {objects} would have cost {m}, but they were not.',
-  'On another occasion, {friendOf} spent {m} on a birthday present.',
   '{personPossessive} coworker counted {n} {objects} at the office last Friday.',
   'The {place} had {n} visitors on its busiest day last year.',
   'A classmate of {person} said {he} had seen {n} {objects} at a market once.',
   'Years ago, {personPossessive} uncle kept {n} {objects} in the garage.',
   'A cousin of {person} paid {m} for a bag of {otherObjects} last spring.',
-  'The {place} in the next town over is open {k} hours a day.',
+  'The {place} in the next town over has {k} staff.',
   'The week before, {friendOf} ended up with {n} {otherObjects}.',
   'At the start of the season, the {place} had ordered {n} {objects}.',
   'A magazine once wrote about someone with {n} {objects}.',
@@ -146,7 +166,6 @@ export const IN_TOPIC: readonly string[] = [
   'A month earlier, a different family had {n} {objects}.',
   'The {place} keeps a record that shows {n} {objects} from a year ago.',
   'At a school fair, a booth gave away {n} {otherObjects}.',
-  '{friendOf} has saved {m} toward a trip.',
   "The {place}'s owner once said {he} had {n} {objects} in storage.",
   'In an old photo, {personPossessive} grandfather is holding {n} {otherObjects}.',
   'A neighbor down the street spent {m} at the {place} the same week.',
@@ -171,6 +190,32 @@ export const IN_TOPIC: readonly string[] = [
   'A visitor from out of town talked about {n} {objects}.',
   'During a holiday, a family friend came across {n} {otherObjects}.',
   'A coworker of the family once had {n} {objects} to deal with.',
+  'A neighbor across the street has {n} {otherObjects} in the garage.',
+  'Last weekend, a cousin of the family sorted {n} {objects} into boxes.',
+  'A window display downtown shows {n} {otherObjects}.',
+  'A classmate once counted {n} {otherObjects} on a school trip.',
+  'A family friend is keeping {n} {objects} for a neighbor.',
+  'The family next door was given {n} {otherObjects} as a gift.',
+  'A local club collected {n} {objects} for a charity drive last year.',
+  'In a photo from last summer, there are {n} {otherObjects} on a table.',
+  'A teacher kept {n} {objects} in a cupboard at school.',
+  'A neighbor said a market two towns away had {n} {otherObjects}.',
+  'Someone on the bus was carrying {n} {objects}.',
+  'A cousin of the family wants {n} {objects} for a birthday.',
+  'Last year, a family friend gave away {n} {otherObjects}.',
+  'A friend from the neighborhood lost {n} {otherObjects} in a move.',
+  'A family down the road has {n} {otherObjects} in the attic.',
+  'A relative of the family once had to count {n} {objects} for work.',
+];
+
+/**
+ * Amounts of money others spent or earned on other things: in-topic for a problem about money, but
+ * any of them fits any such problem, so a candidate takes at most `MONEY_ASIDES_AT_MOST`.
+ */
+export const MONEY_ASIDES: readonly string[] = [
+  '{friendOf} has saved {m} toward a trip.',
+  'On another occasion, {friendOf} spent {m} on a birthday present.',
+  'Two weeks earlier, {friendOf} spent {m} on {otherObjects}.',
   'A family friend once earned {m} in a week.',
   'Last month, a neighbor spent {m} on groceries.',
   'A relative of the family paid {m} for a new lamp.',
@@ -192,6 +237,7 @@ export const IN_TOPIC: readonly string[] = [
   'A family friend spent {m} on a gift for a wedding.',
   'At a yard sale, a neighbor made {m}.',
 ];
+const MONEY_ASIDES_AT_MOST = 2;
 
 /** Relations for a role-overlap sibling's subject, by the subject's pronoun, so the question's pronoun still points to one person. */
 const OTHER_ROLE: Record<'he' | 'she', readonly string[]> = {
@@ -200,12 +246,12 @@ const OTHER_ROLE: Record<'he' | 'she', readonly string[]> = {
 };
 
 /** Every CI template; the bench attributes added sentences to them (a role-overlap sibling is the seed's own). */
-export const CI_TEMPLATES: readonly string[] = [...OFF_TOPIC, ...IN_TOPIC];
+export const CI_TEMPLATES: readonly string[] = [...OFF_TOPIC, ...IN_TOPIC, ...MONEY_ASIDES];
 
 /** The original cut into sentences, each with the spacing before it, and the question's start. */
 function givenSentences(original: string): { pieces: string[]; questionStart: number } {
   const ends = sentenceBoundaries(original).filter(
-    (end) => !/\b(?:Mr|Mrs|Ms|Dr|St|[A-Z])\.$/.test(original.slice(0, end)),
+    (end) => !endsWithAbbreviation(original.slice(0, end)) && !/\b[A-Z]\.$/.test(original.slice(0, end)),
   );
   const cuts = [0, ...ends, original.length];
   const pieces = cuts
@@ -233,19 +279,26 @@ function swapped(
   const sentence = given.trim();
   const pronoun = entities.pronouns.subject;
   if (pronoun !== 'he' && pronoun !== 'she') return undefined;
-  const subject = new RegExp(`^(?:${entities.named ? `${entities.person}|` : ''}He|She)\\b(?!')`).exec(
-    sentence,
-  );
+  // The person first, or after a fronted time or place phrase ("On Monday, he watched ...").
+  const fronted =
+    /^(?:On|In|At|During|After|Before|Last|This|Every|Each|Over)\b[^,]{0,40}, /.exec(sentence)?.[0] ?? '';
+  const rest = sentence.slice(fronted.length);
+  const subject = new RegExp(
+    `^(?:${entities.named ? `${entities.person}|` : ''}${fronted ? pronoun : 'He|She'})\\b(?!')`,
+  ).exec(rest);
   if (!subject) return undefined;
+  // A later "he" or "his" would point at the relation or at the person, no one can tell which.
+  if (/\b(?:he|she|him|her|his|hers|himself|herself)\b/i.test(rest.slice(subject[0].length)))
+    return undefined;
   const asks = new RegExp(
     `\\b(?:${entities.named ? `${entities.person}|` : ''}${pronoun}|${entities.pronouns.possessive})\\b`,
     'i',
   );
   if (!asks.test(question)) return undefined;
   const relation = rng.choice(OTHER_ROLE[pronoun]);
-  const owner =
-    subject[0] === entities.person ? `${entities.person}'s` : capitalize(entities.pronouns.possessive);
-  return `${owner} ${relation}${renumber(sentence, rng, avoid).slice(subject[0].length)}`;
+  const possessive = subject[0] === entities.person ? `${entities.person}'s` : entities.pronouns.possessive;
+  const owner = fronted ? possessive : capitalize(possessive);
+  return `${renumber(fronted, rng, avoid)}${owner} ${relation}${renumber(rest, rng, avoid).slice(subject[0].length)}`;
 }
 
 /** Where an elsewhere sibling is set: tense-neutral, and plainly not the problem's own place. */
@@ -267,13 +320,47 @@ function elsewhere(given: string, rng: PyRandom, avoid: ReadonlySet<string>): st
   const sentence = given.trim();
   const m = /^(The|A|An|There|It|Each|Every)\b/.exec(sentence);
   if (!m) return undefined;
+  // Not what holds everywhere ("27 unicorns left in the world") nor what names the problem's own
+  // person ("it takes Billy 5 seconds"): set elsewhere, either contradicts the given.
+  if (/\b(?:in the world|on earth|in total|in all|altogether)\b/i.test(sentence)) return undefined;
+  if (
+    /\b(?:he|she|him|his|her|hers)\b/i.test(sentence) ||
+    /\b[A-Z][a-z]+\b/.test(sentence.slice(m[0].length))
+  )
+    return undefined;
   const start = m[1] === 'The' ? 'a similar' : (m[1] as string).toLowerCase();
   return `${rng.choice(ELSEWHERE)}${start}${renumber(sentence, rng, avoid).slice((m[1] as string).length)}`;
 }
 
-/** Every number of a sentence replaced by a new one in its range, none of the original's. */
+/** The items that pass `test`, then the rest. */
+function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(test), items.filter((x) => !test(x))];
+}
+
+/** A number as written, a space grouping thousands ("$400 000") included. */
+const GROUPED_NUMBER = /\$?\d{1,3}(?: \d{3})+(?!\d)|\$?\d+(?:[.,]\d+)*/g;
+
+/**
+ * Every number of a sentence replaced by a new one in its range, none of the original's: "$400 000"
+ * as one amount, written the same way; "1/3" as a fraction still below one ("2/5", never "2/2").
+ */
 function renumber(sentence: string, rng: PyRandom, avoid: ReadonlySet<string>): string {
-  return sentence.replace(/\$?\d+(?:[.,]\d+)*/g, (n) => freshNumber(rng, n, avoid));
+  return sentence.replace(new RegExp(`\\d+\\/\\d+|${GROUPED_NUMBER.source}`, 'g'), (n) => {
+    const fraction = /^(\d+)\/(\d+)$/.exec(n);
+    if (fraction) {
+      const value = Number(fraction[1]) / Number(fraction[2]);
+      for (let tries = 0; tries < 20; tries++) {
+        const b = rng.randint(2, 9);
+        const a = rng.randint(1, b - 1);
+        if (Math.abs(a / b - value) > 1e-9 && !avoid.has(String(a)) && !avoid.has(String(b)))
+          return `${a}/${b}`;
+      }
+      return n;
+    }
+    if (!n.includes(' ')) return freshNumber(rng, n, avoid);
+    const fresh = freshNumber(rng, n.replace(/ /g, ''), avoid);
+    return fresh.replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+  });
 }
 
 /** A planned distractor and the given it follows (-1: before the first). */
@@ -300,31 +387,53 @@ function plan(seed: Seed, level: Level, rng: PyRandom): { planned: Planned[]; pi
     const one = scene.slice(0, 8).map((text) => ({ text, after: spot() }));
     return { planned: one.sort((a, b) => a.text.length - b.text.length), pieces, lead: 'background' };
   }
-  const numbers = numbersIn(original);
-  const avoid = new Set(numbers.map(numberValue));
-  const counts = numbers.filter((n) => !n.startsWith('$') && !n.includes('.') && !n.includes(','));
-  const money = numbers.filter((n) => n.startsWith('$'));
+  // "$400 000" is one amount (and its "$400" and "000" are the gate's numbers, avoided too).
+  const amounts = original.match(GROUPED_NUMBER) ?? [];
+  const avoid = new Set(
+    [...numbersIn(original), ...amounts.map((n) => n.replace(/ /g, ''))].map(numberValue),
+  );
+  const counts = amounts.filter((n) => !/[$., ]/.test(n));
+  const money = amounts.filter((n) => n.startsWith('$')).map((n) => n.replace(/ /g, ''));
+  const everyday = money.filter((n) => Number(numberValue(n)) <= 500);
   const filled = (t: string) =>
     fill(t, slots, {
       n: freshNumber(rng, counts.length > 0 ? rng.choice(counts) : '7', avoid),
       k: freshNumber(rng, '12', avoid),
-      m: freshNumber(rng, money.length > 0 ? rng.choice(money) : '$12', avoid),
+      // An everyday amount: "a neighbor paid $272 for boots", never $612 000 because a house costs that.
+      m: freshNumber(rng, rng.choice([...everyday, '$12']), avoid),
     });
   const offTopic = shuffled(templatesFor(OFF_TOPIC, topic), rng);
-  const inTopic = shuffled(templatesFor(IN_TOPIC, topic), rng);
+  // One sentence about the problem's place at most: "the store" fits most problems, so its
+  // templates would otherwise lead the suite.
+  const [atPlace, notAtPlace] = partition(shuffled(templatesFor(IN_TOPIC, topic), rng), (t) =>
+    t.includes('{place}'),
+  );
+  const inTopic = shuffled(
+    [
+      ...notAtPlace,
+      ...atPlace.slice(0, 1),
+      ...shuffled(templatesFor(MONEY_ASIDES, topic), rng).slice(0, MONEY_ASIDES_AT_MOST),
+    ],
+    rng,
+  );
   const siblings: Planned[] = [];
   const question = pieces.slice(questionStart).join(' ');
   pieces.slice(0, questionStart).forEach((given, i) => {
     if (numbersIn(given).length === 0) return;
     const swap = swapped(given, question, entities, rng, avoid);
     if (swap) siblings.push({ text: swap, after: i });
+    // At L5 a second relation does the same ("Maria's brother ...", "Maria's neighbor Tom ...").
+    const again = level === 5 && swap ? swapped(given, question, entities, rng, avoid) : undefined;
+    if (again && again.split(' ').slice(0, 3).join(' ') !== swap?.split(' ').slice(0, 3).join(' '))
+      siblings.push({ text: again, after: i });
     // At L4-L5 the givens without a person get an elsewhere sibling instead.
     const other = level >= 4 && !swap ? elsewhere(given, rng, avoid) : undefined;
     if (other) siblings.push({ text: other, after: i });
   });
   // Harder at higher levels (GSM-IC, GSM-Plus): L2 leads with an off-topic number, L3 with the
-  // problem's own things held by someone else, L4-L5 with siblings of the givens; from L3 a
-  // quarter of what follows is number-free scene, so the numbers stand out less.
+  // problem's own things held by someone else, L4-L5 with siblings of the givens; from L3 one or
+  // two number-free scene sentences among them, so the numbers stand out less, never more: the
+  // distractors are what the level adds, not filler.
   const lead: Planned[] =
     level === 2
       ? offTopic.splice(0, 1).map((t) => ({ text: filled(t), after: spot() }))
@@ -335,14 +444,24 @@ function plan(seed: Seed, level: Level, rng: PyRandom): { planned: Planned[]; pi
         : shuffled(siblings, rng);
   const out: Planned[] = [...lead];
   // The rest shuffled together, so no few templates that fit every problem lead every candidate;
-  // at L3-L5 few off-topic ones (more on-topic as the level rises), number-free scene after that.
-  const offCap = level === 2 ? offTopic.length : level === 3 ? 4 : 2;
-  const inCap = level <= 3 ? inTopic.length : 5;
-  const order = shuffled([...inTopic.slice(0, inCap), ...offTopic.slice(0, offCap)], rng);
-  const quiet = [...scene];
-  while (out.length < MAX_SENTENCES && (order.length > 0 || (level >= 3 && quiet.length > 0))) {
-    const useQuiet =
-      level >= 3 && out.length > 0 && quiet.length > 0 && (order.length === 0 || rng.random() < 0.25);
+  // at L3 a few off-topic ones among the in-topic, at L4-L5 the in-topic ones first (more on-topic
+  // as the level rises) and off-topic ones only after them.
+  // From a small pool of fitting in-topic templates (a problem about points or emails) few per
+  // candidate, so no one of them fills the suite: one for every 12 that fit.
+  const inTake = Math.max(1, Math.min(IN_TOPIC_AT_TOP, Math.floor(inTopic.length / 12)));
+  const order =
+    level <= 3
+      ? shuffled(
+          [
+            ...inTopic.slice(0, inTake + (level === 3 ? 1 : 0)),
+            ...offTopic.slice(0, level === 3 ? 4 : offTopic.length),
+          ],
+          rng,
+        )
+      : [...inTopic.slice(0, inTake), ...offTopic.slice(0, OFF_TOPIC_AT_TOP)];
+  const quiet = level >= 3 ? scene.slice(0, rng.randint(1, 2)) : [];
+  while (out.length < MAX_SENTENCES && (order.length > 0 || quiet.length > 0)) {
+    const useQuiet = out.length > 0 && quiet.length > 0 && (order.length === 0 || rng.random() < 0.2);
     const text = useQuiet ? (quiet.shift() as string) : filled(order.shift() as string);
     out.push({ text, after: spot() });
   }
@@ -366,6 +485,15 @@ function assemble(pieces: readonly string[], sentences: readonly Planned[]): str
   });
   return text;
 }
+
+/**
+ * The most off-topic distractors at L4-L5: their levels are reached first with the problem's own
+ * kind of numbers (siblings of its givens, its own things held by others), then with unrelated
+ * facts, never with a wall of them.
+ */
+const OFF_TOPIC_AT_TOP = 8;
+/** The most in-topic templates a candidate takes at L4-L5, so the ones that fit most problems do not fill every suite. */
+const IN_TOPIC_AT_TOP = 4;
 
 /** The most distractor sentences a candidate gets (the L5 band needs up to about 3.7x the original's length). */
 const MAX_SENTENCES = 48;

@@ -101,3 +101,48 @@ describe("Conflict Instruction Stress names the problem's own steps", () => {
       }
   });
 });
+
+describe('Conflict Instruction Stress keeps the question as it is', () => {
+  const SIGNATURES: Seed = {
+    id: 'signatures',
+    question:
+      'Carol has 20 signatures in her book, and Jennifer has 44. They want 100 signatures in all. How many signatures do the sisters need to collect?',
+    gold: 36,
+    source: 'test',
+  };
+  it('never names the thing asked about, states a fact about the problem, or says what to count', () => {
+    for (const level of [1, 2, 3, 4, 5] as const)
+      for (let r = 0; r < 12; r++) {
+        const c = conflictInstructionStress.rules(SIGNATURES, level, 1, new PyRandom(r));
+        const added = conflictExplicitness(SIGNATURES.question, c?.text as string).added.join(' ');
+        expect(added).not.toMatch(
+          /\bthe signatures\b|must not be counted|are wrong|miscounted|typing error|made a mistake/,
+        );
+      }
+  });
+  it('names the seed’s own givens at every tier when its solution uses them, without a step of two givens', () => {
+    const seed: Seed = {
+      ...SIGNATURES,
+      solution: 'They have 20+44=<<20+44=64>>64. They need 100-64=<<100-64=36>>36 more.\n#### 36',
+    };
+    for (const level of [1, 2, 3, 4, 5] as const) {
+      const c = conflictInstructionStress.rules(seed, level, 1, new PyRandom(1));
+      expect(c?.generator.kind === 'rules' && c.generator.name, `tier ${level}`).toMatch(/-own-/);
+    }
+  });
+});
+
+describe('Conflict Instruction Stress places a directive between sentences only', () => {
+  it('never inside "Mr. Yu"', () => {
+    const seed: Seed = {
+      id: 'yu',
+      question:
+        "James runs messages to each teacher's classroom. If he delivers 66 messages to Ms. Thompson and 1/3 as many messages to Mr. Yu, how many messages does he deliver total?",
+      gold: 88,
+      source: 'test',
+    };
+    for (const level of [1, 2, 3, 4, 5] as const)
+      for (let r = 0; r < 8; r++)
+        expect(conflictInstructionStress.rules(seed, level, 1, new PyRandom(r))?.text).toMatch(/Mr\. Yu\b/);
+  });
+});

@@ -12,6 +12,7 @@ import type { PyRandom } from '../../../util/random.js';
 import { contextLoadGate } from '../gates/family-gates.js';
 import { expansionRatio, resolveBandTables } from '../severity/levels.js';
 import { extractEntities } from '../text/entities.js';
+import { capitalize } from '../text/tokens.js';
 import type { Seed } from '../types.js';
 import { type AimTarget, aimAtLevel, assess } from './aim.js';
 import { instructionsFor } from './model-instructions.js';
@@ -109,7 +110,10 @@ function intoBand(target: AimTarget, sentences: readonly string[]): string | und
   });
   const sums = [...reach.keys()].filter((n) => n >= least).sort((a, b) => a - b);
   for (const sum of sums) {
-    const padding = (reach.get(sum) as number[]).map((i) => sentences[i] as string);
+    const padding = pronounsAfterName(
+      (reach.get(sum) as number[]).map((i) => sentences[i] as string),
+      extractEntities(original),
+    );
     const text = [...padding, original].join(' ');
     // The ratio alone decides the level: measure (difflib, slow) only a text already in the band.
     const ratio = expansionRatio(original, text);
@@ -118,6 +122,27 @@ function intoBand(target: AimTarget, sentences: readonly string[]): string | und
     if (gatesPass && severity.level === target.level) return text;
   }
   return undefined;
+}
+
+/**
+ * "Teddy planned ahead. Teddy took notes." reads as a list: a sentence that opens with the name
+ * right after one that did opens with the pronoun instead ("He took notes.").
+ */
+function pronounsAfterName(
+  sentences: readonly string[],
+  entities: ReturnType<typeof extractEntities>,
+): string[] {
+  const { person, named, pronouns, names } = entities;
+  // With two people named, "she" could be the other one ("Ginger gave Griffin her fries").
+  if (!named || names.length !== 1 || pronouns.subject === 'they') return [...sentences];
+  const he = capitalize(pronouns.subject);
+  const his = capitalize(pronouns.possessive);
+  return sentences.map((s, i) => {
+    if (i === 0 || !(sentences[i - 1] as string).startsWith(person)) return s;
+    if (s.startsWith(`${person}'s `)) return `${his}${s.slice(person.length + 2)}`;
+    if (s.startsWith(`${person} `)) return `${he}${s.slice(person.length)}`;
+    return s;
+  });
 }
 
 export const contextLoad: FamilyModule = {

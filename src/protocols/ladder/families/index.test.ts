@@ -34,17 +34,19 @@ describe('rules generators (built-in seeds)', () => {
   it('are deterministic for a seed and record how they were made', () => {
     for (const family of FAMILIES) {
       const seed = SEEDS[3] as Seed;
-      const a = candidate(family, seed, 3);
-      const b = candidate(family, seed, 3);
+      // Realistic noise reaches only IQ's L1 band on a problem this short (docs/ladder-families.md#iq-noise).
+      const level: Level = family === 'IQ' ? 1 : 3;
+      const a = candidate(family, seed, level);
+      const b = candidate(family, seed, level);
       expect(a?.text, family).toBe(b?.text);
       expect(a?.generator).toMatchObject({
         kind: 'rules',
         attempt: 1,
-        seed: deriveSeed(7, seed.id, family, 3, 1),
+        seed: deriveSeed(7, seed.id, family, level, 1),
       });
       expect(a?.subtype, family).toBeTruthy();
       // Another attempt draws from another generator.
-      expect(candidate(family, seed, 3, 2)?.generator).toMatchObject({ attempt: 2 });
+      expect(candidate(family, seed, level, 2)?.generator).toMatchObject({ attempt: 2 });
     }
   });
 
@@ -56,7 +58,10 @@ describe('rules generators (built-in seeds)', () => {
       o.forEach((word, i) => {
         if (/\d/.test(word)) expect(w[i]).toBe(word);
       });
-      expect(numbersIn(c.text)).toEqual(numbersIn(seed.question));
+      // Every number kept; a digit OCR reads into a word ("sch0ol") sits between letters.
+      const added = [...numbersIn(c.text)];
+      for (const n of numbersIn(seed.question)) added.splice(added.indexOf(n), 1);
+      for (const n of added) expect(c.text).toMatch(new RegExp(`[A-Za-z]${n}|${n}[A-Za-z]`));
     }
   });
 

@@ -64,9 +64,10 @@ describe('Knowledge Boundary rules', () => {
       // Same number of sentences: the impossibility is inside the problem, not after it.
       expect(text.split(/(?<=[.?!])\s+/).length).toBe(s.question.split(/(?<=[.?!])\s+/).length);
       expect(text).not.toMatch(/30th of February|fewer than 1 |have ever existed/);
-      expect(text).toMatch(/-\$?\d|1[1-9]0%|\b(?:2[5-9]|3[0-6]) hours|\d\.5 |\d+ \w+ in all\)|\d+\/\d+ of/);
+      expect(c?.generator.kind === 'rules' && c.generator.name).toMatch(/^KB\/impossible-premise-[a-z-]+$/);
     }
-    expect(kb(HOUSE, 5)?.text).toMatch(/1[1-9]0% of the selling price/);
+    // A fee "which is 5% of the selling price" may be 130% of it: that is a comparison, not a share.
+    for (let r = 0; r < 8; r++) expect(kb(HOUSE, 5, r)?.text).not.toMatch(/is 1[1-9]0% of the selling price/);
   });
 
   it('make L2-L4 three different problems, each rewriting the given the answer needs in place', () => {
@@ -79,14 +80,17 @@ describe('Knowledge Boundary rules', () => {
         expect(sentences(text).length, text).toBe(sentences(s.question).length);
         expect(text).toMatch(
           [
-            /(?:as|whatever figure is) given in the \d{4} .* report on /,
+            // A figure cited from a document that does not exist.
+            /(?:the number of|the amount)\b.* given (?:in Table|on page|in section) \d+ of the \d{4} .* report on /,
             /as will be decided |whatever amount will be decided /,
-            /as there are .* (?:of|in|by) the |whatever the /,
+            // The amount kept, an invented person, brand, place or company on the other side.
+            /\$?\d[\d ]* more .*than (?:at the [A-Z]\w+-[A-Z]\w+ |the [a-zA-Z ]+ [A-Z][a-z]+ [A-Z]|an? [A-Z][a-z]+ [a-z]|(?:in|at) [A-Z][a-z]+ [A-Z])/,
           ][i] as RegExp,
         );
       }
     }
-    expect(kb(EGGS, 4)?.text).not.toMatch(/founders of the .* eggs\b.*\bLamar finds 5 eggs/);
+    // L4 keeps the amount it compares: "Lamar finds 5 more eggs than the TV host Dana Vellmont".
+    expect(kb(EGGS, 4)?.text).toMatch(/Lamar finds 5 more eggs than /);
   });
 
   it('take a quantity the worked solution computes with', () => {
@@ -104,7 +108,7 @@ describe('Knowledge Boundary rules', () => {
     }
   });
 
-  it('make L5 impossible in more than one way: a share over the whole, time, half a person, more taken than there is, a contradiction', () => {
+  it('make L5 impossible in more than one way: a share over the whole, time, a lifespan, half a person, more taken than there is, a contradiction', () => {
     const cases: [Seed, RegExp, string][] = [
       [
         seed('over', 'A class has 40 students. 1/4 of the students left early. How many stayed?'),
@@ -143,6 +147,43 @@ describe('Knowledge Boundary rules', () => {
         /3 blue tubes \(\d+ tubes in all\)\./,
         'contradiction',
       ],
+      [
+        seed('fall', 'A stock costs $8. Its price decreases 25% in a year. What is it worth then?'),
+        /decreases 1[3-4]\d% in a year/,
+        'over-whole',
+      ],
+      [
+        seed(
+          'day',
+          'On Sunday he exercised for 23 minutes. On Monday he exercised for 16 minutes. How long in all?',
+        ),
+        /exercised for (?:14[4-9]\d|1[5-9]\d\d|2[01]\d\d) minutes/,
+        'time',
+      ],
+      [
+        {
+          ...seed('week', 'James gets 80 emails a day. How many emails does he get in a 5 day work week?'),
+          solution: '80*5=<<80*5=400>>400\n#### 400',
+        },
+        /an? (?:[89]|1[0-1]) day work week/,
+        'time',
+      ],
+      [
+        seed('age', 'Brett is 14 years old. His sister is twice as old. How old is his sister?'),
+        /Brett is (?:1[5-9]\d|2[0-4]\d) years old/,
+        'lifespan',
+      ],
+      [
+        {
+          ...seed(
+            'stock',
+            'Her parents gave her $10. She spent $3 on taffy and $4 on magnets. How much money does she have left?',
+          ),
+          solution: '3+4=<<3+4=7>>7\n10-7=<<10-7=3>>3\n#### 3',
+        },
+        /gave her \$[2-4]\./,
+        'more-taken',
+      ],
     ];
     for (const [s, pattern, kind] of cases) {
       const made = [0, 1, 2, 3, 4, 5]
@@ -152,5 +193,103 @@ describe('Knowledge Boundary rules', () => {
       // Never the 7 of "7 tubes in all": the stated total is not the sum.
       if (kind === 'contradiction') expect(made?.text).not.toMatch(/\(7 tubes/);
     }
+  });
+
+  it('never make half of a rate impossible: "6 shrimp a minute" can average 6.5', () => {
+    const rate = seed(
+      'rate',
+      'Emily can peel 6 shrimp a minute. How many shrimp can she peel in 10 minutes?',
+    );
+    for (let r = 0; r < 12; r++) expect(kb(rate, 5, r)?.text ?? '').not.toMatch(/6\.5 shrimp/);
+  });
+
+  it('lower a stock below what is taken only where it is held, never a target one may pass', () => {
+    const target = {
+      ...seed(
+        'target',
+        'Your daily calorie target is 2000 and you have already consumed 1800 calories. How many calories can you still eat?',
+      ),
+      solution: '2000-1800=<<2000-1800=200>>200\n#### 200',
+    };
+    for (let r = 0; r < 12; r++)
+      expect(JSON.stringify(kb(target, 5, r)?.generator)).not.toContain('more-taken');
+  });
+
+  it('leave quoted text and the sides of a ratio as written at L2-L4', () => {
+    const sign = seed(
+      'sign',
+      'Taffy was on sale for "Buy 1 pound at $3, get 1 pound half off." She bought 2 pounds and paid $5 for shells. How much did she spend?',
+    );
+    const ratio = seed(
+      'ratio',
+      'Katy mixes sugar and water in the ratio of 7:13. She used 120 cups in all. How much sugar did she use?',
+    );
+    const made = ([2, 3, 4] as const).flatMap((level) =>
+      [0, 1, 2, 3, 4, 5].flatMap((r) => [kb(sign, level, r)?.text, kb(ratio, level, r)?.text]),
+    );
+    const texts = made.filter((t): t is string => t !== undefined);
+    expect(texts.length).toBeGreaterThan(6);
+    for (const t of texts) expect(t).toMatch(/"Buy 1 pound at \$3, get 1 pound half off\."|7:13/);
+  });
+});
+
+describe('Knowledge Boundary, from a reviewer’s read of a gsm8k draw', () => {
+  it('never writes "every the number of minutes", nor makes a robe of "0 bolts and half that much"', () => {
+    const staple = seed(
+      'staple',
+      'Vince can staple 30 reports every 15 minutes. If he was stapling reports from 8:00 AM until 11:00 PM, how many reports did he staple altogether?',
+    );
+    for (const level of [2, 3, 4] as const)
+      for (let r = 0; r < 6; r++)
+        expect(kb(staple, level, r)?.text ?? '').not.toMatch(/every (?:the|as many|\d+ more)/);
+    const robe = {
+      ...seed(
+        'robe',
+        'A robe takes 2 bolts of blue fiber and half that much white fiber. How many bolts in total does it take?',
+      ),
+      solution:
+        'It takes 2/2=<<2/2=1>>1 bolt of white fiber\nSo the total amount of fabric is 2+1=<<2+1=3>>3 bolts of fabric\n#### 3',
+    };
+    for (let r = 0; r < 6; r++) expect(kb(robe, 5, r)?.text ?? '').not.toMatch(/\b0 bolts/);
+  });
+});
+
+describe('Knowledge Boundary L2-L4 around lists and bare counts', () => {
+  it('writes "the number given in" for a count with no noun, and leaves a "respectively" list alone', () => {
+    const ages = seed(
+      'ages',
+      "Darrell and Allen's ages are in the ratio of 7:11. If their total age now is 162, calculate Allen's age 10 years from now.",
+    );
+    for (let r = 0; r < 6; r++) expect(kb(ages, 2, r)?.text ?? '').not.toMatch(/the number of given/);
+    const oranges = seed(
+      'oranges',
+      'Sitti and Juris bought 34 and 48 oranges, respectively. If they share them equally with their 6 other friends, how many oranges will everyone get?',
+    );
+    for (const level of [2, 3, 4] as const)
+      for (let r = 0; r < 6; r++) expect(kb(oranges, level, r)?.text ?? '').not.toMatch(/34 and (?!48)/);
+  });
+});
+
+describe('Knowledge Boundary L5 lowers a stock, not a goal', () => {
+  it('never makes "want to reach 34 signatures" of 64 already collected', () => {
+    const goal = {
+      ...seed(
+        'goal',
+        'Carol has 20 signatures in her book, and Jennifer has 44. They want to reach 100 signatures between them. How many signatures do they need to collect to reach their goal?',
+      ),
+      solution: '20+44=<<20+44=64>>64\n100-64=<<100-64=36>>36\n#### 36',
+    };
+    for (let r = 0; r < 8; r++)
+      expect(kb(goal, 5, r)?.text ?? '').not.toMatch(/reach (?:[1-9]|[1-5]\d|6[0-3]) signatures/);
+  });
+});
+
+describe('Knowledge Boundary L1 blurs "$8 dollars" grammatically', () => {
+  it('writes "a certain number of dollars"', () => {
+    const arcade = seed(
+      'arcade',
+      'Howard spends $8 dollars at the arcade on Monday. How much does he spend in two days?',
+    );
+    for (let r = 0; r < 6; r++) expect(kb(arcade, 1, r)?.text ?? '').not.toMatch(/a certain amount dollars/);
   });
 });

@@ -20,10 +20,13 @@ import { knowledgeBoundaryGate } from '../gates/family-gates.js';
 import { extractEntities } from '../text/entities.js';
 import { analyse } from '../text/morphology.js';
 import { findQuantities, type Quantity, replaceQuantity } from '../text/quantities.js';
-import { synsets } from '../text/wordnet.js';
+import { capitalize, numbersIn, numberValue } from '../text/tokens.js';
+import { LEX_FILE, synsets } from '../text/wordnet.js';
 import { KB_LEVEL, KB_TYPES, type KbType, type Level, type Seed } from '../types.js';
+import { impossiblePremise } from './kb-impossible.js';
 import { instructionsFor } from './model-instructions.js';
 import { rulesFor } from './rules-common.js';
+import { solutionNumbers } from './solution-steps.js';
 import type { FamilyModule } from './types.js';
 
 export const KB_TYPE_OF_LEVEL: Record<Level, KbType> = Object.fromEntries(
@@ -65,12 +68,22 @@ const INSTITUTES = [
   'Consumer Survey Group',
   'Pricing Board',
 ];
-const COMPANIES = ['Trading Company', 'Cooperative', 'Supply Guild', 'Holdings', 'Wholesale Group'];
+const COMPANIES = ['Trading Company', 'Cooperative', 'Supply Guild', 'Wholesale Group', 'General Store'];
 
-function source(rng: PyRandom, topic: string): string {
+/** A report that does not exist, less its topic: "the 2014 Vellmont Institute report on". */
+function source(rng: PyRandom): string {
   const year = 2009 + rng.randrange(12);
-  return `the ${year} ${rng.choice(SURNAMES)} ${rng.choice(INSTITUTES)} report on ${topic}`;
+  return `the ${year} ${rng.choice(SURNAMES)} ${rng.choice(INSTITUTES)} report on`;
 }
+
+/** People who do not exist, introduced as if known, for a fabricated entity compared with a person. */
+const FIGURES = [
+  'the TV host Dana {name}',
+  'the famous chef Marco {name}',
+  'the explorer Ida {name}',
+  'the novelist Tomas {name}',
+  'the radio presenter Lena {name}',
+];
 
 function pickQuantity(
   quantities: readonly Quantity[],
@@ -85,25 +98,6 @@ function pickQuantity(
   ];
   for (const pool of pools) if (pool.length > 0) return rng.choice(pool);
   return undefined;
-}
-
-/**
- * The numbers a worked solution computes with: the operands of its `<<a*b=c>>` calculations
- * (GSM8K's annotation), and the numbers of its prose, which often writes a step without one
- * ("round $2.74 to $3"), less those right after "=" (a step's result) and the final answer.
- * Undefined without a solution.
- */
-function solutionNumbers(solution: string | undefined): Set<number> | undefined {
-  if (solution === undefined) return undefined;
-  const numbers = (t: string) =>
-    [...t.replace(/,(?=\d{3})/g, '').matchAll(/\d+(?:\.\d+)?/g)].map((m) => Number(m[0]));
-  // The operands (before "="): a result is what the step computes, not what it uses.
-  const operands = [...solution.matchAll(/<<([^>=]*)=[^>]*>>/g)].flatMap((m) => numbers(m[1] as string));
-  const prose = solution
-    .replace(/####[\s\S]*$/, '')
-    .replace(/<<[^>]*>>/g, '')
-    .replace(/=\s*\$?\d+(?:[.,]\d+)*/g, '');
-  return new Set([...operands, ...numbers(prose)]);
 }
 
 /** The quantity's value as a solution writes it (20% as 20 or .2; 1/4 as .25 or 1 and 4; twice as 2). */
@@ -156,27 +150,84 @@ function unrecoverable(text: string, q: Quantity): string {
   return text.replace(/\b(the (?:remaining|other|total|whole|entire|combined)) \d+(?:[.,]\d+)*\s/gi, '$1 ');
 }
 
-/** What defines the quantity in L2-L4: after "as many N ... as", and as the subject of a free relative for money. */
-interface Definer {
-  /** "given in the 2014 Vellmont Institute report on pineapples" (after "as many hectares ... as"). */
-  asTail: string;
-  /** "whatever figure is given in the 2014 ..." (in place of an amount of money). */
-  whatever: string;
-  how: string;
+/** How a given and the rest of its clause read once rewritten ("10 hectares of a pineapple field"). */
+interface InPlace {
+  /** The amount as written (`10`, `$5`). */
+  amount: string;
+  kind: 'count' | 'money';
+  /** The rest of the amount's clause (" hectares of a pineapple field", " a ride"). */
+  clause: string;
+  /** The sentence is only "There are N X." (L2 rewrites it whole). */
+  thereIs: boolean;
+  /** The amount comes right after "there are" ("There are 6 students playing tennis"). */
+  afterThere: boolean;
+  /** Who or what the clause is about: a person, a made thing ("A loaf of bread"), "there are", or neither. */
+  subject:
+    | { kind: 'person' }
+    | { kind: 'thing'; head: string; breed?: boolean }
+    | { kind: 'there' }
+    | undefined;
+  /** What a report on it would be about. */
+  topic: string;
 }
 
+/**
+ * L2-L4's rewrite of a given in place: the new text for the amount and its clause (undefined where
+ * the construction does not fit), and what it did.
+ */
+interface Definer {
+  write: (p: InPlace) => string | undefined;
+  how: string;
+  /** The type keeps the amount (the other side of a comparison): other occurrences stay too. */
+  keepsAmount: boolean;
+}
+
+/**
+ * L2-L4, three constructions so the three types read as three different problems:
+ * - fabricated evidence, a figure cited from a document that does not exist, in place of the
+ *   amount: "the number of hectares of a pineapple field given in Table 3 of the 2018 Brenning
+ *   Institute report on pineapples" ("The number of girls in the park is given in ..." for "There
+ *   are 6 girls in the park.");
+ * - not yet knowable, the amount set by a decision still to come: "as many hectares of a pineapple
+ *   field as will be decided at next year's town meeting";
+ * - fabricated entity, the amount kept and a person, brand, place or company that does not exist
+ *   woven into the arithmetic as the other side of a comparison: "John has 10 more hectares of a
+ *   pineapple field than the explorer Ida Vellmont", "A loaf has 24 more slices than a Quarrington
+ *   loaf", "The go-karts cost $10 more a ride than at the Hartwell-Dunmore Cooperative".
+ */
 function definer(
   type: 'fabricated-evidence' | 'not-yet-knowable' | 'fabricated-entity',
+  question: string,
   rng: PyRandom,
-  topic: string,
 ): Definer {
   switch (type) {
     case 'fabricated-evidence': {
-      const report = source(rng, topic);
+      // Not a number the problem has: blurring its other occurrences would reach "page 3" too.
+      const taken = new Set(numbersIn(question).map(numberValue));
+      const free = [...Array(30).keys()].map((n) => n + 2).filter((n) => !taken.has(String(n)));
+      const where = `${rng.choice(['in Table', 'on page', 'in section'])} ${rng.choice(free)} of ${source(rng)}`;
       return {
-        asTail: `given in ${report}`,
-        whatever: `whatever figure is given in ${report}`,
-        how: `defined by ${report}, which does not exist`,
+        write: (p) => {
+          const cited = `given ${where} ${p.topic}`;
+          if (p.thereIs) return `the number of${p.clause} is ${cited}`;
+          // "There are the number of ..." is no English; "there were 25 men and the number of women ..." is.
+          if (p.afterThere) return undefined;
+          // "their total age now is 132": no noun after it, "the number given in ...".
+          if (p.kind === 'count')
+            return /^ of\b/.test(p.clause)
+              ? undefined
+              : p.clause.trim() === ''
+                ? `the number ${cited}`
+                : `the number of${p.clause} ${cited}`;
+          // An amount that ends its clause, or a rate ("$10 a ride": "the amount per ride given in
+          // ...", "$8 each": "the amount apiece given in ...").
+          if (p.clause.trim() === '') return `the amount ${cited}`;
+          if (p.clause === ' each') return `the amount apiece ${cited}`;
+          const rate = /^ (?:an?|per) ([a-z]+)$/.exec(p.clause);
+          return rate ? `the amount per ${rate[1]} ${cited}` : undefined;
+        },
+        how: `cited from ${where} ..., which does not exist`,
+        keepsAmount: false,
       };
     }
     case 'not-yet-knowable': {
@@ -187,22 +238,108 @@ function definer(
         'in next month’s draw',
       ]);
       return {
-        asTail: `will be decided ${when}`,
-        whatever: `whatever amount will be decided ${when}`,
+        write: (p) =>
+          p.kind === 'count'
+            ? `as many${p.clause} as will be decided ${when}`
+            : `whatever amount will be decided ${when}${p.clause}`,
         how: `defined by a decision still to come (${when})`,
+        keepsAmount: false,
       };
     }
     case 'fabricated-entity': {
-      const entity = `the ${rng.choice(SURNAMES)}-${rng.choice(SURNAMES)} ${rng.choice(COMPANIES)}`;
-      const property = rng.choice(['members in', 'branches of', 'vans owned by', 'founders of']);
+      const name = rng.choice(SURNAMES);
+      const company = `the ${name}-${rng.choice(SURNAMES.filter((n) => n !== name))} ${rng.choice(COMPANIES)}`;
+      const figure = rng.choice(FIGURES).replace('{name}', name);
       return {
-        asTail: `there are ${property} ${entity}`,
-        whatever: `whatever ${entity} charges for a year’s membership`,
-        how: `defined by a property of ${entity}, which does not exist`,
+        write: (p) => {
+          if (/^ of\b/.test(p.clause)) return undefined;
+          if (p.kind === 'count' && p.subject === undefined) return undefined;
+          // "14 more years old" is no English.
+          if (/^ years old\b/.test(p.clause)) return undefined;
+          const other =
+            p.kind === 'money'
+              ? `at ${company}`
+              : p.subject?.kind === 'there'
+                ? (placeLike(p.clause, name) ?? `at the ${name} Community Centre`)
+                : p.subject?.kind === 'thing'
+                  ? p.subject.breed
+                    ? `a ${p.subject.head} of the ${name} breed`
+                    : `a ${name} ${p.subject.head}`
+                  : figure;
+          return other === undefined ? undefined : `${p.amount} more${p.clause} than ${other}`;
+        },
+        how: `compared with ${company}, ${figure}, a ${name} place or product, none of which exists`,
+        keepsAmount: true,
       };
     }
   }
 }
+
+/**
+ * The place a "there are" clause names, made up under the invented name: " girls in the park" gives
+ * "in Calloway Park", " fourth-graders at Small Tree School" gives "at Calloway School"; undefined
+ * when it names none ("In a set of cards, there are 15 red cards").
+ */
+function placeLike(clause: string, name: string): string | undefined {
+  const m = /\b(in|at) (?:the |a |an )?(?:[A-Z][a-z]+\s+)*([A-Za-z]+)$/.exec(clause.trim());
+  if (!m) return undefined;
+  const head = m[2] as string;
+  return `${m[1]} ${name} ${head[0]?.toUpperCase()}${head.slice(1)}`;
+}
+
+/** Who or what a sentence is about, from its first words. */
+function subjectOf(sentence: string): InPlace['subject'] | undefined {
+  if (/\bthere (?:are|is|were|was) $/i.test(sentence)) return { kind: 'there' };
+  // "there were 25 men and 15 women": the same "there" for the second count.
+  if (/\bthere (?:are|is|were|was)\b[^,.;]*\band $/i.test(sentence)) return { kind: 'there' };
+  // The amount's own clause, without a fronted phrase or a connective: "If his farm truck can carry".
+  const clause = (sentence.split(/,\s+/).at(-1) ?? '').replace(/^(?:if|when|and|but|so|while|then)\s+/i, '');
+  const words = clause.split(/\s+/).filter(Boolean);
+  if (/^it$/i.test(words[0] ?? '')) return undefined;
+  // "On Sunday he exercised for", "Over the weekend she solved": a person after a fronted phrase.
+  if (words.some((w) => /^(?:he|she|they|I|we|you)$/i.test(w))) return { kind: 'person' };
+  const nouns: string[] = [];
+  for (const w of words) {
+    if (/^(?:the|a|an|each|every|one|his|her|their|its|my|our|your)$/i.test(w) || /'s$/.test(w)) continue;
+    if (SUBJECT_ENDS.test(w) || !/^[A-Za-z-]+$/.test(w)) break;
+    if (nouns.length > 0 && endsSubject(w, nouns.at(-1) as string)) break;
+    nouns.push(w);
+  }
+  const head = nouns.at(-1);
+  if (!head || MEASURES.test(head)) return undefined;
+  // "a Calloway people" is no English: a plural head is compared with a person, or not at all.
+  if (/^(?:people|persons|folks)$/i.test(head)) return { kind: 'person' };
+  if (analyse(head.toLowerCase(), 'noun').some((a) => a.form === 'plural')) return undefined;
+  if (/^[A-Z]/.test(head) && nouns.length === 1) return { kind: 'person' };
+  const lexFile = synsets(head.toLowerCase(), 'noun')[0]?.lexFile;
+  if (lexFile === LEX_FILE.person) return { kind: 'person' };
+  // A made thing, food, a group or a place can carry an invented name ("a Calloway truck", "a
+  // Calloway class"); an animal an invented breed ("a goat of the Calloway breed"); an area or a
+  // plan neither.
+  if (lexFile !== undefined && BRANDED.has(lexFile)) return { kind: 'thing', head: head.toLowerCase() };
+  if (lexFile === LEX_FILE.animal) return { kind: 'thing', head: head.toLowerCase(), breed: true };
+  return undefined;
+}
+
+/**
+ * Whether `word`, after the noun `previous`, is the verb that ends the subject: "A builder works",
+ * "people slide down" (a verb after a plural).
+ */
+function endsSubject(word: string, previous: string): boolean {
+  const verb = analyse(word.toLowerCase(), 'verb');
+  if (verb.some((a) => a.form === 'third' || a.form === 'past')) return true;
+  return verb.length > 0 && /(?:s|people|men|children)$/.test(previous);
+}
+
+/** Nouns of measure, which carry no invented name ("a Calloway area"). */
+const MEASURES =
+  /^(?:area|length|width|height|distance|speed|rate|price|cost|amount|number|total|time|weight|size|capacity|there)$/i;
+
+const BRANDED = new Set<number>([LEX_FILE.artifact, LEX_FILE.food, LEX_FILE.group, LEX_FILE.location]);
+
+/** Where a subject's noun phrase ends: a verb or a preposition. */
+const SUBJECT_ENDS =
+  /^(?:has|have|had|is|are|was|were|can|could|will|would|should|must|does|do|did|needs?|costs?|weighs?|holds?|contains?|takes?|makes?|sells?|buys?|bought|sold|gets?|got|of|in|on|at|for|with|from)$/i;
 
 const CLAUSE_END = /[,;:.?!]/;
 /** Units are no report's topic ("a report on minutes"). */
@@ -241,11 +378,17 @@ function reportTopic(q: Quantity, question: string, things: string | undefined):
  * words and hold no other number or comparison, so "as" finds its pair); an amount of money
  * "$10 an hour" becomes "<d.whatever> an hour". Undefined when the quantity sits in no such clause.
  */
-function defineInPlace(question: string, q: Quantity, d: Definer): string | undefined {
+function defineInPlace(question: string, q: Quantity, d: Definer, topic: string): string | undefined {
   // A given, not the question asked (a given in the question sentence's leading "If ..., " clause
   // counts); never one inside a noun phrase ("the remaining 24 liters").
   const end = q.index + q.text.length;
-  if (q.hyphenated) return undefined;
+  // Not in a "respectively" list ("bought 34 and 48 oranges, respectively"): the rewrite splits it.
+  if (/\brespectively\b/.test(question.slice(q.index, q.index + 120).split(/[.?!]/)[0] ?? ''))
+    return undefined;
+  // Not a side of a ratio ("7:13") nor joined to a word ("10-hour").
+  if (q.hyphenated || question[q.index - 1] === ':' || question[end] === ':') return undefined;
+  // Never inside quotes: a shop sign is quoted as written ("Buy 1 pound at $3").
+  if ((question.slice(0, q.index).match(/["\u201c\u201d]/g) ?? []).length % 2 === 1) return undefined;
   if (q.inQuestion && !/^[^,;:.?!]*,/.test(question.slice(end))) return undefined;
   const before = question.slice(0, q.index);
   if (
@@ -254,22 +397,39 @@ function defineInPlace(question: string, q: Quantity, d: Definer): string | unde
     )
   )
     return undefined;
+  // "every 5 minutes", "$3 per pound": an amount in a rate's own phrase cannot take "the number of".
+  if (/\b(?:every|each|per)\s+$/i.test(before)) return undefined;
+  // "a total of 40 cannolis", "a package of 5 spoons": a count inside a noun phrase stays.
+  if (q.kind === 'count' && /\b(?:of|to)\s+$/i.test(before)) return undefined;
   const sentenceStart = /(^|[.?!]\s+)$/.test(before);
   const cap = (t: string) => (sentenceStart ? `${t[0]?.toUpperCase()}${t.slice(1)}` : t);
   const rest = question.slice(end);
   const stop = rest.search(CLAUSE_END);
   const clause = stop < 0 ? rest : rest.slice(0, stop);
   if (NOT_PLAIN.test(clause) || clause.trim().split(/\s+/).length > 8) return undefined;
-  if (q.kind === 'count') {
-    // "came up with 3." -> "came up with as many as ..."; "10 hectares of a field" -> "as many hectares of a field as ...".
-    const at = end + clause.length;
-    return `${before}${cap('as many')}${clause} as ${d.asTail}${question.slice(at)}`;
-  }
-  // An amount that ends its clause or is followed by a preposition or a rate ("$10 an hour",
-  // "$5 on lunch"): never one used as an adjective ("the $8 socks") or compared ("$5 more than").
-  if (q.kind === 'money' && /^\s*(?:(?:per|an?|each|on|for|in|at|to|from|with|every)\b.*)?$/i.test(clause))
-    return `${before}${cap(d.whatever)}${question.slice(end)}`;
-  return undefined;
+  // An amount of money that ends its clause or is followed by a preposition or a rate ("$10 an
+  // hour", "$5 on lunch"): never one used as an adjective ("the $8 socks") or compared ("$5 more than").
+  if (q.kind === 'money' && !/^\s*(?:(?:per|an?|each|on|for|in|at|to|from|with|every)\b.*)?$/i.test(clause))
+    return undefined;
+  if (q.kind !== 'count' && q.kind !== 'money') return undefined;
+  const start = Math.max(before.lastIndexOf('. '), before.lastIndexOf('? ')) + 1;
+  const sentence = before.slice(start).trimStart();
+  const after = question.slice(end + clause.length);
+  const thereIs = /^There (?:are|is|were|was) $/.test(sentence) && /^\.(?:\s|$)/.test(after);
+  const written = d.write({
+    amount: q.text,
+    kind: q.kind,
+    clause,
+    thereIs,
+    afterThere: /\bthere (?:are|is|were|was) $/i.test(sentence),
+    subject: subjectOf(sentence),
+    topic,
+  });
+  if (written === undefined) return undefined;
+  // "There are 6 girls in the park." -> "The number of girls in the park is given in ...".
+  if (thereIs && written.startsWith('the number of'))
+    return `${before.slice(0, before.length - sentence.length)}${capitalize(written)}${after}`;
+  return `${before}${cap(written)}${after}`;
 }
 
 /** Builds the rewrite for one boundary type; undefined when the problem offers nothing to work with. */
@@ -292,274 +452,32 @@ function rewrite(
     case 'fabricated-evidence':
     case 'not-yet-knowable':
     case 'fabricated-entity': {
-      const probe: Definer = { asTail: '', whatever: '', how: '' };
-      const q = pickQuantity(quantities, rng, (x) => defineInPlace(question, x, probe) !== undefined);
+      const d = definer(type, question, rng);
+      const topic = (x: Quantity) => reportTopic(x, question, things);
+      const q = pickQuantity(quantities, rng, (x) => defineInPlace(question, x, d, topic(x)) !== undefined);
       if (!q) return undefined;
-      const d = definer(type, rng, reportTopic(q, question, things));
-      const text = defineInPlace(question, q, d);
+      const text = defineInPlace(question, q, d, topic(q));
       if (text === undefined) return undefined;
+      if (d.keepsAmount) return { text, how: `${q.text} ${d.how}` };
       // Any other occurrence of the value is blurred, and a total that gives it back dropped.
       return { text: unrecoverable(replaceQuantity(text, q, vague(q)), q), how: `${q.text} ${d.how}` };
     }
     case 'impossible-premise': {
-      const made = impossible(question, quantities, seed.solution, rng);
+      const made = impossiblePremise(question, quantities, seed.solution, rng);
       return made && { text: made.text, how: made.how, name: `impossible-premise-${made.kind}` };
     }
   }
-}
-
-/** The kinds of impossible premise L5 makes (at least four, none over 40% of the type). */
-export type ImpossibleKind = 'over-whole' | 'time' | 'physical' | 'more-taken' | 'contradiction' | 'negative';
-
-interface Impossible {
-  text: string;
-  how: string;
-  kind: ImpossibleKind;
-}
-
-/** A count's unit per period, and the most the period holds: "25 hours a day" cannot be. */
-const PERIODS: readonly { unit: RegExp; most: number; name: string }[] = [
-  { unit: /^-?\s*hours? (?:\w+ ){0,2}(?:a|per|each|every) (?:day|night)\b/, most: 24, name: 'hours a day' },
-  { unit: /^-?\s*hours? (?:\w+ ){0,2}(?:a|per|each|every) week\b/, most: 168, name: 'hours a week' },
-  { unit: /^-?\s*days? (?:\w+ ){0,2}(?:a|per|each|every) week\b/, most: 7, name: 'days a week' },
-  { unit: /^-?\s*days? (?:\w+ ){0,2}(?:a|per|each|every) month\b/, most: 31, name: 'days a month' },
-  { unit: /^-?\s*weeks? (?:\w+ ){0,2}(?:a|per|each|every) (?:month|year)\b/, most: 52, name: 'weeks a year' },
-  { unit: /^-?\s*minutes? (?:\w+ ){0,2}(?:an|per|each|every) hour\b/, most: 60, name: 'minutes an hour' },
-  { unit: /^-?\s*months? (?:\w+ ){0,2}(?:a|per|each|every) year\b/, most: 12, name: 'months a year' },
-];
-
-/** Things that come whole: half of one is a physical impossibility. */
-const INDIVISIBLE =
-  /^(?:people|persons|children|kids|students|friends|boys|girls|men|women|players|teachers|workers|employees|members|guests|customers|passengers|siblings|brothers|sisters|sons|daughters|cars|trucks|buses|bikes|bicycles|boats|houses|rooms|classrooms|chairs|tables|dogs|cats|puppies|kittens|cows|horses|goats|sheep|pigs|chickens|ducks|birds|animals|pets|fish|teams|tickets|books|eggs|cards|marbles|balls|toys|dolls|coins|stamps)$/;
-
-/** A plural whose first WordNet sense is a person or an animal (noun.person, noun.animal). */
-function isLivingPlural(word: string): boolean {
-  const base = analyse(word, 'noun').find((a) => a.form === 'plural')?.base;
-  const lexFile = base ? synsets(base, 'noun')[0]?.lexFile : undefined;
-  return lexFile === 18 || lexFile === 5;
-}
-
-/** The worked solution's `a-b` and `a+b` steps, as the values of their first two operands. */
-function solutionPairs(solution: string | undefined, op: '-' | '+'): [number, number][] {
-  if (solution === undefined) return [];
-  const out: [number, number][] = [];
-  for (const m of solution.matchAll(/<<\(?(\d+(?:\.\d+)?)\s*([-+*/])\s*(\d+(?:\.\d+)?)/g))
-    if (m[2] === op) out.push([Number(m[1]), Number(m[3])]);
-  return out;
-}
-
-function amount(q: Quantity): number {
-  return Number(
-    q.text
-      .replace(/^\$/, '')
-      .replace(/,(?=\d{3}\b)/g, '')
-      .replace(/\s?%|\s?percent/, ''),
-  );
-}
-
-/** Written like `like` (a `$` kept), with the value `n`. */
-function written(like: Quantity, n: number): string {
-  return `${like.text.startsWith('$') ? '$' : ''}${n}`;
-}
-
-/**
- * L5: a given the computation uses is made impossible in place, so the arithmetic itself rests on
- * the impossible premise (an appended "30th of February" touched nothing). Five kinds,
- * one drawn among those the problem allows, a negative count only when no other applies (a review found
- * 82 of 88 were a minus sign):
- * - over-whole: a share of a whole over 100% ("130% of the selling price");
- * - time: more hours in a day, days in a week, minutes in an hour or months in a year than it has;
- * - more-taken: where the solution takes b from a, b made more than a ("6500 seats" of a hall for 6000);
- * - contradiction: where the solution adds two givens of one unit, the sentence also states a total
- *   that is not their sum ("4 tubes of blue paint and 3 tubes of yellow paint (9 tubes in all)");
- * - physical: half of something that comes whole ("2.5 children");
- * - negative: a count or price below zero ("-3 dozen eggs"), never a difference ("-2 less than").
- */
-function impossible(
-  question: string,
-  quantities: readonly Quantity[],
-  solution: string | undefined,
-  rng: PyRandom,
-): Impossible | undefined {
-  const given = quantities.filter((q) => !q.inQuestion && !q.hyphenated);
-  const options: (() => Impossible | undefined)[] = [];
-
-  const percent = given.find(
-    (q) => q.kind === 'percent' && /^\s+of\b/.test(question.slice(q.index + q.text.length)),
-  );
-  if (percent)
-    options.push(() => {
-      const value = 110 + 10 * rng.randrange(9);
-      const text = replaceQuantity(
-        question,
-        percent,
-        percent.text.includes('percent') ? `${value} percent` : `${value}%`,
-      );
-      return { text, how: `${percent.text} of a whole made ${value}%`, kind: 'over-whole' };
-    });
-
-  // A fraction of a whole over one ("5/4 of the people left").
-  const fraction = given.find((q) => {
-    const m = /^(\d+)\/(\d+)$/.exec(q.text);
-    return m && Number(m[1]) < Number(m[2]) && /^\s+of\b/.test(question.slice(q.index + q.text.length));
-  });
-  if (fraction)
-    options.push(() => {
-      const denominator = Number(fraction.text.split('/')[1]);
-      const value = `${denominator + 1 + rng.randrange(denominator)}/${denominator}`;
-      return {
-        text: replaceQuantity(question, fraction, value),
-        how: `${fraction.text} of a whole made ${value}`,
-        kind: 'over-whole',
-      };
-    });
-
-  for (const period of PERIODS) {
-    // On the text after the number, so "a 10-hour shift each day" counts too.
-    const q = quantities.find(
-      (x) => !x.inQuestion && x.kind === 'count' && period.unit.test(question.slice(x.index + x.text.length)),
-    );
-    // "4 weeks every month" holds at most 5.
-    const most =
-      period.name === 'weeks a year' &&
-      /month/.test(question.slice((q?.index ?? 0) + (q?.text.length ?? 0), (q?.index ?? 0) + 40))
-        ? 5
-        : period.most;
-    if (q)
-      options.push(() => {
-        const value = most + 1 + rng.randrange(Math.max(2, Math.round(most / 2)));
-        return {
-          text: replaceQuantity(question, q, String(value)),
-          how: `${q.text} ${period.name} made ${value}`,
-          kind: 'time',
-        };
-      });
-  }
-
-  const byValue = (v: number) =>
-    given.filter((q) => (q.kind === 'count' || q.kind === 'money') && amount(q) === v);
-  // What the solution takes away (b of a - b), or a part "of them": made more than the whole.
-  const TAKING =
-    /\b(?:of them|of these|of those|gave|gives|give|used|uses|use|ate|eats|eat|spent|spends|spend|sold|sells|lost|loses|spills?|spilled|took|takes|absent|away|left|leaves)\b/;
-  const sentenceOf = (q: Quantity) => {
-    const start = Math.max(0, question.lastIndexOf('. ', q.index) + 1);
-    const end = question.indexOf('. ', q.index);
-    return question.slice(start, end < 0 ? undefined : end);
-  };
-  const fromSteps = solutionPairs(solution, '-')
-    .map(([a, b]) => [byValue(a)[0], byValue(b)] as const)
-    .find(
-      ([a, b]) =>
-        a !== undefined &&
-        b.length === 1 &&
-        amount(b[0] as Quantity) < amount(a) &&
-        ((b[0] as Quantity).index > a.index || TAKING.test(sentenceOf(b[0] as Quantity))),
-    );
-  const partOf = given.find((q, i) => {
-    if (!/^\s+of (?:them|these|those)\b/.test(question.slice(q.index + q.text.length))) return false;
-    const whole = given
-      .slice(0, i)
-      .reverse()
-      .find((x) => x.kind === q.kind);
-    return whole !== undefined && amount(whole) > amount(q);
-  });
-  const taken: readonly [Quantity, Quantity[]] | undefined = fromSteps
-    ? [fromSteps[0] as Quantity, [...fromSteps[1]]]
-    : partOf
-      ? [
-          given
-            .slice(0, given.indexOf(partOf))
-            .reverse()
-            .find((x) => x.kind === partOf.kind) as Quantity,
-          [partOf],
-        ]
-      : undefined;
-  if (taken)
-    options.push(() => {
-      const [whole, [part]] = taken as readonly [Quantity, Quantity[]];
-      const value = Math.round(amount(whole as Quantity) * (1.2 + rng.random() * 0.6)) + 1;
-      return {
-        text: replaceQuantity(question, part as Quantity, written(part as Quantity, value)),
-        how: `${(part as Quantity).text} taken from ${whole?.text} made ${value}, more than there is`,
-        kind: 'more-taken',
-      };
-    });
-
-  // Two counts of one thing in one given sentence ("3 red balls, 11 blue balls"), neither compared.
-  const noun = (q: Quantity) => q.follows.split(' ').filter(Boolean).at(-1);
-  const plain = (q: Quantity) =>
-    q.kind === 'count' &&
-    /s$/.test(noun(q) ?? '') &&
-    !/^\s*(?:\S+\s+)?(?:more|less|fewer|longer|shorter|older|younger|times)\b/.test(
-      question.slice(q.index + q.text.length),
-    );
-  let sum: readonly [Quantity, Quantity] | undefined;
-  for (const [i, a] of given.entries())
-    for (const b of given.slice(i + 1))
-      if (
-        !sum &&
-        plain(a) &&
-        plain(b) &&
-        noun(a) === noun(b) &&
-        !/[.?!]\s/.test(question.slice(a.index, b.index))
-      )
-        sum = [a, b];
-  if (sum)
-    options.push(() => {
-      const [a, b] = sum as readonly [Quantity, Quantity];
-      const end = question.slice(b.index).search(/[.!?](?:\s|$)/);
-      if (end < 0) return undefined;
-      const at = b.index + end;
-      const total = amount(a) + amount(b) + 2 + rng.randrange(5);
-      const unit = noun(a) as string;
-      return {
-        text: `${question.slice(0, at)} (${total} ${unit} in all)${question.slice(at)}`,
-        how: `${a.text} + ${b.text} ${unit} stated as ${total} in all`,
-        kind: 'contradiction',
-      };
-    });
-
-  // Half of something that cannot be halved ("2.5 children", "7.5 cars").
-  const whole = given.find((q) => {
-    if (q.kind !== 'count' || q.value === undefined || q.value < 2) return false;
-    const noun =
-      q.follows.split(' ').find((w) => !/^(?:more|other|new|young|old|small|big|large|different)$/.test(w)) ??
-      '';
-    return INDIVISIBLE.test(noun) || isLivingPlural(noun);
-  });
-  if (whole)
-    options.push(() => ({
-      // This occurrence only: "5 people" made 5.5, "5 pages" left as it was.
-      text: `${question.slice(0, whole.index)}${whole.text}.5${question.slice(whole.index + whole.text.length)}`,
-      how: `${whole.text} ${whole.follows} made ${whole.text}.5, half of an indivisible thing`,
-      kind: 'physical',
-    }));
-
-  const chosen = options.length > 0 ? rng.choice(options)() : undefined;
-  if (chosen) return chosen;
-  // Not a difference ("2 less than"): a negative one is odd, not impossible.
-  const counted = given.filter(
-    (q) =>
-      (q.kind === 'count' || q.kind === 'money') &&
-      (q.value ?? 1) > 0 &&
-      !/^\s*(?:\S+\s+)?(?:more|less|fewer|longer|shorter|older|younger)\b/.test(
-        question.slice(q.index + q.text.length),
-      ),
-  );
-  const q = counted.length > 0 ? rng.choice(counted) : undefined;
-  if (!q) return undefined;
-  const negative = `-${q.text}`;
-  return {
-    text: replaceQuantity(question, q, negative),
-    how: `${q.text} made negative (${negative})`,
-    kind: 'negative',
-  };
 }
 
 const rules = rulesFor('KB', knowledgeBoundaryGate, ({ seed, original, level, rng }) => {
   const kbType = KB_TYPE_OF_LEVEL[level];
   const made = rewrite(kbType, seed, rng);
   if (!made || knowledgeBoundaryGate(original, made.text).verdict !== 'pass') return undefined;
+  // "every 6 minutes" blurred reads "every few minutes", not "every several minutes".
+  made.text = made.text
+    .replace(/\b([Ee]very) several\b/g, '$1 few')
+    // "$8 dollars" blurred: "a certain number of dollars", never "a certain amount dollars".
+    .replace(/\ba certain amount dollars\b/g, 'a certain number of dollars');
   return { text: made.text, name: made.name ?? kbType, subtype: kbType, kbType };
 });
 

@@ -6,7 +6,9 @@
 
 import type { PyRandom } from '../../../util/random.js';
 import type { Entities } from '../text/entities.js';
-import { capitalize } from '../text/tokens.js';
+import { analyse } from '../text/morphology.js';
+import { capitalize, endsWithAbbreviation } from '../text/tokens.js';
+import { LEX_FILE, synsets } from '../text/wordnet.js';
 import type { Family, GateVerdict, GeneratorInfo, KbType, Level, Seed } from '../types.js';
 import type { AimTarget } from './aim.js';
 import type { Candidate, FamilyModule, RulesOptions } from './types.js';
@@ -96,6 +98,8 @@ export interface Topic {
   money: boolean;
   /** Food or cooking appear in it, so a recipe fits. */
   food: boolean;
+  /** The counted things can be kept, carried or lost (not "emails" or "points"). */
+  physical: boolean;
   /** The problem names its person, so `{person}` reads as a name, not "someone". */
   named: boolean;
 }
@@ -109,11 +113,27 @@ export function topicOf(text: string, entities: Entities): Topic {
   return {
     place: entities.places.length > 0,
     objects: entities.objects.length > 0,
+    physical: entities.objects.length > 0 && entities.objects.every(isPhysical),
     money: MONEY.test(text),
     food: FOOD.test(text),
     named: entities.named,
   };
 }
+
+/** A plural whose first WordNet sense is a made thing, food, an object or a substance. */
+function isPhysical(phrase: string): boolean {
+  const head = phrase.split(' ').at(-1) ?? '';
+  const base = analyse(head, 'noun').find((a) => a.form === 'plural')?.base ?? head;
+  const lexFile = synsets(base, 'noun')[0]?.lexFile;
+  return lexFile !== undefined && PHYSICAL.has(lexFile);
+}
+
+/** Things one keeps in a cupboard, carries or loses on a trip: not animals ("7 tunas in a cupboard") or plants. */
+const PHYSICAL = new Set<number>([LEX_FILE.artifact, LEX_FILE.food, LEX_FILE.object, LEX_FILE.substance]);
+
+/** Templates that keep, carry, store or lose the things: only for things one can ("12 emails in the garage"). */
+const NEEDS_PHYSICAL =
+  /\b(?:garage|attic|cupboard|boxes|carrying|lost|bring|table|display|kept|keeps|keeping|holding|stores|gave away|given|storage|birthday|farm|as a child|collected|counted|count|found|shared|came across|on a trip|ended up with|promised|bought|market|deal with|gave)\b/;
 
 const NEEDS_MONEY = /\{m\}|\b(?:sold|sale|charges|paid|spent|customer|stall|prices?|cost)\b/;
 const NEEDS_FOOD = /\b(?:chef|recipe)\b/;
@@ -124,6 +144,8 @@ export function fitsTopic(template: string, topic: Topic): boolean {
   if (/\{(?:objects|otherObjects)\}/.test(template) && !topic.objects) return false;
   if (NEEDS_MONEY.test(template) && !topic.money) return false;
   if (NEEDS_FOOD.test(template) && !topic.food) return false;
+  if (/\{(?:objects|otherObjects)\}/.test(template) && NEEDS_PHYSICAL.test(template) && !topic.physical)
+    return false;
   if (/\{(?:person|personPossessive)\}/.test(template) && !topic.named) return false;
   return true;
 }
@@ -164,7 +186,11 @@ export function fill(template: string, slots: Slots, extra: Record<string, strin
 /** Offsets in `text` just after each sentence end (`.`, `!`, `?` followed by whitespace), where a sentence may be inserted. */
 export function sentenceBoundaries(text: string): number[] {
   const out: number[] = [];
-  for (const m of text.matchAll(/[.!?]["')]?(?=\s)/g)) out.push((m.index ?? 0) + m[0].length);
+  for (const m of text.matchAll(/[.!?]["')]?(?=\s)/g)) {
+    const end = (m.index ?? 0) + m[0].length;
+    // "Mr. Yu" is one name: nothing goes between its parts.
+    if (!endsWithAbbreviation(text.slice(0, end))) out.push(end);
+  }
   return out;
 }
 

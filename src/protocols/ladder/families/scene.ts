@@ -9,7 +9,7 @@ import type { PyRandom } from '../../../util/random.js';
 import { extractEntities } from '../text/entities.js';
 import { analyse } from '../text/morphology.js';
 import { isNumberWord } from '../text/tokens.js';
-import { synsets } from '../text/wordnet.js';
+import { LEX_FILE, synsets } from '../text/wordnet.js';
 import { fill, type Slots, shuffled, slotsFor, templatesFor, topicOf } from './rules-common.js';
 
 /** The person's motives, habits and day (need a named person). */
@@ -51,6 +51,12 @@ const PERSON: readonly string[] = [
   '{person} planned ahead.',
   '{person} took notes.',
   '{person} kept it simple.',
+  '{person} got to work.',
+  '{person} paid attention.',
+  '{person} was careful.',
+  '{person} took a deep breath.',
+  '{person} had a plan.',
+  '{person} knew what to do.',
   '{person} smiled at the thought.',
   '{person} was patient.',
   '{personPossessive} mind was made up.',
@@ -92,6 +98,10 @@ const THINGS: readonly string[] = [
   'To {person}, the {objects} were the interesting part.',
   '{personPossessive} interest in {objects} goes back a long way.',
   'The {objects} were ready.',
+  'The {objects} came first.',
+  'The {objects} were on the list.',
+  'The {objects} were easy to find.',
+  'The {objects} were in plain sight.',
   'The {objects} mattered.',
   'The {objects} were nearby.',
   'The {objects} looked fine.',
@@ -180,13 +190,13 @@ const QUESTION: readonly string[] = [
   'Sooner or later the talk comes back to the {asked}.',
 ];
 
-/** Setting without slots: only for problems that name too little for the rest. */
+/**
+ * Setting without slots: only for problems that name too little for the rest. No time of day or
+ * week: "It was a weekday." would contradict a problem set on a Sunday.
+ */
 export const GENERIC_SCENE: readonly string[] = [
   'It was a quiet day.',
   'The weather was mild.',
-  'It was morning.',
-  'The sun was out.',
-  'It was a weekday.',
   'The air was still.',
   'All was calm.',
   'Time passed quietly.',
@@ -194,7 +204,6 @@ export const GENERIC_SCENE: readonly string[] = [
   'Everyone involved took their time.',
   'There was no particular rush.',
   'It had rained a little the night before.',
-  'The morning was bright and clear.',
   'Situations like this come up in everyday life.',
   'It is the kind of situation many families know well.',
   'The plan had been made some days before.',
@@ -204,30 +213,24 @@ export const GENERIC_SCENE: readonly string[] = [
   'Nobody involved was in a hurry.',
   'It had been a long week for everyone.',
   'Questions like this come up often.',
-  'The afternoon was calm.',
   'There was a light breeze outside.',
   'It was an ordinary kind of day.',
   'Everything had been arranged in advance.',
-  'It was the middle of a busy season.',
   'The day had started like any other.',
   'Everyone had a say in how it went.',
   'It was simple to describe and harder to settle.',
   'Things had been going smoothly so far.',
   'The plan seemed sensible to everyone.',
   'People had been talking about it for a while.',
-  'It all happened on a weekday.',
   'There had been some discussion beforehand.',
   'The whole thing was fairly routine.',
   'Nobody expected any surprises.',
   'It was a good time to sort things out.',
-  'The question came up over dinner.',
   'The facts had been checked carefully.',
   'Everything was written down plainly.',
-  'It was late in the afternoon.',
   'There was plenty of time to think it through.',
   'The arrangements were simple.',
   'It was the kind of thing that is easy to lose track of.',
-  'The evening was cool and quiet.',
 ];
 
 /** Every scene template, by what it needs; the bench attributes added sentences to them. */
@@ -247,7 +250,7 @@ export interface SceneSentence {
 }
 
 /** The counted thing the question asks about: "How many spoons were ..." gives "spoons". */
-function askedAbout(question: string): string | undefined {
+export function askedAbout(question: string): string | undefined {
   const m = /\bhow many ((?:[a-z]+ ){0,2}[a-z]+)/i.exec(question);
   if (!m) return undefined;
   const words = (m[1] as string).toLowerCase().split(' ');
@@ -255,23 +258,35 @@ function askedAbout(question: string): string | undefined {
   const plural = words.findIndex((w) => analyse(w, 'noun').some((a) => a.form === 'plural'));
   if (
     plural < 0 ||
-    words.slice(0, plural + 1).some((w) => /^(?:more|fewer|less|of|times|do|does|did)$/.test(w))
+    words.slice(0, plural + 1).some((w) => /^(?:more|fewer|less|of|times|do|does|did)$/.test(w)) ||
+    // "how many days": a unit is no thing of the problem's ("The days are the point of interest").
+    /^(?:seconds|minutes|hours|days|weeks|months|years|miles|kilometers|meters|feet|inches|yards|pounds|ounces|grams|kilograms|liters|gallons|cups|dollars|cents|times|trips|acres|hectares)$/.test(
+      words[plural] as string,
+    )
   )
     return undefined;
   return words.slice(0, plural + 1).join(' ');
 }
 
-/** WordNet's lexicographer file of made things (noun.artifact): not "the sun", "the dinner", "the birthday". */
-const CONCRETE = new Set([6]);
+/** Words WordNet files as made things that a problem uses as measures or parts of speech ("the total"). */
+const NOT_THINGS =
+  /^(?:total|rest|sum|number|amount|end|beginning|start|same|first|last|whole|average|price|cost)$/;
 
 /** A singular thing named after "the"/"a" that the other scene slots do not cover, for `{thing}`. */
 function singularThing(question: string, slots: Slots): string | undefined {
-  for (const m of question.matchAll(/\b(?:the|a|an|his|her|their) ([a-z]{3,})\b(?![- ](?:of|per)\b)/g)) {
+  for (const m of question.matchAll(
+    /\b(?:the|a|an|his|her|their) ([a-z]{3,})\b(?![- ](?:of|per)\b)(?: ([a-z]+))?/g,
+  )) {
     const w = m[1] as string;
     if (/s$/.test(w) || w === slots.place || slots.objects.includes(w) || isNumberWord(w)) continue;
+    // A word that qualifies the noun after it names no thing: "the total number", "a pineapple field".
+    const next = m[2];
+    if (next && synsets(next, 'noun').length > 0 && !analyse(next, 'verb').some((a) => a.form !== 'base'))
+      continue;
+    if (NOT_THINGS.test(w)) continue;
     // A made thing in WordNet's first sense: not "the sun", "the dinner", "the birthday", "the two".
     const first = synsets(w, 'noun')[0];
-    if (first && CONCRETE.has(first.lexFile)) return w;
+    if (first?.lexFile === LEX_FILE.artifact) return w;
   }
   return undefined;
 }
@@ -290,19 +305,29 @@ export function sceneSentences(question: string, rng: PyRandom): SceneSentence[]
   const extra: Record<string, string> = {};
   if (asked) extra.asked = asked;
   if (thing) extra.thing = thing;
+  // "say they is good with details": a pronoun slot only for a he or a she.
   const fits = (t: string) =>
-    (!t.includes('{asked}') || asked !== undefined) && (!t.includes('{thing}') || thing !== undefined);
-  // At most one restated question and two sentences about the single thing per problem: more reads
+    (!t.includes('{asked}') || asked !== undefined) &&
+    (!t.includes('{thing}') || thing !== undefined) &&
+    (!/\{(?:he|him|his)\}/.test(t) || slots.he !== 'they');
+  // At most one restated question and one sentence about the single thing per problem: more reads
   // as a loop ("The school was ready. The school caught the eye.").
   const pick = (ts: readonly string[], most: number) =>
     shuffled(templatesFor(ts, topic).filter(fits), rng).slice(0, most);
-  const onTopic = [
-    ...templatesFor([...PERSON, ...THINGS, ...PLACE], topic),
-    ...pick(THING, 2),
-    ...pick(QUESTION, 1),
-  ];
+  // The kinds taken in turn (the person, the things, the place, the single thing, the question), so
+  // a run of padding is not three sentences about the blocks.
+  const kinds = [
+    pick(PERSON, PERSON.length),
+    pick(THINGS, THINGS.length),
+    pick(PLACE, PLACE.length),
+    pick(THING, 1),
+    pick(QUESTION, 1),
+  ].filter((k) => k.length > 0);
+  const onTopic: string[] = [];
+  for (let i = 0; kinds.some((k) => k.length > i); i++)
+    for (const k of shuffled(kinds, rng)) if (k[i] !== undefined) onTopic.push(k[i] as string);
   return [
-    ...shuffled(onTopic, rng).map((t) => ({ text: fill(t, slots, extra), onTopic: true })),
+    ...onTopic.map((t) => ({ text: fill(t, slots, extra), onTopic: true })),
     ...shuffled(GENERIC_SCENE, rng).map((t) => ({ text: fill(t, slots), onTopic: false })),
   ];
 }

@@ -20,10 +20,36 @@ export interface QuestionStep {
 
 const OPERATION: Record<string, Operation> = { '+': 'add', '-': 'subtract', '*': 'multiply', '/': 'divide' };
 
+/** A quantity's value: "$400 000" is 400000, "25%" is 25 (a solution may also write .25), "1/3" undefined. */
 function amountOf(q: Quantity): number | undefined {
-  if (q.kind !== 'count' && q.kind !== 'money') return undefined;
-  const n = Number(q.text.replace(/^\$/, '').replace(/,(?=\d{3}\b)/g, ''));
+  if (q.kind !== 'count' && q.kind !== 'money' && q.kind !== 'percent') return undefined;
+  const n = Number(
+    q.text
+      .replace(/^\$/, '')
+      .replace(/[, ](?=\d{3}\b)/g, '')
+      .replace(/\s?(?:%|percent)$/, ''),
+  );
   return Number.isFinite(n) ? n : undefined;
+}
+
+/**
+ * The numbers a worked solution computes with: the operands of its `<<a*b=c>>` calculations
+ * (GSM8K's annotation), and the numbers of its prose, which often writes a step without one
+ * ("round $2.74 to $3"), less those right after "=" (a step's result) and the final answer.
+ * Undefined without a solution.
+ */
+export function solutionNumbers(solution: string | undefined): Set<number> | undefined {
+  if (solution === undefined) return undefined;
+  // "$400 000" and "1,200" are one number; ".2" is 0.2, as GSM8K writes it ("80*.2").
+  const numbers = (t: string) =>
+    [...t.replace(/(\d)[, ](?=\d{3}\b)/g, '$1').matchAll(/\d*\.?\d+/g)].map((m) => Number(m[0]));
+  // The operands (before "="): a result is what the step computes, not what it uses.
+  const operands = [...solution.matchAll(/<<([^>=]*)=[^>]*>>/g)].flatMap((m) => numbers(m[1] as string));
+  const prose = solution
+    .replace(/####[\s\S]*$/, '')
+    .replace(/<<[^>]*>>/g, '')
+    .replace(/=\s*\$?\d+(?:[.,]\d+)*/g, '');
+  return new Set([...operands, ...numbers(prose)]);
 }
 
 /** Quantities a directive can name: digits, not joined to a word ("10-hour", "300g"). */
@@ -38,7 +64,7 @@ function nameable(question: string): Quantity[] {
 
 /** Words that end what a number counts: "5 servings" in "5 servings, how many", "250 calories" in "250 calories per". */
 const NOT_COUNTED =
-  /^(?:has|have|had|is|are|was|were|can|will|would|do|does|did|costs?|weighs?|takes?|left|more|less|fewer|each|every|how|what)$/;
+  /^(?:has|have|had|is|are|was|were|can|will|would|do|does|did|costs?|weighs?|takes?|left|more|less|fewer|each|every|how|what|likes?|liked|wants?|prefer|prefers)$/;
 
 /** How a quantity reads in a directive: the number with what it counts ("3 dozen donuts", "$68 per dozen"). */
 export function quantityPhrase(q: Quantity): string {
@@ -57,13 +83,12 @@ export function quantityPhrase(q: Quantity): string {
 export function usedQuantities(question: string, solution: string | undefined): Quantity[] {
   // The question sentence included: GSM8K often gives a quantity there ("If she can skip at 3 mph, ...").
   const givens = nameable(question);
-  if (solution === undefined) return givens;
-  const used = new Set(
-    [...solution.matchAll(/<<([^>=]*)=[^>]*>>/g)].flatMap((m) =>
-      [...(m[1] as string).replace(/,(?=\d{3})/g, '').matchAll(/\d+(?:\.\d+)?/g)].map((x) => Number(x[0])),
-    ),
-  );
-  return givens.filter((q) => used.has(amountOf(q) as number));
+  const used = solutionNumbers(solution);
+  if (used === undefined) return givens;
+  return givens.filter((q) => {
+    const v = amountOf(q) as number;
+    return used.has(v) || (q.kind === 'percent' && used.has(v / 100));
+  });
 }
 
 /**
@@ -74,14 +99,16 @@ export function usedQuantities(question: string, solution: string | undefined): 
 export function questionSteps(question: string, solution: string | undefined): QuestionStep[] {
   if (solution === undefined) return [];
   const givens = nameable(question);
-  const byValue = (v: number) => givens.find((q) => amountOf(q) === v);
+  const byValue = (v: number, not?: Quantity) => givens.find((q) => q !== not && amountOf(q) === v);
   const out: QuestionStep[] = [];
   for (const m of solution.matchAll(/<<([^>=]*)=[^>]*>>/g)) {
     const expr = (m[1] as string).replace(/,(?=\d{3})/g, '').replace(/\s+/g, '');
-    const parts = /^\(?(\d+(?:\.\d+)?)([-+*/])(\d+(?:\.\d+)?)/.exec(expr);
+    // ".4" is 0.4; "100*(3/4)" multiplies 100.
+    const parts = /^\(?(\d*\.?\d+)([-+*/])\(?(\d*\.?\d+)/.exec(expr);
     if (!parts) continue;
     const first = byValue(Number(parts[1]));
-    const second = byValue(Number(parts[3]));
+    // "8*8" with "8 shares" and "$8": the second 8 is the other given.
+    const second = byValue(Number(parts[3]), first);
     const operation = OPERATION[parts[2] as string];
     const [a, b] = first ? [first, second] : [second, undefined];
     if (!a || a === b || !operation) continue;

@@ -5,8 +5,8 @@
  */
 
 import { analyse, inflect } from '../text/morphology.js';
-import { capitalize, numbersIn } from '../text/tokens.js';
-import { synsets } from '../text/wordnet.js';
+import { capitalize, endsWithAbbreviation, numbersIn, splitSentences } from '../text/tokens.js';
+import { LEX_FILE, synsets } from '../text/wordnet.js';
 
 export type SentenceOpName =
   | 'if-to-end'
@@ -116,7 +116,7 @@ export function lowerFirst(text: string, names: ReadonlySet<string>): string {
       .split(/\s+/)[0]
       ?.replace(/'s$/, '')
       .replace(/[^A-Za-z.]/g, '') ?? '';
-  if (names.has(first) || first === 'I' || /^[A-Z]{2,}/.test(first) || /^(Mr|Mrs|Ms|Dr)\./.test(first))
+  if (names.has(first) || first === 'I' || /^[A-Z]{2,}/.test(first) || endsWithAbbreviation(first))
     return text;
   // "Facebook", "Monday": capitalised inside the original too, so keep.
   return text.length > 0 ? (text[0]?.toLowerCase() ?? '') + text.slice(1) : text;
@@ -225,6 +225,10 @@ function listReverse(sentence: string): string | undefined {
   if (items.some((it) => /\b(?:more|fewer|less|times|twice|half|than|as many|as much)\b/.test(it)))
     return undefined;
   if (/,\s*$/.test(sentence.slice(0, first))) return undefined;
+  // "2 skeins of wool to make a hat, 4 for a scarf": the later items lean on the first one's noun,
+  // so they cannot go ahead of it.
+  const counted = (it: string) => /^\$?\d[\d.,]*\s+(?!(?:for|to|per|each|in|on|at|of)\b)[A-Za-z]/.test(it);
+  if (counted(items[0] as string) && !items.slice(1).every(counted)) return undefined;
   const reversed = [...items].reverse();
   const joined =
     reversed.length === 2
@@ -259,12 +263,14 @@ function placeToFront(sentence: string, names: ReadonlySet<string>): string | un
     // "On the sidewalk, she walks twice as fast as she does on the beach": the phrase belongs to
     // the clause it ends, and a fronted phrase is there already.
     /,|\b(?:than|as|does|do|did)\b/.test(main) ||
-    numbersIn(main).length > 1
+    numbersIn(main).length > 1 ||
+    // "the last time she was at the shop": the phrase completes a clause of its own.
+    /\b(?:was|were|is|are|am|be|been)$|\b(?:time|when|where|while|until|before|after)\b/.test(main)
   )
     return undefined;
   const noun = (head.split(' ').at(-1) ?? '').toLowerCase();
   const lexFile = synsets(analyse(noun, 'noun')[0]?.base ?? noun, 'noun')[0]?.lexFile;
-  if (!PLACE_NOUNS.has(noun) && lexFile !== 15 && lexFile !== 28) return undefined;
+  if (!PLACE_NOUNS.has(noun) && lexFile !== LEX_FILE.location && lexFile !== LEX_FILE.time) return undefined;
   return `${capitalize(phrase)}, ${lowerFirst(main, names)}.`;
 }
 
@@ -575,10 +581,18 @@ const SENTENCE_OPS: Record<
   split,
 };
 
+/**
+ * One sentence rewritten by `name`, or undefined where it does not apply. A rewrite that would open a
+ * sentence with a numeral ("5 eggs are found by Lamar.") is refused: style guides spell such a
+ * number out or recast the sentence, and spelling it out would drop a number the gates count.
+ */
 export function applyLocal(
   name: SentenceOpName,
   sentence: string,
   names: ReadonlySet<string>,
 ): string | undefined {
-  return SENTENCE_OPS[name](sentence, names);
+  const out = SENTENCE_OPS[name](sentence, names);
+  if (out === undefined) return undefined;
+  const opensWithNumeral = (s: string) => splitSentences(s).some((x) => /^\$?\d/.test(x));
+  return opensWithNumeral(out) && !opensWithNumeral(sentence) ? undefined : out;
 }

@@ -3,6 +3,8 @@ import { PyRandom } from '../../../util/random.js';
 import { LEVELS, type Seed } from '../types.js';
 import { reverseGivens, semanticVariation } from './sv.js';
 import { applyLocal, type SentenceOpName } from './sv-clauses.js';
+import { presentTense } from './sv-sentences.js';
+import { applyWordOps, wordOps } from './sv-words.js';
 
 const seed = (id: string, question: string): Seed => ({ id, question, gold: 0, source: 'issue-11' });
 // Issue 11's bad examples.
@@ -244,6 +246,12 @@ describe('Semantic Variation rules', () => {
     expect(present.some((t) => /\bsells\b/.test(t))).toBe(true);
     for (const t of present) expect(t).not.toMatch(/\b(paid|sold|spent|came|was)\b/);
   });
+
+  it('put a name with letters outside ASCII in the present as any other (the name is matched as written)', () => {
+    expect(presentTense('José bought 3 apples. How many apples does he have?', new Set(['José']))).toBe(
+      'José buys 3 apples. How many apples does he have?',
+    );
+  });
 });
 
 // Sentences from the paper's 100 seeds (gsm8k_symbolic100.csv), rewritten one construction at a time.
@@ -314,8 +322,8 @@ describe('Semantic Variation sentence rewrites', () => {
     ],
     [
       'time-to-end',
-      'For the Friday show, 75% of the seats are sold at $9 per ticket.',
-      '75% of the seats are sold at $9 per ticket for the Friday show.',
+      'For the Friday show, most of the seats are sold at $9 per ticket.',
+      'Most of the seats are sold at $9 per ticket for the Friday show.',
     ],
     [
       'split',
@@ -337,6 +345,13 @@ describe('Semantic Variation sentence rewrites', () => {
     ['question-phrase-front', 'How many bouncy balls came in the tube?'],
     // A continuing sentence keeps its connective first.
     ['time-to-front', 'Then he picks 6 bananas on Thursday.'],
+    // The phrase completes a clause of its own: "the last time she was." would be left.
+    ['place-to-front', 'She bought 4 packs of gum the last time she was at the shop.'],
+    // A sentence would open with a numeral ("75% of the seats are sold ... for the Friday show.").
+    ['time-to-end', 'For the Friday show, 75% of the seats are sold at $9 per ticket.'],
+    ['passive', 'Lamar finds 5 eggs.'],
+    // The later items lean on the first one's noun ("4 for a scarf").
+    ['list-reverse', 'It takes 2 skeins of wool to make a hat, 4 for a scarf, and 12 for a sweater.'],
     // A condition holding a list stays whole.
     [
       'suppose',
@@ -485,5 +500,56 @@ describe('Semantic Variation reads as people write', () => {
         expect(c.text, c.text).toContain(quote);
       }
     expect(rewritten).toBeGreaterThan(0);
+  });
+});
+
+describe('Semantic Variation lexicon, as a copy editor reviewed it', () => {
+  // Every word rewrite that fits applied at once: none may shift the meaning or break the grammar.
+  const all = (text: string, names: string[] = []) => applyWordOps(text, wordOps(text, 2, new Set(names)));
+  it.each([
+    ['The twins can eat 5 slices a day.', /is able to/],
+    ['He is left with 5 apples.', /remains with/],
+    ['She bought a whole pizza and the whole cake.', /\ba entire\b/],
+    ['Martha has 3 grandchildren and 2 sisters.', /\bowns\b/],
+    ['They store the apples in a box.', /\bshop the\b/],
+    ['A large number of people came.', /big number|individuals/],
+    ['He quickly found the test hard.', /discovered the|\bfast\b/],
+    ['The post got 50 likes at the finish line.', /enjoys|complete line/],
+    ['How long is the rope that she bought?', /how much time/i],
+    ['Jane has a small car and an empty box.', /little|vehicle|unoccupied/],
+    ['He stopped at the store and spent $5 on milk.', /\bquit\b|paid out/],
+    ['The price drops by $2. He drops 5 apples.', /falls 5 apples/],
+  ])('leaves "%s" free of %s', (text, bad) => {
+    expect(all(text, ['Martha', 'Jane'])).not.toMatch(bad);
+  });
+  it('still rewrites what reads the same', () => {
+    expect(all('She bought 3 dozen donuts which cost $68 per dozen.')).toBe(
+      'She purchased 3 dozen donuts priced at $68 for each dozen.',
+    );
+    expect(all('Each tray holds 24 eggs. How many eggs does he have in all?')).toBe(
+      'Every tray contains 24 eggs. How many eggs does he have altogether?',
+    );
+  });
+});
+
+describe('Semantic Variation, from a reviewer’s read of a gsm8k draw', () => {
+  it('never swaps "need to have to" into "have to need to", nor gives two subjects one verb', () => {
+    const cows = seed(
+      'cows',
+      'A farmer gets 5 liters of milk a day from a cow. Since he has 3 cows, how many more cows does he need to have to produce 25 liters of milk a day?',
+    );
+    const carnival = seed(
+      'carnival',
+      'David and Dasha went to the carnival, where there are 9 rides. Each ride costs 2 tickets. How many tickets do they need?',
+    );
+    for (const level of LEVELS)
+      for (let r = 0; r < 8; r++) {
+        expect(semanticVariation.rules(cows, level, 1, new PyRandom(r))?.text ?? '').not.toMatch(
+          /have to need to/,
+        );
+        expect(semanticVariation.rules(carnival, level, 1, new PyRandom(r))?.text ?? '').not.toMatch(
+          /(?:David|Dasha) goes\b/,
+        );
+      }
   });
 });

@@ -5,7 +5,7 @@
  */
 import { analyse } from './morphology.js';
 import { NUMBER_PATTERN } from './tokens.js';
-import { hasLemma, synsets } from './wordnet.js';
+import { hasLemma, LEX_FILE, synsets } from './wordnet.js';
 
 export interface Pronouns {
   subject: string;
@@ -48,7 +48,7 @@ const UNIT_WORDS = new Set(
     'dozen dozens pair pairs pack packs packages package box boxes bag bags piece pieces cup cups liter liters ' +
     'litre litres gallon gallons pound pounds ounce ounces gram grams kilogram kilograms kg g lb lbs mile miles ' +
     'foot feet inch inches yard yards meter meters hour hours minute minutes second seconds day days week weeks ' +
-    'month months year years times percent cents dollars dollar slices slice set sets rows row batch batches ' +
+    'month months year years times percent cents dollars dollar slices slice set sets rows row batch batches acre acres hectare hectares ' +
     'more less fewer extra other different new small large big full whole'
   ).split(' '),
 );
@@ -61,8 +61,6 @@ const PHRASE_STOP = new Set(
     'these every all more less fewer each'
   ).split(' '),
 );
-
-const PERSON_LEX_FILE = 18;
 
 function isCapitalisedWord(token: string): boolean {
   return /^[A-Z][a-z]+$/.test(token);
@@ -102,6 +100,8 @@ function looksLikeName(word: string, next: string, initial: boolean, lowerText: 
   const nextLower = next.toLowerCase();
   if (!initial) {
     if (VERBISH.has(nextLower)) return true;
+    // "the rest were Chinese", "the Chinese team": a nationality or language, not a person.
+    if (hasLemma(lower, 'adj') || hasLemma(lower.replace(/s$/, ''), 'adj')) return false;
     return !(
       next === nextLower &&
       /^[a-z]+s$/.test(next) &&
@@ -113,7 +113,7 @@ function looksLikeName(word: string, next: string, initial: boolean, lowerText: 
   if (/^[a-z]+(ed|es)$/.test(next) && analyse(nextLower, 'verb').length > 0) return true;
   const nouns = synsets(lower, 'noun');
   if (nouns.length === 0) return !hasLemma(lower, 'verb') && !hasLemma(lower, 'adj');
-  return nouns[0]?.lexFile === PERSON_LEX_FILE;
+  return nouns[0]?.lexFile === LEX_FILE.person;
 }
 
 function findNames(text: string): string[] {
@@ -169,10 +169,10 @@ function isPluralNoun(word: string): boolean {
   return /s$/.test(word) && analyse(word, 'noun').some((a) => a.form === 'plural');
 }
 
-/** A plural whose commonest noun sense is a person (WordNet's noun.person, lexicographer file 18). */
+/** A plural whose commonest noun sense is a person (WordNet's noun.person). */
 function isPersonNoun(plural: string): boolean {
   const base = analyse(plural, 'noun').find((a) => a.form === 'plural')?.base ?? plural;
-  return synsets(base, 'noun')[0]?.lexFile === 18;
+  return synsets(base, 'noun')[0]?.lexFile === LEX_FILE.person;
 }
 
 function findObjects(text: string): string[] {
@@ -211,13 +211,37 @@ function findObjects(text: string): string[] {
   return out;
 }
 
+/** Locations that are parts of something, not places one goes to ("in the end", "to the corner"). */
+const NOT_PLACES = new Set(
+  'corner edge side end top bottom middle front back area spot point way line rest left right center centre'.split(
+    ' ',
+  ),
+);
+
+/** Made things that are places one goes to. */
+const PLACE_WORDS = new Set(
+  (
+    'store shop bakery market supermarket mall school library park zoo museum farm restaurant cafe diner ' +
+    'office hospital theater theatre cinema gym pool beach station airport garden yard kitchen house home ' +
+    'pantry classroom hall fair carnival stand salon bank church stadium arena court factory warehouse ' +
+    'studio center centre club hotel arcade rink'
+  ).split(' '),
+);
+
 function findPlaces(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/\b(?:to|at|in|from|into|near) the ([a-z]+)/gi)) {
     const w = (m[1] as string).toLowerCase();
     const noun = synsets(w, 'noun')[0];
-    // noun.artifact (6) and noun.location (15) cover bakery, store, park, school, market, city.
-    if (noun && (noun.lexFile === 6 || noun.lexFile === 15) && !out.includes(w) && !UNIT_WORDS.has(w))
+    // A location (city, park, beach), or a made thing that is a place one goes to (store, school):
+    // never "the tube" or "the tray".
+    if (
+      noun &&
+      ((noun.lexFile === LEX_FILE.location && !NOT_PLACES.has(w)) ||
+        (noun.lexFile === LEX_FILE.artifact && PLACE_WORDS.has(w))) &&
+      !out.includes(w) &&
+      !UNIT_WORDS.has(w)
+    )
       out.push(w);
   }
   return out;

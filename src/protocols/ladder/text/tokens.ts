@@ -86,6 +86,28 @@ export function isNumberWord(word: string): boolean {
     .some((part) => NUMBER_WORD_SET.has(part) || NUMBER_WORD_SET.has(part.replace(/s$/, '')));
 }
 
+/** Abbreviations whose dot ends no sentence ("Mr. Tan", "St. Louis"). */
+export const ABBREVIATIONS = ['Mr', 'Mrs', 'Ms', 'Dr', 'St', 'Jr', 'Sr'] as const;
+const ABBREVIATION_DOT = new RegExp(`\\b(${ABBREVIATIONS.join('|')})\\. `, 'g');
+const ABBREVIATION_END = new RegExp(`\\b(?:${ABBREVIATIONS.join('|')})\\.$`);
+/** A private-use character that stands for an abbreviation's dot while sentences are split. */
+const HIDDEN_DOT = '\uE000';
+
+/** Whether `text` ends on an abbreviation's dot ("... met Mr."), so the dot is no sentence end. */
+export function endsWithAbbreviation(text: string): boolean {
+  return ABBREVIATION_END.test(text);
+}
+
+/** `text` with every abbreviation's dot hidden, so a sentence splitter does not cut "Mr. Tan". */
+export function hideAbbreviationDots(text: string): string {
+  return text.replace(ABBREVIATION_DOT, `$1${HIDDEN_DOT} `);
+}
+
+/** Undoes `hideAbbreviationDots`. */
+export function showAbbreviationDots(text: string): string {
+  return text.replaceAll(HIDDEN_DOT, '.');
+}
+
 /** Upper-cases the first letter. */
 export function capitalize(text: string): string {
   return text.length === 0 ? text : text[0]?.toUpperCase() + text.slice(1);

@@ -15,7 +15,7 @@ export type Pos = 'noun' | 'verb' | 'adj' | 'adv';
 export interface Synset {
   offset: number;
   pos: Pos;
-  /** WordNet's lexicographer file number (18 = noun.person, 15 = noun.location, ...). */
+  /** WordNet's lexicographer file number (`LEX_FILE`: 18 = noun.person, 15 = noun.location, ...). */
   lexFile: number;
   /** Lemmas, lowercase, multiword lemmas with spaces, adjective markers like `(a)` removed. */
   words: string[];
@@ -23,6 +23,22 @@ export interface Synset {
   proper: boolean;
   gloss: string;
 }
+
+/** The noun lexicographer files the generators ask about, by their WordNet names (lexnames(5WN)). */
+export const LEX_FILE = {
+  animal: 5,
+  artifact: 6,
+  food: 13,
+  group: 14,
+  location: 15,
+  object: 17,
+  person: 18,
+  plant: 20,
+  possession: 21,
+  quantity: 23,
+  substance: 27,
+  time: 28,
+} as const;
 
 let dictDir: string | undefined;
 

@@ -1,0 +1,639 @@
+/**
+ * Knowledge Boundary L5, the impossible premise: a quantity the computation uses is made impossible
+ * in place, so the arithmetic itself rests on it (an appended "30th of February" would touch
+ * nothing). The kinds, drawn evenly among those the problem allows, a negative count only when no
+ * other applies (a review found 82 of 88 were a minus sign, and then 48 of 88):
+ * - over-whole: a share of a whole over 100% ("130% of the selling price", "5/4 of the people"), or
+ *   a fall of more than 100% ("decreases 125%", "120% off");
+ * - time: more hours in a day, days in a week or a month, minutes in an hour or months in a year
+ *   than it has ("26 hours a day", "a month with 45 days", "an 8 day work week"), more hours or
+ *   minutes on one day than the day holds ("On Sunday he exercised for 1500 minutes"), or a date
+ *   past the end of its month ("July 34th");
+ * - lifespan: a person older than anyone has lived ("Brett is 190 years old");
+ * - physical: half of something that comes whole ("6.5 girls", "4.5 pens"), never of a rate;
+ * - more-taken: more taken than there is, where the solution takes b from a: b raised past a
+ *   ("159 of them are girls" of 96, "a pen costs $5 less than a magazine" at $2), or a lowered
+ *   below b ("Her parents gave her $4" before she spends $7; "32 blocks in the tower in total" made
+ *   10 when 12 are blue and yellow);
+ * - contradiction: two counts of one thing stated with a total that is not their sum
+ *   ("4 tubes of blue paint and 3 tubes of yellow paint (9 tubes in all)");
+ * - zero-divisor: what the solution divides by made zero ("shared equally among 0 friends");
+ * - negative: a count or price below zero ("-3 dozen eggs"), never a difference ("-2 less than").
+ */
+
+import type { PyRandom } from '../../../util/random.js';
+import { analyse } from '../text/morphology.js';
+import { type Quantity, replaceQuantity } from '../text/quantities.js';
+import { LEX_FILE, synsets } from '../text/wordnet.js';
+
+/** The kinds of impossible premise L5 makes (docs/ladder-families.md#kb-impossible). */
+export type ImpossibleKind =
+  | 'zero-divisor'
+  | 'over-whole'
+  | 'time'
+  | 'lifespan'
+  | 'physical'
+  | 'more-taken'
+  | 'contradiction'
+  | 'negative';
+
+export interface Impossible {
+  text: string;
+  how: string;
+  kind: ImpossibleKind;
+}
+
+type Option = () => Impossible | undefined;
+
+/** A count's unit per period, and the most the period holds: "25 hours a day" cannot be. */
+const PERIODS: readonly { unit: RegExp; most: number; name: string }[] = [
+  { unit: /^-?\s*hours? (?:\w+ ){0,2}(?:a|per|each|every) (?:day|night)\b/, most: 24, name: 'hours a day' },
+  { unit: /^-?\s*hours? (?:\w+ ){0,2}(?:a|per|each|every) week\b/, most: 168, name: 'hours a week' },
+  { unit: /^-?\s*days? (?:\w+ ){0,2}(?:a|per|each|every) week\b/, most: 7, name: 'days a week' },
+  { unit: /^-?\s*days? (?:\w+ ){0,2}(?:a|per|each|every) month\b/, most: 31, name: 'days a month' },
+  { unit: /^-?\s*weeks? (?:\w+ ){0,2}(?:a|per|each|every) (?:month|year)\b/, most: 52, name: 'weeks a year' },
+  { unit: /^-?\s*minutes? (?:\w+ ){0,2}(?:an|per|each|every) hour\b/, most: 60, name: 'minutes an hour' },
+  { unit: /^-?\s*months? (?:\w+ ){0,2}(?:a|per|each|every) year\b/, most: 12, name: 'months a year' },
+  // "a 5 day work week", "a 6-day week".
+  { unit: /^-?\s*days? (?:work |working |school )?week\b/, most: 7, name: 'days a week' },
+];
+
+/** "a month with 30 days": the period before the count. */
+const PERIOD_BEFORE: readonly { before: RegExp; unit: RegExp; most: number; name: string }[] = [
+  {
+    before: /\b(?:a|one|each|every) month (?:with|of|that has) $/,
+    unit: /^\s*days\b/,
+    most: 31,
+    name: 'days a month',
+  },
+  {
+    before: /\b(?:a|one|each|every) week (?:with|of|that has) $/,
+    unit: /^\s*days\b/,
+    most: 7,
+    name: 'days a week',
+  },
+  {
+    before: /\b(?:a|one|each|every) day (?:with|of|that has) $/,
+    unit: /^\s*hours\b/,
+    most: 24,
+    name: 'hours a day',
+  },
+];
+
+/** A sentence about one day ("On Sunday ...", "yesterday", "in one day"): its hours or minutes are bounded by the day. */
+const ONE_DAY =
+  /\b(?:on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|yesterday|today|tomorrow|in (?:one|a single) day|that day)\b/i;
+
+/** Things that come whole: half of one is a physical impossibility. */
+const INDIVISIBLE =
+  /^(?:people|persons|children|grandchildren|kids|students|pupils|friends|boys|girls|men|women|players|teachers|workers|employees|members|guests|customers|passengers|siblings|brothers|sisters|sons|daughters|cars|trucks|buses|bikes|bicycles|boats|houses|rooms|classrooms|chairs|tables|dogs|cats|puppies|kittens|cows|horses|goats|sheep|pigs|chickens|ducks|birds|animals|pets|fish|teams|tickets|books|cards|marbles|balls|toys|dolls|coins|stamps|pens|pencils|notebooks|spoons|forks|plates|bolts|nails|buttons|beads|candles|bottles|phones|emails|letters|envelopes|photos|episodes|games|windows|doors|apartments)$/;
+
+/** Units of measure: two amounts in one unit need not be parts of one whole ("1.5 miles by 6 miles"). */
+const UNIT_NOUNS =
+  /^(?:seconds|minutes|hours|days|weeks|months|years|miles|meters|kilometers|feet|inches|yards|pounds|ounces|grams|kilograms|liters|gallons|cups|dollars|cents|degrees|percent|calories)$/;
+
+/** A rate, not a count: "6 shrimp a minute" or "100 pineapples per hectare" can average 6.5. */
+const RATE_AFTER =
+  /^\s*(?:[a-z-]+ ){0,3}(?:a|an|per|every)\s+(?:second|minute|hour|day|night|week|month|year|mile|kilometer|hectare|acre|pound|serving|game|time)s?\b/;
+
+/** Containers and measures: "2.5 bags" or "1.5 cups" can be. */
+const PARTIAL =
+  /^(?:plants|flowers|trees|bushes|cookies|crackers|biscuits|candies|chocolates|apples|oranges|bananas|eggs|bags|boxes|jars|cups|bottles|cans|pots|cartons|packs|packages|buckets|tanks|crates|baskets|cases|trays|slices|pieces|sheets|rolls|loaves|pies|pizzas|cakes|servings|portions|glasses|bowls|spoonfuls|scoops|bars|sticks|strips|batches|sets|rows|pages)$/;
+
+/**
+ * A plural whose first WordNet sense is a person, an animal or a made thing that comes whole (a
+ * pen, a shirt, a car; not a container or a measure): half of one cannot be bought or counted.
+ */
+function isWholePlural(word: string): boolean {
+  if (PARTIAL.test(word)) return false;
+  const base = analyse(word, 'noun').find((a) => a.form === 'plural')?.base;
+  const lexFile = base ? synsets(base, 'noun')[0]?.lexFile : undefined;
+  return lexFile === LEX_FILE.person || lexFile === LEX_FILE.animal || lexFile === LEX_FILE.artifact;
+}
+
+/** The worked solution's `a-b` and `a+b` steps, as the values of their first two operands. */
+function solutionPairs(solution: string | undefined, op: '-' | '+' | '/'): [number, number][] {
+  if (solution === undefined) return [];
+  const out: [number, number][] = [];
+  for (const m of solution
+    .replace(/,(?=\d{3})/g, '')
+    .matchAll(/<<\(?\$?(\d*\.?\d+)\s*([-+*/])\s*\$?(\d*\.?\d+)/g))
+    if (m[2] === op) out.push([Number(m[1]), Number(m[3])]);
+  return out;
+}
+
+export function amount(q: Quantity): number {
+  return Number(
+    q.text
+      .replace(/^\$/, '')
+      .replace(/[, ](?=\d{3}\b)/g, '')
+      .replace(/\s?%|\s?percent/, ''),
+  );
+}
+
+/** Written like `like` (a `$` and the decimals kept), with the value `n`. */
+function written(like: Quantity, n: number): string {
+  const decimals = /\.(\d+)$/.exec(like.text)?.[1]?.length ?? 0;
+  return `${like.text.startsWith('$') ? '$' : ''}${decimals > 0 ? n.toFixed(decimals) : String(n)}`;
+}
+
+/** The text right after a quantity. */
+const after = (question: string, q: Quantity) => question.slice(q.index + q.text.length);
+
+/** The sentence holding a quantity. */
+function sentenceOf(question: string, q: Quantity): string {
+  const start = Math.max(0, question.lastIndexOf('. ', q.index) + 1, question.lastIndexOf('? ', q.index) + 1);
+  const end = question.slice(q.index).search(/[.?!](?:\s|$)/);
+  return question.slice(start, end < 0 ? undefined : q.index + end);
+}
+
+/** Verbs and phrases of taking away, for "b of a" where b comes first in the text. */
+const TAKING =
+  /\b(?:of them|of these|of those|gave|gives|give|used|uses|use|ate|eats|eat|spent|spends|spend|sold|sells|lost|loses|spills?|spilled|took|takes|absent|away|left|leaves)\b|^Of the\b/;
+/** A sentence that states what someone holds or a total. */
+const HOLDING =
+  /\b(?:has|have|had|there (?:are|is|were|was)|total|in all|contains?|holds?|gave|gives|given|received|bought|ordered|saved|collected|picked|baked|made|grew|harvested|started with|with|pays|paid|hands|handed|brought|brings)\b/i;
+/** A question that compares ("how much more/longer"): a difference made negative only turns it round. */
+const COMPARING = /\b(?:more|less|fewer|longer|shorter|older|younger|farther|further|difference|apart)\b/i;
+
+function overWhole(question: string, givens: readonly Quantity[], rng: PyRandom): Option[] {
+  const options: Option[] = [];
+  // A share of a whole ("150% of the balloons burst"), not a comparison ("This was 150% of the time").
+  const percent = givens.find(
+    (q) =>
+      q.kind === 'percent' &&
+      /^\s+of\b/.test(after(question, q)) &&
+      !/\b(?:is|was|are|were|be|been)\s+$/.test(question.slice(Math.max(0, q.index - 12), q.index)),
+  );
+  if (percent)
+    options.push(() => {
+      const value = 110 + 10 * rng.randrange(9);
+      const text = replaceQuantity(
+        question,
+        percent,
+        percent.text.includes('percent') ? `${value} percent` : `${value}%`,
+      );
+      return { text, how: `${percent.text} of a whole made ${value}%`, kind: 'over-whole' };
+    });
+  // A fall of more than everything: "decreases 25%" -> "decreases 125%", "20% off" -> "120% off".
+  const fall = givens.find(
+    (q) =>
+      q.kind === 'percent' &&
+      amount(q) < 100 &&
+      (/\b(?:decreases?|decreased|drops?|dropped|falls?|fell|loses?|lost|reduces?|reduced|cuts?) (?:by )?$/.test(
+        question.slice(Math.max(0, q.index - 20), q.index),
+      ) ||
+        /^\s*(?:off|discount)\b/.test(after(question, q))),
+  );
+  if (fall)
+    options.push(() => {
+      const value = amount(fall) + 100 + 5 * rng.randrange(1, 6);
+      const text = replaceQuantity(
+        question,
+        fall,
+        fall.text.includes('percent') ? `${value} percent` : `${value}%`,
+      );
+      return { text, how: `a fall of ${fall.text} made ${value}%, more than all of it`, kind: 'over-whole' };
+    });
+  const fraction = givens.find((q) => {
+    const m = /^(\d+)\/(\d+)$/.exec(q.text);
+    return m && Number(m[1]) < Number(m[2]) && /^\s+of\b/.test(after(question, q));
+  });
+  if (fraction)
+    options.push(() => {
+      const denominator = Number(fraction.text.split('/')[1]);
+      const value = `${denominator + 1 + rng.randrange(denominator)}/${denominator}`;
+      return {
+        text: replaceQuantity(question, fraction, value),
+        how: `${fraction.text} of a whole made ${value}`,
+        kind: 'over-whole',
+      };
+    });
+  return options;
+}
+
+function time(question: string, givens: readonly Quantity[], rng: PyRandom): Option[] {
+  const options: Option[] = [];
+  const make =
+    (q: Quantity, most: number, name: string): Option =>
+    () => {
+      const value = most + 1 + rng.randrange(Math.max(2, Math.round(most / 2)));
+      return {
+        text: replaceQuantity(question, q, String(value)),
+        how: `${q.text} ${name} made ${value}`,
+        kind: 'time',
+      };
+    };
+  const counts = givens.filter((q) => q.kind === 'count');
+  for (const period of PERIODS) {
+    // On the text after the number, so "a 10-hour shift each day" counts too.
+    const q = counts.find((x) => period.unit.test(after(question, x)));
+    if (!q) continue;
+    // "4 weeks every month" holds at most 5.
+    const most =
+      period.name === 'weeks a year' && /month/.test(after(question, q).slice(0, 30)) ? 5 : period.most;
+    options.push(make(q, most, period.name));
+  }
+  for (const period of PERIOD_BEFORE) {
+    const q = counts.find(
+      (x) =>
+        period.before.test(question.slice(Math.max(0, x.index - 30), x.index)) &&
+        period.unit.test(after(question, x)),
+    );
+    if (q) options.push(make(q, period.most, period.name));
+  }
+  // Hours or minutes spent on one day ("On Sunday he exercised for 23 minutes"), not a rate.
+  const onOneDay = counts.find(
+    (q) =>
+      !q.hyphenated &&
+      /^\s*(?:hours?|minutes?)\b(?! (?:a|an|per|each|every)\b)/.test(after(question, q)) &&
+      ONE_DAY.test(sentenceOf(question, q)) &&
+      // "If he watched 7 hours of TV in all, how many ... on Wednesday?" counts a week.
+      !/\b(?:in all|in total|altogether|combined|total|weeks?)\b/i.test(sentenceOf(question, q)),
+  );
+  if (onOneDay) {
+    const minutes = /^\s*minutes/.test(after(question, onOneDay));
+    options.push(make(onOneDay, minutes ? 1440 : 24, minutes ? 'minutes in one day' : 'hours in one day'));
+  }
+  // A date past the end of its month ("July 35th"), where the problem counts the days between dates.
+  const date =
+    /\b(January|February|March|April|May|June|July|August|September|October|November|December) (\d{1,2})(st|nd|rd|th)?\b/.exec(
+      question,
+    );
+  if (date && /\bdays?\b|\bweeks?\b/i.test(question))
+    options.push(() => {
+      const month = date[1] as string;
+      const last = month === 'February' ? 29 : /April|June|September|November/.test(month) ? 30 : 31;
+      const day = last + 1 + rng.randrange(4);
+      const suffix = date[3]
+        ? day % 10 === 1 && day !== 11
+          ? 'st'
+          : day % 10 === 2
+            ? 'nd'
+            : day % 10 === 3
+              ? 'rd'
+              : 'th'
+        : '';
+      const at = date.index + month.length + 1;
+      return {
+        text: `${question.slice(0, at)}${day}${suffix}${question.slice(at + (date[2] as string).length + (date[3]?.length ?? 0))}`,
+        how: `${month} ${date[2]} made ${month} ${day}, past the end of the month`,
+        kind: 'time',
+      };
+    });
+  return options;
+}
+
+function lifespan(question: string, givens: readonly Quantity[], rng: PyRandom): Option[] {
+  // "Brett is 14 years old", "when he was 30 years old": a person's age, not a tree's or a car's.
+  // "Deanna is 26." in a problem that asks how old someone is.
+  const asksAge = /\bhow old\b|\bage\b/i.test(question);
+  const age = givens.find(
+    (q) =>
+      q.kind === 'count' &&
+      (/^\s+years old\b/.test(after(question, q)) ||
+        (asksAge && /^\s*(?:[.,]|years\b)/.test(after(question, q)))) &&
+      /\b(?:[A-Z][a-z]+,?|he|she|I|you) (?:just |now |already )?(?:is|was|turns|turned|will be|are)(?: now| currently)? $/.test(
+        question.slice(Math.max(0, q.index - 30), q.index),
+      ),
+  );
+  if (!age) return [];
+  return [
+    () => {
+      const value = 150 + rng.randrange(100);
+      return {
+        text: replaceQuantity(question, age, String(value)),
+        how: `an age of ${age.text} made ${value}, older than anyone has lived`,
+        kind: 'lifespan',
+      };
+    },
+  ];
+}
+
+/** A person's own speed: "hiked 14 kilometers per hour", "walks at 3 miles an hour". */
+const HUMAN_SPEED =
+  /\b(?:walk|walks|walked|run|runs|ran|jog|jogs|jogged|hike|hikes|hiked|swim|swims|swam|bike|bikes|biked|cycle|cycles|cycled|skate|skates|skated|row|rows|rowed|paddle|paddles|paddled|skip|skips|skipped)\b[^.?!]{0,30}$/i;
+
+function physical(question: string, givens: readonly Quantity[], rng: PyRandom): Option[] {
+  const options: Option[] = [];
+  // Faster than anyone moves on their own: "hiked 140 kilometers per hour".
+  const speed = givens.find(
+    (q) =>
+      q.kind === 'count' &&
+      /^\s*(?:miles|kilometers|km) (?:per|an|a) hour\b|^\s*(?:mph|km\/h)\b/.test(after(question, q)) &&
+      HUMAN_SPEED.test(question.slice(Math.max(0, q.index - 40), q.index)),
+  );
+  if (speed)
+    options.push(() => {
+      const value = 150 + 10 * rng.randrange(15);
+      return {
+        text: replaceQuantity(question, speed, String(value)),
+        how: `a person's speed of ${speed.text} made ${value}, faster than anyone moves on their own`,
+        kind: 'physical',
+      };
+    });
+  // Half of something that cannot be halved ("2.5 children", "7.5 cars"); never a rate, which can average it.
+  const whole = givens.find((q) => {
+    if (q.kind !== 'count' || q.value === undefined || q.value < 2 || RATE_AFTER.test(after(question, q)))
+      return false;
+    // The counted noun: the first plural of "7 blue birds", "2 potted plants".
+    const words = q.follows
+      .split(' ')
+      .filter((w) => !/^(?:more|other|new|young|old|small|big|large|different)$/.test(w));
+    const noun =
+      words.find((w) => INDIVISIBLE.test(w) || analyse(w, 'noun').some((a) => a.form === 'plural')) ?? '';
+    return INDIVISIBLE.test(noun) || isWholePlural(noun);
+  });
+  if (!whole) return options;
+  return [
+    ...options,
+    () => ({
+      // This occurrence only: "5 people" made 5.5, "5 pages" left as it was.
+      text: `${question.slice(0, whole.index)}${whole.text}.5${question.slice(whole.index + whole.text.length)}`,
+      how: `${whole.text} ${whole.follows} made ${whole.text}.5, half of an indivisible thing`,
+      kind: 'physical',
+    }),
+  ];
+}
+
+function moreTaken(
+  question: string,
+  givens: readonly Quantity[],
+  solution: string | undefined,
+  rng: PyRandom,
+): Option[] {
+  const options: Option[] = [];
+  const amounts = givens.filter((q) => q.kind === 'count' || q.kind === 'money');
+  const byValue = (v: number) => amounts.filter((q) => amount(q) === v);
+  const steps = solutionPairs(solution, '-');
+  // b given after a (or taken: "gave", "of them"), both givens: b raised past a.
+  const fromSteps = steps
+    .map(([a, b]) => [byValue(a)[0], byValue(b)] as const)
+    .find(
+      ([a, b]) =>
+        a !== undefined &&
+        b.length === 1 &&
+        amount(b[0] as Quantity) < amount(a) &&
+        TAKING.test(sentenceOf(question, b[0] as Quantity)),
+    );
+  // b a given "less" or "fewer" than a result ("a pen costs $1 less than a magazine" at $2): b raised
+  // past it, so the price or count is below zero.
+  // Or what is left or given back ("how much change did she get" after a $70 hat paid with four
+  // $20 bills): the price raised past what was paid.
+  const asksLeft =
+    /\b(?:change|left|remain|remaining|rest|before|originally|at first|initially|to begin with)\b/i.test(
+      question.slice(Math.max(question.lastIndexOf('. '), question.lastIndexOf('? ')) + 1),
+    );
+  const lessThan = steps
+    .map(([a, b]) => [a, byValue(b)] as const)
+    .find(
+      ([a, b]) =>
+        b.length === 1 &&
+        amount(b[0] as Quantity) < a &&
+        (/^\s*(?:\S+\s+)?(?:less|fewer)\b/.test(after(question, b[0] as Quantity)) ||
+          (asksLeft && byValue(a).length === 0)),
+    );
+  const partOf = amounts.find((q, i) => {
+    if (!/^\s+of (?:them|these|those)\b/.test(after(question, q))) return false;
+    const whole = amounts
+      .slice(0, i)
+      .reverse()
+      .find((x) => x.kind === q.kind);
+    return whole !== undefined && amount(whole) > amount(q);
+  });
+  const raised: readonly [Quantity, Quantity] | undefined = fromSteps
+    ? [fromSteps[0] as Quantity, fromSteps[1][0] as Quantity]
+    : partOf
+      ? [
+          amounts
+            .slice(0, amounts.indexOf(partOf))
+            .reverse()
+            .find((x) => x.kind === partOf.kind) as Quantity,
+          partOf,
+        ]
+      : undefined;
+  if (lessThan && !raised)
+    options.push(() => {
+      const [a, [b]] = lessThan as readonly [number, Quantity[]];
+      const value = Math.round(a * (1.2 + rng.random() * 0.6)) + 1;
+      return {
+        text: replaceQuantity(question, b as Quantity, written(b as Quantity, value)),
+        how: `${(b as Quantity).text} less than ${a} made ${value}, below zero`,
+        kind: 'more-taken',
+      };
+    });
+  if (raised)
+    options.push(() => {
+      const [whole, part] = raised;
+      const value = Math.round(amount(whole) * (1.2 + rng.random() * 0.6)) + 1;
+      return {
+        text: replaceQuantity(question, part, written(part, value)),
+        how: `${part.text} taken from ${whole.text} made ${value}, more than there is`,
+        kind: 'more-taken',
+      };
+    });
+  // a given, b anything the solution takes from it (a result too): a lowered below b, so what is
+  // left would be below zero. Not in a question that compares ("how much more"), where a negative
+  // difference only turns the comparison round.
+  const questionSentence = question.slice(
+    Math.max(question.lastIndexOf('. '), question.lastIndexOf('? '), question.lastIndexOf('! ')) + 1,
+  );
+  if (!raised && !lessThan && !COMPARING.test(questionSentence)) {
+    // Only a stock or a total ("has $10", "gave her $10", "32 blocks in total"), never a target one
+    // may pass ("a daily calorie target of 2000").
+    const stock = (q: Quantity) =>
+      HOLDING.test(sentenceOf(question, q)) &&
+      !/\b(?:target|goal|limit|budget|aim)\b|\b(?:wants?|wanted|needs?) to (?:reach|have|get|collect|save|earn|make|read|walk|run)\b/i.test(
+        sentenceOf(question, q),
+      );
+    // The largest amount taken, so the lowered stock falls short of everything taken together.
+    const step = steps
+      .filter(([a, b]) => b > 0 && a > b && byValue(a).length === 1 && stock(byValue(a)[0] as Quantity))
+      .sort((x, y) => y[1] - x[1])[0];
+    const whole = step && (byValue(step[0])[0] as Quantity);
+    if (step && whole)
+      options.push(() => {
+        const [, b] = step;
+        const decimals = whole.text.includes('.');
+        const low = b * (0.3 + rng.random() * 0.4);
+        const value = decimals ? Math.max(0.01, Math.floor(low * 100) / 100) : Math.max(2, Math.floor(low));
+        if (value >= b) return undefined;
+        return {
+          text: replaceQuantity(question, whole, written(whole, value)),
+          how: `${whole.text} made ${value}, less than the ${b} taken from it`,
+          kind: 'more-taken',
+        };
+      });
+  }
+  return options;
+}
+
+function contradiction(question: string, givens: readonly Quantity[], rng: PyRandom): Option[] {
+  // Counts of one thing listed in one given sentence ("3 red balls, 11 blue balls, and 25 green
+  // balls"), none compared, then a total that is not their sum after the last of them.
+  // The counted noun: the first plural of "8 fruity scents available".
+  const noun = (q: Quantity) => {
+    const words = q.follows.split(' ').filter(Boolean);
+    return words.find((w) => analyse(w, 'noun').some((a) => a.form === 'plural')) ?? words.at(-1);
+  };
+  // A count of things, not a unit ("100 grams" of mushrooms and "3 grams" of protein do not add up)
+  // nor a rate ("3 eggs a day" each).
+  const plain = (q: Quantity) =>
+    q.kind === 'count' &&
+    /s$/.test(noun(q) ?? '') &&
+    !UNIT_NOUNS.test(noun(q) ?? '') &&
+    !RATE_AFTER.test(after(question, q)) &&
+    !/^\s*(?:\S+\s+){0,3}?(?:a|an|per|each|every) \w+/.test(after(question, q)) &&
+    !/^\s*(?:\S+\s+)?(?:more|less|fewer|longer|shorter|older|younger|times)\b/.test(after(question, q));
+  for (const [i, a] of givens.entries()) {
+    if (!plain(a)) continue;
+    const list = [a];
+    for (const b of givens.slice(i + 1)) {
+      const between = question.slice(list.at(-1)?.index ?? a.index, b.index);
+      // The same sentence, no alternatives ("5 scenes per day, or 6"), no other number between.
+      if (/[.?!]\s/.test(between) || /\bor\b/.test(between) || !plain(b) || noun(b) !== noun(a)) break;
+      list.push(b);
+    }
+    if (list.length < 2) continue;
+    const last = list.at(-1) as Quantity;
+    // "(64 stories in all)" before a third count of the same thing reads as a running total.
+    const sentence = sentenceOf(question, last);
+    const rest = sentence.slice(sentence.indexOf(last.text) + last.text.length);
+    if (new RegExp(`\\d+ (?:\\S+ ){0,3}${noun(a)}\\b`).test(rest)) continue;
+    return [
+      () => {
+        const end = question.slice(last.index).search(/[.!?,;](?:\s|$)/);
+        if (end < 0) return undefined;
+        const at = last.index + end;
+        const sum = list.reduce((t, q) => t + amount(q), 0);
+        const total = sum + 2 + rng.randrange(5);
+        const unit = noun(a) as string;
+        return {
+          text: `${question.slice(0, at)} (${total} ${unit} in all)${question.slice(at)}`,
+          how: `${list.map((q) => q.text).join(' + ')} ${unit} stated as ${total} in all`,
+          kind: 'contradiction',
+        };
+      },
+    ];
+  }
+  return [];
+}
+
+/**
+ * What the solution divides by, made zero: "shared equally among 0 friends", "pieces 0 inches
+ * long", "candy bars for $0": no number of shares, pieces or bars can come of it.
+ */
+function zeroDivisor(question: string, givens: readonly Quantity[], solution: string | undefined): Option[] {
+  // Not "2/2" ("2 bolts and half that much"): the given is then what is divided too.
+  const divisors = new Set(
+    solutionPairs(solution, '/')
+      .filter(([a, b]) => a !== b)
+      .map(([, b]) => b),
+  );
+  const q = givens.find(
+    (x) =>
+      (x.kind === 'count' || x.kind === 'money') &&
+      divisors.has(amount(x)) &&
+      amount(x) > 1 &&
+      !RATE_AFTER.test(after(question, x)) &&
+      // A time of day ("by 5 pm") or an ordinal group ("the last 4 sides") is no amount to divide.
+      !/^\s*(?:pm|am|p\.m\.|a\.m\.|o'clock)\b/i.test(after(question, x)) &&
+      !/\b(?:first|last|next|other|remaining)\s+$/i.test(question.slice(Math.max(0, x.index - 12), x.index)),
+  );
+  if (!q) return [];
+  return [
+    () => ({
+      text: replaceQuantity(question, q, q.text.startsWith('$') ? '$0' : '0'),
+      how: `${q.text}, which the solution divides by, made 0`,
+      kind: 'zero-divisor',
+    }),
+  ];
+}
+
+function negative(question: string, givens: readonly Quantity[], rng: PyRandom): Impossible | undefined {
+  // Not a difference ("2 less than"): a negative one is odd, not impossible.
+  const counted = givens.filter(
+    (q) =>
+      !q.inQuestion &&
+      (q.kind === 'count' || q.kind === 'money') &&
+      (q.value ?? 1) > 0 &&
+      !/^\s*(?:\S+\s+)?(?:more|less|fewer|longer|shorter|older|younger)\b/.test(after(question, q)),
+  );
+  const q = counted.length > 0 ? rng.choice(counted) : undefined;
+  if (!q) return undefined;
+  const minus = `-${q.text}`;
+  return {
+    text: replaceQuantity(question, q, minus),
+    how: `${q.text} made negative (${minus})`,
+    kind: 'negative',
+  };
+}
+
+/**
+ * Whether a quantity can be made impossible in place: written alone (not "10-hour"). One in the
+ * question sentence is a given too ("If there are 15 goats, how many ...", "... in a month with
+ * 30 days?"): the question asks for an unknown, so its numbers are what it gives.
+ */
+function isGiven(q: Quantity): boolean {
+  return !q.hyphenated;
+}
+
+/**
+ * The problem with one of the quantities the solution uses made impossible in place, its kind drawn
+ * evenly among the kinds the problem allows (then one way within the kind), a negative count only
+ * when no other applies; undefined when it has no quantity to work with.
+ */
+export function impossiblePremise(
+  question: string,
+  quantities: readonly Quantity[],
+  solution: string | undefined,
+  rng: PyRandom,
+): Impossible | undefined {
+  const givens = quantities.filter(isGiven);
+  const byKind: Option[][] = [
+    overWhole(question, givens, rng),
+    time(question, givens, rng),
+    lifespan(question, givens, rng),
+    physical(question, givens, rng),
+    moreTaken(question, givens, solution, rng),
+    contradiction(question, givens, rng),
+    zeroDivisor(question, givens, solution),
+  ].filter((options) => options.length > 0);
+  if (byKind.length > 0) {
+    const chosen = rng.choice(rng.choice(byKind))();
+    if (chosen) return { ...chosen, text: withArticles(chosen.text) };
+  }
+  return negative(question, givens, rng);
+}
+
+/** "a 8 day week" -> "an 8 day week", "an 5 day week" -> "a 5 day week": the article a new number needs. */
+function withArticles(text: string): string {
+  const vowelSound = (n: string) => /^(?:8|11|18)(?!\d)|^8\d/.test(n);
+  return text.replace(/\b([Aa])(n?) (\d[\d.,]*)/g, (all, a: string, n: string, num: string) => {
+    const want = vowelSound(num) ? 'n' : '';
+    return want === n ? all : `${a}${want} ${num}`;
+  });
+}
+
+/** The kinds a problem allows (for the tests and the bench), negative only when nothing else does. */
+export function impossibleKinds(
+  question: string,
+  quantities: readonly Quantity[],
+  solution: string | undefined,
+  rng: PyRandom,
+): ImpossibleKind[] {
+  const givens = quantities.filter(isGiven);
+  const kinds: ImpossibleKind[] = [];
+  const add = (kind: ImpossibleKind, options: Option[]) => {
+    if (options.length > 0) kinds.push(kind);
+  };
+  add('over-whole', overWhole(question, givens, rng));
+  add('time', time(question, givens, rng));
+  add('lifespan', lifespan(question, givens, rng));
+  add('physical', physical(question, givens, rng));
+  add('more-taken', moreTaken(question, givens, solution, rng));
+  add('contradiction', contradiction(question, givens, rng));
+  add('zero-divisor', zeroDivisor(question, givens, solution));
+  if (kinds.length === 0 && negative(question, givens, rng)) kinds.push('negative');
+  return kinds;
+}
