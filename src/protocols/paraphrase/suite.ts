@@ -4,7 +4,7 @@ import { suiteOf } from '../../run/suite.js';
 import type { Suite } from '../../run/types.js';
 import { type TypedTest, typedTests } from '../test-meta.js';
 import { PHRASINGS, type Phrasing } from './config.js';
-import type { McItem } from './data/mc-item.js';
+import type { McItem } from '../../data/mc/mc-item.js';
 import { phraseItem } from './phrasings.js';
 import type { Rewords } from './reword.js';
 

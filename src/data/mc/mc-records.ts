@@ -1,5 +1,5 @@
-import { type DataRecord, fieldNames, firstPresent, pick } from '../../../data/records.js';
-import { InputError } from '../../../errors.js';
+import { InputError } from '../../errors.js';
+import { type DataRecord, fieldNames, firstPresent, pick } from '../records.js';
 import { checkMcItems, type McItem, type McItemInput, OPTION_LETTERS, parseMcItem } from './mc-item.js';
 
 /**
