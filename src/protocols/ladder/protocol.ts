@@ -35,7 +35,11 @@ export interface LadderPlan {
 export async function build(config: WaverConfig, opts: PooledOptions): Promise<LadderPlan> {
   if (config.suite !== undefined) return { tests: readLadderSuite(config.suite) };
   const settings = ladderSettings(config);
-  const seeds = await resolveLadderSeeds(config.dataset, { limit: settings.seeds, fields: settings.fields });
+  const seeds = await resolveLadderSeeds(config.dataset, {
+    limit: settings.seeds,
+    fields: settings.fields,
+    ...(settings.answerType && { answerType: settings.answerType }),
+  });
   const generator = suiteGenerator(config);
   const name =
     generator === 'rules' || config.generator === undefined

@@ -111,6 +111,7 @@ export async function resolveMcItems(dataset?: string, opts: McDatasetOptions = 
       name: label,
       file,
       items: mcItemsFromRecords(loaded.records, {
+        mapping: 'paraphrase.fields',
         prefix: 'item',
         category: 'uncategorised',
         sourcePrefix: label,
@@ -138,6 +139,7 @@ async function loadHub(dataset: string, opts: McDatasetOptions): Promise<McDatas
     known && opts.fields === undefined
       ? MC_DATASETS[known].fromHub(loaded.records)
       : mcItemsFromRecords(loaded.records, {
+        mapping: 'paraphrase.fields',
           prefix: spec.repo.split('/')[1] ?? 'item',
           category: 'uncategorised',
           sourcePrefix: dataset,
