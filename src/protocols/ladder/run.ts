@@ -12,7 +12,7 @@ import { answerFormatOf, type LadderConfig, ladderSettings } from './config.js';
 import { KB_JUDGE_SUITE, type KbJudgeJob, kbJudgeTest } from './kb-judge.js';
 import { type AnswerFormat, systemPromptFor, userMessageFor } from './prompts.js';
 import type { LadderSuiteTest } from './test-meta.js';
-import { KB_LEVEL, KB_TYPES, type KbType, type LadderTest } from './types.js';
+import { type AnswerType, answerTypeOf, KB_LEVEL, KB_TYPES, type KbType, type LadderTest } from './types.js';
 
 /**
  * Running the ladder (the paper's Section 4.3, docs/method.md#running-the-ladder): every test asked
@@ -87,10 +87,11 @@ export function ladderSuiteTest(
   asks: LadderAsks = ladderAsks(settings),
 ): LadderSuiteTest {
   const { id, ...meta } = test;
-  const system = systemPromptFor(test.family, asks.default.answerFormat, settings.kbPrompt);
+  const type = answerTypeOf(test);
+  const system = systemPromptFor(test.family, asks.default.answerFormat, settings.kbPrompt, type);
   const byModel: NonNullable<SuiteTest['byModel']> = {};
   for (const [label, ask] of asks.byModel) {
-    const own = systemPromptFor(test.family, ask.answerFormat, settings.kbPrompt);
+    const own = systemPromptFor(test.family, ask.answerFormat, settings.kbPrompt, type);
     const asked = {
       ...(own !== system && { system: own }),
       ...(ask.maxTokens !== asks.default.maxTokens && { maxTokens: ask.maxTokens }),
@@ -198,6 +199,7 @@ export function kbJudgeJobs(
           question: test.meta.text,
           response: cell.response.text,
           ...(kbType && { kbType }),
+          ...(test.meta?.answerType !== undefined && { answerType: test.meta.answerType as AnswerType }),
           meta: {
             sutSuite: suite.hash,
             modelIdentity: identity,

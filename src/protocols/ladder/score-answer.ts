@@ -1,4 +1,5 @@
-import { type AnswerParser, isCorrectNumber, parseNumericAnswer } from './answer.js';
+import { isCorrectNumber } from '../../text-measures/numeric-answer.js';
+import { type AnswerParser, parseNumericAnswer } from './answer.js';
 import { choiceStemOf, parseChoiceReply } from './answer-choice.js';
 import { matchTextAnswer } from './answer-text.js';
 import { answerTypeOf, type LadderTest } from './types.js';
