@@ -212,28 +212,28 @@ export interface KbJudgeJob {
   /** The seed's answer type (`number` when absent): the rubric is worded for it. */
   answerType?: AnswerType;
   /** Stored with the judge test so results can be matched back from the store alone. */
-  meta?: KbJudgedCell;
+  meta?: JudgedCell;
 }
 
 /**
- * The SUT cell a KB judge test judges: its suite, model, test and repeat, and the stored response
- * it judged (so a response replaced later is never matched with an old verdict).
+ * The SUT cell a judge test (KB's, the answer judge's) judges: its suite, model, test and repeat,
+ * and the stored response it judged (so a response replaced later is never matched with an old verdict).
  */
-const KbJudgedCellSchema = z.object({
+export const JudgedCellSchema = z.object({
   sutSuite: z.string(),
   modelIdentity: z.string(),
   testId: z.string(),
   repeat: z.int(),
   responseKey: z.string().optional(),
 });
-export type KbJudgedCell = z.infer<typeof KbJudgedCellSchema>;
+export type JudgedCell = z.infer<typeof JudgedCellSchema>;
 
 /**
  * The meta of a stored KB judge test: the cell it judges, its boundary type, and the scoring mode
  * it was written for (`paper` when absent). A judge test without its cell (one built for a request
  * alone) is no verdict of a run's.
  */
-export const KbJudgeMetaSchema = KbJudgedCellSchema.extend({
+export const KbJudgeMetaSchema = JudgedCellSchema.extend({
   kbType: z.enum(KB_TYPES).optional(),
   /** The seed's answer type when it is not a number: the rubric was worded for it. */
   answerType: z.enum(ANSWER_TYPES).optional(),

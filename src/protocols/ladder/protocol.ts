@@ -93,13 +93,19 @@ export async function run(
       minCoverage: config.minCoverage,
       models: run.sut.models.map((m) => ({ label: m.label, identity: m.identity })),
       // A judge named now is the one whose verdicts count; without one, any stored verdicts are read.
-      ...(run.judge && { judgeIdentity: run.judge.identity }),
+      ...((run.judge ?? run.answerJudge) && {
+        judgeIdentity: (run.judge ?? run.answerJudge)?.identity,
+      }),
     });
     return {
       runs: [run.sut],
       aborted: run.sut.summary.aborted,
       // No failed or pending cell, the judge's included (docs/decisions.md#e8-exit-codes).
-      complete: run.sut.complete && !run.judge?.failed && results.models.every((m) => m.complete),
+      complete:
+        run.sut.complete &&
+        !run.judge?.failed &&
+        !run.answerJudge?.failed &&
+        results.models.every((m) => m.complete),
       results,
     };
   } finally {

@@ -11,7 +11,6 @@ import { type BandTablesInput, BandTablesSchema, measureSeverity } from './sever
 import { ladderTestId } from './suite-file.js';
 import {
   type AdmissionRow,
-  answerTypeOf,
   FAMILIES,
   type Family,
   type GateVerdict,
@@ -21,6 +20,7 @@ import {
   type Level,
   type Seed,
   type Severity,
+  testAnswerOf,
 } from './types.js';
 
 /**
@@ -309,7 +309,7 @@ function testOf(slot: Slot, t: Tried): LadderTest {
     measuredLevel: t.severity?.level,
     ...(t.severity && { severity: t.severity }),
     original: slot.seed.question,
-    ...answerOf(slot.seed, slot.family === 'KB'),
+    ...testAnswerOf(slot.seed, slot.family === 'KB'),
     gates: t.gates,
     generator: t.generator,
     ...(slot.seed.dataset && { dataset: slot.seed.dataset }),
@@ -323,27 +323,10 @@ function baselineTest(seed: Seed): LadderTest {
     ...base,
     measuredLevel: 0,
     original: seed.question,
-    ...answerOf(seed, false),
+    ...testAnswerOf(seed, false),
     gates: [],
     ...(seed.dataset && { dataset: seed.dataset }),
   };
-}
-
-/**
- * What a correct answer to a test of the seed is, recorded in the suite with the seed's answer type
- * (docs/ladder-suite.md#suite-file): the number, the key's letter with the options in the order the
- * test shows them, or the short answer with its aliases; `unanswerable` for Knowledge Boundary.
- */
-function answerOf(
-  seed: Seed,
-  unanswerable: boolean,
-): Pick<LadderTest, 'answerType' | 'gold' | 'options' | 'aliases'> {
-  const answerType = answerTypeOf(seed);
-  if (unanswerable) return { answerType, gold: 'unanswerable' };
-  if (seed.answerType === 'choice') return { answerType, gold: seed.gold, options: seed.options };
-  if (seed.answerType === 'text')
-    return { answerType, gold: seed.gold, ...(seed.aliases.length > 0 && { aliases: seed.aliases }) };
-  return { answerType, gold: seed.gold };
 }
 
 /** The paper's Table 3, per family: candidates, admitted, rejections by the first gate that failed. */

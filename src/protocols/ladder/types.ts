@@ -188,3 +188,21 @@ export interface AdmissionRow {
    */
   superseded?: number;
 }
+
+/**
+ * What a correct answer to a test of the seed is, as the suite records it with the seed's answer
+ * type (docs/ladder-suite.md#suite-file): the number, the key's letter with the options in the
+ * order the test shows them, or the short answer with its aliases; `unanswerable` for Knowledge
+ * Boundary.
+ */
+export function testAnswerOf(
+  seed: Seed,
+  unanswerable: boolean,
+): Pick<LadderTest, 'answerType' | 'gold' | 'options' | 'aliases'> {
+  const answerType = answerTypeOf(seed);
+  if (unanswerable) return { answerType, gold: 'unanswerable' };
+  if (seed.answerType === 'choice') return { answerType, gold: seed.gold, options: seed.options };
+  if (seed.answerType === 'text')
+    return { answerType, gold: seed.gold, ...(seed.aliases.length > 0 && { aliases: seed.aliases }) };
+  return { answerType, gold: seed.gold };
+}
