@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { Coverage, SuiteTest } from '../../run/types.js';
 import type { Store, StoredCell } from '../../store/store.js';
-import { isCorrectNumber } from '../../text-measures/numeric-answer.js';
 import { deriveSeed } from '../../util/random.js';
 import type { AnswerParser } from './answer.js';
 import {

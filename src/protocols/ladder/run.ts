@@ -19,7 +19,7 @@ import { KB_JUDGE_SUITE, type KbJudgeJob, kbJudgeTest } from './kb-judge.js';
 import { type AnswerFormat, systemPromptFor, userMessageFor } from './prompts.js';
 import { scoreAnswer } from './score-answer.js';
 import type { LadderSuiteTest } from './test-meta.js';
-import { type AnswerType, answerTypeOf, KB_LEVEL, KB_TYPES, type KbType, type LadderTest } from './types.js';
+import { answerTypeOf, KB_LEVEL, KB_TYPES, type KbType, type LadderTest } from './types.js';
 
 /**
  * Running the ladder (the paper's Section 4.3, docs/method.md#running-the-ladder): every test asked
