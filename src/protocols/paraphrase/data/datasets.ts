@@ -139,7 +139,7 @@ async function loadHub(dataset: string, opts: McDatasetOptions): Promise<McDatas
     known && opts.fields === undefined
       ? MC_DATASETS[known].fromHub(loaded.records)
       : mcItemsFromRecords(loaded.records, {
-        mapping: 'paraphrase.fields',
+          mapping: 'paraphrase.fields',
           prefix: spec.repo.split('/')[1] ?? 'item',
           category: 'uncategorised',
           sourcePrefix: dataset,
