@@ -122,6 +122,7 @@ export async function buildLadderSuite(opts: BuildLadderSuiteOptions): Promise<L
       original: slot.seed.question,
       candidate: (tried.candidate as Candidate).text,
       ...(tried.candidate?.kbType && { kbType: tried.candidate.kbType }),
+      ...(slot.seed.answerType !== undefined && { answerType: slot.seed.answerType }),
     }));
     if (jobs.length > 0 && opts.config.judge !== undefined)
       log(`attempt ${attempt}: ${jobs.length} candidates to the judge`);
