@@ -75,7 +75,7 @@ const CHECKED: Record<AnswerType, string> = {
 /** What a choice or text candidate must keep besides its meaning (docs/ladder-suite.md#model-gates). */
 const KEEPS: Record<Exclude<AnswerType, 'number'>, string> = {
   choice:
-    'The options are part of the question: reject the CANDIDATE if an option was added, dropped or reworded, if an option lost its letter, or if a different option would now be the correct one. Options may be laid out or ordered differently as long as each keeps its own letter and text.',
+    'The options are part of the question: reject the CANDIDATE if an option was added, dropped or reworded, if an option lost its letter, or if a different option would now be the correct one. Options may be laid out differently as long as each keeps its own letter and text.',
   text: "Reject the CANDIDATE if it asks for something else, so that the ORIGINAL's correct answer would no longer be the correct answer.",
 };
 
