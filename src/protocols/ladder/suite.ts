@@ -5,6 +5,7 @@ import { deriveSeed, PyRandom } from '../../util/random.js';
 import { FAMILY_MODULES } from './families/index.js';
 import { type GenerationJob, generateWithModel, generationKey } from './families/model-generator.js';
 import type { Candidate, FamilyModule } from './families/types.js';
+import { answerGate } from './gates/answer-gate.js';
 import { type GateJob, runModelGates } from './gates/model-gates.js';
 import { structuralGate } from './gates/structural-gate.js';
 import { type BandTablesInput, BandTablesSchema, measureSeverity } from './severity/levels.js';
@@ -271,6 +272,9 @@ function offlineGates(slot: Slot, tried: Tried, module: FamilyModule, measure: M
   };
   // KB changes the quantities on purpose (docs/method.md: the numeric gate is for every family but KB).
   if (slot.family !== 'KB' && !add(structuralGate(original, text))) return;
+  // What a choice or text seed's answer needs kept (docs/ladder-families.md#answer-types); none for numbers.
+  const kept = answerGate(slot.seed, slot.family, text);
+  if (kept && !add(kept)) return;
   if (!add(module.familyGate(original, text, slot.level))) return;
   const severity = measureSeverity(slot.family, original, text, {
     ...(measure.bands && { bands: measure.bands }),
