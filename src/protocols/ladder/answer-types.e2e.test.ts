@@ -157,12 +157,15 @@ describe.skipIf(dataMissing !== '')(`waver ladder on choice and text seeds ${dat
       for (const f of preserving) expect([f.family, f.overall.accuracy.value]).toEqual([f.family, 1]);
       // Nothing needed the answer judge: every answer was the gold itself.
       expect(m?.answerJudge.needed).toBe(0);
+      // Every seed has a KB test of each boundary type, and every one is flagged (judged 1).
       const kb = m?.families.find((f) => f.family === 'KB');
-      if ((kb?.overall.n ?? 0) > 0) {
-        expect(m?.kbJudge.scored).toBe(m?.kbJudge.needed);
-        expect(kb?.overall.accuracy.value).toBe(1);
-        for (const t of m?.kbByType ?? []) if (t.n > 0) expect(t.recognise?.value).toBe(1);
-      }
+      expect(kb?.overall.n).toBe(SEEDS * 5);
+      expect(m?.kbJudge).toMatchObject({ needed: SEEDS * 5, scored: SEEDS * 5 });
+      expect(kb?.overall.accuracy.value).toBe(1);
+      expect(m?.kbByType.map((t) => [t.n, t.recognise?.value])).toEqual(Array(5).fill([SEEDS, 1]));
+      // Format reordered a choice item's options: its test records them and the remapped key.
+      if (name === 'arc-challenge')
+        expect(tests.some((t) => t.subtype === 'table+reordered' && t.options !== undefined)).toBe(true);
     }, 180_000);
 });
 

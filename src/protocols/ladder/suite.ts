@@ -2,6 +2,7 @@ import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import type { RunSuiteOptions } from '../../run/run-suite.js';
 import { deriveSeed, PyRandom } from '../../util/random.js';
+import { type TypedCandidate, typedFamilyGate, typedRules } from './answer-types/typed-rules.js';
 import { FAMILY_MODULES } from './families/index.js';
 import { type GenerationJob, generateWithModel, generationKey } from './families/model-generator.js';
 import type { Candidate, FamilyModule } from './families/types.js';
@@ -64,6 +65,8 @@ interface Tried {
   severity?: Severity;
   /** The gate that rejected it (the first that failed), or undefined when it passed every gate that ran. */
   rejectedBy?: string;
+  /** A choice candidate that moved the options: as it shows them, and the key's letter there. */
+  reordered?: TypedCandidate['reordered'];
 }
 
 /** A (seed, family, requested level) cell of the ladder. */
@@ -209,10 +212,12 @@ async function produceCandidates(
       // One seeded generator per (suite seed, item, family, level, attempt): docs/method.md#determinism.
       const rngSeed = deriveSeed(opts.seed, slot.seed.id, slot.family, slot.level, attempt);
       // The rules aim at the bands the candidate will be binned by.
-      const candidate = modules[slot.family].rules(slot.seed, slot.level, attempt, new PyRandom(rngSeed), {
+      // Each family on the seed's answer type (docs/ladder-families.md#answer-types).
+      const typed = typedRules(modules[slot.family], slot.seed, slot.level, attempt, new PyRandom(rngSeed), {
         ...measure,
         rngSeed,
       });
+      const candidate = typed?.candidate;
       const generator: GeneratorInfo = candidate?.generator ?? {
         kind: 'rules',
         name: slot.family,
@@ -222,7 +227,13 @@ async function produceCandidates(
       out.set(
         slot,
         candidate
-          ? { attempt, candidate, generator, gates: [] }
+          ? {
+              attempt,
+              candidate,
+              generator,
+              gates: [],
+              ...(typed?.reordered && { reordered: typed.reordered }),
+            }
           : {
               attempt,
               generator,
@@ -273,9 +284,9 @@ function offlineGates(slot: Slot, tried: Tried, module: FamilyModule, measure: M
   // KB changes the quantities on purpose (docs/method.md: the numeric gate is for every family but KB).
   if (slot.family !== 'KB' && !add(structuralGate(original, text))) return;
   // What a choice or text seed's answer needs kept (docs/ladder-families.md#answer-types); none for numbers.
-  const kept = answerGate(slot.seed, slot.family, text);
+  const kept = answerGate(slot.seed, slot.family, text, tried.reordered);
   if (kept && !add(kept)) return;
-  if (!add(module.familyGate(original, text, slot.level))) return;
+  if (!add(typedFamilyGate(module, slot.seed, text, slot.level, tried.reordered))) return;
   const severity = measureSeverity(slot.family, original, text, {
     ...(measure.bands && { bands: measure.bands }),
     strictLoadBands: measure.strictLoadBands,
@@ -314,7 +325,9 @@ function testOf(slot: Slot, t: Tried): LadderTest {
     measuredLevel: t.severity?.level,
     ...(t.severity && { severity: t.severity }),
     original: slot.seed.question,
-    ...testAnswerOf(slot.seed, slot.family === 'KB'),
+    ...(t.reordered
+      ? { answerType: 'choice' as const, gold: t.reordered.key, options: t.reordered.options }
+      : testAnswerOf(slot.seed, slot.family === 'KB')),
     gates: t.gates,
     generator: t.generator,
     ...(slot.seed.dataset && { dataset: slot.seed.dataset }),
