@@ -2,6 +2,7 @@ import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import type { RunSuiteOptions } from '../../run/run-suite.js';
 import { deriveSeed, PyRandom } from '../../util/random.js';
+import { typedModelText, typedModules } from './answer-types/model-instructions.js';
 import { type TypedCandidate, typedFamilyGate, typedRules } from './answer-types/typed-rules.js';
 import { FAMILY_MODULES } from './families/index.js';
 import { type GenerationJob, generateWithModel, generationKey } from './families/model-generator.js';
@@ -251,13 +252,17 @@ async function produceCandidates(
     return out;
   }
   const jobs: GenerationJob[] = due.map((s) => ({ seed: s.seed, family: s.family, level: s.level, attempt }));
-  const outcomes = await generateWithModel(opts.config, modules, jobs, opts.runOptions);
+  // The families' instructions and items for each answer type (docs/ladder-families.md#answer-types).
+  const outcomes = await generateWithModel(opts.config, typedModules(modules), jobs, opts.runOptions);
   for (const slot of due) {
     const outcome = outcomes.get(keyOf(slot, attempt));
     if (outcome?.ok)
       out.set(slot, {
         attempt,
-        candidate: outcome.candidate,
+        candidate: {
+          ...outcome.candidate,
+          text: typedModelText(slot.family, slot.seed, outcome.candidate.text),
+        },
         generator: outcome.candidate.generator,
         gates: [],
       });
