@@ -163,6 +163,20 @@ describe.skipIf(dataMissing !== '')(`waver ladder on choice and text seeds ${dat
       expect(m?.kbJudge).toMatchObject({ needed: SEEDS * 5, scored: SEEDS * 5 });
       expect(kb?.overall.accuracy.value).toBe(1);
       expect(m?.kbByType.map((t) => [t.n, t.recognise?.value])).toEqual(Array(5).fill([SEEDS, 1]));
+      // `waver check` reads the same results: Stability 1 and no collapse in every family.
+      const check = await cli(
+        ['check', '--min-stability', '0.99', '--no-collapse-at-or-below', '5', '--format', 'json'],
+        dir,
+      );
+      expect(check.code, check.stdout + check.stderr).toBe(0);
+      const verdicts = JSON.parse(check.stdout) as {
+        pass: boolean;
+        thresholds: { rows: { metric: string; pass: boolean }[] };
+      };
+      expect(verdicts.pass).toBe(true);
+      const metrics = verdicts.thresholds.rows.map((row) => [row.metric, row.pass]);
+      for (const f of ['SV', 'IQ', 'F', 'CI', 'CL', 'CIS', 'KB'])
+        expect(metrics).toContainEqual([`Stability ${f}`, true]);
       // Format reordered a choice item's options: its test records them and the remapped key.
       if (name === 'arc-challenge')
         expect(tests.some((t) => t.subtype === 'table+reordered' && t.options !== undefined)).toBe(true);
