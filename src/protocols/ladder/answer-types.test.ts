@@ -192,3 +192,13 @@ describe('number: unchanged', () => {
     expect(scoreAnswer(t, '#### 18', 'reference')).toMatchObject({ correct: true, via: 'hashes' });
   });
 });
+
+describe('choice: the stem a reply is read against', () => {
+  it('is the text without its option lines, in any layout Format makes', () => {
+    expect(choiceStemOf('Q one?\n\nA. x\nB. y')).toBe('Q one?');
+    expect(
+      choiceStemOf('|  |\n| --- |\n| You meet A and B. |\n| Who lies? |\n| A. a knight |\n| B. a knave |'),
+    ).toBe('|  |\n| --- |\n| You meet A and B. |\n| Who lies? |');
+    expect(choiceStemOf('> Who\n> lies? |\n>\n> - A. a knight\n> - B. a knave')).toBe('> Who\n> lies? |\n>');
+  });
+});

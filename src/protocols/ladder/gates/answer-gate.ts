@@ -69,6 +69,11 @@ export function answerGate(
 /** A line that lists an option: markup, then `A.`, `A)` or `(A)`, then its text. */
 const OPTION_LINE = /^[\s>*|#-]*\(?([A-Z])[.)]\)?\s+(.*?)[\s|]*$/;
 
+/** Whether a line lists an option (`A. text`, `- A) text`, `| (A) text |`). */
+export function isOptionLine(line: string): boolean {
+  return OPTION_LINE.test(line);
+}
+
 /** The options a text lists, one per line, in order; whitespace inside a text collapsed. */
 export function optionLines(text: string): McOption[] {
   const out: McOption[] = [];
