@@ -33,7 +33,7 @@ export interface TypedCandidate {
   reordered?: { options: McOption[]; key: string };
 }
 
-/** A choice seed's stem as a plain seed the number rules can read. */
+/** A choice seed's stem as a plain seed the number rules can read (no family reads a seed's gold). */
 function stemSeed(seed: ChoiceSeed): NumberSeed {
   return { id: seed.id, question: seed.stem, gold: 0, source: seed.source };
 }
