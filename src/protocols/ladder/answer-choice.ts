@@ -1,6 +1,5 @@
 import { type LetterVia, parseLetterAnswer } from '../../answers/letter.js';
 import type { McOption } from '../../data/mc/mc-item.js';
-import { isOptionLine } from './gates/answer-gate.js';
 
 /**
  * Reading a multiple-choice reply (docs/ladder.md#answer-types): the letter the model chose among
@@ -67,13 +66,4 @@ function jsonAnswers(reply: string): string[] {
     }
   }
   return out;
-}
-
-/** The question a choice test asks: its text without the option lines, in whatever layout (`A. ...`, `- A. ...`, `| A. ... |`). */
-export function choiceStemOf(text: string): string {
-  return text
-    .split('\n')
-    .filter((line) => !isOptionLine(line))
-    .join('\n')
-    .trim();
 }

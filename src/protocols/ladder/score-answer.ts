@@ -1,7 +1,8 @@
 import { isCorrectNumber } from '../../text-measures/numeric-answer.js';
 import { type AnswerParser, parseNumericAnswer } from './answer.js';
-import { choiceStemOf, parseChoiceReply } from './answer-choice.js';
+import { parseChoiceReply } from './answer-choice.js';
 import { matchTextAnswer } from './answer-text.js';
+import { choiceStemOf } from './choice-lines.js';
 import { answerTypeOf, type LadderTest } from './types.js';
 
 /**

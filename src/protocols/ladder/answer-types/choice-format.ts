@@ -28,7 +28,9 @@ function wrapped(stem: string, width: number): string[] {
   const out: string[] = [];
   let line = '';
   for (const word of stem.split(/\s+/).filter((w) => w !== '')) {
-    if (line !== '' && line.length + 1 + word.length > width) {
+    // A line never opens with a lone capital and a stop ("C."): it would read as an option's letter.
+    const letterLike = /^\(?[A-Z][.)]\)?$/.test(word);
+    if (line !== '' && line.length + 1 + word.length > width && !letterLike) {
       out.push(line);
       line = word;
     } else line = line === '' ? word : `${line} ${word}`;

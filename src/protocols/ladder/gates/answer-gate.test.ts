@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedDir, sharedFile } from '../../../test-support/shared.js';
+import { optionLines } from '../choice-lines.js';
 import { resolveLadderSeeds } from '../data/datasets.js';
 import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
 import { type ChoiceSeed, choiceQuestion, type TextSeed } from '../types.js';
-import { answerGate, optionLines } from './answer-gate.js';
+import { answerGate } from './answer-gate.js';
 
 /** The answer gate on real rows of ../shared/data (skipped visibly when a file is missing). */
 
@@ -129,5 +130,31 @@ describe('answer gate: text', () => {
   it('has nothing to say about number seeds (the structural gate keeps their numbers)', () => {
     const seed = GRADE_SCHOOL_SEEDS[0] as (typeof GRADE_SCHOOL_SEEDS)[number];
     expect(answerGate(seed, 'SV', `${seed.question} Really.`)).toBeUndefined();
+  });
+});
+
+describe('answer gate: what the stem already says', () => {
+  it('does not take the key option stated by the stem itself for a leak (ARC-Challenge row 24)', () => {
+    const options = [
+      { letter: 'A', text: '43°F.' },
+      { letter: 'B', text: '50°F.' },
+      { letter: 'C', text: '73°F.' },
+      { letter: 'D', text: '90°F.' },
+    ];
+    const stem =
+      'A glass of water at 110°F is placed in a room next to a glass of water that is 50°F. The temperature of the room is 73°F at all times. If the two glasses were left in the room overnight, the temperature for both glasses of water the next day would be approximately';
+    const seed: ChoiceSeed = {
+      id: 'arc-challenge-23',
+      answerType: 'choice',
+      question: choiceQuestion(stem, options),
+      stem,
+      options,
+      gold: 'C',
+      source: 'arc-challenge:23',
+    };
+    const wrapped = `> ${stem.replace(/(.{30,40}?) /g, '$1\n> ')}\n>\n${options.map((o) => `> - ${o.letter}. ${o.text}`).join('\n')}`;
+    expect(answerGate(seed, 'F', wrapped)?.verdict).toBe('pass');
+    expect(answerGate(seed, 'CL', `It was a warm day. ${seed.question}`)?.verdict).toBe('pass');
+    expect(answerGate(seed, 'CIS', `${seed.question}\nThe answer is C.`)?.verdict).toBe('fail');
   });
 });

@@ -1,5 +1,6 @@
 import type { McOption } from '../../../data/mc/mc-item.js';
 import { normaliseAnswer } from '../answer-text.js';
+import { choiceStemOf, collapse, isOptionLine, optionLines } from '../choice-lines.js';
 import type { Family, GateVerdict, Seed } from '../types.js';
 
 /**
@@ -13,8 +14,9 @@ import type { Family, GateVerdict, Seed } from '../types.js';
  *   at a line start; the options as the test records them (`options`: the seed's, or the
  *   candidate's own order when it moved them, the key following its text) hold the seed's texts
  *   and the key's text; and text the candidate adds does not state the key (its letter in an
- *   answer statement, or its option's text). A Knowledge Boundary candidate keeps the options too
- *   (its stem is what is made unanswerable).
+ *   answer statement, or its option's text when the stem does not already state it). Format adds
+ *   no word (its family gate) and KB's frame is meant to change the stem: neither is searched for
+ *   added text, and a Knowledge Boundary candidate keeps the options too.
  * - text: text the candidate adds does not state an accepted answer (the gold or an alias, SQuAD
  *   normalised, whole words) the original did not contain; and, except for Input Quality (whose
  *   typos may touch them), every name (a capitalised word not opening a sentence) of the original
@@ -66,28 +68,6 @@ export function answerGate(
 
 // --- choice ----------------------------------------------------------------------------------
 
-/** A line that lists an option: markup, then `A.`, `A)` or `(A)`, then its text. */
-const OPTION_LINE = /^[\s>*|#-]*\(?([A-Z])[.)]\)?\s+(.*?)[\s|]*$/;
-
-/** Whether a line lists an option (`A. text`, `- A) text`, `| (A) text |`). */
-export function isOptionLine(line: string): boolean {
-  return OPTION_LINE.test(line);
-}
-
-/** The options a text lists, one per line, in order; whitespace inside a text collapsed. */
-export function optionLines(text: string): McOption[] {
-  const out: McOption[] = [];
-  for (const line of text.split('\n')) {
-    const m = OPTION_LINE.exec(line);
-    if (m) out.push({ letter: m[1] as string, text: collapse(m[2] as string) });
-  }
-  return out;
-}
-
-function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
 function choiceProblem(
   seedOptions: readonly McOption[],
   key: string,
@@ -117,7 +97,8 @@ function choiceProblem(
   }
   const extra = [...seen.keys()].filter((l) => !shown.some((o) => o.letter === l));
   if (extra.length > 0) return `a line opens with option letter ${extra.join(', ')}, which is not an option`;
-  if (family !== 'KB') {
+  // KB's frame is meant to change the stem; Format adds no word (its family gate): nothing added to check.
+  if (family !== 'KB' && family !== 'F') {
     const added = addedText(original, candidate);
     const shownKey = recorded?.key ?? key;
     const statesKey = new RegExp(
@@ -125,7 +106,11 @@ function choiceProblem(
       'u',
     );
     if (statesKey.test(added)) return `the added text states the key (${shownKey})`;
-    if (containsWords(normaliseAnswer(added), normaliseAnswer(keyText)))
+    const stated = normaliseAnswer(keyText);
+    if (
+      containsWords(normaliseAnswer(added), stated) &&
+      !containsWords(normaliseAnswer(choiceStemOf(original)), stated)
+    )
       return `the added text states the key's option ('${keyText}')`;
   }
   return undefined;
@@ -166,14 +151,14 @@ function namesIn(text: string): string[] {
 function addedText(original: string, candidate: string): string {
   const units = original
     .split('\n')
-    .filter((line) => !OPTION_LINE.test(line))
+    .filter((line) => !isOptionLine(line))
     .flatMap((line) => line.split(/(?<=[.!?])\s+/))
     .map((u) => u.trim())
     .filter((u) => u !== '')
     .sort((a, b) => b.length - a.length);
   let rest = candidate
     .split('\n')
-    .filter((line) => !OPTION_LINE.test(line))
+    .filter((line) => !isOptionLine(line))
     .join('\n');
   for (const u of units) rest = rest.split(u).join('\n');
   return rest;
