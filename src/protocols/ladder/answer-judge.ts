@@ -11,7 +11,7 @@ import { type JudgedCell, JudgedCellSchema } from './kb-judge.js';
  * It fails closed: a failed call, or a reply without a boolean verdict, leaves the response scored
  * wrong, with the reason recorded; without a judge such a response is scored wrong too, and the
  * report counts them. The paper has no such judge (its answers are numbers): waver's own,
- * docs/fidelity.md L52.
+ * docs/fidelity.md L53.
  */
 
 export const ANSWER_JUDGE_SUITE = 'ladder/answer-judge';

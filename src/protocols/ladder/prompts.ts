@@ -41,7 +41,7 @@ export const KB_PROMPT_REFERENCE = KB_PROMPT.replace(
 
 export type AnswerFormat = 'json' | 'hashes';
 
-// --- choice and text seeds: waver's own prompts (docs/fidelity.md L51) ------------------------
+// --- choice and text seeds: waver's own prompts (docs/fidelity.md L52) ------------------------
 // The paper asks only grade-school math. These follow Appendix A's two formats and its KB prompt
 // sentence for sentence, with the answer each type needs in place of the number.
 

@@ -467,7 +467,7 @@ const ANSWER_TYPE_SCORING: Record<AnswerType, string> = {
 export function answerTypeLine(results: LadderResults): string {
   const types = results.suite.answerTypes;
   const s = results.settings;
-  // parser and kbPrompt reproduce the reference code's math-only reading and prompt (docs/fidelity.md L53).
+  // parser and kbPrompt reproduce the reference code's math-only reading and prompt (docs/fidelity.md L54).
   const numberOnly = (['parser', 'kbPrompt'] as const).filter((k) => s[k] === 'reference');
   const note =
     numberOnly.length > 0 && types.some((t) => t !== 'number')
