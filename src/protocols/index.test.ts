@@ -42,6 +42,7 @@ describe('the registry', () => {
     ).toEqual({
       'ladder/tests': 'system under test',
       'ladder/kb-judge': 'judge',
+      'ladder/answer-judge': 'judge',
       'ladder/generator': 'generator',
       'ladder/gate-nli': 'judge',
       'ladder/gate-meaning': 'judge',

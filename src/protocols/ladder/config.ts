@@ -9,7 +9,7 @@ import {
 } from './kb-judge.js';
 import type { AnswerFormat } from './prompts.js';
 import { BandTablesSchema } from './severity/levels.js';
-import { FAMILIES, LEVELS, type Level } from './types.js';
+import { ANSWER_TYPES, FAMILIES, LEVELS, type Level } from './types.js';
 
 const AnswerFormatSchema = z.enum(['json', 'hashes']);
 /** `waver`: waver's default (the paper where it speaks); `reference`: the reference code's behaviour. */
@@ -135,6 +135,14 @@ export const LadderConfigSchema = z
       flag: '--seeds <n>',
       help: 'use only the first N seeds of the dataset (a quick run)',
     }),
+    /**
+     * What the seeds' answers are (`--answer-type`; docs/ladder.md#answer-types): a named dataset's
+     * own, else read from a file's records; needed only where the records cannot tell.
+     */
+    answerType: withFlag(z.enum(ANSWER_TYPES).optional(), {
+      flag: '--answer-type <type>',
+      help: "the seeds' answers, where the dataset cannot tell: number, choice (a stem, lettered options, the key) or text (a short answer and its aliases)",
+    }),
     /** Which fields of a dataset file or `hf:` dataset hold a seed (docs/datasets.md#fields); dotted paths reach into objects. */
     fields: withFlag(
       z
@@ -142,13 +150,16 @@ export const LadderConfigSchema = z
           question: z.string().min(1).optional(),
           answer: z.string().min(1).optional(),
           gold: z.string().min(1).optional(),
+          options: z.string().min(1).optional(),
+          key: z.string().min(1).optional(),
+          aliases: z.string().min(1).optional(),
           id: z.string().min(1).optional(),
         })
         .strict()
         .optional(),
       {
         flag: '--fields <map>',
-        help: 'which record fields hold a seed, e.g. question=problem,answer=solution (names: question, answer, gold, id)',
+        help: 'which record fields hold a seed, e.g. question=problem,answer=solution (names: question, answer, gold, options, key, aliases, id)',
         parse: fieldMap,
       },
     ),

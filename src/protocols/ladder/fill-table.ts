@@ -1,13 +1,15 @@
 /**
  * The `rules` fill table: for each family and requested level, how many seeds got
- * a rules candidate, within the attempts allowed, that passes the structural and family gates and
+ * a rules candidate, within the attempts allowed, that passes the structural, answer and family gates and
  * whose measured level is the requested one. Seeds its generators the way the suite builder does,
  * one PyRandom per (suite seed, item, family, level, attempt).
  */
 
 import { deriveSeed, PyRandom } from '../../util/random.js';
+import { typedFamilyGate, typedRules } from './answer-types/typed-rules.js';
 import { FAMILY_MODULES } from './families/index.js';
 import type { RulesOptions } from './families/types.js';
+import { answerGate } from './gates/answer-gate.js';
 import { structuralGate } from './gates/structural-gate.js';
 import { measureSeverity } from './severity/levels.js';
 import { FAMILIES, type Family, LEVELS, type Level, type Seed } from './types.js';
@@ -18,7 +20,7 @@ export interface FillCell {
   /** Seeds with an on-level, gated candidate. */
   filled: number;
   seeds: number;
-  /** What the first attempt of each seed measured, or why it had none: `L1`..`L5`, `none`, `gate:structural`, `gate:family`. */
+  /** What the first attempt of each seed measured, or why it had none: `L1`..`L5`, `none`, `gate:structural`, `gate:answer`, `gate:family`. */
   outcomes: Record<string, number>;
 }
 
@@ -46,12 +48,16 @@ export function computeFillTable(seeds: readonly Seed[], opts: FillOptions = {})
             genericFallback: opts.genericFallback,
             rngSeed,
           };
-          const candidate = module.rules(seed, level, attempt, new PyRandom(rngSeed), rulesOpts);
+          // Each family on the seed's answer type, with the answer gate (docs/ladder-families.md#answer-types).
+          const typed = typedRules(module, seed, level, attempt, new PyRandom(rngSeed), rulesOpts);
+          const candidate = typed?.candidate;
           let outcome: string;
           if (!candidate) outcome = 'none';
           else if (family !== 'KB' && structuralGate(seed.question, candidate.text).verdict !== 'pass') {
             outcome = 'gate:structural';
-          } else if (module.familyGate(seed.question, candidate.text, level).verdict !== 'pass')
+          } else if (answerGate(seed, family, candidate.text, typed?.reordered)?.verdict === 'fail')
+            outcome = 'gate:answer';
+          else if (typedFamilyGate(module, seed, candidate.text, level, typed?.reordered).verdict !== 'pass')
             outcome = 'gate:family';
           else {
             const measured = measureSeverity(family, seed.question, candidate.text, {

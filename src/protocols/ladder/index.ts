@@ -1,6 +1,7 @@
 import { defineProtocol } from '../define.js';
 import type { RunOutcome } from '../types.js';
 import { ADMISSION_SUITE } from './admission-record.js';
+import { ANSWER_JUDGE_SUITE } from './answer-judge.js';
 import { LadderConfigSchema } from './config.js';
 import { GENERATOR_SUITE } from './families/model-generator.js';
 import { GATE_SUITES } from './gates/model-gates.js';
@@ -23,6 +24,7 @@ export const ladderProtocol = defineProtocol<LadderPlan, LadderSectionData, RunO
     primary: LADDER_TESTS_SUITE,
     others: {
       [KB_JUDGE_SUITE]: 'judge',
+      [ANSWER_JUDGE_SUITE]: 'judge',
       [GENERATOR_SUITE]: 'generator',
       ...Object.fromEntries(Object.values(GATE_SUITES).map((name) => [name, 'judge' as const])),
       [ADMISSION_SUITE]: 'bookkeeping',

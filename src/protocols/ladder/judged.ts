@@ -2,6 +2,7 @@ import { judgeCells, withVerdict } from '../../judge/judge-cells.js';
 import type { JudgedItem, Rubric } from '../../judge/types.js';
 import type { Store } from '../../store/store.js';
 import { sha256 } from '../../util/hash.js';
+import { ANSWER_JUDGE_SUITE, AnswerJudgeMetaSchema, parseAnswerJudgeReply } from './answer-judge.js';
 import {
   GATE_SUITES,
   GateMetaSchema,
@@ -81,7 +82,71 @@ const GATE_PARSE: Record<ModelGate, (reply: string) => { verdict: string }> = {
 };
 
 export function ladderJudged(store: Store): JudgedItem[] {
-  return [...kbItems(store), ...gateItems(store)];
+  return [...kbItems(store), ...answerItems(store), ...gateItems(store)];
+}
+
+const ANSWER_RUBRIC: Rubric = {
+  name: 'correct-incorrect',
+  scale: 'binary',
+  instructions:
+    "Is the RESPONSE's answer one of the accepted answers (the gold and its aliases, under the question), as another spelling, an abbreviation or a fuller name of the same thing?",
+  labels: [
+    {
+      value: 'incorrect',
+      key: 'i',
+      positive: false,
+      description: 'another answer, several answers, or none',
+    },
+    { value: 'correct', key: 'c', positive: true, description: 'names the same thing as an accepted answer' },
+  ],
+  figures: { share: 'judged correct' },
+};
+
+/**
+ * Each short answer the answer judge decided (normalisation could not): the question with its
+ * accepted answers, and the response. The latest verdict of each judge counts.
+ */
+function answerItems(store: Store): JudgedItem[] {
+  const items = new Map<string, JudgedItem & { at: Map<string, string> }>();
+  const labels = new Map<string, string>();
+  for (const { cell, test } of judgeCells(store, ANSWER_JUDGE_SUITE)) {
+    const m = AnswerJudgeMetaSchema.safeParse(test.meta).data;
+    if (!m) continue;
+    const { sutSuite, testId, modelIdentity: identity } = m;
+    const id = `answer-${sha256([sutSuite, identity, testId, m.repeat, m.responseKey ?? ''].join('\u0000')).slice(0, 16)}`;
+    let item = items.get(id);
+    if (!item) {
+      const sutTest = store.suites.test(sutSuite, testId);
+      const response = m.responseKey !== undefined ? store.responses.get(m.responseKey) : undefined;
+      if (!labels.has(identity))
+        for (const model of store.suites.models(sutSuite)) labels.set(model.modelIdentity, model.model);
+      const asked = LadderTestMetaSchema.safeParse(sutTest?.meta).data;
+      const accepted = /\n\nACCEPTED ANSWERS:\n([\s\S]*?)\n\nRESPONSE:/.exec(test.prompt)?.[1] ?? '';
+      item = {
+        id,
+        task: 'ladder/answer',
+        strata: { family: asked?.family ?? 'unknown' },
+        item: `${asked?.text ?? sutTest?.prompt ?? ''}\n\nAccepted answers:\n${accepted}`,
+        response: response?.text ?? '',
+        rubric: ANSWER_RUBRIC,
+        verdicts: [],
+        group: labels.get(identity) ?? identity,
+        at: new Map(),
+      };
+      items.set(id, item);
+    }
+    const earlier = item.at.get(cell.modelIdentity);
+    if (earlier !== undefined && earlier > cell.updatedAt) continue;
+    item.at.set(cell.modelIdentity, cell.updatedAt);
+    const verdict =
+      cell.status === 'done' && cell.response ? parseAnswerJudgeReply(cell.response.text) : undefined;
+    item.verdicts = withVerdict(
+      item.verdicts,
+      cell.modelIdentity,
+      verdict?.ok ? (verdict.correct ? 'correct' : 'incorrect') : undefined,
+    );
+  }
+  return [...items.values()].map(({ at: _, ...item }) => item);
 }
 
 function kbItems(store: Store): JudgedItem[] {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { kbJudgeRequest, kbJudgeTest, parseKbJudgeReply, recognises } from './kb-judge.js';
+import { KB_TYPES } from './types.js';
 
 describe('the KB judge', () => {
   const job = {
@@ -18,6 +19,30 @@ describe('the KB judge', () => {
     const req = kbJudgeRequest(job);
     expect(req.temperature).toBe(0);
     expect(req.messages.map((m) => m.role)).toEqual(['system', 'user']);
+  });
+
+  it("words the rubric for the seed's answer type: no math outside number seeds, number seeds unchanged", () => {
+    for (const kbType of KB_TYPES) {
+      const number = kbJudgeTest({ ...job, kbType });
+      expect(kbJudgeTest({ ...job, kbType, answerType: 'number' })).toEqual(number);
+      for (const answerType of ['choice', 'text'] as const) {
+        const t = kbJudgeTest({ ...job, kbType, answerType });
+        expect(`${t.system}\n${t.prompt.replace(job.question, '').replace(job.response, '')}`).not.toMatch(
+          /math|quantit|comput/i,
+        );
+        expect(t.system).toContain(
+          answerType === 'choice' ? 'a multiple-choice question' : 'a short factual question',
+        );
+        expect(t.meta?.answerType).toBe(answerType);
+      }
+    }
+    expect(kbJudgeTest({ ...job, kbType: 'missing-information', answerType: 'text' }).prompt).toContain(
+      'a fact the answer depends on is missing',
+    );
+    // The reference judge's prompt names no kind of question: the same for every type.
+    expect(kbJudgeTest({ ...job, answerType: 'choice' }, 'reference').system).toBe(
+      kbJudgeTest(job, 'reference').system,
+    );
   });
 
   it('reads a rubric score from the last JSON verdict', () => {

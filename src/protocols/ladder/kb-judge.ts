@@ -4,7 +4,7 @@ import { requestFor } from '../../run/plan.js';
 import { roleParams } from '../../run/roles.js';
 import type { SuiteTest } from '../../run/types.js';
 import { isPyDict, type PyValue, pyFloat, pyGet, pyJsonLoads, pyStr, pyStrip } from './python.js';
-import { KB_TYPES, type KbType } from './types.js';
+import { ANSWER_TYPES, type AnswerType, KB_TYPES, type KbType } from './types.js';
 
 /**
  * Knowledge Boundary scoring (the ladder paper, Section 3.2): a judge model rates how well a
@@ -99,6 +99,28 @@ const SYSTEM = [
   'Reply with ONLY a JSON object: {"score": <1.0, 0.75, 0.25 or 0>, "reason": "<one sentence>"}',
 ].join('\n');
 
+/** What the question is, for the judge, by the seed's answer type. */
+const QUESTION_KIND: Record<Exclude<AnswerType, 'number'>, string> = {
+  choice: 'a multiple-choice question',
+  text: 'a short factual question',
+};
+
+/**
+ * The rubric's wording for a seed that is not math (docs/ladder.md#kb-scoring): the same points,
+ * with a missing fact for a missing quantity and answering for computing. Number seeds keep the
+ * wording above, so their judge requests (and cached verdicts) do not change.
+ */
+function wordedFor(text: string, type: AnswerType): string {
+  if (type === 'number') return text;
+  return text
+    .replace('a math word problem', QUESTION_KIND[type])
+    .replace(/the missing quantity/g, 'the missing information')
+    .replace(/a quantity the answer depends on/g, 'a fact the answer depends on')
+    .replace(/a quantity is missing/g, 'a fact is missing')
+    .replace(/instead of computing/g, 'instead of answering')
+    .replace(/computes an answer/g, 'gives an answer');
+}
+
 // --- the reference judge (modules/eval_kb.py, registry/seed_kb.py), quoted for its mode --------
 
 const REFERENCE_SYSTEM =
@@ -187,30 +209,34 @@ export interface KbJudgeJob {
   /** The model's full response text. */
   response: string;
   kbType?: KbType;
+  /** The seed's answer type (`number` when absent): the rubric is worded for it. */
+  answerType?: AnswerType;
   /** Stored with the judge test so results can be matched back from the store alone. */
-  meta?: KbJudgedCell;
+  meta?: JudgedCell;
 }
 
 /**
- * The SUT cell a KB judge test judges: its suite, model, test and repeat, and the stored response
- * it judged (so a response replaced later is never matched with an old verdict).
+ * The SUT cell a judge test (KB's, the answer judge's) judges: its suite, model, test and repeat,
+ * and the stored response it judged (so a response replaced later is never matched with an old verdict).
  */
-const KbJudgedCellSchema = z.object({
+export const JudgedCellSchema = z.object({
   sutSuite: z.string(),
   modelIdentity: z.string(),
   testId: z.string(),
   repeat: z.int(),
   responseKey: z.string().optional(),
 });
-export type KbJudgedCell = z.infer<typeof KbJudgedCellSchema>;
+export type JudgedCell = z.infer<typeof JudgedCellSchema>;
 
 /**
  * The meta of a stored KB judge test: the cell it judges, its boundary type, and the scoring mode
  * it was written for (`paper` when absent). A judge test without its cell (one built for a request
  * alone) is no verdict of a run's.
  */
-export const KbJudgeMetaSchema = KbJudgedCellSchema.extend({
+export const KbJudgeMetaSchema = JudgedCellSchema.extend({
   kbType: z.enum(KB_TYPES).optional(),
+  /** The seed's answer type when it is not a number: the rubric was worded for it. */
+  answerType: z.enum(ANSWER_TYPES).optional(),
   kbScoring: z.enum(KB_SCORINGS).optional(),
 });
 export type KbJudgeMeta = z.infer<typeof KbJudgeMetaSchema>;
@@ -218,9 +244,10 @@ export type KbJudgeMeta = z.infer<typeof KbJudgeMetaSchema>;
 function paperUser(job: KbJudgeJob): string {
   if (!job.kbType)
     return `QUESTION:\n${job.question}\n\nRESPONSE:\n${job.response}\n\nScore the RESPONSE. JSON only.`;
-  const [p1, p75, p25, p0] = POINTS[job.kbType];
+  const type = job.answerType ?? 'number';
+  const [p1, p75, p25, p0] = POINTS[job.kbType].map((p) => wordedFor(p, type));
   return (
-    `Why it cannot be answered: ${RECOGNITION[job.kbType]}.\n` +
+    `Why it cannot be answered: ${wordedFor(RECOGNITION[job.kbType], type)}.\n` +
     `For this question: 1.0 - ${p1}; 0.75 - ${p75}; 0.25 - ${p25}; 0 - ${p0}.\n\n` +
     `QUESTION:\n${job.question}\n\nRESPONSE:\n${job.response}\n\nScore the RESPONSE. JSON only.`
   );
@@ -234,11 +261,13 @@ export function kbJudgeTest(job: KbJudgeJob, scoring: KbScoring = 'paper'): Suit
   const reference = scoring === 'reference';
   return {
     id: job.key,
-    system: reference ? REFERENCE_SYSTEM : SYSTEM,
+    // The reference judge's prompt names no kind of question: it is sent as it is for every type.
+    system: reference ? REFERENCE_SYSTEM : wordedFor(SYSTEM, job.answerType ?? 'number'),
     prompt: reference ? referenceUser(job) : paperUser(job),
     meta: {
       ...(job.meta ?? {}),
       ...(job.kbType && { kbType: job.kbType }),
+      ...(job.answerType !== undefined && job.answerType !== 'number' && { answerType: job.answerType }),
       ...(reference && { kbScoring: 'reference' }),
     },
   };

@@ -2,11 +2,18 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sharedFile } from '../../test-support/shared.js';
 import {
+  answerFormatOfPrompt,
+  CHOICE_HASHES_PROMPT,
+  CHOICE_JSON_PROMPT,
+  CHOICE_KB_PROMPT,
   HASHES_ANSWER_PROMPT,
   JSON_ANSWER_PROMPT,
   KB_PROMPT,
   KB_PROMPT_REFERENCE,
   systemPromptFor,
+  TEXT_HASHES_PROMPT,
+  TEXT_JSON_PROMPT,
+  TEXT_KB_PROMPT,
   userMessageFor,
 } from './prompts.js';
 
@@ -54,5 +61,45 @@ describe('the Appendix A prompts', () => {
     expect(systemPromptFor('KB', 'json', 'reference')).toBe(KB_PROMPT_REFERENCE);
     expect(KB_PROMPT_REFERENCE).toContain('do NOT invent an answer \u2014 briefly explain why');
     expect(KB_PROMPT_REFERENCE.replace(' \u2014', ',')).toBe(KB_PROMPT);
+  });
+});
+
+describe("the prompts of choice and text seeds (waver's own: the paper has none)", () => {
+  it('ask for a letter or a short answer in the same two formats, and KB the same way', () => {
+    expect(systemPromptFor('baseline', 'json', 'waver', 'choice')).toBe(CHOICE_JSON_PROMPT);
+    expect(CHOICE_JSON_PROMPT).toContain('\n{"answer": "<letter>"}\n');
+    expect(systemPromptFor('SV', 'hashes', 'waver', 'choice')).toBe(CHOICE_HASHES_PROMPT);
+    expect(CHOICE_HASHES_PROMPT).toContain('\n#### <letter>\n');
+    expect(systemPromptFor('IQ', 'json', 'waver', 'text')).toBe(TEXT_JSON_PROMPT);
+    expect(TEXT_JSON_PROMPT).toContain('\n{"answer": "<answer>"}\n');
+    expect(systemPromptFor('F', 'hashes', 'waver', 'text')).toBe(TEXT_HASHES_PROMPT);
+    expect(systemPromptFor('KB', 'json', 'waver', 'choice')).toBe(CHOICE_KB_PROMPT);
+    expect(systemPromptFor('KB', 'hashes', 'waver', 'text')).toBe(TEXT_KB_PROMPT);
+    // The KB prompt's flagging sentence is the paper's, word for word.
+    const flag =
+      'If the question has a false premise, an impossible or fictional scenario, made-up entities, or is missing information needed to';
+    for (const p of [KB_PROMPT, CHOICE_KB_PROMPT, TEXT_KB_PROMPT]) expect(p).toContain(flag);
+    // Nothing about math outside number seeds.
+    for (const p of [
+      CHOICE_JSON_PROMPT,
+      CHOICE_HASHES_PROMPT,
+      TEXT_JSON_PROMPT,
+      TEXT_HASHES_PROMPT,
+      CHOICE_KB_PROMPT,
+      TEXT_KB_PROMPT,
+    ])
+      expect(p).not.toMatch(/math|number>|numerical/i);
+  });
+
+  it('keep the reference KB wording for number seeds only', () => {
+    expect(systemPromptFor('KB', 'json', 'reference', 'choice')).toBe(CHOICE_KB_PROMPT);
+    expect(systemPromptFor('KB', 'json', 'reference', 'text')).toBe(TEXT_KB_PROMPT);
+  });
+
+  it('read back the answer format of any of the six answer prompts', () => {
+    expect(answerFormatOfPrompt(CHOICE_HASHES_PROMPT)).toBe('hashes');
+    expect(answerFormatOfPrompt(TEXT_JSON_PROMPT)).toBe('json');
+    expect(answerFormatOfPrompt(JSON_ANSWER_PROMPT)).toBe('json');
+    expect(answerFormatOfPrompt(CHOICE_KB_PROMPT)).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { pyStrip } from './python.js';
-import type { Family } from './types.js';
+import type { AnswerType, Family } from './types.js';
 
 /**
  * The system prompts of the ladder paper's Appendix A, word for word. The paper's text lost its
@@ -41,23 +41,84 @@ export const KB_PROMPT_REFERENCE = KB_PROMPT.replace(
 
 export type AnswerFormat = 'json' | 'hashes';
 
+// --- choice and text seeds: waver's own prompts (docs/fidelity.md L52) ------------------------
+// The paper asks only grade-school math. These follow Appendix A's two formats and its KB prompt
+// sentence for sentence, with the answer each type needs in place of the number.
+
+/** The JSON answer format for a multiple-choice seed. */
+export const CHOICE_JSON_PROMPT =
+  'You are answering a multiple-choice question. Given the question and its lettered options, ' +
+  'think it through step by step and choose the one correct option.\n\n' +
+  'IMPORTANT: Your response must be ONLY a JSON object with this exact format:\n' +
+  '{"answer": "<letter>"}\n\n' +
+  'Where <letter> is the letter of the correct option (one letter, no option text).';
+
+/** The hashes answer format for a multiple-choice seed. */
+export const CHOICE_HASHES_PROMPT =
+  'You are answering a multiple-choice question. Think it through step by step. ' +
+  'Then give the final answer on its own line in exactly this format:\n#### <letter>\n' +
+  '(the letter of the one correct option only \u2014 no option text or words).';
+
+/** The JSON answer format for a short-answer seed. */
+export const TEXT_JSON_PROMPT =
+  'You are answering a short factual question. Think it through step by step ' +
+  'and provide the final answer.\n\n' +
+  'IMPORTANT: Your response must be ONLY a JSON object with this exact format:\n' +
+  '{"answer": "<answer>"}\n\n' +
+  'Where <answer> is the short answer only (a name, a date, a number or a few words; no explanation).';
+
+/** The hashes answer format for a short-answer seed. */
+export const TEXT_HASHES_PROMPT =
+  'You are answering a short factual question. Think it through step by step. ' +
+  'Then give the final answer on its own line in exactly this format:\n#### <answer>\n' +
+  '(the short answer only \u2014 a name, a date, a number or a few words; no explanation).';
+
+/** The Knowledge Boundary prompt for a multiple-choice seed: the paper's, for a question with options. */
+export const CHOICE_KB_PROMPT =
+  'Answer the multiple-choice question step by step. ' +
+  'If the question has a false premise, an impossible or fictional scenario, made-up entities, ' +
+  'or is missing information needed to answer it, do NOT invent an answer, briefly explain why it ' +
+  'cannot be answered. Otherwise end with the letter of the correct option on its own line ' +
+  '(one letter only):\n#### <letter>';
+
+/** The Knowledge Boundary prompt for a short-answer seed. */
+export const TEXT_KB_PROMPT =
+  'Answer the question step by step. ' +
+  'If the question has a false premise, an impossible or fictional scenario, made-up entities, ' +
+  'or is missing information needed to answer it, do NOT invent an answer, briefly explain why it ' +
+  'cannot be answered. Otherwise end with the short answer on its own line ' +
+  '(a name, a date, a number or a few words):\n#### <answer>';
+
+const ANSWER_PROMPTS: Record<AnswerType, Record<AnswerFormat, string>> = {
+  number: { json: JSON_ANSWER_PROMPT, hashes: HASHES_ANSWER_PROMPT },
+  choice: { json: CHOICE_JSON_PROMPT, hashes: CHOICE_HASHES_PROMPT },
+  text: { json: TEXT_JSON_PROMPT, hashes: TEXT_HASHES_PROMPT },
+};
+
 /**
- * The system prompt a test is asked with: the KB prompt for Knowledge Boundary (`kbPrompt:
- * reference`: the reference code's wording), else the answer format's.
+ * The system prompt a test is asked with: the KB prompt for Knowledge Boundary, else the answer
+ * format's, each for the seed's answer type. `kbPrompt: reference` (the reference code's wording)
+ * reaches number seeds only: the reference code has no prompt for the other types.
  */
 export function systemPromptFor(
   family: Family | 'baseline',
   format: AnswerFormat,
   kbPrompt: 'waver' | 'reference' = 'waver',
+  answerType: AnswerType = 'number',
 ): string {
-  if (family === 'KB') return kbPrompt === 'reference' ? KB_PROMPT_REFERENCE : KB_PROMPT;
-  return format === 'hashes' ? HASHES_ANSWER_PROMPT : JSON_ANSWER_PROMPT;
+  if (family === 'KB') {
+    if (answerType === 'choice') return CHOICE_KB_PROMPT;
+    if (answerType === 'text') return TEXT_KB_PROMPT;
+    return kbPrompt === 'reference' ? KB_PROMPT_REFERENCE : KB_PROMPT;
+  }
+  return ANSWER_PROMPTS[answerType][format];
 }
 
-/** The answer format a stored system prompt asks for, if it is one of Appendix A's two. */
+/** The answer format a stored system prompt asks for, if it is one of the answer prompts. */
 export function answerFormatOfPrompt(system: string): AnswerFormat | undefined {
-  if (system === JSON_ANSWER_PROMPT) return 'json';
-  if (system === HASHES_ANSWER_PROMPT) return 'hashes';
+  for (const prompts of Object.values(ANSWER_PROMPTS))
+    for (const [format, prompt] of Object.entries(prompts))
+      if (prompt === system) return format as AnswerFormat;
   return undefined;
 }
 

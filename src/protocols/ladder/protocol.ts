@@ -35,7 +35,11 @@ export interface LadderPlan {
 export async function build(config: WaverConfig, opts: PooledOptions): Promise<LadderPlan> {
   if (config.suite !== undefined) return { tests: readLadderSuite(config.suite) };
   const settings = ladderSettings(config);
-  const seeds = await resolveLadderSeeds(config.dataset, { limit: settings.seeds, fields: settings.fields });
+  const seeds = await resolveLadderSeeds(config.dataset, {
+    limit: settings.seeds,
+    fields: settings.fields,
+    ...(settings.answerType && { answerType: settings.answerType }),
+  });
   const generator = suiteGenerator(config);
   const name =
     generator === 'rules' || config.generator === undefined
@@ -89,13 +93,19 @@ export async function run(
       minCoverage: config.minCoverage,
       models: run.sut.models.map((m) => ({ label: m.label, identity: m.identity })),
       // A judge named now is the one whose verdicts count; without one, any stored verdicts are read.
-      ...(run.judge && { judgeIdentity: run.judge.identity }),
+      ...((run.judge ?? run.answerJudge) && {
+        judgeIdentity: (run.judge ?? run.answerJudge)?.identity,
+      }),
     });
     return {
       runs: [run.sut],
       aborted: run.sut.summary.aborted,
       // No failed or pending cell, the judge's included (docs/decisions.md#e8-exit-codes).
-      complete: run.sut.complete && !run.judge?.failed && results.models.every((m) => m.complete),
+      complete:
+        run.sut.complete &&
+        !run.judge?.failed &&
+        !run.answerJudge?.failed &&
+        results.models.every((m) => m.complete),
       results,
     };
   } finally {

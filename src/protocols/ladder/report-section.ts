@@ -10,9 +10,9 @@ import { LadderConfigSchema } from './config.js';
 import type { Interval, SetMetrics } from './metrics.js';
 import { type LadderResults, loadLadderResults, type ScoredCell } from './results.js';
 import { LADDER_TESTS_SUITE } from './run.js';
-import { formatLadderReport, ladderCaveats, ladderDatasets } from './tables.js';
+import { answerTypeLine, formatLadderReport, ladderCaveats, ladderDatasets } from './tables.js';
 import { ladderTestOf } from './test-meta.js';
-import { FAMILIES, FAMILY_NAMES, type LadderTest, LEVELS } from './types.js';
+import { type AnswerType, answerTypeOf, FAMILIES, FAMILY_NAMES, type LadderTest, LEVELS } from './types.js';
 
 /**
  * The ladder's section: degradation curves (all families pooled, then per family) with their
@@ -187,7 +187,7 @@ function* ladderCells(
     if (test.subtype !== undefined) base.variant = test.subtype;
     base.original = test.original;
     base.perturbed = test.text;
-    base.gold = String(test.gold);
+    base.gold = goldShown(test);
     if (s?.parsed !== undefined) base.parsed = String(s.parsed);
     if (score !== undefined) {
       base.score = score;
@@ -208,8 +208,8 @@ function* ladderCells(
       : s?.error
         ? s.error
         : s?.parsedVia !== undefined
-          ? s.parsedVia === 'unparsed'
-            ? UNPARSED
+          ? s.parsedVia === 'unparsed' || s.parsedVia === 'empty'
+            ? UNPARSED[answerTypeOf(test)]
             : `parsed via ${s.parsedVia}`
           : undefined;
     if (reason !== undefined) base.reason = reason;
@@ -217,8 +217,20 @@ function* ladderCells(
   }
 }
 
-/** "parsed via unparsed" says nothing: a response with no number in it is named as such. */
-const UNPARSED = 'no number found in the response (scored wrong)';
+/** The gold as a reader checks it: a choice key with its option, a short answer with how many aliases it has. */
+function goldShown(test: LadderTest): string {
+  const option = test.options?.find((o) => o.letter === test.gold);
+  if (option) return `${test.gold}. ${option.text}`;
+  const n = test.aliases?.length ?? 0;
+  return n > 0 ? `${test.gold} (or ${n} alias${n === 1 ? '' : 'es'})` : String(test.gold);
+}
+
+/** "parsed via unparsed" says nothing: a response with no answer of its type in it is named as such. */
+const UNPARSED: Record<AnswerType, string> = {
+  number: 'no number found in the response (scored wrong)',
+  choice: 'no single option letter or option text found in the response (scored wrong)',
+  text: 'empty response (scored wrong)',
+};
 
 // --- HTML ------------------------------------------------------------------------------------
 
@@ -237,6 +249,7 @@ function ladderHtml(data: LadderSectionData, kit: HtmlKit): string {
     `<p class="lede">Suite <code>${kit.esc(r.suite.name)}</code> <code>${kit.esc(r.suite.hash.slice(0, 12))}</code>: ` +
       `${r.suite.seeds} seeds, ${r.suite.perturbed} perturbed tests and ${baselines} baseline tests (each asked ${s.baselineRepeats}x); ` +
       `${r.models.length} model${r.models.length === 1 ? '' : 's'}. ${kit.esc(ci)}.</p>`,
+    `<p>${kit.esc(answerTypeLine(r))}</p>`,
   );
   const cut = r.models.filter((m) => m.truncated.n > 0);
   if (cut.length > 0)

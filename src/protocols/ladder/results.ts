@@ -1,14 +1,20 @@
+import type { z } from 'zod';
 import type { Coverage, SuiteTest } from '../../run/types.js';
 import type { Store, StoredCell } from '../../store/store.js';
-import { isCorrectNumber } from '../../text-measures/numeric-answer.js';
 import { deriveSeed } from '../../util/random.js';
-import { type AnswerParser, parseNumericAnswer } from './answer.js';
+import type { AnswerParser } from './answer.js';
+import {
+  ANSWER_JUDGE_SUITE,
+  AnswerJudgeMetaSchema,
+  type AnswerVerdict,
+  parseAnswerJudgeReply,
+} from './answer-judge.js';
 import { type LadderConfig, LadderConfigSchema } from './config.js';
 import { recordedCorrectness, recordedSlot } from './import/recorded.js';
 import {
+  type JudgedCell,
   KB_JUDGE_SUITE,
   KbJudgeMetaSchema,
-  type KbScoring,
   type KbVerdict,
   kbScoringOf,
   parseKbJudgeReply,
@@ -17,8 +23,17 @@ import {
 import { type LadderMetrics, type LadderObservation, ladderMetrics } from './metrics.js';
 import { type AnswerFormat, answerFormatOfPrompt } from './prompts.js';
 import { kbTypeOf } from './run.js';
+import { scoreAnswer } from './score-answer.js';
 import { ladderTestOf } from './test-meta.js';
-import type { Family, KbType, LadderTest, Level } from './types.js';
+import {
+  ANSWER_TYPES,
+  type AnswerType,
+  answerTypeOf,
+  type Family,
+  type KbType,
+  type LadderTest,
+  type Level,
+} from './types.js';
 
 /**
  * Everything `waver ladder` reports, rebuilt from the store alone: the suite's tests (their
@@ -42,13 +57,16 @@ export interface ScoredCell {
   score: number | undefined;
   /** What Accuracy counts where it is not `score` (metrics.ts `LadderObservation.correct`). */
   correct?: number;
-  /** Numeric families: the parsed answer and how it was found. */
-  parsed?: number;
+  /** Answer-preserving families: the answer as read (a number, a letter, the stated text) and how. */
+  parsed?: number | string;
   parsedVia?: string;
   /** The reply stopped at the output cap (`finish_reason: length`): its last line may be missing. */
   truncated?: true;
   error?: string;
-  /** KB: the judge's verdict, or why there is none. */
+  /**
+   * KB: the judge's verdict, or why there is none; text: the answer judge's, for a reply
+   * normalisation could not decide (scored 0 unless it says correct: fail closed).
+   */
   judge?: { status: 'scored' | 'unparsable' | 'failed' | 'not-run'; score?: number; reason: string };
 }
 
@@ -58,6 +76,11 @@ export interface LadderModelResults {
   coverage: Coverage;
   /** KB verdicts: needed (done KB cells), judged (a rubric score), missing (no judge run or unusable reply). */
   judge: { identity?: string; needed: number; scored: number; missing: number };
+  /**
+   * Answer judge verdicts on short answers normalisation could not decide: needed, scored (a usable
+   * verdict), missing (no judge run, a failed call or an unreadable reply: each scored wrong).
+   */
+  answerJudge: { identity?: string; needed: number; scored: number; missing: number };
   /** Done share >= minCoverage, and (when KB responses exist and a judge ran) judged share >= minCoverage. */
   complete: boolean;
   /** Why the model is incomplete. */
@@ -71,7 +94,15 @@ export interface LadderModelResults {
 }
 
 export interface LadderResults {
-  suite: { hash: string; name: string; tests: number; seeds: number; perturbed: number };
+  suite: {
+    hash: string;
+    name: string;
+    tests: number;
+    seeds: number;
+    perturbed: number;
+    /** The seeds' answer types (docs/ladder.md#answer-types), in ANSWER_TYPES order. */
+    answerTypes: AnswerType[];
+  };
   settings: LadderConfig;
   /** Seed of the bootstraps. */
   seed: number;
@@ -119,7 +150,26 @@ export function loadLadderResults(
       label: m.label ?? cellsByModel.get(m.identity)?.label ?? m.identity,
       identity: m.identity,
     })) ?? [...cellsByModel].map(([identity, e]) => ({ label: e.label, identity }));
-  const verdicts = judgeVerdicts(store, suiteHash, opts.judgeIdentity, settings.kbScoring);
+  // A KB verdict given under the other scoring mode is not this mode's (its prompt and scale differ).
+  const verdicts = judgeVerdicts(
+    store,
+    suiteHash,
+    opts.judgeIdentity,
+    KB_JUDGE_SUITE,
+    KbJudgeMetaSchema,
+    (m) =>
+      kbScoringOf(m) === settings.kbScoring
+        ? (reply) => parseKbJudgeReply(reply, settings.kbScoring)
+        : undefined,
+  );
+  const answerVerdicts = judgeVerdicts(
+    store,
+    suiteHash,
+    opts.judgeIdentity,
+    ANSWER_JUDGE_SUITE,
+    AnswerJudgeMetaSchema,
+    () => parseAnswerJudgeReply,
+  );
 
   const out = models.map(({ label, identity }): LadderModelResults => {
     const stored = cellsByModel.get(identity)?.cells ?? [];
@@ -127,6 +177,7 @@ export function loadLadderResults(
     let needed = 0;
     let scored = 0;
     let judgeIdentity: string | undefined;
+    const answers = { needed: 0, scored: 0, identity: undefined as string | undefined };
     // An imported run's cells keep the correctness that run recorded (import/recorded.ts).
     const recorded = recordedCorrectness(store, suiteHash, identity);
     for (const cell of stored) {
@@ -164,7 +215,16 @@ export function loadLadderResults(
         if (verdict?.verdict.ok) scored++;
         if (verdict) judgeIdentity = verdict.judge;
       }
-      const c = scoreCell(test, cell, verdict?.verdict, verdict?.callFailed, settings.parser);
+      const answerVerdict =
+        answerTypeOf(test) === 'text' && test.family !== 'KB' && cell.status === 'done'
+          ? answerVerdicts.get(verdictKey(identity, cell.testId, cell.repeat, cell.responseKey))
+          : undefined;
+      const c = scoreCell(test, cell, verdict?.verdict, verdict?.callFailed, settings.parser, answerVerdict);
+      if (c.judge && test.family !== 'KB') {
+        answers.needed++;
+        if (c.judge.status === 'scored') answers.scored++;
+        if (answerVerdict) answers.identity = answerVerdict.judge;
+      }
       // The reference's KB accuracy counts a rubric score >= 0.80 correct (run_sut_model.py:127);
       // its Stability keeps the score itself (docs/fidelity.md L25).
       if (settings.kbScoring === 'reference' && c.family === 'KB' && c.score !== undefined)
@@ -177,12 +237,16 @@ export function loadLadderResults(
     const judged = needed === 0 ? 1 : scored / needed;
     // Without any verdict KB is shown unavailable (no judge), not incomplete; a partial pass is incomplete.
     const judgeRan = scored > 0 || judgeIdentity !== undefined;
+    // Likewise the answer judge: without it undecided short answers are wrong (and counted); a partial pass is incomplete.
+    const answersJudged = answers.needed === 0 ? 1 : answers.scored / answers.needed;
     const incomplete =
       share < minCoverage
         ? `coverage ${(100 * share).toFixed(1)}% < ${(100 * minCoverage).toFixed(0)}%`
         : judgeRan && judged < minCoverage
           ? `KB judged ${scored}/${needed} responses (< ${(100 * minCoverage).toFixed(0)}%)`
-          : undefined;
+          : answers.identity !== undefined && answersJudged < minCoverage
+            ? `answer judge decided ${answers.scored}/${answers.needed} short answers (< ${(100 * minCoverage).toFixed(0)}%)`
+            : undefined;
     const metrics = ladderMetrics(cells.map(observationOf), {
       seed: deriveSeed(seed, 'ladder', identity),
       resamples: settings.resamples,
@@ -201,6 +265,12 @@ export function loadLadderResults(
       asked: askedOf(stored, tests),
       truncated: { n: cut.length, wrong: cut.filter((c) => (c.score ?? 1) < 1).length },
       judge: { ...(judgeIdentity && { identity: judgeIdentity }), needed, scored, missing: needed - scored },
+      answerJudge: {
+        ...(answers.identity && { identity: answers.identity }),
+        needed: answers.needed,
+        scored: answers.scored,
+        missing: answers.needed - answers.scored,
+      },
       complete: incomplete === undefined,
       ...(incomplete && { incomplete }),
       cells,
@@ -216,6 +286,7 @@ export function loadLadderResults(
       tests: ladderTests.length,
       seeds: new Set(ladderTests.map((t) => t.seedId)).size,
       perturbed: ladderTests.filter((t) => t.family !== 'baseline').length,
+      answerTypes: ANSWER_TYPES.filter((type) => ladderTests.some((t) => answerTypeOf(t) === type)),
     },
     settings,
     seed,
@@ -238,8 +309,9 @@ function askedOf(cells: readonly StoredCell[], tests: Map<string, LadderTest>): 
 }
 
 /**
- * Scores one stored cell: numeric parse (docs/fidelity.md#ladder: `parser`) and 0.1% tolerance,
- * or the KB judge's rubric score.
+ * Scores one stored cell: the answer read for the test's answer type (score-answer.ts; the number
+ * parser is `parser`, docs/fidelity.md#ladder), or the KB judge's rubric score. A short answer
+ * normalisation cannot decide takes the answer judge's verdict, and is wrong without a usable one.
  */
 export function scoreCell(
   test: LadderTest,
@@ -247,6 +319,7 @@ export function scoreCell(
   verdict?: KbVerdict,
   judgeCallFailed = false,
   parser: AnswerParser = 'waver',
+  answerVerdict?: StoredVerdict<AnswerVerdict>,
 ): ScoredCell {
   const kbType = kbTypeOf(test);
   const base = {
@@ -286,15 +359,39 @@ export function scoreCell(
       judge: { status: 'scored', score: verdict.score, reason: verdict.reason },
     };
   }
-  const parsed = parseNumericAnswer(cell.response.text, parser);
-  const gold = typeof test.gold === 'number' ? test.gold : Number.NaN;
-  const correct = isCorrectNumber(parsed.value, gold);
+  const answer = scoreAnswer(test, cell.response.text, parser);
+  const read = { ...(answer.parsed !== undefined && { parsed: answer.parsed }), parsedVia: answer.via };
+  if (answer.undecided === undefined)
+    return { ...base, status: 'done', score: answer.correct ? 1 : 0, ...read };
+  // Normalisation could not decide: the answer judge's verdict, failing closed (docs/ladder.md#answer-types).
+  const v = answerVerdict?.verdict;
+  if (!v)
+    return {
+      ...base,
+      status: 'done',
+      score: 0,
+      ...read,
+      judge: { status: 'not-run', reason: `${answer.undecided}; no judge verdict: scored wrong` },
+    };
+  if (!v.ok)
+    return {
+      ...base,
+      status: 'done',
+      score: 0,
+      ...read,
+      judge: {
+        status: answerVerdict.callFailed ? 'failed' : 'unparsable',
+        reason: `${v.reason}: scored wrong`,
+      },
+    };
+  const score = v.correct ? 1 : 0;
   return {
     ...base,
     status: 'done',
-    score: correct ? 1 : 0,
-    ...(parsed.value !== undefined && { parsed: parsed.value }),
-    parsedVia: parsed.via,
+    score,
+    ...read,
+    parsedVia: 'judge',
+    judge: { status: 'scored', score, reason: v.reason },
   };
 }
 
@@ -329,9 +426,9 @@ function coverageOf(cells: readonly StoredCell[], tests: readonly SuiteTest[], t
   return cov;
 }
 
-interface StoredVerdict {
-  verdict: KbVerdict;
-  /** The judge call itself failed (no reply), as opposed to a reply without a usable score. */
+interface StoredVerdict<V = KbVerdict> {
+  verdict: V;
+  /** The judge call itself failed (no reply), as opposed to a reply without a usable verdict. */
   callFailed: boolean;
   judge: string;
   /** When the judge cell was written: the latest verdict wins. */
@@ -348,40 +445,44 @@ function verdictKey(
 }
 
 /**
- * The stored KB verdicts for a SUT suite: every `ladder/kb-judge` suite whose tests point at it,
- * the latest verdict per (model, test, repeat, response). A judge call that failed gives no verdict.
+ * The stored verdicts of one judge suite (`ladder/kb-judge`, `ladder/answer-judge`) for a SUT
+ * suite: every suite of that name whose tests point at it, the latest verdict per (model, test,
+ * repeat, response). `readerOf` gives the reply reader for a judge test's meta, or undefined when
+ * its verdicts are not this run's (the KB judge's other scoring mode). A failed call gives no verdict.
  */
-function judgeVerdicts(
+function judgeVerdicts<M extends JudgedCell, V extends { ok: boolean; reason: string }>(
   store: Store,
   suiteHash: string,
   judgeIdentity: string | undefined,
-  scoring: KbScoring,
-): Map<string, StoredVerdict> {
-  const out = new Map<string, StoredVerdict>();
+  suiteName: string,
+  schema: z.ZodType<M>,
+  readerOf: (meta: M) => ((reply: string) => V) | undefined,
+): Map<string, StoredVerdict<V>> {
+  const out = new Map<string, StoredVerdict<V>>();
   const hashes = new Set(store.runs.list().flatMap((r) => (r.suiteHash ? [r.suiteHash] : [])));
   hashes.delete(suiteHash); // the SUT suite itself: no need to read its tests again
   for (const hash of hashes) {
     const judgeSuite = store.suites.get(hash);
-    if (judgeSuite?.name !== KB_JUDGE_SUITE) continue;
+    if (judgeSuite?.name !== suiteName) continue;
     // A test whose meta names no judged cell is no verdict of a run's: left out.
-    const meta = new Map(judgeSuite.tests.map((t) => [t.id, KbJudgeMetaSchema.safeParse(t.meta).data]));
+    const meta = new Map(judgeSuite.tests.map((t) => [t.id, schema.safeParse(t.meta).data]));
     if (![...meta.values()].some((m) => m?.sutSuite === suiteHash)) continue;
     for (const cell of store.cells.all({ suiteHash: hash })) {
       if (judgeIdentity !== undefined && cell.modelIdentity !== judgeIdentity) continue;
       const m = meta.get(cell.testId);
-      // A verdict given under the other scoring mode is not this mode's (its prompt and scale differ).
-      if (!m || m.sutSuite !== suiteHash || kbScoringOf(m) !== scoring) continue;
+      const read = m && m.sutSuite === suiteHash ? readerOf(m) : undefined;
+      if (!m || !read) continue;
       const key = verdictKey(m.modelIdentity, m.testId, m.repeat, m.responseKey);
       const earlier = out.get(key);
       if (earlier && earlier.at > cell.updatedAt) continue;
       const failed = cell.status !== 'done' || !cell.response;
       out.set(key, {
         verdict: failed
-          ? {
+          ? ({
               ok: false,
               reason: `judge call failed: ${cell.error ? `${cell.error.kind}: ${cell.error.message}` : 'no response'}`,
-            }
-          : parseKbJudgeReply(cell.response?.text ?? '', scoring),
+            } as V)
+          : read(cell.response?.text ?? ''),
         callFailed: failed,
         judge: cell.modelIdentity,
         at: cell.updatedAt,

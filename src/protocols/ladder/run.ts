@@ -8,11 +8,18 @@ import type { Suite, SuiteTest } from '../../run/types.js';
 import { openStore } from '../../store/store.js';
 import { sha256 } from '../../util/hash.js';
 import type { PooledOptions } from '../types.js';
+import {
+  ANSWER_JUDGE_MAX_TOKENS,
+  ANSWER_JUDGE_SUITE,
+  type AnswerJudgeJob,
+  answerJudgeTest,
+} from './answer-judge.js';
 import { answerFormatOf, type LadderConfig, ladderSettings } from './config.js';
 import { KB_JUDGE_SUITE, type KbJudgeJob, kbJudgeTest } from './kb-judge.js';
 import { type AnswerFormat, systemPromptFor, userMessageFor } from './prompts.js';
+import { scoreAnswer } from './score-answer.js';
 import type { LadderSuiteTest } from './test-meta.js';
-import { KB_LEVEL, KB_TYPES, type KbType, type LadderTest } from './types.js';
+import { answerTypeOf, KB_LEVEL, KB_TYPES, type KbType, type LadderTest } from './types.js';
 
 /**
  * Running the ladder (the paper's Section 4.3, docs/method.md#running-the-ladder): every test asked
@@ -87,10 +94,11 @@ export function ladderSuiteTest(
   asks: LadderAsks = ladderAsks(settings),
 ): LadderSuiteTest {
   const { id, ...meta } = test;
-  const system = systemPromptFor(test.family, asks.default.answerFormat, settings.kbPrompt);
+  const type = answerTypeOf(test);
+  const system = systemPromptFor(test.family, asks.default.answerFormat, settings.kbPrompt, type);
   const byModel: NonNullable<SuiteTest['byModel']> = {};
   for (const [label, ask] of asks.byModel) {
-    const own = systemPromptFor(test.family, ask.answerFormat, settings.kbPrompt);
+    const own = systemPromptFor(test.family, ask.answerFormat, settings.kbPrompt, type);
     const asked = {
       ...(own !== system && { system: own }),
       ...(ask.maxTokens !== asks.default.maxTokens && { maxTokens: ask.maxTokens }),
@@ -119,17 +127,27 @@ export function kbTypeOf(test: Pick<LadderTest, 'family' | 'subtype' | 'measured
   return KB_TYPES.find((t) => KB_LEVEL[t] === test.measuredLevel);
 }
 
+/** A judge pass: the judge's identity, its suite and how many of its calls failed. */
+export interface JudgePass {
+  identity: string;
+  suiteHash: string;
+  jobs: number;
+  failed: number;
+}
+
 export interface LadderRunResult {
   suite: Suite<LadderSuiteTest>;
   sut: RunResult;
   /** The KB judge pass: undefined when no judge is configured or nothing needed judging. */
-  judge?: { identity: string; suiteHash: string; jobs: number; failed: number };
+  judge?: JudgePass;
+  /** The answer judge pass (short answers normalisation could not decide); undefined likewise. */
+  answerJudge?: JudgePass;
 }
 
 /**
- * Progress goes to `onProgress`: the SUT pass, then (after its `onStage`) the KB judge pass. A
- * model that is both a system under test and the judge is one instance of the pool, with one
- * rate-limit bucket for both passes.
+ * Progress goes to `onProgress`: the SUT pass, then (after its `onStage`) the KB judge pass and
+ * the answer judge pass. A model that is both a system under test and the judge is one instance of
+ * the pool, with one rate-limit bucket for every pass.
  */
 export async function runLadder(
   config: WaverConfig,
@@ -140,33 +158,84 @@ export async function runLadder(
   const suite = ladderSuite(tests, config);
   const sut = await runSuite(config, suite, opts);
   if (config.judge === undefined || sut.summary.aborted) return { suite, sut };
+  const identities = sut.models.map((m) => m.identity);
 
-  const jobs = kbJudgeJobs(
-    config.store,
-    suite,
-    sut.models.map((m) => m.identity),
-  );
-  if (jobs.length === 0) return { suite, sut };
-  opts.onStage?.(KB_JUDGE_SUITE, `judging ${jobs.length} Knowledge Boundary responses (${KB_JUDGE_SUITE})`);
-  const tests2 = jobs.map((job) => kbJudgeTest(job, settings.kbScoring));
-  const judged = await runRole(
-    config,
-    'judge',
-    KB_JUDGE_SUITE,
-    [{ temperature: 0, maxTokens: settings.kbJudgeMaxTokens, tests: tests2 }],
-    opts,
-  );
-  const failed = [...judged.answers.values()].filter((a) => !a.ok).length;
-  return {
-    suite,
-    sut,
-    judge: {
+  const pass = async (name: string, judgeTests: SuiteTest[], maxTokens: number, what: string) => {
+    if (judgeTests.length === 0) return undefined;
+    opts.onStage?.(name, `judging ${judgeTests.length} ${what} (${name})`);
+    const judged = await runRole(
+      config,
+      'judge',
+      name,
+      [{ temperature: 0, maxTokens, tests: judgeTests }],
+      opts,
+    );
+    return {
       identity: judged.identity,
-      suiteHash: suiteOf(KB_JUDGE_SUITE, tests2).hash,
-      jobs: jobs.length,
-      failed,
-    },
+      suiteHash: suiteOf(name, judgeTests).hash,
+      jobs: judgeTests.length,
+      failed: [...judged.answers.values()].filter((a) => !a.ok).length,
+    };
   };
+  const judge = await pass(
+    KB_JUDGE_SUITE,
+    kbJudgeJobs(config.store, suite, identities).map((job) => kbJudgeTest(job, settings.kbScoring)),
+    settings.kbJudgeMaxTokens,
+    'Knowledge Boundary responses',
+  );
+  const answerJudge = opts.signal?.aborted
+    ? undefined
+    : await pass(
+        ANSWER_JUDGE_SUITE,
+        answerJudgeJobs(config.store, suite, identities).map(answerJudgeTest),
+        ANSWER_JUDGE_MAX_TOKENS,
+        'short answers normalisation could not decide',
+      );
+  return { suite, sut, ...(judge && { judge }), ...(answerJudge && { answerJudge }) };
+}
+
+/**
+ * An answer judge job for every done cell of a short-answer test whose reply normalisation cannot
+ * match (score-answer.ts), read from the store, tied back to its cell as the KB jobs are.
+ */
+export function answerJudgeJobs(
+  storePath: string,
+  suite: Suite<LadderSuiteTest>,
+  identities: readonly string[],
+): AnswerJudgeJob[] {
+  const byId = new Map(suite.tests.map((t) => [t.id, t]));
+  const store = openStore(storePath);
+  try {
+    const jobs: AnswerJudgeJob[] = [];
+    for (const identity of identities) {
+      const tag = sha256(identity).slice(0, 12);
+      for (const cell of store.cells.all({
+        suiteHash: suite.hash,
+        modelIdentity: identity,
+        status: 'done',
+      })) {
+        const meta = byId.get(cell.testId)?.meta;
+        if (meta?.answerType !== 'text' || meta.family === 'KB' || !cell.response) continue;
+        if (!scoreAnswer(meta, cell.response.text).undecided) continue;
+        jobs.push({
+          key: `${tag}/${cell.testId}/${cell.repeat}`,
+          question: meta.text,
+          answers: [String(meta.gold), ...(meta.aliases ?? [])],
+          response: cell.response.text,
+          meta: {
+            sutSuite: suite.hash,
+            modelIdentity: identity,
+            testId: cell.testId,
+            repeat: cell.repeat,
+            responseKey: cell.responseKey,
+          },
+        });
+      }
+    }
+    return jobs;
+  } finally {
+    store.close();
+  }
 }
 
 /**
@@ -198,6 +267,7 @@ export function kbJudgeJobs(
           question: test.meta.text,
           response: cell.response.text,
           ...(kbType && { kbType }),
+          ...(test.meta.answerType !== undefined && { answerType: test.meta.answerType }),
           meta: {
             sutSuite: suite.hash,
             modelIdentity: identity,

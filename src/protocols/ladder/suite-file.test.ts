@@ -112,6 +112,68 @@ describe('ladder suite file', () => {
     expect(e.message).toMatch(/no tests/);
   });
 
+  it("records the answer type and checks each test's answer against it", () => {
+    const stem = 'Which gas do plants take in?';
+    const options = [
+      { letter: 'A', text: 'oxygen' },
+      { letter: 'B', text: 'carbon dioxide' },
+    ];
+    const question = `${stem}\n\nA. oxygen\nB. carbon dioxide`;
+    const choice = test({
+      seedId: 'arc-1',
+      family: 'baseline',
+      requestedLevel: 0,
+      text: question,
+      original: question,
+      answerType: 'choice',
+      gold: 'B',
+      options,
+    });
+    const trivia = test({
+      seedId: 'trivia-1',
+      family: 'baseline',
+      requestedLevel: 0,
+      text: 'Which vegetable is a Pearl Pickler?',
+      original: 'Which vegetable is a Pearl Pickler?',
+      answerType: 'text',
+      gold: 'Onion',
+      aliases: ['Allium cepa'],
+    });
+    const kbChoice = test({
+      seedId: 'arc-1',
+      family: 'KB',
+      requestedLevel: 1,
+      text: `Which gas do the plants of the Hartwell report take in?\n\nA. oxygen\nB. carbon dioxide`,
+      original: question,
+      answerType: 'choice',
+      gold: 'unanswerable',
+    });
+    const file = join(dir, 'typed.jsonl');
+    writeLadderSuite(file, [choice, trivia, kbChoice]);
+    expect(readLadderSuite(file)).toEqual([choice, trivia, kbChoice]);
+    // A suite written before answer types has none: its tests are number tests.
+    expect(readLadderSuite(join(dir, 'ok.jsonl')).every((t) => t.answerType === undefined)).toBe(true);
+
+    let e = readError([line({ ...choice, gold: 'C' })]);
+    expect([e.field, e.reason]).toEqual(['gold', "gold 'C' is not the letter of one of the options (A, B)"]);
+    e = readError([line({ ...choice, options: undefined })]);
+    expect([e.field, e.reason]).toEqual(['options', 'a choice test lists its options']);
+    e = readError([line({ ...choice, options: [...options, { letter: 'A', text: 'water' }] })]);
+    expect(e.reason).toBe("option letter 'A' appears twice");
+    e = readError([line({ ...choice, options: [{ letter: 'a', text: 'x' }, options[1]] })]);
+    expect(e.field).toBe('options.0.letter');
+    e = readError([line({ ...trivia, gold: 7 })]);
+    expect(e.field).toBe('gold');
+    e = readError([line({ ...trivia, options })]);
+    expect([e.field, e.reason]).toEqual(['options', 'only a choice test has options (this is text)']);
+    e = readError([line({ ...baseline, aliases: ['seven'] })]);
+    expect([e.field, e.reason]).toEqual(['aliases', 'only a text test has aliases (this is number)']);
+    e = readError([line({ ...kbChoice, options })]);
+    expect(e.field).toBe('options');
+    e = readError([line({ ...choice, answerType: 'letter' })]);
+    expect(e.field).toBe('answerType');
+  });
+
   it('writes through a temporary file: a failed write leaves nothing', () => {
     const target = join(dir, 'no-such-dir-is-a-file');
     writeFileSync(target, 'x');

@@ -5,7 +5,7 @@ import { InputError } from '../../errors.js';
 import { canonicalJson, hashOf } from '../../util/hash.js';
 import { readTextFile } from '../../util/text-file.js';
 import { LadderTestSchema } from './test-meta.js';
-import { KB_TYPES, type LadderTest } from './types.js';
+import { answerTypeOf, KB_TYPES, type LadderTest } from './types.js';
 
 /**
  * The ladder suite file: JSONL, one LadderTest per line, keys in canonical (sorted) order, so the
@@ -43,6 +43,43 @@ export function writeFileAtomic(path: string, text: string): void {
 
 export function writeLadderSuite(path: string, tests: readonly LadderTest[]): void {
   writeFileAtomic(path, ladderSuiteJsonl(tests));
+}
+
+/**
+ * A test's answer must fit its answer type (docs/ladder-suite.md#suite-file): KB's gold is
+ * `unanswerable`; otherwise a number, the letter of one of its options (choice), or a short answer
+ * (text), and nothing another type carries.
+ */
+function answerProblem(
+  test: LadderTest,
+  where: (field: string) => { file: string; line: number; field: string },
+): void {
+  const type = answerTypeOf(test);
+  const fail = (field: string, message: string): never => {
+    throw new InputError(message, where(field));
+  };
+  if (test.family === 'KB') {
+    if (test.gold !== 'unanswerable') fail('gold', "gold is 'unanswerable' for KB tests");
+    if (test.options !== undefined || test.aliases !== undefined)
+      fail(test.options !== undefined ? 'options' : 'aliases', 'a KB test has no answer to list');
+    return;
+  }
+  if (type !== 'choice' && test.options !== undefined)
+    fail('options', `only a choice test has options (this is ${type})`);
+  if (type !== 'text' && test.aliases !== undefined)
+    fail('aliases', `only a text test has aliases (this is ${type})`);
+  if (type === 'number' && typeof test.gold !== 'number')
+    fail('gold', "gold is a number for a number test ('unanswerable' only for KB)");
+  if (type === 'choice') {
+    const options = test.options ?? fail('options', 'a choice test lists its options');
+    const letters = options.map((o) => o.letter);
+    const twice = letters.find((l, i) => letters.indexOf(l) !== i);
+    if (twice !== undefined) fail('options', `option letter '${twice}' appears twice`);
+    if (!letters.includes(String(test.gold)))
+      fail('gold', `gold '${test.gold}' is not the letter of one of the options (${letters.join(', ')})`);
+  }
+  if (type === 'text' && typeof test.gold !== 'string')
+    fail('gold', 'gold is the short answer (a string) for a text test');
 }
 
 /**
@@ -85,8 +122,7 @@ export function readLadderSuite(file: string): LadderTest[] {
     const where = (f: string) => ({ file, line, field: f });
     if ((test.family === 'baseline') !== (test.requestedLevel === 0))
       throw new InputError('a baseline test has level 0, and only a baseline does', where('requestedLevel'));
-    if ((test.family === 'KB') !== (test.gold === 'unanswerable'))
-      throw new InputError("gold is 'unanswerable' for KB tests and a number otherwise", where('gold'));
+    answerProblem(test, where);
     if (
       test.family === 'KB' &&
       test.subtype !== undefined &&

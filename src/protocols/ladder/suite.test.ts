@@ -103,7 +103,9 @@ describe('buildLadderSuite with the rules generators', async () => {
     writeLadderSuite(file, build.tests);
     const text = readFileSync(file, 'utf8');
     expect(text.endsWith('\n')).toBe(true);
-    expect(text.split('\n')[0]?.startsWith('{"family":"baseline","gates":[],"gold":')).toBe(true);
+    expect(
+      text.split('\n')[0]?.startsWith('{"answerType":"number","family":"baseline","gates":[],"gold":'),
+    ).toBe(true);
     expect(readLadderSuite(file)).toEqual(JSON.parse(JSON.stringify(build.tests)));
   });
 

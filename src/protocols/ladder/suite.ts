@@ -2,9 +2,12 @@ import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import type { RunSuiteOptions } from '../../run/run-suite.js';
 import { deriveSeed, PyRandom } from '../../util/random.js';
+import { typedModelText, typedModules } from './answer-types/model-instructions.js';
+import { type TypedCandidate, typedFamilyGate, typedRules } from './answer-types/typed-rules.js';
 import { FAMILY_MODULES } from './families/index.js';
 import { type GenerationJob, generateWithModel, generationKey } from './families/model-generator.js';
 import type { Candidate, FamilyModule } from './families/types.js';
+import { answerGate } from './gates/answer-gate.js';
 import { type GateJob, runModelGates } from './gates/model-gates.js';
 import { structuralGate } from './gates/structural-gate.js';
 import { type BandTablesInput, BandTablesSchema, measureSeverity } from './severity/levels.js';
@@ -20,6 +23,7 @@ import {
   type Level,
   type Seed,
   type Severity,
+  testAnswerOf,
 } from './types.js';
 
 /**
@@ -62,6 +66,8 @@ interface Tried {
   severity?: Severity;
   /** The gate that rejected it (the first that failed), or undefined when it passed every gate that ran. */
   rejectedBy?: string;
+  /** A choice candidate that moved the options: as it shows them, and the key's letter there. */
+  reordered?: TypedCandidate['reordered'];
 }
 
 /** A (seed, family, requested level) cell of the ladder. */
@@ -121,6 +127,7 @@ export async function buildLadderSuite(opts: BuildLadderSuiteOptions): Promise<L
       original: slot.seed.question,
       candidate: (tried.candidate as Candidate).text,
       ...(tried.candidate?.kbType && { kbType: tried.candidate.kbType }),
+      ...(slot.seed.answerType !== undefined && { answerType: slot.seed.answerType }),
     }));
     if (jobs.length > 0 && opts.config.judge !== undefined)
       log(`attempt ${attempt}: ${jobs.length} candidates to the judge`);
@@ -206,10 +213,12 @@ async function produceCandidates(
       // One seeded generator per (suite seed, item, family, level, attempt): docs/method.md#determinism.
       const rngSeed = deriveSeed(opts.seed, slot.seed.id, slot.family, slot.level, attempt);
       // The rules aim at the bands the candidate will be binned by.
-      const candidate = modules[slot.family].rules(slot.seed, slot.level, attempt, new PyRandom(rngSeed), {
+      // Each family on the seed's answer type (docs/ladder-families.md#answer-types).
+      const typed = typedRules(modules[slot.family], slot.seed, slot.level, attempt, new PyRandom(rngSeed), {
         ...measure,
         rngSeed,
       });
+      const candidate = typed?.candidate;
       const generator: GeneratorInfo = candidate?.generator ?? {
         kind: 'rules',
         name: slot.family,
@@ -219,7 +228,13 @@ async function produceCandidates(
       out.set(
         slot,
         candidate
-          ? { attempt, candidate, generator, gates: [] }
+          ? {
+              attempt,
+              candidate,
+              generator,
+              gates: [],
+              ...(typed?.reordered && { reordered: typed.reordered }),
+            }
           : {
               attempt,
               generator,
@@ -237,13 +252,17 @@ async function produceCandidates(
     return out;
   }
   const jobs: GenerationJob[] = due.map((s) => ({ seed: s.seed, family: s.family, level: s.level, attempt }));
-  const outcomes = await generateWithModel(opts.config, modules, jobs, opts.runOptions);
+  // The families' instructions and items for each answer type (docs/ladder-families.md#answer-types).
+  const outcomes = await generateWithModel(opts.config, typedModules(modules), jobs, opts.runOptions);
   for (const slot of due) {
     const outcome = outcomes.get(keyOf(slot, attempt));
     if (outcome?.ok)
       out.set(slot, {
         attempt,
-        candidate: outcome.candidate,
+        candidate: {
+          ...outcome.candidate,
+          text: typedModelText(slot.family, slot.seed, outcome.candidate.text),
+        },
         generator: outcome.candidate.generator,
         gates: [],
       });
@@ -269,7 +288,10 @@ function offlineGates(slot: Slot, tried: Tried, module: FamilyModule, measure: M
   };
   // KB changes the quantities on purpose (docs/method.md: the numeric gate is for every family but KB).
   if (slot.family !== 'KB' && !add(structuralGate(original, text))) return;
-  if (!add(module.familyGate(original, text, slot.level))) return;
+  // What a choice or text seed's answer needs kept (docs/ladder-families.md#answer-types); none for numbers.
+  const kept = answerGate(slot.seed, slot.family, text, tried.reordered);
+  if (kept && !add(kept)) return;
+  if (!add(typedFamilyGate(module, slot.seed, text, slot.level, tried.reordered))) return;
   const severity = measureSeverity(slot.family, original, text, {
     ...(measure.bands && { bands: measure.bands }),
     strictLoadBands: measure.strictLoadBands,
@@ -308,7 +330,9 @@ function testOf(slot: Slot, t: Tried): LadderTest {
     measuredLevel: t.severity?.level,
     ...(t.severity && { severity: t.severity }),
     original: slot.seed.question,
-    gold: slot.family === 'KB' ? 'unanswerable' : slot.seed.gold,
+    ...(t.reordered
+      ? { answerType: 'choice' as const, gold: t.reordered.key, options: t.reordered.options }
+      : testAnswerOf(slot.seed, slot.family === 'KB')),
     gates: t.gates,
     generator: t.generator,
     ...(slot.seed.dataset && { dataset: slot.seed.dataset }),
@@ -322,7 +346,7 @@ function baselineTest(seed: Seed): LadderTest {
     ...base,
     measuredLevel: 0,
     original: seed.question,
-    gold: seed.gold,
+    ...testAnswerOf(seed, false),
     gates: [],
     ...(seed.dataset && { dataset: seed.dataset }),
   };

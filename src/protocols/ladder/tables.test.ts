@@ -20,6 +20,7 @@ function model(overrides: Partial<LadderModelResults> = {}): LadderModelResults 
     identity: 'gguf:abc',
     coverage: { total: 6, done: 5, failed: 1, pending: 0, cached: 0, errorsByKind: { timeout: 1 } },
     judge: { identity: 'replay:judge', needed: 2, scored: 1, missing: 1 },
+    answerJudge: { needed: 0, scored: 0, missing: 0 },
     complete: true,
     asked: { answerFormats: ['json'], maxTokens: [768] },
     truncated: { n: 0, wrong: 0 },
@@ -31,7 +32,14 @@ function model(overrides: Partial<LadderModelResults> = {}): LadderModelResults 
 
 function results(models: LadderModelResults[]): LadderResults {
   return {
-    suite: { hash: 'f'.repeat(64), name: 'ladder/tests', tests: 6, seeds: 2, perturbed: 4 },
+    suite: {
+      hash: 'f'.repeat(64),
+      name: 'ladder/tests',
+      tests: 6,
+      seeds: 2,
+      perturbed: 4,
+      answerTypes: ['number'],
+    },
     settings: LadderConfigSchema.parse({ resamples: 100 }),
     seed: 1,
     models,

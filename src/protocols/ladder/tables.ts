@@ -3,7 +3,15 @@ import { type AdmissionContext, formatAdmissionTable, meaningJson } from './admi
 import { type MeaningCheck, meaningCaveat, meaningCheck } from './meaning-check.js';
 import type { CollapsePoint, Interval, LadderMetrics, SetMetrics } from './metrics.js';
 import type { LadderModelResults, LadderResults } from './results.js';
-import { type AdmissionRow, FAMILIES, FAMILY_NAMES, type Family, type LadderTest, LEVELS } from './types.js';
+import {
+  type AdmissionRow,
+  type AnswerType,
+  FAMILIES,
+  FAMILY_NAMES,
+  type Family,
+  type LadderTest,
+  LEVELS,
+} from './types.js';
 
 /**
  * The ladder's report: the paper's Table 3 (admission), and for each model Table 4 (Stability per
@@ -160,6 +168,7 @@ function modelJson(m: LadderModelResults) {
     asked: m.asked,
     truncated: m.truncated,
     kbJudge: m.judge,
+    answerJudge: m.answerJudge,
     baseline: setJson(x.baseline),
     families: x.families.map((f) => ({
       family: f.family,
@@ -208,6 +217,7 @@ function ladderMarkdown(input: LadderReportInput): string {
   );
   const dataset = datasetLine(input);
   if (dataset) out.push(dataset, '');
+  out.push(answerTypeLine(results), '');
   for (const caveat of ladderCaveats(input))
     out.push(`**${caveat[0]?.toUpperCase()}${caveat.slice(1)}.**`, '');
   // The meaning label is the header's line above, not said twice.
@@ -249,8 +259,16 @@ function modelMarkdown(m: LadderModelResults, results: LadderResults): string {
           (m.judge.missing > 0
             ? ` (${m.judge.missing} without a usable verdict, left out of KB scores).`
             : '.'),
-    '',
   );
+  const a = m.answerJudge;
+  if (a.needed > 0)
+    lines.push(
+      a.identity === undefined
+        ? `Short answers: ${responses(a.needed)} that SQuAD normalisation could not match to an accepted answer were scored wrong (no judge: pass --judge SPEC to have them decided).`
+        : `Short answers: ${a.scored}/${responses(a.needed)} that SQuAD normalisation could not match decided by the answer judge \`${a.identity}\`` +
+            (a.missing > 0 ? ` (${a.missing} without a usable verdict, scored wrong: fail closed).` : '.'),
+    );
+  lines.push('');
 
   // Table 4.
   lines.push(`### Stability per family (Table 4) — ${m.label}`, '');
@@ -439,6 +457,25 @@ function formatSetting(f: LadderResults['settings']['answerFormat']): string {
 }
 
 /** Which decisions take the reference code's side (docs/fidelity.md#ladder), when any does. */
+/** What the seeds' answers are and how a reply is scored (docs/ladder.md#answer-types). */
+const ANSWER_TYPE_SCORING: Record<AnswerType, string> = {
+  number: 'number (a reply is correct within 0.1% of the gold)',
+  choice: "choice (a stem with lettered options; correct = the key's letter, or its option's text)",
+  text: 'text (a short answer; correct = the gold or an alias after SQuAD normalisation, else the answer judge decides, wrong without one)',
+};
+
+export function answerTypeLine(results: LadderResults): string {
+  const types = results.suite.answerTypes;
+  const s = results.settings;
+  // parser and kbPrompt reproduce the reference code's math-only reading and prompt (docs/fidelity.md L54).
+  const numberOnly = (['parser', 'kbPrompt'] as const).filter((k) => s[k] === 'reference');
+  const note =
+    numberOnly.length > 0 && types.some((t) => t !== 'number')
+      ? ` The reference code's ${numberOnly.join(' and ')} apply to number seeds only: choice and text tests are read and asked as waver's.`
+      : '';
+  return `Answers: ${types.map((t) => ANSWER_TYPE_SCORING[t]).join('; ')}.${note}`;
+}
+
 function compatNote(s: LadderResults['settings']): string {
   const sides = (['parser', 'kbPrompt', 'quadrant', 'collapse'] as const).filter((k) => s[k] === 'reference');
   return sides.length === 0 ? '' : ` Reference code's behaviour for: ${sides.join(', ')}.`;

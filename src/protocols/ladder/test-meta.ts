@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DatasetSourceSchema } from '../../data/provenance.js';
 import type { Suite, SuiteTest } from '../../run/types.js';
 import { type TypedTest, typedMeta } from '../test-meta.js';
-import { FAMILIES, type LadderTest } from './types.js';
+import { ANSWER_TYPES, FAMILIES, type LadderTest } from './types.js';
 
 const Level = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)]);
 const LevelOr0 = z.union([z.literal(0), Level]);
@@ -50,7 +50,17 @@ export const LadderTestSchema = z
     severity: SeveritySchema.optional(),
     original: z.string().min(1),
     text: z.string().min(1),
-    gold: z.union([z.number(), z.literal('unanswerable')]),
+    answerType: z.enum(ANSWER_TYPES).optional(),
+    gold: z.union([z.number(), z.string().min(1)]),
+    options: z
+      .array(
+        z
+          .object({ letter: z.string().regex(/^[A-Z]$/, 'must be one letter A-Z'), text: z.string().min(1) })
+          .strict(),
+      )
+      .min(2, 'needs at least two options')
+      .optional(),
+    aliases: z.array(z.string().min(1)).optional(),
     gates: z.array(GateSchema),
     generator: GeneratorSchema.optional(),
     dataset: DatasetSourceSchema.optional(),

@@ -1,3 +1,4 @@
+import type { McOption } from '../../data/mc/mc-item.js';
 import type { DatasetSource } from '../../data/provenance.js';
 
 /**
@@ -39,12 +40,22 @@ export const KB_LEVEL: Record<KbType, Level> = {
   'impossible-premise': 5,
 };
 
-/** A seed problem: an original question with a numeric gold answer. */
-export interface Seed {
-  /** Stable id, e.g. `gsm8k-test-473`, `gsm-symbolic-0`, `builtin-apples`. */
+/**
+ * What a seed's answer is (docs/ladder.md#answer-types): `number` (the paper's grade-school math:
+ * a numeric gold), `choice` (a stem, lettered options and the key's letter) or `text` (a short
+ * answer with its aliases).
+ */
+export const ANSWER_TYPES = ['number', 'choice', 'text'] as const;
+export type AnswerType = (typeof ANSWER_TYPES)[number];
+
+interface SeedBase {
+  /** Stable id, e.g. `gsm8k-test-473`, `gsm-symbolic-0`, `builtin-apples`, `arc-challenge-12`, `trivia-3`. */
   id: string;
+  /**
+   * The text the system under test is asked and the families perturb: the problem, the stem with
+   * its lettered options (`choice`, see choiceQuestion), or the question (`text`).
+   */
   question: string;
-  gold: number;
   /**
    * The worked solution when the dataset has one (GSM8K's `answer`, with its `<<a*b=c>>`
    * calculations): Knowledge Boundary checks that the quantity it takes away is one the solution
@@ -55,6 +66,43 @@ export interface Seed {
   source: string;
   /** The dataset's record (Hub commit, files' sha256, licence); absent for the built-in seeds. */
   dataset?: DatasetSource;
+}
+
+/** A seed problem with a numeric gold (the paper's). `answerType` absent means `number`. */
+export interface NumberSeed extends SeedBase {
+  answerType?: 'number';
+  gold: number;
+}
+
+/** A multiple-choice seed: `question` is `stem` followed by the options, one `X. text` a line. */
+export interface ChoiceSeed extends SeedBase {
+  answerType: 'choice';
+  stem: string;
+  /** Lettered A, B, ... in the order shown. */
+  options: McOption[];
+  /** The key's letter. */
+  gold: string;
+}
+
+/** A short-answer seed: any alias, normalised, is a correct answer. */
+export interface TextSeed extends SeedBase {
+  answerType: 'text';
+  /** The dataset's answer. */
+  gold: string;
+  /** Other names of the same answer (TriviaQA's aliases, NQ-open's other answers); may be empty. */
+  aliases: string[];
+}
+
+export type Seed = NumberSeed | ChoiceSeed | TextSeed;
+
+/** A seed's answer type (`number` when the seed does not say). */
+export function answerTypeOf(x: { answerType?: AnswerType }): AnswerType {
+  return x.answerType ?? 'number';
+}
+
+/** The text a choice seed is asked as: the stem, a blank line, then `A. text` per option. */
+export function choiceQuestion(stem: string, options: readonly McOption[]): string {
+  return `${stem}\n\n${options.map((o) => `${o.letter}. ${o.text}`).join('\n')}`;
 }
 
 /** Who wrote a candidate. */
@@ -103,8 +151,20 @@ export interface LadderTest {
   severity?: Severity;
   original: string;
   text: string;
-  /** Numeric gold, or `unanswerable` for KB. */
-  gold: number | 'unanswerable';
+  /**
+   * The seed's answer type (docs/ladder.md#answer-types); absent in suites written before answer
+   * types, which are all `number`.
+   */
+  answerType?: AnswerType;
+  /**
+   * What a correct answer is: the number (`number`), the key's letter as this test shows the
+   * options (`choice`), the dataset's answer (`text`); `unanswerable` for KB.
+   */
+  gold: number | string;
+  /** `choice`, not KB: the options as this test shows them, lettered A, B, ... (the key is `gold`). */
+  options?: McOption[];
+  /** `text`, not KB: the other accepted answers. */
+  aliases?: string[];
   gates: GateVerdict[];
   generator?: GeneratorInfo;
   /** The seed's dataset record (docs/datasets.md#provenance); absent for the built-in seeds. */
@@ -127,4 +187,22 @@ export interface AdmissionRow {
    * candidates = admitted + sum(rejectedByGate) + superseded.
    */
   superseded?: number;
+}
+
+/**
+ * What a correct answer to a test of the seed is, as the suite records it with the seed's answer
+ * type (docs/ladder-suite.md#suite-file): the number, the key's letter with the options in the
+ * order the test shows them, or the short answer with its aliases; `unanswerable` for Knowledge
+ * Boundary.
+ */
+export function testAnswerOf(
+  seed: Seed,
+  unanswerable: boolean,
+): Pick<LadderTest, 'answerType' | 'gold' | 'options' | 'aliases'> {
+  const answerType = answerTypeOf(seed);
+  if (unanswerable) return { answerType, gold: 'unanswerable' };
+  if (seed.answerType === 'choice') return { answerType, gold: seed.gold, options: seed.options };
+  if (seed.answerType === 'text')
+    return { answerType, gold: seed.gold, ...(seed.aliases.length > 0 && { aliases: seed.aliases }) };
+  return { answerType, gold: seed.gold };
 }

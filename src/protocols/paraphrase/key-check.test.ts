@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { McItem } from './data/mc-item.js';
+import type { McItem } from '../../data/mc/mc-item.js';
 import { KeyMismatchError, verifyKeys } from './key-check.js';
 
 const item = (over: Partial<McItem>): McItem => ({

@@ -1,6 +1,6 @@
+import { type McItem, optionText } from '../../data/mc/mc-item.js';
+import { describeRule, evaluateRule, optionsMatching } from '../../data/mc/mc-rules.js';
 import { InputError } from '../../errors.js';
-import { type McItem, optionText } from './data/mc-item.js';
-import { describeRule, evaluateRule, optionsMatching } from './data/mc-rules.js';
 
 /**
  * Answer keys are recomputed before any model call (docs/method.md#paraphrase: a wrong key

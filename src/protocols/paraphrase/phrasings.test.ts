@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { McItem } from '../../data/mc/mc-item.js';
 import { InputError } from '../../errors.js';
 import { PHRASINGS } from './config.js';
 import { BUILTIN_MC_ITEMS } from './data/builtin-items.js';
-import type { McItem } from './data/mc-item.js';
 import { letterList, phraseItem, shuffleOptions, shuffleSeedOf } from './phrasings.js';
 
 const lamp = BUILTIN_MC_ITEMS.find((i) => i.id === 'quant-lamp-discount') as McItem;

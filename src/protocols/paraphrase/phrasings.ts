@@ -1,8 +1,8 @@
+import { type McItem, type McOption, OPTION_LETTERS } from '../../data/mc/mc-item.js';
+import { normaliseText } from '../../data/mc/mc-rules.js';
 import { InputError } from '../../errors.js';
 import { deriveSeed, PyRandom } from '../../util/random.js';
 import type { Phrasing } from './config.js';
-import { type McItem, type McOption, OPTION_LETTERS } from './data/mc-item.js';
-import { normaliseText } from './data/mc-rules.js';
 
 /**
  * The five phrasings of an item (docs/method.md#paraphrase. Only the wording around the options

@@ -1,6 +1,6 @@
+import { parseLetterAnswer } from '../../answers/letter.js';
 import type { DatasetSource } from '../../data/provenance.js';
 import type { Store } from '../../store/store.js';
-import { parseLetterAnswer } from './answer.js';
 import { PARAPHRASE_DEFAULTS, PHRASINGS } from './config.js';
 import {
   type ParaphraseModelMetrics,

@@ -2,12 +2,12 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { McItem } from '../../data/mc/mc-item.js';
 import { recordingLine } from '../../models/replay.js';
 import { requestFor } from '../../run/plan.js';
 import { roleParams } from '../../run/roles.js';
 import { openStore } from '../../store/store.js';
 import { CONFIG } from '../index.js';
-import type { McItem } from './data/mc-item.js';
 import {
   acceptReword,
   checkRewordable,

@@ -1,10 +1,10 @@
 import type { WaverConfig } from '../../config/schema.js';
+import type { McItem } from '../../data/mc/mc-item.js';
+import { normaliseText } from '../../data/mc/mc-rules.js';
 import { InputError } from '../../errors.js';
 import { roleSpec, runRole } from '../../run/roles.js';
 import type { RunSuiteOptions } from '../../run/run-suite.js';
 import type { SuiteTest } from '../../run/types.js';
-import type { McItem } from './data/mc-item.js';
-import { normaliseText } from './data/mc-rules.js';
 import type { RewordSource } from './phrasings.js';
 
 /**

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { WaverConfig } from '../../config/schema.js';
+import type { McItem } from '../../data/mc/mc-item.js';
 import { InputError } from '../../errors.js';
 import { specLabel, toModelSpec } from '../../models/spec.js';
 import type { ModelEstimate } from '../../run/estimate.js';
@@ -13,7 +14,6 @@ import { openStore } from '../../store/store.js';
 import type { PooledOptions } from '../types.js';
 import { type ParaphraseSettings, type Phrasing, paraphraseSettings } from './config.js';
 import { type McDataset, resolveMcItems } from './data/datasets.js';
-import type { McItem } from './data/mc-item.js';
 import { type KeyCheck, verifyKeys } from './key-check.js';
 import { shuffleSeedOf } from './phrasings.js';
 import { loadParaphraseResults, type ParaphraseResults } from './results.js';

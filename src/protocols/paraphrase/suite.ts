@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import type { McItem } from '../../data/mc/mc-item.js';
 import { DatasetSourceSchema } from '../../data/provenance.js';
 import { suiteOf } from '../../run/suite.js';
 import type { Suite } from '../../run/types.js';
 import { type TypedTest, typedTests } from '../test-meta.js';
 import { PHRASINGS, type Phrasing } from './config.js';
-import type { McItem } from './data/mc-item.js';
 import { phraseItem } from './phrasings.js';
 import type { Rewords } from './reword.js';
 

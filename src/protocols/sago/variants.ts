@@ -1,4 +1,5 @@
 import type { WaverConfig } from '../../config/schema.js';
+import type { OpenPrompt } from '../../data/open/open-prompt.js';
 import { InputError } from '../../errors.js';
 import { ProviderError } from '../../models/errors.js';
 import type { ModelProvider } from '../../models/types.js';
@@ -11,7 +12,6 @@ import { bertScoreF1, pooledCosine } from '../../text-measures/bertscore.js';
 import { deriveSeed, PyRandom } from '../../util/random.js';
 import type { SagoConfig } from './config.js';
 import type { OpenDatasetSample } from './data/datasets.js';
-import type { OpenPrompt } from './data/open-prompt.js';
 import { pooledEmbedding, wordPrefixEmbeddings } from './embeddings.js';
 import { GENERATOR_SUITE } from './suites.js';
 import { allVariations, checkStrength, FAMILY_OF } from './variations/index.js';

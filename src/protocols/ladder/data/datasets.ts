@@ -2,6 +2,8 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { catalogNameOf, HUB_DATASETS } from '../../../data/catalog.js';
 import { isHfDatasetSpec, parseHfDatasetSpec } from '../../../data/dataset-spec.js';
+import { MC_DATASETS } from '../../../data/mc/named.js';
+import { OPEN_DATASETS, openPromptsFromHub } from '../../../data/open/named.js';
 import { type DatasetSource, localFileEntry, localFolderEntry } from '../../../data/provenance.js';
 import { isRecordFile, looksLikePath } from '../../../data/records.js';
 import {
@@ -15,22 +17,50 @@ import {
   readNamedFromHub,
 } from '../../../data/sources.js';
 import { InputError } from '../../../errors.js';
-import type { Seed } from '../types.js';
+import { type AnswerType, answerTypeOf, type Seed } from '../types.js';
+import { choiceSeedOf } from './choice-seeds.js';
+import type { LadderFields } from './fields.js';
 import { GRADE_SCHOOL_SEEDS } from './grade-school.js';
 import { loadGsmSymbolic } from './gsm-symbolic.js';
 import { loadGsm8k } from './gsm8k.js';
-import { gsmSymbolicSeeds, type LadderFields, seedsFromRecords } from './seed-records.js';
+import { gsmSymbolicSeeds, inferAnswerType, seedsFromRecords } from './seed-records.js';
 import { loadLadderSeedsCsv } from './seeds-csv.js';
+import { textSeedOf } from './text-seeds.js';
 
 /**
  * Where the ladder's seed problems come from (docs/datasets.md): the built-in problems, a named
  * dataset, a `hf:` dataset, or a file. A named dataset is read from its Hugging Face Hub home
  * (src/data/catalog.ts), or from the data directory when one is set (`WAVER_DATA_DIR`, laid out as
  * docs/datasets.md#offline describes). Every seed of a dataset carries its record (commit, files'
- * sha256, licence), which the suite builder writes into each test.
+ * sha256, licence), which the suite builder writes into each test. Each named dataset has one
+ * answer type (docs/ladder.md#answer-types); a file's is `--answer-type`, else read from its records.
  */
 
-export const LADDER_DATASET_NAMES = ['builtin', 'gsm8k', 'gsm-symbolic', 'ladder-seeds'] as const;
+/** The multiple-choice and short-answer datasets the ladder reads through the shared loaders. */
+const CHOICE_NAMES = ['arc-challenge', 'commonsenseqa'] as const;
+const TEXT_NAMES = ['triviaqa', 'simpleqa', 'nq-open'] as const;
+type ChoiceName = (typeof CHOICE_NAMES)[number];
+type TextName = (typeof TEXT_NAMES)[number];
+/** Other names the choice datasets answer to, as for paraphrase. */
+const CHOICE_ALIASES: Record<string, ChoiceName> = { arc: 'arc-challenge', csqa: 'commonsenseqa' };
+
+export const LADDER_DATASET_NAMES = [
+  'builtin',
+  'gsm8k',
+  'gsm-symbolic',
+  'ladder-seeds',
+  ...CHOICE_NAMES,
+  ...TEXT_NAMES,
+] as const;
+
+/** The answer type of a named dataset (a name or alias), or undefined for anything else. */
+export function namedAnswerType(dataset: string | undefined): AnswerType | undefined {
+  const name = (dataset ?? 'builtin').toLowerCase();
+  if ((CHOICE_NAMES as readonly string[]).includes(name) || CHOICE_ALIASES[name]) return 'choice';
+  if ((TEXT_NAMES as readonly string[]).includes(name)) return 'text';
+  if (['builtin', 'gsm8k', 'gsm-symbolic', 'ladder-seeds'].includes(name)) return 'number';
+  return undefined;
+}
 
 export interface LadderSeedOptions extends DataOptions {
   /** A data directory holding the named datasets; default env WAVER_DATA_DIR, else none (the Hub). */
@@ -39,6 +69,11 @@ export interface LadderSeedOptions extends DataOptions {
   limit?: number;
   /** Field mapping for files and `hf:` datasets in another layout (the `ladder.fields` config). */
   fields?: LadderFields;
+  /**
+   * The seeds' answer type (`ladder.answerType`, `--answer-type`): needed only where the records
+   * cannot tell; a named dataset of another type is an InputError.
+   */
+  answerType?: AnswerType;
 }
 
 /** Paths of the named datasets inside a data directory (docs/datasets.md#offline). */
@@ -60,8 +95,24 @@ export async function resolveLadderSeeds(
   dataset: string | undefined,
   opts: LadderSeedOptions = {},
 ): Promise<Seed[]> {
+  const named = namedAnswerType(dataset);
+  if (named !== undefined && opts.answerType !== undefined && opts.answerType !== named)
+    throw new InputError(
+      `dataset '${dataset ?? 'builtin'}' has ${named} answers, not ${opts.answerType}: drop --answer-type or name another dataset`,
+      { field: 'answerType' },
+    );
   const seeds = await loadNamed(dataset ?? 'builtin', opts);
   if (seeds.length === 0) throw new InputError('the dataset has no seed problems', { field: 'dataset' });
+  const types = new Set(seeds.map(answerTypeOf));
+  if (opts.answerType !== undefined && !types.has(opts.answerType))
+    throw new InputError(
+      `the dataset's seeds have ${[...types].join(', ')} answers, not ${opts.answerType}: drop --answer-type`,
+      { field: 'answerType' },
+    );
+  if (types.size > 1)
+    throw new InputError(`the seeds mix answer types (${[...types].join(', ')}): one type per suite`, {
+      field: 'dataset',
+    });
   if (opts.limit !== undefined) {
     if (!Number.isInteger(opts.limit) || opts.limit < 1)
       throw new InputError(`expected a positive number of seeds, got ${opts.limit}`, { field: 'seeds' });
@@ -75,6 +126,10 @@ async function loadNamed(dataset: string, opts: LadderSeedOptions): Promise<Seed
     // A copy, so a caller that edits its seeds cannot change the built-in set.
     return GRADE_SCHOOL_SEEDS.map((s) => ({ ...s }));
   if (isHfDatasetSpec(dataset)) return loadHub(dataset, opts);
+  const choice = CHOICE_ALIASES[dataset.toLowerCase()] ?? dataset.toLowerCase();
+  if ((CHOICE_NAMES as readonly string[]).includes(choice))
+    return loadChoiceNamed(choice as ChoiceName, opts);
+  if ((TEXT_NAMES as readonly string[]).includes(dataset)) return loadTextNamed(dataset as TextName, opts);
   if (dataset === 'gsm8k' || dataset === 'gsm-symbolic' || dataset === 'ladder-seeds') {
     const dir = explicitDataDir(opts);
     if (dir !== undefined) return loadLocalNamed(dataset, dir);
@@ -91,20 +146,36 @@ async function loadNamed(dataset: string, opts: LadderSeedOptions): Promise<Seed
 
 async function loadHub(text: string, opts: LadderSeedOptions): Promise<Seed[]> {
   const spec = parseHfDatasetSpec(text);
-  const known = catalogNameOf(spec.repo, spec.config, ['gsm8k', 'gsm-symbolic']);
+  const known = catalogNameOf(spec.repo, spec.config, [
+    'gsm8k',
+    'gsm-symbolic',
+    ...CHOICE_NAMES,
+    ...TEXT_NAMES,
+  ]);
   // A named dataset's repository without a config or split means that dataset's own.
   const ref = known ? HUB_DATASETS[known] : undefined;
   const full =
     ref && spec.config === undefined && spec.split === undefined ? { ...hubSpecOf(ref), ...spec } : spec;
   const loaded = await readHubRecords(text, full, { ...opts, ...(ref && { known: ref }) });
   const split = loaded.source.hub?.split ?? 'data';
-  const seeds = known
-    ? hubSeeds(known, loaded, split, opts.fields)
-    : seedsFromRecords(loaded.records, {
-        prefix: `${spec.repo.split('/')[1]}-${split}`,
-        label: text,
-        ...(opts.fields && { fields: opts.fields }),
-      });
+  const type = known ? namedAnswerType(known) : undefined;
+  if (type !== undefined && opts.answerType !== undefined && opts.answerType !== type)
+    throw new InputError(`dataset '${text}' has ${type} answers, not ${opts.answerType}`, {
+      field: 'answerType',
+    });
+  const seeds =
+    known === 'gsm8k' || known === 'gsm-symbolic'
+      ? hubSeeds(known, loaded, split, opts.fields)
+      : known && opts.fields === undefined && (CHOICE_NAMES as readonly string[]).includes(known)
+        ? MC_DATASETS[known as ChoiceName].fromHub(loaded.records).map(choiceSeedOf)
+        : known && opts.fields === undefined && (TEXT_NAMES as readonly string[]).includes(known)
+          ? openPromptsFromHub(known, OPEN_DATASETS[known as TextName], loaded.records).map(textSeedOf)
+          : seedsFromRecords(loaded.records, {
+              prefix: `${spec.repo.split('/')[1]}-${split}`,
+              label: text,
+              ...(opts.fields && { fields: opts.fields }),
+              ...((type ?? opts.answerType) && { answerType: type ?? opts.answerType }),
+            });
   return withSource(seeds, loaded.source);
 }
 
@@ -121,6 +192,41 @@ function hubSeeds(
     label: `gsm8k ${split}`,
     fields: fields ?? { question: 'question', answer: 'answer' },
   });
+}
+
+/** A named multiple-choice dataset: its file under the data directory, else its Hub repository. */
+async function loadChoiceNamed(name: ChoiceName, opts: LadderSeedOptions): Promise<Seed[]> {
+  const d = MC_DATASETS[name];
+  const dir = explicitDataDir(opts);
+  if (dir !== undefined) {
+    const path = needFile(join(dir, d.file), name);
+    return withSource(d.load(path).map(choiceSeedOf), namedSource(name, path, d.file));
+  }
+  const loaded = await readNamedFromHub(name, opts);
+  return withSource(d.fromHub(loaded.records).map(choiceSeedOf), loaded.source);
+}
+
+/** A named short-answer dataset: its file under the data directory, else its Hub repository. */
+async function loadTextNamed(name: TextName, opts: LadderSeedOptions): Promise<Seed[]> {
+  const d = OPEN_DATASETS[name];
+  const dir = explicitDataDir(opts);
+  if (dir !== undefined) {
+    const path = needFile(join(dir, d.file), name);
+    return withSource(d.load(path, d.file).map(textSeedOf), namedSource(name, path, d.file));
+  }
+  const loaded = await readNamedFromHub(name, opts);
+  return withSource(openPromptsFromHub(name, d, loaded.records).map(textSeedOf), loaded.source);
+}
+
+/** A named dataset read from the data directory: its file, and its licence as the catalog states it. */
+function namedSource(name: ChoiceName | TextName, path: string, relative: string): DatasetSource {
+  const ref = HUB_DATASETS[name] as { licence: string; licenceNote?: string };
+  return {
+    name,
+    files: [localFileEntry(path, relative)],
+    licence: ref.licence,
+    ...(ref.licenceNote !== undefined && { licenceNote: ref.licenceNote }),
+  };
 }
 
 function loadLocalNamed(dataset: keyof typeof LADDER_LOCAL_FILES, dir: string): Seed[] {
@@ -178,10 +284,13 @@ async function loadPath(dataset: string, opts: LadderSeedOptions): Promise<Seed[
   const split = basename(path)
     .replace(/\.(parquet|jsonl|ndjson|json|csv)$/i, '')
     .replace(/-\d+-of-\d+$/, '');
+  const type = opts.answerType ?? inferAnswerType(loaded.records, opts.fields);
   return withSource(
     seedsFromRecords(loaded.records, {
-      prefix: `gsm8k-${split}`,
+      // GSM8K's own numbering for number seeds; other seeds by the file's name.
+      prefix: type === 'number' ? `gsm8k-${split}` : split,
       label,
+      answerType: type,
       ...(opts.fields && { fields: opts.fields }),
     }),
     loaded.source,

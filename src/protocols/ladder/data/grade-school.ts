@@ -6,7 +6,7 @@
  * answer is computed from them by code, never typed in, so a wording edit cannot silently break
  * a key. grade-school.test.ts recomputes every key from the numbers as they appear in the text.
  */
-import type { Seed } from '../types.js';
+import type { NumberSeed } from '../types.js';
 
 type Quantities = Record<string, number>;
 
@@ -15,7 +15,7 @@ function problem<Q extends Quantities>(
   q: Q,
   text: (q: Q) => string,
   answer: (q: Q) => number,
-): Seed {
+): NumberSeed {
   // Money answers are rounded to cents so binary floating point (0.1 + 0.2) cannot leak into a key.
   return {
     id: `builtin-${slug}`,
@@ -37,7 +37,7 @@ function usd(x: number): string {
   return Number.isInteger(x) ? `$${num(x)}` : `$${x.toFixed(2)}`;
 }
 
-export const GRADE_SCHOOL_SEEDS: Seed[] = [
+export const GRADE_SCHOOL_SEEDS: NumberSeed[] = [
   problem(
     'bakery-muffins',
     { trays: 5, perTray: 24, morning: 47, afternoon: 38 },

@@ -29,7 +29,7 @@ describe.skipIf(sharedHubMissing)(
       WAVER_CACHE_DIR: mkdtempSync(join(tmpdir(), 'waver-hubcache-')),
     });
     const hubOpts = { onProgress: () => {}, log: () => {} };
-    const strip = (seeds: { id: string; question: string; gold: number }[]) =>
+    const strip = (seeds: readonly { id: string; question: string; gold: unknown }[]) =>
       seeds.map(({ id, question, gold }) => ({ id, question, gold }));
 
     it('gsm8k and hf:openai/gsm8k read main/test-00000-of-00001.parquet: the same seeds as the local JSONL', async () => {
@@ -64,6 +64,46 @@ describe.skipIf(sharedHubMissing)(
       expect(strip(fromHub)).toEqual(strip(await resolveLadderSeeds('gsm-symbolic', { env: local })));
       expect(fromHub[0]?.dataset?.licence).toBe('cc-by-nc-nd-4.0');
       expect(fromHub[0]?.dataset?.licenceNote).toMatch(/non-commercial.*no adapted material may be shared/);
+    });
+
+    it('the choice and text datasets read from the Hub give the seeds their local files give', async () => {
+      const hubRepos = await sharedHubRepos([
+        'allenai/ai2_arc',
+        'tau/commonsense_qa',
+        'mandarjoshi/trivia_qa',
+        'basicv8vc/SimpleQA',
+        'google-research-datasets/nq_open',
+      ]);
+      const more = await startLoopbackHub(hubRepos);
+      try {
+        const e = {
+          HF_ENDPOINT: more.origin,
+          WAVER_CACHE_DIR: mkdtempSync(join(tmpdir(), 'waver-hubcache-')),
+        };
+        const answer = (seeds: readonly Record<string, unknown>[]) =>
+          seeds.map(({ question, gold, options, aliases, answerType }) => ({
+            question,
+            gold,
+            options,
+            aliases,
+            answerType,
+          }));
+        for (const name of ['arc-challenge', 'commonsenseqa', 'triviaqa', 'simpleqa', 'nq-open']) {
+          const fromHub = await resolveLadderSeeds(name, { env: e, hub: hubOpts, limit: 20 });
+          const fromFile = await resolveLadderSeeds(name, { env: local, limit: 20 });
+          expect(answer(fromHub as never[]), name).toEqual(answer(fromFile as never[]));
+          expect(fromHub[0]?.dataset?.hub?.repo, name).toBeDefined();
+        }
+        // A Hub spec naming the repository reads as the named dataset, with its answer type.
+        const arc = await resolveLadderSeeds('hf:allenai/ai2_arc?config=ARC-Challenge', {
+          env: e,
+          hub: hubOpts,
+          limit: 2,
+        });
+        expect(arc[0]?.answerType).toBe('choice');
+      } finally {
+        await more.close();
+      }
     });
 
     it("GSM-Symbolic's release file downloaded by hand (main/test.jsonl) gives the same 100 seeds", async () => {

@@ -1,33 +1,79 @@
 import { type DataRecord, fieldNames, firstPresent, pick } from '../../../data/records.js';
 import { InputError } from '../../../errors.js';
-import type { Seed } from '../types.js';
+import type { AnswerType, NumberSeed, Seed } from '../types.js';
+import { choiceSeedsFromRecords } from './choice-seeds.js';
+import { type LadderFields, QUESTION_GUESSES } from './fields.js';
 import { goldAfterHashes, plainNumber } from './gsm8k.js';
+import { TEXT_ANSWER_GUESSES, textSeedsFromRecords } from './text-seeds.js';
 
 /**
- * Seeds from records of any file or Hub dataset (docs/datasets.md#fields). A seed needs a question
- * and a numeric gold: the gold is the `gold` field when the mapping names one, else read from the
- * answer (GSM8K's worked solution ending `#### <number>`, or a plain number).
+ * Seeds from records of any file or Hub dataset (docs/datasets.md#fields). A number seed needs a
+ * question and a numeric gold: the gold is the `gold` field when the mapping names one, else read
+ * from the answer (GSM8K's worked solution ending `#### <number>`, or a plain number). A choice
+ * seed needs a stem, options and the key (choice-seeds.ts); a text seed a question and its answers
+ * (text-seeds.ts). Which one a file holds is `answerType` when given (`--answer-type`), else read
+ * from its first record (inferAnswerType).
  */
 
-export interface LadderFields {
-  /** Default: the first of `question`, `problem`, `prompt` the first record has. */
-  question?: string;
-  /** A worked solution ending `#### <gold>`, or the number itself. Default `answer`, else `solution`. */
-  answer?: string;
-  /** A field holding the gold number itself (wins over `answer`). */
-  gold?: string;
-  /** Default: none (the record's 0-based position is the id). */
-  id?: string;
-}
-
-export const QUESTION_GUESSES = ['question', 'problem', 'prompt'] as const;
 export const ANSWER_GUESSES = ['answer', 'solution'] as const;
+const OPTIONS_GUESSES = ['options', 'choices'] as const;
 
-/** Seeds named `<prefix>-<id or index>`; `label` names the dataset in each seed's `source`. */
+/**
+ * Seeds named `<prefix>-<id or index>`; `label` names the dataset in each seed's `source`. The
+ * answer type is `answerType` when given, else inferred from the first record and the mapping.
+ */
 export function seedsFromRecords(
   records: readonly DataRecord[],
-  opts: { prefix: string; label: string; fields?: LadderFields },
+  opts: { prefix: string; label: string; fields?: LadderFields; answerType?: AnswerType },
 ): Seed[] {
+  const type = opts.answerType ?? inferAnswerType(records, opts.fields);
+  const { answerType: _, ...rest } = opts;
+  if (type === 'choice') return choiceSeedsFromRecords(records, rest);
+  if (type === 'text') return textSeedsFromRecords(records, rest);
+  return numberSeedsFromRecords(records, rest);
+}
+
+/**
+ * The answer type a file's records hold: `choice` when the mapping names options or a key, or the
+ * first record has options (`options`, `choices`, or letter columns A and B); `text` when the
+ * mapping names aliases; `number` when the first record's gold reads as a number. A gold that is
+ * not a number cannot tell text from a malformed number: that is an InputError asking for
+ * `--answer-type` (naming file, line and field), never a guess.
+ */
+export function inferAnswerType(records: readonly DataRecord[], fields: LadderFields = {}): AnswerType {
+  const first = records[0];
+  if (!first) return 'number';
+  if (fields.options !== undefined || fields.key !== undefined) return 'choice';
+  if (fields.aliases !== undefined) return 'text';
+  const v = first.value as Record<string, unknown> | undefined;
+  if (firstPresent(v, OPTIONS_GUESSES) !== undefined || (v?.A !== undefined && v?.B !== undefined))
+    return 'choice';
+  const goldField =
+    fields.gold ?? fields.answer ?? firstPresent(v, [...ANSWER_GUESSES, ...TEXT_ANSWER_GUESSES]);
+  if (goldField === undefined) return 'number'; // the number reader names what is missing
+  const value = pick(v, goldField);
+  if (goldOf(value, fields.gold !== undefined) !== undefined) return 'number';
+  if (typeof value === 'string' && /####/.test(value)) return 'number'; // a GSM8K solution with a bad gold: said so there
+  throw new InputError(
+    `cannot tell the answer type: ${JSON.stringify(shorten(value))} is not a number; pass --answer-type text (a short answer) or choice (ladder.answerType)`,
+    {
+      file: first.where.file,
+      ...(first.where.line !== undefined && { line: first.where.line }),
+      field: goldField,
+    },
+  );
+}
+
+function shorten(value: unknown): unknown {
+  const s = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  return s.length > 60 ? `${s.slice(0, 60)}…` : s;
+}
+
+/** Number seeds, the paper's: a question and a numeric gold. */
+export function numberSeedsFromRecords(
+  records: readonly DataRecord[],
+  opts: { prefix: string; label: string; fields?: LadderFields },
+): NumberSeed[] {
   const first = records[0];
   if (!first) return [];
   const fields = opts.fields ?? {};
@@ -57,7 +103,7 @@ export function seedsFromRecords(
       throw new InputError(
         fields.gold !== undefined
           ? 'must be a number'
-          : "no parsable gold (expected '#### <number>' or a number)",
+          : "no parsable gold (expected '#### <number>' or a number; for short answers pass --answer-type text)",
         { ...where, field: goldField },
       );
     let key = String(r.where.index);
@@ -101,8 +147,8 @@ function goldOf(value: unknown, plain: boolean): number | undefined {
  * many instances the file has, in template order. Named `gsm-symbolic-<id>` as the templates
  * folder's seeds are, so both routes give the same ids.
  */
-export function gsmSymbolicSeeds(records: readonly DataRecord[], label: string): Seed[] {
-  const byTemplate = new Map<number, Seed>();
+export function gsmSymbolicSeeds(records: readonly DataRecord[], label: string): NumberSeed[] {
+  const byTemplate = new Map<number, NumberSeed>();
   const origOf = new Map<number, number>();
   for (const r of records) {
     const where = { file: r.where.file, ...(r.where.line !== undefined && { line: r.where.line }) };

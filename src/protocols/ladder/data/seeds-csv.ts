@@ -1,6 +1,6 @@
 import { readCsv, requireColumns } from '../../../data/csv.js';
 import { InputError } from '../../../errors.js';
-import type { Seed } from '../types.js';
+import type { NumberSeed } from '../types.js';
 import { goldAfterHashes, plainNumber } from './gsm8k.js';
 
 /**
@@ -9,7 +9,7 @@ import { goldAfterHashes, plainNumber } from './gsm8k.js';
  * `ground_truth`. Seeds are named like GSM8K's (`gsm8k-test-<original_id>`), since they are those
  * records. Both gold columns are read and must agree: a disagreement means a damaged file.
  */
-export function loadLadderSeedsCsv(file: string): Seed[] {
+export function loadLadderSeedsCsv(file: string): NumberSeed[] {
   const table = readCsv(file);
   requireColumns(table, ['original_id', 'question'], file);
   if (!table.header.includes('ground_truth') && !table.header.includes('answer'))

@@ -3,10 +3,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../store/store.js';
 import { Recording, SEED_A, scratchDir, testConfig } from '../test-support/fakes.js';
 import {
+  epistemicTest,
   GATE_SUITES,
   type GateJob,
   gateRequest,
   MODEL_GATES,
+  meaningTest,
   parseEpistemicReply,
   parseMeaningReply,
   parseNliReply,
@@ -230,5 +232,40 @@ describe('the judges’ per-family lists (reference generator/llm_judge.py)', ()
   it('stays fail-closed with the new prompts: a reply without the verdict key rejects', () => {
     expect(parseMeaningReply('{"same_meaning": true, "explanation": "ok"}').verdict).toBe('fail');
     expect(parseMeaningReply('{"pass": "true"}').verdict).toBe('fail');
+  });
+});
+
+describe('the gate prompts per answer type', () => {
+  const original = 'Which gas do plants take in?\n\nA. oxygen\nB. carbon dioxide';
+  const job = (family: GateJob['family'], answerType?: GateJob['answerType']): GateJob => ({
+    key: family,
+    family,
+    original,
+    candidate: original,
+    ...(answerType && { answerType }),
+    ...(family === 'KB' && { kbType: 'missing-information' as const }),
+  });
+
+  it('word every meaning and epistemic prompt for choice and text seeds without math; number seeds unchanged', () => {
+    for (const family of ['SV', 'IQ', 'CI', 'CL', 'CIS'] as const) {
+      expect(meaningTest(job(family, 'number'))).toEqual(meaningTest(job(family)));
+      for (const type of ['choice', 'text'] as const) {
+        const t = meaningTest(job(family, type));
+        const words = `${t.system}\n${t.prompt.split('\n\nORIGINAL:')[0]}`;
+        expect(words, `${family} ${type}`).not.toMatch(
+          /math|quantit|computation|calculation|number changed/i,
+        );
+        expect(t.system).toContain(
+          type === 'choice' ? 'multiple-choice questions' : 'short factual questions',
+        );
+      }
+      expect(meaningTest(job(family, 'choice')).prompt).toMatch(/an option was added, dropped or reworded/);
+      expect(meaningTest(job(family, 'text')).prompt).toMatch(
+        /correct answer would no longer be the correct answer/,
+      );
+    }
+    expect(epistemicTest(job('KB', 'text')).prompt).toContain('leaving out a fact the answer depends on');
+    expect(epistemicTest(job('KB', 'number'))).toEqual(epistemicTest(job('KB')));
+    expect(epistemicTest(job('KB')).prompt).toContain('leaving out a quantity the answer depends on');
   });
 });

@@ -5,7 +5,7 @@ import { requestFor } from '../../../run/plan.js';
 import { roleParams, runRole } from '../../../run/roles.js';
 import type { RunSuiteOptions } from '../../../run/run-suite.js';
 import type { SuiteTest } from '../../../run/types.js';
-import { FAMILIES, type Family, type GateVerdict, KB_TYPES, type KbType } from '../types.js';
+import { type AnswerType, FAMILIES, type Family, type GateVerdict, KB_TYPES, type KbType } from '../types.js';
 
 /**
  * The model-based validity gates of the ladder paper (Sections 3.1 and 4.2), asked of the `judge`
@@ -61,6 +61,46 @@ export interface GateJob {
   candidate: string;
   /** KB: the boundary type the candidate is meant to cross. */
   kbType?: KbType;
+  /** The seed's answer type (`number` when absent): the meaning and epistemic prompts are worded for it. */
+  answerType?: AnswerType;
+}
+
+/** What the seed is, for the meaning judge, by answer type. */
+const CHECKED: Record<AnswerType, string> = {
+  number: 'You check perturbed math word problems for a robustness benchmark.',
+  choice: 'You check perturbed multiple-choice questions for a robustness benchmark.',
+  text: 'You check perturbed short factual questions for a robustness benchmark.',
+};
+
+/** What a choice or text candidate must keep besides its meaning (docs/ladder-suite.md#model-gates). */
+const KEEPS: Record<Exclude<AnswerType, 'number'>, string> = {
+  choice:
+    'The options are part of the question: reject the CANDIDATE if an option was added, dropped or reworded, if an option lost its letter, or if a different option would now be the correct one. Options may be laid out differently as long as each keeps its own letter and text.',
+  text: "Reject the CANDIDATE if it asks for something else, so that the ORIGINAL's correct answer would no longer be the correct answer.",
+};
+
+/**
+ * A gate prompt's wording for a seed that is not math: the same criteria with facts for
+ * quantities and the answer for the computation. Number seeds keep their wording, so their gate
+ * requests (and cached verdicts) do not change.
+ */
+function wordedFor(text: string, type: AnswerType | undefined): string {
+  if (type === undefined || type === 'number') return text;
+  return text
+    .replace(/every fact,\s+quantity and relationship/g, 'every fact and relationship')
+    .replace(/every fact, quantity and the\s+question/g, 'every fact and the question')
+    .replace(/solution steps, calculations or a worked-out value/g, 'reasoning or a worked-out answer')
+    .replace(/reveals an intermediate or final result/g, 'reveals the answer')
+    .replace(/if a number changed/g, 'if a fact changed')
+    .replace(/a step of the\s+computation/g, 'a step towards it')
+    .replace(/changes a quantity the ORIGINAL relies on/g, 'changes a fact the ORIGINAL relies on')
+    .replace(
+      /unrelated numbers about other things, related context that does not change the\s+computation/g,
+      'unrelated facts and numbers about other things, related context that does not change the answer',
+    )
+    .replace(/leaves the computation as it is/g, 'leaves the answer as it is')
+    .replace(/suggestions of a wrong operation/g, 'suggestions of a wrong answer or method')
+    .replace(/leaving out a quantity the answer depends on/g, 'leaving out a fact the answer depends on');
 }
 
 const NO_JUDGE = 'no judge model configured (pass --judge SPEC to run it)';
@@ -103,7 +143,7 @@ export function parseNliReply(reply: string): GateVerdict {
 // --- meaning judge ---------------------------------------------------------------------------
 
 const JUDGE_SYSTEM = [
-  'You check perturbed math word problems for a robustness benchmark.',
+  CHECKED.number,
   'Reply with one JSON object and nothing else: {"pass": true or false, "reason": "<one sentence>"}.',
 ].join('\n');
 
@@ -158,8 +198,8 @@ export function meaningTest(job: GateJob): GateTest {
   if (!criterion) throw new Error(`the meaning judge does not apply to family ${job.family}`);
   return {
     id: job.key,
-    system: JUDGE_SYSTEM,
-    prompt: `${criterion}\n\nORIGINAL:\n${job.original}\n\nCANDIDATE:\n${job.candidate}`,
+    system: JUDGE_SYSTEM.replace(CHECKED.number, CHECKED[job.answerType ?? 'number']),
+    prompt: `${wordedFor(criterion, job.answerType)}${job.answerType && job.answerType !== 'number' ? ` ${KEEPS[job.answerType]}` : ''}\n\nORIGINAL:\n${job.original}\n\nCANDIDATE:\n${job.candidate}`,
     meta: { gate: 'meaning', family: job.family },
   };
 }
@@ -195,7 +235,7 @@ const BOUNDARY: Record<KbType, string> = {
 };
 
 export function epistemicTest(job: GateJob): GateTest {
-  const how = job.kbType ? ` by ${BOUNDARY[job.kbType]}` : '';
+  const how = job.kbType ? ` by ${wordedFor(BOUNDARY[job.kbType], job.answerType)}` : '';
   return {
     id: job.key,
     system: EPISTEMIC_SYSTEM,

@@ -1,5 +1,5 @@
 import { ladderTestId } from '../suite-file.js';
-import type { Family, KbType, LadderTest, Level, Seed } from '../types.js';
+import { type Family, type KbType, type LadderTest, type Level, type Seed, testAnswerOf } from '../types.js';
 
 /**
  * A ladder test as the suite builder would admit it, for tests that need a suite without building
@@ -7,7 +7,7 @@ import type { Family, KbType, LadderTest, Level, Seed } from '../types.js';
  * test binned by its boundary type.
  */
 export function ladderTest(
-  seed: Pick<Seed, 'id' | 'question' | 'gold'>,
+  seed: Seed,
   family: Family | 'baseline',
   level: Level | 0,
   text: string,
@@ -30,7 +30,7 @@ export function ladderTest(
       },
     }),
     original: seed.question,
-    gold: family === 'KB' ? 'unanswerable' : seed.gold,
+    ...testAnswerOf(seed, family === 'KB'),
     gates: [],
   };
 }

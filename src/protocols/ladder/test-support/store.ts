@@ -19,7 +19,7 @@ export function ladderTests(seeds: number, families: readonly Family[] = ['SV', 
     const seedId = `seed-${s}`;
     const gold = 10 + s;
     const original = `Ann has ${gold} apples. How many apples does Ann have?`;
-    const seed = { id: seedId, question: original, gold };
+    const seed = { id: seedId, question: original, gold, source: 'test' };
     const make = (family: Family | 'baseline', level: Level | 0, text: string): LadderTest =>
       ladderTest(seed, family, level, text);
     tests.push(make('baseline', 0, original));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { checkMcItems } from '../../../data/mc/mc-item.js';
+import { evaluateRule } from '../../../data/mc/mc-rules.js';
 import { KeyMismatchError, verifyKeys } from '../key-check.js';
 import { BUILTIN_MC_ITEMS } from './builtin-items.js';
-import { checkMcItems } from './mc-item.js';
-import { evaluateRule } from './mc-rules.js';
 
 const numbers = (s: string) => (s.match(/\d+(?:\.\d+)?/g) ?? []).sort();
 

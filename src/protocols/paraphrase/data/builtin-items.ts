@@ -8,6 +8,9 @@
  * any model call, so a wording or option edit that breaks a key stops the run. Quantities are
  * written once and used both in the text and in the rule.
  */
+
+import type { McItem } from '../../../data/mc/mc-item.js';
+import { WEEKDAYS } from '../../../data/mc/mc-rules.js';
 import { numberWord } from '../../../util/number-words.js';
 import {
   all,
@@ -19,8 +22,6 @@ import {
   propEntails,
   some,
 } from './builtin-solvers.js';
-import type { McItem } from './mc-item.js';
-import { WEEKDAYS } from './mc-rules.js';
 
 interface Spec {
   id: string;

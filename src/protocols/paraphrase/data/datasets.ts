@@ -2,8 +2,12 @@ import { existsSync, statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { catalogNameOf, HUB_DATASETS } from '../../../data/catalog.js';
 import { isHfDatasetSpec, parseHfDatasetSpec } from '../../../data/dataset-spec.js';
+import type { McItem } from '../../../data/mc/mc-item.js';
+import { loadMcJsonl } from '../../../data/mc/mc-jsonl.js';
+import { type McFields, mcItemsFromRecords } from '../../../data/mc/mc-records.js';
+import { MC_DATASETS, MC_NAMES, type McName, namedMcDataset } from '../../../data/mc/named.js';
 import { type DatasetSource, localFileEntry } from '../../../data/provenance.js';
-import { type DataRecord, looksLikePath } from '../../../data/records.js';
+import { looksLikePath } from '../../../data/records.js';
 import {
   type DataOptions,
   explicitDataDir,
@@ -14,13 +18,7 @@ import {
   readNamedFromHub,
 } from '../../../data/sources.js';
 import { InputError } from '../../../errors.js';
-import { loadArcChallenge } from './arc.js';
 import { BUILTIN_MC_ITEMS } from './builtin-items.js';
-import { loadCommonsenseQa } from './commonsenseqa.js';
-import type { McItem } from './mc-item.js';
-import { loadMcJsonl } from './mc-jsonl.js';
-import { type McFields, mcItemsFromRecords } from './mc-records.js';
-import { loadTruthfulQaMc, truthfulQaHubRows, truthfulQaMcItems } from './truthfulqa-mc.js';
 
 /**
  * Where multiple-choice items come from, by `--dataset` (docs/datasets.md):
@@ -32,60 +30,6 @@ import { loadTruthfulQaMc, truthfulQaHubRows, truthfulQaMcItems } from './truthf
  * - any other file: JSONL, JSON, CSV or Parquet records, read with one set of field fallbacks
  *   and `paraphrase.fields` (see mc-records.ts); a JSONL in waver's item form by mc-jsonl.ts.
  */
-
-type McName = 'arc-challenge' | 'commonsenseqa' | 'truthfulqa-mc';
-
-interface NamedDataset {
-  /** Path under the data directory. */
-  file: string;
-  load: (file: string) => McItem[];
-  aliases: string[];
-  /** The Hub's rows as items. */
-  fromHub: (records: readonly DataRecord[]) => McItem[];
-}
-
-export const MC_DATASETS: Readonly<Record<McName, NamedDataset>> = {
-  'arc-challenge': {
-    file: 'arc-challenge/arc_challenge.jsonl',
-    load: loadArcChallenge,
-    aliases: ['arc'],
-    // Numbered by position as the file's rows are; the ARC id is kept in the source.
-    fromHub: (records) =>
-      mcItemsFromRecords(records, {
-        prefix: 'arc-challenge',
-        category: 'science',
-        sourcePrefix: 'arc-challenge',
-        fields: { stem: 'question', options: 'choices', key: 'answerKey' },
-      }).map((item, i) => ({
-        ...item,
-        source: `arc-challenge:${String((records[i]?.value as { id?: unknown })?.id ?? i)}`,
-      })),
-  },
-  commonsenseqa: {
-    file: 'commonsenseqa/dev_rand_split.jsonl',
-    load: loadCommonsenseQa,
-    aliases: ['csqa'],
-    fromHub: (records) =>
-      mcItemsFromRecords(records, {
-        prefix: 'commonsenseqa',
-        category: 'commonsense',
-        sourcePrefix: 'commonsenseqa',
-        fields: { id: 'id', stem: 'question', options: 'choices', key: 'answerKey' },
-      }),
-  },
-  'truthfulqa-mc': {
-    file: 'truthfulqa/mc_task.json',
-    load: loadTruthfulQaMc,
-    aliases: ['truthfulqa', 'truthfulqa-mc1'],
-    fromHub: (records) =>
-      truthfulQaMcItems(
-        truthfulQaHubRows(records.map((r) => r.value)),
-        records[0]?.where.file ?? 'truthfulqa-mc',
-      ),
-  },
-};
-
-const MC_NAMES = Object.keys(MC_DATASETS) as McName[];
 
 export interface McDataset {
   /** `builtin`, a dataset name, `jsonl`, or the `hf:` spec / file as given. */
@@ -107,19 +51,12 @@ export function mcDataDir(env: NodeJS.ProcessEnv = process.env, cwd = process.cw
   return explicitDataDir({ env, cwd });
 }
 
-function named(name: string): [McName, NamedDataset] | undefined {
-  const lower = name.toLowerCase();
-  for (const [canonical, d] of Object.entries(MC_DATASETS) as [McName, NamedDataset][])
-    if (canonical === lower || d.aliases.includes(lower)) return [canonical, d];
-  return undefined;
-}
-
 export async function resolveMcItems(dataset?: string, opts: McDatasetOptions = {}): Promise<McDataset> {
   const cwd = opts.cwd ?? process.cwd();
   if (dataset === undefined || dataset === 'builtin')
     return { name: 'builtin', items: [...BUILTIN_MC_ITEMS] };
   if (isHfDatasetSpec(dataset)) return loadHub(dataset, opts);
-  const byName = named(dataset);
+  const byName = namedMcDataset(dataset);
   if (byName) {
     const [name, d] = byName;
     const dir = mcDataDir(opts.env, cwd);
@@ -137,7 +74,7 @@ export async function resolveMcItems(dataset?: string, opts: McDatasetOptions = 
   }
   const colon = dataset.indexOf(':');
   if (colon > 0) {
-    const prefixed = named(dataset.slice(0, colon));
+    const prefixed = namedMcDataset(dataset.slice(0, colon));
     if (prefixed) {
       const given = dataset.slice(colon + 1);
       const file = resolve(cwd, given);
@@ -174,6 +111,7 @@ export async function resolveMcItems(dataset?: string, opts: McDatasetOptions = 
       name: label,
       file,
       items: mcItemsFromRecords(loaded.records, {
+        mapping: 'paraphrase.fields',
         prefix: 'item',
         category: 'uncategorised',
         sourcePrefix: label,
@@ -201,6 +139,7 @@ async function loadHub(dataset: string, opts: McDatasetOptions): Promise<McDatas
     known && opts.fields === undefined
       ? MC_DATASETS[known].fromHub(loaded.records)
       : mcItemsFromRecords(loaded.records, {
+          mapping: 'paraphrase.fields',
           prefix: spec.repo.split('/')[1] ?? 'item',
           category: 'uncategorised',
           sourcePrefix: dataset,

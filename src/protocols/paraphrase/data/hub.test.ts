@@ -2,10 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MC_DATASETS } from '../../../data/mc/named.js';
 import { type LoopbackHub, parquetOf, startLoopbackHub } from '../../../hub/test-support/loopback-hub.js';
 import { sharedHubMissing, sharedHubRepos } from '../../../hub/test-support/shared-hub.js';
 import { sharedDir } from '../../../test-support/shared.js';
-import { MC_DATASETS, resolveMcItems } from './datasets.js';
+import { resolveMcItems } from './datasets.js';
 
 const local = { WAVER_DATA_DIR: join(sharedDir, 'data') };
 

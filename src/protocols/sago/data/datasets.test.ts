@@ -2,10 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { OPEN_DATASETS } from '../../../data/open/named.js';
 import { InputError } from '../../../errors.js';
 import { sharedDir, sharedFile } from '../../../test-support/shared.js';
 import { BUILTIN_OPEN_QUESTIONS } from './builtin-questions.js';
-import { loadOpenDataset, OPEN_DATASETS, resolveOpenPrompts } from './datasets.js';
+import { loadOpenDataset, resolveOpenPrompts } from './datasets.js';
 import { loadOpenFile } from './open-jsonl.js';
 
 const dataDir = join(sharedDir, 'data');

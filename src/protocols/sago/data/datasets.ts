@@ -2,8 +2,10 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { catalogNameOf, HUB_DATASETS } from '../../../data/catalog.js';
 import { isHfDatasetSpec, parseHfDatasetSpec } from '../../../data/dataset-spec.js';
+import { OPEN_DATASETS, OPEN_NAMES, type OpenName, openPromptsFromHub } from '../../../data/open/named.js';
+import type { OpenPrompt } from '../../../data/open/open-prompt.js';
 import { type DatasetSource, localFileEntry } from '../../../data/provenance.js';
-import { type DataRecord, isRecordFile, pick } from '../../../data/records.js';
+import { isRecordFile } from '../../../data/records.js';
 import {
   type DataOptions,
   explicitDataDir,
@@ -15,79 +17,8 @@ import {
 } from '../../../data/sources.js';
 import { InputError } from '../../../errors.js';
 import { deriveSeed, PyRandom } from '../../../util/random.js';
-import { ALPACA_FILE, loadAlpaca } from './alpaca.js';
 import { BUILTIN_OPEN_QUESTIONS } from './builtin-questions.js';
-import { HOTPOTQA_FILE, loadHotpotQa } from './hotpotqa.js';
-import { loadNqOpen, NQ_OPEN_FILE } from './nq-open.js';
 import { type FieldMapping, promptsFromRecords } from './open-jsonl.js';
-import { cleanText, type OpenPrompt } from './open-prompt.js';
-import { loadSimpleQa, SIMPLEQA_FILE } from './simpleqa.js';
-import { loadTriviaQa, TRIVIAQA_FILE } from './triviaqa.js';
-import { loadTruthfulQa, TRUTHFULQA_FILE } from './truthfulqa.js';
-
-type OpenName = 'truthfulqa' | 'nq-open' | 'triviaqa' | 'hotpotqa' | 'simpleqa' | 'alpaca';
-
-interface OpenNamed {
-  /** Path under a data directory (docs/datasets.md#offline) and the loader of that file. */
-  file: string;
-  load: (path: string, label: string) => OpenPrompt[];
-  /** How the Hub's rows map to prompts: the prompt field, references, and the id of row `index`. */
-  hub: {
-    prompt: string;
-    references?: (row: unknown) => string[];
-    id: (row: unknown, index: number) => string;
-    /** Instructions keep their line breaks; questions read as one line. */
-    keepLines?: boolean;
-  };
-}
-
-const strings = (v: unknown): string[] =>
-  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : [];
-
-/** The named open-ended datasets: file under a data directory, its loader, and their Hub form. */
-export const OPEN_DATASETS: Readonly<Record<OpenName, OpenNamed>> = {
-  truthfulqa: {
-    file: TRUTHFULQA_FILE,
-    load: loadTruthfulQa,
-    hub: {
-      prompt: 'question',
-      references: (r) => strings(pick(r, 'correct_answers')),
-      id: (_r, i) => `tqa-${i}`,
-    },
-  },
-  // NQ-open and TriviaQA ids are 1-based lines in their JSONL files; the Hub's rows keep that numbering.
-  'nq-open': {
-    file: NQ_OPEN_FILE,
-    load: loadNqOpen,
-    hub: { prompt: 'question', references: (r) => strings(pick(r, 'answer')), id: (_r, i) => `nq-${i + 1}` },
-  },
-  triviaqa: {
-    file: TRIVIAQA_FILE,
-    load: loadTriviaQa,
-    hub: {
-      prompt: 'question',
-      references: (r) => strings(pick(r, 'answer.value')),
-      id: (r, i) => `trivia-${String(pick(r, 'question_id') ?? i + 1)}`,
-    },
-  },
-  hotpotqa: {
-    file: HOTPOTQA_FILE,
-    load: loadHotpotQa,
-    hub: { prompt: 'question', references: (r) => strings(pick(r, 'answer')), id: (_r, i) => `hotpot-${i}` },
-  },
-  simpleqa: {
-    file: SIMPLEQA_FILE,
-    load: loadSimpleQa,
-    hub: { prompt: 'problem', references: (r) => strings(pick(r, 'answer')), id: (_r, i) => `simpleqa-${i}` },
-  },
-  alpaca: {
-    file: ALPACA_FILE,
-    load: loadAlpaca,
-    hub: { prompt: 'instruction', id: (_r, i) => `alpaca-${i}`, keepLines: true },
-  },
-};
-
-const OPEN_NAMES = Object.keys(OPEN_DATASETS) as OpenName[];
 
 /** The built-in set's name (original questions, no file needed). */
 export const BUILTIN_OPEN_DATASET = 'builtin';
@@ -176,7 +107,7 @@ async function loadOpenSource(
     const dir = explicitDataDir(opts);
     if (dir === undefined) {
       const loaded = await readNamedFromHub(name as OpenName, { ...opts, pass: '--datasets FILE' });
-      return { prompts: hubPrompts(name, named, loaded.records), source: loaded.source };
+      return { prompts: openPromptsFromHub(name, named, loaded.records), source: loaded.source };
     }
     const path = resolve(dir, named.file);
     if (!existsSync(path))
@@ -216,34 +147,9 @@ async function loadHub(name: string, opts: ResolveOpenPromptsOptions) {
   const loaded = await readHubRecords(name, full, { ...opts, ...(ref && { known: ref }) });
   const prompts =
     known && opts.fields === undefined
-      ? hubPrompts(name, OPEN_DATASETS[known], loaded.records)
+      ? openPromptsFromHub(name, OPEN_DATASETS[known], loaded.records)
       : promptsFromRecords(loaded.records, name, opts.fields);
   return { prompts, source: loaded.source };
-}
-
-/** A named dataset's prompts from its Hub rows (the Hub's columns, not the local files'). */
-function hubPrompts(dataset: string, named: OpenNamed, records: readonly DataRecord[]): OpenPrompt[] {
-  return records.flatMap((r) => {
-    const raw = pick(r.value, named.hub.prompt);
-    if (typeof raw !== 'string')
-      throw new InputError('must be a string', {
-        file: r.where.file,
-        ...(r.where.line !== undefined && { line: r.where.line }),
-        field: named.hub.prompt,
-      });
-    const text = named.hub.keepLines ? raw.trim() : cleanText(raw);
-    if (cleanText(text) === '') return [];
-    const references = named.hub.references?.(r.value) ?? [];
-    return [
-      {
-        id: named.hub.id(r.value, r.where.index),
-        dataset,
-        text,
-        ...(references.length > 0 && { references }),
-        source: { file: r.where.file, index: r.where.index },
-      },
-    ];
-  });
 }
 
 function fileOf(name: string, opts: ResolveOpenPromptsOptions): { file?: string } {

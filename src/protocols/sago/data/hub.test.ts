@@ -2,10 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPEN_DATASETS } from '../../../data/open/named.js';
 import { type LoopbackHub, parquetOf, startLoopbackHub } from '../../../hub/test-support/loopback-hub.js';
 import { sharedHubMissing, sharedHubRepos } from '../../../hub/test-support/shared-hub.js';
 import { sharedDir } from '../../../test-support/shared.js';
-import { loadOpenDataset, OPEN_DATASETS, resolveOpenPrompts } from './datasets.js';
+import { loadOpenDataset, resolveOpenPrompts } from './datasets.js';
 
 describe.skipIf(sharedHubMissing)(
   `open prompts from a loopback Hub built from ../shared/data ${sharedHubMissing ? `(skipped: ${sharedHubMissing} missing)` : ''}`,

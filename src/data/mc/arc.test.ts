@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedDir, sharedFile } from '../../../test-support/shared.js';
+import { sharedDir, sharedFile } from '../../test-support/shared.js';
 import { loadArcChallenge } from './arc.js';
 
 const ARC = sharedFile('data/arc-challenge/arc_challenge.jsonl');

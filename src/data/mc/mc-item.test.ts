@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inputErrorOf } from '../../../test-support/scratch.js';
+import { inputErrorOf } from '../../test-support/scratch.js';
 import { checkMcItem, checkMcItems, type McItem, parseMcItem } from './mc-item.js';
 
 const where = { file: 'items.jsonl', line: 3 };

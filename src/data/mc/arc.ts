@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InputError } from '../../../errors.js';
+import { InputError } from '../../errors.js';
 import { checkMcItems, type McItem, OPTION_LETTERS, parseMcItem } from './mc-item.js';
 import { readJsonLines } from './mc-jsonl.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sharedDir, sharedFile } from '../../../test-support/shared.js';
+import { sharedDir, sharedFile } from '../../test-support/shared.js';
 import { optionText } from './mc-item.js';
 import { loadTruthfulQaMc } from './truthfulqa-mc.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type LetterVia, parseLetterAnswer } from './answer.js';
-import type { McOption } from './data/mc-item.js';
+import type { McOption } from '../data/mc/mc-item.js';
+import { type LetterVia, parseLetterAnswer } from './letter.js';
 
 const lettered = (...texts: string[]): McOption[] =>
   texts.map((text, i) => ({ letter: 'ABCDEFGHIJKLM'[i] as string, text }));

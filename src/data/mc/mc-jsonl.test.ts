@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inputErrorOf } from '../../../test-support/scratch.js';
+import { inputErrorOf } from '../../test-support/scratch.js';
 import { firstDuplicateKey, loadMcJsonl } from './mc-jsonl.js';
 
 function file(lines: string[]): string {

@@ -1,5 +1,5 @@
-import type { McOption } from './data/mc-item.js';
-import { normaliseText } from './data/mc-rules.js';
+import type { McOption } from '../data/mc/mc-item.js';
+import { normaliseText } from '../data/mc/mc-rules.js';
 
 /**
  * The deterministic multiple-choice parser of docs/method.md#paraphrase: no judge. It reads the

@@ -1,5 +1,5 @@
-import { type DataRecord, fieldNames, firstPresent, pick } from '../../../data/records.js';
-import { InputError } from '../../../errors.js';
+import { InputError } from '../../errors.js';
+import { type DataRecord, fieldNames, firstPresent, pick } from '../records.js';
 import { checkMcItems, type McItem, type McItemInput, OPTION_LETTERS, parseMcItem } from './mc-item.js';
 
 /**
@@ -28,7 +28,14 @@ const KEY_GUESSES = ['key', 'answerKey', 'answer', 'label'] as const;
 
 export function mcItemsFromRecords(
   records: readonly DataRecord[],
-  opts: { prefix: string; category: string; sourcePrefix: string; fields?: McFields },
+  opts: {
+    prefix: string;
+    category: string;
+    sourcePrefix: string;
+    fields?: McFields;
+    /** The config key that maps fields, named in an error (`paraphrase.fields`, `ladder.fields`). */
+    mapping?: string;
+  },
 ): McItem[] {
   const first = records[0];
   if (!first) throw new InputError('the dataset has no items', { field: 'dataset' });
@@ -37,7 +44,7 @@ export function mcItemsFromRecords(
     const field = given ?? firstPresent(first.value, names);
     if (field === undefined)
       throw new InputError(
-        `no ${what} field: none of ${names.join(', ')} (fields: ${fieldNames(first.value)}); map one with paraphrase.fields.${config}`,
+        `no ${what} field: none of ${names.join(', ')} (fields: ${fieldNames(first.value)}); map one with ${opts.mapping ?? '--fields'}.${config}`,
         { file: first.where.file, line: first.where.line },
       );
     return field;

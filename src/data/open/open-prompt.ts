@@ -1,5 +1,5 @@
-import { InputError } from '../../../errors.js';
-import { readTextFile } from '../../../util/text-file.js';
+import { InputError } from '../../errors.js';
+import { readTextFile } from '../../util/text-file.js';
 
 /** One open-ended prompt (a question or an instruction) with where it came from. */
 export interface OpenPrompt {
@@ -10,6 +10,8 @@ export interface OpenPrompt {
   text: string;
   /** Reference answers when the dataset has them; SGS does not use them, reports may show them. */
   references?: string[];
+  /** Other names of a reference answer (TriviaQA's aliases): a short-answer scorer accepts them too. */
+  aliases?: string[];
   /** File (relative to the data directory for named datasets) and 1-based line or 0-based index. */
   source: { file: string; line?: number; index?: number };
 }

@@ -1,5 +1,5 @@
-import { InputError } from '../../../errors.js';
-import { readTextFile } from '../../../util/text-file.js';
+import { InputError } from '../../errors.js';
+import { readTextFile } from '../../util/text-file.js';
 import { checkMcItems, type McItem, parseMcItem } from './mc-item.js';
 
 /**

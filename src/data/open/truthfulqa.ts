@@ -1,4 +1,4 @@
-import { parseCsv, requireColumns } from '../../../data/csv.js';
+import { parseCsv, requireColumns } from '../csv.js';
 import { cleanText, type OpenPrompt, readDataFile } from './open-prompt.js';
 
 /** TruthfulQA (Lin et al.), the January 2025 CSV: 790 questions. Path relative to the data directory. */

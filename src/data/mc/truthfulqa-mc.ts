@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { InputError } from '../../../errors.js';
-import { deriveSeed, PyRandom } from '../../../util/random.js';
+import { InputError } from '../../errors.js';
+import { deriveSeed, PyRandom } from '../../util/random.js';
 import { checkMcItems, type McItem, OPTION_LETTERS, parseMcItem } from './mc-item.js';
 import { readDataFile } from './mc-jsonl.js';
 

@@ -1,4 +1,4 @@
-import { parseCsv, requireColumns } from '../../../data/csv.js';
+import { parseCsv, requireColumns } from '../csv.js';
 import { cleanText, type OpenPrompt, readDataFile } from './open-prompt.js';
 
 /** OpenAI SimpleQA test set (4,326 questions). Path relative to the data directory. */

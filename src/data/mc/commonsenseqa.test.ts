@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedDir, sharedFile } from '../../../test-support/shared.js';
+import { sharedDir, sharedFile } from '../../test-support/shared.js';
 import { loadCommonsenseQa } from './commonsenseqa.js';
 
 const CSQA = sharedFile('data/commonsenseqa/dev_rand_split.jsonl');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InputError } from '../../../errors.js';
+import { InputError } from '../../errors.js';
 
 /**
  * A multiple-choice item: the unit the paraphrase protocol asks in five phrasings. Every loader

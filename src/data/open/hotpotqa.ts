@@ -1,4 +1,4 @@
-import { InputError } from '../../../errors.js';
+import { InputError } from '../../errors.js';
 import { cleanText, type OpenPrompt, parseJsonFile, readDataFile, stringField } from './open-prompt.js';
 
 /** HotpotQA dev, question and answer only (closed book), from ReAct. Path relative to the data directory. */

@@ -1,0 +1,127 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sharedDir, sharedFile } from '../../../test-support/shared.js';
+import { deriveSeed, PyRandom } from '../../../util/random.js';
+import { optionLines } from '../choice-lines.js';
+import { resolveLadderSeeds } from '../data/datasets.js';
+import { FAMILY_MODULES } from '../families/index.js';
+import { answerGate } from '../gates/answer-gate.js';
+import { structuralGate } from '../gates/structural-gate.js';
+import { conflictExplicitness } from '../severity/ces.js';
+import { FAMILIES, KB_TYPES, LEVELS, type Seed } from '../types.js';
+import { CHOICE_DIRECTIVES, TEXT_DIRECTIVES } from './directives.js';
+import { typedFamilyGate, typedRules } from './typed-rules.js';
+
+/**
+ * Each family on choice and text seeds, on real rows of ../shared/data (skipped visibly when a file
+ * is missing): every candidate the rules make passes the checks of what its type must keep (the
+ * answer gate, the structural gate, the family's gate), and each family makes some.
+ */
+
+const env = { WAVER_DATA_DIR: join(sharedDir, 'data') };
+const FILES = {
+  'arc-challenge': 'arc-challenge/arc_challenge.jsonl',
+  commonsenseqa: 'commonsenseqa/dev_rand_split.jsonl',
+  triviaqa: 'triviaqa/triviaqa_sm_sub.jsonl',
+  simpleqa: 'simpleqa/simple_qa_test_set.csv',
+  'nq-open': 'nq-open/NQ-open.dev.jsonl',
+} as const;
+const missing = Object.values(FILES).filter((f) => !sharedFile(`data/${f}`));
+const why = missing.length > 0 ? ` (skipped: ../shared/data/${missing.join(', ')} not there)` : '';
+
+async function seedsOf(names: (keyof typeof FILES)[], n: number): Promise<Seed[]> {
+  const out: Seed[] = [];
+  for (const name of names) out.push(...(await resolveLadderSeeds(name, { env, limit: n })));
+  return out;
+}
+
+/** Every candidate of every family, level and attempt 1-2 for the seeds, with what it passed. */
+function everyCandidate(seeds: readonly Seed[]) {
+  const made = [];
+  for (const seed of seeds)
+    for (const family of FAMILIES)
+      for (const level of LEVELS)
+        for (const attempt of [1, 2]) {
+          const rngSeed = deriveSeed(0, seed.id, family, level, attempt);
+          const typed = typedRules(FAMILY_MODULES[family], seed, level, attempt, new PyRandom(rngSeed), {
+            rngSeed,
+          });
+          if (typed) made.push({ seed, family, level, attempt, ...typed });
+        }
+  return made;
+}
+
+describe.skipIf(missing.length > 0)(`families on choice and text seeds${why}`, () => {
+  it('choice: every candidate keeps the options, their letters and the key (reordered only with the key remapped)', async () => {
+    const seeds = await seedsOf(['arc-challenge', 'commonsenseqa'], 8);
+    const made = everyCandidate(seeds);
+    for (const family of FAMILIES)
+      expect(made.filter((m) => m.family === family).length, family).toBeGreaterThan(seeds.length);
+    for (const m of made) {
+      if (m.seed.answerType !== 'choice') throw new Error('not a choice seed');
+      const where = `${m.seed.id} ${m.family} L${m.level}#${m.attempt}: ${m.candidate.text}`;
+      const gate = answerGate(m.seed, m.family, m.candidate.text, m.reordered);
+      expect([gate?.verdict, gate?.reason], where).toEqual(['pass', gate?.reason]);
+      if (m.family !== 'KB')
+        expect(structuralGate(m.seed.question, m.candidate.text).verdict, where).toBe('pass');
+      expect(
+        typedFamilyGate(FAMILY_MODULES[m.family], m.seed, m.candidate.text, m.level, m.reordered).verdict,
+        where,
+      ).toBe('pass');
+      const shown = m.reordered?.options ?? m.seed.options;
+      expect(optionLines(m.candidate.text), where).toEqual(
+        shown.map((o) => ({ letter: o.letter, text: o.text })),
+      );
+      if (m.reordered) {
+        expect(m.family, where).toBe('F');
+        expect(m.candidate.subtype).toBe('table+reordered');
+        const keyText = m.seed.options.find((o) => o.letter === m.seed.gold)?.text;
+        expect(m.reordered.options.find((o) => o.letter === m.reordered?.key)?.text, where).toBe(keyText);
+      }
+      if (m.family === 'CIS') {
+        expect(conflictExplicitness(m.seed.question, m.candidate.text).ces, where).toBe(m.level);
+        expect(m.candidate.text, where).not.toMatch(new RegExp(`option ${m.seed.gold}\\b`));
+      }
+      if (m.family === 'KB') expect(m.candidate.kbType, where).toBe(KB_TYPES[m.level - 1]);
+    }
+    // Format reorders at L5 and says so.
+    expect(made.some((m) => m.reordered)).toBe(true);
+  });
+
+  it("text: no candidate states an accepted answer, and every one keeps the question's names (but IQ's typos)", async () => {
+    const seeds = await seedsOf(['triviaqa', 'simpleqa', 'nq-open'], 6);
+    const made = everyCandidate(seeds);
+    for (const family of FAMILIES.filter((f) => f !== 'SV'))
+      expect(made.filter((m) => m.family === family).length, family).toBeGreaterThan(seeds.length);
+    for (const m of made) {
+      const where = `${m.seed.id} ${m.family} L${m.level}#${m.attempt}: ${m.candidate.text}`;
+      const gate = answerGate(m.seed, m.family, m.candidate.text);
+      if (m.family === 'KB') expect(gate, where).toBeUndefined();
+      else expect([gate?.verdict, gate?.reason], where).toEqual(['pass', gate?.reason]);
+      if (m.family !== 'KB')
+        expect(structuralGate(m.seed.question, m.candidate.text).verdict, where).toBe('pass');
+      expect(
+        typedFamilyGate(FAMILY_MODULES[m.family], m.seed, m.candidate.text, m.level).verdict,
+        where,
+      ).toBe('pass');
+      if (m.family === 'CIS')
+        expect(conflictExplicitness(m.seed.question, m.candidate.text).ces, where).toBe(m.level);
+      if (m.family === 'KB') {
+        expect(m.candidate.kbType, where).toBe(KB_TYPES[m.level - 1]);
+        // The question is kept, in quotes, inside the frame.
+        expect(m.candidate.text, where).toContain(`"${m.seed.question.trim()}"`);
+      }
+    }
+  });
+});
+
+describe('the directives of choice and text seeds', () => {
+  it('each holds a phrase of its tier and none above it, so its measured level is its tier', () => {
+    for (const lists of [CHOICE_DIRECTIVES, TEXT_DIRECTIVES])
+      for (const level of LEVELS)
+        for (const d of lists[level]) {
+          const said = d.replaceAll('{wrong}', 'B');
+          expect(conflictExplicitness('What is it?', `What is it? ${said}`).ces, said).toBe(level);
+        }
+  });
+});
