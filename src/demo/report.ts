@@ -1,7 +1,7 @@
+import { isCorrectNumber, readNumericAnswer } from '../answers/number.js';
 import type { Suite, SuiteTest } from '../run/types.js';
 import { wilsonInterval } from '../stats/wilson.js';
 import type { Store } from '../store/store.js';
-import { isCorrectNumber, readNumericAnswer } from '../text-measures/numeric-answer.js';
 
 /** What a demo test holds: the word problem, the wording it is asked in, and its numeric answer. */
 export interface DemoTestMeta {

@@ -1,9 +1,9 @@
-import { type ParsedNumber, readNumericAnswer } from '../../text-measures/numeric-answer.js';
+import { type ParsedNumber, readNumericAnswer } from '../../answers/number.js';
 import { isPyDict, PY_DIGIT, PY_SPACE, pyFloat, pyGet, pyJsonLoads, pyStr, pyStrip } from './python.js';
 
 /**
  * A reply's numeric answer (docs/method.md#running-the-ladder): in waver's order
- * (text-measures/numeric-answer.ts), or `reference`: as the reference code reads it (`parseReference`).
+ * (answers/number.ts), or `reference`: as the reference code reads it (`parseReference`).
  */
 export type AnswerParser = 'waver' | 'reference';
 

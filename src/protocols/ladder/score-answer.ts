@@ -1,4 +1,4 @@
-import { isCorrectNumber } from '../../text-measures/numeric-answer.js';
+import { isCorrectNumber } from '../../answers/number.js';
 import { type AnswerParser, parseNumericAnswer } from './answer.js';
 import { parseChoiceReply } from './answer-choice.js';
 import { matchTextAnswer } from './answer-text.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCorrectNumber, readNumericAnswer } from './numeric-answer.js';
+import { isCorrectNumber, readNumericAnswer } from './number.js';
 
 describe('isCorrectNumber', () => {
   it('uses a 0.1% relative tolerance', () => {
