@@ -31,6 +31,7 @@ import type { SagoTest } from './test-meta.js';
  * results are rebuilt from the store without a call.
  */
 
+/** What the stage is handed besides the suite: the embedder, what decides each model's axes, the command's pool. */
 export interface AuxContext {
   embedder?: ModelProvider;
   embedderRecord?: SagoEmbedderRecord;
