@@ -60,17 +60,7 @@ export function demoCommand(ctx: RegistryContext): Command {
 
 /** The three steps, each read back from the store; returns the exit code. */
 async function runDemo(config: WaverConfig, ctx: RegistryContext): Promise<number> {
-  const json = config.format === 'json';
-  const progress = createProgress(process.stderr);
-  let last: Progress | undefined;
-  const onProgress = (p: Progress) => {
-    last = p;
-    progress.update(p);
-  };
-  const finish = () => {
-    if (last) progress.finish(last);
-    last = undefined;
-  };
+  const { onProgress, finish } = progressLine();
 
   // 1. The same word problem asked three ways: does the answer waver?
   const suite = suiteOf('builtin:demo', demoTests());
@@ -106,6 +96,37 @@ async function runDemo(config: WaverConfig, ctx: RegistryContext): Promise<numbe
   const paraphraseText = (await protocol.summary(paraphrase, items, config.format)) ?? '';
 
   // 3. The HTML report of everything in the store, beside it.
+  const reportPath = await writeDemoReport(config, ctx);
+  emitDemo(config, { run, wavering, paraphraseText, reportPath });
+  return endOfRun(
+    {
+      aborted: paraphrase.aborted,
+      complete: run.complete && paraphrase.complete,
+      runs: [run, ...paraphrase.runs],
+    },
+    ran,
+    config.cache,
+  );
+}
+
+/** The progress line on stderr, shared by the steps: each step's last state is printed when it ends. */
+function progressLine() {
+  const progress = createProgress(process.stderr);
+  let last: Progress | undefined;
+  return {
+    onProgress: (p: Progress) => {
+      last = p;
+      progress.update(p);
+    },
+    finish: () => {
+      if (last) progress.finish(last);
+      last = undefined;
+    },
+  };
+}
+
+/** The HTML report of the store, written beside it; its path. */
+async function writeDemoReport(config: WaverConfig, ctx: RegistryContext): Promise<string> {
   const reportPath = join(dirname(config.store), 'report.html');
   const [{ buildReport }, { renderReport }, protocols] = await Promise.all([
     import('../report/report-data.js'),
@@ -119,37 +140,35 @@ async function runDemo(config: WaverConfig, ctx: RegistryContext): Promise<numbe
   } finally {
     reportStore.close();
   }
+  return reportPath;
+}
 
-  if (json) {
+/** What the demo found, as one JSON object or as text with the next steps. */
+function emitDemo(
+  config: WaverConfig,
+  out: { run: RunResult; wavering: string; paraphraseText: string; reportPath: string },
+): void {
+  if (config.format === 'json') {
     emit(
       `${JSON.stringify(
         {
-          run: JSON.parse(formatRunSummary(run, 'json')),
-          wavering: JSON.parse(wavering),
-          paraphrase: JSON.parse(paraphraseText),
-          report: reportPath,
+          run: JSON.parse(formatRunSummary(out.run, 'json')),
+          wavering: JSON.parse(out.wavering),
+          paraphrase: JSON.parse(out.paraphraseText),
+          report: out.reportPath,
         },
         null,
         2,
       )}\n`,
     );
-  } else {
-    emit(formatRunSummary(run, 'md'));
-    emit(wavering);
-    emit(`\n${paraphraseText}`);
-    emit(
-      `\nreport: ${reportPath} (open it in a browser; \`waver view --store ${config.store}\` serves it)\n` +
-        'Next: `waver ladder`, `waver sago` and `waver paraphrase` run the full protocols on the same model.\n',
-    );
+    return;
   }
-  return endOfRun(
-    {
-      aborted: paraphrase.aborted,
-      complete: run.complete && paraphrase.complete,
-      runs: [run, ...paraphrase.runs],
-    },
-    ran,
-    config.cache,
+  emit(formatRunSummary(out.run, 'md'));
+  emit(out.wavering);
+  emit(`\n${out.paraphraseText}`);
+  emit(
+    `\nreport: ${out.reportPath} (open it in a browser; \`waver view --store ${config.store}\` serves it)\n` +
+      'Next: `waver ladder`, `waver sago` and `waver paraphrase` run the full protocols on the same model.\n',
   );
 }
 

@@ -165,32 +165,46 @@ async function downloadOnce(job: HubFileJob): Promise<RecordedFile> {
       throw new Error(`connection closed after ${received} of ${total} bytes`);
     }
     const actual = hash.digest('hex');
-    const expected = job.sha256?.hex ?? expectedSha;
-    if (expected && actual !== expected) {
-      await rm(part, { force: true });
-      const source = job.sha256?.source ?? "from the server's etag";
-      throw new DownloadError(
-        `checksum mismatch for ${job.name}: expected sha256 ${expected} (${source}), got ${actual}; the partial file was deleted`,
-      );
-    }
-    if (!expected && job.gitBlobId) {
-      // Files kept in git (not LFS) are small, so hashing them a second time costs little.
-      const blob = createHash('sha1').update(`blob ${received}\0`);
-      await hashFile(part, blob, received);
-      const actualBlob = blob.digest('hex');
-      if (actualBlob !== job.gitBlobId) {
-        await rm(part, { force: true });
-        throw new DownloadError(
-          `checksum mismatch for ${job.name}: expected git blob ${job.gitBlobId} (from the Hub's file listing), got ${actualBlob}; the partial file was deleted`,
-        );
-      }
-    }
+    await verify(job, part, actual, expectedSha, received);
     await rename(part, job.path);
     const record = { sha256: actual, size: received };
     await writeFile(recordPath(job.path), `${JSON.stringify(record)}\n`);
     return record;
   } finally {
     idle.stop();
+  }
+}
+
+/**
+ * The file against the sha256 stated (the job's, else the server's etag) or, with none, the git
+ * blob id of the Hub's listing; a mismatch deletes the part file.
+ */
+async function verify(
+  job: HubFileJob,
+  part: string,
+  actual: string,
+  expectedSha: string | undefined,
+  size: number,
+): Promise<void> {
+  const expected = job.sha256?.hex ?? expectedSha;
+  if (expected && actual !== expected) {
+    await rm(part, { force: true });
+    const source = job.sha256?.source ?? "from the server's etag";
+    throw new DownloadError(
+      `checksum mismatch for ${job.name}: expected sha256 ${expected} (${source}), got ${actual}; the partial file was deleted`,
+    );
+  }
+  if (!expected && job.gitBlobId) {
+    // Files kept in git (not LFS) are small, so hashing them a second time costs little.
+    const blob = createHash('sha1').update(`blob ${size}\0`);
+    await hashFile(part, blob, size);
+    const actualBlob = blob.digest('hex');
+    if (actualBlob !== job.gitBlobId) {
+      await rm(part, { force: true });
+      throw new DownloadError(
+        `checksum mismatch for ${job.name}: expected git blob ${job.gitBlobId} (from the Hub's file listing), got ${actualBlob}; the partial file was deleted`,
+      );
+    }
   }
 }
 

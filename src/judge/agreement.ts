@@ -103,102 +103,157 @@ function taskAgreement(
   opts: AgreementOptions,
 ): TaskAgreement {
   const rubric = (items[0] as RatedItem).rubric;
-  const k = rubric.labels.length;
-  const index = new Map(rubric.labels.map((l, i) => [l.value, i]));
   const raters = [...new Set(items.flatMap((i) => [...i.labels.keys()]))];
   const judgeRaters = raters.filter((r) => judges.has(r)).sort();
   const people = raters.filter((r) => !judges.has(r)).sort();
-  const ordered = [...judgeRaters, ...people];
-  const ordinal = rubric.scale === 'ordinal';
-  // Weights and metrics that read an order apply to ordinal rubrics only.
-  const weights: KappaWeights = ordinal ? (opts.kappaWeights ?? 'quadratic') : 'none';
-  const metric: Metric = ordinal ? (opts.alphaMetric ?? 'ordinal') : 'nominal';
-  const labelOf = (item: RatedItem, rater: string): Label => {
-    const v = item.labels.get(rater);
-    return v === undefined ? undefined : index.get(v);
-  };
-  const seedOf = (...parts: string[]) => deriveSeed(opts.seed ?? 0, 'judge-agreement', task, ...parts);
-  const resamples = opts.resamples ?? AGREEMENT_RESAMPLES;
-  const interval = { resamples, confidence: opts.confidence ?? 0.95 };
-
-  const pairsOver = (subset: readonly RatedItem[], scope: string): PairAgreement[] => {
-    const out: PairAgreement[] = [];
-    for (let x = 0; x < ordered.length; x++)
-      for (let y = x + 1; y < ordered.length; y++) {
-        const a = ordered[x] as string;
-        const b = ordered[y] as string;
-        const both = subset.filter((i) => labelOf(i, a) !== undefined && labelOf(i, b) !== undefined);
-        if (both.length === 0) continue;
-        const col = (s: readonly RatedItem[], r: string) => s.map((i) => labelOf(i, r));
-        const kind: PairKind =
-          judges.has(a) && judges.has(b)
-            ? 'judge-judge'
-            : judges.has(a) || judges.has(b)
-              ? 'judge-person'
-              : 'person-person';
-        out.push({
-          a,
-          b,
-          kind,
-          n: both.length,
-          raw: overItems(both, (s) => rawAgreement(col(s, a), col(s, b)), {
-            seed: seedOf(scope, a, b, 'raw'),
-            ...interval,
-          }),
-          kappa: overItems(both, (s) => cohenKappa(col(s, a), col(s, b), k, weights), {
-            seed: seedOf(scope, a, b, 'kappa'),
-            ...interval,
-            undefinedBecause: 'no chance disagreement: both raters gave one and the same label throughout',
-          }),
-          confusion: confusionMatrix(col(both, a), col(both, b), k),
-        });
-      }
-    return out;
-  };
-  const alphaOver = (subset: readonly RatedItem[], who: readonly string[], scope: string): AlphaFigure => {
-    const units = subset.map((i) => who.map((r) => labelOf(i, r)));
-    const pairable = units.filter((u) => u.filter((v) => v !== undefined).length >= 2);
-    const figure = overItems(pairable, (s) => krippendorffAlpha(s, k, metric), {
-      seed: seedOf(scope, 'alpha'),
-      ...interval,
-      undefinedBecause: 'no expected disagreement: every label given is the same',
-    });
-    if (pairable.length === 0) figure.unavailable = 'no item has labels from two raters';
-    return { ...figure, raters: who.length, items: pairable.length };
-  };
-
-  const strata = new Map<string, RatedItem[]>();
-  for (const item of items)
-    if (item.stratum !== undefined) strata.set(item.stratum, [...(strata.get(item.stratum) ?? []), item]);
-  const pairs = pairsOver(items, 'all');
+  const c = comparison(task, rubric, judges, [...judgeRaters, ...people], opts);
+  const pairs = pairsOver(c, items, 'all');
   return {
     task,
     rubric: { name: rubric.name, scale: rubric.scale, labels: rubric.labels.map((l) => l.value) },
-    kappaWeights: weights,
-    alphaMetric: metric,
-    resamples,
+    kappaWeights: c.weights,
+    alphaMetric: c.metric,
+    resamples: c.interval.resamples,
     items: items.length,
     judges: judgeRaters,
     people,
     pairs,
     ...(pairs.length === 0 && {
       noPairs:
-        ordered.length < 2
-          ? `only one rater (${ordered.join(', ') || 'none'}) labelled the items`
+        c.raters.length < 2
+          ? `only one rater (${c.raters.join(', ') || 'none'}) labelled the items`
           : 'no two raters labelled a common item',
     }),
     alpha: {
-      all: alphaOver(items, ordered, 'all'),
-      ...(people.length >= 2 && judgeRaters.length > 0 && { people: alphaOver(items, people, 'people') }),
+      all: alphaOver(c, items, c.raters, 'all'),
+      ...(people.length >= 2 && judgeRaters.length > 0 && { people: alphaOver(c, items, people, 'people') }),
     },
-    strata: [...strata.keys()].sort().map((stratum) => {
-      const subset = strata.get(stratum) as RatedItem[];
-      return {
-        stratum,
-        items: subset.length,
-        pairs: pairsOver(subset, stratum),
-        alpha: alphaOver(subset, ordered, stratum),
-      };
-    }),
+    strata: [...strataOf(items)].map(([stratum, subset]) => ({
+      stratum,
+      items: subset.length,
+      pairs: pairsOver(c, subset, stratum),
+      alpha: alphaOver(c, subset, c.raters, stratum),
+    })),
   };
+}
+
+/** How one task's labels are compared: its raters (judges first), the rubric's ranks, weights and metric, and the intervals' settings. */
+interface Comparison {
+  task: string;
+  judges: ReadonlySet<string>;
+  /** Judges, then people, each sorted. */
+  raters: readonly string[];
+  /** The rubric's number of labels. */
+  k: number;
+  /** A label's rank in the rubric. */
+  index: ReadonlyMap<string, number>;
+  weights: KappaWeights;
+  metric: Metric;
+  seed: number;
+  interval: { resamples: number; confidence: number };
+}
+
+function comparison(
+  task: string,
+  rubric: Rubric,
+  judges: ReadonlySet<string>,
+  raters: readonly string[],
+  opts: AgreementOptions,
+): Comparison {
+  const ordinal = rubric.scale === 'ordinal';
+  return {
+    task,
+    judges,
+    raters,
+    k: rubric.labels.length,
+    index: new Map(rubric.labels.map((l, i) => [l.value, i])),
+    // Weights and metrics that read an order apply to ordinal rubrics only.
+    weights: ordinal ? (opts.kappaWeights ?? 'quadratic') : 'none',
+    metric: ordinal ? (opts.alphaMetric ?? 'ordinal') : 'nominal',
+    seed: opts.seed ?? 0,
+    interval: { resamples: opts.resamples ?? AGREEMENT_RESAMPLES, confidence: opts.confidence ?? 0.95 },
+  };
+}
+
+/** A rater's label of an item as its rank in the rubric; undefined where the rater gave none. */
+function labelOf(c: Comparison, item: RatedItem, rater: string): Label {
+  const v = item.labels.get(rater);
+  return v === undefined ? undefined : c.index.get(v);
+}
+
+/** Each interval's own seed: the task, the scope, the raters and the figure. */
+function seedOf(c: Comparison, ...parts: string[]): number {
+  return deriveSeed(c.seed, 'judge-agreement', c.task, ...parts);
+}
+
+/** Every pair of raters with an item labelled by both, over `subset`. */
+function pairsOver(c: Comparison, subset: readonly RatedItem[], scope: string): PairAgreement[] {
+  const out: PairAgreement[] = [];
+  for (let x = 0; x < c.raters.length; x++)
+    for (let y = x + 1; y < c.raters.length; y++) {
+      const a = c.raters[x] as string;
+      const b = c.raters[y] as string;
+      const both = subset.filter((i) => labelOf(c, i, a) !== undefined && labelOf(c, i, b) !== undefined);
+      if (both.length > 0) out.push(pairAgreement(c, both, a, b, scope));
+    }
+  return out;
+}
+
+/** Raw agreement and kappa of two raters over the items both labelled, with their confusion matrix. */
+function pairAgreement(
+  c: Comparison,
+  both: readonly RatedItem[],
+  a: string,
+  b: string,
+  scope: string,
+): PairAgreement {
+  const col = (s: readonly RatedItem[], r: string) => s.map((i) => labelOf(c, i, r));
+  const interval = c.interval;
+  return {
+    a,
+    b,
+    kind: pairKind(c.judges, a, b),
+    n: both.length,
+    raw: overItems(both, (s) => rawAgreement(col(s, a), col(s, b)), {
+      seed: seedOf(c, scope, a, b, 'raw'),
+      ...interval,
+    }),
+    kappa: overItems(both, (s) => cohenKappa(col(s, a), col(s, b), c.k, c.weights), {
+      seed: seedOf(c, scope, a, b, 'kappa'),
+      ...interval,
+      undefinedBecause: 'no chance disagreement: both raters gave one and the same label throughout',
+    }),
+    confusion: confusionMatrix(col(both, a), col(both, b), c.k),
+  };
+}
+
+function pairKind(judges: ReadonlySet<string>, a: string, b: string): PairKind {
+  if (judges.has(a) && judges.has(b)) return 'judge-judge';
+  return judges.has(a) || judges.has(b) ? 'judge-person' : 'person-person';
+}
+
+/** Krippendorff's alpha of `who` over the items of `subset` that two of them labelled. */
+function alphaOver(
+  c: Comparison,
+  subset: readonly RatedItem[],
+  who: readonly string[],
+  scope: string,
+): AlphaFigure {
+  const units = subset.map((i) => who.map((r) => labelOf(c, i, r)));
+  const pairable = units.filter((u) => u.filter((v) => v !== undefined).length >= 2);
+  const figure = overItems(pairable, (s) => krippendorffAlpha(s, c.k, c.metric), {
+    seed: seedOf(c, scope, 'alpha'),
+    ...c.interval,
+    undefinedBecause: 'no expected disagreement: every label given is the same',
+  });
+  if (pairable.length === 0) figure.unavailable = 'no item has labels from two raters';
+  return { ...figure, raters: who.length, items: pairable.length };
+}
+
+/** The items of each stratum, strata in name order (items without one are in none). */
+function strataOf(items: readonly RatedItem[]): [string, RatedItem[]][] {
+  const strata = new Map<string, RatedItem[]>();
+  for (const item of items)
+    if (item.stratum !== undefined) strata.set(item.stratum, [...(strata.get(item.stratum) ?? []), item]);
+  return [...strata.keys()].sort().map((stratum) => [stratum, strata.get(stratum) as RatedItem[]]);
 }

@@ -109,76 +109,82 @@ export function judgeMarkdown(
   const out: string[] = [];
   for (const r of reports) {
     if (r.set !== undefined) out.push(`### Labelling set \`${r.set}\``, '');
-    for (const t of r.agreement) {
-      const kappa = KAPPA_NAME[t.kappaWeights];
-      const byRank =
-        t.kappaWeights === 'none'
-          ? ''
-          : ` Kappa's weights are by rank (0..${t.rubric.labels.length - 1}), not by the labels' values.`;
-      out.push(
-        `**${t.task}** (rubric ${t.rubric.name}: ${t.rubric.labels.join(', ')}) — ${t.items} items; judges: ${t.judges.join(', ') || 'none'}; people: ${t.people.join(', ') || 'none'}.`,
-        '',
-        `Krippendorff's alpha (${t.alphaMetric}), all ${t.alpha.all.raters} raters over ${t.alpha.all.items} items: ${withCi(t.alpha.all)}` +
-          (t.alpha.people ? `; people only: ${withCi(t.alpha.people)}` : '') +
-          `. Intervals: 95% percentile bootstrap over items, ${t.resamples} resamples.${byRank}`,
-        '',
-      );
-      if (t.noPairs) out.push(`No pair of raters to compare: ${t.noPairs}.`, '');
-      else
-        out.push(
-          row(['rater', 'rater', 'pair', 'items', 'raw agreement', kappa, 'confusion (rows: first rater)']),
-          row(['---', '---', '---', '---:', '---:', '---:', '---']),
-          ...t.pairs.map((p) =>
-            row([
-              p.a,
-              p.b,
-              p.kind,
-              String(p.n),
-              withCi(p.raw),
-              withCi(p.kappa),
-              p.confusion.map((c) => c.join(' ')).join(' / '),
-            ]),
-          ),
-          '',
-        );
-      if (t.strata.length > 1) {
-        out.push(row(['stratum', 'items', 'alpha', ...t.pairs.map((p) => `${kappa} ${p.a} vs ${p.b}`)]));
-        out.push(row(['---', '---:', '---:', ...t.pairs.map(() => '---:')]));
-        for (const s of t.strata)
-          out.push(
-            row([
-              s.stratum,
-              String(s.items),
-              fmt(s.alpha.value),
-              ...t.pairs.map((p) => fmt(s.pairs.find((q) => q.a === p.a && q.b === p.b)?.kappa.value)),
-            ]),
-          );
-        out.push('');
-      }
-    }
-    if (r.corrected && r.corrected.length > 0) {
-      out.push(
-        'Judge-corrected estimates (the judge figure beside what it would be by the people, docs/judges.md#corrected):',
-        '',
-        row(['task', 'judge', 'model', 'figure', 'raw (judge)', 'corrected', 'method', 'labelled']),
-        row(['---', '---', '---', '---', '---:', '---:', '---', '---:']),
-        ...r.corrected.map((c) =>
-          row([
-            c.task,
-            c.judge,
-            c.group ?? '—',
-            c.figure,
-            `${fmt(c.raw)} (n ${c.n})`,
-            c.corrected
-              ? `${fmt(c.corrected.value)} [${fmt(c.corrected.low)}, ${fmt(c.corrected.high)}]`
-              : `unavailable: ${c.unavailable}`,
-            c.method,
-            String(c.labelled),
-          ]),
-        ),
-        '',
-      );
-    }
+    for (const t of r.agreement) out.push(...taskTables(t));
+    if (r.corrected && r.corrected.length > 0) out.push(...correctedTable(r.corrected));
   }
   return out.join('\n');
+}
+
+/** A task's raters and alpha, its pairs of raters, and kappa per stratum when it has strata. */
+function taskTables(t: TaskAgreement): string[] {
+  const kappa = KAPPA_NAME[t.kappaWeights];
+  const byRank =
+    t.kappaWeights === 'none'
+      ? ''
+      : ` Kappa's weights are by rank (0..${t.rubric.labels.length - 1}), not by the labels' values.`;
+  const out = [
+    `**${t.task}** (rubric ${t.rubric.name}: ${t.rubric.labels.join(', ')}) — ${t.items} items; judges: ${t.judges.join(', ') || 'none'}; people: ${t.people.join(', ') || 'none'}.`,
+    '',
+    `Krippendorff's alpha (${t.alphaMetric}), all ${t.alpha.all.raters} raters over ${t.alpha.all.items} items: ${withCi(t.alpha.all)}` +
+      (t.alpha.people ? `; people only: ${withCi(t.alpha.people)}` : '') +
+      `. Intervals: 95% percentile bootstrap over items, ${t.resamples} resamples.${byRank}`,
+    '',
+  ];
+  if (t.noPairs) out.push(`No pair of raters to compare: ${t.noPairs}.`, '');
+  else
+    out.push(
+      row(['rater', 'rater', 'pair', 'items', 'raw agreement', kappa, 'confusion (rows: first rater)']),
+      row(['---', '---', '---', '---:', '---:', '---:', '---']),
+      ...t.pairs.map((p) =>
+        row([
+          p.a,
+          p.b,
+          p.kind,
+          String(p.n),
+          withCi(p.raw),
+          withCi(p.kappa),
+          p.confusion.map((c) => c.join(' ')).join(' / '),
+        ]),
+      ),
+      '',
+    );
+  if (t.strata.length > 1) {
+    out.push(row(['stratum', 'items', 'alpha', ...t.pairs.map((p) => `${kappa} ${p.a} vs ${p.b}`)]));
+    out.push(row(['---', '---:', '---:', ...t.pairs.map(() => '---:')]));
+    for (const s of t.strata)
+      out.push(
+        row([
+          s.stratum,
+          String(s.items),
+          fmt(s.alpha.value),
+          ...t.pairs.map((p) => fmt(s.pairs.find((q) => q.a === p.a && q.b === p.b)?.kappa.value)),
+        ]),
+      );
+    out.push('');
+  }
+  return out;
+}
+
+function correctedTable(corrected: readonly CorrectedFigure[]): string[] {
+  return [
+    'Judge-corrected estimates (the judge figure beside what it would be by the people, docs/judges.md#corrected):',
+    '',
+    row(['task', 'judge', 'model', 'figure', 'raw (judge)', 'corrected', 'method', 'labelled']),
+    row(['---', '---', '---', '---', '---:', '---:', '---', '---:']),
+    ...corrected.map((c) =>
+      row([
+        c.task,
+        c.judge,
+        c.group ?? '—',
+        c.figure,
+        `${fmt(c.raw)} (n ${c.n})`,
+        c.corrected
+          ? `${fmt(c.corrected.value)} [${fmt(c.corrected.low)}, ${fmt(c.corrected.high)}]`
+          : `unavailable: ${c.unavailable}`,
+        c.method,
+        String(c.labelled),
+      ]),
+    ),
+    '',
+  ];
 }

@@ -461,13 +461,7 @@ export class GgufProvider implements ModelProvider {
     const { temperature, topP, wantTokens, topK, grammar } = params;
     // Room left in the context caps the answer; the sequence never shifts (that would change the prompt).
     const limit = Math.min(params.maxTokens, this.contextSize - prompt.length);
-    // Under a grammar llama.cpp's sampler picks the token (the grammar's state follows its pick).
-    const random = temperature > 0 && !grammar ? seededRandom(params.seed) : undefined;
-    // Sampled tokens are drawn from the public route's sorted distribution; greedy log-probs are
-    // read through the patched addon where it is built (not under a grammar, which the public
-    // route's distribution already reflects).
-    const readLogits = wantTokens && random === undefined && !grammar ? this.#readLogits : undefined;
-    const needDistribution = (wantTokens && !readLogits) || random !== undefined;
+    const { random, readLogits, iterator } = this.#decoding(sequence, prompt, params);
     const decoder = new IncrementalDecoder(model, prompt.slice(-8));
     const stops = new StopFinder(model, params.stop, this.#format.stopTriggers);
 
@@ -478,21 +472,6 @@ export class GgufProvider implements ModelProvider {
     const deltas = onDelta ? new DeltaSender(onDelta, entries) : undefined;
     let finishReason: FinishReason = 'length';
     let hit: StopHit | undefined;
-
-    const iterator = sequence.evaluateWithMetadata(
-      prompt,
-      { probabilities: needDistribution },
-      grammar
-        ? {
-            temperature,
-            topP,
-            topK: 0,
-            seed: params.seed,
-            grammarEvaluationState: grammar,
-            yieldEogToken: true,
-          }
-        : { temperature: 0, yieldEogToken: true },
-    );
     try {
       let step = await iterator.next();
       while (!step.done) {
@@ -549,6 +528,39 @@ export class GgufProvider implements ModelProvider {
     if (wantTokens) result.tokens = entries.slice(0, kept);
     deltas?.send(text, text.length, wantTokens ? kept : 0);
     return result;
+  }
+
+  /**
+   * How the answer's tokens are picked and read, and the evaluation that yields them. Under a
+   * grammar llama.cpp's sampler picks the token (the grammar's state follows its pick). Sampled
+   * tokens are drawn from the public route's sorted distribution; greedy log-probs are read
+   * through the patched addon where it is built (not under a grammar, which the public route's
+   * distribution already reflects).
+   */
+  #decoding(
+    sequence: LlamaContextSequence,
+    prompt: Token[],
+    params: GenerateParams & { grammar?: LlamaGrammarEvaluationState },
+  ) {
+    const { temperature, topP, wantTokens, grammar } = params;
+    const random = temperature > 0 && !grammar ? seededRandom(params.seed) : undefined;
+    const readLogits = wantTokens && random === undefined && !grammar ? this.#readLogits : undefined;
+    const needDistribution = (wantTokens && !readLogits) || random !== undefined;
+    const iterator = sequence.evaluateWithMetadata(
+      prompt,
+      { probabilities: needDistribution },
+      grammar
+        ? {
+            temperature,
+            topP,
+            topK: 0,
+            seed: params.seed,
+            grammarEvaluationState: grammar,
+            yieldEogToken: true,
+          }
+        : { temperature: 0, yieldEogToken: true },
+    );
+    return { random, readLogits, iterator };
   }
 
   async #score(

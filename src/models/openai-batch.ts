@@ -56,27 +56,6 @@ export function openAIBatchApi(ctx: OpenAIBatchContext): BatchApi {
     }
   };
 
-  const create = async ({ client }: OpenAISdk, inputFileId: string, signal?: AbortSignal) =>
-    (
-      await client.batches.create(
-        { input_file_id: inputFileId, endpoint: ENDPOINT, completion_window: '24h' },
-        { signal },
-      )
-    ).id;
-  /** The batch over an input file, looked for among those made since the file was (newest first). */
-  const madeOver = async (
-    { client }: OpenAISdk,
-    inputFileId: string,
-    signal?: AbortSignal,
-  ): Promise<string | undefined> => {
-    const file = await client.files.retrieve(inputFileId, { signal });
-    for await (const batch of client.batches.list({ limit: 100 }, { signal })) {
-      if (batch.input_file_id === inputFileId) return batch.id;
-      if (batch.created_at < file.created_at) return undefined;
-    }
-    return undefined;
-  };
-
   return {
     limits: OPENAI_BATCH_LIMITS,
     size: (item) => Buffer.byteLength(line(item)) + 1,
@@ -90,35 +69,20 @@ export function openAIBatchApi(ctx: OpenAIBatchContext): BatchApi {
           { signal: options.signal },
         );
         options.onInput?.(file.id);
-        return create(sdk, file.id, options.signal);
+        return createBatch(sdk, file.id, options.signal);
       }),
 
     resubmit: (inputRef, options = {}) =>
       call(
         options.signal,
         async (sdk) =>
-          (await madeOver(sdk, inputRef, options.signal)) ?? create(sdk, inputRef, options.signal),
+          (await batchMadeOver(sdk, inputRef, options.signal)) ?? createBatch(sdk, inputRef, options.signal),
       ),
 
     status: (id, options = {}) =>
-      call(options.signal, async ({ client }): Promise<BatchStatus> => {
-        const batch = await client.batches.retrieve(id, { signal: options.signal });
-        const counts = batch.request_counts ?? { total: 0, completed: 0, failed: 0 };
-        const finished = counts.completed + counts.failed;
-        if (RUNNING.has(batch.status)) return { state: 'running', finished, total: counts.total };
-        if (batch.status === 'failed') {
-          const why = (batch.errors?.data ?? [])
-            .map((e) => `${e.line != null ? `line ${e.line}: ` : ''}${e.message ?? e.code ?? 'error'}`)
-            .join('; ');
-          return { state: 'failed', finished, total: counts.total, message: why || 'the batch failed' };
-        }
-        return {
-          state: 'ended',
-          finished,
-          total: counts.total,
-          ...(batch.status !== 'completed' && { message: `the batch ${batch.status}` }),
-        };
-      }),
+      call(options.signal, async ({ client }) =>
+        statusOf(await client.batches.retrieve(id, { signal: options.signal })),
+      ),
 
     async *results(id, options = {}) {
       const batch = await call(options.signal, ({ client }) =>
@@ -135,6 +99,54 @@ export function openAIBatchApi(ctx: OpenAIBatchContext): BatchApi {
         }
       }
     },
+  };
+}
+
+async function createBatch(
+  { client }: OpenAISdk,
+  inputFileId: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  return (
+    await client.batches.create(
+      { input_file_id: inputFileId, endpoint: ENDPOINT, completion_window: '24h' },
+      { signal },
+    )
+  ).id;
+}
+
+/** The batch over an input file, looked for among those made since the file was (newest first). */
+async function batchMadeOver(
+  { client }: OpenAISdk,
+  inputFileId: string,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
+  const file = await client.files.retrieve(inputFileId, { signal });
+  for await (const batch of client.batches.list({ limit: 100 }, { signal })) {
+    if (batch.input_file_id === inputFileId) return batch.id;
+    if (batch.created_at < file.created_at) return undefined;
+  }
+  return undefined;
+}
+
+type OpenAIBatch = Awaited<ReturnType<OpenAISdk['client']['batches']['retrieve']>>;
+
+/** A batch's state as waver follows it: running, failed (with the lines' errors) or ended. */
+function statusOf(batch: OpenAIBatch): BatchStatus {
+  const counts = batch.request_counts ?? { total: 0, completed: 0, failed: 0 };
+  const finished = counts.completed + counts.failed;
+  if (RUNNING.has(batch.status)) return { state: 'running', finished, total: counts.total };
+  if (batch.status === 'failed') {
+    const why = (batch.errors?.data ?? [])
+      .map((e) => `${e.line != null ? `line ${e.line}: ` : ''}${e.message ?? e.code ?? 'error'}`)
+      .join('; ');
+    return { state: 'failed', finished, total: counts.total, message: why || 'the batch failed' };
+  }
+  return {
+    state: 'ended',
+    finished,
+    total: counts.total,
+    ...(batch.status !== 'completed' && { message: `the batch ${batch.status}` }),
   };
 }
 

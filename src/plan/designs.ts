@@ -35,79 +35,16 @@ export function plan(input: PlanInput): PlanResult {
   const head: PlanHead = { design: input.design, alpha: input.alpha, power: input.power, sides: input.sides };
   const which = input.test ?? 'exact';
   switch (input.design) {
-    case 'two-proportions': {
-      const [p1, p2] = two(input.p);
-      different(p1, p2, 'rates');
-      const n = twoProportionsN(p1, p2, test);
-      return {
-        ...head,
-        method: 'z test of two independent proportions, pooled variance (Fleiss, Levin & Paik 2003)',
-        n,
-        unit: 'items per arm',
-        details: { p1, p2, total: 2 * n },
-      };
-    }
-    case 'one-proportion': {
-      const [p1, p0] = two(input.p);
-      different(p1, p0, 'rates');
-      return {
-        ...head,
-        method: 'z test of one proportion against a fixed rate (Fleiss, Levin & Paik 2003)',
-        n: oneProportionN(p1, p0, test),
-        unit: 'items',
-        details: { p: p1, fixedRate: p0 },
-      };
-    }
-    case 'ci-width': {
-      const p = need(input.p?.[0], 'expected rate (--p)');
-      const width = need(input.width, 'CI half-width wanted (--width)');
-      const cells = input.cells;
-      // With --cells, the rate is per cell and the CI is SAA's, on items (docs/plan.md#saa).
-      const rate = cells === undefined ? p : saaItemRate(p, cells, input.icc ?? 0);
-      return {
-        ...head,
-        method: `normal-approximation (1 - alpha) CI of ${cells === undefined ? 'a proportion' : "SAA's per-item rate"}: n = z^2 p q / w^2 (its expected half-width)`,
-        n: ciWidthN(rate, width, input.alpha),
-        unit: cells === undefined ? 'items' : 'items (each asked in every phrasing x repeat)',
-        details: {
-          p,
-          ...(cells !== undefined && { cells, icc: input.icc ?? 0, saa: rate }),
-          halfWidth: width,
-        },
-      };
-    }
-    case 'mean-difference': {
-      const d = need(input.difference, 'difference of the means (--diff)');
-      const sd = need(input.sd, 'standard deviation of the per-pair differences (--sd)');
-      return {
-        ...head,
-        method:
-          'paired t test of a mean difference (SGS between two models on the same prompts), by the t quantiles at n - 1 df',
-        n: meanDifferenceN(d, sd, test),
-        unit: 'pairs (prompts both models answer)',
-        details: { difference: d, sd },
-      };
-    }
-    case 'paired-proportions': {
-      const [p1, p2] = two(input.p);
-      different(p1, p2, 'rates');
-      const psi = need(input.discordance, 'share of discordant pairs (--discordance)');
-      const { p10, p01 } = discordantShares(p1, p2, psi);
-      const sized = pairedSizing(p10, p01, test, which);
-      return {
-        ...head,
-        method: sized.method,
-        ...(sized.n !== undefined && { n: sized.n }),
-        unit: 'pairs (items both models answer), independent',
-        details: {
-          p1,
-          p2,
-          discordance: psi,
-          ...sized.details,
-          ...clustered(sized.n, input.pilotClustering),
-        },
-      };
-    }
+    case 'two-proportions':
+      return twoProportionsPlan(input, test, head);
+    case 'one-proportion':
+      return oneProportionPlan(input, test, head);
+    case 'ci-width':
+      return ciWidthPlan(input, head);
+    case 'mean-difference':
+      return meanDifferencePlan(input, test, head);
+    case 'paired-proportions':
+      return pairedProportionsPlan(input, test, which, head);
     case 'ladder-level':
       return ladderLevelPlan(input, test, which, head);
     case 'ladder-family':
@@ -119,6 +56,84 @@ export function plan(input: PlanInput): PlanResult {
     case 'mdd':
       return mddPlan(input, test, which, head);
   }
+}
+
+function twoProportionsPlan(input: PlanInput, test: Test, head: PlanHead): PlanResult {
+  const [p1, p2] = two(input.p);
+  different(p1, p2, 'rates');
+  const n = twoProportionsN(p1, p2, test);
+  return {
+    ...head,
+    method: 'z test of two independent proportions, pooled variance (Fleiss, Levin & Paik 2003)',
+    n,
+    unit: 'items per arm',
+    details: { p1, p2, total: 2 * n },
+  };
+}
+
+function oneProportionPlan(input: PlanInput, test: Test, head: PlanHead): PlanResult {
+  const [p1, p0] = two(input.p);
+  different(p1, p0, 'rates');
+  return {
+    ...head,
+    method: 'z test of one proportion against a fixed rate (Fleiss, Levin & Paik 2003)',
+    n: oneProportionN(p1, p0, test),
+    unit: 'items',
+    details: { p: p1, fixedRate: p0 },
+  };
+}
+
+function ciWidthPlan(input: PlanInput, head: PlanHead): PlanResult {
+  const p = need(input.p?.[0], 'expected rate (--p)');
+  const width = need(input.width, 'CI half-width wanted (--width)');
+  const cells = input.cells;
+  // With --cells, the rate is per cell and the CI is SAA's, on items (docs/plan.md#saa).
+  const rate = cells === undefined ? p : saaItemRate(p, cells, input.icc ?? 0);
+  return {
+    ...head,
+    method: `normal-approximation (1 - alpha) CI of ${cells === undefined ? 'a proportion' : "SAA's per-item rate"}: n = z^2 p q / w^2 (its expected half-width)`,
+    n: ciWidthN(rate, width, input.alpha),
+    unit: cells === undefined ? 'items' : 'items (each asked in every phrasing x repeat)',
+    details: {
+      p,
+      ...(cells !== undefined && { cells, icc: input.icc ?? 0, saa: rate }),
+      halfWidth: width,
+    },
+  };
+}
+
+function meanDifferencePlan(input: PlanInput, test: Test, head: PlanHead): PlanResult {
+  const d = need(input.difference, 'difference of the means (--diff)');
+  const sd = need(input.sd, 'standard deviation of the per-pair differences (--sd)');
+  return {
+    ...head,
+    method:
+      'paired t test of a mean difference (SGS between two models on the same prompts), by the t quantiles at n - 1 df',
+    n: meanDifferenceN(d, sd, test),
+    unit: 'pairs (prompts both models answer)',
+    details: { difference: d, sd },
+  };
+}
+
+function pairedProportionsPlan(input: PlanInput, test: Test, which: PairedTest, head: PlanHead): PlanResult {
+  const [p1, p2] = two(input.p);
+  different(p1, p2, 'rates');
+  const psi = need(input.discordance, 'share of discordant pairs (--discordance)');
+  const { p10, p01 } = discordantShares(p1, p2, psi);
+  const sized = pairedSizing(p10, p01, test, which);
+  return {
+    ...head,
+    method: sized.method,
+    ...(sized.n !== undefined && { n: sized.n }),
+    unit: 'pairs (items both models answer), independent',
+    details: {
+      p1,
+      p2,
+      discordance: psi,
+      ...sized.details,
+      ...clustered(sized.n, input.pilotClustering),
+    },
+  };
 }
 
 function saaPlan(input: PlanInput, test: Test, which: PairedTest, head: PlanHead): PlanResult {

@@ -395,37 +395,12 @@ export function buildReport(
   const store = readOnce(source);
   const only = opts.only && onlySuite(store, opts.only);
   const runs = store.runs.list().filter((r) => only === undefined || r.suiteHash === only);
-  const latestConfig = new Map<string, Record<string, unknown>>();
-  for (const r of runs)
-    if (r.suiteHash !== undefined && r.config && typeof r.config === 'object')
-      latestConfig.set(r.suiteHash, r.config as Record<string, unknown>); // runs.list is oldest first
-  const suiteRole = suiteRoles(protocols);
+  const latestConfig = latestConfigs(runs);
   const suites = storeSuites(store, protocols).filter((s) => only === undefined || s.hash === only);
   const suiteByHash = new Map(suites.map((s) => [s.hash, s]));
   const ref = (hash: string): SuiteRef => ({ hash, name: suiteByHash.get(hash)?.name ?? '(unknown suite)' });
-
-  const runInfos: RunInfo[] = runs.map((r) => {
-    const config = (r.config ?? {}) as Record<string, unknown>;
-    const params = (config.params ?? {}) as Record<string, unknown>;
-    const suite = r.suiteHash !== undefined ? ref(r.suiteHash) : undefined;
-    return {
-      id: r.id,
-      startedAt: r.startedAt,
-      ...(r.finishedAt !== undefined && { finishedAt: r.finishedAt }),
-      status: r.status,
-      waverVersion: r.waverVersion,
-      ...(suite && { suite }),
-      role: suite ? suiteRole(suite.name) : 'bookkeeping',
-      models: Array.isArray(config.models) ? config.models.map(labelOf) : [],
-      ...optionalLabel('judge', config.judge),
-      ...optionalLabel('generator', config.generator),
-      ...optionalLabel('embedder', config.embedder),
-      ...(typeof config.seed === 'number' && { seed: config.seed }),
-      ...(typeof config.repeats === 'number' && { repeats: config.repeats }),
-      ...(typeof params.temperature === 'number' && { temperature: params.temperature }),
-      ...(typeof params.maxTokens === 'number' && { maxTokens: params.maxTokens }),
-    };
-  });
+  const suiteRole = suiteRoles(protocols);
+  const runInfos = runs.map((r) => runInfoOf(r, ref, suiteRole));
 
   const minCoverageOf = (hash: string): number => {
     const v = latestConfig.get(hash)?.minCoverage;
@@ -441,38 +416,11 @@ export function buildReport(
     runConfig: (hash) => latestConfig.get(hash),
     ablations: opts.ablations ?? true,
   };
-  const sections: ReportSection[] = [];
-  const cellSources: { module: SectionModule; suite: string; section: ReportSection }[] = [];
   const ids = new Set<string>();
-  for (const { suite, protocol, lastRun: date } of claimedSuites(suites, protocols, runs)) {
-    const id = uniqueId(`${protocol.name}-${suite.hash.slice(0, 8)}`, ids);
-    const suiteRuns = runs.filter((r) => r.suiteHash === suite.hash);
-    const section: ReportSection = {
-      protocol: protocol.name,
-      id,
-      title: protocol.title,
-      name: `${protocol.name} ${suite.hash.slice(0, 8)}`,
-      suite: { hash: suite.hash, name: suite.name },
-      ...(date !== undefined && { date }),
-      runs: suiteRuns.map((r) => r.id),
-    };
-    try {
-      section.results = protocol.section.load(store, suite.hash, ctx);
-      const caveats = protocol.section.caveats?.(section.results) ?? [];
-      if (caveats.length > 0) section.caveats = caveats;
-      const summary = protocol.section.summary?.(section.results);
-      if (summary) {
-        section.summary = summary;
-        section.name = evalName(summary, section.name);
-      }
-    } catch (e) {
-      section.unavailable = `the ${protocol.name} results could not be rebuilt: ${(e as Error).message}`;
-    }
-    if (protocol.section.sectioned) sections.push(section);
-    cellSources.push({ module: protocol.section, suite: suite.hash, section });
-  }
+  const claimed = claimedSuites(suites, protocols, runs).map((c) => claimedSection(store, c, runs, ctx, ids));
+  const sections = claimed.filter((c) => c.module.sectioned).map((c) => c.section);
   function* eachCell(): Generator<TranscriptCell> {
-    for (const { module, suite, section } of cellSources) yield* module.cells(store, suite, section.results);
+    for (const { module, suite, section } of claimed) yield* module.cells(store, suite, section.results);
   }
   const sampler = new TranscriptSampler(opts.sample ?? SAMPLE_LIMITS);
   for (const c of eachCell()) sampler.add(c);
@@ -501,6 +449,88 @@ export function buildReport(
     eachCell: summary.sampled ? eachCell : () => cells,
     ...(judges.length > 0 && { judges }),
   };
+}
+
+type StoredRun = ReturnType<Store['runs']['list']>[number];
+
+/** Each suite's config as its latest run gave it (runs.list is oldest first). */
+function latestConfigs(runs: readonly StoredRun[]): Map<string, Record<string, unknown>> {
+  const latest = new Map<string, Record<string, unknown>>();
+  for (const r of runs)
+    if (r.suiteHash !== undefined && r.config && typeof r.config === 'object')
+      latest.set(r.suiteHash, r.config as Record<string, unknown>);
+  return latest;
+}
+
+/** A run as the report's appendix lists it: its suite and role, models, roles and settings. */
+function runInfoOf(
+  r: StoredRun,
+  ref: (hash: string) => SuiteRef,
+  suiteRole: ReturnType<typeof suiteRoles>,
+): RunInfo {
+  const config = (r.config ?? {}) as Record<string, unknown>;
+  const params = (config.params ?? {}) as Record<string, unknown>;
+  const suite = r.suiteHash !== undefined ? ref(r.suiteHash) : undefined;
+  return {
+    id: r.id,
+    startedAt: r.startedAt,
+    ...(r.finishedAt !== undefined && { finishedAt: r.finishedAt }),
+    status: r.status,
+    waverVersion: r.waverVersion,
+    ...(suite && { suite }),
+    role: suite ? suiteRole(suite.name) : 'bookkeeping',
+    models: Array.isArray(config.models) ? config.models.map(labelOf) : [],
+    ...optionalLabel('judge', config.judge),
+    ...optionalLabel('generator', config.generator),
+    ...optionalLabel('embedder', config.embedder),
+    ...(typeof config.seed === 'number' && { seed: config.seed }),
+    ...(typeof config.repeats === 'number' && { repeats: config.repeats }),
+    ...(typeof params.temperature === 'number' && { temperature: params.temperature }),
+    ...(typeof params.maxTokens === 'number' && { maxTokens: params.maxTokens }),
+  };
+}
+
+/** A claimed suite's section, with the module that reads its cells (a plain suite's has no section shown). */
+interface ClaimedSection {
+  module: SectionModule;
+  suite: string;
+  section: ReportSection;
+}
+
+/**
+ * A claimed suite's section: its results rebuilt by the protocol's loader, with its caveats and its
+ * line in the index; unavailable, with the reason, when the loader fails. Section ids are unique
+ * in the order the suites are claimed.
+ */
+function claimedSection(
+  store: Store,
+  { suite, protocol, lastRun: date }: ClaimedSuite,
+  runs: readonly StoredRun[],
+  ctx: LoadContext,
+  ids: Set<string>,
+): ClaimedSection {
+  const section: ReportSection = {
+    protocol: protocol.name,
+    id: uniqueId(`${protocol.name}-${suite.hash.slice(0, 8)}`, ids),
+    title: protocol.title,
+    name: `${protocol.name} ${suite.hash.slice(0, 8)}`,
+    suite: { hash: suite.hash, name: suite.name },
+    ...(date !== undefined && { date }),
+    runs: runs.filter((r) => r.suiteHash === suite.hash).map((r) => r.id),
+  };
+  try {
+    section.results = protocol.section.load(store, suite.hash, ctx);
+    const caveats = protocol.section.caveats?.(section.results) ?? [];
+    if (caveats.length > 0) section.caveats = caveats;
+    const summary = protocol.section.summary?.(section.results);
+    if (summary) {
+      section.summary = summary;
+      section.name = evalName(summary, section.name);
+    }
+  } catch (e) {
+    section.unavailable = `the ${protocol.name} results could not be rebuilt: ${(e as Error).message}`;
+  }
+  return { module: protocol.section, suite: suite.hash, section };
 }
 
 /**

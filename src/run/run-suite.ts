@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { WaverConfig } from '../config/schema.js';
 import type { FetchFn, ModelProvider } from '../models/types.js';
-import { type FailedKind, openStore, storeFailure } from '../store/store.js';
+import { type FailedKind, openStore, type Store, storeFailure } from '../store/store.js';
 import { withoutSecrets } from '../util/secrets.js';
 import { WAVER_VERSION } from '../version.js';
 import { runWithBatches } from './batch/run-with-batches.js';
@@ -75,156 +75,26 @@ export async function runSuite(
   const models = plannedModels(config);
   const pool = opts.pool ?? createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config });
   try {
-    const providers = await providersOf(models, pool);
-    // A shard runs its tests only; the suite stored is the whole one (docs/decisions.md E19).
-    const { shard } = config;
-    const part = shardOf(suite, shard);
-    // Cells are made as the engine reads them; only their number is known up front.
-    const cells = planCells(part, models, config);
-    const owed = expectedCells(part, config.repeats);
-    const total = owed * models.length;
-    const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));
-    // Reach out only to models with something to call (a warm re-run makes no request at all), and
-    // before the store is created, so an unreachable endpoint leaves nothing behind.
-    const stored = storedCounts(config, suite, models, identities);
-    const toCall = models.filter((m) => !config.cache || (stored.get(m.label) ?? 0) < owed);
-    await Promise.all(toCall.map((m) => checkReachable(m.spec, opts)));
+    const plan = await planRun(config, suite, models, pool, opts);
     const leaseOpts = leaseOptions(opts.env ?? process.env);
     const store = openStore(config.store);
     let stopped = true;
     let held: WorkerLeases | undefined;
     try {
-      store.suites.save(suite);
-      const runId = store.runs.begin({
-        suiteHash: suite.hash,
-        config: withoutSecrets({ ...config, models: models.map((m) => m.spec) }),
-        waverVersion: WAVER_VERSION,
-      });
-      // A run is its leases' owner, so a later run that finds it dead marks it stopped.
-      store.leases.sweepDeadWorkers(hostname());
+      const runId = beginRun(store, config, suite, models);
       // Other workers may run this suite on this store: each calls the chunks of cells it leases
       // (docs/decisions.md#e14-workers-share-a-store-by-leasing-chunks-of-cells).
       const leases = new WorkerLeases(store, suite, { ...leaseOpts, owner: runId });
       held = leases;
       opts.onStart?.({
         runId,
-        models: models.map((m) => ({ label: m.label, identity: identities.get(m.label) as string })),
-        cells: total,
+        models: models.map((m) => ({ label: m.label, identity: plan.identities.get(m.label) as string })),
+        cells: plan.total,
       });
-      const entries = new Map(
-        models.map((m) => [
-          m.label,
-          // The pool's provider carries the model's timeout, retries and rate limits.
-          { provider: providers.get(m.label) as ModelProvider, concurrency: m.spec.concurrency },
-        ]),
-      );
-      const engine: Omit<RunCellsOptions, 'cells' | 'total'> = {
-        store,
-        runId,
-        suite,
-        providers: entries,
-        cache: config.cache,
-        defaults: {
-          concurrency: config.concurrency,
-          timeoutMs: config.timeoutMs,
-          maxRetries: config.maxRetries,
-        },
-        onProgress: opts.onProgress,
-        signal: opts.signal,
-      };
-      const pass = (passCells: Iterable<Cell>, passTotal: number, before?: RunSummary) => {
-        const onProgress = opts.onProgress;
-        return runCells({
-          ...engine,
-          cells: passCells,
-          total: passTotal,
-          onProgress: onProgress && before ? (p) => onProgress(progressAfter(before, p)) : onProgress,
-          leases,
-        });
-      };
-      let summary: RunSummary;
-      if (config.batch) {
-        // Batched cells are leased like the engine's, until their batches are collected
-        // (docs/decisions.md#e25-batches-are-leased-like-chunks-of-cells).
-        const cellsOf = (labels: ReadonlySet<string>, tests = part) =>
-          planCells(
-            tests,
-            models.filter((m) => labels.has(m.label)),
-            config,
-          );
-        summary = await runWithBatches({
-          ...engine,
-          cellsOf,
-          cellsPerModel: owed,
-          pollMs: config.batchPollMs,
-          ...(config.batchMaxRequests !== undefined && { maxRequests: config.batchMaxRequests }),
-          wait: config.batchWait,
-          batchLeases: {
-            claim: leases.claim,
-            finish: () => leases.finish(),
-            next: async (labels) => {
-              while (leases.waiting) {
-                const taken = leases.takeOver();
-                if (taken.length > 0)
-                  return models
-                    .filter((m) => labels.has(m.label))
-                    .flatMap((m) => [
-                      ...cellsOf(
-                        new Set([m.label]),
-                        leases.testsIn(part, taken, identities.get(m.label) as string),
-                      ),
-                    ]);
-                if (!(await pauseUnlessStopped(opts.signal))) return undefined;
-              }
-              return undefined;
-            },
-          },
-        });
-      } else {
-        summary = await pass(cells, total);
-        if (!summary.aborted) leases.finish();
-        // Then the chunks other workers held: done by them, or taken over when they stopped or died.
-        while (!summary.aborted && leases.waiting) {
-          const taken = leases.takeOver();
-          if (taken.length === 0) {
-            summary = { ...summary, aborted: !(await pauseUnlessStopped(opts.signal)) };
-            continue;
-          }
-          const more = models.flatMap((m) => [
-            ...planCells(leases.testsIn(part, taken, identities.get(m.label) as string), [m], config),
-          ]);
-          summary = addSummaries(summary, await pass(more, more.length, summary));
-          if (!summary.aborted) leases.finish();
-        }
-      }
+      const run: LeasedRun = { config, suite, models, plan, store, runId, leases, opts };
+      const summary = config.batch ? await batchedPasses(run) : await enginePasses(run);
       stopped = summary.aborted;
-      const outcomes = models.map((m): ModelOutcome => {
-        const identity = identities.get(m.label) as string;
-        const coverage = store.coverage.of(suite.hash, [{ identity, repeats: config.repeats }], {
-          runId,
-          shard,
-        });
-        const share = coverage.total === 0 ? 1 : coverage.done / coverage.total;
-        return {
-          label: m.label,
-          identity,
-          coverage,
-          failures: store.coverage.failedKinds(suite.hash, identity, config.repeats, shard),
-          complete: share >= config.minCoverage,
-        };
-      });
-      const complete = outcomes.every((o) => o.coverage.failed === 0 && o.coverage.pending === 0);
-      store.runs.finish(runId, summary.aborted ? 'aborted' : complete ? 'complete' : 'incomplete');
-      const result: RunResult = {
-        runId,
-        store: config.store,
-        suite: { name: suite.name, hash: suite.hash, tests: part.tests.length },
-        ...(shard && { shard }),
-        repeats: config.repeats,
-        models: outcomes,
-        summary,
-        complete,
-      };
+      const result = finishRun(run, summary);
       opts.onRunEnd?.(result);
       return result;
     } finally {
@@ -237,6 +107,207 @@ export async function runSuite(
   } finally {
     if (!opts.pool) await pool.closeAll();
   }
+}
+
+/** What a run is sized and called with, known before the store is opened. */
+interface RunPlan {
+  providers: Map<string, ModelProvider>;
+  /** The part of the suite this run runs (`--shard`). */
+  part: Suite;
+  /** Cells each model owes the part. */
+  owed: number;
+  total: number;
+  identities: Map<string, string>;
+}
+
+/**
+ * The providers, the shard and its size; then every model with something to call is reached,
+ * before the store is created, so an unreachable endpoint leaves nothing behind.
+ */
+async function planRun(
+  config: WaverConfig,
+  suite: Suite,
+  models: readonly PlannedModel[],
+  pool: ProviderPool,
+  opts: RunSuiteOptions,
+): Promise<RunPlan> {
+  const providers = await providersOf(models, pool);
+  // A shard runs its tests only; the suite stored is the whole one (docs/decisions.md E19).
+  const part = shardOf(suite, config.shard);
+  const owed = expectedCells(part, config.repeats);
+  const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));
+  // A warm re-run makes no request at all.
+  const stored = storedCounts(config, suite, models, identities);
+  const toCall = models.filter((m) => !config.cache || (stored.get(m.label) ?? 0) < owed);
+  await Promise.all(toCall.map((m) => checkReachable(m.spec, opts)));
+  return { providers, part, owed, total: owed * models.length, identities };
+}
+
+/** Stores the suite and opens the run; its id. */
+function beginRun(store: Store, config: WaverConfig, suite: Suite, models: readonly PlannedModel[]): string {
+  store.suites.save(suite);
+  const runId = store.runs.begin({
+    suiteHash: suite.hash,
+    config: withoutSecrets({ ...config, models: models.map((m) => m.spec) }),
+    waverVersion: WAVER_VERSION,
+  });
+  // A run is its leases' owner, so a later run that finds it dead marks it stopped.
+  store.leases.sweepDeadWorkers(hostname());
+  return runId;
+}
+
+/** A run begun in the store, with the chunk leases it calls under. */
+interface LeasedRun {
+  config: WaverConfig;
+  suite: Suite;
+  models: readonly PlannedModel[];
+  plan: RunPlan;
+  store: Store;
+  runId: string;
+  leases: WorkerLeases;
+  opts: RunSuiteOptions;
+}
+
+/** What the engine (and the batch runner) are handed for every pass of the run. */
+function engineOptions(run: LeasedRun): Omit<RunCellsOptions, 'cells' | 'total'> {
+  const { config, plan, opts } = run;
+  return {
+    store: run.store,
+    runId: run.runId,
+    suite: run.suite,
+    providers: new Map(
+      run.models.map((m) => [
+        m.label,
+        // The pool's provider carries the model's timeout, retries and rate limits.
+        { provider: plan.providers.get(m.label) as ModelProvider, concurrency: m.spec.concurrency },
+      ]),
+    ),
+    cache: config.cache,
+    defaults: {
+      concurrency: config.concurrency,
+      timeoutMs: config.timeoutMs,
+      maxRetries: config.maxRetries,
+    },
+    onProgress: opts.onProgress,
+    signal: opts.signal,
+  };
+}
+
+/** The cells of the chunks just taken over from other workers, of the given models. */
+function takenOverCells(
+  run: LeasedRun,
+  taken: ReturnType<WorkerLeases['takeOver']>,
+  models: readonly PlannedModel[],
+) {
+  const { config, plan, leases } = run;
+  return models.flatMap((m) => [
+    ...planCells(leases.testsIn(plan.part, taken, plan.identities.get(m.label) as string), [m], config),
+  ]);
+}
+
+/**
+ * The engine's passes: this worker's own cells, then the chunks other workers held, each done by
+ * its holder or taken over when it stopped or died (docs/decisions.md E14), until none is left.
+ */
+async function enginePasses(run: LeasedRun): Promise<RunSummary> {
+  const { config, plan, leases, opts } = run;
+  const engine = engineOptions(run);
+  const pass = (cells: Iterable<Cell>, total: number, before?: RunSummary) => {
+    const onProgress = opts.onProgress;
+    return runCells({
+      ...engine,
+      cells,
+      total,
+      onProgress: onProgress && before ? (p) => onProgress(progressAfter(before, p)) : onProgress,
+      leases,
+    });
+  };
+  // Cells are made as the engine reads them; only their number is known up front.
+  let summary = await pass(planCells(plan.part, run.models, config), plan.total);
+  if (!summary.aborted) leases.finish();
+  while (!summary.aborted && leases.waiting) {
+    const taken = leases.takeOver();
+    if (taken.length === 0) {
+      summary = { ...summary, aborted: !(await pauseUnlessStopped(opts.signal)) };
+      continue;
+    }
+    const more = takenOverCells(run, taken, run.models);
+    summary = addSummaries(summary, await pass(more, more.length, summary));
+    if (!summary.aborted) leases.finish();
+  }
+  return summary;
+}
+
+/**
+ * Batched cells are leased like the engine's, until their batches are collected
+ * (docs/decisions.md#e25-batches-are-leased-like-chunks-of-cells).
+ */
+function batchedPasses(run: LeasedRun): Promise<RunSummary> {
+  const { config, plan, leases, opts } = run;
+  const cellsOf = (labels: ReadonlySet<string>, tests = plan.part) =>
+    planCells(
+      tests,
+      run.models.filter((m) => labels.has(m.label)),
+      config,
+    );
+  return runWithBatches({
+    ...engineOptions(run),
+    cellsOf,
+    cellsPerModel: plan.owed,
+    pollMs: config.batchPollMs,
+    ...(config.batchMaxRequests !== undefined && { maxRequests: config.batchMaxRequests }),
+    wait: config.batchWait,
+    batchLeases: {
+      claim: leases.claim,
+      finish: () => leases.finish(),
+      next: async (labels) => {
+        while (leases.waiting) {
+          const taken = leases.takeOver();
+          if (taken.length > 0)
+            return takenOverCells(
+              run,
+              taken,
+              run.models.filter((m) => labels.has(m.label)),
+            );
+          if (!(await pauseUnlessStopped(opts.signal))) return undefined;
+        }
+        return undefined;
+      },
+    },
+  });
+}
+
+/** Each model's coverage of the run's part, the run's status in the store, and the result. */
+function finishRun(run: LeasedRun, summary: RunSummary): RunResult {
+  const { config, suite, store, runId, plan } = run;
+  const { shard } = config;
+  const outcomes = run.models.map((m): ModelOutcome => {
+    const identity = plan.identities.get(m.label) as string;
+    const coverage = store.coverage.of(suite.hash, [{ identity, repeats: config.repeats }], {
+      runId,
+      shard,
+    });
+    const share = coverage.total === 0 ? 1 : coverage.done / coverage.total;
+    return {
+      label: m.label,
+      identity,
+      coverage,
+      failures: store.coverage.failedKinds(suite.hash, identity, config.repeats, shard),
+      complete: share >= config.minCoverage,
+    };
+  });
+  const complete = outcomes.every((o) => o.coverage.failed === 0 && o.coverage.pending === 0);
+  store.runs.finish(runId, summary.aborted ? 'aborted' : complete ? 'complete' : 'incomplete');
+  return {
+    runId,
+    store: config.store,
+    suite: { name: suite.name, hash: suite.hash, tests: plan.part.tests.length },
+    ...(shard && { shard }),
+    repeats: config.repeats,
+    models: outcomes,
+    summary,
+    complete,
+  };
 }
 
 /** How often a run whose own cells are through looks at the chunks other workers hold. */

@@ -68,81 +68,10 @@ const INSERT_ATTEMPT =
   'INSERT INTO attempts (cell_id, run_id, attempt, started_at, latency_ms, outcome, message, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
 
 export function cellWriters(st: Statements): CellWriters {
-  const done = st.db.transaction((c: SaveCellDone) => {
-    if (!mayWrite(st, c, c.key)) return;
-    const r = c.result;
-    const at = now();
-    st.prepared(c.replace ? UPSERT_RESPONSE : INSERT_RESPONSE).run({
-      key: c.key,
-      identity: c.modelIdentity,
-      model: c.model,
-      request_json: JSON.stringify(c.request),
-      text: r.text,
-      tokens_json: r.tokens && r.tokens.length > 0 ? JSON.stringify(r.tokens) : null,
-      finish_reason: r.finishReason,
-      input_tokens: r.usage?.inputTokens ?? 0,
-      output_tokens: r.usage?.outputTokens ?? 0,
-      latency_ms: c.latencyMs ?? null,
-      response_model: r.responseModel ?? null,
-      created_at: at,
-    });
-    const cellId = upsertCell(st, c, {
-      status: 'done',
-      response_key: c.key,
-      request_json: null,
-      attempts: c.attempts.length,
-      latency_ms: c.latencyMs ?? null,
-      at,
-    });
-    insertAttempts(st, cellId, c.runId, c.attempts);
-  });
-  const failed = st.db.transaction((c: SaveCellFailed) => {
-    if (!mayWrite(st, c)) return;
-    const cellId = upsertCell(st, c, {
-      status: 'failed',
-      response_key: null,
-      request_json: JSON.stringify(c.request),
-      error_kind: c.error.kind,
-      error_message: c.error.message,
-      error_status: c.error.status ?? null,
-      attempts: c.attempts.length,
-      latency_ms: null,
-      at: now(),
-    });
-    insertAttempts(st, cellId, c.runId, c.attempts);
-  });
-  const cached = st.db.transaction((cells: SaveCellCached[]) => {
-    const at = now();
-    for (const c of cells) {
-      if (!mayWrite(st, c, c.key)) continue;
-      upsertCell(st, c, {
-        status: 'done',
-        response_key: c.key,
-        request_json: null,
-        attempts: 0,
-        latency_ms: null,
-        at,
-      });
-    }
-  });
-  const stopped = st.db.transaction((c: SaveCellStopped) => {
-    const insert = st.prepared(INSERT_STOPPED_ATTEMPT);
-    for (const a of c.attempts)
-      insert.run({
-        run_id: c.runId,
-        suite_hash: c.suiteHash,
-        model_identity: c.modelIdentity,
-        model: c.model,
-        test_id: c.testId,
-        repeat: c.repeat,
-        attempt: a.attempt,
-        started_at: a.startedAt,
-        latency_ms: a.latencyMs ?? null,
-        outcome: a.outcome,
-        message: a.message ?? null,
-        status: a.status ?? null,
-      });
-  });
+  const done = st.db.transaction((c: SaveCellDone) => writeDone(st, c));
+  const failed = st.db.transaction((c: SaveCellFailed) => writeFailed(st, c));
+  const cached = st.db.transaction((cells: SaveCellCached[]) => writeCached(st, cells));
+  const stopped = st.db.transaction((c: SaveCellStopped) => writeStopped(st, c));
   // Nested transaction functions run as savepoints inside the batch's one commit.
   const batch = st.db.transaction((writes: readonly CellWrite[]) => {
     for (const w of writes) {
@@ -153,6 +82,89 @@ export function cellWriters(st: Statements): CellWriters {
     }
   });
   return { done, failed, cached, stopped, batch };
+}
+
+/** A done cell: its response (kept, or replaced under --no-cache), the cell and its tries. */
+function writeDone(st: Statements, c: SaveCellDone): void {
+  if (!mayWrite(st, c, c.key)) return;
+  const r = c.result;
+  const at = now();
+  st.prepared(c.replace ? UPSERT_RESPONSE : INSERT_RESPONSE).run({
+    key: c.key,
+    identity: c.modelIdentity,
+    model: c.model,
+    request_json: JSON.stringify(c.request),
+    text: r.text,
+    tokens_json: r.tokens && r.tokens.length > 0 ? JSON.stringify(r.tokens) : null,
+    finish_reason: r.finishReason,
+    input_tokens: r.usage?.inputTokens ?? 0,
+    output_tokens: r.usage?.outputTokens ?? 0,
+    latency_ms: c.latencyMs ?? null,
+    response_model: r.responseModel ?? null,
+    created_at: at,
+  });
+  const cellId = upsertCell(st, c, {
+    status: 'done',
+    response_key: c.key,
+    request_json: null,
+    attempts: c.attempts.length,
+    latency_ms: c.latencyMs ?? null,
+    at,
+  });
+  insertAttempts(st, cellId, c.runId, c.attempts);
+}
+
+/** A failed cell: its request and error, and its tries. */
+function writeFailed(st: Statements, c: SaveCellFailed): void {
+  if (!mayWrite(st, c)) return;
+  const cellId = upsertCell(st, c, {
+    status: 'failed',
+    response_key: null,
+    request_json: JSON.stringify(c.request),
+    error_kind: c.error.kind,
+    error_message: c.error.message,
+    error_status: c.error.status ?? null,
+    attempts: c.attempts.length,
+    latency_ms: null,
+    at: now(),
+  });
+  insertAttempts(st, cellId, c.runId, c.attempts);
+}
+
+/** Done cells answered by responses already stored (no call made). */
+function writeCached(st: Statements, cells: readonly SaveCellCached[]): void {
+  const at = now();
+  for (const c of cells) {
+    if (!mayWrite(st, c, c.key)) continue;
+    upsertCell(st, c, {
+      status: 'done',
+      response_key: c.key,
+      request_json: null,
+      attempts: 0,
+      latency_ms: null,
+      at,
+    });
+  }
+}
+
+/** A stopped call's tries; its cell stays pending (docs/decisions.md#e13-stopped-calls). */
+function writeStopped(st: Statements, c: SaveCellStopped): void {
+  const insert = st.prepared(INSERT_STOPPED_ATTEMPT);
+  for (const a of c.attempts)
+    insert.run({
+      run_id: c.runId,
+      suite_hash: c.suiteHash,
+      model_identity: c.modelIdentity,
+      model: c.model,
+      test_id: c.testId,
+      repeat: c.repeat,
+      attempt: a.attempt,
+      started_at: a.startedAt,
+      latency_ms: a.latencyMs ?? null,
+      outcome: a.outcome,
+      message: a.message ?? null,
+      status: a.status ?? null,
+    });
 }
 
 /**

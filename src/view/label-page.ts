@@ -21,7 +21,19 @@ textarea{width:100%;min-height:3rem;font:inherit}#status{min-height:1.4rem}
 #done{background:#ecfdf5;border-left:4px solid #10b981;padding:6px 10px}`;
 
 export function labellingPage(nonce: string, opts: { name: string; base: string }): string {
-  const body = `<header><h1>Label judged items <span class="muted">${escapeHtml(opts.name)}</span></h1></header>
+  // The page's own values reach the script as constants ahead of it, JSON-encoded.
+  const script = `
+const base = ${JSON.stringify(opts.base)};
+const storeName = ${JSON.stringify(opts.name)};${LABELLING_JS}`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>waver view: label ${escapeHtml(opts.name)}</title><style nonce="${nonce}">${STYLE}</style></head>
+<body>${labellingBody(opts)}<script nonce="${nonce}">${script}</script></body></html>
+`;
+}
+
+function labellingBody(opts: { name: string; base: string }): string {
+  return `<header><h1>Label judged items <span class="muted">${escapeHtml(opts.name)}</span></h1></header>
 <nav><a href="${escapeHtml(opts.base)}">the store</a><a href="/">all stores</a></nav>
 <main>
 <form id="who"><label>Your name <input id="rater" autocomplete="off" required></label> <label>set <select id="set"></select></label> <button type="submit">start</button> <span class="muted">or Enter</span></form>
@@ -37,8 +49,14 @@ export function labellingPage(nonce: string, opts: { name: string; base: string 
 <p class="muted">Click a label, or press <kbd>1</kbd>…<kbd>4</kbd> or its letter (saved at once, then the next item) · <kbd>←</kbd> <kbd>→</kbd> previous and next</p>
 </div>
 </main>`;
-  const script = `
-const base = ${JSON.stringify(opts.base)};
+}
+
+/**
+ * The page's script (plain ES2020 in a string, as the report's client.ts is: no DOM types to check
+ * it against; label.browser.test.ts drives it), after the constants `base` (the store's path in
+ * the viewer) and `storeName`.
+ */
+const LABELLING_JS = `
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 let state = { set: null, items: [], labels: new Map(), at: 0, rater: '' };
@@ -144,7 +162,7 @@ function showDone() {
   const all = state.items.length > 0 && state.items.every((i) => state.labels.has(i.id));
   $('done').hidden = !all;
   if (all)
-    $('done').textContent = 'Every item of set ' + state.set + ' is labelled. Measure how the judges agree with people: waver judge agreement --store ' + ${JSON.stringify(opts.name)} + ' --set ' + state.set;
+    $('done').textContent = 'Every item of set ' + state.set + ' is labelled. Measure how the judges agree with people: waver judge agreement --store ' + storeName + ' --set ' + state.set;
 }
 
 function label(value) {
@@ -175,9 +193,3 @@ document.addEventListener('keydown', (e) => {
   if (chosen) { e.preventDefault(); label(chosen.value); }
 });
 fillSets().then(() => { if ($('rater').value && params.get('set')) start(); });`;
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>waver view: label ${escapeHtml(opts.name)}</title><style nonce="${nonce}">${STYLE}</style></head>
-<body>${body}<script nonce="${nonce}">${script}</script></body></html>
-`;
-}

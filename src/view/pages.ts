@@ -75,16 +75,17 @@ function sectionAnchor(suiteName: string | undefined, hash: string | undefined):
  * linked to its eval in the report (which opens on every eval's scores) and to its cells.
  */
 export function storePage(nonce: string, opts: { name: string; base: string; runs: RunWithCells[] }): string {
+  // The page's own values reach the script as constants ahead of it, JSON-encoded.
+  const script = `
+const eventsUrl = ${JSON.stringify(`${opts.base}/events`)};
+const reportUrl = ${JSON.stringify(`${opts.base}/report`)};${STORE_JS}`;
+  return htmlPage(`waver view: ${opts.name}`, nonce, storeBody(opts), script);
+}
+
+function storeBody(opts: { name: string; base: string; runs: RunWithCells[] }): string {
   const e = escapeHtml;
   const report = `${opts.base}/report`;
-  const rows = opts.runs
-    .map((r) => {
-      const anchor = sectionAnchor(r.suiteName, r.suiteHash);
-      const cells = `${opts.base}/transcripts?${new URLSearchParams(r.suiteHash ? { suite: r.suiteHash } : {})}`;
-      return `<tr data-run="${e(r.id)}"><td><a href="${e(cells)}"><code>${e(r.id.slice(0, 8))}</code></a></td><td>${anchor ? `<a href="${e(`${report}#${anchor}`)}">${e(r.suiteName ?? '—')}</a>` : e(r.suiteName ?? '—')} <code>${e((r.suiteHash ?? '').slice(0, 12))}</code></td><td data-f="status">${e(r.status)}</td><td>${e(r.startedAt)}</td><td data-f="finished">${e(r.finishedAt ?? '—')}</td><td class="num" data-f="cells">${r.cells}</td></tr>`;
-    })
-    .join('');
-  const body = `<header><h1>${e(opts.name)}</h1><p>A store of waver runs: the report has every eval's scores, with their intervals, first.</p></header>
+  return `<header><h1>${e(opts.name)}</h1><p>A store of waver runs: the report has every eval's scores, with their intervals, first.</p></header>
 <nav><a href="${e(report)}">Report: evals and scores</a><a href="${e(`${opts.base}/transcripts`)}">Transcripts: every cell</a><a href="${e(`${opts.base}/label`)}">Label judged items</a><a href="/">All stores</a></nav>
 <main>
 <section><h2>Evals</h2><p id="scores-note" class="muted">reading the report…</p>
@@ -96,12 +97,27 @@ export function storePage(nonce: string, opts: { name: string; base: string; run
 <div class="table-wrap"><table><thead><tr><th>model</th><th class="num">done</th><th class="num">failed</th><th class="num">pending</th><th class="num">of</th></tr></thead><tbody id="models"></tbody></table></div></section>
 <section><h2>Runs</h2><p class="lede">Click a run for its cells, a suite for its eval in the report.</p>
 <div class="table-wrap"><table id="runs"><thead><tr><th>run</th><th>suite</th><th>status</th><th>started</th><th>finished</th><th class="num">cells written</th></tr></thead>
-<tbody>${rows || '<tr><td colspan="6" class="muted">no run yet</td></tr>'}</tbody></table></div></section>
+<tbody>${opts.runs.map((r) => runRow(r, opts.base)).join('') || '<tr><td colspan="6" class="muted">no run yet</td></tr>'}</tbody></table></div></section>
 </main>`;
-  // textContent only: nothing received is parsed as HTML.
-  const script = `
+}
+
+/** A run's row: its id linked to its cells, its suite to its eval in the report. */
+function runRow(r: RunWithCells, base: string): string {
+  const e = escapeHtml;
+  const anchor = sectionAnchor(r.suiteName, r.suiteHash);
+  const report = `${base}/report`;
+  const cells = `${base}/transcripts?${new URLSearchParams(r.suiteHash ? { suite: r.suiteHash } : {})}`;
+  return `<tr data-run="${e(r.id)}"><td><a href="${e(cells)}"><code>${e(r.id.slice(0, 8))}</code></a></td><td>${anchor ? `<a href="${e(`${report}#${anchor}`)}">${e(r.suiteName ?? '—')}</a>` : e(r.suiteName ?? '—')} <code>${e((r.suiteHash ?? '').slice(0, 12))}</code></td><td data-f="status">${e(r.status)}</td><td>${e(r.startedAt)}</td><td data-f="finished">${e(r.finishedAt ?? '—')}</td><td class="num" data-f="cells">${r.cells}</td></tr>`;
+}
+
+/**
+ * The store page's script (plain ES2020 in a string, as the report's client.ts is), after the
+ * constants `eventsUrl` and `reportUrl`: it writes with textContent only, so nothing received is
+ * parsed as HTML.
+ */
+const STORE_JS = `
 const $ = (id) => document.getElementById(id);
-const es = new EventSource(${JSON.stringify(`${opts.base}/events`)});
+const es = new EventSource(eventsUrl);
 es.addEventListener('progress', (e) => {
   const p = JSON.parse(e.data);
   if (p.state === 'missing') { $('run').textContent = 'no store file yet: waiting for a run to create it'; return; }
@@ -144,7 +160,6 @@ es.addEventListener('progress', (e) => {
 es.onerror = () => { $('run').textContent = 'disconnected: retrying…'; };
 // The scores: the report's index of evals (docs/report.md#index), read from the report this viewer
 // serves and copied a text at a time (textContent: nothing of it is taken as markup).
-const reportUrl = ${JSON.stringify(report)};
 fetch(reportUrl).then((r) => r.ok ? r.text() : Promise.reject(new Error('HTTP ' + r.status))).then((html) => {
   const doc = new DOMParser().parseFromString(html, 'text/html');
   const rows = doc.querySelectorAll('#index tbody tr');
@@ -173,8 +188,6 @@ fetch(reportUrl).then((r) => r.ok ? r.text() : Promise.reject(new Error('HTTP ' 
   $('scores').hidden = rows.length === 0;
   $('scores-note').textContent = rows.length === 0 ? 'no protocol suite in this store yet' : 'From the report: each eval, each model’s headline figure with its interval.';
 }).catch((err) => { $('scores-note').textContent = 'the report could not be read: ' + err.message; });`;
-  return htmlPage(`waver view: ${opts.name}`, nonce, body, script);
-}
 
 /**
  * Every cell of a store a page at a time (transcripts.ts), in the report's own transcript browser

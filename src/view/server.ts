@@ -89,35 +89,12 @@ export async function startViewer(opts: ViewerOptions): Promise<Viewer> {
     reader: new StoreReader(path),
     clients: new Set(),
   }));
-  const pollMs = opts.pollMs ?? 1000;
-  const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const loopbackOnly = isLoopbackHost(host);
   const queries = opts.workers?.queries ? new WorkerClient(opts.workers.queries) : undefined;
   const reportBuilder = opts.workers?.reports ? new WorkerClient(opts.workers.reports) : undefined;
   const pageOf = (q: TranscriptQuery): Promise<TranscriptPage> =>
     queries ? queries.request<TranscriptPage>(q) : Promise.resolve(transcriptPage(q, opts.protocols));
-  const buildHtml = (path: string): Promise<string> => {
-    if (reportBuilder) return reportBuilder.request<string>({ path });
-    const store = openStore(path, { readonly: true });
-    try {
-      return Promise.resolve(renderReport(buildReport(store, opts.protocols), 'html', opts.protocols));
-    } finally {
-      store.close();
-    }
-  };
-  /** The store's report, rebuilt only once the store has changed since the last build. */
-  const reportOf = (entry: StoreEntry): Promise<string> => {
-    const version = entry.reader.version();
-    if (entry.report && entry.report.version === version) return entry.report.html;
-    const html = buildHtml(entry.path);
-    const report = { version, html };
-    entry.report = report;
-    // A failed build is not kept: the next request tries again.
-    html.catch(() => {
-      if (entry.report === report) entry.report = undefined;
-    });
-    return html;
-  };
+  const reportOf = storeReports(opts.protocols, reportBuilder);
 
   const routes = viewerRoutes({ stores, reports, reportOf, pageOf });
   const server = createServer((req, res) => {
@@ -129,6 +106,62 @@ export async function startViewer(opts: ViewerOptions): Promise<Viewer> {
 
   // Before the timers start: a port in use must leave nothing running.
   await listen(server, opts.port ?? 0, host);
+  const stopProgress = liveProgress(stores, opts.pollMs ?? 1000, opts.heartbeatMs ?? 15_000);
+
+  const { port } = server.address() as AddressInfo;
+  const shown = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return {
+    url: `http://${shown}:${port}/`,
+    close: async () => {
+      stopProgress();
+      await Promise.all([queries?.close(), reportBuilder?.close()]);
+      for (const entry of stores) {
+        for (const c of entry.clients) c.end();
+        entry.clients.clear();
+        entry.reader.close();
+      }
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * Each store's report (in the report worker when there is one), rebuilt only once the store has
+ * changed since the last build.
+ */
+function storeReports(
+  protocols: ViewerOptions['protocols'],
+  reportBuilder: WorkerClient | undefined,
+): (entry: StoreEntry) => Promise<string> {
+  const buildHtml = (path: string): Promise<string> => {
+    if (reportBuilder) return reportBuilder.request<string>({ path });
+    const store = openStore(path, { readonly: true });
+    try {
+      return Promise.resolve(renderReport(buildReport(store, protocols), 'html', protocols));
+    } finally {
+      store.close();
+    }
+  };
+  return (entry) => {
+    const version = entry.reader.version();
+    if (entry.report && entry.report.version === version) return entry.report.html;
+    const html = buildHtml(entry.path);
+    const report = { version, html };
+    entry.report = report;
+    // A failed build is not kept: the next request tries again.
+    html.catch(() => {
+      if (entry.report === report) entry.report = undefined;
+    });
+    return html;
+  };
+}
+
+/**
+ * Each store's progress pushed to its page's event streams when it changes (polled), and a
+ * keep-alive between; returns what stops both.
+ */
+function liveProgress(stores: readonly StoreEntry[], pollMs: number, heartbeatMs: number): () => void {
   const poll = setInterval(() => {
     for (const entry of stores) {
       if (entry.clients.size === 0) continue;
@@ -140,23 +173,9 @@ export async function startViewer(opts: ViewerOptions): Promise<Viewer> {
   const heartbeat = setInterval(() => {
     for (const entry of stores) for (const c of entry.clients) c.write(': keep-alive\n\n');
   }, heartbeatMs);
-
-  const { port } = server.address() as AddressInfo;
-  const shown = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  return {
-    url: `http://${shown}:${port}/`,
-    close: async () => {
-      clearInterval(poll);
-      clearInterval(heartbeat);
-      await Promise.all([queries?.close(), reportBuilder?.close()]);
-      for (const entry of stores) {
-        for (const c of entry.clients) c.end();
-        entry.clients.clear();
-        entry.reader.close();
-      }
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+  return () => {
+    clearInterval(poll);
+    clearInterval(heartbeat);
   };
 }
 

@@ -217,123 +217,151 @@ function facetsOf(cells: Iterable<TranscriptCell>): Facets {
 
 // --- suites paged along the store's index -------------------------------------------------------
 
-function indexedSource(
-  store: Store,
-  claimed: ClaimedSuite,
-  cellOf: NonNullable<ClaimedSuite['protocol']['section']['cellOf']>,
-  counts: { identity: string; status: string; count: number }[],
-  models: { label: string; identity: string }[],
-  label: string,
-  sampled: Map<string, Facets>,
-): Source {
-  const hash = claimed.suite.hash;
-  const identitiesOf = (label: string) => models.filter((m) => m.label === label).map((m) => m.identity);
+type CellOf = NonNullable<ClaimedSuite['protocol']['section']['cellOf']>;
+
+/** A suite paged along the store's cell index: a page looks at a bounded number of its cells. */
+class IndexedSource implements Source {
+  readonly hash: string;
+  readonly indexed = true;
+  readonly protocol: string;
+  readonly cells: number;
+  readonly models: string[];
+  #facets: Facets | undefined;
+  #whole: TranscriptCell[] | undefined;
+  readonly #small: (f: TranscriptFilter) => Row[];
+
+  constructor(
+    private readonly store: Store,
+    claimed: ClaimedSuite,
+    private readonly cellOf: CellOf,
+    private readonly counts: { identity: string; status: string; count: number }[],
+    private readonly identities: { label: string; identity: string }[],
+    readonly label: string,
+    private readonly sampled: Map<string, Facets>,
+  ) {
+    this.hash = claimed.suite.hash;
+    this.protocol = claimed.protocol.name;
+    this.cells = counts.reduce((n, c) => n + c.count, 0);
+    this.models = [...new Set(identities.map((m) => m.label))];
+    this.#small = lastMatching(() => {
+      this.#whole ??= this.#everyCell();
+      return this.#whole;
+    });
+  }
+
+  facets(): Facets {
+    this.#facets ??= this.sampled.get(this.hash);
+    if (this.#facets) return this.#facets;
+    const { rows } = this.store.cells.page({ suiteHash: this.hash, limit: FACET_SAMPLE });
+    const facets = facetsOf(rows.map((r) => this.cellOf(this.hash, r.cell, r.test)));
+    this.#facets = facets;
+    // A full sample is kept while the store changes (a run writing another suite asks again at every page).
+    if (rows.length === FACET_SAMPLE) this.sampled.set(this.hash, facets);
+    return facets;
+  }
+
+  rows(f: TranscriptFilter, after: number | CellCursor | undefined, want: number, budget: number): Rows {
+    const pre = this.#indexFilter(f);
+    const decides = this.#indexDecides(f);
+    const b = f.compare ? this.#identitiesOf(f.compare.b)[0] : undefined;
+    if (f.compare && (b === undefined || pre.modelIdentity === undefined)) return { rows: [], scanned: 0 };
+    const rows: Row[] = [];
+    let at = typeof after === 'object' ? after : undefined;
+    let scanned = 0;
+    // A text is looked for by the store (its LIKE, ASCII case-insensitive), then the cells it
+    // found by the browser's own filter (any case; and the other filters).
+    const search = f.q?.trim();
+    while (rows.length < want && scanned < budget) {
+      const page = this.store.cells.page({
+        suiteHash: this.hash,
+        ...pre,
+        ...(at && { after: at }),
+        ...(search
+          ? { search, scan: budget - scanned, limit: want - rows.length }
+          : { limit: decides ? want - rows.length : Math.min(500, budget - scanned) }),
+      });
+      scanned += search ? page.scanned : page.rows.length;
+      let full = false;
+      for (const r of page.rows) {
+        at = { modelIdentity: r.cell.modelIdentity, testId: r.cell.testId, repeat: r.cell.repeat };
+        const a = this.cellOf(this.hash, r.cell, r.test);
+        const other = b !== undefined ? this.#partner(b, a) : undefined;
+        if (keeps(f, a, other)) rows.push(other ? { a, b: other } : { a });
+        if (rows.length === want) {
+          full = r !== page.rows.at(-1) || page.next !== undefined;
+          break;
+        }
+      }
+      // The suite's last cell was read: no next page in it.
+      if (page.next === undefined && !full) return { rows, scanned };
+      // A search looked past its last hit: go on from there.
+      if (!full && page.next) at = page.next;
+    }
+    return { rows, scanned, ...(at && { next: at }) };
+  }
+
+  count(f: TranscriptFilter): number | undefined {
+    // A suite small enough to read whole in one page's budget is counted so.
+    if (!this.#indexDecides(f)) return this.cells <= SCAN_BUDGET ? this.#small(f).length : undefined;
+    const ids = f.model ? this.#identitiesOf(f.model) : undefined;
+    return this.counts
+      .filter(
+        (c) =>
+          (!ids || ids.includes(c.identity)) &&
+          (f.outcome === undefined || (f.outcome === 'failed') === (c.status === 'failed')),
+      )
+      .reduce((n, c) => n + c.count, 0);
+  }
+
+  #identitiesOf(label: string): string[] {
+    return this.identities.filter((m) => m.label === label).map((m) => m.identity);
+  }
+
   /** The filters the index applies: one model, done or failed. */
-  const indexed = (f: TranscriptFilter) => {
-    const ids = f.compare ? identitiesOf(f.compare.a) : f.model ? identitiesOf(f.model) : undefined;
+  #indexFilter(f: TranscriptFilter): { modelIdentity?: string; status?: 'done' | 'failed' } {
+    const ids = f.compare
+      ? this.#identitiesOf(f.compare.a)
+      : f.model
+        ? this.#identitiesOf(f.model)
+        : undefined;
     const status = f.compare ? undefined : f.outcome === 'failed' ? 'failed' : f.outcome ? 'done' : undefined;
     return { ...(ids?.length === 1 && { modelIdentity: ids[0] }), ...(status && { status }) } as {
       modelIdentity?: string;
       status?: 'done' | 'failed';
     };
-  };
+  }
+
   /** Whether the index alone decides which cells match (then they can be counted). */
-  const indexDecides = (f: TranscriptFilter) =>
-    !f.compare &&
-    !f.family &&
-    !f.level &&
-    !f.flipped &&
-    !f.q?.trim() &&
-    (f.outcome === undefined || f.outcome === 'failed') &&
-    (!f.model || identitiesOf(f.model).length === 1);
-  const partner = (identity: string, c: TranscriptCell): TranscriptCell | undefined => {
-    const found = store.cells.page({
-      suiteHash: hash,
+  #indexDecides(f: TranscriptFilter): boolean {
+    return (
+      !f.compare &&
+      !f.family &&
+      !f.level &&
+      !f.flipped &&
+      !f.q?.trim() &&
+      (f.outcome === undefined || f.outcome === 'failed') &&
+      (!f.model || this.#identitiesOf(f.model).length === 1)
+    );
+  }
+
+  /** Model `identity`'s cell on the same test and repeat as `c`, when it has one. */
+  #partner(identity: string, c: TranscriptCell): TranscriptCell | undefined {
+    const found = this.store.cells.page({
+      suiteHash: this.hash,
       modelIdentity: identity,
       after: { modelIdentity: identity, testId: c.test, repeat: c.repeat - 1 },
       limit: 1,
     }).rows[0];
     return found && found.cell.testId === c.test && found.cell.repeat === c.repeat
-      ? cellOf(hash, found.cell, found.test)
+      ? this.cellOf(this.hash, found.cell, found.test)
       : undefined;
-  };
-  let facets: Facets | undefined;
-  const total = counts.reduce((n, c) => n + c.count, 0);
-  const everyCell = () =>
-    store.cells.page({ suiteHash: hash, limit: total }).rows.map((r) => cellOf(hash, r.cell, r.test));
-  let whole: TranscriptCell[] | undefined;
-  const small = lastMatching(() => {
-    whole ??= everyCell();
-    return whole;
-  });
-  return {
-    hash,
-    indexed: true,
-    protocol: claimed.protocol.name,
-    label,
-    cells: total,
-    models: [...new Set(models.map((m) => m.label))],
-    facets() {
-      facets ??= sampled.get(hash);
-      if (facets) return facets;
-      const { rows } = store.cells.page({ suiteHash: hash, limit: FACET_SAMPLE });
-      facets = facetsOf(rows.map((r) => cellOf(hash, r.cell, r.test)));
-      // A full sample is kept while the store changes (a run writing another suite asks again at every page).
-      if (rows.length === FACET_SAMPLE) sampled.set(hash, facets);
-      return facets;
-    },
-    rows(f, after, want, budget) {
-      const pre = indexed(f);
-      const decides = indexDecides(f);
-      const b = f.compare ? identitiesOf(f.compare.b)[0] : undefined;
-      if (f.compare && (b === undefined || pre.modelIdentity === undefined)) return { rows: [], scanned: 0 };
-      const rows: Row[] = [];
-      let at = typeof after === 'object' ? after : undefined;
-      let scanned = 0;
-      // A text is looked for by the store (its LIKE, ASCII case-insensitive), then the cells it
-      // found by the browser's own filter (any case; and the other filters).
-      const search = f.q?.trim();
-      while (rows.length < want && scanned < budget) {
-        const page = store.cells.page({
-          suiteHash: hash,
-          ...pre,
-          ...(at && { after: at }),
-          ...(search
-            ? { search, scan: budget - scanned, limit: want - rows.length }
-            : { limit: decides ? want - rows.length : Math.min(500, budget - scanned) }),
-        });
-        scanned += search ? page.scanned : page.rows.length;
-        let full = false;
-        for (const r of page.rows) {
-          at = { modelIdentity: r.cell.modelIdentity, testId: r.cell.testId, repeat: r.cell.repeat };
-          const a = cellOf(hash, r.cell, r.test);
-          const other = b !== undefined ? partner(b, a) : undefined;
-          if (keeps(f, a, other)) rows.push(other ? { a, b: other } : { a });
-          if (rows.length === want) {
-            full = r !== page.rows.at(-1) || page.next !== undefined;
-            break;
-          }
-        }
-        // The suite's last cell was read: no next page in it.
-        if (page.next === undefined && !full) return { rows, scanned };
-        // A search looked past its last hit: go on from there.
-        if (!full && page.next) at = page.next;
-      }
-      return { rows, scanned, ...(at && { next: at }) };
-    },
-    count(f) {
-      // A suite small enough to read whole in one page's budget is counted so.
-      if (!indexDecides(f)) return total <= SCAN_BUDGET ? small(f).length : undefined;
-      const ids = f.model ? identitiesOf(f.model) : undefined;
-      return counts
-        .filter(
-          (c) =>
-            (!ids || ids.includes(c.identity)) &&
-            (f.outcome === undefined || (f.outcome === 'failed') === (c.status === 'failed')),
-        )
-        .reduce((n, c) => n + c.count, 0);
-    },
-  };
+  }
+
+  #everyCell(): TranscriptCell[] {
+    return this.store.cells
+      .page({ suiteHash: this.hash, limit: this.cells })
+      .rows.map((r) => this.cellOf(this.hash, r.cell, r.test));
+  }
 }
 
 // --- a store's sources, kept while the store is unchanged ----------------------------------------
@@ -387,7 +415,7 @@ function sourcesOf(open: OpenStore, protocols: readonly ReportedProtocol[]): Sou
     if (module.cellOf) {
       const label = `${suite.name} · ${listOf(labels)}${day}`;
       sources.push(
-        indexedSource(store, claimed, module.cellOf.bind(module), counts, models, label, open.sampled),
+        new IndexedSource(store, claimed, module.cellOf.bind(module), counts, models, label, open.sampled),
       );
       continue;
     }

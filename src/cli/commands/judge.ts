@@ -4,9 +4,11 @@ import { positiveInt } from '../../command-kit/options.js';
 import { EXIT, emit } from '../../command-kit/output.js';
 import { splitList } from '../../config/setting-flags.js';
 import { InputError } from '../../errors.js';
+import type { AgreementOptions } from '../../judge/agreement.js';
 import type { JudgedItem } from '../../judge/types.js';
-import type { RegistryContext } from '../../protocols/types.js';
+import type { ProtocolModule, RegistryContext } from '../../protocols/types.js';
 import { AGREEMENT_RESAMPLES, KAPPA_WEIGHTS, type KappaWeights, type Metric } from '../../stats/agreement.js';
+import type { LabellingSetRecord, Store } from '../../store/store.js';
 
 const DEFAULT_STORE = '.waver/store.db';
 const DEFAULT_SET = 'default';
@@ -18,11 +20,25 @@ const DEFAULT_SET = 'default';
  * page is `waver view`'s /label.
  */
 export function judgeCommand(ctx: RegistryContext): Command {
-  const judge = new Command('judge').description(
-    'check the LLM judges against people: sample judged items, import labels, measure agreement',
-  );
-  judge
-    .command('sample')
+  return new Command('judge')
+    .description('check the LLM judges against people: sample judged items, import labels, measure agreement')
+    .addCommand(sampleCommand(ctx))
+    .addCommand(importCommand())
+    .addCommand(agreementCommand());
+}
+
+// --- sample -------------------------------------------------------------------------------------
+
+interface SampleFlags {
+  store: string;
+  set: string;
+  n: string;
+  seed: string;
+  protocols?: string;
+}
+
+function sampleCommand(ctx: RegistryContext): Command {
+  return new Command('sample')
     .description(
       'draw a stratified sample of judged items (task, family, boundary type, verdict) into a labelling set',
     )
@@ -34,91 +50,132 @@ export function judgeCommand(ctx: RegistryContext): Command {
       '--protocols <names>',
       'only the judged items of these protocols (default: every protocol with judges)',
     )
-    .action(async (o: { store: string; set: string; n: string; seed: string; protocols?: string }) => {
-      const n = positiveInt(o.n, '--n');
-      const seed = seedOf(o.seed);
-      const judged = ctx.protocols.filter((p) => p.judged);
-      const wanted = o.protocols === undefined ? judged.map((p) => p.name) : splitList(o.protocols);
-      for (const name of wanted)
-        if (!judged.some((p) => p.name === name))
-          throw new InputError(
-            `no protocol '${name}' with judged items (those with judges: ${judged.map((p) => p.name).join(', ')})`,
-            { field: '--protocols' },
-          );
-      if (!existsSync(o.store)) throw new InputError('store not found', { field: '--store', file: o.store });
-      const [{ openStore }, { populationOf, sampleJudged, stratumOf }] = await Promise.all([
-        import('../../store/store.js'),
-        import('../../judge/sample.js'),
-      ]);
-      const store = openStore(o.store);
-      try {
-        if (store.labels.set(o.set))
-          throw new InputError(
-            `a labelling set '${o.set}' is already in the store: name another with --set`,
-            {
-              field: '--set',
-              file: o.store,
-            },
-          );
-        const items: JudgedItem[] = [];
-        for (const p of judged) if (wanted.includes(p.name)) items.push(...((await p.judged?.(store)) ?? []));
-        if (items.length === 0)
-          throw new InputError('no judged items in the store: run the ladder or sago with --judge first', {
-            file: o.store,
-          });
-        const sample = sampleJudged(items, n, seed);
-        store.labels.saveSet({ name: o.set, seed, items: sample, population: populationOf(items) });
-        const strata = new Map<string, number>();
-        for (const item of sample) {
-          const key = stratumOf(item);
-          strata.set(key, (strata.get(key) ?? 0) + 1);
-        }
-        emit(
-          `waver: labelling set '${o.set}': ${sample.length} of ${items.length} judged items in ${strata.size} strata\n` +
-            [...strata].map(([k, c]) => `  ${c}  ${k}`).join('\n') +
-            `\nlabel them with: waver view --store ${o.store}  (then open /label)\n`,
-        );
-      } finally {
-        store.close();
-      }
+    .action(async (o: SampleFlags) => {
+      await sampleJudgedItems(ctx, o);
       process.exitCode = EXIT.ok;
     });
+}
 
-  judge
-    .command('import')
+async function sampleJudgedItems(ctx: RegistryContext, o: SampleFlags): Promise<void> {
+  const n = positiveInt(o.n, '--n');
+  const seed = seedOf(o.seed);
+  const protocols = judgedProtocols(ctx, o.protocols);
+  if (!existsSync(o.store)) throw new InputError('store not found', { field: '--store', file: o.store });
+  const [{ openStore }, { populationOf, sampleJudged, stratumOf }] = await Promise.all([
+    import('../../store/store.js'),
+    import('../../judge/sample.js'),
+  ]);
+  const store = openStore(o.store);
+  try {
+    if (store.labels.set(o.set))
+      throw new InputError(`a labelling set '${o.set}' is already in the store: name another with --set`, {
+        field: '--set',
+        file: o.store,
+      });
+    const items = await judgedItems(store, protocols);
+    if (items.length === 0)
+      throw new InputError('no judged items in the store: run the ladder or sago with --judge first', {
+        file: o.store,
+      });
+    const sample = sampleJudged(items, n, seed);
+    store.labels.saveSet({ name: o.set, seed, items: sample, population: populationOf(items) });
+    const strata = new Map<string, number>();
+    for (const item of sample) {
+      const key = stratumOf(item);
+      strata.set(key, (strata.get(key) ?? 0) + 1);
+    }
+    emit(
+      `waver: labelling set '${o.set}': ${sample.length} of ${items.length} judged items in ${strata.size} strata\n` +
+        [...strata].map(([k, c]) => `  ${c}  ${k}`).join('\n') +
+        `\nlabel them with: waver view --store ${o.store}  (then open /label)\n`,
+    );
+  } finally {
+    store.close();
+  }
+}
+
+/** The protocols with judges that `--protocols` names (all of them by default), in the registry's order. */
+function judgedProtocols(ctx: RegistryContext, names: string | undefined): ProtocolModule[] {
+  const judged = ctx.protocols.filter((p) => p.judged);
+  const wanted = names === undefined ? judged.map((p) => p.name) : splitList(names);
+  for (const name of wanted)
+    if (!judged.some((p) => p.name === name))
+      throw new InputError(
+        `no protocol '${name}' with judged items (those with judges: ${judged.map((p) => p.name).join(', ')})`,
+        { field: '--protocols' },
+      );
+  return judged.filter((p) => wanted.includes(p.name));
+}
+
+async function judgedItems(store: Store, protocols: readonly ProtocolModule[]): Promise<JudgedItem[]> {
+  const items: JudgedItem[] = [];
+  for (const p of protocols) items.push(...((await p.judged?.(store)) ?? []));
+  return items;
+}
+
+// --- import -------------------------------------------------------------------------------------
+
+interface ImportFlags {
+  labels: string;
+  store: string;
+  set: string;
+}
+
+function importCommand(): Command {
+  return new Command('import')
     .description('read labels from a CSV (columns item, rater, label, optional notes) into a labelling set')
     .requiredOption('--labels <file>', 'the CSV of labels')
     .option('--store <file>', 'SQLite store', DEFAULT_STORE)
     .option('--set <name>', 'the labelling set', DEFAULT_SET)
-    .action(async (o: { labels: string; store: string; set: string }) => {
-      if (!existsSync(o.store)) throw new InputError('store not found', { field: '--store', file: o.store });
-      const [{ openStore }, { importedLabels, readLabelsCsv }] = await Promise.all([
-        import('../../store/store.js'),
-        import('../../judge/labels.js'),
-      ]);
-      const store = openStore(o.store);
-      try {
-        const set = store.labels.set(o.set);
-        if (!set)
-          throw new InputError(
-            `no labelling set '${o.set}' in the store (make one with waver judge sample)`,
-            { field: '--set', file: o.store },
-          );
-        // Read and checked whole first: a bad row writes nothing.
-        const rows = readLabelsCsv(o.labels, set);
-        store.labels.save(importedLabels(rows, o.set, o.labels));
-        const raters = new Set(rows.map((r) => r.rater));
-        emit(
-          `waver: imported ${rows.length} labels by ${raters.size} rater${raters.size === 1 ? '' : 's'} into set '${o.set}'\n`,
-        );
-      } finally {
-        store.close();
-      }
+    .action(async (o: ImportFlags) => {
+      await importLabels(o);
       process.exitCode = EXIT.ok;
     });
+}
 
-  judge
-    .command('agreement')
+async function importLabels(o: ImportFlags): Promise<void> {
+  if (!existsSync(o.store)) throw new InputError('store not found', { field: '--store', file: o.store });
+  const [{ openStore }, { importedLabels, readLabelsCsv }] = await Promise.all([
+    import('../../store/store.js'),
+    import('../../judge/labels.js'),
+  ]);
+  const store = openStore(o.store);
+  try {
+    const set = store.labels.set(o.set);
+    if (!set)
+      throw new InputError(`no labelling set '${o.set}' in the store (make one with waver judge sample)`, {
+        field: '--set',
+        file: o.store,
+      });
+    // Read and checked whole first: a bad row writes nothing.
+    const rows = readLabelsCsv(o.labels, set);
+    store.labels.save(importedLabels(rows, o.set, o.labels));
+    const raters = new Set(rows.map((r) => r.rater));
+    emit(
+      `waver: imported ${rows.length} labels by ${raters.size} rater${raters.size === 1 ? '' : 's'} into set '${o.set}'\n`,
+    );
+  } finally {
+    store.close();
+  }
+}
+
+// --- agreement ----------------------------------------------------------------------------------
+
+interface AgreementFlags {
+  store: string;
+  set: string;
+  labels?: string;
+  judgeRater?: string;
+  seed: string;
+  resamples: string;
+  kappaWeights?: KappaWeights;
+  alphaMetric?: Metric;
+  format: 'text' | 'json';
+  out?: string;
+}
+
+function agreementCommand(): Command {
+  return new Command('agreement')
     .description(
       "agreement of judges and people: raw, Cohen's kappa, Krippendorff's alpha, confusion, per stratum, corrected estimates",
     )
@@ -146,88 +203,100 @@ export function judgeCommand(ctx: RegistryContext): Command {
     )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--out <file>', 'also write the output to this file')
-    .action(
-      async (o: {
-        store: string;
-        set: string;
-        labels?: string;
-        judgeRater?: string;
-        seed: string;
-        resamples: string;
-        kappaWeights?: KappaWeights;
-        alphaMetric?: Metric;
-        format: 'text' | 'json';
-        out?: string;
-      }) => {
-        const opts = {
-          seed: seedOf(o.seed),
-          resamples: positiveInt(o.resamples, '--resamples'),
-          ...(o.kappaWeights && { kappaWeights: o.kappaWeights }),
-          ...(o.alphaMetric && { alphaMetric: o.alphaMetric }),
-        };
-        const named = o.judgeRater === undefined ? [] : splitList(o.judgeRater);
-        const [{ openStore }, labels, report, { agreement }] = await Promise.all([
-          import('../../store/store.js'),
-          import('../../judge/labels.js'),
-          import('../../judge/report.js'),
-          import('../../judge/agreement.js'),
-        ]);
-        const store = existsSync(o.store) ? openStore(o.store, { readonly: true }) : undefined;
-        try {
-          const set = store?.labels.set(o.set);
-          let out: unknown;
-          if (!set) {
-            if (o.labels === undefined)
-              throw new InputError(
-                store
-                  ? `no labelling set '${o.set}' in the store: give --labels FILE, or make one with waver judge sample`
-                  : 'store not found',
-                store ? { field: '--set', file: o.store } : { field: '--store', file: o.store },
-              );
-            const rows = labels.readLabelsCsv(o.labels);
-            for (const name of named)
-              if (!rows.some((r) => r.rater === name))
-                throw new InputError(`no rater '${name}' in the labels`, {
-                  field: '--judge-rater',
-                  file: o.labels,
-                });
-            out = {
-              labels: o.labels,
-              agreement: agreement(report.ratedItemsOfCsv(rows), new Set(named), opts),
-            };
-          } else {
-            const given =
-              o.labels === undefined
-                ? (store?.labels.of(o.set) ?? [])
-                : labels.importedLabels(labels.readLabelsCsv(o.labels, set), o.set, o.labels);
-            if (given.length === 0)
-              throw new InputError(
-                `the labelling set '${o.set}' has no labels yet: label it in waver view, or import a CSV`,
-                {
-                  field: '--set',
-                  file: o.store,
-                },
-              );
-            const result = report.setReport(set, given, opts);
-            if (named.length > 0) {
-              const judges = new Set([...report.judgesOfSet(set), ...named]);
-              result.agreement = agreement(report.ratedItemsOfSet(set, given), judges, opts);
-            }
-            out = result;
-          }
-          emit(
-            o.format === 'json'
-              ? `${JSON.stringify(out, null, 2)}\n`
-              : `${report.judgeMarkdown([out as Parameters<typeof report.judgeMarkdown>[0][number]])}\n`,
-            o.out,
-          );
-        } finally {
-          store?.close();
-        }
-        process.exitCode = EXIT.ok;
-      },
+    .action(async (o: AgreementFlags) => {
+      await measureAgreement(o);
+      process.exitCode = EXIT.ok;
+    });
+}
+
+/** The modules `agreement` reads with, loaded when it runs. */
+interface AgreementKit {
+  labels: typeof import('../../judge/labels.js');
+  report: typeof import('../../judge/report.js');
+  agreement: typeof import('../../judge/agreement.js')['agreement'];
+}
+
+async function measureAgreement(o: AgreementFlags): Promise<void> {
+  const opts: AgreementOptions = {
+    seed: seedOf(o.seed),
+    resamples: positiveInt(o.resamples, '--resamples'),
+    ...(o.kappaWeights && { kappaWeights: o.kappaWeights }),
+    ...(o.alphaMetric && { alphaMetric: o.alphaMetric }),
+  };
+  const named = o.judgeRater === undefined ? [] : splitList(o.judgeRater);
+  const [{ openStore }, labels, report, { agreement }] = await Promise.all([
+    import('../../store/store.js'),
+    import('../../judge/labels.js'),
+    import('../../judge/report.js'),
+    import('../../judge/agreement.js'),
+  ]);
+  const kit: AgreementKit = { labels, report, agreement };
+  const store = existsSync(o.store) ? openStore(o.store, { readonly: true }) : undefined;
+  try {
+    const set = store?.labels.set(o.set);
+    const out = set
+      ? agreementOfSet(kit, o, set, store as Store, named, opts)
+      : agreementOfCsv(kit, o, store !== undefined, named, opts);
+    emit(
+      o.format === 'json'
+        ? `${JSON.stringify(out, null, 2)}\n`
+        : `${report.judgeMarkdown([out as Parameters<typeof report.judgeMarkdown>[0][number]])}\n`,
+      o.out,
     );
-  return judge;
+  } finally {
+    store?.close();
+  }
+}
+
+/** No labelling set: the CSV's items alone, with the raters `--judge-rater` names as the judges. */
+function agreementOfCsv(
+  { labels, report, agreement }: AgreementKit,
+  o: AgreementFlags,
+  storeFound: boolean,
+  named: readonly string[],
+  opts: AgreementOptions,
+): unknown {
+  if (o.labels === undefined)
+    throw new InputError(
+      storeFound
+        ? `no labelling set '${o.set}' in the store: give --labels FILE, or make one with waver judge sample`
+        : 'store not found',
+      storeFound ? { field: '--set', file: o.store } : { field: '--store', file: o.store },
+    );
+  const rows = labels.readLabelsCsv(o.labels);
+  for (const name of named)
+    if (!rows.some((r) => r.rater === name))
+      throw new InputError(`no rater '${name}' in the labels`, { field: '--judge-rater', file: o.labels });
+  return { labels: o.labels, agreement: agreement(report.ratedItemsOfCsv(rows), new Set(named), opts) };
+}
+
+/**
+ * A labelling set: its labels (or the CSV's, read against its items) with its judges' verdicts and
+ * corrected estimates; raters `--judge-rater` names count as judges too.
+ */
+function agreementOfSet(
+  { labels, report, agreement }: AgreementKit,
+  o: AgreementFlags,
+  set: LabellingSetRecord,
+  store: Store,
+  named: readonly string[],
+  opts: AgreementOptions,
+): unknown {
+  const given =
+    o.labels === undefined
+      ? store.labels.of(o.set)
+      : labels.importedLabels(labels.readLabelsCsv(o.labels, set), o.set, o.labels);
+  if (given.length === 0)
+    throw new InputError(
+      `the labelling set '${o.set}' has no labels yet: label it in waver view, or import a CSV`,
+      { field: '--set', file: o.store },
+    );
+  const result = report.setReport(set, given, opts);
+  if (named.length > 0) {
+    const judges = new Set([...report.judgesOfSet(set), ...named]);
+    result.agreement = agreement(report.ratedItemsOfSet(set, given), judges, opts);
+  }
+  return result;
 }
 
 function seedOf(value: string): number {

@@ -55,10 +55,19 @@ interface PlanFlags {
  * with flags or read from a pilot store (`--pilot STORE --compare A,B`). Calls no model, writes nothing.
  */
 export function planCommand(ctx: RegistryContext): Command {
-  return new Command('plan')
-    .description(
-      'sample sizes a claim needs (items, pairs, seeds) and the minimum detectable difference of a run',
-    )
+  const command = new Command('plan').description(
+    'sample sizes a claim needs (items, pairs, seeds) and the minimum detectable difference of a run',
+  );
+  for (const add of [testOptions, suiteOptions, quantityOptions, sourceAndOutputOptions]) add(command);
+  return command.action(async (o: PlanFlags) => {
+    await sizePlan(ctx, o);
+    process.exitCode = EXIT.ok;
+  });
+}
+
+/** The design and the test that decides it. */
+function testOptions(command: Command): void {
+  command
     .addOption(new Option('--design <design>', 'what is compared').choices(DESIGNS).makeOptionMandatory())
     .option(
       '--p <rates>',
@@ -75,7 +84,12 @@ export function planCommand(ctx: RegistryContext): Command {
       )
         .choices(PAIRED_TESTS)
         .default('exact'),
-    )
+    );
+}
+
+/** The ladder designs' suite (its fill and repeats), their adjustment and the clustering of cells. */
+function suiteOptions(command: Command): void {
+  command
     .option(
       '--suite <file>',
       'collapse-shift, ladder-level, ladder-family: size on this suite (waver suite build): its seeds per family and level, its repeats',
@@ -106,11 +120,21 @@ export function planCommand(ctx: RegistryContext): Command {
     .option(
       '--fill <x>',
       'ladder-level without --suite: the share of seeds with a test at the level (e.g. 18/48 = 0.375)',
-    )
+    );
+}
+
+/** What the other designs size on: a CI's width, a difference of means, a run's size. */
+function quantityOptions(command: Command): void {
+  command
     .option('--width <w>', 'ci-width: the half-width of the CI wanted')
     .option('--diff <d>', 'mean-difference: the difference of the two means')
     .option('--sd <s>', 'mean-difference: the standard deviation of the per-pair differences')
-    .option('--n <n>', 'mdd: the items per arm (or pairs) the run had; from the pilot when omitted')
+    .option('--n <n>', 'mdd: the items per arm (or pairs) the run had; from the pilot when omitted');
+}
+
+/** Rates read from a pilot store, the config, and where the output goes. */
+function sourceAndOutputOptions(command: Command): void {
+  command
     .option(
       '--pilot <store>',
       'read the rates of two models from this store (a pilot, or the run itself for mdd)',
@@ -119,55 +143,60 @@ export function planCommand(ctx: RegistryContext): Command {
     .option('--protocol <name>', 'with --pilot or --suite: the protocol whose suite it is')
     .option('-c, --config <file>', 'config file (default: ./waver.yaml when present)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .option('--out <file>', 'also write the output to this file')
-    .action(async (o: PlanFlags) => {
-      const input: PlanInput = {
-        design: o.design,
-        alpha: unit(o.alpha, '--alpha'),
-        power: unit(o.power, '--power'),
-        sides: Number(o.sides) as 1 | 2,
-        test: o.test,
-        collapseRatio: unit(o.collapseRatio ?? '0.8', '--collapse-ratio'),
-        ...(o.p !== undefined && { p: rates(o.p, '--p') }),
-        ...(o.discordance !== undefined && { discordance: proportion(o.discordance, '--discordance') }),
-        ...(o.repeats !== undefined && { repeats: positiveInt(o.repeats, '--repeats') }),
-        ...(o.baselineRepeats !== undefined && {
-          baselineRepeats: positiveInt(o.baselineRepeats, '--baseline-repeats'),
-        }),
-        ...(o.family !== undefined && { family: o.family }),
-        ...(o.level !== undefined && { level: positiveInt(o.level, '--level') }),
-        adjust: o.adjust,
-        ...(o.icc !== undefined && { icc: proportion(o.icc, '--icc') }),
-        ...(o.cells !== undefined && { cells: positiveInt(o.cells, '--cells') }),
-        ...(o.curve !== undefined && { curveA: rates(o.curve, '--curve') }),
-        ...(o.curveB !== undefined && { curveB: rates(o.curveB, '--curve-b') }),
-        ...(o.n !== undefined && { n: positiveInt(o.n, '--n') }),
-        ...(o.width !== undefined && { width: unit(o.width, '--width') }),
-        ...(o.fill !== undefined && { fill: fillShare(o.fill) }),
-        ...(o.diff !== undefined && { difference: finite(o.diff, '--diff') }),
-        ...(o.sd !== undefined && { sd: finite(o.sd, '--sd') }),
-      };
-      if (SUITE_DESIGNS.has(o.design)) input.suite = await suiteFill(ctx, o);
-      else if (o.suite !== undefined)
-        throw new InputError(`--suite sizes ${[...SUITE_DESIGNS].join(', ')}`, { field: '--suite' });
-      let pilot: Record<string, unknown> | undefined;
-      if (o.pilot !== undefined) pilot = await readPilot(ctx, o, input);
-      else if (o.compare !== undefined)
-        throw new InputError('--compare names the models of a --pilot store', { field: '--compare' });
-      let result: ReturnType<typeof plan>;
-      try {
-        result = plan(input);
-      } catch (e) {
-        if (e instanceof RangeError) throw new InputError(e.message, { field: '--design' });
-        throw e;
-      }
-      const text =
-        o.format === 'json'
-          ? `${JSON.stringify({ ...result, ...(pilot && { pilot }) }, null, 2)}\n`
-          : formatPlan(result) + (pilot ? `pilot: ${JSON.stringify(pilot)}\n` : '');
-      emit(text, o.out);
-      process.exitCode = EXIT.ok;
-    });
+    .option('--out <file>', 'also write the output to this file');
+}
+
+async function sizePlan(ctx: RegistryContext, o: PlanFlags): Promise<void> {
+  const input = planInputOf(o);
+  if (SUITE_DESIGNS.has(o.design)) input.suite = await suiteFill(ctx, o);
+  else if (o.suite !== undefined)
+    throw new InputError(`--suite sizes ${[...SUITE_DESIGNS].join(', ')}`, { field: '--suite' });
+  let pilot: Record<string, unknown> | undefined;
+  if (o.pilot !== undefined) pilot = await readPilot(ctx, o, input);
+  else if (o.compare !== undefined)
+    throw new InputError('--compare names the models of a --pilot store', { field: '--compare' });
+  let result: ReturnType<typeof plan>;
+  try {
+    result = plan(input);
+  } catch (e) {
+    if (e instanceof RangeError) throw new InputError(e.message, { field: '--design' });
+    throw e;
+  }
+  const text =
+    o.format === 'json'
+      ? `${JSON.stringify({ ...result, ...(pilot && { pilot }) }, null, 2)}\n`
+      : formatPlan(result) + (pilot ? `pilot: ${JSON.stringify(pilot)}\n` : '');
+  emit(text, o.out);
+}
+
+/** The flags as the planner's input, each checked (a bad value is an input error naming its flag). */
+function planInputOf(o: PlanFlags): PlanInput {
+  return {
+    design: o.design,
+    alpha: unit(o.alpha, '--alpha'),
+    power: unit(o.power, '--power'),
+    sides: Number(o.sides) as 1 | 2,
+    test: o.test,
+    collapseRatio: unit(o.collapseRatio ?? '0.8', '--collapse-ratio'),
+    ...(o.p !== undefined && { p: rates(o.p, '--p') }),
+    ...(o.discordance !== undefined && { discordance: proportion(o.discordance, '--discordance') }),
+    ...(o.repeats !== undefined && { repeats: positiveInt(o.repeats, '--repeats') }),
+    ...(o.baselineRepeats !== undefined && {
+      baselineRepeats: positiveInt(o.baselineRepeats, '--baseline-repeats'),
+    }),
+    ...(o.family !== undefined && { family: o.family }),
+    ...(o.level !== undefined && { level: positiveInt(o.level, '--level') }),
+    adjust: o.adjust,
+    ...(o.icc !== undefined && { icc: proportion(o.icc, '--icc') }),
+    ...(o.cells !== undefined && { cells: positiveInt(o.cells, '--cells') }),
+    ...(o.curve !== undefined && { curveA: rates(o.curve, '--curve') }),
+    ...(o.curveB !== undefined && { curveB: rates(o.curveB, '--curve-b') }),
+    ...(o.n !== undefined && { n: positiveInt(o.n, '--n') }),
+    ...(o.width !== undefined && { width: unit(o.width, '--width') }),
+    ...(o.fill !== undefined && { fill: fillShare(o.fill) }),
+    ...(o.diff !== undefined && { difference: finite(o.diff, '--diff') }),
+    ...(o.sd !== undefined && { sd: finite(o.sd, '--sd') }),
+  };
 }
 
 /** The designs sized on a suite's fill and repeats (docs/plan.md#suite). */

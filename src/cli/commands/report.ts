@@ -69,72 +69,90 @@ export function reportCommand(ctx: RegistryContext): Command {
       '\nExamples:\n  # .waver/store.db -> .waver/report.html\n  $ waver report\n  # one eval: the run whose id starts with 3f2a\n  $ waver report --run 3f2a\n  # Markdown, the format from the extension\n  $ waver report --store runs.db --out r.md\n  # JSON on stdout\n  $ waver report --format json > r.json\n',
     )
     .action(async (flags: ReportFlags) => {
-      if (flags.run !== undefined && flags.suite !== undefined)
-        throw new InputError('give --run or --suite, not both', { field: '--suite' });
-      const opts = { ...flags, out: reportOut(flags.out, flags.format) };
-      // Checked before anything is opened: a mistyped path must not create an empty store.
-      if (!existsSync(opts.store)) throw new InputError('store not found', { file: opts.store });
-      const format = reportFormat(opts.format, opts.out);
-      // Loaded here, not at the top: vega takes half a second to import, and every other command would pay it.
-      const [{ openStore }, { buildReport }, { writeReport }, protocols] = await Promise.all([
-        import('../../store/store.js'),
-        import('../../report/report-data.js'),
-        import('../../report/formats.js'),
-        reportedProtocols(ctx.protocols),
-      ]);
-      const started = performance.now();
-      // Read-only: a report writes nothing, and works on a store this user may not write.
-      const store = openStore(opts.store, { readonly: true });
-      // Written as it is made (the JSON and CSV of a large store hold every cell), into a file
-      // beside --out renamed over it at the end, so a failure leaves no half-written report.
-      const out = opts.out;
-      const partial = out ? partialOf(out) : undefined;
-      let size = 0;
-      let summary: string;
-      try {
-        const only =
-          opts.run !== undefined || opts.suite !== undefined
-            ? {
-                ...(opts.run !== undefined && { run: opts.run }),
-                ...(opts.suite !== undefined && { suite: opts.suite }),
-              }
-            : undefined;
-        const data = buildReport(store, protocols, { ablations: opts.ablations, ...(only && { only }) });
-        if (out) mkdirSync(dirname(out), { recursive: true });
-        const fd = out ? openSync(partial ?? out, 'w') : undefined;
-        try {
-          writeReport(data, format, protocols, (chunk) => {
-            size += Buffer.byteLength(chunk);
-            if (fd === undefined) process.stdout.write(chunk);
-            else writeSync(fd, chunk);
-          });
-        } finally {
-          if (fd !== undefined) closeSync(fd);
-        }
-        const t = data.transcripts;
-        summary = `${data.sections.length} eval${data.sections.length === 1 ? '' : 's'}, ${t.total} cells${t.sampled && format === 'html' ? ` (${t.shown} in the page)` : ''}`;
-      } catch (e) {
-        // A path or disk that refuses the writes (ENOSPC, EACCES...) is the user's to fix.
-        const code = (e as NodeJS.ErrnoException).code;
-        if (out && typeof code === 'string' && code.startsWith('E'))
-          throw outputFailure(out, partial, e, 'nothing was written');
-        if (partial) rmSync(partial, { force: true });
-        throw e;
-      } finally {
-        store.close();
-      }
-      if (out) {
-        try {
-          if (partial) renameSync(partial, out);
-        } catch (e) {
-          throw outputFailure(out, partial, e, 'nothing was written');
-        }
-        process.stderr.write(
-          `waver: wrote ${out} (${format}, ${(size / 1e6).toFixed(2)} MB: ${summary}) in ${((performance.now() - started) / 1000).toFixed(2)} s\n`,
-        );
-      }
+      await writeStoreReport(ctx, flags);
       process.exitCode = EXIT.ok;
     });
+}
+
+async function writeStoreReport(ctx: RegistryContext, flags: ReportFlags): Promise<void> {
+  if (flags.run !== undefined && flags.suite !== undefined)
+    throw new InputError('give --run or --suite, not both', { field: '--suite' });
+  const opts = { ...flags, out: reportOut(flags.out, flags.format) };
+  // Checked before anything is opened: a mistyped path must not create an empty store.
+  if (!existsSync(opts.store)) throw new InputError('store not found', { file: opts.store });
+  const format = reportFormat(opts.format, opts.out);
+  // Loaded here, not at the top: vega takes half a second to import, and every other command would pay it.
+  const [{ openStore }, { buildReport }, { writeReport }, protocols] = await Promise.all([
+    import('../../store/store.js'),
+    import('../../report/report-data.js'),
+    import('../../report/formats.js'),
+    reportedProtocols(ctx.protocols),
+  ]);
+  const started = performance.now();
+  // Read-only: a report writes nothing, and works on a store this user may not write.
+  const store = openStore(opts.store, { readonly: true });
+  // Written as it is made (the JSON and CSV of a large store hold every cell), into a file
+  // beside --out renamed over it at the end, so a failure leaves no half-written report.
+  const out = opts.out;
+  const partial = out ? partialOf(out) : undefined;
+  let size = 0;
+  let summary: string;
+  try {
+    const only = onlyOf(opts);
+    const data = buildReport(store, protocols, { ablations: opts.ablations, ...(only && { only }) });
+    size = writeOut(out, partial, (write) => writeReport(data, format, protocols, write));
+    const t = data.transcripts;
+    summary = `${data.sections.length} eval${data.sections.length === 1 ? '' : 's'}, ${t.total} cells${t.sampled && format === 'html' ? ` (${t.shown} in the page)` : ''}`;
+  } catch (e) {
+    // A path or disk that refuses the writes (ENOSPC, EACCES...) is the user's to fix.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (out && typeof code === 'string' && code.startsWith('E'))
+      throw outputFailure(out, partial, e, 'nothing was written');
+    if (partial) rmSync(partial, { force: true });
+    throw e;
+  } finally {
+    store.close();
+  }
+  if (out) {
+    try {
+      if (partial) renameSync(partial, out);
+    } catch (e) {
+      throw outputFailure(out, partial, e, 'nothing was written');
+    }
+    process.stderr.write(
+      `waver: wrote ${out} (${format}, ${(size / 1e6).toFixed(2)} MB: ${summary}) in ${((performance.now() - started) / 1000).toFixed(2)} s\n`,
+    );
+  }
+}
+
+/** The one eval `--run` or `--suite` asks for, if any. */
+function onlyOf(opts: Pick<ReportFlags, 'run' | 'suite'>): { run?: string; suite?: string } | undefined {
+  if (opts.run === undefined && opts.suite === undefined) return undefined;
+  return {
+    ...(opts.run !== undefined && { run: opts.run }),
+    ...(opts.suite !== undefined && { suite: opts.suite }),
+  };
+}
+
+/** Writes what `produce` writes to `partial` (or `out`), or to stdout without `out`; the bytes written. */
+function writeOut(
+  out: string | undefined,
+  partial: string | undefined,
+  produce: (write: (chunk: string) => void) => void,
+): number {
+  let size = 0;
+  if (out) mkdirSync(dirname(out), { recursive: true });
+  const fd = out ? openSync(partial ?? out, 'w') : undefined;
+  try {
+    produce((chunk) => {
+      size += Buffer.byteLength(chunk);
+      if (fd === undefined) process.stdout.write(chunk);
+      else writeSync(fd, chunk);
+    });
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  return size;
 }
 
 interface ReportFlags {

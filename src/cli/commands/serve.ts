@@ -31,78 +31,91 @@ export function serveCommand(): Command {
       String(SERVE_TIMEOUT_MS),
     )
     .option('--max-retries <n>', 'retries after a transient model error (the client retries too)', '0')
-    .action(
-      async (opts: {
-        model: string;
-        host: string;
-        port: string;
-        allowRemote?: boolean;
-        contextSize?: string;
-        maxStorageMb: string;
-        fileTtlHours: string;
-        timeoutMs: string;
-        maxRetries: string;
-      }) => {
-        const spec = toModelSpec(opts.model, { field: '--model' });
-        if (spec.provider !== 'gguf')
-          throw new InputError(`serve takes a gguf: model, got '${opts.model}'`, { field: '--model' });
-        const port = Number(opts.port);
-        if (!Number.isInteger(port) || port < 0 || port > 65535)
-          throw new InputError(`not a port: '${opts.port}'`, { field: '--port' });
-        if (opts.contextSize !== undefined) {
-          const n = Number(opts.contextSize);
-          if (!Number.isInteger(n) || n <= 0)
-            throw new InputError(`expected a positive integer, got '${opts.contextSize}'`, {
-              field: '--context-size',
-            });
-          spec.contextSize = n;
-        }
-        const positive = (text: string, field: string) => {
-          const n = Number(text);
-          if (!Number.isFinite(n) || n <= 0)
-            throw new InputError(`expected a positive number, got '${text}'`, { field });
-          return n;
-        };
-        const maxStorageBytes = Math.floor(positive(opts.maxStorageMb, '--max-storage-mb') * 1024 * 1024);
-        const fileTtlSeconds = positive(opts.fileTtlHours, '--file-ttl-hours') * 3600;
-        const calls = {
-          timeoutMs: whole(opts.timeoutMs, '--timeout-ms', 1, MAX_TIMER_MS),
-          maxRetries: whole(opts.maxRetries, '--max-retries', 0, Number.MAX_SAFE_INTEGER),
-        };
-        const provider = await createProvider(spec);
-        // A port in use: the model is closed too, so the process exits with the error line.
-        const server = await startOpenAIServer({
-          provider,
-          // The file's name alone: its directory is nobody's business, and a `?ctx=` query or
-          // `#sha256=` pin in a model id would break `/v1/models/ID`.
-          modelName: basename(
-            specLabel(spec)
-              .replace(/^gguf:/, '')
-              .replace(/[?#].*$/, ''),
-          ),
-          host: opts.host,
-          port,
-          allowRemote: opts.allowRemote,
-          maxStorageBytes,
-          fileTtlSeconds,
-          calls,
-          log: (line) => process.stderr.write(`${line}\n`),
-        }).catch(async (e: unknown) => {
-          await provider.close?.();
-          throw e;
-        });
-        // The URL on stdout alone, so a script can read it; everything else goes to stderr.
-        process.stdout.write(`${server.url}\n`);
-        process.stderr.write(`waver serve: ${provider.identity} on ${server.url} (Ctrl-C to stop)\n`);
-        await new Promise<void>((resolve) => {
-          const stop = () => resolve();
-          process.once('SIGINT', stop);
-          process.once('SIGTERM', stop);
-        });
-        await server.close();
-        await provider.close?.();
-      },
-    );
+    .action(async (flags: ServeFlags) => serve(flags));
+}
+
+interface ServeFlags {
+  model: string;
+  host: string;
+  port: string;
+  allowRemote?: boolean;
+  contextSize?: string;
+  maxStorageMb: string;
+  fileTtlHours: string;
+  timeoutMs: string;
+  maxRetries: string;
+}
+
+/** Serves the model until SIGINT or SIGTERM, then closes the server and the model. */
+async function serve(flags: ServeFlags): Promise<void> {
+  const { spec, port, maxStorageBytes, fileTtlSeconds, calls } = serveSettings(flags);
+  const provider = await createProvider(spec);
+  // A port in use: the model is closed too, so the process exits with the error line.
+  const server = await startOpenAIServer({
+    provider,
+    // The file's name alone: its directory is nobody's business, and a `?ctx=` query or
+    // `#sha256=` pin in a model id would break `/v1/models/ID`.
+    modelName: basename(
+      specLabel(spec)
+        .replace(/^gguf:/, '')
+        .replace(/[?#].*$/, ''),
+    ),
+    host: flags.host,
+    port,
+    allowRemote: flags.allowRemote,
+    maxStorageBytes,
+    fileTtlSeconds,
+    calls,
+    log: (line) => process.stderr.write(`${line}\n`),
+  }).catch(async (e: unknown) => {
+    await provider.close?.();
+    throw e;
+  });
+  // The URL on stdout alone, so a script can read it; everything else goes to stderr.
+  process.stdout.write(`${server.url}\n`);
+  process.stderr.write(`waver serve: ${provider.identity} on ${server.url} (Ctrl-C to stop)\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+  await provider.close?.();
+}
+
+/** The flags checked, each bad value an input error naming its flag, before the model is loaded. */
+function serveSettings(flags: ServeFlags) {
+  const spec = toModelSpec(flags.model, { field: '--model' });
+  if (spec.provider !== 'gguf')
+    throw new InputError(`serve takes a gguf: model, got '${flags.model}'`, { field: '--model' });
+  const port = Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new InputError(`not a port: '${flags.port}'`, { field: '--port' });
+  if (flags.contextSize !== undefined) {
+    const n = Number(flags.contextSize);
+    if (!Number.isInteger(n) || n <= 0)
+      throw new InputError(`expected a positive integer, got '${flags.contextSize}'`, {
+        field: '--context-size',
+      });
+    spec.contextSize = n;
+  }
+  return {
+    spec,
+    port,
+    maxStorageBytes: Math.floor(positive(flags.maxStorageMb, '--max-storage-mb') * 1024 * 1024),
+    fileTtlSeconds: positive(flags.fileTtlHours, '--file-ttl-hours') * 3600,
+    calls: {
+      timeoutMs: whole(flags.timeoutMs, '--timeout-ms', 1, MAX_TIMER_MS),
+      maxRetries: whole(flags.maxRetries, '--max-retries', 0, Number.MAX_SAFE_INTEGER),
+    },
+  };
+}
+
+function positive(text: string, field: string): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new InputError(`expected a positive number, got '${text}'`, { field });
+  return n;
 }
 
 /** A whole number from `min` to `max`, or an InputError naming the flag. */

@@ -181,133 +181,16 @@ export function paraphraseMetrics(
   observations: readonly ParaphraseObservation[],
   opts: ParaphraseMetricOptions,
 ): ParaphraseModelMetrics {
-  const { items, phrasings, repeats } = design;
-  const I = items.length;
-  const P = phrasings.length;
-  const R = repeats;
-  const itemIndex = new Map(items.map((id, i) => [id, i]));
-  const phrasingIndex = new Map(phrasings.map((p, i) => [p, i]));
-  // cells[i][p][r]: the observation, or undefined while pending.
-  const cells: (ParaphraseObservation | undefined)[][][] = items.map(() =>
-    phrasings.map(() => new Array<ParaphraseObservation | undefined>(R).fill(undefined)),
-  );
-  for (const o of observations) {
-    const i = itemIndex.get(o.item);
-    const p = phrasingIndex.get(o.phrasing);
-    if (i === undefined || p === undefined || o.repeat < 0 || o.repeat >= R) continue; // not in the design
-    const row = cells[i]?.[p];
-    if (row) row[o.repeat] = o;
-  }
-  const cellAt = (i: number, p: number, r: number) => cells[i]?.[p]?.[r];
-  const answerOf = (o: ParaphraseObservation) => o.answer ?? UNPARSED;
-
+  const grid = new ObservationGrid(design, observations);
+  const { I, P, R } = grid;
+  const tally = tallyCells(grid);
+  const saa = saaRatio(grid, tally);
+  const runInst = R >= 2 ? disagreement(grid, (i) => grid.repeatsOf(i)) : emptyRatio(I);
+  const promptInst = P >= 2 ? disagreement(grid, (i) => grid.phrasingsOf(i)) : emptyRatio(I);
   const expected = I * P * R;
-  let done = 0;
-  let failed = 0;
-  let parsedAll = 0;
-  const errorsByKind: Record<string, number> = {};
-  const errors: ParaphraseModelMetrics['errors'] = [];
-  const raw: Ratio = { num: new Float64Array(I), den: new Float64Array(I) };
-  const saa: Ratio = { num: new Float64Array(I), den: new Float64Array(I) };
-  const runInst: Ratio = { num: new Float64Array(I), den: new Float64Array(I) };
-  const promptInst: Ratio = { num: new Float64Array(I), den: new Float64Array(I) };
-  const perPhrasing = phrasings.map(() => ({
-    ratio: { num: new Float64Array(I), den: new Float64Array(I) } as Ratio,
-    parsed: 0,
-    done: 0,
-  }));
-  const flips: Flip[] = [];
-  const neverCorrect: string[] = [];
-
-  for (let i = 0; i < I; i++) {
-    let itemDone = 0;
-    let itemCorrect = 0;
-    for (let p = 0; p < P; p++) {
-      const ph = perPhrasing[p] as (typeof perPhrasing)[number];
-      ph.ratio.den[i] = R;
-      for (let r = 0; r < R; r++) {
-        raw.den[i] = (raw.den[i] as number) + 1;
-        const o = cellAt(i, p, r);
-        if (!o) continue;
-        if (o.status === 'failed') {
-          failed++;
-          const kind = o.error?.kind ?? 'unknown';
-          errorsByKind[kind] = (errorsByKind[kind] ?? 0) + 1;
-          errors.push({
-            item: items[i] as string,
-            phrasing: phrasings[p] as string,
-            repeat: r,
-            kind,
-            message: o.error?.message ?? '',
-          });
-          continue;
-        }
-        done++;
-        itemDone++;
-        ph.done++;
-        if (o.answer !== undefined) {
-          parsedAll++;
-          ph.parsed++;
-        }
-        if (o.correct) {
-          itemCorrect++;
-          raw.num[i] = (raw.num[i] as number) + 1;
-          ph.ratio.num[i] = (ph.ratio.num[i] as number) + 1;
-        }
-      }
-    }
-    const complete = itemDone === P * R;
-    if (complete) {
-      saa.den[i] = 1;
-      saa.num[i] = itemCorrect === P * R ? 1 : 0;
-    }
-    if (itemDone > 0 && itemCorrect === 0) neverCorrect.push(items[i] as string);
-    if (itemCorrect > 0 && itemCorrect < itemDone) {
-      for (let p = 0; p < P; p++)
-        for (let r = 0; r < R; r++) {
-          const o = cellAt(i, p, r);
-          if (o?.status === 'done' && !o.correct)
-            flips.push({
-              item: items[i] as string,
-              phrasing: phrasings[p] as string,
-              repeat: r,
-              given: o.given ?? (o.answer === undefined ? 'unparsed' : o.answer),
-              ...(o.answer !== undefined ? { answer: o.answer } : {}),
-              ...(o.key !== undefined ? { key: o.key } : {}),
-              ...(o.note !== undefined ? { note: o.note } : {}),
-            });
-        }
-    }
-    // Run instability: (item, phrasing) with every repeat done; do the repeats disagree?
-    if (R >= 2)
-      for (let p = 0; p < P; p++) {
-        const answers: string[] = [];
-        for (let r = 0; r < R; r++) {
-          const o = cellAt(i, p, r);
-          if (o?.status === 'done') answers.push(answerOf(o));
-        }
-        if (answers.length !== R) continue;
-        runInst.den[i] = (runInst.den[i] as number) + 1;
-        if (new Set(answers).size > 1) runInst.num[i] = (runInst.num[i] as number) + 1;
-      }
-    // Prompt instability: (item, repeat) with every phrasing done; do the phrasings disagree?
-    if (P >= 2)
-      for (let r = 0; r < R; r++) {
-        const answers: string[] = [];
-        for (let p = 0; p < P; p++) {
-          const o = cellAt(i, p, r);
-          if (o?.status === 'done') answers.push(answerOf(o));
-        }
-        if (answers.length !== P) continue;
-        promptInst.den[i] = (promptInst.den[i] as number) + 1;
-        if (new Set(answers).size > 1) promptInst.num[i] = (promptInst.num[i] as number) + 1;
-      }
-  }
-
-  const grid = `${I} items x ${P} phrasings x ${R} repeats`;
   const itemsScored = sum(saa.den);
-  const share = expected === 0 ? 0 : done / expected;
-  const ratios = [saa, raw, runInst, promptInst, ...perPhrasing.map((ph) => ph.ratio)];
+  const share = expected === 0 ? 0 : tally.done / expected;
+  const ratios = [saa, tally.raw, runInst, promptInst, ...tally.perPhrasing.map((ph) => ph.ratio)];
   const [saaCi, rawCi, runCi, promptCi, ...phrasingCis] = bootstrapRatios(ratios, opts) as [
     { low?: number; high?: number },
     ...{ low?: number; high?: number }[],
@@ -316,17 +199,17 @@ export function paraphraseMetrics(
   return {
     coverage: {
       expected,
-      done,
-      failed,
-      pending: expected - done - failed,
+      done: tally.done,
+      failed: tally.failed,
+      pending: expected - tally.done - tally.failed,
       share,
       complete: expected > 0 && share >= (opts.minCoverage ?? 0.9),
-      errorsByKind,
+      errorsByKind: tally.errorsByKind,
     },
     rawAccuracy: estimateOf(
-      raw,
+      tally.raw,
       rawCi ?? noCi,
-      `${expected} cells (${grid}); failed and pending cells count as wrong`,
+      `${expected} cells (${I} items x ${P} phrasings x ${R} repeats); failed and pending cells count as wrong`,
       'no cells',
     ),
     saa: {
@@ -339,8 +222,8 @@ export function paraphraseMetrics(
       itemsScored,
       itemsExcluded: I - itemsScored,
     },
-    perPhrasing: perPhrasing.map((ph, p) => ({
-      phrasing: phrasings[p] as string,
+    perPhrasing: tally.perPhrasing.map((ph, p) => ({
+      phrasing: grid.phrasings[p] as string,
       accuracy: estimateOf(
         ph.ratio,
         phrasingCis[p] ?? noCi,
@@ -351,33 +234,207 @@ export function paraphraseMetrics(
       done: ph.done,
       parseRate: ph.done === 0 ? undefined : ph.parsed / ph.done,
     })),
-    parse: { parsed: parsedAll, done, rate: done === 0 ? undefined : parsedAll / done },
-    runInstability:
-      R < 2
-        ? unavailable('(item, phrasing) pairs', 'needs at least 2 repeats')
-        : parsedAll === 0 && done > 0
-          ? unavailable('(item, phrasing) pairs', nothingParsed(done))
-          : estimateOf(
-              runInst,
-              runCi ?? noCi,
-              `${sum(runInst.den)} (item, phrasing) pairs with all ${R} repeats done`,
-              'no (item, phrasing) pair has all its repeats done',
-            ),
-    promptInstability:
-      P < 2
-        ? unavailable('(item, repeat) pairs', 'needs at least 2 phrasings')
-        : parsedAll === 0 && done > 0
-          ? unavailable('(item, repeat) pairs', nothingParsed(done))
-          : estimateOf(
-              promptInst,
-              promptCi ?? noCi,
-              `${sum(promptInst.den)} (item, repeat) pairs with all ${P} phrasings done`,
-              'no (item, repeat) pair has all its phrasings done',
-            ),
-    flips,
-    neverCorrect,
-    errors,
+    parse: {
+      parsed: tally.parsed,
+      done: tally.done,
+      rate: tally.done === 0 ? undefined : tally.parsed / tally.done,
+    },
+    runInstability: instability(runInst, runCi ?? noCi, tally, '(item, phrasing)', R, 'repeats'),
+    promptInstability: instability(promptInst, promptCi ?? noCi, tally, '(item, repeat)', P, 'phrasings'),
+    flips: flipsOf(grid, tally),
+    neverCorrect: grid.items.filter(
+      (_, i) => (tally.itemDone[i] as number) > 0 && tally.itemCorrect[i] === 0,
+    ),
+    errors: tally.errors,
   };
+}
+
+/** The design's cells: the observation of each (item, phrasing, repeat), or undefined while pending. */
+class ObservationGrid {
+  readonly items: readonly string[];
+  readonly phrasings: readonly string[];
+  readonly I: number;
+  readonly P: number;
+  readonly R: number;
+  readonly #cells: (ParaphraseObservation | undefined)[][][];
+
+  constructor(design: ParaphraseDesign, observations: readonly ParaphraseObservation[]) {
+    this.items = design.items;
+    this.phrasings = design.phrasings;
+    this.I = design.items.length;
+    this.P = design.phrasings.length;
+    this.R = design.repeats;
+    const R = this.R;
+    this.#cells = design.items.map(() =>
+      design.phrasings.map(() => new Array<ParaphraseObservation | undefined>(R).fill(undefined)),
+    );
+    const itemIndex = new Map(design.items.map((id, i) => [id, i]));
+    const phrasingIndex = new Map(design.phrasings.map((p, i) => [p, i]));
+    for (const o of observations) {
+      const i = itemIndex.get(o.item);
+      const p = phrasingIndex.get(o.phrasing);
+      if (i === undefined || p === undefined || o.repeat < 0 || o.repeat >= R) continue; // not in the design
+      const row = this.#cells[i]?.[p];
+      if (row) row[o.repeat] = o;
+    }
+  }
+
+  at(i: number, p: number, r: number): ParaphraseObservation | undefined {
+    return this.#cells[i]?.[p]?.[r];
+  }
+
+  /** An item's cells by phrasing, each with its repeats: the groups run instability compares. */
+  repeatsOf(i: number): (ParaphraseObservation | undefined)[][] {
+    return range(this.P).map((p) => range(this.R).map((r) => this.at(i, p, r)));
+  }
+
+  /** An item's cells by repeat, each with its phrasings: the groups prompt instability compares. */
+  phrasingsOf(i: number): (ParaphraseObservation | undefined)[][] {
+    return range(this.R).map((r) => range(this.P).map((p) => this.at(i, p, r)));
+  }
+}
+
+/** What the cells count up to: coverage, parse rates, and the correct cells per item and per phrasing. */
+interface CellTally {
+  done: number;
+  failed: number;
+  parsed: number;
+  errorsByKind: Record<string, number>;
+  errors: ParaphraseModelMetrics['errors'];
+  /** Correct cells over every expected cell, per item. */
+  raw: Ratio;
+  perPhrasing: { ratio: Ratio; parsed: number; done: number }[];
+  itemDone: number[];
+  itemCorrect: number[];
+}
+
+function tallyCells(grid: ObservationGrid): CellTally {
+  const { I, P, R } = grid;
+  const t: CellTally = {
+    done: 0,
+    failed: 0,
+    parsed: 0,
+    errorsByKind: {},
+    errors: [],
+    raw: emptyRatio(I),
+    perPhrasing: grid.phrasings.map(() => ({ ratio: emptyRatio(I), parsed: 0, done: 0 })),
+    itemDone: new Array<number>(I).fill(0),
+    itemCorrect: new Array<number>(I).fill(0),
+  };
+  for (let i = 0; i < I; i++)
+    for (let p = 0; p < P; p++) {
+      const ph = t.perPhrasing[p] as CellTally['perPhrasing'][number];
+      ph.ratio.den[i] = R;
+      for (let r = 0; r < R; r++) {
+        t.raw.den[i] = (t.raw.den[i] as number) + 1;
+        const o = grid.at(i, p, r);
+        if (!o) continue;
+        if (o.status === 'failed') {
+          t.failed++;
+          const kind = o.error?.kind ?? 'unknown';
+          t.errorsByKind[kind] = (t.errorsByKind[kind] ?? 0) + 1;
+          const where = { item: grid.items[i] as string, phrasing: grid.phrasings[p] as string, repeat: r };
+          t.errors.push({ ...where, kind, message: o.error?.message ?? '' });
+          continue;
+        }
+        t.done++;
+        t.itemDone[i] = (t.itemDone[i] as number) + 1;
+        ph.done++;
+        if (o.answer !== undefined) {
+          t.parsed++;
+          ph.parsed++;
+        }
+        if (o.correct) {
+          t.itemCorrect[i] = (t.itemCorrect[i] as number) + 1;
+          t.raw.num[i] = (t.raw.num[i] as number) + 1;
+          ph.ratio.num[i] = (ph.ratio.num[i] as number) + 1;
+        }
+      }
+    }
+  return t;
+}
+
+/** SAA per item: over the items whose every cell is done, 1 when all of them are correct. */
+function saaRatio(grid: ObservationGrid, tally: CellTally): Ratio {
+  const saa = emptyRatio(grid.I);
+  const cells = grid.P * grid.R;
+  for (let i = 0; i < grid.I; i++)
+    if (tally.itemDone[i] === cells) {
+      saa.den[i] = 1;
+      saa.num[i] = tally.itemCorrect[i] === cells ? 1 : 0;
+    }
+  return saa;
+}
+
+/** The wrong or unparsed done cells of the items the model also answered correctly. */
+function flipsOf(grid: ObservationGrid, tally: CellTally): Flip[] {
+  const flips: Flip[] = [];
+  for (let i = 0; i < grid.I; i++) {
+    const correct = tally.itemCorrect[i] as number;
+    if (correct === 0 || correct >= (tally.itemDone[i] as number)) continue;
+    for (let p = 0; p < grid.P; p++)
+      for (let r = 0; r < grid.R; r++) {
+        const o = grid.at(i, p, r);
+        if (o?.status === 'done' && !o.correct)
+          flips.push({
+            item: grid.items[i] as string,
+            phrasing: grid.phrasings[p] as string,
+            repeat: r,
+            given: o.given ?? (o.answer === undefined ? 'unparsed' : o.answer),
+            ...(o.answer !== undefined ? { answer: o.answer } : {}),
+            ...(o.key !== undefined ? { key: o.key } : {}),
+            ...(o.note !== undefined ? { note: o.note } : {}),
+          });
+      }
+  }
+  return flips;
+}
+
+/**
+ * Per item, its groups of cells whose every cell is done (the denominator) and those whose answers
+ * differ (the numerator); an unparsed reply is an answer of its own.
+ */
+function disagreement(
+  grid: ObservationGrid,
+  groupsOf: (i: number) => (ParaphraseObservation | undefined)[][],
+): Ratio {
+  const ratio = emptyRatio(grid.I);
+  for (let i = 0; i < grid.I; i++)
+    for (const group of groupsOf(i)) {
+      const answers = group.flatMap((o) => (o?.status === 'done' ? [o.answer ?? UNPARSED] : []));
+      if (answers.length !== group.length) continue;
+      ratio.den[i] = (ratio.den[i] as number) + 1;
+      if (new Set(answers).size > 1) ratio.num[i] = (ratio.num[i] as number) + 1;
+    }
+  return ratio;
+}
+
+/** Run or prompt instability: unavailable with fewer than 2 repeats (phrasings) to compare, or with nothing parsed. */
+function instability(
+  ratio: Ratio,
+  ci: { low?: number; high?: number },
+  tally: CellTally,
+  pairs: '(item, phrasing)' | '(item, repeat)',
+  compared: number,
+  across: 'repeats' | 'phrasings',
+): Estimate {
+  const units = `${pairs} pairs`;
+  if (compared < 2) return unavailable(units, `needs at least 2 ${across}`);
+  if (tally.parsed === 0 && tally.done > 0) return unavailable(units, nothingParsed(tally.done));
+  return estimateOf(
+    ratio,
+    ci,
+    `${sum(ratio.den)} ${units} with all ${compared} ${across} done`,
+    `no ${pairs} pair has all its ${across} done`,
+  );
+}
+
+function emptyRatio(n: number): Ratio {
+  return { num: new Float64Array(n), den: new Float64Array(n) };
+}
+
+function range(n: number): number[] {
+  return Array.from({ length: n }, (_, k) => k);
 }
 
 /**

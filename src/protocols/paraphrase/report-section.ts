@@ -152,146 +152,189 @@ function row(model: string, series: string, e: Estimate): Row {
   return { model, series, value: e.value ?? null, low: e.low ?? null, high: e.high ?? null, n: e.n };
 }
 
+type ModelResult = ParaphraseResults['models'][number];
+
 function paraphraseHtml(r: ParaphraseResults, kit: HtmlKit): string {
   const s = r.suite;
   const byId = new Map(r.models.map((m) => [m.identity, m]));
   const order = [...r.leaderboard.ranked, ...r.leaderboard.incomplete]
     .map((id) => byId.get(id))
     .filter((m) => m !== undefined);
-  const nameOf = (m: (typeof order)[number]) =>
-    r.leaderboard.incomplete.includes(m.identity) ? `${m.label} (incomplete)` : m.label;
   const ci = `${Math.round(100 * r.settings.confidence)}% percentile bootstrap CI over items (${r.settings.resamples} resamples)`;
-  const parts: string[] = [
+  const charts = [
+    leaderboardChart(r, order, ci, kit),
+    perPhrasingChart(r, order, ci, kit),
+    instabilityChart(r, order, ci, kit),
+  ];
+  return [
     `<p class="lede">Dataset <code>${kit.esc(s.dataset)}</code>: ${s.items} items × ${s.phrasings.length} phrasings (${kit.esc(
       s.phrasings.join(', '),
     )}) × ${s.repeats} repeats; suite <code>${kit.esc(s.hash.slice(0, 12))}</code>. ${kit.esc(ci)}.</p>`,
-  ];
-  for (const w of r.leaderboard.warnings) parts.push(`<p class="warn">${kit.esc(w)}</p>`);
-
-  const charts: string[] = [];
-  const metricColors = { domain: ['SAA', 'raw accuracy'], range: ['#4e79a7', '#bab0ac'] };
-  charts.push(
-    kit.chart(
-      intervalDots({
-        values: order.flatMap((m) => [
-          row(nameOf(m), 'SAA', m.metrics.saa),
-          row(nameOf(m), 'raw accuracy', m.metrics.rawAccuracy),
-        ]),
-        category: { field: 'model', title: null, sort: order.map(nameOf) },
-        series: { field: 'series', title: 'metric', ...metricColors },
-        value: { field: 'value', low: 'low', high: 'high', title: 'share' },
-        horizontal: true,
-      }),
-      {
-        title: 'Leaderboard: Stability-Adjusted Accuracy vs raw accuracy',
-        caption: `SAA: items answered correctly in every phrasing × repeat, over items whose cells all finished; raw accuracy: correct cells over all ${s.items * s.phrasings.length * s.repeats} expected cells per model. Bars: ${ci}. Ranked by SAA; incomplete models (coverage below ${Math.round(100 * r.settings.minCoverage)}%) are shown, not ranked.`,
-      },
-    ),
-  );
-  const modelColors = { domain: order.map((m) => m.label), range: order.map((m) => rangeOf(kit, m.label)) };
-  charts.push(
-    kit.chart(
-      intervalDots({
-        values: order.flatMap((m) =>
-          m.metrics.perPhrasing.map((p) => ({ ...row(m.label, m.label, p.accuracy), phrasing: p.phrasing })),
-        ),
-        category: { field: 'phrasing', title: 'phrasing', sort: s.phrasings },
-        series: { field: 'model', title: 'model', ...modelColors },
-        value: { field: 'value', low: 'low', high: 'high', title: 'accuracy' },
-      }),
-      {
-        title: 'Accuracy per phrasing',
-        caption: `Each point over ${s.items * s.repeats} cells (${s.items} items × ${s.repeats} repeats) of one phrasing; a failed or unparsed cell counts as wrong. Bars: ${ci}.`,
-      },
-    ),
-  );
-  charts.push(
-    kit.chart(
-      intervalDots({
-        values: order.flatMap((m) => [
-          row(nameOf(m), 'run instability', m.metrics.runInstability),
-          row(nameOf(m), 'prompt instability', m.metrics.promptInstability),
-        ]),
-        category: { field: 'model', title: null, sort: order.map(nameOf) },
-        series: {
-          field: 'series',
-          title: 'instability',
-          domain: ['run instability', 'prompt instability'],
-          range: ['#59a14f', '#e15759'],
-        },
-        value: { field: 'value', low: 'low', high: 'high', title: 'share that disagrees' },
-        horizontal: true,
-      }),
-      {
-        title: 'Run vs prompt instability',
-        caption: `Run instability: share of (item, phrasing) pairs whose ${s.repeats} repeats gave different answers (same prompt asked again). Prompt instability: share of (item, repeat) pairs whose answers differ across the ${s.phrasings.length} phrasings. Over the pairs whose cells all finished (the tables give n). Bars: ${ci}.`,
-      },
-    ),
-  );
-  parts.push(`<div class="charts">${charts.join('')}</div>`);
-
-  // Flip matrices: per model, item x phrasing, share of repeats answered correctly.
-  const matrices: string[] = [];
-  for (const m of order) {
-    const cells = new Map<string, { correct: number; done: number; failed: number }>();
-    for (const c of m.cells) {
-      const k = `${c.item}\u0000${c.phrasing}`;
-      const e = cells.get(k) ?? { correct: 0, done: 0, failed: 0 };
-      if (c.status === 'failed') e.failed++;
-      else {
-        e.done++;
-        if (c.correct) e.correct++;
-      }
-      cells.set(k, e);
-    }
-    let items = s.itemIds;
-    let note = '';
-    if (items.length > MATRIX_ITEMS) {
-      items = items.filter((it) =>
-        s.phrasings.some((p) => {
-          const e = cells.get(`${it}\u0000${p}`);
-          return !e || e.correct < e.done || e.failed > 0;
-        }),
-      );
-      note = ` Only the ${items.length} items with a wrong, failed or missing cell are drawn (of ${s.items}).`;
-      items = items.slice(0, MATRIX_ITEMS);
-    }
-    const values: Row[] = [];
-    for (const it of items)
-      for (const p of s.phrasings) {
-        const e = cells.get(`${it}\u0000${p}`);
-        const share = e && e.done + e.failed > 0 ? e.correct / (e.done + e.failed) : null;
-        values.push({
-          item: it,
-          phrasing: p,
-          share,
-          label: e ? `${e.correct}/${e.done + e.failed}${e.failed ? '!' : ''}` : '–',
-        });
-      }
-    matrices.push(
-      kit.chart(
-        heatmap({
-          values,
-          x: { field: 'phrasing', title: 'phrasing', sort: s.phrasings },
-          y: { field: 'item', title: 'item', sort: items },
-          value: { field: 'share', title: 'correct share', domain: [0, 1], scheme: 'redyellowgreen' },
-          ...(items.length <= 60 && { text: 'label' }),
-          cell: { width: 64, height: items.length <= 60 ? 16 : 6 },
-        }),
-        {
-          title: `Flip matrix: ${m.label}`,
-          caption: `Cell: repeats answered correctly out of ${s.repeats} for that item and phrasing ("!" = a failed call, counted wrong; grey = not asked or pending). A row that mixes green and red is an item the model gets right in one phrasing and wrong in another.${note}`,
-        },
-      ),
-    );
-  }
-  parts.push('<h3>Flip matrices (item × phrasing)</h3>', `<div class="charts">${matrices.join('')}</div>`);
-  parts.push(
+    ...r.leaderboard.warnings.map((w) => `<p class="warn">${kit.esc(w)}</p>`),
+    `<div class="charts">${charts.join('')}</div>`,
+    '<h3>Flip matrices (item × phrasing)</h3>',
+    `<div class="charts">${order.map((m) => flipMatrix(r, m, kit)).join('')}</div>`,
     '<details open class="tables"><summary>Leaderboard, accuracy and parse rate per phrasing, instability, flips, failed cells</summary>',
     kit.md(demoteHeadings(formatParaphraseReport(r, 'md'), 3)),
     '</details>',
+  ].join('\n');
+}
+
+/** A model's name on the charts that rank: incomplete models are marked, not ranked. */
+function rankedName(r: ParaphraseResults, m: ModelResult): string {
+  return r.leaderboard.incomplete.includes(m.identity) ? `${m.label} (incomplete)` : m.label;
+}
+
+function leaderboardChart(
+  r: ParaphraseResults,
+  order: readonly ModelResult[],
+  ci: string,
+  kit: HtmlKit,
+): string {
+  const s = r.suite;
+  return kit.chart(
+    intervalDots({
+      values: order.flatMap((m) => [
+        row(rankedName(r, m), 'SAA', m.metrics.saa),
+        row(rankedName(r, m), 'raw accuracy', m.metrics.rawAccuracy),
+      ]),
+      category: { field: 'model', title: null, sort: order.map((m) => rankedName(r, m)) },
+      series: {
+        field: 'series',
+        title: 'metric',
+        domain: ['SAA', 'raw accuracy'],
+        range: ['#4e79a7', '#bab0ac'],
+      },
+      value: { field: 'value', low: 'low', high: 'high', title: 'share' },
+      horizontal: true,
+    }),
+    {
+      title: 'Leaderboard: Stability-Adjusted Accuracy vs raw accuracy',
+      caption: `SAA: items answered correctly in every phrasing × repeat, over items whose cells all finished; raw accuracy: correct cells over all ${s.items * s.phrasings.length * s.repeats} expected cells per model. Bars: ${ci}. Ranked by SAA; incomplete models (coverage below ${Math.round(100 * r.settings.minCoverage)}%) are shown, not ranked.`,
+    },
   );
-  return parts.join('\n');
+}
+
+function perPhrasingChart(
+  r: ParaphraseResults,
+  order: readonly ModelResult[],
+  ci: string,
+  kit: HtmlKit,
+): string {
+  const s = r.suite;
+  const modelColors = { domain: order.map((m) => m.label), range: order.map((m) => rangeOf(kit, m.label)) };
+  return kit.chart(
+    intervalDots({
+      values: order.flatMap((m) =>
+        m.metrics.perPhrasing.map((p) => ({ ...row(m.label, m.label, p.accuracy), phrasing: p.phrasing })),
+      ),
+      category: { field: 'phrasing', title: 'phrasing', sort: s.phrasings },
+      series: { field: 'model', title: 'model', ...modelColors },
+      value: { field: 'value', low: 'low', high: 'high', title: 'accuracy' },
+    }),
+    {
+      title: 'Accuracy per phrasing',
+      caption: `Each point over ${s.items * s.repeats} cells (${s.items} items × ${s.repeats} repeats) of one phrasing; a failed or unparsed cell counts as wrong. Bars: ${ci}.`,
+    },
+  );
+}
+
+function instabilityChart(
+  r: ParaphraseResults,
+  order: readonly ModelResult[],
+  ci: string,
+  kit: HtmlKit,
+): string {
+  const s = r.suite;
+  return kit.chart(
+    intervalDots({
+      values: order.flatMap((m) => [
+        row(rankedName(r, m), 'run instability', m.metrics.runInstability),
+        row(rankedName(r, m), 'prompt instability', m.metrics.promptInstability),
+      ]),
+      category: { field: 'model', title: null, sort: order.map((m) => rankedName(r, m)) },
+      series: {
+        field: 'series',
+        title: 'instability',
+        domain: ['run instability', 'prompt instability'],
+        range: ['#59a14f', '#e15759'],
+      },
+      value: { field: 'value', low: 'low', high: 'high', title: 'share that disagrees' },
+      horizontal: true,
+    }),
+    {
+      title: 'Run vs prompt instability',
+      caption: `Run instability: share of (item, phrasing) pairs whose ${s.repeats} repeats gave different answers (same prompt asked again). Prompt instability: share of (item, repeat) pairs whose answers differ across the ${s.phrasings.length} phrasings. Over the pairs whose cells all finished (the tables give n). Bars: ${ci}.`,
+    },
+  );
+}
+
+/** Repeats answered correctly, done and failed, of one (item, phrasing). */
+interface MatrixCell {
+  correct: number;
+  done: number;
+  failed: number;
+}
+
+/** A model's item x phrasing matrix of the share of repeats answered correctly. */
+function flipMatrix(r: ParaphraseResults, m: ModelResult, kit: HtmlKit): string {
+  const s = r.suite;
+  const cells = new Map<string, MatrixCell>();
+  for (const c of m.cells) {
+    const k = `${c.item}\u0000${c.phrasing}`;
+    const e = cells.get(k) ?? { correct: 0, done: 0, failed: 0 };
+    if (c.status === 'failed') e.failed++;
+    else {
+      e.done++;
+      if (c.correct) e.correct++;
+    }
+    cells.set(k, e);
+  }
+  const { items, note } = matrixItems(s, cells);
+  const values: Row[] = [];
+  for (const it of items)
+    for (const p of s.phrasings) {
+      const e = cells.get(`${it}\u0000${p}`);
+      const share = e && e.done + e.failed > 0 ? e.correct / (e.done + e.failed) : null;
+      values.push({
+        item: it,
+        phrasing: p,
+        share,
+        label: e ? `${e.correct}/${e.done + e.failed}${e.failed ? '!' : ''}` : '–',
+      });
+    }
+  return kit.chart(
+    heatmap({
+      values,
+      x: { field: 'phrasing', title: 'phrasing', sort: s.phrasings },
+      y: { field: 'item', title: 'item', sort: items },
+      value: { field: 'share', title: 'correct share', domain: [0, 1], scheme: 'redyellowgreen' },
+      ...(items.length <= 60 && { text: 'label' }),
+      cell: { width: 64, height: items.length <= 60 ? 16 : 6 },
+    }),
+    {
+      title: `Flip matrix: ${m.label}`,
+      caption: `Cell: repeats answered correctly out of ${s.repeats} for that item and phrasing ("!" = a failed call, counted wrong; grey = not asked or pending). A row that mixes green and red is an item the model gets right in one phrasing and wrong in another.${note}`,
+    },
+  );
+}
+
+/** The matrix's rows: every item, or past MATRIX_ITEMS only those with a wrong, failed or missing cell. */
+function matrixItems(
+  s: ParaphraseResults['suite'],
+  cells: ReadonlyMap<string, MatrixCell>,
+): { items: string[]; note: string } {
+  if (s.itemIds.length <= MATRIX_ITEMS) return { items: s.itemIds, note: '' };
+  const items = s.itemIds.filter((it) =>
+    s.phrasings.some((p) => {
+      const e = cells.get(`${it}\u0000${p}`);
+      return !e || e.correct < e.done || e.failed > 0;
+    }),
+  );
+  return {
+    items: items.slice(0, MATRIX_ITEMS),
+    note: ` Only the ${items.length} items with a wrong, failed or missing cell are drawn (of ${s.items}).`,
+  };
 }
 
 function rangeOf(kit: HtmlKit, label: string): string {

@@ -9,7 +9,7 @@ import {
   paraphraseMetrics,
 } from './metrics.js';
 import { questionOf } from './phrasings.js';
-import { type ParaphraseTestMeta, paraphraseTests } from './suite.js';
+import { type ParaphraseTest, type ParaphraseTestMeta, paraphraseTests } from './suite.js';
 
 /**
  * Everything the paraphrase report shows, rebuilt from the store alone: the suite's tests carry
@@ -85,13 +85,52 @@ export function loadParaphraseResults(
   suiteHash: string,
   opts: LoadParaphraseOptions = {},
 ): ParaphraseResults {
-  const suite = store.suites.get(suiteHash);
-  if (!suite) throw new Error(`no suite ${suiteHash} in the store ${store.path}`);
-  const tests = new Map(paraphraseTests(suite).map((t) => [t.id, t]));
-  const metas = [...tests.values()].map((t) => t.meta);
+  const stored = store.suites.get(suiteHash);
+  if (!stored) throw new Error(`no suite ${suiteHash} in the store ${store.path}`);
+  const tests = new Map(paraphraseTests(stored).map((t) => [t.id, t]));
+  const suite = suiteSummary(suiteHash, stored.name, [...tests.values()]);
+  const settings = {
+    seed: opts.seed ?? 0,
+    resamples: opts.resamples ?? PARAPHRASE_DEFAULTS.resamples,
+    confidence: opts.confidence ?? 0.95,
+    minCoverage: opts.minCoverage ?? 0.9,
+  };
+  const design = { items: suite.itemIds, phrasings: suite.phrasings, repeats: suite.repeats };
+  const models: ParaphraseModelResult[] = [...scoredCells(store, suiteHash, tests, opts.models)].map(
+    ([identity, { label, cells }]) => ({
+      label,
+      identity,
+      cells,
+      metrics: paraphraseMetrics(design, cells.map(toObservation), {
+        seed: settings.seed,
+        streamKey: identity,
+        resamples: settings.resamples,
+        confidence: settings.confidence,
+        minCoverage: settings.minCoverage,
+      }),
+    }),
+  );
+  const board = paraphraseLeaderboard(models);
+  return {
+    suite,
+    settings,
+    models,
+    leaderboard: {
+      ranked: board.ranked.map((m) => m.identity),
+      incomplete: board.incomplete.map((m) => m.identity),
+      warnings: board.warnings,
+    },
+  };
+}
+
+/** The suite as the report describes it: dataset, items and their categories, phrasings, repeats, keys and rewordings. */
+function suiteSummary(
+  hash: string,
+  name: string,
+  tests: readonly { meta: ParaphraseTestMeta; repeats?: number }[],
+): ParaphraseResults['suite'] {
+  const metas = tests.map((t) => t.meta);
   const itemIds = [...new Set(metas.map((m) => m.item))];
-  const phrasings = PHRASINGS.filter((p) => metas.some((m) => m.phrasing === p));
-  const repeats = Math.max(...[...tests.values()].map((t) => t.repeats ?? 1));
   const categories: Record<string, number> = {};
   const firstOf = new Map<string, ParaphraseTestMeta>();
   for (const m of metas) if (!firstOf.has(m.item)) firstOf.set(m.item, m);
@@ -102,14 +141,36 @@ export function loadParaphraseResults(
       rewordedMetas.flatMap((m) => (m.reworded?.kind === 'generator' ? [m.reworded.generator] : [])),
     ),
   ];
-
-  const settings = {
-    seed: opts.seed ?? 0,
-    resamples: opts.resamples ?? PARAPHRASE_DEFAULTS.resamples,
-    confidence: opts.confidence ?? 0.95,
-    minCoverage: opts.minCoverage ?? 0.9,
+  return {
+    hash,
+    name,
+    dataset: metas[0]?.dataset ?? 'unknown',
+    ...(metas[0]?.datasetSource && { datasetSource: metas[0].datasetSource }),
+    items: itemIds.length,
+    itemIds,
+    categories,
+    phrasings: PHRASINGS.filter((p) => metas.some((m) => m.phrasing === p)),
+    repeats: Math.max(...tests.map((t) => t.repeats ?? 1)),
+    keysVerified: [...firstOf.values()].filter((m) => m.keyVerified).length,
+    reworded: {
+      alternate: rewordedMetas.filter((m) => m.reworded?.kind === 'alternate').length,
+      generator: rewordedMetas.filter((m) => m.reworded?.kind === 'generator').length,
+      generators,
+    },
   };
-  const wanted = opts.models ? new Set(opts.models) : undefined;
+}
+
+/**
+ * Each model's cells of the suite's tests (repeats past a test's own left out), scored; a model
+ * asked for but with no cell at all is still reported (coverage 0), never dropped.
+ */
+function scoredCells(
+  store: Store,
+  suiteHash: string,
+  tests: ReadonlyMap<string, ParaphraseTest>,
+  models: readonly string[] | undefined,
+): Map<string, { label: string; cells: ScoredCell[] }> {
+  const wanted = models ? new Set(models) : undefined;
   const byModel = new Map<string, { label: string; cells: ScoredCell[] }>();
   for (const cell of store.cells.all({ suiteHash })) {
     if (wanted && !wanted.has(cell.modelIdentity)) continue;
@@ -129,49 +190,8 @@ export function loadParaphraseResults(
     );
     byModel.set(cell.modelIdentity, entry);
   }
-  // A model asked for but with no cell at all is still reported (coverage 0), never dropped.
-  for (const id of opts.models ?? []) if (!byModel.has(id)) byModel.set(id, { label: id, cells: [] });
-
-  const design = { items: itemIds, phrasings, repeats };
-  const models: ParaphraseModelResult[] = [...byModel].map(([identity, { label, cells }]) => ({
-    label,
-    identity,
-    cells,
-    metrics: paraphraseMetrics(design, cells.map(toObservation), {
-      seed: settings.seed,
-      streamKey: identity,
-      resamples: settings.resamples,
-      confidence: settings.confidence,
-      minCoverage: settings.minCoverage,
-    }),
-  }));
-  const board = paraphraseLeaderboard(models);
-  return {
-    suite: {
-      hash: suiteHash,
-      name: suite.name,
-      dataset: metas[0]?.dataset ?? 'unknown',
-      ...(metas[0]?.datasetSource && { datasetSource: metas[0].datasetSource }),
-      items: itemIds.length,
-      itemIds,
-      categories,
-      phrasings: [...phrasings],
-      repeats,
-      keysVerified: [...firstOf.values()].filter((m) => m.keyVerified).length,
-      reworded: {
-        alternate: rewordedMetas.filter((m) => m.reworded?.kind === 'alternate').length,
-        generator: rewordedMetas.filter((m) => m.reworded?.kind === 'generator').length,
-        generators,
-      },
-    },
-    settings,
-    models,
-    leaderboard: {
-      ranked: board.ranked.map((m) => m.identity),
-      incomplete: board.incomplete.map((m) => m.identity),
-      warnings: board.warnings,
-    },
-  };
+  for (const id of models ?? []) if (!byModel.has(id)) byModel.set(id, { label: id, cells: [] });
+  return byModel;
 }
 
 /**

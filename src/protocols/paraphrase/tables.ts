@@ -91,6 +91,22 @@ function datasetLicence(source: DatasetSource | undefined): string {
 }
 
 function markdown(results: ParaphraseResults, extras: ParaphraseReportExtras): string[] {
+  const models = ordered(results);
+  return [
+    ...header(results, extras),
+    ...leaderboard(results),
+    ...incompleteModels(results),
+    ...perPhrasing(results, models),
+    ...instability(models),
+    ...flipsTable(models),
+    ...neverCorrect(models),
+    ...failedCells(models),
+    ...(extras.run ? [runLine(extras.run)] : []),
+  ];
+}
+
+/** The dataset and design, where the keys and reworded stems came from, and what the CIs are. */
+function header(results: ParaphraseResults, extras: ParaphraseReportExtras): string[] {
   const s = results.suite;
   const cellsPerModel = s.items * s.phrasings.length * s.repeats;
   const cats = Object.entries(s.categories)
@@ -117,15 +133,20 @@ function markdown(results: ParaphraseResults, extras: ParaphraseReportExtras): s
     `CIs: 95% percentile intervals from a cluster bootstrap over items (${results.settings.resamples} resamples, seed ${results.settings.seed}). SAA counts an item only if every phrasing x repeat is correct; items with a failed cell are excluded and counted. Unparsed replies count as wrong.`,
     '',
   );
+  return out;
+}
 
+/** Complete models ranked by SAA, with raw accuracy beside it, and the warnings of overlapping intervals. */
+function leaderboard(results: ParaphraseResults): string[] {
+  const s = results.suite;
   const board = results.leaderboard;
   const byId = new Map(results.models.map((m) => [m.identity, m]));
-  out.push(
+  const out = [
     '### Leaderboard (complete models, ranked by SAA)',
     '',
     '| rank | model | SAA [95% CI] | items scored | raw accuracy [95% CI] | raw − SAA | parse rate | coverage |',
     '|---:|---|---|---:|---|---:|---:|---:|',
-  );
+  ];
   if (board.ranked.length === 0) out.push('| — | no complete model | | | | | | |');
   board.ranked.forEach((id, i) => {
     const m = (byId.get(id) as ParaphraseModelResult).metrics;
@@ -139,113 +160,130 @@ function markdown(results: ParaphraseResults, extras: ParaphraseReportExtras): s
   });
   out.push('');
   for (const w of board.warnings) out.push(`> warning: ${w}`, '');
+  return out;
+}
 
-  if (board.incomplete.length > 0) {
+/** Models below the coverage threshold: reported, not ranked. */
+function incompleteModels(results: ParaphraseResults): string[] {
+  const board = results.leaderboard;
+  if (board.incomplete.length === 0) return [];
+  const byId = new Map(results.models.map((m) => [m.identity, m]));
+  const out = [
+    `### Incomplete models (coverage below ${pct(results.settings.minCoverage)}): reported, not ranked`,
+    '',
+    '| model | coverage | done | failed | pending | failed by reason | SAA (complete items only) | raw accuracy |',
+    '|---|---:|---:|---:|---:|---|---|---|',
+  ];
+  for (const id of board.incomplete) {
+    const r = byId.get(id) as ParaphraseModelResult;
+    const c = r.metrics.coverage;
+    const reasons = Object.entries(c.errorsByKind)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ');
     out.push(
-      `### Incomplete models (coverage below ${pct(results.settings.minCoverage)}): reported, not ranked`,
-      '',
-      '| model | coverage | done | failed | pending | failed by reason | SAA (complete items only) | raw accuracy |',
-      '|---|---:|---:|---:|---:|---|---|---|',
+      `| ${cell(r.label)} | ${pct(c.share)} (${c.done}/${c.expected}) | ${c.done} | ${c.failed} | ${c.pending} | ${reasons || '—'} | ${withCi(r.metrics.saa)} | ${withCi(r.metrics.rawAccuracy)} |`,
     );
-    for (const id of board.incomplete) {
-      const r = byId.get(id) as ParaphraseModelResult;
-      const c = r.metrics.coverage;
-      const reasons = Object.entries(c.errorsByKind)
-        .map(([k, n]) => `${k} ${n}`)
-        .join(', ');
-      out.push(
-        `| ${cell(r.label)} | ${pct(c.share)} (${c.done}/${c.expected}) | ${c.done} | ${c.failed} | ${c.pending} | ${reasons || '—'} | ${withCi(r.metrics.saa)} | ${withCi(r.metrics.rawAccuracy)} |`,
-      );
-    }
-    out.push('');
   }
+  out.push('');
+  return out;
+}
 
-  const models = ordered(results);
-  out.push(
+/** Accuracy and parse rate of each model in each phrasing. */
+function perPhrasing(results: ParaphraseResults, models: readonly ParaphraseModelResult[]): string[] {
+  const s = results.suite;
+  return [
     `### Accuracy per phrasing (95% CI; each over ${s.items * s.repeats} cells: ${s.items} items x ${s.repeats} repeats)`,
     '',
     `| model | ${s.phrasings.join(' | ')} |`,
     `|---|${s.phrasings.map(() => '---').join('|')}|`,
-  );
-  for (const r of models)
-    out.push(`| ${cell(r.label)} | ${r.metrics.perPhrasing.map((p) => withCi(p.accuracy)).join(' | ')} |`);
-  out.push(
+    ...models.map(
+      (r) => `| ${cell(r.label)} | ${r.metrics.perPhrasing.map((p) => withCi(p.accuracy)).join(' | ')} |`,
+    ),
     '',
     '### Parse rate per phrasing (parsed replies / done cells)',
     '',
     `| model | ${s.phrasings.join(' | ')} | all |`,
     `|---|${s.phrasings.map(() => '---:').join('|')}|---:|`,
-  );
-  for (const r of models)
-    out.push(
-      `| ${cell(r.label)} | ${r.metrics.perPhrasing.map((p) => `${pct(p.parseRate)} (${p.parsed}/${p.done})`).join(' | ')} | ${pct(r.metrics.parse.rate)} (${r.metrics.parse.parsed}/${r.metrics.parse.done}) |`,
-    );
-  out.push(
+    ...models.map(
+      (r) =>
+        `| ${cell(r.label)} | ${r.metrics.perPhrasing.map((p) => `${pct(p.parseRate)} (${p.parsed}/${p.done})`).join(' | ')} | ${pct(r.metrics.parse.rate)} (${r.metrics.parse.parsed}/${r.metrics.parse.done}) |`,
+    ),
+  ];
+}
+
+/** Run vs prompt instability of each model, with what each is over. */
+function instability(models: readonly ParaphraseModelResult[]): string[] {
+  return [
     '',
     "### Instability (answers compared in the item's own lettering; an unparsed reply is an answer of its own)",
     '',
     '| model | run instability [95% CI] | over | prompt instability [95% CI] | over |',
     '|---|---|---|---|---|',
-  );
-  for (const r of models) {
-    const m = r.metrics;
-    out.push(
-      `| ${cell(r.label)} | ${withCi(m.runInstability)} | ${m.runInstability.over} | ${withCi(m.promptInstability)} | ${m.promptInstability.over} |`,
-    );
-  }
-  out.push(
+    ...models.map(
+      ({ label, metrics: m }) =>
+        `| ${cell(label)} | ${withCi(m.runInstability)} | ${m.runInstability.over} | ${withCi(m.promptInstability)} | ${m.promptInstability.over} |`,
+    ),
     '',
     'Run instability: share of (item, phrasing) whose repeats disagree (same prompt asked again). Prompt instability: share of (item, repeat) whose answers differ across phrasings.',
     '',
-  );
+  ];
+}
 
+/** Every lost point of an item the model also got right, the first MAX_ROWS in Markdown. */
+function flipsTable(models: readonly ParaphraseModelResult[]): string[] {
   const flips = models.flatMap((r) => r.metrics.flips.map((f) => ({ model: r.label, ...f })));
-  out.push(
+  const out = [
     `### Flips (${flips.length}): wrong or unparsed answers to items the model answered correctly elsewhere`,
     '',
+  ];
+  if (flips.length === 0) return [...out, 'No flips.', ''];
+  out.push(
+    '| model | item | phrasing | repeat | answer given | key | reply |',
+    '|---|---|---|---:|---|---|---|',
   );
-  if (flips.length === 0) out.push('No flips.', '');
-  else {
+  for (const f of flips.slice(0, MAX_ROWS))
     out.push(
-      '| model | item | phrasing | repeat | answer given | key | reply |',
-      '|---|---|---|---:|---|---|---|',
+      `| ${cell(f.model)} | ${f.item} | ${f.phrasing} | ${f.repeat} | ${f.given}${f.answer !== undefined && f.answer !== f.given ? ` (item's ${f.answer})` : ''} | ${f.key ?? '—'} | ${cell((f.note ?? '').slice(0, 80))} |`,
     );
-    for (const f of flips.slice(0, MAX_ROWS))
-      out.push(
-        `| ${cell(f.model)} | ${f.item} | ${f.phrasing} | ${f.repeat} | ${f.given}${f.answer !== undefined && f.answer !== f.given ? ` (item's ${f.answer})` : ''} | ${f.key ?? '—'} | ${cell((f.note ?? '').slice(0, 80))} |`,
-      );
-    if (flips.length > MAX_ROWS)
-      out.push('', `... and ${flips.length - MAX_ROWS} more flips (all of them are in the JSON report).`);
-    out.push('');
-  }
-  for (const r of models)
-    if (r.metrics.neverCorrect.length > 0)
-      out.push(
-        `Never answered correctly by ${r.label} (${r.metrics.neverCorrect.length} items, lost to SAA without a flip): ${r.metrics.neverCorrect.join(', ')}`,
-        '',
-      );
-
-  const errors = models.flatMap((r) => r.metrics.errors.map((e) => ({ model: r.label, ...e })));
-  if (errors.length > 0) {
-    out.push(
-      `### Failed cells (${errors.length}): counted as wrong and in coverage`,
-      '',
-      '| model | item | phrasing | repeat | reason |',
-      '|---|---|---|---:|---|',
-    );
-    for (const e of errors.slice(0, MAX_ROWS))
-      out.push(
-        `| ${cell(e.model)} | ${e.item} | ${e.phrasing} | ${e.repeat} | ${cell(`${e.kind}: ${e.message}`.slice(0, 120))} |`,
-      );
-    if (errors.length > MAX_ROWS)
-      out.push('', `... and ${errors.length - MAX_ROWS} more (all of them are in the JSON report).`);
-    out.push('');
-  }
-  if (extras.run) {
-    const x = extras.run;
-    out.push(
-      `run ${x.runId} · calls ${x.calls} (${x.retries} retries) · tokens ${x.tokensIn} in / ${x.tokensOut} out · ${(x.elapsedMs / 1000).toFixed(2)} s${x.aborted ? ' · ABORTED: re-run the same command to finish' : ''}`,
-    );
-  }
+  if (flips.length > MAX_ROWS)
+    out.push('', `... and ${flips.length - MAX_ROWS} more flips (all of them are in the JSON report).`);
+  out.push('');
   return out;
+}
+
+/** Items a model never answered correctly: lost to SAA without a flip. */
+function neverCorrect(models: readonly ParaphraseModelResult[]): string[] {
+  return models.flatMap((r) =>
+    r.metrics.neverCorrect.length > 0
+      ? [
+          `Never answered correctly by ${r.label} (${r.metrics.neverCorrect.length} items, lost to SAA without a flip): ${r.metrics.neverCorrect.join(', ')}`,
+          '',
+        ]
+      : [],
+  );
+}
+
+/** The failed cells, counted as wrong and in coverage, the first MAX_ROWS in Markdown. */
+function failedCells(models: readonly ParaphraseModelResult[]): string[] {
+  const errors = models.flatMap((r) => r.metrics.errors.map((e) => ({ model: r.label, ...e })));
+  if (errors.length === 0) return [];
+  const out = [
+    `### Failed cells (${errors.length}): counted as wrong and in coverage`,
+    '',
+    '| model | item | phrasing | repeat | reason |',
+    '|---|---|---|---:|---|',
+  ];
+  for (const e of errors.slice(0, MAX_ROWS))
+    out.push(
+      `| ${cell(e.model)} | ${e.item} | ${e.phrasing} | ${e.repeat} | ${cell(`${e.kind}: ${e.message}`.slice(0, 120))} |`,
+    );
+  if (errors.length > MAX_ROWS)
+    out.push('', `... and ${errors.length - MAX_ROWS} more (all of them are in the JSON report).`);
+  out.push('');
+  return out;
+}
+
+/** The run's calls and time, when the report follows a run. */
+function runLine(x: NonNullable<ParaphraseReportExtras['run']>): string {
+  return `run ${x.runId} · calls ${x.calls} (${x.retries} retries) · tokens ${x.tokensIn} in / ${x.tokensOut} out · ${(x.elapsedMs / 1000).toFixed(2)} s${x.aborted ? ' · ABORTED: re-run the same command to finish' : ''}`;
 }

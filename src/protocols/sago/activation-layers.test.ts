@@ -9,9 +9,10 @@ import { openStore } from '../../store/store.js';
 import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
 import { withPool } from '../define.js';
 import { CONFIG } from '../index.js';
+import { promptGroups } from './aux-stage.js';
 import { AXIS_SCALE } from './metrics.js';
 import { promptSetsSize, sagoPromptSets } from './prompt-sets.js';
-import { promptGroups, runSago } from './run.js';
+import { runSago } from './run.js';
 import { sagoTests } from './test-meta.js';
 
 /**

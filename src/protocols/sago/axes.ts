@@ -45,104 +45,132 @@ export interface AxisContext {
     Partial<Pick<SagoConfig, 'activationLayers'>>;
 }
 
+/** An axis' status without its name. */
+type Status = Omit<AxisStatus, 'axis' | 'heading'>;
+
 /** Every axis' status for one model. */
 export function axisStatuses(model: SagoModelRecord, ctx: AxisContext): Record<SagoAxis, AxisStatus> {
-  const caps = model.capabilities;
-  const out = {} as Record<SagoAxis, AxisStatus>;
-  const set = (axis: SagoAxis, s: Omit<AxisStatus, 'axis' | 'heading'>) => {
-    out[axis] = { axis, heading: AXIS_HEADING[axis], ...s };
-  };
-  const s = ctx.settings;
+  const statuses: [SagoAxis, Status][] = [
+    ['activation', activationStatus(model, ctx.settings)],
+    ['bleu', bleuStatus(ctx.settings)],
+    ...embedderStatuses(ctx.embedder),
+    ...confidenceStatuses(model, ctx.settings),
+    ['mirroring', mirroringStatus(ctx.judge)],
+  ];
+  return Object.fromEntries(
+    statuses.map(([axis, s]) => [axis, { axis, heading: AXIS_HEADING[axis], ...s }]),
+  ) as Record<SagoAxis, AxisStatus>;
+}
 
-  // Activation: the model's own hidden states. Only an in-process model exposes them; an API's
-  // embeddings endpoint is another model (or none), so it is not this model's activation.
+/**
+ * Activation: the model's own hidden states. Only an in-process model exposes them; an API's
+ * embeddings endpoint is another model (or none), so it is not this model's activation.
+ */
+function activationStatus(model: SagoModelRecord, s: AxisContext['settings']): Status {
   const layers = s.activationLayers ?? 'final';
-  if (model.provider !== 'gguf' || !caps.embeddings)
-    set('activation', {
+  if (model.provider !== 'gguf' || !model.capabilities.embeddings)
+    return {
       available: false,
       reason: `${model.provider}: the model's hidden states are not exposed (only an in-process gguf model gives them)`,
-    });
-  else if (layers === 'mean' && !caps.hiddenLayers)
-    set('activation', {
+    };
+  if (layers === 'mean' && !model.capabilities.hiddenLayers)
+    return {
       available: false,
       reason:
         "activationLayers: mean needs every layer's hidden state, which only the patched gguf addon gives (npm run build:gguf-native); node-llama-cpp alone gives the final layer's (activationLayers: final)",
-    });
-  else
-    set('activation', {
-      available: true,
-      method:
-        layers === 'mean'
-          ? `mean over the L + 1 hidden states (token embedding, each layer, the last after the final norm) of their cosine at the last token of the ${s.activationInput} (the paper's; llama.cpp embedding context, patched addon)`
-          : `cosine of the final-layer hidden state at the last token of the ${s.activationInput} (llama.cpp embedding context; final layer only, as the reference code)`,
-    });
+    };
+  return {
+    available: true,
+    method:
+      layers === 'mean'
+        ? `mean over the L + 1 hidden states (token embedding, each layer, the last after the final norm) of their cosine at the last token of the ${s.activationInput} (the paper's; llama.cpp embedding context, patched addon)`
+        : `cosine of the final-layer hidden state at the last token of the ${s.activationInput} (llama.cpp embedding context; final layer only, as the reference code)`,
+  };
+}
 
-  set('bleu', {
+function bleuStatus(s: AxisContext['settings']): Status {
+  return {
     available: true,
     method:
       s.bleuMode === 'sentence'
         ? 'sacrebleu sentence BLEU (13a, exp smoothing, effective order), variant vs baseline response'
         : "sacrebleu corpus_bleu per pair, no effective order (the SAGO reference code's mode)",
-  });
+  };
+}
 
-  const e = ctx.embedder;
-  if (!e) {
-    set('bertscore', { available: false, reason: 'no embedder configured (--embedder)' });
-    set('cosine', { available: false, reason: 'no embedder configured (--embedder)' });
-  } else {
-    if (e.tokenLevel)
-      set('bertscore', {
-        available: true,
-        method: `BERTScore-F1 (greedy matching, no idf, no rescaling) of word-prefix hidden states from ${e.label}`,
-      });
-    else
-      set('bertscore', {
-        available: false,
-        reason: `embedder ${e.label} gives pooled embeddings only (no token embeddings); see Δ-EmbCos`,
-      });
-    set('cosine', {
-      available: true,
-      method: `cosine of pooled response embeddings from ${e.label} (not BERTScore)`,
-    });
-  }
+/** BERTScore (token embeddings) and embedding cosine (pooled ones), both the embedder's. */
+function embedderStatuses(e: SagoEmbedderRecord | undefined): [SagoAxis, Status][] {
+  if (!e)
+    return [
+      ['bertscore', { available: false, reason: 'no embedder configured (--embedder)' }],
+      ['cosine', { available: false, reason: 'no embedder configured (--embedder)' }],
+    ];
+  return [
+    [
+      'bertscore',
+      e.tokenLevel
+        ? {
+            available: true,
+            method: `BERTScore-F1 (greedy matching, no idf, no rescaling) of word-prefix hidden states from ${e.label}`,
+          }
+        : {
+            available: false,
+            reason: `embedder ${e.label} gives pooled embeddings only (no token embeddings); see Δ-EmbCos`,
+          },
+    ],
+    [
+      'cosine',
+      { available: true, method: `cosine of pooled response embeddings from ${e.label} (not BERTScore)` },
+    ],
+  ];
+}
 
+/** Log-prob and entropy: from the generation's own token log-probs, or a teacher-forced re-score. */
+function confidenceStatuses(model: SagoModelRecord, s: AxisContext['settings']): [SagoAxis, Status][] {
+  const caps = model.capabilities;
   const teacherForced = s.confidence === 'teacher-forced';
   const canScore = teacherForced ? caps.scoreContinuation : caps.tokenLogprobs;
   const how = teacherForced
     ? 'teacher-forced re-score of the response'
     : "the generation's own token log-probs";
-  if (canScore) set('logprob', { available: true, method: `sequence log-prob (nats) from ${how}` });
-  else
-    set('logprob', {
-      available: false,
-      reason: teacherForced
-        ? `${model.provider}: no teacher-forced scoring`
-        : `${model.provider}: no token log-probs`,
-    });
+  const logprob: Status = canScore
+    ? { available: true, method: `sequence log-prob (nats) from ${how}` }
+    : {
+        available: false,
+        reason: teacherForced
+          ? `${model.provider}: no teacher-forced scoring`
+          : `${model.provider}: no token log-probs`,
+      };
+  let entropy: Status;
   if (canScore && (caps.fullDistribution || teacherForced))
-    set('entropy', {
+    entropy = {
       available: true,
       method: `mean token entropy (nats), exact from the full distribution, ${how}`,
-    });
+    };
   else if (canScore && caps.topLogprobs > 0)
-    set('entropy', {
+    entropy = {
       available: true,
       approximate: true,
       method: `mean token entropy from the top-${caps.topLogprobs} alternatives (approximation: a lower bound, the tail counted as one outcome)`,
-    });
+    };
   else
-    set('entropy', {
+    entropy = {
       available: false,
       reason: `${model.provider}: no next-token distribution (neither full nor top-k)`,
-    });
+    };
+  return [
+    ['logprob', logprob],
+    ['entropy', entropy],
+  ];
+}
 
-  set('mirroring', {
+function mirroringStatus(judge: string | undefined): Status {
+  return {
     available: true,
-    method: ctx.judge
-      ? `rule detectors (spacing, punctuation, case, length) and a politeness judge (${ctx.judge})`
+    method: judge
+      ? `rule detectors (spacing, punctuation, case, length) and a politeness judge (${judge})`
       : 'rule detectors (spacing, punctuation, case, length); no judge, so register variants have no mirroring value',
-  });
-  return out;
+  };
 }
 
 /** Throws an InputError naming the model and axis when a requested axis cannot be given. */

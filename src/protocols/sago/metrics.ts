@@ -268,17 +268,57 @@ export function sampleSizeAblations(
   draws: Map<number, Uint32Array[]>,
   sizes: readonly number[] = ABLATION_SIZES,
 ): Partial<Record<SagoAxis, SampleSizePoint[]>> {
-  // Axes with no missing value first: their counts are the draw size, so the 0/1 mask is only
-  // summed over the columns of axes that have gaps (from `maskFrom` on).
+  const m = ablationMatrix(table, axes);
+  const { present, P } = m;
+  const scratch = drawScratch(m);
+  const out: Partial<Record<SagoAxis, SampleSizePoint[]>> = {};
+  for (const axis of present) out[axis] = [];
+  for (const n of sizes) {
+    const list = draws.get(n);
+    if (!list) {
+      for (const axis of present) out[axis]?.push({ n, draws: 0, unavailable: `only ${P} prompts` });
+      continue;
+    }
+    const stats = drawStatistics(m, scratch, list, n);
+    present.forEach((axis, a) => {
+      out[axis]?.push(
+        sampleSizePoint(
+          n,
+          (stats[a] as number[]).sort((x, y) => x - y),
+        ),
+      );
+    });
+  }
+  return out;
+}
+
+/**
+ * Every axis' |Delta/R| laid out side by side, row i a prompt: `abs` (missing as 0) and a 0/1
+ * `mask` of the values present. Axes with no missing value come first: their counts are the draw
+ * size, so the mask is only summed over the columns of axes that have gaps (from `maskFrom` on).
+ */
+interface AblationMatrix {
+  present: SagoAxis[];
+  P: number;
+  V: number;
+  /** Columns of a row: every present axis' V variations. */
+  W: number;
+  /** The first column of an axis with gaps; -1 when none has one. */
+  maskFrom: number;
+  abs: Float64Array;
+  mask: Float64Array;
+  /** Column totals over all prompts: a draw of more than half the prompts is summed as the total minus the prompts left out (fewer rows to add). */
+  totalSum: Float64Array;
+  totalCount: Float64Array;
+}
+
+function ablationMatrix(table: SagoDeltaTable, axes: readonly SagoAxis[]): AblationMatrix {
   const hasGap = (axis: SagoAxis) => (table.deltas[axis] as Float64Array).some((d) => Number.isNaN(d));
   const withData = axes.filter((a) => table.deltas[a] !== undefined);
   const present = [...withData.filter((a) => !hasGap(a)), ...withData.filter(hasGap)];
   const P = table.prompts.length;
   const V = table.variations.length;
   const W = present.length * V;
-  const maskFrom = present.findIndex(hasGap) * V;
-  const anyMissing = maskFrom >= 0;
-  // Row i: |Delta/R| of every axis' variations (missing as 0), and a 0/1 mask of values present.
   const abs = new Float64Array(P * W);
   const mask = new Float64Array(P * W);
   present.forEach((axis, a) => {
@@ -293,68 +333,72 @@ export function sampleSizeAblations(
         }
       }
   });
-  // Column totals over all prompts: a draw of more than half the prompts is summed as the
-  // total minus the prompts left out (fewer rows to add).
   const all = Uint32Array.from({ length: P }, (_, i) => i);
   const totalSum = new Float64Array(W);
   const totalCount = new Float64Array(W);
   addRows(totalSum, abs, all, P, 0, W, W);
   addRows(totalCount, mask, all, P, 0, W, W);
-  const sums = new Float64Array(W);
-  const counts = new Float64Array(W);
-  const left = new Uint32Array(P);
-  const chosen = new Uint8Array(P);
-  const stats: number[][] = present.map(() => []);
-  const out: Partial<Record<SagoAxis, SampleSizePoint[]>> = {};
-  for (const axis of present) out[axis] = [];
-  for (const n of sizes) {
-    const list = draws.get(n);
-    if (!list) {
-      for (const axis of present) out[axis]?.push({ n, draws: 0, unavailable: `only ${P} prompts` });
-      continue;
+  return { present, P, V, W, maskFrom: present.findIndex(hasGap) * V, abs, mask, totalSum, totalCount };
+}
+
+/** Buffers reused by every draw: a draw's column sums and counts, and its rows left out. */
+function drawScratch({ P, W }: AblationMatrix) {
+  return {
+    sums: new Float64Array(W),
+    counts: new Float64Array(W),
+    left: new Uint32Array(P),
+    chosen: new Uint8Array(P),
+  };
+}
+
+/** For each draw of n prompts, each axis' sd across variation groups of the groups' mean |Delta/R|. */
+function drawStatistics(
+  m: AblationMatrix,
+  { sums, counts, left, chosen }: ReturnType<typeof drawScratch>,
+  list: readonly Uint32Array[],
+  n: number,
+): number[][] {
+  const { P, V, W, maskFrom, abs, mask, totalSum, totalCount } = m;
+  const anyMissing = maskFrom >= 0;
+  const stats: number[][] = m.present.map(() => []);
+  const complement = n > P / 2;
+  for (const idx of list) {
+    let rows = idx;
+    let count = idx.length;
+    if (complement) {
+      chosen.fill(0);
+      for (let j = 0; j < idx.length; j++) chosen[idx[j] as number] = 1;
+      count = 0;
+      for (let i = 0; i < P; i++) if (chosen[i] === 0) left[count++] = i;
+      rows = left;
     }
-    for (const s of stats) s.length = 0;
-    const complement = n > P / 2;
-    for (const idx of list) {
-      let rows = idx;
-      let count = idx.length;
-      if (complement) {
-        chosen.fill(0);
-        for (let j = 0; j < idx.length; j++) chosen[idx[j] as number] = 1;
-        count = 0;
-        for (let i = 0; i < P; i++) if (chosen[i] === 0) left[count++] = i;
-        rows = left;
-      }
-      sums.fill(0);
-      addRows(sums, abs, rows, count, 0, W, W);
-      counts.fill(n);
-      if (anyMissing) {
-        counts.fill(0, maskFrom);
-        addRows(counts, mask, rows, count, maskFrom, W, W);
-      }
-      if (complement) {
-        for (let k = 0; k < W; k++) sums[k] = (totalSum[k] as number) - (sums[k] as number);
-        if (anyMissing)
-          for (let k = maskFrom; k < W; k++) counts[k] = (totalCount[k] as number) - (counts[k] as number);
-      }
-      for (let a = 0; a < present.length; a++) {
-        const sd = sdOfMeans(sums.subarray(a * V, a * V + V), counts.subarray(a * V, a * V + V));
-        if (sd !== undefined) (stats[a] as number[]).push(sd);
-      }
+    sums.fill(0);
+    addRows(sums, abs, rows, count, 0, W, W);
+    counts.fill(n);
+    if (anyMissing) {
+      counts.fill(0, maskFrom);
+      addRows(counts, mask, rows, count, maskFrom, W, W);
     }
-    present.forEach((axis, a) => {
-      const s = (stats[a] as number[]).sort((x, y) => x - y);
-      if (s.length === 0) {
-        out[axis]?.push({ n, draws: 0, unavailable: 'fewer than 2 variation groups with values' });
-        return;
-      }
-      const p10 = percentile(s, 0.1);
-      const p50 = percentile(s, 0.5);
-      const p90 = percentile(s, 0.9);
-      out[axis]?.push({ n, draws: s.length, p10, p50, p90, band: p90 - p10 });
-    });
+    if (complement) {
+      for (let k = 0; k < W; k++) sums[k] = (totalSum[k] as number) - (sums[k] as number);
+      if (anyMissing)
+        for (let k = maskFrom; k < W; k++) counts[k] = (totalCount[k] as number) - (counts[k] as number);
+    }
+    for (let a = 0; a < m.present.length; a++) {
+      const sd = sdOfMeans(sums.subarray(a * V, a * V + V), counts.subarray(a * V, a * V + V));
+      if (sd !== undefined) (stats[a] as number[]).push(sd);
+    }
   }
-  return out;
+  return stats;
+}
+
+/** P10, P50 and P90 of an axis' statistics over the draws (sorted), and the band between. */
+function sampleSizePoint(n: number, s: readonly number[]): SampleSizePoint {
+  if (s.length === 0) return { n, draws: 0, unavailable: 'fewer than 2 variation groups with values' };
+  const p10 = percentile(s, 0.1);
+  const p50 = percentile(s, 0.5);
+  const p90 = percentile(s, 0.9);
+  return { n, draws: s.length, p10, p50, p90, band: p90 - p10 };
 }
 
 /**

@@ -1,10 +1,17 @@
-import type { ChartSpec } from '../../report/charts.js';
 import { bandLines, heatmap, type Row } from '../../report/html/chart-kit.js';
 import type { HtmlKit } from '../../report/html/section.js';
 import { cellBase, demoteHeadings, legendHtml } from '../../report/html/section-kit.js';
 import type { EvalSummary, HeadlineFigure, SectionModule, TranscriptCell } from '../../report/report-data.js';
 import type { Store } from '../../store/store.js';
-import { AXIS_HEADING, AXIS_SCALE, SAGO_AXES } from './metrics.js';
+import { AXIS_HEADING, AXIS_SCALE, SAGO_AXES, type SagoAxis } from './metrics.js';
+import {
+  AXIS_PALETTE,
+  type AxisColors,
+  groupedBars,
+  maxOf,
+  radarSpec,
+  strengthSpec,
+} from './report-charts.js';
 import { loadSagoResults, type SagoResults } from './results.js';
 import { RESPONSES_SUITE } from './suites.js';
 import { formatSagoResults, sagoMarkdown } from './tables.js';
@@ -152,37 +159,51 @@ function* sagoCells(
   }
 }
 
-function fmt(x: number | undefined): string {
-  return x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(3);
+function sagoHtml(r: SagoResults, kit: HtmlKit): string {
+  const axes = SAGO_AXES.filter((a) => r.models.some((m) => m.axes[a].available && m.table.deltas[a]));
+  // Charts in the order the page numbers them: heatmaps, radar, then each model's ablations.
+  return [
+    lede(r, kit),
+    ...unavailableAxes(r, kit),
+    ...heatmaps(r, axes, kit),
+    ...radar(r, axes, kit),
+    ...ablations(r, axes, kit),
+    '<details open class="tables"><summary>Per-dataset SGS, tolerance robustness, significance counts, ablation tables</summary>',
+    kit.md(demoteHeadings(sagoMarkdown(r), 3)),
+    '</details>',
+  ].join('\n');
 }
 
-function sagoHtml(r: SagoResults, kit: HtmlKit): string {
-  const s = r.manifest.settings;
-  const eps = s.primaryEps;
-  const axes = SAGO_AXES.filter((a) => r.models.some((m) => m.axes[a].available && m.table.deltas[a]));
+function lede(r: SagoResults, kit: HtmlKit): string {
+  const eps = r.manifest.settings.primaryEps;
   const ds = r.manifest.datasets.map((d) => `${d.name} (${d.n} of ${d.available})`).join(', ');
-  const parts: string[] = [
-    `<p class="lede">${r.prompts} prompts (${kit.esc(ds)}), ${r.variations.length} variations, ${r.variants} variants run, ${
-      r.manifest.rejected.length
-    } dropped; seed ${r.manifest.seed}; ${r.models.length} model${r.models.length === 1 ? '' : 's'}. SGS = mean over prompts of the RMS of Δ/R over a prompt's variants; markers: one-sided t-test of H0: E[s] ≤ ε at ε = ${eps} (* p &lt; .05, ** p &lt; .01, † p &lt; .001).</p>`,
-  ];
+  return `<p class="lede">${r.prompts} prompts (${kit.esc(ds)}), ${r.variations.length} variations, ${r.variants} variants run, ${
+    r.manifest.rejected.length
+  } dropped; seed ${r.manifest.seed}; ${r.models.length} model${r.models.length === 1 ? '' : 's'}. SGS = mean over prompts of the RMS of Δ/R over a prompt's variants; markers: one-sided t-test of H0: E[s] ≤ ε at ε = ${eps} (* p &lt; .05, ** p &lt; .01, † p &lt; .001).</p>`;
+}
+
+/** The axes a model cannot give, with the reason, collapsed. */
+function unavailableAxes(r: SagoResults, kit: HtmlKit): string[] {
   const unavailable = r.models.flatMap((m) =>
     SAGO_AXES.filter((a) => !m.axes[a].available).map(
       (a) => `${m.model.label}: ${AXIS_HEADING[a]} — ${m.axes[a].reason ?? ''}`,
     ),
   );
-  if (unavailable.length > 0)
-    parts.push(
-      `<details class="notes"><summary>Axes unavailable for some models (${unavailable.length})</summary><ul>${unavailable
-        .map((u) => `<li>${kit.esc(u)}</li>`)
-        .join('')}</ul></details>`,
-    );
+  if (unavailable.length === 0) return [];
+  return [
+    `<details class="notes"><summary>Axes unavailable for some models (${unavailable.length})</summary><ul>${unavailable
+      .map((u) => `<li>${kit.esc(u)}</li>`)
+      .join('')}</ul></details>`,
+  ];
+}
 
-  // Heatmaps: per axis, model x dataset (and total).
+/** Per axis, SGS by model and dataset (and over all prompts), marked at the primary eps. */
+function heatmaps(r: SagoResults, axes: readonly SagoAxis[], kit: HtmlKit): string[] {
+  const eps = r.manifest.settings.primaryEps;
   const scopes = [...new Set(r.models.flatMap((m) => m.scores.map((x) => x.scope)))];
+  const scopeName = (scope: string) => (scope === 'total' ? 'total (all prompts)' : scope);
   const models = r.models.map((m) => m.model.label);
-  const maps: string[] = [];
-  for (const axis of axes) {
+  const maps = axes.map((axis) => {
     const values: Row[] = [];
     for (const m of r.models)
       for (const scope of scopes) {
@@ -191,331 +212,163 @@ function sagoHtml(r: SagoResults, kit: HtmlKit): string {
         const marker = sc?.tests.find((t) => t.eps === eps)?.marker ?? '';
         values.push({
           model: m.model.label,
-          scope: scope === 'total' ? 'total (all prompts)' : scope,
+          scope: scopeName(scope),
           sgs: available && sc?.sgs !== undefined ? sc.sgs : null,
           label: !available ? '—' : sc?.sgs === undefined ? 'n/a' : `${sc.sgs.toFixed(3)}${marker}`,
         });
       }
-    maps.push(
-      kit.chart(
-        heatmap({
-          values,
-          x: {
-            field: 'scope',
-            title: 'dataset',
-            sort: scopes.map((x) => (x === 'total' ? 'total (all prompts)' : x)),
-          },
-          y: { field: 'model', title: null, sort: models },
-          value: { field: 'sgs', title: 'SGS' },
-          text: 'label',
-          cell: { width: 96, height: 24 },
-        }),
-        {
-          title: `${AXIS_HEADING[axis]} (${axis}): SGS by model and dataset`,
-          caption: `SGS over the prompts of each dataset (n prompts per cell in the tables), Δ normalised by R = ${AXIS_SCALE[axis]}; marker at ε = ${eps}. "—": the axis is unavailable for the model; "n/a": no prompt had a value.`,
-        },
-      ),
+    return kit.chart(
+      heatmap({
+        values,
+        x: { field: 'scope', title: 'dataset', sort: scopes.map(scopeName) },
+        y: { field: 'model', title: null, sort: models },
+        value: { field: 'sgs', title: 'SGS' },
+        text: 'label',
+        cell: { width: 96, height: 24 },
+      }),
+      {
+        title: `${AXIS_HEADING[axis]} (${axis}): SGS by model and dataset`,
+        caption: `SGS over the prompts of each dataset (n prompts per cell in the tables), Δ normalised by R = ${AXIS_SCALE[axis]}; marker at ε = ${eps}. "—": the axis is unavailable for the model; "n/a": no prompt had a value.`,
+      },
     );
-  }
-  if (maps.length > 0) parts.push('<h3>SGS heatmaps</h3>', `<div class="charts">${maps.join('')}</div>`);
+  });
+  return maps.length > 0 ? ['<h3>SGS heatmaps</h3>', `<div class="charts">${maps.join('')}</div>`] : [];
+}
 
-  // Radar: total SGS per axis, one polygon per model.
-  const radarRows: Row[] = [];
+/** Total SGS per axis, one polygon per model: drawn from three axes on. */
+function radar(r: SagoResults, axes: readonly SagoAxis[], kit: HtmlKit): string[] {
+  const rows: Row[] = [];
   for (const m of r.models) {
     const total = m.scores.find((x) => x.scope === 'total');
     for (const axis of axes) {
       const v = total?.axes[axis]?.sgs;
       if (v !== undefined && m.table.deltas[axis])
-        radarRows.push({ model: m.model.label, axis: AXIS_HEADING[axis], value: v });
+        rows.push({ model: m.model.label, axis: AXIS_HEADING[axis], value: v });
     }
   }
-  if (axes.length >= 3 && radarRows.length > 0)
-    parts.push(
-      '<h3>Axes per model</h3>',
-      legendHtml(kit),
-      `<div class="charts">${kit.chart(
-        radarSpec(
-          radarRows,
-          axes.map((a) => AXIS_HEADING[a]),
-          kit,
-        ),
-        {
-          title: 'Total SGS per axis',
-          caption:
-            'Radius (square-root scale, to the largest value): total SGS over all prompts, each axis normalised by its R. Colours as in the key above. A model without an axis has no vertex there (its polygon skips it); values per axis are in the tables.',
-        },
-      )}</div>`,
-    );
+  if (axes.length < 3 || rows.length === 0) return [];
+  const chart = kit.chart(
+    radarSpec(
+      rows,
+      axes.map((a) => AXIS_HEADING[a]),
+      kit.modelColors,
+    ),
+    {
+      title: 'Total SGS per axis',
+      caption:
+        'Radius (square-root scale, to the largest value): total SGS over all prompts, each axis normalised by its R. Colours as in the key above. A model without an axis has no vertex there (its polygon skips it); values per axis are in the tables.',
+    },
+  );
+  return ['<h3>Axes per model</h3>', legendHtml(kit), `<div class="charts">${chart}</div>`];
+}
 
-  // Ablations.
-  const abl: string[] = [];
-  const axisColors = {
+/** Per model, SGS as the prompt sample grows, by position and by strength (Appendix D and E). */
+function ablations(r: SagoResults, axes: readonly SagoAxis[], kit: HtmlKit): string[] {
+  const colors: AxisColors = {
     domain: axes.map((a) => AXIS_HEADING[a]),
     range: axes.map((_, i) => AXIS_PALETTE[i % AXIS_PALETTE.length] as string),
   };
-  for (const m of r.models) {
-    const sampleRows: Row[] = [];
-    for (const axis of axes)
-      for (const p of m.ablations.sampleSize[axis] ?? [])
-        if (p.p50 !== undefined)
-          sampleRows.push({
-            axis: AXIS_HEADING[axis],
-            n: p.n,
-            value: p.p50,
-            low: p.p10 ?? null,
-            high: p.p90 ?? null,
-          });
-    if (sampleRows.length > 0)
-      abl.push(
-        kit.chart(
-          bandLines({
-            values: sampleRows,
-            x: {
-              field: 'n',
-              title: 'prompts drawn (N)',
-              type: 'quantitative',
-              scale: { type: 'log', base: 2 },
-              axisValues: s.ablation.sizes,
-            },
-            y: {
-              field: 'value',
-              low: 'low',
-              high: 'high',
-              title: 'sd across variation groups',
-              domain: [0, maxOf(sampleRows, 'high')],
-            },
-            color: { field: 'axis', title: 'axis', ...axisColors },
-            width: 300,
-            height: 200,
-          }),
-          {
-            title: `Prompt sample size: ${m.model.label}`,
-            caption: `For each N, ${s.ablation.draws} draws of N prompts without replacement; statistic: sd across variation groups (F, u, s, p) of the group mean |Δ/R|. Line: P50; band: P10–P90 over the draws.`,
-          },
-        ),
-      );
-    const posRows: Row[] = [];
-    for (const axis of axes)
-      for (const sl of m.ablations.position[axis] ?? [])
-        if (sl.sgs !== undefined)
-          posRows.push({ axis: AXIS_HEADING[axis], position: sl.label, sgs: sl.sgs, n: sl.n });
-    if (posRows.length > 0)
-      abl.push(
-        kit.chart(groupedBars(posRows, 'position', 'position', axisColors), {
-          title: `By position: ${m.model.label}`,
-          caption:
-            'SGS restricted to the variations inserted at each position (over the prompts with a value there; n in the tables).',
-        }),
-      );
-    const strRows: Row[] = [];
-    for (const axis of axes)
-      for (const sub of m.ablations.strength[axis] ?? [])
-        for (const sl of sub.slices)
-          if (sl.sgs !== undefined)
-            strRows.push({
-              axis: AXIS_HEADING[axis],
-              step: `${sub.subtype} ${sl.label}`,
-              subtype: sub.subtype,
-              sgs: sl.sgs,
-              n: sl.n,
-            });
-    if (strRows.length > 0)
-      abl.push(
-        kit.chart(strengthSpec(strRows, axisColors), {
-          title: `By strength: ${m.model.label}`,
-          caption:
-            'SGS restricted to the variations of one subtype at one strength (register: −10 rude … 10 polite; spacing: spaces inserted; punctuation: marks inserted; casing: % of letters uppercased). Lines join the strengths of a subtype.',
-        }),
-      );
-  }
-  if (abl.length > 0) parts.push('<h3>Ablations</h3>', `<div class="charts">${abl.join('')}</div>`);
-
-  parts.push(
-    '<details open class="tables"><summary>Per-dataset SGS, tolerance robustness, significance counts, ablation tables</summary>',
-    kit.md(demoteHeadings(sagoMarkdown(r), 3)),
-    '</details>',
+  const charts = r.models.flatMap((m) =>
+    [
+      sampleSizeChart(r, m, axes, colors, kit),
+      positionChart(m, axes, colors, kit),
+      strengthChart(m, axes, colors, kit),
+    ].filter((c) => c !== undefined),
   );
-  return parts.join('\n');
+  return charts.length > 0 ? ['<h3>Ablations</h3>', `<div class="charts">${charts.join('')}</div>`] : [];
 }
 
-const AXIS_PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1'];
+type ModelResults = SagoResults['models'][number];
 
-function maxOf(rows: Row[], field: string): number {
-  const xs = rows.map((r) => Number(r[field] ?? 0)).filter((x) => Number.isFinite(x));
-  return Math.max(1e-6, ...xs) * 1.1;
-}
-
-function groupedBars(
-  values: Row[],
-  field: string,
-  title: string,
-  colors: { domain: string[]; range: string[] },
-): ChartSpec {
-  return {
-    data: { table: values },
-    vegaLite: {
-      // With an xOffset the step is one bar's (vega-lite sizes the offset band), not a group's.
-      width: { step: 16 },
-      height: 200,
-      data: { name: 'table' },
-      mark: { type: 'bar' },
-      encoding: {
-        x: { field, type: 'nominal', title, axis: { labelAngle: 0 } },
-        xOffset: { field: 'axis', type: 'nominal', scale: { domain: colors.domain } },
-        y: { field: 'sgs', type: 'quantitative', title: 'SGS' },
-        color: { field: 'axis', type: 'nominal', title: 'axis', scale: colors },
+function sampleSizeChart(
+  r: SagoResults,
+  m: ModelResults,
+  axes: readonly SagoAxis[],
+  colors: AxisColors,
+  kit: HtmlKit,
+): string | undefined {
+  const { ablation } = r.manifest.settings;
+  const rows: Row[] = [];
+  for (const axis of axes)
+    for (const p of m.ablations.sampleSize[axis] ?? [])
+      if (p.p50 !== undefined)
+        rows.push({
+          axis: AXIS_HEADING[axis],
+          n: p.n,
+          value: p.p50,
+          low: p.p10 ?? null,
+          high: p.p90 ?? null,
+        });
+  if (rows.length === 0) return undefined;
+  return kit.chart(
+    bandLines({
+      values: rows,
+      x: {
+        field: 'n',
+        title: 'prompts drawn (N)',
+        type: 'quantitative',
+        scale: { type: 'log', base: 2 },
+        axisValues: ablation.sizes,
       },
-    },
-  };
-}
-
-function strengthSpec(values: Row[], colors: { domain: string[]; range: string[] }): ChartSpec {
-  const steps = [...new Set(values.map((v) => String(v.step)))];
-  const x = {
-    field: 'step',
-    type: 'ordinal',
-    title: 'subtype and strength',
-    sort: steps,
-    axis: { labelAngle: -45 },
-  };
-  return {
-    data: { table: values },
-    vegaLite: {
-      width: { step: 22 },
-      height: 200,
-      data: { name: 'table' },
-      layer: [
-        {
-          mark: { type: 'line', opacity: 0.7 },
-          encoding: {
-            x,
-            y: { field: 'sgs', type: 'quantitative', title: 'SGS' },
-            color: { field: 'axis', type: 'nominal', title: 'axis', scale: colors },
-            detail: { field: 'subtype', type: 'nominal' },
-          },
-        },
-        {
-          mark: { type: 'point', filled: true },
-          encoding: {
-            x,
-            y: { field: 'sgs', type: 'quantitative' },
-            color: { field: 'axis', type: 'nominal', scale: colors },
-          },
-        },
-      ],
-    },
-  };
-}
-
-/** A radar (vega, after its radar example): one closed line per model over the axes. */
-function radarSpec(values: Row[], keys: string[], kit: HtmlKit): ChartSpec {
-  const max = maxOf(values, 'value');
-  const models = [...new Set(values.map((v) => String(v.model)))];
-  const range = models.map((m) => kit.modelColors.range[kit.modelColors.domain.indexOf(m)] ?? '#6b7280');
-  return {
-    vega: {
+      y: {
+        field: 'value',
+        low: 'low',
+        high: 'high',
+        title: 'sd across variation groups',
+        domain: [0, maxOf(rows, 'high')],
+      },
+      color: { field: 'axis', title: 'axis', ...colors },
       width: 300,
-      height: 300,
-      padding: 50,
-      autosize: { type: 'none', contains: 'padding' },
-      signals: [{ name: 'radius', update: 'width / 2' }],
-      data: [
-        { name: 'table', values },
-        { name: 'keys', values: keys.map((k) => ({ key: k })) },
-      ],
-      scales: [
-        { name: 'angular', type: 'point', range: { signal: '[-PI, PI]' }, padding: 0.5, domain: keys },
-        // Square root: SGS differ by orders of magnitude across axes; linear radii hide the small ones.
-        {
-          name: 'radial',
-          type: 'sqrt',
-          range: { signal: '[0, radius]' },
-          zero: true,
-          nice: false,
-          domain: [0, max],
-        },
-        { name: 'color', type: 'ordinal', domain: models, range },
-      ],
-      encode: { enter: { x: { signal: 'radius' }, y: { signal: 'radius' } } },
-      marks: [
-        {
-          type: 'group',
-          name: 'categories',
-          zindex: 1,
-          from: { facet: { data: 'table', name: 'facet', groupby: ['model'] } },
-          marks: [
-            {
-              type: 'line',
-              name: 'category-line',
-              from: { data: 'facet' },
-              encode: {
-                enter: {
-                  interpolate: { value: 'linear-closed' },
-                  x: { signal: "scale('radial', datum.value) * cos(scale('angular', datum.axis))" },
-                  y: { signal: "scale('radial', datum.value) * sin(scale('angular', datum.axis))" },
-                  stroke: { scale: 'color', field: 'model' },
-                  strokeWidth: { value: 2 },
-                  fill: { scale: 'color', field: 'model' },
-                  fillOpacity: { value: 0.1 },
-                },
-              },
-            },
-          ],
-        },
-        {
-          type: 'rule',
-          name: 'radial-grid',
-          from: { data: 'keys' },
-          zindex: 0,
-          encode: {
-            enter: {
-              x: { value: 0 },
-              y: { value: 0 },
-              x2: { signal: "radius * cos(scale('angular', datum.key))" },
-              y2: { signal: "radius * sin(scale('angular', datum.key))" },
-              stroke: { value: '#d1d5db' },
-              strokeWidth: { value: 1 },
-            },
-          },
-        },
-        {
-          type: 'text',
-          name: 'key-label',
-          from: { data: 'keys' },
-          zindex: 1,
-          encode: {
-            enter: {
-              x: { signal: "(radius + 8) * cos(scale('angular', datum.key))" },
-              y: { signal: "(radius + 8) * sin(scale('angular', datum.key))" },
-              text: { field: 'key' },
-              align: [
-                { test: "abs(scale('angular', datum.key)) > PI / 2", value: 'right' },
-                { value: 'left' },
-              ],
-              baseline: [
-                { test: "scale('angular', datum.key) > 0", value: 'top' },
-                { test: "scale('angular', datum.key) == 0", value: 'middle' },
-                { value: 'bottom' },
-              ],
-              fill: { value: '#111827' },
-              fontSize: { value: 11 },
-            },
-          },
-        },
-        {
-          type: 'text',
-          name: 'scale-label',
-          encode: {
-            enter: {
-              x: { value: 2 },
-              y: { signal: '-radius' },
-              text: { value: `max ${fmt(max)}` },
-              fill: { value: '#6b7280' },
-              fontSize: { value: 10 },
-            },
-          },
-        },
-      ],
+      height: 200,
+    }),
+    {
+      title: `Prompt sample size: ${m.model.label}`,
+      caption: `For each N, ${ablation.draws} draws of N prompts without replacement; statistic: sd across variation groups (F, u, s, p) of the group mean |Δ/R|. Line: P50; band: P10–P90 over the draws.`,
     },
-  };
+  );
+}
+
+function positionChart(
+  m: ModelResults,
+  axes: readonly SagoAxis[],
+  colors: AxisColors,
+  kit: HtmlKit,
+): string | undefined {
+  const rows: Row[] = [];
+  for (const axis of axes)
+    for (const sl of m.ablations.position[axis] ?? [])
+      if (sl.sgs !== undefined)
+        rows.push({ axis: AXIS_HEADING[axis], position: sl.label, sgs: sl.sgs, n: sl.n });
+  if (rows.length === 0) return undefined;
+  return kit.chart(groupedBars(rows, 'position', 'position', colors), {
+    title: `By position: ${m.model.label}`,
+    caption:
+      'SGS restricted to the variations inserted at each position (over the prompts with a value there; n in the tables).',
+  });
+}
+
+function strengthChart(
+  m: ModelResults,
+  axes: readonly SagoAxis[],
+  colors: AxisColors,
+  kit: HtmlKit,
+): string | undefined {
+  const rows: Row[] = [];
+  for (const axis of axes)
+    for (const sub of m.ablations.strength[axis] ?? [])
+      for (const sl of sub.slices)
+        if (sl.sgs !== undefined)
+          rows.push({
+            axis: AXIS_HEADING[axis],
+            step: `${sub.subtype} ${sl.label}`,
+            subtype: sub.subtype,
+            sgs: sl.sgs,
+            n: sl.n,
+          });
+  if (rows.length === 0) return undefined;
+  return kit.chart(strengthSpec(rows, colors), {
+    title: `By strength: ${m.model.label}`,
+    caption:
+      'SGS restricted to the variations of one subtype at one strength (register: −10 rude … 10 polite; spacing: spaces inserted; punctuation: marks inserted; casing: % of letters uppercased). Lines join the strengths of a subtype.',
+  });
 }

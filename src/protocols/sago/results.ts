@@ -2,6 +2,7 @@ import type { Coverage } from '../../run/types.js';
 import type { CellText, Store, StoredCell } from '../../store/store.js';
 import { sha256 } from '../../util/hash.js';
 import { axisStatuses, type SagoModelRecord } from './axes.js';
+import { DeltaTableBuilder } from './delta-table.js';
 import { featureRow, featuresRequest } from './features.js';
 import { importedResults } from './import/imported-results.js';
 import { latestManifest, normalizedManifest, type SagoManifest } from './manifest.js';
@@ -230,6 +231,51 @@ function coverageOf(total: number, cells: Iterable<CellLite>): Coverage {
   return cov;
 }
 
+/** A model's stored responses as the loader reads them: status and text, tokens left unparsed. */
+class ModelResponses {
+  readonly cells: Map<string, CellLite>;
+  /** The second baseline sample (repeat 1 of each baseline test) of `deltaBaseline: strength-zero`. */
+  readonly zeros: Map<string, CellLite>;
+  #full: { first: Map<string, StoredCell>; second: Map<string, StoredCell> } | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly suiteHash: string,
+    private readonly identity: string,
+    readonly withZero: boolean,
+  ) {
+    this.cells = liteCells(store, suiteHash, identity, 0);
+    this.zeros = withZero ? liteCells(store, suiteHash, identity, 1) : new Map<string, CellLite>();
+  }
+
+  /** Full cells (with tokens), read only when a prompt's stored features are missing or stale. */
+  full(): { first: Map<string, StoredCell>; second: Map<string, StoredCell> } {
+    if (!this.#full) {
+      const full = { first: new Map<string, StoredCell>(), second: new Map<string, StoredCell>() };
+      for (const c of this.store.cells.all({ suiteHash: this.suiteHash, modelIdentity: this.identity }))
+        if (c.repeat === 0) full.first.set(c.testId, c);
+        else if (c.repeat === 1) full.second.set(c.testId, c);
+      this.#full = full;
+    }
+    return this.#full;
+  }
+}
+
+/** What every prompt of one model's table is computed with. */
+interface ModelContext {
+  store: Store;
+  suiteHash: string;
+  manifest: SagoManifest;
+  model: SagoModelRecord;
+  verdicts: Map<string, PolitenessVerdict | undefined>;
+  responses: ModelResponses;
+  /** The axes computed for the model, in SAGO_AXES order. */
+  computed: readonly SagoAxis[];
+  table: DeltaTableBuilder;
+  /** Columns of the table (variation keys). */
+  V: number;
+}
+
 function modelResults(
   store: Store,
   suiteHash: string,
@@ -248,181 +294,29 @@ function modelResults(
   const computed = SAGO_AXES.filter(
     (a) => axes[a].available && (!settings.axes || settings.axes.includes(a)),
   );
-  const cells = liteCells(store, suiteHash, model.identity, 0);
-  // The second baseline sample (repeat 1 of each baseline test) of `deltaBaseline: strength-zero`.
   const withZero = settings.deltaBaseline === 'strength-zero';
-  const zeros = withZero ? liteCells(store, suiteHash, model.identity, 1) : new Map<string, CellLite>();
-  // Full cells (with tokens) only when a prompt's stored features are missing or stale.
-  let full: { first: Map<string, StoredCell>; second: Map<string, StoredCell> } | undefined;
-  const fullCells = () => {
-    if (!full) {
-      full = { first: new Map(), second: new Map() };
-      for (const c of store.cells.all({ suiteHash, modelIdentity: model.identity }))
-        if (c.repeat === 0) full.first.set(c.testId, c);
-        else if (c.repeat === 1) full.second.set(c.testId, c);
-    }
-    return full;
+  const responses = new ModelResponses(store, suiteHash, model.identity, withZero);
+  const builder = new DeltaTableBuilder(computed, rows.length * variations.length);
+  const ctx: ModelContext = {
+    store,
+    suiteHash,
+    manifest,
+    model,
+    verdicts,
+    responses,
+    computed,
+    table: builder,
+    V: variations.length,
   };
-
-  const P = rows.length;
-  const V = variations.length;
-  const deltas: Partial<Record<SagoAxis, Float64Array>> = {};
-  for (const axis of computed) deltas[axis] = new Float64Array(P * V).fill(Number.NaN);
-  const missing: Partial<Record<SagoAxis, Record<string, number>>> = {};
-  const miss = (axis: SagoAxis, why: string) => {
-    const m = missing[axis] ?? {};
-    m[why] = (m[why] ?? 0) + 1;
-    missing[axis] = m;
-  };
-  const has = (axis: SagoAxis) => deltas[axis] !== undefined;
-  const embedder = manifest.embedder;
-
-  rows.forEach((row, i) => {
-    const baseCell = cells.get(row.baseline.id);
-    const inV = row.columns.filter((c) => c !== undefined).length;
-    if (baseCell?.status !== 'done') {
-      for (const axis of computed) for (let k = 0; k < inV; k++) miss(axis, 'baseline response missing');
-      return;
-    }
-    const group: PromptGroup<SagoTest> = { baseline: row.baseline, variants: row.variants };
-    const tests = groupTests(group);
-    const done = tests.map((t) => {
-      const c = cells.get(t.id);
-      return c?.status === 'done' ? c : undefined;
-    });
-    const zeroCell = zeros.get(row.baseline.id);
-    const zero = zeroCell?.status === 'done' ? zeroCell : undefined;
-    // Index Z of the second baseline sample in every column of the prompt's measure rows.
-    const Z = tests.length;
-    const keys = done.map((c) => c?.responseKey);
-    const texts = done.map((c) => c?.text);
-    const prompts = tests.map((t, j) => (done[j] ? t.prompt : undefined));
-    if (withZero) {
-      keys.push(zero?.responseKey);
-      texts.push(zero?.text);
-      prompts.push(zero ? row.baseline.prompt : undefined);
-    }
-    const fingerprint = fingerprintOf(keys);
-    const fresh = (r: MeasureRow | undefined) => (r && r.fingerprint === fingerprint ? r : undefined);
-    let features = fresh(
-      readPromptRow(store, model.identity, featuresRequest(model.identity, suiteHash, group, settings)),
-    );
-    if (!features && (has('bleu') || has('logprob') || has('entropy') || has('mirroring'))) {
-      const f = fullCells();
-      features = featureRow(store, model.identity, group, f.first, settings, f.second.get(row.baseline.id));
-    }
-    const column = (r: MeasureRow | undefined, name: string) => r?.columns[name];
-    const actTexts = settings.activationInput === 'prompt' ? prompts : texts;
-    const act = has('activation')
-      ? (fresh(
-          readPromptRow(store, model.identity, activationRequest(model.identity, suiteHash, group, settings)),
-        )?.columns.value ?? activationCosines(store, model.identity, actTexts, settings.activationLayers))
-      : undefined;
-    const cos =
-      has('cosine') && embedder
-        ? (fresh(
-            readPromptRow(
-              store,
-              embedder.identity,
-              promptRowRequest('embedding-cosine', model.identity, suiteHash, group),
-            ),
-          )?.columns.value ?? pooledCosines(store, embedder.identity, texts))
-        : undefined;
-    const bert =
-      has('bertscore') && embedder
-        ? (fresh(
-            readPromptRow(
-              store,
-              embedder.identity,
-              promptRowRequest('bertscore-f1', model.identity, suiteHash, group),
-            ),
-          )?.columns.value ?? bertScores(store, embedder.identity, texts))
-        : undefined;
-    const baseVerdict = verdicts.get(judgeTestId(baseCell.text));
-    const bleu = column(features, 'bleu');
-    const logprob = column(features, 'logprob');
-    const entropy = column(features, 'entropy');
-    const mirrorVariant = column(features, 'mirrorVariant');
-    const mirrorBaseline = column(features, 'mirrorBaseline');
-    const mirrorZero = column(features, 'mirrorZero');
-    const interrogative = tests.findIndex((t) => t.meta.subtype === 'interrogative');
-
-    row.variants.forEach((test, v) => {
-      const j = v + 1;
-      const col = row.columns[v];
-      if (col === undefined) return;
-      const at = i * V + col;
-      const cell = done[j];
-      if (!cell) {
-        const c = cells.get(test.id);
-        for (const axis of computed)
-          miss(axis, c ? `variant call failed (${c.errorKind ?? 'error'})` : 'variant response missing');
-        return;
-      }
-      const { meta } = test;
-      // What the variant is compared with (docs/fidelity.md#sago): the baseline's own value (paper),
-      // the second baseline sample (strength-zero), or the interrogative rewrite (sentence form).
-      let r = 0;
-      let noReference: string | undefined;
-      if (isImperativeVsInterrogative(settings) && meta.subtype === 'imperative') {
-        r = interrogative;
-        if (r < 0 || !done[r]) noReference = 'no interrogative response to compare the imperative with';
-      } else if (withZero) {
-        r = Z;
-        if (!zero) noReference = 'second baseline sample missing (strength-zero Delta)';
-      }
-      if (noReference !== undefined) {
-        for (const axis of computed) miss(axis, noReference);
-        return;
-      }
-      const put = (axis: SagoAxis, value: number | undefined, why: string) => {
-        const arr = deltas[axis];
-        if (!arr) return;
-        if (value === undefined || !Number.isFinite(value)) miss(axis, why);
-        else arr[at] = value;
-      };
-      // Delta = X(variant) - X(reference); for a similarity the baseline's X is its self-similarity.
-      const delta = (values: readonly (number | null)[] | undefined) => {
-        const a = values?.[j];
-        const b = values?.[r];
-        return a === undefined || a === null || b === undefined || b === null ? undefined : a - b;
-      };
-      if (has('bleu')) put('bleu', delta(bleu), 'no BLEU');
-      if (has('logprob')) put('logprob', delta(logprob), 'no token log-probs stored');
-      if (has('entropy'))
-        put('entropy', delta(entropy), 'no token entropy (empty response or no distribution stored)');
-      if (has('activation'))
-        put('activation', delta(act), 'no hidden state stored (empty text or not embedded)');
-      if (has('cosine'))
-        put('cosine', delta(cos), 'no response embedding stored (empty response or not embedded)');
-      if (has('bertscore'))
-        put('bertscore', delta(bert), 'no token embeddings stored (empty response or not embedded)');
-      if (has('mirroring')) {
-        let value: number | undefined;
-        if (meta.subtype === 'politeness') {
-          const strength = meta.strength ?? 0;
-          const mv = mirrorsPoliteness(verdicts.get(judgeTestId(cell.text)), strength).mirrored;
-          // The strength-0 row targets no register: it never mirrors.
-          const mb = r === Z ? false : mirrorsPoliteness(baseVerdict, strength).mirrored;
-          value = mv === undefined || mb === undefined ? undefined : Number(mv) - Number(mb);
-        } else {
-          const mv = mirrorVariant?.[j];
-          const mb = r === Z ? mirrorZero?.[j] : r === 0 ? mirrorBaseline?.[j] : undefined;
-          value = mv === undefined || mv === null || mb === undefined || mb === null ? undefined : mv - mb;
-        }
-        if (value === undefined) miss('mirroring', mirroringGap(meta, manifest));
-        else put('mirroring', value, 'no mirroring value');
-      }
-    });
-  });
+  for (const [i, row] of rows.entries()) promptDeltas(ctx, row, i);
 
   const table: SagoDeltaTable = {
     prompts: rows.map((r) => ({ dataset: r.dataset, id: r.id })),
     variations,
-    deltas,
+    deltas: builder.deltas,
   };
   const expected = rows.length * (withZero ? 2 : 1) + rows.reduce((n, r) => n + r.variants.length, 0);
-  const coverage = coverageOf(expected, [...cells.values(), ...zeros.values()]);
+  const coverage = coverageOf(expected, [...responses.cells.values(), ...responses.zeros.values()]);
   const share = coverage.total === 0 ? 1 : coverage.done / coverage.total;
   return {
     model,
@@ -432,8 +326,197 @@ function modelResults(
     table,
     scores: sagoScores(table, { epsilons: settings.eps }),
     ablations: { sampleSize: {}, position: {}, strength: {} },
-    missing,
+    missing: builder.missing,
   };
+}
+
+/** One prompt's row of the table: every variant in V against its reference, or why it has no value. */
+function promptDeltas(ctx: ModelContext, row: PromptRow, i: number): void {
+  const baseCell = ctx.responses.cells.get(row.baseline.id);
+  if (baseCell?.status !== 'done') {
+    const inV = row.columns.filter((c) => c !== undefined).length;
+    for (const axis of ctx.computed)
+      for (let k = 0; k < inV; k++) ctx.table.miss(axis, 'baseline response missing');
+    return;
+  }
+  const measures = promptMeasures(ctx, row, baseCell);
+  row.variants.forEach((test, v) => {
+    const col = row.columns[v];
+    if (col !== undefined) variantDeltas(ctx, measures, test, i * ctx.V + col, v + 1);
+  });
+}
+
+/** A prompt's values, one per test in measure-row order (the baseline, its variants, then Z). */
+interface PromptMeasures {
+  /** Each test's response, when done. */
+  done: (CellLite | undefined)[];
+  /** The second baseline sample (strength-zero), when done. */
+  zero: CellLite | undefined;
+  /** Index Z of the second baseline sample in every column of the prompt's measure rows. */
+  Z: number;
+  /** Index of the interrogative rewrite among the prompt's tests (-1: none). */
+  interrogative: number;
+  baseVerdict: PolitenessVerdict | undefined;
+  /** X per test of the axes whose Delta is X(variant) - X(reference). */
+  values: Partial<Record<SagoAxis, readonly (number | null)[] | undefined>>;
+  /** The noise detectors' mirroring of each variant, and of its references. */
+  mirror: { variant?: (number | null)[]; baseline?: (number | null)[]; zero?: (number | null)[] };
+}
+
+/**
+ * A prompt's measures: its stored measure rows when they are of these very responses (their
+ * fingerprint), else computed again from the store's cells, embeddings and hidden states.
+ */
+function promptMeasures(ctx: ModelContext, row: PromptRow, baseCell: CellLite): PromptMeasures {
+  const { store, suiteHash, model, responses, table } = ctx;
+  const settings = ctx.manifest.settings;
+  const embedder = ctx.manifest.embedder;
+  const group: PromptGroup<SagoTest> = { baseline: row.baseline, variants: row.variants };
+  const tests = groupTests(group);
+  const done = tests.map((t) => {
+    const c = responses.cells.get(t.id);
+    return c?.status === 'done' ? c : undefined;
+  });
+  const zeroCell = responses.zeros.get(row.baseline.id);
+  const zero = zeroCell?.status === 'done' ? zeroCell : undefined;
+  const keys = done.map((c) => c?.responseKey);
+  const texts = done.map((c) => c?.text);
+  const prompts = tests.map((t, j) => (done[j] ? t.prompt : undefined));
+  if (responses.withZero) {
+    keys.push(zero?.responseKey);
+    texts.push(zero?.text);
+    prompts.push(zero ? row.baseline.prompt : undefined);
+  }
+  const fingerprint = fingerprintOf(keys);
+  const fresh = (r: MeasureRow | undefined) => (r && r.fingerprint === fingerprint ? r : undefined);
+  const stored = (identity: string, request: Parameters<typeof readPromptRow>[2]) =>
+    fresh(readPromptRow(store, identity, request))?.columns.value;
+  let features = fresh(
+    readPromptRow(store, model.identity, featuresRequest(model.identity, suiteHash, group, settings)),
+  );
+  if (
+    !features &&
+    (table.has('bleu') || table.has('logprob') || table.has('entropy') || table.has('mirroring'))
+  ) {
+    const f = responses.full();
+    features = featureRow(store, model.identity, group, f.first, settings, f.second.get(row.baseline.id));
+  }
+  const column = (name: string) => features?.columns[name];
+  const actTexts = settings.activationInput === 'prompt' ? prompts : texts;
+  const act = table.has('activation')
+    ? (stored(model.identity, activationRequest(model.identity, suiteHash, group, settings)) ??
+      activationCosines(store, model.identity, actTexts, settings.activationLayers))
+    : undefined;
+  const cos =
+    table.has('cosine') && embedder
+      ? (stored(embedder.identity, promptRowRequest('embedding-cosine', model.identity, suiteHash, group)) ??
+        pooledCosines(store, embedder.identity, texts))
+      : undefined;
+  const bert =
+    table.has('bertscore') && embedder
+      ? (stored(embedder.identity, promptRowRequest('bertscore-f1', model.identity, suiteHash, group)) ??
+        bertScores(store, embedder.identity, texts))
+      : undefined;
+  return {
+    done,
+    zero,
+    Z: tests.length,
+    interrogative: tests.findIndex((t) => t.meta.subtype === 'interrogative'),
+    baseVerdict: ctx.verdicts.get(judgeTestId(baseCell.text)),
+    values: {
+      bleu: column('bleu'),
+      logprob: column('logprob'),
+      entropy: column('entropy'),
+      activation: act,
+      cosine: cos,
+      bertscore: bert,
+    },
+    mirror: {
+      variant: column('mirrorVariant'),
+      baseline: column('mirrorBaseline'),
+      zero: column('mirrorZero'),
+    },
+  };
+}
+
+/** The axes whose Delta is a difference of values, in the order their gaps are counted, each with why a value is missing. */
+const VALUE_AXES: readonly [SagoAxis, string][] = [
+  ['bleu', 'no BLEU'],
+  ['logprob', 'no token log-probs stored'],
+  ['entropy', 'no token entropy (empty response or no distribution stored)'],
+  ['activation', 'no hidden state stored (empty text or not embedded)'],
+  ['cosine', 'no response embedding stored (empty response or not embedded)'],
+  ['bertscore', 'no token embeddings stored (empty response or not embedded)'],
+];
+
+/** One variant's cell of the table (`at`; `j`: its index in the prompt's measure rows) on every computed axis. */
+function variantDeltas(ctx: ModelContext, m: PromptMeasures, test: SagoTest, at: number, j: number): void {
+  const { table, computed } = ctx;
+  const cell = m.done[j];
+  if (!cell) {
+    const c = ctx.responses.cells.get(test.id);
+    for (const axis of computed)
+      table.miss(axis, c ? `variant call failed (${c.errorKind ?? 'error'})` : 'variant response missing');
+    return;
+  }
+  const reference = referenceOf(ctx.manifest.settings, test.meta, m);
+  if (typeof reference === 'string') {
+    for (const axis of computed) table.miss(axis, reference);
+    return;
+  }
+  const r = reference;
+  // Delta = X(variant) - X(reference); for a similarity the baseline's X is its self-similarity.
+  const delta = (values: readonly (number | null)[] | undefined) => {
+    const a = values?.[j];
+    const b = values?.[r];
+    return a === undefined || a === null || b === undefined || b === null ? undefined : a - b;
+  };
+  for (const [axis, why] of VALUE_AXES) if (table.has(axis)) table.put(axis, at, delta(m.values[axis]), why);
+  if (table.has('mirroring')) {
+    const value = mirroringDelta(ctx, m, test.meta, cell, j, r);
+    if (value === undefined) table.miss('mirroring', mirroringGap(test.meta, ctx.manifest));
+    else table.put('mirroring', at, value, 'no mirroring value');
+  }
+}
+
+/**
+ * What the variant is compared with (docs/fidelity.md#sago), as its index in the measure rows: the
+ * baseline's own value (paper), the second baseline sample (strength-zero), or the interrogative
+ * rewrite (sentence form); or why there is none.
+ */
+function referenceOf(
+  settings: SagoManifest['settings'],
+  meta: SagoTestMeta,
+  m: PromptMeasures,
+): number | string {
+  if (isImperativeVsInterrogative(settings) && meta.subtype === 'imperative')
+    return m.interrogative < 0 || !m.done[m.interrogative]
+      ? 'no interrogative response to compare the imperative with'
+      : m.interrogative;
+  if (settings.deltaBaseline === 'strength-zero')
+    return m.zero ? m.Z : 'second baseline sample missing (strength-zero Delta)';
+  return 0;
+}
+
+/** The variant's mirroring minus its reference's: the judge's verdicts for politeness, the detectors' otherwise. */
+function mirroringDelta(
+  ctx: ModelContext,
+  m: PromptMeasures,
+  meta: SagoTestMeta,
+  cell: CellLite,
+  j: number,
+  r: number,
+): number | undefined {
+  if (meta.subtype === 'politeness') {
+    const strength = meta.strength ?? 0;
+    const mv = mirrorsPoliteness(ctx.verdicts.get(judgeTestId(cell.text)), strength).mirrored;
+    // The strength-0 row targets no register: it never mirrors.
+    const mb = r === m.Z ? false : mirrorsPoliteness(m.baseVerdict, strength).mirrored;
+    return mv === undefined || mb === undefined ? undefined : Number(mv) - Number(mb);
+  }
+  const mv = m.mirror.variant?.[j];
+  const mb = r === m.Z ? m.mirror.zero?.[j] : r === 0 ? m.mirror.baseline?.[j] : undefined;
+  return mv === undefined || mv === null || mb === undefined || mb === null ? undefined : mv - mb;
 }
 
 function mirroringGap(meta: SagoTestMeta, manifest: SagoManifest): string {

@@ -1,9 +1,7 @@
 import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
-import { ProviderError } from '../../models/errors.js';
 import { specLabel, toModelSpec } from '../../models/spec.js';
-import type { Capabilities, ModelProvider, ScoreResult } from '../../models/types.js';
-import { auxCall } from '../../run/aux-cache.js';
+import type { Capabilities, ModelProvider } from '../../models/types.js';
 import type { ModelEstimate } from '../../run/estimate.js';
 import { plannedModels } from '../../run/plan.js';
 import type { ProviderPool } from '../../run/provider-pool.js';
@@ -13,25 +11,15 @@ import { suiteOf } from '../../run/suite.js';
 import type { Suite, SuiteTest } from '../../run/types.js';
 import { openStore, type Store } from '../../store/store.js';
 import type { PooledOptions } from '../types.js';
-import { checkRequestedAxes, computedAxes, type SagoEmbedderRecord, type SagoModelRecord } from './axes.js';
+import { auxStage } from './aux-stage.js';
+import { checkRequestedAxes, type SagoEmbedderRecord, type SagoModelRecord } from './axes.js';
 import { REFERENCE_MAX_TOKENS, type SagoConfig, sagoSettings } from './config.js';
 import type { OpenDatasetSample } from './data/datasets.js';
-import { activationStates, pooledEmbedding, tokenLevelEmbedder, wordPrefixEmbeddings } from './embeddings.js';
-import { featureRow, featuresRequest, scoreRequest } from './features.js';
+import { tokenLevelEmbedder } from './embeddings.js';
 import { type RejectedVariant, type SagoDatasetRecord, type SagoManifest, saveManifest } from './manifest.js';
-import {
-  activationCosines,
-  bertScores,
-  groupTests,
-  type PromptGroup,
-  pooledCosines,
-  promptRowRequest,
-  writePromptRow,
-} from './measures.js';
 import { politenessJudgePrompt } from './mirroring.js';
 import type { SagoPromptSets } from './prompt-sets.js';
 import {
-  activationRequest,
   JUDGE_SUITE,
   judgeTestId,
   loadSagoResults,
@@ -100,132 +88,56 @@ export async function runSago(
   const { pool } = opts;
   const models = await describeModels(config, pool);
   const roles = await checkRoles(config, { generator: generatorOn, judge: hasRegister }, pool);
-  let embedder: ModelProvider | undefined;
-  let embedderRecord: SagoEmbedderRecord | undefined;
-  if (config.embedder !== undefined) {
-    const spec = toModelSpec(config.embedder, { field: 'embedder' });
-    embedder = await pool.get(spec);
-    if (!embedder.capabilities.embeddings || !embedder.embed)
-      throw new InputError(`embedder ${specLabel(spec)} cannot embed (its provider gives no embeddings)`, {
-        field: 'embedder',
-      });
-    embedderRecord = {
-      label: specLabel(spec),
-      identity: embedder.identity,
-      provider: embedder.provider,
-      tokenLevel: tokenLevelEmbedder(embedder, settings.bertscore),
-    };
-  }
-  const axisCtx = { embedder: embedderRecord, judge: roles.judge?.label, settings };
+  const embedder =
+    config.embedder === undefined ? undefined : await openEmbedder(config.embedder, settings, pool);
+  const axisCtx = { embedder: embedder?.record, judge: roles.judge?.label, settings };
   checkRequestedAxes(models, axisCtx);
-  const plan = (suiteTests: number, rejected: number): SagoPlan => ({
-    datasets: samples.map(datasetRecord),
-    prompts: prompts.length,
-    variations: new Set(sets.flatMap((s) => s.variants.map(variationKeyOf))).size,
-    tests: suiteTests,
-    rejected,
-    models,
-    ...(embedderRecord ? { embedder: embedderRecord } : {}),
-  });
 
   // From here on the store is written.
   let generatorStage: { suiteHash: string; identity: string } | undefined;
   if (generatorOn) {
     opts.onStage?.('generator', `structural rewrites by ${roles.generator?.label}`);
-    generatorStage = await generateStructural(config, settings, sets, {
-      env: opts.env,
-      fetch: opts.fetch,
-      signal: opts.signal,
-      onProgress: opts.onProgress,
-      onRunEnd: opts.onRunEnd,
-      pool,
-    });
+    generatorStage = await generateStructural(config, settings, sets, runOptions(opts));
   }
   const store = openStore(config.store);
   try {
-    if (embedder) {
-      opts.onStage?.('meaning', `meaning filter with ${embedderRecord?.label}`);
-      await filterMeaning(sets, settings, {
-        store,
-        embedder,
-        embedderLabel: embedderRecord?.label,
-        tokenLevel: embedderRecord?.tokenLevel ?? false,
-        signal: opts.signal,
-      });
-    } else await filterMeaning(sets, settings, { store, tokenLevel: false });
+    await meaningFilter(store, sets, settings, embedder, opts);
     const suite = responsesSuite(sets, settings);
     const rejected = rejectedOf(sets);
-
-    const runs: RunResult[] = [];
-    let aborted = false;
-    for (const m of models) {
-      opts.onStage?.('responses', `${m.label}: ${suite.tests.length} prompts (baselines and variants)`);
-      const r = await runSuite(sutConfig(config, m, settings), suite, {
-        env: opts.env,
-        fetch: opts.fetch,
-        signal: opts.signal,
-        onProgress: opts.onProgress,
-        onRunEnd: opts.onRunEnd,
-        pool,
-      });
-      runs.push(r);
-      if (r.summary.aborted) {
-        aborted = true;
-        break;
-      }
-    }
-
-    let judgeSuiteHash: string | undefined;
-    if (!aborted && roles.judge && hasRegister) {
-      const tests = judgeTests(store, suite, models);
-      if (tests.length > 0) {
-        opts.onStage?.('judge', `politeness of ${tests.length} responses by ${roles.judge.label}`);
-        const judged = await runRole(
-          config,
-          'judge',
-          JUDGE_SUITE,
-          [{ temperature: 0, maxTokens: settings.judgeMaxTokens, tests }],
-          {
-            env: opts.env,
-            fetch: opts.fetch,
-            signal: opts.signal,
-            onProgress: opts.onProgress,
-            onRunEnd: opts.onRunEnd,
-            pool,
-          },
-        );
-        roles.judge.identity = judged.identity;
-        judgeSuiteHash = suiteOf(JUDGE_SUITE, tests).hash;
-      }
-    }
-
+    const { runs, aborted } = await responsesStage(config, settings, suite, models, opts);
+    const judgeSuiteHash =
+      !aborted && roles.judge && hasRegister
+        ? await judgeStage(store, config, settings, suite, models, roles.judge, opts)
+        : undefined;
     if (!aborted) {
       opts.onStage?.('embeddings', 'hidden states, response embeddings and scores (stored in aux_results)');
-      const auxCtx = { embedder, embedderRecord, axisCtx, pool };
+      const auxCtx = { embedder: embedder?.provider, embedderRecord: embedder?.record, axisCtx, pool };
       await auxStage(store, config, settings, suite, models, auxCtx, opts);
     }
 
-    const manifest: SagoManifest = {
-      version: 1,
-      responsesSuite: suite.hash,
-      ...(generatorStage ? { generatorSuite: generatorStage.suiteHash } : {}),
-      ...(generatorStage && roles.generator
-        ? { generator: { label: roles.generator.label, identity: generatorStage.identity } }
-        : {}),
-      ...(judgeSuiteHash && roles.judge ? { judgeSuite: judgeSuiteHash, judge: roles.judge } : {}),
-      ...(embedderRecord ? { embedder: embedderRecord } : {}),
+    const manifest = manifestOf(config, settings, {
+      suite,
       models,
-      seed: config.seed,
-      minCoverage: config.minCoverage,
-      // The settings whole, with the structural rewrites as they were made.
-      settings: { ...settings, structural: generatorOn ? 'generator' : 'rules' },
-      datasets: samples.map(datasetRecord),
+      roles,
+      generatorStage,
+      judgeSuiteHash,
+      embedder: embedder?.record,
+      samples,
       rejected,
-    };
+      generatorOn,
+    });
     saveManifest(store, manifest);
     const results = aborted ? undefined : loadSagoResults(store, suite.hash, { manifest });
     return {
-      plan: plan(suite.tests.length, rejected.length),
+      plan: {
+        datasets: samples.map(datasetRecord),
+        prompts: prompts.length,
+        variations: new Set(sets.flatMap((s) => s.variants.map(variationKeyOf))).size,
+        tests: suite.tests.length,
+        rejected: rejected.length,
+        models,
+        ...(embedder ? { embedder: embedder.record } : {}),
+      },
       store: config.store,
       suiteHash: suite.hash,
       runs,
@@ -235,6 +147,138 @@ export async function runSago(
   } finally {
     store.close();
   }
+}
+
+/** What a run made, as its manifest records it. */
+interface RunRecord {
+  suite: Suite<SagoTest>;
+  models: SagoModelRecord[];
+  roles: { generator?: RoleRecord; judge?: RoleRecord };
+  generatorStage?: { suiteHash: string; identity: string };
+  judgeSuiteHash?: string;
+  embedder?: SagoEmbedderRecord;
+  samples: readonly OpenDatasetSample[];
+  rejected: RejectedVariant[];
+  /** The structural rewrites were the generator's (else the rules'). */
+  generatorOn: boolean;
+}
+
+/** The manifest: the suites, models, roles and settings of the run, so its results can be rebuilt. */
+function manifestOf(config: WaverConfig, settings: SagoConfig, run: RunRecord): SagoManifest {
+  const { generatorStage, judgeSuiteHash, roles } = run;
+  return {
+    version: 1,
+    responsesSuite: run.suite.hash,
+    ...(generatorStage ? { generatorSuite: generatorStage.suiteHash } : {}),
+    ...(generatorStage && roles.generator
+      ? { generator: { label: roles.generator.label, identity: generatorStage.identity } }
+      : {}),
+    ...(judgeSuiteHash && roles.judge ? { judgeSuite: judgeSuiteHash, judge: roles.judge } : {}),
+    ...(run.embedder ? { embedder: run.embedder } : {}),
+    models: run.models,
+    seed: config.seed,
+    minCoverage: config.minCoverage,
+    // The settings whole, with the structural rewrites as they were made.
+    settings: { ...settings, structural: run.generatorOn ? 'generator' : 'rules' },
+    datasets: run.samples.map(datasetRecord),
+    rejected: run.rejected,
+  };
+}
+
+/** What each stage's runner is handed: the command's pool and its signal, progress and accounting. */
+function runOptions(opts: PooledOptions) {
+  return {
+    env: opts.env,
+    fetch: opts.fetch,
+    signal: opts.signal,
+    onProgress: opts.onProgress,
+    onRunEnd: opts.onRunEnd,
+    pool: opts.pool,
+  };
+}
+
+/** The embedder from the pool, refused at once when its provider gives no embeddings. */
+async function openEmbedder(
+  spec: NonNullable<WaverConfig['embedder']>,
+  settings: SagoConfig,
+  pool: ProviderPool,
+): Promise<{ provider: ModelProvider; record: SagoEmbedderRecord }> {
+  const model = toModelSpec(spec, { field: 'embedder' });
+  const provider = await pool.get(model);
+  if (!provider.capabilities.embeddings || !provider.embed)
+    throw new InputError(`embedder ${specLabel(model)} cannot embed (its provider gives no embeddings)`, {
+      field: 'embedder',
+    });
+  return {
+    provider,
+    record: {
+      label: specLabel(model),
+      identity: provider.identity,
+      provider: provider.provider,
+      tokenLevel: tokenLevelEmbedder(provider, settings.bertscore),
+    },
+  };
+}
+
+/** Drops the variants whose meaning moved (by the embedder's cosine where there is one). */
+async function meaningFilter(
+  store: Store,
+  sets: PromptVariants[],
+  settings: SagoConfig,
+  embedder: { provider: ModelProvider; record: SagoEmbedderRecord } | undefined,
+  opts: PooledOptions,
+): Promise<void> {
+  if (!embedder) return filterMeaning(sets, settings, { store, tokenLevel: false });
+  opts.onStage?.('meaning', `meaning filter with ${embedder.record.label}`);
+  await filterMeaning(sets, settings, {
+    store,
+    embedder: embedder.provider,
+    embedderLabel: embedder.record.label,
+    tokenLevel: embedder.record.tokenLevel,
+    signal: opts.signal,
+  });
+}
+
+/** Each system under test on every baseline and variant, one after another until one is stopped. */
+async function responsesStage(
+  config: WaverConfig,
+  settings: SagoConfig,
+  suite: Suite<SagoTest>,
+  models: readonly SagoModelRecord[],
+  opts: PooledOptions,
+): Promise<{ runs: RunResult[]; aborted: boolean }> {
+  const runs: RunResult[] = [];
+  for (const m of models) {
+    opts.onStage?.('responses', `${m.label}: ${suite.tests.length} prompts (baselines and variants)`);
+    const r = await runSuite(sutConfig(config, m, settings), suite, runOptions(opts));
+    runs.push(r);
+    if (r.summary.aborted) return { runs, aborted: true };
+  }
+  return { runs, aborted: false };
+}
+
+/** The judge's politeness verdicts on the responses register variants need; the judge suite's hash, when it had any. */
+async function judgeStage(
+  store: Store,
+  config: WaverConfig,
+  settings: SagoConfig,
+  suite: Suite<SagoTest>,
+  models: readonly SagoModelRecord[],
+  judge: RoleRecord,
+  opts: PooledOptions,
+): Promise<string | undefined> {
+  const tests = judgeTests(store, suite, models);
+  if (tests.length === 0) return undefined;
+  opts.onStage?.('judge', `politeness of ${tests.length} responses by ${judge.label}`);
+  const judged = await runRole(
+    config,
+    'judge',
+    JUDGE_SUITE,
+    [{ temperature: 0, maxTokens: settings.judgeMaxTokens, tests }],
+    runOptions(opts),
+  );
+  judge.identity = judged.identity;
+  return suiteOf(JUDGE_SUITE, tests).hash;
 }
 
 /**
@@ -390,154 +434,4 @@ function judgeTests(store: Store, suite: Suite<SagoTest>, models: readonly SagoM
       texts.set(judgeTestId(text), text);
     }
   return [...texts].map(([id, text]) => ({ id, prompt: politenessJudgePrompt(text) }));
-}
-
-/** Stores the embeddings and scores the axes read (activation, response embeddings, teacher-forced scores). */
-async function auxStage(
-  store: Store,
-  config: WaverConfig,
-  settings: SagoConfig,
-  suite: Suite<SagoTest>,
-  models: readonly SagoModelRecord[],
-  ctx: {
-    embedder?: ModelProvider;
-    embedderRecord?: SagoEmbedderRecord;
-    axisCtx: Parameters<typeof computedAxes>[1];
-    pool: ProviderPool;
-  },
-  opts: PooledOptions,
-): Promise<void> {
-  const testsById = new Map(suite.tests.map((t) => [t.id, t]));
-  for (const m of models) {
-    const axes = new Set(computedAxes(m, ctx.axisCtx));
-    const needSelf =
-      axes.has('activation') ||
-      ((axes.has('logprob') || axes.has('entropy')) && settings.confidence === 'teacher-forced');
-    const cells = [...store.cells.all({ suiteHash: suite.hash, modelIdentity: m.identity, status: 'done' })];
-    let self: ModelProvider | undefined;
-    if (needSelf) {
-      const spec = plannedModels(config).find((p) => p.label === m.label)?.spec;
-      if (spec) self = await ctx.pool.get(spec);
-    }
-    for (const cell of cells) {
-      opts.signal?.throwIfAborted();
-      const test = testsById.get(cell.testId);
-      const text = cell.response?.text ?? '';
-      if (!test) continue;
-      // A text the model cannot take (too long for its context...) leaves that value missing,
-      // counted by the results, rather than stopping the run.
-      if (self && axes.has('activation'))
-        await tolerant(() =>
-          activationStates(
-            store,
-            self,
-            settings.activationInput === 'prompt' ? test.prompt : text,
-            settings.activationLayers,
-            opts.signal,
-          ),
-        );
-      if (
-        self?.score &&
-        settings.confidence === 'teacher-forced' &&
-        (axes.has('logprob') || axes.has('entropy'))
-      ) {
-        const request = scoreRequest(test, text);
-        const score = self.score.bind(self);
-        await tolerant(() =>
-          auxCall<ScoreResult>(
-            store,
-            'score',
-            self.identity,
-            request,
-            () => score(request, { signal: opts.signal }),
-            {
-              signal: opts.signal,
-            },
-          ),
-        );
-      }
-      const embedder = ctx.embedder;
-      if (embedder && axes.has('cosine'))
-        await tolerant(() => pooledEmbedding(store, embedder, text, opts.signal));
-      if (embedder && axes.has('bertscore'))
-        await tolerant(() => wordPrefixEmbeddings(store, embedder, text, opts.signal));
-    }
-    // The values the axes read, per prompt (measure rows, see measures.ts).
-    const cellMap = new Map(cells.filter((c) => c.repeat === 0).map((c) => [c.testId, c]));
-    // The second baseline samples (strength-zero Delta): appended to every measure row.
-    const zeroMap = new Map(cells.filter((c) => c.repeat === 1).map((c) => [c.testId, c]));
-    const withZero = settings.deltaBaseline === 'strength-zero';
-    const e = ctx.embedderRecord;
-    store.transaction(() => {
-      for (const group of promptGroups(suite)) {
-        const zero = zeroMap.get(group.baseline.id);
-        const features = featureRow(store, m.identity, group, cellMap, settings, zero);
-        if (!features) continue;
-        const row = (values: (number | null)[]) => ({
-          fingerprint: features.fingerprint,
-          columns: { value: values },
-        });
-        writePromptRow(store, m.identity, featuresRequest(m.identity, suite.hash, group, settings), features);
-        const tests = groupTests(group);
-        const texts = tests.map((t) =>
-          cellMap.has(t.id) ? (cellMap.get(t.id)?.response?.text ?? '') : undefined,
-        );
-        const prompts = tests.map((t, j) => (texts[j] === undefined ? undefined : t.prompt));
-        if (withZero) {
-          const zeroText = zero?.status === 'done' ? (zero.response?.text ?? '') : undefined;
-          texts.push(zeroText);
-          prompts.push(zeroText === undefined ? undefined : group.baseline.prompt);
-        }
-        if (axes.has('activation')) {
-          const inputs = settings.activationInput === 'prompt' ? prompts : texts;
-          writePromptRow(
-            store,
-            m.identity,
-            activationRequest(m.identity, suite.hash, group, settings),
-            row(activationCosines(store, m.identity, inputs, settings.activationLayers)),
-          );
-        }
-        if (e && axes.has('cosine'))
-          writePromptRow(
-            store,
-            e.identity,
-            promptRowRequest('embedding-cosine', m.identity, suite.hash, group),
-            row(pooledCosines(store, e.identity, texts)),
-          );
-        if (e && axes.has('bertscore'))
-          writePromptRow(
-            store,
-            e.identity,
-            promptRowRequest('bertscore-f1', m.identity, suite.hash, group),
-            row(bertScores(store, e.identity, texts)),
-          );
-      }
-    });
-  }
-}
-
-/** The responses suite's tests grouped by prompt: the baseline and its variants. */
-export function promptGroups(suite: Suite<SagoTest>): PromptGroup<SagoTest>[] {
-  const groups = new Map<string, { baseline?: SagoTest; variants: SagoTest[] }>();
-  for (const t of suite.tests) {
-    const { meta } = t;
-    const key = `${meta.dataset}::${meta.promptId}`;
-    const g = groups.get(key) ?? { variants: [] };
-    if (meta.role === 'baseline') g.baseline = t;
-    else g.variants.push(t);
-    groups.set(key, g);
-  }
-  return [...groups.values()].flatMap((g) =>
-    g.baseline ? [{ baseline: g.baseline, variants: g.variants }] : [],
-  );
-}
-
-/** Runs an aux call; a provider's refusal of one input (not a transient error, not an abort) leaves a gap. */
-async function tolerant<T>(call: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await call();
-  } catch (e) {
-    if (e instanceof ProviderError && !e.retryable) return undefined;
-    throw e;
-  }
 }

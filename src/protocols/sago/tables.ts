@@ -45,56 +45,77 @@ function heading(m: SagoModelResults | undefined, axis: SagoAxis): string {
 }
 
 export function sagoMarkdown(r: SagoResults): string {
-  const s = r.manifest.settings;
   const axes = shownAxes(r);
-  const eps = s.primaryEps;
-  const out: string[] = [];
-  out.push('# SAGO: per-prompt instability across meaning-preserving variations', '');
+  const out = [
+    ...intro(r),
+    ...r.models.flatMap((m) => modelTable(r, m, axes)),
+    ...toleranceTable(r, axes),
+    ...significanceTable(r, axes),
+    '## Ablations',
+    '',
+    `Prompt sample size (Appendix D): for each N, ${r.manifest.settings.ablation.draws} draws of N prompts without replacement; statistic = sd across variation groups (F, u, s, p) of the group's mean |Delta/R|; cells P50 [P10, P90] and the band P90 - P10.`,
+    '',
+    ...r.models.flatMap((m) => ablationTables(r, m, axes)),
+    ...droppedVariants(r),
+  ];
+  return `${out.join('\n')}\n`;
+}
+
+function intro(r: SagoResults): string[] {
+  const s = r.manifest.settings;
   const ds = r.manifest.datasets.map((d) => `${d.name} (${d.n} of ${d.available})`).join(', ');
-  out.push(
+  return [
+    '# SAGO: per-prompt instability across meaning-preserving variations',
+    '',
     `Prompts: ${r.prompts} (${ds}), seed ${r.manifest.seed}. Variation set: ${r.variations.length} variations; ${r.variants} variants run, ${r.manifest.rejected.length} dropped (meaning filter or generator).`,
-  );
-  out.push(
     `SGS = mean over prompts of s(i), the RMS over a prompt's variants of Delta/R (R: activation 2, BLEU 100, BERTScore 1, embedding cosine 2, log-prob 250, entropy 10, mirroring 1). Cells: SGS ± sd of s(i) over the scope's prompts.`,
-  );
-  out.push(
-    `Significance: one-sided one-sample t-test of H0: E[s] <= eps (H1: SGS > eps); * p < .05, ** p < .01, † p < .001, each p unadjusted for the other axes, datasets and eps tested (as the paper reports them; docs/check.md#multiplicity). Per-dataset tables at eps = ${eps}. BLEU mode: ${s.bleuMode}. ${UNAVAILABLE} = axis unavailable for the model (reasons below), n/a = no value.`,
-  );
-  out.push('');
+    `Significance: one-sided one-sample t-test of H0: E[s] <= eps (H1: SGS > eps); * p < .05, ** p < .01, † p < .001, each p unadjusted for the other axes, datasets and eps tested (as the paper reports them; docs/check.md#multiplicity). Per-dataset tables at eps = ${s.primaryEps}. BLEU mode: ${s.bleuMode}. ${UNAVAILABLE} = axis unavailable for the model (reasons below), n/a = no value.`,
+    '',
+  ];
+}
 
-  for (const m of r.models) {
-    out.push(`## ${m.model.label}: per-dataset SGS at eps = ${eps}`, '');
-    const cov = m.coverage;
+/** A model's per-dataset SGS at the primary eps (Tables 1 and 7), then how each axis was measured or why not. */
+function modelTable(r: SagoResults, m: SagoModelResults, axes: readonly SagoAxis[]): string[] {
+  const eps = r.manifest.settings.primaryEps;
+  const cov = m.coverage;
+  const out = [
+    `## ${m.model.label}: per-dataset SGS at eps = ${eps}`,
+    '',
+    `Identity: \`${m.model.identity}\`. Coverage: ${cov.done}/${cov.total} responses${cov.failed ? `, ${cov.failed} failed` : ''}${cov.pending ? `, ${cov.pending} pending` : ''}${m.complete ? '' : ' — INCOMPLETE (below minCoverage or pending)'}.`,
+    '',
+    `| Dataset | prompts | ${axes.map((a) => heading(m, a)).join(' | ')} |`,
+    `|---|---:|${axes.map(() => '---').join('|')}|`,
+  ];
+  for (const scope of m.scores) {
+    const name = scope.scope === 'total' ? '**Total SGS**' : scope.scope;
     out.push(
-      `Identity: \`${m.model.identity}\`. Coverage: ${cov.done}/${cov.total} responses${cov.failed ? `, ${cov.failed} failed` : ''}${cov.pending ? `, ${cov.pending} pending` : ''}${m.complete ? '' : ' — INCOMPLETE (below minCoverage or pending)'}.`,
-      '',
+      `| ${name} | ${scope.prompts} | ${axes.map((a) => axisCell(m, a, scope.axes[a], eps)).join(' | ')} |`,
     );
-    out.push(`| Dataset | prompts | ${axes.map((a) => heading(m, a)).join(' | ')} |`);
-    out.push(`|---|---:|${axes.map(() => '---').join('|')}|`);
-    for (const scope of m.scores) {
-      const name = scope.scope === 'total' ? '**Total SGS**' : scope.scope;
-      out.push(
-        `| ${name} | ${scope.prompts} | ${axes.map((a) => axisCell(m, a, scope.axes[a], eps)).join(' | ')} |`,
-      );
-    }
-    out.push('');
-    for (const a of axes) {
-      const st = m.axes[a];
-      if (st.available && m.table.deltas[a]) {
-        const gaps = Object.entries(m.missing[a] ?? {})
-          .map(([why, n]) => `${n} ${why}`)
-          .join('; ');
-        out.push(`- ${AXIS_HEADING[a]}: ${st.method}${gaps ? ` (missing values: ${gaps})` : ''}`);
-      } else if (st.available) out.push(`- ${AXIS_HEADING[a]}: not computed (not among the requested axes)`);
-      else out.push(`- ${AXIS_HEADING[a]}: unavailable — ${st.reason}`);
-    }
-    out.push('');
   }
+  out.push('');
+  for (const a of axes) {
+    const st = m.axes[a];
+    if (st.available && m.table.deltas[a]) {
+      const gaps = Object.entries(m.missing[a] ?? {})
+        .map(([why, n]) => `${n} ${why}`)
+        .join('; ');
+      out.push(`- ${AXIS_HEADING[a]}: ${st.method}${gaps ? ` (missing values: ${gaps})` : ''}`);
+    } else if (st.available) out.push(`- ${AXIS_HEADING[a]}: not computed (not among the requested axes)`);
+    else out.push(`- ${AXIS_HEADING[a]}: unavailable — ${st.reason}`);
+  }
+  out.push('');
+  return out;
+}
 
-  out.push('## Tolerance robustness: total SGS at each eps', '');
-  out.push(`| Model | eps | ${axes.map((a) => AXIS_HEADING[a]).join(' | ')} |`);
-  out.push(`|---|---:|${axes.map(() => '---').join('|')}|`);
-  for (const e of s.eps)
+/** Table 5's top: each model's total SGS at every eps. */
+function toleranceTable(r: SagoResults, axes: readonly SagoAxis[]): string[] {
+  const out = [
+    '## Tolerance robustness: total SGS at each eps',
+    '',
+    `| Model | eps | ${axes.map((a) => AXIS_HEADING[a]).join(' | ')} |`,
+    `|---|---:|${axes.map(() => '---').join('|')}|`,
+  ];
+  for (const e of r.manifest.settings.eps)
     for (const m of r.models) {
       const total = m.scores.at(-1);
       out.push(
@@ -102,98 +123,126 @@ export function sagoMarkdown(r: SagoResults): string {
       );
     }
   out.push('');
+  return out;
+}
+
+/** Table 5's bottom: per eps and level, the models rejecting H0 on each axis. */
+function significanceTable(r: SagoResults, axes: readonly SagoAxis[]): string[] {
   const counts = significanceCounts(r);
-  out.push('Significance counts (models rejecting H0 among those with the axis available):', '');
-  out.push(`| eps | level | ${axes.map((a) => AXIS_HEADING[a]).join(' | ')} |`);
-  out.push(`|---|---|${axes.map(() => '---:').join('|')}|`);
-  out.push(`| | n available | ${axes.map((a) => counts.available[a]).join(' | ')} |`);
-  for (const e of s.eps)
+  const out = [
+    'Significance counts (models rejecting H0 among those with the axis available):',
+    '',
+    `| eps | level | ${axes.map((a) => AXIS_HEADING[a]).join(' | ')} |`,
+    `|---|---|${axes.map(() => '---:').join('|')}|`,
+    `| | n available | ${axes.map((a) => counts.available[a]).join(' | ')} |`,
+  ];
+  for (const e of r.manifest.settings.eps)
     for (const level of LEVELS)
       out.push(
         `| ${e} | p < ${level} | ${axes.map((a) => counts.rejected[String(e)]?.[String(level)]?.[a] ?? 0).join(' | ')} |`,
       );
   out.push('');
+  return out;
+}
 
-  out.push('## Ablations', '');
-  out.push(
-    `Prompt sample size (Appendix D): for each N, ${s.ablation.draws} draws of N prompts without replacement; statistic = sd across variation groups (F, u, s, p) of the group's mean |Delta/R|; cells P50 [P10, P90] and the band P90 - P10.`,
-    '',
+/** A model's ablations (Appendix D and E) over the axes it has them on: none when it has none. */
+function ablationTables(r: SagoResults, m: SagoModelResults, axes: readonly SagoAxis[]): string[] {
+  const computed = axes.filter((a) => m.ablations.sampleSize[a]);
+  if (computed.length === 0) return [];
+  return [
+    ...sampleSizeTable(r.manifest.settings.ablation.sizes, m, computed),
+    ...positionTable(m, computed),
+    ...strengthTable(m, computed),
+  ];
+}
+
+function sampleSizeTable(
+  allSizes: readonly number[],
+  m: SagoModelResults,
+  computed: readonly SagoAxis[],
+): string[] {
+  const out = [`### ${m.model.label}: sample size`, ''];
+  const sizes = allSizes.filter((n) =>
+    computed.some((a) => m.ablations.sampleSize[a]?.find((x) => x.n === n && !x.unavailable)),
   );
-  for (const m of r.models) {
-    const computed = axes.filter((a) => m.ablations.sampleSize[a]);
-    if (computed.length === 0) continue;
-    out.push(`### ${m.model.label}: sample size`, '');
-    const sizes = s.ablation.sizes.filter((n) =>
-      computed.some((a) => m.ablations.sampleSize[a]?.find((x) => x.n === n && !x.unavailable)),
-    );
-    const skipped = s.ablation.sizes.filter((n) => !sizes.includes(n));
-    for (const n of skipped) {
-      const why = computed
-        .map((a) => m.ablations.sampleSize[a]?.find((x) => x.n === n)?.unavailable)
-        .find(Boolean);
-      out.push(`- N = ${n}: n/a (${why ?? 'no value'})`);
-    }
-    if (skipped.length > 0) out.push('');
-    if (sizes.length > 0) {
-      out.push(`| N | ${computed.map((a) => AXIS_HEADING[a]).join(' | ')} |`);
-      out.push(`|---:|${computed.map(() => '---').join('|')}|`);
-    }
-    for (const n of sizes) {
-      const cells = computed.map((a) => {
-        const p = m.ablations.sampleSize[a]?.find((x) => x.n === n);
-        if (!p || p.unavailable) return `n/a (${p?.unavailable ?? 'none'})`;
-        return `${fmt(p.p50)} [${fmt(p.p10)}, ${fmt(p.p90)}] band ${fmt(p.band)}`;
-      });
-      out.push(`| ${n} | ${cells.join(' | ')} |`);
-    }
-    out.push('');
+  const skipped = allSizes.filter((n) => !sizes.includes(n));
+  for (const n of skipped) {
+    const why = computed
+      .map((a) => m.ablations.sampleSize[a]?.find((x) => x.n === n)?.unavailable)
+      .find(Boolean);
+    out.push(`- N = ${n}: n/a (${why ?? 'no value'})`);
+  }
+  if (skipped.length > 0) out.push('');
+  if (sizes.length > 0)
     out.push(
-      `### ${m.model.label}: by position (SGS over the position's variations; sd of (F, u, s) group means)`,
-      '',
+      `| N | ${computed.map((a) => AXIS_HEADING[a]).join(' | ')} |`,
+      `|---:|${computed.map(() => '---').join('|')}|`,
     );
-    out.push(`| position | ${computed.map((a) => AXIS_HEADING[a]).join(' | ')} |`);
-    out.push(`|---|${computed.map(() => '---').join('|')}|`);
-    const positions = [
-      ...new Set(computed.flatMap((a) => (m.ablations.position[a] ?? []).map((p) => p.label))),
-    ];
-    for (const pos of positions) {
+  for (const n of sizes) {
+    const cells = computed.map((a) => {
+      const p = m.ablations.sampleSize[a]?.find((x) => x.n === n);
+      if (!p || p.unavailable) return `n/a (${p?.unavailable ?? 'none'})`;
+      return `${fmt(p.p50)} [${fmt(p.p10)}, ${fmt(p.p90)}] band ${fmt(p.band)}`;
+    });
+    out.push(`| ${n} | ${cells.join(' | ')} |`);
+  }
+  out.push('');
+  return out;
+}
+
+function positionTable(m: SagoModelResults, computed: readonly SagoAxis[]): string[] {
+  const out = [
+    `### ${m.model.label}: by position (SGS over the position's variations; sd of (F, u, s) group means)`,
+    '',
+    `| position | ${computed.map((a) => AXIS_HEADING[a]).join(' | ')} |`,
+    `|---|${computed.map(() => '---').join('|')}|`,
+  ];
+  const positions = [
+    ...new Set(computed.flatMap((a) => (m.ablations.position[a] ?? []).map((p) => p.label))),
+  ];
+  for (const pos of positions) {
+    const cells = computed.map((a) => {
+      const sl = m.ablations.position[a]?.find((x) => x.label === pos);
+      return sl ? `${fmt(sl.sgs)} (sd ${fmt(sl.groupSd)})` : 'n/a';
+    });
+    out.push(`| ${pos} | ${cells.join(' | ')} |`);
+  }
+  out.push('');
+  return out;
+}
+
+function strengthTable(m: SagoModelResults, computed: readonly SagoAxis[]): string[] {
+  const out = [
+    `### ${m.model.label}: by strength (SGS over the strength's variations; sd of (F, u, p) group means)`,
+    '',
+    `| subtype | strength | ${computed.map((a) => AXIS_HEADING[a]).join(' | ')} |`,
+    `|---|---:|${computed.map(() => '---').join('|')}|`,
+  ];
+  // Rows as the first axis lists its subtypes and strengths.
+  const first = m.ablations.strength[computed[0] as SagoAxis] ?? [];
+  for (const sub of first)
+    for (const slice of sub.slices) {
       const cells = computed.map((a) => {
-        const sl = m.ablations.position[a]?.find((x) => x.label === pos);
+        const sl = m.ablations.strength[a]
+          ?.find((x) => x.subtype === sub.subtype)
+          ?.slices.find((x) => x.label === slice.label);
         return sl ? `${fmt(sl.sgs)} (sd ${fmt(sl.groupSd)})` : 'n/a';
       });
-      out.push(`| ${pos} | ${cells.join(' | ')} |`);
+      out.push(`| ${sub.subtype} | ${slice.label} | ${cells.join(' | ')} |`);
     }
-    out.push('');
-    out.push(
-      `### ${m.model.label}: by strength (SGS over the strength's variations; sd of (F, u, p) group means)`,
-      '',
-    );
-    out.push(`| subtype | strength | ${computed.map((a) => AXIS_HEADING[a]).join(' | ')} |`);
-    out.push(`|---|---:|${computed.map(() => '---').join('|')}|`);
-    const first = m.ablations.strength[computed[0] as SagoAxis] ?? [];
-    for (const sub of first)
-      for (const slice of sub.slices) {
-        const cells = computed.map((a) => {
-          const sl = m.ablations.strength[a]
-            ?.find((x) => x.subtype === sub.subtype)
-            ?.slices.find((x) => x.label === slice.label);
-          return sl ? `${fmt(sl.sgs)} (sd ${fmt(sl.groupSd)})` : 'n/a';
-        });
-        out.push(`| ${sub.subtype} | ${slice.label} | ${cells.join(' | ')} |`);
-      }
-    out.push('');
+  out.push('');
+  return out;
+}
+
+/** The variants the meaning filter or the generator dropped, counted by reason (the measured value cut off). */
+function droppedVariants(r: SagoResults): string[] {
+  if (r.manifest.rejected.length === 0) return [];
+  const reasons = new Map<string, number>();
+  for (const x of r.manifest.rejected) {
+    const why = x.reason.replace(/ [-\d.]+ (>|<=) [\d.]+ \(.*\)$/, '');
+    reasons.set(why, (reasons.get(why) ?? 0) + 1);
   }
-  if (r.manifest.rejected.length > 0) {
-    const reasons = new Map<string, number>();
-    for (const x of r.manifest.rejected) {
-      const why = x.reason.replace(/ [-\d.]+ (>|<=) [\d.]+ \(.*\)$/, '');
-      reasons.set(why, (reasons.get(why) ?? 0) + 1);
-    }
-    out.push('## Dropped variants', '');
-    for (const [why, n] of reasons) out.push(`- ${n} × ${why}`);
-    out.push('');
-  }
-  return `${out.join('\n')}\n`;
+  return ['## Dropped variants', '', ...[...reasons].map(([why, n]) => `- ${n} × ${why}`), ''];
 }
 
 const LEVELS = [0.05, 0.01, 0.001] as const;

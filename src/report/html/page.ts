@@ -51,51 +51,13 @@ export function renderHtml(
   opts: HtmlOptions = {},
   stats: HtmlStats = { charts: 0, chartErrors: 0, chartMs: 0 },
 ): string {
-  const labels = [
-    ...data.coverage.filter((c) => c.role === 'system under test').map((c) => c.model),
-    ...data.cells.map((c) => c.model),
-  ];
-  const kit: HtmlKit = {
-    chart(spec, label) {
-      const id = `c${++stats.charts}`;
-      let body: string;
-      const started = performance.now();
-      try {
-        body = chartSvg(spec, id);
-      } catch (e) {
-        stats.chartErrors++;
-        body = `<p class="warn">chart unavailable: ${esc((e as Error).message)}</p>`;
-      }
-      stats.chartMs += performance.now() - started;
-      return `<figure class="chart" id="${id}" role="img" aria-label="${esc(label.title)}">${body}<figcaption><strong>${esc(
-        label.title,
-      )}</strong>${esc(label.caption)}</figcaption></figure>`;
-    },
-    md: markdownToHtml,
-    esc,
-    modelColors: colorsFor(labels),
-  };
+  const kit = htmlKit(data, stats);
 
   // Results first (docs/report.md#index): the index of evals, each eval's section, then the
   // transcripts; what was run and coverage are a collapsed appendix.
   const nav: string[] = ['<a href="#evals">Evals</a>'];
   const body: string[] = [evalIndex(data)];
-  for (const section of data.sections) {
-    const module = protocols.find((p) => p.name === section.protocol)?.section;
-    let inner: string;
-    if (section.unavailable !== undefined || section.results === undefined || !module)
-      inner = `<p class="unavailable-section">Unavailable: ${esc(section.unavailable ?? 'no module for this protocol')}</p>`;
-    else {
-      try {
-        inner = module.html(section.results, kit);
-      } catch (e) {
-        inner = `<p class="unavailable-section">This section could not be drawn: ${esc((e as Error).message)}</p>`;
-      }
-    }
-    body.push(
-      `<section id="${esc(section.id)}" class="protocol" data-protocol="${esc(section.protocol)}"><h2>${esc(section.title)} — ${esc(section.name)}</h2>${evalMeta(section)}${inner}</section>`,
-    );
-  }
+  for (const section of data.sections) body.push(sectionHtml(section, protocols, kit));
   if (data.judges) {
     nav.push('<a href="#judges">Judges and people</a>');
     body.push(
@@ -134,6 +96,50 @@ ${body.join('\n')}
 </body>
 </html>
 `;
+}
+
+/** What the sections draw with: charts numbered in page order (their time and failures counted), escaping, the models' colours. */
+function htmlKit(data: ReportData, stats: HtmlStats): HtmlKit {
+  const labels = [
+    ...data.coverage.filter((c) => c.role === 'system under test').map((c) => c.model),
+    ...data.cells.map((c) => c.model),
+  ];
+  return {
+    chart(spec, label) {
+      const id = `c${++stats.charts}`;
+      let body: string;
+      const started = performance.now();
+      try {
+        body = chartSvg(spec, id);
+      } catch (e) {
+        stats.chartErrors++;
+        body = `<p class="warn">chart unavailable: ${esc((e as Error).message)}</p>`;
+      }
+      stats.chartMs += performance.now() - started;
+      return `<figure class="chart" id="${id}" role="img" aria-label="${esc(label.title)}">${body}<figcaption><strong>${esc(
+        label.title,
+      )}</strong>${esc(label.caption)}</figcaption></figure>`;
+    },
+    md: markdownToHtml,
+    esc,
+    modelColors: colorsFor(labels),
+  };
+}
+
+/** An eval's section: its protocol's HTML, or why it is unavailable or could not be drawn. */
+function sectionHtml(section: ReportSection, protocols: readonly ReportedProtocol[], kit: HtmlKit): string {
+  const module = protocols.find((p) => p.name === section.protocol)?.section;
+  let inner: string;
+  if (section.unavailable !== undefined || section.results === undefined || !module)
+    inner = `<p class="unavailable-section">Unavailable: ${esc(section.unavailable ?? 'no module for this protocol')}</p>`;
+  else {
+    try {
+      inner = module.html(section.results, kit);
+    } catch (e) {
+      inner = `<p class="unavailable-section">This section could not be drawn: ${esc((e as Error).message)}</p>`;
+    }
+  }
+  return `<section id="${esc(section.id)}" class="protocol" data-protocol="${esc(section.protocol)}"><h2>${esc(section.title)} — ${esc(section.name)}</h2>${evalMeta(section)}${inner}</section>`;
 }
 
 /** A table that becomes one card per row on a narrow page (each cell labelled with its column). */

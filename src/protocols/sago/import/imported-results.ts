@@ -1,8 +1,9 @@
 import { auxGet } from '../../../run/aux-cache.js';
 import type { Coverage } from '../../../run/types.js';
-import type { Store } from '../../../store/store.js';
-import { bleuPair } from '../../../text-measures/bleu.js';
+import type { CellText, Store } from '../../../store/store.js';
+import { type BleuMode, bleuPair } from '../../../text-measures/bleu.js';
 import type { AxisStatus, SagoModelRecord } from '../axes.js';
+import { DeltaTableBuilder } from '../delta-table.js';
 import type { SagoManifest } from '../manifest.js';
 import {
   AXIS_HEADING,
@@ -163,117 +164,17 @@ function modelResults(
 ): SagoModelResults {
   const s = manifest.settings;
   const cells = new Map(store.cells.ofRepeat(suiteHash, model.identity, 0).map((c) => [c.testId, c]));
-  const rows: Row[] = layout.variants.map((variant) => {
-    const pair = layout.pairOf.get(variant.id);
-    const c = cells.get(variant.id);
-    const p = pair ? cells.get(pair.id) : undefined;
-    const record = auxGet<RecordedRow>(
-      store,
-      'measure',
-      model.identity,
-      recordRequest(model.identity, suiteHash, variant.id),
-    );
-    return {
-      variant,
-      meta: variant.meta,
-      ...(record && { record }),
-      ...(c?.status === 'done' && { text: c.text ?? '' }),
-      ...(p?.status === 'done' && { pairText: p.text ?? '' }),
-    };
-  });
-  const recorded = (axis: SagoAxis) => {
-    const column = SOURCES[axis]?.column;
-    return column !== undefined && rows.some((r) => typeof r.record?.values[column] === 'number');
-  };
-  const axes = {} as Record<SagoAxis, AxisStatus>;
-  for (const axis of SAGO_AXES) {
-    const source = SOURCES[axis];
-    const available = axis === 'bleu' || (source !== undefined && recorded(axis));
-    axes[axis] = {
-      axis,
-      heading: AXIS_HEADING[axis],
-      available,
-      ...(available
-        ? { method: axis === 'bleu' ? `${source?.method} (${s.bleuMode})` : source?.method }
-        : { reason: UNAVAILABLE[axis] ?? 'not recorded in the imported runs' }),
-    };
-  }
+  const rows = recordedRows(store, suiteHash, model, layout, cells);
+  const axes = importedAxes(rows, s.bleuMode);
   const computed = SAGO_AXES.filter((a) => axes[a].available && (!s.axes || s.axes.includes(a)));
-
-  // X(row) per axis, and its value for the row's baseline response against itself.
-  const value = (axis: SagoAxis, r: Row): number | undefined => {
-    if (axis === 'bleu')
-      return r.text === undefined || r.pairText === undefined
-        ? undefined
-        : bleuPair(r.text, r.pairText, s.bleuMode).score;
-    const column = SOURCES[axis]?.column;
-    const v = column === undefined ? undefined : r.record?.values[column];
-    return typeof v === 'number' ? v : undefined;
+  const builder = new DeltaTableBuilder(computed, layout.prompts.length * layout.variations.length);
+  const baseRow = styleBaselines(rows);
+  for (const r of rows) rowDeltas(builder, computed, r, layout, baseRow, s);
+  const table: SagoDeltaTable = {
+    prompts: layout.prompts,
+    variations: layout.variations,
+    deltas: builder.deltas,
   };
-  const selfValue = (axis: SagoAxis, r: Row): number | undefined => {
-    if (axis === 'bleu')
-      return r.pairText === undefined ? undefined : bleuPair(r.pairText, r.pairText, s.bleuMode).score;
-    return SOURCES[axis]?.self;
-  };
-  // The style baseline row of each (prompt, subtype family, place): the Delta reference.
-  const styleOf = (m: SagoTestMeta) =>
-    m.subtype === 'interrogative' || m.subtype === 'imperative' ? 'form' : String(m.subtype);
-  const baseRow = new Map<string, Row>();
-  for (const r of rows)
-    if (isStyleBaseline(r.meta))
-      baseRow.set(`${r.meta.dataset}::${r.meta.promptId}::${styleOf(r.meta)}::${r.meta.position}`, r);
-
-  const P = layout.prompts.length;
-  const V = layout.variations.length;
-  const deltas: Partial<Record<SagoAxis, Float64Array>> = {};
-  for (const axis of computed) deltas[axis] = new Float64Array(P * V).fill(Number.NaN);
-  const missing: Partial<Record<SagoAxis, Record<string, number>>> = {};
-  const miss = (axis: SagoAxis, why: string) => {
-    const m = missing[axis] ?? {};
-    m[why] = (m[why] ?? 0) + 1;
-    missing[axis] = m;
-  };
-  for (const r of rows) {
-    const key = `${r.meta.family}/${r.meta.subtype}/${r.meta.strength}/${r.meta.position}`;
-    const col = layout.columnIndex.get(key);
-    if (col === undefined) continue;
-    const i = layout.promptIndex.get(`${r.meta.dataset}::${r.meta.promptId}`) as number;
-    const versusRow =
-      (s.sentenceForm === 'imperative-vs-interrogative' && r.meta.subtype === 'imperative') ||
-      s.deltaBaseline === 'strength-zero';
-    const ref = versusRow
-      ? baseRow.get(`${r.meta.dataset}::${r.meta.promptId}::${styleOf(r.meta)}::${r.meta.position}`)
-      : undefined;
-    for (const axis of computed) {
-      // The authors' aggregation leaves mirroring out for sentence form and length.
-      if (axis === 'mirroring' && (styleOf(r.meta) === 'form' || r.meta.subtype === 'length')) {
-        miss(
-          axis,
-          `no mirroring for ${styleOf(r.meta) === 'form' ? 'sentence form' : 'length'} in the authors' runs`,
-        );
-        continue;
-      }
-      const x = value(axis, r);
-      if (x === undefined) {
-        miss(axis, r.text === undefined ? 'response not imported' : 'not recorded for this row');
-        continue;
-      }
-      let b: number | undefined;
-      if (versusRow) {
-        if (!ref) {
-          miss(axis, "the style's baseline row is missing");
-          continue;
-        }
-        b = value(axis, ref);
-      } else b = selfValue(axis, r);
-      if (b === undefined) {
-        miss(axis, 'no reference value');
-        continue;
-      }
-      (deltas[axis] as Float64Array)[i * V + col] = x - b;
-    }
-  }
-  const table: SagoDeltaTable = { prompts: layout.prompts, variations: layout.variations, deltas };
   // Two cells per row: the variant's response and its baseline's.
   const coverage: Coverage = {
     total: layout.variants.length * 2,
@@ -293,6 +194,137 @@ function modelResults(
     table,
     scores: sagoScores(table, { epsilons: s.eps }),
     ablations: { sampleSize: {}, position: {}, strength: {} },
-    missing,
+    missing: builder.missing,
   };
+}
+
+/** Each variant with its recorded measures and the two responses of its pair. */
+function recordedRows(
+  store: Store,
+  suiteHash: string,
+  model: SagoModelRecord,
+  layout: Layout,
+  cells: ReadonlyMap<string, CellText>,
+): Row[] {
+  return layout.variants.map((variant) => {
+    const pair = layout.pairOf.get(variant.id);
+    const c = cells.get(variant.id);
+    const p = pair ? cells.get(pair.id) : undefined;
+    const record = auxGet<RecordedRow>(
+      store,
+      'measure',
+      model.identity,
+      recordRequest(model.identity, suiteHash, variant.id),
+    );
+    return {
+      variant,
+      meta: variant.meta,
+      ...(record && { record }),
+      ...(c?.status === 'done' && { text: c.text ?? '' }),
+      ...(p?.status === 'done' && { pairText: p.text ?? '' }),
+    };
+  });
+}
+
+/** An axis is available when the runs record it on some row (BLEU always: waver computes it). */
+function importedAxes(rows: readonly Row[], bleuMode: BleuMode): Record<SagoAxis, AxisStatus> {
+  const recorded = (axis: SagoAxis) => {
+    const column = SOURCES[axis]?.column;
+    return column !== undefined && rows.some((r) => typeof r.record?.values[column] === 'number');
+  };
+  const axes = {} as Record<SagoAxis, AxisStatus>;
+  for (const axis of SAGO_AXES) {
+    const source = SOURCES[axis];
+    const available = axis === 'bleu' || (source !== undefined && recorded(axis));
+    axes[axis] = {
+      axis,
+      heading: AXIS_HEADING[axis],
+      available,
+      ...(available
+        ? { method: axis === 'bleu' ? `${source?.method} (${bleuMode})` : source?.method }
+        : { reason: UNAVAILABLE[axis] ?? 'not recorded in the imported runs' }),
+    };
+  }
+  return axes;
+}
+
+/** X(row) of an axis: BLEU of the pair by waver, else the recorded column. */
+function rowValue(axis: SagoAxis, r: Row, bleuMode: BleuMode): number | undefined {
+  if (axis === 'bleu')
+    return r.text === undefined || r.pairText === undefined
+      ? undefined
+      : bleuPair(r.text, r.pairText, bleuMode).score;
+  const column = SOURCES[axis]?.column;
+  const v = column === undefined ? undefined : r.record?.values[column];
+  return typeof v === 'number' ? v : undefined;
+}
+
+/** X of the row's baseline response against itself. */
+function rowSelfValue(axis: SagoAxis, r: Row, bleuMode: BleuMode): number | undefined {
+  if (axis === 'bleu')
+    return r.pairText === undefined ? undefined : bleuPair(r.pairText, r.pairText, bleuMode).score;
+  return SOURCES[axis]?.self;
+}
+
+/** The style a row varies: sentence form (interrogative and imperative together), or its subtype. */
+function styleOf(m: SagoTestMeta): string {
+  return m.subtype === 'interrogative' || m.subtype === 'imperative' ? 'form' : String(m.subtype);
+}
+
+function styleKey(m: SagoTestMeta): string {
+  return `${m.dataset}::${m.promptId}::${styleOf(m)}::${m.position}`;
+}
+
+/** The style baseline row of each (prompt, style, place): the Delta reference. */
+function styleBaselines(rows: readonly Row[]): Map<string, Row> {
+  const baseRow = new Map<string, Row>();
+  for (const r of rows) if (isStyleBaseline(r.meta)) baseRow.set(styleKey(r.meta), r);
+  return baseRow;
+}
+
+/** One row's cell of the table on every computed axis: X(row) minus its reference, or why not. */
+function rowDeltas(
+  builder: DeltaTableBuilder,
+  computed: readonly SagoAxis[],
+  r: Row,
+  layout: Layout,
+  baseRow: ReadonlyMap<string, Row>,
+  s: SagoManifest['settings'],
+): void {
+  const key = `${r.meta.family}/${r.meta.subtype}/${r.meta.strength}/${r.meta.position}`;
+  const col = layout.columnIndex.get(key);
+  if (col === undefined) return;
+  const i = layout.promptIndex.get(`${r.meta.dataset}::${r.meta.promptId}`) as number;
+  const versusRow =
+    (s.sentenceForm === 'imperative-vs-interrogative' && r.meta.subtype === 'imperative') ||
+    s.deltaBaseline === 'strength-zero';
+  const ref = versusRow ? baseRow.get(styleKey(r.meta)) : undefined;
+  for (const axis of computed) {
+    // The authors' aggregation leaves mirroring out for sentence form and length.
+    if (axis === 'mirroring' && (styleOf(r.meta) === 'form' || r.meta.subtype === 'length')) {
+      builder.miss(
+        axis,
+        `no mirroring for ${styleOf(r.meta) === 'form' ? 'sentence form' : 'length'} in the authors' runs`,
+      );
+      continue;
+    }
+    const x = rowValue(axis, r, s.bleuMode);
+    if (x === undefined) {
+      builder.miss(axis, r.text === undefined ? 'response not imported' : 'not recorded for this row');
+      continue;
+    }
+    let b: number | undefined;
+    if (versusRow) {
+      if (!ref) {
+        builder.miss(axis, "the style's baseline row is missing");
+        continue;
+      }
+      b = rowValue(axis, ref, s.bleuMode);
+    } else b = rowSelfValue(axis, r, s.bleuMode);
+    if (b === undefined) {
+      builder.miss(axis, 'no reference value');
+      continue;
+    }
+    builder.set(axis, i * layout.variations.length + col, x - b);
+  }
 }

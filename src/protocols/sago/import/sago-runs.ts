@@ -117,60 +117,22 @@ function modelPlan(model: string, runs: RunFolder[]): ModelPlan {
   const tests: SuiteTest[] = [];
   const cells: ModelPlan['cells'] = [];
   const rows: { testId: string; run: RunFolder; row: RunRow }[] = [];
-  const prompts = new Map<string, { text: string; run: RunFolder; line: number }>();
-  const seen = new Map<string, { run: RunFolder; line: number }>();
+  const prompts = new Map<string, RowAt & { text: string }>();
+  const seen = new Map<string, RowAt>();
   const datasets = new Map<string, Set<string>>();
   for (const run of runs) {
     for (const row of run.rows) {
       const promptKey = `${run.dataset}::${row.promptId}`;
-      const first = prompts.get(promptKey);
-      if (!first) prompts.set(promptKey, { text: row.promptOrig, run, line: row.line });
-      else if (first.text !== row.promptOrig)
-        throw new InputError(
-          `prompt ${row.promptId} of ${run.dataset} differs from the one in ${first.run.folder} line ${first.line} (same id, another prompt)`,
-          { file: run.csv, line: row.line, field: 'prompt_orig' },
-        );
-      const key = `${row.family}/${row.subtype}/${row.strength}/${row.place}`;
-      const id = `${promptKey}::${key}`;
-      const twin = seen.get(id);
-      if (twin)
-        throw new InputError(
-          `a second row for prompt ${row.promptId}, ${row.subtype} at strength ${row.strength} (${row.place}); the first is ${twin.run.folder} line ${twin.line}`,
-          { file: run.csv, line: row.line, field: 'strength' },
-        );
+      const id = `${promptKey}::${row.family}/${row.subtype}/${row.strength}/${row.place}`;
+      checkRowIsNew(run, row, prompts.get(promptKey), seen.get(id));
+      if (!prompts.has(promptKey)) prompts.set(promptKey, { text: row.promptOrig, run, line: row.line });
       seen.set(id, { run, line: row.line });
       const ids = datasets.get(run.dataset) ?? new Set<string>();
       ids.add(row.promptId);
       datasets.set(run.dataset, ids);
-
-      const coordinates = {
-        dataset: run.dataset,
-        promptId: row.promptId,
-        family: row.family,
-        subtype: row.subtype,
-        strength: row.strength,
-        position: row.place as SagoTestMeta['position'],
-        imported: { run: run.folder, line: row.line },
-      };
-      const pair: SagoTestMeta = { ...coordinates, role: 'pair-baseline', pairOf: id };
-      const variant: SagoTestMeta = { ...coordinates, role: 'variant', generator: 'recorded' };
-      tests.push({ id: `${id}::orig`, prompt: row.promptOrig, meta: { ...pair } });
-      tests.push({ id, prompt: row.promptPert, meta: { ...variant } });
-      const params = {
-        ...(run.temperature !== undefined && { temperature: run.temperature }),
-        ...(run.maxTokens !== undefined && { maxTokens: run.maxTokens }),
-      };
-      for (const [testId, prompt, text, side] of [
-        [`${id}::orig`, row.promptOrig, row.responseOrig, 'orig'],
-        [id, row.promptPert, row.responsePert, 'pert'],
-      ] as const)
-        cells.push({
-          testId,
-          // One recorded response each: two rows with the same prompt hold different samples.
-          key: hashOf({ source: 'sago-runs', identity, run: run.folder, line: row.line, side }),
-          text,
-          request: { messages: [{ role: 'user', content: prompt }], ...params },
-        });
+      const pair = rowTests(run, row, id, identity);
+      tests.push(...pair.tests);
+      cells.push(...pair.cells);
       rows.push({ testId: id, run, row });
     }
   }
@@ -194,6 +156,74 @@ function modelPlan(model: string, runs: RunFolder[]): ModelPlan {
     records,
     datasets: [...datasets].map(([name, ids]) => ({ name, prompts: ids.size })),
     checks: checkRuns(runs),
+  };
+}
+
+/** Where a row was read. */
+interface RowAt {
+  run: RunFolder;
+  line: number;
+}
+
+/** A row must not give its prompt id another prompt, nor repeat a variation of its prompt. */
+function checkRowIsNew(
+  run: RunFolder,
+  row: RunRow,
+  first: (RowAt & { text: string }) | undefined,
+  twin: RowAt | undefined,
+): void {
+  if (first && first.text !== row.promptOrig)
+    throw new InputError(
+      `prompt ${row.promptId} of ${run.dataset} differs from the one in ${first.run.folder} line ${first.line} (same id, another prompt)`,
+      { file: run.csv, line: row.line, field: 'prompt_orig' },
+    );
+  if (twin)
+    throw new InputError(
+      `a second row for prompt ${row.promptId}, ${row.subtype} at strength ${row.strength} (${row.place}); the first is ${twin.run.folder} line ${twin.line}`,
+      { file: run.csv, line: row.line, field: 'strength' },
+    );
+}
+
+/** A row's two tests (its own baseline, then the variant) and their recorded responses as cells. */
+function rowTests(
+  run: RunFolder,
+  row: RunRow,
+  id: string,
+  identity: string,
+): { tests: SuiteTest[]; cells: ModelPlan['cells'] } {
+  const coordinates = {
+    dataset: run.dataset,
+    promptId: row.promptId,
+    family: row.family,
+    subtype: row.subtype,
+    strength: row.strength,
+    position: row.place as SagoTestMeta['position'],
+    imported: { run: run.folder, line: row.line },
+  };
+  const pair: SagoTestMeta = { ...coordinates, role: 'pair-baseline', pairOf: id };
+  const variant: SagoTestMeta = { ...coordinates, role: 'variant', generator: 'recorded' };
+  const params = {
+    ...(run.temperature !== undefined && { temperature: run.temperature }),
+    ...(run.maxTokens !== undefined && { maxTokens: run.maxTokens }),
+  };
+  const cells: ModelPlan['cells'] = [];
+  for (const [testId, prompt, text, side] of [
+    [`${id}::orig`, row.promptOrig, row.responseOrig, 'orig'],
+    [id, row.promptPert, row.responsePert, 'pert'],
+  ] as const)
+    cells.push({
+      testId,
+      // One recorded response each: two rows with the same prompt hold different samples.
+      key: hashOf({ source: 'sago-runs', identity, run: run.folder, line: row.line, side }),
+      text,
+      request: { messages: [{ role: 'user', content: prompt }], ...params },
+    });
+  return {
+    tests: [
+      { id: `${id}::orig`, prompt: row.promptOrig, meta: { ...pair } },
+      { id, prompt: row.promptPert, meta: { ...variant } },
+    ],
+    cells,
   };
 }
 
