@@ -18,6 +18,7 @@ const LADDER_FLAGS = commandFlags({
     only: [
       'seeds',
       'fields',
+      'answerType',
       'families',
       'levels',
       'answerFormat',

@@ -10,6 +10,7 @@ import { generatorRequest } from './families/model-generator.js';
 import { ladderProtocol } from './index.js';
 import { suiteCommand } from './suite-command.js';
 import { readLadderSuite } from './suite-file.js';
+import { answerTypeOf } from './types.js';
 import { Recording, SEED_A, scratchDir } from './test-support/fakes.js';
 
 /**
@@ -213,6 +214,38 @@ describe('waver suite build --protocol ladder', () => {
       'baseline0',
       'KB2',
     ]);
+  });
+
+  it('takes --seeds and --answer-type as flags: a JSONL of stems and keys read as choice seeds', async () => {
+    const data = join(dir, 'choice.jsonl');
+    const rows = [0, 1, 2].map((i) => ({
+      question: `Which of these is item ${i}?`,
+      options: ['red', 'green', 'blue', 'grey'],
+      key: 'B',
+    }));
+    writeFileSync(data, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const out = join(dir, 'choice-suite.jsonl');
+    await suiteBuild([
+      '--protocol',
+      'ladder',
+      '--dataset',
+      data,
+      '--fields',
+      'question=question,options=options,key=key',
+      '--answer-type',
+      'choice',
+      '--seeds',
+      '2',
+      '--families',
+      'F',
+      '--levels',
+      '1',
+      '--out',
+      out,
+    ]);
+    const tests = readLadderSuite(out);
+    expect(tests.filter((t) => t.family === 'baseline')).toHaveLength(2);
+    expect(new Set(tests.map((t) => answerTypeOf(t)))).toEqual(new Set(['choice']));
   });
 
   it('parses the family and level lists', async () => {
