@@ -10,8 +10,8 @@ import { generatorRequest } from './families/model-generator.js';
 import { ladderProtocol } from './index.js';
 import { suiteCommand } from './suite-command.js';
 import { readLadderSuite } from './suite-file.js';
-import { answerTypeOf } from './types.js';
 import { Recording, SEED_A, scratchDir } from './test-support/fakes.js';
+import { answerTypeOf } from './types.js';
 
 /**
  * `waver suite build` in process: what it writes, what

@@ -18,7 +18,11 @@ const PROTOCOLS = ['ladder'] as const;
 
 /** The `ladder:` settings a build takes; no system under test is asked, and the rules generators make no calls to estimate. */
 const BUILD_FLAGS = commandFlags({
-  section: { key: 'ladder', schema: LadderConfigSchema, only: ['seeds', 'fields', 'answerType', 'families', 'levels'] },
+  section: {
+    key: 'ladder',
+    schema: LadderConfigSchema,
+    only: ['seeds', 'fields', 'answerType', 'families', 'levels'],
+  },
   groups: ['judge', 'generator', 'dataset', 'store', 'cache', 'output', 'seed', 'calls'],
 });
 
