@@ -195,7 +195,62 @@ export function ladderMetrics(
   observations: readonly LadderObservation[],
   opts: LadderMetricOptions,
 ): LadderMetrics {
-  const settings = {
+  const settings = metricSettings(opts);
+  const families = opts.families ?? FAMILIES;
+  const collapseRule = { ratio: settings.collapseRatio, reference: settings.collapse === 'reference' };
+  const sums = seedSums(observations, settings.recognizeThreshold);
+  const draws = resampleSeeds(sums.clusters, families, settings, collapseRule);
+  const setMetrics = setMetricsOf(sums, draws, settings);
+  const R = settings.resamples;
+
+  const baseline = setMetrics(SLOT_BASELINE);
+  const familyMetrics = families.map((family, i): FamilyMetrics => {
+    const f = FAMILIES.indexOf(family);
+    const kb = family === 'KB';
+    const levels = Object.fromEntries(
+      LEVELS.map((k) => [k, setMetrics(slotFamilyLevel(f, k), kb)]),
+    ) as Record<Level, SetMetrics>;
+    return {
+      family,
+      overall: setMetrics(slotFamily(f), kb),
+      levels,
+      collapse: collapsePoint(
+        sums.totals,
+        f,
+        collapseRule,
+        draws.cpCodes.subarray(i * R, (i + 1) * R),
+        draws.resamplesDone,
+      ),
+    };
+  });
+
+  const byLevel = {
+    0: baseline,
+    ...Object.fromEntries(LEVELS.map((k) => [k, setMetrics(slotLevel(k))])),
+  } as Record<0 | Level, SetMetrics>;
+
+  const kbByType = KB_TYPES.map((kbType, t) => ({
+    kbType,
+    level: KB_LEVEL[kbType],
+    ...setMetrics(slotKb(t), true),
+  }));
+
+  const quadrant = quadrantOf(sums.totals, familyMetrics, settings.stabilityThreshold, settings.quadrant);
+  return {
+    baseline,
+    byLevel,
+    families: familyMetrics,
+    kbByType,
+    quadrant,
+    settings,
+  };
+}
+
+type MetricSettings = LadderMetrics['settings'];
+
+/** The options with their defaults filled in (the paper's: 2,000 resamples, 95%, 0.80 x acc(L0), ...). */
+function metricSettings(opts: LadderMetricOptions): MetricSettings {
+  return {
     seed: opts.seed,
     resamples: opts.resamples ?? 2000,
     confidence: opts.confidence ?? 0.95,
@@ -206,11 +261,20 @@ export function ladderMetrics(
     collapse: opts.collapse ?? 'waver',
     stability: opts.stability ?? 'waver',
   };
-  const zeroMagnitudeMean = settings.stability === 'reference';
-  const collapseRule = { ratio: settings.collapseRatio, reference: settings.collapse === 'reference' };
-  const families = opts.families ?? FAMILIES;
+}
 
-  // Clusters: one sum vector per seed, in first-seen order (stable for a stable input order).
+/** Every seed's sums (the bootstrap's clusters), their totals, and the failed calls and seeds per slot. */
+interface SeedSums {
+  /** One sum vector per seed, pooled slots derived, in first-seen order (stable for a stable input order). */
+  clusters: Float64Array[];
+  /** Failed calls per slot. */
+  errors: Float64Array;
+  /** Seeds with a response per slot. */
+  seedsPerSlot: Uint32Array;
+  totals: Float64Array;
+}
+
+function seedSums(observations: readonly LadderObservation[], recognizeThreshold: number): SeedSums {
   const clusterOf = new Map<string, number>();
   const clusters: Float64Array[] = [];
   const errors = new Float64Array(SLOTS);
@@ -222,7 +286,7 @@ export function ladderMetrics(
       clusters.push(new Float64Array(SLOTS * WIDTH));
     }
     const slot = baseSlotOf(o);
-    add(clusters[c] as Float64Array, slot, o, settings.recognizeThreshold);
+    add(clusters[c] as Float64Array, slot, o, recognizeThreshold);
     if (o.error) errors[slot] = (errors[slot] as number) + 1;
   }
   derive(errors, 1);
@@ -234,11 +298,33 @@ export function ladderMetrics(
       if ((sums[slot * WIDTH + N] as number) > 0) seedsPerSlot[slot] = (seedsPerSlot[slot] as number) + 1;
     addInto(totals, sums);
   }
+  return { clusters, errors, seedsPerSlot, totals };
+}
 
-  // One resampling of seeds serves every figure (each figure's marginal distribution is the same
-  // as with its own resampling), so 2,000 resamples cost one pass instead of hundreds.
+/**
+ * Every figure of every slot over the seed resamples: resample b of slot s is at s * R + b, NaN
+ * where the figure is undefined in that resample; and each family's Collapse Point code per
+ * resample (family i at i * R + b).
+ */
+interface SeedDraws {
+  dist: Record<'accuracy' | 'magnitude' | 'stability' | 'recognise', Float64Array>;
+  cpCodes: Uint8Array;
+  /** R, or 0 when there are no seeds to resample. */
+  resamplesDone: number;
+}
+
+/**
+ * One resampling of seeds serves every figure (each figure's marginal distribution is the same
+ * as with its own resampling), so 2,000 resamples cost one pass instead of hundreds.
+ */
+function resampleSeeds(
+  clusters: readonly Float64Array[],
+  families: readonly Family[],
+  settings: MetricSettings,
+  collapseRule: CollapseRule,
+): SeedDraws {
   const R = settings.resamples;
-  // Resample b of slot s is at s * R + b; NaN marks a resample where the figure is undefined.
+  const zeroMagnitudeMean = settings.stability === 'reference';
   const dist = {
     accuracy: new Float64Array(SLOTS * R),
     magnitude: new Float64Array(SLOTS * R),
@@ -247,43 +333,14 @@ export function ladderMetrics(
   };
   const cpCodes = new Uint8Array(families.length * R);
   const familyIndex = families.map((f) => FAMILIES.indexOf(f));
-  const resampled = new Float64Array(SLOTS * WIDTH);
-  // The clusters' base slots in one matrix, and each resample as multiplicities, so a cluster drawn
-  // k times is added once (times k) and an undrawn one (about a third) not at all. Columns that are
-  // 0 for every seed stay 0, and columns equal to another for every seed (scored = n when every
-  // response is scored) are copied, not summed: only the rest (about half) are resampled.
-  const V = BASE_SLOTS * WIDTH;
-  const { kept, aliases } = resampledColumns(clusters, V);
-  const K = kept.length;
-  const matrix = new Float64Array(clusters.length * K);
-  clusters.forEach((sums, c) => {
-    for (let i = 0; i < K; i++) matrix[c * K + i] = sums[kept[i] as number] as number;
-  });
-  const compact = new Float64Array(K);
-  const drawn = new Uint32Array(clusters.length);
+  const resampledSums = resampledSumsOf(clusters);
   let b = 0;
   clusterBootstrap(clusters, (sample) => accuracyOf(sumAll(sample), SLOT_BASELINE), {
     seed: deriveSeed(settings.seed, 'ladder-metrics'),
     resamples: R,
     confidence: settings.confidence,
     statisticOnIndices: (indices) => {
-      drawn.fill(0);
-      for (let i = 0; i < indices.length; i++) {
-        const c = indices[i] as number;
-        drawn[c] = (drawn[c] as number) + 1;
-      }
-      compact.fill(0);
-      for (let c = 0; c < drawn.length; c++) {
-        const k = drawn[c] as number;
-        if (k === 0) continue;
-        const at = c * K;
-        for (let i = 0; i < K; i++) compact[i] = (compact[i] as number) + k * (matrix[at + i] as number);
-      }
-      resampled.fill(0, 0, V);
-      for (let i = 0; i < K; i++) resampled[kept[i] as number] = compact[i] as number;
-      for (let i = 0; i < aliases.length; i += 2)
-        resampled[aliases[i] as number] = resampled[aliases[i + 1] as number] as number;
-      derive(resampled, WIDTH);
+      const resampled = resampledSums(indices);
       for (let s = 0; s < SLOTS; s++) {
         dist.accuracy[s * R + b] = accuracyOf(resampled, s) ?? Number.NaN;
         dist.magnitude[s * R + b] = magnitudeOf(resampled, s) ?? Number.NaN;
@@ -297,8 +354,67 @@ export function ladderMetrics(
       return accuracyOf(resampled, SLOT_BASELINE);
     },
   });
-  const resamplesDone = clusters.length === 0 ? 0 : R;
+  return { dist, cpCodes, resamplesDone: clusters.length === 0 ? 0 : R };
+}
 
+/**
+ * The sums of a resample given as the drawn clusters' indices, pooled slots derived; one buffer,
+ * overwritten by the next resample. The clusters' base slots are one matrix, and a resample is
+ * multiplicities, so a cluster drawn k times is added once (times k) and an undrawn one (about a
+ * third) not at all. Columns that are 0 for every seed stay 0, and columns equal to another for
+ * every seed (scored = n when every response is scored) are copied, not summed: only the rest
+ * (about half) are resampled.
+ */
+function resampledSumsOf(clusters: readonly Float64Array[]): (indices: Uint32Array) => Float64Array {
+  const resampled = new Float64Array(SLOTS * WIDTH);
+  const V = BASE_SLOTS * WIDTH;
+  const { kept, aliases } = resampledColumns(clusters, V);
+  const K = kept.length;
+  const matrix = new Float64Array(clusters.length * K);
+  clusters.forEach((sums, c) => {
+    for (let i = 0; i < K; i++) matrix[c * K + i] = sums[kept[i] as number] as number;
+  });
+  const compact = new Float64Array(K);
+  const drawn = new Uint32Array(clusters.length);
+  return (indices) => {
+    drawn.fill(0);
+    for (let i = 0; i < indices.length; i++) {
+      const c = indices[i] as number;
+      drawn[c] = (drawn[c] as number) + 1;
+    }
+    compact.fill(0);
+    for (let c = 0; c < drawn.length; c++) {
+      const k = drawn[c] as number;
+      if (k === 0) continue;
+      const at = c * K;
+      for (let i = 0; i < K; i++) compact[i] = (compact[i] as number) + k * (matrix[at + i] as number);
+    }
+    resampled.fill(0, 0, V);
+    for (let i = 0; i < K; i++) resampled[kept[i] as number] = compact[i] as number;
+    for (let i = 0; i < aliases.length; i += 2)
+      resampled[aliases[i] as number] = resampled[aliases[i + 1] as number] as number;
+    derive(resampled, WIDTH);
+    return resampled;
+  };
+}
+
+function sumAll(sample: readonly Float64Array[]): Float64Array {
+  const out = new Float64Array(SLOTS * WIDTH);
+  for (const sums of sample) addInto(out, sums);
+  return out;
+}
+
+/**
+ * A slot's metrics: each figure from the totals with its percentile interval over the resamples,
+ * or unavailable with the first reason that applies.
+ */
+function setMetricsOf(
+  { totals, errors, seedsPerSlot }: SeedSums,
+  { dist, resamplesDone }: SeedDraws,
+  settings: MetricSettings,
+): (slot: number, kb?: boolean) => SetMetrics {
+  const R = settings.resamples;
+  const zeroMagnitudeMean = settings.stability === 'reference';
   const alpha = (1 - settings.confidence) / 2;
   const interval = (
     kind: keyof typeof dist,
@@ -316,7 +432,7 @@ export function ladderMetrics(
     return { value, low: percentile(defined, alpha), high: percentile(defined, 1 - alpha) };
   };
 
-  const setMetrics = (slot: number, kb = false): SetMetrics => {
+  return (slot, kb = false) => {
     const n = totals[slot * WIDTH + N] as number;
     const scored = totals[slot * WIDTH + SCORED] as number;
     const noTests = n === 0 ? 'no tests' : undefined;
@@ -346,48 +462,6 @@ export function ladderMetrics(
     if (kb) out.recognise = interval('recognise', slot, recogniseOf(totals, slot), noTests ?? unscored);
     return out;
   };
-
-  const baseline = setMetrics(SLOT_BASELINE);
-  const familyMetrics = families.map((family, i): FamilyMetrics => {
-    const f = FAMILIES.indexOf(family);
-    const kb = family === 'KB';
-    const levels = Object.fromEntries(
-      LEVELS.map((k) => [k, setMetrics(slotFamilyLevel(f, k), kb)]),
-    ) as Record<Level, SetMetrics>;
-    return {
-      family,
-      overall: setMetrics(slotFamily(f), kb),
-      levels,
-      collapse: collapsePoint(totals, f, collapseRule, cpCodes.subarray(i * R, (i + 1) * R), resamplesDone),
-    };
-  });
-
-  const byLevel = {
-    0: baseline,
-    ...Object.fromEntries(LEVELS.map((k) => [k, setMetrics(slotLevel(k))])),
-  } as Record<0 | Level, SetMetrics>;
-
-  const kbByType = KB_TYPES.map((kbType, t) => ({
-    kbType,
-    level: KB_LEVEL[kbType],
-    ...setMetrics(slotKb(t), true),
-  }));
-
-  const quadrant = quadrantOf(totals, familyMetrics, settings.stabilityThreshold, settings.quadrant);
-  return {
-    baseline,
-    byLevel,
-    families: familyMetrics,
-    kbByType,
-    quadrant,
-    settings,
-  };
-
-  function sumAll(sample: readonly Float64Array[]): Float64Array {
-    const out = new Float64Array(SLOTS * WIDTH);
-    for (const sums of sample) addInto(out, sums);
-    return out;
-  }
 }
 
 /**

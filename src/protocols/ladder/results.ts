@@ -131,153 +131,23 @@ export function loadLadderResults(
   if (!suite) throw new Error(`no suite ${suiteHash} in the store ${store.path}`);
   const settings = LadderConfigSchema.parse(opts.settings ?? {});
   const seed = opts.seed ?? 0;
-  const minCoverage = opts.minCoverage ?? 0.9;
   const tests = new Map(suite.tests.map((t) => [t.id, ladderTestOf(suite, t)]));
-  const suiteTests = new Map(suite.tests.map((t) => [t.id, t]));
-  const expected = suite.tests.reduce((n, t) => n + (t.repeats ?? 1), 0);
-
-  const cellsByModel = new Map<string, { label: string; cells: StoredCell[] }>();
-  for (const cell of store.cells.all({ suiteHash })) {
-    let entry = cellsByModel.get(cell.modelIdentity);
-    if (!entry) {
-      entry = { label: cell.model, cells: [] };
-      cellsByModel.set(cell.modelIdentity, entry);
-    }
-    entry.cells.push(cell);
-  }
-  const models =
-    opts.models?.map((m) => ({
-      label: m.label ?? cellsByModel.get(m.identity)?.label ?? m.identity,
-      identity: m.identity,
-    })) ?? [...cellsByModel].map(([identity, e]) => ({ label: e.label, identity }));
-  // A KB verdict given under the other scoring mode is not this mode's (its prompt and scale differ).
-  const verdicts = judgeVerdicts(
+  const cellsByModel = cellsByModelOf(store, suiteHash);
+  const scoring: SuiteScoring = {
     store,
     suiteHash,
-    opts.judgeIdentity,
-    KB_JUDGE_SUITE,
-    KbJudgeMetaSchema,
-    (m) =>
-      kbScoringOf(m) === settings.kbScoring
-        ? (reply) => parseKbJudgeReply(reply, settings.kbScoring)
-        : undefined,
+    settings,
+    seed,
+    minCoverage: opts.minCoverage ?? 0.9,
+    tests,
+    suiteTests: suite.tests,
+    suiteTestsById: new Map(suite.tests.map((t) => [t.id, t])),
+    expected: suite.tests.reduce((n, t) => n + (t.repeats ?? 1), 0),
+    ...storedVerdicts(store, suiteHash, opts.judgeIdentity, settings),
+  };
+  const out = reportedModels(opts.models, cellsByModel).map(({ label, identity }) =>
+    modelResults(scoring, label, identity, cellsByModel.get(identity)?.cells ?? []),
   );
-  const answerVerdicts = judgeVerdicts(
-    store,
-    suiteHash,
-    opts.judgeIdentity,
-    ANSWER_JUDGE_SUITE,
-    AnswerJudgeMetaSchema,
-    () => parseAnswerJudgeReply,
-  );
-
-  const out = models.map(({ label, identity }): LadderModelResults => {
-    const stored = cellsByModel.get(identity)?.cells ?? [];
-    const cells: ScoredCell[] = [];
-    let needed = 0;
-    let scored = 0;
-    let judgeIdentity: string | undefined;
-    const answers = { needed: 0, scored: 0, identity: undefined as string | undefined };
-    // An imported run's cells keep the correctness that run recorded (import/recorded.ts).
-    const recorded = recordedCorrectness(store, suiteHash, identity);
-    for (const cell of stored) {
-      const test = tests.get(cell.testId);
-      const suiteTest = suiteTests.get(cell.testId);
-      // A cell beyond the test's repeats (a run with more repeats earlier) is not part of this suite's design.
-      if (!test || !suiteTest || cell.repeat >= (suiteTest.repeats ?? 1)) continue;
-      const r = recorded?.get(recordedSlot(cell.testId, cell.repeat));
-      if (r) {
-        const scoredCell = scoreCell(test, cell);
-        cells.push(
-          cell.status === 'done'
-            ? {
-                ...scoredCell,
-                score: r.sim,
-                correct: r.correct,
-                parsedVia: 'recorded',
-                ...(test.family === 'KB' && {
-                  judge:
-                    r.sim === undefined
-                      ? { status: 'not-run', reason: r.reason }
-                      : { status: 'scored', score: r.sim, reason: r.reason },
-                }),
-              }
-            : scoredCell,
-        );
-        continue;
-      }
-      const verdict =
-        test.family === 'KB' && cell.status === 'done'
-          ? verdicts.get(verdictKey(identity, cell.testId, cell.repeat, cell.responseKey))
-          : undefined;
-      if (test.family === 'KB' && cell.status === 'done') {
-        needed++;
-        if (verdict?.verdict.ok) scored++;
-        if (verdict) judgeIdentity = verdict.judge;
-      }
-      const answerVerdict =
-        answerTypeOf(test) === 'text' && test.family !== 'KB' && cell.status === 'done'
-          ? answerVerdicts.get(verdictKey(identity, cell.testId, cell.repeat, cell.responseKey))
-          : undefined;
-      const c = scoreCell(test, cell, verdict?.verdict, verdict?.callFailed, settings.parser, answerVerdict);
-      if (c.judge && test.family !== 'KB') {
-        answers.needed++;
-        if (c.judge.status === 'scored') answers.scored++;
-        if (answerVerdict) answers.identity = answerVerdict.judge;
-      }
-      // The reference's KB accuracy counts a rubric score >= 0.80 correct (run_sut_model.py:127);
-      // its Stability keeps the score itself (docs/fidelity.md L25).
-      if (settings.kbScoring === 'reference' && c.family === 'KB' && c.score !== undefined)
-        c.correct = recognises(c.score, settings.kbRecognizeThreshold) ? 1 : 0;
-      cells.push(c);
-    }
-    const cut = cells.filter((c) => c.truncated);
-    const coverage = coverageOf(stored, suite.tests, expected);
-    const share = coverage.total === 0 ? 1 : coverage.done / coverage.total;
-    const judged = needed === 0 ? 1 : scored / needed;
-    // Without any verdict KB is shown unavailable (no judge), not incomplete; a partial pass is incomplete.
-    const judgeRan = scored > 0 || judgeIdentity !== undefined;
-    // Likewise the answer judge: without it undecided short answers are wrong (and counted); a partial pass is incomplete.
-    const answersJudged = answers.needed === 0 ? 1 : answers.scored / answers.needed;
-    const incomplete =
-      share < minCoverage
-        ? `coverage ${(100 * share).toFixed(1)}% < ${(100 * minCoverage).toFixed(0)}%`
-        : judgeRan && judged < minCoverage
-          ? `KB judged ${scored}/${needed} responses (< ${(100 * minCoverage).toFixed(0)}%)`
-          : answers.identity !== undefined && answersJudged < minCoverage
-            ? `answer judge decided ${answers.scored}/${answers.needed} short answers (< ${(100 * minCoverage).toFixed(0)}%)`
-            : undefined;
-    const metrics = ladderMetrics(cells.map(observationOf), {
-      seed: deriveSeed(seed, 'ladder', identity),
-      resamples: settings.resamples,
-      confidence: settings.confidence,
-      collapseRatio: settings.collapseRatio,
-      recognizeThreshold: settings.kbRecognizeThreshold,
-      stabilityThreshold: settings.stabilityThreshold,
-      quadrant: settings.quadrant,
-      collapse: settings.collapse,
-      stability: settings.stability,
-    });
-    return {
-      label,
-      identity,
-      coverage,
-      asked: askedOf(stored, tests),
-      truncated: { n: cut.length, wrong: cut.filter((c) => (c.score ?? 1) < 1).length },
-      judge: { ...(judgeIdentity && { identity: judgeIdentity }), needed, scored, missing: needed - scored },
-      answerJudge: {
-        ...(answers.identity && { identity: answers.identity }),
-        needed: answers.needed,
-        scored: answers.scored,
-        missing: answers.needed - answers.scored,
-      },
-      complete: incomplete === undefined,
-      ...(incomplete && { incomplete }),
-      cells,
-      metrics,
-    };
-  });
-
   const ladderTests = [...tests.values()];
   return {
     suite: {
@@ -292,6 +162,229 @@ export function loadLadderResults(
     seed,
     models: out,
   };
+}
+
+/** What scoring any model's cells needs from the suite and the store, read once for every model. */
+interface SuiteScoring {
+  store: Store;
+  suiteHash: string;
+  settings: LadderConfig;
+  /** Bootstrap seed (a model's identity is mixed in). */
+  seed: number;
+  minCoverage: number;
+  tests: Map<string, LadderTest>;
+  suiteTests: readonly SuiteTest[];
+  suiteTestsById: Map<string, SuiteTest>;
+  /** Cells the suite's design asks for: every test times its repeats. */
+  expected: number;
+  verdicts: Map<string, StoredVerdict<KbVerdict>>;
+  answerVerdicts: Map<string, StoredVerdict<AnswerVerdict>>;
+}
+
+/** Each model's stored cells in the suite, with the label it was run under, in first-seen order. */
+function cellsByModelOf(
+  store: Store,
+  suiteHash: string,
+): Map<string, { label: string; cells: StoredCell[] }> {
+  const cellsByModel = new Map<string, { label: string; cells: StoredCell[] }>();
+  for (const cell of store.cells.all({ suiteHash })) {
+    let entry = cellsByModel.get(cell.modelIdentity);
+    if (!entry) {
+      entry = { label: cell.model, cells: [] };
+      cellsByModel.set(cell.modelIdentity, entry);
+    }
+    entry.cells.push(cell);
+  }
+  return cellsByModel;
+}
+
+/** The models asked for, labelled (their stored label when none is given), else every model with cells. */
+function reportedModels(
+  asked: LoadLadderResultsOptions['models'],
+  cellsByModel: Map<string, { label: string }>,
+): { label: string; identity: string }[] {
+  return (
+    asked?.map((m) => ({
+      label: m.label ?? cellsByModel.get(m.identity)?.label ?? m.identity,
+      identity: m.identity,
+    })) ?? [...cellsByModel].map(([identity, e]) => ({ label: e.label, identity }))
+  );
+}
+
+/** The KB judge's and the answer judge's stored verdicts on the suite's cells. */
+function storedVerdicts(
+  store: Store,
+  suiteHash: string,
+  judgeIdentity: string | undefined,
+  settings: LadderConfig,
+): Pick<SuiteScoring, 'verdicts' | 'answerVerdicts'> {
+  // A KB verdict given under the other scoring mode is not this mode's (its prompt and scale differ).
+  const verdicts = judgeVerdicts(store, suiteHash, judgeIdentity, KB_JUDGE_SUITE, KbJudgeMetaSchema, (m) =>
+    kbScoringOf(m) === settings.kbScoring
+      ? (reply) => parseKbJudgeReply(reply, settings.kbScoring)
+      : undefined,
+  );
+  const answerVerdicts = judgeVerdicts(
+    store,
+    suiteHash,
+    judgeIdentity,
+    ANSWER_JUDGE_SUITE,
+    AnswerJudgeMetaSchema,
+    () => parseAnswerJudgeReply,
+  );
+  return { verdicts, answerVerdicts };
+}
+
+/** How many responses a judge had to decide, how many it did, and which judge. */
+interface JudgeTally {
+  needed: number;
+  scored: number;
+  identity: string | undefined;
+}
+
+/** One model's results: its cells scored, its coverage and completeness, and its metrics. */
+function modelResults(
+  scoring: SuiteScoring,
+  label: string,
+  identity: string,
+  stored: readonly StoredCell[],
+): LadderModelResults {
+  const { settings } = scoring;
+  const { cells, kb, answers } = scoreModelCells(scoring, identity, stored);
+  const cut = cells.filter((c) => c.truncated);
+  const coverage = coverageOf(stored, scoring.suiteTests, scoring.expected);
+  const incomplete = incompleteReason(coverage, kb, answers, scoring.minCoverage);
+  const metrics = ladderMetrics(cells.map(observationOf), {
+    seed: deriveSeed(scoring.seed, 'ladder', identity),
+    resamples: settings.resamples,
+    confidence: settings.confidence,
+    collapseRatio: settings.collapseRatio,
+    recognizeThreshold: settings.kbRecognizeThreshold,
+    stabilityThreshold: settings.stabilityThreshold,
+    quadrant: settings.quadrant,
+    collapse: settings.collapse,
+    stability: settings.stability,
+  });
+  return {
+    label,
+    identity,
+    coverage,
+    asked: askedOf(stored, scoring.tests),
+    truncated: { n: cut.length, wrong: cut.filter((c) => (c.score ?? 1) < 1).length },
+    judge: {
+      ...(kb.identity && { identity: kb.identity }),
+      needed: kb.needed,
+      scored: kb.scored,
+      missing: kb.needed - kb.scored,
+    },
+    answerJudge: {
+      ...(answers.identity && { identity: answers.identity }),
+      needed: answers.needed,
+      scored: answers.scored,
+      missing: answers.needed - answers.scored,
+    },
+    complete: incomplete === undefined,
+    ...(incomplete && { incomplete }),
+    cells,
+    metrics,
+  };
+}
+
+/**
+ * A model's cells in the suite's design scored (an imported run's from what it recorded), and the
+ * tallies of the KB judge and the answer judge over them.
+ */
+function scoreModelCells(
+  scoring: SuiteScoring,
+  identity: string,
+  stored: readonly StoredCell[],
+): { cells: ScoredCell[]; kb: JudgeTally; answers: JudgeTally } {
+  const { settings, tests, suiteTestsById } = scoring;
+  const cells: ScoredCell[] = [];
+  const kb: JudgeTally = { needed: 0, scored: 0, identity: undefined };
+  const answers: JudgeTally = { needed: 0, scored: 0, identity: undefined };
+  // An imported run's cells keep the correctness that run recorded (import/recorded.ts).
+  const recorded = recordedCorrectness(scoring.store, scoring.suiteHash, identity);
+  for (const cell of stored) {
+    const test = tests.get(cell.testId);
+    const suiteTest = suiteTestsById.get(cell.testId);
+    // A cell beyond the test's repeats (a run with more repeats earlier) is not part of this suite's design.
+    if (!test || !suiteTest || cell.repeat >= (suiteTest.repeats ?? 1)) continue;
+    const r = recorded?.get(recordedSlot(cell.testId, cell.repeat));
+    if (r) {
+      cells.push(recordedCell(test, cell, r));
+      continue;
+    }
+    const key = verdictKey(identity, cell.testId, cell.repeat, cell.responseKey);
+    const verdict = test.family === 'KB' && cell.status === 'done' ? scoring.verdicts.get(key) : undefined;
+    if (test.family === 'KB' && cell.status === 'done') {
+      kb.needed++;
+      if (verdict?.verdict.ok) kb.scored++;
+      if (verdict) kb.identity = verdict.judge;
+    }
+    const answerVerdict =
+      answerTypeOf(test) === 'text' && test.family !== 'KB' && cell.status === 'done'
+        ? scoring.answerVerdicts.get(key)
+        : undefined;
+    const c = scoreCell(test, cell, verdict?.verdict, verdict?.callFailed, settings.parser, answerVerdict);
+    if (c.judge && test.family !== 'KB') {
+      answers.needed++;
+      if (c.judge.status === 'scored') answers.scored++;
+      if (answerVerdict) answers.identity = answerVerdict.judge;
+    }
+    // The reference's KB accuracy counts a rubric score >= 0.80 correct (run_sut_model.py:127);
+    // its Stability keeps the score itself (docs/fidelity.md L25).
+    if (settings.kbScoring === 'reference' && c.family === 'KB' && c.score !== undefined)
+      c.correct = recognises(c.score, settings.kbRecognizeThreshold) ? 1 : 0;
+    cells.push(c);
+  }
+  return { cells, kb, answers };
+}
+
+/** An imported run's cell: scored with the Sim and correctness that run recorded (a KB one, its reason as the verdict). */
+function recordedCell(
+  test: LadderTest,
+  cell: StoredCell,
+  r: { sim: number | undefined; correct: number; reason: string },
+): ScoredCell {
+  const scoredCell = scoreCell(test, cell);
+  if (cell.status !== 'done') return scoredCell;
+  return {
+    ...scoredCell,
+    score: r.sim,
+    correct: r.correct,
+    parsedVia: 'recorded',
+    ...(test.family === 'KB' && {
+      judge:
+        r.sim === undefined
+          ? { status: 'not-run', reason: r.reason }
+          : { status: 'scored', score: r.sim, reason: r.reason },
+    }),
+  };
+}
+
+/**
+ * Why a model is incomplete, or undefined: coverage below minCoverage, else a judge that ran on
+ * too few of its responses. Without any KB verdict KB is shown unavailable (no judge), not
+ * incomplete; likewise without the answer judge undecided short answers are wrong (and counted).
+ */
+function incompleteReason(
+  coverage: Coverage,
+  kb: JudgeTally,
+  answers: JudgeTally,
+  minCoverage: number,
+): string | undefined {
+  const share = coverage.total === 0 ? 1 : coverage.done / coverage.total;
+  const judged = kb.needed === 0 ? 1 : kb.scored / kb.needed;
+  const judgeRan = kb.scored > 0 || kb.identity !== undefined;
+  const answersJudged = answers.needed === 0 ? 1 : answers.scored / answers.needed;
+  return share < minCoverage
+    ? `coverage ${(100 * share).toFixed(1)}% < ${(100 * minCoverage).toFixed(0)}%`
+    : judgeRan && judged < minCoverage
+      ? `KB judged ${kb.scored}/${kb.needed} responses (< ${(100 * minCoverage).toFixed(0)}%)`
+      : answers.identity !== undefined && answersJudged < minCoverage
+        ? `answer judge decided ${answers.scored}/${answers.needed} short answers (< ${(100 * minCoverage).toFixed(0)}%)`
+        : undefined;
 }
 
 /** What a model's stored requests sent: the distinct answer formats (non-KB prompts) and output caps. */

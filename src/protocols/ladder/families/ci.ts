@@ -372,6 +372,11 @@ interface Planned {
 /** The kind of the leading distractor, which sets the candidate's subtype. */
 type Lead = 'background' | 'off-topic' | 'in-topic' | 'role-overlap';
 
+/**
+ * The distractors of one candidate and the givens they go among. L1: one scene sentence. L2-L5: a
+ * lead that sets the level's kind, then the rest of the templates and a quiet scene sentence or
+ * two. Every draw from `rng` happens in the same order on every run, so a seed gives the same suite.
+ */
 function plan(seed: Seed, level: Level, rng: PyRandom): { planned: Planned[]; pieces: string[]; lead: Lead } {
   const original = seed.question;
   const entities = extractEntities(original);
@@ -387,6 +392,37 @@ function plan(seed: Seed, level: Level, rng: PyRandom): { planned: Planned[]; pi
     const one = scene.slice(0, 8).map((text) => ({ text, after: spot() }));
     return { planned: one.sort((a, b) => a.text.length - b.text.length), pieces, lead: 'background' };
   }
+  const { avoid, filled } = numberFiller(original, slots, rng);
+  const draw: Drawing = { level, rng, filled, spot };
+  const pools = templatePools(topic, rng);
+  const siblings = siblingsOf(pieces, questionStart, entities, draw, avoid);
+  const out: Planned[] = [...leadOf(draw, pools, siblings)];
+  addRest(out, draw, pools, scene);
+  const kind: Lead =
+    level === 2 ? 'off-topic' : level >= 4 && siblings.length > 0 ? 'role-overlap' : 'in-topic';
+  // The first sentence always carries numbers, so every L2-L5 candidate has some.
+  if (out.length === 0 || numbersIn(out[0]?.text ?? '').length === 0)
+    return { planned: [], pieces, lead: kind };
+  return { planned: out, pieces, lead: kind };
+}
+
+/** What an L2-L5 plan draws with: a template filled with fresh numbers, a spot among the givens. */
+interface Drawing {
+  level: Level;
+  rng: PyRandom;
+  filled: (template: string) => string;
+  spot: () => number;
+}
+
+/**
+ * The original's numbers to avoid, and a template's slots filled with new numbers in the range of
+ * the original's counts and everyday amounts.
+ */
+function numberFiller(
+  original: string,
+  slots: Slots,
+  rng: PyRandom,
+): { avoid: Set<string>; filled: (template: string) => string } {
   // "$400 000" is one amount (and its "$400" and "000" are the gate's numbers, avoided too).
   const amounts = original.match(GROUPED_NUMBER) ?? [];
   const avoid = new Set(
@@ -402,6 +438,16 @@ function plan(seed: Seed, level: Level, rng: PyRandom): { planned: Planned[]; pi
       // An everyday amount: "a neighbor paid $272 for boots", never $612 000 because a house costs that.
       m: freshNumber(rng, rng.choice([...everyday, '$12']), avoid),
     });
+  return { avoid, filled };
+}
+
+/** The templates that fit the topic, each pool shuffled; the lead takes from their fronts. */
+interface TemplatePools {
+  offTopic: string[];
+  inTopic: string[];
+}
+
+function templatePools(topic: ReturnType<typeof topicOf>, rng: PyRandom): TemplatePools {
   const offTopic = shuffled(templatesFor(OFF_TOPIC, topic), rng);
   // One sentence about the problem's place at most: "the store" fits most problems, so its
   // templates would otherwise lead the suite.
@@ -416,6 +462,20 @@ function plan(seed: Seed, level: Level, rng: PyRandom): { planned: Planned[]; pi
     ],
     rng,
   );
+  return { offTopic, inTopic };
+}
+
+/**
+ * Siblings of the givens with numbers: the same relation held by someone else (two at L5), or
+ * at L4-L5 for a given without a person, the same thing elsewhere.
+ */
+function siblingsOf(
+  pieces: readonly string[],
+  questionStart: number,
+  entities: ReturnType<typeof extractEntities>,
+  { level, rng }: Drawing,
+  avoid: ReadonlySet<string>,
+): Planned[] {
   const siblings: Planned[] = [];
   const question = pieces.slice(questionStart).join(' ');
   pieces.slice(0, questionStart).forEach((given, i) => {
@@ -430,19 +490,37 @@ function plan(seed: Seed, level: Level, rng: PyRandom): { planned: Planned[]; pi
     const other = level >= 4 && !swap ? elsewhere(given, rng, avoid) : undefined;
     if (other) siblings.push({ text: other, after: i });
   });
-  // Harder at higher levels (GSM-IC, GSM-Plus): L2 leads with an off-topic number, L3 with the
-  // problem's own things held by someone else, L4-L5 with siblings of the givens; from L3 one or
-  // two number-free scene sentences among them, so the numbers stand out less, never more: the
-  // distractors are what the level adds, not filler.
-  const lead: Planned[] =
-    level === 2
-      ? offTopic.splice(0, 1).map((t) => ({ text: filled(t), after: spot() }))
-      : level === 3
-        ? (inTopic.length > 0 ? inTopic : offTopic)
-            .splice(0, 1)
-            .map((t) => ({ text: filled(t), after: spot() }))
-        : shuffled(siblings, rng);
-  const out: Planned[] = [...lead];
+  return siblings;
+}
+
+/**
+ * Harder at higher levels (GSM-IC, GSM-Plus): L2 leads with an off-topic number, L3 with the
+ * problem's own things held by someone else, L4-L5 with siblings of the givens. The lead's
+ * template is taken out of its pool.
+ */
+function leadOf({ level, rng, filled, spot }: Drawing, pools: TemplatePools, siblings: Planned[]): Planned[] {
+  const { offTopic, inTopic } = pools;
+  return level === 2
+    ? offTopic.splice(0, 1).map((t) => ({ text: filled(t), after: spot() }))
+    : level === 3
+      ? (inTopic.length > 0 ? inTopic : offTopic)
+          .splice(0, 1)
+          .map((t) => ({ text: filled(t), after: spot() }))
+      : shuffled(siblings, rng);
+}
+
+/**
+ * The rest after the lead, up to MAX_SENTENCES: from L3 one or two number-free scene sentences
+ * among them, so the numbers stand out less, never more: the distractors are what the level adds,
+ * not filler.
+ */
+function addRest(
+  out: Planned[],
+  { level, rng, filled, spot }: Drawing,
+  pools: TemplatePools,
+  scene: string[],
+): void {
+  const { offTopic, inTopic } = pools;
   // The rest shuffled together, so no few templates that fit every problem lead every candidate;
   // at L3 a few off-topic ones among the in-topic, at L4-L5 the in-topic ones first (more on-topic
   // as the level rises) and off-topic ones only after them.
@@ -465,12 +543,6 @@ function plan(seed: Seed, level: Level, rng: PyRandom): { planned: Planned[]; pi
     const text = useQuiet ? (quiet.shift() as string) : filled(order.shift() as string);
     out.push({ text, after: spot() });
   }
-  const kind: Lead =
-    level === 2 ? 'off-topic' : level >= 4 && siblings.length > 0 ? 'role-overlap' : 'in-topic';
-  // The first sentence always carries numbers, so every L2-L5 candidate has some.
-  if (out.length === 0 || numbersIn(out[0]?.text ?? '').length === 0)
-    return { planned: [], pieces, lead: kind };
-  return { planned: out, pieces, lead: kind };
 }
 
 /** The givens with each distractor after the given it was planned for, in planned order. */

@@ -356,6 +356,10 @@ function physical(question: string, givens: readonly Quantity[], rng: PyRandom):
   ];
 }
 
+/**
+ * More taken than there is: a part raised past its whole, an amount given "less than" a result
+ * raised past it, or else a stock lowered below what the solution takes from it.
+ */
 function moreTaken(
   question: string,
   givens: readonly Quantity[],
@@ -366,52 +370,8 @@ function moreTaken(
   const amounts = givens.filter((q) => q.kind === 'count' || q.kind === 'money');
   const byValue = (v: number) => amounts.filter((q) => amount(q) === v);
   const steps = solutionPairs(solution, '-');
-  // b given after a (or taken: "gave", "of them"), both givens: b raised past a.
-  const fromSteps = steps
-    .map(([a, b]) => [byValue(a)[0], byValue(b)] as const)
-    .find(
-      ([a, b]) =>
-        a !== undefined &&
-        b.length === 1 &&
-        amount(b[0] as Quantity) < amount(a) &&
-        TAKING.test(sentenceOf(question, b[0] as Quantity)),
-    );
-  // b a given "less" or "fewer" than a result ("a pen costs $1 less than a magazine" at $2): b raised
-  // past it, so the price or count is below zero.
-  // Or what is left or given back ("how much change did she get" after a $70 hat paid with four
-  // $20 bills): the price raised past what was paid.
-  const asksLeft =
-    /\b(?:change|left|remain|remaining|rest|before|originally|at first|initially|to begin with)\b/i.test(
-      question.slice(Math.max(question.lastIndexOf('. '), question.lastIndexOf('? ')) + 1),
-    );
-  const lessThan = steps
-    .map(([a, b]) => [a, byValue(b)] as const)
-    .find(
-      ([a, b]) =>
-        b.length === 1 &&
-        amount(b[0] as Quantity) < a &&
-        (/^\s*(?:\S+\s+)?(?:less|fewer)\b/.test(after(question, b[0] as Quantity)) ||
-          (asksLeft && byValue(a).length === 0)),
-    );
-  const partOf = amounts.find((q, i) => {
-    if (!/^\s+of (?:them|these|those)\b/.test(after(question, q))) return false;
-    const whole = amounts
-      .slice(0, i)
-      .reverse()
-      .find((x) => x.kind === q.kind);
-    return whole !== undefined && amount(whole) > amount(q);
-  });
-  const raised: readonly [Quantity, Quantity] | undefined = fromSteps
-    ? [fromSteps[0] as Quantity, fromSteps[1][0] as Quantity]
-    : partOf
-      ? [
-          amounts
-            .slice(0, amounts.indexOf(partOf))
-            .reverse()
-            .find((x) => x.kind === partOf.kind) as Quantity,
-          partOf,
-        ]
-      : undefined;
+  const lessThan = lessThanResult(question, steps, byValue);
+  const raised = takenFromWhole(question, amounts, steps, byValue);
   if (lessThan && !raised)
     options.push(() => {
       const [a, [b]] = lessThan as readonly [number, Quantity[]];
@@ -439,33 +399,112 @@ function moreTaken(
     Math.max(question.lastIndexOf('. '), question.lastIndexOf('? '), question.lastIndexOf('! ')) + 1,
   );
   if (!raised && !lessThan && !COMPARING.test(questionSentence)) {
-    // Only a stock or a total ("has $10", "gave her $10", "32 blocks in total"), never a target one
-    // may pass ("a daily calorie target of 2000").
-    const stock = (q: Quantity) =>
-      HOLDING.test(sentenceOf(question, q)) &&
-      !/\b(?:target|goal|limit|budget|aim)\b|\b(?:wants?|wanted|needs?) to (?:reach|have|get|collect|save|earn|make|read|walk|run)\b/i.test(
-        sentenceOf(question, q),
-      );
-    // The largest amount taken, so the lowered stock falls short of everything taken together.
-    const step = steps
-      .filter(([a, b]) => b > 0 && a > b && byValue(a).length === 1 && stock(byValue(a)[0] as Quantity))
-      .sort((x, y) => y[1] - x[1])[0];
-    const whole = step && (byValue(step[0])[0] as Quantity);
-    if (step && whole)
-      options.push(() => {
-        const [, b] = step;
-        const decimals = whole.text.includes('.');
-        const low = b * (0.3 + rng.random() * 0.4);
-        const value = decimals ? Math.max(0.01, Math.floor(low * 100) / 100) : Math.max(2, Math.floor(low));
-        if (value >= b) return undefined;
-        return {
-          text: replaceQuantity(question, whole, written(whole, value)),
-          how: `${whole.text} made ${value}, less than the ${b} taken from it`,
-          kind: 'more-taken',
-        };
-      });
+    const lowered = loweredStock(question, steps, byValue, rng);
+    if (lowered) options.push(lowered);
   }
   return options;
+}
+
+/**
+ * A step a - b of the solution whose b is the one given "less" or "fewer" than a result ("a pen
+ * costs $1 less than a magazine" at $2): b raised past it, so the price or count is below zero.
+ * Or what is left or given back ("how much change did she get" after a $70 hat paid with four $20
+ * bills): the price raised past what was paid.
+ */
+function lessThanResult(
+  question: string,
+  steps: readonly [number, number][],
+  byValue: (v: number) => Quantity[],
+): readonly [number, Quantity[]] | undefined {
+  const asksLeft =
+    /\b(?:change|left|remain|remaining|rest|before|originally|at first|initially|to begin with)\b/i.test(
+      question.slice(Math.max(question.lastIndexOf('. '), question.lastIndexOf('? ')) + 1),
+    );
+  return steps
+    .map(([a, b]) => [a, byValue(b)] as const)
+    .find(
+      ([a, b]) =>
+        b.length === 1 &&
+        amount(b[0] as Quantity) < a &&
+        (/^\s*(?:\S+\s+)?(?:less|fewer)\b/.test(after(question, b[0] as Quantity)) ||
+          (asksLeft && byValue(a).length === 0)),
+    );
+}
+
+/**
+ * A part and the whole it is taken from, both givens: b given after a in a step a - b (or taken:
+ * "gave", "of them"), else a count "of them" after a larger one of its kind. Undefined when none.
+ */
+function takenFromWhole(
+  question: string,
+  amounts: readonly Quantity[],
+  steps: readonly [number, number][],
+  byValue: (v: number) => Quantity[],
+): readonly [Quantity, Quantity] | undefined {
+  const fromSteps = steps
+    .map(([a, b]) => [byValue(a)[0], byValue(b)] as const)
+    .find(
+      ([a, b]) =>
+        a !== undefined &&
+        b.length === 1 &&
+        amount(b[0] as Quantity) < amount(a) &&
+        TAKING.test(sentenceOf(question, b[0] as Quantity)),
+    );
+  const partOf = amounts.find((q, i) => {
+    if (!/^\s+of (?:them|these|those)\b/.test(after(question, q))) return false;
+    const whole = amounts
+      .slice(0, i)
+      .reverse()
+      .find((x) => x.kind === q.kind);
+    return whole !== undefined && amount(whole) > amount(q);
+  });
+  return fromSteps
+    ? [fromSteps[0] as Quantity, fromSteps[1][0] as Quantity]
+    : partOf
+      ? [
+          amounts
+            .slice(0, amounts.indexOf(partOf))
+            .reverse()
+            .find((x) => x.kind === partOf.kind) as Quantity,
+          partOf,
+        ]
+      : undefined;
+}
+
+/**
+ * A stock or a total lowered below the largest amount the solution takes from it, so it falls
+ * short of everything taken together; undefined when no given is such a stock.
+ */
+function loweredStock(
+  question: string,
+  steps: readonly [number, number][],
+  byValue: (v: number) => Quantity[],
+  rng: PyRandom,
+): Option | undefined {
+  // Only a stock or a total ("has $10", "gave her $10", "32 blocks in total"), never a target one
+  // may pass ("a daily calorie target of 2000").
+  const stock = (q: Quantity) =>
+    HOLDING.test(sentenceOf(question, q)) &&
+    !/\b(?:target|goal|limit|budget|aim)\b|\b(?:wants?|wanted|needs?) to (?:reach|have|get|collect|save|earn|make|read|walk|run)\b/i.test(
+      sentenceOf(question, q),
+    );
+  const step = steps
+    .filter(([a, b]) => b > 0 && a > b && byValue(a).length === 1 && stock(byValue(a)[0] as Quantity))
+    .sort((x, y) => y[1] - x[1])[0];
+  const whole = step && (byValue(step[0])[0] as Quantity);
+  if (!step || !whole) return undefined;
+  return () => {
+    const [, b] = step;
+    const decimals = whole.text.includes('.');
+    const low = b * (0.3 + rng.random() * 0.4);
+    const value = decimals ? Math.max(0.01, Math.floor(low * 100) / 100) : Math.max(2, Math.floor(low));
+    if (value >= b) return undefined;
+    return {
+      text: replaceQuantity(question, whole, written(whole, value)),
+      how: `${whole.text} made ${value}, less than the ${b} taken from it`,
+      kind: 'more-taken',
+    };
+  };
 }
 
 function contradiction(question: string, givens: readonly Quantity[], rng: PyRandom): Option[] {
