@@ -13,6 +13,7 @@ import {
 } from './gates/model-gates.js';
 import {
   DEFAULT_RECOGNIZE_THRESHOLD,
+  type JudgedCell,
   KB_JUDGE_SUITE,
   KB_RUBRIC,
   KbJudgeMetaSchema,
@@ -102,33 +103,48 @@ const ANSWER_RUBRIC: Rubric = {
   figures: { share: 'judged correct' },
 };
 
+/** What one judge of SUT cells (the KB judge, the answer judge) contributes to its judged items. */
+interface CellJudge<M extends JudgedCell> {
+  suite: string;
+  /** Prefix of the item ids, so the two judges' items never share one. */
+  idPrefix: string;
+  /** The judge test's meta, or undefined to leave the verdict out. */
+  metaOf: (meta: unknown) => M | undefined;
+  /** The item's task, strata, text and rubric, from the judged SUT test and the judge test's prompt. */
+  itemOf: (
+    m: M,
+    asked: ReturnType<Store['suites']['test']>,
+    judgePrompt: string,
+  ) => Pick<JudgedItem, 'task' | 'strata' | 'item' | 'rubric'>;
+  /** The label a judge's reply gives, or undefined where it gives none. */
+  verdictOf: (reply: string) => string | undefined;
+}
+
 /**
- * Each short answer the answer judge decided (normalisation could not): the question with its
- * accepted answers, and the response. The latest verdict of each judge counts.
+ * One item per judged SUT response (its suite, model, test, repeat and stored response), with the
+ * latest verdict of each judge: a judge asked again replaces its earlier verdict.
  */
-function answerItems(store: Store): JudgedItem[] {
+function cellJudgeItems<M extends JudgedCell>(store: Store, judge: CellJudge<M>): JudgedItem[] {
   const items = new Map<string, JudgedItem & { at: Map<string, string> }>();
   const labels = new Map<string, string>();
-  for (const { cell, test } of judgeCells(store, ANSWER_JUDGE_SUITE)) {
-    const m = AnswerJudgeMetaSchema.safeParse(test.meta).data;
+  for (const { cell, test } of judgeCells(store, judge.suite)) {
+    const m = judge.metaOf(test.meta);
     if (!m) continue;
     const { sutSuite, testId, modelIdentity: identity } = m;
-    const id = `answer-${sha256([sutSuite, identity, testId, m.repeat, m.responseKey ?? ''].join('\u0000')).slice(0, 16)}`;
+    const id = `${judge.idPrefix}-${sha256([sutSuite, identity, testId, m.repeat, m.responseKey ?? ''].join('\u0000')).slice(0, 16)}`;
     let item = items.get(id);
     if (!item) {
-      const sutTest = store.suites.test(sutSuite, testId);
       const response = m.responseKey !== undefined ? store.responses.get(m.responseKey) : undefined;
       if (!labels.has(identity))
         for (const model of store.suites.models(sutSuite)) labels.set(model.modelIdentity, model.model);
-      const asked = LadderTestMetaSchema.safeParse(sutTest?.meta).data;
-      const accepted = /\n\nACCEPTED ANSWERS:\n([\s\S]*?)\n\nRESPONSE:/.exec(test.prompt)?.[1] ?? '';
+      const about = judge.itemOf(m, store.suites.test(sutSuite, testId), test.prompt);
       item = {
         id,
-        task: 'ladder/answer',
-        strata: { family: asked?.family ?? 'unknown' },
-        item: `${asked?.text ?? sutTest?.prompt ?? ''}\n\nAccepted answers:\n${accepted}`,
+        task: about.task,
+        strata: about.strata,
+        item: about.item,
         response: response?.text ?? '',
-        rubric: ANSWER_RUBRIC,
+        rubric: about.rubric,
         verdicts: [],
         group: labels.get(identity) ?? identity,
         at: new Map(),
@@ -138,58 +154,58 @@ function answerItems(store: Store): JudgedItem[] {
     const earlier = item.at.get(cell.modelIdentity);
     if (earlier !== undefined && earlier > cell.updatedAt) continue;
     item.at.set(cell.modelIdentity, cell.updatedAt);
-    const verdict =
-      cell.status === 'done' && cell.response ? parseAnswerJudgeReply(cell.response.text) : undefined;
-    item.verdicts = withVerdict(
-      item.verdicts,
-      cell.modelIdentity,
-      verdict?.ok ? (verdict.correct ? 'correct' : 'incorrect') : undefined,
-    );
+    const label = cell.status === 'done' && cell.response ? judge.verdictOf(cell.response.text) : undefined;
+    item.verdicts = withVerdict(item.verdicts, cell.modelIdentity, label);
   }
   return [...items.values()].map(({ at: _, ...item }) => item);
 }
 
-function kbItems(store: Store): JudgedItem[] {
-  const items = new Map<string, JudgedItem & { at: Map<string, string> }>();
-  const labels = new Map<string, string>();
-  for (const { cell, test } of judgeCells(store, KB_JUDGE_SUITE)) {
-    const m = KbJudgeMetaSchema.safeParse(test.meta).data;
-    if (!m || kbScoringOf(m) !== 'paper') continue;
-    const { sutSuite, testId, modelIdentity: identity } = m;
-    const id = `kb-${sha256([sutSuite, identity, testId, m.repeat, m.responseKey ?? ''].join('\u0000')).slice(0, 16)}`;
-    let item = items.get(id);
-    if (!item) {
-      const sutTest = store.suites.test(sutSuite, testId);
-      const response = m.responseKey !== undefined ? store.responses.get(m.responseKey) : undefined;
-      if (!labels.has(identity))
-        for (const model of store.suites.models(sutSuite)) labels.set(model.modelIdentity, model.model);
-      item = {
-        id,
-        task: 'ladder/kb',
-        strata: { family: 'KB', boundary: m.kbType ?? 'unknown' },
-        item: LadderTestMetaSchema.safeParse(sutTest?.meta).data?.text ?? sutTest?.prompt ?? '',
-        response: response?.text ?? '',
-        rubric: KB_RUBRIC_SPEC,
-        verdicts: [],
-        group: labels.get(identity) ?? identity,
-        at: new Map(),
+/**
+ * Each short answer the answer judge decided (normalisation could not): the question with its
+ * accepted answers, and the response.
+ */
+function answerItems(store: Store): JudgedItem[] {
+  return cellJudgeItems(store, {
+    suite: ANSWER_JUDGE_SUITE,
+    idPrefix: 'answer',
+    metaOf: (meta) => AnswerJudgeMetaSchema.safeParse(meta).data,
+    itemOf: (_m, sutTest, judgePrompt) => {
+      const asked = LadderTestMetaSchema.safeParse(sutTest?.meta).data;
+      const accepted = /\n\nACCEPTED ANSWERS:\n([\s\S]*?)\n\nRESPONSE:/.exec(judgePrompt)?.[1] ?? '';
+      return {
+        task: 'ladder/answer',
+        strata: { family: asked?.family ?? 'unknown' },
+        item: `${asked?.text ?? sutTest?.prompt ?? ''}\n\nAccepted answers:\n${accepted}`,
+        rubric: ANSWER_RUBRIC,
       };
-      items.set(id, item);
-    }
-    // The latest verdict of each judge: a judge asked again replaces its earlier verdict.
-    const earlier = item.at.get(cell.modelIdentity);
-    if (earlier !== undefined && earlier > cell.updatedAt) continue;
-    item.at.set(cell.modelIdentity, cell.updatedAt);
-    const verdict =
-      cell.status === 'done' && cell.response ? parseKbJudgeReply(cell.response.text) : undefined;
-    item.verdicts = withVerdict(
-      item.verdicts,
-      cell.modelIdentity,
-      verdict?.ok ? String(verdict.score) : undefined,
-    );
-  }
+    },
+    verdictOf: (reply) => {
+      const verdict = parseAnswerJudgeReply(reply);
+      return verdict.ok ? (verdict.correct ? 'correct' : 'incorrect') : undefined;
+    },
+  });
+}
 
-  return [...items.values()].map(({ at: _, ...item }) => item);
+/** Each KB response the KB judge scored on the paper's rubric. */
+function kbItems(store: Store): JudgedItem[] {
+  return cellJudgeItems(store, {
+    suite: KB_JUDGE_SUITE,
+    idPrefix: 'kb',
+    metaOf: (meta) => {
+      const m = KbJudgeMetaSchema.safeParse(meta).data;
+      return m && kbScoringOf(m) === 'paper' ? m : undefined;
+    },
+    itemOf: (m, sutTest) => ({
+      task: 'ladder/kb',
+      strata: { family: 'KB', boundary: m.kbType ?? 'unknown' },
+      item: LadderTestMetaSchema.safeParse(sutTest?.meta).data?.text ?? sutTest?.prompt ?? '',
+      rubric: KB_RUBRIC_SPEC,
+    }),
+    verdictOf: (reply) => {
+      const verdict = parseKbJudgeReply(reply);
+      return verdict.ok ? String(verdict.score) : undefined;
+    },
+  });
 }
 
 function gateItems(store: Store): JudgedItem[] {

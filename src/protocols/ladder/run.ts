@@ -15,7 +15,7 @@ import {
   answerJudgeTest,
 } from './answer-judge.js';
 import { answerFormatOf, type LadderConfig, ladderSettings } from './config.js';
-import { KB_JUDGE_SUITE, type KbJudgeJob, kbJudgeTest } from './kb-judge.js';
+import { type JudgedCell, KB_JUDGE_SUITE, type KbJudgeJob, kbJudgeTest } from './kb-judge.js';
 import { type AnswerFormat, systemPromptFor, userMessageFor } from './prompts.js';
 import { scoreAnswer } from './score-answer.js';
 import type { LadderSuiteTest } from './test-meta.js';
@@ -195,63 +195,20 @@ export async function runLadder(
 }
 
 /**
- * An answer judge job for every done cell of a short-answer test whose reply normalisation cannot
- * match (score-answer.ts), read from the store, tied back to its cell as the KB jobs are.
+ * A judge job for every done cell of the given models that `jobOf` makes one for, read from the
+ * store. The job's meta ties the verdict back to its cell (suite, model identity, test, repeat, and
+ * the stored response it judged, so a response replaced later is never matched with an old verdict).
  */
-export function answerJudgeJobs(
+function judgeJobs<J>(
   storePath: string,
   suite: Suite<LadderSuiteTest>,
   identities: readonly string[],
-): AnswerJudgeJob[] {
+  jobOf: (test: LadderSuiteTest, response: string, key: string, meta: JudgedCell) => J | undefined,
+): J[] {
   const byId = new Map(suite.tests.map((t) => [t.id, t]));
   const store = openStore(storePath);
   try {
-    const jobs: AnswerJudgeJob[] = [];
-    for (const identity of identities) {
-      const tag = sha256(identity).slice(0, 12);
-      for (const cell of store.cells.all({
-        suiteHash: suite.hash,
-        modelIdentity: identity,
-        status: 'done',
-      })) {
-        const meta = byId.get(cell.testId)?.meta;
-        if (meta?.answerType !== 'text' || meta.family === 'KB' || !cell.response) continue;
-        if (!scoreAnswer(meta, cell.response.text).undecided) continue;
-        jobs.push({
-          key: `${tag}/${cell.testId}/${cell.repeat}`,
-          question: meta.text,
-          answers: [String(meta.gold), ...(meta.aliases ?? [])],
-          response: cell.response.text,
-          meta: {
-            sutSuite: suite.hash,
-            modelIdentity: identity,
-            testId: cell.testId,
-            repeat: cell.repeat,
-            responseKey: cell.responseKey,
-          },
-        });
-      }
-    }
-    return jobs;
-  } finally {
-    store.close();
-  }
-}
-
-/**
- * A judge job for every done KB cell of the given models, read from the store. The job's meta
- * ties the verdict back to its cell (suite, model identity, test, repeat, and the stored response
- * it judged, so a response replaced later is never matched with an old verdict).
- */
-export function kbJudgeJobs(
-  storePath: string,
-  suite: Suite<LadderSuiteTest>,
-  identities: readonly string[],
-): KbJudgeJob[] {
-  const byId = new Map(suite.tests.map((t) => [t.id, t]));
-  const store = openStore(storePath);
-  try {
-    const jobs: KbJudgeJob[] = [];
+    const jobs: J[] = [];
     for (const identity of identities) {
       const tag = sha256(identity).slice(0, 12);
       for (const cell of store.cells.all({
@@ -260,26 +217,58 @@ export function kbJudgeJobs(
         status: 'done',
       })) {
         const test = byId.get(cell.testId);
-        if (test?.meta.family !== 'KB' || !cell.response) continue;
-        const kbType = kbTypeOf(test.meta);
-        jobs.push({
-          key: `${tag}/${cell.testId}/${cell.repeat}`,
-          question: test.meta.text,
-          response: cell.response.text,
-          ...(kbType && { kbType }),
-          ...(test.meta.answerType !== undefined && { answerType: test.meta.answerType }),
-          meta: {
-            sutSuite: suite.hash,
-            modelIdentity: identity,
-            testId: cell.testId,
-            repeat: cell.repeat,
-            responseKey: cell.responseKey,
-          },
+        if (!test || !cell.response) continue;
+        const job = jobOf(test, cell.response.text, `${tag}/${cell.testId}/${cell.repeat}`, {
+          sutSuite: suite.hash,
+          modelIdentity: identity,
+          testId: cell.testId,
+          repeat: cell.repeat,
+          responseKey: cell.responseKey,
         });
+        if (job) jobs.push(job);
       }
     }
     return jobs;
   } finally {
     store.close();
   }
+}
+
+/** An answer judge job for every done cell of a short-answer test whose reply normalisation cannot match (score-answer.ts). */
+export function answerJudgeJobs(
+  storePath: string,
+  suite: Suite<LadderSuiteTest>,
+  identities: readonly string[],
+): AnswerJudgeJob[] {
+  return judgeJobs(storePath, suite, identities, ({ meta }, response, key, cell) => {
+    if (meta.answerType !== 'text' || meta.family === 'KB') return undefined;
+    if (!scoreAnswer(meta, response).undecided) return undefined;
+    return {
+      key,
+      question: meta.text,
+      answers: [String(meta.gold), ...(meta.aliases ?? [])],
+      response,
+      meta: cell,
+    };
+  });
+}
+
+/** A KB judge job for every done KB cell of the given models. */
+export function kbJudgeJobs(
+  storePath: string,
+  suite: Suite<LadderSuiteTest>,
+  identities: readonly string[],
+): KbJudgeJob[] {
+  return judgeJobs(storePath, suite, identities, ({ meta }, response, key, cell) => {
+    if (meta.family !== 'KB') return undefined;
+    const kbType = kbTypeOf(meta);
+    return {
+      key,
+      question: meta.text,
+      response,
+      ...(kbType && { kbType }),
+      ...(meta.answerType !== undefined && { answerType: meta.answerType }),
+      meta: cell,
+    };
+  });
 }

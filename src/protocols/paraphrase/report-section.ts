@@ -185,6 +185,37 @@ function rankedName(r: ParaphraseResults, m: ModelResult): string {
   return r.leaderboard.incomplete.includes(m.identity) ? `${m.label} (incomplete)` : m.label;
 }
 
+/** One horizontal chart of two of each model's metrics, ranked as the leaderboard ranks them. */
+function twoMetricChart(
+  r: ParaphraseResults,
+  order: readonly ModelResult[],
+  kit: HtmlKit,
+  chart: {
+    metrics: readonly [string, (m: ModelResult) => Estimate][];
+    colors: readonly [string, string];
+    valueTitle: string;
+    seriesTitle: string;
+    title: string;
+    caption: string;
+  },
+): string {
+  return kit.chart(
+    intervalDots({
+      values: order.flatMap((m) => chart.metrics.map(([name, of]) => row(rankedName(r, m), name, of(m)))),
+      category: { field: 'model', title: null, sort: order.map((m) => rankedName(r, m)) },
+      series: {
+        field: 'series',
+        title: chart.seriesTitle,
+        domain: chart.metrics.map(([name]) => name),
+        range: [...chart.colors],
+      },
+      value: { field: 'value', low: 'low', high: 'high', title: chart.valueTitle },
+      horizontal: true,
+    }),
+    { title: chart.title, caption: chart.caption },
+  );
+}
+
 function leaderboardChart(
   r: ParaphraseResults,
   order: readonly ModelResult[],
@@ -192,27 +223,17 @@ function leaderboardChart(
   kit: HtmlKit,
 ): string {
   const s = r.suite;
-  return kit.chart(
-    intervalDots({
-      values: order.flatMap((m) => [
-        row(rankedName(r, m), 'SAA', m.metrics.saa),
-        row(rankedName(r, m), 'raw accuracy', m.metrics.rawAccuracy),
-      ]),
-      category: { field: 'model', title: null, sort: order.map((m) => rankedName(r, m)) },
-      series: {
-        field: 'series',
-        title: 'metric',
-        domain: ['SAA', 'raw accuracy'],
-        range: ['#4e79a7', '#bab0ac'],
-      },
-      value: { field: 'value', low: 'low', high: 'high', title: 'share' },
-      horizontal: true,
-    }),
-    {
-      title: 'Leaderboard: Stability-Adjusted Accuracy vs raw accuracy',
-      caption: `SAA: items answered correctly in every phrasing × repeat, over items whose cells all finished; raw accuracy: correct cells over all ${s.items * s.phrasings.length * s.repeats} expected cells per model. Bars: ${ci}. Ranked by SAA; incomplete models (coverage below ${Math.round(100 * r.settings.minCoverage)}%) are shown, not ranked.`,
-    },
-  );
+  return twoMetricChart(r, order, kit, {
+    metrics: [
+      ['SAA', (m) => m.metrics.saa],
+      ['raw accuracy', (m) => m.metrics.rawAccuracy],
+    ],
+    colors: ['#4e79a7', '#bab0ac'],
+    seriesTitle: 'metric',
+    valueTitle: 'share',
+    title: 'Leaderboard: Stability-Adjusted Accuracy vs raw accuracy',
+    caption: `SAA: items answered correctly in every phrasing × repeat, over items whose cells all finished; raw accuracy: correct cells over all ${s.items * s.phrasings.length * s.repeats} expected cells per model. Bars: ${ci}. Ranked by SAA; incomplete models (coverage below ${Math.round(100 * r.settings.minCoverage)}%) are shown, not ranked.`,
+  });
 }
 
 function perPhrasingChart(
@@ -246,27 +267,17 @@ function instabilityChart(
   kit: HtmlKit,
 ): string {
   const s = r.suite;
-  return kit.chart(
-    intervalDots({
-      values: order.flatMap((m) => [
-        row(rankedName(r, m), 'run instability', m.metrics.runInstability),
-        row(rankedName(r, m), 'prompt instability', m.metrics.promptInstability),
-      ]),
-      category: { field: 'model', title: null, sort: order.map((m) => rankedName(r, m)) },
-      series: {
-        field: 'series',
-        title: 'instability',
-        domain: ['run instability', 'prompt instability'],
-        range: ['#59a14f', '#e15759'],
-      },
-      value: { field: 'value', low: 'low', high: 'high', title: 'share that disagrees' },
-      horizontal: true,
-    }),
-    {
-      title: 'Run vs prompt instability',
-      caption: `Run instability: share of (item, phrasing) pairs whose ${s.repeats} repeats gave different answers (same prompt asked again). Prompt instability: share of (item, repeat) pairs whose answers differ across the ${s.phrasings.length} phrasings. Over the pairs whose cells all finished (the tables give n). Bars: ${ci}.`,
-    },
-  );
+  return twoMetricChart(r, order, kit, {
+    metrics: [
+      ['run instability', (m) => m.metrics.runInstability],
+      ['prompt instability', (m) => m.metrics.promptInstability],
+    ],
+    colors: ['#59a14f', '#e15759'],
+    seriesTitle: 'instability',
+    valueTitle: 'share that disagrees',
+    title: 'Run vs prompt instability',
+    caption: `Run instability: share of (item, phrasing) pairs whose ${s.repeats} repeats gave different answers (same prompt asked again). Prompt instability: share of (item, repeat) pairs whose answers differ across the ${s.phrasings.length} phrasings. Over the pairs whose cells all finished (the tables give n). Bars: ${ci}.`,
+  });
 }
 
 /** Repeats answered correctly, done and failed, of one (item, phrasing). */
