@@ -1,3 +1,4 @@
+import { jsonObjects } from './json-objects.js';
 /**
  * The numeric answer parser of docs/method.md#running-the-ladder. The paper names the order (a
  * JSON object, a final `#### <number>` line, the last number); where it is silent, waver reads as
@@ -37,27 +38,8 @@ export function readNumericAnswer(text: string): ParsedNumber {
   return value === undefined ? { value: undefined, via: 'unparsed' } : { value, via: 'last-number' };
 }
 
-/** Candidate JSON texts in the reference's order: the whole reply, then each flat `{...}`. */
-function jsonCandidates(text: string): string[] {
-  const trimmed = text.trim();
-  return [trimmed, ...(trimmed.match(/\{[^{}]*\}/g) ?? [])];
-}
-
-function parsedObject(candidate: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(candidate);
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function jsonAnswer(text: string): number | undefined {
-  for (const candidate of jsonCandidates(text)) {
-    const obj = parsedObject(candidate);
-    if (!obj) continue;
+  for (const obj of jsonObjects(text)) {
     for (const field of ANSWER_FIELDS) {
       const v = obj[field];
       const n = typeof v === 'number' ? v : typeof v === 'string' ? numberAt(v, 0, ANSWER_NUMBER) : undefined;

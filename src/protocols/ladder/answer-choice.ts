@@ -1,3 +1,4 @@
+import { jsonObjects } from '../../answers/json-objects.js';
 import { type LetterVia, parseLetterAnswer } from '../../answers/letter.js';
 import type { McOption } from '../../data/mc/mc-item.js';
 
@@ -50,18 +51,10 @@ export function parseChoiceReply(
 
 /** The string answers of the reply's JSON objects, in the number parser's order (docs/fidelity.md L8). */
 function jsonAnswers(reply: string): string[] {
-  const trimmed = reply.trim();
   const out: string[] = [];
-  for (const candidate of [trimmed, ...(trimmed.match(/\{[^{}]*\}/g) ?? [])]) {
-    let value: unknown;
-    try {
-      value = JSON.parse(candidate);
-    } catch {
-      continue;
-    }
-    if (!value || typeof value !== 'object' || Array.isArray(value)) continue;
+  for (const value of jsonObjects(reply)) {
     for (const field of ANSWER_FIELDS) {
-      const v = (value as Record<string, unknown>)[field];
+      const v = value[field];
       if (typeof v === 'string' && v.trim() !== '') out.push(v.trim());
     }
   }

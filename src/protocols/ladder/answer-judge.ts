@@ -1,3 +1,4 @@
+import { flatJsonObjects } from '../../answers/json-objects.js';
 import type { SuiteTest } from '../../run/types.js';
 import { type JudgedCell, JudgedCellSchema } from './kb-judge.js';
 
@@ -58,16 +59,8 @@ export type AnswerVerdict = { ok: true; correct: boolean; reason: string } | { o
 
 /** The last JSON object with a boolean `correct`; anything else is no verdict (never a guessed one). */
 export function parseAnswerJudgeReply(reply: string): AnswerVerdict {
-  const objects = (reply.match(/\{[^{}]*\}/g) ?? []).reverse();
-  for (const candidate of objects) {
-    let value: unknown;
-    try {
-      value = JSON.parse(candidate);
-    } catch {
-      continue;
-    }
-    if (!value || typeof value !== 'object' || !('correct' in value)) continue;
-    const v = value as Record<string, unknown>;
+  for (const v of flatJsonObjects(reply).reverse()) {
+    if (!('correct' in v)) continue;
     if (typeof v.correct !== 'boolean')
       return {
         ok: false,

@@ -1,3 +1,4 @@
+import { jsonObjects } from '../../answers/json-objects.js';
 import { pyLower, pySplit } from '../../text-measures/python.js';
 
 /**
@@ -61,17 +62,9 @@ export function extractTextAnswer(reply: string): ExtractedText {
 }
 
 function jsonAnswer(reply: string): string | undefined {
-  const trimmed = reply.trim();
-  for (const candidate of [trimmed, ...(trimmed.match(/\{[^{}]*\}/g) ?? [])]) {
-    let value: unknown;
-    try {
-      value = JSON.parse(candidate);
-    } catch {
-      continue;
-    }
-    if (!value || typeof value !== 'object' || Array.isArray(value)) continue;
+  for (const value of jsonObjects(reply)) {
     for (const field of ['answer', 'ground_truth']) {
-      const v = (value as Record<string, unknown>)[field];
+      const v = value[field];
       if (typeof v === 'string' && v.trim() !== '') return v.trim();
       if (typeof v === 'number' && Number.isFinite(v)) return String(v);
     }

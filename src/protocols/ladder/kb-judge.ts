@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { flatJsonObjects } from '../../answers/json-objects.js';
 import type { GenerateRequest } from '../../models/types.js';
 import { requestFor } from '../../run/plan.js';
 import { roleParams } from '../../run/roles.js';
@@ -296,16 +297,7 @@ export type KbVerdict = { ok: true; score: KbRubricScore; reason: string } | { o
  */
 export function parseKbJudgeReply(reply: string, scoring: KbScoring = 'paper'): KbVerdict {
   if (scoring === 'reference') return parseReferenceKbReply(reply);
-  const objects = reply.match(/\{[^{}]*\}/g) ?? [];
-  for (const candidate of objects.reverse()) {
-    let value: unknown;
-    try {
-      value = JSON.parse(candidate);
-    } catch {
-      continue;
-    }
-    if (!value || typeof value !== 'object') continue;
-    const v = value as Record<string, unknown>;
+  for (const v of flatJsonObjects(reply).reverse()) {
     if (!('score' in v)) continue;
     const raw = typeof v.score === 'string' ? Number(v.score.trim()) : v.score;
     const reason = typeof v.reason === 'string' ? v.reason.trim() : '';
