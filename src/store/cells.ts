@@ -60,21 +60,20 @@ type TestCellColumns = readonly [...LightCellColumns, json: string];
 const testJson = (row: TestCellColumns): string => row[10];
 
 /** The viewer's page rows, a page at a time: named, as a page is small. */
-interface PageRow {
-  id: number;
-  test_id: string;
-  model: string;
-  model_identity: string;
-  repeat: number;
-  status: CellStatus;
-  response_key: string | null;
-  error_kind: string | null;
-  error_message: string | null;
-  error_status: number | null;
-  text: string | null;
-  json: string | null;
-  hit: number;
-}
+type PageRow = Pick<
+  CellRow,
+  | 'id'
+  | 'test_id'
+  | 'model'
+  | 'model_identity'
+  | 'repeat'
+  | 'status'
+  | 'response_key'
+  | 'error_kind'
+  | 'error_message'
+  | 'error_status'
+  | 'text'
+> & { json: string | null; hit: number };
 
 const LIGHT_COLUMNS = `c.test_id, c.model, c.model_identity, c.repeat, c.status, c.response_key, c.error_kind,
   c.error_message, c.error_status`;
