@@ -7,20 +7,41 @@ import type { PairedTest, PlanDetails, PlanInput } from './types.js';
 /** Beyond this many pairs the exact power is not summed: the normal approximation is used and said. */
 export const EXACT_UP_TO = 50_000;
 
-export function need<T>(v: T | undefined, what: string): T {
-  if (v === undefined) throw new RangeError(`the ${what} is needed for this design`);
+/** An input a design cannot take, naming the flag that gave it, so the error names that field. */
+export class PlanInputError extends RangeError {
+  constructor(
+    message: string,
+    readonly flag: string,
+  ) {
+    super(message);
+    this.name = 'PlanInputError';
+  }
+}
+
+/** A statistics function's range error put on the flag whose value it refused. */
+export function onFlag<T>(flag: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof RangeError && !(e instanceof PlanInputError)) throw new PlanInputError(e.message, flag);
+    throw e;
+  }
+}
+
+export function need<T>(v: T | undefined, what: string, flag: string): T {
+  if (v === undefined) throw new PlanInputError(`the ${what} is needed for this design (${flag})`, flag);
   return v;
 }
 
 export function two(p: readonly number[] | undefined): [number, number] {
-  if (p?.length !== 2) throw new RangeError('two rates are needed: --p A,B');
+  if (p?.length !== 2) throw new PlanInputError('two rates are needed: --p A,B', '--p');
   return [p[0] as number, p[1] as number];
 }
 
 /** Rates equal to 9 decimals: no n detects the difference, so none is given. */
 export function different(a: number, b: number, what: string): void {
   if (Math.abs(a - b) < 1e-9)
-    throw new RangeError(`the two ${what} are equal (${a}): no n detects a difference of 0`);
+    throw new PlanInputError(`the two ${what} are equal (${a}): no n detects a difference of 0`, '--p');
 }
 
 /**

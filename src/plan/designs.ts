@@ -11,7 +11,16 @@ import {
   type Test,
   twoProportionsN,
 } from '../stats/power.js';
-import { clustered, different, EXACT_UP_TO, need, pairedSizing, two } from './common.js';
+import {
+  clustered,
+  different,
+  EXACT_UP_TO,
+  need,
+  onFlag,
+  PlanInputError,
+  pairedSizing,
+  two,
+} from './common.js';
 import { collapseShiftPlan, ladderFamilyPlan, ladderLevelPlan } from './suite-designs.js';
 import type { PairedTest, PlanHead, PlanInput, PlanResult } from './types.js';
 
@@ -84,8 +93,8 @@ function oneProportionPlan(input: PlanInput, test: Test, head: PlanHead): PlanRe
 }
 
 function ciWidthPlan(input: PlanInput, head: PlanHead): PlanResult {
-  const p = need(input.p?.[0], 'expected rate (--p)');
-  const width = need(input.width, 'CI half-width wanted (--width)');
+  const p = need(input.p?.[0], 'expected rate', '--p');
+  const width = need(input.width, 'CI half-width wanted', '--width');
   const cells = input.cells;
   // With --cells, the rate is per cell and the CI is SAA's, on items (docs/plan.md#saa).
   const rate = cells === undefined ? p : saaItemRate(p, cells, input.icc ?? 0);
@@ -103,8 +112,8 @@ function ciWidthPlan(input: PlanInput, head: PlanHead): PlanResult {
 }
 
 function meanDifferencePlan(input: PlanInput, test: Test, head: PlanHead): PlanResult {
-  const d = need(input.difference, 'difference of the means (--diff)');
-  const sd = need(input.sd, 'standard deviation of the per-pair differences (--sd)');
+  const d = need(input.difference, 'difference of the means', '--diff');
+  const sd = need(input.sd, 'standard deviation of the per-pair differences', '--sd');
   return {
     ...head,
     method:
@@ -118,8 +127,8 @@ function meanDifferencePlan(input: PlanInput, test: Test, head: PlanHead): PlanR
 function pairedProportionsPlan(input: PlanInput, test: Test, which: PairedTest, head: PlanHead): PlanResult {
   const [p1, p2] = two(input.p);
   different(p1, p2, 'rates');
-  const psi = need(input.discordance, 'share of discordant pairs (--discordance)');
-  const { p10, p01 } = discordantShares(p1, p2, psi);
+  const psi = need(input.discordance, 'share of discordant pairs', '--discordance');
+  const { p10, p01 } = onFlag('--discordance', () => discordantShares(p1, p2, psi));
   const sized = pairedSizing(p10, p01, test, which);
   return {
     ...head,
@@ -178,14 +187,15 @@ function saaPlan(input: PlanInput, test: Test, which: PairedTest, head: PlanHead
 }
 
 function mddPlan(input: PlanInput, test: Test, which: PairedTest, head: PlanHead): PlanResult {
-  const n = need(input.n, 'n the run had (--n)');
-  const p1 = need(input.p?.[0], 'rate of the first model (--p)');
+  const n = need(input.n, 'n the run had', '--n');
+  const p1 = need(input.p?.[0], 'rate of the first model', '--p');
   const down = minimumDetectableDifference(n, p1, test, -1);
   const up = minimumDetectableDifference(n, p1, test, 1);
   const psi = input.discordance;
   if (psi !== undefined && psi > mostDiscordance(p1) + 1e-12)
-    throw new RangeError(
+    throw new PlanInputError(
       `a discordance of ${psi} is impossible at a rate of ${p1} with a small difference: it must be at most ${Number(mostDiscordance(p1).toPrecision(12))} (2 min(p, 1 - p))`,
+      '--discordance',
     );
   const exactInput = { alpha: test.alpha ?? 0.05, sides: test.sides ?? 2 };
   const paired =

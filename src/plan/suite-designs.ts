@@ -7,7 +7,7 @@ import {
   type Test,
   unequalClusterDesignEffect,
 } from '../stats/power.js';
-import { different, need, pairedSizing, two } from './common.js';
+import { different, need, PlanInputError, pairedSizing, two } from './common.js';
 import { type ScopeShape, scopeShape } from './suite-shape.js';
 import type { PairedTest, PlanDetails, PlanHead, PlanInput, PlanResult } from './types.js';
 
@@ -52,10 +52,13 @@ function discordanceOf(input: PlanInput, p1: number, p2: number): { psi: number;
 }
 
 export function collapseShiftPlan(input: PlanInput, head: PlanHead): PlanResult {
-  const a = need(input.curveA, 'accuracy curve of the first model (--curve)');
-  const b = need(input.curveB, 'accuracy curve of the second model (--curve-b)');
+  const a = need(input.curveA, 'accuracy curve of the first model', '--curve');
+  const b = need(input.curveB, 'accuracy curve of the second model', '--curve-b');
   if (a.length !== b.length || a.length < 2)
-    throw new RangeError('the two accuracy curves need the same levels, the baseline and at least one more');
+    throw new PlanInputError(
+      'the two accuracy curves need the same levels, the baseline and at least one more',
+      '--curve-b',
+    );
   const ratio = input.collapseRatio ?? 0.8;
   const shape = shapeOf(input);
   // Per level of the curves (index 0 the baseline): tests per seed built, and the repeats of each.
@@ -64,10 +67,12 @@ export function collapseShiftPlan(input: PlanInput, head: PlanHead): PlanResult 
   if (shape) {
     const top = Math.max(...shape.levels.keys());
     if (a.length - 1 < top)
-      throw new RangeError(
+      throw new PlanInputError(
         `the suite has ${shape.scope} tests up to L${top}: give both curves from L0 to L${top}`,
+        '--curve',
       );
-    if (shape.reference.tests === 0) throw new RangeError('the suite has no baseline (level 0) tests');
+    if (shape.reference.tests === 0)
+      throw new PlanInputError('the suite has no baseline (level 0) tests', '--suite');
     const at = (l: number) => (l === 0 ? shape.reference : shape.levels.get(l));
     perSeed = a.map((_, l) => (at(l)?.tests ?? 0) / shape.clusters);
     repeats = a.map((_, l) => {
@@ -79,7 +84,8 @@ export function collapseShiftPlan(input: PlanInput, head: PlanHead): PlanResult 
     const r = input.repeats ?? input.suite?.repeats.perturbed ?? 1;
     const r0 = need(
       input.baselineRepeats ?? input.suite?.repeats.reference,
-      'times the baseline is asked (--baseline-repeats)',
+      'times the baseline is asked',
+      '--baseline-repeats',
     );
     repeats = a.map((_, l) => (l === 0 ? r0 : r));
   }
@@ -88,8 +94,9 @@ export function collapseShiftPlan(input: PlanInput, head: PlanHead): PlanResult 
   const cpA = collapsePointOf(a, ratio, tested);
   const cpB = collapsePointOf(b, ratio, tested);
   if (cpA >= cpB)
-    throw new RangeError(
+    throw new PlanInputError(
       `the first curve must collapse earlier than the second (Collapse Points ${cpA} and ${cpB} at ratio ${ratio}${shape ? ', over the levels the suite has' : ''})`,
+      '--curve',
     );
   const found = smallestN((n) => collapseShiftPower(a, b, cellsAt(n), ratio), input.power, { maxN: 20_000 });
   const never = (cp: number) => (cp >= a.length ? 'never' : `L${cp}`);
@@ -136,10 +143,10 @@ export function ladderLevelPlan(input: PlanInput, test: Test, which: PairedTest,
   let from: PlanDetails;
   if (shape) {
     if (input.fill !== undefined)
-      throw new RangeError('give the fill (--fill) or a suite (--suite), not both');
-    const level = need(input.level, 'measured level (--level)');
+      throw new PlanInputError('give the fill (--fill) or a suite (--suite), not both', '--fill');
+    const level = need(input.level, 'measured level', '--level');
     const at = shape.levels.get(level);
-    if (!at) throw new RangeError(`the suite has no ${shape.scope} test at L${level}`);
+    if (!at) throw new PlanInputError(`the suite has no ${shape.scope} test at L${level}`, '--level');
     fill = at.clusters / shape.clusters;
     pairsPerSeed = at.cells / at.clusters;
     from = { family: shape.scope, level: `L${level}`, fill: `${at.clusters}/${shape.clusters}` };
@@ -189,7 +196,11 @@ export function ladderFamilyPlan(
   head: PlanHead,
 ): PlanResult {
   const shape = shapeOf(input);
-  if (!shape) throw new RangeError('this design sizes the test check runs on a suite: give it (--suite)');
+  if (!shape)
+    throw new PlanInputError(
+      'this design sizes the test check runs on a suite: give it (--suite)',
+      '--suite',
+    );
   const [p1, p2] = two(input.p);
   different(p1, p2, 'rates');
   const { psi, details: psiDetails } = discordanceOf(input, p1, p2);

@@ -1,4 +1,5 @@
 import type { SuiteFill } from '../check/types.js';
+import { PlanInputError } from './common.js';
 
 /**
  * A suite's fill as the ladder designs size from it (docs/plan.md#suite): for one scope (family),
@@ -42,12 +43,13 @@ export function fillScopes(fill: SuiteFill): string[] {
 
 export function scopeShape(fill: SuiteFill, family: string | undefined, asked: Asked): ScopeShape {
   const families = fillScopes(fill);
-  if (families.length === 0) throw new RangeError('the suite has no test above level 0');
+  if (families.length === 0) throw new PlanInputError('the suite has no test above level 0', '--suite');
   if (family !== undefined && !families.includes(family))
-    throw new RangeError(`the suite has no ${family} tests (it has ${families.join(', ')})`);
+    throw new PlanInputError(`the suite has no ${family} tests (it has ${families.join(', ')})`, '--family');
   if (family === undefined && families.length > 1)
-    throw new RangeError(
+    throw new PlanInputError(
       `the suite has ${families.length} families (${families.join(', ')}): choose one with --family`,
+      '--family',
     );
   const scope = family ?? (families[0] as string);
   const repeatsOf = (level: number | undefined, own: number) =>

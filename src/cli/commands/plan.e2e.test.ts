@@ -122,4 +122,18 @@ describe('waver plan --suite', () => {
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/--suite sizes collapse-shift, ladder-level, ladder-family/);
   });
+  it('an input a design cannot take names its own flag, exit 2', async () => {
+    for (const [args, flag] of [
+      [['--design', 'two-proportions', '--p', '0.9,0.9'], '--p'],
+      [['--design', 'paired-proportions', '--p', '0.8,0.7', '--discordance', '0.05'], '--discordance'],
+      [['--design', 'mdd', '--n', '294', '--p', '0.8', '--discordance', '0.9'], '--discordance'],
+      [['--design', 'mdd', '--p', '0.8'], '--n'],
+      [['--design', 'collapse-shift', '--curve', '0.9,0.8'], '--curve-b'],
+      [['--design', 'collapse-shift', '--suite', suite, '--family', 'KB', ...curves], '--family'],
+    ] as const) {
+      const r = await plan([...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(new RegExp(`^waver: ${flag}: `));
+    }
+  });
 });

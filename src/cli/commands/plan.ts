@@ -5,6 +5,7 @@ import { positiveInt } from '../../command-kit/options.js';
 import { EXIT, emit } from '../../command-kit/output.js';
 import { splitList } from '../../config/setting-flags.js';
 import { InputError } from '../../errors.js';
+import { PlanInputError } from '../../plan/common.js';
 import {
   DESIGNS,
   type Design,
@@ -159,7 +160,9 @@ async function sizePlan(ctx: RegistryContext, o: PlanFlags): Promise<void> {
   try {
     result = plan(input);
   } catch (e) {
-    if (e instanceof RangeError) throw new InputError(e.message, { field: '--design' });
+    // A design's own check names its flag; a range the statistics refuse is the design's as a whole.
+    if (e instanceof RangeError)
+      throw new InputError(e.message, { field: e instanceof PlanInputError ? e.flag : '--design' });
     throw e;
   }
   const text =
