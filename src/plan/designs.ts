@@ -5,6 +5,8 @@ import {
   meanDifferenceN,
   minimumDetectableDifference,
   mostDiscordance,
+  nonInferiorityPairsN,
+  nonInferiorityPower,
   oneProportionN,
   pairedMinimumDetectableDifference,
   saaItemRate,
@@ -54,6 +56,8 @@ export function plan(input: PlanInput): PlanResult {
       return meanDifferencePlan(input, test, head);
     case 'paired-proportions':
       return pairedProportionsPlan(input, test, which, head);
+    case 'non-inferiority':
+      return nonInferiorityPlan(input, head);
     case 'ladder-level':
       return ladderLevelPlan(input, test, which, head);
     case 'ladder-family':
@@ -141,6 +145,36 @@ function pairedProportionsPlan(input: PlanInput, test: Test, which: PairedTest, 
       discordance: psi,
       ...sized.details,
       ...clustered(sized.n, input.pilotClustering),
+    },
+  };
+}
+
+/** Pairs for check's margin rule (docs/plan.md#non-inferiority); --p gives the base's rate, then the new model's. */
+function nonInferiorityPlan(input: PlanInput, head: PlanHead): PlanResult {
+  if (input.sides !== 2)
+    throw new PlanInputError(
+      "check's margin rule reads a two-sided CI: for a one-sided level a, give --alpha 2a",
+      '--sides',
+    );
+  const [pBase, pNew] = two(input.p);
+  const psi = need(input.discordance, 'share of discordant pairs', '--discordance');
+  const margin = need(input.margin, 'non-inferiority margin', '--margin');
+  onFlag('--discordance', () => discordantShares(pBase, pNew, psi));
+  const n = onFlag('--margin', () =>
+    nonInferiorityPairsN(pBase, pNew, psi, margin, { alpha: input.alpha, power: input.power }),
+  );
+  return {
+    ...head,
+    method: `check --compare --margin ${margin}: pass when the lower end of the two-sided ${1 - input.alpha} CI of new - base is above -${margin}; Wald variance of a paired difference, (psi - d^2) / n, d = p_new - p_base: n = (z(1 - alpha/2) + z(power))^2 (psi - d^2) / (d + margin)^2`,
+    n,
+    unit: 'pairs (items both models answer), independent',
+    details: {
+      pBase,
+      pNew,
+      discordance: psi,
+      margin,
+      powerAtN: nonInferiorityPower(n, pBase, pNew, psi, margin, input.alpha),
+      ...clustered(n, input.pilotClustering),
     },
   };
 }

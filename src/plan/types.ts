@@ -9,6 +9,7 @@ export const DESIGNS = [
   'ci-width',
   'mean-difference',
   'paired-proportions',
+  'non-inferiority',
   'ladder-level',
   'ladder-family',
   'saa',
@@ -54,6 +55,8 @@ export interface PlanInput extends Required<Pick<Test, 'alpha' | 'power' | 'side
   /** mean-difference: the difference, and the standard deviation of the per-pair differences. */
   difference?: number;
   sd?: number;
+  /** non-inferiority: the margin m of `check --compare --margin m`. */
+  margin?: number;
   /** mdd: the n a run had (per arm, or pairs). */
   n?: number;
   /** SAA from a pilot: the per-item SAA of the two models (every cell of the item right). */

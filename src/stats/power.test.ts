@@ -7,6 +7,8 @@ import {
   designEffect,
   discordantShares,
   minimumDetectableDifference,
+  nonInferiorityPairsN,
+  nonInferiorityPower,
   pairedMinimumDetectableDifference,
   pairedProportionsN,
   twoProportionsN,
@@ -144,4 +146,51 @@ describe('sample sizes', () => {
     expect(many).toBeGreaterThan(few);
     expect(many).toBeGreaterThan(0.9);
   });
+  it.skipIf(python3Missing)(
+    `non-inferiority pairs: scipy's quantiles in the Wald formula, and the margin rule's power at n by simulation ${python3Missing ?? ''}`,
+    () => {
+      // (base, new, discordance, margin, alpha, power)
+      const cases = [
+        [0.8, 0.8, 0.1, 0.02, 0.05, 0.8],
+        [0.8, 0.82, 0.15, 0.03, 0.05, 0.9],
+        [0.7, 0.69, 0.2, 0.05, 0.01, 0.8],
+        [0.9, 0.9, 0.05, 0.01, 0.1, 0.8],
+      ];
+      const ref = runPython<{ n: number[]; simulated: number[] }>(
+        `
+import json, sys, math
+import numpy as np
+from scipy.stats import norm
+cases = json.load(sys.stdin)
+rng = np.random.default_rng(7)
+ns, sims = [], []
+for base, new, psi, m, alpha, power in cases:
+    d = new - base
+    n = math.ceil((norm.ppf(1 - alpha / 2) + norm.ppf(power)) ** 2 * (psi - d * d) / (d + m) ** 2 - 1e-9)
+    ns.append(n)
+    # The rule check runs, on simulated pairs: pass when d_hat - z * se > -m.
+    p10, p01 = (psi - d) / 2, (psi + d) / 2  # base right / new wrong, and the other way
+    draws = rng.multinomial(n, [p10, p01, 1 - psi], size=40000)
+    dh = (draws[:, 1] - draws[:, 0]) / n
+    psih = (draws[:, 0] + draws[:, 1]) / n
+    se = np.sqrt(np.maximum(psih - dh * dh, 0) / n)
+    sims.append(float(np.mean(dh - norm.ppf(1 - alpha / 2) * se > -m)))
+print(json.dumps({'n': ns, 'simulated': sims}))
+`,
+        cases,
+      );
+      cases.forEach(([base, next, psi, m, alpha, power], i) => {
+        const n = nonInferiorityPairsN(base as number, next as number, psi as number, m as number, {
+          alpha,
+          power,
+        });
+        expect(n).toBe(ref.n[i]);
+        const at = nonInferiorityPower(n, base as number, next as number, psi as number, m as number, alpha);
+        expect(at).toBeGreaterThanOrEqual(power as number);
+        // The simulated rule reaches the power the formula promises, within Monte Carlo error (SE ~0.002).
+        expect(Math.abs((ref.simulated[i] as number) - (power as number))).toBeLessThan(0.015);
+      });
+      expect(() => nonInferiorityPairsN(0.8, 0.77, 0.1, 0.02)).toThrow(/at or past the margin/);
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import { binomialPmfs } from './binomial.js';
-import { normalQuantile } from './normal.js';
+import { normalCdf, normalQuantile } from './normal.js';
 import { studentTQuantile } from './student-t.js';
 
 /**
@@ -109,6 +109,49 @@ export function pairedProportionsN(p10: number, p01: number, test: Test = {}): n
   const { za, zb } = zs(test);
   const root = za * Math.sqrt(psi) + zb * Math.sqrt(psi - delta ** 2);
   return Math.ceil(root ** 2 / delta ** 2 - 1e-9);
+}
+
+/**
+ * Pairs for the non-inferiority gate of `check --compare --margin m` (docs/check.md#decision): it
+ * passes when the lower end of the two-sided (1 - alpha) CI of new - base is above -m. With the
+ * variance of a paired difference of proportions, (psi - delta^2) / n (the Wald interval, which
+ * check's cluster bootstrap approximates over independent pairs), the power at n is
+ * Phi((delta + m) / sqrt((psi - delta^2) / n) - z(1 - alpha/2)), so
+ * n = (z(1 - alpha/2) + z(power))^2 (psi - delta^2) / (delta + m)^2, rounded up, with
+ * delta = pNew - pBase and psi the discordance (Liu et al. 2002 give the same Wald form).
+ */
+export function nonInferiorityPairsN(
+  pBase: number,
+  pNew: number,
+  psi: number,
+  margin: number,
+  test: Pick<Test, 'alpha' | 'power'> = {},
+): number {
+  const delta = pNew - pBase;
+  if (!(margin > 0 && margin < 1))
+    throw new RangeError(`the margin must be a share in (0, 1), got ${margin}`);
+  if (!(delta + margin > 1e-12))
+    throw new RangeError(
+      `the new model is expected ${shown(-delta)} below the base, at or past the margin ${margin}: no n shows it non-inferior`,
+    );
+  if (!(psi > 0))
+    throw new RangeError('a discordance of 0: the two models never disagree, so no CI has width');
+  const { za, zb } = zs({ ...test, sides: 2 });
+  return Math.max(1, Math.ceil(((za + zb) ** 2 * (psi - delta ** 2)) / (delta + margin) ** 2 - 1e-9));
+}
+
+/** The power of `nonInferiorityPairsN`'s rule at n pairs. */
+export function nonInferiorityPower(
+  n: number,
+  pBase: number,
+  pNew: number,
+  psi: number,
+  margin: number,
+  alpha = 0.05,
+): number {
+  const delta = pNew - pBase;
+  const se = Math.sqrt((psi - delta ** 2) / n);
+  return normalCdf((delta + margin) / se - normalQuantile(1 - alpha / 2));
 }
 
 /**

@@ -128,6 +128,26 @@ describe('waver plan --suite', () => {
       [['--design', 'paired-proportions', '--p', '0.8,0.7', '--discordance', '0.05'], '--discordance'],
       [['--design', 'mdd', '--n', '294', '--p', '0.8', '--discordance', '0.9'], '--discordance'],
       [['--design', 'mdd', '--p', '0.8'], '--n'],
+      [['--design', 'non-inferiority', '--p', '0.8,0.8', '--discordance', '0.1'], '--margin'],
+      [
+        ['--design', 'non-inferiority', '--p', '0.8,0.77', '--discordance', '0.1', '--margin', '0.02'],
+        '--margin',
+      ],
+      [
+        [
+          '--design',
+          'non-inferiority',
+          '--p',
+          '0.8,0.8',
+          '--discordance',
+          '0.1',
+          '--margin',
+          '0.02',
+          '--sides',
+          '1',
+        ],
+        '--sides',
+      ],
       [['--design', 'collapse-shift', '--curve', '0.9,0.8'], '--curve-b'],
       [['--design', 'collapse-shift', '--suite', suite, '--family', 'KB', ...curves], '--family'],
     ] as const) {
@@ -135,5 +155,20 @@ describe('waver plan --suite', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(new RegExp(`^waver: ${flag}: `));
     }
+  });
+  it("non-inferiority sizes check's margin rule: 0.8 vs 0.8, discordance 0.1, margin 0.02", async () => {
+    const r = await json([
+      '--design',
+      'non-inferiority',
+      '--p',
+      '0.8,0.8',
+      '--discordance',
+      '0.1',
+      '--margin',
+      '0.02',
+    ]);
+    // (1.95996 + 0.84162)^2 * 0.1 / 0.02^2 = 1962.2
+    expect(r.n).toBe(1963);
+    expect(r.details.powerAtN).toBeGreaterThanOrEqual(0.8);
   });
 });

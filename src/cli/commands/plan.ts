@@ -39,6 +39,7 @@ interface PlanFlags {
   collapseRatio?: string;
   n?: string;
   width?: string;
+  margin?: string;
   fill?: string;
   diff?: string;
   sd?: string;
@@ -130,7 +131,11 @@ function quantityOptions(command: Command): void {
     .option('--width <w>', 'ci-width: the half-width of the CI wanted')
     .option('--diff <d>', 'mean-difference: the difference of the two means')
     .option('--sd <s>', 'mean-difference: the standard deviation of the per-pair differences')
-    .option('--n <n>', 'mdd: the items per arm (or pairs) the run had; from the pilot when omitted');
+    .option('--n <n>', 'mdd: the items per arm (or pairs) the run had; from the pilot when omitted')
+    .option(
+      '--margin <m>',
+      'non-inferiority: the margin of check --compare --margin (the new model may lose at most m); --p gives the base rate, then the new',
+    );
 }
 
 /** Rates read from a pilot store, the config, and where the output goes. */
@@ -196,6 +201,7 @@ function planInputOf(o: PlanFlags): PlanInput {
     ...(o.curveB !== undefined && { curveB: rates(o.curveB, '--curve-b') }),
     ...(o.n !== undefined && { n: positiveInt(o.n, '--n') }),
     ...(o.width !== undefined && { width: unit(o.width, '--width') }),
+    ...(o.margin !== undefined && { margin: unit(o.margin, '--margin') }),
     ...(o.fill !== undefined && { fill: fillShare(o.fill) }),
     ...(o.diff !== undefined && { difference: finite(o.diff, '--diff') }),
     ...(o.sd !== undefined && { sd: finite(o.sd, '--sd') }),
