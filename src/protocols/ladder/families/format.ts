@@ -63,8 +63,12 @@ const sentencesOf = (text: string) => splitSentences(text);
 
 /** L2 devices: one markdown device, with `strength` extra blank lines between sentences. */
 function markdownDevices(): Device[] {
+  // The first `strength` lines end in a break; a space separator after a break would open the
+  // next line with a space.
   const withBreaks = (lines: string[], strength: number, sep = '\n') =>
-    lines.map((l, i) => (i < strength ? `${l}\n` : l)).join(sep);
+    lines
+      .map((l, i) => (i === 0 ? l : `${i - 1 < strength ? (sep === ' ' ? '\n' : `\n${sep}`) : sep}${l}`))
+      .join('');
   return [
     {
       name: 'heading',
