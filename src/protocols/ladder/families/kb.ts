@@ -169,6 +169,8 @@ interface InPlace {
     | undefined;
   /** What a report on it would be about. */
   topic: string;
+  /** The amount's clause tells of the past ("he sold 4 boxes"): a decision to come cannot set it. */
+  past: boolean;
 }
 
 /**
@@ -180,6 +182,32 @@ interface Definer {
   how: string;
   /** The type keeps the amount (the other side of a comparison): other occurrences stay too. */
   keepsAmount: boolean;
+}
+
+const NOT_YET_DECIDED = [
+  'at next year’s town meeting',
+  'when next year’s plan is published',
+  'by a vote at the end of next year',
+  'in next month’s draw',
+];
+const NOT_YET_RECORDED = [
+  'the records to be released next spring',
+  'an audit due next year',
+  'next month’s published tally',
+  'the logbook to be published next year',
+];
+
+/** Common irregular past-tense verbs. */
+const PAST_IRREGULAR =
+  /\b(?:was|were|had|did|sold|bought|made|spent|paid|got|gave|took|ate|saw|found|won|lost|brought|kept|left|ran|wrote|sent|built|caught|drove|grew|held|met|rode|sat|swam|told|threw|wore)\b/i;
+/** A regular past after its subject ("she received", "Pierson scored"), not an adjective ("different sized"). */
+const PAST_REGULAR =
+  /\b(?:[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I|[Ii]t|[A-Z][a-z]+)\s+(?:also\s+|then\s+|just\s+|only\s+)?[a-z]{2,}ed\b/;
+
+/** Whether the clause an amount stands in tells of the past: a relative clause ("... that has") has its own tense. */
+function pastTense(sentence: string): boolean {
+  const own = sentence.split(/\b(?:that|which|who)\s+/i).at(-1) ?? sentence;
+  return PAST_IRREGULAR.test(own) || PAST_REGULAR.test(own);
 }
 
 /**
@@ -231,18 +259,21 @@ function definer(
       };
     }
     case 'not-yet-knowable': {
-      const when = rng.choice([
-        'at next year’s town meeting',
-        'when next year’s plan is published',
-        'by a vote at the end of next year',
-        'in next month’s draw',
-      ]);
+      // One draw picks both wordings: a decision to come for what is still open, a record not yet
+      // out for what already happened ("he sold as many boxes as ... will show").
+      const i = rng.choice([0, 1, 2, 3]);
+      const when = NOT_YET_DECIDED[i] as string;
+      const record = NOT_YET_RECORDED[i] as string;
       return {
         write: (p) =>
-          p.kind === 'count'
-            ? `as many${p.clause} as will be decided ${when}`
-            : `whatever amount will be decided ${when}${p.clause}`,
-        how: `defined by a decision still to come (${when})`,
+          p.past
+            ? p.kind === 'count'
+              ? `as many${p.clause} as ${record} will show`
+              : `whatever amount ${record} will show${p.clause}`
+            : p.kind === 'count'
+              ? `as many${p.clause} as will be decided ${when}`
+              : `whatever amount will be decided ${when}${p.clause}`,
+        how: `defined by a decision still to come (${when}) or a record not yet out (${record})`,
         keepsAmount: false,
       };
     }
@@ -424,6 +455,7 @@ function defineInPlace(question: string, q: Quantity, d: Definer, topic: string)
     afterThere: /\bthere (?:are|is|were|was) $/i.test(sentence),
     subject: subjectOf(sentence),
     topic,
+    past: pastTense(sentence),
   });
   if (written === undefined) return undefined;
   // "There are 6 girls in the park." -> "The number of girls in the park is given in ...".
