@@ -93,6 +93,20 @@ describe('Knowledge Boundary rules', () => {
     expect(kb(EGGS, 4)?.text).toMatch(/Lamar finds 5 more eggs than /);
   });
 
+  it('set a past amount by a record not yet out, an open one by a decision to come (L3)', () => {
+    const sold = seed(
+      'sold',
+      'On Saturday, Sunny sold 10 boxes of gingerbread. On Sunday, he sold 4 boxes of apple pie. He charged $6 a box. How much did Sunny earn?',
+    );
+    for (let r = 0; r < 4; r++) {
+      const text = kb(sold, 3, r)?.text ?? '';
+      expect(text, text).toMatch(/ as .* will show| whatever amount .* will show/);
+      expect(text).not.toMatch(/will be decided/);
+    }
+    // "that has" is the amount's own clause: present, though "saw" opens the sentence.
+    expect(kb(HOUSE, 3)?.text).toMatch(/will be decided/);
+  });
+
   it('take a quantity the worked solution computes with', () => {
     // 7 appears in the problem but not in the solution's calculations: never the one taken away.
     const withSolution: Seed = {
