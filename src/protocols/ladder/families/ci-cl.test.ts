@@ -151,6 +151,29 @@ describe('Context Interference as GSM-IC builds it', () => {
     const original = new Set(numbersIn(TOULA.question).map(numberValue));
     for (const n of numbersIn(extra)) expect(original.has(numberValue(n)), n).toBe(false);
   });
+
+  it('sets an elsewhere sibling at another place, not the problem\'s own ("at a bakery", "similar kernels")', () => {
+    const bread: Seed = {
+      id: 'bread',
+      question:
+        'A loaf of bread at the bakery costs $2. The kernels pop in the next ten seconds. Bagels cost $1 each. How much more do 3 loaves of bread cost than 2 bagels?',
+      gold: 4,
+      source: 'test',
+    };
+    const siblings: string[] = [];
+    for (const level of [4, 5] as const)
+      for (let r = 0; r < 12; r++) {
+        const c = FAMILY_MODULES.CI.rules(bread, level, 1, new PyRandom(r));
+        if (!c) continue;
+        const extra = addedAround(bread.question, c.text) ?? '';
+        siblings.push(...extra.split(/(?<=[.?!])\s+/).filter((x) => /loaf of bread|kernels/.test(x)));
+      }
+    expect(siblings.length).toBeGreaterThan(0);
+    for (const x of siblings) {
+      expect(x).not.toMatch(/at the bakery|a similar kernels|in a next/);
+      if (/loaf of bread/.test(x)) expect(x).toMatch(/at a bakery/);
+    }
+  });
 });
 
 describe('scene sentences (CL load, CI background)', () => {

@@ -311,6 +311,40 @@ const ELSEWHERE: readonly string[] = [
   'In a puzzle book on the shelf, ',
 ];
 
+/** Words after "in the" that are a time or a part, not a place ("in the next thirty seconds"). */
+const NOT_A_PLACE = new Set([
+  'next',
+  'last',
+  'first',
+  'final',
+  'same',
+  'other',
+  'rest',
+  'past',
+  'end',
+  'beginning',
+  'middle',
+  'morning',
+  'afternoon',
+  'evening',
+  'night',
+  'day',
+  'week',
+  'month',
+  'year',
+  'world',
+  'meantime',
+  'future',
+  'whole',
+  'entire',
+  'total',
+  'remaining',
+  'second',
+  'third',
+  'fourth',
+  'fifth',
+]);
+
 /**
  * An in-topic sibling of a given without a person to swap ("A loaf of bread has 24 slices."): the
  * same sentence set elsewhere, with its numbers new ("In the next town over, a loaf of bread has 31
@@ -328,8 +362,18 @@ function elsewhere(given: string, rng: PyRandom, avoid: ReadonlySet<string>): st
     /\b[A-Z][a-z]+\b/.test(sentence.slice(m[0].length))
   )
     return undefined;
-  const start = m[1] === 'The' ? 'a similar' : (m[1] as string).toLowerCase();
-  return `${rng.choice(ELSEWHERE)}${start}${renumber(sentence, rng, avoid).slice((m[1] as string).length)}`;
+  // "The kernels increase" set elsewhere is "similar kernels increase", "The bag holds" "a similar bag holds".
+  const plural = /^The [a-z]+[^s]s\b/.test(sentence);
+  const start = m[1] === 'The' ? (plural ? 'similar' : 'a similar') : (m[1] as string).toLowerCase();
+  // "at the bakery" names the problem's own place: set elsewhere it is "at a bakery".
+  const rest = renumber(sentence, rng, avoid)
+    .slice((m[1] as string).length)
+    .replace(/\b(at|in|from) the ([a-z]+)\b/g, (all, prep: string, noun: string) =>
+      noun.endsWith('s') || NOT_A_PLACE.has(noun)
+        ? all
+        : `${prep} ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`,
+    );
+  return `${rng.choice(ELSEWHERE)}${start}${rest}`;
 }
 
 /** The items that pass `test`, then the rest. */
