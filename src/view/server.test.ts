@@ -137,6 +137,9 @@ describe('the viewer on loopback', async () => {
     expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(r.body).toContain('href="/stores/0"');
     expect(r.body).toContain('href="/reports/0"');
+    // What each store holds, so the index is worth reading: its runs, cells and last run.
+    expect(r.body).toMatch(/\d+ runs? · \d+ cells · last \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+    expect(r.body).toContain('no runs yet');
     expect(r.headers['content-security-policy']).toMatch(
       /^default-src 'none'; script-src 'nonce-[A-Za-z0-9+/=]+'; style-src 'nonce-/,
     );

@@ -284,11 +284,23 @@ function indexHtml(res: ServerResponse, v: ViewerState): void {
     res,
     indexPage(
       nonce,
-      v.stores.map((s, i) => ({ href: `/stores/${i}`, name: basename(s.path), note: s.path })),
+      v.stores.map((s, i) => ({ href: `/stores/${i}`, name: basename(s.path), note: storeNote(s) })),
       v.reports.map((r, i) => ({ href: `/reports/${i}`, name: basename(r), note: r })),
     ),
     pageCsp(nonce),
   );
+}
+
+/** What the index says of a store beside its path: how many runs, cells written and when it last ran. */
+function storeNote(entry: StoreEntry): string {
+  const runs = entry.reader.runs();
+  if (runs.length === 0) return `no runs yet · ${entry.path}`;
+  const last = runs
+    .map((r) => r.startedAt)
+    .sort()
+    .at(-1) as string;
+  const cells = runs.reduce((n, r) => n + r.cells, 0);
+  return `${runs.length} run${runs.length === 1 ? '' : 's'} · ${cells} cells · last ${last.slice(0, 16).replace('T', ' ')} · ${entry.path}`;
 }
 
 function reportFile(res: ServerResponse, file: string | undefined): void {
