@@ -76,3 +76,11 @@ export function* planCells(
     }
   }
 }
+
+/**
+ * The params a role call sends. Built fresh rather than taken from `config.params`: those are the
+ * SUT's (a stop sequence or seed meant for the system under test must not change a judge's verdict).
+ */
+export function roleParams(temperature: number, maxTokens: number): WaverConfig['params'] {
+  return { temperature, maxTokens, logprobs: false };
+}

@@ -2,6 +2,7 @@ import type { WaverConfig } from '../config/schema.js';
 import { InputError } from '../errors.js';
 import { specLabel, toModelSpec } from '../models/spec.js';
 import { openStore } from '../store/store.js';
+import { roleParams } from './plan.js';
 import { createProviderPool } from './provider-pool.js';
 import { type RunSuiteOptions, runSuite } from './run-suite.js';
 import { suiteOf } from './suite.js';
@@ -29,14 +30,6 @@ export interface RoleRunResult {
   identity: string;
   /** By test id. Every test of every batch has an answer or an error, never neither. */
   answers: Map<string, RoleAnswer>;
-}
-
-/**
- * The params a role call sends. Built fresh rather than taken from `config.params`: those are the
- * SUT's (a stop sequence or seed meant for the system under test must not change a judge's verdict).
- */
-export function roleParams(temperature: number, maxTokens: number): WaverConfig['params'] {
-  return { temperature, maxTokens, logprobs: false };
 }
 
 /** The role's model spec from the config, or an InputError naming the field. */

@@ -1,8 +1,9 @@
 import type { WaverConfig } from '../config/schema.js';
 import type { Capabilities, GenerateResult } from '../models/types.js';
 import { CONFIG, PROTOCOLS } from '../protocols/index.js';
-import { KB_JUDGE_SUITE, type KbJudgeJob, kbJudgeTest } from '../protocols/ladder/kb-judge.js';
+import { type KbJudgeJob, kbJudgeTest } from '../protocols/ladder/kb-judge.js';
 import { ladderSuite } from '../protocols/ladder/run.js';
+import { KB_JUDGE_SUITE } from '../protocols/ladder/suite-names.js';
 import { ladderTest } from '../protocols/ladder/test-support/ladder-test.js';
 import type { KbType, LadderTest, Seed } from '../protocols/ladder/types.js';
 import { BUILTIN_MC_ITEMS } from '../protocols/paraphrase/data/builtin-items.js';

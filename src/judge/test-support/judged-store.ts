@@ -1,7 +1,8 @@
 import { CONFIG } from '../../protocols/index.js';
-import { GATE_SUITES, nliTest } from '../../protocols/ladder/gates/model-gates.js';
-import { KB_JUDGE_SUITE, kbJudgeTest } from '../../protocols/ladder/kb-judge.js';
+import { nliTest } from '../../protocols/ladder/gates/model-gates.js';
+import { kbJudgeTest } from '../../protocols/ladder/kb-judge.js';
 import { ladderSuite } from '../../protocols/ladder/run.js';
+import { GATE_SUITES, KB_JUDGE_SUITE } from '../../protocols/ladder/suite-names.js';
 import { ladderTest } from '../../protocols/ladder/test-support/ladder-test.js';
 import { KB_TYPES, type KbType, type Seed } from '../../protocols/ladder/types.js';
 import { politenessJudgePrompt } from '../../protocols/sago/mirroring.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestFor } from '../../run/plan.js';
-import { roleParams } from '../../run/roles.js';
+import { requestFor, roleParams } from '../../run/plan.js';
 import { openStore } from '../../store/store.js';
 import { withPool } from '../define.js';
 import { ANSWER_JUDGE_MAX_TOKENS, answerJudgeTest, parseAnswerJudgeReply } from './answer-judge.js';

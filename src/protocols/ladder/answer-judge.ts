@@ -15,7 +15,6 @@ import { type JudgedCell, JudgedCellSchema } from './kb-judge.js';
  * docs/fidelity.md L53.
  */
 
-export const ANSWER_JUDGE_SUITE = 'ladder/answer-judge';
 /** A verdict and a one-sentence reason fit easily. */
 export const ANSWER_JUDGE_MAX_TOKENS = 256;
 

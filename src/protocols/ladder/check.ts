@@ -9,8 +9,8 @@ import {
 } from '../../check/types.js';
 import { ladderSettings } from './config.js';
 import { type LadderResults, loadLadderResults } from './results.js';
-import { LADDER_TESTS_SUITE } from './run.js';
 import { ladderSuiteFill, readLadderSuite } from './suite-file.js';
+import { LADDER_TESTS_SUITE } from './suite-names.js';
 import { ladderTestOf } from './test-meta.js';
 import { MIN_STABILITY, NO_COLLAPSE_AT_OR_BELOW } from './thresholds.js';
 import { FAMILIES, type Family } from './types.js';

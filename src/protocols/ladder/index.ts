@@ -1,15 +1,17 @@
 import { defineProtocol } from '../define.js';
 import type { RunOutcome } from '../types.js';
 import { ADMISSION_SUITE } from './admission-record.js';
-import { ANSWER_JUDGE_SUITE } from './answer-judge.js';
 import { LadderConfigSchema } from './config.js';
-import { GENERATOR_SUITE } from './families/model-generator.js';
-import { GATE_SUITES } from './gates/model-gates.js';
-import { KB_JUDGE_SUITE } from './kb-judge.js';
 import type { LadderPlan } from './protocol.js';
 import type { LadderSectionData } from './report-section.js';
 import type { LadderResults } from './results.js';
-import { LADDER_TESTS_SUITE } from './run.js';
+import {
+  ANSWER_JUDGE_SUITE,
+  GATE_SUITES,
+  GENERATOR_SUITE,
+  KB_JUDGE_SUITE,
+  LADDER_TESTS_SUITE,
+} from './suite-names.js';
 import { LADDER_THRESHOLDS } from './thresholds.js';
 
 /**

@@ -2,11 +2,9 @@ import { judgeCells, withVerdict } from '../../judge/judge-cells.js';
 import type { JudgedItem, Rubric } from '../../judge/types.js';
 import type { Store } from '../../store/store.js';
 import { sha256 } from '../../util/hash.js';
-import { ANSWER_JUDGE_SUITE, AnswerJudgeMetaSchema, parseAnswerJudgeReply } from './answer-judge.js';
+import { AnswerJudgeMetaSchema, parseAnswerJudgeReply } from './answer-judge.js';
 import {
-  GATE_SUITES,
   GateMetaSchema,
-  type ModelGate,
   parseEpistemicReply,
   parseMeaningReply,
   parseNliReply,
@@ -14,12 +12,12 @@ import {
 import {
   DEFAULT_RECOGNIZE_THRESHOLD,
   type JudgedCell,
-  KB_JUDGE_SUITE,
   KB_RUBRIC,
   KbJudgeMetaSchema,
   kbScoringOf,
   parseKbJudgeReply,
 } from './kb-judge.js';
+import { ANSWER_JUDGE_SUITE, GATE_SUITES, KB_JUDGE_SUITE, type ModelGate } from './suite-names.js';
 import { LadderTestMetaSchema } from './test-meta.js';
 
 /**

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { flatJsonObjects } from '../../answers/json-objects.js';
 import type { GenerateRequest } from '../../models/types.js';
-import { requestFor } from '../../run/plan.js';
-import { roleParams } from '../../run/roles.js';
+import { requestFor, roleParams } from '../../run/plan.js';
 import type { SuiteTest } from '../../run/types.js';
 import { isPyDict, type PyValue, pyFloat, pyGet, pyJsonLoads, pyStr, pyStrip } from './python.js';
 import { ANSWER_TYPES, type AnswerType, KB_TYPES, type KbType } from './types.js';
@@ -21,7 +20,6 @@ import { ANSWER_TYPES, type AnswerType, KB_TYPES, type KbType } from './types.js
  * (docs/fidelity.md L21-L26).
  */
 
-export const KB_JUDGE_SUITE = 'ladder/kb-judge';
 export const KB_RUBRIC = [1, 0.75, 0.25, 0] as const;
 export type KbRubricScore = (typeof KB_RUBRIC)[number];
 /**

@@ -7,7 +7,7 @@ import { LadderConfigSchema } from './config.js';
 import type { SetMetrics } from './metrics.js';
 import { ladderHtml } from './report-html.js';
 import { type LadderResults, loadLadderResults, type ScoredCell } from './results.js';
-import { LADDER_TESTS_SUITE } from './run.js';
+import { LADDER_TESTS_SUITE } from './suite-names.js';
 import { formatLadderReport, ladderCaveats, ladderDatasets } from './tables.js';
 import { ladderTestOf } from './test-meta.js';
 import { type AnswerType, answerTypeOf, type LadderTest, LEVELS } from './types.js';

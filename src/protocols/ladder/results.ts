@@ -3,17 +3,11 @@ import type { Coverage, SuiteTest } from '../../run/types.js';
 import type { Store, StoredCell } from '../../store/store.js';
 import { deriveSeed } from '../../util/random.js';
 import type { AnswerParser } from './answer.js';
-import {
-  ANSWER_JUDGE_SUITE,
-  AnswerJudgeMetaSchema,
-  type AnswerVerdict,
-  parseAnswerJudgeReply,
-} from './answer-judge.js';
+import { AnswerJudgeMetaSchema, type AnswerVerdict, parseAnswerJudgeReply } from './answer-judge.js';
 import { type LadderConfig, LadderConfigSchema } from './config.js';
 import { recordedCorrectness, recordedSlot } from './import/recorded.js';
 import {
   type JudgedCell,
-  KB_JUDGE_SUITE,
   KbJudgeMetaSchema,
   type KbVerdict,
   kbScoringOf,
@@ -22,8 +16,8 @@ import {
 } from './kb-judge.js';
 import { type LadderMetrics, type LadderObservation, ladderMetrics } from './metrics.js';
 import { type AnswerFormat, answerFormatOfPrompt } from './prompts.js';
-import { kbTypeOf } from './run.js';
 import { scoreAnswer } from './score-answer.js';
+import { ANSWER_JUDGE_SUITE, KB_JUDGE_SUITE } from './suite-names.js';
 import { ladderTestOf } from './test-meta.js';
 import {
   ANSWER_TYPES,
@@ -31,6 +25,7 @@ import {
   answerTypeOf,
   type Family,
   type KbType,
+  kbTypeOf,
   type LadderTest,
   type Level,
 } from './types.js';

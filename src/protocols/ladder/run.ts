@@ -8,18 +8,14 @@ import type { Suite, SuiteTest } from '../../run/types.js';
 import { openStore } from '../../store/store.js';
 import { sha256 } from '../../util/hash.js';
 import type { PooledOptions } from '../types.js';
-import {
-  ANSWER_JUDGE_MAX_TOKENS,
-  ANSWER_JUDGE_SUITE,
-  type AnswerJudgeJob,
-  answerJudgeTest,
-} from './answer-judge.js';
+import { ANSWER_JUDGE_MAX_TOKENS, type AnswerJudgeJob, answerJudgeTest } from './answer-judge.js';
 import { answerFormatOf, type LadderConfig, ladderSettings } from './config.js';
-import { type JudgedCell, KB_JUDGE_SUITE, type KbJudgeJob, kbJudgeTest } from './kb-judge.js';
+import { type JudgedCell, type KbJudgeJob, kbJudgeTest } from './kb-judge.js';
 import { type AnswerFormat, systemPromptFor, userMessageFor } from './prompts.js';
 import { scoreAnswer } from './score-answer.js';
+import { ANSWER_JUDGE_SUITE, KB_JUDGE_SUITE, LADDER_TESTS_SUITE } from './suite-names.js';
 import type { LadderSuiteTest } from './test-meta.js';
-import { answerTypeOf, KB_LEVEL, KB_TYPES, type KbType, type LadderTest } from './types.js';
+import { answerTypeOf, kbTypeOf, type LadderTest } from './types.js';
 
 /**
  * Running the ladder (the paper's Section 4.3, docs/method.md#running-the-ladder): every test asked
@@ -28,8 +24,6 @@ import { answerTypeOf, KB_LEVEL, KB_TYPES, type KbType, type LadderTest } from '
  * the rubric through the judge role as the suite `ladder/kb-judge`. Scores and metrics are
  * computed afterwards from the store alone (results.ts).
  */
-
-export const LADDER_TESTS_SUITE = 'ladder/tests';
 
 /**
  * The reference runners' output caps (docs/fidelity.md#ladder): 768 for the JSON prompt
@@ -115,16 +109,6 @@ export function ladderSuiteTest(
     repeats: test.family === 'baseline' ? settings.baselineRepeats : repeats,
     meta: { ...meta },
   };
-}
-
-/**
- * The boundary type of a KB test: its subtype when that names one, else the type its level stands
- * for (KB is categorical: the boundary type is the level).
- */
-export function kbTypeOf(test: Pick<LadderTest, 'family' | 'subtype' | 'measuredLevel'>): KbType | undefined {
-  if (test.family !== 'KB') return undefined;
-  if (KB_TYPES.includes(test.subtype as KbType)) return test.subtype as KbType;
-  return KB_TYPES.find((t) => KB_LEVEL[t] === test.measuredLevel);
 }
 
 /** A judge pass: the judge's identity, its suite and how many of its calls failed. */

@@ -206,3 +206,13 @@ export function testAnswerOf(
     return { answerType, gold: seed.gold, ...(seed.aliases.length > 0 && { aliases: seed.aliases }) };
   return { answerType, gold: seed.gold };
 }
+
+/**
+ * The boundary type of a KB test: its subtype when that names one, else the type its level stands
+ * for (KB is categorical: the boundary type is the level).
+ */
+export function kbTypeOf(test: Pick<LadderTest, 'family' | 'subtype' | 'measuredLevel'>): KbType | undefined {
+  if (test.family !== 'KB') return undefined;
+  if (KB_TYPES.includes(test.subtype as KbType)) return test.subtype as KbType;
+  return KB_TYPES.find((t) => KB_LEVEL[t] === test.measuredLevel);
+}

@@ -1,7 +1,8 @@
 import { modelVerdicts } from '../../check/compare.js';
 import { type CellGrade, type CheckProtocol, gradeKey, type ThresholdDef } from '../../check/types.js';
 import { loadParaphraseResults, type ParaphraseResults } from './results.js';
-import { ITEMS_SUITE, paraphraseTestId } from './suite.js';
+import { paraphraseTestId } from './suite.js';
+import { ITEMS_SUITE } from './suite-names.js';
 import { MIN_SAA } from './thresholds.js';
 
 /**

@@ -2,9 +2,8 @@ import { defineProtocol } from '../define.js';
 import { ParaphraseConfig } from './config.js';
 import type { ParaphraseOutcome } from './protocol.js';
 import type { ParaphraseResults } from './results.js';
-import { REWORD_SUITE } from './reword.js';
 import type { ParaphraseItems } from './run.js';
-import { ITEMS_SUITE } from './suite.js';
+import { ITEMS_SUITE, REWORD_SUITE } from './suite-names.js';
 import { PARAPHRASE_THRESHOLDS } from './thresholds.js';
 
 /**

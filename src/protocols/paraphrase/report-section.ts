@@ -10,7 +10,8 @@ import {
   type ParaphraseResults,
   type ScoredCell,
 } from './results.js';
-import { ITEMS_SUITE, ParaphraseTestMetaSchema } from './suite.js';
+import { ParaphraseTestMetaSchema } from './suite.js';
+import { ITEMS_SUITE } from './suite-names.js';
 import { formatParaphraseReport } from './tables.js';
 
 /**

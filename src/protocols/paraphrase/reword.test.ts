@@ -4,19 +4,18 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { McItem } from '../../data/mc/mc-item.js';
 import { recordingLine } from '../../models/replay.js';
-import { requestFor } from '../../run/plan.js';
-import { roleParams } from '../../run/roles.js';
+import { requestFor, roleParams } from '../../run/plan.js';
 import { openStore } from '../../store/store.js';
 import { CONFIG } from '../index.js';
 import {
   acceptReword,
   checkRewordable,
   REWORD_MAX_TOKENS,
-  REWORD_SUITE,
   REWORD_TEMPERATURE,
   rewordItems,
   rewordTest,
 } from './reword.js';
+import { REWORD_SUITE } from './suite-names.js';
 
 const item = (id: string, stem: string, alternates?: string[]): McItem => ({
   id,

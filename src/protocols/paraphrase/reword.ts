@@ -6,6 +6,7 @@ import { roleSpec, runRole } from '../../run/roles.js';
 import type { RunSuiteOptions } from '../../run/run-suite.js';
 import type { SuiteTest } from '../../run/types.js';
 import type { RewordSource } from './phrasings.js';
+import { REWORD_SUITE } from './suite-names.js';
 
 /**
  * The reworded phrasing's stem: the item's first alternate wording when it has one, else a
@@ -14,7 +15,6 @@ import type { RewordSource } from './phrasings.js';
  * original (docs/paraphrase.md#reworded). Which of the two was used is recorded in each test.
  */
 
-export const REWORD_SUITE = 'paraphrase/reword';
 /** Greedy: a reword is made once and reused, so it should not depend on sampling luck. */
 export const REWORD_TEMPERATURE = 0;
 export const REWORD_MAX_TOKENS = 512;

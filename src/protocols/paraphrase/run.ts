@@ -5,8 +5,7 @@ import type { McItem } from '../../data/mc/mc-item.js';
 import { InputError } from '../../errors.js';
 import { specLabel, toModelSpec } from '../../models/spec.js';
 import type { ModelEstimate } from '../../run/estimate.js';
-import { plannedModels } from '../../run/plan.js';
-import { roleParams } from '../../run/roles.js';
+import { plannedModels, roleParams } from '../../run/plan.js';
 import { estimateSuite, type RunResult, runSuite } from '../../run/run-suite.js';
 import { suiteOf } from '../../run/suite.js';
 import type { Suite } from '../../run/types.js';
@@ -21,13 +20,13 @@ import {
   checkRewordable,
   itemsNeedingGenerator,
   REWORD_MAX_TOKENS,
-  REWORD_SUITE,
   REWORD_TEMPERATURE,
   type Rewords,
   rewordItems,
   rewordTest,
 } from './reword.js';
 import { buildParaphraseSuite } from './suite.js';
+import { REWORD_SUITE } from './suite-names.js';
 
 /**
  * The paraphrase protocol end to end: items -> key check -> rewordings -> the `paraphrase/items`

@@ -7,14 +7,13 @@ import { type TypedTest, typedTests } from '../test-meta.js';
 import { PHRASINGS, type Phrasing } from './config.js';
 import { phraseItem } from './phrasings.js';
 import type { Rewords } from './reword.js';
+import { ITEMS_SUITE } from './suite-names.js';
 
 /**
  * The `paraphrase/items` suite: one test per (item, phrasing), asked `repeats` times. Each test's
  * meta holds everything scoring needs (options as shown, key as shown, the map back to the item's
  * own letters, where the rewording came from), so results are rebuilt from the store alone.
  */
-
-export const ITEMS_SUITE = 'paraphrase/items';
 
 /** What a test of the items suite holds for scoring, read back through this schema (paraphraseTests). */
 export const ParaphraseTestMetaSchema = z.object({

@@ -2,10 +2,10 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../store/store.js';
+import { GENERATOR_SUITE } from '../suite-names.js';
 import { Recording, SEED_A, SEED_B, scratchDir, testConfig } from '../test-support/fakes.js';
 import { FAMILY_MODULES } from './index.js';
 import {
-  GENERATOR_SUITE,
   generateWithModel,
   generationKey,
   generatorRequest,

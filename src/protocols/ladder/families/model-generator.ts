@@ -1,9 +1,10 @@
 import type { WaverConfig } from '../../../config/schema.js';
 import type { GenerateRequest } from '../../../models/types.js';
-import { requestFor } from '../../../run/plan.js';
-import { type RoleBatch, roleParams, runRole } from '../../../run/roles.js';
+import { requestFor, roleParams } from '../../../run/plan.js';
+import { type RoleBatch, runRole } from '../../../run/roles.js';
 import type { RunSuiteOptions } from '../../../run/run-suite.js';
 import type { SuiteTest } from '../../../run/types.js';
+import { GENERATOR_SUITE } from '../suite-names.js';
 import { type Family, type GeneratorInfo, KB_TYPES, type Level, type Seed } from '../types.js';
 import type { Candidate, FamilyModule } from './types.js';
 
@@ -14,7 +15,6 @@ import type { Candidate, FamilyModule } from './types.js';
  * (see docs/ladder-suite.md#model-generator).
  */
 
-export const GENERATOR_SUITE = 'ladder/generator';
 /** docs/method.md: each retry is sampled 0.10 hotter than the one before, never above 0.95. */
 export const RETRY_TEMPERATURE_STEP = 0.1;
 export const TEMPERATURE_CAP = 0.95;

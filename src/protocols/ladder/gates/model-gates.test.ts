@@ -1,10 +1,10 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../store/store.js';
+import { GATE_SUITES } from '../suite-names.js';
 import { Recording, SEED_A, scratchDir, testConfig } from '../test-support/fakes.js';
 import {
   epistemicTest,
-  GATE_SUITES,
   type GateJob,
   gateRequest,
   MODEL_GATES,

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { WaverConfig } from '../../../config/schema.js';
 import type { GenerateRequest } from '../../../models/types.js';
-import { requestFor } from '../../../run/plan.js';
-import { roleParams, runRole } from '../../../run/roles.js';
+import { requestFor, roleParams } from '../../../run/plan.js';
+import { runRole } from '../../../run/roles.js';
 import type { RunSuiteOptions } from '../../../run/run-suite.js';
 import type { SuiteTest } from '../../../run/types.js';
+import { GATE_SUITES, MODEL_GATE_NAMES, type ModelGate } from '../suite-names.js';
 import { type AnswerType, FAMILIES, type Family, type GateVerdict, KB_TYPES, type KbType } from '../types.js';
 
 /**
@@ -15,9 +16,6 @@ import { type AnswerType, FAMILIES, type Family, type GateVerdict, KB_TYPES, typ
  * recorded `not-run`. The prompts are waver's own words for what the paper describes;
  * see docs/ladder-suite.md#model-gates.
  */
-
-export const MODEL_GATE_NAMES = ['nli', 'meaning', 'epistemic'] as const;
-export type ModelGate = (typeof MODEL_GATE_NAMES)[number];
 
 /** The meta of a gate's judge test: which gate asked, about a candidate of which family (and boundary type). */
 export const GateMetaSchema = z.object({
@@ -41,12 +39,6 @@ export const MODEL_GATES: Record<Family, readonly ModelGate[]> = {
   CL: ['nli', 'meaning'],
   CIS: ['meaning'],
   KB: ['epistemic'],
-};
-
-export const GATE_SUITES: Record<ModelGate, string> = {
-  nli: 'ladder/gate-nli',
-  meaning: 'ladder/gate-meaning',
-  epistemic: 'ladder/gate-epistemic',
 };
 
 /** A label needs a few tokens; a JSON verdict with a one-sentence reason needs more. */

@@ -5,7 +5,7 @@ import type { Suite, SuiteTest } from '../../../run/types.js';
 import type { CellWrite, Store } from '../../../store/store.js';
 import { hashOf } from '../../../util/hash.js';
 import { WAVER_VERSION } from '../../../version.js';
-import { LADDER_TESTS_SUITE } from '../run.js';
+import { LADDER_TESTS_SUITE } from '../suite-names.js';
 import { FAMILIES, type Family, type LadderTest, LEVELS } from '../types.js';
 import { type RecordedLadderScores, recordedScoresRequest, recordedSlot } from './recorded.js';
 import {

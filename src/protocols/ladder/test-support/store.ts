@@ -2,7 +2,8 @@ import { type FakeModel, writeCells } from '../../../check/test-support/stores.j
 import { validateConfig } from '../../../config/load.js';
 import type { Suite, SuiteTest } from '../../../run/types.js';
 import type { Store } from '../../../store/store.js';
-import { LADDER_TESTS_SUITE, ladderSuite } from '../run.js';
+import { ladderSuite } from '../run.js';
+import { LADDER_TESTS_SUITE } from '../suite-names.js';
 import { ladderTestOf } from '../test-meta.js';
 import type { Family, LadderTest, Level } from '../types.js';
 import { ladderTest } from './ladder-test.js';
