@@ -4,7 +4,7 @@ import { SagoConfig } from './config.js';
 import { MANIFEST_SUITE } from './manifest.js';
 import type { SagoPromptSets } from './prompt-sets.js';
 import type { SagoResults } from './results.js';
-import { GENERATOR_SUITE, JUDGE_SUITE, RESPONSES_SUITE } from './suites.js';
+import { GENERATOR_SUITE, JUDGE_SUITE, RESPONSES_SUITE } from './suite-names.js';
 import { SAGO_THRESHOLDS } from './thresholds.js';
 
 /**

@@ -2,7 +2,7 @@ import { judgeCells, withVerdict } from '../../judge/judge-cells.js';
 import type { JudgedItem, Rubric } from '../../judge/types.js';
 import type { Store } from '../../store/store.js';
 import { parsePolitenessVerdict } from './mirroring.js';
-import { JUDGE_SUITE } from './suites.js';
+import { JUDGE_SUITE } from './suite-names.js';
 
 /**
  * SAGO's judged items (docs/judges.md#what-is-judged): each response whose register the politeness

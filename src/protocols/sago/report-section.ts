@@ -13,7 +13,7 @@ import {
   strengthSpec,
 } from './report-charts.js';
 import { loadSagoResults, type SagoResults } from './results.js';
-import { RESPONSES_SUITE } from './suites.js';
+import { RESPONSES_SUITE } from './suite-names.js';
 import { formatSagoResults, sagoMarkdown } from './tables.js';
 import { type SagoTestMeta, SagoTestMetaSchema } from './test-meta.js';
 

@@ -46,7 +46,7 @@ import { type SagoTest, sagoTests } from './test-meta.js';
  */
 
 export type * from './result-types.js';
-export { JUDGE_SUITE, RESPONSES_SUITE } from './suites.js';
+export { JUDGE_SUITE, RESPONSES_SUITE } from './suite-names.js';
 
 /** The row of activation cosines of a prompt (the model's own hidden states). */
 export function activationRequest(

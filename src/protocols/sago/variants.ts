@@ -13,7 +13,7 @@ import { deriveSeed, PyRandom } from '../../util/random.js';
 import type { SagoConfig } from './config.js';
 import type { OpenDatasetSample } from './data/datasets.js';
 import { pooledEmbedding, wordPrefixEmbeddings } from './embeddings.js';
-import { GENERATOR_SUITE } from './suites.js';
+import { GENERATOR_SUITE } from './suite-names.js';
 import { allVariations, checkStrength, FAMILY_OF } from './variations/index.js';
 import { parseGeneratedVariant, structuralInstructions } from './variations/structural.js';
 import type { MeaningCheck, StructuralSubtype, Variation } from './variations/types.js';

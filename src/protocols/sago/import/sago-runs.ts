@@ -10,7 +10,7 @@ import type { SagoModelRecord } from '../axes.js';
 import type { SagoConfig } from '../config.js';
 import { type ImportedRun, type SagoManifest, saveManifest } from '../manifest.js';
 import type { SagoTestMeta } from '../result-types.js';
-import { RESPONSES_SUITE } from '../suites.js';
+import { RESPONSES_SUITE } from '../suite-names.js';
 import { type CheckCount, checkRuns, type ImportChecks } from './checks.js';
 import {
   findRunFolders,
