@@ -439,11 +439,19 @@ function plan(seed: Seed, level: Level, rng: PyRandom): { planned: Planned[]; pi
   const { avoid, filled } = numberFiller(original, slots, rng);
   const draw: Drawing = { level, rng, filled, spot };
   const pools = templatePools(topic, rng);
+  // The lead's kind names the candidate: a problem no in-topic template fits leads off-topic.
+  const inTopicLead = pools.inTopic.length > 0;
   const siblings = siblingsOf(pieces, questionStart, entities, draw, avoid);
   const out: Planned[] = [...leadOf(draw, pools, siblings)];
   addRest(out, draw, pools, scene);
   const kind: Lead =
-    level === 2 ? 'off-topic' : level >= 4 && siblings.length > 0 ? 'role-overlap' : 'in-topic';
+    level === 2
+      ? 'off-topic'
+      : level >= 4 && siblings.length > 0
+        ? 'role-overlap'
+        : inTopicLead
+          ? 'in-topic'
+          : 'off-topic';
   // The first sentence always carries numbers, so every L2-L5 candidate has some.
   if (out.length === 0 || numbersIn(out[0]?.text ?? '').length === 0)
     return { planned: [], pieces, lead: kind };
