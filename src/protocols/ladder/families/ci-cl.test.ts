@@ -152,6 +152,20 @@ describe('Context Interference as GSM-IC builds it', () => {
     for (const n of numbersIn(extra)) expect(original.has(numberValue(n)), n).toBe(false);
   });
 
+  it('labels an L3 candidate by its lead: off-topic where no in-topic template fits the problem', () => {
+    const bread: Seed = {
+      id: 'bread-l3',
+      question:
+        'A loaf of bread at the bakery costs $2. Bagels cost $1 each. How much more do 3 loaves of bread cost than 2 bagels?',
+      gold: 4,
+      source: 'test',
+    };
+    for (let r = 0; r < 4; r++) {
+      expect(FAMILY_MODULES.CI.rules(FOG, 3, 1, new PyRandom(r))?.subtype).toBe('off-topic');
+      expect(FAMILY_MODULES.CI.rules(bread, 3, 1, new PyRandom(r))?.subtype).toBe('in-topic');
+    }
+  });
+
   it('sets an elsewhere sibling at another place, not the problem\'s own ("at a bakery", "similar kernels")', () => {
     const bread: Seed = {
       id: 'bread',
