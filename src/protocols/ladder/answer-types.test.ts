@@ -1,30 +1,24 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { python3Missing, runPython } from '../../test-support/python3.js';
-import { sharedDir, sharedFile } from '../../test-support/shared.js';
 import { parseChoiceReply } from './answer-choice.js';
 import { extractTextAnswer, matchTextAnswer, normaliseAnswer } from './answer-text.js';
 import { choiceStemOf } from './choice-lines.js';
 import { resolveLadderSeeds } from './data/datasets.js';
 import { scoreAnswer } from './score-answer.js';
+import {
+  CHOICE_FILES,
+  choiceSeeds,
+  DATA_ENV,
+  dataMissing,
+  TEXT_FILES,
+  textSeeds,
+} from './test-support/answer-data.js';
 import type { ChoiceSeed, TextSeed } from './types.js';
 
 /**
  * The parser and scorer of each answer type on real rows of ../shared/data (skipped visibly when a
  * file is missing), in the formats models really answer in.
  */
-
-const env = { WAVER_DATA_DIR: join(sharedDir, 'data') };
-const missing = (...files: string[]) => {
-  const gone = files.filter((f) => !sharedFile(`data/${f}`));
-  return gone.length === 0 ? '' : ` (skipped: ../shared/data/${gone.join(', ')} not there)`;
-};
-const CHOICE_FILES = ['arc-challenge/arc_challenge.jsonl', 'commonsenseqa/dev_rand_split.jsonl'];
-const TEXT_FILES = [
-  'triviaqa/triviaqa_sm_sub.jsonl',
-  'simpleqa/simple_qa_test_set.csv',
-  'nq-open/NQ-open.dev.jsonl',
-];
 
 /** A choice seed as the suite builder makes its baseline test. */
 const choiceTest = (s: ChoiceSeed) => ({
@@ -41,13 +35,10 @@ const textTest = (s: TextSeed) => ({
 });
 
 describe('choice: the key letter, however a model writes it', () => {
-  it.skipIf(missing(...CHOICE_FILES) !== '')(
-    `reads every format on 20 real ARC-Challenge and CommonsenseQA rows${missing(...CHOICE_FILES)}`,
+  it.skipIf(dataMissing(...CHOICE_FILES) !== '')(
+    `reads every format on 20 real ARC-Challenge and CommonsenseQA rows${dataMissing(...CHOICE_FILES)}`,
     async () => {
-      const seeds = [
-        ...((await resolveLadderSeeds('arc-challenge', { env, limit: 10 })) as ChoiceSeed[]),
-        ...((await resolveLadderSeeds('commonsenseqa', { env, limit: 10 })) as ChoiceSeed[]),
-      ];
+      const seeds = await choiceSeeds(10);
       for (const s of seeds) {
         const key = s.gold;
         const text = s.options.find((o) => o.letter === key)?.text as string;
@@ -98,14 +89,10 @@ describe('choice: the key letter, however a model writes it', () => {
 });
 
 describe('text: an accepted answer after SQuAD normalisation', () => {
-  it.skipIf(missing(...TEXT_FILES) !== '')(
-    `scores the formats models answer in on 30 real TriviaQA, SimpleQA and NQ-open rows${missing(...TEXT_FILES)}`,
+  it.skipIf(dataMissing(...TEXT_FILES) !== '')(
+    `scores the formats models answer in on 30 real TriviaQA, SimpleQA and NQ-open rows${dataMissing(...TEXT_FILES)}`,
     async () => {
-      const seeds = [
-        ...((await resolveLadderSeeds('triviaqa', { env, limit: 10 })) as TextSeed[]),
-        ...((await resolveLadderSeeds('simpleqa', { env, limit: 10 })) as TextSeed[]),
-        ...((await resolveLadderSeeds('nq-open', { env, limit: 10 })) as TextSeed[]),
-      ];
+      const seeds = await textSeeds(10);
       for (const s of seeds) {
         const alias = s.aliases.at(-1) ?? s.gold;
         const right: [string, string][] = [
@@ -151,10 +138,10 @@ describe('text: an accepted answer after SQuAD normalisation', () => {
     expect(extractTextAnswer('Paris')).toEqual({ answer: 'Paris', via: 'reply' });
   });
 
-  it.skipIf(python3Missing !== undefined || missing(TEXT_FILES[0] as string) !== '')(
-    `normalises exactly as the SQuAD v1.1 script's normalize_answer in CPython${python3Missing ?? missing(TEXT_FILES[0] as string)}`,
+  it.skipIf(python3Missing !== undefined || dataMissing(TEXT_FILES[0] as string) !== '')(
+    `normalises exactly as the SQuAD v1.1 script's normalize_answer in CPython${python3Missing ?? dataMissing(TEXT_FILES[0] as string)}`,
     async () => {
-      const seeds = (await resolveLadderSeeds('triviaqa', { env, limit: 300 })) as TextSeed[];
+      const seeds = (await resolveLadderSeeds('triviaqa', { env: DATA_ENV, limit: 300 })) as TextSeed[];
       const texts = [
         ...seeds.flatMap((s) => [s.gold, ...s.aliases]),
         'The  Beatles!',

@@ -1,36 +1,25 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedDir, sharedFile } from '../../../test-support/shared.js';
 import { optionLines } from '../choice-lines.js';
-import { resolveLadderSeeds } from '../data/datasets.js';
 import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
-import { type ChoiceSeed, choiceQuestion, type TextSeed } from '../types.js';
+import {
+  CHOICE_FILES,
+  choiceSeeds,
+  dataMissing,
+  TEXT_FILES,
+  textSeeds,
+} from '../test-support/answer-data.js';
+import { type ChoiceSeed, choiceQuestion } from '../types.js';
 import { answerGate } from './answer-gate.js';
 
 /** The answer gate on real rows of ../shared/data (skipped visibly when a file is missing). */
 
-const env = { WAVER_DATA_DIR: join(sharedDir, 'data') };
-const missing = (...files: string[]) => {
-  const gone = files.filter((f) => !sharedFile(`data/${f}`));
-  return gone.length === 0 ? '' : ` (skipped: ../shared/data/${gone.join(', ')} not there)`;
-};
-const CHOICE = ['arc-challenge/arc_challenge.jsonl', 'commonsenseqa/dev_rand_split.jsonl'];
-const TEXT = [
-  'triviaqa/triviaqa_sm_sub.jsonl',
-  'simpleqa/simple_qa_test_set.csv',
-  'nq-open/NQ-open.dev.jsonl',
-];
-
 const verdict = (v: ReturnType<typeof answerGate>) => v?.verdict;
 
 describe('answer gate: choice', () => {
-  it.skipIf(missing(...CHOICE) !== '')(
-    `keeps options, letters and key on 20 real rows${missing(...CHOICE)}`,
+  it.skipIf(dataMissing(...CHOICE_FILES) !== '')(
+    `keeps options, letters and key on 20 real rows${dataMissing(...CHOICE_FILES)}`,
     async () => {
-      const seeds = [
-        ...((await resolveLadderSeeds('arc-challenge', { env, limit: 10 })) as ChoiceSeed[]),
-        ...((await resolveLadderSeeds('commonsenseqa', { env, limit: 10 })) as ChoiceSeed[]),
-      ];
+      const seeds = await choiceSeeds(10);
       for (const s of seeds) {
         const [first, second] = s.options as [ChoiceSeed['options'][0], ChoiceSeed['options'][0]];
         const wrong = s.options.find((o) => o.letter !== s.gold) as { letter: string; text: string };
@@ -93,14 +82,10 @@ describe('answer gate: choice', () => {
 });
 
 describe('answer gate: text', () => {
-  it.skipIf(missing(...TEXT) !== '')(
-    `keeps the question's names and leaks no answer on 30 real rows${missing(...TEXT)}`,
+  it.skipIf(dataMissing(...TEXT_FILES) !== '')(
+    `keeps the question's names and leaks no answer on 30 real rows${dataMissing(...TEXT_FILES)}`,
     async () => {
-      const seeds = [
-        ...((await resolveLadderSeeds('triviaqa', { env, limit: 10 })) as TextSeed[]),
-        ...((await resolveLadderSeeds('simpleqa', { env, limit: 10 })) as TextSeed[]),
-        ...((await resolveLadderSeeds('nq-open', { env, limit: 10 })) as TextSeed[]),
-      ];
+      const seeds = await textSeeds(10);
       for (const s of seeds) {
         const gate = (text: string, family: 'SV' | 'IQ' | 'CL' | 'KB' = 'SV') => answerGate(s, family, text);
         expect(verdict(gate(`It was a quiet day. ${s.question}`, 'CL')), s.id).toBe('pass');
