@@ -48,6 +48,17 @@ const config = join(dir, 'waver.yaml');
 writeFileSync(config, 'repeats: 2\nladder:\n  baselineRepeats: 5\n');
 
 const curves = ['--curve', '0.9,0.85,0.7,0.6', '--curve-b', '0.9,0.88,0.85,0.8'];
+// 0.8 vs 0.8 with discordance 0.1 at margin 0.02: an upgrade that should lose nothing.
+const NON_INFERIORITY = [
+  '--design',
+  'non-inferiority',
+  '--p',
+  '0.8,0.8',
+  '--discordance',
+  '0.1',
+  '--margin',
+  '0.02',
+];
 const plan = (args: string[]) => runCli(['plan', ...args], { cwd: dir, env });
 const json = async (args: string[]) => {
   const r = await plan([...args, '--format', 'json']);
@@ -133,21 +144,7 @@ describe('waver plan --suite', () => {
         ['--design', 'non-inferiority', '--p', '0.8,0.77', '--discordance', '0.1', '--margin', '0.02'],
         '--margin',
       ],
-      [
-        [
-          '--design',
-          'non-inferiority',
-          '--p',
-          '0.8,0.8',
-          '--discordance',
-          '0.1',
-          '--margin',
-          '0.02',
-          '--sides',
-          '1',
-        ],
-        '--sides',
-      ],
+      [[...NON_INFERIORITY, '--sides', '1'], '--sides'],
       [['--design', 'collapse-shift', '--curve', '0.9,0.8'], '--curve-b'],
       [['--design', 'collapse-shift', '--suite', suite, '--family', 'KB', ...curves], '--family'],
     ] as const) {
@@ -156,17 +153,9 @@ describe('waver plan --suite', () => {
       expect(r.stderr, args.join(' ')).toMatch(new RegExp(`^waver: ${flag}: `));
     }
   });
+
   it("non-inferiority sizes check's margin rule: 0.8 vs 0.8, discordance 0.1, margin 0.02", async () => {
-    const r = await json([
-      '--design',
-      'non-inferiority',
-      '--p',
-      '0.8,0.8',
-      '--discordance',
-      '0.1',
-      '--margin',
-      '0.02',
-    ]);
+    const r = await json(NON_INFERIORITY);
     // (1.95996 + 0.84162)^2 * 0.1 / 0.02^2 = 1962.2
     expect(r.n).toBe(1963);
     expect(r.details.powerAtN).toBeGreaterThanOrEqual(0.8);
