@@ -14,6 +14,9 @@ export function sharedFile(relative: string): string | undefined {
   return existsSync(path) ? path : undefined;
 }
 
+/** An environment that points the dataset loaders at ../shared/data, as a user's `WAVER_DATA_DIR` would. */
+export const sharedDataEnv = { WAVER_DATA_DIR: resolve(sharedDir, 'data') };
+
 export const tinyModelPath = sharedFile('models/stories260K.gguf');
 export const tinyModelMissing = tinyModelPath
   ? undefined

@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { python3Missing, runPython } from '../../test-support/python3.js';
+import { sharedDataEnv } from '../../test-support/shared.js';
 import { parseChoiceReply } from './answer-choice.js';
 import { extractTextAnswer, matchTextAnswer, normaliseAnswer } from './answer-text.js';
 import { choiceStemOf } from './choice-lines.js';
 import { resolveLadderSeeds } from './data/datasets.js';
 import { scoreAnswer } from './score-answer.js';
-import {
-  CHOICE_FILES,
-  choiceSeeds,
-  DATA_ENV,
-  dataMissing,
-  TEXT_FILES,
-  textSeeds,
-} from './test-support/answer-data.js';
+import { CHOICE_FILES, choiceSeeds, dataMissing, TEXT_FILES, textSeeds } from './test-support/answer-data.js';
 import type { ChoiceSeed, TextSeed } from './types.js';
 
 /**
@@ -141,7 +135,7 @@ describe('text: an accepted answer after SQuAD normalisation', () => {
   it.skipIf(python3Missing !== undefined || dataMissing(TEXT_FILES[0] as string) !== '')(
     `normalises exactly as the SQuAD v1.1 script's normalize_answer in CPython${python3Missing ?? dataMissing(TEXT_FILES[0] as string)}`,
     async () => {
-      const seeds = (await resolveLadderSeeds('triviaqa', { env: DATA_ENV, limit: 300 })) as TextSeed[];
+      const seeds = (await resolveLadderSeeds('triviaqa', { env: sharedDataEnv, limit: 300 })) as TextSeed[];
       const texts = [
         ...seeds.flatMap((s) => [s.gold, ...s.aliases]),
         'The  Beatles!',

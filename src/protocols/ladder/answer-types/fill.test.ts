@@ -1,6 +1,5 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedDir, sharedFile } from '../../../test-support/shared.js';
+import { sharedDataEnv, sharedFile } from '../../../test-support/shared.js';
 import { resolveLadderSeeds } from '../data/datasets.js';
 import { computeFillTable, formatFillTable } from '../fill-table.js';
 import type { Family } from '../types.js';
@@ -13,7 +12,7 @@ import type { Family } from '../types.js';
  * (docs/ladder-families.md#iq-noise) keep a short question below L2's band (use the model generator).
  */
 
-const env = { WAVER_DATA_DIR: join(sharedDir, 'data') };
+const env = sharedDataEnv;
 const SEEDS = 20;
 
 /** Floors (of 20) per family, L1-L5; measured on the first 20 seeds, suite seed 0, 2 attempts. */

@@ -1,6 +1,5 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedDir, sharedFile } from '../../../test-support/shared.js';
+import { sharedDataEnv, sharedFile } from '../../../test-support/shared.js';
 import { deriveSeed, PyRandom } from '../../../util/random.js';
 import { optionLines } from '../choice-lines.js';
 import { resolveLadderSeeds } from '../data/datasets.js';
@@ -18,7 +17,7 @@ import { typedFamilyGate, typedRules } from './typed-rules.js';
  * answer gate, the structural gate, the family's gate), and each family makes some.
  */
 
-const env = { WAVER_DATA_DIR: join(sharedDir, 'data') };
+const env = sharedDataEnv;
 const FILES = {
   'arc-challenge': 'arc-challenge/arc_challenge.jsonl',
   commonsenseqa: 'commonsenseqa/dev_rand_split.jsonl',

@@ -5,13 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LoopbackHub, parquetOf, startLoopbackHub } from '../../../hub/test-support/loopback-hub.js';
 import { sharedHubMissing, sharedHubRepos } from '../../../hub/test-support/shared-hub.js';
 import { closedPort } from '../../../models/test-support/loopback.js';
-import { sharedDir } from '../../../test-support/shared.js';
+import { sharedDataEnv } from '../../../test-support/shared.js';
 import { buildLadderSuite } from '../suite.js';
 import { readLadderSuite, writeLadderSuite } from '../suite-file.js';
 import { testConfig } from '../test-support/fakes.js';
 import { resolveLadderSeeds } from './datasets.js';
 
-const local = { WAVER_DATA_DIR: join(sharedDir, 'data') };
+const local = sharedDataEnv;
 
 describe.skipIf(sharedHubMissing)(
   `ladder seeds from a loopback Hub built from ../shared/data ${sharedHubMissing ? `(skipped: ${sharedHubMissing} missing)` : ''}`,

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../errors.js';
-import { sharedDir, sharedFile } from '../../../test-support/shared.js';
+import { sharedDataEnv, sharedFile } from '../../../test-support/shared.js';
 import type { ChoiceSeed, TextSeed } from '../types.js';
 import { resolveLadderSeeds } from './datasets.js';
 
 /** Choice and text seeds from the named datasets in ../shared/data, read as WAVER_DATA_DIR reads them. */
 
-const env = { WAVER_DATA_DIR: join(sharedDir, 'data') };
+const env = sharedDataEnv;
 const missing = (file: string) =>
   sharedFile(`data/${file}`) ? '' : ` (skipped: ../shared/data/${file} is not there)`;
 const ARC = 'arc-challenge/arc_challenge.jsonl';

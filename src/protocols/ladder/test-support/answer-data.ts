@@ -1,11 +1,9 @@
-import { join } from 'node:path';
-import { sharedDir, sharedFile } from '../../../test-support/shared.js';
+import { sharedDataEnv, sharedFile } from '../../../test-support/shared.js';
 import { resolveLadderSeeds } from '../data/datasets.js';
 import type { ChoiceSeed, TextSeed } from '../types.js';
 
 /** Real choice and short-answer rows of ../shared/data for the answer-type tests, which skip visibly without them. */
 
-export const DATA_ENV = { WAVER_DATA_DIR: join(sharedDir, 'data') };
 export const CHOICE_FILES = ['arc-challenge/arc_challenge.jsonl', 'commonsenseqa/dev_rand_split.jsonl'];
 export const TEXT_FILES = [
   'triviaqa/triviaqa_sm_sub.jsonl',
@@ -22,13 +20,13 @@ export function dataMissing(...files: string[]): string {
 /** The first `each` seeds of ARC-Challenge and of CommonsenseQA. */
 export async function choiceSeeds(each: number): Promise<ChoiceSeed[]> {
   const of = async (name: string) =>
-    (await resolveLadderSeeds(name, { env: DATA_ENV, limit: each })) as ChoiceSeed[];
+    (await resolveLadderSeeds(name, { env: sharedDataEnv, limit: each })) as ChoiceSeed[];
   return [...(await of('arc-challenge')), ...(await of('commonsenseqa'))];
 }
 
 /** The first `each` seeds of TriviaQA, SimpleQA and NQ-open. */
 export async function textSeeds(each: number): Promise<TextSeed[]> {
   const of = async (name: string) =>
-    (await resolveLadderSeeds(name, { env: DATA_ENV, limit: each })) as TextSeed[];
+    (await resolveLadderSeeds(name, { env: sharedDataEnv, limit: each })) as TextSeed[];
   return [...(await of('triviaqa')), ...(await of('simpleqa')), ...(await of('nq-open'))];
 }

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MC_DATASETS } from '../../../data/mc/named.js';
 import { type LoopbackHub, parquetOf, startLoopbackHub } from '../../../hub/test-support/loopback-hub.js';
 import { sharedHubMissing, sharedHubRepos } from '../../../hub/test-support/shared-hub.js';
-import { sharedDir } from '../../../test-support/shared.js';
+import { sharedDataEnv } from '../../../test-support/shared.js';
 import { resolveMcItems } from './datasets.js';
 
-const local = { WAVER_DATA_DIR: join(sharedDir, 'data') };
+const local = sharedDataEnv;
 
 describe.skipIf(sharedHubMissing)(
   `multiple-choice items from a loopback Hub built from ../shared/data ${sharedHubMissing ? `(skipped: ${sharedHubMissing} missing)` : ''}`,
