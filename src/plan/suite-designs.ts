@@ -7,7 +7,7 @@ import {
   type Test,
   unequalClusterDesignEffect,
 } from '../stats/power.js';
-import { different, need, PlanInputError, pairedSizing, two } from './common.js';
+import { different, need, onFlag, PlanInputError, pairedSizing, two } from './common.js';
 import { type ScopeShape, scopeShape } from './suite-shape.js';
 import type { PairedTest, PlanDetails, PlanHead, PlanInput, PlanResult } from './types.js';
 
@@ -136,7 +136,7 @@ export function ladderLevelPlan(input: PlanInput, test: Test, which: PairedTest,
   const [p1, p2] = two(input.p);
   different(p1, p2, 'rates');
   const { psi, details: psiDetails } = discordanceOf(input, p1, p2);
-  const { p10, p01 } = discordantShares(p1, p2, psi);
+  const { p10, p01 } = onFlag('--discordance', () => discordantShares(p1, p2, psi));
   const shape = shapeOf(input);
   let fill: number;
   let pairsPerSeed: number;
@@ -204,7 +204,7 @@ export function ladderFamilyPlan(
   const [p1, p2] = two(input.p);
   different(p1, p2, 'rates');
   const { psi, details: psiDetails } = discordanceOf(input, p1, p2);
-  const { p10, p01 } = discordantShares(p1, p2, psi);
+  const { p10, p01 } = onFlag('--discordance', () => discordantShares(p1, p2, psi));
   const adjust = input.adjust ?? 'holm';
   const tests = shape.scopes.length >= 2 ? 1 + shape.scopes.length : 1;
   // Holm's first step and Bonferroni: alpha / k (the level of check's intervals, multiplicity.ts).

@@ -139,6 +139,7 @@ describe('waver plan --suite', () => {
       [['--design', 'paired-proportions', '--p', '0.8,0.7', '--discordance', '0.05'], '--discordance'],
       [['--design', 'mdd', '--n', '294', '--p', '0.8', '--discordance', '0.9'], '--discordance'],
       [['--design', 'mdd', '--p', '0.8'], '--n'],
+      [['--design', 'ladder-level', '--p', '0.8,0.7', '--discordance', '0.05'], '--discordance'],
       [['--design', 'non-inferiority', '--p', '0.8,0.8', '--discordance', '0.1'], '--margin'],
       [
         ['--design', 'non-inferiority', '--p', '0.8,0.77', '--discordance', '0.1', '--margin', '0.02'],
