@@ -63,12 +63,13 @@ const sentencesOf = (text: string) => splitSentences(text);
 
 /** L2 devices: one markdown device, with `strength` extra blank lines between sentences. */
 function markdownDevices(): Device[] {
-  // The first `strength` lines end in a break; a space separator after a break would open the
-  // next line with a space.
   const withBreaks = (lines: string[], strength: number, sep = '\n') =>
-    lines
-      .map((l, i) => (i === 0 ? l : `${i - 1 < strength ? (sep === ' ' ? '\n' : `\n${sep}`) : sep}${l}`))
-      .join('');
+    lines.reduce((text, line, i) => {
+      if (i === 0) return line;
+      // The first `strength` lines end in a break; a space after one would open the next line.
+      const gap = i - 1 < strength ? `\n${sep === ' ' ? '' : sep}` : sep;
+      return text + gap + line;
+    }, '');
   return [
     {
       name: 'heading',
