@@ -3,12 +3,12 @@ import { sharedDataEnv, sharedFile } from '../../../test-support/shared.js';
 import { deriveSeed, PyRandom } from '../../../util/random.js';
 import { optionLines } from '../choice-lines.js';
 import { resolveLadderSeeds } from '../data/datasets.js';
+import { CHOICE_DIRECTIVES, TEXT_DIRECTIVES } from '../families/cis/typed-directives.js';
 import { FAMILY_MODULES } from '../families/index.js';
 import { answerGate } from '../gates/answer-gate.js';
 import { structuralGate } from '../gates/structural-gate.js';
 import { conflictExplicitness } from '../severity/ces.js';
 import { FAMILIES, KB_TYPES, LEVELS, type Seed } from '../types.js';
-import { CHOICE_DIRECTIVES, TEXT_DIRECTIVES } from './directives.js';
 import { typedFamilyGate, typedRules } from './typed-rules.js';
 
 /**

@@ -1,5 +1,8 @@
 import type { McOption } from '../../../data/mc/mc-item.js';
 import type { PyRandom } from '../../../util/random.js';
+import { CHOICE_DIRECTIVES, TEXT_DIRECTIVES } from '../families/cis/typed-directives.js';
+import { choiceFormat } from '../families/f/choice-format.js';
+import { boundaryFrame } from '../families/kb/boundary.js';
 import type { Candidate, FamilyModule, RulesOptions } from '../families/types.js';
 import { formatGate } from '../gates/family-gates.js';
 import { conflictExplicitness } from '../severity/ces.js';
@@ -13,9 +16,6 @@ import {
   type Seed,
   type TextSeed,
 } from '../types.js';
-import { boundaryFrame } from './boundary.js';
-import { choiceFormat } from './choice-format.js';
-import { CHOICE_DIRECTIVES, TEXT_DIRECTIVES } from './directives.js';
 
 /**
  * Each family on each answer type (docs/ladder-families.md#answer-types). Number seeds: the

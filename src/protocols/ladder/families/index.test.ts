@@ -8,9 +8,9 @@ import { addedMarkup, measureSeverity } from '../severity/levels.js';
 import { numbersIn, numberValue, splitSentences, whitespaceWords, wordTokens } from '../text/tokens.js';
 import { FAMILIES, LEVELS, type Level, type Seed } from '../types.js';
 import { lowerEdge } from './aim.js';
-import { DIRECTIVES } from './cis.js';
+import { DIRECTIVES } from './cis/rules.js';
 import { FAMILY_MODULES } from './index.js';
-import { KB_TYPE_OF_LEVEL } from './kb.js';
+import { KB_TYPE_OF_LEVEL } from './kb/rules.js';
 import { GENERATOR_TEMPERATURES, generatorTemperature } from './model-instructions.js';
 import { fill } from './rules-common.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PyRandom } from '../../../util/random.js';
-import { conflictExplicitness } from '../severity/ces.js';
-import type { Seed } from '../types.js';
-import { conflictInstructionStress, DIRECTIVES, SEED_DIRECTIVES } from './cis.js';
-import { questionSteps } from './solution-steps.js';
+import { PyRandom } from '../../../../util/random.js';
+import { conflictExplicitness } from '../../severity/ces.js';
+import type { Seed } from '../../types.js';
+import { questionSteps } from '../solution-steps.js';
+import { conflictInstructionStress, DIRECTIVES, SEED_DIRECTIVES } from './rules.js';
 
 const COFFEE: Seed = {
   id: 'coffee',

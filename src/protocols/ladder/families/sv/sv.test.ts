@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { PyRandom } from '../../../util/random.js';
-import { LEVELS, type Seed } from '../types.js';
-import { reverseGivens, semanticVariation } from './sv.js';
-import { applyLocal, type SentenceOpName } from './sv-clauses.js';
-import { presentTense } from './sv-sentences.js';
-import { applyWordOps, wordOps } from './sv-words.js';
+import { PyRandom } from '../../../../util/random.js';
+import { LEVELS, type Seed } from '../../types.js';
+import { applyLocal, type SentenceOpName } from './clauses.js';
+import { reverseGivens, semanticVariation } from './rules.js';
+import { presentTense } from './sentences.js';
+import { applyWordOps, wordOps } from './words.js';
 
 const seed = (id: string, question: string): Seed => ({ id, question, gold: 0, source: 'issue-11' });
 // Issue 11's bad examples.

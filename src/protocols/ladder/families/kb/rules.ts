@@ -15,19 +15,19 @@
  * occurrences are replaced, so the value cannot be read back from a repeat.
  */
 
-import type { PyRandom } from '../../../util/random.js';
-import { knowledgeBoundaryGate } from '../gates/family-gates.js';
-import { extractEntities } from '../text/entities.js';
-import { analyse } from '../text/morphology.js';
-import { findQuantities, type Quantity, replaceQuantity } from '../text/quantities.js';
-import { capitalize, numbersIn, numberValue } from '../text/tokens.js';
-import { LEX_FILE, synsets } from '../text/wordnet.js';
-import { KB_LEVEL, KB_TYPES, type KbType, type Level, type Seed } from '../types.js';
-import { impossiblePremise } from './kb-impossible.js';
-import { instructionsFor } from './model-instructions.js';
-import { rulesFor } from './rules-common.js';
-import { solutionNumbers } from './solution-steps.js';
-import type { FamilyModule } from './types.js';
+import type { PyRandom } from '../../../../util/random.js';
+import { knowledgeBoundaryGate } from '../../gates/family-gates.js';
+import { extractEntities } from '../../text/entities.js';
+import { analyse } from '../../text/morphology.js';
+import { findQuantities, type Quantity, replaceQuantity } from '../../text/quantities.js';
+import { capitalize, numbersIn, numberValue } from '../../text/tokens.js';
+import { LEX_FILE, synsets } from '../../text/wordnet.js';
+import { KB_LEVEL, KB_TYPES, type KbType, type Level, type Seed } from '../../types.js';
+import { instructionsFor } from '../model-instructions.js';
+import { rulesFor } from '../rules-common.js';
+import { solutionNumbers } from '../solution-steps.js';
+import type { FamilyModule } from '../types.js';
+import { impossiblePremise } from './impossible.js';
 
 export const KB_TYPE_OF_LEVEL: Record<Level, KbType> = Object.fromEntries(
   KB_TYPES.map((t) => [KB_LEVEL[t], t]),

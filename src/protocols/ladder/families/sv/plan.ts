@@ -5,14 +5,14 @@
  * first k of a plan. `sv.ts` aims a plan at the requested level.
  */
 
-import type { PyRandom } from '../../../util/random.js';
-import { bounded } from '../text/lexicon.js';
-import { splitSentences, whitespaceWords } from '../text/tokens.js';
-import type { Level } from '../types.js';
-import { shuffled } from './rules-common.js';
-import { applyLocal, lowerFirst, type SentenceOpName } from './sv-clauses.js';
-import { type Cast, FRAMES, mergeable, namePronouns, presentTense, reverseGivens } from './sv-sentences.js';
-import { applyWordOps, phraseOps, type WordOp, wordOps } from './sv-words.js';
+import type { PyRandom } from '../../../../util/random.js';
+import { bounded } from '../../text/lexicon.js';
+import { splitSentences, whitespaceWords } from '../../text/tokens.js';
+import type { Level } from '../../types.js';
+import { shuffled } from '../rules-common.js';
+import { applyLocal, lowerFirst, type SentenceOpName } from './clauses.js';
+import { type Cast, FRAMES, mergeable, namePronouns, presentTense, reverseGivens } from './sentences.js';
+import { applyWordOps, phraseOps, type WordOp, wordOps } from './words.js';
 
 /** An operation on the sentence list. Sentence-local ones name the original sentence they rewrite. */
 export type StructOp =

@@ -21,10 +21,10 @@
  * - negative: a count or price below zero ("-3 dozen eggs"), never a difference ("-2 less than").
  */
 
-import type { PyRandom } from '../../../util/random.js';
-import { analyse } from '../text/morphology.js';
-import { type Quantity, replaceQuantity } from '../text/quantities.js';
-import { LEX_FILE, synsets } from '../text/wordnet.js';
+import type { PyRandom } from '../../../../util/random.js';
+import { analyse } from '../../text/morphology.js';
+import { type Quantity, replaceQuantity } from '../../text/quantities.js';
+import { LEX_FILE, synsets } from '../../text/wordnet.js';
 
 /** The kinds of impossible premise L5 makes (docs/ladder-families.md#kb-impossible). */
 export type ImpossibleKind =

@@ -1,5 +1,5 @@
-import type { PyRandom } from '../../../util/random.js';
-import { KB_TYPES, type KbType, type Level } from '../types.js';
+import type { PyRandom } from '../../../../util/random.js';
+import { KB_TYPES, type KbType, type Level } from '../../types.js';
 
 /**
  * Knowledge Boundary for seeds that are not math (docs/ladder-families.md#answer-types): the

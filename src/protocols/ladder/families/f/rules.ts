@@ -8,14 +8,14 @@
  * devices are tried.
  */
 
-import type { PyRandom } from '../../../util/random.js';
-import { formatGate } from '../gates/family-gates.js';
-import { splitSentences } from '../text/tokens.js';
-import type { Level } from '../types.js';
-import { type Aimed, aimAtLevel } from './aim.js';
-import { instructionsFor } from './model-instructions.js';
-import { rulesFor } from './rules-common.js';
-import type { FamilyModule } from './types.js';
+import type { PyRandom } from '../../../../util/random.js';
+import { formatGate } from '../../gates/family-gates.js';
+import { splitSentences } from '../../text/tokens.js';
+import type { Level } from '../../types.js';
+import { type Aimed, aimAtLevel } from '../aim.js';
+import { instructionsFor } from '../model-instructions.js';
+import { rulesFor } from '../rules-common.js';
+import type { FamilyModule } from '../types.js';
 
 interface Device {
   name: string;

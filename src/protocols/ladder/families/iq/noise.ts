@@ -11,7 +11,7 @@
  * A slip returns undefined where it does not fit the word.
  */
 
-import type { PyRandom } from '../../../util/random.js';
+import type { PyRandom } from '../../../../util/random.js';
 
 export type Slip =
   | 'neighbor'

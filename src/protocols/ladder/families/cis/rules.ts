@@ -6,12 +6,12 @@
  * only used when its measured CES equals the level asked for.
  */
 
-import { conflictGate } from '../gates/family-gates.js';
-import { conflictExplicitness } from '../severity/ces.js';
-import { extractEntities } from '../text/entities.js';
-import { capitalize } from '../text/tokens.js';
-import type { Level, Seed } from '../types.js';
-import { instructionsFor } from './model-instructions.js';
+import { conflictGate } from '../../gates/family-gates.js';
+import { conflictExplicitness } from '../../severity/ces.js';
+import { extractEntities } from '../../text/entities.js';
+import { capitalize } from '../../text/tokens.js';
+import type { Level, Seed } from '../../types.js';
+import { instructionsFor } from '../model-instructions.js';
 import {
   fill,
   insertAt,
@@ -22,10 +22,10 @@ import {
   slotsFor,
   templatesFor,
   topicOf,
-} from './rules-common.js';
-import { askedAbout } from './scene.js';
-import { type Operation, quantityPhrase, questionSteps, usedQuantities } from './solution-steps.js';
-import type { FamilyModule } from './types.js';
+} from '../rules-common.js';
+import { askedAbout } from '../scene.js';
+import { type Operation, quantityPhrase, questionSteps, usedQuantities } from '../solution-steps.js';
+import type { FamilyModule } from '../types.js';
 
 /**
  * Tier 5 (prompt injection): every opener (each holds a tier-5 phrase) with every demand, so a

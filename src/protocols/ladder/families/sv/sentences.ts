@@ -5,10 +5,10 @@
  * undefined where the rewrite would not read as English. `sv-plan.ts` plans them.
  */
 
-import type { Entities } from '../text/entities.js';
-import { analyse, inflect } from '../text/morphology.js';
-import { capitalize, endsWithAbbreviation } from '../text/tokens.js';
-import { escapeRegex } from './sv-words.js';
+import type { Entities } from '../../text/entities.js';
+import { analyse, inflect } from '../../text/morphology.js';
+import { capitalize, endsWithAbbreviation } from '../../text/tokens.js';
+import { escapeRegex } from './words.js';
 
 /** Narrative past -> present, only where a pronoun or name is the verb's subject and no time word pins the past. */
 export function presentTense(text: string, names: ReadonlySet<string>): string | undefined {

@@ -5,11 +5,11 @@
  * pass and never inside quotes. `sv-plan.ts` orders them.
  */
 
-import { SMALL_NUMBER_WORDS } from '../../../util/number-words.js';
-import { bounded, CONTRACTIONS, LEXICON } from '../text/lexicon.js';
-import { analyse, matchCase } from '../text/morphology.js';
-import { LEX_FILE, synsets } from '../text/wordnet.js';
-import type { Level } from '../types.js';
+import { SMALL_NUMBER_WORDS } from '../../../../util/number-words.js';
+import { bounded, CONTRACTIONS, LEXICON } from '../../text/lexicon.js';
+import { analyse, matchCase } from '../../text/morphology.js';
+import { LEX_FILE, synsets } from '../../text/wordnet.js';
+import type { Level } from '../../types.js';
 
 /** A word-level rewrite: every match of `pattern` (case-insensitive, word-bounded) becomes `replacement`. */
 export interface WordOp {

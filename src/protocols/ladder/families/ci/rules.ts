@@ -6,13 +6,13 @@
  * range). Numbers are never one of the original's. How many is chosen by measuring (see aim.ts).
  */
 
-import type { PyRandom } from '../../../util/random.js';
-import { contextInterferenceGate } from '../gates/family-gates.js';
-import { type Entities, extractEntities } from '../text/entities.js';
-import { capitalize, endsWithAbbreviation, numbersIn, numberValue } from '../text/tokens.js';
-import type { Level, Seed } from '../types.js';
-import { aimAtLevel } from './aim.js';
-import { instructionsFor } from './model-instructions.js';
+import type { PyRandom } from '../../../../util/random.js';
+import { contextInterferenceGate } from '../../gates/family-gates.js';
+import { type Entities, extractEntities } from '../../text/entities.js';
+import { capitalize, endsWithAbbreviation, numbersIn, numberValue } from '../../text/tokens.js';
+import type { Level, Seed } from '../../types.js';
+import { aimAtLevel } from '../aim.js';
+import { instructionsFor } from '../model-instructions.js';
 import {
   fill,
   freshNumber,
@@ -23,9 +23,9 @@ import {
   slotsFor,
   templatesFor,
   topicOf,
-} from './rules-common.js';
-import { sceneSentences } from './scene.js';
-import type { FamilyModule } from './types.js';
+} from '../rules-common.js';
+import { sceneSentences } from '../scene.js';
+import type { FamilyModule } from '../types.js';
 
 /**
  * Numbers about something the problem does not ask about, with its own people (GSM-IC's off-topic

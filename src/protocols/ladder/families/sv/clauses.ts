@@ -4,9 +4,9 @@
  * meaning kept, or undefined where the rewrite would not read as English. `sv.ts` plans them.
  */
 
-import { analyse, inflect } from '../text/morphology.js';
-import { capitalize, endsWithAbbreviation, numbersIn, splitSentences } from '../text/tokens.js';
-import { LEX_FILE, synsets } from '../text/wordnet.js';
+import { analyse, inflect } from '../../text/morphology.js';
+import { capitalize, endsWithAbbreviation, numbersIn, splitSentences } from '../../text/tokens.js';
+import { LEX_FILE, synsets } from '../../text/wordnet.js';
 
 export type SentenceOpName =
   | 'if-to-end'

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { sharedFile } from '../../../test-support/shared.js';
-import { deriveSeed, PyRandom } from '../../../util/random.js';
-import { loadLadderSeedsCsv } from '../data/seeds-csv.js';
-import { whitespaceWords } from '../text/tokens.js';
-import { LEVELS, type Level, type Seed } from '../types.js';
-import { IQ_NOISE, inputQuality, readsBack } from './iq.js';
+import { sharedFile } from '../../../../test-support/shared.js';
+import { deriveSeed, PyRandom } from '../../../../util/random.js';
+import { loadLadderSeedsCsv } from '../../data/seeds-csv.js';
+import { whitespaceWords } from '../../text/tokens.js';
+import { LEVELS, type Level, type Seed } from '../../types.js';
+import { IQ_NOISE, inputQuality, readsBack } from './rules.js';
 
 // A problem of the paper's 100 over 200 characters, where difflib's autojunk lets realistic noise reach every band.
 const MARY: Seed = {

@@ -1,7 +1,7 @@
-import type { McOption } from '../../../data/mc/mc-item.js';
-import type { PyRandom } from '../../../util/random.js';
-import { type MeasureOptions, measureSeverity } from '../severity/levels.js';
-import type { ChoiceSeed, Level } from '../types.js';
+import type { McOption } from '../../../../data/mc/mc-item.js';
+import type { PyRandom } from '../../../../util/random.js';
+import { type MeasureOptions, measureSeverity } from '../../severity/levels.js';
+import type { ChoiceSeed, Level } from '../../types.js';
 
 /**
  * Structural/Format on a multiple-choice seed (docs/ladder-families.md#answer-types): the stem's

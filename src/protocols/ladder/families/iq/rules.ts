@@ -10,16 +10,16 @@
  * where the slips fall, not only on how many there are), else there is no candidate.
  */
 
-import { editDistance } from '../../../util/closest.js';
-import type { PyRandom } from '../../../util/random.js';
-import { inputQualityGate } from '../gates/family-gates.js';
-import { isNumberWord, multiset, numbersIn, whitespaceWords } from '../text/tokens.js';
-import type { Level } from '../types.js';
-import { assess, lowerEdge } from './aim.js';
-import { type Slip, slipSpace, slipWord } from './iq-noise.js';
-import { instructionsFor } from './model-instructions.js';
-import { rulesFor } from './rules-common.js';
-import type { FamilyModule } from './types.js';
+import { editDistance } from '../../../../util/closest.js';
+import type { PyRandom } from '../../../../util/random.js';
+import { inputQualityGate } from '../../gates/family-gates.js';
+import { isNumberWord, multiset, numbersIn, whitespaceWords } from '../../text/tokens.js';
+import type { Level } from '../../types.js';
+import { assess, lowerEdge } from '../aim.js';
+import { instructionsFor } from '../model-instructions.js';
+import { rulesFor } from '../rules-common.js';
+import type { FamilyModule } from '../types.js';
+import { type Slip, slipSpace, slipWord } from './noise.js';
 
 interface LevelNoise {
   /** Share of the whitespace words altered, [lo, hi]. */

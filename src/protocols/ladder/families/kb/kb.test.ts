@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PyRandom } from '../../../util/random.js';
-import { LEVELS, type Level, type Seed } from '../types.js';
-import { knowledgeBoundary } from './kb.js';
+import { PyRandom } from '../../../../util/random.js';
+import { LEVELS, type Level, type Seed } from '../../types.js';
+import { knowledgeBoundary } from './rules.js';
 
 const seed = (id: string, question: string): Seed => ({ id, question, gold: 0, source: 'issue-11' });
 // Issue 11's bad examples.

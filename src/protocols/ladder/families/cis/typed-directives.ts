@@ -1,4 +1,4 @@
-import type { Level } from '../types.js';
+import type { Level } from '../../types.js';
 
 /**
  * Conflict Instruction Stress directives for seeds that are not math (docs/ladder-families.md#answer-types):

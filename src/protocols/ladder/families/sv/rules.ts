@@ -17,18 +17,18 @@
  * the plans in sv-plan.ts; how much of a plan is applied is chosen by measuring (see aim.ts).
  */
 
-import { semanticVariationGate } from '../gates/family-gates.js';
-import { extractEntities } from '../text/entities.js';
-import { hideAbbreviationDots, showAbbreviationDots } from '../text/tokens.js';
-import { type Aimed, aimAtLevel, lowerEdge } from './aim.js';
-import { instructionsFor } from './model-instructions.js';
-import { rulesFor } from './rules-common.js';
-import { withProperWords } from './sv-clauses.js';
-import { build, type Op, plan } from './sv-plan.js';
-import { type Cast, whoOf } from './sv-sentences.js';
-import type { FamilyModule } from './types.js';
+import { semanticVariationGate } from '../../gates/family-gates.js';
+import { extractEntities } from '../../text/entities.js';
+import { hideAbbreviationDots, showAbbreviationDots } from '../../text/tokens.js';
+import { type Aimed, aimAtLevel, lowerEdge } from '../aim.js';
+import { instructionsFor } from '../model-instructions.js';
+import { rulesFor } from '../rules-common.js';
+import type { FamilyModule } from '../types.js';
+import { withProperWords } from './clauses.js';
+import { build, type Op, plan } from './plan.js';
+import { type Cast, whoOf } from './sentences.js';
 
-export { reverseGivens } from './sv-sentences.js';
+export { reverseGivens } from './sentences.js';
 
 /** Seeded plans tried per candidate: another order of the same operations (every second one with the clause work first) often lands in a band the first stepped over. */
 const PLANS = 4;

@@ -7,18 +7,18 @@
  * magnitude scale, where L5 needs several times the original's length. See docs/ladder-families.md#cl.
  */
 
-import { pySplit } from '../../../text-measures/python.js';
-import type { PyRandom } from '../../../util/random.js';
-import { contextLoadGate } from '../gates/family-gates.js';
-import { expansionRatio, resolveBandTables } from '../severity/levels.js';
-import { extractEntities } from '../text/entities.js';
-import { capitalize } from '../text/tokens.js';
-import type { Seed } from '../types.js';
-import { type AimTarget, aimAtLevel, assess } from './aim.js';
-import { instructionsFor } from './model-instructions.js';
-import { rulesFor } from './rules-common.js';
-import { sceneSentences } from './scene.js';
-import type { FamilyModule } from './types.js';
+import { pySplit } from '../../../../text-measures/python.js';
+import type { PyRandom } from '../../../../util/random.js';
+import { contextLoadGate } from '../../gates/family-gates.js';
+import { expansionRatio, resolveBandTables } from '../../severity/levels.js';
+import { extractEntities } from '../../text/entities.js';
+import { capitalize } from '../../text/tokens.js';
+import type { Seed } from '../../types.js';
+import { type AimTarget, aimAtLevel, assess } from '../aim.js';
+import { instructionsFor } from '../model-instructions.js';
+import { rulesFor } from '../rules-common.js';
+import { sceneSentences } from '../scene.js';
+import type { FamilyModule } from '../types.js';
 
 /** Openers that vary repeated padding without adding content. */
 const OPENERS: readonly string[] = [
