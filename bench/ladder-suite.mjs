@@ -65,11 +65,13 @@ const { ladderSuiteJsonl } = await import(join(DIST, 'protocols', 'ladder', 'sui
 const { FAMILIES, LEVELS } = await import(join(DIST, 'protocols', 'ladder', 'types.js'));
 const { DEFAULT_BANDS } = await import(join(DIST, 'protocols', 'ladder', 'severity', 'levels.js'));
 const { PyRandom } = await import(join(DIST, 'util', 'random.js'));
-const { DIRECTIVES, SEED_DIRECTIVES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'cis', 'rules.js'));
+const { DIRECTIVES, SEED_DIRECTIVES } = await import(
+  join(DIST, 'protocols', 'ladder', 'families', 'cis', 'rules.js')
+);
 const { conflictExplicitness } = await import(join(DIST, 'protocols', 'ladder', 'severity', 'ces.js'));
 const { CI_TEMPLATES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'ci', 'rules.js'));
 const { SCENE_TEMPLATES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'scene.js'));
-const { addedAround } = await import(join(DIST, 'protocols', 'ladder', 'gates', 'family-gates.js'));
+const { addedAround } = await import(join(DIST, 'protocols', 'ladder', 'gates', 'family-gate.js'));
 const { resolveLadderSeeds } = await import(join(DIST, 'protocols', 'ladder', 'data', 'datasets.js'));
 const { readsBack } = await import(join(DIST, 'protocols', 'ladder', 'families', 'iq', 'rules.js'));
 

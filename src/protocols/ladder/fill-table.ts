@@ -7,12 +7,12 @@
 
 import { deriveSeed, PyRandom } from '../../util/random.js';
 import { typedFamilyGate, typedRules } from './answer-types/typed-rules.js';
-import { FAMILY_MODULES } from './families/index.js';
-import type { RulesOptions } from './families/types.js';
+import type { RulesOptions } from './families/contract.js';
+import { ladderFamilies, ladderFamily } from './families/registry.js';
 import { answerGate } from './gates/answer-gate.js';
 import { structuralGate } from './gates/structural-gate.js';
-import { measureSeverity } from './severity/levels.js';
-import { FAMILIES, type Family, LEVELS, type Level, type Seed } from './types.js';
+import { measureSeverity } from './severity/measure.js';
+import { type Family, LEVELS, type Level, type Seed } from './types.js';
 
 export interface FillCell {
   family: Family;
@@ -35,13 +35,13 @@ export interface FillOptions extends Omit<RulesOptions, 'rngSeed'> {
 export function computeFillTable(seeds: readonly Seed[], opts: FillOptions = {}): FillCell[] {
   const cells: FillCell[] = [];
   const attempts = opts.attempts ?? 2;
-  for (const family of opts.families ?? FAMILIES) {
-    const module = FAMILY_MODULES[family];
+  for (const code of opts.families ?? ladderFamilies().map((f) => f.code)) {
+    const family = ladderFamily(code);
     for (const level of opts.levels ?? LEVELS) {
-      const cell: FillCell = { family, level, filled: 0, seeds: seeds.length, outcomes: {} };
+      const cell: FillCell = { family: code, level, filled: 0, seeds: seeds.length, outcomes: {} };
       for (const seed of seeds) {
         for (let attempt = 1; attempt <= attempts; attempt++) {
-          const rngSeed = deriveSeed(opts.seed ?? 0, seed.id, family, level, attempt);
+          const rngSeed = deriveSeed(opts.seed ?? 0, seed.id, code, level, attempt);
           const rulesOpts = {
             bands: opts.bands,
             strictLoadBands: opts.strictLoadBands,
@@ -49,15 +49,18 @@ export function computeFillTable(seeds: readonly Seed[], opts: FillOptions = {})
             rngSeed,
           };
           // Each family on the seed's answer type, with the answer gate (docs/ladder-families.md#answer-types).
-          const typed = typedRules(module, seed, level, attempt, new PyRandom(rngSeed), rulesOpts);
+          const typed = typedRules(family, seed, level, attempt, new PyRandom(rngSeed), rulesOpts);
           const candidate = typed?.candidate;
           let outcome: string;
           if (!candidate) outcome = 'none';
-          else if (family !== 'KB' && structuralGate(seed.question, candidate.text).verdict !== 'pass') {
+          else if (
+            family.preserves.numbers &&
+            structuralGate(seed.question, candidate.text).verdict !== 'pass'
+          ) {
             outcome = 'gate:structural';
-          } else if (answerGate(seed, family, candidate.text, typed?.reordered)?.verdict === 'fail')
+          } else if (answerGate(seed, family.preserves, candidate.text, typed?.reordered)?.verdict === 'fail')
             outcome = 'gate:answer';
-          else if (typedFamilyGate(module, seed, candidate.text, level, typed?.reordered).verdict !== 'pass')
+          else if (typedFamilyGate(family, seed, candidate.text, level, typed?.reordered).verdict !== 'pass')
             outcome = 'gate:family';
           else {
             const measured = measureSeverity(family, seed.question, candidate.text, {

@@ -1,6 +1,15 @@
 import { clusterBootstrap, percentile } from '../../stats/bootstrap.js';
 import { deriveSeed } from '../../util/random.js';
-import { FAMILIES, type Family, KB_LEVEL, KB_TYPES, type KbType, LEVELS, type Level } from './types.js';
+import {
+  builtinIndex,
+  FAMILIES,
+  type Family,
+  KB_LEVEL,
+  KB_TYPES,
+  type KbType,
+  LEVELS,
+  type Level,
+} from './types.js';
 
 /**
  * The ladder paper's metrics (Section 3.2) with the decisions of docs/method.md#ladder-metrics, over
@@ -205,7 +214,7 @@ export function ladderMetrics(
 
   const baseline = setMetrics(SLOT_BASELINE);
   const familyMetrics = families.map((family, i): FamilyMetrics => {
-    const f = FAMILIES.indexOf(family);
+    const f = builtinIndex(family);
     const kb = family === 'KB';
     const levels = Object.fromEntries(
       LEVELS.map((k) => [k, setMetrics(slotFamilyLevel(f, k), kb)]),
@@ -332,7 +341,7 @@ function resampleSeeds(
     recognise: new Float64Array(SLOTS * R),
   };
   const cpCodes = new Uint8Array(families.length * R);
-  const familyIndex = families.map((f) => FAMILIES.indexOf(f));
+  const familyIndex = families.map((f) => builtinIndex(f));
   const resampledSums = resampledSumsOf(clusters);
   let b = 0;
   clusterBootstrap(clusters, (sample) => accuracyOf(sumAll(sample), SLOT_BASELINE), {
@@ -484,7 +493,7 @@ function quadrantOf(
         ...(m.overall.stability.value !== undefined && { y: m.overall.stability.value }),
         unavailable: m.overall.stability.unavailable ?? 'no tests',
       };
-    const slot = slotFamily(FAMILIES.indexOf(m.family));
+    const slot = slotFamily(builtinIndex(m.family));
     const n = answered(slot);
     if (n === 0) return { unavailable: m.overall.n === 0 ? 'no tests' : 'no answered, scored responses' };
     return { x: (totals[slot * WIDTH + SUM_MAG_SCORED] as number) / n, y: answeredScore(totals, slot) };
@@ -557,7 +566,7 @@ function resampledColumns(
 
 function baseSlotOf(o: LadderObservation): number {
   if (o.family === 'baseline') return SLOT_BASELINE;
-  const f = FAMILIES.indexOf(o.family);
+  const f = builtinIndex(o.family);
   return o.level === undefined || o.level === 0 ? slotUnbinned(f) : slotFamilyLevel(f, o.level);
 }
 

@@ -5,8 +5,8 @@ import { CLI_CONTEXT } from '../../cli/test-support/cli.js';
 import { InputError } from '../../errors.js';
 import { parseLevels } from './config.js';
 import { resolveLadderSeeds } from './data/datasets.js';
-import { FAMILY_MODULES } from './families/index.js';
 import { generatorRequest } from './families/model-generator.js';
+import { ladderFamily } from './families/registry.js';
 import { ladderProtocol } from './index.js';
 import { suiteCommand } from './suite-command.js';
 import { readLadderSuite } from './suite-file.js';
@@ -176,7 +176,7 @@ describe('waver suite build --protocol ladder', () => {
     const rec = new Recording(dir, 'cli-gen.jsonl');
     const paraphrase = SEED_A.question.replace('Mia buys', 'Mia gets').replace('gives', 'hands');
     for (const attempt of [1, 2])
-      rec.add(generatorRequest(FAMILY_MODULES.SV, { seed, family: 'SV', level: 1, attempt }), paraphrase);
+      rec.add(generatorRequest(ladderFamily('SV'), { seed, family: 'SV', level: 1, attempt }), paraphrase);
     const args = (out: string) => [
       '--protocol',
       'ladder',

@@ -4,11 +4,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../errors.js';
 import { deriveSeed } from '../../util/random.js';
 import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
-import { FAMILY_MODULES } from './families/index.js';
-import { generatorRequest, generatorTemperature } from './families/model-generator.js';
-import { type GateJob, gateRequest, MODEL_GATES } from './gates/model-gates.js';
+import { generatorTemperature, modelInstructions } from './families/instructions.js';
+import { generatorRequest } from './families/model-generator.js';
+import { ladderFamily } from './families/registry.js';
+import { type GateJob, gateRequest } from './gates/model-gates.js';
 import { structuralGate } from './gates/structural-gate.js';
-import { measureSeverity } from './severity/levels.js';
+import { measureSeverity } from './severity/measure.js';
 import { buildLadderSuite, fillCounts } from './suite.js';
 import { ladderSuiteJsonl, ladderTestId, readLadderSuite, writeLadderSuite } from './suite-file.js';
 import { Recording, SEED_A, scratchDir, testConfig } from './test-support/fakes.js';
@@ -51,7 +52,7 @@ describe('buildLadderSuite with the rules generators', async () => {
       expect(t.severity?.level).toBe(t.measuredLevel);
       // Recomputing the severity from the texts gives what the suite recorded.
       const again = measureSeverity(
-        t.family,
+        ladderFamily(t.family),
         t.original,
         t.text,
         t.family === 'KB' ? { kbType: t.subtype as never } : {},
@@ -68,7 +69,7 @@ describe('buildLadderSuite with the rules generators', async () => {
       for (const g of t.gates) expect(g.verdict, `${t.family} ${g.gate}: ${g.reason}`).not.toBe('fail');
       // No judge: the family's model gates are recorded as not run.
       const modelGates = t.gates.filter((g) => g.verdict === 'not-run').map((g) => g.gate);
-      expect(modelGates).toEqual(MODEL_GATES[t.family]);
+      expect(modelGates).toEqual(ladderFamily(t.family).modelGates);
     }
   });
 
@@ -136,12 +137,12 @@ describe('one test per (seed, family, measured level), no text twice for a seed'
   const config = testConfig(dir);
   // A rule that ignores the level: every request yields the same text, measured at one level
   // (a review found 81 identical texts admitted under two requested levels).
-  const sv = FAMILY_MODULES.SV;
+  const sv = ladderFamily('SV');
   const sameText: typeof sv = {
     ...sv,
-    rules: (seed, _level, attempt, rng, opts) => sv.rules(seed, 2, attempt, rng, opts),
+    rules: (input) => sv.rules({ ...input, level: 2, target: { ...input.target, level: 2 } }),
   };
-  const modules = { ...FAMILY_MODULES, SV: sameText };
+  const modules = [sameText];
 
   it('admits the on-level test and rejects the copies at gate duplicate', async () => {
     const build = await buildLadderSuite({
@@ -180,8 +181,8 @@ describe('one test per (seed, family, measured level), no text twice for a seed'
 });
 
 describe('buildLadderSuite with a generator model and a judge (replay recordings)', () => {
-  const sv = FAMILY_MODULES.SV;
-  const iq = FAMILY_MODULES.IQ;
+  const sv = ladderFamily('SV');
+  const iq = ladderFamily('IQ');
   const q = SEED_A.question;
   // Attempt 1 is a fair paraphrase the meaning judge rejects; the retry at +0.10 passes.
   const svFirst = q
@@ -241,11 +242,11 @@ describe('buildLadderSuite with a generator model and a judge (replay recordings
     expect(build.tests.map((t) => t.family)).toEqual(['baseline', 'SV']);
     const svTest = build.tests[1] as LadderTest;
     expect(svTest.text).toBe(svSecond);
-    const base = sv.modelInstructions(SEED_A, 2, 1).temperature;
+    const base = modelInstructions(sv, SEED_A, 2, 1).temperature;
     expect(svTest.generator).toMatchObject({
       kind: 'model',
       attempt: 2,
-      temperature: generatorTemperature(base, 2),
+      temperature: generatorTemperature(sv, 2, 2),
     });
     expect(svTest.generator?.kind === 'model' && svTest.generator.temperature).toBeCloseTo(base + 0.1, 10);
     expect(svTest.gates.map((g) => [g.gate, g.verdict])).toEqual([
@@ -290,7 +291,7 @@ describe('buildLadderSuite with a generator model and a judge (replay recordings
     });
     const svTest = build.tests[1] as LadderTest;
     // Attempt 1 passes every gate that ran; it is admitted unless it measured off level.
-    const onLevel = (text: string) => measureSeverity('SV', q, text).level === 2;
+    const onLevel = (text: string) => measureSeverity(ladderFamily('SV'), q, text).level === 2;
     expect(svTest.text).toBe(onLevel(svFirst) || !onLevel(svSecond) ? svFirst : svSecond);
     expect(svTest.gates.filter((g) => g.verdict === 'not-run').map((g) => g.gate)).toEqual([
       'nli',

@@ -2,19 +2,19 @@ import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import type { RunSuiteOptions } from '../../run/run-suite.js';
 import { deriveSeed, PyRandom } from '../../util/random.js';
-import { typedModelText, typedModules } from './answer-types/model-instructions.js';
 import { type TypedCandidate, typedFamilyGate, typedRules } from './answer-types/typed-rules.js';
-import { FAMILY_MODULES } from './families/index.js';
+import type { Candidate, LadderFamily } from './families/contract.js';
+import { modelCandidateText } from './families/instructions.js';
 import { type GenerationJob, generateWithModel, generationKey } from './families/model-generator.js';
-import type { Candidate, FamilyModule } from './families/types.js';
+import { ladderFamilies, ladderFamily } from './families/registry.js';
 import { answerGate } from './gates/answer-gate.js';
 import { type GateJob, runModelGates } from './gates/model-gates.js';
 import { structuralGate } from './gates/structural-gate.js';
-import { type BandTablesInput, BandTablesSchema, measureSeverity } from './severity/levels.js';
+import { type BandTablesInput, BandTablesSchema } from './severity/levels.js';
+import { measureSeverity } from './severity/measure.js';
 import { ladderTestId } from './suite-file.js';
 import {
   type AdmissionRow,
-  FAMILIES,
   type Family,
   type GateVerdict,
   type GeneratorInfo,
@@ -44,8 +44,8 @@ export interface BuildLadderSuiteOptions {
   attempts?: number;
   /** The suite seed: every random choice derives from it. */
   seed: number;
-  /** The family modules (default FAMILY_MODULES); tests may pass their own. */
-  modules?: Record<Family, FamilyModule>;
+  /** Families to use in place of the registered ones of the same code (a test's own). */
+  modules?: readonly LadderFamily[];
   /** For the generator and judge runs (signal, progress, env). */
   runOptions?: RunSuiteOptions;
   /** One line per stage, for a command's progress output. */
@@ -73,7 +73,7 @@ interface Tried {
 /** A (seed, family, requested level) cell of the ladder. */
 interface Slot {
   seed: Seed;
-  family: Family;
+  family: LadderFamily;
   level: Level;
   tried: Tried[];
 }
@@ -87,7 +87,9 @@ interface MeasureSettings {
 }
 
 export async function buildLadderSuite(opts: BuildLadderSuiteOptions): Promise<LadderSuiteBuild> {
-  const families = checkFamilies(opts.families ?? [...FAMILIES]);
+  const familyOf = (code: Family): LadderFamily =>
+    opts.modules?.find((m) => m.code === code) ?? ladderFamily(code);
+  const families = checkFamilies(opts.families ?? ladderFamilies().map((f) => f.code)).map(familyOf);
   const levels = checkLevels(opts.levels ?? [...LEVELS]);
   const attempts = opts.attempts ?? DEFAULT_ATTEMPTS;
   if (!Number.isInteger(attempts) || attempts < 1)
@@ -98,7 +100,6 @@ export async function buildLadderSuite(opts: BuildLadderSuiteOptions): Promise<L
     throw new InputError('the model generator needs a generator model: pass --generator SPEC', {
       field: 'generator',
     });
-  const modules = opts.modules ?? FAMILY_MODULES;
   const log = opts.log ?? (() => {});
 
   const slots: Slot[] = [];
@@ -109,7 +110,7 @@ export async function buildLadderSuite(opts: BuildLadderSuiteOptions): Promise<L
     const due = slots.filter((s) => needsAnotherAttempt(s));
     if (due.length === 0) break;
     log(`attempt ${attempt}: ${due.length} candidates to generate (${opts.generator} generator)`);
-    const produced = await produceCandidates(due, attempt, opts, modules, measure);
+    const produced = await produceCandidates(due, attempt, opts, familyOf, measure);
 
     // Cheap, offline gates first; the judge sees only candidates that survive them.
     const survivors: { slot: Slot; tried: Tried }[] = [];
@@ -117,13 +118,13 @@ export async function buildLadderSuite(opts: BuildLadderSuiteOptions): Promise<L
       const tried = produced.get(slot) as Tried;
       slot.tried.push(tried);
       if (tried.rejectedBy !== undefined || !tried.candidate) continue;
-      offlineGates(slot, tried, modules[slot.family], measure);
+      offlineGates(slot, tried, measure);
       if (tried.rejectedBy === undefined) survivors.push({ slot, tried });
     }
 
     const jobs: GateJob[] = survivors.map(({ slot, tried }) => ({
       key: keyOf(slot, attempt),
-      family: slot.family,
+      family: slot.family.code,
       original: slot.seed.question,
       candidate: (tried.candidate as Candidate).text,
       ...(tried.candidate?.kbType && { kbType: tried.candidate.kbType }),
@@ -178,10 +179,10 @@ function dropDuplicates(seedSlots: readonly Slot[]): void {
   const ordered = [...seedSlots.filter(onLevel), ...seedSlots.filter((s) => !onLevel(s))];
   for (const slot of ordered) {
     for (let chosen = admitted(slot); chosen; chosen = admitted(slot)) {
-      const cell = `${slot.family}/${chosen.severity?.level}`;
+      const cell = `${slot.family.code}/${chosen.severity?.level}`;
       const text = (chosen.candidate as Candidate).text;
       const clash = cells.has(cell)
-        ? `the seed already has a ${slot.family} test measured L${chosen.severity?.level}`
+        ? `the seed already has a ${slot.family.code} test measured L${chosen.severity?.level}`
         : texts.has(text)
           ? 'the seed already has a test with this text'
           : undefined;
@@ -197,31 +198,31 @@ function dropDuplicates(seedSlots: readonly Slot[]): void {
 }
 
 function keyOf(slot: Slot, attempt: number): string {
-  return generationKey({ seed: slot.seed, family: slot.family, level: slot.level, attempt });
+  return generationKey({ seed: slot.seed, family: slot.family.code, level: slot.level, attempt });
 }
 
 async function produceCandidates(
   due: readonly Slot[],
   attempt: number,
   opts: BuildLadderSuiteOptions,
-  modules: Record<Family, FamilyModule>,
+  familyOf: (code: Family) => LadderFamily,
   measure: MeasureSettings,
 ): Promise<Map<Slot, Tried>> {
   const out = new Map<Slot, Tried>();
   if (opts.generator === 'rules') {
     for (const slot of due) {
       // One seeded generator per (suite seed, item, family, level, attempt): docs/method.md#determinism.
-      const rngSeed = deriveSeed(opts.seed, slot.seed.id, slot.family, slot.level, attempt);
+      const rngSeed = deriveSeed(opts.seed, slot.seed.id, slot.family.code, slot.level, attempt);
       // The rules aim at the bands the candidate will be binned by.
       // Each family on the seed's answer type (docs/ladder-families.md#answer-types).
-      const typed = typedRules(modules[slot.family], slot.seed, slot.level, attempt, new PyRandom(rngSeed), {
+      const typed = typedRules(slot.family, slot.seed, slot.level, attempt, new PyRandom(rngSeed), {
         ...measure,
         rngSeed,
       });
       const candidate = typed?.candidate;
       const generator: GeneratorInfo = candidate?.generator ?? {
         kind: 'rules',
-        name: slot.family,
+        name: slot.family.code,
         seed: rngSeed,
         attempt,
       };
@@ -251,9 +252,14 @@ async function produceCandidates(
     }
     return out;
   }
-  const jobs: GenerationJob[] = due.map((s) => ({ seed: s.seed, family: s.family, level: s.level, attempt }));
+  const jobs: GenerationJob[] = due.map((s) => ({
+    seed: s.seed,
+    family: s.family.code,
+    level: s.level,
+    attempt,
+  }));
   // The families' instructions and items for each answer type (docs/ladder-families.md#answer-types).
-  const outcomes = await generateWithModel(opts.config, typedModules(modules), jobs, opts.runOptions);
+  const outcomes = await generateWithModel(opts.config, familyOf, jobs, opts.runOptions);
   for (const slot of due) {
     const outcome = outcomes.get(keyOf(slot, attempt));
     if (outcome?.ok)
@@ -261,7 +267,7 @@ async function produceCandidates(
         attempt,
         candidate: {
           ...outcome.candidate,
-          text: typedModelText(slot.family, slot.seed, outcome.candidate.text),
+          text: modelCandidateText(slot.family, slot.seed, outcome.candidate.text),
         },
         generator: outcome.candidate.generator,
         gates: [],
@@ -277,8 +283,12 @@ async function produceCandidates(
   return out;
 }
 
-/** Structural gate (every family but KB), the family's own rules, then severity binning. */
-function offlineGates(slot: Slot, tried: Tried, module: FamilyModule, measure: MeasureSettings): void {
+/**
+ * The structural gate (for a family that keeps the numbers: every one but KB), the answer gate,
+ * the family's own rules, then severity binning.
+ */
+function offlineGates(slot: Slot, tried: Tried, measure: MeasureSettings): void {
+  const { family } = slot;
   const original = slot.seed.question;
   const text = (tried.candidate as Candidate).text;
   const add = (v: GateVerdict): boolean => {
@@ -287,12 +297,12 @@ function offlineGates(slot: Slot, tried: Tried, module: FamilyModule, measure: M
     return v.verdict !== 'fail';
   };
   // KB changes the quantities on purpose (docs/method.md: the numeric gate is for every family but KB).
-  if (slot.family !== 'KB' && !add(structuralGate(original, text))) return;
+  if (family.preserves.numbers && !add(structuralGate(original, text))) return;
   // What a choice or text seed's answer needs kept (docs/ladder-families.md#answer-types); none for numbers.
-  const kept = answerGate(slot.seed, slot.family, text, tried.reordered);
+  const kept = answerGate(slot.seed, family.preserves, text, tried.reordered);
   if (kept && !add(kept)) return;
-  if (!add(typedFamilyGate(module, slot.seed, text, slot.level, tried.reordered))) return;
-  const severity = measureSeverity(slot.family, original, text, {
+  if (!add(typedFamilyGate(family, slot.seed, text, slot.level, tried.reordered))) return;
+  const severity = measureSeverity(family, original, text, {
     ...(measure.bands && { bands: measure.bands }),
     strictLoadBands: measure.strictLoadBands,
     genericFallback: measure.genericFallback,
@@ -304,7 +314,7 @@ function offlineGates(slot: Slot, tried: Tried, module: FamilyModule, measure: M
       ? {
           gate: 'level',
           verdict: 'fail',
-          reason: `score ${severity.score} is outside every ${slot.family} band`,
+          reason: `score ${severity.score} is outside every ${family.code} band`,
         }
       : {
           gate: 'level',
@@ -318,7 +328,7 @@ function testOf(slot: Slot, t: Tried): LadderTest {
   const candidate = t.candidate as Candidate;
   const base = {
     seedId: slot.seed.id,
-    family: slot.family,
+    family: slot.family.code,
     requestedLevel: slot.level,
     text: candidate.text,
   } as const;
@@ -332,7 +342,7 @@ function testOf(slot: Slot, t: Tried): LadderTest {
     original: slot.seed.question,
     ...(t.reordered
       ? { answerType: 'choice' as const, gold: t.reordered.key, options: t.reordered.options }
-      : testAnswerOf(slot.seed, slot.family === 'KB')),
+      : testAnswerOf(slot.seed, !slot.family.preserves.answer)),
     gates: t.gates,
     generator: t.generator,
     ...(slot.seed.dataset && { dataset: slot.seed.dataset }),
@@ -353,10 +363,10 @@ function baselineTest(seed: Seed): LadderTest {
 }
 
 /** The paper's Table 3, per family: candidates, admitted, rejections by the first gate that failed. */
-function admissionRows(slots: readonly Slot[], families: readonly Family[]): AdmissionRow[] {
+function admissionRows(slots: readonly Slot[], families: readonly LadderFamily[]): AdmissionRow[] {
   return families.map((family) => {
     const row: AdmissionRow = {
-      family,
+      family: family.code,
       candidates: 0,
       admitted: 0,
       rejectedByGate: {},
@@ -387,15 +397,13 @@ function admissionRows(slots: readonly Slot[], families: readonly Family[]): Adm
 
 // --- input checks ------------------------------------------------------------------------------
 
-function checkFamilies(families: readonly string[]): Family[] {
+function checkFamilies(families: readonly Family[]): Family[] {
   if (families.length === 0) throw new InputError('no family to build', { field: 'families' });
-  for (const f of families)
-    if (!(FAMILIES as readonly string[]).includes(f))
-      throw new InputError(`unknown family '${f}' (expected some of ${FAMILIES.join(', ')})`, {
-        field: 'families',
-      });
-  // Canonical order and no repeats, so the suite does not depend on how the list was written.
-  return FAMILIES.filter((f) => families.includes(f));
+  for (const f of families) ladderFamily(f);
+  // The registry's order and no repeats, so the suite does not depend on how the list was written.
+  return ladderFamilies()
+    .map((f) => f.code)
+    .filter((f) => families.includes(f));
 }
 
 function checkLevels(levels: readonly number[]): Level[] {

@@ -7,10 +7,22 @@ import type { DatasetSource } from '../../data/provenance.js';
  * builder, scoring and metrics all speak it.
  */
 
+/**
+ * The paper's seven families, built in (families/registry.ts has their modules): the codes a stored
+ * suite, waver.yaml and the metrics know, in the paper's order.
+ */
 export const FAMILIES = ['SV', 'IQ', 'F', 'CI', 'CL', 'CIS', 'KB'] as const;
-export type Family = (typeof FAMILIES)[number];
+/** A family's code: one of FAMILIES, or one registered beside them (docs/architecture.md#adding-a-ladder-family). */
+export type Family = string;
+export type BuiltinFamily = (typeof FAMILIES)[number];
 
-export const FAMILY_NAMES: Record<Family, string> = {
+/** A built-in family's place in FAMILIES (the paper's order), or -1 for any other code. */
+export function builtinIndex(code: Family): number {
+  return (FAMILIES as readonly Family[]).indexOf(code);
+}
+
+/** The built-in families' names (the paper's Table 1). */
+export const FAMILY_NAMES: Readonly<Record<Family, string> & Record<BuiltinFamily, string>> = {
   SV: 'Semantic Variation',
   IQ: 'Input Quality',
   F: 'Structural/Format',

@@ -16,7 +16,7 @@ const env = sharedDataEnv;
 const SEEDS = 20;
 
 /** Floors (of 20) per family, L1-L5; measured on the first 20 seeds, suite seed 0, 2 attempts. */
-const FLOORS: Record<string, Partial<Record<Family, readonly number[]>>> = {
+const FLOORS: Record<string, Readonly<Record<Family, readonly number[]>>> = {
   // Measured: IQ 20 2 5 5 4, F 19 20 13 16 14, CI 11 9 7 4 3, CL, CIS and KB 20 everywhere.
   'arc-challenge': {
     IQ: [19, 1, 3, 3, 2],

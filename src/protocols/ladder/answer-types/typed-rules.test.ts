@@ -4,7 +4,7 @@ import { deriveSeed, PyRandom } from '../../../util/random.js';
 import { optionLines } from '../choice-lines.js';
 import { resolveLadderSeeds } from '../data/datasets.js';
 import { CHOICE_DIRECTIVES, TEXT_DIRECTIVES } from '../families/cis/typed-directives.js';
-import { FAMILY_MODULES } from '../families/index.js';
+import { ladderFamily } from '../families/registry.js';
 import { answerGate } from '../gates/answer-gate.js';
 import { structuralGate } from '../gates/structural-gate.js';
 import { conflictExplicitness } from '../severity/ces.js';
@@ -42,7 +42,7 @@ function everyCandidate(seeds: readonly Seed[]) {
       for (const level of LEVELS)
         for (const attempt of [1, 2]) {
           const rngSeed = deriveSeed(0, seed.id, family, level, attempt);
-          const typed = typedRules(FAMILY_MODULES[family], seed, level, attempt, new PyRandom(rngSeed), {
+          const typed = typedRules(ladderFamily(family), seed, level, attempt, new PyRandom(rngSeed), {
             rngSeed,
           });
           if (typed) made.push({ seed, family, level, attempt, ...typed });
@@ -59,12 +59,12 @@ describe.skipIf(missing.length > 0)(`families on choice and text seeds${why}`, (
     for (const m of made) {
       if (m.seed.answerType !== 'choice') throw new Error('not a choice seed');
       const where = `${m.seed.id} ${m.family} L${m.level}#${m.attempt}: ${m.candidate.text}`;
-      const gate = answerGate(m.seed, m.family, m.candidate.text, m.reordered);
+      const gate = answerGate(m.seed, ladderFamily(m.family).preserves, m.candidate.text, m.reordered);
       expect([gate?.verdict, gate?.reason], where).toEqual(['pass', gate?.reason]);
       if (m.family !== 'KB')
         expect(structuralGate(m.seed.question, m.candidate.text).verdict, where).toBe('pass');
       expect(
-        typedFamilyGate(FAMILY_MODULES[m.family], m.seed, m.candidate.text, m.level, m.reordered).verdict,
+        typedFamilyGate(ladderFamily(m.family), m.seed, m.candidate.text, m.level, m.reordered).verdict,
         where,
       ).toBe('pass');
       const shown = m.reordered?.options ?? m.seed.options;
@@ -94,15 +94,14 @@ describe.skipIf(missing.length > 0)(`families on choice and text seeds${why}`, (
       expect(made.filter((m) => m.family === family).length, family).toBeGreaterThan(seeds.length);
     for (const m of made) {
       const where = `${m.seed.id} ${m.family} L${m.level}#${m.attempt}: ${m.candidate.text}`;
-      const gate = answerGate(m.seed, m.family, m.candidate.text);
+      const gate = answerGate(m.seed, ladderFamily(m.family).preserves, m.candidate.text);
       if (m.family === 'KB') expect(gate, where).toBeUndefined();
       else expect([gate?.verdict, gate?.reason], where).toEqual(['pass', gate?.reason]);
       if (m.family !== 'KB')
         expect(structuralGate(m.seed.question, m.candidate.text).verdict, where).toBe('pass');
-      expect(
-        typedFamilyGate(FAMILY_MODULES[m.family], m.seed, m.candidate.text, m.level).verdict,
-        where,
-      ).toBe('pass');
+      expect(typedFamilyGate(ladderFamily(m.family), m.seed, m.candidate.text, m.level).verdict, where).toBe(
+        'pass',
+      );
       if (m.family === 'CIS')
         expect(conflictExplicitness(m.seed.question, m.candidate.text).ces, where).toBe(m.level);
       if (m.family === 'KB') {

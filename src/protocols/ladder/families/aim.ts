@@ -7,18 +7,9 @@
  */
 
 import { structuralGate } from '../gates/structural-gate.js';
-import { measureSeverity, resolveBandTables } from '../severity/levels.js';
-import type { Family, GateVerdict, KbType, Level, Severity } from '../types.js';
-import type { RulesOptions } from './types.js';
-
-export interface AimTarget {
-  family: Family;
-  original: string;
-  level: Level;
-  familyGate: (original: string, candidate: string, level: Level) => GateVerdict;
-  opts?: RulesOptions;
-  kbType?: KbType;
-}
+import { measureSeverity, measuringOf } from '../severity/measure.js';
+import type { Severity } from '../types.js';
+import type { AimTarget } from './contract.js';
 
 export interface Aimed {
   text: string;
@@ -28,14 +19,15 @@ export interface Aimed {
 
 /** Measures a candidate and reports whether it passes the structural and family gates. */
 export function assess(target: AimTarget, text: string): { severity: Severity; gatesPass: boolean } {
-  const severity = measureSeverity(target.family, target.original, text, {
+  const { family } = target;
+  const severity = measureSeverity(family, target.original, text, {
     bands: target.opts?.bands,
     strictLoadBands: target.opts?.strictLoadBands,
     genericFallback: target.opts?.genericFallback,
     kbType: target.kbType,
   });
-  const structural = target.family === 'KB' ? true : structuralGate(target.original, text).verdict === 'pass';
-  const gatesPass = structural && target.familyGate(target.original, text, target.level).verdict === 'pass';
+  const structural = !family.preserves.numbers || structuralGate(target.original, text).verdict === 'pass';
+  const gatesPass = structural && family.familyGate(target.original, text, target.level).verdict === 'pass';
   return { severity, gatesPass };
 }
 
@@ -46,15 +38,8 @@ export function assess(target: AimTarget, text: string): { severity: Severity; g
  * one, never `level` again).
  */
 export function lowerEdge(target: AimTarget): number | undefined {
-  if (target.family === 'CIS' || target.family === 'KB') return undefined;
-  const tables = resolveBandTables(target.opts?.bands);
-  const table =
-    target.family === 'CL'
-      ? (target.opts?.strictLoadBands ?? true)
-        ? tables.clExpansion
-        : (tables.CL ?? tables.generic)
-      : tables[target.family];
-  const band = table[target.level - 1];
+  const table = target.family.severity.bands?.(measuringOf(target.opts));
+  const band = table?.[target.level - 1];
   if (!band) return undefined;
   const previous = target.level > 1 ? table[target.level - 2] : undefined;
   return Math.max(band[0], previous?.[1] ?? band[0]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../util/random.js';
-import { addedAround } from '../gates/family-gates.js';
-import { expansionRatio, measureSeverity } from '../severity/levels.js';
+import { addedAround } from '../gates/family-gate.js';
+import { measureSeverity } from '../severity/measure.js';
 import { extractEntities } from '../text/entities.js';
 import {
   hideAbbreviationDots,
@@ -11,8 +11,9 @@ import {
   splitSentences,
 } from '../text/tokens.js';
 import { LEVELS, type Seed } from '../types.js';
-import { FAMILY_MODULES } from './index.js';
-import { fitsTopic, topicOf } from './rules-common.js';
+import { expansionRatio } from './cl/severity.js';
+import { ladderFamily } from './registry.js';
+import { familyRules, fitsTopic, topicOf } from './rules-common.js';
 import { GENERIC_SCENE, sceneSentences } from './scene.js';
 
 // Issue 11's bad examples: a problem counting students with no store and no money, and one with
@@ -51,7 +52,7 @@ describe('Context Interference distractors fit the problem', () => {
     for (const seed of [SEATS, STUDENTS, FOG])
       for (const level of LEVELS)
         for (let attempt = 1; attempt <= 3; attempt++) {
-          const c = FAMILY_MODULES.CI.rules(seed, level, attempt, new PyRandom(attempt * 10 + level));
+          const c = familyRules(ladderFamily('CI'), seed, level, attempt, new PyRandom(attempt * 10 + level));
           if (!c) continue;
           const extra = added(seed, c.text);
           // A role-overlap or elsewhere sibling repeats the problem's own words ("a class has 52 students").
@@ -87,7 +88,7 @@ describe('Context Interference distractors do not repeat', () => {
     let checked = 0;
     for (const level of [4, 5] as const)
       for (let r = 0; r < 6; r++) {
-        const c = FAMILY_MODULES.CI.rules(DANA, level, 1, new PyRandom(r));
+        const c = familyRules(ladderFamily('CI'), DANA, level, 1, new PyRandom(r));
         if (!c) continue;
         checked++;
         const added = (addedAround(DANA.question, c.text) ?? '')
@@ -105,14 +106,14 @@ describe('Context Load padding', () => {
   it("lies in the paper's expansion band of its level, before the question, with no placeholder nouns", () => {
     for (const seed of [SEATS, STUDENTS, FOG])
       for (const level of LEVELS) {
-        const c = FAMILY_MODULES.CL.rules(seed, level, 1, new PyRandom(level));
+        const c = familyRules(ladderFamily('CL'), seed, level, 1, new PyRandom(level));
         expect(c, `${seed.id} L${level}`).toBeDefined();
         const text = c?.text as string;
         expect(text.endsWith(seed.question)).toBe(true);
         const ratio = expansionRatio(seed.question, text);
         expect(ratio).toBeGreaterThanOrEqual(1 + level / 10);
         expect(ratio).toBeLessThan(1.1 + level / 10);
-        expect(measureSeverity('CL', seed.question, text).level).toBe(level);
+        expect(measureSeverity(ladderFamily('CL'), seed.question, text).level).toBe(level);
         // "Students come in many shapes and colors", "Someone smiled".
         expect(added(seed, text)).not.toMatch(/\bsomeone\b|\bitems\b|shapes and colors|\bstore\b/i);
       }
@@ -132,7 +133,7 @@ describe('Context Interference as GSM-IC builds it', () => {
     for (const seed of [TOULA, SEATS, STUDENTS, FOG])
       for (const level of LEVELS)
         for (let r = 0; r < 3; r++) {
-          const c = FAMILY_MODULES.CI.rules(seed, level, 1, new PyRandom(r * 7 + level));
+          const c = familyRules(ladderFamily('CI'), seed, level, 1, new PyRandom(r * 7 + level));
           if (!c) continue;
           const question = splitSentences(seed.question).at(-1) as string;
           expect(c.text.endsWith(question), c.text).toBe(true);
@@ -141,7 +142,7 @@ describe('Context Interference as GSM-IC builds it', () => {
   });
 
   it("leads L4-L5 with a role-overlap sibling: a given's own words, another person, new numbers", () => {
-    const c = FAMILY_MODULES.CI.rules(TOULA, 5, 1, new PyRandom(3));
+    const c = familyRules(ladderFamily('CI'), TOULA, 5, 1, new PyRandom(3));
     expect(c?.subtype).toBe('role-overlap');
     const extra = addedAround(TOULA.question, c?.text as string) as string;
     // "Toula's brother bought 5 dozen donuts which cost $41 per dozen, ..."
@@ -161,8 +162,8 @@ describe('Context Interference as GSM-IC builds it', () => {
       source: 'test',
     };
     for (let r = 0; r < 4; r++) {
-      expect(FAMILY_MODULES.CI.rules(FOG, 3, 1, new PyRandom(r))?.subtype).toBe('off-topic');
-      expect(FAMILY_MODULES.CI.rules(bread, 3, 1, new PyRandom(r))?.subtype).toBe('in-topic');
+      expect(familyRules(ladderFamily('CI'), FOG, 3, 1, new PyRandom(r))?.subtype).toBe('off-topic');
+      expect(familyRules(ladderFamily('CI'), bread, 3, 1, new PyRandom(r))?.subtype).toBe('in-topic');
     }
   });
 
@@ -177,7 +178,7 @@ describe('Context Interference as GSM-IC builds it', () => {
     const siblings: string[] = [];
     for (const level of [4, 5] as const)
       for (let r = 0; r < 12; r++) {
-        const c = FAMILY_MODULES.CI.rules(bread, level, 1, new PyRandom(r));
+        const c = familyRules(ladderFamily('CI'), bread, level, 1, new PyRandom(r));
         if (!c) continue;
         const extra = addedAround(bread.question, c.text) ?? '';
         siblings.push(...extra.split(/(?<=[.?!])\s+/).filter((x) => /loaf of bread|kernels/.test(x)));
@@ -233,7 +234,7 @@ describe('Context Interference and Load, as a reviewer reads them', () => {
   };
   const made = (seed: Seed, family: 'CI' | 'CL') =>
     LEVELS.flatMap((level) =>
-      [1, 2, 3, 4].map((r) => FAMILY_MODULES[family].rules(seed, level, 1, new PyRandom(r))?.text),
+      [1, 2, 3, 4].map((r) => familyRules(ladderFamily(family), seed, level, 1, new PyRandom(r))?.text),
     ).filter((t): t is string => t !== undefined);
 
   it('renumbers a sibling as written: "$400 000" one amount, a fraction still a fraction below one', () => {
@@ -248,7 +249,7 @@ describe('Context Interference and Load, as a reviewer reads them', () => {
     for (const seed of [HOUSE, PAPER, PARTY, SEATS, FOG])
       for (const level of [4, 5] as const)
         for (let r = 0; r < 4; r++) {
-          const text = FAMILY_MODULES.CI.rules(seed, level, 1, new PyRandom(r))?.text;
+          const text = familyRules(ladderFamily('CI'), seed, level, 1, new PyRandom(r))?.text;
           if (!text) continue;
           const quiet = splitSentences(hideAbbreviationDots(added(seed, text))).filter(
             (s) => numbersIn(s).length === 0,
@@ -291,7 +292,7 @@ describe('Context Interference siblings set elsewhere', () => {
     };
     for (const level of [4, 5] as const)
       for (let r = 0; r < 8; r++) {
-        const text = FAMILY_MODULES.CI.rules(unicorns, level, 1, new PyRandom(r))?.text ?? '';
+        const text = familyRules(ladderFamily('CI'), unicorns, level, 1, new PyRandom(r))?.text ?? '';
         expect(text).not.toMatch(/, there are \d+ unicorns left in the world|, it takes Billy/);
       }
   });
@@ -308,7 +309,7 @@ describe('Context Interference in-topic distractors', () => {
     };
     for (const level of [3, 4, 5] as const)
       for (let r = 0; r < 8; r++)
-        expect(FAMILY_MODULES.CI.rules(emails, level, 1, new PyRandom(r))?.text ?? '').not.toMatch(
+        expect(familyRules(ladderFamily('CI'), emails, level, 1, new PyRandom(r))?.text ?? '').not.toMatch(
           /emails (?:in the (?:garage|attic)|in a move|next time|in a cupboard|on a table)/,
         );
   });

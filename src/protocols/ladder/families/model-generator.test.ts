@@ -4,50 +4,40 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../store/store.js';
 import { GENERATOR_SUITE } from '../suite-names.js';
 import { Recording, SEED_A, SEED_B, scratchDir, testConfig } from '../test-support/fakes.js';
-import { FAMILY_MODULES } from './index.js';
+import { generatorTemperature, modelInstructions } from './instructions.js';
 import {
   generateWithModel,
   generationKey,
   generatorRequest,
-  generatorTemperature,
   parseGeneratorReply,
 } from './model-generator.js';
+import { ladderFamily } from './registry.js';
 
 const dir = scratchDir();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('generatorTemperature', () => {
-  it('adds 0.10 per retry to the attempt-1 temperature and caps at 0.95', () => {
-    expect(generatorTemperature(0.2, 1)).toBe(0.2);
-    expect(generatorTemperature(0.2, 2)).toBe(0.3); // not 0.30000000000000004
-    expect(generatorTemperature(0.7, 3)).toBe(0.9);
-    expect(generatorTemperature(0.9, 2)).toBe(0.95);
-    expect(generatorTemperature(0.95, 2)).toBe(0.95);
-  });
-});
-
 describe('parseGeneratorReply', () => {
   it('unwraps one code fence, a [QUESTION] marker and quotes around the whole text', () => {
-    expect(parseGeneratorReply('```text\n[QUESTION] How many apples?\n```', 'SV')).toEqual({
+    expect(parseGeneratorReply('```text\n[QUESTION] How many apples?\n```', ladderFamily('SV'))).toEqual({
       ok: true,
       text: 'How many apples?',
     });
-    expect(parseGeneratorReply('  "How many apples?"  ', 'SV')).toEqual({
+    expect(parseGeneratorReply('  "How many apples?"  ', ladderFamily('SV'))).toEqual({
       ok: true,
       text: 'How many apples?',
     });
-    expect(parseGeneratorReply('\u201cHow many apples?\u201d', 'IQ')).toEqual({
+    expect(parseGeneratorReply('\u201cHow many apples?\u201d', ladderFamily('IQ'))).toEqual({
       ok: true,
       text: 'How many apples?',
     });
-    expect(parseGeneratorReply('[QUESTION]: Tom has 3 "red" apples.', 'CI')).toEqual({
+    expect(parseGeneratorReply('[QUESTION]: Tom has 3 "red" apples.', ladderFamily('CI'))).toEqual({
       ok: true,
       text: 'Tom has 3 "red" apples.',
     });
   });
 
   it('keeps inner quotes that do not wrap the whole text', () => {
-    expect(parseGeneratorReply('"A" and "B" are boxes.', 'SV')).toEqual({
+    expect(parseGeneratorReply('"A" and "B" are boxes.', ladderFamily('SV'))).toEqual({
       ok: true,
       text: '"A" and "B" are boxes.',
     });
@@ -55,12 +45,12 @@ describe('parseGeneratorReply', () => {
 
   it('keeps a fence for Structural/Format, where the layout is the perturbation', () => {
     const reply = '```\nTom has 3 apples.\n```';
-    expect(parseGeneratorReply(reply, 'F')).toEqual({ ok: true, text: reply });
+    expect(parseGeneratorReply(reply, ladderFamily('F'))).toEqual({ ok: true, text: reply });
   });
 
   it('rejects an empty reply with the reason', () => {
     for (const reply of ['', '   ', '```\n\n```', '[QUESTION]', '""']) {
-      const parsed = parseGeneratorReply(reply, 'SV');
+      const parsed = parseGeneratorReply(reply, ladderFamily('SV'));
       expect(parsed.ok).toBe(false);
       if (!parsed.ok) expect(parsed.reason).toMatch(/empty/);
     }
@@ -68,7 +58,7 @@ describe('parseGeneratorReply', () => {
 });
 
 describe('generateWithModel through a replay recording', () => {
-  const sv = FAMILY_MODULES.SV;
+  const sv = ladderFamily('SV');
   const jobs = [
     { seed: SEED_A, family: 'SV' as const, level: 2 as const, attempt: 1 },
     { seed: SEED_A, family: 'SV' as const, level: 2 as const, attempt: 2 },
@@ -81,22 +71,22 @@ describe('generateWithModel through a replay recording', () => {
     '[QUESTION] Mia purchases 3 boxes of pencils...',
   );
   rec.add(generatorRequest(sv, jobs[1] as (typeof jobs)[0]), '```\nMia got 3 boxes of pencils.\n```');
-  rec.add(generatorRequest(FAMILY_MODULES.KB, jobs[3] as (typeof jobs)[0]), '"  "');
+  rec.add(generatorRequest(ladderFamily('KB'), jobs[3] as (typeof jobs)[0]), '"  "');
   // jobs[2] has no recording: the replay provider refuses it, and the outcome says so.
 
   it('sends the family instructions at the level temperature, +0.10 on the retry', () => {
     const first = generatorRequest(sv, jobs[0] as (typeof jobs)[0]);
     const second = generatorRequest(sv, jobs[1] as (typeof jobs)[0]);
-    const base = sv.modelInstructions(SEED_A, 2, 1);
+    const base = modelInstructions(sv, SEED_A, 2, 1);
     expect(first.temperature).toBe(base.temperature);
-    expect(second.temperature).toBe(generatorTemperature(base.temperature, 2));
+    expect(second.temperature).toBe(generatorTemperature(sv, 2, 2));
     expect(first.messages[0]).toEqual({ role: 'system', content: base.system });
     expect(first.messages[1]).toEqual({ role: 'user', content: base.user });
   });
 
   it('parses the answers into candidates and reports failures with their reason', async () => {
     const config = testConfig(dir, { generator: rec.spec });
-    const out = await generateWithModel(config, FAMILY_MODULES, jobs);
+    const out = await generateWithModel(config, ladderFamily, jobs);
     const a1 = out.get(generationKey(jobs[0] as (typeof jobs)[0]));
     expect(a1?.ok).toBe(true);
     if (a1?.ok) {
@@ -109,7 +99,7 @@ describe('generateWithModel through a replay recording', () => {
     const a2 = out.get(generationKey(jobs[1] as (typeof jobs)[0]));
     expect(a2?.ok && a2.candidate.text).toBe('Mia got 3 boxes of pencils.');
     expect(a2?.ok && a2.candidate.generator.kind === 'model' && a2.candidate.generator.temperature).toBe(
-      generatorTemperature(sv.modelInstructions(SEED_A, 2, 1).temperature, 2),
+      generatorTemperature(sv, 2, 2),
     );
     const b = out.get(generationKey(jobs[2] as (typeof jobs)[0]));
     expect(b?.ok).toBe(false);
@@ -132,7 +122,7 @@ describe('generateWithModel through a replay recording', () => {
   });
 
   it('needs a generator model', async () => {
-    await expect(generateWithModel(testConfig(dir), FAMILY_MODULES, jobs)).rejects.toThrow(
+    await expect(generateWithModel(testConfig(dir), ladderFamily, jobs)).rejects.toThrow(
       /no generator model/,
     );
   });
@@ -141,11 +131,11 @@ describe('generateWithModel through a replay recording', () => {
 describe('Context Interference through a replay recording: append-only', () => {
   const job = { seed: SEED_A, family: 'CI' as const, level: 1 as const, attempt: 1 };
   const rec = new Recording(dir, 'generator-ci.jsonl');
-  rec.add(generatorRequest(FAMILY_MODULES.CI, job), 'The pencils were bright yellow.');
+  rec.add(generatorRequest(ladderFamily('CI'), job), 'The pencils were bright yellow.');
 
   it('keeps the original verbatim and appends the one distractor sentence the model wrote', async () => {
     const config = testConfig(dir, { generator: rec.spec, store: join(dir, 'ci.db') });
-    const out = await generateWithModel(config, FAMILY_MODULES, [job]);
+    const out = await generateWithModel(config, ladderFamily, [job]);
     const ci = out.get(generationKey(job));
     expect(ci?.ok).toBe(true);
     if (ci?.ok) {
@@ -153,9 +143,9 @@ describe('Context Interference through a replay recording: append-only', () => {
       expect(ci.candidate.text.startsWith(SEED_A.question)).toBe(true);
     }
     // What the model was asked for is the distractor, not a rewrite.
-    const sent = generatorRequest(FAMILY_MODULES.CI, job).messages;
+    const sent = generatorRequest(ladderFamily('CI'), job).messages;
     expect(sent[0]?.content).toMatch(/Reply with the distractor only/);
-    expect(FAMILY_MODULES.CI.familyGate(SEED_A.question, ci?.ok ? ci.candidate.text : '', 1).verdict).toBe(
+    expect(ladderFamily('CI').familyGate(SEED_A.question, ci?.ok ? ci.candidate.text : '', 1).verdict).toBe(
       'pass',
     );
   });

@@ -5,8 +5,9 @@ import { type RoleBatch, runRole } from '../../../run/roles.js';
 import type { RunSuiteOptions } from '../../../run/run-suite.js';
 import type { SuiteTest } from '../../../run/types.js';
 import { GENERATOR_SUITE } from '../suite-names.js';
-import { type Family, type GeneratorInfo, KB_TYPES, type Level, type Seed } from '../types.js';
-import type { Candidate, FamilyModule } from './types.js';
+import type { Family, GeneratorInfo, Level, Seed } from '../types.js';
+import type { Candidate, LadderFamily } from './contract.js';
+import { modelInstructions } from './instructions.js';
 
 /**
  * The `model` generator: a generator model rewrites the seed question under the family's
@@ -15,9 +16,6 @@ import type { Candidate, FamilyModule } from './types.js';
  * (see docs/ladder-suite.md#model-generator).
  */
 
-/** docs/method.md: each retry is sampled 0.10 hotter than the one before, never above 0.95. */
-export const RETRY_TEMPERATURE_STEP = 0.1;
-export const TEMPERATURE_CAP = 0.95;
 /** Room for the longest rewrite (Context Load at L5 more than doubles a question). */
 export const GENERATOR_MAX_TOKENS = 1024;
 
@@ -40,22 +38,15 @@ export function generationKey(job: GenerationJob): string {
 }
 
 /**
- * The attempt's temperature: the family's temperature for the level (its attempt-1 instructions)
- * plus 0.10 per retry, capped at 0.95. Rounded to 2 decimals so 0.2 + 0.1 is 0.3, not 0.30000000000000004,
- * in the request that is stored and hashed.
+ * The generator suite's test for a job, and the temperature it is sent at: the family's for the
+ * level plus 0.10 per retry, at most 0.95 (docs/method.md), rounded to 2 decimals so 0.2 + 0.1 is
+ * 0.3, not 0.30000000000000004, in the request that is stored and hashed.
  */
-export function generatorTemperature(base: number, attempt: number): number {
-  const t = Math.min(TEMPERATURE_CAP, base + RETRY_TEMPERATURE_STEP * (attempt - 1));
-  return Math.round(t * 100) / 100;
-}
-
-/** The generator suite's test for a job, and the temperature it is sent at. */
 export function generatorTest(
-  module: FamilyModule,
+  family: LadderFamily,
   job: GenerationJob,
 ): { test: SuiteTest; temperature: number; append: boolean } {
-  const base = module.modelInstructions(job.seed, job.level, 1).temperature;
-  const instructions = module.modelInstructions(job.seed, job.level, job.attempt);
+  const instructions = modelInstructions(family, job.seed, job.level, job.attempt);
   return {
     test: {
       id: generationKey(job),
@@ -63,14 +54,14 @@ export function generatorTest(
       prompt: instructions.user,
       meta: { seedId: job.seed.id, family: job.family, level: job.level, attempt: job.attempt },
     },
-    temperature: generatorTemperature(base, job.attempt),
+    temperature: instructions.temperature,
     append: instructions.output === 'append',
   };
 }
 
 /** The exact request the generator model receives for a job (what a replay recording must hold). */
-export function generatorRequest(module: FamilyModule, job: GenerationJob): GenerateRequest {
-  const { test, temperature } = generatorTest(module, job);
+export function generatorRequest(family: LadderFamily, job: GenerationJob): GenerateRequest {
+  const { test, temperature } = generatorTest(family, job);
   return requestFor(test, roleParams(temperature, GENERATOR_MAX_TOKENS));
 }
 
@@ -85,15 +76,17 @@ const QUOTES: [string, string][] = [
 
 /**
  * The candidate text in a generator's reply: a reply wrapped in one code fence is unwrapped (except
- * for Structural/Format, where a fence can be the perturbation itself), a leading `[QUESTION]` marker
- * and quotes around the whole text are removed. An empty result is no candidate.
+ * for a family whose layout is the perturbation, Structural/Format, where a fence can be the
+ * perturbation itself), a leading `[QUESTION]` marker and quotes around the whole text are removed.
+ * An empty result is no candidate.
  */
 export function parseGeneratorReply(
   reply: string,
-  family: Family,
+  family: Pick<LadderFamily, 'writes'>,
 ): { ok: true; text: string } | { ok: false; reason: string } {
+  const layout = family.writes === 'layout';
   let text = reply.trim();
-  if (family !== 'F') {
+  if (!layout) {
     const fenced = FENCE.exec(text);
     if (fenced) text = (fenced[1] ?? '').trim();
   }
@@ -109,8 +102,8 @@ export function parseGeneratorReply(
       break;
     }
   }
-  // Format keeps its layout; elsewhere only the ends are trimmed, inner newlines are the model's.
-  text = family === 'F' ? text.replace(/^\n+|\s+$/g, '') : text.trim();
+  // A layout is kept; elsewhere only the ends are trimmed, inner newlines are the model's.
+  text = layout ? text.replace(/^\n+|\s+$/g, '') : text.trim();
   if (text === '')
     return { ok: false, reason: `the generator's reply is empty after cleaning (reply: ${preview(reply)})` };
   return { ok: true, text };
@@ -122,7 +115,7 @@ export function parseGeneratorReply(
  */
 export async function generateWithModel(
   config: WaverConfig,
-  modules: Record<Family, FamilyModule>,
+  familyOf: (code: Family) => LadderFamily,
   jobs: readonly GenerationJob[],
   opts: RunSuiteOptions = {},
 ): Promise<Map<string, GenerationOutcome>> {
@@ -130,7 +123,7 @@ export async function generateWithModel(
   const temperatures = new Map<string, number>();
   const appended = new Set<string>();
   for (const job of jobs) {
-    const { test, temperature, append } = generatorTest(modules[job.family], job);
+    const { test, temperature, append } = generatorTest(familyOf(job.family), job);
     temperatures.set(test.id, temperature);
     if (append) appended.add(test.id);
     let batch = byTemperature.get(temperature);
@@ -158,7 +151,8 @@ export async function generateWithModel(
       out.set(key, { ok: false, reason: `the generator call failed: ${answer.error}`, generator });
       continue;
     }
-    const parsed = parseGeneratorReply(answer.text, job.family);
+    const family = familyOf(job.family);
+    const parsed = parseGeneratorReply(answer.text, family);
     if (!parsed.ok) {
       out.set(key, { ok: false, reason: parsed.reason, generator });
       continue;
@@ -166,8 +160,9 @@ export async function generateWithModel(
     // An append-only family's reply is the addition alone: the original is kept verbatim before it.
     const text = appended.has(key) ? `${job.seed.question}\n${parsed.text}` : parsed.text;
     const candidate: Candidate = { text, generator };
-    // KB's level is its boundary type: the one the generator was asked for.
-    if (job.family === 'KB') candidate.kbType = KB_TYPES[job.level - 1];
+    // A family whose level is a category (KB's boundary type): the one the generator was asked for.
+    const kbType = family.boundaryType?.(job.level);
+    if (kbType !== undefined) candidate.kbType = kbType;
     out.set(key, { ok: true, candidate });
   }
   return out;

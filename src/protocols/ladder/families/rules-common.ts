@@ -1,5 +1,5 @@
 /**
- * Small pieces the rules generators share: the `rules` wrapper and its generator record, seeded
+ * Small pieces the rules generators share: a family's rules run with its generator record, seeded
  * picks, filling sentence templates with a problem's own entities, and inserting sentences at
  * sentence boundaries.
  */
@@ -9,12 +9,11 @@ import type { Entities } from '../text/entities.js';
 import { analyse } from '../text/morphology.js';
 import { capitalize, endsWithAbbreviation } from '../text/tokens.js';
 import { LEX_FILE, synsets } from '../text/wordnet.js';
-import type { Family, GateVerdict, GeneratorInfo, KbType, Level, Seed } from '../types.js';
-import type { AimTarget } from './aim.js';
-import type { Candidate, FamilyModule, RulesOptions } from './types.js';
+import type { Family, GeneratorInfo, Level, Seed } from '../types.js';
+import type { Candidate, LadderFamily, RulesMade, RulesOptions } from './contract.js';
 
 /** The generator record of a rules candidate; `seed` is the suite's derived seed when the caller passes it. */
-export function rulesGenerator(
+function rulesGenerator(
   family: Family,
   subtype: string,
   attempt: number,
@@ -23,47 +22,38 @@ export function rulesGenerator(
   return { kind: 'rules', name: `${family}/${subtype}`, seed: opts?.rngSeed ?? 0, attempt };
 }
 
-/** What one family's rules made for (seed, level); `rulesFor` adds the generator record. */
-export interface RulesMade {
-  text: string;
-  /** The generator's name after `${family}/`: the technique and its strength (`distractors-3`, `tier2-end`). */
-  name: string;
-  subtype: string;
-  kbType?: KbType;
-}
-
-/** What a family's rules work from. */
-export interface RulesInput {
-  seed: Seed;
-  /** `seed.question`. */
-  original: string;
-  level: Level;
-  rng: PyRandom;
-  /** The family, question, level, family gate and band options, ready for `aimAtLevel`. */
-  target: AimTarget;
+/** A rules candidate: what a family's rules made, with the generator record (family, attempt, seed). */
+export function rulesCandidate(
+  family: Family,
+  made: RulesMade,
+  attempt: number,
+  opts?: RulesOptions,
+): Candidate {
+  const candidate: Candidate = {
+    text: made.text,
+    generator: rulesGenerator(family, made.name, attempt, opts),
+    ...(made.subtype !== undefined && { subtype: made.subtype }),
+  };
+  if (made.kbType !== undefined) candidate.kbType = made.kbType;
+  return candidate;
 }
 
 /**
- * A family's `rules` from the part that differs per family (making the text); the aim target and
- * the generator record (family, attempt, seed) are the same for all.
+ * A family's rules on a seed as it is: the aim target (the family, question, level and band
+ * options) made for it, and the generator record added to what they made.
  */
-export function rulesFor(
-  family: Family,
-  familyGate: (original: string, candidate: string, level: Level) => GateVerdict,
-  make: (input: RulesInput) => RulesMade | undefined,
-): FamilyModule['rules'] {
-  return (seed, level, attempt, rng, opts) => {
-    const original = seed.question;
-    const made = make({ seed, original, level, rng, target: { family, original, level, familyGate, opts } });
-    if (!made) return undefined;
-    const candidate: Candidate = {
-      text: made.text,
-      generator: rulesGenerator(family, made.name, attempt, opts),
-      subtype: made.subtype,
-    };
-    if (made.kbType !== undefined) candidate.kbType = made.kbType;
-    return candidate;
-  };
+export function familyRules(
+  family: LadderFamily,
+  seed: Seed,
+  level: Level,
+  attempt: number,
+  rng: PyRandom,
+  opts?: RulesOptions,
+): Candidate | undefined {
+  const original = seed.question;
+  const target = { family, original, level, ...(opts && { opts }) };
+  const made = family.rules({ seed, original, level, attempt, rng, target });
+  return made && rulesCandidate(family.code, made, attempt, opts);
 }
 
 /** A seeded shuffled copy (CPython's shuffle, so Python can replay it). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { optionLines } from '../choice-lines.js';
 import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
+import { ladderFamily } from '../families/registry.js';
 import {
   CHOICE_FILES,
   choiceSeeds,
@@ -25,9 +26,13 @@ describe('answer gate: choice', () => {
         const wrong = s.options.find((o) => o.letter !== s.gold) as { letter: string; text: string };
         const keyText = s.options.find((o) => o.letter === s.gold)?.text as string;
         const pass = (text: string, family: 'SV' | 'F' | 'IQ' | 'CI' | 'KB' = 'SV') =>
-          expect(verdict(answerGate(s, family, text)), `${s.id}: ${text}`).toBe('pass');
+          expect(verdict(answerGate(s, ladderFamily(family).preserves, text)), `${s.id}: ${text}`).toBe(
+            'pass',
+          );
         const fail = (text: string, family: 'SV' | 'F' | 'CIS' | 'KB' = 'SV') =>
-          expect(verdict(answerGate(s, family, text)), `${s.id}: ${text}`).toBe('fail');
+          expect(verdict(answerGate(s, ladderFamily(family).preserves, text)), `${s.id}: ${text}`).toBe(
+            'fail',
+          );
 
         pass(s.question);
         // The stem reworded or padded, the options untouched.
@@ -61,13 +66,19 @@ describe('answer gate: choice', () => {
           .map((o, i) => ({ letter: s.options[i]?.letter as string, text: o.text }));
         const newKey = reversed.find((o) => o.text === keyText)?.letter as string;
         const moved = choiceQuestion(s.stem, reversed);
-        expect(verdict(answerGate(s, 'F', moved, { options: reversed, key: newKey })), s.id).toBe('pass');
+        expect(
+          verdict(answerGate(s, ladderFamily('F').preserves, moved, { options: reversed, key: newKey })),
+          s.id,
+        ).toBe('pass');
         if (reversed.some((o, i) => o.text !== s.options[i]?.text))
-          expect(verdict(answerGate(s, 'F', moved)), `${s.id}: reordered, not recorded`).toBe('fail');
+          expect(
+            verdict(answerGate(s, ladderFamily('F').preserves, moved)),
+            `${s.id}: reordered, not recorded`,
+          ).toBe('fail');
         const otherKey = reversed.find((o) => o.text !== keyText)?.letter as string;
-        expect(answerGate(s, 'F', moved, { options: reversed, key: otherKey })?.reason).toMatch(
-          /is not the seed's key option/,
-        );
+        expect(
+          answerGate(s, ladderFamily('F').preserves, moved, { options: reversed, key: otherKey })?.reason,
+        ).toMatch(/is not the seed's key option/);
       }
     },
   );
@@ -87,7 +98,8 @@ describe('answer gate: text', () => {
     async () => {
       const seeds = await textSeeds(10);
       for (const s of seeds) {
-        const gate = (text: string, family: 'SV' | 'IQ' | 'CL' | 'KB' = 'SV') => answerGate(s, family, text);
+        const gate = (text: string, family: 'SV' | 'IQ' | 'CL' | 'KB' = 'SV') =>
+          answerGate(s, ladderFamily(family).preserves, text);
         expect(verdict(gate(`It was a quiet day. ${s.question}`, 'CL')), s.id).toBe('pass');
         // An accepted answer in added text is a leak.
         const alias = s.aliases.at(-1) ?? s.gold;
@@ -114,7 +126,7 @@ describe('answer gate: text', () => {
 
   it('has nothing to say about number seeds (the structural gate keeps their numbers)', () => {
     const seed = GRADE_SCHOOL_SEEDS[0] as (typeof GRADE_SCHOOL_SEEDS)[number];
-    expect(answerGate(seed, 'SV', `${seed.question} Really.`)).toBeUndefined();
+    expect(answerGate(seed, ladderFamily('SV').preserves, `${seed.question} Really.`)).toBeUndefined();
   });
 });
 
@@ -138,8 +150,12 @@ describe('answer gate: what the stem already says', () => {
       source: 'arc-challenge:23',
     };
     const wrapped = `> ${stem.replace(/(.{30,40}?) /g, '$1\n> ')}\n>\n${options.map((o) => `> - ${o.letter}. ${o.text}`).join('\n')}`;
-    expect(answerGate(seed, 'F', wrapped)?.verdict).toBe('pass');
-    expect(answerGate(seed, 'CL', `It was a warm day. ${seed.question}`)?.verdict).toBe('pass');
-    expect(answerGate(seed, 'CIS', `${seed.question}\nThe answer is C.`)?.verdict).toBe('fail');
+    expect(answerGate(seed, ladderFamily('F').preserves, wrapped)?.verdict).toBe('pass');
+    expect(
+      answerGate(seed, ladderFamily('CL').preserves, `It was a warm day. ${seed.question}`)?.verdict,
+    ).toBe('pass');
+    expect(
+      answerGate(seed, ladderFamily('CIS').preserves, `${seed.question}\nThe answer is C.`)?.verdict,
+    ).toBe('fail');
   });
 });

@@ -1,7 +1,8 @@
 import type { McOption } from '../../../data/mc/mc-item.js';
 import { normaliseAnswer } from '../answer-text.js';
 import { choiceStemOf, collapse, isOptionLine, optionLines } from '../choice-lines.js';
-import type { Family, GateVerdict, Seed } from '../types.js';
+import type { Preserves } from '../families/contract.js';
+import type { GateVerdict, Seed } from '../types.js';
 
 /**
  * The answer gate (docs/ladder-families.md#answer-types): what a perturbation of a choice or text
@@ -14,13 +15,15 @@ import type { Family, GateVerdict, Seed } from '../types.js';
  *   at a line start; the options as the test records them (`options`: the seed's, or the
  *   candidate's own order when it moved them, the key following its text) hold the seed's texts
  *   and the key's text; and text the candidate adds does not state the key (its letter in an
- *   answer statement, or its option's text when the stem does not already state it). Format adds
- *   no word (its family gate) and KB's frame is meant to change the stem: neither is searched for
- *   added text, and a Knowledge Boundary candidate keeps the options too.
+ *   answer statement, or its option's text when the stem does not already state it). A family that
+ *   keeps every word (Format) adds none, and one that does not keep the answer (Knowledge
+ *   Boundary, whose frame is meant to change the stem): neither is searched for added text, and a
+ *   Knowledge Boundary candidate keeps the options too.
  * - text: text the candidate adds does not state an accepted answer (the gold or an alias, SQuAD
- *   normalised, whole words) the original did not contain; and, except for Input Quality (whose
- *   typos may touch them), every name (a capitalised word not opening a sentence) of the original
- *   is kept. Knowledge Boundary is not checked: its text is meant to change what is asked.
+ *   normalised, whole words) the original did not contain; and, where the family keeps names (not
+ *   Input Quality, whose typos may touch them), every name (a capitalised word not opening a
+ *   sentence) of the original is kept. A family that does not keep the answer (Knowledge Boundary)
+ *   is not checked: its text is meant to change what is asked.
  */
 
 export const ANSWER_GATE = 'answer';
@@ -33,12 +36,12 @@ export interface RecordedChoice {
 
 export function answerGate(
   seed: Seed,
-  family: Family,
+  preserves: Preserves,
   candidate: string,
   recorded?: RecordedChoice,
 ): GateVerdict | undefined {
   if (seed.answerType === 'choice') {
-    const problem = choiceProblem(seed.options, seed.gold, seed.question, candidate, family, recorded);
+    const problem = choiceProblem(seed.options, seed.gold, seed.question, candidate, preserves, recorded);
     return problem === undefined
       ? {
           gate: ANSWER_GATE,
@@ -50,16 +53,15 @@ export function answerGate(
       : { gate: ANSWER_GATE, verdict: 'fail', reason: problem };
   }
   if (seed.answerType === 'text') {
-    if (family === 'KB') return undefined;
-    const problem = textProblem(seed.question, [seed.gold, ...seed.aliases], candidate, family);
+    if (!preserves.answer) return undefined;
+    const problem = textProblem(seed.question, [seed.gold, ...seed.aliases], candidate, preserves);
     return problem === undefined
       ? {
           gate: ANSWER_GATE,
           verdict: 'pass',
-          reason:
-            family === 'IQ'
-              ? 'no accepted answer added'
-              : "no accepted answer added; the original's names kept",
+          reason: preserves.names
+            ? "no accepted answer added; the original's names kept"
+            : 'no accepted answer added',
         }
       : { gate: ANSWER_GATE, verdict: 'fail', reason: problem };
   }
@@ -73,7 +75,7 @@ function choiceProblem(
   key: string,
   original: string,
   candidate: string,
-  family: Family,
+  preserves: Preserves,
   recorded: RecordedChoice | undefined,
 ): string | undefined {
   const shown = recorded?.options ?? seedOptions;
@@ -97,8 +99,8 @@ function choiceProblem(
   }
   const extra = [...seen.keys()].filter((l) => !shown.some((o) => o.letter === l));
   if (extra.length > 0) return `a line opens with option letter ${extra.join(', ')}, which is not an option`;
-  // KB's frame is meant to change the stem; Format adds no word (its family gate): nothing added to check.
-  if (family !== 'KB' && family !== 'F') {
+  // A frame meant to change the stem (KB), or a family that adds no word (Format): nothing added to check.
+  if (preserves.answer && !preserves.words) {
     const added = addedText(original, candidate);
     const shownKey = recorded?.key ?? key;
     const statesKey = new RegExp(
@@ -122,7 +124,7 @@ function textProblem(
   original: string,
   answers: readonly string[],
   candidate: string,
-  family: Family,
+  preserves: Preserves,
 ): string | undefined {
   const before = normaliseAnswer(original);
   const after = normaliseAnswer(candidate);
@@ -131,7 +133,7 @@ function textProblem(
     if (n !== '' && containsWords(after, n) && !containsWords(before, n))
       return `the candidate states an accepted answer ('${a}') the original does not`;
   }
-  if (family === 'IQ') return undefined;
+  if (!preserves.names) return undefined;
   const lower = candidate.toLowerCase();
   const lost = namesIn(original).filter((name) => !lower.includes(name.toLowerCase()));
   return lost.length > 0 ? `names of the original missing from the candidate: ${lost.join(', ')}` : undefined;

@@ -1,13 +1,13 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../store/store.js';
+import { ladderFamily } from '../families/registry.js';
 import { GATE_SUITES } from '../suite-names.js';
 import { Recording, SEED_A, scratchDir, testConfig } from '../test-support/fakes.js';
 import {
   epistemicTest,
   type GateJob,
   gateRequest,
-  MODEL_GATES,
   meaningTest,
   parseEpistemicReply,
   parseMeaningReply,
@@ -119,7 +119,7 @@ describe('runModelGates', () => {
     const out = await runModelGates(config, jobs);
     for (const j of jobs) {
       const verdicts = out.get(j.key) ?? [];
-      expect(verdicts.map((v) => v.gate)).toEqual(MODEL_GATES[j.family]);
+      expect(verdicts.map((v) => v.gate)).toEqual(ladderFamily(j.family).modelGates);
       for (const v of verdicts) {
         expect(v.verdict).toBe('not-run');
         expect(v.reason).toMatch(/no judge model configured/);

@@ -5,8 +5,9 @@ import { requestFor, roleParams } from '../../../run/plan.js';
 import { runRole } from '../../../run/roles.js';
 import type { RunSuiteOptions } from '../../../run/run-suite.js';
 import type { SuiteTest } from '../../../run/types.js';
+import { ladderFamily } from '../families/registry.js';
 import { GATE_SUITES, MODEL_GATE_NAMES, type ModelGate } from '../suite-names.js';
-import { type AnswerType, FAMILIES, type Family, type GateVerdict, KB_TYPES, type KbType } from '../types.js';
+import { type AnswerType, type Family, type GateVerdict, KB_TYPES, type KbType } from '../types.js';
 
 /**
  * The model-based validity gates of the ladder paper (Sections 3.1 and 4.2), asked of the `judge`
@@ -20,26 +21,11 @@ import { type AnswerType, FAMILIES, type Family, type GateVerdict, KB_TYPES, typ
 /** The meta of a gate's judge test: which gate asked, about a candidate of which family (and boundary type). */
 export const GateMetaSchema = z.object({
   gate: z.enum(MODEL_GATE_NAMES),
-  family: z.enum(FAMILIES),
+  family: z.string().min(1),
   kbType: z.enum(KB_TYPES).optional(),
 });
 export type GateMeta = z.infer<typeof GateMetaSchema>;
 type GateTest = SuiteTest<GateMeta>;
-
-/**
- * Which model gates each family passes through (the paper: NLI for SV, IQ, CI, CL; the meaning judge
- * for SV, IQ, CI, CL and CIS, where it is the only meaning check; F needs none, its words are kept
- * exactly; KB is gated by the epistemic judge instead).
- */
-export const MODEL_GATES: Record<Family, readonly ModelGate[]> = {
-  SV: ['nli', 'meaning'],
-  IQ: ['nli', 'meaning'],
-  F: [],
-  CI: ['nli', 'meaning'],
-  CL: ['nli', 'meaning'],
-  CIS: ['meaning'],
-  KB: ['epistemic'],
-};
 
 /** A label needs a few tokens; a JSON verdict with a one-sentence reason needs more. */
 export const GATE_MAX_TOKENS: Record<ModelGate, number> = { nli: 16, meaning: 256, epistemic: 256 };
@@ -139,54 +125,10 @@ const JUDGE_SYSTEM = [
   'Reply with one JSON object and nothing else: {"pass": true or false, "reason": "<one sentence>"}.',
 ].join('\n');
 
-/**
- * What "meaning kept" means for each family that the meaning judge checks (the paper, Section 4.2),
- * with the reference judge's per-family lists of what to reject and what to accept
- * (generator/llm_judge.py): without them a judge rejects the very perturbations a family is meant
- * to make (docs/fidelity.md L37).
- */
-const MEANING_CRITERIA: Partial<Record<Family, string>> = {
-  SV: [
-    'The CANDIDATE is meant to be a paraphrase of the ORIGINAL. Pass it only if it keeps every fact,',
-    'quantity and relationship and asks the same question, so that its correct answer is the same.',
-    'Reject it if it embeds solution steps, calculations or a worked-out value the ORIGINAL does not contain,',
-    'adds explanatory reasoning, or reveals an intermediate or final result.',
-    'Accept changed wording, word order, sentence structure and equivalent phrasings ("a quarter" for "one-fourth").',
-  ].join(' '),
-  IQ: [
-    'The CANDIDATE is meant to be the ORIGINAL with typing noise (misspellings, swapped letters,',
-    'OCR-like errors). Pass it only if a careful reader can still recover every fact, quantity and the',
-    'question, so that its correct answer is the same. Accept any amount of noise that leaves it recoverable;',
-    'reject it if a number changed or the noise makes a fact or the question unrecoverable.',
-  ].join(' '),
-  CI: [
-    'The CANDIDATE is meant to be the ORIGINAL, verbatim, with distractor sentences added (after it, or',
-    'before and after it). Pass it only if the',
-    'ORIGINAL is intact and the added text does not change the correct answer.',
-    'Reject it if the added text contradicts a fact of the ORIGINAL, gives the answer or a step of the',
-    'computation, changes a quantity the ORIGINAL relies on, or makes the question ambiguous or unsolvable.',
-    'Accept irrelevant facts, unrelated numbers about other things, related context that does not change the',
-    'computation, and tempting scenarios that say explicitly they do not apply.',
-  ].join(' '),
-  CL: [
-    'The CANDIDATE is meant to be the ORIGINAL, verbatim, surrounded by extra material. Pass it only if',
-    "the ORIGINAL's problem is intact and the added material does not change the correct answer.",
-    'Reject it if the added material contradicts a fact of the ORIGINAL, gives the answer or a step of the',
-    'computation, changes a quantity the ORIGINAL relies on, or makes the question ambiguous or unsolvable.',
-    'Accept material before and after the ORIGINAL, on its topic or not, that leaves the computation as it is.',
-  ].join(' '),
-  CIS: [
-    'The CANDIDATE is meant to be the ORIGINAL with conflicting or adversarial instructions added: the',
-    'added instructions are SUPPOSED to mislead. Reject it ONLY if a sentence of the ORIGINAL was deleted or',
-    'had its words changed, or if the added text states the final answer. Accept everything else, including',
-    'suggestions of a wrong operation, instructions to ignore, skip or disregard part of the problem or to',
-    'use other values, authority markers ("System:", "Important:"), override directives and text posing as',
-    'an administrator or a system prompt.',
-  ].join(' '),
-};
-
 export function meaningTest(job: GateJob): GateTest {
-  const criterion = MEANING_CRITERIA[job.family];
+  // The family's own criterion (families/<code>/gate.ts), with the reference judge's lists of what to
+  // reject and what to accept: without them a judge rejects the very perturbations a family makes.
+  const criterion = ladderFamily(job.family).meaning;
   if (!criterion) throw new Error(`the meaning judge does not apply to family ${job.family}`);
   return {
     id: job.key,
@@ -294,13 +236,13 @@ export async function runModelGates(
   const out = new Map<string, GateVerdict[]>(jobs.map((j) => [j.key, []]));
   if (config.judge === undefined) {
     for (const job of jobs)
-      for (const gate of MODEL_GATES[job.family])
+      for (const gate of ladderFamily(job.family).modelGates)
         out.get(job.key)?.push({ gate, verdict: 'not-run', reason: NO_JUDGE });
     return out;
   }
   const failed = new Set<string>();
   for (const gate of ['nli', 'meaning', 'epistemic'] as const) {
-    const due = jobs.filter((j) => MODEL_GATES[j.family].includes(gate) && !failed.has(j.key));
+    const due = jobs.filter((j) => ladderFamily(j.family).modelGates.includes(gate) && !failed.has(j.key));
     if (due.length === 0) continue;
     const tests = due.map(TEST_OF[gate]);
     const { answers } = await runRole(

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanEnv, runCli } from '../../../cli/test-support/cli.js';
-import { FAMILY_NAMES, type Family } from '../types.js';
+import { type BuiltinFamily, FAMILY_NAMES } from '../types.js';
 import { demoMissing, demoRunFolder } from './test-support/demo-run.js';
 import { fullRunFolder, fullRunMissing } from './test-support/full-run.js';
 import {
@@ -80,7 +80,7 @@ withDemo(`waver import ladder-runs, then waver report ${demoMissing ?? ''}`, () 
       expect(r.stdout).toContain('### Table 5: Collapse Point per family');
       for (const [tag, cp] of Object.entries(ref.collapse))
         expect(r.stdout).toMatch(
-          new RegExp(`\\| ${FAMILY_NAMES[tag as Family].replace('/', '\\/')} \\| ${cp} \\| `),
+          new RegExp(`\\| ${FAMILY_NAMES[tag as BuiltinFamily].replace('/', '\\/')} \\| ${cp} \\| `),
         );
       expect(r.stdout).toContain('### Aggregate accuracy by level (Section 5.1, Figure 1)');
       const curve = ref.aggregate.map((x) => `${three(x)} \\[[^\\]]*\\] \\(n=\\d+\\)`).join(' \\| ');

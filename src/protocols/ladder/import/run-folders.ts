@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { type CsvRecord, type CsvTable, readCsv, requireColumns } from '../../../data/csv.js';
 import { InputError } from '../../../errors.js';
-import { FAMILIES, FAMILY_NAMES, type Family, type Level } from '../types.js';
+import { builtinIndex, FAMILIES, FAMILY_NAMES, type Family, type Level } from '../types.js';
 
 /**
  * The ladder reference's run folders (`experiment/output/runs/<name>__<dataset>/`, written by its
@@ -297,7 +297,7 @@ function readAccuracy(file: string): {
   let decimals = 0;
   for (const r of t.records) {
     const fam = (r.fields[key] ?? '').trim() as Family;
-    if (!FAMILIES.includes(fam))
+    if (builtinIndex(fam) < 0)
       throw new InputError(`unknown family '${fam}'`, { file, line: r.line, field: key });
     if (out.has(fam)) throw new InputError(`family '${fam}' twice`, { file, line: r.line, field: key });
     const values = new Map<string, number | undefined>();
@@ -322,7 +322,7 @@ function readCollapse(file: string): Map<Family, string | undefined> {
   const out = new Map<Family, string | undefined>();
   for (const r of t.records) {
     const fam = (r.fields.family ?? '').trim() as Family;
-    if (!FAMILIES.includes(fam))
+    if (builtinIndex(fam) < 0)
       throw new InputError(`unknown family '${fam}'`, { file, line: r.line, field: 'family' });
     const cp = (r.fields.CP ?? '').trim();
     if (cp !== '' && !/^L[1-5]$/.test(cp))

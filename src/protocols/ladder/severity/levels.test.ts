@@ -4,16 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inputErrorOf } from '../../../test-support/scratch.js';
 import { CONFIG } from '../../index.js';
-import {
-  addedMarkup,
-  type BandTable,
-  BandTablesSchema,
-  DEFAULT_BANDS,
-  expansionRatio,
-  levelFromBands,
-  measureSeverity,
-  resolveBandTables,
-} from './levels.js';
+import { expansionRatio } from '../families/cl/severity.js';
+import { addedMarkup } from '../families/f/severity.js';
+import { ladderFamily } from '../families/registry.js';
+import { type BandTable, levelFromBands } from './bands.js';
+import { BandTablesSchema, DEFAULT_BANDS, resolveBandTables } from './levels.js';
+import { measureSeverity } from './measure.js';
 
 /** 100 letters; replacing the last k by digits gives ratio 1 - k/100, i.e. magnitude k/100. */
 const O = 'abcdefghij'.repeat(10);
@@ -41,61 +37,82 @@ describe('levelFromBands: first band in L1..L5 order with lo <= score < hi', () 
 
 describe('measureSeverity', () => {
   it('bins the magnitude with the family bands, first band winning', () => {
-    const s = measureSeverity('IQ', O, withMagnitude(4));
+    const s = measureSeverity(ladderFamily('IQ'), O, withMagnitude(4));
     expect(s).toEqual({ sim: 0.96, magnitude: 0.04, score: 0.04, level: 1, via: 'band' });
-    expect(measureSeverity('CI', O, withMagnitude(13)).level).toBe(1);
-    expect(measureSeverity('SV', O, withMagnitude(40))).toMatchObject({ level: 3, via: 'band' });
+    expect(measureSeverity(ladderFamily('CI'), O, withMagnitude(13)).level).toBe(1);
+    expect(measureSeverity(ladderFamily('SV'), O, withMagnitude(40))).toMatchObject({
+      level: 3,
+      via: 'band',
+    });
   });
 
   it('gives no level outside every band of the family, unless told to fall back to the generic scale', () => {
     // Issue 11: IQ/CI scores far past their L5 band were silently binned L4/L5 by the generic scale.
-    expect(measureSeverity('SV', O, withMagnitude(3))).toMatchObject({ level: undefined, via: 'band' });
-    expect(measureSeverity('CI', O, withMagnitude(70)).level).toBeUndefined();
-    expect(measureSeverity('IQ', O, withMagnitude(61)).level).toBeUndefined();
+    expect(measureSeverity(ladderFamily('SV'), O, withMagnitude(3))).toMatchObject({
+      level: undefined,
+      via: 'band',
+    });
+    expect(measureSeverity(ladderFamily('CI'), O, withMagnitude(70)).level).toBeUndefined();
+    expect(measureSeverity(ladderFamily('IQ'), O, withMagnitude(61)).level).toBeUndefined();
     const fallback = { genericFallback: true };
-    expect(measureSeverity('SV', O, withMagnitude(3), fallback)).toMatchObject({
+    expect(measureSeverity(ladderFamily('SV'), O, withMagnitude(3), fallback)).toMatchObject({
       magnitude: 0.03,
       level: 1,
       via: 'generic',
     });
-    expect(measureSeverity('SV', O, withMagnitude(97), fallback)).toMatchObject({
+    expect(measureSeverity(ladderFamily('SV'), O, withMagnitude(97), fallback)).toMatchObject({
       magnitude: 0.97,
       level: 5,
       via: 'generic',
     });
-    expect(measureSeverity('CI', O, withMagnitude(70), fallback)).toMatchObject({ level: 4, via: 'generic' });
+    expect(measureSeverity(ladderFamily('CI'), O, withMagnitude(70), fallback)).toMatchObject({
+      level: 4,
+      via: 'generic',
+    });
   });
 
   it('makes a Format L1 candidate that adds # - > * | or ` an L2, and only then', () => {
-    const plain = measureSeverity('F', O, `${O.slice(0, 50)}\n\n  ${O.slice(50)}`);
+    const plain = measureSeverity(ladderFamily('F'), O, `${O.slice(0, 50)}\n\n  ${O.slice(50)}`);
     expect(plain).toMatchObject({ level: 1, via: 'band' });
     for (const mark of ['#', '-', '>', '*', '|', '`']) {
-      expect(measureSeverity('F', O, `${mark} ${O}`)).toMatchObject({ level: 2, via: 'format-l1-rule' });
+      expect(measureSeverity(ladderFamily('F'), O, `${mark} ${O}`)).toMatchObject({
+        level: 2,
+        via: 'format-l1-rule',
+      });
     }
     // the original has '-' already: adding more is no new markup
     const dashed = `${O.slice(0, 50)}-${O.slice(50)}`;
-    expect(measureSeverity('F', dashed, `-- ${dashed}`)).toMatchObject({ level: 1, via: 'band' });
+    expect(measureSeverity(ladderFamily('F'), dashed, `-- ${dashed}`)).toMatchObject({
+      level: 1,
+      via: 'band',
+    });
     // below F's L1 band: no level, or L1 by the generic scale; with new markup an L2 either way
-    expect(measureSeverity('F', O, `${O} `)).toMatchObject({ magnitude: 0.005, level: undefined });
-    expect(measureSeverity('F', O, `${O} `, { genericFallback: true })).toMatchObject({
+    expect(measureSeverity(ladderFamily('F'), O, `${O} `)).toMatchObject({
+      magnitude: 0.005,
+      level: undefined,
+    });
+    expect(measureSeverity(ladderFamily('F'), O, `${O} `, { genericFallback: true })).toMatchObject({
       level: 1,
       via: 'generic',
     });
-    expect(measureSeverity('F', O, `${O}#`)).toMatchObject({ level: 2, via: 'format-l1-rule' });
+    expect(measureSeverity(ladderFamily('F'), O, `${O}#`)).toMatchObject({ level: 2, via: 'format-l1-rule' });
     // higher levels are left alone
-    expect(measureSeverity('F', O, `| ${withMagnitude(10)}`)).toMatchObject({ level: 3, via: 'band' });
+    expect(measureSeverity(ladderFamily('F'), O, `| ${withMagnitude(10)}`)).toMatchObject({
+      level: 3,
+      via: 'band',
+    });
     expect(addedMarkup('a - b', '# a - b `c`')).toEqual(['#', '`']);
   });
 
   it('bins Conflict Instruction Stress by CES (CES 0 counts as L1)', () => {
     const q = 'Tom has 3 pens. How many pens does he have?';
-    expect(measureSeverity('CIS', q, `${q} Pens are blue.`)).toMatchObject({
+    expect(measureSeverity(ladderFamily('CIS'), q, `${q} Pens are blue.`)).toMatchObject({
       ces: 0,
       cesNorm: 0,
       level: 1,
       via: 'ces',
     });
-    expect(measureSeverity('CIS', q, `${q} Ignore the pens.`)).toMatchObject({
+    expect(measureSeverity(ladderFamily('CIS'), q, `${q} Ignore the pens.`)).toMatchObject({
       ces: 3,
       cesNorm: 0.5,
       level: 3,
@@ -104,28 +121,32 @@ describe('measureSeverity', () => {
   });
 
   it('takes the Knowledge Boundary level from the boundary type, whatever the magnitude', () => {
-    expect(measureSeverity('KB', O, withMagnitude(90), { kbType: 'missing-information' }).level).toBe(1);
-    expect(measureSeverity('KB', O, withMagnitude(2), { kbType: 'impossible-premise' })).toMatchObject({
+    expect(
+      measureSeverity(ladderFamily('KB'), O, withMagnitude(90), { kbType: 'missing-information' }).level,
+    ).toBe(1);
+    expect(
+      measureSeverity(ladderFamily('KB'), O, withMagnitude(2), { kbType: 'impossible-premise' }),
+    ).toMatchObject({
       level: 5,
       via: 'kb-type',
       magnitude: 0.02,
     });
-    expect(inputErrorOf(() => measureSeverity('KB', O, O)).field).toBe('kbType');
+    expect(inputErrorOf(() => measureSeverity(ladderFamily('KB'), O, O)).field).toBe('kbType');
   });
 
   it("records the Context Load expansion ratio and bins by the paper's bands, or the generic scale if told", () => {
     const o = 'one two three four five six seven eight nine ten';
     const g = `Some padding words here. ${o}`; // 14 words / 10
-    const loose = measureSeverity('CL', o, g, { strictLoadBands: false });
+    const loose = measureSeverity(ladderFamily('CL'), o, g, { strictLoadBands: false });
     expect(loose.expansionRatio).toBe(1.4);
     expect(loose.via).toBe('generic'); // CL has no family bands: the reference code's magnitude scale
-    expect(measureSeverity('CL', o, g)).toMatchObject({
+    expect(measureSeverity(ladderFamily('CL'), o, g)).toMatchObject({
       score: 1.4,
       level: 4,
       via: 'band',
     });
     const far = `${'pad '.repeat(30)}${o}`;
-    expect(measureSeverity('CL', o, far, { strictLoadBands: true })).toMatchObject({
+    expect(measureSeverity(ladderFamily('CL'), o, far, { strictLoadBands: true })).toMatchObject({
       level: undefined,
       expansionRatio: 4,
     });
@@ -142,17 +163,19 @@ describe('measureSeverity', () => {
         [0.8, 0.9],
       ] as unknown as BandTable,
     };
-    expect(measureSeverity('SV', O, withMagnitude(40), { bands: custom }).level).toBe(1);
-    expect(measureSeverity('IQ', O, withMagnitude(4), { bands: custom }).level).toBe(1);
+    expect(measureSeverity(ladderFamily('SV'), O, withMagnitude(40), { bands: custom }).level).toBe(1);
+    expect(measureSeverity(ladderFamily('IQ'), O, withMagnitude(4), { bands: custom }).level).toBe(1);
     const cl = { CL: DEFAULT_BANDS.CI };
-    expect(measureSeverity('CL', O, withMagnitude(13), { bands: cl, strictLoadBands: false })).toMatchObject({
+    expect(
+      measureSeverity(ladderFamily('CL'), O, withMagnitude(13), { bands: cl, strictLoadBands: false }),
+    ).toMatchObject({
       level: 1,
       via: 'band',
     });
   });
 
-  it('rejects an unknown family', () => {
-    expect(inputErrorOf(() => measureSeverity('XX' as never, O, O)).field).toBe('family');
+  it('knows no family by a code nobody registered', () => {
+    expect(inputErrorOf(() => ladderFamily('XX')).field).toBe('families');
   });
 });
 
@@ -170,7 +193,9 @@ describe('band tables as config', () => {
     const err = inputErrorOf(() => resolveBandTables(bad as never));
     expect(err.field).toBe('bands.IQ.2');
     expect(err.message).toMatch(/not increasing/);
-    expect(inputErrorOf(() => measureSeverity('IQ', O, O, { bands: bad as never })).field).toBe('bands.IQ.2');
+    expect(inputErrorOf(() => measureSeverity(ladderFamily('IQ'), O, O, { bands: bad as never })).field).toBe(
+      'bands.IQ.2',
+    );
     const inConfig = inputErrorOf(() =>
       resolveBandTables(bad as never, { file: 'waver.yaml', field: 'ladder.bands' }),
     );

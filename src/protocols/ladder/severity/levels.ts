@@ -1,18 +1,18 @@
 /**
- * Measured severity of a ladder candidate (docs/method.md#level-bands): the level is read off what
- * the candidate IS, not what was asked of the generator. See docs/ladder-measure.md#levels.
+ * The band tables a ladder suite bins by (docs/method.md#level-bands): the built-in families' own
+ * (families/<code>/bands.ts) and the generic scale, as waver.yaml's `ladder.bands` may override
+ * them. Light: the config schema is made from BandTablesSchema. How a candidate is measured is
+ * severity/measure.ts and each family's `severity`.
  */
 import { z } from 'zod';
 import { InputError } from '../../../errors.js';
-import { pyRound, pySplit } from '../../../text-measures/python.js';
-import { FAMILIES, type Family, KB_LEVEL, type KbType, type Level, type Severity } from '../types.js';
-import { conflictExplicitness } from './ces.js';
-import { magnitudeOf, sim } from './similarity.js';
-
-/** `[lo, hi)`; `hi` null means no upper bound (the generic scale's L5 is `>= .75`). */
-export type Band = readonly [lo: number, hi: number | null];
-/** Bands for L1..L5, in that order. */
-export type BandTable = readonly [Band, Band, Band, Band, Band];
+import { CI_BANDS } from '../families/ci/bands.js';
+import { CL_BANDS, CL_EXPANSION_BANDS } from '../families/cl/bands.js';
+import { F_BANDS } from '../families/f/bands.js';
+import { IQ_BANDS } from '../families/iq/bands.js';
+import { SV_BANDS } from '../families/sv/bands.js';
+import type { KbType } from '../types.js';
+import { type BandTable, GENERIC_BANDS } from './bands.js';
 
 export interface BandTables {
   SV: BandTable;
@@ -27,51 +27,15 @@ export interface BandTables {
   clExpansion: BandTable;
 }
 
-/** docs/method.md's tables. IQ, F and CI overlap on purpose; the first band (lowest level) wins. */
+/** docs/method.md's tables, each from its family's folder. */
 export const DEFAULT_BANDS: BandTables = {
-  SV: [
-    [0.05, 0.15],
-    [0.15, 0.35],
-    [0.35, 0.6],
-    [0.6, 0.85],
-    [0.85, 0.95],
-  ],
-  IQ: [
-    [0, 0.05],
-    [0.03, 0.1],
-    [0.08, 0.18],
-    [0.15, 0.3],
-    [0.25, 0.5],
-  ],
-  F: [
-    [0.01, 0.06],
-    [0.04, 0.1],
-    [0.08, 0.15],
-    [0.12, 0.22],
-    [0.18, 0.35],
-  ],
-  CI: [
-    [0.05, 0.15],
-    [0.12, 0.25],
-    [0.2, 0.38],
-    [0.28, 0.48],
-    [0.38, 0.65],
-  ],
-  CL: null,
-  generic: [
-    [0, 0.1],
-    [0.1, 0.25],
-    [0.25, 0.5],
-    [0.5, 0.75],
-    [0.75, null],
-  ],
-  clExpansion: [
-    [1.1, 1.2],
-    [1.2, 1.3],
-    [1.3, 1.4],
-    [1.4, 1.5],
-    [1.5, 1.6],
-  ],
+  SV: SV_BANDS,
+  IQ: IQ_BANDS,
+  F: F_BANDS,
+  CI: CI_BANDS,
+  CL: CL_BANDS,
+  generic: GENERIC_BANDS,
+  clExpansion: CL_EXPANSION_BANDS,
 };
 
 const BandSchema = z.tuple([z.number(), z.number().nullable()]);
@@ -149,30 +113,6 @@ export function resolveBandTables(
   return tables;
 }
 
-/** The first band, in L1..L5 order, with lo <= score < hi; undefined when none holds it. */
-export function levelFromBands(table: BandTable, score: number): Level | undefined {
-  for (let i = 0; i < table.length; i++) {
-    const [lo, hi] = table[i] as Band;
-    if (lo <= score && (hi === null || score < hi)) return (i + 1) as Level;
-  }
-  return undefined;
-}
-
-/** The characters whose arrival makes a Format L1 candidate an L2 (markdown structure). */
-export const FORMAT_MARKUP_CHARS = ['#', '-', '>', '*', '|', '`'] as const;
-
-/** Markup characters the candidate has and the original lacks (presence, as the reference checks). */
-export function addedMarkup(original: string, candidate: string): string[] {
-  return FORMAT_MARKUP_CHARS.filter((c) => candidate.includes(c) && !original.includes(c));
-}
-
-/** Context Load expansion: words(G) / words(O) by Python's `split()`, 4 decimals (1 for an empty original). */
-export function expansionRatio(original: string, candidate: string): number {
-  const base = pySplit(original).length;
-  if (base === 0) return 1;
-  return pyRound(pySplit(candidate).length / base, 4);
-}
-
 export interface MeasureOptions {
   /** Band tables (partial: the rest are docs/method.md's). */
   bands?: BandTablesInput | Partial<BandTables>;
@@ -188,71 +128,4 @@ export interface MeasureOptions {
   genericFallback?: boolean;
   /** Knowledge Boundary: the boundary type, which is the level. */
   kbType?: KbType;
-}
-
-/** How severe `candidate` is as a `family` perturbation of `original`. */
-export function measureSeverity(
-  family: Family,
-  original: string,
-  candidate: string,
-  opts: MeasureOptions = {},
-): Severity {
-  if (!(FAMILIES as readonly string[]).includes(family)) {
-    throw new InputError(`unknown family "${family}" (one of ${FAMILIES.join(', ')})`, { field: 'family' });
-  }
-  const bands = resolveBandTables(opts.bands);
-  const similarity = sim(original, candidate);
-  const magnitude = magnitudeOf(similarity);
-  const base = { sim: similarity, magnitude };
-
-  if (family === 'KB') {
-    if (opts.kbType === undefined || !(opts.kbType in KB_LEVEL)) {
-      throw new InputError(`Knowledge Boundary severity needs a boundary type, got ${String(opts.kbType)}`, {
-        field: 'kbType',
-      });
-    }
-    return { ...base, score: magnitude, level: KB_LEVEL[opts.kbType], via: 'kb-type' };
-  }
-
-  if (family === 'CIS') {
-    const { ces, cesNorm } = conflictExplicitness(original, candidate);
-    // docs/method.md: Level = CES, and a candidate with no conflict phrase (CES 0) counts as L1.
-    return { ...base, score: ces, level: Math.max(1, ces) as Level, via: 'ces', ces, cesNorm };
-  }
-
-  if (family === 'CL') {
-    const ratio = expansionRatio(original, candidate);
-    if (opts.strictLoadBands ?? true) {
-      // Outside the admission bands the candidate has no level; the suite builder rejects it.
-      return {
-        ...base,
-        score: ratio,
-        level: levelFromBands(bands.clExpansion, ratio),
-        via: 'band',
-        expansionRatio: ratio,
-      };
-    }
-    return { ...byMagnitude(bands.CL, bands.generic, magnitude, base), expansionRatio: ratio };
-  }
-
-  const severity = byMagnitude(bands[family], opts.genericFallback ? bands.generic : null, magnitude, base);
-  // An L1 candidate is one binned L1 or one below F's L1 band (which the generic scale would call L1).
-  const l1Candidate = severity.level === 1 || (severity.level === undefined && magnitude < bands.F[0][0]);
-  if (family === 'F' && l1Candidate && addedMarkup(original, candidate).length > 0) {
-    return { ...severity, level: 2, via: 'format-l1-rule' };
-  }
-  return severity;
-}
-
-/** The family's band, else (when `generic` is given) the generic scale, else no level. */
-function byMagnitude(
-  table: BandTable | null,
-  generic: BandTable | null,
-  magnitude: number,
-  base: { sim: number; magnitude: number },
-): Severity {
-  const banded = table ? levelFromBands(table, magnitude) : undefined;
-  if (banded !== undefined || generic === null)
-    return { ...base, score: magnitude, level: banded, via: 'band' };
-  return { ...base, score: magnitude, level: levelFromBands(generic, magnitude), via: 'generic' };
 }

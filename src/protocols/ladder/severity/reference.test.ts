@@ -3,6 +3,7 @@
  * reference generator): SIM, TCR/Score, Classified Level, CES and CES Norm, row by row.
  */
 import { describe, expect, it } from 'vitest';
+import { ladderFamily } from '../families/registry.js';
 import {
   GENERATED_DEMO_DEVIATIONS,
   generatedDemoMissing,
@@ -10,7 +11,7 @@ import {
   loadGeneratedDemo,
 } from '../test-support/reference.js';
 import { conflictExplicitness } from './ces.js';
-import { measureSeverity } from './levels.js';
+import { measureSeverity } from './measure.js';
 import { magnitude, sim } from './similarity.js';
 
 const REFERENCE_BINNING = { strictLoadBands: false, genericFallback: true } as const;
@@ -53,8 +54,10 @@ describe.skipIf(!generatedDemoPath)(
         attempt: r.attempt,
         reference: r.classifiedLevel,
         // The reference code's binning: the generic fallback, CL on the magnitude scale.
-        waver: measureSeverity(r.family, r.original, r.candidate, { kbType: r.kbType, ...REFERENCE_BINNING })
-          .level,
+        waver: measureSeverity(ladderFamily(r.family), r.original, r.candidate, {
+          kbType: r.kbType,
+          ...REFERENCE_BINNING,
+        }).level,
       }));
       const differing = measured.filter((m) => m.waver !== m.reference);
       expect(differing).toEqual(GENERATED_DEMO_DEVIATIONS.map(({ reason: _reason, ...d }) => d));
@@ -65,7 +68,9 @@ describe.skipIf(!generatedDemoPath)(
         const r = rows[d.row - 1];
         if (!r) throw new Error(`row ${d.row} missing`);
         expect(r.structuralGate).toBe(false);
-        expect(measureSeverity(r.family, r.original, r.candidate, REFERENCE_BINNING)).toMatchObject({
+        expect(
+          measureSeverity(ladderFamily(r.family), r.original, r.candidate, REFERENCE_BINNING),
+        ).toMatchObject({
           level: 2,
           via: 'format-l1-rule',
         });
@@ -73,7 +78,9 @@ describe.skipIf(!generatedDemoPath)(
         const passed = rows.find(
           (x) => x.family === 'F' && x.structuralGate && x.classifiedLevel === 2 && x.targetLevel === 2,
         );
-        expect(passed && measureSeverity('F', passed.original, passed.candidate).via).toBe('format-l1-rule');
+        expect(passed && measureSeverity(ladderFamily('F'), passed.original, passed.candidate).via).toBe(
+          'format-l1-rule',
+        );
       }
     });
   },

@@ -7,16 +7,14 @@
  */
 
 import type { PyRandom } from '../../../../util/random.js';
-import { contextInterferenceGate } from '../../gates/family-gates.js';
 import { type Entities, extractEntities } from '../../text/entities.js';
 import { capitalize, endsWithAbbreviation, numbersIn, numberValue } from '../../text/tokens.js';
 import type { Level, Seed } from '../../types.js';
 import { aimAtLevel } from '../aim.js';
-import { instructionsFor } from '../model-instructions.js';
+import type { RulesInput, RulesMade } from '../contract.js';
 import {
   fill,
   freshNumber,
-  rulesFor,
   type Slots,
   sentenceBoundaries,
   shuffled,
@@ -25,7 +23,6 @@ import {
   topicOf,
 } from '../rules-common.js';
 import { sceneSentences } from '../scene.js';
-import type { FamilyModule } from '../types.js';
 
 /**
  * Numbers about something the problem does not ask about, with its own people (GSM-IC's off-topic
@@ -622,7 +619,7 @@ const IN_TOPIC_AT_TOP = 4;
 /** The most distractor sentences a candidate gets (the L5 band needs up to about 3.7x the original's length). */
 const MAX_SENTENCES = 48;
 
-const rules = rulesFor('CI', contextInterferenceGate, ({ seed, level, rng, target }) => {
+export function contextInterferenceRules({ seed, level, rng, target }: RulesInput): RulesMade | undefined {
   const { planned, pieces, lead } = plan(seed, level, rng);
   const aimed = aimAtLevel(
     target,
@@ -633,11 +630,4 @@ const rules = rulesFor('CI', contextInterferenceGate, ({ seed, level, rng, targe
   if (!aimed) return undefined;
   const sentences = level === 1 ? 1 : aimed.strength + 1;
   return { text: aimed.text, name: `distractors-${sentences}`, subtype: lead };
-});
-
-export const contextInterference: FamilyModule = {
-  family: 'CI',
-  rules,
-  modelInstructions: (seed, level, attempt) => instructionsFor('CI', seed, level, attempt),
-  familyGate: contextInterferenceGate,
-};
+}

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../../util/random.js';
 import { conflictExplicitness } from '../../severity/ces.js';
 import type { Seed } from '../../types.js';
+import { familyRules } from '../rules-common.js';
 import { questionSteps } from '../solution-steps.js';
-import { conflictInstructionStress, DIRECTIVES, SEED_DIRECTIVES } from './rules.js';
+import { conflictInstructionStress } from './index.js';
+import { DIRECTIVES, SEED_DIRECTIVES } from './rules.js';
 
 const COFFEE: Seed = {
   id: 'coffee',
@@ -35,7 +37,7 @@ describe('Conflict Instruction Stress rules', () => {
     const texts = new Set<string>();
     for (let r = 0; r < 40; r++)
       for (const level of [3, 4, 5] as const) {
-        const c = conflictInstructionStress.rules(COFFEE, level, 1, new PyRandom(r));
+        const c = familyRules(conflictInstructionStress, COFFEE, level, 1, new PyRandom(r));
         expect(c?.text).not.toMatch(/\bitems\b/);
         if (level === 5 && c) texts.add(c.text);
       }
@@ -64,17 +66,17 @@ describe("Conflict Instruction Stress names the problem's own steps", () => {
 
   it('pushes the wrong operation on a real step at tier 2, with authority framing at tier 4 and 5', () => {
     for (let r = 0; r < 10; r++) {
-      const two = conflictInstructionStress.rules(TOULA, 2, 1, new PyRandom(r));
+      const two = familyRules(conflictInstructionStress, TOULA, 2, 1, new PyRandom(r));
       const added2 = conflictExplicitness(TOULA.question, two?.text as string).added.join(' ');
       // Multiplication is the real step, so the hint must say to add, and name the step's own operands.
       expect(added2).toMatch(/\badd\b|opposite operation|different operation/);
       expect(added2).toMatch(/\d+ dozen (?:donuts|mini cupcakes|mini cheesecakes)/);
       expect(two?.generator.kind === 'rules' && two.generator.name).toMatch(/^CIS\/tier2-own-/);
-      const four = conflictInstructionStress.rules(TOULA, 4, 1, new PyRandom(r));
+      const four = familyRules(conflictInstructionStress, TOULA, 4, 1, new PyRandom(r));
       expect(conflictExplicitness(TOULA.question, four?.text as string).added.join(' ')).toMatch(
         /^(?:System|Instruction|Important|Warning|Required):/,
       );
-      const five = conflictInstructionStress.rules(TOULA, 5, 1, new PyRandom(r));
+      const five = familyRules(conflictInstructionStress, TOULA, 5, 1, new PyRandom(r));
       expect(conflictExplicitness(TOULA.question, five?.text as string).added.join(' ')).toMatch(
         /administrator|system prompt|root access|jailbreak|override this/i,
       );
@@ -113,7 +115,7 @@ describe('Conflict Instruction Stress keeps the question as it is', () => {
   it('never names the thing asked about, states a fact about the problem, or says what to count', () => {
     for (const level of [1, 2, 3, 4, 5] as const)
       for (let r = 0; r < 12; r++) {
-        const c = conflictInstructionStress.rules(SIGNATURES, level, 1, new PyRandom(r));
+        const c = familyRules(conflictInstructionStress, SIGNATURES, level, 1, new PyRandom(r));
         const added = conflictExplicitness(SIGNATURES.question, c?.text as string).added.join(' ');
         expect(added).not.toMatch(
           /\bthe signatures\b|must not be counted|are wrong|miscounted|typing error|made a mistake/,
@@ -126,7 +128,7 @@ describe('Conflict Instruction Stress keeps the question as it is', () => {
       solution: 'They have 20+44=<<20+44=64>>64. They need 100-64=<<100-64=36>>36 more.\n#### 36',
     };
     for (const level of [1, 2, 3, 4, 5] as const) {
-      const c = conflictInstructionStress.rules(seed, level, 1, new PyRandom(1));
+      const c = familyRules(conflictInstructionStress, seed, level, 1, new PyRandom(1));
       expect(c?.generator.kind === 'rules' && c.generator.name, `tier ${level}`).toMatch(/-own-/);
     }
   });
@@ -143,6 +145,8 @@ describe('Conflict Instruction Stress places a directive between sentences only'
     };
     for (const level of [1, 2, 3, 4, 5] as const)
       for (let r = 0; r < 8; r++)
-        expect(conflictInstructionStress.rules(seed, level, 1, new PyRandom(r))?.text).toMatch(/Mr\. Yu\b/);
+        expect(familyRules(conflictInstructionStress, seed, level, 1, new PyRandom(r))?.text).toMatch(
+          /Mr\. Yu\b/,
+        );
   });
 });

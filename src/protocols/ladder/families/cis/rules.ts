@@ -6,16 +6,14 @@
  * only used when its measured CES equals the level asked for.
  */
 
-import { conflictGate } from '../../gates/family-gates.js';
 import { conflictExplicitness } from '../../severity/ces.js';
 import { extractEntities } from '../../text/entities.js';
 import { capitalize } from '../../text/tokens.js';
 import type { Level, Seed } from '../../types.js';
-import { instructionsFor } from '../model-instructions.js';
+import type { RulesInput, RulesMade } from '../contract.js';
 import {
   fill,
   insertAt,
-  rulesFor,
   type Slots,
   sentenceBoundaries,
   shuffled,
@@ -25,7 +23,7 @@ import {
 } from '../rules-common.js';
 import { askedAbout } from '../scene.js';
 import { type Operation, quantityPhrase, questionSteps, usedQuantities } from '../solution-steps.js';
-import type { FamilyModule } from '../types.js';
+import { conflictGate } from './gate.js';
 
 /**
  * Tier 5 (prompt injection): every opener (each holds a tier-5 phrase) with every demand, so a
@@ -326,7 +324,12 @@ function place(original: string, directive: string, placement: Placement): strin
     : insertAt(original, last, [directive]);
 }
 
-const rules = rulesFor('CIS', conflictGate, ({ seed, original, level, rng }) => {
+export function conflictInstructionStressRules({
+  seed,
+  original,
+  level,
+  rng,
+}: RulesInput): RulesMade | undefined {
   const placements = shuffled<Placement>(['end', 'before-question', 'start'], rng);
   // The problem's own steps and quantities first; the generic directives only for a problem whose
   // solution names no step or given (no worked solution, quantities in words only).
@@ -366,11 +369,4 @@ const rules = rulesFor('CIS', conflictGate, ({ seed, original, level, rng }) => 
         }
       }
   return undefined;
-});
-
-export const conflictInstructionStress: FamilyModule = {
-  family: 'CIS',
-  rules,
-  modelInstructions: (seed, level, attempt) => instructionsFor('CIS', seed, level, attempt),
-  familyGate: (original, candidate) => conflictGate(original, candidate),
-};
+}

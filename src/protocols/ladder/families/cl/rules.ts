@@ -9,16 +9,14 @@
 
 import { pySplit } from '../../../../text-measures/python.js';
 import type { PyRandom } from '../../../../util/random.js';
-import { contextLoadGate } from '../../gates/family-gates.js';
-import { expansionRatio, resolveBandTables } from '../../severity/levels.js';
+import { resolveBandTables } from '../../severity/levels.js';
 import { extractEntities } from '../../text/entities.js';
 import { capitalize } from '../../text/tokens.js';
 import type { Seed } from '../../types.js';
-import { type AimTarget, aimAtLevel, assess } from '../aim.js';
-import { instructionsFor } from '../model-instructions.js';
-import { rulesFor } from '../rules-common.js';
+import { aimAtLevel, assess } from '../aim.js';
+import type { AimTarget, RulesInput, RulesMade } from '../contract.js';
 import { sceneSentences } from '../scene.js';
-import type { FamilyModule } from '../types.js';
+import { expansionRatio } from './severity.js';
 
 /** Openers that vary repeated padding without adding content. */
 const OPENERS: readonly string[] = [
@@ -68,7 +66,7 @@ function assemble(original: string, sentences: readonly string[]): string {
   return [...before, original, ...after].join(' ');
 }
 
-const rules = rulesFor('CL', contextLoadGate, ({ seed, original, level, rng, target }) => {
+export function contextLoadRules({ seed, original, level, rng, target }: RulesInput): RulesMade | undefined {
   const planned = plan(seed, rng);
   if (target.opts?.strictLoadBands ?? true) {
     const text = intoBand(target, [...new Set(planned)]);
@@ -83,7 +81,7 @@ const rules = rulesFor('CL', contextLoadGate, ({ seed, original, level, rng, tar
   );
   if (!aimed) return undefined;
   return { text: aimed.text, name: `padding-${aimed.strength + 1}`, subtype: 'on-topic-padding' };
-});
+}
 
 /**
  * The paper's expansion bands are a tenth of the original's length wide, narrower than a sentence
@@ -144,10 +142,3 @@ function pronounsAfterName(
     return s;
   });
 }
-
-export const contextLoad: FamilyModule = {
-  family: 'CL',
-  rules,
-  modelInstructions: (seed, level, attempt) => instructionsFor('CL', seed, level, attempt),
-  familyGate: (original, candidate) => contextLoadGate(original, candidate),
-};

@@ -1,7 +1,10 @@
 import type { McOption } from '../../../../data/mc/mc-item.js';
 import type { PyRandom } from '../../../../util/random.js';
-import { type MeasureOptions, measureSeverity } from '../../severity/levels.js';
+import type { MeasureOptions } from '../../severity/levels.js';
+import { measureSeverity } from '../../severity/measure.js';
 import type { ChoiceSeed, Level } from '../../types.js';
+import type { RulesInput, RulesMade } from '../contract.js';
+import { formatSeverity } from './severity.js';
 
 /**
  * Structural/Format on a multiple-choice seed (docs/ladder-families.md#answer-types): the stem's
@@ -13,7 +16,7 @@ import type { ChoiceSeed, Level } from '../../types.js';
  * Candidates are measured and kept only at the requested level, several widths tried.
  */
 
-export interface ChoiceLayout {
+interface ChoiceLayout {
   text: string;
   subtype: string;
   /** Present when the options were moved: as shown, and the key's letter there. */
@@ -117,14 +120,32 @@ function layouts(seed: ChoiceSeed, level: Level, rng: PyRandom): ChoiceLayout[] 
 }
 
 /** A layout measured at `level` (one drawn among those that are), or undefined when none lands there. */
-export function choiceFormat(
+function choiceFormat(
   seed: ChoiceSeed,
   level: Level,
   rng: PyRandom,
   measure: Pick<MeasureOptions, 'bands' | 'genericFallback'> = {},
 ): ChoiceLayout | undefined {
   const fits = layouts(seed, level, rng).filter(
-    (l) => measureSeverity('F', seed.question, l.text, measure).level === level,
+    (l) => measureSeverity({ severity: formatSeverity }, seed.question, l.text, measure).level === level,
   );
   return fits.length === 0 ? undefined : fits[rng.randrange(fits.length)];
+}
+
+/** Format's rule for a choice seed: a layout of the whole item, its options reordered at L5. */
+export function choiceFormatRules({
+  seed,
+  level,
+  rng,
+  target,
+}: RulesInput<ChoiceSeed>): RulesMade | undefined {
+  const layout = choiceFormat(seed, level, rng, target.opts);
+  return (
+    layout && {
+      text: layout.text,
+      name: `choice-${layout.subtype}`,
+      subtype: layout.subtype,
+      ...(layout.reordered && { reordered: layout.reordered }),
+    }
+  );
 }

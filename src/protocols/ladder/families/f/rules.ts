@@ -9,13 +9,10 @@
  */
 
 import type { PyRandom } from '../../../../util/random.js';
-import { formatGate } from '../../gates/family-gates.js';
 import { splitSentences } from '../../text/tokens.js';
 import type { Level } from '../../types.js';
 import { type Aimed, aimAtLevel } from '../aim.js';
-import { instructionsFor } from '../model-instructions.js';
-import { rulesFor } from '../rules-common.js';
-import type { FamilyModule } from '../types.js';
+import type { RulesInput, RulesMade } from '../contract.js';
 
 interface Device {
   name: string;
@@ -192,7 +189,7 @@ function devicesFor(level: Level, text: string, rng: PyRandom): Device[] {
   return byLevel[level];
 }
 
-const rules = rulesFor('F', formatGate, ({ original, level, rng, target }) => {
+export function structuralFormatRules({ original, level, rng, target }: RulesInput): RulesMade | undefined {
   let fallback: { aimed: Aimed; device: string } | undefined;
   for (const device of devicesFor(level, original, rng)) {
     const aimed = aimAtLevel(target, device.strengths, (s) => {
@@ -211,11 +208,4 @@ const rules = rulesFor('F', formatGate, ({ original, level, rng, target }) => {
     name: `${fallback.device}-${fallback.aimed.strength}`,
     subtype: fallback.device,
   };
-});
-
-export const structuralFormat: FamilyModule = {
-  family: 'F',
-  rules,
-  modelInstructions: (seed, level, attempt) => instructionsFor('F', seed, level, attempt),
-  familyGate: (original, candidate) => formatGate(original, candidate),
-};
+}

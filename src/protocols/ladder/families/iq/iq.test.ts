@@ -4,7 +4,9 @@ import { deriveSeed, PyRandom } from '../../../../util/random.js';
 import { loadLadderSeedsCsv } from '../../data/seeds-csv.js';
 import { whitespaceWords } from '../../text/tokens.js';
 import { LEVELS, type Level, type Seed } from '../../types.js';
-import { IQ_NOISE, inputQuality, readsBack } from './rules.js';
+import { familyRules } from '../rules-common.js';
+import { inputQuality } from './index.js';
+import { IQ_NOISE, readsBack } from './rules.js';
 
 // A problem of the paper's 100 over 200 characters, where difflib's autojunk lets realistic noise reach every band.
 const MARY: Seed = {
@@ -45,7 +47,7 @@ describe('Input Quality noise', () => {
   it('alters a share of words inside each level band, keeps every number and unit, and reads back', () => {
     for (const level of LEVELS) {
       const made = [1, 2, 3, 4, 5, 6]
-        .map((r) => inputQuality.rules(MARY, level, 1, new PyRandom(r)))
+        .map((r) => familyRules(inputQuality, MARY, level, 1, new PyRandom(r)))
         .filter((c) => c !== undefined);
       expect(made.length, `L${level}`).toBeGreaterThan(0);
       for (const c of made) {
@@ -63,7 +65,9 @@ describe('Input Quality noise', () => {
 
   it('reads letter shapes the way OCR does at L4-L5, and never writes a digit as a whole word', () => {
     const texts = [4, 5].flatMap((level) =>
-      [1, 2, 3, 4, 5, 6].map((r) => inputQuality.rules(MARY, level as Level, 1, new PyRandom(r))?.text ?? ''),
+      [1, 2, 3, 4, 5, 6].map(
+        (r) => familyRules(inputQuality, MARY, level as Level, 1, new PyRandom(r))?.text ?? '',
+      ),
     );
     expect(texts.some((t) => /rn|cl|li|vv|[a-z][01][a-z]/.test(t.replace(MARY.question, '')))).toBe(true);
     const o = whitespaceWords(MARY.question);
@@ -81,7 +85,7 @@ describe('Input Quality noise', () => {
       for (const seed of seeds)
         for (const level of LEVELS) {
           const rngSeed = deriveSeed(0, seed.id, 'IQ', level, 1);
-          const c = inputQuality.rules(seed, level, 1, new PyRandom(rngSeed), { rngSeed });
+          const c = familyRules(inputQuality, seed, level, 1, new PyRandom(rngSeed), { rngSeed });
           if (!c) continue;
           made++;
           expect(readsBack(seed.question, c.text, level), c.text).toBe(undefined);

@@ -12,13 +12,10 @@
 
 import { editDistance } from '../../../../util/closest.js';
 import type { PyRandom } from '../../../../util/random.js';
-import { inputQualityGate } from '../../gates/family-gates.js';
 import { isNumberWord, multiset, numbersIn, whitespaceWords } from '../../text/tokens.js';
 import type { Level } from '../../types.js';
 import { assess, lowerEdge } from '../aim.js';
-import { instructionsFor } from '../model-instructions.js';
-import { rulesFor } from '../rules-common.js';
-import type { FamilyModule } from '../types.js';
+import type { RulesInput, RulesMade } from '../contract.js';
 import { type Slip, slipSpace, slipWord } from './noise.js';
 
 interface LevelNoise {
@@ -158,7 +155,7 @@ const PLACEMENTS = 40;
 /** Below this length difflib has no autojunk, so the magnitude grows about linearly with the slips. */
 const AUTOJUNK_LENGTH = 200;
 
-const rules = rulesFor('IQ', inputQualityGate, ({ original, level, rng, target }) => {
+export function inputQualityRules({ original, level, rng, target }: RulesInput): RulesMade | undefined {
   const noise = IQ_NOISE[level];
   const words = whitespaceWords(original).length;
   const most = Math.max(1, Math.floor(noise.rate[1] * words + 1e-9));
@@ -180,11 +177,4 @@ const rules = rulesFor('IQ', inputQualityGate, ({ original, level, rng, target }
       return undefined;
   }
   return undefined;
-});
-
-export const inputQuality: FamilyModule = {
-  family: 'IQ',
-  rules,
-  modelInstructions: (seed, level, attempt) => instructionsFor('IQ', seed, level, attempt),
-  familyGate: (original, candidate) => inputQualityGate(original, candidate),
-};
+}

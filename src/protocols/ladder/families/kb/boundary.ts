@@ -1,5 +1,13 @@
 import type { PyRandom } from '../../../../util/random.js';
-import { KB_TYPES, type KbType, type Level } from '../../types.js';
+import {
+  type ChoiceSeed,
+  choiceQuestion,
+  KB_TYPES,
+  type KbType,
+  type Level,
+  type TextSeed,
+} from '../../types.js';
+import type { TypedRule } from '../contract.js';
 
 /**
  * Knowledge Boundary for seeds that are not math (docs/ladder-families.md#answer-types): the
@@ -60,7 +68,7 @@ function frames(type: KbType, rng: PyRandom, choice: boolean): string[] {
 }
 
 /** The question at a boundary type's level, framed (see above). */
-export function boundaryFrame(
+function boundaryFrame(
   question: string,
   level: Level,
   attempt: number,
@@ -72,3 +80,15 @@ export function boundaryFrame(
   const frame = options[(attempt - 1) % options.length] as string;
   return { text: frame.replace('{q}', question.trim()), kbType };
 }
+
+/** Knowledge Boundary on a choice seed: the stem framed, the options untouched after it. */
+export const choiceBoundaryRules: TypedRule<ChoiceSeed> = ({ seed, level, attempt, rng }) => {
+  const { text, kbType } = boundaryFrame(seed.stem, level, attempt, rng, true);
+  return { text: choiceQuestion(text, seed.options), name: `choice-${kbType}`, subtype: kbType, kbType };
+};
+
+/** Knowledge Boundary on a text seed: the question framed. */
+export const textBoundaryRules: TypedRule<TextSeed> = ({ seed, level, attempt, rng }) => {
+  const { text, kbType } = boundaryFrame(seed.question, level, attempt, rng, false);
+  return { text, name: `text-${kbType}`, subtype: kbType, kbType };
+};

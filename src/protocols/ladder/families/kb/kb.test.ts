@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../../util/random.js';
 import { LEVELS, type Level, type Seed } from '../../types.js';
-import { knowledgeBoundary } from './rules.js';
+import { familyRules } from '../rules-common.js';
+import { knowledgeBoundary } from './index.js';
 
 const seed = (id: string, question: string): Seed => ({ id, question, gold: 0, source: 'issue-11' });
 // Issue 11's bad examples.
@@ -28,7 +29,7 @@ const DANA = seed(
 );
 
 function kb(s: Seed, level: Level, r = 1) {
-  return knowledgeBoundary.rules(s, level, 1, new PyRandom(r));
+  return familyRules(knowledgeBoundary, s, level, 1, new PyRandom(r));
 }
 
 describe('Knowledge Boundary rules', () => {

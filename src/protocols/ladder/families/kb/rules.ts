@@ -16,17 +16,16 @@
  */
 
 import type { PyRandom } from '../../../../util/random.js';
-import { knowledgeBoundaryGate } from '../../gates/family-gates.js';
 import { extractEntities } from '../../text/entities.js';
 import { analyse } from '../../text/morphology.js';
 import { findQuantities, type Quantity, replaceQuantity } from '../../text/quantities.js';
 import { capitalize, numbersIn, numberValue } from '../../text/tokens.js';
 import { LEX_FILE, synsets } from '../../text/wordnet.js';
 import { KB_LEVEL, KB_TYPES, type KbType, type Level, type Seed } from '../../types.js';
-import { instructionsFor } from '../model-instructions.js';
-import { rulesFor } from '../rules-common.js';
+import type { RulesInput, RulesMade } from '../contract.js';
+
 import { solutionNumbers } from '../solution-steps.js';
-import type { FamilyModule } from '../types.js';
+import { knowledgeBoundaryGate } from './gate.js';
 import { impossiblePremise } from './impossible.js';
 
 export const KB_TYPE_OF_LEVEL: Record<Level, KbType> = Object.fromEntries(
@@ -501,7 +500,7 @@ function rewrite(
   }
 }
 
-const rules = rulesFor('KB', knowledgeBoundaryGate, ({ seed, original, level, rng }) => {
+export function knowledgeBoundaryRules({ seed, original, level, rng }: RulesInput): RulesMade | undefined {
   const kbType = KB_TYPE_OF_LEVEL[level];
   const made = rewrite(kbType, seed, rng);
   if (!made || knowledgeBoundaryGate(original, made.text).verdict !== 'pass') return undefined;
@@ -511,11 +510,4 @@ const rules = rulesFor('KB', knowledgeBoundaryGate, ({ seed, original, level, rn
     // "$8 dollars" blurred: "a certain number of dollars", never "a certain amount dollars".
     .replace(/\ba certain amount dollars\b/g, 'a certain number of dollars');
   return { text: made.text, name: made.name ?? kbType, subtype: kbType, kbType };
-});
-
-export const knowledgeBoundary: FamilyModule = {
-  family: 'KB',
-  rules,
-  modelInstructions: (seed, level, attempt) => instructionsFor('KB', seed, level, attempt),
-  familyGate: (original, candidate) => knowledgeBoundaryGate(original, candidate),
-};
+}

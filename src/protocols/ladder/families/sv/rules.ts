@@ -17,18 +17,13 @@
  * the plans in sv-plan.ts; how much of a plan is applied is chosen by measuring (see aim.ts).
  */
 
-import { semanticVariationGate } from '../../gates/family-gates.js';
 import { extractEntities } from '../../text/entities.js';
 import { hideAbbreviationDots, showAbbreviationDots } from '../../text/tokens.js';
 import { type Aimed, aimAtLevel, lowerEdge } from '../aim.js';
-import { instructionsFor } from '../model-instructions.js';
-import { rulesFor } from '../rules-common.js';
-import type { FamilyModule } from '../types.js';
+import type { RulesInput, RulesMade } from '../contract.js';
 import { withProperWords } from './clauses.js';
 import { build, type Op, plan } from './plan.js';
 import { type Cast, whoOf } from './sentences.js';
-
-export { reverseGivens } from './sentences.js';
 
 /** Seeded plans tried per candidate: another order of the same operations (every second one with the clause work first) often lands in a band the first stepped over. */
 const PLANS = 4;
@@ -36,7 +31,7 @@ const PLANS = 4;
 /** The generator name's kinds that only reword (no clause or sentence work). */
 const WORD_KINDS = new Set(['lexicon', 'contract', 'expand', 'digits', 'form', 'possession']);
 
-const rules = rulesFor('SV', semanticVariationGate, ({ original, level, rng, target }) => {
+export function semanticVariationRules({ original, level, rng, target }: RulesInput): RulesMade | undefined {
   const hidden = hideAbbreviationDots(original);
   const entities = extractEntities(original);
   const names = new Set(entities.names.flatMap((n) => n.split(' ')));
@@ -72,11 +67,4 @@ const rules = rulesFor('SV', semanticVariationGate, ({ original, level, rng, tar
     name: kinds.join('+'),
     subtype: wordOnly ? 'synonyms' : restructured ? 'restructure' : 'clauses',
   };
-});
-
-export const semanticVariation: FamilyModule = {
-  family: 'SV',
-  rules,
-  modelInstructions: (seed, level, attempt) => instructionsFor('SV', seed, level, attempt),
-  familyGate: semanticVariationGate,
-};
+}

@@ -1,24 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { deriveSeed, PyRandom } from '../../../util/random.js';
 import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
-import { addedAround } from '../gates/family-gates.js';
+import { addedAround } from '../gates/family-gate.js';
 import { structuralGate } from '../gates/structural-gate.js';
 import { conflictExplicitness, normaliseSentence } from '../severity/ces.js';
-import { addedMarkup, measureSeverity } from '../severity/levels.js';
+import { measureSeverity } from '../severity/measure.js';
 import { numbersIn, numberValue, splitSentences, whitespaceWords, wordTokens } from '../text/tokens.js';
 import { FAMILIES, LEVELS, type Level, type Seed } from '../types.js';
 import { lowerEdge } from './aim.js';
 import { DIRECTIVES } from './cis/rules.js';
-import { FAMILY_MODULES } from './index.js';
+import { addedMarkup } from './f/severity.js';
+import { generatorTemperature, modelInstructions } from './instructions.js';
 import { KB_TYPE_OF_LEVEL } from './kb/rules.js';
-import { GENERATOR_TEMPERATURES, generatorTemperature } from './model-instructions.js';
-import { fill } from './rules-common.js';
+import { ladderFamily } from './registry.js';
+import { familyRules, fill } from './rules-common.js';
 
 const SEEDS: readonly Seed[] = GRADE_SCHOOL_SEEDS;
 
 function candidate(family: (typeof FAMILIES)[number], seed: Seed, level: Level, attempt = 1) {
   const rngSeed = deriveSeed(7, seed.id, family, level, attempt);
-  return FAMILY_MODULES[family].rules(seed, level, attempt, new PyRandom(rngSeed), { rngSeed });
+  return familyRules(ladderFamily(family), seed, level, attempt, new PyRandom(rngSeed), { rngSeed });
 }
 
 function* all(family: (typeof FAMILIES)[number]) {
@@ -133,14 +134,16 @@ describe('rules generators (built-in seeds)', () => {
       expect(c.subtype).toBe(c.kbType);
       expect(c.text).not.toBe(seed.question);
       if (level === 1) expect(structuralGate(seed.question, c.text).verdict).toBe('fail');
-      expect(measureSeverity('KB', seed.question, c.text, { kbType: c.kbType }).level).toBe(level);
+      expect(measureSeverity(ladderFamily('KB'), seed.question, c.text, { kbType: c.kbType }).level).toBe(
+        level,
+      );
     }
   });
 
   it('SV keeps every number and obeys its sentence and length rules', () => {
     for (const { seed, level, c } of all('SV')) {
       expect(structuralGate(seed.question, c.text).verdict).toBe('pass');
-      const verdict = FAMILY_MODULES.SV.familyGate(seed.question, c.text, level);
+      const verdict = ladderFamily('SV').familyGate(seed.question, c.text, level);
       expect(verdict.verdict, `${verdict.reason}: ${c.text}`).toBe('pass');
     }
   });
@@ -151,37 +154,31 @@ describe('model instructions', () => {
     const seed = SEEDS[0] as Seed;
     for (const family of FAMILIES) {
       for (const level of LEVELS) {
-        const first = FAMILY_MODULES[family].modelInstructions(seed, level, 1);
-        expect(first.temperature).toBe(GENERATOR_TEMPERATURES[family][level - 1]);
+        const first = modelInstructions(ladderFamily(family), seed, level, 1);
+        expect(first.temperature).toBe(ladderFamily(family).instructions.temperatures[level - 1]);
         expect(first.user).toContain(seed.question);
         expect(first.system.length).toBeGreaterThan(50);
-        expect(FAMILY_MODULES[family].modelInstructions(seed, level, 2).temperature).toBeCloseTo(
+        expect(modelInstructions(ladderFamily(family), seed, level, 2).temperature).toBeCloseTo(
           Math.min(0.95, first.temperature + 0.1),
           10,
         );
       }
     }
-    expect(generatorTemperature('SV', 5, 3)).toBe(0.95);
+    expect(generatorTemperature(ladderFamily('SV'), 5, 3)).toBe(0.95);
   });
 
   it('say what each level asks for', () => {
     const seed = SEEDS[0] as Seed;
-    expect(FAMILY_MODULES.KB.modelInstructions(seed, 5, 1).user).toMatch(/Impossible premise/);
-    expect(FAMILY_MODULES.F.modelInstructions(seed, 1, 1).user).toMatch(/Whitespace only/);
-    expect(FAMILY_MODULES.CIS.modelInstructions(seed, 4, 1).user).toMatch(/System:/);
+    expect(modelInstructions(ladderFamily('KB'), seed, 5, 1).user).toMatch(/Impossible premise/);
+    expect(modelInstructions(ladderFamily('F'), seed, 1, 1).user).toMatch(/Whitespace only/);
+    expect(modelInstructions(ladderFamily('CIS'), seed, 4, 1).user).toMatch(/System:/);
   });
 });
 
 describe('aiming', () => {
   it('knows where each level starts, overlaps resolved in favour of the lower level', () => {
     const at = (family: 'IQ' | 'CL' | 'SV', level: Level, strictLoadBands = false) =>
-      lowerEdge({
-        family,
-        level,
-        original: '',
-        familyGate: () => ({ gate: '', verdict: 'pass', reason: '' }),
-        opts: { strictLoadBands },
-      });
+      lowerEdge({ family: ladderFamily(family), level, original: '', opts: { strictLoadBands } });
     expect(at('IQ', 2)).toBe(0.05);
     expect(at('IQ', 5)).toBe(0.3);
     expect(at('SV', 5)).toBe(0.85);

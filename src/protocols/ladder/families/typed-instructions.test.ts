@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { FAMILY_MODULES } from '../families/index.js';
-import { generatorRequest } from '../families/model-generator.js';
 import { buildLadderSuite } from '../suite.js';
 import { Recording, scratchDir, testConfig } from '../test-support/fakes.js';
 import { type ChoiceSeed, choiceQuestion, FAMILIES, LEVELS, type TextSeed } from '../types.js';
-import { typedInstructions, typedModelText, typedModules } from './model-instructions.js';
+import { modelCandidateText, modelInstructions } from './instructions.js';
+import { generatorRequest } from './model-generator.js';
+import { ladderFamily } from './registry.js';
 
 /** ARC-Challenge's first row (../shared/data/arc-challenge/arc_challenge.jsonl line 1). */
 const STEM =
@@ -38,51 +38,62 @@ describe('the model generator on choice and text seeds', () => {
     for (const family of FAMILIES)
       for (const level of LEVELS)
         for (const seed of [ARC, TRIVIA]) {
-          const i = typedInstructions(family, seed, level, 1);
-          expect(`${i?.system}\n${i?.user}`, `${family} L${level} ${seed.answerType}`).not.toMatch(
+          const i = modelInstructions(ladderFamily(family), seed, level, 1);
+          expect(`${i.system}\n${i.user}`, `${family} L${level} ${seed.answerType}`).not.toMatch(
             /math|problem|calculat|operations/i,
           );
-          expect(i?.temperature).toBe(FAMILY_MODULES[family].modelInstructions(seed, level, 1).temperature);
+          expect(i.temperature).toBe(ladderFamily(family).instructions.temperatures[level - 1]);
           if (seed === ARC && family !== 'F') {
-            expect(i?.user).toContain(
+            expect(i.user).toContain(
               `QUESTION:\n${STEM}\n\nOPTIONS (fixed: not yours to change or repeat):\nA. Planetary`,
             );
-            if (family !== 'CI') expect(i?.system).toMatch(/without the options/);
+            if (family !== 'CI') expect(i.system).toMatch(/without the options/);
           }
         }
-    expect(typedInstructions('F', ARC, 3, 1)?.user).toContain(`ITEM:\n${ARC.question}`);
-    expect(typedInstructions('CI', TRIVIA, 2, 1)?.output).toBe('append');
-    expect(typedInstructions('SV', { id: 'n', question: 'q', gold: 1, source: 's' }, 1, 1)).toBeUndefined();
+    expect(modelInstructions(ladderFamily('F'), ARC, 3, 1).user).toContain(`ITEM:\n${ARC.question}`);
+    expect(modelInstructions(ladderFamily('CI'), TRIVIA, 2, 1).output).toBe('append');
+    // A number seed gets the family's own math-problem instructions.
+    const sv = ladderFamily('SV');
+    expect(modelInstructions(sv, { id: 'n', question: 'q', gold: 1, source: 's' }, 1, 1).system).toBe(
+      sv.instructions.number.system,
+    );
   });
 
   it('puts the options back after the stem the model wrote; a distractor goes before them', () => {
     expect(
-      typedModelText('SV', ARC, 'A planet spins faster after an impact. What follows most likely?'),
+      modelCandidateText(
+        ladderFamily('SV'),
+        ARC,
+        'A planet spins faster after an impact. What follows most likely?',
+      ),
     ).toBe(choiceQuestion('A planet spins faster after an impact. What follows most likely?', OPTIONS));
-    expect(typedModelText('CI', ARC, `${ARC.question}\nThe observatory was built in 1950.`)).toBe(
-      choiceQuestion(`${STEM} The observatory was built in 1950.`, OPTIONS),
-    );
-    expect(typedModelText('F', ARC, `- ${STEM}\n- A. x`)).toBe(`- ${STEM}\n- A. x`);
-    expect(typedModelText('SV', TRIVIA, 'Which vegetable has the types Brunswick and Pearl Pickler?')).toBe(
-      'Which vegetable has the types Brunswick and Pearl Pickler?',
-    );
+    expect(
+      modelCandidateText(ladderFamily('CI'), ARC, `${ARC.question}\nThe observatory was built in 1950.`),
+    ).toBe(choiceQuestion(`${STEM} The observatory was built in 1950.`, OPTIONS));
+    expect(modelCandidateText(ladderFamily('F'), ARC, `- ${STEM}\n- A. x`)).toBe(`- ${STEM}\n- A. x`);
+    expect(
+      modelCandidateText(
+        ladderFamily('SV'),
+        TRIVIA,
+        'Which vegetable has the types Brunswick and Pearl Pickler?',
+      ),
+    ).toBe('Which vegetable has the types Brunswick and Pearl Pickler?');
   });
 
   it('builds choice tests from a recorded generator: options kept, a reply that drops one rejected at gate answer', async () => {
     const dir = scratchDir('waver-typed-model-');
-    const modules = typedModules(FAMILY_MODULES);
     const job = (family: 'SV' | 'KB', attempt: number) => ({ seed: ARC, family, level: 1 as const, attempt });
     const gen = new Recording(dir, 'gen.jsonl')
       .add(
-        generatorRequest(modules.SV, job('SV', 1)),
+        generatorRequest(ladderFamily('SV'), job('SV', 1)),
         'A planet spins faster after an impact. Which effect is most likely?',
       )
       .add(
-        generatorRequest(modules.SV, job('SV', 2)),
+        generatorRequest(ladderFamily('SV'), job('SV', 2)),
         'An astronomer sees a planet spin faster after a meteorite hits it. Which effect of the faster spin is most likely?',
       )
       .add(
-        generatorRequest(modules.KB, job('KB', 1)),
+        generatorRequest(ladderFamily('KB'), job('KB', 1)),
         `${STEM.replace('a planet', 'the planet Veltris in a system no one has observed')}\nA. Planetary density will decrease.`,
       );
     const build = await buildLadderSuite({

@@ -1,0 +1,22 @@
+import { bandedSeverity } from '../../severity/measure.js';
+import type { LadderFamily } from '../contract.js';
+import { contextInterferenceGate, MEANING } from './gate.js';
+import { INSTRUCTIONS } from './instructions.js';
+import { contextInterferenceRules } from './rules.js';
+
+/**
+ * Context Interference: distractors among the original's sentences, which stay verbatim; a
+ * generator model writes the distractor alone, appended (docs/ladder-families.md#model-instructions).
+ */
+export const contextInterference: LadderFamily = {
+  code: 'CI',
+  preserves: { numbers: true, answer: true, words: false, names: true },
+  severity: bandedSeverity((tables) => tables.CI),
+  rules: contextInterferenceRules,
+  answerTypes: { choice: 'stem', text: 'question' },
+  familyGate: contextInterferenceGate,
+  instructions: INSTRUCTIONS,
+  writes: 'addition',
+  modelGates: ['nli', 'meaning'],
+  meaning: MEANING,
+};

@@ -1,0 +1,20 @@
+import type { LadderFamily } from '../contract.js';
+import { contextLoadGate, MEANING } from './gate.js';
+import { INSTRUCTIONS } from './instructions.js';
+import { contextLoadRules } from './rules.js';
+import { loadSeverity } from './severity.js';
+
+/** Context Load: the original verbatim in non-essential material, binned by how much longer it is. */
+export const contextLoad: LadderFamily = {
+  code: 'CL',
+  preserves: { numbers: true, answer: true, words: false, names: true },
+  severity: loadSeverity,
+  rules: contextLoadRules,
+  // A choice seed is padded as a whole item, its options last, as a problem's question stays last.
+  answerTypes: { choice: 'item', text: 'question' },
+  familyGate: contextLoadGate,
+  instructions: INSTRUCTIONS,
+  writes: 'rewrite',
+  modelGates: ['nli', 'meaning'],
+  meaning: MEANING,
+};

@@ -1,0 +1,58 @@
+/**
+ * The ladder's families (docs/architecture.md#adding-a-ladder-family): the paper's seven, built in,
+ * and any registered beside them for the process. The suite builder, the fill table, the model
+ * generator and the model gates find a family here by its code and read it through its
+ * LadderFamily shape; none compares codes.
+ */
+import { InputError } from '../../../errors.js';
+import type { Family } from '../types.js';
+import { contextInterference } from './ci/index.js';
+import { conflictInstructionStress } from './cis/index.js';
+import { contextLoad } from './cl/index.js';
+import type { LadderFamily } from './contract.js';
+import { structuralFormat } from './f/index.js';
+import { inputQuality } from './iq/index.js';
+import { knowledgeBoundary } from './kb/index.js';
+import { semanticVariation } from './sv/index.js';
+
+/** The paper's order (Table 1), which suites and tables keep. */
+const BUILT_IN: readonly LadderFamily[] = [
+  semanticVariation,
+  inputQuality,
+  structuralFormat,
+  contextInterference,
+  contextLoad,
+  conflictInstructionStress,
+  knowledgeBoundary,
+];
+
+const registered = new Map<Family, LadderFamily>(BUILT_IN.map((f) => [f.code, f]));
+
+/**
+ * Adds a family for the process: from then on `buildLadderSuite` builds it when its code is among
+ * the families asked for, after the built-in ones. A code already taken is refused.
+ */
+export function registerLadderFamily(family: LadderFamily): void {
+  if (!/^[A-Z][A-Z0-9]*$/.test(family.code))
+    throw new InputError(`a family code is capital letters and digits, got '${family.code}'`, {
+      field: 'family',
+    });
+  if (registered.has(family.code))
+    throw new InputError(`family '${family.code}' is already registered`, { field: 'family' });
+  registered.set(family.code, family);
+}
+
+/** Every family, the built-in ones first, then the registered ones in the order they came. */
+export function ladderFamilies(): LadderFamily[] {
+  return [...registered.values()];
+}
+
+/** The family of a code; an unknown code is bad input. */
+export function ladderFamily(code: Family): LadderFamily {
+  const family = registered.get(code);
+  if (!family)
+    throw new InputError(`unknown family '${code}' (expected some of ${[...registered.keys()].join(', ')})`, {
+      field: 'families',
+    });
+  return family;
+}
