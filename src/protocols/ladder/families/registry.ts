@@ -29,10 +29,11 @@ const BUILT_IN: readonly LadderFamily[] = [
 const registered = new Map<Family, LadderFamily>(BUILT_IN.map((f) => [f.code, f]));
 
 /**
- * Adds a family for the process: from then on `buildLadderSuite` builds it when its code is among
- * the families asked for, after the built-in ones. A code already taken is refused.
+ * Adds a family for the process (docs/decisions.md E34): from then on `buildLadderSuite` builds it
+ * when its code is among the families asked for, after the built-in ones. A code already taken is
+ * refused. Returns the call that removes it, so a test leaves the registry as it found it.
  */
-export function registerLadderFamily(family: LadderFamily): void {
+export function registerLadderFamily(family: LadderFamily): () => void {
   if (!/^[A-Z][A-Z0-9]*$/.test(family.code))
     throw new InputError(`a family code is capital letters and digits, got '${family.code}'`, {
       field: 'family',
@@ -40,6 +41,9 @@ export function registerLadderFamily(family: LadderFamily): void {
   if (registered.has(family.code))
     throw new InputError(`family '${family.code}' is already registered`, { field: 'family' });
   registered.set(family.code, family);
+  return () => {
+    registered.delete(family.code);
+  };
 }
 
 /** Every family, the built-in ones first, then the registered ones in the order they came. */
