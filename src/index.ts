@@ -3,6 +3,12 @@
  * waver.yaml use (every protocol's section, validated by the same composed schema).
  */
 import type { WaverConfig as Config } from './config/schema.js';
+import {
+  DESIGNS as PLAN_DESIGNS,
+  type PlanInput,
+  type PlanResult,
+  plan as planWith,
+} from './plan/designs.js';
 import * as registry from './protocols/index.js';
 import type { ProtocolModule } from './protocols/types.js';
 
@@ -31,7 +37,6 @@ export {
 } from './models/registry.js';
 export { type ModelSpec, parseModelSpec, toModelSpec } from './models/spec.js';
 export type * from './models/types.js';
-export { DESIGNS, type PlanInput, type PlanResult, plan } from './plan/designs.js';
 export {
   defineProtocol,
   type ProtocolCode,
@@ -39,7 +44,17 @@ export {
   type ProtocolDefinition,
   withPool,
 } from './protocols/define.js';
+export type { PlanInput, PlanResult };
 export { CONFIG };
+
+/** The designs every protocol hands in to `waver plan` (docs/plan.md#designs). */
+const HANDED_DESIGNS = registry.PROTOCOLS.flatMap((p) => p.designs ?? []);
+/** The designs of `waver plan`: those of no protocol, then each protocol's. */
+export const DESIGNS: readonly string[] = [...PLAN_DESIGNS, ...HANDED_DESIGNS.map((d) => d.name)];
+/** What a claim needs (docs/plan.md), by any design of `waver plan`, the protocols' included. */
+export function plan(input: PlanInput): PlanResult {
+  return planWith(input, HANDED_DESIGNS);
+}
 
 /**
  * A protocol as the library offers it: build a plan, estimate it, run it, print a run's summary as

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { python3Missing, runPython } from '../test-support/python3.js';
-import { plan } from './designs.js';
+import { DESIGNS, plan } from './designs.js';
+import type { PlanDesign } from './types.js';
 
 // Independent references in scipy: Connor's n, the exact McNemar power by brute force and the
-// smallest n scanned from 1, SAA's per-item rate from scipy's beta-binomial, and the Collapse
-// Point shift's power enumerated over every count of every level (no shared code with waver).
+// smallest n scanned from 1 (no shared code with waver).
 const REFERENCE = `
 import json, sys, math, itertools
 import numpy as np
-from scipy.stats import norm, binom, betabinom
+from scipy.stats import norm, binom
 cases = json.load(sys.stdin)
 def connor(p10, p01, alpha=0.05, power=0.8, sides=2):
     za, zb = norm.ppf(1 - alpha / sides), norm.ppf(power)
@@ -29,49 +29,17 @@ def exact_power(n, p10, p01, alpha, sides):
 def exact_n(p10, p01, alpha=0.05, power=0.8, sides=2):
     for n in range(1, 5000):
         if exact_power(n, p10, p01, alpha, sides) >= power: return n
-def saa_rate(p, m, icc):
-    t = (1 - icc) / icc
-    return float(betabinom.pmf(m, m, p * t, (1 - p) * t))
-def cp_dist(curve, cells, ratio):
-    L = len(curve)
-    out = np.zeros(L + 1)
-    for k0 in range(1, cells + 1):  # k0 = 0: acc(L0) = 0, the Collapse Point is unavailable
-        w = binom.pmf(k0, cells, curve[0])
-        standing = w
-        for i in range(1, L):
-            # k_i / cells < ratio * k0 / cells less the metrics' slack, counted one k at a time
-            c = sum(binom.pmf(k, cells, curve[i]) for k in range(cells + 1) if k / cells < ratio * (k0 / cells) - 1e-12)
-            out[i] += standing * c
-            standing *= 1 - c
-        out[L] += standing
-    return out
-def cp_power(a, b, n, repeats, ratio):
-    da, db = cp_dist(a, n * repeats, ratio), cp_dist(b, n * repeats, ratio)
-    return float(sum(da[j] * db[j + 1:].sum() for j in range(1, len(da))))
 out = {}
 out['paired01'] = {'connor': connor(0.1, 0.0), 'exact': exact_n(0.1, 0.0)}
-sa, sb = saa_rate(0.9, 10, 0.5), saa_rate(0.85, 10, 0.5)
-p10, p01 = sa * (1 - sb), sb * (1 - sa)
-out['saa'] = {'saaA': sa, 'saaB': sb, 'connor': connor(p10, p01), 'exact': exact_n(p10, p01),
-              'connor1': connor(p10, p01, sides=1), 'exact1': exact_n(p10, p01, sides=1)}
-a, b = cases['curveA'], cases['curveB']
-powers = [cp_power(a, b, n, 3, 0.8) for n in range(1, 40)]
-out['collapse'] = {'n': next(n for n, p in zip(range(1, 40), powers) if p >= 0.8), 'powers': powers}
 print(json.dumps(out))
 `;
 
-const CASES = { curveA: [0.7, 0.5, 0.4], curveB: [0.7, 0.65, 0.6] };
-
-type Ref = {
-  paired01: { connor: number; exact: number };
-  saa: { saaA: number; saaB: number; connor: number; exact: number; connor1: number; exact1: number };
-  collapse: { n: number; powers: number[] };
-};
+type Ref = { paired01: { connor: number; exact: number } };
 
 const base = { alpha: 0.05, power: 0.8, sides: 2 as const };
 
 describe.skipIf(python3Missing)(`waver plan against scipy ${python3Missing ?? ''}`, () => {
-  const ref = python3Missing ? undefined : runPython<Ref>(REFERENCE, CASES);
+  const ref = python3Missing ? undefined : runPython<Ref>(REFERENCE, {});
   const r = ref as Ref;
 
   it('paired-proportions with the discordance at |d| (p01 = 0): Connor 77, and the exact test’s n', () => {
@@ -88,42 +56,10 @@ describe.skipIf(python3Missing)(`waver plan against scipy ${python3Missing ?? ''
     });
     expect(asym.n).toBe(77);
   });
-
-  it('saa from stated rates: the beta-binomial SAA rates, then McNemar on items, exact and Connor, 1 and 2 sides', () => {
-    const input = { ...base, design: 'saa' as const, p: [0.9, 0.85], cells: 10, icc: 0.5 };
-    const two = plan(input);
-    expect(two.details.saaA as number).toBeCloseTo(r.saa.saaA, 12);
-    expect(two.details.saaB as number).toBeCloseTo(r.saa.saaB, 12);
-    expect(two.details.asymptoticN).toBe(r.saa.connor);
-    expect(two.n).toBe(r.saa.exact);
-    const one = plan({ ...input, sides: 1 });
-    expect(one.details.asymptoticN).toBe(r.saa.connor1);
-    expect(one.n).toBe(r.saa.exact1);
-    expect(one.n as number).toBeLessThan(two.n as number);
-    // The same input always gives the same n: nothing is simulated.
-    expect(plan(input).n).toBe(two.n);
-  });
-
-  it('collapse-shift: the exact power equals the enumeration, and n is the smallest that reaches 0.8', () => {
-    const result = plan({
-      ...base,
-      design: 'collapse-shift',
-      curveA: CASES.curveA,
-      curveB: CASES.curveB,
-      repeats: 3,
-      baselineRepeats: 3,
-    });
-    expect(result.n).toBe(r.collapse.n);
-    expect(result.details.exactPower as number).toBeCloseTo(
-      r.collapse.powers[(result.n as number) - 1] as number,
-      10,
-    );
-  });
 });
 
 describe('waver plan refuses what has no answer', () => {
-  it('equal rates: no n exists (saa, two-proportions, paired)', () => {
-    expect(() => plan({ ...base, design: 'saa', p: [0.9, 0.9], cells: 10 })).toThrow(/equal/);
+  it('equal rates: no n exists (two-proportions, paired)', () => {
     expect(() => plan({ ...base, design: 'two-proportions', p: [0.9, 0.9] })).toThrow(/equal/);
     expect(() => plan({ ...base, design: 'paired-proportions', p: [0.8, 0.8], discordance: 0.2 })).toThrow(
       /equal/,
@@ -196,3 +132,23 @@ describe.skipIf(python3Missing)(
     });
   },
 );
+
+describe('the designs of no protocol, and those a protocol hands in', () => {
+  it("plan's own designs name no protocol; a protocol's design is planned when it is handed in", () => {
+    expect(DESIGNS).toEqual([
+      'two-proportions',
+      'one-proportion',
+      'ci-width',
+      'mean-difference',
+      'paired-proportions',
+      'non-inferiority',
+      'mdd',
+    ]);
+    const toy: PlanDesign = {
+      name: 'toy-design',
+      plan: (_input, { head }) => ({ ...head, method: 'the design of a test', n: 3, details: {} }),
+    };
+    expect(plan({ ...base, design: 'toy-design' }, [toy])).toMatchObject({ design: 'toy-design', n: 3 });
+    expect(() => plan({ ...base, design: 'toy-design' })).toThrow(/unknown design 'toy-design'/);
+  });
+});

@@ -1,5 +1,6 @@
 import { exactMcNemarPower } from '../stats/mcnemar-power.js';
 import {
+  allRightRate,
   ciWidthN,
   discordantShares,
   meanDifferenceN,
@@ -9,7 +10,6 @@ import {
   nonInferiorityPower,
   oneProportionN,
   pairedMinimumDetectableDifference,
-  saaItemRate,
   type Test,
   twoProportionsN,
 } from '../stats/power.js';
@@ -23,14 +23,20 @@ import {
   pairedSizing,
   two,
 } from './common.js';
-import { collapseShiftPlan, ladderFamilyPlan, ladderLevelPlan } from './suite-designs.js';
-import type { PairedTest, PlanHead, PlanInput, PlanResult } from './types.js';
+import {
+  DESIGNS,
+  type PairedTest,
+  type PlanDesign,
+  type PlanHead,
+  type PlanInput,
+  type PlanResult,
+} from './types.js';
 
 export {
   DESIGNS,
-  type Design,
   PAIRED_TESTS,
   type PairedTest,
+  type PlanDesign,
   type PlanInput,
   type PlanResult,
 } from './types.js';
@@ -38,10 +44,11 @@ export {
 /**
  * `waver plan` (docs/plan.md): the items and repeats a claim needs before a run, and the difference
  * a run could detect after it. Each design takes stated rates (or a pilot's, pilot.ts; or a suite's
- * fill, suite-designs.ts) and gives one result object, the same for the text and the JSON.
+ * fill, suite-shape.ts) and gives one result object, the same for the text and the JSON. The
+ * designs here belong to no protocol; a protocol's own are handed in (`designs`, its module's).
  */
 
-export function plan(input: PlanInput): PlanResult {
+export function plan(input: PlanInput, designs: readonly PlanDesign[] = []): PlanResult {
   const test: Test = { alpha: input.alpha, power: input.power, sides: input.sides };
   const head: PlanHead = { design: input.design, alpha: input.alpha, power: input.power, sides: input.sides };
   const which = input.test ?? 'exact';
@@ -58,17 +65,16 @@ export function plan(input: PlanInput): PlanResult {
       return pairedProportionsPlan(input, test, which, head);
     case 'non-inferiority':
       return nonInferiorityPlan(input, head);
-    case 'ladder-level':
-      return ladderLevelPlan(input, test, which, head);
-    case 'ladder-family':
-      return ladderFamilyPlan(input, test, which, head);
-    case 'saa':
-      return saaPlan(input, test, which, head);
-    case 'collapse-shift':
-      return collapseShiftPlan(input, head);
     case 'mdd':
       return mddPlan(input, test, which, head);
   }
+  const handed = designs.find((d) => d.name === input.design);
+  if (!handed)
+    throw new PlanInputError(
+      `unknown design '${input.design}' (expected one of ${[...DESIGNS, ...designs.map((d) => d.name)].join(', ')})`,
+      '--design',
+    );
+  return handed.plan(input, { head, test, which });
 }
 
 function twoProportionsPlan(input: PlanInput, test: Test, head: PlanHead): PlanResult {
@@ -101,7 +107,7 @@ function ciWidthPlan(input: PlanInput, head: PlanHead): PlanResult {
   const width = need(input.width, 'CI half-width wanted', '--width');
   const cells = input.cells;
   // With --cells, the rate is per cell and the CI is SAA's, on items (docs/plan.md#saa).
-  const rate = cells === undefined ? p : saaItemRate(p, cells, input.icc ?? 0);
+  const rate = cells === undefined ? p : allRightRate(p, cells, input.icc ?? 0);
   return {
     ...head,
     method: `normal-approximation (1 - alpha) CI of ${cells === undefined ? 'a proportion' : "SAA's per-item rate"}: n = z^2 p q / w^2 (its expected half-width)`,
@@ -176,47 +182,6 @@ function nonInferiorityPlan(input: PlanInput, head: PlanHead): PlanResult {
       powerAtN: nonInferiorityPower(n, pBase, pNew, psi, margin, input.alpha),
       ...clustered(n, input.pilotClustering),
     },
-  };
-}
-
-function saaPlan(input: PlanInput, test: Test, which: PairedTest, head: PlanHead): PlanResult {
-  let saaA: number;
-  let saaB: number;
-  let p10: number;
-  let p01: number;
-  let source: Record<string, number | undefined>;
-  if (input.pilotItems) {
-    const items = input.pilotItems;
-    const share = (f: (i: { a: boolean; b: boolean }) => boolean) => items.filter(f).length / items.length;
-    saaA = share((i) => i.a);
-    saaB = share((i) => i.b);
-    p10 = share((i) => i.a && !i.b);
-    p01 = share((i) => !i.a && i.b);
-    source = { pilotItems: items.length };
-  } else {
-    const [p1, p2] = two(input.p);
-    different(p1, p2, 'rates');
-    const cells = input.cells ?? 1;
-    const icc = input.icc ?? 0;
-    saaA = saaItemRate(p1, cells, icc);
-    saaB = saaItemRate(p2, cells, icc);
-    // The models' item chances drawn apart: conservative, as a real pilot pairs them (docs/plan.md#saa).
-    p10 = saaA * (1 - saaB);
-    p01 = saaB * (1 - saaA);
-    source = { p1, p2, cells, icc };
-  }
-  different(saaA, saaB, 'SAA rates');
-  const sized = pairedSizing(p10, p01, test, which);
-  return {
-    ...head,
-    method: `${sized.method}, on items: an item's SAA is 1 when every cell of it is right (${
-      input.pilotItems
-        ? "the pilot's per-item SAA"
-        : 'from the stated per-cell rates by the beta-binomial chance that all cells are right'
-    })`,
-    ...(sized.n !== undefined && { n: sized.n }),
-    unit: 'items (each asked in every phrasing x repeat)',
-    details: { saaA, saaB, ...source, ...sized.details },
   };
 }
 

@@ -2,7 +2,10 @@ import type { SuiteFill } from '../check/types.js';
 import type { Adjustment } from '../stats/multiplicity.js';
 import type { Test } from '../stats/power.js';
 
-/** The designs of `waver plan` (docs/plan.md#designs). */
+/**
+ * The designs of `waver plan` that belong to no protocol (docs/plan.md#designs); a protocol hands
+ * in its own (its module's `designs`: the ladder's on a suite's fill, paraphrase's SAA).
+ */
 export const DESIGNS = [
   'two-proportions',
   'one-proportion',
@@ -10,20 +13,16 @@ export const DESIGNS = [
   'mean-difference',
   'paired-proportions',
   'non-inferiority',
-  'ladder-level',
-  'ladder-family',
-  'saa',
-  'collapse-shift',
   'mdd',
 ] as const;
-export type Design = (typeof DESIGNS)[number];
 
 /** The paired test a paired design sizes: McNemar's exact test (what `check --compare` runs) or Connor's normal approximation. */
 export const PAIRED_TESTS = ['exact', 'asymptotic'] as const;
 export type PairedTest = (typeof PAIRED_TESTS)[number];
 
 export interface PlanInput extends Required<Pick<Test, 'alpha' | 'power' | 'sides'>> {
-  design: Design;
+  /** One of DESIGNS, or a design a protocol hands in. */
+  design: string;
   /** The two rates compared (or one, for mdd). */
   p?: readonly number[];
   /** The share of pairs on which the two disagree (paired designs). */
@@ -69,7 +68,7 @@ export interface PlanInput extends Required<Pick<Test, 'alpha' | 'power' | 'side
 export type PlanDetails = Record<string, number | string | undefined>;
 
 export interface PlanResult {
-  design: Design;
+  design: string;
   alpha: number;
   power: number;
   sides: number;
@@ -85,3 +84,21 @@ export interface PlanResult {
 
 /** The test settings every result repeats. */
 export type PlanHead = Pick<PlanResult, 'design' | 'alpha' | 'power' | 'sides'>;
+
+/** What every design is handed beside its input: the settings every result repeats and the test it sizes. */
+export interface DesignContext {
+  head: PlanHead;
+  test: Test;
+  /** Paired designs: McNemar's exact test (the default) or Connor's approximation. */
+  which: PairedTest;
+}
+
+/**
+ * A design a protocol hands in (its module's `designs`, docs/plan.md#designs): its name, whether
+ * it sizes on a suite file's fill (`--suite`, docs/plan.md#suite), and how.
+ */
+export interface PlanDesign {
+  readonly name: string;
+  readonly suite?: boolean;
+  plan(input: PlanInput, ctx: DesignContext): PlanResult;
+}

@@ -27,7 +27,7 @@ export type ProtocolCommand<Plan, SectionData, Outcome extends RunOutcome> = (
 export interface ProtocolDefinition<Plan, SectionData, Outcome extends RunOutcome>
   extends Pick<
     ProtocolModule<Plan, SectionData, Outcome>,
-    'name' | 'title' | 'config' | 'suites' | 'thresholds' | 'judged'
+    'name' | 'title' | 'config' | 'suites' | 'thresholds' | 'designs' | 'judged'
   > {
   code(): Promise<ProtocolCode<Plan, SectionData, Outcome>>;
   /** Its part of `waver check` (protocols/<name>/check.ts), when it has thresholds. */

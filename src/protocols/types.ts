@@ -5,6 +5,7 @@ import type { ConfigContext } from '../config/load.js';
 import type { ConfigSection, WaverConfig } from '../config/schema.js';
 import type { JudgedItem } from '../judge/types.js';
 import type { FetchFn } from '../models/types.js';
+import type { PlanDesign } from '../plan/types.js';
 import type { LoadContext, SectionModule } from '../report/report-data.js';
 import type { ProtocolSuites } from '../report/suite-roles.js';
 import type { ModelEstimate } from '../run/estimate.js';
@@ -66,6 +67,8 @@ export interface ProtocolModule<
   section(): Promise<SectionModule<SectionData>>;
   /** What `waver check` can gate on (light: the config schema and the flags are made from it). */
   readonly thresholds?: readonly ThresholdSpec[];
+  /** Its designs of `waver plan` (docs/plan.md#designs): what a claim about its figures needs. */
+  readonly designs?: readonly PlanDesign[];
   /** Its part of `waver check`, imported on first use; none for a protocol with nothing to gate. */
   check?(): Promise<CheckProtocol>;
   /** Its commands by name (`waver ladder`, `waver suite`), each imported when it is the one run. */

@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { python3Missing, runPython } from '../test-support/python3.js';
 import { normalQuantile } from './normal.js';
 import {
-  collapsePointOf,
-  collapseShiftPower,
   designEffect,
   discordantShares,
   minimumDetectableDifference,
@@ -136,16 +134,6 @@ describe('sample sizes', () => {
     expect(minimumDetectableDifference(3, 0.5)).toBeUndefined();
   });
 
-  it('a Collapse Point shift is seen more often with more seeds', () => {
-    expect(collapsePointOf([0.9, 0.85, 0.7, 0.5])).toBe(2);
-    expect(collapsePointOf([0.9, 0.85, 0.8])).toBe(3);
-    const a = [0.9, 0.8, 0.65, 0.5];
-    const b = [0.9, 0.85, 0.78, 0.6];
-    const few = collapseShiftPower(a, b, [10, 10, 10, 10], 0.8);
-    const many = collapseShiftPower(a, b, [600, 600, 600, 600], 0.8);
-    expect(many).toBeGreaterThan(few);
-    expect(many).toBeGreaterThan(0.9);
-  });
   it.skipIf(python3Missing)(
     `non-inferiority pairs: scipy's quantiles in the Wald formula, and the margin rule's power at n by simulation ${python3Missing ?? ''}`,
     () => {

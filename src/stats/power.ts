@@ -1,12 +1,11 @@
-import { binomialPmfs } from './binomial.js';
 import { normalCdf, normalQuantile } from './normal.js';
 import { studentTQuantile } from './student-t.js';
 
 /**
  * Sample sizes a claim needs, and the difference a run could detect (docs/plan.md). Closed forms
- * where the textbooks have one (two proportions, McNemar, SAA as McNemar on items), and exact sums
- * over the binomial counts where there is none (McNemar's exact test, a Collapse Point): no
- * figure here is simulated, so none carries Monte Carlo error.
+ * where the textbooks have one (two proportions, McNemar), and the search for the smallest n whose
+ * exact power, a sum over binomial counts, reaches the target (McNemar's exact test, and the
+ * protocols' own exact powers): no figure here is simulated, so none carries Monte Carlo error.
  */
 
 export interface Test {
@@ -26,7 +25,8 @@ function zs(t: Test): { za: number; zb: number } {
   return { za: normalQuantile(1 - alpha / (t.sides ?? 2)), zb: normalQuantile(power) };
 }
 
-function proportion(name: string, p: number): void {
+/** A RangeError unless `p` is in [0, 1], naming what it is. */
+export function proportion(name: string, p: number): void {
   if (!(p >= 0 && p <= 1)) throw new RangeError(`${name} must be a proportion in [0, 1], got ${p}`);
 }
 
@@ -257,12 +257,12 @@ export function pairedMinimumDetectableDifference(
 }
 
 /**
- * SAA's per-item rate under the stated per-cell accuracy: the chance that all `cells` cells of an
- * item are right when the item's chance q is Beta with mean p and intra-item correlation icc
- * (a + b = (1 - icc) / icc): E[q^m] = prod_{k<m} (a + k) / (a + b + k), the beta-binomial's
- * P(m of m). icc 0 is p^m (independent cells), icc 1 is p (every cell alike).
+ * The chance that all `cells` cells of an item are right (the rate of an item that one wrong cell
+ * fails) under the stated per-cell accuracy, when the item's chance q is Beta with mean p and
+ * intra-item correlation icc (a + b = (1 - icc) / icc): E[q^m] = prod_{k<m} (a + k) / (a + b + k),
+ * the beta-binomial's P(m of m). icc 0 is p^m (independent cells), icc 1 is p (every cell alike).
  */
-export function saaItemRate(p: number, cells: number, icc: number): number {
+export function allRightRate(p: number, cells: number, icc: number): number {
   proportion('p', p);
   designEffect(cells, icc);
   if (icc === 0) return p ** cells;
@@ -304,102 +304,4 @@ export function smallestN(
   for (let n = hi - 1; n >= Math.max(1, hi - Math.min(100, Math.ceil(hi * 0.05) + 10)); n--)
     if (powerAt(n) >= target) best = n;
   return { n: best, power: powerAt(best) };
-}
-
-/**
- * The Collapse Point of an accuracy curve (docs/method.md#ladder-metrics): the lowest level k >= 1
- * with acc(Lk) < ratio * acc(L0), among the levels `tested` (every level unless given);
- * `levels + 1` stands for "never" so that curves compare.
- */
-export function collapsePointOf(
-  curve: readonly number[],
-  ratio = 0.8,
-  tested: (level: number) => boolean = () => true,
-): number {
-  const base = curve[0] as number;
-  for (let k = 1; k < curve.length; k++) if (tested(k) && (curve[k] as number) < ratio * base) return k;
-  return curve.length;
-}
-
-/** The slack of the Collapse Point's comparison in the ladder's metrics: a tie within floating noise is no collapse. */
-const COLLAPSE_SLACK = 1e-12;
-
-/**
- * The distribution of the estimated Collapse Point when level i's accuracy is k_i / N_i with
- * k_i ~ Binomial(N_i, curve[i]), the levels independent, `cells[i]` = N_i (index 0 the baseline's
- * cells, its tests times their repeats). Given the baseline's k_0, level i collapses when
- * k_i / N_i < ratio * k_0 / N_0 - 1e-12, the ladder metrics' rule; a level without cells has no
- * test and is skipped. So P(CP = j | k_0) = prod_{i<j} (1 - c_i) c_j over the tested levels, and
- * "never" (index curve.length) is what is left. Summed exactly over k_0. Index 0 holds the chance
- * that the Collapse Point is unavailable: k_0 = 0 (acc(L0) = 0), or no baseline or no tested level.
- */
-export function collapsePointDistribution(
-  curve: readonly number[],
-  cells: readonly number[],
-  ratio = 0.8,
-): Float64Array {
-  const levels = curve.length;
-  if (cells.length !== levels) throw new RangeError('one cell count per level of the curve is needed');
-  const out = new Float64Array(levels + 1);
-  const n0 = cells[0] as number;
-  const tested = cells.flatMap((n, i) => (i > 0 && n > 0 ? [i] : []));
-  if (n0 === 0 || tested.length === 0) {
-    out[0] = 1;
-    return out;
-  }
-  const cumulative = tested.map((i) => {
-    const n = cells[i] as number;
-    const pmf = binomialPmfs(n, curve[i] as number);
-    for (let k = 1; k <= n; k++) pmf[k] = (pmf[k - 1] as number) + (pmf[k] as number);
-    return pmf;
-  });
-  // below[t]: how many counts k of tested level t collapse, 0..below-1; it grows with k_0.
-  const below = tested.map(() => 0);
-  const base = binomialPmfs(n0, curve[0] as number);
-  out[0] = base[0] as number;
-  for (let k0 = 1; k0 <= n0; k0++) {
-    const tau = ratio * (k0 / n0) - COLLAPSE_SLACK;
-    const w = base[k0] as number;
-    let standing = w;
-    tested.forEach((i, t) => {
-      const n = cells[i] as number;
-      let b = below[t] as number;
-      while (b <= n && b / n < tau) b++;
-      below[t] = b;
-      if (w === 0) return;
-      const c = b === 0 ? 0 : Math.min(1, (cumulative[t] as Float64Array)[b - 1] as number);
-      out[i] = (out[i] as number) + standing * c;
-      standing *= 1 - c;
-    });
-    out[levels] = (out[levels] as number) + standing;
-  }
-  return out;
-}
-
-/**
- * Power to see a Collapse Point shift: the chance that model A's estimated Collapse Point comes
- * out earlier than model B's when both are asked the same cells (`cells[i]` at level i, index 0
- * the baseline) and their true accuracy curves (acc(L0), acc(L1), ...) say A collapses first:
- * sum_j P(CP_A = j) P(CP_B later than j or never), exact (collapsePointDistribution); an
- * unavailable Collapse Point of either is no shift seen. The two models' counts are taken as
- * independent, and so are the cells of one seed (docs/plan.md#collapse).
- */
-export function collapseShiftPower(
-  curveA: readonly number[],
-  curveB: readonly number[],
-  cells: readonly number[],
-  ratio = 0.8,
-): number {
-  if (curveA.length !== curveB.length || curveA.length < 2)
-    throw new RangeError('the two accuracy curves need the same levels, the baseline and at least one more');
-  for (const p of [...curveA, ...curveB]) proportion('an accuracy', p);
-  const a = collapsePointDistribution(curveA, cells, ratio);
-  const b = collapsePointDistribution(curveB, cells, ratio);
-  let power = 0;
-  let laterB = 1 - (b[0] as number);
-  for (let j = 1; j < a.length; j++) {
-    laterB -= b[j] as number;
-    power += (a[j] as number) * Math.max(0, laterB);
-  }
-  return Math.min(1, power);
 }

@@ -8,10 +8,10 @@ import { InputError } from '../../errors.js';
 import { PlanInputError } from '../../plan/common.js';
 import {
   DESIGNS,
-  type Design,
   formatPlan,
   PAIRED_TESTS,
   type PairedTest,
+  type PlanDesign,
   type PlanInput,
   plan,
 } from '../../plan/designs.js';
@@ -19,7 +19,7 @@ import type { RegistryContext } from '../../protocols/types.js';
 import { ADJUSTMENTS, type Adjustment } from '../../stats/multiplicity.js';
 
 interface PlanFlags {
-  design: Design;
+  design: string;
   p?: string;
   power: string;
   alpha: string;
@@ -60,17 +60,24 @@ export function planCommand(ctx: RegistryContext): Command {
   const command = new Command('plan').description(
     'sample sizes a claim needs (items, pairs, seeds) and the minimum detectable difference of a run',
   );
-  for (const add of [testOptions, suiteOptions, quantityOptions, sourceAndOutputOptions]) add(command);
+  // The designs that belong to no protocol, then each protocol's own.
+  const designs = ctx.protocols.flatMap((p) => p.designs ?? []);
+  testOptions(command, designs);
+  for (const add of [suiteOptions, quantityOptions, sourceAndOutputOptions]) add(command);
   return command.action(async (o: PlanFlags) => {
-    await sizePlan(ctx, o);
+    await sizePlan(ctx, designs, o);
     process.exitCode = EXIT.ok;
   });
 }
 
 /** The design and the test that decides it. */
-function testOptions(command: Command): void {
+function testOptions(command: Command, designs: readonly PlanDesign[]): void {
   command
-    .addOption(new Option('--design <design>', 'what is compared').choices(DESIGNS).makeOptionMandatory())
+    .addOption(
+      new Option('--design <design>', 'what is compared')
+        .choices([...DESIGNS, ...designs.map((d) => d.name)])
+        .makeOptionMandatory(),
+    )
     .option(
       '--p <rates>',
       'the two rates compared, e.g. 0.8,0.7 (one-proportion: the rate, then the fixed rate; one for mdd and ci-width); from the pilot when omitted',
@@ -152,18 +159,20 @@ function sourceAndOutputOptions(command: Command): void {
     .option('--out <file>', 'also write the output to this file');
 }
 
-async function sizePlan(ctx: RegistryContext, o: PlanFlags): Promise<void> {
+async function sizePlan(ctx: RegistryContext, designs: readonly PlanDesign[], o: PlanFlags): Promise<void> {
   const input = planInputOf(o);
-  if (SUITE_DESIGNS.has(o.design)) input.suite = await suiteFill(ctx, o);
+  // The designs sized on a suite's fill and repeats (docs/plan.md#suite).
+  const onSuite = designs.filter((d) => d.suite).map((d) => d.name);
+  if (onSuite.includes(o.design)) input.suite = await suiteFill(ctx, o);
   else if (o.suite !== undefined)
-    throw new InputError(`--suite sizes ${[...SUITE_DESIGNS].join(', ')}`, { field: '--suite' });
+    throw new InputError(`--suite sizes ${onSuite.join(', ')}`, { field: '--suite' });
   let pilot: Record<string, unknown> | undefined;
-  if (o.pilot !== undefined) pilot = await readPilot(ctx, o, input);
+  if (o.pilot !== undefined) pilot = await readPilot(ctx, o, input, onSuite.includes(o.design));
   else if (o.compare !== undefined)
     throw new InputError('--compare names the models of a --pilot store', { field: '--compare' });
   let result: ReturnType<typeof plan>;
   try {
-    result = plan(input);
+    result = plan(input, designs);
   } catch (e) {
     // A design's own check names its flag; a range the statistics refuse is the design's as a whole.
     if (e instanceof RangeError)
@@ -208,9 +217,6 @@ function planInputOf(o: PlanFlags): PlanInput {
   };
 }
 
-/** The designs sized on a suite's fill and repeats (docs/plan.md#suite). */
-const SUITE_DESIGNS: ReadonlySet<Design> = new Set(['collapse-shift', 'ladder-level', 'ladder-family']);
-
 /**
  * The suite's fill from the protocol that reads it (its check's `fill`): the tests of `--suite`,
  * and the repeats the config asks (waver.yaml, `-c`), which `--repeats` and `--baseline-repeats` override.
@@ -237,6 +243,7 @@ async function readPilot(
   ctx: RegistryContext,
   o: PlanFlags,
   input: PlanInput,
+  onSuite: boolean,
 ): Promise<Record<string, unknown>> {
   const file = o.pilot as string;
   if (!existsSync(file)) throw new InputError('store not found', { field: '--pilot', file });
@@ -257,8 +264,8 @@ async function readPilot(
       base: names[0] as string,
       new: names[1] as string,
       ...(o.protocol && { protocol: o.protocol }),
-      // The ladder designs size one family: its pairs' rates, not all pairs'.
-      ...(o.family !== undefined && SUITE_DESIGNS.has(o.design) && { family: o.family }),
+      // A design on a suite sizes one family: its pairs' rates, not all pairs'.
+      ...(o.family !== undefined && onSuite && { family: o.family }),
     });
     if (!found)
       throw new InputError(
@@ -268,7 +275,8 @@ async function readPilot(
     input.p ??= input.design === 'mdd' ? [found.p1] : [found.p1, found.p2];
     input.discordance ??= found.discordance;
     if (input.design === 'mdd') input.n ??= found.pairs;
-    if (input.design === 'saa') input.pilotItems = found.items;
+    // Read by a design on items whose every cell must be right (paraphrase's SAA); others leave it.
+    input.pilotItems = found.items;
     if (input.design === 'paired-proportions')
       input.pilotClustering = {
         designEffect: found.designEffect,

@@ -2,6 +2,7 @@ import { defineProtocol } from '../define.js';
 import type { RunOutcome } from '../types.js';
 import { ADMISSION_SUITE } from './admission-record.js';
 import { LadderConfigSchema } from './config.js';
+import { LADDER_DESIGNS } from './plan-designs.js';
 import type { LadderPlan } from './protocol.js';
 import type { LadderSectionData } from './report-section.js';
 import type { LadderResults } from './results.js';
@@ -32,6 +33,7 @@ export const ladderProtocol = defineProtocol<LadderPlan, LadderSectionData, RunO
       [ADMISSION_SUITE]: 'bookkeeping',
     },
   },
+  designs: LADDER_DESIGNS,
   thresholds: LADDER_THRESHOLDS,
   check: async () => (await import('./check.js')).ladderCheck,
   code: () => import('./protocol.js'),

@@ -1,5 +1,6 @@
 import { clusterBootstrap, percentile } from '../../stats/bootstrap.js';
 import { deriveSeed } from '../../util/random.js';
+import { COLLAPSE_SLACK, collapses } from './collapse.js';
 import {
   builtinIndex,
   FAMILIES,
@@ -197,7 +198,7 @@ const slotLevel = (k: Level) => BASE_SLOTS + F + (k - 1);
 const slotKb = (t: number) => BASE_SLOTS + F + 5 + t;
 const SLOTS = BASE_SLOTS + F + 5 + KB_TYPES.length;
 
-/** Tiny slack so floating noise (0.8 x 0.9 = 0.7200000000000001) cannot make a tie a collapse (docs/ladder.md#collapse-point). */
+/** Tiny slack so floating noise cannot make a score at the recognise threshold fall short of it. */
 const EPS = 1e-12;
 
 export function ladderMetrics(
@@ -653,14 +654,14 @@ function collapseBase(sums: Float64Array, rule: CollapseRule): number | undefine
 function collapseCode(sums: Float64Array, f: number, rule: CollapseRule): number {
   const acc0 = collapseBase(sums, rule);
   if (acc0 === undefined || (acc0 === 0 && !rule.reference)) return 0;
-  const tau = rule.ratio * acc0;
-  const slack = rule.reference ? 0 : EPS;
+  // The reference code compares the floats as computed (fidelity L17-L19).
+  const slack = rule.reference ? 0 : COLLAPSE_SLACK;
   let any = false;
   for (const k of LEVELS) {
     const acc = accuracyOf(sums, slotFamilyLevel(f, k));
     if (acc === undefined) continue;
     any = true;
-    if (acc < tau - slack) return k;
+    if (collapses(acc, acc0, rule.ratio, slack)) return k;
   }
   return any ? 6 : 0;
 }

@@ -1,5 +1,6 @@
 import { defineProtocol } from '../define.js';
 import { ParaphraseConfig } from './config.js';
+import { PARAPHRASE_DESIGNS } from './plan-designs.js';
 import type { ParaphraseOutcome } from './protocol.js';
 import type { ParaphraseResults } from './results.js';
 import type { ParaphraseItems } from './run.js';
@@ -15,6 +16,7 @@ export const paraphraseProtocol = defineProtocol<ParaphraseItems, ParaphraseResu
   title: 'Paraphrase: Stability-Adjusted Accuracy',
   config: { key: 'paraphrase', schema: ParaphraseConfig },
   suites: { primary: ITEMS_SUITE, others: { [REWORD_SUITE]: 'generator' } },
+  designs: PARAPHRASE_DESIGNS,
   thresholds: PARAPHRASE_THRESHOLDS,
   check: async () => (await import('./check.js')).paraphraseCheck,
   code: () => import('./protocol.js'),

@@ -5,6 +5,7 @@ import type { Suite, SuiteTest } from '../../../run/types.js';
 import type { CellWrite, Store } from '../../../store/store.js';
 import { hashOf } from '../../../util/hash.js';
 import { WAVER_VERSION } from '../../../version.js';
+import { collapses } from '../collapse.js';
 import { LADDER_TESTS_SUITE } from '../suite-names.js';
 import { FAMILIES, type Family, type LadderTest, LEVELS } from '../types.js';
 import { type RecordedLadderScores, recordedScoresRequest, recordedSlot } from './recorded.js';
@@ -87,7 +88,8 @@ export function referenceAggregate(rows: readonly LadderRunRow[], threshold: num
       f,
       LEVELS.map((k) => `L${k}`).find((l) => {
         const a = levels.get(l);
-        return a !== undefined && a < tau;
+        // The Collapse Point rule on the reference's side: the floats as computed, no slack.
+        return a !== undefined && collapses(a, baseline, 0.8, 0);
       }),
     );
   }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { FillTest, SuiteFill } from '../check/types.js';
-import { python3Missing, runPython } from '../test-support/python3.js';
-import { plan } from './designs.js';
+import type { FillTest, SuiteFill } from '../../check/types.js';
+import { plan as planWith } from '../../plan/designs.js';
+import { python3Missing, runPython } from '../../test-support/python3.js';
+import { LADDER_DESIGNS } from './plan-designs.js';
 
 // Independent references in scipy, written from docs/plan.md#suite, sharing no code with waver:
 // the Collapse Point's distribution enumerated count by count with a baseline of its own size and
@@ -106,6 +107,7 @@ function suiteTests(): FillTest[] {
 const suite: SuiteFill = { cluster: 'seed', repeats: { reference: 3, perturbed: 2 }, tests: suiteTests() };
 const CASE = { tests: suite.tests, curveA: [0.9, 0.85, 0.7, 0.6], curveB: [0.9, 0.88, 0.85, 0.8] };
 const base = { alpha: 0.05, power: 0.8, sides: 2 as const };
+const plan = (input: Parameters<typeof planWith>[0]) => planWith(input, LADDER_DESIGNS);
 
 type Ref = {
   collapse: { n: number; powers: number[] };
@@ -212,4 +214,79 @@ describe('the ladder designs refuse what they cannot size', () => {
       plan({ ...base, design: 'ladder-level', p: [0.8, 0.7], suite, family: 'SV', level: 5 }),
     ).toThrow(/no SV test at L5/);
   });
+
+  it('collapse-shift: a curve that ties the threshold does not collapse there, as the metrics count it', () => {
+    // acc(L1) = 0.72 is 0.8 x 0.9: a tie, no collapse (docs/ladder.md#collapse-point), though 0.8 * 0.9
+    // is 0.7200000000000001 in floats. The metrics' rule and its slack, as the power already reads it.
+    const asked = { repeats: 3, baselineRepeats: 3 };
+    const tie = plan({
+      ...base,
+      design: 'collapse-shift',
+      curveA: [0.9, 0.72, 0.5],
+      curveB: [0.9, 0.85, 0.8],
+      ...asked,
+    });
+    expect(tie.details.collapseA).toBe('L2');
+    // Two curves that only tie: neither collapses, so no shift is there to see.
+    expect(() =>
+      plan({ ...base, design: 'collapse-shift', curveA: [0.9, 0.72], curveB: [0.9, 0.9], ...asked }),
+    ).toThrow(/collapse earlier/);
+  });
 });
+
+// The Collapse Point shift's power enumerated over every count of every level, each level asked
+// of every seed (no suite), in scipy (no shared code with waver).
+const SHIFT = `
+import json, sys
+import numpy as np
+from scipy.stats import binom
+cases = json.load(sys.stdin)
+def cp_dist(curve, cells, ratio):
+    L = len(curve)
+    out = np.zeros(L + 1)
+    for k0 in range(1, cells + 1):  # k0 = 0: acc(L0) = 0, the Collapse Point is unavailable
+        w = binom.pmf(k0, cells, curve[0])
+        standing = w
+        for i in range(1, L):
+            # k_i / cells < ratio * k0 / cells less the metrics' slack, counted one k at a time
+            c = sum(binom.pmf(k, cells, curve[i]) for k in range(cells + 1) if k / cells < ratio * (k0 / cells) - 1e-12)
+            out[i] += standing * c
+            standing *= 1 - c
+        out[L] += standing
+    return out
+def cp_power(a, b, n, repeats, ratio):
+    da, db = cp_dist(a, n * repeats, ratio), cp_dist(b, n * repeats, ratio)
+    return float(sum(da[j] * db[j + 1:].sum() for j in range(1, len(da))))
+a, b = cases['curveA'], cases['curveB']
+powers = [cp_power(a, b, n, 3, 0.8) for n in range(1, 40)]
+print(json.dumps({'n': next(n for n, p in zip(range(1, 40), powers) if p >= 0.8), 'powers': powers}))
+`;
+
+describe.skipIf(python3Missing)(
+  `collapse-shift without a suite, against scipy ${python3Missing ?? ''}`,
+  () => {
+    const CASES = { curveA: [0.7, 0.5, 0.4], curveB: [0.7, 0.65, 0.6] };
+    const r = {
+      collapse: (python3Missing ? undefined : runPython<{ n: number; powers: number[] }>(SHIFT, CASES)) as {
+        n: number;
+        powers: number[];
+      },
+    };
+
+    it('collapse-shift: the exact power equals the enumeration, and n is the smallest that reaches 0.8', () => {
+      const result = plan({
+        ...base,
+        design: 'collapse-shift',
+        curveA: CASES.curveA,
+        curveB: CASES.curveB,
+        repeats: 3,
+        baselineRepeats: 3,
+      });
+      expect(result.n).toBe(r.collapse.n);
+      expect(result.details.exactPower as number).toBeCloseTo(
+        r.collapse.powers[(result.n as number) - 1] as number,
+        10,
+      );
+    });
+  },
+);

@@ -1,19 +1,17 @@
+import { different, need, onFlag, PlanInputError, pairedSizing, two } from '../../plan/common.js';
+import { type ScopeShape, scopeShape } from '../../plan/suite-shape.js';
+import type { DesignContext, PlanDesign, PlanDetails, PlanInput, PlanResult } from '../../plan/types.js';
 import {
-  collapsePointOf,
-  collapseShiftPower,
   designEffect,
   discordantShares,
   smallestN,
-  type Test,
   unequalClusterDesignEffect,
-} from '../stats/power.js';
-import { different, need, onFlag, PlanInputError, pairedSizing, two } from './common.js';
-import { type ScopeShape, scopeShape } from './suite-shape.js';
-import type { PairedTest, PlanDetails, PlanHead, PlanInput, PlanResult } from './types.js';
+} from '../../stats/power.js';
+import { collapsePointOf, collapseShiftPower } from './collapse.js';
 
 /**
- * The ladder's designs (docs/plan.md#suite): the Collapse Point shift, one level's accuracy and
- * one family's paired test, each sized on the suite's fill (the seeds with a test at each level,
+ * The ladder's designs of `waver plan` (docs/plan.md#suite), handed in by its module (`designs`):
+ * the Collapse Point shift, one level's accuracy and one family's paired test, each sized on the suite's fill (the seeds with a test at each level,
  * the baseline's repeats) when a suite is given, and on the stated fill and repeats otherwise.
  */
 
@@ -51,7 +49,7 @@ function discordanceOf(input: PlanInput, p1: number, p2: number): { psi: number;
   };
 }
 
-export function collapseShiftPlan(input: PlanInput, head: PlanHead): PlanResult {
+function collapseShiftPlan(input: PlanInput, { head }: DesignContext): PlanResult {
   const a = need(input.curveA, 'accuracy curve of the first model', '--curve');
   const b = need(input.curveB, 'accuracy curve of the second model', '--curve-b');
   if (a.length !== b.length || a.length < 2)
@@ -132,7 +130,7 @@ export function collapseShiftPlan(input: PlanInput, head: PlanHead): PlanResult 
  * as check --compare pairs them), the independent pairs inflated by Kish's design effect for the
  * pairs of one seed, then divided by the fill (the share of seeds with a test at the level).
  */
-export function ladderLevelPlan(input: PlanInput, test: Test, which: PairedTest, head: PlanHead): PlanResult {
+function ladderLevelPlan(input: PlanInput, { head, test, which }: DesignContext): PlanResult {
   const [p1, p2] = two(input.p);
   different(p1, p2, 'rates');
   const { psi, details: psiDetails } = discordanceOf(input, p1, p2);
@@ -189,12 +187,7 @@ export function ladderLevelPlan(input: PlanInput, test: Test, which: PairedTest,
  * pairs times Kish's design effect for the family's unequal pairs per seed, over the pairs a
  * seed of the suite brings.
  */
-export function ladderFamilyPlan(
-  input: PlanInput,
-  test: Test,
-  which: PairedTest,
-  head: PlanHead,
-): PlanResult {
+function ladderFamilyPlan(input: PlanInput, { head, test, which }: DesignContext): PlanResult {
   const shape = shapeOf(input);
   if (!shape)
     throw new PlanInputError(
@@ -236,3 +229,10 @@ export function ladderFamilyPlan(
     },
   };
 }
+
+/** In the order `waver plan` lists them (`--design`'s choices, "--suite sizes ..."). */
+export const LADDER_DESIGNS: readonly PlanDesign[] = [
+  { name: 'collapse-shift', suite: true, plan: collapseShiftPlan },
+  { name: 'ladder-level', suite: true, plan: ladderLevelPlan },
+  { name: 'ladder-family', suite: true, plan: ladderFamilyPlan },
+];
