@@ -1,12 +1,7 @@
 import { different, need, onFlag, PlanInputError, pairedSizing, two } from '../../plan/common.js';
 import { type ScopeShape, scopeShape } from '../../plan/suite-shape.js';
 import type { DesignContext, PlanDesign, PlanDetails, PlanInput, PlanResult } from '../../plan/types.js';
-import {
-  designEffect,
-  discordantShares,
-  smallestN,
-  unequalClusterDesignEffect,
-} from '../../stats/power.js';
+import { designEffect, discordantShares, smallestN, unequalClusterDesignEffect } from '../../stats/power.js';
 import { collapsePointOf, collapseShiftPower } from './collapse.js';
 
 /**

@@ -115,7 +115,10 @@ describe('a family registered from outside the folder of the seven', () => {
     expect(request.messages[0]?.content).toBe(persona.instructions.number.system);
     expect(request.messages[1]?.content).toContain('Add one short role sentence.');
     expect(request.temperature).toBe(0.2);
-    const gen = new Recording(dir, 'gen.jsonl').add(request, `You are a patient maths tutor. ${seed.question}`);
+    const gen = new Recording(dir, 'gen.jsonl').add(
+      request,
+      `You are a patient maths tutor. ${seed.question}`,
+    );
     const build = await buildLadderSuite({
       seeds: [seed],
       config: testConfig(dir, { generator: gen.spec }),
