@@ -1,5 +1,5 @@
 /**
- * Input Quality: the problem as a person might type it or OCR might read it (iq-noise.ts), at a
+ * Input Quality: the problem as a person might type it or OCR might read it (noise.ts), at a
  * share of its words per level that published error rates support (docs/ladder-families.md#iq-noise):
  *   L1 one typing slip (at most 5% of the words);   L2 5-10% of the words, typing slips;
  *   L3 10-15%, typing, case and spacing slips;       L4 15-22%, mostly OCR confusions;

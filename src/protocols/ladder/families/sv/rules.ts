@@ -5,7 +5,7 @@
  *      digits ("three cards" -> "3 cards"), "%" as "percent", two named people the other way
  *      round, then, when those stay under the band, the lexicon's phrase rewrites;
  *   L2 adds phrase rewrites ("wants to" -> "would like to") and the sentence rewrites of
- *      sv-clauses.ts (a clause or phrase moved, the voice or the construction changed, the question
+ *      clauses.ts (a clause or phrase moved, the voice or the construction changed, the question
  *      asked another way), narrative past -> present tense, and the one person named where the
  *      question says "he";
  *   L3 adds at most one merge or split of sentences, "If A, how B?" as "Suppose A. How B?", and
@@ -13,8 +13,8 @@
  *   L4 adds merging and splitting sentences freely;
  *   L5 adds a framing sentence (L4 uses it as a last resort). The question stays last.
  * L1-L2 keep the sentence count, L3 changes it by at most one, L4-L5 are free; at most 1.3x the
- * words (docs/method.md). The words are in sv-words.ts, the whole-text rewrites in sv-sentences.ts,
- * the plans in sv-plan.ts; how much of a plan is applied is chosen by measuring (see aim.ts).
+ * words (docs/method.md). The words are in words.ts, the whole-text rewrites in sentences.ts,
+ * the plans in plan.ts; how much of a plan is applied is chosen by measuring (see aim.ts).
  */
 
 import { extractEntities } from '../../text/entities.js';

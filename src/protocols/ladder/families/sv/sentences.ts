@@ -2,7 +2,7 @@
  * Semantic Variation's whole-text rewrites: narrative past to present, the one person named where
  * a pronoun stood, sentences merged with ", and", the given facts in reverse order (in blocks that
  * keep every pronoun after what it points to), and L4-L5's framing sentences. Each returns
- * undefined where the rewrite would not read as English. `sv-plan.ts` plans them.
+ * undefined where the rewrite would not read as English. `plan.ts` plans them.
  */
 
 import type { Entities } from '../../text/entities.js';

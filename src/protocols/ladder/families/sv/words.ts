@@ -2,7 +2,7 @@
  * Semantic Variation's word-level rewrites: the hand-checked lexicon's words and phrases,
  * contractions, possession reworded by who has it, number words as digits, "%" as "percent", two
  * named people the other way round. Each is a `WordOp`; `applyWordOps` applies a set of them in one
- * pass and never inside quotes. `sv-plan.ts` orders them.
+ * pass and never inside quotes. `plan.ts` orders them.
  */
 
 import { SMALL_NUMBER_WORDS } from '../../../../util/number-words.js';
