@@ -78,7 +78,7 @@ function report(e: unknown): number {
     process.stderr.write(`waver: ${(e as Error).message}\n`);
     return EXIT.input;
   }
-  if (e instanceof ProviderError && (e.kind === 'auth' || e.kind === 'client' || e.kind === 'unsupported')) {
+  if (e instanceof ProviderError && (e.stopsModel || e.kind === 'client' || e.kind === 'unsupported')) {
     process.stderr.write(`waver: ${e.message}\n`);
     return EXIT.input;
   }

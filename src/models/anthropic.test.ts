@@ -122,7 +122,7 @@ describe('anthropic provider: request and response shape', () => {
       ['max_tokens', 'length'],
       ['model_context_window_exceeded', 'length'],
       ['tool_use', 'tool_calls'],
-      ['refusal', 'content_filter'],
+      ['refusal', 'refusal'],
       ['pause_turn', 'other'],
       [null, 'other'],
     ];
@@ -188,6 +188,19 @@ describe('anthropic provider: errors', () => {
     expect(noContent.message).toMatch(/no content array/);
     respond = (res) => res.socket?.destroy();
     expect((await failure(provider().generate(ask))).kind).toBe('network');
+  });
+
+  it('402 billing_error -> quota, which stops the model', async () => {
+    respond = (res) =>
+      sendJson(res, 402, {
+        type: 'error',
+        error: { type: 'billing_error', message: 'credit balance too low' },
+      });
+    expect(await failure(provider().generate(ask))).toMatchObject({
+      kind: 'quota',
+      retryable: false,
+      stopsModel: true,
+    });
   });
 
   it("the caller's timeout signal -> timeout", async () => {

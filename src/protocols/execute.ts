@@ -90,9 +90,10 @@ export async function executeProtocol<Plan, Outcome extends RunOutcome>(
 
 /**
  * The exit code of a run command, one meaning of complete for all (docs/decisions.md#e8-exit-codes):
- * 130 when stopped, 3 when any cell of any suite it ran (`outcome.runs`, and `ran`: the roles'
- * too) failed or is pending or the protocol calls its metrics incomplete, else 0. Unless complete,
- * stderr says why, each kind of failure with its count and first message, and how to go on.
+ * 130 when stopped, 2 when a model was stopped at a refused key or a spent quota (the user's to
+ * fix, docs/decisions.md E35), 3 when any cell of any suite it ran (`outcome.runs`, and `ran`: the
+ * roles' too) failed or is pending or the protocol calls its metrics incomplete, else 0. Unless
+ * complete, stderr says why, each kind of failure with its count and first message, and how to go on.
  */
 export function endOfRun(
   outcome: Pick<RunOutcome, 'aborted' | 'complete' | 'runs'>,
@@ -108,6 +109,7 @@ export function endOfRun(
     );
   for (const line of lines) process.stderr.write(`${line}\n`);
   if (outcome.aborted) return EXIT.aborted;
+  if (runs.some((r) => r.models.some((m) => m.stopped))) return EXIT.input;
   return complete ? EXIT.ok : EXIT.incomplete;
 }
 

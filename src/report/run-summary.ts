@@ -27,6 +27,7 @@ export function formatRunSummary(result: RunResult, format: 'md' | 'json'): stri
     if (m.failures.length) lines.push(`failed cells of ${m.label} by reason: ${formatFailures(m.failures)}`);
   lines.push(
     `calls ${s.calls} (${s.retries} retries) · tokens ${s.tokensIn} in / ${s.tokensOut} out · ${(s.elapsedMs / 1000).toFixed(2)} s${s.aborted ? ' · ABORTED' : ''}`,
+    ...answerNotes(s),
   );
   if (!result.complete) {
     lines.push(
@@ -38,10 +39,28 @@ export function formatRunSummary(result: RunResult, format: 'md' | 'json'): stri
 }
 
 /**
+ * What the answers called in this run hold besides their text: refusals and filtered answers
+ * (docs/decisions.md E34), and usage left out of the totals (E36). Nothing when there is none.
+ */
+function answerNotes(s: RunResult['summary']): string[] {
+  const answers = [
+    ...(s.refusals ? [`refusals: ${s.refusals}`] : []),
+    ...(s.contentFiltered ? [`content filtered: ${s.contentFiltered}`] : []),
+  ];
+  return [
+    ...(answers.length ? [answers.join(' · ')] : []),
+    ...(s.implausibleUsage
+      ? [`usage refused on ${s.implausibleUsage} call(s): left out of the token totals`]
+      : []),
+  ];
+}
+
+/**
  * A model is complete when none of its cells failed or is pending; below minCoverage its metrics
  * are not shown as complete either (docs/decisions.md#e8-exit-codes).
  */
 function modelStatus(m: ModelOutcome): string {
+  if (m.stopped) return `STOPPED at ${m.stopped.kind}`;
   if (m.coverage.failed === 0 && m.coverage.pending === 0) return 'complete';
   return m.complete ? 'INCOMPLETE' : 'INCOMPLETE, below minCoverage';
 }
@@ -68,19 +87,27 @@ export function formatRunEnd(runs: readonly RunResult[], aborted: boolean, cache
   let done = 0;
   let failed = 0;
   let pending = 0;
+  const stopped = new Map<string, string>();
   for (const run of runs)
     for (const m of run.models) {
       const c = m.coverage;
       done += c.done;
       failed += c.failed;
       pending += c.pending;
-      if (c.failed === 0 && (c.pending === 0 || aborted)) continue;
+      if (m.stopped) stopped.set(m.label, m.stopped.kind === 'quota' ? 'quota' : 'API key');
+      if (c.failed === 0 && (c.pending === 0 || aborted) && !m.stopped) continue;
+      // A model stopped at a refused key or a spent quota (docs/decisions.md E35) has its error said
+      // once, first; its failures are counted by kind.
+      const failures = m.stopped ? m.failures.map((f) => ({ kind: f.kind, count: f.count })) : m.failures;
       const parts = [
         `${c.done} of ${c.total} done`,
-        ...(c.failed ? [`failed ${c.failed}: ${formatFailures(m.failures)}`] : []),
+        ...(c.failed ? [`failed ${c.failed}: ${formatFailures(failures)}`] : []),
         ...(c.pending ? [`${c.pending} pending`] : []),
       ];
-      lines.push(`${run.suite.name} · ${m.label}: ${parts.join(', ')}`);
+      const stop = m.stopped
+        ? `stopped at its first ${m.stopped.kind} error, no further calls to it: ${m.stopped.message} (`
+        : '';
+      lines.push(`${run.suite.name} · ${m.label}: ${stop}${parts.join(', ')}${stop ? ')' : ''}`);
     }
   // Pending cells a batch answers later (docs/batch.md): where they are.
   if (!aborted)
@@ -92,7 +119,10 @@ export function formatRunEnd(runs: readonly RunResult[], aborted: boolean, cache
     ? 're-run the same command'
     : 're-run the same command without --no-cache (with it, every cell is called again)';
   if (aborted) lines.push(`stopped: ${again} to resume${runs.length ? ` (${counts})` : ''}`);
-  else if (failed || pending)
+  else if (stopped.size > 0) {
+    const fix = [...stopped].map(([label, what]) => `the ${what} of ${label}`).join(', ');
+    lines.push(`fix ${fix}, then ${again} (${counts}; stored cells are not called again)`);
+  } else if (failed || pending)
     lines.push(
       `incomplete: ${again} to retry the failed and pending cells (${counts}; stored cells are not called again)`,
     );

@@ -4,7 +4,7 @@ import type { CellLeases, EngineRun } from './engine/engine-run.js';
 import { InFlightRequests } from './engine/in-flight-requests.js';
 import { Lanes, type ModelEntry } from './engine/lanes.js';
 import { Pump } from './engine/pump.js';
-import { RunStop } from './engine/run-stop.js';
+import { ModelStops, RunStop } from './engine/run-stop.js';
 import { type RetryPolicy, type SleepFn, sleep } from './retry.js';
 import { RunTally } from './tally.js';
 import type { Cell, Progress, RunSummary, Suite } from './types.js';
@@ -102,6 +102,7 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
     requests: new InFlightRequests(),
     ...(leases && { leases }),
     signal: stop.signal,
+    stops: new ModelStops(),
     writer,
     tally,
     now,
@@ -115,5 +116,5 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
   }
   stop.throwIfFailed();
   tally.emit();
-  return tally.summary(stop.signal.aborted);
+  return { ...tally.summary(stop.signal.aborted), ...run.stops.summary() };
 }

@@ -13,7 +13,7 @@ import { expectedCells, type PlannedModel, planCells, plannedModels } from './pl
 import { createProviderPool, type ProviderPool } from './provider-pool.js';
 import { checkReachable } from './reachability.js';
 import { shardOf } from './shard.js';
-import type { Cell, Coverage, Progress, RunSummary, Shard, Suite } from './types.js';
+import type { Cell, CellError, Coverage, Progress, RunSummary, Shard, Suite } from './types.js';
 import { leaseOptions, WorkerLeases } from './worker-leases.js';
 
 export interface RunSuiteOptions {
@@ -47,6 +47,11 @@ export interface ModelOutcome {
    * the run is complete is RunResult.complete (no failed or pending cell).
    */
   complete: boolean;
+  /**
+   * The error that stopped the run calling this model (a refused key, a spent quota): the command
+   * exits 2 naming it (docs/decisions.md#e35-a-refused-key-or-a-spent-quota-stops-the-model).
+   */
+  stopped?: CellError;
 }
 
 export interface RunResult {
@@ -288,12 +293,14 @@ function finishRun(run: LeasedRun, summary: RunSummary): RunResult {
       shard,
     });
     const share = coverage.total === 0 ? 1 : coverage.done / coverage.total;
+    const stopped = summary.stoppedModels?.[m.label];
     return {
       label: m.label,
       identity,
       coverage,
       failures: store.coverage.failedKinds(suite.hash, identity, config.repeats, shard),
       complete: share >= config.minCoverage,
+      ...(stopped && { stopped }),
     };
   });
   const complete = outcomes.every((o) => o.coverage.failed === 0 && o.coverage.pending === 0);
@@ -357,6 +364,12 @@ function addSummaries(a: RunSummary, b: RunSummary): RunSummary {
     elapsedMs: a.elapsedMs + b.elapsedMs,
     tokensIn: a.tokensIn + b.tokensIn,
     tokensOut: a.tokensOut + b.tokensOut,
+    refusals: a.refusals + b.refusals,
+    contentFiltered: a.contentFiltered + b.contentFiltered,
+    implausibleUsage: a.implausibleUsage + b.implausibleUsage,
+    ...((a.stoppedModels || b.stoppedModels) && {
+      stoppedModels: { ...a.stoppedModels, ...b.stoppedModels },
+    }),
     aborted: b.aborted,
   };
 }

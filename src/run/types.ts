@@ -60,6 +60,20 @@ export interface RunSummary {
   elapsedMs: number;
   tokensIn: number;
   tokensOut: number;
+  /** Done cells this run called whose answer is a refusal (docs/decisions.md#e34-a-refusal-is-an-answer). */
+  refusals: number;
+  /** Done cells this run called whose answer a content filter cut or blanked (finish reason `content_filter`). */
+  contentFiltered: number;
+  /**
+   * Calls whose reported usage no call can have (negative, fractional, past MAX_TOKENS_PER_CALL):
+   * left out of `tokensIn`/`tokensOut` and noted on the call (docs/decisions.md#e36-implausible-usage-is-not-counted).
+   */
+  implausibleUsage: number;
+  /**
+   * The models the run stopped calling, by label, with the error that stopped each: a refused key
+   * or a spent quota (docs/decisions.md#e35-a-refused-key-or-a-spent-quota-stops-the-model).
+   */
+  stoppedModels?: Record<string, CellError>;
   /** True when the run's signal stopped it before every cell finished. */
   aborted: boolean;
   /**

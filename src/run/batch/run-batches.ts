@@ -1,6 +1,7 @@
 import type { Store } from '../../store/store.js';
 import { cacheKey } from '../cache-key.js';
 import { CellWriter, ModelIdentities } from '../cell-writer.js';
+import { ModelStops } from '../engine/run-stop.js';
 import { type SleepFn, sleep } from '../retry.js';
 import type { Cell, Progress, RunSummary, Suite } from '../types.js';
 import { BatchQueue } from './batch-queue.js';
@@ -97,7 +98,7 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
   }
   if (!signal.aborted) open.noteStillOpen(run.lanes.values());
   tally.emit();
-  return tally.summary(signal.aborted, open.notes);
+  return { ...tally.summary(signal.aborted, open.notes), ...run.stops.summary() };
 }
 
 function startRun(opts: RunBatchesOptions): BatchRun {
@@ -113,6 +114,7 @@ function startRun(opts: RunBatchesOptions): BatchRun {
     cache: opts.cache ?? true,
     maxRetries: opts.maxRetries,
     signal,
+    stops: new ModelStops(),
     sleep: pause,
     call: providerCalls({
       maxRetries: opts.maxRetries,

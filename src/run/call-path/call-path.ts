@@ -2,6 +2,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy, type SleepFn } from '../retry.j
 import { concurrency } from './concurrency.js';
 import { dedupe } from './dedupe.js';
 import type { ProviderMiddleware } from './middleware.js';
+import { modelStop } from './model-stop.js';
 import { observeTries } from './observe.js';
 import { rateLimit } from './rate-limit.js';
 import { retry } from './retry.js';
@@ -29,8 +30,9 @@ export interface CallClock {
 
 /**
  * The standard path, outermost first: share identical deterministic asks, retry, wait for a slot
- * and for the rate limit, report the try, time it out. The middleware keep state (slots, buckets,
- * calls in flight) that every call through them shares, so one list belongs to one provider instance.
+ * and for the rate limit, refuse the try when the model is stopped, report the try, time it out.
+ * The middleware keep state (slots, buckets, calls in flight, the stop) that every call through
+ * them shares, so one list belongs to one provider instance.
  */
 export function callPath(limits: CallLimits, clock: CallClock = {}): ProviderMiddleware[] {
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...limits.backoff, maxRetries: limits.maxRetries };
@@ -39,6 +41,7 @@ export function callPath(limits: CallLimits, clock: CallClock = {}): ProviderMid
     retry(policy, clock),
     ...(limits.concurrency !== undefined ? [concurrency(limits.concurrency)] : []),
     ...(limits.rpm || limits.tpm ? [rateLimit(limits, clock)] : []),
+    modelStop(),
     observeTries,
     timeout(limits.timeoutMs),
   ];

@@ -1,4 +1,5 @@
 import type { EmbedResult, GenerateResult } from '../../models/types.js';
+import { implausibleUsage } from '../../models/usage.js';
 import { estimateTokens, requestsPerMinute, tokensPerMinute } from '../rate-limit.js';
 import type { SleepFn } from '../retry.js';
 import type { ProviderCall, ProviderMiddleware } from './middleware.js';
@@ -51,10 +52,14 @@ function estimatedTokens(call: ProviderCall): number {
   }
 }
 
-/** Tokens a call spent, from the usage it reports (a score reports none: its estimate stands). */
+/**
+ * Tokens a call spent, from the usage it reports (a score reports none, and a usage no call can
+ * have is not believed, docs/decisions.md E36: its estimate stands).
+ */
 function usedTokens(call: ProviderCall, result: unknown, estimate: number): number {
   if (call.kind === 'generate') {
     const usage = (result as GenerateResult).usage;
+    if (implausibleUsage(usage)) return estimate;
     return (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
   }
   if (call.kind === 'embed') return (result as EmbedResult).usage?.inputTokens ?? estimate;

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import type { CellError, RunSummary } from '../types.js';
 
 /** Thrown inside a cell when the run itself was stopped: the cell is left pending, not stored. */
 class RunStopped extends Error {}
@@ -34,5 +35,28 @@ export class RunStop {
 
   throwIfFailed(): void {
     if (this.fatal !== undefined) throw this.fatal;
+  }
+}
+
+/**
+ * The models a run stopped calling, by label, each with the error that stopped it: a refused key or
+ * a spent quota (docs/decisions.md#e35-a-refused-key-or-a-spent-quota-stops-the-model). A stopped
+ * model's cells not yet called stay pending; the other models go on.
+ */
+export class ModelStops {
+  private readonly byLabel = new Map<string, CellError>();
+
+  /** The first error that stopped the model is the one kept. */
+  stop(label: string, error: CellError): void {
+    if (!this.byLabel.has(label)) this.byLabel.set(label, error);
+  }
+
+  has(label: string): boolean {
+    return this.byLabel.has(label);
+  }
+
+  /** The summary's part: `stoppedModels` when any model was stopped. */
+  summary(): Pick<RunSummary, 'stoppedModels'> {
+    return this.byLabel.size > 0 ? { stoppedModels: Object.fromEntries(this.byLabel) } : {};
   }
 }
