@@ -118,7 +118,10 @@ export const BaseConfig = z
       help: 'per-request timeout in milliseconds',
       group: 'calls',
     }),
-    /** The most bytes an interactive answer's body may have (64 MiB); past it the call fails. */
+    /**
+     * The most bytes an interactive answer's body may have (64 MiB); past it the call fails, not
+     * retried. The bodies read at once share it as one budget (docs/architecture.md#bounds-on-what-a-call-takes).
+     */
     maxResponseBytes: z
       .int()
       .positive()

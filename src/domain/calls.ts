@@ -83,6 +83,7 @@ export type ProviderErrorKind =
   | 'network' // connection refused / reset / DNS
   | 'bad_response' // malformed JSON or a body that does not fit the API
   | 'no_answer' // a 200 with no answer in it (no choices, null content and no refusal): not asked again
+  | 'too_large' // a body past maxResponseBytes: it never fits, so it is not asked again
   | 'auth' // 401/403, missing key: stops the model (docs/decisions.md E35)
   | 'quota' // the account's quota or credit is spent (OpenAI's insufficient_quota, 402): stops the model
   | 'client' // other 4xx: the request itself is wrong
