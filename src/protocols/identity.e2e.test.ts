@@ -22,6 +22,9 @@ afterAll(() => server.close());
 
 const model = () => `openai:echo@${server.url}`;
 
+/** Each test runs the CLI once per file (four or five processes): minutes on a loaded machine. */
+const CLI_RUNS_MS = 240_000;
+
 /** Each format under a name and folder of its own; the first is given relative to the run's folder. */
 const LAYOUT: Record<RecordFileFormat, string> = {
   jsonl: 'a/qa.jsonl',
@@ -115,40 +118,48 @@ describe('ladder: seed ids and perturbations come from the records, not the file
     { question: 'Sara reads 15 pages a day. How many pages does she read in 6 days?', answer: '#### 90' },
   ];
 
-  it('waver suite build: the same suite file, byte for byte, from every format, name and path', async () => {
-    const { cwd, given } = await writeEveryFormat(ROWS);
-    const built: string[] = [];
-    for (const [i, dataset] of given.entries()) {
-      const out = join(cwd, `suite-${i}.jsonl`);
-      const r = await waver(
-        ['suite', 'build', '--protocol', 'ladder', '--dataset', dataset, '--out', out],
-        cwd,
-      );
-      expect(r.code, r.stderr).toBe(0);
-      built.push(readFileSync(out, 'utf8'));
-    }
-    expect(built[0]).not.toMatch(/qa|questions|data\.csv|snappy/);
-    for (const [i, text] of built.entries())
-      expect({ file: given[i], text }).toEqual({ file: given[i], text: built[0] });
-  });
+  it(
+    'waver suite build: the same suite file, byte for byte, from every format, name and path',
+    async () => {
+      const { cwd, given } = await writeEveryFormat(ROWS);
+      const built: string[] = [];
+      for (const [i, dataset] of given.entries()) {
+        const out = join(cwd, `suite-${i}.jsonl`);
+        const r = await waver(
+          ['suite', 'build', '--protocol', 'ladder', '--dataset', dataset, '--out', out],
+          cwd,
+        );
+        expect(r.code, r.stderr).toBe(0);
+        built.push(readFileSync(out, 'utf8'));
+      }
+      expect(built[0]).not.toMatch(/qa|questions|data\.csv|snappy/);
+      for (const [i, text] of built.entries())
+        expect({ file: given[i], text }).toEqual({ file: given[i], text: built[0] });
+    },
+    CLI_RUNS_MS,
+  );
 
-  it('waver ladder: one suite in the store, the same results from every file, no call after the first', async () => {
-    const { cwd, given } = await writeEveryFormat(ROWS);
-    await expectSameRunFromEveryFile(given, cwd, (dataset) => [
-      'ladder',
-      '--models',
-      model(),
-      '--dataset',
-      dataset,
-      '--max-tokens',
-      '16',
-      '--store',
-      'store.db',
-      '--format',
-      'json',
-    ]);
-    expectOneSuiteOfEachName(join(cwd, 'store.db'));
-  });
+  it(
+    'waver ladder: one suite in the store, the same results from every file, no call after the first',
+    async () => {
+      const { cwd, given } = await writeEveryFormat(ROWS);
+      await expectSameRunFromEveryFile(given, cwd, (dataset) => [
+        'ladder',
+        '--models',
+        model(),
+        '--dataset',
+        dataset,
+        '--max-tokens',
+        '16',
+        '--store',
+        'store.db',
+        '--format',
+        'json',
+      ]);
+      expectOneSuiteOfEachName(join(cwd, 'store.db'));
+    },
+    CLI_RUNS_MS,
+  );
 });
 
 describe('sago: variants come from the records, not the spelling of their path (issue 34 item 1)', () => {
@@ -175,18 +186,26 @@ describe('sago: variants come from the records, not the spelling of their path (
     'json',
   ];
 
-  it('the same file as ../a/qa.jsonl and as its absolute path: one suite, the second run all cached', async () => {
-    const { cwd, given } = await writeEveryFormat(ROWS);
-    const relative = given[0] as string;
-    await expectSameRunFromEveryFile([relative, join(cwd, relative)], cwd, sago);
-    expectOneSuiteOfEachName(join(cwd, 'store.db'));
-  });
+  it(
+    'the same file as ../a/qa.jsonl and as its absolute path: one suite, the second run all cached',
+    async () => {
+      const { cwd, given } = await writeEveryFormat(ROWS);
+      const relative = given[0] as string;
+      await expectSameRunFromEveryFile([relative, join(cwd, relative)], cwd, sago);
+      expectOneSuiteOfEachName(join(cwd, 'store.db'));
+    },
+    CLI_RUNS_MS,
+  );
 
-  it('JSONL, JSON, CSV and Parquet under other names: byte-identical suites, the same SGS', async () => {
-    const { cwd, given } = await writeEveryFormat(ROWS);
-    await expectSameRunFromEveryFile(given, cwd, sago);
-    expectOneSuiteOfEachName(join(cwd, 'store.db'));
-  });
+  it(
+    'JSONL, JSON, CSV and Parquet under other names: byte-identical suites, the same SGS',
+    async () => {
+      const { cwd, given } = await writeEveryFormat(ROWS);
+      await expectSameRunFromEveryFile(given, cwd, sago);
+      expectOneSuiteOfEachName(join(cwd, 'store.db'));
+    },
+    CLI_RUNS_MS,
+  );
 });
 
 describe('paraphrase: the same items from every format, name and path', () => {
@@ -220,21 +239,25 @@ describe('paraphrase: the same items from every format, name and path', () => {
     },
   ];
 
-  it('byte-identical suites and the same results, no call after the first', async () => {
-    const { cwd, given } = await writeEveryFormat(ROWS);
-    await expectSameRunFromEveryFile(given, cwd, (dataset) => [
-      'paraphrase',
-      '--models',
-      model(),
-      '--dataset',
-      dataset,
-      '--max-tokens',
-      '8',
-      '--store',
-      'store.db',
-      '--format',
-      'json',
-    ]);
-    expectOneSuiteOfEachName(join(cwd, 'store.db'));
-  });
+  it(
+    'byte-identical suites and the same results, no call after the first',
+    async () => {
+      const { cwd, given } = await writeEveryFormat(ROWS);
+      await expectSameRunFromEveryFile(given, cwd, (dataset) => [
+        'paraphrase',
+        '--models',
+        model(),
+        '--dataset',
+        dataset,
+        '--max-tokens',
+        '8',
+        '--store',
+        'store.db',
+        '--format',
+        'json',
+      ]);
+      expectOneSuiteOfEachName(join(cwd, 'store.db'));
+    },
+    CLI_RUNS_MS,
+  );
 });

@@ -10,8 +10,7 @@ import { gzipSync } from 'node:zlib';
 
 export type Row = Record<string, string>;
 
-export const RECORD_FILE_FORMATS = ['jsonl', 'json', 'csv', 'parquet'] as const;
-export type RecordFileFormat = (typeof RECORD_FILE_FORMATS)[number];
+export type RecordFileFormat = 'jsonl' | 'json' | 'csv' | 'parquet';
 
 /** Whether a `zstd` tool is there to write a zstd Parquet file with (Node 20's zlib cannot). */
 export const zstdCli = spawnSync('zstd', ['--version']).status === 0;
@@ -25,7 +24,7 @@ const compressors = {
 };
 
 /** CSV with every field quoted and CRLF line ends (what spreadsheets write). */
-export function csvOf(rows: readonly Row[]): string {
+function csvOf(rows: readonly Row[]): string {
   const header = Object.keys(rows[0] as Row);
   const quote = (v: string) => `"${v.replace(/"/g, '""')}"`;
   return [header.map(quote).join(','), ...rows.map((r) => header.map((h) => quote(r[h] ?? '')).join(','))]
@@ -34,7 +33,7 @@ export function csvOf(rows: readonly Row[]): string {
 }
 
 /** A Parquet file of string columns. */
-export async function stringParquetOf(rows: readonly Row[], codec: ParquetCodec = 'SNAPPY'): Promise<Buffer> {
+async function stringParquetOf(rows: readonly Row[], codec: ParquetCodec = 'SNAPPY'): Promise<Buffer> {
   const { parquetWriteBuffer } = await import('hyparquet-writer');
   const columnData = Object.keys(rows[0] as Row).map((name) => ({
     name,
@@ -45,7 +44,7 @@ export async function stringParquetOf(rows: readonly Row[], codec: ParquetCodec 
 }
 
 /** The rows in one format, as a file's bytes. */
-export async function recordFileOf(
+async function recordFileOf(
   rows: readonly Row[],
   format: RecordFileFormat,
   codec?: ParquetCodec,
