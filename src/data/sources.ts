@@ -3,7 +3,8 @@ import { selectDataFiles } from '../hub/data-files.js';
 import { fetchDatasetFile, type HubOptions, openDatasetSnapshot } from '../hub/datasets.js';
 import { HUB_DATASETS, type HubDatasetName, type HubDatasetRef } from './catalog.js';
 import { formatHfDatasetSpec, type HfDatasetSpec } from './dataset-spec.js';
-import { type DatasetSource, localFileEntry } from './provenance.js';
+import { localRecordsSource } from './identity.js';
+import type { DatasetSource } from './provenance.js';
 import { type DataRecord, readRecords } from './records.js';
 
 /**
@@ -95,10 +96,17 @@ export function hubSpecOf(ref: HubDatasetRef): HfDatasetSpec {
   };
 }
 
-/** A local data file's records (Parquet, JSONL, JSON, CSV); `label` is what the suite records. */
-export async function readLocalRecords(path: string, label: string, name = label): Promise<LoadedRecords> {
-  const records = await readRecords(path, path);
-  return { records, source: { name, files: [localFileEntry(path, label)] } };
+/**
+ * A local data file's records (Parquet, JSONL, JSON, CSV), named by their content or by the named
+ * dataset the user declared the file to be (`declared`), never by its path (docs/datasets.md#identity).
+ * Errors name the file as `label` (default: the path).
+ */
+export async function readLocalRecords(
+  path: string,
+  opts: { label?: string; declared?: string } = {},
+): Promise<LoadedRecords> {
+  const records = await readRecords(path, opts.label ?? path);
+  return { records, source: localRecordsSource(records, opts.declared) };
 }
 
 /** What to do when a `hf:` dataset cannot be downloaded. */
@@ -115,7 +123,10 @@ export function namedAdvice(name: string, ref: HubDatasetRef, pass = '--dataset 
   return `dataset '${name}' is ${ref.repo} on the Hugging Face Hub: download ${what} from https://huggingface.co/datasets/${ref.repo} and pass it as ${pass}, or set WAVER_DATA_DIR to a folder laid out as docs/datasets.md#offline describes, or set HF_ENDPOINT to a mirror`;
 }
 
-/** The name a local file is recorded under: the path as the user gave it, never made absolute. */
+/**
+ * How a seed says which file it came from, for people (never in a suite, which names a file by
+ * its content, docs/datasets.md#identity): the path as given, an absolute one by its file name.
+ */
 export function localLabel(path: string): string {
   return path.startsWith('/') ? basename(path) : path;
 }

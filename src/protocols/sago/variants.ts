@@ -26,7 +26,10 @@ import type { MeaningCheck, StructuralSubtype, Variation } from './variations/ty
 
 /** A prompt of the run: its dataset sample entry and a key unique across datasets. */
 export interface SagoPrompt {
-  /** `dataset::id`, unique in the run. */
+  /**
+   * `dataset::id`, unique in the run. It seeds the prompt's variants and names its tests, so the
+   * dataset is what it holds, never a file's path (docs/datasets.md#identity).
+   */
   key: string;
   prompt: OpenPrompt;
 }

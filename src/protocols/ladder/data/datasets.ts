@@ -1,7 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { catalogNameOf, HUB_DATASETS } from '../../../data/catalog.js';
 import { isHfDatasetSpec, parseHfDatasetSpec } from '../../../data/dataset-spec.js';
+import { contentName } from '../../../data/identity.js';
 import { MC_DATASETS } from '../../../data/mc/named.js';
 import { OPEN_DATASETS, openPromptsFromHub } from '../../../data/open/named.js';
 import { type DatasetSource, localFileEntry, localFolderEntry } from '../../../data/provenance.js';
@@ -23,7 +24,7 @@ import type { LadderFields } from './fields.js';
 import { GRADE_SCHOOL_SEEDS } from './grade-school.js';
 import { loadGsmSymbolic } from './gsm-symbolic.js';
 import { loadGsm8k } from './gsm8k.js';
-import { gsmSymbolicSeeds, inferAnswerType, seedsFromRecords } from './seed-records.js';
+import { gsmSymbolicSeeds, seedsFromRecords } from './seed-records.js';
 import { loadLadderSeedsCsv } from './seeds-csv.js';
 import { textSeedOf } from './text-seeds.js';
 
@@ -259,9 +260,10 @@ async function loadPath(dataset: string, opts: LadderSeedOptions): Promise<Seed[
       { field: 'dataset' },
     );
   }
+  // A local file or folder is what it holds, never its path, name or format
+  // (docs/datasets.md#identity): its seeds are named, and so perturbed, by its content's name.
   const label = localLabel(dataset);
-  if (statSync(path).isDirectory())
-    return withSource(loadGsmSymbolic(path), { name: label, files: [localFolderEntry(path, label)] });
+  if (statSync(path).isDirectory()) return withSource(loadGsmSymbolic(path), templatesSource(path));
   if (!isRecordFile(path))
     throw new InputError(
       'cannot tell the seed format: expected a .jsonl, .json, .csv or .parquet file of records, or a folder of GSM-Symbolic templates',
@@ -270,31 +272,31 @@ async function loadPath(dataset: string, opts: LadderSeedOptions): Promise<Seed[
   // Read by what the records hold, not the extension (docs/decisions.md#e32-datasets-are-read-by-what-their-records-hold):
   // the paper's seed CSV keeps its own reader (its ids and gold cross-check), GSM-Symbolic's release
   // file gives its 100 originals, and every other file goes through the one set of field fallbacks.
-  const loaded = await readLocalRecords(path, label);
+  const loaded = await readLocalRecords(path);
   const first = loaded.records[0]?.value;
   if (opts.fields === undefined && /\.csv$/i.test(path) && isPaperSeedRecord(first))
-    return withSource(loadLadderSeedsCsv(path), { name: label, files: [localFileEntry(path, label)] });
+    return withSource(loadLadderSeedsCsv(path), loaded.source);
   if (opts.fields === undefined && isGsmSymbolicRecord(first))
     return withSource(gsmSymbolicSeeds(loaded.records, label), {
       ...loaded.source,
       licence: HUB_DATASETS['gsm-symbolic'].licence,
       licenceNote: HUB_DATASETS['gsm-symbolic'].licenceNote,
     });
-  // A file in GSM8K's layout is named like GSM8K's JSONL: `gsm8k-<file stem>-<index>` (shard suffix dropped).
-  const split = basename(path)
-    .replace(/\.(parquet|jsonl|ndjson|json|csv)$/i, '')
-    .replace(/-\d+-of-\d+$/, '');
-  const type = opts.answerType ?? inferAnswerType(loaded.records, opts.fields);
   return withSource(
     seedsFromRecords(loaded.records, {
-      // GSM8K's own numbering for number seeds; other seeds by the file's name.
-      prefix: type === 'number' ? `gsm8k-${split}` : split,
+      prefix: loaded.source.name,
       label,
-      answerType: type,
+      ...(opts.answerType && { answerType: opts.answerType }),
       ...(opts.fields && { fields: opts.fields }),
     }),
     loaded.source,
   );
+}
+
+/** A folder of GSM-Symbolic templates, named by its files' content (docs/datasets.md#identity). */
+function templatesSource(path: string): DatasetSource {
+  const entry = localFolderEntry(path, 'templates');
+  return { name: contentName('templates', entry.sha256), files: [entry] };
 }
 
 /** The ladder paper's seed CSV names each row's GSM8K original (`original_id`) beside its `question`. */

@@ -12,7 +12,6 @@ import {
   type DataOptions,
   explicitDataDir,
   hubSpecOf,
-  localLabel,
   readHubRecords,
   readLocalRecords,
   readNamedFromHub,
@@ -32,7 +31,7 @@ import { BUILTIN_MC_ITEMS } from './builtin-items.js';
  */
 
 export interface McDataset {
-  /** `builtin`, a dataset name, `jsonl`, or the `hf:` spec / file as given. */
+  /** `builtin`, a dataset name, the `hf:` spec as given, or a file's content name (docs/datasets.md#identity). */
   name: string;
   /** The file read (absent for the built-in items and Hub datasets). */
   file?: string;
@@ -76,45 +75,36 @@ export async function resolveMcItems(dataset?: string, opts: McDatasetOptions = 
   if (colon > 0) {
     const prefixed = namedMcDataset(dataset.slice(0, colon));
     if (prefixed) {
-      const given = dataset.slice(colon + 1);
-      const file = resolve(cwd, given);
+      const [name, d] = prefixed;
+      const file = resolve(cwd, dataset.slice(colon + 1));
       if (!isFile(file))
         throw new InputError('cannot read dataset: no such file', { file, field: 'dataset' });
+      // The file is the named dataset, as declared: its name, its records' digest and the catalog's
+      // licence, never its path (docs/datasets.md#identity).
+      const loaded = await readLocalRecords(file, { declared: name });
       // A Parquet file is the Hub's form of the dataset (downloaded by hand).
-      if (extname(file).toLowerCase() === '.parquet') {
-        const loaded = await readLocalRecords(file, localLabel(given), prefixed[0]);
-        return { name: prefixed[0], file, items: prefixed[1].fromHub(loaded.records), source: loaded.source };
-      }
-      return {
-        name: prefixed[0],
-        file,
-        items: prefixed[1].load(file),
-        source: namedSource(prefixed[0], file, localLabel(given)),
-      };
+      const items = extname(file).toLowerCase() === '.parquet' ? d.fromHub(loaded.records) : d.load(file);
+      return { name, file, items, source: { ...loaded.source, ...catalogLicence(name) } };
     }
   }
   const file = resolve(cwd, dataset);
   if (isFile(file)) {
-    const label = localLabel(dataset);
-    const loaded = await readLocalRecords(file, label);
+    const loaded = await readLocalRecords(file);
+    // A file is named by its records' content, not its path or format (docs/datasets.md#identity).
+    const name = loaded.source.name;
     // Read by what the records hold (docs/decisions.md#e32-datasets-are-read-by-what-their-records-hold):
     // a JSONL of waver's item form keeps its own reader (its duplicate-key check, `line-N` ids);
     // every other file, JSONL included, goes through the one set of field fallbacks.
     if (/\.(jsonl|ndjson)$/i.test(file) && opts.fields === undefined && isWaverItem(loaded.records[0]?.value))
-      return {
-        name: 'jsonl',
-        file,
-        items: loadMcJsonl(file),
-        source: { name: label, files: [localFileEntry(file, label)] },
-      };
+      return { name, file, items: loadMcJsonl(file, name), source: loaded.source };
     return {
-      name: label,
+      name,
       file,
       items: mcItemsFromRecords(loaded.records, {
         mapping: 'paraphrase.fields',
         prefix: 'item',
         category: 'uncategorised',
-        sourcePrefix: label,
+        sourcePrefix: name,
         ...(opts.fields && { fields: opts.fields }),
       }),
       source: loaded.source,
@@ -149,13 +139,13 @@ async function loadHub(dataset: string, opts: McDatasetOptions): Promise<McDatas
 }
 
 function namedSource(name: McName, file: string, label: string): DatasetSource {
+  return { name, files: [localFileEntry(file, label)], ...catalogLicence(name) };
+}
+
+/** A named dataset's licence, as the catalog states it. */
+function catalogLicence(name: McName): Pick<DatasetSource, 'licence' | 'licenceNote'> {
   const ref = HUB_DATASETS[name] as { licence: string; licenceNote?: string };
-  return {
-    name,
-    files: [localFileEntry(file, label)],
-    licence: ref.licence,
-    ...(ref.licenceNote !== undefined && { licenceNote: ref.licenceNote }),
-  };
+  return { licence: ref.licence, ...(ref.licenceNote !== undefined && { licenceNote: ref.licenceNote }) };
 }
 
 /** waver's own item form names its question `stem` (docs/paraphrase.md#items). */

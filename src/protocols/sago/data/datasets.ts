@@ -10,7 +10,6 @@ import {
   type DataOptions,
   explicitDataDir,
   hubSpecOf,
-  localLabel,
   readHubRecords,
   readLocalRecords,
   readNamedFromHub,
@@ -34,6 +33,7 @@ export interface ResolveOpenPromptsOptions extends DataOptions {
 }
 
 export interface OpenDatasetSample {
+  /** What the dataset is: its name, its `hf:` spec, or a file's content name (docs/datasets.md#identity). */
   name: string;
   /** Prompts in the dataset before sampling. */
   available: number;
@@ -64,6 +64,7 @@ export async function resolveOpenPrompts(
     seen.add(name);
   }
   const samples: OpenDatasetSample[] = [];
+  const given = new Map<string, string>();
   for (const name of list) {
     const { prompts: all, source } = await loadOpenSource(name, opts);
     if (all.length === 0)
@@ -73,8 +74,21 @@ export async function resolveOpenPrompts(
         `sample size ${n} is larger than dataset '${name}' (${all.length} prompts); lower --n`,
         { field: 'n' },
       );
-    const rng = new PyRandom(deriveSeed(opts.seed ?? 0, 'sago/sample', name));
-    samples.push({ name, available: all.length, prompts: rng.sample(all, n), ...(source && { source }) });
+    // A dataset is what it holds: a file by its records' content name, not its path (docs/datasets.md#identity).
+    const identity = source?.name ?? name;
+    const twin = given.get(identity);
+    if (twin !== undefined)
+      throw new InputError(`'${twin}' and '${name}' hold the same records (${identity}): list one of them`, {
+        field: 'datasets',
+      });
+    given.set(identity, name);
+    const rng = new PyRandom(deriveSeed(opts.seed ?? 0, 'sago/sample', identity));
+    samples.push({
+      name: identity,
+      available: all.length,
+      prompts: rng.sample(all, n),
+      ...(source && { source }),
+    });
   }
   return samples;
 }
@@ -127,10 +141,13 @@ async function loadOpenSource(
     };
   }
   if (isRecordFile(name)) {
-    const loaded = await readLocalRecords(resolve(opts.cwd ?? process.cwd(), name), localLabel(name), name);
-    // Records are named by the path as given, as the prompts' dataset is.
-    const records = loaded.records.map((r) => ({ ...r, where: { ...r.where, file: name } }));
-    return { prompts: promptsFromRecords(records, name, opts.fields), source: loaded.source };
+    // Errors name the file as given; the prompts' dataset is the records' content name, never the
+    // path (docs/datasets.md#identity): it keys the variants' seeds and the tests.
+    const loaded = await readLocalRecords(resolve(opts.cwd ?? process.cwd(), name), { label: name });
+    return {
+      prompts: promptsFromRecords(loaded.records, loaded.source.name, opts.fields),
+      source: loaded.source,
+    };
   }
   throw new InputError(
     `unknown dataset '${name}': expected ${[BUILTIN_OPEN_DATASET, ...OPEN_NAMES].join(', ')}, an hf:OWNER/NAME dataset, or a .jsonl/.json/.csv/.parquet file`,

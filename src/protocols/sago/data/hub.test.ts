@@ -70,6 +70,9 @@ describe('open prompts from a local Parquet file', () => {
     );
     const [sample] = await resolveOpenPrompts([file], { n: 2, fields: { prompt: 'q', id: 'k' } });
     expect(sample?.prompts.map((p) => p.id).sort()).toEqual(['a', 'b']);
-    expect(sample?.source?.files[0]?.path).toBe('q.parquet');
+    // Named by the records' content, never the file (docs/datasets.md#identity).
+    expect(sample?.name).toMatch(/^records-[0-9a-f]{12}$/);
+    expect(sample?.source).toMatchObject({ name: sample?.name, files: [], records: { count: 2 } });
+    expect(sample?.prompts[0]?.dataset).toBe(sample?.name);
   });
 });
