@@ -70,6 +70,50 @@ describe('formatLadderReport', () => {
     );
   });
 
+  it('kbScoring: reference captions the KB Accuracy column as the share >= 0.80 it holds, not a mean', () => {
+    // Two missing-information responses scored 1 and 0.75 by the reference judge: their mean is 0.875,
+    // the reference's KB accuracy (a score >= 0.80 correct, experiment/run_sut_model.py:127) is 0.500.
+    const kb: LadderObservation[] = [
+      { seedId: 'A', family: 'baseline', level: 0, magnitude: 0, score: 1 },
+      {
+        seedId: 'A',
+        family: 'KB',
+        level: 1,
+        kbType: 'missing-information',
+        magnitude: 0.4,
+        score: 1,
+        correct: 1,
+      },
+      {
+        seedId: 'B',
+        family: 'KB',
+        level: 1,
+        kbType: 'missing-information',
+        magnitude: 0.5,
+        score: 0.75,
+        correct: 0,
+      },
+    ];
+    const settings = LadderConfigSchema.parse({ kbScoring: 'reference', resamples: 100 });
+    const metrics = ladderMetrics(kb, {
+      seed: 1,
+      resamples: 100,
+      recognizeThreshold: settings.kbRecognizeThreshold,
+    });
+    const md = formatLadderReport(
+      { results: { ...results([model({ metrics })]), settings }, tests: TESTS },
+      'md',
+    );
+    const table = md.slice(md.indexOf('### Knowledge Boundary by boundary type'));
+    expect(table).toMatch(/\| L1 \| missing-information \| 0\.500 \[/);
+    const caption = table.split('\n')[2] ?? '';
+    expect(caption).toMatch(/^Accuracy = share of judged responses scoring >= 0\.8 /);
+    expect(caption).not.toMatch(/mean/);
+    // The paper's mode keeps the mean rubric score, and says so.
+    const paper = formatLadderReport({ results: results([model()]), tests: TESTS }, 'md');
+    expect(paper).toContain('Accuracy = mean rubric score {1, 0.75, 0.25, 0}');
+  });
+
   it('prints Tables 3, 4 and 5 for each model, with n, CIs, Collapse Points and unavailable figures', () => {
     const md = formatLadderReport(
       {
