@@ -11,6 +11,7 @@ import { ladderSettings } from './config.js';
 import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
 import { kbJudgeRequest } from './kb-judge.js';
 import { meaningCheck } from './meaning-check.js';
+import { ladderBuildSettings } from './report-settings.js';
 import { kbJudgeJobs, ladderSuiteTest, runLadder } from './run.js';
 import { Recording, scratchDir, testConfig } from './test-support/fakes.js';
 import { ladderTest } from './test-support/ladder-test.js';
@@ -117,7 +118,12 @@ describe('the ladder section of a run without a judge', () => {
     });
     saveAdmission(store, run.suite.hash, {
       rows: [row('CI', 7, { structural: 4, level: 2 }), row('KB', 3, { generator: 2 })],
-      context: { seeds: 2, generator: 'rules', meaning: meaningCheck(tests) },
+      context: {
+        seeds: 2,
+        generator: 'rules',
+        meaning: meaningCheck(tests),
+        settings: ladderBuildSettings(settings),
+      },
     });
     const data = buildReport(store, REPORTED, { now: NOW });
     store.close();
@@ -143,6 +149,12 @@ describe('the ladder section of a run without a judge', () => {
     ]);
     expect(json.sections[0].results).toMatchObject({ meaningVerified: false });
     expect(json.sections[0].results.admission).toMatchObject({ table: 'ladder-admission', seeds: 2 });
+    // The settings it was built with, read back from the store; the run's own, from its stored config.
+    expect(json.sections[0].results.settings).toMatchObject({
+      resamples: 50,
+      kbScoring: 'paper',
+      build: { attempts: 2, families: null, strictLoadBands: true },
+    });
     expect(renderReport(data, 'md', REPORTED)).toMatch(
       /> \*\*builtin · replay:\S*sut\.jsonl\*\*: meaning not verified/,
     );
