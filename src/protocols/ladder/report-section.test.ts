@@ -210,3 +210,32 @@ describe('a ladder run from a licensed dataset', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('the transcript says how each answer was read', () => {
+  it('where and in what form, and that a reply offering two answers was read as none', async () => {
+    const [A] = GRADE_SCHOOL_SEEDS as [Seed];
+    const replies = [String.raw`So \boxed{\frac{37}{2}}.`, `Either ${A.gold} or ${Number(A.gold) + 2}.`];
+    const tests = replies.map((_, i) => ladderTest(A, 'SV', 1, `${A.question} (${i})`));
+    const dir = scratchDir('waver-report-ladder-via-');
+    const sut = new Recording(dir, 'sut.jsonl');
+    const config = testConfig(dir, { models: [sut.spec], ladder: { resamples: 50 } });
+    const settings = ladderSettings(config);
+    tests.forEach((t, i) => {
+      sut.add(requestFor(ladderSuiteTest(t, settings, 1), config.params), replies[i] as string);
+    });
+    await withPool(config, {}, (o) => runLadder(config, tests, o));
+    const store = openStore(config.store);
+    const data = buildReport(store, REPORTED, { now: NOW });
+    store.close();
+    const cell = (t: LadderTest) => data.cells.find((c) => c.test === t.id);
+    expect(cell(tests[0] as LadderTest)).toMatchObject({
+      parsed: '18.5',
+      reason: 'parsed via boxed+latex-fraction',
+    });
+    expect(cell(tests[1] as LadderTest)?.parsed).toBeUndefined();
+    expect(cell(tests[1] as LadderTest)?.reason).toBe(
+      'two or more different answers given, none read (scored wrong)',
+    );
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
