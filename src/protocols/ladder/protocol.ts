@@ -8,6 +8,7 @@ import { type LadderAdmission, saveAdmission } from './admission-record.js';
 import { ladderSettings, suiteGenerator } from './config.js';
 import { resolveLadderSeeds } from './data/datasets.js';
 import { meaningCheck } from './meaning-check.js';
+import { ladderBuildSettings } from './report-settings.js';
 import { type LadderResults, loadLadderResults } from './results.js';
 import { ladderSuite, runLadder } from './run.js';
 import { buildLadderSuite } from './suite.js';
@@ -62,7 +63,12 @@ export async function build(config: WaverConfig, opts: PooledOptions): Promise<L
     tests: built.tests,
     admission: {
       rows: built.admission,
-      context: { seeds: seeds.length, generator: name, meaning: meaningCheck(built.tests) },
+      context: {
+        seeds: seeds.length,
+        generator: name,
+        meaning: meaningCheck(built.tests),
+        settings: ladderBuildSettings(settings),
+      },
     },
   };
 }

@@ -55,6 +55,9 @@ withModel(`runSago as a library call with the tiny GGUF ${tinyModelMissing ?? ''
         sago: { ...base.sago, confidence: 'teacher-forced' },
       }),
     );
+    // The manifest (and so the report's settings) records the output cap in force: the run's
+    // params.maxTokens, as sago.maxTokens was unset.
+    expect(generation.results?.manifest.settings.maxTokens).toBe(12);
     const g = generation.results?.models[0];
     const f = forced.results?.models[0];
     expect(f?.axes.logprob.method).toMatch(/teacher-forced/);

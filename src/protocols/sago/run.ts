@@ -178,8 +178,12 @@ function manifestOf(config: WaverConfig, settings: SagoConfig, run: RunRecord): 
     models: run.models,
     seed: config.seed,
     minCoverage: config.minCoverage,
-    // The settings whole, with the structural rewrites as they were made.
-    settings: { ...settings, structural: run.generatorOn ? 'generator' : 'rules' },
+    // The settings whole, with the structural rewrites as they were made and the output cap in force.
+    settings: {
+      ...settings,
+      maxTokens: sutMaxTokens(config, settings),
+      structural: run.generatorOn ? 'generator' : 'rules',
+    },
     datasets: run.samples.map(datasetRecord),
     rejected: run.rejected,
   };
@@ -367,13 +371,18 @@ export function sutConfig(config: WaverConfig, model: SagoModelRecord, settings:
     repeats: 1,
     params: {
       ...params,
-      maxTokens: settings.maxTokens ?? (settings.reference ? REFERENCE_MAX_TOKENS : params.maxTokens),
+      maxTokens: sutMaxTokens(config, settings),
       logprobs,
       ...(logprobs && !caps.fullDistribution && caps.topLogprobs > 0
         ? { topLogprobs: Math.min(caps.topLogprobs, 20) }
         : {}),
     },
   };
+}
+
+/** A system-under-test call's output cap: `sago.maxTokens`, else 100 under `reference`, else the run's `params.maxTokens`. */
+function sutMaxTokens(config: WaverConfig, settings: SagoConfig): number {
+  return settings.maxTokens ?? (settings.reference ? REFERENCE_MAX_TOKENS : config.params.maxTokens);
 }
 
 async function describeModels(config: WaverConfig, pool: ProviderPool): Promise<SagoModelRecord[]> {
