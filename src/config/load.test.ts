@@ -42,6 +42,21 @@ describe('waver.yaml', () => {
     ]);
   });
 
+  it("bounds repeats by maxRepeats (1,000 by default), the file's line named; the file may raise it", () => {
+    const err = inputErrorOf(() => loadConfigFile(file('repeats.yaml', 'models: []\nrepeats: 1001\n')));
+    expect([err.line, err.field, err.reason]).toEqual([
+      2,
+      'repeats',
+      '1001 is above the limit of 1000 (maxRepeats in waver.yaml raises it)',
+    ]);
+    const raised = file('raised.yaml', 'maxRepeats: 5000\n');
+    expect(resolveConfig({ file: raised, flags: { repeats: 5000 } }).repeats).toBe(5000);
+    expect(inputErrorOf(() => resolveConfig({ file: raised, flags: { repeats: 5001 } })).field).toBe(
+      'repeats',
+    );
+    expect(inputErrorOf(() => validateConfig({ repeats: 1001 })).field).toBe('repeats');
+  });
+
   it('reads a file saved with a byte-order mark and CRLF line ends, lines still counted', () => {
     const config = resolveConfig({
       file: file('bom.yaml', '\ufeffmodels:\r\n  - gguf:./m.gguf\r\nconcurrency: 3\r\n'),

@@ -48,6 +48,14 @@ export const ShardSchema = z
     return z.NEVER;
   });
 
+/** The default of `maxRepeats` (docs/decisions.md#e35-repeats-are-bounded-a-lines-own-wins). */
+export const DEFAULT_MAX_REPEATS = 1000;
+
+/** Why `repeats` asked above the limit is refused: the one message for `--repeats`, waver.yaml and a suite line. */
+export function repeatsAboveLimit(repeats: number, limit: number): string {
+  return `${repeats} is above the limit of ${limit} (maxRepeats in waver.yaml raises it)`;
+}
+
 export const BaseConfig = z
   .object({
     /** Systems under test. */
@@ -107,12 +115,17 @@ export const BaseConfig = z
       help: 'parallel calls per model',
       group: 'calls',
     }),
-    /** Calls per (test, model); each repeat is a real call, not a cache hit. */
+    /**
+     * Calls per (test, model); each repeat is a real call, not a cache hit. A suite line's own
+     * `repeats` wins over it (docs/decisions.md#e35-repeats-are-bounded-a-lines-own-wins).
+     */
     repeats: withFlag(z.int().positive().default(1), {
       flag: '--repeats <n>',
-      help: 'calls per (test, model)',
+      help: "calls per (test, model); a suite line's own repeats wins",
       group: 'models',
     }),
+    /** The most repeats `repeats` or a suite line may ask: a typo of a billion is bad input, not a run (E35). */
+    maxRepeats: z.int().positive().default(DEFAULT_MAX_REPEATS),
     timeoutMs: withFlag(z.int().positive().max(MAX_TIMER_MS).default(120_000), {
       flag: '--timeout-ms <n>',
       help: 'per-request timeout in milliseconds',
@@ -202,7 +215,19 @@ export type ConfigSchema = z.ZodType<WaverConfig, WaverConfigInput>;
 /** The config with these sections beside the base fields, in this order; any other key is an unknown field. */
 export function configSchema(sections: readonly ConfigSection[]): ConfigSchema {
   const owned = Object.fromEntries(sections.map((s) => [s.key, s.schema.optional()]));
-  return BaseConfig.extend(owned).strict() as unknown as ConfigSchema;
+  return BaseConfig.extend(owned).strict().superRefine(betweenFields) as unknown as ConfigSchema;
+}
+
+/** The rules between base fields, which no one field's schema can hold; each issue names its field. */
+function betweenFields(parsed: object, ctx: z.RefinementCtx): void {
+  // Every composed schema holds the base fields, parsed by now.
+  const config = parsed as z.infer<typeof BaseConfig>;
+  if (config.repeats > config.maxRepeats)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['repeats'],
+      message: repeatsAboveLimit(config.repeats, config.maxRepeats),
+    });
 }
 
 /**
@@ -210,7 +235,9 @@ export function configSchema(sections: readonly ConfigSection[]): ConfigSchema {
  * key is taken as a section (an object) and kept as written, for its protocol to check when it
  * reads it.
  */
-export const OPEN_CONFIG = BaseConfig.catchall(z.record(z.string(), z.unknown())) as unknown as ConfigSchema;
+export const OPEN_CONFIG = BaseConfig.catchall(z.record(z.string(), z.unknown())).superRefine(
+  betweenFields,
+) as unknown as ConfigSchema;
 
 /** The JSON schema editors use for `waver.yaml` (see `waver schema`). */
 export function configJsonSchema(schema: ConfigSchema): Record<string, unknown> {

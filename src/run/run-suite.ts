@@ -13,6 +13,7 @@ import { expectedCells, type PlannedModel, planCells, plannedModels } from './pl
 import { createProviderPool, type ProviderPool } from './provider-pool.js';
 import { checkReachable } from './reachability.js';
 import { shardOf } from './shard.js';
+import { checkRepeats } from './suite.js';
 import type { Cell, Coverage, Progress, RunSummary, Shard, Suite } from './types.js';
 import { leaseOptions, WorkerLeases } from './worker-leases.js';
 
@@ -131,6 +132,7 @@ async function planRun(
   pool: ProviderPool,
   opts: RunSuiteOptions,
 ): Promise<RunPlan> {
+  checkRepeats(suite, config);
   const providers = await providersOf(models, pool);
   // A shard runs its tests only; the suite stored is the whole one (docs/decisions.md E19).
   const part = shardOf(suite, config.shard);
@@ -379,6 +381,7 @@ export async function estimateSuite(
     opts.pool ??
     createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config, keyOptional: true });
   try {
+    checkRepeats(suite, config);
     const providers = await providersOf(models, pool);
     const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));
     const stored = storedCounts(config, suite, models, identities);
