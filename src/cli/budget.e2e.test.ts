@@ -128,6 +128,26 @@ describe('--max-calls', () => {
     );
   }, 60_000);
 
+  it("covers a role's calls: a ladder suite build's generator stops after exactly N requests, no suite written", async () => {
+    const dir = workdir();
+    const before = server.requests();
+    const generator = `openai:generator@${server.url}`;
+    const r = await runCli(
+      [
+        ...['suite', 'build', '--protocol', 'ladder', '--generator', generator, '--seeds', '2'],
+        ...['--out', 'suite.jsonl', '--store', 'store.db', '--max-calls', '3'],
+      ],
+      { cwd: dir },
+    );
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.code).toBe(5);
+    expect(server.requests() - before).toBe(3);
+    expect(lastLine(r.stderr)).toBe(
+      `waver: stopped by the budget (--max-calls 3): 3 calls made, cost unknown (no price for ${generator}); re-run the same command to resume`,
+    );
+    expect(existsSync(join(dir, 'suite.jsonl'))).toBe(false);
+  }, 60_000);
+
   it('is refused with --batch (a batch is billed whole), exit 2, nothing called', async () => {
     const dir = workdir();
     const suite = writeSuite(dir, questions(3));

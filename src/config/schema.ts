@@ -141,6 +141,23 @@ export const BaseConfig = z
       help: 'retries after a retryable error (429, 5xx, reset, timeout)',
       group: 'calls',
     }),
+    /**
+     * The command's budget (docs/decisions.md#e34-a-budget-stops-a-command-its-cells-left-pending):
+     * once it is reached no call starts, the calls in flight finish, the cells left stay pending for
+     * the same command to resume, and it exits 5. Tries on the wire, retries included, of every model
+     * and role.
+     */
+    maxCalls: withFlag(z.int().positive().optional(), {
+      flag: '--max-calls <n>',
+      help: 'stop before the call past this many (retries count; every model and role); cells left pending, exit 5',
+      group: 'calls',
+    }),
+    /** USD at known prices and the usage each answer reports; a call starts only if its worst case fits. */
+    maxCost: withFlag(z.number().positive().optional(), {
+      flag: '--max-cost <usd>',
+      help: 'stop before a call whose worst case could take the spend past this many USD (known prices); exit 5',
+      group: 'calls',
+    }),
     /** Backoff between retries: full jitter over min(capMs, baseMs * 2^retry); Retry-After wins when sent. */
     backoff: z
       .object({
@@ -227,6 +244,16 @@ function betweenFields(parsed: object, ctx: z.RefinementCtx): void {
       code: 'custom',
       path: ['repeats'],
       message: repeatsAboveLimit(config.repeats, config.maxRepeats),
+    });
+  // A batch is submitted whole and billed when it ends: no try of it could be refused (docs/batch.md).
+  const limit =
+    config.maxCalls !== undefined ? 'maxCalls' : config.maxCost !== undefined ? 'maxCost' : undefined;
+  if (config.batch && limit)
+    ctx.addIssue({
+      code: 'custom',
+      path: [limit],
+      message:
+        'a budget does not apply to --batch (a batch is billed whole when it ends): drop --batch or the budget',
     });
 }
 

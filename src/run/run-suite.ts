@@ -7,6 +7,7 @@ import { type FailedKind, openStore, type Store, storeFailure } from '../store/s
 import { withoutSecrets } from '../util/secrets.js';
 import { WAVER_VERSION } from '../version.js';
 import { runWithBatches } from './batch/run-with-batches.js';
+import { requirePrices } from './budget.js';
 import { type RunCellsOptions, runCells } from './engine.js';
 import { estimateRun, type ModelEstimate } from './estimate.js';
 import { expectedCells, type PlannedModel, planCells, plannedModels } from './plan.js';
@@ -133,6 +134,7 @@ async function planRun(
   opts: RunSuiteOptions,
 ): Promise<RunPlan> {
   checkRepeats(suite, config);
+  requirePrices(config);
   const providers = await providersOf(models, pool);
   // A shard runs its tests only; the suite stored is the whole one (docs/decisions.md E19).
   const part = shardOf(suite, config.shard);
@@ -360,6 +362,7 @@ function addSummaries(a: RunSummary, b: RunSummary): RunSummary {
     tokensIn: a.tokensIn + b.tokensIn,
     tokensOut: a.tokensOut + b.tokensOut,
     aborted: b.aborted,
+    ...(b.stopReason !== undefined && { stopReason: b.stopReason }),
   };
 }
 
@@ -382,6 +385,7 @@ export async function estimateSuite(
     createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config, keyOptional: true });
   try {
     checkRepeats(suite, config);
+    requirePrices(config);
     const providers = await providersOf(models, pool);
     const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));
     const stored = storedCounts(config, suite, models, identities);

@@ -60,8 +60,13 @@ export interface RunSummary {
   elapsedMs: number;
   tokensIn: number;
   tokensOut: number;
-  /** True when the run's signal stopped it before every cell finished. */
+  /** True when the run's signal stopped it, or its calls were refused, before every cell finished. */
   aborted: boolean;
+  /**
+   * What stopped it, when its calls were refused rather than its signal aborted: `the budget
+   * (--max-calls 10)` (docs/decisions.md#e34-a-budget-stops-a-command-its-cells-left-pending).
+   */
+  stopReason?: string;
   /**
    * With `batch` on: why some cells are still pending though the run was not stopped (a batch
    * still open at the provider, or one that could not be polled), one line each (docs/batch.md).

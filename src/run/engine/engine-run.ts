@@ -3,6 +3,7 @@ import type { CellWriter } from '../cell-writer.js';
 import type { RunTally } from '../tally.js';
 import type { Cell } from '../types.js';
 import type { InFlightRequests } from './in-flight-requests.js';
+import type { RunStop } from './run-stop.js';
 
 /** How a run shares a store's cells with other workers. */
 export interface CellLeases {
@@ -28,6 +29,8 @@ export interface EngineRun {
   leases?: CellLeases;
   /** The run's stop (docs/decisions.md#e13-stopped-calls): the caller's signal, or a failed write. */
   signal: AbortSignal;
+  /** Whether a cell may still start, and the halt a refused call asks for (a budget reached, E34). */
+  stop: Pick<RunStop, 'stopped' | 'halt'>;
   /** Every cell's outcome goes through it (group commit, docs/decisions.md E17). */
   writer: CellWriter;
   tally: RunTally;
