@@ -66,6 +66,17 @@ describe('repeats are bounded', () => {
     );
   });
 
+  it("a protocol's own repeats setting is bounded too, its line in waver.yaml named", async () => {
+    const dir = workdir('paraphrase:\n  limit: 2\n  repeats: 5000\n');
+    const r = await runCli(['paraphrase', '--models', `openai:fault@${server.url}`], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      'waver: waver.yaml:3: paraphrase.repeats: 5000 is above the limit of 1000 (maxRepeats in waver.yaml raises it)',
+    );
+    expect(server.requests()).toBe(0);
+    expect(existsSync(join(dir, '.waver'))).toBe(false);
+  });
+
   it('maxRepeats raises the limit; a line’s own repeats wins over --repeats', async () => {
     const dir = workdir('maxRepeats: 2000\n');
     const suite = writeSuite(dir, [

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_TIMER_MS, ModelSpecSchema } from '../models/spec.js';
-import { withFlag } from './setting-flags.js';
+import { unwrapped, withFlag } from './setting-flags.js';
 
 /**
  * The one typed config. The CLI builds it from flags, `waver.yaml` supplies it from a file, and the
@@ -50,6 +50,18 @@ export const ShardSchema = z
 
 /** The default of `maxRepeats` (docs/decisions.md#e35-repeats-are-bounded-a-lines-own-wins). */
 export const DEFAULT_MAX_REPEATS = 1000;
+
+/** The settings that ask calls per (test, model), each bounded by `maxRepeats`: `repeats`, a protocol's own. */
+const REPEATS_SETTINGS = new WeakSet<z.ZodType>();
+
+/**
+ * `schema` declared a repeats setting (`paraphrase.repeats`, `ladder.baselineRepeats`): the config
+ * refuses it above `maxRepeats`, naming its field (docs/decisions.md#e35-repeats-are-bounded-a-lines-own-wins).
+ */
+export function repeatsSetting<T extends z.ZodType>(schema: T): T {
+  REPEATS_SETTINGS.add(schema);
+  return schema;
+}
 
 /** Why `repeats` asked above the limit is refused: the one message for `--repeats`, waver.yaml and a suite line. */
 export function repeatsAboveLimit(repeats: number, limit: number): string {
@@ -119,11 +131,13 @@ export const BaseConfig = z
      * Calls per (test, model); each repeat is a real call, not a cache hit. A suite line's own
      * `repeats` wins over it (docs/decisions.md#e35-repeats-are-bounded-a-lines-own-wins).
      */
-    repeats: withFlag(z.int().positive().default(1), {
-      flag: '--repeats <n>',
-      help: "calls per (test, model); a suite line's own repeats wins",
-      group: 'models',
-    }),
+    repeats: repeatsSetting(
+      withFlag(z.int().positive().default(1), {
+        flag: '--repeats <n>',
+        help: "calls per (test, model); a suite line's own repeats wins",
+        group: 'models',
+      }),
+    ),
     /** The most repeats `repeats` or a suite line may ask: a typo of a billion is bad input, not a run (E35). */
     maxRepeats: z.int().positive().default(DEFAULT_MAX_REPEATS),
     timeoutMs: withFlag(z.int().positive().max(MAX_TIMER_MS).default(120_000), {
@@ -232,19 +246,36 @@ export type ConfigSchema = z.ZodType<WaverConfig, WaverConfigInput>;
 /** The config with these sections beside the base fields, in this order; any other key is an unknown field. */
 export function configSchema(sections: readonly ConfigSection[]): ConfigSchema {
   const owned = Object.fromEntries(sections.map((s) => [s.key, s.schema.optional()]));
-  return BaseConfig.extend(owned).strict().superRefine(betweenFields) as unknown as ConfigSchema;
+  const repeats = [['repeats'], ...sections.flatMap((s) => repeatsFields(s.schema).map((f) => [s.key, f]))];
+  return BaseConfig.extend(owned)
+    .strict()
+    .superRefine((config, ctx) => betweenFields(config, ctx, repeats)) as unknown as ConfigSchema;
 }
 
-/** The rules between base fields, which no one field's schema can hold; each issue names its field. */
-function betweenFields(parsed: object, ctx: z.RefinementCtx): void {
+/** The repeats settings of a section's schema, by field. */
+function repeatsFields(schema: z.ZodType): string[] {
+  const inner = unwrapped(schema);
+  if (!(inner instanceof z.ZodObject)) return [];
+  return Object.entries(inner.shape)
+    .filter(([, field]) => REPEATS_SETTINGS.has(field as z.ZodType))
+    .map(([key]) => key);
+}
+
+/**
+ * The rules between fields, which no one field's schema can hold; each issue names its field.
+ * `repeats`: where the repeats settings sit (`['paraphrase', 'repeats']`).
+ */
+function betweenFields(parsed: object, ctx: z.RefinementCtx, repeats: readonly string[][]): void {
   // Every composed schema holds the base fields, parsed by now.
   const config = parsed as z.infer<typeof BaseConfig>;
-  if (config.repeats > config.maxRepeats)
-    ctx.addIssue({
-      code: 'custom',
-      path: ['repeats'],
-      message: repeatsAboveLimit(config.repeats, config.maxRepeats),
-    });
+  for (const path of repeats) {
+    const asked = path.reduce<unknown>(
+      (at, key) => (at as Record<string, unknown> | undefined)?.[key],
+      config,
+    );
+    if (typeof asked === 'number' && asked > config.maxRepeats)
+      ctx.addIssue({ code: 'custom', path, message: repeatsAboveLimit(asked, config.maxRepeats) });
+  }
   // A batch is submitted whole and billed when it ends: no try of it could be refused (docs/batch.md).
   const limit =
     config.maxCalls !== undefined ? 'maxCalls' : config.maxCost !== undefined ? 'maxCost' : undefined;
@@ -262,8 +293,8 @@ function betweenFields(parsed: object, ctx: z.RefinementCtx): void {
  * key is taken as a section (an object) and kept as written, for its protocol to check when it
  * reads it.
  */
-export const OPEN_CONFIG = BaseConfig.catchall(z.record(z.string(), z.unknown())).superRefine(
-  betweenFields,
+export const OPEN_CONFIG = BaseConfig.catchall(z.record(z.string(), z.unknown())).superRefine((config, ctx) =>
+  betweenFields(config, ctx, [['repeats']]),
 ) as unknown as ConfigSchema;
 
 /** The JSON schema editors use for `waver.yaml` (see `waver schema`). */

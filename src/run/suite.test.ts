@@ -17,7 +17,7 @@ describe('checkRepeats', () => {
     expect(() => checkRepeats(suite, { repeats: 1, maxRepeats: 1001 })).not.toThrow();
   });
 
-  it("refuses the run's repeats above it (a protocol's own, such as paraphrase.repeats, reaches here)", () => {
+  it("refuses the run's repeats above it", () => {
     const plain = suiteOf('s.jsonl', [{ id: 'a', prompt: 'x' }]);
     const err = inputErrorOf(() => checkRepeats(plain, { repeats: 5000, maxRepeats: 1000 }));
     expect([err.field, err.reason]).toEqual([

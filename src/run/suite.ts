@@ -20,8 +20,8 @@ export function suiteOf<Test extends SuiteTest>(name: string, tests: Test[]): Su
 /**
  * Refuses a run asking more calls of a (test, model) than `maxRepeats`: the run's `repeats`, or a
  * test's own, which wins (docs/decisions.md#e35-repeats-are-bounded-a-lines-own-wins). The config's
- * schema and a suite file's loader refuse them first, naming the file and line; this holds for the
- * repeats a protocol sets (`paraphrase.repeats`, `ladder.baselineRepeats`) and for a library caller.
+ * schema and a suite file's loader refuse them first, naming the file and line; this holds for a
+ * suite a library caller builds, and a config that did not pass the schema.
  */
 export function checkRepeats(suite: Suite, config: Pick<WaverConfig, 'repeats' | 'maxRepeats'>): void {
   const limit = config.maxRepeats;
