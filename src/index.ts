@@ -77,12 +77,14 @@ export type {
   RunOutcome,
 } from './protocols/types.js';
 export type { LoadContext } from './report/report-data.js';
+export { type BudgetLimits, BudgetReached, CallBudget } from './run/budget.js';
 export { type CallClock, type CallLimits, callPath } from './run/call-path/call-path.js';
-export type {
-  CallKind,
-  PathCallOptions,
-  ProviderCall,
-  ProviderMiddleware,
+export {
+  type CallKind,
+  CallsHalted,
+  type PathCallOptions,
+  type ProviderCall,
+  type ProviderMiddleware,
 } from './run/call-path/middleware.js';
 export { wrapProvider } from './run/call-path/wrap-provider.js';
 export type { ModelEstimate } from './run/estimate.js';

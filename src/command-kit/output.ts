@@ -12,6 +12,8 @@ export const EXIT = {
   /** The run finished but some cells failed or coverage is below the threshold. */
   incomplete: 3,
   checkFailed: 4, // `waver check`: a threshold failed, or `--compare` found the new model significantly worse.
+  /** Stopped by its budget (`--max-calls`, `--max-cost`): the cells left are pending; the same command resumes. */
+  budget: 5,
   /** Stopped by SIGINT/SIGTERM; the store is consistent and the run resumes on re-run. */
   aborted: 130,
 } as const;

@@ -247,6 +247,22 @@ describe('flags, waver.yaml and the library give one typed config', () => {
     );
   });
 
+  it("the budget, the same in every protocol's command", async () => {
+    await samePaths(
+      as(runCommand),
+      ['--max-calls', '100', '--max-cost', '2.5'],
+      'maxCalls: 100\nmaxCost: 2.5',
+      {
+        maxCalls: 100,
+        maxCost: 2.5,
+      },
+    );
+    for (const command of [ladderCommand, sagoCommand, paraphraseCommand]) {
+      const config = await fromFlags(as(command), ['--max-calls', '100', '--max-cost', '2.5']);
+      expect([config.maxCalls, config.maxCost]).toEqual([100, 2.5]);
+    }
+  });
+
   it('a bad flag value is an input error naming the flag', async () => {
     const bad = async (args: string[]) => {
       const cmd = sagoCommand({} as never, { config: CONFIG }).exitOverride();

@@ -26,7 +26,7 @@ export function formatRunSummary(result: RunResult, format: 'md' | 'json'): stri
   for (const m of result.models)
     if (m.failures.length) lines.push(`failed cells of ${m.label} by reason: ${formatFailures(m.failures)}`);
   lines.push(
-    `calls ${s.calls} (${s.retries} retries) · tokens ${s.tokensIn} in / ${s.tokensOut} out · ${(s.elapsedMs / 1000).toFixed(2)} s${s.aborted ? ' · ABORTED' : ''}`,
+    `calls ${s.calls} (${s.retries} retries) · tokens ${s.tokensIn} in / ${s.tokensOut} out · ${(s.elapsedMs / 1000).toFixed(2)} s${s.stopReason ? ` · STOPPED: ${s.stopReason}` : s.aborted ? ' · ABORTED' : ''}`,
     ...answerNotes(s),
   );
   if (!result.complete) {
@@ -80,9 +80,15 @@ export function formatFailures(failures: readonly FailedKind[], maxMessage = 300
  * The lines a run command ends with on stderr when it did not finish every cell
  * (docs/decisions.md#e8-exit-codes): per suite and model, the failed cells by kind with the first
  * message of each, and the pending ones; then how to go on. `runs` are every suite the command ran
- * (the systems under test's and the roles'); none when it completed.
+ * (the systems under test's and the roles'); none when it completed. `stoppedBy` says what stopped
+ * it and what it spent (its budget, docs/decisions.md E37), on the line that says how to resume.
  */
-export function formatRunEnd(runs: readonly RunResult[], aborted: boolean, cache = true): string[] {
+export function formatRunEnd(
+  runs: readonly RunResult[],
+  aborted: boolean,
+  cache = true,
+  stoppedBy?: string,
+): string[] {
   const lines: string[] = [];
   let done = 0;
   let failed = 0;
@@ -118,7 +124,8 @@ export function formatRunEnd(runs: readonly RunResult[], aborted: boolean, cache
   const again = cache
     ? 're-run the same command'
     : 're-run the same command without --no-cache (with it, every cell is called again)';
-  if (aborted) lines.push(`stopped: ${again} to resume${runs.length ? ` (${counts})` : ''}`);
+  const stop = stoppedBy === undefined ? 'stopped:' : `stopped by ${stoppedBy};`;
+  if (aborted) lines.push(`${stop} ${again} to resume${runs.length ? ` (${counts})` : ''}`);
   else if (stopped.size > 0) {
     const fix = [...stopped].map(([label, what]) => `the ${what} of ${label}`).join(', ');
     lines.push(`fix ${fix}, then ${again} (${counts}; stored cells are not called again)`);

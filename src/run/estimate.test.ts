@@ -44,6 +44,8 @@ describe('--dry-run with a billion repeats', () => {
     const config = validateConfig({
       models: ['replay:answers.jsonl'],
       repeats: 1_000_000_000,
+      // Above the default limit of 1,000 (docs/decisions.md E38): raised, as a user would.
+      maxRepeats: 1_000_000_000,
       store: '/nonexistent/s.db',
     });
     const t0 = performance.now();

@@ -28,3 +28,28 @@ export function listPrice(
     TABLE[`${provider}:${model}`] ?? TABLE[`${provider}:${model.replace(/-\d{4}-\d{2}-\d{2}$|-\d{8}$/, '')}`]
   );
 }
+
+/** USD per million tokens, input and output. */
+export interface Price {
+  input: number;
+  output: number;
+}
+
+/** Providers whose models run here, at no cost per call. */
+const LOCAL_PROVIDERS: ReadonlySet<string> = new Set(['gguf', 'replay']);
+
+/**
+ * What a model's calls cost: its own `price` in the config, else the list price of a hosted model
+ * at the provider's own endpoint, else nothing for a local one (gguf, replay); undefined when none
+ * is known (a server of your own, a registered provider).
+ */
+export function modelPrice(spec: {
+  provider: string;
+  model: string;
+  baseURL?: string;
+  price?: Price;
+}): Price | undefined {
+  if (spec.price) return spec.price;
+  if (LOCAL_PROVIDERS.has(spec.provider)) return { input: 0, output: 0 };
+  return listPrice(spec.provider, spec.model, spec.baseURL);
+}

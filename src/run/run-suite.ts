@@ -7,12 +7,14 @@ import { type FailedKind, openStore, type Store, storeFailure } from '../store/s
 import { withoutSecrets } from '../util/secrets.js';
 import { WAVER_VERSION } from '../version.js';
 import { runWithBatches } from './batch/run-with-batches.js';
+import { requirePrices } from './budget.js';
 import { type RunCellsOptions, runCells } from './engine.js';
 import { estimateRun, type ModelEstimate } from './estimate.js';
 import { expectedCells, type PlannedModel, planCells, plannedModels } from './plan.js';
 import { createProviderPool, type ProviderPool } from './provider-pool.js';
 import { checkReachable } from './reachability.js';
 import { shardOf } from './shard.js';
+import { checkRepeats } from './suite.js';
 import type { Cell, CellError, Coverage, Progress, RunSummary, Shard, Suite } from './types.js';
 import { leaseOptions, WorkerLeases } from './worker-leases.js';
 
@@ -136,6 +138,8 @@ async function planRun(
   pool: ProviderPool,
   opts: RunSuiteOptions,
 ): Promise<RunPlan> {
+  checkRepeats(suite, config);
+  requirePrices(config);
   const providers = await providersOf(models, pool);
   // A shard runs its tests only; the suite stored is the whole one (docs/decisions.md E19).
   const part = shardOf(suite, config.shard);
@@ -371,6 +375,7 @@ function addSummaries(a: RunSummary, b: RunSummary): RunSummary {
       stoppedModels: { ...a.stoppedModels, ...b.stoppedModels },
     }),
     aborted: b.aborted,
+    ...(b.stopReason !== undefined && { stopReason: b.stopReason }),
   };
 }
 
@@ -392,6 +397,8 @@ export async function estimateSuite(
     opts.pool ??
     createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config, keyOptional: true });
   try {
+    checkRepeats(suite, config);
+    requirePrices(config);
     const providers = await providersOf(models, pool);
     const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));
     const stored = storedCounts(config, suite, models, identities);

@@ -74,8 +74,13 @@ export interface RunSummary {
    * or a spent quota (docs/decisions.md#e35-a-refused-key-or-a-spent-quota-stops-the-model).
    */
   stoppedModels?: Record<string, CellError>;
-  /** True when the run's signal stopped it before every cell finished. */
+  /** True when the run's signal stopped it, or its calls were refused, before every cell finished. */
   aborted: boolean;
+  /**
+   * What stopped it, when its calls were refused rather than its signal aborted: `the budget
+   * (--max-calls 10)` (docs/decisions.md#e37-a-budget-stops-a-command-its-cells-left-pending).
+   */
+  stopReason?: string;
   /**
    * With `batch` on: why some cells are still pending though the run was not stopped (a batch
    * still open at the provider, or one that could not be polled), one line each (docs/batch.md).

@@ -40,15 +40,33 @@ export function rateLimit(
 
 /** Tokens a call will cost before we know (about 4 characters a token, plus a generation's output cap). */
 function estimatedTokens(call: ProviderCall): number {
+  const { input, output } = tokenEstimate(call);
+  return input + output;
+}
+
+/**
+ * A call's tokens before it is made, apart as they are priced: its prompt at about 4 characters a
+ * token, and a generation's output cap (what it may spend at most).
+ */
+export function tokenEstimate(call: ProviderCall): { input: number; output: number } {
   switch (call.kind) {
     case 'generate':
-      return estimateTokens(call.request);
+      return {
+        input: estimateTokens({ messages: call.request.messages }),
+        output: call.request.maxTokens ?? 0,
+      };
     case 'score':
-      return estimateTokens({
-        messages: [...call.request.messages, { content: call.request.continuation }],
-      });
+      return {
+        input: estimateTokens({
+          messages: [...call.request.messages, { content: call.request.continuation }],
+        }),
+        output: 0,
+      };
     case 'embed':
-      return estimateTokens({ messages: call.request.input.map((content) => ({ content })) });
+      return {
+        input: estimateTokens({ messages: call.request.input.map((content) => ({ content })) }),
+        output: 0,
+      };
   }
 }
 

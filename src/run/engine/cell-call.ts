@@ -1,7 +1,12 @@
 import { ProviderError } from '../../models/errors.js';
 import type { GenerateResult } from '../../models/types.js';
 import type { AttemptRecord } from '../../store/store.js';
-import type { CallObserver, PathCallOptions, TryOutcome } from '../call-path/middleware.js';
+import {
+  type CallObserver,
+  CallsHalted,
+  type PathCallOptions,
+  type TryOutcome,
+} from '../call-path/middleware.js';
 import { ModelStopped } from '../call-path/model-stop.js';
 import { toCellError } from '../retry.js';
 import type { RunTally } from '../tally.js';
@@ -10,8 +15,8 @@ import type { Work } from './lanes.js';
 
 /**
  * Calls for a cell and writes what came back: done, failed with its reason, or (stopped during
- * the call) its tries alone, the cell staying pending. Resolves to whether it was answered;
- * `onCommitted` runs once an answer is committed.
+ * the call, or refused by the call path) its tries alone, the cell staying pending. Resolves to
+ * whether it was answered; `onCommitted` runs once an answer is committed.
  */
 export async function callCell(run: EngineRun, w: Work, onCommitted?: () => void): Promise<boolean> {
   const { cell, lane } = w;
@@ -35,6 +40,12 @@ export async function callCell(run: EngineRun, w: Work, onCommitted?: () => void
       // The worker the chunk passed to calls it; the tries made before are its own to repeat.
       tally.leaveToOther();
       tally.emit();
+      return false;
+    }
+    if (error instanceof CallsHalted) {
+      // Refused (a budget reached): the cell stays pending, its tries kept, and no cell starts after it.
+      run.stop.halt(error);
+      if (log.attempts.length > 0) writer.stopped(lane, cell, log.attempts);
       return false;
     }
     if (signal.aborted || error instanceof ModelStopped) {

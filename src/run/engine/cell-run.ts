@@ -24,7 +24,7 @@ export function answeredByStore(run: EngineRun, w: Work): boolean {
 
 /** Runs a cell whose turn has come in its lane: its call, or the identical one in flight. */
 export async function runCell(run: EngineRun, w: Work): Promise<void> {
-  if (run.signal.aborted) return;
+  if (run.stop.stopped) return;
   if (run.leases && !run.leases.holds(w.cell, w.lane.identity)) {
     // Its chunk passed to another worker while this run stalled: that one calls it.
     run.tally.leaveToOther();

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { CallsHalted } from '../call-path/middleware.js';
 import type { CellError, RunSummary } from '../types.js';
 
 /** Thrown inside a cell when the run itself was stopped: the cell is left pending, not stored. */
@@ -6,14 +7,22 @@ class RunStopped extends Error {}
 
 /**
  * What stops a run: the caller's signal, or a store failure (a run that cannot record must not go
- * on). Its signal reaches every call in flight.
+ * on). Its signal reaches every call in flight. A run is halted instead when its call path refuses
+ * calls (CallsHalted: a budget reached): no cell starts, and the calls in flight finish and are stored.
  */
 export class RunStop {
   private readonly controller = new AbortController();
   readonly signal: AbortSignal = this.controller.signal;
   /** The first store failure, rethrown once the run has wound down. */
   private fatal: unknown;
-  private readonly onOuterAbort = () => this.controller.abort(new RunStopped('run stopped'));
+  /** Why the run was halted, when it was. */
+  private halted: CallsHalted | undefined;
+  private readonly onOuterAbort = () => {
+    // A budget stops the caller's signal too, once its calls in flight are through: its reason stands.
+    const reason: unknown = this.outer?.reason;
+    if (reason instanceof CallsHalted) this.halt(reason);
+    this.controller.abort(new RunStopped('run stopped'));
+  };
 
   constructor(private readonly outer: AbortSignal | undefined) {
     if (outer?.aborted) this.onOuterAbort();
@@ -27,6 +36,21 @@ export class RunStop {
     if (this.fatal === undefined) this.fatal = error;
     this.controller.abort(new RunStopped('store write failed'));
   };
+
+  /** A call was refused: no cell starts from now on; those in flight go on (docs/decisions.md E37). */
+  halt(reason: CallsHalted): void {
+    this.halted ??= reason;
+  }
+
+  /** Whether no cell may start: stopped or halted. */
+  get stopped(): boolean {
+    return this.signal.aborted || this.halted !== undefined;
+  }
+
+  /** What halted the run (`the budget (--max-calls 10)`), for its summary. */
+  get reason(): string | undefined {
+    return this.halted?.message;
+  }
 
   /** Stops listening to the caller's signal. */
   detach(): void {
