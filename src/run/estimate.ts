@@ -12,7 +12,7 @@ export interface ModelEstimate {
   calls: number;
   /** Prompt tokens of the calls, estimated at ~4 characters a token. */
   inputTokens: number;
-  /** Upper bound: every call uses its whole `maxTokens`. */
+  /** Upper bound: every call uses its whole output cap, as its request sends it. */
   maxOutputTokens: number;
   /** USD, an upper bound from list prices (or the model's `price`); undefined when no price is known. */
   maxCostUsd?: number;
@@ -27,7 +27,10 @@ const BATCH_PROVIDERS: ReadonlySet<string> = new Set(['openai', 'anthropic']);
 /** Batch requests cost half the listed price (OpenAI's and Anthropic's batch discount). */
 export const BATCH_PRICE_FACTOR = 0.5;
 
-/** What `--dry-run` prints: calls, tokens and cost before anything is spent. */
+/**
+ * What `--dry-run` prints: calls, tokens and cost before anything is spent. Each cell's output cap
+ * is its request's (`planCells` resolved it), never the config's.
+ */
 export function estimateRun(
   cells: Iterable<Cell>,
   models: readonly PlannedModel[],
@@ -38,22 +41,24 @@ export function estimateRun(
 ): ModelEstimate[] {
   // One pass over the cells (a generator), counting per model. The repeats of a test share its
   // request: its first stands for all (`--repeats 1e9` is counted, not iterated).
-  const counts = new Map<string, { cells: number; input: number }>();
+  const counts = new Map<string, { cells: number; input: number; output: number }>();
   for (const c of cells) {
     if (c.repeat !== 0) continue;
     const times = repeatsOf(c.testId);
-    const n = counts.get(c.model) ?? { cells: 0, input: 0 };
+    const n = counts.get(c.model) ?? { cells: 0, input: 0, output: 0 };
     n.cells += times;
     n.input += times * estimateTokens({ messages: c.request.messages });
+    n.output += times * (c.request.maxTokens ?? 0);
     counts.set(c.model, n);
   }
   return models.map((model) => {
-    const own = counts.get(model.label) ?? { cells: 0, input: 0 };
+    const own = counts.get(model.label) ?? { cells: 0, input: 0, output: 0 };
     const stored = config.cache ? Math.min(storedCount(model), own.cells) : 0;
     const calls = own.cells - stored;
-    // Prompt tokens of the cells still to call: the share of the total, as cells differ little in a suite.
-    const inputTokens = own.cells === 0 ? 0 : Math.round((own.input * calls) / own.cells);
-    const maxOutputTokens = calls * config.params.maxTokens;
+    // The cells still to call: their share of the totals, as cells differ little in a suite.
+    const share = (total: number) => (own.cells === 0 ? 0 : Math.round((total * calls) / own.cells));
+    const inputTokens = share(own.input);
+    const maxOutputTokens = share(own.output);
     const price = model.spec.price ?? listPrice(model.spec.provider, model.spec.model, model.spec.baseURL);
     const priceSource = model.spec.price ? 'config' : price ? `list prices ${PRICES_AS_OF}` : undefined;
     const estimate: ModelEstimate = {

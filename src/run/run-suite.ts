@@ -9,7 +9,7 @@ import { WAVER_VERSION } from '../version.js';
 import { runWithBatches } from './batch/run-with-batches.js';
 import { type RunCellsOptions, runCells } from './engine.js';
 import { estimateRun, type ModelEstimate } from './estimate.js';
-import { expectedCells, type PlannedModel, planCells, plannedModels } from './plan.js';
+import { expectedCells, type PlannedModel, paramsCap, planCells, plannedModels } from './plan.js';
 import { createProviderPool, type ProviderPool } from './provider-pool.js';
 import { checkReachable } from './reachability.js';
 import { shardOf } from './shard.js';
@@ -146,9 +146,11 @@ async function planRun(
 /** Stores the suite and opens the run; its id. */
 function beginRun(store: Store, config: WaverConfig, suite: Suite, models: readonly PlannedModel[]): string {
   store.suites.save(suite);
+  // Recorded with the cap its cells are sent where a test has none of its own (the report reads it).
+  const params = { ...config.params, maxTokens: paramsCap(config.params) };
   const runId = store.runs.begin({
     suiteHash: suite.hash,
-    config: withoutSecrets({ ...config, models: models.map((m) => m.spec) }),
+    config: withoutSecrets({ ...config, models: models.map((m) => m.spec), params }),
     waverVersion: WAVER_VERSION,
   });
   // A run is its leases' owner, so a later run that finds it dead marks it stopped.

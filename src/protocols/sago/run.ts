@@ -13,7 +13,7 @@ import { openStore, type Store } from '../../store/store.js';
 import type { PooledOptions } from '../types.js';
 import { auxStage } from './aux-stage.js';
 import { checkRequestedAxes, type SagoEmbedderRecord, type SagoModelRecord } from './axes.js';
-import { REFERENCE_MAX_TOKENS, type SagoConfig, sagoSettings } from './config.js';
+import { type SagoConfig, sagoSettings, sutMaxTokens } from './config.js';
 import type { OpenDatasetSample } from './data/datasets.js';
 import { tokenLevelEmbedder } from './embeddings.js';
 import { type RejectedVariant, type SagoDatasetRecord, type SagoManifest, saveManifest } from './manifest.js';
@@ -178,8 +178,12 @@ function manifestOf(config: WaverConfig, settings: SagoConfig, run: RunRecord): 
     models: run.models,
     seed: config.seed,
     minCoverage: config.minCoverage,
-    // The settings whole, with the structural rewrites as they were made.
-    settings: { ...settings, structural: run.generatorOn ? 'generator' : 'rules' },
+    // The settings whole, with the structural rewrites as they were made and the cap every response was asked with.
+    settings: {
+      ...settings,
+      maxTokens: sutMaxTokens(config, settings),
+      structural: run.generatorOn ? 'generator' : 'rules',
+    },
     datasets: run.samples.map(datasetRecord),
     rejected: run.rejected,
   };
@@ -367,7 +371,7 @@ export function sutConfig(config: WaverConfig, model: SagoModelRecord, settings:
     repeats: 1,
     params: {
       ...params,
-      maxTokens: settings.maxTokens ?? (settings.reference ? REFERENCE_MAX_TOKENS : params.maxTokens),
+      maxTokens: sutMaxTokens(config, settings),
       logprobs,
       ...(logprobs && !caps.fullDistribution && caps.topLogprobs > 0
         ? { topLogprobs: Math.min(caps.topLogprobs, 20) }
