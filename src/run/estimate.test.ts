@@ -75,7 +75,7 @@ describe('--dry-run reads each cell’s own request', () => {
       () => 0,
       (id) => repeats.get(id) ?? 1,
     );
-    expect(mini).toMatchObject({ calls: 5, maxOutputTokens: 3 * 768 + 768 + 64 });
+    expect(mini).toMatchObject({ role: 'model', calls: 5, maxOutputTokens: 3 * 768 + 768 + 64 });
     expect(big).toMatchObject({ calls: 5, maxOutputTokens: 3 * 768 + 900 + 64 });
   });
 });
