@@ -87,7 +87,7 @@ export {
   type ProviderMiddleware,
 } from './run/call-path/middleware.js';
 export { wrapProvider } from './run/call-path/wrap-provider.js';
-export type { ModelEstimate } from './run/estimate.js';
+export type { EstimateRole, EstimateStage, ModelEstimate } from './run/estimate.js';
 export { exportTranscripts } from './run/export.js';
 export { type CallDefaults, createProviderPool, type ProviderPool } from './run/provider-pool.js';
 export { estimateSuite, type RunResult, type RunSuiteOptions, runSuite } from './run/run-suite.js';

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { MAX_TIMER_MS, ModelSpecSchema } from '../models/spec.js';
 import { unwrapped, withFlag } from './setting-flags.js';
 
+/** The output cap of a call when neither the config nor the protocol sets one. */
+export const DEFAULT_MAX_TOKENS = 256;
+
 /**
  * The one typed config. The CLI builds it from flags, `waver.yaml` supplies it from a file, and the
  * library API takes it as is: the same object, validated by the same schema, flows through all three.
@@ -16,9 +19,14 @@ export const GenerationParams = z
       help: 'sampling temperature',
       group: 'models',
     }),
-    maxTokens: withFlag(z.int().positive().default(256), {
+    /**
+     * Output-token cap of a system-under-test call; a protocol's own setting wins over it. Unset:
+     * the protocol's default, else DEFAULT_MAX_TOKENS (docs/protocols.md#request).
+     */
+    maxTokens: withFlag(z.int().positive().optional(), {
       flag: '--max-tokens <n>',
       help: 'output token cap per call',
+      shownDefault: `${DEFAULT_MAX_TOKENS}`,
       group: 'models',
     }),
     topP: z.number().gt(0).max(1).optional(),

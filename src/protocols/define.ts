@@ -58,12 +58,13 @@ export async function withPool<T>(
   { keyOptional = config.dryRun === true }: { keyOptional?: boolean } = {},
 ): Promise<T> {
   if (opts.pool) return f(pooled(opts, opts.pool));
-  // An estimate calls nothing, so it needs no API key (the run checks it).
+  // An estimate calls nothing, so it needs no API key (the run checks it); a dry run's models refuse every call.
   const pool = createProviderPool({
     env: opts.env,
     fetch: opts.fetch,
     defaults: config,
     ...(keyOptional && { keyOptional: true }),
+    ...(config.dryRun && { dryRun: true }),
   });
   try {
     return await f(pooled(opts, pool));

@@ -141,17 +141,26 @@ export function formatEstimate(estimates: ModelEstimate[], format: 'md' | 'json'
   const lines = [
     '## waver dry run (nothing called, nothing written)',
     '',
-    '| model | cells | already stored | calls | prompt tokens (est.) | output tokens (max) | cost USD (max) |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| model | role | cells | already stored | calls | prompt tokens (est.) | output tokens (max) | cost USD (max) |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const e of estimates) {
     const cost =
       e.maxCostUsd === undefined ? 'unknown (no price)' : `${e.maxCostUsd.toFixed(4)} (${e.priceSource})`;
+    const role = e.stage === undefined ? e.role : `${e.role} (${e.stage})`;
+    // A bound's figures are at most these (docs/decisions.md E39).
+    const at = e.bound ? '≤ ' : '';
     lines.push(
-      `| ${e.label} | ${e.cells} | ${e.stored} | ${e.calls} | ${e.inputTokens} | ${e.maxOutputTokens} | ${cost} |`,
+      `| ${e.label} | ${role} | ${at}${e.cells} | ${e.stored} | ${at}${e.calls} | ${at}${e.inputTokens} | ${at}${e.maxOutputTokens} | ${e.maxCostUsd === undefined ? '' : at}${cost} |`,
     );
   }
   const calls = estimates.reduce((n, e) => n + e.calls, 0);
-  lines.push('', `${calls} call(s) would be made. Prompt tokens are estimated at ~4 characters a token.`);
+  const tokens = 'Prompt tokens are estimated at ~4 characters a token.';
+  lines.push(
+    '',
+    estimates.some((e) => e.bound)
+      ? `At most ${calls} call(s) would be made: a row marked ≤ is a bound, as its calls depend on answers not given yet. ${tokens}`
+      : `${calls} call(s) would be made. ${tokens}`,
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -112,6 +112,30 @@ describe('ProviderPool', () => {
       await pool.closeAll();
     }
     expect(f.closed()).toBe(1);
+  });
+});
+
+describe('a dry run', () => {
+  it("makes its models (the spec checked) but lets none be called; runSuite refuses a dry run's config", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waver-pool-dry-'));
+    dirs.push(dir);
+    const f = countingFactory();
+    const pool = createProviderPool({ defaults, create: f.create, dryRun: true });
+    try {
+      const model = await pool.get(toModelSpec('replay:m.jsonl'));
+      expect(model.identity).toBe('scripted:m.jsonl');
+      await expect(model.generate({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toThrow(
+        'a dry run called scripted:m.jsonl: a dry run calls no model',
+      );
+      expect(f.made[0]?.calls).toBe(0);
+      const config = validateConfig({ models: ['replay:m.jsonl'], store: join(dir, 's.db'), dryRun: true });
+      await expect(
+        runSuite(config, suiteOf('sut', [{ id: 't', prompt: 'hello' }]), { pool }),
+      ).rejects.toThrow('dryRun: a dry run calls no model');
+      expect(existsSync(join(dir, 's.db'))).toBe(false);
+    } finally {
+      await pool.closeAll();
+    }
   });
 });
 

@@ -47,6 +47,11 @@ export interface ProviderPoolOptions {
   clock?: CallClock;
   /** Open API models without a key (CreateProviderOptions.keyOptional): a dry run's pool. */
   keyOptional?: boolean;
+  /**
+   * A dry run's pool: its models are made (so a spec, a key or a file is checked) and never called;
+   * a call throws before anything is sent (docs/decisions.md E39).
+   */
+  dryRun?: boolean;
 }
 
 export function createProviderPool(opts: ProviderPoolOptions): ProviderPool {
@@ -79,7 +84,8 @@ export function createProviderPool(opts: ProviderPoolOptions): ProviderPool {
         });
         bare.set(key, made);
         provider = made.then(
-          (p) => wrapProvider(p, callPath(limits, opts.clock), { keepOpen: true }),
+          (p) =>
+            wrapProvider(opts.dryRun ? uncallable(p) : p, callPath(limits, opts.clock), { keepOpen: true }),
           (error: unknown) => {
             // A spec that failed may be fixed and asked again; nothing was made to close.
             bare.delete(key);
@@ -109,5 +115,21 @@ function limitsOf(spec: ModelSpec, defaults: CallDefaults): CallLimits {
     ...(defaults.backoff ? { backoff: defaults.backoff } : {}),
     ...(spec.rpm ? { rpm: spec.rpm } : {}),
     ...(spec.tpm ? { tpm: spec.tpm } : {}),
+  };
+}
+
+/** The provider with every call refused, its identity and capabilities kept: a dry run's model. */
+function uncallable(provider: ModelProvider): ModelProvider {
+  const refuse = async (): Promise<never> => {
+    throw new Error(`a dry run called ${provider.identity}: a dry run calls no model`);
+  };
+  return {
+    provider: provider.provider,
+    modelId: provider.modelId,
+    identity: provider.identity,
+    capabilities: provider.capabilities,
+    generate: refuse,
+    ...(provider.score && { score: refuse }),
+    ...(provider.embed && { embed: refuse }),
   };
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { WaverConfig } from '../config/schema.js';
+import { InputError } from '../errors.js';
 import type { FetchFn, ModelProvider } from '../models/types.js';
 import { type FailedKind, openStore, type Store, storeFailure } from '../store/store.js';
 import { withoutSecrets } from '../util/secrets.js';
@@ -9,8 +10,8 @@ import { WAVER_VERSION } from '../version.js';
 import { runWithBatches } from './batch/run-with-batches.js';
 import { requirePrices } from './budget.js';
 import { type RunCellsOptions, runCells } from './engine.js';
-import { estimateRun, type ModelEstimate } from './estimate.js';
-import { expectedCells, type PlannedModel, planCells, plannedModels } from './plan.js';
+import { type EstimateStage, estimateRun, type ModelEstimate } from './estimate.js';
+import { expectedCells, type PlannedModel, paramsCap, planCells, plannedModels } from './plan.js';
 import { createProviderPool, type ProviderPool } from './provider-pool.js';
 import { checkReachable } from './reachability.js';
 import { shardOf } from './shard.js';
@@ -79,6 +80,11 @@ export async function runSuite(
   suite: Suite,
   opts: RunSuiteOptions = {},
 ): Promise<RunResult> {
+  // Before a provider is made or an endpoint reached (docs/decisions.md E39).
+  if (config.dryRun)
+    throw new InputError('a dry run calls no model: estimate the plan instead of running it', {
+      field: 'dryRun',
+    });
   const models = plannedModels(config);
   const pool = opts.pool ?? createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config });
   try {
@@ -155,9 +161,11 @@ async function planRun(
 /** Stores the suite and opens the run; its id. */
 function beginRun(store: Store, config: WaverConfig, suite: Suite, models: readonly PlannedModel[]): string {
   store.suites.save(suite);
+  // Recorded with the cap its cells are sent where a test has none of its own (the report reads it).
+  const params = { ...config.params, maxTokens: paramsCap(config.params) };
   const runId = store.runs.begin({
     suiteHash: suite.hash,
-    config: withoutSecrets({ ...config, models: models.map((m) => m.spec) }),
+    config: withoutSecrets({ ...config, models: models.map((m) => m.spec), params }),
     waverVersion: WAVER_VERSION,
   });
   // A run is its leases' owner, so a later run that finds it dead marks it stopped.
@@ -385,11 +393,15 @@ function addCounts(a: Record<string, number>, b: Record<string, number>): Record
   return out;
 }
 
-/** `--dry-run`: how many calls, tokens and dollars the run would spend. Writes nothing. */
+/**
+ * `--dry-run`: how many calls, tokens and dollars the run would spend, as the calls of `as` (the
+ * systems under test's by default). Calls nothing and writes nothing.
+ */
 export async function estimateSuite(
   config: WaverConfig,
   suite: Suite,
   opts: RunSuiteOptions = {},
+  as: EstimateStage = { role: 'model' },
 ): Promise<ModelEstimate[]> {
   const models = plannedModels(config);
   // An estimate calls nothing, so an API key is not needed for it (the run checks it).
@@ -412,6 +424,7 @@ export async function estimateSuite(
       config,
       (m) => stored.get(m.label) ?? 0,
       (testId) => repeats.get(testId) ?? config.repeats,
+      as,
     );
   } finally {
     if (!opts.pool) await pool.closeAll();

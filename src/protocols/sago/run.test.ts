@@ -9,8 +9,9 @@ import { openStore } from '../../store/store.js';
 import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
 import { withPool } from '../define.js';
 import { CONFIG } from '../index.js';
+import { estimateSago } from './estimate.js';
 import { promptSetsSize, sagoPromptSets } from './prompt-sets.js';
-import { estimateSago, runSago } from './run.js';
+import { runSago } from './run.js';
 
 // Counts the providers a run creates (the real factory does the work).
 vi.mock('../../models/registry.js', async (importOriginal) => {

@@ -123,6 +123,17 @@ export function generatorTest(p: SagoPrompt, v: Pick<Variation, 'subtype' | 'str
   };
 }
 
+/** The generator's batch: one test per structural variant, at temperature 0. */
+export function structuralBatch(
+  sets: readonly PromptVariants[],
+  settings: Pick<SagoConfig, 'generatorMaxTokens'>,
+) {
+  const tests: SuiteTest[] = [];
+  for (const set of sets)
+    for (const v of set.variants) if (v.family === 'structural') tests.push(generatorTest(set.prompt, v));
+  return { temperature: 0, maxTokens: settings.generatorMaxTokens, tests };
+}
+
 /**
  * Replaces each rule-based structural variant with the generator model's rewrite (suite
  * `sago/generator`, run like any other). A failed call or an unusable reply drops the variant and
@@ -134,11 +145,9 @@ export async function generateStructural(
   sets: PromptVariants[],
   opts: RunSuiteOptions = {},
 ): Promise<{ suiteHash: string; identity: string } | undefined> {
-  const tests: SuiteTest[] = [];
-  for (const set of sets)
-    for (const v of set.variants) if (v.family === 'structural') tests.push(generatorTest(set.prompt, v));
+  const batch = structuralBatch(sets, settings);
+  const { tests } = batch;
   if (tests.length === 0) return undefined;
-  const batch = { temperature: 0, maxTokens: settings.generatorMaxTokens, tests };
   const { identity, answers } = await runRole(config, 'generator', GENERATOR_SUITE, [batch], opts);
   const label =
     typeof config.generator === 'string' ? config.generator : (config.generator?.label ?? identity);
