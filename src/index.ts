@@ -26,6 +26,7 @@ export { ProviderError, type ProviderErrorKind } from './models/errors.js';
 export {
   type CreateProviderOptions,
   createProvider,
+  type ProviderDescriptor,
   type ProviderFactory,
   registerProvider,
 } from './models/registry.js';

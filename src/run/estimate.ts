@@ -1,6 +1,7 @@
 import type { WaverConfig } from '../config/schema.js';
+import { PRICES_AS_OF } from '../models/providers/list-prices.js';
+import { describeProvider } from '../models/registry.js';
 import type { PlannedModel } from './plan.js';
-import { listPrice, PRICES_AS_OF } from './prices.js';
 import { estimateTokens } from './rate-limit.js';
 import type { Cell } from './types.js';
 
@@ -20,9 +21,6 @@ export interface ModelEstimate {
   /** Sent through the provider's batch API (`batch` on): priced at half (docs/batch.md#price). */
   batch?: true;
 }
-
-/** Providers whose models go through a batch API when `batch` is on. */
-const BATCH_PROVIDERS: ReadonlySet<string> = new Set(['openai', 'anthropic']);
 
 /** Batch requests cost half the listed price (OpenAI's and Anthropic's batch discount). */
 export const BATCH_PRICE_FACTOR = 0.5;
@@ -54,7 +52,8 @@ export function estimateRun(
     // Prompt tokens of the cells still to call: the share of the total, as cells differ little in a suite.
     const inputTokens = own.cells === 0 ? 0 : Math.round((own.input * calls) / own.cells);
     const maxOutputTokens = calls * config.params.maxTokens;
-    const price = model.spec.price ?? listPrice(model.spec.provider, model.spec.model, model.spec.baseURL);
+    const provider = describeProvider(model.spec.provider);
+    const price = model.spec.price ?? provider?.listPrice?.(model.spec.model, model.spec.baseURL);
     const priceSource = model.spec.price ? 'config' : price ? `list prices ${PRICES_AS_OF}` : undefined;
     const estimate: ModelEstimate = {
       label: model.label,
@@ -64,13 +63,13 @@ export function estimateRun(
       inputTokens,
       maxOutputTokens,
     };
-    const batched = config.batch && BATCH_PROVIDERS.has(model.spec.provider);
+    const batched = config.batch && provider?.batch === true;
     if (batched) estimate.batch = true;
     if (price) {
       const listed = (inputTokens * price.input + maxOutputTokens * price.output) / 1e6;
       estimate.maxCostUsd = batched ? listed * BATCH_PRICE_FACTOR : listed;
       estimate.priceSource = batched ? `${priceSource}, batch: half price` : priceSource;
-    } else if (model.spec.provider === 'gguf' || model.spec.provider === 'replay') {
+    } else if (provider?.local) {
       estimate.maxCostUsd = 0;
       estimate.priceSource = 'local';
     }
