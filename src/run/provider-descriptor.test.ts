@@ -24,7 +24,9 @@ describe('a registered provider descriptor', () => {
     throw new Error('not called: nothing here generates');
   };
   beforeAll(async () => {
-    server = await startLoopback((_req, res) => res.end('ok'));
+    server = await startLoopback((_req, res) => {
+      res.end('ok');
+    });
     unregister.push(
       registerProvider({
         name: 'hosted',
