@@ -15,6 +15,7 @@ export const configJsonSchema = CONFIG.jsonSchema;
 export const WaverConfig = CONFIG.schema;
 export type WaverConfig = Config;
 export type { ConfigContext } from './config/load.js';
+export { loadConfigProviders } from './config/providers.js';
 export type { WaverConfigInput } from './config/schema.js';
 export { InputError } from './errors.js';
 export { agreement, type RatedItem, type TaskAgreement } from './judge/agreement.js';
@@ -26,7 +27,9 @@ export { ProviderError, type ProviderErrorKind } from './models/errors.js';
 export {
   type CreateProviderOptions,
   createProvider,
+  type ProviderDescriptor,
   type ProviderFactory,
+  ProviderRegistry,
   registerProvider,
 } from './models/registry.js';
 export { type ModelSpec, parseModelSpec, toModelSpec } from './models/spec.js';

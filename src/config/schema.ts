@@ -99,6 +99,11 @@ export const BaseConfig = z
       help: 'embedder model',
       group: 'embedder',
     }),
+    /**
+     * Provider modules registered before the models are read (docs/providers.md#from-waveryaml):
+     * paths relative to the config file, each module's default export a provider descriptor.
+     */
+    providers: z.array(z.string().min(1)).optional(),
     /** A dataset name or file (protocol commands). */
     dataset: withFlag(z.string().min(1).optional(), {
       flag: '--dataset <name>',

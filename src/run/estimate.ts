@@ -1,7 +1,8 @@
 import type { WaverConfig } from '../config/schema.js';
+import { PRICES_AS_OF } from '../models/providers/list-prices.js';
+import { describeProvider } from '../models/registry.js';
 import type { ModelSpec } from '../models/spec.js';
 import type { PlannedModel } from './plan.js';
-import { listPrice, PRICES_AS_OF } from './prices.js';
 import { estimateTokens } from './rate-limit.js';
 import type { Cell } from './types.js';
 
@@ -43,9 +44,6 @@ export interface EstimateStage {
   stage?: string;
   bound?: boolean;
 }
-
-/** Providers whose models go through a batch API when `batch` is on. */
-const BATCH_PROVIDERS: ReadonlySet<string> = new Set(['openai', 'anthropic']);
 
 /** Batch requests cost half the listed price (OpenAI's and Anthropic's batch discount). */
 export const BATCH_PRICE_FACTOR = 0.5;
@@ -108,22 +106,23 @@ export function stageOf(as: EstimateStage): Pick<ModelEstimate, 'role' | 'stage'
 
 /**
  * The row with its cost: the model's own `price`, else the list price of a hosted model; a local
- * model (gguf, replay) costs nothing; `batch` on halves the price of the models that batch.
+ * provider (its descriptor's `local`) costs nothing; `batch` on halves the price of the providers that batch.
  */
 export function priced(
   estimate: ModelEstimate,
   spec: ModelSpec,
   config: Pick<WaverConfig, 'batch'>,
 ): ModelEstimate {
-  const price = spec.price ?? listPrice(spec.provider, spec.model, spec.baseURL);
+  const provider = describeProvider(spec.provider);
+  const price = spec.price ?? provider?.listPrice?.(spec.model, spec.baseURL);
   const priceSource = spec.price ? 'config' : price ? `list prices ${PRICES_AS_OF}` : undefined;
-  const batched = config.batch && BATCH_PROVIDERS.has(spec.provider);
+  const batched = config.batch && provider?.batch === true;
   const out: ModelEstimate = { ...estimate, ...(batched && { batch: true as const }) };
   if (price) {
     const listed = (estimate.inputTokens * price.input + estimate.maxOutputTokens * price.output) / 1e6;
     out.maxCostUsd = batched ? listed * BATCH_PRICE_FACTOR : listed;
     out.priceSource = batched ? `${priceSource}, batch: half price` : priceSource;
-  } else if (spec.provider === 'gguf' || spec.provider === 'replay') {
+  } else if (provider?.local) {
     out.maxCostUsd = 0;
     out.priceSource = 'local';
   }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateConfig } from '../config/load.js';
+import { ProviderRegistry } from '../models/registry.js';
 import { type ModelSpec, toModelSpec } from '../models/spec.js';
 import type { ModelProvider } from '../models/types.js';
 import { type Script, ScriptedProvider, steps } from '../test-support/scripted-provider.js';
@@ -140,3 +141,26 @@ describe('a dry run', () => {
 });
 
 const echoScript: Script = (p) => steps.ok(p);
+
+describe('the registry a pool builds from', () => {
+  it('is the one it is handed: a provider only that registry holds is made, and unknown to the process', async () => {
+    const own = new ProviderRegistry([
+      {
+        name: 'mine',
+        create: async (spec) =>
+          new ScriptedProvider(() => ({ text: 'x' }) as never, { identity: `mine:${spec.model}` }),
+      },
+    ]);
+    const defaults = { concurrency: 1, timeoutMs: 1000, maxRetries: 0 };
+    const spec = { provider: 'mine', model: 'm', chatTemplate: 'auto' } as const;
+    const pool = createProviderPool({ registry: own, defaults });
+    const processPool = createProviderPool({ defaults });
+    try {
+      expect((await pool.get(spec)).identity).toBe('mine:m');
+      await expect(processPool.get(spec)).rejects.toThrow(/unknown model provider 'mine'/);
+    } finally {
+      await pool.closeAll();
+      await processPool.closeAll();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { type CreateProviderOptions, createProvider } from '../models/registry.js';
+import { type CreateProviderOptions, type ProviderRegistry, processProviders } from '../models/registry.js';
 import { type ModelSpec, specLabel } from '../models/spec.js';
 import type { FetchFn, ModelProvider } from '../models/types.js';
 import { canonicalJson } from '../util/hash.js';
@@ -39,10 +39,9 @@ export interface ProviderPoolOptions {
   fetch?: FetchFn;
   /** A WaverConfig will do. */
   defaults: CallDefaults;
-  /**
-   * Builds a bare provider. Default `createProvider`: the built-ins and every registered provider
-   * (docs/providers.md); tests count creations through their own.
-   */
+  /** The providers its specs may name (default this process's: the built-ins and those registered). */
+  registry?: ProviderRegistry;
+  /** Builds a bare provider. Default the registry's `create`; tests count creations through their own. */
   create?: (spec: ModelSpec, opts: CreateProviderOptions) => Promise<ModelProvider>;
   clock?: CallClock;
   /** Open API models without a key (CreateProviderOptions.keyOptional): a dry run's pool. */
@@ -55,7 +54,8 @@ export interface ProviderPoolOptions {
 }
 
 export function createProviderPool(opts: ProviderPoolOptions): ProviderPool {
-  const create = opts.create ?? createProvider;
+  const registry = opts.registry ?? processProviders;
+  const create = opts.create ?? ((spec: ModelSpec, o: CreateProviderOptions) => registry.create(spec, o));
   const bare = new Map<string, Promise<ModelProvider>>();
   const wrapped = new Map<string, Promise<ModelProvider>>();
   const budget = budgetOf(opts.defaults);
