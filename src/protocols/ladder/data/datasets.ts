@@ -5,6 +5,9 @@ import { contentName } from '../../../data/identity.js';
 import { GSM_SYMBOLIC } from '../../../data/named/gsm-symbolic.js';
 import { GSM8K } from '../../../data/named/gsm8k.js';
 import type { ChoiceDataset, NamedDataset, OpenDataset } from '../../../data/named-dataset.js';
+import { loadGsmSymbolic } from '../../../data/number/gsm-symbolic.js';
+import { loadGsm8k } from '../../../data/number/gsm8k.js';
+import { loadLadderSeedsCsv } from '../../../data/number/seeds-csv.js';
 import { openPromptsFromHub } from '../../../data/open/from-hub.js';
 import { type DatasetSource, localFileEntry, localFolderEntry } from '../../../data/provenance.js';
 import { isRecordFile, looksLikePath } from '../../../data/records.js';
@@ -28,10 +31,7 @@ import { type AnswerType, answerTypeOf, type Seed } from '../types.js';
 import { choiceSeedOf } from './choice-seeds.js';
 import type { LadderFields } from './fields.js';
 import { GRADE_SCHOOL_SEEDS } from './grade-school.js';
-import { loadGsmSymbolic } from './gsm-symbolic.js';
-import { loadGsm8k } from './gsm8k.js';
 import { gsmSymbolicSeeds, seedsFromRecords } from './seed-records.js';
-import { loadLadderSeedsCsv } from './seeds-csv.js';
 import { textSeedOf } from './text-seeds.js';
 
 /**
