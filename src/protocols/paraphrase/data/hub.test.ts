@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MC_DATASETS } from '../../../data/mc/named.js';
+import { namedDatasets } from '../../../data/registry.js';
 import { type LoopbackHub, parquetOf, startLoopbackHub } from '../../../hub/test-support/loopback-hub.js';
 import { sharedHubMissing, sharedHubRepos } from '../../../hub/test-support/shared-hub.js';
 import { sharedDataEnv } from '../../../test-support/shared.js';
@@ -27,7 +27,7 @@ describe.skipIf(sharedHubMissing)(
     const view = (items: { id: string; stem: string; options: unknown; key: string }[]) =>
       items.map(({ id, stem, options, key }) => ({ id, stem, options, key }));
 
-    for (const name of Object.keys(MC_DATASETS)) {
+    for (const { name } of namedDatasets(['choice'])) {
       it(`${name}: the Hub's columns (parallel choice lists, label keys) give the local file's items`, async () => {
         const fromHub = await resolveMcItems(name, opts());
         const fromFile = await resolveMcItems(name, { env: local });

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OPEN_DATASETS } from '../../../data/open/named.js';
+import { OPEN_TYPES } from '../../../data/open/resolve.js';
+import { namedDatasets } from '../../../data/registry.js';
 import { InputError } from '../../../errors.js';
 import { sharedDir, sharedFile } from '../../../test-support/shared.js';
 import { BUILTIN_OPEN_QUESTIONS } from './builtin-questions.js';
@@ -34,7 +35,7 @@ const EXPECTED: Record<string, { rows: number; first: string }> = {
 };
 
 describe('named open-ended datasets', () => {
-  for (const [name, { file }] of Object.entries(OPEN_DATASETS)) {
+  for (const { name, file } of namedDatasets(OPEN_TYPES)) {
     const present = sharedFile(`data/${file}`);
     const run = present ? it : it.skip;
     run(

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPEN_DATASETS } from '../../../data/open/named.js';
+import { OPEN_TYPES } from '../../../data/open/resolve.js';
+import { namedDatasets } from '../../../data/registry.js';
 import { type LoopbackHub, parquetOf, startLoopbackHub } from '../../../hub/test-support/loopback-hub.js';
 import { sharedHubMissing, sharedHubRepos } from '../../../hub/test-support/shared-hub.js';
 import { sharedDir } from '../../../test-support/shared.js';
@@ -30,7 +31,7 @@ describe.skipIf(sharedHubMissing)(
       hub: { onProgress: () => {}, log: () => {} },
     });
 
-    for (const name of Object.keys(OPEN_DATASETS)) {
+    for (const { name } of namedDatasets(OPEN_TYPES)) {
       it(`${name}: the Hub's columns give the prompts the local file gives`, async () => {
         const fromHub = await loadOpenDataset(name, opts());
         const fromFile = await loadOpenDataset(name, { dataDir: join(sharedDir, 'data') });

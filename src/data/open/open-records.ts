@@ -1,6 +1,6 @@
-import { cleanText, type OpenPrompt } from '../../../data/open/open-prompt.js';
-import { type DataRecord, fieldNames, pick } from '../../../data/records.js';
-import { InputError } from '../../../errors.js';
+import { InputError } from '../../errors.js';
+import { type DataRecord, fieldNames, pick } from '../records.js';
+import { cleanText, type OpenPrompt } from './open-prompt.js';
 
 /** Which fields of a record hold the prompt, its id and (optionally) reference answers. Dotted paths reach into objects. */
 export interface FieldMapping {
