@@ -83,6 +83,22 @@ describe('openStore', () => {
     db.close();
     expect(() => openStore(path)).toThrow(/newer than this waver knows/);
   });
+
+  it('takes no write lock on a store already at its version: a writer opens while another writes', () => {
+    const path = tempDb();
+    openStore(path).close();
+    const busy = new Database(path);
+    busy.exec('BEGIN IMMEDIATE');
+    const db = new Database(path);
+    db.pragma('busy_timeout = 0');
+    try {
+      expect(applyMigrations(db)).toBe(MIGRATIONS.length);
+    } finally {
+      db.close();
+      busy.exec('ROLLBACK');
+      busy.close();
+    }
+  });
 });
 
 describe('openStore read-only', () => {
