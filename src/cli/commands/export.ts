@@ -1,8 +1,8 @@
-import { createWriteStream, existsSync } from 'node:fs';
-import { finished } from 'node:stream/promises';
+import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import { findSuite } from '../../check/suites.js';
 import { type CellGrade, type CheckProtocol, gradeKey } from '../../check/types.js';
+import { writeOutput } from '../../command-kit/output.js';
 import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import type { RegistryContext } from '../../protocols/types.js';
@@ -68,15 +68,11 @@ export function exportCommand(ctx: RegistryContext): Command {
           const protocols = await Promise.all(ctx.protocols.flatMap((p) => (p.check ? [p.check()] : [])));
           const config = ctx.config.resolve({ file: opts.config, flags: { store: opts.store } });
           const grade = opts.graded ? graderOf(store, protocols, config) : undefined;
-          const out: NodeJS.WritableStream = opts.out ? createWriteStream(opts.out) : process.stdout;
-          for (const record of exportTranscripts(store, { suiteHash, model: opts.model }, grade)) {
-            if (!out.write(`${JSON.stringify(record)}\n`))
-              await new Promise((r) => out.once('drain', () => r(undefined)));
-          }
-          if (out !== process.stdout) {
-            out.end();
-            await finished(out);
-          }
+          // Whole or not at all, as `waver report` writes (docs/report.md#export).
+          await writeOutput(opts.out, async (write) => {
+            for (const record of exportTranscripts(store, { suiteHash, model: opts.model }, grade))
+              await write(`${JSON.stringify(record)}\n`);
+          });
         } finally {
           store.close();
         }
