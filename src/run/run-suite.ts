@@ -432,7 +432,8 @@ function storedCounts(
   const counts = new Map<string, number>();
   if (!existsSync(config.store)) return counts;
   // Read-only: a start that fails after this (an unreachable endpoint) must have written nothing.
-  const store = openStore(config.store, { readonly: true });
+  // Not checked page by page: the writer's open that follows checks it.
+  const store = openStore(config.store, { readonly: true, check: 'never' });
   try {
     if (!store.hasSchema()) return counts;
     for (const m of models)

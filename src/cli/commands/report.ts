@@ -82,31 +82,27 @@ async function writeStoreReport(ctx: RegistryContext, flags: ReportFlags): Promi
   if (!existsSync(opts.store)) throw new InputError('store not found', { file: opts.store });
   const format = reportFormat(opts.format, opts.out);
   // Loaded here, not at the top: vega takes half a second to import, and every other command would pay it.
-  const [{ openStore }, { buildReport }, { writeReport }, protocols] = await Promise.all([
+  const [{ readStore }, { buildReport }, { writeReport }, protocols] = await Promise.all([
     import('../../store/store.js'),
     import('../../report/report-data.js'),
     import('../../report/formats.js'),
     reportedProtocols(ctx.protocols),
   ]);
   const started = performance.now();
-  // Read-only: a report writes nothing, and works on a store this user may not write.
-  const store = openStore(opts.store, { readonly: true });
   // Written as it is made (the JSON and CSV of a large store hold every cell), whole or not at all.
   const out = opts.out;
   let summary = '';
-  let size: number;
-  try {
-    const only = onlyOf(opts);
+  // Read-only: a report writes nothing, and works on a store this user may not write.
+  const size = await readStore(opts.store, (store) =>
     // Built once the output is open: a --out that cannot be written is said before the build.
-    size = await writeOutput(out, (write) => {
+    writeOutput(out, (write) => {
+      const only = onlyOf(opts);
       const data = buildReport(store, protocols, { ablations: opts.ablations, ...(only && { only }) });
       writeReport(data, format, protocols, write);
       const t = data.transcripts;
       summary = `${data.sections.length} eval${data.sections.length === 1 ? '' : 's'}, ${t.total} cells${t.sampled && format === 'html' ? ` (${t.shown} in the page)` : ''}`;
-    });
-  } finally {
-    store.close();
-  }
+    }),
+  );
   if (out)
     process.stderr.write(
       `waver: wrote ${out} (${format}, ${(size / 1e6).toFixed(2)} MB: ${summary}) in ${((performance.now() - started) / 1000).toFixed(2)} s\n`,
