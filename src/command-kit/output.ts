@@ -89,7 +89,7 @@ function toStdout(chunk: string): Promise<void> | undefined {
 }
 
 /** How a command hands its output over a chunk at a time: it may wait on what a write returns. */
-export type WriteChunk = (chunk: string) => Promise<void> | undefined;
+type WriteChunk = (chunk: string) => Promise<void> | undefined;
 
 /**
  * A command's output made a chunk at a time (a report, an export): to stdout without `out`, a full
@@ -179,14 +179,14 @@ export function writeOut(out: string, text: string): void {
  * The file `--out` is written into before it is renamed over `out`; undefined for a device or a
  * pipe (`/dev/stdout`, `/dev/full`), written as it is: renaming over it would replace the device.
  */
-export function partialOf(out: string): string | undefined {
+function partialOf(out: string): string | undefined {
   const existing = statSync(out, { throwIfNoEntry: false });
   if (existing?.isDirectory()) throw new InputError('is a directory: name a file for --out', { file: out });
   return existing && !existing.isFile() ? undefined : `${out}.partial-${process.pid}`;
 }
 
 /** A write of `--out` that failed, as the user's to fix (exit 2), the partial file removed. */
-export function outputFailure(
+function outputFailure(
   out: string,
   partial: string | undefined,
   e: unknown,
