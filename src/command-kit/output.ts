@@ -186,12 +186,7 @@ function partialOf(out: string): string | undefined {
 }
 
 /** A write of `--out` that failed, as the user's to fix (exit 2), the partial file removed. */
-function outputFailure(
-  out: string,
-  partial: string | undefined,
-  e: unknown,
-  note: string,
-): InputError {
+function outputFailure(out: string, partial: string | undefined, e: unknown, note: string): InputError {
   if (partial) rmSync(partial, { force: true });
   if (e instanceof InputError) return e;
   return new InputError(`cannot write the output (${whyNotWritten(e)}); ${note}`, { file: out });
