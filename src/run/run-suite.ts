@@ -9,6 +9,7 @@ import { withoutSecrets } from '../util/secrets.js';
 import { WAVER_VERSION } from '../version.js';
 import { runWithBatches } from './batch/run-with-batches.js';
 import { requirePrices } from './budget.js';
+import { cacheKey } from './cache-key.js';
 import { type RunCellsOptions, runCells } from './engine.js';
 import { type EstimateStage, estimateRun, type ModelEstimate } from './estimate.js';
 import { expectedCells, type PlannedModel, paramsCap, planCells, plannedModels } from './plan.js';
@@ -210,16 +211,39 @@ function engineOptions(run: LeasedRun): Omit<RunCellsOptions, 'cells' | 'total'>
   };
 }
 
-/** The cells of the chunks just taken over from other workers, of the given models. */
+/**
+ * The cells of the chunks just taken over from other workers, of the given models, that are still
+ * to be answered. A cell stored done under its request (found in the store when this run first
+ * read it and counted then, or answered by the worker that held the chunk after this run left it
+ * to that worker), or one this run itself wrote before the chunk passed to another and back, is
+ * left out: the pass over the rest counts each cell of the run once, so its progress never passes
+ * the cells it owes (docs/scaling.md#what-a-workers-progress-counts).
+ */
 function takenOverCells(
   run: LeasedRun,
   taken: ReturnType<WorkerLeases['takeOver']>,
   models: readonly PlannedModel[],
-) {
-  const { config, plan, leases } = run;
-  return models.flatMap((m) => [
-    ...planCells(leases.testsIn(plan.part, taken, plan.identities.get(m.label) as string), [m], config),
-  ]);
+): Cell[] {
+  const { config, plan, leases, store, suite, runId } = run;
+  return models.flatMap((m) => {
+    const identity = plan.identities.get(m.label) as string;
+    const tests = leases.testsIn(plan.part, taken, identity);
+    const own = new Set<string>();
+    for (const t of tests.tests)
+      for (const c of store.cells.all({
+        suiteHash: suite.hash,
+        modelIdentity: identity,
+        testId: t.id,
+        runId,
+      }))
+        own.add(`${c.testId}\u0000${c.repeat}`);
+    const answered = (cell: Cell) =>
+      own.has(`${cell.testId}\u0000${cell.repeat}`) ||
+      (config.cache &&
+        store.cells.doneKey(suite.hash, identity, cell.testId, cell.repeat) ===
+          cacheKey(identity, cell.request, cell.repeat));
+    return [...planCells(tests, [m], config)].filter((cell) => !answered(cell));
+  });
 }
 
 /**
@@ -441,7 +465,8 @@ function storedCounts(
   const counts = new Map<string, number>();
   if (!existsSync(config.store)) return counts;
   // Read-only: a start that fails after this (an unreachable endpoint) must have written nothing.
-  const store = openStore(config.store, { readonly: true });
+  // Not checked page by page: the writer's open that follows checks it.
+  const store = openStore(config.store, { readonly: true, check: 'never' });
   try {
     if (!store.hasSchema()) return counts;
     for (const m of models)

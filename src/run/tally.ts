@@ -61,6 +61,11 @@ export class RunTally {
     this.p.total--;
   }
 
+  /** Cells left to another worker that this run took over (it stopped or died): back in its total. */
+  takeBack(cells: number): void {
+    this.p.total += cells;
+  }
+
   /** A try goes on the wire. */
   countTryStart(): void {
     this.p.inFlight++;

@@ -27,9 +27,10 @@ export interface BatchLeases {
   finish(): void;
   /**
    * The cells (of these models) of chunks other workers held and gave up (stopped, died, let
-   * expire), once those still held are through; undefined when none is left to wait for.
+   * expire) still to be answered, once those still held are through; undefined when none is left
+   * to wait for.
    */
-  next(labels: ReadonlySet<string>): Promise<Iterable<Cell> | undefined>;
+  next(labels: ReadonlySet<string>): Promise<readonly Cell[] | undefined>;
 }
 
 export interface RunBatchesOptions {
@@ -157,6 +158,8 @@ async function runGivenUp(
     leases.finish();
     const more = await leases.next(labels);
     if (!more) return;
+    // They were left to the worker that gave them up, out of this run's total.
+    run.tally.takeBack(more.length);
     const followed = new Set(run.open.all().map((b) => b.record.id));
     for (const lane of run.lanes.values())
       for (const record of run.store.batches.open(run.suiteHash, lane.identity))
