@@ -21,6 +21,7 @@ export const configJsonSchema = CONFIG.jsonSchema;
 export const WaverConfig = CONFIG.schema;
 export type WaverConfig = Config;
 export type { ConfigContext } from './config/load.js';
+export { loadConfigProviders } from './config/providers.js';
 export type { WaverConfigInput } from './config/schema.js';
 export { InputError } from './errors.js';
 export { agreement, type RatedItem, type TaskAgreement } from './judge/agreement.js';
@@ -32,7 +33,9 @@ export { ProviderError, type ProviderErrorKind } from './models/errors.js';
 export {
   type CreateProviderOptions,
   createProvider,
+  type ProviderDescriptor,
   type ProviderFactory,
+  ProviderRegistry,
   registerProvider,
 } from './models/registry.js';
 export { type ModelSpec, parseModelSpec, toModelSpec } from './models/spec.js';
@@ -92,15 +95,17 @@ export type {
   RunOutcome,
 } from './protocols/types.js';
 export type { LoadContext } from './report/report-data.js';
+export { type BudgetLimits, BudgetReached, CallBudget } from './run/budget.js';
 export { type CallClock, type CallLimits, callPath } from './run/call-path/call-path.js';
-export type {
-  CallKind,
-  PathCallOptions,
-  ProviderCall,
-  ProviderMiddleware,
+export {
+  type CallKind,
+  CallsHalted,
+  type PathCallOptions,
+  type ProviderCall,
+  type ProviderMiddleware,
 } from './run/call-path/middleware.js';
 export { wrapProvider } from './run/call-path/wrap-provider.js';
-export type { ModelEstimate } from './run/estimate.js';
+export type { EstimateRole, EstimateStage, ModelEstimate } from './run/estimate.js';
 export { exportTranscripts } from './run/export.js';
 export { type CallDefaults, createProviderPool, type ProviderPool } from './run/provider-pool.js';
 export { estimateSuite, type RunResult, type RunSuiteOptions, runSuite } from './run/run-suite.js';

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { Command, CommanderError } from 'commander';
 import { EXIT } from '../command-kit/output.js';
+import { DEFAULT_CONFIG_FILE } from '../config/load.js';
 import { InputError } from '../errors.js';
 import { ProviderError } from '../models/errors.js';
 import { CONFIG, PROTOCOLS } from '../protocols/index.js';
@@ -43,6 +45,13 @@ const program = new Command('waver')
   .version(WAVER_VERSION)
   .showHelpAfterError();
 
+// waver.yaml's `providers:` are registered before a command reads its models (docs/providers.md#from-waveryaml).
+program.hook('preAction', async (_program, action) => {
+  const file = action.opts<{ config?: string }>().config ?? DEFAULT_CONFIG_FILE;
+  if (!existsSync(file)) return;
+  await (await import('../config/providers.js')).loadConfigProviders(file);
+});
+
 try {
   const requested = process.argv[2];
   const names = requested !== undefined && requested in COMMANDS ? [requested] : Object.keys(COMMANDS);
@@ -78,7 +87,7 @@ function report(e: unknown): number {
     process.stderr.write(`waver: ${(e as Error).message}\n`);
     return EXIT.input;
   }
-  if (e instanceof ProviderError && (e.kind === 'auth' || e.kind === 'client' || e.kind === 'unsupported')) {
+  if (e instanceof ProviderError && (e.stopsModel || e.kind === 'client' || e.kind === 'unsupported')) {
     process.stderr.write(`waver: ${e.message}\n`);
     return EXIT.input;
   }

@@ -3,7 +3,7 @@ import { PROTOCOLS } from '../protocols/index.js';
 import { renderReport } from '../report/formats.js';
 import { buildReport } from '../report/report-data.js';
 import { reportedProtocols } from '../report/reported-protocols.js';
-import { openStore } from '../store/store.js';
+import { readStore } from '../store/store.js';
 import { serveRequests } from '../view/worker-client.js';
 
 /**
@@ -13,11 +13,8 @@ import { serveRequests } from '../view/worker-client.js';
  */
 const protocols = await reportedProtocols(PROTOCOLS);
 if (parentPort)
-  serveRequests(parentPort, (body) => {
-    const store = openStore((body as { path: string }).path, { readonly: true });
-    try {
-      return renderReport(buildReport(store, protocols), 'html', protocols);
-    } finally {
-      store.close();
-    }
-  });
+  serveRequests(parentPort, (body) =>
+    readStore((body as { path: string }).path, (store) =>
+      renderReport(buildReport(store, protocols), 'html', protocols),
+    ),
+  );

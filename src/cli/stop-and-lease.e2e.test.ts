@@ -151,6 +151,43 @@ describe('workers sharing one store', () => {
     expect(queryStore(store, 'SELECT * FROM cell_leases WHERE finished_ms IS NULL')).toEqual([]);
   }, 60_000);
 
+  it("a worker that takes over a killed one's chunks counts each cell once: its progress never passes the suite", async () => {
+    const dir = workdir();
+    const store = join(dir, 'store.db');
+    // 256 tests, eight chunks; the first worker alone at first, two calls at a time (300 ms each).
+    const args = [
+      'run',
+      '--suite',
+      writeSuite(dir, 256),
+      '--models',
+      `openai:m@${slow.url}`,
+      '--store',
+      store,
+    ];
+    const cells = () => queryStore<{ n: number }>(store, 'SELECT count(*) AS n FROM cells')[0]?.n ?? 0;
+    const before = slow.requests();
+    const doomed = startCli([...args, '--concurrency', '2'], { cwd: dir });
+    await waitFor(() => slow.requests() - before >= 12, 30_000);
+    // The survivor reads the first worker's chunk, some of its cells stored (counted as found in
+    // the store), the rest left to it; once it is killed, the survivor takes the chunk over.
+    const survivor = startCli([...args, '--concurrency', '8', '--format', 'json'], { cwd: dir });
+    const runs = () =>
+      queryStore<{ n: number }>(store, 'SELECT count(DISTINCT run_id) AS n FROM cells')[0]?.n ?? 0;
+    await waitFor(() => runs() >= 2, 30_000);
+    doomed.child.kill('SIGKILL');
+    await doomed.done;
+    const r = await survivor.done;
+    expect(r.code, r.stderr).toBe(0);
+    const last = r.stderr.trim().split('\n').at(-1) ?? '';
+    const [, finished, total] = /^(\d+)\/(\d+) cells/.exec(last) ?? [];
+    expect(Number(total), last).toBeLessThanOrEqual(256);
+    expect(Number(finished), last).toBe(Number(total));
+    const summary = JSON.parse(r.stdout);
+    expect(summary.models[0].coverage).toMatchObject({ total: 256, done: 256, pending: 0 });
+    expect(summary.summary.coverage.total).toBeLessThanOrEqual(256);
+    expect(cells()).toBe(256);
+  }, 60_000);
+
   it('a worker killed with -9 leaves chunks the same command, run again, takes over at once, marking the killed run stopped', async () => {
     const dir = workdir();
     const store = join(dir, 'store.db');

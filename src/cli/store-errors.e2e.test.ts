@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { damageTable } from '../store/test-support/damaged-store.js';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
 import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
 import { assertBuilt, cleanEnv, cliPath, runCli } from './test-support/cli.js';
@@ -38,6 +39,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const model = () => `openai:m@${server.url}`;
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('a store that cannot be used', () => {
   it('a corrupt file: every command says so, naming the file, exit 2, and leaves it as it was', async () => {
@@ -81,6 +84,38 @@ describe('a store that cannot be used', () => {
       ),
     );
     expect(readFileSync(store).equals(bytes)).toBe(true);
+  });
+
+  it('a page-corrupted store: every reader says so, exit 2, naming the file, nothing written; check never passes', async () => {
+    const dir = workdir();
+    const store = join(dir, 'paged.db');
+    const first = await runCli(['run', '--suite', writeSuite(dir), '--models', model(), '--store', store]);
+    expect(first.code, first.stderr).toBe(0);
+    // The cells' page: the counts `check --min-coverage` reads are whole, the cells are not.
+    const bytes = damageTable(store, 'cells');
+    const damaged = new RegExp(
+      `^waver: ${escapeRegExp(store)}: the store is damaged \\(database disk image is malformed: .+\\); restore it from a copy$`,
+    );
+    const out = join(dir, 'out');
+    mkdirSync(out);
+    for (const args of [
+      ['report', '--format', 'md', '--store', store],
+      ['report', '--out', join(out, 'report.html'), '--store', store],
+      ['export', '--store', store],
+      ['export', '--out', join(out, 'cells.jsonl'), '--store', store],
+      ['check', '--min-coverage', '0.5', '--store', store],
+      ['judge', 'agreement', '--store', store],
+      ['judge', 'sample', '--n', '5', '--store', store],
+      ['plan', '--design', 'paired-proportions', '--pilot', store, '--compare', `${model()},${model()}`],
+    ]) {
+      const r = await runCli(args, { cwd: dir });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr.trim(), args.join(' ')).toMatch(damaged);
+      expect(r.stdout, args.join(' ')).toBe('');
+    }
+    expect(readFileSync(store).equals(bytes)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['out', 'paged.db', 'suite.jsonl']);
+    expect(readdirSync(out)).toEqual([]);
   });
 
   it('a full disk mid-run (a file size limit): exit 2 naming the file, and the store whole', async () => {

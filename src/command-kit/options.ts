@@ -48,13 +48,16 @@ export function commandFlags(
   const base = BASE_FLAGS.filter((s) => s.spec.group !== undefined && groups.includes(s.spec.group));
   const section = opts.section ? sectionSettings(opts.section) : [];
   const flagOf = (s: FlaggedSetting) => s.spec.flag.split(' ')[0] as string;
+  // A common flag a section setting claims sets that setting alone: one flag, one field, and the
+  // section's field wins over the base one (docs/protocols.md#settings).
+  const claimed = new Set(section.filter((s) => s.spec.common).map(flagOf));
   const typed = (cmd: Command): { file?: string; flags: WaverConfigInput } => {
     const flags: Record<string, unknown> = {};
     const set = (s: FlaggedSetting, path: readonly string[]) => {
       if (cmd.getOptionValueSource(s.attribute) === 'cli')
         setAt(flags, path, settingValue(s, cmd.getOptionValue(s.attribute), flagOf(s)));
     };
-    for (const s of base) set(s, s.path);
+    for (const s of base) if (!claimed.has(flagOf(s))) set(s, s.path);
     for (const s of section) set(s, [opts.section?.key as string, ...s.path]);
     return { file: cmd.opts<{ config?: string }>().config, flags: flags as WaverConfigInput };
   };

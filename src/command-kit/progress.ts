@@ -75,8 +75,15 @@ export function formatProgress(p: ProgressSnapshot, barWidth = 0): string {
   ].join(' | ');
 }
 
+/** `59s`, `1m40s`, `2h05m`: rounded first, so 119.7 s is 2m00s, never 1m60s. */
 function formatSeconds(s: number): string {
-  if (s < 60) return `${s.toFixed(0)}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
-  return `${Math.floor(s / 3600)}h${String(Math.round((s % 3600) / 60)).padStart(2, '0')}m`;
+  const seconds = Math.round(s);
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m${twoDigits(seconds % 60)}s`;
+  const minutes = Math.round(s / 60);
+  return `${Math.floor(minutes / 60)}h${twoDigits(minutes % 60)}m`;
+}
+
+function twoDigits(n: number): string {
+  return String(n).padStart(2, '0');
 }

@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import { z } from 'zod';
-import { type FlagSpec, SETTING_FLAGS, splitList } from '../config/setting-flags.js';
+import { type FlagSpec, SETTING_FLAGS, splitList, unwrapped } from '../config/setting-flags.js';
 import { InputError } from '../errors.js';
 
 /** A setting that has a flag: where it sits in its schema (`['ablation', 'draws']`), its field and its flag. */
@@ -68,17 +68,6 @@ export function settingValue(
   if (!checked.success)
     throw new InputError(checked.error.issues[0]?.message ?? `invalid value '${raw}'`, { field: flag });
   return value;
-}
-
-/** The field inside its optional, default and transform wrappers. */
-function unwrapped(field: z.ZodType): z.ZodType {
-  let inner = field;
-  for (;;) {
-    if (inner instanceof z.ZodOptional || inner instanceof z.ZodDefault || inner instanceof z.ZodNullable)
-      inner = inner.unwrap() as z.ZodType;
-    else if (inner instanceof z.ZodPipe) inner = inner.in as z.ZodType;
-    else return inner;
-  }
 }
 
 /** The field's default as help shows it (`16`, `0.01,0.05,0.1`); none for a switch, an empty list or an object. */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { inputErrorOf } from '../test-support/scratch.js';
 import { loadConfigFile, resolveConfig, validateConfig } from './load.js';
-import { configJsonSchema, configSchema } from './schema.js';
+import { configJsonSchema, configSchema, repeatsSetting } from './schema.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'waver-config-'));
 function file(name: string, text: string): string {
@@ -40,6 +40,36 @@ describe('waver.yaml', () => {
       'shard',
       "expected K/N with 1 <= K <= N (the K-th of N shards, e.g. 2/3), got '4/3'",
     ]);
+  });
+
+  it("bounds repeats by maxRepeats (1,000 by default), the file's line named; the file may raise it", () => {
+    const err = inputErrorOf(() => loadConfigFile(file('repeats.yaml', 'models: []\nrepeats: 1001\n')));
+    expect([err.line, err.field, err.reason]).toEqual([
+      2,
+      'repeats',
+      '1001 is above the limit of 1000 (maxRepeats in waver.yaml raises it)',
+    ]);
+    const raised = file('raised.yaml', 'maxRepeats: 5000\n');
+    expect(resolveConfig({ file: raised, flags: { repeats: 5000 } }).repeats).toBe(5000);
+    expect(inputErrorOf(() => resolveConfig({ file: raised, flags: { repeats: 5001 } })).field).toBe(
+      'repeats',
+    );
+    expect(inputErrorOf(() => validateConfig({ repeats: 1001 })).field).toBe('repeats');
+  });
+
+  it("bounds a section's repeats setting the same way, naming its field and line", () => {
+    const section = z.object({ repeats: repeatsSetting(z.int().positive().default(2)) }).strict();
+    const schema = configSchema([{ key: 'probe', schema: section }]);
+    const err = inputErrorOf(() =>
+      loadConfigFile(file('probe-repeats.yaml', 'models: []\nprobe:\n  repeats: 2000\n'), schema),
+    );
+    expect([err.line, err.field, err.reason]).toEqual([
+      3,
+      'probe.repeats',
+      '2000 is above the limit of 1000 (maxRepeats in waver.yaml raises it)',
+    ]);
+    const raised = { maxRepeats: 2000, probe: { repeats: 2000 } } as never;
+    expect(validateConfig(raised, schema)).toMatchObject({ probe: { repeats: 2000 } });
   });
 
   it('reads a file saved with a byte-order mark and CRLF line ends, lines still counted', () => {

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { MAX_TIMER_MS, ModelSpecSchema } from '../models/spec.js';
-import { withFlag } from './setting-flags.js';
+import { unwrapped, withFlag } from './setting-flags.js';
+
+/** The output cap of a call when neither the config nor the protocol sets one. */
+export const DEFAULT_MAX_TOKENS = 256;
 
 /**
  * The one typed config. The CLI builds it from flags, `waver.yaml` supplies it from a file, and the
@@ -16,9 +19,14 @@ export const GenerationParams = z
       help: 'sampling temperature',
       group: 'models',
     }),
-    maxTokens: withFlag(z.int().positive().default(256), {
+    /**
+     * Output-token cap of a system-under-test call; a protocol's own setting wins over it. Unset:
+     * the protocol's default, else DEFAULT_MAX_TOKENS (docs/protocols.md#request).
+     */
+    maxTokens: withFlag(z.int().positive().optional(), {
       flag: '--max-tokens <n>',
       help: 'output token cap per call',
+      shownDefault: `${DEFAULT_MAX_TOKENS}`,
       group: 'models',
     }),
     topP: z.number().gt(0).max(1).optional(),
@@ -48,6 +56,26 @@ export const ShardSchema = z
     return z.NEVER;
   });
 
+/** The default of `maxRepeats` (docs/decisions.md#e38-repeats-are-bounded-a-lines-own-wins). */
+export const DEFAULT_MAX_REPEATS = 1000;
+
+/** The settings that ask calls per (test, model), each bounded by `maxRepeats`: `repeats`, a protocol's own. */
+const REPEATS_SETTINGS = new WeakSet<z.ZodType>();
+
+/**
+ * `schema` declared a repeats setting (`paraphrase.repeats`, `ladder.baselineRepeats`): the config
+ * refuses it above `maxRepeats`, naming its field (docs/decisions.md#e38-repeats-are-bounded-a-lines-own-wins).
+ */
+export function repeatsSetting<T extends z.ZodType>(schema: T): T {
+  REPEATS_SETTINGS.add(schema);
+  return schema;
+}
+
+/** Why `repeats` asked above the limit is refused: the one message for `--repeats`, waver.yaml and a suite line. */
+export function repeatsAboveLimit(repeats: number, limit: number): string {
+  return `${repeats} is above the limit of ${limit} (maxRepeats in waver.yaml raises it)`;
+}
+
 export const BaseConfig = z
   .object({
     /** Systems under test. */
@@ -71,6 +99,11 @@ export const BaseConfig = z
       help: 'embedder model',
       group: 'embedder',
     }),
+    /**
+     * Provider modules registered before the models are read (docs/providers.md#from-waveryaml):
+     * paths relative to the config file, each module's default export a provider descriptor.
+     */
+    providers: z.array(z.string().min(1)).optional(),
     /** A dataset name or file (protocol commands). */
     dataset: withFlag(z.string().min(1).optional(), {
       flag: '--dataset <name>',
@@ -107,18 +140,28 @@ export const BaseConfig = z
       help: 'parallel calls per model',
       group: 'calls',
     }),
-    /** Calls per (test, model); each repeat is a real call, not a cache hit. */
-    repeats: withFlag(z.int().positive().default(1), {
-      flag: '--repeats <n>',
-      help: 'calls per (test, model)',
-      group: 'models',
-    }),
+    /**
+     * Calls per (test, model); each repeat is a real call, not a cache hit. A suite line's own
+     * `repeats` wins over it (docs/decisions.md#e38-repeats-are-bounded-a-lines-own-wins).
+     */
+    repeats: repeatsSetting(
+      withFlag(z.int().positive().default(1), {
+        flag: '--repeats <n>',
+        help: "calls per (test, model); a suite line's own repeats wins",
+        group: 'models',
+      }),
+    ),
+    /** The most repeats `repeats` or a suite line may ask: a typo of a billion is bad input, not a run (E38). */
+    maxRepeats: z.int().positive().default(DEFAULT_MAX_REPEATS),
     timeoutMs: withFlag(z.int().positive().max(MAX_TIMER_MS).default(120_000), {
       flag: '--timeout-ms <n>',
       help: 'per-request timeout in milliseconds',
       group: 'calls',
     }),
-    /** The most bytes an interactive answer's body may have (64 MiB); past it the call fails. */
+    /**
+     * The most bytes an interactive answer's body may have (64 MiB); past it the call fails, not
+     * retried. The bodies read at once share it as one budget (docs/architecture.md#bounds-on-what-a-call-takes).
+     */
     maxResponseBytes: z
       .int()
       .positive()
@@ -126,6 +169,23 @@ export const BaseConfig = z
     maxRetries: withFlag(z.int().nonnegative().default(4), {
       flag: '--max-retries <n>',
       help: 'retries after a retryable error (429, 5xx, reset, timeout)',
+      group: 'calls',
+    }),
+    /**
+     * The command's budget (docs/decisions.md#e37-a-budget-stops-a-command-its-cells-left-pending):
+     * once it is reached no call starts, the calls in flight finish, the cells left stay pending for
+     * the same command to resume, and it exits 5. Tries on the wire, retries included, of every model
+     * and role.
+     */
+    maxCalls: withFlag(z.int().positive().optional(), {
+      flag: '--max-calls <n>',
+      help: 'stop before the call past this many (retries count; every model and role); cells left pending, exit 5',
+      group: 'calls',
+    }),
+    /** USD at known prices and the usage each answer reports; a call starts only if its worst case fits. */
+    maxCost: withFlag(z.number().positive().optional(), {
+      flag: '--max-cost <usd>',
+      help: 'stop before a call whose worst case could take the spend past this many USD (known prices); exit 5',
       group: 'calls',
     }),
     /** Backoff between retries: full jitter over min(capMs, baseMs * 2^retry); Retry-After wins when sent. */
@@ -202,7 +262,46 @@ export type ConfigSchema = z.ZodType<WaverConfig, WaverConfigInput>;
 /** The config with these sections beside the base fields, in this order; any other key is an unknown field. */
 export function configSchema(sections: readonly ConfigSection[]): ConfigSchema {
   const owned = Object.fromEntries(sections.map((s) => [s.key, s.schema.optional()]));
-  return BaseConfig.extend(owned).strict() as unknown as ConfigSchema;
+  const repeats = [['repeats'], ...sections.flatMap((s) => repeatsFields(s.schema).map((f) => [s.key, f]))];
+  return BaseConfig.extend(owned)
+    .strict()
+    .superRefine((config, ctx) => betweenFields(config, ctx, repeats)) as unknown as ConfigSchema;
+}
+
+/** The repeats settings of a section's schema, by field. */
+function repeatsFields(schema: z.ZodType): string[] {
+  const inner = unwrapped(schema);
+  if (!(inner instanceof z.ZodObject)) return [];
+  return Object.entries(inner.shape)
+    .filter(([, field]) => REPEATS_SETTINGS.has(field as z.ZodType))
+    .map(([key]) => key);
+}
+
+/**
+ * The rules between fields, which no one field's schema can hold; each issue names its field.
+ * `repeats`: where the repeats settings sit (`['paraphrase', 'repeats']`).
+ */
+function betweenFields(parsed: object, ctx: z.RefinementCtx, repeats: readonly string[][]): void {
+  // Every composed schema holds the base fields, parsed by now.
+  const config = parsed as z.infer<typeof BaseConfig>;
+  for (const path of repeats) {
+    const asked = path.reduce<unknown>(
+      (at, key) => (at as Record<string, unknown> | undefined)?.[key],
+      config,
+    );
+    if (typeof asked === 'number' && asked > config.maxRepeats)
+      ctx.addIssue({ code: 'custom', path, message: repeatsAboveLimit(asked, config.maxRepeats) });
+  }
+  // A batch is submitted whole and billed when it ends: no try of it could be refused (docs/batch.md).
+  const limit =
+    config.maxCalls !== undefined ? 'maxCalls' : config.maxCost !== undefined ? 'maxCost' : undefined;
+  if (config.batch && limit)
+    ctx.addIssue({
+      code: 'custom',
+      path: [limit],
+      message:
+        'a budget does not apply to --batch (a batch is billed whole when it ends): drop --batch or the budget',
+    });
 }
 
 /**
@@ -210,7 +309,9 @@ export function configSchema(sections: readonly ConfigSection[]): ConfigSchema {
  * key is taken as a section (an object) and kept as written, for its protocol to check when it
  * reads it.
  */
-export const OPEN_CONFIG = BaseConfig.catchall(z.record(z.string(), z.unknown())) as unknown as ConfigSchema;
+export const OPEN_CONFIG = BaseConfig.catchall(z.record(z.string(), z.unknown())).superRefine((config, ctx) =>
+  betweenFields(config, ctx, [['repeats']]),
+) as unknown as ConfigSchema;
 
 /** The JSON schema editors use for `waver.yaml` (see `waver schema`). */
 export function configJsonSchema(schema: ConfigSchema): Record<string, unknown> {

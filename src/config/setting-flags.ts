@@ -74,6 +74,17 @@ export function withFlag<T extends z.ZodType>(schema: T, spec: FlagSpec): T {
   return schema;
 }
 
+/** The field inside its optional, default and transform wrappers. */
+export function unwrapped(field: z.ZodType): z.ZodType {
+  let inner = field;
+  for (;;) {
+    if (inner instanceof z.ZodOptional || inner instanceof z.ZodDefault || inner instanceof z.ZodNullable)
+      inner = inner.unwrap() as z.ZodType;
+    else if (inner instanceof z.ZodPipe) inner = inner.in as z.ZodType;
+    else return inner;
+  }
+}
+
 export function splitList(value: string): string[] {
   return value
     .split(',')

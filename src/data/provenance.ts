@@ -7,8 +7,8 @@ import { z } from 'zod';
  * Where a dataset's records came from, recorded in every suite built from it: the Hub repository
  * and the commit its revision resolved to, each file read with its sha256, and the licence. So a
  * suite says exactly which bytes it was made from, and whether its perturbations may be published
- * (docs/datasets.md#provenance). Paths are inside the repository, relative to the data directory,
- * or as the user gave them: never a path of this machine's cache.
+ * (docs/datasets.md#provenance). Paths are inside the repository or relative to the data
+ * directory: never a path of this machine's cache, nor a local file's (docs/datasets.md#identity).
  */
 export interface DatasetSource {
   /** The dataset as named: `gsm8k`, `hf:openai/gsm8k?config=main&split=test`, `seeds.parquet`. */
@@ -22,7 +22,13 @@ export interface DatasetSource {
     config?: string;
     split?: string;
   };
+  /** The files read, each with its sha256; none for a local file, which `records` identifies. */
   files: { path: string; sha256: string; bytes: number }[];
+  /**
+   * A local file's records, by content: how many, and their digest (docs/datasets.md#identity).
+   * Its path, name and format are not recorded: the same records from any file make the same suite.
+   */
+  records?: { count: number; sha256: string };
   /** SPDX-style id (`MIT`, `CC-BY-NC-ND-4.0`), or unset when neither the card nor waver knows it. */
   licence?: string;
   /** What the licence means for publishing what waver makes from the data, when it restricts that. */
@@ -52,6 +58,10 @@ export const DatasetSourceSchema = z
         })
         .strict(),
     ),
+    records: z
+      .object({ count: z.int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/) })
+      .strict()
+      .optional(),
     licence: z.string().min(1).optional(),
     licenceNote: z.string().min(1).optional(),
   })
@@ -94,7 +104,9 @@ export function localFolderEntry(dir: string, label: string): DatasetSource['fil
 export function describeDatasetSource(source: DatasetSource): string {
   const where = source.hub
     ? `hf:${source.hub.repo}@${source.hub.commit.slice(0, 12)}${source.hub.config ? ` ${source.hub.config}` : ''}${source.hub.split ? `/${source.hub.split}` : ''}`
-    : source.files.map((f) => f.path).join(', ');
+    : source.records
+      ? `${source.records.count} records, sha256 ${source.records.sha256.slice(0, 12)}`
+      : source.files.map((f) => f.path).join(', ');
   const files = source.hub ? `, ${source.files.length} file${source.files.length === 1 ? '' : 's'}` : '';
   return `${source.name}: ${where}${files} (licence: ${source.licence ?? 'not stated'})${source.licenceNote ? ` — ${source.licenceNote}` : ''}`;
 }
@@ -107,7 +119,7 @@ export function distinctSources(sources: Iterable<DatasetSource | undefined>): D
   const out = new Map<string, DatasetSource>();
   for (const s of sources) {
     if (!s) continue;
-    const key = `${s.name}\0${s.files.map((f) => f.sha256).join(',')}`;
+    const key = `${s.name}\0${s.records?.sha256 ?? ''}\0${s.files.map((f) => f.sha256).join(',')}`;
     if (!out.has(key)) out.set(key, s);
   }
   return [...out.values()];

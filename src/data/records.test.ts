@@ -73,5 +73,12 @@ describe('records of a data file', () => {
     ).toBe(
       'gsm-symbolic: hf:apple/GSM-Symbolic@aaaaaaaaaaaa main/test, 1 file (licence: cc-by-nc-nd-4.0) — keep it private',
     );
+    expect(
+      describeDatasetSource({
+        name: 'records-cccccccccccc',
+        files: [],
+        records: { count: 3, sha256: 'c'.repeat(64) },
+      }),
+    ).toBe('records-cccccccccccc: 3 records, sha256 cccccccccccc (licence: not stated)');
   });
 });

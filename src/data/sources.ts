@@ -1,14 +1,16 @@
 import { basename, resolve } from 'node:path';
+import { InputError } from '../errors.js';
 import { selectDataFiles } from '../hub/data-files.js';
 import { fetchDatasetFile, type HubOptions, openDatasetSnapshot } from '../hub/datasets.js';
-import { HUB_DATASETS, type HubDatasetName, type HubDatasetRef } from './catalog.js';
 import { formatHfDatasetSpec, type HfDatasetSpec } from './dataset-spec.js';
+import { localRecordsSource } from './identity.js';
+import type { HubDatasetRef, NamedDataset } from './named-dataset.js';
 import { type DatasetSource, localFileEntry } from './provenance.js';
 import { type DataRecord, readRecords } from './records.js';
 
 /**
  * The records of a dataset and where they came from, for the protocols' loaders: a Hub dataset
- * (downloaded and cached, src/hub/), a named dataset's Hub home (src/data/catalog.ts), or a local
+ * (downloaded and cached, src/hub/), a named dataset's Hub home (src/data/named/), or a local
  * file. The Hub's files of one split are read in path order as one sequence: record `index` counts
  * across shards.
  */
@@ -78,12 +80,41 @@ export async function readHubRecords(
  * (`--dataset FILE`, `--dataset arc:FILE`), said when the Hub cannot be reached.
  */
 export function readNamedFromHub(
-  name: HubDatasetName,
+  dataset: NamedDataset & { hub: HubDatasetRef },
   opts: DataOptions & { pass?: string } = {},
 ): Promise<LoadedRecords> {
-  const known: HubDatasetRef = HUB_DATASETS[name];
+  const known = dataset.hub;
   const spec = hubSpecOf(known);
-  return readHubRecords(name, spec, { ...opts, known, advice: namedAdvice(name, known, opts.pass) });
+  return readHubRecords(dataset.name, spec, {
+    ...opts,
+    known,
+    advice: namedAdvice(dataset.name, known, opts.pass),
+  });
+}
+
+/** A named dataset's licence, as its entry states it. */
+export function namedLicence(dataset: NamedDataset): Pick<DatasetSource, 'licence' | 'licenceNote'> {
+  const licence = dataset.hub?.licence ?? dataset.licence;
+  const note = dataset.hub?.licenceNote;
+  return { ...(licence !== undefined && { licence }), ...(note !== undefined && { licenceNote: note }) };
+}
+
+/** A named dataset read from the data directory: its file, and its licence as its entry states it. */
+export function namedFileSource(dataset: NamedDataset, path: string): DatasetSource {
+  return { name: dataset.name, files: [localFileEntry(path, dataset.file)], ...namedLicence(dataset) };
+}
+
+/** A named dataset that is not on the Hub, asked for with no data directory set. */
+export function notOnHub(dataset: NamedDataset): InputError {
+  return new InputError(
+    `dataset '${dataset.name}' is not on the Hugging Face Hub: set WAVER_DATA_DIR to the folder that holds ${dataset.file}`,
+    { field: 'dataset' },
+  );
+}
+
+/** A named dataset that is on the Hub. */
+export function isOnHub(dataset: NamedDataset): dataset is NamedDataset & { hub: HubDatasetRef } {
+  return dataset.hub !== undefined;
 }
 
 export function hubSpecOf(ref: HubDatasetRef): HfDatasetSpec {
@@ -95,10 +126,17 @@ export function hubSpecOf(ref: HubDatasetRef): HfDatasetSpec {
   };
 }
 
-/** A local data file's records (Parquet, JSONL, JSON, CSV); `label` is what the suite records. */
-export async function readLocalRecords(path: string, label: string, name = label): Promise<LoadedRecords> {
-  const records = await readRecords(path, path);
-  return { records, source: { name, files: [localFileEntry(path, label)] } };
+/**
+ * A local data file's records (Parquet, JSONL, JSON, CSV), named by their content or by the named
+ * dataset the user declared the file to be (`declared`), never by its path (docs/datasets.md#identity).
+ * Errors name the file as `label` (default: the path).
+ */
+export async function readLocalRecords(
+  path: string,
+  opts: { label?: string; declared?: string } = {},
+): Promise<LoadedRecords> {
+  const records = await readRecords(path, opts.label ?? path);
+  return { records, source: localRecordsSource(records, opts.declared) };
 }
 
 /** What to do when a `hf:` dataset cannot be downloaded. */
@@ -115,7 +153,10 @@ export function namedAdvice(name: string, ref: HubDatasetRef, pass = '--dataset 
   return `dataset '${name}' is ${ref.repo} on the Hugging Face Hub: download ${what} from https://huggingface.co/datasets/${ref.repo} and pass it as ${pass}, or set WAVER_DATA_DIR to a folder laid out as docs/datasets.md#offline describes, or set HF_ENDPOINT to a mirror`;
 }
 
-/** The name a local file is recorded under: the path as the user gave it, never made absolute. */
+/**
+ * How a seed says which file it came from, for people (never in a suite, which names a file by
+ * its content, docs/datasets.md#identity): the path as given, an absolute one by its file name.
+ */
 export function localLabel(path: string): string {
   return path.startsWith('/') ? basename(path) : path;
 }

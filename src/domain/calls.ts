@@ -48,7 +48,18 @@ export interface TokenLogprob {
   top?: { token: string; logprob: number }[];
 }
 
-export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls' | 'error' | 'other';
+/**
+ * Why an answer ended. `refusal`: the model declined, and its text is what it said
+ * (docs/decisions.md#e34-a-refusal-is-an-answer); `content_filter`: a filter cut or blanked it.
+ */
+export type FinishReason =
+  | 'stop'
+  | 'length'
+  | 'refusal'
+  | 'content_filter'
+  | 'tool_calls'
+  | 'error'
+  | 'other';
 
 export interface Usage {
   inputTokens: number;
@@ -71,7 +82,10 @@ export type ProviderErrorKind =
   | 'timeout' // no answer within the per-request timeout
   | 'network' // connection refused / reset / DNS
   | 'bad_response' // malformed JSON or a body that does not fit the API
-  | 'auth' // 401/403, missing key
+  | 'no_answer' // a 200 with no answer in it (no choices, null content and no refusal): not asked again
+  | 'too_large' // a body past maxResponseBytes: it never fits, so it is not asked again
+  | 'auth' // 401/403, missing key: stops the model (docs/decisions.md E35)
+  | 'quota' // the account's quota or credit is spent (OpenAI's insufficient_quota, 402): stops the model
   | 'client' // other 4xx: the request itself is wrong
   | 'no_recording' // replay: no recorded answer for this request
   | 'unsupported'; // the provider lacks the capability

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { batchLineError } from './batch.js';
+import { batchLineError, unreadableLine } from './batch.js';
 import type { ProviderError, ProviderErrorKind } from './errors.js';
 import { badResponse, isObject } from './http-errors.js';
 import type {
@@ -31,6 +31,7 @@ const ERROR_KINDS: Record<string, ProviderErrorKind> = {
   request_too_large: 'client',
   authentication_error: 'auth',
   permission_error: 'auth',
+  billing_error: 'quota',
   rate_limit_error: 'rate_limit',
   api_error: 'server',
   overloaded_error: 'server',
@@ -105,11 +106,11 @@ export function outcomeOf(
   const result = value.result;
   switch (result.type) {
     case 'succeeded':
+      // A `stop_reason: refusal` is an answer here as in an interactive call (docs/decisions.md#e34-a-refusal-is-an-answer).
       try {
         return { customId, ok: true, result: read(result.message) };
       } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        return { customId, ok: false, error: batchLineError(where, 'bad_response', message) };
+        return { customId, ok: false, error: unreadableLine(where, err) };
       }
     case 'errored': {
       // `error` is the API's error response: {type: 'error', error: {type, message}}.

@@ -122,7 +122,7 @@ describe('anthropic provider: request and response shape', () => {
       ['max_tokens', 'length'],
       ['model_context_window_exceeded', 'length'],
       ['tool_use', 'tool_calls'],
-      ['refusal', 'content_filter'],
+      ['refusal', 'refusal'],
       ['pause_turn', 'other'],
       [null, 'other'],
     ];
@@ -188,6 +188,28 @@ describe('anthropic provider: errors', () => {
     expect(noContent.message).toMatch(/no content array/);
     respond = (res) => res.socket?.destroy();
     expect((await failure(provider().generate(ask))).kind).toBe('network');
+  });
+
+  it('402 billing_error -> quota, which stops the model; a body past maxResponseBytes -> too_large, not network', async () => {
+    respond = (res) =>
+      sendJson(res, 402, {
+        type: 'error',
+        error: { type: 'billing_error', message: 'credit balance too low' },
+      });
+    expect(await failure(provider().generate(ask))).toMatchObject({
+      kind: 'quota',
+      retryable: false,
+      stopsModel: true,
+    });
+    respond = (res) => sendJson(res, 200, message({ content: [{ type: 'text', text: 'x'.repeat(4096) }] }));
+    const capped = createAnthropicProvider({
+      model: 'claude-x',
+      baseURL: server.origin,
+      apiKey: 'sk-ant-test-1234',
+      maxResponseBytes: 1024,
+    });
+    // The SDK wraps what its fetch threw as a connection error: the cap's own kind is kept.
+    expect(await failure(capped.generate(ask))).toMatchObject({ kind: 'too_large', retryable: false });
   });
 
   it("the caller's timeout signal -> timeout", async () => {

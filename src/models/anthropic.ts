@@ -16,6 +16,7 @@ import type {
   GenerateResult,
   ModelProvider,
 } from './types.js';
+import { tokenCount } from './usage.js';
 
 export interface AnthropicSettings extends HttpProviderSettings {
   /**
@@ -129,7 +130,8 @@ const FINISH: Record<string, FinishReason> = {
   max_tokens: 'length',
   model_context_window_exceeded: 'length',
   tool_use: 'tool_calls',
-  refusal: 'content_filter',
+  // The model declined: what it wrote is its answer (docs/decisions.md#e34-a-refusal-is-an-answer).
+  refusal: 'refusal',
 };
 
 export function fromMessagesBody(body: unknown): GenerateResult {
@@ -147,12 +149,8 @@ export function fromMessagesBody(body: unknown): GenerateResult {
   const result: GenerateResult = {
     text,
     finishReason: typeof body.stop_reason === 'string' ? (FINISH[body.stop_reason] ?? 'other') : 'other',
-    usage: { inputTokens: count(usage.input_tokens), outputTokens: count(usage.output_tokens) },
+    usage: { inputTokens: tokenCount(usage.input_tokens), outputTokens: tokenCount(usage.output_tokens) },
   };
   if (typeof body.model === 'string') result.responseModel = body.model;
   return result;
-}
-
-function count(x: unknown): number {
-  return typeof x === 'number' && Number.isFinite(x) ? x : 0;
 }

@@ -86,7 +86,10 @@ export interface EndpointSettings {
 /** Settings shared by the SDK-backed providers. */
 export interface HttpProviderSettings extends EndpointSettings {
   fetch?: FetchFn;
-  /** The most bytes an interactive answer's body may have (default MAX_RESPONSE_BYTES); batch files are not bound. */
+  /**
+   * The most bytes an interactive answer's body may have (default MAX_RESPONSE_BYTES), and the
+   * budget the bodies read at once share; batch files are not bound.
+   */
   maxResponseBytes?: number;
   label?: string;
 }

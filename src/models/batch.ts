@@ -2,8 +2,12 @@ import { ProviderError, type ProviderErrorKind } from './errors.js';
 
 /** Helpers of the providers' batch APIs (the types are in types.ts: BatchApi). */
 
-/** The error kind of an HTTP status a batch line carries, as interactive calls map it (http-errors.ts). */
-export function statusErrorKind(status: number): ProviderErrorKind {
+/**
+ * The error kind of an HTTP status (and its error code) a batch line carries, as interactive calls
+ * map them (http-errors.ts).
+ */
+export function statusErrorKind(status: number, code?: string): ProviderErrorKind {
+  if (status === 402 || (status === 429 && code === 'insufficient_quota')) return 'quota';
   if (status === 429) return 'rate_limit';
   if (status === 401 || status === 403) return 'auth';
   if (status === 408) return 'timeout';
@@ -14,6 +18,12 @@ export function statusErrorKind(status: number): ProviderErrorKind {
 
 export function batchLineError(where: string, kind: ProviderErrorKind, message: string, status?: number) {
   return new ProviderError(kind, `${where}: ${message}`, status === undefined ? {} : { status });
+}
+
+/** A line's answer that its reader refused: the kind it was refused with (no answer, a malformed body). */
+export function unreadableLine(where: string, err: unknown) {
+  const message = err instanceof Error ? err.message : String(err);
+  return batchLineError(where, err instanceof ProviderError ? err.kind : 'bad_response', message);
 }
 
 /** A line of a JSONL body: its value, or its text when it is not JSON. */

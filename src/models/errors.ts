@@ -18,6 +18,12 @@ const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set([
   'bad_response',
 ]);
 
+/**
+ * Kinds no retry or later call of the same model can mend until someone acts (a key, a bill): the
+ * first stops the model (docs/decisions.md#e35-a-refused-key-or-a-spent-quota-stops-the-model).
+ */
+const STOPS_MODEL: ReadonlySet<ProviderErrorKind> = new Set(['auth', 'quota']);
+
 export class ProviderError extends Error {
   override readonly name = 'ProviderError';
   readonly kind: ProviderErrorKind;
@@ -46,6 +52,11 @@ export class ProviderError extends Error {
 
   get retryable(): boolean {
     return RETRYABLE.has(this.kind);
+  }
+
+  /** No further call to this model can succeed: the run stops calling it. */
+  get stopsModel(): boolean {
+    return STOPS_MODEL.has(this.kind);
   }
 }
 

@@ -41,12 +41,14 @@ export function toProviderError(
   classes: SdkErrorClasses | undefined,
   ctx: ErrorContext,
 ): ProviderError {
-  if (err instanceof ProviderError) {
-    // Already mapped (our own validation of a body); still scrub, the message may quote the body.
-    const message = err.message.startsWith(ctx.where) ? err.message : `${ctx.where}: ${err.message}`;
-    return new ProviderError(err.kind, redact(message, ctx.secrets), {
-      status: err.status,
-      retryAfterMs: err.retryAfterMs,
+  // Already mapped (our own validation of a body, or our fetch's cap, which an SDK wraps as a
+  // connection error); still scrub, the message may quote the body.
+  const mapped = providerErrorIn(err);
+  if (mapped) {
+    const message = mapped.message.startsWith(ctx.where) ? mapped.message : `${ctx.where}: ${mapped.message}`;
+    return new ProviderError(mapped.kind, redact(message, ctx.secrets), {
+      status: mapped.status,
+      retryAfterMs: mapped.retryAfterMs,
     });
   }
   const make = (kind: ConstructorParameters<typeof ProviderError>[0], detail: string, extra = {}) =>
@@ -69,6 +71,9 @@ export function toProviderError(
       const retryAfterMs = retryAfterFrom(headers instanceof Headers ? headers : undefined);
       const opts = { status, retryAfterMs };
       const detail = `HTTP ${err.message}`;
+      // A spent quota is no rate limit: waiting does not refill it (docs/decisions.md E35).
+      if (status === 402 || (status === 429 && errorCodes(err).includes('insufficient_quota')))
+        return make('quota', `${detail} (the account's quota or credit is spent)`, opts);
       if (status === 429) return make('rate_limit', detail, opts);
       if (status === 401 || status === 403) return make('auth', `${detail} (check the API key)`, opts);
       // 408 is the server saying it gave up waiting: the same as our own timeout.
@@ -90,6 +95,27 @@ export function toProviderError(
     return make('network', `connection failed (${causeChain(err)})`);
   }
   return make('bad_response', err instanceof Error ? err.message : String(err));
+}
+
+/** The ProviderError `err` is, or wraps (an SDK wraps what its fetch threw in a connection error). */
+function providerErrorIn(err: unknown): ProviderError | undefined {
+  let cur: unknown = err;
+  for (let depth = 0; cur instanceof Error && depth < 4; depth++) {
+    if (cur instanceof ProviderError) return cur;
+    cur = cur.cause;
+  }
+  return undefined;
+}
+
+/**
+ * The error codes and types an HTTP error names: waver's JSON client's `code`, the OpenAI SDK's
+ * `code` and `type`, the Anthropic SDK's `error.error.type`.
+ */
+function errorCodes(err: Error): string[] {
+  const e = err as { code?: unknown; type?: unknown; error?: { type?: unknown; error?: { type?: unknown } } };
+  return [e.code, e.type, e.error?.type, e.error?.error?.type].filter(
+    (c): c is string => typeof c === 'string',
+  );
 }
 
 /** Retry-After as the OpenAI/Anthropic APIs send it: `retry-after-ms` (float ms) wins over `retry-after`. */

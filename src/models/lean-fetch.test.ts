@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { budgetFor } from './byte-budget.js';
 import { ProviderError } from './errors.js';
 import { boundedFetch, leanFetch } from './lean-fetch.js';
 
@@ -37,6 +38,14 @@ beforeAll(async () => {
       } else if (req.url === '/slow') {
         res.writeHead(200, { 'content-length': '100' });
         res.write('partial');
+      } else if (req.url?.startsWith('/kib/')) {
+        // As many KiB as the path says, with no length announced.
+        res.writeHead(200);
+        res.end(Buffer.alloc(1024 * Number(req.url.slice(5)), 0x61));
+      } else if (req.url === '/stall') {
+        // 600 KiB, then nothing more until the client gives up.
+        res.writeHead(200);
+        res.write(Buffer.alloc(600 * 1024, 0x61));
       }
     });
   });
@@ -131,5 +140,51 @@ describe('boundedFetch', () => {
     }
     const whole = await boundedFetch(4 * 1024 * 1024)(`${base}/big`);
     expect((await whole.arrayBuffer()).byteLength).toBe(2 * 1024 * 1024);
+  });
+});
+
+describe('boundedFetch: one budget for the bodies read at once', () => {
+  /** Chunks a socket hands over at most: a read may pass the budget by one before it pauses. */
+  const CHUNK = 64 * 1024;
+
+  it('eight bodies that each fit are all read whole, holding under twice the cap at once', async () => {
+    const cap = 1024 * 1024 + 1;
+    const fetch = boundedFetch(cap);
+    const bodies = await Promise.all(
+      Array.from({ length: 8 }, () => fetch(`${base}/kib/900`).then((r) => r.arrayBuffer())),
+    );
+    expect(bodies.map((b) => b.byteLength)).toEqual(Array(8).fill(900 * 1024));
+    expect(budgetFor(cap).peak).toBeGreaterThan(cap / 2);
+    expect(budgetFor(cap).peak).toBeLessThanOrEqual(2 * cap + 8 * CHUNK);
+  });
+
+  it('eight bodies past the cap each fail as too_large, never held more than twice the cap at once', async () => {
+    const cap = 1024 * 1024 + 2;
+    const fetch = boundedFetch(cap);
+    const errors = await Promise.all(
+      Array.from({ length: 8 }, () => fetch(`${base}/kib/4096`).catch((e) => e)),
+    );
+    for (const e of errors) expect(e).toMatchObject({ kind: 'too_large', retryable: false });
+    // Without the budget all eight read up to the cap at once: 8 MiB.
+    expect(budgetFor(cap).peak).toBeLessThanOrEqual(2 * cap + 8 * CHUNK);
+  });
+
+  it('a read held back by the budget and then aborted frees its bytes', async () => {
+    const cap = 1024 * 1024 + 3;
+    const fetch = boundedFetch(cap);
+    const first = new AbortController();
+    const second = new AbortController();
+    const stalled = fetch(`${base}/stall`, { signal: first.signal }).catch((e) => e);
+    await new Promise((r) => setTimeout(r, 50));
+    // Past the budget with the first one's 600 KiB: it waits, not being the first read.
+    const held = fetch(`${base}/stall`, { signal: second.signal }).catch((e) => e);
+    await new Promise((r) => setTimeout(r, 50));
+    second.abort();
+    expect(await held).toMatchObject({ name: 'AbortError' });
+    // 600 KiB held by the first read; 300 more fit, so this one is not held back.
+    const small = await fetch(`${base}/kib/300`);
+    expect((await small.arrayBuffer()).byteLength).toBe(300 * 1024);
+    first.abort();
+    expect(await stalled).toMatchObject({ name: 'AbortError' });
   });
 });

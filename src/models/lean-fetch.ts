@@ -4,6 +4,7 @@ import {
   type IncomingMessage,
   type RequestOptions,
 } from 'node:http';
+import { type ByteBudget, budgetFor } from './byte-budget.js';
 import { ProviderError } from './errors.js';
 import type { FetchFn } from './types.js';
 
@@ -31,20 +32,23 @@ async function transport(protocol: string): Promise<{ agent: HttpAgent; request:
 export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 /** Bodies read whole, however large: a batch's output file. */
-export const leanFetch: FetchFn = (input, init) => fetchWithin(input, init, Number.POSITIVE_INFINITY);
+export const leanFetch: FetchFn = (input, init) => fetchWithin(input, init, undefined);
 
 /**
- * A body past `maxBytes` fails the call as soon as it passes (the connection is dropped), so a
- * hostile or broken server cannot grow the run's memory without bound (docs/architecture.md).
+ * A body past `maxBytes` fails the call as soon as it passes (the connection is dropped), and the
+ * bodies every such fetch of the process reads at once share `maxBytes` as one budget, so neither
+ * a hostile or broken server nor many calls in flight can grow the run's memory without bound
+ * (docs/architecture.md#bounds-on-what-a-call-takes).
  */
 export function boundedFetch(maxBytes: number): FetchFn {
-  return (input, init) => fetchWithin(input, init, maxBytes);
+  const budget = budgetFor(maxBytes);
+  return (input, init) => fetchWithin(input, init, budget);
 }
 
 const fetchWithin = async (
   input: Parameters<FetchFn>[0],
   init: Parameters<FetchFn>[1] = {},
-  maxBytes: number,
+  budget: ByteBudget | undefined,
 ): ReturnType<FetchFn> => {
   const url = new URL(input instanceof Request ? input.url : String(input));
   const headers = Object.fromEntries(new Headers(init.headers ?? {}).entries());
@@ -69,7 +73,7 @@ const fetchWithin = async (
     req.on('error', reject);
     req.end(payload);
   });
-  const answer = await readWhole(res, init.signal, maxBytes);
+  const answer = await readWhole(res, init.signal, budget);
   const responseHeaders = new Headers();
   for (const [name, value] of Object.entries(res.headers)) {
     if (Array.isArray(value)) for (const v of value) responseHeaders.append(name, v);
@@ -78,35 +82,38 @@ const fetchWithin = async (
   return new WholeResponse(answer, res.statusCode ?? 0, res.statusMessage ?? '', responseHeaders, url.href);
 };
 
-/** The whole body; an abort or a reset while reading rejects, as fetch's body reads do. */
+/**
+ * The whole body, read under the budget when there is one; an abort or a reset while reading
+ * rejects, as fetch's body reads do.
+ */
 function readWhole(
   res: IncomingMessage,
   signal: AbortSignal | null | undefined,
-  maxBytes: number,
+  budget: ByteBudget | undefined,
 ): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    let bytes = 0;
+    const read = budget?.open(
+      () => res.pause(),
+      () => res.resume(),
+    );
+    const settle = <T>(fn: (value: T) => void, value: T) => {
+      read?.close();
+      fn(value);
+    };
     const tooLarge = () => {
-      reject(
-        new ProviderError(
-          'bad_response',
-          `the response body passed ${maxBytes} bytes (maxResponseBytes) and was dropped`,
-        ),
-      );
+      chunks.length = 0;
+      settle(reject, tooLargeError(budget?.limit ?? 0));
       res.destroy();
     };
-    if (Number(res.headers['content-length'] ?? 0) > maxBytes) return tooLarge();
+    if (budget && Number(res.headers['content-length'] ?? 0) > budget.limit) return tooLarge();
     res.on('data', (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (bytes > maxBytes) {
-        chunks.length = 0;
-        tooLarge();
-      } else chunks.push(chunk);
+      if (read && !read.take(chunk.length)) tooLarge();
+      else chunks.push(chunk);
     });
-    res.on('end', () => resolve(Buffer.concat(chunks)));
+    res.on('end', () => settle(resolve, Buffer.concat(chunks)));
     // Node reports an abort mid-body as a reset; fetch, and the SDKs after it, report the abort.
-    const fail = (err: unknown) => reject(signal?.aborted ? signal.reason : err);
+    const fail = (err: unknown) => settle(reject, signal?.aborted ? signal.reason : err);
     res.on('error', fail);
     res.on('close', () => {
       if (!res.complete)
@@ -115,6 +122,14 @@ function readWhole(
         );
     });
   });
+}
+
+/** A body past the cap never fits: asking again would read it again, so it is not retried. */
+function tooLargeError(maxBytes: number): ProviderError {
+  return new ProviderError(
+    'too_large',
+    `the response body passed ${maxBytes} bytes (maxResponseBytes) and was dropped`,
+  );
 }
 
 /**

@@ -82,11 +82,22 @@ describe('openai: batch output lines', () => {
       error: { kind: 'client' },
     });
     expect(
-      read({ custom_id: 'r7', response: { status_code: 200, body: { choices: [] } }, error: null }),
+      read({ custom_id: 'r7', response: { status_code: 200, body: { choices: {} } }, error: null }),
     ).toMatchObject({
       ok: false,
       error: { kind: 'bad_response' },
     });
+    // A 200 with no answer in it keeps its kind: it is not asked again.
+    expect(
+      read({ custom_id: 'r8', response: { status_code: 200, body: { choices: [] } }, error: null }),
+    ).toMatchObject({
+      ok: false,
+      error: { kind: 'no_answer' },
+    });
+    const quota = { message: 'You exceeded your current quota', code: 'insufficient_quota' };
+    expect(
+      read({ custom_id: 'r9', response: { status_code: 429, body: { error: quota } }, error: null }),
+    ).toMatchObject({ ok: false, error: { kind: 'quota', status: 429 } });
     expect(() => read({ response: null })).toThrow(/custom_id/);
   });
 });

@@ -1,5 +1,12 @@
 import type OpenAI from 'openai';
-import { batchLineError, customIdIn, type JsonLine, jsonLines, statusErrorKind } from './batch.js';
+import {
+  batchLineError,
+  customIdIn,
+  type JsonLine,
+  jsonLines,
+  statusErrorKind,
+  unreadableLine,
+} from './batch.js';
 import type { ProviderError } from './errors.js';
 import { badResponse, isObject } from './http-errors.js';
 import type {
@@ -196,16 +203,17 @@ export function outcomeOf(
     const body = isObject(response.body) ? response.body : {};
     const error = isObject(body.error) ? body.error : {};
     const message = typeof error.message === 'string' ? error.message : `HTTP ${status}`;
+    const code = typeof error.code === 'string' ? error.code : undefined;
     return {
       customId,
       ok: false,
-      error: batchLineError(where, statusErrorKind(status), `HTTP ${status} ${message}`, status),
+      error: batchLineError(where, statusErrorKind(status, code), `HTTP ${status} ${message}`, status),
     };
   }
   try {
+    // A refused request is an answer here as in an interactive call (docs/decisions.md#e34-a-refusal-is-an-answer).
     return { customId, ok: true, result: read(response.body) };
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    return { customId, ok: false, error: batchLineError(where, 'bad_response', message) };
+    return { customId, ok: false, error: unreadableLine(where, err) };
   }
 }

@@ -225,6 +225,29 @@ describe('openai provider: error mapping (one request per call, no SDK retries)'
     expect((await failure(provider().generate(ask))).retryAfterMs).toBe(1500);
   });
 
+  it('429 insufficient_quota and 402 -> quota: not retried, it stops the model', async () => {
+    const spent = {
+      message: 'You exceeded your current quota',
+      type: 'insufficient_quota',
+      code: 'insufficient_quota',
+    };
+    for (const [status, error] of [
+      [429, spent],
+      [429, { message: 'spent', type: 'insufficient_quota' }],
+      [402, { message: 'Payment required' }],
+    ] as const) {
+      respond = (res) => sendJson(res, status, { error });
+      const err = await failure(provider().generate(ask));
+      expect(err, String(status)).toMatchObject({
+        kind: 'quota',
+        status,
+        retryable: false,
+        stopsModel: true,
+      });
+      expect(err.message).toContain(error.message);
+    }
+  });
+
   it('500 -> server, retryable, tried once', async () => {
     respond = (res) => sendJson(res, 500, { error: { message: 'boom' } });
     const err = await failure(provider().generate(ask));
@@ -378,19 +401,59 @@ describe('openai provider: settings', () => {
 });
 
 describe('an answer with no content', () => {
-  const body = (message: Record<string, unknown>, finish_reason: string) => ({
+  const body = (message: Record<string, unknown>, finish_reason: string, extra = {}) => ({
     choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason }],
+    ...extra,
   });
-  it('is an error saying so, unless the finish reason says why (a filter, a tool call)', () => {
+  const kindOf = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (e) {
+      return (e as ProviderError).kind;
+    }
+    return 'no error';
+  };
+  it('is no answer (not asked again), unless the finish reason says why (a filter, a tool call)', () => {
     expect(() => fromChatBody(body({ content: null }, 'stop'))).toThrow(
-      /choices\[0\]\.message\.content is null \(finish_reason "stop"\)/,
+      /no answer: choices\[0\]\.message\.content is null \(finish_reason "stop"\)/,
     );
-    expect(() => fromChatBody(body({ content: null, refusal: 'I cannot help' }, 'stop'))).toThrow(
-      /refusal: I cannot help/,
-    );
+    expect(kindOf(() => fromChatBody(body({ content: null }, 'stop')))).toBe('no_answer');
+    expect(kindOf(() => fromChatBody(body({}, 'length')))).toBe('no_answer');
     expect(fromChatBody(body({ content: null }, 'content_filter'))).toMatchObject({
       text: '',
       finishReason: 'content_filter',
+    });
+    expect(fromChatBody(body({ content: '' }, 'content_filter'))).toMatchObject({
+      text: '',
+      finishReason: 'content_filter',
+    });
+  });
+
+  it('a refusal is the answer: its text, finish reason refusal, usage kept', () => {
+    const usage = { usage: { prompt_tokens: 9, completion_tokens: 4 } };
+    expect(fromChatBody(body({ content: null, refusal: 'I cannot help' }, 'stop', usage))).toEqual({
+      text: 'I cannot help',
+      finishReason: 'refusal',
+      usage: { inputTokens: 9, outputTokens: 4 },
+    });
+    // An empty refusal is none.
+    expect(kindOf(() => fromChatBody(body({ content: null, refusal: '' }, 'stop')))).toBe('no_answer');
+  });
+
+  it('no choices: no answer when the list is empty, retried when a proxy sent an error or no list', () => {
+    expect(kindOf(() => fromChatBody({ choices: [] }))).toBe('no_answer');
+    expect(kindOf(() => fromChatBody({ choices: [], error: { message: 'upstream overloaded' } }))).toBe(
+      'bad_response',
+    );
+    expect(kindOf(() => fromChatBody({ id: 'x' }))).toBe('bad_response');
+  });
+
+  it('a token count that is not a number is read as such (NaN), none as 0', () => {
+    const read = (usage: unknown) => fromChatBody(body({ content: 'x' }, 'stop', { usage })).usage;
+    expect(read(undefined)).toEqual({ inputTokens: 0, outputTokens: 0 });
+    expect(read({ prompt_tokens: '12', completion_tokens: -1 })).toEqual({
+      inputTokens: Number.NaN,
+      outputTokens: -1,
     });
   });
 });

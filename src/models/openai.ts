@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import { type HttpProviderSettings, resolveEndpoint, sdkClientOptions } from './api-settings.js';
+import { ProviderError } from './errors.js';
 import { badResponse, describeBody, isObject, rejectRawPrompt, sdkErrorMapper } from './http-errors.js';
 import { jsonApi } from './json-api.js';
 import { boundedFetch, MAX_RESPONSE_BYTES } from './lean-fetch.js';
@@ -16,6 +17,7 @@ import type {
   ModelProvider,
   TokenLogprob,
 } from './types.js';
+import { tokenCount } from './usage.js';
 
 /** `baseURL` may be any OpenAI-compatible endpoint. */
 export interface OpenAISettings extends HttpProviderSettings {
@@ -157,42 +159,55 @@ const FINISH: Record<string, FinishReason> = {
 export function fromChatBody(body: unknown): GenerateResult {
   if (!isObject(body)) throw badResponse(`expected a JSON object, got ${describeBody(body)}`);
   const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
-  if (!isObject(choice)) {
-    // Some proxies answer 200 with an error object instead of an error status.
-    const error =
-      isObject(body.error) && typeof body.error.message === 'string' ? `: ${body.error.message}` : '';
-    throw badResponse(`the body has no choices${error}`);
-  }
+  if (!isObject(choice)) throw noChoice(body);
   const message = choice.message;
   if (!isObject(message)) throw badResponse('choices[0] has no message');
   const content = message.content;
   if (content !== null && content !== undefined && typeof content !== 'string') {
     throw badResponse('choices[0].message.content is not a string');
   }
-  const finishReason =
-    typeof choice.finish_reason === 'string' ? (FINISH[choice.finish_reason] ?? 'other') : 'other';
-  // No text is an answer only when the finish reason says why (a filter, a tool call); else (a
-  // refusal, a broken server) it is recorded as the error it is, not as an empty answer.
-  if (
-    (content === null || content === undefined) &&
-    finishReason !== 'content_filter' &&
-    finishReason !== 'tool_calls'
-  ) {
-    const refusal = typeof message.refusal === 'string' ? `; refusal: ${message.refusal}` : '';
-    throw badResponse(
-      `choices[0].message.content is ${content === null ? 'null' : 'missing'} (finish_reason ${JSON.stringify(choice.finish_reason ?? null)}${refusal})`,
+  // A model that declines has answered: its refusal is the text (docs/decisions.md#e34-a-refusal-is-an-answer).
+  const refusal = typeof message.refusal === 'string' && message.refusal !== '' ? message.refusal : undefined;
+  const finishReason: FinishReason = refusal
+    ? 'refusal'
+    : typeof choice.finish_reason === 'string'
+      ? (FINISH[choice.finish_reason] ?? 'other')
+      : 'other';
+  // No text is an answer only when the finish reason says why (a filter, a tool call); else it is
+  // the error it is, not an empty answer, and not asked again: it was billed, and a server that
+  // sent it once sends it again.
+  if ((content === null || content === undefined) && !refusal && !TEXTLESS.has(finishReason)) {
+    throw new ProviderError(
+      'no_answer',
+      `no answer: choices[0].message.content is ${content === null ? 'null' : 'missing'} (finish_reason ${JSON.stringify(choice.finish_reason ?? null)})`,
     );
   }
   const usage = isObject(body.usage) ? body.usage : {};
   const result: GenerateResult = {
-    text: content ?? '',
+    text: content || refusal || '',
     finishReason,
-    usage: { inputTokens: count(usage.prompt_tokens), outputTokens: count(usage.completion_tokens) },
+    usage: {
+      inputTokens: tokenCount(usage.prompt_tokens),
+      outputTokens: tokenCount(usage.completion_tokens),
+    },
   };
   const tokens = readLogprobs(choice.logprobs);
   if (tokens) result.tokens = tokens;
   if (typeof body.model === 'string') result.responseModel = body.model;
   return result;
+}
+
+/** Finish reasons that explain an answer with no text. */
+const TEXTLESS: ReadonlySet<FinishReason> = new Set(['content_filter', 'tool_calls']);
+
+/** A body without a first choice: an error a proxy sent as a 200 (retried), or a 200 that holds no answer. */
+function noChoice(body: Record<string, unknown>): ProviderError {
+  // Some proxies answer 200 with an error object instead of an error status.
+  if (isObject(body.error) && typeof body.error.message === 'string')
+    return badResponse(`the body has no choices: ${body.error.message}`);
+  if (Array.isArray(body.choices))
+    return new ProviderError('no_answer', 'no answer: the body has no choices');
+  return badResponse('the body has no choices');
 }
 
 function readLogprobs(logprobs: unknown): TokenLogprob[] | undefined {
@@ -234,8 +249,4 @@ export function fromEmbeddingBody(body: unknown, expected: number): EmbedResult 
     result.usage = { inputTokens: body.usage.prompt_tokens };
   }
   return result;
-}
-
-function count(x: unknown): number {
-  return typeof x === 'number' && Number.isFinite(x) ? x : 0;
 }

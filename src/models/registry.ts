@@ -1,163 +1,125 @@
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { InputError } from '../errors.js';
-import type { DownloadProgress } from './download.js';
-import {
-  addPrefix,
-  type BuiltinProviderName,
-  isBuiltinPrefix,
-  isKnownPrefix,
-  knownPrefixes,
-  PREFIX_PATTERN,
-  removePrefix,
-} from './prefixes.js';
+import type { CreateProviderOptions, ProviderDescriptor, ProviderFactory } from './descriptor.js';
+import { addPrefix, isBuiltinPrefix, PREFIX_PATTERN, removePrefix } from './prefixes.js';
+import { anthropicProvider } from './providers/anthropic.js';
+import { ggufProvider } from './providers/gguf.js';
+import { openaiProvider } from './providers/openai.js';
+import { replayProvider } from './providers/replay.js';
 import type { ModelSpec } from './spec.js';
-import type { FetchFn, ModelProvider } from './types.js';
+import type { ModelProvider } from './types.js';
 
-export interface CreateProviderOptions {
-  /** Where API keys, base URLs and HF settings are read from (default process.env). */
-  env?: NodeJS.ProcessEnv;
-  fetch?: FetchFn;
-  /** The most bytes an interactive answer's body may have (API providers). */
-  maxResponseBytes?: number;
-  /** Model download cache (default: see download.ts). */
-  cacheDir?: string;
-  onDownloadProgress?: (p: DownloadProgress) => void;
-  /** An API model without a key opens (its calls would fail): for estimates, which call nothing. */
-  keyOptional?: boolean;
+export type { CreateProviderOptions, ProviderDescriptor, ProviderFactory } from './descriptor.js';
+
+/** The built-in providers, one descriptor each (src/models/providers/). */
+export const BUILTIN_DESCRIPTORS: readonly ProviderDescriptor[] = [
+  openaiProvider,
+  anthropicProvider,
+  ggufProvider,
+  replayProvider,
+];
+
+/**
+ * The providers a run can use, by spec prefix: the built-ins, then those registered (from the
+ * library or waver.yaml's `providers:`). Everything outside src/models/ asks it about a provider
+ * (its endpoint, cost, batch API, whether it runs in process) instead of naming one.
+ */
+export class ProviderRegistry {
+  readonly #byName = new Map<string, ProviderDescriptor>();
+  readonly #announce?: { add(name: string): void; remove(name: string): void };
+
+  constructor(
+    builtins: readonly ProviderDescriptor[] = BUILTIN_DESCRIPTORS,
+    /** Tells the spec parser which prefixes exist (the process registry only). */
+    announce?: { add(name: string): void; remove(name: string): void },
+  ) {
+    for (const d of builtins) this.#byName.set(d.name, d);
+    this.#announce = announce;
+  }
+
+  /**
+   * Adds a provider (docs/decisions.md E33). Returns the call that removes it again. A built-in
+   * prefix cannot be taken, nor one registered already.
+   */
+  register(descriptor: ProviderDescriptor): () => void {
+    const { name } = descriptor;
+    if (typeof name !== 'string' || !PREFIX_PATTERN.test(name))
+      throw new TypeError(
+        `provider prefix '${name}' must match ${PREFIX_PATTERN} (it ends at the spec's first colon)`,
+      );
+    if (typeof descriptor.create !== 'function')
+      throw new TypeError(`provider '${name}' has no create(spec, opts) function`);
+    if (this.#byName.has(name))
+      throw new TypeError(
+        `provider prefix '${name}' is taken (${isBuiltinPrefix(name) ? 'built in' : 'registered already'})`,
+      );
+    this.#byName.set(name, descriptor);
+    this.#announce?.add(name);
+    return () => {
+      if (this.#byName.get(name) !== descriptor) return;
+      this.#byName.delete(name);
+      this.#announce?.remove(name);
+    };
+  }
+
+  get(name: string): ProviderDescriptor | undefined {
+    return this.#byName.get(name);
+  }
+
+  names(): string[] {
+    return [...this.#byName.keys()];
+  }
+
+  /** Builds the provider a spec names. */
+  async create(spec: ModelSpec, opts: CreateProviderOptions = {}): Promise<ModelProvider> {
+    const descriptor = this.#byName.get(spec.provider);
+    if (!descriptor)
+      throw new InputError(
+        `unknown model provider '${spec.provider}': expected one of ${this.names()
+          .map((p) => `${p}:`)
+          .join(', ')}`,
+      );
+    const provider = await descriptor.create(spec, opts);
+    // Its identity keys every stored answer: a provider without one would share a cache with others.
+    if (
+      typeof provider?.identity !== 'string' ||
+      provider.identity === '' ||
+      typeof provider.generate !== 'function'
+    )
+      throw new TypeError(
+        `the '${spec.provider}' provider factory returned no provider with an identity and generate()`,
+      );
+    return provider;
+  }
 }
 
-/**
- * Builds the provider of a spec whose prefix it was registered under. It is handed the spec as
- * parsed (`model` is everything after the prefix) and the run's env and fetch. What it returns is
- * sent through waver's call path (timeout, retries, rate limits, cache) like a built-in provider:
- * its `identity` keys the stored answers, so it must say everything that changes an answer and
- * hold no secret.
- */
-export type ProviderFactory = (spec: ModelSpec, opts: CreateProviderOptions) => Promise<ModelProvider>;
+/** This process's providers: the ones model specs may name (the spec parser knows their prefixes). */
+export const processProviders = new ProviderRegistry(BUILTIN_DESCRIPTORS, {
+  add: addPrefix,
+  remove: removePrefix,
+});
 
 /**
- * The built-in providers. Each module is imported on demand, so an API-only run never loads
- * node-llama-cpp and a gguf-only run never loads the HTTP SDKs.
+ * Registers a provider for this process (docs/decisions.md E33): from then on `PREFIX:MODEL` is a
+ * model spec the config, `runSuite` and every protocol accept, for any role. Takes a descriptor,
+ * or a prefix and a factory (a descriptor with nothing else known: not local, no batch API, no
+ * list prices). Returns the call that registers it no more.
  */
-const BUILTIN: Record<BuiltinProviderName, ProviderFactory> = {
-  async openai(spec, opts) {
-    const { createOpenAIProvider } = await import('./openai.js');
-    return createOpenAIProvider({
-      ...commonOf(spec, opts),
-      model: spec.model,
-      baseURL: spec.baseURL,
-      apiKeyEnv: spec.apiKeyEnv,
-      reasoning: spec.reasoning,
-    });
-  },
-  async anthropic(spec, opts) {
-    const { createAnthropicProvider } = await import('./anthropic.js');
-    return createAnthropicProvider({
-      ...commonOf(spec, opts),
-      model: spec.model,
-      baseURL: spec.baseURL,
-      apiKeyEnv: spec.apiKeyEnv,
-      apiVersion: spec.apiVersion,
-    });
-  },
-  async replay(spec) {
-    const { createReplayProvider } = await import('./replay.js');
-    return createReplayProvider({ file: spec.model, label: spec.label });
-  },
-  async gguf(spec, opts) {
-    const modelPath = await resolveGgufPath(spec.model, opts);
-    const { createGgufProvider } = await import('./gguf.js');
-    return createGgufProvider({
-      modelPath,
-      contextSize: spec.contextSize,
-      chatTemplate: spec.chatTemplate,
-      threads: spec.threads,
-      label: spec.label,
-    });
-  },
-};
-
-function commonOf(spec: ModelSpec, opts: CreateProviderOptions) {
-  return {
-    env: opts.env,
-    fetch: opts.fetch,
-    label: spec.label,
-    ...(opts.maxResponseBytes !== undefined && { maxResponseBytes: opts.maxResponseBytes }),
-    ...(opts.keyOptional && { keyOptional: true }),
-  };
-}
-
-/** The providers library users registered, by prefix (docs/providers.md). */
-const plugged = new Map<string, ProviderFactory>();
-
-/**
- * Registers a provider under a spec prefix for this process (docs/decisions.md E33): from then
- * on `PREFIX:MODEL` is a model spec the config, `runSuite` and every protocol accept, for any
- * role. Returns the call that registers it no more. A built-in prefix cannot be taken: waver reads
- * those names (batch APIs, list prices, reasoning models).
- */
-export function registerProvider(prefix: string, factory: ProviderFactory): () => void {
-  if (!PREFIX_PATTERN.test(prefix))
-    throw new TypeError(
-      `provider prefix '${prefix}' must match ${PREFIX_PATTERN} (it ends at the spec's first colon)`,
-    );
-  if (isKnownPrefix(prefix))
-    throw new TypeError(
-      `provider prefix '${prefix}' is taken (${isBuiltinPrefix(prefix) ? 'built in' : 'registered already'})`,
-    );
-  plugged.set(prefix, factory);
-  addPrefix(prefix);
-  return () => {
-    if (plugged.get(prefix) !== factory) return;
-    plugged.delete(prefix);
-    removePrefix(prefix);
-  };
+export function registerProvider(descriptor: ProviderDescriptor): () => void;
+export function registerProvider(prefix: string, factory: ProviderFactory): () => void;
+export function registerProvider(what: string | ProviderDescriptor, factory?: ProviderFactory): () => void {
+  if (typeof what === 'string') {
+    if (typeof factory !== 'function') throw new TypeError(`provider '${what}' has no factory`);
+    return processProviders.register({ name: what, create: factory });
+  }
+  return processProviders.register(what);
 }
 
 /** Builds the provider a spec names, built in or registered. */
-export async function createProvider(
-  spec: ModelSpec,
-  opts: CreateProviderOptions = {},
-): Promise<ModelProvider> {
-  if (isBuiltinPrefix(spec.provider)) return BUILTIN[spec.provider](spec, opts);
-  const factory = plugged.get(spec.provider);
-  if (!factory)
-    throw new InputError(
-      `unknown model provider '${spec.provider}': expected one of ${knownPrefixes()
-        .map((p) => `${p}:`)
-        .join(', ')}`,
-    );
-  const provider = await factory(spec, opts);
-  // Its identity keys every stored answer: a provider without one would share a cache with others.
-  if (
-    typeof provider?.identity !== 'string' ||
-    provider.identity === '' ||
-    typeof provider.generate !== 'function'
-  )
-    throw new TypeError(
-      `the '${spec.provider}' provider factory returned no provider with an identity and generate()`,
-    );
-  return provider;
+export function createProvider(spec: ModelSpec, opts: CreateProviderOptions = {}): Promise<ModelProvider> {
+  return processProviders.create(spec, opts);
 }
 
-/** An `hf:` URI becomes a cached download; anything else is a local file (relative to the cwd). */
-export async function resolveGgufPath(model: string, opts: CreateProviderOptions = {}): Promise<string> {
-  if (model.startsWith('hf:')) {
-    const { resolveHfModel } = await import('./download.js');
-    return resolveHfModel(model, {
-      cacheDir: opts.cacheDir,
-      fetch: opts.fetch,
-      env: opts.env,
-      onProgress: opts.onDownloadProgress,
-    });
-  }
-  const path = resolve(process.cwd(), model);
-  if (!existsSync(path) || !statSync(path).isFile()) {
-    throw new InputError(
-      `gguf model file not found: ${path}; pass a local path (gguf:./model.gguf) or a Hugging Face file (gguf:hf:OWNER/REPO/FILE.gguf)`,
-      { field: 'model' },
-    );
-  }
-  return path;
+/** What this process knows of a provider (undefined for one another process registered). */
+export function describeProvider(name: string): ProviderDescriptor | undefined {
+  return processProviders.get(name);
 }

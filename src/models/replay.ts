@@ -35,7 +35,7 @@ const TokenSchema = z.object({
 const ResponseSchema = z.object({
   text: z.string(),
   tokens: z.array(TokenSchema).optional(),
-  finishReason: z.enum(['stop', 'length', 'content_filter', 'tool_calls', 'error', 'other']),
+  finishReason: z.enum(['stop', 'length', 'refusal', 'content_filter', 'tool_calls', 'error', 'other']),
   usage: z.object({ inputTokens: z.number().nonnegative(), outputTokens: z.number().nonnegative() }),
   responseModel: z.string().optional(),
 });

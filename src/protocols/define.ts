@@ -3,7 +3,7 @@ import type { CheckProtocol } from '../check/types.js';
 import type { WaverConfig } from '../config/schema.js';
 import type { SectionModule } from '../report/report-data.js';
 import type { ModelEstimate } from '../run/estimate.js';
-import { createProviderPool } from '../run/provider-pool.js';
+import { createProviderPool, type ProviderPool } from '../run/provider-pool.js';
 import type { CommandContext, PooledOptions, ProtocolModule, ProtocolOptions, RunOutcome } from './types.js';
 
 /**
@@ -57,19 +57,31 @@ export async function withPool<T>(
   f: (opts: PooledOptions) => Promise<T>,
   { keyOptional = config.dryRun === true }: { keyOptional?: boolean } = {},
 ): Promise<T> {
-  if (opts.pool) return f({ ...opts, pool: opts.pool });
-  // An estimate calls nothing, so it needs no API key (the run checks it).
+  if (opts.pool) return f(pooled(opts, opts.pool));
+  // An estimate calls nothing, so it needs no API key (the run checks it); a dry run's models refuse every call.
   const pool = createProviderPool({
     env: opts.env,
     fetch: opts.fetch,
     defaults: config,
     ...(keyOptional && { keyOptional: true }),
+    ...(config.dryRun && { dryRun: true }),
   });
   try {
-    return await f({ ...opts, pool });
+    return await f(pooled(opts, pool));
   } finally {
     await pool.closeAll();
   }
+}
+
+/**
+ * The options with the pool, their signal also stopped by the pool's budget once it is reached
+ * and its calls in flight are through: a protocol's stages stop where they look, as at a Ctrl-C
+ * (docs/decisions.md#e37-a-budget-stops-a-command-its-cells-left-pending).
+ */
+function pooled(opts: ProtocolOptions, pool: ProviderPool): PooledOptions {
+  const spent = pool.budget?.signal;
+  if (!spent) return { ...opts, pool };
+  return { ...opts, pool, signal: opts.signal ? AbortSignal.any([opts.signal, spent]) : spent };
 }
 
 /**

@@ -2,6 +2,8 @@ import { EXIT, emit, withAbort } from '../command-kit/output.js';
 import { createProgress } from '../command-kit/progress.js';
 import type { WaverConfig } from '../config/schema.js';
 import { formatEstimate, formatRunEnd } from '../report/run-summary.js';
+import type { CallBudget } from '../run/budget.js';
+import { CallsHalted } from '../run/call-path/middleware.js';
 import type { RunResult } from '../run/run-suite.js';
 import type { Progress } from '../run/types.js';
 import { withPool } from './define.js';
@@ -64,8 +66,9 @@ export async function executeProtocol<Plan, Outcome extends RunOutcome>(
 ): Promise<number> {
   // One pool for the command: a model the build calls (generator, gates) and the run calls again is one instance.
   return withPool(config, {}, async ({ pool }) => {
+    const stopped = { aborted: true, complete: false, runs: [] };
     const plan = await buildOrStop(protocol, config, { ...io.build, pool });
-    if (plan === undefined) return endOfRun({ aborted: true, complete: false, runs: [] }, [], config.cache);
+    if (plan === undefined) return endOfRun(stopped, [], config.cache, pool.budget);
     if (config.dryRun) {
       if (io.dryRunNote) process.stderr.write(`${io.dryRunNote(plan)}\n`);
       emit(formatEstimate(await protocol.estimate(config, plan, { pool }), config.format), config.out);
@@ -73,45 +76,67 @@ export async function executeProtocol<Plan, Outcome extends RunOutcome>(
     }
     const ran: RunResult[] = [];
     const outcome = await withAbort((signal) =>
-      protocol.run(config, plan, {
-        signal,
-        pool,
-        onStage: io.run.onStage,
-        onProgress: io.run.onProgress,
-        onRunEnd: (run) => ran.push(run),
-      }),
+      protocol
+        .run(config, plan, {
+          signal,
+          pool,
+          onStage: io.run.onStage,
+          onProgress: io.run.onProgress,
+          onRunEnd: (run) => ran.push(run),
+        })
+        .catch(unlessHalted),
     );
     io.run.finish();
+    // Halted in a stage that is not a suite's run (sago's embeddings): its runs are what there is to show.
+    if (outcome === undefined) return endOfRun(stopped, ran, config.cache, pool.budget);
     const text = await protocol.summary(outcome, plan, config.format);
     if (text !== undefined) emit(text, config.out);
-    return endOfRun(outcome, ran, config.cache);
+    return endOfRun(outcome, ran, config.cache, pool.budget);
   });
+}
+
+/** A call the budget refused, or the budget's stop met where a stage looks at its signal, is a stop (E37). */
+function unlessHalted(e: unknown): undefined {
+  if (e instanceof CallsHalted) return undefined;
+  throw e;
 }
 
 /**
  * The exit code of a run command, one meaning of complete for all (docs/decisions.md#e8-exit-codes):
- * 130 when stopped, 3 when any cell of any suite it ran (`outcome.runs`, and `ran`: the roles'
- * too) failed or is pending or the protocol calls its metrics incomplete, else 0. Unless complete,
- * stderr says why, each kind of failure with its count and first message, and how to go on.
+ * 130 when stopped, 2 when a model was stopped at a refused key or a spent quota (the user's to
+ * fix, docs/decisions.md E35), 5 when its budget stopped it, 3 when any cell of any suite it ran
+ * (`outcome.runs`, and `ran`: the roles' too) failed or is pending or the protocol calls its
+ * metrics incomplete, else 0. Unless complete, stderr says why, each kind of failure with its count
+ * and first message, and how to go on; a budget's stop, in one line with what was spent.
  */
 export function endOfRun(
   outcome: Pick<RunOutcome, 'aborted' | 'complete' | 'runs'>,
   ran: readonly RunResult[] = [],
   cache = true,
+  budget?: CallBudget,
 ): number {
   const runs = [...new Map([...ran, ...outcome.runs].map((r) => [r.runId, r])).values()];
   const complete = outcome.complete && runs.every((r) => r.complete);
-  const lines = formatRunEnd(runs, outcome.aborted, cache);
-  if (!outcome.aborted && !complete && lines.length === 0)
+  // The budget is the command's: reached, it stopped whichever stage met it.
+  const spent = budget?.reached ? budget.describe() : undefined;
+  const aborted = outcome.aborted || spent !== undefined;
+  const lines = formatRunEnd(runs, aborted, cache, spent);
+  if (!aborted && !complete && lines.length === 0)
     lines.push(
       'waver: incomplete: some metrics could not be computed for every model (the summary above marks them unavailable)',
     );
   for (const line of lines) process.stderr.write(`${line}\n`);
-  if (outcome.aborted) return EXIT.aborted;
+  // A budget's stop aborts the caller's signal too: it is told apart by what was spent.
+  if (spent === undefined && aborted) return EXIT.aborted;
+  if (runs.some((r) => r.models.some((m) => m.stopped))) return EXIT.input;
+  if (spent !== undefined) return EXIT.budget;
   return complete ? EXIT.ok : EXIT.incomplete;
 }
 
-/** The plan, or undefined when a Ctrl-C stopped the build (a build rejects with its signal's reason). */
+/**
+ * The plan, or undefined when a Ctrl-C or the budget stopped the build (a build rejects with its
+ * signal's reason, or with the budget's refusal).
+ */
 export async function buildOrStop<Plan>(
   protocol: Pick<ProtocolModule<Plan>, 'build'>,
   config: WaverConfig,
@@ -125,6 +150,6 @@ export async function buildOrStop<Plan>(
     });
   } catch (e) {
     if (stopped?.aborted && e === stopped.reason) return undefined;
-    throw e;
+    return unlessHalted(e);
   }
 }

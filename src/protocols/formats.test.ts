@@ -1,21 +1,25 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import {
+  type ParquetCodec,
+  type RecordFileFormat,
+  type Row,
+  writeRecordFile,
+  zstdCli,
+} from '../data/test-support/record-files.js';
 import { resolveLadderSeeds } from './ladder/data/datasets.js';
 import { resolveMcItems } from './paraphrase/data/datasets.js';
 import { loadOpenDataset } from './sago/data/datasets.js';
 
 /**
- * The same records written as JSONL, JSON, CSV and Parquet (snappy, gzip, zstd) load as the same
- * seeds, items and prompts for every protocol: a dataset is read by what it holds, not by its
- * extension (docs/decisions.md#e32-datasets-are-read-by-what-their-records-hold).
- * Only the provenance (which file) differs.
+ * The same records written as JSONL, JSON, CSV and Parquet (snappy, gzip, zstd), each under a name
+ * of its own, load as the same seeds, items and prompts for every protocol, with the same dataset
+ * record: a dataset is read by what it holds, not by its extension
+ * (docs/decisions.md#e32-datasets-are-read-by-what-their-records-hold), and is what it holds, not
+ * its path or name (docs/datasets.md#identity).
  */
-
-type Row = Record<string, string>;
 
 const LADDER: Row[] = [
   { question: 'Ann has 3 apples and buys 9 more. How many now?', answer: '3 + 9 = <<3+9=12>>12\n#### 12' },
@@ -41,46 +45,20 @@ const SAGO: Row[] = [
   { id: 'p2', prompt: 'Name, with a comma, a prime over 10.' },
 ];
 
-const zstdCli = spawnSync('zstd', ['--version']).status === 0;
-const codecs = ['SNAPPY', 'GZIP', ...(zstdCli ? (['ZSTD'] as const) : [])] as const;
+const codecs: ParquetCodec[] = ['SNAPPY', 'GZIP', ...(zstdCli ? (['ZSTD'] as const) : [])];
 
-const compressors = {
-  GZIP: (b: Uint8Array) => new Uint8Array(gzipSync(b)),
-  // A real zstd frame from the zstd tool (Node 20's zlib cannot write one).
-  ZSTD: (b: Uint8Array) => new Uint8Array(spawnSync('zstd', ['-q', '-c'], { input: b }).stdout),
-};
-
-function csv(rows: readonly Row[]): string {
-  const header = Object.keys(rows[0] as Row);
-  const quote = (v: string) => `"${v.replace(/"/g, '""')}"`;
-  return [header.map(quote).join(','), ...rows.map((r) => header.map((h) => quote(r[h] ?? '')).join(','))]
-    .map((l) => `${l}\r\n`)
-    .join('');
-}
-
-async function parquet(rows: readonly Row[], codec: string): Promise<Buffer> {
-  const { parquetWriteBuffer } = await import('hyparquet-writer');
-  const columnData = Object.keys(rows[0] as Row).map((name) => ({
-    name,
-    data: rows.map((r) => r[name] ?? null),
-    type: 'STRING' as const,
-  }));
-  return Buffer.from(parquetWriteBuffer({ columnData, codec: codec as 'SNAPPY', compressors }));
-}
-
-/** Each format in a folder of its own, every file named `items.EXT` (the ladder names seeds by file stem). */
+/** Each format in a folder and under a name of its own. */
 async function writeAll(rows: readonly Row[]): Promise<Record<string, string>> {
   const root = mkdtempSync(join(tmpdir(), 'waver-formats-'));
   const files: Record<string, string> = {};
-  const put = (format: string, ext: string, body: string | Buffer) => {
-    mkdirSync(join(root, format));
-    files[format] = join(root, format, `items.${ext}`);
-    writeFileSync(files[format], body);
+  const put = async (name: string, format: RecordFileFormat, file: string, codec?: ParquetCodec) => {
+    files[name] = await writeRecordFile(join(root, name, file), rows, format, codec);
   };
-  put('jsonl', 'jsonl', rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
-  put('json', 'json', JSON.stringify(rows));
-  put('csv', 'csv', csv(rows));
-  for (const codec of codecs) put(`parquet-${codec.toLowerCase()}`, 'parquet', await parquet(rows, codec));
+  await put('jsonl', 'jsonl', 'items.jsonl');
+  await put('json', 'json', 'records.json');
+  await put('csv', 'csv', 'table.csv');
+  for (const codec of codecs)
+    await put(`parquet-${codec.toLowerCase()}`, 'parquet', `${codec.toLowerCase()}.parquet`, codec);
   return files;
 }
 
@@ -100,41 +78,49 @@ function expectAllEqual<T>(loaded: Record<string, T>) {
 
 describe('the same records in every format', () => {
   it('ladder: the same seeds from JSONL, JSON, CSV and Parquet', async () => {
+    // Everything but `source`, which says for people which file a seed came from (never in a suite).
     const loaded = await loadEach(LADDER, async (file) =>
-      (await resolveLadderSeeds(file)).map(({ id, question, gold, solution }) => ({
-        id,
-        question,
-        gold,
-        solution,
-      })),
+      (await resolveLadderSeeds(file)).map(({ source: _where, ...seed }) => seed),
     );
+    const name = loaded.jsonl?.[0]?.dataset?.name;
+    expect(name).toMatch(/^records-[0-9a-f]{12}$/);
     expect(loaded.jsonl?.map((s) => [s.id, s.gold])).toEqual([
-      ['gsm8k-items-0', 12],
-      ['gsm8k-items-1', 2500],
+      [`${name}-0`, 12],
+      [`${name}-1`, 2500],
     ]);
     expect(loaded.jsonl?.[0]?.solution).toContain('<<3+9=12>>');
     expectAllEqual(loaded);
   });
 
   it('paraphrase: the same items from JSONL, JSON, CSV and Parquet (options as letter columns)', async () => {
-    const loaded = await loadEach(PARAPHRASE, async (file) =>
-      (await resolveMcItems(file)).items.map(({ source: _source, ...item }) => item),
-    );
-    expect(loaded.csv?.map((i) => [i.id, i.key, i.options.length])).toEqual([
+    const loaded = await loadEach(PARAPHRASE, async (file) => {
+      const { items, name, source } = await resolveMcItems(file);
+      return { items, name, source };
+    });
+    expect(loaded.csv?.items.map((i) => [i.id, i.key, i.options.length])).toEqual([
       ['q1', 'B', 4],
       ['q2', 'C', 4],
     ]);
-    expect(loaded.csv?.[1]?.stem).toBe('Water boils at, "at sea level"?');
+    expect(loaded.csv?.items[1]?.stem).toBe('Water boils at, "at sea level"?');
+    expect(loaded.csv?.items[1]?.source).toBe(`${loaded.csv?.name}:q2`);
     expectAllEqual(loaded);
   });
 
   it('sago: the same prompts from JSONL, JSON, CSV and Parquet', async () => {
+    // Everything but `source`, which says for people where a prompt came from (never in a suite).
     const loaded = await loadEach(SAGO, async (file) =>
-      (await loadOpenDataset(file)).map(({ id, text, references }) => ({ id, text, references })),
+      (await loadOpenDataset(file)).map(({ id, dataset, text, references }) => ({
+        id,
+        dataset,
+        text,
+        references,
+      })),
     );
+    const dataset = loaded.jsonl?.[0]?.dataset;
+    expect(dataset).toMatch(/^records-[0-9a-f]{12}$/);
     expect(loaded['parquet-snappy']).toEqual([
-      { id: 'p1', text: 'Why is the sky blue?', references: undefined },
-      { id: 'p2', text: 'Name, with a comma, a prime over 10.', references: undefined },
+      { id: 'p1', dataset, text: 'Why is the sky blue?', references: undefined },
+      { id: 'p2', dataset, text: 'Name, with a comma, a prime over 10.', references: undefined },
     ]);
     expectAllEqual(loaded);
   });

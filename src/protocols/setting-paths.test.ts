@@ -4,15 +4,17 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { WaverConfig, WaverConfigInput } from '../config/schema.js';
 import { InputError } from '../errors.js';
+import { requestFor } from '../run/plan.js';
 import type { ProtocolCommand } from './define.js';
 import { CONFIG } from './index.js';
 import { ladderCommand } from './ladder/command.js';
 import { ladderSettings } from './ladder/config.js';
+import { ladderRunConfig } from './ladder/run.js';
 import { paraphraseCommand } from './paraphrase/command.js';
 import { paraphraseSettings } from './paraphrase/config.js';
 import { runCommand } from './plain/command.js';
 import { sagoCommand } from './sago/command.js';
-import { sagoSettings } from './sago/config.js';
+import { sagoSettings, sutMaxTokens } from './sago/config.js';
 
 /**
  * A setting is declared once (config/setting-flags.ts), so the flags of a protocol's command,
@@ -70,7 +72,6 @@ describe('flags, waver.yaml and the library give one typed config', () => {
   it('ladder', async () => {
     const library: WaverConfigInput = {
       generator: 'openai:gpt-4o-mini',
-      params: { maxTokens: 900 },
       ladder: {
         seeds: 3,
         families: ['SV', 'KB'],
@@ -91,7 +92,6 @@ describe('flags, waver.yaml and the library give one typed config', () => {
       ],
       [
         'generator: openai:gpt-4o-mini',
-        'params: {maxTokens: 900}',
         'ladder:',
         '  seeds: 3',
         '  families: [SV, KB]',
@@ -163,9 +163,8 @@ describe('flags, waver.yaml and the library give one typed config', () => {
     const config = await samePaths(
       as(paraphraseCommand),
       ['--limit', '4', '--phrasings', 'terse,canonical', '--repeats', '3', '--fields', 'stem=q,key=a'],
-      'repeats: 3\nparaphrase: {limit: 4, phrasings: [terse, canonical], repeats: 3, fields: {stem: q, key: a}}',
+      'paraphrase: {limit: 4, phrasings: [terse, canonical], repeats: 3, fields: {stem: q, key: a}}',
       {
-        repeats: 3,
         paraphrase: {
           limit: 4,
           phrasings: ['terse', 'canonical'],
@@ -247,6 +246,22 @@ describe('flags, waver.yaml and the library give one typed config', () => {
     );
   });
 
+  it("the budget, the same in every protocol's command", async () => {
+    await samePaths(
+      as(runCommand),
+      ['--max-calls', '100', '--max-cost', '2.5'],
+      'maxCalls: 100\nmaxCost: 2.5',
+      {
+        maxCalls: 100,
+        maxCost: 2.5,
+      },
+    );
+    for (const command of [ladderCommand, sagoCommand, paraphraseCommand]) {
+      const config = await fromFlags(as(command), ['--max-calls', '100', '--max-cost', '2.5']);
+      expect([config.maxCalls, config.maxCost]).toEqual([100, 2.5]);
+    }
+  });
+
   it('a bad flag value is an input error naming the flag', async () => {
     const bad = async (args: string[]) => {
       const cmd = sagoCommand({} as never, { config: CONFIG }).exitOverride();
@@ -261,5 +276,51 @@ describe('flags, waver.yaml and the library give one typed config', () => {
     );
     expect(await bad(['--concurrency', 'many'])).toBe("--concurrency: expected an integer, got 'many'");
     expect(await bad(['--strengths', 'spacing=1,x'])).toBe("--strengths spacing: expected a number, got 'x'");
+  });
+});
+
+/**
+ * One order for the cap a system under test is sent (docs/protocols.md#request): `--max-tokens`,
+ * then the protocol's section of waver.yaml, then `params.maxTokens`, then the protocol's own.
+ */
+describe('the output cap of a system under test: flag, section, params, protocol default', () => {
+  /** The command's config from `yaml` (a waver.yaml) and `args`. */
+  const configOf = async (command: unknown, yaml: string, args: string[] = []) => {
+    const file = join(dir, `cap-${Math.random().toString(36).slice(2)}.yaml`);
+    writeFileSync(file, yaml);
+    return fromFlags(as(command), ['--config', file, ...args]);
+  };
+  const ladderCap = async (yaml: string, args?: string[]) =>
+    ladderRunConfig(await configOf(ladderCommand, yaml, args)).params.maxTokens;
+  const sagoCap = async (yaml: string, args?: string[]) => {
+    const config = await configOf(sagoCommand, yaml, args);
+    return sutMaxTokens(config, sagoSettings(config));
+  };
+  const plainCap = async (yaml: string, args?: string[]) =>
+    requestFor({ id: 't', prompt: 'p' }, (await configOf(runCommand, yaml, args)).params).maxTokens;
+
+  it('ladder: 768 by default', async () => {
+    expect(await ladderCap('')).toBe(768);
+    expect(await ladderCap('params: {maxTokens: 64}')).toBe(64);
+    expect(await ladderCap('params: {maxTokens: 64}\nladder: {maxTokens: 128}')).toBe(128);
+    expect(await ladderCap('params: {maxTokens: 64}\nladder: {maxTokens: 128}', ['--max-tokens', '32'])).toBe(
+      32,
+    );
+  });
+
+  it("sago: 256 by default, the authors' 100 under reference", async () => {
+    expect(await sagoCap('')).toBe(256);
+    expect(await sagoCap('sago: {reference: true}')).toBe(100);
+    expect(await sagoCap('params: {maxTokens: 64}\nsago: {reference: true}')).toBe(64);
+    expect(await sagoCap('params: {maxTokens: 64}\nsago: {maxTokens: 128}')).toBe(128);
+    // The flag was lost under --reference before: it set params.maxTokens, below the reference's 100.
+    expect(await sagoCap('sago: {maxTokens: 128}', ['--reference', '--max-tokens', '32'])).toBe(32);
+    expect(await sagoCap('', ['--reference', '--max-tokens', '32'])).toBe(32);
+  });
+
+  it('a plain suite: 256 by default', async () => {
+    expect(await plainCap('')).toBe(256);
+    expect(await plainCap('params: {maxTokens: 64}')).toBe(64);
+    expect(await plainCap('params: {maxTokens: 64}', ['--max-tokens', '32'])).toBe(32);
   });
 });

@@ -1,6 +1,7 @@
 import * as vega from 'vega';
 import { describe, expect, it } from 'vitest';
-import { type ChartSpec, chartSvg, safeSvg, shortLabel, svgOf, vegaSpecOf } from './charts.js';
+import { type ChartSpec, chartSvg, safeSvg, svgOf, vegaSpecOf } from './charts.js';
+import { shortLabel } from './labels.js';
 
 const LINE: ChartSpec = {
   vegaLite: {

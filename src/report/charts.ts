@@ -1,5 +1,6 @@
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
+import { LEGEND_CHARS, LEGEND_HEAD } from './labels.js';
 
 /**
  * Charts for the reports: a vega-lite (or plain vega) spec rendered to an SVG string in Node, with
@@ -20,17 +21,6 @@ import { compile, type TopLevelSpec } from 'vega-lite';
 export type ChartSpec = ({ vegaLite: Record<string, unknown> } | { vega: Record<string, unknown> }) & {
   data?: Record<string, readonly object[]>;
 };
-
-/** Characters of a legend label before it is cut in the middle, and those kept before the cut (shortLabel). */
-export const LEGEND_CHARS = 36;
-const LEGEND_HEAD = 12;
-
-/** A label as the charts' legends show it: whole up to LEGEND_CHARS, else its start … its end. */
-export function shortLabel(label: string): string {
-  return label.length > LEGEND_CHARS
-    ? `${label.slice(0, LEGEND_HEAD)}…${label.slice(-(LEGEND_CHARS - LEGEND_HEAD - 1))}`
-    : label;
-}
 
 /** Shared look: the report's font and colours; no background so the page's shows through. */
 const VEGA_LITE_CONFIG = {

@@ -26,7 +26,8 @@ export function formatRunSummary(result: RunResult, format: 'md' | 'json'): stri
   for (const m of result.models)
     if (m.failures.length) lines.push(`failed cells of ${m.label} by reason: ${formatFailures(m.failures)}`);
   lines.push(
-    `calls ${s.calls} (${s.retries} retries) · tokens ${s.tokensIn} in / ${s.tokensOut} out · ${(s.elapsedMs / 1000).toFixed(2)} s${s.aborted ? ' · ABORTED' : ''}`,
+    `calls ${s.calls} (${s.retries} retries) · tokens ${s.tokensIn} in / ${s.tokensOut} out · ${(s.elapsedMs / 1000).toFixed(2)} s${s.stopReason ? ` · STOPPED: ${s.stopReason}` : s.aborted ? ' · ABORTED' : ''}`,
+    ...answerNotes(s),
   );
   if (!result.complete) {
     lines.push(
@@ -38,10 +39,28 @@ export function formatRunSummary(result: RunResult, format: 'md' | 'json'): stri
 }
 
 /**
+ * What the answers called in this run hold besides their text: refusals and filtered answers
+ * (docs/decisions.md E34), and usage left out of the totals (E36). Nothing when there is none.
+ */
+function answerNotes(s: RunResult['summary']): string[] {
+  const answers = [
+    ...(s.refusals ? [`refusals: ${s.refusals}`] : []),
+    ...(s.contentFiltered ? [`content filtered: ${s.contentFiltered}`] : []),
+  ];
+  return [
+    ...(answers.length ? [answers.join(' · ')] : []),
+    ...(s.implausibleUsage
+      ? [`usage refused on ${s.implausibleUsage} call(s): left out of the token totals`]
+      : []),
+  ];
+}
+
+/**
  * A model is complete when none of its cells failed or is pending; below minCoverage its metrics
  * are not shown as complete either (docs/decisions.md#e8-exit-codes).
  */
 function modelStatus(m: ModelOutcome): string {
+  if (m.stopped) return `STOPPED at ${m.stopped.kind}`;
   if (m.coverage.failed === 0 && m.coverage.pending === 0) return 'complete';
   return m.complete ? 'INCOMPLETE' : 'INCOMPLETE, below minCoverage';
 }
@@ -61,26 +80,40 @@ export function formatFailures(failures: readonly FailedKind[], maxMessage = 300
  * The lines a run command ends with on stderr when it did not finish every cell
  * (docs/decisions.md#e8-exit-codes): per suite and model, the failed cells by kind with the first
  * message of each, and the pending ones; then how to go on. `runs` are every suite the command ran
- * (the systems under test's and the roles'); none when it completed.
+ * (the systems under test's and the roles'); none when it completed. `stoppedBy` says what stopped
+ * it and what it spent (its budget, docs/decisions.md E37), on the line that says how to resume.
  */
-export function formatRunEnd(runs: readonly RunResult[], aborted: boolean, cache = true): string[] {
+export function formatRunEnd(
+  runs: readonly RunResult[],
+  aborted: boolean,
+  cache = true,
+  stoppedBy?: string,
+): string[] {
   const lines: string[] = [];
   let done = 0;
   let failed = 0;
   let pending = 0;
+  const stopped = new Map<string, string>();
   for (const run of runs)
     for (const m of run.models) {
       const c = m.coverage;
       done += c.done;
       failed += c.failed;
       pending += c.pending;
-      if (c.failed === 0 && (c.pending === 0 || aborted)) continue;
+      if (m.stopped) stopped.set(m.label, m.stopped.kind === 'quota' ? 'quota' : 'API key');
+      if (c.failed === 0 && (c.pending === 0 || aborted) && !m.stopped) continue;
+      // A model stopped at a refused key or a spent quota (docs/decisions.md E35) has its error said
+      // once, first; its failures are counted by kind.
+      const failures = m.stopped ? m.failures.map((f) => ({ kind: f.kind, count: f.count })) : m.failures;
       const parts = [
         `${c.done} of ${c.total} done`,
-        ...(c.failed ? [`failed ${c.failed}: ${formatFailures(m.failures)}`] : []),
+        ...(c.failed ? [`failed ${c.failed}: ${formatFailures(failures)}`] : []),
         ...(c.pending ? [`${c.pending} pending`] : []),
       ];
-      lines.push(`${run.suite.name} · ${m.label}: ${parts.join(', ')}`);
+      const stop = m.stopped
+        ? `stopped at its first ${m.stopped.kind} error, no further calls to it: ${m.stopped.message} (`
+        : '';
+      lines.push(`${run.suite.name} · ${m.label}: ${stop}${parts.join(', ')}${stop ? ')' : ''}`);
     }
   // Pending cells a batch answers later (docs/batch.md): where they are.
   if (!aborted)
@@ -91,8 +124,12 @@ export function formatRunEnd(runs: readonly RunResult[], aborted: boolean, cache
   const again = cache
     ? 're-run the same command'
     : 're-run the same command without --no-cache (with it, every cell is called again)';
-  if (aborted) lines.push(`stopped: ${again} to resume${runs.length ? ` (${counts})` : ''}`);
-  else if (failed || pending)
+  const stop = stoppedBy === undefined ? 'stopped:' : `stopped by ${stoppedBy};`;
+  if (aborted) lines.push(`${stop} ${again} to resume${runs.length ? ` (${counts})` : ''}`);
+  else if (stopped.size > 0) {
+    const fix = [...stopped].map(([label, what]) => `the ${what} of ${label}`).join(', ');
+    lines.push(`fix ${fix}, then ${again} (${counts}; stored cells are not called again)`);
+  } else if (failed || pending)
     lines.push(
       `incomplete: ${again} to retry the failed and pending cells (${counts}; stored cells are not called again)`,
     );
@@ -104,17 +141,26 @@ export function formatEstimate(estimates: ModelEstimate[], format: 'md' | 'json'
   const lines = [
     '## waver dry run (nothing called, nothing written)',
     '',
-    '| model | cells | already stored | calls | prompt tokens (est.) | output tokens (max) | cost USD (max) |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| model | role | cells | already stored | calls | prompt tokens (est.) | output tokens (max) | cost USD (max) |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const e of estimates) {
     const cost =
       e.maxCostUsd === undefined ? 'unknown (no price)' : `${e.maxCostUsd.toFixed(4)} (${e.priceSource})`;
+    const role = e.stage === undefined ? e.role : `${e.role} (${e.stage})`;
+    // A bound's figures are at most these (docs/decisions.md E39).
+    const at = e.bound ? '≤ ' : '';
     lines.push(
-      `| ${e.label} | ${e.cells} | ${e.stored} | ${e.calls} | ${e.inputTokens} | ${e.maxOutputTokens} | ${cost} |`,
+      `| ${e.label} | ${role} | ${at}${e.cells} | ${e.stored} | ${at}${e.calls} | ${at}${e.inputTokens} | ${at}${e.maxOutputTokens} | ${e.maxCostUsd === undefined ? '' : at}${cost} |`,
     );
   }
   const calls = estimates.reduce((n, e) => n + e.calls, 0);
-  lines.push('', `${calls} call(s) would be made. Prompt tokens are estimated at ~4 characters a token.`);
+  const tokens = 'Prompt tokens are estimated at ~4 characters a token.';
+  lines.push(
+    '',
+    estimates.some((e) => e.bound)
+      ? `At most ${calls} call(s) would be made: a row marked ≤ is a bound, as its calls depend on answers not given yet. ${tokens}`
+      : `${calls} call(s) would be made. ${tokens}`,
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -1,4 +1,5 @@
 import type { GenerateResult } from '../models/types.js';
+import { implausibleUsage } from '../models/usage.js';
 import type { AttemptRecord, CellWrite, LeaseFence, Store } from '../store/store.js';
 import type { RunTally } from './tally.js';
 import type { Cell, CellError } from './types.js';
@@ -45,7 +46,10 @@ export class CellWriter {
 
   constructor(private readonly opts: CellWriterOptions) {}
 
-  /** An answered cell; `onCommitted` runs once its transaction is through. */
+  /**
+   * An answered cell; `onCommitted` runs once its transaction is through. A usage no call can have
+   * is stored as 0, left out of the totals, and its call says what was reported (docs/decisions.md E36).
+   */
   done(
     model: CellModel,
     cell: Cell,
@@ -55,14 +59,26 @@ export class CellWriter {
     latencyMs: number,
     onCommitted?: () => void,
   ): void {
+    const why = implausibleUsage(result.usage);
+    const answer = why ? { ...result, usage: { inputTokens: 0, outputTokens: 0 } } : result;
+    const tries = why
+      ? noteOnLast(attempts, `usage refused: ${why}; stored as 0, left out of the token totals`)
+      : attempts;
     this.write(
       {
         kind: 'done',
-        cell: { ...this.guarded(model, cell), key, request: cell.request, result, latencyMs, attempts },
+        cell: {
+          ...this.guarded(model, cell),
+          key,
+          request: cell.request,
+          result: answer,
+          latencyMs,
+          attempts: tries,
+        },
       },
       onCommitted,
     );
-    this.opts.tally.countDone(result);
+    this.opts.tally.countDone(answer, why !== undefined);
   }
 
   failed(model: CellModel, cell: Cell, error: CellError, attempts: AttemptRecord[]): void {
@@ -148,6 +164,12 @@ export class ModelIdentities {
       );
     this.labels.set(identity, label);
   }
+}
+
+/** The tries with a note on the last one (the try that answered). */
+function noteOnLast(attempts: AttemptRecord[], note: string): AttemptRecord[] {
+  const last = attempts.at(-1);
+  return last ? [...attempts.slice(0, -1), { ...last, message: note }] : attempts;
 }
 
 /** Runs `fn` in `ms` (0: at the next turn of the event loop); returns what cancels it. */

@@ -193,12 +193,12 @@ describe('runCells', () => {
 
   it('fails a cell at once on a non-retryable error, and after maxRetries on a retryable one', async () => {
     const store = newStore();
-    const suite = makeSuite(['auth', 'down', 'fine']);
+    const suite = makeSuite(['bad', 'down', 'fine']);
     const provider = new ScriptedProvider((p) =>
-      p === 'auth' ? steps.fail('auth', 401) : p === 'down' ? steps.fail('server', 503) : steps.ok('fine'),
+      p === 'bad' ? steps.fail('client', 400) : p === 'down' ? steps.fail('server', 503) : steps.ok('fine'),
     );
     const { summary } = await run(store, suite, makeCells(suite, ['m']), { m: { provider, maxRetries: 2 } });
-    expect(provider.callsByPrompt.get('auth')).toBe(1);
+    expect(provider.callsByPrompt.get('bad')).toBe(1);
     expect(provider.callsByPrompt.get('down')).toBe(3);
     expect(summary.coverage).toEqual({
       total: 3,
@@ -206,14 +206,29 @@ describe('runCells', () => {
       failed: 2,
       pending: 0,
       cached: 0,
-      errorsByKind: { auth: 1, server: 1 },
+      errorsByKind: { client: 1, server: 1 },
     });
     const failed = [...store.cells.all({ status: 'failed' })];
     expect(failed.map((c) => [c.testId, c.error?.kind, c.error?.status, c.attempts])).toEqual([
-      ['t0', 'auth', 401, 1],
+      ['t0', 'client', 400, 1],
       ['t1', 'server', 503, 3],
     ]);
-    expect(failed[0]?.error?.message).toContain('auth');
+    expect(failed[0]?.error?.message).toContain('client');
+  });
+
+  it('stops a model at a refused key: its other cells stay pending, uncalled; another model goes on', async () => {
+    const store = newStore();
+    const suite = makeSuite(['a', 'b', 'c', 'd']);
+    const refused = new ScriptedProvider(() => steps.fail('auth', 401), { identity: 'scripted:refused' });
+    const fine = new ScriptedProvider(() => steps.ok('fine'), { identity: 'scripted:fine' });
+    const { summary } = await run(store, suite, makeCells(suite, ['r', 'f']), {
+      r: { provider: refused, concurrency: 1 },
+      f: { provider: fine, concurrency: 1 },
+    });
+    expect(refused.calls).toBe(1);
+    expect(fine.calls).toBe(4);
+    expect(summary.coverage).toMatchObject({ total: 8, done: 4, failed: 1, pending: 3 });
+    expect(summary.stoppedModels).toEqual({ r: expect.objectContaining({ kind: 'auth', status: 401 }) });
   });
 
   it('times out a hung call (even one that ignores its signal) and retries it', async () => {

@@ -4,7 +4,7 @@ import type { CellLeases, EngineRun } from './engine/engine-run.js';
 import { InFlightRequests } from './engine/in-flight-requests.js';
 import { Lanes, type ModelEntry } from './engine/lanes.js';
 import { Pump } from './engine/pump.js';
-import { RunStop } from './engine/run-stop.js';
+import { ModelStops, RunStop } from './engine/run-stop.js';
 import { type RetryPolicy, type SleepFn, sleep } from './retry.js';
 import { RunTally } from './tally.js';
 import type { Cell, Progress, RunSummary, Suite } from './types.js';
@@ -43,7 +43,9 @@ export interface RunCellsOptions {
   leases?: CellLeases;
   /**
    * Stops the run: queued cells stay pending; calls in flight are aborted, their cells stay
-   * pending and their tries are stored as stopped attempts (the last one 'aborted').
+   * pending and their tries are stored as stopped attempts (the last one 'aborted'). A call the
+   * providers' path refuses (CallsHalted: a budget reached) halts the run instead: no cell starts,
+   * the calls in flight finish and are stored (docs/decisions.md E37).
    */
   signal?: AbortSignal;
   /** Injectable for tests: the backoff sleep, jitter source and monotonic clock. */
@@ -102,6 +104,8 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
     requests: new InFlightRequests(),
     ...(leases && { leases }),
     signal: stop.signal,
+    stops: new ModelStops(),
+    stop,
     writer,
     tally,
     now,
@@ -115,5 +119,6 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
   }
   stop.throwIfFailed();
   tally.emit();
-  return tally.summary(stop.signal.aborted);
+  const summary = { ...tally.summary(stop.stopped), ...run.stops.summary() };
+  return stop.reason === undefined ? summary : { ...summary, stopReason: stop.reason };
 }

@@ -44,6 +44,8 @@ describe('--dry-run with a billion repeats', () => {
     const config = validateConfig({
       models: ['replay:answers.jsonl'],
       repeats: 1_000_000_000,
+      // Above the default limit of 1,000 (docs/decisions.md E38): raised, as a user would.
+      maxRepeats: 1_000_000_000,
       store: '/nonexistent/s.db',
     });
     const t0 = performance.now();
@@ -52,5 +54,30 @@ describe('--dry-run with a billion repeats', () => {
     });
     expect(e?.cells).toBe(1_000_000_002);
     expect(performance.now() - t0).toBeLessThan(2000);
+  });
+});
+
+describe('--dry-run reads each cell’s own request', () => {
+  it('bounds the output by the cap each cell is sent (a test’s own, a model’s own), not the config’s', () => {
+    const suite = suiteOf('capped', [
+      { id: 'a', prompt: 'one', maxTokens: 768, repeats: 3 },
+      { id: 'b', prompt: 'two', maxTokens: 768, byModel: { 'openai:gpt-4o': { maxTokens: 900 } } },
+      { id: 'c', prompt: 'three' },
+    ]);
+    const config = validateConfig({
+      models: ['openai:gpt-4o-mini', 'openai:gpt-4o'],
+      params: { maxTokens: 64 },
+    });
+    const models = plannedModels(config);
+    const repeats = new Map(suite.tests.map((t) => [t.id, t.repeats ?? config.repeats]));
+    const [mini, big] = estimateRun(
+      planCells(suite, models, config),
+      models,
+      config,
+      () => 0,
+      (id) => repeats.get(id) ?? 1,
+    );
+    expect(mini).toMatchObject({ role: 'model', calls: 5, maxOutputTokens: 3 * 768 + 768 + 64 });
+    expect(big).toMatchObject({ calls: 5, maxOutputTokens: 3 * 768 + 900 + 64 });
   });
 });

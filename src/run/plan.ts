@@ -1,4 +1,4 @@
-import type { WaverConfig } from '../config/schema.js';
+import { DEFAULT_MAX_TOKENS, type WaverConfig } from '../config/schema.js';
 import { InputError } from '../errors.js';
 import { asReasoningRequest, isReasoningSpec } from '../models/reasoning.js';
 import { type ModelSpec, specLabel, toModelSpec } from '../models/spec.js';
@@ -29,9 +29,10 @@ export function plannedModels(config: WaverConfig): PlannedModel[] {
 }
 
 /**
- * The exact request a test sends: system prompt (if any), the prompt, and the config's generation
- * params, the test's own output cap winning; for `model` (a label), that model's own way of being
- * asked (`test.byModel`) wins in turn.
+ * The exact request a test sends, resolved here once for the run, its estimate and its batches:
+ * system prompt (if any), the prompt, and the config's generation params, the test's own output
+ * cap winning (a protocol writes the cap it resolved into its tests, docs/protocols.md#request);
+ * for `model` (a label), that model's own way of being asked (`test.byModel`) wins in turn.
  */
 export function requestFor(test: SuiteTest, params: WaverConfig['params'], model?: string): GenerateRequest {
   const own = model === undefined ? undefined : test.byModel?.[model];
@@ -39,7 +40,7 @@ export function requestFor(test: SuiteTest, params: WaverConfig['params'], model
   const messages: ChatMessage[] = [];
   if (system !== undefined) messages.push({ role: 'system', content: system });
   messages.push({ role: 'user', content: test.prompt });
-  const maxTokens = own?.maxTokens ?? test.maxTokens ?? params.maxTokens;
+  const maxTokens = own?.maxTokens ?? test.maxTokens ?? paramsCap(params);
   const request: GenerateRequest = { messages, temperature: params.temperature, maxTokens };
   if (params.topP !== undefined) request.topP = params.topP;
   if (params.seed !== undefined) request.seed = params.seed;
@@ -47,6 +48,11 @@ export function requestFor(test: SuiteTest, params: WaverConfig['params'], model
   if (params.logprobs) request.logprobs = true;
   if (params.topLogprobs !== undefined) request.topLogprobs = params.topLogprobs;
   return request;
+}
+
+/** The cap a test without its own is sent: the params', else DEFAULT_MAX_TOKENS (docs/protocols.md#request). */
+export function paramsCap(params: Pick<WaverConfig['params'], 'maxTokens'>): number {
+  return params.maxTokens ?? DEFAULT_MAX_TOKENS;
 }
 
 /** Cells a model owes a suite: the sum over tests of their repeats. */

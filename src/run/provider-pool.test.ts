@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateConfig } from '../config/load.js';
+import { ProviderRegistry } from '../models/registry.js';
 import { type ModelSpec, toModelSpec } from '../models/spec.js';
 import type { ModelProvider } from '../models/types.js';
 import { type Script, ScriptedProvider, steps } from '../test-support/scripted-provider.js';
@@ -115,4 +116,51 @@ describe('ProviderPool', () => {
   });
 });
 
+describe('a dry run', () => {
+  it("makes its models (the spec checked) but lets none be called; runSuite refuses a dry run's config", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waver-pool-dry-'));
+    dirs.push(dir);
+    const f = countingFactory();
+    const pool = createProviderPool({ defaults, create: f.create, dryRun: true });
+    try {
+      const model = await pool.get(toModelSpec('replay:m.jsonl'));
+      expect(model.identity).toBe('scripted:m.jsonl');
+      await expect(model.generate({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toThrow(
+        'a dry run called scripted:m.jsonl: a dry run calls no model',
+      );
+      expect(f.made[0]?.calls).toBe(0);
+      const config = validateConfig({ models: ['replay:m.jsonl'], store: join(dir, 's.db'), dryRun: true });
+      await expect(
+        runSuite(config, suiteOf('sut', [{ id: 't', prompt: 'hello' }]), { pool }),
+      ).rejects.toThrow('dryRun: a dry run calls no model');
+      expect(existsSync(join(dir, 's.db'))).toBe(false);
+    } finally {
+      await pool.closeAll();
+    }
+  });
+});
+
 const echoScript: Script = (p) => steps.ok(p);
+
+describe('the registry a pool builds from', () => {
+  it('is the one it is handed: a provider only that registry holds is made, and unknown to the process', async () => {
+    const own = new ProviderRegistry([
+      {
+        name: 'mine',
+        create: async (spec) =>
+          new ScriptedProvider(() => ({ text: 'x' }) as never, { identity: `mine:${spec.model}` }),
+      },
+    ]);
+    const defaults = { concurrency: 1, timeoutMs: 1000, maxRetries: 0 };
+    const spec = { provider: 'mine', model: 'm', chatTemplate: 'auto' } as const;
+    const pool = createProviderPool({ registry: own, defaults });
+    const processPool = createProviderPool({ defaults });
+    try {
+      expect((await pool.get(spec)).identity).toBe('mine:m');
+      await expect(processPool.get(spec)).rejects.toThrow(/unknown model provider 'mine'/);
+    } finally {
+      await pool.closeAll();
+      await processPool.closeAll();
+    }
+  });
+});

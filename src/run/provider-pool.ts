@@ -1,7 +1,8 @@
-import { type CreateProviderOptions, createProvider } from '../models/registry.js';
-import type { ModelSpec } from '../models/spec.js';
+import { type CreateProviderOptions, type ProviderRegistry, processProviders } from '../models/registry.js';
+import { type ModelSpec, specLabel } from '../models/spec.js';
 import type { FetchFn, ModelProvider } from '../models/types.js';
 import { canonicalJson } from '../util/hash.js';
+import { type BudgetLimits, budgetOf, type CallBudget } from './budget.js';
 import { type CallClock, type CallLimits, callPath } from './call-path/call-path.js';
 import { wrapProvider } from './call-path/wrap-provider.js';
 
@@ -16,10 +17,15 @@ export interface ProviderPool {
   get(spec: ModelSpec): Promise<ModelProvider>;
   /** Closes every instance; the pool gives out none after. */
   closeAll(): Promise<void>;
+  /**
+   * The command's budget (`maxCalls`, `maxCost` of the defaults), metering every model's tries;
+   * undefined when none is set (docs/decisions.md#e37-a-budget-stops-a-command-its-cells-left-pending).
+   */
+  readonly budget?: CallBudget;
 }
 
 /** The run-wide call settings; a spec's own concurrency, rpm, tpm, timeoutMs and maxRetries win. */
-export interface CallDefaults {
+export interface CallDefaults extends BudgetLimits {
   concurrency: number;
   timeoutMs: number;
   maxRetries: number;
@@ -33,22 +39,29 @@ export interface ProviderPoolOptions {
   fetch?: FetchFn;
   /** A WaverConfig will do. */
   defaults: CallDefaults;
-  /**
-   * Builds a bare provider. Default `createProvider`: the built-ins and every registered provider
-   * (docs/providers.md); tests count creations through their own.
-   */
+  /** The providers its specs may name (default this process's: the built-ins and those registered). */
+  registry?: ProviderRegistry;
+  /** Builds a bare provider. Default the registry's `create`; tests count creations through their own. */
   create?: (spec: ModelSpec, opts: CreateProviderOptions) => Promise<ModelProvider>;
   clock?: CallClock;
   /** Open API models without a key (CreateProviderOptions.keyOptional): a dry run's pool. */
   keyOptional?: boolean;
+  /**
+   * A dry run's pool: its models are made (so a spec, a key or a file is checked) and never called;
+   * a call throws before anything is sent (docs/decisions.md E39).
+   */
+  dryRun?: boolean;
 }
 
 export function createProviderPool(opts: ProviderPoolOptions): ProviderPool {
-  const create = opts.create ?? createProvider;
+  const registry = opts.registry ?? processProviders;
+  const create = opts.create ?? ((spec: ModelSpec, o: CreateProviderOptions) => registry.create(spec, o));
   const bare = new Map<string, Promise<ModelProvider>>();
   const wrapped = new Map<string, Promise<ModelProvider>>();
+  const budget = budgetOf(opts.defaults);
   let closed = false;
   return {
+    ...(budget && { budget }),
     get(spec) {
       if (closed) return Promise.reject(new Error('the provider pool is closed'));
       // The label and price change no answer (docs/decisions.md E2): a model named twice is one model.
@@ -56,6 +69,11 @@ export function createProviderPool(opts: ProviderPoolOptions): ProviderPool {
       const key = canonicalJson(calls);
       let provider = wrapped.get(key);
       if (!provider) {
+        // A model whose price is unknown is refused under --max-cost before it is made.
+        const limits = {
+          ...limitsOf(spec, opts.defaults),
+          ...(budget && { meter: budget.meter(specLabel(spec), budget.priceOf(spec)) }),
+        };
         const made = create(spec, {
           env: opts.env,
           fetch: opts.fetch,
@@ -66,7 +84,8 @@ export function createProviderPool(opts: ProviderPoolOptions): ProviderPool {
         });
         bare.set(key, made);
         provider = made.then(
-          (p) => wrapProvider(p, callPath(limitsOf(spec, opts.defaults), opts.clock), { keepOpen: true }),
+          (p) =>
+            wrapProvider(opts.dryRun ? uncallable(p) : p, callPath(limits, opts.clock), { keepOpen: true }),
           (error: unknown) => {
             // A spec that failed may be fixed and asked again; nothing was made to close.
             bare.delete(key);
@@ -96,5 +115,21 @@ function limitsOf(spec: ModelSpec, defaults: CallDefaults): CallLimits {
     ...(defaults.backoff ? { backoff: defaults.backoff } : {}),
     ...(spec.rpm ? { rpm: spec.rpm } : {}),
     ...(spec.tpm ? { tpm: spec.tpm } : {}),
+  };
+}
+
+/** The provider with every call refused, its identity and capabilities kept: a dry run's model. */
+function uncallable(provider: ModelProvider): ModelProvider {
+  const refuse = async (): Promise<never> => {
+    throw new Error(`a dry run called ${provider.identity}: a dry run calls no model`);
+  };
+  return {
+    provider: provider.provider,
+    modelId: provider.modelId,
+    identity: provider.identity,
+    capabilities: provider.capabilities,
+    generate: refuse,
+    ...(provider.score && { score: refuse }),
+    ...(provider.embed && { embed: refuse }),
   };
 }

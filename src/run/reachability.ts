@@ -1,16 +1,12 @@
 import { InputError } from '../errors.js';
 import { ProviderError } from '../models/errors.js';
 import { boundedFetch } from '../models/lean-fetch.js';
+import { describeProvider } from '../models/registry.js';
 import type { ModelSpec } from '../models/spec.js';
 import type { FetchFn } from '../models/types.js';
 
 /** Only whether the server answers matters: a longer body is not read. */
 const REACH_BODY_BYTES = 64 * 1024;
-
-const DEFAULT_BASE: Record<string, string> = {
-  openai: 'https://api.openai.com/v1',
-  anthropic: 'https://api.anthropic.com',
-};
 
 /**
  * Before a run writes anything, makes sure an HTTP model's endpoint answers at all. Any HTTP
@@ -22,13 +18,8 @@ export async function checkReachable(
   opts: { env?: NodeJS.ProcessEnv; fetch?: FetchFn; timeoutMs?: number } = {},
 ): Promise<void> {
   const env = opts.env ?? process.env;
-  const envBase =
-    spec.provider === 'openai'
-      ? env.OPENAI_BASE_URL
-      : spec.provider === 'anthropic'
-        ? env.ANTHROPIC_BASE_URL
-        : undefined;
-  const base = spec.baseURL ?? envBase ?? DEFAULT_BASE[spec.provider];
+  const endpoint = describeProvider(spec.provider)?.endpoint;
+  const base = spec.baseURL ?? (endpoint && (env[endpoint.baseURLEnv] ?? endpoint.defaultBaseURL));
   if (!base) return; // in-process or recorded models: nothing to reach
   // The SDKs' own fetch (lean-fetch.ts): the global fetch would load and start a second HTTP
   // client for this one request, a good part of a small run's start-up.

@@ -1,10 +1,11 @@
 import type { WaverConfig } from '../config/schema.js';
 import { InputError } from '../errors.js';
-import { specLabel, toModelSpec } from '../models/spec.js';
+import { type ModelSpec, specLabel, toModelSpec } from '../models/spec.js';
 import { openStore } from '../store/store.js';
+import { type ModelEstimate, sumEstimates } from './estimate.js';
 import { roleParams } from './plan.js';
 import { createProviderPool } from './provider-pool.js';
-import { type RunSuiteOptions, runSuite } from './run-suite.js';
+import { estimateSuite, type RunSuiteOptions, runSuite } from './run-suite.js';
 import { suiteOf } from './suite.js';
 import type { SuiteTest } from './types.js';
 
@@ -64,16 +65,8 @@ export async function runRole(
 
   async function runBatch(batch: RoleBatch): Promise<void> {
     if (batch.tests.length === 0) return;
-    // A role's suite is made from what the stage before it stored, so it runs whole (docs/decisions.md E19).
-    const { shard: _, ...unsharded } = config;
-    const roleConfig: WaverConfig = {
-      ...unsharded,
-      models: [spec],
-      repeats: 1,
-      params: roleParams(batch.temperature, batch.maxTokens),
-    };
     const suite = suiteOf(suiteName, batch.tests);
-    const result = await runSuite(roleConfig, suite, { ...opts, pool });
+    const result = await runSuite(roleConfig(config, spec, batch), suite, { ...opts, pool });
     const model = result.models[0];
     if (!model) throw new Error(`runSuite returned no model for the ${role}`);
     identity = model.identity;
@@ -97,4 +90,44 @@ export async function runRole(
       if (!answers.has(t.id))
         answers.set(t.id, { ok: false, error: result.summary.aborted ? 'run stopped' : 'no cell stored' });
   }
+}
+
+/**
+ * The config a role's batch runs with: the role's model alone, each test once, the batch's
+ * generation params and none of the SUT's. A role's suite is made from what the stage before it
+ * stored, so it runs whole (docs/decisions.md E19).
+ */
+function roleConfig(config: WaverConfig, spec: ModelSpec, batch: RoleBatch): WaverConfig {
+  const { shard: _, ...unsharded } = config;
+  return {
+    ...unsharded,
+    models: [spec],
+    repeats: 1,
+    params: roleParams(batch.temperature, batch.maxTokens),
+  };
+}
+
+/**
+ * `--dry-run` of runRole: what the batches would cost the role's model, as one row for the stage
+ * (its batches added up). `bound`: the batches hold every call the stage may make, of which the
+ * run makes those the answers before it call for (docs/decisions.md E39).
+ */
+export async function estimateRole(
+  config: WaverConfig,
+  role: Role,
+  suiteName: string,
+  batches: readonly RoleBatch[],
+  opts: RunSuiteOptions,
+  bound = false,
+): Promise<ModelEstimate[]> {
+  const spec = roleSpec(config, role);
+  const rows: ModelEstimate[] = [];
+  for (const batch of batches) {
+    if (batch.tests.length === 0) continue;
+    const as = { role, stage: suiteName, bound };
+    rows.push(
+      ...(await estimateSuite(roleConfig(config, spec, batch), suiteOf(suiteName, batch.tests), opts, as)),
+    );
+  }
+  return sumEstimates(rows);
 }

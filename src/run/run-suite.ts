@@ -2,18 +2,22 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { WaverConfig } from '../config/schema.js';
+import { InputError } from '../errors.js';
 import type { FetchFn, ModelProvider } from '../models/types.js';
 import { type FailedKind, openStore, type Store, storeFailure } from '../store/store.js';
 import { withoutSecrets } from '../util/secrets.js';
 import { WAVER_VERSION } from '../version.js';
 import { runWithBatches } from './batch/run-with-batches.js';
+import { requirePrices } from './budget.js';
+import { cacheKey } from './cache-key.js';
 import { type RunCellsOptions, runCells } from './engine.js';
-import { estimateRun, type ModelEstimate } from './estimate.js';
-import { expectedCells, type PlannedModel, planCells, plannedModels } from './plan.js';
+import { type EstimateStage, estimateRun, type ModelEstimate } from './estimate.js';
+import { expectedCells, type PlannedModel, paramsCap, planCells, plannedModels } from './plan.js';
 import { createProviderPool, type ProviderPool } from './provider-pool.js';
 import { checkReachable } from './reachability.js';
 import { shardOf } from './shard.js';
-import type { Cell, Coverage, Progress, RunSummary, Shard, Suite } from './types.js';
+import { checkRepeats } from './suite.js';
+import type { Cell, CellError, Coverage, Progress, RunSummary, Shard, Suite } from './types.js';
 import { leaseOptions, WorkerLeases } from './worker-leases.js';
 
 export interface RunSuiteOptions {
@@ -47,6 +51,11 @@ export interface ModelOutcome {
    * the run is complete is RunResult.complete (no failed or pending cell).
    */
   complete: boolean;
+  /**
+   * The error that stopped the run calling this model (a refused key, a spent quota): the command
+   * exits 2 naming it (docs/decisions.md#e35-a-refused-key-or-a-spent-quota-stops-the-model).
+   */
+  stopped?: CellError;
 }
 
 export interface RunResult {
@@ -72,6 +81,11 @@ export async function runSuite(
   suite: Suite,
   opts: RunSuiteOptions = {},
 ): Promise<RunResult> {
+  // Before a provider is made or an endpoint reached (docs/decisions.md E39).
+  if (config.dryRun)
+    throw new InputError('a dry run calls no model: estimate the plan instead of running it', {
+      field: 'dryRun',
+    });
   const models = plannedModels(config);
   const pool = opts.pool ?? createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config });
   try {
@@ -131,6 +145,8 @@ async function planRun(
   pool: ProviderPool,
   opts: RunSuiteOptions,
 ): Promise<RunPlan> {
+  checkRepeats(suite, config);
+  requirePrices(config);
   const providers = await providersOf(models, pool);
   // A shard runs its tests only; the suite stored is the whole one (docs/decisions.md E19).
   const part = shardOf(suite, config.shard);
@@ -146,9 +162,11 @@ async function planRun(
 /** Stores the suite and opens the run; its id. */
 function beginRun(store: Store, config: WaverConfig, suite: Suite, models: readonly PlannedModel[]): string {
   store.suites.save(suite);
+  // Recorded with the cap its cells are sent where a test has none of its own (the report reads it).
+  const params = { ...config.params, maxTokens: paramsCap(config.params) };
   const runId = store.runs.begin({
     suiteHash: suite.hash,
-    config: withoutSecrets({ ...config, models: models.map((m) => m.spec) }),
+    config: withoutSecrets({ ...config, models: models.map((m) => m.spec), params }),
     waverVersion: WAVER_VERSION,
   });
   // A run is its leases' owner, so a later run that finds it dead marks it stopped.
@@ -193,16 +211,39 @@ function engineOptions(run: LeasedRun): Omit<RunCellsOptions, 'cells' | 'total'>
   };
 }
 
-/** The cells of the chunks just taken over from other workers, of the given models. */
+/**
+ * The cells of the chunks just taken over from other workers, of the given models, that are still
+ * to be answered. A cell stored done under its request (found in the store when this run first
+ * read it and counted then, or answered by the worker that held the chunk after this run left it
+ * to that worker), or one this run itself wrote before the chunk passed to another and back, is
+ * left out: the pass over the rest counts each cell of the run once, so its progress never passes
+ * the cells it owes (docs/scaling.md#what-a-workers-progress-counts).
+ */
 function takenOverCells(
   run: LeasedRun,
   taken: ReturnType<WorkerLeases['takeOver']>,
   models: readonly PlannedModel[],
-) {
-  const { config, plan, leases } = run;
-  return models.flatMap((m) => [
-    ...planCells(leases.testsIn(plan.part, taken, plan.identities.get(m.label) as string), [m], config),
-  ]);
+): Cell[] {
+  const { config, plan, leases, store, suite, runId } = run;
+  return models.flatMap((m) => {
+    const identity = plan.identities.get(m.label) as string;
+    const tests = leases.testsIn(plan.part, taken, identity);
+    const own = new Set<string>();
+    for (const t of tests.tests)
+      for (const c of store.cells.all({
+        suiteHash: suite.hash,
+        modelIdentity: identity,
+        testId: t.id,
+        runId,
+      }))
+        own.add(`${c.testId}\u0000${c.repeat}`);
+    const answered = (cell: Cell) =>
+      own.has(`${cell.testId}\u0000${cell.repeat}`) ||
+      (config.cache &&
+        store.cells.doneKey(suite.hash, identity, cell.testId, cell.repeat) ===
+          cacheKey(identity, cell.request, cell.repeat));
+    return [...planCells(tests, [m], config)].filter((cell) => !answered(cell));
+  });
 }
 
 /**
@@ -288,12 +329,14 @@ function finishRun(run: LeasedRun, summary: RunSummary): RunResult {
       shard,
     });
     const share = coverage.total === 0 ? 1 : coverage.done / coverage.total;
+    const stopped = summary.stoppedModels?.[m.label];
     return {
       label: m.label,
       identity,
       coverage,
       failures: store.coverage.failedKinds(suite.hash, identity, config.repeats, shard),
       complete: share >= config.minCoverage,
+      ...(stopped && { stopped }),
     };
   });
   const complete = outcomes.every((o) => o.coverage.failed === 0 && o.coverage.pending === 0);
@@ -357,7 +400,14 @@ function addSummaries(a: RunSummary, b: RunSummary): RunSummary {
     elapsedMs: a.elapsedMs + b.elapsedMs,
     tokensIn: a.tokensIn + b.tokensIn,
     tokensOut: a.tokensOut + b.tokensOut,
+    refusals: a.refusals + b.refusals,
+    contentFiltered: a.contentFiltered + b.contentFiltered,
+    implausibleUsage: a.implausibleUsage + b.implausibleUsage,
+    ...((a.stoppedModels || b.stoppedModels) && {
+      stoppedModels: { ...a.stoppedModels, ...b.stoppedModels },
+    }),
     aborted: b.aborted,
+    ...(b.stopReason !== undefined && { stopReason: b.stopReason }),
   };
 }
 
@@ -367,11 +417,15 @@ function addCounts(a: Record<string, number>, b: Record<string, number>): Record
   return out;
 }
 
-/** `--dry-run`: how many calls, tokens and dollars the run would spend. Writes nothing. */
+/**
+ * `--dry-run`: how many calls, tokens and dollars the run would spend, as the calls of `as` (the
+ * systems under test's by default). Calls nothing and writes nothing.
+ */
 export async function estimateSuite(
   config: WaverConfig,
   suite: Suite,
   opts: RunSuiteOptions = {},
+  as: EstimateStage = { role: 'model' },
 ): Promise<ModelEstimate[]> {
   const models = plannedModels(config);
   // An estimate calls nothing, so an API key is not needed for it (the run checks it).
@@ -379,6 +433,8 @@ export async function estimateSuite(
     opts.pool ??
     createProviderPool({ env: opts.env, fetch: opts.fetch, defaults: config, keyOptional: true });
   try {
+    checkRepeats(suite, config);
+    requirePrices(config);
     const providers = await providersOf(models, pool);
     const identities = new Map(models.map((m) => [m.label, providers.get(m.label)?.identity ?? m.label]));
     const stored = storedCounts(config, suite, models, identities);
@@ -392,6 +448,7 @@ export async function estimateSuite(
       config,
       (m) => stored.get(m.label) ?? 0,
       (testId) => repeats.get(testId) ?? config.repeats,
+      as,
     );
   } finally {
     if (!opts.pool) await pool.closeAll();
@@ -408,7 +465,8 @@ function storedCounts(
   const counts = new Map<string, number>();
   if (!existsSync(config.store)) return counts;
   // Read-only: a start that fails after this (an unreachable endpoint) must have written nothing.
-  const store = openStore(config.store, { readonly: true });
+  // Not checked page by page: the writer's open that follows checks it.
+  const store = openStore(config.store, { readonly: true, check: 'never' });
   try {
     if (!store.hasSchema()) return counts;
     for (const m of models)

@@ -11,6 +11,9 @@ export class RunTally {
   private readonly t0: number;
   /** Calls made: tries on the wire (the engine), requests submitted (batches). */
   calls = 0;
+  private refusals = 0;
+  private contentFiltered = 0;
+  private implausibleUsage = 0;
 
   constructor(
     total: number,
@@ -29,8 +32,15 @@ export class RunTally {
     this.onProgress(this.snapshot());
   }
 
-  countDone(result: GenerateResult): void {
+  /** An answer called for; `usageRefused`: its usage was implausible, and is not counted (E36). */
+  countDone(result: GenerateResult, usageRefused = false): void {
     this.p.done++;
+    if (result.finishReason === 'refusal') this.refusals++;
+    if (result.finishReason === 'content_filter') this.contentFiltered++;
+    if (usageRefused) {
+      this.implausibleUsage++;
+      return;
+    }
     this.p.tokensIn += result.usage?.inputTokens ?? 0;
     this.p.tokensOut += result.usage?.outputTokens ?? 0;
   }
@@ -49,6 +59,11 @@ export class RunTally {
   /** A cell another worker calls: out of this run's total. */
   leaveToOther(): void {
     this.p.total--;
+  }
+
+  /** Cells left to another worker that this run took over (it stopped or died): back in its total. */
+  takeBack(cells: number): void {
+    this.p.total += cells;
   }
 
   /** A try goes on the wire. */
@@ -81,6 +96,9 @@ export class RunTally {
       elapsedMs: this.now() - this.t0,
       tokensIn: p.tokensIn,
       tokensOut: p.tokensOut,
+      refusals: this.refusals,
+      contentFiltered: this.contentFiltered,
+      implausibleUsage: this.implausibleUsage,
       aborted,
       ...(notes.length > 0 && { batchNotes: [...notes] }),
     };

@@ -60,8 +60,27 @@ export interface RunSummary {
   elapsedMs: number;
   tokensIn: number;
   tokensOut: number;
-  /** True when the run's signal stopped it before every cell finished. */
+  /** Done cells this run called whose answer is a refusal (docs/decisions.md#e34-a-refusal-is-an-answer). */
+  refusals: number;
+  /** Done cells this run called whose answer a content filter cut or blanked (finish reason `content_filter`). */
+  contentFiltered: number;
+  /**
+   * Calls whose reported usage no call can have (negative, fractional, past MAX_TOKENS_PER_CALL):
+   * left out of `tokensIn`/`tokensOut` and noted on the call (docs/decisions.md#e36-implausible-usage-is-not-counted).
+   */
+  implausibleUsage: number;
+  /**
+   * The models the run stopped calling, by label, with the error that stopped each: a refused key
+   * or a spent quota (docs/decisions.md#e35-a-refused-key-or-a-spent-quota-stops-the-model).
+   */
+  stoppedModels?: Record<string, CellError>;
+  /** True when the run's signal stopped it, or its calls were refused, before every cell finished. */
   aborted: boolean;
+  /**
+   * What stopped it, when its calls were refused rather than its signal aborted: `the budget
+   * (--max-calls 10)` (docs/decisions.md#e37-a-budget-stops-a-command-its-cells-left-pending).
+   */
+  stopReason?: string;
   /**
    * With `batch` on: why some cells are still pending though the run was not stopped (a batch
    * still open at the provider, or one that could not be polled), one line each (docs/batch.md).

@@ -17,8 +17,9 @@ import { listPage, newObjectId, type ResponseMeta, unixSeconds } from './openai-
  * OpenAI's Files and Batch API over the served model (docs/batch.md#waver-serve): a JSONL file
  * uploaded with purpose `batch` (the same lines as vLLM's `run_batch` input: `{custom_id, method,
  * url, body}`), a batch over it processed in the background one request at a time through the
- * server's own generation path, and its output and error files. Kept in memory: a restarted
- * server knows no batch. Memory is bounded by the file store's limits (`openai-files.ts`).
+ * server's own generation path, and its output and error files. Batches are kept in memory and
+ * files on disk (`openai-files.ts`), both gone when the server stops: a restarted server knows no
+ * batch. A batch holds its input's lines while it runs: memory is bounded by the file limits.
  */
 
 /** OpenAI's limit on requests per batch. */
@@ -126,10 +127,11 @@ export class BatchService {
     ];
   }
 
-  /** Stops the background work (the server is closing). */
+  /** Stops the background work and deletes the files (the server is closing). */
   close(): void {
     this.closed = true;
     for (const b of this.batches.values()) b.stop.abort(new Error('server closing'));
+    this.files.close();
   }
 
   private get(batchId: string): Batch {
@@ -142,7 +144,11 @@ export class BatchService {
   /** A batch over an uploaded file: failed at once when its lines are not valid, else queued. */
   private create(body: unknown): Batch {
     const b = newBatch(
-      parseCreate(body, (id) => this.files.get(id)),
+      parseCreate(
+        body,
+        (id) => this.files.get(id),
+        (f) => this.files.content(f),
+      ),
       this.files.ttlSeconds,
     );
     this.batches.set(b.id, b);
@@ -236,7 +242,7 @@ export class BatchService {
       this.files.save(
         `${b.id}_${kind}.jsonl`,
         'batch_output',
-        Buffer.from(entries.map((e) => `${e}\n`).join('')),
+        entries.map((e) => `${e}\n`).join(''),
         b.outputTtlSeconds,
       ).id;
     if (output.length > 0) b.output_file_id = save('output', output);
@@ -257,7 +263,11 @@ interface CreateRequest {
   outputTtlSeconds: number | undefined;
 }
 
-function parseCreate(raw: unknown, fileOf: (id: string) => StoredFile): CreateRequest {
+function parseCreate(
+  raw: unknown,
+  fileOf: (id: string) => StoredFile,
+  contentOf: (f: StoredFile) => Buffer,
+): CreateRequest {
   const body: Record<string, unknown> = isRecord(raw) ? raw : {};
   const endpoint = body.endpoint;
   if (typeof endpoint !== 'string' || !ENDPOINTS.has(endpoint))
@@ -289,7 +299,7 @@ function parseCreate(raw: unknown, fileOf: (id: string) => StoredFile): CreateRe
   return {
     endpoint,
     inputFileId: input.id,
-    ...readLines(input.content, endpoint),
+    ...readLines(contentOf(input), endpoint),
     metadata: isStringRecord(body.metadata) ? body.metadata : null,
     outputTtlSeconds,
   };

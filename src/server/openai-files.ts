@@ -1,13 +1,20 @@
+import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Route } from '../http/route-table.js';
-import { decodeId, type Exchange, HttpError, readBody, sendJson } from './http-util.js';
+import { decodeId, type Exchange, HttpError, sendJson } from './http-util.js';
+import { boundaryOf, readUpload, type Upload } from './multipart-upload.js';
 import { listPage, newObjectId, unixSeconds } from './openai-responses.js';
 
 /**
- * OpenAI's Files API over memory, for the Batch API (docs/batch.md#waver-serve): batch input files
- * uploaded, batch output and error files made. Bounded: a file is at most `maxFileBytes`, all
- * files together at most `maxStorageBytes` (an upload past it is refused until files are deleted
- * or expire), and every file expires (`expires_after` at upload, else `ttlSeconds`).
+ * OpenAI's Files API, for the Batch API (docs/batch.md#waver-serve): batch input files uploaded,
+ * batch output and error files made. Kept on disk, in a directory of the server's own under the
+ * system's temp directory (removed when the server closes): an upload is written as it arrives
+ * and a file is read back as it is sent, so the server's memory does not grow with the files it
+ * holds. Bounded: a file is at most `maxFileBytes`, all files together at most `maxStorageBytes`
+ * (an upload past it is refused until files are deleted or expire), and every file expires
+ * (`expires_after` at upload, else `ttlSeconds`).
  */
 
 /** OpenAI's limit on a batch input file. */
@@ -25,7 +32,8 @@ export interface StoredFile {
   created_at: number;
   filename: string;
   purpose: string;
-  content: Buffer;
+  /** Where its bytes are, in the store's directory. */
+  path: string;
   /** Unix milliseconds after which the file is gone. */
   expiresAtMs: number;
 }
@@ -47,6 +55,8 @@ export class FileStore {
   private readonly maxStorage: number;
   /** The life of a file made without `expires_after`, seconds. */
   readonly ttlSeconds: number;
+  /** Where the files are: made with the first one. */
+  private dir: string | undefined;
 
   constructor(limits: FileLimits) {
     this.maxFile = limits.maxFileBytes ?? MAX_BATCH_FILE_BYTES;
@@ -54,23 +64,19 @@ export class FileStore {
     this.ttlSeconds = limits.ttlSeconds ?? FILE_TTL_SECONDS;
   }
 
-  save(filename: string, purpose: string, content: Buffer, ttlSeconds: number): StoredFile {
-    const f = {
-      id: newObjectId('file-'),
-      bytes: content.length,
-      created_at: unixSeconds(),
-      filename,
-      purpose,
-      content,
-      expiresAtMs: Date.now() + ttlSeconds * 1000,
-    };
-    this.files.set(f.id, f);
-    this.stored += f.bytes;
-    return f;
+  /** A file made by the server (a batch's output or errors), written to disk. */
+  save(filename: string, purpose: string, content: string, ttlSeconds: number): StoredFile {
+    const id = newObjectId('file-');
+    const path = this.pathOf(id);
+    writeFileSync(path, content);
+    return this.add({ id, filename, purpose, path, bytes: Buffer.byteLength(content) }, ttlSeconds);
   }
 
   delete(f: StoredFile): void {
-    if (this.files.delete(f.id)) this.stored -= f.bytes;
+    if (!this.files.delete(f.id)) return;
+    this.stored -= f.bytes;
+    // A read under way keeps its open file (POSIX): the bytes go once it is through.
+    rmSync(f.path, { force: true });
   }
 
   /** Files past their expiry are deleted when the next request comes (nothing needs them sooner). */
@@ -86,12 +92,30 @@ export class FileStore {
     return f;
   }
 
+  /** A file's bytes, whole (a batch's input, read as it is created). */
+  content(f: StoredFile): Buffer {
+    return readFileSync(f.path);
+  }
+
   /** Oldest first. */
   list(): StoredFile[] {
     return [...this.files.values()];
   }
 
-  /** A multipart upload (`file`, `purpose: batch`, optional `expires_after`), stored. */
+  /** Deletes every file and the directory (the server is closing). */
+  close(): void {
+    this.files.clear();
+    this.stored = 0;
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+    this.dir = undefined;
+  }
+
+  private pathOf(id: string): string {
+    this.dir ??= mkdtempSync(join(tmpdir(), 'waver-serve-files-'));
+    return join(this.dir, id);
+  }
+
+  /** A multipart upload (`file`, `purpose: batch`, optional `expires_after`), written to disk as it arrives. */
   async upload(req: IncomingMessage): Promise<StoredFile> {
     const type = req.headers['content-type'] ?? '';
     if (!type.startsWith('multipart/form-data'))
@@ -100,31 +124,41 @@ export class FileStore {
       });
     const room = this.maxStorage - this.stored;
     if (room <= 0) throw this.full();
-    // The form's own lines add a little to the file's bytes.
-    const raw = await readBody(req, Math.min(this.maxFile, room) + 64 * 1024).catch((error: unknown) => {
-      throw error instanceof HttpError && error.status === 413 && room < this.maxFile ? this.full() : error;
+    const limit = Math.min(this.maxFile, room);
+    const id = newObjectId('file-');
+    const path = this.pathOf(id);
+    try {
+      const form = await readUpload(req, boundaryOf(type), path, {
+        fileBytes: limit,
+        tooLarge: () => (limit < this.maxFile ? this.full() : this.tooLarge()),
+      });
+      const file = uploadedFile(form);
+      // Another upload may have filled the room meanwhile.
+      if (file.bytes > this.maxStorage - this.stored) throw this.full();
+      // A file part that was empty has no file on disk yet.
+      if (file.bytes === 0) writeFileSync(path, '');
+      const ttl = expiresAfter(
+        form.fields.get('expires_after[anchor]') ?? null,
+        form.fields.get('expires_after[seconds]') ?? null,
+      );
+      return this.add({ id, purpose: 'batch', path, ...file }, ttl ?? this.ttlSeconds);
+    } catch (error) {
+      rmSync(path, { force: true });
+      throw error;
+    }
+  }
+
+  private add(f: Omit<StoredFile, 'created_at' | 'expiresAtMs'>, ttlSeconds: number): StoredFile {
+    const file = { ...f, created_at: unixSeconds(), expiresAtMs: Date.now() + ttlSeconds * 1000 };
+    this.files.set(file.id, file);
+    this.stored += file.bytes;
+    return file;
+  }
+
+  private tooLarge(): HttpError {
+    return new HttpError(413, `The file is larger than the limit of ${this.maxFile} bytes.`, {
+      code: 'file_too_large',
     });
-    const form = await readForm(raw, type);
-    const purpose = form.get('purpose');
-    if (purpose !== 'batch')
-      throw new HttpError(400, `Only purpose 'batch' is supported, got ${JSON.stringify(purpose)}.`, {
-        param: 'purpose',
-        code: 'invalid_value',
-      });
-    const file = form.get('file');
-    if (file === null || typeof file === 'string')
-      throw new HttpError(400, 'Missing the `file` part.', {
-        param: 'file',
-        code: 'missing_required_parameter',
-      });
-    const content = Buffer.from(await file.arrayBuffer());
-    if (content.length > this.maxFile)
-      throw new HttpError(413, `The file is larger than the limit of ${this.maxFile} bytes.`, {
-        code: 'file_too_large',
-      });
-    if (content.length > this.maxStorage - this.stored) throw this.full();
-    const ttl = expiresAfter(form.get('expires_after[anchor]'), form.get('expires_after[seconds]'));
-    return this.save(file.name || 'upload.jsonl', 'batch', content, ttl ?? this.ttlSeconds);
   }
 
   private full(): HttpError {
@@ -134,6 +168,22 @@ export class FileStore {
       { code: 'storage_limit_exceeded' },
     );
   }
+}
+
+/** The upload's file part, once its purpose is `batch`: its name and size. */
+function uploadedFile(form: Upload): { filename: string; bytes: number } {
+  const purpose = form.fields.get('purpose');
+  if (purpose !== 'batch')
+    throw new HttpError(400, `Only purpose 'batch' is supported, got ${JSON.stringify(purpose ?? null)}.`, {
+      param: 'purpose',
+      code: 'invalid_value',
+    });
+  if (!form.file)
+    throw new HttpError(400, 'Missing the `file` part.', {
+      param: 'file',
+      code: 'missing_required_parameter',
+    });
+  return { filename: form.file.filename || 'upload.jsonl', bytes: form.file.bytes };
 }
 
 /** The Files routes: upload, list, retrieve, content, delete. */
@@ -184,11 +234,22 @@ export function fileRoutes(files: FileStore): Route<Exchange>[] {
       path: '/v1/files/:id/content',
       handle: ({ res }, p) => {
         const f = withFile(p);
-        res.writeHead(200, {
-          'content-type': 'application/octet-stream',
-          'content-length': f.content.length,
+        const stream = createReadStream(f.path);
+        // Opened before the answer starts: a file gone meanwhile is the 404 it would have been.
+        return new Promise<void>((resolve, reject) => {
+          stream.once('error', (e) => {
+            if (res.headersSent) res.destroy(e);
+            reject(e);
+          });
+          stream.once('open', () => {
+            res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': f.bytes });
+            stream.pipe(res);
+            res.once('close', () => {
+              stream.destroy();
+              resolve();
+            });
+          });
         });
-        res.end(f.content);
       },
     },
   ];
@@ -210,16 +271,6 @@ function fileObject(f: StoredFile) {
 
 export function searchParams(req: IncomingMessage): URLSearchParams {
   return new URL(req.url ?? '/', 'http://localhost').searchParams;
-}
-
-async function readForm(raw: Buffer, type: string): Promise<FormData> {
-  try {
-    return await new Response(raw, { headers: { 'content-type': type } }).formData();
-  } catch (error) {
-    throw new HttpError(400, `The multipart body could not be read (${(error as Error).message}).`, {
-      code: 'invalid_request',
-    });
-  }
 }
 
 /** `expires_after` (`{anchor: 'created_at', seconds}`): its seconds, or undefined when it is not given. */

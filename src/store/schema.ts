@@ -332,7 +332,8 @@ export function applyMigrations(db: DB, migrations: readonly ((db: DB) => void)[
       { file: db.name },
     );
   }
-  for (let migrated = false; !migrated; ) {
+  // A store already at this version (every open but the first) takes no write lock: versions only grow.
+  for (let migrated = version() === migrations.length; !migrated; ) {
     migrated = db
       .transaction((): boolean => {
         const v = version();

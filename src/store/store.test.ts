@@ -7,8 +7,9 @@ import type { GenerateRequest } from '../domain/calls.js';
 import type { Suite } from '../domain/suites.js';
 import { InputError } from '../errors.js';
 import { cacheKey } from '../run/cache-key.js';
-import { applyMigrations, MIGRATIONS, openStore, type Store, storeFailure } from './store.js';
+import { applyMigrations, MIGRATIONS, openStore, readStore, type Store, storeFailure } from './store.js';
 import { connectionOf } from './test-support/connection.js';
+import { damageTable } from './test-support/damaged-store.js';
 
 const dirs: string[] = [];
 function tempDb(): string {
@@ -82,6 +83,22 @@ describe('openStore', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length + 1);
     db.close();
     expect(() => openStore(path)).toThrow(/newer than this waver knows/);
+  });
+
+  it('takes no write lock on a store already at its version: a writer opens while another writes', () => {
+    const path = tempDb();
+    openStore(path).close();
+    const busy = new Database(path);
+    busy.exec('BEGIN IMMEDIATE');
+    const db = new Database(path);
+    db.pragma('busy_timeout = 0');
+    try {
+      expect(applyMigrations(db)).toBe(MIGRATIONS.length);
+    } finally {
+      db.close();
+      busy.exec('ROLLBACK');
+      busy.close();
+    }
   });
 });
 
@@ -157,6 +174,63 @@ describe('openStore refuses what is not a waver store', () => {
     const store = openStore(path);
     expect(store.hasSchema()).toBe(true);
     store.close();
+  });
+});
+
+describe('a damaged store, read', () => {
+  /** A store with cells, its cells' page then overwritten with noise; its path. */
+  function damaged(): string {
+    const path = tempDb();
+    const store = openStore(path);
+    const runId = seed(store);
+    for (const t of suite.tests)
+      store.cells.saveDone({
+        suiteHash: suite.hash,
+        testId: t.id,
+        model: 'm',
+        modelIdentity: identity,
+        repeat: 0,
+        runId,
+        request: req(t.prompt),
+        key: cacheKey(identity, req(t.prompt), 0),
+        result: { text: 'ok', usage: { inputTokens: 1, outputTokens: 1 }, finishReason: 'stop' },
+        attempts: [],
+      });
+    store.close();
+    damageTable(path, 'cells');
+    return path;
+  }
+  const refusal = (path: string) =>
+    new RegExp(
+      `^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the store is damaged \\(database disk image is malformed: .+\\); restore it from a copy$`,
+    );
+
+  it('is refused as a reader opens it, naming the file, whatever it then reads', () => {
+    const path = damaged();
+    for (const check of [undefined, 'always'] as const) {
+      let e: unknown;
+      try {
+        readStore(path, (s) => s.coverage.expected(suite.hash, 1), check);
+      } catch (x) {
+        e = x;
+      }
+      expect(e).toBeInstanceOf(InputError);
+      expect((e as InputError).format()).toMatch(refusal(path));
+    }
+  });
+
+  it('unchecked (a store too large to check), the page met is an InputError naming the file all the same', async () => {
+    const path = damaged();
+    expect(() => readStore(path, (s) => [...s.cells.all()], 'never')).toThrow(
+      new InputError('the store is damaged; restore it from a copy (database disk image is malformed)', {
+        file: path,
+      }),
+    );
+    await expect(readStore(path, async (s) => [...s.cells.all()], 'never')).rejects.toThrow(
+      /the store is damaged; restore it from a copy/,
+    );
+    // Each closed its connection: the file is left as the damage left it, nothing beside it.
+    expect(readdirSync(dirname(path))).toEqual(['store.db']);
   });
 });
 

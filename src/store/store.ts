@@ -6,7 +6,7 @@ import { CellQueries } from './cells.js';
 import { CoverageQueries } from './coverage.js';
 import { LabelQueries } from './labels.js';
 import { LeaseQueries } from './leases.js';
-import { openReader, openWriter } from './open.js';
+import { openReader, openWriter, type ReaderCheck, storeFailure } from './open.js';
 import { ResponseQueries } from './responses.js';
 import { RunQueries } from './runs.js';
 import { hasSchema } from './schema.js';
@@ -27,7 +27,7 @@ export type {
   PopulationCount,
 } from './labels.js';
 export { type ClaimOptions, LEASE_TTL_MS, type LeaseQueries } from './leases.js';
-export { storeFailure } from './open.js';
+export { type ReaderCheck, storeFailure } from './open.js';
 export type * from './records.js';
 export type { ResponseQueries } from './responses.js';
 export type { RunQueries } from './runs.js';
@@ -41,6 +41,11 @@ export interface OpenOptions {
    * writer (the store is in WAL mode, so it sees each commit and never blocks it).
    */
   readonly?: boolean;
+  /**
+   * Read only: how the store is checked page by page first (open.ts, ReaderCheck): by default a
+   * store of up to 256 MiB; `always` whatever its size; `never` for a reader a writer's open follows.
+   */
+  check?: ReaderCheck;
 }
 
 /**
@@ -81,7 +86,7 @@ export class Store {
   constructor(path: string, opts: OpenOptions = {}) {
     this.path = path;
     this.readonly = opts.readonly ?? false;
-    this.db = this.readonly ? openReader(path) : openWriter(path);
+    this.db = this.readonly ? openReader(path, opts.check) : openWriter(path);
     this.st = new Statements(this.db);
     this.suites = new SuiteQueries(this.st);
     this.cells = new CellQueries(this.st);
@@ -129,4 +134,37 @@ export class Store {
  */
 export function openStore(path: string, opts: OpenOptions = {}): Store {
   return new Store(path, opts);
+}
+
+/**
+ * Runs `read` over the store at `path` opened read-only, and closes it once `read` is through (its
+ * promise settled, when it gives one). A damaged store is refused as it opens (checked as `check`
+ * says), and a damaged page met on the way (in a store too large to be checked) is an InputError
+ * naming the file all the same, never an internal error.
+ */
+export function readStore<T>(path: string, read: (store: Store) => T, check?: ReaderCheck): T {
+  const store = openStore(path, { readonly: true, ...(check && { check }) });
+  const failed = (e: unknown) => {
+    store.close();
+    return storeFailure(e, path) ?? e;
+  };
+  let result: T;
+  try {
+    result = read(store);
+  } catch (e) {
+    throw failed(e);
+  }
+  if (!(result instanceof Promise)) {
+    store.close();
+    return result;
+  }
+  return result.then(
+    (value: unknown) => {
+      store.close();
+      return value;
+    },
+    (e: unknown) => {
+      throw failed(e);
+    },
+  ) as T;
 }

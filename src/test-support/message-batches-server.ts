@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
  * A loopback server speaking Anthropic's Message Batches protocol (create, retrieve, results as
  * JSONL) and the Messages API itself, answering `echo: <last user message>`. A prompt containing
  * `ERRORED` is an errored result; one containing `EXPIRES` expires the first time a batch holds it
- * (answered when submitted again). A batch ends after `pollsToEnd` retrieves.
+ * (answered when submitted again); one containing `REFUSES` is declined (`stop_reason: refusal`,
+ * its text `REFUSAL_TEXT`). A batch ends after `pollsToEnd` retrieves.
  */
 export interface MessageBatchesServer {
   /** http://127.0.0.1:PORT (the Anthropic base URL). */
@@ -21,6 +22,9 @@ export interface MessageBatchesServer {
   failRetrieves: boolean;
   close(): Promise<void>;
 }
+
+/** What a declined prompt's answer says. */
+export const REFUSAL_TEXT = "I can't help with that.";
 
 interface Held {
   id: string;
@@ -45,8 +49,8 @@ export async function startMessageBatchesServer(
     type: 'message',
     role: 'assistant',
     model: 'claude-loopback',
-    content: [{ type: 'text', text: `echo: ${prompt}` }],
-    stop_reason: 'end_turn',
+    content: [{ type: 'text', text: prompt.includes('REFUSES') ? REFUSAL_TEXT : `echo: ${prompt}` }],
+    stop_reason: prompt.includes('REFUSES') ? 'refusal' : 'end_turn',
     stop_sequence: null,
     usage: { input_tokens: prompt.length, output_tokens: 2 },
   });

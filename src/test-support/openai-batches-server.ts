@@ -18,6 +18,8 @@ export interface OpenAIBatchesServer {
   batchedByPrompt(): Map<string, number>;
   /** Forgets every batch and file. */
   forget(): void;
+  /** Requests answered with `refuse`. */
+  refused(): number;
   close(): Promise<void>;
 }
 
@@ -25,6 +27,8 @@ export interface OpenAIBatchesServerOptions {
   pollsToEnd?: number;
   /** The output file's lines, from those it would hold (one per request, in order). */
   outputLines?: (lines: string[]) => string[];
+  /** Every request answered with this status and error (a refused key, a spent quota). */
+  refuse?: { status: number; error: Record<string, unknown> };
 }
 
 interface Held {
@@ -43,6 +47,7 @@ export async function startOpenAIBatchesServer(
   let files = new Map<string, { bytes: Buffer; createdAt: number }>();
   let batches = new Map<string, Held>();
   const created: OpenAIBatchesServer['created'] = [];
+  let refused = 0;
   const seconds = () => Math.floor(Date.now() / 1000);
 
   const json = (res: ServerResponse, status: number, value: unknown) => {
@@ -112,6 +117,10 @@ export async function startOpenAIBatchesServer(
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '').split('?')[0] ?? '';
+    if (opts.refuse) {
+      refused++;
+      return json(res, opts.refuse.status, { error: opts.refuse.error });
+    }
     if (req.method === 'POST' && path === '/v1/files') {
       const form = await new Response(await read(req), {
         headers: { 'content-type': req.headers['content-type'] ?? '' },
@@ -195,6 +204,7 @@ export async function startOpenAIBatchesServer(
       files = new Map();
       batches = new Map();
     },
+    refused: () => refused,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -2,7 +2,7 @@ import type { WaverConfig } from '../config/schema.js';
 import type { Capabilities, GenerateResult } from '../models/types.js';
 import { CONFIG, PROTOCOLS } from '../protocols/index.js';
 import { type KbJudgeJob, kbJudgeTest } from '../protocols/ladder/kb-judge.js';
-import { ladderSuite } from '../protocols/ladder/run.js';
+import { ladderRunConfig, ladderSuite } from '../protocols/ladder/run.js';
 import { KB_JUDGE_SUITE } from '../protocols/ladder/suite-names.js';
 import { ladderTest } from '../protocols/ladder/test-support/ladder-test.js';
 import type { KbType, LadderTest, Seed } from '../protocols/ladder/types.js';
@@ -157,7 +157,13 @@ function addLadder(store: Store): void {
   });
   const suite = ladderSuite(LADDER_TESTS, config);
   store.suites.save(suite);
-  const runId = store.runs.begin({ id: 'run-ladder', suiteHash: suite.hash, config, waverVersion: 'test' });
+  // Recorded as runLadder records it: with the cap its cells are sent.
+  const runId = store.runs.begin({
+    id: 'run-ladder',
+    suiteHash: suite.hash,
+    config: ladderRunConfig(config),
+    waverVersion: 'test',
+  });
   const byId = new Map(LADDER_TESTS.map((t) => [t.id, t]));
   const answers =
     (model: number) =>

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename } from 'node:path';
+import { InputError } from '../errors.js';
 import { HttpError } from '../http/http-error.js';
 import { readBody } from '../http/request-body.js';
 import { onRubric, rubricOf } from '../judge/labels.js';
-import { openStore } from '../store/store.js';
+import { openStore, readStore, type Store, storeFailure } from '../store/store.js';
 import { labellingPage } from './label-page.js';
 import { pageCsp } from './pages.js';
 
@@ -35,7 +36,7 @@ export async function handleLabelling(
   const url = new URL(req.url ?? '/', 'http://viewer');
   if (m[2] === '/save') {
     if (req.method !== 'POST') return reply(res, 405, { error: 'POST only' });
-    return save(req, res, file);
+    return unlessUnreadable(res, file, () => save(req, res, file));
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, { error: 'GET only' });
   if (m[2] === undefined) {
@@ -52,36 +53,54 @@ export async function handleLabelling(
     return true;
   }
   if (!existsSync(file)) return reply(res, 404, { error: 'no store file yet' });
-  const store = openStore(file, { readonly: true });
+  return unlessUnreadable(res, file, () => readStore(file, (store) => data(res, store, url)));
+}
+
+/**
+ * Runs a labelling route over its store: one that cannot be read (damaged, not a store) is
+ * answered 503 with why, as the viewer's other routes answer it.
+ */
+async function unlessUnreadable(
+  res: ServerResponse,
+  file: string,
+  route: () => Promise<true> | true,
+): Promise<true> {
   try {
-    const sets = store.labels.sets().map((s) => s.name);
-    const name = url.searchParams.get('set') || sets[0];
-    const rater = (url.searchParams.get('rater') ?? '').trim();
-    const set = name === undefined ? undefined : store.labels.set(name);
-    if (!set) return reply(res, 200, { sets, set: null, labels: [] });
-    const labels = rater === '' ? [] : store.labels.of(set.name).filter((l) => l.rater === rater);
-    return reply(res, 200, {
-      sets,
-      set: {
-        name: set.name,
-        // What the labeller sees: the judges' verdicts stay out, so they do not lead the label.
-        items: set.items.map((i) => ({
-          id: i.id,
-          task: i.task,
-          strata: i.strata,
-          item: i.item,
-          response: i.response,
-          rubric: i.rubric,
-        })),
-      },
-      labels: labels.map((l) => ({ item: l.item, label: l.label, notes: l.notes ?? '' })),
-    });
-  } finally {
-    store.close();
+    return await route();
+  } catch (e) {
+    const failure = e instanceof InputError ? e : storeFailure(e, file);
+    if (failure?.file !== file) throw e;
+    return reply(res, 503, { error: failure.format() });
   }
 }
 
-async function save(req: IncomingMessage, res: ServerResponse, file: string): Promise<boolean> {
+/** The set's items and the rater's labels so far, so a labeller resumes where they stopped. */
+function data(res: ServerResponse, store: Store, url: URL): true {
+  const sets = store.labels.sets().map((s) => s.name);
+  const name = url.searchParams.get('set') || sets[0];
+  const rater = (url.searchParams.get('rater') ?? '').trim();
+  const set = name === undefined ? undefined : store.labels.set(name);
+  if (!set) return reply(res, 200, { sets, set: null, labels: [] });
+  const labels = rater === '' ? [] : store.labels.of(set.name).filter((l) => l.rater === rater);
+  return reply(res, 200, {
+    sets,
+    set: {
+      name: set.name,
+      // What the labeller sees: the judges' verdicts stay out, so they do not lead the label.
+      items: set.items.map((i) => ({
+        id: i.id,
+        task: i.task,
+        strata: i.strata,
+        item: i.item,
+        response: i.response,
+        rubric: i.rubric,
+      })),
+    },
+    labels: labels.map((l) => ({ item: l.item, label: l.label, notes: l.notes ?? '' })),
+  });
+}
+
+async function save(req: IncomingMessage, res: ServerResponse, file: string): Promise<true> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim();
   if (type !== 'application/json') return reply(res, 415, { error: 'a label is sent as application/json' });
   const origin = req.headers.origin;

@@ -64,6 +64,18 @@ export function indexPage(nonce: string, stores: IndexEntry[], reports: IndexEnt
   );
 }
 
+/** A store that cannot be read (damaged, not a store): why, and nothing of it. */
+export function unreadableStorePage(nonce: string, opts: { name: string; problem: string }): string {
+  const e = escapeHtml;
+  return htmlPage(
+    `waver view: ${opts.name}`,
+    nonce,
+    `<header><h1>${e(opts.name)}</h1><p>This store cannot be read.</p></header>
+<nav><a href="/">All stores</a></nav>
+<main><section><p id="problem">${e(opts.problem)}</p><p class="muted">The viewer reads it again once its file changes.</p></section></main>`,
+  );
+}
+
 /** The report's anchor of a protocol suite's section (report-data.ts: `<protocol>-<hash8>`). */
 function sectionAnchor(suiteName: string | undefined, hash: string | undefined): string | undefined {
   const m = suiteName && /^([a-z][a-z0-9-]*)\//.exec(suiteName);
@@ -121,6 +133,7 @@ const es = new EventSource(eventsUrl);
 es.addEventListener('progress', (e) => {
   const p = JSON.parse(e.data);
   if (p.state === 'missing') { $('run').textContent = 'no store file yet: waiting for a run to create it'; return; }
+  if (p.state === 'unreadable') { $('run').textContent = 'the store cannot be read: ' + p.error; return; }
   if (p.state === 'empty' || !p.run) { $('run').textContent = 'no run yet'; return; }
   const r = p.run;
   $('run').textContent = 'run ' + r.id.slice(0, 8) + ' · ' + (r.suiteName || 'suite') + ' ' + (r.suiteHash || '').slice(0, 12) + ' · ' + r.status + ' · started ' + r.startedAt + (r.finishedAt ? ' · finished ' + r.finishedAt : '');

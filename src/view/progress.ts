@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { InputError } from '../errors.js';
 import { storedSpecLabel } from '../models/spec.js';
-import { openStore, type RunWithCells, type Store } from '../store/store.js';
+import { openStore, type RunWithCells, type Store, storeFailure } from '../store/store.js';
 
 /**
  * Live progress of a store's latest run, read through a read-only store: the store is
@@ -19,8 +20,13 @@ export interface ModelProgress {
 }
 
 export interface RunProgress {
-  /** `missing`: no store file yet; `empty`: no run recorded yet; `ok`: a run to show. */
-  state: 'missing' | 'empty' | 'ok';
+  /**
+   * `missing`: no store file yet; `empty`: no run recorded yet; `ok`: a run to show; `unreadable`:
+   * the store cannot be read (damaged, not a store), `error` saying why.
+   */
+  state: 'missing' | 'empty' | 'ok' | 'unreadable';
+  /** Why the store cannot be read, one line naming it (`unreadable`). */
+  error?: string;
   run?: {
     id: string;
     status: string;
@@ -40,25 +46,61 @@ export interface RunProgress {
   models: ModelProgress[];
 }
 
-/** A store opened read-only on demand: the file may appear only once a run starts. */
+/**
+ * A store opened read-only on demand: the file may appear only once a run starts. A store that
+ * cannot be read (damaged: checked page by page as it opens, or met by a page that read it) is
+ * remembered as such, and opened again once its file changes (restored from a copy).
+ */
 export class StoreReader {
   private store: Store | undefined;
   /** Cells a suite expects, by suite and repeats: a suite's tests never change, and counting them reads each. */
   private readonly expected = new Map<string, number>();
+  /** Why the store cannot be read, and its files as they were then. */
+  private unreadable: { failure: InputError; files: string } | undefined;
 
   constructor(readonly path: string) {}
 
-  /** The store, opened when the file exists; undefined before. */
+  /** The store, opened when the file exists; undefined before. Throws when it cannot be read. */
   private opened(): Store | undefined {
     if (this.store) return this.store;
     if (!existsSync(this.path)) return undefined;
-    this.store = openStore(this.path, { readonly: true });
+    if (this.unreadable?.files === filesOf(this.path)) throw this.unreadable.failure;
+    try {
+      this.store = openStore(this.path, { readonly: true });
+    } catch (e) {
+      throw this.failure(e) ?? e;
+    }
+    this.unreadable = undefined;
     return this.store;
   }
 
   close(): void {
     this.store?.close();
     this.store = undefined;
+  }
+
+  /**
+   * The error as the store's own failure (one line naming the file), when it is one, met here or
+   * by anything that read the store: remembered, and the store closed. Undefined for another error.
+   */
+  failure(e: unknown): InputError | undefined {
+    const failure = e instanceof InputError ? e : storeFailure(e, this.path);
+    if (failure?.file !== this.path) return undefined;
+    this.close();
+    this.unreadable = { failure, files: filesOf(this.path) };
+    return failure;
+  }
+
+  /** Why the store cannot be read; undefined when it can (or does not exist yet). */
+  problem(): InputError | undefined {
+    try {
+      this.opened();
+      return undefined;
+    } catch (e) {
+      const failure = this.failure(e);
+      if (failure) return failure;
+      throw e;
+    }
   }
 
   /** The store's data version (Store.dataVersion); undefined while there is no store file. */
@@ -75,7 +117,17 @@ export class StoreReader {
 
   /** Coverage of the latest run that calls models (bookkeeping runs, e.g. a sago manifest, are skipped). */
   progress(): RunProgress {
-    const empty = { total: 0, done: 0, failed: 0, pending: 0, writtenThisRun: 0, models: [] };
+    try {
+      return this.latestRun();
+    } catch (e) {
+      const failure = this.failure(e);
+      if (!failure) throw e;
+      return { state: 'unreadable', error: failure.format(), ...noCounts() };
+    }
+  }
+
+  private latestRun(): RunProgress {
+    const empty = noCounts();
     const store = this.opened();
     if (!store) return { state: 'missing', ...empty };
     if (!store.hasSchema()) return { state: 'empty', ...empty };
@@ -123,6 +175,19 @@ export class StoreReader {
       models,
     };
   }
+}
+
+/** The counts of a store with no run to show. */
+function noCounts(): Omit<RunProgress, 'state'> {
+  return { total: 0, done: 0, failed: 0, pending: 0, writtenThisRun: 0, models: [] };
+}
+
+/** The store's file and its -wal as they are now: what a write, or a copy over them, changes. */
+function filesOf(path: string): string {
+  return [path, `${path}-wal`]
+    .map((f) => statSync(f, { throwIfNoEntry: false }))
+    .map((st) => (st ? `${st.ino}:${st.size}:${st.mtimeMs}` : '-'))
+    .join(' ');
 }
 
 /** The labels of the models a run's stored config names (the labels cells are stored under). */

@@ -11,9 +11,9 @@ import { renderReport } from '../report/formats.js';
 import { CSP } from '../report/html/page.js';
 import type { ReportedProtocol } from '../report/report-data.js';
 import { buildReport } from '../report/report-data.js';
-import { openStore } from '../store/store.js';
+import { readStore } from '../store/store.js';
 import { handleLabelling } from './labelling.js';
-import { indexPage, pageCsp, storePage, transcriptsPage } from './pages.js';
+import { indexPage, pageCsp, storePage, transcriptsPage, unreadableStorePage } from './pages.js';
 import { type RunProgress, StoreReader } from './progress.js';
 import {
   type TranscriptPage,
@@ -100,6 +100,8 @@ export async function startViewer(opts: ViewerOptions): Promise<Viewer> {
   const server = createServer((req, res) => {
     handle(routes, loopbackOnly, stores, req, res).catch((e: unknown) => {
       if (res.headersSent) res.destroy();
+      // A store that cannot be read (damaged, not a store) is the user's to fix, not the viewer's fault.
+      else if (e instanceof InputError) text(res, 503, e.format());
       else text(res, 500, `error: ${(e as Error)?.message ?? String(e)}`);
     });
   });
@@ -134,14 +136,9 @@ function storeReports(
   protocols: ViewerOptions['protocols'],
   reportBuilder: WorkerClient | undefined,
 ): (entry: StoreEntry) => Promise<string> {
-  const buildHtml = (path: string): Promise<string> => {
+  const buildHtml = async (path: string): Promise<string> => {
     if (reportBuilder) return reportBuilder.request<string>({ path });
-    const store = openStore(path, { readonly: true });
-    try {
-      return Promise.resolve(renderReport(buildReport(store, protocols), 'html', protocols));
-    } finally {
-      store.close();
-    }
+    return readStore(path, (store) => renderReport(buildReport(store, protocols), 'html', protocols));
   };
   return (entry) => {
     const version = entry.reader.version();
@@ -222,13 +219,20 @@ async function handle(
 
 /** The index, the report files, and each store's page, report, progress (JSON and events) and transcripts. */
 function viewerRoutes(v: ViewerState): RouteTable<ViewExchange> {
-  /** A route under `/stores/N`: the store's entry and the path it is served under. */
+  /**
+   * A route under `/stores/N`: the store's entry and the path it is served under. A store that
+   * cannot be read is answered 503 with why, and shown so on the index and its page.
+   */
   const onStore =
     (serve: (x: ViewExchange, entry: StoreEntry, base: string) => Promise<void> | void) =>
-    (x: ViewExchange, params: PathParams) => {
+    async (x: ViewExchange, params: PathParams) => {
       const entry = v.stores[indexOf(params.n)];
       if (!entry) return text(x.res, 404, 'not found');
-      return serve(x, entry, `/stores/${params.n}`);
+      try {
+        return await serve(x, entry, `/stores/${params.n}`);
+      } catch (e) {
+        throw entry.reader.failure(e) ?? e;
+      }
     };
   return new RouteTable<ViewExchange>(
     [
@@ -246,9 +250,15 @@ function viewerRoutes(v: ViewerState): RouteTable<ViewExchange> {
       {
         method: 'GET',
         path: '/stores/:n/progress',
-        handle: onStore(({ res }, entry) =>
-          send(res, 200, 'application/json; charset=utf-8', JSON.stringify(entry.reader.progress())),
-        ),
+        handle: onStore(({ res }, entry) => {
+          const p = entry.reader.progress();
+          send(
+            res,
+            p.state === 'unreadable' ? 503 : 200,
+            'application/json; charset=utf-8',
+            JSON.stringify(p),
+          );
+        }),
       },
       {
         method: 'GET',
@@ -291,8 +301,13 @@ function indexHtml(res: ServerResponse, v: ViewerState): void {
   );
 }
 
-/** What the index says of a store beside its path: how many runs, cells written and when it last ran. */
+/**
+ * What the index says of a store beside its path: how many runs, cells written and when it last
+ * ran; or why it cannot be read.
+ */
 function storeNote(entry: StoreEntry): string {
+  const problem = entry.reader.problem();
+  if (problem) return `cannot be read: ${problem.reason} · ${entry.path}`;
   const runs = entry.reader.runs();
   if (runs.length === 0) return `no runs yet · ${entry.path}`;
   const last = runs
@@ -312,11 +327,13 @@ function reportFile(res: ServerResponse, file: string | undefined): void {
 
 function storeHtml(res: ServerResponse, entry: StoreEntry, base: string): void {
   const nonce = newNonce();
-  html(
-    res,
-    storePage(nonce, { name: basename(entry.path), base, runs: entry.reader.runs() }),
-    pageCsp(nonce),
-  );
+  const name = basename(entry.path);
+  const problem = entry.reader.problem();
+  if (problem) {
+    send(res, 503, HTML, unreadableStorePage(nonce, { name, problem: problem.format() }), pageCsp(nonce));
+    return;
+  }
+  html(res, storePage(nonce, { name, base, runs: entry.reader.runs() }), pageCsp(nonce));
 }
 
 async function transcriptsHtml(
@@ -397,8 +414,10 @@ function contentType(file: string): string {
   }
 }
 
+const HTML = 'text/html; charset=utf-8';
+
 function html(res: ServerResponse, body: string, csp: string): void {
-  send(res, 200, 'text/html; charset=utf-8', body, csp);
+  send(res, 200, HTML, body, csp);
 }
 
 function text(res: ServerResponse, status: number, body: string): void {

@@ -9,7 +9,7 @@ import {
   type TranscriptCell,
 } from '../report/report-data.js';
 import { type Outcome, outcomeOf } from '../report/transcript-sample.js';
-import { type CellCursor, openStore, type Store } from '../store/store.js';
+import { type CellCursor, openStore, type Store, storeFailure } from '../store/store.js';
 
 /**
  * The viewer's pages of the transcript browser (docs/report.md#the-viewers-transcripts): every
@@ -506,10 +506,27 @@ function storeOf(path: string): OpenStore | undefined {
   return opened;
 }
 
+/**
+ * A page of a store's cells. A damaged store is the user's to fix (an InputError naming the file,
+ * which the viewer answers 503): its connection is dropped, so the store is opened and checked
+ * again at the next request, once it may have been restored.
+ */
 export function transcriptPage(
   query: TranscriptQuery,
   protocols: readonly ReportedProtocol[],
 ): TranscriptPage {
+  try {
+    return readPage(query, protocols);
+  } catch (e) {
+    const failure = storeFailure(e, query.path);
+    if (!failure) throw e;
+    stores.get(query.path)?.store.close();
+    stores.delete(query.path);
+    throw failure;
+  }
+}
+
+function readPage(query: TranscriptQuery, protocols: readonly ReportedProtocol[]): TranscriptPage {
   const started = performance.now();
   const open = storeOf(query.path);
   const all = open?.store.hasSchema() ? sourcesOf(open, protocols) : [];

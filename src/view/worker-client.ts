@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { InputError } from '../errors.js';
 
 /**
  * A worker thread the viewer hands slow work to (building a report, searching a million cells),
@@ -11,7 +12,12 @@ export interface WorkerRequest {
   body: unknown;
 }
 
-export type WorkerReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
+/** A failure, with where an InputError said it was (a damaged store names its file), so it stays one. */
+export type WorkerReply =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: string; input?: InputWhere };
+
+type InputWhere = { reason: string; file?: string; line?: number; field?: string };
 
 export class WorkerClient {
   private worker: Worker | undefined;
@@ -43,7 +49,10 @@ export class WorkerClient {
       if (!waiting) return;
       this.waiting.delete(reply.id);
       if (reply.ok) waiting.resolve(reply.value);
-      else waiting.reject(new Error(reply.error));
+      else
+        waiting.reject(
+          reply.input ? new InputError(reply.input.reason, reply.input) : new Error(reply.error),
+        );
     });
     const failAll = (error: Error) => {
       if (this.worker === worker) this.worker = undefined;
@@ -70,6 +79,13 @@ export function serveRequests(
       reply = { id, ok: true, value: handle(body) };
     } catch (e) {
       reply = { id, ok: false, error: (e as Error)?.message ?? String(e) };
+      if (e instanceof InputError)
+        reply.input = {
+          reason: e.reason,
+          ...(e.file !== undefined && { file: e.file }),
+          ...(e.line !== undefined && { line: e.line }),
+          ...(e.field !== undefined && { field: e.field }),
+        };
     }
     port.postMessage(reply);
   });

@@ -13,7 +13,7 @@ import { splitList } from '../../config/setting-flags.js';
 import { InputError } from '../../errors.js';
 import type { RegistryContext } from '../../protocols/types.js';
 import { ADJUSTMENTS, type Adjustment } from '../../stats/multiplicity.js';
-import { openStore } from '../../store/store.js';
+import { readStore } from '../../store/store.js';
 
 /**
  * `waver check`: a CI gate over a store. Thresholds (waver.yaml `check:` or flags) evaluated per
@@ -134,34 +134,37 @@ function executeCheck(
   if (!existsSync(config.store))
     throw new InputError('store not found', { field: '--store', file: config.store });
 
-  const store = openStore(config.store, { readonly: true });
-  try {
-    const suites = chooseSuites(store, protocols, o.suite);
-    let thresholds: CheckResult | undefined;
-    let compare: CompareResult | undefined;
-    if (rules.length > 0)
-      thresholds = evaluateThresholds(store, { config, protocols, rules, suites, allowUnavailable });
-    if (pair) {
-      const explicit = chooseSuites(store, protocols, o.suite, { latest: false });
-      const chosen = comparedSuite(protocols, explicit, o.protocol);
-      compare = compareModels(store, {
-        config,
-        protocols,
-        base: pair[0],
-        new: pair[1],
-        alpha,
-        adjust,
-        ...(margin !== undefined && { margin }),
-        ...(o.protocol && { protocol: o.protocol }),
-        ...(chosen && { suite: chosen }),
-      });
-    }
-    const pass = (thresholds?.pass ?? true) && !(compare?.worse ?? false);
-    emit(formatCheck({ store: config.store, thresholds, compare, pass }, config.format), config.out);
-    return pass ? EXIT.ok : EXIT.checkFailed;
-  } finally {
-    store.close();
-  }
+  // Every page read first, whatever the store's size: a damaged store never passes
+  // (docs/decisions.md#e15-readers-leave-the-store-as-they-found-it).
+  return readStore(
+    config.store,
+    (store) => {
+      const suites = chooseSuites(store, protocols, o.suite);
+      let thresholds: CheckResult | undefined;
+      let compare: CompareResult | undefined;
+      if (rules.length > 0)
+        thresholds = evaluateThresholds(store, { config, protocols, rules, suites, allowUnavailable });
+      if (pair) {
+        const explicit = chooseSuites(store, protocols, o.suite, { latest: false });
+        const chosen = comparedSuite(protocols, explicit, o.protocol);
+        compare = compareModels(store, {
+          config,
+          protocols,
+          base: pair[0],
+          new: pair[1],
+          alpha,
+          adjust,
+          ...(margin !== undefined && { margin }),
+          ...(o.protocol && { protocol: o.protocol }),
+          ...(chosen && { suite: chosen }),
+        });
+      }
+      const pass = (thresholds?.pass ?? true) && !(compare?.worse ?? false);
+      emit(formatCheck({ store: config.store, thresholds, compare, pass }, config.format), config.out);
+      return pass ? EXIT.ok : EXIT.checkFailed;
+    },
+    'always',
+  );
 }
 
 /** The suite `--suite` named for the comparison, if any (one of no comparison is refused by compareModels). */

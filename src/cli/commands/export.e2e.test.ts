@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCells } from '../../check/test-support/stores.js';
 import { openStore } from '../../store/store.js';
 import { buildReportStore } from '../../test-support/report-store.js';
-import { assertBuilt, cleanEnv, runCli } from '../test-support/cli.js';
+import { assertBuilt, cleanEnv, cliPath, runCli } from '../test-support/cli.js';
 
 /**
  * `waver export` through the built CLI: a suite named by a hash prefix as `waver check` takes it,
@@ -126,5 +127,72 @@ describe("waver export: each cell's parsed answer and verdict", () => {
     expect(checked).toBeGreaterThan(10);
     const bare = await runCli(['export', '--store', file, '--no-graded'], { env });
     expect(bare.stdout).not.toContain('"graded"');
+  });
+});
+
+describe('waver export: where its output goes', () => {
+  // 600 cells of 1 KB prompts: far more than a pipe holds.
+  const big = join(dir, 'big.db');
+  const bigStore = openStore(big);
+  writeCells(
+    bigStore,
+    {
+      name: 'big.jsonl',
+      hash: `b16${'3'.repeat(61)}`,
+      tests: Array.from({ length: 300 }, (_, i) => ({ id: `t${i}`, prompt: `${i} ${'words '.repeat(170)}` })),
+    },
+    models,
+    () => 'an answer',
+  );
+  bigStore.close();
+  const shell = (script: string) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolveRun) => {
+      const child = spawn('bash', ['-c', script], { env, cwd: dir });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+      });
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+      });
+      child.on('close', (code) => resolveRun({ code, stdout, stderr }));
+    });
+
+  it('a full disk: exit 2 naming the file; no file is left, and one already there stays as it was', async () => {
+    const full = await runCli(['export', '--store', big, '--out', '/dev/full'], { env });
+    expect(full.code, full.stderr).toBe(2);
+    expect(full.stderr.trim()).toMatch(/^waver: \/dev\/full: cannot write the output \(disk full\)/);
+    expect(statSync('/dev/full').isCharacterDevice()).toBe(true);
+    // A file size limit of 64 KiB stands in for a disk that fills up on the way (EFBIG as ENOSPC).
+    const out = join(dir, 'limited', 'cells.jsonl');
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, 'the last export\n');
+    const limited = await shell(
+      `trap '' XFSZ; ulimit -f 64; exec "${process.execPath}" "${cliPath}" export --store "${big}" --out "${out}"`,
+    );
+    expect(limited.code, limited.stderr).toBe(2);
+    expect(limited.stderr.trim()).toMatch(
+      new RegExp(`^waver: ${out}: cannot write the output \\(.*(EFBIG|too large).*\\); nothing was written$`),
+    );
+    expect(readFileSync(out, 'utf8')).toBe('the last export\n');
+    expect(readdirSync(dirname(out))).toEqual(['cells.jsonl']);
+    // A new file is not left at all, not even empty.
+    const fresh = join(dir, 'limited', 'fresh.jsonl');
+    const again = await shell(
+      `trap '' XFSZ; ulimit -f 64; exec "${process.execPath}" "${cliPath}" export --store "${big}" --out "${fresh}"`,
+    );
+    expect(again.code, again.stderr).toBe(2);
+    expect(readdirSync(dirname(out))).toEqual(['cells.jsonl']);
+  });
+
+  it('into a pipe its reader closes early (| head -1): exit 0, nothing on stderr', async () => {
+    for (const cmd of ['export', 'report --format json']) {
+      const r = await shell(
+        `"${process.execPath}" "${cliPath}" ${cmd} --store "${big}" | head -1 >/dev/null; echo "exit \${PIPESTATUS[0]}"`,
+      );
+      expect(r.stderr, cmd).toBe('');
+      expect(r.stdout, cmd).toBe('exit 0\n');
+    }
   });
 });

@@ -224,28 +224,26 @@ async function measureAgreement(o: AgreementFlags): Promise<void> {
     ...(o.alphaMetric && { alphaMetric: o.alphaMetric }),
   };
   const named = o.judgeRater === undefined ? [] : splitList(o.judgeRater);
-  const [{ openStore }, labels, report, { agreement }] = await Promise.all([
+  const [{ readStore }, labels, report, { agreement }] = await Promise.all([
     import('../../store/store.js'),
     import('../../judge/labels.js'),
     import('../../judge/report.js'),
     import('../../judge/agreement.js'),
   ]);
   const kit: AgreementKit = { labels, report, agreement };
-  const store = existsSync(o.store) ? openStore(o.store, { readonly: true }) : undefined;
-  try {
+  const agreementOf = (store: Store | undefined) => {
     const set = store?.labels.set(o.set);
-    const out = set
+    return set
       ? agreementOfSet(kit, o, set, store as Store, named, opts)
       : agreementOfCsv(kit, o, store !== undefined, named, opts);
-    emit(
-      o.format === 'json'
-        ? `${JSON.stringify(out, null, 2)}\n`
-        : `${report.judgeMarkdown([out as Parameters<typeof report.judgeMarkdown>[0][number]])}\n`,
-      o.out,
-    );
-  } finally {
-    store?.close();
-  }
+  };
+  const out = existsSync(o.store) ? readStore(o.store, agreementOf) : agreementOf(undefined);
+  emit(
+    o.format === 'json'
+      ? `${JSON.stringify(out, null, 2)}\n`
+      : `${report.judgeMarkdown([out as Parameters<typeof report.judgeMarkdown>[0][number]])}\n`,
+    o.out,
+  );
 }
 
 /** No labelling set: the CSV's items alone, with the raters `--judge-rater` names as the judges. */

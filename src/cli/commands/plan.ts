@@ -250,14 +250,13 @@ async function readPilot(
   const names = o.compare === undefined ? [] : splitList(o.compare);
   if (names.length !== 2)
     throw new InputError('--pilot needs the two models: --compare A,B', { field: '--compare' });
-  const [{ openStore }, { pilotOf }] = await Promise.all([
+  const [{ readStore }, { pilotOf }] = await Promise.all([
     import('../../store/store.js'),
     import('../../plan/pilot.js'),
   ]);
   const protocols = await Promise.all(ctx.protocols.flatMap((p) => (p.check ? [p.check()] : [])));
   const config = ctx.config.resolve({ file: o.config, flags: { store: file } });
-  const store = openStore(file, { readonly: true });
-  try {
+  return readStore(file, (store) => {
     const found = pilotOf(store, {
       config,
       protocols,
@@ -285,9 +284,7 @@ async function readPilot(
       };
     const { items: _, ...shown } = found;
     return shown;
-  } finally {
-    store.close();
-  }
+  });
 }
 
 /** A share in (0, 1]: all seeds may have a test at the level. */

@@ -1,7 +1,7 @@
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { dirname, extname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { extname } from 'node:path';
 import { Command, Option } from 'commander';
-import { EXIT, outputFailure, partialOf } from '../../command-kit/output.js';
+import { EXIT, writeOutput } from '../../command-kit/output.js';
 import { InputError } from '../../errors.js';
 import type { RegistryContext } from '../../protocols/types.js';
 import { reportedProtocols } from '../../report/reported-protocols.js';
@@ -82,47 +82,31 @@ async function writeStoreReport(ctx: RegistryContext, flags: ReportFlags): Promi
   if (!existsSync(opts.store)) throw new InputError('store not found', { file: opts.store });
   const format = reportFormat(opts.format, opts.out);
   // Loaded here, not at the top: vega takes half a second to import, and every other command would pay it.
-  const [{ openStore }, { buildReport }, { writeReport }, protocols] = await Promise.all([
+  const [{ readStore }, { buildReport }, { writeReport }, protocols] = await Promise.all([
     import('../../store/store.js'),
     import('../../report/report-data.js'),
     import('../../report/formats.js'),
     reportedProtocols(ctx.protocols),
   ]);
   const started = performance.now();
-  // Read-only: a report writes nothing, and works on a store this user may not write.
-  const store = openStore(opts.store, { readonly: true });
-  // Written as it is made (the JSON and CSV of a large store hold every cell), into a file
-  // beside --out renamed over it at the end, so a failure leaves no half-written report.
+  // Written as it is made (the JSON and CSV of a large store hold every cell), whole or not at all.
   const out = opts.out;
-  const partial = out ? partialOf(out) : undefined;
-  let size = 0;
-  let summary: string;
-  try {
-    const only = onlyOf(opts);
-    const data = buildReport(store, protocols, { ablations: opts.ablations, ...(only && { only }) });
-    size = writeOut(out, partial, (write) => writeReport(data, format, protocols, write));
-    const t = data.transcripts;
-    summary = `${data.sections.length} eval${data.sections.length === 1 ? '' : 's'}, ${t.total} cells${t.sampled && format === 'html' ? ` (${t.shown} in the page)` : ''}`;
-  } catch (e) {
-    // A path or disk that refuses the writes (ENOSPC, EACCES...) is the user's to fix.
-    const code = (e as NodeJS.ErrnoException).code;
-    if (out && typeof code === 'string' && code.startsWith('E'))
-      throw outputFailure(out, partial, e, 'nothing was written');
-    if (partial) rmSync(partial, { force: true });
-    throw e;
-  } finally {
-    store.close();
-  }
-  if (out) {
-    try {
-      if (partial) renameSync(partial, out);
-    } catch (e) {
-      throw outputFailure(out, partial, e, 'nothing was written');
-    }
+  let summary = '';
+  // Read-only: a report writes nothing, and works on a store this user may not write.
+  const size = await readStore(opts.store, (store) =>
+    // Built once the output is open: a --out that cannot be written is said before the build.
+    writeOutput(out, (write) => {
+      const only = onlyOf(opts);
+      const data = buildReport(store, protocols, { ablations: opts.ablations, ...(only && { only }) });
+      writeReport(data, format, protocols, write);
+      const t = data.transcripts;
+      summary = `${data.sections.length} eval${data.sections.length === 1 ? '' : 's'}, ${t.total} cells${t.sampled && format === 'html' ? ` (${t.shown} in the page)` : ''}`;
+    }),
+  );
+  if (out)
     process.stderr.write(
       `waver: wrote ${out} (${format}, ${(size / 1e6).toFixed(2)} MB: ${summary}) in ${((performance.now() - started) / 1000).toFixed(2)} s\n`,
     );
-  }
 }
 
 /** The one eval `--run` or `--suite` asks for, if any. */
@@ -132,27 +116,6 @@ function onlyOf(opts: Pick<ReportFlags, 'run' | 'suite'>): { run?: string; suite
     ...(opts.run !== undefined && { run: opts.run }),
     ...(opts.suite !== undefined && { suite: opts.suite }),
   };
-}
-
-/** Writes what `produce` writes to `partial` (or `out`), or to stdout without `out`; the bytes written. */
-function writeOut(
-  out: string | undefined,
-  partial: string | undefined,
-  produce: (write: (chunk: string) => void) => void,
-): number {
-  let size = 0;
-  if (out) mkdirSync(dirname(out), { recursive: true });
-  const fd = out ? openSync(partial ?? out, 'w') : undefined;
-  try {
-    produce((chunk) => {
-      size += Buffer.byteLength(chunk);
-      if (fd === undefined) process.stdout.write(chunk);
-      else writeSync(fd, chunk);
-    });
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-  return size;
 }
 
 interface ReportFlags {

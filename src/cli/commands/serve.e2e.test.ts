@@ -1,10 +1,13 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
-import { assertBuilt, servedUrl, startCli } from '../test-support/cli.js';
+import { assertBuilt, cleanEnv, servedUrl, startCli } from '../test-support/cli.js';
 
 /**
  * `waver serve` as a hostile web page and an unlucky operator would meet it: a Host that is not
@@ -245,5 +248,124 @@ describe.skipIf(tinyModelMissing)(
         }, 30_000);
       },
     );
+  },
+);
+
+/** The peak resident memory of a process so far (Linux: VmHWM), in bytes. */
+function peakRss(pid: number): number {
+  const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb) * 1024;
+}
+
+/** Uploads `mib` MiB of JSONL lines as a batch file, streamed: the test never holds the file whole. */
+function uploadStreamed(
+  base: string,
+  host: string,
+  mib: number,
+  seed: string,
+): Promise<{ id: string; sha: string }> {
+  const boundary = 'waverstreamboundary';
+  const head = Buffer.from(
+    `--${boundary}\r\ncontent-disposition: form-data; name="purpose"\r\n\r\nbatch\r\n` +
+      `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${seed}.jsonl"\r\n` +
+      'content-type: application/jsonl\r\n\r\n',
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const chunk = Buffer.alloc(1024 * 1024, `{"custom_id":"${seed}","body":{}}\n`);
+  const sha = createHash('sha256');
+  const u = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: '/v1/files',
+        method: 'POST',
+        headers: {
+          host,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': head.length + mib * chunk.length + tail.length,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          text += d;
+        });
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve({ id: (JSON.parse(text) as { id: string }).id, sha: sha.digest('hex') })
+            : reject(new Error(`upload: ${res.statusCode} ${text}`)),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.write(head);
+    let sent = 0;
+    const more = () => {
+      while (sent < mib) {
+        sent++;
+        sha.update(chunk);
+        if (!req.write(chunk)) return void req.once('drain', more);
+      }
+      req.end(tail);
+    };
+    more();
+  });
+}
+
+describe.skipIf(tinyModelMissing || !existsSync('/proc/self/status'))(
+  `waver serve keeps uploaded files on disk ${tinyModelMissing ?? ''}`,
+  () => {
+    it('its memory does not grow with the files it holds, and it serves them back whole', async () => {
+      const tmp = mkdtempSync(join(tmpdir(), 'waver-serve-files-e2e-'));
+      const serve = startCli(
+        [
+          'serve',
+          '--model',
+          `gguf:${tinyModelPath}`,
+          '--port',
+          '0',
+          '--context-size',
+          '256',
+          '--max-storage-mb',
+          '512',
+        ],
+        { env: cleanEnv({ TMPDIR: tmp }) },
+      );
+      try {
+        const base = (await servedUrl(serve)).replace(/\/v1$/, '');
+        const host = new URL(base).host;
+        const pid = serve.child.pid as number;
+        const before = peakRss(pid);
+        // Three files of 64 MiB: 192 MiB held. In memory, each upload took three copies.
+        const files: { id: string; sha: string }[] = [];
+        for (const seed of ['a', 'b', 'c']) files.push(await uploadStreamed(base, host, 64, seed));
+        const grown = peakRss(pid) - before;
+        expect(grown, `peak RSS grew ${(grown / 2 ** 20).toFixed(0)} MiB`).toBeLessThan(64 * 2 ** 20);
+        // Read back through the API, streamed: the same bytes.
+        const got = await new Promise<{ sha: string; bytes: number }>((resolve, reject) => {
+          const sha = createHash('sha256');
+          let bytes = 0;
+          httpRequest(`${base}/v1/files/${files[1]?.id}/content`, { headers: { host } }, (res) => {
+            res.on('data', (d: Buffer) => {
+              bytes += d.length;
+              sha.update(d);
+            });
+            res.on('end', () => resolve({ sha: sha.digest('hex'), bytes }));
+          })
+            .on('error', reject)
+            .end();
+        });
+        expect(got).toEqual({ sha: files[1]?.sha, bytes: 64 * 2 ** 20 });
+        expect(peakRss(pid) - before).toBeLessThan(64 * 2 ** 20);
+      } finally {
+        serve.child.kill('SIGTERM');
+        await serve.done;
+      }
+      // The files' directory goes with the server.
+      expect(readdirSync(tmp)).toEqual([]);
+    }, 120_000);
   },
 );

@@ -3,6 +3,7 @@ import { type IncomingMessage, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { damageTable } from '../../store/test-support/damaged-store.js';
 import { type FaultServer, startFaultServer } from '../../test-support/fault-server.js';
 import { assertBuilt, cleanEnv, runCli, startCli } from '../test-support/cli.js';
 
@@ -172,5 +173,58 @@ describe('waver view with a run in progress', () => {
     }
     const stopped = await viewer.done;
     expect(stopped.code).toBe(0);
+  });
+});
+
+describe('waver view of a page-corrupted store', () => {
+  let server: FaultServer;
+  beforeAll(async () => {
+    server = await startFaultServer({ faultRate: 0, seed: 2 });
+  });
+  afterAll(() => server.close());
+
+  it('shows it as unreadable on the index and its page, and every route answers why (503), never 500', async () => {
+    const store = join(dir, 'damaged.db');
+    const suite = join(dir, 'two.jsonl');
+    writeFileSync(suite, '{"id":"a","prompt":"one"}\n{"id":"b","prompt":"two"}\n');
+    const run = await runCli(
+      ['run', '--suite', suite, '--models', `openai:m@${server.url}`, '--store', store],
+      {
+        cwd: dir,
+        env,
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    damageTable(store, 'cells');
+    const why = /the store is damaged \(database disk image is malformed: .+\); restore it from a copy/;
+
+    const viewer = startCli(['view', '--store', store], { cwd: dir, env });
+    try {
+      let url = '';
+      viewer.child.stdout?.on('data', (d: Buffer) => {
+        url ||= d.toString().trim();
+      });
+      await waitFor(() => url !== '', 20_000);
+      const index = await get(url);
+      expect(index.status).toBe(200);
+      expect(index.body).toMatch(/cannot be read: the store is damaged/);
+      const page = await get(`${url}stores/0`);
+      expect(page.status).toBe(503);
+      expect(page.type).toBe('text/html; charset=utf-8');
+      expect(page.body).toMatch(why);
+      for (const route of ['report', 'transcripts', 'progress', 'label/data']) {
+        const r = await get(`${url}stores/0/${route}`);
+        expect(r.status, route).toBe(503);
+        expect(r.body, route).toMatch(why);
+        expect(r.body, route).toContain(store);
+      }
+      const stream = sse(`${url}stores/0/events`);
+      await waitFor(() => stream.events.length > 0, 10_000);
+      stream.close();
+      expect(stream.events[0]?.state).toBe('unreadable');
+    } finally {
+      viewer.child.kill('SIGTERM');
+    }
+    expect((await viewer.done).code).toBe(0);
   });
 });

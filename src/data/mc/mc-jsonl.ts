@@ -5,9 +5,10 @@ import { checkMcItems, type McItem, parseMcItem } from './mc-item.js';
 /**
  * Generic multiple-choice JSONL: one item a line, in the shape `McItemInput` describes
  * (`{"id", "stem", "options", "key", "category"?, "alternates"?, "rule"?, "shuffleSeed"?}`).
- * A line without an id is named `line-N`.
+ * A line without an id is named `line-N`; an item's `source` is `<dataset>:<line>`, `dataset` the
+ * file's name as a dataset (docs/datasets.md#identity; default its path).
  */
-export function loadMcJsonl(file: string): McItem[] {
+export function loadMcJsonl(file: string, dataset = file): McItem[] {
   const items: McItem[] = [];
   readJsonLines(file, (value, line, raw) => {
     const dup = firstDuplicateKey(raw);
@@ -26,7 +27,7 @@ export function loadMcJsonl(file: string): McItem[] {
       parseMcItem(
         value,
         { file, line, index: items.length },
-        { id: `line-${line}`, source: `${file}:${line}` },
+        { id: `line-${line}`, source: `${dataset}:${line}` },
       ),
     );
   });

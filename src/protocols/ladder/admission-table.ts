@@ -1,4 +1,5 @@
 import { type MeaningCheck, meaningCaveat } from './meaning-check.js';
+import type { LadderBuildSettings } from './report-settings.js';
 import { type AdmissionRow, FAMILY_NAMES, LEVELS } from './types.js';
 
 /**
@@ -14,6 +15,8 @@ export interface AdmissionContext {
   generator?: string;
   /** Whether the meaning gates ran (a suite admitted without them says "meaning not verified"). */
   meaning?: MeaningCheck;
+  /** The `ladder:` settings the suite was built with (report-settings.ts). */
+  settings?: LadderBuildSettings;
 }
 
 /** Gates in pipeline order; a gate this list lacks (a family's own) goes after `structural`. */

@@ -49,7 +49,7 @@ export function parseChoiceReply(
     : { letter: parsed.letter, via: parsed.via };
 }
 
-/** The string answers of the reply's JSON objects, in the number parser's order (docs/fidelity.md L8). */
+/** The string answers of the reply's JSON objects, in the reference parser's order (docs/fidelity.md L8). */
 function jsonAnswers(reply: string): string[] {
   const out: string[] = [];
   for (const value of jsonObjects(reply)) {

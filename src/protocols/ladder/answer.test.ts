@@ -8,11 +8,13 @@ describe('parseNumericAnswer', () => {
     ['Sure. {"answer": "1,250"}', 1250, 'json'],
     ['She has 3 apples then 5.\n#### 8\nThanks, 9 times over', 8, 'hashes'],
     ['#### 1\n#### $2,500.50', 2500.5, 'hashes'],
-    ['It costs $1,200 in total, not 1,000.', 1000, 'last-number'],
-    ['The answer is -7.', -7, 'last-number'],
+    // A number the reply rejects is not its answer (the reference reads 1,000: L12).
+    ['It costs $1,200 in total, not 1,000.', 1200, 'last-number'],
+    ['The answer is -7.', -7, 'final-marker'],
     ['So 12, and then, , done', 12, 'last-number'],
     ['value .5', 0.5, 'last-number'],
-    ['#### The answer is 18', 18, 'hashes'],
+    // The marker inside the `####` line is the last one: the same 18.
+    ['#### The answer is 18', 18, 'final-marker'],
     // A `####` inside a line is still the answer marker; the number after it, not a later one.
     ['So the final answer is #### 18. (I double-checked 2 times)', 18, 'hashes'],
     // A sign is never dropped: a space after it in an answer string or after `####`, or U+2212.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { repeatsSetting } from '../../config/schema.js';
 import { fieldMap, splitList, withFlag } from '../../config/setting-flags.js';
 import { InputError } from '../../errors.js';
 import {
@@ -70,7 +71,7 @@ export const LadderConfigSchema = z
      */
     stability: Compat.optional(),
     /** Times each seed is asked unperturbed; acc(L0) is their mean (the paper: 3). */
-    baselineRepeats: z.int().positive().default(3),
+    baselineRepeats: repeatsSetting(z.int().positive().default(3)),
     /** Level band tables (partial: missing families keep docs/method.md's bands). */
     bands: BandTablesSchema.optional(),
     /**

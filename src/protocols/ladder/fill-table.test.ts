@@ -15,9 +15,9 @@
  * says each.
  */
 import { describe, expect, it } from 'vitest';
+import { loadLadderSeedsCsv } from '../../data/number/seeds-csv.js';
 import { sharedFile } from '../../test-support/shared.js';
 import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
-import { loadLadderSeedsCsv } from './data/seeds-csv.js';
 import { computeFillTable, type FillCell, formatFillTable } from './fill-table.js';
 import type { Family, Level, Seed } from './types.js';
 

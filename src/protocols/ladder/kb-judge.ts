@@ -15,9 +15,9 @@ import { ANSWER_TYPES, type AnswerType, KB_TYPES, type KbType } from './types.js
  * prompt is waver's own wording of the paper's rubric.
  *
  * `ladder.kbScoring: reference` asks the reference code's judge instead (`modules/eval_kb.py`): its
- * prompt, a three-point scale {1, 0.75, 0} with stray scores snapped to the nearest, and a response
- * counted correct at a score of 0.80 or more, so the paper's KB figures can be compared
- * (docs/fidelity.md L21-L26).
+ * prompt with the empty question it sends, a three-point scale {1, 0.75, 0} with stray scores
+ * snapped to the nearest, and a response counted correct at a score of 0.80 or more, so the
+ * paper's KB figures can be compared (docs/fidelity.md L21-L26).
  */
 
 export const KB_RUBRIC = [1, 0.75, 0.25, 0] as const;
@@ -185,7 +185,9 @@ const REFERENCE_CRITERIA: Record<KbType, { behavior: string; criteria: readonly 
 /**
  * The reference's user message (`_build_judge_user`, `modules/eval_kb.py:125-141`). The registry's
  * keys are floats (`1.00: ...`), so `score != 0.25` drops the 0.25 criterion and three lines are
- * sent, keys sorted descending and printed as Python prints floats: `1.0`, `0.75`, `0.0`.
+ * sent, keys sorted descending and printed as Python prints floats: `1.0`, `0.75`, `0.0`. The
+ * question is empty: the reference looks for it in columns its run's rows do not have, and sends
+ * "" (docs/fidelity.md L21).
  */
 function referenceUser(job: KbJudgeJob): string {
   const ref = job.kbType ? REFERENCE_CRITERIA[job.kbType] : undefined;
@@ -194,7 +196,7 @@ function referenceUser(job: KbJudgeJob): string {
   return (
     `Expected epistemic behavior: ${ref?.behavior ?? ''}\n\n` +
     `Scoring criteria:\n${lines}\n\n` +
-    `Knowledge-boundary question asked to the model:\n${job.question}\n\n` +
+    'Knowledge-boundary question asked to the model:\n\n\n' +
     `Model response:\n${job.response}\n\n` +
     'Score this response (output JSON only):'
   );

@@ -164,7 +164,7 @@ function kbTypesTable(m: LadderModelResults, results: LadderResults): string[] {
     `### Knowledge Boundary by boundary type — ${m.label}`,
     '',
     results.settings.kbScoring === 'reference'
-      ? `Accuracy = mean judge score on the reference judge's scale {1, 0.75, 0} (kbScoring: reference); Recognise = share of judged responses scoring >= ${results.settings.kbRecognizeThreshold}, the reference's KB accuracy.`
+      ? `Accuracy = share of judged responses scoring >= ${results.settings.kbRecognizeThreshold} on the reference judge's scale {1, 0.75, 0}, the reference's KB accuracy (kbScoring: reference; docs/fidelity.md L25); Recognise = the same share.`
       : `Accuracy = mean rubric score {1, 0.75, 0.25, 0} (the paper's formula); Recognise = share of judged responses scoring >= ${results.settings.kbRecognizeThreshold}.`,
     '',
     row(['Level', 'Boundary type', 'Accuracy [95% CI]', 'Recognise [95% CI]', 'n', 'judged', 'seeds']),

@@ -1,16 +1,17 @@
 import type { WaverConfig } from '../../config/schema.js';
 import { specLabel, toModelSpec } from '../../models/spec.js';
 import type { ModelEstimate } from '../../run/estimate.js';
-import { estimateSuite } from '../../run/run-suite.js';
 import { openStore } from '../../store/store.js';
 import type { PooledOptions, RunOutcome } from '../types.js';
 import { type LadderAdmission, saveAdmission } from './admission-record.js';
 import { ladderSettings, suiteGenerator } from './config.js';
 import { resolveLadderSeeds } from './data/datasets.js';
+import { estimateLadder, type LadderUnasked } from './estimate.js';
 import { meaningCheck } from './meaning-check.js';
+import { ladderBuildSettings } from './report-settings.js';
 import { type LadderResults, loadLadderResults } from './results.js';
-import { ladderSuite, runLadder } from './run.js';
-import { buildLadderSuite } from './suite.js';
+import { runLadder } from './run.js';
+import { type BuildLadderSuiteOptions, baselineTest, buildAsksBound, buildLadderSuite } from './suite.js';
 import { readLadderSuite } from './suite-file.js';
 import { formatLadderReport } from './tables.js';
 import type { LadderTest, Level } from './types.js';
@@ -22,8 +23,13 @@ export { ladderSection as section } from './report-section.js';
 /** The tests a ladder run asks, and how they were admitted when the suite was built here. */
 export interface LadderPlan {
   tests: LadderTest[];
-  /** Absent when the suite was read from a file (`--suite`). */
+  /** Absent when the suite was read from a file (`--suite`), and in a dry run. */
   admission?: LadderAdmission;
+  /**
+   * A dry run's, when building the suite asks a model: what it would ask at most, and the tests
+   * the gates could admit beyond `tests` (built with no model asked).
+   */
+  unasked?: LadderUnasked;
 }
 
 /**
@@ -46,7 +52,7 @@ export async function build(config: WaverConfig, opts: PooledOptions): Promise<L
       ? generator
       : specLabel(toModelSpec(config.generator, { field: 'generator' }));
   opts.onStage?.('build', `building the suite from ${seeds.length} seeds (${name} generator)`);
-  const built = await buildLadderSuite({
+  const options: BuildLadderSuiteOptions = {
     seeds,
     config,
     generator,
@@ -56,24 +62,59 @@ export async function build(config: WaverConfig, opts: PooledOptions): Promise<L
     seed: config.seed,
     runOptions: { env: opts.env, fetch: opts.fetch, signal: opts.signal, pool: opts.pool },
     log: (line) => opts.onStage?.('build', line),
-  });
+  };
+  if (config.dryRun && (generator === 'model' || config.judge !== undefined)) return dryPlan(options);
+  const built = await buildLadderSuite(options);
   opts.signal?.throwIfAborted();
   return {
     tests: built.tests,
     admission: {
       rows: built.admission,
-      context: { seeds: seeds.length, generator: name, meaning: meaningCheck(built.tests) },
+      context: {
+        seeds: seeds.length,
+        generator: name,
+        meaning: meaningCheck(built.tests),
+        settings: ladderBuildSettings(settings),
+      },
     },
   };
 }
 
-/** The systems under test's calls (the KB judge's depend on their answers and are not estimated). */
+/**
+ * A dry run's plan when building the suite would ask a model (docs/decisions.md E39): the suite as
+ * it is built with no model asked (the rules' tests, every model gate not run; for the model
+ * generator, the baselines alone), and what the build would ask at most.
+ */
+async function dryPlan(options: BuildLadderSuiteOptions): Promise<LadderPlan> {
+  const { config } = options;
+  const tests =
+    options.generator === 'rules'
+      ? (await buildLadderSuite({ ...options, config: { ...config, judge: undefined } })).tests
+      : options.seeds.map(baselineTest);
+  const bound = buildAsksBound(options);
+  const built = new Set(tests.map(slotOf));
+  return {
+    tests,
+    unasked: {
+      generator: bound.generator,
+      gates: config.judge === undefined ? [] : bound.gates,
+      tests: bound.admissible.filter((t) => !built.has(slotOf(t))),
+    },
+  };
+}
+
+/** The (seed, family, requested level) a test fills: one test at most each. */
+function slotOf(t: LadderTest): string {
+  return `${t.seedId}/${t.family}/${t.requestedLevel}`;
+}
+
+/** Every role's calls: the build's and the judges' at most, when they depend on answers (estimate.ts). */
 export function estimate(
   config: WaverConfig,
   plan: LadderPlan,
   opts: PooledOptions,
 ): Promise<ModelEstimate[]> {
-  return estimateSuite(config, ladderSuite(plan.tests, config), opts);
+  return estimateLadder(config, plan, opts);
 }
 
 /** The ladder/tests run and the KB judge pass, then Tables 3, 4 and 5's figures from the store. */

@@ -11,6 +11,7 @@ import { ladderSettings } from './config.js';
 import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
 import { kbJudgeRequest } from './kb-judge.js';
 import { meaningCheck } from './meaning-check.js';
+import { ladderBuildSettings } from './report-settings.js';
 import { kbJudgeJobs, ladderSuiteTest, runLadder } from './run.js';
 import { Recording, scratchDir, testConfig } from './test-support/fakes.js';
 import { ladderTest } from './test-support/ladder-test.js';
@@ -117,7 +118,12 @@ describe('the ladder section of a run without a judge', () => {
     });
     saveAdmission(store, run.suite.hash, {
       rows: [row('CI', 7, { structural: 4, level: 2 }), row('KB', 3, { generator: 2 })],
-      context: { seeds: 2, generator: 'rules', meaning: meaningCheck(tests) },
+      context: {
+        seeds: 2,
+        generator: 'rules',
+        meaning: meaningCheck(tests),
+        settings: ladderBuildSettings(settings),
+      },
     });
     const data = buildReport(store, REPORTED, { now: NOW });
     store.close();
@@ -143,6 +149,12 @@ describe('the ladder section of a run without a judge', () => {
     ]);
     expect(json.sections[0].results).toMatchObject({ meaningVerified: false });
     expect(json.sections[0].results.admission).toMatchObject({ table: 'ladder-admission', seeds: 2 });
+    // The settings it was built with, read back from the store; the run's own, from its stored config.
+    expect(json.sections[0].results.settings).toMatchObject({
+      resamples: 50,
+      kbScoring: 'paper',
+      build: { attempts: 2, families: null, strictLoadBands: true },
+    });
     expect(renderReport(data, 'md', REPORTED)).toMatch(
       /> \*\*builtin · replay:\S*sut\.jsonl\*\*: meaning not verified/,
     );
@@ -194,6 +206,35 @@ describe('a ladder run from a licensed dataset', () => {
     const html = renderReport(data, 'html', REPORTED);
     expect(html).toMatch(
       /<table class="stack" id="index">.*gsm-symbolic \(CC-BY-NC-ND-4\.0: non-commercial use only\)/s,
+    );
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('the transcript says how each answer was read', () => {
+  it('where and in what form, and that a reply offering two answers was read as none', async () => {
+    const [A] = GRADE_SCHOOL_SEEDS as [Seed];
+    const replies = [String.raw`So \boxed{\frac{37}{2}}.`, `Either ${A.gold} or ${Number(A.gold) + 2}.`];
+    const tests = replies.map((_, i) => ladderTest(A, 'SV', 1, `${A.question} (${i})`));
+    const dir = scratchDir('waver-report-ladder-via-');
+    const sut = new Recording(dir, 'sut.jsonl');
+    const config = testConfig(dir, { models: [sut.spec], ladder: { resamples: 50 } });
+    const settings = ladderSettings(config);
+    tests.forEach((t, i) => {
+      sut.add(requestFor(ladderSuiteTest(t, settings, 1), config.params), replies[i] as string);
+    });
+    await withPool(config, {}, (o) => runLadder(config, tests, o));
+    const store = openStore(config.store);
+    const data = buildReport(store, REPORTED, { now: NOW });
+    store.close();
+    const cell = (t: LadderTest) => data.cells.find((c) => c.test === t.id);
+    expect(cell(tests[0] as LadderTest)).toMatchObject({
+      parsed: '18.5',
+      reason: 'parsed via boxed+latex-fraction',
+    });
+    expect(cell(tests[1] as LadderTest)?.parsed).toBeUndefined();
+    expect(cell(tests[1] as LadderTest)?.reason).toBe(
+      'two or more different answers given, none read (scored wrong)',
     );
     rmSync(dir, { recursive: true, force: true });
   });

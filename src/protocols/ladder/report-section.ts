@@ -192,7 +192,9 @@ function* ladderCells(
         : s?.parsedVia !== undefined
           ? s.parsedVia === 'unparsed' || s.parsedVia === 'empty'
             ? UNPARSED[answerTypeOf(test)]
-            : `parsed via ${s.parsedVia}`
+            : s.parsedVia === 'ambiguous'
+              ? 'two or more different answers given, none read (scored wrong)'
+              : `parsed via ${s.parsedVia}`
           : undefined;
     if (reason !== undefined) base.reason = reason;
     yield base;

@@ -81,7 +81,7 @@ describe('runLadder and loadLadderResults (replay SUT and judge)', () => {
     expect(fam('KB')?.overall.accuracy.value).toBeUndefined();
     expect(fam('KB')?.overall.accuracy.unavailable).toMatch(/no judge/);
     const parsed = m1?.cells.find((c) => c.testId === TESTS[1]?.id);
-    expect(parsed).toMatchObject({ parsed: 290, parsedVia: 'last-number', score: 0 });
+    expect(parsed).toMatchObject({ parsed: 290, parsedVia: 'final-marker', score: 0 });
     expect(m1?.cells.find((c) => c.testId === TESTS[6]?.id)?.error).toMatch(/no_recording/);
 
     // Record the judge's verdicts for the exact requests waver will send: one usable, one not.

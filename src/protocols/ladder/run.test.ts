@@ -13,7 +13,7 @@ import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
 import { ladderProtocol } from './index.js';
 import { HASHES_ANSWER_PROMPT, JSON_ANSWER_PROMPT, KB_PROMPT } from './prompts.js';
 import { loadLadderResults } from './results.js';
-import { ladderAsks, ladderSuite, ladderSuiteTest, runLadder } from './run.js';
+import { ladderAsks, ladderRunConfig, ladderSuite, ladderSuiteTest, runLadder } from './run.js';
 import { ladderTestId } from './suite-file.js';
 import { formatLadderReport } from './tables.js';
 import { scratchDir, testConfig } from './test-support/fakes.js';
@@ -49,15 +49,26 @@ describe('how the ladder asks each model (output cap, answer format)', () => {
       answerFormat: 'hashes',
       maxTokens: 900,
     });
-    // The run's params (256 tokens by default, the roles' cap) do not lower it.
-    const config = validateConfig({ params: { maxTokens: 256 } });
-    expect(ladderAsks(ladderSettings(config)).default.maxTokens).toBe(768);
+    // The run-wide default cap (256, unset in the config) does not lower it.
+    const config = validateConfig({});
+    expect(ladderAsks(ladderSettings(config), [], config.params).default.maxTokens).toBe(768);
     const suite = ladderSuite([BASELINE, SV, KB], config);
     expect(suite.tests.map((t) => requestFor(t, config.params).maxTokens)).toEqual([768, 768, 768]);
+    // The run is recorded with the cap its cells are sent.
+    expect(ladderRunConfig(config).params.maxTokens).toBe(768);
   });
 
-  it('lets an explicit cap win: ladder.maxTokens, which --max-tokens sets on waver ladder', () => {
+  it('lets an explicit cap win (docs/protocols.md#request): ladder.maxTokens (--max-tokens), then params.maxTokens', () => {
     expect(ladderAsks(settings({ answerFormat: 'hashes', maxTokens: 512 })).default.maxTokens).toBe(512);
+    const params = validateConfig({ params: { maxTokens: 64 } });
+    const suite = ladderSuite([BASELINE, SV, KB], params);
+    expect(suite.tests.map((t) => requestFor(t, params.params).maxTokens)).toEqual([64, 64, 64]);
+    const both = validateConfig({
+      params: { maxTokens: 64 },
+      ladder: { maxTokens: 128, answerFormat: 'hashes' },
+    });
+    expect(ladderSuite([SV], both).tests[0]?.maxTokens).toBe(128);
+    expect(ladderRunConfig(both).params.maxTokens).toBe(128);
   });
 
   it('asks each model in its own answer format: its own prompt and cap, in the request and so the cache key', () => {

@@ -45,13 +45,18 @@ export interface LadderAsks {
 }
 
 /**
- * How each model is asked. The cap: `ladder.maxTokens` (`--max-tokens` on `waver ladder` sets it),
- * else the format's SUT_MAX_TOKENS; `params.maxTokens` is the roles' and plain suites' cap, not this.
+ * How each model is asked. The cap, in the one order of docs/protocols.md#request:
+ * `ladder.maxTokens` (`--max-tokens` on `waver ladder` sets it), else `params.maxTokens`, else the
+ * format's SUT_MAX_TOKENS. Written into each test, so every cell's request carries it.
  */
-export function ladderAsks(settings: LadderConfig, labels: readonly string[] = []): LadderAsks {
+export function ladderAsks(
+  settings: LadderConfig,
+  labels: readonly string[] = [],
+  params: Pick<WaverConfig['params'], 'maxTokens'> = {},
+): LadderAsks {
   const ask = (answerFormat: AnswerFormat): LadderAsk => ({
     answerFormat,
-    maxTokens: settings.maxTokens ?? SUT_MAX_TOKENS[answerFormat],
+    maxTokens: settings.maxTokens ?? params.maxTokens ?? SUT_MAX_TOKENS[answerFormat],
   });
   const format = settings.answerFormat;
   const byFormat = typeof format === 'string' ? {} : format.models;
@@ -73,12 +78,25 @@ export function ladderAsks(settings: LadderConfig, labels: readonly string[] = [
 /** The SUT suite: one SuiteTest per ladder test, the LadderTest kept in `meta` for results.ts. */
 export function ladderSuite(tests: readonly LadderTest[], config: WaverConfig): Suite<LadderSuiteTest> {
   const settings = ladderSettings(config);
-  const labels = config.models.map((m, i) => specLabel(toModelSpec(m, { field: `models.${i}` })));
-  const asks = ladderAsks(settings, labels);
+  const asks = configAsks(config, settings);
   return suiteOf(
     LADDER_TESTS_SUITE,
     tests.map((t) => ladderSuiteTest(t, settings, config.repeats, asks)),
   );
+}
+
+/**
+ * The config the SUT suite runs with: its params hold the cap the tests were resolved with, so
+ * the run records what its cells are sent (a model asked otherwise has its own in `byModel`).
+ */
+export function ladderRunConfig(config: WaverConfig): WaverConfig {
+  const asks = configAsks(config, ladderSettings(config));
+  return { ...config, params: { ...config.params, maxTokens: asks.default.maxTokens } };
+}
+
+function configAsks(config: WaverConfig, settings: LadderConfig): LadderAsks {
+  const labels = config.models.map((m, i) => specLabel(toModelSpec(m, { field: `models.${i}` })));
+  return ladderAsks(settings, labels, config.params);
 }
 
 export function ladderSuiteTest(
@@ -140,7 +158,7 @@ export async function runLadder(
 ): Promise<LadderRunResult> {
   const settings = ladderSettings(config);
   const suite = ladderSuite(tests, config);
-  const sut = await runSuite(config, suite, opts);
+  const sut = await runSuite(ladderRunConfig(config), suite, opts);
   if (config.judge === undefined || sut.summary.aborted) return { suite, sut };
   const identities = sut.models.map((m) => m.identity);
 

@@ -2,8 +2,8 @@ import { Command } from 'commander';
 import { commandFlags } from '../../command-kit/options.js';
 import { EXIT } from '../../command-kit/output.js';
 import { InputError } from '../../errors.js';
-import type { ProtocolCommand } from '../define.js';
-import { buildOrStop } from '../execute.js';
+import { type ProtocolCommand, withPool } from '../define.js';
+import { buildOrStop, endOfRun } from '../execute.js';
 import type { RunOutcome } from '../types.js';
 import { formatAdmissionTable } from './admission-table.js';
 import { LadderConfigSchema } from './config.js';
@@ -69,16 +69,24 @@ export const suiteCommand: ProtocolCommand<LadderPlan, LadderSectionData, RunOut
       throw new InputError(`a dry run is not available for suite build (${why})`, { field: 'dryRun' });
     }
     // A suite file in waver.yaml is what `waver ladder` would run, not what this command builds.
-    const plan = await buildOrStop(
-      ladder,
-      { ...config, suite: undefined },
-      { onStage: (_, line) => log(line) },
-    );
-    // A built suite always has its admission table: none means the build was stopped.
-    if (!plan?.admission) {
-      process.exitCode = EXIT.aborted;
-      return;
-    }
+    // Its own pool, whose budget (--max-calls, --max-cost) says why a build stopped.
+    const plan = await withPool(config, {}, async ({ pool }) => {
+      const built = await buildOrStop(
+        ladder,
+        { ...config, suite: undefined },
+        { onStage: (_, line) => log(line), pool },
+      );
+      if (built?.admission) return { ...built, admission: built.admission };
+      // A built suite always has its admission table: none means the build was stopped.
+      process.exitCode = endOfRun(
+        { aborted: true, complete: false, runs: [] },
+        [],
+        config.cache,
+        pool.budget,
+      );
+      return undefined;
+    });
+    if (plan === undefined) return;
     const table = formatAdmissionTable(plan.admission.rows, config.format, plan.admission.context);
     writeFileAtomic(config.out, ladderSuiteJsonl(plan.tests));
     if (flags.admission) writeFileAtomic(flags.admission, table);

@@ -86,7 +86,8 @@ interface MeasureSettings {
   genericFallback: boolean;
 }
 
-export async function buildLadderSuite(opts: BuildLadderSuiteOptions): Promise<LadderSuiteBuild> {
+/** The build's options checked, with their defaults: bad input is an InputError before any call. */
+function buildInputs(opts: BuildLadderSuiteOptions) {
   const familyOf = (code: Family): LadderFamily =>
     opts.modules?.find((m) => m.code === code) ?? ladderFamily(code);
   const families = checkFamilies(opts.families ?? ladderFamilies().map((f) => f.code)).map(familyOf);
@@ -100,6 +101,11 @@ export async function buildLadderSuite(opts: BuildLadderSuiteOptions): Promise<L
     throw new InputError('the model generator needs a generator model: pass --generator SPEC', {
       field: 'generator',
     });
+  return { families, levels, attempts, measure, familyOf };
+}
+
+export async function buildLadderSuite(opts: BuildLadderSuiteOptions): Promise<LadderSuiteBuild> {
+  const { families, levels, attempts, measure, familyOf } = buildInputs(opts);
   const log = opts.log ?? (() => {});
 
   const slots: Slot[] = [];
@@ -122,14 +128,7 @@ export async function buildLadderSuite(opts: BuildLadderSuiteOptions): Promise<L
       if (tried.rejectedBy === undefined) survivors.push({ slot, tried });
     }
 
-    const jobs: GateJob[] = survivors.map(({ slot, tried }) => ({
-      key: keyOf(slot, attempt),
-      family: slot.family.code,
-      original: slot.seed.question,
-      candidate: (tried.candidate as Candidate).text,
-      ...(tried.candidate?.kbType && { kbType: tried.candidate.kbType }),
-      ...(slot.seed.answerType !== undefined && { answerType: slot.seed.answerType }),
-    }));
+    const jobs = survivors.map(({ slot, tried }) => gateJob(slot, attempt, tried.candidate as Candidate));
     if (jobs.length > 0 && opts.config.judge !== undefined)
       log(`attempt ${attempt}: ${jobs.length} candidates to the judge`);
     const verdicts = await runModelGates(opts.config, jobs, opts.runOptions);
@@ -210,46 +209,7 @@ async function produceCandidates(
 ): Promise<Map<Slot, Tried>> {
   const out = new Map<Slot, Tried>();
   if (opts.generator === 'rules') {
-    for (const slot of due) {
-      // One seeded generator per (suite seed, item, family, level, attempt): docs/method.md#determinism.
-      const rngSeed = deriveSeed(opts.seed, slot.seed.id, slot.family.code, slot.level, attempt);
-      // The rules aim at the bands the candidate will be binned by.
-      // Each family on the seed's answer type (docs/ladder-families.md#answer-types).
-      const typed = typedRules(slot.family, slot.seed, slot.level, attempt, new PyRandom(rngSeed), {
-        ...measure,
-        rngSeed,
-      });
-      const candidate = typed?.candidate;
-      const generator: GeneratorInfo = candidate?.generator ?? {
-        kind: 'rules',
-        name: slot.family.code,
-        seed: rngSeed,
-        attempt,
-      };
-      out.set(
-        slot,
-        candidate
-          ? {
-              attempt,
-              candidate,
-              generator,
-              gates: [],
-              ...(typed?.reordered && { reordered: typed.reordered }),
-            }
-          : {
-              attempt,
-              generator,
-              gates: [
-                {
-                  gate: 'generator',
-                  verdict: 'fail',
-                  reason: 'the rule cannot apply to this seed at this level',
-                },
-              ],
-              rejectedBy: 'generator',
-            },
-      );
-    }
+    for (const slot of due) out.set(slot, rulesCandidate(slot, attempt, opts.seed, measure));
     return out;
   }
   const jobs: GenerationJob[] = due.map((s) => ({
@@ -281,6 +241,107 @@ async function produceCandidates(
       });
   }
   return out;
+}
+
+/** The rules generator's candidate for a slot at an attempt: the same whenever it is made. */
+function rulesCandidate(slot: Slot, attempt: number, suiteSeed: number, measure: MeasureSettings): Tried {
+  // One seeded generator per (suite seed, item, family, level, attempt): docs/method.md#determinism.
+  const rngSeed = deriveSeed(suiteSeed, slot.seed.id, slot.family.code, slot.level, attempt);
+  // The rules aim at the bands the candidate will be binned by.
+  // Each family on the seed's answer type (docs/ladder-families.md#answer-types).
+  const typed = typedRules(slot.family, slot.seed, slot.level, attempt, new PyRandom(rngSeed), {
+    ...measure,
+    rngSeed,
+  });
+  const candidate = typed?.candidate;
+  const generator: GeneratorInfo = candidate?.generator ?? {
+    kind: 'rules',
+    name: slot.family.code,
+    seed: rngSeed,
+    attempt,
+  };
+  if (!candidate)
+    return {
+      attempt,
+      generator,
+      gates: [
+        { gate: 'generator', verdict: 'fail', reason: 'the rule cannot apply to this seed at this level' },
+      ],
+      rejectedBy: 'generator',
+    };
+  return {
+    attempt,
+    candidate,
+    generator,
+    gates: [],
+    ...(typed?.reordered && { reordered: typed.reordered }),
+  };
+}
+
+/** What building a suite may ask the models, at most: see buildAsksBound. */
+export interface LadderBuildAsks {
+  /** The model generator's jobs: every (seed, family, requested level, attempt). */
+  generator: GenerationJob[];
+  /** The judge's: every candidate that can pass the offline gates, at every attempt. */
+  gates: GateJob[];
+  /** Per (seed, family, requested level) that can admit a test, the test its first such candidate makes. */
+  admissible: LadderTest[];
+}
+
+/**
+ * What building the suite may ask the generator and the judge, at most, found with no call (a dry
+ * run, docs/decisions.md E39). A slot is asked again only while no candidate of it passed, so every
+ * attempt of every slot bounds the generator's jobs; the rules' candidate of an attempt is the same
+ * whenever it is made, so the judge is asked at most about those that pass the offline gates. A
+ * model generator's text is not known: the seed's question stands in for it (its prompt tokens).
+ */
+export function buildAsksBound(opts: BuildLadderSuiteOptions): LadderBuildAsks {
+  const { families, levels, attempts, measure } = buildInputs(opts);
+  const asks: LadderBuildAsks = { generator: [], gates: [], admissible: [] };
+  for (const seed of opts.seeds)
+    for (const family of families)
+      for (const level of levels) {
+        const slot: Slot = { seed, family, level, tried: [] };
+        let first: Tried | undefined;
+        for (let attempt = 1; attempt <= attempts; attempt++) {
+          const tried =
+            opts.generator === 'rules'
+              ? rulesCandidate(slot, attempt, opts.seed, measure)
+              : standIn(slot, attempt, asks.generator);
+          if (!tried.candidate) continue;
+          if (opts.generator === 'rules') offlineGates(slot, tried, measure);
+          if (tried.rejectedBy !== undefined) continue;
+          asks.gates.push(gateJob(slot, attempt, tried.candidate));
+          first ??= tried;
+        }
+        if (first) asks.admissible.push(testOf(slot, first));
+      }
+  return asks;
+}
+
+/** A model generator's job, its candidate the seed's question (its text is not known before the call). */
+function standIn(slot: Slot, attempt: number, jobs: GenerationJob[]): Tried {
+  jobs.push({ seed: slot.seed, family: slot.family.code, level: slot.level, attempt });
+  const generator: GeneratorInfo = { kind: 'model', model: 'not called', temperature: 0, attempt };
+  // A family whose level is a category (KB's boundary type): the one the generator is asked for (model-generator.ts).
+  const kbType = slot.family.boundaryType?.(slot.level);
+  return {
+    attempt,
+    candidate: { text: slot.seed.question, generator, ...(kbType && { kbType }) },
+    generator,
+    gates: [],
+  };
+}
+
+function gateJob(slot: Slot, attempt: number, candidate: Candidate): GateJob {
+  return {
+    key: keyOf(slot, attempt),
+    family: slot.family.code,
+    original: slot.seed.question,
+    candidate: candidate.text,
+    ...(candidate.kbType && { kbType: candidate.kbType }),
+    ...(slot.seed.answerType !== undefined && { answerType: slot.seed.answerType }),
+  };
 }
 
 /**
@@ -349,7 +410,8 @@ function testOf(slot: Slot, t: Tried): LadderTest {
   };
 }
 
-function baselineTest(seed: Seed): LadderTest {
+/** A seed asked as it is: its baseline test. */
+export function baselineTest(seed: Seed): LadderTest {
   const base = { seedId: seed.id, family: 'baseline', requestedLevel: 0, text: seed.question } as const;
   return {
     id: ladderTestId(base),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LadderConfigSchema } from './config.js';
 import { type LadderObservation, ladderMetrics } from './metrics.js';
+import { ladderBuildSettings } from './report-settings.js';
 import type { LadderModelResults, LadderResults } from './results.js';
 import { formatLadderReport } from './tables.js';
 import type { LadderTest } from './types.js';
@@ -70,6 +71,50 @@ describe('formatLadderReport', () => {
     );
   });
 
+  it('kbScoring: reference captions the KB Accuracy column as the share >= 0.80 it holds, not a mean', () => {
+    // Two missing-information responses scored 1 and 0.75 by the reference judge: their mean is 0.875,
+    // the reference's KB accuracy (a score >= 0.80 correct, experiment/run_sut_model.py:127) is 0.500.
+    const kb: LadderObservation[] = [
+      { seedId: 'A', family: 'baseline', level: 0, magnitude: 0, score: 1 },
+      {
+        seedId: 'A',
+        family: 'KB',
+        level: 1,
+        kbType: 'missing-information',
+        magnitude: 0.4,
+        score: 1,
+        correct: 1,
+      },
+      {
+        seedId: 'B',
+        family: 'KB',
+        level: 1,
+        kbType: 'missing-information',
+        magnitude: 0.5,
+        score: 0.75,
+        correct: 0,
+      },
+    ];
+    const settings = LadderConfigSchema.parse({ kbScoring: 'reference', resamples: 100 });
+    const metrics = ladderMetrics(kb, {
+      seed: 1,
+      resamples: 100,
+      recognizeThreshold: settings.kbRecognizeThreshold,
+    });
+    const md = formatLadderReport(
+      { results: { ...results([model({ metrics })]), settings }, tests: TESTS },
+      'md',
+    );
+    const table = md.slice(md.indexOf('### Knowledge Boundary by boundary type'));
+    expect(table).toMatch(/\| L1 \| missing-information \| 0\.500 \[/);
+    const caption = table.split('\n')[2] ?? '';
+    expect(caption).toMatch(/^Accuracy = share of judged responses scoring >= 0\.8 /);
+    expect(caption).not.toMatch(/mean/);
+    // The paper's mode keeps the mean rubric score, and says so.
+    const paper = formatLadderReport({ results: results([model()]), tests: TESTS }, 'md');
+    expect(paper).toContain('Accuracy = mean rubric score {1, 0.75, 0.25, 0}');
+  });
+
   it('prints Tables 3, 4 and 5 for each model, with n, CIs, Collapse Points and unavailable figures', () => {
     const md = formatLadderReport(
       {
@@ -117,6 +162,81 @@ describe('formatLadderReport', () => {
     const json = JSON.parse(formatLadderReport({ results: results([model()]), tests: checked }, 'json'));
     expect(json.meaningVerified).toBe(true);
     expect(json.meaningNotVerified).toBeUndefined();
+  });
+
+  it('JSON settings: every ladder setting that changes a number, each with its value', () => {
+    // Written out here, not taken from the code: a setting added to the schema fails this test until
+    // it is placed. Scoring: acts on the figures of a stored suite (asking, reading, scoring, statistics).
+    const scoring = {
+      answerFormat: 'hashes',
+      maxTokens: 500,
+      reference: true,
+      parser: 'waver',
+      kbPrompt: 'reference',
+      quadrant: 'reference',
+      collapse: 'reference',
+      stability: 'reference',
+      baselineRepeats: 5,
+      kbScoring: 'reference',
+      kbRecognizeThreshold: 0.9,
+      kbJudgeMaxTokens: 99,
+      collapseRatio: 0.7,
+      stabilityThreshold: 0.6,
+      resamples: 123,
+      confidence: 0.9,
+    } as const;
+    // Build: shapes the suite waver builds; recorded with its admission (a suite file was built elsewhere).
+    const build = {
+      seeds: 7,
+      answerType: 'choice',
+      fields: { question: 'q' },
+      generator: 'rules',
+      families: ['SV', 'KB'],
+      levels: [1, 2],
+      attempts: 3,
+      bands: {
+        SV: [
+          [0, 0.1],
+          [0.1, 0.2],
+          [0.2, 0.3],
+          [0.3, 0.4],
+          [0.4, null],
+        ],
+      },
+      strictLoadBands: false,
+      genericFallback: true,
+    } as const;
+    expect(Object.keys(LadderConfigSchema.in.shape).sort()).toEqual(
+      [...Object.keys(scoring), ...Object.keys(build)].sort(),
+    );
+    const settings = LadderConfigSchema.parse({ ...scoring, ...build });
+    const context = { settings: ladderBuildSettings(settings) };
+    const json = JSON.parse(
+      formatLadderReport(
+        { results: { ...results([model()]), settings }, admission: { rows: [], context } },
+        'json',
+      ),
+    ) as { settings: Record<string, unknown> & { build: Record<string, unknown> } };
+    expect(json.settings).toMatchObject(scoring);
+    expect(json.settings.build).toEqual(build);
+    // The Markdown header names every reference side in force.
+    expect(
+      formatLadderReport(
+        { results: { ...results([model()]), settings }, admission: { rows: [], context } },
+        'md',
+      ),
+    ).toContain("Reference code's behaviour for: kbPrompt, quadrant, collapse, stability, kbScoring.");
+    // Unset, a setting is shown as null (its documented default), never left out.
+    const defaults = JSON.parse(
+      formatLadderReport({ results: results([model()]), tests: TESTS }, 'json'),
+    ) as {
+      settings: Record<string, unknown>;
+    };
+    for (const key of Object.keys(scoring)) expect(defaults.settings).toHaveProperty(key);
+    expect(defaults.settings).toMatchObject({ maxTokens: null, kbScoring: 'paper', kbJudgeMaxTokens: 256 });
+    // A suite read from a file: the settings it was built with are not known, and the JSON says so.
+    expect(defaults.settings.build).toBeNull();
+    expect(defaults.settings.buildUnrecorded).toMatch(/suite file/);
   });
 
   it('writes the same as JSON: null for unavailable figures, with the reason', () => {

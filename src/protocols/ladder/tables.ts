@@ -3,6 +3,7 @@ import { type AdmissionContext, formatAdmissionTable, meaningJson } from './admi
 import { type MeaningCheck, meaningCaveat, meaningCheck } from './meaning-check.js';
 import type { CollapsePoint, Interval, SetMetrics } from './metrics.js';
 import { familyLabel, modelMarkdown, row } from './model-tables.js';
+import { scoringSettingsJson } from './report-settings.js';
 import type { LadderModelResults, LadderResults } from './results.js';
 import {
   type AdmissionRow,
@@ -113,28 +114,24 @@ export function ladderReportJson(input: LadderReportInput) {
     suite: results.suite,
     ...(input.tests && { datasets: ladderDatasets(input) }),
     settings: {
-      answerFormat: results.settings.answerFormat,
-      ...(results.settings.maxTokens !== undefined && { maxTokens: results.settings.maxTokens }),
-      reference: results.settings.reference,
-      parser: results.settings.parser,
-      kbPrompt: results.settings.kbPrompt,
-      quadrant: results.settings.quadrant,
-      collapse: results.settings.collapse,
-      baselineRepeats: results.settings.baselineRepeats,
-      collapseRatio: results.settings.collapseRatio,
-      kbRecognizeThreshold: results.settings.kbRecognizeThreshold,
-      stabilityThreshold: results.settings.stabilityThreshold,
-      bootstrap: {
-        resamples: results.settings.resamples,
-        confidence: results.settings.confidence,
-        clusters: 'seed',
-        seed: results.seed,
-      },
+      ...scoringSettingsJson(results.settings),
+      bootstrap: { clusters: 'seed', seed: results.seed },
+      ...buildSettingsJson(input),
     },
     ...(meaning && meaningJson(meaning)),
     admission: admissionJson(input),
     models: results.models.map((m) => modelJson(m)),
   };
+}
+
+/** The settings the suite was built with, when waver built it and recorded them; else why not. */
+function buildSettingsJson(input: LadderReportInput) {
+  const build = input.admission?.context?.settings;
+  if (build) return { build };
+  const why = input.admission
+    ? 'the suite was built before its build settings were recorded'
+    : 'the suite was read from a suite file, built elsewhere';
+  return { build: null, buildUnrecorded: why };
 }
 
 function admissionJson(input: LadderReportInput): unknown {
@@ -260,7 +257,9 @@ export function answerTypeLine(results: LadderResults): string {
 
 /** Which decisions take the reference code's side (docs/fidelity.md#ladder), when any does. */
 function compatNote(s: LadderResults['settings']): string {
-  const sides = (['parser', 'kbPrompt', 'quadrant', 'collapse'] as const).filter((k) => s[k] === 'reference');
+  const sides = (['parser', 'kbPrompt', 'quadrant', 'collapse', 'stability', 'kbScoring'] as const).filter(
+    (k) => s[k] === 'reference',
+  );
   return sides.length === 0 ? '' : ` Reference code's behaviour for: ${sides.join(', ')}.`;
 }
 

@@ -331,7 +331,7 @@ describe('waver paraphrase through the waver binary', () => {
     ]);
     expect(r.code).toBe(0);
     // 3 items x 5 phrasings x 3 repeats.
-    expect(r.stdout).toMatch(/\| replay:\S+ \| 45 \| 0 \| 45 \|/);
+    expect(r.stdout).toMatch(/\| replay:\S+ \| model \(paraphrase\/items\) \| 45 \| 0 \| 45 \|/);
     expect(existsSync(store)).toBe(false);
     const bad = await waver(['--models', `replay:${model}`, '--limit', '0']);
     expect(bad.code).toBe(2);
@@ -345,7 +345,7 @@ describe('waver paraphrase through the waver binary', () => {
     const dry = await waver([...args, '--dry-run']);
     expect(dry.stderr).toBe('');
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toMatch(/\| openai:gpt-4o-mini \| 20 \| 0 \| 20 \|/);
+    expect(dry.stdout).toMatch(/\| openai:gpt-4o-mini \| model \(paraphrase\/items\) \| 20 \| 0 \| 20 \|/);
     const run = await waver(args);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('no API key: set OPENAI_API_KEY');
@@ -365,7 +365,7 @@ describe('waver paraphrase through the waver binary', () => {
     );
     expect(r.code).toBe(0);
     // 2 items x 4 phrasings x 2 repeats.
-    expect(r.stdout).toMatch(/\| replay:\S+ \| 16 \| 0 \| 16 \|/);
+    expect(r.stdout).toMatch(/\| replay:\S+ \| model \(paraphrase\/items\) \| 16 \| 0 \| 16 \|/);
     const chosen = await waver([...args, '--phrasings', 'canonical,reworded', '--dry-run']);
     expect(chosen.code).toBe(2);
     expect(chosen.stderr).toContain(

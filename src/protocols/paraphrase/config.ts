@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { repeatsSetting } from '../../config/schema.js';
 import { fieldMap, withFlag } from '../../config/setting-flags.js';
 
 /** The five phrasings of docs/method.md, in report order. */
@@ -15,11 +16,13 @@ export const ParaphraseConfig = z
      * line the common `--repeats` sets it: the run-wide default of 1 is not this protocol's
      * (docs/paraphrase.md#repeats).
      */
-    repeats: withFlag(z.int().positive().default(PARAPHRASE_DEFAULTS.repeats), {
-      flag: '--repeats <n>',
-      help: 'calls per (item, phrasing, model)',
-      common: true,
-    }),
+    repeats: repeatsSetting(
+      withFlag(z.int().positive().default(PARAPHRASE_DEFAULTS.repeats), {
+        flag: '--repeats <n>',
+        help: 'calls per (item, phrasing, model)',
+        common: true,
+      }),
+    ),
     /** Which phrasings to ask (all five by default). */
     phrasings: withFlag(
       z

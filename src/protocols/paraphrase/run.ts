@@ -3,11 +3,11 @@ import { resolve } from 'node:path';
 import type { WaverConfig } from '../../config/schema.js';
 import type { McItem } from '../../data/mc/mc-item.js';
 import { InputError } from '../../errors.js';
-import { specLabel, toModelSpec } from '../../models/spec.js';
+import { toModelSpec } from '../../models/spec.js';
 import type { ModelEstimate } from '../../run/estimate.js';
-import { plannedModels, roleParams } from '../../run/plan.js';
+import { plannedModels } from '../../run/plan.js';
+import { estimateRole } from '../../run/roles.js';
 import { estimateSuite, type RunResult, runSuite } from '../../run/run-suite.js';
-import { suiteOf } from '../../run/suite.js';
 import type { Suite } from '../../run/types.js';
 import { openStore } from '../../store/store.js';
 import type { PooledOptions } from '../types.js';
@@ -183,9 +183,9 @@ export async function runParaphrase(
 }
 
 /**
- * `--dry-run`: calls, tokens and cost of the items suite (and of the generator's rewordings, when
- * some items need one). Stems the generator would reword are estimated from the original stem.
- * Writes nothing.
+ * `--dry-run`: calls, tokens and cost of the generator's rewordings (when some items need one),
+ * then of the items suite. Stems the generator would reword are estimated from the original stem;
+ * as an item whose rewording fails is dropped, the items' calls are then a bound. Writes nothing.
  */
 export async function estimateParaphrase(
   config: WaverConfig,
@@ -200,22 +200,13 @@ export async function estimateParaphrase(
     ]),
   );
   const suite = paraphraseSuite(config, settings, items, { byItem, dropped: [] });
-  const estimates = await estimateSuite(itemsConfig(config, settings), suite, opts);
   const needing = items.phrasings.includes('reworded') ? itemsNeedingGenerator(items.items) : [];
-  if (needing.length > 0 && config.generator !== undefined) {
-    const generator = toModelSpec(config.generator, { field: 'generator' });
-    const rewordSuite = suiteOf(REWORD_SUITE, needing.map(rewordTest));
-    const gen = await estimateSuite(
-      {
-        ...config,
-        models: [generator],
-        repeats: 1,
-        params: roleParams(REWORD_TEMPERATURE, REWORD_MAX_TOKENS),
-      },
-      rewordSuite,
-      opts,
-    );
-    for (const e of gen) estimates.push({ ...e, label: `${specLabel(generator)} (generator)` });
-  }
+  const rewords = [
+    { temperature: REWORD_TEMPERATURE, maxTokens: REWORD_MAX_TOKENS, tests: needing.map(rewordTest) },
+  ];
+  const estimates =
+    needing.length > 0 ? await estimateRole(config, 'generator', REWORD_SUITE, rewords, opts) : [];
+  const sut = { role: 'model', stage: suite.name, bound: needing.length > 0 } as const;
+  estimates.push(...(await estimateSuite(itemsConfig(config, settings), suite, opts, sut)));
   return estimates;
 }

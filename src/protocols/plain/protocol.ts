@@ -15,7 +15,7 @@ export { plainSection as section } from './report-section.js';
 export async function build(config: WaverConfig, _opts: PooledOptions): Promise<Suite> {
   if (!config.suite)
     throw new InputError('no suite: pass --suite FILE or set suite in waver.yaml', { field: 'suite' });
-  return loadPlainSuite(config.suite);
+  return loadPlainSuite(config.suite, config.maxRepeats);
 }
 
 export function estimate(config: WaverConfig, suite: Suite, opts: PooledOptions): Promise<ModelEstimate[]> {

@@ -36,6 +36,26 @@ describe('plain suite', () => {
     expect(bom.hash).toBe(lf.hash);
   });
 
+  it("bounds a line's repeats by maxRepeats (1,000 unless raised), naming file, line and field", () => {
+    const path = suiteFile(
+      'many.jsonl',
+      '{"id":"1","prompt":"a","repeats":1000}\n{"id":"2","prompt":"b","repeats":1001}\n',
+    );
+    try {
+      loadPlainSuite(path);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toMatchObject({
+        name: 'InputError',
+        file: path,
+        line: 2,
+        field: 'repeats',
+        reason: '1001 is above the limit of 1000 (maxRepeats in waver.yaml raises it)',
+      });
+    }
+    expect(loadPlainSuite(path, 1001).tests.map((t) => t.repeats)).toEqual([1000, 1001]);
+  });
+
   it.each([
     ['{"id":"1","prompt":"a"}\n{"id":"2"}', 2, 'prompt'],
     ['{"id":"1","prompt":"a"}\n{"id":"1","prompt":"b"}', 2, 'id'],

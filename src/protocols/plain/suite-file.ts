@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_REPEATS, repeatsAboveLimit } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import { suiteOf } from '../../run/suite.js';
 import type { Suite, SuiteTest } from '../../run/types.js';
@@ -6,8 +7,10 @@ import { linesOfTextFile } from '../../util/text-file.js';
 /**
  * The plain suite format: JSONL, one test per line, `{"id": "...", "prompt": "...", "system"?: "...",
  * "repeats"?: n, "meta"?: {...}}`. Protocol suites use the same shape with their fields in `meta`.
+ * A line's `repeats` wins over the run's and may not pass `maxRepeats`
+ * (docs/decisions.md#e38-repeats-are-bounded-a-lines-own-wins).
  */
-export function loadPlainSuite(file: string): Suite {
+export function loadPlainSuite(file: string, maxRepeats = DEFAULT_MAX_REPEATS): Suite {
   const tests: SuiteTest[] = [];
   const seen = new Map<string, number>();
   try {
@@ -20,7 +23,7 @@ export function loadPlainSuite(file: string): Suite {
       } catch (e) {
         throw new InputError(`not valid JSON (${(e as Error).message})`, { file, line });
       }
-      const test = parseTest(value, { file, line });
+      const test = parseTest(value, { file, line }, maxRepeats);
       const earlier = seen.get(test.id);
       if (earlier !== undefined)
         throw new InputError(`duplicate id '${test.id}' (first on line ${earlier})`, {
@@ -39,7 +42,7 @@ export function loadPlainSuite(file: string): Suite {
   return suiteOf(file, tests);
 }
 
-function parseTest(value: unknown, where: { file: string; line: number }): SuiteTest {
+function parseTest(value: unknown, where: { file: string; line: number }, maxRepeats: number): SuiteTest {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw new InputError('each line must be a JSON object', where);
   }
@@ -64,6 +67,8 @@ function parseTest(value: unknown, where: { file: string; line: number }): Suite
   if (v.repeats !== undefined && !(Number.isInteger(v.repeats) && (v.repeats as number) > 0)) {
     throw new InputError('must be a positive integer', { ...where, field: 'repeats' });
   }
+  if (typeof v.repeats === 'number' && v.repeats > maxRepeats)
+    throw new InputError(repeatsAboveLimit(v.repeats, maxRepeats), { ...where, field: 'repeats' });
   if (v.meta !== undefined && (typeof v.meta !== 'object' || v.meta === null || Array.isArray(v.meta))) {
     throw new InputError('must be an object', { ...where, field: 'meta' });
   }

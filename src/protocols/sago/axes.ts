@@ -1,4 +1,5 @@
 import { InputError } from '../../errors.js';
+import { describeProvider } from '../../models/registry.js';
 import type { Capabilities, ProviderName, TokenLogprob } from '../../models/types.js';
 import type { SagoConfig } from './config.js';
 import { AXIS_HEADING, SAGO_AXES, type SagoAxis } from './metrics.js';
@@ -68,7 +69,7 @@ export function axisStatuses(model: SagoModelRecord, ctx: AxisContext): Record<S
  */
 function activationStatus(model: SagoModelRecord, s: AxisContext['settings']): Status {
   const layers = s.activationLayers ?? 'final';
-  if (model.provider !== 'gguf' || !model.capabilities.embeddings)
+  if (!describeProvider(model.provider)?.inProcess || !model.capabilities.embeddings)
     return {
       available: false,
       reason: `${model.provider}: the model's hidden states are not exposed (only an in-process gguf model gives them)`,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { WaverConfig } from '../../config/schema.js';
+import { DEFAULT_MAX_TOKENS, type WaverConfig } from '../../config/schema.js';
 import { fieldMap, splitList, withFlag } from '../../config/setting-flags.js';
 import { InputError } from '../../errors.js';
 import { ABLATION_DRAWS, ABLATION_SIZES, DEFAULT_EPSILONS, PRIMARY_EPSILON, SAGO_AXES } from './metrics.js';
@@ -200,10 +200,16 @@ const SagoSection = z
       .strict()
       .default({ sizes: [...ABLATION_SIZES], draws: ABLATION_DRAWS }),
     /**
-     * Output cap of a system-under-test call. Unset: the run's `params.maxTokens` (256 by default),
-     * or 100 under `reference: true`, the authors' runs (docs/fidelity.md#sago).
+     * Output cap of a system-under-test call (`--max-tokens` on `waver sago`). Unset: the config's
+     * `params.maxTokens`, else 100 under `reference: true` (the authors' runs, docs/fidelity.md#sago),
+     * else 256 (sutMaxTokens).
      */
-    maxTokens: z.int().positive().optional(),
+    maxTokens: withFlag(z.int().positive().optional(), {
+      flag: '--max-tokens <n>',
+      help: 'output token cap per call',
+      shownDefault: `${DEFAULT_MAX_TOKENS}; reference: ${REFERENCE_MAX_TOKENS}`,
+      common: true,
+    }),
     /** Output cap for the generator's rewrites and the judge's verdicts. */
     generatorMaxTokens: z.int().positive().default(256),
     judgeMaxTokens: z.int().positive().default(64),
@@ -299,6 +305,19 @@ export function sagoSettings(config: WaverConfig): SagoConfig {
       },
     );
   return settings;
+}
+
+/**
+ * The output cap of every system-under-test call, in the one order of docs/protocols.md#request:
+ * `sago.maxTokens` (which `--max-tokens` sets), else `params.maxTokens`, else the protocol's own
+ * (the authors' 100 under `reference`, else DEFAULT_MAX_TOKENS).
+ */
+export function sutMaxTokens(config: Pick<WaverConfig, 'params'>, settings: SagoConfig): number {
+  return (
+    settings.maxTokens ??
+    config.params.maxTokens ??
+    (settings.reference ? REFERENCE_MAX_TOKENS : DEFAULT_MAX_TOKENS)
+  );
 }
 
 /** `spacing=1,5;politeness=-10,10` -> { spacing: [1, 5], politeness: [-10, 10] }. */

@@ -1,4 +1,5 @@
 import { ProviderError } from '../../models/errors.js';
+import { describeProvider } from '../../models/registry.js';
 import type { EmbedRequest, EmbedResult, ModelProvider } from '../../models/types.js';
 import { auxCall, auxGet } from '../../run/aux-cache.js';
 import type { Store } from '../../store/store.js';
@@ -161,5 +162,5 @@ export function tokenLevelEmbedder(
   if (mode === 'off') return false;
   if (mode === 'word-prefix') return true;
   // auto: one call per word is cheap in process, costly over an API.
-  return provider.provider === 'gguf';
+  return describeProvider(provider.provider)?.inProcess === true;
 }

@@ -1,9 +1,10 @@
 import type { WaverConfig } from '../../config/schema.js';
 import type { ModelEstimate } from '../../run/estimate.js';
 import type { PooledOptions, RunOutcome } from '../types.js';
+import { estimateSago } from './estimate.js';
 import { type SagoPromptSets, sagoPromptSets } from './prompt-sets.js';
 import type { SagoResults } from './results.js';
-import { estimateSago, runSago } from './run.js';
+import { runSago } from './run.js';
 import { formatSagoResults } from './tables.js';
 
 /** The code behind sagoProtocol (index.ts): build, estimate and run, what a run prints, and the report section. */

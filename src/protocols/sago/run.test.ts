@@ -3,20 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { WaverConfig } from '../../config/schema.js';
-import { createProvider } from '../../models/registry.js';
+import { processProviders } from '../../models/registry.js';
 import { auxCount } from '../../run/aux-cache.js';
 import { openStore } from '../../store/store.js';
 import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
 import { withPool } from '../define.js';
 import { CONFIG } from '../index.js';
+import { estimateSago } from './estimate.js';
 import { promptSetsSize, sagoPromptSets } from './prompt-sets.js';
-import { estimateSago, runSago } from './run.js';
+import { runSago } from './run.js';
 
-// Counts the providers a run creates (the real factory does the work).
-vi.mock('../../models/registry.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../models/registry.js')>();
-  return { ...real, createProvider: vi.fn(real.createProvider) };
-});
+// Counts the providers a run creates (the real registry does the work).
+const created = vi.spyOn(processProviders, 'create');
 
 const withModel = tinyModelPath ? describe : describe.skip;
 
@@ -55,6 +53,9 @@ withModel(`runSago as a library call with the tiny GGUF ${tinyModelMissing ?? ''
         sago: { ...base.sago, confidence: 'teacher-forced' },
       }),
     );
+    // The manifest (and so the report's settings) records the output cap in force: the run's
+    // params.maxTokens, as sago.maxTokens was unset.
+    expect(generation.results?.manifest.settings.maxTokens).toBe(12);
     const g = generation.results?.models[0];
     const f = forced.results?.models[0];
     expect(f?.axes.logprob.method).toMatch(/teacher-forced/);
@@ -79,7 +80,7 @@ withModel(`runSago as a library call with the tiny GGUF ${tinyModelMissing ?? ''
 
   it('creates each model once for the whole run: responses, self-scoring, hidden states and embedder share it', async () => {
     const store = join(mkdtempSync(join(tmpdir(), 'waver-sago-once-')), 'store.db');
-    vi.mocked(createProvider).mockClear();
+    created.mockClear();
     const config = CONFIG.validate({
       models: [model],
       embedder: model,
@@ -89,7 +90,7 @@ withModel(`runSago as a library call with the tiny GGUF ${tinyModelMissing ?? ''
     });
     const r = await withPool(config, {}, async (o) => runSago(config, await sagoPromptSets(config), o));
     expect(r.results?.models[0]?.axes.activation).toMatchObject({ available: true });
-    expect(vi.mocked(createProvider).mock.calls.map(([spec]) => spec.model)).toEqual([tinyModelPath]);
+    expect(created.mock.calls.map(([spec]) => spec.model)).toEqual([tinyModelPath]);
     const db = openStore(store);
     try {
       expect(auxCount(db, { kind: 'score' })).toBe(8);

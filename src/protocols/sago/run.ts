@@ -2,18 +2,17 @@ import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import { specLabel, toModelSpec } from '../../models/spec.js';
 import type { Capabilities, ModelProvider } from '../../models/types.js';
-import type { ModelEstimate } from '../../run/estimate.js';
 import { plannedModels } from '../../run/plan.js';
 import type { ProviderPool } from '../../run/provider-pool.js';
 import { runRole } from '../../run/roles.js';
-import { estimateSuite, type RunResult, runSuite } from '../../run/run-suite.js';
+import { type RunResult, runSuite } from '../../run/run-suite.js';
 import { suiteOf } from '../../run/suite.js';
 import type { Suite, SuiteTest } from '../../run/types.js';
 import { openStore, type Store } from '../../store/store.js';
 import type { PooledOptions } from '../types.js';
 import { auxStage } from './aux-stage.js';
 import { checkRequestedAxes, type SagoEmbedderRecord, type SagoModelRecord } from './axes.js';
-import { REFERENCE_MAX_TOKENS, type SagoConfig, sagoSettings } from './config.js';
+import { type SagoConfig, sagoSettings, sutMaxTokens } from './config.js';
 import type { OpenDatasetSample } from './data/datasets.js';
 import { tokenLevelEmbedder } from './embeddings.js';
 import { type RejectedVariant, type SagoDatasetRecord, type SagoManifest, saveManifest } from './manifest.js';
@@ -178,8 +177,12 @@ function manifestOf(config: WaverConfig, settings: SagoConfig, run: RunRecord): 
     models: run.models,
     seed: config.seed,
     minCoverage: config.minCoverage,
-    // The settings whole, with the structural rewrites as they were made.
-    settings: { ...settings, structural: run.generatorOn ? 'generator' : 'rules' },
+    // The settings whole, with the structural rewrites as they were made and the cap every response was asked with.
+    settings: {
+      ...settings,
+      maxTokens: sutMaxTokens(config, settings),
+      structural: run.generatorOn ? 'generator' : 'rules',
+    },
     datasets: run.samples.map(datasetRecord),
     rejected: run.rejected,
   };
@@ -198,7 +201,7 @@ function runOptions(opts: PooledOptions) {
 }
 
 /** The embedder from the pool, refused at once when its provider gives no embeddings. */
-async function openEmbedder(
+export async function openEmbedder(
   spec: NonNullable<WaverConfig['embedder']>,
   settings: SagoConfig,
   pool: ProviderPool,
@@ -282,23 +285,6 @@ async function judgeStage(
 }
 
 /**
- * `--dry-run`: what the responses stage would call, per model, for the rule variations (before the
- * generator's rewrites and the meaning filter). Writes nothing.
- */
-export async function estimateSago(
-  config: WaverConfig,
-  { sets }: SagoPromptSets,
-  opts: PooledOptions,
-): Promise<ModelEstimate[]> {
-  const settings = sagoSettings(config);
-  const suite = responsesSuite(sets, settings);
-  const estimate: ModelEstimate[] = [];
-  for (const m of await describeModels(config, opts.pool))
-    estimate.push(...(await estimateSuite(sutConfig(config, m, settings), suite, opts)));
-  return estimate;
-}
-
-/**
  * The responses suite: per prompt its baseline, then every kept variant. With `deltaBaseline:
  * strength-zero` the baseline is asked twice: repeat 1 is the second, separately sampled baseline
  * response the reference code subtracts (docs/fidelity.md#sago).
@@ -367,7 +353,7 @@ export function sutConfig(config: WaverConfig, model: SagoModelRecord, settings:
     repeats: 1,
     params: {
       ...params,
-      maxTokens: settings.maxTokens ?? (settings.reference ? REFERENCE_MAX_TOKENS : params.maxTokens),
+      maxTokens: sutMaxTokens(config, settings),
       logprobs,
       ...(logprobs && !caps.fullDistribution && caps.topLogprobs > 0
         ? { topLogprobs: Math.min(caps.topLogprobs, 20) }
@@ -376,7 +362,7 @@ export function sutConfig(config: WaverConfig, model: SagoModelRecord, settings:
   };
 }
 
-async function describeModels(config: WaverConfig, pool: ProviderPool): Promise<SagoModelRecord[]> {
+export async function describeModels(config: WaverConfig, pool: ProviderPool): Promise<SagoModelRecord[]> {
   const out: SagoModelRecord[] = [];
   for (const m of plannedModels(config)) {
     const provider = await pool.get(m.spec);
@@ -411,17 +397,20 @@ async function checkRoles(
   return out;
 }
 
-/** Judge tests for every response a register variant needs a verdict on (variant and baseline), deduplicated by text. */
-function judgeTests(store: Store, suite: Suite<SagoTest>, models: readonly SagoModelRecord[]): SuiteTest[] {
+/** The tests whose responses the politeness judge reads: register variants (strength not 0) and their baselines. */
+export function judgedTestIds(suite: Suite<SagoTest>): Set<string> {
   const needs = new Set<string>();
-  const baselineOf = new Map<string, string>();
-  for (const { id, meta } of suite.tests) {
-    if (meta.role === 'baseline') baselineOf.set(`${meta.dataset}::${meta.promptId}`, id);
-    else if (meta.family === 'register' && meta.strength !== 0) {
+  for (const { id, meta } of suite.tests)
+    if (meta.role === 'variant' && meta.family === 'register' && meta.strength !== 0) {
       needs.add(id);
       needs.add(`${meta.dataset}::${meta.promptId}::base`);
     }
-  }
+  return needs;
+}
+
+/** Judge tests for every response a register variant needs a verdict on (variant and baseline), deduplicated by text. */
+function judgeTests(store: Store, suite: Suite<SagoTest>, models: readonly SagoModelRecord[]): SuiteTest[] {
+  const needs = judgedTestIds(suite);
   const texts = new Map<string, string>();
   for (const m of models)
     for (const cell of store.cells.all({

@@ -105,9 +105,12 @@ describe('SUT params per capability', () => {
     expect(sutConfig(config, model('anthropic:c', {}), settings).params.logprobs).toBe(false);
   });
 
-  it("caps a call at the run's maxTokens, at the authors' 100 with reference: true, and at sago.maxTokens when set", () => {
+  it("caps a call at sago.maxTokens, else the run's params.maxTokens, else 256 (the authors' 100 with reference: true)", () => {
     const m = model('anthropic:c', {});
-    expect(sutConfig(config, m, settings).params.maxTokens).toBe(config.params.maxTokens);
+    expect(sutConfig(config, m, settings).params.maxTokens).toBe(256);
+    const params = { ...config, params: { ...config.params, maxTokens: 64 } };
+    expect(sutConfig(params, m, settings).params.maxTokens).toBe(64);
+    expect(sutConfig(params, m, SagoConfig.parse({ reference: true })).params.maxTokens).toBe(64);
     expect(sutConfig(config, m, SagoConfig.parse({ reference: true })).params.maxTokens).toBe(100);
     expect(sutConfig(config, m, SagoConfig.parse({ reference: true, maxTokens: 300 })).params.maxTokens).toBe(
       300,

@@ -26,7 +26,10 @@ import type { MeaningCheck, StructuralSubtype, Variation } from './variations/ty
 
 /** A prompt of the run: its dataset sample entry and a key unique across datasets. */
 export interface SagoPrompt {
-  /** `dataset::id`, unique in the run. */
+  /**
+   * `dataset::id`, unique in the run. It seeds the prompt's variants and names its tests, so the
+   * dataset is what it holds, never a file's path (docs/datasets.md#identity).
+   */
   key: string;
   prompt: OpenPrompt;
 }
@@ -120,6 +123,17 @@ export function generatorTest(p: SagoPrompt, v: Pick<Variation, 'subtype' | 'str
   };
 }
 
+/** The generator's batch: one test per structural variant, at temperature 0. */
+export function structuralBatch(
+  sets: readonly PromptVariants[],
+  settings: Pick<SagoConfig, 'generatorMaxTokens'>,
+) {
+  const tests: SuiteTest[] = [];
+  for (const set of sets)
+    for (const v of set.variants) if (v.family === 'structural') tests.push(generatorTest(set.prompt, v));
+  return { temperature: 0, maxTokens: settings.generatorMaxTokens, tests };
+}
+
 /**
  * Replaces each rule-based structural variant with the generator model's rewrite (suite
  * `sago/generator`, run like any other). A failed call or an unusable reply drops the variant and
@@ -131,11 +145,9 @@ export async function generateStructural(
   sets: PromptVariants[],
   opts: RunSuiteOptions = {},
 ): Promise<{ suiteHash: string; identity: string } | undefined> {
-  const tests: SuiteTest[] = [];
-  for (const set of sets)
-    for (const v of set.variants) if (v.family === 'structural') tests.push(generatorTest(set.prompt, v));
+  const batch = structuralBatch(sets, settings);
+  const { tests } = batch;
   if (tests.length === 0) return undefined;
-  const batch = { temperature: 0, maxTokens: settings.generatorMaxTokens, tests };
   const { identity, answers } = await runRole(config, 'generator', GENERATOR_SUITE, [batch], opts);
   const label =
     typeof config.generator === 'string' ? config.generator : (config.generator?.label ?? identity);

@@ -1,6 +1,6 @@
 import type { SuiteTest } from '../../run/types.js';
 import type { LightCell } from '../../store/store.js';
-import { shortLabel } from '../charts.js';
+import { shortLabel } from '../labels.js';
 import type { TranscriptCell } from '../report-data.js';
 import type { HtmlKit } from './section.js';
 

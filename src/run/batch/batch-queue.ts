@@ -24,8 +24,12 @@ export class BatchQueue {
     private readonly maxRequests?: number,
   ) {}
 
-  /** Adds a cell to its lane's batch, submitting the batch first when the cell would not fit. */
+  /**
+   * Adds a cell to its lane's batch, submitting the batch first when the cell would not fit. A
+   * stopped model's cell is left pending (docs/decisions.md E35).
+   */
   async add(lane: BatchLane, c: BatchCell): Promise<void> {
+    if (this.run.stops.has(lane.label)) return;
     let batch = this.fillingOf(lane);
     const shared = this.run.cache ? batch.byKey.get(c.key) : undefined;
     if (shared !== undefined) {
@@ -66,6 +70,8 @@ export class BatchQueue {
     const batch = this.filling.get(lane.label);
     if (!batch || batch.items.length === 0) return;
     this.filling.delete(lane.label);
+    // Stopped while the batch filled: its cells stay pending, for the run after the fix.
+    if (this.run.stops.has(lane.label)) return;
     await submitBatch(this.run, lane, batch);
   }
 

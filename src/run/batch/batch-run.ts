@@ -1,5 +1,6 @@
 import type { Store } from '../../store/store.js';
 import type { CellWriter } from '../cell-writer.js';
+import type { ModelStops } from '../engine/run-stop.js';
 import type { SleepFn } from '../retry.js';
 import type { BatchTally } from './batch-tally.js';
 import type { BatchLane } from './lane.js';
@@ -19,6 +20,8 @@ export interface BatchRun {
   maxRetries: number;
   /** Stops polling: open batches stay open in the store. */
   signal: AbortSignal;
+  /** The models no longer called (docs/decisions.md E35): their cells not submitted yet stay pending. */
+  stops: ModelStops;
   sleep: SleepFn;
   call: ProviderCalls;
   tally: BatchTally;

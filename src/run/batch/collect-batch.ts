@@ -67,6 +67,8 @@ export class BatchCollector {
         if (o.ok) this.run.cells.done(lane, c, c.key, o.result, [{ ...started, outcome: 'ok' }], latencyMs);
         else {
           const err = toCellError(o.error);
+          // A line refused for a key or a quota stops the model for the batches still to submit (E35).
+          if (o.error.stopsModel) this.run.stops.stop(lane.label, err);
           this.run.cells.failed(lane, c, err, [{ ...started, outcome: err.kind, message: err.message }]);
         }
       }

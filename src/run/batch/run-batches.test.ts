@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../config/load.js';
@@ -213,6 +214,39 @@ describe('--batch with anthropic: (Message Batches)', () => {
     const after = await runSuite(configFor(store), suite, { env: {} });
     expect(after.complete).toBe(true);
     expect(server.created).toHaveLength(1);
+  });
+
+  it('cells of a chunk another worker held and gave up are counted once they are batched: the progress stays whole', async () => {
+    const path = join(scratchDir('waver-batch-'), 'store.db');
+    // 40 tests: chunk 0 (32 tests), held by another worker of this host, and chunk 1 (8 tests).
+    const suite = suiteOf(
+      'shared',
+      Array.from({ length: 40 }, (_, i) => ({ id: `t${i}`, prompt: `question ${i}` })),
+    );
+    let other: ReturnType<typeof openStore> | undefined;
+    const seen: Progress[] = [];
+    try {
+      const r = await runSuite(configFor(path), suite, {
+        env: {},
+        onStart: ({ models }) => {
+          other = openStore(path);
+          const holder = { owner: 'other', pid: process.pid, host: hostname(), startedMs: Date.now() };
+          const key = { suiteHash: suite.hash, modelIdentity: models[0]?.identity as string, chunk: 0 };
+          expect(other.leases.claim(key, holder)).toBe('claimed');
+        },
+        onProgress: (p) => {
+          seen.push(p);
+          // This run's own batch collected: the other worker stops, its chunk free to take over.
+          if (p.batches && p.batches.ended >= 1) other?.leases.release('other');
+        },
+      });
+      expect(server.created.map((b) => b.prompts.length)).toEqual([8, 32]);
+      expect(r.summary.coverage).toMatchObject({ total: 40, done: 40, pending: 0 });
+      expect(seen.at(-1)).toMatchObject({ total: 40, done: 40, pending: 0 });
+      expect(seen.every((p) => p.done + p.failed <= p.total)).toBe(true);
+    } finally {
+      other?.close();
+    }
   });
 
   it.skipIf(tinyModelMissing)(

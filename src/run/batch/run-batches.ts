@@ -1,6 +1,7 @@
 import type { Store } from '../../store/store.js';
 import { cacheKey } from '../cache-key.js';
 import { CellWriter, ModelIdentities } from '../cell-writer.js';
+import { ModelStops } from '../engine/run-stop.js';
 import { type SleepFn, sleep } from '../retry.js';
 import type { Cell, Progress, RunSummary, Suite } from '../types.js';
 import { BatchQueue } from './batch-queue.js';
@@ -26,9 +27,10 @@ export interface BatchLeases {
   finish(): void;
   /**
    * The cells (of these models) of chunks other workers held and gave up (stopped, died, let
-   * expire), once those still held are through; undefined when none is left to wait for.
+   * expire) still to be answered, once those still held are through; undefined when none is left
+   * to wait for.
    */
-  next(labels: ReadonlySet<string>): Promise<Iterable<Cell> | undefined>;
+  next(labels: ReadonlySet<string>): Promise<readonly Cell[] | undefined>;
 }
 
 export interface RunBatchesOptions {
@@ -97,7 +99,7 @@ export async function runBatches(opts: RunBatchesOptions): Promise<RunSummary> {
   }
   if (!signal.aborted) open.noteStillOpen(run.lanes.values());
   tally.emit();
-  return tally.summary(signal.aborted, open.notes);
+  return { ...tally.summary(signal.aborted, open.notes), ...run.stops.summary() };
 }
 
 function startRun(opts: RunBatchesOptions): BatchRun {
@@ -113,6 +115,7 @@ function startRun(opts: RunBatchesOptions): BatchRun {
     cache: opts.cache ?? true,
     maxRetries: opts.maxRetries,
     signal,
+    stops: new ModelStops(),
     sleep: pause,
     call: providerCalls({
       maxRetries: opts.maxRetries,
@@ -155,6 +158,8 @@ async function runGivenUp(
     leases.finish();
     const more = await leases.next(labels);
     if (!more) return;
+    // They were left to the worker that gave them up, out of this run's total.
+    run.tally.takeBack(more.length);
     const followed = new Set(run.open.all().map((b) => b.record.id));
     for (const lane of run.lanes.values())
       for (const record of run.store.batches.open(run.suiteHash, lane.identity))

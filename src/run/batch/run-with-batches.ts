@@ -110,6 +110,12 @@ function sumSummaries(all: RunSummary[]): RunSummary {
     elapsedMs: Math.max(0, ...all.map((s) => s.elapsedMs)),
     tokensIn: sum((s) => s.tokensIn),
     tokensOut: sum((s) => s.tokensOut),
+    refusals: sum((s) => s.refusals),
+    contentFiltered: sum((s) => s.contentFiltered),
+    implausibleUsage: sum((s) => s.implausibleUsage),
+    ...(all.some((s) => s.stoppedModels) && {
+      stoppedModels: Object.assign({}, ...all.map((s) => s.stoppedModels)),
+    }),
     aborted: all.some((s) => s.aborted),
     ...(all.some((s) => s.batchNotes) && { batchNotes: all.flatMap((s) => s.batchNotes ?? []) }),
   };

@@ -1,3 +1,4 @@
+import { ProviderError } from '../../models/errors.js';
 import type { BatchItem } from '../../models/types.js';
 import type { BatchCell, BatchRecord } from '../../store/store.js';
 import { toCellError } from '../retry.js';
@@ -40,8 +41,10 @@ export async function submitBatch(
     );
   } catch (error) {
     if (run.signal.aborted) return; // its cells stay pending (an uploaded batch is made by the next run)
-    // Refused (auth, a bad request, retries spent): each cell fails with the reason.
+    // Refused (auth, a bad request, retries spent): each cell fails with the reason; a refused key
+    // or a spent quota stops the model too (docs/decisions.md E35).
     const err = toCellError(error);
+    if (error instanceof ProviderError && error.stopsModel) run.stops.stop(lane.label, err);
     const attempts = [{ attempt: 1, startedAt: submittedAt, outcome: err.kind, message: err.message }];
     for (const c of batch.cells) run.cells.failed(lane, c, err, attempts);
     run.cells.flush();

@@ -2,6 +2,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy, type SleepFn } from '../retry.j
 import { concurrency } from './concurrency.js';
 import { dedupe } from './dedupe.js';
 import type { ProviderMiddleware } from './middleware.js';
+import { modelStop } from './model-stop.js';
 import { observeTries } from './observe.js';
 import { rateLimit } from './rate-limit.js';
 import { retry } from './retry.js';
@@ -18,6 +19,11 @@ export interface CallLimits {
   concurrency?: number;
   rpm?: number;
   tpm?: number;
+  /**
+   * The command's budget metering this model's tries (`run/budget.ts`): placed after the waits, so
+   * a try counts only as it goes on the wire, and a refused one is no attempt.
+   */
+  meter?: ProviderMiddleware;
 }
 
 /** Injectable in tests: the backoff sleep, jitter source and the buckets' clock. */
@@ -29,8 +35,9 @@ export interface CallClock {
 
 /**
  * The standard path, outermost first: share identical deterministic asks, retry, wait for a slot
- * and for the rate limit, report the try, time it out. The middleware keep state (slots, buckets,
- * calls in flight) that every call through them shares, so one list belongs to one provider instance.
+ * and for the rate limit, refuse the try when the model is stopped, meter the try against the
+ * budget, report it, time it out. The middleware keep state (slots, buckets, calls in flight, the
+ * stop) that every call through them shares, so one list belongs to one provider instance.
  */
 export function callPath(limits: CallLimits, clock: CallClock = {}): ProviderMiddleware[] {
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...limits.backoff, maxRetries: limits.maxRetries };
@@ -39,6 +46,8 @@ export function callPath(limits: CallLimits, clock: CallClock = {}): ProviderMid
     retry(policy, clock),
     ...(limits.concurrency !== undefined ? [concurrency(limits.concurrency)] : []),
     ...(limits.rpm || limits.tpm ? [rateLimit(limits, clock)] : []),
+    modelStop(),
+    ...(limits.meter ? [limits.meter] : []),
     observeTries,
     timeout(limits.timeoutMs),
   ];

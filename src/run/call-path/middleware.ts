@@ -61,3 +61,13 @@ export function runThrough<T>(
   };
   return step(0, options);
 }
+
+/**
+ * Thrown instead of a try when no more calls may be made through the path (the command's budget is
+ * spent, docs/decisions.md#e37-a-budget-stops-a-command-its-cells-left-pending): the caller leaves
+ * its work pending, not failed, and starts no more; the calls already in flight finish. `message`
+ * says what stopped it.
+ */
+export class CallsHalted extends Error {
+  override readonly name: string = 'CallsHalted';
+}

@@ -1,6 +1,13 @@
+import { ProviderError } from '../../models/errors.js';
 import type { GenerateResult } from '../../models/types.js';
 import type { AttemptRecord } from '../../store/store.js';
-import type { CallObserver, PathCallOptions, TryOutcome } from '../call-path/middleware.js';
+import {
+  type CallObserver,
+  CallsHalted,
+  type PathCallOptions,
+  type TryOutcome,
+} from '../call-path/middleware.js';
+import { ModelStopped } from '../call-path/model-stop.js';
 import { toCellError } from '../retry.js';
 import type { RunTally } from '../tally.js';
 import type { EngineRun } from './engine-run.js';
@@ -8,12 +15,14 @@ import type { Work } from './lanes.js';
 
 /**
  * Calls for a cell and writes what came back: done, failed with its reason, or (stopped during
- * the call) its tries alone, the cell staying pending. Resolves to whether it was answered;
- * `onCommitted` runs once an answer is committed.
+ * the call, or refused by the call path) its tries alone, the cell staying pending. Resolves to
+ * whether it was answered; `onCommitted` runs once an answer is committed.
  */
 export async function callCell(run: EngineRun, w: Work, onCommitted?: () => void): Promise<boolean> {
   const { cell, lane } = w;
-  const { signal, writer, tally, leases } = run;
+  const { signal, writer, tally, leases, stops } = run;
+  // A stopped model is called no more: its cell stays pending for the run after the fix (E35).
+  if (stops.has(lane.label)) return false;
   // A worker sharing the store asks again before every try, retries included: a call that waited
   // (a rate limit, a backoff, a stall) must not go out once its chunk is another's (E24).
   const stillHeld = leases
@@ -33,12 +42,21 @@ export async function callCell(run: EngineRun, w: Work, onCommitted?: () => void
       tally.emit();
       return false;
     }
-    if (signal.aborted) {
-      // Stopped: the cell stays pending, and the tries it made are kept (docs/decisions.md#e13-stopped-calls).
+    if (error instanceof CallsHalted) {
+      // Refused (a budget reached): the cell stays pending, its tries kept, and no cell starts after it.
+      run.stop.halt(error);
       if (log.attempts.length > 0) writer.stopped(lane, cell, log.attempts);
       return false;
     }
-    writer.failed(lane, cell, toCellError(error), log.attempts);
+    if (signal.aborted || error instanceof ModelStopped) {
+      // Stopped: the cell stays pending, and the tries it made are kept (docs/decisions.md#e13-stopped-calls).
+      if (error instanceof ModelStopped) stops.stop(lane.label, toCellError(error.by));
+      if (log.attempts.length > 0) writer.stopped(lane, cell, log.attempts);
+      return false;
+    }
+    const failure = toCellError(error);
+    writer.failed(lane, cell, failure, log.attempts);
+    if (error instanceof ProviderError && error.stopsModel) stops.stop(lane.label, failure);
     tally.emit();
     return false;
   }

@@ -3,6 +3,7 @@ import type { CellWriter } from '../cell-writer.js';
 import type { RunTally } from '../tally.js';
 import type { Cell } from '../types.js';
 import type { InFlightRequests } from './in-flight-requests.js';
+import type { ModelStops, RunStop } from './run-stop.js';
 
 /** How a run shares a store's cells with other workers. */
 export interface CellLeases {
@@ -28,6 +29,10 @@ export interface EngineRun {
   leases?: CellLeases;
   /** The run's stop (docs/decisions.md#e13-stopped-calls): the caller's signal, or a failed write. */
   signal: AbortSignal;
+  /** The models no longer called (docs/decisions.md E35): their cells not called yet stay pending. */
+  stops: ModelStops;
+  /** Whether a cell may still start, and the halt a refused call asks for (a budget reached, E37). */
+  stop: Pick<RunStop, 'stopped' | 'halt'>;
   /** Every cell's outcome goes through it (group commit, docs/decisions.md E17). */
   writer: CellWriter;
   tally: RunTally;

@@ -42,7 +42,7 @@ export class Pump {
 
   private readonly pump = (): void => {
     try {
-      for (let read = 0; !this.exhausted && !this.run.signal.aborted; read++) {
+      for (let read = 0; !this.exhausted && !this.run.stop.stopped; read++) {
         if (this.full) {
           if (!hasRoom(this.full)) return;
           this.full = undefined;

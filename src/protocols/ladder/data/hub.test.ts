@@ -9,6 +9,7 @@ import { sharedDataEnv } from '../../../test-support/shared.js';
 import { buildLadderSuite } from '../suite.js';
 import { readLadderSuite, writeLadderSuite } from '../suite-file.js';
 import { testConfig } from '../test-support/fakes.js';
+import type { Seed } from '../types.js';
 import { resolveLadderSeeds } from './datasets.js';
 
 const local = sharedDataEnv;
@@ -132,22 +133,30 @@ describe.skipIf(sharedHubMissing)(
 );
 
 describe('ladder seeds from Parquet and mapped fields', () => {
-  it('a local Parquet file with GSM8K columns works as a dataset, named like GSM8K', async () => {
+  it('a local Parquet file with GSM8K columns works as a dataset, named by its records, not its file name', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'waver-pq-'));
+    const rows = [
+      { question: 'Tom has 3 apples and buys 4. How many?', answer: '3+4=7\n#### 7' },
+      { question: 'Ann has 10 pens and gives 2 away. How many?', answer: '#### 8' },
+    ];
     const file = join(dir, 'test-00000-of-00001.parquet');
-    writeFileSync(
-      file,
-      await parquetOf([
-        { question: 'Tom has 3 apples and buys 4. How many?', answer: '3+4=7\n#### 7' },
-        { question: 'Ann has 10 pens and gives 2 away. How many?', answer: '#### 8' },
-      ]),
-    );
+    writeFileSync(file, await parquetOf(rows));
     const seeds = await resolveLadderSeeds(file);
+    const name = seeds[0]?.dataset?.name as string;
+    expect(name).toMatch(/^records-[0-9a-f]{12}$/);
     expect(seeds.map((s) => [s.id, s.gold])).toEqual([
-      ['gsm8k-test-0', 7],
-      ['gsm8k-test-1', 8],
+      [`${name}-0`, 7],
+      [`${name}-1`, 8],
     ]);
-    expect(seeds[0]?.dataset?.files[0]?.path).toBe('test-00000-of-00001.parquet');
+    expect(seeds[0]?.dataset).toEqual({ name, files: [], records: { count: 2, sha256: expect.any(String) } });
+    // The same records under another name give the same seeds; other records, other names.
+    const renamed = join(dir, 'mine.parquet');
+    writeFileSync(renamed, await parquetOf(rows));
+    const asked = (s: Seed[]) => s.map(({ source: _where, ...seed }) => seed);
+    expect(asked(await resolveLadderSeeds(renamed))).toEqual(asked(seeds));
+    const other = join(dir, 'other.parquet');
+    writeFileSync(other, await parquetOf(rows.slice(1)));
+    expect((await resolveLadderSeeds(other))[0]?.id).not.toBe(seeds[1]?.id);
   });
 
   it('every test of a suite built from it records the dataset, and the suite file reads back', async () => {
@@ -177,7 +186,9 @@ describe('ladder seeds from Parquet and mapped fields', () => {
     const file = join(dir, 'mine.json');
     writeFileSync(file, JSON.stringify([{ p: { text: 'What is 2+2?' }, n: 4, key: 'a' }]));
     const seeds = await resolveLadderSeeds(file, { fields: { question: 'p.text', gold: 'n', id: 'key' } });
-    expect(seeds.map((s) => [s.id, s.question, s.gold])).toEqual([['gsm8k-mine-a', 'What is 2+2?', 4]]);
+    expect(seeds.map((s) => [s.id, s.question, s.gold])).toEqual([
+      [`${seeds[0]?.dataset?.name}-a`, 'What is 2+2?', 4],
+    ]);
     await expect(resolveLadderSeeds(file)).rejects.toThrow(
       /no question field.*fields: p, n, key.*ladder\.fields\.question/,
     );

@@ -1,9 +1,9 @@
+import { goldAfterHashes, plainNumber } from '../../../data/number/gsm8k.js';
 import { type DataRecord, fieldNames, firstPresent, pick } from '../../../data/records.js';
 import { InputError } from '../../../errors.js';
 import type { AnswerType, NumberSeed, Seed } from '../types.js';
 import { choiceSeedsFromRecords } from './choice-seeds.js';
 import { type LadderFields, QUESTION_GUESSES } from './fields.js';
-import { goldAfterHashes, plainNumber } from './gsm8k.js';
 import { TEXT_ANSWER_GUESSES, textSeedsFromRecords } from './text-seeds.js';
 
 /**

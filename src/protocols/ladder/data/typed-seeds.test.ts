@@ -103,8 +103,9 @@ describe('answer types of a file', () => {
   it('reads options as choice seeds and a text answer with --answer-type text', async () => {
     const mc = file('mc.jsonl', [{ question: 'Sky?', choices: ['red', 'blue'], answerKey: 'B' }]);
     const [c] = (await resolveLadderSeeds(mc)) as ChoiceSeed[];
+    // A file's seeds are named by its records' content, never its name (docs/datasets.md#identity).
     expect(c).toMatchObject({
-      id: 'mc-0',
+      id: `${c?.dataset?.name}-0`,
       answerType: 'choice',
       gold: 'B',
       question: 'Sky?\n\nA. red\nB. blue',
@@ -116,7 +117,9 @@ describe('answer types of a file', () => {
     expect(err).toMatchObject({ line: 1, field: 'answer' });
     expect((err as InputError).message).toMatch(/cannot tell the answer type: .*pass --answer-type text/);
     const [t] = (await resolveLadderSeeds(qa, { answerType: 'text' })) as TextSeed[];
-    expect(t).toMatchObject({ id: 'qa-0', gold: 'Paris', aliases: ['Paris, France'] });
+    expect(t).toMatchObject({ gold: 'Paris', aliases: ['Paris, France'] });
+    expect(t?.id).toMatch(/^records-[0-9a-f]{12}-0$/);
+    expect(t?.id).not.toBe(c?.id);
   });
 
   it('refuses an answer type the named dataset does not have, before reading it', async () => {

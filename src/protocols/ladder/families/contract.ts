@@ -1,6 +1,6 @@
 /**
  * The one shape every ladder perturbation family has (docs/architecture.md#adding-a-ladder-family,
- * docs/decisions.md E34): what it keeps of a seed, how its candidates' severity is measured, its
+ * docs/decisions.md E42): what it keeps of a seed, how its candidates' severity is measured, its
  * rules generator for each answer type, its family gate, the asks of the model generator and the
  * model gates its candidates pass. The suite builder, the fill table, the model generator and the
  * model gates read a family only through this shape (families/registry.ts lists them).

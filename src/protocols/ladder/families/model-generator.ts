@@ -109,16 +109,8 @@ export function parseGeneratorReply(
   return { ok: true, text };
 }
 
-/**
- * Generates candidates for the jobs with the config's generator model, one `ladder/generator`
- * suite per temperature. A failed call or an empty reply is an outcome with its reason, not an exception.
- */
-export async function generateWithModel(
-  config: WaverConfig,
-  familyOf: (code: Family) => LadderFamily,
-  jobs: readonly GenerationJob[],
-  opts: RunSuiteOptions = {},
-): Promise<Map<string, GenerationOutcome>> {
+/** The jobs' generator tests, one batch per temperature (what the run sends, and a dry run estimates). */
+export function generationBatches(familyOf: (code: Family) => LadderFamily, jobs: readonly GenerationJob[]) {
   const byTemperature = new Map<number, RoleBatch>();
   const temperatures = new Map<string, number>();
   const appended = new Set<string>();
@@ -135,6 +127,20 @@ export async function generateWithModel(
   }
   // Ascending temperature, so the order of suites in the store does not depend on job order.
   const batches = [...byTemperature.values()].sort((a, b) => a.temperature - b.temperature);
+  return { batches, temperatures, appended };
+}
+
+/**
+ * Generates candidates for the jobs with the config's generator model, one `ladder/generator`
+ * suite per temperature. A failed call or an empty reply is an outcome with its reason, not an exception.
+ */
+export async function generateWithModel(
+  config: WaverConfig,
+  familyOf: (code: Family) => LadderFamily,
+  jobs: readonly GenerationJob[],
+  opts: RunSuiteOptions = {},
+): Promise<Map<string, GenerationOutcome>> {
+  const { batches, temperatures, appended } = generationBatches(familyOf, jobs);
   const { identity, answers } = await runRole(config, 'generator', GENERATOR_SUITE, batches, opts);
 
   const out = new Map<string, GenerationOutcome>();

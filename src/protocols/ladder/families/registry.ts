@@ -29,7 +29,7 @@ const BUILT_IN: readonly LadderFamily[] = [
 const registered = new Map<Family, LadderFamily>(BUILT_IN.map((f) => [f.code, f]));
 
 /**
- * Adds a family for the process (docs/decisions.md E34): from then on `buildLadderSuite` builds it
+ * Adds a family for the process (docs/decisions.md E42): from then on `buildLadderSuite` builds it
  * when its code is among the families asked for, after the built-in ones. A code already taken is
  * refused. Returns the call that removes it, so a test leaves the registry as it found it.
  */

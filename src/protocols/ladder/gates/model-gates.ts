@@ -207,7 +207,8 @@ export function parseEpistemicReply(reply: string): GateVerdict {
 
 // --- running ---------------------------------------------------------------------------------
 
-const TEST_OF: Record<ModelGate, (job: GateJob) => GateTest> = {
+/** Each gate's judge test for a job. */
+export const TEST_OF: Record<ModelGate, (job: GateJob) => GateTest> = {
   nli: nliTest,
   meaning: meaningTest,
   epistemic: epistemicTest,

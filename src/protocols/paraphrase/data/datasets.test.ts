@@ -26,8 +26,11 @@ describe('resolveMcItems', () => {
       `${JSON.stringify({ id: 'm1', stem: 's', options: ['x', 'y'], key: 'B' })}\n`,
     );
     const ds = await resolveMcItems('mine.jsonl', { cwd: dir });
-    expect(ds).toMatchObject({ name: 'jsonl', file: join(dir, 'mine.jsonl') });
-    expect(ds.items.map((i) => i.id)).toEqual(['m1']);
+    // Named by its records' content, never its path (docs/datasets.md#identity).
+    expect(ds.name).toMatch(/^records-[0-9a-f]{12}$/);
+    expect(ds.file).toBe(join(dir, 'mine.jsonl'));
+    expect(ds.items.map((i) => [i.id, i.source])).toEqual([['m1', `${ds.name}:1`]]);
+    expect(await resolveMcItems(join(dir, 'mine.jsonl'))).toEqual(ds);
   });
 
   it('names what it expected for an unknown dataset, and where it looked for a missing named one', async () => {

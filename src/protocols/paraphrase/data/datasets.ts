@@ -1,50 +1,14 @@
-import { existsSync, statSync } from 'node:fs';
-import { extname, resolve } from 'node:path';
-import { catalogNameOf, HUB_DATASETS } from '../../../data/catalog.js';
-import { isHfDatasetSpec, parseHfDatasetSpec } from '../../../data/dataset-spec.js';
-import type { McItem } from '../../../data/mc/mc-item.js';
-import { loadMcJsonl } from '../../../data/mc/mc-jsonl.js';
-import { type McFields, mcItemsFromRecords } from '../../../data/mc/mc-records.js';
-import { MC_DATASETS, MC_NAMES, type McName, namedMcDataset } from '../../../data/mc/named.js';
-import { type DatasetSource, localFileEntry } from '../../../data/provenance.js';
-import { looksLikePath } from '../../../data/records.js';
-import {
-  type DataOptions,
-  explicitDataDir,
-  hubSpecOf,
-  localLabel,
-  readHubRecords,
-  readLocalRecords,
-  readNamedFromHub,
-} from '../../../data/sources.js';
-import { InputError } from '../../../errors.js';
+import { type McDataset, type McDatasetOptions, resolveChoiceDataset } from '../../../data/mc/resolve.js';
+import { explicitDataDir } from '../../../data/sources.js';
 import { BUILTIN_MC_ITEMS } from './builtin-items.js';
 
 /**
- * Where multiple-choice items come from, by `--dataset` (docs/datasets.md):
- * - nothing or `builtin`: the 32 built-in items;
- * - a name (`arc-challenge`, `commonsenseqa`, `truthfulqa-mc`, or an alias): that dataset from its
- *   Hugging Face Hub home, or its file under the data directory when `WAVER_DATA_DIR` is set;
- * - `hf:OWNER/NAME...`: a Hub dataset (a named one's repository reads as that dataset);
- * - `NAME:FILE`: that dataset's file format read from FILE;
- * - any other file: JSONL, JSON, CSV or Parquet records, read with one set of field fallbacks
- *   and `paraphrase.fields` (see mc-records.ts); a JSONL in waver's item form by mc-jsonl.ts.
+ * Paraphrase's items by `--dataset` (docs/datasets.md): nothing or `builtin`, its 32 built-in items;
+ * anything else, the datasets layer's choice loader (src/data/mc/resolve.ts), its fields mapped by
+ * `paraphrase.fields`.
  */
 
-export interface McDataset {
-  /** `builtin`, a dataset name, `jsonl`, or the `hf:` spec / file as given. */
-  name: string;
-  /** The file read (absent for the built-in items and Hub datasets). */
-  file?: string;
-  items: McItem[];
-  /** The dataset's record (commit, files' sha256, licence); absent for the built-in items. */
-  source?: DatasetSource;
-}
-
-export interface McDatasetOptions extends DataOptions {
-  /** Field mapping for record files and `hf:` datasets (the `paraphrase.fields` config). */
-  fields?: McFields;
-}
+export type { McDataset, McDatasetOptions };
 
 /** The data directory the user set (`WAVER_DATA_DIR`), or undefined: named datasets then come from the Hub. */
 export function mcDataDir(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string | undefined {
@@ -52,117 +16,7 @@ export function mcDataDir(env: NodeJS.ProcessEnv = process.env, cwd = process.cw
 }
 
 export async function resolveMcItems(dataset?: string, opts: McDatasetOptions = {}): Promise<McDataset> {
-  const cwd = opts.cwd ?? process.cwd();
   if (dataset === undefined || dataset === 'builtin')
     return { name: 'builtin', items: [...BUILTIN_MC_ITEMS] };
-  if (isHfDatasetSpec(dataset)) return loadHub(dataset, opts);
-  const byName = namedMcDataset(dataset);
-  if (byName) {
-    const [name, d] = byName;
-    const dir = mcDataDir(opts.env, cwd);
-    if (dir === undefined) {
-      const loaded = await readNamedFromHub(name, { ...opts, pass: `--dataset ${name}:FILE` });
-      return { name, items: d.fromHub(loaded.records), source: loaded.source };
-    }
-    const file = resolve(dir, d.file);
-    if (!existsSync(file))
-      throw new InputError(
-        `dataset '${name}' not found at ${file}: set WAVER_DATA_DIR to the folder that holds ${d.file}, pass ${name}:FILE, or unset WAVER_DATA_DIR to download it from the Hugging Face Hub`,
-        { field: 'dataset' },
-      );
-    return { name, file, items: d.load(file), source: namedSource(name, file, d.file) };
-  }
-  const colon = dataset.indexOf(':');
-  if (colon > 0) {
-    const prefixed = namedMcDataset(dataset.slice(0, colon));
-    if (prefixed) {
-      const given = dataset.slice(colon + 1);
-      const file = resolve(cwd, given);
-      if (!isFile(file))
-        throw new InputError('cannot read dataset: no such file', { file, field: 'dataset' });
-      // A Parquet file is the Hub's form of the dataset (downloaded by hand).
-      if (extname(file).toLowerCase() === '.parquet') {
-        const loaded = await readLocalRecords(file, localLabel(given), prefixed[0]);
-        return { name: prefixed[0], file, items: prefixed[1].fromHub(loaded.records), source: loaded.source };
-      }
-      return {
-        name: prefixed[0],
-        file,
-        items: prefixed[1].load(file),
-        source: namedSource(prefixed[0], file, localLabel(given)),
-      };
-    }
-  }
-  const file = resolve(cwd, dataset);
-  if (isFile(file)) {
-    const label = localLabel(dataset);
-    const loaded = await readLocalRecords(file, label);
-    // Read by what the records hold (docs/decisions.md#e32-datasets-are-read-by-what-their-records-hold):
-    // a JSONL of waver's item form keeps its own reader (its duplicate-key check, `line-N` ids);
-    // every other file, JSONL included, goes through the one set of field fallbacks.
-    if (/\.(jsonl|ndjson)$/i.test(file) && opts.fields === undefined && isWaverItem(loaded.records[0]?.value))
-      return {
-        name: 'jsonl',
-        file,
-        items: loadMcJsonl(file),
-        source: { name: label, files: [localFileEntry(file, label)] },
-      };
-    return {
-      name: label,
-      file,
-      items: mcItemsFromRecords(loaded.records, {
-        mapping: 'paraphrase.fields',
-        prefix: 'item',
-        category: 'uncategorised',
-        sourcePrefix: label,
-        ...(opts.fields && { fields: opts.fields }),
-      }),
-      source: loaded.source,
-    };
-  }
-  if (looksLikePath(dataset))
-    throw new InputError('cannot read dataset: no such file', { file: dataset, field: 'dataset' });
-  throw new InputError(
-    `unknown dataset '${dataset}': expected builtin, ${MC_NAMES.join(', ')}, hf:OWNER/NAME, NAME:FILE, or a .jsonl, .json, .csv or .parquet file`,
-    { field: 'dataset' },
-  );
-}
-
-async function loadHub(dataset: string, opts: McDatasetOptions): Promise<McDataset> {
-  const spec = parseHfDatasetSpec(dataset);
-  const known = catalogNameOf(spec.repo, spec.config, MC_NAMES);
-  const ref = known ? HUB_DATASETS[known] : undefined;
-  const full =
-    ref && spec.config === undefined && spec.split === undefined ? { ...hubSpecOf(ref), ...spec } : spec;
-  const loaded = await readHubRecords(dataset, full, { ...opts, ...(ref && { known: ref }) });
-  const items =
-    known && opts.fields === undefined
-      ? MC_DATASETS[known].fromHub(loaded.records)
-      : mcItemsFromRecords(loaded.records, {
-          mapping: 'paraphrase.fields',
-          prefix: spec.repo.split('/')[1] ?? 'item',
-          category: 'uncategorised',
-          sourcePrefix: dataset,
-          ...(opts.fields && { fields: opts.fields }),
-        });
-  return { name: known ?? dataset, items, source: loaded.source };
-}
-
-function namedSource(name: McName, file: string, label: string): DatasetSource {
-  const ref = HUB_DATASETS[name] as { licence: string; licenceNote?: string };
-  return {
-    name,
-    files: [localFileEntry(file, label)],
-    licence: ref.licence,
-    ...(ref.licenceNote !== undefined && { licenceNote: ref.licenceNote }),
-  };
-}
-
-/** waver's own item form names its question `stem` (docs/paraphrase.md#items). */
-function isWaverItem(value: unknown): boolean {
-  return typeof (value as { stem?: unknown } | undefined)?.stem === 'string';
-}
-
-function isFile(path: string): boolean {
-  return existsSync(path) && statSync(path).isFile();
+  return resolveChoiceDataset(dataset, { ...opts, mapping: 'paraphrase.fields', builtins: ['builtin'] });
 }

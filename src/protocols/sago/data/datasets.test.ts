@@ -2,12 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OPEN_DATASETS } from '../../../data/open/named.js';
+import { OPEN_TYPES } from '../../../data/open/resolve.js';
+import { namedDatasets } from '../../../data/registry.js';
 import { InputError } from '../../../errors.js';
 import { sharedDir, sharedFile } from '../../../test-support/shared.js';
 import { BUILTIN_OPEN_QUESTIONS } from './builtin-questions.js';
 import { loadOpenDataset, resolveOpenPrompts } from './datasets.js';
-import { loadOpenFile } from './open-jsonl.js';
 
 const dataDir = join(sharedDir, 'data');
 
@@ -35,7 +35,7 @@ const EXPECTED: Record<string, { rows: number; first: string }> = {
 };
 
 describe('named open-ended datasets', () => {
-  for (const [name, { file }] of Object.entries(OPEN_DATASETS)) {
+  for (const { name, file } of namedDatasets(OPEN_TYPES)) {
     const present = sharedFile(`data/${file}`);
     const run = present ? it : it.skip;
     run(
@@ -107,32 +107,34 @@ describe('dataset files and bad input', () => {
       jsonl,
       '{"q": {"stem": "Why is the sea salty?"}, "key": 7, "gold": ["salt"]}\n\n{"q": {"stem": "What is fog?"}, "key": 8}\n',
     );
-    const prompts = await loadOpenFile(jsonl, { prompt: 'q.stem', id: 'key', references: 'gold' });
+    const prompts = await loadOpenDataset(jsonl, {
+      fields: { prompt: 'q.stem', id: 'key', references: 'gold' },
+    });
     expect(prompts.map((p) => [p.id, p.text, p.references])).toEqual([
       ['7', 'Why is the sea salty?', ['salt']],
       ['8', 'What is fog?', undefined],
     ]);
     const csv = join(dir, 'q.csv');
     writeFileSync(csv, 'question,answer\n"Why, then?",x\n');
-    expect((await loadOpenFile(csv)).map((p) => [p.id, p.text])).toEqual([['row-2', 'Why, then?']]);
+    expect((await loadOpenDataset(csv)).map((p) => [p.id, p.text])).toEqual([['row-0', 'Why, then?']]);
     const json = join(dir, 'q.json');
     writeFileSync(json, JSON.stringify([{ instruction: 'Name a colour.' }]));
-    expect((await loadOpenFile(json))[0]?.id).toBe('row-0');
+    expect((await loadOpenDataset(json))[0]?.id).toBe('row-0');
   });
 
   it('reads JSONL, JSON and CSV saved with a byte-order mark and CRLF line ends', async () => {
     const jsonl = join(dir, 'bom.jsonl');
     writeFileSync(jsonl, '\ufeff{"question": "Why is the sea salty?"}\r\n{"question": "What is fog?"}\r\n');
-    expect((await loadOpenFile(jsonl)).map((p) => [p.id, p.text])).toEqual([
-      ['row-1', 'Why is the sea salty?'],
-      ['row-2', 'What is fog?'],
+    expect((await loadOpenDataset(jsonl)).map((p) => [p.id, p.text])).toEqual([
+      ['row-0', 'Why is the sea salty?'],
+      ['row-1', 'What is fog?'],
     ]);
     const json = join(dir, 'bom.json');
     writeFileSync(json, `\ufeff${JSON.stringify([{ instruction: 'Name a colour.' }])}\r\n`);
-    expect((await loadOpenFile(json))[0]?.text).toBe('Name a colour.');
+    expect((await loadOpenDataset(json))[0]?.text).toBe('Name a colour.');
     const csv = join(dir, 'bom.csv');
     writeFileSync(csv, '\ufeffquestion,answer\r\n"Why, then?",x\r\n');
-    expect((await loadOpenFile(csv)).map((p) => [p.id, p.text])).toEqual([['row-2', 'Why, then?']]);
+    expect((await loadOpenDataset(csv)).map((p) => [p.id, p.text])).toEqual([['row-0', 'Why, then?']]);
   });
 
   it('an empty dataset is an error naming it', async () => {
@@ -151,16 +153,44 @@ describe('dataset files and bad input', () => {
     expect((await inputError(() => resolveOpenPrompts(['nope']))).message).toMatch(/unknown dataset 'nope'/);
     const noField = join(dir, 'nofield.jsonl');
     writeFileSync(noField, '{"body": "x"}\n');
-    expect((await inputError(() => loadOpenFile(noField))).message).toMatch(
+    expect((await inputError(() => loadOpenDataset(noField))).message).toMatch(
       /no prompt field.*fields: body.*--prompt-field/,
     );
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, '{"prompt": "ok"}\n{oops\n');
-    const err = await inputError(() => loadOpenFile(bad));
+    const err = await inputError(() => loadOpenDataset(bad));
     expect([err.file, err.line]).toEqual([bad, 2]);
     expect((await inputError(() => resolveOpenPrompts(['builtin', 'builtin']))).message).toMatch(
       /listed twice/,
     );
     expect((await inputError(() => resolveOpenPrompts([], { n: 0 }))).message).toMatch(/positive integer/);
+  });
+
+  it('a file is named by its records (docs/datasets.md#identity): two spellings or copies of it are one dataset', async () => {
+    const sub = mkdtempSync(join(dir, 'identity-'));
+    writeFileSync(join(sub, 'q.jsonl'), '{"prompt": "Why is the sea salty?"}\n{"prompt": "What is fog?"}\n');
+    writeFileSync(
+      join(sub, 'copy.json'),
+      JSON.stringify([{ prompt: 'Why is the sea salty?' }, { prompt: 'What is fog?' }]),
+    );
+    const [relative] = await resolveOpenPrompts(['q.jsonl'], { n: 2, seed: 7, cwd: sub });
+    const [absolute] = await resolveOpenPrompts([join(sub, 'q.jsonl')], { n: 2, seed: 7 });
+    expect(relative?.name).toMatch(/^records-[0-9a-f]{12}$/);
+    // The same sample; only where each prompt was read (for errors, never in a suite) differs.
+    const asked = (sample: typeof relative) => ({
+      ...sample,
+      prompts: sample?.prompts.map(({ source: _where, ...p }) => p),
+    });
+    expect(asked(absolute)).toEqual(asked(relative));
+    expect(relative?.prompts.map((p) => [p.dataset, p.id])).toEqual(
+      expect.arrayContaining([
+        [relative?.name, 'row-0'],
+        [relative?.name, 'row-1'],
+      ]),
+    );
+    const err = await inputError(() => resolveOpenPrompts(['q.jsonl', 'copy.json'], { n: 1, cwd: sub }));
+    expect(err.message).toBe(
+      `datasets: 'q.jsonl' and 'copy.json' hold the same records (${relative?.name}): list one of them`,
+    );
   });
 });

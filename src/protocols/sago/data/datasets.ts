@@ -1,39 +1,27 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { catalogNameOf, HUB_DATASETS } from '../../../data/catalog.js';
-import { isHfDatasetSpec, parseHfDatasetSpec } from '../../../data/dataset-spec.js';
-import { OPEN_DATASETS, OPEN_NAMES, type OpenName, openPromptsFromHub } from '../../../data/open/named.js';
 import type { OpenPrompt } from '../../../data/open/open-prompt.js';
-import { type DatasetSource, localFileEntry } from '../../../data/provenance.js';
-import { isRecordFile } from '../../../data/records.js';
 import {
-  type DataOptions,
-  explicitDataDir,
-  hubSpecOf,
-  localLabel,
-  readHubRecords,
-  readLocalRecords,
-  readNamedFromHub,
-} from '../../../data/sources.js';
+  OPEN_TYPES,
+  type OpenDatasetOptions,
+  openDatasetFile,
+  resolveOpenDataset,
+} from '../../../data/open/resolve.js';
+import type { DatasetSource } from '../../../data/provenance.js';
+import { namedDatasets } from '../../../data/registry.js';
 import { InputError } from '../../../errors.js';
 import { deriveSeed, PyRandom } from '../../../util/random.js';
 import { BUILTIN_OPEN_QUESTIONS } from './builtin-questions.js';
-import { type FieldMapping, promptsFromRecords } from './open-jsonl.js';
 
 /** The built-in set's name (original questions, no file needed). */
 export const BUILTIN_OPEN_DATASET = 'builtin';
 
-export interface ResolveOpenPromptsOptions extends DataOptions {
+export interface ResolveOpenPromptsOptions extends OpenDatasetOptions {
   /** Prompts sampled per dataset (default 16, the paper's operating point). */
   n?: number;
   seed?: number;
-  /** Where named datasets live: this, else env WAVER_DATA_DIR, else none (they come from the Hub). */
-  dataDir?: string;
-  /** Field mapping for dataset files and `hf:` datasets. */
-  fields?: FieldMapping;
 }
 
 export interface OpenDatasetSample {
+  /** What the dataset is: its name, its `hf:` spec, or a file's content name (docs/datasets.md#identity). */
   name: string;
   /** Prompts in the dataset before sampling. */
   available: number;
@@ -64,6 +52,7 @@ export async function resolveOpenPrompts(
     seen.add(name);
   }
   const samples: OpenDatasetSample[] = [];
+  const given = new Map<string, string>();
   for (const name of list) {
     const { prompts: all, source } = await loadOpenSource(name, opts);
     if (all.length === 0)
@@ -73,8 +62,21 @@ export async function resolveOpenPrompts(
         `sample size ${n} is larger than dataset '${name}' (${all.length} prompts); lower --n`,
         { field: 'n' },
       );
-    const rng = new PyRandom(deriveSeed(opts.seed ?? 0, 'sago/sample', name));
-    samples.push({ name, available: all.length, prompts: rng.sample(all, n), ...(source && { source }) });
+    // A dataset is what it holds: a file by its records' content name, not its path (docs/datasets.md#identity).
+    const identity = source?.name ?? name;
+    const twin = given.get(identity);
+    if (twin !== undefined)
+      throw new InputError(`'${twin}' and '${name}' hold the same records (${identity}): list one of them`, {
+        field: 'datasets',
+      });
+    given.set(identity, name);
+    const rng = new PyRandom(deriveSeed(opts.seed ?? 0, 'sago/sample', identity));
+    samples.push({
+      name: identity,
+      available: all.length,
+      prompts: rng.sample(all, n),
+      ...(source && { source }),
+    });
   }
   return samples;
 }
@@ -87,6 +89,7 @@ export async function loadOpenDataset(
   return (await loadOpenSource(name, opts)).prompts;
 }
 
+/** The built-in set is sago's own; every other dataset comes through the datasets layer's open-prompt loader. */
 async function loadOpenSource(
   name: string,
   opts: ResolveOpenPromptsOptions,
@@ -101,61 +104,15 @@ async function loadOpenSource(
       })),
     };
   }
-  if (isHfDatasetSpec(name)) return loadHub(name, opts);
-  const named = OPEN_DATASETS[name as OpenName];
-  if (named) {
-    const dir = explicitDataDir(opts);
-    if (dir === undefined) {
-      const loaded = await readNamedFromHub(name as OpenName, { ...opts, pass: '--datasets FILE' });
-      return { prompts: openPromptsFromHub(name, named, loaded.records), source: loaded.source };
-    }
-    const path = resolve(dir, named.file);
-    if (!existsSync(path))
-      throw new InputError(
-        `dataset '${name}' not found: ${path} is missing (set WAVER_DATA_DIR or --data-dir to the directory holding ${named.file}, or unset both to download it from the Hugging Face Hub)`,
-        { field: 'datasets' },
-      );
-    const ref = HUB_DATASETS[name as OpenName] as { licence: string; licenceNote?: string };
-    return {
-      prompts: named.load(path, named.file),
-      source: {
-        name,
-        files: [localFileEntry(path, named.file)],
-        licence: ref.licence,
-        ...(ref.licenceNote !== undefined && { licenceNote: ref.licenceNote }),
-      },
-    };
-  }
-  if (isRecordFile(name)) {
-    const loaded = await readLocalRecords(resolve(opts.cwd ?? process.cwd(), name), localLabel(name), name);
-    // Records are named by the path as given, as the prompts' dataset is.
-    const records = loaded.records.map((r) => ({ ...r, where: { ...r.where, file: name } }));
-    return { prompts: promptsFromRecords(records, name, opts.fields), source: loaded.source };
-  }
+  const loaded = await resolveOpenDataset(name, opts);
+  if (loaded) return loaded;
+  const names = namedDatasets(OPEN_TYPES).map((d) => d.name);
   throw new InputError(
-    `unknown dataset '${name}': expected ${[BUILTIN_OPEN_DATASET, ...OPEN_NAMES].join(', ')}, an hf:OWNER/NAME dataset, or a .jsonl/.json/.csv/.parquet file`,
+    `unknown dataset '${name}': expected ${[BUILTIN_OPEN_DATASET, ...names].join(', ')}, an hf:OWNER/NAME dataset, or a .jsonl/.json/.csv/.parquet file`,
     { field: 'datasets' },
   );
 }
 
-async function loadHub(name: string, opts: ResolveOpenPromptsOptions) {
-  const spec = parseHfDatasetSpec(name);
-  const known = catalogNameOf(spec.repo, spec.config, OPEN_NAMES);
-  const ref = known ? HUB_DATASETS[known] : undefined;
-  const full =
-    ref && spec.config === undefined && spec.split === undefined ? { ...hubSpecOf(ref), ...spec } : spec;
-  const loaded = await readHubRecords(name, full, { ...opts, ...(ref && { known: ref }) });
-  const prompts =
-    known && opts.fields === undefined
-      ? openPromptsFromHub(name, OPEN_DATASETS[known], loaded.records)
-      : promptsFromRecords(loaded.records, name, opts.fields);
-  return { prompts, source: loaded.source };
-}
-
 function fileOf(name: string, opts: ResolveOpenPromptsOptions): { file?: string } {
-  const named = OPEN_DATASETS[name as OpenName];
-  const dir = explicitDataDir(opts);
-  if (named) return dir !== undefined ? { file: resolve(dir, named.file) } : {};
-  if (name === BUILTIN_OPEN_DATASET || isHfDatasetSpec(name)) return {};
-  return { file: name };
+  return name === BUILTIN_OPEN_DATASET ? {} : openDatasetFile(name, opts);
 }

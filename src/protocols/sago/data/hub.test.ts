@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPEN_DATASETS } from '../../../data/open/named.js';
+import { OPEN_TYPES } from '../../../data/open/resolve.js';
+import { namedDatasets } from '../../../data/registry.js';
 import { type LoopbackHub, parquetOf, startLoopbackHub } from '../../../hub/test-support/loopback-hub.js';
 import { sharedHubMissing, sharedHubRepos } from '../../../hub/test-support/shared-hub.js';
 import { sharedDir } from '../../../test-support/shared.js';
@@ -30,7 +31,7 @@ describe.skipIf(sharedHubMissing)(
       hub: { onProgress: () => {}, log: () => {} },
     });
 
-    for (const name of Object.keys(OPEN_DATASETS)) {
+    for (const { name } of namedDatasets(OPEN_TYPES)) {
       it(`${name}: the Hub's columns give the prompts the local file gives`, async () => {
         const fromHub = await loadOpenDataset(name, opts());
         const fromFile = await loadOpenDataset(name, { dataDir: join(sharedDir, 'data') });
@@ -70,6 +71,9 @@ describe('open prompts from a local Parquet file', () => {
     );
     const [sample] = await resolveOpenPrompts([file], { n: 2, fields: { prompt: 'q', id: 'k' } });
     expect(sample?.prompts.map((p) => p.id).sort()).toEqual(['a', 'b']);
-    expect(sample?.source?.files[0]?.path).toBe('q.parquet');
+    // Named by the records' content, never the file (docs/datasets.md#identity).
+    expect(sample?.name).toMatch(/^records-[0-9a-f]{12}$/);
+    expect(sample?.source).toMatchObject({ name: sample?.name, files: [], records: { count: 2 } });
+    expect(sample?.prompts[0]?.dataset).toBe(sample?.name);
   });
 });

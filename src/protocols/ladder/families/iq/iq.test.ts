@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { loadLadderSeedsCsv } from '../../../../data/number/seeds-csv.js';
 import { sharedFile } from '../../../../test-support/shared.js';
 import { deriveSeed, PyRandom } from '../../../../util/random.js';
-import { loadLadderSeedsCsv } from '../../data/seeds-csv.js';
 import { whitespaceWords } from '../../text/tokens.js';
 import { LEVELS, type Level, type Seed } from '../../types.js';
 import { familyRules } from '../rules-common.js';

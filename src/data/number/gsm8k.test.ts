@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inputErrorOf } from '../../../test-support/scratch.js';
-import { sharedFile } from '../../../test-support/shared.js';
+import { inputErrorOf } from '../../test-support/scratch.js';
+import { sharedFile } from '../../test-support/shared.js';
 import { goldAfterHashes, loadGsm8k, plainNumber } from './gsm8k.js';
 
 describe('goldAfterHashes', () => {

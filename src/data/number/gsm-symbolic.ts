@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { InputError } from '../../../errors.js';
-import { readTextFile } from '../../../util/text-file.js';
-import type { NumberSeed } from '../types.js';
+import { InputError } from '../../errors.js';
+import { readTextFile } from '../../util/text-file.js';
 import { goldAfterHashes, readGsm8k } from './gsm8k.js';
+import type { NumberItem } from './number-item.js';
 
 /**
  * GSM-Symbolic templates (apple/ml-gsm-symbolic): one JSON file per template, `NNNN.json`, whose
@@ -41,7 +41,7 @@ function templateFiles(dir: string): string[] {
 }
 
 /** Seeds `gsm-symbolic-<id_shuffled>` from a templates folder, in template order. */
-export function loadGsmSymbolic(dir: string, opts: GsmSymbolicOptions = {}): NumberSeed[] {
+export function loadGsmSymbolic(dir: string, opts: GsmSymbolicOptions = {}): NumberItem[] {
   const folder = templatesFolder(dir);
   const gsm8k = opts.gsm8kTest ? readGsm8k(opts.gsm8kTest) : undefined;
   const seen = new Map<number, string>();

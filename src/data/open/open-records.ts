@@ -1,6 +1,6 @@
-import { cleanText, type OpenPrompt } from '../../../data/open/open-prompt.js';
-import { type DataRecord, fieldNames, isRecordFile, pick, readRecords } from '../../../data/records.js';
-import { InputError } from '../../../errors.js';
+import { InputError } from '../../errors.js';
+import { type DataRecord, fieldNames, pick } from '../records.js';
+import { cleanText, type OpenPrompt } from './open-prompt.js';
 
 /** Which fields of a record hold the prompt, its id and (optionally) reference answers. Dotted paths reach into objects. */
 export interface FieldMapping {
@@ -21,20 +21,10 @@ export const PROMPT_FIELD_GUESSES = [
 ] as const;
 
 /**
- * Any JSONL (`.jsonl`), JSON array (`.json`), CSV (`.csv`) or Parquet (`.parquet`) file of open
- * prompts. The dataset name is the path as given; ids are the mapped id field, else `row-<n>`
- * (1-based line for JSONL and CSV, 0-based index for JSON arrays and Parquet).
+ * Open prompts from records of any file (JSONL, JSON, CSV, Parquet) or Hub dataset, with a field
+ * mapping (docs/datasets.md#fields). `dataset` is what the dataset is (docs/datasets.md#identity).
+ * Ids are the mapped id field, else the record's own `id`, else `row-<n>`, n its 0-based position.
  */
-export async function loadOpenFile(path: string, mapping: FieldMapping = {}): Promise<OpenPrompt[]> {
-  if (!isRecordFile(path))
-    throw new InputError(
-      `unknown dataset '${path}': expected a named dataset or a .jsonl, .json, .csv or .parquet file`,
-      { field: 'datasets' },
-    );
-  return promptsFromRecords(await readRecords(path), path, mapping);
-}
-
-/** Open prompts from records of any file or Hub dataset, with a field mapping (docs/datasets.md#fields). */
 export function promptsFromRecords(
   records: readonly DataRecord[],
   dataset: string,
@@ -61,7 +51,8 @@ export function promptsFromRecords(
     const raw = pick(r.value, promptField);
     if (typeof raw !== 'string') throw new InputError('must be a string', { ...where, field: promptField });
     if (cleanText(raw) === '') return [];
-    const rowId = r.where.line !== undefined ? `row-${r.where.line}` : `row-${r.where.index}`;
+    // By position, as every format counts it (a line number would differ between JSONL, CSV and Parquet).
+    const rowId = `row-${r.where.index}`;
     let id = rowId;
     if (idField !== undefined) {
       const v = pick(r.value, idField);

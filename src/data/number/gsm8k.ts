@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
-import { InputError } from '../../../errors.js';
-import { readTextFile } from '../../../util/text-file.js';
-import type { NumberSeed } from '../types.js';
+import { InputError } from '../../errors.js';
+import { readTextFile } from '../../util/text-file.js';
+import type { NumberItem } from './number-item.js';
 
 /**
  * GSM8K JSONL (openai/grade-school-math): one `{"question", "answer"}` per line, the answer a worked
@@ -83,7 +83,7 @@ export function gsm8kSplit(file: string): string {
 }
 
 /** Seeds from a GSM8K JSONL file: `gsm8k-<split>-<index>`. */
-export function loadGsm8k(file: string): NumberSeed[] {
+export function loadGsm8k(file: string): NumberItem[] {
   const split = gsm8kSplit(file);
   return readGsm8k(file).map((r) => ({
     id: `gsm8k-${split}-${r.index}`,

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../errors.js';
-import { sharedFile } from '../../../test-support/shared.js';
+import { InputError } from '../../errors.js';
+import { sharedFile } from '../../test-support/shared.js';
 import { loadGsmSymbolic } from './gsm-symbolic.js';
 import { loadLadderSeedsCsv } from './seeds-csv.js';
 

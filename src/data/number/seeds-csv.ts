@@ -1,7 +1,7 @@
-import { readCsv, requireColumns } from '../../../data/csv.js';
-import { InputError } from '../../../errors.js';
-import type { NumberSeed } from '../types.js';
+import { InputError } from '../../errors.js';
+import { readCsv, requireColumns } from '../csv.js';
 import { goldAfterHashes, plainNumber } from './gsm8k.js';
+import type { NumberItem } from './number-item.js';
 
 /**
  * The ladder paper's own seed file, `gsm8k_symbolic100.csv` (neuroloft-ai/stability): columns
@@ -9,7 +9,7 @@ import { goldAfterHashes, plainNumber } from './gsm8k.js';
  * `ground_truth`. Seeds are named like GSM8K's (`gsm8k-test-<original_id>`), since they are those
  * records. Both gold columns are read and must agree: a disagreement means a damaged file.
  */
-export function loadLadderSeedsCsv(file: string): NumberSeed[] {
+export function loadLadderSeedsCsv(file: string): NumberItem[] {
   const table = readCsv(file);
   requireColumns(table, ['original_id', 'question'], file);
   if (!table.header.includes('ground_truth') && !table.header.includes('answer'))

@@ -1,0 +1,73 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
+import { assertBuilt, cleanEnv, runCli } from './test-support/cli.js';
+
+/**
+ * A run loads what it runs and no more (docs/decisions.md#e41-a-warm-run-loads-what-it-runs): the
+ * charts' vega, the local runtime and the providers' SDKs cost a warm run (every cell cached) more
+ * CPU than its work. A module hook in the CLI's process writes down every package it loads.
+ */
+
+const HEAVY = ['vega', 'vega-lite', 'node-llama-cpp', 'openai', '@anthropic-ai/sdk', 'hyparquet'];
+
+let server: FaultServer;
+const dir = mkdtempSync(join(tmpdir(), 'waver-modules-'));
+
+beforeAll(async () => {
+  assertBuilt();
+  server = await startFaultServer({ faultRate: 0, seed: 1 });
+});
+afterAll(() => server.close());
+
+/** The packages (bare specifiers) the CLI imported while running `args`. */
+async function packagesLoaded(args: string[]): Promise<{ code: number | null; packages: Set<string> }> {
+  const log = join(dir, `imports-${Math.random().toString(36).slice(2)}.txt`);
+  writeFileSync(log, '');
+  const hooks = join(dir, 'hooks.mjs');
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  if (!/^[./]|^node:|^file:|^data:/.test(specifier)) appendFileSync(${JSON.stringify(log)}, specifier + '\\n');
+  return next(specifier, context);
+}`,
+  );
+  const register = join(dir, 'register.mjs');
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
+  const r = await runCli(args, {
+    env: cleanEnv({ NODE_OPTIONS: `--import ${pathToFileURL(register).href}` }),
+  });
+  const packages = new Set(
+    readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((s) =>
+        s
+          .split('/')
+          .slice(0, s.startsWith('@') ? 2 : 1)
+          .join('/'),
+      ),
+  );
+  return { code: r.code, packages };
+}
+
+it('a warm run of a plain suite loads none of the charts, the local runtime or the SDKs', async () => {
+  const suite = join(dir, 'suite.jsonl');
+  writeFileSync(suite, ['a', 'b', 'c'].map((p, i) => JSON.stringify({ id: `t${i}`, prompt: p })).join('\n'));
+  const args = ['run', '--suite', suite, '--models', `openai:m@${server.url}`, '--store', join(dir, 's.db')];
+  expect((await runCli(args)).code).toBe(0);
+  const before = server.requests();
+  const warm = await packagesLoaded(args);
+  expect(warm.code).toBe(0);
+  expect(server.requests()).toBe(before);
+  // The hook sees the CLI's own packages: an empty list would mean it saw nothing.
+  expect(warm.packages).toContain('better-sqlite3');
+  expect(HEAVY.filter((p) => warm.packages.has(p))).toEqual([]);
+}, 120_000);
