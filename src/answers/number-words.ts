@@ -3,29 +3,10 @@
  * answer given in words (docs/ladder.md#scoring). Only whole numbers: `one and a half` is not read.
  */
 
+import { SMALL_NUMBER_WORDS, TEEN_NUMBER_WORDS } from '../util/number-words.js';
+
 const SMALL: Record<string, number> = Object.fromEntries(
-  [
-    'zero',
-    'one',
-    'two',
-    'three',
-    'four',
-    'five',
-    'six',
-    'seven',
-    'eight',
-    'nine',
-    'ten',
-    'eleven',
-    'twelve',
-    'thirteen',
-    'fourteen',
-    'fifteen',
-    'sixteen',
-    'seventeen',
-    'eighteen',
-    'nineteen',
-  ].map((w, i) => [w, i]),
+  [...SMALL_NUMBER_WORDS, ...TEEN_NUMBER_WORDS].map((w, i) => [w, i]),
 );
 const TENS: Record<string, number> = Object.fromEntries(
   ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'].map((w, i) => [

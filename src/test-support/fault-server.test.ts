@@ -47,12 +47,13 @@ describe('startFaultServer', () => {
     expect(server.requestsByPrompt().get('hello there')).toBe(1);
   });
 
+    // A hang is told from a slow answer by a 500 ms client timeout: a loaded machine can take 100 ms to answer.
   it('injects every kind of fault at about the rate asked, the same way for the same seed', async () => {
-    const server = await start({ faultRate: 0.5, seed: 7, hangMs: 200 });
+    const server = await start({ faultRate: 0.5, seed: 7, hangMs: 1500 });
     const outcomes: string[] = [];
     for (let i = 0; i < 120; i++) {
       try {
-        const res = await chat(server.url, `p${i}`, AbortSignal.timeout(100));
+        const res = await chat(server.url, `p${i}`, AbortSignal.timeout(500));
         const text = await res.text();
         if (res.status === 429) outcomes.push(`429:${res.headers.get('retry-after')}`);
         else if (res.status !== 200) outcomes.push(String(res.status));
@@ -78,7 +79,7 @@ describe('startFaultServer', () => {
     expect(server.requests()).toBe(120);
 
     // Same seed, same prompts: the same faults, whatever the order of arrival.
-    const again = await start({ faultRate: 0.5, seed: 7, hangMs: 200 });
+    const again = await start({ faultRate: 0.5, seed: 7, hangMs: 1500 });
     await Promise.all(
       Array.from({ length: 120 }, (_, i) =>
         chat(again.url, `p${119 - i}`).then(

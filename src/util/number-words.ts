@@ -15,6 +15,17 @@ export const SMALL_NUMBER_WORDS = [
   'twelve',
 ] as const;
 
+/** The words for 13-19, after SMALL_NUMBER_WORDS in value. */
+export const TEEN_NUMBER_WORDS = [
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+] as const;
+
 /** The word for a whole number 0-12 (`3` -> `three`). */
 export function numberWord(n: number): string {
   const w = SMALL_NUMBER_WORDS[n];

@@ -4,7 +4,7 @@
  */
 
 import { pySplit } from '../../../text-measures/python.js';
-import { SMALL_NUMBER_WORDS } from '../../../util/number-words.js';
+import { SMALL_NUMBER_WORDS, TEEN_NUMBER_WORDS } from '../../../util/number-words.js';
 import { splitSentences } from '../severity/ces.js';
 
 /** docs/method.md#structural-gate: a number is `\$?\d+(?:[.,]\d+)*`. */
@@ -48,13 +48,7 @@ export { splitSentences };
 export const NUMBER_WORDS = [
   // Not `zero`: "zero" is not a quantity a problem gives.
   ...SMALL_NUMBER_WORDS.slice(1),
-  'thirteen',
-  'fourteen',
-  'fifteen',
-  'sixteen',
-  'seventeen',
-  'eighteen',
-  'nineteen',
+  ...TEEN_NUMBER_WORDS,
   'twenty',
   'thirty',
   'forty',
