@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Loopback, sendJson, startLoopback } from '../models/test-support/loopback.js';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
+import { scratchDir, writeSuite } from '../test-support/scratch.js';
 import { assertBuilt, queryStore, runCli } from './test-support/cli.js';
 
 /**
@@ -14,16 +14,11 @@ import { assertBuilt, queryStore, runCli } from './test-support/cli.js';
 
 beforeAll(assertBuilt);
 
+/** A test's directory with its waver.yaml. */
 function workdir(yaml = ''): string {
-  const dir = mkdtempSync(join(tmpdir(), 'waver-budget-'));
+  const dir = scratchDir('waver-budget-');
   writeFileSync(join(dir, 'waver.yaml'), yaml);
   return dir;
-}
-
-function writeSuite(dir: string, lines: object[]): string {
-  const path = join(dir, 'suite.jsonl');
-  writeFileSync(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
-  return path;
 }
 
 const questions = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `t${i}`, prompt: `q${i}` }));

@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
+import { scratchDir, writeSuite } from '../test-support/scratch.js';
 import { assertBuilt, runCli } from './test-support/cli.js';
 
 /**
@@ -13,16 +13,11 @@ import { assertBuilt, runCli } from './test-support/cli.js';
 
 beforeAll(assertBuilt);
 
+/** A test's directory with its waver.yaml. */
 function workdir(yaml = ''): string {
-  const dir = mkdtempSync(join(tmpdir(), 'waver-repeats-'));
+  const dir = scratchDir('waver-repeats-');
   writeFileSync(join(dir, 'waver.yaml'), yaml);
   return dir;
-}
-
-function writeSuite(dir: string, lines: object[]): string {
-  const path = join(dir, 'suite.jsonl');
-  writeFileSync(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
-  return path;
 }
 
 describe('repeats are bounded', () => {

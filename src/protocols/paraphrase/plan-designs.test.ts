@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { plan } from '../../plan/designs.js';
+import { MCNEMAR_REFERENCE_PY } from '../../test-support/mcnemar-reference.js';
 import { python3Missing, runPython } from '../../test-support/python3.js';
 import { PARAPHRASE_DESIGNS } from './plan-designs.js';
 
@@ -9,26 +10,7 @@ const REFERENCE = `
 import json, sys, math
 import numpy as np
 from scipy.stats import norm, binom, betabinom
-def connor(p10, p01, alpha=0.05, power=0.8, sides=2):
-    za, zb = norm.ppf(1 - alpha / sides), norm.ppf(power)
-    psi, d = p10 + p01, p10 - p01
-    return math.ceil((za * math.sqrt(psi) + zb * math.sqrt(psi - d * d)) ** 2 / d ** 2 - 1e-9)
-crit = {}
-def k_of(m, alpha, sides):
-    if (m, alpha, sides) not in crit:
-        ok = np.nonzero((2 if sides == 2 else 1) * binom.cdf(np.arange(m + 1), m, 0.5) < alpha)[0]
-        crit[(m, alpha, sides)] = int(ok[-1]) if len(ok) else -1
-    return crit[(m, alpha, sides)]
-def exact_power(n, p10, p01, alpha, sides):
-    hi, lo = max(p10, p01), min(p10, p01)
-    psi = hi + lo
-    ks = np.array([k_of(m, alpha, sides) for m in range(n + 1)])
-    ms = np.arange(n + 1)
-    return float(np.sum(np.where(ks >= 0, binom.pmf(ms, n, psi) * binom.cdf(ks, ms, lo / psi), 0)))
-def exact_n(p10, p01, alpha=0.05, power=0.8, sides=2):
-    for n in range(1, 5000):
-        if exact_power(n, p10, p01, alpha, sides) >= power: return n
-def saa_rate(p, m, icc):
+${MCNEMAR_REFERENCE_PY}def saa_rate(p, m, icc):
     t = (1 - icc) / icc
     return float(betabinom.pmf(m, m, p * t, (1 - p) * t))
 sa, sb = saa_rate(0.9, 10, 0.5), saa_rate(0.85, 10, 0.5)
