@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ProviderDescriptor } from './descriptor.js';
 import { activeProviders, BUILTIN_DESCRIPTORS } from './registry.js';
 import { safeParseSpecObject, specSchemaOf } from './spec-parse.js';
-import { type ModelSpec, type SpecWhere, specLabel } from './spec-shape.js';
+import { type ModelSpec, type SpecWhere, specLabel, withoutUserinfo } from './spec-shape.js';
 
 /**
  * A model as the user names it: a string such as `openai:gpt-4o-mini`,
@@ -88,7 +88,16 @@ export function storedSpecLabel(spec: unknown): string {
     return specLabel(toModelSpec(spec as ModelSpecInput));
   } catch {
     if (typeof spec === 'string') return spec;
-    const label = (spec as { label?: unknown } | null)?.label;
-    return typeof label === 'string' ? label : JSON.stringify(spec);
+    const stored = spec as { label?: unknown; provider?: unknown; model?: unknown } | null;
+    if (typeof stored?.label === 'string') return stored.label;
+    // A built-in's spec stored before each provider had its own fields (an openai: spec then held
+    // gguf's `chatTemplate: 'auto'`) is labelled as it was.
+    if (
+      typeof stored?.provider === 'string' &&
+      activeProviders().get(stored.provider) &&
+      typeof stored.model === 'string'
+    )
+      return withoutUserinfo(specLabel(stored as ModelSpec));
+    return JSON.stringify(spec);
   }
 }
