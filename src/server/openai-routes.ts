@@ -2,6 +2,7 @@ import type { Route } from '../http/route-table.js';
 import { ProviderError } from '../models/errors.js';
 import type { ModelProvider } from '../models/types.js';
 import { decodeId, type Exchange, HttpError, readJsonBody, sendJson } from './http-util.js';
+import { ensureServedModel, modelNotFound } from './model-name.js';
 import { answerChat, answerCompletion } from './openai-answers.js';
 import { parseChatRequest, parseCompletionRequest, parseEmbeddingRequest } from './openai-requests.js';
 import { embeddingList, type ResponseMeta } from './openai-responses.js';
@@ -29,6 +30,12 @@ export interface ServedModel {
 export function modelRoutes(m: ServedModel): Route<Exchange>[] {
   const modelObject = { id: m.name, object: 'model', created: m.startedAt, owned_by: 'waver' };
   const body = (x: Exchange) => readJsonBody(x.req, m.maxBodyBytes);
+  // A generating route's body names its model: only the served one is answered.
+  const modelBody = async (x: Exchange) => {
+    const parsed = await body(x);
+    ensureServedModel(m.name, parsed);
+    return parsed;
+  };
   return [
     { method: 'GET', path: '/health', handle: ({ res }) => sendJson(res, 200, { status: 'ok' }) },
     {
@@ -41,18 +48,14 @@ export function modelRoutes(m: ServedModel): Route<Exchange>[] {
       path: '/v1/models/:id*',
       handle: ({ res }, p) => {
         const id = decodeId(p.id ?? '', 'model');
-        if (id !== m.name)
-          throw new HttpError(404, `The model '${id}' does not exist`, {
-            param: 'model',
-            code: 'model_not_found',
-          });
+        if (id !== m.name) throw modelNotFound(id, m.name);
         sendJson(res, 200, modelObject);
       },
     },
-    { method: 'POST', path: '/v1/chat/completions', handle: async (x) => chat(m, x, await body(x)) },
-    { method: 'POST', path: '/v1/completions', handle: async (x) => completion(m, x, await body(x)) },
-    { method: 'POST', path: '/v1/responses', handle: async (x) => responses(m, x, await body(x)) },
-    { method: 'POST', path: '/v1/embeddings', handle: async (x) => embeddings(m, x, await body(x)) },
+    { method: 'POST', path: '/v1/chat/completions', handle: async (x) => chat(m, x, await modelBody(x)) },
+    { method: 'POST', path: '/v1/completions', handle: async (x) => completion(m, x, await modelBody(x)) },
+    { method: 'POST', path: '/v1/responses', handle: async (x) => responses(m, x, await modelBody(x)) },
+    { method: 'POST', path: '/v1/embeddings', handle: async (x) => embeddings(m, x, await modelBody(x)) },
     {
       method: 'GET',
       path: '/tokenizer_info',
