@@ -15,7 +15,8 @@ describe.skipIf(tinyModelMissing)(`waver serve's model names ${tinyModelMissing 
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    return { status: res.status, body: await res.json() };
+    // biome-ignore lint/suspicious/noExplicitAny: OpenAI-shaped JSON under test
+    return { status: res.status, body: (await res.json()) as any };
   };
   const bodies: [string, Record<string, unknown>][] = [
     ['/chat/completions', { messages: [{ role: 'user', content: 'Hi' }], max_tokens: 2 }],
