@@ -314,7 +314,10 @@ export class GgufProvider implements ModelProvider {
     if (continuation.length === 0) return { logprob: 0, tokens: [] };
     this.#ensureFits(
       prompt.tokens.length + continuation.length,
-      `the prompt (${prompt.tokens.length} tokens) plus the continuation (${continuation.length})`,
+      // A bare text scored after BOS (waver serve's echo) is counted as one prompt, BOS included.
+      request.rawPrompt === ''
+        ? `the text (${prompt.tokens.length + continuation.length} tokens with BOS)`
+        : `the prompt (${prompt.tokens.length} tokens) plus the continuation (${continuation.length})`,
     );
     return this.#run(options.signal, (sequence) => this.#score(sequence, prompt.tokens, continuation, topK));
   }

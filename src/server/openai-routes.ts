@@ -1,7 +1,7 @@
 import type { Route } from '../http/route-table.js';
 import { ProviderError } from '../models/errors.js';
 import type { ModelProvider } from '../models/types.js';
-import { decodeId, type Exchange, HttpError, readJsonBody, sendJson } from './http-util.js';
+import { blamingParam, decodeId, type Exchange, HttpError, readJsonBody, sendJson } from './http-util.js';
 import { ensureServedModel, modelNotFound } from './model-name.js';
 import { answerChat, answerCompletion } from './openai-answers.js';
 import { parseChatRequest, parseCompletionRequest, parseEmbeddingRequest } from './openai-requests.js';
@@ -52,10 +52,26 @@ export function modelRoutes(m: ServedModel): Route<Exchange>[] {
         sendJson(res, 200, modelObject);
       },
     },
-    { method: 'POST', path: '/v1/chat/completions', handle: async (x) => chat(m, x, await modelBody(x)) },
-    { method: 'POST', path: '/v1/completions', handle: async (x) => completion(m, x, await modelBody(x)) },
-    { method: 'POST', path: '/v1/responses', handle: async (x) => responses(m, x, await modelBody(x)) },
-    { method: 'POST', path: '/v1/embeddings', handle: async (x) => embeddings(m, x, await modelBody(x)) },
+    {
+      method: 'POST',
+      path: '/v1/chat/completions',
+      handle: async (x) => blamingParam('messages', chat(m, x, await modelBody(x))),
+    },
+    {
+      method: 'POST',
+      path: '/v1/completions',
+      handle: async (x) => blamingParam('prompt', completion(m, x, await modelBody(x))),
+    },
+    {
+      method: 'POST',
+      path: '/v1/responses',
+      handle: async (x) => blamingParam('input', responses(m, x, await modelBody(x))),
+    },
+    {
+      method: 'POST',
+      path: '/v1/embeddings',
+      handle: async (x) => blamingParam('input', embeddings(m, x, await modelBody(x))),
+    },
     {
       method: 'GET',
       path: '/tokenizer_info',
