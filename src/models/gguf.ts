@@ -22,6 +22,7 @@ import {
   logitSummaryReader,
 } from './gguf-native.js';
 import {
+  beginningToken,
   type ChatTemplateSetting,
   createPromptFormat,
   errorText,
@@ -60,6 +61,7 @@ import type {
   ModelProvider,
   ScoreRequest,
   ScoreResult,
+  TokenizerInfo,
   TokenLogprob,
 } from './types.js';
 
@@ -267,6 +269,16 @@ export class GgufProvider implements ModelProvider {
   async detokenize(tokens: number[]): Promise<string> {
     this.#ensureOpen();
     return this.#model.detokenize(tokens as Token[]);
+  }
+
+  tokenizerInfo(): TokenizerInfo {
+    const bos = beginningToken(this.#model);
+    const { eos, bosString, eosString } = this.#model.tokens;
+    return {
+      ...(bos !== undefined && bosString !== null && { bos: { id: bos, text: bosString } }),
+      ...(eos !== null && eosString !== null && { eos: { id: eos, text: eosString } }),
+      contextSize: this.contextSize,
+    };
   }
 
   async generate(request: GenerateRequest, options: CallOptions = {}): Promise<GenerateResult> {

@@ -3,11 +3,13 @@ import { ProviderError } from '../models/errors.js';
 import type { ModelProvider } from '../models/types.js';
 import { blamingParam, decodeId, type Exchange, HttpError, readJsonBody, sendJson } from './http-util.js';
 import { ensureServedModel, modelNotFound } from './model-name.js';
-import { answerChat, answerCompletion } from './openai-answers.js';
+import { answerChat, answerCompletion, promptRequest } from './openai-answers.js';
 import { parseChatRequest, parseCompletionRequest, parseEmbeddingRequest } from './openai-requests.js';
 import { embeddingList, type ResponseMeta } from './openai-responses.js';
 import { generateEvents, streamChat, streamCompletion } from './openai-stream.js';
 import { newResponseIds, parseResponsesRequest, responseObject, streamResponse } from './responses-api.js';
+import { ServedTokenizer } from './served-tokenizer.js';
+import { tokenizerRoutes } from './tokenizer-routes.js';
 
 /** The one model a server serves, and what its answers say about it. */
 export interface ServedModel {
@@ -72,21 +74,7 @@ export function modelRoutes(m: ServedModel): Route<Exchange>[] {
       path: '/v1/embeddings',
       handle: async (x) => blamingParam('input', embeddings(m, x, await modelBody(x))),
     },
-    {
-      method: 'GET',
-      path: '/tokenizer_info',
-      handle: ({ res }) => sendJson(res, 200, { tokenizer_class: 'gguf', model: m.name }),
-    },
-    {
-      method: 'POST',
-      path: '/tokenize',
-      handle: async (x) => sendJson(x.res, 200, await tokenize(m, await body(x))),
-    },
-    {
-      method: 'POST',
-      path: '/detokenize',
-      handle: async (x) => sendJson(x.res, 200, await detokenize(m, await body(x))),
-    },
+    ...tokenizerRoutes(m),
   ];
 }
 
@@ -111,7 +99,10 @@ async function chat(m: ServedModel, { res, signal }: Exchange, body: unknown): P
 async function completion(m: ServedModel, { res, signal }: Exchange, body: unknown): Promise<void> {
   const call = parseCompletionRequest(body);
   const meta = m.meta('cmpl');
-  if (call.stream) return streamCompletion(res, generateEvents(m.provider, call.request, signal), meta, call);
+  if (call.stream) {
+    const { prompt, request } = await promptRequest(new ServedTokenizer(m.provider, m.name), call, 0);
+    return streamCompletion(res, generateEvents(m.provider, request, signal), meta, call, prompt.length);
+  }
   sendJson(res, 200, await answerCompletion(m.provider, call, meta, signal));
 }
 
@@ -142,39 +133,4 @@ async function embeddings(m: ServedModel, { res, signal }: Exchange, body: unkno
       },
     );
   sendJson(res, 200, embeddingList(m.name, result.embeddings, call.encoding, result.usage?.inputTokens ?? 0));
-}
-
-/** vLLM's `/tokenize`: `{prompt}` to `{tokens, count}`, no BOS. */
-async function tokenize(m: ServedModel, body: unknown) {
-  const { provider } = m;
-  if (!provider.tokenize || !provider.detokenize) throw noTokenizer(m);
-  const prompt = asRecord(body).prompt;
-  if (typeof prompt !== 'string')
-    throw new HttpError(400, "Missing required parameter: 'prompt' (a string).", {
-      param: 'prompt',
-      code: 'missing_required_parameter',
-    });
-  const tokens = await provider.tokenize(prompt);
-  return { tokens, count: tokens.length, max_model_len: null };
-}
-
-/** vLLM's `/detokenize`: `{tokens}` to `{prompt}`. */
-async function detokenize(m: ServedModel, body: unknown) {
-  const { provider } = m;
-  if (!provider.tokenize || !provider.detokenize) throw noTokenizer(m);
-  const tokens: unknown = asRecord(body).tokens;
-  if (!Array.isArray(tokens) || tokens.some((t) => !Number.isInteger(t) || t < 0))
-    throw new HttpError(400, "Invalid value for 'tokens': expected an array of token ids.", {
-      param: 'tokens',
-      code: 'invalid_value',
-    });
-  return { prompt: await provider.detokenize(tokens) };
-}
-
-function noTokenizer(m: ServedModel): HttpError {
-  return new HttpError(400, `The model '${m.name}' has no tokenizer to expose.`, { code: 'unsupported' });
-}
-
-function asRecord(body: unknown): Record<string, unknown> {
-  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
 }

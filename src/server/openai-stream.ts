@@ -96,6 +96,7 @@ export async function streamCompletion(
   events: AsyncIterable<GenerateEvent>,
   meta: ResponseMeta,
   call: CompletionCall,
+  promptLength: number,
 ): Promise<void> {
   const chunk = (text: string, logprobs: unknown, finish: string | null) => ({
     id: meta.id,
@@ -108,7 +109,7 @@ export async function streamCompletion(
   });
   let stream: ReturnType<typeof startEventStream> | undefined;
   // text_offset counts from the start of the prompt, token by token, as in the whole response.
-  let offset = call.prompt.length;
+  let offset = promptLength;
   for await (const event of events) {
     stream ??= startEventStream(res);
     if (event.type === 'delta') {
