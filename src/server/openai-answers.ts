@@ -14,7 +14,7 @@ import {
   type ResponseMeta,
   textCompletion,
 } from './openai-responses.js';
-import { toolCallOf } from './openai-tools.js';
+import { toolAnswer } from './openai-tools.js';
 import { ServedTokenizer } from './served-tokenizer.js';
 
 /**
@@ -29,8 +29,15 @@ export async function answerChat(
   signal: AbortSignal,
 ) {
   const results = await choices(provider, call.request, call.n, signal);
-  const calls = call.tools.length > 0 ? results.map(toolCallOf) : [];
-  return chatCompletion(meta, results, call.logprobs, call.topLogprobs, calls);
+  if (call.tools.length === 0) return chatCompletion(meta, results, call.logprobs, call.topLogprobs);
+  // Under tools each choice is a call, or a reply whose text is the message's.
+  const answers = results.map(toolAnswer);
+  const texts = results.map((r, i) => {
+    const answer = answers[i];
+    return answer && 'text' in answer ? { ...r, text: answer.text } : r;
+  });
+  const calls = answers.map((a) => ('call' in a ? a.call : undefined));
+  return chatCompletion(meta, texts, call.logprobs, call.topLogprobs, calls);
 }
 
 /** Each prompt's `n` choices in turn (prompt-major, as OpenAI orders them); token ids read as their text. */

@@ -176,7 +176,7 @@ export function parseChatRequest(body: unknown): ChatCall {
       };
     return { role: m.role === 'developer' ? 'system' : m.role, content: text };
   });
-  const tools = toolsToCall(
+  const { tools, mayReply } = toolsToCall(
     (b.tools ?? []).map((t) => ({
       name: t.function.name,
       ...(t.function.description && { description: t.function.description }),
@@ -192,7 +192,7 @@ export function parseChatRequest(body: unknown): ChatCall {
   const format = b.response_format;
   const json =
     tools.length > 0
-      ? callSchema(tools)
+      ? callSchema(tools, mayReply)
       : format?.type === 'json_object'
         ? true
         : format?.type === 'json_schema'
@@ -205,7 +205,7 @@ export function parseChatRequest(body: unknown): ChatCall {
   return {
     tools,
     request: clean({
-      messages: tools.length > 0 ? [toolsMessage(tools), ...messages] : messages,
+      messages: tools.length > 0 ? [toolsMessage(tools, mayReply), ...messages] : messages,
       json,
       temperature: b.temperature ?? undefined,
       topP: b.top_p ?? undefined,
