@@ -86,14 +86,15 @@ async function chat(m: ServedModel, { res, signal }: Exchange, body: unknown): P
       return await streamChat(res, generateEvents(m.provider, call.request, signal), meta, call);
     sendJson(res, 200, await answerChat(m.provider, call, meta, signal));
   } catch (error) {
-    // A schema the grammar cannot hold is the parameter's that gave it.
-    if (error instanceof ProviderError && error.reason === 'invalid_json_schema')
-      throw new HttpError(400, error.message, {
-        param: call.tools.length > 0 ? 'tools' : 'response_format.json_schema.schema',
-        code: 'invalid_json_schema',
-      });
-    throw error;
+    throw schemaRefused(error, call.tools.length > 0 ? 'tools' : 'response_format.json_schema.schema');
   }
+}
+
+/** A schema the grammar cannot hold is the parameter's that gave it. */
+function schemaRefused(error: unknown, param: string): unknown {
+  if (error instanceof ProviderError && error.reason === 'invalid_json_schema')
+    return new HttpError(400, error.message, { param, code: 'invalid_json_schema' });
+  return error;
 }
 
 async function completion(m: ServedModel, { res, signal }: Exchange, body: unknown): Promise<void> {
@@ -109,8 +110,14 @@ async function completion(m: ServedModel, { res, signal }: Exchange, body: unkno
 async function responses(m: ServedModel, { res, signal }: Exchange, body: unknown): Promise<void> {
   const call = parseResponsesRequest(body);
   const ids = newResponseIds(m.name);
-  if (call.stream) return streamResponse(res, generateEvents(m.provider, call.request, signal), ids);
-  sendJson(res, 200, responseObject(ids, await m.provider.generate(call.request, { signal })));
+  const withTools = call.tools.length > 0;
+  try {
+    if (call.stream)
+      return await streamResponse(res, generateEvents(m.provider, call.request, signal), ids, withTools);
+    sendJson(res, 200, responseObject(ids, await m.provider.generate(call.request, { signal }), withTools));
+  } catch (error) {
+    throw schemaRefused(error, withTools ? 'tools' : 'text.format.schema');
+  }
 }
 
 async function embeddings(m: ServedModel, { res, signal }: Exchange, body: unknown): Promise<void> {
