@@ -1,11 +1,11 @@
 import type { Store } from '../store/store.js';
+import { type RetryPolicy, type SleepFn, sleep } from './call-path/retry.js';
 import { CellWriter } from './cell-writer.js';
 import type { CellLeases, EngineRun } from './engine/engine-run.js';
 import { InFlightRequests } from './engine/in-flight-requests.js';
 import { Lanes, type ModelEntry } from './engine/lanes.js';
 import { Pump } from './engine/pump.js';
 import { ModelStops, RunStop } from './engine/run-stop.js';
-import { type RetryPolicy, type SleepFn, sleep } from './retry.js';
 import { RunTally } from './tally.js';
 import type { Cell, Progress, RunSummary, Suite } from './types.js';
 

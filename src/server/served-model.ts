@@ -1,8 +1,7 @@
 import type { ModelProvider } from '../models/types.js';
-import { retry } from '../run/call-path/retry.js';
+import { DEFAULT_RETRY_POLICY, retry } from '../run/call-path/retry.js';
 import { timeout } from '../run/call-path/timeout.js';
 import { isWrapped, wrapProvider } from '../run/call-path/wrap-provider.js';
-import { DEFAULT_RETRY_POLICY } from '../run/retry.js';
 
 /** How `waver serve` calls its model (docs/serve.md#calls). */
 export interface ServeCallLimits {

@@ -1,11 +1,10 @@
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, type SleepFn } from '../retry.js';
 import { concurrency } from './concurrency.js';
 import { dedupe } from './dedupe.js';
 import type { ProviderMiddleware } from './middleware.js';
 import { modelStop } from './model-stop.js';
 import { observeTries } from './observe.js';
 import { rateLimit } from './rate-limit.js';
-import { retry } from './retry.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, retry, type SleepFn } from './retry.js';
 import { timeout } from './timeout.js';
 
 /** How one model is called: a model spec's own settings over the run's defaults. */

@@ -8,7 +8,7 @@ import {
   type TryOutcome,
 } from '../call-path/middleware.js';
 import { ModelStopped } from '../call-path/model-stop.js';
-import { toCellError } from '../retry.js';
+import { toCellError } from '../cell-error.js';
 import type { RunTally } from '../tally.js';
 import type { EngineRun } from './engine-run.js';
 import type { Work } from './lanes.js';

@@ -1,8 +1,8 @@
 import type { ModelProvider } from '../../models/types.js';
 import { type CallClock, callPath } from '../call-path/call-path.js';
+import type { RetryPolicy } from '../call-path/retry.js';
 import { isWrapped, wrapProvider } from '../call-path/wrap-provider.js';
 import { ModelIdentities } from '../cell-writer.js';
-import type { RetryPolicy } from '../retry.js';
 import type { Cell } from '../types.js';
 
 /**
