@@ -84,7 +84,7 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
   const tally = new RunTally(total, opts.onProgress, now);
 
   if (!store.suites.has(suite.hash)) store.suites.save(suite);
-  const lanes = new Lanes(opts.providers, { ...opts.defaults, retry: opts.retry }, clock);
+  const lanes = new Lanes(opts.providers, { ...opts.defaults, backoff: opts.retry }, clock);
   if (Array.isArray(opts.cells)) lanes.checkListedOnce(opts.cells);
 
   const stop = new RunStop(opts.signal);

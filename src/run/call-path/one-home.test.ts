@@ -23,6 +23,14 @@ describe('the call path is one home for its concerns (docs/decisions.md E43)', (
     expect(definitions(/export function retryDelayMs\b/)).toEqual(['run/call-path/retry.ts']);
   });
 
+  it("assembles a model's limits in one place, for the pool, the lanes and waver serve", () => {
+    // A model's setting falling back to the command's (or serve's default) is the merge itself.
+    const fallback = /\.(timeoutMs|maxRetries) \?\? (\w+\.(timeoutMs|maxRetries)|SERVE_TIMEOUT_MS|0\b)/;
+    expect(definitions(fallback)).toEqual(['run/call-path/limits.ts']);
+    for (const site of ['run/provider-pool.ts', 'run/engine/lanes.ts', 'server/served-model.ts'])
+      expect(readFileSync(join(SRC, site), 'utf8')).toMatch(/mergeLimits\(/);
+  });
+
   it("is all of run/ that waver serve's model imports", () => {
     const imports = [
       ...readFileSync(join(SRC, 'server', 'served-model.ts'), 'utf8').matchAll(/from '([^']+)'/g),

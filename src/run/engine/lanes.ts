@@ -1,6 +1,6 @@
 import type { ModelProvider } from '../../models/types.js';
-import { type CallClock, callPath } from '../call-path/call-path.js';
-import type { RetryPolicy } from '../call-path/retry.js';
+import { callPath } from '../call-path/call-path.js';
+import { type CallClock, type LimitDefaults, mergeLimits } from '../call-path/limits.js';
 import { isWrapped, wrapProvider } from '../call-path/wrap-provider.js';
 import { ModelIdentities } from '../cell-writer.js';
 import type { Cell } from '../types.js';
@@ -42,12 +42,9 @@ export interface Work {
   key: string;
 }
 
-export interface LaneDefaults {
+/** The run's limits, which a model's own entry overrides (`mergeLimits`). */
+export interface LaneDefaults extends LimitDefaults {
   concurrency: number;
-  timeoutMs: number;
-  maxRetries: number;
-  /** Backoff tuning (base 500 ms, cap 30 s by default). */
-  retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
 }
 
 /** A lane holds up to a few times its concurrency of cells waiting: the run's memory (docs/decisions.md E16). */
@@ -88,29 +85,19 @@ export class Lanes {
     if (!entry) throw new Error(`no provider for model "${label}"`);
     const identity = entry.provider.identity;
     this.identities.add(label, identity);
-    const concurrency = Math.max(1, entry.concurrency ?? this.defaults.concurrency);
+    const limits = mergeLimits(entry, this.defaults);
+    const concurrency = Math.max(1, limits.concurrency ?? this.defaults.concurrency);
     const lane: Lane = {
       label,
       identity,
       concurrency,
       waiting: [],
       active: 0,
-      provider: isWrapped(entry.provider) ? entry.provider : this.wrap(entry, concurrency),
+      provider: isWrapped(entry.provider)
+        ? entry.provider
+        : wrapProvider(entry.provider, callPath({ ...limits, concurrency }, this.clock)),
     };
     this.byLabel.set(label, lane);
     return lane;
-  }
-
-  private wrap(entry: ModelEntry, concurrency: number): ModelProvider {
-    const { defaults } = this;
-    const limits = {
-      timeoutMs: entry.timeoutMs ?? defaults.timeoutMs,
-      maxRetries: entry.maxRetries ?? defaults.maxRetries,
-      ...(defaults.retry ? { backoff: defaults.retry } : {}),
-      concurrency,
-      ...(entry.rpm ? { rpm: entry.rpm } : {}),
-      ...(entry.tpm ? { tpm: entry.tpm } : {}),
-    };
-    return wrapProvider(entry.provider, callPath(limits, this.clock));
   }
 }
