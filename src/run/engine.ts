@@ -84,7 +84,12 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
   const tally = new RunTally(total, opts.onProgress, now);
 
   if (!store.suites.has(suite.hash)) store.suites.save(suite);
-  const lanes = new Lanes(opts.providers, { ...opts.defaults, backoff: opts.retry }, clock);
+  const lanes = new Lanes(
+    opts.providers,
+    { ...opts.defaults, backoff: opts.retry },
+    clock,
+    cache ? { store, suiteHash: suite.hash, settled: leases === undefined } : undefined,
+  );
   if (Array.isArray(opts.cells)) lanes.checkListedOnce(opts.cells);
 
   const stop = new RunStop(opts.signal);

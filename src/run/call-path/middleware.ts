@@ -32,11 +32,18 @@ export interface CallObserver {
   onTryEnd?(outcome: TryOutcome): void;
   /** A retry is due in `delayMs` after `error`. */
   onRetry?(delayMs: number, error: unknown): void;
+  /** The store held the answer (`storeCache`): no try was made. */
+  onStored?(): void;
 }
 
 /** What a caller may pass to a wrapped provider's methods (a bare provider sees only the signal). */
 export interface PathCallOptions extends CallOptions {
   observer?: CallObserver;
+  /**
+   * A generation's cache key (`run/cache-key.ts`), from the caller who knows its repeat: the store's
+   * answer under it is the call's (`storeCache`). Without it a generation is not looked up.
+   */
+  cacheKey?: string;
 }
 
 export type Next<T> = (options: PathCallOptions) => Promise<T>;

@@ -31,7 +31,7 @@ export async function callCell(run: EngineRun, w: Work, onCommitted?: () => void
       }
     : undefined;
   const log = new AttemptLog(run.now, signal, tally, stillHeld);
-  const options: PathCallOptions = { signal, observer: log };
+  const options: PathCallOptions = { signal, observer: log, cacheKey: w.key };
   let result: GenerateResult;
   try {
     result = await lane.provider.generate(cell.request, options);
@@ -60,10 +60,21 @@ export async function callCell(run: EngineRun, w: Work, onCommitted?: () => void
     tally.emit();
     return false;
   }
+  if (log.stored) {
+    // The store held the answer (another cell's, of any suite): the cell is linked to it, no call.
+    link(run, w);
+    return false;
+  }
   // An answer that came back as the run was stopped is whole: it is stored like any other.
   writer.done(lane, cell, w.key, result, log.attempts, log.latencyMs, onCommitted);
   tally.emit();
   return true;
+}
+
+/** Links the cell to the stored (or just answered) answer of its request. */
+export function link(run: EngineRun, w: Work): void {
+  run.writer.cached(w.lane, w.cell, w.key);
+  run.tally.emit();
 }
 
 /** Thrown before a try whose cell's chunk is no longer this worker's: the call stops untried. */
@@ -72,6 +83,8 @@ class LeasePassedOn extends Error {}
 /** Every try of a call (after its rate-limit wait) is an attempt, recorded with its outcome and latency. */
 class AttemptLog implements CallObserver {
   readonly attempts: AttemptRecord[] = [];
+  /** The store held the answer: no try was made. */
+  stored = false;
   /** The last try's. */
   latencyMs = 0;
   private startedAt = '';
@@ -128,5 +141,9 @@ class AttemptLog implements CallObserver {
 
   onRetry(): void {
     this.tally.countRetry();
+  }
+
+  onStored(): void {
+    this.stored = true;
   }
 }

@@ -1,9 +1,12 @@
 import type { ModelProvider } from '../../models/types.js';
+import type { Store } from '../../store/store.js';
 import { callPath } from '../call-path/call-path.js';
 import { type CallClock, type LimitDefaults, mergeLimits } from '../call-path/limits.js';
+import { StoredAnswers, storeCache } from '../call-path/store-cache.js';
 import { isWrapped, wrapProvider } from '../call-path/wrap-provider.js';
 import { ModelIdentities } from '../cell-writer.js';
 import type { Cell } from '../types.js';
+import { DoneCells } from './done-cells.js';
 
 /**
  * How one model (by label) is called. A bare provider is wrapped here in the call path
@@ -31,8 +34,10 @@ export interface Lane {
   waiting: Work[];
   /** Cells of this lane in progress. */
   active: number;
-  /** The entry's provider in its call path. */
+  /** The entry's provider in its call path (under the store's cache, with the cache on). */
   provider: ModelProvider;
+  /** Its cells stored done (with the cache on). */
+  done?: DoneCells;
 }
 
 /** A cell read for its lane, with its request's cache key. */
@@ -40,6 +45,14 @@ export interface Work {
   cell: Cell;
   lane: Lane;
   key: string;
+}
+
+/** The store a run with the cache on answers from (docs/decisions.md E43). */
+export interface LaneCache {
+  store: Store;
+  suiteHash: string;
+  /** No other worker finishes this run's cells meanwhile (no leases): its done cells are read once. */
+  settled: boolean;
 }
 
 /** The run's limits, which a model's own entry overrides (`mergeLimits`). */
@@ -61,6 +74,7 @@ export class Lanes {
     private readonly entries: ReadonlyMap<string, ModelEntry>,
     private readonly defaults: LaneDefaults,
     private readonly clock: CallClock,
+    private readonly cache?: LaneCache,
   ) {}
 
   of(label: string): Lane {
@@ -87,15 +101,24 @@ export class Lanes {
     this.identities.add(label, identity);
     const limits = mergeLimits(entry, this.defaults);
     const concurrency = Math.max(1, limits.concurrency ?? this.defaults.concurrency);
+    const { cache } = this;
+    const stored = cache && storeCache(new StoredAnswers(cache.store, identity));
     const lane: Lane = {
       label,
       identity,
       concurrency,
       waiting: [],
       active: 0,
+      // A pool's provider brings its path: the store's cache goes around it, outermost as in any path.
       provider: isWrapped(entry.provider)
-        ? entry.provider
-        : wrapProvider(entry.provider, callPath({ ...limits, concurrency }, this.clock)),
+        ? stored
+          ? wrapProvider(entry.provider, [stored], { keepOpen: true })
+          : entry.provider
+        : wrapProvider(
+            entry.provider,
+            callPath({ ...limits, concurrency, ...(stored && { cache: stored }) }, this.clock),
+          ),
+      ...(cache && { done: new DoneCells(cache.store, cache.suiteHash, identity, cache.settled) }),
     };
     this.byLabel.set(label, lane);
     return lane;
