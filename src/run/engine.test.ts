@@ -544,6 +544,20 @@ describe("the store's answers (docs/decisions.md E43)", () => {
     expect(linked).toMatchObject({ status: 'done', attempts: 0 });
     expect(linked?.response?.text).toBe('echo: b');
   });
+
+  it("a stopped model's cells the store answers are still linked; the others stay pending, uncalled", async () => {
+    const store = newStore();
+    const old = makeSuite(['b', 'd']);
+    let refuse = false;
+    const provider = new ScriptedProvider((p) => (refuse ? steps.fail('auth', 401) : steps.ok(`echo: ${p}`)));
+    await run(store, old, makeCells(old, ['m']), { m: { provider } });
+    refuse = true;
+    const grown = makeSuite(['a', 'b', 'c', 'd']);
+    const { summary } = await run(store, grown, makeCells(grown, ['m']), { m: { provider, concurrency: 1 } });
+    expect(provider.calls).toBe(3); // 'a' refused; 'b' and 'd' from the store; 'c' not called
+    expect(summary.coverage).toMatchObject({ total: 4, done: 2, cached: 2, failed: 1, pending: 1 });
+    expect(summary.stoppedModels).toEqual({ m: expect.objectContaining({ kind: 'auth' }) });
+  });
 });
 
 describe('ProviderError from scripted steps', () => {

@@ -1,8 +1,9 @@
-import type { ScoreResult } from '../../models/types.js';
+import type { ModelProvider, ScoreResult } from '../../models/types.js';
 import type { Store } from '../../store/store.js';
 import { assertNoSecrets } from '../../util/secrets.js';
 import { auxKey } from '../aux-cache.js';
 import type { ProviderCall, ProviderMiddleware } from './middleware.js';
+import { wrapProvider } from './wrap-provider.js';
 
 /**
  * The answers a store holds for one model (its identity), as the "run" path's cache reads and
@@ -68,4 +69,14 @@ export function storeCache(answers: StoredAnswers): ProviderMiddleware {
     if (call.kind === 'score') answers.putScore(call, key, result as ScoreResult);
     return result;
   };
+}
+
+/**
+ * A provider that has its path already (a pool's) with the store's cache around it, outermost as
+ * in the "run" path: its calls the store answers make no try, and its new scores are kept.
+ */
+export function storeCached(store: Store, provider: ModelProvider): ModelProvider {
+  return wrapProvider(provider, [storeCache(new StoredAnswers(store, provider.identity))], {
+    keepOpen: true,
+  });
 }

@@ -21,8 +21,9 @@ import type { Work } from './lanes.js';
 export async function callCell(run: EngineRun, w: Work, onCommitted?: () => void): Promise<boolean> {
   const { cell, lane } = w;
   const { signal, writer, tally, leases, stops } = run;
-  // A stopped model is called no more: its cell stays pending for the run after the fix (E35).
-  if (stops.has(lane.label)) return false;
+  // A stopped model is called no more (E35): its call is cancelled before any try, so only the
+  // store can answer it (E43); else its cell stays pending for the run after the fix.
+  const stopped = stops.has(lane.label);
   // A worker sharing the store asks again before every try, retries included: a call that waited
   // (a rate limit, a backoff, a stall) must not go out once its chunk is another's (E24).
   const stillHeld = leases
@@ -31,11 +32,12 @@ export async function callCell(run: EngineRun, w: Work, onCommitted?: () => void
       }
     : undefined;
   const log = new AttemptLog(run.now, signal, tally, stillHeld);
-  const options: PathCallOptions = { signal, observer: log, cacheKey: w.key };
+  const options: PathCallOptions = { signal: stopped ? NOT_CALLED : signal, observer: log, cacheKey: w.key };
   let result: GenerateResult;
   try {
     result = await lane.provider.generate(cell.request, options);
   } catch (error) {
+    if (stopped) return false;
     if (error instanceof LeasePassedOn) {
       // The worker the chunk passed to calls it; the tries made before are its own to repeat.
       tally.leaveToOther();
@@ -76,6 +78,9 @@ export function link(run: EngineRun, w: Work): void {
   run.writer.cached(w.lane, w.cell, w.key);
   run.tally.emit();
 }
+
+/** The signal of a stopped model's call: aborted before it starts, it reaches no try. */
+const NOT_CALLED = AbortSignal.abort(new Error('not called: the model is stopped'));
 
 /** Thrown before a try whose cell's chunk is no longer this worker's: the call stops untried. */
 class LeasePassedOn extends Error {}

@@ -1,8 +1,8 @@
 import type { ModelProvider } from '../../models/types.js';
 import type { Store } from '../../store/store.js';
 import { callPath } from '../call-path/call-path.js';
-import { type CallClock, type LimitDefaults, mergeLimits } from '../call-path/limits.js';
-import { StoredAnswers, storeCache } from '../call-path/store-cache.js';
+import { type CallClock, type CallLimits, type LimitDefaults, mergeLimits } from '../call-path/limits.js';
+import { StoredAnswers, storeCache, storeCached } from '../call-path/store-cache.js';
 import { isWrapped, wrapProvider } from '../call-path/wrap-provider.js';
 import { ModelIdentities } from '../cell-writer.js';
 import type { Cell } from '../types.js';
@@ -102,25 +102,27 @@ export class Lanes {
     const limits = mergeLimits(entry, this.defaults);
     const concurrency = Math.max(1, limits.concurrency ?? this.defaults.concurrency);
     const { cache } = this;
-    const stored = cache && storeCache(new StoredAnswers(cache.store, identity));
     const lane: Lane = {
       label,
       identity,
       concurrency,
       waiting: [],
       active: 0,
-      // A pool's provider brings its path: the store's cache goes around it, outermost as in any path.
-      provider: isWrapped(entry.provider)
-        ? stored
-          ? wrapProvider(entry.provider, [stored], { keepOpen: true })
-          : entry.provider
-        : wrapProvider(
-            entry.provider,
-            callPath({ ...limits, concurrency, ...(stored && { cache: stored }) }, this.clock),
-          ),
+      provider: this.inPath(entry.provider, { ...limits, concurrency }),
       ...(cache && { done: new DoneCells(cache.store, cache.suiteHash, identity, cache.settled) }),
     };
     this.byLabel.set(label, lane);
     return lane;
+  }
+
+  /**
+   * The entry's provider in the "run" path, with the store's cache outermost when the cache is on.
+   * A pool's provider brings its path: the cache goes around it.
+   */
+  private inPath(provider: ModelProvider, limits: CallLimits): ModelProvider {
+    const { cache } = this;
+    if (isWrapped(provider)) return cache ? storeCached(cache.store, provider) : provider;
+    const stored = cache && storeCache(new StoredAnswers(cache.store, provider.identity));
+    return wrapProvider(provider, callPath({ ...limits, ...(stored && { cache: stored }) }, this.clock));
   }
 }
