@@ -66,12 +66,13 @@ const COMMIT_MS = 25;
  * not finished stay pending.
  *
  * Memory does not grow with the suite (docs/decisions.md E16): cells are read from `cells` only
- * while their lane has room (a few times its concurrency waiting), whether a cell is stored is
- * asked of the store cell by cell, and identical requests in flight are remembered only until
- * their answer is committed.
+ * while their lane has room (a few times its concurrency waiting), a model's done cells are held
+ * up to a bound, else asked of the store cell by cell (`engine/done-cells.ts`, E43), and identical
+ * requests in flight are remembered only until their answer is committed.
  *
- * The parts (`engine/`): the lanes (one per model, its call path), the pump that reads cells into
- * them, a cell's run (the store's answer, an identical request in flight, or its own call), the
+ * The parts (`engine/`): the lanes (one per model, its call path under the store's cache), the
+ * pump that reads cells into them, the model's done cells, a cell's run (an identical request in
+ * flight, or its call, which the store's cache may answer), the
  * run's stop, and, shared with the batch runner, the cell writer (group commit) and the tally.
  */
 export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
@@ -103,8 +104,6 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
     groupCommit: { ms: opts.commitMs ?? COMMIT_MS, onError: stop.fail },
   });
   const run: EngineRun = {
-    store,
-    suiteHash: suite.hash,
     cache,
     requests: new InFlightRequests(),
     ...(leases && { leases }),
