@@ -3,9 +3,10 @@ import type { CallOptions, EmbedRequest, GenerateRequest, ScoreRequest } from '.
 /**
  * The call path: every call a run makes to a model (a cell's generation, a role's answer, an
  * embedding, a teacher-forced score, a hidden state) goes through the same middleware around its
- * provider (`wrapProvider`), in the spirit of the Vercel AI SDK's `wrapLanguageModel`. It lives in
- * `run/` beside the retry policy and token buckets it reuses: resilience and pacing are the run's
- * concern, and the providers in `models/` stay plain clients that make one call when asked.
+ * provider (`wrapProvider`), in the spirit of the Vercel AI SDK's `wrapLanguageModel`, in the
+ * order a named preset gives (`presets/`, docs/decisions.md E43). It lives in `run/`: the store's
+ * answers, resilience and pacing are the run's concern, and the providers in `models/` stay plain
+ * clients that make one call when asked.
  */
 
 export type CallKind = 'generate' | 'score' | 'embed';
