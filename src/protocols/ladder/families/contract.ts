@@ -172,10 +172,23 @@ export interface FamilyInstructions {
   };
 }
 
-export interface LadderFamily {
+/**
+ * What is known of a family without loading its module (roster.ts, docs/decisions.md E43): what a
+ * stored suite, waver.yaml, `waver check`, the metrics and the report read it by.
+ */
+export interface FamilyCard {
   /** Its code: suites, tables, flags and the band config name it by (`SV`). */
   code: Family;
+  /** Its name in tables and reports (`Semantic Variation`). */
+  name: string;
+  /**
+   * What it keeps of its seed. A family that keeps no answer (`answer: false`) is unanswerable by
+   * design: its tests are asked in the boundary prompt and scored by the refusal judge (kb-judge.ts).
+   */
   preserves: Preserves;
+}
+
+export interface LadderFamily extends FamilyCard {
   severity: FamilySeverity;
   /**
    * Deterministic, offline, seeded: a candidate for (seed, level, attempt), or undefined when the
