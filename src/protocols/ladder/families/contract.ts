@@ -8,8 +8,8 @@
 
 import type { McOption } from '../../../data/mc/mc-item.js';
 import type { PyRandom } from '../../../util/random.js';
+import type { BandTables, MeasureOptions } from '../severity/band-tables.js';
 import type { BandTable } from '../severity/bands.js';
-import type { BandTables, MeasureOptions } from '../severity/levels.js';
 import type { ModelGate } from '../suite-names.js';
 import type {
   ChoiceSeed,
@@ -186,6 +186,12 @@ export interface FamilyCard {
    * design: its tests are asked in the boundary prompt and scored by the refusal judge (kb-judge.ts).
    */
   preserves: Preserves;
+  /**
+   * The band tables its level is binned by that waver.yaml's `ladder.bands` may override, by their
+   * key there (`SV`; Context Load's `CL`, null for none, and `clExpansion`): a built-in family's
+   * only (severity/levels.ts); a registered family's bands are its own.
+   */
+  bands?: Readonly<Record<string, BandTable | null>>;
 }
 
 export interface LadderFamily extends FamilyCard {
