@@ -32,11 +32,6 @@ export function familyCodes(): Family[] {
   return [...cards.keys()];
 }
 
-/** A family's place in familyCodes(), or -1 for a code no family has. */
-export function familyIndex(code: Family): number {
-  return familyCodes().indexOf(code);
-}
-
 export function isFamilyCode(code: string): boolean {
   return cards.has(code);
 }
