@@ -45,11 +45,12 @@ const program = new Command('waver')
   .version(WAVER_VERSION)
   .showHelpAfterError();
 
-// waver.yaml's `providers:` are registered before a command reads its models (docs/providers.md#from-waveryaml).
+// waver.yaml's `providers:` and `ladder.familyModules` are registered before a command reads its config (docs/providers.md#from-waveryaml).
 program.hook('preAction', async (_program, action) => {
   const file = action.opts<{ config?: string }>().config ?? DEFAULT_CONFIG_FILE;
   if (!existsSync(file)) return;
   await (await import('../config/providers.js')).loadConfigProviders(file);
+  await (await import('../protocols/ladder/families/modules.js')).loadConfigFamilies(file);
 });
 
 try {
