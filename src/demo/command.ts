@@ -6,7 +6,7 @@ import { createProgress } from '../command-kit/progress.js';
 import type { WaverConfig } from '../config/schema.js';
 import { DownloadError } from '../hub/download.js';
 import { endOfRun } from '../protocols/execute.js';
-import type { ProtocolModule, RegistryContext } from '../protocols/types.js';
+import type { ProtocolModule, RegistryContext } from '../protocols/adapters.js';
 import { reportedProtocols } from '../report/reported-protocols.js';
 import { formatRunSummary } from '../report/run-summary.js';
 import { type RunResult, runSuite } from '../run/run-suite.js';
