@@ -1,8 +1,17 @@
 /**
- * waver's library API (docs/library.md): run a protocol, read results, the config, the providers,
- * the errors. The protocols the CLI runs, with the same typed config the CLI and waver.yaml use
- * (every protocol's section, validated by the same composed schema). No command and no terminal:
- * nothing here imports commander or writes to stdout or stderr (src/library.test.ts).
+ * waver's library API (docs/library.md), what an embedding needs and no more:
+ * - protocols: waver's four (`ladderProtocol`, `sagoProtocol`, `paraphraseProtocol`,
+ *   `plainProtocol`), `PROTOCOLS`, `protocolNamed`; `defineProtocol` and `registerProtocol` for
+ *   one of your own; their options (`onStage`, `onProgress`, `onNotice`) and outcomes;
+ * - results: `readResults` (typed, versioned records), `openStore`, `mergeStores`;
+ * - the config: `validateConfig`, `resolveConfig`, `loadConfigFile`, `configJsonSchema`,
+ *   `configSchema`, `loadConfigProviders`, each following the registered protocols;
+ * - models: `createProvider`, `registerProvider`, `ProviderRegistry`, specs, the provider types,
+ *   `createProviderPool`; plain suites (`runSuite`, `estimateSuite`, `suiteOf`); `registerDataset`;
+ *   `startOpenAIServer`;
+ * - errors: `InputError`, `ProviderError`, `BudgetReached`, `CallsHalted`; `plan`; the version.
+ * No command and no terminal: nothing here imports commander or writes to stdout or stderr
+ * (src/library.test.ts); a protocol's adapters (commands, report section, check) are the CLI's.
  */
 import type { WaverConfig as Config, WaverConfigInput } from './config/schema.js';
 import {
@@ -23,17 +32,32 @@ import type { SagoResults } from './protocols/sago/results.js';
 import type { Protocol } from './protocols/types.js';
 import type { Store } from './store/store.js';
 
-// The protocols: run one, define and register one.
+export { loadConfigProviders } from './config/providers.js';
+export type { NamedDataset } from './data/named-dataset.js';
+export { registerDataset } from './data/registry.js';
+export { InputError } from './errors.js';
+export { ProviderError, type ProviderErrorKind } from './models/errors.js';
 export {
-  defineProtocol,
-  type ProtocolCode,
-  type ProtocolDefinition,
-} from './protocols/define.js';
+  type CreateProviderOptions,
+  createProvider,
+  type ProviderDescriptor,
+  type ProviderFactory,
+  ProviderRegistry,
+  registerProvider,
+} from './models/registry.js';
+export { type ModelSpec, parseModelSpec, toModelSpec } from './models/spec.js';
+export type * from './models/types.js';
+export { defineProtocol, type ProtocolCode, type ProtocolDefinition } from './protocols/define.js';
 export { ladderProtocol, paraphraseProtocol, plainProtocol, sagoProtocol } from './protocols/index.js';
 export type { LadderPlan } from './protocols/ladder/protocol.js';
 export type { LadderResults } from './protocols/ladder/results.js';
 export type { ParaphraseOutcome } from './protocols/paraphrase/protocol.js';
 export type { ParaphraseItems } from './protocols/paraphrase/run.js';
+export {
+  RESULTS_SCHEMA_VERSION,
+  type ReadResultsOptions,
+  type ResultsRecord,
+} from './protocols/read-results.js';
 export type { SagoPromptSets } from './protocols/sago/prompt-sets.js';
 export type {
   PooledOptions,
@@ -43,14 +67,26 @@ export type {
   RunOutcome,
 } from './protocols/types.js';
 export type { LoadContext } from './report/load-context.js';
+export { BudgetReached } from './run/budget.js';
+export { CallsHalted } from './run/call-path/middleware.js';
+export type { EstimateRole, EstimateStage, ModelEstimate } from './run/estimate.js';
+export { type CallDefaults, createProviderPool, type ProviderPool } from './run/provider-pool.js';
+export { estimateSuite, type RunResult, type RunSuiteOptions, runSuite } from './run/run-suite.js';
+export { suiteOf } from './run/suite.js';
+export type { Cell, Coverage, Shard, Suite, SuiteTest } from './run/types.js';
+export { startOpenAIServer } from './server/openai-server.js';
+export { type MergedSource, type MergeOutcome, mergeStores } from './store/merge.js';
+export { openStore, type Store } from './store/store.js';
 export type { Notice, NoticeSink } from './util/notices.js';
-export type { LadderSectionData, ParaphraseResults, SagoResults };
+export { WAVER_VERSION } from './version.js';
+export type { LadderSectionData, ParaphraseResults, PlanInput, PlanResult, SagoResults, WaverConfigInput };
 
 /** Every protocol, waver's own in report order, then those registered (the array grows with `registerProtocol`). */
 export const PROTOCOLS: readonly Protocol[] = registry.PROTOCOLS;
 export const { protocolNamed, registerProtocol } = registry;
 
-// The config: one typed object from waver.yaml, flags or the library, through the registered protocols' schema.
+/** The one typed config, from waver.yaml, flags or the library's object. */
+export type WaverConfig = Config;
 
 /** The config from an object, every field checked (an `InputError` naming the field), defaults filled. */
 export function validateConfig(input: WaverConfigInput): Config {
@@ -68,15 +104,6 @@ export function configJsonSchema(): ReturnType<typeof registry.CONFIG.jsonSchema
 export function configSchema(): typeof registry.CONFIG.schema {
   return registry.CONFIG.schema;
 }
-export type WaverConfig = Config;
-export { loadConfigProviders } from './config/providers.js';
-// Results: read a store as typed, versioned records.
-export {
-  RESULTS_SCHEMA_VERSION,
-  type ReadResultsOptions,
-  type ResultsRecord,
-} from './protocols/read-results.js';
-export type { WaverConfigInput };
 
 /** What each of waver's protocols' records hold in `results`. */
 export interface ProtocolResults {
@@ -99,46 +126,7 @@ export function readResults(store: string | Store, opts?: ReadResultsOptions): P
 export function readResults(store: string | Store, opts: ReadResultsOptions = {}): Promise<ResultsRecord[]> {
   return readWith(store, registry.PROTOCOLS, opts);
 }
-export type { NamedDataset } from './data/named-dataset.js';
-// Datasets: a named dataset read by every protocol that asks its answer type.
-export { registerDataset } from './data/registry.js';
-// Errors: bad input, a model's failure, a budget or a stop.
-export { InputError } from './errors.js';
-export { ProviderError, type ProviderErrorKind } from './models/errors.js';
-// Models: providers, their registry, the one call path.
-export {
-  type CreateProviderOptions,
-  createProvider,
-  type ProviderDescriptor,
-  type ProviderFactory,
-  ProviderRegistry,
-  registerProvider,
-} from './models/registry.js';
-export { type ModelSpec, parseModelSpec, toModelSpec } from './models/spec.js';
-export type * from './models/types.js';
-export { type BudgetLimits, BudgetReached, CallBudget } from './run/budget.js';
-export { type CallClock, type CallLimits, callPath } from './run/call-path/call-path.js';
-export {
-  type CallKind,
-  CallsHalted,
-  type PathCallOptions,
-  type ProviderCall,
-  type ProviderMiddleware,
-} from './run/call-path/middleware.js';
-export { wrapProvider } from './run/call-path/wrap-provider.js';
-export type { EstimateRole, EstimateStage, ModelEstimate } from './run/estimate.js';
-export { exportTranscripts } from './run/export.js';
-export { type CallDefaults, createProviderPool, type ProviderPool } from './run/provider-pool.js';
-// Plain suites and runs: the engine a protocol's code runs its suites with.
-export { estimateSuite, type RunResult, type RunSuiteOptions, runSuite } from './run/run-suite.js';
-export { suiteOf } from './run/suite.js';
-export type { Cell, Coverage, Shard, Suite, SuiteTest } from './run/types.js';
-export { startOpenAIServer } from './server/openai-server.js';
-export { type MergedSource, type MergeOutcome, mergeStores } from './store/merge.js';
-export { openStore, type Store } from './store/store.js';
 
-// Sample sizes (docs/plan.md).
-export type { PlanInput, PlanResult };
 /** The designs of `plan`: those of no protocol, then each registered protocol's (docs/plan.md#designs). */
 export function planDesigns(): string[] {
   return [
@@ -153,5 +141,3 @@ export function plan(input: PlanInput): PlanResult {
     registry.PROTOCOLS.flatMap((p) => p.designs ?? []),
   );
 }
-
-export { WAVER_VERSION } from './version.js';

@@ -89,6 +89,8 @@ describe('readResults on a store a CLI run made', () => {
       'run',
     ]);
     expect(await readResults(store, { model: 'openai:other' })).toEqual([]);
+    const missing = join(dir, 'missing.db');
+    await expect(readResults(missing)).rejects.toMatchObject({ name: 'InputError', file: missing });
     const open = openStore(store, { readonly: true });
     try {
       expect(await readResults(open)).toEqual(all);

@@ -1,5 +1,5 @@
 import type { LoadContext } from '../report/load-context.js';
-import { openStore, type Store } from '../store/store.js';
+import { readStore, type Store } from '../store/store.js';
 import { WAVER_VERSION } from '../version.js';
 import type { Protocol } from './types.js';
 
@@ -46,12 +46,9 @@ export async function readResults(
   protocols: readonly Protocol[],
   opts: ReadResultsOptions = {},
 ): Promise<ResultsRecord[]> {
-  const store = typeof source === 'string' ? openStore(source, { readonly: true }) : source;
-  try {
-    return await recordsOf(store, protocols, opts);
-  } finally {
-    if (typeof source === 'string') store.close();
-  }
+  // A path is read as `waver report` reads one: refused, naming the file, when it cannot be.
+  if (typeof source === 'string') return readStore(source, (store) => recordsOf(store, protocols, opts));
+  return recordsOf(source, protocols, opts);
 }
 
 async function recordsOf(
