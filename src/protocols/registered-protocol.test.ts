@@ -48,7 +48,7 @@ const model = () => ({
 
 describe('a protocol registered from a test folder', () => {
   it('joins the registry, waver.yaml and its JSON schema; a second of the same name is refused', () => {
-    expect(PROTOCOLS.map((p) => p.name)).toEqual(['ladder', 'sago', 'paraphrase', 'run', 'echo']);
+    expect(PROTOCOLS.at(-1)).toBe(echoProtocol);
     expect(validateConfig({ echo: { times: 3 } } as never)).toMatchObject({ echo: { times: 3 } });
     expect(() => validateConfig({ echo: { time: 3 } } as never)).toThrow(/echo\.time: unknown field/);
     expect(JSON.stringify(configJsonSchema())).toContain('"echo"');
