@@ -3,7 +3,6 @@ import { InputError } from '../errors.js';
 import { type Adjustment, adjustPValues, familyConfidence } from '../stats/multiplicity.js';
 import { type PairedComparison, type PairedObservation, pairedComparison } from '../stats/paired.js';
 import type { Store, SuiteModel } from '../store/store.js';
-import { deriveSeed } from '../util/random.js';
 import { orList, protocolSuites } from './suites.js';
 import type { CheckedSuite, CheckProtocol, CompareDef, ModelRef, Verdict } from './types.js';
 
@@ -11,8 +10,9 @@ import type { CheckedSuite, CheckProtocol, CompareDef, ModelRef, Verdict } from 
  * "Did the upgrade make it less stable?": two models on the same suite, paired test by test
  * (docs/check.md#compare). Each pair key both answered (a (test, repeat) for the ladder) is a
  * pair of correctness verdicts, from the protocol's CompareDef; McNemar's exact test on the
- * discordant pairs gives the p-value, and a cluster bootstrap (seeds for the ladder, items for
- * paraphrase) the CI of the accuracy difference. Without a margin the new model fails when both
+ * discordant pairs gives the p-value, and Newcombe's interval with the clusters' design effect
+ * (seeds for the ladder, items for paraphrase; docs/decisions.md E45) the CI of the accuracy
+ * difference, the same at every seed. Without a margin the new model fails when both
  * agree: adjusted p < alpha with more base-only wins, and the CI of new - base entirely below 0.
  * With a margin it passes only when the CI's lower end is above -margin (non-inferiority). Pairs
  * in families (ladder families) are tested all together and per family, the p-values adjusted
@@ -104,18 +104,7 @@ export function compareModels(store: Store, opts: CompareOptions): CompareResult
       : []),
   ];
   const confidence = familyConfidence(opts.alpha, scopes.length, adjust);
-  const comparisons = scopes.map(({ scope, pairs: these }) =>
-    pairedComparison(these, {
-      seed: deriveSeed(
-        opts.config.seed,
-        'check-compare',
-        base.identity,
-        next.identity,
-        ...(scope === 'all' ? [] : [scope]),
-      ),
-      confidence,
-    }),
-  );
+  const comparisons = scopes.map(({ pairs: these }) => pairedComparison(these, { confidence }));
   const adjusted = adjustPValues(
     comparisons.map((c) => c.mcnemar.p),
     adjust,
