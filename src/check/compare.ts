@@ -89,7 +89,7 @@ export function comparedPairs(store: Store, opts: Omit<CompareOptions, 'alpha'>)
   if (base.identity === next.identity)
     throw new InputError(`base and new are the same model (${base.identity})`, { field: '--compare' });
   const verdicts = def.verdicts(store, suite.hash, { base, new: next }, opts.config);
-  const { pairs, unpaired } = join(verdicts.base, verdicts.new);
+  const { pairs, unpaired } = joinVerdicts(verdicts.base, verdicts.new);
   return { protocol, suite, base, new: next, unit: def.unit, pairs, unpaired };
 }
 
@@ -110,7 +110,7 @@ export function compareModels(store: Store, opts: CompareOptions): CompareResult
     adjust,
   );
   const tests = comparisons.map((comparison, i) =>
-    decide(scopes[i]?.scope as string, comparison, adjusted[i] as number, opts, unit.cluster),
+    decideTest(scopes[i]?.scope as string, comparison, adjusted[i] as number, opts, unit.cluster),
   );
   const all = tests[0] as ScopeTest;
   const failed = tests.filter((t) => t.worse);
@@ -140,15 +140,15 @@ export function compareModels(store: Store, opts: CompareOptions): CompareResult
 }
 
 /**
- * One test's decision (docs/check.md#compare). Without a margin: worse when the adjusted p <
- * alpha, b > c and the CI lies below 0 (better, the mirror image). With a margin: worse unless the
- * CI's low end is above -margin.
+ * One test's decision (docs/check.md#compare), for the gate and the report's comparison alike.
+ * Without a margin: worse when the adjusted p < alpha, b > c and the CI lies below 0 (better, the
+ * mirror image). With a margin: worse unless the CI's low end is above -margin.
  */
-function decide(
+export function decideTest(
   scope: string,
   comparison: PairedComparison,
   pAdjusted: number,
-  opts: CompareOptions,
+  opts: { alpha: number; margin?: number },
   cluster: string,
 ): ScopeTest {
   const { b, c } = comparison.mcnemar;
@@ -255,7 +255,7 @@ function resolveModel(store: Store, suiteHash: string, name: string, role: strin
 }
 
 /** Joins two models' verdicts on a key; a verdict of undefined (not scored) leaves the pair out. */
-function join(
+export function joinVerdicts(
   baseCells: ReadonlyMap<string, Verdict>,
   newCells: ReadonlyMap<string, Verdict>,
 ): { pairs: PairedObservation[]; unpaired: CompareResult['unpaired'] } {

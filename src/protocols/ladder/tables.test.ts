@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../store/store.js';
 import { LadderConfigSchema } from './config.js';
 import { type LadderObservation, ladderMetrics } from './metrics.js';
 import { ladderBuildSettings } from './report-settings.js';
-import type { LadderModelResults, LadderResults } from './results.js';
+import { type LadderModelResults, type LadderResults, loadLadderResults } from './results.js';
 import { formatLadderReport } from './tables.js';
+import { ladderMeta, ladderStore } from './test-support/store.js';
 import type { LadderTest } from './types.js';
 
 const OBS: LadderObservation[] = [
@@ -268,5 +270,28 @@ describe('formatLadderReport', () => {
     expect(m?.kbByType.find((t) => t.kbType === 'missing-information')?.recognise.value).toBe(1);
     expect(m?.accuracyByLevel.L0?.n).toBe(2);
     expect(m?.quadrant.yThreshold).toBe(0.8);
+  });
+});
+
+describe("a ladder run's output ends on the comparison (issue 37.1)", () => {
+  const s = openStore(':memory:');
+  const suite = ladderStore(s, [
+    { label: 'steady', identity: 'replay:steady', answer: () => true },
+    // Wrong on every test of the first 10 seeds.
+    { label: 'shaky', identity: 'replay:shaky', answer: (t) => Number(ladderMeta(t).seedId.slice(5)) >= 10 },
+  ]);
+  const results = loadLadderResults(s, suite.hash, { seed: 0 });
+
+  it('ranks the models by the paired test, clustered by seed, after the tables', () => {
+    const md = formatLadderReport({ results }, 'md');
+    const tail = md.slice(md.indexOf('## Comparison'));
+    expect(md.indexOf('## Comparison')).toBeGreaterThan(0);
+    expect(tail).toContain('**steady ranks first: significantly more accurate than shaky (alpha 0.05)');
+    expect(tail).toMatch(
+      /\| steady − shaky \| \+0\.\d{3} \[95% CI \+0\.\d{3}, \+0\.\d{3}\] \| \d+ \| 30 \| 0 \| \d+ \|/,
+    );
+    expect(formatLadderReport({ results, comparison: false }, 'md')).not.toContain('## Comparison');
+    const json = JSON.parse(formatLadderReport({ results }, 'json')) as { comparison: { unit: unknown } };
+    expect(json.comparison.unit).toEqual({ pair: 'test x repeat', cluster: 'seed' });
   });
 });
