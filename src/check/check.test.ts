@@ -437,15 +437,17 @@ describe('compareModels: non-inferiority margin and families', () => {
     compareModels(s, { config, protocols: [families], base: 'right', new: 'halfB', alpha: 0.05, ...more });
 
   it('the margin passes only when the CI lower end is above -margin', () => {
-    // Two clusters: A (no change) and B (-6 of 8). A resample draws both B with chance 1/4, so the
-    // percentile CI's lower end is the all-B difference, -0.75, at every confidence above 75%.
-    const wide = compare({ margin: 0.8, adjust: 'none' });
-    expect(wide.comparison.difference.low).toBeCloseTo(-0.75, 12);
+    // Two clusters: A (no change) and B (-6 of 8): every discordant pair in one cluster, design
+    // effect 9, so Newcombe's interval of -0.375 is read on 16 / 9 pairs. The lower end as the
+    // python3 of src/stats/paired.test.ts computes it: -0.8697541982.
+    const wide = compare({ margin: 0.9, adjust: 'none' });
+    expect(wide.comparison.difference.designEffect).toBeCloseTo(9, 12);
+    expect(wide.comparison.difference.low).toBeCloseTo(-0.8697541982, 9);
     expect(wide.tests[0]?.worse).toBe(false);
-    expect(wide.tests[0]?.verdict).toMatch(/non-inferior at margin 0.8/);
+    expect(wide.tests[0]?.verdict).toMatch(/non-inferior at margin 0.9/);
     const narrow = compare({ margin: 0.5, adjust: 'none' });
     expect(narrow.worse).toBe(true);
-    expect(narrow.verdict).toMatch(/not non-inferior at margin 0.5: .* -0.750 is not above -0.5/);
+    expect(narrow.verdict).toMatch(/not non-inferior at margin 0.5: .* -0.870 is not above -0.5/);
   });
 
   it('Holm adjusts the p-values of all pairs and each family together', () => {

@@ -3,7 +3,6 @@ import { InputError } from '../errors.js';
 import { type Adjustment, adjustPValues, familyConfidence } from '../stats/multiplicity.js';
 import { type PairedComparison, type PairedObservation, pairedComparison } from '../stats/paired.js';
 import type { Store, SuiteModel } from '../store/store.js';
-import { deriveSeed } from '../util/random.js';
 import { orList, protocolSuites } from './suites.js';
 import type { CheckedSuite, CheckProtocol, CompareDef, ModelRef, Verdict } from './types.js';
 
@@ -11,8 +10,9 @@ import type { CheckedSuite, CheckProtocol, CompareDef, ModelRef, Verdict } from 
  * "Did the upgrade make it less stable?": two models on the same suite, paired test by test
  * (docs/check.md#compare). Each pair key both answered (a (test, repeat) for the ladder) is a
  * pair of correctness verdicts, from the protocol's CompareDef; McNemar's exact test on the
- * discordant pairs gives the p-value, and a cluster bootstrap (seeds for the ladder, items for
- * paraphrase) the CI of the accuracy difference. Without a margin the new model fails when both
+ * discordant pairs gives the p-value, and Newcombe's interval with the clusters' design effect
+ * (seeds for the ladder, items for paraphrase; docs/decisions.md E47) the CI of the accuracy
+ * difference, the same at every seed. Without a margin the new model fails when both
  * agree: adjusted p < alpha with more base-only wins, and the CI of new - base entirely below 0.
  * With a margin it passes only when the CI's lower end is above -margin (non-inferiority). Pairs
  * in families (ladder families) are tested all together and per family, the p-values adjusted
@@ -89,7 +89,7 @@ export function comparedPairs(store: Store, opts: Omit<CompareOptions, 'alpha'>)
   if (base.identity === next.identity)
     throw new InputError(`base and new are the same model (${base.identity})`, { field: '--compare' });
   const verdicts = def.verdicts(store, suite.hash, { base, new: next }, opts.config);
-  const { pairs, unpaired } = join(verdicts.base, verdicts.new);
+  const { pairs, unpaired } = joinVerdicts(verdicts.base, verdicts.new);
   return { protocol, suite, base, new: next, unit: def.unit, pairs, unpaired };
 }
 
@@ -104,24 +104,13 @@ export function compareModels(store: Store, opts: CompareOptions): CompareResult
       : []),
   ];
   const confidence = familyConfidence(opts.alpha, scopes.length, adjust);
-  const comparisons = scopes.map(({ scope, pairs: these }) =>
-    pairedComparison(these, {
-      seed: deriveSeed(
-        opts.config.seed,
-        'check-compare',
-        base.identity,
-        next.identity,
-        ...(scope === 'all' ? [] : [scope]),
-      ),
-      confidence,
-    }),
-  );
+  const comparisons = scopes.map(({ pairs: these }) => pairedComparison(these, { confidence }));
   const adjusted = adjustPValues(
     comparisons.map((c) => c.mcnemar.p),
     adjust,
   );
   const tests = comparisons.map((comparison, i) =>
-    decide(scopes[i]?.scope as string, comparison, adjusted[i] as number, opts, unit.cluster),
+    decideTest(scopes[i]?.scope as string, comparison, adjusted[i] as number, opts, unit.cluster),
   );
   const all = tests[0] as ScopeTest;
   const failed = tests.filter((t) => t.worse);
@@ -151,15 +140,15 @@ export function compareModels(store: Store, opts: CompareOptions): CompareResult
 }
 
 /**
- * One test's decision (docs/check.md#compare). Without a margin: worse when the adjusted p <
- * alpha, b > c and the CI lies below 0 (better, the mirror image). With a margin: worse unless the
- * CI's low end is above -margin.
+ * One test's decision (docs/check.md#compare), for the gate and the report's comparison alike.
+ * Without a margin: worse when the adjusted p < alpha, b > c and the CI lies below 0 (better, the
+ * mirror image). With a margin: worse unless the CI's low end is above -margin.
  */
-function decide(
+export function decideTest(
   scope: string,
   comparison: PairedComparison,
   pAdjusted: number,
-  opts: CompareOptions,
+  opts: { alpha: number; margin?: number },
   cluster: string,
 ): ScopeTest {
   const { b, c } = comparison.mcnemar;
@@ -266,7 +255,7 @@ function resolveModel(store: Store, suiteHash: string, name: string, role: strin
 }
 
 /** Joins two models' verdicts on a key; a verdict of undefined (not scored) leaves the pair out. */
-function join(
+export function joinVerdicts(
   baseCells: ReadonlyMap<string, Verdict>,
   newCells: ReadonlyMap<string, Verdict>,
 ): { pairs: PairedObservation[]; unpaired: CompareResult['unpaired'] } {

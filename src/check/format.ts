@@ -136,7 +136,7 @@ function differenceMd(c: CompareResult, d: CompareResult['comparison']['differen
   const ends = `${d.low === undefined ? '—' : signed(d.low)}, ${d.high === undefined ? '—' : signed(d.high)}`;
   const ci = `${signed(d.estimate)} [${pct(d.confidence)} CI ${ends}]`;
   return long
-    ? `${ci} (cluster bootstrap over ${c.comparison.clusters} ${c.unit.cluster}s, ${d.resamples} resamples${d.undefinedResamples > 0 ? `, ${d.undefinedResamples} undefined and dropped` : ''})`
+    ? `${ci} (Newcombe's paired interval, design effect ${d.designEffect.toFixed(2)} over ${c.comparison.clusters} ${c.unit.cluster}s: no resampling, the same at every seed)`
     : ci;
 }
 

@@ -1,5 +1,5 @@
 import { percentile } from '../stats/bootstrap.js';
-import { roganGladen } from '../stats/rogan-gladen.js';
+import { type RateInterval, roganGladen } from '../stats/rogan-gladen.js';
 import type { LabellingItemRecord, LabellingSetRecord, LabelRecord } from '../store/store.js';
 import { deriveSeed, PyRandom } from '../util/random.js';
 import { rubricOf } from './labels.js';
@@ -36,6 +36,12 @@ export interface CorrectedFigure {
   corrected?: { value: number; low: number; high: number };
   /** Labelled items the correction rests on. */
   labelled: number;
+  /**
+   * Rogan–Gladen's inputs: the judge's sensitivity and specificity on the labelled items, with their
+   * Wilson intervals and (effective) counts.
+   */
+  sensitivity?: RateInterval;
+  specificity?: RateInterval;
   unavailable?: string;
 }
 
@@ -147,7 +153,12 @@ function correctedShare(
       unavailable:
         'the judge is no better than chance on the labelled items (sensitivity + specificity <= 1)',
     };
-  return { ...base, corrected: { value: r.value, low: r.low, high: r.high } };
+  return {
+    ...base,
+    corrected: { value: r.value, low: r.low, high: r.high },
+    sensitivity: r.sensitivity,
+    specificity: r.specificity,
+  };
 }
 
 /** Kish's effective sample size of weighted items, (sum w)^2 / sum w^2: their count when the weights are equal. */

@@ -5,11 +5,13 @@ import { type ProtocolModule, withAdapters } from '../protocols/adapters.js';
 import { ladderProtocol as ladder, sagoProtocol as sago } from '../protocols/index.js';
 import { KB_RUBRIC_SPEC } from '../protocols/ladder/judged.js';
 import { roganGladen } from '../stats/rogan-gladen.js';
+import { wilsonInterval } from '../stats/wilson.js';
 import type { LabellingSetRecord, LabelRecord } from '../store/store.js';
 import { buildReportStore } from '../test-support/report-store.js';
 import { inputErrorOf, scratchDir } from '../test-support/scratch.js';
-import { correctedEstimates, effectiveCount, peopleLabel } from './corrected.js';
+import { type CorrectedFigure, correctedEstimates, effectiveCount, peopleLabel } from './corrected.js';
 import { inferredRubric, readLabelsCsv } from './labels.js';
+import { judgeMarkdown } from './report.js';
 import { allocate, populationOf, sampleJudged, stratumOf } from './sample.js';
 import { buildJudgedStore, JUDGES } from './test-support/judged-store.js';
 import type { JudgedItem } from './types.js';
@@ -168,6 +170,13 @@ describe('corrected estimates', () => {
     expect(share?.figure).toBe('recognition share');
     expect(share?.corrected?.value).toBeCloseTo(expected?.value as number, 12);
     expect(share?.corrected?.value).toBeCloseTo((0.6 + 0.6 - 1) / (6 / 7 + 0.6 - 1), 12);
+    // Se and Sp travel with the figure, with their Wilson intervals and counts (issue 37.5).
+    expect(share?.sensitivity).toEqual(expected?.sensitivity);
+    expect(share?.specificity).toMatchObject({ value: 0.6, n: 5 });
+    expect(share?.specificity?.low).toBeCloseTo((wilsonInterval(3, 5) as { low: number }).low, 6);
+    expect(judgeMarkdown([{ agreement: [], corrected: [share as CorrectedFigure] }])).toContain(
+      `Se 0.857 [${expected?.sensitivity.low.toFixed(3)}, ${expected?.sensitivity.high.toFixed(3)}] (n 7); Sp 0.600 [`,
+    );
 
     // Weighted items count as Kish's effective sample, (sum w)^2 / sum w^2: 1, 1, 2 -> 16 / 6.
     expect(effectiveCount([{ w: 1 }, { w: 1 }, { w: 2 }])).toBeCloseTo(16 / 6, 15);

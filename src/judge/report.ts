@@ -1,4 +1,5 @@
 import type { Interval } from '../stats/agreement.js';
+import type { RateInterval } from '../stats/rogan-gladen.js';
 import type { LabellingSetRecord, LabelRecord, Store } from '../store/store.js';
 import { type AgreementOptions, agreement, type RatedItem, type TaskAgreement } from './agreement.js';
 import { type CorrectedFigure, correctedEstimates } from './corrected.js';
@@ -169,8 +170,18 @@ function correctedTable(corrected: readonly CorrectedFigure[]): string[] {
   return [
     'Judge-corrected estimates (the judge figure beside what it would be by the people, docs/judges.md#corrected):',
     '',
-    row(['task', 'judge', 'model', 'figure', 'raw (judge)', 'corrected', 'method', 'labelled']),
-    row(['---', '---', '---', '---', '---:', '---:', '---', '---:']),
+    row([
+      'task',
+      'judge',
+      'model',
+      'figure',
+      'raw (judge)',
+      'corrected',
+      'method',
+      'Se, Sp [95% Wilson] (n)',
+      'labelled',
+    ]),
+    row(['---', '---', '---', '---', '---:', '---:', '---', '---', '---:']),
     ...corrected.map((c) =>
       row([
         c.task,
@@ -182,9 +193,15 @@ function correctedTable(corrected: readonly CorrectedFigure[]): string[] {
           ? `${fmt(c.corrected.value)} [${fmt(c.corrected.low)}, ${fmt(c.corrected.high)}]`
           : `unavailable: ${c.unavailable}`,
         c.method,
+        c.sensitivity && c.specificity ? `Se ${rate(c.sensitivity)}; Sp ${rate(c.specificity)}` : '—',
         String(c.labelled),
       ]),
     ),
     '',
   ];
+}
+
+/** `0.950 [0.839, 0.991] (n 20)`: n an effective count when the labelled items are weighted. */
+function rate(r: RateInterval): string {
+  return `${fmt(r.value)} [${fmt(r.low)}, ${fmt(r.high)}] (n ${Number(r.n.toFixed(1))})`;
 }

@@ -1,3 +1,4 @@
+import { comparisonMarkdown } from '../check/eval-comparison.js';
 import { judgeMarkdown } from '../judge/report.js';
 import { renderHtml } from './html/page.js';
 import type { ReportedProtocol, SectionModule } from './report-data.js';
@@ -105,6 +106,7 @@ function reportJsonHead(data: ReportData, protocols: readonly ReportedProtocol[]
         ...(s.date !== undefined && { date: s.date }),
         runs: s.runs,
         ...(s.summary && { summary: s.summary }),
+        ...(s.comparison && { comparison: s.comparison }),
         ...(s.caveats && { caveats: s.caveats }),
       };
       if (s.unavailable !== undefined || s.results === undefined || !module)
@@ -155,6 +157,7 @@ export function reportMarkdown(data: ReportData, protocols: readonly ReportedPro
       `Suite \`${s.suite.name}\` \`${s.suite.hash.slice(0, 12)}\` · ${s.runs.length} run(s) · last run ${s.date ?? '—'}${s.summary ? ` · dataset ${s.summary.datasets.map(formatDataset).join('; ')}` : ''}`,
       '',
     );
+    if (s.comparison) out.push('### Comparison', '', ...comparisonMarkdown(s.comparison), '');
     if (s.unavailable !== undefined || s.results === undefined || !module)
       out.push(`Unavailable: ${s.unavailable ?? 'no module for this protocol'}.`, '');
     else out.push(module.markdown(s.results).trimEnd(), '');

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { compareEvalModels, type EvalComparison, type EvalVerdicts } from '../check/eval-comparison.js';
 import { InputError } from '../errors.js';
 import { type JudgeSetReport, judgeReports } from '../judge/report.js';
 import { storedSpecLabel as labelOf } from '../models/spec.js';
@@ -267,6 +268,11 @@ export interface ReportSection<R = unknown> {
   runs: string[];
   /** The index's line; absent when the results could not be rebuilt or the protocol gives none. */
   summary?: EvalSummary;
+  /**
+   * The answer first: two or more models ranked and compared pair by pair with `check --compare`'s
+   * test (docs/report.md#comparison); absent with one model or a protocol without correctness.
+   */
+  comparison?: EvalComparison;
   results?: R;
   /** Why the section could not be built (the loader failed), shown instead of its figures. */
   unavailable?: string;
@@ -364,6 +370,11 @@ export interface SectionModule<R = unknown> {
   caveats?(results: R): string[];
   /** The eval's line in the report's index: its datasets and each model's headline figures. */
   summary?(results: R): EvalSummary;
+  /**
+   * Each model's right/wrong verdicts as `check --compare` pairs them, for the eval's comparison;
+   * absent when its answers have no correctness (sago).
+   */
+  verdicts?(results: R): EvalVerdicts;
 }
 
 /** Each section's caveats, for the report's header: the section's anchor, a label (protocol and suite) and the line. */
@@ -523,10 +534,21 @@ function claimedSection(
       section.summary = summary;
       section.name = evalName(summary, section.name);
     }
+    const verdicts = protocol.section.verdicts?.(section.results);
+    const comparison =
+      verdicts &&
+      compareEvalModels(verdicts, { suiteHash: suite.hash, alpha: alphaOf(ctx.runConfig(suite.hash)) });
+    if (comparison) section.comparison = comparison;
   } catch (e) {
     section.unavailable = `the ${protocol.name} results could not be rebuilt: ${(e as Error).message}`;
   }
   return { module: protocol.section, suite: suite.hash, section };
+}
+
+/** The level of the comparison's tests: the run's `check.alpha`, else check's default 0.05. */
+function alphaOf(config: Record<string, unknown> | undefined): number {
+  const alpha = (config?.check as { alpha?: unknown } | undefined)?.alpha;
+  return typeof alpha === 'number' && alpha > 0 && alpha < 1 ? alpha : 0.05;
 }
 
 /**

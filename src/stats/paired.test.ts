@@ -82,7 +82,7 @@ describe('pairedComparison', () => {
     }
 
   it('counts the 2x2 table and the accuracies over the pairs', () => {
-    const r = pairedComparison(pairs, { seed: 1, resamples: 200 });
+    const r = pairedComparison(pairs);
     const { a, b, c, d } = r.table;
     expect(a + b + c + d).toBe(120);
     expect(r.n).toBe(120);
@@ -96,45 +96,96 @@ describe('pairedComparison', () => {
     expect(r.mcnemar).toEqual(mcnemarExact(b, c));
   });
 
-  it('resamples clusters exactly as Python random.Random(seed).choices would (percentile CI reproduced in python3)', () => {
-    const r = pairedComparison(pairs, { seed: 42, resamples: 300, confidence: 0.9 });
-    const clusters = [...new Set(pairs.map((p) => p.cluster))].map((id) => {
-      const ps = pairs.filter((p) => p.cluster === id);
+  it("Newcombe's interval with the design effect, as an independent python3 (scipy) computes them", () => {
+    // Whole seeds flip together (every sixth), so the clusters' design effect is above 1.
+    const clustered = pairs.map((p, i) => {
+      const s = Math.floor(i / 4);
+      return s % 6 === 0 ? { ...p, new: !p.base } : p;
+    });
+    const r = pairedComparison(clustered, { confidence: 0.9 });
+    const clusters = [...new Set(clustered.map((p) => p.cluster))].map((id) => {
+      const ps = clustered.filter((p) => p.cluster === id);
       return [
         ps.length,
         ps.filter((p) => p.base && !p.new).length,
         ps.filter((p) => !p.base && p.new).length,
       ];
     });
-    const script = `
-import json, random, sys
-cl = json.loads(sys.argv[1])
-rng = random.Random(42)
-n = len(cl)
-d = []
-for _ in range(300):
-    idx = rng.choices(range(n), k=n)
-    tot = sum(cl[i][0] for i in idx); net = sum(cl[i][2] - cl[i][1] for i in idx)
-    d.append(net / tot)
-d.sort()
-def q(p):
-    h = (len(d) - 1) * p; lo = int(h); hi = min(lo + 1, len(d) - 1)
-    return d[lo] + (d[hi] - d[lo]) * (h - lo)
-print(json.dumps([q(0.05), q(0.95)]))`;
-    const [low, high] = JSON.parse(
-      execFileSync('python3', ['-c', script, JSON.stringify(clusters)], { encoding: 'utf8' }),
-    ) as [number, number];
-    expect(r.difference.low).toBeCloseTo(low, 12);
-    expect(r.difference.high).toBeCloseTo(high, 12);
-    expect(r.difference.resamples).toBe(300);
-    expect(r.difference.low as number).toBeLessThan(r.difference.high as number);
+    const [low, high, deff] = JSON.parse(
+      execFileSync('python3', ['-c', NEWCOMBE_PY, JSON.stringify(clusters), JSON.stringify(r.table), '0.9'], {
+        encoding: 'utf8',
+      }),
+    ) as [number, number, number];
+    expect(r.difference.designEffect).toBeCloseTo(deff, 12);
+    expect(r.difference.designEffect).toBeGreaterThan(1);
+    expect(r.difference.low).toBeCloseTo(low, 7);
+    expect(r.difference.high).toBeCloseTo(high, 7);
+    expect(r.difference.low as number).toBeLessThan(r.difference.estimate as number);
+    expect(r.difference.high as number).toBeGreaterThan(r.difference.estimate as number);
+  });
+
+  it("matches the published Newcombe square-and-add interval (Fagerland et al. 2017, Cavo 2012's table)", () => {
+    // Their table [[59, 6], [16, 80]] reads the first margin as 65/161 and the second as 75/161:
+    // as new and base here, estimate -0.0621 (95% CI -0.1186 to -0.0046), one pair per cluster.
+    const table: PairedObservation[] = [];
+    const add = (count: number, base: boolean, next: boolean) => {
+      for (let i = 0; i < count; i++) table.push({ cluster: `c${table.length}`, base, new: next });
+    };
+    add(59, true, true);
+    add(16, true, false);
+    add(6, false, true);
+    add(80, false, false);
+    const d = pairedComparison(table).difference;
+    expect(d.designEffect).toBe(1);
+    expect(d.estimate).toBeCloseTo(-0.0621, 4);
+    expect(d.low).toBeCloseTo(-0.1186, 4);
+    expect(d.high).toBeCloseTo(-0.0046, 4);
+  });
+
+  it('clusters of one pair have design effect 1; identical clusters of 4 inflate it', () => {
+    const single = pairs.map((p, i) => ({ ...p, cluster: `p${i}` }));
+    expect(pairedComparison(single).difference.designEffect).toBe(1);
+    // Every discordant pair of a cluster moves together: 10 clusters all b, 20 all concordant.
+    const lumpy: PairedObservation[] = [];
+    for (let s = 0; s < 30; s++)
+      for (let t = 0; t < 4; t++) lumpy.push({ cluster: `s${s}`, base: true, new: s >= 10 });
+    const r = pairedComparison(lumpy);
+    expect(r.difference.designEffect).toBeGreaterThan(3);
+    const indep = pairedComparison(lumpy.map((p, i) => ({ ...p, cluster: `p${i}` })));
+    expect((r.difference.high as number) - (r.difference.low as number)).toBeGreaterThan(
+      (indep.difference.high as number) - (indep.difference.low as number),
+    );
   });
 
   it('with no pairs: McNemar p = 1, the difference unavailable, never 0', () => {
-    const r = pairedComparison([], { seed: 0 });
+    const r = pairedComparison([]);
     expect(r.mcnemar.p).toBe(1);
     expect(r.baseAccuracy).toBeUndefined();
     expect(r.difference.estimate).toBeUndefined();
     expect(r.difference.low).toBeUndefined();
   });
 });
+
+/** Newcombe 1998 method 10 with Fagerland et al.'s corrected correlation, on the table / design effect. */
+const NEWCOMBE_PY = `
+import json, math, sys
+from scipy.stats import norm
+cl = json.loads(sys.argv[1]); t = json.loads(sys.argv[2]); conf = float(sys.argv[3])
+n = sum(c[0] for c in cl); k = len(cl); d = sum(c[2] - c[1] for c in cl) / n
+vc = k / (k - 1) * sum((c[2] - c[1] - d * c[0]) ** 2 for c in cl) / n ** 2
+disc = [1] * (t['b'] + t['c']) + [0] * (t['a'] + t['d'])
+vi = sum(((1 if i < t['c'] else -1 if i < t['b'] + t['c'] else 0) - d) ** 2 for i in range(n)) / (n * (n - 1))
+deff = max(1.0, vc / vi)
+a, b, c, dd = (t[x] / deff for x in 'abcd')
+m = a + b + c + dd; z = norm.ppf(1 - (1 - conf) / 2)
+def wilson(x):
+    p = x / m; cen = (p + z * z / (2 * m)) / (1 + z * z / m)
+    h = z * math.sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / (1 + z * z / m)
+    return max(0, cen - h), min(1, cen + h)
+p1 = (a + b) / m; p2 = (a + c) / m; l1, u1 = wilson(a + b); l2, u2 = wilson(a + c)
+A = a * dd - b * c; den = (a + b) * (c + dd) * (a + c) * (b + dd)
+psi = 0 if den == 0 else ((A - m / 2) if A > m / 2 else 0 if A >= 0 else A) / math.sqrt(den)
+th = p2 - p1
+lo = th - math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2 - 2 * psi * (p2 - l2) * (u1 - p1))
+hi = th + math.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2 - 2 * psi * (u2 - p2) * (p1 - l1))
+print(json.dumps([lo, hi, deff]))`;

@@ -1,10 +1,10 @@
-import { clusterBootstrap } from './bootstrap.js';
+import { newcombePairedInterval, pairedDesignEffect } from './paired-interval.js';
 
 /**
  * Paired comparison of two models on the same tests (docs/check.md#compare): McNemar's exact test
- * on the discordant pairs, and a cluster bootstrap CI of the accuracy difference. McNemar treats
- * every pair as independent; pairs that share a seed or item are not, which is why the bootstrap
- * resamples whole clusters.
+ * on the discordant pairs, and Newcombe's interval of the accuracy difference on the table shrunk
+ * by the clusters' design effect (paired-interval.ts). McNemar treats every pair as independent;
+ * pairs that share a seed or item are not, which is why the interval counts clusters.
  */
 
 export interface McNemarResult {
@@ -76,29 +76,32 @@ export interface PairedComparison {
   baseAccuracy: number | undefined;
   newAccuracy: number | undefined;
   mcnemar: McNemarResult;
-  /** new - base accuracy over the pairs, with a percentile CI from resampling clusters. */
+  /**
+   * new - base accuracy over the pairs, with Newcombe's interval on the table divided by the
+   * design effect (docs/decisions.md E47): no resampling, so no seed and no Monte Carlo error.
+   */
   difference: {
     estimate: number | undefined;
     low: number | undefined;
     high: number | undefined;
     confidence: number;
-    resamples: number;
-    undefinedResamples: number;
+    /** The clusters' design effect the table was divided by (1: pairs as independent as they look). */
+    designEffect: number;
   };
 }
 
 export interface PairedOptions {
-  seed: number;
-  resamples?: number;
   /** CI level of the difference; 0.95 by default. */
   confidence?: number;
 }
 
-/** McNemar and the paired cluster bootstrap over the same pairs. */
-export function pairedComparison(pairs: readonly PairedObservation[], opts: PairedOptions): PairedComparison {
+/** McNemar and the interval of the difference over the same pairs. */
+export function pairedComparison(
+  pairs: readonly PairedObservation[],
+  opts: PairedOptions = {},
+): PairedComparison {
   const table = { a: 0, b: 0, c: 0, d: 0 };
-  // Per cluster: pairs, b (base-only right), c (new-only right); a resample's difference is
-  // (sum c - sum b) / sum pairs, so each cluster is three numbers.
+  // Per cluster: pairs, b (base-only right), c (new-only right): what the design effect reads.
   const index = new Map<string, number>();
   const sums: [number, number, number][] = [];
   for (const p of pairs) {
@@ -120,22 +123,15 @@ export function pairedComparison(pairs: readonly PairedObservation[], opts: Pair
     } else table.d++;
   }
   const n = pairs.length;
-  const diffOf = (idx: ArrayLike<number>): number | undefined => {
-    let total = 0;
-    let net = 0;
-    for (let k = 0; k < idx.length; k++) {
-      const s = sums[idx[k] as number] as [number, number, number];
-      total += s[0];
-      net += s[2] - s[1];
-    }
-    return total === 0 ? undefined : net / total;
-  };
   const confidence = opts.confidence ?? 0.95;
-  const boot = clusterBootstrap(
-    sums.map((_, i) => i),
-    (sample) => diffOf(sample),
-    { seed: opts.seed, resamples: opts.resamples ?? 2000, confidence, statisticOnIndices: diffOf },
-  );
+  const designEffect = pairedDesignEffect(sums);
+  const effective = {
+    a: table.a / designEffect,
+    b: table.b / designEffect,
+    c: table.c / designEffect,
+    d: table.d / designEffect,
+  };
+  const interval = newcombePairedInterval(effective, confidence);
   return {
     n,
     clusters: sums.length,
@@ -144,12 +140,11 @@ export function pairedComparison(pairs: readonly PairedObservation[], opts: Pair
     newAccuracy: n === 0 ? undefined : (table.a + table.c) / n,
     mcnemar: mcnemarExact(table.b, table.c),
     difference: {
-      estimate: boot.estimate,
-      low: boot.low,
-      high: boot.high,
+      estimate: n === 0 ? undefined : (table.c - table.b) / n,
+      low: interval?.low,
+      high: interval?.high,
       confidence,
-      resamples: boot.resamples,
-      undefinedResamples: boot.undefinedResamples,
+      designEffect,
     },
   };
 }

@@ -30,19 +30,20 @@ for p10, p01, power, alpha in cases['paired']:
     out['paired'].append(math.ceil((za * math.sqrt(psi) + zb * math.sqrt(psi - d * d)) ** 2 / d ** 2 - 1e-9))
 out['ppf'] = [float(norm.ppf(p)) for p in cases['ppf']]
 z = norm.ppf(0.975)
-def wilson_var(r, n):
-    # statsmodels' proportion_confint(method='wilson'), ported: its half-width over z, squared.
+def wilson(r, n):
+    # statsmodels' proportion_confint(method='wilson'), ported.
     centre_den = 1 + z * z / n
     half = z * math.sqrt(r * (1 - r) / n + z * z / (4 * n * n)) / centre_den
     centre = (r + z * z / (2 * n)) / centre_den
-    lo, hi = max(0, centre - half), min(1, centre + half)
-    return ((hi - lo) / (2 * z)) ** 2
+    return max(0, centre - half), min(1, centre + half)
 for p, n, se, npos, sp, nneg in cases['rg']:
+    # MOVER (Zou & Donner 2008): each input's own Wilson distance on the side that moves pi.
     j = se + sp - 1
     pi = min(1, max(0, (p + sp - 1) / j))
-    var = (p * (1 - p) / n + pi ** 2 * wilson_var(se, npos) + (1 - pi) ** 2 * wilson_var(sp, nneg)) / j ** 2
-    h = z * math.sqrt(var)
-    out['rg'].append([pi, max(0, pi - h), min(1, pi + h)])
+    (lp, up), (lse, use), (lsp, usp) = wilson(p, n), wilson(se, npos), wilson(sp, nneg)
+    down = math.sqrt((p - lp) ** 2 + (pi * (use - se)) ** 2 + ((1 - pi) * (sp - lsp)) ** 2) / j
+    up_ = math.sqrt((up - p) ** 2 + (pi * (se - lse)) ** 2 + ((1 - pi) * (usp - sp)) ** 2) / j
+    out['rg'].append([pi, max(0, pi - down), min(1, pi + up_)])
 print(json.dumps(out))
 `;
 
@@ -103,16 +104,26 @@ describe('sample sizes', () => {
         );
       });
       // At 0 judge errors the corrected interval is wider than the binomial one of the share alone.
-      const perfect = roganGladen({
+      const perfectInput = {
         observed: 0.6,
         n: 400,
         sensitivity: 1,
         nPositive: 30,
         specificity: 1,
         nNegative: 20,
-      });
+      };
+      const perfect = roganGladen(perfectInput);
       const binomialHalf = normalQuantile(0.975) * Math.sqrt((0.6 * 0.4) / 400);
       expect(((perfect?.high as number) - (perfect?.low as number)) / 2).toBeGreaterThan(1.2 * binomialHalf);
+      // Se and Sp come with their Wilson intervals and counts: 20 of 20 right is [0.839, 1], and
+      // the interval of pi uses that whole distance (issue 37.5: a symmetric shortcut read it as 0.919).
+      const twenty = roganGladen({ ...perfectInput, nNegative: 20 });
+      expect(twenty?.specificity).toMatchObject({ value: 1, n: 20 });
+      expect(twenty?.specificity.high).toBeCloseTo(1, 12);
+      expect(twenty?.specificity.low).toBeCloseTo(0.8389, 4);
+      expect(twenty?.sensitivity).toMatchObject({ value: 1, n: 30 });
+      expect(twenty?.sensitivity.low).toBeCloseTo(0.8865, 4);
+      expect(twenty?.observed).toMatchObject({ value: 0.6, n: 400 });
     },
   );
 

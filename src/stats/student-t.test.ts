@@ -1,7 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sharedFile } from '../test-support/shared.js';
-import { lnGamma, oneSampleTTest, studentTCdf, studentTSf } from './student-t.js';
+import { lnGamma, oneSampleTTest, studentTCdf, studentTSf, tInterval } from './student-t.js';
 
 const fixturePath = sharedFile('fixtures/student-t-reference.json');
 
@@ -143,5 +144,30 @@ describe('oneSampleTTest edge cases', () => {
     const two = oneSampleTTest([1, 2, 3, 4], 1, 'two-sided');
     expect((r?.p ?? 0) + (less?.p ?? 0)).toBeCloseTo(1, 14);
     expect(two?.p).toBeCloseTo(2 * (r?.p ?? 0), 15);
+  });
+});
+
+describe('tInterval (SAGO SGS over prompts, issue 37.5)', () => {
+  it("equals scipy's t.interval(conf, n - 1, mean, sd / sqrt(n))", () => {
+    const cases: [number, number, number, number][] = [
+      [0.137, 0.003, 2, 0.95],
+      [0.124, 0.06, 40, 0.95],
+      [1.5, 0.8, 7, 0.9],
+    ];
+    const script = `
+import json, sys, math
+from scipy.stats import t
+print(json.dumps([list(t.interval(c, n - 1, loc=m, scale=s / math.sqrt(n))) for m, s, n, c in json.loads(sys.argv[1])]))`;
+    const ref = JSON.parse(
+      execFileSync('python3', ['-c', script, JSON.stringify(cases)], { encoding: 'utf8' }),
+    ) as [number, number][];
+    cases.forEach(([mean, sd, n, confidence], i) => {
+      const ci = tInterval(mean, sd, n, confidence);
+      expect(ci?.low).toBeCloseTo((ref[i] as [number, number])[0], 9);
+      expect(ci?.high).toBeCloseTo((ref[i] as [number, number])[1], 9);
+    });
+    // Two prompts (the issue's "0.137 (sd 0.003) over 2 prompts"): t(1) makes it wide, as it should be.
+    expect((tInterval(0.137, 0.003, 2)?.high as number) - 0.137).toBeGreaterThan(0.02);
+    expect(tInterval(0.137, undefined, 1)).toBeUndefined();
   });
 });

@@ -207,3 +207,18 @@ function neumaierSum(xs: readonly number[]): number {
   }
   return sum + c;
 }
+
+/**
+ * The t interval of a mean from its sample sd over n units: mean ± t(n-1) sd / sqrt(n), two-sided
+ * at `confidence`; undefined below 2 units (no sd). SAGO's SGS is such a mean over prompts.
+ */
+export function tInterval(
+  mean: number,
+  sd: number | undefined,
+  n: number,
+  confidence = 0.95,
+): { low: number; high: number } | undefined {
+  if (sd === undefined || n < 2) return undefined;
+  const half = (studentTQuantile(1 - (1 - confidence) / 2, n - 1) * sd) / Math.sqrt(n);
+  return { low: mean - half, high: mean + half };
+}

@@ -1,4 +1,5 @@
 import { modelVerdicts } from '../../check/compare.js';
+import type { EvalVerdicts } from '../../check/eval-comparison.js';
 import {
   type CellGrade,
   type CheckProtocol,
@@ -106,6 +107,29 @@ function correctOf(
   return keepsNoAnswer(c.family) ? c.score >= kbThreshold : c.score >= 1;
 }
 
+const UNIT = { pair: 'test x repeat', cluster: 'seed' };
+
+/**
+ * Each model's verdicts, for `check --compare` and the report's comparison alike: pairs are (test,
+ * repeat), clustered by seed. A numeric answer is correct when it scores 1; a Knowledge Boundary
+ * response when its rubric score recognises the boundary (>= the threshold). Failed calls are
+ * incorrect (docs/method.md); KB responses without a verdict are left out.
+ */
+export function ladderVerdicts(results: LadderResults): EvalVerdicts {
+  const threshold = results.settings.kbRecognizeThreshold;
+  return {
+    unit: UNIT,
+    models: results.models.map((m) => ({
+      label: m.label,
+      identity: m.identity,
+      verdicts: modelVerdicts(results.models, m, (c) => [
+        `${c.testId}\u0000${c.repeat}`,
+        { cluster: c.seedId, correct: correctOf(c, threshold), family: c.family },
+      ]),
+    })),
+  };
+}
+
 export const ladderCheck: CheckProtocol<LadderResults> = {
   protocol: 'ladder',
   suiteName: LADDER_TESTS_SUITE,
@@ -117,26 +141,17 @@ export const ladderCheck: CheckProtocol<LadderResults> = {
     }),
   thresholds: [minStability, noCollapseAtOrBelow],
   compare: {
-    unit: { pair: 'test x repeat', cluster: 'seed' },
-    /**
-     * Pairs are (test, repeat), clustered by seed. A numeric answer is correct when it scores 1; a
-     * Knowledge Boundary response when its rubric score recognises the boundary (>= the threshold).
-     * Failed calls are incorrect (docs/method.md); KB responses without a verdict are left out.
-     */
+    unit: UNIT,
     verdicts(store, suiteHash, models, config) {
-      const settings = ladderSettings(config);
       const results = loadLadderResults(store, suiteHash, {
-        settings,
+        settings: ladderSettings(config),
         seed: config.seed,
         minCoverage: config.minCoverage,
         models: [models.base, models.new],
       });
-      const verdicts = (model: typeof models.base) =>
-        modelVerdicts(results.models, model, (c) => {
-          const correct = correctOf(c, settings.kbRecognizeThreshold);
-          return [`${c.testId}\u0000${c.repeat}`, { cluster: c.seedId, correct, family: c.family }];
-        });
-      return { base: verdicts(models.base), new: verdicts(models.new) };
+      const of = (model: typeof models.base) =>
+        ladderVerdicts(results).models.find((m) => m.identity === model.identity)?.verdicts ?? new Map();
+      return { base: of(models.base), new: of(models.new) };
     },
   },
   /** The suite file's seeds, families and measured levels, with the repeats the run would ask (docs/plan.md#suite). */

@@ -116,7 +116,7 @@ function collapseTable(m: LadderModelResults, results: LadderResults): string[] 
     acc0 === undefined
       ? 'acc(L0) is unavailable (no baseline responses): no Collapse Point can be found.'
       : `acc(L0) = ${acc0.toFixed(3)} over ${x.baseline.n} baseline responses; threshold tau = ${results.settings.collapseRatio.toFixed(2)} x acc(L0) = ${(results.settings.collapseRatio * acc0).toFixed(3)}. ` +
-        'Cells: accuracy (n responses); "—" = no tests at that level. CP "—" = never below tau through L5.',
+        `Cells: accuracy [${Math.round(100 * results.settings.confidence)}% seed-bootstrap CI] (n responses); "—" = no tests at that level. CP "—" = never below tau through L5.`,
     '',
     row([
       'Family',
@@ -200,28 +200,67 @@ function kbTypesTable(m: LadderModelResults, results: LadderResults): string[] {
   return lines;
 }
 
-/** Each family's point and quadrant: the data of the paper's Figure 2. */
+/**
+ * Each family's point and quadrant: the data of the paper's Figure 2, with what each point is over
+ * and, for Stability, its interval and whether the call against the y threshold is settled by it.
+ */
 function quadrantTable(m: LadderModelResults): string[] {
   const x = m.metrics;
-  const yName = x.quadrant.mode === 'waver' ? 'Stability (y)' : 'Mean score (y)';
+  const waver = x.quadrant.mode === 'waver';
+  const yName = waver ? 'Stability (y) [95% CI]' : 'Mean score (y)';
   const lines = [
     `### Quadrants (Figure 2) — ${m.label}`,
     '',
     quadrantNote(x),
     '',
-    row(['Family', 'Magnitude (x)', yName, 'Quadrant']),
-    row(['---', '---:', '---:', '---']),
+    row([
+      'Family',
+      'Magnitude (x)',
+      yName,
+      'n',
+      'seeds',
+      'Quadrant',
+      `y vs ${x.quadrant.yThreshold.toFixed(2)}`,
+    ]),
+    row(['---', '---:', '---:', '---:', '---:', '---', '---']),
   ];
   if (x.quadrant.baseline)
     lines.push(
-      row(['Baseline', num(x.quadrant.baseline.x), num(x.quadrant.baseline.y), '— (in the x threshold)']),
+      row([
+        'Baseline',
+        num(x.quadrant.baseline.x),
+        num(x.quadrant.baseline.y),
+        String(x.baseline.n),
+        String(x.baseline.seeds),
+        '— (in the x threshold)',
+        '—',
+      ]),
     );
-  for (const p of x.quadrant.points)
+  for (const p of x.quadrant.points) {
+    const overall = x.families.find((f) => f.family === p.family)?.overall;
+    const y = waver && overall ? overall.stability : undefined;
     lines.push(
-      row([familyLabel(p.family), num(p.x), num(p.y), p.quadrant ?? `— (${p.unavailable ?? 'unavailable'})`]),
+      row([
+        familyLabel(p.family),
+        num(p.x),
+        y && p.y !== undefined ? fmt(y) : num(p.y),
+        overall ? counted(overall) : '—',
+        overall ? String(overall.seeds) : '—',
+        p.quadrant ?? `— (${p.unavailable ?? 'unavailable'})`,
+        settled(y, x.quadrant.yThreshold),
+      ]),
     );
+  }
   lines.push('');
   return lines;
+}
+
+/** Whether y's interval lies on one side of the threshold: the stable/unstable call is then the data's, not the point's. */
+function settled(y: Interval | undefined, threshold: number): string {
+  if (y?.low === undefined || y.high === undefined) return '— (no interval)';
+  if (y.low >= threshold) return 'above (the CI clears it)';
+  if (y.high < threshold) return 'below (the CI clears it)';
+  return 'not settled (the CI spans it)';
 }
 
 /** Every family x measured level cell with its three figures. */
@@ -296,11 +335,11 @@ function fmt(iv: Interval): string {
   return `${iv.value.toFixed(3)} [${iv.low.toFixed(3)}, ${iv.high.toFixed(3)}]`;
 }
 
-/** A Table 5 cell: accuracy (n), or — when no tests, or `— (n, unscored)` when none could be scored. */
+/** A Table 5 cell: accuracy [CI] (n), or — when no tests, or `— (n, unscored)` when none could be scored. */
 function short(s: SetMetrics): string {
   if (s.n === 0) return '—';
   if (s.accuracy.value === undefined) return `— (n=${s.n}, ${s.accuracy.unavailable ?? 'unavailable'})`;
-  return `${s.accuracy.value.toFixed(3)} (n=${s.n})`;
+  return `${fmt(s.accuracy)} (n=${s.n})`;
 }
 
 /** n, with the unscored responses named when some were left out. */

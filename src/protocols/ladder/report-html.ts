@@ -49,7 +49,7 @@ export function ladderHtml(data: LadderReportInput, kit: HtmlKit): string {
     ...quadrantCharts(r, kit),
     ...collapseCharts(r, kit),
     '<details open class="tables"><summary>Tables 3, 4, 5, accuracy by level, Knowledge Boundary by type, quadrants, every family × level</summary>',
-    kit.md(demoteHeadings(formatLadderReport(data, 'md'), 3)),
+    kit.md(demoteHeadings(formatLadderReport({ ...data, comparison: false }, 'md'), 3)),
     '</details>',
   ].join('\n');
 }

@@ -3,6 +3,7 @@ import type { EvalSummary, HeadlineFigure, SectionModule, TranscriptCell } from 
 import type { SuiteTest } from '../../run/types.js';
 import type { Store } from '../../store/store.js';
 import { type LadderAdmission, latestAdmission } from './admission-record.js';
+import { ladderVerdicts } from './check.js';
 import { LadderConfigSchema } from './config.js';
 import { keepsNoAnswer } from './families/roster.js';
 import type { SetMetrics } from './metrics.js';
@@ -64,11 +65,15 @@ export const ladderSection: SectionModule<LadderSectionData> = {
   },
 
   markdown(data) {
-    return demoteHeadings(formatLadderReport(data, 'md'), 3);
+    return demoteHeadings(formatLadderReport({ ...data, comparison: false }, 'md'), 3);
   },
 
   json(data) {
-    return JSON.parse(formatLadderReport(data, 'json'));
+    return JSON.parse(formatLadderReport({ ...data, comparison: false }, 'json'));
+  },
+
+  verdicts(data) {
+    return ladderVerdicts(data.results);
   },
 };
 

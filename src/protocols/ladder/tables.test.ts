@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../store/store.js';
 import { LadderConfigSchema } from './config.js';
 import { type LadderObservation, ladderMetrics } from './metrics.js';
 import { LOADING_SETTINGS, ladderBuildSettings } from './report-settings.js';
-import type { LadderModelResults, LadderResults } from './results.js';
+import { type LadderModelResults, type LadderResults, loadLadderResults } from './results.js';
 import { formatLadderReport } from './tables.js';
+import { ladderMeta, ladderStore } from './test-support/store.js';
 import type { LadderTest } from './types.js';
 
 const OBS: LadderObservation[] = [
@@ -131,15 +133,21 @@ describe('formatLadderReport', () => {
     expect(md).toMatch(/### Stability per family \(Table 4\) — gguf:tiny/);
     expect(md).toMatch(/### Accuracy by measured level and Collapse Point \(Table 5\) — second/);
     // SV: L1 right, L2 wrong -> collapses at L2; levels without tests show —.
+    // Each cell with its seed-bootstrap CI and n (issue 37.5), as the JSON has them.
+    const ci = String.raw`\[\d\.\d{3}, \d\.\d{3}\]|\[CI —\]`;
     expect(md).toMatch(
-      /\| Semantic Variation \(SV\) \| 1\.000 \(n=2\) \| 1\.000 \(n=1\) \| 0\.000 \(n=1\) \| — \| — \| — \| L2 \|/,
+      new RegExp(
+        String.raw`\| Semantic Variation \(SV\) \| 1\.000 (${ci}) \(n=2\) \| 1\.000 (${ci}) \(n=1\) \| 0\.000 (${ci}) \(n=1\) \| — \| — \| — \| L2 \|`,
+      ),
     );
     // KB L5 has a response without a verdict: unavailable, never 0.
     expect(md).toMatch(/— \(n=1, not scored: no judge verdicts\)/);
     expect(md).toMatch(/\| L1 \| missing-information \| 0\.750 \[/);
     expect(md).toMatch(/\| Input Quality \(IQ\) \| — \(no tests\) \|/);
     expect(md).toMatch(
-      /\| Input Quality \(IQ\) \| 1\.000 \(n=2\) \| — \| — \| — \| — \| — \| unavailable \(no tests\) \|/,
+      new RegExp(
+        String.raw`\| Input Quality \(IQ\) \| 1\.000 (${ci}) \(n=2\) \| — \| — \| — \| — \| — \| unavailable \(no tests\) \|`,
+      ),
     );
     expect(md).toMatch(/1 failed \(scored incorrect\) \(timeout 1\)/);
     expect(md).toMatch(/\*\*INCOMPLETE\*\*: coverage 50\.0% < 90%/);
@@ -268,5 +276,60 @@ describe('formatLadderReport', () => {
     expect(m?.kbByType.find((t) => t.kbType === 'missing-information')?.recognise.value).toBe(1);
     expect(m?.accuracyByLevel.L0?.n).toBe(2);
     expect(m?.quadrant.yThreshold).toBe(0.8);
+  });
+});
+
+describe("a ladder run's output ends on the comparison (issue 37.1)", () => {
+  const s = openStore(':memory:');
+  const suite = ladderStore(s, [
+    { label: 'steady', identity: 'replay:steady', answer: () => true },
+    // Wrong on every test of the first 10 seeds.
+    { label: 'shaky', identity: 'replay:shaky', answer: (t) => Number(ladderMeta(t).seedId.slice(5)) >= 10 },
+  ]);
+  const results = loadLadderResults(s, suite.hash, { seed: 0 });
+
+  it('ranks the models by the paired test, clustered by seed, after the tables', () => {
+    const md = formatLadderReport({ results }, 'md');
+    const tail = md.slice(md.indexOf('## Comparison'));
+    expect(md.indexOf('## Comparison')).toBeGreaterThan(0);
+    expect(tail).toContain('**steady ranks first: significantly more accurate than shaky (alpha 0.05)');
+    expect(tail).toMatch(
+      /\| steady − shaky \| \+0\.\d{3} \[95% CI \+0\.\d{3}, \+0\.\d{3}\] \| \d+ \| 30 \| 0 \| \d+ \|/,
+    );
+    expect(formatLadderReport({ results, comparison: false }, 'md')).not.toContain('## Comparison');
+    const json = JSON.parse(formatLadderReport({ results }, 'json')) as { comparison: { unit: unknown } };
+    expect(json.comparison.unit).toEqual({ pair: 'test x repeat', cluster: 'seed' });
+  });
+});
+
+describe('every printed figure with its n and interval (issue 37.5)', () => {
+  const s = openStore(':memory:');
+  const suite = ladderStore(s, [
+    { label: 'shaky', identity: 'replay:shaky', answer: (t) => Number(ladderMeta(t).seedId.slice(5)) >= 10 },
+  ]);
+  const results = loadLadderResults(s, suite.hash, { seed: 0 });
+  const md = formatLadderReport({ results }, 'md');
+  const m = results.models[0] as LadderModelResults;
+
+  it("Table 5's cells give the accuracy's seed-bootstrap interval beside n, as the JSON does", () => {
+    const l0 = m.metrics.baseline;
+    const cell = `${l0.accuracy.value?.toFixed(3)} [${l0.accuracy.low?.toFixed(3)}, ${l0.accuracy.high?.toFixed(3)}] (n=${l0.n})`;
+    expect(l0.accuracy.low).toBeLessThan(l0.accuracy.high as number);
+    expect(md).toContain(`| Semantic Variation (SV) | ${cell} |`);
+    expect(md).toContain('Cells: accuracy [95% seed-bootstrap CI] (n responses)');
+  });
+
+  it("the quadrant table gives each point's n, seeds, Stability interval and whether it settles the call", () => {
+    const sv = m.metrics.families.find((f) => f.family === 'SV')?.overall;
+    const y = sv?.stability;
+    expect(y?.low).toBeDefined();
+    const side = (y?.low as number) >= 0.8 ? 'above' : (y?.high as number) < 0.8 ? 'below' : 'not settled';
+    expect(md).toContain(
+      `| Semantic Variation (SV) | ${m.metrics.quadrant.points.find((p) => p.family === 'SV')?.x?.toFixed(3)} | ${y?.value?.toFixed(3)} [${y?.low?.toFixed(3)}, ${y?.high?.toFixed(3)}] | ${sv?.n} | 30 |`,
+    );
+    expect(md).toMatch(new RegExp(`\\| Semantic Variation \\(SV\\) \\|[^\\n]*\\| ${side}`));
+    expect(md).toContain(
+      '| Family | Magnitude (x) | Stability (y) [95% CI] | n | seeds | Quadrant | y vs 0.80 |',
+    );
   });
 });

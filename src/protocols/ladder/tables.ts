@@ -1,5 +1,7 @@
+import { compareEvalModels, comparisonMarkdown, type EvalComparison } from '../../check/eval-comparison.js';
 import { type DatasetSource, describeDatasetSource, distinctSources } from '../../data/provenance.js';
 import { type AdmissionContext, formatAdmissionTable, meaningJson } from './admission-table.js';
+import { ladderVerdicts } from './check.js';
 import { familyCodes, familyName } from './families/roster.js';
 import { type MeaningCheck, meaningCaveat, meaningCheck } from './meaning-check.js';
 import type { CollapsePoint, Interval, SetMetrics } from './metrics.js';
@@ -23,6 +25,17 @@ export interface LadderReportInput {
   admission?: { rows: AdmissionRow[]; context?: AdmissionContext };
   /** The suite's tests, for an admitted-only Table 3 when the suite came from a file. */
   tests?: readonly LadderTest[];
+  /**
+   * End on the models' comparison (a run's output; default). The report passes false: its eval
+   * page opens on the same comparison (docs/report.md#comparison).
+   */
+  comparison?: boolean;
+}
+
+/** The models ranked and compared with `check --compare`'s test, when the output ends on it and there are two. */
+function comparisonOf(input: LadderReportInput): EvalComparison | undefined {
+  if (input.comparison === false) return undefined;
+  return compareEvalModels(ladderVerdicts(input.results), { suiteHash: input.results.suite.hash });
 }
 
 /** Whether the suite's meaning gates ran: from its tests, else from the build's admission context. */
@@ -115,7 +128,12 @@ export function ladderReportJson(input: LadderReportInput) {
     ...(meaning && meaningJson(meaning)),
     admission: admissionJson(input),
     models: results.models.map((m) => modelJson(m)),
+    ...withComparison(comparisonOf(input)),
   };
+}
+
+function withComparison(comparison: EvalComparison | undefined): { comparison?: EvalComparison } {
+  return comparison ? { comparison } : {};
 }
 
 /** The settings the suite was built with, when waver built it and recorded them; else why not. */
@@ -218,6 +236,8 @@ function ladderMarkdown(input: LadderReportInput): string {
     );
   else if (input.tests) out.push(admittedMarkdown(input.tests));
   for (const m of results.models) out.push(modelMarkdown(m, results));
+  const comparison = comparisonOf(input);
+  if (comparison) out.push('## Comparison', '', ...comparisonMarkdown(comparison), '');
   return `${out
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')

@@ -1,4 +1,5 @@
 import { modelVerdicts } from '../../check/compare.js';
+import type { EvalVerdicts } from '../../check/eval-comparison.js';
 import { type CellGrade, type CheckProtocol, gradeKey, type ThresholdDef } from '../../check/types.js';
 import { loadParaphraseResults, type ParaphraseResults } from './results.js';
 import { paraphraseTestId } from './suite.js';
@@ -28,6 +29,26 @@ const minSaa: ThresholdDef<ParaphraseResults> = {
     }),
 };
 
+const UNIT = { pair: 'item x phrasing x repeat', cluster: 'item' };
+
+/**
+ * Each model's verdicts, for `check --compare` and the report's comparison alike: pairs are (item,
+ * phrasing, repeat), clustered by item; failed or unparsed answers are wrong.
+ */
+export function paraphraseVerdicts(results: ParaphraseResults): EvalVerdicts {
+  return {
+    unit: UNIT,
+    models: results.models.map((m) => ({
+      label: m.label,
+      identity: m.identity,
+      verdicts: modelVerdicts(results.models, m, (c) => [
+        `${c.item}\u0000${c.phrasing}\u0000${c.repeat}`,
+        { cluster: c.item, correct: c.correct },
+      ]),
+    })),
+  };
+}
+
 export const paraphraseCheck: CheckProtocol<ParaphraseResults> = {
   protocol: 'paraphrase',
   suiteName: ITEMS_SUITE,
@@ -39,8 +60,7 @@ export const paraphraseCheck: CheckProtocol<ParaphraseResults> = {
     }),
   thresholds: [minSaa],
   compare: {
-    unit: { pair: 'item x phrasing x repeat', cluster: 'item' },
-    /** Pairs are (item, phrasing, repeat), clustered by item; failed or unparsed answers are wrong. */
+    unit: UNIT,
     verdicts(store, suiteHash, models, config) {
       // The pairs need the scored cells only; one resample keeps the loader's own CIs cheap.
       const results = loadParaphraseResults(store, suiteHash, {
@@ -48,12 +68,9 @@ export const paraphraseCheck: CheckProtocol<ParaphraseResults> = {
         seed: config.seed,
         resamples: 1,
       });
-      const verdicts = (model: typeof models.base) =>
-        modelVerdicts(results.models, model, (c) => [
-          `${c.item}\u0000${c.phrasing}\u0000${c.repeat}`,
-          { cluster: c.item, correct: c.correct },
-        ]);
-      return { base: verdicts(models.base), new: verdicts(models.new) };
+      const of = (model: typeof models.base) =>
+        paraphraseVerdicts(results).models.find((m) => m.identity === model.identity)?.verdicts ?? new Map();
+      return { base: of(models.base), new: of(models.new) };
     },
   },
   grades(store, suiteHash, config) {

@@ -81,7 +81,6 @@ interface Json {
     label: string;
     coverage: { share: number; errorsByKind: Record<string, number>; complete: boolean };
   }[];
-  warnings: string[];
   models: {
     label: string;
     identity: string;

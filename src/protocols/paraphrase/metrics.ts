@@ -460,13 +460,12 @@ export interface Leaderboard<M> {
   ranked: M[];
   /** Below the coverage threshold: reported, not ranked. */
   incomplete: M[];
-  /** Neighbours in the ranking whose SAA CIs overlap. */
-  warnings: string[];
 }
 
 /**
- * Ranks complete models by SAA, then raw accuracy, then name (a stable order for ties), and warns
- * for every pair of neighbours whose SAA intervals overlap: their order is not supported by the data.
+ * Ranks complete models by SAA, then raw accuracy, then name (a stable order for ties). Whether
+ * two of them differ is the paired test's (check/eval-comparison.ts), not their intervals'
+ * overlap: two separate intervals that overlap are no test, least of all on paired data.
  */
 export function paraphraseLeaderboard<M extends { label: string; metrics: ParaphraseModelMetrics }>(
   models: readonly M[],
@@ -481,20 +480,5 @@ export function paraphraseLeaderboard<M extends { label: string; metrics: Paraph
         key(b.metrics.rawAccuracy) - key(a.metrics.rawAccuracy) ||
         a.label.localeCompare(b.label),
     );
-  const warnings: string[] = [];
-  for (let k = 1; k < ranked.length; k++) {
-    const a = ranked[k - 1] as M;
-    const b = ranked[k] as M;
-    const [x, y] = [a.metrics.saa, b.metrics.saa];
-    if (x.low === undefined || x.high === undefined || y.low === undefined || y.high === undefined) continue;
-    if (x.low <= y.high && y.low <= x.high)
-      warnings.push(
-        `SAA 95% CIs of ${a.label} [${pct(x.low)}, ${pct(x.high)}] and ${b.label} [${pct(y.low)}, ${pct(y.high)}] overlap: the data do not support ranking ${a.label} above ${b.label}`,
-      );
-  }
-  return { ranked, incomplete, warnings };
-}
-
-function pct(x: number): string {
-  return `${(x * 100).toFixed(1)}%`;
+  return { ranked, incomplete };
 }

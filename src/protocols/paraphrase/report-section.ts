@@ -3,6 +3,7 @@ import type { HtmlKit } from '../../report/html/section.js';
 import { cellBase, demoteHeadings } from '../../report/html/section-kit.js';
 import type { EvalSummary, HeadlineFigure, SectionModule, TranscriptCell } from '../../report/report-data.js';
 import type { Store } from '../../store/store.js';
+import { paraphraseVerdicts } from './check.js';
 import type { Estimate } from './metrics.js';
 import {
   type LoadParaphraseOptions,
@@ -51,11 +52,15 @@ export const paraphraseSection: SectionModule<ParaphraseResults> = {
   },
 
   markdown(results) {
-    return demoteHeadings(formatParaphraseReport(results, 'md'), 3);
+    return demoteHeadings(formatParaphraseReport(results, 'md', { comparison: false }), 3);
   },
 
   json(results) {
-    return JSON.parse(formatParaphraseReport(results, 'json'));
+    return JSON.parse(formatParaphraseReport(results, 'json', { comparison: false }));
+  },
+
+  verdicts(results) {
+    return paraphraseVerdicts(results);
   },
 };
 
@@ -171,12 +176,11 @@ function paraphraseHtml(r: ParaphraseResults, kit: HtmlKit): string {
     `<p class="lede">Dataset <code>${kit.esc(s.dataset)}</code>: ${s.items} items × ${s.phrasings.length} phrasings (${kit.esc(
       s.phrasings.join(', '),
     )}) × ${s.repeats} repeats; suite <code>${kit.esc(s.hash.slice(0, 12))}</code>. ${kit.esc(ci)}.</p>`,
-    ...r.leaderboard.warnings.map((w) => `<p class="warn">${kit.esc(w)}</p>`),
     `<div class="charts">${charts.join('')}</div>`,
     '<h3>Flip matrices (item × phrasing)</h3>',
     `<div class="charts">${order.map((m) => flipMatrix(r, m, kit)).join('')}</div>`,
     '<details open class="tables"><summary>Leaderboard, accuracy and parse rate per phrasing, instability, flips, failed cells</summary>',
-    kit.md(demoteHeadings(formatParaphraseReport(r, 'md'), 3)),
+    kit.md(demoteHeadings(formatParaphraseReport(r, 'md', { comparison: false }), 3)),
     '</details>',
   ].join('\n');
 }

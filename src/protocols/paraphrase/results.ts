@@ -65,7 +65,6 @@ export interface ParaphraseResults {
     ranked: string[];
     /** Identities of models below the coverage threshold: reported, not ranked. */
     incomplete: string[];
-    warnings: string[];
   };
 }
 
@@ -118,7 +117,6 @@ export function loadParaphraseResults(
     leaderboard: {
       ranked: board.ranked.map((m) => m.identity),
       incomplete: board.incomplete.map((m) => m.identity),
-      warnings: board.warnings,
     },
   };
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../store/store.js';
 import { paraphraseLeaderboard, paraphraseMetrics } from './metrics.js';
-import type { ParaphraseResults } from './results.js';
+import { loadParaphraseResults, type ParaphraseResults } from './results.js';
 import { formatParaphraseReport, withCi } from './tables.js';
+import { paraphraseStore } from './test-support/store.js';
 
 function results(): ParaphraseResults {
   const design = { items: ['a', 'b', 'c'], phrasings: ['canonical', 'terse'], repeats: 1 };
@@ -78,7 +80,6 @@ function results(): ParaphraseResults {
     leaderboard: {
       ranked: board.ranked.map((m) => m.identity),
       incomplete: board.incomplete.map((m) => m.identity),
-      warnings: board.warnings,
     },
   };
 }
@@ -89,7 +90,7 @@ describe('the paraphrase report', () => {
     dropped: [{ item: 'z', reason: 'rewrite rejected: empty rewrite' }],
   });
 
-  it('ranks complete models, warns on overlapping CIs, and reports the incomplete one apart', () => {
+  it('ranks complete models, with no overlap warning, and reports the incomplete one apart', () => {
     expect(md).toContain(
       "dataset `builtin` (waver's own items, licence: MIT, as waver): 3 items (logic 3) x 2 phrasings (canonical, terse) x 1 repeats = 6 cells per model",
     );
@@ -101,7 +102,7 @@ describe('the paraphrase report', () => {
     );
     expect(md).toMatch(/\| 1 \| alpha \| 66\.7% \[\d+\.\d–\d+\.\d\] \| 3\/3 \| 83\.3% \[/);
     expect(md).toMatch(/\| 2 \| beta \| 66\.7% /);
-    expect(md).toContain('> warning: SAA 95% CIs of alpha');
+    expect(md).not.toMatch(/overlap:|warning:/);
     expect(md).toContain('### Incomplete models (coverage below 90.0%): reported, not ranked');
     expect(md).toMatch(/\| gamma \| 50\.0% \(3\/6\) \| 3 \| 3 \| 0 \| server 3 \|/);
   });
@@ -136,7 +137,7 @@ describe('the paraphrase report', () => {
       leaderboard: { rank: number; label: string; gap: number }[];
       incomplete: { label: string }[];
       models: { metrics: { runInstability: { value: null; unavailable: string } } }[];
-      warnings: string[];
+      warnings?: unknown;
     };
     expect(j.leaderboard.map((x) => [x.rank, x.label])).toEqual([
       [1, 'alpha'],
@@ -149,6 +150,39 @@ describe('the paraphrase report', () => {
       value: null,
       unavailable: 'needs at least 2 repeats',
     });
-    expect(j.warnings).toHaveLength(1);
+    expect(j.warnings).toBeUndefined();
+  });
+});
+
+describe("a run's output ends on the comparison (issue 37.1)", () => {
+  const s = openStore(':memory:');
+  paraphraseStore(s, [
+    { label: 'steady', identity: 'replay:steady', answer: () => true },
+    { label: 'shaky', identity: 'replay:shaky', answer: (_t, repeat) => repeat === 0 },
+  ]);
+  const hash = s.suites.list()[0]?.hash as string;
+  const results = loadParaphraseResults(s, hash, { seed: 0, resamples: 50 });
+
+  it('ranks the models with the paired test check --compare runs, last in the Markdown and in the JSON', () => {
+    const md = formatParaphraseReport(results, 'md');
+    const tail = md.slice(md.lastIndexOf('### Comparison'));
+    expect(md.lastIndexOf('### Comparison')).toBeGreaterThan(md.indexOf('### Leaderboard'));
+    // 12 items x 4 phrasings x 2 repeats; shaky wrong on every second repeat: b = 0, c = 48.
+    expect(tail).toContain('**steady ranks first: significantly more accurate than shaky (alpha 0.05)');
+    expect(tail).toMatch(
+      /\| steady − shaky \| \+0\.500 \[95% CI \+0\.\d{3}, \+0\.\d{3}\] \| 96 \| 12 \| 0 \| 48 \|/,
+    );
+    expect(tail).toContain('Reproduce: waver check --compare shaky,steady --suite');
+    const json = JSON.parse(formatParaphraseReport(results, 'json')) as {
+      comparison: { ranking: { label: string }[] };
+    };
+    expect(json.comparison.ranking.map((m) => m.label)).toEqual(['steady', 'shaky']);
+  });
+
+  it('the report leaves it out of the section: its eval page opens on it instead', () => {
+    expect(formatParaphraseReport(results, 'md', { comparison: false })).not.toContain('Comparison');
+    expect(JSON.parse(formatParaphraseReport(results, 'json', { comparison: false }))).not.toHaveProperty(
+      'comparison',
+    );
   });
 });

@@ -1,5 +1,7 @@
+import { compareEvalModels, comparisonMarkdown, type EvalComparison } from '../../check/eval-comparison.js';
 import { type DatasetSource, describeDatasetSource } from '../../data/provenance.js';
 import type { RunSummary } from '../../run/types.js';
+import { paraphraseVerdicts } from './check.js';
 import type { Estimate } from './metrics.js';
 import type { ParaphraseModelResult, ParaphraseResults } from './results.js';
 
@@ -15,6 +17,20 @@ export interface ParaphraseReportExtras {
   dropped?: { item: string; reason: string }[];
   /** The run's calls and time, when the report follows a run. */
   run?: { runId: string } & Omit<RunSummary, 'coverage'>;
+  /**
+   * End on the models' comparison (a run's output; default). The report passes false: its eval
+   * page opens on the same comparison (docs/report.md#comparison).
+   */
+  comparison?: boolean;
+}
+
+/** The models ranked and compared with `check --compare`'s test, when the output ends on it and there are two. */
+function comparisonOf(
+  results: ParaphraseResults,
+  extras: ParaphraseReportExtras,
+): EvalComparison | undefined {
+  if (extras.comparison === false) return undefined;
+  return compareEvalModels(paraphraseVerdicts(results), { suiteHash: results.suite.hash });
 }
 
 /** Markdown rows shown per table before "... N more" (JSON always has everything). */
@@ -53,10 +69,10 @@ function toJson(results: ParaphraseResults, extras: ParaphraseReportExtras) {
       ...row(byId.get(id) as ParaphraseModelResult),
     })),
     incomplete: results.leaderboard.incomplete.map((id) => row(byId.get(id) as ParaphraseModelResult)),
-    warnings: results.leaderboard.warnings,
     models: results.models,
     ...(extras.dropped ? { dropped: extras.dropped } : {}),
     ...(extras.run ? { run: extras.run } : {}),
+    ...withComparison(comparisonOf(results, extras)),
   };
 }
 
@@ -102,7 +118,17 @@ function markdown(results: ParaphraseResults, extras: ParaphraseReportExtras): s
     ...neverCorrect(models),
     ...failedCells(models),
     ...(extras.run ? [runLine(extras.run)] : []),
+    ...comparisonSection(comparisonOf(results, extras)),
   ];
+}
+
+function withComparison(comparison: EvalComparison | undefined): { comparison?: EvalComparison } {
+  return comparison ? { comparison } : {};
+}
+
+/** The answer last in a run's output, where the terminal leaves the reader. */
+function comparisonSection(comparison: EvalComparison | undefined): string[] {
+  return comparison ? ['', '### Comparison', '', ...comparisonMarkdown(comparison)] : [];
 }
 
 /** The dataset and design, where the keys and reworded stems came from, and what the CIs are. */
@@ -136,7 +162,7 @@ function header(results: ParaphraseResults, extras: ParaphraseReportExtras): str
   return out;
 }
 
-/** Complete models ranked by SAA, with raw accuracy beside it, and the warnings of overlapping intervals. */
+/** Complete models ranked by SAA, with raw accuracy beside it. */
 function leaderboard(results: ParaphraseResults): string[] {
   const s = results.suite;
   const board = results.leaderboard;
@@ -158,8 +184,11 @@ function leaderboard(results: ParaphraseResults): string[] {
       `| ${i + 1} | ${cell(byId.get(id)?.label ?? id)} | ${withCi(m.saa)} | ${m.saa.itemsScored}/${s.items} | ${withCi(m.rawAccuracy)} | ${gap} | ${pct(m.parse.rate)} (${m.parse.parsed}/${m.parse.done}) | ${pct(m.coverage.share)} |`,
     );
   });
-  out.push('');
-  for (const w of board.warnings) out.push(`> warning: ${w}`, '');
+  out.push(
+    '',
+    "Ranked by SAA's point estimates; whether two models differ is the paired test's (the comparison), not whether their intervals overlap.",
+    '',
+  );
   return out;
 }
 

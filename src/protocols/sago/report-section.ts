@@ -2,6 +2,7 @@ import { bandLines, heatmap, type Row } from '../../report/html/chart-kit.js';
 import type { HtmlKit } from '../../report/html/section.js';
 import { cellBase, demoteHeadings, legendHtml } from '../../report/html/section-kit.js';
 import type { EvalSummary, HeadlineFigure, SectionModule, TranscriptCell } from '../../report/report-data.js';
+import { tInterval } from '../../stats/student-t.js';
 import type { Store } from '../../store/store.js';
 import { AXIS_HEADING, AXIS_SCALE, SAGO_AXES, type SagoAxis } from './metrics.js';
 import {
@@ -54,8 +55,8 @@ export const sagoSection: SectionModule<SagoResults> = {
 
 /**
  * The index's line (docs/report.md#index): each model's SGS over all prompts on the first axis
- * (in SAGO_AXES order) any model has a value on, with its standard deviation over prompts; SGS has
- * no interval of its own (docs/sago.md#sgs).
+ * (in SAGO_AXES order) any model has a value on, with its 95% t interval over prompts (SGS is the
+ * mean of the prompts' s(i); docs/sago.md#sgs).
  */
 function sagoSummary(r: SagoResults): EvalSummary {
   const total = (m: SagoResults['models'][number]) => m.scores.find((x) => x.scope === 'total');
@@ -80,7 +81,7 @@ function sagoSummary(r: SagoResults): EvalSummary {
           ? {
               name,
               value: sc.sgs,
-              ...(sc.sd !== undefined && { spread: `sd ${sc.sd.toFixed(3)}` }),
+              ...sgsInterval(sc),
               over: `${sc.n} prompts`,
             }
           : {
@@ -90,7 +91,14 @@ function sagoSummary(r: SagoResults): EvalSummary {
             };
       return { label: m.model.label, figures: [figure] };
     }),
+    interval: '95% t interval over prompts',
   };
+}
+
+/** SGS's t interval over prompts, or a note that one prompt has none. */
+function sgsInterval(sc: { sgs?: number; sd?: number; n: number }): Partial<HeadlineFigure> {
+  const ci = sc.sgs === undefined ? undefined : tInterval(sc.sgs, sc.sd, sc.n);
+  return ci ? { low: ci.low, high: ci.high } : { spread: 'no interval: one prompt' };
 }
 
 const keyOf = (m: Pick<SagoTestMeta, 'family' | 'subtype' | 'strength' | 'position'>) =>

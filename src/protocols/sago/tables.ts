@@ -1,3 +1,4 @@
+import { tInterval } from '../../stats/student-t.js';
 import { AXIS_HEADING, type AxisScore, SAGO_AXES, type SagoAxis } from './metrics.js';
 import type { SagoModelResults, SagoResults } from './results.js';
 
@@ -27,11 +28,14 @@ function markerAt(score: AxisScore | undefined, eps: number): string {
   return score?.tests.find((t) => t.eps === eps)?.marker ?? '';
 }
 
-/** "0.124 ± 0.06†" as in the paper; n/a when no prompt has a value. */
+/**
+ * "0.124 [0.110, 0.138]†": SGS with its 95% t interval over the scope's prompts (an interval, not
+ * the paper's "± sd", a spread of s(i); issue 37.5); n/a when no prompt has a value.
+ */
 function cell(score: AxisScore | undefined, eps: number): string {
   if (!score || score.sgs === undefined) return 'n/a';
-  const sd = score.sd === undefined ? '' : ` ± ${score.sd.toFixed(2)}`;
-  return `${fmt(score.sgs)}${sd}${markerAt(score, eps)}`;
+  const ci = tInterval(score.sgs, score.sd, score.n);
+  return `${fmt(score.sgs)}${ci ? ` [${fmt(ci.low)}, ${fmt(ci.high)}]` : ' [CI —: one prompt]'}${markerAt(score, eps)}`;
 }
 
 function axisCell(m: SagoModelResults, axis: SagoAxis, score: AxisScore | undefined, eps: number): string {
@@ -68,7 +72,7 @@ function intro(r: SagoResults): string[] {
     '# SAGO: per-prompt instability across meaning-preserving variations',
     '',
     `Prompts: ${r.prompts} (${ds}), seed ${r.manifest.seed}. Variation set: ${r.variations.length} variations; ${r.variants} variants run, ${r.manifest.rejected.length} dropped (meaning filter or generator).`,
-    `SGS = mean over prompts of s(i), the RMS over a prompt's variants of Delta/R (R: activation 2, BLEU 100, BERTScore 1, embedding cosine 2, log-prob 250, entropy 10, mirroring 1). Cells: SGS ± sd of s(i) over the scope's prompts.`,
+    `SGS = mean over prompts of s(i), the RMS over a prompt's variants of Delta/R (R: activation 2, BLEU 100, BERTScore 1, embedding cosine 2, log-prob 250, entropy 10, mirroring 1). Cells: SGS [95% t interval over the scope's prompts, SGS ± t(n-1) sd/sqrt(n); n prompts in the table] (the paper prints ± sd, a spread; docs/fidelity.md).`,
     `Significance: one-sided one-sample t-test of H0: E[s] <= eps (H1: SGS > eps); * p < .05, ** p < .01, † p < .001, each p unadjusted for the other axes, datasets and eps tested (as the paper reports them; docs/check.md#multiplicity). Per-dataset tables at eps = ${s.primaryEps}. BLEU mode: ${s.bleuMode}. ${UNAVAILABLE} = axis unavailable for the model (reasons below), n/a = no value.`,
     '',
   ];

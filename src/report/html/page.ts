@@ -1,3 +1,4 @@
+import { comparisonMarkdown } from '../../check/eval-comparison.js';
 import { judgeMarkdown } from '../../judge/report.js';
 import { chartSvg } from '../charts.js';
 import type { ReportedProtocol } from '../report-data.js';
@@ -139,7 +140,11 @@ function sectionHtml(section: ReportSection, protocols: readonly ReportedProtoco
       inner = `<p class="unavailable-section">This section could not be drawn: ${esc((e as Error).message)}</p>`;
     }
   }
-  return `<section id="${esc(section.id)}" class="protocol" data-protocol="${esc(section.protocol)}"><h2>${esc(section.title)} — ${esc(section.name)}</h2>${evalMeta(section)}${inner}</section>`;
+  // The answer first: the comparison of the eval's models opens its section (docs/report.md#comparison).
+  const comparison = section.comparison
+    ? `<div class="comparison" id="${esc(section.id)}-comparison"><h3>Comparison</h3>${markdownToHtml(comparisonMarkdown(section.comparison).join('\n'))}</div>`
+    : '';
+  return `<section id="${esc(section.id)}" class="protocol" data-protocol="${esc(section.protocol)}"><h2>${esc(section.title)} — ${esc(section.name)}</h2>${evalMeta(section)}${comparison}${inner}</section>`;
 }
 
 /** A table that becomes one card per row on a narrow page (each cell labelled with its column). */

@@ -18,6 +18,7 @@ h3 { font-size: 16px; margin-top: 22px; }
 h4 { font-size: 14px; margin: 14px 0 6px; }
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; background: var(--panel); padding: 0 3px; border-radius: 3px; }
 .lede { color: #374151; }
+div.comparison { border-left: 4px solid var(--accent); padding: 2px 12px; margin: 8px 0 16px; }
 .warn { background: #fef3c7; border-left: 4px solid #f59e0b; padding: 6px 10px; }
 .unavailable-section { background: #fee2e2; border-left: 4px solid #ef4444; padding: 6px 10px; }
 .charts { display: flex; flex-wrap: wrap; gap: 18px; align-items: flex-start; }
