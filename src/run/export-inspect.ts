@@ -117,8 +117,10 @@ function sample(t: Transcript): Json {
   return {
     id: t.test.id,
     epoch: t.repeat + 1,
+    // A raw prompt (no chat template) is text; a lone user message its content, as inspect writes one.
     input:
-      input.length === 1 && t.request.messages[0]?.role === 'user' ? t.request.messages[0].content : input,
+      t.request.rawPrompt ??
+      (input.length === 1 && t.request.messages[0]?.role === 'user' ? t.request.messages[0].content : input),
     choices: null,
     // A target is a protocol's (an answer key, a number): it is in the metadata and the score.
     target: '',
