@@ -90,7 +90,11 @@ describe('docs/scaling.md', () => {
         run('bash', ['-c', shards], dir, {
           PATH: path,
           MODELS: models,
+          // What Slurm sets in each task of --array=0-2 (--shard auto reads them).
           SLURM_ARRAY_TASK_ID: String(i),
+          SLURM_ARRAY_TASK_MIN: '0',
+          SLURM_ARRAY_TASK_MAX: String(last),
+          SLURM_ARRAY_TASK_STEP: '1',
           SLURM_ARRAY_TASK_COUNT: String(tasks.length),
         }),
       ),
@@ -128,6 +132,8 @@ describe('docs/scaling.md', () => {
     const pod = shards.spec.template.spec.containers[0] as Container;
     const indexes = Array.from({ length: shards.spec.completions ?? 1 }, (_, i) => i);
     expect(indexes).toHaveLength(3);
+    // --shard auto's count: the pod cannot read completions, so the manifest repeats it.
+    expect(podEnv(pod).WAVER_SHARD_COUNT).toBe(String(indexes.length));
     // The manifest's MODELS names the cluster's endpoint; here it is the loopback server.
     const results = await Promise.all(
       indexes.map((i) => exec(pod, { JOB_COMPLETION_INDEX: String(i), MODELS: `openai:m@${server.url}` })),

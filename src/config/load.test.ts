@@ -38,7 +38,7 @@ describe('waver.yaml', () => {
     expect([err.line, err.field, err.reason]).toEqual([
       2,
       'shard',
-      "expected K/N with 1 <= K <= N (the K-th of N shards, e.g. 2/3), got '4/3'",
+      "expected K/N with 1 <= K <= N (the K-th of N shards, e.g. 2/3) or auto, got '4/3'",
     ]);
   });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_TIMER_MS, ModelSpecSchema } from '../models/spec.js';
+import { schedulerShard } from './scheduler-shard.js';
 import { unwrapped, withFlag } from './setting-flags.js';
 
 /** The output cap of a call when neither the config nor the protocol sets one. */
@@ -41,15 +42,23 @@ export const GenerationParams = z
 /**
  * `--shard K/N` (`shard: 2/3` in waver.yaml): this process runs the K-th of N parts of each suite of
  * the systems under test, tests dealt round-robin by their position in the suite
- * (docs/decisions.md#e19-shards-deal-tests-round-robin). Written as the string `K/N` everywhere.
+ * (docs/decisions.md#e19-shards-deal-tests-round-robin). Written as the string `K/N` everywhere;
+ * `auto` is the shard the scheduler's variables say, read when the config is
+ * (docs/decisions.md#e48-shard-auto-reads-the-schedulers-index).
  */
 const shardRule = (text: string) =>
-  `expected K/N with 1 <= K <= N (the K-th of N shards, e.g. 2/3), got '${text}'`;
+  `expected K/N with 1 <= K <= N (the K-th of N shards, e.g. 2/3) or auto, got '${text}'`;
 
 export const ShardSchema = z
   .string()
-  .regex(/^\d+\/\d+$/, { error: (issue) => shardRule(String(issue.input)) })
+  .regex(/^(\d+\/\d+|auto)$/, { error: (issue) => shardRule(String(issue.input)) })
   .transform((text, ctx) => {
+    if (text === 'auto') {
+      const found = schedulerShard(process.env);
+      if ('shard' in found) return found.shard;
+      ctx.issues.push({ code: 'custom', input: text, message: found.error });
+      return z.NEVER;
+    }
     const [index, count] = text.split('/').map(Number) as [number, number];
     if (count >= 1 && index >= 1 && index <= count) return { index, count };
     ctx.issues.push({ code: 'custom', input: text, message: shardRule(text) });
@@ -196,10 +205,10 @@ export const BaseConfig = z
       })
       .strict()
       .default({ baseMs: 500, capMs: 30_000 }),
-    /** Run only the K-th of N shards of each suite of the systems under test: `K/N`. */
+    /** Run only the K-th of N shards of each suite of the systems under test: `K/N`, or `auto`. */
     shard: withFlag(ShardSchema.optional(), {
-      flag: '--shard <K/N>',
-      help: 'run the K-th of N parts of the suite (tests dealt round-robin); merge the stores with waver merge',
+      flag: '--shard <K/N|auto>',
+      help: 'run the K-th of N parts of the suite (tests dealt round-robin; auto: the Slurm array task or Indexed Job pod); merge the stores with waver merge',
       group: 'shard',
     }),
     /** Reuse stored responses; false calls again and overwrites. */

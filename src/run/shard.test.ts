@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BaseConfig } from '../config/schema.js';
 import { shardOf } from './shard.js';
 import type { Suite } from './types.js';
@@ -8,6 +8,10 @@ const suite: Suite = {
   hash: 'c'.repeat(64),
   tests: Array.from({ length: 10 }, (_, i) => ({ id: `t${i}`, prompt: `p${i}` })),
 };
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 describe('shards', () => {
   it('deal the tests round-robin: every test in exactly one shard, sizes one apart, hash and name kept', () => {
@@ -25,7 +29,18 @@ describe('shards', () => {
     expect(BaseConfig.parse({ shard: '2/3' }).shard).toEqual({ index: 2, count: 3 });
     for (const bad of ['0/3', '4/3', '1/0', '2', 'a/b', ' 1/2'])
       expect(BaseConfig.safeParse({ shard: bad }).error?.issues[0]?.message).toBe(
-        `expected K/N with 1 <= K <= N (the K-th of N shards, e.g. 2/3), got '${bad}'`,
+        `expected K/N with 1 <= K <= N (the K-th of N shards, e.g. 2/3) or auto, got '${bad}'`,
       );
+  });
+
+  it("are auto in the config: the scheduler's shard, or its error naming the variable", () => {
+    vi.stubEnv('SLURM_ARRAY_TASK_ID', '4');
+    vi.stubEnv('SLURM_ARRAY_TASK_MIN', '3');
+    vi.stubEnv('SLURM_ARRAY_TASK_COUNT', '3');
+    expect(BaseConfig.parse({ shard: 'auto' }).shard).toEqual({ index: 2, count: 3 });
+    vi.stubEnv('SLURM_ARRAY_TASK_COUNT', undefined);
+    expect(BaseConfig.safeParse({ shard: 'auto' }).error?.issues[0]?.message).toBe(
+      'auto: SLURM_ARRAY_TASK_COUNT is not set',
+    );
   });
 });

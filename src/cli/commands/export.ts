@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import { findSuite } from '../../check/suites.js';
 import { type CellGrade, type CheckProtocol, gradeKey } from '../../check/types.js';
@@ -7,6 +8,7 @@ import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import type { RegistryContext } from '../../protocols/adapters.js';
 import { exportTranscripts, type Grader } from '../../run/export.js';
+import { type InspectLog, inspectLogs } from '../../run/export-inspect.js';
 import { readStore, type Store } from '../../store/store.js';
 
 /**
@@ -35,7 +37,12 @@ export function exportCommand(ctx: RegistryContext): Command {
   return new Command('export')
     .description('write every stored cell (request, response or error, attempts) as JSONL transcripts')
     .option('--store <file>', 'SQLite store', '.waver/store.db')
-    .option('--out <file>', 'output file (default: stdout)')
+    .option('--out <file>', 'output file (default: stdout); with --format inspect, the log directory')
+    .option(
+      '--format <format>',
+      'jsonl (one transcript a line) or inspect (inspect_ai eval logs, docs/report.md#inspect)',
+      'jsonl',
+    )
     .option('--suite <hash>', 'only this suite (its sha256 or an 8+ character prefix)')
     .option('--model <label>', 'only this model label')
     .option(
@@ -45,12 +52,23 @@ export function exportCommand(ctx: RegistryContext): Command {
     .option('--no-graded', "leave out each cell's parsed answer and verdict (no protocol results are loaded)")
     .action(async (opts: ExportFlags) => {
       if (!existsSync(opts.store)) throw new InputError('store not found', { file: opts.store });
+      if (!EXPORT_FORMATS.includes(opts.format))
+        throw new InputError(`unknown format '${opts.format}' (expected ${EXPORT_FORMATS.join(' or ')})`, {
+          field: '--format',
+        });
+      if (opts.format === 'inspect' && opts.out === undefined)
+        throw new InputError('--format inspect writes one file per eval: name their directory with --out', {
+          field: '--out',
+        });
       await readStore(opts.store, (store) => exportStore(ctx, store, opts));
     });
 }
 
+const EXPORT_FORMATS = ['jsonl', 'inspect'];
+
 interface ExportFlags {
   store: string;
+  format: string;
   out?: string;
   suite?: string;
   model?: string;
@@ -73,8 +91,28 @@ async function exportStore(ctx: RegistryContext, store: Store, opts: ExportFlags
   const protocols = await Promise.all(ctx.protocols.flatMap((p) => (p.check ? [p.check()] : [])));
   const config = ctx.config.resolve({ file: opts.config, flags: { store: opts.store } });
   const grade = opts.graded ? graderOf(store, protocols, config) : undefined;
+  if (opts.format === 'inspect')
+    return writeInspectLogs(opts.out as string, inspectLogs(store, { suiteHash, model: opts.model }, grade));
   await writeOutput(opts.out, async (write) => {
     for (const record of exportTranscripts(store, { suiteHash, model: opts.model }, grade))
       await write(`${JSON.stringify(record)}\n`);
   });
+}
+
+/**
+ * One file per eval in `dir`, each written whole (writeOutput); a failure removes the ones already
+ * written, so the directory holds all the logs or none of them.
+ */
+async function writeInspectLogs(dir: string, logs: readonly InspectLog[]): Promise<void> {
+  const written: string[] = [];
+  try {
+    for (const { file, log } of logs) {
+      await writeOutput(join(dir, file), (write) => write(JSON.stringify(log)));
+      written.push(join(dir, file));
+    }
+  } catch (e) {
+    for (const f of written) rmSync(f, { force: true });
+    throw e;
+  }
+  process.stderr.write(`waver: wrote ${logs.length} inspect log(s) to ${dir}\n`);
 }
