@@ -7,7 +7,7 @@ import {
   type OpenAIBatchesServerOptions,
   startOpenAIBatchesServer,
 } from '../test-support/openai-batches-server.js';
-import { assertBuilt, queryStore, runCli } from './test-support/cli.js';
+import { assertBuilt, queryStore, runCli } from '../test-support/cli/cli.js';
 
 /**
  * `--batch` against a loopback OpenAI batch server that misbehaves as providers do: several

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
-import { assertBuilt, cleanEnv, queryStore, runCli } from './test-support/cli.js';
+import { assertBuilt, cleanEnv, queryStore, runCli } from '../test-support/cli/cli.js';
 
 /** Limits on what a run takes: a response body past its cap, a timeout Node's timers cannot hold. */
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
-import { assertBuilt, cleanEnv, queryStore, startCli, writeLocked } from './test-support/cli.js';
+import { assertBuilt, cleanEnv, queryStore, startCli, writeLocked } from '../test-support/cli/cli.js';
 
 /**
  * A worker that stalls past its leases (SIGSTOP, then SIGCONT once the other worker finished the

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG } from '../protocols/index.js';
 import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
-import { assertBuilt, cleanEnv, exportedCells, runCli, servedUrl, startCli } from './test-support/cli.js';
+import { assertBuilt, cleanEnv, exportedCells, runCli, servedUrl, startCli } from '../test-support/cli/cli.js';
 
 beforeAll(assertBuilt);
 

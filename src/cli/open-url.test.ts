@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openUrl } from './open-url.js';
-import { assertBuilt, cleanEnv, servedUrl, startCli } from './test-support/cli.js';
+import { assertBuilt, cleanEnv, servedUrl, startCli } from '../test-support/cli/cli.js';
 
 /** A "browser" that writes the URL it is given to a file. */
 function recordingBrowser(): { browser: string; seen: string } {

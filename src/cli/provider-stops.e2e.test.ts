@@ -8,7 +8,7 @@ import {
   type ScriptedAnswer,
   startScriptedChatServer,
 } from '../test-support/scripted-chat-server.js';
-import { assertBuilt, cleanEnv, exportedCells, runCli } from './test-support/cli.js';
+import { assertBuilt, cleanEnv, exportedCells, runCli } from '../test-support/cli/cli.js';
 
 /**
  * Provider answers no retry can mend (docs/decisions.md#e35-a-refused-key-or-a-spent-quota-stops-the-model):

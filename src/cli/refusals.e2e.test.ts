@@ -5,7 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { REFUSAL_TEXT, startMessageBatchesServer } from '../test-support/message-batches-server.js';
 import { startOpenAIBatchesServer } from '../test-support/openai-batches-server.js';
 import { completion, startScriptedChatServer } from '../test-support/scripted-chat-server.js';
-import { assertBuilt, exportedCells, runCli } from './test-support/cli.js';
+import { assertBuilt, exportedCells, runCli } from '../test-support/cli/cli.js';
 
 /**
  * A model that declines is answering (docs/decisions.md#e34-a-refusal-is-an-answer): a refusal is

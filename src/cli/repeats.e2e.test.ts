@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
 import { scratchDir, writeSuite } from '../test-support/scratch.js';
-import { assertBuilt, runCli } from './test-support/cli.js';
+import { assertBuilt, runCli } from '../test-support/cli/cli.js';
 
 /**
  * A suite line's `repeats` and `--repeats` are bounded, and a line's own wins

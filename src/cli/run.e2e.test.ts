@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { echoReply, type FaultServer, startFaultServer } from '../test-support/fault-server.js';
-import { assertBuilt, cleanEnv, runCli, startCli } from './test-support/cli.js';
+import { assertBuilt, cleanEnv, runCli, startCli } from '../test-support/cli/cli.js';
 
 /** End to end through the built CLI: real processes, a real SQLite file, a real HTTP endpoint. */
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
-import { assertBuilt, queryStore, runCli } from './test-support/cli.js';
+import { assertBuilt, queryStore, runCli } from '../test-support/cli/cli.js';
 
 /**
  * `--shard K/N` and `waver merge` through the real CLI against an instant loopback server that

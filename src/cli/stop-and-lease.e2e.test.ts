@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
-import { assertBuilt, queryStore, runCli, startCli } from './test-support/cli.js';
+import { assertBuilt, queryStore, runCli, startCli } from '../test-support/cli/cli.js';
 
 /**
  * Real CLI processes against loopback servers: Ctrl-C during a run, and several runs of one suite

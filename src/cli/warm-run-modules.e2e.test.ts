@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
-import { assertBuilt, cleanEnv, runCli } from './test-support/cli.js';
+import { assertBuilt, cleanEnv, runCli } from '../test-support/cli/cli.js';
 
 /**
  * A run loads what it runs and no more (docs/decisions.md#e41-a-warm-run-loads-what-it-runs): the

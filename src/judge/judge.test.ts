@@ -11,7 +11,7 @@ import { inputErrorOf, scratchDir } from '../test-support/scratch.js';
 import { correctedEstimates, effectiveCount, peopleLabel } from './corrected.js';
 import { inferredRubric, readLabelsCsv } from './labels.js';
 import { allocate, populationOf, sampleJudged, stratumOf } from './sample.js';
-import { buildJudgedStore, JUDGES } from './test-support/judged-store.js';
+import { buildJudgedStore, JUDGES } from '../test-support/judge/judged-store.js';
 import type { JudgedItem } from './types.js';
 
 const [ladderProtocol, sagoProtocol] = (await withAdapters([ladder, sago])) as [

@@ -13,7 +13,7 @@ import {
   progressPrinter,
   resolveHfModel,
 } from './download.js';
-import { closedPort, type Loopback, startLoopback } from './test-support/loopback.js';
+import { closedPort, type Loopback, startLoopback } from '../test-support/models/loopback.js';
 
 const URI = 'hf:test-owner/tiny-repo/stories260K.gguf';
 const RESOLVE = '/test-owner/tiny-repo/resolve/main/stories260K.gguf';

@@ -6,7 +6,7 @@ import { createGgufProvider, type GgufProvider } from './gguf.js';
 import { createPromptFormat, tokenizePrompt } from './gguf-prompt.js';
 import { sampleToken, seededRandom } from './gguf-sampling.js';
 import { acquireModel, modelFingerprint } from './llama.js';
-import { cosine } from './test-support/layer-states.js';
+import { cosine } from '../test-support/models/layer-states.js';
 import type { ChatMessage, GenerateRequest } from './types.js';
 
 const user = (content: string): ChatMessage[] => [{ role: 'user', content }];

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
 import { ProviderError } from './errors.js';
 import { createOpenAIProvider, fromChatBody } from './openai.js';
-import { closedPort, type Loopback, sendJson, startLoopback } from './test-support/loopback.js';
+import { closedPort, type Loopback, sendJson, startLoopback } from '../test-support/models/loopback.js';
 
 /** What the next request gets; each test sets it. */
 let respond: (res: ServerResponse, body: unknown) => void = () => {};

@@ -8,7 +8,7 @@ import { suiteOf } from '../run/suite.js';
 import { openStore } from '../store/store.js';
 import { createOpenAIProvider } from './openai.js';
 import { isReasoningModelId, isReasoningSpec } from './reasoning.js';
-import { type Loopback, sendJson, startLoopback } from './test-support/loopback.js';
+import { type Loopback, sendJson, startLoopback } from '../test-support/models/loopback.js';
 
 let server: Loopback;
 let baseURL: string;

@@ -9,7 +9,7 @@ import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
 import { createProvider, type ProviderFactory, registerProvider } from './registry.js';
 import { recordingLine } from './replay.js';
 import { parseModelSpec, toModelSpec } from './spec.js';
-import { startLoopback } from './test-support/loopback.js';
+import { startLoopback } from '../test-support/models/loopback.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'waver-registry-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -15,7 +15,7 @@ import {
   type SeenRequest,
   sendJson,
   startLoopback,
-} from './test-support/loopback.js';
+} from '../test-support/models/loopback.js';
 import type { ModelProvider } from './types.js';
 
 /**

@@ -7,7 +7,7 @@ import { configJsonSchema, PROTOCOLS, readResults, registerProtocol, validateCon
 import { type ScriptedChatServer, startScriptedChatServer } from '../test-support/scripted-chat-server.js';
 import { withAdapters } from './adapters.js';
 import { CONFIG } from './index.js';
-import { echoProtocol } from './test-support/echo/index.js';
+import { echoProtocol } from '../test-support/protocols/echo/index.js';
 
 /**
  * A new protocol is its folder and one registry line (docs/architecture.md#adding-a-protocol): here

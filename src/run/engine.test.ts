@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../models/errors.js';
 import { openStore, type Store } from '../store/store.js';
-import { connectionOf } from '../store/test-support/connection.js';
+import { connectionOf } from '../test-support/store/connection.js';
 import { type Script, ScriptedProvider, steps } from '../test-support/scripted-provider.js';
 import { hashOf } from '../util/hash.js';
 import { type ModelEntry, type RunCellsOptions, runCells } from './engine.js';

@@ -3,7 +3,7 @@ import { validateConfig } from '../config/load.js';
 import type { ProviderDescriptor } from '../models/descriptor.js';
 import { registerProvider } from '../models/registry.js';
 import { parseModelSpec } from '../models/spec.js';
-import { type Loopback, startLoopback } from '../models/test-support/loopback.js';
+import { type Loopback, startLoopback } from '../test-support/models/loopback.js';
 import { axisStatuses, type SagoModelRecord } from '../protocols/sago/axes.js';
 import { SagoConfig } from '../protocols/sago/config.js';
 import { tokenLevelEmbedder } from '../protocols/sago/embeddings.js';

@@ -7,7 +7,7 @@ import type { GenerateRequest } from '../domain/calls.js';
 import type { Suite } from '../domain/suites.js';
 import { cacheKey } from '../run/cache-key.js';
 import { openStore, type Store } from './store.js';
-import { connectionOf } from './test-support/connection.js';
+import { connectionOf } from '../test-support/store/connection.js';
 
 /**
  * Every statement the viewer, the report, `waver check`, `waver export` and a shard's coverage run is planned along

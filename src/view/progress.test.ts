@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { cacheKey } from '../run/cache-key.js';
 import { suiteOf } from '../run/suite.js';
 import { openStore } from '../store/store.js';
-import { damageTable } from '../store/test-support/damaged-store.js';
+import { damageTable } from '../test-support/store/damaged-store.js';
 import { scratchDir } from '../test-support/scratch.js';
 import { StoreReader } from './progress.js';
 

@@ -7,8 +7,8 @@ import { ladderSettings } from './config.js';
 import { ladderJudged } from './judged.js';
 import { loadLadderResults } from './results.js';
 import { answerJudgeJobs, ladderSuiteTest, runLadder } from './run.js';
-import { Recording, scratchDir, testConfig } from './test-support/fakes.js';
-import { ladderTest } from './test-support/ladder-test.js';
+import { Recording, scratchDir, testConfig } from '../../test-support/protocols/ladder/fakes.js';
+import { ladderTest } from '../../test-support/protocols/ladder/ladder-test.js';
 import type { LadderTest, TextSeed } from './types.js';
 
 /** TriviaQA's first row (../shared/data/triviaqa/triviaqa_sm_sub.jsonl line 1), a few of its aliases. */

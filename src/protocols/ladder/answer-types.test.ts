@@ -6,7 +6,7 @@ import { extractTextAnswer, matchTextAnswer, normaliseAnswer } from './answer-te
 import { choiceStemOf } from './choice-lines.js';
 import { resolveLadderSeeds } from './data/datasets.js';
 import { scoreAnswer } from './score-answer.js';
-import { CHOICE_FILES, choiceSeeds, dataMissing, TEXT_FILES, textSeeds } from './test-support/answer-data.js';
+import { CHOICE_FILES, choiceSeeds, dataMissing, TEXT_FILES, textSeeds } from '../../test-support/protocols/ladder/answer-data.js';
 import type { ChoiceSeed, TextSeed } from './types.js';
 
 /**

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type CliResult, cleanEnv, runCli } from '../../cli/test-support/cli.js';
+import { assertBuilt, type CliResult, cleanEnv, runCli } from '../../test-support/cli/cli.js';
 import { recordingLine } from '../../models/replay.js';
 import { openStore } from '../../store/store.js';
 import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';

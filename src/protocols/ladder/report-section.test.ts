@@ -13,8 +13,8 @@ import { kbJudgeRequest } from './kb-judge.js';
 import { meaningCheck } from './meaning-check.js';
 import { ladderBuildSettings } from './report-settings.js';
 import { kbJudgeJobs, ladderSuiteTest, runLadder } from './run.js';
-import { Recording, scratchDir, testConfig } from './test-support/fakes.js';
-import { ladderTest } from './test-support/ladder-test.js';
+import { Recording, scratchDir, testConfig } from '../../test-support/protocols/ladder/fakes.js';
+import { ladderTest } from '../../test-support/protocols/ladder/ladder-test.js';
 import type { LadderTest, Seed } from './types.js';
 
 const NOW = '2025-06-01T12:00:00.000Z';

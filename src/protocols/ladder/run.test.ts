@@ -16,7 +16,7 @@ import { loadLadderResults } from './results.js';
 import { ladderAsks, ladderRunConfig, ladderSuite, ladderSuiteTest, runLadder } from './run.js';
 import { ladderTestId } from './suite-file.js';
 import { formatLadderReport } from './tables.js';
-import { scratchDir, testConfig } from './test-support/fakes.js';
+import { scratchDir, testConfig } from '../../test-support/protocols/ladder/fakes.js';
 import type { Family, LadderTest, Seed } from './types.js';
 
 const [A] = GRADE_SCHOOL_SEEDS as [Seed];

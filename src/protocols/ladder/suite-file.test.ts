@@ -10,7 +10,7 @@ import {
   writeFileAtomic,
   writeLadderSuite,
 } from './suite-file.js';
-import { scratchDir } from './test-support/fakes.js';
+import { scratchDir } from '../../test-support/protocols/ladder/fakes.js';
 import type { LadderTest } from './types.js';
 
 const dir = scratchDir('waver-suite-file-');

@@ -13,7 +13,7 @@ import { structuralGate } from './gates/structural-gate.js';
 import { measureSeverity } from './severity/measure.js';
 import { buildLadderSuite, fillCounts } from './suite.js';
 import { ladderSuiteJsonl, ladderTestId, readLadderSuite, writeLadderSuite } from './suite-file.js';
-import { Recording, SEED_A, scratchDir, testConfig } from './test-support/fakes.js';
+import { Recording, SEED_A, scratchDir, testConfig } from '../../test-support/protocols/ladder/fakes.js';
 import type { LadderTest } from './types.js';
 
 const dir = scratchDir();

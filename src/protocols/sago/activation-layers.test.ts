@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WaverConfig } from '../../config/schema.js';
 import { createGgufProvider, type GgufProvider } from '../../models/gguf.js';
-import { cosine, layerStatesBuilt, layerStatesMissing } from '../../models/test-support/layer-states.js';
+import { cosine, layerStatesBuilt, layerStatesMissing } from '../../test-support/models/layer-states.js';
 import { openStore } from '../../store/store.js';
 import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
 import { withPool } from '../define.js';

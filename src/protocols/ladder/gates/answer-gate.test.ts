@@ -8,7 +8,7 @@ import {
   dataMissing,
   TEXT_FILES,
   textSeeds,
-} from '../test-support/answer-data.js';
+} from '../../../test-support/protocols/ladder/answer-data.js';
 import { type ChoiceSeed, choiceQuestion } from '../types.js';
 import { answerGate } from './answer-gate.js';
 

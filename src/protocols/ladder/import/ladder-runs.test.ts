@@ -12,15 +12,15 @@ import { aggregateSummary } from './aggregates.js';
 import { planLadderRunsImport, writeLadderRunsImport } from './ladder-runs.js';
 import type { LadderRunFolder } from './run-folders.js';
 import { ladderRunSummary, ladderRunsMarkdown } from './summary.js';
-import { demoMissing, demoRunFolder } from './test-support/demo-run.js';
-import { fullRunFolder, fullRunMissing } from './test-support/full-run.js';
+import { demoMissing, demoRunFolder } from '../../../test-support/protocols/ladder/import/demo-run.js';
+import { fullRunFolder, fullRunMissing } from '../../../test-support/protocols/ladder/import/full-run.js';
 import {
   NOTEBOOK_AGGREGATE,
   PAPER_TABLE5,
   PUBLISHED_MODELS,
   publishedMissing,
   publishedRunsFolder,
-} from './test-support/published-runs.js';
+} from '../../../test-support/protocols/ladder/import/published-runs.js';
 
 const withDemo = demoMissing === undefined ? describe : describe.skip;
 

@@ -9,7 +9,7 @@ import {
   generatedDemoMissing,
   generatedDemoPath,
   loadGeneratedDemo,
-} from '../test-support/reference.js';
+} from '../../../test-support/protocols/ladder/reference.js';
 import { conflictExplicitness } from './ces.js';
 import { measureSeverity } from './measure.js';
 import { magnitude, sim } from './similarity.js';

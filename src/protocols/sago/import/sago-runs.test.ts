@@ -12,7 +12,7 @@ import { loadSagoResults } from '../results.js';
 import { sgsTable } from '../tables.js';
 import { RESULTS_FILE } from './run-folders.js';
 import { planSagoRunsImport, writeSagoRunsImport } from './sago-runs.js';
-import { independentMissing, independentSgs, sagoRunsDir } from './test-support/independent-sgs.js';
+import { independentMissing, independentSgs, sagoRunsDir } from '../../../test-support/protocols/sago/import/independent-sgs.js';
 
 const EPS = [0.01, 0.05, 0.1];
 const fixtures = sagoRunsDir ?? '';
