@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv } from './cli/test-support/cli.js';
+import { assertBuilt, cleanEnv } from './test-support/cli/cli.js';
 
 /**
  * waver as a dependency, the way a user gets it: `npm pack`, the tarball unpacked into a fresh

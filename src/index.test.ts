@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { assertBuilt, runCli } from './cli/test-support/cli.js';
 import { PROTOCOLS, paraphraseProtocol, protocolNamed, validateConfig } from './index.js';
 import { formatParaphraseReport } from './protocols/paraphrase/tables.js';
+import { assertBuilt, runCli } from './test-support/cli/cli.js';
 import { tinyModelMissing, tinyModelPath } from './test-support/shared.js';
 
 /** The library drives a protocol as the CLI does: the same config, the same module, the same results. */

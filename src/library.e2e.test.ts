@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv } from './cli/test-support/cli.js';
+import { assertBuilt, cleanEnv } from './test-support/cli/cli.js';
 import { repoRoot } from './test-support/shared.js';
 
 /**

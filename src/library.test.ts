@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { startLoopbackHub } from './hub/test-support/loopback-hub.js';
-import { sharedHubMissing, sharedHubRepos } from './hub/test-support/shared-hub.js';
 import { type Notice, paraphraseProtocol, validateConfig } from './index.js';
+import { startLoopbackHub } from './test-support/hub/loopback-hub.js';
+import { sharedHubMissing, sharedHubRepos } from './test-support/hub/shared-hub.js';
 import { staticImportGraph } from './test-support/import-graph.js';
 import { startScriptedChatServer } from './test-support/scripted-chat-server.js';
 

@@ -3,8 +3,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv } from './cli/test-support/cli.js';
-import { startLoopback } from './models/test-support/loopback.js';
+import { assertBuilt, cleanEnv } from './test-support/cli/cli.js';
+import { startLoopback } from './test-support/models/loopback.js';
 import { scratchDir } from './test-support/scratch.js';
 import { repoRoot } from './test-support/shared.js';
 

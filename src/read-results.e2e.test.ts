@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, runCli } from './cli/test-support/cli.js';
 import { openStore, RESULTS_SCHEMA_VERSION, readResults, WAVER_VERSION } from './index.js';
+import { assertBuilt, cleanEnv, runCli } from './test-support/cli/cli.js';
 import { type ScriptedChatServer, startScriptedChatServer } from './test-support/scripted-chat-server.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { NUMBER_REPLIES } from '../test-support/answers/number-replies.js';
 import { isCorrectNumber, readNumericAnswer } from './number.js';
-import { NUMBER_REPLIES } from './test-support/number-replies.js';
 
 describe('isCorrectNumber', () => {
   it('uses a 0.1% relative tolerance', () => {

@@ -2,12 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, queryStore, runCli } from '../test-support/cli/cli.js';
 import {
   type OpenAIBatchesServer,
   type OpenAIBatchesServerOptions,
   startOpenAIBatchesServer,
 } from '../test-support/openai-batches-server.js';
-import { assertBuilt, queryStore, runCli } from './test-support/cli.js';
 
 /**
  * `--batch` against a loopback OpenAI batch server that misbehaves as providers do: several

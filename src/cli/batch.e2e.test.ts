@@ -3,8 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  assertBuilt,
+  exportedCells,
+  queryStore,
+  runCli,
+  servedUrl,
+  startCli,
+} from '../test-support/cli/cli.js';
 import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
-import { assertBuilt, exportedCells, queryStore, runCli, servedUrl, startCli } from './test-support/cli.js';
 
 /**
  * `waver run --batch` against `waver serve` over the real tiny model: the openai: provider's batch

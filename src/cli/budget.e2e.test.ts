@@ -1,10 +1,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Loopback, sendJson, startLoopback } from '../models/test-support/loopback.js';
+import { assertBuilt, queryStore, runCli } from '../test-support/cli/cli.js';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
+import { type Loopback, sendJson, startLoopback } from '../test-support/models/loopback.js';
 import { scratchDir, writeSuite } from '../test-support/scratch.js';
-import { assertBuilt, queryStore, runCli } from './test-support/cli.js';
 
 /**
  * A command's budget (docs/decisions.md#e37-a-budget-stops-a-command-its-cells-left-pending):

@@ -3,10 +3,10 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli } from '../test-support/cli/cli.js';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
 import { validate } from '../test-support/json-schema.js';
 import { repoRoot } from '../test-support/shared.js';
-import { assertBuilt, runCli } from './test-support/cli.js';
 
 /**
  * `waver export --format inspect` through the CLI on a ladder run against a loopback server: one
@@ -15,7 +15,7 @@ import { assertBuilt, runCli } from './test-support/cli.js';
  */
 
 const SCHEMA = JSON.parse(
-  readFileSync(join(repoRoot, 'src/run/test-support/inspect/log-schema.json'), 'utf8'),
+  readFileSync(join(repoRoot, 'src/test-support/run/inspect/log-schema.json'), 'utf8'),
 ) as Record<string, unknown>;
 
 /** Why inspect_ai's own reader cannot be run here, or undefined when python3 imports it. */

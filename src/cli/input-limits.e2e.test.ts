@@ -12,8 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanEnv, queryStore, runCli } from '../test-support/cli/cli.js';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
-import { assertBuilt, cleanEnv, queryStore, runCli } from './test-support/cli.js';
 
 /** Limits on what a run takes: a response body past its cap, a timeout Node's timers cannot hold. */
 

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanEnv, queryStore, startCli, writeLocked } from '../test-support/cli/cli.js';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
-import { assertBuilt, cleanEnv, queryStore, startCli, writeLocked } from './test-support/cli.js';
 
 /**
  * A worker that stalls past its leases (SIGSTOP, then SIGCONT once the other worker finished the

@@ -3,8 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG } from '../protocols/index.js';
+import {
+  assertBuilt,
+  cleanEnv,
+  exportedCells,
+  runCli,
+  servedUrl,
+  startCli,
+} from '../test-support/cli/cli.js';
 import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
-import { assertBuilt, cleanEnv, exportedCells, runCli, servedUrl, startCli } from './test-support/cli.js';
 
 beforeAll(assertBuilt);
 

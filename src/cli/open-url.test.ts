@@ -2,8 +2,8 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { assertBuilt, cleanEnv, servedUrl, startCli } from '../test-support/cli/cli.js';
 import { openUrl } from './open-url.js';
-import { assertBuilt, cleanEnv, servedUrl, startCli } from './test-support/cli.js';
 
 /** A "browser" that writes the URL it is given to a file. */
 function recordingBrowser(): { browser: string; seen: string } {

@@ -2,13 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanEnv, exportedCells, runCli } from '../test-support/cli/cli.js';
 import { startOpenAIBatchesServer } from '../test-support/openai-batches-server.js';
 import {
   completion,
   type ScriptedAnswer,
   startScriptedChatServer,
 } from '../test-support/scripted-chat-server.js';
-import { assertBuilt, cleanEnv, exportedCells, runCli } from './test-support/cli.js';
 
 /**
  * Provider answers no retry can mend (docs/decisions.md#e35-a-refused-key-or-a-spent-quota-stops-the-model):

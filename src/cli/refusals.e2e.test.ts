@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, exportedCells, runCli } from '../test-support/cli/cli.js';
 import { REFUSAL_TEXT, startMessageBatchesServer } from '../test-support/message-batches-server.js';
 import { startOpenAIBatchesServer } from '../test-support/openai-batches-server.js';
 import { completion, startScriptedChatServer } from '../test-support/scripted-chat-server.js';
-import { assertBuilt, exportedCells, runCli } from './test-support/cli.js';
 
 /**
  * A model that declines is answering (docs/decisions.md#e34-a-refusal-is-an-answer): a refusal is

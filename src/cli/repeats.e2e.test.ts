@@ -1,9 +1,9 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli } from '../test-support/cli/cli.js';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
 import { scratchDir, writeSuite } from '../test-support/scratch.js';
-import { assertBuilt, runCli } from './test-support/cli.js';
 
 /**
  * A suite line's `repeats` and `--repeats` are bounded, and a line's own wins

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanEnv, runCli, startCli } from '../test-support/cli/cli.js';
 import { echoReply, type FaultServer, startFaultServer } from '../test-support/fault-server.js';
-import { assertBuilt, cleanEnv, runCli, startCli } from './test-support/cli.js';
 
 /** End to end through the built CLI: real processes, a real SQLite file, a real HTTP endpoint. */
 

@@ -5,9 +5,9 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { assertBuilt, cliPath } from '../test-support/cli/cli.js';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
 import { repoRoot } from '../test-support/shared.js';
-import { assertBuilt, cliPath } from './test-support/cli.js';
 
 /**
  * docs/scaling.md's Slurm scripts and Kubernetes manifests, run as they are written (the shards in

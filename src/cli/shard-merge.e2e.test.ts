@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { assertBuilt, queryStore, runCli } from '../test-support/cli/cli.js';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
-import { assertBuilt, queryStore, runCli } from './test-support/cli.js';
 
 /**
  * `--shard K/N` and `waver merge` through the real CLI against an instant loopback server that

@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeRecordFile } from '../data/test-support/record-files.js';
+import { assertBuilt, type CliResult, cleanEnv, queryStore, runCli } from '../test-support/cli/cli.js';
+import { writeRecordFile } from '../test-support/data/record-files.js';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
-import { assertBuilt, type CliResult, cleanEnv, queryStore, runCli } from './test-support/cli.js';
 
 /**
  * A stored answer counts as done for every suite that asks its request (issue 34 item 3): the

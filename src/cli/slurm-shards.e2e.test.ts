@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanEnv, cliPath, queryStore, runCli } from '../test-support/cli/cli.js';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
 import { repoRoot } from '../test-support/shared.js';
 import { type SlurmCluster, slurmMissing, startSlurm } from '../test-support/slurm.js';
-import { assertBuilt, cleanEnv, cliPath, queryStore, runCli } from './test-support/cli.js';
 
 /**
  * docs/scaling.md's Slurm scripts on a real single-node Slurm started here (munged, slurmctld,

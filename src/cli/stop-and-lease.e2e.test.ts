@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, queryStore, runCli, startCli } from '../test-support/cli/cli.js';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
-import { assertBuilt, queryStore, runCli, startCli } from './test-support/cli.js';
 
 /**
  * Real CLI processes against loopback servers: Ctrl-C during a run, and several runs of one suite

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { damageTable } from '../store/test-support/damaged-store.js';
+import { assertBuilt, cleanEnv, cliPath, runCli } from '../test-support/cli/cli.js';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
 import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
-import { assertBuilt, cleanEnv, cliPath, runCli } from './test-support/cli.js';
+import { damageTable } from '../test-support/store/damaged-store.js';
 
 /**
  * A store or a port the user must fix: one line naming the file or port, exit 2, nothing left

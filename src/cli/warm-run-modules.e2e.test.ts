@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { assertBuilt, cleanEnv, runCli } from '../test-support/cli/cli.js';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
-import { assertBuilt, cleanEnv, runCli } from './test-support/cli.js';
 
 /**
  * A run loads what it runs and no more (docs/decisions.md#e41-a-warm-run-loads-what-it-runs): the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertBuilt, runCli } from '../cli/test-support/cli.js';
+import { assertBuilt, runCli } from '../test-support/cli/cli.js';
 
 describe('--help', () => {
   it('shows the defaults and examples', async () => {

@@ -1,19 +1,19 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, runCli } from '../cli/test-support/cli.js';
-import { type Loopback, startLoopback } from '../models/test-support/loopback.js';
+import { assertBuilt, runCli } from '../test-support/cli/cli.js';
+import { type Loopback, startLoopback } from '../test-support/models/loopback.js';
 import { scratchDir } from '../test-support/scratch.js';
 import { repoRoot } from '../test-support/shared.js';
 
 /**
  * A provider added from a test folder and nothing else: its descriptor module
- * (models/test-support/http-echo-provider.mjs), named in waver.yaml's `providers:` relative to the
+ * (src/test-support/models/http-echo-provider.mjs), named in waver.yaml's `providers:` relative to the
  * file, runs a suite through the CLI against a service on loopback (docs/providers.md#from-waveryaml).
  */
 
 const dir = scratchDir('waver-config-providers-');
-const descriptor = resolve(repoRoot, 'src/models/test-support/http-echo-provider.mjs');
+const descriptor = resolve(repoRoot, 'src/test-support/models/http-echo-provider.mjs');
 let service: Loopback;
 
 beforeAll(async () => {

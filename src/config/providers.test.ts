@@ -10,7 +10,7 @@ import { loadConfigProviders } from './providers.js';
 const dir = scratchDir('waver-config-providers-lib-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const descriptor = resolve(repoRoot, 'src/models/test-support/http-echo-provider.mjs');
+const descriptor = resolve(repoRoot, 'src/test-support/models/http-echo-provider.mjs');
 
 describe('loadConfigProviders', () => {
   it("registers waver.yaml's providers in the registry it is handed, for the run that uses it alone", async () => {

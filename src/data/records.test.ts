@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parquetOf } from '../hub/test-support/loopback-hub.js';
+import { parquetOf } from '../test-support/hub/loopback-hub.js';
 import { describeDatasetSource, localFileEntry, localFolderEntry } from './provenance.js';
 import { pick, readRecords } from './records.js';
 

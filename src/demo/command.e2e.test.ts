@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, runCli } from '../cli/test-support/cli.js';
+import { assertBuilt, cleanEnv, runCli } from '../test-support/cli/cli.js';
 
 beforeAll(assertBuilt);
 

@@ -2,10 +2,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort } from '../models/test-support/loopback.js';
+import { type LoopbackHub, parquetOf, sha256Of, startLoopbackHub } from '../test-support/hub/loopback-hub.js';
+import { closedPort } from '../test-support/models/loopback.js';
 import { fetchDatasetFile, type HubOptions, openDatasetSnapshot } from './datasets.js';
 import { DownloadError } from './download.js';
-import { type LoopbackHub, parquetOf, sha256Of, startLoopbackHub } from './test-support/loopback-hub.js';
 
 const ADVICE = 'download it yourself';
 

@@ -1,9 +1,9 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { redact } from '../models/http-errors.js';
-import type { FetchFn } from '../models/types.js';
+import type { FetchFn } from '../util/fetch.js';
 import { notify } from '../util/notices.js';
+import { redact } from '../util/secrets.js';
 import { DownloadError, type DownloadProgress, downloadHubFile, reasonOf, refusalHint } from './download.js';
 
 /**

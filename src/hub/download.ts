@@ -4,9 +4,9 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { redact } from '../models/http-errors.js';
-import type { FetchFn } from '../models/types.js';
+import type { FetchFn } from '../util/fetch.js';
 import { notify } from '../util/notices.js';
+import { redact } from '../util/secrets.js';
 
 /**
  * One file from the Hugging Face Hub (or a server speaking its `resolve` URLs) into a cache path:

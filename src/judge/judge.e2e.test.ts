@@ -1,13 +1,13 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, runCli } from '../cli/test-support/cli.js';
 import { openStore } from '../store/store.js';
+import { assertBuilt, runCli } from '../test-support/cli/cli.js';
+import { buildJudgedStore } from '../test-support/judge/judged-store.js';
 import { python3Missing, runPython } from '../test-support/python3.js';
 import { scratchDir } from '../test-support/scratch.js';
 import type { TaskAgreement } from './agreement.js';
 import type { JudgeSetReport } from './report.js';
-import { buildJudgedStore } from './test-support/judged-store.js';
 
 /**
  * `waver judge` end to end through the built CLI: agreement on a labelled CSV with missing labels
@@ -15,7 +15,7 @@ import { buildJudgedStore } from './test-support/judged-store.js';
  * files are one error naming file, line and field, exit 2, with nothing written.
  */
 
-const FIXTURE = resolve(import.meta.dirname, 'test-support/labels-missing.csv');
+const FIXTURE = resolve(import.meta.dirname, '../test-support/judge/labels-missing.csv');
 
 /** Quadratic kappa of the judge with each person and ordinal alpha over all raters, from the CSV, in numpy. */
 const REFERENCE = `

@@ -7,13 +7,13 @@ import { KB_RUBRIC_SPEC } from '../protocols/ladder/judged.js';
 import { roganGladen } from '../stats/rogan-gladen.js';
 import { wilsonInterval } from '../stats/wilson.js';
 import type { LabellingSetRecord, LabelRecord } from '../store/store.js';
+import { buildJudgedStore, JUDGES } from '../test-support/judge/judged-store.js';
 import { buildReportStore } from '../test-support/report-store.js';
 import { inputErrorOf, scratchDir } from '../test-support/scratch.js';
 import { type CorrectedFigure, correctedEstimates, effectiveCount, peopleLabel } from './corrected.js';
 import { inferredRubric, readLabelsCsv } from './labels.js';
 import { judgeMarkdown } from './report.js';
 import { allocate, populationOf, sampleJudged, stratumOf } from './sample.js';
-import { buildJudgedStore, JUDGES } from './test-support/judged-store.js';
 import type { JudgedItem } from './types.js';
 
 const [ladderProtocol, sagoProtocol] = (await withAdapters([ladder, sago])) as [

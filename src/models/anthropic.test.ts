@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
+import { type Loopback, sendJson, startLoopback } from '../test-support/models/loopback.js';
 import { createAnthropicProvider } from './anthropic.js';
 import { ProviderError } from './errors.js';
-import { type Loopback, sendJson, startLoopback } from './test-support/loopback.js';
 
 /** A loopback server speaking the Messages API shape; each test sets what it answers. */
 let respond: (res: ServerResponse) => void = () => {};

@@ -4,6 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort, type Loopback, startLoopback } from '../test-support/models/loopback.js';
 import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
 import {
   cachedPath,
@@ -13,7 +14,6 @@ import {
   progressPrinter,
   resolveHfModel,
 } from './download.js';
-import { closedPort, type Loopback, startLoopback } from './test-support/loopback.js';
 
 const URI = 'hf:test-owner/tiny-repo/stories260K.gguf';
 const RESOLVE = '/test-owner/tiny-repo/resolve/main/stories260K.gguf';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { numpyLayerStates, numpyMissing } from '../test-support/models/gguf-forward.js';
+import { cosine, layerStatesBuilt, layerStatesMissing } from '../test-support/models/layer-states.js';
 import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
 import { createGgufProvider, type GgufProvider } from './gguf.js';
-import { numpyLayerStates, numpyMissing } from './test-support/gguf-forward.js';
-import { cosine, layerStatesBuilt, layerStatesMissing } from './test-support/layer-states.js';
 
 /**
  * Every layer's hidden state through the patched addon (scripts/gguf-native/layer-states.patch):

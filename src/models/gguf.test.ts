@@ -1,12 +1,12 @@
 import type { Token } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cosine } from '../test-support/models/layer-states.js';
 import { sharedFile, tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
 import { ProviderError } from './errors.js';
 import { createGgufProvider, type GgufProvider } from './gguf.js';
 import { createPromptFormat, tokenizePrompt } from './gguf-prompt.js';
 import { sampleToken, seededRandom } from './gguf-sampling.js';
 import { acquireModel, modelFingerprint } from './llama.js';
-import { cosine } from './test-support/layer-states.js';
 import type { ChatMessage, GenerateRequest } from './types.js';
 
 const user = (content: string): ChatMessage[] => [{ role: 'user', content }];

@@ -1,3 +1,4 @@
+import { redact } from '../util/secrets.js';
 import { ProviderError, parseRetryAfter } from './errors.js';
 import { HttpStatusError } from './json-api.js';
 import type { GenerateRequest } from './types.js';
@@ -127,20 +128,6 @@ export function retryAfterFrom(headers: Headers | undefined): number | undefined
     if (Number.isFinite(n) && n >= 0) return n;
   }
   return parseRetryAfter(headers.get('retry-after'));
-}
-
-/**
- * Removes secrets from text that may reach a store, log or report. Besides the exact key, APIs
- * echo partial keys ("Incorrect API key provided: sk-abc***xyz"), so key-like tokens go too.
- */
-export function redact(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
-  }
-  return out
-    .replace(/\b(sk|pk|rk)-[A-Za-z0-9_*.-]{6,}/g, '$1-[redacted]')
-    .replace(/\b(Bearer|x-api-key:?)\s+[^\s"',]+/gi, '$1 [redacted]');
 }
 
 function clip(text: string): string {

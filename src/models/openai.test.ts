@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
+import { closedPort, type Loopback, sendJson, startLoopback } from '../test-support/models/loopback.js';
 import { ProviderError } from './errors.js';
 import { createOpenAIProvider, fromChatBody } from './openai.js';
-import { closedPort, type Loopback, sendJson, startLoopback } from './test-support/loopback.js';
 
 /** What the next request gets; each test sets it. */
 let respond: (res: ServerResponse, body: unknown) => void = () => {};

@@ -6,9 +6,9 @@ import { validateConfig } from '../config/load.js';
 import { runSuite } from '../run/run-suite.js';
 import { suiteOf } from '../run/suite.js';
 import { openStore } from '../store/store.js';
+import { type Loopback, sendJson, startLoopback } from '../test-support/models/loopback.js';
 import { createOpenAIProvider } from './openai.js';
 import { isReasoningModelId, isReasoningSpec } from './reasoning.js';
-import { type Loopback, sendJson, startLoopback } from './test-support/loopback.js';
 
 let server: Loopback;
 let baseURL: string;

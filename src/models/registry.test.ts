@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
+import { startLoopback } from '../test-support/models/loopback.js';
 import { CHAT_ONLY_CAPABILITIES } from '../test-support/scripted-provider.js';
 import { tinyModelMissing, tinyModelPath } from '../test-support/shared.js';
 import { createProvider, type ProviderFactory, registerProvider } from './registry.js';
 import { recordingLine } from './replay.js';
 import { parseModelSpec, toModelSpec } from './spec.js';
-import { startLoopback } from './test-support/loopback.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'waver-registry-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,18 +4,18 @@ import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAnthropicProvider } from './anthropic.js';
-import { resolveHfModel } from './download.js';
-import { createOpenAIProvider } from './openai.js';
-import { createProvider } from './registry.js';
-import { parseModelSpec } from './spec.js';
 import {
   closedPort,
   type Loopback,
   type SeenRequest,
   sendJson,
   startLoopback,
-} from './test-support/loopback.js';
+} from '../test-support/models/loopback.js';
+import { createAnthropicProvider } from './anthropic.js';
+import { resolveHfModel } from './download.js';
+import { createOpenAIProvider } from './openai.js';
+import { createProvider } from './registry.js';
+import { parseModelSpec } from './spec.js';
 import type { ModelProvider } from './types.js';
 
 /**

@@ -184,4 +184,4 @@ export type BatchOutcome =
   /** Expired or cancelled before it was answered: to be asked again. */
   | { customId: string; ok: false; missing: string };
 
-export type FetchFn = typeof globalThis.fetch;
+export type { FetchFn } from '../util/fetch.js';

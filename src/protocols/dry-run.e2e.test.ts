@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, runCli } from '../cli/test-support/cli.js';
+import { assertBuilt, cleanEnv, runCli } from '../test-support/cli/cli.js';
 import { ENDPOINT_ROLES, type RoleEndpoints, startRoleEndpoints } from '../test-support/role-endpoints.js';
 
 /**

@@ -8,7 +8,7 @@ import {
   type Row,
   writeRecordFile,
   zstdCli,
-} from '../data/test-support/record-files.js';
+} from '../test-support/data/record-files.js';
 import { resolveLadderSeeds } from './ladder/data/datasets.js';
 import { resolveMcItems } from './paraphrase/data/datasets.js';
 import { loadOpenDataset } from './sago/data/datasets.js';

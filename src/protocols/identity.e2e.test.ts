@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type CliResult, cleanEnv, queryStore, runCli } from '../cli/test-support/cli.js';
-import { type RecordFileFormat, type Row, writeRecordFile } from '../data/test-support/record-files.js';
+import { assertBuilt, type CliResult, cleanEnv, queryStore, runCli } from '../test-support/cli/cli.js';
+import { type RecordFileFormat, type Row, writeRecordFile } from '../test-support/data/record-files.js';
 import { type FaultServer, startFaultServer } from '../test-support/fault-server.js';
 
 /**

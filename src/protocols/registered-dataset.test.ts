@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerDataset } from '../data/registry.js';
-import { QUIZ_MC, QUIZ_MC_LINES, QUIZ_QA, QUIZ_QA_LINES } from '../data/test-support/quiz-datasets.js';
+import { QUIZ_MC, QUIZ_MC_LINES, QUIZ_QA, QUIZ_QA_LINES } from '../test-support/data/quiz-datasets.js';
 import { resolveLadderSeeds } from './ladder/data/datasets.js';
 import type { ChoiceSeed, TextSeed } from './ladder/types.js';
 import { resolveMcItems } from './paraphrase/data/datasets.js';
@@ -11,7 +11,7 @@ import { resolveOpenPrompts } from './sago/data/datasets.js';
 
 /**
  * A named dataset is one module and one registration (docs/architecture.md#adding-a-dataset): the two
- * datasets of test-support/quiz-datasets.ts, registered here and in no other file, are read by name
+ * datasets of src/test-support/data/quiz-datasets.ts, registered here and in no other file, are read by name
  * by every protocol that asks their answer type, with their licence in the record.
  */
 

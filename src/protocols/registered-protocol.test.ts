@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { reportCommand } from '../cli/commands/report.js';
 import { configJsonSchema, PROTOCOLS, readResults, registerProtocol, validateConfig } from '../index.js';
+import { echoProtocol } from '../test-support/protocols/echo/index.js';
 import { type ScriptedChatServer, startScriptedChatServer } from '../test-support/scripted-chat-server.js';
 import { withAdapters } from './adapters.js';
 import { CONFIG } from './index.js';
-import { echoProtocol } from './test-support/echo/index.js';
 
 /**
  * A new protocol is its folder and one registry line (docs/architecture.md#adding-a-protocol): here

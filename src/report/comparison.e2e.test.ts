@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeModel, writeCells } from '../check/test-support/stores.js';
-import { assertBuilt, cleanEnv, runCli } from '../cli/test-support/cli.js';
 import { BUILTIN_MC_ITEMS } from '../protocols/paraphrase/data/builtin-items.js';
 import { buildParaphraseSuite } from '../protocols/paraphrase/suite.js';
 import { openStore } from '../store/store.js';
+import { type FakeModel, writeCells } from '../test-support/check/stores.js';
+import { assertBuilt, cleanEnv, runCli } from '../test-support/cli/cli.js';
 
 /**
  * Issue 37 item 1, through the built CLI: on a 60-item store where A is right on 28 items and B on

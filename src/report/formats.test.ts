@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../store/store.js';
-import { connectionOf } from '../store/test-support/connection.js';
 import { buildReportStore, HOSTILE_RESPONSE, REPORTED } from '../test-support/report-store.js';
+import { connectionOf } from '../test-support/store/connection.js';
 import { inertMarkdown, renderReport, reportCsv } from './formats.js';
 import { markdownToHtml } from './html/markdown.js';
 import { buildPayload, embedJson } from './html/payload.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../models/errors.js';
 import type { ModelProvider } from '../models/types.js';
 import { MIGRATIONS, openStore } from '../store/store.js';
-import { connectionOf } from '../store/test-support/connection.js';
+import { connectionOf } from '../test-support/store/connection.js';
 import { auxCall, auxCount, auxGet, auxKey } from './aux-cache.js';
 import { type CallLimits, callPath } from './call-path/call-path.js';
 import { wrapProvider } from './call-path/wrap-provider.js';

@@ -10,9 +10,9 @@ import { runCells } from './engine.js';
 import { inspectLogs } from './export-inspect.js';
 import type { Suite } from './types.js';
 
-/** inspect_ai's published schema of its eval log (provenance and licence: test-support/inspect/README.md). */
+/** inspect_ai's published schema of its eval log (provenance and licence: src/test-support/run/inspect/README.md). */
 const SCHEMA = JSON.parse(
-  readFileSync(new URL('./test-support/inspect/log-schema.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../test-support/run/inspect/log-schema.json', import.meta.url), 'utf8'),
 ) as Record<string, unknown>;
 
 const dirs: string[] = [];

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { GenerateRequest } from '../domain/calls.js';
 import type { Suite } from '../domain/suites.js';
 import { cacheKey } from '../run/cache-key.js';
+import { connectionOf } from '../test-support/store/connection.js';
 import { openStore, type Store } from './store.js';
-import { connectionOf } from './test-support/connection.js';
 
 /**
  * Every statement the viewer, the report, `waver check`, `waver export` and a shard's coverage run is planned along

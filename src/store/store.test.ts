@@ -7,9 +7,9 @@ import type { GenerateRequest } from '../domain/calls.js';
 import type { Suite } from '../domain/suites.js';
 import { InputError } from '../errors.js';
 import { cacheKey } from '../run/cache-key.js';
+import { connectionOf } from '../test-support/store/connection.js';
+import { damageTable } from '../test-support/store/damaged-store.js';
 import { applyMigrations, MIGRATIONS, openStore, readStore, type Store, storeFailure } from './store.js';
-import { connectionOf } from './test-support/connection.js';
-import { damageTable } from './test-support/damaged-store.js';
 
 const dirs: string[] = [];
 function tempDb(): string {

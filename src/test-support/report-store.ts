@@ -5,7 +5,6 @@ import { CONFIG, PROTOCOLS } from '../protocols/index.js';
 import { type KbJudgeJob, kbJudgeTest } from '../protocols/ladder/kb-judge.js';
 import { ladderRunConfig, ladderSuite } from '../protocols/ladder/run.js';
 import { KB_JUDGE_SUITE } from '../protocols/ladder/suite-names.js';
-import { ladderTest } from '../protocols/ladder/test-support/ladder-test.js';
 import type { KbType, LadderTest, Seed } from '../protocols/ladder/types.js';
 import { BUILTIN_MC_ITEMS } from '../protocols/paraphrase/data/builtin-items.js';
 import { buildParaphraseSuite } from '../protocols/paraphrase/suite.js';
@@ -20,6 +19,7 @@ import { requestFor } from '../run/plan.js';
 import { suiteOf } from '../run/suite.js';
 import type { Suite } from '../run/types.js';
 import { type CellWrite, openStore, type Store } from '../store/store.js';
+import { ladderTest } from './protocols/ladder/ladder-test.js';
 
 /**
  * A small store holding one run of every protocol, written through the Store API with each

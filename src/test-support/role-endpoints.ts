@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Loopback, sendJson, startLoopback } from '../models/test-support/loopback.js';
+import { type Loopback, sendJson, startLoopback } from './models/loopback.js';
 
 /** The roles a command's models play, each served under its own path: `/<role>/v1`. */
 export const ENDPOINT_ROLES = ['model', 'judge', 'generator', 'embedder'] as const;

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { type Loopback, sendJson, startLoopback } from '../models/test-support/loopback.js';
+import { type Loopback, sendJson, startLoopback } from './models/loopback.js';
 
 /** What the server answers one chat call with: a status, a JSON body and headers. */
 export interface ScriptedAnswer {

@@ -26,3 +26,17 @@ export function assertNoSecrets(value: unknown, where = 'value'): void {
     }
   }
 }
+
+/**
+ * Removes secrets from text that may reach a store, log or report. Besides the exact key, APIs
+ * echo partial keys ("Incorrect API key provided: sk-abc***xyz"), so key-like tokens go too.
+ */
+export function redact(text: string, secrets: readonly (string | undefined)[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
+  }
+  return out
+    .replace(/\b(sk|pk|rk)-[A-Za-z0-9_*.-]{6,}/g, '$1-[redacted]')
+    .replace(/\b(Bearer|x-api-key:?)\s+[^\s"',]+/gi, '$1 [redacted]');
+}

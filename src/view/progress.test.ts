@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { cacheKey } from '../run/cache-key.js';
 import { suiteOf } from '../run/suite.js';
 import { openStore } from '../store/store.js';
-import { damageTable } from '../store/test-support/damaged-store.js';
 import { scratchDir } from '../test-support/scratch.js';
+import { damageTable } from '../test-support/store/damaged-store.js';
 import { StoreReader } from './progress.js';
 
 describe('StoreReader of a damaged store', () => {

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { populationOf, sampleJudged } from '../judge/sample.js';
-import { buildJudgedStore } from '../judge/test-support/judged-store.js';
 import { type ProtocolModule, withAdapters } from '../protocols/adapters.js';
 import { ladderProtocol } from '../protocols/ladder/index.js';
 import { openStore } from '../store/store.js';
+import { buildJudgedStore } from '../test-support/judge/judged-store.js';
 import { REPORTED } from '../test-support/report-store.js';
 import { startViewer, type Viewer } from './server.js';
 

@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeModel, writeCells } from '../../check/test-support/stores.js';
-import { ladderMeta, ladderStore } from '../../protocols/ladder/test-support/store.js';
-import { paraphraseStore } from '../../protocols/paraphrase/test-support/store.js';
 import { openStore } from '../../store/store.js';
-import { assertBuilt, type CliResult, cleanEnv, runCli } from '../test-support/cli.js';
+import { type FakeModel, writeCells } from '../../test-support/check/stores.js';
+import { assertBuilt, type CliResult, cleanEnv, runCli } from '../../test-support/cli/cli.js';
+import { ladderMeta, ladderStore } from '../../test-support/protocols/ladder/store.js';
+import { paraphraseStore } from '../../test-support/protocols/paraphrase/store.js';
 
 /**
  * `waver check` through the built CLI (real process, real store file): exit 0 when every

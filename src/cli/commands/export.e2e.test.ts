@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeCells } from '../../check/test-support/stores.js';
 import { openStore } from '../../store/store.js';
+import { writeCells } from '../../test-support/check/stores.js';
+import { assertBuilt, cleanEnv, cliPath, runCli } from '../../test-support/cli/cli.js';
 import { buildReportStore } from '../../test-support/report-store.js';
-import { assertBuilt, cleanEnv, cliPath, runCli } from '../test-support/cli.js';
 
 /**
  * `waver export` through the built CLI: a suite named by a hash prefix as `waver check` takes it,

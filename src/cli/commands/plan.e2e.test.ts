@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ladderSuiteJsonl, ladderTestId } from '../../protocols/ladder/suite-file.js';
 import type { LadderTest } from '../../protocols/ladder/types.js';
-import { assertBuilt, cleanEnv, runCli } from '../test-support/cli.js';
+import { assertBuilt, cleanEnv, runCli } from '../../test-support/cli/cli.js';
 
 /**
  * `waver plan --suite` through the built CLI: the ladder designs read a suite file's fill (the

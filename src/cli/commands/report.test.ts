@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { InputError } from '../../errors.js';
+import { assertBuilt, CLI_CONTEXT, runCli } from '../../test-support/cli/cli.js';
 import { buildReportStore } from '../../test-support/report-store.js';
-import { assertBuilt, CLI_CONTEXT, runCli } from '../test-support/cli.js';
 import { reportCommand, reportFormat } from './report.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'waver-report-cli-'));

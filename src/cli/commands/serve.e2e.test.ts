@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanEnv, runCli, servedUrl, startCli } from '../../test-support/cli/cli.js';
 import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
-import { assertBuilt, cleanEnv, runCli, servedUrl, startCli } from '../test-support/cli.js';
 
 /**
  * `waver serve` as a hostile web page and an unlucky operator would meet it: a Host that is not

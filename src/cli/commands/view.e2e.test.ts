@@ -3,9 +3,9 @@ import { type IncomingMessage, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { damageTable } from '../../store/test-support/damaged-store.js';
+import { assertBuilt, cleanEnv, runCli, startCli } from '../../test-support/cli/cli.js';
 import { type FaultServer, startFaultServer } from '../../test-support/fault-server.js';
-import { assertBuilt, cleanEnv, runCli, startCli } from '../test-support/cli.js';
+import { damageTable } from '../../test-support/store/damaged-store.js';
 
 /**
  * `waver view` through the built CLI: it refuses non-loopback addresses unless asked, serves the

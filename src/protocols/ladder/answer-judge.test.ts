@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { requestFor, roleParams } from '../../run/plan.js';
 import { openStore } from '../../store/store.js';
+import { Recording, scratchDir, testConfig } from '../../test-support/protocols/ladder/fakes.js';
+import { ladderTest } from '../../test-support/protocols/ladder/ladder-test.js';
 import { withPool } from '../define.js';
 import { ANSWER_JUDGE_MAX_TOKENS, answerJudgeTest, parseAnswerJudgeReply } from './answer-judge.js';
 import { ladderSettings } from './config.js';
 import { ladderJudged } from './judged.js';
 import { loadLadderResults } from './results.js';
 import { answerJudgeJobs, ladderSuiteTest, runLadder } from './run.js';
-import { Recording, scratchDir, testConfig } from './test-support/fakes.js';
-import { ladderTest } from './test-support/ladder-test.js';
 import type { LadderTest, TextSeed } from './types.js';
 
 /** TriviaQA's first row (../shared/data/triviaqa/triviaqa_sm_sub.jsonl line 1), a few of its aliases. */

@@ -1,4 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import {
+  CHOICE_FILES,
+  choiceSeeds,
+  dataMissing,
+  TEXT_FILES,
+  textSeeds,
+} from '../../test-support/protocols/ladder/answer-data.js';
 import { python3Missing, runPython } from '../../test-support/python3.js';
 import { sharedDataEnv } from '../../test-support/shared.js';
 import { parseChoiceReply } from './answer-choice.js';
@@ -6,7 +13,6 @@ import { extractTextAnswer, matchTextAnswer, normaliseAnswer } from './answer-te
 import { choiceStemOf } from './choice-lines.js';
 import { resolveLadderSeeds } from './data/datasets.js';
 import { scoreAnswer } from './score-answer.js';
-import { CHOICE_FILES, choiceSeeds, dataMissing, TEXT_FILES, textSeeds } from './test-support/answer-data.js';
 import type { ChoiceSeed, TextSeed } from './types.js';
 
 /**

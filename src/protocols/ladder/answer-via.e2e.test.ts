@@ -1,18 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { NUMBER_REPLIES } from '../../answers/test-support/number-replies.js';
-import { assertBuilt, cleanEnv, runCli } from '../../cli/test-support/cli.js';
 import { requestFor } from '../../run/plan.js';
+import { NUMBER_REPLIES } from '../../test-support/answers/number-replies.js';
+import { assertBuilt, cleanEnv, runCli } from '../../test-support/cli/cli.js';
+import { Recording, scratchDir, testConfig } from '../../test-support/protocols/ladder/fakes.js';
+import { ladderTest } from '../../test-support/protocols/ladder/ladder-test.js';
 import { withPool } from '../define.js';
 import { ladderSettings } from './config.js';
 import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
 import { ladderSuiteTest, runLadder } from './run.js';
-import { Recording, scratchDir, testConfig } from './test-support/fakes.js';
-import { ladderTest } from './test-support/ladder-test.js';
 import type { Seed } from './types.js';
 
 /**
  * How each answer was read reaches `waver export`'s `graded.via`: a ladder run whose replies are
- * the reply formats of src/answers/test-support/number-replies.ts, exported through the built CLI.
+ * the reply formats of src/test-support/answers/number-replies.ts, exported through the built CLI.
  */
 beforeAll(assertBuilt);
 

@@ -3,14 +3,14 @@ import { compareModels } from '../../check/compare.js';
 import { checkConfigSchema } from '../../check/config.js';
 import { evaluateThresholds } from '../../check/evaluate.js';
 import { chooseSuites } from '../../check/suites.js';
-import { flagRules, inputError } from '../../check/test-support/rules.js';
-import type { FakeModel } from '../../check/test-support/stores.js';
 import { MIN_COVERAGE } from '../../check/threshold-spec.js';
 import { parseRuleFlag, rulesFromConfig } from '../../check/thresholds.js';
 import { validateConfig } from '../../config/load.js';
 import { openStore, type Store } from '../../store/store.js';
+import { flagRules, inputError } from '../../test-support/check/rules.js';
+import type { FakeModel } from '../../test-support/check/stores.js';
+import { ladderMeta, ladderStore } from '../../test-support/protocols/ladder/store.js';
 import { ladderCheck } from './check.js';
-import { ladderMeta, ladderStore } from './test-support/store.js';
 
 /**
  * The ladder's part of the gate, on stores written as `waver ladder` writes them: Stability and

@@ -2,10 +2,10 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, runCli } from '../../cli/test-support/cli.js';
-import { type LoopbackHub, parquetOf, startLoopbackHub } from '../../hub/test-support/loopback-hub.js';
-import { sharedHubMissing, sharedHubRepos } from '../../hub/test-support/shared-hub.js';
-import { closedPort } from '../../models/test-support/loopback.js';
+import { assertBuilt, cleanEnv, runCli } from '../../test-support/cli/cli.js';
+import { type LoopbackHub, parquetOf, startLoopbackHub } from '../../test-support/hub/loopback-hub.js';
+import { sharedHubMissing, sharedHubRepos } from '../../test-support/hub/shared-hub.js';
+import { closedPort } from '../../test-support/models/loopback.js';
 
 beforeAll(assertBuilt);
 

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { requestFor } from '../../run/plan.js';
 import { openStore } from '../../store/store.js';
+import { Recording, scratchDir, testConfig } from '../../test-support/protocols/ladder/fakes.js';
+import { demoEval, demoMissing } from '../../test-support/protocols/ladder/import/demo-run.js';
+import { ladderTest } from '../../test-support/protocols/ladder/ladder-test.js';
 import { python3Missing, runPython } from '../../test-support/python3.js';
 import { withPool } from '../define.js';
 import { LadderConfigSchema, ladderSettings } from './config.js';
 import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
-import { demoEval, demoMissing } from './import/test-support/demo-run.js';
 import { kbJudgeRequest, kbJudgeTest, kbScoringOf, parseKbJudgeReply } from './kb-judge.js';
 import { loadLadderResults } from './results.js';
 import { kbJudgeJobs, ladderSuiteTest, runLadder } from './run.js';
-import { Recording, scratchDir, testConfig } from './test-support/fakes.js';
-import { ladderTest } from './test-support/ladder-test.js';
 import type { LadderTest, Seed } from './types.js';
 
 const [A, B] = GRADE_SCHOOL_SEEDS as [Seed, Seed];

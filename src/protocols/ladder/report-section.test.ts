@@ -4,6 +4,8 @@ import { renderReport } from '../../report/formats.js';
 import { buildReport } from '../../report/report-data.js';
 import { requestFor } from '../../run/plan.js';
 import { openStore } from '../../store/store.js';
+import { Recording, scratchDir, testConfig } from '../../test-support/protocols/ladder/fakes.js';
+import { ladderTest } from '../../test-support/protocols/ladder/ladder-test.js';
 import { HOSTILE_RESPONSE, REPORTED } from '../../test-support/report-store.js';
 import { withPool } from '../define.js';
 import { saveAdmission } from './admission-record.js';
@@ -13,8 +15,6 @@ import { kbJudgeRequest } from './kb-judge.js';
 import { meaningCheck } from './meaning-check.js';
 import { ladderBuildSettings } from './report-settings.js';
 import { kbJudgeJobs, ladderSuiteTest, runLadder } from './run.js';
-import { Recording, scratchDir, testConfig } from './test-support/fakes.js';
-import { ladderTest } from './test-support/ladder-test.js';
 import type { LadderTest, Seed } from './types.js';
 
 const NOW = '2025-06-01T12:00:00.000Z';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { scratchDir, testConfig } from '../../test-support/protocols/ladder/fakes.js';
 import { withPool } from '../define.js';
 import { build } from './protocol.js';
-import { scratchDir, testConfig } from './test-support/fakes.js';
 
 describe('the build settings of a suite waver builds', () => {
   it('are recorded with its admission, each by name, null where unset', async () => {

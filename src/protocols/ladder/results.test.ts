@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { requestFor } from '../../run/plan.js';
 import { openStore } from '../../store/store.js';
+import { Recording, scratchDir, testConfig } from '../../test-support/protocols/ladder/fakes.js';
+import { ladderTest } from '../../test-support/protocols/ladder/ladder-test.js';
 import { withPool } from '../define.js';
 import { ladderSettings } from './config.js';
 import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
@@ -8,8 +10,6 @@ import { kbJudgeRequest } from './kb-judge.js';
 import { JSON_ANSWER_PROMPT, KB_PROMPT } from './prompts.js';
 import { loadLadderResults } from './results.js';
 import { kbJudgeJobs, ladderSuite, ladderSuiteTest, runLadder } from './run.js';
-import { Recording, scratchDir, testConfig } from './test-support/fakes.js';
-import { ladderTest } from './test-support/ladder-test.js';
 import type { Family, LadderTest, Seed } from './types.js';
 
 const [A, B] = GRADE_SCHOOL_SEEDS as [Seed, Seed];

@@ -6,6 +6,7 @@ import { registerProvider } from '../../models/registry.js';
 import { recordingLine } from '../../models/replay.js';
 import { planCells, plannedModels, requestFor } from '../../run/plan.js';
 import { openStore } from '../../store/store.js';
+import { scratchDir, testConfig } from '../../test-support/protocols/ladder/fakes.js';
 import { CHAT_ONLY_CAPABILITIES } from '../../test-support/scripted-provider.js';
 import { withPool } from '../define.js';
 import { LadderConfigSchema, ladderSettings } from './config.js';
@@ -16,7 +17,6 @@ import { loadLadderResults } from './results.js';
 import { ladderAsks, ladderRunConfig, ladderSuite, ladderSuiteTest, runLadder } from './run.js';
 import { ladderTestId } from './suite-file.js';
 import { formatLadderReport } from './tables.js';
-import { scratchDir, testConfig } from './test-support/fakes.js';
 import type { Family, LadderTest, Seed } from './types.js';
 
 const [A] = GRADE_SCHOOL_SEEDS as [Seed];

@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CLI_CONTEXT } from '../../cli/test-support/cli.js';
 import { InputError } from '../../errors.js';
+import { CLI_CONTEXT } from '../../test-support/cli/cli.js';
+import { Recording, SEED_A, scratchDir } from '../../test-support/protocols/ladder/fakes.js';
 import type { ProtocolModule } from '../adapters.js';
 import type { RunOutcome } from '../types.js';
 import { parseLevels } from './config.js';
@@ -14,7 +15,6 @@ import type { LadderSectionData } from './report-section.js';
 import type { LadderResults } from './results.js';
 import { suiteCommand } from './suite-command.js';
 import { readLadderSuite } from './suite-file.js';
-import { Recording, SEED_A, scratchDir } from './test-support/fakes.js';
 import { answerTypeOf } from './types.js';
 
 /** The ladder with its adapters, as the CLI hands it to its commands. */

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../errors.js';
+import { scratchDir } from '../../test-support/protocols/ladder/fakes.js';
 import {
   ladderSuiteFill,
   ladderSuiteJsonl,
@@ -10,7 +11,6 @@ import {
   writeFileAtomic,
   writeLadderSuite,
 } from './suite-file.js';
-import { scratchDir } from './test-support/fakes.js';
 import type { LadderTest } from './types.js';
 
 const dir = scratchDir('waver-suite-file-');

@@ -2,6 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../errors.js';
+import { Recording, SEED_A, scratchDir, testConfig } from '../../test-support/protocols/ladder/fakes.js';
 import { deriveSeed } from '../../util/random.js';
 import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
 import { generatorTemperature, modelInstructions } from './families/instructions.js';
@@ -13,7 +14,6 @@ import { structuralGate } from './gates/structural-gate.js';
 import { measureSeverity } from './severity/measure.js';
 import { buildLadderSuite, fillCounts } from './suite.js';
 import { ladderSuiteJsonl, ladderTestId, readLadderSuite, writeLadderSuite } from './suite-file.js';
-import { Recording, SEED_A, scratchDir, testConfig } from './test-support/fakes.js';
 import type { LadderTest } from './types.js';
 
 const dir = scratchDir();

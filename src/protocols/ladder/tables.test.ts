@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../store/store.js';
+import { ladderMeta, ladderStore } from '../../test-support/protocols/ladder/store.js';
 import { LadderConfigSchema } from './config.js';
 import { type LadderObservation, ladderMetrics } from './metrics.js';
 import { LOADING_SETTINGS, ladderBuildSettings } from './report-settings.js';
 import { type LadderModelResults, type LadderResults, loadLadderResults } from './results.js';
 import { formatLadderReport } from './tables.js';
-import { ladderMeta, ladderStore } from './test-support/store.js';
 import type { LadderTest } from './types.js';
 
 const OBS: LadderObservation[] = [

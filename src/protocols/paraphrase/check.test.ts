@@ -3,13 +3,13 @@ import { compareModels } from '../../check/compare.js';
 import { checkConfigSchema } from '../../check/config.js';
 import { evaluateThresholds } from '../../check/evaluate.js';
 import { chooseSuites } from '../../check/suites.js';
-import { flagRules, inputError } from '../../check/test-support/rules.js';
 import { rulesFromConfig } from '../../check/thresholds.js';
 import { validateConfig } from '../../config/load.js';
 import { openStore } from '../../store/store.js';
+import { flagRules, inputError } from '../../test-support/check/rules.js';
+import { paraphraseStore } from '../../test-support/protocols/paraphrase/store.js';
 import { paraphraseCheck } from './check.js';
 import { BUILTIN_MC_ITEMS } from './data/builtin-items.js';
-import { paraphraseStore } from './test-support/store.js';
 
 /**
  * Paraphrase's part of the gate, on stores written as `waver paraphrase` writes them: SAA with

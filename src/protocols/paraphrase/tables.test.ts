@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../store/store.js';
+import { paraphraseStore } from '../../test-support/protocols/paraphrase/store.js';
 import { paraphraseLeaderboard, paraphraseMetrics } from './metrics.js';
 import { loadParaphraseResults, type ParaphraseResults } from './results.js';
 import { formatParaphraseReport, withCi } from './tables.js';
-import { paraphraseStore } from './test-support/store.js';
 
 function results(): ParaphraseResults {
   const design = { items: ['a', 'b', 'c'], phrasings: ['canonical', 'terse'], repeats: 1 };

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { checkConfigSchema } from '../../check/config.js';
 import { evaluateThresholds } from '../../check/evaluate.js';
 import { chooseSuites } from '../../check/suites.js';
-import { flagRules, inputError } from '../../check/test-support/rules.js';
 import { rulesFromConfig } from '../../check/thresholds.js';
 import { validateConfig } from '../../config/load.js';
 import { openStore } from '../../store/store.js';
+import { flagRules, inputError } from '../../test-support/check/rules.js';
+import { sagoStore } from '../../test-support/protocols/sago/store.js';
 import { sagoCheck } from './check.js';
-import { sagoStore } from './test-support/store.js';
 
 /** Sago's part of the gate, on a store written as `waver sago` writes it: SGS per axis. */
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { writeCells } from '../../check/test-support/stores.js';
 import { openStore } from '../../store/store.js';
+import { writeCells } from '../../test-support/check/stores.js';
+import { SAGO_MODELS } from '../../test-support/protocols/sago/store.js';
 import { bleuPair } from '../../text-measures/bleu.js';
 import { PAPER_SWITCHES, REFERENCE_SWITCHES, SagoConfig } from './config.js';
 import { normalizedManifest, type SagoManifest, saveManifest } from './manifest.js';
 import { loadSagoResults, type SagoTestMeta } from './results.js';
 import { responsesSuite } from './run.js';
-import { SAGO_MODELS } from './test-support/store.js';
 import { ruleVariations } from './variants.js';
 
 /** The reference compatibility switches (docs/fidelity.md#sago) on waver's own runs. */

@@ -2,13 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LoopbackHub, parquetOf, startLoopbackHub } from '../../../hub/test-support/loopback-hub.js';
-import { sharedHubMissing, sharedHubRepos } from '../../../hub/test-support/shared-hub.js';
-import { closedPort } from '../../../models/test-support/loopback.js';
+import { type LoopbackHub, parquetOf, startLoopbackHub } from '../../../test-support/hub/loopback-hub.js';
+import { sharedHubMissing, sharedHubRepos } from '../../../test-support/hub/shared-hub.js';
+import { closedPort } from '../../../test-support/models/loopback.js';
+import { testConfig } from '../../../test-support/protocols/ladder/fakes.js';
 import { sharedDataEnv } from '../../../test-support/shared.js';
 import { buildLadderSuite } from '../suite.js';
 import { readLadderSuite, writeLadderSuite } from '../suite-file.js';
-import { testConfig } from '../test-support/fakes.js';
 import type { Seed } from '../types.js';
 import { resolveLadderSeeds } from './datasets.js';
 

@@ -2,15 +2,15 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type CliResult, cleanEnv, runCli } from '../../../cli/test-support/cli.js';
-import { type Loopback, sendJson, startLoopback } from '../../../models/test-support/loopback.js';
+import { assertBuilt, type CliResult, cleanEnv, runCli } from '../../../test-support/cli/cli.js';
+import { type Loopback, sendJson, startLoopback } from '../../../test-support/models/loopback.js';
 import { repoRoot } from '../../../test-support/shared.js';
 import { pyStrip } from '../../../text-measures/python.js';
 import type { LadderTest } from '../types.js';
 
 /**
  * A ladder family added from a test folder and nothing else (docs/architecture.md#adding-a-ladder-family):
- * its module (test-support/greeting-family.mjs, plain JavaScript), named in waver.yaml's
+ * its module (src/test-support/protocols/ladder/families/greeting-family.mjs, plain JavaScript), named in waver.yaml's
  * `ladder.familyModules`, is built, run, scored, reported, checked and read back through the CLI
  * like the seven, against an endpoint on loopback that answers each question's gold unless it
  * is greeted four times or more: Greeting's accuracy falls at L4, its Collapse Point.
@@ -18,7 +18,7 @@ import type { LadderTest } from '../types.js';
 
 beforeAll(assertBuilt);
 
-const MODULE = resolve(repoRoot, 'src/protocols/ladder/families/test-support/greeting-family.mjs');
+const MODULE = resolve(repoRoot, 'src/test-support/protocols/ladder/families/greeting-family.mjs');
 const SEEDS = 3;
 let server: Loopback;
 let byQuestion = new Map<string, LadderTest>();

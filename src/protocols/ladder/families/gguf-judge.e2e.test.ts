@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, runCli } from '../../../cli/test-support/cli.js';
+import { assertBuilt, cleanEnv, runCli } from '../../../test-support/cli/cli.js';
 import { tinyModelMissing, tinyModelPath } from '../../../test-support/shared.js';
 
 beforeAll(assertBuilt);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEED_A, SEED_B } from '../test-support/fakes.js';
+import { SEED_A, SEED_B } from '../../../test-support/protocols/ladder/fakes.js';
 import { protectedNumbers } from './ci/instructions.js';
 import { loadWordTargets } from './cl/instructions.js';
 import { generatorTemperature, modelInstructions, styleHint } from './instructions.js';

@@ -2,8 +2,14 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../store/store.js';
+import {
+  Recording,
+  SEED_A,
+  SEED_B,
+  scratchDir,
+  testConfig,
+} from '../../../test-support/protocols/ladder/fakes.js';
 import { GENERATOR_SUITE } from '../suite-names.js';
-import { Recording, SEED_A, SEED_B, scratchDir, testConfig } from '../test-support/fakes.js';
 import { generatorTemperature, modelInstructions } from './instructions.js';
 import {
   generateWithModel,

@@ -1,20 +1,20 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Recording, scratchDir, testConfig } from '../../../test-support/protocols/ladder/fakes.js';
+import { persona } from '../../../test-support/protocols/ladder/families/persona-family.js';
 import { inputErrorOf } from '../../../test-support/scratch.js';
 import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
 import { computeFillTable } from '../fill-table.js';
 import { measureSeverity } from '../severity/measure.js';
 import { buildLadderSuite } from '../suite.js';
-import { Recording, scratchDir, testConfig } from '../test-support/fakes.js';
 import { type ChoiceSeed, choiceQuestion, type TextSeed } from '../types.js';
 import { generatorRequest } from './model-generator.js';
 import { ladderFamilies, ladderFamily, registerLadderFamily } from './registry.js';
 import { builtInFamilyCodes } from './roster.js';
-import { persona } from './test-support/persona-family.js';
 
 /**
  * A family is one module (docs/architecture.md#adding-a-ladder-family): the toy Persona family of
- * test-support/ is registered here and built like the paper's seven, from its module alone, on
+ * src/test-support/protocols/ladder/families/ is registered here and built like the paper's seven, from its module alone, on
  * every answer type, by the rules and by a generator model.
  */
 

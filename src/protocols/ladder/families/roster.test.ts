@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { persona } from '../../../test-support/protocols/ladder/families/persona-family.js';
 import { inputErrorOf } from '../../../test-support/scratch.js';
 import { LadderConfigSchema } from '../config.js';
 import { type LadderObservation, ladderMetrics } from '../metrics.js';
@@ -7,7 +8,6 @@ import { LadderTestMetaSchema } from '../test-meta.js';
 import { MIN_STABILITY } from '../thresholds.js';
 import { ladderFamilies, registerLadderFamily } from './registry.js';
 import { builtInFamilyCodes, familyCard, familyCodes, familyName, keepsNoAnswer } from './roster.js';
-import { persona } from './test-support/persona-family.js';
 
 /**
  * The roster is what reads a stored suite knows of a family (docs/decisions.md E46): the seven's

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { Recording, scratchDir, testConfig } from '../../../test-support/protocols/ladder/fakes.js';
 import { buildLadderSuite } from '../suite.js';
-import { Recording, scratchDir, testConfig } from '../test-support/fakes.js';
 import { type ChoiceSeed, choiceQuestion, LEVELS, type TextSeed } from '../types.js';
 import { builtInFamilyCodes } from './roster.js';
 

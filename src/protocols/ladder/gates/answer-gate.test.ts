@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { optionLines } from '../choice-lines.js';
-import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
-import { ladderFamily } from '../families/registry.js';
 import {
   CHOICE_FILES,
   choiceSeeds,
   dataMissing,
   TEXT_FILES,
   textSeeds,
-} from '../test-support/answer-data.js';
+} from '../../../test-support/protocols/ladder/answer-data.js';
+import { optionLines } from '../choice-lines.js';
+import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
+import { ladderFamily } from '../families/registry.js';
 import { type ChoiceSeed, choiceQuestion } from '../types.js';
 import { answerGate } from './answer-gate.js';
 

@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../store/store.js';
+import { Recording, SEED_A, scratchDir, testConfig } from '../../../test-support/protocols/ladder/fakes.js';
 import { ladderFamily } from '../families/registry.js';
 import { GATE_SUITES } from '../suite-names.js';
-import { Recording, SEED_A, scratchDir, testConfig } from '../test-support/fakes.js';
 import {
   epistemicTest,
   type GateJob,

@@ -1,16 +1,16 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, runCli } from '../../../cli/test-support/cli.js';
-import { familyName } from '../families/roster.js';
-import { demoMissing, demoRunFolder } from './test-support/demo-run.js';
-import { fullRunFolder, fullRunMissing } from './test-support/full-run.js';
+import { assertBuilt, cleanEnv, runCli } from '../../../test-support/cli/cli.js';
+import { demoMissing, demoRunFolder } from '../../../test-support/protocols/ladder/import/demo-run.js';
+import { fullRunFolder, fullRunMissing } from '../../../test-support/protocols/ladder/import/full-run.js';
 import {
   PUBLISHED_MODELS,
   type PublishedModel,
   publishedMissing,
   publishedRunsFolder,
-} from './test-support/published-runs.js';
+} from '../../../test-support/protocols/ladder/import/published-runs.js';
+import { familyName } from '../families/roster.js';
 
 beforeAll(assertBuilt);
 

@@ -4,6 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { parseCsvRows } from '../../../data/csv.js';
 import { InputError } from '../../../errors.js';
 import { openStore } from '../../../store/store.js';
+import { demoMissing, demoRunFolder } from '../../../test-support/protocols/ladder/import/demo-run.js';
+import { fullRunFolder, fullRunMissing } from '../../../test-support/protocols/ladder/import/full-run.js';
+import {
+  NOTEBOOK_AGGREGATE,
+  PAPER_TABLE5,
+  PUBLISHED_MODELS,
+  publishedMissing,
+  publishedRunsFolder,
+} from '../../../test-support/protocols/ladder/import/published-runs.js';
 import { ladderSettings } from '../config.js';
 import { familyName } from '../families/roster.js';
 import { loadLadderResults } from '../results.js';
@@ -12,15 +21,6 @@ import { aggregateSummary } from './aggregates.js';
 import { planLadderRunsImport, writeLadderRunsImport } from './ladder-runs.js';
 import type { LadderRunFolder } from './run-folders.js';
 import { ladderRunSummary, ladderRunsMarkdown } from './summary.js';
-import { demoMissing, demoRunFolder } from './test-support/demo-run.js';
-import { fullRunFolder, fullRunMissing } from './test-support/full-run.js';
-import {
-  NOTEBOOK_AGGREGATE,
-  PAPER_TABLE5,
-  PUBLISHED_MODELS,
-  publishedMissing,
-  publishedRunsFolder,
-} from './test-support/published-runs.js';
 
 const withDemo = demoMissing === undefined ? describe : describe.skip;
 

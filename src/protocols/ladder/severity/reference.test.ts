@@ -3,13 +3,13 @@
  * reference generator): SIM, TCR/Score, Classified Level, CES and CES Norm, row by row.
  */
 import { describe, expect, it } from 'vitest';
-import { ladderFamily } from '../families/registry.js';
 import {
   GENERATED_DEMO_DEVIATIONS,
   generatedDemoMissing,
   generatedDemoPath,
   loadGeneratedDemo,
-} from '../test-support/reference.js';
+} from '../../../test-support/protocols/ladder/reference.js';
+import { ladderFamily } from '../families/registry.js';
 import { conflictExplicitness } from './ces.js';
 import { measureSeverity } from './measure.js';
 import { magnitude, sim } from './similarity.js';

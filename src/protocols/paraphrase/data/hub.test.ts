@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namedDatasets } from '../../../data/registry.js';
-import { type LoopbackHub, parquetOf, startLoopbackHub } from '../../../hub/test-support/loopback-hub.js';
-import { sharedHubMissing, sharedHubRepos } from '../../../hub/test-support/shared-hub.js';
+import { type LoopbackHub, parquetOf, startLoopbackHub } from '../../../test-support/hub/loopback-hub.js';
+import { sharedHubMissing, sharedHubRepos } from '../../../test-support/hub/shared-hub.js';
 import { sharedDataEnv } from '../../../test-support/shared.js';
 import { resolveMcItems } from './datasets.js';
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPEN_TYPES } from '../../../data/open/resolve.js';
 import { namedDatasets } from '../../../data/registry.js';
-import { type LoopbackHub, parquetOf, startLoopbackHub } from '../../../hub/test-support/loopback-hub.js';
-import { sharedHubMissing, sharedHubRepos } from '../../../hub/test-support/shared-hub.js';
+import { type LoopbackHub, parquetOf, startLoopbackHub } from '../../../test-support/hub/loopback-hub.js';
+import { sharedHubMissing, sharedHubRepos } from '../../../test-support/hub/shared-hub.js';
 import { sharedDir } from '../../../test-support/shared.js';
 import { loadOpenDataset, resolveOpenPrompts } from './datasets.js';
 

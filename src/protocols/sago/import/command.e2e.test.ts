@@ -2,8 +2,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, runCli } from '../../../cli/test-support/cli.js';
-import { independentMissing, independentSgs, sagoRunsDir } from './test-support/independent-sgs.js';
+import { assertBuilt, cleanEnv, runCli } from '../../../test-support/cli/cli.js';
+import {
+  independentMissing,
+  independentSgs,
+  sagoRunsDir,
+} from '../../../test-support/protocols/sago/import/independent-sgs.js';
 
 beforeAll(assertBuilt);
 

@@ -5,6 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { parseCsvRows } from '../../../data/csv.js';
 import { InputError } from '../../../errors.js';
 import { openStore, type Store } from '../../../store/store.js';
+import {
+  independentMissing,
+  independentSgs,
+  sagoRunsDir,
+} from '../../../test-support/protocols/sago/import/independent-sgs.js';
 import { bleuPair } from '../../../text-measures/bleu.js';
 import { SagoConfig } from '../config.js';
 import { latestManifest } from '../manifest.js';
@@ -12,7 +17,6 @@ import { loadSagoResults } from '../results.js';
 import { sgsTable } from '../tables.js';
 import { RESULTS_FILE } from './run-folders.js';
 import { planSagoRunsImport, writeSagoRunsImport } from './sago-runs.js';
-import { independentMissing, independentSgs, sagoRunsDir } from './test-support/independent-sgs.js';
 
 const EPS = [0.01, 0.05, 0.1];
 const fixtures = sagoRunsDir ?? '';
