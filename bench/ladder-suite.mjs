@@ -59,7 +59,7 @@ if (datasetName !== undefined && !existsSync(DATA_DIR)) {
 }
 
 const { BaseConfig: WaverConfig } = await import(join(DIST, 'config', 'schema.js'));
-const { loadLadderSeedsCsv } = await import(join(DIST, 'protocols', 'ladder', 'data', 'seeds-csv.js'));
+const { loadLadderSeedsCsv } = await import(join(DIST, 'data', 'number', 'seeds-csv.js'));
 const { buildLadderSuite, fillCounts } = await import(join(DIST, 'protocols', 'ladder', 'suite.js'));
 const { ladderSuiteJsonl } = await import(join(DIST, 'protocols', 'ladder', 'suite-file.js'));
 const { FAMILIES, LEVELS } = await import(join(DIST, 'protocols', 'ladder', 'types.js'));
