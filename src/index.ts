@@ -37,8 +37,10 @@ export {
   type ProviderFactory,
   ProviderRegistry,
   registerProvider,
+  withProviders,
 } from './models/registry.js';
 export { type ModelSpec, parseModelSpec, toModelSpec } from './models/spec.js';
+export type { SpecShape, SpecStringParts } from './models/spec-shape.js';
 export type * from './models/types.js';
 export {
   defineProtocol,

@@ -20,9 +20,12 @@ beforeAll(async () => {
   assertBuilt();
   service = await startLoopback((req, res, seen) => {
     if (req.method !== 'POST') return void res.end('up'); // the run's reachability check
-    const { prompt } = JSON.parse(seen.body) as { prompt: string };
+    const { prompt, voice } = JSON.parse(seen.body) as { prompt: string; voice: string };
+    const text = `echo: ${prompt}`;
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ text: `echo: ${prompt}`, inputTokens: 3, outputTokens: 2 }));
+    res.end(
+      JSON.stringify({ text: voice === 'loud' ? text.toUpperCase() : text, inputTokens: 3, outputTokens: 2 }),
+    );
   });
   writeFileSync(
     join(dir, 'suite.jsonl'),
@@ -34,12 +37,18 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function config(name: string, providers: string[], model = `httpecho:small@${service.origin}`): string {
+/** A waver.yaml naming `providers` and one model: a spec string, or the object form's YAML lines. */
+function config(
+  name: string,
+  providers: string[],
+  model: string | string[] = `httpecho:small@${service.origin}`,
+): string {
   const file = join(dir, name);
   const list = providers.map((p) => `  - ${JSON.stringify(p)}\n`).join('');
+  const entry = typeof model === 'string' ? model : model.join('\n    ');
   writeFileSync(
     file,
-    `${providers.length ? `providers:\n${list}` : ''}models:\n  - ${model}\nsuite: suite.jsonl\n`,
+    `${providers.length ? `providers:\n${list}` : ''}models:\n  - ${entry}\nsuite: suite.jsonl\n`,
   );
   return file;
 }
@@ -73,7 +82,15 @@ describe("waver.yaml's providers:", () => {
     const file = config('none.yaml', []);
     const r = await run(file, 'none.db');
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown model provider in 'httpecho:small@/);
+    expect(r.stderr).toMatch(
+      /unknown model provider in 'httpecho:small@\S+': expected one of openai:, anthropic:, gguf:, replay:$/m,
+    );
+  });
+
+  it('an unknown prefix beside it names the registered one too', async () => {
+    const r = await run(config('typo.yaml', [descriptor], 'httpeco:small'), 'typo.db');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/expected one of openai:, anthropic:, gguf:, replay:, httpecho:$/m);
   });
 
   it('a module that is not there: exit 2 naming the file, line and field, nothing written', async () => {
@@ -97,5 +114,49 @@ describe("waver.yaml's providers:", () => {
       ),
     );
     expect(existsSync(join(dir, 'bad.db'))).toBe(false);
+  });
+});
+
+describe("a registered provider's own spec fields", () => {
+  const voiced = (voice: string) => [
+    'provider: httpecho',
+    'model: loudly',
+    `baseURL: ${service.origin}`,
+    `voice: ${voice}`,
+  ];
+
+  it('its field (one no built-in has) is read from the object form and reaches its factory', async () => {
+    const r = await run(config('voice.yaml', [descriptor], voiced('loud')), 'voice.db');
+    expect(r.stderr).not.toMatch(/waver:/);
+    expect(r.code).toBe(0);
+    const posts = service.requests.filter(
+      (s) => s.method === 'POST' && JSON.parse(s.body).model === 'loudly',
+    );
+    expect(posts.map((s) => JSON.parse(s.body).voice)).toEqual(['loud', 'loud']);
+    const summary = JSON.parse(r.stdout) as { models: { coverage: { done: number } }[] };
+    expect(summary.models[0]?.coverage.done).toBe(2);
+  });
+
+  it('a bad value is exit 2 naming the file, line and field, with nothing written', async () => {
+    const file = config('shout.yaml', [descriptor], voiced('shout'));
+    const r = await run(file, 'shout.db');
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`waver: ${file}:7: models.0.voice: must be plain or loud`);
+    expect(existsSync(join(dir, 'shout.db'))).toBe(false);
+  });
+
+  it("another provider's field is unknown to it, and its own to a built-in", async () => {
+    const own = await run(
+      config('ctx.yaml', [descriptor], ['provider: httpecho', 'model: m', 'contextSize: 4096']),
+      'ctx.db',
+    );
+    expect(own.code).toBe(2);
+    expect(own.stderr).toMatch(/ctx\.yaml:6: models\.0\.contextSize: unknown field/);
+    const builtin = await run(
+      config('openai-voice.yaml', [descriptor], ['provider: openai', 'model: m', 'voice: loud']),
+      'openai-voice.db',
+    );
+    expect(builtin.code).toBe(2);
+    expect(builtin.stderr).toMatch(/openai-voice\.yaml:6: models\.0\.voice: unknown field/);
   });
 });

@@ -4,8 +4,8 @@ import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InputError } from '../errors.js';
 import type { ProviderDescriptor } from '../models/descriptor.js';
-import { PREFIX_PATTERN } from '../models/prefixes.js';
-import { type ProviderRegistry, processProviders } from '../models/registry.js';
+import { activeProviders, type ProviderRegistry } from '../models/registry.js';
+import { PREFIX_PATTERN } from '../models/spec-shape.js';
 import { readTextFile } from '../util/text-file.js';
 
 const loadYaml = (): typeof import('yaml') => createRequire(import.meta.url)('yaml');
@@ -19,17 +19,17 @@ const loadYaml = (): typeof import('yaml') => createRequire(import.meta.url)('ya
  */
 export async function loadConfigProviders(
   file: string,
-  registry: ProviderRegistry = processProviders,
-): Promise<void> {
-  if (!existsSync(file)) return;
+  registry: ProviderRegistry = activeProviders(),
+): Promise<ProviderRegistry> {
+  if (!existsSync(file)) return registry;
   const { LineCounter, parseDocument } = loadYaml();
   const lines = new LineCounter();
   const doc = parseDocument(readTextFile(file), { lineCounter: lines, prettyErrors: false });
-  if (doc.errors.length > 0) return;
+  if (doc.errors.length > 0) return registry;
   const list = doc.get('providers', true) as
     | { items?: { range?: [number]; toJSON(): unknown }[] }
     | undefined;
-  if (!list?.items) return;
+  if (!list?.items) return registry;
   for (const [i, node] of list.items.entries()) {
     const where = {
       file,
@@ -47,6 +47,7 @@ export async function loadConfigProviders(
       throw new InputError(`${path}: ${(e as Error).message}`, where);
     }
   }
+  return registry;
 }
 
 async function importDescriptor(

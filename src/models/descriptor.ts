@@ -1,5 +1,5 @@
 import type { DownloadProgress } from './download.js';
-import type { ModelSpec } from './spec.js';
+import type { ModelSpec, SpecShape } from './spec-shape.js';
 import type { FetchFn, ModelProvider } from './types.js';
 
 export interface CreateProviderOptions {
@@ -22,7 +22,10 @@ export interface CreateProviderOptions {
  * its `identity` keys the stored answers, so it must say everything that changes an answer and
  * hold no secret.
  */
-export type ProviderFactory = (spec: ModelSpec, opts: CreateProviderOptions) => Promise<ModelProvider>;
+export type ProviderFactory<S extends ModelSpec = ModelSpec> = (
+  spec: S,
+  opts: CreateProviderOptions,
+) => Promise<ModelProvider>;
 
 /** USD per million tokens. */
 export interface TokenPrice {
@@ -34,11 +37,17 @@ export interface TokenPrice {
  * Everything waver knows about one provider, in one place (docs/providers.md#descriptors): the
  * run, the dry run and the protocols ask the descriptor, never the provider's name.
  */
-export interface ProviderDescriptor {
+export interface ProviderDescriptor<S extends ModelSpec = ModelSpec> {
   /** The spec prefix: `openai` in `openai:gpt-4o-mini` (lowercase letters, digits, `-`). */
   readonly name: string;
-  /** Builds the bare provider; the pool wraps it in the call path. */
-  readonly create: ProviderFactory;
+  /**
+   * Its spec's own fields and string form (docs/providers.md#spec-shapes); the shared ones (model,
+   * label, limits, price) are every spec's. Absent: an HTTP endpoint's, `PREFIX:MODEL[@URL]` with
+   * `baseURL` and `apiKeyEnv`.
+   */
+  readonly spec?: SpecShape;
+  /** Builds the bare provider from a spec its `spec` parsed; the pool wraps it in the call path. */
+  create(spec: S, opts: CreateProviderOptions): Promise<ModelProvider>;
   /**
    * Where its HTTP endpoint is when the spec names none: a run checks it answers before writing
    * anything. Absent: nothing to reach (in-process or recorded models), unless the spec has a `baseURL`.
@@ -51,6 +60,11 @@ export interface ProviderDescriptor {
    * costs no request (sago's activation axis and word-prefix BERTScore read this).
    */
   readonly inProcess?: boolean;
+  /**
+   * The file on this machine a spec names (a model file, a recording), which must exist before a
+   * run writes anything; undefined when it names none (a download, an endpoint).
+   */
+  localFile?(spec: S): string | undefined;
   /** Its models go through a batch API when `batch` is on (docs/batch.md). */
   readonly batch?: boolean;
   /** The list price of a model, at the provider's own endpoint; undefined when not listed. */

@@ -1,4 +1,4 @@
-import type { ModelSpec } from './spec.js';
+import type { ModelSpec } from './spec-shape.js';
 import type { GenerateRequest } from './types.js';
 
 /**
@@ -15,8 +15,11 @@ export function isReasoningModelId(model: string): boolean {
 }
 
 /** Whether a spec names an `openai:` reasoning model: its own `reasoning`, else its id's guess. */
-export function isReasoningSpec(spec: Pick<ModelSpec, 'provider' | 'model' | 'reasoning'>): boolean {
-  return spec.provider === 'openai' && (spec.reasoning ?? isReasoningModelId(spec.model));
+export function isReasoningSpec(
+  spec: Pick<ModelSpec, 'provider' | 'model'> & { reasoning?: unknown },
+): boolean {
+  if (spec.provider !== 'openai') return false;
+  return typeof spec.reasoning === 'boolean' ? spec.reasoning : isReasoningModelId(spec.model);
 }
 
 /**

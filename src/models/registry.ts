@@ -1,11 +1,12 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { InputError } from '../errors.js';
 import type { CreateProviderOptions, ProviderDescriptor, ProviderFactory } from './descriptor.js';
-import { addPrefix, isBuiltinPrefix, PREFIX_PATTERN, removePrefix } from './prefixes.js';
 import { anthropicProvider } from './providers/anthropic.js';
 import { ggufProvider } from './providers/gguf.js';
 import { openaiProvider } from './providers/openai.js';
 import { replayProvider } from './providers/replay.js';
-import type { ModelSpec } from './spec.js';
+import { expectedProviders, parseSpecObject, parseSpecString } from './spec-parse.js';
+import { type ModelSpec, PREFIX_PATTERN, type SpecWhere } from './spec-shape.js';
 import type { ModelProvider } from './types.js';
 
 export type { CreateProviderOptions, ProviderDescriptor, ProviderFactory } from './descriptor.js';
@@ -16,31 +17,28 @@ export const BUILTIN_DESCRIPTORS: readonly ProviderDescriptor[] = [
   anthropicProvider,
   ggufProvider,
   replayProvider,
-];
+] as readonly ProviderDescriptor[];
 
 /**
  * The providers a run can use, by spec prefix: the built-ins, then those registered (from the
- * library or waver.yaml's `providers:`). Everything outside src/models/ asks it about a provider
- * (its endpoint, cost, batch API, whether it runs in process) instead of naming one.
+ * library or waver.yaml's `providers:`). It parses the specs that name them (each by its
+ * descriptor's shape) and builds their providers; everything outside src/models/ asks it about a
+ * provider (its endpoint, cost, batch API, whether it runs in process) instead of naming one.
  */
 export class ProviderRegistry {
   readonly #byName = new Map<string, ProviderDescriptor>();
-  readonly #announce?: { add(name: string): void; remove(name: string): void };
+  readonly #builtins: ReadonlySet<string>;
 
-  constructor(
-    builtins: readonly ProviderDescriptor[] = BUILTIN_DESCRIPTORS,
-    /** Tells the spec parser which prefixes exist (the process registry only). */
-    announce?: { add(name: string): void; remove(name: string): void },
-  ) {
+  constructor(builtins: readonly ProviderDescriptor[] = BUILTIN_DESCRIPTORS) {
     for (const d of builtins) this.#byName.set(d.name, d);
-    this.#announce = announce;
+    this.#builtins = new Set(builtins.map((d) => d.name));
   }
 
   /**
    * Adds a provider (docs/decisions.md E33). Returns the call that removes it again. A built-in
    * prefix cannot be taken, nor one registered already.
    */
-  register(descriptor: ProviderDescriptor): () => void {
+  register<S extends ModelSpec>(descriptor: ProviderDescriptor<S>): () => void {
     const { name } = descriptor;
     if (typeof name !== 'string' || !PREFIX_PATTERN.test(name))
       throw new TypeError(
@@ -50,14 +48,12 @@ export class ProviderRegistry {
       throw new TypeError(`provider '${name}' has no create(spec, opts) function`);
     if (this.#byName.has(name))
       throw new TypeError(
-        `provider prefix '${name}' is taken (${isBuiltinPrefix(name) ? 'built in' : 'registered already'})`,
+        `provider prefix '${name}' is taken (${this.#builtins.has(name) ? 'built in' : 'registered already'})`,
       );
-    this.#byName.set(name, descriptor);
-    this.#announce?.add(name);
+    const held = descriptor as unknown as ProviderDescriptor;
+    this.#byName.set(name, held);
     return () => {
-      if (this.#byName.get(name) !== descriptor) return;
-      this.#byName.delete(name);
-      this.#announce?.remove(name);
+      if (this.#byName.get(name) === held) this.#byName.delete(name);
     };
   }
 
@@ -69,15 +65,16 @@ export class ProviderRegistry {
     return [...this.#byName.keys()];
   }
 
+  /** Either form of a spec, parsed by its provider's shape; an InputError names `where` when it is bad. */
+  parse(spec: string | Record<string, unknown>, where: SpecWhere = {}): ModelSpec {
+    return typeof spec === 'string' ? parseSpecString(this, spec, where) : parseSpecObject(this, spec, where);
+  }
+
   /** Builds the provider a spec names. */
   async create(spec: ModelSpec, opts: CreateProviderOptions = {}): Promise<ModelProvider> {
     const descriptor = this.#byName.get(spec.provider);
     if (!descriptor)
-      throw new InputError(
-        `unknown model provider '${spec.provider}': expected one of ${this.names()
-          .map((p) => `${p}:`)
-          .join(', ')}`,
-      );
+      throw new InputError(`unknown model provider '${spec.provider}': ${expectedProviders(this)}`);
     const provider = await descriptor.create(spec, opts);
     // Its identity keys every stored answer: a provider without one would share a cache with others.
     if (
@@ -92,34 +89,47 @@ export class ProviderRegistry {
   }
 }
 
-/** This process's providers: the ones model specs may name (the spec parser knows their prefixes). */
-export const processProviders = new ProviderRegistry(BUILTIN_DESCRIPTORS, {
-  add: addPrefix,
-  remove: removePrefix,
-});
+/** This process's providers: a run's, unless it runs with its own (`withProviders`). */
+export const processProviders = new ProviderRegistry();
+
+const runProviders = new AsyncLocalStorage<ProviderRegistry>();
 
 /**
- * Registers a provider for this process (docs/decisions.md E33): from then on `PREFIX:MODEL` is a
- * model spec the config, `runSuite` and every protocol accept, for any role. Takes a descriptor,
- * or a prefix and a factory (a descriptor with nothing else known: not local, no batch API, no
- * list prices). Returns the call that registers it no more.
+ * Runs `fn` with `registry` as its providers (docs/decisions.md E43): every spec it parses, every
+ * provider its pools build and every descriptor its run asks for come from `registry`, and what is
+ * registered in it is seen nowhere else, a run beside it included.
  */
-export function registerProvider(descriptor: ProviderDescriptor): () => void;
+export function withProviders<T>(registry: ProviderRegistry, fn: () => T): T {
+  return runProviders.run(registry, fn);
+}
+
+/** The providers of the run this code is part of: its own (`withProviders`), else the process's. */
+export function activeProviders(): ProviderRegistry {
+  return runProviders.getStore() ?? processProviders;
+}
+
+/**
+ * Registers a provider with the active registry (docs/decisions.md E33): from then on
+ * `PREFIX:MODEL` is a model spec the config, `runSuite` and every protocol accept, for any role.
+ * Takes a descriptor, or a prefix and a factory (a descriptor with nothing else known: an HTTP
+ * endpoint's spec, not local, no batch API, no list prices). Returns the call that removes it.
+ */
+export function registerProvider<S extends ModelSpec>(descriptor: ProviderDescriptor<S>): () => void;
 export function registerProvider(prefix: string, factory: ProviderFactory): () => void;
 export function registerProvider(what: string | ProviderDescriptor, factory?: ProviderFactory): () => void {
   if (typeof what === 'string') {
     if (typeof factory !== 'function') throw new TypeError(`provider '${what}' has no factory`);
-    return processProviders.register({ name: what, create: factory });
+    return activeProviders().register({ name: what, create: factory });
   }
-  return processProviders.register(what);
+  return activeProviders().register(what);
 }
 
-/** Builds the provider a spec names, built in or registered. */
+/** Builds the provider a spec names, built in or registered, from the active registry. */
 export function createProvider(spec: ModelSpec, opts: CreateProviderOptions = {}): Promise<ModelProvider> {
-  return processProviders.create(spec, opts);
+  return activeProviders().create(spec, opts);
 }
 
-/** What this process knows of a provider (undefined for one another process registered). */
+/** What the active registry knows of a provider (undefined for one another run registered). */
 export function describeProvider(name: string): ProviderDescriptor | undefined {
-  return processProviders.get(name);
+  return activeProviders().get(name);
 }

@@ -107,6 +107,18 @@ describe('storedSpecLabel', () => {
       '{"provider":"myservice","model":"small"}',
     );
   });
+
+  it("labels a built-in's spec stored with another provider's field as before", () => {
+    // Before each provider had its own fields, every object spec was stored with chatTemplate: 'auto'.
+    expect(
+      storedSpecLabel({
+        provider: 'openai',
+        model: 'm',
+        baseURL: 'http://user:key@127.0.0.1:9/v1',
+        chatTemplate: 'auto',
+      }),
+    ).toBe('openai:m@http://127.0.0.1:9/v1');
+  });
 });
 
 describe('base URLs in a spec', () => {

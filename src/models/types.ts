@@ -7,7 +7,6 @@
 
 import type { ChatMessage, GenerateRequest, GenerateResult, TokenLogprob } from '../domain/calls.js';
 import type { ProviderError } from './errors.js';
-import type { BuiltinProviderName } from './prefixes.js';
 
 // The call's shapes live below the models and the store, which both hold them (docs/architecture.md).
 export type {
@@ -21,8 +20,8 @@ export type {
 
 export type Role = 'sut' | 'generator' | 'judge' | 'embedder';
 
-/** A built-in provider, or the prefix a library user registered one under (registry.ts). */
-export type ProviderName = BuiltinProviderName | (string & {});
+/** The prefix of the provider's descriptor: a built-in one (`openai`, `gguf`, ...) or a registered one (registry.ts). */
+export type ProviderName = string;
 
 /** What a provider can do. A protocol reads these before asking; a missing one is "unavailable", never 0. */
 export interface Capabilities {

@@ -1,4 +1,4 @@
-import { type CreateProviderOptions, type ProviderRegistry, processProviders } from '../models/registry.js';
+import { activeProviders, type CreateProviderOptions, type ProviderRegistry } from '../models/registry.js';
 import { type ModelSpec, specLabel } from '../models/spec.js';
 import type { FetchFn, ModelProvider } from '../models/types.js';
 import { canonicalJson } from '../util/hash.js';
@@ -39,7 +39,7 @@ export interface ProviderPoolOptions {
   fetch?: FetchFn;
   /** A WaverConfig will do. */
   defaults: CallDefaults;
-  /** The providers its specs may name (default this process's: the built-ins and those registered). */
+  /** The providers its specs may name (default the run's, `activeProviders()`: the built-ins and those registered). */
   registry?: ProviderRegistry;
   /** Builds a bare provider. Default the registry's `create`; tests count creations through their own. */
   create?: (spec: ModelSpec, opts: CreateProviderOptions) => Promise<ModelProvider>;
@@ -54,7 +54,7 @@ export interface ProviderPoolOptions {
 }
 
 export function createProviderPool(opts: ProviderPoolOptions): ProviderPool {
-  const registry = opts.registry ?? processProviders;
+  const registry = opts.registry ?? activeProviders();
   const create = opts.create ?? ((spec: ModelSpec, o: CreateProviderOptions) => registry.create(spec, o));
   const bare = new Map<string, Promise<ModelProvider>>();
   const wrapped = new Map<string, Promise<ModelProvider>>();

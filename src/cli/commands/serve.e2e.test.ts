@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
-import { assertBuilt, cleanEnv, servedUrl, startCli } from '../test-support/cli.js';
+import { assertBuilt, cleanEnv, runCli, servedUrl, startCli } from '../test-support/cli.js';
 
 /**
  * `waver serve` as a hostile web page and an unlucky operator would meet it: a Host that is not
@@ -369,3 +369,16 @@ describe.skipIf(tinyModelMissing || !existsSync('/proc/self/status'))(
     }, 120_000);
   },
 );
+
+describe('waver serve --model', () => {
+  it('refuses a model its descriptor does not run in this process, naming those that do', async () => {
+    assertBuilt();
+    for (const model of ['openai:m@http://127.0.0.1:9/v1', 'replay:./answers.jsonl']) {
+      const r = await runCli(['serve', '--model', model, '--port', '0']);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toBe(
+        `waver: --model: serve takes a model run in this process (gguf:), got '${model}'`,
+      );
+    }
+  });
+});

@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
 import { Command } from 'commander';
 import { InputError } from '../../errors.js';
-import { createProvider } from '../../models/registry.js';
-import { MAX_TIMER_MS, specLabel, toModelSpec } from '../../models/spec.js';
+import { activeProviders, createProvider, describeProvider } from '../../models/registry.js';
+import { MAX_TIMER_MS, toModelSpec } from '../../models/spec.js';
 import { startOpenAIServer } from '../../server/openai-server.js';
 import { SERVE_TIMEOUT_MS } from '../../server/served-model.js';
 
@@ -55,11 +55,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     provider,
     // The file's name alone: its directory is nobody's business, and a `?ctx=` query or
     // `#sha256=` pin in a model id would break `/v1/models/ID`.
-    modelName: basename(
-      specLabel(spec)
-        .replace(/^gguf:/, '')
-        .replace(/[?#].*$/, ''),
-    ),
+    modelName: basename(spec.model.replace(/[?#].*$/, '')),
     host: flags.host,
     port,
     allowRemote: flags.allowRemote,
@@ -86,8 +82,14 @@ async function serve(flags: ServeFlags): Promise<void> {
 /** The flags checked, each bad value an input error naming its flag, before the model is loaded. */
 function serveSettings(flags: ServeFlags) {
   const spec = toModelSpec(flags.model, { field: '--model' });
-  if (spec.provider !== 'gguf')
-    throw new InputError(`serve takes a gguf: model, got '${flags.model}'`, { field: '--model' });
+  // It serves tokens, log-probs and hidden states as they are made: a model run in this process.
+  if (!describeProvider(spec.provider)?.inProcess)
+    throw new InputError(
+      `serve takes a model run in this process (${inProcessPrefixes()}), got '${flags.model}'`,
+      {
+        field: '--model',
+      },
+    );
   const port = Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new InputError(`not a port: '${flags.port}'`, { field: '--port' });
@@ -109,6 +111,15 @@ function serveSettings(flags: ServeFlags) {
       maxRetries: whole(flags.maxRetries, '--max-retries', 0, Number.MAX_SAFE_INTEGER),
     },
   };
+}
+
+function inProcessPrefixes(): string {
+  const providers = activeProviders();
+  return providers
+    .names()
+    .filter((name) => providers.get(name)?.inProcess)
+    .map((name) => `${name}:`)
+    .join(', ');
 }
 
 function positive(text: string, field: string): number {

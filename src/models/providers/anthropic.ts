@@ -1,9 +1,22 @@
+import { z } from 'zod';
 import type { ProviderDescriptor } from '../descriptor.js';
+import { endpointSpec, type ModelSpec } from '../spec-shape.js';
 import { listPriceOf } from './list-prices.js';
 import { apiCommonOf } from './openai.js';
 
-export const anthropicProvider: ProviderDescriptor = {
+const anthropicSpec = endpointSpec({
+  /**
+   * The `anthropic-version` header. The SDK's default version no longer accepts temperature;
+   * '2023-06-01' does, so waver can pin temperature 0 (see docs/decisions.md E9).
+   */
+  apiVersion: z.string().min(1).optional(),
+});
+
+export type AnthropicSpec = ModelSpec & { apiKeyEnv?: string; apiVersion?: string };
+
+export const anthropicProvider: ProviderDescriptor<AnthropicSpec> = {
   name: 'anthropic',
+  spec: anthropicSpec,
   async create(spec, opts) {
     const { createAnthropicProvider } = await import('../anthropic.js');
     return createAnthropicProvider({

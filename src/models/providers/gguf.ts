@@ -2,10 +2,12 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '../../errors.js';
 import type { CreateProviderOptions, ProviderDescriptor } from '../descriptor.js';
+import { type GgufSpec, ggufSpec } from './gguf-spec.js';
 
 /** A GGUF file run in this process by llama.cpp (node-llama-cpp loaded only for it). */
-export const ggufProvider: ProviderDescriptor = {
+export const ggufProvider: ProviderDescriptor<GgufSpec> = {
   name: 'gguf',
+  spec: ggufSpec,
   async create(spec, opts) {
     const modelPath = await resolveGgufPath(spec.model, opts);
     const { createGgufProvider } = await import('../gguf.js');
@@ -19,6 +21,8 @@ export const ggufProvider: ProviderDescriptor = {
   },
   local: true,
   inProcess: true,
+  // A Hugging Face file is downloaded when the model is made; a path must be there already.
+  localFile: (spec) => (spec.model.startsWith('hf:') ? undefined : spec.model),
 };
 
 /** An `hf:` URI becomes a cached download; anything else is a local file (relative to the cwd). */

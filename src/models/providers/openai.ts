@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import type { CreateProviderOptions, ProviderDescriptor } from '../descriptor.js';
-import type { ModelSpec } from '../spec.js';
+import { endpointSpec, type ModelSpec } from '../spec-shape.js';
 import { listPriceOf } from './list-prices.js';
 
 /** The settings every HTTP provider takes from the spec and the run. */
@@ -13,9 +14,20 @@ export function apiCommonOf(spec: ModelSpec, opts: CreateProviderOptions) {
   };
 }
 
+const openaiSpec = endpointSpec({
+  /**
+   * A reasoning model (o-series, gpt-5 family), sent `max_completion_tokens` and no temperature,
+   * top_p or log-probs. Unset: guessed from the model id (docs/decisions.md E12).
+   */
+  reasoning: z.boolean().optional(),
+});
+
+export type OpenAISpec = ModelSpec & { apiKeyEnv?: string; reasoning?: boolean };
+
 /** OpenAI and every OpenAI-compatible server (`openai:MODEL@URL`). */
-export const openaiProvider: ProviderDescriptor = {
+export const openaiProvider: ProviderDescriptor<OpenAISpec> = {
   name: 'openai',
+  spec: openaiSpec,
   // Imported on demand, so a gguf-only run never loads the HTTP SDK.
   async create(spec, opts) {
     const { createOpenAIProvider } = await import('../openai.js');

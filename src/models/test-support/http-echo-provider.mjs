@@ -1,10 +1,15 @@
+import { z } from 'zod';
+
 /**
  * A provider as a user ships it beside their waver.yaml (`providers: [./http-echo-provider.mjs]`):
  * plain JavaScript, no import from waver, its default export a descriptor (docs/providers.md).
- * It asks `POST {URL}/generate` and answers with the `text` it gets back.
+ * It asks `POST {URL}/generate` and answers with the `text` it gets back. Its spec has a field no
+ * built-in provider has, `voice`, which it sends along (docs/providers.md#spec-shapes).
  */
 export default {
   name: 'httpecho',
+  // No string form of its own: `httpecho:MODEL@URL`, with baseURL and apiKeyEnv besides `voice`.
+  spec: { fields: { voice: z.enum(['plain', 'loud'], 'must be plain or loud').default('plain') } },
   local: false,
   listPrice: (model) => (model === 'priced' ? { input: 1, output: 2 } : undefined),
   async create(spec, { env = process.env, fetch = globalThis.fetch } = {}) {
@@ -13,7 +18,7 @@ export default {
     return {
       provider: 'httpecho',
       modelId: spec.model,
-      identity: `httpecho:${spec.model}@${url}`,
+      identity: `httpecho:${spec.model}:${spec.voice}@${url}`,
       capabilities: {
         chat: true,
         tokenLogprobs: false,
@@ -26,7 +31,11 @@ export default {
         const res = await fetch(`${url}/generate`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ model: spec.model, prompt: request.messages.at(-1)?.content }),
+          body: JSON.stringify({
+            model: spec.model,
+            voice: spec.voice,
+            prompt: request.messages.at(-1)?.content,
+          }),
           signal,
         });
         const body = await res.json();

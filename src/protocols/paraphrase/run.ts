@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { WaverConfig } from '../../config/schema.js';
 import type { McItem } from '../../data/mc/mc-item.js';
 import { InputError } from '../../errors.js';
+import { describeProvider } from '../../models/registry.js';
 import { toModelSpec } from '../../models/spec.js';
 import type { ModelEstimate } from '../../run/estimate.js';
 import { plannedModels } from '../../run/plan.js';
@@ -99,9 +100,9 @@ function askedPhrasings(
 function checkModelFiles(config: WaverConfig, cwd = process.cwd()): void {
   config.models.forEach((raw, i) => {
     const spec = toModelSpec(raw, { field: `models.${i}` });
-    const local = (spec.provider === 'gguf' && !spec.model.startsWith('hf:')) || spec.provider === 'replay';
-    if (local && !existsSync(resolve(cwd, spec.model)))
-      throw new InputError(`model file not found: ${spec.model}`, { field: `models.${i}` });
+    const file = describeProvider(spec.provider)?.localFile?.(spec);
+    if (file !== undefined && !existsSync(resolve(cwd, file)))
+      throw new InputError(`model file not found: ${file}`, { field: `models.${i}` });
   });
 }
 
