@@ -229,8 +229,8 @@ export const MIGRATIONS: readonly ((db: DB) => void)[] = [
   },
   // A test's position without its JSON: \`tests\` keeps whole rows in its key's B-tree, so a lookup
   // there reads a test's JSON (its overflow pages too) to compare keys. Joining 19,092 cells to
-  // their tests' positions took 1.25 s that way and 0.07 s through this index (docs/decisions.md
-  // E44: the report bench). Queries name it (INDEXED BY): without statistics SQLite takes the key.
+  // their tests' positions took 1.25 s that way and 0.07 s through this index (the report bench;
+  // docs/decisions.md E16). Queries name it (INDEXED BY): without statistics SQLite takes the key.
   (db) => {
     db.exec('CREATE INDEX tests_key ON tests(suite_hash, test_id, position)');
   },
