@@ -52,7 +52,7 @@ describe.skipIf(tinyModelMissing)(`waver run --batch against waver serve ${tinyM
         '--suite',
         suite,
         '--models',
-        `openai:tiny@${url}`,
+        `openai:stories260K.gguf@${url}`,
         '--store',
         store,
         '--max-tokens',

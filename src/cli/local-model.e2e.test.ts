@@ -85,7 +85,7 @@ withModel(`the CLI with the real tiny model ${tinyModelMissing ?? ''}`, () => {
         '--suite',
         suite,
         '--models',
-        `openai:tiny@${url}`,
+        `openai:stories260K.gguf@${url}`,
         '--store',
         store,
         '--max-tokens',

@@ -75,8 +75,8 @@ export function validateGenerate(request: GenerateRequest): GenerateParams {
   };
 }
 
-/** How to give a request more room: the context rounded up to a power of two, in either spec form. */
+/** How to give a request more room: the context rounded up to a power of two, in each place it is set. */
 export function raiseContext(tokens: number): string {
   const ctx = 2 ** Math.ceil(Math.log2(tokens));
-  return `raise the context with ?ctx=${ctx} on the model spec (gguf:FILE.gguf?ctx=${ctx}) or contextSize: ${ctx} on the model in waver.yaml`;
+  return `raise the context with ?ctx=${ctx} on the model spec (gguf:FILE.gguf?ctx=${ctx}), contextSize: ${ctx} on the model in waver.yaml, or waver serve --context-size ${ctx}`;
 }

@@ -22,6 +22,7 @@ import {
   logitSummaryReader,
 } from './gguf-native.js';
 import {
+  beginningToken,
   type ChatTemplateSetting,
   createPromptFormat,
   errorText,
@@ -60,6 +61,7 @@ import type {
   ModelProvider,
   ScoreRequest,
   ScoreResult,
+  TokenizerInfo,
   TokenLogprob,
 } from './types.js';
 
@@ -269,6 +271,16 @@ export class GgufProvider implements ModelProvider {
     return this.#model.detokenize(tokens as Token[]);
   }
 
+  tokenizerInfo(): TokenizerInfo {
+    const bos = beginningToken(this.#model);
+    const { eos, bosString, eosString } = this.#model.tokens;
+    return {
+      ...(bos !== undefined && bosString !== null && { bos: { id: bos, text: bosString } }),
+      ...(eos !== null && eosString !== null && { eos: { id: eos, text: eosString } }),
+      contextSize: this.contextSize,
+    };
+  }
+
   async generate(request: GenerateRequest, options: CallOptions = {}): Promise<GenerateResult> {
     const { prompt, params } = this.#prepareGenerate(request);
     const grammar = await jsonGrammar(this.#model, request.json);
@@ -314,7 +326,10 @@ export class GgufProvider implements ModelProvider {
     if (continuation.length === 0) return { logprob: 0, tokens: [] };
     this.#ensureFits(
       prompt.tokens.length + continuation.length,
-      `the prompt (${prompt.tokens.length} tokens) plus the continuation (${continuation.length})`,
+      // A bare text scored after BOS (waver serve's echo) is counted as one prompt, BOS included.
+      request.rawPrompt === ''
+        ? `the text (${prompt.tokens.length + continuation.length} tokens with BOS)`
+        : `the prompt (${prompt.tokens.length} tokens) plus the continuation (${continuation.length})`,
     );
     return this.#run(options.signal, (sequence) => this.#score(sequence, prompt.tokens, continuation, topK));
   }

@@ -82,6 +82,20 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** A special token: its id and the text that spells it. */
+export interface SpecialToken {
+  id: number;
+  text: string;
+}
+
+export interface TokenizerInfo {
+  /** The token put before every raw prompt (absent where the model puts none). */
+  bos?: SpecialToken;
+  eos?: SpecialToken;
+  /** Tokens the context holds. */
+  contextSize: number;
+}
+
 export interface ModelProvider {
   readonly provider: ProviderName;
   /** The model as the provider names it (file path for gguf, model id for APIs). */
@@ -108,6 +122,8 @@ export interface ModelProvider {
   tokenize?(text: string): Promise<number[]>;
   /** The text of token ids (gguf; `waver serve`'s /detokenize). */
   detokenize?(tokens: number[]): Promise<string>;
+  /** The special tokens a raw prompt starts (BOS) and ends with, and the context size (gguf; `waver serve`'s /tokenizer_info). */
+  tokenizerInfo?(): TokenizerInfo;
   /** The provider's batch API, when it has one (docs/batch.md). */
   readonly batch?: BatchApi;
   close?(): Promise<void>;

@@ -61,6 +61,17 @@ export function startEventStream(res: ServerResponse): { send(data: unknown): vo
   };
 }
 
+/** A prompt past the context is the fault of the parameter that carried it, as OpenAI names it (`messages`, `prompt`, `input`). */
+export async function blamingParam<T>(param: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof ProviderError && error.reason === 'context_length_exceeded')
+      throw new HttpError(400, error.message, { param, code: 'context_length_exceeded' });
+    throw error;
+  }
+}
+
 /** What a failure is answered with: a provider's error by its kind, anything else a 500. */
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;

@@ -1,6 +1,15 @@
 import type { Route } from '../http/route-table.js';
 import type { ModelProvider } from '../models/types.js';
-import { decodeId, type Exchange, HttpError, readJsonBody, sendJson, toHttpError } from './http-util.js';
+import {
+  blamingParam,
+  decodeId,
+  type Exchange,
+  HttpError,
+  readJsonBody,
+  sendJson,
+  toHttpError,
+} from './http-util.js';
+import { ensureServedModel } from './model-name.js';
 import { answerChat, answerCompletion } from './openai-answers.js';
 import {
   expiresAfter,
@@ -219,12 +228,17 @@ export class BatchService {
     const { provider, meta } = this.opts;
     const signal = b.stop.signal;
     try {
+      ensureServedModel(meta('cmpl').model, line.body);
       if (b.endpoint === '/v1/chat/completions') {
         const call = noStream(parseChatRequest(line.body));
-        return { status: 200, body: await answerChat(provider, call, meta('chatcmpl'), signal) };
+        const body = await blamingParam('messages', answerChat(provider, call, meta('chatcmpl'), signal));
+        return { status: 200, body };
       }
       const call = noStream(parseCompletionRequest(line.body));
-      return { status: 200, body: await answerCompletion(provider, call, meta('cmpl'), signal) };
+      return {
+        status: 200,
+        body: await blamingParam('prompt', answerCompletion(provider, call, meta('cmpl'), signal)),
+      };
     } catch (error) {
       const e = toHttpError(error);
       return { status: e.status, body: e.body() };

@@ -217,6 +217,7 @@ describe.skipIf(tinyModelMissing)(`waver serve for OpenAI clients ${tinyModelMis
       model: 'tiny',
       messages,
       tools: [weather],
+      tool_choice: 'required',
       max_tokens: 60,
     });
     const choice = called.choices[0];
@@ -234,6 +235,7 @@ describe.skipIf(tinyModelMissing)(`waver serve for OpenAI clients ${tinyModelMis
       model: 'tiny',
       messages,
       tools: [weather],
+      tool_choice: 'required',
       max_tokens: 60,
       stream_options: { include_usage: true },
     });

@@ -82,9 +82,19 @@ const chatBody = z.object({
     .nullish(),
 });
 
+const tokenId = z.int().min(0);
 const completionBody = z.object({
   ...sampling,
-  prompt: z.union([z.string(), z.array(z.string()).length(1, { error: 'exactly one prompt is supported' })]),
+  // OpenAI's four forms: a text, texts, one prompt's token ids, several prompts' token ids.
+  prompt: z.union(
+    [
+      z.string(),
+      z.array(z.string()).min(1),
+      z.array(tokenId).min(1),
+      z.array(z.array(tokenId).min(1)).min(1),
+    ],
+    { error: 'expected a string, an array of strings, an array of token ids or an array of those' },
+  ),
   // 0 with `echo`: the prompt's log-probs alone, as lm-evaluation-harness asks for them.
   max_tokens: z.int().min(0).nullish(),
   // Legacy completions: an integer, the number of alternatives per token.
@@ -115,9 +125,10 @@ export interface ChatCall {
 }
 
 export interface CompletionCall {
-  /** `maxTokens` 0: nothing is generated (echo alone). */
+  /** Each prompt's request is this one with its `rawPrompt`. `maxTokens` 0: nothing is generated (echo alone). */
   request: GenerateRequest;
-  prompt: string;
+  /** Texts or token ids, each answered by `n` choices in order. */
+  prompts: (string | number[])[];
   n: number;
   /** The prompt is part of the answer, its tokens scored teacher-forced. */
   echo: boolean;
@@ -165,7 +176,7 @@ export function parseChatRequest(body: unknown): ChatCall {
       };
     return { role: m.role === 'developer' ? 'system' : m.role, content: text };
   });
-  const tools = toolsToCall(
+  const { tools, mayReply } = toolsToCall(
     (b.tools ?? []).map((t) => ({
       name: t.function.name,
       ...(t.function.description && { description: t.function.description }),
@@ -181,7 +192,7 @@ export function parseChatRequest(body: unknown): ChatCall {
   const format = b.response_format;
   const json =
     tools.length > 0
-      ? callSchema(tools)
+      ? callSchema(tools, mayReply)
       : format?.type === 'json_object'
         ? true
         : format?.type === 'json_schema'
@@ -194,7 +205,7 @@ export function parseChatRequest(body: unknown): ChatCall {
   return {
     tools,
     request: clean({
-      messages: tools.length > 0 ? [toolsMessage(tools), ...messages] : messages,
+      messages: tools.length > 0 ? [toolsMessage(tools, mayReply), ...messages] : messages,
       json,
       temperature: b.temperature ?? undefined,
       topP: b.top_p ?? undefined,
@@ -214,7 +225,7 @@ export function parseChatRequest(body: unknown): ChatCall {
 
 export function parseCompletionRequest(body: unknown): CompletionCall {
   const b = parseBody(completionBody, body);
-  const prompt = typeof b.prompt === 'string' ? b.prompt : (b.prompt[0] as string);
+  const prompts = promptList(b.prompt);
   const logprobs = b.logprobs ?? null;
   const echo = b.echo === true;
   const n = b.n ?? 1;
@@ -229,10 +240,14 @@ export function parseCompletionRequest(body: unknown): CompletionCall {
       code: 'unsupported_parameter',
     });
   if (n > 1 && b.stream === true) throw streamedN();
+  if (prompts.length > 1 && b.stream === true)
+    throw new HttpError(400, "Several prompts cannot be streamed on this server: ask without 'stream'.", {
+      param: 'prompt',
+      code: 'unsupported_parameter',
+    });
   return {
     request: clean({
       messages: [],
-      rawPrompt: prompt,
       temperature: b.temperature ?? undefined,
       topP: b.top_p ?? undefined,
       seed: b.seed ?? undefined,
@@ -241,7 +256,7 @@ export function parseCompletionRequest(body: unknown): CompletionCall {
       logprobs: logprobs !== null || undefined,
       topLogprobs: logprobs || undefined,
     }),
-    prompt,
+    prompts,
     n,
     echo,
     stream: b.stream === true,
@@ -257,6 +272,12 @@ export function parseEmbeddingRequest(body: unknown): EmbeddingCall {
     encoding: b.encoding_format ?? 'float',
     dimensions: b.dimensions ?? undefined,
   };
+}
+
+/** The prompts of a completions request: one text or token list, or several. */
+function promptList(prompt: string | string[] | number[] | number[][]): (string | number[])[] {
+  if (typeof prompt === 'string') return [prompt];
+  return typeof prompt[0] === 'number' ? [prompt as number[]] : (prompt as string[] | number[][]);
 }
 
 function streamedN(): HttpError {

@@ -93,15 +93,14 @@ export function chatCompletion(
   };
 }
 
+/** A prompt's token as echoed: a BOS the prompt spelled out has no log-prob (nothing precedes it). */
+export type PromptToken = TokenLogprob | { token: string; logprob: null; top?: undefined };
+
 /**
  * Legacy completions log-probs. `text_offset` counts characters from the start of the prompt, as
  * OpenAI's did (the first generated token sits at the prompt's length).
  */
-export function completionLogprobs(
-  tokens: readonly TokenLogprob[],
-  topLogprobs: number,
-  startOffset: number,
-) {
+export function completionLogprobs(tokens: readonly PromptToken[], topLogprobs: number, startOffset: number) {
   const textOffset: number[] = [];
   let offset = startOffset;
   for (const t of tokens) {
@@ -110,39 +109,36 @@ export function completionLogprobs(
   }
   return {
     tokens: tokens.map((t) => t.token),
-    token_logprobs: tokens.map((t) => finite(t.logprob)),
+    token_logprobs: tokens.map((t) => (t.logprob === null ? null : finite(t.logprob))),
     top_logprobs:
       topLogprobs > 0
         ? tokens.map((t) =>
-            Object.fromEntries((t.top ?? []).slice(0, topLogprobs).map((x) => [x.token, finite(x.logprob)])),
+            t.logprob === null
+              ? null
+              : Object.fromEntries(
+                  (t.top ?? []).slice(0, topLogprobs).map((x) => [x.token, finite(x.logprob)]),
+                ),
           )
         : null,
     text_offset: textOffset,
   };
 }
 
+/** One prompt's answer: its text, its choices, and with `echo` its own tokens scored. */
+export interface PromptAnswer {
+  prompt: string;
+  results: GenerateResult[];
+  echoed: PromptToken[] | undefined;
+}
+
 /**
- * A completions answer. With `echo` (the prompt's scored tokens given), each choice's text and
- * log-probs start with the prompt's, offsets counted from 0; the usage counts those prompt tokens.
+ * A completions answer: each prompt's choices in turn, indexed in that order. With `echo`, each
+ * choice's text and log-probs start with its prompt's, offsets counted from 0, and the usage
+ * counts those prompt tokens; every prompt is counted once, every choice's tokens added up.
  */
-export function textCompletion(
-  meta: ResponseMeta,
-  results: GenerateResult[],
-  prompt: string,
-  logprobs: number | null,
-  echoed?: TokenLogprob[],
-) {
-  const counted = echoed
-    ? results.map((r) => ({ ...r, usage: { ...r.usage, inputTokens: echoed.length } }))
-    : results;
-  return {
-    id: meta.id,
-    object: 'text_completion' as const,
-    created: meta.created,
-    model: meta.model,
-    system_fingerprint: meta.systemFingerprint,
-    choices: results.map((result, index) => ({
-      index,
+export function textCompletion(meta: ResponseMeta, answers: PromptAnswer[], logprobs: number | null) {
+  const choices = answers.flatMap(({ prompt, results, echoed }) =>
+    results.map((result) => ({
       text: echoed ? prompt + result.text : result.text,
       logprobs:
         logprobs === null
@@ -152,7 +148,28 @@ export function textCompletion(
             : completionLogprobs(result.tokens ?? [], logprobs, prompt.length),
       finish_reason: finishReason(result.finishReason),
     })),
-    usage: usage(...counted),
+  );
+  const counted = answers.map(({ results, echoed }) =>
+    usage(
+      ...(echoed
+        ? results.map((r) => ({ ...r, usage: { ...r.usage, inputTokens: echoed.length } }))
+        : results),
+    ),
+  );
+  const promptTokens = counted.reduce((sum, u) => sum + u.prompt_tokens, 0);
+  const completionTokens = counted.reduce((sum, u) => sum + u.completion_tokens, 0);
+  return {
+    id: meta.id,
+    object: 'text_completion' as const,
+    created: meta.created,
+    model: meta.model,
+    system_fingerprint: meta.systemFingerprint,
+    choices: choices.map((choice, index) => ({ index, ...choice })),
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    },
   };
 }
 

@@ -1,12 +1,15 @@
 import type { Route } from '../http/route-table.js';
 import { ProviderError } from '../models/errors.js';
 import type { ModelProvider } from '../models/types.js';
-import { decodeId, type Exchange, HttpError, readJsonBody, sendJson } from './http-util.js';
-import { answerChat, answerCompletion } from './openai-answers.js';
+import { blamingParam, decodeId, type Exchange, HttpError, readJsonBody, sendJson } from './http-util.js';
+import { ensureServedModel, modelNotFound } from './model-name.js';
+import { answerChat, answerCompletion, promptRequest } from './openai-answers.js';
 import { parseChatRequest, parseCompletionRequest, parseEmbeddingRequest } from './openai-requests.js';
 import { embeddingList, type ResponseMeta } from './openai-responses.js';
 import { generateEvents, streamChat, streamCompletion } from './openai-stream.js';
 import { newResponseIds, parseResponsesRequest, responseObject, streamResponse } from './responses-api.js';
+import { ServedTokenizer } from './served-tokenizer.js';
+import { tokenizerRoutes } from './tokenizer-routes.js';
 
 /** The one model a server serves, and what its answers say about it. */
 export interface ServedModel {
@@ -29,6 +32,12 @@ export interface ServedModel {
 export function modelRoutes(m: ServedModel): Route<Exchange>[] {
   const modelObject = { id: m.name, object: 'model', created: m.startedAt, owned_by: 'waver' };
   const body = (x: Exchange) => readJsonBody(x.req, m.maxBodyBytes);
+  // A generating route's body names its model: only the served one is answered.
+  const modelBody = async (x: Exchange) => {
+    const parsed = await body(x);
+    ensureServedModel(m.name, parsed);
+    return parsed;
+  };
   return [
     { method: 'GET', path: '/health', handle: ({ res }) => sendJson(res, 200, { status: 'ok' }) },
     {
@@ -41,33 +50,31 @@ export function modelRoutes(m: ServedModel): Route<Exchange>[] {
       path: '/v1/models/:id*',
       handle: ({ res }, p) => {
         const id = decodeId(p.id ?? '', 'model');
-        if (id !== m.name)
-          throw new HttpError(404, `The model '${id}' does not exist`, {
-            param: 'model',
-            code: 'model_not_found',
-          });
+        if (id !== m.name) throw modelNotFound(id, m.name);
         sendJson(res, 200, modelObject);
       },
     },
-    { method: 'POST', path: '/v1/chat/completions', handle: async (x) => chat(m, x, await body(x)) },
-    { method: 'POST', path: '/v1/completions', handle: async (x) => completion(m, x, await body(x)) },
-    { method: 'POST', path: '/v1/responses', handle: async (x) => responses(m, x, await body(x)) },
-    { method: 'POST', path: '/v1/embeddings', handle: async (x) => embeddings(m, x, await body(x)) },
     {
-      method: 'GET',
-      path: '/tokenizer_info',
-      handle: ({ res }) => sendJson(res, 200, { tokenizer_class: 'gguf', model: m.name }),
+      method: 'POST',
+      path: '/v1/chat/completions',
+      handle: async (x) => blamingParam('messages', chat(m, x, await modelBody(x))),
     },
     {
       method: 'POST',
-      path: '/tokenize',
-      handle: async (x) => sendJson(x.res, 200, await tokenize(m, await body(x))),
+      path: '/v1/completions',
+      handle: async (x) => blamingParam('prompt', completion(m, x, await modelBody(x))),
     },
     {
       method: 'POST',
-      path: '/detokenize',
-      handle: async (x) => sendJson(x.res, 200, await detokenize(m, await body(x))),
+      path: '/v1/responses',
+      handle: async (x) => blamingParam('input', responses(m, x, await modelBody(x))),
     },
+    {
+      method: 'POST',
+      path: '/v1/embeddings',
+      handle: async (x) => blamingParam('input', embeddings(m, x, await modelBody(x))),
+    },
+    ...tokenizerRoutes(m),
   ];
 }
 
@@ -79,28 +86,38 @@ async function chat(m: ServedModel, { res, signal }: Exchange, body: unknown): P
       return await streamChat(res, generateEvents(m.provider, call.request, signal), meta, call);
     sendJson(res, 200, await answerChat(m.provider, call, meta, signal));
   } catch (error) {
-    // A schema the grammar cannot hold is the parameter's that gave it.
-    if (error instanceof ProviderError && error.reason === 'invalid_json_schema')
-      throw new HttpError(400, error.message, {
-        param: call.tools.length > 0 ? 'tools' : 'response_format.json_schema.schema',
-        code: 'invalid_json_schema',
-      });
-    throw error;
+    throw schemaRefused(error, call.tools.length > 0 ? 'tools' : 'response_format.json_schema.schema');
   }
+}
+
+/** A schema the grammar cannot hold is the parameter's that gave it. */
+function schemaRefused(error: unknown, param: string): unknown {
+  if (error instanceof ProviderError && error.reason === 'invalid_json_schema')
+    return new HttpError(400, error.message, { param, code: 'invalid_json_schema' });
+  return error;
 }
 
 async function completion(m: ServedModel, { res, signal }: Exchange, body: unknown): Promise<void> {
   const call = parseCompletionRequest(body);
   const meta = m.meta('cmpl');
-  if (call.stream) return streamCompletion(res, generateEvents(m.provider, call.request, signal), meta, call);
+  if (call.stream) {
+    const { prompt, request } = await promptRequest(new ServedTokenizer(m.provider, m.name), call, 0);
+    return streamCompletion(res, generateEvents(m.provider, request, signal), meta, call, prompt.length);
+  }
   sendJson(res, 200, await answerCompletion(m.provider, call, meta, signal));
 }
 
 async function responses(m: ServedModel, { res, signal }: Exchange, body: unknown): Promise<void> {
   const call = parseResponsesRequest(body);
   const ids = newResponseIds(m.name);
-  if (call.stream) return streamResponse(res, generateEvents(m.provider, call.request, signal), ids);
-  sendJson(res, 200, responseObject(ids, await m.provider.generate(call.request, { signal })));
+  const withTools = call.tools.length > 0;
+  try {
+    if (call.stream)
+      return await streamResponse(res, generateEvents(m.provider, call.request, signal), ids, withTools);
+    sendJson(res, 200, responseObject(ids, await m.provider.generate(call.request, { signal }), withTools));
+  } catch (error) {
+    throw schemaRefused(error, withTools ? 'tools' : 'text.format.schema');
+  }
 }
 
 async function embeddings(m: ServedModel, { res, signal }: Exchange, body: unknown): Promise<void> {
@@ -123,39 +140,4 @@ async function embeddings(m: ServedModel, { res, signal }: Exchange, body: unkno
       },
     );
   sendJson(res, 200, embeddingList(m.name, result.embeddings, call.encoding, result.usage?.inputTokens ?? 0));
-}
-
-/** vLLM's `/tokenize`: `{prompt}` to `{tokens, count}`, no BOS. */
-async function tokenize(m: ServedModel, body: unknown) {
-  const { provider } = m;
-  if (!provider.tokenize || !provider.detokenize) throw noTokenizer(m);
-  const prompt = asRecord(body).prompt;
-  if (typeof prompt !== 'string')
-    throw new HttpError(400, "Missing required parameter: 'prompt' (a string).", {
-      param: 'prompt',
-      code: 'missing_required_parameter',
-    });
-  const tokens = await provider.tokenize(prompt);
-  return { tokens, count: tokens.length, max_model_len: null };
-}
-
-/** vLLM's `/detokenize`: `{tokens}` to `{prompt}`. */
-async function detokenize(m: ServedModel, body: unknown) {
-  const { provider } = m;
-  if (!provider.tokenize || !provider.detokenize) throw noTokenizer(m);
-  const tokens: unknown = asRecord(body).tokens;
-  if (!Array.isArray(tokens) || tokens.some((t) => !Number.isInteger(t) || t < 0))
-    throw new HttpError(400, "Invalid value for 'tokens': expected an array of token ids.", {
-      param: 'tokens',
-      code: 'invalid_value',
-    });
-  return { prompt: await provider.detokenize(tokens) };
-}
-
-function noTokenizer(m: ServedModel): HttpError {
-  return new HttpError(400, `The model '${m.name}' has no tokenizer to expose.`, { code: 'unsupported' });
-}
-
-function asRecord(body: unknown): Record<string, unknown> {
-  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
 }

@@ -10,7 +10,7 @@ import {
   streamPieces,
   usage,
 } from './openai-responses.js';
-import { toolCallOf } from './openai-tools.js';
+import { toolAnswer } from './openai-tools.js';
 
 /**
  * Streamed answers (`stream: true`) as OpenAI sends them: `chat.completion.chunk` or
@@ -63,12 +63,12 @@ export async function streamChat(
     // name, then its arguments, as OpenAI's deltas spell them.
     if (call.tools.length > 0) {
       if (event.type === 'delta') continue;
-      const toolCall = toolCallOf(event.result);
-      if (!toolCall) {
-        stream.send(chunk({ content: event.result.text }));
+      const answer = toolAnswer(event.result);
+      if ('text' in answer) {
+        stream.send(chunk({ content: answer.text }));
         stream.send(chunk({}, { finish_reason: finishReason(event.result.finishReason) }));
       } else {
-        const { id, type, function: fn } = toolCall;
+        const { id, type, function: fn } = answer.call;
         stream.send(
           chunk({ tool_calls: [{ index: 0, id, type, function: { name: fn.name, arguments: '' } }] }),
         );
@@ -96,6 +96,7 @@ export async function streamCompletion(
   events: AsyncIterable<GenerateEvent>,
   meta: ResponseMeta,
   call: CompletionCall,
+  promptLength: number,
 ): Promise<void> {
   const chunk = (text: string, logprobs: unknown, finish: string | null) => ({
     id: meta.id,
@@ -108,7 +109,7 @@ export async function streamCompletion(
   });
   let stream: ReturnType<typeof startEventStream> | undefined;
   // text_offset counts from the start of the prompt, token by token, as in the whole response.
-  let offset = call.prompt.length;
+  let offset = promptLength;
   for await (const event of events) {
     stream ??= startEventStream(res);
     if (event.type === 'delta') {

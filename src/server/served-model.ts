@@ -29,12 +29,13 @@ export function servedModel(provider: ModelProvider, limits: ServeCallLimits = {
     retry({ ...DEFAULT_RETRY_POLICY, maxRetries: limits.maxRetries ?? 0 }),
     timeout(limits.timeoutMs ?? SERVE_TIMEOUT_MS),
   ];
-  const { stream, tokenize, detokenize } = provider;
+  const { stream, tokenize, detokenize, tokenizerInfo } = provider;
   return {
     // The server closes nothing: its caller owns the provider.
     ...wrapProvider(provider, path, { keepOpen: true }),
     ...(stream && { stream: (request, options) => stream.call(provider, request, options) }),
     ...(tokenize && { tokenize: (text) => tokenize.call(provider, text) }),
     ...(detokenize && { detokenize: (tokens) => detokenize.call(provider, tokens) }),
+    ...(tokenizerInfo && { tokenizerInfo: () => tokenizerInfo.call(provider) }),
   };
 }
