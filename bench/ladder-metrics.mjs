@@ -12,14 +12,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG } from '../dist/protocols/index.js';
+import { builtInFamilyCodes } from '../dist/protocols/ladder/families/roster.js';
 import { kbJudgeTest } from '../dist/protocols/ladder/kb-judge.js';
 import { loadLadderResults } from '../dist/protocols/ladder/results.js';
 import { kbJudgeJobs, ladderSuite } from '../dist/protocols/ladder/run.js';
 import { KB_JUDGE_SUITE } from '../dist/protocols/ladder/suite-names.js';
-import { FAMILIES, KB_TYPES } from '../dist/protocols/ladder/types.js';
+import { KB_TYPES } from '../dist/protocols/ladder/types.js';
 import { suiteOf } from '../dist/run/suite.js';
 import { openStore } from '../dist/store/store.js';
 import { PyRandom } from '../dist/util/random.js';
+
+const FAMILIES = builtInFamilyCodes();
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -62,7 +62,10 @@ const { BaseConfig: WaverConfig } = await import(join(DIST, 'config', 'schema.js
 const { loadLadderSeedsCsv } = await import(join(DIST, 'data', 'number', 'seeds-csv.js'));
 const { buildLadderSuite, fillCounts } = await import(join(DIST, 'protocols', 'ladder', 'suite.js'));
 const { ladderSuiteJsonl } = await import(join(DIST, 'protocols', 'ladder', 'suite-file.js'));
-const { FAMILIES, LEVELS } = await import(join(DIST, 'protocols', 'ladder', 'types.js'));
+const { LEVELS } = await import(join(DIST, 'protocols', 'ladder', 'types.js'));
+const FAMILIES = (
+  await import(join(DIST, 'protocols', 'ladder', 'families', 'roster.js'))
+).builtInFamilyCodes();
 const { DEFAULT_BANDS } = await import(join(DIST, 'protocols', 'ladder', 'severity', 'levels.js'));
 const { PyRandom } = await import(join(DIST, 'util', 'random.js'));
 const { DIRECTIVES, SEED_DIRECTIVES } = await import(

@@ -17,10 +17,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFIG } from '../dist/protocols/index.js';
+import { builtInFamilyCodes } from '../dist/protocols/ladder/families/roster.js';
 import { kbJudgeTest } from '../dist/protocols/ladder/kb-judge.js';
 import { ladderSuite } from '../dist/protocols/ladder/run.js';
 import { KB_JUDGE_SUITE } from '../dist/protocols/ladder/suite-names.js';
-import { FAMILIES, KB_TYPES } from '../dist/protocols/ladder/types.js';
+import { KB_TYPES } from '../dist/protocols/ladder/types.js';
 import { BUILTIN_MC_ITEMS } from '../dist/protocols/paraphrase/data/builtin-items.js';
 import { buildParaphraseSuite } from '../dist/protocols/paraphrase/suite.js';
 import { promptGroups } from '../dist/protocols/sago/aux-stage.js';
@@ -34,6 +35,8 @@ import { requestFor } from '../dist/run/plan.js';
 import { suiteOf } from '../dist/run/suite.js';
 import { openStore } from '../dist/store/store.js';
 import { PyRandom } from '../dist/util/random.js';
+
+const FAMILIES = builtInFamilyCodes();
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {

@@ -2,20 +2,25 @@
 import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { Command, CommanderError } from 'commander';
+import { stderrNotices } from '../command-kit/notices.js';
 import { EXIT } from '../command-kit/output.js';
 import { DEFAULT_CONFIG_FILE } from '../config/load.js';
 import { InputError } from '../errors.js';
 import { ProviderError } from '../models/errors.js';
+import { type RegistryContext, withAdapters } from '../protocols/adapters.js';
 import { CONFIG, PROTOCOLS } from '../protocols/index.js';
-import type { RegistryContext } from '../protocols/types.js';
+import { showNoticesOutsideRuns } from '../util/notices.js';
 import { WAVER_VERSION } from '../version.js';
 
 // The heap may grow 30% past what the last full GC kept, not V8's 1.1-4x: a long run's in-flight
 // garbage otherwise doubles its RSS (docs/decisions.md#e22-the-cli-keeps-the-heap-close-to-what-is-live).
 setFlagsFromString('--heap-growing-percent=30');
 
-/** What every command is handed: the protocols, and waver.yaml as their sections make it. */
-const ctx: RegistryContext = { protocols: PROTOCOLS, config: CONFIG };
+// Downloads and the Hub's notes show on stderr here; the library shows them nowhere (docs/library.md#notices).
+showNoticesOutsideRuns(stderrNotices());
+
+/** What every command is handed: the protocols with their adapters, and waver.yaml as their sections make it. */
+const ctx: RegistryContext = { protocols: await withAdapters(PROTOCOLS), config: CONFIG };
 
 /**
  * Each command's module, loaded only when that command runs: the protocols, the report (vega) and
@@ -25,7 +30,7 @@ const ctx: RegistryContext = { protocols: PROTOCOLS, config: CONFIG };
  */
 const COMMANDS: Record<string, (ctx: RegistryContext) => Promise<Command>> = {
   demo: async (c) => (await import('../demo/command.js')).demoCommand(c),
-  ...Object.fromEntries(PROTOCOLS.flatMap((p) => Object.entries(p.commands))),
+  ...Object.fromEntries(ctx.protocols.flatMap((p) => Object.entries(p.commands))),
   import: async (c) => (await import('./commands/import.js')).importCommand(c),
   report: async (c) => (await import('./commands/report.js')).reportCommand(c),
   check: async (c) => (await import('./commands/check.js')).checkCommand(c),
@@ -45,11 +50,12 @@ const program = new Command('waver')
   .version(WAVER_VERSION)
   .showHelpAfterError();
 
-// waver.yaml's `providers:` are registered before a command reads its models (docs/providers.md#from-waveryaml).
+// waver.yaml's `providers:` and `ladder.familyModules` are registered before a command reads its config (docs/providers.md#from-waveryaml).
 program.hook('preAction', async (_program, action) => {
   const file = action.opts<{ config?: string }>().config ?? DEFAULT_CONFIG_FILE;
   if (!existsSync(file)) return;
   await (await import('../config/providers.js')).loadConfigProviders(file);
+  await (await import('../protocols/ladder/families/modules.js')).loadConfigFamilies(file);
 });
 
 try {

@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import { withAdapters } from '../protocols/adapters.js';
 import { PROTOCOLS } from '../protocols/index.js';
 import { reportedProtocols } from '../report/reported-protocols.js';
 import { type TranscriptQuery, transcriptPage } from '../view/transcripts.js';
@@ -10,5 +11,5 @@ import { serveRequests } from '../view/worker-client.js';
  * own, like report-worker.ts: it hands the pages the registry's protocols, which score the cells
  * (docs/architecture.md).
  */
-const protocols = await reportedProtocols(PROTOCOLS);
+const protocols = await reportedProtocols(await withAdapters(PROTOCOLS));
 if (parentPort) serveRequests(parentPort, (body) => transcriptPage(body as TranscriptQuery, protocols));

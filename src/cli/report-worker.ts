@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import { withAdapters } from '../protocols/adapters.js';
 import { PROTOCOLS } from '../protocols/index.js';
 import { renderReport } from '../report/formats.js';
 import { buildReport } from '../report/report-data.js';
@@ -11,7 +12,7 @@ import { serveRequests } from '../view/worker-client.js';
  * loop stays free while a large report is built. An entry point of its own, like main.ts: it
  * hands the report the registry's protocols (docs/architecture.md).
  */
-const protocols = await reportedProtocols(PROTOCOLS);
+const protocols = await reportedProtocols(await withAdapters(PROTOCOLS));
 if (parentPort)
   serveRequests(parentPort, (body) =>
     readStore((body as { path: string }).path, (store) =>

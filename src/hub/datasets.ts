@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { redact } from '../models/http-errors.js';
 import type { FetchFn } from '../models/types.js';
+import { notify } from '../util/notices.js';
 import { DownloadError, type DownloadProgress, downloadHubFile, reasonOf, refusalHint } from './download.js';
 
 /**
@@ -26,13 +27,13 @@ export interface HubOptions {
   cacheDir?: string;
   env?: NodeJS.ProcessEnv;
   fetch?: FetchFn;
-  /** Replaces the stderr progress display of each file. */
+  /** Each file's progress; default: a notice (src/util/notices.ts), which the CLI shows on stderr. */
   onProgress?: (p: DownloadProgress) => void;
   attempts?: number;
   retryDelayMs?: number;
   idleTimeoutMs?: number;
   signal?: AbortSignal;
-  /** Where notes go (the Hub was unreachable and the cache served). Default stderr. */
+  /** Where notes go (the Hub was unreachable and the cache served); default: a notice. */
   log?: (line: string) => void;
 }
 
@@ -113,7 +114,7 @@ export async function openDatasetSnapshot(
       throw new DownloadError(
         `cannot reach the Hugging Face Hub at ${s.endpoint} for hf:${repo} (${redact(err.message, [s.token])}); ${advice}`,
       );
-    (opts.log ?? ((l) => process.stderr.write(`${l}\n`)))(
+    (opts.log ?? ((text) => notify({ kind: 'note', text })))(
       `the Hub is unreachable (${err.message}); using hf:${repo} ${revision} = ${ref.commit} from the cache`,
     );
     return { repo, revision, commit: ref.commit, ...cached };

@@ -6,6 +6,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { redact } from '../models/http-errors.js';
 import type { FetchFn } from '../models/types.js';
+import { notify } from '../util/notices.js';
 
 /**
  * One file from the Hugging Face Hub (or a server speaking its `resolve` URLs) into a cache path:
@@ -111,7 +112,8 @@ async function partSize(path: string): Promise<number> {
 async function downloadOnce(job: HubFileJob): Promise<RecordedFile> {
   const part = `${job.path}.part`;
   let offset = await partSize(job.path);
-  const onProgress = job.onProgress ?? progressPrinter(job.name);
+  const onProgress =
+    job.onProgress ?? ((p: DownloadProgress) => notify({ kind: 'download', name: job.name, ...p }));
 
   const idle = new IdleTimer(job.idleTimeoutMs ?? 60_000, job.signal);
   try {

@@ -1,9 +1,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ladderProtocol, sagoProtocol } from '../protocols/index.js';
+import { type ProtocolModule, withAdapters } from '../protocols/adapters.js';
+import { ladderProtocol as ladder, sagoProtocol as sago } from '../protocols/index.js';
 import { KB_RUBRIC_SPEC } from '../protocols/ladder/judged.js';
-import type { ProtocolModule } from '../protocols/types.js';
 import { roganGladen } from '../stats/rogan-gladen.js';
 import type { LabellingSetRecord, LabelRecord } from '../store/store.js';
 import { buildReportStore } from '../test-support/report-store.js';
@@ -14,6 +14,10 @@ import { allocate, populationOf, sampleJudged, stratumOf } from './sample.js';
 import { buildJudgedStore, JUDGES } from './test-support/judged-store.js';
 import type { JudgedItem } from './types.js';
 
+const [ladderProtocol, sagoProtocol] = (await withAdapters([ladder, sago])) as [
+  ProtocolModule,
+  ProtocolModule,
+];
 const judged = (p: Pick<ProtocolModule, 'judged'>) => p.judged as NonNullable<ProtocolModule['judged']>;
 
 describe('judged items through the protocol contract', () => {

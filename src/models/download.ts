@@ -35,7 +35,7 @@ export interface ResolveHfOptions {
   fetch?: FetchFn;
   /** Default env HF_TOKEN (for gated repos). Sent only to the endpoint's own origin. */
   token?: string;
-  /** Replaces the built-in stderr progress display. */
+  /** Each chunk's progress; default: a notice (src/util/notices.ts), which the CLI shows on stderr. */
   onProgress?: (p: DownloadProgress) => void;
   env?: NodeJS.ProcessEnv;
   /** Downloads in one call before giving up; each one after the first resumes (default 3). */

@@ -1,10 +1,10 @@
-import type { Command } from 'commander';
-import type { CheckProtocol } from '../check/types.js';
 import type { WaverConfig } from '../config/schema.js';
-import type { SectionModule } from '../report/report-data.js';
+import type { LoadContext } from '../report/load-context.js';
 import type { ModelEstimate } from '../run/estimate.js';
 import { createProviderPool, type ProviderPool } from '../run/provider-pool.js';
-import type { CommandContext, PooledOptions, ProtocolModule, ProtocolOptions, RunOutcome } from './types.js';
+import type { Store } from '../store/store.js';
+import { withNotices } from '../util/notices.js';
+import type { PooledOptions, Protocol, ProtocolOptions, RunOutcome } from './types.js';
 
 /**
  * A protocol's code behind its module (protocols/<name>/protocol.ts): imported on first use, so a
@@ -15,26 +15,16 @@ export interface ProtocolCode<Plan, SectionData, Outcome extends RunOutcome> {
   estimate(config: WaverConfig, plan: Plan, opts: PooledOptions): Promise<ModelEstimate[]>;
   run(config: WaverConfig, plan: Plan, opts: PooledOptions): Promise<Outcome>;
   summary(outcome: Outcome, plan: Plan, format: WaverConfig['format']): string | undefined;
-  section: SectionModule<SectionData>;
+  /** Its report section, of which the protocol reads only the loader. */
+  section: { load(store: Store, suiteHash: string, ctx: LoadContext): SectionData };
 }
-
-/** A command of the protocol, given the protocol's module and the command context. */
-export type ProtocolCommand<Plan, SectionData, Outcome extends RunOutcome> = (
-  protocol: ProtocolModule<Plan, SectionData, Outcome>,
-  ctx: CommandContext,
-) => Command;
 
 export interface ProtocolDefinition<Plan, SectionData, Outcome extends RunOutcome>
   extends Pick<
-    ProtocolModule<Plan, SectionData, Outcome>,
-    'name' | 'title' | 'config' | 'suites' | 'thresholds' | 'designs' | 'judged'
+    Protocol<Plan, SectionData, Outcome>,
+    'name' | 'title' | 'config' | 'suites' | 'thresholds' | 'designs' | 'adapters'
   > {
   code(): Promise<ProtocolCode<Plan, SectionData, Outcome>>;
-  /** Its part of `waver check` (protocols/<name>/check.ts), when it has thresholds. */
-  check?(): Promise<CheckProtocol>;
-  commands: Readonly<Record<string, () => Promise<ProtocolCommand<Plan, SectionData, Outcome>>>>;
-  /** Its `waver import` kinds, each a command of its own (protocols/<name>/import/). */
-  imports?: Readonly<Record<string, () => Promise<ProtocolCommand<Plan, SectionData, Outcome>>>>;
 }
 
 /**
@@ -85,25 +75,21 @@ function pooled(opts: ProtocolOptions, pool: ProviderPool): PooledOptions {
 }
 
 /**
- * The module of a protocol: what it is (name, title, config section, suites) at once, its code
- * and its commands when first used.
+ * A protocol: what it is (name, title, config section, suites) at once, its code when first used.
+ * Its calls' notices go to `opts.onNotice` when given, else where the process shows them (the
+ * CLI: stderr; a library: nowhere).
  */
 export function defineProtocol<Plan, SectionData, Outcome extends RunOutcome>(
   definition: ProtocolDefinition<Plan, SectionData, Outcome>,
-): ProtocolModule<Plan, SectionData, Outcome> {
-  const { code, commands, imports, check, ...about } = definition;
-  const bound = (factories: ProtocolDefinition<Plan, SectionData, Outcome>['commands']) =>
-    Object.fromEntries(
-      Object.entries(factories).map(([name, command]) => [
-        name,
-        async (ctx: CommandContext) => (await command())(protocol, ctx),
-      ]),
-    );
-  const protocol: ProtocolModule<Plan, SectionData, Outcome> = {
+): Protocol<Plan, SectionData, Outcome> {
+  const { code, ...about } = definition;
+  const noticed = <T>(opts: ProtocolOptions, f: () => Promise<T>) =>
+    opts.onNotice ? withNotices(opts.onNotice, f) : f();
+  return {
     ...about,
     build: async (config, opts = {}) => {
       const own = await code();
-      return withPool(config, opts, (o) => own.build(config, o));
+      return noticed(opts, () => withPool(config, opts, (o) => own.build(config, o)));
     },
     estimate: async (config, plan, opts = {}) => {
       const own = await code();
@@ -111,14 +97,10 @@ export function defineProtocol<Plan, SectionData, Outcome extends RunOutcome>(
     },
     run: async (config, plan, opts = {}) => {
       const own = await code();
-      return shardOutcome(config, await withPool(config, opts, (o) => own.run(config, plan, o)));
+      const outcome = await noticed(opts, () => withPool(config, opts, (o) => own.run(config, plan, o)));
+      return shardOutcome(config, outcome);
     },
     summary: async (outcome, plan, format) => (await code()).summary(outcome, plan, format),
     load: async (store, suiteHash, ctx) => (await code()).section.load(store, suiteHash, ctx),
-    section: async () => (await code()).section,
-    ...(check && { check }),
-    commands: bound(commands),
-    ...(imports && { imports: bound(imports) }),
   };
-  return protocol;
 }

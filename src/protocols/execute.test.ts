@@ -85,7 +85,6 @@ describe('executeProtocol', () => {
     const protocol = defineProtocol<string, undefined, RunOutcome>({
       name: 'metered',
       title: 'Metered',
-      commands: {},
       code: async () => ({
         build: async (_config, opts) => {
           await (await opts.pool.get(spec)).generate(ask, { signal: opts.signal });
@@ -119,7 +118,6 @@ describe('executeProtocol', () => {
       const refusing = defineProtocol<string, undefined, RunOutcome>({
         name: 'refusing',
         title: 'Refusing',
-        commands: {},
         code: async () => ({
           build: async (_config, opts) => {
             const model = await opts.pool.get(spec);

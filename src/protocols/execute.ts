@@ -7,7 +7,7 @@ import { CallsHalted } from '../run/call-path/middleware.js';
 import type { RunResult } from '../run/run-suite.js';
 import type { Progress } from '../run/types.js';
 import { withPool } from './define.js';
-import type { ProtocolModule, ProtocolOptions, RunOutcome } from './types.js';
+import type { Protocol, ProtocolOptions, RunOutcome } from './types.js';
 
 /** How a command shows a run on stderr: its stage lines and a progress bar per stage. */
 export interface RunView extends Pick<ProtocolOptions, 'onStage' | 'onProgress'> {
@@ -60,7 +60,7 @@ export interface ExecuteOptions<Plan> {
  * first Ctrl-C stops the build or the run; what is stored stays.
  */
 export async function executeProtocol<Plan, Outcome extends RunOutcome>(
-  protocol: Pick<ProtocolModule<Plan, unknown, Outcome>, 'build' | 'estimate' | 'run' | 'summary'>,
+  protocol: Pick<Protocol<Plan, unknown, Outcome>, 'build' | 'estimate' | 'run' | 'summary'>,
   config: WaverConfig,
   io: ExecuteOptions<Plan>,
 ): Promise<number> {
@@ -138,7 +138,7 @@ export function endOfRun(
  * signal's reason, or with the budget's refusal).
  */
 export async function buildOrStop<Plan>(
-  protocol: Pick<ProtocolModule<Plan>, 'build'>,
+  protocol: Pick<Protocol<Plan>, 'build'>,
   config: WaverConfig,
   opts: Pick<ProtocolOptions, 'onStage' | 'pool'> = {},
 ): Promise<Plan | undefined> {

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { WaverConfig, WaverConfigInput } from '../config/schema.js';
 import { InputError } from '../errors.js';
 import { requestFor } from '../run/plan.js';
-import type { ProtocolCommand } from './define.js';
+import type { ProtocolCommand } from './adapters.js';
 import { CONFIG } from './index.js';
 import { ladderCommand } from './ladder/command.js';
 import { ladderSettings } from './ladder/config.js';

@@ -1,26 +1,25 @@
-import type { Command } from 'commander';
 import type { ThresholdSpec } from '../check/threshold-spec.js';
-import type { CheckProtocol } from '../check/types.js';
-import type { ConfigContext } from '../config/load.js';
 import type { ConfigSection, WaverConfig } from '../config/schema.js';
-import type { JudgedItem } from '../judge/types.js';
 import type { FetchFn } from '../models/types.js';
 import type { PlanDesign } from '../plan/types.js';
-import type { LoadContext, SectionModule } from '../report/report-data.js';
+import type { LoadContext } from '../report/load-context.js';
 import type { ProtocolSuites } from '../report/suite-roles.js';
 import type { ModelEstimate } from '../run/estimate.js';
 import type { ProviderPool } from '../run/provider-pool.js';
 import type { RunResult } from '../run/run-suite.js';
 import type { Progress } from '../run/types.js';
 import type { Store } from '../store/store.js';
+import type { NoticeSink } from '../util/notices.js';
 
 export type { ProtocolSuites } from '../report/suite-roles.js';
 
 /**
- * A protocol, in the one shape every protocol has (docs/protocols.md): its section of waver.yaml,
- * the suites it writes, how it turns a config into a plan (`build`), what that plan would cost
- * (`estimate`) and what running it gives (`run`), how its results are rebuilt from a store
- * (`load`), its part of the report (`section`) and of `waver check` (`check`), and its commands.
+ * A protocol, in the one shape every protocol has (docs/protocols.md), as the library runs it: its
+ * section of waver.yaml, the suites it writes, how it turns a config into a plan (`build`), what
+ * that plan would cost (`estimate`) and what running it gives (`run`), what a run prints
+ * (`summary`), and how its results are rebuilt from a store (`load`). No command, no terminal:
+ * its CLI commands, report section, check and judged items are its adapters (`adapters`,
+ * protocols/adapters.ts), which the CLI and the shells load beside it and the library never does.
  * The registry (src/protocols/index.ts) lists them; the config, the report, the viewer and the
  * check are handed them and know none by name.
  *
@@ -31,11 +30,7 @@ export type { ProtocolSuites } from '../report/suite-roles.js';
  * the report section shows (the ladder's adds its tests and admission table to its results);
  * `Outcome` what `run` gives, a RunOutcome whose `results` are the run's own, as the CLI prints them.
  */
-export interface ProtocolModule<
-  Plan = unknown,
-  SectionData = unknown,
-  Outcome extends RunOutcome = RunOutcome,
-> {
+export interface Protocol<Plan = unknown, SectionData = unknown, Outcome extends RunOutcome = RunOutcome> {
   /** Its command and its suites' prefix (`ladder` for `ladder/tests`); each report section's anchor. */
   readonly name: string;
   /** The heading of its report section. */
@@ -44,6 +39,13 @@ export interface ProtocolModule<
   readonly config?: ConfigSection;
   /** The suites its runs write, each with its role (the report reads them); none for plain suites, which are named by their file. */
   readonly suites?: ProtocolSuites;
+  /**
+   * What `waver check` can gate on: light specs the `check:` section of waver.yaml is made from,
+   * so the library's config is the CLI's; their evaluation is its check adapter.
+   */
+  readonly thresholds?: readonly ThresholdSpec[];
+  /** Its designs of `waver plan` and the library's `plan` (docs/plan.md#designs): what a claim about its figures needs. */
+  readonly designs?: readonly PlanDesign[];
   /**
    * Everything a run needs from the user's input, read and checked before any model is called or
    * anything is written: the ladder's tests (from the suite file or the dataset), sago's prompts
@@ -57,33 +59,17 @@ export interface ProtocolModule<
   run(config: WaverConfig, plan: Plan, opts?: ProtocolOptions): Promise<Outcome>;
   /**
    * What its command prints for a run (and `--out` receives), in `format`: its tables, from the
-   * outcome and the plan; undefined prints nothing (a stopped run has no results). Imported on
-   * first use, so the demo and the library print a run as the command does.
+   * outcome and the plan; undefined prints nothing (a stopped run has no results). Text, written
+   * nowhere: the command writes it, a library caller does what it likes with it.
    */
   summary(outcome: Outcome, plan: Plan, format: WaverConfig['format']): Promise<string | undefined>;
   /** Its results for a suite of the store, rebuilt from the store alone (the report's loader). */
   load(store: Store, suiteHash: string, ctx: LoadContext): Promise<SectionData>;
-  /** Its part of the report, imported on first use. */
-  section(): Promise<SectionModule<SectionData>>;
-  /** What `waver check` can gate on (light: the config schema and the flags are made from it). */
-  readonly thresholds?: readonly ThresholdSpec[];
-  /** Its designs of `waver plan` (docs/plan.md#designs): what a claim about its figures needs. */
-  readonly designs?: readonly PlanDesign[];
-  /** Its part of `waver check`, imported on first use; none for a protocol with nothing to gate. */
-  check?(): Promise<CheckProtocol>;
-  /** Its commands by name (`waver ladder`, `waver suite`), each imported when it is the one run. */
-  readonly commands: Readonly<Record<string, CommandFactory>>;
   /**
-   * What `waver import <kind>` can read into the store for it, by kind (`sago-runs`): each a
-   * subcommand of `waver import`, imported when it is the one run (docs/protocols.md#imports).
+   * Its adapters (protocols/adapters.ts: commands, report section, check, judged items), imported
+   * when the CLI or a shell asks for them; none for a protocol only the library runs.
    */
-  readonly imports?: Readonly<Record<string, CommandFactory>>;
-  /**
-   * What its LLM judges judged, from the store alone (docs/judges.md#what-is-judged): each item with
-   * its rubric, strata and every judge's verdict, for `waver judge` to sample, label and compare
-   * with people. Imported on first use; none for a protocol without judges.
-   */
-  judged?(store: Store): Promise<JudgedItem[]>;
+  adapters?(): Promise<unknown>;
 }
 
 /** What build, estimate and run may be given; a command gives its signal and its progress lines. */
@@ -96,6 +82,11 @@ export interface ProtocolOptions {
   onStage?: (stage: string, detail: string) => void;
   /** Progress of the current stage's cells. */
   onProgress?: (p: Progress) => void;
+  /**
+   * What a command would show besides its stages: a file being downloaded (a dataset, a model), a
+   * note (the Hub unreachable, its cache served). Without it the library shows them nowhere.
+   */
+  onNotice?: NoticeSink;
   /** Each run of a suite, the roles' too, once it ends (runSuite's `onRunEnd`). */
   onRunEnd?: (run: RunResult) => void;
   /**
@@ -131,18 +122,3 @@ export interface RunOutcome<Results = unknown> {
   /** The results rebuilt from the store; absent when the run stopped before they could be. */
   results?: Results;
 }
-
-/** What a protocol's command is handed: the config as every protocol's section extends it. */
-export interface CommandContext {
-  config: ConfigContext;
-}
-
-/**
- * What a command over every protocol (report, check, view, judge, plan, demo) is handed by the
- * entry point: the registry's modules too.
- */
-export interface RegistryContext extends CommandContext {
-  protocols: readonly ProtocolModule[];
-}
-
-export type CommandFactory = (ctx: CommandContext) => Promise<Command>;

@@ -6,6 +6,7 @@ import type { Coverage, Suite, SuiteTest } from '../run/types.js';
 import type { LightCell, Store, SuiteQueries } from '../store/store.js';
 import { WAVER_VERSION } from '../version.js';
 import type { HtmlKit } from './html/section.js';
+import type { LoadContext } from './load-context.js';
 import { type ProtocolSuites, type SuiteRole, suiteRoles } from './suite-roles.js';
 import {
   SAMPLE_LIMITS,
@@ -313,12 +314,7 @@ export interface BuildReportOptions {
   only?: { run?: string; suite?: string };
 }
 
-/** Context a section module's loader gets: the settings the suite was run with. */
-export interface LoadContext {
-  /** The config of the latest run of a suite (secrets were never stored). */
-  runConfig(suiteHash: string): Record<string, unknown> | undefined;
-  ablations: boolean;
-}
+export type { LoadContext } from './load-context.js';
 
 /**
  * A protocol as the report sees it (docs/report.md#sections-are-modules): its name (each section's

@@ -9,6 +9,9 @@ import { assertNoSecrets } from '../util/secrets.js';
  * BERTScore, so a report need not recompute them). They still go through the store: each result is kept in
  * `aux_results` under hashOf({kind, identity, request}), so a re-run makes no repeated call, a
  * killed run resumes where it stopped, and a report rebuilds every number from the store alone.
+ * A score's row is kept by the call path's store cache (`call-path/store-cache.ts`); an embedding's
+ * is a protocol's reading of one or more calls (`auxCall`), and a derived value's is `auxPut`'s
+ * (docs/decisions.md E45).
  */
 export type AuxKind = 'embed' | 'score' | 'measure';
 

@@ -496,6 +496,70 @@ describe('runCells', () => {
   });
 });
 
+describe("the store's answers (docs/decisions.md E45)", () => {
+  /** Counts the store's per-cell and per-model reads of done cells. */
+  function countDoneReads(store: Store) {
+    const counts = { perCell: 0, perModel: 0 };
+    const { cells } = store;
+    const doneKey = cells.doneKey.bind(cells);
+    const doneKeys = cells.doneKeys.bind(cells);
+    cells.doneKey = (...args) => {
+      counts.perCell++;
+      return doneKey(...args);
+    };
+    cells.doneKeys = (...args) => {
+      counts.perModel++;
+      return doneKeys(...args);
+    };
+    return counts;
+  }
+
+  it('a warm re-run reads each model’s done cells in one query, not cell by cell', async () => {
+    const store = newStore();
+    const suite = makeSuite(Array.from({ length: 50 }, (_, i) => `p${i}`));
+    const a = new ScriptedProvider(echo, { identity: 'scripted:a' });
+    const b = new ScriptedProvider(echo, { identity: 'scripted:b' });
+    const cells = makeCells(suite, ['a', 'b'], 2);
+    await run(store, suite, cells, { a: { provider: a }, b: { provider: b } });
+    const reads = countDoneReads(store);
+    const warm = await run(store, suite, cells, { a: { provider: a }, b: { provider: b } });
+    expect(warm.summary.coverage).toMatchObject({ total: 200, done: 200, cached: 200 });
+    expect(a.calls + b.calls).toBe(200);
+    expect(reads).toEqual({ perCell: 0, perModel: 2 });
+  });
+
+  it('a cell whose answer the store holds for another suite is answered by the call path: no try, no token', async () => {
+    const store = newStore();
+    const old = makeSuite(['a', 'b']);
+    const provider = new ScriptedProvider(echo);
+    await run(store, old, makeCells(old, ['m']), { m: { provider } });
+    const grown = makeSuite(['a', 'b', 'new']);
+    const clock = recordSleep();
+    // One request a minute: a linked cell that took a token would make the new one wait.
+    const { summary } = await run(store, grown, makeCells(grown, ['m']), { m: { provider, rpm: 1 } }, clock);
+    expect(provider.calls).toBe(3);
+    expect(clock.delays).toEqual([]);
+    expect(summary.coverage).toMatchObject({ done: 3, cached: 2 });
+    const linked = [...store.cells.all({ suiteHash: grown.hash, testId: 't1' })][0];
+    expect(linked).toMatchObject({ status: 'done', attempts: 0 });
+    expect(linked?.response?.text).toBe('echo: b');
+  });
+
+  it("a stopped model's cells the store answers are still linked; the others stay pending, uncalled", async () => {
+    const store = newStore();
+    const old = makeSuite(['b', 'd']);
+    let refuse = false;
+    const provider = new ScriptedProvider((p) => (refuse ? steps.fail('auth', 401) : steps.ok(`echo: ${p}`)));
+    await run(store, old, makeCells(old, ['m']), { m: { provider } });
+    refuse = true;
+    const grown = makeSuite(['a', 'b', 'c', 'd']);
+    const { summary } = await run(store, grown, makeCells(grown, ['m']), { m: { provider, concurrency: 1 } });
+    expect(provider.calls).toBe(3); // 'a' refused; 'b' and 'd' from the store; 'c' not called
+    expect(summary.coverage).toMatchObject({ total: 4, done: 2, cached: 2, failed: 1, pending: 1 });
+    expect(summary.stoppedModels).toEqual({ m: expect.objectContaining({ kind: 'auth' }) });
+  });
+});
+
 describe('ProviderError from scripted steps', () => {
   it('carries status and Retry-After', () => {
     const step = steps.fail('rate_limit', 429, 1000);

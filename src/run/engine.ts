@@ -1,11 +1,11 @@
 import type { Store } from '../store/store.js';
+import { type RetryPolicy, type SleepFn, sleep } from './call-path/retry.js';
 import { CellWriter } from './cell-writer.js';
 import type { CellLeases, EngineRun } from './engine/engine-run.js';
 import { InFlightRequests } from './engine/in-flight-requests.js';
 import { Lanes, type ModelEntry } from './engine/lanes.js';
 import { Pump } from './engine/pump.js';
 import { ModelStops, RunStop } from './engine/run-stop.js';
-import { type RetryPolicy, type SleepFn, sleep } from './retry.js';
 import { RunTally } from './tally.js';
 import type { Cell, Progress, RunSummary, Suite } from './types.js';
 
@@ -66,12 +66,13 @@ const COMMIT_MS = 25;
  * not finished stay pending.
  *
  * Memory does not grow with the suite (docs/decisions.md E16): cells are read from `cells` only
- * while their lane has room (a few times its concurrency waiting), whether a cell is stored is
- * asked of the store cell by cell, and identical requests in flight are remembered only until
- * their answer is committed.
+ * while their lane has room (a few times its concurrency waiting), a model's done cells are held
+ * up to a bound, else asked of the store cell by cell (`engine/done-cells.ts`, E45), and identical
+ * requests in flight are remembered only until their answer is committed.
  *
- * The parts (`engine/`): the lanes (one per model, its call path), the pump that reads cells into
- * them, a cell's run (the store's answer, an identical request in flight, or its own call), the
+ * The parts (`engine/`): the lanes (one per model, its call path under the store's cache), the
+ * pump that reads cells into them, the model's done cells, a cell's run (an identical request in
+ * flight, or its call, which the store's cache may answer), the
  * run's stop, and, shared with the batch runner, the cell writer (group commit) and the tally.
  */
 export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
@@ -84,7 +85,12 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
   const tally = new RunTally(total, opts.onProgress, now);
 
   if (!store.suites.has(suite.hash)) store.suites.save(suite);
-  const lanes = new Lanes(opts.providers, { ...opts.defaults, retry: opts.retry }, clock);
+  const lanes = new Lanes(
+    opts.providers,
+    { ...opts.defaults, backoff: opts.retry },
+    clock,
+    cache ? { store, suiteHash: suite.hash, settled: leases === undefined } : undefined,
+  );
   if (Array.isArray(opts.cells)) lanes.checkListedOnce(opts.cells);
 
   const stop = new RunStop(opts.signal);
@@ -98,8 +104,6 @@ export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
     groupCommit: { ms: opts.commitMs ?? COMMIT_MS, onError: stop.fail },
   });
   const run: EngineRun = {
-    store,
-    suiteHash: suite.hash,
     cache,
     requests: new InFlightRequests(),
     ...(leases && { leases }),

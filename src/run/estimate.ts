@@ -2,8 +2,8 @@ import type { WaverConfig } from '../config/schema.js';
 import { PRICES_AS_OF } from '../models/providers/list-prices.js';
 import { describeProvider } from '../models/registry.js';
 import type { ModelSpec } from '../models/spec.js';
+import { estimateTokens } from './call-path/rate-limit.js';
 import type { PlannedModel } from './plan.js';
-import { estimateTokens } from './rate-limit.js';
 import type { Cell } from './types.js';
 
 /** Who is asked: the systems under test (`model`), or a role of the run. */

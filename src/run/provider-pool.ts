@@ -3,7 +3,8 @@ import { type ModelSpec, specLabel } from '../models/spec.js';
 import type { FetchFn, ModelProvider } from '../models/types.js';
 import { canonicalJson } from '../util/hash.js';
 import { type BudgetLimits, budgetOf, type CallBudget } from './budget.js';
-import { type CallClock, type CallLimits, callPath } from './call-path/call-path.js';
+import { callPath } from './call-path/call-path.js';
+import { type CallClock, type CallLimits, mergeLimits } from './call-path/limits.js';
 import { wrapProvider } from './call-path/wrap-provider.js';
 
 /**
@@ -24,7 +25,7 @@ export interface ProviderPool {
   readonly budget?: CallBudget;
 }
 
-/** The run-wide call settings; a spec's own concurrency, rpm, tpm, timeoutMs and maxRetries win. */
+/** The run-wide call settings; a spec's own concurrency, rpm, tpm, timeoutMs and maxRetries win (`mergeLimits`). */
 export interface CallDefaults extends BudgetLimits {
   concurrency: number;
   timeoutMs: number;
@@ -71,7 +72,7 @@ export function createProviderPool(opts: ProviderPoolOptions): ProviderPool {
       if (!provider) {
         // A model whose price is unknown is refused under --max-cost before it is made.
         const limits = {
-          ...limitsOf(spec, opts.defaults),
+          ...mergeLimits(spec, opts.defaults),
           ...(budget && { meter: budget.meter(specLabel(spec), budget.priceOf(spec)) }),
         };
         const made = create(spec, {
@@ -104,17 +105,6 @@ export function createProviderPool(opts: ProviderPoolOptions): ProviderPool {
       wrapped.clear();
       await Promise.all(made.map((r) => (r.status === 'fulfilled' ? r.value.close?.() : undefined)));
     },
-  };
-}
-
-function limitsOf(spec: ModelSpec, defaults: CallDefaults): CallLimits {
-  return {
-    timeoutMs: spec.timeoutMs ?? defaults.timeoutMs,
-    maxRetries: spec.maxRetries ?? defaults.maxRetries,
-    concurrency: spec.concurrency ?? defaults.concurrency,
-    ...(defaults.backoff ? { backoff: defaults.backoff } : {}),
-    ...(spec.rpm ? { rpm: spec.rpm } : {}),
-    ...(spec.tpm ? { tpm: spec.tpm } : {}),
   };
 }
 

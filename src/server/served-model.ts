@@ -1,8 +1,7 @@
 import type { ModelProvider } from '../models/types.js';
-import { retry } from '../run/call-path/retry.js';
-import { timeout } from '../run/call-path/timeout.js';
+import { callPath } from '../run/call-path/call-path.js';
+import { mergeLimits } from '../run/call-path/limits.js';
 import { isWrapped, wrapProvider } from '../run/call-path/wrap-provider.js';
-import { DEFAULT_RETRY_POLICY } from '../run/retry.js';
 
 /** How `waver serve` calls its model (docs/serve.md#calls). */
 export interface ServeCallLimits {
@@ -16,19 +15,14 @@ export interface ServeCallLimits {
 export const SERVE_TIMEOUT_MS = 600_000;
 
 /**
- * The provider as the server calls it: its generations, scores and embeddings through the call
- * path's retry and timeout (`run/call-path/`); its streams and tokenizer from the provider itself,
- * since a stream cannot be retried once it has sent text (docs/decisions.md E11) and tokenizing is
- * no call. Not the path's dedupe: a shared call runs under the first asker's signal, and one client
- * hanging up must not fail another's request. A provider already wrapped (a ProviderPool's)
- * brings its own path.
+ * The provider as the server calls it: its generations, scores and embeddings through the "serve"
+ * call path (`run/call-path/presets/serve.ts`: retry and timeout); its streams and tokenizer from
+ * the provider itself, since a stream cannot be retried once it has sent text (docs/decisions.md
+ * E11) and tokenizing is no call. A provider already wrapped (a ProviderPool's) brings its own path.
  */
 export function servedModel(provider: ModelProvider, limits: ServeCallLimits = {}): ModelProvider {
   if (isWrapped(provider)) return provider;
-  const path = [
-    retry({ ...DEFAULT_RETRY_POLICY, maxRetries: limits.maxRetries ?? 0 }),
-    timeout(limits.timeoutMs ?? SERVE_TIMEOUT_MS),
-  ];
+  const path = callPath(mergeLimits(limits, { timeoutMs: SERVE_TIMEOUT_MS, maxRetries: 0 }), {}, 'serve');
   const { stream, tokenize, detokenize, tokenizerInfo } = provider;
   return {
     // The server closes nothing: its caller owns the provider.

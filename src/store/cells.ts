@@ -122,6 +122,24 @@ export class CellQueries {
   }
 
   /**
+   * The response key of every cell of a suite and model identity stored done, by test id and repeat
+   * (`${testId}\u0000${repeat}`): a run's warm path asks this once instead of `doneKey` per cell
+   * (docs/decisions.md E45). One range of the cells' unique index.
+   */
+  doneKeys(suiteHash: string, modelIdentity: string): Map<string, string> {
+    const rows = this.st
+      .prepared(
+        `SELECT test_id, repeat, response_key FROM cells
+         WHERE suite_hash = ? AND model_identity = ? AND status = 'done'`,
+      )
+      .raw()
+      .iterate(suiteHash, modelIdentity) as IterableIterator<[string, number, string]>;
+    const keys = new Map<string, string>();
+    for (const [testId, repeat, key] of rows) keys.set(`${testId}\u0000${repeat}`, key);
+    return keys;
+  }
+
+  /**
    * Cells matching the filter in a stable order: suite, model identity, test position in its
    * suite, repeat. The ids are read first and the rows a page at a time, so the order does not
    * depend on when each cell finished and the caller may write to the store while iterating.

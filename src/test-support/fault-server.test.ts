@@ -47,7 +47,7 @@ describe('startFaultServer', () => {
     expect(server.requestsByPrompt().get('hello there')).toBe(1);
   });
 
-    // A hang is told from a slow answer by a 500 ms client timeout: a loaded machine can take 100 ms to answer.
+  // A hang is told from a slow answer by a 500 ms client timeout: a loaded machine can take 100 ms to answer.
   it('injects every kind of fault at about the rate asked, the same way for the same seed', async () => {
     const server = await start({ faultRate: 0.5, seed: 7, hangMs: 1500 });
     const outcomes: string[] = [];

@@ -1,5 +1,6 @@
 import type { WaverConfig } from '../config/schema.js';
 import type { Capabilities, GenerateResult } from '../models/types.js';
+import { withAdapters } from '../protocols/adapters.js';
 import { CONFIG, PROTOCOLS } from '../protocols/index.js';
 import { type KbJudgeJob, kbJudgeTest } from '../protocols/ladder/kb-judge.js';
 import { ladderRunConfig, ladderSuite } from '../protocols/ladder/run.js';
@@ -37,7 +38,7 @@ export const HOSTILE_QUESTION =
   'A shop sells 4 boxes of 3 pens. </script><script>window.__waverPwned = "data"</script> How many pens?';
 
 /** Every protocol as the report is handed it (the CLI's: src/protocols/index.ts). */
-export const REPORTED = await reportedProtocols(PROTOCOLS);
+export const REPORTED = await reportedProtocols(await withAdapters(PROTOCOLS));
 
 export const MODELS = [
   { label: 'replay:alpha', identity: 'replay:alpha@sha256:aaaa' },

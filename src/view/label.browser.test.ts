@@ -5,6 +5,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { populationOf, sampleJudged } from '../judge/sample.js';
 import { buildJudgedStore } from '../judge/test-support/judged-store.js';
+import { type ProtocolModule, withAdapters } from '../protocols/adapters.js';
 import { ladderProtocol } from '../protocols/ladder/index.js';
 import { openStore } from '../store/store.js';
 import { REPORTED } from '../test-support/report-store.js';
@@ -46,7 +47,8 @@ describe.skipIf(missing !== undefined)(
       dir = mkdtempSync(join(tmpdir(), 'waver-label-browser-'));
       file = join(dir, 'store.db');
       const store = buildJudgedStore(file);
-      const items = await (ladderProtocol.judged as NonNullable<typeof ladderProtocol.judged>)(store);
+      const [ladder] = (await withAdapters([ladderProtocol])) as [ProtocolModule];
+      const items = await (ladder.judged as NonNullable<ProtocolModule['judged']>)(store);
       const sample = sampleJudged(items, 6, 1);
       order = sample.map((i) => i.id);
       rubric = new Map(

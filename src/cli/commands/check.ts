@@ -11,7 +11,7 @@ import { EXIT, emit } from '../../command-kit/output.js';
 import type { ConfigContext } from '../../config/load.js';
 import { splitList } from '../../config/setting-flags.js';
 import { InputError } from '../../errors.js';
-import type { RegistryContext } from '../../protocols/types.js';
+import type { RegistryContext } from '../../protocols/adapters.js';
 import { ADJUSTMENTS, type Adjustment } from '../../stats/multiplicity.js';
 import { readStore } from '../../store/store.js';
 

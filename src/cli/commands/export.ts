@@ -5,7 +5,7 @@ import { type CellGrade, type CheckProtocol, gradeKey } from '../../check/types.
 import { writeOutput } from '../../command-kit/output.js';
 import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
-import type { RegistryContext } from '../../protocols/types.js';
+import type { RegistryContext } from '../../protocols/adapters.js';
 import { exportTranscripts, type Grader } from '../../run/export.js';
 import { readStore, type Store } from '../../store/store.js';
 

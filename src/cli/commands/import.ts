@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { RegistryContext } from '../../protocols/types.js';
+import type { RegistryContext } from '../../protocols/adapters.js';
 
 /**
  * `waver import <kind> DIR...`: reads another tool's recorded runs into the store, so the report,

@@ -6,7 +6,7 @@ import { splitList } from '../../config/setting-flags.js';
 import { InputError } from '../../errors.js';
 import type { AgreementOptions } from '../../judge/agreement.js';
 import type { JudgedItem } from '../../judge/types.js';
-import type { ProtocolModule, RegistryContext } from '../../protocols/types.js';
+import type { ProtocolModule, RegistryContext } from '../../protocols/adapters.js';
 import { AGREEMENT_RESAMPLES, KAPPA_WEIGHTS, type KappaWeights, type Metric } from '../../stats/agreement.js';
 import type { LabellingSetRecord, Store } from '../../store/store.js';
 

@@ -15,7 +15,7 @@ import {
   type PlanInput,
   plan,
 } from '../../plan/designs.js';
-import type { RegistryContext } from '../../protocols/types.js';
+import type { RegistryContext } from '../../protocols/adapters.js';
 import { ADJUSTMENTS, type Adjustment } from '../../stats/multiplicity.js';
 
 interface PlanFlags {

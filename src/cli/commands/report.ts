@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import { Command, Option } from 'commander';
 import { EXIT, writeOutput } from '../../command-kit/output.js';
 import { InputError } from '../../errors.js';
-import type { RegistryContext } from '../../protocols/types.js';
+import type { RegistryContext } from '../../protocols/adapters.js';
 import { reportedProtocols } from '../../report/reported-protocols.js';
 
 const FORMATS = ['html', 'md', 'json', 'csv'] as const;

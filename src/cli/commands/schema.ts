@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { emit } from '../../command-kit/output.js';
-import type { RegistryContext } from '../../protocols/types.js';
+import type { RegistryContext } from '../../protocols/adapters.js';
 
 export function schemaCommand(ctx: RegistryContext): Command {
   return new Command('schema')

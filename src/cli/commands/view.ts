@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import { InputError } from '../../errors.js';
-import type { RegistryContext } from '../../protocols/types.js';
+import type { RegistryContext } from '../../protocols/adapters.js';
 import { reportedProtocols } from '../../report/reported-protocols.js';
 import { startViewer } from '../../view/server.js';
 import { openUrl } from '../open-url.js';

@@ -3,12 +3,12 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { type RegistryContext, withAdapters } from '../../protocols/adapters.js';
 import { CONFIG, PROTOCOLS } from '../../protocols/index.js';
-import type { RegistryContext } from '../../protocols/types.js';
 import { repoRoot } from '../../test-support/shared.js';
 
 /** What main.ts hands every command, for tests that run a command in process. */
-export const CLI_CONTEXT: RegistryContext = { protocols: PROTOCOLS, config: CONFIG };
+export const CLI_CONTEXT: RegistryContext = { protocols: await withAdapters(PROTOCOLS), config: CONFIG };
 
 /** The built CLI: end-to-end tests drive the real `waver` binary as a user would. `npm test` builds first. */
 export const cliPath = resolve(repoRoot, 'dist/cli/main.js');

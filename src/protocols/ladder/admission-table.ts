@@ -1,6 +1,7 @@
+import { familyName } from './families/roster.js';
 import { type MeaningCheck, meaningCaveat } from './meaning-check.js';
 import type { LadderBuildSettings } from './report-settings.js';
-import { type AdmissionRow, FAMILY_NAMES, LEVELS } from './types.js';
+import { type AdmissionRow, LEVELS } from './types.js';
 
 /**
  * The ladder suite's admission table (the paper's Table 3, with the rejections it summarises):
@@ -87,7 +88,7 @@ function admissionJson(rows: readonly AdmissionRow[], context: AdmissionContext)
     ...(context.generator !== undefined && { generator: context.generator }),
     ...(context.meaning && meaningJson(context.meaning)),
     gates,
-    families: rows.map((r) => ({ family: r.family, name: FAMILY_NAMES[r.family], ...shape(r) })),
+    families: rows.map((r) => ({ family: r.family, name: familyName(r.family), ...shape(r) })),
     total: shape(totalRow(rows)),
   };
   return `${JSON.stringify(out, null, 2)}\n`;
@@ -141,7 +142,7 @@ function admissionMarkdown(rows: readonly AdmissionRow[], context: AdmissionCont
       String(r.superseded ?? 0),
     ]);
   };
-  for (const r of rows) lines.push(cells(`${FAMILY_NAMES[r.family]} (${r.family})`, r));
+  for (const r of rows) lines.push(cells(`${familyName(r.family)} (${r.family})`, r));
   const total = totalRow(rows);
   lines.push(cells('**Total**', total), '');
 
@@ -158,7 +159,7 @@ function admissionMarkdown(rows: readonly AdmissionRow[], context: AdmissionCont
       String(r.offLevel),
       String(r.admitted),
     ]);
-  for (const r of rows) lines.push(levelCells(`${FAMILY_NAMES[r.family]} (${r.family})`, r));
+  for (const r of rows) lines.push(levelCells(`${familyName(r.family)} (${r.family})`, r));
   lines.push(levelCells('**Total**', total), '');
   return `${lines.join('\n')}`;
 }

@@ -8,12 +8,13 @@ import {
   type ThresholdDef,
 } from '../../check/types.js';
 import { ladderSettings } from './config.js';
+import { familyCodes, keepsNoAnswer } from './families/roster.js';
 import { type LadderResults, loadLadderResults } from './results.js';
 import { ladderSuiteFill, readLadderSuite } from './suite-file.js';
 import { LADDER_TESTS_SUITE } from './suite-names.js';
 import { ladderTestOf } from './test-meta.js';
 import { MIN_STABILITY, NO_COLLAPSE_AT_OR_BELOW } from './thresholds.js';
-import { FAMILIES, type Family } from './types.js';
+import type { Family } from './types.js';
 
 /**
  * What `waver check` gates on for the ladder (docs/check.md#thresholds): Stability and the
@@ -93,7 +94,7 @@ function perFamily(
 function suiteFamilies(ctx: ThresholdContext): Family[] {
   const suite = ctx.store.suites.get(ctx.suite.hash);
   const present = new Set((suite?.tests ?? []).map((t) => ladderTestOf(ctx.suite, t).family));
-  return FAMILIES.filter((f) => present.has(f));
+  return familyCodes().filter((f) => present.has(f));
 }
 
 /** A cell's verdict as the comparison counts it: a number right when it scores 1, KB by its rubric score. */
@@ -102,7 +103,7 @@ function correctOf(
   kbThreshold: number,
 ): boolean | undefined {
   if (c.score === undefined) return undefined;
-  return c.family === 'KB' ? c.score >= kbThreshold : c.score >= 1;
+  return keepsNoAnswer(c.family) ? c.score >= kbThreshold : c.score >= 1;
 }
 
 export const ladderCheck: CheckProtocol<LadderResults> = {

@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import { addExamples, commandFlags } from '../../command-kit/options.js';
 import type { WaverConfig } from '../../config/schema.js';
-import type { ProtocolCommand } from '../define.js';
+import type { CommandContext, ProtocolCommand } from '../adapters.js';
 import { executeProtocol, runView } from '../execute.js';
-import type { CommandContext, RunOutcome } from '../types.js';
+import type { RunOutcome } from '../types.js';
 import { LadderConfigSchema } from './config.js';
 import { impliedGenerator } from './flags.js';
 import type { LadderPlan } from './protocol.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { repeatsSetting } from '../../config/schema.js';
 import { fieldMap, splitList, withFlag } from '../../config/setting-flags.js';
 import { InputError } from '../../errors.js';
+import { FamilyCodeSchema, familyCodes } from './families/roster.js';
 import {
   DEFAULT_RECOGNIZE_THRESHOLD,
   KB_JUDGE_MAX_TOKENS,
@@ -10,7 +11,7 @@ import {
 } from './kb-judge.js';
 import type { AnswerFormat } from './prompts.js';
 import { BandTablesSchema } from './severity/levels.js';
-import { ANSWER_TYPES, FAMILIES, LEVELS, type Level } from './types.js';
+import { ANSWER_TYPES, LEVELS, type Level } from './types.js';
 
 const AnswerFormatSchema = z.enum(['json', 'hashes']);
 /** `waver`: waver's default (the paper where it speaks); `reference`: the reference code's behaviour. */
@@ -118,10 +119,16 @@ export const LadderConfigSchema = z
     }),
     /** Candidates per (seed, family, requested level) (docs/method.md: 2). */
     attempts: z.int().positive().default(2),
+    /**
+     * Family modules registered before the config is read (families/modules.ts, docs/decisions.md
+     * E46): paths relative to the config file, each module's default export a LadderFamily. Read by
+     * the CLI from waver.yaml; a library user calls `registerLadderFamily` instead.
+     */
+    familyModules: z.array(z.string().min(1)).optional(),
     /** Restrict a built suite to these families and requested levels. */
-    families: withFlag(z.array(z.enum(FAMILIES)).min(1).optional(), {
+    families: withFlag(z.array(FamilyCodeSchema).min(1).optional(), {
       flag: '--families <list>',
-      help: `families to build, comma-separated (${FAMILIES.join(',')})`,
+      help: `families to build, comma-separated (${familyCodes().join(',')})`,
       shownDefault: 'all',
       noun: 'family',
     }),

@@ -9,6 +9,7 @@ import { ANSWER_JUDGE_MAX_TOKENS, answerJudgeTest } from './answer-judge.js';
 import { type LadderConfig, ladderSettings } from './config.js';
 import { generationBatches } from './families/model-generator.js';
 import { ladderFamily } from './families/registry.js';
+import { kbTypeOf, keepsNoAnswer } from './families/roster.js';
 import { GATE_MAX_TOKENS, TEST_OF } from './gates/model-gates.js';
 import { kbJudgeTest } from './kb-judge.js';
 import { ladderRunConfig, ladderSuite } from './run.js';
@@ -22,7 +23,7 @@ import {
   MODEL_GATE_NAMES,
 } from './suite-names.js';
 import type { LadderSuiteTest } from './test-meta.js';
-import { kbTypeOf, type LadderTest } from './types.js';
+import type { LadderTest } from './types.js';
 
 /** What a dry run's build would have asked the models at most, and the tests it could admit beyond those it built. */
 export interface LadderUnasked extends Pick<LadderBuildAsks, 'generator' | 'gates'> {
@@ -99,7 +100,7 @@ function judgedCells(
     const { meta } = byId.get(cell.testId) as LadderSuiteTest;
     const key = `${cell.model}/${cell.testId}/${cell.repeat}`;
     const response = answerAtMost(cell.request.maxTokens);
-    if (meta.family === 'KB') {
+    if (keepsNoAnswer(meta.family)) {
       const kbType = kbTypeOf(meta);
       const job = { key, question: meta.text, response, ...(kbType && { kbType }) };
       kb.push(

@@ -35,12 +35,6 @@ export const ladderProtocol = defineProtocol<LadderPlan, LadderSectionData, RunO
   },
   designs: LADDER_DESIGNS,
   thresholds: LADDER_THRESHOLDS,
-  check: async () => (await import('./check.js')).ladderCheck,
   code: () => import('./protocol.js'),
-  commands: {
-    ladder: async () => (await import('./command.js')).ladderCommand,
-    suite: async () => (await import('./suite-command.js')).suiteCommand,
-  },
-  judged: async (store) => (await import('./judged.js')).ladderJudged(store),
-  imports: { 'ladder-runs': async () => (await import('./import/command.js')).ladderRunsImportCommand },
+  adapters: async () => (await import('./adapters.js')).default,
 });

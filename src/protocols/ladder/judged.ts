@@ -184,7 +184,7 @@ function answerItems(store: Store): JudgedItem[] {
   });
 }
 
-/** Each KB response the KB judge scored on the paper's rubric. */
+/** Each response of a family that keeps no answer (KB's) the KB judge scored on the paper's rubric. */
 function kbItems(store: Store): JudgedItem[] {
   return cellJudgeItems(store, {
     suite: KB_JUDGE_SUITE,
@@ -193,12 +193,16 @@ function kbItems(store: Store): JudgedItem[] {
       const m = KbJudgeMetaSchema.safeParse(meta).data;
       return m && kbScoringOf(m) === 'paper' ? m : undefined;
     },
-    itemOf: (m, sutTest) => ({
-      task: 'ladder/kb',
-      strata: { family: 'KB', boundary: m.kbType ?? 'unknown' },
-      item: LadderTestMetaSchema.safeParse(sutTest?.meta).data?.text ?? sutTest?.prompt ?? '',
-      rubric: KB_RUBRIC_SPEC,
-    }),
+    itemOf: (m, sutTest) => {
+      // The family whose test was judged: Knowledge Boundary, or a registered one that keeps no answer.
+      const test = LadderTestMetaSchema.safeParse(sutTest?.meta).data;
+      return {
+        task: 'ladder/kb',
+        strata: { family: test?.family ?? 'unknown', boundary: m.kbType ?? 'unknown' },
+        item: test?.text ?? sutTest?.prompt ?? '',
+        rubric: KB_RUBRIC_SPEC,
+      };
+    },
     verdictOf: (reply) => {
       const verdict = parseKbJudgeReply(reply);
       return verdict.ok ? String(verdict.score) : undefined;

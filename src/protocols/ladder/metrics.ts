@@ -1,16 +1,8 @@
 import { clusterBootstrap, percentile } from '../../stats/bootstrap.js';
 import { deriveSeed } from '../../util/random.js';
 import { COLLAPSE_SLACK, collapses } from './collapse.js';
-import {
-  builtinIndex,
-  FAMILIES,
-  type Family,
-  KB_LEVEL,
-  KB_TYPES,
-  type KbType,
-  LEVELS,
-  type Level,
-} from './types.js';
+import { derive, SLOT_BASELINE, type SlotLayout, slotLayout } from './metric-slots.js';
+import { type Family, KB_LEVEL, KB_TYPES, type KbType, LEVELS, type Level } from './types.js';
 
 /**
  * The ladder paper's metrics (Section 3.2) with the decisions of docs/method.md#ladder-metrics, over
@@ -164,7 +156,7 @@ export interface LadderMetricOptions {
   quadrant?: QuadrantMode;
   collapse?: CollapseMode;
   stability?: StabilityMode;
-  /** Families to report (default all seven). */
+  /** Families to report (default every family: the seven and any registered). */
   families?: readonly Family[];
 }
 
@@ -183,21 +175,6 @@ const ANSWERED = 7;
 const SUM_SCORE = 8;
 const WIDTH = 9;
 
-// Base slots come first: a response lands in exactly one (the baseline, its family x measured level,
-// or its family's unbinned slot). The pooled slots after them (family overall, level over all
-// families, KB boundary type) are sums of base slots, so a resample adds up base slots only.
-const F = FAMILIES.length;
-const KB = FAMILIES.indexOf('KB');
-const SLOT_BASELINE = 0;
-const slotFamilyLevel = (f: number, k: Level) => 1 + f * 5 + (k - 1);
-const slotUnbinned = (f: number) => 1 + F * 5 + f;
-const BASE_SLOTS = 1 + F * 6;
-const slotFamily = (f: number) => BASE_SLOTS + f;
-const slotLevel = (k: Level) => BASE_SLOTS + F + (k - 1);
-/** KB by boundary type is KB by level: the type is the level (docs/method.md). */
-const slotKb = (t: number) => BASE_SLOTS + F + 5 + t;
-const SLOTS = BASE_SLOTS + F + 5 + KB_TYPES.length;
-
 /** Tiny slack so floating noise cannot make a score at the recognise threshold fall short of it. */
 const EPS = 1e-12;
 
@@ -206,25 +183,28 @@ export function ladderMetrics(
   opts: LadderMetricOptions,
 ): LadderMetrics {
   const settings = metricSettings(opts);
-  const families = opts.families ?? FAMILIES;
+  const L = slotLayout();
+  const families = opts.families ?? L.families;
   const collapseRule = { ratio: settings.collapseRatio, reference: settings.collapse === 'reference' };
-  const sums = seedSums(observations, settings.recognizeThreshold);
-  const draws = resampleSeeds(sums.clusters, families, settings, collapseRule);
+  const sums = seedSums(L, observations, settings.recognizeThreshold);
+  const draws = resampleSeeds(L, sums.clusters, families, settings, collapseRule);
   const setMetrics = setMetricsOf(sums, draws, settings);
   const R = settings.resamples;
 
   const baseline = setMetrics(SLOT_BASELINE);
   const familyMetrics = families.map((family, i): FamilyMetrics => {
-    const f = builtinIndex(family);
-    const kb = family === 'KB';
-    const levels = Object.fromEntries(
-      LEVELS.map((k) => [k, setMetrics(slotFamilyLevel(f, k), kb)]),
-    ) as Record<Level, SetMetrics>;
+    const f = L.indexOf(family);
+    const kb = L.boundaryFamilies.includes(f);
+    const levels = Object.fromEntries(LEVELS.map((k) => [k, setMetrics(L.familyLevel(f, k), kb)])) as Record<
+      Level,
+      SetMetrics
+    >;
     return {
       family,
-      overall: setMetrics(slotFamily(f), kb),
+      overall: setMetrics(L.family(f), kb),
       levels,
       collapse: collapsePoint(
+        L,
         sums.totals,
         f,
         collapseRule,
@@ -236,16 +216,16 @@ export function ladderMetrics(
 
   const byLevel = {
     0: baseline,
-    ...Object.fromEntries(LEVELS.map((k) => [k, setMetrics(slotLevel(k))])),
+    ...Object.fromEntries(LEVELS.map((k) => [k, setMetrics(L.level(k))])),
   } as Record<0 | Level, SetMetrics>;
 
   const kbByType = KB_TYPES.map((kbType, t) => ({
     kbType,
     level: KB_LEVEL[kbType],
-    ...setMetrics(slotKb(t), true),
+    ...setMetrics(L.boundaryType(t), true),
   }));
 
-  const quadrant = quadrantOf(sums.totals, familyMetrics, settings.stabilityThreshold, settings.quadrant);
+  const quadrant = quadrantOf(L, sums.totals, familyMetrics, settings.stabilityThreshold, settings.quadrant);
   return {
     baseline,
     byLevel,
@@ -284,7 +264,12 @@ interface SeedSums {
   totals: Float64Array;
 }
 
-function seedSums(observations: readonly LadderObservation[], recognizeThreshold: number): SeedSums {
+function seedSums(
+  L: SlotLayout,
+  observations: readonly LadderObservation[],
+  recognizeThreshold: number,
+): SeedSums {
+  const SLOTS = L.slots;
   const clusterOf = new Map<string, number>();
   const clusters: Float64Array[] = [];
   const errors = new Float64Array(SLOTS);
@@ -295,15 +280,15 @@ function seedSums(observations: readonly LadderObservation[], recognizeThreshold
       clusterOf.set(o.seedId, c);
       clusters.push(new Float64Array(SLOTS * WIDTH));
     }
-    const slot = baseSlotOf(o);
+    const slot = baseSlotOf(L, o);
     add(clusters[c] as Float64Array, slot, o, recognizeThreshold);
     if (o.error) errors[slot] = (errors[slot] as number) + 1;
   }
-  derive(errors, 1);
+  derive(L, errors, 1);
   const seedsPerSlot = new Uint32Array(SLOTS);
   const totals = new Float64Array(SLOTS * WIDTH);
   for (const sums of clusters) {
-    derive(sums, WIDTH);
+    derive(L, sums, WIDTH);
     for (let slot = 0; slot < SLOTS; slot++)
       if ((sums[slot * WIDTH + N] as number) > 0) seedsPerSlot[slot] = (seedsPerSlot[slot] as number) + 1;
     addInto(totals, sums);
@@ -328,12 +313,14 @@ interface SeedDraws {
  * as with its own resampling), so 2,000 resamples cost one pass instead of hundreds.
  */
 function resampleSeeds(
+  L: SlotLayout,
   clusters: readonly Float64Array[],
   families: readonly Family[],
   settings: MetricSettings,
   collapseRule: CollapseRule,
 ): SeedDraws {
   const R = settings.resamples;
+  const SLOTS = L.slots;
   const zeroMagnitudeMean = settings.stability === 'reference';
   const dist = {
     accuracy: new Float64Array(SLOTS * R),
@@ -342,10 +329,10 @@ function resampleSeeds(
     recognise: new Float64Array(SLOTS * R),
   };
   const cpCodes = new Uint8Array(families.length * R);
-  const familyIndex = families.map((f) => builtinIndex(f));
-  const resampledSums = resampledSumsOf(clusters);
+  const familyIndex = families.map((f) => L.indexOf(f));
+  const resampledSums = resampledSumsOf(L, clusters);
   let b = 0;
-  clusterBootstrap(clusters, (sample) => accuracyOf(sumAll(sample), SLOT_BASELINE), {
+  clusterBootstrap(clusters, (sample) => accuracyOf(sumAll(L, sample), SLOT_BASELINE), {
     seed: deriveSeed(settings.seed, 'ladder-metrics'),
     resamples: R,
     confidence: settings.confidence,
@@ -358,7 +345,7 @@ function resampleSeeds(
         dist.recognise[s * R + b] = recogniseOf(resampled, s) ?? Number.NaN;
       }
       familyIndex.forEach((f, i) => {
-        cpCodes[i * R + b] = collapseCode(resampled, f, collapseRule);
+        cpCodes[i * R + b] = collapseCode(L, resampled, f, collapseRule);
       });
       b++;
       return accuracyOf(resampled, SLOT_BASELINE);
@@ -375,9 +362,12 @@ function resampleSeeds(
  * every seed (scored = n when every response is scored) are copied, not summed: only the rest
  * (about half) are resampled.
  */
-function resampledSumsOf(clusters: readonly Float64Array[]): (indices: Uint32Array) => Float64Array {
-  const resampled = new Float64Array(SLOTS * WIDTH);
-  const V = BASE_SLOTS * WIDTH;
+function resampledSumsOf(
+  L: SlotLayout,
+  clusters: readonly Float64Array[],
+): (indices: Uint32Array) => Float64Array {
+  const resampled = new Float64Array(L.slots * WIDTH);
+  const V = L.baseSlots * WIDTH;
   const { kept, aliases } = resampledColumns(clusters, V);
   const K = kept.length;
   const matrix = new Float64Array(clusters.length * K);
@@ -403,13 +393,13 @@ function resampledSumsOf(clusters: readonly Float64Array[]): (indices: Uint32Arr
     for (let i = 0; i < K; i++) resampled[kept[i] as number] = compact[i] as number;
     for (let i = 0; i < aliases.length; i += 2)
       resampled[aliases[i] as number] = resampled[aliases[i + 1] as number] as number;
-    derive(resampled, WIDTH);
+    derive(L, resampled, WIDTH);
     return resampled;
   };
 }
 
-function sumAll(sample: readonly Float64Array[]): Float64Array {
-  const out = new Float64Array(SLOTS * WIDTH);
+function sumAll(L: SlotLayout, sample: readonly Float64Array[]): Float64Array {
+  const out = new Float64Array(L.slots * WIDTH);
   for (const sums of sample) addInto(out, sums);
   return out;
 }
@@ -481,6 +471,7 @@ function setMetricsOf(
  * and the baseline (x = 0) is a point that counts in the x threshold.
  */
 function quadrantOf(
+  L: SlotLayout,
   totals: Float64Array,
   families: readonly FamilyMetrics[],
   yThreshold: number,
@@ -494,7 +485,7 @@ function quadrantOf(
         ...(m.overall.stability.value !== undefined && { y: m.overall.stability.value }),
         unavailable: m.overall.stability.unavailable ?? 'no tests',
       };
-    const slot = slotFamily(builtinIndex(m.family));
+    const slot = L.family(L.indexOf(m.family));
     const n = answered(slot);
     if (n === 0) return { unavailable: m.overall.n === 0 ? 'no tests' : 'no answered, scored responses' };
     return { x: (totals[slot * WIDTH + SUM_MAG_SCORED] as number) / n, y: answeredScore(totals, slot) };
@@ -565,29 +556,10 @@ function resampledColumns(
   return { kept: Uint32Array.from(kept), aliases: Uint32Array.from(aliases) };
 }
 
-function baseSlotOf(o: LadderObservation): number {
+function baseSlotOf(L: SlotLayout, o: LadderObservation): number {
   if (o.family === 'baseline') return SLOT_BASELINE;
-  const f = builtinIndex(o.family);
-  return o.level === undefined || o.level === 0 ? slotUnbinned(f) : slotFamilyLevel(f, o.level);
-}
-
-/** Fills the pooled slots of a vector (width numbers per slot) from its base slots. */
-function derive(v: Float64Array, width: number): void {
-  v.fill(0, BASE_SLOTS * width);
-  const addSlot = (to: number, from: number) => {
-    for (let i = 0; i < width; i++)
-      v[to * width + i] = (v[to * width + i] as number) + (v[from * width + i] as number);
-  };
-  for (let f = 0; f < F; f++) {
-    for (const k of LEVELS) {
-      addSlot(slotFamily(f), slotFamilyLevel(f, k));
-      addSlot(slotLevel(k), slotFamilyLevel(f, k));
-    }
-    addSlot(slotFamily(f), slotUnbinned(f));
-  }
-  KB_TYPES.forEach((t, i) => {
-    addSlot(slotKb(i), slotFamilyLevel(KB, KB_LEVEL[t]));
-  });
+  const f = L.indexOf(o.family);
+  return o.level === undefined || o.level === 0 ? L.unbinned(f) : L.familyLevel(f, o.level);
 }
 
 /** target += source, element-wise (same length). */
@@ -651,14 +623,14 @@ function collapseBase(sums: Float64Array, rule: CollapseRule): number | undefine
 }
 
 /** Collapse code of a family in a sum vector: 1..5 the level, 6 never, 0 unavailable. */
-function collapseCode(sums: Float64Array, f: number, rule: CollapseRule): number {
+function collapseCode(L: SlotLayout, sums: Float64Array, f: number, rule: CollapseRule): number {
   const acc0 = collapseBase(sums, rule);
   if (acc0 === undefined || (acc0 === 0 && !rule.reference)) return 0;
   // The reference code compares the floats as computed (fidelity L17-L19).
   const slack = rule.reference ? 0 : COLLAPSE_SLACK;
   let any = false;
   for (const k of LEVELS) {
-    const acc = accuracyOf(sums, slotFamilyLevel(f, k));
+    const acc = accuracyOf(sums, L.familyLevel(f, k));
     if (acc === undefined) continue;
     any = true;
     if (collapses(acc, acc0, rule.ratio, slack)) return k;
@@ -667,6 +639,7 @@ function collapseCode(sums: Float64Array, f: number, rule: CollapseRule): number
 }
 
 function collapsePoint(
+  L: SlotLayout,
   totals: Float64Array,
   f: number,
   rule: CollapseRule,
@@ -697,9 +670,9 @@ function collapsePoint(
       resamples,
     };
   const threshold = rule.ratio * acc0;
-  const code = collapseCode(totals, f, rule);
+  const code = collapseCode(L, totals, f, rule);
   if (code === 0) {
-    const tested = (totals[slotFamily(f) * WIDTH + N] as number) > 0;
+    const tested = (totals[L.family(f) * WIDTH + N] as number) > 0;
     const reason = tested ? 'no scored tests at any level (no judge verdicts)' : 'no tests';
     return { status: 'unavailable', reason, threshold, distribution, resamples };
   }

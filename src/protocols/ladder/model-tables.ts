@@ -1,6 +1,7 @@
+import { familyName, keepsNoAnswer } from './families/roster.js';
 import type { CollapsePoint, Interval, LadderMetrics, SetMetrics } from './metrics.js';
 import type { LadderModelResults, LadderResults } from './results.js';
-import { FAMILY_NAMES, type Family, LEVELS } from './types.js';
+import { type Family, LEVELS } from './types.js';
 
 /**
  * One model's part of the ladder's Markdown report (tables.ts writes the rest): how it was asked
@@ -182,7 +183,7 @@ function kbTypesTable(m: LadderModelResults, results: LadderResults): string[] {
         String(t.seeds),
       ]),
     );
-  const kb = x.families.find((f) => f.family === 'KB');
+  const kb = x.families.find((f) => keepsNoAnswer(f.family));
   if (kb)
     lines.push(
       row([
@@ -281,7 +282,7 @@ function responses(n: number): string {
 }
 
 export function familyLabel(f: Family): string {
-  return `${FAMILY_NAMES[f]} (${f})`;
+  return `${familyName(f)} (${f})`;
 }
 
 function num(v: number | undefined): string {

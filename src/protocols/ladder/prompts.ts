@@ -1,3 +1,4 @@
+import { keepsNoAnswer } from './families/roster.js';
 import { pyStrip } from './python.js';
 import type { AnswerType, Family } from './types.js';
 
@@ -96,7 +97,8 @@ const ANSWER_PROMPTS: Record<AnswerType, Record<AnswerFormat, string>> = {
 };
 
 /**
- * The system prompt a test is asked with: the KB prompt for Knowledge Boundary, else the answer
+ * The system prompt a test is asked with: the KB prompt for a family that keeps no answer
+ * (Knowledge Boundary), else the answer
  * format's, each for the seed's answer type. `kbPrompt: reference` (the reference code's wording)
  * reaches number seeds only: the reference code has no prompt for the other types.
  */
@@ -106,7 +108,7 @@ export function systemPromptFor(
   kbPrompt: 'waver' | 'reference' = 'waver',
   answerType: AnswerType = 'number',
 ): string {
-  if (family === 'KB') {
+  if (keepsNoAnswer(family)) {
     if (answerType === 'choice') return CHOICE_KB_PROMPT;
     if (answerType === 'text') return TEXT_KB_PROMPT;
     return kbPrompt === 'reference' ? KB_PROMPT_REFERENCE : KB_PROMPT;

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { readCsv } from '../../data/csv.js';
 import type { StoredResponse } from '../../store/store.js';
 import { sharedFile } from '../../test-support/shared.js';
+import { builtInFamilyCodes, familyName } from './families/roster.js';
 import { kbJudgeTest, parseKbJudgeReply, recognises } from './kb-judge.js';
 import { ladderMetrics } from './metrics.js';
 import { scoreCell } from './results.js';
-import { FAMILIES, FAMILY_NAMES, type Family, KB_LEVEL, type KbType, type LadderTest } from './types.js';
+import { type Family, KB_LEVEL, type KbType, type LadderTest } from './types.js';
 
 /**
  * Reproduces the per-row correctness of the reference code's scored demo run
@@ -19,7 +20,7 @@ const reason = file
   : ' (skipped: ../shared/fixtures/ladder-reference/gpt-4o-mini_demo_eval.csv missing)';
 
 const FAMILY_BY_NAME = new Map<string, Family | 'baseline'>([
-  ...FAMILIES.map((f) => [FAMILY_NAMES[f], f] as const),
+  ...builtInFamilyCodes().map((f) => [familyName(f), f] as const),
   ['Temporal Consistency', 'baseline'],
 ]);
 

@@ -2,10 +2,11 @@ import type { ChartSpec } from '../../report/charts.js';
 import { bandLines, type Row } from '../../report/html/chart-kit.js';
 import type { HtmlKit } from '../../report/html/section.js';
 import { demoteHeadings, fmt3, legendHtml } from '../../report/html/section-kit.js';
+import { familyCodes, familyName, keepsNoAnswer } from './families/roster.js';
 import type { Interval } from './metrics.js';
 import type { LadderResults } from './results.js';
 import { answerTypeLine, formatLadderReport, type LadderReportInput } from './tables.js';
-import { FAMILIES, FAMILY_NAMES, type Family, LEVELS } from './types.js';
+import { type Family, LEVELS } from './types.js';
 
 /**
  * The ladder section's HTML: a lede, the degradation curves (all families pooled, then per family)
@@ -16,7 +17,7 @@ import { FAMILIES, FAMILY_NAMES, type Family, LEVELS } from './types.js';
 
 const LEVEL_NAMES = ['L0', ...LEVELS.map((k) => `L${k}`)];
 const CP_VALUES = ['L1', 'L2', 'L3', 'L4', 'L5', 'never', 'unavailable'];
-const QUADRANT_FAMILIES = ['baseline', ...FAMILIES];
+/** The baseline's, then the families' in the roster's order, round again past the eighth. */
 const QUADRANT_COLORS = [
   '#111827',
   '#4e79a7',
@@ -111,7 +112,7 @@ function degradationChart(r: LadderResults, { kit, ci, color }: ChartContext): s
 
 /** One small curve per family with responses (L0 = the baseline, shared by every family). */
 function familyCurves(r: LadderResults, charts: ChartContext): string[] {
-  const families = FAMILIES.filter((f) =>
+  const families = familyCodes().filter((f) =>
     r.models.some((m) => m.metrics.families.find((x) => x.family === f)?.overall.n),
   );
   const small = families.map((f) => familyCurve(r, f, charts));
@@ -149,7 +150,8 @@ function familyCurve(r: LadderResults, f: Family, { kit, ci, color }: ChartConte
     if (fm.overall.n > 0 && LEVELS.every((k) => fm.levels[k].n === 0))
       missing.set('every level', 'no test has a measured level');
   }
-  const title = `${FAMILY_NAMES[f]} (${f})`;
+  const title = `${familyName(f)} (${f})`;
+  const boundary = keepsNoAnswer(f);
   const gaps =
     missing.size === 0
       ? ''
@@ -161,10 +163,10 @@ function familyCurve(r: LadderResults, f: Family, { kit, ci, color }: ChartConte
       values,
       x: {
         field: 'level',
-        title: f === 'KB' ? 'boundary type as level' : 'measured level',
+        title: boundary ? 'boundary type as level' : 'measured level',
         sort: LEVEL_NAMES,
       },
-      y: { field: 'value', low: 'low', high: 'high', title: f === 'KB' ? 'rubric score' : 'accuracy' },
+      y: { field: 'value', low: 'low', high: 'high', title: boundary ? 'rubric score' : 'accuracy' },
       color,
       width: 230,
       height: 150,
@@ -173,7 +175,7 @@ function familyCurve(r: LadderResults, f: Family, { kit, ci, color }: ChartConte
     {
       title,
       caption:
-        (f === 'KB'
+        (boundary
           ? `Mean judge rubric score per boundary type (L1 missing information … L5 impossible premise); L0 = baseline accuracy. Band: ${ci}.`
           : `Accuracy per measured level; L0 = baseline accuracy. Band: ${ci}. n per cell in Table 5.`) +
         gaps,
@@ -257,7 +259,9 @@ function quadrantSpec(
   };
   const y = { field: 'y', type: 'quantitative', title: yTitle, scale: { domain: [0, 1] } };
   // The same colour and shape for a family in every model's plot; the legend lists those present.
-  const shown = QUADRANT_FAMILIES.filter((f) => points.some((p) => p.family === f));
+  const everyFamily = ['baseline', ...familyCodes()];
+  const shown = everyFamily.filter((f) => points.some((p) => p.family === f));
+  const colorOf = (f: string) => QUADRANT_COLORS[everyFamily.indexOf(f) % QUADRANT_COLORS.length];
   const corners = [
     { label: 'stable', x: 4, y: 4, align: 'left', baseline: 'top' },
     { label: 'robust', x: 'width', dx: -4, y: 4, align: 'right', baseline: 'top' },
@@ -300,7 +304,7 @@ function quadrantSpec(
           field: 'family',
           type: 'nominal',
           title: 'family',
-          scale: { domain: shown, range: shown.map((f) => QUADRANT_COLORS[QUADRANT_FAMILIES.indexOf(f)]) },
+          scale: { domain: shown, range: shown.map(colorOf) },
         },
         shape: { field: 'family', type: 'nominal', title: 'family', scale: { domain: shown } },
       },

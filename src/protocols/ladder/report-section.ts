@@ -4,6 +4,7 @@ import type { SuiteTest } from '../../run/types.js';
 import type { Store } from '../../store/store.js';
 import { type LadderAdmission, latestAdmission } from './admission-record.js';
 import { LadderConfigSchema } from './config.js';
+import { keepsNoAnswer } from './families/roster.js';
 import type { SetMetrics } from './metrics.js';
 import { ladderHtml } from './report-html.js';
 import { type LadderResults, loadLadderResults, type ScoredCell } from './results.js';
@@ -173,13 +174,13 @@ function* ladderCells(
     if (s?.parsed !== undefined) base.parsed = String(s.parsed);
     if (score !== undefined) {
       base.score = score;
-      base.correct = test.family === 'KB' ? score >= threshold : score >= 0.5;
+      base.correct = keepsNoAnswer(test.family) ? score >= threshold : score >= 0.5;
     }
     // docs/report.md#flipped: wrong where the seed's baseline was mostly right (not KB: no baseline answer to keep).
     const b = baseline.get(cell.modelIdentity)?.get(test.seedId);
     base.flipped =
       test.family !== 'baseline' &&
-      test.family !== 'KB' &&
+      !keepsNoAnswer(test.family) &&
       cell.status === 'done' &&
       score !== undefined &&
       b !== undefined &&

@@ -39,6 +39,12 @@ export const BUILD_SETTINGS = [
   'genericFallback',
 ] as const satisfies readonly (keyof LadderConfig)[];
 
+/**
+ * Settings that load code rather than change a number, so no report shows them: the family modules
+ * registered (a suite's tests record the codes of the families that made them).
+ */
+export const LOADING_SETTINGS = ['familyModules'] as const satisfies readonly (keyof LadderConfig)[];
+
 type BuildSetting = (typeof BUILD_SETTINGS)[number];
 /** The build settings of a suite waver built; null where unset (the documented default). */
 export type LadderBuildSettings = { [K in BuildSetting]: NonNullable<LadderConfig[K]> | null };

@@ -5,6 +5,7 @@ import { deriveSeed } from '../../util/random.js';
 import type { AnswerParser } from './answer.js';
 import { AnswerJudgeMetaSchema, type AnswerVerdict, parseAnswerJudgeReply } from './answer-judge.js';
 import { type LadderConfig, LadderConfigSchema } from './config.js';
+import { kbTypeOf, keepsNoAnswer } from './families/roster.js';
 import { recordedCorrectness, recordedSlot } from './import/recorded.js';
 import {
   type JudgedCell,
@@ -25,7 +26,6 @@ import {
   answerTypeOf,
   type Family,
   type KbType,
-  kbTypeOf,
   type LadderTest,
   type Level,
 } from './types.js';
@@ -311,25 +311,26 @@ function scoreModelCells(
       continue;
     }
     const key = verdictKey(identity, cell.testId, cell.repeat, cell.responseKey);
-    const verdict = test.family === 'KB' && cell.status === 'done' ? scoring.verdicts.get(key) : undefined;
-    if (test.family === 'KB' && cell.status === 'done') {
+    const verdict =
+      keepsNoAnswer(test.family) && cell.status === 'done' ? scoring.verdicts.get(key) : undefined;
+    if (keepsNoAnswer(test.family) && cell.status === 'done') {
       kb.needed++;
       if (verdict?.verdict.ok) kb.scored++;
       if (verdict) kb.identity = verdict.judge;
     }
     const answerVerdict =
-      answerTypeOf(test) === 'text' && test.family !== 'KB' && cell.status === 'done'
+      answerTypeOf(test) === 'text' && !keepsNoAnswer(test.family) && cell.status === 'done'
         ? scoring.answerVerdicts.get(key)
         : undefined;
     const c = scoreCell(test, cell, verdict?.verdict, verdict?.callFailed, settings.parser, answerVerdict);
-    if (c.judge && test.family !== 'KB') {
+    if (c.judge && !keepsNoAnswer(test.family)) {
       answers.needed++;
       if (c.judge.status === 'scored') answers.scored++;
       if (answerVerdict) answers.identity = answerVerdict.judge;
     }
     // The reference's KB accuracy counts a rubric score >= 0.80 correct (run_sut_model.py:127);
     // its Stability keeps the score itself (docs/fidelity.md L25).
-    if (settings.kbScoring === 'reference' && c.family === 'KB' && c.score !== undefined)
+    if (settings.kbScoring === 'reference' && keepsNoAnswer(c.family) && c.score !== undefined)
       c.correct = recognises(c.score, settings.kbRecognizeThreshold) ? 1 : 0;
     cells.push(c);
   }
@@ -349,7 +350,7 @@ function recordedCell(
     score: r.sim,
     correct: r.correct,
     parsedVia: 'recorded',
-    ...(test.family === 'KB' && {
+    ...(keepsNoAnswer(test.family) && {
       judge:
         r.sim === undefined
           ? { status: 'not-run', reason: r.reason }
@@ -388,7 +389,7 @@ function askedOf(cells: readonly StoredCell[], tests: Map<string, LadderTest>): 
   const caps = new Set<number>();
   for (const cell of cells) {
     if (cell.request.maxTokens !== undefined) caps.add(cell.request.maxTokens);
-    if (tests.get(cell.testId)?.family === 'KB') continue;
+    if (keepsNoAnswer(tests.get(cell.testId)?.family ?? 'baseline')) continue;
     const system = cell.request.messages.find((m) => m.role === 'system')?.content;
     const format = system === undefined ? undefined : answerFormatOfPrompt(system);
     if (format) formats.add(format);
@@ -425,7 +426,7 @@ export function scoreCell(
     const error = cell.error ? `${cell.error.kind}: ${cell.error.message}` : 'no response';
     return { ...base, status: 'failed', score: 0, error };
   }
-  if (test.family === 'KB') {
+  if (keepsNoAnswer(test.family)) {
     if (!verdict)
       return {
         ...base,

@@ -10,12 +10,13 @@ import { sha256 } from '../../util/hash.js';
 import type { PooledOptions } from '../types.js';
 import { ANSWER_JUDGE_MAX_TOKENS, type AnswerJudgeJob, answerJudgeTest } from './answer-judge.js';
 import { answerFormatOf, type LadderConfig, ladderSettings } from './config.js';
+import { kbTypeOf, keepsNoAnswer } from './families/roster.js';
 import { type JudgedCell, type KbJudgeJob, kbJudgeTest } from './kb-judge.js';
 import { type AnswerFormat, systemPromptFor, userMessageFor } from './prompts.js';
 import { scoreAnswer } from './score-answer.js';
 import { ANSWER_JUDGE_SUITE, KB_JUDGE_SUITE, LADDER_TESTS_SUITE } from './suite-names.js';
 import type { LadderSuiteTest } from './test-meta.js';
-import { answerTypeOf, kbTypeOf, type LadderTest } from './types.js';
+import { answerTypeOf, type LadderTest } from './types.js';
 
 /**
  * Running the ladder (the paper's Section 4.3, docs/method.md#running-the-ladder): every test asked
@@ -243,7 +244,7 @@ export function answerJudgeJobs(
   identities: readonly string[],
 ): AnswerJudgeJob[] {
   return judgeJobs(storePath, suite, identities, ({ meta }, response, key, cell) => {
-    if (meta.answerType !== 'text' || meta.family === 'KB') return undefined;
+    if (meta.answerType !== 'text' || keepsNoAnswer(meta.family)) return undefined;
     if (!scoreAnswer(meta, response).undecided) return undefined;
     return {
       key,
@@ -255,14 +256,14 @@ export function answerJudgeJobs(
   });
 }
 
-/** A KB judge job for every done KB cell of the given models. */
+/** A KB judge job for every done cell of a family that keeps no answer (KB's), for the given models. */
 export function kbJudgeJobs(
   storePath: string,
   suite: Suite<LadderSuiteTest>,
   identities: readonly string[],
 ): KbJudgeJob[] {
   return judgeJobs(storePath, suite, identities, ({ meta }, response, key, cell) => {
-    if (meta.family !== 'KB') return undefined;
+    if (!keepsNoAnswer(meta.family)) return undefined;
     const kbType = kbTypeOf(meta);
     return {
       key,

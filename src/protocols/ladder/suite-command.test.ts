@@ -3,15 +3,26 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CLI_CONTEXT } from '../../cli/test-support/cli.js';
 import { InputError } from '../../errors.js';
+import type { ProtocolModule } from '../adapters.js';
+import type { RunOutcome } from '../types.js';
 import { parseLevels } from './config.js';
 import { resolveLadderSeeds } from './data/datasets.js';
 import { generatorRequest } from './families/model-generator.js';
 import { ladderFamily } from './families/registry.js';
-import { ladderProtocol } from './index.js';
+import type { LadderPlan } from './protocol.js';
+import type { LadderSectionData } from './report-section.js';
+import type { LadderResults } from './results.js';
 import { suiteCommand } from './suite-command.js';
 import { readLadderSuite } from './suite-file.js';
 import { Recording, SEED_A, scratchDir } from './test-support/fakes.js';
 import { answerTypeOf } from './types.js';
+
+/** The ladder with its adapters, as the CLI hands it to its commands. */
+const ladderProtocol = CLI_CONTEXT.protocols.find((p) => p.name === 'ladder') as ProtocolModule<
+  LadderPlan,
+  LadderSectionData,
+  RunOutcome<LadderResults>
+>;
 
 /**
  * `waver suite build` in process: what it writes, what

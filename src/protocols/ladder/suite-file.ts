@@ -4,6 +4,7 @@ import type { FillTest } from '../../check/types.js';
 import { InputError } from '../../errors.js';
 import { canonicalJson, hashOf } from '../../util/hash.js';
 import { readTextFile } from '../../util/text-file.js';
+import { keepsNoAnswer } from './families/roster.js';
 import { LadderTestSchema } from './test-meta.js';
 import { answerTypeOf, KB_TYPES, type LadderTest } from './types.js';
 
@@ -58,7 +59,7 @@ function answerProblem(
   const fail = (field: string, message: string): never => {
     throw new InputError(message, where(field));
   };
-  if (test.family === 'KB') {
+  if (keepsNoAnswer(test.family)) {
     if (test.gold !== 'unanswerable') fail('gold', "gold is 'unanswerable' for KB tests");
     if (test.options !== undefined || test.aliases !== undefined)
       fail(test.options !== undefined ? 'options' : 'aliases', 'a KB test has no answer to list');
@@ -124,7 +125,7 @@ export function readLadderSuite(file: string): LadderTest[] {
       throw new InputError('a baseline test has level 0, and only a baseline does', where('requestedLevel'));
     answerProblem(test, where);
     if (
-      test.family === 'KB' &&
+      keepsNoAnswer(test.family) &&
       test.subtype !== undefined &&
       !(KB_TYPES as readonly string[]).includes(test.subtype)
     )

@@ -10,7 +10,8 @@ import { ladderFamilies, ladderFamily } from './families/registry.js';
 import { answerGate } from './gates/answer-gate.js';
 import { type GateJob, runModelGates } from './gates/model-gates.js';
 import { structuralGate } from './gates/structural-gate.js';
-import { type BandTablesInput, BandTablesSchema } from './severity/levels.js';
+import type { BandTablesInput } from './severity/band-tables.js';
+import { BandTablesSchema } from './severity/levels.js';
 import { measureSeverity } from './severity/measure.js';
 import { ladderTestId } from './suite-file.js';
 import {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LadderConfigSchema } from './config.js';
 import { type LadderObservation, ladderMetrics } from './metrics.js';
-import { ladderBuildSettings } from './report-settings.js';
+import { LOADING_SETTINGS, ladderBuildSettings } from './report-settings.js';
 import type { LadderModelResults, LadderResults } from './results.js';
 import { formatLadderReport } from './tables.js';
 import type { LadderTest } from './types.js';
@@ -207,7 +207,7 @@ describe('formatLadderReport', () => {
       genericFallback: true,
     } as const;
     expect(Object.keys(LadderConfigSchema.in.shape).sort()).toEqual(
-      [...Object.keys(scoring), ...Object.keys(build)].sort(),
+      [...Object.keys(scoring), ...Object.keys(build), ...LOADING_SETTINGS].sort(),
     );
     const settings = LadderConfigSchema.parse({ ...scoring, ...build });
     const context = { settings: ladderBuildSettings(settings) };

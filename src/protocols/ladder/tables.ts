@@ -1,18 +1,12 @@
 import { type DatasetSource, describeDatasetSource, distinctSources } from '../../data/provenance.js';
 import { type AdmissionContext, formatAdmissionTable, meaningJson } from './admission-table.js';
+import { familyCodes, familyName } from './families/roster.js';
 import { type MeaningCheck, meaningCaveat, meaningCheck } from './meaning-check.js';
 import type { CollapsePoint, Interval, SetMetrics } from './metrics.js';
 import { familyLabel, modelMarkdown, row } from './model-tables.js';
 import { scoringSettingsJson } from './report-settings.js';
 import type { LadderModelResults, LadderResults } from './results.js';
-import {
-  type AdmissionRow,
-  type AnswerType,
-  FAMILIES,
-  FAMILY_NAMES,
-  type LadderTest,
-  LEVELS,
-} from './types.js';
+import { type AdmissionRow, type AnswerType, type LadderTest, LEVELS } from './types.js';
 
 /**
  * The ladder's report: the paper's Table 3 (admission), and for each model Table 4 (Stability per
@@ -144,7 +138,7 @@ function admissionJson(input: LadderReportInput): unknown {
       note: 'from a suite file: candidate and rejection counts are recorded only when waver builds the suite',
       families: rows.map((r) => ({
         family: r.family,
-        name: FAMILY_NAMES[r.family],
+        name: familyName(r.family),
         admitted: r.admitted,
         byMeasuredLevel: r.byLevel,
       })),
@@ -169,7 +163,7 @@ function modelJson(m: LadderModelResults) {
     baseline: setJson(x.baseline),
     families: x.families.map((f) => ({
       family: f.family,
-      name: FAMILY_NAMES[f.family],
+      name: familyName(f.family),
       overall: setJson(f.overall),
       levels: Object.fromEntries(LEVELS.map((k) => [`L${k}`, setJson(f.levels[k])])),
       collapsePoint: collapseJson(f.collapse),
@@ -264,7 +258,7 @@ function compatNote(s: LadderResults['settings']): string {
 }
 
 function admittedRows(tests: readonly LadderTest[]) {
-  return FAMILIES.map((family) => {
+  return familyCodes().map((family) => {
     const mine = tests.filter((t) => t.family === family);
     const byLevel = Object.fromEntries(
       LEVELS.map((k) => [`L${k}`, mine.filter((t) => t.measuredLevel === k).length]),

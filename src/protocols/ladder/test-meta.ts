@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { DatasetSourceSchema } from '../../data/provenance.js';
 import type { Suite, SuiteTest } from '../../run/types.js';
 import { type TypedTest, typedMeta } from '../test-meta.js';
-import { ANSWER_TYPES, FAMILIES, type LadderTest } from './types.js';
+import { FamilyCodeSchema } from './families/roster.js';
+import { ANSWER_TYPES, type LadderTest } from './types.js';
 
 const Level = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)]);
 const LevelOr0 = z.union([z.literal(0), Level]);
@@ -43,7 +44,7 @@ export const LadderTestSchema = z
   .object({
     id: z.string().min(1),
     seedId: z.string().min(1),
-    family: z.enum([...FAMILIES, 'baseline']),
+    family: z.union([z.literal('baseline'), FamilyCodeSchema]),
     subtype: z.string().min(1).optional(),
     requestedLevel: LevelOr0,
     measuredLevel: LevelOr0.optional(),

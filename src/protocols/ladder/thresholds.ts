@@ -1,12 +1,19 @@
 import { LEVEL, SHARE, type ThresholdScopes, type ThresholdSpec } from '../../check/threshold-spec.js';
-import { FAMILIES } from './types.js';
+import { familyCodes } from './families/roster.js';
+import type { Family } from './types.js';
 
 /**
  * What `waver check` can gate on for the ladder (docs/check.md#thresholds), without the code that
  * evaluates it (check.ts): the config schema and the CLI's flags are made from these alone.
  */
 
-const families: ThresholdScopes = { noun: 'family', values: FAMILIES };
+/** Every family known when a threshold is read: a flag's scope names a registered one too. */
+const families: ThresholdScopes = {
+  noun: 'family',
+  get values() {
+    return familyCodes() as [Family, ...Family[]];
+  },
+};
 
 export const MIN_STABILITY: ThresholdSpec = {
   metric: 'min-stability',

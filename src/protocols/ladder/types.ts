@@ -2,35 +2,16 @@ import type { McOption } from '../../data/mc/mc-item.js';
 import type { DatasetSource } from '../../data/provenance.js';
 
 /**
- * The ladder protocol's shared vocabulary: seven perturbation families x five severity levels
+ * The ladder protocol's shared vocabulary: perturbation families x five severity levels
  * (see the ladder paper and docs/method.md). Written once here; families, gates, severity, the suite
  * builder, scoring and metrics all speak it.
  */
 
 /**
- * The paper's seven families, built in (families/registry.ts has their modules): the codes a stored
- * suite, waver.yaml and the metrics know, in the paper's order.
+ * A family's code (`SV`): one of the paper's seven or one registered beside them. Which codes there
+ * are, their names and what each keeps is families/roster.ts's (docs/architecture.md#adding-a-ladder-family).
  */
-export const FAMILIES = ['SV', 'IQ', 'F', 'CI', 'CL', 'CIS', 'KB'] as const;
-/** A family's code: one of FAMILIES, or one registered beside them (docs/architecture.md#adding-a-ladder-family). */
 export type Family = string;
-export type BuiltinFamily = (typeof FAMILIES)[number];
-
-/** A built-in family's place in FAMILIES (the paper's order), or -1 for any other code. */
-export function builtinIndex(code: Family): number {
-  return (FAMILIES as readonly Family[]).indexOf(code);
-}
-
-/** The built-in families' names (the paper's Table 1). */
-export const FAMILY_NAMES: Readonly<Record<Family, string> & Record<BuiltinFamily, string>> = {
-  SV: 'Semantic Variation',
-  IQ: 'Input Quality',
-  F: 'Structural/Format',
-  CI: 'Context Interference',
-  CL: 'Context Load',
-  CIS: 'Conflict Instruction Stress',
-  KB: 'Knowledge Boundary',
-};
 
 export const LEVELS = [1, 2, 3, 4, 5] as const;
 export type Level = (typeof LEVELS)[number];
@@ -217,14 +198,4 @@ export function testAnswerOf(
   if (seed.answerType === 'text')
     return { answerType, gold: seed.gold, ...(seed.aliases.length > 0 && { aliases: seed.aliases }) };
   return { answerType, gold: seed.gold };
-}
-
-/**
- * The boundary type of a KB test: its subtype when that names one, else the type its level stands
- * for (KB is categorical: the boundary type is the level).
- */
-export function kbTypeOf(test: Pick<LadderTest, 'family' | 'subtype' | 'measuredLevel'>): KbType | undefined {
-  if (test.family !== 'KB') return undefined;
-  if (KB_TYPES.includes(test.subtype as KbType)) return test.subtype as KbType;
-  return KB_TYPES.find((t) => KB_LEVEL[t] === test.measuredLevel);
 }

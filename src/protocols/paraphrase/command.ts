@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { addExamples, commandFlags } from '../../command-kit/options.js';
-import type { ProtocolCommand } from '../define.js';
+import type { ProtocolCommand } from '../adapters.js';
 import { executeProtocol, runView } from '../execute.js';
 import { ParaphraseConfig } from './config.js';
 import type { ParaphraseOutcome } from './protocol.js';

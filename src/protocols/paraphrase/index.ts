@@ -18,7 +18,6 @@ export const paraphraseProtocol = defineProtocol<ParaphraseItems, ParaphraseResu
   suites: { primary: ITEMS_SUITE, others: { [REWORD_SUITE]: 'generator' } },
   designs: PARAPHRASE_DESIGNS,
   thresholds: PARAPHRASE_THRESHOLDS,
-  check: async () => (await import('./check.js')).paraphraseCheck,
   code: () => import('./protocol.js'),
-  commands: { paraphrase: async () => (await import('./command.js')).paraphraseCommand },
+  adapters: async () => (await import('./adapters.js')).default,
 });

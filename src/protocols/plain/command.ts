@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { commandFlags } from '../../command-kit/options.js';
 import type { Suite } from '../../run/types.js';
-import type { ProtocolCommand } from '../define.js';
+import type { ProtocolCommand } from '../adapters.js';
 import { executeProtocol, runView } from '../execute.js';
 import type { RunOutcome } from '../types.js';
 

@@ -10,5 +10,5 @@ export const plainProtocol = defineProtocol<Suite, undefined, RunOutcome<undefin
   name: 'run',
   title: 'Plain suites',
   code: () => import('./protocol.js'),
-  commands: { run: async () => (await import('./command.js')).runCommand },
+  adapters: async () => (await import('./adapters.js')).default,
 });

@@ -1,7 +1,7 @@
 import type { WaverConfig } from '../../config/schema.js';
 import { ProviderError } from '../../models/errors.js';
-import type { ModelProvider, ScoreResult } from '../../models/types.js';
-import { auxCall } from '../../run/aux-cache.js';
+import type { ModelProvider } from '../../models/types.js';
+import { storeCached } from '../../run/call-path/store-cache.js';
 import { plannedModels } from '../../run/plan.js';
 import type { ProviderPool } from '../../run/provider-pool.js';
 import type { Suite } from '../../run/types.js';
@@ -59,7 +59,8 @@ export async function auxStage(
     let self: ModelProvider | undefined;
     if (needSelf) {
       const spec = plannedModels(config).find((p) => p.label === m.label)?.spec;
-      if (spec) self = await ctx.pool.get(spec);
+      // Its scores through the store's cache: one the store holds makes no call (docs/decisions.md E45).
+      if (spec) self = storeCached(store, await ctx.pool.get(spec));
     }
     const calls: AuxCalls = {
       store,
@@ -109,11 +110,7 @@ async function cellAux(c: AuxCalls, test: SagoTest, text: string, signal: AbortS
   ) {
     const request = scoreRequest(test, text);
     const score = self.score.bind(self);
-    await tolerant(() =>
-      auxCall<ScoreResult>(store, 'score', self.identity, request, () => score(request, { signal }), {
-        signal,
-      }),
-    );
+    await tolerant(() => score(request, { signal }));
   }
   if (embedder && axes.has('cosine')) await tolerant(() => pooledEmbedding(store, embedder, text, signal));
   if (embedder && axes.has('bertscore'))

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { addExamples, commandFlags } from '../../command-kit/options.js';
-import type { ProtocolCommand } from '../define.js';
+import type { ProtocolCommand } from '../adapters.js';
 import { executeProtocol, runView } from '../execute.js';
 import type { RunOutcome } from '../types.js';
 import { SagoConfig } from './config.js';

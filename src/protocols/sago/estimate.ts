@@ -1,8 +1,8 @@
 import type { WaverConfig } from '../../config/schema.js';
 import { specLabel, toModelSpec } from '../../models/spec.js';
+import { estimateTokens } from '../../run/call-path/rate-limit.js';
 import { answerAtMost, auxEstimate, type ModelEstimate } from '../../run/estimate.js';
 import { type PlannedModel, planCells, plannedModels } from '../../run/plan.js';
-import { estimateTokens } from '../../run/rate-limit.js';
 import { estimateRole } from '../../run/roles.js';
 import { estimateSuite } from '../../run/run-suite.js';
 import type { Cell, Suite } from '../../run/types.js';

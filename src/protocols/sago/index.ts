@@ -20,9 +20,6 @@ export const sagoProtocol = defineProtocol<SagoPromptSets, SagoResults, RunOutco
     others: { [GENERATOR_SUITE]: 'generator', [JUDGE_SUITE]: 'judge', [MANIFEST_SUITE]: 'bookkeeping' },
   },
   thresholds: SAGO_THRESHOLDS,
-  check: async () => (await import('./check.js')).sagoCheck,
   code: () => import('./protocol.js'),
-  commands: { sago: async () => (await import('./command.js')).sagoCommand },
-  judged: async (store) => (await import('./judged.js')).sagoJudged(store),
-  imports: { 'sago-runs': async () => (await import('./import/command.js')).sagoRunsImportCommand },
+  adapters: async () => (await import('./adapters.js')).default,
 });

@@ -1,6 +1,6 @@
 import type { BatchItem } from '../../models/types.js';
 import type { BatchCell } from '../../store/store.js';
-import { toCellError } from '../retry.js';
+import { toCellError } from '../cell-error.js';
 import type { BatchRun } from './batch-run.js';
 import type { BatchLane } from './lane.js';
 import { submitBatch } from './submit-batch.js';

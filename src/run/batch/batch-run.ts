@@ -1,7 +1,7 @@
 import type { Store } from '../../store/store.js';
+import type { SleepFn } from '../call-path/retry.js';
 import type { CellWriter } from '../cell-writer.js';
 import type { ModelStops } from '../engine/run-stop.js';
-import type { SleepFn } from '../retry.js';
 import type { BatchTally } from './batch-tally.js';
 import type { BatchLane } from './lane.js';
 import type { OpenBatches } from './open-batches.js';

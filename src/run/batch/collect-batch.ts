@@ -1,5 +1,5 @@
 import type { BatchOutcome, BatchStatus } from '../../models/types.js';
-import { toCellError } from '../retry.js';
+import { toCellError } from '../cell-error.js';
 import type { CellError } from '../types.js';
 import type { BatchQueue } from './batch-queue.js';
 import type { BatchRun } from './batch-run.js';

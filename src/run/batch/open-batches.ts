@@ -1,5 +1,5 @@
 import type { BatchRecord } from '../../store/store.js';
-import { toCellError } from '../retry.js';
+import { toCellError } from '../cell-error.js';
 import type { BatchProgress } from '../types.js';
 import type { BatchLane } from './lane.js';
 

@@ -1,6 +1,6 @@
 import { ProviderError } from '../../models/errors.js';
 import type { BatchStatus } from '../../models/types.js';
-import { toCellError } from '../retry.js';
+import { toCellError } from '../cell-error.js';
 import type { BatchQueue } from './batch-queue.js';
 import type { BatchRun } from './batch-run.js';
 import type { BatchCollector } from './collect-batch.js';

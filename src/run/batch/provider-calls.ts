@@ -1,4 +1,4 @@
-import { DEFAULT_RETRY_POLICY, retryDelayMs, type SleepFn } from '../retry.js';
+import { DEFAULT_RETRY_POLICY, retryDelayMs, type SleepFn } from '../call-path/retry.js';
 
 type Call<T> = (signal: AbortSignal) => Promise<T>;
 

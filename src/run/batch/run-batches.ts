@@ -1,8 +1,8 @@
 import type { Store } from '../../store/store.js';
 import { cacheKey } from '../cache-key.js';
+import { type SleepFn, sleep } from '../call-path/retry.js';
 import { CellWriter, ModelIdentities } from '../cell-writer.js';
 import { ModelStops } from '../engine/run-stop.js';
-import { type SleepFn, sleep } from '../retry.js';
 import type { Cell, Progress, RunSummary, Suite } from '../types.js';
 import { BatchQueue } from './batch-queue.js';
 import type { BatchRun } from './batch-run.js';

@@ -1,7 +1,7 @@
 import { ProviderError } from '../../models/errors.js';
 import type { BatchItem } from '../../models/types.js';
 import type { BatchCell, BatchRecord } from '../../store/store.js';
-import { toCellError } from '../retry.js';
+import { toCellError } from '../cell-error.js';
 import type { BatchRun } from './batch-run.js';
 import type { BatchLane } from './lane.js';
 

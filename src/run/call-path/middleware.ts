@@ -3,9 +3,10 @@ import type { CallOptions, EmbedRequest, GenerateRequest, ScoreRequest } from '.
 /**
  * The call path: every call a run makes to a model (a cell's generation, a role's answer, an
  * embedding, a teacher-forced score, a hidden state) goes through the same middleware around its
- * provider (`wrapProvider`), in the spirit of the Vercel AI SDK's `wrapLanguageModel`. It lives in
- * `run/` beside the retry policy and token buckets it reuses: resilience and pacing are the run's
- * concern, and the providers in `models/` stay plain clients that make one call when asked.
+ * provider (`wrapProvider`), in the spirit of the Vercel AI SDK's `wrapLanguageModel`, in the
+ * order a named preset gives (`presets/`, docs/decisions.md E45). It lives in `run/`: the store's
+ * answers, resilience and pacing are the run's concern, and the providers in `models/` stay plain
+ * clients that make one call when asked.
  */
 
 export type CallKind = 'generate' | 'score' | 'embed';
@@ -32,11 +33,18 @@ export interface CallObserver {
   onTryEnd?(outcome: TryOutcome): void;
   /** A retry is due in `delayMs` after `error`. */
   onRetry?(delayMs: number, error: unknown): void;
+  /** The store held the answer (`storeCache`): no try was made. */
+  onStored?(): void;
 }
 
 /** What a caller may pass to a wrapped provider's methods (a bare provider sees only the signal). */
 export interface PathCallOptions extends CallOptions {
   observer?: CallObserver;
+  /**
+   * A generation's cache key (`run/cache-key.ts`), from the caller who knows its repeat: the store's
+   * answer under it is the call's (`storeCache`). Without it a generation is not looked up.
+   */
+  cacheKey?: string;
 }
 
 export type Next<T> = (options: PathCallOptions) => Promise<T>;

@@ -1,8 +1,112 @@
 import type { EmbedResult, GenerateResult } from '../../models/types.js';
 import { implausibleUsage } from '../../models/usage.js';
-import { estimateTokens, requestsPerMinute, tokensPerMinute } from '../rate-limit.js';
-import type { SleepFn } from '../retry.js';
 import type { ProviderCall, ProviderMiddleware } from './middleware.js';
+import { sleep as realSleep, type SleepFn } from './retry.js';
+
+export interface TokenBucketOptions {
+  /** Units allowed per minute (requests or tokens). */
+  perMinute: number;
+  /** Most units that may be spent at once after an idle spell. */
+  burst: number;
+  now?: () => number;
+  sleep?: SleepFn;
+}
+
+/**
+ * A token bucket that refills continuously at perMinute / 60,000 per ms. Waiters are served in
+ * arrival order, so a large request is not starved by a stream of small ones. A take larger
+ * than the burst waits for a full bucket and then drives it negative (the debt is repaid by
+ * the refill), so an oversized request is slowed, never refused.
+ */
+export class TokenBucket {
+  readonly perMinute: number;
+  readonly burst: number;
+  private level: number;
+  private last: number;
+  private readonly now: () => number;
+  private readonly sleep: SleepFn;
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(opts: TokenBucketOptions) {
+    if (!(opts.perMinute > 0)) throw new RangeError(`perMinute must be > 0, got ${opts.perMinute}`);
+    this.perMinute = opts.perMinute;
+    this.burst = Math.max(1, opts.burst);
+    this.now = opts.now ?? (() => performance.now());
+    this.sleep = opts.sleep ?? realSleep;
+    this.level = this.burst;
+    this.last = this.now();
+  }
+
+  /** Units available now (may be negative after an oversized take or a correction). */
+  available(): number {
+    this.refill();
+    return this.level;
+  }
+
+  /** Waits until `n` units can be spent, then spends them. */
+  take(n: number, signal?: AbortSignal): Promise<void> {
+    const turn = this.tail.then(() => this.waitAndSpend(n, signal));
+    // The next waiter queues behind this one whether it succeeded or was aborted.
+    this.tail = turn.catch(() => {});
+    return turn;
+  }
+
+  /** Corrects an estimate after the fact: positive spends more, negative gives units back. */
+  adjust(delta: number): void {
+    this.refill();
+    this.level = Math.min(this.burst, this.level - delta);
+  }
+
+  private async waitAndSpend(n: number, signal?: AbortSignal): Promise<void> {
+    const need = Math.min(n, this.burst);
+    for (;;) {
+      signal?.throwIfAborted();
+      this.refill();
+      if (this.level >= need) {
+        this.level -= n;
+        return;
+      }
+      const waitMs = Math.ceil(((need - this.level) * 60_000) / this.perMinute);
+      await this.sleep(Math.max(1, waitMs), signal);
+    }
+  }
+
+  private refill(): void {
+    const t = this.now();
+    const elapsed = t - this.last;
+    if (elapsed > 0) {
+      this.level = Math.min(this.burst, this.level + (elapsed * this.perMinute) / 60_000);
+      this.last = t;
+    }
+  }
+}
+
+/**
+ * Requests-per-minute: a burst of 10 seconds' worth (at least 1). A full minute's burst would
+ * let a cold start fire the whole minute at once, which servers that also enforce shorter
+ * windows answer with 429s.
+ */
+export function requestsPerMinute(
+  rpm: number,
+  opts: Pick<TokenBucketOptions, 'now' | 'sleep'> = {},
+): TokenBucket {
+  return new TokenBucket({ perMinute: rpm, burst: Math.max(1, Math.floor(rpm / 6)), ...opts });
+}
+
+/** Tokens-per-minute: a burst of a full minute's worth, since token limits are set per minute. */
+export function tokensPerMinute(
+  tpm: number,
+  opts: Pick<TokenBucketOptions, 'now' | 'sleep'> = {},
+): TokenBucket {
+  return new TokenBucket({ perMinute: tpm, burst: tpm, ...opts });
+}
+
+/** Tokens a request will cost before we know: ~4 characters a token for the prompt, plus the output cap. */
+export function estimateTokens(request: { messages: { content: string }[]; maxTokens?: number }): number {
+  let chars = 0;
+  for (const m of request.messages) chars += m.content.length;
+  return Math.ceil(chars / 4) + (request.maxTokens ?? 0);
+}
 
 export interface RateLimits {
   /** Requests per minute. */
@@ -12,7 +116,7 @@ export interface RateLimits {
 }
 
 /**
- * Paces every try through token buckets (`rate-limit.ts`). The buckets belong to this middleware,
+ * Paces every try through token buckets (`TokenBucket` above). The buckets belong to this middleware,
  * so every call of the provider it wraps (cells, scores, embeddings) draws from the same ones.
  */
 export function rateLimit(

@@ -78,4 +78,20 @@ describe('wrapProvider', () => {
     expect(asked.get('hello')).toBe(2);
     expect(tries.map((t) => (t.ok ? 'ok' : (t.error as { kind: string }).kind))).toEqual(['timeout', 'ok']);
   });
+
+  it("wrapped around a wrapped provider, hands the caller's observer and cache key to the inner path", async () => {
+    const { provider } = hangOnceEmbedder();
+    const seen: PathCallOptions[] = [];
+    const inner = wrapProvider(provider, [
+      (_call, options, next) => {
+        seen.push(options);
+        return next(options);
+      },
+    ]);
+    const outer = wrapProvider(inner, [(_call, options, next) => next(options)], { keepOpen: true });
+    const observer = { onTryStart: () => {} };
+    const options: PathCallOptions = { observer, cacheKey: 'k' };
+    await outer.generate({ messages: [] }, options);
+    expect(seen[0]).toMatchObject({ observer, cacheKey: 'k' });
+  });
 });

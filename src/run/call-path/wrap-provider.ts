@@ -1,5 +1,5 @@
 import type { ModelProvider } from '../../models/types.js';
-import { type ProviderMiddleware, runThrough } from './middleware.js';
+import { type PathCallOptions, type ProviderMiddleware, runThrough } from './middleware.js';
 
 export interface WrapOptions {
   /**
@@ -22,14 +22,19 @@ export function wrapProvider(
   opts: WrapOptions = {},
 ): ModelProvider {
   const { score, embed, countTokens, batch, close } = provider;
+  // A provider wrapped already (a pool's, under a run's store cache) gets the caller's observer and
+  // cache key for its own path; a bare one, only the signal.
+  const pass = wrapped.has(provider)
+    ? (options: PathCallOptions) => options
+    : ({ signal }: PathCallOptions): PathCallOptions => ({ signal });
   const out: ModelProvider = {
     provider: provider.provider,
     modelId: provider.modelId,
     identity: provider.identity,
     capabilities: provider.capabilities,
     generate: (request, options = {}) =>
-      runThrough(middleware, { kind: 'generate', request }, options, async ({ signal }) => {
-        const result = await provider.generate(request, { signal });
+      runThrough(middleware, { kind: 'generate', request }, options, async (o) => {
+        const result = await provider.generate(request, pass(o));
         // A provider bug, not a transient error: it is stored as 'internal' and not retried.
         if (!result || typeof result.text !== 'string')
           throw new TypeError(`provider ${provider.identity} returned no text`);
@@ -38,16 +43,16 @@ export function wrapProvider(
     ...(score
       ? {
           score: (request, options = {}) =>
-            runThrough(middleware, { kind: 'score', request }, options, async ({ signal }) =>
-              score.call(provider, request, { signal }),
+            runThrough(middleware, { kind: 'score', request }, options, async (o) =>
+              score.call(provider, request, pass(o)),
             ),
         }
       : {}),
     ...(embed
       ? {
           embed: (request, options = {}) =>
-            runThrough(middleware, { kind: 'embed', request }, options, async ({ signal }) =>
-              embed.call(provider, request, { signal }),
+            runThrough(middleware, { kind: 'embed', request }, options, async (o) =>
+              embed.call(provider, request, pass(o)),
             ),
         }
       : {}),

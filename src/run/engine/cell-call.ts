@@ -8,7 +8,7 @@ import {
   type TryOutcome,
 } from '../call-path/middleware.js';
 import { ModelStopped } from '../call-path/model-stop.js';
-import { toCellError } from '../retry.js';
+import { toCellError } from '../cell-error.js';
 import type { RunTally } from '../tally.js';
 import type { EngineRun } from './engine-run.js';
 import type { Work } from './lanes.js';
@@ -21,8 +21,9 @@ import type { Work } from './lanes.js';
 export async function callCell(run: EngineRun, w: Work, onCommitted?: () => void): Promise<boolean> {
   const { cell, lane } = w;
   const { signal, writer, tally, leases, stops } = run;
-  // A stopped model is called no more: its cell stays pending for the run after the fix (E35).
-  if (stops.has(lane.label)) return false;
+  // A stopped model is called no more (E35): its call is cancelled before any try, so only the
+  // store can answer it (E45); else its cell stays pending for the run after the fix.
+  const stopped = stops.has(lane.label);
   // A worker sharing the store asks again before every try, retries included: a call that waited
   // (a rate limit, a backoff, a stall) must not go out once its chunk is another's (E24).
   const stillHeld = leases
@@ -31,11 +32,12 @@ export async function callCell(run: EngineRun, w: Work, onCommitted?: () => void
       }
     : undefined;
   const log = new AttemptLog(run.now, signal, tally, stillHeld);
-  const options: PathCallOptions = { signal, observer: log };
+  const options: PathCallOptions = { signal: stopped ? NOT_CALLED : signal, observer: log, cacheKey: w.key };
   let result: GenerateResult;
   try {
     result = await lane.provider.generate(cell.request, options);
   } catch (error) {
+    if (stopped) return false;
     if (error instanceof LeasePassedOn) {
       // The worker the chunk passed to calls it; the tries made before are its own to repeat.
       tally.leaveToOther();
@@ -60,11 +62,25 @@ export async function callCell(run: EngineRun, w: Work, onCommitted?: () => void
     tally.emit();
     return false;
   }
+  if (log.stored) {
+    // The store held the answer (another cell's, of any suite): the cell is linked to it, no call.
+    link(run, w);
+    return false;
+  }
   // An answer that came back as the run was stopped is whole: it is stored like any other.
   writer.done(lane, cell, w.key, result, log.attempts, log.latencyMs, onCommitted);
   tally.emit();
   return true;
 }
+
+/** Links the cell to the stored (or just answered) answer of its request. */
+export function link(run: EngineRun, w: Work): void {
+  run.writer.cached(w.lane, w.cell, w.key);
+  run.tally.emit();
+}
+
+/** The signal of a stopped model's call: aborted before it starts, it reaches no try. */
+const NOT_CALLED = AbortSignal.abort(new Error('not called: the model is stopped'));
 
 /** Thrown before a try whose cell's chunk is no longer this worker's: the call stops untried. */
 class LeasePassedOn extends Error {}
@@ -72,6 +88,8 @@ class LeasePassedOn extends Error {}
 /** Every try of a call (after its rate-limit wait) is an attempt, recorded with its outcome and latency. */
 class AttemptLog implements CallObserver {
   readonly attempts: AttemptRecord[] = [];
+  /** The store held the answer: no try was made. */
+  stored = false;
   /** The last try's. */
   latencyMs = 0;
   private startedAt = '';
@@ -128,5 +146,9 @@ class AttemptLog implements CallObserver {
 
   onRetry(): void {
     this.tally.countRetry();
+  }
+
+  onStored(): void {
+    this.stored = true;
   }
 }

@@ -1,24 +1,17 @@
-import { callCell } from './cell-call.js';
+import { callCell, link } from './cell-call.js';
 import type { EngineRun } from './engine-run.js';
 import type { Work } from './lanes.js';
 
 /**
- * Whether the store answers the cell without a call: done under the same request (counted), or
- * its request's answer stored for another cell, of any suite (linked to it). Asked as the cell is
- * read. A link is a write of the cell, so it is made under the cell's lease, as a call's answer is
- * (docs/decisions.md#e24-a-write-is-fenced-by-its-lease): a chunk another worker holds is left to it.
+ * Whether the cell is stored done under the same request (counted, not called): asked as the cell
+ * is read, of the lane's done cells (`DoneCells`). A cell whose request's answer the store holds
+ * for another cell goes to its lane, where the call path's store cache answers its call and the
+ * cell is linked to that answer (docs/decisions.md E45).
  */
-export function answeredByStore(run: EngineRun, w: Work): boolean {
-  const { store, suiteHash, tally } = run;
-  const { cell, lane, key } = w;
-  if (store.cells.doneKey(suiteHash, lane.identity, cell.testId, cell.repeat) === key) {
-    tally.countCached();
-    tally.emit();
-    return true;
-  }
-  if (run.requests.has(key) || !store.responses.has(key)) return false;
-  if (run.leases && !run.leases.claim(cell, lane.identity)) return false;
-  link(run, w);
+export function storedDone(run: EngineRun, w: Work): boolean {
+  if (w.lane.done?.keyOf(w.cell) !== w.key) return false;
+  run.tally.countCached();
+  run.tally.emit();
   return true;
 }
 
@@ -37,10 +30,4 @@ export async function runCell(run: EngineRun, w: Work): Promise<void> {
   }
   const outcome = await run.requests.call(w.key, run.signal, (onCommitted) => callCell(run, w, onCommitted));
   if (outcome === 'answered-earlier') link(run, w);
-}
-
-/** Links the cell to the stored (or just answered) answer of its request. */
-function link(run: EngineRun, w: Work): void {
-  run.writer.cached(w.lane, w.cell, w.key);
-  run.tally.emit();
 }

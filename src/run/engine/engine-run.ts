@@ -1,4 +1,4 @@
-import type { LeaseFence, Store } from '../../store/store.js';
+import type { LeaseFence } from '../../store/store.js';
 import type { CellWriter } from '../cell-writer.js';
 import type { RunTally } from '../tally.js';
 import type { Cell } from '../types.js';
@@ -20,9 +20,7 @@ export interface CellLeases {
 
 /** What the parts of one `runCells` share. */
 export interface EngineRun {
-  store: Store;
-  suiteHash: string;
-  /** Cells the store answers are not called, and identical requests share one call. */
+  /** Cells the store answers are not called (their lanes' `done`, the call path's store cache), and identical requests share one call. */
   cache: boolean;
   /** Calls in flight by cache key (with the cache on). */
   requests: InFlightRequests;

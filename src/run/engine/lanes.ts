@@ -1,9 +1,12 @@
 import type { ModelProvider } from '../../models/types.js';
-import { type CallClock, callPath } from '../call-path/call-path.js';
+import type { Store } from '../../store/store.js';
+import { callPath } from '../call-path/call-path.js';
+import { type CallClock, type CallLimits, type LimitDefaults, mergeLimits } from '../call-path/limits.js';
+import { StoredAnswers, storeCache, storeCached } from '../call-path/store-cache.js';
 import { isWrapped, wrapProvider } from '../call-path/wrap-provider.js';
 import { ModelIdentities } from '../cell-writer.js';
-import type { RetryPolicy } from '../retry.js';
 import type { Cell } from '../types.js';
+import { DoneCells } from './done-cells.js';
 
 /**
  * How one model (by label) is called. A bare provider is wrapped here in the call path
@@ -31,8 +34,10 @@ export interface Lane {
   waiting: Work[];
   /** Cells of this lane in progress. */
   active: number;
-  /** The entry's provider in its call path. */
+  /** The entry's provider in its call path (under the store's cache, with the cache on). */
   provider: ModelProvider;
+  /** Its cells stored done (with the cache on). */
+  done?: DoneCells;
 }
 
 /** A cell read for its lane, with its request's cache key. */
@@ -42,12 +47,17 @@ export interface Work {
   key: string;
 }
 
-export interface LaneDefaults {
+/** The store a run with the cache on answers from (docs/decisions.md E45). */
+export interface LaneCache {
+  store: Store;
+  suiteHash: string;
+  /** No other worker finishes this run's cells meanwhile (no leases): its done cells are read once. */
+  settled: boolean;
+}
+
+/** The run's limits, which a model's own entry overrides (`mergeLimits`). */
+export interface LaneDefaults extends LimitDefaults {
   concurrency: number;
-  timeoutMs: number;
-  maxRetries: number;
-  /** Backoff tuning (base 500 ms, cap 30 s by default). */
-  retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
 }
 
 /** A lane holds up to a few times its concurrency of cells waiting: the run's memory (docs/decisions.md E16). */
@@ -64,6 +74,7 @@ export class Lanes {
     private readonly entries: ReadonlyMap<string, ModelEntry>,
     private readonly defaults: LaneDefaults,
     private readonly clock: CallClock,
+    private readonly cache?: LaneCache,
   ) {}
 
   of(label: string): Lane {
@@ -88,29 +99,30 @@ export class Lanes {
     if (!entry) throw new Error(`no provider for model "${label}"`);
     const identity = entry.provider.identity;
     this.identities.add(label, identity);
-    const concurrency = Math.max(1, entry.concurrency ?? this.defaults.concurrency);
+    const limits = mergeLimits(entry, this.defaults);
+    const concurrency = Math.max(1, limits.concurrency ?? this.defaults.concurrency);
+    const { cache } = this;
     const lane: Lane = {
       label,
       identity,
       concurrency,
       waiting: [],
       active: 0,
-      provider: isWrapped(entry.provider) ? entry.provider : this.wrap(entry, concurrency),
+      provider: this.inPath(entry.provider, { ...limits, concurrency }),
+      ...(cache && { done: new DoneCells(cache.store, cache.suiteHash, identity, cache.settled) }),
     };
     this.byLabel.set(label, lane);
     return lane;
   }
 
-  private wrap(entry: ModelEntry, concurrency: number): ModelProvider {
-    const { defaults } = this;
-    const limits = {
-      timeoutMs: entry.timeoutMs ?? defaults.timeoutMs,
-      maxRetries: entry.maxRetries ?? defaults.maxRetries,
-      ...(defaults.retry ? { backoff: defaults.retry } : {}),
-      concurrency,
-      ...(entry.rpm ? { rpm: entry.rpm } : {}),
-      ...(entry.tpm ? { tpm: entry.tpm } : {}),
-    };
-    return wrapProvider(entry.provider, callPath(limits, this.clock));
+  /**
+   * The entry's provider in the "run" path, with the store's cache outermost when the cache is on.
+   * A pool's provider brings its path: the cache goes around it.
+   */
+  private inPath(provider: ModelProvider, limits: CallLimits): ModelProvider {
+    const { cache } = this;
+    if (isWrapped(provider)) return cache ? storeCached(cache.store, provider) : provider;
+    const stored = cache && storeCache(new StoredAnswers(cache.store, provider.identity));
+    return wrapProvider(provider, callPath({ ...limits, ...(stored && { cache: stored }) }, this.clock));
   }
 }

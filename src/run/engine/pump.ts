@@ -1,6 +1,6 @@
 import { cacheKey } from '../cache-key.js';
 import type { Cell } from '../types.js';
-import { answeredByStore, runCell } from './cell-run.js';
+import { runCell, storedDone } from './cell-run.js';
 import type { EngineRun } from './engine-run.js';
 import { hasRoom, type Lane, type Lanes, type Work } from './lanes.js';
 
@@ -69,7 +69,7 @@ export class Pump {
     const { run } = this;
     const lane = this.lanes.of(cell.model);
     const w: Work = { cell, lane, key: cacheKey(lane.identity, cell.request, cell.repeat) };
-    if (run.cache && answeredByStore(run, w)) return;
+    if (run.cache && storedDone(run, w)) return;
     if (run.leases && !run.leases.claim(cell, lane.identity)) {
       run.tally.leaveToOther();
       return;

@@ -5,10 +5,14 @@ import { optionLines } from '../choice-lines.js';
 import { resolveLadderSeeds } from '../data/datasets.js';
 import { CHOICE_DIRECTIVES, TEXT_DIRECTIVES } from '../families/cis/typed-directives.js';
 import { ladderFamily } from '../families/registry.js';
+import { builtInFamilyCodes } from '../families/roster.js';
 import { answerGate } from '../gates/answer-gate.js';
 import { structuralGate } from '../gates/structural-gate.js';
 import { conflictExplicitness } from '../severity/ces.js';
-import { FAMILIES, KB_TYPES, LEVELS, type Seed } from '../types.js';
+import { KB_TYPES, LEVELS, type Seed } from '../types.js';
+
+const FAMILIES = builtInFamilyCodes();
+
 import { typedFamilyGate, typedRules } from './typed-rules.js';
 
 /**

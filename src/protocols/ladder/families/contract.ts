@@ -8,8 +8,8 @@
 
 import type { McOption } from '../../../data/mc/mc-item.js';
 import type { PyRandom } from '../../../util/random.js';
+import type { BandTables, MeasureOptions } from '../severity/band-tables.js';
 import type { BandTable } from '../severity/bands.js';
-import type { BandTables, MeasureOptions } from '../severity/levels.js';
 import type { ModelGate } from '../suite-names.js';
 import type {
   ChoiceSeed,
@@ -172,10 +172,29 @@ export interface FamilyInstructions {
   };
 }
 
-export interface LadderFamily {
+/**
+ * What is known of a family without loading its module (roster.ts, docs/decisions.md E46): what a
+ * stored suite, waver.yaml, `waver check`, the metrics and the report read it by.
+ */
+export interface FamilyCard {
   /** Its code: suites, tables, flags and the band config name it by (`SV`). */
   code: Family;
+  /** Its name in tables and reports (`Semantic Variation`). */
+  name: string;
+  /**
+   * What it keeps of its seed. A family that keeps no answer (`answer: false`) is unanswerable by
+   * design: its tests are asked in the boundary prompt and scored by the refusal judge (kb-judge.ts).
+   */
   preserves: Preserves;
+  /**
+   * The band tables its level is binned by that waver.yaml's `ladder.bands` may override, by their
+   * key there (`SV`; Context Load's `CL`, null for none, and `clExpansion`): a built-in family's
+   * only (severity/levels.ts); a registered family's bands are its own.
+   */
+  bands?: Readonly<Record<string, BandTable | null>>;
+}
+
+export interface LadderFamily extends FamilyCard {
   severity: FamilySeverity;
   /**
    * Deterministic, offline, seeded: a candidate for (seed, level, attempt), or undefined when the

@@ -6,7 +6,11 @@ import { structuralGate } from '../gates/structural-gate.js';
 import { conflictExplicitness, normaliseSentence } from '../severity/ces.js';
 import { measureSeverity } from '../severity/measure.js';
 import { numbersIn, numberValue, splitSentences, whitespaceWords, wordTokens } from '../text/tokens.js';
-import { FAMILIES, LEVELS, type Level, type Seed } from '../types.js';
+import { type Family, LEVELS, type Level, type Seed } from '../types.js';
+import { builtInFamilyCodes } from './roster.js';
+
+const FAMILIES = builtInFamilyCodes();
+
 import { lowerEdge } from './aim.js';
 import { DIRECTIVES } from './cis/rules.js';
 import { addedMarkup } from './f/severity.js';
@@ -17,12 +21,12 @@ import { familyRules, fill } from './rules-common.js';
 
 const SEEDS: readonly Seed[] = GRADE_SCHOOL_SEEDS;
 
-function candidate(family: (typeof FAMILIES)[number], seed: Seed, level: Level, attempt = 1) {
+function candidate(family: Family, seed: Seed, level: Level, attempt = 1) {
   const rngSeed = deriveSeed(7, seed.id, family, level, attempt);
   return familyRules(ladderFamily(family), seed, level, attempt, new PyRandom(rngSeed), { rngSeed });
 }
 
-function* all(family: (typeof FAMILIES)[number]) {
+function* all(family: Family) {
   for (const seed of SEEDS) {
     for (const level of LEVELS) {
       const c = candidate(family, seed, level);

@@ -6,9 +6,10 @@ import { computeFillTable } from '../fill-table.js';
 import { measureSeverity } from '../severity/measure.js';
 import { buildLadderSuite } from '../suite.js';
 import { Recording, scratchDir, testConfig } from '../test-support/fakes.js';
-import { type ChoiceSeed, choiceQuestion, FAMILIES, type TextSeed } from '../types.js';
+import { type ChoiceSeed, choiceQuestion, type TextSeed } from '../types.js';
 import { generatorRequest } from './model-generator.js';
 import { ladderFamilies, ladderFamily, registerLadderFamily } from './registry.js';
+import { builtInFamilyCodes } from './roster.js';
 import { persona } from './test-support/persona-family.js';
 
 /**
@@ -52,7 +53,7 @@ afterAll(unregister);
 
 describe('a family registered from outside the folder of the seven', () => {
   it('is listed after the built-in families, and found by its code', () => {
-    expect(ladderFamilies().map((f) => f.code)).toEqual([...FAMILIES, 'PS']);
+    expect(ladderFamilies().map((f) => f.code)).toEqual([...builtInFamilyCodes(), 'PS']);
     expect(ladderFamily('PS')).toBe(persona);
   });
 
@@ -105,7 +106,7 @@ describe('a family registered from outside the folder of the seven', () => {
       seed: 5,
       levels: [1],
     });
-    expect(build.admission.map((r) => r.family)).toEqual([...FAMILIES, 'PS']);
+    expect(build.admission.map((r) => r.family)).toEqual([...builtInFamilyCodes(), 'PS']);
   });
 
   it('asks a generator model in its own words, and gates what comes back with its own rule', async () => {
@@ -150,6 +151,6 @@ describe('a family registered from outside the folder of the seven', () => {
     expect(ladderFamily('PT').code).toBe('PT');
     again();
     expect(inputErrorOf(() => ladderFamily('PT')).field).toBe('families');
-    expect(ladderFamilies().map((f) => f.code)).toEqual([...FAMILIES, 'PS']);
+    expect(ladderFamilies().map((f) => f.code)).toEqual([...builtInFamilyCodes(), 'PS']);
   });
 });

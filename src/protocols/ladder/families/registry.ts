@@ -13,9 +13,10 @@ import type { LadderFamily } from './contract.js';
 import { structuralFormat } from './f/index.js';
 import { inputQuality } from './iq/index.js';
 import { knowledgeBoundary } from './kb/index.js';
+import { addFamilyCard, unknownFamily } from './roster.js';
 import { semanticVariation } from './sv/index.js';
 
-/** The paper's order (Table 1), which suites and tables keep. */
+/** The paper's order (Table 1), which suites and tables keep: roster.ts's, card for card. */
 const BUILT_IN: readonly LadderFamily[] = [
   semanticVariation,
   inputQuality,
@@ -29,20 +30,18 @@ const BUILT_IN: readonly LadderFamily[] = [
 const registered = new Map<Family, LadderFamily>(BUILT_IN.map((f) => [f.code, f]));
 
 /**
- * Adds a family for the process (docs/decisions.md E42): from then on `buildLadderSuite` builds it
- * when its code is among the families asked for, after the built-in ones. A code already taken is
- * refused. Returns the call that removes it, so a test leaves the registry as it found it.
+ * Adds a family for the process (docs/decisions.md E42, E46): its card to the roster, so that
+ * waver.yaml, a flag, a stored suite, the metrics and the report know its code, and its module here,
+ * so that `buildLadderSuite` builds it when its code is among the families asked for, after the
+ * built-in ones. A code already taken is refused. Returns the call that removes it, so a test
+ * leaves the registry as it found it.
  */
 export function registerLadderFamily(family: LadderFamily): () => void {
-  if (!/^[A-Z][A-Z0-9]*$/.test(family.code))
-    throw new InputError(`a family code is capital letters and digits, got '${family.code}'`, {
-      field: 'family',
-    });
-  if (registered.has(family.code))
-    throw new InputError(`family '${family.code}' is already registered`, { field: 'family' });
+  const removeCard = addFamilyCard(family);
   registered.set(family.code, family);
   return () => {
     registered.delete(family.code);
+    removeCard();
   };
 }
 
@@ -54,9 +53,6 @@ export function ladderFamilies(): LadderFamily[] {
 /** The family of a code; an unknown code is bad input. */
 export function ladderFamily(code: Family): LadderFamily {
   const family = registered.get(code);
-  if (!family)
-    throw new InputError(`unknown family '${code}' (expected some of ${[...registered.keys()].join(', ')})`, {
-      field: 'families',
-    });
+  if (!family) throw new InputError(unknownFamily(code), { field: 'families' });
   return family;
 }

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildLadderSuite } from '../suite.js';
 import { Recording, scratchDir, testConfig } from '../test-support/fakes.js';
-import { type ChoiceSeed, choiceQuestion, FAMILIES, LEVELS, type TextSeed } from '../types.js';
+import { type ChoiceSeed, choiceQuestion, LEVELS, type TextSeed } from '../types.js';
+import { builtInFamilyCodes } from './roster.js';
+
+const FAMILIES = builtInFamilyCodes();
+
 import { modelCandidateText, modelInstructions } from './instructions.js';
 import { generatorRequest } from './model-generator.js';
 import { ladderFamily } from './registry.js';

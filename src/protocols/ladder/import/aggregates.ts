@@ -1,4 +1,5 @@
-import { FAMILIES, FAMILY_NAMES, type Family, LEVELS } from '../types.js';
+import { familyCodes, familyName } from '../families/roster.js';
+import { type Family, LEVELS } from '../types.js';
 import type { AggregateMismatch } from './ladder-runs.js';
 import { EVAL_FILE, type LadderRunFolder } from './run-folders.js';
 
@@ -85,7 +86,7 @@ export function collapseFromRounded(
 export function aggregateSummary(run: LadderRunFolder): LadderAggregateSummary {
   const accuracy = run.accuracy ?? new Map();
   const half = 0.5 * 10 ** -(run.accDecimals ?? 0);
-  const present = FAMILIES.filter((f) => accuracy.has(f));
+  const present = familyCodes().filter((f) => accuracy.has(f));
   const baselines = new Set(present.map((f) => accuracy.get(f)?.get('L0')));
   const acc0 = baselines.size === 1 ? ([...baselines][0] ?? null) : null;
   const families = present.map((family): AggregateCollapse => {
@@ -157,7 +158,7 @@ export function aggregateMarkdown(r: LadderAggregateSummary): string[] {
     '| family | Stability |',
     '|---|---|',
     `| Baseline | unavailable: ${NEEDS_EVAL.stability} |`,
-    ...r.families.map((f) => `| ${FAMILY_NAMES[f.family]} | unavailable: needs ${EVAL_FILE} |`),
+    ...r.families.map((f) => `| ${familyName(f.family)} | unavailable: needs ${EVAL_FILE} |`),
     '',
     `### Table 5: Collapse Point per family (the reference's rule on metrics_acc.csv; tau = 0.80 x acc(L0)${r.collapse.tau === null ? '' : ` = ${r.collapse.tau.toFixed(4)}`}; — never)`,
     '',
@@ -165,7 +166,7 @@ export function aggregateMarkdown(r: LadderAggregateSummary): string[] {
     '|---|---|---|',
     ...r.collapse.families.map(
       (f) =>
-        `| ${FAMILY_NAMES[f.family]} | ${f.collapse === 'undecided' ? `undecided (${f.undecided})` : shown(f.collapse)} | ${f.recorded === undefined ? 'not there' : shown(f.recorded)} |`,
+        `| ${familyName(f.family)} | ${f.collapse === 'undecided' ? `undecided (${f.undecided})` : shown(f.collapse)} | ${f.recorded === undefined ? 'not there' : shown(f.recorded)} |`,
     ),
     '',
     '### Aggregate accuracy by level (Section 5.1, Figure 1): every family pooled, L0 the baseline',

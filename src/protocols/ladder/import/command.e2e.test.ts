@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanEnv, runCli } from '../../../cli/test-support/cli.js';
-import { type BuiltinFamily, FAMILY_NAMES } from '../types.js';
+import { familyName } from '../families/roster.js';
 import { demoMissing, demoRunFolder } from './test-support/demo-run.js';
 import { fullRunFolder, fullRunMissing } from './test-support/full-run.js';
 import {
@@ -79,9 +79,7 @@ withDemo(`waver import ladder-runs, then waver report ${demoMissing ?? ''}`, () 
         if (name !== 'Baseline') expect(r.stdout).toContain(`| ${name} | ${three(value)} [`);
       expect(r.stdout).toContain('### Table 5: Collapse Point per family');
       for (const [tag, cp] of Object.entries(ref.collapse))
-        expect(r.stdout).toMatch(
-          new RegExp(`\\| ${FAMILY_NAMES[tag as BuiltinFamily].replace('/', '\\/')} \\| ${cp} \\| `),
-        );
+        expect(r.stdout).toMatch(new RegExp(`\\| ${familyName(tag).replace('/', '\\/')} \\| ${cp} \\| `));
       expect(r.stdout).toContain('### Aggregate accuracy by level (Section 5.1, Figure 1)');
       const curve = ref.aggregate.map((x) => `${three(x)} \\[[^\\]]*\\] \\(n=\\d+\\)`).join(' \\| ');
       expect(r.stdout).toMatch(new RegExp(`\\| ${curve} \\|`));

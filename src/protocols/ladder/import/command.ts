@@ -3,7 +3,7 @@ import { commandFlags } from '../../../command-kit/options.js';
 import { emit } from '../../../command-kit/output.js';
 import type { WaverConfig } from '../../../config/schema.js';
 import { openStore } from '../../../store/store.js';
-import type { ProtocolCommand } from '../../define.js';
+import type { ProtocolCommand } from '../../adapters.js';
 import type { RunOutcome } from '../../types.js';
 import { ladderSettings } from '../config.js';
 import type { LadderPlan } from '../protocol.js';

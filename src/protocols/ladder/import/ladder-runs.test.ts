@@ -5,8 +5,9 @@ import { parseCsvRows } from '../../../data/csv.js';
 import { InputError } from '../../../errors.js';
 import { openStore } from '../../../store/store.js';
 import { ladderSettings } from '../config.js';
+import { familyName } from '../families/roster.js';
 import { loadLadderResults } from '../results.js';
-import { FAMILY_NAMES, type Family, LEVELS } from '../types.js';
+import { type Family, LEVELS } from '../types.js';
 import { aggregateSummary } from './aggregates.js';
 import { planLadderRunsImport, writeLadderRunsImport } from './ladder-runs.js';
 import type { LadderRunFolder } from './run-folders.js';
@@ -183,7 +184,7 @@ withPython(
       expect(ref.stability.Baseline).not.toBeCloseTo(ref.acc0, 6);
       expect(summary.stability.baseline.value).toBeCloseTo(ref.stability.Baseline as number, 12);
       for (const f of summary.stability.families) {
-        const theirs = ref.stability[FAMILY_NAMES[f.family] ?? f.family];
+        const theirs = ref.stability[familyName(f.family)];
         expect(f.stability.value, f.family).toBeCloseTo(theirs as number, 12);
       }
       // Table 5.
@@ -201,7 +202,7 @@ withPython(
       expect(q.xThreshold).toBeCloseTo(ref.xThreshold, 12);
       expect(q.baseline?.y).toBeCloseTo(ref.quadrant['Temporal Consistency']?.y as number, 12);
       for (const p of q.points) {
-        const theirs = ref.quadrant[FAMILY_NAMES[p.family] ?? p.family];
+        const theirs = ref.quadrant[familyName(p.family)];
         expect(p.x, p.family).toBeCloseTo(theirs?.x as number, 12);
         expect(p.y, p.family).toBeCloseTo(theirs?.y as number, 12);
       }

@@ -6,8 +6,9 @@ import type { CellWrite, Store } from '../../../store/store.js';
 import { hashOf } from '../../../util/hash.js';
 import { WAVER_VERSION } from '../../../version.js';
 import { collapses } from '../collapse.js';
+import { familyCodes } from '../families/roster.js';
 import { LADDER_TESTS_SUITE } from '../suite-names.js';
-import { FAMILIES, type Family, type LadderTest, LEVELS } from '../types.js';
+import { type Family, type LadderTest, LEVELS } from '../types.js';
 import { type RecordedLadderScores, recordedScoresRequest, recordedSlot } from './recorded.js';
 import {
   findLadderRunFolders,
@@ -75,7 +76,7 @@ export function referenceAggregate(rows: readonly LadderRunRow[], threshold: num
   const tau = 0.8 * baseline;
   const accuracy = new Map<Family, Map<string, number>>();
   const collapse = new Map<Family, string | undefined>();
-  for (const f of FAMILIES) {
+  for (const f of familyCodes()) {
     const of = rows.filter((r) => r.family === f);
     if (of.length === 0) continue;
     const levels = new Map<string, number>([['L0', baseline]]);

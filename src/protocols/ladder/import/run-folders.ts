@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { type CsvRecord, type CsvTable, readCsv, requireColumns } from '../../../data/csv.js';
 import { InputError } from '../../../errors.js';
-import { builtinIndex, FAMILIES, FAMILY_NAMES, type Family, type Level } from '../types.js';
+import { familyCodes, familyName, isFamilyCode, keepsNoAnswer } from '../families/roster.js';
+import type { Family, Level } from '../types.js';
 
 /**
  * The ladder reference's run folders (`experiment/output/runs/<name>__<dataset>/`, written by its
@@ -27,7 +28,11 @@ export const MANIFEST_FILE = 'manifest.json';
 export const DEFAULT_THRESHOLD = 0.8;
 
 export const BASELINE_CATEGORY = 'Temporal Consistency';
-const FAMILY_BY_CATEGORY = new Map<string, Family>(FAMILIES.map((f) => [FAMILY_NAMES[f], f]));
+
+/** The family a reference run's `Category` names (its name, `Semantic Variation`), if any. */
+function familyOfCategory(category: string): Family | undefined {
+  return familyCodes().find((f) => familyName(f) === category);
+}
 
 const EVAL_COLUMNS = [
   'Category',
@@ -203,7 +208,7 @@ function rowOf(
   const f = r.fields;
   const at = (field: string): Where => ({ file: evalFile, line: r.line, field });
   const category = (f.Category ?? '').trim();
-  const family = category === BASELINE_CATEGORY ? 'baseline' : FAMILY_BY_CATEGORY.get(category);
+  const family = category === BASELINE_CATEGORY ? 'baseline' : familyOfCategory(category);
   if (!family) throw new InputError(`unknown category '${category}'`, at('Category'));
   const sourceRow = numberOf(f['Source Row'], at('Source Row'));
   if (sourceRow === undefined || !Number.isInteger(sourceRow))
@@ -223,12 +228,11 @@ function rowOf(
     throw new InputError(`level ${f['Classified Level']} for ${category}`, at('Classified Level'));
   const gtColumn = evals.header.find((h) => h.startsWith('GT: '));
   const gtText = gtColumn ? (f[gtColumn] ?? '').trim() : '';
-  const gold =
-    family === 'KB'
-      ? ('unanswerable' as const)
-      : gtColumn
-        ? numberOf(gtText.replace(/,/g, ''), at(gtColumn))
-        : undefined;
+  const gold = keepsNoAnswer(family)
+    ? ('unanswerable' as const)
+    : gtColumn
+      ? numberOf(gtText.replace(/,/g, ''), at(gtColumn))
+      : undefined;
   const predColumns = evals.header.filter((h) => h.startsWith('Pred: '));
   const raw = (response?.fields['Raw Response'] ?? f['Raw Response'] ?? '').trim();
   const attempt = numberOf(f.Attempt, at('Attempt'), ['', '-']);
@@ -297,7 +301,7 @@ function readAccuracy(file: string): {
   let decimals = 0;
   for (const r of t.records) {
     const fam = (r.fields[key] ?? '').trim() as Family;
-    if (builtinIndex(fam) < 0)
+    if (!isFamilyCode(fam))
       throw new InputError(`unknown family '${fam}'`, { file, line: r.line, field: key });
     if (out.has(fam)) throw new InputError(`family '${fam}' twice`, { file, line: r.line, field: key });
     const values = new Map<string, number | undefined>();
@@ -322,7 +326,7 @@ function readCollapse(file: string): Map<Family, string | undefined> {
   const out = new Map<Family, string | undefined>();
   for (const r of t.records) {
     const fam = (r.fields.family ?? '').trim() as Family;
-    if (builtinIndex(fam) < 0)
+    if (!isFamilyCode(fam))
       throw new InputError(`unknown family '${fam}'`, { file, line: r.line, field: 'family' });
     const cp = (r.fields.CP ?? '').trim();
     if (cp !== '' && !/^L[1-5]$/.test(cp))

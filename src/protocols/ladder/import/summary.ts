@@ -1,6 +1,7 @@
+import { familyCodes, familyName } from '../families/roster.js';
 import type { CollapsePoint, Interval } from '../metrics.js';
 import type { LadderModelResults } from '../results.js';
-import { FAMILIES, FAMILY_NAMES, type Family, LEVELS } from '../types.js';
+import { type Family, LEVELS } from '../types.js';
 import { aggregateMarkdown, type LadderAggregateSummary } from './aggregates.js';
 import type { ImportedLadderSuite, LadderRunsPlan } from './ladder-runs.js';
 
@@ -70,7 +71,7 @@ export function ladderRunSummary(
   model: LadderModelResults | undefined,
 ): LadderRunSummary {
   const m = model?.metrics;
-  const present = FAMILIES.filter((f) => plan.reference.accuracy.has(f));
+  const present = familyCodes().filter((f) => plan.reference.accuracy.has(f));
   const fam = (f: Family) => m?.families.find((x) => x.family === f);
   // Stability's rows: answered, with a recorded Sim.
   const answered = (f: Family | 'baseline') =>
@@ -156,7 +157,7 @@ export function ladderRunsMarkdown(
     out.push('### Table 4: Stability per family', '');
     out.push('| family | Stability [95% CI] (n rows with a Sim) |', '|---|---:|');
     out.push(`| Baseline (mean Sim of the answered baseline rows) | ${cell(r.stability.baseline)} |`);
-    for (const f of r.stability.families) out.push(`| ${FAMILY_NAMES[f.family]} | ${cell(f.stability)} |`);
+    for (const f of r.stability.families) out.push(`| ${familyName(f.family)} | ${cell(f.stability)} |`);
     out.push('');
     out.push(
       `### Table 5: Collapse Point per family (tau = 0.80 x acc(L0)${r.collapse.tau === null ? '' : ` = ${r.collapse.tau.toFixed(3)}`}; — never)`,
@@ -165,7 +166,7 @@ export function ladderRunsMarkdown(
     out.push('| family | Collapse Point | bootstrap share | metrics_summary.csv |', '|---|---|---|---|');
     for (const f of r.collapse.families)
       out.push(
-        `| ${FAMILY_NAMES[f.family]} | ${shown(f.collapse)} | ${f.distribution.map((d) => `${shown(d.value)} ${(100 * d.share).toFixed(1)}%`).join(', ')} | ${f.recorded === undefined ? 'not there' : shown(f.recorded)} |`,
+        `| ${familyName(f.family)} | ${shown(f.collapse)} | ${f.distribution.map((d) => `${shown(d.value)} ${(100 * d.share).toFixed(1)}%`).join(', ')} | ${f.recorded === undefined ? 'not there' : shown(f.recorded)} |`,
       );
     out.push('');
     out.push(

@@ -17,18 +17,18 @@ const withMagnitude = (k: number) => O.slice(0, 100 - k) + '0'.repeat(k);
 
 describe('levelFromBands: first band in L1..L5 order with lo <= score < hi', () => {
   it('gives the lowest level where bands overlap (IQ, F and CI overlap on purpose)', () => {
-    expect(levelFromBands(DEFAULT_BANDS.IQ, 0.04)).toBe(1); // in [0,.05) and [.03,.10)
-    expect(levelFromBands(DEFAULT_BANDS.IQ, 0.05)).toBe(2); // hi is exclusive
-    expect(levelFromBands(DEFAULT_BANDS.IQ, 0.09)).toBe(2); // in [.03,.10) and [.08,.18)
-    expect(levelFromBands(DEFAULT_BANDS.F, 0.05)).toBe(1);
-    expect(levelFromBands(DEFAULT_BANDS.F, 0.13)).toBe(3);
-    expect(levelFromBands(DEFAULT_BANDS.CI, 0.13)).toBe(1);
-    expect(levelFromBands(DEFAULT_BANDS.CI, 0.4)).toBe(4);
+    expect(levelFromBands(DEFAULT_BANDS.IQ as BandTable, 0.04)).toBe(1); // in [0,.05) and [.03,.10)
+    expect(levelFromBands(DEFAULT_BANDS.IQ as BandTable, 0.05)).toBe(2); // hi is exclusive
+    expect(levelFromBands(DEFAULT_BANDS.IQ as BandTable, 0.09)).toBe(2); // in [.03,.10) and [.08,.18)
+    expect(levelFromBands(DEFAULT_BANDS.F as BandTable, 0.05)).toBe(1);
+    expect(levelFromBands(DEFAULT_BANDS.F as BandTable, 0.13)).toBe(3);
+    expect(levelFromBands(DEFAULT_BANDS.CI as BandTable, 0.13)).toBe(1);
+    expect(levelFromBands(DEFAULT_BANDS.CI as BandTable, 0.4)).toBe(4);
   });
 
   it('says undefined outside every band, and the generic scale covers everything from 0', () => {
-    expect(levelFromBands(DEFAULT_BANDS.SV, 0.04)).toBeUndefined();
-    expect(levelFromBands(DEFAULT_BANDS.SV, 0.95)).toBeUndefined();
+    expect(levelFromBands(DEFAULT_BANDS.SV as BandTable, 0.04)).toBeUndefined();
+    expect(levelFromBands(DEFAULT_BANDS.SV as BandTable, 0.95)).toBeUndefined();
     expect([0, 0.0999, 0.1, 0.25, 0.5, 0.75, 1].map((s) => levelFromBands(DEFAULT_BANDS.generic, s))).toEqual(
       [1, 1, 2, 3, 4, 5, 5],
     );

@@ -6,36 +6,17 @@
  */
 import { z } from 'zod';
 import { InputError } from '../../../errors.js';
-import { CI_BANDS } from '../families/ci/bands.js';
-import { CL_BANDS, CL_EXPANSION_BANDS } from '../families/cl/bands.js';
-import { F_BANDS } from '../families/f/bands.js';
-import { IQ_BANDS } from '../families/iq/bands.js';
-import { SV_BANDS } from '../families/sv/bands.js';
-import type { KbType } from '../types.js';
+import { builtInFamilyCodes, familyCard } from '../families/roster.js';
+import type { BandTables, BandTablesInput } from './band-tables.js';
 import { type BandTable, GENERIC_BANDS } from './bands.js';
 
-export interface BandTables {
-  SV: BandTable;
-  IQ: BandTable;
-  F: BandTable;
-  CI: BandTable;
-  /** null: Context Load has no family bands and uses the generic scale (the reference code has none). */
-  CL: BandTable | null;
-  /** For a score outside every band of its family, or a family without bands. */
-  generic: BandTable;
-  /** Context Load expansion ratio words(G)/words(O), applied only with `strictLoadBands`. */
-  clExpansion: BandTable;
-}
-
-/** docs/method.md's tables, each from its family's folder. */
+/**
+ * docs/method.md's tables: the built-in families' (each card's `bands`, from its folder's bands.ts)
+ * and the generic scale.
+ */
 export const DEFAULT_BANDS: BandTables = {
-  SV: SV_BANDS,
-  IQ: IQ_BANDS,
-  F: F_BANDS,
-  CI: CI_BANDS,
-  CL: CL_BANDS,
+  ...Object.assign({}, ...builtInFamilyCodes().map((code) => familyCard(code).bands ?? {})),
   generic: GENERIC_BANDS,
-  clExpansion: CL_EXPANSION_BANDS,
 };
 
 const BandSchema = z.tuple([z.number(), z.number().nullable()]);
@@ -63,21 +44,20 @@ const BandTableSchema = z
 
 /**
  * The `bands` config: any of the tables, each five `[lo, hi]` pairs for L1..L5 (`hi` null = open),
- * lo < hi, and lo strictly increasing from L1 to L5. Tables left out keep docs/method.md's defaults
- * (`resolveBandTables` fills them in).
+ * lo < hi, and lo strictly increasing from L1 to L5; a table whose default is none (`CL`) may be
+ * null. Tables left out keep docs/method.md's defaults (`resolveBandTables` fills them in). Its keys
+ * are the built-in families' tables: a registered family's bands are its own (docs/decisions.md E46).
  */
-export const BandTablesSchema = z
-  .object({
-    SV: BandTableSchema.optional(),
-    IQ: BandTableSchema.optional(),
-    F: BandTableSchema.optional(),
-    CI: BandTableSchema.optional(),
-    CL: BandTableSchema.nullable().optional(),
-    generic: BandTableSchema.optional(),
-    clExpansion: BandTableSchema.optional(),
-  })
-  .strict();
-export type BandTablesInput = z.input<typeof BandTablesSchema>;
+export const BandTablesSchema: z.ZodType<BandTablesInput> = z
+  .object(
+    Object.fromEntries(
+      Object.entries(DEFAULT_BANDS).map(([key, table]) => [
+        key,
+        (table === null ? BandTableSchema.nullable() : BandTableSchema).optional(),
+      ]),
+    ),
+  )
+  .strict() as unknown as z.ZodType<BandTablesInput>;
 
 // Validated once per tables object: measureSeverity runs thousands of times with the same one.
 const resolved = new WeakMap<object, BandTables>();
@@ -88,7 +68,7 @@ const resolved = new WeakMap<object, BandTables>();
  * prefix, e.g. `ladder.bands` for a config section).
  */
 export function resolveBandTables(
-  input?: BandTablesInput | Partial<BandTables>,
+  input?: BandTablesInput,
   where: { file?: string; line?: number; field?: string } = {},
 ): BandTables {
   if (input === undefined) return DEFAULT_BANDS;
@@ -105,27 +85,8 @@ export function resolveBandTables(
       field,
     });
   }
-  const tables: BandTables = { ...DEFAULT_BANDS };
-  for (const [key, table] of Object.entries(parsed.data)) {
-    if (table !== undefined) (tables as unknown as Record<string, BandTable | null>)[key] = table;
-  }
-  resolved.set(input, tables);
-  return tables;
-}
-
-export interface MeasureOptions {
-  /** Band tables (partial: the rest are docs/method.md's). */
-  bands?: BandTablesInput | Partial<BandTables>;
-  /**
-   * Context Load: bin by the paper's expansion-ratio bands (default true); false bins it by the
-   * magnitude on the generic scale, as the reference code does (docs/ladder-measure.md#levels).
-   */
-  strictLoadBands?: boolean;
-  /**
-   * A score outside every band of its family: false (default) leaves it without a level, so the
-   * suite rejects it at gate `level`; true bins it on the generic scale, as the reference code does.
-   */
-  genericFallback?: boolean;
-  /** Knowledge Boundary: the boundary type, which is the level. */
-  kbType?: KbType;
+  const tables: Record<string, BandTable | null> = { ...DEFAULT_BANDS };
+  for (const [key, table] of Object.entries(parsed.data)) if (table !== undefined) tables[key] = table;
+  resolved.set(input, tables as BandTables);
+  return tables as BandTables;
 }

@@ -5,8 +5,9 @@
  */
 import type { FamilySeverity, LadderFamily, Measuring } from '../families/contract.js';
 import type { Severity } from '../types.js';
+import type { MeasureOptions } from './band-tables.js';
 import { type BandTable, levelFromBands } from './bands.js';
-import { type MeasureOptions, resolveBandTables } from './levels.js';
+import { resolveBandTables } from './levels.js';
 import { magnitudeOf, sim } from './similarity.js';
 
 /** The tables and settings a measure reads, from the options (defaults: the paper's side). */
@@ -39,10 +40,12 @@ export function measureSeverity(
  * A family binned by its magnitude on its own band table (`tableOf` picks it from the configured
  * tables), else, with `genericFallback`, on the generic scale, else without a level.
  */
-export function bandedSeverity(tableOf: (tables: Measuring['tables']) => BandTable | null): FamilySeverity {
+export function bandedSeverity(
+  tableOf: (tables: Measuring['tables']) => BandTable | null | undefined,
+): FamilySeverity {
   return {
     measure: (_original, _candidate, m) =>
-      byMagnitude(tableOf(m.tables), m.genericFallback ? m.tables.generic : null, m.base),
+      byMagnitude(tableOf(m.tables) ?? null, m.genericFallback ? m.tables.generic : null, m.base),
     bands: (m) => tableOf(m.tables),
   };
 }

@@ -5,7 +5,8 @@
  */
 import { readCsv } from '../../../data/csv.js';
 import { sharedFile } from '../../../test-support/shared.js';
-import { FAMILY_NAMES, type Family, KB_TYPES, type KbType, type Level } from '../types.js';
+import { builtInFamilyCodes, familyName } from '../families/roster.js';
+import { type Family, KB_TYPES, type KbType, type Level } from '../types.js';
 
 export const GENERATED_DEMO = 'fixtures/ladder-reference/generated_demo.csv';
 export const generatedDemoPath = sharedFile(GENERATED_DEMO);
@@ -38,7 +39,7 @@ export interface GeneratedDemoRow {
 }
 
 const FAMILY_BY_NAME = new Map(
-  Object.entries(FAMILY_NAMES).map(([family, name]) => [name, family as Family]),
+  builtInFamilyCodes().map((family): [string, Family] => [familyName(family), family]),
 );
 
 function level(text: string | undefined): Level {

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { commandFlags } from '../../../command-kit/options.js';
 import { emit } from '../../../command-kit/output.js';
 import { openStore } from '../../../store/store.js';
-import type { ProtocolCommand } from '../../define.js';
+import type { ProtocolCommand } from '../../adapters.js';
 import type { RunOutcome } from '../../types.js';
 import { SagoConfig, sagoSettings } from '../config.js';
 import type { SagoPromptSets } from '../prompt-sets.js';

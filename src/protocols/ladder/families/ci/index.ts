@@ -1,5 +1,6 @@
 import { bandedSeverity } from '../../severity/measure.js';
 import type { LadderFamily } from '../contract.js';
+import { CI_CARD } from './card.js';
 import { contextInterferenceGate, MEANING } from './gate.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { contextInterferenceRules } from './rules.js';
@@ -9,8 +10,7 @@ import { contextInterferenceRules } from './rules.js';
  * generator model writes the distractor alone, appended (docs/ladder-families.md#model-instructions).
  */
 export const contextInterference: LadderFamily = {
-  code: 'CI',
-  preserves: { numbers: true, answer: true, words: false, names: true },
+  ...CI_CARD,
   severity: bandedSeverity((tables) => tables.CI),
   rules: contextInterferenceRules,
   answerTypes: { choice: 'stem', text: 'question' },

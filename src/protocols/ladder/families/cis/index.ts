@@ -1,6 +1,7 @@
 import { conflictExplicitness } from '../../severity/ces.js';
 import type { Level } from '../../types.js';
 import type { LadderFamily } from '../contract.js';
+import { CIS_CARD } from './card.js';
 import { conflictGate, MEANING } from './gate.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { conflictInstructionStressRules } from './rules.js';
@@ -11,8 +12,7 @@ import { choiceDirectiveRules, textDirectiveRules } from './typed-directives.js'
  * sentences untouched; the level is the conflict-explicitness of what was added (docs/method.md).
  */
 export const conflictInstructionStress: LadderFamily = {
-  code: 'CIS',
-  preserves: { numbers: true, answer: true, words: false, names: true },
+  ...CIS_CARD,
   severity: {
     measure(original, candidate, m) {
       const { ces, cesNorm } = conflictExplicitness(original, candidate);

@@ -1,4 +1,5 @@
 import type { LadderFamily } from '../contract.js';
+import { CL_CARD } from './card.js';
 import { contextLoadGate, MEANING } from './gate.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { contextLoadRules } from './rules.js';
@@ -6,8 +7,7 @@ import { loadSeverity } from './severity.js';
 
 /** Context Load: the original verbatim in non-essential material, binned by how much longer it is. */
 export const contextLoad: LadderFamily = {
-  code: 'CL',
-  preserves: { numbers: true, answer: true, words: false, names: true },
+  ...CL_CARD,
   severity: loadSeverity,
   rules: contextLoadRules,
   // A choice seed is padded as a whole item, its options last, as a problem's question stays last.

@@ -9,6 +9,7 @@
 
 import { pySplit } from '../../../../text-measures/python.js';
 import type { PyRandom } from '../../../../util/random.js';
+import { tableIn } from '../../severity/band-tables.js';
 import { resolveBandTables } from '../../severity/levels.js';
 import { extractEntities } from '../../text/entities.js';
 import { capitalize } from '../../text/tokens.js';
@@ -92,7 +93,7 @@ export function contextLoadRules({ seed, original, level, rng, target }: RulesIn
 function intoBand(target: AimTarget, sentences: readonly string[]): string | undefined {
   const original = target.original;
   const base = pySplit(original).length;
-  const band = resolveBandTables(target.opts?.bands).clExpansion[target.level - 1];
+  const band = tableIn(resolveBandTables(target.opts?.bands), 'clExpansion')[target.level - 1];
   if (!band || base === 0) return undefined;
   const [lo, hi] = band;
   const most = hi === null ? base : Math.ceil(hi * base - base);

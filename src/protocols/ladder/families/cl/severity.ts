@@ -1,4 +1,5 @@
 import { pyRound, pySplit } from '../../../../text-measures/python.js';
+import { tableIn } from '../../severity/band-tables.js';
 import { levelFromBands } from '../../severity/bands.js';
 import { byMagnitude } from '../../severity/measure.js';
 import type { FamilySeverity } from '../contract.js';
@@ -22,11 +23,11 @@ export const loadSeverity: FamilySeverity = {
       return {
         ...m.base,
         score: ratio,
-        level: levelFromBands(m.tables.clExpansion, ratio),
+        level: levelFromBands(tableIn(m.tables, 'clExpansion'), ratio),
         via: 'band',
         expansionRatio: ratio,
       };
-    return { ...byMagnitude(m.tables.CL, m.tables.generic, m.base), expansionRatio: ratio };
+    return { ...byMagnitude(m.tables.CL ?? null, m.tables.generic, m.base), expansionRatio: ratio };
   },
-  bands: (m) => (m.strictLoadBands ? m.tables.clExpansion : (m.tables.CL ?? m.tables.generic)),
+  bands: (m) => (m.strictLoadBands ? tableIn(m.tables, 'clExpansion') : (m.tables.CL ?? m.tables.generic)),
 };

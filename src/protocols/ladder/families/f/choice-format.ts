@@ -1,6 +1,6 @@
 import type { McOption } from '../../../../data/mc/mc-item.js';
 import type { PyRandom } from '../../../../util/random.js';
-import type { MeasureOptions } from '../../severity/levels.js';
+import type { MeasureOptions } from '../../severity/band-tables.js';
 import { measureSeverity } from '../../severity/measure.js';
 import type { ChoiceSeed, Level } from '../../types.js';
 import type { RulesInput, RulesMade } from '../contract.js';

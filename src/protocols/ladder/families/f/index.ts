@@ -1,4 +1,5 @@
 import type { LadderFamily } from '../contract.js';
+import { F_CARD } from './card.js';
 import { choiceFormatRules } from './choice-format.js';
 import { formatGate } from './gate.js';
 import { INSTRUCTIONS } from './instructions.js';
@@ -10,8 +11,7 @@ import { formatSeverity } from './severity.js';
  * meaning gate (the paper, Section 3.1) and adds no word that could state an answer.
  */
 export const structuralFormat: LadderFamily = {
-  code: 'F',
-  preserves: { numbers: true, answer: true, words: true, names: true },
+  ...F_CARD,
   severity: formatSeverity,
   rules: structuralFormatRules,
   answerTypes: { choice: choiceFormatRules, text: 'question' },

@@ -1,3 +1,4 @@
+import { tableIn } from '../../severity/band-tables.js';
 import { bandedSeverity } from '../../severity/measure.js';
 import type { FamilySeverity } from '../contract.js';
 
@@ -19,7 +20,8 @@ export const formatSeverity: FamilySeverity = {
   measure(original, candidate, m) {
     const severity = banded.measure(original, candidate, m);
     const l1Candidate =
-      severity.level === 1 || (severity.level === undefined && m.base.magnitude < m.tables.F[0][0]);
+      severity.level === 1 ||
+      (severity.level === undefined && m.base.magnitude < tableIn(m.tables, 'F')[0][0]);
     if (l1Candidate && addedMarkup(original, candidate).length > 0)
       return { ...severity, level: 2, via: 'format-l1-rule' };
     return severity;

@@ -1,14 +1,13 @@
 import { bandedSeverity } from '../../severity/measure.js';
 import type { LadderFamily } from '../contract.js';
+import { IQ_CARD } from './card.js';
 import { inputQualityGate, MEANING } from './gate.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { inputQualityRules } from './rules.js';
 
 /** Input Quality: typing and OCR noise, every word still readable (docs/ladder-families.md#iq-noise). */
 export const inputQuality: LadderFamily = {
-  code: 'IQ',
-  // Its typos may touch a name, so a text seed's names are not checked.
-  preserves: { numbers: true, answer: true, words: false, names: false },
+  ...IQ_CARD,
   severity: bandedSeverity((tables) => tables.IQ),
   rules: inputQualityRules,
   answerTypes: { choice: 'stem', text: 'question' },

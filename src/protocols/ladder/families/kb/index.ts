@@ -2,6 +2,7 @@ import { InputError } from '../../../../errors.js';
 import { KB_LEVEL, KB_TYPES, type KbType } from '../../types.js';
 import type { LadderFamily } from '../contract.js';
 import { choiceBoundaryRules, textBoundaryRules } from './boundary.js';
+import { KB_CARD } from './card.js';
 import { knowledgeBoundaryGate } from './gate.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { knowledgeBoundaryRules } from './rules.js';
@@ -12,8 +13,7 @@ import { knowledgeBoundaryRules } from './rules.js';
  * whether a candidate is really unanswerable is the epistemic judge's call.
  */
 export const knowledgeBoundary: LadderFamily = {
-  code: 'KB',
-  preserves: { numbers: false, answer: false, words: false, names: false },
+  ...KB_CARD,
   severity: {
     measure(_original, _candidate, m) {
       if (m.kbType === undefined || !(m.kbType in KB_LEVEL)) {

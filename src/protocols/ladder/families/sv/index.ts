@@ -1,13 +1,13 @@
 import { bandedSeverity } from '../../severity/measure.js';
 import type { LadderFamily } from '../contract.js';
+import { SV_CARD } from './card.js';
 import { MEANING, semanticVariationGate } from './gate.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { semanticVariationRules } from './rules.js';
 
 /** Semantic Variation: the same problem in other words (docs/ladder-families.md). */
 export const semanticVariation: LadderFamily = {
-  code: 'SV',
-  preserves: { numbers: true, answer: true, words: false, names: true },
+  ...SV_CARD,
   severity: bandedSeverity((tables) => tables.SV),
   rules: semanticVariationRules,
   answerTypes: { choice: 'stem', text: 'question' },

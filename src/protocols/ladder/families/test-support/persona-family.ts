@@ -42,6 +42,7 @@ function personaGate(original: string, candidate: string) {
 
 export const persona: LadderFamily = {
   code: 'PS',
+  name: 'Persona',
   preserves: { numbers: true, answer: true, words: false, names: true },
   severity: bandedSeverity(() => PERSONA_BANDS),
   rules: ({ original, rng, target }) => {
