@@ -7,7 +7,6 @@ import type { FetchFn, ModelProvider } from '../models/types.js';
 import { type FailedKind, openStore, type Store, storeFailure } from '../store/store.js';
 import { withoutSecrets } from '../util/secrets.js';
 import { WAVER_VERSION } from '../version.js';
-import { runWithBatches } from './batch/run-with-batches.js';
 import { requirePrices } from './budget.js';
 import { cacheKey } from './cache-key.js';
 import { type RunCellsOptions, runCells } from './engine.js';
@@ -281,10 +280,12 @@ async function enginePasses(run: LeasedRun): Promise<RunSummary> {
 
 /**
  * Batched cells are leased like the engine's, until their batches are collected
- * (docs/decisions.md#e25-batches-are-leased-like-chunks-of-cells).
+ * (docs/decisions.md#e25-batches-are-leased-like-chunks-of-cells). The batch runner's modules are
+ * loaded only by a batched run: a run without `--batch` starts without them.
  */
-function batchedPasses(run: LeasedRun): Promise<RunSummary> {
+async function batchedPasses(run: LeasedRun): Promise<RunSummary> {
   const { config, plan, leases, opts } = run;
+  const { runWithBatches } = await import('./batch/run-with-batches.js');
   const cellsOf = (labels: ReadonlySet<string>, tests = plan.part) =>
     planCells(
       tests,

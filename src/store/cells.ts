@@ -148,7 +148,7 @@ export class CellQueries {
     const { where, params } = cellWhere(filter);
     const ids = this.st
       .prepared(
-        `SELECT c.id FROM cells c LEFT JOIN tests t ON t.suite_hash = c.suite_hash AND t.test_id = c.test_id
+        `SELECT c.id FROM cells c LEFT JOIN tests t ${this.st.indexedBy('tests_key')} ON t.suite_hash = c.suite_hash AND t.test_id = c.test_id
          WHERE 1${where} ORDER BY c.suite_hash, c.model_identity, coalesce(t.position, 1e18), c.test_id, c.repeat`,
       )
       .pluck()
@@ -183,7 +183,11 @@ export class CellQueries {
     // Sorted here, not by SQLite: sorting in SQL carries every response text through a temporary B-tree.
     const position = new Map(
       (
-        this.st.prepared('SELECT test_id, position FROM tests WHERE suite_hash = ?').all(suiteHash) as {
+        this.st
+          .prepared(
+            `SELECT test_id, position FROM tests ${this.st.indexedBy('tests_key')} WHERE suite_hash = ?`,
+          )
+          .all(suiteHash) as {
           test_id: string;
           position: number;
         }[]

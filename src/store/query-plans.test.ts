@@ -223,6 +223,26 @@ describe('query plans', () => {
     );
     store.close();
   });
+
+  it("orders cells by their tests' positions without reading the tests' JSON", () => {
+    const store = openStore(':memory:');
+    const seen = recording(store);
+    filled(store);
+    seen.clear();
+    [...store.cells.all({ suiteHash: suite.hash })];
+    store.cells.light(suite.hash);
+    const db = connectionOf(store);
+    const joins = [...seen].filter(([sql]) => /\btests\b/.test(sql));
+    expect(joins).toHaveLength(2);
+    for (const [sql, args] of joins) {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map(
+        (r) => r.detail,
+      );
+      // The key of `tests` holds whole rows: a lookup there reads each test's JSON.
+      expect(plan.join(' | ')).toMatch(/COVERING INDEX tests_key/);
+    }
+    store.close();
+  });
 });
 
 describe('cell counts', () => {
@@ -271,13 +291,19 @@ describe('a store of schema 2, opened read-only', () => {
         cells: [...s.cells.withTests(suite.hash, ['replay:a', 'replay:b'])],
       });
       const migrated = ask(writer);
+      const ordered = [...writer.cells.all({ suiteHash: suite.hash })];
+      const light = writer.cells.light(suite.hash);
       connectionOf(writer).exec(`
         DROP TRIGGER cell_counts_insert; DROP TRIGGER cell_counts_update; DROP TRIGGER cell_counts_delete;
-        DROP TABLE cell_counts; DROP INDEX tests_position; DROP INDEX cells_failed; PRAGMA user_version = 2;`);
+        DROP TABLE cell_counts; DROP INDEX tests_position; DROP INDEX cells_failed; DROP INDEX tests_key;
+        PRAGMA user_version = 2;`);
       writer.close();
       const reader = openStore(path, { readonly: true });
       expect(reader.schemaVersion).toBe(2);
       expect(ask(reader)).toEqual(migrated);
+      // Without the tests' position index: ordered as a migrated store orders them.
+      expect([...reader.cells.all({ suiteHash: suite.hash })]).toEqual(ordered);
+      expect(reader.cells.light(suite.hash)).toEqual(light);
       reader.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

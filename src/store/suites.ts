@@ -36,12 +36,16 @@ export class SuiteQueries {
       | { hash: string; name: string }
       | undefined;
     if (!row) return undefined;
+    // Read in the key's order and sorted here: ordered by the position index, each row would be a
+    // lookup of its own in the key's B-tree (which holds the JSON), not a pass along it.
     const tests = (
-      this.st
-        .prepared('SELECT json FROM tests WHERE suite_hash = ? ORDER BY position')
-        .pluck()
-        .all(hash) as string[]
-    ).map((json) => JSON.parse(json) as SuiteTest);
+      this.st.prepared('SELECT position, json FROM tests WHERE suite_hash = ?').raw().all(hash) as [
+        number,
+        string,
+      ][]
+    )
+      .sort((a, b) => a[0] - b[0])
+      .map(([, json]) => JSON.parse(json) as SuiteTest);
     return { name: row.name, hash: row.hash, tests };
   }
 

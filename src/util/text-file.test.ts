@@ -26,6 +26,18 @@ describe('linesOfTextFile', () => {
     expect(read.map(([, n]) => n)).toEqual(expected.map((_, i) => i + 1));
     expect(read[0]?.[0]).toBe('{"id":"0","prompt":""}\r');
   });
+
+  it('reads a file of one line without an end, a BOM alone and an empty file as readTextFile splits them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waver-text-'));
+    const cases = ['one line, no end', '\ufeff', '', '\n', '\ufeff\n\n', `${'€'.repeat(400_000)}\nshort`];
+    cases.forEach((text, i) => {
+      const path = join(dir, `case-${i}.txt`);
+      writeFileSync(path, text);
+      const expected = readTextFile(path).split('\n');
+      if (expected.at(-1) === '') expected.pop();
+      expect([...linesOfTextFile(path)].map(([line]) => line)).toEqual(expected);
+    });
+  });
 });
 
 describe('text that is not UTF-8 lines', () => {
@@ -39,6 +51,27 @@ describe('text that is not UTF-8 lines', () => {
     const lines = inputErrorOf(() => [...linesOfTextFile(path)]);
     expect(lines).toMatchObject({ file: path, line: 2, message: 'not valid UTF-8 text' });
     expect(inputErrorOf(() => readTextFile(path))).toMatchObject({ file: path, line: 2 });
+  });
+
+  it('names the line among thousands read at once, and a line cut across reads', () => {
+    const path = join(dir, 'deep.jsonl');
+    const good = (n: number) =>
+      Buffer.from(
+        Array.from({ length: n }, (_, i) => `{"id":"${i}","p":"${'é'.repeat(i % 50)}"}\n`).join(''),
+      );
+    const first = good(3_000);
+    writeFileSync(path, Buffer.concat([first, Buffer.from([0x7b, 0xc3, 0x28, 0x0a]), good(40_000)]));
+    expect(inputErrorOf(() => [...linesOfTextFile(path)])).toMatchObject({ line: 3_001 });
+    // The lines before it are read first, so a reader meets an earlier line's own error first.
+    let before = 0;
+    inputErrorOf(() => {
+      for (const _ of linesOfTextFile(path)) before++;
+    });
+    expect(before).toBe(3_000);
+    // Past the first megabyte: the bad byte sits in a later read.
+    const late = good(40_000);
+    writeFileSync(path, Buffer.concat([late, Buffer.from([0xff, 0x0a])]));
+    expect(inputErrorOf(() => [...linesOfTextFile(path)])).toMatchObject({ line: 40_001 });
   });
 
   it('a device that never ends is refused, not read until memory runs out', () => {

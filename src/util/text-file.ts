@@ -65,15 +65,18 @@ export function* linesOfTextFile(path: string): Generator<[line: string, number:
         continue;
       }
       const bytes = pending.length > 0 ? Buffer.concat([...pending, chunk]) : chunk;
-      let start = first && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+      const start = first && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
       first = false;
-      for (let end = bytes.indexOf(0x0a, start); end !== -1; end = bytes.indexOf(0x0a, start)) {
-        number++;
-        yield [decode(bytes.subarray(start, end), number), number];
-        start = end + 1;
-      }
+      const end = bytes.lastIndexOf(0x0a);
+      // The chunk's whole lines are decoded at once (a decoder call per line cost more than the
+      // parsing): \n is never part of a UTF-8 sequence, so splitting the text is splitting the bytes.
+      if (end !== -1)
+        for (const line of decodeLines(bytes.subarray(start, end), number, decode)) {
+          number++;
+          yield [line, number];
+        }
       // Copied: `buffer` is read into again.
-      const rest = Buffer.from(bytes.subarray(start));
+      const rest = Buffer.from(bytes.subarray(end === -1 ? start : end + 1));
       pending = rest.length > 0 ? [rest] : [];
       pendingBytes = rest.length;
     }
@@ -81,4 +84,29 @@ export function* linesOfTextFile(path: string): Generator<[line: string, number:
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The lines of whole lines' bytes (the last without its \n). Where they are not UTF-8, each is
+ * decoded alone: the lines before the one that is not come first, and the error names that one.
+ */
+function* decodeLines(
+  bytes: Buffer,
+  before: number,
+  decode: (bytes: Buffer, number: number) => string,
+): Generator<string> {
+  let text: string | undefined;
+  try {
+    text = decode(bytes, before + 1);
+  } catch {
+    let start = 0;
+    let number = before;
+    for (let end = bytes.indexOf(0x0a); end !== -1; end = bytes.indexOf(0x0a, start)) {
+      yield decode(bytes.subarray(start, end), ++number);
+      start = end + 1;
+    }
+    yield decode(bytes.subarray(start), number + 1);
+    return;
+  }
+  yield* text.split('\n');
 }

@@ -42,14 +42,15 @@ export function loadPlainSuite(file: string, maxRepeats = DEFAULT_MAX_REPEATS): 
   return suiteOf(file, tests);
 }
 
+const TEST_FIELDS: ReadonlySet<string> = new Set(['id', 'prompt', 'system', 'repeats', 'meta']);
+
 function parseTest(value: unknown, where: { file: string; line: number }, maxRepeats: number): SuiteTest {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw new InputError('each line must be a JSON object', where);
   }
   const v = value as Record<string, unknown>;
-  const known = new Set(['id', 'prompt', 'system', 'repeats', 'meta']);
   for (const key of Object.keys(v)) {
-    if (!known.has(key))
+    if (!TEST_FIELDS.has(key))
       throw new InputError('unknown field (expected id, prompt, system, repeats, meta)', {
         ...where,
         field: key,
