@@ -27,7 +27,6 @@ export function formatRunSummary(result: RunResult, format: 'md' | 'json'): stri
     if (m.failures.length) lines.push(`failed cells of ${m.label} by reason: ${formatFailures(m.failures)}`);
   lines.push(
     `calls ${s.calls} (${s.retries} retries) · tokens ${s.tokensIn} in / ${s.tokensOut} out · ${(s.elapsedMs / 1000).toFixed(2)} s${s.stopReason ? ` · STOPPED: ${s.stopReason}` : s.aborted ? ' · ABORTED' : ''}`,
-    ...answerNotes(s),
   );
   if (!result.complete) {
     lines.push(
@@ -39,7 +38,15 @@ export function formatRunSummary(result: RunResult, format: 'md' | 'json'): stri
 }
 
 /**
- * What the answers called in this run hold besides their text: refusals and filtered answers
+ * What the answers called in each suite's run hold besides their text, for every protocol's run
+ * whatever its summary shows (`waver: ladder-tests · refusals: 3`). Nothing when there is none.
+ */
+export function formatAnswerNotes(runs: readonly RunResult[]): string[] {
+  return runs.flatMap((run) => answerNotes(run.summary).map((note) => `waver: ${run.suite.name} · ${note}`));
+}
+
+/**
+ * What the answers called in a suite's run hold besides their text: refusals and filtered answers
  * (docs/decisions.md E34), and usage left out of the totals (E36). Nothing when there is none.
  */
 function answerNotes(s: RunResult['summary']): string[] {
