@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanEnv, runCli } from '../test-support/cli/cli.js';
 import { ENDPOINT_ROLES, type RoleEndpoints, startRoleEndpoints } from '../test-support/role-endpoints.js';
@@ -158,6 +159,14 @@ describe('--dry-run calls no model and writes nothing; its estimate is what the 
     expect(endpoints.count('generator').chats).toBe(10);
     expect(endpoints.count('judge').chats).toBe(1);
     expect(endpoints.count('model').chats).toBe(0);
+    // The stages past the stop opened no run of their own.
+    const store = new Database(join(dir, '.waver', 'store.db'), { readonly: true });
+    const ran = store
+      .prepare('SELECT DISTINCT s.name FROM runs r JOIN suites s ON s.hash = r.suite_hash')
+      .pluck()
+      .all();
+    store.close();
+    expect(ran.sort()).toEqual(['ladder/generator', first.stage].sort());
   }, 120_000);
 
   it('sago with a generator, a judge and an embedder', async () => {
