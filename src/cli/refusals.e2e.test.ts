@@ -75,7 +75,7 @@ describe('openai: a refusal, a filtered answer and a 200 with no answer', () => 
       status: 'done',
       response: { text: 'Paris', finishReason: 'stop' },
     });
-    expect(r.stdout).toMatch(/^refusals: 1 · content filtered: 1$/m);
+    expect(r.stderr).toMatch(/^waver: suite\.jsonl · refusals: 1 · content filtered: 1$/m);
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(/failed 2: no_answer 2/);
   }, 60_000);
@@ -95,7 +95,7 @@ describe('anthropic: stop_reason refusal', () => {
       response: { text: REFUSAL_TEXT, finishReason: 'refusal' },
     });
     expect(cells.get('t1')?.response?.finishReason).toBe('stop');
-    expect(r.stdout).toMatch(/^refusals: 1$/m);
+    expect(r.stderr).toMatch(/^waver: suite\.jsonl · refusals: 1$/m);
   }, 60_000);
 });
 
@@ -120,7 +120,7 @@ describe('--batch: a refused line is a refusal too', () => {
       response: { text: 'No.', finishReason: 'refusal' },
     });
     expect(cells.get('t1')?.response?.text).toBe('echo: second');
-    expect(r.stdout).toMatch(/^refusals: 1$/m);
+    expect(r.stderr).toMatch(/^waver: suite\.jsonl · refusals: 1$/m);
   }, 60_000);
 
   it('anthropic: a succeeded result with stop_reason refusal is a done refusal', async () => {
@@ -139,6 +139,42 @@ describe('--batch: a refused line is a refusal too', () => {
       status: 'done',
       response: { text: REFUSAL_TEXT, finishReason: 'refusal' },
     });
-    expect(r.stdout).toMatch(/^refusals: 1$/m);
+    expect(r.stderr).toMatch(/^waver: suite\.jsonl · refusals: 1$/m);
   }, 60_000);
+});
+
+describe('every protocol counts them', () => {
+  it('waver ladder ends with the refusals of each of its suites, as waver run does', async () => {
+    // A model that declines about a third of the questions, the same ones every time.
+    const server = await startScriptedChatServer((prompt) =>
+      prompt.length % 3 === 0
+        ? completion({ content: null, refusal: 'I cannot answer that.' }, 'stop')
+        : completion({ content: '{"answer": 3}' }, 'stop'),
+    );
+    closers.push(server.close);
+    const dir = mkdtempSync(join(tmpdir(), 'waver-refusals-'));
+    writeFileSync(join(dir, 'waver.yaml'), 'backoff:\n  baseMs: 1\n  capMs: 5\n');
+    const r = await runCli(
+      [
+        'ladder',
+        '--models',
+        `openai:m@${server.url}`,
+        '--seeds',
+        '2',
+        '--max-tokens',
+        '8',
+        '--store',
+        'store.db',
+      ],
+      { cwd: dir },
+    );
+    const refused = /^waver: (\S+) · refusals: (\d+)$/m.exec(r.stderr);
+    expect(refused, r.stderr).not.toBeNull();
+    expect(Number(refused?.[2])).toBeGreaterThan(0);
+    // The stored refusals of that suite are the count it printed.
+    const stored = (await exportedCells<Exported>(join(dir, 'store.db'))).filter(
+      (c) => c.response?.finishReason === 'refusal',
+    );
+    expect(stored.length).toBe(Number(refused?.[2]));
+  }, 120_000);
 });

@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanEnv, runCli } from '../test-support/cli/cli.js';
 import { ENDPOINT_ROLES, type RoleEndpoints, startRoleEndpoints } from '../test-support/role-endpoints.js';
@@ -125,6 +126,47 @@ describe('--dry-run calls no model and writes nothing; its estimate is what the 
       model: { calls: 16, bound: true },
     });
     expectSent(rows, true);
+  }, 120_000);
+
+  it('says which stage a budget stops the run in, and the run stops there', async () => {
+    const dir = workdir('ladder-budget');
+    writeFileSync(join(dir, 'waver.yaml'), 'ladder: {attempts: 1}\n');
+    const args = [
+      'ladder',
+      ...['--models', endpoints.spec('model'), '--judge', endpoints.spec('judge')],
+      ...['--generator', endpoints.spec('generator'), '--seeds', '2', '--families', 'KB'],
+      ...['--max-calls', '11'],
+    ];
+    const dry = await runCli([...args, '--dry-run', '--format', 'json'], { cwd: dir, env });
+    expect(dry.code, dry.stderr).toBe(0);
+    const { models, budget } = JSON.parse(dry.stdout) as { models: Row[]; budget: Record<string, unknown> };
+    // The generator's 10 calls fit; the first gate's judge calls pass the 11th.
+    const first = models.find((r) => r.role === 'judge') as Row;
+    expect(budget).toMatchObject({
+      limit: 'maxCalls',
+      value: 11,
+      stage: `judge (${first.stage})`,
+      before: 10,
+    });
+    const text = await runCli([...args, '--dry-run'], { cwd: dir, env });
+    expect(text.stdout).toContain(
+      `The budget (--max-calls 11) stops the run at stage 'judge (${first.stage})'`,
+    );
+    expect(endpoints.total()).toBe(0);
+    // The run: every generator call, then the judge's first, then nothing.
+    const run = await runCli(args, { cwd: dir, env });
+    expect(run.code, run.stderr).toBe(5);
+    expect(endpoints.count('generator').chats).toBe(10);
+    expect(endpoints.count('judge').chats).toBe(1);
+    expect(endpoints.count('model').chats).toBe(0);
+    // The stages past the stop opened no run of their own.
+    const store = new Database(join(dir, '.waver', 'store.db'), { readonly: true });
+    const ran = store
+      .prepare('SELECT DISTINCT s.name FROM runs r JOIN suites s ON s.hash = r.suite_hash')
+      .pluck()
+      .all();
+    store.close();
+    expect(ran.sort()).toEqual(['ladder/generator', first.stage].sort());
   }, 120_000);
 
   it('sago with a generator, a judge and an embedder', async () => {

@@ -1,7 +1,7 @@
 import { EXIT, emit, withAbort } from '../command-kit/output.js';
 import { createProgress } from '../command-kit/progress.js';
 import type { WaverConfig } from '../config/schema.js';
-import { formatEstimate, formatRunEnd } from '../report/run-summary.js';
+import { formatAnswerNotes, formatEstimate, formatRunEnd } from '../report/run-summary.js';
 import type { CallBudget } from '../run/budget.js';
 import { CallsHalted } from '../run/call-path/middleware.js';
 import type { RunResult } from '../run/run-suite.js';
@@ -71,7 +71,14 @@ export async function executeProtocol<Plan, Outcome extends RunOutcome>(
     if (plan === undefined) return endOfRun(stopped, [], config.cache, pool.budget);
     if (config.dryRun) {
       if (io.dryRunNote) process.stderr.write(`${io.dryRunNote(plan)}\n`);
-      emit(formatEstimate(await protocol.estimate(config, plan, { pool }), config.format), config.out);
+      const limits = {
+        ...(config.maxCalls !== undefined && { maxCalls: config.maxCalls }),
+        ...(config.maxCost !== undefined && { maxCost: config.maxCost }),
+      };
+      emit(
+        formatEstimate(await protocol.estimate(config, plan, { pool }), config.format, limits),
+        config.out,
+      );
       return EXIT.ok;
     }
     const ran: RunResult[] = [];
@@ -125,7 +132,7 @@ export function endOfRun(
     lines.push(
       'waver: incomplete: some metrics could not be computed for every model (the summary above marks them unavailable)',
     );
-  for (const line of lines) process.stderr.write(`${line}\n`);
+  for (const line of [...formatAnswerNotes(runs), ...lines]) process.stderr.write(`${line}\n`);
   // A budget's stop aborts the caller's signal too: it is told apart by what was spent.
   if (spent === undefined && aborted) return EXIT.aborted;
   if (runs.some((r) => r.models.some((m) => m.stopped))) return EXIT.input;

@@ -1,3 +1,4 @@
+import type { BudgetLimits } from '../run/budget.js';
 import type { ModelEstimate } from '../run/estimate.js';
 import type { ModelOutcome, RunResult } from '../run/run-suite.js';
 import { formatShard } from '../run/shard.js';
@@ -27,7 +28,6 @@ export function formatRunSummary(result: RunResult, format: 'md' | 'json'): stri
     if (m.failures.length) lines.push(`failed cells of ${m.label} by reason: ${formatFailures(m.failures)}`);
   lines.push(
     `calls ${s.calls} (${s.retries} retries) · tokens ${s.tokensIn} in / ${s.tokensOut} out · ${(s.elapsedMs / 1000).toFixed(2)} s${s.stopReason ? ` · STOPPED: ${s.stopReason}` : s.aborted ? ' · ABORTED' : ''}`,
-    ...answerNotes(s),
   );
   if (!result.complete) {
     lines.push(
@@ -39,7 +39,15 @@ export function formatRunSummary(result: RunResult, format: 'md' | 'json'): stri
 }
 
 /**
- * What the answers called in this run hold besides their text: refusals and filtered answers
+ * What the answers called in each suite's run hold besides their text, for every protocol's run
+ * whatever its summary shows (`waver: ladder-tests · refusals: 3`). Nothing when there is none.
+ */
+export function formatAnswerNotes(runs: readonly RunResult[]): string[] {
+  return runs.flatMap((run) => answerNotes(run.summary).map((note) => `waver: ${run.suite.name} · ${note}`));
+}
+
+/**
+ * What the answers called in a suite's run hold besides their text: refusals and filtered answers
  * (docs/decisions.md E34), and usage left out of the totals (E36). Nothing when there is none.
  */
 function answerNotes(s: RunResult['summary']): string[] {
@@ -136,8 +144,14 @@ export function formatRunEnd(
   return lines.map((l) => `waver: ${l}`);
 }
 
-export function formatEstimate(estimates: ModelEstimate[], format: 'md' | 'json'): string {
-  if (format === 'json') return `${JSON.stringify({ dryRun: true, models: estimates }, null, 2)}\n`;
+export function formatEstimate(
+  estimates: ModelEstimate[],
+  format: 'md' | 'json',
+  limits: BudgetLimits = {},
+): string {
+  const stop = budgetStop(estimates, limits);
+  if (format === 'json')
+    return `${JSON.stringify({ dryRun: true, models: estimates, ...(stop && { budget: stop }) }, null, 2)}\n`;
   const lines = [
     '## waver dry run (nothing called, nothing written)',
     '',
@@ -161,6 +175,62 @@ export function formatEstimate(estimates: ModelEstimate[], format: 'md' | 'json'
     estimates.some((e) => e.bound)
       ? `At most ${calls} call(s) would be made: a row marked ≤ is a bound, as its calls depend on answers not given yet. ${tokens}`
       : `${calls} call(s) would be made. ${tokens}`,
+    ...(stop ? [budgetLine(stop)] : []),
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** Where the command's budget would stop the run these rows describe, or that it would not. */
+export interface BudgetStop {
+  limit: 'maxCalls' | 'maxCost';
+  value: number;
+  /** The stage (role and suite) whose calls reach it, or undefined when the whole run stays under it. */
+  stage?: string;
+  /** What the stages before it and it would spend, by the rows' figures (calls, or USD at most). */
+  before: number;
+  through: number;
+  /** A row it sums is a bound (≤): the figures are the most, so the stop may come later, or not at all. */
+  bound: boolean;
+}
+
+/**
+ * The stage a budget stops a run in (docs/decisions.md E37, E39): the rows are in the order the run
+ * asks their stages, and a stage's models are asked together, so a budget is met in a stage, not
+ * after a model. Calls are counted as the rows count them; a cost is the rows' upper bound, so the
+ * run meets `--max-cost` there at the earliest.
+ */
+function budgetStop(estimates: readonly ModelEstimate[], limits: BudgetLimits): BudgetStop | undefined {
+  const limit =
+    limits.maxCalls !== undefined ? 'maxCalls' : limits.maxCost !== undefined ? 'maxCost' : undefined;
+  if (limit === undefined) return undefined;
+  const value = (limit === 'maxCalls' ? limits.maxCalls : limits.maxCost) as number;
+  const spend = (e: ModelEstimate) => (limit === 'maxCalls' ? e.calls : (e.maxCostUsd ?? 0));
+  const stages = new Map<string, ModelEstimate[]>();
+  for (const e of estimates) {
+    const stage = e.stage === undefined ? e.role : `${e.role} (${e.stage})`;
+    stages.set(stage, [...(stages.get(stage) ?? []), e]);
+  }
+  let spent = 0;
+  let bound = false;
+  for (const [stage, rows] of stages) {
+    const through = spent + rows.reduce((n, e) => n + spend(e), 0);
+    bound ||= rows.some((e) => e.bound);
+    if (through > value) return { limit, value, stage, before: spent, through, bound };
+    spent = through;
+  }
+  return { limit, value, before: spent, through: spent, bound };
+}
+
+function budgetLine(stop: BudgetStop): string {
+  const flag = stop.limit === 'maxCalls' ? `--max-calls ${stop.value}` : `--max-cost ${stop.value}`;
+  const amount = (n: number) => (stop.limit === 'maxCalls' ? `${n} call(s)` : `USD ${n.toFixed(4)}`);
+  if (stop.stage === undefined)
+    return `The budget (${flag}) is not reached: the run ${stop.bound ? 'spends at most' : 'spends'} ${amount(stop.through)}.`;
+  const when =
+    stop.limit === 'maxCost'
+      ? ' at the earliest (the costs are upper bounds)'
+      : stop.bound
+        ? ' if the rows marked ≤ make their most calls'
+        : '';
+  return `The budget (${flag}) stops the run at stage '${stop.stage}'${when}: ${amount(stop.before)} before that stage, ${amount(stop.through)} through it; later stages are not reached, and the cells left stay pending (the same command resumes).`;
 }
