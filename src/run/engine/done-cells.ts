@@ -19,20 +19,23 @@ export class DoneCells {
     private readonly identity: string,
     /**
      * Whether the cells done now are all the run will find done: not so for workers sharing the
-     * store, whose cells others finish meanwhile (E14), so those ask the store at each cell.
+     * store, whose cells others finish meanwhile (E14). A cell done as the run starts stays done,
+     * so even then the ones read at the start are answered from memory, and only the others are
+     * asked of the store at their turn.
      */
-    settled: boolean,
+    private readonly settled: boolean,
     inMemoryMax = IN_MEMORY_MAX,
   ) {
     this.keys =
-      settled && store.coverage.doneCount(suiteHash, identity) <= inMemoryMax
+      store.coverage.doneCount(suiteHash, identity) <= inMemoryMax
         ? store.cells.doneKeys(suiteHash, identity)
         : undefined;
   }
 
   /** The key of the response the cell is stored done with, else undefined. */
   keyOf(cell: Cell): string | undefined {
-    if (this.keys) return this.keys.get(`${cell.testId}\u0000${cell.repeat}`);
+    const key = this.keys?.get(`${cell.testId}\u0000${cell.repeat}`);
+    if (key !== undefined || (this.keys && this.settled)) return key;
     return this.store.cells.doneKey(this.suiteHash, this.identity, cell.testId, cell.repeat);
   }
 }
