@@ -202,6 +202,8 @@ describe('usage no call can have', () => {
     expect(cells.get('t2')?.attempts[0]?.message).toMatch(/inputTokens 2.5 is not a token count/);
     expect(cells.get('t3')?.attempts[0]?.message).toBeUndefined();
     const md = await runCli([...args, '--no-cache'], { cwd: dir });
-    expect(md.stdout).toMatch(/^usage refused on 3 call\(s\): left out of the token totals$/m);
+    expect(md.stderr).toMatch(
+      /^waver: suite\.jsonl · usage refused on 3 call\(s\): left out of the token totals$/m,
+    );
   }, 60_000);
 });
