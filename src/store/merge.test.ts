@@ -221,7 +221,7 @@ describe('mergeStores', () => {
     const notStore = join(dir, 'notes.txt');
     writeFileSync(notStore, 'hello, this is not SQLite at all, and it is long enough to have a header');
     expect(refusal(() => mergeStores([join(dir, 'none.db')], join(dir, 'o.db')))).toMatch(
-      /none\.db: store not found$/,
+      /none\.db: store not found: a run writes one \(waver run, ladder, sago or paraphrase\)$/,
     );
     expect(refusal(() => mergeStores([a], a))).toMatch(/a\.db: is both a source and --out/);
     expect(refusal(() => mergeStores([a, notStore], join(dir, 'o.db')))).toMatch(

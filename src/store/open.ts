@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } 
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { InputError } from '../errors.js';
+import { storeNotFound } from './not-found.js';
 import { applyMigrations, foreignSchema } from './schema.js';
 
 /**
@@ -55,7 +56,7 @@ export type ReaderCheck = 'sized' | 'always' | 'never';
  */
 export function openReader(path: string, check: ReaderCheck = 'sized'): Database.Database {
   return opening(path, 'read', () => {
-    if (!existsSync(path)) throw new InputError('store not found', { file: path });
+    if (!existsSync(path)) throw storeNotFound(path);
     const db = writable(path)
       ? new Database(path, { fileMustExist: true })
       : existsSync(`${path}-wal`)

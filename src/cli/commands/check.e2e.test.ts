@@ -246,7 +246,9 @@ describe('waver check: bad input is exit 2 with one line, and reads nothing', ()
     const missing = join(dir, 'nope.db');
     const r = await check(['--store', missing, '--min-saa', '0.5']);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe(`waver: ${missing}: --store: store not found`);
+    expect(r.stderr.trim()).toBe(
+      `waver: ${missing}: --store: store not found: a run writes one (waver run, ladder, sago or paraphrase); --store names another`,
+    );
     expect(existsSync(missing)).toBe(false);
   });
 

@@ -13,6 +13,7 @@ import { splitList } from '../../config/setting-flags.js';
 import { InputError } from '../../errors.js';
 import type { RegistryContext } from '../../protocols/adapters.js';
 import { ADJUSTMENTS, type Adjustment } from '../../stats/multiplicity.js';
+import { storeNotFound } from '../../store/not-found.js';
 import { readStore } from '../../store/store.js';
 
 /**
@@ -131,8 +132,7 @@ function executeCheck(
     throw new InputError(
       `nothing to check: give a threshold (${specs.map(flagOf).join(', ')}, or check: in waver.yaml) or --compare BASE,NEW`,
     );
-  if (!existsSync(config.store))
-    throw new InputError('store not found', { field: '--store', file: config.store });
+  if (!existsSync(config.store)) throw storeNotFound(config.store, '--store');
 
   // Every page read first, whatever the store's size: a damaged store never passes
   // (docs/decisions.md#e15-readers-leave-the-store-as-they-found-it).

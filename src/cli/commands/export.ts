@@ -9,6 +9,7 @@ import { InputError } from '../../errors.js';
 import type { RegistryContext } from '../../protocols/adapters.js';
 import { exportTranscripts, type Grader } from '../../run/export.js';
 import { type InspectLog, inspectLogs } from '../../run/export-inspect.js';
+import { storeNotFound } from '../../store/not-found.js';
 import { readStore, type Store } from '../../store/store.js';
 
 /**
@@ -51,7 +52,7 @@ export function exportCommand(ctx: RegistryContext): Command {
     )
     .option('--no-graded', "leave out each cell's parsed answer and verdict (no protocol results are loaded)")
     .action(async (opts: ExportFlags) => {
-      if (!existsSync(opts.store)) throw new InputError('store not found', { file: opts.store });
+      if (!existsSync(opts.store)) throw storeNotFound(opts.store, '--store');
       if (!EXPORT_FORMATS.includes(opts.format))
         throw new InputError(`unknown format '${opts.format}' (expected ${EXPORT_FORMATS.join(' or ')})`, {
           field: '--format',

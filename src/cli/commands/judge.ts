@@ -8,6 +8,7 @@ import type { AgreementOptions } from '../../judge/agreement.js';
 import type { JudgedItem } from '../../judge/types.js';
 import type { ProtocolModule, RegistryContext } from '../../protocols/adapters.js';
 import { AGREEMENT_RESAMPLES, KAPPA_WEIGHTS, type KappaWeights, type Metric } from '../../stats/agreement.js';
+import { storeNotFound } from '../../store/not-found.js';
 import type { LabellingSetRecord, Store } from '../../store/store.js';
 
 const DEFAULT_STORE = '.waver/store.db';
@@ -60,7 +61,7 @@ async function sampleJudgedItems(ctx: RegistryContext, o: SampleFlags): Promise<
   const n = positiveInt(o.n, '--n');
   const seed = seedOf(o.seed);
   const protocols = judgedProtocols(ctx, o.protocols);
-  if (!existsSync(o.store)) throw new InputError('store not found', { field: '--store', file: o.store });
+  if (!existsSync(o.store)) throw storeNotFound(o.store, '--store');
   const [{ openStore }, { populationOf, sampleJudged, stratumOf }] = await Promise.all([
     import('../../store/store.js'),
     import('../../judge/sample.js'),
@@ -134,7 +135,7 @@ function importCommand(): Command {
 }
 
 async function importLabels(o: ImportFlags): Promise<void> {
-  if (!existsSync(o.store)) throw new InputError('store not found', { field: '--store', file: o.store });
+  if (!existsSync(o.store)) throw storeNotFound(o.store, '--store');
   const [{ openStore }, { importedLabels, readLabelsCsv }] = await Promise.all([
     import('../../store/store.js'),
     import('../../judge/labels.js'),
@@ -254,13 +255,13 @@ function agreementOfCsv(
   named: readonly string[],
   opts: AgreementOptions,
 ): unknown {
-  if (o.labels === undefined)
+  if (o.labels === undefined) {
+    if (!storeFound) throw storeNotFound(o.store, '--store');
     throw new InputError(
-      storeFound
-        ? `no labelling set '${o.set}' in the store: give --labels FILE, or make one with waver judge sample`
-        : 'store not found',
-      storeFound ? { field: '--set', file: o.store } : { field: '--store', file: o.store },
+      `no labelling set '${o.set}' in the store: give --labels FILE, or make one with waver judge sample`,
+      { field: '--set', file: o.store },
     );
+  }
   const rows = labels.readLabelsCsv(o.labels);
   for (const name of named)
     if (!rows.some((r) => r.rater === name))

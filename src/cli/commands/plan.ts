@@ -17,6 +17,7 @@ import {
 } from '../../plan/designs.js';
 import type { RegistryContext } from '../../protocols/adapters.js';
 import { ADJUSTMENTS, type Adjustment } from '../../stats/multiplicity.js';
+import { storeNotFound } from '../../store/not-found.js';
 
 interface PlanFlags {
   design: string;
@@ -246,7 +247,7 @@ async function readPilot(
   onSuite: boolean,
 ): Promise<Record<string, unknown>> {
   const file = o.pilot as string;
-  if (!existsSync(file)) throw new InputError('store not found', { field: '--pilot', file });
+  if (!existsSync(file)) throw storeNotFound(file, '--pilot');
   const names = o.compare === undefined ? [] : splitList(o.compare);
   if (names.length !== 2)
     throw new InputError('--pilot needs the two models: --compare A,B', { field: '--compare' });

@@ -130,7 +130,10 @@ describe('waver report as a process', () => {
     expect(readFileSync(out, 'utf8')).toContain('<h1>waver report</h1>');
     const bad = await runCli(['report', '--store', join(dir, 'missing.db')]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/store not found/);
+    // Before any run: what makes a store, not a bare "not found".
+    expect(bad.stderr).toMatch(
+      /missing\.db: --store: store not found: a run writes one \(waver run, ladder, sago or paraphrase\)/,
+    );
   });
 
   it('with no --out and no --format writes .waver/report.html, not the terminal; --out - is stdout', async () => {

@@ -5,6 +5,7 @@ import { EXIT, writeOutput } from '../../command-kit/output.js';
 import { InputError } from '../../errors.js';
 import type { RegistryContext } from '../../protocols/adapters.js';
 import { reportedProtocols } from '../../report/reported-protocols.js';
+import { storeNotFound } from '../../store/not-found.js';
 
 const FORMATS = ['html', 'md', 'json', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
@@ -79,7 +80,7 @@ async function writeStoreReport(ctx: RegistryContext, flags: ReportFlags): Promi
     throw new InputError('give --run or --suite, not both', { field: '--suite' });
   const opts = { ...flags, out: reportOut(flags.out, flags.format) };
   // Checked before anything is opened: a mistyped path must not create an empty store.
-  if (!existsSync(opts.store)) throw new InputError('store not found', { file: opts.store });
+  if (!existsSync(opts.store)) throw storeNotFound(opts.store, '--store');
   const format = reportFormat(opts.format, opts.out);
   // Loaded here, not at the top: vega takes half a second to import, and every other command would pay it.
   const [{ readStore }, { buildReport }, { writeReport }, protocols] = await Promise.all([
