@@ -71,14 +71,8 @@ export async function executeProtocol<Plan, Outcome extends RunOutcome>(
     if (plan === undefined) return endOfRun(stopped, [], config.cache, pool.budget);
     if (config.dryRun) {
       if (io.dryRunNote) process.stderr.write(`${io.dryRunNote(plan)}\n`);
-      const limits = {
-        ...(config.maxCalls !== undefined && { maxCalls: config.maxCalls }),
-        ...(config.maxCost !== undefined && { maxCost: config.maxCost }),
-      };
-      emit(
-        formatEstimate(await protocol.estimate(config, plan, { pool }), config.format, limits),
-        config.out,
-      );
+      const estimates = await protocol.estimate(config, plan, { pool });
+      emit(formatEstimate(estimates, config.format, pool.budget?.limits), config.out);
       return EXIT.ok;
     }
     const ran: RunResult[] = [];

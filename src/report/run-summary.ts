@@ -197,19 +197,33 @@ export interface BudgetStop {
  * The stage a budget stops a run in (docs/decisions.md E37, E39): the rows are in the order the run
  * asks their stages, and a stage's models are asked together, so a budget is met in a stage, not
  * after a model. Calls are counted as the rows count them; a cost is the rows' upper bound, so the
- * run meets `--max-cost` there at the earliest.
+ * run meets `--max-cost` there at the earliest. With both limits, the one met first stops it, as
+ * the run's budget does.
  */
 function budgetStop(estimates: readonly ModelEstimate[], limits: BudgetLimits): BudgetStop | undefined {
-  const limit =
-    limits.maxCalls !== undefined ? 'maxCalls' : limits.maxCost !== undefined ? 'maxCost' : undefined;
-  if (limit === undefined) return undefined;
-  const value = (limit === 'maxCalls' ? limits.maxCalls : limits.maxCost) as number;
-  const spend = (e: ModelEstimate) => (limit === 'maxCalls' ? e.calls : (e.maxCostUsd ?? 0));
   const stages = new Map<string, ModelEstimate[]>();
   for (const e of estimates) {
     const stage = e.stage === undefined ? e.role : `${e.role} (${e.stage})`;
-    stages.set(stage, [...(stages.get(stage) ?? []), e]);
+    const rows = stages.get(stage);
+    if (rows) rows.push(e);
+    else stages.set(stage, [e]);
   }
+  const stops = (['maxCalls', 'maxCost'] as const).flatMap((limit) => {
+    const value = limits[limit];
+    return value === undefined ? [] : [stopFor([...stages], limit, value)];
+  });
+  // The earliest stage reached; a limit never reached comes last.
+  const order = (s: BudgetStop) =>
+    s.stage === undefined ? stages.size : [...stages.keys()].indexOf(s.stage);
+  return stops.sort((a, b) => order(a) - order(b))[0];
+}
+
+function stopFor(
+  stages: readonly [string, readonly ModelEstimate[]][],
+  limit: BudgetStop['limit'],
+  value: number,
+): BudgetStop {
+  const spend = (e: ModelEstimate) => (limit === 'maxCalls' ? e.calls : (e.maxCostUsd ?? 0));
   let spent = 0;
   let bound = false;
   for (const [stage, rows] of stages) {

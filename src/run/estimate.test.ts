@@ -81,3 +81,51 @@ describe('--dry-run reads each cell’s own request', () => {
     expect(big).toMatchObject({ calls: 5, maxOutputTokens: 3 * 768 + 900 + 64 });
   });
 });
+
+describe('--dry-run with a budget', () => {
+  const row = (role: 'generator' | 'model', calls: number, maxCostUsd: number) => ({
+    label: role === 'model' ? 'm' : 'g',
+    role,
+    stage: `s/${role}`,
+    cells: calls,
+    stored: 0,
+    calls,
+    inputTokens: calls,
+    maxOutputTokens: calls,
+    maxCostUsd,
+  });
+  const rows = [row('generator', 10, 0.1), row('model', 16, 5)];
+  const budgetOf = (limits: { maxCalls?: number; maxCost?: number }) =>
+    (JSON.parse(formatEstimate(rows, 'json', limits)) as { budget?: Record<string, unknown> }).budget;
+
+  it('names the stage the limit is passed in, with what is spent before and through it', () => {
+    expect(budgetOf({ maxCalls: 20 })).toEqual({
+      limit: 'maxCalls',
+      value: 20,
+      stage: 'model (s/model)',
+      before: 10,
+      through: 26,
+      bound: false,
+    });
+    // Not reached: no stage is named.
+    expect(budgetOf({ maxCalls: 30 })).toEqual({
+      limit: 'maxCalls',
+      value: 30,
+      before: 26,
+      through: 26,
+      bound: false,
+    });
+    expect(budgetOf({})).toBeUndefined();
+  });
+
+  it('with both limits, the one the run meets first', () => {
+    expect(budgetOf({ maxCalls: 20, maxCost: 0.05 })).toMatchObject({
+      limit: 'maxCost',
+      stage: 'generator (s/generator)',
+    });
+    expect(budgetOf({ maxCalls: 20, maxCost: 100 })).toMatchObject({
+      limit: 'maxCalls',
+      stage: 'model (s/model)',
+    });
+  });
+});
