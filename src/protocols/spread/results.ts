@@ -228,6 +228,7 @@ function scoredCells(
     );
     byModel.set(cell.modelIdentity, entry);
   }
-  for (const id of models ?? []) if (!byModel.has(id)) byModel.set(id, { label: id, cells: [] });
-  return byModel;
+  if (!models) return byModel;
+  // In the order asked (the config's), so the comparison's base is the first model named.
+  return new Map(models.map((id) => [id, byModel.get(id) ?? { label: id, cells: [] }]));
 }

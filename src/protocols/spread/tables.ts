@@ -24,6 +24,7 @@ export function modelJson(m: SpreadModelResult) {
     failed: m.failed,
     unparsed: m.unparsed,
     scoredBy: m.scoredBy,
+    scoreCalls: m.scoreCalls,
   };
   const head = { label: m.label, identity: m.identity, ...counts };
   if (!m.estimate) return { ...head, unavailable: 'no cell was answered: no template has an accuracy' };
@@ -53,7 +54,7 @@ export function spreadJson(results: SpreadResults) {
 }
 
 function modelMarkdown(m: SpreadModelResult): string[] {
-  const calls = `${m.calls} calls (${m.done} answered: ${m.scoredBy.loglik} by log-likelihood, ${m.scoredBy.reply} by reply, ${m.unparsed} unparsed; ${m.failed} failed)`;
+  const calls = `${m.calls} calls (${m.done} answered: ${m.scoredBy.loglik} by log-likelihood, ${m.scoredBy.reply} by reply, ${m.unparsed} unparsed; ${m.failed} failed), and ${m.scoreCalls} score calls`;
   if (!m.estimate) return [`### ${m.label}`, '', `${calls}. Unavailable: no cell was answered.`, ''];
   const e = m.estimate;
   const quote = (t: NonNullable<SpreadModelResult['best']>) =>
