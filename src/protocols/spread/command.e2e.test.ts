@@ -133,6 +133,18 @@ describe('waver spread against a loopback chat API (choices read from replies)',
     expect(fail.stdout).toMatch(/fussy/);
     const pass = await waver(['check', '--max-spread', '1', '--min-p5', '0']);
     expect(pass.code).toBe(0);
+    // The two models' cells paired (template x item), clustered by item: fussy is wrong where steady is right.
+    const compare = await waver([
+      'check',
+      '--compare',
+      `openai:steady@${server.url},openai:fussy@${server.url}`,
+      '--protocol',
+      'spread',
+      '--format',
+      'json',
+    ]);
+    expect(compare.stderr).not.toMatch(/Error/);
+    expect(compare.stdout).toMatch(/template x item/);
     const report = await waver(['report', '--out', 'report.md']);
     expect(report.code).toBe(0);
     const md = readFileSync(join(dir, 'report.md'), 'utf8');
