@@ -150,6 +150,8 @@ describe('waver spread against a loopback chat API (choices read from replies)',
     const md = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(md).toMatch(/Spread over prompt templates/);
     expect(md).toMatch(/Worst template/);
+    expect((await waver(['report', '--out', 'report.html'])).code).toBe(0);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/Accuracy over templates/);
   });
 
   it('spends a budget given as calls, and searches for the worst format with Thompson sampling', async () => {

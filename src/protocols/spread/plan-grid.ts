@@ -51,6 +51,7 @@ export async function loadSpreadPlan(
   const dataset = await resolveChoiceDataset(config.dataset, {
     ...(opts.env && { env: opts.env }),
     ...(opts.cwd && { cwd: opts.cwd }),
+    ...(settings.fields && { fields: settings.fields }),
     mapping: 'spread.fields',
     builtins: [],
   });

@@ -1,3 +1,4 @@
+import { intervalDots } from '../../report/html/chart-kit.js';
 import type { HtmlKit } from '../../report/html/section.js';
 import { cellBase, demoteHeadings } from '../../report/html/section-kit.js';
 import type { EvalSummary, SectionModule, TranscriptCell } from '../../report/report-data.js';
@@ -67,11 +68,46 @@ function spreadSummary(r: SpreadResults): EvalSummary {
 function spreadHtml(r: SpreadResults, kit: HtmlKit): string {
   const s = r.suite;
   return [
+    quantileChart(r, kit),
     `<p class="lede">Dataset <code>${kit.esc(s.dataset)}</code>: ${s.templates} templates × ${s.items} items; ${s.planned} cells asked of each model; suite <code>${kit.esc(s.hash.slice(0, 12))}</code>. 95% percentile bootstrap intervals over items.</p>`,
     '<details open class="tables"><summary>Distribution over templates, best and worst templates, paired comparison</summary>',
     kit.md(demoteHeadings(spreadMarkdown(r), 3)),
     '</details>',
   ].join('\n');
+}
+
+/** Each model's quantiles over templates, with their intervals: the distribution at a glance. */
+function quantileChart(r: SpreadResults, kit: HtmlKit): string {
+  const models = r.models.filter((m) => m.estimate);
+  if (models.length === 0) return '';
+  const names = ['5th', '25th', 'median', '75th', '95th'];
+  const colorOf = (label: string) =>
+    kit.modelColors.range[kit.modelColors.domain.indexOf(label)] ?? '#6b7280';
+  return kit.chart(
+    intervalDots({
+      values: models.flatMap((m) =>
+        (m.estimate?.quantiles ?? []).map((q, k) => ({
+          model: m.label,
+          quantile: names[k] ?? String(q.q),
+          value: q.value,
+          low: q.lo,
+          high: q.hi,
+        })),
+      ),
+      category: { field: 'quantile', title: 'quantile over templates', sort: names },
+      series: {
+        field: 'model',
+        title: 'model',
+        domain: models.map((m) => m.label),
+        range: models.map((m) => colorOf(m.label)),
+      },
+      value: { field: 'value', low: 'low', high: 'high', title: 'accuracy' },
+    }),
+    {
+      title: 'Accuracy over templates',
+      caption: `The 5th, 25th, 50th, 75th and 95th percentile of the per-template accuracy over ${r.suite.templates} templates (estimator: ${models[0]?.estimate?.method}). Bars: 95% percentile bootstrap over items.`,
+    },
+  );
 }
 
 function* spreadCells(
