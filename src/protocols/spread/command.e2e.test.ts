@@ -154,6 +154,27 @@ describe('waver spread against a loopback chat API (choices read from replies)',
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/Accuracy over templates/);
   });
 
+  it('says what a budget would spend with --dry-run, calling nothing', async () => {
+    const before = server.calls();
+    const r = await waver([
+      'spread',
+      '--models',
+      `openai:steady@${server.url}`,
+      '--dataset',
+      'items.jsonl',
+      '--templates',
+      '10',
+      '--budget',
+      '0.25',
+      '--dry-run',
+      '--store',
+      'dry.db',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\| openai:steady@\S+ \| model \| 15 \|/);
+    expect(server.calls()).toBe(before);
+  });
+
   it('spends a budget given as calls, and searches for the worst format with Thompson sampling', async () => {
     const calls = await waver([
       'spread',
