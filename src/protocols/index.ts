@@ -13,7 +13,13 @@ import type { Protocol } from './types.js';
  * and the library hand them, or what is made from them, to the config, the report, the viewer and
  * the check; a new protocol is one line here, or `registerProtocol` from outside waver.
  */
-const registered: Protocol[] = [ladderProtocol, sagoProtocol, paraphraseProtocol, spreadProtocol, plainProtocol];
+const registered: Protocol[] = [
+  ladderProtocol,
+  sagoProtocol,
+  paraphraseProtocol,
+  spreadProtocol,
+  plainProtocol,
+];
 
 /** Every protocol: waver's own, then those registered, in that order. The array grows with `registerProtocol`. */
 export const PROTOCOLS: readonly Protocol[] = registered;
