@@ -15,12 +15,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('the protocols as the library exports them', () => {
   it('are the registry, by name, each with its config section where it has one', () => {
     // waver's own, in report order; a protocol registered (or added to the registry) comes after them.
-    expect(PROTOCOLS.map((p) => p.name).slice(0, 4)).toEqual(['ladder', 'sago', 'paraphrase', 'run']);
-    expect(protocolNamed('paraphrase')).toBe(paraphraseProtocol);
-    expect(PROTOCOLS.slice(0, 4).flatMap((p) => (p.config ? [p.config.key] : []))).toEqual([
+    expect(PROTOCOLS.map((p) => p.name).slice(0, 5)).toEqual([
       'ladder',
       'sago',
       'paraphrase',
+      'spread',
+      'run',
+    ]);
+    expect(protocolNamed('paraphrase')).toBe(paraphraseProtocol);
+    expect(PROTOCOLS.slice(0, 5).flatMap((p) => (p.config ? [p.config.key] : []))).toEqual([
+      'ladder',
+      'sago',
+      'paraphrase',
+      'spread',
     ]);
     expect(() => validateConfig({ paraphrase: { repeat: 3 } } as never)).toThrow(/unknown field/);
   });

@@ -1,6 +1,6 @@
 /**
  * waver's library API (docs/library.md), what an embedding needs and no more:
- * - protocols: waver's four (`ladderProtocol`, `sagoProtocol`, `paraphraseProtocol`,
+ * - protocols: waver's five (`ladderProtocol`, `sagoProtocol`, `paraphraseProtocol`, `spreadProtocol`,
  *   `plainProtocol`), `PROTOCOLS`, `protocolNamed`; `defineProtocol` and `registerProtocol` for
  *   one of your own; their options (`onStage`, `onProgress`, `onNotice`) and outcomes;
  * - results: `readResults` (typed, versioned records), `openStore`, `mergeStores`;
@@ -50,7 +50,13 @@ export { type ModelSpec, parseModelSpec, toModelSpec } from './models/spec.js';
 export type { SpecShape, SpecStringParts } from './models/spec-shape.js';
 export type * from './models/types.js';
 export { defineProtocol, type ProtocolCode, type ProtocolDefinition } from './protocols/define.js';
-export { ladderProtocol, paraphraseProtocol, plainProtocol, sagoProtocol } from './protocols/index.js';
+export {
+  ladderProtocol,
+  paraphraseProtocol,
+  plainProtocol,
+  sagoProtocol,
+  spreadProtocol,
+} from './protocols/index.js';
 export type { LadderPlan } from './protocols/ladder/protocol.js';
 export type { LadderResults } from './protocols/ladder/results.js';
 export type { ParaphraseOutcome } from './protocols/paraphrase/protocol.js';

@@ -5,6 +5,7 @@ import { ladderProtocol } from './ladder/index.js';
 import { paraphraseProtocol } from './paraphrase/index.js';
 import { plainProtocol } from './plain/index.js';
 import { sagoProtocol } from './sago/index.js';
+import { spreadProtocol } from './spread/index.js';
 import type { Protocol } from './types.js';
 
 /**
@@ -12,7 +13,13 @@ import type { Protocol } from './types.js';
  * and the library hand them, or what is made from them, to the config, the report, the viewer and
  * the check; a new protocol is one line here, or `registerProtocol` from outside waver.
  */
-const registered: Protocol[] = [ladderProtocol, sagoProtocol, paraphraseProtocol, plainProtocol];
+const registered: Protocol[] = [
+  ladderProtocol,
+  sagoProtocol,
+  paraphraseProtocol,
+  spreadProtocol,
+  plainProtocol,
+];
 
 /** Every protocol: waver's own, then those registered, in that order. The array grows with `registerProtocol`. */
 export const PROTOCOLS: readonly Protocol[] = registered;
@@ -57,4 +64,4 @@ export function registerProtocol(protocol: Protocol): () => void {
   };
 }
 
-export { ladderProtocol, paraphraseProtocol, plainProtocol, sagoProtocol };
+export { ladderProtocol, paraphraseProtocol, plainProtocol, sagoProtocol, spreadProtocol };
