@@ -9,7 +9,7 @@ import { repoRoot } from '../test-support/shared.js';
  */
 
 const fidelity = readFileSync(join(repoRoot, 'docs', 'fidelity.md'), 'utf8');
-const rowIds = [...fidelity.matchAll(/^\| ([LP]\d+) \|/gm)].map((m) => m[1] as string);
+const rowIds = [...fidelity.matchAll(/^\| ([A-Z]\d+) \|/gm)].map((m) => m[1] as string);
 
 function filesUnder(dir: string, ext: RegExp): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -21,9 +21,9 @@ function filesUnder(dir: string, ext: RegExp): string[] {
 function citedIds(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(
-    /fidelity(?:\.md)?(?:#[\w-]+)?,?\s*\(?((?:[LP]\d+(?:\s*[-–,]\s*|\s*\)?\s*))+)/g,
+    /fidelity(?:\.md)?(?:#[\w-]+)?,?\s*\(?((?:[A-Z]\d+(?:\s*[-–,]\s*|\s*\)?\s*))+)/g,
   ))
-    out.push(...((m[1] as string).match(/[LP]\d+/g) ?? []));
+    out.push(...((m[1] as string).match(/[A-Z]\d+/g) ?? []));
   return out;
 }
 
