@@ -57,7 +57,7 @@ def write_tasks(d):
                 "dataset_kwargs: {data_files: {test: tiny_mc.jsonl}}\ntest_split: test\n"
                 f'output_type: multiple_choice\nrepeats: 2\ndoc_to_text: "{template}"\n'
                 'doc_to_choice: "{{choices}}"\ndoc_to_target: "{{answer}}"\n'
-                "metric_list: [{metric: acc, aggregation: mean, higher_is_better: true}]\n"
+                "metric_list: [{metric: acc, aggregation: mean, higher_is_better: true}, {metric: acc_norm, aggregation: mean, higher_is_better: true}]\n"
             )
 
 

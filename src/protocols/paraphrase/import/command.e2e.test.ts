@@ -135,6 +135,51 @@ describe('waver import promptfoo, then report and check (a real promptfoo 0.123 
     expect(compare.stdout).toMatch(/24 pairs \(item x phrasing x repeat answered by both\) in 4 items/);
   });
 
+  it('--answers verdict: the instabilities compare right and wrong, as counted here from the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waver-import-promptfoo-verdict-'));
+    const store = join(dir, 'store.db');
+    const imported = await waver(
+      [
+        'import',
+        'promptfoo',
+        PROMPTFOO_RESULTS,
+        '--store',
+        store,
+        '--answers',
+        'verdict',
+        '--format',
+        'json',
+      ],
+      dir,
+    );
+    expect(imported.code).toBe(0);
+    const figures = JSON.parse(imported.stdout).figures[0];
+    const raw = JSON.parse(readFileSync(PROMPTFOO_RESULTS, 'utf8')).results.results as {
+      testIdx: number;
+      provider: { label: string };
+      prompt: { label: string };
+      vars: unknown;
+      success: boolean;
+    }[];
+    for (const label of ['stories260K', 'tiny-random']) {
+      const verdicts = new Map<string, boolean[]>();
+      for (const r of raw.filter((x) => x.provider.label === label).sort((a, b) => a.testIdx - b.testIdx)) {
+        const k = `${JSON.stringify(r.vars)}|${r.prompt.label}`;
+        verdicts.set(k, [...(verdicts.get(k) ?? []), r.success]);
+      }
+      const runUnstable = [...verdicts.values()].filter((v) => new Set(v).size > 1).length / verdicts.size;
+      const items = [...new Set(raw.map((r) => JSON.stringify(r.vars)))];
+      let promptUnstable = 0;
+      for (const item of items)
+        for (let rep = 0; rep < 3; rep++)
+          if (new Set(['plain', 'story'].map((p) => verdicts.get(`${item}|${p}`)?.[rep])).size > 1)
+            promptUnstable++;
+      const { metrics } = figures.models.find((m: { label: string }) => m.label === label);
+      expect(metrics.runInstability.value).toBeCloseTo(runUnstable, 12);
+      expect(metrics.promptInstability.value).toBeCloseTo(promptUnstable / (items.length * 3), 12);
+    }
+  });
+
   it('a result without its provider: file and field, exit 2, no store written', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'waver-import-promptfoo-bad-'));
     const doc = JSON.parse(readFileSync(PROMPTFOO_RESULTS, 'utf8'));

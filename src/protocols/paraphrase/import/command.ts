@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { commandFlags } from '../../../command-kit/options.js';
 import { emit } from '../../../command-kit/output.js';
 import type { WaverConfig } from '../../../config/schema.js';
@@ -9,11 +9,20 @@ import { loadParaphraseResults, type ParaphraseResults } from '../results.js';
 import type { ParaphraseItems } from '../run.js';
 import { formatParaphraseReport } from '../tables.js';
 import { planLmEvalImport } from './lm-eval.js';
+import { comparingVerdicts } from './plan-suites.js';
 import { planPromptfooImport } from './promptfoo.js';
 import { type ImportedSuite, type ImportedSuitePlan, writeImport } from './write.js';
 
 /** What an import takes of the base flags: where to write, how to say what it read, the bootstrap's seed. */
 const IMPORT_FLAGS = commandFlags({ groups: ['store', 'output', 'seed'] });
+
+const answersOption = () =>
+  new Option(
+    '--answers <what>',
+    "what the instabilities compare across repeats and variants: the 'output' (the chosen option, the text) or the 'verdict' (right or wrong)",
+  )
+    .choices(['output', 'verdict'])
+    .default('output');
 
 type ImportCommand = ProtocolCommand<ParaphraseItems, ParaphraseResults, ParaphraseOutcome>;
 
@@ -33,8 +42,9 @@ export const lmEvalImportCommand: ImportCommand = (_p, ctx) => {
       "read lm-evaluation-harness's --log_samples output (results_*.json + samples_<task>_*.jsonl): tasks over the same documents as prompt variants, repeats, one model per run",
     )
     .argument('<dirs...>', 'run folders (one per model), or an --output_path holding them')
-    .option('--metric <name>', "the per-sample metric that says right or wrong (default: each task's first)");
-  return IMPORT_FLAGS.addTo(cmd).action((dirs: string[], o: { metric?: string }) => {
+    .option('--metric <name>', "the per-sample metric that says right or wrong (default: each task's first)")
+    .addOption(answersOption());
+  return IMPORT_FLAGS.addTo(cmd).action((dirs: string[], o: { metric?: string; answers: string }) => {
     const config = IMPORT_FLAGS.config(cmd, ctx.config);
     const plan = planLmEvalImport(dirs, o.metric === undefined ? {} : { metric: o.metric });
     const read: ReadAccount = {
@@ -44,7 +54,7 @@ export const lmEvalImportCommand: ImportCommand = (_p, ctx) => {
       ],
       json: { runs: plan.runs, check: plan.check },
     };
-    importAndSummarise('lm-eval', config, plan.suites, read);
+    importAndSummarise('lm-eval', config, answersBy(o.answers, plan.suites), read);
   });
 };
 
@@ -61,8 +71,9 @@ export const promptfooImportCommand: ImportCommand = (_p, ctx) => {
     .option(
       '--metric <name>',
       "what says right or wrong: 'success' (every assertion passed; default) or an assertion's type",
-    );
-  return IMPORT_FLAGS.addTo(cmd).action((files: string[], o: { metric?: string }) => {
+    )
+    .addOption(answersOption());
+  return IMPORT_FLAGS.addTo(cmd).action((files: string[], o: { metric?: string; answers: string }) => {
     const config = IMPORT_FLAGS.config(cmd, ctx.config);
     const plan = planPromptfooImport(files, o.metric === undefined ? {} : { metric: o.metric });
     const read: ReadAccount = {
@@ -71,9 +82,13 @@ export const promptfooImportCommand: ImportCommand = (_p, ctx) => {
       ),
       json: { evals: plan.evals },
     };
-    importAndSummarise('promptfoo', config, plan.suites, read);
+    importAndSummarise('promptfoo', config, answersBy(o.answers, plan.suites), read);
   });
 };
+
+function answersBy(answers: string, plans: ImportedSuitePlan[]): ImportedSuitePlan[] {
+  return answers === 'verdict' ? comparingVerdicts(plans) : plans;
+}
 
 /** Writes the planned suites (all or nothing) and prints each suite's paraphrase figures from the store. */
 function importAndSummarise(

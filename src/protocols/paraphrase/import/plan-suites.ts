@@ -83,3 +83,18 @@ function unionVariants(tests: readonly PlannedItem[]): (variant: string) => stri
   }
   return find;
 }
+
+/**
+ * `--answers verdict`: the answer compared across repeats and variants is the verdict (right,
+ * wrong), not the output. Free text rarely repeats word for word at temperature > 0, so on outputs
+ * run instability says little more than that sampling is on (docs/import.md#answers).
+ */
+export function comparingVerdicts(plans: readonly ImportedSuitePlan[]): ImportedSuitePlan[] {
+  return plans.map((p) => ({
+    ...p,
+    models: p.models.map((m) => ({
+      ...m,
+      cells: m.cells.map((c) => ({ ...c, answer: c.correct ? 'right' : 'wrong' })),
+    })),
+  }));
+}

@@ -77,10 +77,27 @@ function readJson(file: string): Json {
     return doc;
   } catch (e) {
     if (e instanceof InputError) throw e;
-    const at = /position (\d+)/.exec((e as Error).message);
-    const line = at ? text.slice(0, Number(at[1])).split('\n').length : undefined;
+    const at = jsonErrorOffset(text, (e as Error).message);
+    const line = at === undefined ? undefined : text.slice(0, at).split('\n').length;
     throw new InputError(`not JSON (${(e as Error).message})`, { file, ...(line !== undefined && { line }) });
   }
+}
+
+/**
+ * Where JSON.parse stopped: V8 says `at position N`, or, for an unexpected token, quotes the text
+ * around it (`..."` when it starts 10 characters before the token), which is found in the file.
+ */
+function jsonErrorOffset(text: string, message: string): number | undefined {
+  const at = /at position (\d+)/.exec(message);
+  if (at) return Number(at[1]);
+  const quoted = /^Unexpected token '([\s\S])', (\.\.\.)?"([\s\S]*?)"(?:\.\.\.)? is not valid JSON$/.exec(
+    message,
+  );
+  if (!quoted) return undefined;
+  const [, token, cut, snippet] = quoted as unknown as [string, string, string | undefined, string];
+  const start = text.indexOf(snippet);
+  if (start < 0) return undefined;
+  return cut ? start + 10 : start + snippet.indexOf(token);
 }
 
 interface ResultRow {
