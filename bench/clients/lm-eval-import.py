@@ -19,10 +19,9 @@ import time
 
 OUT = os.path.abspath(sys.argv[1])
 LM_EVAL = sys.argv[2] if len(sys.argv) > 2 else "lm_eval"
-MODELS = {
-    "stories260K": "/work/shared/models/stories260K.gguf",
-    "llama-2-tiny-random": "/work/shared/models/llama-2-tiny-random.gguf",
-}
+# The tiny models beside the checkout (../shared/models), or where WAVER_MODELS_DIR says.
+MODELS_DIR = os.path.abspath(os.environ.get("WAVER_MODELS_DIR", "../shared/models"))
+MODELS = {name: os.path.join(MODELS_DIR, f"{name}.gguf") for name in ("stories260K", "llama-2-tiny-random")}
 QUESTIONS = [
     ("Once upon a time, there was a little", ["girl", "table", "seven"], 0),
     ("The cat sat on the", ["sky", "mat", "run"], 1),

@@ -10,7 +10,7 @@ import { type TypedTest, typedTests } from '../../test-meta.js';
  * (or a test case), a variant the task or prompt that asked it, a repeat its index. The harness
  * scored each answer; that verdict is kept per (suite, model) as one `measure` row, and the
  * paraphrase figures (SAA, instabilities, flips, paired tests, the gate) are computed from it
- * instead of re-parsing a letter.
+ * instead of re-parsing a letter (docs/decisions.md E49-import38; docs/fidelity.md P12).
  */
 
 export const IMPORT_SOURCES = ['lm-eval', 'promptfoo'] as const;
