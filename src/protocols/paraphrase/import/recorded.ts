@@ -103,7 +103,6 @@ export interface ImportedScoredCell {
   answer?: string;
   correct: boolean;
   via: string;
-  reason?: string;
   reply?: string;
   error?: { kind: string; message: string };
 }
