@@ -117,15 +117,25 @@ describe('waver import promptfoo, then report and check (a real promptfoo 0.123 
     // Verdicts are promptfoo's own `success`, counted from the fixture independently here.
     const raw = JSON.parse(readFileSync(PROMPTFOO_RESULTS, 'utf8')).results.results as {
       provider: { label: string };
+      vars: unknown;
       success: boolean;
     }[];
+    let flips = 0;
     for (const label of ['stories260K', 'tiny-random']) {
       const mine = raw.filter((r) => r.provider.label === label);
       const row = [...results.leaderboard, ...(results.incomplete ?? [])].find(
         (m: { label: string }) => m.label === label,
       );
       expect(row.rawAccuracy.value).toBeCloseTo(mine.filter((r) => r.success).length / mine.length, 12);
+      // A flip: a wrong answer to a test case the model got right in another cell.
+      const rightSomewhere = new Set(mine.filter((r) => r.success).map((r) => JSON.stringify(r.vars)));
+      const theirs = mine.filter((r) => !r.success && rightSomewhere.has(JSON.stringify(r.vars))).length;
+      const model = results.models.find((m: { label: string }) => m.label === label);
+      expect(model.metrics.flips).toHaveLength(theirs);
+      flips += theirs;
     }
+    expect(flips).toBeGreaterThan(0);
+    expect(imported.stdout).toContain(`### Flips (${flips})`);
 
     const gate = await waver(['check', '--store', store, '--min-saa', '0.01'], dir);
     expect(gate.code).toBe(4);
