@@ -190,6 +190,35 @@ describe('waver import promptfoo, then report and check (a real promptfoo 0.123 
     }
   });
 
+  it('a result promptfoo recorded as an error: a failed cell, counted in coverage and the errors, its item out of SAA', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waver-import-promptfoo-error-'));
+    const doc = JSON.parse(readFileSync(PROMPTFOO_RESULTS, 'utf8'));
+    const hit = doc.results.results.findIndex(
+      (r: { provider: { label: string } }) => r.provider.label === 'stories260K',
+    );
+    Object.assign(doc.results.results[hit], {
+      failureReason: 2,
+      success: false,
+      error: 'API error: 503 overloaded',
+    });
+    const file = join(dir, 'results.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const store = join(dir, 'store.db');
+    const imported = await waver(['import', 'promptfoo', file, '--store', store, '--format', 'json'], dir);
+    expect(imported.code).toBe(0);
+    const { metrics } = JSON.parse(imported.stdout).figures[0].models.find(
+      (m: { label: string }) => m.label === 'stories260K',
+    );
+    expect(metrics.coverage).toMatchObject({
+      expected: 24,
+      done: 23,
+      failed: 1,
+      errorsByKind: { server: 1 },
+    });
+    expect(metrics.saa).toMatchObject({ itemsScored: 3, itemsExcluded: 1 });
+    expect(metrics.errors[0].message).toBe('promptfoo recorded an error: API error: 503 overloaded');
+  });
+
   it('a result without its provider: file and field, exit 2, no store written', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'waver-import-promptfoo-bad-'));
     const doc = JSON.parse(readFileSync(PROMPTFOO_RESULTS, 'utf8'));
