@@ -8,4 +8,8 @@ export default defineAdapters<ParaphraseItems, ParaphraseResults, ParaphraseOutc
   section: async () => (await import('./report-section.js')).paraphraseSection,
   check: async () => (await import('./check.js')).paraphraseCheck,
   commands: { paraphrase: async () => (await import('./command.js')).paraphraseCommand },
+  imports: {
+    'lm-eval': async () => (await import('./import/command.js')).lmEvalImportCommand,
+    promptfoo: async () => (await import('./import/command.js')).promptfooImportCommand,
+  },
 });

@@ -4,6 +4,7 @@ import { cellBase, demoteHeadings } from '../../report/html/section-kit.js';
 import type { EvalSummary, HeadlineFigure, SectionModule, TranscriptCell } from '../../report/report-data.js';
 import type { Store } from '../../store/store.js';
 import { paraphraseVerdicts } from './check.js';
+import { ImportedTestMetaSchema } from './import/recorded.js';
 import type { Estimate } from './metrics.js';
 import {
   type LoadParaphraseOptions,
@@ -99,7 +100,7 @@ function* paraphraseCells(
   if (!suite) return;
   const tests = new Map(suite.tests.map((t) => [t.id, t]));
   // A test whose meta is not paraphrase's is listed without its item, not an error: the report shows every cell.
-  const metaOf = new Map(suite.tests.map((t) => [t.id, ParaphraseTestMetaSchema.safeParse(t.meta).data]));
+  const metaOf = new Map(suite.tests.map((t) => [t.id, cellMeta(t.meta)]));
   // The item as first asked (canonical when it was asked) is the "original" every phrasing is diffed against.
   const originals = new Map<string, string>();
   for (const t of suite.tests) {
@@ -152,6 +153,16 @@ function* paraphraseCells(
       ...(reason !== undefined && { reason }),
     };
   }
+}
+
+/** What a transcript shows of a test: paraphrase's own, or an imported run's (its variant as the phrasing). */
+function cellMeta(
+  meta: unknown,
+): { item: string; phrasing: string; category: string; key: string; itemKey: string } | undefined {
+  const own = ParaphraseTestMetaSchema.safeParse(meta).data;
+  if (own) return own;
+  const imported = ImportedTestMetaSchema.safeParse(meta).data;
+  return imported && { ...imported, phrasing: imported.variant, itemKey: imported.key };
 }
 
 function row(model: string, series: string, e: Estimate): Row {

@@ -1,7 +1,14 @@
 import { parseLetterAnswer } from '../../answers/letter.js';
 import type { DatasetSource } from '../../data/provenance.js';
+import type { Suite } from '../../run/types.js';
 import type { Store } from '../../store/store.js';
 import { PARAPHRASE_DEFAULTS, PHRASINGS } from './config.js';
+import {
+  importedScoredCells,
+  importedSuiteSummary,
+  importedTests,
+  isImportedSuite,
+} from './import/recorded.js';
 import {
   type ParaphraseModelMetrics,
   type ParaphraseObservation,
@@ -47,6 +54,8 @@ export interface ParaphraseResults {
     hash: string;
     name: string;
     dataset: string;
+    /** The harness whose runs were imported (docs/import.md); absent for paraphrase's own runs. */
+    importedFrom?: string;
     /** The dataset's record (Hub commit, files, licence); absent for the built-in items. */
     datasetSource?: DatasetSource;
     items: number;
@@ -86,8 +95,10 @@ export function loadParaphraseResults(
 ): ParaphraseResults {
   const stored = store.suites.get(suiteHash);
   if (!stored) throw new Error(`no suite ${suiteHash} in the store ${store.path}`);
-  const tests = new Map(paraphraseTests(stored).map((t) => [t.id, t]));
-  const suite = suiteSummary(suiteHash, stored.name, [...tests.values()]);
+  // Another harness's runs (docs/import.md) are scored by the verdicts it recorded, not the letter parser.
+  const { suite, scored } = isImportedSuite(stored)
+    ? importedParts(store, stored, opts.models)
+    : ownParts(store, stored, opts.models);
   const settings = {
     seed: opts.seed ?? 0,
     resamples: opts.resamples ?? PARAPHRASE_DEFAULTS.resamples,
@@ -95,20 +106,18 @@ export function loadParaphraseResults(
     minCoverage: opts.minCoverage ?? 0.9,
   };
   const design = { items: suite.itemIds, phrasings: suite.phrasings, repeats: suite.repeats };
-  const models: ParaphraseModelResult[] = [...scoredCells(store, suiteHash, tests, opts.models)].map(
-    ([identity, { label, cells }]) => ({
-      label,
-      identity,
-      cells,
-      metrics: paraphraseMetrics(design, cells.map(toObservation), {
-        seed: settings.seed,
-        streamKey: identity,
-        resamples: settings.resamples,
-        confidence: settings.confidence,
-        minCoverage: settings.minCoverage,
-      }),
+  const models: ParaphraseModelResult[] = [...scored].map(([identity, { label, cells }]) => ({
+    label,
+    identity,
+    cells,
+    metrics: paraphraseMetrics(design, cells.map(toObservation), {
+      seed: settings.seed,
+      streamKey: identity,
+      resamples: settings.resamples,
+      confidence: settings.confidence,
+      minCoverage: settings.minCoverage,
     }),
-  );
+  }));
   const board = paraphraseLeaderboard(models);
   return {
     suite,
@@ -118,6 +127,24 @@ export function loadParaphraseResults(
       ranked: board.ranked.map((m) => m.identity),
       incomplete: board.incomplete.map((m) => m.identity),
     },
+  };
+}
+
+/** A suite paraphrase ran: its tests' meta, each cell scored by the letter parser. */
+function ownParts(store: Store, stored: Suite, models: readonly string[] | undefined) {
+  const tests = new Map(paraphraseTests(stored).map((t) => [t.id, t]));
+  return {
+    suite: suiteSummary(stored.hash, stored.name, [...tests.values()]),
+    scored: scoredCells(store, stored.hash, tests, models),
+  };
+}
+
+/** A suite imported from another harness: its variants, each cell scored by the recorded verdict. */
+function importedParts(store: Store, stored: Suite, models: readonly string[] | undefined) {
+  const tests = new Map(importedTests(stored).map((t) => [t.id, t]));
+  return {
+    suite: importedSuiteSummary(stored.hash, stored.name, [...tests.values()]),
+    scored: importedScoredCells(store, stored.hash, tests, models),
   };
 }
 

@@ -141,11 +141,13 @@ function header(results: ParaphraseResults, extras: ParaphraseReportExtras): str
   const out: string[] = [
     '## paraphrase: Stability-Adjusted Accuracy',
     '',
-    `dataset \`${s.dataset}\` (${datasetLicence(s.datasetSource)}): ${s.items} items (${cats}) x ${s.phrasings.length} phrasings (${s.phrasings.join(', ')}) x ${s.repeats} repeats = ${cellsPerModel} cells per model · suite \`${s.name}\` sha256 ${s.hash.slice(0, 12)}`,
+    `dataset \`${s.dataset}\` (${s.importedFrom ? `imported from ${s.importedFrom}; licence: the source dataset's` : datasetLicence(s.datasetSource)}): ${s.items} items (${cats}) x ${s.phrasings.length} phrasings (${s.phrasings.join(', ')}) x ${s.repeats} repeats = ${cellsPerModel} cells per model · suite \`${s.name}\` sha256 ${s.hash.slice(0, 12)}`,
     '',
-    s.keysVerified === 0
-      ? `Keys: no rule could recompute any of them; all ${s.items} taken as the dataset states them.`
-      : `Keys: ${s.keysVerified} of ${s.items} recomputed by a rule before any call, all matched; ${s.items - s.keysVerified} taken as the dataset states them.`,
+    s.importedFrom
+      ? `Imported runs (docs/import.md): each phrasing is one of ${s.importedFrom}'s prompt variants, each verdict the one ${s.importedFrom} recorded for that answer (not re-parsed: the parse rate is 100%).`
+      : s.keysVerified === 0
+        ? `Keys: no rule could recompute any of them; all ${s.items} taken as the dataset states them.`
+        : `Keys: ${s.keysVerified} of ${s.items} recomputed by a rule before any call, all matched; ${s.items - s.keysVerified} taken as the dataset states them.`,
   ];
   if (s.phrasings.includes('reworded'))
     out.push(
