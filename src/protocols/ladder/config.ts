@@ -224,6 +224,14 @@ declare module '../../config/schema.js' {
 }
 
 /**
+ * Whether a ladder run or `suite build` uses the default suite (docs/ladder-suite.md#default-suite):
+ * no dataset named and no generator chosen (`--generate`, a typed `--generator`, `ladder.generator`).
+ */
+export function usesDefaultSuite(config: { dataset?: unknown; ladder?: LadderConfigInput }): boolean {
+  return config.dataset === undefined && ladderSettings(config).generator === undefined;
+}
+
+/**
  * Which generator builds a ladder suite, for `waver ladder` and `waver suite build` alike
  * (docs/ladder-suite.md#which-generator): `ladder.generator`, else `rules`. On the command line
  * `--generate`, or else a typed `--generator SPEC`, sets `ladder.generator` (impliedGenerator, flags.ts); a
