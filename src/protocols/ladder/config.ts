@@ -225,10 +225,16 @@ declare module '../../config/schema.js' {
 
 /**
  * Whether a ladder run or `suite build` uses the default suite (docs/ladder-suite.md#default-suite):
- * no dataset named and no generator chosen (`--generate`, a typed `--generator`, `ladder.generator`).
+ * no dataset named, no generator chosen (`--generate`, a typed `--generator`, `ladder.generator`)
+ * and no family module registered (the dataset has no tests of a family it does not know).
  */
 export function usesDefaultSuite(config: { dataset?: unknown; ladder?: LadderConfigInput }): boolean {
-  return config.dataset === undefined && ladderSettings(config).generator === undefined;
+  const settings = ladderSettings(config);
+  return (
+    config.dataset === undefined &&
+    settings.generator === undefined &&
+    (settings.familyModules ?? []).length === 0
+  );
 }
 
 /**
