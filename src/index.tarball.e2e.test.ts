@@ -75,6 +75,24 @@ describe(`waver installed from its packed tarball${why}`, () => {
   );
 
   it.skipIf(missing !== undefined)(
+    'carries the default ladder suite: a plain suite build from the installed package is the reviewed dataset',
+    () => {
+      const cli = join(project, 'node_modules', 'waver', 'dist', 'cli', 'main.js');
+      const out = join(project, 'default-suite.jsonl');
+      const args = [cli, 'suite', 'build', '--protocol', 'ladder', '--seeds', '2', '--out', out];
+      const r = spawnSync(process.execPath, args, { cwd: project, env: cleanEnv(), encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/generator: reviewed dataset ladder-default v1/);
+      const tests = readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(tests.filter((t) => t.generator?.kind === 'reviewed').length).toBeGreaterThan(20);
+    },
+    60_000,
+  );
+
+  it.skipIf(missing !== undefined)(
     'type-checks a TypeScript consumer against the published .d.ts, skipLibCheck off (no TS7016)',
     () => {
       writeFileSync(

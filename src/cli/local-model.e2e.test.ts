@@ -46,8 +46,11 @@ withModel(`the CLI with the real tiny model ${tinyModelMissing ?? ''}`, () => {
   it('a ladder run with cells over the context exits 3 and says why, each kind with its count and first message', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'waver-ladder-ctx-'));
     // A 384-token context: the two longest Context Load prompts (over 384 tokens) do not fit, the rest do.
+    // The rules suite, whose CL L5 prompts these are (a plain run reads the reviewed default suite).
     const args = [
       'ladder',
+      '--generate',
+      'rules',
       '--models',
       `${model}?ctx=384`,
       '--seeds',

@@ -90,7 +90,18 @@ describe('--dry-run calls no model and writes nothing; its estimate is what the 
   it('ladder with a judge (the issue): no gate call, the caps the run sends (768 a call), every role bounded', async () => {
     const dir = workdir('ladder');
     const rows = await dryThenRun(
-      ['ladder', '--models', endpoints.spec('model'), '--judge', endpoints.spec('judge'), '--seeds', '2'],
+      // The rules suite, whose gates ask the judge (a plain run reads the reviewed default suite).
+      [
+        'ladder',
+        '--generate',
+        'rules',
+        '--models',
+        endpoints.spec('model'),
+        '--judge',
+        endpoints.spec('judge'),
+        '--seeds',
+        '2',
+      ],
       dir,
     );
     // The suite's tests depend on the gates' verdicts: the systems under test's calls are a bound too.

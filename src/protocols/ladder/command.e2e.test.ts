@@ -56,7 +56,19 @@ withModel(`waver ladder end to end with the tiny GGUF ${tinyModelMissing ?? ''}`
     const dir = mkdtempSync(join(tmpdir(), 'waver-ladder-e2e-'));
     // A 384-token context cannot hold the longest prompts (Context Load, the Format's longest).
     const model = `gguf:${tinyModelPath}?ctx=384`;
-    const common = ['--models', model, '--seeds', '2', '--max-tokens', '8', '--store', 'store.db'];
+    // The rules suite (a plain run uses the reviewed default suite, default-suite.e2e.test.ts).
+    const common = [
+      '--models',
+      model,
+      '--seeds',
+      '2',
+      '--max-tokens',
+      '8',
+      '--store',
+      'store.db',
+      '--generate',
+      'rules',
+    ];
 
     // Run 1: no judge. The tiny model cannot do arithmetic: accuracy 0 everywhere, KB unavailable.
     // Its context cannot hold the longest prompts: those cells fail, so the run is incomplete

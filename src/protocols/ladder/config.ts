@@ -224,6 +224,20 @@ declare module '../../config/schema.js' {
 }
 
 /**
+ * Whether a ladder run or `suite build` uses the default suite (docs/ladder-suite.md#default-suite):
+ * no dataset named, no generator chosen (`--generate`, a typed `--generator`, `ladder.generator`)
+ * and no family module registered (the dataset has no tests of a family it does not know).
+ */
+export function usesDefaultSuite(config: { dataset?: unknown; ladder?: LadderConfigInput }): boolean {
+  const settings = ladderSettings(config);
+  return (
+    config.dataset === undefined &&
+    settings.generator === undefined &&
+    (settings.familyModules ?? []).length === 0
+  );
+}
+
+/**
  * Which generator builds a ladder suite, for `waver ladder` and `waver suite build` alike
  * (docs/ladder-suite.md#which-generator): `ladder.generator`, else `rules`. On the command line
  * `--generate`, or else a typed `--generator SPEC`, sets `ladder.generator` (impliedGenerator, flags.ts); a

@@ -4,8 +4,9 @@ import type { ModelEstimate } from '../../run/estimate.js';
 import { openStore } from '../../store/store.js';
 import type { PooledOptions, RunOutcome } from '../types.js';
 import { type LadderAdmission, saveAdmission } from './admission-record.js';
-import { ladderSettings, suiteGenerator } from './config.js';
+import { ladderSettings, suiteGenerator, usesDefaultSuite } from './config.js';
 import { resolveLadderSeeds } from './data/datasets.js';
+import { defaultLadderSuite, defaultSuiteSource } from './default-suite/index.js';
 import { estimateLadder, type LadderUnasked } from './estimate.js';
 import { meaningCheck } from './meaning-check.js';
 import { ladderBuildSettings } from './report-settings.js';
@@ -33,14 +34,29 @@ export interface LadderPlan {
 }
 
 /**
- * The suite file `config.suite`, or a suite built from `config.dataset` (default the built-in
- * seeds) with the generator suiteGenerator picks and the `ladder:` families, levels and attempts.
+ * The suite file `config.suite`; with no dataset and no generator, the default suite (a reviewed
+ * dataset of the built-in seeds, docs/ladder-suite.md#default-suite); else a suite built from
+ * `config.dataset` (default the built-in seeds) with the generator suiteGenerator picks and the `ladder:` families, levels and attempts.
  * A stopped generator or judge leaves answers missing: such a suite would be wrong, so a stopped
  * build rejects with the signal's reason.
  */
 export async function build(config: WaverConfig, opts: PooledOptions): Promise<LadderPlan> {
   if (config.suite !== undefined) return { tests: readLadderSuite(config.suite) };
   const settings = ladderSettings(config);
+  if (usesDefaultSuite(config)) {
+    opts.onStage?.('build', `the default suite: ${defaultSuiteSource()}`);
+    const { tests, admission } = defaultLadderSuite({
+      ...(settings.seeds !== undefined && { seeds: settings.seeds }),
+      ...(settings.families && { families: settings.families }),
+      ...(settings.levels && { levels: settings.levels as Level[] }),
+    });
+    const context = {
+      ...admission.context,
+      meaning: meaningCheck(tests),
+      settings: ladderBuildSettings(settings),
+    };
+    return { tests, admission: { rows: admission.rows, context } };
+  }
   const seeds = await resolveLadderSeeds(config.dataset, {
     limit: settings.seeds,
     fields: settings.fields,

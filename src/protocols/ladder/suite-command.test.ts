@@ -69,10 +69,11 @@ describe('waver suite build --protocol ladder', () => {
   it('builds the built-in rules suite byte-identically twice, with the admission table on stdout and in a file', async () => {
     const a = join(dir, 'a.jsonl');
     const b = join(dir, 'b.jsonl');
-    await suiteBuild(['--protocol', 'ladder', '--out', a, '--admission', join(dir, 'a.md'), '--seed', '3']);
+    const rules = ['--generate', 'rules', '--seed', '3'];
+    await suiteBuild(['--protocol', 'ladder', '--out', a, '--admission', join(dir, 'a.md'), ...rules]);
     const firstOut = stdout;
     stdout = '';
-    await suiteBuild(['--protocol', 'ladder', '--out', b, '--admission', join(dir, 'b.md'), '--seed', '3']);
+    await suiteBuild(['--protocol', 'ladder', '--out', b, '--admission', join(dir, 'b.md'), ...rules]);
     expect(process.exitCode).toBe(0);
     expect(readFileSync(a)).toEqual(readFileSync(b));
     expect(readFileSync(join(dir, 'a.md'), 'utf8')).toBe(firstOut);
@@ -90,6 +91,26 @@ describe('waver suite build --protocol ladder', () => {
     expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
     // Two CLI builds of the built-in suite; rejecting out-of-band candidates means more attempts.
   }, 180_000);
+
+  it('with no dataset and no generator builds the default suite, the reviewed dataset, the same bytes every time', async () => {
+    const a = join(dir, 'default-a.jsonl');
+    const b = join(dir, 'default-b.jsonl');
+    await suiteBuild(['--protocol', 'ladder', '--out', a, '--seeds', '4']);
+    const firstOut = stdout;
+    stdout = '';
+    await suiteBuild(['--protocol', 'ladder', '--out', b, '--seeds', '4', '--seed', '9']);
+    expect(readFileSync(a)).toEqual(readFileSync(b));
+    expect(firstOut).toMatch(
+      /## Ladder suite admission \(Table 3\) — 4 seeds, generator: reviewed dataset ladder-default v1 \(criteria ladder-default-review\/1\)/,
+    );
+    expect(firstOut).not.toMatch(/Meaning not verified/);
+    const tests = readLadderSuite(a).filter((t) => t.family !== 'baseline');
+    expect(tests.length).toBeGreaterThan(0);
+    for (const t of tests) {
+      expect(t.generator).toMatchObject({ kind: 'reviewed', dataset: 'ladder-default', version: 1 });
+      expect(t.gates.map((g) => g.gate)).toContain('review');
+    }
+  });
 
   it('writes the admission table as JSON with --format json, for the families and levels asked', async () => {
     const out = join(dir, 'some.jsonl');

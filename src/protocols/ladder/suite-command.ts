@@ -22,7 +22,7 @@ const BUILD_FLAGS = commandFlags({
   section: {
     key: 'ladder',
     schema: LadderConfigSchema,
-    only: ['seeds', 'fields', 'answerType', 'families', 'levels'],
+    only: ['seeds', 'fields', 'answerType', 'families', 'levels', 'generator'],
   },
   groups: ['judge', 'generator', 'dataset', 'store', 'cache', 'output', 'seed', 'calls'],
 });

@@ -8,7 +8,7 @@ import { ANSWER_TYPES, type LadderTest } from './types.js';
 const Level = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)]);
 const LevelOr0 = z.union([z.literal(0), Level]);
 
-const SeveritySchema = z
+export const SeveritySchema = z
   .object({
     sim: z.number().min(0).max(1),
     magnitude: z.number().min(0).max(1),
@@ -21,7 +21,7 @@ const SeveritySchema = z
   })
   .strict();
 
-const GateSchema = z
+export const GateSchema = z
   .object({ gate: z.string().min(1), verdict: z.enum(['pass', 'fail', 'not-run']), reason: z.string() })
   .strict();
 
@@ -35,6 +35,15 @@ const GeneratorSchema = z.discriminatedUnion('kind', [
       model: z.string().min(1),
       temperature: z.number().min(0),
       attempt: z.int().positive(),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('reviewed'),
+      dataset: z.string().min(1),
+      version: z.int().positive(),
+      criteria: z.string().min(1),
+      by: z.string().min(1),
     })
     .strict(),
 ]);

@@ -101,7 +101,9 @@ export function choiceQuestion(stem: string, options: readonly McOption[]): stri
 /** Who wrote a candidate. */
 export type GeneratorInfo =
   | { kind: 'rules'; name: string; seed: number; attempt: number }
-  | { kind: 'model'; model: string; temperature: number; attempt: number };
+  | { kind: 'model'; model: string; temperature: number; attempt: number }
+  /** A test of a reviewed dataset (the default suite, docs/ladder-suite.md#default-suite): who read it, against what. */
+  | { kind: 'reviewed'; dataset: string; version: number; criteria: string; by: string };
 
 /** A gate's verdict. `not-run` when the gate needs a judge and none is configured (docs/method.md). */
 export interface GateVerdict {
