@@ -38,6 +38,9 @@ th, td { border: 1px solid var(--line); padding: 3px 7px; text-align: left; vert
 table.stack td { overflow-wrap: break-word; }
 .eval-meta { color: var(--muted); margin-top: -4px; }
 #index td .figure { white-space: normal; }
+#index tbody + tbody { border-top: 2px solid var(--line); }
+#index tr.verdict td { background: var(--panel); }
+abbr[title] { text-decoration: underline dotted; cursor: help; }
 #index td .model { font-weight: 600; margin-right: 4px; }
 .na { color: var(--muted); font-style: italic; }
 .muted { color: var(--muted); font-size: 12px; }
@@ -52,6 +55,8 @@ table.stack td.num { overflow-wrap: normal; }
   table.stack tr { border: 1px solid var(--line); border-radius: 6px; margin-bottom: 8px; padding: 4px 0; }
   table.stack td { border: 0; display: grid; grid-template-columns: 10em minmax(0, 1fr); gap: 8px; text-align: left; }
   table.stack td::before { content: attr(data-label); color: var(--muted); }
+  /* An eval's own columns are on its first model's card only. */
+  #index td.same { display: none; }
   /* A transcript row is a compact card: its short fields on one line, the response below. */
   table.stack.cells tr { display: flex; flex-wrap: wrap; gap: 0 14px; padding: 4px 8px; }
   table.stack.cells td { display: block; padding: 1px 0; }
