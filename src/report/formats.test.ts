@@ -64,8 +64,9 @@ describe('report formats on a fixed store (snapshots)', () => {
     expect(md).toMatch(/^## SAGO: /m);
     expect(md).toMatch(/^## Paraphrase: /m);
     expect(md).toMatch(/^## Transcripts$/m);
-    // Untrusted text cannot become markup where the Markdown is rendered.
-    expect(md).not.toMatch(/<b>|<script|<img/i);
+    // Untrusted text cannot become markup where the Markdown is rendered (a code span, such as the
+    // comparison's command to copy, shows its text as it is: docs/report.md#security).
+    expect(md.replace(/`[^`\n]*`/g, '')).not.toMatch(/<b>|<script|<img/i);
     expect(md).toContain('replay:beta &lt;b>');
   });
 

@@ -119,7 +119,7 @@ function htmlKit(data: ReportData, stats: HtmlStats): HtmlKit {
         body = `<p class="warn">chart unavailable: ${esc((e as Error).message)}</p>`;
       }
       stats.chartMs += performance.now() - started;
-      return `<figure class="chart" id="${id}" role="img" aria-label="${esc(label.title)}">${body}<figcaption><strong>${esc(
+      return `<figure class="chart" id="${id}" role="img" aria-label="${esc(label.title)}"><div class="plot">${legibleSvg(body)}</div><figcaption><strong>${esc(
         label.title,
       )}</strong>${esc(label.caption)}</figcaption></figure>`;
     },
@@ -128,6 +128,22 @@ function htmlKit(data: ReportData, stats: HtmlStats): HtmlKit {
     modelColors: colorsFor(labels),
     label: shortLabel,
   };
+}
+
+/** The smallest text a chart may be drawn at, in CSS pixels (issue 37.6: 7.4 px at 800 px wide). */
+export const MIN_CHART_TEXT_PX = 10;
+
+/**
+ * A chart wider than its card is scaled down to fit only as far as its smallest text stays at
+ * MIN_CHART_TEXT_PX: the SVG's min-width is its width times the smallest scale that allows; past
+ * that its card scrolls sideways (`.plot`) rather than shrink the text (docs/report.md#charts).
+ */
+function legibleSvg(svg: string): string {
+  const sizes = [...svg.matchAll(/font-size="([\d.]+)px"/g)].map((m) => Number(m[1]));
+  const width = Number(/^<svg[^>]*\swidth="([\d.]+)"/.exec(svg)?.[1]);
+  if (sizes.length === 0 || !Number.isFinite(width)) return svg;
+  const scale = Math.min(1, MIN_CHART_TEXT_PX / Math.min(...sizes));
+  return svg.replace(/^<svg /, `<svg style="min-width:${Math.ceil(width * scale)}px" `);
 }
 
 /** The kit of one eval: its models' labels shortened against each other, in its charts and its text. */

@@ -23,7 +23,9 @@ div.comparison { border-left: 4px solid var(--accent); padding: 2px 12px; margin
 .unavailable-section { background: #fee2e2; border-left: 4px solid #ef4444; padding: 6px 10px; }
 .charts { display: flex; flex-wrap: wrap; gap: 18px; align-items: flex-start; }
 figure.chart { margin: 0; padding: 10px; border: 1px solid var(--line); border-radius: 6px; background: #fff; max-width: 100%; min-width: 0; }
-/* A chart wider than its card is scaled down to fit (the SVG has a viewBox), never cut. */
+/* A chart wider than its card is scaled down to fit (the SVG has a viewBox), never cut, and never
+   below its min-width (its smallest text at 10 px): past that its plot scrolls sideways. */
+figure.chart .plot { max-width: 100%; overflow-x: auto; }
 figure.chart svg { display: block; max-width: 100%; height: auto; }
 /* The caption wraps to the chart's width: it takes no part in the card's width. */
 figure.chart figcaption { contain: inline-size; min-width: 220px; color: var(--muted); font-size: 12px; margin-top: 6px; }
