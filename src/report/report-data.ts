@@ -8,6 +8,7 @@ import type { LightCell, Store, SuiteQueries } from '../store/store.js';
 import { WAVER_VERSION } from '../version.js';
 import type { HtmlKit } from './html/section.js';
 import type { LoadContext } from './load-context.js';
+import { ResultsPending } from './results-pending.js';
 import { type ProtocolSuites, type SuiteRole, suiteRoles } from './suite-roles.js';
 import {
   SAMPLE_LIMITS,
@@ -546,7 +547,10 @@ function claimedSection(
       section.name = evalName(section.summary, section.name);
     }
   } catch (e) {
-    section.unavailable = `the ${protocol.name} results could not be rebuilt: ${(e as Error).message}`;
+    section.unavailable =
+      e instanceof ResultsPending
+        ? e.message
+        : `the ${protocol.name} results could not be rebuilt: ${(e as Error).message}`;
   }
   return { module: protocol.section, suite: suite.hash, section };
 }

@@ -121,7 +121,10 @@ function stabilityFigure(families: readonly FamilyMetrics[]): HeadlineFigure {
     return {
       name: 'Stability',
       over: plural(kept.length, 'family'),
-      unavailable: kept[0]?.overall.stability.unavailable ?? 'no perturbed response',
+      unavailable:
+        kept.length === 0
+          ? 'no family that keeps an answer was asked'
+          : (kept[0]?.overall.stability.unavailable ?? 'no perturbed response'),
     };
   const s = lowest.overall;
   return {
