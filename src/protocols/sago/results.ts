@@ -69,7 +69,7 @@ export function judgeTestId(text: string): string {
 }
 
 /**
- * What a responses suite without its manifest says (docs/sago.md#results): its run writes the
+ * What a responses suite without its manifest says (docs/sago.md#store): its run writes the
  * manifest last, after the responses, the judge's verdicts, hidden states and embeddings.
  */
 function pendingNote(store: Store, suiteHash: string, models: number): string {
