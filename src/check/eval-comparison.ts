@@ -248,7 +248,7 @@ export function comparisonMarkdown(c: EvalComparison): string[] {
       ]);
     }),
     '',
-    ...c.tests.map((t) => `- ${t.sentence} Reproduce: ${t.command}`),
+    ...c.tests.map((t) => `- ${t.sentence} Reproduce: \`${t.command}\``),
     '',
     `Ranked by accuracy over each model's scored answers; a pair is one ${c.unit.pair} both models answered, b = the lower-ranked model right and the higher wrong, c = the reverse. The test is \`waver check --compare\`'s (docs/check.md#compare): McNemar's exact p, Holm-adjusted over the ${c.comparisons} pair${c.comparisons === 1 ? '' : 's'} of models; the difference with Newcombe's paired interval at ${Number((c.confidence * 100).toFixed(2))}%, widened by the design effect of the ${c.unit.cluster}s (pairs in one ${c.unit.cluster} are correlated).`,
   ];

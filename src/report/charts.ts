@@ -20,6 +20,8 @@ import { LEGEND_CHARS, LEGEND_HEAD } from './labels.js';
  */
 export type ChartSpec = ({ vegaLite: Record<string, unknown> } | { vega: Record<string, unknown> }) & {
   data?: Record<string, readonly object[]>;
+  /** Model labels as the eval shows them (labels.ts shortLabels), for the legends' and axes' labels. */
+  labels?: ReadonlyMap<string, string>;
 };
 
 /** Shared look: the report's font and colours; no background so the page's shows through. */
@@ -65,26 +67,39 @@ interface StringRenderer {
 export function vegaSpecOf(chart: ChartSpec): vega.Spec {
   if ('vega' in chart) return { config: VEGA_LITE_CONFIG, ...chart.vega } as vega.Spec;
   const spec = { config: VEGA_LITE_CONFIG, ...chart.vegaLite } as unknown as TopLevelSpec;
-  return cutLegendLabels(compile(spec).spec as vega.Spec);
+  return shortenLabels(compile(spec).spec as vega.Spec, chart.labels);
 }
 
 /**
- * A long legend label (a model's path) is cut in the middle, as shortLabel does: its end is what
- * tells two models apart, and vega's own limit cuts the end. (vega-lite's labelExpr, per legend.)
+ * Legend and axis labels that are model labels show as the eval shows them (`labels`: the part
+ * that tells its models apart, docs/decisions.md#e52-short-labels); any other label longer
+ * than LEGEND_CHARS is cut in the middle, as shortLabel does: its end is what tells two models
+ * apart, and vega's own limit cuts the end. (vega-lite's labelExpr, per legend and axis.)
  */
-function cutLegendLabels(spec: vega.Spec): vega.Spec {
+function shortenLabels(spec: vega.Spec, labels: ReadonlyMap<string, string> = new Map()): vega.Spec {
+  const shown = [...labels].filter(([full, short]) => full !== short);
+  const cut = `length(datum.label) > ${LEGEND_CHARS} ? slice(datum.label, 0, ${LEGEND_HEAD}) + '…' + slice(datum.label, -${LEGEND_CHARS - LEGEND_HEAD - 1}) : datum.label`;
+  const full = JSON.stringify(shown.map(([f]) => f));
+  const short = JSON.stringify(shown.map(([, s]) => s));
   const text = {
-    signal: `length(datum.label) > ${LEGEND_CHARS} ? slice(datum.label, 0, ${LEGEND_HEAD}) + '…' + slice(datum.label, -${LEGEND_CHARS - LEGEND_HEAD - 1}) : datum.label`,
+    signal:
+      shown.length === 0
+        ? cut
+        : `indexof(${full}, datum.label) >= 0 ? ${short}[indexof(${full}, datum.label)] : ${cut}`,
   };
-  const visit = (node: { legends?: vega.Legend[]; marks?: unknown[] }) => {
-    for (const legend of node.legends ?? []) {
-      legend.encode = legend.encode ?? {};
-      const labels = legend.encode.labels ?? {};
-      legend.encode.labels = { ...labels, update: { ...(labels.update ?? {}), text } } as typeof labels;
-    }
-    for (const mark of node.marks ?? []) visit(mark as { legends?: vega.Legend[]; marks?: unknown[] });
+  type Guide = { encode?: { labels?: { update?: Record<string, unknown> } } };
+  const relabel = (guide: Guide) => {
+    guide.encode = guide.encode ?? {};
+    const labels = guide.encode.labels ?? {};
+    guide.encode.labels = { ...labels, update: { ...(labels.update ?? {}), text } };
   };
-  visit(spec as { legends?: vega.Legend[]; marks?: unknown[] });
+  const visit = (node: { legends?: Guide[]; axes?: Guide[]; marks?: unknown[] }) => {
+    for (const legend of node.legends ?? []) relabel(legend);
+    // An axis's labels only where models have short labels (a number's label matches none and stays).
+    for (const axis of node.axes ?? []) if (shown.length > 0) relabel(axis);
+    for (const mark of node.marks ?? []) visit(mark as typeof node);
+  };
+  visit(spec as Parameters<typeof visit>[0]);
   return spec;
 }
 
@@ -93,8 +108,8 @@ const runtimes = new Map<string, vega.Runtime>();
 const MAX_RUNTIMES = 200;
 
 function runtimeOf(chart: ChartSpec): vega.Runtime {
-  const { data: _rows, ...shape } = chart;
-  const key = JSON.stringify(shape);
+  const { data: _rows, labels, ...shape } = chart;
+  const key = JSON.stringify([shape, labels ? [...labels] : []]);
   let runtime = runtimes.get(key);
   if (!runtime) {
     runtime = vega.parse(vegaSpecOf(chart));

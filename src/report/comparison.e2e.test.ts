@@ -135,7 +135,7 @@ describe('the report opens on the paired test (issue 37.1)', () => {
     expect(eval0.indexOf('### Comparison')).toBeGreaterThan(0);
     expect(eval0.indexOf('### Comparison')).toBeLessThan(eval0.indexOf('Leaderboard'));
     expect(eval0).toContain(
-      '- A is more accurate than B: A − B = +0.133 [95% CI +0.041, +0.221] over 60 pairs in 60 items; McNemar exact p = 0.0078 (b = 0, c = 8), one comparison: nothing to adjust. Reproduce: waver check --compare B,A --suite ',
+      '- A is more accurate than B: A − B = +0.133 [95% CI +0.041, +0.221] over 60 pairs in 60 items; McNemar exact p = 0.0078 (b = 0, c = 8), one comparison: nothing to adjust. Reproduce: `waver check --compare B,A --suite ',
     );
     for (const text of [report.stdout, md]) expect(text).not.toMatch(/overlap:|do not support ranking/);
   });

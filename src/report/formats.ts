@@ -199,31 +199,43 @@ export function reportMarkdown(data: ReportData, protocols: readonly ReportedPro
     .trimEnd()}\n`;
 }
 
-/** The index of evals the report opens on (docs/report.md#index). */
+/** The index of evals the report opens on (docs/report.md#index): a row per model, in the eval's ranking. */
 function evalIndexMarkdown(data: ReportData): string[] {
   if (data.sections.length === 0) return [];
   const out = [
     '## Evals',
     '',
-    row(['eval', 'protocol', 'dataset (licence)', 'headline', 'cells', 'last run']),
-    row(['---', '---', '---', '---', '---', '---']),
+    row(['eval', 'model', 'headline', 'protocol', 'dataset (licence)', 'cells', 'last run']),
+    row(['---', '---', '---', '---', '---', '---', '---']),
   ];
   for (const s of data.sections) {
     const cov = evalCoverage(data, s.suite.hash);
-    const headline = s.summary
-      ? s.summary.models.map((m) => `**${m.label}** ${m.figures.map(formatFigure).join(' · ')}`).join('; ') +
-        (s.summary.interval ? ` (intervals: ${s.summary.interval})` : '')
-      : (s.unavailable ?? 'no headline for this protocol');
-    out.push(
-      row([
-        s.name,
-        s.protocol,
-        s.summary?.datasets.map(formatDataset).join('; ') || '—',
-        headline,
-        `${cov.done}/${cov.total} done${cov.failed ? `, ${cov.failed} failed` : ''}${cov.pending ? `, ${cov.pending} pending` : ''}${cov.complete ? '' : ' (incomplete)'}`,
-        s.date ?? '—',
-      ]),
-    );
+    const own = [
+      s.protocol,
+      s.summary?.datasets.map(formatDataset).join('; ') || '—',
+      `${cov.done}/${cov.total} done${cov.failed ? `, ${cov.failed} failed` : ''}${cov.pending ? `, ${cov.pending} pending` : ''}${cov.complete ? '' : ' (incomplete)'}`,
+      s.date ?? '—',
+    ];
+    const models = s.summary?.models ?? [];
+    if (models.length === 0)
+      out.push(row([s.name, '—', s.unavailable ?? 'no headline for this protocol', ...own]));
+    models.forEach((m, i) => {
+      out.push(
+        row([
+          s.name,
+          m.label,
+          m.figures.map(formatFigure).join(' · '),
+          ...(i === 0 ? own : own.map(() => '')),
+        ]),
+      );
+    });
+    // The eval's answer under its models: the comparison's sentence, and how its intervals are made.
+    const notes = [
+      s.comparison ? `**${s.comparison.headline}**` : '',
+      s.summary?.interval ? `intervals: ${s.summary.interval}` : '',
+    ].filter((x) => x !== '');
+    if (notes.length > 0)
+      out.push(row([s.name, s.comparison ? 'comparison' : '', notes.join(' '), '', '', '', '']));
   }
   out.push('');
   return out;

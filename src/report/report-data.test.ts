@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { suiteOf } from '../run/suite.js';
 import { openStore } from '../store/store.js';
+import { writeCells } from '../test-support/check/stores.js';
 import {
   buildReportStore,
   HOSTILE_QUESTION,
@@ -8,6 +9,7 @@ import {
   MODELS,
   REPORTED,
 } from '../test-support/report-store.js';
+import { renderReport } from './formats.js';
 import { buildReport } from './report-data.js';
 import { suiteRoles } from './suite-roles.js';
 
@@ -202,6 +204,34 @@ describe('buildReport when a protocol cannot be rebuilt', () => {
     ]);
     expect(data.runs).toEqual([]);
     expect(data.cells).toEqual([]);
+    store.close();
+  });
+
+  it('says a SAGO eval whose run has not written its manifest is in progress, with what is known, not an error (issue 37.8)', () => {
+    const store = openStore(':memory:');
+    const suite = suiteOf('sago/responses', [
+      { id: 'q::base', prompt: 'Why?', meta: { dataset: 'd', promptId: 'q', role: 'baseline' } },
+    ]);
+    writeCells(
+      store,
+      suite,
+      [{ label: 'replay:a', identity: 'replay:a', answer: () => true }],
+      () => 'Because.',
+    );
+    // The run going on: its responses stored, its later steps not done.
+    const running = store.runs.begin({ suiteHash: suite.hash, config: {}, waverVersion: 'test' });
+    const pending = () => buildReport(store, REPORTED, { now: NOW }).sections[0]?.unavailable;
+    expect(pending()).toBe(
+      'in progress: 1 model has responses stored so far; the SGS scores appear here when the run has stored every response, hidden state and embedding and written its manifest, its last step',
+    );
+    const html = renderReport(buildReport(store, REPORTED, { now: NOW }), 'html', REPORTED);
+    expect(html).toContain('in progress: 1 model has responses stored so far');
+    expect(html).not.toMatch(/could not be rebuilt|no sago manifest/);
+    // A run that ended before its last step: no SGS yet, and how to finish it.
+    store.runs.finish(running, 'stopped');
+    expect(pending()).toMatch(
+      /^no SGS yet: 1 model has responses stored, but no run has reached its last step \(the manifest\); .* Run the same waver sago command again to finish it/,
+    );
     store.close();
   });
 

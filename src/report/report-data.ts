@@ -8,6 +8,7 @@ import type { LightCell, Store, SuiteQueries } from '../store/store.js';
 import { WAVER_VERSION } from '../version.js';
 import type { HtmlKit } from './html/section.js';
 import type { LoadContext } from './load-context.js';
+import { ResultsPending } from './results-pending.js';
 import { type ProtocolSuites, type SuiteRole, suiteRoles } from './suite-roles.js';
 import {
   SAMPLE_LIMITS,
@@ -194,6 +195,10 @@ export interface HeadlineFigure {
   high?: number;
   /** Its uncertainty in words when it has no interval (`sd 0.120`). */
   spread?: string;
+  /** Its value in words when it is not a number (a Collapse Point: `L2 in IQ`); `value` is then unset. */
+  shown?: string;
+  /** The p of the test the protocol runs on it, in words (`p = 0.003, one-sided t-test of E[s] ≤ 0.05`). */
+  test?: string;
   /** What it is over: `40 items`, `24 responses, 8 seeds`. */
   over: string;
   unavailable?: string;
@@ -220,10 +225,12 @@ export interface EvalSummary {
 /** `SAA 0.812 [0.750, 0.870] over 32 items`, or `SAA unavailable (why) over 32 items`. */
 export function formatFigure(f: HeadlineFigure): string {
   const value =
-    f.value === undefined
-      ? `unavailable (${f.unavailable ?? 'not computed'})`
-      : `${f.value.toFixed(3)}${f.low !== undefined && f.high !== undefined ? ` [${f.low.toFixed(3)}, ${f.high.toFixed(3)}]` : ''}${f.spread ? ` (${f.spread})` : ''}`;
-  return `${f.name} ${value} over ${f.over}`;
+    f.shown !== undefined
+      ? `${f.shown}${f.spread ? ` (${f.spread})` : ''}`
+      : f.value === undefined
+        ? `unavailable (${f.unavailable ?? 'not computed'})`
+        : `${f.value.toFixed(3)}${f.low !== undefined && f.high !== undefined ? ` [${f.low.toFixed(3)}, ${f.high.toFixed(3)}]` : ''}${f.spread ? ` (${f.spread})` : ''}`;
+  return `${f.name} ${value} over ${f.over}${f.test ? `; ${f.test}` : ''}`;
 }
 
 /** `gsm8k (MIT)`, `gsm-symbolic (CC-BY-NC-ND-4.0: non-commercial…)`, `x (licence not stated)`. */
@@ -529,20 +536,30 @@ function claimedSection(
     section.results = protocol.section.load(store, suite.hash, ctx);
     const caveats = protocol.section.caveats?.(section.results) ?? [];
     if (caveats.length > 0) section.caveats = caveats;
-    const summary = protocol.section.summary?.(section.results);
-    if (summary) {
-      section.summary = summary;
-      section.name = evalName(summary, section.name);
-    }
     const verdicts = protocol.section.verdicts?.(section.results);
     const comparison =
       verdicts &&
       compareEvalModels(verdicts, { suiteHash: suite.hash, alpha: alphaOf(ctx.runConfig(suite.hash)) });
     if (comparison) section.comparison = comparison;
+    const summary = protocol.section.summary?.(section.results);
+    if (summary) {
+      section.summary = comparison ? inRankingOrder(summary, comparison) : summary;
+      section.name = evalName(section.summary, section.name);
+    }
   } catch (e) {
-    section.unavailable = `the ${protocol.name} results could not be rebuilt: ${(e as Error).message}`;
+    section.unavailable =
+      e instanceof ResultsPending
+        ? e.message
+        : `the ${protocol.name} results could not be rebuilt: ${(e as Error).message}`;
   }
   return { module: protocol.section, suite: suite.hash, section };
+}
+
+/** The index's models in the comparison's ranking, the one order of an eval (docs/report.md#index). */
+function inRankingOrder(summary: EvalSummary, comparison: EvalComparison): EvalSummary {
+  const rank = new Map(comparison.ranking.map((m, i) => [m.label, i]));
+  const at = (label: string) => rank.get(label) ?? comparison.ranking.length;
+  return { ...summary, models: [...summary.models].sort((a, b) => at(a.label) - at(b.label)) };
 }
 
 /** The level of the comparison's tests: the run's `check.alpha`, else check's default 0.05. */

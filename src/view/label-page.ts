@@ -20,7 +20,7 @@ kbd{border:1px solid #aab;border-bottom-width:2px;border-radius:3px;padding:0 .3
 textarea{width:100%;min-height:3rem;font:inherit}#status{min-height:1.4rem}
 #done{background:#ecfdf5;border-left:4px solid #10b981;padding:6px 10px}`;
 
-export function labellingPage(nonce: string, opts: { name: string; base: string }): string {
+export function labellingPage(nonce: string, opts: { name: string; base: string; store: string }): string {
   // The page's own values reach the script as constants ahead of it, JSON-encoded.
   const script = `
 const base = ${JSON.stringify(opts.base)};
@@ -32,11 +32,20 @@ const storeName = ${JSON.stringify(opts.name)};${LABELLING_JS}`;
 `;
 }
 
-function labellingBody(opts: { name: string; base: string }): string {
+/** The command that makes a labelling set of this store (docs/judges.md), quoted for a shell when it must be. */
+export function sampleCommand(store: string): string {
+  const arg = /^[\w./:@%+,=-]+$/.test(store) ? store : `'${store.replace(/'/g, `'\\''`)}'`;
+  return `waver judge sample --store ${arg} --n 60`;
+}
+
+function labellingBody(opts: { name: string; base: string; store: string }): string {
   return `<header><h1>Label judged items <span class="muted">${escapeHtml(opts.name)}</span></h1></header>
 <nav><a href="${escapeHtml(opts.base)}">the store</a><a href="/">all stores</a></nav>
 <main>
 <form id="who"><label>Your name <input id="rater" autocomplete="off" required></label> <label>set <select id="set"></select></label> <button type="submit">start</button> <span class="muted">or Enter</span></form>
+<div id="none" hidden><p>This store has no labelling set yet: nothing to label. Draw one (60 judged items, stratified by protocol and task; docs/judges.md) with</p>
+<pre><code id="sample-command">${escapeHtml(sampleCommand(opts.store))}</code></pre>
+<p>then reload this page.</p></div>
 <div id="work" hidden>
 <p id="progress" class="muted"></p>
 <p><strong id="task"></strong> <span id="strata" class="muted"></span> <code id="itemid" class="muted"></code></p>
@@ -46,7 +55,7 @@ function labellingBody(opts: { name: string; base: string }): string {
 <p><label>Notes (<kbd>/</kbd> to write, <kbd>Esc</kbd> to leave) <textarea id="notes"></textarea></label></p>
 <p id="status" role="status" aria-live="polite"></p>
 <p id="done" hidden></p>
-<p class="muted">Click a label, or press <kbd>1</kbd>…<kbd>4</kbd> or its letter (saved at once, then the next item) · <kbd>←</kbd> <kbd>→</kbd> previous and next</p>
+<p class="muted">Click a label, or press <span id="keys"></span> or its letter (saved at once, then the next item) · <kbd>←</kbd> <kbd>→</kbd> previous and next</p>
 </div>
 </main>`;
 }
@@ -79,7 +88,7 @@ async function fillSets() {
     select.appendChild(o);
   }
   if (params.get('set')) select.value = params.get('set');
-  if (data.sets.length === 0) $('status').textContent = 'no labelling set in this store: make one with waver judge sample';
+  if (data.sets.length === 0) { $('who').hidden = true; $('none').hidden = false; return; }
   $('rater').focus();
 }
 
@@ -102,6 +111,15 @@ async function start(e) {
   show();
 }
 
+// The keys of this item's rubric: "1 or 2" for a pass/fail gate, "1…4" for four points.
+function showKeys(n) {
+  const kbd = (k) => { const e = document.createElement('kbd'); e.textContent = String(k); return e; };
+  const keys = $('keys');
+  keys.replaceChildren(kbd(1));
+  if (n === 2) keys.append(' or ', kbd(2));
+  else if (n > 2) keys.append('…', kbd(n));
+}
+
 function show() {
   const item = state.items[state.at];
   const done = state.items.filter((i) => state.labels.has(i.id)).length;
@@ -117,6 +135,7 @@ function show() {
   $('h-item').textContent = headings.item;
   $('h-response').textContent = headings.response;
   $('instructions').textContent = item.rubric.instructions;
+  showKeys(item.rubric.labels.length);
   const mine = state.labels.get(item.id);
   const list = $('rubric');
   list.replaceChildren();

@@ -38,6 +38,8 @@ describe.skipIf(missing !== undefined)(
     let browser: Browser;
     let dir: string;
     let file: string;
+    /** A store with no labelling set. */
+    let empty: string;
     let viewer: Viewer;
     let order: string[];
     /** Each sampled item's rubric labels, in key order (1, 2, ...). */
@@ -56,7 +58,9 @@ describe.skipIf(missing !== undefined)(
       );
       store.labels.saveSet({ name: 'default', seed: 1, items: sample, population: populationOf(items) });
       store.close();
-      viewer = await startViewer({ protocols: REPORTED, stores: [file] });
+      empty = join(dir, 'empty.db');
+      openStore(empty).close();
+      viewer = await startViewer({ protocols: REPORTED, stores: [file, empty] });
       browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     });
 
@@ -99,6 +103,9 @@ describe.skipIf(missing !== undefined)(
       await page.waitForSelector('#work:not([hidden])');
       expect(await page.textContent('#progress')).toContain('item 1 of ');
       expect(await page.textContent('#itemid')).toBe(order[0]);
+      // The keys hint counts this item's labels (it said "1…4" under a pass/fail rubric: issue 37.8).
+      const keys = (n: number) => (n === 2 ? '1 or 2' : `1…${n}`);
+      expect(await page.textContent('#keys')).toBe(keys(rubric.get(order[0] as string)?.length ?? 0));
       const firstResponse = await page.textContent('#response');
       expect(firstResponse?.length).toBeGreaterThan(0);
 
@@ -114,6 +121,7 @@ describe.skipIf(missing !== undefined)(
       await page.keyboard.press('Escape');
       await page.keyboard.press('2');
       await showing(page, order[2]);
+      expect(await page.textContent('#keys')).toBe(keys(rubric.get(order[2] as string)?.length ?? 0));
       await page.keyboard.press('1');
       await showing(page, order[3]);
 
@@ -217,9 +225,15 @@ describe.skipIf(missing !== undefined)(
             await page.locator('#scores-note', { hasNotText: 'reading the report' }).waitFor();
             expect(await page.textContent('#scores-note')).toMatch(/^From the report/);
             const scores = await page.locator('#scores tbody tr').allTextContents();
-            expect(scores).toHaveLength(1);
+            // A row per model (this store's suite has KB tests only: no Stability, no Collapse Point,
+            // each said so with its reason), then which model is more accurate and how sure.
+            expect(scores).toHaveLength(3);
             expect(scores[0]).toMatch(
-              /ladder.*accuracy at L0 unavailable \(no tests\).*accuracy at L1 \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] over/,
+              /replay:alpha.*Stability unavailable \(no family that keeps an answer was asked\).*Collapse Point unavailable \(no baseline responses.*ladder/,
+            );
+            expect(scores[1]).toMatch(/replay:beta.*Stability unavailable/);
+            expect(scores[2]).toMatch(
+              /^replay:alpha ranks first on accuracy, but the paired test does not separate it/,
             );
             expect(await page.getAttribute('#scores a', 'href')).toMatch(
               /^\/stores\/0\/report#ladder-[0-9a-f]{8}$/,
@@ -237,6 +251,16 @@ describe.skipIf(missing !== undefined)(
         }
         await page.close();
       });
+
+    it('points a store with no labelling set to the exact command that makes one', async () => {
+      const { page, errors } = await open(`${viewer.url}stores/1/label`);
+      await page.waitForSelector('#none:not([hidden])');
+      expect(await page.textContent('#sample-command')).toBe(`waver judge sample --store ${empty} --n 60`);
+      expect(await page.isHidden('#who')).toBe(true);
+      if (SHOTS) await page.screenshot({ path: join(SHOTS, 'label-none.png') });
+      expect(errors).toEqual([]);
+      await page.close();
+    });
 
     it('refuses a label from another origin and a label off the rubric', async () => {
       const post = (body: unknown, headers: Record<string, string>) =>

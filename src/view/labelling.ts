@@ -41,7 +41,7 @@ export async function handleLabelling(
   if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, { error: 'GET only' });
   if (m[2] === undefined) {
     const nonce = randomBytes(16).toString('base64');
-    const body = labellingPage(nonce, { name: basename(file), base: `/stores/${m[1]}` });
+    const body = labellingPage(nonce, { name: basename(file), base: `/stores/${m[1]}`, store: file });
     res.writeHead(200, {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': pageCsp(nonce),

@@ -101,7 +101,7 @@ function storeBody(opts: { name: string; base: string; runs: RunWithCells[] }): 
 <nav><a href="${e(report)}">Report: evals and scores</a><a href="${e(`${opts.base}/transcripts`)}">Transcripts: every cell</a><a href="${e(`${opts.base}/label`)}">Label judged items</a><a href="/">All stores</a></nav>
 <main>
 <section><h2>Evals</h2><p id="scores-note" class="muted">reading the report…</p>
-<div class="table-wrap"><table id="scores" hidden><thead><tr><th>eval</th><th>protocol</th><th>dataset (licence)</th><th>headline</th><th>cells</th><th>last run</th></tr></thead><tbody></tbody></table></div></section>
+<div class="table-wrap"><table id="scores" hidden><thead><tr><th>eval</th><th>model</th><th>headline</th><th>protocol</th><th>dataset (licence)</th><th>cells</th><th>last run</th></tr></thead><tbody></tbody></table></div></section>
 <section><h2>Latest run</h2>
 <p id="run" class="muted">connecting…</p>
 <div class="bar"><div id="bar"></div></div>
@@ -172,34 +172,40 @@ es.addEventListener('progress', (e) => {
 });
 es.onerror = () => { $('run').textContent = 'disconnected: retrying…'; };
 // The scores: the report's index of evals (docs/report.md#index), read from the report this viewer
-// serves and copied a text at a time (textContent: nothing of it is taken as markup).
+// serves and copied a node at a time: text as text, a few plain tags, links into the report only
+// (nothing of it is taken as markup).
+const KEEP = { STRONG: 1, SPAN: 1, DIV: 1, BR: 1, A: 1, ABBR: 1 };
+function copyNode(n) {
+  if (n.nodeType === 3) return document.createTextNode(n.textContent);
+  if (n.nodeType !== 1 || !KEEP[n.tagName]) return document.createTextNode(n.textContent || '');
+  const e = document.createElement(n.tagName.toLowerCase());
+  if (n.tagName === 'A') {
+    const anchor = (n.getAttribute('href') || '').slice(1);
+    if (!/^[A-Za-z0-9-]+$/.test(anchor)) return document.createTextNode(n.textContent);
+    e.href = reportUrl + '#' + anchor;
+  }
+  if (n.getAttribute('title')) e.title = n.getAttribute('title');
+  for (const c of ['muted', 'na', 'model', 'figure', 'fig']) if (n.classList.contains(c)) e.classList.add(c);
+  n.childNodes.forEach((c) => e.appendChild(copyNode(c)));
+  return e;
+}
 fetch(reportUrl).then((r) => r.ok ? r.text() : Promise.reject(new Error('HTTP ' + r.status))).then((html) => {
   const doc = new DOMParser().parseFromString(html, 'text/html');
   const rows = doc.querySelectorAll('#index tbody tr');
   const body = document.querySelector('#scores tbody');
   for (const tr of rows) {
     const out = document.createElement('tr');
-    tr.querySelectorAll('td').forEach((td, i) => {
+    if (tr.className === 'verdict') out.className = 'verdict';
+    tr.querySelectorAll('td').forEach((td) => {
       const cell = document.createElement('td');
-      const link = i === 0 && td.querySelector('a');
-      const anchor = link && (link.getAttribute('href') || '').slice(1);
-      if (anchor && /^[A-Za-z0-9-]+$/.test(anchor)) {
-        const a = document.createElement('a');
-        a.href = reportUrl + '#' + anchor;
-        a.textContent = link.textContent;
-        cell.appendChild(a);
-      } else {
-        // A figure a line.
-        const parts = td.querySelectorAll('div.figure, div.muted');
-        if (parts.length) parts.forEach((d) => { const p = document.createElement('div'); p.textContent = d.textContent; cell.appendChild(p); });
-        else cell.textContent = td.textContent;
-      }
+      if (td.colSpan > 1) cell.colSpan = td.colSpan;
+      td.childNodes.forEach((c) => cell.appendChild(copyNode(c)));
       out.appendChild(cell);
     });
     body.appendChild(out);
   }
   $('scores').hidden = rows.length === 0;
-  $('scores-note').textContent = rows.length === 0 ? 'no protocol suite in this store yet' : 'From the report: each eval, each model’s headline figure with its interval.';
+  $('scores-note').textContent = rows.length === 0 ? 'no protocol suite in this store yet' : 'From the report: each eval, a row per model with its headline figures and their intervals, then which model is more accurate and how sure.';
 }).catch((err) => { $('scores-note').textContent = 'the report could not be read: ' + err.message; });`;
 
 /**

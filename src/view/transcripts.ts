@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { buildPayload, type TranscriptPayload } from '../report/html/payload.js';
+import { shortLabels } from '../report/labels.js';
 import {
   type ClaimedSuite,
   claimedSuites,
@@ -67,6 +68,8 @@ export interface TranscriptPage {
     evals: EvalOption[];
     protocols: string[];
     models: string[];
+    /** Each model as the browser shows it (labels.ts shortLabels), in `models`' order. */
+    short: string[];
     families: string[];
     levels: string[];
   };
@@ -140,7 +143,22 @@ function keeps(f: TranscriptFilter, a: TranscriptCell, b?: TranscriptCell): bool
   if (!f.compare) return (!f.model || a.model === f.model) && (!f.outcome || outcomeOf(a) === f.outcome);
   if (!b) return false;
   if (f.outcome && outcomeOf(a) !== f.outcome && outcomeOf(b) !== f.outcome) return false;
-  return !(f.compare.differ && outcomeOf(a) === outcomeOf(b) && a.response === b.response);
+  return !(f.compare.differ && !differ(a, b));
+}
+
+/**
+ * client.ts `differ`: two models' cells differ by outcome (correct, incorrect, failed); unscored
+ * cells, which have none, by their text (issue 37.6: both incorrect in other words is no difference).
+ */
+function differ(a: TranscriptCell, b: TranscriptCell): boolean {
+  const o = outcomeOf(a);
+  return o !== outcomeOf(b) || (o === 'unscored' && a.response !== b.response);
+}
+
+/** The model filter's options, each with the label the browser shows (labels.ts). */
+function modelOptions(models: string[]): { models: string[]; short: string[] } {
+  const short = shortLabels(models);
+  return { models, short: models.map((m) => short.get(m) ?? m) };
 }
 
 // --- suites read whole -------------------------------------------------------------------------
@@ -589,7 +607,7 @@ function readPage(query: TranscriptQuery, protocols: readonly ReportedProtocol[]
     options: {
       evals: all.map((s) => ({ hash: s.hash, label: s.label, protocol: s.protocol, cells: s.cells })),
       protocols: sorted(inSuite.map((s) => s.protocol)),
-      models: sorted(inSuite.flatMap((s) => s.models)),
+      ...modelOptions(sorted(inSuite.flatMap((s) => s.models))),
       ...facetsOf(inSuite),
     },
     first: (cursor?.o ?? 0) + 1,

@@ -191,9 +191,10 @@ describe('a ladder run from a licensed dataset', () => {
     expect(section?.summary?.datasets).toEqual([
       { name: 'gsm-symbolic', licence: 'CC-BY-NC-ND-4.0', licenceNote: 'non-commercial use only' },
     ]);
-    expect(section?.summary?.models[0]?.figures.map((f) => [f.name, f.value])).toEqual([
-      ['accuracy at L0', 1],
-      ['accuracy at L1', 1],
+    // The headline is the paper's answer (issue 37.2): Stability and the Collapse Point, not accuracy by level.
+    expect(section?.summary?.models[0]?.figures.map((f) => [f.name, f.value ?? f.shown])).toEqual([
+      ['Stability (lowest of 1 family: SV)', 1],
+      ['Collapse Point', 'never'],
     ]);
     // What `waver ladder` prints is this Markdown (formatLadderReport), under the report's heading here.
     const md = renderReport(data, 'md', REPORTED);

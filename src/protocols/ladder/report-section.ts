@@ -6,13 +6,13 @@ import { type LadderAdmission, latestAdmission } from './admission-record.js';
 import { ladderVerdicts } from './check.js';
 import { LadderConfigSchema } from './config.js';
 import { keepsNoAnswer } from './families/roster.js';
-import type { SetMetrics } from './metrics.js';
+import type { FamilyMetrics } from './metrics.js';
 import { ladderHtml } from './report-html.js';
 import { type LadderResults, loadLadderResults, type ScoredCell } from './results.js';
 import { LADDER_TESTS_SUITE } from './suite-names.js';
 import { formatLadderReport, ladderCaveats, ladderDatasets } from './tables.js';
 import { ladderTestOf } from './test-meta.js';
-import { type AnswerType, answerTypeOf, type LadderTest, LEVELS } from './types.js';
+import { type AnswerType, answerTypeOf, type LadderTest } from './types.js';
 
 /**
  * The ladder's section of a report: its results loaded from the store, the index's line, every
@@ -80,21 +80,13 @@ export const ladderSection: SectionModule<LadderSectionData> = {
 // --- index ---------------------------------------------------------------------------------
 
 /**
- * The index's line (docs/report.md#index): accuracy on the unperturbed baseline (L0) and at the
- * highest measured level any model has responses at, every family pooled (the two ends of the
- * paper's Figure 1 curve), each with its seed-bootstrap CI.
+ * The index's line (docs/report.md#index): the paper's two answers per model, its Stability (the
+ * lowest of the perturbation families', with its seed-bootstrap CI and n) and its Collapse Points
+ * (the earliest level any family collapses at, with the share of bootstrap resamples that agree,
+ * and how many families collapse at all). Accuracy by level is the section's table and curve.
  */
 function ladderSummary(data: LadderSectionData): EvalSummary {
   const { results } = data;
-  const top = [...LEVELS].reverse().find((k) => results.models.some((m) => m.metrics.byLevel[k].n > 0));
-  const figure = (name: string, s: SetMetrics): HeadlineFigure => ({
-    name,
-    ...(s.accuracy.value !== undefined && { value: s.accuracy.value }),
-    ...(s.accuracy.low !== undefined && { low: s.accuracy.low }),
-    ...(s.accuracy.high !== undefined && { high: s.accuracy.high }),
-    over: `${s.n} response${s.n === 1 ? '' : 's'}, ${s.seeds} seed${s.seeds === 1 ? '' : 's'}`,
-    ...(s.accuracy.value === undefined && { unavailable: s.accuracy.unavailable ?? 'no scored response' }),
-  });
   const datasets = ladderDatasets(data).map((d) => ({
     name: d.name,
     ...(d.licence !== undefined && { licence: d.licence }),
@@ -105,14 +97,82 @@ function ladderSummary(data: LadderSectionData): EvalSummary {
     datasets,
     models: results.models.map((m) => ({
       label: m.label,
-      figures: [
-        figure('accuracy at L0', m.metrics.baseline),
-        ...(top !== undefined ? [figure(`accuracy at L${top}`, m.metrics.byLevel[top])] : []),
-      ],
+      figures: [stabilityFigure(m.metrics.families), collapseFigure(m.metrics.families)],
     })),
-    interval: `${Math.round(100 * results.settings.confidence)}% seed bootstrap`,
+    interval: `${Math.round(100 * results.settings.confidence)}% seed bootstrap; a Collapse Point's share of resamples`,
   };
 }
+
+const plural = (n: number, word: string) =>
+  `${n} ${n === 1 ? word : word.endsWith('y') ? `${word.slice(0, -1)}ies` : `${word}s`}`;
+
+/** The lowest Stability of the families that keep an answer (KB's is its recognition, not stability). */
+function stabilityFigure(families: readonly FamilyMetrics[]): HeadlineFigure {
+  const kept = families.filter((f) => !keepsNoAnswer(f.family) && f.overall.n > 0);
+  const scored = kept.filter((f) => f.overall.stability.value !== undefined);
+  const lowest = scored.reduce<FamilyMetrics | undefined>(
+    (lo, f) =>
+      lo === undefined || (f.overall.stability.value as number) < (lo.overall.stability.value as number)
+        ? f
+        : lo,
+    undefined,
+  );
+  if (!lowest)
+    return {
+      name: 'Stability',
+      over: plural(kept.length, 'family'),
+      unavailable:
+        kept.length === 0
+          ? 'no family that keeps an answer was asked'
+          : (kept[0]?.overall.stability.unavailable ?? 'no perturbed response'),
+    };
+  const s = lowest.overall;
+  return {
+    name: `Stability (lowest of ${plural(scored.length, 'family')}: ${lowest.family})`,
+    value: s.stability.value as number,
+    ...(s.stability.low !== undefined && { low: s.stability.low }),
+    ...(s.stability.high !== undefined && { high: s.stability.high }),
+    over: `${plural(s.n, 'response')}, ${plural(s.seeds, 'seed')}`,
+  };
+}
+
+/** The earliest Collapse Point of any family, with how sure the bootstrap is of it. */
+function collapseFigure(families: readonly FamilyMetrics[]): HeadlineFigure {
+  const known = families.filter((f) => f.collapse.status !== 'unavailable');
+  const collapsed = known.filter((f) => f.collapse.status === 'collapsed');
+  const over = `${plural(known.length, 'family')}`;
+  if (known.length === 0)
+    return {
+      name: 'Collapse Point',
+      over: plural(families.length, 'family'),
+      unavailable: families[0]?.collapse.reason ?? 'no family has one',
+    };
+  if (collapsed.length === 0) {
+    const resamples = known[0]?.collapse.resamples ?? 0;
+    const never = Math.min(
+      ...known.map((f) => f.collapse.distribution.find((d) => d.value === 'never')?.share ?? 0),
+    );
+    return {
+      name: 'Collapse Point',
+      shown: 'never',
+      spread: `no family collapses; at least ${pct(never)} of ${resamples} resamples agree in each`,
+      over,
+    };
+  }
+  const first = collapsed.reduce((a, f) =>
+    (f.collapse.level as number) < (a.collapse.level as number) ? f : a,
+  );
+  const cp = first.collapse;
+  const share = cp.distribution.find((d) => d.value === `L${cp.level}`)?.share ?? 0;
+  return {
+    name: 'Collapse Point',
+    shown: `L${cp.level} in ${first.family}`,
+    spread: `${pct(share)} of ${cp.resamples} resamples; ${collapsed.length} of ${plural(known.length, 'family')} collapse`,
+    over,
+  };
+}
+
+const pct = (x: number) => `${Math.round(100 * x)}%`;
 
 // --- transcript ------------------------------------------------------------------------------
 

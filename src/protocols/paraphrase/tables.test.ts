@@ -172,7 +172,7 @@ describe("a run's output ends on the comparison (issue 37.1)", () => {
     expect(tail).toMatch(
       /\| steady − shaky \| \+0\.500 \[95% CI \+0\.\d{3}, \+0\.\d{3}\] \| 96 \| 12 \| 0 \| 48 \|/,
     );
-    expect(tail).toContain('Reproduce: waver check --compare shaky,steady --suite');
+    expect(tail).toContain('Reproduce: `waver check --compare shaky,steady --suite');
     const json = JSON.parse(formatParaphraseReport(results, 'json')) as {
       comparison: { ranking: { label: string }[] };
     };

@@ -4,7 +4,7 @@ import { cellBase, demoteHeadings, legendHtml } from '../../report/html/section-
 import type { EvalSummary, HeadlineFigure, SectionModule, TranscriptCell } from '../../report/report-data.js';
 import { tInterval } from '../../stats/student-t.js';
 import type { Store } from '../../store/store.js';
-import { AXIS_HEADING, AXIS_SCALE, SAGO_AXES, type SagoAxis } from './metrics.js';
+import { AXIS_HEADING, AXIS_SCALE, type AxisScore, SAGO_AXES, type SagoAxis } from './metrics.js';
 import {
   AXIS_PALETTE,
   type AxisColors,
@@ -83,6 +83,7 @@ function sagoSummary(r: SagoResults): EvalSummary {
               value: sc.sgs,
               ...sgsInterval(sc),
               over: `${sc.n} prompts`,
+              test: sgsTest(sc, r.manifest.settings.primaryEps),
             }
           : {
               name,
@@ -93,6 +94,14 @@ function sagoSummary(r: SagoResults): EvalSummary {
     }),
     interval: '95% t interval over prompts',
   };
+}
+
+/** The p of the section's test at the primary ε (docs/sago.md#sgs), or why there is none. */
+function sgsTest(sc: AxisScore, eps: number): string {
+  const t = sc.tests.find((x) => x.eps === eps);
+  return t
+    ? `${t.p < 0.0001 ? 'p < 0.0001' : `p = ${t.p.toFixed(4)}`}, one-sided t-test of H0: E[s] ≤ ε = ${eps} (t = ${Number.isFinite(t.t) ? t.t.toFixed(2) : 'infinite: every prompt alike'}, df ${t.df})`
+    : `no test at ε = ${eps}: ${sc.untested ?? 'not run'}`;
 }
 
 /** SGS's t interval over prompts, or a note that one prompt has none. */

@@ -1,3 +1,4 @@
+import { ResultsPending } from '../../report/results-pending.js';
 import type { Coverage } from '../../run/types.js';
 import type { CellText, Store, StoredCell } from '../../store/store.js';
 import { sha256 } from '../../util/hash.js';
@@ -67,10 +68,28 @@ export function judgeTestId(text: string): string {
   return `politeness::${sha256(text).slice(0, 32)}`;
 }
 
+/**
+ * What a responses suite without its manifest says (docs/sago.md#store): its run writes the
+ * manifest last, after the responses, the judge's verdicts, hidden states and embeddings.
+ */
+function pendingNote(store: Store, suiteHash: string, models: number): string {
+  const running = store.runs.list().some((r) => r.suiteHash === suiteHash && r.status === 'running');
+  const known = `${models} model${models === 1 ? ' has' : 's have'} responses stored`;
+  const when =
+    'the SGS scores appear here when the run has stored every response, hidden state and embedding and written its manifest, its last step';
+  return running
+    ? `in progress: ${known} so far; ${when}`
+    : `no SGS yet: ${known}, but no run has reached its last step (the manifest); ${when}. Run the same waver sago command again to finish it: stored responses are not asked again`;
+}
+
 /** Everything SAGO computed for a responses suite, from the store. */
 export function loadSagoResults(store: Store, suiteHash: string, opts: LoadSagoOptions = {}): SagoResults {
   const stored = opts.manifest ?? latestManifest(store, suiteHash);
-  if (!stored) throw new Error(`no sago manifest for suite ${suiteHash} in ${store.path}`);
+  if (!stored) {
+    const models = store.suites.models(suiteHash);
+    if (models.length === 0) throw new Error(`no sago manifest for suite ${suiteHash} in ${store.path}`);
+    throw new ResultsPending(pendingNote(store, suiteHash, models.length));
+  }
   const manifest = normalizedManifest(stored);
   const tables =
     manifest.source?.kind === 'sago-runs'

@@ -56,6 +56,11 @@ export const CLIENT_JS = String.raw`
     if (c.correct === false) return 'incorrect';
     return 'unscored';
   }
+  // Two models' cells differ by outcome; unscored ones, which have none, by their text (view/transcripts.ts differ).
+  function differ(a, b) {
+    var o = outcome(a);
+    return o !== outcome(b) || (o === 'unscored' && a.response !== b.response);
+  }
   var MARK = { correct: '\u2713 correct', incorrect: '\u2717 incorrect', unscored: '\u2013 unscored', failed: '! failed' };
   function excerpt(s, n) {
     if (s === undefined) return '';
@@ -67,11 +72,21 @@ export const CLIENT_JS = String.raw`
     xs.forEach(function (x) { if (x !== undefined && !seen['$' + x]) { seen['$' + x] = 1; out.push(x); } });
     return out;
   }
-  function fill(select, values, allLabel) {
+  function fill(select, values, allLabel, shownAs) {
     clear(select);
     var o = node('option', allLabel); o.value = ''; select.appendChild(o);
-    values.forEach(function (v) { var x = node('option', v); x.value = v; select.appendChild(x); });
+    values.forEach(function (v) {
+      var x = node('option', shownAs ? shownAs(v) : v); x.value = v; x.title = v; select.appendChild(x);
+    });
   }
+  // Each model as the report shows it (labels.ts shortLabels: the part that tells the models
+  // apart), whole on hover.
+  var SHORT = Object.create(null);
+  [[D.models, D.short], P ? [P.options.models, P.options.short] : [[], []]].forEach(function (m) {
+    (m[0] || []).forEach(function (label, i) { if (m[1] && m[1][i] !== undefined) SHORT[label] = m[1][i]; });
+  });
+  function shown(model) { return SHORT[model] !== undefined ? SHORT[model] : model; }
+  function labelled(tag, model, cls) { var e = node(tag, shown(model), cls); e.title = model; return e; }
 
   var F = {
     protocol: $('f-protocol'), model: $('f-model'), family: $('f-family'), level: $('f-level'),
@@ -83,11 +98,11 @@ export const CLIENT_JS = String.raw`
     levels: uniq(tests.map(function (t) { return t.level; })).sort()
   };
   fill(F.protocol, O.protocols, 'every protocol');
-  fill(F.model, O.models, 'every model');
+  fill(F.model, O.models, 'every model', shown);
   fill(F.family, O.families, 'every family / phrasing');
   fill(F.level, O.levels, 'every level');
   var cmpA = $('cmp-a'), cmpB = $('cmp-b'), cmpOn = $('cmp-toggle'), cmpDiffer = $('cmp-differ');
-  fill(cmpA, O.models, '(model A)'); fill(cmpB, O.models, '(model B)');
+  fill(cmpA, O.models, '(model A)', shown); fill(cmpB, O.models, '(model B)', shown);
   if (O.models.length > 0) cmpA.value = O.models[0];
   if (O.models.length > 1) cmpB.value = O.models[1];
   var evals = $('f-suite');
@@ -158,7 +173,7 @@ export const CLIENT_JS = String.raw`
         var b = byKey[c.key];
         if (!b) return;
         if (o2 && outcome(c) !== o2 && outcome(b) !== o2) return;
-        if (cmpDiffer.checked && outcome(c) === outcome(b) && c.response === b.response) return;
+        if (cmpDiffer.checked && !differ(c, b)) return;
         out.push({ a: c, b: b });
       });
     }
@@ -178,7 +193,7 @@ export const CLIENT_JS = String.raw`
     var body = $('rows'), head = $('rows-head');
     clear(body); clear(head);
     var cols = state.comparing
-      ? ['protocol', 'item', 'family', 'level', 'rep', 'A: ' + cmpA.value, 'B: ' + cmpB.value, 'A response', 'B response']
+      ? ['protocol', 'item', 'family', 'level', 'rep', 'A: ' + shown(cmpA.value), 'B: ' + shown(cmpB.value), 'A response', 'B response']
       : ['protocol', 'model', 'item', 'family', 'level', 'rep', 'outcome', 'flipped', 'response'];
     var tr = node('tr');
     cols.forEach(function (c) { tr.appendChild(node('th', c)); });
@@ -190,7 +205,7 @@ export const CLIENT_JS = String.raw`
       row.tabIndex = 0;
       row.setAttribute('data-row', String(start + k));
       row.appendChild(node('td', t.protocol));
-      if (!state.comparing) row.appendChild(node('td', c.model));
+      if (!state.comparing) row.appendChild(labelled('td', c.model));
       row.appendChild(node('td', t.item));
       row.appendChild(node('td', t.family || ''));
       row.appendChild(node('td', t.level || ''));
@@ -315,7 +330,7 @@ export const CLIENT_JS = String.raw`
   }
   function cellPanel(c, title) {
     var box = node('div', undefined, 'cell');
-    box.appendChild(node('h4', title));
+    box.appendChild(labelled('h4', title));
     var dl = node('dl');
     field(dl, 'outcome', MARK[outcome(c)] + (c.flipped === true ? ' \u00b7 \u21c4 flipped (right on the unperturbed form)' : ''));
     field(dl, 'score', c.score === null ? undefined : String(c.score));

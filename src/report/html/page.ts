@@ -1,6 +1,7 @@
 import { comparisonMarkdown } from '../../check/eval-comparison.js';
 import { judgeMarkdown } from '../../judge/report.js';
 import { chartSvg } from '../charts.js';
+import { shortLabel, shortLabels } from '../labels.js';
 import type { ReportedProtocol } from '../report-data.js';
 import {
   COVERAGE_COLUMNS,
@@ -21,6 +22,7 @@ import { CLIENT_JS } from './client.js';
 import { escapeHtml as esc, markdownToHtml } from './markdown.js';
 import { buildPayload, embedJson, TRUNCATION_NOTE } from './payload.js';
 import type { HtmlKit } from './section.js';
+import { abbreviateLabels, labelKey } from './short-labels.js';
 import { CSS } from './style.js';
 import { transcriptBrowserHtml } from './transcript-browser.js';
 
@@ -117,19 +119,56 @@ function htmlKit(data: ReportData, stats: HtmlStats): HtmlKit {
         body = `<p class="warn">chart unavailable: ${esc((e as Error).message)}</p>`;
       }
       stats.chartMs += performance.now() - started;
-      return `<figure class="chart" id="${id}" role="img" aria-label="${esc(label.title)}">${body}<figcaption><strong>${esc(
+      return `<figure class="chart" id="${id}" role="img" aria-label="${esc(label.title)}"><div class="plot">${legibleSvg(body)}</div><figcaption><strong>${esc(
         label.title,
       )}</strong>${esc(label.caption)}</figcaption></figure>`;
     },
     md: markdownToHtml,
     esc,
     modelColors: colorsFor(labels),
+    label: shortLabel,
   };
 }
 
+/** The smallest text a chart may be drawn at, in CSS pixels (issue 37.6: 7.4 px at 800 px wide). */
+export const MIN_CHART_TEXT_PX = 10;
+
+/**
+ * A chart wider than its card is scaled down to fit only as far as its smallest text stays at
+ * MIN_CHART_TEXT_PX: the SVG's min-width is its width times the smallest scale that allows; past
+ * that its card scrolls sideways (`.plot`) rather than shrink the text (docs/report.md#charts).
+ */
+function legibleSvg(svg: string): string {
+  const sizes = [...svg.matchAll(/font-size="([\d.]+)px"/g)].map((m) => Number(m[1]));
+  const width = Number(/^<svg[^>]*\swidth="([\d.]+)"/.exec(svg)?.[1]);
+  if (sizes.length === 0 || !Number.isFinite(width)) return svg;
+  const scale = Math.min(1, MIN_CHART_TEXT_PX / Math.min(...sizes));
+  return svg.replace(/^<svg /, `<svg style="min-width:${Math.ceil(width * scale)}px" `);
+}
+
+/** The kit of one eval: its models' labels shortened against each other, in its charts and its text. */
+function evalKit(kit: HtmlKit, labels: ReadonlyMap<string, string>): HtmlKit {
+  return {
+    ...kit,
+    chart: (spec, label) => kit.chart({ ...spec, labels }, label),
+    label: (model) => labels.get(model) ?? shortLabel(model),
+  };
+}
+
+/** The labels of an eval's models as it shows them (labels.ts), from its index line. */
+function evalLabels(section: ReportSection): Map<string, string> {
+  return shortLabels(section.summary?.models.map((m) => m.label) ?? []);
+}
+
 /** An eval's section: its protocol's HTML, or why it is unavailable or could not be drawn. */
-function sectionHtml(section: ReportSection, protocols: readonly ReportedProtocol[], kit: HtmlKit): string {
+function sectionHtml(
+  section: ReportSection,
+  protocols: readonly ReportedProtocol[],
+  reportKit: HtmlKit,
+): string {
   const module = protocols.find((p) => p.name === section.protocol)?.section;
+  const labels = evalLabels(section);
+  const kit = evalKit(reportKit, labels);
   let inner: string;
   if (section.unavailable !== undefined || section.results === undefined || !module)
     inner = `<p class="unavailable-section">Unavailable: ${esc(section.unavailable ?? 'no module for this protocol')}</p>`;
@@ -144,7 +183,7 @@ function sectionHtml(section: ReportSection, protocols: readonly ReportedProtoco
   const comparison = section.comparison
     ? `<div class="comparison" id="${esc(section.id)}-comparison"><h3>Comparison</h3>${markdownToHtml(comparisonMarkdown(section.comparison).join('\n'))}</div>`
     : '';
-  return `<section id="${esc(section.id)}" class="protocol" data-protocol="${esc(section.protocol)}"><h2>${esc(section.title)} — ${esc(section.name)}</h2>${evalMeta(section)}${comparison}${inner}</section>`;
+  return `<section id="${esc(section.id)}" class="protocol" data-protocol="${esc(section.protocol)}"><h2>${esc(section.title)} — ${abbreviateLabels(esc(section.name), labels)}</h2>${evalMeta(section)}${labelKey(labels)}${abbreviateLabels(comparison + inner, labels)}</section>`;
 }
 
 /** A table that becomes one card per row on a narrow page (each cell labelled with its column). */
@@ -165,40 +204,56 @@ function day(iso: string | undefined): string {
 }
 
 /**
- * The report's first screen: one row per eval with its protocol, datasets and licences, models,
- * headline figures with their intervals, cells and date; each links to its section.
+ * The report's first screen: per eval, one row per model in the comparison's ranking (the order of
+ * every table of the eval) with its headline figures and their intervals, then the comparison's
+ * answer in one sentence; the eval's name links to its section (docs/report.md#index).
  */
 function evalIndex(data: ReportData): string {
-  const rows = data.sections.map((s) => {
+  const head = ['eval', 'model', 'headline', 'protocol', 'dataset (licence)', 'cells', 'last run'];
+  const td = (k: number, html: string, extra = '') =>
+    `<td data-label="${esc(head[k] ?? '')}"${extra}><div>${html}</div></td>`;
+  const bodies = data.sections.map((s) => {
     const cov = evalCoverage(data, s.suite.hash);
-    const headline = s.summary
-      ? s.summary.models
-          .map(
-            (m) =>
-              `<div class="figure"><span class="model" title="${esc(m.label)}">${esc(m.label)}</span> ${m.figures
-                .map(
-                  (f) =>
-                    `<span class="fig${f.value === undefined ? ' na' : ''}">${esc(formatFigure(f))}</span>`,
-                )
-                .join(' · ')}</div>`,
-          )
-          .join('') +
-        (s.summary.interval ? `<div class="muted">intervals: ${esc(s.summary.interval)}</div>` : '')
-      : `<span class="na">${esc(s.unavailable ?? 'no headline for this protocol')}</span>`;
+    const labels = evalLabels(s);
     const cells = `${cov.done}/${cov.total} done${cov.failed ? `, <strong>${cov.failed} failed</strong>` : ''}${cov.pending ? `, ${cov.pending} pending` : ''}${cov.complete ? '' : ' (<strong>incomplete</strong>)'}`;
-    return [
-      `<a href="#${esc(s.id)}">${esc(s.name)}</a>`,
-      esc(s.protocol),
-      s.summary ? s.summary.datasets.map((d) => esc(formatDataset(d))).join('<br>') || '—' : '—',
-      headline,
-      cells,
-      esc(day(s.date)),
-    ];
+    const datasets = s.summary
+      ? s.summary.datasets.map((d) => esc(formatDataset(d))).join('<br>') || '—'
+      : '—';
+    const link = `<a href="#${esc(s.id)}">${abbreviateLabels(esc(s.name), labels)}</a>`;
+    const models = s.summary?.models ?? [];
+    const rows = models.map((m, i) => {
+      const figures = m.figures
+        .map(
+          (f) =>
+            `<span class="fig${f.value === undefined && f.shown === undefined ? ' na' : ''}">${esc(formatFigure(f))}</span>`,
+        )
+        .join(' · ');
+      const short = labels.get(m.label) ?? m.label;
+      const model = `<span class="model" title="${esc(m.label)}">${esc(short)}</span>`;
+      // The eval's own columns once, on its first model's row.
+      const own = (k: number, html: string) => td(k, i === 0 ? html : '', i === 0 ? '' : ' class="same"');
+      return `<tr>${td(0, link)}${td(1, model)}${td(2, `<div class="figure">${figures}</div>`)}${own(3, esc(s.protocol))}${own(4, datasets)}${own(5, cells)}${own(6, esc(day(s.date)))}</tr>`;
+    });
+    if (rows.length === 0)
+      rows.push(
+        `<tr>${td(0, link)}${td(1, '—')}${td(2, `<span class="na">${esc(s.unavailable ?? 'no headline for this protocol')}</span>`)}${td(3, esc(s.protocol))}${td(4, datasets)}${td(5, cells)}${td(6, esc(day(s.date)))}</tr>`,
+      );
+    const notes = [
+      s.comparison
+        ? `<strong>${abbreviateLabels(esc(s.comparison.headline), labels)}</strong> <a href="#${esc(s.id)}-comparison">the comparison</a>`
+        : '',
+      s.summary?.interval ? `<span class="muted">intervals: ${esc(s.summary.interval)}</span>` : '',
+    ].filter((x) => x !== '');
+    if (notes.length > 0)
+      rows.push(
+        `<tr class="verdict"><td data-label="comparison" colspan="${head.length}"><div>${notes.join(' ')}</div></td></tr>`,
+      );
+    return `<tbody data-eval="${esc(s.id)}">${rows.join('')}</tbody>`;
   });
-  return `<section id="evals"><h2>Evals</h2><p class="lede">Each eval in this store: what it measured (protocol, dataset and its licence), each model's headline figure with its interval and what it is over, its cells, and when it last ran. Click one for its charts and tables; every cell is in the transcripts below.</p>${
-    rows.length === 0
+  return `<section id="evals"><h2>Evals</h2><p class="lede">Each eval in this store: one row per model, ranked as the eval's comparison ranks them, with its headline figures, their intervals and what they are over; then, with two or more models, which is more accurate and how sure (the paired test of <code>waver check --compare</code>). Click an eval for its charts and tables; every cell is in the transcripts below.</p>${
+    bodies.length === 0
       ? '<p>No protocol suite in this store: its runs and cells are in the appendix and the transcripts.</p>'
-      : table(['eval', 'protocol', 'dataset (licence)', 'headline', 'cells', 'last run'], rows, [], 'index')
+      : `<div class="table-wrap"><table class="stack" id="index"><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>${bodies.join('')}</table></div>`
   }</section>`;
 }
 

@@ -1,3 +1,4 @@
+import { shortLabels } from '../labels.js';
 import type { TranscriptCell } from '../report-data.js';
 
 /**
@@ -13,6 +14,8 @@ export interface TranscriptPayload {
   s: string[];
   protocols: string[];
   models: string[];
+  /** Each model as the browser shows it (labels.ts shortLabels over these models), whole on hover. */
+  short: string[];
   /** Tests: protocol, suite, test id, item, then the optional fields (see TestRecord). */
   t: TestRecord[];
   /** Cells: [test, model, repeat, status(1 done, 0 failed), response, error, parsed, score, correct, flipped, reason]. */
@@ -135,7 +138,18 @@ export function buildPayload(cells: readonly TranscriptCell[], opts: PayloadOpti
     ]);
   }
   const { cap, truncated } = capStrings(strings, opts.budget ?? 6_000_000);
-  return { v: 1, s: strings, protocols, models, t: tests, c: records, truncated, cap };
+  const short = shortLabels(models);
+  return {
+    v: 1,
+    s: strings,
+    protocols,
+    models,
+    short: models.map((m) => short.get(m) ?? m),
+    t: tests,
+    c: records,
+    truncated,
+    cap,
+  };
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { SuiteTest } from '../../run/types.js';
 import type { LightCell } from '../../store/store.js';
-import { shortLabel } from '../labels.js';
 import type { TranscriptCell } from '../report-data.js';
 import type { HtmlKit } from './section.js';
 
@@ -53,7 +52,7 @@ export function fmt3(x: number | undefined | null): string {
 export function legendHtml(kit: HtmlKit): string {
   const items = kit.modelColors.domain.map(
     (label, i) =>
-      `<span class="key" title="${kit.esc(label)}"><span class="swatch" style="background:${kit.modelColors.range[i]}"></span>${kit.esc(shortLabel(label))}</span>`,
+      `<span class="key" title="${kit.esc(label)}"><span class="swatch" style="background:${kit.modelColors.range[i]}"></span>${kit.esc(kit.label(label))}</span>`,
   );
   return `<p class="legend">${items.join(' ')}</p>`;
 }

@@ -9,4 +9,6 @@ export interface HtmlKit {
   esc(text: string): string;
   /** A consistent colour per model label across every chart of the report. */
   modelColors: { domain: string[]; range: string[] };
+  /** A model's label as this eval shows it: the part that tells its models apart (labels.ts shortLabels). */
+  label(model: string): string;
 }

@@ -23,7 +23,9 @@ div.comparison { border-left: 4px solid var(--accent); padding: 2px 12px; margin
 .unavailable-section { background: #fee2e2; border-left: 4px solid #ef4444; padding: 6px 10px; }
 .charts { display: flex; flex-wrap: wrap; gap: 18px; align-items: flex-start; }
 figure.chart { margin: 0; padding: 10px; border: 1px solid var(--line); border-radius: 6px; background: #fff; max-width: 100%; min-width: 0; }
-/* A chart wider than its card is scaled down to fit (the SVG has a viewBox), never cut. */
+/* A chart wider than its card is scaled down to fit (the SVG has a viewBox), never cut, and never
+   below its min-width (its smallest text at 10 px): past that its plot scrolls sideways. */
+figure.chart .plot { max-width: 100%; overflow-x: auto; }
 figure.chart svg { display: block; max-width: 100%; height: auto; }
 /* The caption wraps to the chart's width: it takes no part in the card's width. */
 figure.chart figcaption { contain: inline-size; min-width: 220px; color: var(--muted); font-size: 12px; margin-top: 6px; }
@@ -38,6 +40,9 @@ th, td { border: 1px solid var(--line); padding: 3px 7px; text-align: left; vert
 table.stack td { overflow-wrap: break-word; }
 .eval-meta { color: var(--muted); margin-top: -4px; }
 #index td .figure { white-space: normal; }
+#index tbody + tbody { border-top: 2px solid var(--line); }
+#index tr.verdict td { background: var(--panel); }
+abbr[title] { text-decoration: underline dotted; cursor: help; }
 #index td .model { font-weight: 600; margin-right: 4px; }
 .na { color: var(--muted); font-style: italic; }
 .muted { color: var(--muted); font-size: 12px; }
@@ -52,6 +57,8 @@ table.stack td.num { overflow-wrap: normal; }
   table.stack tr { border: 1px solid var(--line); border-radius: 6px; margin-bottom: 8px; padding: 4px 0; }
   table.stack td { border: 0; display: grid; grid-template-columns: 10em minmax(0, 1fr); gap: 8px; text-align: left; }
   table.stack td::before { content: attr(data-label); color: var(--muted); }
+  /* An eval's own columns are on its first model's card only. */
+  #index td.same { display: none; }
   /* A transcript row is a compact card: its short fields on one line, the response below. */
   table.stack.cells tr { display: flex; flex-wrap: wrap; gap: 0 14px; padding: 4px 8px; }
   table.stack.cells td { display: block; padding: 1px 0; }
