@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { packageFile } from './util/package-file.js';
 
-/** waver's version, from package.json (one level above both src/ and dist/). */
+/** waver's version, from its package.json. */
 export const WAVER_VERSION: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+  JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }
 ).version;

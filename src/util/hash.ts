@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 
 /**
  * JSON with object keys sorted and `undefined` members dropped, so equal values always hash
@@ -21,8 +21,16 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
+/**
+ * Node's one-shot `crypto.hash` (20.12 and later) spares a Hash object per digest, and a warm run
+ * makes one digest per cell (its cache key); earlier Node 20 releases use the Hash object.
+ */
+const oneShot = (
+  crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: 'hex') => string }
+).hash;
+
 export function sha256(text: string | Uint8Array): string {
-  return createHash('sha256').update(text).digest('hex');
+  return oneShot ? oneShot('sha256', text, 'hex') : crypto.createHash('sha256').update(text).digest('hex');
 }
 
 /** sha256 of the canonical JSON of a value. */

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { InputError } from '../../errors.js';
 import type { RegistryContext } from '../../protocols/adapters.js';
 import { reportedProtocols } from '../../report/reported-protocols.js';
+import { packageFile } from '../../util/package-file.js';
 import { startViewer } from '../../view/server.js';
 import { openUrl } from '../open-url.js';
 
@@ -47,8 +48,8 @@ export function viewCommand(ctx: RegistryContext): Command {
           allowRemote: opts.allowRemote,
           // Off the server's event loop: a large store's report and a search through its cells.
           workers: {
-            queries: new URL('../query-worker.js', import.meta.url),
-            reports: new URL('../report-worker.js', import.meta.url),
+            queries: packageFile('dist/cli/query-worker.js'),
+            reports: packageFile('dist/cli/report-worker.js'),
           },
         });
         process.stdout.write(`${viewer.url}\n`);
