@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { InputError } from '../../../errors.js';
+import { packageFile } from '../../../util/package-file.js';
 import type { AdmissionContext } from '../admission-table.js';
 import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
 import { ladderFamilies, ladderFamily } from '../families/registry.js';
@@ -98,16 +99,9 @@ export interface OmittedCell extends CellAt {
 }
 export type DefaultSuiteCell = AcceptedCell | OmittedCell;
 
-/** The folder of the files: beside this module in the sources, found from the package root when built. */
+/** The folder of the files, from the package root: the same from the sources, dist/ and the CLI's bundle. */
 export function defaultSuiteDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let up = 0; up < 8; up++, dir = dirname(dir)) {
-    const home = join(dir, 'src', 'protocols', 'ladder', 'default-suite');
-    if (Object.values(DEFAULT_SUITE_FILES).some((f) => existsSync(join(home, f)))) return home;
-  }
-  throw new Error(
-    'the default ladder suite files are not in this installation (src/protocols/ladder/default-suite)',
-  );
+  return fileURLToPath(packageFile('src/protocols/ladder/default-suite/'));
 }
 
 const SEED_ORDER = new Map(GRADE_SCHOOL_SEEDS.map((s, i) => [s.id, i]));
