@@ -39,7 +39,7 @@ export interface ThompsonSearch {
 /**
  * Their prior: Beta(a, 5) whose mean is the accuracy of the original format (evaluated on every
  * item before the search), a = max(p / (1 - p) * 5, 1.1) "to avoid non-bell shape curves"
- * (format_evaluation.py:357-361). p = 1 has no such a; waver caps a at that of p = 0.999.
+ * (format_evaluation.py:355-362). p = 1 has no such a; waver caps a at that of p = 0.999.
  */
 export function formatSpreadPrior(originalAccuracy: number): { alpha: number; beta: number } {
   if (!(originalAccuracy >= 0 && originalAccuracy <= 1)) {
