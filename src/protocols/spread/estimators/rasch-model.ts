@@ -8,7 +8,7 @@ import { fitPenalizedLogistic, type SparseRow } from './penalized-logistic.js';
  * item is 0, no intercept); covariates on one side only keep the other side's full one-hot; both
  * sides with covariates add an intercept. Fitted with the authors' penalty C = 100.
  */
-export const PROMPTEVAL_C = 100;
+const PROMPTEVAL_C = 100;
 
 export interface CellObservation {
   template: number;
