@@ -170,3 +170,44 @@ describe('PyRandom basics', () => {
     expect(Number.isInteger(s) && s >= 0 && s < 2 ** 32).toBe(true);
   });
 });
+
+describe('PyRandom.numpyLegacy', () => {
+  it("draws what numpy's legacy RandomState(seed).choice(n) draws (values from numpy 2.4)", () => {
+    // python3 -c "import numpy as np; r=np.random.RandomState(12345); print([int(r.choice(7)) for _ in range(8)],
+    //   [int(r.choice(1)) for _ in range(2)], [int(r.choice(1000)) for _ in range(4)], [int(r.choice(2**31+5)) for _ in range(2)])"
+    const r = PyRandom.numpyLegacy(12345);
+    const draws = (n: number, k: number) => Array.from({ length: k }, () => r.numpyRandbelow(n));
+    expect(draws(7, 8)).toEqual([2, 5, 5, 1, 4, 1, 6, 6]);
+    expect(draws(1, 2)).toEqual([0, 0]);
+    expect(draws(1000, 4)).toEqual([357, 546, 541, 769]);
+    expect(draws(2 ** 31 + 5, 2)).toEqual([1983958385, 1605979227]);
+    expect(PyRandom.numpyLegacy(0).numpyRandbelow(20)).toBe(12);
+  });
+});
+
+describe('PyRandom gammavariate and betavariate', () => {
+  it('draw what CPython 3.11 draws for the same seed (values from python3 3.11.7)', () => {
+    // python3 -c "import random; r=random.Random(2024);
+    //   print([r.betavariate(a,b) for a,b in [(1.1,5),(3.5,7),(1,1),(0.5,0.7),(40,60),(1.1,5)]])"
+    const r = new PyRandom(2024);
+    const pairs = [
+      [1.1, 5],
+      [3.5, 7],
+      [1, 1],
+      [0.5, 0.7],
+      [40, 60],
+      [1.1, 5],
+    ] as const;
+    const expected = [
+      0.20636578689172405, 0.3637870632636786, 0.7082458493030966, 0.0818944991116358, 0.40136914788627903,
+      0.06287671050452273,
+    ];
+    for (const [k, [a, b]] of pairs.entries())
+      expect(r.betavariate(a, b)).toBeCloseTo(expected[k] as number, 13);
+    // python3 -c "import random; r=random.Random(7); print([r.gammavariate(a,1) for a in (0.3,1.0,2.5)])"
+    const g = new PyRandom(7);
+    const gammas = [0.033058792243240466, 1.0524956180709268, 0.6986283784505736];
+    for (const [k, a] of [0.3, 1, 2.5].entries())
+      expect(g.gammavariate(a, 1)).toBeCloseTo(gammas[k] as number, 13);
+  });
+});

@@ -15,6 +15,8 @@ const M = 397;
 const MATRIX_A = 0x9908b0df;
 const UPPER_MASK = 0x80000000;
 const LOWER_MASK = 0x7fffffff;
+const LOG4 = Math.log(4);
+const SG_MAGICCONST = 1 + Math.log(4.5);
 
 export class PyRandom {
   private readonly mt = new Uint32Array(N);
@@ -43,6 +45,35 @@ export class PyRandom {
     }
     if (key.length === 0) key.push(0);
     this.initByArray(key);
+  }
+
+  /**
+   * numpy's legacy `np.random.RandomState(seed)` for an int seed in [0, 2^32): the same MT19937
+   * seeded by `init_genrand(seed)` (numpy's `_legacy_seeding`), not CPython's `init_by_array`.
+   * Draw from it with `numpyRandbelow`; PromptEval's sampling design is written with it.
+   */
+  static numpyLegacy(seed: number): PyRandom {
+    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+      throw new RangeError(`numpy RandomState seed must be an integer in [0, 2^32), got ${seed}`);
+    }
+    const r = new PyRandom(0);
+    r.initGenrand(seed);
+    return r;
+  }
+
+  /**
+   * numpy's legacy `RandomState.randint(0, n)` (so `choice` of a list of n): masked rejection on
+   * 32-bit words, `(word & mask) > n - 1` rejected; n = 1 draws no word. For n up to 2^32.
+   */
+  numpyRandbelow(n: number): number {
+    if (!Number.isInteger(n) || n <= 0 || n > 4294967296)
+      throw new RangeError(`numpyRandbelow needs an integer in [1, 2^32], got ${n}`);
+    const max = n - 1;
+    if (max === 0) return 0;
+    const mask = max >= 0x80000000 ? 0xffffffff : 2 ** bitLength(max) - 1;
+    let r = (this.nextUint32() & mask) >>> 0;
+    while (r > max) r = (this.nextUint32() & mask) >>> 0;
+    return r;
   }
 
   private initGenrand(s: number): void {
@@ -189,6 +220,44 @@ export class PyRandom {
   choice<T>(xs: readonly T[]): T {
     if (xs.length === 0) throw new RangeError('Cannot choose from an empty sequence');
     return xs[this.randbelow(xs.length)] as T;
+  }
+
+  /**
+   * CPython 3.11 `gammavariate(alpha, beta)`: Cheng's rejection for alpha > 1, the exponential at
+   * alpha = 1, Ahrens-Dieter GS below (so a draw consumes the same words as CPython's).
+   */
+  gammavariate(alpha: number, beta: number): number {
+    if (!(alpha > 0 && beta > 0)) throw new RangeError('gammavariate: alpha and beta must be > 0.0');
+    if (alpha > 1) {
+      const ainv = Math.sqrt(2 * alpha - 1);
+      const bbb = alpha - LOG4;
+      const ccc = alpha + ainv;
+      for (;;) {
+        const u1 = this.random();
+        if (!(u1 > 1e-7 && u1 < 0.9999999)) continue;
+        const u2 = 1 - this.random();
+        const v = Math.log(u1 / (1 - u1)) / ainv;
+        const x = alpha * Math.exp(v);
+        const z = u1 * u1 * u2;
+        const r = bbb + ccc * v - x;
+        if (r + SG_MAGICCONST - 4.5 * z >= 0 || r >= Math.log(z)) return x * beta;
+      }
+    }
+    if (alpha === 1) return -Math.log(1 - this.random()) * beta;
+    for (;;) {
+      const u = this.random();
+      const b = (Math.E + alpha) / Math.E;
+      const p = b * u;
+      const x = p <= 1 ? p ** (1 / alpha) : -Math.log((b - p) / alpha);
+      const u1 = this.random();
+      if (p > 1 ? u1 <= x ** (alpha - 1) : u1 <= Math.exp(-x)) return x * beta;
+    }
+  }
+
+  /** CPython 3.11 `betavariate(alpha, beta)`: a ratio of two gamma draws. */
+  betavariate(alpha: number, beta: number): number {
+    const y = this.gammavariate(alpha, 1);
+    return y === 0 ? 0 : y / (y + this.gammavariate(beta, 1));
   }
 
   /** `k` picks with replacement, CPython's unweighted path: `floor(random() * n)`. */
