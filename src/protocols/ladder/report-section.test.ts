@@ -13,6 +13,7 @@ import { ladderSettings } from './config.js';
 import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
 import { kbJudgeRequest } from './kb-judge.js';
 import { meaningCheck } from './meaning-check.js';
+import { stabilityFigure } from './report-section.js';
 import { ladderBuildSettings } from './report-settings.js';
 import { kbJudgeJobs, ladderSuiteTest, runLadder } from './run.js';
 import type { LadderTest, Seed } from './types.js';
@@ -238,5 +239,16 @@ describe('the transcript says how each answer was read', () => {
       'two or more different answers given, none read (scored wrong)',
     );
     rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('the Stability headline', () => {
+  it('with no family that keeps an answer (KB alone) says what was asked, never "over 0 families"', () => {
+    const kb = { family: 'KB', overall: { n: 40 } } as unknown as Parameters<
+      typeof stabilityFigure
+    >[0][number];
+    const figure = stabilityFigure([kb]);
+    expect(figure.unavailable).toBe('no family that keeps an answer was asked');
+    expect(figure.over).toBe('1 family (KB)');
   });
 });

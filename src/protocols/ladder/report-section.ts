@@ -107,7 +107,7 @@ const plural = (n: number, word: string) =>
   `${n} ${n === 1 ? word : word.endsWith('y') ? `${word.slice(0, -1)}ies` : `${word}s`}`;
 
 /** The lowest Stability of the families that keep an answer (KB's is its recognition, not stability). */
-function stabilityFigure(families: readonly FamilyMetrics[]): HeadlineFigure {
+export function stabilityFigure(families: readonly FamilyMetrics[]): HeadlineFigure {
   const kept = families.filter((f) => !keepsNoAnswer(f.family) && f.overall.n > 0);
   const scored = kept.filter((f) => f.overall.stability.value !== undefined);
   const lowest = scored.reduce<FamilyMetrics | undefined>(
@@ -120,7 +120,11 @@ function stabilityFigure(families: readonly FamilyMetrics[]): HeadlineFigure {
   if (!lowest)
     return {
       name: 'Stability',
-      over: plural(kept.length, 'family'),
+      // With none kept, what was asked (KB alone, say): never "over 0 families".
+      over:
+        kept.length === 0
+          ? `${plural(families.length, 'family')} (${families.map((f) => f.family).join(', ')})`
+          : plural(kept.length, 'family'),
       unavailable:
         kept.length === 0
           ? 'no family that keeps an answer was asked'
