@@ -8,7 +8,16 @@
  *        node bench/clients/ai-sdk.mjs [BASE_URL MODEL]   (records ai-sdk.out.json when it starts serve)
  */
 import { createOpenAI } from '@ai-sdk/openai';
-import { embed, embedMany, generateObject, generateText, stepCountIs, streamText, tool } from 'ai';
+import {
+  embed,
+  embedMany,
+  generateObject,
+  generateText,
+  stepCountIs,
+  streamObject,
+  streamText,
+  tool,
+} from 'ai';
 import { z } from 'zod';
 import { embeddingLength, runCalls, server, versionOf } from './harness.mjs';
 
@@ -67,6 +76,53 @@ for (const [name, model] of Object.entries(models)) {
         maxRetries: 0,
       });
       return [Verdict.safeParse(r.object).success, JSON.stringify(r.object)];
+    },
+  ]);
+  calls.push([
+    `${name} streamObject (zod)`,
+    async () => {
+      const r = streamObject({
+        model,
+        schema: Verdict,
+        prompt: 'Is the cat happy?',
+        maxOutputTokens: 60,
+        maxRetries: 0,
+      });
+      let partials = 0;
+      // The result's promises settle only once the stream is read.
+      for await (const _ of r.partialObjectStream) partials++;
+      const object = await r.object;
+      return [
+        partials >= 1 && Verdict.safeParse(object).success,
+        `${partials} partial objects, then ${JSON.stringify(object)}`,
+      ];
+    },
+  ]);
+  calls.push([
+    `${name} streamText + tools, first step required, stopWhen(stepCountIs(${MAX_STEPS}))`,
+    async () => {
+      const r = streamText({
+        model,
+        prompt: 'What is the weather?',
+        tools: { weather },
+        stopWhen: stepCountIs(MAX_STEPS),
+        prepareStep: ({ stepNumber }) => (stepNumber === 0 ? { toolChoice: 'required' } : {}),
+        maxOutputTokens: 60,
+        temperature: 0,
+        maxRetries: 0,
+      });
+      const seen = new Set();
+      for await (const part of r.fullStream) {
+        if (part.type === 'error') throw part.error;
+        seen.add(part.type);
+      }
+      const [steps, finish, text] = [await r.steps, await r.finishReason, await r.text];
+      const ok =
+        seen.has('tool-call') && seen.has('tool-result') && seen.has('text-delta') && finish === 'stop';
+      return [
+        ok && steps.length <= MAX_STEPS,
+        `${steps.length} steps, finish ${finish}, text ${JSON.stringify(text)}, parts ${[...seen].join(',')}`,
+      ];
     },
   ]);
   // Under `auto` the model may answer at once; a first step that must call shows the call's round trip too.

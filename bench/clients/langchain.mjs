@@ -110,6 +110,20 @@ const calls = [
     () => agentLoop('required'),
   ],
   [
+    'ChatOpenAI bindTools stream (tool_choice required)',
+    async () => {
+      const model = new ChatOpenAI({ ...common, maxTokens: 60 }).bindTools([weather], {
+        tool_choice: 'required',
+      });
+      let whole;
+      for await (const chunk of await model.stream('What is the weather?'))
+        whole = whole ? whole.concat(chunk) : chunk;
+      const call = whole?.tool_calls?.[0];
+      const ok = call?.name === 'get_weather' && ['celsius', 'fahrenheit'].includes(call.args.unit);
+      return [ok, `tool_calls ${JSON.stringify(whole?.tool_calls)}`];
+    },
+  ],
+  [
     'OpenAIEmbeddings embedQuery',
     async () => {
       const r = await new OpenAIEmbeddings(common).embedQuery('Once upon a time');

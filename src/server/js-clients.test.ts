@@ -42,8 +42,8 @@ async function runScript(script: string, url: string) {
 }
 
 const cases = [
-  { script: 'langchain.mjs', packages: ['@langchain/openai', '@langchain/core'], calls: 11 },
-  { script: 'ai-sdk.mjs', packages: ['ai', '@ai-sdk/openai'], calls: 14 },
+  { script: 'langchain.mjs', packages: ['@langchain/openai', '@langchain/core'], calls: 12 },
+  { script: 'ai-sdk.mjs', packages: ['ai', '@ai-sdk/openai'], calls: 18 },
 ];
 
 for (const { script, packages, calls } of cases) {
