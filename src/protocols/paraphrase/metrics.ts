@@ -354,6 +354,20 @@ function tallyCells(grid: ObservationGrid): CellTally {
   return t;
 }
 
+/**
+ * Each item's SAA verdict, as SAA counts it: true when every cell of the item is right, false when
+ * one is not, undefined when not every cell is done (an incomplete item SAA leaves out). The pairs
+ * of `check --compare --metric saa` (docs/check.md#metric).
+ */
+export function saaByItem(
+  design: ParaphraseDesign,
+  observations: readonly ParaphraseObservation[],
+): Map<string, boolean | undefined> {
+  const grid = new ObservationGrid(design, observations);
+  const saa = saaRatio(grid, tallyCells(grid));
+  return new Map(grid.items.map((item, i) => [item, saa.den[i] === 1 ? saa.num[i] === 1 : undefined]));
+}
+
 /** SAA per item: over the items whose every cell is done, 1 when all of them are correct. */
 function saaRatio(grid: ObservationGrid, tally: CellTally): Ratio {
   const saa = emptyRatio(grid.I);
