@@ -33,16 +33,33 @@ export interface ParaphraseObservation {
   note?: string;
 }
 
-export interface Estimate {
-  value: number | undefined;
-  low: number | undefined;
-  high: number | undefined;
+/**
+ * A rate with its interval, or why there is none: a discriminated union on `value`, so a caller
+ * that checks `value !== undefined` reads `low` and `high` as numbers (docs/protocols.md#library).
+ */
+export type Estimate = MeasuredEstimate | UnavailableEstimate;
+
+interface EstimateBase {
   /** How many units the rate is over (cells, items, groups). */
   n: number;
   /** What n counts, e.g. "320 cells (32 items x 5 phrasings x 2 repeats)". */
   over: string;
+}
+
+export interface MeasuredEstimate extends EstimateBase {
+  value: number;
+  /** The percentile interval over items; [0, 1] when no resample could score the rate. */
+  low: number;
+  high: number;
+  unavailable?: undefined;
+}
+
+export interface UnavailableEstimate extends EstimateBase {
+  value: undefined;
+  low: undefined;
+  high: undefined;
   /** Why the value is missing. */
-  unavailable?: string;
+  unavailable: string;
 }
 
 export interface Flip {
@@ -173,7 +190,9 @@ function estimateOf(
     den += r.den[i] as number;
   }
   if (den === 0) return { value: undefined, low: undefined, high: undefined, n: 0, over, unavailable };
-  return { value: num / den, low: ci.low, high: ci.high, n: den, over };
+  // Every resample missed the scored items (a handful of resamples, most items unscored): the
+  // interval is everything a rate can be, not a made-up width.
+  return { value: num / den, low: ci.low ?? 0, high: ci.high ?? 1, n: den, over };
 }
 
 export function paraphraseMetrics(
