@@ -28,7 +28,7 @@ export async function checkCommand(ctx: RegistryContext): Promise<Command> {
   const cmd = new Command('check')
     .description('gate on thresholds (and compare two models): exit 0 when all pass, 4 when any fails')
     .option('-c, --config <file>', 'config file (default: ./waver.yaml when present)')
-    .option('--store <file>', 'SQLite store (default .waver/store.db)')
+    .option('--store <file>', 'SQLite store (default: .waver/store.db)')
     .option(
       '--suite <hash>',
       'check this suite (hash or 8+ character prefix) instead of the latest of its protocol',
@@ -45,7 +45,7 @@ export async function checkCommand(ctx: RegistryContext): Promise<Command> {
     .addOption(
       new Option(
         '--metric <name>',
-        "what the comparison pairs: each answer (accuracy), or each item's SAA (saa: McNemar on items) (default accuracy)",
+        "what the comparison pairs: each answer (accuracy), or each item's SAA (saa: McNemar on items) (default: accuracy)",
       ).choices(compareMetrics(protocols)),
     )
     .addOption(
@@ -53,7 +53,7 @@ export async function checkCommand(ctx: RegistryContext): Promise<Command> {
         comparable(protocols).map((p) => p.protocol),
       ),
     )
-    .option('--alpha <a>', 'significance level of the comparison (default 0.05)')
+    .option('--alpha <a>', 'significance level of the comparison (default: 0.05)')
     .option(
       '--margin <m>',
       'non-inferiority margin of the comparison: pass only when the CI of new - base stays above -m',
@@ -61,7 +61,7 @@ export async function checkCommand(ctx: RegistryContext): Promise<Command> {
     .addOption(
       new Option(
         '--adjust <method>',
-        'adjustment of the comparison p-values over all pairs and each family (default holm)',
+        'adjustment of the comparison p-values over all pairs and each family (default: holm)',
       ).choices(ADJUSTMENTS),
     )
     .option('--seed <n>', 'seed of the bootstraps')

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { SuiteFill } from '../../check/types.js';
-import { positiveInt } from '../../command-kit/options.js';
+import { formatOption, positiveInt } from '../../command-kit/options.js';
 import { EXIT, emit } from '../../command-kit/output.js';
 import { splitList } from '../../config/setting-flags.js';
 import { InputError } from '../../errors.js';
@@ -48,7 +48,7 @@ interface PlanFlags {
   compare?: string;
   protocol?: string;
   config?: string;
-  format?: 'text' | 'json';
+  format?: 'md' | 'json';
   out?: string;
 }
 
@@ -156,7 +156,7 @@ function sourceAndOutputOptions(command: Command): void {
     .option('--compare <A,B>', 'with --pilot: the two models (labels or identities)')
     .option('--protocol <name>', 'with --pilot or --suite: the protocol whose suite it is')
     .option('-c, --config <file>', 'config file (default: ./waver.yaml when present)')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(formatOption())
     .option('--out <file>', 'also write the output to this file');
 }
 
