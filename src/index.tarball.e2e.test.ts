@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -9,8 +9,9 @@ import { assertBuilt, cleanEnv } from './test-support/cli/cli.js';
 /**
  * waver as a dependency, the way a user gets it: `npm pack`, the tarball unpacked into a fresh
  * project's node_modules (offline: its dependencies are linked from this checkout's node_modules,
- * only those package.json lists), then docs/protocols.md's library example run as written and a
- * TypeScript consumer type-checked against the published .d.ts without skipLibCheck.
+ * only those package.json lists), then docs/protocols.md's library example run as written, the
+ * same example compiled as TypeScript with `strict: true`, and a TypeScript consumer type-checked
+ * against the published .d.ts without skipLibCheck.
  */
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,6 +29,27 @@ function libraryExample(): { name: string; code: string } {
 }
 
 let project = '';
+
+/** tsc on one file of the consumer project: strict, Node's ES modules, the packed .d.ts read whole. */
+function tsc(file: string): SpawnSyncReturns<string> {
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        noEmit: true,
+        skipLibCheck: false,
+        types: ['node'],
+        typeRoots: [join(repo, 'node_modules/@types')],
+      },
+      files: [file],
+    }),
+  );
+  return spawnSync(join(repo, 'node_modules/.bin/tsc'), ['-p', project], { cwd: project, encoding: 'utf8' });
+}
 
 beforeAll(() => {
   if (missing) return;
@@ -69,7 +91,21 @@ describe(`waver installed from its packed tarball${why}`, () => {
         /^openai:always-b@http:\/\/127\.0\.0\.1:\d+\/v1: SAA 0\.\d\d \[0\.\d\d, \d\.\d\d\] over 4 items/,
       );
       expect(lines[2]).toBe('complete: true');
-      expect(lines[3]).toMatch(/^rejected: models\.0\.rpm: \S/);
+      // summary() is awaited: the tables, not a Promise.
+      expect(lines[3]).toMatch(/^summary: \d{2,} lines of Markdown$/);
+      expect(lines[4]).toMatch(/^rejected: models\.0\.rpm: \S/);
+    },
+    60_000,
+  );
+
+  it.skipIf(missing !== undefined)(
+    "compiles docs/protocols.md's library example as TypeScript with strict: true (issue 37.8)",
+    () => {
+      const { code } = libraryExample();
+      writeFileSync(join(project, 'example.ts'), `${code}\n`);
+      const r = tsc('example.ts');
+      expect(r.stdout + r.stderr).toBe('');
+      expect(r.status).toBe(0);
     },
     60_000,
   );
@@ -96,22 +132,6 @@ describe(`waver installed from its packed tarball${why}`, () => {
     'type-checks a TypeScript consumer against the published .d.ts, skipLibCheck off (no TS7016)',
     () => {
       writeFileSync(
-        join(project, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: {
-            strict: true,
-            module: 'nodenext',
-            moduleResolution: 'nodenext',
-            target: 'es2022',
-            noEmit: true,
-            skipLibCheck: false,
-            types: ['node'],
-            typeRoots: [join(repo, 'node_modules/@types')],
-          },
-          files: ['consumer.ts'],
-        }),
-      );
-      writeFileSync(
         join(project, 'consumer.ts'),
         [
           "import { InputError, openStore, paraphraseProtocol, validateConfig, type WaverConfig } from 'waver';",
@@ -125,8 +145,7 @@ describe(`waver installed from its packed tarball${why}`, () => {
           '',
         ].join('\n'),
       );
-      const tsc = join(repo, 'node_modules/.bin/tsc');
-      const r = spawnSync(tsc, ['-p', project], { cwd: project, encoding: 'utf8' });
+      const r = tsc('consumer.ts');
       expect(r.stdout + r.stderr).toBe('');
       expect(r.status).toBe(0);
     },

@@ -4,7 +4,15 @@ import { type Adjustment, adjustPValues, familyConfidence } from '../stats/multi
 import { type PairedComparison, type PairedObservation, pairedComparison } from '../stats/paired.js';
 import type { Store, SuiteModel } from '../store/store.js';
 import { orList, protocolSuites } from './suites.js';
-import type { CheckedSuite, CheckProtocol, CompareDef, ModelRef, Verdict } from './types.js';
+import {
+  ACCURACY,
+  type CheckedSuite,
+  type CheckProtocol,
+  type CompareDef,
+  type CompareMeasure,
+  type ModelRef,
+  type Verdict,
+} from './types.js';
 
 /**
  * "Did the upgrade make it less stable?": two models on the same suite, paired test by test
@@ -16,7 +24,9 @@ import type { CheckedSuite, CheckProtocol, CompareDef, ModelRef, Verdict } from 
  * agree: adjusted p < alpha with more base-only wins, and the CI of new - base entirely below 0.
  * With a margin it passes only when the CI's lower end is above -margin (non-inferiority). Pairs
  * in families (ladder families) are tested all together and per family, the p-values adjusted
- * over that set (Holm by default: docs/check.md#multiplicity).
+ * over that set (Holm by default: docs/check.md#multiplicity). `metric` picks what a pair is: a
+ * cell's correctness by default (`accuracy`), or another measure a protocol names (paraphrase's
+ * `saa`: one pair per item, docs/check.md#metric).
  */
 
 export interface CompareResult {
@@ -25,6 +35,8 @@ export interface CompareResult {
   base: ModelRef;
   new: ModelRef;
   alpha: number;
+  /** What the pairs compare: `accuracy` (each cell's correctness) or a protocol's measure (`saa`). */
+  metric: string;
   /** What a pair and a cluster are. */
   unit: CompareDef['unit'];
   /** All pairs together: the first of `tests`. */
@@ -68,6 +80,8 @@ export interface CompareOptions {
   margin?: number;
   /** Adjustment of the p-values over all pairs and the families; Holm by default. */
   adjust?: Adjustment;
+  /** What a pair compares (`--metric`): `accuracy` by default, or a measure of the protocol's `compare.metrics`. */
+  metric?: string;
 }
 
 /** Two models' answers to the same tests, paired, as the comparison and `waver plan`'s pilot read them. */
@@ -76,6 +90,7 @@ export interface ComparedPairs {
   suite: CheckedSuite;
   base: ModelRef;
   new: ModelRef;
+  metric: string;
   unit: CompareDef['unit'];
   pairs: PairedObservation[];
   unpaired: CompareResult['unpaired'];
@@ -83,18 +98,32 @@ export interface ComparedPairs {
 
 export function comparedPairs(store: Store, opts: Omit<CompareOptions, 'alpha'>): ComparedPairs {
   const { suite, protocol } = pickSuite(store, opts);
-  const def = protocol.compare as CompareDef;
+  const metric = opts.metric ?? ACCURACY;
+  const def = measureOf(protocol, metric) as CompareMeasure;
   const base = resolveModel(store, suite.hash, opts.base, 'base');
   const next = resolveModel(store, suite.hash, opts.new, 'new');
   if (base.identity === next.identity)
     throw new InputError(`base and new are the same model (${base.identity})`, { field: '--compare' });
   const verdicts = def.verdicts(store, suite.hash, { base, new: next }, opts.config);
   const { pairs, unpaired } = joinVerdicts(verdicts.base, verdicts.new);
-  return { protocol, suite, base, new: next, unit: def.unit, pairs, unpaired };
+  return { protocol, suite, base, new: next, metric, unit: def.unit, pairs, unpaired };
+}
+
+/** The measure a protocol compares on under `metric`; undefined when it has none of that name. */
+function measureOf(protocol: CheckProtocol, metric: string): CompareMeasure | undefined {
+  const def = protocol.compare;
+  if (!def) return undefined;
+  return metric === ACCURACY ? def : def.metrics?.[metric];
+}
+
+/** Every metric the protocols' comparisons take (`--metric`): `accuracy`, then their own measures. */
+export function compareMetrics(protocols: readonly CheckProtocol[]): string[] {
+  const own = protocols.flatMap((p) => Object.keys(p.compare?.metrics ?? {}));
+  return [ACCURACY, ...new Set(own)];
 }
 
 export function compareModels(store: Store, opts: CompareOptions): CompareResult {
-  const { protocol, suite, base, new: next, unit, pairs, unpaired } = comparedPairs(store, opts);
+  const { protocol, suite, base, new: next, metric, unit, pairs, unpaired } = comparedPairs(store, opts);
   const adjust = opts.adjust ?? 'holm';
   const families = [...new Set(pairs.flatMap((p) => (p.family === undefined ? [] : [p.family])))];
   const scopes: { scope: string; pairs: PairedObservation[] }[] = [
@@ -127,6 +156,7 @@ export function compareModels(store: Store, opts: CompareOptions): CompareResult
     base,
     new: next,
     alpha: opts.alpha,
+    metric,
     unit,
     comparison: all.comparison,
     unpaired,
@@ -190,14 +220,22 @@ function pickSuite(
   store: Store,
   opts: Omit<CompareOptions, 'alpha'>,
 ): { suite: CheckedSuite; protocol: CheckProtocol } {
-  const candidates = comparable(opts.protocols);
+  const metric = opts.metric ?? ACCURACY;
+  const candidates = comparable(opts.protocols).filter((p) => measureOf(p, metric) !== undefined);
   const names = candidates.map((p) => p.protocol);
+  if (candidates.length === 0)
+    throw new InputError(
+      `no protocol compares on '${metric}' (expected one of ${compareMetrics(opts.protocols).join(', ')})`,
+      { field: '--metric' },
+    );
   if (opts.suite) {
     const chosen = opts.suite;
     const protocol = candidates.find((p) => p.protocol === chosen.protocol);
     if (!protocol)
       throw new InputError(
-        `a paired comparison needs a ${orList(names)} suite (${chosen.protocol} has no correctness)`,
+        metric === ACCURACY
+          ? `a paired comparison needs a ${orList(names)} suite (${chosen.protocol} has no correctness)`
+          : `--metric ${metric} compares ${orList(names)} suites, and --suite is a ${chosen.protocol} suite`,
         { field: '--suite' },
       );
     if (opts.protocol && opts.protocol !== chosen.protocol)

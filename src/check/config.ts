@@ -30,6 +30,8 @@ export function checkConfigSchema(
       margin: z.number().gt(0).lt(1).optional(),
       /** Adjustment of `--compare`'s p-values over all pairs and the families. */
       adjust: z.enum(ADJUSTMENTS).optional(),
+      /** What `--compare` pairs: `accuracy` (default) or a protocol's measure (`saa`). */
+      metric: z.string().min(1).optional(),
     })
     .strict() as unknown as z.ZodType<CheckConfig, CheckConfig>;
 }
@@ -42,6 +44,7 @@ export interface CheckConfig {
   alpha?: number;
   margin?: number;
   adjust?: Adjustment;
+  metric?: string;
 }
 
 declare module '../config/schema.js' {

@@ -1,5 +1,6 @@
 import type { CompareResult } from './compare.js';
 import type { CheckResult, CheckRow } from './evaluate.js';
+import { ACCURACY } from './types.js';
 
 /**
  * What `waver check` prints: Markdown for people (the failures as a short table, or on a pass
@@ -91,7 +92,7 @@ function compareMd(c: CompareResult): string {
   const k = c.tests.length;
   const adjusted = k > 1 && c.adjust !== 'none';
   const lines = [
-    `## Paired comparison (${c.protocol}, suite ${c.suite.hash.slice(0, 12)}): ${c.base.label} -> ${c.new.label}`,
+    `## Paired comparison (${c.protocol}, suite ${c.suite.hash.slice(0, 12)}${c.metric === ACCURACY ? '' : `, metric ${c.metric}`}): ${c.base.label} -> ${c.new.label}`,
     '',
     `${n} pairs (${c.unit.pair} answered by both) in ${c.comparison.clusters} ${c.unit.cluster}s${unpaired > 0 ? `; left out: ${c.unpaired.base} base-only, ${c.unpaired.new} new-only, ${c.unpaired.unscored} without a verdict` : ''}`,
     '',
@@ -100,7 +101,7 @@ function compareMd(c: CompareResult): string {
     `| base right | ${table.a} | ${table.b} |`,
     `| base wrong | ${table.c} | ${table.d} |`,
     '',
-    `- accuracy: base ${opt(c.comparison.baseAccuracy)} -> new ${opt(c.comparison.newAccuracy)}; difference (new - base) ${differenceMd(c, d)}`,
+    `- ${c.metric}: base ${opt(c.comparison.baseAccuracy)} -> new ${opt(c.comparison.newAccuracy)}; difference (new - base) ${differenceMd(c, d)}`,
     `- McNemar exact (two-sided): b = ${mcnemar.b}, c = ${mcnemar.c}, p = ${pval(mcnemar.p)} (mid-p ${pval(mcnemar.midP)})${adjusted ? `, ${c.adjust}-adjusted p = ${pval(all?.pAdjusted ?? mcnemar.p)} over ${k} tests` : k > 1 ? `, not adjusted over the ${k} tests (--adjust none)` : ' (one test: nothing to adjust)'}`,
     `- decision: ${c.margin === undefined ? `fails when the ${adjusted ? 'adjusted ' : ''}p < ${c.alpha} with b > c and the CI lies below 0` : `non-inferiority at margin ${c.margin}: passes only when the CI's lower end is above -${c.margin}`}`,
   ];

@@ -135,7 +135,17 @@ export interface Measurement {
  * correctness verdict per pair key, e.g. (test, repeat), within a cluster of correlated pairs
  * (a seed, an item). The check shell joins the two models on the keys and runs the paired tests.
  */
-export interface CompareDef {
+export interface CompareDef extends CompareMeasure {
+  /**
+   * Other measures two models are compared on by the same paired test (`check --compare --metric
+   * NAME`), each with its own pairs: paraphrase's `saa`, one pair per item, an item right when
+   * every cell of it is. The CompareDef itself is the metric `accuracy`.
+   */
+  metrics?: Readonly<Record<string, CompareMeasure>>;
+}
+
+/** What the paired test compares: each model's verdict per pair key, and what a pair and a cluster are. */
+export interface CompareMeasure {
   /** What a pair and a cluster are: `test x repeat`, `seed`. */
   unit: { pair: string; cluster: string };
   verdicts(
@@ -145,6 +155,9 @@ export interface CompareDef {
     config: WaverConfig,
   ): { base: ReadonlyMap<string, Verdict>; new: ReadonlyMap<string, Verdict> };
 }
+
+/** The metric a CompareDef compares on by itself: each pair's correctness. */
+export const ACCURACY = 'accuracy';
 
 export interface ModelRef {
   label: string;

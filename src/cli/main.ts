@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { Command, CommanderError } from 'commander';
+import { consistentHelp } from '../command-kit/help.js';
 import { stderrNotices } from '../command-kit/notices.js';
 import { EXIT } from '../command-kit/output.js';
 import { DEFAULT_CONFIG_FILE } from '../config/load.js';
@@ -64,6 +65,7 @@ try {
   for (const name of names)
     program.addCommand(await (COMMANDS[name] as (ctx: RegistryContext) => Promise<Command>)(ctx));
   throwOnParseErrors(program);
+  consistentHelp(program);
   await program.parseAsync(process.argv);
 } catch (e) {
   process.exitCode = report(e);

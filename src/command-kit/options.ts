@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { z } from 'zod';
 import type { ConfigContext } from '../config/load.js';
 import { BaseConfig, type WaverConfig, type WaverConfigInput } from '../config/schema.js';
@@ -56,6 +56,12 @@ export function commandFlags(
     const set = (s: FlaggedSetting, path: readonly string[]) => {
       if (cmd.getOptionValueSource(s.attribute) === 'cli')
         setAt(flags, path, settingValue(s, cmd.getOptionValue(s.attribute), flagOf(s)));
+      else {
+        const alias = s.spec.aliases?.find((a) => cmd.getOptionValueSource(attributeOf(a)) === 'cli');
+        if (alias === undefined) return;
+        deprecatedFlag(alias, flagOf(s));
+        setAt(flags, path, settingValue(s, cmd.getOptionValue(attributeOf(alias)), alias));
+      }
     };
     for (const s of base) if (!claimed.has(flagOf(s))) set(s, s.path);
     for (const s of section) set(s, [opts.section?.key as string, ...s.path]);
@@ -64,6 +70,10 @@ export function commandFlags(
   return {
     addTo(cmd) {
       for (const s of section) if (!s.spec.common) cmd.addOption(settingOption(s));
+      // Former names, hidden: taken with a note (FlagSpec.aliases).
+      for (const s of [...section, ...base])
+        for (const alias of s.spec.aliases ?? [])
+          cmd.addOption(new Option([alias, ...s.spec.flag.split(' ').slice(1)].join(' ')).hideHelp());
       cmd.option('-c, --config <file>', 'config file (default: ./waver.yaml when present)');
       for (const s of base) {
         // A protocol setting the common flag also sets tells its own default in the help.
@@ -80,6 +90,32 @@ export function commandFlags(
       return ctx.resolve({ file, flags: overlay(flags, own) });
     },
   };
+}
+
+/**
+ * `--format md|json` of a command's own output, the words of every command's `--format`; `text`
+ * (plan's and judge's former word) is taken as `md` with a note.
+ */
+export function formatOption(): Option {
+  return new Option('--format <format>', 'output format (choices: md, json)').default('md').argParser((v) => {
+    if (v === 'text') {
+      process.stderr.write(
+        'waver: --format text is deprecated: use --format md (one word in every command)\n',
+      );
+      return 'md';
+    }
+    if (v !== 'md' && v !== 'json') throw new InvalidArgumentError('Allowed choices are md, json.');
+    return v;
+  });
+}
+
+/** The one-line note a former flag name gets (FlagSpec.aliases): it still works, under its new name. */
+export function deprecatedFlag(alias: string, flag: string): void {
+  process.stderr.write(`waver: ${alias} is deprecated: use ${flag} (one name in every command)\n`);
+}
+
+function attributeOf(flag: string): string {
+  return new Option(flag).attributeName();
 }
 
 function sectionSettings({ schema, only }: SectionFlags): FlaggedSetting[] {

@@ -47,7 +47,7 @@ function choicesOf(field: z.ZodType): string[] | undefined {
 
 export function settingHelp({ spec, schema }: Pick<FlaggedSetting, 'spec' | 'schema'>): string {
   const shown = spec.shownDefault ?? defaultOf(schema);
-  return shown === undefined || shown === false ? spec.help : `${spec.help} (default ${shown})`;
+  return shown === undefined || shown === false ? spec.help : `${spec.help} (default: ${shown})`;
 }
 
 /**

@@ -14,6 +14,11 @@ export interface FlagSpec {
   help: string;
   /** What help shows as the default: the field's own default unless said here (`builtin`), or none (false). */
   shownDefault?: string | false;
+  /**
+   * Former names of the flag, still taken (hidden from help) with a one-line note on stderr that
+   * names the flag to use: one flag per concept across commands (`--seeds` and `--n` are `--limit`).
+   */
+  aliases?: readonly string[];
   /** One value in messages: `unknown family 'XX'`, `no family given`. */
   noun?: string;
   /** The flag's text as the field's value, where the field's type does not say how (a map, a spec). */

@@ -15,7 +15,7 @@ describe('waver demo offline', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^waver: could not download hf:Qwen\//);
     expect(r.stderr).toContain(
-      'for the demo, set WAVER_MODEL=gguf:/path/to/file.gguf or pass --model gguf:/path/to/file.gguf',
+      'for the demo, set WAVER_MODEL=gguf:/path/to/file.gguf or pass --models gguf:/path/to/file.gguf',
     );
     expect(r.stderr).not.toMatch(/internal error/);
   }, 60_000);

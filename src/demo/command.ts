@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import { deprecatedFlag } from '../command-kit/options.js';
 import { emit, withAbort } from '../command-kit/output.js';
 import { createProgress } from '../command-kit/progress.js';
 import type { WaverConfig } from '../config/schema.js';
@@ -30,32 +31,39 @@ export function demoCommand(ctx: RegistryContext): Command {
     .description(
       'a small end-to-end pass on built-in items: word problems asked three ways, a short paraphrase (SAA) run, and the HTML report',
     )
-    .option('--model <spec>', `model to test (default: env WAVER_MODEL, else ${DEFAULT_DEMO_MODEL})`)
+    .option(
+      '--models <spec>',
+      'model to test (default: env WAVER_MODEL, else the Qwen2.5 0.5B Instruct q4_k_m GGUF from the Hugging Face Hub)',
+    )
+    .addOption(new Option('--model <spec>').hideHelp())
     .option('--store <file>', 'SQLite store', '.waver/store.db')
-    .option('--format <format>', 'md or json', 'md')
+    .addOption(new Option('--format <format>', 'summary format').choices(['md', 'json']).default('md'))
     .option('--no-cache', 'call the model even when answers are stored')
-    .action(async (opts: { model?: string; store: string; format: string; cache: boolean }) => {
-      const model = opts.model ?? process.env.WAVER_MODEL ?? DEFAULT_DEMO_MODEL;
-      const config = ctx.config.resolve({
-        flags: {
-          models: [model],
-          store: opts.store,
-          format: opts.format as 'md' | 'json',
-          cache: opts.cache,
-          params: { temperature: 0, maxTokens: 160 },
-        },
-      });
-      try {
-        process.exitCode = await runDemo(config, ctx);
-      } catch (e) {
-        // The download's advice names a model spec; the demo takes its model from these two.
-        if (e instanceof DownloadError)
-          throw new DownloadError(
-            `${e.message}; for the demo, set WAVER_MODEL=gguf:/path/to/file.gguf or pass --model gguf:/path/to/file.gguf`,
-          );
-        throw e;
-      }
-    });
+    .action(
+      async (opts: { models?: string; model?: string; store: string; format: string; cache: boolean }) => {
+        if (opts.model !== undefined) deprecatedFlag('--model', '--models');
+        const model = opts.models ?? opts.model ?? process.env.WAVER_MODEL ?? DEFAULT_DEMO_MODEL;
+        const config = ctx.config.resolve({
+          flags: {
+            models: [model],
+            store: opts.store,
+            format: opts.format as 'md' | 'json',
+            cache: opts.cache,
+            params: { temperature: 0, maxTokens: 160 },
+          },
+        });
+        try {
+          process.exitCode = await runDemo(config, ctx);
+        } catch (e) {
+          // The download's advice names a model spec; the demo takes its model from these two.
+          if (e instanceof DownloadError)
+            throw new DownloadError(
+              `${e.message}; for the demo, set WAVER_MODEL=gguf:/path/to/file.gguf or pass --models gguf:/path/to/file.gguf`,
+            );
+          throw e;
+        }
+      },
+    );
 }
 
 /** The three steps, each read back from the store; returns the exit code. */

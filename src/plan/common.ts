@@ -77,14 +77,35 @@ export function pairedSizing(
   };
 }
 
-/** Pairs to clusters with a pilot's design effect (docs/plan.md#pilot); unchanged without one. */
-export function clustered(n: number | undefined, c: PlanInput['pilotClustering']): PlanDetails {
+/**
+ * Pairs (or one arm's items) to clusters with a pilot's design effect (docs/plan.md#pilot): the
+ * paired difference's for pairs, one model's accuracy's for an arm; unchanged without a pilot.
+ */
+export function clustered(
+  n: number | undefined,
+  c: PlanInput['pilotClustering'],
+  of: 'pairs' | 'arm' = 'pairs',
+): PlanDetails {
   if (n === undefined || !c) return {};
-  const pairs = Math.ceil(n * c.designEffect - 1e-9);
+  const deff = of === 'pairs' ? c.designEffect : c.armDesignEffect;
+  const cells = Math.ceil(n * deff - 1e-9);
+  const what = of === 'pairs' ? 'pairs' : 'cells';
   return {
-    designEffect: c.designEffect,
-    clusteredPairs: pairs,
-    clusters: Math.ceil(pairs / c.pairsPerCluster - 1e-9),
-    clusterUnit: `${c.cluster}s of ${Number(c.pairsPerCluster.toFixed(2))} pairs on average (the pilot's)`,
+    [of === 'pairs' ? 'designEffect' : 'armDesignEffect']: deff,
+    [of === 'pairs' ? 'clusteredPairs' : 'clusteredCellsPerArm']: cells,
+    clusters: Math.ceil(cells / c.pairsPerCluster - 1e-9),
+    clusterUnit: `${c.cluster}s of ${Number(c.pairsPerCluster.toFixed(2))} ${what} on average (the pilot's)`,
   };
+}
+
+/**
+ * The `waver check --compare` a design sizes, with the pilot's models when it had them; a name
+ * that is not a plain word is quoted for a POSIX shell.
+ */
+export function compareCheck(input: PlanInput, ...flags: string[]): string {
+  const list = (input.models ?? ['BASE', 'NEW']).join(',');
+  const arg = /^[\w:./@=+,-]+$/.test(list) ? list : `'${list.replace(/'/g, `'\\''`)}'`;
+  // check's own alpha is 0.05: another level sized for is named.
+  const alpha = input.alpha === 0.05 ? [] : ['--alpha', String(input.alpha)];
+  return ['waver check --compare', arg, ...flags, ...alpha].join(' ');
 }

@@ -8,13 +8,13 @@ import {
   mostDiscordance,
   nonInferiorityPairsN,
   nonInferiorityPower,
-  oneProportionN,
   pairedMinimumDetectableDifference,
   type Test,
   twoProportionsN,
 } from '../stats/power.js';
 import {
   clustered,
+  compareCheck,
   different,
   EXACT_UP_TO,
   need,
@@ -55,8 +55,6 @@ export function plan(input: PlanInput, designs: readonly PlanDesign[] = []): Pla
   switch (input.design) {
     case 'two-proportions':
       return twoProportionsPlan(input, test, head);
-    case 'one-proportion':
-      return oneProportionPlan(input, test, head);
     case 'ci-width':
       return ciWidthPlan(input, head);
     case 'mean-difference':
@@ -86,38 +84,32 @@ function twoProportionsPlan(input: PlanInput, test: Test, head: PlanHead): PlanR
     method: 'z test of two independent proportions, pooled variance (Fleiss, Levin & Paik 2003)',
     n,
     unit: 'items per arm',
-    details: { p1, p2, total: 2 * n },
+    // From a pilot, items as clustered as its cells (a model's accuracy over its clusters).
+    details: { p1, p2, total: 2 * n, ...clustered(n, input.pilotClustering, 'arm') },
   };
 }
 
-function oneProportionPlan(input: PlanInput, test: Test, head: PlanHead): PlanResult {
-  const [p1, p0] = two(input.p);
-  different(p1, p0, 'rates');
-  return {
-    ...head,
-    method: 'z test of one proportion against a fixed rate (Fleiss, Levin & Paik 2003)',
-    n: oneProportionN(p1, p0, test),
-    unit: 'items',
-    details: { p: p1, fixedRate: p0 },
-  };
-}
-
+/**
+ * The interval `waver check --min-saa` prints beside SAA (and the report beside it): its items
+ * are independent (SAA is one verdict per item), so the normal-approximation half-width is what
+ * the bootstrap over items gives (docs/plan.md#ci-width, docs/decisions.md E56).
+ */
 function ciWidthPlan(input: PlanInput, head: PlanHead): PlanResult {
-  const p = need(input.p?.[0], 'expected rate', '--p');
+  const p = need(input.p?.[0], 'expected per-cell rate', '--p');
   const width = need(input.width, 'CI half-width wanted', '--width');
-  const cells = input.cells;
-  // With --cells, the rate is per cell and the CI is SAA's, on items (docs/plan.md#saa).
-  const rate = cells === undefined ? p : allRightRate(p, cells, input.icc ?? 0);
+  const cells = need(
+    input.cells,
+    'cells per item (phrasings x repeats) of SAA, whose interval this sizes',
+    '--cells',
+  );
+  const rate = allRightRate(p, cells, input.icc ?? 0);
   return {
     ...head,
-    method: `normal-approximation (1 - alpha) CI of ${cells === undefined ? 'a proportion' : "SAA's per-item rate"}: n = z^2 p q / w^2 (its expected half-width)`,
+    method: `normal-approximation (1 - alpha) CI of SAA's per-item rate (the interval waver check --min-saa and the report print, a bootstrap over items): n = z^2 s (1 - s) / w^2, s the items' SAA from the per-cell rate (its expected half-width)`,
     n: ciWidthN(rate, width, input.alpha),
-    unit: cells === undefined ? 'items' : 'items (each asked in every phrasing x repeat)',
-    details: {
-      p,
-      ...(cells !== undefined && { cells, icc: input.icc ?? 0, saa: rate }),
-      halfWidth: width,
-    },
+    unit: 'items (each asked in every phrasing x repeat)',
+    details: { p, cells, icc: input.icc ?? 0, saa: rate, halfWidth: width },
+    check: 'waver check --min-saa X',
   };
 }
 
@@ -152,6 +144,7 @@ function pairedProportionsPlan(input: PlanInput, test: Test, which: PairedTest, 
       ...sized.details,
       ...clustered(sized.n, input.pilotClustering),
     },
+    check: compareCheck(input),
   };
 }
 
@@ -182,14 +175,23 @@ function nonInferiorityPlan(input: PlanInput, head: PlanHead): PlanResult {
       powerAtN: nonInferiorityPower(n, pBase, pNew, psi, margin, input.alpha),
       ...clustered(n, input.pilotClustering),
     },
+    check: compareCheck(input, '--margin', String(margin)),
   };
 }
 
+/**
+ * The smallest difference a run of n could detect. From a pilot, n counts pairs of correlated
+ * cells: the paired figure is taken at n / the paired design effect, the unpaired ones at n / one
+ * model's (docs/plan.md#pilot); a stated --n is independent pairs.
+ */
 function mddPlan(input: PlanInput, test: Test, which: PairedTest, head: PlanHead): PlanResult {
   const n = need(input.n, 'n the run had', '--n');
   const p1 = need(input.p?.[0], 'rate of the first model', '--p');
-  const down = minimumDetectableDifference(n, p1, test, -1);
-  const up = minimumDetectableDifference(n, p1, test, 1);
+  const c = input.pilotClustering;
+  const armN = c ? n / c.armDesignEffect : n;
+  const pairedN = c ? n / c.designEffect : n;
+  const down = armN < 1 ? undefined : minimumDetectableDifference(armN, p1, test, -1);
+  const up = armN < 1 ? undefined : minimumDetectableDifference(armN, p1, test, 1);
   const psi = input.discordance;
   if (psi !== undefined && psi > mostDiscordance(p1) + 1e-12)
     throw new PlanInputError(
@@ -197,15 +199,18 @@ function mddPlan(input: PlanInput, test: Test, which: PairedTest, head: PlanHead
       '--discordance',
     );
   const exactInput = { alpha: test.alpha ?? 0.05, sides: test.sides ?? 2 };
+  // The exact power sums over whole pairs: the effective pairs rounded down (conservative).
+  const wholePairs = Math.floor(pairedN + 1e-9);
+  const exact = which === 'exact' && wholePairs <= EXACT_UP_TO;
   const paired =
-    psi === undefined
+    psi === undefined || wholePairs < 1
       ? undefined
       : pairedMinimumDetectableDifference(
-          n,
+          pairedN,
           psi,
           test,
-          which === 'exact' && n <= EXACT_UP_TO
-            ? (p10, p01) => exactMcNemarPower(n, { p10, p01, ...exactInput }) >= (test.power ?? 0.8)
+          exact
+            ? (p10, p01) => exactMcNemarPower(wholePairs, { p10, p01, ...exactInput }) >= (test.power ?? 0.8)
             : undefined,
         );
   return {
@@ -213,10 +218,20 @@ function mddPlan(input: PlanInput, test: Test, which: PairedTest, head: PlanHead
     method: `the inverse of the two-proportions n, downwards (p2 = p1 - d) and upwards (p2 = p1 + d)${
       psi === undefined
         ? ''
-        : `, and of McNemar's ${which === 'exact' && n <= EXACT_UP_TO ? 'exact power' : 'n by Connor'} from the discordance`
-    }: the smallest difference n detects at the power`,
+        : `, and of McNemar's ${exact ? 'exact power' : 'n by Connor'} from the discordance`
+    }: the smallest difference n detects at the power${
+      c
+        ? `; n the pilot's pairs over their design effect (the paired difference's for McNemar, one model's accuracy's for the unpaired figures: pairs that share a ${c.cluster} are correlated)`
+        : ''
+    }`,
     details: {
       n,
+      ...(c && {
+        designEffect: c.designEffect,
+        effectivePairs: pairedN,
+        armDesignEffect: c.armDesignEffect,
+        effectiveItemsPerArm: armN,
+      }),
       p1,
       unpaired: down,
       unpairedUp: up,
@@ -238,5 +253,6 @@ export function formatPlan(r: PlanResult): string {
       lines.push(`  ${k}: ${typeof v === 'number' ? Number(v.toFixed(4)) : v}`);
   if (r.design === 'mdd' && r.details.unavailable) lines.push(`  ${r.details.unavailable}`);
   lines.push(`method: ${r.method}`);
+  if (r.check) lines.push(`sizes: ${r.check}`);
   return `${lines.join('\n')}\n`;
 }

@@ -2,23 +2,27 @@ import { describe, expect, it } from 'vitest';
 import type { PairedObservation } from '../stats/paired.js';
 import { python3Missing, runPython } from '../test-support/python3.js';
 import { PyRandom } from '../util/random.js';
-import { pairedDesignEffect } from './pilot.js';
+import { clusterDesignEffect, pairedDesignEffect } from './pilot.js';
 
 // The design effect of a clustered mean in numpy: the variance of the ratio estimator with
 // clusters drawn with replacement over the simple-random-sampling variance of the pairs.
 const REFERENCE = `
 import json, sys
 import numpy as np
-out = []
-for clusters in json.load(sys.stdin):
-    d = [np.array([b - a for a, b in c], float) for c in clusters]
+def deff(d):
     allv = np.concatenate(d)
     N, K = len(allv), len(d)
     mean = allv.mean()
     srs = allv.var(ddof=1) / N
     D = np.array([x.sum() for x in d]); n = np.array([len(x) for x in d])
     clus = K / (K - 1) * np.sum((D - mean * n) ** 2) / N ** 2
-    out.append(clus / srs)
+    return clus / srs
+out = []
+for clusters in json.load(sys.stdin):
+    paired = deff([np.array([b - a for a, b in c], float) for c in clusters])
+    # One model's accuracy: its correctness (0 or 1) in place of the difference.
+    arm = deff([np.array([b for a, b in c], float) for c in clusters])
+    out.append([paired, arm])
 print(json.dumps(out))
 `;
 
@@ -41,12 +45,13 @@ describe('a pilot’s design effect for paired designs', () => {
   it.skipIf(python3Missing)(
     `equals numpy's ratio-estimator variance over the SRS one ${python3Missing ?? ''}`,
     () => {
-      const ref = runPython<number[]>(
+      const ref = runPython<[number, number][]>(
         REFERENCE,
         cases.map((c) => c.map((cl) => cl.map((p) => [Number(p.base), Number(p.new)]))),
       );
       cases.forEach((c, i) => {
-        expect(pairedDesignEffect(c)).toBeCloseTo(ref[i] as number, 12);
+        expect(pairedDesignEffect(c)).toBeCloseTo(ref[i]?.[0] as number, 12);
+        expect(clusterDesignEffect(c, (p) => Number(p.new))).toBeCloseTo(ref[i]?.[1] as number, 12);
       });
       // Pairs that share a cluster's difficulty carry less information than as many independent ones.
       expect(pairedDesignEffect(cases[0] as PairedObservation[][]) as number).toBeGreaterThan(1.2);

@@ -31,6 +31,13 @@ export interface Pilot {
   designEffect: number;
   /** The design effect as measured, before the floor at 1; undefined when every pair agrees. */
   measuredDesignEffect: number | undefined;
+  /**
+   * Of one model's accuracy over the clusters, the larger of the two models' (at least 1): what an
+   * unpaired design's items carry.
+   */
+  armDesignEffect: number;
+  /** The `check --compare --metric` the pairs are read as: `accuracy`, or a protocol's (`saa`: one pair per item). */
+  metric: string;
 }
 
 export function pilotOf(
@@ -43,6 +50,8 @@ export function pilotOf(
     protocol?: string;
     /** Only the pairs of this family (a ladder family), as check --compare's per-family test takes them. */
     family?: string;
+    /** Pairs as `check --compare --metric` reads them (a design's own metric, `saa`); cells by default. */
+    metric?: string;
   },
 ): Pilot | undefined {
   const found = comparedPairs(store, opts);
@@ -51,7 +60,10 @@ export function pilotOf(
   const byCluster = new Map<string, PairedObservation[]>();
   for (const p of pairs) byCluster.set(p.cluster, [...(byCluster.get(p.cluster) ?? []), p]);
   const share = (f: (p: PairedObservation) => boolean) => pairs.filter(f).length / pairs.length;
-  const measured = pairedDesignEffect([...byCluster.values()]);
+  const clusters = [...byCluster.values()];
+  const measured = pairedDesignEffect(clusters);
+  const arm = (f: (p: PairedObservation) => boolean) =>
+    clusterDesignEffect(clusters, (p) => Number(f(p))) ?? 1;
   return {
     protocol: found.protocol.protocol,
     suite: found.suite.hash,
@@ -61,12 +73,18 @@ export function pilotOf(
     cluster: found.unit.cluster,
     clusters: byCluster.size,
     ...(opts.family !== undefined && { family: opts.family }),
-    items: [...byCluster.values()].map((c) => ({ a: c.every((p) => p.base), b: c.every((p) => p.new) })),
+    items: clusters.map((c) => ({ a: c.every((p) => p.base), b: c.every((p) => p.new) })),
     p1: share((p) => p.base),
     p2: share((p) => p.new),
     discordance: share((p) => p.base !== p.new),
     designEffect: Math.max(1, measured ?? 1),
     measuredDesignEffect: measured,
+    armDesignEffect: Math.max(
+      1,
+      arm((p) => p.base),
+      arm((p) => p.new),
+    ),
+    metric: found.metric,
   };
 }
 
@@ -77,7 +95,14 @@ export function pilotOf(
  * s^2 / N (s^2 the pairs' sample variance). Undefined when s^2 = 0 or there is one cluster.
  */
 export function pairedDesignEffect(clusters: readonly (readonly PairedObservation[])[]): number | undefined {
-  const d = (p: PairedObservation) => Number(p.new) - Number(p.base);
+  return clusterDesignEffect(clusters, (p) => Number(p.new) - Number(p.base));
+}
+
+/** The same for any per-pair value d: one model's correctness (0 or 1) gives its accuracy's. */
+export function clusterDesignEffect(
+  clusters: readonly (readonly PairedObservation[])[],
+  d: (p: PairedObservation) => number,
+): number | undefined {
   const all = clusters.flat();
   const total = all.length;
   const k = clusters.length;

@@ -8,7 +8,6 @@ import type { Test } from '../stats/power.js';
  */
 export const DESIGNS = [
   'two-proportions',
-  'one-proportion',
   'ci-width',
   'mean-difference',
   'paired-proportions',
@@ -49,7 +48,7 @@ export interface PlanInput extends Required<Pick<Test, 'alpha' | 'power' | 'side
   curveA?: readonly number[];
   curveB?: readonly number[];
   collapseRatio?: number;
-  /** ci-width: the CI's half-width wanted. */
+  /** ci-width: the half-width wanted of SAA's interval. */
   width?: number;
   /** mean-difference: the difference, and the standard deviation of the per-pair differences. */
   difference?: number;
@@ -60,8 +59,21 @@ export interface PlanInput extends Required<Pick<Test, 'alpha' | 'power' | 'side
   n?: number;
   /** SAA from a pilot: the per-item SAA of the two models (every cell of the item right). */
   pilotItems?: readonly { a: boolean; b: boolean }[];
-  /** Paired designs from a pilot: the design effect of its clusters, and their mean size. */
-  pilotClustering?: { designEffect: number; pairsPerCluster: number; cluster: string };
+  /**
+   * From a pilot: the design effects of its clusters (docs/plan.md#pilot), of the paired difference
+   * (paired designs) and of one model's accuracy (`arm`, the larger of the two: unpaired designs),
+   * and the clusters' mean size.
+   */
+  pilotClustering?: PilotClustering;
+  /** The two models (a pilot's), for the check command a design names; `BASE,NEW` without them. */
+  models?: readonly [string, string];
+}
+
+export interface PilotClustering {
+  designEffect: number;
+  armDesignEffect: number;
+  pairsPerCluster: number;
+  cluster: string;
 }
 
 /** A design's details: the inputs it used and what it found beside n. */
@@ -80,6 +92,8 @@ export interface PlanResult {
   unit?: string;
   /** Everything else the design gives: cells, the design effect, the exact power at n... */
   details: PlanDetails;
+  /** The `waver check` command that runs the test (or prints the interval) this design sizes. */
+  check?: string;
 }
 
 /** The test settings every result repeats. */
@@ -100,5 +114,7 @@ export interface DesignContext {
 export interface PlanDesign {
   readonly name: string;
   readonly suite?: boolean;
+  /** The `check --compare --metric` whose pairs it sizes, read so from a pilot; accuracy when absent. */
+  readonly metric?: string;
   plan(input: PlanInput, ctx: DesignContext): PlanResult;
 }

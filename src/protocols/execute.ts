@@ -4,6 +4,7 @@ import type { WaverConfig } from '../config/schema.js';
 import { formatAnswerNotes, formatEstimate, formatRunEnd } from '../report/run-summary.js';
 import type { CallBudget } from '../run/budget.js';
 import { CallsHalted } from '../run/call-path/middleware.js';
+import { plannedModels } from '../run/plan.js';
 import type { RunResult } from '../run/run-suite.js';
 import type { Progress } from '../run/types.js';
 import { withPool } from './define.js';
@@ -64,8 +65,10 @@ export async function executeProtocol<Plan, Outcome extends RunOutcome>(
   config: WaverConfig,
   io: ExecuteOptions<Plan>,
 ): Promise<number> {
+  // The systems under test are read first: none, or a bad spec, is said before the build's work.
+  plannedModels(config);
   // One pool for the command: a model the build calls (generator, gates) and the run calls again is one instance.
-  return withPool(config, {}, async ({ pool }) => {
+  const code = await withPool(config, {}, async ({ pool }) => {
     const stopped = { aborted: true, complete: false, runs: [] };
     const plan = await buildOrStop(protocol, config, { ...io.build, pool });
     if (plan === undefined) return endOfRun(stopped, [], config.cache, pool.budget);
@@ -94,6 +97,26 @@ export async function executeProtocol<Plan, Outcome extends RunOutcome>(
     if (text !== undefined) emit(text, config.out);
     return endOfRun(outcome, ran, config.cache, pool.budget);
   });
+  // A complete run ends with what reads it; an incomplete one with how to go on (endOfRun's line).
+  if (!config.dryRun && code === EXIT.ok)
+    for (const line of nextSteps(config.store)) process.stderr.write(`${line}\n`);
+  return code;
+}
+
+/**
+ * The commands that read what a run stored, one line each (issue 37 item 7): the report, and the
+ * gate (the comparison's own `waver check --compare` closes the summary when there are two models).
+ */
+export function nextSteps(store: string): string[] {
+  const at = ` --store ${shellWord(store)}`;
+  return [
+    `next: waver report${at}   # the HTML report`,
+    `next: waver check${at} --min-coverage 0.9   # a CI gate`,
+  ];
+}
+
+function shellWord(s: string): string {
+  return /^[\w./@=+:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** A call the budget refused, or the budget's stop met where a stage looks at its signal, is a stop (E37). */

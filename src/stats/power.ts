@@ -47,20 +47,6 @@ export function twoProportionsN(p1: number, p2: number, test: Test = {}): number
 }
 
 /**
- * Items for one proportion against a fixed rate p0 (a model against a stated bar), the z test of
- * one proportion: n = (za sqrt(p0 q0) + zb sqrt(p1 q1))^2 / (p1 - p0)^2, rounded up (Fleiss, Levin
- * & Paik 2003, eq. 2.4). 0.8 against 0.7 at power 0.8, alpha 0.05 two-sided: 153.
- */
-export function oneProportionN(p1: number, p0: number, test: Test = {}): number {
-  proportion('p', p1);
-  proportion('p0', p0);
-  if (p1 === p0) throw new RangeError('the rate equals the fixed rate: no n detects a difference of 0');
-  const { za, zb } = zs(test);
-  const root = za * Math.sqrt(p0 * (1 - p0)) + zb * Math.sqrt(p1 * (1 - p1));
-  return Math.ceil(root ** 2 / (p1 - p0) ** 2 - 1e-9);
-}
-
-/**
  * Items for a (1 - alpha) normal-approximation CI of a proportion p to have half-width at most w:
  * n = z^2 p q / w^2, rounded up (z = z_{1 - alpha/2}). An expected half-width: the interval of a
  * run varies with its own estimate.

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { type CompareResult, comparable, compareModels } from '../../check/compare.js';
+import { type CompareResult, comparable, compareMetrics, compareModels } from '../../check/compare.js';
 import { type CheckResult, evaluateThresholds } from '../../check/evaluate.js';
 import { formatCheck } from '../../check/format.js';
 import { chooseSuites } from '../../check/suites.js';
@@ -28,7 +28,7 @@ export async function checkCommand(ctx: RegistryContext): Promise<Command> {
   const cmd = new Command('check')
     .description('gate on thresholds (and compare two models): exit 0 when all pass, 4 when any fails')
     .option('-c, --config <file>', 'config file (default: ./waver.yaml when present)')
-    .option('--store <file>', 'SQLite store (default .waver/store.db)')
+    .option('--store <file>', 'SQLite store (default: .waver/store.db)')
     .option(
       '--suite <hash>',
       'check this suite (hash or 8+ character prefix) instead of the latest of its protocol',
@@ -43,11 +43,17 @@ export async function checkCommand(ctx: RegistryContext): Promise<Command> {
       'paired comparison of two models (labels or identities) on the same suite',
     )
     .addOption(
+      new Option(
+        '--metric <name>',
+        "what the comparison pairs: each answer (accuracy), or each item's SAA (saa: McNemar on items) (default: accuracy)",
+      ).choices(compareMetrics(protocols)),
+    )
+    .addOption(
       new Option('--protocol <name>', 'suite of the comparison').choices(
         comparable(protocols).map((p) => p.protocol),
       ),
     )
-    .option('--alpha <a>', 'significance level of the comparison (default 0.05)')
+    .option('--alpha <a>', 'significance level of the comparison (default: 0.05)')
     .option(
       '--margin <m>',
       'non-inferiority margin of the comparison: pass only when the CI of new - base stays above -m',
@@ -55,7 +61,7 @@ export async function checkCommand(ctx: RegistryContext): Promise<Command> {
     .addOption(
       new Option(
         '--adjust <method>',
-        'adjustment of the comparison p-values over all pairs and each family (default holm)',
+        'adjustment of the comparison p-values over all pairs and each family (default: holm)',
       ).choices(ADJUSTMENTS),
     )
     .option('--seed <n>', 'seed of the bootstraps')
@@ -86,6 +92,7 @@ interface CheckFlags {
   suite: string[];
   allowUnavailable?: boolean;
   compare?: string;
+  metric?: string;
   protocol?: string;
   alpha?: string;
   margin?: string;
@@ -119,6 +126,7 @@ function executeCheck(
   const alpha = o.alpha === undefined ? (config.check?.alpha ?? 0.05) : share(o.alpha, '--alpha');
   const margin = o.margin === undefined ? config.check?.margin : share(o.margin, '--margin');
   const adjust = o.adjust ?? config.check?.adjust ?? 'holm';
+  const metric = o.metric ?? config.check?.metric;
   const allowUnavailable = o.allowUnavailable ?? config.check?.allowUnavailable ?? false;
   let pair: [string, string] | undefined;
   if (o.compare !== undefined) {
@@ -128,6 +136,8 @@ function executeCheck(
     pair = names as [string, string];
   } else if (o.protocol !== undefined)
     throw new InputError('--protocol applies to --compare only', { field: '--protocol' });
+  else if (o.metric !== undefined)
+    throw new InputError('--metric applies to --compare only', { field: '--metric' });
   if (rules.length === 0 && !pair)
     throw new InputError(
       `nothing to check: give a threshold (${specs.map(flagOf).join(', ')}, or check: in waver.yaml) or --compare BASE,NEW`,
@@ -154,6 +164,7 @@ function executeCheck(
           new: pair[1],
           alpha,
           adjust,
+          ...(metric !== undefined && { metric }),
           ...(margin !== undefined && { margin }),
           ...(o.protocol && { protocol: o.protocol }),
           ...(chosen && { suite: chosen }),

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { positiveInt } from '../../command-kit/options.js';
+import { formatOption, positiveInt } from '../../command-kit/options.js';
 import { EXIT, emit } from '../../command-kit/output.js';
 import { splitList } from '../../config/setting-flags.js';
 import { InputError } from '../../errors.js';
@@ -171,7 +171,7 @@ interface AgreementFlags {
   resamples: string;
   kappaWeights?: KappaWeights;
   alphaMetric?: Metric;
-  format: 'text' | 'json';
+  format: 'md' | 'json';
   out?: string;
 }
 
@@ -192,17 +192,17 @@ function agreementCommand(): Command {
     .addOption(
       new Option(
         '--kappa-weights <w>',
-        "ordinal rubrics: kappa's weights, by rank (default quadratic)",
+        "ordinal rubrics: kappa's weights, by rank (default: quadratic)",
       ).choices(KAPPA_WEIGHTS),
     )
     .addOption(
-      new Option('--alpha-metric <m>', "ordinal rubrics: alpha's metric (default ordinal)").choices([
+      new Option('--alpha-metric <m>', "ordinal rubrics: alpha's metric (default: ordinal)").choices([
         'ordinal',
         'interval',
         'nominal',
       ]),
     )
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(formatOption())
     .option('--out <file>', 'also write the output to this file')
     .action(async (o: AgreementFlags) => {
       await measureAgreement(o);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { SuiteFill } from '../../check/types.js';
-import { positiveInt } from '../../command-kit/options.js';
+import { formatOption, positiveInt } from '../../command-kit/options.js';
 import { EXIT, emit } from '../../command-kit/output.js';
 import { splitList } from '../../config/setting-flags.js';
 import { InputError } from '../../errors.js';
@@ -48,7 +48,7 @@ interface PlanFlags {
   compare?: string;
   protocol?: string;
   config?: string;
-  format?: 'text' | 'json';
+  format?: 'md' | 'json';
   out?: string;
 }
 
@@ -81,7 +81,7 @@ function testOptions(command: Command, designs: readonly PlanDesign[]): void {
     )
     .option(
       '--p <rates>',
-      'the two rates compared, e.g. 0.8,0.7 (one-proportion: the rate, then the fixed rate; one for mdd and ci-width); from the pilot when omitted',
+      'the two rates compared, e.g. 0.8,0.7 (one for mdd, and the per-cell rate for ci-width); from the pilot when omitted',
     )
     .option('--power <x>', 'chance of detecting the difference', '0.8')
     .option('--alpha <x>', 'level of the test', '0.05')
@@ -123,7 +123,7 @@ function suiteOptions(command: Command): void {
       '--icc <x>',
       'ladder designs, saa: correlation of the cells (or pairs) of one seed or item (0..1)',
     )
-    .option('--cells <n>', 'saa: cells per item (phrasings x repeats)')
+    .option('--cells <n>', 'saa, ci-width: cells per item (phrasings x repeats)')
     .option('--curve <accs>', 'collapse-shift: accuracy at L0, L1, ... of the model that collapses first')
     .option('--curve-b <accs>', 'collapse-shift: accuracy at L0, L1, ... of the other model')
     .option('--collapse-ratio <x>', 'collapse-shift: the Collapse Point ratio', '0.8')
@@ -136,7 +136,7 @@ function suiteOptions(command: Command): void {
 /** What the other designs size on: a CI's width, a difference of means, a run's size. */
 function quantityOptions(command: Command): void {
   command
-    .option('--width <w>', 'ci-width: the half-width of the CI wanted')
+    .option('--width <w>', "ci-width: the half-width wanted of SAA's CI (the one check --min-saa prints)")
     .option('--diff <d>', 'mean-difference: the difference of the two means')
     .option('--sd <s>', 'mean-difference: the standard deviation of the per-pair differences')
     .option('--n <n>', 'mdd: the items per arm (or pairs) the run had; from the pilot when omitted')
@@ -156,7 +156,7 @@ function sourceAndOutputOptions(command: Command): void {
     .option('--compare <A,B>', 'with --pilot: the two models (labels or identities)')
     .option('--protocol <name>', 'with --pilot or --suite: the protocol whose suite it is')
     .option('-c, --config <file>', 'config file (default: ./waver.yaml when present)')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(formatOption())
     .option('--out <file>', 'also write the output to this file');
 }
 
@@ -168,7 +168,9 @@ async function sizePlan(ctx: RegistryContext, designs: readonly PlanDesign[], o:
   else if (o.suite !== undefined)
     throw new InputError(`--suite sizes ${onSuite.join(', ')}`, { field: '--suite' });
   let pilot: Record<string, unknown> | undefined;
-  if (o.pilot !== undefined) pilot = await readPilot(ctx, o, input, onSuite.includes(o.design));
+  const metric = designs.find((d) => d.name === o.design)?.metric;
+  if (o.pilot !== undefined)
+    pilot = await readPilot(ctx, o, input, { onSuite: onSuite.includes(o.design), metric });
   else if (o.compare !== undefined)
     throw new InputError('--compare names the models of a --pilot store', { field: '--compare' });
   let result: ReturnType<typeof plan>;
@@ -244,7 +246,7 @@ async function readPilot(
   ctx: RegistryContext,
   o: PlanFlags,
   input: PlanInput,
-  onSuite: boolean,
+  design: { onSuite: boolean; metric: string | undefined },
 ): Promise<Record<string, unknown>> {
   const file = o.pilot as string;
   if (!existsSync(file)) throw storeNotFound(file, '--pilot');
@@ -265,11 +267,15 @@ async function readPilot(
       new: names[1] as string,
       ...(o.protocol && { protocol: o.protocol }),
       // A design on a suite sizes one family: its pairs' rates, not all pairs'.
-      ...(o.family !== undefined && onSuite && { family: o.family }),
+      ...(o.family !== undefined && design.onSuite && { family: o.family }),
+      // The pairs of the check the design sizes (saa: each item's SAA).
+      ...(design.metric !== undefined && { metric: design.metric }),
     });
     if (!found)
       throw new InputError(
-        `the two models have no test${o.family ? ` of ${o.family}` : ''} answered by both`,
+        design.metric === undefined
+          ? `the two models have no test${o.family ? ` of ${o.family}` : ''} answered by both`
+          : `the two models have no pair for check --metric ${design.metric} (with saa: no item both answered in every cell; SAA leaves an incomplete item out)`,
         { file, field: '--compare' },
       );
     input.p ??= input.design === 'mdd' ? [found.p1] : [found.p1, found.p2];
@@ -277,12 +283,14 @@ async function readPilot(
     if (input.design === 'mdd') input.n ??= found.pairs;
     // Read by a design on items whose every cell must be right (paraphrase's SAA); others leave it.
     input.pilotItems = found.items;
-    if (input.design === 'paired-proportions')
-      input.pilotClustering = {
-        designEffect: found.designEffect,
-        pairsPerCluster: found.pairs / found.clusters,
-        cluster: found.cluster,
-      };
+    // Every design sized from a pilot carries its clusters' design effects (docs/plan.md#pilot).
+    input.pilotClustering = {
+      designEffect: found.designEffect,
+      armDesignEffect: found.armDesignEffect,
+      pairsPerCluster: found.pairs / found.clusters,
+      cluster: found.cluster,
+    };
+    input.models = names as [string, string];
     const { items: _, ...shown } = found;
     return shown;
   });

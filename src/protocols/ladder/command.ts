@@ -49,15 +49,12 @@ export const ladderCommand: ProtocolCommand<LadderPlan, LadderSectionData, RunOu
     );
   LADDER_FLAGS.addTo(cmd);
   addExamples(cmd, [
-    ['waver ladder --models gguf:./m.gguf --seeds 3', 'the built-in seeds, a quick run'],
+    ['waver ladder --models gguf:./m.gguf --limit 3', 'the built-in seeds, a quick run'],
     [
-      'waver ladder --dataset gsm-symbolic --models openai:gpt-4o-mini --judge openai:gpt-4o-mini',
-      "the paper's 100 seeds, KB judged",
+      'waver ladder --dataset gsm-symbolic --models $M --judge $M',
+      "the paper's 100 seeds, KB judged (M=openai:gpt-4o-mini, say)",
     ],
-    [
-      'waver ladder --dataset ./problems.csv --fields question=problem,answer=solution --models ...',
-      'your own records',
-    ],
+    ['waver ladder --dataset ./problems.csv --fields question=problem --models ...', 'your own records'],
     [
       'waver ladder --models openai:gpt-4o-mini --dry-run',
       'calls, tokens and cost first (no API key needed)',

@@ -140,8 +140,9 @@ export const LadderConfigSchema = z
     }),
     /** Use only the first N seeds of the dataset (a quick run). */
     seeds: withFlag(z.int().positive().optional(), {
-      flag: '--seeds <n>',
-      help: 'use only the first N seeds of the dataset (a quick run)',
+      flag: '--limit <n>',
+      help: 'use only the first N seeds (items) of the dataset (a quick run)',
+      aliases: ['--seeds'],
     }),
     /**
      * What the seeds' answers are (`--answer-type`; docs/ladder.md#answer-types): a named dataset's

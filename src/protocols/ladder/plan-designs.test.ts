@@ -183,6 +183,41 @@ describe.skipIf(python3Missing)(
   },
 );
 
+describe("the ladder designs from a pilot carry the pilot's design effect (issue 37.4)", () => {
+  const pilotClustering = { designEffect: 1.19, armDesignEffect: 2, pairsPerCluster: 6, cluster: 'seed' };
+  const family = (icc?: number) =>
+    plan({
+      ...base,
+      design: 'ladder-family',
+      p: [0.8, 0.7],
+      discordance: 0.2,
+      suite,
+      family: 'SV',
+      pilotClustering,
+      ...(icc !== undefined && { icc }),
+    }).details;
+
+  it("without --icc the pilot's measured 1.19, with --icc Kish's", () => {
+    const pilot = family();
+    expect(pilot.designEffect).toBe(1.19);
+    expect(pilot.designEffectFrom).toBe("the pilot's pairs (no --icc)");
+    expect(pilot.clusteredPairs).toBe(Math.ceil((pilot.exactN as number) * 1.19 - 1e-9));
+    expect(family(0.3).designEffectFrom).toBe('Kish, from --icc');
+    expect(family(0.3).designEffect).not.toBe(1.19);
+    const level = plan({
+      ...base,
+      design: 'ladder-level',
+      p: [0.8, 0.7],
+      discordance: 0.2,
+      suite,
+      family: 'SV',
+      level: 2,
+      pilotClustering,
+    }).details;
+    expect(level.designEffect).toBe(1.19);
+  });
+});
+
 describe('the ladder designs refuse what they cannot size', () => {
   it('a suite with several families needs one named; a curve must reach the suite’s top level', () => {
     const curves = { curveA: [0.9, 0.5, 0.4, 0.3], curveB: [0.9, 0.88, 0.85, 0.8] };

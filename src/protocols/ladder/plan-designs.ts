@@ -150,7 +150,7 @@ function ladderLevelPlan(input: PlanInput, { head, test, which }: DesignContext)
   }
   const icc = input.icc ?? 0;
   const sized = pairedSizing(p10, p01, test, which);
-  const deff = designEffect(pairsPerSeed, icc);
+  const deff = pilotOr(input, designEffect(pairsPerSeed, icc));
   const seedsAtLevel = sized.n === undefined ? undefined : Math.ceil((sized.n * deff) / pairsPerSeed - SLACK);
   return {
     ...head,
@@ -168,6 +168,7 @@ function ladderLevelPlan(input: PlanInput, { head, test, which }: DesignContext)
       pairsPerSeed,
       icc,
       designEffect: deff,
+      designEffectFrom: fromPilot(input) ? "the pilot's pairs (no --icc)" : 'Kish, from --icc',
       ...sized.details,
       seedsAtLevel,
     },
@@ -199,7 +200,7 @@ function ladderFamilyPlan(input: PlanInput, { head, test, which }: DesignContext
   const level = adjust === 'none' ? input.alpha : input.alpha / tests;
   const sized = pairedSizing(p10, p01, { ...test, alpha: level }, which);
   const icc = input.icc ?? 0;
-  const deff = unequalClusterDesignEffect(shape.cellsPerCluster, icc);
+  const deff = pilotOr(input, unequalClusterDesignEffect(shape.cellsPerCluster, icc));
   const pairsPerSeed = shape.cellsPerCluster.reduce((s, m) => s + m, 0) / shape.clusters;
   const pairs = sized.n === undefined ? undefined : Math.ceil(sized.n * deff - SLACK);
   return {
@@ -219,10 +220,23 @@ function ladderFamilyPlan(input: PlanInput, { head, test, which }: DesignContext
       pairsPerSeed,
       icc,
       designEffect: deff,
+      designEffectFrom: fromPilot(input) ? "the pilot's pairs (no --icc)" : 'Kish, from --icc',
       ...sized.details,
       clusteredPairs: pairs,
     },
   };
+}
+
+/**
+ * The design effect of a seed's pairs: the one a pilot measured (docs/plan.md#pilot) unless an
+ * intra-seed correlation is stated (`--icc`), else Kish's from it.
+ */
+function pilotOr(input: PlanInput, kish: number): number {
+  return fromPilot(input) ? (input.pilotClustering?.designEffect as number) : kish;
+}
+
+function fromPilot(input: PlanInput): boolean {
+  return input.icc === undefined && input.pilotClustering !== undefined;
 }
 
 /** In the order `waver plan` lists them (`--design`'s choices, "--suite sizes ..."). */

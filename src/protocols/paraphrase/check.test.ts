@@ -10,6 +10,7 @@ import { flagRules, inputError } from '../../test-support/check/rules.js';
 import { paraphraseStore } from '../../test-support/protocols/paraphrase/store.js';
 import { paraphraseCheck } from './check.js';
 import { BUILTIN_MC_ITEMS } from './data/builtin-items.js';
+import { loadParaphraseResults } from './results.js';
 
 /**
  * Paraphrase's part of the gate, on stores written as `waver paraphrase` writes them: SAA with
@@ -80,6 +81,65 @@ describe('paraphrase paired comparison', () => {
     expect(r.unit).toEqual({ pair: 'item x phrasing x repeat', cluster: 'item' });
     expect(r.comparison).toMatchObject({ n: 12 * 4 * 2, clusters: 12, table: { a: 48, b: 48, c: 0, d: 0 } });
     expect(r.worse).toBe(true);
+  });
+});
+
+describe('check --compare --metric saa: McNemar on items (issue 37.4)', () => {
+  // 25 items x 4 phrasings x 2 repeats. B is wrong once (terse, repeat 1) on items 0-9, A once on
+  // item 20, and B's call fails once on item 24, so B's item 24 is incomplete. Per item SAA:
+  // A 1, B 0 on 10 items (b); A 0, B 1 on item 20 (c); item 24 left out as SAA leaves it out.
+  const s = openStore(':memory:');
+  const wrongOn = (t: { meta?: unknown }, repeat: number, items: (i: number) => boolean) => {
+    const m = t.meta as { item: string; phrasing: string };
+    const i = BUILTIN_MC_ITEMS.findIndex((x) => x.id === m.item);
+    return m.phrasing === 'terse' && repeat === 1 && items(i);
+  };
+  paraphraseStore(
+    s,
+    [
+      { label: 'A', identity: 'replay:A', answer: (t, r) => !wrongOn(t, r, (i) => i === 20) },
+      {
+        label: 'B',
+        identity: 'replay:B',
+        answer: (t, r) => (wrongOn(t, r, (i) => i === 24) ? 'fail' : !wrongOn(t, r, (i) => i < 10)),
+      },
+    ],
+    25,
+  );
+  const compare = (metric?: string) =>
+    compareModels(s, { config, protocols, base: 'A', new: 'B', alpha: 0.05, ...(metric && { metric }) });
+
+  it("pairs each item's SAA under the two models, one pair per item", () => {
+    const r = compareModels(s, { config, protocols, base: 'A', new: 'B', alpha: 0.05, metric: 'saa' });
+    expect(r.metric).toBe('saa');
+    expect(r.unit.cluster).toBe('item');
+    expect(r.unit.pair).toMatch(/^item's SAA \(1 when every phrasing x repeat of the item is right/);
+    expect(r.comparison).toMatchObject({ n: 24, clusters: 24, table: { a: 13, b: 10, c: 1, d: 0 } });
+    expect(r.unpaired).toEqual({ base: 0, new: 0, unscored: 1 });
+    // scipy.stats.binomtest(1, 11, 0.5).pvalue
+    expect(r.comparison.mcnemar.p).toBeCloseTo(0.01171875, 12);
+    // One pair per item: nothing to widen.
+    expect(r.comparison.difference.designEffect).toBe(1);
+    expect(r.worse).toBe(true);
+  });
+
+  it('the same SAA as --min-saa counts, and cells as the default pairs', () => {
+    const models = loadParaphraseResults(s, compare('saa').suite.hash).models;
+    const saa = (label: string) => models.find((m) => m.label === label)?.metrics.saa;
+    expect(compare('saa').comparison.baseAccuracy).toBe(23 / 24);
+    expect(saa('A')?.value).toBe(24 / 25);
+    expect(saa('B')).toMatchObject({ value: 14 / 24, n: 24 });
+    expect(compare('saa').comparison.newAccuracy).toBe(14 / 24);
+    const cells = compare();
+    expect(cells.metric).toBe('accuracy');
+    // The failed call is a wrong answer there (method.md), and every cell a pair.
+    expect(cells.comparison).toMatchObject({ n: 200, clusters: 25 });
+  });
+
+  it('a metric no protocol compares on is refused, naming the flag', () => {
+    expect(inputError(() => compare('sgs'))).toBe(
+      "--metric: no protocol compares on 'sgs' (expected one of accuracy, saa)",
+    );
   });
 });
 

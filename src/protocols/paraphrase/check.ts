@@ -1,7 +1,17 @@
 import { modelVerdicts } from '../../check/compare.js';
 import type { EvalVerdicts } from '../../check/eval-comparison.js';
-import { type CellGrade, type CheckProtocol, gradeKey, type ThresholdDef } from '../../check/types.js';
-import { loadParaphraseResults, type ParaphraseResults } from './results.js';
+import {
+  type CellGrade,
+  type CheckProtocol,
+  gradeKey,
+  type ModelRef,
+  type ThresholdDef,
+  type Verdict,
+} from '../../check/types.js';
+import type { WaverConfig } from '../../config/schema.js';
+import type { Store } from '../../store/store.js';
+import { saaByItem } from './metrics.js';
+import { loadParaphraseResults, type ParaphraseResults, toObservation } from './results.js';
 import { paraphraseTestId } from './suite.js';
 import { ITEMS_SUITE } from './suite-names.js';
 import { MIN_SAA } from './thresholds.js';
@@ -49,6 +59,39 @@ export function paraphraseVerdicts(results: ParaphraseResults): EvalVerdicts {
   };
 }
 
+const SAA_UNIT = {
+  pair: "item's SAA (1 when every phrasing x repeat of the item is right; an item not answered in full is left out)",
+  cluster: 'item',
+};
+
+/**
+ * Each model's SAA per item, for `check --compare --metric saa` (docs/check.md#metric): one pair
+ * per item, so items are the clusters and the pairs are independent; the test `waver plan
+ * --design saa` sizes.
+ */
+function saaVerdicts(results: ParaphraseResults, model: ModelRef): Map<string, Verdict> {
+  const m = results.models.find((x) => x.identity === model.identity);
+  // A model without cells has no verdicts: its items are unpaired, not wrong.
+  if (!m) return new Map();
+  const { itemIds: items, phrasings, repeats } = results.suite;
+  const byItem = saaByItem({ items, phrasings, repeats }, m.cells.map(toObservation));
+  return new Map([...byItem].map(([item, correct]) => [item, { cluster: item, correct }]));
+}
+
+/** The two models' results, with the scored cells only: one resample keeps the loader's own CIs cheap. */
+function pairedResults(
+  store: Store,
+  suiteHash: string,
+  models: { base: ModelRef; new: ModelRef },
+  config: WaverConfig,
+): ParaphraseResults {
+  return loadParaphraseResults(store, suiteHash, {
+    models: [models.base.identity, models.new.identity],
+    seed: config.seed,
+    resamples: 1,
+  });
+}
+
 export const paraphraseCheck: CheckProtocol<ParaphraseResults> = {
   protocol: 'paraphrase',
   suiteName: ITEMS_SUITE,
@@ -62,15 +105,19 @@ export const paraphraseCheck: CheckProtocol<ParaphraseResults> = {
   compare: {
     unit: UNIT,
     verdicts(store, suiteHash, models, config) {
-      // The pairs need the scored cells only; one resample keeps the loader's own CIs cheap.
-      const results = loadParaphraseResults(store, suiteHash, {
-        models: [models.base.identity, models.new.identity],
-        seed: config.seed,
-        resamples: 1,
-      });
-      const of = (model: typeof models.base) =>
+      const results = pairedResults(store, suiteHash, models, config);
+      const of = (model: ModelRef) =>
         paraphraseVerdicts(results).models.find((m) => m.identity === model.identity)?.verdicts ?? new Map();
       return { base: of(models.base), new: of(models.new) };
+    },
+    metrics: {
+      saa: {
+        unit: SAA_UNIT,
+        verdicts(store, suiteHash, models, config) {
+          const results = pairedResults(store, suiteHash, models, config);
+          return { base: saaVerdicts(results, models.base), new: saaVerdicts(results, models.new) };
+        },
+      },
     },
   },
   grades(store, suiteHash, config) {

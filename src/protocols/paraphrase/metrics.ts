@@ -33,16 +33,33 @@ export interface ParaphraseObservation {
   note?: string;
 }
 
-export interface Estimate {
-  value: number | undefined;
-  low: number | undefined;
-  high: number | undefined;
+/**
+ * A rate with its interval, or why there is none: a discriminated union on `value`, so a caller
+ * that checks `value !== undefined` reads `low` and `high` as numbers (docs/protocols.md#library).
+ */
+export type Estimate = MeasuredEstimate | UnavailableEstimate;
+
+interface EstimateBase {
   /** How many units the rate is over (cells, items, groups). */
   n: number;
   /** What n counts, e.g. "320 cells (32 items x 5 phrasings x 2 repeats)". */
   over: string;
+}
+
+export interface MeasuredEstimate extends EstimateBase {
+  value: number;
+  /** The percentile interval over items; [0, 1] when no resample could score the rate. */
+  low: number;
+  high: number;
+  unavailable?: undefined;
+}
+
+export interface UnavailableEstimate extends EstimateBase {
+  value: undefined;
+  low: undefined;
+  high: undefined;
   /** Why the value is missing. */
-  unavailable?: string;
+  unavailable: string;
 }
 
 export interface Flip {
@@ -173,7 +190,9 @@ function estimateOf(
     den += r.den[i] as number;
   }
   if (den === 0) return { value: undefined, low: undefined, high: undefined, n: 0, over, unavailable };
-  return { value: num / den, low: ci.low, high: ci.high, n: den, over };
+  // Every resample missed the scored items (a handful of resamples, most items unscored): the
+  // interval is everything a rate can be, not a made-up width.
+  return { value: num / den, low: ci.low ?? 0, high: ci.high ?? 1, n: den, over };
 }
 
 export function paraphraseMetrics(
@@ -352,6 +371,20 @@ function tallyCells(grid: ObservationGrid): CellTally {
       }
     }
   return t;
+}
+
+/**
+ * Each item's SAA verdict, as SAA counts it: true when every cell of the item is right, false when
+ * one is not, undefined when not every cell is done (an incomplete item SAA leaves out). The pairs
+ * of `check --compare --metric saa` (docs/check.md#metric).
+ */
+export function saaByItem(
+  design: ParaphraseDesign,
+  observations: readonly ParaphraseObservation[],
+): Map<string, boolean | undefined> {
+  const grid = new ObservationGrid(design, observations);
+  const saa = saaRatio(grid, tallyCells(grid));
+  return new Map(grid.items.map((item, i) => [item, saa.den[i] === 1 ? saa.num[i] === 1 : undefined]));
 }
 
 /** SAA per item: over the items whose every cell is done, 1 when all of them are correct. */

@@ -1,4 +1,4 @@
-import { different, pairedSizing, two } from '../../plan/common.js';
+import { compareCheck, different, pairedSizing, two } from '../../plan/common.js';
 import type { DesignContext, PlanDesign, PlanInput, PlanResult } from '../../plan/types.js';
 import { allRightRate } from '../../stats/power.js';
 
@@ -46,7 +46,9 @@ function saaPlan(input: PlanInput, { head, test, which }: DesignContext): PlanRe
     ...(sized.n !== undefined && { n: sized.n }),
     unit: 'items (each asked in every phrasing x repeat)',
     details: { saaA, saaB, ...source, ...sized.details },
+    // The test it sizes, which pairs items as the pilot was read (docs/check.md#metric).
+    check: compareCheck(input, '--metric', 'saa', '--protocol', 'paraphrase'),
   };
 }
 
-export const PARAPHRASE_DESIGNS: readonly PlanDesign[] = [{ name: 'saa', plan: saaPlan }];
+export const PARAPHRASE_DESIGNS: readonly PlanDesign[] = [{ name: 'saa', metric: 'saa', plan: saaPlan }];

@@ -13,6 +13,8 @@ export { paraphraseSection as section } from './report-section.js';
 
 /** A paraphrase run's outcome, with the generator's rewordings (an item it could not reword is dropped). */
 export interface ParaphraseOutcome extends RunOutcome<ParaphraseResults> {
+  /** Rebuilt from the store after every run, a stopped one too (then from the cells it wrote). */
+  results: ParaphraseResults;
   rewords: Rewords;
 }
 

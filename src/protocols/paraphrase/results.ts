@@ -262,7 +262,8 @@ export function scoreCell(
   };
 }
 
-function toObservation(c: ScoredCell): ParaphraseObservation {
+/** A scored cell as the metrics read it. */
+export function toObservation(c: ScoredCell): ParaphraseObservation {
   return {
     item: c.item,
     phrasing: c.phrasing,

@@ -36,7 +36,7 @@ withModel(`waver sago with the real tiny GGUF ${tinyModelMissing ?? ''}`, () => 
       model,
       '--embedder',
       model,
-      '--n',
+      '--limit',
       '2',
       '--families',
       'noise',
@@ -143,7 +143,7 @@ withModel(`waver sago with the real tiny GGUF ${tinyModelMissing ?? ''}`, () => 
     const common = [
       '--models',
       model,
-      '--n',
+      '--limit',
       '2',
       '--families',
       'register,structural',
@@ -225,10 +225,10 @@ withModel(`waver sago with the real tiny GGUF ${tinyModelMissing ?? ''}`, () => 
 
 describe('waver sago: bad input is named and nothing is written', () => {
   const cases: [string, string[], RegExp][] = [
-    ['an empty dataset', ['--datasets', 'EMPTY'], /dataset '.*empty\.jsonl' has no prompts/],
+    ['an empty dataset', ['--dataset', 'EMPTY'], /dataset '.*empty\.jsonl' has no prompts/],
     [
       'a sample larger than the dataset',
-      ['--n', '40'],
+      ['--limit', '40'],
       /sample size 40 is larger than dataset 'builtin' \(32 prompts\)/,
     ],
     [

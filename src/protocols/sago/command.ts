@@ -24,12 +24,12 @@ export const sagoCommand: ProtocolCommand<SagoPromptSets, SagoResults, RunOutcom
   );
   SAGO_FLAGS.addTo(cmd);
   addExamples(cmd, [
-    ['waver sago --models gguf:./m.gguf --n 3 --families noise', 'the built-in questions, a quick run'],
+    ['waver sago --models gguf:./m.gguf --limit 3 --families noise', 'the built-in questions, a quick run'],
     [
-      'waver sago --datasets truthfulqa,nq-open --models openai:gpt-4o-mini',
+      'waver sago --dataset truthfulqa,nq-open --models openai:gpt-4o-mini',
       'named datasets, 16 prompts each',
     ],
-    ['waver sago --datasets ./prompts.jsonl --fields prompt=instruction --models ...', 'your own prompts'],
+    ['waver sago --dataset ./p.jsonl --fields prompt=instruction --models ...', 'your own prompts'],
   ]);
   cmd.action(async () => {
     const config = SAGO_FLAGS.config(cmd, ctx.config);

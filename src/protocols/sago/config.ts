@@ -31,12 +31,19 @@ const SagoSection = z
       help: "the SAGO reference code's behaviour for every switch not given (docs/fidelity.md#sago)",
     }),
     /** Prompts sampled per dataset (paper: 16). */
-    n: withFlag(z.int().positive().default(16), { flag: '--n <n>', help: 'prompts sampled per dataset' }),
+    n: withFlag(z.int().positive().default(16), {
+      flag: '--limit <n>',
+      help: 'prompts (items) sampled per dataset',
+      aliases: ['--n'],
+    }),
     /** Named datasets (truthfulqa, nq-open, triviaqa, hotpotqa, simpleqa, alpaca) or files; none = the built-in set. */
     datasets: withFlag(z.array(z.string().min(1)).default([]), {
-      flag: '--datasets <names>',
+      flag: '--dataset <names>',
       help: 'comma-separated: truthfulqa, nq-open, triviaqa, hotpotqa, simpleqa, alpaca, builtin, or .jsonl/.json/.csv files',
       shownDefault: 'builtin',
+      // The base --dataset, here a list: one flag for a dataset in every command.
+      common: true,
+      aliases: ['--datasets'],
     }),
     /** Where named datasets live (default: env WAVER_DATA_DIR, else none: they come from the Hugging Face Hub). */
     dataDir: withFlag(z.string().min(1).optional(), {
