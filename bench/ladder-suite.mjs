@@ -77,6 +77,7 @@ const { SCENE_TEMPLATES } = await import(join(DIST, 'protocols', 'ladder', 'fami
 const { addedAround } = await import(join(DIST, 'protocols', 'ladder', 'gates', 'family-gate.js'));
 const { resolveLadderSeeds } = await import(join(DIST, 'protocols', 'ladder', 'data', 'datasets.js'));
 const { readsBack } = await import(join(DIST, 'protocols', 'ladder', 'families', 'iq', 'rules.js'));
+const { scanSuite, SUITE_SCANS } = await import(join(DIST, 'protocols', 'ladder', 'suite-scans.js'));
 
 const all =
   datasetName === undefined
@@ -117,8 +118,17 @@ try {
   const cells = {};
   let fillMin = 1;
   const failing = [];
+  const unavailableOf = (family) => build.admission.find((r) => r.family === family)?.unavailable;
   for (const family of FAMILIES) {
-    const shares = LEVELS.map((l) => (fill.get(`${family}/L${l}`) ?? 0) / seeds.length);
+    // A family the rules do not write on these seeds is unavailable, never 0% (issue 36).
+    const none = unavailableOf(family);
+    const over = seeds.length - (none?.seeds ?? 0);
+    if (over === 0) {
+      for (const l of LEVELS) cells[`${family}/L${l}`] = null;
+      console.log(`${family.padEnd(7)} unavailable on all ${seeds.length} seeds: ${none.reason}`);
+      continue;
+    }
+    const shares = LEVELS.map((l) => (fill.get(`${family}/L${l}`) ?? 0) / over);
     shares.forEach((s, i) => {
       cells[`${family}/L${LEVELS[i]}`] = Number(s.toFixed(4));
       if (s < GOAL_FILL) failing.push(`${family}/L${LEVELS[i]}`);
@@ -387,6 +397,25 @@ try {
   ).length;
   console.log(`tests admitted with a meaning gate not run: ${notRun}/${perturbed.length}`);
 
+  // Issue 36's defect scans (src/protocols/ladder/suite-scans.ts): hits per scan, goal 0 each.
+  const scanHits = scanSuite(build.tests);
+  const scans = {};
+  console.log('');
+  console.log('defect scans (hits / tests of the family the scan reads; goal 0 each):');
+  for (const scan of SUITE_SCANS) {
+    const hits = scanHits.get(scan.id) ?? [];
+    scans[scan.id] = hits.length;
+    console.log(
+      `  ${scan.id.padEnd(22)} ${String(hits.length).padStart(4)}   ${hits.length === 0 ? 'PASS' : 'FAIL'}   ${scan.title}`,
+    );
+    for (const h of hits.slice(0, topK))
+      console.log(`      e.g. ${h.family} L${h.level} ${h.seedId}: ${h.why}`);
+  }
+  const scansPass = Object.values(scans).every((n) => n === 0);
+  const unavailable = Object.fromEntries(
+    build.admission.filter((r) => r.unavailable).map((r) => [r.family, r.unavailable]),
+  );
+
   if (sampleK > 0) {
     const rng = new PyRandom(drawSeed);
     console.log('');
@@ -430,6 +459,9 @@ try {
       cisGeneric: { tests: cisGeneric, of: cisTests.length },
       dataset: datasetName ?? 'gsm8k_symbolic100.csv',
       meaningNotRun: notRun,
+      scans,
+      scansPass,
+      unavailable,
     })}`,
   );
 } finally {

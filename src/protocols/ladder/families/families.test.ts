@@ -182,11 +182,18 @@ describe('model instructions', () => {
 describe('aiming', () => {
   it('knows where each level starts, overlaps resolved in favour of the lower level', () => {
     const at = (family: 'IQ' | 'CL' | 'SV', level: Level, strictLoadBands = false) =>
-      lowerEdge({ family: ladderFamily(family), level, original: '', opts: { strictLoadBands } });
+      lowerEdge({
+        family: ladderFamily(family),
+        level,
+        original: '',
+        opts: { strictLoadBands, levelBy: 'measure' },
+      });
     expect(at('IQ', 2)).toBe(0.05);
     expect(at('IQ', 5)).toBe(0.3);
     expect(at('SV', 5)).toBe(0.85);
     expect(at('CL', 5)).toBe(0.75);
     expect(at('CL', 1, true)).toBe(1.1);
+    // A level read off the content has no edge on the magnitude.
+    expect(lowerEdge({ family: ladderFamily('IQ'), level: 2, original: '' })).toBeUndefined();
   });
 });
