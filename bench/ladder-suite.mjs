@@ -68,9 +68,7 @@ const FAMILIES = (
 ).builtInFamilyCodes();
 const { DEFAULT_BANDS } = await import(join(DIST, 'protocols', 'ladder', 'severity', 'levels.js'));
 const { PyRandom } = await import(join(DIST, 'util', 'random.js'));
-const { DIRECTIVES, SEED_DIRECTIVES } = await import(
-  join(DIST, 'protocols', 'ladder', 'families', 'cis', 'rules.js')
-);
+const { SEED_DIRECTIVES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'cis', 'rules.js'));
 const { conflictExplicitness } = await import(join(DIST, 'protocols', 'ladder', 'severity', 'ces.js'));
 const { CI_TEMPLATES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'ci', 'rules.js'));
 const { SCENE_TEMPLATES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'scene.js'));
@@ -257,7 +255,7 @@ try {
     );
   const cisDirectives = {};
   for (const level of LEVELS) {
-    const res = [...SEED_DIRECTIVES[level], ...DIRECTIVES[level]].map((t) => [t, templateRe(t)]);
+    const res = [...SEED_DIRECTIVES[level]].map((t) => [t, templateRe(t)]);
     const used = new Set();
     const texts = new Set();
     for (const t of perturbed) {
@@ -269,7 +267,7 @@ try {
     }
     cisDirectives[`L${level}`] = {
       templates: used.size,
-      of: SEED_DIRECTIVES[level].length + DIRECTIVES[level].length,
+      of: SEED_DIRECTIVES[level].length,
       texts: texts.size,
     };
   }
@@ -288,10 +286,7 @@ try {
   // families have no sentence templates: their generator technique is reported instead.
   const GOAL_TEMPLATE = 0.05;
   const sentenceTemplates = [...CI_TEMPLATES, ...SCENE_TEMPLATES].map((t) => [t, templateRe(t)]);
-  const cisTemplates = LEVELS.flatMap((l) => [...SEED_DIRECTIVES[l], ...DIRECTIVES[l]]).map((t) => [
-    t,
-    templateRe(t),
-  ]);
+  const cisTemplates = LEVELS.flatMap((l) => [...SEED_DIRECTIVES[l]]).map((t) => [t, templateRe(t)]);
   const OPENER = /^(?:Meanwhile|As usual|Of course|In any case|By the way), /;
   const templatesOf = (t) => {
     if (t.family === 'CI' || t.family === 'CL') {

@@ -7,6 +7,7 @@
 import { conflictExplicitness } from './severity/ces.js';
 import { contentLevelOfNoise, formatKindLevel } from './severity/content-level.js';
 import { isPersonName } from './text/given-names.js';
+import { opensWithPronoun } from './text/pronouns.js';
 import { numbersIn, numberValue, splitSentences, whitespaceWords } from './text/tokens.js';
 import type { LadderTest } from './types.js';
 
@@ -26,8 +27,6 @@ export interface Scan {
   /** The hit for one test, or undefined when the test is clean. */
   check(test: LadderTest): string | undefined;
 }
-
-const PRONOUN = /\b(?:he|she|him|his|her|hers|they|them|their)\b/i;
 
 /** The candidate's sentences, each marked whether it is one of the original's. */
 function sentencesOf(t: LadderTest): { text: string; added: boolean }[] {
@@ -56,7 +55,7 @@ const ciSibling: Scan = {
     for (let i = 0; i < ss.length; i++) {
       const s = ss[i] as { text: string; added: boolean };
       if (!s.added) continue;
-      if (PRONOUN.test(s.text)) return `added sentence has a pronoun: "${s.text}"`;
+      if (opensWithPronoun(s.text)) return `added sentence has a pronoun: "${s.text}"`;
       const next = ss[i + 1];
       if (next && !next.added && opensWithPronoun(next.text))
         return `added "${s.text}" before "${next.text}"`;
@@ -64,14 +63,6 @@ const ciSibling: Scan = {
     return undefined;
   },
 };
-
-/** Whether a sentence's first reference to a person is a pronoun (before any capitalised name). */
-function opensWithPronoun(sentence: string): boolean {
-  const m = PRONOUN.exec(sentence);
-  if (!m) return false;
-  const before = sentence.slice(0, m.index);
-  return !/(?:^|\s)[A-Z][a-z]+(?:'s)?\s/.test(before.replace(/^\S+\s/, ' '));
-}
 
 const PERSON_SLOT = [
   /\b(?:friend|relative|cousin|neighbou?r|colleague|classmate) of ([A-Z][a-z]+)\b/g,
@@ -81,7 +72,7 @@ const PERSON_SLOT = [
 
 /** Sentence openers that name nobody ("She was ...", "It had ..."). */
 const NOT_NAMED =
-  /^(?:He|She|It|They|There|This|That|The|A|An|Everyone|Nobody|Someone|Each|Every|One|Here|What|When)$/;
+  /^(?:Mr|Mrs|Ms|Dr|Prince|Princess|King|Queen|Uncle|Aunt|He|She|It|They|There|This|That|The|A|An|Everyone|Nobody|Someone|Each|Every|One|Here|What|When)$/;
 
 /** CI and CL: a capitalised word of the question written as a person that is no given name. */
 const nonPerson: Scan = {
@@ -103,7 +94,7 @@ const nonPerson: Scan = {
 
 /** CL padding that says nothing a reader can picture, or that no reader could ("He noticed the classes."). */
 const CONTENT_FREE =
-  /\b(?:noticed the|were easy to picture|was easy to picture|took notes|took a deep breath|mind was made up|was happy to help|knew what to do|had a plan|felt ready|got to work|paid attention|kept it simple|stayed focused|was curious|was careful|was patient|mattered\.|were ready\.|came first\.|looked fine\.|were familiar\.|was familiar\.|were nearby\.|was nearby\.|were on the list\.|Time passed quietly|All was calm|The air was still|What matters most here|are the point of interest|is about the .+ that|smiled at the thought)\b/i;
+  /\b(?:noticed the|(?:was|were) easy to picture|took notes|took a deep breath|mind was made up|was happy to help|knew what to do|had a plan|felt ready|got to work|paid attention|kept it simple|stayed focused|was curious|was careful|was patient|Time passed quietly|All was calm|The air was still|What matters most here|are the point of interest|smiled at the thought)\b|\b(?:mattered|(?:were|was) ready|came first|looked fine|(?:were|was) familiar|(?:were|was) nearby|were on the list|was open|was calm)\.$/i;
 
 const clContentFree: Scan = {
   id: 'cl-content-free',
