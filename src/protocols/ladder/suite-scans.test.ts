@@ -120,15 +120,15 @@ describe('suite scans (issue 36 item 2): each catches the quoted defect and pass
     expect(scan('kb-dangling-each')(clean)).toBeUndefined();
   });
 
-  it('kb-time-incoherent: a decision still to come in a sentence told in the past', () => {
+  it('kb-time-incoherent: a decision still to come setting an amount told in the past', () => {
     const o = 'Yesterday, she received 18 new plants. She gave away 4. How many are left?';
-    const t = test(
-      'KB',
-      3,
-      o,
-      'Yesterday, she received as many new plants as the logbook to be published next year will show. She gave away 4. How many are left?',
-    );
-    expect(scan('kb-time-incoherent')(t)).toMatch(/logbook/);
+    const decided =
+      "Yesterday, she received as many new plants as will be decided at next year's town meeting. She gave away 4. How many are left?";
+    expect(scan('kb-time-incoherent')(test('KB', 3, o, decided))).toMatch(/town meeting/);
+    // A record not yet out may tell of the past.
+    const record =
+      'Yesterday, she received as many new plants as the logbook to be published next year will show. She gave away 4. How many are left?';
+    expect(scan('kb-time-incoherent')(test('KB', 3, o, record))).toBeUndefined();
   });
 
   it('kb-blur-spread: "ratio of several:13", "floor several", and every occurrence of a repeated value', () => {

@@ -169,19 +169,29 @@ const kbDangling: Scan = {
   },
 };
 
-const FUTURE =
-  /\b(?:will be|will show|to be (?:released|published)|due next|next (?:year|month|week|spring)|yet to be)\b/i;
+/** A decision still to come (a record not yet out may tell of the past: "as many as the audit will show"). */
+const DECISION = /\bwill be decided\b|\bby a vote\b|\bwhen next year.s plan is published\b/i;
 const PAST =
   /\b(?:was|were|had|did|sold|bought|made|spent|paid|got|gave|took|ate|saw|found|won|lost|brought|kept|left|ran|wrote|sent|built|caught|drove|grew|held|met|rode|received|scored|collected|picked|baked|used|earned|started|needed|wanted)\b/i;
 
 /** KB L2-L3: a decision or record still to come, in a sentence told in the past. */
 const kbTime: Scan = {
   id: 'kb-time-incoherent',
-  title: 'KB L2-L3: a future decision or record in a past-tense sentence',
+  title: 'KB L2-L3: a decision still to come setting an amount told in the past',
   check(t) {
     if (t.family !== 'KB' || (t.measuredLevel !== 2 && t.measuredLevel !== 3)) return undefined;
-    const s = added(t).find((x) => FUTURE.test(x) && PAST.test(x.replace(FUTURE, '')));
-    return s && `"${s}"`;
+    for (const s of added(t)) {
+      const at = s.search(DECISION);
+      if (at < 0) continue;
+      // The decided amount's own clause: a relative clause ("a property that has ...") has its own tense.
+      const own =
+        s
+          .slice(0, at)
+          .split(/\b(?:that|which|who)\s+/i)
+          .at(-1) ?? '';
+      if (PAST.test(own)) return `"${s}"`;
+    }
+    return undefined;
   },
 };
 
