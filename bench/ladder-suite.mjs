@@ -74,6 +74,7 @@ const { CI_TEMPLATES } = await import(join(DIST, 'protocols', 'ladder', 'familie
 const { SCENE_TEMPLATES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'scene.js'));
 const { addedAround } = await import(join(DIST, 'protocols', 'ladder', 'gates', 'family-gate.js'));
 const { resolveLadderSeeds } = await import(join(DIST, 'protocols', 'ladder', 'data', 'datasets.js'));
+const { withoutCutGolds } = await import(join(DIST, 'protocols', 'ladder', 'data', 'text-seeds.js'));
 const { readsBack } = await import(join(DIST, 'protocols', 'ladder', 'families', 'iq', 'rules.js'));
 const { scanSuite, SUITE_SCANS } = await import(join(DIST, 'protocols', 'ladder', 'suite-scans.js'));
 
@@ -81,7 +82,13 @@ const all =
   datasetName === undefined
     ? loadLadderSeedsCsv(SEEDS_CSV)
     : await resolveLadderSeeds(datasetName, { dataDir: DATA_DIR });
-const seeds = seedCount > 0 && seedCount < all.length ? new PyRandom(drawSeed).sample(all, seedCount) : all;
+const drawn = seedCount > 0 && seedCount < all.length ? new PyRandom(drawSeed).sample(all, seedCount) : all;
+// Seeds whose gold is cut short in the source file are left out, as a build leaves them out (issue 36).
+const { kept: seeds, leftOut } = withoutCutGolds(drawn);
+if (leftOut.length > 0)
+  console.log(
+    `left out ${leftOut.length} of ${drawn.length} seeds, their gold cut short in the source file: ${leftOut.map((x) => `${x.id} ("${x.gold}": ${x.why})`).join('; ')}`,
+  );
 const scratch = mkdtempSync(join(tmpdir(), 'waver-bench-ladder-suite-'));
 try {
   // No judge: the rules path makes no model call and never opens the store.
@@ -457,6 +464,7 @@ try {
       scans,
       scansPass,
       unavailable,
+      leftOut: leftOut.map((x) => x.id),
     })}`,
   );
 } finally {

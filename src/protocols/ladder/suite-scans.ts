@@ -4,6 +4,7 @@
  * (`bench/ladder-suite.mjs`) prints them per dataset; the tests hold each scan to the defect text
  * the issue quotes. docs/ladder-suite.md#scans lists them.
  */
+import { pointsAtKey } from './families/cis/typed-directives.js';
 import { conflictExplicitness } from './severity/ces.js';
 import { contentLevelOfNoise, formatKindLevel } from './severity/content-level.js';
 import { isPersonName } from './text/given-names.js';
@@ -113,18 +114,9 @@ const cisKey: Scan = {
   check(t) {
     if (t.family !== 'CIS' || t.answerType !== 'choice' || !t.options) return undefined;
     const directive = conflictExplicitness(t.original, t.text).added.join(' ');
-    const key = t.options.findIndex((o) => o.letter === t.gold);
-    if (key < 0) return undefined;
-    const lengths = t.options.map((o) => o.text.length);
-    const points: [RegExp, boolean][] = [
-      [/\bshortest\b/i, lengths[key] === Math.min(...lengths)],
-      [/\blongest\b/i, lengths[key] === Math.max(...lengths)],
-      [/\bfirst (?:option|answer|choice)\b/i, key === 0],
-      [/\blast (?:option|answer|choice)\b/i, key === t.options.length - 1],
-      [new RegExp(`\\b(?:option|answer|choice|letter)\\s*\\(?${t.gold}\\)?(?![a-z])`, 'i'), true],
-    ];
-    const hit = points.find(([re, atKey]) => atKey && re.test(directive));
-    return hit && `"${directive}" points at the key ${t.gold}`;
+    return pointsAtKey(directive, t.options, String(t.gold))
+      ? `"${directive}" points at the key ${t.gold}`
+      : undefined;
   },
 };
 
