@@ -88,7 +88,7 @@ export const LadderConfigSchema = z
     /**
      * How IQ and F tests are levelled: `content` (IQ by the share of words altered, F by its kind of
      * layout; a test is admitted only at the level it was asked) or `measure` (their magnitude bands,
-     * as the reference code). Unset: content, or measure with `reference: true` (docs/fidelity.md L50).
+     * as the reference code). Unset: content, or measure with `reference: true` (docs/fidelity.md L58).
      */
     levelBy: z.enum(['content', 'measure']).optional(),
     /**

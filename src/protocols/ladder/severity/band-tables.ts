@@ -27,7 +27,7 @@ export interface MeasureOptions {
   /**
    * `content` (default): a family that reads its level off its content (IQ by the share of words
    * altered, F by its kind of layout) is levelled so; `measure`: by its magnitude bands, as the
-   * reference code (docs/ladder-measure.md#content-levels, docs/fidelity.md L50).
+   * reference code (docs/ladder-measure.md#content-levels, docs/fidelity.md L58).
    */
   levelBy?: 'content' | 'measure';
   /** Knowledge Boundary: the boundary type, which is the level. */

@@ -1,6 +1,6 @@
 /**
  * Levels from what a test is, not from the measure (issue 36; docs/ladder-measure.md#content-levels,
- * docs/fidelity.md L50): Input Quality by the share of its words altered, Structural/Format by its
+ * docs/fidelity.md L58): Input Quality by the share of its words altered, Structural/Format by its
  * kind of layout. difflib's ratio with autojunk binned every IQ L2-L5 test of the paper's seeds at L1
  * once autojunk was off, and F's added markup lighter than L1's re-spacing: the measure says how
  * much the characters moved, not what a reader meets. The measure stays the reported magnitude.
