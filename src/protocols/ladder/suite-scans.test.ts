@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SUITE_SCANS } from './suite-scans.js';
+import { BaseConfig } from '../../config/schema.js';
+import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
+import { buildLadderSuite } from './suite.js';
+import { SUITE_SCANS, scanSuite } from './suite-scans.js';
 import type { LadderTest } from './types.js';
 
 /** A test of the family at a level, with the text the issue quotes. */
@@ -189,4 +192,18 @@ describe('suite scans (issue 36 item 2): each catches the quoted defect and pass
       scan('f-level-kind')(test('F', 4, o, '| Ann has | 5 apples. |\n| --- | --- |\n| How many | apples? |')),
     ).toMatch(/layout is L5/);
   });
+
+  it('every scan finds 0 in the rules suite of the built-in seeds', async () => {
+    const config = BaseConfig.parse({ store: ':memory:' });
+    const built = await buildLadderSuite({
+      seeds: [...GRADE_SCHOOL_SEEDS],
+      config,
+      generator: 'rules',
+      seed: 0,
+    });
+    const hits = Object.fromEntries(
+      [...scanSuite(built.tests)].map(([id, h]) => [id, h.map((x) => `${x.seedId}: ${x.why}`)]),
+    );
+    expect(hits).toEqual(Object.fromEntries(SUITE_SCANS.map((s) => [s.id, []])));
+  }, 120_000);
 });
