@@ -95,7 +95,7 @@ const nonPerson: Scan = {
 
 /** CL padding that says nothing a reader can picture, or that no reader could ("He noticed the classes."). */
 const CONTENT_FREE =
-  /\b(?:noticed the|(?:was|were) easy to picture|took notes|took a deep breath|mind was made up|was happy to help|knew what to do|had a plan|felt ready|got to work|paid attention|kept it simple|stayed focused|was curious|was careful|was patient|Time passed quietly|All was calm|The air was still|What matters most here|are the point of interest|smiled at the thought)\b|\b(?:mattered|(?:were|was) ready|came first|looked fine|(?:were|was) familiar|(?:were|was) nearby|were on the list|was open|was calm)\.$/i;
+  /\b(?:noticed the|(?:was|were) easy to picture|took notes|took a deep breath|mind was made up|was happy to help|knew what to do|had a plan|felt ready|got to work|paid attention|kept it simple|stayed focused|was curious|was careful|was patient|Time passed quietly|All was calm|The air was still|What matters most here|are the point of interest|smiled at the thought)\b|\b(?:mattered|(?:were|was) ready|came first|looked fine|(?:were|was) familiar|(?:were|was) nearby|were on the list|was open|was calm|(?:were|was) close at hand)\.$/i;
 
 const clContentFree: Scan = {
   id: 'cl-content-free',

@@ -98,7 +98,7 @@ export const OFF_TOPIC: readonly string[] = [
   'The nearby lake has {k} rowing boats for hire.',
   'A neighbor has {k} birdhouses in the garden.',
   'The local cinema has {k} screens.',
-  'A family friend keeps a diary and has filled {k} of them.',
+  'A family friend has filled {k} diaries over the years.',
   'The town square has {k} lampposts.',
   'A neighbor took {k} photos on a walk last Sunday.',
   'The nearest post office is {k} streets away.',
