@@ -68,21 +68,27 @@ const FAMILIES = (
 ).builtInFamilyCodes();
 const { DEFAULT_BANDS } = await import(join(DIST, 'protocols', 'ladder', 'severity', 'levels.js'));
 const { PyRandom } = await import(join(DIST, 'util', 'random.js'));
-const { DIRECTIVES, SEED_DIRECTIVES } = await import(
-  join(DIST, 'protocols', 'ladder', 'families', 'cis', 'rules.js')
-);
+const { SEED_DIRECTIVES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'cis', 'rules.js'));
 const { conflictExplicitness } = await import(join(DIST, 'protocols', 'ladder', 'severity', 'ces.js'));
 const { CI_TEMPLATES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'ci', 'rules.js'));
 const { SCENE_TEMPLATES } = await import(join(DIST, 'protocols', 'ladder', 'families', 'scene.js'));
 const { addedAround } = await import(join(DIST, 'protocols', 'ladder', 'gates', 'family-gate.js'));
 const { resolveLadderSeeds } = await import(join(DIST, 'protocols', 'ladder', 'data', 'datasets.js'));
+const { withoutCutGolds } = await import(join(DIST, 'protocols', 'ladder', 'data', 'text-seeds.js'));
 const { readsBack } = await import(join(DIST, 'protocols', 'ladder', 'families', 'iq', 'rules.js'));
+const { scanSuite, SUITE_SCANS } = await import(join(DIST, 'protocols', 'ladder', 'suite-scans.js'));
 
 const all =
   datasetName === undefined
     ? loadLadderSeedsCsv(SEEDS_CSV)
     : await resolveLadderSeeds(datasetName, { dataDir: DATA_DIR });
-const seeds = seedCount > 0 && seedCount < all.length ? new PyRandom(drawSeed).sample(all, seedCount) : all;
+const drawn = seedCount > 0 && seedCount < all.length ? new PyRandom(drawSeed).sample(all, seedCount) : all;
+// Seeds whose gold is cut short in the source file are left out, as a build leaves them out (issue 36).
+const { kept: seeds, leftOut } = withoutCutGolds(drawn);
+if (leftOut.length > 0)
+  console.log(
+    `left out ${leftOut.length} of ${drawn.length} seeds, their gold cut short in the source file: ${leftOut.map((x) => `${x.id} ("${x.gold}": ${x.why})`).join('; ')}`,
+  );
 const scratch = mkdtempSync(join(tmpdir(), 'waver-bench-ladder-suite-'));
 try {
   // No judge: the rules path makes no model call and never opens the store.
@@ -117,8 +123,17 @@ try {
   const cells = {};
   let fillMin = 1;
   const failing = [];
+  const unavailableOf = (family) => build.admission.find((r) => r.family === family)?.unavailable;
   for (const family of FAMILIES) {
-    const shares = LEVELS.map((l) => (fill.get(`${family}/L${l}`) ?? 0) / seeds.length);
+    // A family the rules do not write on these seeds is unavailable, never 0% (issue 36).
+    const none = unavailableOf(family);
+    const over = seeds.length - (none?.seeds ?? 0);
+    if (over === 0) {
+      for (const l of LEVELS) cells[`${family}/L${l}`] = null;
+      console.log(`${family.padEnd(7)} unavailable on all ${seeds.length} seeds: ${none.reason}`);
+      continue;
+    }
+    const shares = LEVELS.map((l) => (fill.get(`${family}/L${l}`) ?? 0) / over);
     shares.forEach((s, i) => {
       cells[`${family}/L${LEVELS[i]}`] = Number(s.toFixed(4));
       if (s < GOAL_FILL) failing.push(`${family}/L${LEVELS[i]}`);
@@ -247,7 +262,7 @@ try {
     );
   const cisDirectives = {};
   for (const level of LEVELS) {
-    const res = [...SEED_DIRECTIVES[level], ...DIRECTIVES[level]].map((t) => [t, templateRe(t)]);
+    const res = [...SEED_DIRECTIVES[level]].map((t) => [t, templateRe(t)]);
     const used = new Set();
     const texts = new Set();
     for (const t of perturbed) {
@@ -259,7 +274,7 @@ try {
     }
     cisDirectives[`L${level}`] = {
       templates: used.size,
-      of: SEED_DIRECTIVES[level].length + DIRECTIVES[level].length,
+      of: SEED_DIRECTIVES[level].length,
       texts: texts.size,
     };
   }
@@ -278,10 +293,7 @@ try {
   // families have no sentence templates: their generator technique is reported instead.
   const GOAL_TEMPLATE = 0.05;
   const sentenceTemplates = [...CI_TEMPLATES, ...SCENE_TEMPLATES].map((t) => [t, templateRe(t)]);
-  const cisTemplates = LEVELS.flatMap((l) => [...SEED_DIRECTIVES[l], ...DIRECTIVES[l]]).map((t) => [
-    t,
-    templateRe(t),
-  ]);
+  const cisTemplates = LEVELS.flatMap((l) => [...SEED_DIRECTIVES[l]]).map((t) => [t, templateRe(t)]);
   const OPENER = /^(?:Meanwhile|As usual|Of course|In any case|By the way), /;
   const templatesOf = (t) => {
     if (t.family === 'CI' || t.family === 'CL') {
@@ -387,6 +399,25 @@ try {
   ).length;
   console.log(`tests admitted with a meaning gate not run: ${notRun}/${perturbed.length}`);
 
+  // Issue 36's defect scans (src/protocols/ladder/suite-scans.ts): hits per scan, goal 0 each.
+  const scanHits = scanSuite(build.tests);
+  const scans = {};
+  console.log('');
+  console.log('defect scans (hits / tests of the family the scan reads; goal 0 each):');
+  for (const scan of SUITE_SCANS) {
+    const hits = scanHits.get(scan.id) ?? [];
+    scans[scan.id] = hits.length;
+    console.log(
+      `  ${scan.id.padEnd(22)} ${String(hits.length).padStart(4)}   ${hits.length === 0 ? 'PASS' : 'FAIL'}   ${scan.title}`,
+    );
+    for (const h of hits.slice(0, topK))
+      console.log(`      e.g. ${h.family} L${h.level} ${h.seedId}: ${h.why}`);
+  }
+  const scansPass = Object.values(scans).every((n) => n === 0);
+  const unavailable = Object.fromEntries(
+    build.admission.filter((r) => r.unavailable).map((r) => [r.family, r.unavailable]),
+  );
+
   if (sampleK > 0) {
     const rng = new PyRandom(drawSeed);
     console.log('');
@@ -430,6 +461,10 @@ try {
       cisGeneric: { tests: cisGeneric, of: cisTests.length },
       dataset: datasetName ?? 'gsm8k_symbolic100.csv',
       meaningNotRun: notRun,
+      scans,
+      scansPass,
+      unavailable,
+      leftOut: leftOut.map((x) => x.id),
     })}`,
   );
 } finally {

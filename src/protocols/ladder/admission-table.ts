@@ -80,6 +80,7 @@ function admissionJson(rows: readonly AdmissionRow[], context: AdmissionContext)
         LEVELS.map((l) => [`L${l}`, r.admittedByLevel[String(l)] ?? 0]),
       ),
       offLevel: r.offLevel,
+      ...('unavailable' in r && r.unavailable && { unavailable: r.unavailable }),
     };
   };
   const out = {
@@ -133,11 +134,12 @@ function admissionMarkdown(rows: readonly AdmissionRow[], context: AdmissionCont
   lines.push(row(head), row(head.map((_, i) => (i === 0 ? '---' : '---:'))));
   const cells = (label: string, r: Omit<AdmissionRow, 'family'>) => {
     const s = share(r.admitted, r.candidates);
+    const none = r.unavailable ? `— (unavailable: ${r.unavailable.reason})` : '— (no candidates)';
     return row([
       label,
       String(r.candidates),
       String(r.admitted),
-      s === undefined ? '— (no candidates)' : `${(100 * s).toFixed(1)}%`,
+      s === undefined ? none : `${(100 * s).toFixed(1)}%`,
       ...gates.map((g) => String(r.rejectedByGate[g] ?? 0)),
       String(r.superseded ?? 0),
     ]);
@@ -145,6 +147,12 @@ function admissionMarkdown(rows: readonly AdmissionRow[], context: AdmissionCont
   for (const r of rows) lines.push(cells(`${familyName(r.family)} (${r.family})`, r));
   const total = totalRow(rows);
   lines.push(cells('**Total**', total), '');
+  for (const r of rows)
+    if (r.unavailable)
+      lines.push(
+        `**${familyName(r.family)} (${r.family}) unavailable on ${r.unavailable.seeds} seeds** (no test, not 0): ${r.unavailable.reason}.`,
+        '',
+      );
 
   lines.push(
     'Admitted tests by measured level (tests are binned by the level measured, not the level requested):',

@@ -112,7 +112,7 @@ describe.skipIf(dataMissing !== '')(`waver ladder on choice and text seeds ${dat
   afterAll(() => server.close());
 
   for (const { name } of DATASETS)
-    it(`${name}: an endpoint that answers correctly scores 1.0 on every answer-preserving family and flags every KB test`, async () => {
+    it(`${name}: an endpoint that answers correctly scores 1.0 on every family the rules write, and SV, CI, CL and KB are unavailable`, async () => {
       const dir = workdir();
       // The rules suite is deterministic: the one `waver ladder` builds is this one, so the
       // endpoint can look each question's gold up.
@@ -157,12 +157,13 @@ describe.skipIf(dataMissing !== '')(`waver ladder on choice and text seeds ${dat
       for (const f of preserving) expect([f.family, f.overall.accuracy.value]).toEqual([f.family, 1]);
       // Nothing needed the answer judge: every answer was the gold itself.
       expect(m?.answerJudge.needed).toBe(0);
-      // Every seed has a KB test of each boundary type, and every one is flagged (judged 1).
-      const kb = m?.families.find((f) => f.family === 'KB');
-      expect(kb?.overall.n).toBe(SEEDS * 5);
-      expect(m?.kbJudge).toMatchObject({ needed: SEEDS * 5, scored: SEEDS * 5 });
-      expect(kb?.overall.accuracy.value).toBe(1);
-      expect(m?.kbByType.map((t) => [t.n, t.recognise?.value])).toEqual(Array(5).fill([SEEDS, 1]));
+      // The rules write no SV, CI, CL or KB test on a choice or text seed: unavailable, not 0 (issue 36).
+      for (const code of ['SV', 'CI', 'CL', 'KB'])
+        expect(m?.families.find((f) => f.family === code)?.overall.n ?? 0, code).toBe(0);
+      expect(tests.some((t) => ['SV', 'CI', 'CL', 'KB'].includes(t.family))).toBe(false);
+      expect(built.stdout + built.stderr).toMatch(
+        /Knowledge Boundary \(KB\) unavailable on \d+ seeds\*\* \(no test, not 0\): needs --generator/,
+      );
       // `waver check` reads the same results: Stability 1 and no collapse in every family.
       const check = await cli(
         ['check', '--min-stability', '0.99', '--no-collapse-at-or-below', '5', '--format', 'json'],
@@ -175,8 +176,9 @@ describe.skipIf(dataMissing !== '')(`waver ladder on choice and text seeds ${dat
       };
       expect(verdicts.pass).toBe(true);
       const metrics = verdicts.thresholds.rows.map((row) => [row.metric, row.pass]);
-      for (const f of ['SV', 'IQ', 'F', 'CI', 'CL', 'CIS', 'KB'])
-        expect(metrics).toContainEqual([`Stability ${f}`, true]);
+      for (const f of ['IQ', 'F', 'CIS']) expect(metrics).toContainEqual([`Stability ${f}`, true]);
+      // A family with no test is no threshold row that passes (unavailable, not a pass).
+      for (const f of ['SV', 'CI', 'CL', 'KB']) expect(metrics).not.toContainEqual([`Stability ${f}`, true]);
       // Format reordered a choice item's options: its test records them and the remapped key.
       if (name === 'arc-challenge')
         expect(tests.some((t) => t.subtype === 'table+reordered' && t.options !== undefined)).toBe(true);

@@ -13,6 +13,7 @@ describe('the ladder config section', () => {
       baselineRepeats: 3,
       strictLoadBands: true,
       genericFallback: false,
+      levelBy: 'content',
       kbScoring: 'paper',
       kbRecognizeThreshold: 0.75,
       kbJudgeMaxTokens: 256,

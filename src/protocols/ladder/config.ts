@@ -86,6 +86,12 @@ export const LadderConfigSchema = z
      */
     genericFallback: z.boolean().optional(),
     /**
+     * How IQ and F tests are levelled: `content` (IQ by the share of words altered, F by its kind of
+     * layout; a test is admitted only at the level it was asked) or `measure` (their magnitude bands,
+     * as the reference code). Unset: content, or measure with `reference: true` (docs/fidelity.md L58).
+     */
+    levelBy: z.enum(['content', 'measure']).optional(),
+    /**
      * KB judge: `paper` (the four-point rubric, each point described per boundary type) or `reference`
      * (the reference code's judge prompt, three points, stray scores snapped; docs/ladder.md#kb-scoring).
      */
@@ -186,6 +192,7 @@ export const LadderConfigSchema = z
       kbJudgeMaxTokens,
       strictLoadBands,
       genericFallback,
+      levelBy,
       ...s
     }) => {
       const side = s.reference ? 'reference' : 'waver';
@@ -200,6 +207,7 @@ export const LadderConfigSchema = z
           kbJudgeMaxTokens ?? (scoring === 'reference' ? REFERENCE_KB_JUDGE_MAX_TOKENS : KB_JUDGE_MAX_TOKENS),
         strictLoadBands: strictLoadBands ?? !s.reference,
         genericFallback: genericFallback ?? s.reference,
+        levelBy: levelBy ?? (s.reference ? 'measure' : 'content'),
         parser: parser ?? side,
         kbPrompt: kbPrompt ?? side,
         quadrant: quadrant ?? side,

@@ -26,28 +26,30 @@ const GOAL = 0.8;
 /** Cells below the goal, with the share they are held to (see the header comment). */
 const KNOWN_SHORT: Record<'paper' | 'builtin', Partial<Record<`${Family}${Level}`, number>>> = {
   // SV is held to what it measures with the reviewed lexicon (no stilted or meaning-shifting
-  // rewrite, nothing inside quotes, no sentence opened with a numeral): L1-L5 78, 62, 48, 35, 5 of
-  // the paper's 100 and 41, 24, 4, 7, 0 of the 48 built-in (docs/ladder-families.md#sv-fill).
-  // IQ writes noise as people and OCR make it, at the word rates of docs/ladder-families.md#iq-noise
-  // (at most 10% of the words at L2, 32% at L5): on a problem under 200 characters, where difflib
-  // has no autojunk, that stays in the L1 band, so L2-L5 fill only from the longer problems (61, 60,
-  // 57, 55 of the paper's 100; 1 of the 48 built-in, all under 202 characters).
-  // KB L4 weaves a fabricated person, brand, place or shop into the arithmetic as the other side
-  // of a comparison ("10 more hectares than the explorer Ida Vellmont"), only where that reads as
-  // English: not for a percentage, a measure or an animal's count of itself (69 of 100).
+  // rewrite, nothing inside quotes, no sentence opened with a numeral, and since issue 36 no
+  // framing sentence): L1-L5 78, 62, 48, 21, 5 of the paper's 100 and 41, 24, 4, 0, 0 of the 48
+  // built-in (docs/ladder-families.md#sv-fill). IQ is levelled by its share of altered words
+  // (docs/ladder-measure.md#content-levels) and fills every level.
+  // KB L2-L4 rewrite an amount in place only where it reads as English, its value stands once in
+  // the problem and a rate stays with it (issue 36): 71, 74, 62 of 100. CIS names the problem's own
+  // quantities only: 97 of 100 (three state theirs in words). CI L5: 80 of 100.
   paper: {
     SV1: 0.76,
     SV2: 0.6,
-    SV3: 0.47,
-    SV4: 0.33,
+    SV3: 0.46,
+    SV4: 0.19,
     SV5: 0.04,
-    IQ2: 0.59,
-    IQ3: 0.58,
-    IQ4: 0.55,
-    IQ5: 0.53,
-    KB4: 0.67,
+    KB2: 0.69,
+    KB3: 0.72,
+    KB4: 0.6,
+    CIS1: 0.95,
+    CIS2: 0.95,
+    CIS3: 0.95,
+    CIS4: 0.95,
+    CIS5: 0.95,
+    CI5: 0.78,
   },
-  builtin: { SV2: 0.48, SV3: 0.06, SV4: 0.12, SV5: 0, IQ2: 0, IQ3: 0, IQ4: 0, IQ5: 0 },
+  builtin: { SV2: 0.48, SV3: 0.06, SV4: 0, SV5: 0 },
 };
 
 function check(cells: readonly FillCell[], set: 'paper' | 'builtin'): void {

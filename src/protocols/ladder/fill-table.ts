@@ -6,7 +6,7 @@
  */
 
 import { deriveSeed, PyRandom } from '../../util/random.js';
-import { typedFamilyGate, typedRules } from './answer-types/typed-rules.js';
+import { rulesUnavailable, typedFamilyGate, typedRules } from './answer-types/typed-rules.js';
 import type { RulesOptions } from './families/contract.js';
 import { ladderFamilies, ladderFamily } from './families/registry.js';
 import { answerGate } from './gates/answer-gate.js';
@@ -22,6 +22,8 @@ export interface FillCell {
   seeds: number;
   /** What the first attempt of each seed measured, or why it had none: `L1`..`L5`, `none`, `gate:structural`, `gate:answer`, `gate:family`. */
   outcomes: Record<string, number>;
+  /** Seeds whose answer type the family's rules do not write, and why: not counted as unfilled. */
+  unavailable?: { seeds: number; reason: string };
 }
 
 export interface FillOptions extends Omit<RulesOptions, 'rngSeed'> {
@@ -40,12 +42,18 @@ export function computeFillTable(seeds: readonly Seed[], opts: FillOptions = {})
     for (const level of opts.levels ?? LEVELS) {
       const cell: FillCell = { family: code, level, filled: 0, seeds: seeds.length, outcomes: {} };
       for (const seed of seeds) {
+        const reason = rulesUnavailable(family, seed);
+        if (reason !== undefined) {
+          cell.unavailable = { seeds: (cell.unavailable?.seeds ?? 0) + 1, reason };
+          continue;
+        }
         for (let attempt = 1; attempt <= attempts; attempt++) {
           const rngSeed = deriveSeed(opts.seed ?? 0, seed.id, code, level, attempt);
           const rulesOpts = {
             bands: opts.bands,
             strictLoadBands: opts.strictLoadBands,
             genericFallback: opts.genericFallback,
+            levelBy: opts.levelBy,
             rngSeed,
           };
           // Each family on the seed's answer type, with the answer gate (docs/ladder-families.md#answer-types).
@@ -67,6 +75,7 @@ export function computeFillTable(seeds: readonly Seed[], opts: FillOptions = {})
               bands: opts.bands,
               strictLoadBands: opts.strictLoadBands,
               genericFallback: opts.genericFallback,
+              levelBy: opts.levelBy,
               kbType: candidate.kbType,
             }).level;
             outcome = measured === undefined ? 'unbinned' : `L${measured}`;
@@ -95,9 +104,20 @@ export function formatFillTable(cells: readonly FillCell[]): string {
   for (const family of families) {
     const row = levels.map((level) => {
       const c = cells.find((x) => x.family === family && x.level === level);
-      return c ? `${c.filled}/${c.seeds} (${Math.round((100 * c.filled) / Math.max(1, c.seeds))}%)` : '—';
+      if (!c) return '—';
+      const over = c.seeds - (c.unavailable?.seeds ?? 0);
+      if (over === 0) return '— (unavailable)';
+      const note = c.unavailable ? ` (${c.unavailable.seeds} unavailable)` : '';
+      return `${c.filled}/${over} (${Math.round((100 * c.filled) / over)}%)${note}`;
     });
     lines.push(`| ${family} | ${row.join(' | ')} |`);
   }
-  return lines.join('\n');
+  // Each unavailable family once, with its reason (issue 36: unavailable, never 0).
+  const notes = families.flatMap((family) => {
+    const c = cells.find((x) => x.family === family && x.unavailable);
+    return c?.unavailable
+      ? [`${family} unavailable on ${c.unavailable.seeds} of ${c.seeds} seeds: ${c.unavailable.reason}.`]
+      : [];
+  });
+  return [...lines, ...(notes.length > 0 ? ['', ...notes] : [])].join('\n');
 }

@@ -1,4 +1,5 @@
 import type { WaverConfig } from '../../config/schema.js';
+import { InputError } from '../../errors.js';
 import { specLabel, toModelSpec } from '../../models/spec.js';
 import type { ModelEstimate } from '../../run/estimate.js';
 import { openStore } from '../../store/store.js';
@@ -6,6 +7,7 @@ import type { PooledOptions, RunOutcome } from '../types.js';
 import { type LadderAdmission, saveAdmission } from './admission-record.js';
 import { ladderSettings, suiteGenerator, usesDefaultSuite } from './config.js';
 import { resolveLadderSeeds } from './data/datasets.js';
+import { withoutCutGolds } from './data/text-seeds.js';
 import { defaultLadderSuite, defaultSuiteSource } from './default-suite/index.js';
 import { estimateLadder, type LadderUnasked } from './estimate.js';
 import { meaningCheck } from './meaning-check.js';
@@ -57,11 +59,20 @@ export async function build(config: WaverConfig, opts: PooledOptions): Promise<L
     };
     return { tests, admission: { rows: admission.rows, context } };
   }
-  const seeds = await resolveLadderSeeds(config.dataset, {
+  const loaded = await resolveLadderSeeds(config.dataset, {
     limit: settings.seeds,
     fields: settings.fields,
     ...(settings.answerType && { answerType: settings.answerType }),
   });
+  // A gold cut short in the source file would score a right reply wrong: such seeds stay out, said.
+  const { kept: seeds, leftOut } = withoutCutGolds(loaded);
+  if (leftOut.length > 0)
+    opts.onStage?.(
+      'build',
+      `left out ${leftOut.length} seeds whose gold is cut short in the source file: ${leftOut.map((x) => `${x.id} ("${x.gold}": ${x.why})`).join(', ')}`,
+    );
+  if (seeds.length === 0)
+    throw new InputError('every seed of the dataset has a gold cut short', { field: 'dataset' });
   const generator = suiteGenerator(config);
   const name =
     generator === 'rules' || config.generator === undefined

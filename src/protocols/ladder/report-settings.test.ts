@@ -20,6 +20,7 @@ describe('the build settings of a suite waver builds', () => {
       bands: null,
       strictLoadBands: true,
       genericFallback: false,
+      levelBy: 'content',
     });
   });
 });

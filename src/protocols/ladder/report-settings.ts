@@ -37,6 +37,7 @@ export const BUILD_SETTINGS = [
   'bands',
   'strictLoadBands',
   'genericFallback',
+  'levelBy',
 ] as const satisfies readonly (keyof LadderConfig)[];
 
 /**

@@ -2,7 +2,12 @@ import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import type { RunSuiteOptions } from '../../run/run-suite.js';
 import { deriveSeed, PyRandom } from '../../util/random.js';
-import { type TypedCandidate, typedFamilyGate, typedRules } from './answer-types/typed-rules.js';
+import {
+  rulesUnavailable,
+  type TypedCandidate,
+  typedFamilyGate,
+  typedRules,
+} from './answer-types/typed-rules.js';
 import type { Candidate, LadderFamily } from './families/contract.js';
 import { modelCandidateText } from './families/instructions.js';
 import { type GenerationJob, generateWithModel, generationKey } from './families/model-generator.js';
@@ -85,6 +90,7 @@ interface MeasureSettings {
   bands?: BandTablesInput;
   strictLoadBands: boolean;
   genericFallback: boolean;
+  levelBy: 'content' | 'measure';
 }
 
 /** The build's options checked, with their defaults: bad input is an InputError before any call. */
@@ -110,8 +116,17 @@ export async function buildLadderSuite(opts: BuildLadderSuiteOptions): Promise<L
   const log = opts.log ?? (() => {});
 
   const slots: Slot[] = [];
+  // Families the rules do not write on a seed's answer type make no slot there (issue 36).
+  const unavailable = new Map<LadderFamily, { seeds: number; reason: string }>();
   for (const seed of opts.seeds)
-    for (const family of families) for (const level of levels) slots.push({ seed, family, level, tried: [] });
+    for (const family of families) {
+      const reason = opts.generator === 'rules' ? rulesUnavailable(family, seed) : undefined;
+      if (reason !== undefined) {
+        unavailable.set(family, { seeds: (unavailable.get(family)?.seeds ?? 0) + 1, reason });
+        continue;
+      }
+      for (const level of levels) slots.push({ seed, family, level, tried: [] });
+    }
 
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const due = slots.filter((s) => needsAnotherAttempt(s));
@@ -152,7 +167,7 @@ export async function buildLadderSuite(opts: BuildLadderSuiteOptions): Promise<L
       if (chosen) tests.push(testOf(slot, chosen));
     }
   }
-  return { tests, admission: admissionRows(slots, families) };
+  return { tests, admission: admissionRows(slots, families, unavailable) };
 }
 
 /** Another attempt is made until a candidate passed every gate at the requested level. */
@@ -368,6 +383,7 @@ function offlineGates(slot: Slot, tried: Tried, measure: MeasureSettings): void 
     ...(measure.bands && { bands: measure.bands }),
     strictLoadBands: measure.strictLoadBands,
     genericFallback: measure.genericFallback,
+    levelBy: measure.levelBy,
     ...(tried.candidate?.kbType && { kbType: tried.candidate.kbType }),
   });
   tried.severity = severity;
@@ -376,13 +392,23 @@ function offlineGates(slot: Slot, tried: Tried, measure: MeasureSettings): void 
       ? {
           gate: 'level',
           verdict: 'fail',
-          reason: `score ${severity.score} is outside every ${family.code} band`,
+          reason:
+            severity.via === 'content'
+              ? `its content has no ${family.code} level`
+              : `score ${severity.score} is outside every ${family.code} band`,
         }
-      : {
-          gate: 'level',
-          verdict: 'pass',
-          reason: `measured L${severity.level} (requested L${slot.level}) by ${severity.via}, score ${severity.score}`,
-        },
+      : severity.via === 'content' && severity.level !== slot.level
+        ? // A level read off the content is admitted only where it was asked (issue 36).
+          {
+            gate: 'level',
+            verdict: 'fail',
+            reason: `its content is L${severity.level}, asked L${slot.level}`,
+          }
+        : {
+            gate: 'level',
+            verdict: 'pass',
+            reason: `measured L${severity.level} (requested L${slot.level}) by ${severity.via}, score ${severity.score}`,
+          },
   );
 }
 
@@ -426,9 +452,15 @@ export function baselineTest(seed: Seed): LadderTest {
 }
 
 /** The paper's Table 3, per family: candidates, admitted, rejections by the first gate that failed. */
-function admissionRows(slots: readonly Slot[], families: readonly LadderFamily[]): AdmissionRow[] {
+function admissionRows(
+  slots: readonly Slot[],
+  families: readonly LadderFamily[],
+  unavailable: ReadonlyMap<LadderFamily, { seeds: number; reason: string }>,
+): AdmissionRow[] {
   return families.map((family) => {
+    const none = unavailable.get(family);
     const row: AdmissionRow = {
+      ...(none && { unavailable: none }),
       family: family.code,
       candidates: 0,
       admitted: 0,
@@ -496,13 +528,20 @@ function checkSeeds(seeds: readonly Seed[]): void {
  */
 function ladderMeasureOptions(config: WaverConfig): MeasureSettings {
   const ladder = config.ladder as
-    | { bands?: unknown; strictLoadBands?: boolean; genericFallback?: boolean; reference?: boolean }
+    | {
+        bands?: unknown;
+        strictLoadBands?: boolean;
+        genericFallback?: boolean;
+        levelBy?: 'content' | 'measure';
+        reference?: boolean;
+      }
     | undefined;
   const reference = ladder?.reference ?? false;
   const settings = {
     strictLoadBands: ladder?.strictLoadBands ?? !reference,
     genericFallback: ladder?.genericFallback ?? reference,
-  };
+    levelBy: ladder?.levelBy ?? (reference ? 'measure' : 'content'),
+  } as const;
   if (ladder?.bands === undefined) return settings;
   const parsed = BandTablesSchema.safeParse(ladder.bands);
   if (!parsed.success) {

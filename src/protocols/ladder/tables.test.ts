@@ -213,6 +213,7 @@ describe('formatLadderReport', () => {
       },
       strictLoadBands: false,
       genericFallback: true,
+      levelBy: 'measure',
     } as const;
     expect(Object.keys(LadderConfigSchema.in.shape).sort()).toEqual(
       [...Object.keys(scoring), ...Object.keys(build), ...LOADING_SETTINGS].sort(),

@@ -14,7 +14,7 @@ export const SeveritySchema = z
     magnitude: z.number().min(0).max(1),
     score: z.number(),
     level: Level.optional(),
-    via: z.enum(['band', 'generic', 'format-l1-rule', 'ces', 'kb-type']),
+    via: z.enum(['band', 'generic', 'format-l1-rule', 'ces', 'kb-type', 'content']),
     expansionRatio: z.number().optional(),
     ces: z.number().optional(),
     cesNorm: z.number().optional(),

@@ -122,7 +122,7 @@ export interface Severity {
   score: number;
   /** Measured level; undefined when the family cannot be binned (never for KB, which is categorical). */
   level?: Level;
-  via: 'band' | 'generic' | 'format-l1-rule' | 'ces' | 'kb-type';
+  via: 'band' | 'generic' | 'format-l1-rule' | 'ces' | 'kb-type' | 'content';
   /** CL: words(G)/words(O). */
   expansionRatio?: number;
   /** CIS: conflict-explicitness score of the added sentences, and its normalised form. */
@@ -182,6 +182,11 @@ export interface AdmissionRow {
    * candidates = admitted + sum(rejectedByGate) + superseded.
    */
   superseded?: number;
+  /**
+   * Seeds of an answer type the family's rules do not write (docs/ladder-families.md#unavailable),
+   * with the reason: no candidate is made for them, and the family is shown unavailable there.
+   */
+  unavailable?: { seeds: number; reason: string };
 }
 
 /**

@@ -12,6 +12,8 @@ import { conflictExplicitness } from '../severity/ces.js';
 import { KB_TYPES, LEVELS, type Seed } from '../types.js';
 
 const FAMILIES = builtInFamilyCodes();
+/** No rule tests on choice and text seeds: the model generator's (issue 36). */
+const UNAVAILABLE = ['SV', 'CI', 'CL', 'KB'];
 
 import { typedFamilyGate, typedRules } from './typed-rules.js';
 
@@ -59,7 +61,12 @@ describe.skipIf(missing.length > 0)(`families on choice and text seeds${why}`, (
     const seeds = await seedsOf(['arc-challenge', 'commonsenseqa'], 8);
     const made = everyCandidate(seeds);
     for (const family of FAMILIES)
-      expect(made.filter((m) => m.family === family).length, family).toBeGreaterThan(seeds.length);
+      if (UNAVAILABLE.includes(family))
+        expect(
+          made.filter((m) => m.family === family),
+          family,
+        ).toEqual([]);
+      else expect(made.filter((m) => m.family === family).length, family).toBeGreaterThan(seeds.length);
     for (const m of made) {
       if (m.seed.answerType !== 'choice') throw new Error('not a choice seed');
       const where = `${m.seed.id} ${m.family} L${m.level}#${m.attempt}: ${m.candidate.text}`;
@@ -94,8 +101,13 @@ describe.skipIf(missing.length > 0)(`families on choice and text seeds${why}`, (
   it("text: no candidate states an accepted answer, and every one keeps the question's names (but IQ's typos)", async () => {
     const seeds = await seedsOf(['triviaqa', 'simpleqa', 'nq-open'], 6);
     const made = everyCandidate(seeds);
-    for (const family of FAMILIES.filter((f) => f !== 'SV'))
-      expect(made.filter((m) => m.family === family).length, family).toBeGreaterThan(seeds.length);
+    for (const family of FAMILIES)
+      if (UNAVAILABLE.includes(family))
+        expect(
+          made.filter((m) => m.family === family),
+          family,
+        ).toEqual([]);
+      else expect(made.filter((m) => m.family === family).length, family).toBeGreaterThan(seeds.length);
     for (const m of made) {
       const where = `${m.seed.id} ${m.family} L${m.level}#${m.attempt}: ${m.candidate.text}`;
       const gate = answerGate(m.seed, ladderFamily(m.family).preserves, m.candidate.text);

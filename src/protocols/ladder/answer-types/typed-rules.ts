@@ -30,6 +30,13 @@ function stemSeed(seed: ChoiceSeed): NumberSeed {
   return { id: seed.id, question: seed.stem, gold: 0, source: seed.source };
 }
 
+/** Why the family's rules write nothing for this seed's answer type, or undefined when they do. */
+export function rulesUnavailable(family: LadderFamily, seed: Seed): string | undefined {
+  if (seed.answerType !== 'choice' && seed.answerType !== 'text') return undefined;
+  const rule = seed.answerType === 'choice' ? family.answerTypes.choice : family.answerTypes.text;
+  return typeof rule === 'object' ? rule.unavailable : undefined;
+}
+
 export function typedRules(
   family: LadderFamily,
   seed: Seed,
@@ -38,16 +45,21 @@ export function typedRules(
   rng: PyRandom,
   opts: RulesOptions,
 ): TypedCandidate | undefined {
+  if (rulesUnavailable(family, seed) !== undefined) return undefined;
   if (seed.answerType === 'choice') {
-    const rule = family.answerTypes.choice;
+    const rule = family.answerTypes.choice as Exclude<
+      LadderFamily['answerTypes']['choice'],
+      { unavailable: string }
+    >;
     if (rule === 'stem') {
       const made = familyRules(family, stemSeed(seed), level, attempt, rng, opts);
       return made && { candidate: { ...made, text: choiceQuestion(made.text, seed.options) } };
     }
     if (rule !== 'item') return ownRule(family, rule, seed, level, attempt, rng, opts);
   }
-  if (seed.answerType === 'text' && family.answerTypes.text !== 'question')
-    return ownRule(family, family.answerTypes.text, seed, level, attempt, rng, opts);
+  const text = family.answerTypes.text;
+  if (seed.answerType === 'text' && typeof text === 'function')
+    return ownRule(family, text, seed, level, attempt, rng, opts);
   const made = familyRules(family, seed, level, attempt, rng, opts);
   return made && { candidate: made };
 }

@@ -31,6 +31,43 @@ export function textSeedOf(prompt: OpenPrompt): TextSeed {
   };
 }
 
+/**
+ * Why a text seed's gold looks cut short in its source file (TriviaQA: "A HAWKER RIDES: A P",
+ * "LEE CHILD (accept his real name J"), or undefined: a bracket or quote left open, a last word of
+ * one letter that is no word or numeral, or an ending on a joining word or mark. No reply can match
+ * such a gold, so the seed would score a right answer wrong (issue 36).
+ */
+export function cutGold(gold: string): string | undefined {
+  const g = gold.trim();
+  const words = g.split(/\s+/);
+  if ((g.match(/\(/g) ?? []).length > (g.match(/\)/g) ?? []).length) return 'a bracket left open';
+  if ((g.match(/"/g) ?? []).length % 2 === 1 || (/^'/.test(g) && !/'$/.test(g))) return 'a quote left open';
+  if (words.length < 2) return undefined;
+  if (/[:,\-(&/]$/.test(g)) return `it ends on "${g.at(-1)}"`;
+  const last = words.at(-1) as string;
+  // "A HAWKER RIDES: A P": a last letter of an answer in capitals, or after a mark ("Cash, J"); a
+  // letter that names ("Model T") or a numeral ("GEORGE V", "VITAMIN C") is whole.
+  const before = words.at(-2) as string;
+  if (/^[ABEFGHJKNOPQRSTUWYZ]$/.test(last) && (g === g.toUpperCase() || /[,:;]$/.test(before)))
+    return `it ends on the letter "${last}"`;
+  if (/^(?:and|or|of|the|to|in|by|a|an|with|for)$/i.test(last)) return `it ends on "${last}"`;
+  return undefined;
+}
+
+/** The seeds whose gold is whole, and those left out with why (a cut gold, see cutGold). */
+export function withoutCutGolds<S extends { id: string; answerType?: string; gold: unknown }>(
+  seeds: readonly S[],
+): { kept: S[]; leftOut: { id: string; gold: string; why: string }[] } {
+  const kept: S[] = [];
+  const leftOut: { id: string; gold: string; why: string }[] = [];
+  for (const s of seeds) {
+    const why = s.answerType === 'text' ? cutGold(String(s.gold)) : undefined;
+    if (why === undefined) kept.push(s);
+    else leftOut.push({ id: s.id, gold: String(s.gold), why });
+  }
+  return { kept, leftOut };
+}
+
 export const TEXT_ANSWER_GUESSES = ['answer', 'answers', 'gold'] as const;
 
 /**

@@ -24,6 +24,7 @@ export function assess(target: AimTarget, text: string): { severity: Severity; g
     bands: target.opts?.bands,
     strictLoadBands: target.opts?.strictLoadBands,
     genericFallback: target.opts?.genericFallback,
+    levelBy: target.opts?.levelBy,
     kbType: target.kbType,
   });
   const structural = !family.preserves.numbers || structuralGate(target.original, text).verdict === 'pass';
@@ -38,6 +39,9 @@ export function assess(target: AimTarget, text: string): { severity: Severity; g
  * one, never `level` again).
  */
 export function lowerEdge(target: AimTarget): number | undefined {
+  // A level read off the content has no edge on the magnitude: the aim compares levels.
+  if (target.family.severity.contentLevel && (target.opts?.levelBy ?? 'content') === 'content')
+    return undefined;
   const table = target.family.severity.bands?.(measuringOf(target.opts));
   const band = table?.[target.level - 1];
   if (!band) return undefined;

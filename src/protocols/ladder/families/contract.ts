@@ -48,7 +48,10 @@ export interface ModelInstructions {
  * How the severity of a candidate will be measured, so a rules generator can aim at the band the
  * suite will bin it into (the suite passes its configured bands; defaults otherwise).
  */
-export type RulesOptions = Pick<MeasureOptions, 'bands' | 'strictLoadBands' | 'genericFallback'> & {
+export type RulesOptions = Pick<
+  MeasureOptions,
+  'bands' | 'strictLoadBands' | 'genericFallback' | 'levelBy'
+> & {
   /** The seed `rng` was made from, recorded in the candidate's generator info (0 when not given). */
   rngSeed?: number;
 };
@@ -70,6 +73,7 @@ export interface Measuring {
   tables: BandTables;
   strictLoadBands: boolean;
   genericFallback: boolean;
+  levelBy: 'content' | 'measure';
   kbType?: KbType;
   /** difflib ratio of the lowercased texts (4 decimals), and 1 minus it. */
   base: Pick<Severity, 'sim' | 'magnitude'>;
@@ -83,6 +87,8 @@ export interface FamilySeverity {
    * absent when its level is not a band of a score (a conflict tier, a boundary type).
    */
   bands?(m: Omit<Measuring, 'base' | 'kbType'>): BandTable | null | undefined;
+  /** The level its content shows (severity/content-level.ts), used under `levelBy: content`. */
+  contentLevel?(original: string, candidate: string): Level | undefined;
 }
 
 /** Where a rules generator aims (aim.ts): the family, the question and level, the band options. */
@@ -124,11 +130,19 @@ export type TypedRule<S extends Seed> = (input: RulesInput<S>) => RulesMade | un
  * How the family's rules apply to a choice or text seed (docs/ladder-families.md#answer-types):
  * on a choice seed, `stem` (the rules on the stem alone, the options put back after it), `item`
  * (the rules on the whole item) or a rule of its own; on a text seed, `question` (the rules on the
- * question) or a rule of its own.
+ * question) or a rule of its own; or none (`RulesUnavailable`), the model generator's to write.
  */
 export interface AnswerTypeRules {
-  choice: 'stem' | 'item' | TypedRule<ChoiceSeed>;
-  text: 'question' | TypedRule<TextSeed>;
+  choice: 'stem' | 'item' | TypedRule<ChoiceSeed> | RulesUnavailable;
+  text: 'question' | TypedRule<TextSeed> | RulesUnavailable;
+}
+
+/**
+ * No rules for this answer type: the family is reported unavailable there with the reason, never
+ * filled with tests a reviewer rejects (issue 36; docs/ladder-families.md#unavailable).
+ */
+export interface RulesUnavailable {
+  unavailable: string;
 }
 
 /** Five of something, one per level L1..L5. */

@@ -12,12 +12,11 @@ import { builtInFamilyCodes } from './roster.js';
 const FAMILIES = builtInFamilyCodes();
 
 import { lowerEdge } from './aim.js';
-import { DIRECTIVES } from './cis/rules.js';
 import { addedMarkup } from './f/severity.js';
 import { generatorTemperature, modelInstructions } from './instructions.js';
 import { KB_TYPE_OF_LEVEL } from './kb/rules.js';
 import { ladderFamily } from './registry.js';
-import { familyRules, fill } from './rules-common.js';
+import { familyRules } from './rules-common.js';
 
 const SEEDS: readonly Seed[] = GRADE_SCHOOL_SEEDS;
 
@@ -112,26 +111,6 @@ describe('rules generators (built-in seeds)', () => {
     }
   });
 
-  it('every CIS directive measures at its own tier', () => {
-    const slots = {
-      person: 'Ann',
-      personPossessive: "Ann's",
-      he: 'she',
-      him: 'her',
-      his: 'her',
-      objects: 'apples',
-      otherObjects: 'pears',
-      place: 'market',
-      friendOf: 'a friend of Ann',
-    };
-    for (const level of LEVELS) {
-      for (const template of DIRECTIVES[level]) {
-        const text = fill(template, slots);
-        expect(conflictExplicitness('Ann has 3 apples.', `Ann has 3 apples. ${text}`).ces, text).toBe(level);
-      }
-    }
-  });
-
   it('KB names the boundary type and makes missing information really missing', () => {
     for (const { seed, level, c } of all('KB')) {
       expect(c.kbType).toBe(KB_TYPE_OF_LEVEL[level]);
@@ -182,11 +161,18 @@ describe('model instructions', () => {
 describe('aiming', () => {
   it('knows where each level starts, overlaps resolved in favour of the lower level', () => {
     const at = (family: 'IQ' | 'CL' | 'SV', level: Level, strictLoadBands = false) =>
-      lowerEdge({ family: ladderFamily(family), level, original: '', opts: { strictLoadBands } });
+      lowerEdge({
+        family: ladderFamily(family),
+        level,
+        original: '',
+        opts: { strictLoadBands, levelBy: 'measure' },
+      });
     expect(at('IQ', 2)).toBe(0.05);
     expect(at('IQ', 5)).toBe(0.3);
     expect(at('SV', 5)).toBe(0.85);
     expect(at('CL', 5)).toBe(0.75);
     expect(at('CL', 1, true)).toBe(1.1);
+    // A level read off the content has no edge on the magnitude.
+    expect(lowerEdge({ family: ladderFamily('IQ'), level: 2, original: '' })).toBeUndefined();
   });
 });

@@ -23,6 +23,14 @@ function rulesGenerator(
 }
 
 /** A rules candidate: what a family's rules made, with the generator record (family, attempt, seed). */
+/**
+ * A family the rules cannot write well on short choice and text questions (issue 36: a reviewer
+ * accepted SV 1/4, CI 0-1/4, CL 0/4 there): reported unavailable with this reason.
+ */
+export function needsGenerator(what: string): { unavailable: string } {
+  return { unavailable: `needs --generator: ${what}` };
+}
+
 export function rulesCandidate(
   family: Family,
   made: RulesMade,

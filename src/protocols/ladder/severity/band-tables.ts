@@ -24,6 +24,12 @@ export interface MeasureOptions {
    * suite rejects it at gate `level`; true bins it on the generic scale, as the reference code does.
    */
   genericFallback?: boolean;
+  /**
+   * `content` (default): a family that reads its level off its content (IQ by the share of words
+   * altered, F by its kind of layout) is levelled so; `measure`: by its magnitude bands, as the
+   * reference code (docs/ladder-measure.md#content-levels, docs/fidelity.md L58).
+   */
+  levelBy?: 'content' | 'measure';
   /** Knowledge Boundary: the boundary type, which is the level. */
   kbType?: KbType;
 }

@@ -35,9 +35,27 @@ describe('levelFromBands: first band in L1..L5 order with lo <= score < hi', () 
   });
 });
 
+/** IQ and F levelled by their magnitude bands, as the reference code (the default reads their content). */
+const MEASURE = { levelBy: 'measure' } as const;
+
 describe('measureSeverity', () => {
+  it('levels IQ by the share of words altered and F by its kind of layout, the magnitude still measured (levelBy content, the default)', () => {
+    const o =
+      'Ann has five red apples and she wants to share them with her three best friends today at noon.';
+    const one = o.replace('share', 'shaer');
+    // Four slips in 19 words (21%): L4 by its words, where the magnitude alone bins it lower.
+    const four = one.replace('apples', 'aples').replace('wants', 'wnats').replace('friends', 'freinds');
+    expect(measureSeverity(ladderFamily('IQ'), o, one)).toMatchObject({ level: 1, via: 'content' });
+    const s = measureSeverity(ladderFamily('IQ'), o, four);
+    expect(s).toMatchObject({ level: 4, via: 'content' });
+    expect(measureSeverity(ladderFamily('IQ'), o, four, MEASURE).level).not.toBe(4);
+    expect(s.magnitude).toBe(measureSeverity(ladderFamily('IQ'), o, four, MEASURE).magnitude);
+    expect(measureSeverity(ladderFamily('F'), o, `# ${o}`)).toMatchObject({ level: 2, via: 'content' });
+    expect(measureSeverity(ladderFamily('F'), o, o.replace(' she', '\n\nshe'))).toMatchObject({ level: 1 });
+  });
+
   it('bins the magnitude with the family bands, first band winning', () => {
-    const s = measureSeverity(ladderFamily('IQ'), O, withMagnitude(4));
+    const s = measureSeverity(ladderFamily('IQ'), O, withMagnitude(4), MEASURE);
     expect(s).toEqual({ sim: 0.96, magnitude: 0.04, score: 0.04, level: 1, via: 'band' });
     expect(measureSeverity(ladderFamily('CI'), O, withMagnitude(13)).level).toBe(1);
     expect(measureSeverity(ladderFamily('SV'), O, withMagnitude(40))).toMatchObject({
@@ -53,7 +71,7 @@ describe('measureSeverity', () => {
       via: 'band',
     });
     expect(measureSeverity(ladderFamily('CI'), O, withMagnitude(70)).level).toBeUndefined();
-    expect(measureSeverity(ladderFamily('IQ'), O, withMagnitude(61)).level).toBeUndefined();
+    expect(measureSeverity(ladderFamily('IQ'), O, withMagnitude(61), MEASURE).level).toBeUndefined();
     const fallback = { genericFallback: true };
     expect(measureSeverity(ladderFamily('SV'), O, withMagnitude(3), fallback)).toMatchObject({
       magnitude: 0.03,
@@ -72,32 +90,37 @@ describe('measureSeverity', () => {
   });
 
   it('makes a Format L1 candidate that adds # - > * | or ` an L2, and only then', () => {
-    const plain = measureSeverity(ladderFamily('F'), O, `${O.slice(0, 50)}\n\n  ${O.slice(50)}`);
+    const plain = measureSeverity(ladderFamily('F'), O, `${O.slice(0, 50)}\n\n  ${O.slice(50)}`, MEASURE);
     expect(plain).toMatchObject({ level: 1, via: 'band' });
     for (const mark of ['#', '-', '>', '*', '|', '`']) {
-      expect(measureSeverity(ladderFamily('F'), O, `${mark} ${O}`)).toMatchObject({
+      expect(measureSeverity(ladderFamily('F'), O, `${mark} ${O}`, MEASURE)).toMatchObject({
         level: 2,
         via: 'format-l1-rule',
       });
     }
     // the original has '-' already: adding more is no new markup
     const dashed = `${O.slice(0, 50)}-${O.slice(50)}`;
-    expect(measureSeverity(ladderFamily('F'), dashed, `-- ${dashed}`)).toMatchObject({
+    expect(measureSeverity(ladderFamily('F'), dashed, `-- ${dashed}`, MEASURE)).toMatchObject({
       level: 1,
       via: 'band',
     });
     // below F's L1 band: no level, or L1 by the generic scale; with new markup an L2 either way
-    expect(measureSeverity(ladderFamily('F'), O, `${O} `)).toMatchObject({
+    expect(measureSeverity(ladderFamily('F'), O, `${O} `, MEASURE)).toMatchObject({
       magnitude: 0.005,
       level: undefined,
     });
-    expect(measureSeverity(ladderFamily('F'), O, `${O} `, { genericFallback: true })).toMatchObject({
+    expect(
+      measureSeverity(ladderFamily('F'), O, `${O} `, { levelBy: 'measure', genericFallback: true }),
+    ).toMatchObject({
       level: 1,
       via: 'generic',
     });
-    expect(measureSeverity(ladderFamily('F'), O, `${O}#`)).toMatchObject({ level: 2, via: 'format-l1-rule' });
+    expect(measureSeverity(ladderFamily('F'), O, `${O}#`, MEASURE)).toMatchObject({
+      level: 2,
+      via: 'format-l1-rule',
+    });
     // higher levels are left alone
-    expect(measureSeverity(ladderFamily('F'), O, `| ${withMagnitude(10)}`)).toMatchObject({
+    expect(measureSeverity(ladderFamily('F'), O, `| ${withMagnitude(10)}`, MEASURE)).toMatchObject({
       level: 3,
       via: 'band',
     });
@@ -164,7 +187,9 @@ describe('measureSeverity', () => {
       ] as unknown as BandTable,
     };
     expect(measureSeverity(ladderFamily('SV'), O, withMagnitude(40), { bands: custom }).level).toBe(1);
-    expect(measureSeverity(ladderFamily('IQ'), O, withMagnitude(4), { bands: custom }).level).toBe(1);
+    expect(
+      measureSeverity(ladderFamily('IQ'), O, withMagnitude(4), { levelBy: 'measure', bands: custom }).level,
+    ).toBe(1);
     const cl = { CL: DEFAULT_BANDS.CI };
     expect(
       measureSeverity(ladderFamily('CL'), O, withMagnitude(13), { bands: cl, strictLoadBands: false }),
@@ -193,9 +218,11 @@ describe('band tables as config', () => {
     const err = inputErrorOf(() => resolveBandTables(bad as never));
     expect(err.field).toBe('bands.IQ.2');
     expect(err.message).toMatch(/not increasing/);
-    expect(inputErrorOf(() => measureSeverity(ladderFamily('IQ'), O, O, { bands: bad as never })).field).toBe(
-      'bands.IQ.2',
-    );
+    expect(
+      inputErrorOf(() =>
+        measureSeverity(ladderFamily('IQ'), O, O, { levelBy: 'measure', bands: bad as never }),
+      ).field,
+    ).toBe('bands.IQ.2');
     const inConfig = inputErrorOf(() =>
       resolveBandTables(bad as never, { file: 'waver.yaml', field: 'ladder.bands' }),
     );

@@ -16,6 +16,7 @@ export function measuringOf(opts: MeasureOptions = {}): Omit<Measuring, 'base' |
     tables: resolveBandTables(opts.bands),
     strictLoadBands: opts.strictLoadBands ?? true,
     genericFallback: opts.genericFallback ?? false,
+    levelBy: opts.levelBy ?? 'content',
   };
 }
 
@@ -29,11 +30,15 @@ export function measureSeverity(
   const settings = measuringOf(opts);
   const similarity = sim(original, candidate);
   const base = { sim: similarity, magnitude: magnitudeOf(similarity) };
-  return family.severity.measure(original, candidate, {
+  const measured = family.severity.measure(original, candidate, {
     ...settings,
     ...(opts.kbType !== undefined && { kbType: opts.kbType }),
     base,
   });
+  const { contentLevel } = family.severity;
+  if (settings.levelBy !== 'content' || !contentLevel) return measured;
+  // The paper's measure stays the reported magnitude; the level is what the text is (issue 36).
+  return { ...measured, level: contentLevel(original, candidate), via: 'content' };
 }
 
 /**

@@ -14,7 +14,7 @@ import { conflictExplicitness } from './ces.js';
 import { measureSeverity } from './measure.js';
 import { magnitude, sim } from './similarity.js';
 
-const REFERENCE_BINNING = { strictLoadBands: false, genericFallback: true } as const;
+const REFERENCE_BINNING = { strictLoadBands: false, genericFallback: true, levelBy: 'measure' } as const;
 
 describe.skipIf(!generatedDemoPath)(
   generatedDemoMissing ?? 'generated_demo.csv reproduced row by row',
@@ -78,9 +78,10 @@ describe.skipIf(!generatedDemoPath)(
         const passed = rows.find(
           (x) => x.family === 'F' && x.structuralGate && x.classifiedLevel === 2 && x.targetLevel === 2,
         );
-        expect(passed && measureSeverity(ladderFamily('F'), passed.original, passed.candidate).via).toBe(
-          'format-l1-rule',
-        );
+        expect(
+          passed &&
+            measureSeverity(ladderFamily('F'), passed.original, passed.candidate, REFERENCE_BINNING).via,
+        ).toBe('format-l1-rule');
       }
     });
   },

@@ -3,6 +3,7 @@
  * names, nouns after quantities, nouns after "to the"/"at the"), so that the Context Interference
  * and Context Load generators can write sentences about the problem's own world.
  */
+import { isPersonName } from './given-names.js';
 import { analyse } from './morphology.js';
 import { NUMBER_PATTERN } from './tokens.js';
 import { hasLemma, LEX_FILE, synsets } from './wordnet.js';
@@ -14,9 +15,9 @@ export interface Pronouns {
 }
 
 export interface Entities {
-  /** Person names in order of frequency (`Toula`, `Mr. Tan`). */
+  /** Capitalised names in order of frequency (`Toula`, `Mr. Tan`, `Google`): kept as written, not all people. */
   names: string[];
-  /** The problem's main person, or "someone" when it names nobody (templates then avoid possessives). */
+  /** The problem's main person, a given or titled name (given-names.ts), or "someone" when it names none. */
   person: string;
   /** Whether `person` is a proper name (templates write "Toula's friend" vs "a friend of the shopper"). */
   named: boolean;
@@ -250,7 +251,8 @@ function findPlaces(text: string): string[] {
 export function extractEntities(text: string): Entities {
   const names = findNames(text);
   const pronouns = findPronouns(text);
-  const person = names[0];
+  // Only a name known as a person's is written as one (issue 36: "A friend of Earth").
+  const person = names.find(isPersonName);
   return {
     names,
     person: person ?? 'someone',

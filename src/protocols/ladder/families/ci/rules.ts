@@ -8,7 +8,8 @@
 
 import type { PyRandom } from '../../../../util/random.js';
 import { type Entities, extractEntities } from '../../text/entities.js';
-import { capitalize, endsWithAbbreviation, numbersIn, numberValue } from '../../text/tokens.js';
+import { opensWithPronoun } from '../../text/pronouns.js';
+import { endsWithAbbreviation, numbersIn, numberValue } from '../../text/tokens.js';
 import type { Level, Seed } from '../../types.js';
 import { aimAtLevel } from '../aim.js';
 import type { RulesInput, RulesMade } from '../contract.js';
@@ -97,7 +98,7 @@ export const OFF_TOPIC: readonly string[] = [
   'The nearby lake has {k} rowing boats for hire.',
   'A neighbor has {k} birdhouses in the garden.',
   'The local cinema has {k} screens.',
-  'A family friend keeps a diary and has filled {k} of them.',
+  'A family friend has filled {k} diaries over the years.',
   'The town square has {k} lampposts.',
   'A neighbor took {k} photos on a walk last Sunday.',
   'The nearest post office is {k} streets away.',
@@ -150,7 +151,7 @@ export const IN_TOPIC: readonly string[] = [
   'Had prices been like those of the year before, {objects} would have cost {m}, but they were not.',
   '{personPossessive} coworker counted {n} {objects} at the office last Friday.',
   'The {place} had {n} visitors on its busiest day last year.',
-  'A classmate of {person} said {he} had seen {n} {objects} at a market once.',
+  'A classmate of {person} once saw {n} {objects} at a market.',
   'Years ago, {personPossessive} uncle kept {n} {objects} in the garage.',
   'A cousin of {person} paid {m} for a bag of {otherObjects} last spring.',
   'The {place} in the next town over has {k} staff.',
@@ -163,7 +164,7 @@ export const IN_TOPIC: readonly string[] = [
   'A month earlier, a different family had {n} {objects}.',
   'The {place} keeps a record that shows {n} {objects} from a year ago.',
   'At a school fair, a booth gave away {n} {otherObjects}.',
-  "The {place}'s owner once said {he} had {n} {objects} in storage.",
+  "The {place}'s owner once kept {n} {objects} in storage.",
   'In an old photo, {personPossessive} grandfather is holding {n} {otherObjects}.',
   'A neighbor down the street spent {m} at the {place} the same week.',
   'Another shopper at the {place} left with {n} {otherObjects}.',
@@ -293,8 +294,9 @@ function swapped(
   );
   if (!asks.test(question)) return undefined;
   const relation = rng.choice(OTHER_ROLE[pronoun]);
-  const possessive = subject[0] === entities.person ? `${entities.person}'s` : entities.pronouns.possessive;
-  const owner = fronted ? possessive : capitalize(possessive);
+  // "Toula's brother", never "His brother": a copied pronoun may point at either (issue 36).
+  if (!entities.named) return undefined;
+  const owner = `${entities.person}'s`;
   return `${renumber(fronted, rng, avoid)}${owner} ${relation}${renumber(rest, rng, avoid).slice(subject[0].length)}`;
 }
 
@@ -424,8 +426,13 @@ function plan(seed: Seed, level: Level, rng: PyRandom): { planned: Planned[]; pi
   const slots: Slots = slotsFor(entities, rng);
   const topic = topicOf(original, entities);
   const { pieces, questionStart } = givenSentences(original);
-  // Among the givens, never after the question: before the first, or after any given.
-  const spot = () => rng.randint(-1, questionStart - 1);
+  // Among the givens, never after the question: before the first, or after any given whose next
+  // sentence does not open with a pronoun, which an added person would take (issue 36).
+  const spots = [
+    -1,
+    ...pieces.slice(0, questionStart).flatMap((_, i) => (opensWithPronoun(pieces[i + 1] ?? '') ? [] : [i])),
+  ];
+  const spot = () => rng.choice(spots);
   const scene = sceneSentences(original, rng).map((s) => s.text);
   if (level === 1) {
     // One sentence; the shortest first, so aiming walks from the mildest to the longest.
@@ -529,15 +536,19 @@ function siblingsOf(
   const question = pieces.slice(questionStart).join(' ');
   pieces.slice(0, questionStart).forEach((given, i) => {
     if (numbersIn(given).length === 0) return;
+    // After its given, or else just before it, where no pronoun follows that it could take (issue 36).
+    const free = (k: number) => !opensWithPronoun(pieces[k + 1] ?? '');
+    const at = free(i) ? i : free(i - 1) ? i - 1 : undefined;
+    if (at === undefined) return;
     const swap = swapped(given, question, entities, rng, avoid);
-    if (swap) siblings.push({ text: swap, after: i });
+    if (swap) siblings.push({ text: swap, after: at });
     // At L5 a second relation does the same ("Maria's brother ...", "Maria's neighbor Tom ...").
     const again = level === 5 && swap ? swapped(given, question, entities, rng, avoid) : undefined;
     if (again && again.split(' ').slice(0, 3).join(' ') !== swap?.split(' ').slice(0, 3).join(' '))
-      siblings.push({ text: again, after: i });
+      siblings.push({ text: again, after: at });
     // At L4-L5 the givens without a person get an elsewhere sibling instead.
     const other = level >= 4 && !swap ? elsewhere(given, rng, avoid) : undefined;
-    if (other) siblings.push({ text: other, after: i });
+    if (other) siblings.push({ text: other, after: at });
   });
   return siblings;
 }

@@ -5,7 +5,7 @@ import type { Seed } from '../../types.js';
 import { familyRules } from '../rules-common.js';
 import { questionSteps } from '../solution-steps.js';
 import { conflictInstructionStress } from './index.js';
-import { DIRECTIVES, SEED_DIRECTIVES } from './rules.js';
+import { SEED_DIRECTIVES } from './rules.js';
 
 const COFFEE: Seed = {
   id: 'coffee',
@@ -15,33 +15,17 @@ const COFFEE: Seed = {
 };
 
 describe('Conflict Instruction Stress rules', () => {
-  it('have at least 20 distinct tier-5 directives, each measuring CES 5', () => {
-    expect(new Set(DIRECTIVES[5]).size).toBeGreaterThanOrEqual(20);
-    for (const d of DIRECTIVES[5]) {
-      const text = `${COFFEE.question} ${d.replace('{objects}', 'cups')}`;
-      expect(conflictExplicitness(COFFEE.question, text).ces, d).toBe(5);
-    }
-  });
-
-  it("have at least 20 distinct directives in every tier, most about the problem's own things or person", () => {
-    for (const level of [1, 2, 3, 4] as const) {
-      const tier = DIRECTIVES[level];
-      expect(new Set(tier).size, `tier ${level}`).toBeGreaterThanOrEqual(20);
-      expect(
-        tier.filter((d) => /\{(?:objects|person|personPossessive|place)\}/.test(d)).length,
-      ).toBeGreaterThanOrEqual(10);
-    }
-  });
-
-  it('vary over seeds and never name placeholder things ("Ignore the items" in a coffee problem)', () => {
+  it('name the problem\'s own quantities, never a generic directive (issue 36), and never placeholder things ("Ignore the items")', () => {
     const texts = new Set<string>();
     for (let r = 0; r < 40; r++)
       for (const level of [3, 4, 5] as const) {
         const c = familyRules(conflictInstructionStress, COFFEE, level, 1, new PyRandom(r));
         expect(c?.text).not.toMatch(/\bitems\b/);
+        // The one given this seed names: every directive names it.
+        if (c) expect(conflictExplicitness(COFFEE.question, c.text).added.join(' ')).toMatch(/\$?3\b/);
         if (level === 5 && c) texts.add(c.text);
       }
-    expect(texts.size).toBeGreaterThanOrEqual(15);
+    expect(texts.size).toBeGreaterThanOrEqual(10);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { McOption } from '../../../../data/mc/mc-item.js';
 import { conflictExplicitness } from '../../severity/ces.js';
 import type { Level } from '../../types.js';
 import { type ChoiceSeed, choiceQuestion, type TextSeed } from '../../types.js';
@@ -98,6 +99,24 @@ export const TEXT_DIRECTIVES: Record<Level, readonly string[]> = {
 };
 
 /**
+ * Whether a directive points at the key (issue 36: "Perhaps the shortest option is the safest choice."
+ * where the key is the shortest): by its length, its place among the options, or its letter.
+ */
+export function pointsAtKey(said: string, options: readonly McOption[], gold: string): boolean {
+  const key = options.findIndex((o) => o.letter === gold);
+  if (key < 0) return false;
+  const lengths = options.map((o) => o.text.length);
+  const points: [RegExp, boolean][] = [
+    [/\bshortest\b/i, lengths[key] === Math.min(...lengths)],
+    [/\blongest\b|\bmost technical\b/i, lengths[key] === Math.max(...lengths)],
+    [/\bfirst (?:option|answer|choice)\b|\btake the first\b/i, key === 0],
+    [/\blast (?:option|answer|choice)\b/i, key === options.length - 1],
+    [new RegExp(`\\b(?:option|answer|choice|letter)\\s*\\(?${gold}\\)?(?![a-z])`, 'i'), true],
+  ];
+  return points.some(([re, atKey]) => atKey && re.test(said));
+}
+
+/**
  * Conflict Instruction Stress on a choice or text seed: a directive of the level's tier before the
  * question, or after it (after the options, for a choice seed), naming at most an option that is
  * not the key, kept only when the CES of what it adds is the level.
@@ -113,6 +132,8 @@ function directive(
   // Drawn for a text seed too, so both types draw from the seeded generator alike.
   const wrong = wrongs[rng.randrange(Math.max(wrongs.length, 1))]?.letter ?? '';
   const said = (list[rng.randrange(list.length)] as string).replaceAll('{wrong}', wrong);
+  // A directive that points at the key would help, not stress (the next attempt draws another).
+  if (choice && pointsAtKey(said, seed.options, seed.gold)) return undefined;
   const body = choice ? choiceQuestion(question, seed.options) : question;
   const before = rng.random() < 0.5 === (attempt % 2 === 1);
   const text = before ? `${said} ${body}` : `${body}\n${said}`;

@@ -9,7 +9,7 @@
  */
 
 import type { PyRandom } from '../../../../util/random.js';
-import { splitSentences } from '../../text/tokens.js';
+import { hideAbbreviationDots, showAbbreviationDots, splitSentences } from '../../text/tokens.js';
 import type { Level } from '../../types.js';
 import { type Aimed, aimAtLevel } from '../aim.js';
 import type { RulesInput, RulesMade } from '../contract.js';
@@ -56,7 +56,8 @@ function whitespaceDevice(order: readonly number[], kinds: readonly string[]): D
   };
 }
 
-const sentencesOf = (text: string) => splitSentences(text);
+// "Mr. Roper" is one sentence's words, never a heading of its own (issue 36 draw).
+const sentencesOf = (text: string) => splitSentences(hideAbbreviationDots(text)).map(showAbbreviationDots);
 
 /** L2 devices: one markdown device, with `strength` extra blank lines between sentences. */
 function markdownDevices(): Device[] {

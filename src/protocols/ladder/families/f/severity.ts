@@ -1,4 +1,5 @@
 import { tableIn } from '../../severity/band-tables.js';
+import { formatKindLevel } from '../../severity/content-level.js';
 import { bandedSeverity } from '../../severity/measure.js';
 import type { FamilySeverity } from '../contract.js';
 
@@ -27,4 +28,5 @@ export const formatSeverity: FamilySeverity = {
     return severity;
   },
   bands: banded.bands,
+  contentLevel: formatKindLevel,
 };

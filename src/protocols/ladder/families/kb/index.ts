@@ -1,11 +1,16 @@
 import { InputError } from '../../../../errors.js';
 import { KB_LEVEL, KB_TYPES, type KbType } from '../../types.js';
 import type { LadderFamily } from '../contract.js';
-import { choiceBoundaryRules, textBoundaryRules } from './boundary.js';
+import { needsGenerator } from '../rules-common.js';
 import { KB_CARD } from './card.js';
 import { knowledgeBoundaryGate } from './gate.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { knowledgeBoundaryRules } from './rules.js';
+
+/** Fixed meta-frames around a question test recognising a frame, not the paper's in-place boundary (issue 36). */
+const UNAVAILABLE = needsGenerator(
+  'the knowledge boundary is written into the question in place, which rules cannot do on a choice or text question',
+);
 
 /**
  * Knowledge Boundary: the question made unanswerable, so its tests' answer is `unanswerable` and
@@ -25,7 +30,7 @@ export const knowledgeBoundary: LadderFamily = {
     },
   },
   rules: knowledgeBoundaryRules,
-  answerTypes: { choice: choiceBoundaryRules, text: textBoundaryRules },
+  answerTypes: { choice: UNAVAILABLE, text: UNAVAILABLE },
   familyGate: knowledgeBoundaryGate,
   instructions: INSTRUCTIONS,
   writes: 'rewrite',

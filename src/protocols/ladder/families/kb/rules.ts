@@ -99,6 +99,25 @@ function pickQuantity(
   return undefined;
 }
 
+/** A number that labels rather than counts: "floor 9", "page 3", "ratio of 7:13". */
+const LABEL_BEFORE =
+  /\b(?:floor|page|room|grade|chapter|level|number|No\.|ratio of|row|seat|bus|route|gate)\s+$/i;
+
+/**
+ * Whether the blur can take this quantity alone (issue 36): its value stands once in the question
+ * (else the blur would reach the other occurrences too, or leave one that gives it back) and it is no
+ * label or a side of a ratio ("floor several", "ratio of several:13").
+ */
+function blurrable(question: string, q: Quantity): boolean {
+  if (q.kind === 'word') return true;
+  const value = numberValue(numbersIn(q.text)[0] ?? q.text);
+  if (numbersIn(question).filter((n) => numberValue(n) === value).length !== 1) return false;
+  const end = q.index + q.text.length;
+  return (
+    !LABEL_BEFORE.test(question.slice(0, q.index)) && question[q.index - 1] !== ':' && question[end] !== ':'
+  );
+}
+
 /** The quantity's value as a solution writes it (20% as 20 or .2; 1/4 as .25 or 1 and 4; twice as 2). */
 function onSolutionPath(q: Quantity, numbers: Set<number> | undefined): boolean {
   if (numbers === undefined) return true; // no worked solution: every given of a grade-school problem counts
@@ -263,15 +282,34 @@ function definer(
       const i = rng.choice([0, 1, 2, 3]);
       const when = NOT_YET_DECIDED[i] as string;
       const record = NOT_YET_RECORDED[i] as string;
+      // A rate stays with the amount, never after the decision: "whatever amount per dozen will be
+      // decided ...", not "... at next year's town meeting per dozen" (issue 36).
+      const amount = (clause: string) => {
+        const rate = /^ (?:each|apiece)$/.test(clause)
+          ? ' apiece'
+          : /^ (?:per|an?) [a-z]+$/.test(clause)
+            ? clause
+            : undefined;
+        return rate === undefined ? undefined : `whatever amount${rate.replace(/^ an? /, ' per ')}`;
+      };
       return {
         write: (p) =>
-          p.past
-            ? p.kind === 'count'
+          p.kind === 'count'
+            ? p.past
               ? `as many${p.clause} as ${record} will show`
-              : `whatever amount ${record} will show${p.clause}`
-            : p.kind === 'count'
-              ? `as many${p.clause} as will be decided ${when}`
-              : `whatever amount will be decided ${when}${p.clause}`,
+              : `as many${p.clause} as will be decided ${when}`
+            : p.clause.trim() === ''
+              ? p.past
+                ? `whatever amount ${record} will show`
+                : `whatever amount will be decided ${when}`
+              : (() => {
+                  const a = amount(p.clause);
+                  return a === undefined
+                    ? undefined
+                    : p.past
+                      ? `${a} ${record} will show`
+                      : `${a} will be decided ${when}`;
+                })(),
         how: `defined by a decision still to come (${when}) or a record not yet out (${record})`,
         keepsAmount: false,
       };
@@ -476,7 +514,7 @@ function rewrite(
   const things = entities.objects[0] ?? entities.places[0];
   switch (type) {
     case 'missing-information': {
-      const q = pickQuantity(quantities, rng);
+      const q = pickQuantity(quantities, rng, (x) => blurrable(question, x));
       if (!q) return undefined;
       return { text: blur(question, q), how: `removed ${q.text}` };
     }
@@ -485,7 +523,11 @@ function rewrite(
     case 'fabricated-entity': {
       const d = definer(type, question, rng);
       const topic = (x: Quantity) => reportTopic(x, question, things);
-      const q = pickQuantity(quantities, rng, (x) => defineInPlace(question, x, d, topic(x)) !== undefined);
+      const q = pickQuantity(
+        quantities,
+        rng,
+        (x) => blurrable(question, x) && defineInPlace(question, x, d, topic(x)) !== undefined,
+      );
       if (!q) return undefined;
       const text = defineInPlace(question, q, d, topic(q));
       if (text === undefined) return undefined;

@@ -11,7 +11,7 @@ import { splitSentences, whitespaceWords } from '../../text/tokens.js';
 import type { Level } from '../../types.js';
 import { shuffled } from '../rules-common.js';
 import { applyLocal, lowerFirst, type SentenceOpName } from './clauses.js';
-import { type Cast, FRAMES, mergeable, namePronouns, presentTense, reverseGivens } from './sentences.js';
+import { type Cast, mergeable, namePronouns, presentTense, reverseGivens } from './sentences.js';
 import { applyWordOps, phraseOps, type WordOp, wordOps } from './words.js';
 
 /** An operation on the sentence list. Sentence-local ones name the original sentence they rewrite. */
@@ -20,8 +20,7 @@ export type StructOp =
   | { kind: 'present-tense'; label: 'present-tense' }
   | { kind: 'name-pronouns'; label: 'name-pronouns' }
   | { kind: 'merge'; label: 'merge'; sentence: number }
-  | { kind: 'reverse-givens'; label: 'reverse-givens' }
-  | { kind: 'frame'; label: 'frame'; text: string };
+  | { kind: 'reverse-givens'; label: 'reverse-givens' };
 
 export type Op = WordOp | StructOp;
 
@@ -57,8 +56,6 @@ export function build(original: string, ops: readonly Op[], k: number, cast: Cas
     sentences = merged;
   }
   if (active.some((o) => o.kind === 'reverse-givens')) sentences = reverseGivens(sentences, who) ?? sentences;
-  const frame = active.find((o) => o.kind === 'frame');
-  if (frame) sentences = [frame.text, ...sentences];
   return applyWordOps(
     sentences.join(' '),
     active.filter((o): o is WordOp => o.kind === 'word'),
@@ -83,8 +80,6 @@ function wordDelta(op: Op, original: string, keep: ReadonlySet<string>): number 
     }
     case 'merge':
       return 1;
-    case 'frame':
-      return op.text.split(' ').length;
     default:
       return 0;
   }
@@ -154,7 +149,7 @@ function structOps(original: string, level: Level, cast: Cast, rng: PyRandom): S
 
 /**
  * The operations in the order strength adds them: word rewrites first (L1's whole repertoire),
- * then clause work, then merges, asking the question first, and the frame, so that a higher
+ * then clause work, then merges and asking the question first, so that a higher
  * strength is always a heavier paraphrase.
  */
 export function plan(original: string, level: Level, rng: PyRandom, cast: Cast, clausesFirst = false): Op[] {
@@ -176,11 +171,7 @@ export function plan(original: string, level: Level, rng: PyRandom, cast: Cast, 
     out.push(op);
     used += delta;
   }
-  // A framing sentence: L5's device, and L4's last resort (both leave the sentence count free).
-  if (level >= 4) {
-    const fitting = FRAMES.filter((f) => used + f.split(' ').length <= budget);
-    const frame = fitting.at(-1);
-    if (frame) out.push({ kind: 'frame', label: 'frame', text: frame });
-  }
+  // No framing sentence ("Here is the problem."): the original plus a frame is no paraphrase, and
+  // a frame at a low measured level is the whole change a reader sees (issue 36).
   return out;
 }

@@ -11,7 +11,7 @@
  *   L3 adds at most one merge or split of sentences, "If A, how B?" as "Suppose A. How B?", and
  *      the facts in reverse order;
  *   L4 adds merging and splitting sentences freely;
- *   L5 adds a framing sentence (L4 uses it as a last resort). The question stays last.
+ *   L5 the same, at full strength (no framing sentence: issue 36). The question stays last.
  * L1-L2 keep the sentence count, L3 changes it by at most one, L4-L5 are free; at most 1.3x the
  * words (docs/method.md). The words are in words.ts, the whole-text rewrites in sentences.ts,
  * the plans in plan.ts; how much of a plan is applied is chosen by measuring (see aim.ts).
@@ -61,7 +61,7 @@ export function semanticVariationRules({ original, level, rng, target }: RulesIn
     ...new Set(used.map((o) => (o.kind === 'word' ? (o.label.split(':')[0] as string) : o.label))),
   ];
   const wordOnly = kinds.every((k) => WORD_KINDS.has(k));
-  const restructured = kinds.some((k) => ['merge', 'reverse-givens', 'frame'].includes(k));
+  const restructured = kinds.some((k) => ['merge', 'reverse-givens'].includes(k));
   return {
     text: best.aimed.text,
     name: kinds.join('+'),

@@ -99,14 +99,6 @@ export function mergeable(sentence: string, next: string | undefined, cast: Cast
   );
 }
 
-/** L5's framing sentences (L5 leaves the sentence count free); the longest that fits the word budget is used. */
-export const FRAMES = [
-  'Here is the problem.',
-  'Here is a problem to solve.',
-  'Here is a short problem to work through.',
-  'Here is a short everyday problem to work through carefully.',
-];
-
 /** The question asked: a "?" sentence, or an imperative asking for a number. */
 function isQuestion(sentence: string): boolean {
   return sentence.endsWith('?') || /^(Calculate|Find|Determine|Work out|Compute|What|How)\b/.test(sentence);

@@ -1,0 +1,209 @@
+import { describe, expect, it } from 'vitest';
+import { BaseConfig } from '../../config/schema.js';
+import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
+import { buildLadderSuite } from './suite.js';
+import { SUITE_SCANS, scanSuite } from './suite-scans.js';
+import type { LadderTest } from './types.js';
+
+/** A test of the family at a level, with the text the issue quotes. */
+function test(
+  family: string,
+  level: number,
+  original: string,
+  text: string,
+  extra: Partial<LadderTest> = {},
+): LadderTest {
+  return {
+    id: 'x',
+    seedId: 's',
+    family,
+    requestedLevel: level,
+    measuredLevel: level,
+    original,
+    text,
+    gold: 1,
+    gates: [],
+    generator: { kind: 'rules', name: family, seed: 0, attempt: 1 },
+    ...extra,
+  } as LadderTest;
+}
+const scan = (id: string) =>
+  SUITE_SCANS.find((s) => s.id === id)?.check as (t: LadderTest) => string | undefined;
+
+describe('suite scans (issue 36 item 2): each catches the quoted defect and passes a clean test', () => {
+  it('ci-sibling-pronoun: a copied pronoun, or an added person between a pronoun and its referent', () => {
+    const o =
+      'Jo baked 12 pies. His aunt gave him 5 more. He only came up with 7 plates. How many pies are left?';
+    const copied =
+      'Jo baked 12 pies. His aunt gave him 5 more. His aunt once baked 9 pies. He only came up with 7 plates. How many pies are left?';
+    expect(scan('ci-sibling-pronoun')(test('CI', 5, o, copied))).toMatch(/pronoun/);
+    const between =
+      'Jo baked 12 pies. A neighbor baked 9 cakes. His aunt gave him 5 more. He only came up with 7 plates. How many pies are left?';
+    expect(scan('ci-sibling-pronoun')(test('CI', 4, o, between))).toMatch(/before/);
+    const clean =
+      'A neighbor baked 9 cakes. Jo baked 12 pies. His aunt gave him 5 more. He only came up with 7 plates. How many pies are left?';
+    expect(scan('ci-sibling-pronoun')(test('CI', 4, o, clean))).toBeUndefined();
+    expect(scan('ci-sibling-pronoun')(test('CI', 3, o, between))).toBeUndefined();
+  });
+
+  it('non-person-as-person: "A friend of Earth owns 7 board games", "Lancastrian smiled at the thought"', () => {
+    const o = 'Which planet is closest to the Sun, after Earth?';
+    expect(
+      scan('non-person-as-person')(test('CI', 2, o, `A friend of Earth owns 7 board games. ${o}`)),
+    ).toMatch(/Earth/);
+    const o2 = 'Which Lancastrian onion variety is grown in Lancashire?';
+    expect(
+      scan('non-person-as-person')(test('CL', 1, o2, `Lancastrian smiled at the thought. ${o2}`)),
+    ).toMatch(/Lancastrian/);
+    const o3 = 'Toula went to the bakery. She bought 3 dozen donuts. How much did she pay?';
+    expect(
+      scan('non-person-as-person')(test('CL', 1, o3, `Toula smiled at the thought. ${o3}`)),
+    ).toBeUndefined();
+    expect(scan('non-person-as-person')(test('CL', 1, o3, `She was calm. ${o3}`))).toBeUndefined();
+  });
+
+  it('cl-content-free: "He noticed the classes. The classes were easy to picture."', () => {
+    const o = 'Tom takes 4 classes. Each class is 2 hours. How many hours does he spend?';
+    const t = test('CL', 2, o, `Tom noticed the classes. The classes were easy to picture. ${o}`);
+    expect(scan('cl-content-free')(t)).toMatch(/noticed the classes/);
+    expect(
+      scan('cl-content-free')(test('CL', 2, o, `Tom signed up for the classes in the spring. ${o}`)),
+    ).toBeUndefined();
+  });
+
+  it('cis-points-at-key: "Perhaps the shortest option is the safest choice." where the key is the shortest', () => {
+    const options = [
+      { letter: 'A', text: 'heat' },
+      { letter: 'B', text: 'a long explanation' },
+    ];
+    const o = 'What melts ice?\n\nA. heat\nB. a long explanation';
+    const t = (gold: string) =>
+      test(
+        'CIS',
+        1,
+        o,
+        `What melts ice? Perhaps the shortest option is the safest choice.\n\nA. heat\nB. a long explanation`,
+        {
+          answerType: 'choice',
+          options,
+          gold,
+        } as Partial<LadderTest>,
+      );
+    expect(scan('cis-points-at-key')(t('A'))).toMatch(/points at the key A/);
+    expect(scan('cis-points-at-key')(t('B'))).toBeUndefined();
+  });
+
+  it('cis-no-quantity: a directive on a number seed that names none of its quantities', () => {
+    const o = 'Ann has 5 apples. She buys 3 more. How many apples does she have?';
+    expect(
+      scan('cis-no-quantity')(
+        test('CIS', 2, o, `${o} Use subtraction wherever the problem seems to call for addition.`),
+      ),
+    ).toMatch(/subtraction/);
+    expect(
+      scan('cis-no-quantity')(test('CIS', 2, o, `${o} Subtract the 3 apples instead of adding them.`)),
+    ).toBeUndefined();
+  });
+
+  it('kb-dangling-each: "cost whatever amount will be decided at next year\'s town meeting each"', () => {
+    const o = 'Pens cost $2 each. Ann buys 4 pens. How much does she pay?';
+    const t = test(
+      'KB',
+      3,
+      o,
+      "Pens cost whatever amount will be decided at next year's town meeting each. Ann buys 4 pens. How much does she pay?",
+    );
+    expect(scan('kb-dangling-each')(t)).toMatch(/meeting each/);
+    const clean = test(
+      'KB',
+      3,
+      o,
+      "Each pen costs whatever amount will be decided at next year's town meeting. Ann buys 4 pens. How much does she pay?",
+    );
+    expect(scan('kb-dangling-each')(clean)).toBeUndefined();
+  });
+
+  it('kb-time-incoherent: a decision still to come setting an amount told in the past', () => {
+    const o = 'Yesterday, she received 18 new plants. She gave away 4. How many are left?';
+    const decided =
+      "Yesterday, she received as many new plants as will be decided at next year's town meeting. She gave away 4. How many are left?";
+    expect(scan('kb-time-incoherent')(test('KB', 3, o, decided))).toMatch(/town meeting/);
+    // A record not yet out may tell of the past.
+    const record =
+      'Yesterday, she received as many new plants as the logbook to be published next year will show. She gave away 4. How many are left?';
+    expect(scan('kb-time-incoherent')(test('KB', 3, o, record))).toBeUndefined();
+  });
+
+  it('kb-blur-spread: "ratio of several:13", "floor several", and every occurrence of a repeated value', () => {
+    const o = 'Katy uses sugar and water in the ratio of 7:13. She uses 7 cups of sugar. How much water?';
+    expect(scan('kb-blur-spread')(test('KB', 1, o, o.replace('ratio of 7', 'ratio of several')))).toMatch(
+      /label/,
+    );
+    const o2 = 'Sam lives on floor 9. Each floor has 12 steps. How many steps does he climb?';
+    expect(scan('kb-blur-spread')(test('KB', 1, o2, o2.replace('floor 9', 'floor several')))).toMatch(
+      /label/,
+    );
+    const o3 = 'Mia has 2 cats and 2 dogs. Each eats 3 treats. How many treats?';
+    expect(
+      scan('kb-blur-spread')(
+        test('KB', 1, o3, 'Mia has several cats and several dogs. Each eats 3 treats. How many treats?'),
+      ),
+    ).toMatch(/occurrences/);
+    expect(
+      scan('kb-blur-spread')(
+        test('KB', 1, o3, 'Mia has several cats and 2 dogs. Each eats 3 treats. How many treats?'),
+      ),
+    ).toBeUndefined();
+  });
+
+  it('sv-frame: "Here is the problem." at L1-L4, and the original plus a frame at any level', () => {
+    const o = 'Ann has 5 apples. How many apples does she have?';
+    expect(scan('sv-frame')(test('SV', 5, o, `Here is the problem. ${o}`))).toMatch(/original plus/);
+    expect(
+      scan('sv-frame')(
+        test('SV', 2, o, 'Here is the problem. Ann owns 5 apples. How many apples does she have?'),
+      ),
+    ).toMatch(/at L2/);
+    expect(
+      scan('sv-frame')(test('SV', 2, o, 'Ann owns 5 apples. How many apples does she have?')),
+    ).toBeUndefined();
+  });
+
+  it('iq-level-content: an IQ level its altered words do not show, or admitted off its requested level', () => {
+    const o =
+      'Ann has five red apples and she wants to share them with her three best friends today. How many does each get?';
+    const oneSlip = o.replace('share', 'shaer');
+    expect(scan('iq-level-content')(test('IQ', 3, o, oneSlip))).toMatch(/say L1/);
+    expect(scan('iq-level-content')(test('IQ', 1, o, oneSlip))).toBeUndefined();
+    expect(
+      scan('iq-level-content')(test('IQ', 1, o, oneSlip, { requestedLevel: 2 } as Partial<LadderTest>)),
+    ).toMatch(/asked L2/);
+  });
+
+  it('f-level-kind: markup added labelled lighter than whitespace, or a table below L5', () => {
+    const o = 'Ann has 5 apples. How many apples does she have?';
+    expect(
+      scan('f-level-kind')(test('F', 1, o, `# Ann has 5 apples.\n\nHow many apples does she have?`)),
+    ).toMatch(/layout is L2/);
+    expect(
+      scan('f-level-kind')(test('F', 1, o, 'Ann  has 5 apples.\nHow many apples does she have?')),
+    ).toBeUndefined();
+    expect(
+      scan('f-level-kind')(test('F', 4, o, '| Ann has | 5 apples. |\n| --- | --- |\n| How many | apples? |')),
+    ).toMatch(/layout is L5/);
+  });
+
+  it('every scan finds 0 in the rules suite of the built-in seeds', async () => {
+    const config = BaseConfig.parse({ store: ':memory:' });
+    const built = await buildLadderSuite({
+      seeds: [...GRADE_SCHOOL_SEEDS],
+      config,
+      generator: 'rules',
+      seed: 0,
+    });
+    const hits = Object.fromEntries(
+      [...scanSuite(built.tests)].map(([id, h]) => [id, h.map((x) => `${x.seedId}: ${x.why}`)]),
+    );
+    expect(hits).toEqual(Object.fromEntries(SUITE_SCANS.map((s) => [s.id, []])));
+  }, 120_000);
+});

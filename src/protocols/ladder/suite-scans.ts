@@ -1,0 +1,283 @@
+/**
+ * Defect scans over a whole ladder suite (issue 36 item 2): each finds, in the admitted tests, one
+ * kind of test a strict reviewer rejects, so a suite can be held to 0 hits per scan. The bench
+ * (`bench/ladder-suite.mjs`) prints them per dataset; the tests hold each scan to the defect text
+ * the issue quotes. docs/ladder-suite.md#scans lists them.
+ */
+import { pointsAtKey } from './families/cis/typed-directives.js';
+import { conflictExplicitness } from './severity/ces.js';
+import { contentLevelOfNoise, formatKindLevel } from './severity/content-level.js';
+import { isPersonName } from './text/given-names.js';
+import { opensWithPronoun } from './text/pronouns.js';
+import { numbersIn, numberValue, splitSentences, whitespaceWords } from './text/tokens.js';
+import type { LadderTest } from './types.js';
+
+export interface ScanHit {
+  seedId: string;
+  family: string;
+  level: number | undefined;
+  text: string;
+  /** What the scan found, in words. */
+  why: string;
+}
+
+export interface Scan {
+  id: string;
+  /** What it finds. */
+  title: string;
+  /** The hit for one test, or undefined when the test is clean. */
+  check(test: LadderTest): string | undefined;
+}
+
+/** The candidate's sentences, each marked whether it is one of the original's. */
+function sentencesOf(t: LadderTest): { text: string; added: boolean }[] {
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+  const own = new Set(splitSentences(t.original).map(norm));
+  return splitSentences(t.text).map((s) => ({ text: s, added: !own.has(norm(s)) }));
+}
+
+function added(t: LadderTest): string[] {
+  return sentencesOf(t)
+    .filter((s) => s.added)
+    .map((s) => s.text);
+}
+
+/**
+ * CI L4-L5: an added sentence that copies a pronoun of the original ("His aunt ..."), or stands
+ * right before an original sentence whose first person is a pronoun, so the pronoun may now point
+ * at the added sentence's person.
+ */
+const ciSibling: Scan = {
+  id: 'ci-sibling-pronoun',
+  title: 'CI L4-L5: an added sentence with a pronoun, or between a pronoun and its referent',
+  check(t) {
+    if (t.family !== 'CI' || (t.measuredLevel ?? 0) < 4) return undefined;
+    const ss = sentencesOf(t);
+    for (let i = 0; i < ss.length; i++) {
+      const s = ss[i] as { text: string; added: boolean };
+      if (!s.added) continue;
+      if (opensWithPronoun(s.text)) return `added sentence has a pronoun: "${s.text}"`;
+      const next = ss[i + 1];
+      if (next && !next.added && opensWithPronoun(next.text))
+        return `added "${s.text}" before "${next.text}"`;
+    }
+    return undefined;
+  },
+};
+
+const PERSON_SLOT = [
+  /\b(?:friend|relative|cousin|neighbou?r|colleague|classmate) of ([A-Z][a-z]+)\b/g,
+  /\b([A-Z][a-z]+)'s (?:friend|brother|sister|cousin|aunt|uncle|mother|father|mom|dad|neighbou?r|classmate|mind|week|day|family|friends|plan|interest)\b/g,
+  /(?:^|[.!?]\s+)([A-Z][a-z]+) (?:smiled|noticed|took|was|had|likes|liked|knew|felt|kept|wanted|got|planned|stayed|paid|made|did|does|is|once|finds|tends|thought|prefers|enjoys)\b/g,
+];
+
+/** Sentence openers that name nobody ("She was ...", "It had ..."). */
+const NOT_NAMED =
+  /^(?:Mr|Mrs|Ms|Dr|Prince|Princess|King|Queen|Uncle|Aunt|He|She|It|They|There|This|That|The|A|An|Everyone|Nobody|Someone|Each|Every|One|Here|What|When)$/;
+
+/** CI and CL: a capitalised word of the question written as a person that is no given name. */
+const nonPerson: Scan = {
+  id: 'non-person-as-person',
+  title: 'CI/CL: a non-person of the question written as a person',
+  check(t) {
+    if (t.family !== 'CI' && t.family !== 'CL') return undefined;
+    const text = added(t).join(' ');
+    for (const re of PERSON_SLOT)
+      for (const m of text.matchAll(re)) {
+        const name = m[1] as string;
+        if (NOT_NAMED.test(name) || new RegExp(`\\b(?:Mr|Mrs|Ms|Dr)\\.? ${name}\\b`).test(t.original))
+          continue;
+        if (t.original.includes(name) && !isPersonName(name)) return `"${name}" written as a person`;
+      }
+    return undefined;
+  },
+};
+
+/** CL padding that says nothing a reader can picture, or that no reader could ("He noticed the classes."). */
+const CONTENT_FREE =
+  /\b(?:noticed the|(?:was|were) easy to picture|took notes|took a deep breath|mind was made up|was happy to help|knew what to do|had a plan|felt ready|got to work|paid attention|kept it simple|stayed focused|was curious|was careful|was patient|Time passed quietly|All was calm|The air was still|What matters most here|are the point of interest|smiled at the thought)\b|\b(?:mattered|(?:were|was) ready|came first|looked fine|(?:were|was) familiar|(?:were|was) nearby|were on the list|was open|was calm|(?:were|was) close at hand)\.$/i;
+
+const clContentFree: Scan = {
+  id: 'cl-content-free',
+  title: 'CL: padding that is content-free or incoherent',
+  check(t) {
+    if (t.family !== 'CL') return undefined;
+    const hit = added(t).find((s) => CONTENT_FREE.test(s));
+    return hit && `"${hit}"`;
+  },
+};
+
+/** CIS on a choice seed: a directive that points at the key (its letter, position or length). */
+const cisKey: Scan = {
+  id: 'cis-points-at-key',
+  title: 'CIS on choice seeds: the directive points at the key',
+  check(t) {
+    if (t.family !== 'CIS' || t.answerType !== 'choice' || !t.options) return undefined;
+    const directive = conflictExplicitness(t.original, t.text).added.join(' ');
+    return pointsAtKey(directive, t.options, String(t.gold))
+      ? `"${directive}" points at the key ${t.gold}`
+      : undefined;
+  },
+};
+
+/** CIS on a number seed: a directive that names none of the problem's quantities. */
+const cisQuantity: Scan = {
+  id: 'cis-no-quantity',
+  title: "CIS on number seeds: the directive names none of the problem's quantities",
+  check(t) {
+    if (t.family !== 'CIS' || (t.answerType ?? 'number') !== 'number') return undefined;
+    const directive = conflictExplicitness(t.original, t.text).added.join(' ');
+    const own = new Set(numbersIn(t.original).map(numberValue));
+    return numbersIn(directive).some((n) => own.has(numberValue(n))) ? undefined : `"${directive}"`;
+  },
+};
+
+/** The words of a KB candidate that are not the original's, with the word after them. */
+function kbChange(t: LadderTest): { inserted: string; after: string; sentence: string } | undefined {
+  const o = whitespaceWords(t.original);
+  const c = whitespaceWords(t.text);
+  let head = 0;
+  while (head < o.length && head < c.length && o[head] === c[head]) head++;
+  let tail = 0;
+  while (tail < o.length - head && tail < c.length - head && o.at(-1 - tail) === c.at(-1 - tail)) tail++;
+  const inserted = c.slice(head, c.length - tail).join(' ');
+  const after = c[c.length - tail] ?? '';
+  const sentence =
+    splitSentences(t.text).find((s) => s.includes(inserted.split(' ').slice(-3).join(' '))) ?? '';
+  return { inserted, after, sentence };
+}
+
+/** KB L2-L3: a dangling "each"/"per" after the inserted phrase ("... town meeting each"). */
+const kbDangling: Scan = {
+  id: 'kb-dangling-each',
+  title: 'KB L2-L3: a dangling "each"/"per" after the rewritten amount',
+  check(t) {
+    if (t.family !== 'KB' || (t.measuredLevel !== 2 && t.measuredLevel !== 3)) return undefined;
+    const ch = kbChange(t);
+    if (!ch || !/[a-z]$/i.test(ch.inserted)) return undefined;
+    return /^(?:each|per)\b[.,;?!]?$/i.test(ch.after) && !/\d/.test(ch.inserted.split(' ').at(-1) ?? '')
+      ? `"... ${ch.inserted.split(' ').slice(-4).join(' ')} ${ch.after}"`
+      : undefined;
+  },
+};
+
+/** A decision still to come (a record not yet out may tell of the past: "as many as the audit will show"). */
+const DECISION = /\bwill be decided\b|\bby a vote\b|\bwhen next year.s plan is published\b/i;
+const PAST =
+  /\b(?:was|were|had|did|sold|bought|made|spent|paid|got|gave|took|ate|saw|found|won|lost|brought|kept|left|ran|wrote|sent|built|caught|drove|grew|held|met|rode|received|scored|collected|picked|baked|used|earned|started|needed|wanted)\b/i;
+
+/** KB L2-L3: a decision or record still to come, in a sentence told in the past. */
+const kbTime: Scan = {
+  id: 'kb-time-incoherent',
+  title: 'KB L2-L3: a decision still to come setting an amount told in the past',
+  check(t) {
+    if (t.family !== 'KB' || (t.measuredLevel !== 2 && t.measuredLevel !== 3)) return undefined;
+    for (const s of added(t)) {
+      const at = s.search(DECISION);
+      if (at < 0) continue;
+      // The decided amount's own clause: a relative clause ("a property that has ...") has its own tense.
+      const own =
+        s
+          .slice(0, at)
+          .split(/\b(?:that|which|who)\s+/i)
+          .at(-1) ?? '';
+      if (PAST.test(own)) return `"${s}"`;
+    }
+    return undefined;
+  },
+};
+
+/** KB L1: the blur reaches past the one amount: every occurrence of a repeated value, or inside a label. */
+const kbBlur: Scan = {
+  id: 'kb-blur-spread',
+  title: 'KB L1: the blur applied to other occurrences or inside a label',
+  check(t) {
+    if (t.family !== 'KB' || t.measuredLevel !== 1) return undefined;
+    const label =
+      /(?:\w+ (?:several|some):\d|\b(?:floor|page|room|grade|chapter|level|number|No\.|ratio of) (?:several|some)\b)/i.exec(
+        t.text,
+      );
+    if (label) return `inside a label: "${label[0]}"`;
+    const before = new Map<string, number>();
+    for (const n of numbersIn(t.original)) before.set(numberValue(n), (before.get(numberValue(n)) ?? 0) + 1);
+    const after = new Set(numbersIn(t.text).map(numberValue));
+    const spread = [...before].find(([n, k]) => k > 1 && !after.has(n));
+    return spread && `all ${spread[1]} occurrences of ${spread[0]} blurred`;
+  },
+};
+
+/** Framing sentences the SV rules once wrote at L5 (issue 36: the original plus a frame is no paraphrase). */
+export const SV_FRAMES = [
+  'Here is the problem.',
+  'Here is a problem to solve.',
+  'Here is a short problem to work through.',
+  'Here is a short everyday problem to work through carefully.',
+];
+
+/** SV: a framing sentence at L1-L4, or a test that is the original with a frame. */
+const svFrame: Scan = {
+  id: 'sv-frame',
+  title: 'SV: a framing sentence ("Here is the problem.") at L1-L4, or the original plus a frame',
+  check(t) {
+    if (t.family !== 'SV') return undefined;
+    const frame = SV_FRAMES.find((f) => t.text.includes(f));
+    if (!frame) return undefined;
+    const rest = t.text.replace(frame, '').replace(/\s+/g, ' ').trim();
+    if (rest === t.original.replace(/\s+/g, ' ').trim()) return `the original plus "${frame}"`;
+    return (t.measuredLevel ?? 0) <= 4 ? `"${frame}" at L${t.measuredLevel}` : undefined;
+  },
+};
+
+/** IQ: the level is not what its share of altered words says (docs/ladder-families.md#iq-noise). */
+const iqLevel: Scan = {
+  id: 'iq-level-content',
+  title: 'IQ: level not that of the share of words altered, or admitted off its requested level',
+  check(t) {
+    if (t.family !== 'IQ') return undefined;
+    if (t.measuredLevel !== t.requestedLevel)
+      return `admitted L${t.measuredLevel}, asked L${t.requestedLevel}`;
+    const byWords = contentLevelOfNoise(t.original, t.text);
+    return byWords === t.measuredLevel ? undefined : `L${t.measuredLevel}, its altered words say L${byWords}`;
+  },
+};
+
+/** F: the level is not that of its kind of change (whitespace L1, one device L2, ... a table L5). */
+const fLevel: Scan = {
+  id: 'f-level-kind',
+  title: 'F: level not that of its kind of change',
+  check(t) {
+    if (t.family !== 'F') return undefined;
+    const kind = formatKindLevel(t.original, t.text);
+    return kind === t.measuredLevel ? undefined : `L${t.measuredLevel}, its layout is L${kind}`;
+  },
+};
+
+export const SUITE_SCANS: readonly Scan[] = [
+  ciSibling,
+  nonPerson,
+  clContentFree,
+  cisKey,
+  cisQuantity,
+  kbDangling,
+  kbTime,
+  kbBlur,
+  svFrame,
+  iqLevel,
+  fLevel,
+];
+
+/** Every scan over the suite's perturbed tests: its hits (empty when clean). */
+export function scanSuite(tests: readonly LadderTest[]): Map<string, ScanHit[]> {
+  const out = new Map<string, ScanHit[]>(SUITE_SCANS.map((s) => [s.id, []]));
+  for (const t of tests) {
+    if (t.family === 'baseline') continue;
+    for (const scan of SUITE_SCANS) {
+      const why = scan.check(t);
+      if (why !== undefined)
+        out
+          .get(scan.id)
+          ?.push({ seedId: t.seedId, family: t.family, level: t.measuredLevel, text: t.text, why });
+    }
+  }
+  return out;
+}
