@@ -8,6 +8,7 @@ import {
   type SpreadEstimate,
 } from './estimators/index.js';
 import { storedOptionScores } from './option-scores.js';
+import { type PosixFigure, posixFromStore, posixGroups } from './posix-scores.js';
 import { readAnswer } from './read-answer.js';
 import { type SpreadTest, spreadTests } from './suite.js';
 
@@ -53,6 +54,8 @@ export interface SpreadModelResult {
   estimate?: SpreadEstimate;
   best?: QuotedTemplate;
   worst?: QuotedTemplate;
+  /** POSIX over the items answered under 2 or more templates (docs/spread.md#posix), or why not. */
+  posix: PosixFigure;
   cells: ScoredSpreadCell[];
 }
 
@@ -141,9 +144,10 @@ export function loadSpreadResults(
   const suite = suiteSummary(suiteHash, stored.name, [...tests.values()]);
   const settings = { seed: opts.seed ?? 0, level: opts.level ?? 0.95 };
   const byModel = scoredCells(store, suiteHash, tests, opts.models);
-  const models = [...byModel].map(([identity, { label, cells }]) =>
-    modelResult(suite, settings, label, identity, cells),
-  );
+  const models = [...byModel].map(([identity, { label, cells, replies }]) => {
+    const posix = posixFromStore(store, suiteHash, identity, posixGroups(replies, tests), settings.level);
+    return { ...modelResult(suite, settings, label, identity, cells), posix };
+  });
   return { suite, settings, models, comparisons: spreadComparisons(suite, models, settings) };
 }
 
@@ -153,7 +157,7 @@ function modelResult(
   label: string,
   identity: string,
   cells: ScoredSpreadCell[],
-): SpreadModelResult {
+): Omit<SpreadModelResult, 'posix'> {
   const observations = observationsOf(cells);
   const counts = {
     calls: cells.length,
@@ -208,20 +212,28 @@ function suiteSummary(hash: string, name: string, tests: readonly SpreadTest[]):
   };
 }
 
+interface ModelCells {
+  label: string;
+  cells: ScoredSpreadCell[];
+  /** Each answered cell's whole reply (the scored cells keep an excerpt), for POSIX. */
+  replies: { testId: string; reply: string | undefined }[];
+}
+
 /** Each model's cells scored; a model asked for with no cell at all is still reported, never dropped. */
 function scoredCells(
   store: Store,
   suiteHash: string,
   tests: ReadonlyMap<string, SpreadTest>,
   models: readonly string[] | undefined,
-): Map<string, { label: string; cells: ScoredSpreadCell[] }> {
+): Map<string, ModelCells> {
   const wanted = models ? new Set(models) : undefined;
-  const byModel = new Map<string, { label: string; cells: ScoredSpreadCell[] }>();
+  const byModel = new Map<string, ModelCells>();
   for (const cell of store.cells.all({ suiteHash })) {
     if (wanted && !wanted.has(cell.modelIdentity)) continue;
     const test = tests.get(cell.testId);
     if (!test || cell.repeat >= (test.repeats ?? 1)) continue;
-    const entry = byModel.get(cell.modelIdentity) ?? { label: cell.model, cells: [] };
+    const entry = byModel.get(cell.modelIdentity) ?? { label: cell.model, cells: [], replies: [] };
+    if (cell.status === 'done') entry.replies.push({ testId: cell.testId, reply: cell.response?.text });
     const scores = cell.status === 'done' ? storedOptionScores(store, cell.modelIdentity, test) : undefined;
     entry.cells.push(
       scoreSpreadCell(test, cell.repeat, cell.status, cell.response?.text, cell.error, scores),
@@ -230,5 +242,5 @@ function scoredCells(
   }
   if (!models) return byModel;
   // In the order asked (the config's), so the comparison's base is the first model named.
-  return new Map(models.map((id) => [id, byModel.get(id) ?? { label: id, cells: [] }]));
+  return new Map(models.map((id) => [id, byModel.get(id) ?? { label: id, cells: [], replies: [] }]));
 }
