@@ -1,5 +1,6 @@
 import type { DatasetSource } from '../../data/provenance.js';
 import type { Store } from '../../store/store.js';
+import { type VarianceFigure, varianceFigure } from '../variance-figure.js';
 import { type SpreadComparison, spreadComparisons } from './compare.js';
 import {
   type CellObservation,
@@ -56,6 +57,8 @@ export interface SpreadModelResult {
   worst?: QuotedTemplate;
   /** POSIX over the items answered under 2 or more templates (docs/spread.md#posix), or why not. */
   posix: PosixFigure;
+  /** Where the variance of the answered cells comes from: item, template (docs/spread.md#variance). */
+  variance: VarianceFigure;
   cells: ScoredSpreadCell[];
 }
 
@@ -146,7 +149,8 @@ export function loadSpreadResults(
   const byModel = scoredCells(store, suiteHash, tests, opts.models);
   const models = [...byModel].map(([identity, { label, cells, replies }]) => {
     const posix = posixFromStore(store, suiteHash, identity, posixGroups(replies, tests), settings.level);
-    return { ...modelResult(suite, settings, label, identity, cells), posix };
+    const variance = spreadVariance(cells, settings.seed);
+    return { ...modelResult(suite, settings, label, identity, cells), posix, variance };
   });
   return { suite, settings, models, comparisons: spreadComparisons(suite, models, settings) };
 }
@@ -157,7 +161,7 @@ function modelResult(
   label: string,
   identity: string,
   cells: ScoredSpreadCell[],
-): Omit<SpreadModelResult, 'posix'> {
+): Omit<SpreadModelResult, 'posix' | 'variance'> {
   const observations = observationsOf(cells);
   const counts = {
     calls: cells.length,
@@ -189,6 +193,18 @@ function modelResult(
     worst: quote(estimate.worst),
     cells,
   };
+}
+
+/** Item x template over the answered cells (a spread cell has one option order, asked once). */
+function spreadVariance(cells: readonly ScoredSpreadCell[], seed: number): VarianceFigure {
+  const answered = cells
+    .filter((c) => c.status === 'done')
+    .map((c) => ({
+      item: String(c.item),
+      factors: { template: String(c.template) },
+      correct: c.correct ? 1 : 0,
+    }));
+  return varianceFigure(answered, { factors: ['template'], seed });
 }
 
 function suiteSummary(hash: string, name: string, tests: readonly SpreadTest[]): SpreadResults['suite'] {

@@ -1,4 +1,5 @@
 import { describeDatasetSource } from '../../data/provenance.js';
+import { varianceJson, varianceMarkdown } from '../variance-figure.js';
 import type { Interval } from './estimators/index.js';
 import type { SpreadModelResult, SpreadResults } from './results.js';
 
@@ -26,7 +27,13 @@ export function modelJson(m: SpreadModelResult) {
     scoredBy: m.scoredBy,
     scoreCalls: m.scoreCalls,
   };
-  const head = { label: m.label, identity: m.identity, ...counts, posix: m.posix };
+  const head = {
+    label: m.label,
+    identity: m.identity,
+    ...counts,
+    posix: m.posix,
+    variance: varianceJson(m.variance),
+  };
   if (!m.estimate) return { ...head, unavailable: 'no cell was answered: no template has an accuracy' };
   const e = m.estimate;
   return {
@@ -73,6 +80,7 @@ function modelMarkdown(m: SpreadModelResult): string[] {
     ...(m.worst ? [`Worst template: ${quote(m.worst)}`, ''] : []),
     posixLine(m),
     '',
+    ...varianceMarkdown('Where the variance comes from', m.variance),
   ];
 }
 
