@@ -9,7 +9,7 @@ import {
  * Where a model's variance comes from, as a report section shows it (docs/spread.md#variance):
  * `varianceComponents` over the cells a protocol hands in (spread: item x template; paraphrase:
  * item x phrasing x repeat), with its cluster-bootstrap intervals over items and the items used
- * and dropped; or why it cannot be computed (never 0). Protocols pick the factors; this file
+ * and dropped; or why it cannot be computed (never 0). Only complete items enter (docs/decisions.md E49-spreadA). Protocols pick the factors; this file
  * knows none of them.
  */
 

@@ -16,7 +16,7 @@ import type { SpreadTest } from './suite.js';
  * log P(y_k | x_j) is scored teacher-forced for every ordered pair (the diagonal gives each reply's
  * own log-likelihood and its length in tokens). The scores go through the model's one call path
  * and the store's cache, so a rerun or a report rebuilds the index from the store alone. Opt-in
- * (`--posix`): an item observed under J templates costs J x J score calls.
+ * (`--posix`): an item observed under J templates costs J x J score calls (docs/decisions.md E49-spreadA).
  */
 
 export type PosixFigure =
