@@ -82,12 +82,12 @@ export async function scorePosix(
     }
     for (const g of posixGroups(doneCells(store, run, outcome.identity), tests)) {
       opts.signal?.throwIfAborted();
-      // A pair the model cannot score leaves its item out of the index, counted as dropped.
-      await Promise.all(
-        g.prompts.flatMap((p) =>
+      // A pair the model cannot score leaves its item out of the index, counted as dropped. A
+      // prompt's row at a time: J x J calls at once would pile listeners on the one abort signal.
+      for (const p of g.prompts)
+        await Promise.all(
           g.replies.map((y) => score(posixRequest(p, y), { signal: opts.signal }).catch(() => undefined)),
-        ),
-      );
+        );
     }
   }
 }
