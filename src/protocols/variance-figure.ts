@@ -14,7 +14,7 @@ import {
  */
 
 /** Resamples of the cluster bootstrap over items behind each component's interval. */
-export const VARIANCE_BOOTSTRAP = 1000;
+const VARIANCE_BOOTSTRAP = 1000;
 
 export type VarianceFigure =
   | {

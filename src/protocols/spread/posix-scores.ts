@@ -30,7 +30,7 @@ export interface PosixGroup {
   replies: string[];
 }
 
-export function posixRequest(prompt: string, reply: string): ScoreRequest {
+function posixRequest(prompt: string, reply: string): ScoreRequest {
   return { messages: [{ role: 'user', content: prompt }], continuation: reply };
 }
 
@@ -93,7 +93,7 @@ export async function scorePosix(
 }
 
 /** One item's matrix from the store (logprob[j][k] = log P(y_k | x_j)), or undefined unless every pair is stored. */
-export function storedPosixInput(
+function storedPosixInput(
   store: Store,
   identity: string,
   g: PosixGroup,
