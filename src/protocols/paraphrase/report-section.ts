@@ -15,6 +15,7 @@ import {
 import { ParaphraseTestMetaSchema } from './suite.js';
 import { ITEMS_SUITE } from './suite-names.js';
 import { formatParaphraseReport } from './tables.js';
+import { paraphraseVarianceJson, paraphraseVarianceMarkdown } from './variance.js';
 
 /**
  * The paraphrase section: the SAA vs raw-accuracy leaderboard with CIs, accuracy per phrasing,
@@ -53,11 +54,14 @@ export const paraphraseSection: SectionModule<ParaphraseResults> = {
   },
 
   markdown(results) {
-    return demoteHeadings(formatParaphraseReport(results, 'md', { comparison: false }), 3);
+    return demoteHeadings(sectionMarkdown(results), 3);
   },
 
   json(results) {
-    return JSON.parse(formatParaphraseReport(results, 'json', { comparison: false }));
+    return {
+      ...JSON.parse(formatParaphraseReport(results, 'json', { comparison: false })),
+      variance: paraphraseVarianceJson(results),
+    };
   },
 
   verdicts(results) {
@@ -171,6 +175,11 @@ function row(model: string, series: string, e: Estimate): Row {
 
 type ModelResult = ParaphraseResults['models'][number];
 
+/** The section's tables, then where each model's variance comes from. */
+function sectionMarkdown(r: ParaphraseResults): string {
+  return `${formatParaphraseReport(r, 'md', { comparison: false })}\n${paraphraseVarianceMarkdown(r)}`;
+}
+
 function paraphraseHtml(r: ParaphraseResults, kit: HtmlKit): string {
   const s = r.suite;
   const byId = new Map(r.models.map((m) => [m.identity, m]));
@@ -191,7 +200,7 @@ function paraphraseHtml(r: ParaphraseResults, kit: HtmlKit): string {
     '<h3>Flip matrices (item × phrasing)</h3>',
     `<div class="charts">${order.map((m) => flipMatrix(r, m, kit)).join('')}</div>`,
     '<details open class="tables"><summary>Leaderboard, accuracy and parse rate per phrasing, instability, flips, failed cells</summary>',
-    kit.md(demoteHeadings(formatParaphraseReport(r, 'md', { comparison: false }), 3)),
+    kit.md(demoteHeadings(sectionMarkdown(r), 3)),
     '</details>',
   ].join('\n');
 }

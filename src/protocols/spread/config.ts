@@ -67,6 +67,11 @@ export const SpreadConfig = z
       flag: '--limit <n>',
       help: 'use only the first N items of the dataset',
     }),
+    /** POSIX, the prompt-sensitivity index from log-likelihoods (docs/spread.md#posix): J x J score calls per item. */
+    posix: withFlag(z.boolean().default(false), {
+      flag: '--posix',
+      help: 'POSIX from teacher-forced scores of each reply under every template of its item (models that score text; J x J score calls per item)',
+    }),
   })
   .strict();
 export type SpreadConfigInput = z.input<typeof SpreadConfig>;

@@ -1,5 +1,6 @@
 import type { DatasetSource } from '../../data/provenance.js';
 import type { Store } from '../../store/store.js';
+import { type VarianceFigure, varianceFigure } from '../variance-figure.js';
 import { type SpreadComparison, spreadComparisons } from './compare.js';
 import {
   type CellObservation,
@@ -8,6 +9,7 @@ import {
   type SpreadEstimate,
 } from './estimators/index.js';
 import { storedOptionScores } from './option-scores.js';
+import { type PosixFigure, posixFromStore, posixGroups } from './posix-scores.js';
 import { readAnswer } from './read-answer.js';
 import { type SpreadTest, spreadTests } from './suite.js';
 
@@ -53,6 +55,10 @@ export interface SpreadModelResult {
   estimate?: SpreadEstimate;
   best?: QuotedTemplate;
   worst?: QuotedTemplate;
+  /** POSIX over the items answered under 2 or more templates (docs/spread.md#posix), or why not. */
+  posix: PosixFigure;
+  /** Where the variance of the answered cells comes from: item, template (docs/spread.md#variance). */
+  variance: VarianceFigure;
   cells: ScoredSpreadCell[];
 }
 
@@ -141,9 +147,11 @@ export function loadSpreadResults(
   const suite = suiteSummary(suiteHash, stored.name, [...tests.values()]);
   const settings = { seed: opts.seed ?? 0, level: opts.level ?? 0.95 };
   const byModel = scoredCells(store, suiteHash, tests, opts.models);
-  const models = [...byModel].map(([identity, { label, cells }]) =>
-    modelResult(suite, settings, label, identity, cells),
-  );
+  const models = [...byModel].map(([identity, { label, cells, replies }]) => {
+    const posix = posixFromStore(store, suiteHash, identity, posixGroups(replies, tests), settings.level);
+    const variance = spreadVariance(cells, settings.seed);
+    return { ...modelResult(suite, settings, label, identity, cells), posix, variance };
+  });
   return { suite, settings, models, comparisons: spreadComparisons(suite, models, settings) };
 }
 
@@ -153,7 +161,7 @@ function modelResult(
   label: string,
   identity: string,
   cells: ScoredSpreadCell[],
-): SpreadModelResult {
+): Omit<SpreadModelResult, 'posix' | 'variance'> {
   const observations = observationsOf(cells);
   const counts = {
     calls: cells.length,
@@ -187,6 +195,18 @@ function modelResult(
   };
 }
 
+/** Item x template over the answered cells (a spread cell has one option order, asked once). */
+function spreadVariance(cells: readonly ScoredSpreadCell[], seed: number): VarianceFigure {
+  const answered = cells
+    .filter((c) => c.status === 'done')
+    .map((c) => ({
+      item: String(c.item),
+      factors: { template: String(c.template) },
+      correct: c.correct ? 1 : 0,
+    }));
+  return varianceFigure(answered, { factors: ['template'], seed });
+}
+
 function suiteSummary(hash: string, name: string, tests: readonly SpreadTest[]): SpreadResults['suite'] {
   const first = tests[0]?.meta;
   const templates = first?.grid.templates ?? 0;
@@ -208,20 +228,28 @@ function suiteSummary(hash: string, name: string, tests: readonly SpreadTest[]):
   };
 }
 
+interface ModelCells {
+  label: string;
+  cells: ScoredSpreadCell[];
+  /** Each answered cell's whole reply (the scored cells keep an excerpt), for POSIX. */
+  replies: { testId: string; reply: string | undefined }[];
+}
+
 /** Each model's cells scored; a model asked for with no cell at all is still reported, never dropped. */
 function scoredCells(
   store: Store,
   suiteHash: string,
   tests: ReadonlyMap<string, SpreadTest>,
   models: readonly string[] | undefined,
-): Map<string, { label: string; cells: ScoredSpreadCell[] }> {
+): Map<string, ModelCells> {
   const wanted = models ? new Set(models) : undefined;
-  const byModel = new Map<string, { label: string; cells: ScoredSpreadCell[] }>();
+  const byModel = new Map<string, ModelCells>();
   for (const cell of store.cells.all({ suiteHash })) {
     if (wanted && !wanted.has(cell.modelIdentity)) continue;
     const test = tests.get(cell.testId);
     if (!test || cell.repeat >= (test.repeats ?? 1)) continue;
-    const entry = byModel.get(cell.modelIdentity) ?? { label: cell.model, cells: [] };
+    const entry = byModel.get(cell.modelIdentity) ?? { label: cell.model, cells: [], replies: [] };
+    if (cell.status === 'done') entry.replies.push({ testId: cell.testId, reply: cell.response?.text });
     const scores = cell.status === 'done' ? storedOptionScores(store, cell.modelIdentity, test) : undefined;
     entry.cells.push(
       scoreSpreadCell(test, cell.repeat, cell.status, cell.response?.text, cell.error, scores),
@@ -230,5 +258,5 @@ function scoredCells(
   }
   if (!models) return byModel;
   // In the order asked (the config's), so the comparison's base is the first model named.
-  return new Map(models.map((id) => [id, byModel.get(id) ?? { label: id, cells: [] }]));
+  return new Map(models.map((id) => [id, byModel.get(id) ?? { label: id, cells: [], replies: [] }]));
 }

@@ -8,6 +8,7 @@ import { budgetCells, spreadSettings } from './config.js';
 import { planCells } from './estimators/index.js';
 import { type ScoringNote, scoreOptions, withStore } from './option-scores.js';
 import type { SpreadPlan } from './plan-grid.js';
+import { estimatePosix, scorePosix } from './posix-scores.js';
 import { loadSpreadResults, type SpreadResults } from './results.js';
 import { searchModel } from './search.js';
 import { buildSpreadSuite } from './suite.js';
@@ -50,6 +51,7 @@ export async function runSpread(
     notes.push(
       ...(await withStore(run, (store) => scoreOptions(store, config, settings, run, suite.tests, opts))),
     );
+    if (settings.posix) await withStore(run, (store) => scorePosix(store, config, run, suite.tests, opts));
   }
   return { runs, notes, results: resultsOf(config, runs) };
 }
@@ -89,5 +91,7 @@ export async function estimateSpreadRun(
       )
     : plan.cells;
   plannedModels(config);
-  return estimateSuite(once(config), buildSpreadSuite(CELLS_SUITE, plan.grid, cells), opts);
+  const suite = buildSpreadSuite(CELLS_SUITE, plan.grid, cells);
+  const rows = await estimateSuite(once(config), suite, opts);
+  return settings.posix && !settings.search ? [...rows, ...estimatePosix(config, suite.tests)] : rows;
 }

@@ -1,4 +1,5 @@
 import { describeDatasetSource } from '../../data/provenance.js';
+import { varianceJson, varianceMarkdown } from '../variance-figure.js';
 import type { Interval } from './estimators/index.js';
 import type { SpreadModelResult, SpreadResults } from './results.js';
 
@@ -26,7 +27,13 @@ export function modelJson(m: SpreadModelResult) {
     scoredBy: m.scoredBy,
     scoreCalls: m.scoreCalls,
   };
-  const head = { label: m.label, identity: m.identity, ...counts };
+  const head = {
+    label: m.label,
+    identity: m.identity,
+    ...counts,
+    posix: m.posix,
+    variance: varianceJson(m.variance),
+  };
   if (!m.estimate) return { ...head, unavailable: 'no cell was answered: no template has an accuracy' };
   const e = m.estimate;
   return {
@@ -71,7 +78,21 @@ function modelMarkdown(m: SpreadModelResult): string[] {
     '',
     ...(m.best ? [`Best template: ${quote(m.best)}`, ''] : []),
     ...(m.worst ? [`Worst template: ${quote(m.worst)}`, ''] : []),
+    posixLine(m),
+    '',
+    ...varianceMarkdown('Where the variance comes from', m.variance),
   ];
+}
+
+/** POSIX with its n, or why it is unavailable (never 0). */
+function posixLine(m: SpreadModelResult): string {
+  const p = m.posix;
+  if ('unavailable' in p) return `POSIX: unavailable (${p.unavailable}).`;
+  const ci =
+    p.lo === undefined || p.hi === undefined
+      ? 'no interval with 1 item'
+      : `95% CI [${p.lo.toFixed(4)}, ${p.hi.toFixed(4)}]`;
+  return `POSIX (prompt sensitivity, ${p.variant}'s Definition 3): ${p.value.toFixed(4)} (${ci}; n = ${p.items} items answered under 2+ templates).`;
 }
 
 export function spreadMarkdown(results: SpreadResults): string {
