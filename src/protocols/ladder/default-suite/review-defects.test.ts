@@ -1,0 +1,44 @@
+/**
+ * The defects a blind review of the default suite found (issue 36 item 1, review 2026-12-04),
+ * each scanned over every line of its family so a next draw with another seed cannot meet it.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
+
+interface Line {
+  seed: string;
+  family: string;
+  level: number;
+  text?: string;
+}
+
+const SEED = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
+
+function linesOf(code: string, level?: number): Array<Line & { text: string }> {
+  const url = new URL(`./${code.toLowerCase()}.jsonl`, import.meta.url);
+  return readFileSync(url, 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as Line)
+    .filter((l): l is Line & { text: string } => l.text !== undefined)
+    .filter((l) => level === undefined || l.level === level);
+}
+
+/** The original's sentences, split after `.`, `!` or `?` before a capital, a digit or `$`. */
+function sentencesOf(text: string): string[] {
+  return text.split(/(?<=[.!?])\s+(?=[A-Z0-9$])/);
+}
+
+describe('F L5: a heavy layout a real document uses', () => {
+  it('lays every problem out as a plain-text block, each sentence starting a line, none cut into table cells', () => {
+    const bad = linesOf('F', 5).filter((l) => {
+      if (/^\|/m.test(l.text) || !/^```\n[\s\S]*\n```$/.test(l.text)) return true;
+      const lines = l.text.split('\n').map((s) => s.trim());
+      return sentencesOf(SEED.get(l.seed) ?? '').some(
+        (s) => !lines.some((x) => s.startsWith(x) && x.length > 0),
+      );
+    });
+    expect(bad.map((l) => l.seed)).toEqual([]);
+  });
+});
