@@ -42,3 +42,15 @@ describe('F L5: a heavy layout a real document uses', () => {
     expect(bad.map((l) => l.seed)).toEqual([]);
   });
 });
+
+describe('SV L4-L5: no rewording that lets a quantity be read two ways', () => {
+  // "By the time 46 guests sit, 187 seats are filled" can include the 46; "outnumber 3 times over"
+  // can mean 4 times; "double what she read Monday, namely 25" can make 25 Tuesday's.
+  const TWO_WAYS = [/\bby the time\b/i, /\btimes over\b/i, /\bnamely\b/i, /\bhave long been\b/i];
+  it('uses none of the constructions the review found ambiguous', () => {
+    const hits = [...linesOf('SV', 4), ...linesOf('SV', 5)].filter((l) =>
+      TWO_WAYS.some((r) => r.test(l.text)),
+    );
+    expect(hits.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
+  });
+});
