@@ -54,3 +54,43 @@ describe('SV L4-L5: no rewording that lets a quantity be read two ways', () => {
     expect(hits.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
   });
 });
+
+/** The sentences a test adds to its seed's problem. */
+function addedSentences(l: Line & { text: string }): string[] {
+  const original = SEED.get(l.seed) ?? '';
+  return l.text.split(/(?<=[a-z0-9][.!?])\s+/).filter((s) => !original.includes(s));
+}
+
+describe('CI: distractors a reader cannot fold into the answer, written without a stock template', () => {
+  // Each seed whose question sums ("in total", "altogether", "in all"), with what a distractor must
+  // not give: more of the asked quantity to the asked subject, or to another of the same kind.
+  const SUMMED: Record<string, RegExp> = {
+    'builtin-train-trip': /\btrain\b.*\bmiles per hour\b|\bmiles per hour\b.*\btrain\b/i,
+    'builtin-track-laps': /\bLena (ran|runs|jogged)\b/,
+    'builtin-aquarium': /\b(in|at) the aquarium\b/i,
+    'builtin-farm-legs': /\bher (animals|cows|chickens)\b/i,
+    'builtin-team-lunch': /\bthe team (buys|bought|spends|spent|pays|paid)\b/i,
+  };
+  it('adds nothing an "in total" question could sum', () => {
+    const hits = linesOf('CI')
+      .filter((l) => SUMMED[l.seed])
+      .flatMap((l) => addedSentences(l).filter((s) => SUMMED[l.seed]?.test(s)));
+    expect(hits).toEqual([]);
+  });
+
+  it('uses no stock "X\'s son has N toys" filler', () => {
+    const stock = /'s (son|daughter|nephew|niece) has \d+ (toy|comic|pet|model|kites|goldfish|ponies)/;
+    const hits = linesOf('CI').flatMap((l) => addedSentences(l).filter((s) => stock.test(s)));
+    expect(hits).toEqual([]);
+  });
+
+  it('never opens two distractors of one test with the same "Last ..." phrase', () => {
+    const repeated = linesOf('CI').filter((l) => {
+      const openers = addedSentences(l)
+        .map((s) => /^Last \w+/.exec(s)?.[0])
+        .filter(Boolean);
+      return new Set(openers).size < openers.length;
+    });
+    expect(repeated.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
+  });
+});
