@@ -94,3 +94,25 @@ describe('CI: distractors a reader cannot fold into the answer, written without 
     expect(repeated.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
   });
 });
+
+describe('KB L4: a fabricated entity, read as its own boundary type', () => {
+  const l4 = linesOf('KB', 4);
+  // Real places the earlier KB L4 names borrowed (review 2026-12-04: "Brackley is a real town").
+  const REAL =
+    /\b(Brackley|Tenby|Dunstable|Thornbury|Ashgrove|Holloway|Fernhill|Birchfield|Ambergate|Fenwick|Wexcombe|Pelham|Calder|Marbury|Dunmore|Brightwater|Sugarloaf|Pemberley|Gleniffer)\b/;
+  it('names an invented entity the original does not, and no real town', () => {
+    const bad = l4.filter((l) => {
+      const names = l.text.match(/\b[A-Z][a-z]{3,}\b/g) ?? [];
+      const original = SEED.get(l.seed) ?? '';
+      return REAL.test(l.text) || !names.some((n) => !original.includes(n));
+    });
+    expect(bad.map((l) => l.seed)).toEqual([]);
+  });
+
+  it('is not one template: at most 1 in 8 gives the quantity as "N more/less than" the entity', () => {
+    const difference = l4.filter((l) =>
+      /\d+(\.\d+)? (\w+ )?(more|less|fewer|older|younger)\b.* than\b/.test(l.text),
+    );
+    expect(difference.length).toBeLessThanOrEqual(l4.length / 8);
+  });
+});
