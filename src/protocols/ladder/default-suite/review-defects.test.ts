@@ -116,3 +116,19 @@ describe('KB L4: a fabricated entity, read as its own boundary type', () => {
     expect(difference.length).toBeLessThanOrEqual(l4.length / 8);
   });
 });
+
+describe('CL: padding that describes the scene, not a primer', () => {
+  // Content-free aphorisms the review read as primer-style ("Keiko loves stamps. Stamps tell
+  // stories."), and a sport the problem never names ("Soccer is fun to watch.").
+  const PRIMER =
+    /^(Stamps tell stories|Sharing is kind|Candy is a treat|Cookies are a treat|Road trips are fun|Fresh fruit is healthy|Saving takes patience|Stairs are good exercise|Keiko loves stamps)\.$/;
+  const SPORT = /\b(soccer|football|basketball|baseball|hockey|cricket|rugby)\b/i;
+  it('adds no content-free aphorism and names no sport the problem does not', () => {
+    const hits = linesOf('CL').flatMap((l) =>
+      addedSentences(l).filter(
+        (s) => PRIMER.test(s) || (SPORT.test(s) && !SPORT.test(SEED.get(l.seed) ?? '')),
+      ),
+    );
+    expect(hits).toEqual([]);
+  });
+});
