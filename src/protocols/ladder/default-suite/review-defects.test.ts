@@ -1,0 +1,134 @@
+/**
+ * The defects a blind review of the default suite found (issue 36 item 1, review 2026-12-04),
+ * each scanned over every line of its family so a next draw with another seed cannot meet it.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
+
+interface Line {
+  seed: string;
+  family: string;
+  level: number;
+  text?: string;
+}
+
+const SEED = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
+
+function linesOf(code: string, level?: number): Array<Line & { text: string }> {
+  const url = new URL(`./${code.toLowerCase()}.jsonl`, import.meta.url);
+  return readFileSync(url, 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as Line)
+    .filter((l): l is Line & { text: string } => l.text !== undefined)
+    .filter((l) => level === undefined || l.level === level);
+}
+
+/** The original's sentences, split after `.`, `!` or `?` before a capital, a digit or `$`. */
+function sentencesOf(text: string): string[] {
+  return text.split(/(?<=[.!?])\s+(?=[A-Z0-9$])/);
+}
+
+describe('F L5: a heavy layout a real document uses', () => {
+  it('lays every problem out as a plain-text block, each sentence starting a line, none cut into table cells', () => {
+    const bad = linesOf('F', 5).filter((l) => {
+      if (/^\|/m.test(l.text) || !/^```\n[\s\S]*\n```$/.test(l.text)) return true;
+      const lines = l.text.split('\n').map((s) => s.trim());
+      return sentencesOf(SEED.get(l.seed) ?? '').some(
+        (s) => !lines.some((x) => s.startsWith(x) && x.length > 0),
+      );
+    });
+    expect(bad.map((l) => l.seed)).toEqual([]);
+  });
+});
+
+describe('SV L4-L5: no rewording that lets a quantity be read two ways', () => {
+  // "By the time 46 guests sit, 187 seats are filled" can include the 46; "outnumber 3 times over"
+  // can mean 4 times; "double what she read Monday, namely 25" can make 25 Tuesday's.
+  const TWO_WAYS = [/\bby the time\b/i, /\btimes over\b/i, /\bnamely\b/i, /\bhave long been\b/i];
+  it('uses none of the constructions the review found ambiguous', () => {
+    const hits = [...linesOf('SV', 4), ...linesOf('SV', 5)].filter((l) =>
+      TWO_WAYS.some((r) => r.test(l.text)),
+    );
+    expect(hits.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
+  });
+});
+
+/** The sentences a test adds to its seed's problem. */
+function addedSentences(l: Line & { text: string }): string[] {
+  const original = SEED.get(l.seed) ?? '';
+  return l.text.split(/(?<=[a-z0-9][.!?])\s+/).filter((s) => !original.includes(s));
+}
+
+describe('CI: distractors a reader cannot fold into the answer, written without a stock template', () => {
+  // Each seed whose question sums ("in total", "altogether", "in all"), with what a distractor must
+  // not give: more of the asked quantity to the asked subject, or to another of the same kind.
+  const SUMMED: Record<string, RegExp> = {
+    'builtin-train-trip': /\btrain\b.*\bmiles per hour\b|\bmiles per hour\b.*\btrain\b/i,
+    'builtin-track-laps': /\bLena (ran|runs|jogged)\b/,
+    'builtin-aquarium': /\b(in|at) the aquarium\b/i,
+    'builtin-farm-legs': /\bher (animals|cows|chickens)\b/i,
+    'builtin-team-lunch': /\bthe team (buys|bought|spends|spent|pays|paid)\b/i,
+  };
+  it('adds nothing an "in total" question could sum', () => {
+    const hits = linesOf('CI')
+      .filter((l) => SUMMED[l.seed])
+      .flatMap((l) => addedSentences(l).filter((s) => SUMMED[l.seed]?.test(s)));
+    expect(hits).toEqual([]);
+  });
+
+  it('uses no stock "X\'s son has N toys" filler', () => {
+    const stock = /'s (son|daughter|nephew|niece) has \d+ (toy|comic|pet|model|kites|goldfish|ponies)/;
+    const hits = linesOf('CI').flatMap((l) => addedSentences(l).filter((s) => stock.test(s)));
+    expect(hits).toEqual([]);
+  });
+
+  it('never opens two distractors of one test with the same "Last ..." phrase', () => {
+    const repeated = linesOf('CI').filter((l) => {
+      const openers = addedSentences(l)
+        .map((s) => /^Last \w+/.exec(s)?.[0])
+        .filter(Boolean);
+      return new Set(openers).size < openers.length;
+    });
+    expect(repeated.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
+  });
+});
+
+describe('KB L4: a fabricated entity, read as its own boundary type', () => {
+  const l4 = linesOf('KB', 4);
+  // Real places the earlier KB L4 names borrowed (review 2026-12-04: "Brackley is a real town").
+  const REAL =
+    /\b(Brackley|Tenby|Dunstable|Thornbury|Ashgrove|Holloway|Fernhill|Birchfield|Ambergate|Fenwick|Wexcombe|Pelham|Calder|Marbury|Dunmore|Brightwater|Sugarloaf|Pemberley|Gleniffer)\b/;
+  it('names an invented entity the original does not, and no real town', () => {
+    const bad = l4.filter((l) => {
+      const names = l.text.match(/\b[A-Z][a-z]{3,}\b/g) ?? [];
+      const original = SEED.get(l.seed) ?? '';
+      return REAL.test(l.text) || !names.some((n) => !original.includes(n));
+    });
+    expect(bad.map((l) => l.seed)).toEqual([]);
+  });
+
+  it('is not one template: at most 1 in 8 gives the quantity as "N more/less than" the entity', () => {
+    const difference = l4.filter((l) =>
+      /\d+(\.\d+)? (\w+ )?(more|less|fewer|older|younger)\b.* than\b/.test(l.text),
+    );
+    expect(difference.length).toBeLessThanOrEqual(l4.length / 8);
+  });
+});
+
+describe('CL: padding that describes the scene, not a primer', () => {
+  // Content-free aphorisms the review read as primer-style ("Keiko loves stamps. Stamps tell
+  // stories."), and a sport the problem never names ("Soccer is fun to watch.").
+  const PRIMER =
+    /^(Stamps tell stories|Sharing is kind|Candy is a treat|Cookies are a treat|Road trips are fun|Fresh fruit is healthy|Saving takes patience|Stairs are good exercise|Keiko loves stamps)\.$/;
+  const SPORT = /\b(soccer|football|basketball|baseball|hockey|cricket|rugby)\b/i;
+  it('adds no content-free aphorism and names no sport the problem does not', () => {
+    const hits = linesOf('CL').flatMap((l) =>
+      addedSentences(l).filter(
+        (s) => PRIMER.test(s) || (SPORT.test(s) && !SPORT.test(SEED.get(l.seed) ?? '')),
+      ),
+    );
+    expect(hits).toEqual([]);
+  });
+});
