@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../errors.js';
 import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
+import { ladderFamily } from '../families/registry.js';
+import { measureSeverity } from '../severity/measure.js';
 import { LadderTestSchema } from '../test-meta.js';
 import { fillTable, measureCell } from './fill.js';
 import {
@@ -14,7 +16,7 @@ import {
   readDefaultSuite,
   readDefaultSuiteFile,
 } from './index.js';
-import { formatKindLevel, iqWordShareLevel } from './measure.js';
+import { measureLine } from './measure.js';
 
 const cells = readDefaultSuite();
 const present = [...new Set(cells.map((c) => c.family))];
@@ -158,29 +160,18 @@ describe('the loader', () => {
   });
 });
 
-describe('content levels', () => {
-  const original =
-    'A bakery bakes 5 trays of muffins with 24 muffins on each tray and sells them in the morning today.';
-  it('IQ: one word altered is L1; then bands of the share of words, each one word more than the last', () => {
-    const words = original.split(' ');
-    const alter = (k: number) => words.map((w, i) => (i < k ? `${w}x` : w)).join(' ');
-    expect(words).toHaveLength(20);
-    expect([1, 2, 3, 4, 5, 6, 7].map((k) => iqWordShareLevel(original, alter(k)).level)).toEqual([
-      1,
-      2,
-      3,
-      4,
-      5,
-      5,
-      undefined,
-    ]);
-  });
-  it('F: spacing L1, one device L2, a list L3, a nested list L4, a table L5', () => {
-    const o = 'It sells 47. How many are left?';
-    expect(formatKindLevel(o, 'It sells 47.\nHow many are left?')).toBe(1);
-    expect(formatKindLevel(o, 'It sells 47.\n\n**How many are left?**')).toBe(2);
-    expect(formatKindLevel(o, '- It sells 47.\n- How many are left?')).toBe(3);
-    expect(formatKindLevel(o, '- It sells 47.\n  - How many are left?')).toBe(4);
-    expect(formatKindLevel(o, '| It sells 47. |\n|---|\n| How many are left? |')).toBe(5);
+describe('levels', () => {
+  it("are the rules' own: the family's content level (F by its layout), the paper's bands otherwise", () => {
+    const seed = GRADE_SCHOOL_SEEDS[0] as (typeof GRADE_SCHOOL_SEEDS)[number];
+    const lines = seed.question.split(/(?<=[.?]) /);
+    const nested = [`- ${lines[0]}`, ...lines.slice(1).map((l) => `  - ${l}`)].join('\n');
+    const quote = lines.map((l, i) => `> ${l}${i < lines.length - 1 ? ' |' : ''}`).join('\n');
+    const fenced = ['```', ...lines, '```'].join('\n');
+    expect([nested, quote, fenced].map((t) => measureLine(seed, 'F', 3, t).level)).toEqual([3, 4, 5]);
+    expect(measureLine(seed, 'F', 4, quote).by).toBe('content');
+    for (const t of [nested, quote, fenced])
+      expect(measureLine(seed, 'F', 3, t).level).toBe(
+        measureSeverity(ladderFamily('F'), seed.question, t).level,
+      );
   });
 });

@@ -48,10 +48,13 @@ const MARKUP = ['#', '-', '>', '*', '|', '`'] as const;
 
 /**
  * Structural/Format's level by its kind of layout (docs/ladder-families.md: L1 whitespace only, L2
- * one device, L3 nested bullets, L4 a narrow quote block with dividers, L5 a table).
+ * one device, L3 nested bullets, L4 a narrow quote block with dividers, L5 a table or a fenced
+ * plain-text block).
  */
 export function formatKindLevel(original: string, candidate: string): Level {
   if (/^\|.*\|\s*$/m.test(candidate) && /^\|\s*:?-{3,}/m.test(candidate)) return 5;
+  // A plain-text block in a code fence, the words re-wrapped in it (the default suite's L5).
+  if (/^```/m.test(candidate) && !/^```/m.test(original)) return 5;
   if (/^>.*\s\|(?:\s|$)/m.test(candidate) && !/^>.*\s\|(?:\s|$)/m.test(original)) return 4;
   if (/^[ \t]{2,}(?:[-*+]|\d+\.) /m.test(candidate) && !/^[ \t]{2,}(?:[-*+]|\d+\.) /m.test(original))
     return 3;
