@@ -73,7 +73,7 @@ const PERSON_SLOT = [
 
 /** Sentence openers that name nobody ("She was ...", "It had ..."). */
 const NOT_NAMED =
-  /^(?:Mr|Mrs|Ms|Dr|Prince|Princess|King|Queen|Uncle|Aunt|He|She|It|They|There|This|That|The|A|An|Everyone|Nobody|Someone|Each|Every|One|Here|What|When)$/;
+  /^(?:Mr|Mrs|Ms|Dr|Prince|Princess|King|Queen|Uncle|Aunt|He|She|It|They|There|This|That|The|A|An|Everyone|Nobody|Someone|Each|Every|One|Here|What|When|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December)$/;
 
 /** CI and CL: a capitalised word of the question written as a person that is no given name. */
 const nonPerson: Scan = {
@@ -133,7 +133,9 @@ const cisQuantity: Scan = {
 };
 
 /** The words of a KB candidate that are not the original's, with the word after them. */
-function kbChange(t: LadderTest): { inserted: string; after: string; sentence: string } | undefined {
+function kbChange(
+  t: LadderTest,
+): { inserted: string; after: string; next: string | undefined; sentence: string } | undefined {
   const o = whitespaceWords(t.original);
   const c = whitespaceWords(t.text);
   let head = 0;
@@ -142,9 +144,10 @@ function kbChange(t: LadderTest): { inserted: string; after: string; sentence: s
   while (tail < o.length - head && tail < c.length - head && o.at(-1 - tail) === c.at(-1 - tail)) tail++;
   const inserted = c.slice(head, c.length - tail).join(' ');
   const after = c[c.length - tail] ?? '';
+  const next = c[c.length - tail + 1];
   const sentence =
     splitSentences(t.text).find((s) => s.includes(inserted.split(' ').slice(-3).join(' '))) ?? '';
-  return { inserted, after, sentence };
+  return { inserted, after, next, sentence };
 }
 
 /** KB L2-L3: a dangling "each"/"per" after the inserted phrase ("... town meeting each"). */
@@ -155,7 +158,13 @@ const kbDangling: Scan = {
     if (t.family !== 'KB' || (t.measuredLevel !== 2 && t.measuredLevel !== 3)) return undefined;
     const ch = kbChange(t);
     if (!ch || !/[a-z]$/i.test(ch.inserted)) return undefined;
-    return /^(?:each|per)\b[.,;?!]?$/i.test(ch.after) && !/\d/.test(ch.inserted.split(' ').at(-1) ?? '')
+    // "each student" is no dangling "each": only one that ends its clause, or meets a joining word.
+    const next = ch.next ?? '';
+    const ends =
+      /[.,;?!]$/.test(ch.after) || next === '' || /^(?:and|or|but|to|for|in|on|at|by)\b/i.test(next);
+    return ends &&
+      /^(?:each|per)\b[.,;?!]?$/i.test(ch.after) &&
+      !/\d/.test(ch.inserted.split(' ').at(-1) ?? '')
       ? `"... ${ch.inserted.split(' ').slice(-4).join(' ')} ${ch.after}"`
       : undefined;
   },

@@ -6,6 +6,7 @@ import { InputError } from '../../../errors.js';
 import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
 import { ladderFamily } from '../families/registry.js';
 import { measureSeverity } from '../severity/measure.js';
+import { scanSuite } from '../suite-scans.js';
 import { LadderTestSchema } from '../test-meta.js';
 import { fillTable, measureCell } from './fill.js';
 import {
@@ -173,5 +174,13 @@ describe('levels', () => {
       expect(measureLine(seed, 'F', 3, t).level).toBe(
         measureSeverity(ladderFamily('F'), seed.question, t).level,
       );
+  });
+});
+
+describe("issue 36's scans", () => {
+  it('find nothing in the default suite (a weekday is no person; "will each student get" no dangling each)', () => {
+    const { tests } = defaultLadderSuite({});
+    const hits = [...scanSuite(tests)].flatMap(([scan, found]) => found.map((h) => `${scan}: ${h.seedId}`));
+    expect(hits).toEqual([]);
   });
 });
