@@ -21,7 +21,8 @@ const GRIDS = Number(arg('grids', '5'));
 const RESAMPLES = Number(arg('resamples', '200'));
 const T = 100;
 const I = 200;
-const BUDGETS = [0.05, 0.1, 0.25];
+const BUDGETS = arg('budgets', '0.05,0.1,0.25').split(',').map(Number);
+const METHODS = arg('estimators', 'deconvolved,prompteval,full-grid').split(',');
 const QS = [0.05, 0.25, 0.5, 0.75, 0.95];
 const AIM = 0.03;
 
@@ -43,7 +44,7 @@ const quantilesOf = (values) => {
 
 const rows = [];
 for (const budget of BUDGETS) {
-  for (const method of ['prompteval', 'full-grid']) {
+  for (const method of METHODS) {
     const errors = QS.map(() => []);
     const covered = QS.map(() => 0);
     let seconds = 0;
