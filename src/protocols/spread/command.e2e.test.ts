@@ -128,6 +128,29 @@ describe('waver spread against a loopback chat API (choices read from replies)',
     expect(again.code).toBe(0);
     expect(server.calls()).toBe(60);
     expect((JSON.parse(again.stdout) as Json).models[1]?.spread).toEqual(fussy.spread);
+
+    // PromptEval's estimator, the reference mode, over the same cells: no call, its method named.
+    const reference = await waver([
+      'spread',
+      '--models',
+      models,
+      '--dataset',
+      'items.jsonl',
+      '--templates',
+      '10',
+      '--budget',
+      '0.5',
+      '--estimator',
+      'prompteval',
+      '--format',
+      'json',
+    ]);
+    expect(reference.code).toBe(0);
+    expect(server.calls()).toBe(60);
+    expect((JSON.parse(reference.stdout) as Json).models.map((m) => m.method)).toEqual([
+      'prompteval-irt',
+      'prompteval-irt',
+    ]);
   });
 
   it('gates on --max-spread and --min-p5 with waver check, and reports the section', async () => {
@@ -215,7 +238,7 @@ describe('waver spread against a loopback chat API (choices read from replies)',
     expect(search.code).toBe(0);
     const out = JSON.parse(search.stdout) as Json;
     expect(out.suite).toMatchObject({ planned: 24, search: 'worst' });
-    expect(out.models[0]?.worst.value).toBe(0);
+    expect(out.models[0]?.worst.value).toBeCloseTo(0, 9);
   });
 
   it('refuses a bad templates file before any call, naming the file and line (exit 2)', async () => {
