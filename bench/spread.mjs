@@ -9,7 +9,7 @@
 // full grid's, and the calls each spent.
 // Goal: at 10% of the calls, every quantile within 0.03 of the full grid's.
 //
-//   npm run build && node bench/spread.mjs [--templates 100] [--items 200] [--concurrency 16]
+//   npm run build && node bench/spread.mjs [--templates 100] [--items 200] [--concurrency 16] [--estimator deconvolved|prompteval|full-grid]
 //
 // Prints a table with the goal and PASS/FAIL, then one line `RESULT {...}`.
 import { spawn } from 'node:child_process';
@@ -30,6 +30,8 @@ const ITEMS = Number(arg('items', '200'));
 const CONCURRENCY = arg('concurrency', '16');
 const SEED = 7;
 const BUDGETS = [0.05, 0.1, 0.25, 1];
+// `--estimator deconvolved|prompteval|full-grid` (spread.estimator); the CLI's default when not given.
+const ESTIMATOR = arg('estimator', undefined);
 const GOAL = { budget: 0.1, error: 0.03 };
 const out = join(here, 'out', 'spread');
 rmSync(out, { recursive: true, force: true });
@@ -101,7 +103,7 @@ const server = createServer((req, res) => {
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const url = `http://127.0.0.1:${server.address().port}/v1`;
 
-const cli = resolve(here, '../dist/cli/main.js');
+const cli = resolve(here, '../dist/bin/waver.js');
 const rows = [];
 let fullQuantiles;
 for (const budget of [...BUDGETS].reverse()) {
@@ -129,6 +131,7 @@ for (const budget of [...BUDGETS].reverse()) {
       'json',
       '--store',
       join(out, `budget-${budget}.db`),
+      ...(ESTIMATOR ? ['--estimator', ESTIMATOR] : []),
     ];
     // Asynchronous, so this process's server answers while the CLI runs.
     {

@@ -1,6 +1,8 @@
 import { modelVerdicts } from '../../check/compare.js';
 import type { EvalVerdicts } from '../../check/eval-comparison.js';
 import { type CellGrade, type CheckProtocol, gradeKey, type ThresholdDef } from '../../check/types.js';
+import type { WaverConfig } from '../../config/schema.js';
+import { spreadSettings } from './config.js';
 import type { Interval } from './estimators/index.js';
 import { loadSpreadResults, type SpreadModelResult, type SpreadResults } from './results.js';
 import { CELLS_SUITE } from './suite-names.js';
@@ -73,17 +75,22 @@ export function spreadVerdicts(results: SpreadResults): EvalVerdicts {
   };
 }
 
+/** The seed and the estimator the config names (`spread.estimator`), as the run used them. */
+function loadOptions(config: WaverConfig) {
+  return { seed: config.seed, estimator: spreadSettings(config).estimator };
+}
+
 export const spreadCheck: CheckProtocol<SpreadResults> = {
   protocol: 'spread',
   suiteName: CELLS_SUITE,
-  load: (store, suiteHash, config) => loadSpreadResults(store, suiteHash, { seed: config.seed }),
+  load: (store, suiteHash, config) => loadSpreadResults(store, suiteHash, loadOptions(config)),
   thresholds: [maxSpread, minP5],
   compare: {
     unit: UNIT,
     verdicts(store, suiteHash, models, config) {
       const results = loadSpreadResults(store, suiteHash, {
         models: [models.base.identity, models.new.identity],
-        seed: config.seed,
+        ...loadOptions(config),
       });
       const of = (model: typeof models.base) =>
         spreadVerdicts(results).models.find((m) => m.identity === model.identity)?.verdicts ?? new Map();
@@ -91,7 +98,7 @@ export const spreadCheck: CheckProtocol<SpreadResults> = {
     },
   },
   grades(store, suiteHash, config) {
-    const results = loadSpreadResults(store, suiteHash, { seed: config.seed });
+    const results = loadSpreadResults(store, suiteHash, loadOptions(config));
     const out = new Map<string, CellGrade>();
     for (const m of results.models)
       for (const c of m.cells)

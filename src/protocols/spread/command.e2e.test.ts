@@ -14,6 +14,7 @@ beforeAll(assertBuilt);
 
 interface ModelJson {
   label: string;
+  method: string;
   calls: number;
   done: number;
   scoredBy: { loglik: number; reply: number };
@@ -97,9 +98,11 @@ describe('waver spread against a loopback chat API (choices read from replies)',
     expect(steady.scoredBy).toEqual({ loglik: 0, reply: 30 });
     expect(steady.quantiles.map((q) => q.value)).toEqual([1, 1, 1, 1, 1]);
     expect(steady.spread.value).toBe(0);
-    expect(fussy.best.value).toBe(1);
-    expect(fussy.worst.value).toBe(0);
-    expect(fussy.spread.value).toBe(1);
+    // The default estimator, the mixed model: templates always or never right are separated.
+    expect(fussy.method).toBe('deconvolved');
+    expect(fussy.best.value).toBeCloseTo(1, 6);
+    expect(fussy.worst.value).toBeCloseTo(0, 6);
+    expect(fussy.spread.value).toBeCloseTo(1, 6);
     // The worst template is quoted: its fields are split by a newline.
     expect(fussy.worst.text.split(/Options|OPTIONS|options/)[0]).toContain('\n');
     expect(out.scoringNotes.map((n) => n.reason)).toEqual([
@@ -125,6 +128,29 @@ describe('waver spread against a loopback chat API (choices read from replies)',
     expect(again.code).toBe(0);
     expect(server.calls()).toBe(60);
     expect((JSON.parse(again.stdout) as Json).models[1]?.spread).toEqual(fussy.spread);
+
+    // PromptEval's estimator, the reference mode, over the same cells: no call, its method named.
+    const reference = await waver([
+      'spread',
+      '--models',
+      models,
+      '--dataset',
+      'items.jsonl',
+      '--templates',
+      '10',
+      '--budget',
+      '0.5',
+      '--estimator',
+      'prompteval',
+      '--format',
+      'json',
+    ]);
+    expect(reference.code).toBe(0);
+    expect(server.calls()).toBe(60);
+    expect((JSON.parse(reference.stdout) as Json).models.map((m) => m.method)).toEqual([
+      'prompteval-irt',
+      'prompteval-irt',
+    ]);
   });
 
   it('gates on --max-spread and --min-p5 with waver check, and reports the section', async () => {
@@ -212,7 +238,7 @@ describe('waver spread against a loopback chat API (choices read from replies)',
     expect(search.code).toBe(0);
     const out = JSON.parse(search.stdout) as Json;
     expect(out.suite).toMatchObject({ planned: 24, search: 'worst' });
-    expect(out.models[0]?.worst.value).toBe(0);
+    expect(out.models[0]?.worst.value).toBeCloseTo(0, 9);
   });
 
   it('refuses a bad templates file before any call, naming the file and line (exit 2)', async () => {

@@ -15,3 +15,12 @@ describe('the spread budget', () => {
     expect(spreadSettings({}).budget).toBe(1);
   });
 });
+
+describe('the spread estimator setting', () => {
+  it('defaults to the deconvolved mixed model, takes prompteval and full-grid, refuses others', () => {
+    expect(spreadSettings({}).estimator).toBe('deconvolved');
+    expect(spreadSettings({ spread: { estimator: 'prompteval' } }).estimator).toBe('prompteval');
+    expect(spreadSettings({ spread: { estimator: 'full-grid' } }).estimator).toBe('full-grid');
+    expect(() => spreadSettings({ spread: { estimator: 'mean' as 'prompteval' } })).toThrow();
+  });
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fieldMap, withFlag } from '../../config/setting-flags.js';
+import { SPREAD_ESTIMATORS } from './estimators/index.js';
 
 export const SPREAD_DEFAULTS = { templates: 20, budget: 1, maxTokens: 8 } as const;
 
@@ -34,6 +35,15 @@ export const SpreadConfig = z
     search: withFlag(z.enum(['best', 'worst']).optional(), {
       flag: '--search <target>',
       help: 'Thompson sampling for the best or worst template under the budget (best|worst)',
+    }),
+    /**
+     * How the per-template accuracy distribution is estimated from the cells asked:
+     * `deconvolved` (a logistic mixed model, decision E60), `prompteval` (PromptEval's model, the
+     * paper's reference), `full-grid` (each template's mean over its asked cells): docs/spread.md#estimators.
+     */
+    estimator: withFlag(z.enum(SPREAD_ESTIMATORS).default('deconvolved'), {
+      flag: '--estimator <name>',
+      help: "how the distribution is estimated from the cells asked: deconvolved (mixed model), prompteval (the paper's), full-grid (observed means)",
     }),
     /**
      * How a cell's choice is read: `loglik`, each option's label scored after the prompt (models

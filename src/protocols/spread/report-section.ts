@@ -4,6 +4,7 @@ import { cellBase, demoteHeadings } from '../../report/html/section-kit.js';
 import type { EvalSummary, SectionModule, TranscriptCell } from '../../report/report-data.js';
 import type { Store } from '../../store/store.js';
 import { spreadVerdicts } from './check.js';
+import { SPREAD_ESTIMATORS, type SpreadEstimator } from './estimators/index.js';
 import { loadSpreadResults, type ScoredSpreadCell, type SpreadResults } from './results.js';
 import { SpreadTestMetaSchema } from './suite.js';
 import { CELLS_SUITE } from './suite-names.js';
@@ -19,8 +20,13 @@ export const spreadSection: SectionModule<SpreadResults> = {
   claims: (suite) => suite.name === CELLS_SUITE,
   load(store, suiteHash, ctx) {
     const config = ctx.runConfig(suiteHash) ?? {};
+    // The estimator the run was made with, so the report shows the figures the run printed.
+    const estimator = (config.spread as { estimator?: unknown } | undefined)?.estimator;
     return loadSpreadResults(store, suiteHash, {
       ...(typeof config.seed === 'number' && { seed: config.seed }),
+      ...(SPREAD_ESTIMATORS.includes(estimator as SpreadEstimator) && {
+        estimator: estimator as SpreadEstimator,
+      }),
     });
   },
   cells: (store, suiteHash, results) => spreadCells(store, suiteHash, results),

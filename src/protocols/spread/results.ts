@@ -7,6 +7,7 @@ import {
   estimateSpread,
   type Interval,
   type SpreadEstimate,
+  type SpreadEstimator,
 } from './estimators/index.js';
 import { storedOptionScores } from './option-scores.js';
 import { type PosixFigure, posixFromStore, posixGroups } from './posix-scores.js';
@@ -77,7 +78,7 @@ export interface SpreadResults {
     /** Each template's id and quoted text, by index. */
     templateTexts: { id: string; text: string }[];
   };
-  settings: { seed: number; level: number };
+  settings: { seed: number; level: number; estimator: SpreadEstimator };
   models: SpreadModelResult[];
   /** The paired comparison of each model with the first, template by template. */
   comparisons: SpreadComparison[];
@@ -139,13 +140,17 @@ export function observationsOf(cells: readonly ScoredSpreadCell[]): CellObservat
 export function loadSpreadResults(
   store: Store,
   suiteHash: string,
-  opts: { models?: readonly string[]; seed?: number; level?: number } = {},
+  opts: { models?: readonly string[]; seed?: number; level?: number; estimator?: SpreadEstimator } = {},
 ): SpreadResults {
   const stored = store.suites.get(suiteHash);
   if (!stored) throw new Error(`no suite ${suiteHash} in the store ${store.path}`);
   const tests = new Map(spreadTests(stored).map((t) => [t.id, t]));
   const suite = suiteSummary(suiteHash, stored.name, [...tests.values()]);
-  const settings = { seed: opts.seed ?? 0, level: opts.level ?? 0.95 };
+  const settings = {
+    seed: opts.seed ?? 0,
+    level: opts.level ?? 0.95,
+    estimator: opts.estimator ?? 'deconvolved',
+  };
   const byModel = scoredCells(store, suiteHash, tests, opts.models);
   const models = [...byModel].map(([identity, { label, cells, replies }]) => {
     const posix = posixFromStore(store, suiteHash, identity, posixGroups(replies, tests), settings.level);
@@ -177,7 +182,7 @@ function modelResult(
   if (observations.length === 0) return { label, identity, ...counts, cells };
   const estimate = estimateSpread(
     { nTemplates: suite.templates, nItems: suite.items, observations, seed: settings.seed },
-    { level: settings.level },
+    { level: settings.level, method: settings.estimator },
   );
   const quote = (x: { template: number } & Interval): QuotedTemplate => ({
     ...x,

@@ -65,6 +65,7 @@ function resultsOf(config: WaverConfig, runs: readonly RunResult[]): SpreadResul
       const r = loadSpreadResults(store, run.suite.hash, {
         models: run.models.map((m) => m.identity),
         seed: config.seed,
+        estimator: spreadSettings(config).estimator,
       });
       merged = merged ? { ...merged, models: [...merged.models, ...r.models] } : r;
     } finally {

@@ -4,6 +4,7 @@
  * checked against a Python port of the authors' code on committed fixtures
  * (src/test-support/spread/); where waver departs, docs/fidelity.md#spread says so.
  */
+import { deconvolvedPerTemplate } from './deconvolved.js';
 import { checkObservations, distinctCells, observedGrid } from './grid.js';
 import { itemBootstrap } from './item-bootstrap.js';
 import { observedPerTemplate, raschPerTemplate } from './per-template.js';
@@ -14,6 +15,10 @@ export { planCells } from './plan-cells.js';
 export { posixIndex, posixSummary } from './posix.js';
 export { createThompsonSearch, formatSpreadPrior } from './thompson.js';
 export type { CellObservation };
+
+/** The estimators `spread.estimator` names (docs/spread.md#estimators). */
+export const SPREAD_ESTIMATORS = ['deconvolved', 'prompteval', 'full-grid'] as const;
+export type SpreadEstimator = (typeof SPREAD_ESTIMATORS)[number];
 
 export interface SpreadEstimateInput {
   nTemplates: number;
@@ -42,8 +47,11 @@ export interface SpreadEstimate {
 }
 
 export interface SpreadEstimateOptions {
-  /** 'prompteval' (default): the item-response model; 'full-grid': each template's observed mean. */
-  method?: 'prompteval' | 'full-grid';
+  /**
+   * 'deconvolved' (default): the logistic mixed model's triple-goal estimates (decision E60);
+   * 'prompteval': PromptEval's item-response model; 'full-grid': each template's observed mean.
+   */
+  method?: SpreadEstimator;
   /** Two-sided level of the bootstrap intervals; 0.95 by default. */
   level?: number;
   /** Bootstrap resamples; SPREAD_BOOTSTRAP_RESAMPLES by default. */
@@ -54,13 +62,15 @@ export function estimateSpread(
   input: SpreadEstimateInput,
   options: SpreadEstimateOptions = {},
 ): SpreadEstimate {
-  const method = options.method ?? 'prompteval';
+  const method = options.method ?? 'deconvolved';
   const level = options.level ?? 0.95;
   if (!(level > 0 && level < 1))
     throw new RangeError(`estimateSpread: level must be in (0, 1), got ${level}`);
   checkObservations(input.nTemplates, input.nItems, input.observations);
   checkCovariates(input);
-  const perTemplateOf = method === 'prompteval' ? promptEvalPerTemplate : fullGridPerTemplate;
+  if (method !== 'prompteval' && (input.templateCovariates || input.itemCovariates))
+    throw new RangeError(`estimateSpread: covariates are PromptEval's; the ${method} estimator takes none`);
+  const perTemplateOf = PER_TEMPLATE[method];
   const grid = observedGrid(input.nTemplates, input.nItems, input.observations);
   const perTemplate = perTemplateOf(input);
   if (!perTemplate) {
@@ -78,7 +88,7 @@ export function estimateSpread(
     hi: bounds ? bounds[1] : Number.NaN,
   });
   return {
-    method: method === 'prompteval' ? 'prompteval-irt' : 'full-grid',
+    method: method === 'prompteval' ? 'prompteval-irt' : method,
     perTemplate,
     quantiles: SPREAD_QUANTILES.map((q, k) => ({
       q,
@@ -91,6 +101,20 @@ export function estimateSpread(
   };
 }
 
+/**
+ * Every cell observed: no model is fitted (the full grid is the answer), as for PromptEval. Every
+ * observation right (or every one wrong): the data hold no spread to deconvolve, and each
+ * template is given that accuracy (docs/spread.md#deconvolved).
+ */
+function deconvolvedOrGrid(input: RaschInput): number[] {
+  const grid = observedGrid(input.nTemplates, input.nItems, input.observations);
+  if (distinctCells(grid) === input.nTemplates * input.nItems) return observedPerTemplate(grid) as number[];
+  const first = input.observations[0]?.correct;
+  if ((first === 0 || first === 1) && input.observations.every((o) => o.correct === first))
+    return new Array<number>(input.nTemplates).fill(first);
+  return deconvolvedPerTemplate(input);
+}
+
 function promptEvalPerTemplate(input: RaschInput): number[] {
   const grid = observedGrid(input.nTemplates, input.nItems, input.observations);
   // Every cell observed: theirs predicts no cell (Y_hat = Y), so the fit is skipped.
@@ -101,6 +125,12 @@ function promptEvalPerTemplate(input: RaschInput): number[] {
 function fullGridPerTemplate(input: RaschInput): number[] | undefined {
   return observedPerTemplate(observedGrid(input.nTemplates, input.nItems, input.observations));
 }
+
+const PER_TEMPLATE: Record<SpreadEstimator, (input: RaschInput) => number[] | undefined> = {
+  deconvolved: deconvolvedOrGrid,
+  prompteval: promptEvalPerTemplate,
+  'full-grid': fullGridPerTemplate,
+};
 
 function checkCovariates(input: SpreadEstimateInput): void {
   for (const [name, rows, n] of [

@@ -64,7 +64,7 @@ describe('PromptEval estimator vs the port of the authors’ code', () => {
           ...(c.itemCovariates ? { itemCovariates: c.itemCovariates } : {}),
           seed: 1,
         },
-        { resamples: 5 },
+        { method: 'prompteval', resamples: 5 },
       );
       expect(estimate.method).toBe('prompteval-irt');
       expect(estimate.observedCells).toBe(c.expected.seen.length);
