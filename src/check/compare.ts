@@ -261,7 +261,7 @@ function pickSuite(
     );
   if (second)
     throw new InputError(
-      `both a ${first.protocol.protocol} and a ${second.protocol.protocol} suite have both models: pass --protocol ${names.join('|')}`,
+      `both a ${first.protocol.protocol} and a ${second.protocol.protocol} suite have both models: pass --protocol ${found.map((f) => f.protocol.protocol).join('|')}`,
       { field: '--protocol' },
     );
   return first;
