@@ -132,3 +132,32 @@ describe('CL: padding that describes the scene, not a primer', () => {
     expect(hits).toEqual([]);
   });
 });
+
+describe('CIS: a directive that names its wrong operation, after the problem it refers to', () => {
+  it('never says "opposite operation" or "different operation" without naming the operation', () => {
+    const vague = linesOf('CIS').filter((l) => /\b(opposite|different) operation\b/i.test(l.text));
+    expect(vague.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
+  });
+
+  it('L2 names the wrong operation against the right one ("instead of", "not", "wrong approach", "take N from M")', () => {
+    const named = /\binstead\b|\bnot\b|wrong approach|\btake \d+ from \d+/i;
+    const bad = linesOf('CIS', 2).filter((l) => !addedSentences(l).some((s) => named.test(s)));
+    expect(bad.map((l) => l.seed)).toEqual([]);
+  });
+
+  it('keeps the problem first: no directive names a person or quantity before the problem does', () => {
+    const bad = linesOf('CIS').filter((l) => {
+      const original = SEED.get(l.seed) ?? '';
+      const firstSentence = sentencesOf(original)[0] ?? '';
+      return !l.text.startsWith(firstSentence);
+    });
+    expect(bad.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
+  });
+});
+
+describe('KB L5: an impossible premise stated in words, not a bare minus sign', () => {
+  it('writes no bare negative quantity ("-400 meters", "-$1.25")', () => {
+    const bare = linesOf('KB', 5).filter((l) => /(^|[\s(])-\$?\d/.test(l.text));
+    expect(bare.map((l) => l.seed)).toEqual([]);
+  });
+});
