@@ -161,3 +161,12 @@ describe('KB L5: an impossible premise stated in words, not a bare minus sign', 
     expect(bare.map((l) => l.seed)).toEqual([]);
   });
 });
+
+describe('CL: no stock filler sentence', () => {
+  // "The apples look ripe.", "The fair is a success.", "The animals need daily care." (review 2026-12-04).
+  const STOCK = /^(The|It|They) [\w' ]+ (looks?|is|are|seems?) \w+\.$|\bis a success\b|\bneeds? daily care\b/;
+  it('pads with concrete scene detail, never a "The X is/looks ADJ." template', () => {
+    const hits = linesOf('CL').flatMap((l) => addedSentences(l).filter((s) => STOCK.test(s)));
+    expect(hits).toEqual([]);
+  });
+});
