@@ -170,3 +170,25 @@ describe('CL: no stock filler sentence', () => {
     expect(hits).toEqual([]);
   });
 });
+
+describe('CI: no distractor points back to something the problem has not introduced', () => {
+  // "Last year, another class collected 25 cans" before any class; "The teacher" with no teacher
+  // (review 2026-12-04). A place fixed by its own words ("the school down the road") is fine.
+  const DANGLING =
+    /\banother\b|\bthe other\b|^The (teacher|class|school(?!( gym)? (down the road|in town|across town)))\b/i;
+  it('names no "another X", "the other X" or bare "the teacher/class/school" before the problem', () => {
+    const hits = linesOf('CI').flatMap((l) => {
+      const first = sentencesOf(SEED.get(l.seed) ?? '')[0] ?? '';
+      const before = l.text.slice(0, Math.max(0, l.text.indexOf(first)));
+      return addedSentences({ ...l, text: before }).filter((s) => DANGLING.test(s));
+    });
+    expect(hits).toEqual([]);
+  });
+
+  it('says "the teacher" only where the problem has a teacher', () => {
+    const hits = linesOf('CI').filter(
+      (l) => /\bThe teacher\b/.test(l.text) && !/\bteacher\b/i.test(SEED.get(l.seed) ?? ''),
+    );
+    expect(hits.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
+  });
+});
