@@ -192,3 +192,21 @@ describe('CI: no distractor points back to something the problem has not introdu
     expect(hits.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
   });
 });
+
+describe('SV L3-L5: a question put first points back, never forward', () => {
+  // "flattened 5 of them, across 9 tricycles and 17 bicycles" (a forward "them"; "across" can mean
+  // 5 per vehicle), "Between both of their collections, ...", "Whatever remains ..." (review 2026-12-04).
+  const FORWARD = /\b(their|they|them)\b|^Whatever\b/i;
+  const ACROSS = /\bof them, across\b|^Across \w+day\b/;
+  it('opens no question-first text with a pronoun whose noun comes later, and uses no ambiguous "across"', () => {
+    const bad = [3, 4, 5]
+      .flatMap((lv) => linesOf('SV', lv))
+      .filter((l) => {
+        const sentences = sentencesOf(l.text);
+        const questionFirst = (sentences[0] ?? '').endsWith('?') && sentences.length > 1;
+        const forward = questionFirst && FORWARD.test(sentences[0] ?? '');
+        return forward || sentences.some((s) => ACROSS.test(s) || (questionFirst && /^Whatever\b/.test(s)));
+      });
+    expect(bad.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
+  });
+});
