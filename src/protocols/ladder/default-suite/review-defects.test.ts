@@ -210,3 +210,17 @@ describe('SV L3-L5: a question put first points back, never forward', () => {
     expect(bad.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
   });
 });
+
+describe('KB L2: the fabricated source stands in a grammatical sentence', () => {
+  // "rises every hour by the amount given in the Carlow Weather Office 2015 almanac for 6 hours"
+  // (review 2026-12-04): a pointer spliced where the number was, leaving the rest dangling.
+  const BROKEN = [
+    /\b(given|listed|set|recorded|noted|printed|shown) (in|on) the [^.]*\b(for \d+ (hours|days)|of a food drive)\b/,
+    /\bspends on prizes the amount in\b|\bsugar the amount\b|, to bake it,|\bthe price each\b/,
+    /\bthe number of (laps every day|slices at dinner|apples for pies)\b|\broster for a team\b|^The (guests|students) on\b/,
+  ];
+  it('leaves no splice that cuts its sentence', () => {
+    const bad = linesOf('KB', 2).filter((l) => BROKEN.some((r) => r.test(l.text)));
+    expect(bad.map((l) => l.seed)).toEqual([]);
+  });
+});
