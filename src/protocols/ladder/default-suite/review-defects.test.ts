@@ -132,3 +132,95 @@ describe('CL: padding that describes the scene, not a primer', () => {
     expect(hits).toEqual([]);
   });
 });
+
+describe('CIS: a directive that names its wrong operation, after the problem it refers to', () => {
+  it('never says "opposite operation" or "different operation" without naming the operation', () => {
+    const vague = linesOf('CIS').filter((l) => /\b(opposite|different) operation\b/i.test(l.text));
+    expect(vague.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
+  });
+
+  it('L2 names the wrong operation against the right one ("instead of", "not", "wrong approach", "take N from M")', () => {
+    const named = /\binstead\b|\bnot\b|wrong approach|\btake \d+ from \d+/i;
+    const bad = linesOf('CIS', 2).filter((l) => !addedSentences(l).some((s) => named.test(s)));
+    expect(bad.map((l) => l.seed)).toEqual([]);
+  });
+
+  it('keeps the problem first: no directive names a person or quantity before the problem does', () => {
+    const bad = linesOf('CIS').filter((l) => {
+      const original = SEED.get(l.seed) ?? '';
+      const firstSentence = sentencesOf(original)[0] ?? '';
+      return !l.text.startsWith(firstSentence);
+    });
+    expect(bad.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
+  });
+});
+
+describe('KB L5: an impossible premise stated in words, not a bare minus sign', () => {
+  it('writes no bare negative quantity ("-400 meters", "-$1.25")', () => {
+    const bare = linesOf('KB', 5).filter((l) => /(^|[\s(])-\$?\d/.test(l.text));
+    expect(bare.map((l) => l.seed)).toEqual([]);
+  });
+});
+
+describe('CL: no stock filler sentence', () => {
+  // "The apples look ripe.", "The fair is a success.", "The animals need daily care." (review 2026-12-04).
+  const STOCK = /^(The|It|They) [\w' ]+ (looks?|is|are|seems?) \w+\.$|\bis a success\b|\bneeds? daily care\b/;
+  it('pads with concrete scene detail, never a "The X is/looks ADJ." template', () => {
+    const hits = linesOf('CL').flatMap((l) => addedSentences(l).filter((s) => STOCK.test(s)));
+    expect(hits).toEqual([]);
+  });
+});
+
+describe('CI: no distractor points back to something the problem has not introduced', () => {
+  // "Last year, another class collected 25 cans" before any class; "The teacher" with no teacher
+  // (review 2026-12-04). A place fixed by its own words ("the school down the road") is fine.
+  const DANGLING =
+    /\banother\b|\bthe other\b|^The (teacher|class|school(?!( gym)? (down the road|in town|across town)))\b/i;
+  it('names no "another X", "the other X" or bare "the teacher/class/school" before the problem', () => {
+    const hits = linesOf('CI').flatMap((l) => {
+      const first = sentencesOf(SEED.get(l.seed) ?? '')[0] ?? '';
+      const before = l.text.slice(0, Math.max(0, l.text.indexOf(first)));
+      return addedSentences({ ...l, text: before }).filter((s) => DANGLING.test(s));
+    });
+    expect(hits).toEqual([]);
+  });
+
+  it('says "the teacher" only where the problem has a teacher', () => {
+    const hits = linesOf('CI').filter(
+      (l) => /\bThe teacher\b/.test(l.text) && !/\bteacher\b/i.test(SEED.get(l.seed) ?? ''),
+    );
+    expect(hits.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
+  });
+});
+
+describe('SV L3-L5: a question put first points back, never forward', () => {
+  // "flattened 5 of them, across 9 tricycles and 17 bicycles" (a forward "them"; "across" can mean
+  // 5 per vehicle), "Between both of their collections, ...", "Whatever remains ..." (review 2026-12-04).
+  const FORWARD = /\b(their|they|them)\b|^Whatever\b/i;
+  const ACROSS = /\bof them, across\b|^Across \w+day\b/;
+  it('opens no question-first text with a pronoun whose noun comes later, and uses no ambiguous "across"', () => {
+    const bad = [3, 4, 5]
+      .flatMap((lv) => linesOf('SV', lv))
+      .filter((l) => {
+        const sentences = sentencesOf(l.text);
+        const questionFirst = (sentences[0] ?? '').endsWith('?') && sentences.length > 1;
+        const forward = questionFirst && FORWARD.test(sentences[0] ?? '');
+        return forward || sentences.some((s) => ACROSS.test(s) || (questionFirst && /^Whatever\b/.test(s)));
+      });
+    expect(bad.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
+  });
+});
+
+describe('KB L2: the fabricated source stands in a grammatical sentence', () => {
+  // "rises every hour by the amount given in the Carlow Weather Office 2015 almanac for 6 hours"
+  // (review 2026-12-04): a pointer spliced where the number was, leaving the rest dangling.
+  const BROKEN = [
+    /\b(given|listed|set|recorded|noted|printed|shown) (in|on) the [^.]*\b(for \d+ (hours|days)|of a food drive)\b/,
+    /\bspends on prizes the amount in\b|\bsugar the amount\b|, to bake it,|\bthe price each\b/,
+    /\bthe number of (laps every day|slices at dinner|apples for pies)\b|\broster for a team\b|^The (guests|students) on\b/,
+  ];
+  it('leaves no splice that cuts its sentence', () => {
+    const bad = linesOf('KB', 2).filter((l) => BROKEN.some((r) => r.test(l.text)));
+    expect(bad.map((l) => l.seed)).toEqual([]);
+  });
+});
