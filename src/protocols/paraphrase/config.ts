@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { mcFieldsSetting } from '../../config/mc-fields.js';
 import { repeatsSetting } from '../../config/schema.js';
-import { fieldMap, withFlag } from '../../config/setting-flags.js';
+import { withFlag } from '../../config/setting-flags.js';
 
 /** The five phrasings of docs/method.md, in report order. */
 export const PHRASINGS = ['canonical', 'reworded', 'terse', 'verbose', 'options-shuffled'] as const;
@@ -44,24 +45,8 @@ export const ParaphraseConfig = z
       flag: '--limit <n>',
       help: 'use only the first N items of the dataset',
     }),
-    /** Which fields of a dataset file or `hf:` dataset hold an item (docs/datasets.md#fields); dotted paths reach into objects. */
-    fields: withFlag(
-      z
-        .object({
-          id: z.string().min(1).optional(),
-          stem: z.string().min(1).optional(),
-          options: z.string().min(1).optional(),
-          key: z.string().min(1).optional(),
-          category: z.string().min(1).optional(),
-        })
-        .strict()
-        .optional(),
-      {
-        flag: '--fields <map>',
-        help: 'which record fields hold an item, e.g. stem=question,options=choices,key=answer (names: id, stem, options, key, category)',
-        parse: fieldMap,
-      },
-    ),
+    /** Which fields of a dataset file or `hf:` dataset hold an item (docs/datasets.md#fields). */
+    fields: mcFieldsSetting(),
   })
   .strict();
 export type ParaphraseConfigInput = z.input<typeof ParaphraseConfig>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { fieldMap, withFlag } from '../../config/setting-flags.js';
+import { mcFieldsSetting } from '../../config/mc-fields.js';
+import { withFlag } from '../../config/setting-flags.js';
 import { SPREAD_ESTIMATORS } from './estimators/index.js';
 
 export const SPREAD_DEFAULTS = { templates: 20, budget: 1, maxTokens: 8 } as const;
@@ -54,24 +55,8 @@ export const SpreadConfig = z
       flag: '--scoring <how>',
       help: "how a choice is read: loglik (each option's label scored after the prompt), reply, or auto (loglik where the model can)",
     }),
-    /** Which fields of a dataset file or `hf:` dataset hold an item (docs/datasets.md#fields); dotted paths reach into objects. */
-    fields: withFlag(
-      z
-        .object({
-          id: z.string().min(1).optional(),
-          stem: z.string().min(1).optional(),
-          options: z.string().min(1).optional(),
-          key: z.string().min(1).optional(),
-          category: z.string().min(1).optional(),
-        })
-        .strict()
-        .optional(),
-      {
-        flag: '--fields <map>',
-        help: 'which record fields hold an item, e.g. stem=question,options=choices,key=answer (names: id, stem, options, key, category)',
-        parse: fieldMap,
-      },
-    ),
+    /** Which fields of a dataset file or `hf:` dataset hold an item (docs/datasets.md#fields). */
+    fields: mcFieldsSetting(),
     /** Use only the first N items of the dataset. */
     limit: withFlag(z.int().positive().optional(), {
       flag: '--limit <n>',
