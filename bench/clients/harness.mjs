@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..');
-export const TINY_MODEL = process.env.WAVER_TINY_MODEL ?? '/work/shared/models/stories260K.gguf';
+// The tiny model in ../shared beside the checkout, as the tests read it.
+export const TINY_MODEL =
+  process.env.WAVER_TINY_MODEL ?? join(repo, '..', 'shared', 'models', 'stories260K.gguf');
 
 /** argv [BASE_URL MODEL] names a running server; without them `waver serve` is started here. */
 export async function server() {
