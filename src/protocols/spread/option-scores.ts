@@ -1,6 +1,6 @@
 import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
-import type { ScoreRequest, ScoreResult } from '../../models/types.js';
+import type { ModelProvider, ScoreRequest, ScoreResult } from '../../models/types.js';
 import { auxGet } from '../../run/aux-cache.js';
 import { storeCached } from '../../run/call-path/store-cache.js';
 import { plannedModels } from '../../run/plan.js';
@@ -34,6 +34,37 @@ export function storedOptionScores(store: Store, identity: string, test: SpreadT
   return out;
 }
 
+/** A run's model with its one call path's `score`, or the reason it cannot score text. */
+export type ScoringModel = { label: string; identity: string } & (
+  | { score: NonNullable<ModelProvider['score']>; reason?: undefined }
+  | { score?: undefined; reason: string }
+);
+
+/**
+ * The run's models as scorers, each through the store's cache (a stored score makes no call):
+ * the one place that says whether a model scores text, for the options and for POSIX alike.
+ */
+export async function scoringModels(
+  store: Store,
+  config: WaverConfig,
+  run: RunResult,
+  opts: PooledOptions,
+): Promise<ScoringModel[]> {
+  const out: ScoringModel[] = [];
+  for (const planned of plannedModels(config)) {
+    const outcome = run.models.find((m) => m.label === planned.label);
+    if (!outcome) continue;
+    const provider = storeCached(store, await opts.pool.get(planned.spec));
+    const at = { label: planned.label, identity: outcome.identity };
+    out.push(
+      provider.score && provider.capabilities.scoreContinuation
+        ? { ...at, score: provider.score.bind(provider) }
+        : { ...at, reason: `${planned.label} cannot score text (a chat-only API)` },
+    );
+  }
+  return out;
+}
+
 /** Why a model's choices are read from its replies, or undefined when they are scored. */
 export type ScoringNote = { model: string; reason: string };
 
@@ -49,20 +80,17 @@ export async function scoreOptions(
   const notes: ScoringNote[] = [];
   if (settings.scoring === 'reply') return notes;
   const byId = new Map(tests.map((t) => [t.id, t]));
-  for (const planned of plannedModels(config)) {
-    const outcome = run.models.find((m) => m.label === planned.label);
-    if (!outcome) continue;
-    const provider = storeCached(store, await opts.pool.get(planned.spec));
-    const score = provider.score?.bind(provider);
-    if (!score || !provider.capabilities.scoreContinuation) {
-      const reason = `${planned.label} cannot score text (a chat-only API): its choices are read from its replies`;
+  for (const model of await scoringModels(store, config, run, opts)) {
+    const { score } = model;
+    if (!score) {
+      const reason = `${model.reason}: its choices are read from its replies`;
       if (settings.scoring === 'loglik') throw new InputError(reason, { field: 'spread.scoring' });
-      notes.push({ model: planned.label, reason });
+      notes.push({ model: model.label, reason });
       continue;
     }
     for (const cell of store.cells.all({
       suiteHash: run.suite.hash,
-      modelIdentity: outcome.identity,
+      modelIdentity: model.identity,
       status: 'done',
     })) {
       opts.signal?.throwIfAborted();

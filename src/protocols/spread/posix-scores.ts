@@ -1,13 +1,13 @@
 import type { WaverConfig } from '../../config/schema.js';
 import type { ScoreRequest, ScoreResult } from '../../models/types.js';
 import { auxGet, auxPut } from '../../run/aux-cache.js';
-import { storeCached } from '../../run/call-path/store-cache.js';
 import { auxEstimate, type ModelEstimate } from '../../run/estimate.js';
 import { plannedModels } from '../../run/plan.js';
 import type { RunResult } from '../../run/run-suite.js';
 import type { Store } from '../../store/store.js';
 import type { PooledOptions } from '../types.js';
 import { posixIndex, posixSummary } from './estimators/index.js';
+import { scoringModels } from './option-scores.js';
 import type { SpreadTest } from './suite.js';
 
 /**
@@ -69,18 +69,15 @@ export async function scorePosix(
   opts: PooledOptions,
 ): Promise<void> {
   const tests = new Map(suiteTests.map((t) => [t.id, t]));
-  for (const planned of plannedModels(config)) {
-    const outcome = run.models.find((m) => m.label === planned.label);
-    if (!outcome) continue;
-    const provider = storeCached(store, await opts.pool.get(planned.spec));
-    const score = provider.score?.bind(provider);
-    if (!score || !provider.capabilities.scoreContinuation) {
-      auxPut(store, 'measure', outcome.identity, unavailableKey(run.suite.hash), {
-        reason: `${planned.label} cannot score text (a chat-only API): POSIX needs log P(reply | prompt)`,
+  for (const model of await scoringModels(store, config, run, opts)) {
+    const { score } = model;
+    if (!score) {
+      auxPut(store, 'measure', model.identity, unavailableKey(run.suite.hash), {
+        reason: `${model.reason}: POSIX needs log P(reply | prompt)`,
       });
       continue;
     }
-    for (const g of posixGroups(doneCells(store, run, outcome.identity), tests)) {
+    for (const g of posixGroups(doneCells(store, run, model.identity), tests)) {
       opts.signal?.throwIfAborted();
       // A pair the model cannot score leaves its item out of the index, counted as dropped. A
       // prompt's row at a time: J x J calls at once would pile listeners on the one abort signal.
