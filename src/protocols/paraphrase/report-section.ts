@@ -6,12 +6,8 @@ import type { Store } from '../../store/store.js';
 import { paraphraseVerdicts } from './check.js';
 import { ImportedTestMetaSchema } from './import/recorded.js';
 import type { Estimate } from './metrics.js';
-import {
-  type LoadParaphraseOptions,
-  loadParaphraseResults,
-  type ParaphraseResults,
-  type ScoredCell,
-} from './results.js';
+import { type LoadParaphraseOptions, loadParaphraseResults, type ParaphraseResults } from './results.js';
+import type { ScoredCell } from './scored-cell.js';
 import { ParaphraseTestMetaSchema } from './suite.js';
 import { ITEMS_SUITE } from './suite-names.js';
 import { formatParaphraseReport } from './tables.js';

@@ -24,23 +24,7 @@ import { type ParaphraseTest, type ParaphraseTestMeta, paraphraseTests } from '.
  * metrics are recomputed each time, so a parser fix re-scores old runs without a call.
  */
 
-export interface ScoredCell {
-  item: string;
-  phrasing: string;
-  repeat: number;
-  status: 'done' | 'failed';
-  /** The key as this phrasing showed it. */
-  key: string;
-  /** The letter as given (shown lettering), or undefined when unparsed / failed. */
-  given?: string;
-  /** In the item's own lettering. */
-  answer?: string;
-  correct: boolean;
-  via: string;
-  reason?: string;
-  reply?: string;
-  error?: { kind: string; message: string };
-}
+import type { ScoredCell } from './scored-cell.js';
 
 export interface ParaphraseModelResult {
   label: string;

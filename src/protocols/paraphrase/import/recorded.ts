@@ -3,6 +3,7 @@ import { auxGet } from '../../../run/aux-cache.js';
 import type { Suite } from '../../../run/types.js';
 import type { Store } from '../../../store/store.js';
 import { type TypedTest, typedTests } from '../../test-meta.js';
+import type { ScoredCell } from '../scored-cell.js';
 
 /**
  * Runs made by another harness (`waver import lm-eval`, `waver import promptfoo`; docs/import.md),
@@ -92,21 +93,6 @@ export function importedSuiteSummary(hash: string, name: string, tests: readonly
   };
 }
 
-/** A cell of an imported suite scored by the harness's recorded verdict (the shape of results.ts's ScoredCell). */
-export interface ImportedScoredCell {
-  item: string;
-  phrasing: string;
-  repeat: number;
-  status: 'done' | 'failed';
-  key: string;
-  given?: string;
-  answer?: string;
-  correct: boolean;
-  via: string;
-  reply?: string;
-  error?: { kind: string; message: string };
-}
-
 /**
  * Each model's cells of an imported suite with the verdicts its import recorded. A done cell the
  * record has no verdict for is counted failed, with the reason, never dropped nor counted right.
@@ -116,9 +102,9 @@ export function importedScoredCells(
   suiteHash: string,
   tests: ReadonlyMap<string, ImportedTest>,
   models: readonly string[] | undefined,
-): Map<string, { label: string; cells: ImportedScoredCell[] }> {
+): Map<string, { label: string; cells: ScoredCell[] }> {
   const wanted = models ? new Set(models) : undefined;
-  const byModel = new Map<string, { label: string; cells: ImportedScoredCell[] }>();
+  const byModel = new Map<string, { label: string; cells: ScoredCell[] }>();
   const records = new Map<string, ImportRecord | undefined>();
   for (const cell of store.cells.all({ suiteHash })) {
     if (wanted && !wanted.has(cell.modelIdentity)) continue;
