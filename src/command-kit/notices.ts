@@ -1,4 +1,4 @@
-import { type DownloadProgress, progressPrinter } from '../hub/download.js';
+import { type DownloadProgress, progressPrinter } from '../hub/download-progress.js';
 import type { NoticeSink } from '../util/notices.js';
 
 /**

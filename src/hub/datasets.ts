@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import type { FetchFn } from '../util/fetch.js';
 import { notify } from '../util/notices.js';
 import { redact } from '../util/secrets.js';
-import { DownloadError, type DownloadProgress, downloadHubFile, reasonOf, refusalHint } from './download.js';
+import { DownloadError, downloadHubFile, reasonOf, refusalHint } from './download.js';
+import type { DownloadProgress } from './download-progress.js';
 
 /**
  * A dataset repository on the Hugging Face Hub, read through the Hub's own HTTP API (any server

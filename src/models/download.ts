@@ -1,10 +1,12 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
-import { type DownloadProgress, downloadHubFile } from '../hub/download.js';
+import { downloadHubFile } from '../hub/download.js';
+import type { DownloadProgress } from '../hub/download-progress.js';
 import type { FetchFn } from './types.js';
 
-export { DownloadError, type DownloadProgress, progressPrinter } from '../hub/download.js';
+export { DownloadError } from '../hub/download.js';
+export { type DownloadProgress, progressPrinter } from '../hub/download-progress.js';
 
 /**
  * `gguf:hf:OWNER/REPO/FILE.gguf[#sha256=HEX]` — a model file from the Hugging Face Hub (or any

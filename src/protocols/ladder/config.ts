@@ -8,7 +8,7 @@ import {
   KB_JUDGE_MAX_TOKENS,
   REFERENCE_KB_JUDGE_MAX_TOKENS,
   REFERENCE_RECOGNIZE_THRESHOLD,
-} from './kb-judge.js';
+} from './kb-judge-defaults.js';
 import type { AnswerFormat } from './prompts.js';
 import { BandTablesSchema } from './severity/levels.js';
 import { ANSWER_TYPES, LEVELS, type Level } from './types.js';

@@ -9,14 +9,8 @@ import {
   parseMeaningReply,
   parseNliReply,
 } from './gates/model-gates.js';
-import {
-  DEFAULT_RECOGNIZE_THRESHOLD,
-  type JudgedCell,
-  KB_RUBRIC,
-  KbJudgeMetaSchema,
-  kbScoringOf,
-  parseKbJudgeReply,
-} from './kb-judge.js';
+import { type JudgedCell, KB_RUBRIC, KbJudgeMetaSchema, kbScoringOf, parseKbJudgeReply } from './kb-judge.js';
+import { DEFAULT_RECOGNIZE_THRESHOLD } from './kb-judge-defaults.js';
 import { ANSWER_JUDGE_SUITE, GATE_SUITES, KB_JUDGE_SUITE, type ModelGate } from './suite-names.js';
 import { LadderTestMetaSchema } from './test-meta.js';
 

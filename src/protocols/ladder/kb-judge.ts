@@ -3,6 +3,7 @@ import { flatJsonObjects } from '../../answers/json-objects.js';
 import type { GenerateRequest } from '../../models/types.js';
 import { requestFor, roleParams } from '../../run/plan.js';
 import type { SuiteTest } from '../../run/types.js';
+import { DEFAULT_RECOGNIZE_THRESHOLD, KB_JUDGE_MAX_TOKENS } from './kb-judge-defaults.js';
 import { isPyDict, type PyValue, pyFloat, pyGet, pyJsonLoads, pyStr, pyStrip } from './python.js';
 import { ANSWER_TYPES, type AnswerType, KB_TYPES, type KbType } from './types.js';
 
@@ -30,14 +31,6 @@ const SNAP_ORDER: readonly KbRubricScore[] = [0.75, 1, 0];
 /** `paper`: the paper's four-point rubric; `reference`: the reference code's judge. */
 export const KB_SCORINGS = ['paper', 'reference'] as const;
 export type KbScoring = (typeof KB_SCORINGS)[number];
-/** A score and a one-sentence reason fit easily; a judge that rambles is cut, then read as unparsable. */
-export const KB_JUDGE_MAX_TOKENS = 256;
-/** The reference judge's cap (`modules/eval_kb.py:167`), sent under `kbScoring: reference`. */
-export const REFERENCE_KB_JUDGE_MAX_TOKENS = 128;
-/** docs/method.md: a response "recognises the boundary" at a score of 0.75 or more (the code used 0.80). */
-export const DEFAULT_RECOGNIZE_THRESHOLD = 0.75;
-/** The reference: a KB response is correct at a score of 0.80 or more (`experiment/run_sut_model.py:127`). */
-export const REFERENCE_RECOGNIZE_THRESHOLD = 0.8;
 
 /** What recognising each boundary type looks like, shown to the judge. */
 const RECOGNITION: Record<KbType, string> = {

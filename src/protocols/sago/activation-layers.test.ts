@@ -10,7 +10,7 @@ import { tinyModelMissing, tinyModelPath } from '../../test-support/shared.js';
 import { withPool } from '../define.js';
 import { CONFIG } from '../index.js';
 import { promptGroups } from './aux-stage.js';
-import { AXIS_SCALE } from './metrics.js';
+import { AXIS_SCALE } from './constants.js';
 import { promptSetsSize, sagoPromptSets } from './prompt-sets.js';
 import { runSago } from './run.js';
 import { sagoTests } from './test-meta.js';

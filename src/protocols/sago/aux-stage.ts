@@ -9,6 +9,7 @@ import type { Store, StoredCell } from '../../store/store.js';
 import type { PooledOptions } from '../types.js';
 import { computedAxes, type SagoEmbedderRecord, type SagoModelRecord } from './axes.js';
 import type { SagoConfig } from './config.js';
+import type { SagoAxis } from './constants.js';
 import { activationStates, pooledEmbedding, wordPrefixEmbeddings } from './embeddings.js';
 import { featureRow, featuresRequest, scoreRequest } from './features.js';
 import {
@@ -20,7 +21,6 @@ import {
   promptRowRequest,
   writePromptRow,
 } from './measures.js';
-import type { SagoAxis } from './metrics.js';
 import { activationRequest } from './results.js';
 import type { SagoTest } from './test-meta.js';
 

@@ -2,7 +2,7 @@ import { InputError } from '../../errors.js';
 import { describeProvider } from '../../models/registry.js';
 import type { Capabilities, ProviderName, TokenLogprob } from '../../models/types.js';
 import type { SagoConfig } from './config.js';
-import { AXIS_HEADING, SAGO_AXES, type SagoAxis } from './metrics.js';
+import { AXIS_HEADING, SAGO_AXES, type SagoAxis } from './constants.js';
 
 /**
  * Which behavioural axes a model can give, and why not when it cannot (docs/sago.md#axes). An

@@ -1,8 +1,9 @@
 import type { CheckProtocol, Measurement, ThresholdDef } from '../../check/types.js';
 import { clusterBootstrap } from '../../stats/bootstrap.js';
 import { deriveSeed } from '../../util/random.js';
+import { SAGO_AXES, type SagoAxis } from './constants.js';
 import { latestManifest } from './manifest.js';
-import { perPromptInstability, SAGO_AXES, type SagoAxis } from './metrics.js';
+import { perPromptInstability } from './metrics.js';
 import { loadSagoResults, RESPONSES_SUITE, type SagoModelResults, type SagoResults } from './results.js';
 import { MAX_SGS } from './thresholds.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_MAX_TOKENS, type WaverConfig } from '../../config/schema.js';
 import { fieldMap, splitList, withFlag } from '../../config/setting-flags.js';
 import { InputError } from '../../errors.js';
-import { ABLATION_DRAWS, ABLATION_SIZES, DEFAULT_EPSILONS, PRIMARY_EPSILON, SAGO_AXES } from './metrics.js';
+import { ABLATION_DRAWS, ABLATION_SIZES, DEFAULT_EPSILONS, PRIMARY_EPSILON, SAGO_AXES } from './constants.js';
 
 /** The variation families (paper Section 3.2). */
 export const SAGO_FAMILIES = ['register', 'noise', 'structural'] as const;

@@ -1,4 +1,4 @@
-import type { SagoAxis } from './metrics.js';
+import type { SagoAxis } from './constants.js';
 
 /**
  * A model's Delta table being filled, for a waver run (results.ts) and an imported one

@@ -4,7 +4,8 @@ import { cellBase, demoteHeadings, legendHtml } from '../../report/html/section-
 import type { EvalSummary, HeadlineFigure, SectionModule, TranscriptCell } from '../../report/report-data.js';
 import { tInterval } from '../../stats/student-t.js';
 import type { Store } from '../../store/store.js';
-import { AXIS_HEADING, AXIS_SCALE, type AxisScore, SAGO_AXES, type SagoAxis } from './metrics.js';
+import { AXIS_HEADING, AXIS_SCALE, SAGO_AXES, type SagoAxis } from './constants.js';
+import type { AxisScore } from './metrics.js';
 import {
   AXIS_PALETTE,
   type AxisColors,

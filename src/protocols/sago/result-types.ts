@@ -1,8 +1,8 @@
 import type { Coverage } from '../../run/types.js';
 import type { AxisStatus, SagoModelRecord } from './axes.js';
+import type { SagoAxis } from './constants.js';
 import type { SagoManifest } from './manifest.js';
 import type {
-  SagoAxis,
   SagoDeltaTable,
   SampleSizePoint,
   ScopeScores,

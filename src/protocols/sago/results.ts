@@ -3,6 +3,7 @@ import type { Coverage } from '../../run/types.js';
 import type { CellText, Store, StoredCell } from '../../store/store.js';
 import { sha256 } from '../../util/hash.js';
 import { axisStatuses, type SagoModelRecord } from './axes.js';
+import { SAGO_AXES, type SagoAxis } from './constants.js';
 import { DeltaTableBuilder } from './delta-table.js';
 import { featureRow, featuresRequest } from './features.js';
 import { importedResults } from './import/imported-results.js';
@@ -20,8 +21,6 @@ import {
 } from './measures.js';
 import {
   positionAblation,
-  SAGO_AXES,
-  type SagoAxis,
   type SagoDeltaTable,
   sagoScores,
   sampleSizeAblations,

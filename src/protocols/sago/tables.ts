@@ -1,5 +1,6 @@
 import { tInterval } from '../../stats/student-t.js';
-import { AXIS_HEADING, type AxisScore, SAGO_AXES, type SagoAxis } from './metrics.js';
+import { AXIS_HEADING, SAGO_AXES, type SagoAxis } from './constants.js';
+import type { AxisScore } from './metrics.js';
 import type { SagoModelResults, SagoResults } from './results.js';
 
 /**

@@ -1,5 +1,5 @@
 import { NON_NEGATIVE, type ThresholdSpec } from '../../check/threshold-spec.js';
-import { SAGO_AXES } from './metrics.js';
+import { SAGO_AXES } from './constants.js';
 
 /** What `waver check` can gate on for SAGO (docs/check.md#thresholds); check.ts evaluates it. */
 export const MAX_SGS: ThresholdSpec = {

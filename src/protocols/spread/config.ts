@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { mcFieldsSetting } from '../../config/mc-fields.js';
 import { withFlag } from '../../config/setting-flags.js';
-import { SPREAD_ESTIMATORS } from './estimators/index.js';
+import { SPREAD_ESTIMATORS } from './estimators/names.js';
 
 export const SPREAD_DEFAULTS = { templates: 20, budget: 1, maxTokens: 8 } as const;
 

@@ -4,7 +4,7 @@ import { cellBase, demoteHeadings } from '../../report/html/section-kit.js';
 import type { EvalSummary, SectionModule, TranscriptCell } from '../../report/report-data.js';
 import type { Store } from '../../store/store.js';
 import { spreadVerdicts } from './check.js';
-import { SPREAD_ESTIMATORS, type SpreadEstimator } from './estimators/index.js';
+import { SPREAD_ESTIMATORS, type SpreadEstimator } from './estimators/names.js';
 import { loadSpreadResults, type ScoredSpreadCell, type SpreadResults } from './results.js';
 import { SpreadTestMetaSchema } from './suite.js';
 import { CELLS_SUITE } from './suite-names.js';

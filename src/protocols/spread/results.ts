@@ -7,8 +7,8 @@ import {
   estimateSpread,
   type Interval,
   type SpreadEstimate,
-  type SpreadEstimator,
 } from './estimators/index.js';
+import type { SpreadEstimator } from './estimators/names.js';
 import { storedOptionScores } from './option-scores.js';
 import { type PosixFigure, posixFromStore, posixGroups } from './posix-scores.js';
 import { readAnswer } from './read-answer.js';

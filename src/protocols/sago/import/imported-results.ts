@@ -3,16 +3,10 @@ import type { Coverage } from '../../../run/types.js';
 import type { CellText, Store } from '../../../store/store.js';
 import { type BleuMode, bleuPair } from '../../../text-measures/bleu.js';
 import type { AxisStatus, SagoModelRecord } from '../axes.js';
+import { AXIS_HEADING, SAGO_AXES, type SagoAxis } from '../constants.js';
 import { DeltaTableBuilder } from '../delta-table.js';
 import type { SagoManifest } from '../manifest.js';
-import {
-  AXIS_HEADING,
-  SAGO_AXES,
-  type SagoAxis,
-  type SagoDeltaTable,
-  sagoScores,
-  type VariationKey,
-} from '../metrics.js';
+import { type SagoDeltaTable, sagoScores, type VariationKey } from '../metrics.js';
 import type { SagoModelResults, SagoTables } from '../result-types.js';
 import { type SagoTest, type SagoTestMeta, sagoTests } from '../test-meta.js';
 import type { NumericColumn } from './run-folders.js';

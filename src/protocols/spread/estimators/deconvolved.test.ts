@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { percentile } from '../../../stats/bootstrap.js';
 import { PyRandom } from '../../../util/random.js';
-import { estimateSpread, planCells, type SpreadEstimator } from './index.js';
+import { estimateSpread, planCells } from './index.js';
+import type { SpreadEstimator } from './names.js';
 
 /**
  * Simulated grids with known template distributions (docs/spread.md#deconvolved): 80 templates x

@@ -9,6 +9,7 @@ import { checkObservations, distinctCells, observedGrid } from './grid.js';
 import { itemBootstrap } from './item-bootstrap.js';
 import { observedPerTemplate, raschPerTemplate } from './per-template.js';
 import { type CellObservation, fitRasch, type RaschInput } from './rasch-model.js';
+import type { SpreadEstimator } from './names.js';
 import { SPREAD_QUANTILES, summarise } from './summary.js';
 
 export { planCells } from './plan-cells.js';
@@ -16,9 +17,6 @@ export { posixIndex, posixSummary } from './posix.js';
 export { createThompsonSearch, formatSpreadPrior } from './thompson.js';
 export type { CellObservation };
 
-/** The estimators `spread.estimator` names (docs/spread.md#estimators). */
-export const SPREAD_ESTIMATORS = ['deconvolved', 'prompteval', 'full-grid'] as const;
-export type SpreadEstimator = (typeof SPREAD_ESTIMATORS)[number];
 
 export interface SpreadEstimateInput {
   nTemplates: number;
