@@ -61,7 +61,13 @@ program.hook('preAction', async (_program, action) => {
 
 try {
   const requested = process.argv[2];
-  const names = requested !== undefined && requested in COMMANDS ? [requested] : Object.keys(COMMANDS);
+  // `--version` needs no command; help (and an unknown command's "did you mean") needs them all.
+  const names =
+    requested === '--version' || requested === '-V'
+      ? []
+      : requested !== undefined && requested in COMMANDS
+        ? [requested]
+        : Object.keys(COMMANDS);
   for (const name of names)
     program.addCommand(await (COMMANDS[name] as (ctx: RegistryContext) => Promise<Command>)(ctx));
   throwOnParseErrors(program);

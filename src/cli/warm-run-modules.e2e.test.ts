@@ -23,8 +23,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** The packages (bare specifiers) the CLI imported while running `args`. */
-async function packagesLoaded(args: string[]): Promise<{ code: number | null; packages: Set<string> }> {
+/** The packages (bare specifiers) the CLI imported while running `args`, and how many modules in all. */
+async function packagesLoaded(
+  args: string[],
+): Promise<{ code: number | null; packages: Set<string>; modules: number }> {
   const log = join(dir, `imports-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, '');
   const hooks = join(dir, 'hooks.mjs');
@@ -32,7 +34,7 @@ async function packagesLoaded(args: string[]): Promise<{ code: number | null; pa
     hooks,
     `import { appendFileSync } from 'node:fs';
 export async function resolve(specifier, context, next) {
-  if (!/^[./]|^node:|^file:|^data:/.test(specifier)) appendFileSync(${JSON.stringify(log)}, specifier + '\\n');
+  if (!/^node:|^file:|^data:/.test(specifier)) appendFileSync(${JSON.stringify(log)}, specifier + '\\n');
   return next(specifier, context);
 }`,
   );
@@ -44,10 +46,10 @@ export async function resolve(specifier, context, next) {
   const r = await runCli(args, {
     env: cleanEnv({ NODE_OPTIONS: `--import ${pathToFileURL(register).href}` }),
   });
+  const specifiers = readFileSync(log, 'utf8').split('\n').filter(Boolean);
   const packages = new Set(
-    readFileSync(log, 'utf8')
-      .split('\n')
-      .filter(Boolean)
+    specifiers
+      .filter((s) => !/^[./]/.test(s))
       .map((s) =>
         s
           .split('/')
@@ -55,7 +57,7 @@ export async function resolve(specifier, context, next) {
           .join('/'),
       ),
   );
-  return { code: r.code, packages };
+  return { code: r.code, packages, modules: specifiers.length };
 }
 
 it('a warm run of a plain suite loads none of the charts, the local runtime or the SDKs', async () => {
@@ -71,3 +73,12 @@ it('a warm run of a plain suite loads none of the charts, the local runtime or t
   expect(warm.packages).toContain('better-sqlite3');
   expect(HEAVY.filter((p) => warm.packages.has(p))).toEqual([]);
 }, 120_000);
+
+it('--version loads no command (it printed in 0.74 s when it loaded them all)', async () => {
+  const version = await packagesLoaded(['--version']);
+  const help = await packagesLoaded(['--help']);
+  expect([version.code, help.code]).toEqual([0, 0]);
+  // Help loads every command's module; the version is a constant.
+  expect(version.modules).toBeLessThan(help.modules / 2);
+  expect(help.packages.has('better-sqlite3') && !version.packages.has('better-sqlite3')).toBe(true);
+}, 60_000);
