@@ -15,7 +15,7 @@ import {
 } from './report-charts.js';
 import { loadSagoResults, type SagoResults } from './results.js';
 import { RESPONSES_SUITE } from './suite-names.js';
-import { formatSagoResults, sagoMarkdown } from './tables.js';
+import { sagoInOrder, sagoJson, sagoMarkdown } from './tables.js';
 import { type SagoTestMeta, SagoTestMetaSchema } from './test-meta.js';
 
 /**
@@ -40,6 +40,10 @@ export const sagoSection: SectionModule<SagoResults> = {
     return sagoSummary(results);
   },
 
+  inModelOrder(results, order) {
+    return sagoInOrder(results, order);
+  },
+
   html(results, kit) {
     return sagoHtml(results, kit);
   },
@@ -49,7 +53,7 @@ export const sagoSection: SectionModule<SagoResults> = {
   },
 
   json(results) {
-    return JSON.parse(formatSagoResults(results, 'json'));
+    return JSON.parse(JSON.stringify(sagoJson(results)));
   },
 };
 

@@ -1,3 +1,4 @@
+import { type ModelOrder, modelOrder } from '../../report/model-order.js';
 import { tInterval } from '../../stats/student-t.js';
 import { AXIS_HEADING, type AxisScore, SAGO_AXES, type SagoAxis } from './metrics.js';
 import type { SagoModelResults, SagoResults } from './results.js';
@@ -11,8 +12,18 @@ import type { SagoModelResults, SagoResults } from './results.js';
 
 const UNAVAILABLE = '—';
 
+/**
+ * A run's output: its models in the order an eval without a comparison has (by label,
+ * docs/report.md#model-order), as the report lists them.
+ */
 export function formatSagoResults(results: SagoResults, format: 'md' | 'json'): string {
-  return format === 'json' ? `${JSON.stringify(sagoJson(results), null, 2)}\n` : sagoMarkdown(results);
+  const ordered = sagoInOrder(results, modelOrder());
+  return format === 'json' ? `${JSON.stringify(sagoJson(ordered), null, 2)}\n` : sagoMarkdown(ordered);
+}
+
+/** The results with their models in `order`: every per-model table and chart lists them so. */
+export function sagoInOrder(results: SagoResults, order: ModelOrder): SagoResults {
+  return { ...results, models: order.sort(results.models, (m) => m.model) };
 }
 
 /** The axes shown: those any model has, in the paper's order (embedding cosine beside BERTScore). */
