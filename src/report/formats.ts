@@ -107,6 +107,7 @@ function reportJsonHead(data: ReportData, protocols: readonly ReportedProtocol[]
         runs: s.runs,
         ...(s.summary && { summary: s.summary }),
         ...(s.comparison && { comparison: s.comparison }),
+        ...(s.modelOrder && { modelOrder: s.modelOrder }),
         ...(s.caveats && { caveats: s.caveats }),
       };
       if (s.unavailable !== undefined || s.results === undefined || !module)
@@ -154,7 +155,7 @@ export function reportMarkdown(data: ReportData, protocols: readonly ReportedPro
     out.push(
       `## ${s.title} — ${s.name}`,
       '',
-      `Suite \`${s.suite.name}\` \`${s.suite.hash.slice(0, 12)}\` · ${s.runs.length} run(s) · last run ${s.date ?? '—'}${s.summary ? ` · dataset ${s.summary.datasets.map(formatDataset).join('; ')}` : ''}`,
+      `Suite \`${s.suite.name}\` \`${s.suite.hash.slice(0, 12)}\` · ${s.runs.length} run(s) · last run ${s.date ?? '—'}${s.summary ? ` · dataset ${s.summary.datasets.map(formatDataset).join('; ')}` : ''}${s.modelOrder && s.modelOrder.models.length > 1 ? ` · models in every table ${s.modelOrder.says}` : ''}`,
       '',
     );
     if (s.comparison) out.push('### Comparison', '', ...comparisonMarkdown(s.comparison), '');

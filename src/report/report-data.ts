@@ -8,6 +8,7 @@ import type { LightCell, Store, SuiteQueries } from '../store/store.js';
 import { WAVER_VERSION } from '../version.js';
 import type { HtmlKit } from './html/section.js';
 import type { LoadContext } from './load-context.js';
+import { type ModelOrder, modelOrder } from './model-order.js';
 import { ResultsPending } from './results-pending.js';
 import { type ProtocolSuites, type SuiteRole, suiteRoles } from './suite-roles.js';
 import {
@@ -280,6 +281,11 @@ export interface ReportSection<R = unknown> {
    * test (docs/report.md#comparison); absent with one model or a protocol without correctness.
    */
   comparison?: EvalComparison;
+  /**
+   * The one order of the eval's models (docs/report.md#model-order): what it is by, and the
+   * models' labels so; every per-model table, chart and list of the section follows it.
+   */
+  modelOrder?: { by: ModelOrder['by']; says: string; models: string[] };
   results?: R;
   /** Why the section could not be built (the loader failed), shown instead of its figures. */
   unavailable?: string;
@@ -366,6 +372,13 @@ export interface SectionModule<R = unknown> {
    * many cells it holds, instead of reading it whole (docs/report.md#the-viewers-transcripts).
    */
   cellOf?(suiteHash: string, cell: LightCell, test: SuiteTest | undefined): TranscriptCell;
+  /**
+   * The results with every per-model list in `order`, the eval's one order, which the report
+   * decides (docs/report.md#model-order): html, markdown and json are handed what this returns,
+   * and keep its order (a ranking of the protocol's own, such as paraphrase's SAA rank, is a
+   * column, not the rows' order).
+   */
+  inModelOrder(results: R, order: ModelOrder): R;
   /** The section body: charts and tables. */
   html(results: R, kit: HtmlKit): string;
   markdown(results: R): string;
@@ -533,18 +546,26 @@ function claimedSection(
     runs: runs.filter((r) => r.suiteHash === suite.hash).map((r) => r.id),
   };
   try {
-    section.results = protocol.section.load(store, suite.hash, ctx);
-    const caveats = protocol.section.caveats?.(section.results) ?? [];
+    const results = protocol.section.load(store, suite.hash, ctx);
+    const caveats = protocol.section.caveats?.(results) ?? [];
     if (caveats.length > 0) section.caveats = caveats;
-    const verdicts = protocol.section.verdicts?.(section.results);
+    const verdicts = protocol.section.verdicts?.(results);
     const comparison =
       verdicts &&
       compareEvalModels(verdicts, { suiteHash: suite.hash, alpha: alphaOf(ctx.runConfig(suite.hash)) });
     if (comparison) section.comparison = comparison;
+    // The eval's one order, decided here and handed to the section (docs/report.md#model-order).
+    const order = modelOrder(comparison);
+    section.results = protocol.section.inModelOrder(results, order);
     const summary = protocol.section.summary?.(section.results);
     if (summary) {
-      section.summary = comparison ? inRankingOrder(summary, comparison) : summary;
+      section.summary = { ...summary, models: order.sort(summary.models, (m) => m) };
       section.name = evalName(section.summary, section.name);
+      section.modelOrder = {
+        by: order.by,
+        says: order.says,
+        models: section.summary.models.map((m) => m.label),
+      };
     }
   } catch (e) {
     section.unavailable =
@@ -553,13 +574,6 @@ function claimedSection(
         : `the ${protocol.name} results could not be rebuilt: ${(e as Error).message}`;
   }
   return { module: protocol.section, suite: suite.hash, section };
-}
-
-/** The index's models in the comparison's ranking, the one order of an eval (docs/report.md#index). */
-function inRankingOrder(summary: EvalSummary, comparison: EvalComparison): EvalSummary {
-  const rank = new Map(comparison.ranking.map((m, i) => [m.label, i]));
-  const at = (label: string) => rank.get(label) ?? comparison.ranking.length;
-  return { ...summary, models: [...summary.models].sort((a, b) => at(a.label) - at(b.label)) };
 }
 
 /** The level of the comparison's tests: the run's `check.alpha`, else check's default 0.05. */

@@ -10,7 +10,7 @@ import type { FamilyMetrics } from './metrics.js';
 import { ladderHtml } from './report-html.js';
 import { type LadderResults, loadLadderResults, type ScoredCell } from './results.js';
 import { LADDER_TESTS_SUITE } from './suite-names.js';
-import { formatLadderReport, ladderCaveats, ladderDatasets } from './tables.js';
+import { formatLadderReport, ladderCaveats, ladderDatasets, ladderInOrder } from './tables.js';
 import { ladderTestOf } from './test-meta.js';
 import { type AnswerType, answerTypeOf, type LadderTest } from './types.js';
 
@@ -54,6 +54,10 @@ export const ladderSection: SectionModule<LadderSectionData> = {
 
   summary(data) {
     return ladderSummary(data);
+  },
+
+  inModelOrder(data, order) {
+    return ladderInOrder(data, order);
   },
 
   cells(store, suiteHash, data) {

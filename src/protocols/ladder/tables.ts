@@ -1,5 +1,6 @@
 import { compareEvalModels, comparisonMarkdown, type EvalComparison } from '../../check/eval-comparison.js';
 import { type DatasetSource, describeDatasetSource, distinctSources } from '../../data/provenance.js';
+import { type ModelOrder, modelOrder } from '../../report/model-order.js';
 import { type AdmissionContext, formatAdmissionTable, meaningJson } from './admission-table.js';
 import { ladderVerdicts } from './check.js';
 import { familyCodes, familyName } from './families/roster.js';
@@ -68,8 +69,20 @@ export function ladderCaveats(input: LadderReportInput): string[] {
   return caveat === undefined ? [] : [caveat];
 }
 
+/**
+ * A run's output ends on the comparison and lists the models as it ranks them; the report hands
+ * its input already in the eval's order (docs/report.md#model-order) and asks for no comparison.
+ */
 export function formatLadderReport(input: LadderReportInput, format: 'md' | 'json'): string {
-  return format === 'json' ? `${JSON.stringify(ladderReportJson(input), null, 2)}\n` : ladderMarkdown(input);
+  const ordered = input.comparison === false ? input : ladderInOrder(input, modelOrder(comparisonOf(input)));
+  return format === 'json'
+    ? `${JSON.stringify(ladderReportJson(ordered), null, 2)}\n`
+    : ladderMarkdown(ordered);
+}
+
+/** The input with its models in `order`: every per-model table and chart lists them so. */
+export function ladderInOrder<T extends LadderReportInput>(input: T, order: ModelOrder): T {
+  return { ...input, results: { ...input.results, models: order.sort(input.results.models, (m) => m) } };
 }
 
 // --- JSON ------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import { type LoadParaphraseOptions, loadParaphraseResults, type ParaphraseResul
 import type { ScoredCell } from './scored-cell.js';
 import { ParaphraseTestMetaSchema } from './suite.js';
 import { ITEMS_SUITE } from './suite-names.js';
-import { formatParaphraseReport } from './tables.js';
+import { formatParaphraseReport, paraphraseInOrder } from './tables.js';
 import { paraphraseVarianceJson, paraphraseVarianceMarkdown } from './variance.js';
 
 /**
@@ -43,6 +43,10 @@ export const paraphraseSection: SectionModule<ParaphraseResults> = {
 
   summary(results) {
     return paraphraseSummary(results);
+  },
+
+  inModelOrder(results, order) {
+    return paraphraseInOrder(results, order);
   },
 
   html(results, kit) {
@@ -178,10 +182,8 @@ function sectionMarkdown(r: ParaphraseResults): string {
 
 function paraphraseHtml(r: ParaphraseResults, kit: HtmlKit): string {
   const s = r.suite;
-  const byId = new Map(r.models.map((m) => [m.identity, m]));
-  const order = [...r.leaderboard.ranked, ...r.leaderboard.incomplete]
-    .map((id) => byId.get(id))
-    .filter((m) => m !== undefined);
+  // The eval's order (docs/report.md#model-order), in every chart as in the tables.
+  const order = r.models;
   const ci = `${Math.round(100 * r.settings.confidence)}% percentile bootstrap CI over items (${r.settings.resamples} resamples)`;
   const charts = [
     leaderboardChart(r, order, ci, kit),
@@ -206,7 +208,7 @@ function rankedName(r: ParaphraseResults, m: ModelResult): string {
   return r.leaderboard.incomplete.includes(m.identity) ? `${m.label} (incomplete)` : m.label;
 }
 
-/** One horizontal chart of two of each model's metrics, ranked as the leaderboard ranks them. */
+/** One horizontal chart of two of each model's metrics, in the eval's order. */
 function twoMetricChart(
   r: ParaphraseResults,
   order: readonly ModelResult[],
@@ -253,7 +255,7 @@ function leaderboardChart(
     seriesTitle: 'metric',
     valueTitle: 'share',
     title: 'Leaderboard: Stability-Adjusted Accuracy vs raw accuracy',
-    caption: `SAA: items answered correctly in every phrasing × repeat, over items whose cells all finished; raw accuracy: correct cells over all ${s.items * s.phrasings.length * s.repeats} expected cells per model. Bars: ${ci}. Ranked by SAA; incomplete models (coverage below ${Math.round(100 * r.settings.minCoverage)}%) are shown, not ranked.`,
+    caption: `SAA: items answered correctly in every phrasing × repeat, over items whose cells all finished; raw accuracy: correct cells over all ${s.items * s.phrasings.length * s.repeats} expected cells per model. Bars: ${ci}. Models in the eval's order, as every table; incomplete models (coverage below ${Math.round(100 * r.settings.minCoverage)}%) are marked.`,
   });
 }
 

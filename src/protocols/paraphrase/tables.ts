@@ -1,5 +1,6 @@
 import { compareEvalModels, comparisonMarkdown, type EvalComparison } from '../../check/eval-comparison.js';
 import { type DatasetSource, describeDatasetSource } from '../../data/provenance.js';
+import { type ModelOrder, modelOrder } from '../../report/model-order.js';
 import type { RunSummary } from '../../run/types.js';
 import { paraphraseVerdicts } from './check.js';
 import type { Estimate } from './metrics.js';
@@ -41,13 +42,26 @@ export function formatParaphraseReport(
   format: 'md' | 'json',
   extras: ParaphraseReportExtras = {},
 ): string {
+  // A run's output lists the models as the comparison it ends on ranks them; the report hands
+  // its results already in the eval's order (docs/report.md#model-order).
+  const ordered =
+    extras.comparison === false
+      ? results
+      : paraphraseInOrder(results, modelOrder(comparisonOf(results, extras)));
   if (format === 'json')
-    return `${JSON.stringify(toJson(results, extras), (_k, v) => (v === undefined ? null : v), 2)}\n`;
-  return `${markdown(results, extras).join('\n')}\n`;
+    return `${JSON.stringify(toJson(ordered, extras), (_k, v) => (v === undefined ? null : v), 2)}\n`;
+  return `${markdown(ordered, extras).join('\n')}\n`;
+}
+
+/**
+ * The results with their models in `order`: every per-model table and chart lists them so. The
+ * leaderboard keeps its SAA ranking (`leaderboard.ranked`), shown as a column.
+ */
+export function paraphraseInOrder(results: ParaphraseResults, order: ModelOrder): ParaphraseResults {
+  return { ...results, models: order.sort(results.models, (m) => m) };
 }
 
 function toJson(results: ParaphraseResults, extras: ParaphraseReportExtras) {
-  const byId = new Map(results.models.map((m) => [m.identity, m]));
   const row = (m: ParaphraseModelResult) => ({
     label: m.label,
     identity: m.identity,
@@ -64,11 +78,11 @@ function toJson(results: ParaphraseResults, extras: ParaphraseReportExtras) {
     protocol: 'paraphrase',
     suite: results.suite,
     settings: results.settings,
-    leaderboard: results.leaderboard.ranked.map((id, i) => ({
-      rank: i + 1,
-      ...row(byId.get(id) as ParaphraseModelResult),
-    })),
-    incomplete: results.leaderboard.incomplete.map((id) => row(byId.get(id) as ParaphraseModelResult)),
+    // In the eval's order, as every table; `rank` is the SAA rank.
+    leaderboard: results.models
+      .filter((m) => results.leaderboard.ranked.includes(m.identity))
+      .map((m) => ({ rank: results.leaderboard.ranked.indexOf(m.identity) + 1, ...row(m) })),
+    incomplete: results.models.filter((m) => results.leaderboard.incomplete.includes(m.identity)).map(row),
     models: results.models,
     ...(extras.dropped ? { dropped: extras.dropped } : {}),
     ...(extras.run ? { run: extras.run } : {}),
@@ -94,20 +108,13 @@ function cell(text: string): string {
   return text.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
 }
 
-function ordered(results: ParaphraseResults): ParaphraseModelResult[] {
-  const byId = new Map(results.models.map((m) => [m.identity, m]));
-  return [...results.leaderboard.ranked, ...results.leaderboard.incomplete].map(
-    (id) => byId.get(id) as ParaphraseModelResult,
-  );
-}
-
 /** Where the items came from and their licence (docs/datasets.md#licences). */
 function datasetLicence(source: DatasetSource | undefined): string {
   return source ? describeDatasetSource(source) : "waver's own items, licence: MIT, as waver";
 }
 
 function markdown(results: ParaphraseResults, extras: ParaphraseReportExtras): string[] {
-  const models = ordered(results);
+  const models = results.models;
   return [
     ...header(results, extras),
     ...leaderboard(results),
@@ -164,31 +171,32 @@ function header(results: ParaphraseResults, extras: ParaphraseReportExtras): str
   return out;
 }
 
-/** Complete models ranked by SAA, with raw accuracy beside it. */
+/** Complete models, in the eval's order, with their SAA rank, and raw accuracy beside SAA. */
 function leaderboard(results: ParaphraseResults): string[] {
   const s = results.suite;
-  const board = results.leaderboard;
-  const byId = new Map(results.models.map((m) => [m.identity, m]));
+  const ranked = results.leaderboard.ranked;
   const out = [
-    '### Leaderboard (complete models, ranked by SAA)',
+    "### Leaderboard (complete models, in the eval's order; SAA rank in the first column)",
     '',
-    '| rank | model | SAA [95% CI] | items scored | raw accuracy [95% CI] | raw − SAA | parse rate | coverage |',
+    '| SAA rank | model | SAA [95% CI] | items scored | raw accuracy [95% CI] | raw − SAA | parse rate | coverage |',
     '|---:|---|---|---:|---|---:|---:|---:|',
   ];
-  if (board.ranked.length === 0) out.push('| — | no complete model | | | | | | |');
-  board.ranked.forEach((id, i) => {
-    const m = (byId.get(id) as ParaphraseModelResult).metrics;
+  if (ranked.length === 0) out.push('| — | no complete model | | | | | | |');
+  for (const r of results.models) {
+    const rank = ranked.indexOf(r.identity);
+    if (rank < 0) continue;
+    const m = r.metrics;
     const gap =
       m.saa.value !== undefined && m.rawAccuracy.value !== undefined
         ? `${((m.rawAccuracy.value - m.saa.value) * 100).toFixed(1)} pts`
         : '—';
     out.push(
-      `| ${i + 1} | ${cell(byId.get(id)?.label ?? id)} | ${withCi(m.saa)} | ${m.saa.itemsScored}/${s.items} | ${withCi(m.rawAccuracy)} | ${gap} | ${pct(m.parse.rate)} (${m.parse.parsed}/${m.parse.done}) | ${pct(m.coverage.share)} |`,
+      `| ${rank + 1} | ${cell(r.label)} | ${withCi(m.saa)} | ${m.saa.itemsScored}/${s.items} | ${withCi(m.rawAccuracy)} | ${gap} | ${pct(m.parse.rate)} (${m.parse.parsed}/${m.parse.done}) | ${pct(m.coverage.share)} |`,
     );
-  });
+  }
   out.push(
     '',
-    "Ranked by SAA's point estimates; whether two models differ is the paired test's (the comparison), not whether their intervals overlap.",
+    "SAA rank by SAA's point estimates; whether two models differ is the paired test's (the comparison), not whether their intervals overlap.",
     '',
   );
   return out;
@@ -198,15 +206,13 @@ function leaderboard(results: ParaphraseResults): string[] {
 function incompleteModels(results: ParaphraseResults): string[] {
   const board = results.leaderboard;
   if (board.incomplete.length === 0) return [];
-  const byId = new Map(results.models.map((m) => [m.identity, m]));
   const out = [
     `### Incomplete models (coverage below ${pct(results.settings.minCoverage)}): reported, not ranked`,
     '',
     '| model | coverage | done | failed | pending | failed by reason | SAA (complete items only) | raw accuracy |',
     '|---|---:|---:|---:|---:|---|---|---|',
   ];
-  for (const id of board.incomplete) {
-    const r = byId.get(id) as ParaphraseModelResult;
+  for (const r of results.models.filter((m) => board.incomplete.includes(m.identity))) {
     const c = r.metrics.coverage;
     const reasons = Object.entries(c.errorsByKind)
       .map(([k, n]) => `${k} ${n}`)

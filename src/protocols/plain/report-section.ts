@@ -31,6 +31,8 @@ export const plainSection: SectionModule<undefined> = {
   },
   // Nothing is scored across cells: the viewer pages a plain suite along the store's index.
   cellOf: plainCell,
+  // No section, no list of models to order.
+  inModelOrder: () => undefined,
   html: () => '',
   markdown: () => '',
   json: () => null,

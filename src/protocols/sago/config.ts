@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_MAX_TOKENS, type WaverConfig } from '../../config/schema.js';
 import { fieldMap, splitList, withFlag } from '../../config/setting-flags.js';
 import { InputError } from '../../errors.js';
+import { ADJUSTMENTS } from '../../stats/multiplicity.js';
 import { ABLATION_DRAWS, ABLATION_SIZES, DEFAULT_EPSILONS, PRIMARY_EPSILON, SAGO_AXES } from './constants.js';
 
 /** The variation families (paper Section 3.2). */
@@ -147,6 +148,16 @@ const SagoSection = z
     ),
     /** The eps whose markers the per-dataset tables show; unset: PRIMARY_EPSILON when tested, else the first eps. */
     primaryEps: z.number().gt(0).lt(1).optional(),
+    /**
+     * How the t-tests' p-values are adjusted over the family the eval's tables report
+     * (docs/sago.md#significance): Holm by default, as `waver check`; `none` is the paper's and the
+     * reference code's (docs/fidelity.md#sago). Unset: `holm`, or `none` under `reference`.
+     */
+    adjust: withFlag(z.enum(ADJUSTMENTS).optional(), {
+      flag: '--adjust <method>',
+      help: "adjustment of the t-tests' p-values over the eval's tables: holm, bonferroni or none",
+      shownDefault: 'holm; reference: none',
+    }),
     /** Axes that must be computed: a model that cannot give one is an input error (default: whatever each model allows). */
     axes: withFlag(z.array(z.enum(SAGO_AXES)).min(1).optional(), {
       flag: '--axes <list>',
@@ -266,6 +277,7 @@ export const SagoConfig = SagoSection.transform((s) => ({
   ...s,
   ...resolveSwitches(s),
   primaryEps: s.primaryEps ?? (s.eps.includes(PRIMARY_EPSILON) ? PRIMARY_EPSILON : (s.eps[0] as number)),
+  adjust: s.adjust ?? (s.reference ? 'none' : 'holm'),
 }));
 
 function resolveSwitches(s: Partial<SagoReferenceSwitches> & { reference: boolean }): SagoReferenceSwitches {

@@ -1,13 +1,7 @@
 import { percentile } from '../../stats/bootstrap.js';
 import { oneSampleTTest } from '../../stats/student-t.js';
 import { deriveSeed, PyRandom } from '../../util/random.js';
-import {
-  ABLATION_SIZES,
-  AXIS_SCALE,
-  DEFAULT_EPSILONS,
-  SAGO_AXES,
-  type SagoAxis,
-} from './constants.js';
+import { ABLATION_SIZES, AXIS_SCALE, DEFAULT_EPSILONS, SAGO_AXES, type SagoAxis } from './constants.js';
 
 /**
  * SAGO's Stability Generalization Score (see docs/sago.md#sgs). For one model and one axis:
@@ -41,12 +35,12 @@ export interface SagoDeltaTable {
 
 export type SignificanceMarker = '' | '*' | '**' | '†';
 
+/** One t-test on its own; its marker is of the p adjusted over the tables' tests (significance.ts). */
 export interface EpsilonTest {
   eps: number;
   t: number;
   df: number;
   p: number;
-  marker: SignificanceMarker;
 }
 
 export interface AxisScore {
@@ -153,7 +147,7 @@ export function scoreOf(xs: readonly number[], values: number, epsilons: readonl
   else {
     for (const eps of epsilons) {
       const t = oneSampleTTest(xs, eps, 'greater');
-      if (t) tests.push({ eps, t: t.t, df: t.df, p: t.p, marker: markerFor(t.p) });
+      if (t) tests.push({ eps, t: t.t, df: t.df, p: t.p });
       else untested = `no test at eps ${eps}: every s(i) equals eps`;
     }
   }

@@ -15,8 +15,9 @@ import {
   strengthSpec,
 } from './report-charts.js';
 import { loadSagoResults, type SagoResults } from './results.js';
+import { type SagoSignificance, sagoSignificance } from './significance.js';
 import { RESPONSES_SUITE } from './suite-names.js';
-import { formatSagoResults, sagoMarkdown } from './tables.js';
+import { sagoInOrder, sagoJson, sagoMarkdown } from './tables.js';
 import { type SagoTestMeta, SagoTestMetaSchema } from './test-meta.js';
 
 /**
@@ -41,6 +42,10 @@ export const sagoSection: SectionModule<SagoResults> = {
     return sagoSummary(results);
   },
 
+  inModelOrder(results, order) {
+    return sagoInOrder(results, order);
+  },
+
   html(results, kit) {
     return sagoHtml(results, kit);
   },
@@ -50,16 +55,17 @@ export const sagoSection: SectionModule<SagoResults> = {
   },
 
   json(results) {
-    return JSON.parse(formatSagoResults(results, 'json'));
+    return JSON.parse(JSON.stringify(sagoJson(results)));
   },
 };
 
 /**
  * The index's line (docs/report.md#index): each model's SGS over all prompts on the first axis
  * (in SAGO_AXES order) any model has a value on, with its 95% t interval over prompts (SGS is the
- * mean of the prompts' s(i); docs/sago.md#sgs).
+ * mean of the prompts' s(i); docs/sago.md#sgs) and its test's p adjusted as the tables' stars.
  */
 function sagoSummary(r: SagoResults): EvalSummary {
+  const sig = sagoSignificance(r);
   const total = (m: SagoResults['models'][number]) => m.scores.find((x) => x.scope === 'total');
   const axis = SAGO_AXES.find((a) =>
     r.models.some((m) => m.axes[a].available && total(m)?.axes[a]?.sgs !== undefined),
@@ -84,7 +90,11 @@ function sagoSummary(r: SagoResults): EvalSummary {
               value: sc.sgs,
               ...sgsInterval(sc),
               over: `${sc.n} prompts`,
-              test: sgsTest(sc, r.manifest.settings.primaryEps),
+              test: sgsTest(
+                sc,
+                { identity: m.model.identity, axis, eps: r.manifest.settings.primaryEps },
+                sig,
+              ),
             }
           : {
               name,
@@ -97,12 +107,25 @@ function sagoSummary(r: SagoResults): EvalSummary {
   };
 }
 
-/** The p of the section's test at the primary ε (docs/sago.md#sgs), or why there is none. */
-function sgsTest(sc: AxisScore, eps: number): string {
+/**
+ * The p of the section's test on all prompts at the primary ε (docs/sago.md#sgs), adjusted over
+ * the tables' family as their stars are (docs/sago.md#significance), or why there is none.
+ */
+function sgsTest(
+  sc: AxisScore,
+  at: { identity: string; axis: SagoAxis; eps: number },
+  sig: SagoSignificance,
+): string {
+  const { eps } = at;
   const t = sc.tests.find((x) => x.eps === eps);
-  return t
-    ? `${t.p < 0.0001 ? 'p < 0.0001' : `p = ${t.p.toFixed(4)}`}, one-sided t-test of H0: E[s] ≤ ε = ${eps} (t = ${Number.isFinite(t.t) ? t.t.toFixed(2) : 'infinite: every prompt alike'}, df ${t.df})`
-    : `no test at ε = ${eps}: ${sc.untested ?? 'not run'}`;
+  const adjusted = sig.at(at.identity, 'total', at.axis, eps);
+  if (!t || !adjusted) return `no test at ε = ${eps}: ${sc.untested ?? 'not run'}`;
+  const p = (x: number) => (x < 0.0001 ? '< 0.0001' : `= ${x.toFixed(4)}`);
+  const value =
+    sig.adjust === 'none'
+      ? `p ${p(t.p)} (${sig.says})`
+      : `p ${p(adjusted.pAdjusted)} ${sig.says} (raw p ${p(t.p)})`;
+  return `${value}, one-sided t-test of H0: E[s] ≤ ε = ${eps} (t = ${Number.isFinite(t.t) ? t.t.toFixed(2) : 'infinite: every prompt alike'}, df ${t.df})`;
 }
 
 /** SGS's t interval over prompts, or a note that one prompt has none. */
@@ -179,11 +202,12 @@ function* sagoCells(
 
 function sagoHtml(r: SagoResults, kit: HtmlKit): string {
   const axes = SAGO_AXES.filter((a) => r.models.some((m) => m.axes[a].available && m.table.deltas[a]));
+  const sig = sagoSignificance(r);
   // Charts in the order the page numbers them: heatmaps, radar, then each model's ablations.
   return [
-    lede(r, kit),
+    lede(r, kit, sig),
     ...unavailableAxes(r, kit),
-    ...heatmaps(r, axes, kit),
+    ...heatmaps(r, axes, kit, sig),
     ...radar(r, axes, kit),
     ...ablations(r, axes, kit),
     '<details open class="tables"><summary>Per-dataset SGS, tolerance robustness, significance counts, ablation tables</summary>',
@@ -192,12 +216,12 @@ function sagoHtml(r: SagoResults, kit: HtmlKit): string {
   ].join('\n');
 }
 
-function lede(r: SagoResults, kit: HtmlKit): string {
+function lede(r: SagoResults, kit: HtmlKit, sig: SagoSignificance): string {
   const eps = r.manifest.settings.primaryEps;
   const ds = r.manifest.datasets.map((d) => `${d.name} (${d.n} of ${d.available})`).join(', ');
   return `<p class="lede">${r.prompts} prompts (${kit.esc(ds)}), ${r.variations.length} variations, ${r.variants} variants run, ${
     r.manifest.rejected.length
-  } dropped; seed ${r.manifest.seed}; ${r.models.length} model${r.models.length === 1 ? '' : 's'}. SGS = mean over prompts of the RMS of Δ/R over a prompt's variants; markers: one-sided t-test of H0: E[s] ≤ ε at ε = ${eps} (* p &lt; .05, ** p &lt; .01, † p &lt; .001).</p>`;
+  } dropped; seed ${r.manifest.seed}; ${r.models.length} model${r.models.length === 1 ? '' : 's'}. SGS = mean over prompts of the RMS of Δ/R over a prompt's variants; markers: one-sided t-test of H0: E[s] ≤ ε at ε = ${eps}; ${kit.esc(sig.note)}.</p>`;
 }
 
 /** The axes a model cannot give, with the reason, collapsed. */
@@ -216,7 +240,7 @@ function unavailableAxes(r: SagoResults, kit: HtmlKit): string[] {
 }
 
 /** Per axis, SGS by model and dataset (and over all prompts), marked at the primary eps. */
-function heatmaps(r: SagoResults, axes: readonly SagoAxis[], kit: HtmlKit): string[] {
+function heatmaps(r: SagoResults, axes: readonly SagoAxis[], kit: HtmlKit, sig: SagoSignificance): string[] {
   const eps = r.manifest.settings.primaryEps;
   const scopes = [...new Set(r.models.flatMap((m) => m.scores.map((x) => x.scope)))];
   const scopeName = (scope: string) => (scope === 'total' ? 'total (all prompts)' : scope);
@@ -227,7 +251,7 @@ function heatmaps(r: SagoResults, axes: readonly SagoAxis[], kit: HtmlKit): stri
       for (const scope of scopes) {
         const sc = m.scores.find((x) => x.scope === scope)?.axes[axis];
         const available = m.axes[axis].available && m.table.deltas[axis] !== undefined;
-        const marker = sc?.tests.find((t) => t.eps === eps)?.marker ?? '';
+        const marker = sig.at(m.model.identity, scope, axis, eps)?.marker ?? '';
         values.push({
           model: m.model.label,
           scope: scopeName(scope),
@@ -246,7 +270,7 @@ function heatmaps(r: SagoResults, axes: readonly SagoAxis[], kit: HtmlKit): stri
       }),
       {
         title: `${AXIS_HEADING[axis]} (${axis}): SGS by model and dataset`,
-        caption: `SGS over the prompts of each dataset (n prompts per cell in the tables), Δ normalised by R = ${AXIS_SCALE[axis]}; marker at ε = ${eps}. "—": the axis is unavailable for the model; "n/a": no prompt had a value.`,
+        caption: `SGS over the prompts of each dataset (n prompts per cell in the tables), Δ normalised by R = ${AXIS_SCALE[axis]}; marker at ε = ${eps}, of the p ${sig.says}. "—": the axis is unavailable for the model; "n/a": no prompt had a value.`,
       },
     );
   });

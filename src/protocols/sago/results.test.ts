@@ -184,8 +184,13 @@ describe('loadSagoResults from a store (API models)', () => {
     expect(claudeTable).toMatch(/- Δ-Prob: unavailable — anthropic: no token log-probs/);
     expect(md).toMatch(/Δ-Ent \(approx\.\)/);
     const json = JSON.parse(formatSagoResults(r, 'json'));
-    expect(json.models[1].axes.logprob).toMatchObject({ available: false, computed: false });
-    expect(json.models[1].scores[0].axes.logprob).toBeUndefined();
+    // By label (docs/report.md#model-order): anthropic's before openai's.
+    expect(json.models.map((m: { label: string }) => m.label)).toEqual([
+      'anthropic:claude-x',
+      'openai:gpt-x',
+    ]);
+    expect(json.models[0].axes.logprob).toMatchObject({ available: false, computed: false });
+    expect(json.models[0].scores[0].axes.logprob).toBeUndefined();
     store.close();
   });
 

@@ -1,19 +1,32 @@
+import { type ModelOrder, modelOrder } from '../../report/model-order.js';
 import { tInterval } from '../../stats/student-t.js';
 import { AXIS_HEADING, SAGO_AXES, type SagoAxis } from './constants.js';
 import type { AxisScore } from './metrics.js';
 import type { SagoModelResults, SagoResults } from './results.js';
+import { computedAxis, type SagoSignificance, sagoSignificance } from './significance.js';
 
 /**
  * The paper's tables for a sago run, as Markdown or JSON: per model the per-dataset SGS with
  * significance markers at the primary eps (Tables 1 and 7), the tolerance robustness of the
  * total SGS with significance counts (Table 5), and the ablations (Appendix D and E) as tables.
- * An axis a model cannot give is shown as "—" with its reason, never as 0.
+ * An axis a model cannot give is shown as "—" with its reason, never as 0. The markers read the
+ * p-values adjusted over the tables' tests (significance.ts).
  */
 
 const UNAVAILABLE = '—';
 
+/**
+ * A run's output: its models in the order an eval without a comparison has (by label,
+ * docs/report.md#model-order), as the report lists them.
+ */
 export function formatSagoResults(results: SagoResults, format: 'md' | 'json'): string {
-  return format === 'json' ? `${JSON.stringify(sagoJson(results), null, 2)}\n` : sagoMarkdown(results);
+  const ordered = sagoInOrder(results, modelOrder());
+  return format === 'json' ? `${JSON.stringify(sagoJson(ordered), null, 2)}\n` : sagoMarkdown(ordered);
+}
+
+/** The results with their models in `order`: every per-model table and chart lists them so. */
+export function sagoInOrder(results: SagoResults, order: ModelOrder): SagoResults {
+  return { ...results, models: order.sort(results.models, (m) => m.model) };
 }
 
 /** The axes shown: those any model has, in the paper's order (embedding cosine beside BERTScore). */
@@ -25,24 +38,30 @@ function fmt(x: number | undefined, digits = 3): string {
   return x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(digits);
 }
 
-function markerAt(score: AxisScore | undefined, eps: number): string {
-  return score?.tests.find((t) => t.eps === eps)?.marker ?? '';
+/** Where a cell is: the model, the scope (a dataset or `total`), the axis and the eps. */
+interface CellAt {
+  m: SagoModelResults;
+  scope: string;
+  axis: SagoAxis;
+  eps: number;
+}
+
+/** The marker of a cell's adjusted p; none without a test. */
+function markerAt(sig: SagoSignificance, { m, scope, axis, eps }: CellAt): string {
+  return sig.at(m.model.identity, scope, axis, eps)?.marker ?? '';
 }
 
 /**
  * "0.124 [0.110, 0.138]†": SGS with its 95% t interval over the scope's prompts (an interval, not
- * the paper's "± sd", a spread of s(i); issue 37.5); n/a when no prompt has a value.
+ * the paper's "± sd", a spread of s(i); issue 37.5) and the marker of its adjusted p; n/a when no
+ * prompt has a value.
  */
-function cell(score: AxisScore | undefined, eps: number): string {
+function axisCell(sig: SagoSignificance, at: CellAt, score: AxisScore | undefined): string {
+  if (!at.m.axes[at.axis].available) return UNAVAILABLE;
+  if (!at.m.table.deltas[at.axis]) return 'not asked';
   if (!score || score.sgs === undefined) return 'n/a';
   const ci = tInterval(score.sgs, score.sd, score.n);
-  return `${fmt(score.sgs)}${ci ? ` [${fmt(ci.low)}, ${fmt(ci.high)}]` : ' [CI —: one prompt]'}${markerAt(score, eps)}`;
-}
-
-function axisCell(m: SagoModelResults, axis: SagoAxis, score: AxisScore | undefined, eps: number): string {
-  if (!m.axes[axis].available) return UNAVAILABLE;
-  if (!m.table.deltas[axis]) return 'not asked';
-  return cell(score, eps);
+  return `${fmt(score.sgs)}${ci ? ` [${fmt(ci.low)}, ${fmt(ci.high)}]` : ' [CI —: one prompt]'}${markerAt(sig, at)}`;
 }
 
 function heading(m: SagoModelResults | undefined, axis: SagoAxis): string {
@@ -51,11 +70,12 @@ function heading(m: SagoModelResults | undefined, axis: SagoAxis): string {
 
 export function sagoMarkdown(r: SagoResults): string {
   const axes = shownAxes(r);
+  const sig = sagoSignificance(r);
   const out = [
-    ...intro(r),
-    ...r.models.flatMap((m) => modelTable(r, m, axes)),
-    ...toleranceTable(r, axes),
-    ...significanceTable(r, axes),
+    ...intro(r, sig),
+    ...r.models.flatMap((m) => modelTable(r, m, axes, sig)),
+    ...toleranceTable(r, axes, sig),
+    ...significanceTable(r, axes, sig),
     '## Ablations',
     '',
     `Prompt sample size (Appendix D): for each N, ${r.manifest.settings.ablation.draws} draws of N prompts without replacement; statistic = sd across variation groups (F, u, s, p) of the group's mean |Delta/R|; cells P50 [P10, P90] and the band P90 - P10.`,
@@ -66,7 +86,7 @@ export function sagoMarkdown(r: SagoResults): string {
   return `${out.join('\n')}\n`;
 }
 
-function intro(r: SagoResults): string[] {
+function intro(r: SagoResults, sig: SagoSignificance): string[] {
   const s = r.manifest.settings;
   const ds = r.manifest.datasets.map((d) => `${d.name} (${d.n} of ${d.available})`).join(', ');
   return [
@@ -74,13 +94,18 @@ function intro(r: SagoResults): string[] {
     '',
     `Prompts: ${r.prompts} (${ds}), seed ${r.manifest.seed}. Variation set: ${r.variations.length} variations; ${r.variants} variants run, ${r.manifest.rejected.length} dropped (meaning filter or generator).`,
     `SGS = mean over prompts of s(i), the RMS over a prompt's variants of Delta/R (R: activation 2, BLEU 100, BERTScore 1, embedding cosine 2, log-prob 250, entropy 10, mirroring 1). Cells: SGS [95% t interval over the scope's prompts, SGS ± t(n-1) sd/sqrt(n); n prompts in the table] (the paper prints ± sd, a spread; docs/fidelity.md).`,
-    `Significance: one-sided one-sample t-test of H0: E[s] <= eps (H1: SGS > eps); * p < .05, ** p < .01, † p < .001, each p unadjusted for the other axes, datasets and eps tested (as the paper reports them; docs/check.md#multiplicity). Per-dataset tables at eps = ${s.primaryEps}. BLEU mode: ${s.bleuMode}. ${UNAVAILABLE} = axis unavailable for the model (reasons below), n/a = no value.`,
+    `Significance: one-sided one-sample t-test of H0: E[s] <= eps (H1: SGS > eps); ${sig.note} (docs/sago.md#significance). Per-dataset tables at eps = ${s.primaryEps}. BLEU mode: ${s.bleuMode}. ${UNAVAILABLE} = axis unavailable for the model (reasons below), n/a = no value.`,
     '',
   ];
 }
 
 /** A model's per-dataset SGS at the primary eps (Tables 1 and 7), then how each axis was measured or why not. */
-function modelTable(r: SagoResults, m: SagoModelResults, axes: readonly SagoAxis[]): string[] {
+function modelTable(
+  r: SagoResults,
+  m: SagoModelResults,
+  axes: readonly SagoAxis[],
+  sig: SagoSignificance,
+): string[] {
   const eps = r.manifest.settings.primaryEps;
   const cov = m.coverage;
   const out = [
@@ -94,7 +119,7 @@ function modelTable(r: SagoResults, m: SagoModelResults, axes: readonly SagoAxis
   for (const scope of m.scores) {
     const name = scope.scope === 'total' ? '**Total SGS**' : scope.scope;
     out.push(
-      `| ${name} | ${scope.prompts} | ${axes.map((a) => axisCell(m, a, scope.axes[a], eps)).join(' | ')} |`,
+      `| ${name} | ${scope.prompts} | ${axes.map((axis) => axisCell(sig, { m, scope: scope.scope, axis, eps }, scope.axes[axis])).join(' | ')} |`,
     );
   }
   out.push('');
@@ -113,7 +138,7 @@ function modelTable(r: SagoResults, m: SagoModelResults, axes: readonly SagoAxis
 }
 
 /** Table 5's top: each model's total SGS at every eps. */
-function toleranceTable(r: SagoResults, axes: readonly SagoAxis[]): string[] {
+function toleranceTable(r: SagoResults, axes: readonly SagoAxis[], sig: SagoSignificance): string[] {
   const out = [
     '## Tolerance robustness: total SGS at each eps',
     '',
@@ -123,8 +148,9 @@ function toleranceTable(r: SagoResults, axes: readonly SagoAxis[]): string[] {
   for (const e of r.manifest.settings.eps)
     for (const m of r.models) {
       const total = m.scores.at(-1);
+      const scope = total?.scope ?? 'total';
       out.push(
-        `| ${m.model.label} | ${e} | ${axes.map((a) => axisCell(m, a, total?.axes[a], e)).join(' | ')} |`,
+        `| ${m.model.label} | ${e} | ${axes.map((axis) => axisCell(sig, { m, scope, axis, eps: e }, total?.axes[axis])).join(' | ')} |`,
       );
     }
   out.push('');
@@ -132,10 +158,10 @@ function toleranceTable(r: SagoResults, axes: readonly SagoAxis[]): string[] {
 }
 
 /** Table 5's bottom: per eps and level, the models rejecting H0 on each axis. */
-function significanceTable(r: SagoResults, axes: readonly SagoAxis[]): string[] {
-  const counts = significanceCounts(r);
+function significanceTable(r: SagoResults, axes: readonly SagoAxis[], sig: SagoSignificance): string[] {
+  const counts = significanceCounts(r, sig);
   const out = [
-    'Significance counts (models rejecting H0 among those with the axis available):',
+    `Significance counts (models rejecting H0 among those with the axis available, by the p ${sig.says}):`,
     '',
     `| eps | level | ${axes.map((a) => AXIS_HEADING[a]).join(' | ')} |`,
     `|---|---|${axes.map(() => '---:').join('|')}|`,
@@ -258,10 +284,13 @@ export interface SignificanceCounts {
   rejected: Record<string, Record<string, Partial<Record<SagoAxis, number>>>>;
 }
 
-/** The bottom of the paper's Table 5: per eps and level, how many models reject H0 on each axis (total SGS). */
-export function significanceCounts(r: SagoResults): SignificanceCounts {
+/**
+ * The bottom of the paper's Table 5: per eps and level, how many models reject H0 on each axis
+ * (total SGS), by the adjusted p.
+ */
+export function significanceCounts(r: SagoResults, sig: SagoSignificance): SignificanceCounts {
   const available = Object.fromEntries(
-    SAGO_AXES.map((a) => [a, r.models.filter((m) => m.axes[a].available && m.table.deltas[a]).length]),
+    SAGO_AXES.map((a) => [a, r.models.filter((m) => computedAxis(m, a)).length]),
   ) as Record<SagoAxis, number>;
   const rejected: SignificanceCounts['rejected'] = {};
   for (const e of r.manifest.settings.eps) {
@@ -270,8 +299,8 @@ export function significanceCounts(r: SagoResults): SignificanceCounts {
       const counts: Partial<Record<SagoAxis, number>> = {};
       for (const a of SAGO_AXES) {
         counts[a] = r.models.filter((m) => {
-          const t = m.scores.at(-1)?.axes[a]?.tests.find((x) => x.eps === e);
-          return m.table.deltas[a] !== undefined && t !== undefined && t.p < level;
+          const t = sig.at(m.model.identity, m.scores.at(-1)?.scope ?? 'total', a, e);
+          return computedAxis(m, a) && t !== undefined && t.pAdjusted < level;
         }).length;
       }
       byLevel[String(level)] = counts;
@@ -296,15 +325,18 @@ export interface SgsRow {
   sgs: number | undefined;
   sd: number | undefined;
   n: number;
-  /** One-sided p-value per eps (as a string key: `0.05`). */
+  /** One-sided p-value per eps (as a string key: `0.05`), unadjusted. */
   p: Record<string, number>;
-  /** The significance marker at the primary eps. */
+  /** The same adjusted over the tables' family (significance.ts), for the tests the tables report. */
+  pAdjusted: Record<string, number>;
+  /** The significance marker of the adjusted p at the primary eps. */
   marker: string;
 }
 
 /** Every (model, dataset, axis) SGS with its p-values, flat: the JSON report's `sgs`. */
 export function sgsTable(r: SagoResults): SgsRow[] {
   const eps = r.manifest.settings.primaryEps;
+  const sig = sagoSignificance(r);
   return r.models.flatMap((m) =>
     m.scores.flatMap((scope) =>
       SAGO_AXES.flatMap((axis) => {
@@ -319,7 +351,13 @@ export function sgsTable(r: SagoResults): SgsRow[] {
             sd: sc.sd,
             n: sc.n,
             p: Object.fromEntries(sc.tests.map((t) => [String(t.eps), t.p])),
-            marker: markerAt(sc, eps),
+            pAdjusted: Object.fromEntries(
+              sc.tests.flatMap((t) => {
+                const a = sig.at(m.model.identity, scope.scope, axis, t.eps);
+                return a ? [[String(t.eps), a.pAdjusted]] : [];
+              }),
+            ),
+            marker: markerAt(sig, { m, scope: scope.scope, axis, eps }),
           },
         ];
       }),
@@ -328,6 +366,7 @@ export function sgsTable(r: SagoResults): SgsRow[] {
 }
 
 export function sagoJson(r: SagoResults): Record<string, unknown> {
+  const sig = sagoSignificance(r);
   return {
     protocol: 'sago',
     suite: r.suiteHash,
@@ -339,6 +378,7 @@ export function sagoJson(r: SagoResults): Record<string, unknown> {
     variants: r.variants,
     rejected: r.manifest.rejected,
     ...(r.manifest.source && { source: r.manifest.source }),
+    significance: { adjust: sig.adjust, family: sig.family, note: sig.note },
     sgs: sgsTable(r),
     roles: {
       ...(r.manifest.embedder ? { embedder: r.manifest.embedder } : {}),
@@ -380,13 +420,18 @@ export function sagoJson(r: SagoResults): Record<string, unknown> {
               values: sc.values,
               sgs: sc.sgs,
               sd: sc.sd,
-              tests: sc.tests.map((t) => ({
-                eps: t.eps,
-                t: finite(t.t),
-                df: t.df,
-                p: t.p,
-                marker: t.marker,
-              })),
+              tests: sc.tests.map((t) => {
+                // A test no table reports (a dataset at another eps) is in no family: null.
+                const adjusted = sig.at(m.model.identity, scope.scope, a as SagoAxis, t.eps);
+                return {
+                  eps: t.eps,
+                  t: finite(t.t),
+                  df: t.df,
+                  p: t.p,
+                  pAdjusted: adjusted?.pAdjusted ?? null,
+                  marker: adjusted?.marker ?? '',
+                };
+              }),
               ...(sc.untested ? { untested: sc.untested } : {}),
             },
           ]),
@@ -394,6 +439,6 @@ export function sagoJson(r: SagoResults): Record<string, unknown> {
       })),
       ablations: m.ablations,
     })),
-    significanceCounts: significanceCounts(r),
+    significanceCounts: significanceCounts(r, sig),
   };
 }

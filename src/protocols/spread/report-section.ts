@@ -31,6 +31,7 @@ export const spreadSection: SectionModule<SpreadResults> = {
   },
   cells: (store, suiteHash, results) => spreadCells(store, suiteHash, results),
   summary: spreadSummary,
+  inModelOrder: (results, order) => ({ ...results, models: order.sort(results.models, (m) => m) }),
   html: (results, kit) => spreadHtml(results, kit),
   markdown: (results) => demoteHeadings(spreadMarkdown(results), 3),
   json: (results) => spreadJson(results),

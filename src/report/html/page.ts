@@ -146,10 +146,19 @@ function legibleSvg(svg: string): string {
   return svg.replace(/^<svg /, `<svg style="min-width:${Math.ceil(width * scale)}px" `);
 }
 
-/** The kit of one eval: its models' labels shortened against each other, in its charts and its text. */
-function evalKit(kit: HtmlKit, labels: ReadonlyMap<string, string>): HtmlKit {
+/**
+ * The kit of one eval: its models' labels shortened against each other, in its charts and its
+ * text, and its models' colours (the report's) in the eval's order, so every legend lists them so
+ * (docs/report.md#model-order).
+ */
+function evalKit(kit: HtmlKit, labels: ReadonlyMap<string, string>, order: readonly string[]): HtmlKit {
+  const colorOf = (label: string) => kit.modelColors.range[kit.modelColors.domain.indexOf(label)];
+  const own = order.filter((label) => colorOf(label) !== undefined);
   return {
     ...kit,
+    ...(own.length > 0 && {
+      modelColors: { domain: own, range: own.map((label) => colorOf(label) as string) },
+    }),
     chart: (spec, label) => kit.chart({ ...spec, labels }, label),
     label: (model) => labels.get(model) ?? shortLabel(model),
   };
@@ -168,7 +177,7 @@ function sectionHtml(
 ): string {
   const module = protocols.find((p) => p.name === section.protocol)?.section;
   const labels = evalLabels(section);
-  const kit = evalKit(reportKit, labels);
+  const kit = evalKit(reportKit, labels, section.modelOrder?.models ?? []);
   let inner: string;
   if (section.unavailable !== undefined || section.results === undefined || !module)
     inner = `<p class="unavailable-section">Unavailable: ${esc(section.unavailable ?? 'no module for this protocol')}</p>`;
@@ -260,7 +269,7 @@ function evalIndex(data: ReportData): string {
 /** Under an eval's heading: its suite, runs, date and datasets with their licences. */
 function evalMeta(s: ReportSection): string {
   const datasets = s.summary?.datasets.map((d) => formatDataset(d)).join('; ');
-  return `<p class="eval-meta">Suite <code>${esc(s.suite.name)}</code> <code>${esc(s.suite.hash.slice(0, 12))}</code> · ${s.runs.length} run${s.runs.length === 1 ? '' : 's'}${s.runs.length ? ` (${s.runs.map((r) => `<code>${esc(r.slice(0, 8))}</code>`).join(', ')})` : ''} · last run ${esc(day(s.date))}${datasets ? ` · dataset ${esc(datasets)}` : ''}</p>`;
+  return `<p class="eval-meta">Suite <code>${esc(s.suite.name)}</code> <code>${esc(s.suite.hash.slice(0, 12))}</code> · ${s.runs.length} run${s.runs.length === 1 ? '' : 's'}${s.runs.length ? ` (${s.runs.map((r) => `<code>${esc(r.slice(0, 8))}</code>`).join(', ')})` : ''} · last run ${esc(day(s.date))}${datasets ? ` · dataset ${esc(datasets)}` : ''}${s.modelOrder && s.modelOrder.models.length > 1 ? ` · models in every table and chart ${esc(s.modelOrder.says)}` : ''}</p>`;
 }
 
 /** What was run and coverage, collapsed: bookkeeping a reader opens when a figure needs it. */

@@ -55,6 +55,7 @@ withFixtures(
             'model',
             'n',
             'p',
+            'pAdjusted',
             'sd',
             'sgs',
           ]);

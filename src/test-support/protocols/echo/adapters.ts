@@ -17,6 +17,9 @@ const echoSection: SectionModule<EchoResults> = {
     done: Object.fromEntries(store.coverage.byModel(suiteHash, 1).map((m) => [m.model, m.coverage.done])),
   }),
   cells: () => [],
+  inModelOrder: (r, order) => ({
+    done: Object.fromEntries(order.sort(Object.entries(r.done), ([label]) => ({ label }))),
+  }),
   html: (r) => `<p class="echo">${Object.entries(r.done).length} model(s)</p>`,
   markdown: (r) =>
     Object.entries(r.done)
