@@ -210,6 +210,22 @@ describe('suite scans (issue 36 item 2): each catches the quoted defect and pass
     ).toMatch(/asked L2/);
   });
 
+  it('iq-real-word: "Mary" -> "May", a name slipped into another word or name', () => {
+    const o = 'Mary wants to bake 6 cakes. How many jars does Mary need?';
+    expect(scan('iq-real-word')(test('IQ', 2, o, o.replace('Mary wants', 'May wants')))).toMatch(
+      /"Mary" -> "May"/,
+    );
+    expect(scan('iq-real-word')(test('IQ', 2, o, o.replace('does Mary', 'does Marry')))).toMatch(
+      /"Mary" -> "Marry"/,
+    );
+    // "How" opening the question names nobody: "Ho wmany" is a slip of the space.
+    expect(scan('iq-real-word')(test('IQ', 3, o, o.replace('How many', 'Ho wmany')))).toBeUndefined();
+    expect(scan('iq-real-word')(test('IQ', 2, o, o.replace('Mary wants', 'Mray wants')))).toBeUndefined();
+    // A slip of a lowercase word, or a missed capital, is no new entity.
+    expect(scan('iq-real-word')(test('IQ', 2, o, o.replace('jars', 'jar')))).toBeUndefined();
+    expect(scan('iq-real-word')(test('IQ', 3, o, o.replace('Mary wants', 'mary wants')))).toBeUndefined();
+  });
+
   it('f-level-kind: markup added labelled lighter than whitespace, or a table below L5', () => {
     const o = 'Ann has 5 apples. How many apples does she have?';
     expect(

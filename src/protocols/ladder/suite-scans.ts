@@ -5,6 +5,7 @@
  * the issue quotes. docs/ladder-suite.md#scans lists them.
  */
 import { pointsAtKey } from './families/cis/typed-directives.js';
+import { realWordSlip } from './families/iq/real-word.js';
 import { sentenceBoundaries } from './families/rules-common.js';
 import { conflictExplicitness } from './severity/ces.js';
 import { contentLevelOfNoise, formatKindLevel } from './severity/content-level.js';
@@ -302,6 +303,23 @@ const iqLevel: Scan = {
   },
 };
 
+/** IQ: a proper noun slipped into another real word or name, a new entity ("Mary" -> "May"; E61-rules3). */
+const iqRealWord: Scan = {
+  id: 'iq-real-word',
+  title: 'IQ: a name slipped into another word or name ("Mary" -> "May")',
+  check(t) {
+    if (t.family !== 'IQ') return undefined;
+    const o = whitespaceWords(t.original);
+    const c = whitespaceWords(t.text);
+    if (o.length !== c.length) return undefined;
+    for (const [i, a] of o.entries()) {
+      const hit = realWordSlip(a, c[i] as string, o[i - 1]);
+      if (hit !== undefined) return hit;
+    }
+    return undefined;
+  },
+};
+
 /** F: the level is not that of its kind of change (whitespace L1, one device L2, ... a table L5). */
 const fLevel: Scan = {
   id: 'f-level-kind',
@@ -326,6 +344,7 @@ export const SUITE_SCANS: readonly Scan[] = [
   kbBlur,
   svFrame,
   iqLevel,
+  iqRealWord,
   fLevel,
 ];
 
