@@ -210,6 +210,19 @@ describe('suite scans (issue 36 item 2): each catches the quoted defect and pass
     ).toMatch(/asked L2/);
   });
 
+  it('sv-forward-reference: "collects garbage 3 times per week from every place" before the places are named', () => {
+    const o =
+      'John collects garbage from 3 different apartment complexes. The first two have 200 apartments each. He collects garbage 3 times a week from each place. How much money does he make in a week?';
+    const rotated =
+      'John collects garbage 3 times a week from every place. John collects garbage from 3 different apartment complexes. The first two have 200 apartments each. How much money does John make in a week?';
+    expect(scan('sv-forward-reference')(test('SV', 4, o, rotated))).toMatch(/every place/);
+    expect(
+      scan('sv-forward-reference')(
+        test('SV', 2, o, o.replace('collects garbage from', 'gathers garbage from')),
+      ),
+    ).toBeUndefined();
+  });
+
   it('iq-real-word: "Mary" -> "May", a name slipped into another word or name', () => {
     const o = 'Mary wants to bake 6 cakes. How many jars does Mary need?';
     expect(scan('iq-real-word')(test('IQ', 2, o, o.replace('Mary wants', 'May wants')))).toMatch(

@@ -7,6 +7,7 @@
 import { pointsAtKey } from './families/cis/typed-directives.js';
 import { realWordSlip } from './families/iq/real-word.js';
 import { sentenceBoundaries } from './families/rules-common.js';
+import { forwardReference } from './families/sv/references.js';
 import { conflictExplicitness } from './severity/ces.js';
 import { contentLevelOfNoise, formatKindLevel } from './severity/content-level.js';
 import { isPersonName } from './text/given-names.js';
@@ -290,6 +291,15 @@ const svFrame: Scan = {
   },
 };
 
+/** SV: a rewrite that refers ahead to what the original had introduced first ("from every place" before the places; E61-rules3). */
+const svForward: Scan = {
+  id: 'sv-forward-reference',
+  title: 'SV: a reference moved ahead of what it refers to ("every place" before the places)',
+  check(t) {
+    return t.family === 'SV' ? forwardReference(t.original, t.text) : undefined;
+  },
+};
+
 /** IQ: the level is not what its share of altered words says (docs/ladder-families.md#iq-noise). */
 const iqLevel: Scan = {
   id: 'iq-level-content',
@@ -343,6 +353,7 @@ export const SUITE_SCANS: readonly Scan[] = [
   kbTime,
   kbBlur,
   svFrame,
+  svForward,
   iqLevel,
   iqRealWord,
   fLevel,

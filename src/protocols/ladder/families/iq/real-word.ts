@@ -22,6 +22,8 @@ function bare(word: string): string {
 
 /** Whether `word` is an English word (any part of speech, any inflection) or a given name. */
 export function isRealWord(word: string): boolean {
+  // A digit read into a word ("Car0l") makes no word.
+  if (/\d/.test(word)) return false;
   const w = bare(word);
   if (w.length === 0) return false;
   const lower = w.toLowerCase();
