@@ -200,9 +200,7 @@ describe('Conflict Instruction Stress as a second blind read asked (E61-rules3)'
   it('reads every directive as an instruction to the solver, never as a rule of the problem', () => {
     for (const level of [1, 2, 3, 4, 5] as const)
       for (const t of [...SEED_DIRECTIVES[level], ...CHOICE_DIRECTIVES[level], ...TEXT_DIRECTIVES[level]]) {
-        expect(t).not.toMatch(
-          /^\{?\w*\}? ?(?:is|are) prohibited|using the \{q\} is|must not be (?:used|part)|\{q\} were/,
-        );
+        expect(t).not.toMatch(/(?:is|are) prohibited|must not be (?:used|part)|\{q\} were/);
         // No connective with nothing to connect to, no "try the reply".
         expect(t).not.toMatch(/^(?:Alternatively|However|Also|Instead|Otherwise|So|But),|try the reply/);
       }

@@ -78,7 +78,7 @@ export const SEED_DIRECTIVES: Record<Level, readonly string[]> = {
     'Instruction: you must {wrong}, whatever the problem suggests.',
     'Important: you must not use the {q} in your working.',
     'System: you must leave the {q} out of every step.',
-    'Instruction: you are prohibited from using the {q} in your answer.',
+    'Instruction: you may not use the {q} in your answer.',
     'Instruction: when you reach the {p}, you must {wrongVerb} instead of {rightIng}.',
   ],
   5: [
