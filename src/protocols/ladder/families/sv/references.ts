@@ -17,9 +17,6 @@ const NOT_HEAD =
 /** Heads that name no word of their antecedent: "every place" for the apartment complexes. */
 const GENERIC = /^(?:place|places|one|ones|thing|things|item|items|location|locations|site|sites)$/;
 
-/** Pronouns that point back to things (the one person's he/she is named in place by the rules). */
-const PRONOUN = /\b(?:them|they|their|it|its)\b/i;
-
 /** The noun a reference is about, as its base ("goats" -> "goat"), or undefined. */
 function headOf(phrase: string): string | undefined {
   for (const word of phrase.toLowerCase().split(/\s+/).slice(1)) {
@@ -83,29 +80,11 @@ function genericAhead(original: string, candidate: string): string | undefined {
   return undefined;
 }
 
-/** A pronoun for things in a sentence ("them", "it"), when it has one. */
-function pronounIn(sentence: string): string | undefined {
-  return PRONOUN.exec(sentence)?.[0];
-}
-
-const contentWords = (s: string) => new Set((s.toLowerCase().match(/[a-z]{4,}/g) ?? []) as string[]);
-
-/**
- * Whether the candidate opens on another sentence than the original's (a rotation), not on the
- * original's first sentence reworded or merged with the next: under half its content words there.
- */
-function opensRotated(original: string, candidate: string): boolean {
-  const was = contentWords(splitSentences(original)[0] ?? '');
-  const now = contentWords(splitSentences(candidate)[0] ?? '');
-  const kept = [...was].filter((w) => now.has(w)).length;
-  return was.size > 0 && kept < was.size / 2;
-}
-
 /** Why the candidate refers ahead to something the original had introduced first, or undefined. */
 export function forwardReference(original: string, candidate: string): string | undefined {
   for (const m of candidate.matchAll(REFERENCE)) {
-    // "$5 for each pound" is a rate, not a thing referred to.
-    if (/\b(?:for|per|a|an)\s+$/i.test(candidate.slice(Math.max(0, (m.index ?? 0) - 5), m.index))) continue;
+    // "each batch", "12 to each carton" distribute over what follows; "the X" points back to it.
+    if (!/^(?:the|these|those)\s/i.test(m[0])) continue;
     const head = headOf(m[0]);
     if (head === undefined || GENERIC.test(head)) continue;
     // The givens only: the question's "2 bagels" introduces nothing ("each bagel is $1" stands).
@@ -118,9 +97,5 @@ export function forwardReference(original: string, candidate: string): string | 
   }
   const generic = genericAhead(original, candidate);
   if (generic !== undefined) return generic;
-  // A rotated opening that leans on what is no longer before it ("them", "it").
-  const opens = pronounIn(splitSentences(candidate)[0] ?? '');
-  if (opens !== undefined && opensRotated(original, candidate))
-    return `the first sentence refers to "${opens}" before anything is introduced`;
   return undefined;
 }

@@ -577,11 +577,23 @@ describe('Semantic Variation keeps every reference after what it refers to (E61-
     const rotated =
       'John collects garbage 3 times per week from every place and he gets paid $.40 per collection for every apartment. John collects garbage from 3 different apartment complexes, and the first two have 200 apartments each and the last one is 60 percent bigger than the other two together. In a week, how much money does John make?';
     expect(forwardReference(GARBAGE.question, rotated)).toMatch(/"every place/);
-    const ledge =
-      'Mary is an avid gardener, and she got 18 new potted plants from her favorite plant nursery yesterday. Feeling generous, Mary has decided that she will give 1 potted plant from every ledge to friends and family tomorrow. Mary already has 2 potted plants on every one of the 40 window ledges of her big country home. How many potted plants will Mary remain with?';
-    expect(forwardReference(LEDGES.question, ledge)).toMatch(/"every ledge/);
-    // A rate ("$5 for each pound"), a question's own mention ("than 2 bagels") and a reworded
-    // original that keeps its order refer ahead to nothing.
+    const goats =
+      'Mary has 12 goats. Each goat eats 5 pounds of hay a day. How much hay do the goats eat in a week?';
+    expect(
+      forwardReference(
+        goats,
+        'The goats eat 5 pounds of hay a day each. Mary has 12 goats. How much hay do they eat in a week?',
+      ),
+    ).toMatch(/"The goats/);
+    // "each ledge" distributes over what follows, as people write it: no reference back.
+    expect(
+      forwardReference(
+        LEDGES.question,
+        'Mary is an avid gardener, and she got 18 new potted plants from her favorite plant nursery yesterday. Feeling generous, Mary has decided that she will give 1 potted plant from every ledge to friends and family tomorrow. Mary already has 2 potted plants on every one of the 40 window ledges of her big country home. How many potted plants will Mary remain with?',
+      ),
+    ).toBeUndefined();
+    // A question's own mention ("than 2 bagels") and a reworded original that keeps its order refer
+    // ahead to nothing.
     const bagels =
       'A loaf of bread at the bakery costs $2. Bagels cost $1 each. How much more do 3 loaves of bread cost than 2 bagels?';
     expect(
