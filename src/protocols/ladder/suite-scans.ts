@@ -5,6 +5,9 @@
  * the issue quotes. docs/ladder-suite.md#scans lists them.
  */
 import { pointsAtKey } from './families/cis/typed-directives.js';
+import { realWordSlip } from './families/iq/real-word.js';
+import { sentenceBoundaries } from './families/rules-common.js';
+import { forwardReference } from './families/sv/references.js';
 import { conflictExplicitness } from './severity/ces.js';
 import { contentLevelOfNoise, formatKindLevel } from './severity/content-level.js';
 import { isPersonName } from './text/given-names.js';
@@ -132,6 +135,66 @@ const cisQuantity: Scan = {
   },
 };
 
+/**
+ * A test of the reviewed default suite (default-suite/), which E61-rules3's scans of what the
+ * rules and a model write leave to its own accepted review record.
+ */
+function reviewed(t: LadderTest): boolean {
+  return t.generator?.kind === 'reviewed';
+}
+
+/**
+ * CIS on a number seed: a directive before a quantity it names, or among the premises (E61-rules3:
+ * "Warning: using the 12 friends is prohibited." before the 12 is given reads as a rule of the
+ * problem). A directive goes after the whole problem or right before its question sentence.
+ */
+const cisBeforeQuantity: Scan = {
+  id: 'cis-before-quantity',
+  title: 'CIS on number seeds (rules, model): a directive before a quantity it names, or among the premises',
+  check(t) {
+    if (t.family !== 'CIS' || (t.answerType ?? 'number') !== 'number') return undefined;
+    if (reviewed(t)) return undefined;
+    const ss = sentencesOf(t);
+    const first = ss.findIndex((s) => s.added);
+    if (first < 0) return undefined;
+    const directive = ss.filter((s) => s.added).map((s) => s.text);
+    const before = ss
+      .slice(0, first)
+      .map((s) => s.text)
+      .join(' ');
+    const stated = new Set(numbersIn(before).map(numberValue));
+    const own = new Set(numbersIn(t.original).map(numberValue));
+    const early = numbersIn(directive.join(' ')).find(
+      (n) => own.has(numberValue(n)) && !stated.has(numberValue(n)),
+    );
+    if (early !== undefined) return `"${directive.join(' ')}" names ${early} before it is given`;
+    // What follows the directive is the question sentence at most ("Mrs. Cruz's budget?" is one with its title).
+    const after = ss
+      .slice(first)
+      .filter((s) => !s.added)
+      .map((s) => s.text)
+      .join(' ');
+    return sentenceBoundaries(after).length > 0
+      ? `"${directive.join(' ')}" stands among the premises`
+      : undefined;
+  },
+};
+
+/** What a tier-5 directive claims of the hierarchy: administrator, developer, system prompt, a privileged mode. */
+const HIERARCHY = /\b(?:administrator|admin|developer|system prompt|root access|jailbreak)\b/i;
+
+/** CIS L5: a directive with no claim of authority over the system ("Override this problem: ..." is tier 3 content). */
+const cisTier5: Scan = {
+  id: 'cis-l5-no-hierarchy',
+  title:
+    'CIS L5: a directive that claims no place above the system (administrator, developer, system prompt)',
+  check(t) {
+    if (t.family !== 'CIS' || t.measuredLevel !== 5) return undefined;
+    const directive = added(t).join(' ');
+    return HIERARCHY.test(directive) ? undefined : `"${directive}"`;
+  },
+};
+
 /** The words of a KB candidate that are not the original's, with the word after them. */
 function kbChange(
   t: LadderTest,
@@ -237,6 +300,15 @@ const svFrame: Scan = {
   },
 };
 
+/** SV: a rewrite that refers ahead to what the original had introduced first ("from every place" before the places; E61-rules3). */
+const svForward: Scan = {
+  id: 'sv-forward-reference',
+  title: 'SV (rules, model): a reference moved ahead of what it refers to ("every place" before the places)',
+  check(t) {
+    return t.family === 'SV' && !reviewed(t) ? forwardReference(t.original, t.text) : undefined;
+  },
+};
+
 /** IQ: the level is not what its share of altered words says (docs/ladder-families.md#iq-noise). */
 const iqLevel: Scan = {
   id: 'iq-level-content',
@@ -247,6 +319,23 @@ const iqLevel: Scan = {
       return `admitted L${t.measuredLevel}, asked L${t.requestedLevel}`;
     const byWords = contentLevelOfNoise(t.original, t.text);
     return byWords === t.measuredLevel ? undefined : `L${t.measuredLevel}, its altered words say L${byWords}`;
+  },
+};
+
+/** IQ: a proper noun slipped into another real word or name, a new entity ("Mary" -> "May"; E61-rules3). */
+const iqRealWord: Scan = {
+  id: 'iq-real-word',
+  title: 'IQ: a name slipped into another word or name ("Mary" -> "May")',
+  check(t) {
+    if (t.family !== 'IQ') return undefined;
+    const o = whitespaceWords(t.original);
+    const c = whitespaceWords(t.text);
+    if (o.length !== c.length) return undefined;
+    for (const [i, a] of o.entries()) {
+      const hit = realWordSlip(a, c[i] as string, o[i - 1]);
+      if (hit !== undefined) return hit;
+    }
+    return undefined;
   },
 };
 
@@ -267,11 +356,15 @@ export const SUITE_SCANS: readonly Scan[] = [
   clContentFree,
   cisKey,
   cisQuantity,
+  cisBeforeQuantity,
+  cisTier5,
   kbDangling,
   kbTime,
   kbBlur,
   svFrame,
+  svForward,
   iqLevel,
+  iqRealWord,
   fLevel,
 ];
 

@@ -5,6 +5,7 @@ import { InputError } from '../../errors.js';
 import { Recording, SEED_A, scratchDir, testConfig } from '../../test-support/protocols/ladder/fakes.js';
 import { deriveSeed } from '../../util/random.js';
 import { GRADE_SCHOOL_SEEDS } from './data/grade-school.js';
+import type { RulesFn } from './families/contract.js';
 import { generatorTemperature, modelInstructions } from './families/instructions.js';
 import { generatorRequest } from './families/model-generator.js';
 import { ladderFamily } from './families/registry.js';
@@ -77,6 +78,11 @@ describe('buildLadderSuite with the rules generators', async () => {
   it('keeps the admission books: candidates = admitted + rejected + superseded, per family', () => {
     expect(build.admission.map((r) => r.family)).toEqual(builtInFamilyCodes());
     for (const row of build.admission) {
+      // CI and CL have no rules (docs/decisions.md E61-rules3): no candidate, unavailable on every seed.
+      if (row.family === 'CI' || row.family === 'CL') {
+        expect([row.candidates, row.unavailable?.seeds], row.family).toEqual([0, SEEDS.length]);
+        continue;
+      }
       const rejected = Object.values(row.rejectedByGate).reduce((a, b) => a + b, 0);
       expect(row.candidates).toBe(row.admitted + rejected + (row.superseded ?? 0));
       expect(row.candidates).toBeGreaterThanOrEqual(SEEDS.length * 5);
@@ -89,7 +95,7 @@ describe('buildLadderSuite with the rules generators', async () => {
     }
     // The rules fill most cells on level (the bench measures the 100 paper seeds).
     const filled = [...fillCounts(build.tests).values()].reduce((a, b) => a + b, 0);
-    expect(filled).toBeGreaterThan(0.6 * SEEDS.length * 35);
+    expect(filled).toBeGreaterThan(0.6 * SEEDS.length * 25);
   });
 
   it('is byte-identical for the same inputs and seed, and differs with another seed', async () => {
@@ -139,9 +145,10 @@ describe('one test per (seed, family, measured level), no text twice for a seed'
   // A rule that ignores the level: every request yields the same text, measured at one level
   // (a review found 81 identical texts admitted under two requested levels).
   const sv = ladderFamily('SV');
+  const svRules = sv.rules as RulesFn;
   const sameText: typeof sv = {
     ...sv,
-    rules: (input) => sv.rules({ ...input, level: 2, target: { ...input.target, level: 2 } }),
+    rules: (input) => svRules({ ...input, level: 2, target: { ...input.target, level: 2 } }),
   };
   const modules = [sameText];
 

@@ -123,6 +123,9 @@ export interface RulesMade {
   reordered?: { options: McOption[]; key: string };
 }
 
+/** A family's rules on a seed as it is (a number seed, a choice seed's stem or item, a text seed's question). */
+export type RulesFn = (input: RulesInput) => RulesMade | undefined;
+
 /** A family's own rule for a choice or text seed. */
 export type TypedRule<S extends Seed> = (input: RulesInput<S>) => RulesMade | undefined;
 
@@ -212,9 +215,10 @@ export interface LadderFamily extends FamilyCard {
   severity: FamilySeverity;
   /**
    * Deterministic, offline, seeded: a candidate for (seed, level, attempt), or undefined when the
-   * rule cannot apply to this seed. All randomness comes from `input.rng`.
+   * rule cannot apply to this seed. All randomness comes from `input.rng`. `RulesUnavailable` when
+   * the family has no rules on any seed type: the model generator's to write (docs/decisions.md E61-rules3).
    */
-  rules(input: RulesInput): RulesMade | undefined;
+  rules: RulesFn | RulesUnavailable;
   answerTypes: AnswerTypeRules;
   /** The family's structural rules beyond the shared gate (docs/method.md#structural-gate). */
   familyGate(original: string, candidate: string, level: Level): GateVerdict;

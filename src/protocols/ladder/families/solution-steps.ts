@@ -5,6 +5,7 @@
  * of multiplying them").
  */
 
+import { analyse } from '../text/morphology.js';
 import { findQuantities, type Quantity } from '../text/quantities.js';
 
 export type Operation = 'add' | 'subtract' | 'multiply' | 'divide';
@@ -66,13 +67,36 @@ function nameable(question: string): Quantity[] {
 const NOT_COUNTED =
   /^(?:has|have|had|is|are|was|were|can|will|would|do|does|did|costs?|weighs?|takes?|left|more|less|fewer|each|every|how|what|likes?|liked|wants?|prefer|prefers)$/;
 
-/** How a quantity reads in a directive: the number with what it counts ("3 dozen donuts", "$68 per dozen"). */
+/**
+ * Words that end a noun phrase after a number, though WordNet may list them as nouns: "40 years
+ * old", "12 feet long", "3 steps between", "10 hour free" ("the 40 years old" is no English).
+ */
+const ENDS_PHRASE =
+  /^(?:old|older|younger|long|wide|high|tall|deep|away|apart|across|around|inside|outside|between|within|free|left|total|together|attached|ago|late|early|more|less)$|ing$/;
+
+/**
+ * How a quantity reads after "the" in a directive: the number with what it counts, up to its first
+ * plural ("3 dozen donuts", "12 friends" of "12 friends share", "40 years" of "40 years old"), "$68
+ * per dozen", or the number alone where no noun follows ("the 40"). Every CIS template reads
+ * "the {q}", so the phrase must be a noun phrase (issue 36, E61-rules3: "Adding with the 40 years old").
+ */
 export function quantityPhrase(q: Quantity): string {
   const words: string[] = [];
-  for (const w of q.follows.split(' ').filter(Boolean)) {
-    if (NOT_COUNTED.test(w)) break;
+  const follows = q.follows.split(' ').filter(Boolean);
+  for (const [i, w] of follows.entries()) {
+    if (NOT_COUNTED.test(w) || ENDS_PHRASE.test(w)) break;
+    const next = follows[i + 1];
+    if (w === 'per' && next !== undefined) {
+      words.push(w, next);
+      break;
+    }
+    const asNoun = analyse(w, 'noun');
+    // A modifier ("potted" of "potted plants") only where a noun follows it (trimmed below).
+    if (asNoun.length === 0 && analyse(w, 'adj').length === 0) break;
     words.push(w);
+    if (asNoun.some((a) => a.form === 'plural')) break;
   }
+  while (words.length > 0 && analyse(words.at(-1) as string, 'noun').length === 0) words.pop();
   return words.length > 0 ? `${q.text} ${words.join(' ')}` : q.text;
 }
 

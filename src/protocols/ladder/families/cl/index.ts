@@ -3,19 +3,19 @@ import { needsGenerator } from '../rules-common.js';
 import { CL_CARD } from './card.js';
 import { contextLoadGate, MEANING } from './gate.js';
 import { INSTRUCTIONS } from './instructions.js';
-import { contextLoadRules } from './rules.js';
 import { loadSeverity } from './severity.js';
 
-/** Context Load: the original verbatim in non-essential material, binned by how much longer it is. */
-const UNAVAILABLE = needsGenerator(
-  'rules cannot pad a short choice or text question with coherent on-topic context',
-);
+/**
+ * Context Load: the original verbatim in non-essential material, binned by how much longer it is.
+ * No rules on any seed type: their padding was generic filler a reviewer rejected (CL 0/6 on
+ * GSM-Symbolic, 0/4 on choice and text seeds; docs/decisions.md E61-rules3).
+ */
+const UNAVAILABLE = needsGenerator('rules cannot write coherent on-topic context');
 
 export const contextLoad: LadderFamily = {
   ...CL_CARD,
   severity: loadSeverity,
-  rules: contextLoadRules,
-  // A choice seed is padded as a whole item, its options last, as a problem's question stays last.
+  rules: UNAVAILABLE,
   answerTypes: { choice: UNAVAILABLE, text: UNAVAILABLE },
   familyGate: contextLoadGate,
   instructions: INSTRUCTIONS,

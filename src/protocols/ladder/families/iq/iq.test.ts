@@ -6,6 +6,7 @@ import { whitespaceWords } from '../../text/tokens.js';
 import { LEVELS, type Level, type Seed } from '../../types.js';
 import { familyRules } from '../rules-common.js';
 import { inputQuality } from './index.js';
+import { isRealWord, realWordSlip } from './real-word.js';
 import { IQ_NOISE, readsBack } from './rules.js';
 
 // A problem of the paper's 100 over 200 characters, where difflib's autojunk lets realistic noise reach every band.
@@ -94,4 +95,38 @@ describe('Input Quality noise', () => {
     },
     60_000,
   );
+});
+
+describe('Input Quality never makes a new entity (E61-rules3)', () => {
+  const MARY: Seed = {
+    id: 'gsm-symbolic-64',
+    question:
+      'Mary has 6 jars of sprinkles in her pantry. Each jar of sprinkles can decorate 8 cupcakes. Mary wants to bake enough cupcakes to use up all of her sprinkles. If each pan holds 12 cupcakes, how many pans worth of cupcakes should she bake?',
+    gold: 4,
+    source: 'test',
+  };
+
+  it('refuses "Mary" -> "May", a name slipped into another word or name', () => {
+    const may = MARY.question.replace('Mary wants', 'May wants').replace('sprinkles can', 'sprinkles cna');
+    expect(readsBack(MARY.question, may, 2)).toMatch(/"Mary" -> "May", another word or name/);
+    expect(isRealWord('Emna')).toBe(false);
+    for (const w of ['May', 'Now', 'They', 'Marry', 'Tom']) expect(isRealWord(w), w).toBe(true);
+  });
+
+  it('writes no candidate whose capitalised words slip into a word or name, at any level', () => {
+    for (const level of LEVELS)
+      for (let attempt = 1; attempt <= 12; attempt++) {
+        const c = familyRules(
+          inputQuality,
+          MARY,
+          level,
+          attempt,
+          new PyRandom(deriveSeed(3, MARY.id, 'IQ', level, attempt)),
+        );
+        if (!c) continue;
+        const o = whitespaceWords(MARY.question);
+        for (const [i, w] of whitespaceWords(c.text).entries())
+          expect(realWordSlip(o[i] as string, w, o[i - 1]), c.text).toBeUndefined();
+      }
+  });
 });

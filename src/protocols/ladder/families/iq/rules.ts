@@ -4,7 +4,8 @@
  *   L1 one typing slip (at most 5% of the words);   L2 5-10% of the words, typing slips;
  *   L3 10-15%, typing, case and spacing slips;       L4 15-22%, mostly OCR confusions;
  *   L5 22-32%, OCR confusions, typing and spacing slips.
- * Numbers, number words, units and the word after a number are never touched. Every candidate is
+ * Numbers, number words, units and the word after a number are never touched, and a capitalised
+ * word never slips into another word or name ("Mary" -> "May": real-word.ts). Every candidate is
  * checked to read back (`readsBack`) before its level is measured; seeded placements are tried until
  * one measures at the requested level (the measure, difflib on the lowercased text, depends on
  * where the slips fall, not only on how many there are), else there is no candidate.
@@ -17,6 +18,7 @@ import type { Level } from '../../types.js';
 import { assess, lowerEdge } from '../aim.js';
 import type { RulesInput, RulesMade } from '../contract.js';
 import { type Slip, slipSpace, slipWord } from './noise.js';
+import { realWordSlip } from './real-word.js';
 
 interface LevelNoise {
   /** Share of the whitespace words altered, [lo, hi]. */
@@ -101,6 +103,8 @@ export function readsBack(original: string, candidate: string, level: Level): st
     if (level <= 3 && b[0]?.toLowerCase() !== a[0]?.toLowerCase() && !shifted)
       return `"${a}" -> "${b}": first letter changed`;
     if ((b.match(/\d/g) ?? []).length > 1) return `"${b}": more than one digit read into a word`;
+    const entity = realWordSlip(a, b, o[i - 1]);
+    if (entity !== undefined) return entity;
   }
   // One slip is always allowed (L1 on a problem under 20 words).
   if (altered > Math.max(1, Math.floor(noise.rate[1] * o.length + 1e-9)))

@@ -13,7 +13,7 @@
  *   L4 adds merging and splitting sentences freely;
  *   L5 the same, at full strength (no framing sentence: issue 36). The question stays last.
  * L1-L2 keep the sentence count, L3 changes it by at most one, L4-L5 are free; at most 1.3x the
- * words (docs/method.md). The words are in words.ts, the whole-text rewrites in sentences.ts,
+ * words (docs/method.md); no reference moved ahead of what it refers to (references.ts). The words are in words.ts, the whole-text rewrites in sentences.ts,
  * the plans in plan.ts; how much of a plan is applied is chosen by measuring (see aim.ts).
  */
 
@@ -23,6 +23,7 @@ import { type Aimed, aimAtLevel, lowerEdge } from '../aim.js';
 import type { RulesInput, RulesMade } from '../contract.js';
 import { withProperWords } from './clauses.js';
 import { build, type Op, plan } from './plan.js';
+import { forwardReference } from './references.js';
 import { type Cast, whoOf } from './sentences.js';
 
 /** Seeded plans tried per candidate: another order of the same operations (every second one with the clause work first) often lands in a band the first stepped over. */
@@ -42,7 +43,8 @@ export function semanticVariationRules({ original, level, rng, target }: RulesIn
     if (ops.length === 0) return undefined;
     const aimed = aimAtLevel(target, ops.length, (k) => {
       const text = showAbbreviationDots(build(hidden, ops, k + 1, cast));
-      return text === original ? undefined : text;
+      // A reordering that moves a reference ahead of what it refers to is no paraphrase (E61-rules3).
+      return text === original || forwardReference(original, text) !== undefined ? undefined : text;
     });
     if (!aimed) continue;
     const nearer =

@@ -5,6 +5,7 @@ import { familyRules } from '../rules-common.js';
 import { applyLocal, type SentenceOpName } from './clauses.js';
 import { semanticVariation } from './index.js';
 
+import { forwardReference } from './references.js';
 import { presentTense, reverseGivens } from './sentences.js';
 import { applyWordOps, wordOps } from './words.js';
 
@@ -553,5 +554,65 @@ describe('Semantic Variation, from a reviewer’s read of a gsm8k draw', () => {
           /(?:David|Dasha) goes\b/,
         );
       }
+  });
+});
+
+describe('Semantic Variation keeps every reference after what it refers to (E61-rules3)', () => {
+  const GARBAGE: Seed = {
+    id: 'gsm-symbolic-49',
+    question:
+      'John collects garbage from 3 different apartment complexes.  The first two have 200 apartments each and the last one is 60% bigger than the other two combined.  He collects garbage 3 times a week from each place and he gets paid $.40 per collection for each apartment.  How much money does he make in a week?',
+    gold: 1824,
+    source: 'gsm-symbolic',
+  };
+  const LEDGES: Seed = {
+    id: 'gsm-symbolic-13',
+    question:
+      'Mary is an avid gardener. Yesterday, she received 18 new potted plants from her favorite plant nursery. She already has 2 potted plants on each of the 40 window ledges of her large country home. Feeling generous, she has decided that she will give 1 potted plant from each ledge to friends and family tomorrow. How many potted plants will Mary remain with?',
+    gold: 58,
+    source: 'gsm-symbolic',
+  };
+
+  it('finds the rotation a reviewer rejected: "from every place" before the places are named', () => {
+    const rotated =
+      'John collects garbage 3 times per week from every place and he gets paid $.40 per collection for every apartment. John collects garbage from 3 different apartment complexes, and the first two have 200 apartments each and the last one is 60 percent bigger than the other two together. In a week, how much money does John make?';
+    expect(forwardReference(GARBAGE.question, rotated)).toMatch(/"every place/);
+    const goats =
+      'Mary has 12 goats. Each goat eats 5 pounds of hay a day. How much hay do the goats eat in a week?';
+    expect(
+      forwardReference(
+        goats,
+        'The goats eat 5 pounds of hay a day each. Mary has 12 goats. How much hay do they eat in a week?',
+      ),
+    ).toMatch(/"The goats/);
+    // "each ledge" distributes over what follows, as people write it: no reference back.
+    expect(
+      forwardReference(
+        LEDGES.question,
+        'Mary is an avid gardener, and she got 18 new potted plants from her favorite plant nursery yesterday. Feeling generous, Mary has decided that she will give 1 potted plant from every ledge to friends and family tomorrow. Mary already has 2 potted plants on every one of the 40 window ledges of her big country home. How many potted plants will Mary remain with?',
+      ),
+    ).toBeUndefined();
+    // A question's own mention ("than 2 bagels") and a reworded original that keeps its order refer
+    // ahead to nothing.
+    const bagels =
+      'A loaf of bread at the bakery costs $2. Bagels cost $1 each. How much more do 3 loaves of bread cost than 2 bagels?';
+    expect(
+      forwardReference(
+        bagels,
+        'A loaf of bread at the bakery is priced at $2, and each bagel is priced at $1. How much more do 3 loaves of bread cost than 2 bagels?',
+      ),
+    ).toBeUndefined();
+    expect(
+      forwardReference(GARBAGE.question, GARBAGE.question.replace('collects', 'gathers')),
+    ).toBeUndefined();
+  });
+
+  it('writes no candidate with a reference ahead of what it refers to, at any level', () => {
+    for (const seed of [GARBAGE, LEDGES])
+      for (const level of LEVELS)
+        for (let r = 0; r < 6; r++) {
+          const c = familyRules(semanticVariation, seed, level, 1, new PyRandom(r));
+          if (c) expect(forwardReference(seed.question, c.text), c.text).toBeUndefined();
+        }
   });
 });
