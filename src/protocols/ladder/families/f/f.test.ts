@@ -197,6 +197,20 @@ describe('sentence and clause units', () => {
     expect(sentenceClauses('If she sells 5 cups a day, how many does she sell in a week?')).toEqual([
       ['If she sells 5 cups a day,', 'how many does she sell in a week?'],
     ]);
+    expect(sentenceClauses('When he went back home, he inspected the marbles further.')).toEqual([
+      ['When he went back home,', 'he inspected the marbles further.'],
+    ]);
+    // A list going on after ", and" is no clause: "- and half of the average questions correctly," is a fragment.
+    expect(
+      sentenceClauses(
+        'If Aries gets 75% of the easy questions, and half of the average questions correctly, how many points does she get?',
+      ),
+    ).toEqual([
+      [
+        'If Aries gets 75% of the easy questions, and half of the average questions correctly,',
+        'how many points does she get?',
+      ],
+    ]);
     expect(sentenceClauses('Which books by H. A. Rey feature a monkey?')).toEqual([
       ['Which books by H. A. Rey feature a monkey?'],
     ]);

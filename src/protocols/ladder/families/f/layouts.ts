@@ -21,12 +21,22 @@ export function clauseBullets(clauses: readonly string[], bullet = '- ', indent 
   return [`${bullet}${head}`, ...rest.map((c) => `${indent}${bullet}${c}`)];
 }
 
-/** The sentences as an outline: the first at the top, the givens nested under it, the question back at the top. */
+/** A sentence that leans on the one before ("He gets 1 hour free.", "The first paid hour is $15."). */
+const LEANS_BACK =
+  /^(?:He|She|It|They|His|Her|Its|Their|This|That|These|Those|Each|Every|The|Both|All|Half|Of|Then|Also)\b/;
+
+/**
+ * The sentences as an outline: the first at the top, the givens that lean on the one before nested
+ * under it (else, none leaning back, every given after the first: the scene, then its facts), the
+ * question back at the top; undefined for a problem of one given.
+ */
 function outline(sentences: readonly string[]): string[] | undefined {
-  if (sentences.length < 3) return undefined;
-  const [first, ...rest] = sentences;
-  const question = rest.pop() as string;
-  return [`- ${first}`, ...rest.map((s) => `  - ${s}`), `- ${question}`];
+  const question = sentences.at(-1) as string;
+  const givens = sentences.slice(0, -1);
+  if (givens.length < 2) return undefined;
+  const leans = givens.some((s, i) => i > 0 && LEANS_BACK.test(s));
+  const nested = (s: string, i: number) => i > 0 && (!leans || LEANS_BACK.test(s));
+  return [...givens.map((s, i) => (nested(s, i) ? `  - ${s}` : `- ${s}`)), `- ${question}`];
 }
 
 /**

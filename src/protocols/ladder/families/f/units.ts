@@ -15,8 +15,12 @@ const NOT_AN_END = /^\(?(?:[A-Z]|Mr|Mrs|Ms|Dr|St|Jr|Sr|Mt|Ft|No|vs|etc|e\.g|i\.e
 /** Words that open a clause after a comma ("..., and it sells ...", "..., which ...", "If ..., how ..."). */
 const JOINER =
   /^(?:and|but|or|so|yet|nor|then|while|whereas|although|though|because|since|which|who|whom|whose|where|when|how|what|why)$/i;
-/** Openers of a leading subordinate clause, whose first comma closes it ("If she sells 5, how ..."). */
+/** Coordinating conjunctions: a split before one must leave a clause that runs to the sentence's end. */
+const COORDINATOR = /^(?:and|but|or|so|yet|nor)$/i;
+/** Openers of a leading subordinate clause, closed by a comma before its main clause's subject. */
 const SUBORDINATE = /^(?:If|When|After|Before|Since|Because|Although|Though|While|Once|Unless|As|Suppose)$/;
+/** A subject opening the main clause after a leading one ("When he went home, he inspected ..."). */
+const SUBJECT = /^(?:he|she|it|they|we|you|I|there)$/i;
 /** Fewest words a clause split off at a comma keeps, so "apples, pears, and plums" stays whole. */
 const MIN_CLAUSE_WORDS = 3;
 
@@ -41,10 +45,12 @@ function clauseEndsOf(ws: readonly string[]): number[] {
   for (let i = 0; i < ws.length - 1; i++) {
     const w = ws[i] as string;
     const semicolon = w.endsWith(';');
+    const next = ws[i + 1] as string;
+    // "..., and half of the others correctly, how many ..." is a list going on, not a clause.
+    const coordinated = !COORDINATOR.test(next) || !ws.slice(i + 1, -1).some((x) => x.endsWith(','));
     const comma =
       w.endsWith(',') &&
-      (JOINER.test(ws[i + 1] as string) ||
-        (leading && out.length === 0 && !ws.slice(0, i).some((x) => x.endsWith(','))));
+      ((JOINER.test(next) && coordinated) || (leading && out.length === 0 && SUBJECT.test(next)));
     // Both sides long enough to be clauses, not items of a list.
     if (
       (semicolon || comma) &&
