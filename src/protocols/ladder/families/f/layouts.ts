@@ -1,7 +1,8 @@
 /**
- * Structural/Format's layouts of a problem or question, by level (docs/ladder-families.md#f-units;
- * the level of each is its kind, severity/content-level.ts `formatKindLevel`). Every line, list
- * item and quoted line is a whole sentence or clause (units.ts): the blind read rejected breaks
+ * Structural/Format's layouts of a problem or question, by level (docs/ladder-families.md#f-units,
+ * docs/decisions.md E61-rulesF; the level of each is its kind, severity/content-level.ts
+ * `formatKindLevel`). Every line, list item and quoted line is a whole sentence or clause
+ * (units.ts): the blind read rejected breaks
  * mid-phrase at L1 ("between\n\n1988"), width-wrapped nested bullets at L3 ("- has."), " |" at
  * the ends of quoted lines at L4 and tables of fragments at L5 (issue 36). Only a fenced block,
  * pasted text, wraps at a width.
