@@ -76,10 +76,10 @@ type Builder = (s: string[], c: string[][]) => string | undefined;
 const BUILDERS: Record<Level, [string, Builder][]> = {
   1: [
     // The lightest: a break where a space stood between sentences (the paper's measure puts L1
-    // under the same seed's L2-L5, f.test.ts); a lone sentence is indented instead.
+    // under the same seed's L2-L5, f.test.ts). A lone sentence has none: the runner strips the
+    // whitespace around it, and a break inside it is no L1 (issue 36).
     ['line-breaks', (s) => (s.length > 1 ? s.join('\n') : undefined)],
     ['question-apart', (s) => (s.length > 2 ? `${s.slice(0, -1).join(' ')}\n\n${s.at(-1)}` : undefined)],
-    ['indent', (s) => (s.length === 1 ? `  ${s[0]}` : undefined)],
   ],
   2: [
     ['heading', (s) => (s.length > 1 ? `# ${s[0]}\n\n${s.slice(1).join(' ')}` : `# ${s[0]}`)],
