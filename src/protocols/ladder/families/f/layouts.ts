@@ -100,14 +100,10 @@ const BUILDERS: Record<Level, [string, Builder][]> = {
   4: [
     [
       'quoted-list',
-      (s, c) =>
+      (s) =>
         s.length > 1
           ? [...s.slice(0, -1).map((x) => `> - ${x}`), '>', `> ${s.at(-1)}`].join('\n')
-          : c[0] && c[0].length > 1
-            ? clauseBullets(c[0])
-                .map((l) => `> ${l}`)
-                .join('\n')
-            : undefined,
+          : undefined,
     ],
     [
       'quoted-outline',
