@@ -6,7 +6,7 @@
  */
 
 import { deriveSeed, PyRandom } from '../../util/random.js';
-import { rulesUnavailable, typedFamilyGate, typedRules } from './answer-types/typed-rules.js';
+import { rulesUnavailable, typedRules } from './answer-types/typed-rules.js';
 import type { RulesOptions } from './families/contract.js';
 import { ladderFamilies, ladderFamily } from './families/registry.js';
 import { answerGate } from './gates/answer-gate.js';
@@ -66,9 +66,9 @@ export function computeFillTable(seeds: readonly Seed[], opts: FillOptions = {})
             structuralGate(seed.question, candidate.text).verdict !== 'pass'
           ) {
             outcome = 'gate:structural';
-          } else if (answerGate(seed, family.preserves, candidate.text, typed?.reordered)?.verdict === 'fail')
+          } else if (answerGate(seed, family.preserves, candidate.text)?.verdict === 'fail')
             outcome = 'gate:answer';
-          else if (typedFamilyGate(family, seed, candidate.text, level, typed?.reordered).verdict !== 'pass')
+          else if (family.familyGate(seed.question, candidate.text, level).verdict !== 'pass')
             outcome = 'gate:family';
           else {
             const measured = measureSeverity(family, seed.question, candidate.text, {

@@ -252,6 +252,88 @@ describe('suite scans (issue 36 item 2): each catches the quoted defect and pass
     ).toMatch(/layout is L5/);
   });
 
+  it('f-split-sentence: "between\\n\\n1988", runs of spaces, bullets cut at a width ("- has."), options under a fragment', () => {
+    const o = 'Who captained the England rugby union team 59 times between 1988 and 1996?';
+    const l1 = 'Who captained   the England \nrugby union team  59 times\nbetween\n\n1988  and 1996?';
+    expect(scan('f-split-sentence')(test('F', 1, o, l1))).toMatch(
+      /spaces inside a sentence|no whole sentence/,
+    );
+    expect(scan('f-split-sentence')(test('F', 1, o, o.replace('between ', 'between\n\n')))).toMatch(
+      /"Who captained .* between" is no whole/,
+    );
+    expect(scan('f-split-sentence')(test('F', 1, o, `  ${o}`))).toBeUndefined();
+    const o2 =
+      'A boy has 5 cards. His brother has 3 fewer cards than he has. How many cards do they have together?';
+    const cut =
+      '- A boy has 5 cards.\n- His brother has 3 fewer cards than he\n  - has.\n- How many cards do they have together?';
+    expect(scan('f-split-sentence')(test('F', 3, o2, cut))).toMatch(
+      /"His brother has 3 fewer cards than he" is no whole/,
+    );
+    const outline =
+      '- A boy has 5 cards.\n  - His brother has 3 fewer cards than he has.\n- How many cards do they have together?';
+    expect(scan('f-split-sentence')(test('F', 3, o2, outline))).toBeUndefined();
+    const o3 = 'In a quiz, 40% are easy, and the rest are hard. How many are hard?';
+    const clauses = '- In a quiz, 40% are easy,\n  - and the rest are hard.\n- How many are hard?';
+    expect(scan('f-split-sentence')(test('F', 3, o3, clauses))).toBeUndefined();
+    const item =
+      'Not planting tree seedlings might affect people who need boards in the future because\n\nA. the price rises\nB. the price falls';
+    const under =
+      '- Not planting tree seedlings might affect\n  - people who need boards in the future because\n    - A. the price rises\n    - B. the price falls';
+    expect(scan('f-split-sentence')(test('F', 3, item, under))).toMatch(/no whole sentence/);
+    // Pasted text in a fence may wrap anywhere (L5).
+    const fence = '```\nWho captained the England rugby union team 59\ntimes between 1988 and 1996?\n```';
+    expect(scan('f-split-sentence')(test('F', 5, o, fence))).toBeUndefined();
+  });
+
+  it('f-stray-delimiter: " |" at the ends of quoted lines', () => {
+    const o =
+      'A factory machine makes 45 toys every 15 minutes. How many toys does it make during a 8 hour shift?';
+    const stray =
+      '> A factory machine makes 45 toys every 15 minutes. |\n> How many toys does it make during a 8 hour shift?';
+    expect(scan('f-stray-delimiter')(test('F', 4, o, stray))).toMatch(/15 minutes\. \|/);
+    const quoted =
+      '> - A factory machine makes 45 toys every 15 minutes.\n>\n> How many toys does it make during a 8 hour shift?';
+    expect(scan('f-stray-delimiter')(test('F', 4, o, quoted))).toBeUndefined();
+    const table =
+      '| A factory machine makes 45 toys every 15 minutes. |\n| --- |\n| How many toys does it make during a 8 hour shift? |';
+    expect(scan('f-stray-delimiter')(test('F', 5, o, table))).toBeUndefined();
+  });
+
+  it('f-fragment-table: "| What did | Cinderella\'s carriage | turn into |", an empty header row', () => {
+    const o = "What did Cinderella's carriage turn into after midnight?";
+    const cells =
+      "| What did | Cinderella's carriage | turn into |\n| --- | --- | --- |\n| after midnight? |  |  |";
+    expect(scan('f-fragment-table')(test('F', 5, o, cells))).toMatch(/header cell "What did"/);
+    const item = 'Which gas is most abundant?\n\nA. ozone\nB. methane';
+    expect(
+      scan('f-fragment-table')(
+        test('F', 5, item, '|  |\n| --- |\n| Which gas is most abundant? |\n| A. ozone |\n| B. methane |'),
+      ),
+    ).toBe('an empty header row');
+    const real = '| Which gas is most abundant? |\n| --- |\n| A. ozone |\n| B. methane |';
+    expect(scan('f-fragment-table')(test('F', 5, item, real))).toBeUndefined();
+  });
+
+  it('f-options-reordered: F L5 that moved water vapor from C to A and remapped the key', () => {
+    const options = ['ozone', 'methane', 'water vapor', 'carbon dioxide'].map((text, i) => ({
+      letter: 'ABCD'[i] as string,
+      text,
+    }));
+    const o = `Which gas is most abundant?\n\n${options.map((x) => `${x.letter}. ${x.text}`).join('\n')}`;
+    const moved = [2, 3, 0, 1].map((j, i) => ({
+      letter: 'ABCD'[i] as string,
+      text: options[j]?.text as string,
+    }));
+    const shown = `Which gas is most abundant?\n\n${moved.map((x) => `- ${x.letter}. ${x.text}`).join('\n')}`;
+    const t = (text: string, extra: Partial<LadderTest>) =>
+      test('F', 5, o, text, { answerType: 'choice', ...extra } as Partial<LadderTest>);
+    expect(scan('f-options-reordered')(t(shown, { options: moved, gold: 'A' }))).toMatch(
+      /options shown as "A. water vapor"/,
+    );
+    const kept = `Which gas is most abundant?\n\n${options.map((x) => `- ${x.letter}. ${x.text}`).join('\n')}`;
+    expect(scan('f-options-reordered')(t(kept, { options, gold: 'C' }))).toBeUndefined();
+  });
+
   it('every scan finds 0 in the rules suite of the built-in seeds', async () => {
     const config = BaseConfig.parse({ store: ':memory:' });
     const built = await buildLadderSuite({

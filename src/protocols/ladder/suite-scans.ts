@@ -5,6 +5,7 @@
  * the issue quotes. docs/ladder-suite.md#scans lists them.
  */
 import { pointsAtKey } from './families/cis/typed-directives.js';
+import { emptyHeader, readLayout, shownOptions, strayDelimiter } from './families/f/layout-read.js';
 import { realWordSlip } from './families/iq/real-word.js';
 import { sentenceBoundaries } from './families/rules-common.js';
 import { forwardReference } from './families/sv/references.js';
@@ -350,6 +351,69 @@ const fLevel: Scan = {
   },
 };
 
+/**
+ * F: a line, list item or quoted line that is no whole sentence or clause ("between\n\n1988",
+ * "- has."), or a run of spaces inside a sentence (docs/ladder-families.md#f-units).
+ */
+const fSplitSentence: Scan = {
+  id: 'f-split-sentence',
+  title: 'F: a line or list item that splits a sentence mid-phrase, or spaces run inside one',
+  check(t) {
+    if (t.family !== 'F') return undefined;
+    const units = readLayout(t.original, t.text);
+    if (!units) return "its words are not the original's in order";
+    const gap = units.find((u) => u.wideGap !== undefined)?.wideGap;
+    if (gap !== undefined) return `spaces inside a sentence: ${JSON.stringify(gap)}`;
+    const cut = units.find((u) => u.region === 'line' && !u.whole && !u.option);
+    return cut && `"${cut.text}" is no whole sentence or clause`;
+  },
+};
+
+/** F: a `|` that is no cell of a real table (" |" at the end of a quoted line). */
+const fStrayDelimiter: Scan = {
+  id: 'f-stray-delimiter',
+  title: 'F: a "|" divider outside a real table (two constructs mixed as no document does)',
+  check(t) {
+    if (t.family !== 'F') return undefined;
+    const line = strayDelimiter(t.original, t.text);
+    return line && `"${line}"`;
+  },
+};
+
+/** F: a table with an empty header row or a cell holding a fragment ("| What did | Cinderella's carriage |"). */
+const fFragmentTable: Scan = {
+  id: 'f-fragment-table',
+  title: 'F: a table whose header is empty or whose cells hold sentence fragments',
+  check(t) {
+    if (t.family !== 'F') return undefined;
+    if (emptyHeader(t.text)) return 'an empty header row';
+    const cells = readLayout(t.original, t.text)?.filter((u) => u.region === 'header' || u.region === 'cell');
+    if (!cells || cells.length === 0) return undefined;
+    const cut = cells.find((u) => !u.whole && !u.option);
+    return cut && `${cut.region} cell "${cut.text}" is no whole sentence or clause`;
+  },
+};
+
+/** F on a choice seed: the options shown in another order or relettered (format-only keeps them). */
+const fOptionsReordered: Scan = {
+  id: 'f-options-reordered',
+  title: 'F on choice seeds: the options reordered or the key remapped',
+  check(t) {
+    if (t.family !== 'F' || t.answerType !== 'choice') return undefined;
+    const before = shownOptions(t.original);
+    const after = shownOptions(t.text);
+    const recorded = (t.options ?? []).map((o) => `${o.letter}. ${o.text}`);
+    const brief = (os: string[]) => os.map((o) => `"${o.slice(0, 16)}"`).join(', ');
+    if (after.join('\n') !== before.join('\n'))
+      return `options shown as ${brief(after)}, not ${brief(before)}`;
+    return recorded.length > 0 && recorded.join('\n') !== before.join('\n')
+      ? `options recorded as ${brief(recorded)}`
+      : undefined;
+  },
+};
+
+const F_LAYOUT_SCANS = [fSplitSentence, fStrayDelimiter, fFragmentTable, fOptionsReordered];
+
 export const SUITE_SCANS: readonly Scan[] = [
   ciSibling,
   nonPerson,
@@ -366,6 +430,7 @@ export const SUITE_SCANS: readonly Scan[] = [
   iqLevel,
   iqRealWord,
   fLevel,
+  ...F_LAYOUT_SCANS,
 ];
 
 /** Every scan over the suite's perturbed tests: its hits (empty when clean). */

@@ -2,12 +2,7 @@ import type { WaverConfig } from '../../config/schema.js';
 import { InputError } from '../../errors.js';
 import type { RunSuiteOptions } from '../../run/run-suite.js';
 import { deriveSeed, PyRandom } from '../../util/random.js';
-import {
-  rulesUnavailable,
-  type TypedCandidate,
-  typedFamilyGate,
-  typedRules,
-} from './answer-types/typed-rules.js';
+import { rulesUnavailable, typedRules } from './answer-types/typed-rules.js';
 import type { Candidate, LadderFamily } from './families/contract.js';
 import { modelCandidateText } from './families/instructions.js';
 import { type GenerationJob, generateWithModel, generationKey } from './families/model-generator.js';
@@ -72,8 +67,6 @@ interface Tried {
   severity?: Severity;
   /** The gate that rejected it (the first that failed), or undefined when it passed every gate that ran. */
   rejectedBy?: string;
-  /** A choice candidate that moved the options: as it shows them, and the key's letter there. */
-  reordered?: TypedCandidate['reordered'];
 }
 
 /** A (seed, family, requested level) cell of the ladder. */
@@ -290,7 +283,6 @@ function rulesCandidate(slot: Slot, attempt: number, suiteSeed: number, measure:
     candidate,
     generator,
     gates: [],
-    ...(typed?.reordered && { reordered: typed.reordered }),
   };
 }
 
@@ -376,9 +368,9 @@ function offlineGates(slot: Slot, tried: Tried, measure: MeasureSettings): void 
   // KB changes the quantities on purpose (docs/method.md: the numeric gate is for every family but KB).
   if (family.preserves.numbers && !add(structuralGate(original, text))) return;
   // What a choice or text seed's answer needs kept (docs/ladder-families.md#answer-types); none for numbers.
-  const kept = answerGate(slot.seed, family.preserves, text, tried.reordered);
+  const kept = answerGate(slot.seed, family.preserves, text);
   if (kept && !add(kept)) return;
-  if (!add(typedFamilyGate(family, slot.seed, text, slot.level, tried.reordered))) return;
+  if (!add(family.familyGate(original, text, slot.level))) return;
   const severity = measureSeverity(family, original, text, {
     ...(measure.bands && { bands: measure.bands }),
     strictLoadBands: measure.strictLoadBands,
@@ -428,9 +420,7 @@ function testOf(slot: Slot, t: Tried): LadderTest {
     measuredLevel: t.severity?.level,
     ...(t.severity && { severity: t.severity }),
     original: slot.seed.question,
-    ...(t.reordered
-      ? { answerType: 'choice' as const, gold: t.reordered.key, options: t.reordered.options }
-      : testAnswerOf(slot.seed, !slot.family.preserves.answer)),
+    ...testAnswerOf(slot.seed, !slot.family.preserves.answer),
     gates: t.gates,
     generator: t.generator,
     ...(slot.seed.dataset && { dataset: slot.seed.dataset }),

@@ -24,8 +24,11 @@ const FLOORS: Record<string, Readonly<Partial<Record<Family, readonly number[]>>
   'arc-challenge': { IQ: [19, 15, 16, 17, 17], F: [19, 19, 19, 19, 19], CIS: [18, 18, 18, 18, 18] },
   // Measured: IQ 20 1 5 11 17, F 20, CIS 17-20 (one-sentence stems, five options).
   commonsenseqa: { IQ: [19, 0, 4, 9, 15], F: [19, 19, 19, 19, 19], CIS: [16, 16, 16, 16, 16] },
-  // Measured: IQ 20 0 4 13 19, F 20 20 20 6 20 (a one-sentence question has few clauses to divide).
-  triviaqa: { IQ: [19, 0, 3, 11, 17], F: [19, 19, 19, 5, 19], CIS: [20, 20, 20, 20, 20] },
+  // Measured: IQ 20 0 4 13 19, F 0 20 0 0 20: F's L1 (a break between sentences), L3 (a nested
+  // list) and L4 (a quote holding a list) need two whole sentences or clauses, which none of these
+  // one-clause questions has; the rules no longer cut them mid-phrase, and the runner strips an
+  // indent (docs/ladder-families.md#f-units, issue 36).
+  triviaqa: { IQ: [19, 0, 3, 11, 17], F: [0, 19, 0, 0, 19], CIS: [20, 20, 20, 20, 20] },
 };
 const FILES: Record<string, string> = {
   'arc-challenge': 'arc-challenge/arc_challenge.jsonl',

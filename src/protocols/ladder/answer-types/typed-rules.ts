@@ -1,15 +1,7 @@
-import type { McOption } from '../../../data/mc/mc-item.js';
 import type { PyRandom } from '../../../util/random.js';
 import type { Candidate, LadderFamily, RulesOptions, TypedRule } from '../families/contract.js';
 import { familyRules, rulesCandidate } from '../families/rules-common.js';
-import {
-  type ChoiceSeed,
-  choiceQuestion,
-  type GateVerdict,
-  type Level,
-  type NumberSeed,
-  type Seed,
-} from '../types.js';
+import { type ChoiceSeed, choiceQuestion, type Level, type NumberSeed, type Seed } from '../types.js';
 
 /**
  * Each family on each answer type (docs/ladder-families.md#answer-types), as the family says
@@ -19,10 +11,9 @@ import {
  * the family's own rule.
  */
 
-/** A candidate, and where it moved a choice seed's options: as shown, and the key's letter there. */
+/** A candidate of a typed seed (no family moves a choice seed's options: Format keeps them, issue 36). */
 export interface TypedCandidate {
   candidate: Candidate;
-  reordered?: { options: McOption[]; key: string };
 }
 
 /** A choice seed's stem as a plain seed the number rules can read (no family reads a seed's gold). */
@@ -78,29 +69,5 @@ function ownRule<S extends Seed>(
 ): TypedCandidate | undefined {
   const original = seed.question;
   const made = rule({ seed, original, level, attempt, rng, target: { family, original, level, opts } });
-  return (
-    made && {
-      candidate: rulesCandidate(family.code, made, attempt, opts),
-      ...(made.reordered && { reordered: made.reordered }),
-    }
-  );
-}
-
-/**
- * The family gate on a typed candidate: the family's own, on the item as the test shows it, which
- * for a choice candidate that moved the options is the stem with the options in their recorded
- * order (Format's rule, on the item as it reads).
- */
-export function typedFamilyGate(
-  family: LadderFamily,
-  seed: Seed,
-  candidate: string,
-  level: Level,
-  reordered?: { options: readonly McOption[] },
-): GateVerdict {
-  if (!(seed.answerType === 'choice' && reordered)) return family.familyGate(seed.question, candidate, level);
-  const shown = family.familyGate(choiceQuestion(seed.stem, reordered.options), candidate, level);
-  return shown.verdict === 'pass'
-    ? { ...shown, reason: `${shown.reason}; the options reordered, the key remapped` }
-    : shown;
+  return made && { candidate: rulesCandidate(family.code, made, attempt, opts) };
 }

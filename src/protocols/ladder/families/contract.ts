@@ -6,7 +6,6 @@
  * model gates read a family only through this shape (families/registry.ts lists them).
  */
 
-import type { McOption } from '../../../data/mc/mc-item.js';
 import type { PyRandom } from '../../../util/random.js';
 import type { BandTables, MeasureOptions } from '../severity/band-tables.js';
 import type { BandTable } from '../severity/bands.js';
@@ -119,8 +118,6 @@ export interface RulesMade {
   name: string;
   subtype?: string;
   kbType?: KbType;
-  /** A choice candidate that moved the options: as it shows them, and the key's letter there. */
-  reordered?: { options: McOption[]; key: string };
 }
 
 /** A family's rules on a seed as it is (a number seed, a choice seed's stem or item, a text seed's question). */

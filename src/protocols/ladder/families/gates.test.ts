@@ -23,6 +23,8 @@ describe('family gates', () => {
     expect(reordered.reason).toMatch(/token 1/);
     expect(formatGate('Toula went.', 'Toula went. Extra').verdict).toBe('fail');
     expect(formatGate('a b', `a ${' '.repeat(40)} b`).reason).toMatch(/at most 10x/);
+    // The runner strips what it sends: an indent or a blank line around the text is no change.
+    expect(formatGate('Toula went.', '  Toula went.\n').reason).toMatch(/no change once stripped/);
   });
 
   it('CI: original verbatim; L1 distractor without numbers; L2-L5 reuse none', () => {

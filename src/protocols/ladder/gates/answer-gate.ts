@@ -12,9 +12,8 @@ import type { GateVerdict, Seed } from '../types.js';
  *
  * - choice: every option appears whole, as `X. text` (or `X) text`, `(X) text`) at the start of a
  *   line, markup before it allowed (`- `, `> `, `| `), each letter once and no other option letter
- *   at a line start; the options as the test records them (`options`: the seed's, or the
- *   candidate's own order when it moved them, the key following its text) hold the seed's texts
- *   and the key's text; and text the candidate adds does not state the key (its letter in an
+ *   at a line start, each with the seed's letter and text (no family moves the options: Format
+ *   is format-only, issue 36); and text the candidate adds does not state the key (its letter in an
  *   answer statement, or its option's text when the stem does not already state it). A family that
  *   keeps every word (Format) adds none, and one that does not keep the answer (Knowledge
  *   Boundary, whose frame is meant to change the stem): neither is searched for added text, and a
@@ -28,27 +27,14 @@ import type { GateVerdict, Seed } from '../types.js';
 
 export const ANSWER_GATE = 'answer';
 
-/** Where a candidate moved the options: the options as it lists them and the key's new letter. */
-export interface RecordedChoice {
-  options: readonly McOption[];
-  key: string;
-}
-
-export function answerGate(
-  seed: Seed,
-  preserves: Preserves,
-  candidate: string,
-  recorded?: RecordedChoice,
-): GateVerdict | undefined {
+export function answerGate(seed: Seed, preserves: Preserves, candidate: string): GateVerdict | undefined {
   if (seed.answerType === 'choice') {
-    const problem = choiceProblem(seed.options, seed.gold, seed.question, candidate, preserves, recorded);
+    const problem = choiceProblem(seed.options, seed.gold, seed.question, candidate, preserves);
     return problem === undefined
       ? {
           gate: ANSWER_GATE,
           verdict: 'pass',
-          reason: recorded
-            ? `the ${seed.options.length} options kept, reordered with the key remapped ${seed.gold} -> ${recorded.key}`
-            : `the ${seed.options.length} options kept with their letters; the key not stated`,
+          reason: `the ${seed.options.length} options kept with their letters; the key not stated`,
         }
       : { gate: ANSWER_GATE, verdict: 'fail', reason: problem };
   }
@@ -76,38 +62,28 @@ function choiceProblem(
   original: string,
   candidate: string,
   preserves: Preserves,
-  recorded: RecordedChoice | undefined,
 ): string | undefined {
-  const shown = recorded?.options ?? seedOptions;
   const keyText = seedOptions.find((o) => o.letter === key)?.text as string;
-  if (recorded) {
-    const texts = (options: readonly McOption[]) => options.map((o) => o.text).sort();
-    if (JSON.stringify(texts(recorded.options)) !== JSON.stringify(texts(seedOptions)))
-      return "the recorded options are not the seed's options";
-    if (recorded.options.find((o) => o.letter === recorded.key)?.text !== keyText)
-      return `the recorded key ${recorded.key} is not the seed's key option ('${keyText}')`;
-  }
   const listed = optionLines(candidate);
   const seen = new Map<string, number>();
   for (const o of listed) seen.set(o.letter, (seen.get(o.letter) ?? 0) + 1);
-  for (const o of shown) {
+  for (const o of seedOptions) {
     const found = listed.filter((l) => l.letter === o.letter);
     if (found.length === 0) return `option ${o.letter} ('${o.text}') is not listed on a line of its own`;
     if (found.length > 1) return `option letter ${o.letter} opens ${found.length} lines`;
     if (found[0]?.text !== collapse(o.text))
       return `option ${o.letter} reads '${found[0]?.text}', not '${collapse(o.text)}'`;
   }
-  const extra = [...seen.keys()].filter((l) => !shown.some((o) => o.letter === l));
+  const extra = [...seen.keys()].filter((l) => !seedOptions.some((o) => o.letter === l));
   if (extra.length > 0) return `a line opens with option letter ${extra.join(', ')}, which is not an option`;
   // A frame meant to change the stem (KB), or a family that adds no word (Format): nothing added to check.
   if (preserves.answer && !preserves.words) {
     const added = addedText(original, candidate);
-    const shownKey = recorded?.key ?? key;
     const statesKey = new RegExp(
-      `\\b(?:[Aa]nswer|[Oo]ption|[Cc]hoice)\\s+(?:is\\s+|would be\\s+|:\\s*)?\\(?${shownKey}\\)?(?![\\p{L}\\p{N}])`,
+      `\\b(?:[Aa]nswer|[Oo]ption|[Cc]hoice)\\s+(?:is\\s+|would be\\s+|:\\s*)?\\(?${key}\\)?(?![\\p{L}\\p{N}])`,
       'u',
     );
-    if (statesKey.test(added)) return `the added text states the key (${shownKey})`;
+    if (statesKey.test(added)) return `the added text states the key (${key})`;
     const stated = normaliseAnswer(keyText);
     if (
       containsWords(normaliseAnswer(added), stated) &&

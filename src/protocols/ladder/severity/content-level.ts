@@ -43,20 +43,25 @@ export function contentLevelOfNoise(original: string, candidate: string): Level 
   return NOISE_SHARE.find(([, most]) => share <= most + 1e-9)?.[0];
 }
 
-/** Markup characters (the reference's Format L1 rule). */
-const MARKUP = ['#', '-', '>', '*', '|', '`'] as const;
+/** Markdown constructs: a heading, a list item, a quote, emphasis, code, a table's divider. */
+const MARKUP = [/^\s*#{1,6}\s/m, /^\s*[-*+]\s/m, /^\s*>/m, /\*\*|__/, /`/, /\|/] as const;
+/** A quote block holding a list ("> - ..."): two constructs nested, as documents nest them. */
+const QUOTED_LIST = /^>\s*(?:>\s*)*[-*+] /m;
+/** The default suite's L4 until it is rewritten: quoted lines ending in " |" (issue 36 item 3 rejects it). */
+const QUOTE_DIVIDERS = /^>.*\s\|(?:\s|$)/m;
+const added = (re: RegExp, original: string, candidate: string) => re.test(candidate) && !re.test(original);
 
 /**
- * Structural/Format's level by its kind of layout (docs/ladder-families.md: L1 whitespace only, L2
- * one device, L3 nested bullets, L4 a narrow quote block with dividers, L5 a table or a fenced
- * plain-text block).
+ * Structural/Format's level by its kind of layout (docs/ladder-families.md#f-units): L1 whitespace
+ * only, L2 one device, L3 a nested list, L4 a quote block holding a list, L5 a table or a fenced
+ * plain-text block. A markdown construct counts when the original lacks it ("dik-dik" has a
+ * hyphen, not a list).
  */
 export function formatKindLevel(original: string, candidate: string): Level {
   if (/^\|.*\|\s*$/m.test(candidate) && /^\|\s*:?-{3,}/m.test(candidate)) return 5;
   // A plain-text block in a code fence, the words re-wrapped in it (the default suite's L5).
-  if (/^```/m.test(candidate) && !/^```/m.test(original)) return 5;
-  if (/^>.*\s\|(?:\s|$)/m.test(candidate) && !/^>.*\s\|(?:\s|$)/m.test(original)) return 4;
-  if (/^[ \t]{2,}(?:[-*+]|\d+\.) /m.test(candidate) && !/^[ \t]{2,}(?:[-*+]|\d+\.) /m.test(original))
-    return 3;
-  return MARKUP.some((m) => candidate.includes(m) && !original.includes(m)) ? 2 : 1;
+  if (added(/^```/m, original, candidate)) return 5;
+  if (added(QUOTED_LIST, original, candidate) || added(QUOTE_DIVIDERS, original, candidate)) return 4;
+  if (added(/^[ \t]{2,}(?:[-*+]|\d+\.) /m, original, candidate)) return 3;
+  return MARKUP.some((m) => added(m, original, candidate)) ? 2 : 1;
 }

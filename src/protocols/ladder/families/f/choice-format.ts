@@ -1,151 +1,135 @@
 import type { McOption } from '../../../../data/mc/mc-item.js';
-import type { PyRandom } from '../../../../util/random.js';
-import type { MeasureOptions } from '../../severity/band-tables.js';
-import { measureSeverity } from '../../severity/measure.js';
 import type { ChoiceSeed, Level } from '../../types.js';
 import type { RulesInput, RulesMade } from '../contract.js';
-import { formatSeverity } from './severity.js';
+import { chooseLayout, noHeavierThan } from './choose.js';
+import { clauseBullets, FENCE_WIDTHS, fencedWrap, type Layout } from './layouts.js';
+import { sentenceClauses } from './units.js';
 
 /**
  * Structural/Format on a multiple-choice seed (docs/ladder-families.md#answer-types): the stem's
- * words kept in order, every option kept whole on a line of its own with its letter (the answer
- * gate's rule), the layout changed by level as for numbers: L1 whitespace only, L2 one device
- * (bulleted options), L3 nested bullets with the stem hard-wrapped, L4 a narrow quote block, L5 a
- * table of the stem and the options with the options **reordered and relettered, the key remapped**
- * (subtype `table+reordered`; the test records the options as shown and the key's new letter).
- * Candidates are measured and kept only at the requested level, several widths tried.
+ * sentences kept whole and in order, every option kept whole on a line of its own with its letter
+ * (the answer gate's rule), **in the seed's order with the seed's key** (format-only: the paper's
+ * "format-only edits leave every word and number in place"; the blind read rejected reordered
+ * options as F, issue 36). By level: L1 whitespace only, L2 one device (bulleted options, the stem
+ * quoted, the question in bold), L3 a nested list (the options under the whole question, or the
+ * stem's clauses nested and the options a list of their own), L4 a quote block holding the list of
+ * options, L5 a table with the question as its header and an option a row, or the item in a code
+ * fence. One is drawn among the layouts that measure at the requested level.
  */
-
-interface ChoiceLayout {
-  text: string;
-  subtype: string;
-  /** Present when the options were moved: as shown, and the key's letter there. */
-  reordered?: { options: McOption[]; key: string };
-}
 
 const lines = (options: readonly McOption[], prefix = '') =>
   options.map((o) => `${prefix}${o.letter}. ${o.text}`);
 
-/** The stem's words in lines of at most `width` characters. */
-function wrapped(stem: string, width: number): string[] {
-  const out: string[] = [];
-  let line = '';
-  for (const word of stem.split(/\s+/).filter((w) => w !== '')) {
-    // A line never opens with a lone capital and a stop ("C."): it would read as an option's letter.
-    const letterLike = /^\(?[A-Z][.)]\)?$/.test(word);
-    if (line !== '' && line.length + 1 + word.length > width && !letterLike) {
-      out.push(line);
-      line = word;
-    } else line = line === '' ? word : `${line} ${word}`;
+/** The stem on one line. */
+const flat = (stem: string[][]) => stem.map((c) => c.join(' ')).join(' ');
+
+type Builder = (stem: string[][], options: readonly McOption[]) => string | undefined;
+
+/** The stem's sentences (each its clauses joined) before the question, and the question. */
+function split(stem: string[][]): { before: string[]; question: string } {
+  const sentences = stem.map((c) => c.join(' '));
+  return { before: sentences.slice(0, -1), question: sentences.at(-1) as string };
+}
+
+/** The stem as bullets, each sentence's clauses nested, then the options a list of their own. */
+const clauseOutline: Builder = (stem, options) =>
+  stem.some((c) => c.length > 1)
+    ? `${stem.flatMap((c) => clauseBullets(c)).join('\n')}\n\n${lines(options, '- ').join('\n')}`
+    : undefined;
+
+/** The stem's sentences as bullets, the options nested under the question, a whole sentence. */
+const optionsUnderQuestion: Builder = (stem, options) => {
+  const { before, question } = split(stem);
+  return [...before.map((s) => `- ${s}`), `- ${question}`, ...lines(options, '  - ')].join('\n');
+};
+
+const BUILDERS: Record<Level, [string, Builder][]> = {
+  1: [
+    // The lightest, under a quoted one-line stem (L2's "> "): one more blank line before the options.
+    ['stem-apart', (s, o) => `${flat(s)}\n\n\n${lines(o).join('\n')}`],
+    ['spacing', (s, o) => `${flat(s)}\n\n\n${lines(o).join('\n\n')}`],
+    ['indent', (s, o) => `${flat(s)}\n\n${lines(o, '   ').join('\n')}`],
+    [
+      'stem-lines',
+      (s, o) =>
+        s.length > 1 ? `${s.map((c) => c.join(' ')).join('\n')}\n\n${lines(o).join('\n')}` : undefined,
+    ],
+  ],
+  2: [
+    ['bullets', (s, o) => `${flat(s)}\n\n${lines(o, '- ').join('\n')}`],
+    ['quote', (s, o) => `${s.map((c) => `> ${c.join(' ')}`).join('\n')}\n\n${lines(o).join('\n')}`],
+    [
+      'bold-question',
+      (s, o) => {
+        const { before, question } = split(s);
+        return [
+          ...(before.length > 0 ? [before.join(' '), ''] : []),
+          `**${question}**`,
+          '',
+          ...lines(o),
+        ].join('\n');
+      },
+    ],
+  ],
+  3: [
+    ['options-under-question', optionsUnderQuestion],
+    ['clause-outline', clauseOutline],
+  ],
+  4: [
+    ['quoted-list', (s, o) => [...s.map((c) => `> ${c.join(' ')}`), '>', ...lines(o, '> - ')].join('\n')],
+    [
+      'quoted-outline',
+      (s, o) =>
+        (optionsUnderQuestion(s, o) as string)
+          .split('\n')
+          .map((l) => `> ${l}`)
+          .join('\n'),
+    ],
+  ],
+  5: [
+    [
+      'question-table',
+      (s, o) => {
+        const { before, question } = split(s);
+        const table = [`| ${question} |`, '| --- |', ...lines(o).map((l) => `| ${l} |`)];
+        return [...(before.length > 0 ? [before.join(' '), ''] : []), ...table].join('\n');
+      },
+    ],
+    ['fence', (s, o) => ['```', ...s.map((c) => c.join(' ')), '', ...lines(o), '```'].join('\n')],
+    ...FENCE_WIDTHS.map((w): [string, Builder] => [
+      'fence-wrapped',
+      (s, o) => {
+        const { before, question } = split(s);
+        const stem = fencedWrap(before, question, w)?.split('\n').slice(0, -1);
+        return stem && s.some((c) => c.join(' ').length > w)
+          ? [...stem, '', ...lines(o), '```'].join('\n')
+          : undefined;
+      },
+    ]),
+  ],
+};
+
+/** Every layout of the item at the level's kinds. */
+function choiceLayouts(seed: ChoiceSeed, level: Level): Layout[] {
+  const stem = sentenceClauses(seed.stem);
+  if (stem.length === 0) return [];
+  const out: Layout[] = [];
+  for (const [subtype, build] of BUILDERS[level]) {
+    const text = build(stem, seed.options);
+    if (text !== undefined && !out.some((l) => l.text === text)) out.push({ text, subtype });
   }
-  if (line !== '') out.push(line);
   return out;
 }
 
-/** The options in a new order (a rotation the rng picks, never the same order), relettered A, B, ... */
-export function reorderedOptions(
-  options: readonly McOption[],
-  key: string,
-  rng: PyRandom,
-): { options: McOption[]; key: string } {
-  const shift = 1 + rng.randrange(options.length - 1);
-  const moved = options.map((_, i) => options[(i + shift) % options.length] as McOption);
-  const relettered = moved.map((o, i) => ({ letter: options[i]?.letter as string, text: o.text }));
-  const keyText = options.find((o) => o.letter === key)?.text;
-  return { options: relettered, key: relettered.find((o) => o.text === keyText)?.letter as string };
-}
-
-const WIDTHS = [80, 70, 60, 50, 45, 40, 35, 30, 25, 20, 16, 12];
-
-/** The stem wrapped at `width`, each line with `first` (the first line) or `rest` before it and `end` after it. */
-function stemLines(stem: string, width: number, first: string, rest: string, end = ''): string {
-  return wrapped(stem, width)
-    .map((l, i) => `${i === 0 ? first : rest}${l}${end}`)
-    .join('\n');
-}
-
-/** Every layout of the level's device, at every width. */
-function layouts(seed: ChoiceSeed, level: Level, rng: PyRandom): ChoiceLayout[] {
-  const { stem, options } = seed;
-  const each = (make: (w: number) => string, subtype: string) =>
-    WIDTHS.map((w) => ({ text: make(w), subtype }));
-  switch (level) {
-    case 1:
-      return [
-        { text: `${stem}\n\n\n${lines(options).join('\n\n')}`, subtype: 'spacing' },
-        { text: `${stem}\n\n${lines(options, '   ').join('\n')}`, subtype: 'indent' },
-        { text: `\n${stem}\n\n\n${lines(options, '  ').join('\n\n')}\n`, subtype: 'spacing+indent' },
-        ...each((w) => `${stemLines(stem, w, '', '')}\n\n${lines(options).join('\n')}`, 'line-breaks'),
-      ];
-    case 2:
-      return [
-        { text: `${stem}\n\n${lines(options, '- ').join('\n')}`, subtype: 'bullets' },
-        { text: `${stem}\n\n${lines(options, '* ').join('\n')}`, subtype: 'bullets' },
-        { text: `> ${stem}\n\n${lines(options).join('\n')}`, subtype: 'quote' },
-        ...each(
-          (w) => `${stemLines(stem, w, '', '')}\n\n${lines(options, '- ').join('\n')}`,
-          'bullets+breaks',
-        ),
-      ];
-    case 3:
-      return [
-        ...each(
-          (w) => `${stemLines(stem, w, '- ', '  ')}\n${lines(options, '  - ').join('\n')}`,
-          'nested-bullets',
-        ),
-        ...each(
-          (w) => `${stemLines(stem, w, '- ', '  - ')}\n${lines(options, '    - ').join('\n')}`,
-          'nested-bullets',
-        ),
-      ];
-    case 4:
-      return [
-        ...each(
-          (w) => `${stemLines(stem, w, '> ', '> ', ' |')}\n>\n${lines(options, '> - ').join('\n')}`,
-          'quote-wrap',
-        ),
-        ...each(
-          (w) => `${stemLines(stem, w, '> ', '> ')}\n>\n${lines(options, '> - ').join('\n')}`,
-          'quote-wrap',
-        ),
-      ];
-    case 5: {
-      const moved = reorderedOptions(options, seed.gold, rng);
-      // An empty header cell: a table adds no word to the item.
-      const table = (w: number) =>
-        `|  |\n| --- |\n${[...wrapped(stem, w), ...lines(moved.options)].map((r) => `| ${r} |`).join('\n')}`;
-      return each(table, 'table+reordered').map((l) => ({ ...l, reordered: moved }));
-    }
-  }
-}
-
-/** A layout measured at `level` (one drawn among those that are), or undefined when none lands there. */
-function choiceFormat(
-  seed: ChoiceSeed,
-  level: Level,
-  rng: PyRandom,
-  measure: Pick<MeasureOptions, 'bands' | 'genericFallback'> = {},
-): ChoiceLayout | undefined {
-  const fits = layouts(seed, level, rng).filter(
-    (l) => measureSeverity({ severity: formatSeverity }, seed.question, l.text, measure).level === level,
-  );
-  return fits.length === 0 ? undefined : fits[rng.randrange(fits.length)];
-}
-
-/** Format's rule for a choice seed: a layout of the whole item, its options reordered at L5. */
+/** Format's rule for a choice seed: a layout of the whole item, the options in order. */
 export function choiceFormatRules({
   seed,
   level,
   rng,
   target,
 }: RulesInput<ChoiceSeed>): RulesMade | undefined {
-  const layout = choiceFormat(seed, level, rng, target.opts);
-  return (
-    layout && {
-      text: layout.text,
-      name: `choice-${layout.subtype}`,
-      subtype: layout.subtype,
-      ...(layout.reordered && { reordered: layout.reordered }),
-    }
-  );
+  const layouts = choiceLayouts(seed, level);
+  const light = level === 1 ? noHeavierThan(layouts, choiceLayouts(seed, 2), seed.question) : layouts;
+  const layout = chooseLayout(light, target, rng);
+  return layout && { text: layout.text, name: `choice-${layout.subtype}`, subtype: layout.subtype };
 }

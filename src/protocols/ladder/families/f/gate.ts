@@ -1,9 +1,16 @@
+import { pyStrip } from '../../../../text-measures/python.js';
 import { fail, pass } from '../../gates/family-gate.js';
 import { wordTokens } from '../../text/tokens.js';
 import type { GateVerdict } from '../../types.js';
 
-/** F: formatting only, so the same lowercase word tokens in the same order, and at most 10x the characters. */
+/**
+ * F: formatting only, so the same lowercase word tokens in the same order, at most 10x the
+ * characters, and a change the model sees: the runner strips the text it sends (prompts.ts), so
+ * an indent or a blank line around it is no test.
+ */
 export function formatGate(original: string, candidate: string): GateVerdict {
+  if (pyStrip(candidate) === pyStrip(original))
+    return fail('F: no change once stripped as the runner sends it (only leading or trailing whitespace)');
   const o = wordTokens(original);
   const c = wordTokens(candidate);
   const firstDiff = o.findIndex((w, i) => c[i] !== w);

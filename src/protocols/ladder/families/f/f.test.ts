@@ -1,0 +1,237 @@
+import { describe, expect, it } from 'vitest';
+import { BaseConfig } from '../../../../config/schema.js';
+import { sharedDataEnv, sharedFile } from '../../../../test-support/shared.js';
+import { resolveLadderSeeds } from '../../data/datasets.js';
+import { GRADE_SCHOOL_SEEDS } from '../../data/grade-school.js';
+import { formatKindLevel } from '../../severity/content-level.js';
+import { buildLadderSuite } from '../../suite.js';
+import { SUITE_SCANS, scanSuite } from '../../suite-scans.js';
+import {
+  type ChoiceSeed,
+  choiceQuestion,
+  type LadderTest,
+  LEVELS,
+  type Seed,
+  type TextSeed,
+} from '../../types.js';
+import { sentenceClauses } from './units.js';
+
+/**
+ * Structural/Format's rules on every seed type against the blind read's rejects (issue 36): L1
+ * heavier than L1 (a break mid-sentence), bullets cut at a width, " |" at the ends of quoted lines,
+ * tables of fragments, options reordered. The F scans (suite-scans.ts) must find 0.
+ */
+
+const F_SCANS = SUITE_SCANS.filter((s) => s.id.startsWith('f-')).map((s) => s.id);
+
+const number = (id: string, question: string, gold: number): Seed => ({ id, question, gold, source: 'test' });
+const choice = (id: string, stem: string, texts: string[], gold: string): ChoiceSeed => {
+  const options = texts.map((text, i) => ({ letter: String.fromCharCode(65 + i), text }));
+  return {
+    id,
+    answerType: 'choice',
+    stem,
+    options,
+    gold,
+    question: choiceQuestion(stem, options),
+    source: 'test',
+  };
+};
+const text = (id: string, question: string, gold: string): TextSeed => ({
+  id,
+  answerType: 'text',
+  question,
+  gold,
+  aliases: [],
+  source: 'test',
+});
+
+/** The seeds of the rejected tests (review v3), as the suites had them. */
+const REJECTED: Seed[] = [
+  number(
+    'gsm-symbolic-2',
+    'Jerry is rolling a six-sided die. How much more likely is it (expressed as a percentage) that he rolls a number greater than 3 than that he rolls two even numbers in a row?',
+    25,
+  ),
+  number(
+    'gsm-symbolic-63',
+    'A boy has 5 cards. His brother has 3 fewer cards than he has. How many cards do they have together?',
+    7,
+  ),
+  choice(
+    'arc-challenge-18',
+    'Logging companies cut trees in a forest and send the trees to lumber mills far from the forest. The mills make boards that are used for construction. Some logging companies do not plant tree seedlings after cutting trees. Not planting tree seedlings might affect people who need boards in the future because',
+    [
+      'the price of boards will increase',
+      'the price of boards will decrease',
+      'there will be more boards available',
+      'there will be more trees for logging',
+    ],
+    'A',
+  ),
+  choice(
+    'arc-challenge-14',
+    'Which of these gases is the most abundant greenhouse gas in the lower atmosphere of Earth?',
+    ['ozone', 'methane', 'water vapor', 'carbon dioxide'],
+    'C',
+  ),
+  text(
+    'trivia-10',
+    'Who captained the England rugby union team 59 times between 1988 and 1996?',
+    'Will Carling',
+  ),
+  text(
+    'trivia-29',
+    'Which city is the destination of the yacht race which leaves Sydney every Boxing Day?',
+    'Hobart',
+  ),
+  text('trivia-16', "What did Cinderella's carriage turn into after midnight?", 'a Pumpkin'),
+];
+
+async function formatSuite(seeds: readonly Seed[]): Promise<LadderTest[]> {
+  const config = BaseConfig.parse({ store: ':memory:' });
+  const built = await buildLadderSuite({
+    seeds: [...seeds],
+    config,
+    generator: 'rules',
+    seed: 0,
+    families: ['F'],
+  });
+  return built.tests.filter((t) => t.family === 'F');
+}
+
+/** Each F scan's hits, as "seed L<level>: why". */
+function fHits(tests: readonly LadderTest[]): Record<string, string[]> {
+  const hits = scanSuite(tests);
+  return Object.fromEntries(
+    F_SCANS.map((id) => [id, (hits.get(id) ?? []).map((h) => `${h.seedId} L${h.level}: ${h.why}`)]),
+  );
+}
+const NONE = Object.fromEntries(F_SCANS.map((id) => [id, []]));
+
+describe('Structural/Format rules (issue 36): whole sentences, real layouts, format only', () => {
+  it('the rejected seeds: no F scan hit at any level, each level its kind', async () => {
+    const tests = await formatSuite(REJECTED);
+    expect(fHits(tests)).toEqual(NONE);
+    for (const t of tests)
+      expect(formatKindLevel(t.original, t.text), `${t.seedId}: ${t.text}`).toBe(t.measuredLevel);
+    const at = (seed: string, level: number) =>
+      tests.find((t) => t.seedId === seed && t.measuredLevel === level);
+    // L1 keeps each sentence on one line with single spaces: "How\n\nmuch\n\nmore likely" is gone.
+    const gsmL1 = at('gsm-symbolic-2', 1)?.text ?? '';
+    expect(
+      gsmL1
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => l.trim()),
+    ).toEqual(
+      expect.arrayContaining([
+        'How much more likely is it (expressed as a percentage) that he rolls a number greater than 3 than that he rolls two even numbers in a row?',
+      ]),
+    );
+    // A one-sentence question has no L1: an indent is stripped by the runner, a break inside is no L1.
+    expect(at('trivia-10', 1)).toBeUndefined();
+    for (const t of tests) expect(t.text.trim(), t.id).not.toBe(t.original.trim());
+    // No width-wrapped bullets: a one-clause question gets no L3 rather than "- yacht race which leaves".
+    expect(at('trivia-29', 3)).toBeUndefined();
+    expect(at('gsm-symbolic-63', 3)?.text).not.toMatch(/^\s+- has\.$/m);
+    // Options stay in order with the seed's key, never under a fragment.
+    for (const t of tests.filter((x) => x.seedId.startsWith('arc'))) {
+      const seed = REJECTED.find((s) => s.id === t.seedId) as ChoiceSeed;
+      expect(t.gold, t.text).toBe(seed.gold);
+      expect(t.options ?? seed.options, t.text).toEqual(seed.options);
+    }
+    // L5 is a real table or a fence: no cell "| What did |".
+    expect(at('trivia-16', 5)?.text).not.toMatch(/\| What did \|/);
+    expect(tests.some((t) => / \|$/m.test(t.text) && !/^\|/m.test(t.text))).toBe(false);
+  });
+
+  it('L1 measures no heavier than the same seed’s L2 and L3 on the paper’s measure (48 built-in seeds)', async () => {
+    const tests = await formatSuite(GRADE_SCHOOL_SEEDS);
+    const score = (seed: string, level: number) =>
+      tests.find((t) => t.seedId === seed && t.measuredLevel === level)?.severity?.score;
+    const inverted = GRADE_SCHOOL_SEEDS.flatMap((s) => {
+      const l1 = score(s.id, 1);
+      return [2, 3, 4, 5].flatMap((l) => {
+        const other = score(s.id, l);
+        return l1 !== undefined && other !== undefined && l1 > other
+          ? [`${s.id}: L1 ${l1} > L${l} ${other}`]
+          : [];
+      });
+    });
+    expect(inverted).toEqual([]);
+    expect(fHits(tests)).toEqual(NONE);
+    for (const level of LEVELS)
+      expect(tests.filter((t) => t.measuredLevel === level).length, `L${level}`).toBeGreaterThan(40);
+  }, 60_000);
+
+  const dataWhy =
+    sharedFile('data/arc-challenge/arc_challenge.jsonl') && sharedFile('data/triviaqa/triviaqa_sm_sub.jsonl')
+      ? ''
+      : ' (skipped: ../shared/data not there)';
+  it.skipIf(dataWhy !== '')(
+    `choice and text seeds: no F scan hit; a level left empty only where the item has no whole unit to lay out${dataWhy}`,
+    async () => {
+      for (const name of ['arc-challenge', 'triviaqa']) {
+        const seeds = await resolveLadderSeeds(name, { env: sharedDataEnv, limit: 30 });
+        const tests = await formatSuite(seeds);
+        expect(fHits(tests), name).toEqual(NONE);
+        const missing = seeds.flatMap((seed) =>
+          LEVELS.filter((l) => !tests.some((t) => t.seedId === seed.id && t.measuredLevel === l)).map((l) => {
+            const units = sentenceClauses(seed.answerType === 'choice' ? seed.stem : seed.question);
+            // L1 needs two sentences (a break between them); L3 and L4 two sentences or clauses.
+            const fits = l === 1 ? units.length > 1 : l === 3 || l === 4 ? units.flat().length > 1 : true;
+            return `${seed.id} L${l}${fits ? ' could be laid out' : ''}`;
+          }),
+        );
+        expect(
+          missing.filter((m) => m.endsWith('could be laid out')),
+          name,
+        ).toEqual([]);
+        if (name === 'arc-challenge') expect(missing, name).toEqual([]);
+        for (const level of [2, 5])
+          expect(tests.filter((t) => t.measuredLevel === level).length).toBe(seeds.length);
+      }
+    },
+    60_000,
+  );
+});
+
+describe('sentence and clause units', () => {
+  it('splits at sentence ends and at commas or semicolons before a clause, never inside a name or a list', () => {
+    expect(
+      sentenceClauses(
+        'In a 60-item quiz, 40% are easy, and the rest are equally divided. How many are hard?',
+      ),
+    ).toEqual([
+      ['In a 60-item quiz, 40% are easy,', 'and the rest are equally divided.'],
+      ['How many are hard?'],
+    ]);
+    expect(sentenceClauses('If she sells 5 cups a day, how many does she sell in a week?')).toEqual([
+      ['If she sells 5 cups a day,', 'how many does she sell in a week?'],
+    ]);
+    expect(sentenceClauses('When he went back home, he inspected the marbles further.')).toEqual([
+      ['When he went back home,', 'he inspected the marbles further.'],
+    ]);
+    // A list going on after ", and" is no clause: "- and half of the average questions correctly," is a fragment.
+    expect(
+      sentenceClauses(
+        'If Aries gets 75% of the easy questions, and half of the average questions correctly, how many points does she get?',
+      ),
+    ).toEqual([
+      [
+        'If Aries gets 75% of the easy questions, and half of the average questions correctly,',
+        'how many points does she get?',
+      ],
+    ]);
+    expect(sentenceClauses('Which books by H. A. Rey feature a monkey?')).toEqual([
+      ['Which books by H. A. Rey feature a monkey?'],
+    ]);
+    expect(sentenceClauses('She buys apples, pears, and plums.')).toEqual([
+      ['She buys apples, pears, and plums.'],
+    ]);
+    expect(sentenceClauses('Ann reads 5 pages; Bo reads 7 pages each day.')).toEqual([
+      ['Ann reads 5 pages;', 'Bo reads 7 pages each day.'],
+    ]);
+  });
+});
