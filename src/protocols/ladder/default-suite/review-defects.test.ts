@@ -224,3 +224,31 @@ describe('KB L2: the fabricated source stands in a grammatical sentence', () => 
     expect(bad.map((l) => l.seed)).toEqual([]);
   });
 });
+
+describe('F L4: a quote block whose dividers belong to a layout documents use', () => {
+  // "> A bakery bakes ... tray. |" (review 2026-12-04 round 3): a " |" at a line's end is a table's
+  // leftover, not a divider. A plain-text box has its sides and rules line up, row by row.
+  const l4 = linesOf('F', 4);
+  const boxed = (text: string) => {
+    const rows = text.split('\n');
+    const width = rows[0]?.length ?? 0;
+    const ruleOrRow = (r: string) => /^> \+-+\+$/.test(r) || /^> \| .* \|$/.test(r);
+    return rows.length >= 5 && rows.every((r) => r.length === width && ruleOrRow(r));
+  };
+  it('quotes every problem as a plain-text box (sides and rules aligned), no stray " |" at a line end', () => {
+    expect(l4.filter((l) => !boxed(l.text)).map((l) => l.seed)).toEqual([]);
+  });
+
+  it('cuts no sentence after an abbreviation ("Ms. |" then "Ortiz buys")', () => {
+    expect(l4.filter((l) => /\b(Ms|Mr|Mrs|Dr)\. *\|\n/.test(l.text)).map((l) => l.seed)).toEqual([]);
+  });
+
+  it('uses at least two layouts across seeds: one sentence a row, and sentences wrapped in a narrow box', () => {
+    const rowsPerSentence = (l: Line & { text: string }) =>
+      l.text.split('\n').filter((r) => r.startsWith('> |')).length >
+      sentencesOf(SEED.get(l.seed) ?? '').length;
+    const wrapped = l4.filter(rowsPerSentence).length;
+    expect(wrapped).toBeGreaterThan(0);
+    expect(wrapped).toBeLessThan(l4.length);
+  });
+});
