@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
+import { hideAbbreviationDots, showAbbreviationDots, splitSentences } from '../text/tokens.js';
 
 interface Line {
   seed: string;
@@ -250,5 +251,126 @@ describe('F L4: a quote block whose dividers belong to a layout documents use', 
     const wrapped = l4.filter(rowsPerSentence).length;
     expect(wrapped).toBeGreaterThan(0);
     expect(wrapped).toBeLessThan(l4.length);
+  });
+});
+
+/** The original's sentences, "Ms. Ortiz" kept whole. */
+const wholeSentences = (text: string) => splitSentences(hideAbbreviationDots(text)).map(showAbbreviationDots);
+
+/** What a test adds after each sentence of its original: `gaps[k]` follows sentence k; `before` comes first. */
+function gapsOf(l: Line & { text: string }): { before: string; gaps: string[] } {
+  const sentences = wholeSentences(SEED.get(l.seed) ?? '');
+  const ends: number[] = [];
+  let cursor = 0;
+  const starts = sentences.map((s) => {
+    const at = l.text.indexOf(s, cursor);
+    cursor = at + s.length;
+    ends.push(cursor);
+    return at;
+  });
+  const gaps = sentences.map((_, k) => l.text.slice(ends[k], starts[k + 1] ?? l.text.length).trim());
+  return { before: l.text.slice(0, starts[0]).trim(), gaps };
+}
+
+describe('CI (review 2026-12-04 round 3): distractors that leave every pronoun and noun phrase of the question as it was', () => {
+  // "A factory machine makes 45 toys every 15 minutes. The factory manager has 2 sons. The night
+  // guard has 6 cats. How many toys does it make ...?": "it" can now mean the factory.
+  const PRONOUN = /\b(it|they|he|she|them|his|her|its|their)\b/i;
+  it('puts no distractor between a pronoun of the original and its referent (only before the problem, or after the last sentence with a pronoun)', () => {
+    const bad = linesOf('CI').filter((l) => {
+      const later = wholeSentences(SEED.get(l.seed) ?? '');
+      return gapsOf(l).gaps.some((g, k) => g.length > 0 && later.slice(k + 1).some((s) => PRONOUN.test(s)));
+    });
+    expect(bad.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
+  });
+
+  it("writes no pronoun in a distractor (none can compete for, or with, the original's)", () => {
+    const hits = linesOf('CI').flatMap((l) => addedSentences(l).filter((s) => PRONOUN.test(s)));
+    expect(hits).toEqual([]);
+  });
+
+  // The head noun of the question's definite (or "each") noun phrase, or of what its "it" means:
+  // a distractor naming it adds a second one ("Jon's $800 savings account" beside "the account").
+  const ASKED: Record<string, string> = {
+    'builtin-bakery-muffins': 'day',
+    'builtin-library-shelves': 'library',
+    'builtin-pencil-share': 'student',
+    'builtin-train-trip': 'train',
+    'builtin-garden-fence': 'garden',
+    'builtin-aquarium': 'aquarium',
+    'builtin-marble-bags': 'bag',
+    'builtin-field-trip-buses': 'bus',
+    'builtin-pizza-slices': 'slice',
+    'builtin-bike-savings': 'bike',
+    'builtin-concert-change': 'group',
+    'builtin-water-tank': 'tank',
+    'builtin-reading-pages': 'book',
+    'builtin-egg-cartons': 'farm|carton',
+    'builtin-jacket-sale': 'jacket',
+    'builtin-hall-chairs': 'chair',
+    'builtin-car-wash': 'wage',
+    'builtin-paint-cans': 'wall',
+    'builtin-bike-shop-wheels': 'wheel',
+    'builtin-fruit-basket': 'basket',
+    'builtin-temperature': 'temperature|evening',
+    'builtin-cinema-sales': 'ticket|sale',
+    'builtin-farm-legs': 'animal',
+    'builtin-book-boxes': 'box',
+    'builtin-phone-bill': 'bill',
+    'builtin-family-ages': 'grandmother',
+    'builtin-cupcake-boxes': 'box',
+    'builtin-can-drive': 'class',
+    'builtin-floor-tiles': 'floor|tile',
+    'builtin-simple-interest': 'account',
+    'builtin-road-trip-gas': 'gas',
+    'builtin-candy-neighbour': 'neighbour',
+    'builtin-raffle-charities': 'charity|charities',
+    'builtin-toy-machine': 'machine',
+    'builtin-team-lunch': 'team',
+    'builtin-school-fair': 'class',
+    'builtin-orchard-crates': 'crate',
+  };
+  it('names no second instance of the noun the question asks about ("the account", "each bag", "the tank")', () => {
+    const hits = linesOf('CI').flatMap((l) => {
+      const head = ASKED[l.seed];
+      if (head === undefined) return [];
+      const noun = new RegExp(`\\b(${head})(s|es)?\\b`, 'i');
+      return addedSentences(l)
+        .filter((s) => noun.test(s))
+        .map((s) => `${l.seed} L${l.level}: ${s}`);
+    });
+    expect(hits).toEqual([]);
+  });
+});
+
+describe('CI (review 2026-12-04 round 3): on-topic distractors, not one template stacked', () => {
+  // Seven "Omar's cousin/friend/sister/father ... has N <thing>" facts before one problem; guitars in
+  // a phone bill, model planes beside simple interest, cats in a toy factory, tennis at a car wash.
+  const RELATIVE_HAS =
+    /^\w+'s (brother|sister|cousin|friend|father|mother|aunt|uncle|grandmother|grandfather|neighbor|son|daughter|coach|teacher)\b( \w+)? (has|owns|keeps|grows|knits|plays|drives|drove|runs|ran|walks|swims)\b/;
+  const OFF_TOPIC =
+    /\b(guitars?|piano|choir|band of|tennis|basketball|soccer|chess|cats?|hamsters?|ponies|sheep|model (planes|cars)|hair ribbons|grandchildren|nieces|nephews|fishing rods|tulips|herbs|sweaters|scarves|medals|robots|beehives|chimneys|houseplants|motorbikes|comic books|toy boats)\b/i;
+  it('adds no "X\'s relative has N things" fact', () => {
+    const hits = linesOf('CI').flatMap((l) => addedSentences(l).filter((s) => RELATIVE_HAS.test(s)));
+    expect(hits).toEqual([]);
+  });
+
+  it('names no pet, instrument, sport or hobby the problem does not', () => {
+    const hits = linesOf('CI').flatMap((l) =>
+      addedSentences(l)
+        .filter((s) => OFF_TOPIC.test(s) && !OFF_TOPIC.test(SEED.get(l.seed) ?? ''))
+        .map((s) => `${l.seed} L${l.level}: ${s}`),
+    );
+    expect(hits).toEqual([]);
+  });
+
+  it("opens at most two distractors of a test with the same person's name", () => {
+    const stacked = linesOf('CI').filter((l) => {
+      const owners = addedSentences(l)
+        .map((s) => /^([A-Z][a-z]+)'s\b/.exec(s)?.[1])
+        .filter(Boolean);
+      return owners.some((o) => owners.filter((x) => x === o).length > 2);
+    });
+    expect(stacked.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
   });
 });
