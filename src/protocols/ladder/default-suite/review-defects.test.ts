@@ -374,3 +374,88 @@ describe('CI (review 2026-12-04 round 3): on-topic distractors, not one template
     expect(stacked.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
   });
 });
+
+describe('CL (review 2026-12-04 round 3): filler that names nothing early and touches nothing the answer needs', () => {
+  const cl = linesOf('CL');
+  const NOT_A_NOUN =
+    /^(are|is|was|has|have|had|and|the|that|with|for|from|each|per|more|less|into|of|in|on|at|to)$/i;
+  /** The words a sentence introduces with "a", "an" or a number ("A water tank", "45 toys"), as patterns that take the plural. */
+  const introduced = (sentence: string) =>
+    [...sentence.matchAll(/\b(?:a|an|\d[\d,.]*)\s+(?:([a-z]+)\s+)?([a-z]+)/gi)]
+      .flatMap((m) => [m[1], m[2]])
+      .filter((w): w is string => w !== undefined && w.length > 2 && !NOT_A_NOUN.test(w))
+      .map((w) => `${w.toLowerCase().replace(/(es|s)$/, '')}(?:es|s)?`);
+
+  // "The tank is painted green." before "A water tank holds 500 liters": read as two tanks.
+  it('names nothing of the problem with "the" before the sentence that introduces it', () => {
+    const hits = cl.flatMap((l) => {
+      const sentences = wholeSentences(SEED.get(l.seed) ?? '');
+      const { before, gaps } = gapsOf(l);
+      return [before, ...gaps].flatMap((added, k) => {
+        // Named already, even without "a" ("packs them into cartons of 12"), is introduced.
+        const earlier = sentences.slice(0, k).join(' ');
+        const nouns = sentences
+          .slice(k)
+          .flatMap(introduced)
+          .filter((n) => !new RegExp(`\\b${n}\\b`, 'i').test(earlier));
+        if (added.length === 0 || nouns.length === 0) return [];
+        const early = new RegExp(`\\bthe\\s+(?:[\\w'-]+\\s+)?(${nouns.join('|')})\\b`, 'i');
+        return early.test(added) ? [`${l.seed} L${l.level}: ${added}`] : [];
+      });
+    });
+    expect(hits).toEqual([]);
+  });
+
+  const PRONOUN = /\b(it|they|he|she|them|his|her|its|their)\b/i;
+  it('writes no pronoun in a filler and puts none between a pronoun of the original and its referent', () => {
+    const bad = cl.filter((l) => {
+      const later = wholeSentences(SEED.get(l.seed) ?? '');
+      const crossing = gapsOf(l).gaps.some(
+        (g, k) => g.length > 0 && later.slice(k + 1).some((s) => PRONOUN.test(s)),
+      );
+      return crossing || addedSentences(l).some((s) => PRONOUN.test(s));
+    });
+    expect(bad.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
+  });
+
+  // "The tank collects water for the animals" in a fill-time problem reads as a second inflow.
+  const ESSENTIAL =
+    /\b(every|each|per|prices?|costs?|paid|pays?|cheap|expensive|money|dollars?|more|less|fewer|extra|fills?|flows?|drains?|leaks?|pours?|adds?|collects?|minutes?|hours?|days?|weeks?|months?|years?|morning|afternoon|evening|tonight|today|daily|weekly)\b/i;
+  it('says nothing about a rate, an amount, an inflow or outflow, a time or a price', () => {
+    const hits = cl.flatMap((l) =>
+      addedSentences(l)
+        .filter((s) => ESSENTIAL.test(s))
+        .map((s) => `${l.seed} L${l.level}: ${s}`),
+    );
+    expect(hits).toEqual([]);
+  });
+
+  // "The farmer checks the water level" where the problem has no farmer.
+  const ROLE =
+    /\bthe (farmer|owner|teacher|baker|manager|driver|caretaker|librarian|coach|principal|host|grocer|clerk|conductor|tiler|gardener|keeper|painter|guard|workers?|staff)\b/i;
+  it('names no person with "the" whom the problem does not have', () => {
+    const hits = cl.flatMap((l) =>
+      addedSentences(l)
+        .filter((s) => {
+          const role = ROLE.exec(s)?.[1];
+          return role !== undefined && !new RegExp(`\\b${role}`, 'i').test(SEED.get(l.seed) ?? '');
+        })
+        .map((s) => `${l.seed} L${l.level}: ${s}`),
+    );
+    expect(hits).toEqual([]);
+  });
+
+  // "filler sentences come from a small per-seed pool reused across levels" (L5 = L4 + one sentence).
+  it('gives each level of a seed its own sentences: none is used at two levels', () => {
+    const seen = new Map<string, string>();
+    const reused = cl.flatMap((l) =>
+      addedSentences(l).flatMap((s) => {
+        const key = `${l.seed}|${s}`;
+        const first = seen.get(key);
+        seen.set(key, first ?? `L${l.level}`);
+        return first !== undefined && first !== `L${l.level}` ? [`${l.seed} ${first}+L${l.level}: ${s}`] : [];
+      }),
+    );
+    expect(reused).toEqual([]);
+  });
+});
