@@ -375,34 +375,44 @@ describe('CI (review 2026-12-04 round 3): on-topic distractors, not one template
   });
 });
 
+const NOT_A_NOUN =
+  /^(are|is|was|has|have|had|and|the|that|with|for|from|each|per|more|less|into|of|in|on|at|to|can|costs?|holds|buys|sells|makes|travels|picks|collects|charges|needs|weighs|gives|shares?|takes?|orders|bakes|uses|eats?|reads|runs|works|walks)$/i;
+/** The words a sentence introduces with "a", "an" or a number ("A water tank", "45 toys"), as patterns that take the plural. */
+const introduced = (sentence: string) =>
+  [...sentence.matchAll(/\b(?:a|an|\d[\d,.]*)\s+(?:([a-z]+)\s+)?([a-z]+)/gi)]
+    .flatMap((m) => [m[1], m[2]])
+    .filter((w): w is string => w !== undefined && w.length > 2 && !NOT_A_NOUN.test(w))
+    .map((w) => `${w.toLowerCase().replace(/(es|s)$/, '')}(?:es|s)?`);
+
+/**
+ * Added sentences that name a thing of the problem with "the" before anything has named it: the
+ * problem's sentence that introduces it comes later, and no text before this sentence mentions it
+ * ("The tank is painted green." before "A water tank holds 500 liters": read as two tanks).
+ */
+function namedEarly(l: Line & { text: string }): string[] {
+  const sentences = wholeSentences(SEED.get(l.seed) ?? '');
+  const nouns = [...new Set(sentences.flatMap(introduced))];
+  return addedSentences(l).filter((s) => {
+    const earlier = l.text.slice(0, l.text.indexOf(s));
+    const unnamed = nouns.filter((n) => !new RegExp(`\\b${n}\\b`, 'i').test(earlier));
+    return (
+      unnamed.length > 0 && new RegExp(`\\bthe\\s+(?:[\\w'-]+\\s+)?(${unnamed.join('|')})\\b`, 'i').test(s)
+    );
+  });
+}
+
+describe('CI (review 2026-12-04 round 3): no distractor names a thing of the problem before the problem does', () => {
+  it('says "the X" only once something before it has named X', () => {
+    const hits = linesOf('CI').flatMap((l) => namedEarly(l).map((s) => `${l.seed} L${l.level}: ${s}`));
+    expect(hits).toEqual([]);
+  });
+});
+
 describe('CL (review 2026-12-04 round 3): filler that names nothing early and touches nothing the answer needs', () => {
   const cl = linesOf('CL');
-  const NOT_A_NOUN =
-    /^(are|is|was|has|have|had|and|the|that|with|for|from|each|per|more|less|into|of|in|on|at|to)$/i;
-  /** The words a sentence introduces with "a", "an" or a number ("A water tank", "45 toys"), as patterns that take the plural. */
-  const introduced = (sentence: string) =>
-    [...sentence.matchAll(/\b(?:a|an|\d[\d,.]*)\s+(?:([a-z]+)\s+)?([a-z]+)/gi)]
-      .flatMap((m) => [m[1], m[2]])
-      .filter((w): w is string => w !== undefined && w.length > 2 && !NOT_A_NOUN.test(w))
-      .map((w) => `${w.toLowerCase().replace(/(es|s)$/, '')}(?:es|s)?`);
 
-  // "The tank is painted green." before "A water tank holds 500 liters": read as two tanks.
   it('names nothing of the problem with "the" before the sentence that introduces it', () => {
-    const hits = cl.flatMap((l) => {
-      const sentences = wholeSentences(SEED.get(l.seed) ?? '');
-      const { before, gaps } = gapsOf(l);
-      return [before, ...gaps].flatMap((added, k) => {
-        // Named already, even without "a" ("packs them into cartons of 12"), is introduced.
-        const earlier = sentences.slice(0, k).join(' ');
-        const nouns = sentences
-          .slice(k)
-          .flatMap(introduced)
-          .filter((n) => !new RegExp(`\\b${n}\\b`, 'i').test(earlier));
-        if (added.length === 0 || nouns.length === 0) return [];
-        const early = new RegExp(`\\bthe\\s+(?:[\\w'-]+\\s+)?(${nouns.join('|')})\\b`, 'i');
-        return early.test(added) ? [`${l.seed} L${l.level}: ${added}`] : [];
-      });
-    });
+    const hits = cl.flatMap((l) => namedEarly(l).map((s) => `${l.seed} L${l.level}: ${s}`));
     expect(hits).toEqual([]);
   });
 
