@@ -329,6 +329,11 @@ describe('CI (review 2026-12-04 round 3): distractors that leave every pronoun a
     'builtin-team-lunch': 'team',
     'builtin-school-fair': 'class',
     'builtin-orchard-crates': 'crate',
+    // No definite noun phrase, but a count of what "How many X" asks, said of something else in
+    // the given's own wording ("A hotel downtown has 22 steps between floors"), is a second one.
+    'builtin-stair-climb': 'step',
+    'builtin-track-laps': 'kilometer',
+    'builtin-cookie-flour': 'cup',
   };
   it('names no second instance of the noun the question asks about ("the account", "each bag", "the tank")', () => {
     const hits = linesOf('CI').flatMap((l) => {
