@@ -70,7 +70,8 @@ describe('CI: distractors a reader cannot fold into the answer, written without 
     'builtin-track-laps': /\bLena (ran|runs|jogged)\b/,
     'builtin-aquarium': /\b(in|at) the aquarium\b/i,
     'builtin-farm-legs': /\bher (animals|cows|chickens)\b/i,
-    'builtin-team-lunch': /\bthe team (buys|bought|spends|spent|pays|paid)\b/i,
+    // "The tournament lasts 2 days." (review 2026-12-04 round 3): the lunch could be bought twice.
+    'builtin-team-lunch': /\bthe team (buys|bought|spends|spent|pays|paid)\b|\btournament lasts \d+ days?\b/i,
   };
   it('adds nothing an "in total" question could sum', () => {
     const hits = linesOf('CI')
