@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
+import { hideAbbreviationDots, showAbbreviationDots, splitSentences } from '../text/tokens.js';
 
 interface Line {
   seed: string;
@@ -69,7 +70,8 @@ describe('CI: distractors a reader cannot fold into the answer, written without 
     'builtin-track-laps': /\bLena (ran|runs|jogged)\b/,
     'builtin-aquarium': /\b(in|at) the aquarium\b/i,
     'builtin-farm-legs': /\bher (animals|cows|chickens)\b/i,
-    'builtin-team-lunch': /\bthe team (buys|bought|spends|spent|pays|paid)\b/i,
+    // "The tournament lasts 2 days." (review 2026-12-04 round 3): the lunch could be bought twice.
+    'builtin-team-lunch': /\bthe team (buys|bought|spends|spent|pays|paid)\b|\btournament lasts \d+ days?\b/i,
   };
   it('adds nothing an "in total" question could sum', () => {
     const hits = linesOf('CI')
@@ -222,5 +224,254 @@ describe('KB L2: the fabricated source stands in a grammatical sentence', () => 
   it('leaves no splice that cuts its sentence', () => {
     const bad = linesOf('KB', 2).filter((l) => BROKEN.some((r) => r.test(l.text)));
     expect(bad.map((l) => l.seed)).toEqual([]);
+  });
+});
+
+describe('F L4: a quote block whose dividers belong to a layout documents use', () => {
+  // "> A bakery bakes ... tray. |" (review 2026-12-04 round 3): a " |" at a line's end is a table's
+  // leftover, not a divider. A plain-text box has its sides and rules line up, row by row.
+  const l4 = linesOf('F', 4);
+  const boxed = (text: string) => {
+    const rows = text.split('\n');
+    const width = rows[0]?.length ?? 0;
+    const ruleOrRow = (r: string) => /^> \+-+\+$/.test(r) || /^> \| .* \|$/.test(r);
+    return rows.length >= 5 && rows.every((r) => r.length === width && ruleOrRow(r));
+  };
+  it('quotes every problem as a plain-text box (sides and rules aligned), no stray " |" at a line end', () => {
+    expect(l4.filter((l) => !boxed(l.text)).map((l) => l.seed)).toEqual([]);
+  });
+
+  it('cuts no sentence after an abbreviation ("Ms. |" then "Ortiz buys")', () => {
+    expect(l4.filter((l) => /\b(Ms|Mr|Mrs|Dr)\. *\|\n/.test(l.text)).map((l) => l.seed)).toEqual([]);
+  });
+
+  it('uses at least two layouts across seeds: one sentence a row, and sentences wrapped in a narrow box', () => {
+    const rowsPerSentence = (l: Line & { text: string }) =>
+      l.text.split('\n').filter((r) => r.startsWith('> |')).length >
+      sentencesOf(SEED.get(l.seed) ?? '').length;
+    const wrapped = l4.filter(rowsPerSentence).length;
+    expect(wrapped).toBeGreaterThan(0);
+    expect(wrapped).toBeLessThan(l4.length);
+  });
+});
+
+/** The original's sentences, "Ms. Ortiz" kept whole. */
+const wholeSentences = (text: string) => splitSentences(hideAbbreviationDots(text)).map(showAbbreviationDots);
+
+/** What a test adds after each sentence of its original: `gaps[k]` follows sentence k; `before` comes first. */
+function gapsOf(l: Line & { text: string }): { before: string; gaps: string[] } {
+  const sentences = wholeSentences(SEED.get(l.seed) ?? '');
+  const ends: number[] = [];
+  let cursor = 0;
+  const starts = sentences.map((s) => {
+    const at = l.text.indexOf(s, cursor);
+    cursor = at + s.length;
+    ends.push(cursor);
+    return at;
+  });
+  const gaps = sentences.map((_, k) => l.text.slice(ends[k], starts[k + 1] ?? l.text.length).trim());
+  return { before: l.text.slice(0, starts[0]).trim(), gaps };
+}
+
+describe('CI (review 2026-12-04 round 3): distractors that leave every pronoun and noun phrase of the question as it was', () => {
+  // "A factory machine makes 45 toys every 15 minutes. The factory manager has 2 sons. The night
+  // guard has 6 cats. How many toys does it make ...?": "it" can now mean the factory.
+  const PRONOUN = /\b(it|they|he|she|them|his|her|its|their)\b/i;
+  it('puts no distractor between a pronoun of the original and its referent (only before the problem, or after the last sentence with a pronoun)', () => {
+    const bad = linesOf('CI').filter((l) => {
+      const later = wholeSentences(SEED.get(l.seed) ?? '');
+      return gapsOf(l).gaps.some((g, k) => g.length > 0 && later.slice(k + 1).some((s) => PRONOUN.test(s)));
+    });
+    expect(bad.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
+  });
+
+  it("writes no pronoun in a distractor (none can compete for, or with, the original's)", () => {
+    const hits = linesOf('CI').flatMap((l) => addedSentences(l).filter((s) => PRONOUN.test(s)));
+    expect(hits).toEqual([]);
+  });
+
+  // The head noun of the question's definite (or "each") noun phrase, or of what its "it" means:
+  // a distractor naming it adds a second one ("Jon's $800 savings account" beside "the account").
+  const ASKED: Record<string, string> = {
+    'builtin-bakery-muffins': 'day',
+    'builtin-library-shelves': 'library',
+    'builtin-pencil-share': 'student',
+    'builtin-train-trip': 'train',
+    'builtin-garden-fence': 'garden',
+    'builtin-aquarium': 'aquarium',
+    'builtin-marble-bags': 'bag',
+    'builtin-field-trip-buses': 'bus',
+    'builtin-pizza-slices': 'slice',
+    'builtin-bike-savings': 'bike',
+    'builtin-concert-change': 'group',
+    'builtin-water-tank': 'tank',
+    'builtin-reading-pages': 'book',
+    'builtin-egg-cartons': 'farm|carton',
+    'builtin-jacket-sale': 'jacket',
+    'builtin-hall-chairs': 'chair',
+    'builtin-car-wash': 'wage',
+    'builtin-paint-cans': 'wall',
+    'builtin-bike-shop-wheels': 'wheel',
+    'builtin-fruit-basket': 'basket',
+    'builtin-temperature': 'temperature|evening',
+    'builtin-cinema-sales': 'ticket|sale',
+    'builtin-farm-legs': 'animal',
+    'builtin-book-boxes': 'box',
+    'builtin-phone-bill': 'bill',
+    'builtin-family-ages': 'grandmother',
+    'builtin-cupcake-boxes': 'box',
+    'builtin-can-drive': 'class',
+    'builtin-floor-tiles': 'floor|tile',
+    'builtin-simple-interest': 'account',
+    'builtin-road-trip-gas': 'gas',
+    'builtin-candy-neighbour': 'neighbour',
+    'builtin-raffle-charities': 'charity|charities',
+    'builtin-toy-machine': 'machine',
+    'builtin-team-lunch': 'team',
+    'builtin-school-fair': 'class',
+    'builtin-orchard-crates': 'crate',
+    // No definite noun phrase, but a count of what "How many X" asks, said of something else in
+    // the given's own wording ("A hotel downtown has 22 steps between floors"), is a second one.
+    'builtin-stair-climb': 'step',
+    'builtin-track-laps': 'kilometer',
+    'builtin-cookie-flour': 'cup',
+  };
+  it('names no second instance of the noun the question asks about ("the account", "each bag", "the tank")', () => {
+    const hits = linesOf('CI').flatMap((l) => {
+      const head = ASKED[l.seed];
+      if (head === undefined) return [];
+      const noun = new RegExp(`\\b(${head})(s|es)?\\b`, 'i');
+      return addedSentences(l)
+        .filter((s) => noun.test(s))
+        .map((s) => `${l.seed} L${l.level}: ${s}`);
+    });
+    expect(hits).toEqual([]);
+  });
+});
+
+describe('CI (review 2026-12-04 round 3): on-topic distractors, not one template stacked', () => {
+  // Seven "Omar's cousin/friend/sister/father ... has N <thing>" facts before one problem; guitars in
+  // a phone bill, model planes beside simple interest, cats in a toy factory, tennis at a car wash.
+  const RELATIVE_HAS =
+    /^\w+'s (brother|sister|cousin|friend|father|mother|aunt|uncle|grandmother|grandfather|neighbor|son|daughter|coach|teacher)\b( \w+)? (has|owns|keeps|grows|knits|plays|drives|drove|runs|ran|walks|swims)\b/;
+  const OFF_TOPIC =
+    /\b(guitars?|piano|choir|band of|tennis|basketball|soccer|chess|cats?|hamsters?|ponies|sheep|model (planes|cars)|hair ribbons|grandchildren|nieces|nephews|fishing rods|tulips|herbs|sweaters|scarves|medals|robots|beehives|chimneys|houseplants|motorbikes|comic books|toy boats)\b/i;
+  it('adds no "X\'s relative has N things" fact', () => {
+    const hits = linesOf('CI').flatMap((l) => addedSentences(l).filter((s) => RELATIVE_HAS.test(s)));
+    expect(hits).toEqual([]);
+  });
+
+  it('names no pet, instrument, sport or hobby the problem does not', () => {
+    const hits = linesOf('CI').flatMap((l) =>
+      addedSentences(l)
+        .filter((s) => OFF_TOPIC.test(s) && !OFF_TOPIC.test(SEED.get(l.seed) ?? ''))
+        .map((s) => `${l.seed} L${l.level}: ${s}`),
+    );
+    expect(hits).toEqual([]);
+  });
+
+  it("opens at most two distractors of a test with the same person's name", () => {
+    const stacked = linesOf('CI').filter((l) => {
+      const owners = addedSentences(l)
+        .map((s) => /^([A-Z][a-z]+)'s\b/.exec(s)?.[1])
+        .filter(Boolean);
+      return owners.some((o) => owners.filter((x) => x === o).length > 2);
+    });
+    expect(stacked.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
+  });
+});
+
+const NOT_A_NOUN =
+  /^(are|is|was|has|have|had|and|the|that|with|for|from|each|per|more|less|into|of|in|on|at|to|can|costs?|holds|buys|sells|makes|travels|picks|collects|charges|needs|weighs|gives|shares?|takes?|orders|bakes|uses|eats?|reads|runs|works|walks)$/i;
+/** The words a sentence introduces with "a", "an" or a number ("A water tank", "45 toys"), as patterns that take the plural. */
+const introduced = (sentence: string) =>
+  [...sentence.matchAll(/\b(?:a|an|\d[\d,.]*)\s+(?:([a-z]+)\s+)?([a-z]+)/gi)]
+    .flatMap((m) => [m[1], m[2]])
+    .filter((w): w is string => w !== undefined && w.length > 2 && !NOT_A_NOUN.test(w))
+    .map((w) => `${w.toLowerCase().replace(/(es|s)$/, '')}(?:es|s)?`);
+
+/**
+ * Added sentences that name a thing of the problem with "the" before anything has named it: the
+ * problem's sentence that introduces it comes later, and no text before this sentence mentions it
+ * ("The tank is painted green." before "A water tank holds 500 liters": read as two tanks).
+ */
+function namedEarly(l: Line & { text: string }): string[] {
+  const sentences = wholeSentences(SEED.get(l.seed) ?? '');
+  const nouns = [...new Set(sentences.flatMap(introduced))];
+  return addedSentences(l).filter((s) => {
+    const earlier = l.text.slice(0, l.text.indexOf(s));
+    const unnamed = nouns.filter((n) => !new RegExp(`\\b${n}\\b`, 'i').test(earlier));
+    return (
+      unnamed.length > 0 && new RegExp(`\\bthe\\s+(?:[\\w'-]+\\s+)?(${unnamed.join('|')})\\b`, 'i').test(s)
+    );
+  });
+}
+
+describe('CI (review 2026-12-04 round 3): no distractor names a thing of the problem before the problem does', () => {
+  it('says "the X" only once something before it has named X', () => {
+    const hits = linesOf('CI').flatMap((l) => namedEarly(l).map((s) => `${l.seed} L${l.level}: ${s}`));
+    expect(hits).toEqual([]);
+  });
+});
+
+describe('CL (review 2026-12-04 round 3): filler that names nothing early and touches nothing the answer needs', () => {
+  const cl = linesOf('CL');
+
+  it('names nothing of the problem with "the" before the sentence that introduces it', () => {
+    const hits = cl.flatMap((l) => namedEarly(l).map((s) => `${l.seed} L${l.level}: ${s}`));
+    expect(hits).toEqual([]);
+  });
+
+  const PRONOUN = /\b(it|they|he|she|them|his|her|its|their)\b/i;
+  it('writes no pronoun in a filler and puts none between a pronoun of the original and its referent', () => {
+    const bad = cl.filter((l) => {
+      const later = wholeSentences(SEED.get(l.seed) ?? '');
+      const crossing = gapsOf(l).gaps.some(
+        (g, k) => g.length > 0 && later.slice(k + 1).some((s) => PRONOUN.test(s)),
+      );
+      return crossing || addedSentences(l).some((s) => PRONOUN.test(s));
+    });
+    expect(bad.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
+  });
+
+  // "The tank collects water for the animals" in a fill-time problem reads as a second inflow.
+  const ESSENTIAL =
+    /\b(every|each|per|prices?|costs?|paid|pays?|cheap|expensive|money|dollars?|more|less|fewer|extra|fills?|flows?|drains?|leaks?|pours?|adds?|collects?|minutes?|hours?|days?|weeks?|months?|years?|morning|afternoon|evening|tonight|today|daily|weekly)\b/i;
+  it('says nothing about a rate, an amount, an inflow or outflow, a time or a price', () => {
+    const hits = cl.flatMap((l) =>
+      addedSentences(l)
+        .filter((s) => ESSENTIAL.test(s))
+        .map((s) => `${l.seed} L${l.level}: ${s}`),
+    );
+    expect(hits).toEqual([]);
+  });
+
+  // "The farmer checks the water level" where the problem has no farmer.
+  const ROLE =
+    /\bthe (farmer|owner|teacher|baker|manager|driver|caretaker|librarian|coach|principal|host|grocer|clerk|conductor|tiler|gardener|keeper|painter|guard|workers?|staff)\b/i;
+  it('names no person with "the" whom the problem does not have', () => {
+    const hits = cl.flatMap((l) =>
+      addedSentences(l)
+        .filter((s) => {
+          const role = ROLE.exec(s)?.[1];
+          return role !== undefined && !new RegExp(`\\b${role}`, 'i').test(SEED.get(l.seed) ?? '');
+        })
+        .map((s) => `${l.seed} L${l.level}: ${s}`),
+    );
+    expect(hits).toEqual([]);
+  });
+
+  // "filler sentences come from a small per-seed pool reused across levels" (L5 = L4 + one sentence).
+  it('gives each level of a seed its own sentences: none is used at two levels', () => {
+    const seen = new Map<string, string>();
+    const reused = cl.flatMap((l) =>
+      addedSentences(l).flatMap((s) => {
+        const key = `${l.seed}|${s}`;
+        const first = seen.get(key);
+        seen.set(key, first ?? `L${l.level}`);
+        return first !== undefined && first !== `L${l.level}` ? [`${l.seed} ${first}+L${l.level}: ${s}`] : [];
+      }),
+    );
+    expect(reused).toEqual([]);
   });
 });
