@@ -3,7 +3,7 @@
 // 5 levels x up to 2 attempts, generated, gated and binned, timed (goal: under 10 s); and the fill
 // table: per family x requested level, the share of seeds with an admitted test that MEASURED at the
 // requested level (goal: every cell >= 80%; a family the rules do not write, as CI and CL on every
-// seed type since docs/decisions.md E61-rules3, is unavailable, not a goal). Then issue 11's checks:
+// seed type since docs/decisions.md E62, is unavailable, not a goal). Then issue 11's checks:
 // IQ tests inside their band at their measured level (goal >= 95%), no (seed, family, measured level) with two tests and no text twice for a seed, KB distinctness
 // (share of L2-L5 texts that differ from the seed's L1 text by more than one added sentence), the
 // distinct CIS directives per tier, and whether the meaning gates ran. `--sample K --draw S` prints K
@@ -153,7 +153,7 @@ try {
   const perturbed = build.tests.filter((t) => t.family !== 'baseline');
   const pct = (n, d) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}%`);
 
-  // IQ: the binned score inside the family's band of the measured level (CI: no rules, E61-rules3).
+  // IQ: the binned score inside the family's band of the measured level (CI: no rules, E62).
   const inBand = {};
   for (const family of ['IQ']) {
     const ts = perturbed.filter((t) => t.family === family);
@@ -271,7 +271,7 @@ try {
 
   // Templates (issue 23): the share of a family's tests that use its commonest template. CIS: the
   // directive template. Other families have no sentence templates: their generator technique is
-  // reported instead (CI and CL, whose sentence templates the goal was for, have no rules: E61-rules3).
+  // reported instead (CI and CL, whose sentence templates the goal was for, have no rules: E62).
   const cisTemplates = LEVELS.flatMap((l) => [...SEED_DIRECTIVES[l]]).map((t) => [t, templateRe(t)]);
   const templatesOf = (t) => {
     if (t.family === 'CIS') {

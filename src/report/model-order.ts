@@ -1,7 +1,7 @@
 import type { EvalComparison } from '../check/eval-comparison.js';
 
 /**
- * The one order of an eval's models (docs/report.md#model-order, docs/decisions.md E61-r37b):
+ * The one order of an eval's models (docs/report.md#model-order, docs/decisions.md E61):
  * every per-model table, chart, legend and list of an eval shows its models so. Decided once, by
  * the report shell (and by a run's output, which ends on the same comparison), and handed to the
  * protocol's section, which knows no other order.

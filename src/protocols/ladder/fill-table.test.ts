@@ -51,7 +51,7 @@ const KNOWN_SHORT: Record<'paper' | 'builtin', Partial<Record<`${Family}${Level}
   builtin: { SV2: 0.48, SV3: 0.06, SV4: 0, SV5: 0 },
 };
 
-/** Families the rules write on no seed (docs/decisions.md E61-rules3): unavailable, never a 0% cell. */
+/** Families the rules write on no seed (docs/decisions.md E62): unavailable, never a 0% cell. */
 const NO_RULES = new Set<Family>(['CI', 'CL']);
 
 function check(cells: readonly FillCell[], set: 'paper' | 'builtin'): void {

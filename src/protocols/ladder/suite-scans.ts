@@ -137,7 +137,7 @@ const cisQuantity: Scan = {
 };
 
 /**
- * A test of the reviewed default suite (default-suite/), which E61-rules3's scans of what the
+ * A test of the reviewed default suite (default-suite/), which E62's scans of what the
  * rules and a model write leave to its own accepted review record.
  */
 function reviewed(t: LadderTest): boolean {
@@ -145,7 +145,7 @@ function reviewed(t: LadderTest): boolean {
 }
 
 /**
- * CIS on a number seed: a directive before a quantity it names, or among the premises (E61-rules3:
+ * CIS on a number seed: a directive before a quantity it names, or among the premises (E62:
  * "Warning: using the 12 friends is prohibited." before the 12 is given reads as a rule of the
  * problem). A directive goes after the whole problem or right before its question sentence.
  */
@@ -301,7 +301,7 @@ const svFrame: Scan = {
   },
 };
 
-/** SV: a rewrite that refers ahead to what the original had introduced first ("from every place" before the places; E61-rules3). */
+/** SV: a rewrite that refers ahead to what the original had introduced first ("from every place" before the places; E62). */
 const svForward: Scan = {
   id: 'sv-forward-reference',
   title: 'SV (rules, model): a reference moved ahead of what it refers to ("every place" before the places)',
@@ -323,7 +323,7 @@ const iqLevel: Scan = {
   },
 };
 
-/** IQ: a proper noun slipped into another real word or name, a new entity ("Mary" -> "May"; E61-rules3). */
+/** IQ: a proper noun slipped into another real word or name, a new entity ("Mary" -> "May"; E62). */
 const iqRealWord: Scan = {
   id: 'iq-real-word',
   title: 'IQ: a name slipped into another word or name ("Mary" -> "May")',

@@ -78,7 +78,7 @@ describe('buildLadderSuite with the rules generators', async () => {
   it('keeps the admission books: candidates = admitted + rejected + superseded, per family', () => {
     expect(build.admission.map((r) => r.family)).toEqual(builtInFamilyCodes());
     for (const row of build.admission) {
-      // CI and CL have no rules (docs/decisions.md E61-rules3): no candidate, unavailable on every seed.
+      // CI and CL have no rules (docs/decisions.md E62): no candidate, unavailable on every seed.
       if (row.family === 'CI' || row.family === 'CL') {
         expect([row.candidates, row.unavailable?.seeds], row.family).toEqual([0, SEEDS.length]);
         continue;

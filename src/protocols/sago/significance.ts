@@ -5,7 +5,7 @@ import type { SagoModelResults, SagoResults } from './results.js';
 
 /**
  * SAGO's significance adjusted for multiplicity (docs/sago.md#significance, docs/decisions.md
- * E61-r37b): an eval's tables report one one-sided t-test per model, scope (each dataset and all
+ * E61): an eval's tables report one one-sided t-test per model, scope (each dataset and all
  * prompts) and axis at the primary ε, and per model and axis on all prompts at each other ε. Those
  * tests are one family; their p-values are adjusted over it (`sago.adjust`: Holm by default, as
  * `waver check` adjusts its comparisons, src/stats/multiplicity.ts), and every star, count and

@@ -23,7 +23,7 @@ function stemSeed(seed: ChoiceSeed): NumberSeed {
 
 /** Why the family's rules write nothing for this seed's answer type, or undefined when they do. */
 export function rulesUnavailable(family: LadderFamily, seed: Seed): string | undefined {
-  // No rules on any seed type (docs/decisions.md E61-rules3).
+  // No rules on any seed type (docs/decisions.md E62).
   if (typeof family.rules !== 'function') return family.rules.unavailable;
   if (seed.answerType !== 'choice' && seed.answerType !== 'text') return undefined;
   const rule = seed.answerType === 'choice' ? family.answerTypes.choice : family.answerTypes.text;

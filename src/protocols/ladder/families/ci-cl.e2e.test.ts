@@ -9,7 +9,7 @@ import { readLadderSuite } from '../suite-file.js';
 
 /**
  * Context Interference and Context Load on math seeds, through the built CLI (docs/decisions.md
- * E61-rules3): the rules write neither, so `suite build` and `waver ladder` on GSM-Symbolic say
+ * E62): the rules write neither, so `suite build` and `waver ladder` on GSM-Symbolic say
  * both are unavailable and why, and the report shows them with no test, never 0.
  */
 

@@ -213,7 +213,7 @@ export interface LadderFamily extends FamilyCard {
   /**
    * Deterministic, offline, seeded: a candidate for (seed, level, attempt), or undefined when the
    * rule cannot apply to this seed. All randomness comes from `input.rng`. `RulesUnavailable` when
-   * the family has no rules on any seed type: the model generator's to write (docs/decisions.md E61-rules3).
+   * the family has no rules on any seed type: the model generator's to write (docs/decisions.md E62).
    */
   rules: RulesFn | RulesUnavailable;
   answerTypes: AnswerTypeRules;

@@ -75,7 +75,7 @@ describe('rules generators (built-in seeds)', () => {
     }
   });
 
-  it('CI and CL make no rule test on any seed: unavailable, the model generator writes them (E61-rules3)', () => {
+  it('CI and CL make no rule test on any seed: unavailable, the model generator writes them (E62)', () => {
     for (const family of ['CI', 'CL'] as const) {
       expect([...all(family)], family).toEqual([]);
       expect(ladderFamily(family).rules, family).toEqual({

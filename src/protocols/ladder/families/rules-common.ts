@@ -20,7 +20,7 @@ function rulesGenerator(
 
 /**
  * A family the rules cannot write well on a seed type (issue 36: a reviewer accepted SV 1/4, CI
- * 0-1/4, CL 0/4 on short choice and text questions; CI 0/6, CL 0/6 on GSM-Symbolic, E61-rules3):
+ * 0-1/4, CL 0/4 on short choice and text questions; CI 0/6, CL 0/6 on GSM-Symbolic, E62):
  * reported unavailable with this reason.
  */
 export function needsGenerator(what: string): { unavailable: string } {

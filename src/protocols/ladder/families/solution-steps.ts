@@ -78,7 +78,7 @@ const ENDS_PHRASE =
  * How a quantity reads after "the" in a directive: the number with what it counts, up to its first
  * plural ("3 dozen donuts", "12 friends" of "12 friends share", "40 years" of "40 years old"), "$68
  * per dozen", or the number alone where no noun follows ("the 40"). Every CIS template reads
- * "the {q}", so the phrase must be a noun phrase (issue 36, E61-rules3: "Adding with the 40 years old").
+ * "the {q}", so the phrase must be a noun phrase (issue 36, E62: "Adding with the 40 years old").
  */
 export function quantityPhrase(q: Quantity): string {
   const words: string[] = [];

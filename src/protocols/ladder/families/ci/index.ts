@@ -9,7 +9,7 @@ import { INSTRUCTIONS } from './instructions.js';
  * Context Interference: distractors among the original's sentences, which stay verbatim; a
  * generator model writes the distractor alone, appended (docs/ladder-families.md#model-instructions).
  * No rules on any seed type: their distractors were numeric trivia a reviewer rejected (CI 0/6 on
- * GSM-Symbolic, 0-1/4 on choice and text seeds; docs/decisions.md E61-rules3).
+ * GSM-Symbolic, 0-1/4 on choice and text seeds; docs/decisions.md E62).
  */
 const UNAVAILABLE = needsGenerator('rules cannot write a topically plausible distractor');
 

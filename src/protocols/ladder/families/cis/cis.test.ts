@@ -139,7 +139,7 @@ describe('Conflict Instruction Stress places a directive between sentences only'
   });
 });
 
-/** The second blind read's seeds (E61-rules3): a quantity in the question sentence, an age, a length. */
+/** The second blind read's seeds (E62): a quantity in the question sentence, an age, a length. */
 const AGES: Seed = {
   id: 'ages',
   question:
@@ -170,7 +170,7 @@ function cisTest(seed: Seed, level: 1 | 2 | 3 | 4 | 5, text: string): LadderTest
   } as LadderTest;
 }
 
-describe('Conflict Instruction Stress as a second blind read asked (E61-rules3)', () => {
+describe('Conflict Instruction Stress as a second blind read asked (E62)', () => {
   it('places every directive after the quantity it names: before the question or after the problem, never first', () => {
     for (const seed of [AGES, FRIENDS, COFFEE])
       for (const level of [1, 2, 3, 4, 5] as const)

@@ -26,7 +26,7 @@ import { conflictGate } from './gate.js';
  * answer; tiers as the CES phrase lists define them, with an authority label ("System:",
  * "Instruction:", "Required:", "Important:") at tier 4 and a claim of a higher place in the hierarchy
  * (administrator, developer, system prompt, root access, jailbreak mode) at tier 5, never "override"
- * alone, which reads as tier 3 (docs/decisions.md E61-rules3).
+ * alone, which reads as tier 3 (docs/decisions.md E62).
  */
 export const SEED_DIRECTIVES: Record<Level, readonly string[]> = {
   1: [
@@ -163,7 +163,7 @@ function seedDirectives(seed: Seed, level: Level): string[] {
 /**
  * Where a directive goes: after the whole problem, or right before its question sentence when every
  * quantity it names is already stated above (the paper appends its directives; one before its
- * quantity, or between premises, reads as a rule of the problem: E61-rules3). Original sentences
+ * quantity, or between premises, reads as a rule of the problem: E62). Original sentences
  * are never edited, only separated.
  */
 type Placement = 'end' | 'before-question';

@@ -11,7 +11,7 @@ import type { RulesInput, RulesMade, TypedRule } from '../contract.js';
  * answer: a choice directive names only `{wrong}`, an option letter that is not the key. Tier 2
  * names a concrete wrong way to answer, tier 4 carries an authority label or "you must", tier 5 a
  * claim of a higher place in the hierarchy; none opens with a connective that connects to nothing
- * ("Alternatively,"), as a blind read asked (docs/decisions.md E61-rules3).
+ * ("Alternatively,"), as a blind read asked (docs/decisions.md E62).
  */
 
 export const CHOICE_DIRECTIVES: Record<Level, readonly string[]> = {

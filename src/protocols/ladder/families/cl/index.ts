@@ -8,7 +8,7 @@ import { loadSeverity } from './severity.js';
 /**
  * Context Load: the original verbatim in non-essential material, binned by how much longer it is.
  * No rules on any seed type: their padding was generic filler a reviewer rejected (CL 0/6 on
- * GSM-Symbolic, 0/4 on choice and text seeds; docs/decisions.md E61-rules3).
+ * GSM-Symbolic, 0/4 on choice and text seeds; docs/decisions.md E62).
  */
 const UNAVAILABLE = needsGenerator('rules cannot write coherent on-topic context');
 

@@ -1,6 +1,6 @@
 /**
  * Structural/Format's layouts of a problem or question, by level (docs/ladder-families.md#f-units,
- * docs/decisions.md E61-rulesF; the level of each is its kind, severity/content-level.ts
+ * docs/decisions.md E63; the level of each is its kind, severity/content-level.ts
  * `formatKindLevel`). Every line, list item and quoted line is a whole sentence or clause
  * (units.ts): the blind read rejected breaks
  * mid-phrase at L1 ("between\n\n1988"), width-wrapped nested bullets at L3 ("- has."), " |" at

@@ -97,7 +97,7 @@ describe('Input Quality noise', () => {
   );
 });
 
-describe('Input Quality never makes a new entity (E61-rules3)', () => {
+describe('Input Quality never makes a new entity (E62)', () => {
   const MARY: Seed = {
     id: 'gsm-symbolic-64',
     question:

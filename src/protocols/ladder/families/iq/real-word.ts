@@ -1,6 +1,6 @@
 /**
  * Whether a slip made a capitalised word into another real word or name ("Mary" -> "May"): a
- * reader then meets a new entity, not a typo (docs/decisions.md E61-rules3). Real-word errors are
+ * reader then meets a new entity, not a typo (docs/decisions.md E62). Real-word errors are
  * what spell-checkers miss; on a name they change who the problem is about, so IQ never writes one.
  */
 import { GIVEN_NAMES } from '../../text/given-names.js';

@@ -1,5 +1,5 @@
 /**
- * A rewrite that moves a reference ahead of what it refers to (docs/decisions.md E61-rules3: a
+ * A rewrite that moves a reference ahead of what it refers to (docs/decisions.md E62: a
  * rotation put "John collects garbage 3 times per week from every place" before the places were
  * named). Reordering is what moves SV's measure most (docs/ladder-families.md#sv-fill), so every
  * SV candidate is read for it and dropped when it holds one; `sv-forward-reference` scans for it.

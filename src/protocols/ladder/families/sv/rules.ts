@@ -43,7 +43,7 @@ export function semanticVariationRules({ original, level, rng, target }: RulesIn
     if (ops.length === 0) return undefined;
     const aimed = aimAtLevel(target, ops.length, (k) => {
       const text = showAbbreviationDots(build(hidden, ops, k + 1, cast));
-      // A reordering that moves a reference ahead of what it refers to is no paraphrase (E61-rules3).
+      // A reordering that moves a reference ahead of what it refers to is no paraphrase (E62).
       return text === original || forwardReference(original, text) !== undefined ? undefined : text;
     });
     if (!aimed) continue;

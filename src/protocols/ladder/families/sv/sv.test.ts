@@ -557,7 +557,7 @@ describe('Semantic Variation, from a reviewer’s read of a gsm8k draw', () => {
   });
 });
 
-describe('Semantic Variation keeps every reference after what it refers to (E61-rules3)', () => {
+describe('Semantic Variation keeps every reference after what it refers to (E62)', () => {
   const GARBAGE: Seed = {
     id: 'gsm-symbolic-49',
     question:
