@@ -233,7 +233,9 @@ describe('F L3-L4 (review 2026-12-04 round 4): lists of whole sentences and clau
   const items = (text: string) => text.split('\n').map((r) => r.replace(/^>?\s*-\s/, ''));
   const opensUnit = (l: Line & { text: string }) => {
     const seed = SEED.get(l.seed) ?? '';
-    return items(l.text).every((x) => /^[A-Z0-9$]/.test(x) || seed.includes(`, ${x}`) || seed.includes(`; ${x}`));
+    return items(l.text).every(
+      (x) => /^[A-Z0-9$]/.test(x) || seed.includes(`, ${x}`) || seed.includes(`; ${x}`),
+    );
   };
   it('L3 nests a list whose every item is a whole sentence or clause', () => {
     const l3 = linesOf('F', 3);
