@@ -137,24 +137,15 @@ const cisQuantity: Scan = {
 };
 
 /**
- * A test of the reviewed default suite (default-suite/), which E62's scans of what the
- * rules and a model write leave to its own accepted review record.
- */
-function reviewed(t: LadderTest): boolean {
-  return t.generator?.kind === 'reviewed';
-}
-
-/**
  * CIS on a number seed: a directive before a quantity it names, or among the premises (E62:
  * "Warning: using the 12 friends is prohibited." before the 12 is given reads as a rule of the
  * problem). A directive goes after the whole problem or right before its question sentence.
  */
 const cisBeforeQuantity: Scan = {
   id: 'cis-before-quantity',
-  title: 'CIS on number seeds (rules, model): a directive before a quantity it names, or among the premises',
+  title: 'CIS on number seeds: a directive before a quantity it names, or among the premises',
   check(t) {
     if (t.family !== 'CIS' || (t.answerType ?? 'number') !== 'number') return undefined;
-    if (reviewed(t)) return undefined;
     const ss = sentencesOf(t);
     const first = ss.findIndex((s) => s.added);
     if (first < 0) return undefined;
@@ -304,9 +295,9 @@ const svFrame: Scan = {
 /** SV: a rewrite that refers ahead to what the original had introduced first ("from every place" before the places; E62). */
 const svForward: Scan = {
   id: 'sv-forward-reference',
-  title: 'SV (rules, model): a reference moved ahead of what it refers to ("every place" before the places)',
+  title: 'SV: a reference moved ahead of what it refers to ("every place" before the places)',
   check(t) {
-    return t.family === 'SV' && !reviewed(t) ? forwardReference(t.original, t.text) : undefined;
+    return t.family === 'SV' ? forwardReference(t.original, t.text) : undefined;
   },
 };
 

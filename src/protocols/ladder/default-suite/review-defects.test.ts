@@ -227,31 +227,41 @@ describe('KB L2: the fabricated source stands in a grammatical sentence', () => 
   });
 });
 
-describe('F L4: a quote block whose dividers belong to a layout documents use', () => {
-  // "> A bakery bakes ... tray. |" (review 2026-12-04 round 3): a " |" at a line's end is a table's
-  // leftover, not a divider. A plain-text box has its sides and rules line up, row by row.
-  const l4 = linesOf('F', 4);
-  const boxed = (text: string) => {
-    const rows = text.split('\n');
-    const width = rows[0]?.length ?? 0;
-    const ruleOrRow = (r: string) => /^> \+-+\+$/.test(r) || /^> \| .* \|$/.test(r);
-    return rows.length >= 5 && rows.every((r) => r.length === width && ruleOrRow(r));
+describe('F L3-L4 (review 2026-12-04 round 4): lists of whole sentences and clauses', () => {
+  // "- A bakery bakes 5 trays of muffins / - with 24 muffins on each tray." cut a sentence; a quoted
+  // plain-text box left " |" at its lines' ends (issue 36). Each item now opens a sentence or clause.
+  const items = (text: string) => text.split('\n').map((r) => r.replace(/^>?\s*-\s/, ''));
+  const opensUnit = (l: Line & { text: string }) => {
+    const seed = SEED.get(l.seed) ?? '';
+    return items(l.text).every(
+      (x) => /^[A-Z0-9$]/.test(x) || seed.includes(`, ${x}`) || seed.includes(`; ${x}`),
+    );
   };
-  it('quotes every problem as a plain-text box (sides and rules aligned), no stray " |" at a line end', () => {
-    expect(l4.filter((l) => !boxed(l.text)).map((l) => l.seed)).toEqual([]);
+  it('L3 nests a list whose every item is a whole sentence or clause', () => {
+    const l3 = linesOf('F', 3);
+    const bad = l3.filter((l) => !/^ {2}- /m.test(l.text) || !/^- /.test(l.text) || !opensUnit(l));
+    expect(bad.map((l) => l.seed)).toEqual([]);
   });
 
-  it('cuts no sentence after an abbreviation ("Ms. |" then "Ortiz buys")', () => {
-    expect(l4.filter((l) => /\b(Ms|Mr|Mrs|Dr)\. *\|\n/.test(l.text)).map((l) => l.seed)).toEqual([]);
+  const l4 = linesOf('F', 4);
+  it('L4 quotes a list, every line quoted, no "|" anywhere', () => {
+    const bad = l4.filter(
+      (l) => l.text.includes('|') || !l.text.split('\n').every((r) => /^> (?: {2})?- /.test(r)),
+    );
+    expect(bad.map((l) => l.seed)).toEqual([]);
   });
 
-  it('uses at least two layouts across seeds: one sentence a row, and sentences wrapped in a narrow box', () => {
-    const rowsPerSentence = (l: Line & { text: string }) =>
-      l.text.split('\n').filter((r) => r.startsWith('> |')).length >
-      sentencesOf(SEED.get(l.seed) ?? '').length;
-    const wrapped = l4.filter(rowsPerSentence).length;
-    expect(wrapped).toBeGreaterThan(0);
-    expect(wrapped).toBeLessThan(l4.length);
+  it('L4 items open a sentence or clause, the question its own item', () => {
+    const bad = l4.filter(
+      (l) => !opensUnit(l) || !l.text.endsWith(sentencesOf(SEED.get(l.seed) ?? '').at(-1) ?? ''),
+    );
+    expect(bad.map((l) => l.seed)).toEqual([]);
+  });
+
+  it('L4 uses two layouts across seeds: one sentence an item, and clauses nested under their sentence', () => {
+    const nested = l4.filter((l) => /^> {3}- /m.test(l.text)).length;
+    expect(nested).toBeGreaterThan(0);
+    expect(nested).toBeLessThan(l4.length);
   });
 });
 

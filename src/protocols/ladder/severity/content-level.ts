@@ -47,8 +47,6 @@ export function contentLevelOfNoise(original: string, candidate: string): Level 
 const MARKUP = [/^\s*#{1,6}\s/m, /^\s*[-*+]\s/m, /^\s*>/m, /\*\*|__/, /`/, /\|/] as const;
 /** A quote block holding a list ("> - ..."): two constructs nested, as documents nest them. */
 const QUOTED_LIST = /^>\s*(?:>\s*)*[-*+] /m;
-/** The default suite's L4 until it is rewritten: quoted lines ending in " |" (issue 36 item 3 rejects it). */
-const QUOTE_DIVIDERS = /^>.*\s\|(?:\s|$)/m;
 const added = (re: RegExp, original: string, candidate: string) => re.test(candidate) && !re.test(original);
 
 /**
@@ -61,7 +59,7 @@ export function formatKindLevel(original: string, candidate: string): Level {
   if (/^\|.*\|\s*$/m.test(candidate) && /^\|\s*:?-{3,}/m.test(candidate)) return 5;
   // A plain-text block in a code fence, the words re-wrapped in it (the default suite's L5).
   if (added(/^```/m, original, candidate)) return 5;
-  if (added(QUOTED_LIST, original, candidate) || added(QUOTE_DIVIDERS, original, candidate)) return 4;
+  if (added(QUOTED_LIST, original, candidate)) return 4;
   if (added(/^[ \t]{2,}(?:[-*+]|\d+\.) /m, original, candidate)) return 3;
   return MARKUP.some((m) => added(m, original, candidate)) ? 2 : 1;
 }
