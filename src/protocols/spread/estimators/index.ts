@@ -7,16 +7,15 @@
 import { deconvolvedPerTemplate } from './deconvolved.js';
 import { checkObservations, distinctCells, observedGrid } from './grid.js';
 import { itemBootstrap } from './item-bootstrap.js';
+import type { SpreadEstimator } from './names.js';
 import { observedPerTemplate, raschPerTemplate } from './per-template.js';
 import { type CellObservation, fitRasch, type RaschInput } from './rasch-model.js';
-import type { SpreadEstimator } from './names.js';
 import { SPREAD_QUANTILES, summarise } from './summary.js';
 
 export { planCells } from './plan-cells.js';
 export { posixIndex, posixSummary } from './posix.js';
 export { createThompsonSearch, formatSpreadPrior } from './thompson.js';
 export type { CellObservation };
-
 
 export interface SpreadEstimateInput {
   nTemplates: number;
