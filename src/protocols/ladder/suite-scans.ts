@@ -9,6 +9,7 @@ import { emptyHeader, readLayout, shownOptions, strayDelimiter } from './familie
 import { realWordSlip } from './families/iq/real-word.js';
 import { sentenceBoundaries } from './families/rules-common.js';
 import { forwardReference } from './families/sv/references.js';
+import type { Scan, ScanHit } from './scan-types.js';
 import { conflictExplicitness } from './severity/ces.js';
 import { contentLevelOfNoise, formatKindLevel } from './severity/content-level.js';
 import { isPersonName } from './text/given-names.js';
@@ -16,22 +17,7 @@ import { opensWithPronoun } from './text/pronouns.js';
 import { numbersIn, numberValue, splitSentences, whitespaceWords } from './text/tokens.js';
 import type { LadderTest } from './types.js';
 
-export interface ScanHit {
-  seedId: string;
-  family: string;
-  level: number | undefined;
-  text: string;
-  /** What the scan found, in words. */
-  why: string;
-}
-
-export interface Scan {
-  id: string;
-  /** What it finds. */
-  title: string;
-  /** The hit for one test, or undefined when the test is clean. */
-  check(test: LadderTest): string | undefined;
-}
+export type { Scan, ScanHit } from './scan-types.js';
 
 /** The candidate's sentences, each marked whether it is one of the original's. */
 function sentencesOf(t: LadderTest): { text: string; added: boolean }[] {
