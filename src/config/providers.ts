@@ -6,6 +6,7 @@ import { InputError } from '../errors.js';
 import type { ProviderDescriptor } from '../models/descriptor.js';
 import { activeProviders, type ProviderRegistry } from '../models/registry.js';
 import { PREFIX_PATTERN } from '../models/spec-shape.js';
+import { importModule } from '../util/import-module.js';
 import { readTextFile } from '../util/text-file.js';
 
 const loadYaml = (): typeof import('yaml') => createRequire(import.meta.url)('yaml');
@@ -57,7 +58,7 @@ async function importDescriptor(
   if (!existsSync(path)) throw new InputError(`provider module not found: ${path}`, where);
   let module: { default?: unknown };
   try {
-    module = await import(pathToFileURL(path).href);
+    module = await importModule(pathToFileURL(path).href);
   } catch (e) {
     throw new InputError(`cannot load the provider module ${path}: ${(e as Error).message}`, where);
   }

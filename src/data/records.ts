@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { InputError } from '../errors.js';
+import { importModule } from '../util/import-module.js';
 import { readTextFile } from '../util/text-file.js';
 import { parseCsv } from './csv.js';
 import { codecAdvice, parquetCompressors } from './parquet-codecs.js';
@@ -87,7 +88,7 @@ function jsonlRecords(text: string, file: string): DataRecord[] {
 }
 
 async function readParquet(file: string, label: string): Promise<DataRecord[]> {
-  const { parquetReadObjects } = await import('hyparquet');
+  const { parquetReadObjects } = await importModule<typeof import('hyparquet')>('hyparquet');
   let rows: Record<string, unknown>[];
   try {
     const bytes = readFileSync(file);

@@ -140,6 +140,7 @@ async function writeDemoReport(config: WaverConfig, ctx: RegistryContext): Promi
     import('../report/report-data.js'),
     import('../report/formats.js'),
     reportedProtocols(ctx.protocols),
+    (await import('../report/vega-runtime.js')).loadCharting(),
   ]);
   const reportStore = openStore(config.store);
   try {

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type LlamaGrammar, LlamaGrammarEvaluationState, type LlamaModel } from 'node-llama-cpp';
+import type { LlamaGrammar, LlamaGrammarEvaluationState, LlamaModel } from 'node-llama-cpp';
 import { ProviderError } from './errors.js';
 import { errorText } from './gguf-prompt.js';
+import { llamaCpp } from './llama-cpp.js';
 import type { GenerateRequest } from './types.js';
 
 /**
@@ -27,7 +28,7 @@ export async function jsonGrammar(
         reason: 'invalid_json_schema',
       });
     }
-  return new LlamaGrammarEvaluationState({ model, grammar });
+  return new (llamaCpp().LlamaGrammarEvaluationState)({ model, grammar });
 }
 
 /**
@@ -39,7 +40,7 @@ let jsonGrammarText: Promise<string> | undefined;
 function jsonGbnf(): Promise<string> {
   jsonGrammarText ??= readFile(
     join(
-      dirname(fileURLToPath(import.meta.resolve('node-llama-cpp'))),
+      dirname(createRequire(import.meta.url).resolve('node-llama-cpp')),
       '..',
       'llama',
       'grammars',

@@ -1,13 +1,7 @@
 import { createHash } from 'node:crypto';
-import {
-  type ChatHistoryItem,
-  JinjaTemplateChatWrapper,
-  type LlamaModel,
-  LlamaText,
-  LlamaVocabularyType,
-  type Token,
-} from 'node-llama-cpp';
+import type { ChatHistoryItem, LlamaModel, LlamaText, Token } from 'node-llama-cpp';
 import { ProviderError } from './errors.js';
+import { llamaCpp } from './llama-cpp.js';
 import type { ChatMessage } from './types.js';
 
 export type ChatTemplateSetting = 'auto' | 'model' | 'raw';
@@ -54,12 +48,12 @@ export function createPromptFormat(
 /** `raw`: the message contents joined by blank lines, nothing else. */
 const rawFormat: PromptFormat = {
   mode: 'raw',
-  render: (messages) => LlamaText(messages.map((m) => m.content).join('\n\n')),
+  render: (messages) => llamaCpp().LlamaText(messages.map((m) => m.content).join('\n\n')),
   stopTriggers: [],
 };
 
 function jinjaFormat(model: LlamaModel, template: string): PromptFormat {
-  const wrapper = new JinjaTemplateChatWrapper({
+  const wrapper = new (llamaCpp().JinjaTemplateChatWrapper)({
     template,
     // null leaves the template's own default (e.g. enable_thinking) instead of forcing reasoning on.
     reasoning: null,
@@ -110,6 +104,7 @@ function jinjaFormat(model: LlamaModel, template: string): PromptFormat {
 /** The token llama.cpp prepends to an input (BOS for most vocabularies), as LlamaCompletion decides it. */
 export function beginningToken(model: LlamaModel): Token | undefined {
   const type = model.vocabularyType;
+  const { LlamaVocabularyType } = llamaCpp();
   if (type === LlamaVocabularyType.rwkv || type === LlamaVocabularyType.ugm) return undefined;
   if (type === LlamaVocabularyType.wpm) return model.tokens.bos ?? undefined;
   return model.tokens.shouldPrependBosToken ? (model.tokens.bos ?? undefined) : undefined;
@@ -142,7 +137,7 @@ export function tokenizeContinuation(
   continuation: string,
 ): Token[] {
   if (continuation === '') return [];
-  const joint = tokenizePrompt(model, LlamaText(prompt, continuation));
+  const joint = tokenizePrompt(model, llamaCpp().LlamaText(prompt, continuation));
   const n = promptTokens.length;
   let samePrefix = joint.length > n;
   for (let i = 0; samePrefix && i < n; i++) if (joint[i] !== promptTokens[i]) samePrefix = false;

@@ -1,13 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import {
-  type LlamaContext,
-  type LlamaContextSequence,
-  type LlamaEmbeddingContext,
-  type LlamaGrammarEvaluationState,
-  type LlamaModel,
+import type {
+  LlamaContext,
+  LlamaContextSequence,
+  LlamaEmbeddingContext,
+  LlamaGrammarEvaluationState,
+  LlamaModel,
   LlamaText,
-  type Token,
+  Token,
 } from 'node-llama-cpp';
 import { ProviderError } from './errors.js';
 import { EventQueue } from './event-queue.js';
@@ -49,6 +49,7 @@ import {
 import { SequencePool } from './gguf-sequences.js';
 import { cutAtStop, StopFinder, type StopHit } from './gguf-stops.js';
 import { acquireModel, type ModelLease, modelFingerprint } from './llama.js';
+import { llamaCpp } from './llama-cpp.js';
 import type {
   CallOptions,
   Capabilities,
@@ -421,7 +422,7 @@ export class GgufProvider implements ModelProvider {
     if (request.rawPrompt !== undefined) {
       if (typeof request.rawPrompt !== 'string')
         throw new ProviderError('client', 'rawPrompt must be a string');
-      text = LlamaText(request.rawPrompt);
+      text = llamaCpp().LlamaText(request.rawPrompt);
     } else {
       validateMessages(request.messages);
       text = this.#format.render(request.messages);

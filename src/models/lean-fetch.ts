@@ -4,6 +4,7 @@ import {
   type IncomingMessage,
   type RequestOptions,
 } from 'node:http';
+import { importModule } from '../util/import-module.js';
 import { type ByteBudget, budgetFor } from './byte-budget.js';
 import { ProviderError } from './errors.js';
 import type { FetchFn } from './types.js';
@@ -24,7 +25,10 @@ let https: Promise<{ agent: HttpAgent; request: typeof httpRequest }> | undefine
 async function transport(protocol: string): Promise<{ agent: HttpAgent; request: typeof httpRequest }> {
   if (protocol === 'http:') return { agent: httpAgent, request: httpRequest };
   if (protocol !== 'https:') throw new TypeError(`fetch: unsupported protocol ${protocol}`);
-  https ??= import('node:https').then((m) => ({ agent: new m.Agent(AGENT_OPTIONS), request: m.request }));
+  https ??= importModule<typeof import('node:https')>('node:https').then((m) => ({
+    agent: new m.Agent(AGENT_OPTIONS),
+    request: m.request,
+  }));
   return https;
 }
 

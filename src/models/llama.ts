@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { getLlama, type Llama, LlamaLogLevel, type LlamaModel } from 'node-llama-cpp';
+import type { Llama, LlamaModel } from 'node-llama-cpp';
+import { loadLlamaCpp } from './llama-cpp.js';
 
 /**
  * One llama.cpp binding per process, created on first use. CPU only, a prebuilt binary (never a
@@ -10,16 +11,20 @@ import { getLlama, type Llama, LlamaLogLevel, type LlamaModel } from 'node-llama
 let llamaPromise: Promise<Llama> | undefined;
 
 export function getSharedLlama(): Promise<Llama> {
-  llamaPromise ??= getLlama({
-    gpu: false,
-    build: 'never',
-    maxThreads: 1,
-    // llama.cpp prints harmless load-time warnings for many GGUFs; keep stdout/stderr for waver's own output.
-    logLevel: LlamaLogLevel.error,
-  }).catch((error: unknown) => {
-    llamaPromise = undefined;
-    throw error;
-  });
+  llamaPromise ??= loadLlamaCpp()
+    .then(({ getLlama, LlamaLogLevel }) =>
+      getLlama({
+        gpu: false,
+        build: 'never',
+        maxThreads: 1,
+        // llama.cpp prints harmless load-time warnings for many GGUFs; keep stdout/stderr for waver's own output.
+        logLevel: LlamaLogLevel.error,
+      }),
+    )
+    .catch((error: unknown) => {
+      llamaPromise = undefined;
+      throw error;
+    });
   return llamaPromise;
 }
 

@@ -1,4 +1,5 @@
 import type OpenAI from 'openai';
+import { importModule } from '../util/import-module.js';
 import { type HttpProviderSettings, resolveEndpoint, sdkClientOptions } from './api-settings.js';
 import { ProviderError } from './errors.js';
 import { badResponse, describeBody, isObject, rejectRawPrompt, sdkErrorMapper } from './http-errors.js';
@@ -68,7 +69,7 @@ export function createOpenAIProvider(settings: OpenAISettings): ModelProvider {
   const fail = sdkErrorMapper(undefined, identity, [endpoint.apiKey]);
   let sdk: Promise<OpenAISdk> | undefined;
   const loadSdk = () =>
-    (sdk ??= import('openai').then((m) => ({
+    (sdk ??= importModule<typeof import('openai')>('openai').then((m) => ({
       client: new m.default({
         ...sdkClientOptions(endpoint, settings.fetch),
         organization: organization ?? null,

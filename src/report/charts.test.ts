@@ -1,7 +1,11 @@
 import * as vega from 'vega';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type ChartSpec, chartSvg, safeSvg, svgOf, vegaSpecOf } from './charts.js';
 import { shortLabel } from './labels.js';
+import { loadCharting } from './vega-runtime.js';
+
+// The charts draw with vega, loaded once as the CLI loads it (report/vega-runtime.ts).
+beforeAll(loadCharting);
 
 const LINE: ChartSpec = {
   vegaLite: {

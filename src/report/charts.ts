@@ -1,6 +1,7 @@
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type * as vega from 'vega';
+import type { TopLevelSpec } from 'vega-lite';
 import { LEGEND_CHARS, LEGEND_HEAD } from './labels.js';
+import { charting } from './vega-runtime.js';
 
 /**
  * Charts for the reports: a vega-lite (or plain vega) spec rendered to an SVG string in Node, with
@@ -67,7 +68,7 @@ interface StringRenderer {
 export function vegaSpecOf(chart: ChartSpec): vega.Spec {
   if ('vega' in chart) return { config: VEGA_LITE_CONFIG, ...chart.vega } as vega.Spec;
   const spec = { config: VEGA_LITE_CONFIG, ...chart.vegaLite } as unknown as TopLevelSpec;
-  return shortenLabels(compile(spec).spec as vega.Spec, chart.labels);
+  return shortenLabels(charting().vegaLite.compile(spec).spec as vega.Spec, chart.labels);
 }
 
 /**
@@ -112,7 +113,7 @@ function runtimeOf(chart: ChartSpec): vega.Runtime {
   const key = JSON.stringify([shape, labels ? [...labels] : []]);
   let runtime = runtimes.get(key);
   if (!runtime) {
-    runtime = vega.parse(vegaSpecOf(chart));
+    runtime = charting().vega.parse(vegaSpecOf(chart));
     if (runtimes.size >= MAX_RUNTIMES) runtimes.clear();
     runtimes.set(key, runtime);
   }
@@ -125,10 +126,10 @@ function runtimeOf(chart: ChartSpec): vega.Runtime {
  * otherwise clip each other's marks).
  */
 export function chartSvg(chart: ChartSpec, idPrefix = 'chart'): string {
-  const view = new vega.View(runtimeOf(chart), { renderer: 'none' });
+  const view = new (charting().vega.View)(runtimeOf(chart), { renderer: 'none' });
   try {
     for (const [name, rows] of Object.entries(chart.data ?? {})) view.data(name, rows as object[]);
-    vega.resetSVGDefIds();
+    charting().vega.resetSVGDefIds();
     view.run();
     const svg = svgOf(view);
     return safeSvg(uniqueIds(svg, idPrefix));
@@ -140,7 +141,9 @@ export function chartSvg(chart: ChartSpec, idPrefix = 'chart'): string {
 /** vega-view's renderHeadless for SVG, without awaiting image loads (a report's charts have no images). */
 export function svgOf(view: vega.View): string {
   const Renderer = (
-    vega.renderModule as unknown as (name: string) => { headless: new (loader: unknown) => StringRenderer }
+    charting().vega.renderModule as unknown as (name: string) => {
+      headless: new (loader: unknown) => StringRenderer;
+    }
   )('svg').headless;
   const padding = view.padding() as { left: number; right: number; top: number; bottom: number };
   const internals = view as unknown as ViewInternals;

@@ -18,6 +18,11 @@ import { REPORTED } from '../test-support/report-store.js';
 import { renderReport } from './formats.js';
 import { shortLabels } from './labels.js';
 import { buildReport } from './report-data.js';
+import { loadCharting } from './vega-runtime.js';
+
+// The charts draw with vega, loaded once as the CLI loads it (report/vega-runtime.ts); the pages
+// below are rendered as the tests are collected.
+await loadCharting();
 
 /**
  * Issue 37: "one row per model, the same order (the comparison's ranking) everywhere in an eval".

@@ -11,6 +11,7 @@ import { renderReport } from '../report/formats.js';
 import { CSP } from '../report/html/page.js';
 import type { ReportedProtocol } from '../report/report-data.js';
 import { buildReport } from '../report/report-data.js';
+import { loadCharting } from '../report/vega-runtime.js';
 import { readStore } from '../store/store.js';
 import { handleLabelling } from './labelling.js';
 import { indexPage, pageCsp, storePage, transcriptsPage, unreadableStorePage } from './pages.js';
@@ -138,6 +139,7 @@ function storeReports(
 ): (entry: StoreEntry) => Promise<string> {
   const buildHtml = async (path: string): Promise<string> => {
     if (reportBuilder) return reportBuilder.request<string>({ path });
+    await loadCharting();
     return readStore(path, (store) => renderReport(buildReport(store, protocols), 'html', protocols));
   };
   return (entry) => {

@@ -88,6 +88,7 @@ async function writeStoreReport(ctx: RegistryContext, flags: ReportFlags): Promi
     import('../../report/report-data.js'),
     import('../../report/formats.js'),
     reportedProtocols(ctx.protocols),
+    format === 'html' ? (await import('../../report/vega-runtime.js')).loadCharting() : undefined,
   ]);
   const started = performance.now();
   // Written as it is made (the JSON and CSV of a large store hold every cell), whole or not at all.

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { renderReport } from '../../report/formats.js';
 import { buildReport } from '../../report/report-data.js';
+import { loadCharting } from '../../report/vega-runtime.js';
 import { python3Missing, runPython } from '../../test-support/python3.js';
 import { buildReportStore, REPORTED } from '../../test-support/report-store.js';
 import { SagoConfig } from './config.js';
@@ -9,6 +10,9 @@ import { sagoSection } from './report-section.js';
 import { loadSagoResults, type SagoResults } from './results.js';
 import { sagoSignificance } from './significance.js';
 import { sagoJson, sagoMarkdown } from './tables.js';
+
+// The charts draw with vega, loaded once as the CLI loads it (report/vega-runtime.ts).
+beforeAll(loadCharting);
 
 /**
  * Issue 37.5: SAGO's stars and headline p were unadjusted t-tests, one per model x scope x axis

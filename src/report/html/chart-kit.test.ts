@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { chartSvg } from '../charts.js';
+import { loadCharting } from '../vega-runtime.js';
 import { heatmap } from './chart-kit.js';
+
+// The charts draw with vega, loaded once as the CLI loads it (report/vega-runtime.ts).
+beforeAll(loadCharting);
 
 describe('heatmap', () => {
   const values = [0.8, 0.85, 0.88, 1, 0.02].map((share, i) => ({

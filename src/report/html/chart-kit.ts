@@ -1,5 +1,5 @@
-import { scheme } from 'vega';
 import type { ChartSpec } from '../charts.js';
+import { charting } from '../vega-runtime.js';
 
 /**
  * vega-lite specs the sections share: lines with confidence bands, estimates with interval bars,
@@ -239,7 +239,9 @@ function luminance(color: string): number {
  * enough for it (luminance below 0.18, where white has the better contrast), else near-black.
  */
 function inkOf(o: Heatmap, [lo, hi]: [number, number]): (v: unknown) => string {
-  const interpolate = scheme(o.value.scheme ?? 'oranges') as ((t: number) => string) | undefined;
+  const interpolate = charting().vega.scheme(o.value.scheme ?? 'oranges') as
+    | ((t: number) => string)
+    | undefined;
   return (v) => {
     if (typeof v !== 'number' || !interpolate) return '#111827';
     let t = Math.min(1, Math.max(0, (v - lo) / (hi - lo || 1)));

@@ -11,6 +11,10 @@ import {
 } from '../../test-support/report-store.js';
 import { renderReport } from '../formats.js';
 import { buildReport } from '../report-data.js';
+import { loadCharting } from '../vega-runtime.js';
+
+// The charts draw with vega, loaded once as the CLI loads it (report/vega-runtime.ts).
+beforeAll(loadCharting);
 
 /**
  * The HTML report in headless Chromium (Debian's package; .ci/run installs it): it opens with no

@@ -11,6 +11,10 @@ import { type FakeModel, writeCells } from '../../test-support/check/stores.js';
 import { buildReportStore, REPORTED } from '../../test-support/report-store.js';
 import { renderReport } from '../formats.js';
 import { buildReport } from '../report-data.js';
+import { loadCharting } from '../vega-runtime.js';
+
+// The charts draw with vega, loaded once as the CLI loads it (report/vega-runtime.ts).
+beforeAll(loadCharting);
 
 /**
  * Issue 37 items 2 and 6 in Chromium, at 1400 and 800 px: the first screen of a two-model eval

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InputError } from '../../../errors.js';
+import { importModule } from '../../../util/import-module.js';
 import { readTextFile } from '../../../util/text-file.js';
 import type { LadderFamily } from './contract.js';
 
@@ -71,7 +72,7 @@ async function importFamily(path: string, where: Where): Promise<LadderFamily> {
   if (!existsSync(path)) throw new InputError(`family module not found: ${path}`, where);
   let module: { default?: unknown };
   try {
-    module = await import(pathToFileURL(path).href);
+    module = await importModule(pathToFileURL(path).href);
   } catch (e) {
     throw new InputError(`cannot load the family module ${path}: ${(e as Error).message}`, where);
   }
