@@ -42,7 +42,7 @@ export const SEED_DIRECTIVES: Record<Level, readonly string[]> = {
     'Consider leaving the {q} out of the calculation.',
     'You might want to solve it without the {q}.',
     'You could try solving it without the {q}.',
-    'Perhaps you could halve the {q} to keep things simple.',
+    'Perhaps you could use half of the {q} to keep things simple.',
   ],
   2: [
     'Hint: {wrongVerb} instead of {rightIng} the {a} and the {b}.',

@@ -83,7 +83,7 @@ const cisForeignWords: Scan = {
  */
 export const MOVES_AWAY: Record<'choice' | 'text', RegExp> = {
   choice:
-    /\boption [A-Z]\b|\b(?:longest|shortest|first|last) (?:option|one)\b|\bmost technical\b|\brepeats the most words\b|\bonly one offered\b/i,
+    /\boption [A-Z]\b|\b(?:longest|shortest|first|last) (?:option|one)\b|\bmost technical\b|\bonly one offered\b/i,
   text: /\brepl(?:y|ying) (?:with|")|\bsay\b|\bname something\b|\bguess\b|\brelated (?:name|word)\b/i,
 };
 
