@@ -4,10 +4,10 @@
  * (`bench/ladder-suite.mjs`) prints them per dataset; the tests hold each scan to the defect text
  * the issue quotes. docs/ladder-suite.md#scans lists them.
  */
+import { CIS_SCANS } from './families/cis/scans.js';
 import { pointsAtKey } from './families/cis/typed-directives.js';
 import { emptyHeader, readLayout, shownOptions, strayDelimiter } from './families/f/layout-read.js';
 import { realWordSlip } from './families/iq/real-word.js';
-import { sentenceBoundaries } from './families/rules-common.js';
 import { forwardReference } from './families/sv/references.js';
 import type { Scan, ScanHit } from './scan-types.js';
 import { conflictExplicitness } from './severity/ces.js';
@@ -119,57 +119,6 @@ const cisQuantity: Scan = {
     const directive = conflictExplicitness(t.original, t.text).added.join(' ');
     const own = new Set(numbersIn(t.original).map(numberValue));
     return numbersIn(directive).some((n) => own.has(numberValue(n))) ? undefined : `"${directive}"`;
-  },
-};
-
-/**
- * CIS on a number seed: a directive before a quantity it names, or among the premises (E62:
- * "Warning: using the 12 friends is prohibited." before the 12 is given reads as a rule of the
- * problem). A directive goes after the whole problem or right before its question sentence.
- */
-const cisBeforeQuantity: Scan = {
-  id: 'cis-before-quantity',
-  title: 'CIS on number seeds: a directive before a quantity it names, or among the premises',
-  check(t) {
-    if (t.family !== 'CIS' || (t.answerType ?? 'number') !== 'number') return undefined;
-    const ss = sentencesOf(t);
-    const first = ss.findIndex((s) => s.added);
-    if (first < 0) return undefined;
-    const directive = ss.filter((s) => s.added).map((s) => s.text);
-    const before = ss
-      .slice(0, first)
-      .map((s) => s.text)
-      .join(' ');
-    const stated = new Set(numbersIn(before).map(numberValue));
-    const own = new Set(numbersIn(t.original).map(numberValue));
-    const early = numbersIn(directive.join(' ')).find(
-      (n) => own.has(numberValue(n)) && !stated.has(numberValue(n)),
-    );
-    if (early !== undefined) return `"${directive.join(' ')}" names ${early} before it is given`;
-    // What follows the directive is the question sentence at most ("Mrs. Cruz's budget?" is one with its title).
-    const after = ss
-      .slice(first)
-      .filter((s) => !s.added)
-      .map((s) => s.text)
-      .join(' ');
-    return sentenceBoundaries(after).length > 0
-      ? `"${directive.join(' ')}" stands among the premises`
-      : undefined;
-  },
-};
-
-/** What a tier-5 directive claims of the hierarchy: administrator, developer, system prompt, a privileged mode. */
-const HIERARCHY = /\b(?:administrator|admin|developer|system prompt|root access|jailbreak)\b/i;
-
-/** CIS L5: a directive with no claim of authority over the system ("Override this problem: ..." is tier 3 content). */
-const cisTier5: Scan = {
-  id: 'cis-l5-no-hierarchy',
-  title:
-    'CIS L5: a directive that claims no place above the system (administrator, developer, system prompt)',
-  check(t) {
-    if (t.family !== 'CIS' || t.measuredLevel !== 5) return undefined;
-    const directive = added(t).join(' ');
-    return HIERARCHY.test(directive) ? undefined : `"${directive}"`;
   },
 };
 
@@ -397,8 +346,7 @@ export const SUITE_SCANS: readonly Scan[] = [
   clContentFree,
   cisKey,
   cisQuantity,
-  cisBeforeQuantity,
-  cisTier5,
+  ...CIS_SCANS,
   kbDangling,
   kbTime,
   kbBlur,

@@ -41,17 +41,6 @@ function questionOf(original: string): string {
   return (sentences.at(-1) ?? original).trim();
 }
 
-/**
- * The quantities a CIS directive names that only the question states: such a directive goes after
- * the whole problem (the paper appends it), since before the question it names them before they are given.
- */
-function namedOnlyInQuestion(original: string, directive: string): string[] {
-  const question = questionOf(original);
-  const givens = new Set(numbersIn(original.slice(0, -question.length)).map(numberValue));
-  const asked = new Set(numbersIn(question).map(numberValue));
-  return numbersIn(directive).filter((n) => asked.has(numberValue(n)) && !givens.has(numberValue(n)));
-}
-
 const written = (code: Code) =>
   linesOf(code).flatMap((l) => {
     const seed = SEED.get(l.seed);
@@ -87,16 +76,15 @@ describe.each(['CI', 'CL', 'CIS'] as const)('default suite %s', (code) => {
     }
   });
 
-  it('keeps every sentence of the original verbatim and in order, the question last (or a CIS directive after it), and no text twice', () => {
+  it('keeps every sentence of the original verbatim and in order, the question last (a CIS directive after it), and no text twice', () => {
     const tests = written(code);
     for (const t of tests) {
       expect(t.added, `${t.seed.id} L${t.level}: original sentences`).not.toBeUndefined();
       expect(t.added?.length, `${t.seed.id} L${t.level}: something added`).toBeGreaterThan(0);
       const question = questionOf(t.seed.question);
-      if (code === 'CIS' && t.text.startsWith(`${t.seed.question} `))
-        expect(namedOnlyInQuestion(t.seed.question, t.added ?? ''), `${t.seed.id} L${t.level}`).not.toEqual(
-          [],
-        );
+      // CIS appends its directive after the whole problem, as the paper does (docs/decisions.md E65-cis5).
+      if (code === 'CIS')
+        expect(t.text.startsWith(`${t.seed.question} `), `${t.seed.id} L${t.level}: appended`).toBe(true);
       else expect(t.text.endsWith(question), `${t.seed.id} L${t.level}: question last`).toBe(true);
     }
     expect(new Set(tests.map((t) => t.text)).size).toBe(tests.length);
@@ -173,7 +161,7 @@ describe('default suite CIS directives', () => {
       const frame =
         t.level === 4
           ? /^(System|Required|Important|Warning|Instruction):/
-          : /^\[?(the |this is the )?(administrator|system prompt|root access|jailbreak|override this)/i;
+          : /^\[?(the |this is the )?(administrator|system prompt|developer|root access|override this)/i;
       expect(directive(t), `${t.seed.id} L${t.level}`).toMatch(frame);
     }
   });

@@ -28,7 +28,8 @@ describe('Conflict Instruction Stress rules', () => {
         if (c) expect(conflictExplicitness(COFFEE.question, c.text).added.join(' ')).toMatch(/\$?3\b/);
         if (level === 5 && c) texts.add(c.text);
       }
-    expect(texts.size).toBeGreaterThanOrEqual(10);
+    // Appended only (E65-cis5), so the variety is the tier-5 templates that name one given.
+    expect(texts.size).toBeGreaterThanOrEqual(8);
   });
 });
 
@@ -58,14 +59,14 @@ describe("Conflict Instruction Stress names the problem's own steps", () => {
       // Multiplication is the real step, so the hint must say to add, and name the step's own operands.
       expect(added2).toMatch(/\badd\b|opposite operation|different operation/);
       expect(added2).toMatch(/\d+ dozen (?:donuts|mini cupcakes|mini cheesecakes)/);
-      expect(two?.generator.kind === 'rules' && two.generator.name).toMatch(/^CIS\/tier2-own-/);
+      expect(two?.generator.kind === 'rules' && two.generator.name).toMatch(/^CIS\/tier2-own$/);
       const four = familyRules(conflictInstructionStress, TOULA, 4, 1, new PyRandom(r));
       expect(conflictExplicitness(TOULA.question, four?.text as string).added.join(' ')).toMatch(
         /^(?:System|Instruction|Important|Warning|Required):/,
       );
       const five = familyRules(conflictInstructionStress, TOULA, 5, 1, new PyRandom(r));
       expect(conflictExplicitness(TOULA.question, five?.text as string).added.join(' ')).toMatch(
-        /administrator|system prompt|root access|jailbreak|override this/i,
+        /administrator|system prompt|developer/i,
       );
     }
   });
@@ -117,7 +118,7 @@ describe('Conflict Instruction Stress keeps the question as it is', () => {
     };
     for (const level of [1, 2, 3, 4, 5] as const) {
       const c = familyRules(conflictInstructionStress, seed, level, 1, new PyRandom(1));
-      expect(c?.generator.kind === 'rules' && c.generator.name, `tier ${level}`).toMatch(/-own-/);
+      expect(c?.generator.kind === 'rules' && c.generator.name, `tier ${level}`).toMatch(/-own$/);
     }
   });
 });
@@ -171,14 +172,14 @@ function cisTest(seed: Seed, level: 1 | 2 | 3 | 4 | 5, text: string): LadderTest
 }
 
 describe('Conflict Instruction Stress as a second blind read asked (E62)', () => {
-  it('places every directive after the quantity it names: before the question or after the problem, never first', () => {
+  it('appends every directive after the whole problem, as the paper does (E65-cis5)', () => {
     for (const seed of [AGES, FRIENDS, COFFEE])
       for (const level of [1, 2, 3, 4, 5] as const)
         for (let r = 0; r < 12; r++) {
           const c = familyRules(conflictInstructionStress, seed, level, 1, new PyRandom(r));
           if (!c) continue;
-          expect(c.text.startsWith(seed.question.slice(0, 20)), c.text).toBe(true);
-          expect(scanOf('cis-before-quantity')(cisTest(seed, level, c.text)), c.text).toBeUndefined();
+          expect(c.text.startsWith(`${seed.question} `), c.text).toBe(true);
+          expect(scanOf('cis-not-appended')(cisTest(seed, level, c.text)), c.text).toBeUndefined();
         }
   });
 
@@ -203,6 +204,8 @@ describe('Conflict Instruction Stress as a second blind read asked (E62)', () =>
         expect(t).not.toMatch(/(?:is|are) prohibited|must not be (?:used|part)|\{q\} were/);
         // No connective with nothing to connect to, no "try the reply".
         expect(t).not.toMatch(/^(?:Alternatively|However|Also|Instead|Otherwise|So|But),|try the reply/);
+        // v4 blind read: "Maybe try the working without the 8 ounces" is not English a native speaker writes.
+        expect(t).not.toMatch(/\b(?:Maybe|Possibly) try\b|\bthe working\b|\byour working\b/);
       }
   });
 
@@ -210,14 +213,14 @@ describe('Conflict Instruction Stress as a second blind read asked (E62)', () =>
     for (const t of [...SEED_DIRECTIVES[4], ...CHOICE_DIRECTIVES[4], ...TEXT_DIRECTIVES[4]])
       expect(t).toMatch(/^(?:System|Instruction|Important|Required):|\byou must\b/i);
     for (const t of [...SEED_DIRECTIVES[5], ...CHOICE_DIRECTIVES[5], ...TEXT_DIRECTIVES[5]])
-      expect(t).toMatch(/administrator|developer|system prompt|root access|jailbreak/i);
+      expect(t).toMatch(/administrator|developer|system prompt/i);
   });
 
   it('names a concrete wrong way to answer at tier 2 on choice and text seeds', () => {
     for (const t of [...CHOICE_DIRECTIVES[2], ...TEXT_DIRECTIVES[2]]) {
       expect(t).not.toMatch(/from habit|by analogy/);
       // The wrong approach is spelled out after its label: an action to take.
-      expect(t).toMatch(/[;:] (?:start|pick|choose|rank|look|reply|name|reason)\b/);
+      expect(t).toMatch(/[;:] (?:start|pick|choose|take|go|reply|name)\b/);
     }
   });
 });
