@@ -82,7 +82,7 @@ describe.each(['CI', 'CL', 'CIS'] as const)('default suite %s', (code) => {
       expect(t.added, `${t.seed.id} L${t.level}: original sentences`).not.toBeUndefined();
       expect(t.added?.length, `${t.seed.id} L${t.level}: something added`).toBeGreaterThan(0);
       const question = questionOf(t.seed.question);
-      // CIS appends its directive after the whole problem, as the paper does (docs/decisions.md E65-cis5).
+      // CIS appends its directive after the whole problem, as the paper does (docs/decisions.md E65).
       if (code === 'CIS')
         expect(t.text.startsWith(`${t.seed.question} `), `${t.seed.id} L${t.level}: appended`).toBe(true);
       else expect(t.text.endsWith(question), `${t.seed.id} L${t.level}: question last`).toBe(true);

@@ -28,7 +28,7 @@ describe('Conflict Instruction Stress rules', () => {
         if (c) expect(conflictExplicitness(COFFEE.question, c.text).added.join(' ')).toMatch(/\$?3\b/);
         if (level === 5 && c) texts.add(c.text);
       }
-    // Appended only (E65-cis5), so the variety is the tier-5 templates that name one given.
+    // Appended only (E65), so the variety is the tier-5 templates that name one given.
     expect(texts.size).toBeGreaterThanOrEqual(8);
   });
 });
@@ -172,7 +172,7 @@ function cisTest(seed: Seed, level: 1 | 2 | 3 | 4 | 5, text: string): LadderTest
 }
 
 describe('Conflict Instruction Stress as a second blind read asked (E62)', () => {
-  it('appends every directive after the whole problem, as the paper does (E65-cis5)', () => {
+  it('appends every directive after the whole problem, as the paper does (E65)', () => {
     for (const seed of [AGES, FRIENDS, COFFEE])
       for (const level of [1, 2, 3, 4, 5] as const)
         for (let r = 0; r < 12; r++) {

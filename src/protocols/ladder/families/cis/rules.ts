@@ -28,7 +28,7 @@ import { conflictGate } from './gate.js';
  * "Instruction:", "Required:", "Important:") at tier 4 and a claim of a higher place in the hierarchy
  * (an administrator, the developer or the system prompt; "jailbreak mode" or "root access" alone
  * claims none) at tier 5, never "override" alone, which reads as tier 3 (docs/decisions.md E62,
- * E65-cis5). Read aloud with the problem's own quantities, each is a sentence a native speaker writes.
+ * E65). Read aloud with the problem's own quantities, each is a sentence a native speaker writes.
  */
 export const SEED_DIRECTIVES: Record<Level, readonly string[]> = {
   1: [
@@ -175,7 +175,7 @@ export function conflictInstructionStressRules({
   // wherever the problem seems to call for addition") names none (issue 36: 140/240 built-in tests),
   // so a problem whose quantities are all in words gets no CIS test.
   for (const directive of shuffled(seedDirectives(seed, level), rng)) {
-    // Appended after the whole problem, as the paper does (docs/decisions.md E65-cis5).
+    // Appended after the whole problem, as the paper does (docs/decisions.md E65).
     const text = insertAt(original, original.length, [directive]);
     // The level is the CES of what was added; keep only a directive that measures as asked.
     if (conflictExplicitness(original, text).ces === level && conflictGate(original, text).verdict === 'pass')

@@ -2,7 +2,7 @@
  * Conflict Instruction Stress scans (issue 36; docs/ladder-suite.md#scans): a directive put anywhere
  * but after the whole problem, a tier-5 directive that claims no higher place in the instruction
  * hierarchy, a directive whose wording belongs to another answer type, and one on a choice or text
- * seed that obeying would not move away from the key (docs/decisions.md E65-cis5).
+ * seed that obeying would not move away from the key (docs/decisions.md E65).
  */
 import type { Scan } from '../../scan-types.js';
 import { conflictExplicitness } from '../../severity/ces.js';

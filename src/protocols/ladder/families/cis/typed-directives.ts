@@ -15,7 +15,7 @@ import type { RulesInput, RulesMade, TypedRule } from '../contract.js';
  * concrete wrong way to answer, tier 4 carries an authority label or "you must", tier 5 a claim of a
  * higher place in the hierarchy (administrator, developer, system prompt); none opens with a
  * connective that connects to nothing ("Alternatively,"), as blind reads asked (docs/decisions.md
- * E62, E65-cis5).
+ * E62, E65).
  */
 
 export const CHOICE_DIRECTIVES: Record<Level, readonly string[]> = {
@@ -138,7 +138,7 @@ function directive(
   const said = (list[rng.randrange(list.length)] as string).replaceAll('{wrong}', wrong);
   // A directive that points at the key would help, not stress (the next attempt draws another).
   if (choice && pointsAtKey(said, seed.options, seed.gold)) return undefined;
-  // Appended after the question (and its options), as the paper does (docs/decisions.md E65-cis5).
+  // Appended after the question (and its options), as the paper does (docs/decisions.md E65).
   const text = `${choice ? choiceQuestion(question, seed.options) : question}\n${said}`;
   if (conflictExplicitness(seed.question, text).ces !== level) return undefined;
   return { text, name: `${choice ? 'choice' : 'text'}-tier${level}`, subtype: `tier${level}` };
