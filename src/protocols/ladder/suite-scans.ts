@@ -7,6 +7,7 @@
 import { pointsAtKey } from './families/cis/typed-directives.js';
 import { emptyHeader, readLayout, shownOptions, strayDelimiter } from './families/f/layout-read.js';
 import { realWordSlip } from './families/iq/real-word.js';
+import { KB_SCANS } from './families/kb/scans.js';
 import { sentenceBoundaries } from './families/rules-common.js';
 import { forwardReference } from './families/sv/references.js';
 import type { Scan, ScanHit } from './scan-types.js';
@@ -402,6 +403,7 @@ export const SUITE_SCANS: readonly Scan[] = [
   kbDangling,
   kbTime,
   kbBlur,
+  ...KB_SCANS,
   svFrame,
   svForward,
   iqLevel,
