@@ -138,6 +138,12 @@ describe('Knowledge Boundary rules', () => {
       'On Saturday, Sunny sold 10 boxes of gingerbread. On Sunday, he sold 4 boxes of apple pie. He charged $6 a box. How much did Sunny earn?',
     );
     for (let r = 0; r < 4; r++) expect(kb(sold, 3, r)).toBeUndefined();
+    // A price already paid: "which cost" after "bought", or a question asked in the past.
+    const bought = seed(
+      'bought',
+      'Raphael went to buy school supplies. He bought 4 pens which cost $1.5 each and a rim of paper which cost $20. How much did Raphael spend?',
+    );
+    for (let r = 0; r < 4; r++) expect(kb(bought, 3, r)).toBeUndefined();
   });
 
   it('take a quantity the worked solution computes with', () => {

@@ -192,6 +192,11 @@ interface InPlace {
   past: boolean;
   /** The sentence up to the amount ("The accountant charges "). */
   lead: string;
+  /**
+   * The amount's whole sentence or the question tells of the past ("He bought 4 pens which cost
+   * $1.5 each", "How much did everything cost?"): a price already paid is not set later.
+   */
+  paid: boolean;
 }
 
 /**
@@ -227,6 +232,16 @@ const PAST_REGULAR =
 function pastTense(sentence: string): boolean {
   const own = sentence.split(/\b(?:that|which|who)\s+/i).at(-1) ?? sentence;
   return PAST_IRREGULAR.test(own) || PAST_REGULAR.test(own);
+}
+
+/** Whether a sentence, relative clauses and all, tells of the past. */
+function toldInPast(sentence: string): boolean {
+  return PAST_IRREGULAR.test(sentence) || PAST_REGULAR.test(sentence);
+}
+
+/** The sentence that asks (the last one). */
+function askedSentence(question: string): string {
+  return question.split(/(?<=[.?!])\s+/).filter(Boolean).at(-1) ?? question;
 }
 
 /**
@@ -316,7 +331,7 @@ function definer(
 
 /** What a not-yet-set amount of money is, by the verb before it: "charges" a fee, "costs" a price. */
 function priceNoun(lead: string, per: string | undefined): string | undefined {
-  if (/\b(?:costs?|priced at|sells? for)\s+$/i.test(lead))
+  if (/\b(?:costs?|priced at|sells? for|pays?)\s+$/i.test(lead))
     return per === 'hour' ? 'an hourly rate' : 'a price';
   if (/\bcharges?\s+$/i.test(lead)) return per === 'hour' ? 'an hourly rate' : 'a fee';
   if (/\b(?:earns?|makes?|gets?|is paid|are paid)\s+$/i.test(lead))
@@ -331,7 +346,7 @@ function priceNoun(lead: string, per: string | undefined): string | undefined {
  * the past (a past fact is not set later), or a rate that is no "per unit" ("$8 each").
  */
 function notYetSet(p: InPlace, when: string): string | undefined {
-  if (p.kind !== 'money' || p.past) return undefined;
+  if (p.kind !== 'money' || p.past || p.paid) return undefined;
   const rate = /^ (?:per|an?) ([a-z]+)$/.exec(p.clause)?.[1];
   // "charges $90 for a tax return": what the fee is for stays before "that" ("a fee for a tax
   // return that ..."); "to sort them" would put the decision after the task, so it is left out.
@@ -494,6 +509,7 @@ function defineInPlace(question: string, q: Quantity, d: Definer, topic: string)
     topic,
     past: pastTense(sentence),
     lead: sentence,
+    paid: toldInPast(`${sentence}${q.text}${clause}`) || toldInPast(askedSentence(question)),
   });
   if (written === undefined) return undefined;
   // "There are 6 girls in the park." -> "The number of girls in the park is given in ...".
