@@ -102,6 +102,14 @@ describe('Knowledge Boundary rules', () => {
     expect(kb(EGGS, 4)?.text).toMatch(/Lamar finds 5 more eggs than /);
   });
 
+  it('never write "the number of" before a verb at L2 ("10 like to bake")', () => {
+    const hobbies = seed(
+      'hobbies',
+      'A class of 50 students has various hobbies. 10 like to bake, 5 like to play basketball, and the rest like to play music. How many like to play music?',
+    );
+    for (let r = 0; r < 8; r++) expect(kb(hobbies, 2, r)?.text ?? '').not.toMatch(/the number of like/i);
+  });
+
   it('write L3 only on a price still to be set, never a count, a time or a size decided later', () => {
     const shrimp = seed(
       'shrimp',

@@ -234,6 +234,13 @@ function pastTense(sentence: string): boolean {
   return PAST_IRREGULAR.test(own) || PAST_REGULAR.test(own);
 }
 
+/** Whether a count's clause opens with what it counts, a plural noun ("slices", "pounds at a time"), not a verb. */
+function countedNoun(clause: string): boolean {
+  const [first, next] = clause.trim().split(/\s+/);
+  if (!first || next === 'to') return false;
+  return analyse(first.toLowerCase(), 'noun').some((a) => a.form === 'plural');
+}
+
 /** Whether a sentence, relative clauses and all, tells of the past. */
 function toldInPast(sentence: string): boolean {
   return PAST_IRREGULAR.test(sentence) || PAST_REGULAR.test(sentence);
@@ -241,7 +248,12 @@ function toldInPast(sentence: string): boolean {
 
 /** The sentence that asks (the last one). */
 function askedSentence(question: string): string {
-  return question.split(/(?<=[.?!])\s+/).filter(Boolean).at(-1) ?? question;
+  return (
+    question
+      .split(/(?<=[.?!])\s+/)
+      .filter(Boolean)
+      .at(-1) ?? question
+  );
 }
 
 /**
@@ -275,8 +287,9 @@ function definer(
           // "There are the number of ..." is no English; "there were 25 men and the number of women ..." is.
           if (p.afterThere) return undefined;
           // "their total age now is 132": no noun after it, "the number given in ...".
+          // "10 like to bake" has no noun to count: "the number of like to bake" is no English.
           if (p.kind === 'count')
-            return /^ of\b/.test(p.clause)
+            return /^ of\b/.test(p.clause) || (p.clause.trim() !== '' && !countedNoun(p.clause))
               ? undefined
               : p.clause.trim() === ''
                 ? `the number ${cited}`
