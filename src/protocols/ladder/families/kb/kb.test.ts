@@ -108,6 +108,17 @@ describe('Knowledge Boundary rules', () => {
       'A class of 50 students has various hobbies. 10 like to bake, 5 like to play basketball, and the rest like to play music. How many like to play music?',
     );
     for (let r = 0; r < 8; r++) expect(kb(hobbies, 2, r)?.text ?? '').not.toMatch(/the number of like/i);
+    // Nor after "another" ("another the number of minutes"); adjectives before the noun are fine.
+    const walk = seed(
+      'walk',
+      'It takes them 5 minutes to get to the corner. It takes them another 15 minutes to get to the station. How long in all?',
+    );
+    for (let r = 0; r < 8; r++) expect(kb(walk, 2, r)?.text ?? '').not.toMatch(/another the number/);
+    const spools = seed(
+      'spools',
+      'Candy has 15 dark green spools of thread. She buys 4 more. How many does she have?',
+    );
+    expect(kb(spools, 2)?.text).toMatch(/the number of dark green spools of thread given/);
   });
 
   it('write L3 only on a price still to be set, never a count, a time or a size decided later', () => {

@@ -234,11 +234,14 @@ function pastTense(sentence: string): boolean {
   return PAST_IRREGULAR.test(own) || PAST_REGULAR.test(own);
 }
 
-/** Whether a count's clause opens with what it counts, a plural noun ("slices", "pounds at a time"), not a verb. */
+/** Whether a count's clause opens with what it counts, a plural noun ("slices", "pounds at a time"), not a verb ("like to bake"). */
 function countedNoun(clause: string): boolean {
-  const [first, next] = clause.trim().split(/\s+/);
-  if (!first || next === 'to') return false;
-  return analyse(first.toLowerCase(), 'noun').some((a) => a.form === 'plural');
+  // Within the first three words, so adjectives may come first ("new potted plants").
+  return clause
+    .trim()
+    .split(/\s+/)
+    .slice(0, 3)
+    .some((w) => analyse(w.toLowerCase(), 'noun').some((a) => a.form === 'plural'));
 }
 
 /** Whether a sentence, relative clauses and all, tells of the past. */
@@ -488,7 +491,7 @@ function defineInPlace(question: string, q: Quantity, d: Definer, topic: string)
   if (q.inQuestion && !/^[^,;:.?!]*,/.test(question.slice(end))) return undefined;
   const before = question.slice(0, q.index);
   if (
-    /\b(?:an?|the|her|his|their|my|your|its|our|remaining|other|total|first|last|next|extra)\s+$/i.test(
+    /\b(?:an?|the|her|his|their|my|your|its|our|another|remaining|other|total|first|last|next|extra)\s+$/i.test(
       before,
     )
   )
