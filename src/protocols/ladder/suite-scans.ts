@@ -8,6 +8,7 @@ import { CIS_SCANS } from './families/cis/scans.js';
 import { pointsAtKey } from './families/cis/typed-directives.js';
 import { emptyHeader, readLayout, shownOptions, strayDelimiter } from './families/f/layout-read.js';
 import { realWordSlip } from './families/iq/real-word.js';
+import { KB_SCANS } from './families/kb/scans.js';
 import { forwardReference } from './families/sv/references.js';
 import type { Scan, ScanHit } from './scan-types.js';
 import { conflictExplicitness } from './severity/ces.js';
@@ -350,6 +351,7 @@ export const SUITE_SCANS: readonly Scan[] = [
   kbDangling,
   kbTime,
   kbBlur,
+  ...KB_SCANS,
   svFrame,
   svForward,
   iqLevel,

@@ -1,8 +1,9 @@
 /**
  * Knowledge Boundary L5, the impossible premise: a quantity the computation uses is made impossible
  * in place, so the arithmetic itself rests on it (an appended "30th of February" would touch
- * nothing). The kinds, drawn evenly among those the problem allows, a negative count only when no
- * other applies (a review found 82 of 88 were a minus sign, and then 48 of 88):
+ * nothing). The kinds, drawn evenly among those the problem allows; never a minus sign ("charges
+ * -$90"), which a blind read took for a typo with a coherent reading (a credit), so a problem that
+ * allows none of these has no L5 (docs/ladder-families.md#kb-impossible):
  * - over-whole: a share of a whole over 100% ("130% of the selling price", "5/4 of the people"), or
  *   a fall of more than 100% ("decreases 125%", "120% off");
  * - time: more hours in a day, days in a week or a month, minutes in an hour or months in a year
@@ -17,8 +18,7 @@
  *   10 when 12 are blue and yellow);
  * - contradiction: two counts of one thing stated with a total that is not their sum
  *   ("4 tubes of blue paint and 3 tubes of yellow paint (9 tubes in all)");
- * - zero-divisor: what the solution divides by made zero ("shared equally among 0 friends");
- * - negative: a count or price below zero ("-3 dozen eggs"), never a difference ("-2 less than").
+ * - zero-divisor: what the solution divides by made zero ("shared equally among 0 friends").
  */
 
 import type { PyRandom } from '../../../../util/random.js';
@@ -34,8 +34,7 @@ export type ImpossibleKind =
   | 'lifespan'
   | 'physical'
   | 'more-taken'
-  | 'contradiction'
-  | 'negative';
+  | 'contradiction';
 
 export interface Impossible {
   text: string;
@@ -589,25 +588,6 @@ function zeroDivisor(question: string, givens: readonly Quantity[], solution: st
   ];
 }
 
-function negative(question: string, givens: readonly Quantity[], rng: PyRandom): Impossible | undefined {
-  // Not a difference ("2 less than"): a negative one is odd, not impossible.
-  const counted = givens.filter(
-    (q) =>
-      !q.inQuestion &&
-      (q.kind === 'count' || q.kind === 'money') &&
-      (q.value ?? 1) > 0 &&
-      !/^\s*(?:\S+\s+)?(?:more|less|fewer|longer|shorter|older|younger)\b/.test(after(question, q)),
-  );
-  const q = counted.length > 0 ? rng.choice(counted) : undefined;
-  if (!q) return undefined;
-  const minus = `-${q.text}`;
-  return {
-    text: replaceQuantity(question, q, minus),
-    how: `${q.text} made negative (${minus})`,
-    kind: 'negative',
-  };
-}
-
 /**
  * Whether a quantity can be made impossible in place: written alone (not "10-hour"). One in the
  * question sentence is a given too ("If there are 15 goats, how many ...", "... in a month with
@@ -619,8 +599,8 @@ function isGiven(q: Quantity): boolean {
 
 /**
  * The problem with one of the quantities the solution uses made impossible in place, its kind drawn
- * evenly among the kinds the problem allows (then one way within the kind), a negative count only
- * when no other applies; undefined when it has no quantity to work with.
+ * evenly among the kinds the problem allows (then one way within the kind); undefined when it allows
+ * none.
  */
 export function impossiblePremise(
   question: string,
@@ -638,11 +618,9 @@ export function impossiblePremise(
     contradiction(question, givens, rng),
     zeroDivisor(question, givens, solution),
   ].filter((options) => options.length > 0);
-  if (byKind.length > 0) {
-    const chosen = rng.choice(rng.choice(byKind))();
-    if (chosen) return { ...chosen, text: withArticles(chosen.text) };
-  }
-  return negative(question, givens, rng);
+  if (byKind.length === 0) return undefined;
+  const chosen = rng.choice(rng.choice(byKind))();
+  return chosen && { ...chosen, text: withArticles(chosen.text) };
 }
 
 /** "a 8 day week" -> "an 8 day week", "an 5 day week" -> "a 5 day week": the article a new number needs. */
@@ -654,7 +632,7 @@ function withArticles(text: string): string {
   });
 }
 
-/** The kinds a problem allows (for the tests and the bench), negative only when nothing else does. */
+/** The kinds a problem allows (for the tests and the bench). */
 export function impossibleKinds(
   question: string,
   quantities: readonly Quantity[],
@@ -673,6 +651,5 @@ export function impossibleKinds(
   add('more-taken', moreTaken(question, givens, solution, rng));
   add('contradiction', contradiction(question, givens, rng));
   add('zero-divisor', zeroDivisor(question, givens, solution));
-  if (kinds.length === 0 && negative(question, givens, rng)) kinds.push('negative');
   return kinds;
 }

@@ -4,11 +4,12 @@
  *   L1 missing information: a quantity the answer needs is blurred away ("a certain amount");
  *   L2 fabricated evidence: the quantity is defined by a report that does not exist ("as many
  *      hectares ... as given in the 2014 Vellmont Institute report on pineapples");
- *   L3 not yet knowable: it is defined by a future decision ("as many ... as will be set next year");
+ *   L3 not yet knowable: a present price, fee or wage is one still to be set ("charges a fee that
+ *      will only be announced next month"); no other given is written at L3;
  *   L4 fabricated entity: it is a property of an invented organisation ("as many ... as there are
  *      members in the Hartwell-Dunmore Cooperative");
  *   L5 impossible premise: a given the computation uses is made impossible in place (a share over
- *      the whole, more hours than a day has, a negative count or price).
+ *      the whole, more hours than a day has; never a minus sign, which reads as a typo).
  * L2-L4 rewrite the given's own clause, so each type is a different problem, not L1's text plus a
  * sentence. The quantity is one the seed's worked solution computes with when the seed
  * has one (docs/ladder-families.md#kb-solution-path), taken from the givens when possible; all its
@@ -189,6 +190,13 @@ interface InPlace {
   topic: string;
   /** The amount's clause tells of the past ("he sold 4 boxes"): a decision to come cannot set it. */
   past: boolean;
+  /** The sentence up to the amount ("The accountant charges "). */
+  lead: string;
+  /**
+   * The amount's whole sentence or the question tells of the past ("He bought 4 pens which cost
+   * $1.5 each", "How much did everything cost?"): a price already paid is not set later.
+   */
+  paid: boolean;
 }
 
 /**
@@ -202,17 +210,15 @@ interface Definer {
   keepsAmount: boolean;
 }
 
-const NOT_YET_DECIDED = [
-  'at next year’s town meeting',
-  'when next year’s plan is published',
-  'by a vote at the end of next year',
-  'in next month’s draw',
-];
-const NOT_YET_RECORDED = [
-  'the records to be released next spring',
-  'an audit due next year',
-  'next month’s published tally',
-  'the logbook to be published next year',
+/**
+ * When a price still to be set becomes known (issue 36, blind read v4): a fee, price or rate is the
+ * kind of given a future announcement really fixes; a count, a time or a size is not (a cooking time
+ * "decided by a vote" was rejected as absurd), so L3 writes only prices (docs/ladder-families.md#kb-l3).
+ */
+const NOT_YET_SET = [
+  'that will only be announced next month',
+  'that will not be set until next season',
+  'that will only be fixed when next month’s price list comes out',
 ];
 
 /** Common irregular past-tense verbs. */
@@ -228,14 +234,39 @@ function pastTense(sentence: string): boolean {
   return PAST_IRREGULAR.test(own) || PAST_REGULAR.test(own);
 }
 
+/** Whether a count's clause opens with what it counts, a plural noun ("slices", "pounds at a time"), not a verb ("like to bake"). */
+function countedNoun(clause: string): boolean {
+  // Within the first three words, so adjectives may come first ("new potted plants").
+  return clause
+    .trim()
+    .split(/\s+/)
+    .slice(0, 3)
+    .some((w) => analyse(w.toLowerCase(), 'noun').some((a) => a.form === 'plural'));
+}
+
+/** Whether a sentence, relative clauses and all, tells of the past. */
+function toldInPast(sentence: string): boolean {
+  return PAST_IRREGULAR.test(sentence) || PAST_REGULAR.test(sentence);
+}
+
+/** The sentence that asks (the last one). */
+function askedSentence(question: string): string {
+  return (
+    question
+      .split(/(?<=[.?!])\s+/)
+      .filter(Boolean)
+      .at(-1) ?? question
+  );
+}
+
 /**
  * L2-L4, three constructions so the three types read as three different problems:
  * - fabricated evidence, a figure cited from a document that does not exist, in place of the
  *   amount: "the number of hectares of a pineapple field given in Table 3 of the 2018 Brenning
  *   Institute report on pineapples" ("The number of girls in the park is given in ..." for "There
  *   are 6 girls in the park.");
- * - not yet knowable, the amount set by a decision still to come: "as many hectares of a pineapple
- *   field as will be decided at next year's town meeting";
+ * - not yet knowable, a price, fee or wage still to be set: "The accountant charges a fee that
+ *   will only be announced next month";
  * - fabricated entity, the amount kept and a person, brand, place or company that does not exist
  *   woven into the arithmetic as the other side of a comparison: "John has 10 more hectares of a
  *   pineapple field than the explorer Ida Vellmont", "A loaf has 24 more slices than a Quarrington
@@ -259,8 +290,9 @@ function definer(
           // "There are the number of ..." is no English; "there were 25 men and the number of women ..." is.
           if (p.afterThere) return undefined;
           // "their total age now is 132": no noun after it, "the number given in ...".
+          // "10 like to bake" has no noun to count: "the number of like to bake" is no English.
           if (p.kind === 'count')
-            return /^ of\b/.test(p.clause)
+            return /^ of\b/.test(p.clause) || (p.clause.trim() !== '' && !countedNoun(p.clause))
               ? undefined
               : p.clause.trim() === ''
                 ? `the number ${cited}`
@@ -277,40 +309,10 @@ function definer(
       };
     }
     case 'not-yet-knowable': {
-      // One draw picks both wordings: a decision to come for what is still open, a record not yet
-      // out for what already happened ("he sold as many boxes as ... will show").
-      const i = rng.choice([0, 1, 2, 3]);
-      const when = NOT_YET_DECIDED[i] as string;
-      const record = NOT_YET_RECORDED[i] as string;
-      // A rate stays with the amount, never after the decision: "whatever amount per dozen will be
-      // decided ...", not "... at next year's town meeting per dozen" (issue 36).
-      const amount = (clause: string) => {
-        const rate = /^ (?:each|apiece)$/.test(clause)
-          ? ' apiece'
-          : /^ (?:per|an?) [a-z]+$/.test(clause)
-            ? clause
-            : undefined;
-        return rate === undefined ? undefined : `whatever amount${rate.replace(/^ an? /, ' per ')}`;
-      };
+      const when = rng.choice(NOT_YET_SET);
       return {
-        write: (p) =>
-          p.kind === 'count'
-            ? p.past
-              ? `as many${p.clause} as ${record} will show`
-              : `as many${p.clause} as will be decided ${when}`
-            : p.clause.trim() === ''
-              ? p.past
-                ? `whatever amount ${record} will show`
-                : `whatever amount will be decided ${when}`
-              : (() => {
-                  const a = amount(p.clause);
-                  return a === undefined
-                    ? undefined
-                    : p.past
-                      ? `${a} ${record} will show`
-                      : `${a} will be decided ${when}`;
-                })(),
-        how: `defined by a decision still to come (${when}) or a record not yet out (${record})`,
+        write: (p) => notYetSet(p, when),
+        how: `a price still to be set (${when})`,
         keepsAmount: false,
       };
     }
@@ -341,6 +343,35 @@ function definer(
       };
     }
   }
+}
+
+/** What a not-yet-set amount of money is, by the verb before it: "charges" a fee, "costs" a price. */
+function priceNoun(lead: string, per: string | undefined): string | undefined {
+  if (/\b(?:costs?|priced at|sells? for|pays?)\s+$/i.test(lead))
+    return per === 'hour' ? 'an hourly rate' : 'a price';
+  if (/\bcharges?\s+$/i.test(lead)) return per === 'hour' ? 'an hourly rate' : 'a fee';
+  if (/\b(?:earns?|makes?|gets?|is paid|are paid)\s+$/i.test(lead))
+    return per === 'hour' ? 'an hourly wage' : undefined;
+  return undefined;
+}
+
+/**
+ * L3 in place: a present price, fee or wage ("charges $90", "costs $3 per pound", "earns $12 an
+ * hour") becomes one still to be set ("charges a fee that will only be announced next month", "costs
+ * a price per pound that ..."). Undefined for anything else: a count, a time, a size, a sum told in
+ * the past (a past fact is not set later), or a rate that is no "per unit" ("$8 each").
+ */
+function notYetSet(p: InPlace, when: string): string | undefined {
+  if (p.kind !== 'money' || p.past || p.paid) return undefined;
+  const rate = /^ (?:per|an?) ([a-z]+)$/.exec(p.clause)?.[1];
+  // "charges $90 for a tax return": what the fee is for stays before "that" ("a fee for a tax
+  // return that ..."); "to sort them" would put the decision after the task, so it is left out.
+  const what = /^ (?:for|at) [a-z][a-z' ]*$/i.test(p.clause) ? p.clause : '';
+  if (p.clause.trim() !== '' && rate === undefined && what === '') return undefined;
+  const noun = priceNoun(p.lead, rate);
+  if (noun === undefined) return undefined;
+  const per = rate === undefined || rate === 'hour' ? '' : ` per ${rate}`;
+  return `${noun}${per}${what} ${when}`;
 }
 
 /**
@@ -460,7 +491,7 @@ function defineInPlace(question: string, q: Quantity, d: Definer, topic: string)
   if (q.inQuestion && !/^[^,;:.?!]*,/.test(question.slice(end))) return undefined;
   const before = question.slice(0, q.index);
   if (
-    /\b(?:an?|the|her|his|their|my|your|its|our|remaining|other|total|first|last|next|extra)\s+$/i.test(
+    /\b(?:an?|the|her|his|their|my|your|its|our|another|remaining|other|total|first|last|next|extra)\s+$/i.test(
       before,
     )
   )
@@ -493,6 +524,8 @@ function defineInPlace(question: string, q: Quantity, d: Definer, topic: string)
     subject: subjectOf(sentence),
     topic,
     past: pastTense(sentence),
+    lead: sentence,
+    paid: toldInPast(`${sentence}${q.text}${clause}`) || toldInPast(askedSentence(question)),
   });
   if (written === undefined) return undefined;
   // "There are 6 girls in the park." -> "The number of girls in the park is given in ...".

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { SUITE_SCANS } from '../../suite-scans.js';
+import type { LadderTest } from '../../types.js';
+import { kbL3Template, kbL5Negative } from './scans.js';
+
+const kbTest = (level: number, original: string, text: string): LadderTest =>
+  ({
+    id: 'x',
+    seedId: 's',
+    family: 'KB',
+    requestedLevel: level,
+    measuredLevel: level,
+    original,
+    text,
+    gold: 'unanswerable',
+    gates: [],
+    generator: { kind: 'rules', name: 'KB', seed: 0, attempt: 1 },
+  }) as LadderTest;
+
+describe('KB scans (issue 36, blind read v4)', () => {
+  it('are listed in SUITE_SCANS, so every suite and the default suite run them', () => {
+    const ids = SUITE_SCANS.map((s) => s.id);
+    expect(ids).toContain('kb-l3-template');
+    expect(ids).toContain('kb-l5-negative');
+  });
+
+  it('kb-l3-template: the rejected "as many ... as will be decided" and a size decided later', () => {
+    const o = 'Carla sautes 30 shrimp in 12 minutes. How many shrimp per minute?';
+    const vote =
+      'Carla sautes 30 shrimp in as many minutes as will be decided by a vote at the end of next year. How many shrimp per minute?';
+    expect(kbL3Template.check(kbTest(3, o, vote))).toMatch(/by a vote/);
+    const o2 = 'The room is 360 square feet. How many tiles?';
+    const plan =
+      'The room is whatever area will be decided when next year’s plan is published. How many tiles?';
+    expect(kbL3Template.check(kbTest(3, o2, plan))).toMatch(/plan/);
+    const record =
+      'On Saturday he sold as many boxes as the records to be released next spring will show. How much did he earn?';
+    expect(
+      kbL3Template.check(kbTest(3, 'On Saturday he sold 10 boxes. How much did he earn?', record)),
+    ).toMatch(/records/);
+    // A price still to be set is a real not-yet-knowable value.
+    const o3 = 'The accountant charges $90. How much does Tom pay for 3 returns?';
+    const fee =
+      'The accountant charges a fee that will only be announced next month. How much does Tom pay for 3 returns?';
+    expect(kbL3Template.check(kbTest(3, o3, fee))).toBeUndefined();
+    // Another level is not L3's business.
+    expect(kbL3Template.check(kbTest(2, o, vote))).toBeUndefined();
+  });
+
+  it('kb-l5-negative: a minus sign introduced ("charges -$90", "-360 square feet"), not one already there', () => {
+    const o = 'The accountant charges $90. Tom has $300. How much is left?';
+    expect(kbL5Negative.check(kbTest(5, o, o.replace('$90', '-$90')))).toMatch(/-\$90/);
+    const o2 = 'The room is 360 square feet. How many tiles of 4 square feet?';
+    expect(kbL5Negative.check(kbTest(5, o2, o2.replace('360', '-360')))).toMatch(/-360/);
+    // A temperature of -5 in the original, a range "3-4", and an impossibility with no sign are clean.
+    const o3 = 'At dawn it is -5 degrees. It rises 3-4 degrees an hour for 6 hours. How warm is it?';
+    expect(kbL5Negative.check(kbTest(5, o3, o3.replace('6 hours', '26 hours before noon')))).toBeUndefined();
+  });
+});
