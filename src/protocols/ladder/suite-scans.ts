@@ -5,6 +5,7 @@
  * the issue quotes. docs/ladder-suite.md#scans lists them.
  */
 import { pointsAtKey } from './families/cis/typed-directives.js';
+import { CL_SCANS } from './families/cl/scans.js';
 import { emptyHeader, readLayout, shownOptions, strayDelimiter } from './families/f/layout-read.js';
 import { realWordSlip } from './families/iq/real-word.js';
 import { sentenceBoundaries } from './families/rules-common.js';
@@ -395,6 +396,7 @@ export const SUITE_SCANS: readonly Scan[] = [
   ciSibling,
   nonPerson,
   clContentFree,
+  ...CL_SCANS,
   cisKey,
   cisQuantity,
   cisBeforeQuantity,
