@@ -71,6 +71,42 @@ describe('suite scans (issue 36 item 2): each catches the quoted defect and pass
     ).toBeUndefined();
   });
 
+  it('cl-fragment: "Pebbles glow." and "A rooster crows." as padding, where the band has room for a sentence', () => {
+    const o =
+      'An aquarium has 14 goldfish. It has 3 times as many guppies as goldfish, and 9 fewer tetras than guppies. How many fish are in the aquarium altogether?';
+    const t = (text: string, level = 3) => test('CL', level, o, text);
+    expect(scan('cl-fragment')(t(`Pebbles glow. A rooster crows. ${o}`))).toMatch(/Pebbles glow/);
+    expect(scan('cl-fragment')(t(`Pebbles glow. ${o}`, 1))).toMatch(/Pebbles glow/);
+    expect(
+      scan('cl-fragment')(t(`A science class keeps the aquarium by a sunny window. ${o}`)),
+    ).toBeUndefined();
+    // A 19-word problem at L1 may add 3 words at most: a short sentence is all the band allows.
+    const short =
+      'Four friends take a spelling test. They score 78, 85, 92 and 81 points. What is their average score?';
+    expect(scan('cl-fragment')(test('CL', 1, short, `Spelling grades arrived. ${short}`))).toBeUndefined();
+    expect(
+      scan('cl-fragment')(
+        test(
+          'CL',
+          1,
+          'Ms. Ortiz buys 9 boxes. How many?',
+          `Ms. Ortiz teaches art classes. Ms. Ortiz buys 9 boxes. How many?`,
+        ),
+      ),
+    ).toBeUndefined();
+  });
+
+  it('cl-same-opener: "Jun likes bikes with a silver bell. Jun keeps savings in a tin on a shelf. Jun wants a bike ..."', () => {
+    const o =
+      'Jun wants a bike that costs $240. He has already saved $60, and he earns $15 each week by walking dogs. How many weeks must he work to have exactly enough for the bike?';
+    const jun = `Jun likes bikes with a silver bell. Jun keeps savings in a tin on a shelf. ${o}`;
+    expect(scan('cl-same-opener')(test('CL', 4, o, jun))).toMatch(/"Jun"/);
+    const varied = `Jun has outgrown an old bike and needs a bigger bike. Neighbors trust Jun with dogs. ${o}`;
+    expect(scan('cl-same-opener')(test('CL', 4, o, varied))).toBeUndefined();
+    const articles = `The bakery is a family shop. The trays go into a brick oven. The muffins cool. ${o}`;
+    expect(scan('cl-same-opener')(test('CL', 4, o, articles))).toBeUndefined();
+  });
+
   it('cis-points-at-key: "Perhaps the shortest option is the safest choice." where the key is the shortest', () => {
     const options = [
       { letter: 'A', text: 'heat' },

@@ -6,6 +6,7 @@
  */
 import { CIS_SCANS } from './families/cis/scans.js';
 import { pointsAtKey } from './families/cis/typed-directives.js';
+import { CL_SCANS } from './families/cl/scans.js';
 import { emptyHeader, readLayout, shownOptions, strayDelimiter } from './families/f/layout-read.js';
 import { realWordSlip } from './families/iq/real-word.js';
 import { KB_SCANS } from './families/kb/scans.js';
@@ -345,6 +346,7 @@ export const SUITE_SCANS: readonly Scan[] = [
   ciSibling,
   nonPerson,
   clContentFree,
+  ...CL_SCANS,
   cisKey,
   cisQuantity,
   ...CIS_SCANS,
