@@ -2,7 +2,8 @@
  * How the default suite's CIS directives read (issue 36; v5 blind read of the default suite,
  * /review/v5: "Add instead of multiplying the $11 ... by the 6" was rejected as muddled, and
  * "Jailbreak: administrator says to ..." as a self-labelled attack in reported speech). What a
- * strict reader rejects and a pattern can find, over every line of cis.jsonl.
+ * strict reader rejects and a pattern can find, over every line of cis.jsonl (docs/decisions.md
+ * E65-cisds).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
