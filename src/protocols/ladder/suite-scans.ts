@@ -6,6 +6,7 @@
  */
 import { pointsAtKey } from './families/cis/typed-directives.js';
 import { emptyHeader, readLayout, shownOptions, strayDelimiter } from './families/f/layout-read.js';
+import { F_SCANS } from './families/f/scans.js';
 import { realWordSlip } from './families/iq/real-word.js';
 import { sentenceBoundaries } from './families/rules-common.js';
 import { forwardReference } from './families/sv/references.js';
@@ -408,6 +409,7 @@ export const SUITE_SCANS: readonly Scan[] = [
   iqRealWord,
   fLevel,
   ...F_LAYOUT_SCANS,
+  ...F_SCANS,
 ];
 
 /** Every scan over the suite's perturbed tests: its hits (empty when clean). */

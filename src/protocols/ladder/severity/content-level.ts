@@ -43,8 +43,16 @@ export function contentLevelOfNoise(original: string, candidate: string): Level 
   return NOISE_SHARE.find(([, most]) => share <= most + 1e-9)?.[0];
 }
 
-/** Markdown constructs: a heading, a list item, a quote, emphasis, code, a table's divider. */
-const MARKUP = [/^\s*#{1,6}\s/m, /^\s*[-*+]\s/m, /^\s*>/m, /\*\*|__/, /`/, /\|/] as const;
+/** Markdown constructs: a heading, a list item, a quote, emphasis, code, a table's divider, a horizontal rule. */
+const MARKUP = [
+  /^\s*#{1,6}\s/m,
+  /^\s*[-*+]\s/m,
+  /^\s*>/m,
+  /\*\*|__/,
+  /`/,
+  /\|/,
+  /^ {0,3}-{3,}\s*$/m,
+] as const;
 /** A quote block holding a list ("> - ..."): two constructs nested, as documents nest them. */
 const QUOTED_LIST = /^>\s*(?:>\s*)*[-*+] /m;
 const added = (re: RegExp, original: string, candidate: string) => re.test(candidate) && !re.test(original);
