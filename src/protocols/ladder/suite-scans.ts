@@ -7,7 +7,7 @@
 import { pointsAtKey } from './families/cis/typed-directives.js';
 import { emptyHeader, readLayout, shownOptions, strayDelimiter } from './families/f/layout-read.js';
 import { F_SCANS } from './families/f/scans.js';
-import { realWordSlip } from './families/iq/real-word.js';
+import { IQ_SCANS } from './families/iq/scans.js';
 import { sentenceBoundaries } from './families/rules-common.js';
 import { forwardReference } from './families/sv/references.js';
 import type { Scan, ScanHit } from './scan-types.js';
@@ -301,23 +301,6 @@ const iqLevel: Scan = {
   },
 };
 
-/** IQ: a proper noun slipped into another real word or name, a new entity ("Mary" -> "May"; E62). */
-const iqRealWord: Scan = {
-  id: 'iq-real-word',
-  title: 'IQ: a name slipped into another word or name ("Mary" -> "May")',
-  check(t) {
-    if (t.family !== 'IQ') return undefined;
-    const o = whitespaceWords(t.original);
-    const c = whitespaceWords(t.text);
-    if (o.length !== c.length) return undefined;
-    for (const [i, a] of o.entries()) {
-      const hit = realWordSlip(a, c[i] as string, o[i - 1]);
-      if (hit !== undefined) return hit;
-    }
-    return undefined;
-  },
-};
-
 /** F: the level is not that of its kind of change (whitespace L1, one device L2, ... a table L5). */
 const fLevel: Scan = {
   id: 'f-level-kind',
@@ -406,7 +389,7 @@ export const SUITE_SCANS: readonly Scan[] = [
   svFrame,
   svForward,
   iqLevel,
-  iqRealWord,
+  ...IQ_SCANS,
   fLevel,
   ...F_LAYOUT_SCANS,
   ...F_SCANS,
