@@ -297,3 +297,27 @@ describe('F L5 breaks a sentence mid-line; L2 heads no premise (review v4, E65-f
     expect(scanSuite(fine).get('f-heading-premise')).toEqual([]);
   });
 });
+
+describe('clauses: never a list before its last item, never a clause cut from its head (E65-fsv5)', () => {
+  it('keeps "a, b, and c" and a subjectless or verbless "and ..." on the clause before', () => {
+    for (const whole of [
+      'There are currently 3 red balls, 11 blue balls, and 25 green balls in the store.',
+      'She wants to make a hat, scarf, sweater, mittens, and socks for each of them.',
+      'Snow, rain, hail, and fog are all forms of precipitation.',
+      'She ate 1 slice, her sister ate 1 more than her, and her brother ate 1 more than her sister.',
+      'Jasper has half as many tubes of blue paint as Ben, and three times as many tubes of yellow paint as Ben.',
+      'In a set of magicians cards, there are 15 red cards, and 60% more green cards.',
+      'Teddy finished half of a 500 piece puzzle, and then started and finished another 500 piece puzzle within an hour.',
+    ])
+      expect(
+        sentenceClauses(whole).map((c) => c.length),
+        whole,
+      ).toEqual([1]);
+    expect(sentenceClauses('Carol has 20 signatures in her book, and Jennifer has 44 of them.')).toEqual([
+      ['Carol has 20 signatures in her book,', 'and Jennifer has 44 of them.'],
+    ]);
+    expect(sentenceClauses('Half of the balls are golf balls, and half of the golf balls are blue.')).toEqual(
+      [['Half of the balls are golf balls,', 'and half of the golf balls are blue.']],
+    );
+  });
+});
