@@ -10,6 +10,7 @@ import { F_SCANS } from './families/f/scans.js';
 import { IQ_SCANS } from './families/iq/scans.js';
 import { sentenceBoundaries } from './families/rules-common.js';
 import { forwardReference } from './families/sv/references.js';
+import { SV_SCANS } from './families/sv/scans.js';
 import type { Scan, ScanHit } from './scan-types.js';
 import { conflictExplicitness } from './severity/ces.js';
 import { contentLevelOfNoise, formatKindLevel } from './severity/content-level.js';
@@ -388,6 +389,7 @@ export const SUITE_SCANS: readonly Scan[] = [
   kbBlur,
   svFrame,
   svForward,
+  ...SV_SCANS,
   iqLevel,
   ...IQ_SCANS,
   fLevel,
