@@ -8,9 +8,11 @@ import { CIS_SCANS } from './families/cis/scans.js';
 import { pointsAtKey } from './families/cis/typed-directives.js';
 import { CL_SCANS } from './families/cl/scans.js';
 import { emptyHeader, readLayout, shownOptions, strayDelimiter } from './families/f/layout-read.js';
-import { realWordSlip } from './families/iq/real-word.js';
+import { F_SCANS } from './families/f/scans.js';
+import { IQ_SCANS } from './families/iq/scans.js';
 import { KB_SCANS } from './families/kb/scans.js';
 import { forwardReference } from './families/sv/references.js';
+import { SV_SCANS } from './families/sv/scans.js';
 import type { Scan, ScanHit } from './scan-types.js';
 import { conflictExplicitness } from './severity/ces.js';
 import { contentLevelOfNoise, formatKindLevel } from './severity/content-level.js';
@@ -251,23 +253,6 @@ const iqLevel: Scan = {
   },
 };
 
-/** IQ: a proper noun slipped into another real word or name, a new entity ("Mary" -> "May"; E62). */
-const iqRealWord: Scan = {
-  id: 'iq-real-word',
-  title: 'IQ: a name slipped into another word or name ("Mary" -> "May")',
-  check(t) {
-    if (t.family !== 'IQ') return undefined;
-    const o = whitespaceWords(t.original);
-    const c = whitespaceWords(t.text);
-    if (o.length !== c.length) return undefined;
-    for (const [i, a] of o.entries()) {
-      const hit = realWordSlip(a, c[i] as string, o[i - 1]);
-      if (hit !== undefined) return hit;
-    }
-    return undefined;
-  },
-};
-
 /** F: the level is not that of its kind of change (whitespace L1, one device L2, ... a table L5). */
 const fLevel: Scan = {
   id: 'f-level-kind',
@@ -356,10 +341,12 @@ export const SUITE_SCANS: readonly Scan[] = [
   ...KB_SCANS,
   svFrame,
   svForward,
+  ...SV_SCANS,
   iqLevel,
-  iqRealWord,
+  ...IQ_SCANS,
   fLevel,
   ...F_LAYOUT_SCANS,
+  ...F_SCANS,
 ];
 
 /** Every scan over the suite's perturbed tests: its hits (empty when clean). */

@@ -5,7 +5,7 @@
  * once autojunk was off, and F's added markup lighter than L1's re-spacing: the measure says how
  * much the characters moved, not what a reader meets. The measure stays the reported magnitude.
  */
-import { whitespaceWords } from '../text/tokens.js';
+import { whitespaceWords, wordTokens } from '../text/tokens.js';
 import type { Level } from '../types.js';
 
 /** The most share of words altered at each level (docs/ladder-families.md#iq-noise): L1 5%, ... L5 32%. */
@@ -43,8 +43,16 @@ export function contentLevelOfNoise(original: string, candidate: string): Level 
   return NOISE_SHARE.find(([, most]) => share <= most + 1e-9)?.[0];
 }
 
-/** Markdown constructs: a heading, a list item, a quote, emphasis, code, a table's divider. */
-const MARKUP = [/^\s*#{1,6}\s/m, /^\s*[-*+]\s/m, /^\s*>/m, /\*\*|__/, /`/, /\|/] as const;
+/** Markdown constructs: a heading, a list item, a quote, emphasis, code, a table's divider, a horizontal rule. */
+const MARKUP = [
+  /^\s*#{1,6}\s/m,
+  /^\s*[-*+]\s/m,
+  /^\s*>/m,
+  /\*\*|__/,
+  /`/,
+  /\|/,
+  /^ {0,3}-{3,}\s*$/m,
+] as const;
 /** A quote block holding a list ("> - ..."): two constructs nested, as documents nest them. */
 const QUOTED_LIST = /^>\s*(?:>\s*)*[-*+] /m;
 const added = (re: RegExp, original: string, candidate: string) => re.test(candidate) && !re.test(original);
@@ -62,4 +70,47 @@ export function formatKindLevel(original: string, candidate: string): Level {
   if (added(QUOTED_LIST, original, candidate)) return 4;
   if (added(/^[ \t]{2,}(?:[-*+]|\d+\.) /m, original, candidate)) return 3;
   return MARKUP.some((m) => added(m, original, candidate)) ? 2 : 1;
+}
+
+/** Length of the longest common subsequence of two word lists. */
+function commonRun(a: readonly string[], b: readonly string[]): number {
+  let prev = new Array<number>(b.length + 1).fill(0);
+  for (const x of a) {
+    const cur = [0];
+    b.forEach((y, j) => {
+      cur.push(x === y ? (prev[j] as number) + 1 : Math.max(prev[j + 1] as number, cur[j] as number));
+    });
+    prev = cur;
+  }
+  return prev[b.length] as number;
+}
+
+/** The share of the original's words a rewrite may drop and still be word swaps (E71). */
+const REWORDED_SHARE = 0.25;
+
+/** Sentences, counted by their ends. */
+const sentenceCount = (text: string) => (text.match(/[.?!](?=\s|$)/g) ?? []).length;
+
+/**
+ * Whether a Semantic Variation rewrite restructures, not only swaps words: a sentence merged or
+ * split, at least two of the words it keeps moved (a clause or the facts reordered), or a quarter
+ * of the original's words reworded. Review v4
+ * read three word swaps in place as L1 whatever the measure said (gsm-symbolic-47; E71).
+ */
+export function restructures(original: string, candidate: string): boolean {
+  if (sentenceCount(original) !== sentenceCount(candidate)) return true;
+  const a = wordTokens(original);
+  const b = wordTokens(candidate);
+  const left = new Map<string, number>();
+  for (const w of a) left.set(w, (left.get(w) ?? 0) + 1);
+  let kept = 0;
+  for (const w of b) {
+    const n = left.get(w) ?? 0;
+    if (n > 0) {
+      kept++;
+      left.set(w, n - 1);
+    }
+  }
+  // Rewording most of a sentence is a paraphrase at any level, structure kept or not.
+  return kept - commonRun(a, b) >= 2 || 1 - kept / Math.max(a.length, 1) >= REWORDED_SHARE;
 }

@@ -2,7 +2,7 @@ import type { McOption } from '../../../../data/mc/mc-item.js';
 import type { ChoiceSeed, Level } from '../../types.js';
 import type { RulesInput, RulesMade } from '../contract.js';
 import { chooseLayout, noHeavierThan } from './choose.js';
-import { clauseBullets, FENCE_WIDTHS, fencedWrap, type Layout } from './layouts.js';
+import { clauseBullets, FENCE_WIDTH_COUNT, fencedWrap, fenceWidths, type Layout } from './layouts.js';
 import { sentenceClauses } from './units.js';
 
 /**
@@ -13,8 +13,7 @@ import { sentenceClauses } from './units.js';
  * options as F, issue 36). By level: L1 whitespace only, L2 one device (bulleted options, the stem
  * quoted, the question in bold), L3 a nested list (the options under the whole question, or the
  * stem's clauses nested and the options a list of their own), L4 a quote block holding the list of
- * options, L5 a table with the question as its header and an option a row, or the item in a code
- * fence. One is drawn among the layouts that measure at the requested level.
+ * options, L5 the item in a code fence, its stem hard-wrapped mid-sentence (E69). One is drawn among the layouts that measure at the requested level.
  */
 
 const lines = (options: readonly McOption[], prefix = '') =>
@@ -86,27 +85,16 @@ const BUILDERS: Record<Level, [string, Builder][]> = {
           .join('\n'),
     ],
   ],
-  5: [
-    [
-      'question-table',
-      (s, o) => {
-        const { before, question } = split(s);
-        const table = [`| ${question} |`, '| --- |', ...lines(o).map((l) => `| ${l} |`)];
-        return [...(before.length > 0 ? [before.join(' '), ''] : []), ...table].join('\n');
-      },
-    ],
-    ['fence', (s, o) => ['```', ...s.map((c) => c.join(' ')), '', ...lines(o), '```'].join('\n')],
-    ...FENCE_WIDTHS.map((w): [string, Builder] => [
-      'fence-wrapped',
-      (s, o) => {
-        const { before, question } = split(s);
-        const stem = fencedWrap(before, question, w)?.split('\n').slice(0, -1);
-        return stem && s.some((c) => c.join(' ').length > w)
-          ? [...stem, '', ...lines(o), '```'].join('\n')
-          : undefined;
-      },
-    ]),
-  ],
+  // Only hard-wrapped (E69): a fence or a table of whole sentences reads as no L5 (issue 36).
+  5: Array.from({ length: FENCE_WIDTH_COUNT }, (_, i): [string, Builder] => [
+    'fence-wrapped',
+    (s, o) => {
+      const { before, question } = split(s);
+      const w = fenceWidths(s.map((c) => c.join(' ')))[i];
+      const stem = w === undefined ? undefined : fencedWrap(before, question, w)?.split('\n').slice(0, -1);
+      return stem && [...stem, '', ...lines(o), '```'].join('\n');
+    },
+  ]),
 };
 
 /** Every layout of the item at the level's kinds. */

@@ -235,3 +235,89 @@ describe('sentence and clause units', () => {
     ]);
   });
 });
+
+describe('F L5 breaks a sentence mid-line; L2 heads no premise (review v4, E69)', () => {
+  const V4: Seed[] = [
+    number(
+      'gsm-symbolic-94',
+      '100 people apply for a job at Google. Of the people that apply, only 30% receive interviews. Of those who receive interviews, 20% receive a job offer. Of those who receive a job offer, a third of the people accept the position. How many people accept the position?',
+      2,
+    ),
+    number(
+      'gsm-symbolic-55',
+      'Elise is learning to write and decides to keep re-writing the alphabet until she knows it. She writes it in full twice, writes half of it once, then re-writes everything she has already written. How many letters has Elise written in total?',
+      130,
+    ),
+    text('trivia-2', 'What type of animal is a dik-dik?', 'Antelope'),
+  ];
+
+  it('every L5 of every seed type wraps a sentence mid-line; no heading holds a premise', async () => {
+    const tests = await formatSuite([...V4, ...REJECTED]);
+    expect(fHits(tests)).toEqual(NONE);
+    const l5 = tests.filter((t) => t.measuredLevel === 5);
+    expect(l5.map((t) => t.seedId).sort()).toEqual([...V4, ...REJECTED].map((s) => s.id).sort());
+    // trivia-2's one short line wraps once, mid-sentence, inside its fence.
+    const trivia = l5.find((t) => t.seedId === 'trivia-2')?.text;
+    expect(trivia).toMatch(/^```\n\S.*\n.*dik-dik\?\n```$/);
+    // The 17-word premise is no title; the L2 keeps every word with another device.
+    const l2 = tests.find((t) => t.seedId === 'gsm-symbolic-55' && t.measuredLevel === 2)?.text ?? '';
+    expect(l2).not.toMatch(/^# Elise/m);
+  });
+
+  it('the scans find the rejected L5 and L2 (a fence of whole sentences, a premise as H1)', () => {
+    const [gsm94, gsm55, trivia2] = V4 as [Seed, Seed, Seed];
+    const as = (seed: Seed, level: number, t: string) =>
+      ({
+        seedId: seed.id,
+        family: 'F',
+        original: seed.question,
+        text: t,
+        measuredLevel: level,
+      }) as LadderTest;
+    const fence94 = `\`\`\`\n${sentenceClauses(gsm94.question)
+      .map((c) => c.join(' '))
+      .join('\n')}\n\`\`\``;
+    const rejected = [
+      as(gsm94, 5, fence94),
+      as(trivia2, 5, `\`\`\`\n${trivia2.question}\n\`\`\``),
+      as(gsm55, 2, gsm55.question.replace(/^(.+?it\.) /, '# $1\n\n')),
+    ];
+    const hits = scanSuite(rejected);
+    expect(hits.get('f-l5-no-wrap')?.map((h) => h.seedId)).toEqual(['gsm-symbolic-94', 'trivia-2']);
+    expect(hits.get('f-heading-premise')?.map((h) => h.seedId)).toEqual(['gsm-symbolic-55']);
+    // A short scene line with no quantity, or a one-line question, may be a heading.
+    const fine = [
+      as(trivia2, 2, `# ${trivia2.question}`),
+      {
+        ...as(gsm55, 2, ''),
+        original: 'Sally went on vacation. She has $10.',
+        text: '# Sally went on vacation.\n\nShe has $10.',
+      },
+    ];
+    expect(scanSuite(fine).get('f-heading-premise')).toEqual([]);
+  });
+});
+
+describe('clauses: never a list before its last item, never a clause cut from its head (E71)', () => {
+  it('keeps "a, b, and c" and a subjectless or verbless "and ..." on the clause before', () => {
+    for (const whole of [
+      'There are currently 3 red balls, 11 blue balls, and 25 green balls in the store.',
+      'She wants to make a hat, scarf, sweater, mittens, and socks for each of them.',
+      'Snow, rain, hail, and fog are all forms of precipitation.',
+      'She ate 1 slice, her sister ate 1 more than her, and her brother ate 1 more than her sister.',
+      'Jasper has half as many tubes of blue paint as Ben, and three times as many tubes of yellow paint as Ben.',
+      'In a set of magicians cards, there are 15 red cards, and 60% more green cards.',
+      'Teddy finished half of a 500 piece puzzle, and then started and finished another 500 piece puzzle within an hour.',
+    ])
+      expect(
+        sentenceClauses(whole).map((c) => c.length),
+        whole,
+      ).toEqual([1]);
+    expect(sentenceClauses('Carol has 20 signatures in her book, and Jennifer has 44 of them.')).toEqual([
+      ['Carol has 20 signatures in her book,', 'and Jennifer has 44 of them.'],
+    ]);
+    expect(sentenceClauses('Half of the balls are golf balls, and half of the golf balls are blue.')).toEqual(
+      [['Half of the balls are golf balls,', 'and half of the golf balls are blue.']],
+    );
+  });
+});

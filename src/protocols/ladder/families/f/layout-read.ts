@@ -14,6 +14,8 @@ export interface LayoutUnit {
   text: string;
   /** Opens and closes at a sentence or clause boundary of the original (an empty cell: false). */
   whole: boolean;
+  /** Closes where a sentence of the original ends (a break after it splits no sentence). */
+  endsSentence: boolean;
   /** A whole line of the original that is an option ("B. 42"). */
   option: boolean;
   /** A run of spaces or a tab between two words of one sentence ("between   1988"). */
@@ -23,6 +25,8 @@ export interface LayoutUnit {
 const FENCE = /^\s*(?:>\s*)*```/;
 const TABLE_ROW = /^\s*(?:>\s*)*\|.*\|\s*$/;
 const TABLE_RULE = /^\s*(?:>\s*)*\|(?:\s*:?-{3,}:?\s*\|)+\s*$/;
+/** A horizontal rule ("---"), a line of markup alone. */
+const HRULE = /^\s*(?:>\s*)*(?:-{3,}|\*{3,}|_{3,})\s*$/;
 /** Block markup before a line's words: quote markers, a list marker, a heading's hashes. */
 const LEAD = /^\s*(?:>\s*)*(?:(?:[-*+]|#{1,6})\s+)?/;
 const OPTION_LINE = /^\(?[A-Z][.)]\)? /;
@@ -53,7 +57,7 @@ export function readLayout(original: string, candidate: string): LayoutUnit[] | 
     const kept = parts.filter((p) => p.word !== '');
     if (kept.length === 0) {
       if (region === 'header' || region === 'cell')
-        units.push({ region, text: '', whole: false, option: false });
+        units.push({ region, text: '', whole: false, endsSentence: false, option: false });
       return true;
     }
     const first = k;
@@ -68,6 +72,7 @@ export function readLayout(original: string, candidate: string): LayoutUnit[] | 
       region,
       text: kept.map((p) => p.word).join(' '),
       whole: boundary(first - 1) && boundary(k - 1),
+      endsSentence: marks.sentenceEnd[k - 1] === true,
       option: optionWords.has(first),
       ...(wideGap !== undefined && { wideGap }),
     });
@@ -80,7 +85,8 @@ export function readLayout(original: string, candidate: string): LayoutUnit[] | 
       fenced = !fenced;
       continue;
     }
-    if (line.trim() === '' || /^\s*(?:>\s*)+$/.test(line) || TABLE_RULE.test(line)) continue;
+    if (line.trim() === '' || /^\s*(?:>\s*)+$/.test(line) || TABLE_RULE.test(line) || HRULE.test(line))
+      continue;
     if (fenced) {
       if (!take('fence', line)) return undefined;
     } else if (TABLE_ROW.test(line)) {

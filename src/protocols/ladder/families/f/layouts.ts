@@ -61,6 +61,17 @@ export function wrapWords(text: string, width: number): string[] {
 export const FENCE_WIDTHS = [72, 60, 48, 40, 32];
 
 /**
+ * The widths to wrap `sentences` at in a fence, each narrower than the longest sentence, so at
+ * least one sentence breaks mid-line: a fence around whole sentences is no L5 (issue 36, E69).
+ * A short question (under 32 characters) wraps once, at about two thirds or half its length.
+ */
+export function fenceWidths(sentences: readonly string[]): number[] {
+  const longest = Math.max(0, ...sentences.map((x) => x.length));
+  const short = [Math.ceil(longest * 0.7), Math.ceil(longest * 0.55)];
+  return [...new Set([...FENCE_WIDTHS, ...short])].filter((w) => w < longest && w >= 8);
+}
+
+/**
  * The givens hard-wrapped and the question after a blank line, in a code fence (pasted plain
  * text); undefined when a wrapped paragraph would leave a word alone on a line ("mostly\nof").
  */
@@ -72,6 +83,21 @@ export function fencedWrap(givens: readonly string[], question: string, width: n
 
 type Builder = (s: string[], c: string[][]) => string | undefined;
 
+/** How many widths `fenceWidths` may give: FENCE_WIDTHS and two for a short question. */
+export const FENCE_WIDTH_COUNT = FENCE_WIDTHS.length + 2;
+
+/** Most words a title may have (E69). */
+const TITLE_WORDS = 8;
+
+/**
+ * Whether a problem's first sentence may stand as its heading: a short line with no quantity.
+ * A long premise made a title is one a reader may skip (issue 36: "Elise is learning to write and
+ * decides to keep re-writing the alphabet until she knows it." as an H1 was rejected).
+ */
+export function titleLine(sentence: string): boolean {
+  return wordsOf(sentence).length <= TITLE_WORDS && !/\d/.test(sentence);
+}
+
 /** Each level's builders, by kind; one returning undefined does not fit this text. */
 const BUILDERS: Record<Level, [string, Builder][]> = {
   1: [
@@ -82,7 +108,19 @@ const BUILDERS: Record<Level, [string, Builder][]> = {
     ['question-apart', (s) => (s.length > 2 ? `${s.slice(0, -1).join(' ')}\n\n${s.at(-1)}` : undefined)],
   ],
   2: [
-    ['heading', (s) => (s.length > 1 ? `# ${s[0]}\n\n${s.slice(1).join(' ')}` : `# ${s[0]}`)],
+    [
+      'heading',
+      (s) =>
+        s.length === 1
+          ? `# ${s[0]}`
+          : titleLine(s[0] as string)
+            ? `# ${s[0]}\n\n${s.slice(1).join(' ')}`
+            : undefined,
+    ],
+    [
+      'rule-before-question',
+      (s) => (s.length > 1 ? `${s.slice(0, -1).join(' ')}\n\n---\n\n${s.at(-1)}` : undefined),
+    ],
     ['bullets', (s) => (s.length > 1 ? s.map((x) => `- ${x}`).join('\n') : undefined)],
     ['quote', (s) => s.map((x) => `> ${x}`).join('\n')],
     [
@@ -123,13 +161,14 @@ const BUILDERS: Record<Level, [string, Builder][]> = {
           : undefined,
     ],
   ],
-  5: [
-    ['fence', (s) => ['```', ...(s.length > 1 ? [...s.slice(0, -1), ''] : []), s.at(-1), '```'].join('\n')],
-    ...FENCE_WIDTHS.map((w): [string, Builder] => [
-      'fence-wrapped',
-      (s) => (s.some((x) => x.length > w) ? fencedWrap(s.slice(0, -1), s.at(-1) as string, w) : undefined),
-    ]),
-  ],
+  // Only hard-wrapped: a fence around whole sentences reads as L1 plus a fence (issue 36, E69).
+  5: Array.from({ length: FENCE_WIDTH_COUNT }, (_, i): [string, Builder] => [
+    'fence-wrapped',
+    (s) => {
+      const w = fenceWidths(s)[i];
+      return w === undefined ? undefined : fencedWrap(s.slice(0, -1), s.at(-1) as string, w);
+    },
+  ]),
 };
 
 /** Every layout of `text` at `level`'s kinds, in a fixed order (the caller draws among those that measure there). */

@@ -19,6 +19,20 @@ const JOINER =
 const COORDINATOR = /^(?:and|but|or|so|yet|nor)$/i;
 /** Openers of a leading subordinate clause, closed by a comma before its main clause's subject. */
 const SUBORDINATE = /^(?:If|When|After|Before|Since|Because|Although|Though|While|Once|Unless|As|Suppose)$/;
+/**
+ * Words that, after "and/but/or/so" (and an optional "then"), go on the clause before rather than
+ * open one with its own subject: a quantity ("..., and 60% more green cards", "and three times as
+ * many"), a verb ("..., and is paid $14", "and then started ..."), "also".
+ */
+const NO_SUBJECT =
+  /^(?:[$£€]?\d.*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twice|also|is|are|was|were|has|have|had|can|could|will|would|should|must|may|might|do|does|did|[a-z]+ed)$/i;
+
+/** Whether the words after a coordinator open a clause of their own (a subject, not a verb or a quantity). */
+function opensClause(after: readonly string[]): boolean {
+  const first = /^then$/i.test(after[0] ?? '') ? after[1] : after[0];
+  return first !== undefined && !NO_SUBJECT.test(first);
+}
+
 /** A subject opening the main clause after a leading one ("When he went home, he inspected ..."). */
 const SUBJECT = /^(?:he|she|it|they|we|you|I|there)$/i;
 /** Fewest words a clause split off at a comma keeps, so "apples, pears, and plums" stays whole. */
@@ -37,6 +51,20 @@ function endsSentence(word: string): boolean {
   return SENTENCE_END.test(word) && !NOT_AN_END.test(word);
 }
 
+/** Opens a leading phrase closed by a comma ("In a 60-item quiz, ..."), no item of a list. */
+const LEADING_PHRASE =
+  /^(?:In|On|At|For|With|After|Before|During|By|From|Of|Over|Since|When|If|Once|As|While)$/;
+
+/**
+ * Whether the words of a clause before ", and ..." hold a comma of a list ("3 red balls, 11 blue
+ * balls, and ..."): any comma but one closing a leading phrase at the clause's start.
+ */
+function listBefore(segment: readonly string[]): boolean {
+  const commas = segment.flatMap((w, i) => (w.endsWith(',') ? [i] : []));
+  const leading = LEADING_PHRASE.test(segment[0] ?? '') ? 1 : 0;
+  return commas.length > leading;
+}
+
 /** The clause ends of one sentence's words (indices into `ws`). */
 function clauseEndsOf(ws: readonly string[]): number[] {
   const out: number[] = [];
@@ -46,8 +74,13 @@ function clauseEndsOf(ws: readonly string[]): number[] {
     const w = ws[i] as string;
     const semicolon = w.endsWith(';');
     const next = ws[i + 1] as string;
-    // "..., and half of the others correctly, how many ..." is a list going on, not a clause.
-    const coordinated = !COORDINATOR.test(next) || !ws.slice(i + 1, -1).some((x) => x.endsWith(','));
+    // "..., and half of the others correctly, how many ..." is a list going on, not a clause; so is
+    // "3 red balls, 11 blue balls, and 25 green balls" (a comma before in the clause: its last item).
+    const coordinated =
+      !COORDINATOR.test(next) ||
+      (!ws.slice(i + 1, -1).some((x) => x.endsWith(',')) &&
+        !listBefore(ws.slice(start, i)) &&
+        opensClause(ws.slice(i + 2)));
     const comma =
       w.endsWith(',') &&
       ((JOINER.test(next) && coordinated) || (leading && out.length === 0 && SUBJECT.test(next)));

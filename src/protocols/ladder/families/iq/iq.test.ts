@@ -6,8 +6,9 @@ import { whitespaceWords } from '../../text/tokens.js';
 import { LEVELS, type Level, type Seed } from '../../types.js';
 import { familyRules } from '../rules-common.js';
 import { inputQuality } from './index.js';
-import { isRealWord, realWordSlip } from './real-word.js';
+import { isRealWord } from './real-word.js';
 import { IQ_NOISE, readsBack } from './rules.js';
+import { realWordSlipIn } from './scans.js';
 
 // A problem of the paper's 100 over 200 characters, where difflib's autojunk lets realistic noise reach every band.
 const MARY: Seed = {
@@ -124,9 +125,50 @@ describe('Input Quality never makes a new entity (E62)', () => {
           new PyRandom(deriveSeed(3, MARY.id, 'IQ', level, attempt)),
         );
         if (!c) continue;
-        const o = whitespaceWords(MARY.question);
-        for (const [i, w] of whitespaceWords(c.text).entries())
-          expect(realWordSlip(o[i] as string, w, o[i - 1]), c.text).toBeUndefined();
+        expect(realWordSlipIn(MARY.question, c.text), c.text).toBeUndefined();
+      }
+  });
+});
+
+describe('Input Quality never changes what is asked (review v4, E70)', () => {
+  const COUNT: Seed = {
+    id: 'count',
+    question:
+      'Tom has 12 more apples than Sue, and not all of them are red. How many apples does Sue have if Tom has 30?',
+    gold: 18,
+    source: 'test',
+  };
+
+  it('refuses a word of the question slipped into another real word, keeps recoverable slips', () => {
+    const may = COUNT.question.replace('How many', 'How may');
+    expect(readsBack(COUNT.question, may, 1)).toMatch(
+      /"many" -> "may", another word that changes the question/,
+    );
+    expect(realWordSlipIn(COUNT.question, may)).toMatch(/"many" -> "may"/);
+    expect(realWordSlipIn(COUNT.question, COUNT.question.replace('than', 'then'))).toMatch(
+      /"than" -> "then"/,
+    );
+    expect(realWordSlipIn(COUNT.question, COUNT.question.replace('not all', 'nut all'))).toMatch(
+      /"not" -> "nut"/,
+    );
+    // A space struck early moves a letter, no new word; a slip into no word, or of another word, is a typo.
+    expect(realWordSlipIn(COUNT.question, COUNT.question.replace('How many', 'Ho wmany'))).toBeUndefined();
+    expect(realWordSlipIn(COUNT.question, COUNT.question.replace('How many', 'Howm any'))).toBeUndefined();
+    expect(realWordSlipIn(COUNT.question, COUNT.question.replace('How many', 'How mnay'))).toBeUndefined();
+    expect(realWordSlipIn(COUNT.question, COUNT.question.replace('red', 'rod'))).toBeUndefined();
+  });
+
+  it('writes no candidate with such a slip, at any level', () => {
+    for (const level of LEVELS)
+      for (let attempt = 1; attempt <= 40; attempt++) {
+        const c = familyRules(
+          inputQuality,
+          COUNT,
+          level,
+          attempt,
+          new PyRandom(deriveSeed(5, COUNT.id, 'IQ', level, attempt)),
+        );
+        if (c) expect(realWordSlipIn(COUNT.question, c.text), c.text).toBeUndefined();
       }
   });
 });

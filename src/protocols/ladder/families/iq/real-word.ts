@@ -1,7 +1,8 @@
 /**
  * Whether a slip made a capitalised word into another real word or name ("Mary" -> "May"): a
  * reader then meets a new entity, not a typo (docs/decisions.md E62). Real-word errors are
- * what spell-checkers miss; on a name they change who the problem is about, so IQ never writes one.
+ * what spell-checkers miss; on a name they change who the problem is about, and on a word of the
+ * question's meaning ("how many" -> "how may") what is asked (E70), so IQ writes neither.
  */
 import { GIVEN_NAMES } from '../../text/given-names.js';
 import { analyse } from '../../text/morphology.js';
@@ -47,15 +48,51 @@ function isProperNoun(word: string, previous: string | undefined): boolean {
 }
 
 /**
- * A proper noun slipped into another real word or name, or undefined when it is none; `previous`
- * is the word before it (undefined at the start).
+ * The words of a question whose slip into another real word flips what is asked ("how many" ->
+ * "how may", "more" -> "mare", "than" -> "then", "not" -> "nut"): quantity, comparison, polarity and
+ * the question's own words (review v4, E70). A slip elsewhere into a real word ("paler") stays
+ * a recoverable real-word error.
+ */
+const MEANING_WORDS = new Set(
+  `how many much more less fewer few most least not no never none all each every any some than then
+  twice half per only with without before after both either neither same left total and or`.split(/\s+/),
+);
+
+/** The words beside a slipped word, each as [original, slipped]. */
+export interface Beside {
+  before?: readonly [string, string];
+  after?: readonly [string, string];
+}
+
+/**
+ * Whether the slip is a space struck early or late: a letter moved across the space to or from a
+ * word beside it ("How many" -> "Ho wmany", "Howm any"); the words are all there, no new word.
+ */
+function spaceShift(original: string, slipped: string, beside: Beside): boolean {
+  const { before, after } = beside;
+  return (
+    (after !== undefined && `${original}${after[0]}` === `${slipped}${after[1]}`) ||
+    (before !== undefined && `${before[0]}${original}` === `${before[1]}${slipped}`)
+  );
+}
+
+/**
+ * A proper noun, or a word that carries the question's meaning, slipped into another real word or
+ * name, or undefined when it is none; `previous` is the word before it (undefined at the start),
+ * `beside` the words around it, original and slipped (a space shift between them is no new word).
  */
 export function realWordSlip(
   original: string,
   slipped: string,
   previous: string | undefined,
+  beside: Beside = {},
 ): string | undefined {
-  if (!isProperNoun(original, previous)) return undefined;
   if (bare(original).toLowerCase() === bare(slipped).toLowerCase()) return undefined;
-  return isRealWord(slipped) ? `"${original}" -> "${slipped}", another word or name` : undefined;
+  if (isProperNoun(original, previous))
+    return isRealWord(slipped) ? `"${original}" -> "${slipped}", another word or name` : undefined;
+  if (!MEANING_WORDS.has(bare(original).toLowerCase()) || spaceShift(original, slipped, beside))
+    return undefined;
+  return isRealWord(slipped)
+    ? `"${original}" -> "${slipped}", another word that changes the question`
+    : undefined;
 }

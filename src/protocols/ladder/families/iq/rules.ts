@@ -103,7 +103,10 @@ export function readsBack(original: string, candidate: string, level: Level): st
     if (level <= 3 && b[0]?.toLowerCase() !== a[0]?.toLowerCase() && !shifted)
       return `"${a}" -> "${b}": first letter changed`;
     if ((b.match(/\d/g) ?? []).length > 1) return `"${b}": more than one digit read into a word`;
-    const entity = realWordSlip(a, b, o[i - 1]);
+    const entity = realWordSlip(a, b, o[i - 1], {
+      before: [o[i - 1] ?? '', c[i - 1] ?? ''],
+      after: [o[i + 1] ?? '', c[i + 1] ?? ''],
+    });
     if (entity !== undefined) return entity;
   }
   // One slip is always allowed (L1 on a problem under 20 words).

@@ -17,6 +17,7 @@
  * the plans in plan.ts; how much of a plan is applied is chosen by measuring (see aim.ts).
  */
 
+import { restructures } from '../../severity/content-level.js';
 import { extractEntities } from '../../text/entities.js';
 import { hideAbbreviationDots, showAbbreviationDots } from '../../text/tokens.js';
 import { type Aimed, aimAtLevel, lowerEdge } from '../aim.js';
@@ -58,6 +59,8 @@ export function semanticVariationRules({ original, level, rng, target }: RulesIn
     if (aimed.strength === ops.length - 1 && edge !== undefined && aimed.severity.score < edge) break;
   }
   if (!best) return undefined;
+  // An L3+ that only swaps words in place reads as L1: no test rather than one a reviewer rejects (E71).
+  if ((best.aimed.severity.level ?? 0) >= 3 && !restructures(original, best.aimed.text)) return undefined;
   const used = best.ops.slice(0, best.aimed.strength + 1);
   const kinds = [
     ...new Set(used.map((o) => (o.kind === 'word' ? (o.label.split(':')[0] as string) : o.label))),

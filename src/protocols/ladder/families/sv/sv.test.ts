@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../../util/random.js';
+import { restructures } from '../../severity/content-level.js';
+import { scanSuite } from '../../suite-scans.js';
+import type { LadderTest } from '../../types.js';
 import { LEVELS, type Seed } from '../../types.js';
+import { assess } from '../aim.js';
 import { familyRules } from '../rules-common.js';
 import { applyLocal, type SentenceOpName } from './clauses.js';
 import { semanticVariation } from './index.js';
@@ -613,6 +617,37 @@ describe('Semantic Variation keeps every reference after what it refers to (E62)
         for (let r = 0; r < 6; r++) {
           const c = familyRules(semanticVariation, seed, level, 1, new PyRandom(r));
           if (c) expect(forwardReference(seed.question, c.text), c.text).toBeUndefined();
+        }
+  });
+});
+
+describe('SV level by content (review v4, E71)', () => {
+  const EGGS =
+    'Cole hid 3 dozen eggs in the yard for the Easter egg hunt.  Lamar finds 5 eggs. Stacy finds twice as many as Lamar.  Charlie finds 2 less than Stacy.  And Mei finds half as many as Charlie.  How many eggs are still hidden in the yard?';
+  const SWAPS =
+    'Cole hid 3 dozen eggs in the yard for the Easter egg hunt. Lamar discovers 5 eggs. Stacy finds two times as many as Lamar. Charlie discovers 2 less than Stacy. And Mei finds half as many as Charlie. How many eggs are still hidden in the yard?';
+
+  it('the scan finds an L3 of word swaps in place, not one that merges or reorders', () => {
+    const as = (text: string, level: number) =>
+      ({ seedId: 'gsm-symbolic-47', family: 'SV', original: EGGS, text, measuredLevel: level }) as LadderTest;
+    const hits = (t: LadderTest) => scanSuite([t]).get('sv-level-content') ?? [];
+    expect(hits(as(SWAPS, 3))).toHaveLength(1);
+    expect(hits(as(SWAPS, 2))).toHaveLength(0);
+    const merged = SWAPS.replace('Lamar discovers 5 eggs. Stacy', 'Lamar discovers 5 eggs, and Stacy');
+    expect(hits(as(merged, 3))).toHaveLength(0);
+  });
+
+  it('the rules write no L3-L5 of word swaps in place', () => {
+    const seeds = [seed('gsm-symbolic-47', EGGS), ...SEEDS];
+    for (const s of seeds)
+      for (const level of [3, 4, 5] as const)
+        for (let attempt = 1; attempt <= 3; attempt++) {
+          const c = familyRules(semanticVariation, s, level, attempt, new PyRandom(attempt * 31 + level));
+          if (!c) continue;
+          const measured = assess({ family: semanticVariation, original: s.question, level }, c.text).severity
+            .level;
+          if ((measured ?? 0) >= 3)
+            expect(restructures(s.question, c.text), `${s.id} L${measured}: ${c.text}`).toBe(true);
         }
   });
 });
