@@ -73,6 +73,11 @@ describe('KB L5: an impossible premise in place, never a contradiction spliced o
     const ZERO = /\b(?:her|of|carry|make|with|has|who has) \$?0\b(?!\.\d)/;
     expect(l5.filter((l) => ZERO.test(l.text)).map((l) => l.seed)).toEqual([]);
   });
+
+  it('is not one template: a share over 100% in at most half the lines, the rest other kinds', () => {
+    const overWhole = l5.filter((l) => /\b(?:1[0-9]\d|[2-9]\d\d)%/.test(l.text));
+    expect(overWhole.length).toBeLessThanOrEqual(l5.length / 2);
+  });
 });
 
 describe('KB L1: a vague phrase a person would write', () => {
