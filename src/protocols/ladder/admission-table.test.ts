@@ -137,6 +137,15 @@ describe('formatAdmissionTable', () => {
     );
     expect(md).toContain('(docs/ladder-families.md#kb-l3); `--generator SPEC` writes it on the others.\n');
     expect(md).not.toMatch(/KB L2 on|KB L1 on|F L1 on/);
+    // A family unavailable on every seed: "—" by level, not zeros.
+    const ci: AdmissionRow = {
+      ...(rows[2] as AdmissionRow),
+      family: 'CI',
+      unavailable: { seeds: 100, reason: 'needs --generator: no distractor' },
+    };
+    const withCi = formatAdmissionTable([ci, kb], 'md', context);
+    expect(withCi).toContain('| Context Interference (CI) | — | — | — | — | — | — | 0 |');
+    expect(withCi).not.toMatch(/CI L\d on/);
     const json = JSON.parse(formatAdmissionTable([sv, f, kb], 'json', context));
     expect(json.rulesScope.map((n: { family: string; level: string }) => `${n.family} ${n.level}`)).toEqual([
       'SV L4',

@@ -200,13 +200,16 @@ function admissionMarkdown(rows: readonly AdmissionRow[], context: AdmissionCont
   );
   const head2 = ['Family', ...LEVELS.map((l) => `L${l}`), 'Off requested level', 'Admitted'];
   lines.push(row(head2), row(head2.map((_, i) => (i === 0 ? '---' : '---:'))));
-  const levelCells = (label: string, r: Omit<AdmissionRow, 'family'>) =>
-    row([
+  // A family unavailable on every seed has no level to count: "—", never a 0 that reads as measured.
+  const levelCells = (label: string, r: Omit<AdmissionRow, 'family'>) => {
+    const none = r.unavailable !== undefined && r.candidates === 0;
+    return row([
       label,
-      ...LEVELS.map((l) => String(r.admittedByLevel[String(l)] ?? 0)),
-      String(r.offLevel),
+      ...LEVELS.map((l) => (none ? '—' : String(r.admittedByLevel[String(l)] ?? 0))),
+      none ? '—' : String(r.offLevel),
       String(r.admitted),
     ]);
+  };
   for (const r of rows) lines.push(levelCells(`${familyName(r.family)} (${r.family})`, r));
   lines.push(levelCells('**Total**', total), '');
   for (const n of scopeNotes(rows, context))
