@@ -1,7 +1,7 @@
-import { familyName } from './families/roster.js';
+import { familyCard, familyName } from './families/roster.js';
 import { type MeaningCheck, meaningCaveat } from './meaning-check.js';
 import type { LadderBuildSettings } from './report-settings.js';
-import { type AdmissionRow, LEVELS } from './types.js';
+import { type AdmissionRow, LEVELS, type Level } from './types.js';
 
 /**
  * The ladder suite's admission table (the paper's Table 3, with the rejections it summarises):
@@ -53,6 +53,45 @@ function totalRow(rows: readonly AdmissionRow[]): Omit<AdmissionRow, 'family'> {
   return total;
 }
 
+/** A level the rules filled on fewer than half the seeds, by design: where the family says they write it. */
+interface ScopeNote {
+  family: string;
+  level: `L${Level}`;
+  admitted: number;
+  seeds: number;
+  rulesWriteOnlyOn: string;
+  doc: string;
+}
+
+/**
+ * The levels of a rules build that hold a test on fewer than half the seeds the family was built
+ * on and whose family states where its rules write them (docs/ladder-suite.md#rules-scope): so a
+ * sparse cell reads as the rules' reach, never as a measured 0. Rows, then levels, in order.
+ */
+function scopeNotes(rows: readonly AdmissionRow[], context: AdmissionContext): ScopeNote[] {
+  if (context.generator !== 'rules' || context.seeds === undefined) return [];
+  const built = context.settings?.levels ?? LEVELS;
+  const notes: ScopeNote[] = [];
+  for (const r of rows) {
+    const seeds = context.seeds - (r.unavailable?.seeds ?? 0);
+    const scopes = familyCard(r.family).rulesScope ?? {};
+    for (const level of LEVELS) {
+      const scope = scopes[level];
+      const admitted = r.admittedByLevel[String(level)] ?? 0;
+      if (!scope || !built.includes(level) || seeds <= 0 || 2 * admitted >= seeds) continue;
+      notes.push({
+        family: r.family,
+        level: `L${level}`,
+        admitted,
+        seeds,
+        rulesWriteOnlyOn: scope.on,
+        doc: scope.doc,
+      });
+    }
+  }
+  return notes;
+}
+
 function share(admitted: number, candidates: number): number | undefined {
   return candidates === 0 ? undefined : admitted / candidates;
 }
@@ -91,6 +130,7 @@ function admissionJson(rows: readonly AdmissionRow[], context: AdmissionContext)
     gates,
     families: rows.map((r) => ({ family: r.family, name: familyName(r.family), ...shape(r) })),
     total: shape(totalRow(rows)),
+    rulesScope: scopeNotes(rows, context),
   };
   return `${JSON.stringify(out, null, 2)}\n`;
 }
@@ -160,15 +200,23 @@ function admissionMarkdown(rows: readonly AdmissionRow[], context: AdmissionCont
   );
   const head2 = ['Family', ...LEVELS.map((l) => `L${l}`), 'Off requested level', 'Admitted'];
   lines.push(row(head2), row(head2.map((_, i) => (i === 0 ? '---' : '---:'))));
-  const levelCells = (label: string, r: Omit<AdmissionRow, 'family'>) =>
-    row([
+  // A family unavailable on every seed has no level to count: "—", never a 0 that reads as measured.
+  const levelCells = (label: string, r: Omit<AdmissionRow, 'family'>) => {
+    const none = r.unavailable !== undefined && r.candidates === 0;
+    return row([
       label,
-      ...LEVELS.map((l) => String(r.admittedByLevel[String(l)] ?? 0)),
-      String(r.offLevel),
+      ...LEVELS.map((l) => (none ? '—' : String(r.admittedByLevel[String(l)] ?? 0))),
+      none ? '—' : String(r.offLevel),
       String(r.admitted),
     ]);
+  };
   for (const r of rows) lines.push(levelCells(`${familyName(r.family)} (${r.family})`, r));
   lines.push(levelCells('**Total**', total), '');
+  for (const n of scopeNotes(rows, context))
+    lines.push(
+      `**${n.family} ${n.level} on ${n.admitted} of ${n.seeds} seeds**: the rules write it only on ${n.rulesWriteOnlyOn} (${n.doc}); \`--generator SPEC\` writes it on the others.`,
+      '',
+    );
   return `${lines.join('\n')}`;
 }
 

@@ -3,7 +3,7 @@ import { InputError } from '../../errors.js';
 import type { RunSuiteOptions } from '../../run/run-suite.js';
 import { deriveSeed, PyRandom } from '../../util/random.js';
 import { rulesUnavailable, typedRules } from './answer-types/typed-rules.js';
-import type { Candidate, LadderFamily } from './families/contract.js';
+import { type Candidate, type LadderFamily, rulesEmptyReason } from './families/contract.js';
 import { modelCandidateText } from './families/instructions.js';
 import { type GenerationJob, generateWithModel, generationKey } from './families/model-generator.js';
 import { ladderFamilies, ladderFamily } from './families/registry.js';
@@ -273,9 +273,8 @@ function rulesCandidate(slot: Slot, attempt: number, suiteSeed: number, measure:
     return {
       attempt,
       generator,
-      gates: [
-        { gate: 'generator', verdict: 'fail', reason: 'the rule cannot apply to this seed at this level' },
-      ],
+      // Where the family says which seeds its rules write the level on, that is the reason (issue 36).
+      gates: [{ gate: 'generator', verdict: 'fail', reason: rulesEmptyReason(slot.family, slot.level) }],
       rejectedBy: 'generator',
     };
   return {

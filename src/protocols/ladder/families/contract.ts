@@ -206,6 +206,32 @@ export interface FamilyCard {
    * only (severity/levels.ts); a registered family's bands are its own.
    */
   bands?: Readonly<Record<string, BandTable | null>>;
+  /**
+   * Where the family's rules write a level, for a level they write on only some seeds by design
+   * (docs/ladder-suite.md#rules-scope): the reason of a rules candidate left empty there, and the
+   * admission table's note on a level the rules filled on fewer than half the seeds. On the card,
+   * so a stored suite's report says it without loading the module.
+   */
+  rulesScope?: Partial<Record<Level, RulesScope>>;
+}
+
+/** What a seed must have for a family's rules to write a level, and where that is decided. */
+export interface RulesScope {
+  /** Completes "the rules write it only on ...": "a problem with a price, fee or wage told in the present". */
+  on: string;
+  /** Where the docs say it: `docs/ladder-families.md#kb-l3`. */
+  doc: string;
+}
+
+/**
+ * Why a family's rules made no candidate for a seed at a level: where the family says its rules
+ * write that level ("KB L3: the rules write it only on ... (docs/...)"), else that the rule cannot apply.
+ */
+export function rulesEmptyReason(card: FamilyCard, level: Level): string {
+  const scope = card.rulesScope?.[level];
+  return scope
+    ? `${card.code} L${level}: the rules write it only on ${scope.on} (${scope.doc})`
+    : 'the rule cannot apply to this seed at this level';
 }
 
 export interface LadderFamily extends FamilyCard {
