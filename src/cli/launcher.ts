@@ -59,7 +59,8 @@ function runBundle(file: string, cache: string | undefined): void {
     createRequire(import.meta.url)(file);
     return;
   }
-  const source = readFileSync(file, 'utf8');
+  // ASCII by construction (scripts/bundle-cli.mjs): read as one byte a character, no UTF-8 decode.
+  const source = readFileSync(file, 'latin1');
   const cachedData = cache === undefined ? undefined : readOrUndefined(cache);
   const script = new Script(Module.wrap(source), {
     filename: file,

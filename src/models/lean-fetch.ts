@@ -1,9 +1,4 @@
-import {
-  Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingMessage,
-  type RequestOptions,
-} from 'node:http';
+import type { Agent as HttpAgent, request as httpRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { importModule } from '../util/import-module.js';
 import { type ByteBudget, budgetFor } from './byte-budget.js';
 import { ProviderError } from './errors.js';
@@ -18,18 +13,29 @@ import type { FetchFn } from './types.js';
  * non-streaming JSON.
  */
 const AGENT_OPTIONS = { keepAlive: true, maxSockets: 64 } as const;
-const httpAgent = new HttpAgent(AGENT_OPTIONS);
-/** node:https (and TLS) loads only when an https URL is first asked for. */
-let https: Promise<{ agent: HttpAgent; request: typeof httpRequest }> | undefined;
 
-async function transport(protocol: string): Promise<{ agent: HttpAgent; request: typeof httpRequest }> {
-  if (protocol === 'http:') return { agent: httpAgent, request: httpRequest };
-  if (protocol !== 'https:') throw new TypeError(`fetch: unsupported protocol ${protocol}`);
-  https ??= importModule<typeof import('node:https')>('node:https').then((m) => ({
-    agent: new m.Agent(AGENT_OPTIONS),
-    request: m.request,
-  }));
-  return https;
+interface Transport {
+  agent: HttpAgent;
+  request: typeof httpRequest;
+}
+
+/**
+ * node:http loads when a URL is first fetched (a warm run, every cell stored, fetches none and does
+ * not load it), node:https and TLS when an https URL is; one keep-alive agent each.
+ */
+const transports = new Map<string, Promise<Transport>>();
+
+function transport(protocol: string): Promise<Transport> {
+  if (protocol !== 'http:' && protocol !== 'https:')
+    return Promise.reject(new TypeError(`fetch: unsupported protocol ${protocol}`));
+  let made = transports.get(protocol);
+  if (made === undefined) {
+    made = importModule<typeof import('node:http')>(protocol === 'http:' ? 'node:http' : 'node:https').then(
+      (m) => ({ agent: new m.Agent(AGENT_OPTIONS), request: m.request }),
+    );
+    transports.set(protocol, made);
+  }
+  return made;
 }
 
 /** The default cap on an interactive answer's body: far above any completion (top log-probs included). */
