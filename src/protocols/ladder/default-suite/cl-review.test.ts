@@ -1,5 +1,5 @@
 /**
- * CL lines of the default suite against the blind read v7 (issue 36, E73-ds7b): filler is natural
+ * CL lines of the default suite against the blind read v7 (issue 36, E73): filler is natural
  * background about this problem's own people, place, objects and purpose. Each kind the reviewer
  * named is scanned over every CL line, so another draw cannot meet it.
  */

@@ -1,5 +1,5 @@
 /**
- * KB lines of the default suite against the blind read v7 (issue 36, E73-ds7b): L5's impossible
+ * KB lines of the default suite against the blind read v7 (issue 36, E73): L5's impossible
  * premises are of varied kinds, none a surface cue a model could learn to flag; L5 removes nothing
  * but the given it makes impossible; L2 cites a source that could hold the figure it defers to.
  */
@@ -20,7 +20,7 @@ function kbLines(level: number): Array<Line & { text: string }> {
     .filter((l): l is Line & { text: string } => l.text !== undefined && l.level === level);
 }
 
-/** The most L5 lines one kind of impossibility may take (about 15 of 48, the brief of E73-ds7b). */
+/** The most L5 lines one kind of impossibility may take (about 15 of 48, the brief of E73). */
 const KIND_AT_MOST = 15;
 
 describe('KB L5 (blind read v7): impossible premises of varied kinds', () => {
