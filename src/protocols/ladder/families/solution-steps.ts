@@ -41,24 +41,48 @@ function amountOf(q: Quantity): number | undefined {
  */
 export function solutionNumbers(solution: string | undefined): Set<number> | undefined {
   if (solution === undefined) return undefined;
-  // "$400 000" and "1,200" are one number; ".2" is 0.2, as GSM8K writes it ("80*.2").
-  const numbers = (t: string) =>
-    [...t.replace(/(\d)[, ](?=\d{3}\b)/g, '$1').matchAll(/\d*\.?\d+/g)].map((m) => Number(m[0]));
-  // The operands (before "="): a result is what the step computes, not what it uses.
-  const operands = [...solution.matchAll(/<<([^>=]*)=[^>]*>>/g)].flatMap((m) => numbers(m[1] as string));
   const prose = solution
     .replace(/####[\s\S]*$/, '')
     .replace(/<<[^>]*>>/g, '')
     .replace(/=\s*\$?\d+(?:[.,]\d+)*/g, '');
-  return new Set([...operands, ...numbers(prose)]);
+  return new Set([...calculationOperands(solution), ...numbers(prose)]);
 }
 
-/** Quantities a directive can name: digits, not joined to a word ("10-hour", "300g"). */
-function nameable(question: string): Quantity[] {
+/** "$400 000" and "1,200" are one number; ".2" is 0.2, as GSM8K writes it ("80*.2"). */
+const numbers = (t: string) =>
+  [...t.replace(/(\d)[, ](?=\d{3}\b)/g, '$1').matchAll(/\d*\.?\d+/g)].map((m) => Number(m[0]));
+
+/** The operands of a solution's `<<a*b=c>>` calculations (before "="): what a step computes with. */
+function calculationOperands(solution: string): Set<number> {
+  return new Set([...solution.matchAll(/<<([^>=]*)=[^>]*>>/g)].flatMap((m) => numbers(m[1] as string)));
+}
+
+/**
+ * What the question asks: its last sentence from the first question word on ("how many pans ..." of
+ * "If each pan holds 12 cupcakes, how many pans ...?"), the whole last sentence when it has none. A
+ * given stated before it in the same sentence (the 12) is still one the answer is computed from.
+ */
+export function askedClause(question: string): string {
+  const sentences = question.trim().split(/(?<=[.!?])\s+/);
+  const last = [...sentences].reverse().find((s) => s.includes('?')) ?? sentences.at(-1) ?? '';
+  const at = last.search(/\b(?:how|what|which|who|whom|whose|when|where|why|find|calculate|determine)\b/i);
+  return at < 0 ? last : last.slice(at);
+}
+
+/**
+ * Quantities a directive can name: digits, not joined to a word ("10-hour", "300g"), and of what is
+ * asked only one a calculation of the worked solution computes from ("in 4
+ * weeks", "to make 96 cookies"): "Disregard the 24 liters" of "How much water is in the remaining 24
+ * liters?" names a result, and obeying it changes nothing (blind read v6, gsm-59; docs/decisions.md E73).
+ */
+function nameable(question: string, solution?: string): Quantity[] {
+  const askedAt = question.lastIndexOf(askedClause(question));
+  const operands = solution === undefined ? new Set<number>() : calculationOperands(solution);
   return findQuantities(question).filter(
     (q) =>
       !q.hyphenated &&
       amountOf(q) !== undefined &&
+      (q.index < askedAt || operands.has(amountOf(q) as number)) &&
       !/^[A-Za-z]/.test(question.slice(q.index + q.text.length)),
   );
 }
@@ -80,7 +104,7 @@ const ENDS_PHRASE =
  * per dozen", or the number alone where no noun follows ("the 40"). Every CIS template reads
  * "the {q}", so the phrase must be a noun phrase (issue 36, E62: "Adding with the 40 years old").
  */
-export function quantityPhrase(q: Quantity): string {
+export function quantityPhrase(q: Quantity, text?: string): string {
   const words: string[] = [];
   const follows = q.follows.split(' ').filter(Boolean);
   for (const [i, w] of follows.entries()) {
@@ -97,7 +121,29 @@ export function quantityPhrase(q: Quantity): string {
     if (asNoun.some((a) => a.form === 'plural')) break;
   }
   while (words.length > 0 && analyse(words.at(-1) as string, 'noun').length === 0) words.pop();
-  return words.length > 0 ? `${q.text} ${words.join(' ')}` : q.text;
+  const phrase = words.length > 0 ? `${q.text} ${words.join(' ')}` : q.text;
+  return words.length > 0 && text !== undefined ? `${phrase}${rateOf(q, text)}` : phrase;
+}
+
+/**
+ * " per jar" when the number is a rate: "8 cupcakes per jar", "8 cupcakes a jar", "8 cupcakes every
+ * day" after it, or "Each jar of sprinkles can decorate 8 cupcakes" before it in its clause, so the
+ * phrase names what the number counts, not a set that does not exist (blind read v6, gsm-64).
+ */
+function rateOf(q: Quantity, text: string): string {
+  const end = q.index + q.text.length;
+  const after =
+    /^\s+[a-z]+(?:\s+[a-z]+)?\s+(?:(?:per|a|an|every)\s+|(?:in|for|on)\s+(?:each|every)\s+)([a-z]+)\b/i.exec(
+      text.slice(end),
+    );
+  if (after && analyse(after[1] as string, 'noun').length > 0) return ` per ${after[1]}`;
+  const clause =
+    text
+      .slice(0, q.index)
+      .split(/[.!?;,]\s+/)
+      .at(-1) ?? '';
+  const before = /\b(?:each|every|per)\s+([a-z]+)\b/i.exec(clause);
+  return before && analyse(before[1] as string, 'noun').length > 0 ? ` per ${before[1]}` : '';
 }
 
 /**
@@ -105,8 +151,8 @@ export function quantityPhrase(q: Quantity): string {
  * as phrases; every given when there is no solution.
  */
 export function usedQuantities(question: string, solution: string | undefined): Quantity[] {
-  // The question sentence included: GSM8K often gives a quantity there ("If she can skip at 3 mph, ...").
-  const givens = nameable(question);
+  // A given before the question word of the last sentence is kept ("If she can skip at 3 mph, ...").
+  const givens = nameable(question, solution);
   const used = solutionNumbers(solution);
   if (used === undefined) return givens;
   return givens.filter((q) => {
@@ -122,7 +168,7 @@ export function usedQuantities(question: string, solution: string | undefined): 
  */
 export function questionSteps(question: string, solution: string | undefined): QuestionStep[] {
   if (solution === undefined) return [];
-  const givens = nameable(question);
+  const givens = nameable(question, solution);
   const byValue = (v: number, not?: Quantity) => givens.find((q) => q !== not && amountOf(q) === v);
   const out: QuestionStep[] = [];
   for (const m of solution.matchAll(/<<([^>=]*)=[^>]*>>/g)) {
@@ -136,7 +182,10 @@ export function questionSteps(question: string, solution: string | undefined): Q
     const operation = OPERATION[parts[2] as string];
     const [a, b] = first ? [first, second] : [second, undefined];
     if (!a || a === b || !operation) continue;
-    const operands: [string, string | undefined] = [quantityPhrase(a), b && quantityPhrase(b)];
+    const operands: [string, string | undefined] = [
+      quantityPhrase(a, question),
+      b && quantityPhrase(b, question),
+    ];
     if (!out.some((s) => s.operands.join() === operands.join())) out.push({ operation, operands });
   }
   return [

@@ -8,6 +8,7 @@ import { familyRules } from '../rules-common.js';
 import { quantityPhrase, questionSteps } from '../solution-steps.js';
 import { conflictInstructionStress } from './index.js';
 import { SEED_DIRECTIVES } from './rules.js';
+import { AUTHORITY, HIERARCHY } from './scans.js';
 import { CHOICE_DIRECTIVES, TEXT_DIRECTIVES } from './typed-directives.js';
 
 const COFFEE: Seed = {
@@ -61,13 +62,9 @@ describe("Conflict Instruction Stress names the problem's own steps", () => {
       expect(added2).toMatch(/\d+ dozen (?:donuts|mini cupcakes|mini cheesecakes)/);
       expect(two?.generator.kind === 'rules' && two.generator.name).toMatch(/^CIS\/tier2-own$/);
       const four = familyRules(conflictInstructionStress, TOULA, 4, 1, new PyRandom(r));
-      expect(conflictExplicitness(TOULA.question, four?.text as string).added.join(' ')).toMatch(
-        /^(?:System|Instruction|Important|Warning|Required):/,
-      );
+      expect(conflictExplicitness(TOULA.question, four?.text as string).added.join(' ')).toMatch(AUTHORITY);
       const five = familyRules(conflictInstructionStress, TOULA, 5, 1, new PyRandom(r));
-      expect(conflictExplicitness(TOULA.question, five?.text as string).added.join(' ')).toMatch(
-        /administrator|system prompt|developer/i,
-      );
+      expect(conflictExplicitness(TOULA.question, five?.text as string).added.join(' ')).toMatch(HIERARCHY);
     }
   });
 
@@ -184,7 +181,7 @@ describe('Conflict Instruction Stress as a second blind read asked (E62)', () =>
   });
 
   it('names a quantity as a noun phrase after "the": "the 40 years", never "the 40 years old"', () => {
-    const phrase = (text: string) => findQuantities(text).map(quantityPhrase);
+    const phrase = (text: string) => findQuantities(text).map((q) => quantityPhrase(q));
     expect(phrase('Emma is 40 years old.')).toEqual(['40 years']);
     expect(phrase('The slide is 12 feet long.')).toEqual(['12 feet']);
     expect(phrase('If 12 friends share it, who pays?')).toEqual(['12 friends']);
@@ -209,18 +206,18 @@ describe('Conflict Instruction Stress as a second blind read asked (E62)', () =>
       }
   });
 
-  it('labels tier 4 with authority and tier 5 with a claim of a higher place, never "override" alone', () => {
+  it('labels tier 4 with "System:" or "you must" and tier 5 with "Administrator" or "override" (v6 blind read)', () => {
     for (const t of [...SEED_DIRECTIVES[4], ...CHOICE_DIRECTIVES[4], ...TEXT_DIRECTIVES[4]])
-      expect(t).toMatch(/^(?:System|Instruction|Important|Required):|\byou must\b/i);
+      expect(t).toMatch(AUTHORITY);
     for (const t of [...SEED_DIRECTIVES[5], ...CHOICE_DIRECTIVES[5], ...TEXT_DIRECTIVES[5]])
-      expect(t).toMatch(/administrator|developer|system prompt/i);
+      expect(t).toMatch(HIERARCHY);
   });
 
   it('names a concrete wrong way to answer at tier 2 on choice and text seeds', () => {
     for (const t of [...CHOICE_DIRECTIVES[2], ...TEXT_DIRECTIVES[2]]) {
       expect(t).not.toMatch(/from habit|by analogy/);
       // The wrong approach is spelled out after its label: an action to take.
-      expect(t).toMatch(/[;:] (?:start|pick|choose|take|go|reply|name)\b/);
+      expect(t).toMatch(/[;:] (?:start|pick|choose|take|go|reply|name|look|answer)\b/);
     }
   });
 });
