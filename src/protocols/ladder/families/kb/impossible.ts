@@ -491,7 +491,7 @@ function loweredStock(
     .filter(([a, b]) => b > 0 && a > b && byValue(a).length === 1 && stock(byValue(a)[0] as Quantity))
     .sort((x, y) => y[1] - x[1])[0];
   const whole = step && (byValue(step[0])[0] as Quantity);
-  if (!step || !whole) return undefined;
+  if (!step || !whole || !toldTaken(question)) return undefined;
   return () => {
     const [, b] = step;
     const decimals = whole.text.includes('.');
@@ -505,6 +505,21 @@ function loweredStock(
     };
   };
 }
+
+/**
+ * Whether what the solution takes from a stock is told as taken (spent, given, eaten): then a stock
+ * below it contradicts the story. A capacity or a shortfall asked ("each tray can hold 24", "how
+ * many won't he be able to place") is no taking: 20 eggs for 48 places is a coherent problem whose
+ * answer is 0 (blind read v6, gsm-symbolic-12), so it is never lowered.
+ */
+function toldTaken(question: string): boolean {
+  if (SHORTFALL.test(question)) return false;
+  return /\b(?:spent|gave|gives|used|ate|sold|lost|took|spilled|paid|spends|uses|eats|sells|pays)\b/i.test(question);
+}
+
+/** A capacity or a shortfall: what does not fit is legitimately 0 when there is less. */
+const SHORTFALL =
+  /\b(?:can hold|holds?|fits?|capacity|room for|won't|will not|can't|cannot|unable|not be able|left over|extra)\b/i;
 
 function contradiction(question: string, givens: readonly Quantity[], rng: PyRandom): Option[] {
   // Counts of one thing listed in one given sentence ("3 red balls, 11 blue balls, and 25 green

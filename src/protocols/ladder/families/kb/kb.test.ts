@@ -365,3 +365,20 @@ describe('Knowledge Boundary L1 blurs "$8 dollars" grammatically', () => {
     for (let r = 0; r < 6; r++) expect(kb(arcade, 1, r)?.text ?? '').not.toMatch(/a certain amount dollars/);
   });
 });
+
+describe('Knowledge Boundary L5 never leaves a coherent problem (blind read v6, gsm-symbolic-12)', () => {
+  it('never lowers a stock below a capacity: "20 eggs and 2 trays of 24" answers 0, no contradiction', () => {
+    const trays = {
+      ...seed(
+        'trays',
+        "Jaime places eggs on the tray. Each tray can hold 24 eggs. If he has 64 eggs and 2 trays, how many eggs won't he be able to place on the tray?",
+      ),
+      solution: '24*2=<<24*2=48>>48\n64-48=<<64-48=16>>16\n#### 16',
+    };
+    for (let r = 0; r < 12; r++) {
+      const made = kb(trays, 5, r);
+      expect(made?.text ?? '').not.toMatch(/has (?:[0-9]|[1-3]\d|4[0-7]) eggs/);
+      expect(made?.generator.name ?? '').not.toContain('more-taken');
+    }
+  });
+});
