@@ -514,7 +514,9 @@ function loweredStock(
  */
 function toldTaken(question: string): boolean {
   if (SHORTFALL.test(question)) return false;
-  return /\b(?:spent|gave|gives|used|ate|sold|lost|took|spilled|paid|spends|uses|eats|sells|pays)\b/i.test(question);
+  return /\b(?:spent|gave|gives|used|ate|sold|lost|took|spilled|paid|spends|uses|eats|sells|pays)\b/i.test(
+    question,
+  );
 }
 
 /** A capacity or a shortfall: what does not fit is legitimately 0 when there is less. */
