@@ -78,7 +78,7 @@ describe('Knowledge Boundary rules', () => {
     const sentences = (t: string) => t.split(/(?<=[.?!])\s+/);
     const ACCOUNTANT = seed(
       'accountant',
-      'Tom has 120 receipts. The accountant charges $90 for the job. 12 of them are lost. How much does Tom pay?',
+      'Tom drives 12 miles to the office. The accountant charges $90 for the job. How much does Tom pay for 3 jobs?',
     );
     for (const s of [ACCOUNTANT]) {
       const texts = ([2, 3, 4] as const).map((level) => kb(s, level)?.text as string);
@@ -92,14 +92,14 @@ describe('Knowledge Boundary rules', () => {
             /(?:the number of|the amount)\b.* given (?:in Table|on page|in section) \d+ of the \d{4} .* report on /,
             // A price still to be set, nothing else (issue 36, blind read v4).
             /(?:a price|a fee|an hourly \w+)(?: per \w+| for [\w ]+)? that will (?:only be announced|not be set|only be fixed)/,
-            // The amount kept, an invented person, brand, place or company on the other side.
-            /\$?\d[\d ]* more .*than (?:at the [A-Z]\w+-[A-Z]\w+ |the [a-zA-Z ]+ [A-Z][a-z]+ [A-Z]|an? [A-Z][a-z]+ [a-z]|(?:in|at) [A-Z][a-z]+ [A-Z])/,
+            // The distance replaced by an invented trail's or bridge's length (blind read v6).
+            /drives (?:the (?:full )?length of the|as many miles as the) [A-Z]\w+ [A-Z]/,
           ][i] as RegExp,
         );
       }
     }
-    // L4 keeps the amount it compares: "Lamar finds 5 more eggs than the TV host Dana Vellmont".
-    expect(kb(EGGS, 4)?.text).toMatch(/Lamar finds 5 more eggs than /);
+    // A private count ("Lamar finds 5 eggs") has no public counterpart: no L4 (blind read v6).
+    expect(kb(EGGS, 4)).toBeUndefined();
   });
 
   it('never write "the number of" before a verb at L2 ("10 like to bake")', () => {
@@ -300,7 +300,7 @@ describe('Knowledge Boundary rules', () => {
       [0, 1, 2, 3, 4, 5].flatMap((r) => [kb(sign, level, r)?.text, kb(ratio, level, r)?.text]),
     );
     const texts = made.filter((t): t is string => t !== undefined);
-    expect(texts.length).toBeGreaterThan(6);
+    expect(texts.length).toBeGreaterThan(4);
     for (const t of texts) expect(t).toMatch(/"Buy 1 pound at \$3, get 1 pound half off\."|7:13/);
   });
 });
@@ -378,7 +378,50 @@ describe('Knowledge Boundary L5 never leaves a coherent problem (blind read v6, 
     for (let r = 0; r < 12; r++) {
       const made = kb(trays, 5, r);
       expect(made?.text ?? '').not.toMatch(/has (?:[0-9]|[1-3]\d|4[0-7]) eggs/);
-      expect(made?.generator.name ?? '').not.toContain('more-taken');
+      expect(JSON.stringify(made?.generator) ?? '').not.toContain('more-taken');
     }
+  });
+});
+
+describe('Knowledge Boundary L4, a fabricated entity whose property would be public (blind read v6)', () => {
+  it('replaces a given by a class-matched invented thing: a trail, a venue, a film, a model', () => {
+    const cases: [Seed, RegExp][] = [
+      [
+        seed('run', 'Maya runs 6 miles every morning. How many miles does she run in 5 days?'),
+        /runs (?:the (?:full )?length of the|as many miles as the) [A-Z]\w+ (?:Trail|Canal|Scenic Byway|Greenway)/,
+      ],
+      [
+        seed('hall', 'There are 450 people at the concert. Each ticket costs $20. How much money is made?'),
+        /as many people at the concert as (?:the|there are seats in the) [A-Z]\w+ (?:Theatre|Concert Hall|Auditorium|Opera House)/,
+      ],
+      [
+        seed('film', 'Ben watches TV for 90 minutes a day. How many minutes does he watch in a week?'),
+        /for (?:as many minutes as|the running time of|as long as) the film The [A-Z]\w+ \w+/,
+      ],
+      [
+        seed('stapler', 'A stapler costs $12. How much do 4 staplers cost?'),
+        /A stapler costs (?:the list price of the|the catalogue price of a|the same as the) [A-Z]\w+ [\w ]+\d+ stapler/,
+      ],
+    ];
+    for (const [s, pattern] of cases) {
+      const texts = [0, 1, 2, 3].map((r) => kb(s, 4, r)?.text ?? '');
+      for (const t of texts) expect(t, s.id).toMatch(pattern);
+      // The given is gone, not kept beside a comparison.
+      for (const t of texts) expect(t).not.toMatch(/\bmore\b.* than /);
+    }
+  });
+
+  it('writes no L4 on a private count or a person: "Lamar finds 5 eggs", "giant cubes use 4 ounces"', () => {
+    const cubes = seed(
+      'cubes',
+      'Peter has 32 ounces of water. Giant cubes use 4 ounces per cube. If he makes 3 giant cubes, how many ounces are left?',
+    );
+    const sudoku = seed('sudoku', 'Ida solved 14 sudoku puzzles on Monday. How many did she solve in 3 days?');
+    for (const s of [EGGS, cubes, sudoku]) for (let r = 0; r < 6; r++) expect(kb(s, 4, r)).toBeUndefined();
+  });
+
+  it('never writes a speed or a pace as a length: "60 miles per hour" has no L4', () => {
+    const car = seed('car', 'A car drives at 60 miles per hour. How far does it go in 3 hours?');
+    for (let r = 0; r < 6; r++) expect(kb(car, 4, r)?.text ?? '').not.toMatch(/length of the .* hour/);
   });
 });
