@@ -58,6 +58,8 @@ const LONG_SHORT = ['Bridge', 'Pier', 'Tunnel', 'Footbridge'];
 /** "5 miles a day" -> "the length of the Harwood Trail each day"; "300 meters" -> "... Pier". */
 const distance: Writer = (name, n, unit, rest, rng) => {
   if (!plainRest(rest)) return undefined;
+  // A bridge, a pier or a tunnel is tens of meters at least: "1.5 feet between every plant" has none.
+  if (!/^(?:miles|kilometers|km)$/.test(unit) && n < 60) return undefined;
   if (/^ long\b/.test(rest)) {
     const place = /^(?:miles|kilometers|km)$/.test(unit) ? rng.choice(LONG_MILES) : rng.choice(LONG_SHORT);
     return `as long as the ${name} ${place}${rest.replace(/^ long/, '')}`;
@@ -103,7 +105,12 @@ const people: Writer = (name, n, unit, rest, rng) => {
 const duration: Writer = (name, n, unit, rest, rng) => {
   const title = `The ${name} ${rng.choice(['Letters', 'Affair', 'Crossing', 'Inheritance', 'Lighthouse'])}`;
   if (!plainRest(rest)) return undefined;
-  if (/^minutes?$/.test(unit) && n >= 20 && n <= 240) {
+  rest = rest.replace(/^ long\b/, '');
+  if (/^minutes?$/.test(unit) && n >= 20 && n < 70) {
+    const series = `the series The ${name} ${rng.choice(['Files', 'Inquiries', 'Years', 'House'])}`;
+    return `${rng.choice([`as long as an episode of ${series}`, `the running time of one episode of ${series}`])}${rate(rest)}`;
+  }
+  if (/^minutes?$/.test(unit) && n >= 70 && n <= 240) {
     const frames = [
       `as many minutes as the film ${title} runs`,
       `the running time of the film ${title}`,
@@ -149,7 +156,7 @@ function rate(rest: string): string {
 function plainRest(rest: string): boolean {
   if (/^ (?:per|an?|each|every) /.test(rest))
     return /^ (?:per|an?|each|every) (?:day|week|month|year|night|morning|evening|session)\b/.test(rest);
-  return !/^ (?:wide|deep|high|thick|away|apart|behind|ahead|more|less|farther|further)\b/.test(rest);
+  return !/^ (?:of|wide|deep|high|thick|away|apart|behind|ahead|more|less|farther|further)\b/.test(rest);
 }
 
 const PEOPLE =

@@ -416,7 +416,10 @@ describe('Knowledge Boundary L4, a fabricated entity whose property would be pub
       'cubes',
       'Peter has 32 ounces of water. Giant cubes use 4 ounces per cube. If he makes 3 giant cubes, how many ounces are left?',
     );
-    const sudoku = seed('sudoku', 'Ida solved 14 sudoku puzzles on Monday. How many did she solve in 3 days?');
+    const sudoku = seed(
+      'sudoku',
+      'Ida solved 14 sudoku puzzles on Monday. How many did she solve in 3 days?',
+    );
     for (const s of [EGGS, cubes, sudoku]) for (let r = 0; r < 6; r++) expect(kb(s, 4, r)).toBeUndefined();
   });
 

@@ -53,4 +53,55 @@ export const kbL5Negative: Scan = {
   },
 };
 
-export const KB_SCANS: readonly Scan[] = [kbL3Template, kbL5Negative];
+/**
+ * KB L4 set against a person's or a place's own count (blind read v6): "N more ... than the
+ * explorer Ida Vellmont", "... than at the Calloway Community Centre", "... than a Brenning tray".
+ * What a private holder has would be missing just as much if it existed: L1 with a name attached.
+ */
+const L4_COMPARED = /\bmore\b[^.?!]*\bthan (?:at |in |an? |the )?(?:[a-z]+ ){0,3}[A-Z][a-z]+/;
+
+export const kbL4PersonCount: Scan = {
+  id: 'kb-l4-person-count',
+  title: "KB L4: compared with an invented person's or place's own count",
+  check(t) {
+    if (!isKb(t, 4)) return undefined;
+    const s = changedSentences(t).find((x) => L4_COMPARED.test(x) && !L4_COMPARED.test(t.original));
+    return s === undefined ? undefined : `"${s}"`;
+  },
+};
+
+/**
+ * An L4 test's frame: the words it adds, invented names and numbers masked ("as many minutes as the
+ * film The N N runs"), so a frame repeated over the suite is counted whatever the names.
+ */
+export function kbL4Frame(t: LadderTest): string {
+  const own = new Set(t.original.toLowerCase().split(/\s+/));
+  return t.text
+    .split(/\s+/)
+    .filter((w) => !own.has(w.toLowerCase()))
+    .map((w) => (/^[A-Z]/.test(w) ? 'N' : /\d/.test(w) ? '#' : w.toLowerCase().replace(/[^a-z-]/g, '')))
+    .join(' ');
+}
+
+/** A frame in more than a tenth of the L4 tests (and in 3 or more) reads as a template (blind read v6). */
+export const kbL4FrameScan: Scan = {
+  id: 'kb-l4-frame',
+  title: 'KB L4: one frame in more than 10% of the L4 tests',
+  check: () => undefined,
+  checkSuite(tests) {
+    const l4 = tests.filter((t) => isKb(t, 4));
+    const counts = new Map<string, number>();
+    for (const t of l4) counts.set(kbL4Frame(t), (counts.get(kbL4Frame(t)) ?? 0) + 1);
+    return l4
+      .filter((t) => {
+        const n = counts.get(kbL4Frame(t)) ?? 0;
+        return n >= 3 && n > l4.length / 10;
+      })
+      .map(
+        (t) =>
+          [t, `frame "${kbL4Frame(t)}" in ${counts.get(kbL4Frame(t))} of ${l4.length} L4 tests`] as const,
+      );
+  },
+};
+
+export const KB_SCANS: readonly Scan[] = [kbL3Template, kbL5Negative, kbL4PersonCount, kbL4FrameScan];
