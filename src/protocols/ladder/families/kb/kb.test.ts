@@ -247,13 +247,10 @@ describe('Knowledge Boundary rules', () => {
       ],
       [
         {
-          ...seed(
-            'stock',
-            'Her parents gave her $10. She spent $3 on taffy and $4 on magnets. How much money does she have left?',
-          ),
-          solution: '3+4=<<3+4=7>>7\n10-7=<<10-7=3>>3\n#### 3',
+          ...seed('fewer', 'A boy has 5 cards. His brother has 3 fewer cards than he has. How many in all?'),
+          solution: '5-3=<<5-3=2>>2\n5+2=<<5+2=7>>7\n#### 7',
         },
-        /gave her \$[2-4]\./,
+        /has (?:[6-9]|1\d) fewer cards/,
         'more-taken',
       ],
     ];
@@ -426,5 +423,36 @@ describe('Knowledge Boundary L4, a fabricated entity whose property would be pub
   it('never writes a speed or a pace as a length: "60 miles per hour" has no L4', () => {
     const car = seed('car', 'A car drives at 60 miles per hour. How far does it go in 3 hours?');
     for (let r = 0; r < 6; r++) expect(kb(car, 4, r)?.text ?? '').not.toMatch(/length of the .* hour/);
+  });
+});
+
+describe('Knowledge Boundary L5 more-taken only where a negative cannot be (blind read v6)', () => {
+  it('never makes someone late, over a target or short of money: each is a coherent problem', () => {
+    const cases: Seed[] = [
+      {
+        ...seed(
+          'late',
+          'John and Jack have 30 minutes to walk to school. It takes them 6 minutes to get to the corner. It takes them another 13 minutes to get to the station. How much longer do they have?',
+        ),
+        solution: '30-6=<<30-6=24>>24\n24-13=<<24-13=11>>11\n#### 11',
+      },
+      {
+        ...seed(
+          'calories',
+          'A bag has 250 calories per serving. How many calories can you eat if your daily calorie target is 2000 and you have already consumed 1800 calories?',
+        ),
+        solution: '2000-1800=<<2000-1800=200>>200\n#### 200',
+      },
+      {
+        ...seed(
+          'sally',
+          'Her parents gave her $10. She spent $3 on taffy and $4 on magnets. How much money does she have left?',
+        ),
+        solution: '3+4=<<3+4=7>>7\n10-7=<<10-7=3>>3\n#### 3',
+      },
+    ];
+    for (const s of cases)
+      for (let r = 0; r < 12; r++)
+        expect(JSON.stringify(kb(s, 5, r)?.generator) ?? '', s.id).not.toContain('more-taken');
   });
 });
