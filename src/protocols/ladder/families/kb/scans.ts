@@ -71,15 +71,23 @@ export const kbL4PersonCount: Scan = {
 };
 
 /**
- * An L4 test's frame: the words it adds, invented names and numbers masked ("as many minutes as the
- * film The N N runs"), so a frame repeated over the suite is counted whatever the names.
+ * An L4 test's frame: the words of the span it rewrote (between the words it shares with the
+ * original at the start and at the end) that are neither the original's, a name, a number nor an
+ * article ("more than explorer", "as many as film runs"), so a frame repeated over the suite is
+ * counted whatever the names and the problem's words.
  */
 export function kbL4Frame(t: LadderTest): string {
-  const own = new Set(t.original.toLowerCase().split(/\s+/));
-  return t.text
-    .split(/\s+/)
-    .filter((w) => !own.has(w.toLowerCase()))
-    .map((w) => (/^[A-Z]/.test(w) ? 'N' : /\d/.test(w) ? '#' : w.toLowerCase().replace(/[^a-z-]/g, '')))
+  const o = t.original.split(/\s+/).filter(Boolean);
+  const c = t.text.split(/\s+/).filter(Boolean);
+  let head = 0;
+  while (head < o.length && head < c.length && o[head] === c[head]) head++;
+  let tail = 0;
+  while (tail < o.length - head && tail < c.length - head && o.at(-1 - tail) === c.at(-1 - tail)) tail++;
+  const own = new Set(o.map((w) => w.toLowerCase()));
+  return c
+    .slice(head, c.length - tail)
+    .map((w) => w.replace(/[^A-Za-z-]/g, ''))
+    .filter((w) => /^[a-z]/.test(w) && !own.has(w) && !/^(?:the|an?|at|in|of|on)$/.test(w))
     .join(' ');
 }
 
