@@ -18,7 +18,7 @@ export const KB_CARD: FamilyCard = {
       doc: 'docs/ladder-families.md#kb-l3',
     },
     4: {
-      on: 'a problem with a given an invented thing\'s public, fixed property can stand for, of the same kind and about the same size: a distance (a trail\'s or a bridge\'s length), a height (a tower\'s), a count of people (a venue\'s seats), a duration (a film\'s or an episode\'s running time, a train\'s timetable) or a product\'s price (a model\'s list price); never a private count, a person, a rate or a weight',
+      on: "a problem with a given an invented thing's public, fixed property can stand for, of the same kind and about the same size: a distance (a trail's or a bridge's length), a height (a tower's), a count of people (a venue's seats), a duration (a film's or an episode's running time, a train's timetable) or a product's price (a model's list price); never a private count, a person, a rate or a weight",
       doc: 'docs/ladder-families.md#kb-l4',
     },
     5: {

@@ -76,7 +76,13 @@ describe('KB scans (issue 36, blind read v4)', () => {
         ),
       ),
     ).toMatch(/Calloway/);
-    // A public property of an invented thing is the paper's fabricated entity.
+    // A shop's price is public (the default suite's team-lunch L4), and so is an invented thing's property.
+    const o5 = 'Sandwiches cost $4.50 and drinks cost $0.50. How much for 12?';
+    expect(
+      kbL4PersonCount.check(
+        kbTest(4, o5, o5.replace('$0.50.', '$0.50 more than at the Quaybourne Snack Bar.')),
+      ),
+    ).toBeUndefined();
     const o4 = 'Maya runs 6 miles a day. How far in 5 days?';
     expect(
       kbL4PersonCount.check(

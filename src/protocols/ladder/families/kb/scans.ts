@@ -59,13 +59,17 @@ export const kbL5Negative: Scan = {
  * What a private holder has would be missing just as much if it existed: L1 with a name attached.
  */
 const L4_COMPARED = /\bmore\b[^.?!]*\bthan (?:at |in |an? |the )?(?:[a-z]+ ){0,3}[A-Z][a-z]+/;
+/** A price set against a shop's ("$0.50 more than at the Quaybourne Snack Bar"): a shop's prices are public. */
+const SHOP_PRICE = /\$[\d.,]+ more\b[^.?!]*\bthan at /;
 
 export const kbL4PersonCount: Scan = {
   id: 'kb-l4-person-count',
   title: "KB L4: compared with an invented person's or place's own count",
   check(t) {
     if (!isKb(t, 4)) return undefined;
-    const s = changedSentences(t).find((x) => L4_COMPARED.test(x) && !L4_COMPARED.test(t.original));
+    const s = changedSentences(t).find(
+      (x) => L4_COMPARED.test(x) && !SHOP_PRICE.test(x) && !L4_COMPARED.test(t.original),
+    );
     return s === undefined ? undefined : `"${s}"`;
   },
 };
