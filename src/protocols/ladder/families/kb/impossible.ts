@@ -377,6 +377,7 @@ function moreTaken(
     options.push(() => {
       const [a, [b]] = lessThan as readonly [number, Quantity[]];
       const value = Math.round(a * (1.2 + rng.random() * 0.6)) + 1;
+      if (staysCoherent(solution, amount(b as Quantity), value)) return undefined;
       return {
         text: replaceQuantity(question, b as Quantity, written(b as Quantity, value)),
         how: `${(b as Quantity).text} less than ${a} made ${value}, below zero`,
@@ -387,6 +388,7 @@ function moreTaken(
     options.push(() => {
       const [whole, part] = raised;
       const value = Math.round(amount(whole) * (1.2 + rng.random() * 0.6)) + 1;
+      if (staysCoherent(solution, amount(part), value)) return undefined;
       return {
         text: replaceQuantity(question, part, written(part, value)),
         how: `${part.text} taken from ${whole.text} made ${value}, more than there is`,
@@ -397,6 +399,27 @@ function moreTaken(
   // placed one is short, a coherent problem ("20 eggs and 2 trays of 24": 0 left over; blind read
   // v6, gsm-symbolic-12).
   return options;
+}
+
+/**
+ * The self-check of a more-taken premise (blind read v6): the worked solution's `<<a*b=c>>` steps
+ * recomputed with the given `from` made `to` (and every later use of a changed result changed too).
+ * True when every step still gives a non-negative result, so the problem stays coherent and the
+ * premise is refused; false when a step goes below zero or the solution cannot be read.
+ */
+export function staysCoherent(solution: string | undefined, from: number, to: number): boolean {
+  if (solution === undefined) return false;
+  const changed = new Map<number, number>([[from, to]]);
+  const steps = [...solution.replace(/,(?=\d{3})/g, '').matchAll(/<<([\d.+\-*/() $]+)=\$?(-?\d*\.?\d+)>>/g)];
+  if (steps.length === 0) return false;
+  for (const [, expr = '', result = ''] of steps) {
+    const redone = expr.replace(/\$/g, '').replace(/\d*\.?\d+/g, (n) => String(changed.get(Number(n)) ?? n));
+    if (!/^[\d.+\-*/() ]+$/.test(redone)) return false;
+    const value = Function(`"use strict"; return (${redone});`)() as number;
+    if (!Number.isFinite(value) || value < 0) return false;
+    if (value !== Number(result)) changed.set(Number(result), value);
+  }
+  return true;
 }
 
 /**

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../../util/random.js';
 import { LEVELS, type Level, type Seed } from '../../types.js';
 import { familyRules } from '../rules-common.js';
+import { staysCoherent } from './impossible.js';
 import { knowledgeBoundary } from './index.js';
 
 const seed = (id: string, question: string): Seed => ({ id, question, gold: 0, source: 'issue-11' });
@@ -454,5 +455,15 @@ describe('Knowledge Boundary L5 more-taken only where a negative cannot be (blin
     for (const s of cases)
       for (let r = 0; r < 12; r++)
         expect(JSON.stringify(kb(s, 5, r)?.generator) ?? '', s.id).not.toContain('more-taken');
+  });
+});
+
+describe('Knowledge Boundary L5 self-check: the worked solution recomputed under the new premise', () => {
+  it('finds "140 window ledges, 1 plant from each" coherent and "10 fewer cards than 5" not', () => {
+    const plants = '2*40=<<2*40=80>>80\n80-40=<<80-40=40>>40\n18+40=<<18+40=58>>58\n#### 58';
+    expect(staysCoherent(plants, 40, 140)).toBe(true);
+    expect(staysCoherent('5-3=<<5-3=2>>2\n5+2=<<5+2=7>>7\n#### 7', 3, 10)).toBe(false);
+    // No worked solution: nothing to recompute, so the check refuses nothing.
+    expect(staysCoherent(undefined, 3, 10)).toBe(false);
   });
 });
