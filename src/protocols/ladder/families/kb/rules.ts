@@ -6,8 +6,8 @@
  *      hectares ... as given in the 2014 Vellmont Institute report on pineapples");
  *   L3 not yet knowable: a present price, fee or wage is one still to be set ("charges a fee that
  *      will only be announced next month"); no other given is written at L3;
- *   L4 fabricated entity: it is a property of an invented organisation ("as many ... as there are
- *      members in the Hartwell-Dunmore Cooperative");
+ *   L4 fabricated entity: it is a public property of an invented thing of the given's kind ("the
+ *      length of the Harwood Trail", "as many people as the Brennick Theatre seats");
  *   L5 impossible premise: a given the computation uses is made impossible in place (a share over
  *      the whole, more hours than a day has; never a minus sign, which reads as a typo).
  * L2-L4 rewrite the given's own clause, so each type is a different problem, not L1's text plus a
@@ -254,10 +254,9 @@ function askedSentence(question: string): string {
  *   are 6 girls in the park.");
  * - not yet knowable, a price, fee or wage still to be set: "The accountant charges a fee that
  *   will only be announced next month";
- * - fabricated entity, the amount kept and a person, brand, place or company that does not exist
- *   woven into the arithmetic as the other side of a comparison: "John has 10 more hectares of a
- *   pineapple field than the explorer Ida Vellmont", "A loaf has 24 more slices than a Quarrington
- *   loaf", "The go-karts cost $10 more a ride than at the Hartwell-Dunmore Cooperative".
+ * - fabricated entity, the given replaced by a public property of an invented thing of its kind
+ *   (entity.ts): "runs the length of the Harwood Trail each day", "as many people as the Brennick
+ *   Theatre seats" (docs/ladder-families.md#kb-l4).
  */
 function definer(
   type: 'fabricated-evidence' | 'not-yet-knowable' | 'fabricated-entity',
