@@ -32,8 +32,11 @@ const KNOWN_SHORT: Record<'paper' | 'builtin', Partial<Record<`${Family}${Level}
   // place are no L3). IQ is levelled by its share of altered words
   // (docs/ladder-measure.md#content-levels) and fills every level.
   // KB L2-L4 rewrite an amount in place only where it reads as English, its value stands once in
-  // the problem and a rate stays with it (issue 36): 67, 62 of 100; L3 only a price still to be set,
-  // L5 never a minus sign (E66): 5 and 64 of 100, 7 and 26 of 48 built-in. CIS names the problem's own
+  // the problem and a rate stays with it (issue 36): L2 67 of 100; L3 only a price still to be set,
+  // L5 never a minus sign (E66) nor a coherent shortfall (E75): 5 and 59 of 100, 7 and 26 of 48
+  // built-in; L4 only a given a class-matched invented thing's public property can stand for
+  // (E75, blind read v6): 7 of 100 (was 62, every one a comparison the read rejected), 10 of 48
+  // built-in. CIS names the problem's own
   // quantities only: 97 of 100 (three state theirs in words).
   paper: {
     SV1: 0.76,
@@ -43,15 +46,15 @@ const KNOWN_SHORT: Record<'paper' | 'builtin', Partial<Record<`${Family}${Level}
     SV5: 0.04,
     KB2: 0.65,
     KB3: 0.04,
-    KB4: 0.6,
-    KB5: 0.62,
+    KB4: 0.07,
+    KB5: 0.59,
     CIS1: 0.95,
     CIS2: 0.95,
     CIS3: 0.95,
     CIS4: 0.95,
     CIS5: 0.95,
   },
-  builtin: { SV2: 0.48, SV3: 0.04, SV4: 0, SV5: 0, KB3: 0.14, KB5: 0.52 },
+  builtin: { SV2: 0.48, SV3: 0.04, SV4: 0, SV5: 0, KB3: 0.14, KB4: 0.2, KB5: 0.52 },
 };
 
 /** Families the rules write on no seed (docs/decisions.md E62): unavailable, never a 0% cell. */

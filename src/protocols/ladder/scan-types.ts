@@ -19,4 +19,6 @@ export interface Scan {
   title: string;
   /** The hit for one test, or undefined when the test is clean. */
   check(test: LadderTest): string | undefined;
+  /** The hits a share over the whole suite finds (a frame in too many tests), when the scan has one. */
+  checkSuite?(tests: readonly LadderTest[]): readonly (readonly [LadderTest, string])[];
 }

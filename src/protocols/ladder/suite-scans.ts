@@ -362,5 +362,10 @@ export function scanSuite(tests: readonly LadderTest[]): Map<string, ScanHit[]> 
           ?.push({ seedId: t.seedId, family: t.family, level: t.measuredLevel, text: t.text, why });
     }
   }
+  for (const scan of SUITE_SCANS)
+    for (const [t, why] of scan.checkSuite?.(tests) ?? [])
+      out
+        .get(scan.id)
+        ?.push({ seedId: t.seedId, family: t.family, level: t.measuredLevel, text: t.text, why });
   return out;
 }

@@ -18,11 +18,11 @@ export const KB_CARD: FamilyCard = {
       doc: 'docs/ladder-families.md#kb-l3',
     },
     4: {
-      on: 'a problem with a count or a sum of money the solution uses, in a plain clause of its own, whose holder an invented rival can be set against: a person, a made thing, food, a group, a place or an animal ("10 more hectares than the explorer Ida Vellmont"), or a shop for a price ("$10 more a ride than at the Calloway-Vellmont Cooperative"); never a percentage, a measure or an age',
-      doc: IN_PLACE,
+      on: "a problem with a given an invented thing's public, fixed property can stand for, of the same kind and about the same size: a distance (a trail's or a bridge's length), a height (a tower's), a count of people (a venue's seats), a duration (a film's or an episode's running time, a train's timetable) or a product's price (a model's list price); never a private count, a person, a rate or a weight",
+      doc: 'docs/ladder-families.md#kb-l4',
     },
     5: {
-      on: 'a problem that allows a kind of impossible premise: a share of a whole, more hours or days than a period holds, an age, a count of things that come whole, more taken than there is, a listed total or a divisor the solution uses; never a minus sign',
+      on: 'a problem that allows a kind of impossible premise: a share of a whole, more hours or days than a period holds, an age, a count of things that come whole, a part over its whole or a count or price below zero, a listed total or a divisor the solution uses; never a minus sign, nor a stock, a time or a target merely overrun',
       doc: 'docs/ladder-families.md#kb-impossible',
     },
   },

@@ -13,9 +13,9 @@
  * - lifespan: a person older than anyone has lived ("Brett is 190 years old");
  * - physical: half of something that comes whole ("6.5 girls", "4.5 pens"), never of a rate;
  * - more-taken: more taken than there is, where the solution takes b from a: b raised past a
- *   ("159 of them are girls" of 96, "a pen costs $5 less than a magazine" at $2), or a lowered
- *   below b ("Her parents gave her $4" before she spends $7; "32 blocks in the tower in total" made
- *   10 when 12 are blue and yellow);
+ *   ("159 of them are girls" of 96, "a pen costs $5 less than a magazine" at $2, "gave away 80"
+ *   of 64 cookies); never a stock lowered, time or a target overrun, nor a remainder asked, where
+ *   one is only short or late and the answer is 0 (blind read v6);
  * - contradiction: two counts of one thing stated with a total that is not their sum
  *   ("4 tubes of blue paint and 3 tubes of yellow paint (9 tubes in all)");
  * - zero-divisor: what the solution divides by made zero ("shared equally among 0 friends").
@@ -149,11 +149,13 @@ function sentenceOf(question: string, q: Quantity): string {
 /** Verbs and phrases of taking away, for "b of a" where b comes first in the text. */
 const TAKING =
   /\b(?:of them|of these|of those|gave|gives|give|used|uses|use|ate|eats|eat|spent|spends|spend|sold|sells|lost|loses|spills?|spilled|took|takes|absent|away|left|leaves)\b|^Of the\b/;
-/** A sentence that states what someone holds or a total. */
-const HOLDING =
-  /\b(?:has|have|had|there (?:are|is|were|was)|total|in all|contains?|holds?|gave|gives|given|received|bought|ordered|saved|collected|picked|baked|made|grew|harvested|started with|with|pays|paid|hands|handed|brought|brings)\b/i;
-/** A question that compares ("how much more/longer"): a difference made negative only turns it round. */
-const COMPARING = /\b(?:more|less|fewer|longer|shorter|older|younger|farther|further|difference|apart)\b/i;
+/**
+ * Time, a target or a budget: more of it taken than there is makes someone late or over a target, a
+ * coherent problem ("It takes them 55 minutes" of 30, "already consumed 3027 calories" of a 2000
+ * target; blind read v6), never an impossible one.
+ */
+const NOT_A_STOCK =
+  /\b(?:minutes?|hours?|days?|weeks?|seconds?|calories|target|goal|limit|budget|each of the|on each)\b/i;
 
 function overWhole(question: string, givens: readonly Quantity[], rng: PyRandom): Option[] {
   const options: Option[] = [];
@@ -375,6 +377,7 @@ function moreTaken(
     options.push(() => {
       const [a, [b]] = lessThan as readonly [number, Quantity[]];
       const value = Math.round(a * (1.2 + rng.random() * 0.6)) + 1;
+      if (staysCoherent(solution, amount(b as Quantity), value)) return undefined;
       return {
         text: replaceQuantity(question, b as Quantity, written(b as Quantity, value)),
         how: `${(b as Quantity).text} less than ${a} made ${value}, below zero`,
@@ -385,48 +388,59 @@ function moreTaken(
     options.push(() => {
       const [whole, part] = raised;
       const value = Math.round(amount(whole) * (1.2 + rng.random() * 0.6)) + 1;
+      if (staysCoherent(solution, amount(part), value)) return undefined;
       return {
         text: replaceQuantity(question, part, written(part, value)),
         how: `${part.text} taken from ${whole.text} made ${value}, more than there is`,
         kind: 'more-taken',
       };
     });
-  // a given, b anything the solution takes from it (a result too): a lowered below b, so what is
-  // left would be below zero. Not in a question that compares ("how much more"), where a negative
-  // difference only turns the comparison round.
-  const questionSentence = question.slice(
-    Math.max(question.lastIndexOf('. '), question.lastIndexOf('? '), question.lastIndexOf('! ')) + 1,
-  );
-  if (!raised && !lessThan && !COMPARING.test(questionSentence)) {
-    const lowered = loweredStock(question, steps, byValue, rng);
-    if (lowered) options.push(lowered);
-  }
+  // A stock lowered below what is taken from it is never written: with less than is spent or
+  // placed one is short, a coherent problem ("20 eggs and 2 trays of 24": 0 left over; blind read
+  // v6, gsm-symbolic-12).
   return options;
+}
+
+/**
+ * The self-check of a more-taken premise (blind read v6): the worked solution's `<<a*b=c>>` steps
+ * recomputed with the given `from` made `to` (and every later use of a changed result changed too).
+ * True when every step still gives a non-negative result, so the problem stays coherent and the
+ * premise is refused; false when a step goes below zero or the solution cannot be read.
+ */
+export function staysCoherent(solution: string | undefined, from: number, to: number): boolean {
+  if (solution === undefined) return false;
+  const changed = new Map<number, number>([[from, to]]);
+  const steps = [...solution.replace(/,(?=\d{3})/g, '').matchAll(/<<([\d.+\-*/() $]+)=\$?(-?\d*\.?\d+)>>/g)];
+  if (steps.length === 0) return false;
+  for (const [, expr = '', result = ''] of steps) {
+    const redone = expr.replace(/\$/g, '').replace(/\d*\.?\d+/g, (n) => String(changed.get(Number(n)) ?? n));
+    if (!/^[\d.+\-*/() ]+$/.test(redone)) return false;
+    const value = Function(`"use strict"; return (${redone});`)() as number;
+    if (!Number.isFinite(value) || value < 0) return false;
+    if (value !== Number(result)) changed.set(Number(result), value);
+  }
+  return true;
 }
 
 /**
  * A step a - b of the solution whose b is the one given "less" or "fewer" than a result ("a pen
  * costs $1 less than a magazine" at $2): b raised past it, so the price or count is below zero.
- * Or what is left or given back ("how much change did she get" after a $70 hat paid with four $20
- * bills): the price raised past what was paid.
+ * Never a remainder asked ("how much change", "how much longer do they have"): a price above what
+ * was paid or a walk longer than the time there is only makes someone short or late, a coherent
+ * problem whose answer is 0 or a shortfall (blind read v6, docs/ladder-families.md#kb-impossible).
  */
 function lessThanResult(
   question: string,
   steps: readonly [number, number][],
   byValue: (v: number) => Quantity[],
 ): readonly [number, Quantity[]] | undefined {
-  const asksLeft =
-    /\b(?:change|left|remain|remaining|rest|before|originally|at first|initially|to begin with)\b/i.test(
-      question.slice(Math.max(question.lastIndexOf('. '), question.lastIndexOf('? ')) + 1),
-    );
   return steps
     .map(([a, b]) => [a, byValue(b)] as const)
     .find(
       ([a, b]) =>
         b.length === 1 &&
         amount(b[0] as Quantity) < a &&
-        (/^\s*(?:\S+\s+)?(?:less|fewer)\b/.test(after(question, b[0] as Quantity)) ||
-          (asksLeft && byValue(a).length === 0)),
+        /^\s*(?:\S+\s+)?(?:less|fewer)\b/.test(after(question, b[0] as Quantity)),
     );
 }
 
@@ -447,7 +461,9 @@ function takenFromWhole(
         a !== undefined &&
         b.length === 1 &&
         amount(b[0] as Quantity) < amount(a) &&
-        TAKING.test(sentenceOf(question, b[0] as Quantity)),
+        TAKING.test(sentenceOf(question, b[0] as Quantity)) &&
+        !NOT_A_STOCK.test(sentenceOf(question, a as Quantity)) &&
+        !NOT_A_STOCK.test(sentenceOf(question, b[0] as Quantity)),
     );
   const partOf = amounts.find((q, i) => {
     if (!/^\s+of (?:them|these|those)\b/.test(after(question, q))) return false;
@@ -468,42 +484,6 @@ function takenFromWhole(
           partOf,
         ]
       : undefined;
-}
-
-/**
- * A stock or a total lowered below the largest amount the solution takes from it, so it falls
- * short of everything taken together; undefined when no given is such a stock.
- */
-function loweredStock(
-  question: string,
-  steps: readonly [number, number][],
-  byValue: (v: number) => Quantity[],
-  rng: PyRandom,
-): Option | undefined {
-  // Only a stock or a total ("has $10", "gave her $10", "32 blocks in total"), never a target one
-  // may pass ("a daily calorie target of 2000").
-  const stock = (q: Quantity) =>
-    HOLDING.test(sentenceOf(question, q)) &&
-    !/\b(?:target|goal|limit|budget|aim)\b|\b(?:wants?|wanted|needs?) to (?:reach|have|get|collect|save|earn|make|read|walk|run)\b/i.test(
-      sentenceOf(question, q),
-    );
-  const step = steps
-    .filter(([a, b]) => b > 0 && a > b && byValue(a).length === 1 && stock(byValue(a)[0] as Quantity))
-    .sort((x, y) => y[1] - x[1])[0];
-  const whole = step && (byValue(step[0])[0] as Quantity);
-  if (!step || !whole) return undefined;
-  return () => {
-    const [, b] = step;
-    const decimals = whole.text.includes('.');
-    const low = b * (0.3 + rng.random() * 0.4);
-    const value = decimals ? Math.max(0.01, Math.floor(low * 100) / 100) : Math.max(2, Math.floor(low));
-    if (value >= b) return undefined;
-    return {
-      text: replaceQuantity(question, whole, written(whole, value)),
-      how: `${whole.text} made ${value}, less than the ${b} taken from it`,
-      kind: 'more-taken',
-    };
-  };
 }
 
 function contradiction(question: string, givens: readonly Quantity[], rng: PyRandom): Option[] {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../../util/random.js';
 import { LEVELS, type Level, type Seed } from '../../types.js';
 import { familyRules } from '../rules-common.js';
+import { staysCoherent } from './impossible.js';
 import { knowledgeBoundary } from './index.js';
 
 const seed = (id: string, question: string): Seed => ({ id, question, gold: 0, source: 'issue-11' });
@@ -78,7 +79,7 @@ describe('Knowledge Boundary rules', () => {
     const sentences = (t: string) => t.split(/(?<=[.?!])\s+/);
     const ACCOUNTANT = seed(
       'accountant',
-      'Tom has 120 receipts. The accountant charges $90 for the job. 12 of them are lost. How much does Tom pay?',
+      'Tom drives 12 miles to the office. The accountant charges $90 for the job. How much does Tom pay for 3 jobs?',
     );
     for (const s of [ACCOUNTANT]) {
       const texts = ([2, 3, 4] as const).map((level) => kb(s, level)?.text as string);
@@ -92,14 +93,14 @@ describe('Knowledge Boundary rules', () => {
             /(?:the number of|the amount)\b.* given (?:in Table|on page|in section) \d+ of the \d{4} .* report on /,
             // A price still to be set, nothing else (issue 36, blind read v4).
             /(?:a price|a fee|an hourly \w+)(?: per \w+| for [\w ]+)? that will (?:only be announced|not be set|only be fixed)/,
-            // The amount kept, an invented person, brand, place or company on the other side.
-            /\$?\d[\d ]* more .*than (?:at the [A-Z]\w+-[A-Z]\w+ |the [a-zA-Z ]+ [A-Z][a-z]+ [A-Z]|an? [A-Z][a-z]+ [a-z]|(?:in|at) [A-Z][a-z]+ [A-Z])/,
+            // The distance replaced by an invented trail's or bridge's length (blind read v6).
+            /drives (?:the (?:full )?length of the|as many miles as the) [A-Z]\w+ [A-Z]/,
           ][i] as RegExp,
         );
       }
     }
-    // L4 keeps the amount it compares: "Lamar finds 5 more eggs than the TV host Dana Vellmont".
-    expect(kb(EGGS, 4)?.text).toMatch(/Lamar finds 5 more eggs than /);
+    // A private count ("Lamar finds 5 eggs") has no public counterpart: no L4 (blind read v6).
+    expect(kb(EGGS, 4)).toBeUndefined();
   });
 
   it('never write "the number of" before a verb at L2 ("10 like to bake")', () => {
@@ -247,13 +248,10 @@ describe('Knowledge Boundary rules', () => {
       ],
       [
         {
-          ...seed(
-            'stock',
-            'Her parents gave her $10. She spent $3 on taffy and $4 on magnets. How much money does she have left?',
-          ),
-          solution: '3+4=<<3+4=7>>7\n10-7=<<10-7=3>>3\n#### 3',
+          ...seed('fewer', 'A boy has 5 cards. His brother has 3 fewer cards than he has. How many in all?'),
+          solution: '5-3=<<5-3=2>>2\n5+2=<<5+2=7>>7\n#### 7',
         },
-        /gave her \$[2-4]\./,
+        /has (?:[6-9]|1\d) fewer cards/,
         'more-taken',
       ],
     ];
@@ -300,7 +298,7 @@ describe('Knowledge Boundary rules', () => {
       [0, 1, 2, 3, 4, 5].flatMap((r) => [kb(sign, level, r)?.text, kb(ratio, level, r)?.text]),
     );
     const texts = made.filter((t): t is string => t !== undefined);
-    expect(texts.length).toBeGreaterThan(6);
+    expect(texts.length).toBeGreaterThan(4);
     for (const t of texts) expect(t).toMatch(/"Buy 1 pound at \$3, get 1 pound half off\."|7:13/);
   });
 });
@@ -363,5 +361,109 @@ describe('Knowledge Boundary L1 blurs "$8 dollars" grammatically', () => {
       'Howard spends $8 dollars at the arcade on Monday. How much does he spend in two days?',
     );
     for (let r = 0; r < 6; r++) expect(kb(arcade, 1, r)?.text ?? '').not.toMatch(/a certain amount dollars/);
+  });
+});
+
+describe('Knowledge Boundary L5 never leaves a coherent problem (blind read v6, gsm-symbolic-12)', () => {
+  it('never lowers a stock below a capacity: "20 eggs and 2 trays of 24" answers 0, no contradiction', () => {
+    const trays = {
+      ...seed(
+        'trays',
+        "Jaime places eggs on the tray. Each tray can hold 24 eggs. If he has 64 eggs and 2 trays, how many eggs won't he be able to place on the tray?",
+      ),
+      solution: '24*2=<<24*2=48>>48\n64-48=<<64-48=16>>16\n#### 16',
+    };
+    for (let r = 0; r < 12; r++) {
+      const made = kb(trays, 5, r);
+      expect(made?.text ?? '').not.toMatch(/has (?:[0-9]|[1-3]\d|4[0-7]) eggs/);
+      expect(JSON.stringify(made?.generator) ?? '').not.toContain('more-taken');
+    }
+  });
+});
+
+describe('Knowledge Boundary L4, a fabricated entity whose property would be public (blind read v6)', () => {
+  it('replaces a given by a class-matched invented thing: a trail, a venue, a film, a model', () => {
+    const cases: [Seed, RegExp][] = [
+      [
+        seed('run', 'Maya runs 6 miles every morning. How many miles does she run in 5 days?'),
+        /runs (?:the (?:full )?length of the|as many miles as the) [A-Z]\w+ (?:Trail|Canal|Scenic Byway|Greenway)/,
+      ],
+      [
+        seed('hall', 'There are 450 people at the concert. Each ticket costs $20. How much money is made?'),
+        /as many people at the concert as (?:the|there are seats in the) [A-Z]\w+ (?:Theatre|Concert Hall|Auditorium|Opera House)/,
+      ],
+      [
+        seed('film', 'Ben watches TV for 90 minutes a day. How many minutes does he watch in a week?'),
+        /for (?:as many minutes as|the running time of|as long as) the film The [A-Z]\w+ \w+/,
+      ],
+      [
+        seed('stapler', 'A stapler costs $12. How much do 4 staplers cost?'),
+        /A stapler costs (?:the list price of the|the catalogue price of a|the same as the) [A-Z]\w+ [\w ]+\d+ stapler/,
+      ],
+    ];
+    for (const [s, pattern] of cases) {
+      const texts = [0, 1, 2, 3].map((r) => kb(s, 4, r)?.text ?? '');
+      for (const t of texts) expect(t, s.id).toMatch(pattern);
+      // The given is gone, not kept beside a comparison.
+      for (const t of texts) expect(t).not.toMatch(/\bmore\b.* than /);
+    }
+  });
+
+  it('writes no L4 on a private count or a person: "Lamar finds 5 eggs", "giant cubes use 4 ounces"', () => {
+    const cubes = seed(
+      'cubes',
+      'Peter has 32 ounces of water. Giant cubes use 4 ounces per cube. If he makes 3 giant cubes, how many ounces are left?',
+    );
+    const sudoku = seed(
+      'sudoku',
+      'Ida solved 14 sudoku puzzles on Monday. How many did she solve in 3 days?',
+    );
+    for (const s of [EGGS, cubes, sudoku]) for (let r = 0; r < 6; r++) expect(kb(s, 4, r)).toBeUndefined();
+  });
+
+  it('never writes a speed or a pace as a length: "60 miles per hour" has no L4', () => {
+    const car = seed('car', 'A car drives at 60 miles per hour. How far does it go in 3 hours?');
+    for (let r = 0; r < 6; r++) expect(kb(car, 4, r)?.text ?? '').not.toMatch(/length of the .* hour/);
+  });
+});
+
+describe('Knowledge Boundary L5 more-taken only where a negative cannot be (blind read v6)', () => {
+  it('never makes someone late, over a target or short of money: each is a coherent problem', () => {
+    const cases: Seed[] = [
+      {
+        ...seed(
+          'late',
+          'John and Jack have 30 minutes to walk to school. It takes them 6 minutes to get to the corner. It takes them another 13 minutes to get to the station. How much longer do they have?',
+        ),
+        solution: '30-6=<<30-6=24>>24\n24-13=<<24-13=11>>11\n#### 11',
+      },
+      {
+        ...seed(
+          'calories',
+          'A bag has 250 calories per serving. How many calories can you eat if your daily calorie target is 2000 and you have already consumed 1800 calories?',
+        ),
+        solution: '2000-1800=<<2000-1800=200>>200\n#### 200',
+      },
+      {
+        ...seed(
+          'sally',
+          'Her parents gave her $10. She spent $3 on taffy and $4 on magnets. How much money does she have left?',
+        ),
+        solution: '3+4=<<3+4=7>>7\n10-7=<<10-7=3>>3\n#### 3',
+      },
+    ];
+    for (const s of cases)
+      for (let r = 0; r < 12; r++)
+        expect(JSON.stringify(kb(s, 5, r)?.generator) ?? '', s.id).not.toContain('more-taken');
+  });
+});
+
+describe('Knowledge Boundary L5 self-check: the worked solution recomputed under the new premise', () => {
+  it('finds "140 window ledges, 1 plant from each" coherent and "10 fewer cards than 5" not', () => {
+    const plants = '2*40=<<2*40=80>>80\n80-40=<<80-40=40>>40\n18+40=<<18+40=58>>58\n#### 58';
+    expect(staysCoherent(plants, 40, 140)).toBe(true);
+    expect(staysCoherent('5-3=<<5-3=2>>2\n5+2=<<5+2=7>>7\n#### 7', 3, 10)).toBe(false);
+    // No worked solution: nothing to recompute, so the check refuses nothing.
+    expect(staysCoherent(undefined, 3, 10)).toBe(false);
   });
 });

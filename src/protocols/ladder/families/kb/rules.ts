@@ -6,8 +6,8 @@
  *      hectares ... as given in the 2014 Vellmont Institute report on pineapples");
  *   L3 not yet knowable: a present price, fee or wage is one still to be set ("charges a fee that
  *      will only be announced next month"); no other given is written at L3;
- *   L4 fabricated entity: it is a property of an invented organisation ("as many ... as there are
- *      members in the Hartwell-Dunmore Cooperative");
+ *   L4 fabricated entity: it is a public property of an invented thing of the given's kind ("the
+ *      length of the Harwood Trail", "as many people as the Brennick Theatre seats");
  *   L5 impossible premise: a given the computation uses is made impossible in place (a share over
  *      the whole, more hours than a day has; never a minus sign, which reads as a typo).
  * L2-L4 rewrite the given's own clause, so each type is a different problem, not L1's text plus a
@@ -26,6 +26,7 @@ import { KB_LEVEL, KB_TYPES, type KbType, type Level, type Seed } from '../../ty
 import type { RulesInput, RulesMade } from '../contract.js';
 
 import { solutionNumbers } from '../solution-steps.js';
+import { fabricatedEntity } from './entity.js';
 import { knowledgeBoundaryGate } from './gate.js';
 import { impossiblePremise } from './impossible.js';
 
@@ -68,22 +69,12 @@ const INSTITUTES = [
   'Consumer Survey Group',
   'Pricing Board',
 ];
-const COMPANIES = ['Trading Company', 'Cooperative', 'Supply Guild', 'Wholesale Group', 'General Store'];
 
 /** A report that does not exist, less its topic: "the 2014 Vellmont Institute report on". */
 function source(rng: PyRandom): string {
   const year = 2009 + rng.randrange(12);
   return `the ${year} ${rng.choice(SURNAMES)} ${rng.choice(INSTITUTES)} report on`;
 }
-
-/** People who do not exist, introduced as if known, for a fabricated entity compared with a person. */
-const FIGURES = [
-  'the TV host Dana {name}',
-  'the famous chef Marco {name}',
-  'the explorer Ida {name}',
-  'the novelist Tomas {name}',
-  'the radio presenter Lena {name}',
-];
 
 function pickQuantity(
   quantities: readonly Quantity[],
@@ -181,11 +172,7 @@ interface InPlace {
   /** The amount comes right after "there are" ("There are 6 students playing tennis"). */
   afterThere: boolean;
   /** Who or what the clause is about: a person, a made thing ("A loaf of bread"), "there are", or neither. */
-  subject:
-    | { kind: 'person' }
-    | { kind: 'thing'; head: string; breed?: boolean }
-    | { kind: 'there' }
-    | undefined;
+  subject: { kind: 'person' } | { kind: 'thing'; head: string } | { kind: 'there' } | undefined;
   /** What a report on it would be about. */
   topic: string;
   /** The amount's clause tells of the past ("he sold 4 boxes"): a decision to come cannot set it. */
@@ -267,10 +254,9 @@ function askedSentence(question: string): string {
  *   are 6 girls in the park.");
  * - not yet knowable, a price, fee or wage still to be set: "The accountant charges a fee that
  *   will only be announced next month";
- * - fabricated entity, the amount kept and a person, brand, place or company that does not exist
- *   woven into the arithmetic as the other side of a comparison: "John has 10 more hectares of a
- *   pineapple field than the explorer Ida Vellmont", "A loaf has 24 more slices than a Quarrington
- *   loaf", "The go-karts cost $10 more a ride than at the Hartwell-Dunmore Cooperative".
+ * - fabricated entity, the given replaced by a public property of an invented thing of its kind
+ *   (entity.ts): "runs the length of the Harwood Trail each day", "as many people as the Brennick
+ *   Theatre seats" (docs/ladder-families.md#kb-l4).
  */
 function definer(
   type: 'fabricated-evidence' | 'not-yet-knowable' | 'fabricated-entity',
@@ -317,29 +303,12 @@ function definer(
       };
     }
     case 'fabricated-entity': {
-      const name = rng.choice(SURNAMES);
-      const company = `the ${name}-${rng.choice(SURNAMES.filter((n) => n !== name))} ${rng.choice(COMPANIES)}`;
-      const figure = rng.choice(FIGURES).replace('{name}', name);
+      // Whether a quantity can take it never depends on the draws, so trying each is safe.
       return {
-        write: (p) => {
-          if (/^ of\b/.test(p.clause)) return undefined;
-          if (p.kind === 'count' && p.subject === undefined) return undefined;
-          // "14 more years old" is no English.
-          if (/^ years old\b/.test(p.clause)) return undefined;
-          const other =
-            p.kind === 'money'
-              ? `at ${company}`
-              : p.subject?.kind === 'there'
-                ? (placeLike(p.clause, name) ?? `at the ${name} Community Centre`)
-                : p.subject?.kind === 'thing'
-                  ? p.subject.breed
-                    ? `a ${p.subject.head} of the ${name} breed`
-                    : `a ${name} ${p.subject.head}`
-                  : figure;
-          return other === undefined ? undefined : `${p.amount} more${p.clause} than ${other}`;
-        },
-        how: `compared with ${company}, ${figure}, a ${name} place or product, none of which exists`,
-        keepsAmount: true,
+        write: (p) =>
+          fabricatedEntity({ ...p, thing: p.subject?.kind === 'thing' ? p.subject.head : undefined }, rng),
+        how: 'replaced by a property of an invented trail, venue, film, train or model, which does not exist',
+        keepsAmount: false,
       };
     }
   }
@@ -374,18 +343,6 @@ function notYetSet(p: InPlace, when: string): string | undefined {
   return `${noun}${per}${what} ${when}`;
 }
 
-/**
- * The place a "there are" clause names, made up under the invented name: " girls in the park" gives
- * "in Calloway Park", " fourth-graders at Small Tree School" gives "at Calloway School"; undefined
- * when it names none ("In a set of cards, there are 15 red cards").
- */
-function placeLike(clause: string, name: string): string | undefined {
-  const m = /\b(in|at) (?:the |a |an )?(?:[A-Z][a-z]+\s+)*([A-Za-z]+)$/.exec(clause.trim());
-  if (!m) return undefined;
-  const head = m[2] as string;
-  return `${m[1]} ${name} ${head[0]?.toUpperCase()}${head.slice(1)}`;
-}
-
 /** Who or what a sentence is about, from its first words. */
 function subjectOf(sentence: string): InPlace['subject'] | undefined {
   if (/\bthere (?:are|is|were|was) $/i.test(sentence)) return { kind: 'there' };
@@ -416,7 +373,7 @@ function subjectOf(sentence: string): InPlace['subject'] | undefined {
   // Calloway class"); an animal an invented breed ("a goat of the Calloway breed"); an area or a
   // plan neither.
   if (lexFile !== undefined && BRANDED.has(lexFile)) return { kind: 'thing', head: head.toLowerCase() };
-  if (lexFile === LEX_FILE.animal) return { kind: 'thing', head: head.toLowerCase(), breed: true };
+  if (lexFile === LEX_FILE.animal) return { kind: 'thing', head: head.toLowerCase() };
   return undefined;
 }
 

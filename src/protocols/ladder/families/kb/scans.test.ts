@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SUITE_SCANS } from '../../suite-scans.js';
 import type { LadderTest } from '../../types.js';
-import { kbL3Template, kbL5Negative } from './scans.js';
+import { kbL3Template, kbL4FrameScan, kbL4PersonCount, kbL5Negative } from './scans.js';
 
 const kbTest = (level: number, original: string, text: string): LadderTest =>
   ({
@@ -55,5 +55,58 @@ describe('KB scans (issue 36, blind read v4)', () => {
     // A temperature of -5 in the original, a range "3-4", and an impossibility with no sign are clean.
     const o3 = 'At dawn it is -5 degrees. It rises 3-4 degrees an hour for 6 hours. How warm is it?';
     expect(kbL5Negative.check(kbTest(5, o3, o3.replace('6 hours', '26 hours before noon')))).toBeUndefined();
+  });
+
+  it('kb-l4-person-count: an invented person or place set against a given ("than the explorer Ida Vellmont")', () => {
+    const o = 'Ida solved 14 sudoku puzzles on Monday. How many did she solve in 3 days?';
+    const person =
+      'Ida solved 14 more sudoku puzzles on Monday than the explorer Ida Vellmont. How many did she solve in 3 days?';
+    expect(kbL4PersonCount.check(kbTest(4, o, person))).toMatch(/explorer Ida Vellmont/);
+    const o2 = 'Each tray can hold 24 eggs. How many trays for 96 eggs?';
+    expect(
+      kbL4PersonCount.check(kbTest(4, o2, o2.replace('24 eggs', '24 more eggs than a Brenning tray'))),
+    ).toMatch(/Brenning/);
+    const o3 = 'There are 6 girls in the park. How many kids?';
+    expect(
+      kbL4PersonCount.check(
+        kbTest(
+          4,
+          o3,
+          o3.replace('6 girls in the park', '6 more girls in the park than at the Calloway Community Centre'),
+        ),
+      ),
+    ).toMatch(/Calloway/);
+    // A shop's price is public (the default suite's team-lunch L4), and so is an invented thing's property.
+    const o5 = 'Sandwiches cost $4.50 and drinks cost $0.50. How much for 12?';
+    expect(
+      kbL4PersonCount.check(
+        kbTest(4, o5, o5.replace('$0.50.', '$0.50 more than at the Quaybourne Snack Bar.')),
+      ),
+    ).toBeUndefined();
+    const o4 = 'Maya runs 6 miles a day. How far in 5 days?';
+    expect(
+      kbL4PersonCount.check(
+        kbTest(4, o4, o4.replace('6 miles a day', 'the length of the Harwood Trail each day')),
+      ),
+    ).toBeUndefined();
+  });
+
+  it('kb-l4-frame: one frame in more than a tenth of the L4 tests, whatever the names', () => {
+    const o = (i: number) => `Seed ${i}: Maya runs 6 miles a day. How far in 5 days?`;
+    const names = ['Harwood', 'Brennick', 'Ostrey', 'Quillby'];
+    const same = names.map((n, i) =>
+      kbTest(4, o(i), o(i).replace('6 miles a day', `the length of the ${n} Trail each day`)),
+    );
+    const varied = [...Array(30).keys()].map((i) =>
+      kbTest(4, o(i + 10), o(i + 10).replace('6 miles', `some ${'z'.repeat(i + 1)} miles`)),
+    );
+    expect(kbL4FrameScan.checkSuite?.([...same, ...varied]).length).toBe(4);
+    // Spread over 40 tests, three of a frame is under a tenth.
+    expect(kbL4FrameScan.checkSuite?.([...same.slice(0, 3), ...varied, ...varied.slice(0, 7)]).length).toBe(
+      0,
+    );
+    expect(SUITE_SCANS.map((s) => s.id)).toEqual(
+      expect.arrayContaining(['kb-l4-person-count', 'kb-l4-frame']),
+    );
   });
 });

@@ -53,4 +53,67 @@ export const kbL5Negative: Scan = {
   },
 };
 
-export const KB_SCANS: readonly Scan[] = [kbL3Template, kbL5Negative];
+/**
+ * KB L4 set against a person's or a place's own count (blind read v6): "N more ... than the
+ * explorer Ida Vellmont", "... than at the Calloway Community Centre", "... than a Brenning tray".
+ * What a private holder has would be missing just as much if it existed: L1 with a name attached.
+ */
+const L4_COMPARED = /\bmore\b[^.?!]*\bthan (?:at |in |an? |the )?(?:[a-z]+ ){0,3}[A-Z][a-z]+/;
+/** A price set against a shop's ("$0.50 more than at the Quaybourne Snack Bar"): a shop's prices are public. */
+const SHOP_PRICE = /\$[\d.,]+ more\b[^.?!]*\bthan at /;
+
+export const kbL4PersonCount: Scan = {
+  id: 'kb-l4-person-count',
+  title: "KB L4: compared with an invented person's or place's own count",
+  check(t) {
+    if (!isKb(t, 4)) return undefined;
+    const s = changedSentences(t).find(
+      (x) => L4_COMPARED.test(x) && !SHOP_PRICE.test(x) && !L4_COMPARED.test(t.original),
+    );
+    return s === undefined ? undefined : `"${s}"`;
+  },
+};
+
+/**
+ * An L4 test's frame: the words of the span it rewrote (between the words it shares with the
+ * original at the start and at the end) that are neither the original's, a name, a number nor an
+ * article ("more than explorer", "as many as film runs"), so a frame repeated over the suite is
+ * counted whatever the names and the problem's words.
+ */
+export function kbL4Frame(t: LadderTest): string {
+  const o = t.original.split(/\s+/).filter(Boolean);
+  const c = t.text.split(/\s+/).filter(Boolean);
+  let head = 0;
+  while (head < o.length && head < c.length && o[head] === c[head]) head++;
+  let tail = 0;
+  while (tail < o.length - head && tail < c.length - head && o.at(-1 - tail) === c.at(-1 - tail)) tail++;
+  const own = new Set(o.map((w) => w.toLowerCase()));
+  return c
+    .slice(head, c.length - tail)
+    .map((w) => w.replace(/[^A-Za-z-]/g, ''))
+    .filter((w) => /^[a-z]/.test(w) && !own.has(w) && !/^(?:the|an?|at|in|of|on)$/.test(w))
+    .join(' ');
+}
+
+/** A frame in more than a tenth of the L4 tests (and in 3 or more) reads as a template (blind read v6). */
+export const kbL4FrameScan: Scan = {
+  id: 'kb-l4-frame',
+  title: 'KB L4: one frame in more than 10% of the L4 tests',
+  check: () => undefined,
+  checkSuite(tests) {
+    const l4 = tests.filter((t) => isKb(t, 4));
+    const counts = new Map<string, number>();
+    for (const t of l4) counts.set(kbL4Frame(t), (counts.get(kbL4Frame(t)) ?? 0) + 1);
+    return l4
+      .filter((t) => {
+        const n = counts.get(kbL4Frame(t)) ?? 0;
+        return n >= 3 && n > l4.length / 10;
+      })
+      .map(
+        (t) =>
+          [t, `frame "${kbL4Frame(t)}" in ${counts.get(kbL4Frame(t))} of ${l4.length} L4 tests`] as const,
+      );
+  },
+};
+
+export const KB_SCANS: readonly Scan[] = [kbL3Template, kbL5Negative, kbL4PersonCount, kbL4FrameScan];
