@@ -92,6 +92,12 @@ describe('SV (blind read v7): a paraphrase a native speaker would write', () => 
     expect(hits.map(at)).toEqual([]);
   });
 
+  it('tells the question first in at most 3 of 4 L5 tests (the review: "nearly every L5")', () => {
+    const l5 = SV.filter((l) => l.level === 5);
+    const first = l5.filter((l) => /^[^.?!]*\?/.test(l.text));
+    expect(first.length / l5.length).toBeLessThanOrEqual(0.75);
+  });
+
   it('rewrites each of L3-L5 beyond the level below: two levels never share 80% of their words (the L3 wording reordered)', () => {
     const words = (t: string) => new Set(t.toLowerCase().match(/[a-z0-9$%']+(?:[.,][0-9]+)?/g) ?? []);
     const hits: string[] = [];
@@ -124,6 +130,12 @@ describe('CI (blind read v7): interference, not load', () => {
       return extra.length !== 1 || numbers.length !== 1 || originalNumbers(l).has(numbers[0] ?? '');
     });
     expect(bad.map((l) => `${at(l)}: ${added(l).join(' ')}`)).toEqual([]);
+  });
+
+  it('varies the L1 distractor: no frame ("costs $N", "at N o\'clock", "N minutes") in over 10% of the 48', () => {
+    const FRAMES = [/\bcosts? \$/, /o'clock/, /\bminutes\b/];
+    const l1 = CI.filter((l) => l.level === 1).map((l) => added(l).join(' '));
+    for (const frame of FRAMES) expect(l1.filter((s) => frame.test(s)).length).toBeLessThanOrEqual(5);
   });
 
   it('is no templated list of disconnected "X downtown" facts', () => {
