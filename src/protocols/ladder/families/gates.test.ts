@@ -27,13 +27,12 @@ describe('family gates', () => {
     expect(formatGate('Toula went.', '  Toula went.\n').reason).toMatch(/no change once stripped/);
   });
 
-  it('CI: original verbatim; L1 distractor without numbers; L2-L5 reuse none', () => {
+  it('CI: original verbatim; the distractors, L1 too (E76), reuse none of its numbers', () => {
     const original = 'Ann has 3 apples. How many apples?';
     expect(addedAround(original, `Hi. ${original} Bye.`)).toBe('Hi. Bye.');
     expect(contextInterferenceGate(original, `It was sunny. ${original}`, 1).verdict).toBe('pass');
-    expect(contextInterferenceGate(original, `Bob had 7 pears. ${original}`, 1).reason).toMatch(
-      /no numbers, found 7/,
-    );
+    expect(contextInterferenceGate(original, `Bob had 7 pears. ${original}`, 1).verdict).toBe('pass');
+    expect(contextInterferenceGate(original, `Bob paid $3 for pears. ${original}`, 1).verdict).toBe('fail');
     expect(contextInterferenceGate(original, `Bob had 7 pears. ${original}`, 2).verdict).toBe('pass');
     const reuse = contextInterferenceGate(original, `Bob paid $3 for pears. ${original}`, 3);
     expect(reuse.verdict).toBe('fail');
