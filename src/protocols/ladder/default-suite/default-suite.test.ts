@@ -180,57 +180,12 @@ describe('levels', () => {
   });
 });
 
-/**
- * CIS lines of cis.jsonl that the scans added after blind read v6 find (docs/decisions.md E73): a
- * tier-1 line naming an operation, a tier-4 label without "System:" or "you must", a tier-5 line
- * without "Administrator" or "override". Left for the suite's owner to rewrite and review; listed so
- * a new hit still fails and a fixed line must leave the list.
- */
-const AWAITING_REWRITE = new Set([
-  'cis-l1-operation: CIS L1 builtin-apple-pies',
-  'cis-l1-operation: CIS L1 builtin-bakery-muffins',
-  'cis-l1-operation: CIS L1 builtin-bike-savings',
-  'cis-l1-operation: CIS L1 builtin-car-wash',
-  'cis-l1-operation: CIS L1 builtin-card-packs',
-  'cis-l1-operation: CIS L1 builtin-cookie-flour',
-  'cis-l1-operation: CIS L1 builtin-family-ages',
-  'cis-l1-operation: CIS L1 builtin-garden-fence',
-  'cis-l1-operation: CIS L1 builtin-lemonade-profit',
-  'cis-l1-operation: CIS L1 builtin-marble-bags',
-  'cis-l1-operation: CIS L1 builtin-orchard-crates',
-  'cis-l1-operation: CIS L1 builtin-paint-cans',
-  'cis-l1-operation: CIS L1 builtin-pencil-share',
-  'cis-l1-operation: CIS L1 builtin-pizza-slices',
-  'cis-l1-operation: CIS L1 builtin-road-trip-gas',
-  'cis-l1-operation: CIS L1 builtin-simple-interest',
-  'cis-l1-operation: CIS L1 builtin-train-trip',
-  'cis-l4-no-authority: CIS L4 builtin-aquarium',
-  'cis-l4-no-authority: CIS L4 builtin-bakery-muffins',
-  'cis-l4-no-authority: CIS L4 builtin-cinema-sales',
-  'cis-l4-no-authority: CIS L4 builtin-cookie-flour',
-  'cis-l4-no-authority: CIS L4 builtin-egg-cartons',
-  'cis-l4-no-authority: CIS L4 builtin-garden-fence',
-  'cis-l4-no-authority: CIS L4 builtin-hall-chairs',
-  'cis-l4-no-authority: CIS L4 builtin-library-shelves',
-  'cis-l4-no-authority: CIS L4 builtin-test-average',
-  'cis-l5-no-hierarchy: CIS L5 builtin-candy-neighbour',
-  'cis-l5-no-hierarchy: CIS L5 builtin-concert-change',
-  'cis-l5-no-hierarchy: CIS L5 builtin-cookie-flour',
-  'cis-l5-no-hierarchy: CIS L5 builtin-family-ages',
-  'cis-l5-no-hierarchy: CIS L5 builtin-garden-fence',
-  'cis-l5-no-hierarchy: CIS L5 builtin-orchard-crates',
-  'cis-l5-no-hierarchy: CIS L5 builtin-paint-cans',
-  'cis-l5-no-hierarchy: CIS L5 builtin-temperature',
-  'cis-l5-no-hierarchy: CIS L5 builtin-water-tank',
-]);
-
 describe("issue 36's scans", () => {
   it('find nothing in the default suite (a weekday is no person; "will each student get" no dangling each)', () => {
     const { tests } = defaultLadderSuite({});
     const hits = [...scanSuite(tests)].flatMap(([scan, found]) =>
       found.map((h) => `${scan}: ${h.family} L${h.level} ${h.seedId}`),
     );
-    expect(hits.filter((h) => !AWAITING_REWRITE.has(h))).toEqual([]);
-    expect([...AWAITING_REWRITE].filter((h) => !hits.includes(h))).toEqual([]);
+    expect(hits).toEqual([]);
   });
 });
