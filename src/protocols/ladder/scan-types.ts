@@ -19,4 +19,6 @@ export interface Scan {
   title: string;
   /** The hit for one test, or undefined when the test is clean. */
   check(test: LadderTest): string | undefined;
+  /** Hits that only a seed's tests side by side show (one level of a seed against another; E73). */
+  checkSuite?(tests: readonly LadderTest[]): { test: LadderTest; why: string }[];
 }

@@ -1,4 +1,5 @@
 import type { PyRandom } from '../../../../util/random.js';
+import { layoutChange } from '../../severity/content-level.js';
 import { magnitude as measured } from '../../severity/similarity.js';
 import { assess } from '../aim.js';
 import type { AimTarget } from '../contract.js';
@@ -39,4 +40,28 @@ export function noHeavierThan(
   const magnitude = (l: Layout) => measured(original, l.text);
   const ceiling = Math.min(...heavier.map(magnitude));
   return layouts.filter((l) => magnitude(l) <= ceiling);
+}
+
+/** How far an L5 must stand above its seed's heaviest L4, on each measure (trivia-28: .066 over .065 read as no step; E73). */
+export const L5_MARGIN = 0.01;
+
+/** Whether `heavier` moves `original` more than `lighter` by L5_MARGIN, on the paper's measure and with autojunk off. */
+export function clearlyHeavier(original: string, heavier: string, lighter: string): boolean {
+  return (
+    measured(original, heavier) >= measured(original, lighter) + L5_MARGIN &&
+    layoutChange(original, heavier) >= layoutChange(original, lighter) + L5_MARGIN
+  );
+}
+
+/**
+ * The layouts clearly heavier than every one of `lighter` (the seed's L4s): a fence that disrupts
+ * less than the same seed's quoted outline inverts the ladder (review v6: arc-challenge-11, .021
+ * against .058), so that seed gets no L5.
+ */
+export function heavierThanAll(
+  layouts: readonly Layout[],
+  lighter: readonly Layout[],
+  original: string,
+): Layout[] {
+  return layouts.filter((l) => lighter.every((x) => clearlyHeavier(original, l.text, x.text)));
 }
