@@ -42,14 +42,18 @@ export function noHeavierThan(
   return layouts.filter((l) => magnitude(l) <= ceiling);
 }
 
-/** How far an L5 must stand above its seed's heaviest L4, on each measure (trivia-28: .066 over .065 read as no step; E73). */
-export const L5_MARGIN = 0.01;
+/**
+ * How far an L5 must stand above its seed's heaviest L4, as a share of the L4's change on each
+ * measure: trivia-28's .066 over .065 (1.5%) read as no step (review v6), the reviewed default
+ * suite's L5s stand 8% and more above their L4s (E73).
+ */
+export const L5_STEP = 1.05;
 
-/** Whether `heavier` moves `original` more than `lighter` by L5_MARGIN, on the paper's measure and with autojunk off. */
+/** Whether `heavier` moves `original` at least L5_STEP times `lighter`, on the paper's measure and with autojunk off. */
 export function clearlyHeavier(original: string, heavier: string, lighter: string): boolean {
   return (
-    measured(original, heavier) >= measured(original, lighter) + L5_MARGIN &&
-    layoutChange(original, heavier) >= layoutChange(original, lighter) + L5_MARGIN
+    measured(original, heavier) >= measured(original, lighter) * L5_STEP &&
+    layoutChange(original, heavier) >= layoutChange(original, lighter) * L5_STEP
   );
 }
 

@@ -12,11 +12,12 @@ import { contentLevelOfRewording, restructures, wordChange } from '../../severit
 const svLevelContent: Scan = {
   id: 'sv-level-content',
   title:
-    'SV: a level its share of changed words does not show, or an L3-L5 of word swaps in place (no sentence merged or split, no clause moved)',
+    'SV: a level above what its share of changed words shows, or an L3-L5 of word swaps in place (no sentence merged or split, no clause moved)',
   check(t) {
     if (t.family !== 'SV' || t.measuredLevel === undefined) return undefined;
+    // Below its level is what a reader rejects; the reviewed default suite rewrites above it (E73).
     const byWords = contentLevelOfRewording(t.original, t.text);
-    if (byWords !== t.measuredLevel)
+    if (byWords === undefined || byWords < t.measuredLevel)
       return `L${t.measuredLevel}, its changed words (${wordChange(t.original, t.text).toFixed(3)}) say L${byWords ?? '-'}`;
     return t.measuredLevel < 3 || restructures(t.original, t.text)
       ? undefined
