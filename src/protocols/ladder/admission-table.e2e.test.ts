@@ -51,13 +51,15 @@ describe('waver suite build: where the rules write a level (docs/ladder-suite.md
     const md = await build(dir, []);
     expect(md.code, md.stderr).toBe(0);
     const after = md.stdout.slice(md.stdout.indexOf('Admitted tests by measured level'));
-    expect(after).toContain('| Knowledge Boundary (KB) | 3 | 3 | 1 | 3 | 3 | 0 | 13 |');
+    expect(after).toContain('| Knowledge Boundary (KB) | 3 | 3 | 1 | 1 | 3 | 0 | 11 |');
     expect(after).toContain(
       '**KB L3 on 1 of 3 seeds**: the rules write it only on a problem with a price, fee or wage told in the present',
     );
     expect(after).toContain('(docs/ladder-families.md#kb-l3); `--generator SPEC` writes it on the others.');
-    // L2, L4 and L5 are on every seed: nothing to say.
-    expect(after).not.toMatch(/KB L[1245] on/);
+    // L4 is on one seed since E75 (a public property of an invented thing), said too; L2 and L5
+    // are on every seed: nothing to say.
+    expect(after).toContain('**KB L4 on 1 of 3 seeds**');
+    expect(after).not.toMatch(/KB L[125] on/);
     expect((await build(dir, [])).stdout).toBe(md.stdout);
 
     const json = JSON.parse((await build(dir, ['--format', 'json'])).stdout);
@@ -68,6 +70,13 @@ describe('waver suite build: where the rules write a level (docs/ladder-suite.md
         admitted: 1,
         seeds: 3,
         doc: 'docs/ladder-families.md#kb-l3',
+      }),
+      expect.objectContaining({
+        family: 'KB',
+        level: 'L4',
+        admitted: 1,
+        seeds: 3,
+        doc: 'docs/ladder-families.md#kb-l4',
       }),
     ]);
 

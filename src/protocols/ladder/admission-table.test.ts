@@ -125,7 +125,9 @@ describe('formatAdmissionTable', () => {
       .split('\n\n')
       .slice(1)
       .filter(Boolean);
+    // SV states its reach at L2-L5 since E77 (levels by the words changed).
     expect(notes.map((n) => n.slice(0, n.indexOf(':')))).toEqual([
+      '**SV L3 on 38 of 80 seeds**',
       '**SV L4 on 21 of 80 seeds**',
       '**SV L5 on 1 of 80 seeds**',
       '**KB L3 on 5 of 100 seeds**',
@@ -148,20 +150,21 @@ describe('formatAdmissionTable', () => {
     expect(withCi).not.toMatch(/CI L\d on/);
     const json = JSON.parse(formatAdmissionTable([sv, f, kb], 'json', context));
     expect(json.rulesScope.map((n: { family: string; level: string }) => `${n.family} ${n.level}`)).toEqual([
+      'SV L3',
       'SV L4',
       'SV L5',
       'KB L3',
       'KB L4',
       'KB L5',
     ]);
-    expect(json.rulesScope[2]).toMatchObject({
+    expect(json.rulesScope[3]).toMatchObject({
       family: 'KB',
       level: 'L3',
       admitted: 5,
       seeds: 100,
       doc: 'docs/ladder-families.md#kb-l3',
     });
-    expect(json.rulesScope[2].rulesWriteOnlyOn).toMatch(/^a problem with a price, fee or wage/);
+    expect(json.rulesScope[3].rulesWriteOnlyOn).toMatch(/^a problem with a price, fee or wage/);
     expect(formatAdmissionTable([sv, f, kb], 'md', context)).toBe(md);
   });
 

@@ -29,7 +29,8 @@ const KNOWN_SHORT: Record<'paper' | 'builtin', Partial<Record<`${Family}${Level}
   // rewrite, nothing inside quotes, no sentence opened with a numeral, and since issue 36 no
   // framing sentence): L1-L5 78, 62, 41, 21, 5 of the paper's 100 and 41, 24, 2, 0, 0 of the 48
   // built-in (docs/ladder-families.md#sv-fill; L3 46 -> 41 and 3 -> 2 since E71: word swaps in
-  // place are no L3). IQ is levelled by its share of altered words
+  // place are no L3). Since E77 (review v6) a level needs as many words changed as it says (autojunk
+  // off): 78, 48, 18, 12, 3 of 100 and 39, 18, 0, 0, 0 of 48, floors lowered to match. IQ is levelled by its share of altered words
   // (docs/ladder-measure.md#content-levels) and fills every level.
   // KB L2-L4 rewrite an amount in place only where it reads as English, its value stands once in
   // the problem and a rate stays with it (issue 36): L2 67 of 100; L3 only a price still to be set,
@@ -40,10 +41,10 @@ const KNOWN_SHORT: Record<'paper' | 'builtin', Partial<Record<`${Family}${Level}
   // quantities only: 97 of 100 (three state theirs in words).
   paper: {
     SV1: 0.76,
-    SV2: 0.6,
-    SV3: 0.41,
-    SV4: 0.19,
-    SV5: 0.04,
+    SV2: 0.46,
+    SV3: 0.16,
+    SV4: 0.1,
+    SV5: 0.02,
     KB2: 0.65,
     KB3: 0.04,
     KB4: 0.07,
@@ -54,7 +55,7 @@ const KNOWN_SHORT: Record<'paper' | 'builtin', Partial<Record<`${Family}${Level}
     CIS4: 0.95,
     CIS5: 0.95,
   },
-  builtin: { SV2: 0.48, SV3: 0.04, SV4: 0, SV5: 0, KB3: 0.14, KB4: 0.2, KB5: 0.52 },
+  builtin: { SV2: 0.35, SV3: 0, SV4: 0, SV5: 0, KB3: 0.14, KB4: 0.2, KB5: 0.52 },
 };
 
 /** Families the rules write on no seed (docs/decisions.md E62): unavailable, never a 0% cell. */

@@ -19,6 +19,9 @@ export interface Scan {
   title: string;
   /** The hit for one test, or undefined when the test is clean. */
   check(test: LadderTest): string | undefined;
-  /** The hits a share over the whole suite finds (a frame in too many tests), when the scan has one. */
-  checkSuite?(tests: readonly LadderTest[]): readonly (readonly [LadderTest, string])[];
+  /**
+   * Hits only the whole suite shows: one level of a seed against another (F L5 against its L4), a
+   * frame in too many tests (KB L4); when the scan has such a rule.
+   */
+  checkSuite?(tests: readonly LadderTest[]): { test: LadderTest; why: string }[];
 }

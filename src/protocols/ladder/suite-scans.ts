@@ -352,20 +352,16 @@ export const SUITE_SCANS: readonly Scan[] = [
 /** Every scan over the suite's perturbed tests: its hits (empty when clean). */
 export function scanSuite(tests: readonly LadderTest[]): Map<string, ScanHit[]> {
   const out = new Map<string, ScanHit[]>(SUITE_SCANS.map((s) => [s.id, []]));
-  for (const t of tests) {
-    if (t.family === 'baseline') continue;
+  const hit = (id: string, t: LadderTest, why: string) =>
+    out.get(id)?.push({ seedId: t.seedId, family: t.family, level: t.measuredLevel, text: t.text, why });
+  const perturbed = tests.filter((t) => t.family !== 'baseline');
+  for (const t of perturbed) {
     for (const scan of SUITE_SCANS) {
       const why = scan.check(t);
-      if (why !== undefined)
-        out
-          .get(scan.id)
-          ?.push({ seedId: t.seedId, family: t.family, level: t.measuredLevel, text: t.text, why });
+      if (why !== undefined) hit(scan.id, t, why);
     }
   }
   for (const scan of SUITE_SCANS)
-    for (const [t, why] of scan.checkSuite?.(tests) ?? [])
-      out
-        .get(scan.id)
-        ?.push({ seedId: t.seedId, family: t.family, level: t.measuredLevel, text: t.text, why });
+    for (const h of scan.checkSuite?.(perturbed) ?? []) hit(scan.id, h.test, h.why);
   return out;
 }

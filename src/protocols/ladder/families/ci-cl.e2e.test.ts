@@ -61,8 +61,9 @@ describe.skipIf(dataMissing !== '')(`CI and CL on GSM-Symbolic seeds ${dataMissi
     const tests = readLadderSuite(join(dir, 'suite.jsonl'));
     const families = new Set(tests.map((t) => t.family));
     expect(families.has('CI') || families.has('CL')).toBe(false);
-    // The families the rules do write are there.
-    for (const code of ['SV', 'IQ', 'F', 'CIS', 'KB']) expect(families.has(code), code).toBe(true);
+    // The families the rules do write are there (SV not on these three short problems: its words
+    // changed and the paper's measure name different levels there, E77).
+    for (const code of ['IQ', 'F', 'CIS', 'KB']) expect(families.has(code), code).toBe(true);
     const out = built.stdout + built.stderr;
     expect(out).toMatch(UNAVAILABLE('Context Interference', 'CI'));
     expect(out).toMatch(UNAVAILABLE('Context Load', 'CL'));

@@ -24,8 +24,11 @@ describe('the families’ rules scope', () => {
       LEVELS.flatMap((l) => (f.rulesScope?.[l] ? [{ family: f.code, level: l, ...f.rulesScope[l] }] : [])),
     );
     expect(stated.map((s) => `${s.family} L${s.level}`)).toEqual([
+      'SV L2',
+      'SV L3',
       'SV L4',
       'SV L5',
+      'F L5',
       'KB L2',
       'KB L3',
       'KB L4',

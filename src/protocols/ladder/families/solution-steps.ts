@@ -73,7 +73,7 @@ export function askedClause(question: string): string {
  * Quantities a directive can name: digits, not joined to a word ("10-hour", "300g"), and of what is
  * asked only one a calculation of the worked solution computes from ("in 4
  * weeks", "to make 96 cookies"): "Disregard the 24 liters" of "How much water is in the remaining 24
- * liters?" names a result, and obeying it changes nothing (blind read v6, gsm-59; docs/decisions.md E73).
+ * liters?" names a result, and obeying it changes nothing (blind read v6, gsm-59; docs/decisions.md E74).
  */
 function nameable(question: string, solution?: string): Quantity[] {
   const askedAt = question.lastIndexOf(askedClause(question));

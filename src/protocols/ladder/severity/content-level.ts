@@ -5,6 +5,7 @@
  * once autojunk was off, and F's added markup lighter than L1's re-spacing: the measure says how
  * much the characters moved, not what a reader meets. The measure stays the reported magnitude.
  */
+import { sequenceMatcherRatio } from '../../../text-measures/difflib.js';
 import { whitespaceWords, wordTokens } from '../text/tokens.js';
 import type { Level } from '../types.js';
 
@@ -113,4 +114,53 @@ export function restructures(original: string, candidate: string): boolean {
   }
   // Rewording most of a sentence is a paraphrase at any level, structure kept or not.
   return kept - commonRun(a, b) >= 2 || 1 - kept / Math.max(a.length, 1) >= REWORDED_SHARE;
+}
+
+/**
+ * The share of words a rewrite changed: 1 - difflib's ratio over the lowercase word tokens with
+ * autojunk off (each distinct word one code point). The paper's character ratio turns autojunk on at
+ * 200 characters, so kilograms -> kilos three times measured .33 on gsm-symbolic-76 (review v6; E77).
+ */
+export function wordChange(original: string, candidate: string): number {
+  const ids = new Map<string, string>();
+  // Private-use code points from U+F0000: one per distinct word, never a real character.
+  const encode = (text: string) =>
+    wordTokens(text)
+      .map((w) => {
+        if (!ids.has(w)) ids.set(w, String.fromCodePoint(0xf0000 + ids.size));
+        return ids.get(w) as string;
+      })
+      .join('');
+  return 1 - sequenceMatcherRatio(encode(original), encode(candidate), { autojunk: false });
+}
+
+/**
+ * The least share of words changed at each SV level (E77): chosen from the v6 suite's own
+ * distribution (medians L1 .09, L2 .18, L3 .29, L4 .36; gsm-symbolic-76's kilograms -> kilos, .12, read as L1)
+ * so each level rewrites more than the one below; the bands do not overlap, so a seed's levels rise strictly.
+ * L4's .30 keeps the reviewed default suite's lightest L4 (.309) in its band.
+ */
+export const REWORDING_BANDS: readonly [Level, number][] = [
+  [5, 0.42],
+  [4, 0.3],
+  [3, 0.24],
+  [2, 0.15],
+  [1, 0],
+];
+
+/** Semantic Variation's level by the share of words it changed; undefined when nothing changed. */
+export function contentLevelOfRewording(original: string, candidate: string): Level | undefined {
+  const change = wordChange(original, candidate);
+  if (change <= 0) return undefined;
+  return REWORDING_BANDS.find(([, least]) => change >= least - 1e-9)?.[0];
+}
+
+/**
+ * How much a layout moved the characters, read as a reader meets them: 1 - difflib's ratio of the
+ * lowercased texts with autojunk off (the paper's ratio turns autojunk on at 200 characters, which
+ * put a fenced item at .021 beside its own quoted outline's .058, review v6; E77). Structural/Format
+ * holds a seed's L5 above its L4 by it.
+ */
+export function layoutChange(original: string, candidate: string): number {
+  return 1 - sequenceMatcherRatio(original.toLowerCase(), candidate.toLowerCase(), { autojunk: false });
 }

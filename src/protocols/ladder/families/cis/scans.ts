@@ -41,7 +41,7 @@ const cisNotAppended: Scan = {
 
 /**
  * The paper's deep-hierarchy markers (tier 5: "Administrator:", "override"). "System prompt update"
- * or "developer" alone reads as the tier-4 "System:" (blind read v6, trivia-25; docs/decisions.md E73).
+ * or "developer" alone reads as the tier-4 "System:" (blind read v6, trivia-25; docs/decisions.md E74).
  */
 export const HIERARCHY = /\b(?:administrator|overrid(?:e|es|ing|den))\b/i;
 

@@ -13,7 +13,7 @@ import type { RulesInput, RulesMade, TypedRule } from '../contract.js';
  * reply that is not the answer), never only drops a detail the answer does not need; each uses only
  * words its answer type has (no "operation" on a choice, no "letter" on a free reply). Tier 2 names a
  * wrong way of answering that gives a wrong reply, tier 4 carries "System:" or "you must", tier 5
- * "Administrator" or "override", the paper's markers (E73); none opens with a
+ * "Administrator" or "override", the paper's markers (E74); none opens with a
  * connective that connects to nothing ("Alternatively,"), as blind reads asked (docs/decisions.md
  * E62, E65).
  */

@@ -7,4 +7,10 @@ export const F_CARD: FamilyCard = {
   name: 'Structural/Format',
   preserves: { numbers: true, answer: true, words: true, names: true },
   bands: { F: F_BANDS },
+  rulesScope: {
+    5: {
+      on: "a problem or question whose text, pasted in a fence at one width (never narrower than a choice item's longest option), moves at least 5% more than each of the seed's L4 layouts on both measures (E77)",
+      doc: 'docs/ladder-families.md#f-units',
+    },
+  },
 };

@@ -1,7 +1,7 @@
 import type { McOption } from '../../../../data/mc/mc-item.js';
 import type { ChoiceSeed, Level } from '../../types.js';
 import type { RulesInput, RulesMade } from '../contract.js';
-import { chooseLayout, noHeavierThan } from './choose.js';
+import { chooseLayout, heavierThanAll, noHeavierThan } from './choose.js';
 import { clauseBullets, FENCE_WIDTH_COUNT, fencedWrap, fenceWidths, type Layout } from './layouts.js';
 import { sentenceClauses } from './units.js';
 
@@ -85,12 +85,15 @@ const BUILDERS: Record<Level, [string, Builder][]> = {
           .join('\n'),
     ],
   ],
-  // Only hard-wrapped (E69): a fence or a table of whole sentences reads as no L5 (issue 36).
+  // Only hard-wrapped (E69), the whole block at one width as a fixed-width paste wraps it: never
+  // narrower than its longest option line, which stays whole (review v6: arc-challenge-22's stem
+  // broken at 15 characters beside 57-character options; E77).
   5: Array.from({ length: FENCE_WIDTH_COUNT }, (_, i): [string, Builder] => [
     'fence-wrapped',
     (s, o) => {
       const { before, question } = split(s);
-      const w = fenceWidths(s.map((c) => c.join(' ')))[i];
+      const widest = Math.max(...lines(o).map((l) => l.length));
+      const w = fenceWidths(s.map((c) => c.join(' '))).filter((x) => x >= widest)[i];
       const stem = w === undefined ? undefined : fencedWrap(before, question, w)?.split('\n').slice(0, -1);
       return stem && [...stem, '', ...lines(o), '```'].join('\n');
     },
@@ -117,7 +120,12 @@ export function choiceFormatRules({
   target,
 }: RulesInput<ChoiceSeed>): RulesMade | undefined {
   const layouts = choiceLayouts(seed, level);
-  const light = level === 1 ? noHeavierThan(layouts, choiceLayouts(seed, 2), seed.question) : layouts;
-  const layout = chooseLayout(light, target, rng);
+  const kept =
+    level === 1
+      ? noHeavierThan(layouts, choiceLayouts(seed, 2), seed.question)
+      : level === 5
+        ? heavierThanAll(layouts, choiceLayouts(seed, 4), seed.question)
+        : layouts;
+  const layout = chooseLayout(kept, target, rng);
   return layout && { text: layout.text, name: `choice-${layout.subtype}`, subtype: layout.subtype };
 }

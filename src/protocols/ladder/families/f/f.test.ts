@@ -14,6 +14,7 @@ import {
   type Seed,
   type TextSeed,
 } from '../../types.js';
+import { clearlyHeavier } from './choose.js';
 import { sentenceClauses } from './units.js';
 
 /**
@@ -161,8 +162,11 @@ describe('Structural/Format rules (issue 36): whole sentences, real layouts, for
     });
     expect(inverted).toEqual([]);
     expect(fHits(tests)).toEqual(NONE);
+    // L5 only where a fence at one width is clearly heavier than the seed's L4: 29 of 48 (E77).
     for (const level of LEVELS)
-      expect(tests.filter((t) => t.measuredLevel === level).length, `L${level}`).toBeGreaterThan(40);
+      expect(tests.filter((t) => t.measuredLevel === level).length, `L${level}`).toBeGreaterThan(
+        level === 5 ? 25 : 40,
+      );
   }, 60_000);
 
   const dataWhy =
@@ -179,8 +183,9 @@ describe('Structural/Format rules (issue 36): whole sentences, real layouts, for
         const missing = seeds.flatMap((seed) =>
           LEVELS.filter((l) => !tests.some((t) => t.seedId === seed.id && t.measuredLevel === l)).map((l) => {
             const units = sentenceClauses(seed.answerType === 'choice' ? seed.stem : seed.question);
-            // L1 needs two sentences (a break between them); L3 and L4 two sentences or clauses.
-            const fits = l === 1 ? units.length > 1 : l === 3 || l === 4 ? units.flat().length > 1 : true;
+            // L1 needs two sentences (a break between them); L3 and L4 two sentences or clauses; L5
+            // a fence at one width clearly heavier than the seed's L4 (E77), which the scans hold.
+            const fits = l === 1 ? units.length > 1 : l === 3 || l === 4 ? units.flat().length > 1 : l !== 5;
             return `${seed.id} L${l}${fits ? ' could be laid out' : ''}`;
           }),
         );
@@ -188,9 +193,12 @@ describe('Structural/Format rules (issue 36): whole sentences, real layouts, for
           missing.filter((m) => m.endsWith('could be laid out')),
           name,
         ).toEqual([]);
-        if (name === 'arc-challenge') expect(missing, name).toEqual([]);
-        for (const level of [2, 5])
-          expect(tests.filter((t) => t.measuredLevel === level).length).toBe(seeds.length);
+        if (name === 'arc-challenge')
+          expect(
+            missing.filter((m) => !m.includes(' L5')),
+            name,
+          ).toEqual([]);
+        expect(tests.filter((t) => t.measuredLevel === 2).length).toBe(seeds.length);
       }
     },
     60_000,
@@ -255,7 +263,15 @@ describe('F L5 breaks a sentence mid-line; L2 heads no premise (review v4, E69)'
     const tests = await formatSuite([...V4, ...REJECTED]);
     expect(fHits(tests)).toEqual(NONE);
     const l5 = tests.filter((t) => t.measuredLevel === 5);
-    expect(l5.map((t) => t.seedId).sort()).toEqual([...V4, ...REJECTED].map((s) => s.id).sort());
+    // No L5 where no fence at one width is clearly heavier than the seed's L4 (E77): the two ARC
+    // items' options outrun their stems, and gsm-symbolic-55 and -94's quoted lists move more.
+    const without = ['arc-challenge-14', 'arc-challenge-18', 'gsm-symbolic-55', 'gsm-symbolic-94'];
+    expect(l5.map((t) => t.seedId).sort()).toEqual(
+      [...V4, ...REJECTED]
+        .map((s) => s.id)
+        .filter((id) => !without.includes(id))
+        .sort(),
+    );
     // trivia-2's one short line wraps once, mid-sentence, inside its fence.
     const trivia = l5.find((t) => t.seedId === 'trivia-2')?.text;
     expect(trivia).toMatch(/^```\n\S.*\n.*dik-dik\?\n```$/);
@@ -319,5 +335,70 @@ describe('clauses: never a list before its last item, never a clause cut from it
     expect(sentenceClauses('Half of the balls are golf balls, and half of the golf balls are blue.')).toEqual(
       [['Half of the balls are golf balls,', 'and half of the golf balls are blue.']],
     );
+  });
+});
+
+describe('F L5 above its own L4, the whole fence at one width (review v6, E77)', () => {
+  const ARC11 = choice(
+    'arc-challenge-11',
+    'Which statement best describes the effect of the Sun on the oceans?',
+    [
+      'The Sun influences the formation of waves.',
+      'The Sun creates water particles.',
+      "The Sun's rays cause organisms to come to the surface.",
+      'The Sun provides minerals.',
+    ],
+    'A',
+  );
+  const ARC22 = choice(
+    'arc-challenge-22',
+    'Which is a fact about penguins?',
+    [
+      'Penguins can live in climates with freezing temperatures.',
+      'Penguins are fierce competitors.',
+      'Penguins are some of the most beautiful birds.',
+      'Penguins make great pets.',
+    ],
+    'A',
+  );
+  const TRIVIA28 = text(
+    'trivia-28',
+    "In 'Moh's Scale' of hardness, Talc is at number 1, but what is number 2?",
+    'Gypsum',
+  );
+  const as = (seed: Seed, level: number, t: string) =>
+    ({ seedId: seed.id, family: 'F', original: seed.question, text: t, measuredLevel: level }) as LadderTest;
+  const ARC22_L5 =
+    '```\nWhich is a fact\nabout penguins?\n\nA. Penguins can live in climates with freezing temperatures.\nB. Penguins are fierce competitors.\nC. Penguins are some of the most beautiful birds.\nD. Penguins make great pets.\n```';
+  const ARC22_L4 =
+    '> Which is a fact about penguins?\n>\n> - A. Penguins can live in climates with freezing temperatures.\n> - B. Penguins are fierce competitors.\n> - C. Penguins are some of the most beautiful birds.\n> - D. Penguins make great pets.';
+  const T28_L4 = "> - In 'Moh's Scale' of hardness, Talc is at number 1,\n>   - but what is number 2?";
+  const T28_L5 = "```\nIn 'Moh's Scale' of hardness, Talc is at number 1,\nbut what is number 2?\n```";
+
+  it('the scans find the rejected L5s: under their own L4, and a stem wrapped narrower than its options', () => {
+    const hits = scanSuite([
+      as(ARC22, 4, ARC22_L4),
+      as(ARC22, 5, ARC22_L5),
+      as(TRIVIA28, 4, T28_L4),
+      as(TRIVIA28, 5, T28_L5),
+    ]);
+    expect(hits.get('f-l5-not-heaviest')?.map((h) => h.seedId)).toEqual(['arc-challenge-22', 'trivia-28']);
+    expect(hits.get('f-l5-uneven-wrap')?.map((h) => h.seedId)).toEqual(['arc-challenge-22']);
+  });
+
+  it('the rules write an L5 only clearly above every L4 of the seed, the fence at one width', async () => {
+    const seeds = [ARC11, ARC22, TRIVIA28, ...REJECTED];
+    const tests = await formatSuite(seeds);
+    expect(fHits(tests)).toEqual(NONE);
+    const l5 = new Set(tests.filter((t) => t.measuredLevel === 5).map((t) => t.seedId));
+    // No width fits arc-challenge-22's 31-character stem beside its 57-character options, and
+    // arc-challenge-11's stem wraps at 60 only with "oceans?" alone on a line: no L5 for either.
+    expect(l5.has('arc-challenge-22')).toBe(false);
+    expect(l5.has('arc-challenge-11')).toBe(false);
+    for (const t of tests.filter((x) => x.measuredLevel === 5)) {
+      const seed = seeds.find((s) => s.id === t.seedId) as Seed;
+      const own4 = tests.find((x) => x.seedId === t.seedId && x.measuredLevel === 4);
+      if (own4) expect(clearlyHeavier(seed.question, t.text, own4.text), t.text).toBe(true);
+    }
   });
 });

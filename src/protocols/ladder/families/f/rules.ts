@@ -7,12 +7,17 @@
  * requested level (choose.ts).
  */
 import type { RulesInput, RulesMade } from '../contract.js';
-import { chooseLayout, noHeavierThan } from './choose.js';
+import { chooseLayout, heavierThanAll, noHeavierThan } from './choose.js';
 import { proseLayouts } from './layouts.js';
 
 export function structuralFormatRules({ original, level, rng, target }: RulesInput): RulesMade | undefined {
   const layouts = proseLayouts(original, level);
-  const light = level === 1 ? noHeavierThan(layouts, proseLayouts(original, 2), original) : layouts;
-  const layout = chooseLayout(light, target, rng);
+  const kept =
+    level === 1
+      ? noHeavierThan(layouts, proseLayouts(original, 2), original)
+      : level === 5
+        ? heavierThanAll(layouts, proseLayouts(original, 4), original)
+        : layouts;
+  const layout = chooseLayout(kept, target, rng);
   return layout && { text: layout.text, name: layout.subtype, subtype: layout.subtype };
 }

@@ -4,6 +4,8 @@
  */
 import type { Scan } from '../../scan-types.js';
 import { formatKindLevel } from '../../severity/content-level.js';
+import type { LadderTest } from '../../types.js';
+import { clearlyHeavier } from './choose.js';
 import { readLayout } from './layout-read.js';
 import { titleLine } from './layouts.js';
 import { sentenceClauses } from './units.js';
@@ -43,4 +45,63 @@ const fHeadingPremise: Scan = {
   },
 };
 
-export const F_SCANS: readonly Scan[] = [fL5NoWrap, fHeadingPremise];
+/** The tests of one family, by seed. */
+export function bySeed(tests: readonly LadderTest[], family: string): Map<string, LadderTest[]> {
+  const out = new Map<string, LadderTest[]>();
+  for (const t of tests) if (t.family === family) out.set(t.seedId, [...(out.get(t.seedId) ?? []), t]);
+  return out;
+}
+
+/**
+ * F L5 no heavier than the same seed's L4, on the paper's measure or with autojunk off (review v6:
+ * arc-challenge-11's fence .021 under its quoted outline's .058; trivia-28 .066 over .065; E77).
+ */
+const fL5NotHeaviest: Scan = {
+  id: 'f-l5-not-heaviest',
+  title: "F L5: no clearly heavier than the same seed's L4 (the ladder inverts within a seed)",
+  check: () => undefined,
+  checkSuite(tests) {
+    const hits: { test: LadderTest; why: string }[] = [];
+    for (const own of bySeed(tests, 'F').values()) {
+      const l4 = own.find((t) => t.measuredLevel === 4);
+      const l5 = own.find((t) => t.measuredLevel === 5);
+      if (l4 && l5 && !clearlyHeavier(l5.original, l5.text, l4.text))
+        hits.push({ test: l5, why: `no heavier than its L4 "${l4.text.slice(0, 40)}..."` });
+    }
+    return hits;
+  },
+};
+
+/**
+ * The fenced lines of a text: for each fence, its lines, and the width each wrap implies (a line
+ * broken before a word that would have fitted on it could not come from one width).
+ */
+export function unevenWrap(text: string): string | undefined {
+  for (const fence of text.match(/^```\n([\s\S]*?)\n```$/gm) ?? []) {
+    const lines = fence.split('\n').slice(1, -1);
+    const longest = Math.max(...lines.map((l) => l.length));
+    for (let i = 0; i + 1 < lines.length; i++) {
+      const line = lines[i] as string;
+      const next = lines[i + 1] as string;
+      // A wrap: the paragraph goes on, no sentence or option ends here.
+      if (line === '' || next === '' || /[.?!:]$/.test(line) || /^[A-Z]\. /.test(next)) continue;
+      const room = line.length + 1 + (next.split(' ')[0] as string).length;
+      // A ragged phrase-by-phrase margin is how people lay out a paste (the default suite: 0.63 and
+      // up); a break with room for 40% more is no width at all (arc-challenge-22: 21 beside 57).
+      if (room < 0.6 * longest)
+        return `"${line}" broken at ${line.length} characters beside a line of ${longest}`;
+    }
+  }
+  return undefined;
+}
+
+/** F: one fence wrapped at different widths (review v6: arc-challenge-22's stem at 15 beside 57-character options). */
+const fL5UnevenWrap: Scan = {
+  id: 'f-l5-uneven-wrap',
+  title: 'F: lines of one fence wrapped at different widths (no fixed-width paste breaks so)',
+  check(t) {
+    return t.family === 'F' ? unevenWrap(t.text) : undefined;
+  },
+};
+
+export const F_SCANS: readonly Scan[] = [fL5NoWrap, fHeadingPremise, fL5NotHeaviest, fL5UnevenWrap];

@@ -109,10 +109,10 @@ export const kbL4FrameScan: Scan = {
         const n = counts.get(kbL4Frame(t)) ?? 0;
         return n >= 3 && n > l4.length / 10;
       })
-      .map(
-        (t) =>
-          [t, `frame "${kbL4Frame(t)}" in ${counts.get(kbL4Frame(t))} of ${l4.length} L4 tests`] as const,
-      );
+      .map((t) => ({
+        test: t,
+        why: `frame "${kbL4Frame(t)}" in ${counts.get(kbL4Frame(t))} of ${l4.length} L4 tests`,
+      }));
   },
 };
 

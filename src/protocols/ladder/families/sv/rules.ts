@@ -17,10 +17,10 @@
  * the plans in plan.ts; how much of a plan is applied is chosen by measuring (see aim.ts).
  */
 
-import { restructures } from '../../severity/content-level.js';
+import { contentLevelOfRewording, restructures } from '../../severity/content-level.js';
 import { extractEntities } from '../../text/entities.js';
 import { hideAbbreviationDots, showAbbreviationDots } from '../../text/tokens.js';
-import { type Aimed, aimAtLevel, lowerEdge } from '../aim.js';
+import { type Aimed, aimAtLevel, assess, lowerEdge } from '../aim.js';
 import type { RulesInput, RulesMade } from '../contract.js';
 import { withProperWords } from './clauses.js';
 import { build, type Op, plan } from './plan.js';
@@ -33,6 +33,31 @@ const PLANS = 4;
 /** The generator name's kinds that only reword (no clause or sentence work). */
 const WORD_KINDS = new Set(['lexicon', 'contract', 'expand', 'digits', 'form', 'possession']);
 
+/** Whether the words a rewrite changed put it at the level it measured (E77: review v6, gsm-symbolic-76). */
+const onContent = (original: string, aimed: Aimed) =>
+  aimed.severity.level !== undefined &&
+  contentLevelOfRewording(original, aimed.text) === aimed.severity.level;
+
+/**
+ * The heaviest strength that measures at the target level, passes the gates and whose changed words
+ * say that level too: the paper's measure alone admitted three word swaps on a long seed at L2 and
+ * L4 (autojunk, review v6), so the measure's level stands only where the content agrees (E77).
+ */
+function onLevelByContent(
+  target: RulesInput['target'],
+  count: number,
+  variant: (k: number) => string | undefined,
+): Aimed | undefined {
+  for (let k = count - 1; k >= 0; k--) {
+    const text = variant(k);
+    if (text === undefined) continue;
+    const { severity, gatesPass } = assess(target, text);
+    const aimed = { text, strength: k, severity };
+    if (gatesPass && severity.level === target.level && onContent(target.original, aimed)) return aimed;
+  }
+  return undefined;
+}
+
 export function semanticVariationRules({ original, level, rng, target }: RulesInput): RulesMade | undefined {
   const hidden = hideAbbreviationDots(original);
   const entities = extractEntities(original);
@@ -42,11 +67,13 @@ export function semanticVariationRules({ original, level, rng, target }: RulesIn
   for (let p = 0; p < PLANS; p++) {
     const ops = plan(hidden, level, rng, cast, p % 2 === 1);
     if (ops.length === 0) return undefined;
-    const aimed = aimAtLevel(target, ops.length, (k) => {
+    const variant = (k: number) => {
       const text = showAbbreviationDots(build(hidden, ops, k + 1, cast));
       // A reordering that moves a reference ahead of what it refers to is no paraphrase (E62).
       return text === original || forwardReference(original, text) !== undefined ? undefined : text;
-    });
+    };
+    const first = aimAtLevel(target, ops.length, variant);
+    const aimed = first && onContent(original, first) ? first : onLevelByContent(target, ops.length, variant);
     if (!aimed) continue;
     const nearer =
       !best ||

@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../../util/random.js';
-import { restructures } from '../../severity/content-level.js';
+import { contentLevelOfRewording, restructures, wordChange } from '../../severity/content-level.js';
 import { scanSuite } from '../../suite-scans.js';
+import { extractEntities } from '../../text/entities.js';
+import { splitSentences } from '../../text/tokens.js';
 import type { LadderTest } from '../../types.js';
 import { LEVELS, type Seed } from '../../types.js';
 import { assess } from '../aim.js';
 import { familyRules } from '../rules-common.js';
 import { applyLocal, type SentenceOpName } from './clauses.js';
 import { semanticVariation } from './index.js';
-
 import { forwardReference } from './references.js';
-import { presentTense, reverseGivens } from './sentences.js';
+import { namePronouns, presentTense, reverseGivens, whoOf } from './sentences.js';
 import { applyWordOps, wordOps } from './words.js';
 
 const seed = (id: string, question: string): Seed => ({ id, question, gold: 0, source: 'issue-11' });
@@ -476,11 +477,14 @@ describe('Semantic Variation naming', () => {
     );
     const texts: string[] = [];
     for (const s of [candy, craig])
-      for (const level of [2, 3, 4] as const)
-        for (let r = 0; r < 12; r++)
+      for (const level of [1, 2, 3, 4] as const)
+        for (let r = 0; r < 24; r++)
           texts.push(familyRules(semanticVariation, s, level, 1, new PyRandom(r))?.text ?? '');
-    expect(texts.some((t) => t.endsWith("What percent of Candy's spools are blue?"))).toBe(true);
-    expect(texts.some((t) => /\bCraig (?:has|have) (?:left|remaining)[?.]$/.test(t))).toBe(true);
+    // Candy's one rewrite is too light for L2 by its changed words (E77): the operation itself.
+    const named = namePronouns(splitSentences(candy.question), whoOf(extractEntities(candy.question)));
+    expect(named?.at(-1)).toBe("What percent of Candy's spools are blue?");
+    const craigs = namePronouns(splitSentences(craig.question), whoOf(extractEntities(craig.question)));
+    expect(craigs?.at(-1)).toMatch(/\bCraig (?:has|have) (?:left|remaining)[?.]$/);
     // Never the name three times running at the start of a sentence.
     for (const t of texts) expect(t).not.toMatch(/Craig [^.]+\. Craig [^.]+\. Craig /);
   });
@@ -632,9 +636,10 @@ describe('SV level by content (review v4, E71)', () => {
       ({ seedId: 'gsm-symbolic-47', family: 'SV', original: EGGS, text, measuredLevel: level }) as LadderTest;
     const hits = (t: LadderTest) => scanSuite([t]).get('sv-level-content') ?? [];
     expect(hits(as(SWAPS, 3))).toHaveLength(1);
-    expect(hits(as(SWAPS, 2))).toHaveLength(0);
+    // Word swaps read as L1 (since review v6, E77, every level is held to the words it changed).
+    expect(hits(as(SWAPS, 1))).toHaveLength(0);
     const merged = SWAPS.replace('Lamar discovers 5 eggs. Stacy', 'Lamar discovers 5 eggs, and Stacy');
-    expect(hits(as(merged, 3))).toHaveLength(0);
+    expect(restructures(EGGS, merged)).toBe(true);
   });
 
   it('the rules write no L3-L5 of word swaps in place', () => {
@@ -648,6 +653,47 @@ describe('SV level by content (review v4, E71)', () => {
             .level;
           if ((measured ?? 0) >= 3)
             expect(restructures(s.question, c.text), `${s.id} L${measured}: ${c.text}`).toBe(true);
+        }
+  });
+});
+
+/** Review v6 (E77): SV levels by what the text rewrote, not by difflib's autojunk on a long seed. */
+describe('SV level by content (review v6)', () => {
+  const TUNAS =
+    'Deandre caught 3 tunas last Monday, the first tuna he caught weighs 56 kilograms, the second tuna he caught weighs 46 kilograms, and the last tuna he caught weighs 26 kilograms. If a kilogram of tuna costs $0.50, how much will he earn after selling all the tunas to the market?';
+  const KILOS =
+    'Deandre caught 3 tunas last Monday, the first tuna he caught weighs 56 kilos, the second tuna he caught weighs 46 kilos, and the last tuna he caught weighs 26 kilos. If a kilogram of tuna is priced at $0.50, what will he earn after selling all the tunas to the market?';
+  const MARBLES =
+    "Brendan has a bag of marbles with 10 inside. He tripped over a pebble while carrying it and dropped half of them. He scrambled to search for them but only came up with 3. When he went back home, he inspected the marbles further. One of them he picked up wasn't a marble, but actually a bead so he got rid of it. How many marbles did Brendan end up with?";
+  const MARBLES_L4 =
+    'Brendan owns a bag of marbles with 10 inside, and he tripped over a pebble while carrying it and dropped half of them. Brendan scrambled to search for them but only came up with 3, and he inspected the marbles further when he went back home. One of them he picked up was not a marble, but actually a bead so he got rid of it. How many marbles did Brendan end up with?';
+  const as = (id: string, original: string, text: string, level: number) =>
+    ({ seedId: id, family: 'SV', original, text, measuredLevel: level }) as LadderTest;
+  const hits = (t: LadderTest) => scanSuite([t]).get('sv-level-content') ?? [];
+
+  it('reads gsm-symbolic-76 "L2" and gsm-symbolic-61 "L4" as L1 by the words they changed', () => {
+    // The paper's measure says L2 and L4 (autojunk on 277 and 360 characters); the words say L1.
+    expect(assess({ family: semanticVariation, original: TUNAS, level: 2 }, KILOS).severity.level).toBe(2);
+    expect(wordChange(TUNAS, KILOS)).toBeLessThan(0.15);
+    expect(contentLevelOfRewording(TUNAS, KILOS)).toBe(1);
+    expect(contentLevelOfRewording(MARBLES, MARBLES_L4)).toBe(1);
+    expect(hits(as('gsm-symbolic-76', TUNAS, KILOS, 2))).toHaveLength(1);
+    expect(hits(as('gsm-symbolic-61', MARBLES, MARBLES_L4, 4))).toHaveLength(1);
+    expect(hits(as('gsm-symbolic-76', TUNAS, KILOS, 1))).toHaveLength(0);
+  });
+
+  it('the rules admit at a level only a rewrite whose words changed as much as the level says', () => {
+    const seeds = [seed('gsm-symbolic-76', TUNAS), seed('gsm-symbolic-61', MARBLES), ...SEEDS];
+    for (const s of seeds)
+      for (const level of LEVELS)
+        for (let attempt = 1; attempt <= 2; attempt++) {
+          const c = familyRules(semanticVariation, s, level, attempt, new PyRandom(attempt * 31 + level));
+          if (!c) continue;
+          const measured = assess({ family: semanticVariation, original: s.question, level }, c.text).severity
+            .level;
+          expect(contentLevelOfRewording(s.question, c.text), `${s.id} L${measured}: ${c.text}`).toBe(
+            measured,
+          );
         }
   });
 });
