@@ -118,7 +118,7 @@ describe(`waver installed from its packed tarball${why}`, () => {
       const args = [cli, 'suite', 'build', '--protocol', 'ladder', '--seeds', '2', '--out', out];
       const r = spawnSync(process.execPath, args, { cwd: project, env: cleanEnv(), encoding: 'utf8' });
       expect(r.status, r.stderr).toBe(0);
-      expect(r.stdout).toMatch(/generator: reviewed dataset ladder-default v1/);
+      expect(r.stdout).toMatch(/generator: reviewed dataset ladder-default v2/);
       const tests = readFileSync(out, 'utf8')
         .trim()
         .split('\n')

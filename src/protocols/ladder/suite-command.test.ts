@@ -101,13 +101,13 @@ describe('waver suite build --protocol ladder', () => {
     await suiteBuild(['--protocol', 'ladder', '--out', b, '--seeds', '4', '--seed', '9']);
     expect(readFileSync(a)).toEqual(readFileSync(b));
     expect(firstOut).toMatch(
-      /## Ladder suite admission \(Table 3\) — 4 seeds, generator: reviewed dataset ladder-default v1 \(criteria ladder-default-review\/1\)/,
+      /## Ladder suite admission \(Table 3\) — 4 seeds, generator: reviewed dataset ladder-default v2 \(criteria ladder-default-review\/2\)/,
     );
     expect(firstOut).not.toMatch(/Meaning not verified/);
     const tests = readLadderSuite(a).filter((t) => t.family !== 'baseline');
     expect(tests.length).toBeGreaterThan(0);
     for (const t of tests) {
-      expect(t.generator).toMatchObject({ kind: 'reviewed', dataset: 'ladder-default', version: 1 });
+      expect(t.generator).toMatchObject({ kind: 'reviewed', dataset: 'ladder-default', version: 2 });
       expect(t.gates.map((g) => g.gate)).toContain('review');
     }
   });

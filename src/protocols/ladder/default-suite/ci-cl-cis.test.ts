@@ -69,7 +69,7 @@ describe.each(['CI', 'CL', 'CIS'] as const)('default suite %s', (code) => {
         continue;
       }
       expect(l.review?.verdict, `${l.seed} L${l.level}`).toBe('accepted');
-      expect(l.review?.criteria).toBe('ladder-default-review/1');
+      expect(l.review?.criteria).toBe('ladder-default-review/2');
       expect(l.review?.by).toMatch(/AI-assisted/);
       expect(l.review?.note).toMatch(new RegExp(`^L${l.level}: \\S`));
       expect(l.review?.note).not.toMatch(/\n/);

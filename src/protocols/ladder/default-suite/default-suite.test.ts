@@ -82,7 +82,7 @@ describe('the loader', () => {
       expect(t.gates.at(-1)?.gate).toBe('review');
       expect(t.measuredLevel).toBe(t.requestedLevel);
     }
-    expect(admission.context.generator).toContain('reviewed dataset ladder-default v1');
+    expect(admission.context.generator).toContain('reviewed dataset ladder-default v2');
     expect(admission.rows.map((r) => r.family)).toEqual(Object.keys(DEFAULT_SUITE_FILES));
   });
 

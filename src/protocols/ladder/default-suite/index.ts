@@ -32,8 +32,8 @@ import { type Measured, measureLine } from './measure.js';
 
 export const DEFAULT_SUITE = {
   name: 'ladder-default',
-  version: 1,
-  criteria: 'ladder-default-review/1',
+  version: 2,
+  criteria: 'ladder-default-review/2',
 } as const;
 
 /** The families' files, in the paper's order. */
