@@ -1,5 +1,5 @@
 /**
- * CI lines of the default suite against the blind read v8 (issue 36, decision E79-ds8a): the
+ * CI lines of the default suite against the blind read v8 (issue 36, decision E79): the
  * distractors are connected prose about the problem's own scene, so none repeats an indefinite place
  * ("a bakery in town" three times), none is a template possessive ("A best friend of Nora's"), none
  * places a thing "down the road" with no anchor, and none adds another place of the problem's kind
