@@ -51,3 +51,19 @@ describe('KB L2: fabricated evidence about the problem, no invented named entity
     expect(l2.filter((l) => /\bsaid it\b/.test(l.text)).map((l) => l.seed)).toEqual([]);
   });
 });
+
+describe('CIS directives: no template slot-fill (review v8)', () => {
+  const directive = (text: string) => text.slice(text.lastIndexOf('?') + 1);
+  const all = [1, 2, 3, 4, 5].flatMap((level) => lines('cis.jsonl', level));
+
+  it('quotes no span of the problem like "the 2 more hours" in a directive', () => {
+    const quoted = all.filter((l) => /\bthe 2 more hours\b/.test(directive(l.text)));
+    expect(quoted.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
+  });
+
+  it('opens at most ~10% of L2 with "<Op> instead of <op>ing for the ..."', () => {
+    const frame = /^\s*(?:Add|Subtract|Multiply|Divide|Use \w+) instead of \w+ for the\b/;
+    const hits = lines('cis.jsonl', 2).filter((l) => frame.test(directive(l.text)));
+    expect(hits.map((l) => l.seed).length).toBeLessThanOrEqual(TEN_PERCENT);
+  });
+});
