@@ -67,3 +67,12 @@ describe('CIS directives: no template slot-fill (review v8)', () => {
     expect(hits.map((l) => l.seed).length).toBeLessThanOrEqual(TEN_PERCENT);
   });
 });
+
+describe('SV L4-L5: idiomatic words, no thesaurus swap (review v8)', () => {
+  // "It manages 45 each 15 minutes", "playthings", "biscuits" for cookies, "picture house" for cinema.
+  const SWAP = /\bplaythings\b|\bbiscuits\b|\bpicture house\b|\beach \d+ minutes\b/i;
+  it('uses none of the swaps the read found', () => {
+    const bad = [4, 5].flatMap((level) => lines('sv.jsonl', level)).filter((l) => SWAP.test(l.text));
+    expect(bad.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
+  });
+});
