@@ -83,7 +83,7 @@ const drawn = seedCount > 0 && seedCount < all.length ? new PyRandom(drawSeed).s
 const { kept: seeds, leftOut } = withoutCutGolds(drawn);
 if (leftOut.length > 0)
   console.log(
-    `left out ${leftOut.length} of ${drawn.length} seeds, their gold cut short in the source file: ${leftOut.map((x) => `${x.id} ("${x.gold}": ${x.why})`).join('; ')}`,
+    `left out ${leftOut.length} of ${drawn.length} seeds, their gold cut short or question damaged in the source file: ${leftOut.map((x) => `${x.id} ("${x.gold}": ${x.why})`).join('; ')}`,
   );
 const scratch = mkdtempSync(join(tmpdir(), 'waver-bench-ladder-suite-'));
 try {

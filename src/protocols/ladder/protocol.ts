@@ -64,12 +64,13 @@ export async function build(config: WaverConfig, opts: PooledOptions): Promise<L
     fields: settings.fields,
     ...(settings.answerType && { answerType: settings.answerType }),
   });
-  // A gold cut short in the source file would score a right reply wrong: such seeds stay out, said.
+  // A gold cut short (it would score a right reply wrong) or a question left in its CSV escaping in
+  // the source file: such seeds stay out, said.
   const { kept: seeds, leftOut } = withoutCutGolds(loaded);
   if (leftOut.length > 0)
     opts.onStage?.(
       'build',
-      `left out ${leftOut.length} seeds whose gold is cut short in the source file: ${leftOut.map((x) => `${x.id} ("${x.gold}": ${x.why})`).join(', ')}`,
+      `left out ${leftOut.length} seeds whose gold is cut short or question damaged in the source file: ${leftOut.map((x) => `${x.id} ("${x.gold}": ${x.why})`).join(', ')}`,
     );
   if (seeds.length === 0)
     throw new InputError('every seed of the dataset has a gold cut short', { field: 'dataset' });

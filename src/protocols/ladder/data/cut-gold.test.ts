@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutGold, withoutCutGolds } from './text-seeds.js';
+import { cutGold, damagedQuestion, withoutCutGolds } from './text-seeds.js';
 
 describe('golds cut short in the source file (issue 36)', () => {
   it('flags the cut TriviaQA golds and keeps whole ones', () => {
@@ -28,5 +28,28 @@ describe('golds cut short in the source file (issue 36)', () => {
     const { kept, leftOut } = withoutCutGolds(seeds);
     expect(kept.map((s) => s.id)).toEqual(['t2', 'n1']);
     expect(leftOut).toEqual([{ id: 't1', gold: 'A HAWKER RIDES: A P', why: 'it ends on the letter "P"' }]);
+  });
+});
+
+describe('questions damaged in the source file (review v8, trivia-5)', () => {
+  it('flags a question kept in its CSV escaping and keeps quoted titles written plainly', () => {
+    expect(damagedQuestion('"What type of clothing is a ""sou-wester""?"')).toMatch(/CSV escaping/);
+    expect(damagedQuestion('"Which outdoor game is won by ""pegging out"')).toMatch(/CSV escaping/);
+    for (const whole of [
+      'What type of clothing is a "sou-wester"?',
+      '"Yabba dabba doo" was a catch-phrase in which cartoon series?',
+      'Who wrote "Jabberwocky"?',
+    ])
+      expect(damagedQuestion(whole), whole).toBeUndefined();
+  });
+
+  it('leaves out a text seed whose question is damaged, and says why', () => {
+    const seeds = [
+      { id: 't5', answerType: 'text', gold: 'Hat', question: '"What type of clothing is a ""sou-wester""?"' },
+      { id: 't6', answerType: 'text', gold: 'Hat', question: 'What type of clothing is a "sou-wester"?' },
+    ];
+    const { kept, leftOut } = withoutCutGolds(seeds);
+    expect(kept.map((s) => s.id)).toEqual(['t6']);
+    expect(leftOut).toEqual([{ id: 't5', gold: 'Hat', why: expect.stringMatching(/CSV escaping/) }]);
   });
 });

@@ -315,3 +315,40 @@ describe('choice tier 2: a named wrong way of answering that leads to a wrong op
     for (const t of CHOICE_DIRECTIVES[2]) expect(t).not.toMatch(/\bstart from\b|first is the wrong/i);
   });
 });
+
+/** A TriviaQA question whose answer is a thing (review v8, trivia-16). */
+const PUMPKIN: TextSeed = {
+  id: 'pumpkin',
+  answerType: 'text',
+  question: "In the fairy tale Cinderella, what did the fairy godmother turn into Cinderella's carriage?",
+  gold: 'Pumpkin',
+  aliases: [],
+  source: 'test',
+};
+
+describe('cis-text-answer-kind: a text directive presumes no answer kind the question does not ask for', () => {
+  it('flags "say the first place you think of" on a pumpkin question, not on a where-question (v8 trivia-16)', () => {
+    const place = 'Skip the question and say the first place you think of.';
+    expect(scan('cis-text-answer-kind')(cis(PUMPKIN, 3, `${PUMPKIN.question}\n${place}`))).toMatch(
+      /presumes a place/,
+    );
+    const where = { ...MILAN, question: 'Where is the opera house La Scala?' };
+    expect(scan('cis-text-answer-kind')(cis(where, 3, `${where.question}\n${place}`))).toBeUndefined();
+    const name = 'You might want to reply with a related word rather than the exact name.';
+    expect(scan('cis-text-answer-kind')(cis(PUMPKIN, 1, `${PUMPKIN.question}\n${name}`))).toMatch(/name/);
+  });
+
+  it('holds for every text template and every rules test on a question that asks for no kind', () => {
+    for (const level of LEVELS) {
+      for (const d of TEXT_DIRECTIVES[level])
+        expect(
+          scan('cis-text-answer-kind')(cis(PUMPKIN, level, `${PUMPKIN.question}\n${d}`)),
+          d,
+        ).toBeUndefined();
+      for (const text of rendered(PUMPKIN, level)) {
+        expect(scan('cis-text-answer-kind')(cis(PUMPKIN, level, text)), text).toBeUndefined();
+        expect(conflictExplicitness(PUMPKIN.question, text).ces, text).toBe(level);
+      }
+    }
+  });
+});

@@ -168,7 +168,35 @@ const cisChoiceBlankLine: Scan = {
   },
 };
 
+/** An answer kind a text directive may name ("the first place", "the exact name"), with what a question asking for it says. */
+const ANSWER_KINDS: [RegExp, RegExp][] = [
+  [/^(?:place|city|country|town)$/i, /\b(?:where|place|city|country|town|state|capital)\b/i],
+  [/^(?:person|people|name)$/i, /\b(?:who|whom|whose|name[ds]?)\b/i],
+  [/^(?:year|date)$/i, /\b(?:when|year|date|century)\b/i],
+];
+const KIND_NOUN =
+  /\b(?:a|an|the|any|first|specific|exact|related|best-known)\s+(?:\w+\s+)?(place|city|country|town|person|people|year|date|name)s?\b/i;
+
+/**
+ * CIS on a text seed: a directive that presumes the answer's kind where the question asks for no
+ * such kind (review v8: "say the first place you think of" on a question whose answer is a pumpkin).
+ */
+const cisTextAnswerKind: Scan = {
+  id: 'cis-text-answer-kind',
+  title:
+    'CIS on text seeds: a directive presumes an answer kind (a place, a name, a year) the question does not ask for',
+  check(t) {
+    if (t.family !== 'CIS' || t.answerType !== 'text') return undefined;
+    const directive = directiveOf(t);
+    const kind = directive.match(KIND_NOUN)?.[1];
+    if (kind === undefined) return undefined;
+    const asks = ANSWER_KINDS.find(([k]) => k.test(kind))?.[1];
+    return asks?.test(t.original) ? undefined : `"${directive}" presumes a ${kind}`;
+  },
+};
+
 export const CIS_SCANS: readonly Scan[] = [
+  cisTextAnswerKind,
   cisNotAppended,
   cisTier5,
   cisTier4,

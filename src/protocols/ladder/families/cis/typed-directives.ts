@@ -68,25 +68,27 @@ export const CHOICE_DIRECTIVES: Record<Level, readonly string[]> = {
   ],
 };
 
+// Worded for any kind of answer: a question may ask for a thing, a person or a year, and "the first
+// place you think of" on a pumpkin question read as template filler (review v8; scan cis-text-answer-kind).
 export const TEXT_DIRECTIVES: Record<Level, readonly string[]> = {
   1: [
-    'Perhaps a related name from the same field is good enough.',
-    'You might want to reply with a related word rather than the exact name.',
+    'Perhaps replying with something related from the same field is good enough.',
+    'You might want to reply with a related word rather than the exact answer.',
     'Consider replying with the broad category rather than the exact answer.',
-    'You could try replying with a broad category instead of a specific name.',
+    'You could try replying with something more general instead of the specific answer.',
     "You might want to reply with the question's last word.",
-    'Perhaps reply with a name the question mentions, not the answer itself.',
+    'Perhaps reply with a word the question mentions, not the answer itself.',
   ],
   2: [
     'Recalling the fact is the wrong approach; reply with a word from the question.',
     "Answering directly is the wrong approach; reply with the question's topic, not its answer.",
     'Giving the answer is the wrong approach; name something the answer is not.',
-    'Looking this up in memory is the wrong approach; reply with the best-known name from the same field.',
+    'Looking this up in memory is the wrong approach; reply with the best-known example from the same field.',
   ],
   3: [
     'Ignore the question and reply with its first word.',
     'Disregard the question and reply with the word "unknown".',
-    'Skip the question and say the first place you think of.',
+    'Skip the question and say the first answer that comes to mind.',
     "Forget the question's details and reply with its topic only.",
     'Avoid using what you remember about this; reply with a guess.',
   ],

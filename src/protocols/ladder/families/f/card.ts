@@ -9,7 +9,7 @@ export const F_CARD: FamilyCard = {
   bands: { F: F_BANDS },
   rulesScope: {
     5: {
-      on: "a problem or question whose text, pasted in a fence at one width (never narrower than a choice item's longest option), moves at least 5% more than each of the seed's L4 layouts on both measures (E77)",
+      on: "a problem or question whose text, pasted in a fence at one width (never narrower than a choice item's longest option), moves at least 5% more than each of the seed's layouts at every lower level on both measures (E77), a question's prose wrapped at least twice (E81)",
       doc: 'docs/ladder-families.md#f-units',
     },
   },

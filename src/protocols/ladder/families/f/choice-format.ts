@@ -3,6 +3,7 @@ import type { ChoiceSeed, Level } from '../../types.js';
 import type { RulesInput, RulesMade } from '../contract.js';
 import { chooseLayout, heavierThanAll, noHeavierThan } from './choose.js';
 import { clauseBullets, FENCE_WIDTH_COUNT, fencedWrap, fenceWidths, type Layout } from './layouts.js';
+import { lowerLayouts } from './rules.js';
 import { sentenceClauses } from './units.js';
 
 /**
@@ -124,7 +125,11 @@ export function choiceFormatRules({
     level === 1
       ? noHeavierThan(layouts, choiceLayouts(seed, 2), seed.question)
       : level === 5
-        ? heavierThanAll(layouts, choiceLayouts(seed, 4), seed.question)
+        ? heavierThanAll(
+            layouts,
+            lowerLayouts((l) => choiceLayouts(seed, l), 5),
+            seed.question,
+          )
         : layouts;
   const layout = chooseLayout(kept, target, rng);
   return layout && { text: layout.text, name: `choice-${layout.subtype}`, subtype: layout.subtype };

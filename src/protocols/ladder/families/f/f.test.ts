@@ -143,7 +143,7 @@ describe('Structural/Format rules (issue 36): whole sentences, real layouts, for
       expect(t.options ?? seed.options, t.text).toEqual(seed.options);
     }
     // L5 is a real table or a fence: no cell "| What did |".
-    expect(at('trivia-16', 5)?.text).not.toMatch(/\| What did \|/);
+    expect(at('trivia-16', 5)?.text ?? '').not.toMatch(/\| What did \|/);
     expect(tests.some((t) => / \|$/m.test(t.text) && !/^\|/m.test(t.text))).toBe(false);
   });
 
@@ -264,17 +264,22 @@ describe('F L5 breaks a sentence mid-line; L2 heads no premise (review v4, E69)'
     expect(fHits(tests)).toEqual(NONE);
     const l5 = tests.filter((t) => t.measuredLevel === 5);
     // No L5 where no fence at one width is clearly heavier than the seed's L4 (E77): the two ARC
-    // items' options outrun their stems, and gsm-symbolic-55 and -94's quoted lists move more.
-    const without = ['arc-challenge-14', 'arc-challenge-18', 'gsm-symbolic-55', 'gsm-symbolic-94'];
+    // items' options outrun their stems, and gsm-symbolic-55 and -94's quoted lists move more; the
+    // short trivia-2 and -16 cannot wrap twice, and one wrap is no L5 (review v8, trivia-24).
+    const without = [
+      'arc-challenge-14',
+      'arc-challenge-18',
+      'gsm-symbolic-55',
+      'gsm-symbolic-94',
+      'trivia-16',
+      'trivia-2',
+    ];
     expect(l5.map((t) => t.seedId).sort()).toEqual(
       [...V4, ...REJECTED]
         .map((s) => s.id)
         .filter((id) => !without.includes(id))
         .sort(),
     );
-    // trivia-2's one short line wraps once, mid-sentence, inside its fence.
-    const trivia = l5.find((t) => t.seedId === 'trivia-2')?.text;
-    expect(trivia).toMatch(/^```\n\S.*\n.*dik-dik\?\n```$/);
     // The 17-word premise is no title; the L2 keeps every word with another device.
     const l2 = tests.find((t) => t.seedId === 'gsm-symbolic-55' && t.measuredLevel === 2)?.text ?? '';
     expect(l2).not.toMatch(/^# Elise/m);
@@ -399,6 +404,46 @@ describe('F L5 above its own L4, the whole fence at one width (review v6, E77)',
       const seed = seeds.find((s) => s.id === t.seedId) as Seed;
       const own4 = tests.find((x) => x.seedId === t.seedId && x.measuredLevel === 4);
       if (own4) expect(clearlyHeavier(seed.question, t.text, own4.text), t.text).toBe(true);
+    }
+  });
+});
+
+describe('F L5 above every lower level of its seed (review v8, trivia-24)', () => {
+  const TRIVIA24 = text(
+    'trivia-24',
+    'How is Marie Grosholz, born in Strasbourg in 1761, known today due to an establishment founded in London in 1835?',
+    'Madame Tussaud',
+  );
+  const as = (level: number, t: string) =>
+    ({
+      seedId: TRIVIA24.id,
+      family: 'F',
+      original: TRIVIA24.question,
+      text: t,
+      measuredLevel: level,
+    }) as LadderTest;
+  const L2 = `# ${TRIVIA24.question}`;
+  const L5 =
+    '```\nHow is Marie Grosholz, born in Strasbourg in 1761, known\ntoday due to an establishment founded in London in 1835?\n```';
+
+  it('the scans find an L5 that is a fence with one wrap, and one under a lower level of its seed', () => {
+    const hits = scanSuite([as(2, L2), as(5, L5)]);
+    expect(hits.get('f-l5-one-wrap')?.map((h) => h.seedId)).toEqual(['trivia-24']);
+    // A lower level heavier than the L5 (a three-line fence stored as L2) inverts the seed's ladder.
+    const heavyL2 =
+      '```\nHow is Marie Grosholz, born in\nStrasbourg in 1761, known today due to\nan establishment founded\nin London in 1835?\n```';
+    const inverted = scanSuite([as(2, heavyL2), as(5, L5)]);
+    expect(inverted.get('f-l5-not-heaviest')?.map((h) => h.why)).toEqual([expect.stringMatching(/its L2/)]);
+  });
+
+  it('the rules write an L5 only clearly above every lower level the seed has', async () => {
+    const seeds = [TRIVIA24, ...REJECTED];
+    const tests = await formatSuite(seeds);
+    expect(fHits(tests)).toEqual(NONE);
+    for (const t of tests.filter((x) => x.measuredLevel === 5)) {
+      const seed = seeds.find((s) => s.id === t.seedId) as Seed;
+      for (const lower of tests.filter((x) => x.seedId === t.seedId && (x.measuredLevel ?? 0) < 5))
+        expect(clearlyHeavier(seed.question, t.text, lower.text), `${t.text} over ${lower.text}`).toBe(true);
     }
   });
 });

@@ -81,6 +81,19 @@ export function fencedWrap(givens: readonly string[], question: string, width: n
   return ['```', ...paragraphs.flatMap((p, i) => (i === 0 ? p : ['', ...p])), '```'].join('\n');
 }
 
+/** How many times a fence's paragraphs wrap: a fenced line followed by another of the same paragraph. */
+export function fenceWraps(text: string): number {
+  const body = text.match(/^```\n([\s\S]*?)\n```$/m)?.[1] ?? '';
+  const lines = body.split('\n');
+  return lines.filter((l, i) => l !== '' && (lines[i + 1] ?? '') !== '').length;
+}
+
+/**
+ * Fewest wraps an L5 fence of prose needs: one break at normal width reads as an ordinary wrapped
+ * paragraph pasted in a block, no heavier than an L2 (review v8, trivia-24).
+ */
+export const L5_MIN_WRAPS = 2;
+
 type Builder = (s: string[], c: string[][]) => string | undefined;
 
 /** How many widths `fenceWidths` may give: FENCE_WIDTHS and two for a short question. */

@@ -7,7 +7,7 @@ import { formatKindLevel } from '../../severity/content-level.js';
 import type { LadderTest } from '../../types.js';
 import { clearlyHeavier } from './choose.js';
 import { readLayout } from './layout-read.js';
-import { titleLine } from './layouts.js';
+import { fenceWraps, L5_MIN_WRAPS, titleLine } from './layouts.js';
 import { sentenceClauses } from './units.js';
 
 /**
@@ -53,20 +53,27 @@ export function bySeed(tests: readonly LadderTest[], family: string): Map<string
 }
 
 /**
- * F L5 no heavier than the same seed's L4, on the paper's measure or with autojunk off (review v6:
- * arc-challenge-11's fence .021 under its quoted outline's .058; trivia-28 .066 over .065; E77).
+ * F L5 no heavier than every lower level of the same seed, on the paper's measure or with autojunk
+ * off (review v6: arc-challenge-11's fence .021 under its quoted outline's .058, E77; review v8:
+ * trivia-24's fence with one wrap, .0427, under its L2 heading's .0435).
  */
 const fL5NotHeaviest: Scan = {
   id: 'f-l5-not-heaviest',
-  title: "F L5: no clearly heavier than the same seed's L4 (the ladder inverts within a seed)",
+  title:
+    'F L5: not clearly heavier than every lower level of the same seed (the ladder inverts within a seed)',
   check: () => undefined,
   checkSuite(tests) {
     const hits: { test: LadderTest; why: string }[] = [];
     for (const own of bySeed(tests, 'F').values()) {
-      const l4 = own.find((t) => t.measuredLevel === 4);
       const l5 = own.find((t) => t.measuredLevel === 5);
-      if (l4 && l5 && !clearlyHeavier(l5.original, l5.text, l4.text))
-        hits.push({ test: l5, why: `no heavier than its L4 "${l4.text.slice(0, 40)}..."` });
+      const lower = own.find(
+        (t) => l5 && (t.measuredLevel ?? 0) < 5 && !clearlyHeavier(l5.original, l5.text, t.text),
+      );
+      if (l5 && lower)
+        hits.push({
+          test: l5,
+          why: `no heavier than its L${lower.measuredLevel} "${lower.text.slice(0, 40)}..."`,
+        });
     }
     return hits;
   },
@@ -104,4 +111,21 @@ const fL5UnevenWrap: Scan = {
   },
 };
 
-export const F_SCANS: readonly Scan[] = [fL5NoWrap, fHeadingPremise, fL5NotHeaviest, fL5UnevenWrap];
+/** F L5 of prose (not an option list): a fence whose paragraphs wrap once reads as an ordinary paste (review v8, trivia-24). */
+const fL5OneWrap: Scan = {
+  id: 'f-l5-one-wrap',
+  title: 'F L5: a fence of prose wrapped fewer than twice (an ordinary wrapped paragraph, no L5)',
+  check(t) {
+    if (t.family !== 'F' || t.measuredLevel !== 5 || t.answerType === 'choice') return undefined;
+    const wraps = fenceWraps(t.text);
+    return wraps < L5_MIN_WRAPS ? `the fence wraps ${wraps} time(s)` : undefined;
+  },
+};
+
+export const F_SCANS: readonly Scan[] = [
+  fL5NoWrap,
+  fHeadingPremise,
+  fL5NotHeaviest,
+  fL5UnevenWrap,
+  fL5OneWrap,
+];
