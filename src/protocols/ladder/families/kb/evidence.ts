@@ -2,7 +2,7 @@
  * KB L2's fabricated evidence: where a cited figure would plausibly be written down, by the kind of
  * given (blind read v8, E79-kb7): a person's own habit in their own diary or log, a shop's price in
  * its flyer or on its website, an institution's count in its annual report or newsletter, a made
- * thing's count on its label, anything else in a local news article. Never "a report on <the
+ * thing's count on its label, anything else in a local paper's article or column. Never "a report on <the
  * counted noun>", never a year (it can clash with the problem's own time), and several verbs and
  * documents so that no one frame reads as a template (scan kb-l2-frame).
  */
@@ -24,7 +24,7 @@ export const SURNAMES = [
 /** The kind of holder a given has, as the rules read its clause (rules.ts, InPlace). */
 export interface Holder {
   kind: 'count' | 'money';
-  /** The person named in the given's sentence ("John"), if any. */
+  /** Whose own records hold it, as a possessive ("John's", "his own"), if anyone's. */
   owner: string | undefined;
   subject: { kind: 'person' } | { kind: 'thing'; head: string } | { kind: 'there' } | undefined;
   /** The sentence up to the amount. */
@@ -54,7 +54,7 @@ function docFor(h: Holder, rng: PyRandom): Doc {
       { name: `the ${name} General Store website`, verbs: ['listed', 'shown', 'quoted'], prep: 'on' },
     ] as const);
   if (h.kind === 'money')
-    return { name: `the ${name} Realty listing`, verbs: ['quoted', 'listed', 'stated'], prep: 'in' };
+    return { name: `the ${name} Realty listing`, verbs: ['quoted', 'given', 'stated'], prep: 'in' };
   if (h.subject?.kind === 'thing' && INSTITUTION.test(h.subject.head))
     return pick(rng, [
       {
@@ -76,10 +76,13 @@ function docFor(h: Holder, rng: PyRandom): Doc {
     };
   if (h.owner !== undefined)
     return pick(rng, [
-      { name: `${h.owner}'s diary`, verbs: ['noted', 'recorded', 'written down'], prep: 'in' },
-      { name: `${h.owner}'s phone app`, verbs: ['logged', 'recorded', 'shown'], prep: 'in' },
+      { name: `${h.owner} diary`, verbs: ['noted', 'recorded', 'written down'], prep: 'in' },
+      { name: `${h.owner} phone app`, verbs: ['logged', 'recorded', 'shown'], prep: 'in' },
     ] as const);
-  return { name: `a ${name} Gazette article`, verbs: ['reported', 'quoted', 'given'], prep: 'in' };
+  return pick(rng, [
+    { name: `a ${name} Gazette article`, verbs: ['reported', 'quoted', 'given'], prep: 'in' },
+    { name: `the ${name} Herald's weekend column`, verbs: ['reported', 'quoted', 'given'], prep: 'in' },
+  ] as const);
 }
 
 /** "recorded in John's diary", "listed on page 7 of the Hartwell Market's weekly flyer". */

@@ -148,7 +148,7 @@ interface InPlace {
   afterThere: boolean;
   /** Who or what the clause is about: a person, a made thing ("A loaf of bread"), "there are", or neither. */
   subject: { kind: 'person' } | { kind: 'thing'; head: string } | { kind: 'there' } | undefined;
-  /** The person the given's sentence names, whose own diary or log may be cited (evidence.ts). */
+  /** Whose own diary or log may be cited, as a possessive ("John's", "his own"; evidence.ts). */
   owner: string | undefined;
   /** The amount's clause tells of the past ("he sold 4 boxes"): a decision to come cannot set it. */
   past: boolean;
@@ -325,13 +325,18 @@ const CLAUSE_VERB = /\b(?:are|is|was|were|be|been|has|have|had|will|can|could|wo
 const CLAUSE_END = /[,;:.?!]/;
 const NOT_PLAIN = /\d|\$|\b(?:than|as|more|fewer|less|times|off|worth)\b/i;
 
-/** The name in the amount's sentence ("John drinks 2 glasses" -> John), whose own records L2 may cite. */
+/**
+ * Whose own records L2 may cite, as a possessive: the name in the amount's sentence ("John drinks
+ * 2 glasses" -> "John's"), else its pronoun ("he watched" -> "his own").
+ */
 function ownerOf(question: string, q: Quantity, names: readonly string[]): string | undefined {
   const before = question.slice(0, q.index);
   const sentence = before.slice(Math.max(before.lastIndexOf('. '), before.lastIndexOf('? ')) + 1);
-  return names.find(
-    (n) => new RegExp(`\\b${n.replace('.', '\\.')}\\b(?!'s)`).test(sentence) && /^[A-Z][a-z]+$/.test(n),
-  );
+  const name = names.find((n) => /^[A-Z][a-z]+$/.test(n) && new RegExp(`\\b${n}\\b(?!'s)`).test(sentence));
+  if (name !== undefined) return `${name}'s`;
+  if (/\b(?:he|his|him)\b/i.test(sentence)) return 'his own';
+  if (/\b(?:she|her)\b/i.test(sentence)) return 'her own';
+  return undefined;
 }
 
 function subjectOf(sentence: string): InPlace['subject'] | undefined {
