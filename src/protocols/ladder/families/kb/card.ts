@@ -10,7 +10,7 @@ export const KB_CARD: FamilyCard = {
   // What rules.ts (defineInPlace, notYetSet) and impossible.ts need of a seed, level by level.
   rulesScope: {
     2: {
-      on: 'a problem with a count or a sum of money the solution uses, given once in a plain clause of its own that a cited figure can stand in for ("There are 6 girls in the park.", "$10 a ride"), not after a determiner, in a rate\'s own phrase ("every 15 minutes"), in quotes, a ratio or a list',
+      on: 'a problem with a count or a sum of money the solution uses, given once in a plain clause of its own, with no verb after the amount, that a cited figure can stand in for ("There are 6 girls in the park.", "$10 a ride"; never "5 patients are admitted"), not after a determiner, in a rate\'s own phrase ("every 15 minutes"), in quotes, a ratio or a list',
       doc: IN_PLACE,
     },
     3: {

@@ -44,10 +44,24 @@ describe('Knowledge Boundary rules', () => {
     expect(kb(DRINK, 1, 0)?.text).not.toMatch(/remaining 24 liters/);
   });
 
-  it('cite a report on what the quantity measures, never on household spending in a speed problem', () => {
-    const texts = [0, 1, 2, 3, 4, 5].map((r) => kb(DANA, 2, r)?.text ?? '');
-    expect(texts.some((t) => /report on travel speeds/.test(t))).toBe(true);
-    for (const t of texts) expect(t).not.toMatch(/household spending/);
+  it('cite at L2 a document that would hold the figure, grammatically, never "report on <noun>" nor a year (blind read v8)', () => {
+    const milk = seed(
+      'milk',
+      'A glass of milk is 8 ounces of milk. John drinks 2 glasses of milk. If milk has 3 calories per ounce how many calories did he consume?',
+    );
+    const hospital = seed(
+      'hospital',
+      'A hospital has 1000 beds. Due to the outbreak, 5 patients are admitted into the hospital each day. How many beds are free after 2 weeks?',
+    );
+    const bagel = seed(
+      'bagel',
+      'A loaf of bread costs $2. Bagels cost $1 each. How much more do 3 loaves of bread cost than 2 bagels?',
+    );
+    for (let r = 0; r < 8; r++) {
+      const texts = [milk, hospital, bagel, DANA].map((s) => kb(s, 2, r)?.text ?? '');
+      for (const t of texts) expect(t).not.toMatch(/report on|\b(?:19|20)\d\d\b|the number of \w+ are\b/);
+      expect(texts[2]).toMatch(/Market's weekly flyer|General Store website/);
+    }
   });
 
   it('write a removed amount grammatically', () => {
@@ -90,7 +104,7 @@ describe('Knowledge Boundary rules', () => {
         expect(text).toMatch(
           [
             // A figure cited from a document that does not exist.
-            /(?:the number of|the amount)\b.* given (?:in Table|on page|in section) \d+ of the \d{4} .* report on /,
+            /(?:the number of|the amount)\b.* (?:given|listed|printed|advertised|shown|quoted|stated|reported|noted|recorded|written down|logged) (?:in|on) (?:page \d+ of )?(?:(?:the|an?) )?[A-Z][\w']+ (?!.*report on)/,
             // A price still to be set, nothing else (issue 36, blind read v4).
             /(?:a price|a fee|an hourly \w+)(?: per \w+| for [\w ]+)? that will (?:only be announced|not be set|only be fixed)/,
             // The distance replaced by an invented trail's or bridge's length (blind read v6).
@@ -119,7 +133,9 @@ describe('Knowledge Boundary rules', () => {
       'spools',
       'Candy has 15 dark green spools of thread. She buys 4 more. How many does she have?',
     );
-    expect(kb(spools, 2)?.text).toMatch(/the number of dark green spools of thread given/);
+    expect(kb(spools, 2)?.text).toMatch(
+      /the number of dark green spools of thread (?:given|listed|printed|advertised|shown|quoted|stated|reported|noted|recorded|written down|logged) /,
+    );
   });
 
   it('write L3 only on a price still to be set, never a count, a time or a size decided later', () => {

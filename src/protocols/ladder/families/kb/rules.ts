@@ -2,8 +2,8 @@
  * Knowledge Boundary: five ways of making a problem unanswerable by construction, one per level
  * (docs/method.md#level-bands: KB is categorical):
  *   L1 missing information: a quantity the answer needs is blurred away ("a certain amount");
- *   L2 fabricated evidence: the quantity is defined by a report that does not exist ("as many
- *      hectares ... as given in the 2014 Vellmont Institute report on pineapples");
+ *   L2 fabricated evidence: the quantity is a figure cited from a document that does not exist,
+ *      one that would hold it ("the number of glasses of milk noted in John's diary", evidence.ts);
  *   L3 not yet knowable: a present price, fee or wage is one still to be set ("charges a fee that
  *      will only be announced next month"); no other given is written at L3;
  *   L4 fabricated entity: it is a public property of an invented thing of the given's kind ("the
@@ -27,6 +27,7 @@ import type { RulesInput, RulesMade } from '../contract.js';
 
 import { solutionNumbers } from '../solution-steps.js';
 import { fabricatedEntity } from './entity.js';
+import { citation } from './evidence.js';
 import { knowledgeBoundaryGate } from './gate.js';
 import { impossiblePremise } from './impossible.js';
 
@@ -48,32 +49,6 @@ function vague(q: Quantity): string {
     default:
       return q.hyphenated ? 'multi' : 'several';
   }
-}
-
-const SURNAMES = [
-  'Hartwell',
-  'Quarrington',
-  'Vellmont',
-  'Ashgrove',
-  'Brenning',
-  'Calloway',
-  'Dunmore',
-  'Everleigh',
-  'Fairbank',
-  'Gorsedge',
-];
-const INSTITUTES = [
-  'Institute',
-  'Research Council',
-  'Bureau of Household Statistics',
-  'Consumer Survey Group',
-  'Pricing Board',
-];
-
-/** A report that does not exist, less its topic: "the 2014 Vellmont Institute report on". */
-function source(rng: PyRandom): string {
-  const year = 2009 + rng.randrange(12);
-  return `the ${year} ${rng.choice(SURNAMES)} ${rng.choice(INSTITUTES)} report on`;
 }
 
 function pickQuantity(
@@ -173,8 +148,8 @@ interface InPlace {
   afterThere: boolean;
   /** Who or what the clause is about: a person, a made thing ("A loaf of bread"), "there are", or neither. */
   subject: { kind: 'person' } | { kind: 'thing'; head: string } | { kind: 'there' } | undefined;
-  /** What a report on it would be about. */
-  topic: string;
+  /** Whose own diary or log may be cited, as a possessive ("John's", "his own"; evidence.ts). */
+  owner: string | undefined;
   /** The amount's clause tells of the past ("he sold 4 boxes"): a decision to come cannot set it. */
   past: boolean;
   /** The sentence up to the amount ("The accountant charges "). */
@@ -249,9 +224,8 @@ function askedSentence(question: string): string {
 /**
  * L2-L4, three constructions so the three types read as three different problems:
  * - fabricated evidence, a figure cited from a document that does not exist, in place of the
- *   amount: "the number of hectares of a pineapple field given in Table 3 of the 2018 Brenning
- *   Institute report on pineapples" ("The number of girls in the park is given in ..." for "There
- *   are 6 girls in the park.");
+ *   amount: "the number of glasses of milk noted in John's diary" ("The number of girls in the park
+ *   is reported in a Hartwell Gazette article" for "There are 6 girls in the park.");
  * - not yet knowable, a price, fee or wage still to be set: "The accountant charges a fee that
  *   will only be announced next month";
  * - fabricated entity, the given replaced by a public property of an invented thing of its kind
@@ -268,10 +242,11 @@ function definer(
       // Not a number the problem has: blurring its other occurrences would reach "page 3" too.
       const taken = new Set(numbersIn(question).map(numberValue));
       const free = [...Array(30).keys()].map((n) => n + 2).filter((n) => !taken.has(String(n)));
-      const where = `${rng.choice(['in Table', 'on page', 'in section'])} ${rng.choice(free)} of ${source(rng)}`;
       return {
         write: (p) => {
-          const cited = `given ${where} ${p.topic}`;
+          // "the number of patients are admitted ... given in": the clause must hold no verb (blind read v8).
+          if (CLAUSE_VERB.test(p.clause)) return undefined;
+          const cited = citation(p, rng, free);
           if (p.thereIs) return `the number of${p.clause} is ${cited}`;
           // "There are the number of ..." is no English; "there were 25 men and the number of women ..." is.
           if (p.afterThere) return undefined;
@@ -290,7 +265,7 @@ function definer(
           const rate = /^ (?:an?|per) ([a-z]+)$/.exec(p.clause);
           return rate ? `the amount per ${rate[1]} ${cited}` : undefined;
         },
-        how: `cited from ${where} ..., which does not exist`,
+        how: 'cited from a document that does not exist',
         keepsAmount: false,
       };
     }
@@ -344,6 +319,26 @@ function notYetSet(p: InPlace, when: string): string | undefined {
 }
 
 /** Who or what a sentence is about, from its first words. */
+/** A verb in an amount's clause ("patients are admitted"): "the number of" cannot hold it. */
+const CLAUSE_VERB = /\b(?:are|is|was|were|be|been|has|have|had|will|can|could|would|do|does|did)\b/i;
+
+const CLAUSE_END = /[,;:.?!]/;
+const NOT_PLAIN = /\d|\$|\b(?:than|as|more|fewer|less|times|off|worth)\b/i;
+
+/**
+ * Whose own records L2 may cite, as a possessive: the name in the amount's sentence ("John drinks
+ * 2 glasses" -> "John's"), else its pronoun ("he watched" -> "his own").
+ */
+function ownerOf(question: string, q: Quantity, names: readonly string[]): string | undefined {
+  const before = question.slice(0, q.index);
+  const sentence = before.slice(Math.max(before.lastIndexOf('. '), before.lastIndexOf('? ')) + 1);
+  const name = names.find((n) => /^[A-Z][a-z]+$/.test(n) && new RegExp(`\\b${n}\\b(?!'s)`).test(sentence));
+  if (name !== undefined) return `${name}'s`;
+  if (/\b(?:he|his|him)\b/i.test(sentence)) return 'his own';
+  if (/\b(?:she|her)\b/i.test(sentence)) return 'her own';
+  return undefined;
+}
+
 function subjectOf(sentence: string): InPlace['subject'] | undefined {
   if (/\bthere (?:are|is|were|was) $/i.test(sentence)) return { kind: 'there' };
   // "there were 25 men and 15 women": the same "there" for the second count.
@@ -397,44 +392,18 @@ const BRANDED = new Set<number>([LEX_FILE.artifact, LEX_FILE.food, LEX_FILE.grou
 const SUBJECT_ENDS =
   /^(?:has|have|had|is|are|was|were|can|could|will|would|should|must|does|do|did|needs?|costs?|weighs?|holds?|contains?|takes?|makes?|sells?|buys?|bought|sold|gets?|got|of|in|on|at|for|with|from)$/i;
 
-const CLAUSE_END = /[,;:.?!]/;
-/** Units are no report's topic ("a report on minutes"). */
-const UNITS =
-  /^(?:seconds|minutes|hours|days|weeks|months|years|miles|meters|kilometers|feet|inches|yards|pounds|ounces|grams|kilograms|liters|gallons|cups|dollars|cents|hectares|acres|times|percent)$/;
-const NOT_PLAIN = /\d|\$|\b(?:than|as|more|fewer|less|times|off|worth)\b/i;
-
-/** What a report would be on, for a quantity measured in a unit ("a report on travel speeds"). */
-const UNIT_TOPICS: readonly [RegExp, string][] = [
-  [/^(?:miles|meters|kilometers|feet|yards)\s+(?:per|an?|each)\s+(?:hour|minute|second)\b/, 'travel speeds'],
-  [/^(?:seconds|minutes|hours|days|weeks|months|years)\b/, 'time use'],
-  [/^(?:miles|meters|kilometers|feet|inches|yards|blocks)\b/, 'distances'],
-  [/^(?:pounds|ounces|grams|kilograms)\b/, 'weights and measures'],
-  [/^(?:liters|gallons|cups)\b/, 'household consumption'],
-  [/^(?:hectares|acres)\b/, 'land use'],
-];
-
-/**
- * The report's topic: what the quantity counts ("a report on dragons"), else what its unit measures,
- * else the problem's things; a money amount is about prices. Never "household spending" in a
- * problem about speed.
- */
-function reportTopic(q: Quantity, question: string, things: string | undefined): string {
-  if (q.kind === 'money') return 'prices';
-  if (q.kind !== 'count') return things ?? 'everyday figures';
-  const noun = q.follows.split(' ').find((w) => /s$/.test(w) && !UNITS.test(w));
-  if (noun) return noun;
-  const after = question.slice(q.index + q.text.length).trimStart();
-  const unit = UNIT_TOPICS.find(([re]) => re.test(after));
-  return unit?.[1] ?? things ?? 'everyday figures';
-}
-
 /**
  * The given's own clause rewritten so that its quantity is defined by `d`: a count "N hectares of
  * a field" becomes "as many hectares of a field as <d.asTail>" (the clause must end within a few
  * words and hold no other number or comparison, so "as" finds its pair); an amount of money
  * "$10 an hour" becomes "<d.whatever> an hour". Undefined when the quantity sits in no such clause.
  */
-function defineInPlace(question: string, q: Quantity, d: Definer, topic: string): string | undefined {
+function defineInPlace(
+  question: string,
+  q: Quantity,
+  d: Definer,
+  owner: string | undefined,
+): string | undefined {
   // A given, not the question asked (a given in the question sentence's leading "If ..., " clause
   // counts); never one inside a noun phrase ("the remaining 24 liters").
   const end = q.index + q.text.length;
@@ -479,7 +448,7 @@ function defineInPlace(question: string, q: Quantity, d: Definer, topic: string)
     thereIs,
     afterThere: /\bthere (?:are|is|were|was) $/i.test(sentence),
     subject: subjectOf(sentence),
-    topic,
+    owner,
     past: pastTense(sentence),
     lead: sentence,
     paid: toldInPast(`${sentence}${q.text}${clause}`) || toldInPast(askedSentence(question)),
@@ -501,7 +470,6 @@ function rewrite(
   const numbers = solutionNumbers(seed.solution);
   const quantities = findQuantities(question).filter((q) => onSolutionPath(q, numbers));
   const entities = extractEntities(question);
-  const things = entities.objects[0] ?? entities.places[0];
   switch (type) {
     case 'missing-information': {
       const q = pickQuantity(quantities, rng, (x) => blurrable(question, x));
@@ -512,14 +480,14 @@ function rewrite(
     case 'not-yet-knowable':
     case 'fabricated-entity': {
       const d = definer(type, question, rng);
-      const topic = (x: Quantity) => reportTopic(x, question, things);
+      const owner = (x: Quantity) => ownerOf(question, x, entities.names);
       const q = pickQuantity(
         quantities,
         rng,
-        (x) => blurrable(question, x) && defineInPlace(question, x, d, topic(x)) !== undefined,
+        (x) => blurrable(question, x) && defineInPlace(question, x, d, owner(x)) !== undefined,
       );
       if (!q) return undefined;
-      const text = defineInPlace(question, q, d, topic(q));
+      const text = defineInPlace(question, q, d, owner(q));
       if (text === undefined) return undefined;
       if (d.keepsAmount) return { text, how: `${q.text} ${d.how}` };
       // Any other occurrence of the value is blurred, and a total that gives it back dropped.

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { SUITE_SCANS } from '../../suite-scans.js';
 import type { LadderTest } from '../../types.js';
-import { kbL3Template, kbL4FrameScan, kbL4PersonCount, kbL5Negative } from './scans.js';
+import {
+  kbL2FrameScan,
+  kbL2Grammar,
+  kbL3Template,
+  kbL4FrameScan,
+  kbL4PersonCount,
+  kbL5Negative,
+} from './scans.js';
 
 const kbTest = (level: number, original: string, text: string): LadderTest =>
   ({
@@ -108,5 +115,49 @@ describe('KB scans (issue 36, blind read v4)', () => {
     expect(SUITE_SCANS.map((s) => s.id)).toEqual(
       expect.arrayContaining(['kb-l4-person-count', 'kb-l4-frame']),
     );
+  });
+});
+
+describe('KB L2 scans (blind read v8)', () => {
+  const o =
+    'A hospital has 1000 beds. Due to the outbreak, 5 patients are admitted into the hospital each day. How many beds are free?';
+  it('kb-l2-grammar: "the number of patients are admitted ... given in" (gsm-28)', () => {
+    const bad = o.replace(
+      '5 patients are admitted into the hospital each day',
+      'the number of patients are admitted into the hospital each day given in Table 16 of the 2017 Everleigh Institute report on patients',
+    );
+    expect(kbL2Grammar.check(kbTest(2, o, bad))).toMatch(/patients are admitted/);
+    expect(
+      kbL2Grammar.check(
+        kbTest(2, o, 'The number of girls in the park is given in a Hartwell Gazette article.'),
+      ),
+    ).toBeUndefined();
+    expect(kbL2Grammar.check(kbTest(3, o, bad))).toBeUndefined();
+  });
+
+  it('kb-l2-frame: one citation frame in more than a fifth of the L2 tests, whatever the names and numbers', () => {
+    const milk = 'John drinks 2 glasses of milk. How many calories?';
+    const frame = (i: number) =>
+      kbTest(
+        2,
+        milk,
+        `John drinks the number of glasses of milk given on page ${i + 2} of the 2013 Gorsedge Research Council report on glasses. How many calories?`,
+      );
+    expect(kbL2FrameScan.checkSuite?.([0, 1, 2, 3].map(frame))).toHaveLength(4);
+    const varied = [
+      "noted in John's diary",
+      "logged in John's phone app",
+      'reported in a Hartwell Gazette article',
+      'printed on the Dunmore label on the glass',
+      "listed in the Vellmont Market's weekly flyer",
+      'quoted on the Ashgrove General Store website',
+    ].map((c) => kbTest(2, milk, `John drinks the number of glasses of milk ${c}. How many calories?`));
+    expect(kbL2FrameScan.checkSuite?.(varied)).toHaveLength(0);
+  });
+
+  it('are listed in SUITE_SCANS', () => {
+    const ids = SUITE_SCANS.map((s) => s.id);
+    expect(ids).toContain('kb-l2-frame');
+    expect(ids).toContain('kb-l2-grammar');
   });
 });

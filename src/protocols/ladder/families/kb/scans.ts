@@ -116,4 +116,76 @@ export const kbL4FrameScan: Scan = {
   },
 };
 
-export const KB_SCANS: readonly Scan[] = [kbL3Template, kbL5Negative, kbL4PersonCount, kbL4FrameScan];
+/**
+ * KB L2's citation frame (blind read v8): the verb, the locator and the document's kind in "<verb>
+ * in|on [page N of] <document>", names and numbers dropped ("given page report on"), so one frame
+ * repeated over the suite is counted whatever the names.
+ */
+const CITED =
+  /\b(given|listed|printed|advertised|shown|quoted|stated|reported|noted|recorded|written down|logged)\s+(in|on)\s+(?:(Table|page|section) \S+ of\s+)?([^,.;?!]*)/;
+export function kbL2Frame(t: LadderTest): string | undefined {
+  for (const s of changedSentences(t)) {
+    const m = CITED.exec(s);
+    if (!m) continue;
+    // The document's kind: its last lowercase noun before "on"/"about"/"of" ("report", "diary", "flyer").
+    const doc = (m[4] ?? '')
+      .split(/\s+(?:on|about)\s+/)[0]
+      ?.split(/\s+/)
+      .filter((w) => /^[a-z]+$/.test(w))
+      .at(-1);
+    return [m[1], m[3] ? m[3].toLowerCase() : m[2], doc ?? '', / report on /.test(m[4] ?? '') ? 'on' : '']
+      .filter(Boolean)
+      .join(' ');
+  }
+  return undefined;
+}
+
+/** An L2 frame in more than a fifth of the L2 tests (and in 3 or more) reads as a template (blind read v8). */
+export const kbL2FrameScan: Scan = {
+  id: 'kb-l2-frame',
+  title: 'KB L2: one citation frame in more than 20% of the L2 tests',
+  check: () => undefined,
+  checkSuite(tests) {
+    const l2 = tests.filter((t) => isKb(t, 2));
+    const counts = new Map<string, number>();
+    // A test the pattern finds no citation in ("as wide as the Linwood land register records") has no frame to share.
+    for (const t of l2) counts.set(kbL2Frame(t) ?? '', (counts.get(kbL2Frame(t) ?? '') ?? 0) + 1);
+    counts.delete('');
+    return l2
+      .filter((t) => {
+        const n = counts.get(kbL2Frame(t) ?? '') ?? 0;
+        return n >= 3 && n > l2.length / 5;
+      })
+      .map((t) => ({
+        test: t,
+        why: `frame "${kbL2Frame(t)}" in ${counts.get(kbL2Frame(t) ?? '')} of ${l2.length} L2 tests`,
+      }));
+  },
+};
+
+/**
+ * "the number of patients are admitted ... given in": "the number of" before a plural verb, or
+ * before a verb of its own and then the citation (blind read v8).
+ */
+const NUMBER_OF_ARE = /\bthe number of (?:[\w-]+ ){1,6}?(?:are|were)\b/i;
+const NUMBER_OF_VERB_CITED =
+  /\bthe number of [^.?!]*?\b(?:is|was) [a-z]+(?:ed|en)\b[^.?!]*\b(?:given|listed|printed|shown|quoted|stated|reported|noted|recorded|logged) (?:in|on)\b/i;
+
+export const kbL2Grammar: Scan = {
+  id: 'kb-l2-grammar',
+  title: 'KB L2: "the number of X are <verb>", or a verb of its own before the citation',
+  check(t) {
+    if (!isKb(t, 2)) return undefined;
+    const s = changedSentences(t).find((x) => NUMBER_OF_ARE.test(x) || NUMBER_OF_VERB_CITED.test(x));
+    return s === undefined ? undefined : `"${s}"`;
+  },
+};
+
+export const KB_SCANS: readonly Scan[] = [
+  kbL3Template,
+  kbL5Negative,
+  kbL4PersonCount,
+  kbL4FrameScan,
+  kbL2FrameScan,
+  kbL2Grammar,
+];
