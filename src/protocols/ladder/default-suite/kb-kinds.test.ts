@@ -3,22 +3,10 @@
  * premises are of varied kinds, none a surface cue a model could learn to flag; L5 removes nothing
  * but the given it makes impossible; L2 cites a source that could hold the figure it defers to.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { writtenTests } from './test-support/lines.js';
 
-interface Line {
-  seed: string;
-  level: number;
-  text?: string;
-}
-
-function kbLines(level: number): Array<Line & { text: string }> {
-  return readFileSync(new URL('./kb.jsonl', import.meta.url), 'utf8')
-    .split('\n')
-    .filter((l) => l.length > 0)
-    .map((l) => JSON.parse(l) as Line)
-    .filter((l): l is Line & { text: string } => l.text !== undefined && l.level === level);
-}
+const kbLines = (level: number) => writtenTests('kb.jsonl', level);
 
 /** The most L5 lines one kind of impossibility may take (about 15 of 48, the brief of E73). */
 const KIND_AT_MOST = 15;

@@ -3,22 +3,10 @@
  * evidence in more than one frame, L5 states its impossible premise in place, L1 blurs in words a
  * person would write. Each is scanned over every line of the level, so another draw cannot meet it.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { writtenTests } from './test-support/lines.js';
 
-interface Line {
-  seed: string;
-  level: number;
-  text?: string;
-}
-
-function kbLines(level: number): Array<Line & { text: string }> {
-  return readFileSync(new URL('./kb.jsonl', import.meta.url), 'utf8')
-    .split('\n')
-    .filter((l) => l.length > 0)
-    .map((l) => JSON.parse(l) as Line)
-    .filter((l): l is Line & { text: string } => l.text !== undefined && l.level === level);
-}
+const kbLines = (level: number) => writtenTests('kb.jsonl', level);
 
 const AT_MOST = 5;
 

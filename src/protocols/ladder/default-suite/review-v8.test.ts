@@ -4,22 +4,8 @@
  * meet it: KB L2 cites fabricated evidence about the problem's own entities (a new proper name is
  * L4's fabricated entity), no frame fills more than ~10% of a level.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-
-interface Line {
-  seed: string;
-  level: number;
-  text?: string;
-}
-
-function lines(file: string, level: number): Array<Line & { text: string }> {
-  return readFileSync(new URL(`./${file}`, import.meta.url), 'utf8')
-    .split('\n')
-    .filter((l) => l.length > 0)
-    .map((l) => JSON.parse(l) as Line)
-    .filter((l): l is Line & { text: string } => l.text !== undefined && l.level === level);
-}
+import { writtenTests as lines } from './test-support/lines.js';
 
 /** Capitalised words not opening a sentence: the names a text uses. */
 function names(text: string): string[] {
