@@ -90,6 +90,16 @@ export function findQuantities(text: string): Quantity[] {
 }
 
 /** Replaces every occurrence of the quantity's written form (so a repeated value does not give it back). */
+/**
+ * `q` replaced where it stands, its other occurrences left as they are: a premise made impossible
+ * changes one given ("stopped being penpals with 8", not also "8 letters a week"; blind read v9,
+ * gsm-symbolic-72). The text comes back unchanged when `q` is not at its index.
+ */
+export function replaceQuantityAt(text: string, q: Quantity, replacement: string): string {
+  if (text.slice(q.index, q.index + q.text.length) !== q.text) return text;
+  return text.slice(0, q.index) + replacement + text.slice(q.index + q.text.length);
+}
+
 export function replaceQuantity(text: string, q: Quantity, replacement: string): string {
   const escaped = q.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const pattern =

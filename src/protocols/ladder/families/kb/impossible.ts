@@ -23,7 +23,7 @@
 
 import type { PyRandom } from '../../../../util/random.js';
 import { analyse } from '../../text/morphology.js';
-import { type Quantity, replaceQuantity } from '../../text/quantities.js';
+import { type Quantity, replaceQuantityAt } from '../../text/quantities.js';
 import { LEX_FILE, synsets } from '../../text/wordnet.js';
 
 /** The kinds of impossible premise L5 makes (docs/ladder-families.md#kb-impossible). */
@@ -169,7 +169,7 @@ function overWhole(question: string, givens: readonly Quantity[], rng: PyRandom)
   if (percent)
     options.push(() => {
       const value = 110 + 10 * rng.randrange(9);
-      const text = replaceQuantity(
+      const text = replaceQuantityAt(
         question,
         percent,
         percent.text.includes('percent') ? `${value} percent` : `${value}%`,
@@ -189,7 +189,7 @@ function overWhole(question: string, givens: readonly Quantity[], rng: PyRandom)
   if (fall)
     options.push(() => {
       const value = amount(fall) + 100 + 5 * rng.randrange(1, 6);
-      const text = replaceQuantity(
+      const text = replaceQuantityAt(
         question,
         fall,
         fall.text.includes('percent') ? `${value} percent` : `${value}%`,
@@ -205,7 +205,7 @@ function overWhole(question: string, givens: readonly Quantity[], rng: PyRandom)
       const denominator = Number(fraction.text.split('/')[1]);
       const value = `${denominator + 1 + rng.randrange(denominator)}/${denominator}`;
       return {
-        text: replaceQuantity(question, fraction, value),
+        text: replaceQuantityAt(question, fraction, value),
         how: `${fraction.text} of a whole made ${value}`,
         kind: 'over-whole',
       };
@@ -220,7 +220,7 @@ function time(question: string, givens: readonly Quantity[], rng: PyRandom): Opt
     () => {
       const value = most + 1 + rng.randrange(Math.max(2, Math.round(most / 2)));
       return {
-        text: replaceQuantity(question, q, String(value)),
+        text: replaceQuantityAt(question, q, String(value)),
         how: `${q.text} ${name} made ${value}`,
         kind: 'time',
       };
@@ -303,7 +303,7 @@ function lifespan(question: string, givens: readonly Quantity[], rng: PyRandom):
     () => {
       const value = 150 + rng.randrange(100);
       return {
-        text: replaceQuantity(question, age, String(value)),
+        text: replaceQuantityAt(question, age, String(value)),
         how: `an age of ${age.text} made ${value}, older than anyone has lived`,
         kind: 'lifespan',
       };
@@ -328,7 +328,7 @@ function physical(question: string, givens: readonly Quantity[], rng: PyRandom):
     options.push(() => {
       const value = 150 + 10 * rng.randrange(15);
       return {
-        text: replaceQuantity(question, speed, String(value)),
+        text: replaceQuantityAt(question, speed, String(value)),
         how: `a person's speed of ${speed.text} made ${value}, faster than anyone moves on their own`,
         kind: 'physical',
       };
@@ -379,7 +379,7 @@ function moreTaken(
       const value = Math.round(a * (1.2 + rng.random() * 0.6)) + 1;
       if (staysCoherent(solution, amount(b as Quantity), value)) return undefined;
       return {
-        text: replaceQuantity(question, b as Quantity, written(b as Quantity, value)),
+        text: replaceQuantityAt(question, b as Quantity, written(b as Quantity, value)),
         how: `${(b as Quantity).text} less than ${a} made ${value}, below zero`,
         kind: 'more-taken',
       };
@@ -390,7 +390,7 @@ function moreTaken(
       const value = Math.round(amount(whole) * (1.2 + rng.random() * 0.6)) + 1;
       if (staysCoherent(solution, amount(part), value)) return undefined;
       return {
-        text: replaceQuantity(question, part, written(part, value)),
+        text: replaceQuantityAt(question, part, written(part, value)),
         how: `${part.text} taken from ${whole.text} made ${value}, more than there is`,
         kind: 'more-taken',
       };
@@ -561,7 +561,7 @@ function zeroDivisor(question: string, givens: readonly Quantity[], solution: st
   if (!q) return [];
   return [
     () => ({
-      text: replaceQuantity(question, q, q.text.startsWith('$') ? '$0' : '0'),
+      text: replaceQuantityAt(question, q, q.text.startsWith('$') ? '$0' : '0'),
       how: `${q.text}, which the solution divides by, made 0`,
       kind: 'zero-divisor',
     }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SUITE_SCANS } from '../../suite-scans.js';
+import { findQuantities, replaceQuantityAt } from '../../text/quantities.js';
 import type { LadderTest } from '../../types.js';
 import {
   kbL2FrameScan,
@@ -7,6 +8,7 @@ import {
   kbL3Template,
   kbL4FrameScan,
   kbL4PersonCount,
+  kbL5Collateral,
   kbL5Negative,
 } from './scans.js';
 
@@ -159,5 +161,26 @@ describe('KB L2 scans (blind read v8)', () => {
     const ids = SUITE_SCANS.map((s) => s.id);
     expect(ids).toContain('kb-l2-frame');
     expect(ids).toContain('kb-l2-grammar');
+  });
+});
+
+describe('KB L5 changes one given (blind read v9, gsm-symbolic-72)', () => {
+  const original =
+    'Mike was a pen pal with 5 people.  He stopped being penpals with 2 of them.  They each send 2 letters a week that are 5 pages long.';
+
+  it('flags an edit that changed every 2, and passes one that changed the given alone', () => {
+    const both = original.replace(/\b2\b/g, '8');
+    const one = original.replace('penpals with 2', 'penpals with 8');
+    expect(kbL5Collateral.check(kbTest(5, original, both))).toMatch(/2 of the original's numbers changed/);
+    expect(kbL5Collateral.check(kbTest(5, original, one))).toBeUndefined();
+    expect(SUITE_SCANS).toContain(kbL5Collateral);
+  });
+
+  it('replaces a quantity where it stands, not its other occurrences', () => {
+    const twos = findQuantities(original).filter((q) => q.text === '2');
+    expect(twos).toHaveLength(2);
+    expect(replaceQuantityAt(original, twos[0] as (typeof twos)[0], '8')).toBe(
+      original.replace('penpals with 2', 'penpals with 8'),
+    );
   });
 });

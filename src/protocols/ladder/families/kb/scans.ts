@@ -3,7 +3,7 @@
  * L5 that is a minus sign. Listed in SUITE_SCANS, so each runs on every suite and the default suite.
  */
 import type { Scan } from '../../scan-types.js';
-import { splitSentences } from '../../text/tokens.js';
+import { numbersIn, splitSentences } from '../../text/tokens.js';
 import type { LadderTest } from '../../types.js';
 
 /** The candidate's sentences that are not the original's. */
@@ -181,9 +181,33 @@ export const kbL2Grammar: Scan = {
   },
 };
 
+/**
+ * KB L5 makes one given impossible: more than one of the original's numbers gone means the edit
+ * changed others too ("penpals with 8" and "8 letters a week" for two 2s; blind read v9,
+ * gsm-symbolic-72).
+ */
+export const kbL5Collateral: Scan = {
+  id: 'kb-l5-collateral',
+  title: 'KB L5: more than one of the original numbers changed',
+  check(t) {
+    if (!isKb(t, 5)) return undefined;
+    const left = numbersIn(t.text);
+    const gone: string[] = [];
+    for (const n of numbersIn(t.original)) {
+      const i = left.indexOf(n);
+      if (i >= 0) left.splice(i, 1);
+      else gone.push(n);
+    }
+    return gone.length > 1
+      ? `${gone.length} of the original's numbers changed (${gone.join(', ')})`
+      : undefined;
+  },
+};
+
 export const KB_SCANS: readonly Scan[] = [
   kbL3Template,
   kbL5Negative,
+  kbL5Collateral,
   kbL4PersonCount,
   kbL4FrameScan,
   kbL2FrameScan,
