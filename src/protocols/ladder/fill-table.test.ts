@@ -48,14 +48,14 @@ const KNOWN_SHORT: Record<'paper' | 'builtin', Partial<Record<`${Family}${Level}
     KB2: 0.65,
     KB3: 0.04,
     KB4: 0.07,
-    KB5: 0.59,
+    KB5: 0.5,
     CIS1: 0.95,
     CIS2: 0.95,
     CIS3: 0.95,
     CIS4: 0.95,
     CIS5: 0.95,
   },
-  builtin: { SV2: 0.35, SV3: 0, SV4: 0, SV5: 0, KB3: 0.14, KB4: 0.2, KB5: 0.52 },
+  builtin: { SV2: 0.35, SV3: 0, SV4: 0, SV5: 0, KB3: 0.14, KB4: 0.2, KB5: 0.3 },
 };
 
 /** Families the rules write on no seed (docs/decisions.md E62): unavailable, never a 0% cell. */

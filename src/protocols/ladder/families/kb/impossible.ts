@@ -83,9 +83,12 @@ const PERIOD_BEFORE: readonly { before: RegExp; unit: RegExp; most: number; name
 const ONE_DAY =
   /\b(?:on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|yesterday|today|tomorrow|in (?:one|a single) day|that day)\b/i;
 
-/** Things that come whole: half of one is a physical impossibility. */
+/**
+ * People and animals: half of one is a physical impossibility. A made thing is not on the list: "4.5
+ * magnets" reads as a typo with a price to compute (blind read v9, gsm-symbolic-40), "25.5 men" does not.
+ */
 const INDIVISIBLE =
-  /^(?:people|persons|children|grandchildren|kids|students|pupils|friends|boys|girls|men|women|players|teachers|workers|employees|members|guests|customers|passengers|siblings|brothers|sisters|sons|daughters|cars|trucks|buses|bikes|bicycles|boats|houses|rooms|classrooms|chairs|tables|dogs|cats|puppies|kittens|cows|horses|goats|sheep|pigs|chickens|ducks|birds|animals|pets|fish|teams|tickets|books|cards|marbles|balls|toys|dolls|coins|stamps|pens|pencils|notebooks|spoons|forks|plates|bolts|nails|buttons|beads|candles|bottles|phones|emails|letters|envelopes|photos|episodes|games|windows|doors|apartments)$/;
+  /^(?:people|persons|children|grandchildren|kids|students|pupils|friends|boys|girls|men|women|players|teachers|workers|employees|members|guests|customers|passengers|siblings|brothers|sisters|sons|daughters|dogs|cats|puppies|kittens|cows|horses|goats|sheep|pigs|chickens|ducks|birds|animals|pets|fish)$/;
 
 /** Units of measure: two amounts in one unit need not be parts of one whole ("1.5 miles by 6 miles"). */
 const UNIT_NOUNS =
@@ -99,15 +102,13 @@ const RATE_AFTER =
 const PARTIAL =
   /^(?:plants|flowers|trees|bushes|cookies|crackers|biscuits|candies|chocolates|apples|oranges|bananas|eggs|bags|boxes|jars|cups|bottles|cans|pots|cartons|packs|packages|buckets|tanks|crates|baskets|cases|trays|slices|pieces|sheets|rolls|loaves|pies|pizzas|cakes|servings|portions|glasses|bowls|spoonfuls|scoops|bars|sticks|strips|batches|sets|rows|pages)$/;
 
-/**
- * A plural whose first WordNet sense is a person, an animal or a made thing that comes whole (a
- * pen, a shirt, a car; not a container or a measure): half of one cannot be bought or counted.
- */
-function isWholePlural(word: string): boolean {
+/** A plural whose first WordNet sense is a person or an animal: half of one cannot be (E83). */
+export function isLivingPlural(word: string): boolean {
   if (PARTIAL.test(word)) return false;
+  if (INDIVISIBLE.test(word)) return true;
   const base = analyse(word, 'noun').find((a) => a.form === 'plural')?.base;
   const lexFile = base ? synsets(base, 'noun')[0]?.lexFile : undefined;
-  return lexFile === LEX_FILE.person || lexFile === LEX_FILE.animal || lexFile === LEX_FILE.artifact;
+  return lexFile === LEX_FILE.person || lexFile === LEX_FILE.animal;
 }
 
 /** The worked solution's `a-b` and `a+b` steps, as the values of their first two operands. */
@@ -333,7 +334,7 @@ function physical(question: string, givens: readonly Quantity[], rng: PyRandom):
         kind: 'physical',
       };
     });
-  // Half of something that cannot be halved ("2.5 children", "7.5 cars"); never a rate, which can average it.
+  // Half of someone who cannot be halved ("2.5 children", "8.5 puppies"); never a rate, which can average it.
   const whole = givens.find((q) => {
     if (q.kind !== 'count' || q.value === undefined || q.value < 2 || RATE_AFTER.test(after(question, q)))
       return false;
@@ -343,7 +344,8 @@ function physical(question: string, givens: readonly Quantity[], rng: PyRandom):
       .filter((w) => !/^(?:more|other|new|young|old|small|big|large|different)$/.test(w));
     const noun =
       words.find((w) => INDIVISIBLE.test(w) || analyse(w, 'noun').some((a) => a.form === 'plural')) ?? '';
-    return INDIVISIBLE.test(noun) || isWholePlural(noun);
+    // "8.5 stuffed animals" are toys, which a half of is only a typo.
+    return isLivingPlural(noun) && !/\b(?:stuffed|toy|plastic|paper|wooden|chocolate|gummy|cartoon)\b/.test(q.follows);
   });
   if (!whole) return options;
   return [

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../../util/random.js';
+import { findQuantities } from '../../text/quantities.js';
 import { LEVELS, type Level, type Seed } from '../../types.js';
 import { familyRules } from '../rules-common.js';
-import { staysCoherent } from './impossible.js';
+import { impossibleKinds, staysCoherent } from './impossible.js';
 import { knowledgeBoundary } from './index.js';
 
 const seed = (id: string, question: string): Seed => ({ id, question, gold: 0, source: 'issue-11' });
@@ -481,5 +482,20 @@ describe('Knowledge Boundary L5 self-check: the worked solution recomputed under
     expect(staysCoherent('5-3=<<5-3=2>>2\n5+2=<<5+2=7>>7\n#### 7', 3, 10)).toBe(false);
     // No worked solution: nothing to recompute, so the check refuses nothing.
     expect(staysCoherent(undefined, 3, 10)).toBe(false);
+  });
+});
+
+describe('KB L5 halves only people and animals (blind read v9, gsm-symbolic-40)', () => {
+  const kinds = (q: string) => impossibleKinds(q, findQuantities(q), undefined, new PyRandom(1));
+  it('"4.5 magnets" is no impossible premise, "25.5 men" is', () => {
+    expect(kinds('Rose bought 4 magnets that were $0.25 each. How much did she spend?')).not.toContain(
+      'physical',
+    );
+    expect(kinds('Bill bought 8 stuffed animals for $4 each. How much did he spend?')).not.toContain(
+      'physical',
+    );
+    expect(kinds('There are 25 men and 30 women at a dance. How many people are at the dance?')).toContain(
+      'physical',
+    );
   });
 });
