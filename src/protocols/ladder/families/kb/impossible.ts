@@ -345,7 +345,10 @@ function physical(question: string, givens: readonly Quantity[], rng: PyRandom):
     const noun =
       words.find((w) => INDIVISIBLE.test(w) || analyse(w, 'noun').some((a) => a.form === 'plural')) ?? '';
     // "8.5 stuffed animals" are toys, which a half of is only a typo.
-    return isLivingPlural(noun) && !/\b(?:stuffed|toy|plastic|paper|wooden|chocolate|gummy|cartoon)\b/.test(q.follows);
+    return (
+      isLivingPlural(noun) &&
+      !/\b(?:stuffed|toy|plastic|paper|wooden|chocolate|gummy|cartoon)\b/.test(q.follows)
+    );
   });
   if (!whole) return options;
   return [
