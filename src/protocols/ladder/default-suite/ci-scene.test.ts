@@ -6,23 +6,15 @@
  * (a repair shop beside "the shop") or a count of the thing the question counts (6 scooters beside
  * "How many wheels"). Each kind is scanned over every line, so another draw cannot meet it.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
+import { type WrittenTest, writtenTests } from './test-support/lines.js';
 
-interface Line {
-  seed: string;
-  level: number;
-  text: string;
-}
+type Line = WrittenTest;
 
 const ORIGINAL = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
 
-const CI = readFileSync(new URL('./ci.jsonl', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((l) => l.length > 0)
-  .map((l) => JSON.parse(l) as Partial<Line>)
-  .filter((l): l is Line => l.text !== undefined);
+const CI = writtenTests('ci.jsonl');
 
 const at = (l: Line) => `${l.seed} L${l.level}`;
 

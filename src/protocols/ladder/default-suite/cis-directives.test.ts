@@ -5,34 +5,18 @@
  * strict reader rejects and a pattern can find, over every line of cis.jsonl (docs/decisions.md
  * E68).
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
-
-interface Line {
-  seed: string;
-  level: number;
-  text?: string;
-}
+import { writtenTests } from './test-support/lines.js';
 
 const QUESTION = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
 
 /** Every written line with its directive: what follows the whole original (E65: appended). */
-const directives = readFileSync(new URL('./cis.jsonl', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((l) => l.length > 0)
-  .map((l) => JSON.parse(l) as Line)
-  .flatMap((l) =>
-    l.text === undefined
-      ? []
-      : [
-          {
-            id: `${l.seed} L${l.level}`,
-            level: l.level,
-            directive: l.text.slice((QUESTION.get(l.seed) ?? '').length).trim(),
-          },
-        ],
-  );
+const directives = writtenTests('cis.jsonl').map((l) => ({
+  id: `${l.seed} L${l.level}`,
+  level: l.level,
+  directive: l.text.slice((QUESTION.get(l.seed) ?? '').length).trim(),
+}));
 const atLevel = (n: number) => directives.filter((d) => d.level === n);
 const hits = (ds: typeof directives, bad: (d: string) => boolean) =>
   ds.filter((d) => bad(d.directive)).map((d) => `${d.id}: ${d.directive}`);

@@ -3,31 +3,21 @@
  * background about this problem's own people, place, objects and purpose. Each kind the reviewer
  * named is scanned over every CL line, so another draw cannot meet it.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
-
-interface Line {
-  seed: string;
-  level: number;
-  text?: string;
-}
+import { type WrittenTest, writtenTests } from './test-support/lines.js';
 
 const SEED = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
 
-const cl = readFileSync(new URL('./cl.jsonl', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((l) => l.length > 0)
-  .map((l) => JSON.parse(l) as Line)
-  .filter((l): l is Line & { text: string } => l.text !== undefined);
+const cl = writtenTests('cl.jsonl');
 
 /** The sentences a line adds, in order (those not in the original). */
-function added(l: Line & { text: string }): string[] {
+function added(l: WrittenTest): string[] {
   const original = SEED.get(l.seed) ?? '';
   return l.text.split(/(?<=[a-z0-9][.!?])\s+/).filter((s) => !original.includes(s));
 }
 
-function hits(test: (s: string, l: Line & { text: string }) => boolean): string[] {
+function hits(test: (s: string, l: WrittenTest) => boolean): string[] {
   return cl.flatMap((l) =>
     added(l)
       .filter((s) => test(s, l))

@@ -5,29 +5,17 @@
  * distractor is a templated "X downtown" fact. Each defect kind is scanned over every line, so another
  * draw cannot meet it.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
 import { numbersIn } from '../text/tokens.js';
+import { type WrittenTest, writtenTests } from './test-support/lines.js';
 
-interface Line {
-  seed: string;
-  level: number;
-  text: string;
-}
+type Line = WrittenTest;
 
 const ORIGINAL = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
 
-function lines(file: string): Line[] {
-  return readFileSync(new URL(file, import.meta.url), 'utf8')
-    .split('\n')
-    .filter((l) => l.length > 0)
-    .map((l) => JSON.parse(l) as Partial<Line>)
-    .filter((l): l is Line => l.text !== undefined);
-}
-
-const SV = lines('./sv.jsonl');
-const CI = lines('./ci.jsonl');
+const SV = writtenTests('sv.jsonl');
+const CI = writtenTests('ci.jsonl');
 const at = (l: Line) => `${l.seed} L${l.level}`;
 
 describe('SV (blind read v7): a paraphrase a native speaker would write', () => {

@@ -1,5 +1,5 @@
 /**
- * The accepted tests of one family file of the default suite at one level, as its review tests
+ * The accepted tests of one family file of the default suite (at one level, or all), as its review tests
  * read them: each scans every line of a level, so another blind draw cannot meet the defect.
  */
 import { readFileSync } from 'node:fs';
@@ -10,11 +10,14 @@ export interface WrittenTest {
   text: string;
 }
 
-/** `file` is the family's JSONL beside the loader (`kb.jsonl`); lines left out (no text) are skipped. */
-export function writtenTests(file: string, level: number): WrittenTest[] {
+/**
+ * `file` is the family's JSONL beside the loader (`kb.jsonl`); lines left out (no text) are
+ * skipped; every level when `level` is not given.
+ */
+export function writtenTests(file: string, level?: number): WrittenTest[] {
   return readFileSync(new URL(`../${file}`, import.meta.url), 'utf8')
     .split('\n')
     .filter((l) => l.length > 0)
     .map((l) => JSON.parse(l) as Partial<WrittenTest> & { seed: string; level: number })
-    .filter((l): l is WrittenTest => l.text !== undefined && l.level === level);
+    .filter((l): l is WrittenTest => l.text !== undefined && (level === undefined || l.level === level));
 }
