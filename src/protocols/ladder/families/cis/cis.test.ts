@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../../util/random.js';
 import { conflictExplicitness } from '../../severity/ces.js';
-import { SUITE_SCANS } from '../../suite-scans.js';
 import { findQuantities } from '../../text/quantities.js';
-import type { LadderTest, Seed } from '../../types.js';
+import type { Seed } from '../../types.js';
 import { familyRules } from '../rules-common.js';
 import { quantityPhrase, questionSteps } from '../solution-steps.js';
 import { conflictInstructionStress } from './index.js';
 import { SEED_DIRECTIVES } from './rules.js';
 import { AUTHORITY, HIERARCHY } from './scans.js';
+import { cisTest, scanCheck as scanOf } from './test-support/cis-test.js';
 import { CHOICE_DIRECTIVES, TEXT_DIRECTIVES } from './typed-directives.js';
 
 const COFFEE: Seed = {
@@ -154,19 +154,6 @@ const FRIENDS: Seed = {
   source: 'test',
   solution: 'She shares 36-6=<<36-6=30>>30. Each gets 30/12=<<30/12=2.5>>2.5.\n#### 2.5',
 };
-const scanOf = (id: string) =>
-  SUITE_SCANS.find((x) => x.id === id)?.check as (t: LadderTest) => string | undefined;
-
-function cisTest(seed: Seed, level: 1 | 2 | 3 | 4 | 5, text: string): LadderTest {
-  return {
-    family: 'CIS',
-    seedId: seed.id,
-    requestedLevel: level,
-    measuredLevel: level,
-    original: seed.question,
-    text,
-  } as LadderTest;
-}
 
 describe('Conflict Instruction Stress as a second blind read asked (E62)', () => {
   it('appends every directive after the whole problem, as the paper does (E65)', () => {

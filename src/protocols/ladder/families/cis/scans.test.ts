@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../../util/random.js';
 import { conflictExplicitness } from '../../severity/ces.js';
-import { SUITE_SCANS } from '../../suite-scans.js';
 import {
   type ChoiceSeed,
   choiceQuestion,
-  type LadderTest,
   type Level,
   type NumberSeed,
   type Seed,
@@ -16,29 +14,13 @@ import { familyRules } from '../rules-common.js';
 import { conflictInstructionStress } from './index.js';
 import { SEED_DIRECTIVES } from './rules.js';
 import { AUTHORITY, FOREIGN_VOCABULARY, HIERARCHY, MOVES_AWAY, OPERATION_WORDS } from './scans.js';
+import { cisTest as cis, scanCheck as scan } from './test-support/cis-test.js';
 import {
   CHOICE_DIRECTIVES,
   choiceDirectiveRules,
   TEXT_DIRECTIVES,
   textDirectiveRules,
 } from './typed-directives.js';
-
-const scan = (id: string) =>
-  SUITE_SCANS.find((s) => s.id === id)?.check as (t: LadderTest) => string | undefined;
-
-function cis(seed: Seed, level: number, text: string): LadderTest {
-  return {
-    family: 'CIS',
-    seedId: seed.id,
-    requestedLevel: level,
-    measuredLevel: level,
-    original: seed.question,
-    text,
-    gold: seed.gold,
-    ...(seed.answerType && { answerType: seed.answerType }),
-    ...(seed.answerType === 'choice' && { options: seed.options }),
-  } as LadderTest;
-}
 
 const MIA: NumberSeed = {
   id: 'mia',
