@@ -21,12 +21,19 @@ export const SURNAMES = [
   'Gorsedge',
 ];
 
+/** Who or what a given's clause is about: a person, a made thing ("A loaf of bread"), "there are", or neither. */
+export type ClauseSubject =
+  | { kind: 'person' }
+  | { kind: 'thing'; head: string }
+  | { kind: 'there' }
+  | undefined;
+
 /** The kind of holder a given has, as the rules read its clause (rules.ts, InPlace). */
 export interface Holder {
   kind: 'count' | 'money';
   /** Whose own records hold it, as a possessive ("John's", "his own"), if anyone's. */
   owner: string | undefined;
-  subject: { kind: 'person' } | { kind: 'thing'; head: string } | { kind: 'there' } | undefined;
+  subject: ClauseSubject;
   /** The sentence up to the amount. */
   lead: string;
 }

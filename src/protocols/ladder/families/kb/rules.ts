@@ -27,7 +27,7 @@ import type { RulesInput, RulesMade } from '../contract.js';
 
 import { solutionNumbers } from '../solution-steps.js';
 import { fabricatedEntity } from './entity.js';
-import { citation } from './evidence.js';
+import { type ClauseSubject, citation } from './evidence.js';
 import { knowledgeBoundaryGate } from './gate.js';
 import { impossiblePremise } from './impossible.js';
 
@@ -146,8 +146,7 @@ interface InPlace {
   thereIs: boolean;
   /** The amount comes right after "there are" ("There are 6 students playing tennis"). */
   afterThere: boolean;
-  /** Who or what the clause is about: a person, a made thing ("A loaf of bread"), "there are", or neither. */
-  subject: { kind: 'person' } | { kind: 'thing'; head: string } | { kind: 'there' } | undefined;
+  subject: ClauseSubject;
   /** Whose own diary or log may be cited, as a possessive ("John's", "his own"; evidence.ts). */
   owner: string | undefined;
   /** The amount's clause tells of the past ("he sold 4 boxes"): a decision to come cannot set it. */
