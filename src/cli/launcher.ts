@@ -13,7 +13,7 @@ import Module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { constants, Script } from 'node:vm';
+import { Script } from 'node:vm';
 import { HOST_IMPORT } from '../util/import-module.js';
 import { setCliV8Flags } from './v8-flags.js';
 
@@ -54,19 +54,11 @@ function cacheFile(env: NodeJS.ProcessEnv, command: string | undefined): string 
 }
 
 function runBundle(file: string, cache: string | undefined): void {
-  // Older Node 20 releases cannot give a vm.Script the main loader for `import()`: plain require.
-  if (constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER === undefined) {
-    createRequire(import.meta.url)(file);
-    return;
-  }
   // ASCII by construction (scripts/bundle-cli.mjs): read as one byte a character, no UTF-8 decode.
   const source = readFileSync(file, 'latin1');
   const cachedData = cache === undefined ? undefined : readOrUndefined(cache);
-  const script = new Script(Module.wrap(source), {
-    filename: file,
-    cachedData,
-    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  // No `importModuleDynamically`: the bundle's `import()`s go through the one handed in above.
+  const script = new Script(Module.wrap(source), { filename: file, cachedData });
   if (cache !== undefined && (cachedData === undefined || script.cachedDataRejected))
     process.once('exit', () => writeCache(cache, script));
   const mod = new Module(file);
