@@ -54,3 +54,18 @@ describe('KB L3: a value set by a future event, said as a person would say it (f
     ).toEqual([]);
   });
 });
+
+describe('KB L1-L4: no one frame carries a level (full read s7)', () => {
+  // At most 1 in 8 lines of a level (6 of 48): the brief's ~10%, so a reader meets the boundary
+  // type, not a phrase to spot. "as many pies as they can" is the original's own wording.
+  const FRAMES: [number, string, RegExp][] = [
+    [1, 'a certain', /\ba certain\b/],
+    [2, 'the number of ... that <source>', /\bthe number of\b/],
+    [3, 'as many X as <future event>', /\bas many (?!pies as they can)[\w ]{1,20}? as\b/],
+    [4, 'as many X as <invented entity>', /\bas many [\w ]{1,20}? as\b/],
+  ];
+  for (const [level, frame, re] of FRAMES)
+    it(`L${level} uses "${frame}" in at most 6 lines (was 8, 19, 17, 18 for L1-L4)`, () => {
+      expect(kbLines(level).filter((l) => re.test(l.text)).length).toBeLessThanOrEqual(6);
+    });
+});
