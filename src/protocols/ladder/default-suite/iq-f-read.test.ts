@@ -4,7 +4,8 @@
  * an IQ slip on a unit, number word or counted noun ("pe rhour", "an dtwice", "Four friencls") or a
  * name slipped into another name ("Lila" -> "Lia"); an F L5 fence with a word alone on a line
  * ("Ms." cut from "Ortiz") or that breaks a sentence mid-line only once; an F L4 whose question
- * is nested under a premise instead of standing as its own item.
+ * is nested under a premise instead of standing as its own item; one F layout on all 48 lines of L1
+ * or of L2 (a template blind reads v5 and v10 named).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -86,6 +87,19 @@ describe('F: a heavy L5 fence and an L4 of whole items (read s7)', () => {
     };
     const weak = f.filter((l) => l.level === 5 && midBreaks(l.text) < 2);
     expect(weak.map((l) => l.seed)).toEqual([]);
+  });
+
+  it('varies L1 and L2 among their layouts, no one layout on every line (blind reads v5, v10)', () => {
+    const L1 = { apart: /\n\n/ };
+    const L2 = { bold: /\*\*/, rule: /^---$/m, quote: /^> /m, bullets: /^- /m };
+    const most = (level: number, kinds: Record<string, RegExp>) => {
+      const at = f.filter((l) => l.level === level);
+      const counts = Object.values(kinds).map((re) => at.filter((l) => re.test(l.text)).length);
+      // L1's other layout is a line per sentence: what the blank-line one is not.
+      return Math.max(...counts, ...(level === 1 ? [at.length - (counts[0] ?? 0)] : []));
+    };
+    expect(most(1, L1)).toBeLessThanOrEqual(24);
+    expect(most(2, L2)).toBeLessThanOrEqual(12);
   });
 
   it('gives the question its own quoted item at L4, not a sub-point of a premise', () => {
