@@ -9,6 +9,7 @@ import { conflictExplicitness } from '../../severity/ces.js';
 import { numbersIn, numberValue } from '../../text/tokens.js';
 import type { LadderTest } from '../../types.js';
 import { askedClause } from '../solution-steps.js';
+import { cisRestatesGiven } from './restates-given.js';
 
 const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
 
@@ -205,4 +206,5 @@ export const CIS_SCANS: readonly Scan[] = [
   cisChoiceBlankLine,
   cisForeignWords,
   cisNoConflict,
+  cisRestatesGiven,
 ];
