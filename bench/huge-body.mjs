@@ -4,14 +4,14 @@
 // /usr/bin/time -v. Prints the run's exit code, the requests it made, its max RSS and wall time
 // (docs/architecture.md#bounds-on-what-a-call-takes).
 //
-//   node bench/huge-body.mjs [path/to/dist/bin/waver.js] [extra waver flags, e.g. --max-retries 0]
+//   node bench/huge-body.mjs [path/to/dist/bin/waver.cjs] [extra waver flags, e.g. --max-retries 0]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-const cli = resolve(process.argv[2] ?? 'dist/bin/waver.js');
+const cli = resolve(process.argv[2] ?? 'dist/bin/waver.cjs');
 const HUGE = 256 * 1024 * 1024;
 let posts = 0;
 const server = createServer((req, res) => {

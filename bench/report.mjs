@@ -392,7 +392,7 @@ store.close();
 
 // --- measured -------------------------------------------------------------------------------
 // `waver report` as a user runs it: a fresh process of the CLI.
-const cli = join(ROOT, 'dist/bin/waver.js');
+const cli = join(ROOT, 'dist/bin/waver.cjs');
 function writeOnce() {
   rmSync(outPath, { force: true });
   const started = performance.now();

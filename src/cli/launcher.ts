@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * waver's executable (`dist/bin/waver.js`): runs the CLI's bundle (`dist/bin/waver.cjs`, made from
+ * waver's executable (`dist/bin/waver.cjs`): runs the CLI's bundle (`dist/bin/main.cjs`, made from
  * `main.ts`) with a V8 code cache, so a run does not parse and compile the same JavaScript every
  * time it starts; Node 20 has no module compile cache of its own (docs/decisions.md E41, "The code
  * cache"). One cache per bundle and command, made at the end of a command's first run, so it holds
@@ -20,7 +20,7 @@ import { setCliV8Flags } from './v8-flags.js';
 /** The bundle's content digest, written in by scripts/bundle-cli.mjs: V8 checks a cache against the source's length only. */
 declare const WAVER_BUNDLE_ID: string;
 
-const bundle = join(dirname(fileURLToPath(import.meta.url)), 'waver.cjs');
+const bundle = join(dirname(fileURLToPath(import.meta.url)), 'main.cjs');
 
 setCliV8Flags();
 // The bundle's `import()`s go through this module's (util/import-module.ts says why).

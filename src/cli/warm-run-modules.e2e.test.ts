@@ -93,3 +93,26 @@ it('--version loads no command (it printed in 0.74 s when it loaded them all)', 
   expect(version.modules).toBeLessThan(help.modules / 2);
   expect(help.packages.has('better-sqlite3') && !version.packages.has('better-sqlite3')).toBe(true);
 }, 60_000);
+
+it("a warm run loads none of Node's built-in modules it does not use (E84)", async () => {
+  const suite = join(dir, 'builtins.jsonl');
+  writeFileSync(suite, JSON.stringify({ id: 't0', prompt: 'a' }));
+  const args = ['run', '--suite', suite, '--models', `openai:m@${server.url}`, '--store', join(dir, 'b.db')];
+  expect((await runCli(args)).code).toBe(0);
+  const list = join(dir, 'builtins.txt');
+  const preload = join(dir, 'builtins.cjs');
+  writeFileSync(
+    preload,
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));`,
+  );
+  const warm = await runCli(args, { env: cleanEnv({ NODE_OPTIONS: `--require ${preload}` }) });
+  expect(warm.code).toBe(0);
+  const loaded = new Set(readFileSync(list, 'utf8').split('\n'));
+  // The modules' own names: an empty list would pass any "not loaded".
+  expect(loaded).toContain('NativeModule vm');
+  // commander's executable subcommands (child_process, with dgram), the global `performance`
+  // (perf_hooks) and an ES-module entry (the ES-module loader's jobs): each costs milliseconds at
+  // every start.
+  const unused = ['child_process', 'dgram', 'perf_hooks', 'internal/modules/esm/module_job'];
+  expect(unused.filter((m) => loaded.has(`NativeModule ${m}`))).toEqual([]);
+}, 60_000);

@@ -1,4 +1,5 @@
 import type { Store } from '../store/store.js';
+import { monotonicMs } from '../util/monotonic.js';
 import { type RetryPolicy, type SleepFn, sleep } from './call-path/retry.js';
 import { CellWriter } from './cell-writer.js';
 import type { CellLeases, EngineRun } from './engine/engine-run.js';
@@ -76,7 +77,7 @@ const COMMIT_MS = 25;
  * run's stop, and, shared with the batch runner, the cell writer (group commit) and the tally.
  */
 export async function runCells(opts: RunCellsOptions): Promise<RunSummary> {
-  const now = opts.now ?? (() => performance.now());
+  const now = opts.now ?? monotonicMs;
   const clock = { now, sleep: opts.sleep ?? sleep, random: opts.random ?? Math.random };
   const cache = opts.cache ?? true;
   const { store, suite, leases } = opts;

@@ -1,4 +1,5 @@
 import type { GenerateResult } from '../models/types.js';
+import { monotonicMs } from '../util/monotonic.js';
 import { newProgress } from './progress.js';
 import type { CellError, Progress, RunSummary } from './types.js';
 
@@ -18,7 +19,7 @@ export class RunTally {
   constructor(
     total: number,
     private readonly onProgress?: (p: Progress) => void,
-    private readonly now: () => number = () => performance.now(),
+    private readonly now: () => number = monotonicMs,
   ) {
     this.p = newProgress(total);
     this.t0 = now();

@@ -120,10 +120,7 @@ const CHECKED_BYTES = 256 * 1024 * 1024;
  * passed a store whose cells could not be read.
  */
 function refuseDamaged(db: Database.Database, path: string): void {
-  const verdict = String(db.pragma('quick_check(1)', { simple: true }))
-    .replace('*** in database main ***', '')
-    .trim()
-    .replaceAll('\n', '; ');
+  const verdict = quickCheck(db).replace('*** in database main ***', '').trim().replaceAll('\n', '; ');
   if (verdict !== 'ok')
     throw new InputError(
       `the store is damaged (database disk image is malformed: ${verdict}); restore it from a copy`,
@@ -186,5 +183,20 @@ function opening(path: string, mode: 'read' | 'write', open: () => Database.Data
           : 'cannot create the store: its directory cannot be written',
       );
     throw e;
+  }
+}
+
+/**
+ * `quick_check` through a memory map of the file: the same check, but its pages are read by one map
+ * instead of a read call each (32 ms to 9 ms for the 5 MB of the bench's store). The map is dropped
+ * at once, so every read and write after goes through SQLite's usual calls, where a failing device
+ * is an error and not a signal (docs/decisions.md E84).
+ */
+function quickCheck(db: Database.Database): string {
+  db.pragma(`mmap_size = ${CHECKED_BYTES}`);
+  try {
+    return String(db.pragma('quick_check(1)', { simple: true }));
+  } finally {
+    db.pragma('mmap_size = 0');
   }
 }

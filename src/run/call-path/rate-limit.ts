@@ -1,5 +1,6 @@
 import type { EmbedResult, GenerateResult } from '../../models/types.js';
 import { implausibleUsage } from '../../models/usage.js';
+import { monotonicMs } from '../../util/monotonic.js';
 import type { ProviderCall, ProviderMiddleware } from './middleware.js';
 import { sleep as realSleep, type SleepFn } from './retry.js';
 
@@ -31,7 +32,7 @@ export class TokenBucket {
     if (!(opts.perMinute > 0)) throw new RangeError(`perMinute must be > 0, got ${opts.perMinute}`);
     this.perMinute = opts.perMinute;
     this.burst = Math.max(1, opts.burst);
-    this.now = opts.now ?? (() => performance.now());
+    this.now = opts.now ?? monotonicMs;
     this.sleep = opts.sleep ?? realSleep;
     this.level = this.burst;
     this.last = this.now();

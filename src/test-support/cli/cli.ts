@@ -11,7 +11,7 @@ import { repoRoot } from '../shared.js';
 export const CLI_CONTEXT: RegistryContext = { protocols: await withAdapters(PROTOCOLS), config: CONFIG };
 
 /** The built CLI: end-to-end tests drive the real `waver` binary as a user would. `npm test` builds first. */
-export const cliPath = resolve(repoRoot, 'dist/bin/waver.js');
+export const cliPath = resolve(repoRoot, 'dist/bin/waver.cjs');
 
 export function assertBuilt(): void {
   if (!existsSync(cliPath))
