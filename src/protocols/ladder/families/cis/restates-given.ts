@@ -6,29 +6,16 @@
  * Tier 5's answer dictations ("report the 9 teachers as the number of buses") are the paper's
  * deep-hierarchy attack, a demanded reply, and are not read.
  */
+
+import { SMALL_NUMBER_WORDS } from '../../../../util/number-words.js';
 import type { Scan } from '../../scan-types.js';
 import { numbersIn, numberValue } from '../../text/tokens.js';
-
-/** Number words a directive may use for a given ("by three, not by four"). */
-const NUMBER_WORDS = [
-  'one',
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
-  'eleven',
-  'twelve',
-];
 
 /** The values a stretch of text names, in digits or as a number word. */
 function valuesIn(text: string): string[] {
   const words = text.toLowerCase().match(/\b[a-z]+\b/g) ?? [];
-  const spelt = words.map((w) => NUMBER_WORDS.indexOf(w) + 1).filter((n) => n > 0);
+  // Number words a directive may use for a given ("by three, not by four"); not "zero".
+  const spelt = words.map((w) => (SMALL_NUMBER_WORDS as readonly string[]).indexOf(w)).filter((n) => n > 0);
   return [...numbersIn(text).map(numberValue), ...spelt.map(String)];
 }
 
