@@ -19,7 +19,7 @@ const outlineOf = (text: string) =>
     .map((l) => l.replace(/^> /, '').replace(/\*\*/g, ''));
 
 /**
- * L3 as L4 must keep it. A question L3 nests under its premise (cookie-flour, weekly-pay: two
+ * L3 as L4 must keep it. A question L3 nests under its premise (cookie-flour, weekly-pay, toy-machine: two
  * sentences) is its own top-level item at L4, as the *9 read decided (iq-f-read.test.ts).
  */
 const keptOf = (l3: string) => l3.replace(/\n {2}(- [^\n]*\?)$/, '\n$1').split('\n');
