@@ -103,7 +103,9 @@ describe('F: a heavy L5 fence and an L4 of whole items (read s7)', () => {
   });
 
   it('gives the question its own quoted item at L4, not a sub-point of a premise', () => {
-    const nested = f.filter((l) => l.level === 4 && !/^> - [^\n]*\?$/.test(l.text.split('\n').at(-1) ?? ''));
+    const nested = f.filter(
+      (l) => l.level === 4 && !/^> - [^\n]*\?(?:\*\*)?$/.test(l.text.split('\n').at(-1) ?? ''),
+    );
     expect(nested.map((l) => l.seed)).toEqual([]);
   });
 });

@@ -233,7 +233,12 @@ describe('KB L2: the fabricated source stands in a grammatical sentence', () => 
 describe('F L3-L4 (review 2026-12-04 round 4): lists of whole sentences and clauses', () => {
   // "- A bakery bakes 5 trays of muffins / - with 24 muffins on each tray." cut a sentence; a quoted
   // plain-text box left " |" at its lines' ends (issue 36). Each item now opens a sentence or clause.
-  const items = (text: string) => text.split('\n').map((r) => r.replace(/^>?\s*-\s/, ''));
+  // Bold on an item and an empty quoted line are L4's devices beyond the quote (fcis10), not items.
+  const items = (text: string) =>
+    text
+      .split('\n')
+      .filter((r) => r !== '>')
+      .map((r) => r.replace(/^>?\s*-\s/, '').replace(/\*\*/g, ''));
   const opensUnit = (l: Line & { text: string }) => {
     const seed = SEED.get(l.seed) ?? '';
     return items(l.text).every(
@@ -249,14 +254,17 @@ describe('F L3-L4 (review 2026-12-04 round 4): lists of whole sentences and clau
   const l4 = linesOf('F', 4);
   it('L4 quotes a list, every line quoted, no "|" anywhere', () => {
     const bad = l4.filter(
-      (l) => l.text.includes('|') || !l.text.split('\n').every((r) => /^> (?: {2})?- /.test(r)),
+      // An empty quoted line may set the question apart (full read s7, fcis10).
+      (l) => l.text.includes('|') || !l.text.split('\n').every((r) => /^> (?: {2})?- |^>$/.test(r)),
     );
     expect(bad.map((l) => l.seed)).toEqual([]);
   });
 
   it('L4 items open a sentence or clause, the question its own item', () => {
     const bad = l4.filter(
-      (l) => !opensUnit(l) || !l.text.endsWith(sentencesOf(SEED.get(l.seed) ?? '').at(-1) ?? ''),
+      (l) =>
+        !opensUnit(l) ||
+        !l.text.replace(/\*\*/g, '').endsWith(sentencesOf(SEED.get(l.seed) ?? '').at(-1) ?? ''),
     );
     expect(bad.map((l) => l.seed)).toEqual([]);
   });
