@@ -44,6 +44,11 @@ describe('KB L5: an impossibility the reader works out, not one phrase (pre-read
     expect(l5.filter((l) => periodOverfull(l.text)).map((l) => l.seed)).toEqual([]);
   });
 
+  it('states no share over 100% in one phrase ("130% of those muffins", "125% off"; was 7 of 48)', () => {
+    const OVER_WHOLE = /\b(?:1\d\d|[2-9]\d\d)%/;
+    expect(l5.filter((l) => OVER_WHOLE.test(l.text)).map((l) => l.seed)).toEqual([]);
+  });
+
   it('gives no age that is only implausible ("Nora is 150 years old")', () => {
     const IMPLAUSIBLE_AGE = /\b(?:1[2-9]\d|[2-9]\d\d) years old\b/;
     expect(l5.filter((l) => IMPLAUSIBLE_AGE.test(l.text)).map((l) => l.seed)).toEqual([]);
