@@ -20,23 +20,26 @@ const addedOf = (l: WrittenTest) => {
   return sentencesOf(l.text).filter((s) => !original.includes(s));
 };
 
-/** Words that carry no item of their own ("the", "is", "with"): a stock piece is what is left. */
+/** Words that carry no item of their own ("the", "is", "with", "often"): a stock piece is what is left. */
 const FUNCTION_WORD = new Set(
-  'a an the is are was were be been has have had of in on at to for from by with and or as into near up out down over its that there this'.split(
+  'a an the is are was were be been being has have had of in on at to for from by with and or as into near up out down over its that there this so but who which where while than then also all often just still already will would can could may some many most very'.split(
     ' ',
   ),
 );
 
-/** The added text's pairs of adjacent content words the original does not have ("bouncy castle", "granny smith"). */
+/**
+ * The added text's pairs of content words in a row once function words are dropped, that the
+ * original does not have as a pair: "bouncy castle", "basket gift" ("The basket is a gift"),
+ * "hall hosting" ("The hall is hosting a play").
+ */
 function stockPieces(l: WrittenTest): Set<string> {
   const own = new Set((SEED.get(l.seed) ?? '').toLowerCase().match(/[a-z'-]+/g) ?? []);
   return new Set(
     addedOf(l).flatMap((s) => {
-      const words = s.toLowerCase().match(/[a-z'-]+/g) ?? [];
+      const words = (s.toLowerCase().match(/[a-z'-]+/g) ?? []).filter((w) => !FUNCTION_WORD.has(w));
       return words.slice(1).flatMap((w, k) => {
         const prev = words[k] ?? '';
-        const content = !FUNCTION_WORD.has(prev) && !FUNCTION_WORD.has(w);
-        return content && !(own.has(prev) && own.has(w)) ? [`${prev} ${w}`] : [];
+        return own.has(prev) && own.has(w) ? [] : [`${prev} ${w}`];
       });
     }),
   );
