@@ -86,7 +86,6 @@ const NOT_YET_REWRITTEN_L4_L5 = [
   'can-drive L4',
   'floor-tiles L4',
   'simple-interest L5',
-  'candy-neighbour L4',
   'team-lunch L4',
   'team-lunch L5',
 ];
