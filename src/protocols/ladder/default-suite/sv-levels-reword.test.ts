@@ -77,7 +77,6 @@ function notRewordedMore(levels: readonly number[]): string[] {
  * the scan fails on any new one and on a fixed one left in the list. Each is still a reject.
  */
 const NOT_YET_REWRITTEN_L4_L5 = [
-  'hall-chairs L4',
   'apple-pies L5',
   'fruit-basket L5',
   'phone-bill L4',
