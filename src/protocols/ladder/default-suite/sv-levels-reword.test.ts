@@ -84,7 +84,6 @@ const NOT_YET_REWRITTEN_L4_L5 = [
   'stair-climb L4',
   'can-drive L4',
   'floor-tiles L4',
-  'simple-interest L5',
   'team-lunch L4',
   'team-lunch L5',
 ];
