@@ -77,8 +77,8 @@ function notRewordedMore(levels: readonly number[]): string[] {
  * one left listed: the 9 sv10 left were rewritten in sv11 (E84-sv11), so none remain.
  */
 const NOT_YET_REWRITTEN_L4_L5: string[] = [];
-/** L3s that keep as many of the original's words as the seed's L2 (33 before this read). */
-const L3_NOT_YET_REWRITTEN = 26;
+/** L3s that keep as many of the original's words as the seed's L2 (33 before sv10, 26 before sv11). */
+const L3_NOT_YET_REWRITTEN = 22;
 
 describe('SV (full read s7, sv10): a higher level rewords more of the original than the level below', () => {
   it('counts content words kept with repeats, plurals as their singular', () => {
