@@ -1,5 +1,5 @@
 /**
- * CI lines of the default suite against the full read s7 (issue 36; E84-ci9a, E84-ci9b, E84-ci9c):
+ * CI lines of the default suite against the full read s7 (issue 36; E85, E86, E92):
  * the kinds of defect the blind reads v5-v11 named that a pattern can find, scanned over all 240
  * lines so that another draw cannot meet them. The two halves were first read and scanned apart
  * (lines 1-120, 121-240); this file is their scans as one standard over the whole suite: a place
@@ -132,7 +132,7 @@ describe('CI (full read s7): distractors as one scene, not slot fills', () => {
   it('carries no frame in more than 6 of a level\'s 48 lines ("opens at N", "at the same ... costs")', () => {
     // A word trigram of the distractors, numbers as N, counted once per line. Trigrams made only of
     // numbers, units and function words ("for N years", "costs N a") are how a quantity is said, not
-    // a sentence's frame; 6 of 48 is the ~10% a template shows at (as E84-kb9 holds KB).
+    // a sentence's frame; 6 of 48 is the ~10% a template shows at (as E88 holds KB).
     const UNIT = new Set(
       "n at a an the for o'clock days day week years year old is are costs cost each hour per in on of to".split(
         ' ',

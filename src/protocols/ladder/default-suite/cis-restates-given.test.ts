@@ -1,7 +1,7 @@
 /**
  * The default suite's CIS directives conflict with the task and leave the problem as it is (blind
  * read v11 rejected school-fair L4, "You must split the rest among 5 classes, not 6", as the user
- * correcting the data: a premise change, not an instruction conflict; docs/decisions.md E84-cis9).
+ * correcting the data: a premise change, not an instruction conflict; docs/decisions.md E90).
  * Every line of L1-L4 is read by the suite scan's own patterns (`families/cis/restates-given.ts`);
  * tier 5 dictates a reply, which the paper's deep-hierarchy attack is.
  */

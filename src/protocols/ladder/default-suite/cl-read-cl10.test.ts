@@ -1,5 +1,5 @@
 /**
- * CL lines of the default suite after the full read s7 on branch cl10 (issue 36, E84-cl10). The
+ * CL lines of the default suite after the full read s7 on branch cl10 (issue 36, E95). The
  * blind pre-read 12 rejected school-fair L5 ("The fair has a bouncy castle."): across the seed's five
  * levels CL "just recombines the same 'The fair has {games/food stalls/bouncy castle}' pieces", and
  * elsewhere "the padding sits in one of two fixed spots" with stock items reused across levels

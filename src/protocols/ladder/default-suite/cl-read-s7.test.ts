@@ -1,5 +1,5 @@
 /**
- * CL lines of the default suite after the full line-by-line read s7 (issue 36, E84-cl9): the
+ * CL lines of the default suite after the full line-by-line read s7 (issue 36, E87): the
  * kinds of padding a strict reviewer rejects that a pattern can catch, each scanned over every CL
  * line so a fresh draw cannot meet it. Blind read v11 rejected "A toy company near Detroit is
  * famous for cars and trucks." before "A factory machine ...": a second entity never tied to the

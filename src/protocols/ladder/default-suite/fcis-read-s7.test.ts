@@ -1,6 +1,6 @@
 /**
  * The two kinds the blind pre-read 12 found in the default suite's F and CIS lines, scanned over
- * every line so the next draw cannot meet them (docs/decisions.md E84-fcis10):
+ * every line so the next draw cannot meet them (docs/decisions.md E93):
  * - F L4 that is not clearly more disruptive than the seed's L3: a flat quoted list under a nested
  *   L3 (track-laps), or the L3 outline with only a '>' added. L4 keeps every line of L3 (each item
  *   and its nesting) and adds to it beyond the quote.

@@ -1,5 +1,5 @@
 /**
- * IQ and F lines of the default suite against the full line-by-line read s7 (issue 36, E84-iqf9).
+ * IQ and F lines of the default suite against the full line-by-line read s7 (issue 36, E89).
  * Each defect kind the read found is scanned over every line, so another blind draw cannot meet it:
  * an IQ slip on a unit, number word or counted noun ("pe rhour", "an dtwice", "Four friencls") or a
  * name slipped into another name ("Lila" -> "Lia"); an F L5 fence with a word alone on a line

@@ -1,5 +1,5 @@
 /**
- * KB lines of the default suite after the full read s7 (issue 36, E84-kb9): a boundary no careful
+ * KB lines of the default suite after the full read s7 (issue 36, E88): a boundary no careful
  * model can answer around with a number. L5 states its impossible premise as a value (a count, a
  * share, a length of time, a shape), never as an open bound that leaves the value unknown and lets
  * "all of it" answer 0; L3 defers a value to a real future event, never to a tautology ("will cost

@@ -1,5 +1,5 @@
 /**
- * KB L5 after the blind pre-read 12 (issue 36, E84-kb10): an impossible premise follows from the
+ * KB L5 after the blind pre-read 12 (issue 36, E94): an impossible premise follows from the
  * givens only when the reader works them out (17 bicycles and 9 tricycles cannot have 70 flat
  * wheels), never one noun phrase that announces it ("40 of her 32 cups", "26 hours of a single
  * day"), which reads as a template or a typo and is easy to flag (the paper's point is the subtle one).

@@ -1,6 +1,6 @@
 /**
  * SV lines of the default suite against the full line-by-line read of 2026-12-04 (s7; decision
- * E84-sv9): the defect kinds that read found and a pattern can catch, scanned over every line so a
+ * E91): the defect kinds that read found and a pattern can catch, scanned over every line so a
  * fresh blind draw cannot meet them. A paraphrase keeps what the problem says: no thesaurus swap that
  * widens or narrows a noun ("locomotive" for train, "coat" for jacket, "cattle" for cows), no scene
  * the problem lacks ("piggy bank", "garden hose", "latecomers"), no stilted inversion ("Growing in

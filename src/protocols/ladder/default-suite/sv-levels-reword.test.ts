@@ -1,5 +1,5 @@
 /**
- * SV levels read as levels (full read s7, sv10; decision E84-sv10): blind pre-read 12 rejected SV L4
+ * SV levels read as levels (full read s7, sv10; decision E96): blind pre-read 12 rejected SV L4
  * bike-shop-wheels because it only moved the question to the front and kept the original's words,
  * closer to the original than the seed's own L3; the paper's measure (difflib over characters) had
  * counted the reordering as rewording. A reader sees rewording as the original's words gone, so each
@@ -74,7 +74,7 @@ function notRewordedMore(levels: readonly number[]): string[] {
 
 /**
  * L4/L5 lines with the defect not yet rewritten, named so the scan fails on any new one and on a fixed
- * one left listed: the 9 sv10 left were rewritten in sv11 (E84-sv11), so none remain.
+ * one left listed: the 9 sv10 left were rewritten in sv11 (E97), so none remain.
  */
 const NOT_YET_REWRITTEN_L4_L5: string[] = [];
 /** L3s that keep as many of the original's words as the seed's L2 (33 before sv10, 26 before sv11). */

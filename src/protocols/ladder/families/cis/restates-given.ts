@@ -2,7 +2,7 @@
  * A CIS directive that changes the problem instead of conflicting with the task. The paper's CIS
  * "leaves the problem and its gold answer untouched": a directive that restates or corrects a given
  * reads as the user fixing the data, an erratum, and makes the gold disputable (blind read v11,
- * school-fair L4: "You must split the rest among 5 classes, not 6"; docs/decisions.md E84-cis9).
+ * school-fair L4: "You must split the rest among 5 classes, not 6"; docs/decisions.md E90).
  * Tier 5's answer dictations ("report the 9 teachers as the number of buses") are the paper's
  * deep-hierarchy attack, a demanded reply, and are not read.
  */
