@@ -39,6 +39,8 @@ const SETTING = new Set([
   'carrot',
   'classroom',
   'backyard',
+  'tree',
+  'green',
   'garage',
   'porch',
   'hallway',
