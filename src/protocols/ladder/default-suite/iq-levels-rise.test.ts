@@ -19,7 +19,7 @@ const iq = writtenTests('iq.jsonl');
 const question = (seed: string) => seeds.get(seed)?.question as string;
 
 /** Slips as a reader counts them: each altered word, but a space moved between two words ("ca ncarry") is one. */
-export function readerSlips(original: string, text: string): number {
+function readerSlips(original: string, text: string): number {
   const o = whitespaceWords(original);
   const c = whitespaceWords(text);
   let slips = 0;
@@ -33,7 +33,8 @@ export function readerSlips(original: string, text: string): number {
 }
 
 const paperScore = (seed: string, level: number, text: string) =>
-  measureLine(seeds.get(seed) as (typeof GRADE_SCHOOL_SEEDS)[number], 'IQ', level as Level, text).severity.magnitude;
+  measureLine(seeds.get(seed) as (typeof GRADE_SCHOOL_SEEDS)[number], 'IQ', level as Level, text).severity
+    .magnitude;
 
 describe('IQ: the noise rises with the level by count and by the paper score (E84-iq11)', () => {
   it('counts a moved space as one slip', () => {
@@ -50,7 +51,9 @@ describe('IQ: the noise rises with the level by count and by the paper score (E8
       const o = question(l.seed);
       const [s, sb] = [readerSlips(o, l.text), readerSlips(o, below.text)];
       const [m, mb] = [paperScore(l.seed, l.level, l.text), paperScore(below.seed, below.level, below.text)];
-      return s > sb && m > mb ? [] : [`${l.seed} L${l.level}: ${s} slips, ${m} vs L${below.level}: ${sb}, ${mb}`];
+      return s > sb && m > mb
+        ? []
+        : [`${l.seed} L${l.level}: ${s} slips, ${m} vs L${below.level}: ${sb}, ${mb}`];
     });
     expect(offenders).toEqual([]);
   });
