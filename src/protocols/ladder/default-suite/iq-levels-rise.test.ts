@@ -32,6 +32,70 @@ function readerSlips(original: string, text: string): number {
   return slips;
 }
 
+/** Words after a number that are not what it counts ("5 more cows", "9 fewer tetras"). */
+const NOT_COUNTED = new Set([
+  'a',
+  'the',
+  'and',
+  'to',
+  'at',
+  'in',
+  'on',
+  'per',
+  'each',
+  'more',
+  'fewer',
+  'times',
+  'old',
+  'new',
+  'is',
+  'are',
+]);
+const bare = (w: string) => w.toLowerCase().replace(/[^a-z]/g, '');
+
+/**
+ * Positions of the words a number counts in `original`: the first word after it that is not in
+ * NOT_COUNTED ("14 cows", "18 pear trees" counts "pear"), and after "of" what the container holds
+ * ("5 trays of muffins", "3 bags of candy").
+ */
+function countedPositions(original: string): Set<number> {
+  const o = whitespaceWords(original);
+  const at = new Set<number>();
+  o.forEach((w, i) => {
+    if (!/\d/.test(w)) return;
+    let k = i + 1;
+    while (k < o.length && NOT_COUNTED.has(bare(o[k] as string))) k++;
+    // "$18 for an adult", "$4 per meter": a price, not a count.
+    if (k >= o.length || /\d/.test(o[k] as string) || /^(for|per)$/.test(bare(o[k] as string))) return;
+    at.add(k);
+    if (bare(o[k + 1] ?? '') === 'of' && k + 2 < o.length) at.add(k + 2);
+  });
+  return at;
+}
+
+/** Slips the read met that land on a real word ("farmer" -> "framer", "eats" -> "east", "buys" -> "busy"). */
+const REAL_WORD_SLIPS = new Set([
+  'framer',
+  'east',
+  'etas',
+  'busy',
+  'dose',
+  'doe',
+  'baker',
+  'was',
+  'far',
+  'tea',
+  'tile',
+  'saving',
+  'prize',
+  'ticket',
+  'muffin',
+  'card',
+  'slow',
+  'pack',
+  'give',
+]);
+
 const paperScore = (seed: string, level: number, text: string) =>
   measureLine(seeds.get(seed) as (typeof GRADE_SCHOOL_SEEDS)[number], 'IQ', level as Level, text).severity
     .magnitude;
@@ -67,6 +131,27 @@ describe('IQ: the noise rises with the level by count and by the paper score (E8
         .filter(({ w, i }) => /^many$/i.test(o[i - 1] ?? '') || GIVEN_NAMES.has(w.replace(/[^A-Za-z]/g, '')))
         .filter(({ w, i }) => c[i] !== w)
         .map(({ w, i }) => `${l.seed} L${l.level}: ${w} -> ${c[i]}`);
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it('leaves what a number counts untouched ("5 trays of muffins": trays, muffins)', () => {
+    const bad = iq.flatMap((l) => {
+      const o = whitespaceWords(question(l.seed));
+      const c = whitespaceWords(l.text);
+      return [...countedPositions(question(l.seed))]
+        .filter((i) => c[i] !== o[i])
+        .map((i) => `${l.seed} L${l.level}: ${o[i]} -> ${c[i]}`);
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it('slips no word into a real word the read met ("framer", "east", "busy", "baker")', () => {
+    const bad = iq.flatMap((l) => {
+      const o = whitespaceWords(question(l.seed));
+      return whitespaceWords(l.text)
+        .filter((w, i) => w !== o[i] && REAL_WORD_SLIPS.has(bare(w)))
+        .map((w) => `${l.seed} L${l.level}: ${w}`);
     });
     expect(bad).toEqual([]);
   });
