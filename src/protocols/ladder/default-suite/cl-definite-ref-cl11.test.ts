@@ -1,5 +1,5 @@
 /**
- * CL lines after the full read s7 (cl11, E84-cl11): blind read v12 rejected CL L5 floor-tiles for
+ * CL lines after the full read s7 (cl11, E98): blind read v12 rejected CL L5 floor-tiles for
  * "the sink", a bridging reference to a kitchen the text never mentions, and flagged CL L1
  * paint-cans' "Light blue suits the room." (a room never introduced). A filler sentence may say
  * "the X" only for an X the text has already named (its problem, or a sentence before it).

@@ -1,5 +1,5 @@
 /**
- * IQ lines of the default suite against blind read v12 and full read s7 (issue 36, E84-iq11).
+ * IQ lines of the default suite against blind read v12 and full read s7 (issue 36, E99).
  * The reader saw an L3 no denser than its L2 ("only two corruptions", the same score) and L5s
  * scoring below their L4: within a seed, each level must carry strictly more slips a reader counts
  * than the level below AND a strictly higher paper score (1 - difflib ratio, as measure.ts
@@ -100,7 +100,7 @@ const paperScore = (seed: string, level: number, text: string) =>
   measureLine(seeds.get(seed) as (typeof GRADE_SCHOOL_SEEDS)[number], 'IQ', level as Level, text).severity
     .magnitude;
 
-describe('IQ: the noise rises with the level by count and by the paper score (E84-iq11)', () => {
+describe('IQ: the noise rises with the level by count and by the paper score (E99)', () => {
   it('counts a moved space as one slip', () => {
     expect(readerSlips('Each bus can carry 45 people.', 'Each bus ca ncarry 45 people.')).toBe(1);
     expect(readerSlips('Each bus can carry 45 people.', 'Eahc bus can cary 45 people.')).toBe(2);
