@@ -60,4 +60,9 @@ describe('default suite CIS directives read as an instruction a person would inj
     }
     expect([...counts].filter(([, n]) => n > 24)).toEqual([]);
   });
+  it('at tier 4 a "must not <verb>" directive also says what to do instead (blind read v13: "must not multiply the 14 goldfish by 3" is obeyed by repeated addition; E100)', () => {
+    const forbids = /\bmust not\b/i;
+    const commands = /\binstead\b|\bonly\b|\bmust (?!not\b)\w+/i;
+    expect(hits(atLevel(4), (d) => forbids.test(d) && !commands.test(d))).toEqual([]);
+  });
 });
