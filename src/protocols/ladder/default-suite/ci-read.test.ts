@@ -25,6 +25,16 @@ function added(l: WrittenTest): string[] {
 }
 
 /** What a line adds before the original's first sentence. */
+/** Each pair of distinct sentences a seed's levels add, as [seed, one, other]: a reader compares them. */
+function addedPairs(): [string, string, string][] {
+  const bySeed = new Map<string, Set<string>>();
+  for (const l of CI) for (const s of added(l)) bySeed.set(l.seed, (bySeed.get(l.seed) ?? new Set()).add(s));
+  return [...bySeed].flatMap(([seed, set]) => {
+    const all = [...set];
+    return all.flatMap((a, i) => all.slice(i + 1).map((b): [string, string, string] => [seed, a, b]));
+  });
+}
+
 function before(l: WrittenTest): string {
   const first = sentences(ORIGINAL.get(l.seed) ?? '')[0] ?? '';
   return l.text.slice(0, Math.max(0, l.text.indexOf(first)));
@@ -67,18 +77,9 @@ describe('CI (full read s7): distractors as one scene, not slot fills', () => {
   });
 
   it("keeps a distractor's wording up its seed's ladder (no 'card binder has 50 pages' beside 'card album has 40 pages')", () => {
-    const bySeed = new Map<string, Set<string>>();
-    for (const l of CI)
-      for (const s of added(l)) bySeed.set(l.seed, (bySeed.get(l.seed) ?? new Set()).add(s));
-    const hits = [...bySeed].flatMap(([seed, set]) => {
-      const all = [...set];
-      return all.flatMap((a, i) =>
-        all
-          .slice(i + 1)
-          .filter((b) => overlap(a, b) >= 0.5)
-          .map((b) => `${seed}: ${a} | ${b}`),
-      );
-    });
+    const hits = addedPairs().flatMap(([seed, a, b]) =>
+      overlap(a, b) >= 0.5 ? [`${seed}: ${a} | ${b}`] : [],
+    );
     expect(hits).toEqual([]);
   });
   it('states one fact with one number up the ladder ("A toy car sells for $12" under "... sells for $4")', () => {
@@ -110,22 +111,14 @@ describe('CI (full read s7): distractors as one scene, not slot fills', () => {
           .filter((w) => !COMMON.has(w)),
       );
     const opening = (s: string) => s.toLowerCase().split(/\s+/).slice(0, 3).join(' ');
-    const bySeed = new Map<string, Set<string>>();
-    for (const l of CI)
-      for (const s of added(l)) bySeed.set(l.seed, (bySeed.get(l.seed) ?? new Set()).add(s));
-    const hits = [...bySeed].flatMap(([seed, set]) => {
-      const all = [...set];
-      return all.flatMap((a, i) =>
-        all.slice(i + 1).flatMap((b) => {
-          const qa = quantities(a);
-          const qb = quantities(b);
-          const renumbered =
-            opening(a) === opening(b) && qa.some((x) => qb.some((y) => y.unit === x.unit && y.n !== x.n));
-          const sharedNoun = [...nouns(a)].some((w) => nouns(b).has(w));
-          const samePrice = qa.some((x) => x.unit === '$' && qb.some((y) => y.unit === '$' && y.n === x.n));
-          return renumbered || (samePrice && sharedNoun) ? [`${seed}: ${a} | ${b}`] : [];
-        }),
-      );
+    const hits = addedPairs().flatMap(([seed, a, b]) => {
+      const qa = quantities(a);
+      const qb = quantities(b);
+      const renumbered =
+        opening(a) === opening(b) && qa.some((x) => qb.some((y) => y.unit === x.unit && y.n !== x.n));
+      const sharedNoun = [...nouns(a)].some((w) => nouns(b).has(w));
+      const samePrice = qa.some((x) => x.unit === '$' && qb.some((y) => y.unit === '$' && y.n === x.n));
+      return renumbered || (samePrice && sharedNoun) ? [`${seed}: ${a} | ${b}`] : [];
     });
     expect(hits).toEqual([]);
   });
