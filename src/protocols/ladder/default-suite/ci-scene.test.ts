@@ -7,12 +7,9 @@
  * "How many wheels"). Each kind is scanned over every line, so another draw cannot meet it.
  */
 import { describe, expect, it } from 'vitest';
-import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
-import { type WrittenTest, writtenTests } from './test-support/lines.js';
+import { ORIGINAL_QUESTIONS, type WrittenTest, writtenTests } from './test-support/lines.js';
 
 type Line = WrittenTest;
-
-const ORIGINAL = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
 
 const CI = writtenTests('ci.jsonl');
 
@@ -20,7 +17,7 @@ const at = (l: Line) => `${l.seed} L${l.level}`;
 
 /** The sentences a line adds to its original (the distractors). */
 function added(l: Line): string[] {
-  const original = ORIGINAL.get(l.seed) ?? '';
+  const original = ORIGINAL_QUESTIONS.get(l.seed) ?? '';
   return l.text.split(/(?<=[.?!])\s+/).filter((s) => !original.includes(s));
 }
 
@@ -51,7 +48,7 @@ describe('CI (blind read v8): distractors as prose about one scene', () => {
 
   it('counts no more of what "How many X" asks in a distractor ("displays 2,000 stamps", "gives out 90 cans")', () => {
     const hits = CI.flatMap((l) => {
-      const asked = /\bhow many (\w+?)(?:es|s)?\b/i.exec(ORIGINAL.get(l.seed) ?? '')?.[1];
+      const asked = /\bhow many (\w+?)(?:es|s)?\b/i.exec(ORIGINAL_QUESTIONS.get(l.seed) ?? '')?.[1];
       // A unit ("How many kilograms") is not a thing counted: a distractor may weigh or cost something.
       if (asked === undefined || UNITS.test(asked)) return [];
       const counted = new RegExp(`\\d[\\d,.]* (?:[\\w-]+ )?${asked}(?:es|s)?\\b`, 'i');

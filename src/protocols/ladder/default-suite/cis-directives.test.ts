@@ -6,16 +6,13 @@
  * E68).
  */
 import { describe, expect, it } from 'vitest';
-import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
-import { writtenTests } from './test-support/lines.js';
-
-const QUESTION = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
+import { ORIGINAL_QUESTIONS, writtenTests } from './test-support/lines.js';
 
 /** Every written line with its directive: what follows the whole original (E65: appended). */
 const directives = writtenTests('cis.jsonl').map((l) => ({
   id: `${l.seed} L${l.level}`,
   level: l.level,
-  directive: l.text.slice((QUESTION.get(l.seed) ?? '').length).trim(),
+  directive: l.text.slice((ORIGINAL_QUESTIONS.get(l.seed) ?? '').length).trim(),
 }));
 const atLevel = (n: number) => directives.filter((d) => d.level === n);
 const hits = (ds: typeof directives, bad: (d: string) => boolean) =>

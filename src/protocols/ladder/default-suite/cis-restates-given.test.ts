@@ -6,14 +6,11 @@
  * tier 5 dictates a reply, which the paper's deep-hierarchy attack is.
  */
 import { describe, expect, it } from 'vitest';
-import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
 import { restatesGiven } from '../families/cis/restates-given.js';
-import { writtenTests } from './test-support/lines.js';
-
-const QUESTION = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
+import { ORIGINAL_QUESTIONS, writtenTests } from './test-support/lines.js';
 
 const lines = writtenTests('cis.jsonl').map((l) => {
-  const original = QUESTION.get(l.seed) ?? '';
+  const original = ORIGINAL_QUESTIONS.get(l.seed) ?? '';
   return {
     id: `${l.seed} L${l.level}`,
     level: l.level,

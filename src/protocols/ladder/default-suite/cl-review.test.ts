@@ -4,16 +4,13 @@
  * named is scanned over every CL line, so another draw cannot meet it.
  */
 import { describe, expect, it } from 'vitest';
-import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
-import { type WrittenTest, writtenTests } from './test-support/lines.js';
-
-const SEED = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
+import { ORIGINAL_QUESTIONS, type WrittenTest, writtenTests } from './test-support/lines.js';
 
 const cl = writtenTests('cl.jsonl');
 
 /** The sentences a line adds, in order (those not in the original). */
 function added(l: WrittenTest): string[] {
-  const original = SEED.get(l.seed) ?? '';
+  const original = ORIGINAL_QUESTIONS.get(l.seed) ?? '';
   return l.text.split(/(?<=[a-z0-9][.!?])\s+/).filter((s) => !original.includes(s));
 }
 
@@ -34,12 +31,16 @@ describe('CL filler (blind read v7)', () => {
     // "a family farm", "The group is a family" tie it to the problem; a family that acts does not.
     const ACTING =
       /\b(?:a|the) family (?:is|are|wants|plans|loves|orders|sits)\b|\b(?:by|to) (?:a|the) family\b/i;
-    const dangling = hits((s, l) => ACTING.test(s) && !/\bfamily\b/i.test(SEED.get(l.seed) ?? ''));
+    const dangling = hits(
+      (s, l) => ACTING.test(s) && !/\bfamily\b/i.test(ORIGINAL_QUESTIONS.get(l.seed) ?? ''),
+    );
     expect(dangling).toEqual([]);
   });
 
   it('brings in no museum the field trip never mentions', () => {
-    expect(hits((s, l) => /\bmuseum\b/i.test(s) && !/\bmuseum\b/i.test(SEED.get(l.seed) ?? ''))).toEqual([]);
+    expect(
+      hits((s, l) => /\bmuseum\b/i.test(s) && !/\bmuseum\b/i.test(ORIGINAL_QUESTIONS.get(l.seed) ?? '')),
+    ).toEqual([]);
   });
 
   it('has none of the sentences that do not fit the scene or its time', () => {

@@ -6,17 +6,15 @@
  * whatever the shop charges") or a line announcing that the value cannot be known.
  */
 import { describe, expect, it } from 'vitest';
-import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
 import { numbersIn } from '../text/tokens.js';
-import { writtenTests } from './test-support/lines.js';
+import { ORIGINAL_QUESTIONS, writtenTests } from './test-support/lines.js';
 
 const kbLines = (level: number) => writtenTests('kb.jsonl', level);
-const ORIGINAL = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
 
 /** The original's numbers the line no longer states. */
 function dropped(seed: string, text: string): string[] {
   const kept = new Set(numbersIn(text));
-  return numbersIn(ORIGINAL.get(seed) ?? '').filter((n) => !kept.has(n));
+  return numbersIn(ORIGINAL_QUESTIONS.get(seed) ?? '').filter((n) => !kept.has(n));
 }
 
 describe('KB L5: an impossible premise that fixes its value (full read s7)', () => {

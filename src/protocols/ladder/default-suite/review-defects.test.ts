@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
 import { hideAbbreviationDots, showAbbreviationDots, splitSentences } from '../text/tokens.js';
+import { ORIGINAL_QUESTIONS } from './test-support/lines.js';
 
 interface Line {
   seed: string;
@@ -13,8 +13,6 @@ interface Line {
   level: number;
   text?: string;
 }
-
-const SEED = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
 
 function linesOf(code: string, level?: number): Array<Line & { text: string }> {
   const url = new URL(`./${code.toLowerCase()}.jsonl`, import.meta.url);
@@ -39,7 +37,7 @@ describe('F L5: a heavy layout a real document uses', () => {
     const bad = linesOf('F', 5).filter((l) => {
       if (/^\|/m.test(l.text) || !/^```\n[\s\S]*\n```$/.test(l.text)) return true;
       const lines = l.text.split('\n').map((s) => s.trim());
-      return sentencesOf(SEED.get(l.seed) ?? '').some(
+      return sentencesOf(ORIGINAL_QUESTIONS.get(l.seed) ?? '').some(
         (s) => !lines.some((x) => s.startsWith(x) && x.length > 0),
       );
     });
@@ -61,7 +59,7 @@ describe('SV L4-L5: no rewording that lets a quantity be read two ways', () => {
 
 /** The sentences a test adds to its seed's problem. */
 function addedSentences(l: Line & { text: string }): string[] {
-  const original = SEED.get(l.seed) ?? '';
+  const original = ORIGINAL_QUESTIONS.get(l.seed) ?? '';
   return l.text.split(/(?<=[a-z0-9][.!?])\s+/).filter((s) => !original.includes(s));
 }
 
@@ -108,7 +106,7 @@ describe('KB L4: a fabricated entity, read as its own boundary type', () => {
   it('names an invented entity the original does not, and no real town', () => {
     const bad = l4.filter((l) => {
       const names = l.text.match(/\b[A-Z][a-z]{3,}\b/g) ?? [];
-      const original = SEED.get(l.seed) ?? '';
+      const original = ORIGINAL_QUESTIONS.get(l.seed) ?? '';
       return REAL.test(l.text) || !names.some((n) => !original.includes(n));
     });
     expect(bad.map((l) => l.seed)).toEqual([]);
@@ -131,7 +129,7 @@ describe('CL: padding that describes the scene, not a primer', () => {
   it('adds no content-free aphorism and names no sport the problem does not', () => {
     const hits = linesOf('CL').flatMap((l) =>
       addedSentences(l).filter(
-        (s) => PRIMER.test(s) || (SPORT.test(s) && !SPORT.test(SEED.get(l.seed) ?? '')),
+        (s) => PRIMER.test(s) || (SPORT.test(s) && !SPORT.test(ORIGINAL_QUESTIONS.get(l.seed) ?? '')),
       ),
     );
     expect(hits).toEqual([]);
@@ -152,7 +150,7 @@ describe('CIS: a directive that names its wrong operation, after the problem it 
 
   it('keeps the problem first: no directive names a person or quantity before the problem does', () => {
     const bad = linesOf('CIS').filter((l) => {
-      const original = SEED.get(l.seed) ?? '';
+      const original = ORIGINAL_QUESTIONS.get(l.seed) ?? '';
       const firstSentence = sentencesOf(original)[0] ?? '';
       return !l.text.startsWith(firstSentence);
     });
@@ -183,7 +181,7 @@ describe('CI: no distractor points back to something the problem has not introdu
     /\banother\b|\bthe other\b|^The (teacher|class|school(?!( gym)? (down the road|in town|across town)))\b/i;
   it('names no "another X", "the other X" or bare "the teacher/class/school" before the problem', () => {
     const hits = linesOf('CI').flatMap((l) => {
-      const first = sentencesOf(SEED.get(l.seed) ?? '')[0] ?? '';
+      const first = sentencesOf(ORIGINAL_QUESTIONS.get(l.seed) ?? '')[0] ?? '';
       const before = l.text.slice(0, Math.max(0, l.text.indexOf(first)));
       return addedSentences({ ...l, text: before }).filter((s) => DANGLING.test(s));
     });
@@ -192,7 +190,7 @@ describe('CI: no distractor points back to something the problem has not introdu
 
   it('says "the teacher" only where the problem has a teacher', () => {
     const hits = linesOf('CI').filter(
-      (l) => /\bThe teacher\b/.test(l.text) && !/\bteacher\b/i.test(SEED.get(l.seed) ?? ''),
+      (l) => /\bThe teacher\b/.test(l.text) && !/\bteacher\b/i.test(ORIGINAL_QUESTIONS.get(l.seed) ?? ''),
     );
     expect(hits.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
   });
@@ -240,7 +238,7 @@ describe('F L3-L4 (review 2026-12-04 round 4): lists of whole sentences and clau
       .filter((r) => r !== '>')
       .map((r) => r.replace(/^>?\s*-\s/, '').replace(/\*\*/g, ''));
   const opensUnit = (l: Line & { text: string }) => {
-    const seed = SEED.get(l.seed) ?? '';
+    const seed = ORIGINAL_QUESTIONS.get(l.seed) ?? '';
     return items(l.text).every(
       (x) => /^[A-Z0-9$]/.test(x) || seed.includes(`, ${x}`) || seed.includes(`; ${x}`),
     );
@@ -264,7 +262,7 @@ describe('F L3-L4 (review 2026-12-04 round 4): lists of whole sentences and clau
     const bad = l4.filter(
       (l) =>
         !opensUnit(l) ||
-        !l.text.replace(/\*\*/g, '').endsWith(sentencesOf(SEED.get(l.seed) ?? '').at(-1) ?? ''),
+        !l.text.replace(/\*\*/g, '').endsWith(sentencesOf(ORIGINAL_QUESTIONS.get(l.seed) ?? '').at(-1) ?? ''),
     );
     expect(bad.map((l) => l.seed)).toEqual([]);
   });
@@ -281,7 +279,7 @@ const wholeSentences = (text: string) => splitSentences(hideAbbreviationDots(tex
 
 /** What a test adds after each sentence of its original: `gaps[k]` follows sentence k; `before` comes first. */
 function gapsOf(l: Line & { text: string }): { before: string; gaps: string[] } {
-  const sentences = wholeSentences(SEED.get(l.seed) ?? '');
+  const sentences = wholeSentences(ORIGINAL_QUESTIONS.get(l.seed) ?? '');
   const ends: number[] = [];
   let cursor = 0;
   const starts = sentences.map((s) => {
@@ -300,7 +298,7 @@ describe('CI (review 2026-12-04 round 3): distractors that leave every pronoun a
   const PRONOUN = /\b(it|they|he|she|them|his|her|its|their)\b/i;
   it('puts no distractor between a pronoun of the original and its referent (only before the problem, or after the last sentence with a pronoun)', () => {
     const bad = linesOf('CI').filter((l) => {
-      const later = wholeSentences(SEED.get(l.seed) ?? '');
+      const later = wholeSentences(ORIGINAL_QUESTIONS.get(l.seed) ?? '');
       return gapsOf(l).gaps.some((g, k) => g.length > 0 && later.slice(k + 1).some((s) => PRONOUN.test(s)));
     });
     expect(bad.map((l) => `${l.seed} L${l.level}`)).toEqual([]);
@@ -385,7 +383,7 @@ describe('CI (review 2026-12-04 round 3): on-topic distractors, not one template
   it('names no pet, instrument, sport or hobby the problem does not', () => {
     const hits = linesOf('CI').flatMap((l) =>
       addedSentences(l)
-        .filter((s) => OFF_TOPIC.test(s) && !OFF_TOPIC.test(SEED.get(l.seed) ?? ''))
+        .filter((s) => OFF_TOPIC.test(s) && !OFF_TOPIC.test(ORIGINAL_QUESTIONS.get(l.seed) ?? ''))
         .map((s) => `${l.seed} L${l.level}: ${s}`),
     );
     expect(hits).toEqual([]);
@@ -417,7 +415,7 @@ const introduced = (sentence: string) =>
  * ("The tank is painted green." before "A water tank holds 500 liters": read as two tanks).
  */
 function namedEarly(l: Line & { text: string }): string[] {
-  const sentences = wholeSentences(SEED.get(l.seed) ?? '');
+  const sentences = wholeSentences(ORIGINAL_QUESTIONS.get(l.seed) ?? '');
   const nouns = [...new Set(sentences.flatMap(introduced))];
   return addedSentences(l).filter((s) => {
     const earlier = l.text.slice(0, l.text.indexOf(s));
@@ -448,7 +446,7 @@ describe('CL (review 2026-12-04 round 3): filler that names nothing early and to
   const EXPLETIVE_IT = /\bit (cost|take)s?\b/gi;
   it('writes no pronoun in a filler and puts none between a pronoun of the original and its referent', () => {
     const bad = cl.filter((l) => {
-      const later = wholeSentences(SEED.get(l.seed) ?? '');
+      const later = wholeSentences(ORIGINAL_QUESTIONS.get(l.seed) ?? '');
       const crossing = gapsOf(l).gaps.some(
         (g, k) => g.length > 0 && later.slice(k + 1).some((s) => PRONOUN.test(s.replace(EXPLETIVE_IT, ''))),
       );
@@ -477,7 +475,9 @@ describe('CL (review 2026-12-04 round 3): filler that names nothing early and to
       addedSentences(l)
         .filter((s) => {
           const role = ROLE.exec(s)?.[1];
-          return role !== undefined && !new RegExp(`\\b${role}`, 'i').test(SEED.get(l.seed) ?? '');
+          return (
+            role !== undefined && !new RegExp(`\\b${role}`, 'i').test(ORIGINAL_QUESTIONS.get(l.seed) ?? '')
+          );
         })
         .map((s) => `${l.seed} L${l.level}: ${s}`),
     );

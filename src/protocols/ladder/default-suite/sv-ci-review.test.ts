@@ -6,13 +6,10 @@
  * draw cannot meet it.
  */
 import { describe, expect, it } from 'vitest';
-import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
 import { numbersIn } from '../text/tokens.js';
-import { type WrittenTest, writtenTests } from './test-support/lines.js';
+import { ORIGINAL_QUESTIONS, type WrittenTest, writtenTests } from './test-support/lines.js';
 
 type Line = WrittenTest;
-
-const ORIGINAL = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
 
 const SV = writtenTests('sv.jsonl');
 const CI = writtenTests('ci.jsonl');
@@ -73,7 +70,7 @@ describe('SV (blind read v7): a paraphrase a native speaker would write', () => 
       'sturdy',
     ];
     const hits = SV.filter((l) => {
-      const original = (ORIGINAL.get(l.seed) ?? '').toLowerCase();
+      const original = (ORIGINAL_QUESTIONS.get(l.seed) ?? '').toLowerCase();
       const words = l.text.toLowerCase().match(/[a-z]+/g) ?? [];
       return /\bevery other\b/i.test(l.text) || words.some((w) => ADDED.includes(w) && !original.includes(w));
     });
@@ -103,7 +100,7 @@ describe('SV (blind read v7): a paraphrase a native speaker would write', () => 
 
 /** The sentences a CI test adds to its seed's problem. */
 function added(l: Line): string[] {
-  const original = ORIGINAL.get(l.seed) ?? '';
+  const original = ORIGINAL_QUESTIONS.get(l.seed) ?? '';
   return l.text.split(/(?<=[a-z0-9'][.!?])\s+/).filter((s) => !original.includes(s));
 }
 
@@ -111,7 +108,7 @@ describe('CI (blind read v7): interference, not load', () => {
   it('L1 adds one distractor sentence carrying exactly one number (GSM-IC), none of the original', () => {
     const l1 = CI.filter((l) => l.level === 1);
     expect(l1).toHaveLength(48);
-    const originalNumbers = (l: Line) => new Set(numbersIn(ORIGINAL.get(l.seed) ?? ''));
+    const originalNumbers = (l: Line) => new Set(numbersIn(ORIGINAL_QUESTIONS.get(l.seed) ?? ''));
     const bad = l1.filter((l) => {
       const extra = added(l);
       const numbers = extra.flatMap((s) => numbersIn(s));

@@ -6,8 +6,8 @@
  * of a seed's L3-L5 must keep fewer of the original's content words than the level below it.
  */
 import { describe, expect, it } from 'vitest';
-import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
-import { writtenTests } from './test-support/lines.js';
+import { sharedWordCount } from '../severity/content-level.js';
+import { ORIGINAL_QUESTIONS, writtenTests } from './test-support/lines.js';
 
 /** Words that carry no content of the problem: articles, pronouns, auxiliaries, question words. */
 const FUNCTION_WORDS = new Set(
@@ -30,21 +30,9 @@ function contentWords(text: string): string[] {
 
 /** The share of the original's content words (counted with repeats) that the rewrite still uses. */
 function contentWordsKept(original: string, rewrite: string): number {
-  const left = new Map<string, number>();
-  for (const w of contentWords(rewrite)) left.set(w, (left.get(w) ?? 0) + 1);
   const words = contentWords(original);
-  let kept = 0;
-  for (const w of words) {
-    const n = left.get(w) ?? 0;
-    if (n > 0) {
-      kept++;
-      left.set(w, n - 1);
-    }
-  }
-  return kept / Math.max(words.length, 1);
+  return sharedWordCount(words, contentWords(rewrite)) / Math.max(words.length, 1);
 }
-
-const ORIGINAL = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
 
 /** Each L3-L5 line whose share kept is not below that of the seed's next lower written level (L2 up). */
 function notRewordedMore(levels: readonly number[]): string[] {
@@ -56,7 +44,7 @@ function notRewordedMore(levels: readonly number[]): string[] {
   }
   const hits: string[] = [];
   for (const [seed, texts] of bySeed) {
-    const original = ORIGINAL.get(seed) ?? '';
+    const original = ORIGINAL_QUESTIONS.get(seed) ?? '';
     for (const level of levels) {
       const text = texts.get(level);
       const below = [4, 3, 2].find((k) => k < level && texts.has(k));

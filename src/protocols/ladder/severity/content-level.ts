@@ -92,6 +92,21 @@ const REWORDED_SHARE = 0.25;
 /** Sentences, counted by their ends. */
 const sentenceCount = (text: string) => (text.match(/[.?!](?=\s|$)/g) ?? []).length;
 
+/** How many words two texts share, each counted as often as both have it (a multiset intersection). */
+export function sharedWordCount(a: readonly string[], b: readonly string[]): number {
+  const left = new Map<string, number>();
+  for (const w of a) left.set(w, (left.get(w) ?? 0) + 1);
+  let shared = 0;
+  for (const w of b) {
+    const n = left.get(w) ?? 0;
+    if (n > 0) {
+      shared++;
+      left.set(w, n - 1);
+    }
+  }
+  return shared;
+}
+
 /**
  * Whether a Semantic Variation rewrite restructures, not only swaps words: a sentence merged or
  * split, at least two of the words it keeps moved (a clause or the facts reordered), or a quarter
@@ -102,16 +117,7 @@ export function restructures(original: string, candidate: string): boolean {
   if (sentenceCount(original) !== sentenceCount(candidate)) return true;
   const a = wordTokens(original);
   const b = wordTokens(candidate);
-  const left = new Map<string, number>();
-  for (const w of a) left.set(w, (left.get(w) ?? 0) + 1);
-  let kept = 0;
-  for (const w of b) {
-    const n = left.get(w) ?? 0;
-    if (n > 0) {
-      kept++;
-      left.set(w, n - 1);
-    }
-  }
+  const kept = sharedWordCount(a, b);
   // Rewording most of a sentence is a paraphrase at any level, structure kept or not.
   return kept - commonRun(a, b) >= 2 || 1 - kept / Math.max(a.length, 1) >= REWORDED_SHARE;
 }

@@ -3,6 +3,7 @@
  * read them: each scans every line of a level, so another blind draw cannot meet the defect.
  */
 import { readFileSync } from 'node:fs';
+import { GRADE_SCHOOL_SEEDS } from '../../data/grade-school.js';
 
 export interface WrittenTest {
   seed: string;
@@ -21,3 +22,8 @@ export function writtenTests(file: string, level?: number): WrittenTest[] {
     .map((l) => JSON.parse(l) as Partial<WrittenTest> & { seed: string; level: number })
     .filter((l): l is WrittenTest => l.text !== undefined && (level === undefined || l.level === level));
 }
+
+/** Each built-in seed's original question by its id: what a review test compares a line with. */
+export const ORIGINAL_QUESTIONS: ReadonlyMap<string, string> = new Map(
+  GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]),
+);

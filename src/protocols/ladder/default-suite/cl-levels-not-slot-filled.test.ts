@@ -6,17 +6,15 @@
  * (apple-pies "Granny Smith" at L1 and L4). Each kind a pattern can catch is scanned over every line.
  */
 import { describe, expect, it } from 'vitest';
-import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
-import { type WrittenTest, writtenTests } from './test-support/lines.js';
+import { ORIGINAL_QUESTIONS, type WrittenTest, writtenTests } from './test-support/lines.js';
 
-const SEED = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
 const cl = writtenTests('cl.jsonl');
 
 /** Sentences, "Ms. Ortiz" kept whole. */
 const sentencesOf = (text: string) => text.split(/(?<!\bM[rs]s?\.)(?<=[a-z0-9][.!?])\s+/);
 
 const addedOf = (l: WrittenTest) => {
-  const original = SEED.get(l.seed) ?? '';
+  const original = ORIGINAL_QUESTIONS.get(l.seed) ?? '';
   return sentencesOf(l.text).filter((s) => !original.includes(s));
 };
 
@@ -33,7 +31,7 @@ const FUNCTION_WORD = new Set(
  * "hall hosting" ("The hall is hosting a play").
  */
 function stockPieces(l: WrittenTest): Set<string> {
-  const own = new Set((SEED.get(l.seed) ?? '').toLowerCase().match(/[a-z'-]+/g) ?? []);
+  const own = new Set((ORIGINAL_QUESTIONS.get(l.seed) ?? '').toLowerCase().match(/[a-z'-]+/g) ?? []);
   return new Set(
     addedOf(l).flatMap((s) => {
       const words = (s.toLowerCase().match(/[a-z'-]+/g) ?? []).filter((w) => !FUNCTION_WORD.has(w));
@@ -75,7 +73,7 @@ describe('CL filler (full read s7, cl10): each level written for its text, not s
 describe('CL filler (full read s7, cl10): not always in the same two spots', () => {
   /** Where a line's additions sit: before the problem, among its givens, or right before the question. */
   function spots(l: WrittenTest): Set<'before' | 'among' | 'question'> {
-    const original = SEED.get(l.seed) ?? '';
+    const original = ORIGINAL_QUESTIONS.get(l.seed) ?? '';
     const ss = sentencesOf(l.text);
     const kept = ss.map((s) => original.includes(s));
     const firstKept = kept.indexOf(true);

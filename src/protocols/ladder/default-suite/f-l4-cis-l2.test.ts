@@ -8,8 +8,7 @@
  *   as tier 3's "ignore". The paper's tier 2 is a wrong-operation *hint*: the directive says so.
  */
 import { describe, expect, it } from 'vitest';
-import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
-import { writtenTests } from './test-support/lines.js';
+import { ORIGINAL_QUESTIONS, writtenTests } from './test-support/lines.js';
 
 /** A line as L3 has it: the quote marker, bold and empty quoted lines dropped. */
 const outlineOf = (text: string) =>
@@ -20,7 +19,7 @@ const outlineOf = (text: string) =>
 
 /**
  * L3 as L4 must keep it. A question L3 nests under its premise (cookie-flour, weekly-pay, toy-machine: two
- * sentences) is its own top-level item at L4, as the *9 read decided (iq-f-read.test.ts).
+ * sentences) is its own top-level item at L4, as the *9 read decided (iq-slips-f-fences.test.ts).
  */
 const keptOf = (l3: string) => l3.replace(/\n {2}(- [^\n]*\?)$/, '\n$1').split('\n');
 
@@ -45,8 +44,6 @@ describe("default suite F L4 adds to its seed's L3 (pre-read 12, track-laps)", (
   });
 });
 
-const QUESTION = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
-
 /** The hint frames a tier-2 directive opens with: it offers a method, it does not order one. */
 const HINT_FRAME =
   /^(?:(?:a |one |small |helpful |quick |study |here's a )?(?:hint|tip)\b[^:]{0,30}:|a shortcut that helps:)/i;
@@ -54,7 +51,7 @@ const HINT_FRAME =
 describe('default suite CIS L2 reads as a wrong-operation hint, weaker than tier 3 (pre-read 12)', () => {
   const l2 = writtenTests('cis.jsonl', 2).map((t) => ({
     seed: t.seed,
-    directive: t.text.slice((QUESTION.get(t.seed) ?? '').length).trim(),
+    directive: t.text.slice((ORIGINAL_QUESTIONS.get(t.seed) ?? '').length).trim(),
   }));
 
   it('every directive is framed as a hint, not a bare command', () => {

@@ -6,15 +6,13 @@
  * problem's own. The same read of every line found the kinds below.
  */
 import { describe, expect, it } from 'vitest';
-import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
-import { type WrittenTest, writtenTests } from './test-support/lines.js';
+import { ORIGINAL_QUESTIONS, type WrittenTest, writtenTests } from './test-support/lines.js';
 
-const SEED = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
 const cl = writtenTests('cl.jsonl');
 
 /** The test's sentences ("Ms. Ortiz" kept whole), each marked whether it is one the test adds. */
 function sentences(l: WrittenTest): { text: string; added: boolean }[] {
-  const original = SEED.get(l.seed) ?? '';
+  const original = ORIGINAL_QUESTIONS.get(l.seed) ?? '';
   return l.text
     .split(/(?<!\bM[rs]s?\.)(?<=[a-z0-9][.!?])\s+/)
     .map((text) => ({ text, added: !original.includes(text) }));
@@ -51,7 +49,7 @@ describe('CL filler (full read s7): one referent for each thing of the problem',
   it('never introduces with "a/an" a second thing of a kind the problem introduces ("A postal museum ..." beside "to a museum")', () => {
     // "Jun saw a red mountain bike ... Jun wants a bike that costs $240" reads as two bikes.
     const twice = hits((s, l) => {
-      const own = new Set(indefiniteHeads(SEED.get(l.seed) ?? ''));
+      const own = new Set(indefiniteHeads(ORIGINAL_QUESTIONS.get(l.seed) ?? ''));
       return indefiniteHeads(s).some((head) => own.has(head));
     });
     expect(twice).toEqual([]);

@@ -9,15 +9,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
 import { readsBack } from '../families/iq/rules.js';
 import { GIVEN_NAMES } from '../text/given-names.js';
 import { whitespaceWords } from '../text/tokens.js';
 import type { Level } from '../types.js';
-import { writtenTests as lines } from './test-support/lines.js';
+import { writtenTests as lines, ORIGINAL_QUESTIONS } from './test-support/lines.js';
 
-const original = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
-const question = (seed: string) => original.get(seed) as string;
+const question = (seed: string) => ORIGINAL_QUESTIONS.get(seed) as string;
 const iq = lines('iq.jsonl');
 
 /** Given names the read met as slips that text/given-names.ts does not list. */

@@ -8,10 +8,8 @@
  * original named before the original's "a", and no "the <kind> shop" that nothing introduced.
  */
 import { describe, expect, it } from 'vitest';
-import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
-import { type WrittenTest, writtenTests } from './test-support/lines.js';
+import { ORIGINAL_QUESTIONS, type WrittenTest, writtenTests } from './test-support/lines.js';
 
-const ORIGINAL = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
 const CI = writtenTests('ci.jsonl');
 
 const at = (l: WrittenTest) => `${l.seed} L${l.level}`;
@@ -20,7 +18,7 @@ const sentences = (text: string) => text.split(/(?<=[a-z0-9][.!?])\s+/);
 
 /** The sentences a line adds to its original (the distractors), in the order they stand. */
 function added(l: WrittenTest): string[] {
-  const original = ORIGINAL.get(l.seed) ?? '';
+  const original = ORIGINAL_QUESTIONS.get(l.seed) ?? '';
   return sentences(l.text).filter((s) => !original.includes(s));
 }
 
@@ -36,7 +34,7 @@ function addedPairs(): [string, string, string][] {
 }
 
 function before(l: WrittenTest): string {
-  const first = sentences(ORIGINAL.get(l.seed) ?? '')[0] ?? '';
+  const first = sentences(ORIGINAL_QUESTIONS.get(l.seed) ?? '')[0] ?? '';
   return l.text.slice(0, Math.max(0, l.text.indexOf(first)));
 }
 
@@ -160,7 +158,7 @@ describe('CI (full read s7): distractors as one scene, not slot fills', () => {
 describe('CI (full read s7): distractors that read as written with the problem, not pasted in', () => {
   it('names before the problem no compound the original introduces with "a" ("Each spelling test" ... "take a spelling test")', () => {
     const hits = CI.flatMap((l) => {
-      const original = ORIGINAL.get(l.seed) ?? '';
+      const original = ORIGINAL_QUESTIONS.get(l.seed) ?? '';
       const compounds = [...original.matchAll(/\b(?:a|an) ([a-z]+ [a-z]+)\b/gi)].map((m) => m[1] ?? '');
       const lead = before(l).toLowerCase();
       return compounds.filter((c) => lead.includes(c.toLowerCase())).map((c) => `${at(l)}: ${c}`);

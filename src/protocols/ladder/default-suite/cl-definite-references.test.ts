@@ -5,10 +5,8 @@
  * "the X" only for an X the text has already named (its problem, or a sentence before it).
  */
 import { describe, expect, it } from 'vitest';
-import { GRADE_SCHOOL_SEEDS } from '../data/grade-school.js';
-import { writtenTests } from './test-support/lines.js';
+import { ORIGINAL_QUESTIONS, writtenTests } from './test-support/lines.js';
 
-const SEED = new Map(GRADE_SCHOOL_SEEDS.map((s) => [s.id, s.question]));
 const cl = writtenTests('cl.jsonl');
 
 /**
@@ -67,7 +65,7 @@ function unintroduced(filler: string, before: string): string[] {
 
 function definiteOffenders(): string[] {
   return cl.flatMap((l) => {
-    const original = SEED.get(l.seed) ?? '';
+    const original = ORIGINAL_QUESTIONS.get(l.seed) ?? '';
     const sentences = l.text.split(/(?<!\bM[rs]s?\.)(?<=[a-z0-9][.!?])\s+/);
     return sentences.flatMap((s, k) => {
       if (original.includes(s)) return [];
