@@ -28,7 +28,7 @@ const englishOnly = {
 /**
  * commander requires child_process at load for its executable subcommands, which waver has none
  * of: its child_process is a getter that loads the module on first use, so a run does not load it
- * (with net, dgram and their bindings, ~5 ms at every start).
+ * (with net, dgram and their bindings, ~7 ms at every start).
  */
 const lazyChildProcess = {
   name: 'commander-lazy-child-process',
