@@ -3,8 +3,8 @@ import { compareEvalModels, type EvalComparison, type EvalVerdicts } from '../ch
 import { InputError } from '../errors.js';
 import { type JudgeSetReport, judgeReports } from '../judge/report.js';
 import { storedSpecLabel as labelOf } from '../models/spec.js';
-import type { Coverage, Suite, SuiteTest } from '../run/types.js';
-import type { LightCell, Store, SuiteQueries } from '../store/store.js';
+import type { Coverage, SuiteTest } from '../run/types.js';
+import type { CellQueries, LightCell, Store, SuiteQueries } from '../store/store.js';
 import { WAVER_VERSION } from '../version.js';
 import type { HtmlKit } from './html/section.js';
 import type { LoadContext } from './load-context.js';
@@ -583,21 +583,28 @@ function alphaOf(config: Record<string, unknown> | undefined): number {
 }
 
 /**
- * The store as the report reads it: each suite parsed once. The loaders and the section modules
- * each ask for the suites they need (the ladder's is asked for four times), and parsing a suite of
- * thousands of tests is a good part of a large report's time. Everything else is the store itself.
+ * The store as the report reads it: each suite parsed once, and each suite's cells read for
+ * scoring once. The loaders and the section modules each ask for the suites they need (the
+ * ladder's is asked for four times), and a protocol's loader and its transcript both read every
+ * cell of its suite: parsing a suite of thousands of tests, or reading 20,000 cells, is a good
+ * part of a large report's time. Everything else is the store itself.
  */
 function readOnce(store: Store): Store {
-  const parsed = new Map<string, Suite | undefined>();
   const suites = Object.create(store.suites, {
-    get: {
-      value(hash: string) {
-        if (!parsed.has(hash)) parsed.set(hash, store.suites.get(hash));
-        return parsed.get(hash);
-      },
-    },
+    get: { value: memoized((hash: string) => store.suites.get(hash)) },
   }) as SuiteQueries;
-  return Object.create(store, { suites: { value: suites } }) as Store;
+  const cells = Object.create(store.cells, {
+    forScoring: { value: memoized((hash: string) => store.cells.forScoring(hash)) },
+  }) as CellQueries;
+  return Object.create(store, { suites: { value: suites }, cells: { value: cells } }) as Store;
+}
+
+function memoized<T>(read: (hash: string) => T): (hash: string) => T {
+  const done = new Map<string, T>();
+  return (hash) => {
+    if (!done.has(hash)) done.set(hash, read(hash));
+    return done.get(hash) as T;
+  };
 }
 
 /** A suite with the protocol that claims it, and the start of its latest run. */

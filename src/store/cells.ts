@@ -1,3 +1,4 @@
+import type { FinishReason } from '../domain/calls.js';
 import type { CellStatus } from '../domain/cells.js';
 import type { SuiteTest } from '../domain/suites.js';
 import { type CellWriters, cellWriters } from './cell-writes.js';
@@ -14,6 +15,7 @@ import type {
   SaveCellCached,
   SaveCellDone,
   SaveCellFailed,
+  ScoringCell,
   StoredCell,
 } from './records.js';
 import { type CellRow, toCell } from './rows.js';
@@ -53,6 +55,15 @@ type LightCellColumns = readonly [
   text: string | null,
 ];
 
+/** `forScoring`'s rows: a cell's columns, then its finish reason, attempts, max tokens and system prompt. */
+type ScoringExtraColumns = readonly [
+  finishReason: FinishReason | null,
+  attempts: number,
+  maxTokens: unknown,
+  system: unknown,
+];
+type ScoringCellColumns = readonly [...LightCellColumns, ...ScoringExtraColumns];
+
 /** `withTests`' rows: a cell's columns, then its test's JSON. */
 type TestCellColumns = readonly [...LightCellColumns, json: string];
 
@@ -74,6 +85,9 @@ type PageRow = Pick<
   | 'error_status'
   | 'text'
 > & { json: string | null; hit: number };
+
+/** A cell's request: its own when it has one (a failed cell's), else its response's. */
+const REQUEST = 'coalesce(c.request_json, r.request_json)';
 
 const LIGHT_COLUMNS = `c.test_id, c.model, c.model_identity, c.repeat, c.status, c.response_key, c.error_kind,
   c.error_message, c.error_status`;
@@ -170,28 +184,67 @@ export class CellQueries {
    * everything else it reads.
    */
   light(suiteHash: string): LightCell[] {
-    const cells = (
-      this.st
-        .prepared(
-          `SELECT ${LIGHT_COLUMNS}, r.text
-           FROM cells c LEFT JOIN responses r ON r.key = c.response_key
-           WHERE c.suite_hash = ?`,
-        )
-        .raw()
-        .all(suiteHash) as LightCellColumns[]
-    ).map(toLightCell);
-    // Sorted here, not by SQLite: sorting in SQL carries every response text through a temporary B-tree.
+    const rows = this.st
+      .prepared(
+        `SELECT ${LIGHT_COLUMNS}, r.text
+         FROM cells c LEFT JOIN responses r ON r.key = c.response_key
+         WHERE c.suite_hash = ?`,
+      )
+      .raw()
+      .all(suiteHash) as LightCellColumns[];
+    return this.inCellOrder(suiteHash, rows.map(toLightCell));
+  }
+
+  /**
+   * A suite's cells as `light` reads them, with what scoring needs besides: the response's finish
+   * reason, the attempts, and the request's output cap and system prompt (its first system
+   * message), taken out of the stored request by SQLite, so no request is parsed here.
+   */
+  forScoring(suiteHash: string): ScoringCell[] {
+    const rows = this.st
+      .prepared(
+        `SELECT ${LIGHT_COLUMNS}, r.text, r.finish_reason, c.attempts,
+                json_extract(${REQUEST}, '$.maxTokens'),
+                CASE WHEN json_extract(${REQUEST}, '$.messages[0].role') = 'system'
+                     THEN json_extract(${REQUEST}, '$.messages[0].content')
+                     ELSE (SELECT json_extract(m.value, '$.content') FROM json_each(${REQUEST}, '$.messages') m
+                           WHERE json_extract(m.value, '$.role') = 'system' ORDER BY m.key LIMIT 1) END
+         FROM cells c LEFT JOIN responses r ON r.key = c.response_key
+         WHERE c.suite_hash = ?`,
+      )
+      .raw()
+      .all(suiteHash) as ScoringCellColumns[];
+    // The system prompts are a few texts sent thousands of times: one string each is kept.
+    const systems = new Map<string, string>();
+    const cells = rows.map((row) => {
+      const cell = toLightCell(row) as ScoringCell;
+      const [, , , , , , , , , , finishReason, attempts, maxTokens, system] = row;
+      if (finishReason !== null && cell.status === 'done') cell.finishReason = finishReason;
+      cell.attempts = attempts;
+      if (typeof maxTokens === 'number') cell.maxTokens = maxTokens;
+      if (typeof system === 'string') {
+        if (!systems.has(system)) systems.set(system, system);
+        cell.system = systems.get(system);
+      }
+      return cell;
+    });
+    return this.inCellOrder(suiteHash, cells);
+  }
+
+  /**
+   * Cells sorted as `all` orders them (model identity, test position in its suite, test id, repeat).
+   * Sorted here, not by SQLite: sorting in SQL carries every response text through a temporary B-tree.
+   */
+  private inCellOrder<C extends LightCell>(suiteHash: string, cells: C[]): C[] {
     const position = new Map(
       (
         this.st
           .prepared(
             `SELECT test_id, position FROM tests ${this.st.indexedBy('tests_key')} WHERE suite_hash = ?`,
           )
-          .all(suiteHash) as {
-          test_id: string;
-          position: number;
-        }[]
-      ).map((t) => [t.test_id, t.position]),
+          .raw()
+          .all(suiteHash) as [testId: string, position: number][]
+      ).map(([id, at]) => [id, at]),
     );
     const at = (id: string) => position.get(id) ?? Number.MAX_SAFE_INTEGER;
     return cells.sort(
@@ -428,7 +481,7 @@ function cellWhere(filter: CellFilter): { where: string; params: Record<string, 
   return { where: parts.map((p) => ` AND ${p}`).join(''), params };
 }
 
-function toLightCell(row: LightCellColumns | TestCellColumns): LightCell {
+function toLightCell(row: LightCellColumns | TestCellColumns | ScoringCellColumns): LightCell {
   const [
     testId,
     model,

@@ -168,6 +168,7 @@ describe('query plans', () => {
     store.cells.failureGroups();
     store.suites.get(suite.hash);
     store.cells.light(suite.hash);
+    store.cells.forScoring(suite.hash);
     store.cells.ofRepeat(suite.hash, identity, 0);
     for (const { cell } of store.cells.withTests(suite.hash, [identity]))
       if (cell.responseKey) store.responses.text(cell.responseKey);

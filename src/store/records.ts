@@ -1,4 +1,4 @@
-import type { GenerateRequest, GenerateResult } from '../domain/calls.js';
+import type { FinishReason, GenerateRequest, GenerateResult } from '../domain/calls.js';
 import type { CellError, CellStatus, Coverage } from '../domain/cells.js';
 import type { SuiteTest } from '../domain/suites.js';
 
@@ -213,6 +213,18 @@ export interface LightCell {
   /** The stored response's key (done cells). */
   responseKey?: string;
   error?: { kind: string; message: string; status?: number };
+}
+
+/**
+ * A cell as scoring reads it: a LightCell with its response's finish reason, its attempts (0 when
+ * it came from the cache) and what its request asked — the output cap and the system prompt, read
+ * out of the stored request in SQL, as parsing 20,000 requests costs a report more than scoring.
+ */
+export interface ScoringCell extends LightCell {
+  finishReason?: FinishReason;
+  attempts: number;
+  maxTokens?: number;
+  system?: string;
 }
 
 /** A cell as a results loader needs it: status and text, without its request or tokens. */

@@ -416,6 +416,68 @@ describe('store round trip', () => {
     expect(readFileSync(path).includes('sk-SENTINEL')).toBe(false);
   });
 
+  it("forScoring reads what `all` holds of each cell, its request's cap and first system prompt taken out by SQLite", () => {
+    const store = openStore(tempDb());
+    const runId = seed(store);
+    const ref = (testId: string) => ({
+      suiteHash: suite.hash,
+      testId,
+      model: 'm',
+      modelIdentity: identity,
+      repeat: 0,
+      runId,
+    });
+    const at = '2024-01-01T00:00:00.000Z';
+    // t1: a system prompt after a user turn and a cap; t2: failed, with its own request; t3: from the cache, no system.
+    const late: GenerateRequest = {
+      messages: [
+        { role: 'user', content: 'Say hi' },
+        { role: 'system', content: 'Be brief.' },
+        { role: 'system', content: 'second' },
+      ],
+      maxTokens: 64,
+    };
+    store.cells.saveDone({
+      ...ref('t1'),
+      key: cacheKey(identity, late, 0),
+      request: late,
+      result: { text: 'hi', finishReason: 'length', usage: { inputTokens: 1, outputTokens: 64 } },
+      attempts: [{ attempt: 1, startedAt: at, outcome: 'ok' }],
+    });
+    store.cells.saveFailed({
+      ...ref('t2'),
+      request: { messages: [{ role: 'system', content: 'Answer A-D.' }], maxTokens: 8 },
+      error: { kind: 'server', message: 'boom', status: 500 },
+      attempts: [{ attempt: 1, startedAt: at, outcome: 'server', message: 'boom', status: 500 }],
+    });
+    const cached = cacheKey(identity, req('Count'), 0);
+    store.cells.saveDone({
+      ...ref('t3'),
+      key: cached,
+      request: req('Count'),
+      result: { text: '3', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } },
+      attempts: [],
+    });
+    const read = store.cells.forScoring(suite.hash);
+    const whole = [...store.cells.all({ suiteHash: suite.hash })];
+    expect(read.map((c) => c.testId)).toEqual(whole.map((c) => c.testId));
+    read.forEach((c, i) => {
+      const w = whole[i];
+      expect(c).toMatchObject({ status: w?.status, repeat: w?.repeat, attempts: w?.attempts });
+      expect(c.text).toBe(w?.response?.text);
+      expect(c.finishReason).toBe(w?.response?.finishReason);
+      expect(c.error).toEqual(w?.error);
+      expect(c.maxTokens).toBe(w?.request.maxTokens);
+      expect(c.system).toBe(w?.request.messages.find((m) => m.role === 'system')?.content);
+    });
+    expect(read.map((c) => [c.system, c.maxTokens, c.attempts])).toEqual([
+      ['Be brief.', 64, 1],
+      ['Answer A-D.', 8, 1],
+      [undefined, undefined, 0],
+    ]);
+    store.close();
+  });
+
   it('a failed cell done later is overwritten in place; attempts of both runs are kept', () => {
     const store = openStore(tempDb());
     const run1 = seed(store);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { readCsv } from '../../data/csv.js';
-import type { StoredResponse } from '../../store/store.js';
 import { sharedFile } from '../../test-support/shared.js';
 import { builtInFamilyCodes, familyName } from './families/roster.js';
 import { kbJudgeTest, parseKbJudgeReply, recognises } from './kb-judge.js';
@@ -33,17 +32,9 @@ const BOUNDARY: Record<string, KbType> = {
   impossible: 'impossible-premise',
 };
 
-function response(text: string): StoredResponse {
-  return {
-    text,
-    finishReason: 'stop',
-    usage: { inputTokens: 0, outputTokens: 0 },
-    key: 'k',
-    identity: 'reference',
-    model: 'gpt-4o-mini',
-    request: { messages: [{ role: 'user', content: '' }] },
-    createdAt: '',
-  };
+/** A done cell's response as scoring reads it. */
+function response(text: string): { text: string; finishReason: 'stop' } {
+  return { text, finishReason: 'stop' };
 }
 
 function ladderTest(row: Record<string, string>, i: number): LadderTest {
@@ -76,7 +67,7 @@ describe.skipIf(!file)(`the reference demo run, gpt-4o-mini_demo_eval.csv${reaso
       const t = ladderTest(r, i);
       const scored = scoreCell(t, {
         status: 'done',
-        response: response(r['Pred: ground_truth'] ?? ''),
+        ...response(r['Pred: ground_truth'] ?? ''),
         repeat: 0,
       });
       expect(
@@ -114,8 +105,7 @@ describe.skipIf(!file)(`the reference demo run, gpt-4o-mini_demo_eval.csv${reaso
     const verdict = parseKbJudgeReply(JSON.stringify({ score: 0.0, reason: row['Judge Reason'] }));
     const t = ladderTest(row, i);
     expect(
-      scoreCell(t, { status: 'done', response: response('…full reasoning…\n#### 694'), repeat: 0 }, verdict)
-        .score,
+      scoreCell(t, { status: 'done', ...response('…full reasoning…\n#### 694'), repeat: 0 }, verdict).score,
     ).toBe(0);
     // But waver's judge prompt carries the question and the whole response, not the parsed "694".
     const full = 'The bakery is in the clouds, which is not possible; still, 3 x 68 + ... = 694.\n#### 694';
@@ -138,7 +128,7 @@ describe.skipIf(!file)(`the reference demo run, gpt-4o-mini_demo_eval.csv${reaso
       expect(r['Judge Method']).toBe(''); // no judge call was made
       const cell = scoreCell(ladderTest(r, i), {
         status: 'done',
-        response: response('a refusal'),
+        ...response('a refusal'),
         repeat: 0,
       });
       expect(cell.score).toBeUndefined();

@@ -225,7 +225,8 @@ function* ladderCells(
       }
     }
   }
-  for (const cell of store.cells.light(suiteHash)) {
+  // The cells the loader scored, read once for both (report-data.ts `readOnce`).
+  for (const cell of store.cells.forScoring(suiteHash)) {
     const entry = tests.get(cell.testId);
     if (entry && cell.repeat >= (entry.suiteTest.repeats ?? 1)) continue; // not part of the suite's design
     const base = cellBase('ladder', suiteHash, cell, entry?.suiteTest);

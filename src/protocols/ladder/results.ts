@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Coverage, SuiteTest } from '../../run/types.js';
-import type { Store, StoredCell } from '../../store/store.js';
+import type { ScoringCell, Store } from '../../store/store.js';
 import { deriveSeed } from '../../util/random.js';
 import type { AnswerParser } from './answer.js';
 import { AnswerJudgeMetaSchema, type AnswerVerdict, parseAnswerJudgeReply } from './answer-judge.js';
@@ -180,9 +180,9 @@ interface SuiteScoring {
 function cellsByModelOf(
   store: Store,
   suiteHash: string,
-): Map<string, { label: string; cells: StoredCell[] }> {
-  const cellsByModel = new Map<string, { label: string; cells: StoredCell[] }>();
-  for (const cell of store.cells.all({ suiteHash })) {
+): Map<string, { label: string; cells: ScoringCell[] }> {
+  const cellsByModel = new Map<string, { label: string; cells: ScoringCell[] }>();
+  for (const cell of store.cells.forScoring(suiteHash)) {
     let entry = cellsByModel.get(cell.modelIdentity);
     if (!entry) {
       entry = { label: cell.model, cells: [] };
@@ -242,7 +242,7 @@ function modelResults(
   scoring: SuiteScoring,
   label: string,
   identity: string,
-  stored: readonly StoredCell[],
+  stored: readonly ScoringCell[],
 ): LadderModelResults {
   const { settings } = scoring;
   const { cells, kb, answers } = scoreModelCells(scoring, identity, stored);
@@ -292,7 +292,7 @@ function modelResults(
 function scoreModelCells(
   scoring: SuiteScoring,
   identity: string,
-  stored: readonly StoredCell[],
+  stored: readonly ScoringCell[],
 ): { cells: ScoredCell[]; kb: JudgeTally; answers: JudgeTally } {
   const { settings, tests, suiteTestsById } = scoring;
   const cells: ScoredCell[] = [];
@@ -340,7 +340,7 @@ function scoreModelCells(
 /** An imported run's cell: scored with the Sim and correctness that run recorded (a KB one, its reason as the verdict). */
 function recordedCell(
   test: LadderTest,
-  cell: StoredCell,
+  cell: ScoringCell,
   r: { sim: number | undefined; correct: number; reason: string },
 ): ScoredCell {
   const scoredCell = scoreCell(test, cell);
@@ -384,18 +384,20 @@ function incompleteReason(
 }
 
 /** What a model's stored requests sent: the distinct answer formats (non-KB prompts) and output caps. */
-function askedOf(cells: readonly StoredCell[], tests: Map<string, LadderTest>): LadderModelResults['asked'] {
+function askedOf(cells: readonly ScoringCell[], tests: Map<string, LadderTest>): LadderModelResults['asked'] {
   const formats = new Set<AnswerFormat>();
   const caps = new Set<number>();
   for (const cell of cells) {
-    if (cell.request.maxTokens !== undefined) caps.add(cell.request.maxTokens);
+    if (cell.maxTokens !== undefined) caps.add(cell.maxTokens);
     if (keepsNoAnswer(tests.get(cell.testId)?.family ?? 'baseline')) continue;
-    const system = cell.request.messages.find((m) => m.role === 'system')?.content;
-    const format = system === undefined ? undefined : answerFormatOfPrompt(system);
+    const format = cell.system === undefined ? undefined : answerFormatOfPrompt(cell.system);
     if (format) formats.add(format);
   }
   return { answerFormats: [...formats].sort(), maxTokens: [...caps].sort((a, b) => a - b) };
 }
+
+/** What scoring a cell reads of it: its status, its response's text and finish reason, or its error. */
+export type ScorableCell = Pick<ScoringCell, 'status' | 'repeat' | 'error' | 'text' | 'finishReason'>;
 
 /**
  * Scores one stored cell: the answer read for the test's answer type (score-answer.ts; the number
@@ -404,7 +406,7 @@ function askedOf(cells: readonly StoredCell[], tests: Map<string, LadderTest>): 
  */
 export function scoreCell(
   test: LadderTest,
-  cell: Pick<StoredCell, 'status' | 'response' | 'error' | 'repeat'>,
+  cell: ScorableCell,
   verdict?: KbVerdict,
   judgeCallFailed = false,
   parser: AnswerParser = 'waver',
@@ -419,9 +421,9 @@ export function scoreCell(
     ...(kbType && { kbType }),
     repeat: cell.repeat,
     magnitude: test.family === 'baseline' ? 0 : (test.severity?.magnitude ?? 0),
-    ...(cell.status === 'done' && cell.response?.finishReason === 'length' && { truncated: true as const }),
+    ...(cell.status === 'done' && cell.finishReason === 'length' && { truncated: true as const }),
   };
-  if (cell.status !== 'done' || !cell.response) {
+  if (cell.status !== 'done' || cell.text === undefined) {
     // Errors count as incorrect (and are counted in coverage): docs/method.md; metrics.ts leaves them out of Stability.
     const error = cell.error ? `${cell.error.kind}: ${cell.error.message}` : 'no response';
     return { ...base, status: 'failed', score: 0, error };
@@ -448,7 +450,7 @@ export function scoreCell(
       judge: { status: 'scored', score: verdict.score, reason: verdict.reason },
     };
   }
-  const answer = scoreAnswer(test, cell.response.text, parser);
+  const answer = scoreAnswer(test, cell.text, parser);
   const read = { ...(answer.parsed !== undefined && { parsed: answer.parsed }), parsedVia: answer.via };
   if (answer.undecided === undefined)
     return { ...base, status: 'done', score: answer.correct ? 1 : 0, ...read };
@@ -497,7 +499,7 @@ function observationOf(c: ScoredCell): LadderObservation {
   };
 }
 
-function coverageOf(cells: readonly StoredCell[], tests: readonly SuiteTest[], total: number): Coverage {
+function coverageOf(cells: readonly ScoringCell[], tests: readonly SuiteTest[], total: number): Coverage {
   const repeats = new Map(tests.map((t) => [t.id, t.repeats ?? 1]));
   const cov: Coverage = { total, done: 0, failed: 0, pending: 0, cached: 0, errorsByKind: {} };
   for (const c of cells) {

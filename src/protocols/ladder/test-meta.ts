@@ -83,7 +83,17 @@ export type LadderSuiteTest = TypedTest<LadderTestMeta>;
 
 export const LadderTestMetaSchema = LadderTestSchema.omit({ id: true });
 
-/** The LadderTest a stored test of the SUT suite carries, its meta read through the schema. */
+/**
+ * The LadderTest a stored test of the SUT suite carries, its meta read through the schema; once
+ * for each test object (a report reads a suite's tests in its loader and again in its transcript).
+ */
 export function ladderTestOf(suite: Pick<Suite, 'name' | 'hash'>, test: SuiteTest): LadderTest {
-  return { ...typedMeta(suite, test, LadderTestMetaSchema), id: test.id };
+  let read = ladderTests.get(test);
+  if (read === undefined) {
+    read = { ...typedMeta(suite, test, LadderTestMetaSchema), id: test.id };
+    ladderTests.set(test, read);
+  }
+  return read;
 }
+
+const ladderTests = new WeakMap<SuiteTest, LadderTest>();
