@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../util/random.js';
-import { clusterBootstrap, percentile } from './bootstrap.js';
+import { clusterBootstrap, percentile, percentilesOf } from './bootstrap.js';
 
 const mean = (xs: readonly number[]): number | undefined => {
   if (xs.length === 0) return undefined;
@@ -222,5 +222,38 @@ describe('percentile', () => {
     expect(percentile([7], 0.3)).toBe(7);
     expect(() => percentile([], 0.5)).toThrow(RangeError);
     expect(() => percentile([1], 1.5)).toThrow(RangeError);
+  });
+});
+
+describe('percentilesOf', () => {
+  it('gives percentile of the sorted defined values, bit for bit, whatever the order, ties and NaNs', () => {
+    const rng = new PyRandom(11);
+    const qs = [0, 0.025, 0.5, 0.975, 1, 0.1234];
+    const shapes: [string, (n: number) => number[]][] = [
+      ['uniform', (n) => Array.from({ length: n }, () => rng.random())],
+      ['few values', (n) => Array.from({ length: n }, () => rng.randrange(4) / 3)],
+      ['constant', (n) => Array.from({ length: n }, () => 0.5)],
+      ['ascending', (n) => Array.from({ length: n }, (_, i) => i / n)],
+      ['descending', (n) => Array.from({ length: n }, (_, i) => -i)],
+      ['with NaN', (n) => Array.from({ length: n }, () => (rng.random() < 0.3 ? Number.NaN : rng.random()))],
+    ];
+    let checked = 0;
+    for (const [name, make] of shapes)
+      for (const n of [1, 2, 3, 10, 101, 2000]) {
+        const values = Float64Array.from(make(n));
+        const before = Float64Array.from(values);
+        const sorted = Float64Array.from(values).sort();
+        const defined = sorted.filter((v) => !Number.isNaN(v));
+        const got = percentilesOf(values, qs);
+        expect(values, `${name} ${n}: input untouched`).toEqual(before);
+        if (defined.length === 0) {
+          expect(got).toBeUndefined();
+          continue;
+        }
+        expect(got, `${name} ${n}`).toEqual(qs.map((q) => percentile(defined, q)));
+        checked++;
+      }
+    expect(checked).toBeGreaterThan(30);
+    expect(percentilesOf(Float64Array.of(Number.NaN, Number.NaN), [0.5])).toBeUndefined();
   });
 });

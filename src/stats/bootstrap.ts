@@ -131,3 +131,75 @@ export function percentile(sortedAscending: ArrayLike<number>, q: number): numbe
   const diff = b - a;
   return gamma >= 0.5 ? b - diff * (1 - gamma) : a + diff * gamma;
 }
+
+/**
+ * `percentile` of each q over the defined (not NaN) values, given in any order: the two order
+ * statistics each q needs are found by selection, not by sorting every value (a ladder report
+ * takes ~1,000 intervals of 2,000 resamples each, and a typed array's sort was a tenth of its
+ * metrics' time). The same numbers as `percentile` of the sorted defined values; undefined when
+ * none is defined. `values` is left as it was; `scratch`, when given, is used for the work.
+ */
+export function percentilesOf(
+  values: ArrayLike<number>,
+  qs: readonly number[],
+  scratch?: Float64Array,
+): number[] | undefined {
+  const work = scratch && scratch.length >= values.length ? scratch : new Float64Array(values.length);
+  let n = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as number;
+    if (!Number.isNaN(v)) work[n++] = v;
+  }
+  if (n === 0) return undefined;
+  return qs.map((q) => {
+    if (!(q >= 0 && q <= 1)) throw new RangeError(`percentile q must be in [0, 1], got ${q}`);
+    const h = (n - 1) * q;
+    const lo = Math.floor(h);
+    const hi = Math.min(lo + 1, n - 1);
+    const a = select(work, n, lo);
+    // After selecting rank lo, everything right of it is >= it: rank lo + 1 is their least.
+    let b = a;
+    if (hi > lo) {
+      b = work[lo + 1] as number;
+      for (let i = lo + 2; i < n; i++) if ((work[i] as number) < b) b = work[i] as number;
+    }
+    const gamma = h - lo;
+    const diff = b - a;
+    return gamma >= 0.5 ? b - diff * (1 - gamma) : a + diff * gamma;
+  });
+}
+
+/** The k-th least of a[0..n) (Hoare's selection, median-of-three pivots), a reordered around it. */
+function select(a: Float64Array, n: number, k: number): number {
+  let left = 0;
+  let right = n - 1;
+  while (right > left) {
+    const mid = (left + right) >>> 1;
+    // Median of three as the pivot, so sorted or constant runs do not go quadratic.
+    if ((a[mid] as number) < (a[left] as number)) swap(a, mid, left);
+    if ((a[right] as number) < (a[left] as number)) swap(a, right, left);
+    if ((a[right] as number) < (a[mid] as number)) swap(a, right, mid);
+    const pivot = a[mid] as number;
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while ((a[i] as number) < pivot) i++;
+      while ((a[j] as number) > pivot) j--;
+      if (i <= j) {
+        swap(a, i, j);
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else return a[k] as number;
+  }
+  return a[k] as number;
+}
+
+function swap(a: Float64Array, i: number, j: number): void {
+  const t = a[i] as number;
+  a[i] = a[j] as number;
+  a[j] = t;
+}

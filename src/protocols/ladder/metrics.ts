@@ -1,4 +1,4 @@
-import { clusterBootstrap, percentile } from '../../stats/bootstrap.js';
+import { clusterBootstrap, percentilesOf } from '../../stats/bootstrap.js';
 import { deriveSeed } from '../../util/random.js';
 import { COLLAPSE_SLACK, collapses } from './collapse.js';
 import { derive, SLOT_BASELINE, type SlotLayout, slotLayout } from './metric-slots.js';
@@ -416,6 +416,7 @@ function setMetricsOf(
   const R = settings.resamples;
   const zeroMagnitudeMean = settings.stability === 'reference';
   const alpha = (1 - settings.confidence) / 2;
+  const scratch = new Float64Array(R);
   const interval = (
     kind: keyof typeof dist,
     slot: number,
@@ -423,13 +424,14 @@ function setMetricsOf(
     unavailable: string | undefined,
   ): Interval => {
     if (value === undefined) return { value: undefined, low: undefined, high: undefined, unavailable };
-    // A typed-array sort puts NaN (undefined resamples) last: the defined values are a prefix.
-    const sorted = dist[kind].slice(slot * R, slot * R + resamplesDone).sort();
-    let definedCount = sorted.length;
-    while (definedCount > 0 && Number.isNaN(sorted[definedCount - 1] as number)) definedCount--;
-    if (definedCount === 0) return { value, low: undefined, high: undefined };
-    const defined = sorted.subarray(0, definedCount);
-    return { value, low: percentile(defined, alpha), high: percentile(defined, 1 - alpha) };
+    // NaN marks a resample where the figure is undefined: left out.
+    const bounds = percentilesOf(
+      dist[kind].subarray(slot * R, slot * R + resamplesDone),
+      [alpha, 1 - alpha],
+      scratch,
+    );
+    if (bounds === undefined) return { value, low: undefined, high: undefined };
+    return { value, low: bounds[0], high: bounds[1] };
   };
 
   return (slot, kb = false) => {
