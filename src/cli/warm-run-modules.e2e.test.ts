@@ -12,7 +12,16 @@ import { type FaultServer, startFaultServer } from '../test-support/fault-server
  * CPU than its work. A module hook in the CLI's process writes down every package it loads.
  */
 
-const HEAVY = ['vega', 'vega-lite', 'node-llama-cpp', 'openai', '@anthropic-ai/sdk', 'hyparquet'];
+// charting.mjs: vega and vega-lite as the CLI imports them, one prebuilt file beside its bundle.
+const HEAVY = [
+  'charting.mjs',
+  'vega',
+  'vega-lite',
+  'node-llama-cpp',
+  'openai',
+  '@anthropic-ai/sdk',
+  'hyparquet',
+];
 
 let server: FaultServer;
 const dir = mkdtempSync(join(tmpdir(), 'waver-modules-'));
@@ -30,7 +39,8 @@ async function packagesLoaded(
   const log = join(dir, `imports-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, '');
   // The CLI's bundle is CommonJS: its packages come through require(), and the ES-module packages
-  // (node-llama-cpp, vega) through import(); a preload logs the first, a module hook the second.
+  // (node-llama-cpp; vega as dist/bin/charting.mjs) through import(); a preload logs the first, a
+  // module hook the second.
   const preload = join(dir, 'preload.cjs');
   writeFileSync(
     preload,
@@ -47,7 +57,8 @@ M._resolveFilename = function (request, ...rest) {
     `import { appendFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 export async function resolve(specifier, context, next) {
-  if (!/^node:|^file:|^data:|^[./]/.test(specifier) && !isBuiltin(specifier)) appendFileSync(${JSON.stringify(log)}, specifier + '\\n');
+  if (/\\/charting\\.mjs$/.test(specifier)) appendFileSync(${JSON.stringify(log)}, 'charting.mjs\\n');
+  else if (!/^node:|^file:|^data:|^[./]/.test(specifier) && !isBuiltin(specifier)) appendFileSync(${JSON.stringify(log)}, specifier + '\\n');
   return next(specifier, context);
 }`,
   );
@@ -83,6 +94,10 @@ it('a warm run of a plain suite loads none of the charts, the local runtime or t
   // The hook sees the CLI's own packages: an empty list would mean it saw nothing.
   expect(warm.packages).toContain('better-sqlite3');
   expect(HEAVY.filter((p) => warm.packages.has(p))).toEqual([]);
+  // ... and it sees the charts where a command draws them: an HTML report of the same store.
+  const report = await packagesLoaded(['report', '--store', join(dir, 's.db'), '--out', join(dir, 'r.html')]);
+  expect(report.code).toBe(0);
+  expect(report.packages).toContain('charting.mjs');
 }, 120_000);
 
 it('--version loads no command (it printed in 0.74 s when it loaded them all)', async () => {
