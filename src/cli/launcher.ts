@@ -22,7 +22,7 @@ declare const WAVER_BUNDLE_ID: string;
 
 const bundle = join(dirname(fileURLToPath(import.meta.url)), 'main.cjs');
 
-setCliV8Flags();
+setCliV8Flags(process.argv[2]);
 // The bundle's `import()`s go through this module's (util/import-module.ts says why).
 (globalThis as Record<symbol, unknown>)[HOST_IMPORT] = (specifier: string) => import(specifier);
 runBundle(bundle, cacheFile(process.env, process.argv[2]));

@@ -16,7 +16,7 @@ import { showNoticesOutsideRuns } from '../util/notices.js';
 import { WAVER_VERSION } from '../version.js';
 import { setCliV8Flags } from './v8-flags.js';
 
-setCliV8Flags();
+setCliV8Flags(process.argv[2]);
 
 // Downloads and the Hub's notes show on stderr here; the library shows them nowhere (docs/library.md#notices).
 showNoticesOutsideRuns(stderrNotices());
