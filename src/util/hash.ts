@@ -12,13 +12,31 @@ function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
+    for (const key of sortedInPlace(Object.keys(value))) {
       const v = (value as Record<string, unknown>)[key];
       if (v !== undefined) out[key] = sortKeys(v);
     }
     return out;
   }
   return value;
+}
+
+/**
+ * The keys in the order `Array.prototype.sort()` gives them (UTF-16 code units, as `<` compares
+ * strings), sorted where they are: an object has a few keys, and the built-in sort allocates a
+ * work array per call (a warm run of 2,000 cells sorted ~14,000 objects' keys: 5 MB of its 28 MB).
+ */
+function sortedInPlace(keys: string[]): string[] {
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    while (j >= 0 && (keys[j] as string) > key) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
 }
 
 /**
