@@ -51,12 +51,12 @@ const lazyChildProcess = {
 const chartingFromOneFile = {
   name: 'charting-from-one-file',
   setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/]report[\\/]charting-import\.ts$/ }, () => ({
+    b.onLoad({ filter: /[\\/]src[\\/]report[\\/]charting-import\.ts$/ }, (a) => ({
       contents: `import { importModule } from '../util/import-module.js';
 export function importCharting() {
   return importModule(require('node:url').pathToFileURL(require('node:path').join(__dirname, 'charting.mjs')).href);
 }`,
-      resolveDir: 'src/report',
+      resolveDir: dirname(a.path),
       loader: 'js',
     }));
   },

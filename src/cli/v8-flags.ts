@@ -15,6 +15,7 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
 // garbage otherwise doubles its RSS (docs/decisions.md#e22-the-cli-keeps-the-heap-close-to-what-is-live).
 export function setCliV8Flags(command: string | undefined): void {
   setFlagsFromString('--heap-growing-percent=30');
-  const own = command !== undefined && Object.hasOwn(COMMAND_FLAGS, command) ? COMMAND_FLAGS[command] : [];
+  const own =
+    command !== undefined && Object.hasOwn(COMMAND_FLAGS, command) ? COMMAND_FLAGS[command] : undefined;
   for (const flag of own ?? []) setFlagsFromString(flag);
 }

@@ -237,14 +237,12 @@ export class CellQueries {
    */
   private inCellOrder<C extends LightCell>(suiteHash: string, cells: C[]): C[] {
     const position = new Map(
-      (
-        this.st
-          .prepared(
-            `SELECT test_id, position FROM tests ${this.st.indexedBy('tests_key')} WHERE suite_hash = ?`,
-          )
-          .raw()
-          .all(suiteHash) as [testId: string, position: number][]
-      ).map(([id, at]) => [id, at]),
+      this.st
+        .prepared(
+          `SELECT test_id, position FROM tests ${this.st.indexedBy('tests_key')} WHERE suite_hash = ?`,
+        )
+        .raw()
+        .all(suiteHash) as [testId: string, position: number][],
     );
     const at = (id: string) => position.get(id) ?? Number.MAX_SAFE_INTEGER;
     return cells.sort(
